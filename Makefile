@@ -1,0 +1,41 @@
+# ldiv_db developer commands. Everything runs inside .venv, built from PyPI on first use.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+DEMO_DB ?= demo/ldiv_demo.duckdb
+
+.PHONY: demo test test-slow bench lint typecheck wheel-smoke clean venv
+
+venv: $(STAMP)
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+demo: $(STAMP)
+	$(BIN)/python -m fixtures.demo --db $(DEMO_DB)
+
+test: $(STAMP)
+	$(BIN)/python -m pytest -q -m "not slow" -p no:cacheprovider
+
+test-slow: $(STAMP)
+	$(BIN)/python -m pytest -q -m slow -p no:cacheprovider
+
+bench: $(STAMP)
+	$(BIN)/python -m bench.run
+
+lint: $(STAMP)
+	$(BIN)/ruff check ldiv_db tests fixtures bench
+	$(BIN)/ruff format --check ldiv_db
+
+typecheck: $(STAMP)
+	$(BIN)/mypy
+
+wheel-smoke: $(STAMP)
+	bash bench/wheel_smoke.sh
+
+clean:
+	rm -rf $(VENV) build dist demo .pytest_cache .mypy_cache .ruff_cache

@@ -1,0 +1,1 @@
+"""ldiv_db: in-database l-diversity anonymization."""

@@ -1,0 +1,163 @@
+"""Resolves user-typed table and column names against the real catalog (case-insensitively) and
+produces clear errors that list what does exist."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .db import Database
+from .errors import BadInput
+from .render import Ident, TableRef, render
+
+NUMERIC_TYPES = (
+    "TINYINT",
+    "SMALLINT",
+    "INTEGER",
+    "BIGINT",
+    "HUGEINT",
+    "UTINYINT",
+    "USMALLINT",
+    "UINTEGER",
+    "UBIGINT",
+    "UHUGEINT",
+    "FLOAT",
+    "DOUBLE",
+    "REAL",
+)
+
+
+@dataclass(frozen=True)
+class Column:
+    name: str
+    data_type: str
+    position: int
+
+    @property
+    def ident(self) -> Ident:
+        return Ident(self.name)
+
+    @property
+    def is_numeric(self) -> bool:
+        t = self.data_type.upper()
+        return t in NUMERIC_TYPES or t.startswith("DECIMAL")
+
+
+@dataclass(frozen=True)
+class Table:
+    ref: TableRef
+    kind: str
+    columns: tuple[Column, ...]
+
+    @property
+    def name(self) -> str:
+        """The canonical display name: schema.table in the current database, catalog.schema.table otherwise."""
+        return self.ref.display()
+
+    def column(self, spelled: str) -> Column:
+        exact = [c for c in self.columns if c.name == spelled]
+        if exact:
+            return exact[0]
+        folded = [c for c in self.columns if c.name.lower() == spelled.lower()]
+        if len(folded) == 1:
+            return folded[0]
+        if len(folded) > 1:
+            raise BadInput(
+                f"column {spelled!r} is ambiguous in {self.name}: {', '.join(c.name for c in folded)}",
+                "spell it with the exact case",
+            )
+        raise BadInput(
+            f"unknown column {spelled!r} in {self.name}",
+            f"the columns are: {', '.join(c.name for c in self.columns)}",
+        )
+
+    def columns_of(self, spelled: Sequence[str]) -> list[Column]:
+        return [self.column(s) for s in spelled]
+
+
+def split_name(spelled: str) -> list[str]:
+    """Split ``catalog.schema.table`` on dots outside double quotes; quotes are removed."""
+    parts: list[str] = []
+    buf: list[str] = []
+    quoted = False
+    i = 0
+    while i < len(spelled):
+        ch = spelled[i]
+        if ch == '"':
+            if quoted and i + 1 < len(spelled) and spelled[i + 1] == '"':
+                buf.append('"')
+                i += 2
+                continue
+            quoted = not quoted
+        elif ch == "." and not quoted:
+            parts.append("".join(buf))
+            buf = []
+        else:
+            buf.append(ch)
+        i += 1
+    parts.append("".join(buf))
+    if quoted or any(p == "" for p in parts) or len(parts) > 3:
+        raise BadInput(f"cannot read the table name {spelled!r}", 'use table, schema.table or catalog.schema.table')
+    return parts
+
+
+def resolve_table(db: Database, spelled: str) -> Table:
+    """Find a table or view by its user spelling; errors list the tables that exist."""
+    parts = split_name(spelled)
+    everything = db.rows(render("catalog/tables.sql"))
+
+    def matches(row: tuple[object, ...], fold: bool) -> bool:
+        cat, sch, name = str(row[0]), str(row[1]), str(row[2])
+        have = [cat, sch, name][3 - len(parts) :]
+        if fold:
+            return [h.lower() for h in have] == [p.lower() for p in parts]
+        return have == parts
+
+    found = [r for r in everything if matches(r, fold=False)] or [r for r in everything if matches(r, fold=True)]
+    if len(found) > 1 and len(parts) < 3:
+        default = [r for r in found if r[4]]
+        found = default or found
+    if not found:
+        names = sorted({f"{r[1]}.{r[2]}" if r[0] == everything[0][0] else f"{r[0]}.{r[1]}.{r[2]}" for r in everything})
+        listing = ", ".join(names[:30]) + (" ..." if len(names) > 30 else "") if names else "none"
+        raise BadInput(
+            f"unknown table {spelled!r}",
+            f"tables in this database: {listing}; load a file with `ldiv load DB FILE --table NAME`",
+        )
+    if len(found) > 1:
+        raise BadInput(
+            f"table name {spelled!r} is ambiguous: " + ", ".join(f"{r[0]}.{r[1]}.{r[2]}" for r in found),
+            "qualify it as schema.table or catalog.schema.table",
+        )
+    cat, sch, name, kind = str(found[0][0]), str(found[0][1]), str(found[0][2]), str(found[0][3])
+    current = bool(found[0][4]) or cat == _current_database(db)
+    ref = TableRef(name, sch, None if current else cat)
+    cols = db.rows(render("catalog/columns.sql", {"catalog": cat, "schema": sch, "name": name}))
+    return Table(ref, kind, tuple(Column(str(n), str(t), int(p)) for n, t, p in cols))
+
+
+def _current_database(db: Database) -> str:
+    return str(db.raw_rows("SELECT current_database()")[0][0])
+
+
+def output_ref(spelled: str) -> TableRef:
+    """Where a release is written: ``name`` or ``schema.name`` in the current database."""
+    parts = split_name(spelled)
+    if len(parts) == 3:
+        raise BadInput(f"output {spelled!r} names another catalog", "write releases into the working database")
+    if len(parts) == 2:
+        return TableRef(parts[1], parts[0])
+    return TableRef(parts[0], "main")
+
+
+def check_distinct_roles(qi: Sequence[Column], sa: Sequence[Column], extra: Sequence[Column] = ()) -> None:
+    """QI, SA (and group/class columns) must not overlap."""
+    seen: dict[str, str] = {}
+    for role, cols in (("QI", qi), ("SA", sa), ("other", extra)):
+        for c in cols:
+            if c.name in seen:
+                raise BadInput(
+                    f"column {c.name!r} is given both as {seen[c.name]} and as {role}",
+                    "a column is either a quasi-identifier or a sensitive attribute, not both",
+                )
+            seen[c.name] = role

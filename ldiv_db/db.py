@@ -1,0 +1,264 @@
+"""The only module that talks to DuckDB (besides nothing else: migrations go through here too).
+
+A :class:`Database` runs rendered :class:`~ldiv_db.render.Query` objects, maps rows onto frozen
+dataclasses by column name, counts the statements it issued, keeps an in-memory step log (template,
+SQL hash, rows, milliseconds) that :meth:`flush_steps` writes to ``ldiv.run_step``, and owns the work
+tables (temporary tables, or schema ``ldiv_work`` with ``keep_work``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import hashlib
+import time
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TypeVar
+
+import duckdb
+import pandas as pd
+
+from .errors import BadInput, LdivError
+from .render import Query, TableRef, quote, render
+
+T = TypeVar("T")
+
+WORK_SCHEMA = "ldiv_work"
+
+
+@dataclass(frozen=True)
+class Step:
+    template: str
+    sql_hash: str
+    rows: int
+    ms: float
+
+
+def _clean_duckdb_message(exc: Exception) -> str:
+    text = str(exc).strip()
+    return text.splitlines()[0] if text else type(exc).__name__
+
+
+class Database:
+    """One DuckDB connection plus ldiv_db's bookkeeping."""
+
+    def __init__(self, con: duckdb.DuckDBPyConnection, path: str | None, *, owned: bool) -> None:
+        self.con = con
+        self.path = path
+        self._owned = owned
+        self.queries = 0
+        self.steps: list[Step] = []
+        self.keep_work = False
+        self._in_tx = False
+        self._work_tables: list[TableRef] = []
+        self._last_t0 = 0.0
+
+    # ------------------------------------------------------------------ opening
+    @classmethod
+    def open(
+        cls,
+        target: str | Path | duckdb.DuckDBPyConnection | Database,
+        *,
+        read_only: bool = False,
+        attach: Mapping[str, str] | None = None,
+        migrate: bool = True,
+    ) -> Database:
+        """Open a database file (created if missing), or wrap an existing connection."""
+        if isinstance(target, Database):
+            return target
+        if isinstance(target, duckdb.DuckDBPyConnection):
+            db = cls(target, None, owned=False)
+        else:
+            path = str(target)
+            if read_only and not Path(path).exists():
+                raise BadInput(f"database file {path} does not exist")
+            try:
+                con = duckdb.connect(path, read_only=read_only)
+            except duckdb.Error as exc:
+                raise BadInput(
+                    f"cannot open database {path}: {_clean_duckdb_message(exc)}",
+                    "check the path and that no other process holds a write lock on it",
+                ) from None
+            db = cls(con, path, owned=True)
+        for alias, file in (attach or {}).items():
+            db.attach(alias, file)
+        if migrate and not read_only:
+            from .migrate import apply_migrations
+
+            apply_migrations(db)
+        return db
+
+    def attach(self, alias: str, file: str, read_only: bool = True) -> None:
+        if not Path(file).exists():
+            raise BadInput(f"cannot attach {file}: no such file")
+        opts = " (READ_ONLY)" if read_only else ""
+        try:
+            self.con.execute(f"ATTACH $path AS {quote(alias)}{opts}", {"path": file})  # noqa: S608
+        except duckdb.Error as exc:
+            raise BadInput(f"cannot attach {file} as {alias}: {_clean_duckdb_message(exc)}") from None
+
+    def close(self) -> None:
+        if self._owned:
+            self.con.close()
+
+    def __enter__(self) -> Database:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.drop_work_tables()
+        self.close()
+
+    # ------------------------------------------------------------------ executing
+    def _execute(self, query: Query) -> duckdb.DuckDBPyConnection:
+        t0 = time.perf_counter()
+        try:
+            cur = self.con.execute(query.sql, dict(query.params) if query.params else None)
+        except duckdb.InterruptException:
+            raise
+        except duckdb.Error as exc:
+            raise LdivError(
+                f"query {query.name} failed: {_clean_duckdb_message(exc)}",
+                "this is a bug in ldiv_db if the input passed validation; please report it with the query name",
+            ) from exc
+        self.queries += 1
+        self._last_t0 = t0
+        return cur
+
+    def _log(self, query: Query, rows: int) -> None:
+        ms = (time.perf_counter() - self._last_t0) * 1000.0
+        digest = hashlib.sha1(query.sql.encode()).hexdigest()[:12]
+        self.steps.append(Step(query.name, digest, rows, ms))
+
+    def run(self, query: Query) -> None:
+        """Execute a statement that returns nothing of interest (DDL, INSERT)."""
+        self._execute(query)
+        self._log(query, -1)
+
+    def rows(self, query: Query) -> list[tuple[Any, ...]]:
+        cur = self._execute(query)
+        out = cur.fetchall()
+        self._log(query, len(out))
+        return out
+
+    def one(self, query: Query) -> tuple[Any, ...]:
+        out = self.rows(query)
+        if len(out) != 1:
+            raise LdivError(f"query {query.name} returned {len(out)} rows, expected one")
+        return out[0]
+
+    def scalar(self, query: Query) -> Any:
+        return self.one(query)[0]
+
+    def records(self, query: Query) -> list[dict[str, Any]]:
+        cur = self._execute(query)
+        cols = [d[0] for d in cur.description or []]
+        out = [dict(zip(cols, r, strict=True)) for r in cur.fetchall()]
+        self._log(query, len(out))
+        return out
+
+    def fetch(self, query: Query, cls: type[T]) -> list[T]:
+        """Rows mapped onto a dataclass by column name (extra columns are an error)."""
+        names = {f.name for f in dataclasses.fields(cls)}  # type: ignore[arg-type]
+        out: list[T] = []
+        for rec in self.records(query):
+            unknown = rec.keys() - names
+            if unknown:
+                raise LdivError(f"query {query.name} returned unexpected columns {sorted(unknown)}")
+            out.append(cls(**rec))
+        return out
+
+    def df(self, query: Query) -> pd.DataFrame:
+        cur = self._execute(query)
+        frame = cur.df()
+        self._log(query, len(frame))
+        return frame
+
+    def insert_frame(self, table: TableRef, frame: pd.DataFrame) -> None:
+        """Append a pandas frame to an existing table (columns matched by name)."""
+        view = f"ldiv_frame_{id(frame)}"
+        self.con.register(view, frame)
+        try:
+            cols = ", ".join(quote(str(c)) for c in frame.columns)
+            self.con.execute(f"INSERT INTO {table.sql()} ({cols}) SELECT {cols} FROM {quote(view)}")  # noqa: S608
+            self.queries += 1
+        finally:
+            self.con.unregister(view)
+
+    def execute_script(self, name: str, sql: str) -> None:
+        """Run a multi-statement script (migrations only)."""
+        try:
+            self.con.execute(sql)
+        except duckdb.Error as exc:
+            raise LdivError(f"{name} failed: {_clean_duckdb_message(exc)}") from exc
+        self.queries += 1
+
+    def raw_rows(self, sql: str, params: Sequence[Any] | Mapping[str, Any] | None = None) -> list[tuple[Any, ...]]:
+        """Fixed bookkeeping SQL with bound values (migrations); user names never reach it."""
+        self.queries += 1
+        return self.con.execute(sql, params).fetchall()
+
+    # ------------------------------------------------------------------ transactions
+    @contextlib.contextmanager
+    def transaction(self) -> Iterator[None]:
+        """All-or-nothing: commit on success, roll back on any exception. Nested calls join the outer one."""
+        if self._in_tx:
+            yield
+            return
+        self.con.execute("BEGIN TRANSACTION")
+        self._in_tx = True
+        try:
+            yield
+        except BaseException:
+            self._in_tx = False
+            with contextlib.suppress(duckdb.Error):
+                self.con.execute("ROLLBACK")
+            raise
+        self._in_tx = False
+        self.con.execute("COMMIT")
+
+    # ------------------------------------------------------------------ work tables
+    def work_table(self, name: str) -> TableRef:
+        """A name for an intermediate table: temporary by default, schema ldiv_work with keep_work."""
+        if self.keep_work:
+            self.con.execute(f"CREATE SCHEMA IF NOT EXISTS {quote(WORK_SCHEMA)}")
+            ref = TableRef(name, WORK_SCHEMA)
+        else:
+            ref = TableRef(name, "main", "temp")
+        if ref not in self._work_tables:
+            self._work_tables.append(ref)
+        return ref
+
+    def drop_work_tables(self) -> None:
+        if self.keep_work:
+            return
+        for ref in self._work_tables:
+            with contextlib.suppress(duckdb.Error):
+                self.con.execute(f"DROP TABLE IF EXISTS {ref.sql()}")
+        self._work_tables.clear()
+
+    # ------------------------------------------------------------------ audit
+    def flush_steps(self, run_id: int) -> None:
+        """Write the collected step log to ldiv.run_step (one batched insert) and reset it."""
+        if not self.steps:
+            return
+        frame = pd.DataFrame(
+            {
+                "run_id": run_id,
+                "step_no": range(1, len(self.steps) + 1),
+                "template": [s.template for s in self.steps],
+                "sql_hash": [s.sql_hash for s in self.steps],
+                "rows": [s.rows for s in self.steps],
+                "ms": [round(s.ms, 3) for s in self.steps],
+            }
+        )
+        self.insert_frame(TableRef("run_step", "ldiv"), frame)
+        self.steps.clear()
+
+    def exists(self, ref: TableRef) -> bool:
+        q = render(
+            "catalog/table_exists.sql",
+            {"catalog": ref.catalog, "schema": ref.schema or "main", "name": ref.name},
+        )
+        return bool(self.scalar(q))

@@ -1,0 +1,42 @@
+"""The exceptions ldiv_db raises. Every user-facing failure is an :class:`LdivError` with a message that
+names the problem and a hint that names the fix; the CLI prints both and exits with ``exit_code``."""
+
+from __future__ import annotations
+
+
+class LdivError(Exception):
+    """Base class: a clear, user-facing error (never a traceback)."""
+
+    exit_code = 2
+
+    def __init__(self, message: str, hint: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.hint = hint
+
+    def __str__(self) -> str:
+        return self.message if not self.hint else f"{self.message}\n  hint: {self.hint}"
+
+
+class BadInput(LdivError):
+    """The user's input cannot be used: unknown names, NULLs, infeasible parameters, bad files."""
+
+
+class HierarchyError(BadInput):
+    """A generalization hierarchy is malformed or does not cover the data."""
+
+
+class MigrationError(LdivError):
+    """The ldiv schema in a database file does not match the migrations this version ships."""
+
+
+class PrivacyViolation(LdivError):
+    """A release failed verification on the written table; nothing was published."""
+
+    exit_code = 1
+
+
+class InternalError(LdivError):
+    """An invariant of an algorithm did not hold (a bug): nothing was published."""
+
+    exit_code = 3

@@ -1,0 +1,198 @@
+"""The only place that renders SQL. Templates live in ``sql/`` (DuckDB dialect, one statement per file).
+
+Rules enforced here:
+
+* identifiers reach SQL only through the ``ident`` / ``idents`` / ``table`` filters, which quote with
+  sqlglot (``zip"code`` becomes ``"zip""code"``);
+* values never reach SQL text: they are bound parameters (``$l``, ``$theta``) whose names the template's
+  header declares (``-- params: l, theta``); :func:`render` refuses missing or undeclared params;
+* a ``finalize`` hook refuses any raw ``str`` printed by ``{{ }}``, so a value cannot be pasted in by mistake.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import jinja2
+from jinja2.sandbox import SandboxedEnvironment
+from sqlglot import exp
+
+from ._resources import sql_dir
+
+
+class SqlText(str):
+    """A fragment of SQL produced by a filter (a quoted identifier list); safe to print."""
+
+
+@dataclass(frozen=True)
+class Ident:
+    """A resolved identifier (column or table part), spelled exactly as the catalog spells it."""
+
+    name: str
+
+    def __str__(self) -> str:
+        return quote(self.name)
+
+
+@dataclass(frozen=True)
+class TableRef:
+    """A resolved table: optional catalog and schema plus the name, as the catalog spells them."""
+
+    name: str
+    schema: str | None = None
+    catalog: str | None = None
+
+    @property
+    def parts(self) -> tuple[str, ...]:
+        return tuple(p for p in (self.catalog, self.schema, self.name) if p is not None)
+
+    def sql(self) -> str:
+        return ".".join(quote(p) for p in self.parts)
+
+    def display(self) -> str:
+        return ".".join(self.parts)
+
+    def __str__(self) -> str:
+        return self.sql()
+
+
+@dataclass(frozen=True)
+class Query:
+    """A rendered statement: template name, SQL text and the bound parameters."""
+
+    name: str
+    sql: str
+    params: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class TemplateHeader:
+    purpose: str
+    params: frozenset[str]
+    returns: str
+
+
+def quote(name: str) -> str:
+    """Quote one identifier for DuckDB via sqlglot."""
+    return str(exp.to_identifier(name, quoted=True).sql(dialect="duckdb"))
+
+
+def _as_name(value: Any) -> str:
+    if isinstance(value, Ident):
+        return value.name
+    if isinstance(value, str):
+        return value
+    raise TypeError(f"identifier expected, got {type(value).__name__}")
+
+
+def _ident(value: Any, prefix: str | None = None) -> SqlText:
+    if isinstance(value, TableRef):
+        return SqlText(value.sql())
+    text = quote(_as_name(value))
+    return SqlText(f"{prefix}.{text}" if prefix else text)
+
+
+def _idents(values: Iterable[Any], prefix: str | None = None, sep: str = ", ") -> SqlText:
+    return SqlText(sep.join(_ident(v, prefix) for v in values))
+
+
+def _table(value: Any) -> SqlText:
+    if isinstance(value, TableRef):
+        return SqlText(value.sql())
+    raise TypeError(f"table reference expected, got {type(value).__name__}")
+
+
+def _finalize(value: Any) -> Any:
+    if isinstance(value, SqlText):
+        return value
+    if isinstance(value, (Ident, TableRef)):
+        return str(value)
+    if isinstance(value, bool):
+        raise TypeError("booleans must be bound as parameters, not printed into SQL")
+    if isinstance(value, int):
+        return value  # loop indices and column positions; never user data
+    raise TypeError(
+        f"refusing to print a raw {type(value).__name__} into SQL ({value!r}); "
+        "use a bound $param for values or the ident filter for names"
+    )
+
+
+_HEADER_LINE = re.compile(r"^--\s*(\w+)\s*:\s*(.*)$")
+
+
+def parse_header(text: str) -> TemplateHeader:
+    """Read the ``-- key: value`` comment block at the top of a template."""
+    fields: dict[str, str] = {}
+    for line in text.splitlines():
+        stripped = line.strip()
+        if not stripped:
+            continue
+        if not stripped.startswith("--"):
+            break
+        m = _HEADER_LINE.match(stripped)
+        if m:
+            fields[m.group(1).lower()] = m.group(2).strip()
+    raw = fields.get("params", "none")
+    params = frozenset() if raw.lower() in ("", "none") else frozenset(p.strip() for p in raw.split(","))
+    return TemplateHeader(fields.get("purpose", ""), params, fields.get("returns", ""))
+
+
+class Renderer:
+    """Renders templates from a directory (default: the shipped ``sql/``)."""
+
+    def __init__(self, root: Path | None = None) -> None:
+        self.root = root or sql_dir()
+        self.env = SandboxedEnvironment(
+            loader=jinja2.FileSystemLoader(str(self.root)),
+            undefined=jinja2.StrictUndefined,
+            finalize=_finalize,
+            autoescape=False,
+            trim_blocks=True,
+            lstrip_blocks=True,
+            keep_trailing_newline=False,
+        )
+        self.env.filters["ident"] = _ident
+        self.env.filters["idents"] = _idents
+        self.env.filters["table"] = _table
+
+    @functools.lru_cache(maxsize=None)  # noqa: B019 - one renderer per process, templates are immutable
+    def header(self, name: str) -> TemplateHeader:
+        return parse_header((self.root / name).read_text(encoding="utf-8"))
+
+    def templates(self) -> list[str]:
+        """Every renderable template (macros excluded), as paths relative to the root."""
+        return sorted(
+            p.relative_to(self.root).as_posix()
+            for p in self.root.rglob("*.sql")
+            if not p.relative_to(self.root).as_posix().startswith("_")
+        )
+
+    def render(self, name: str, params: Mapping[str, Any] | None = None, **ctx: Any) -> Query:
+        header = self.header(name)
+        bound = dict(params or {})
+        missing = header.params - bound.keys()
+        extra = bound.keys() - header.params
+        if missing or extra:
+            raise TypeError(
+                f"{name}: params mismatch (missing {sorted(missing)}, undeclared {sorted(extra)}); "
+                f"the header declares {sorted(header.params)}"
+            )
+        sql = self.env.get_template(name).render(**ctx).strip()
+        # Bind only what the rendered text uses: shape branches may drop a declared param.
+        used = {k: v for k, v in bound.items() if re.search(r"\$" + re.escape(k) + r"\b", sql)}
+        return Query(name, sql, used)
+
+
+@functools.lru_cache(maxsize=1)
+def default_renderer() -> Renderer:
+    return Renderer()
+
+
+def render(name: str, params: Mapping[str, Any] | None = None, **ctx: Any) -> Query:
+    """Render ``sql/<name>`` with the shared renderer."""
+    return default_renderer().render(name, params, **ctx)

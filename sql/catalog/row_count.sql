@@ -1,0 +1,5 @@
+-- purpose: number of rows of a table
+-- params: none
+-- returns: n
+-- ref: DESIGN §6 (row counts reconcile exactly)
+SELECT count(*) AS n FROM {{ source | table }}

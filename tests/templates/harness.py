@@ -1,0 +1,83 @@
+"""Shared plumbing for the template tests: a hostile-name database and the per-template cases.
+
+Each area registers its templates in ``tests/templates/cases_<area>.py`` as ``CASES = {name: Case(...)}``.
+A case builds the render context from the :class:`HostileEnv` (resolved table, hostile identifiers), gives
+sample values for every declared param, and may prepare work tables before the statement runs.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from fixtures.hostile import HOSTILE_CLASS, HOSTILE_GROUP, HOSTILE_QI, HOSTILE_SA, HOSTILE_TABLE, create_sql
+from ldiv_db.catalog import Table, resolve_table
+from ldiv_db.db import Database
+from ldiv_db.render import Ident, Query, TableRef, render
+
+
+@dataclass
+class HostileEnv:
+    db: Database
+    table: Table
+
+    @property
+    def source(self) -> TableRef:
+        return self.table.ref
+
+    @property
+    def qi(self) -> list[Ident]:
+        return [Ident(n) for n in HOSTILE_QI]
+
+    @property
+    def sa(self) -> Ident:
+        return Ident(HOSTILE_SA)
+
+    @property
+    def group(self) -> Ident:
+        return Ident(HOSTILE_GROUP)
+
+    @property
+    def klass(self) -> Ident:
+        return Ident(HOSTILE_CLASS)
+
+    def work(self, name: str) -> TableRef:
+        # hostile work-table names too
+        return self.db.work_table(f"wk {name}'s")
+
+    def run(self, name: str, params: dict[str, Any] | None = None, **ctx: Any) -> None:
+        self.db.run(render(name, params, **ctx))
+
+    def run_query(self, q: Query) -> None:
+        self.db.run(q)
+
+
+@dataclass
+class Case:
+    ctx: Callable[[HostileEnv], dict[str, Any]]
+    params: dict[str, Any] = field(default_factory=dict)
+    prepare: Callable[[HostileEnv], None] | None = None
+    execute: bool = True
+
+
+def make_env() -> HostileEnv:
+    db = Database.open(":memory:")
+    for stmt in create_sql():
+        db.con.execute(stmt)
+    return HostileEnv(db, resolve_table(db, HOSTILE_TABLE))
+
+
+def all_cases() -> dict[str, Case]:
+    import tests.templates as pkg
+
+    cases: dict[str, Case] = {}
+    for mod in pkgutil.iter_modules(pkg.__path__):
+        if mod.name.startswith("cases_"):
+            module = importlib.import_module(f"tests.templates.{mod.name}")
+            dup = cases.keys() & module.CASES.keys()
+            assert not dup, f"templates registered twice: {dup}"
+            cases.update(module.CASES)
+    return cases
