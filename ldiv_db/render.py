@@ -107,6 +107,15 @@ def _table(value: Any) -> SqlText:
     raise TypeError(f"table reference expected, got {type(value).__name__}")
 
 
+def _create_table(value: Any) -> SqlText:
+    """``CREATE OR REPLACE [TEMP] TABLE name``: work tables in the temp catalog are temporary."""
+    ref = value if isinstance(value, TableRef) else None
+    if ref is None:
+        raise TypeError(f"table reference expected, got {type(value).__name__}")
+    temp = "TEMP " if ref.catalog == "temp" else ""
+    return SqlText(f"CREATE OR REPLACE {temp}TABLE {ref.sql()}")
+
+
 def _finalize(value: Any) -> Any:
     if isinstance(value, SqlText):
         return value
@@ -159,6 +168,7 @@ class Renderer:
         self.env.filters["ident"] = _ident
         self.env.filters["idents"] = _idents
         self.env.filters["table"] = _table
+        self.env.filters["create_table"] = _create_table
 
     @functools.lru_cache(maxsize=None)  # noqa: B019 - one renderer per process, templates are immutable
     def header(self, name: str) -> TemplateHeader:

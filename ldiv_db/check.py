@@ -1,0 +1,263 @@
+"""``ldiv check``: the privacy statistics of any table (a release of ldiv_db or of another tool) and the
+verdict of a chosen model, computed in SQL on the compressed partition."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+from .db import Database
+from .evaluator import SqlEvaluator
+from .inputs import Inputs, as_list, read_categories, resolve_inputs
+from .privacy import PrivacyModel, build_model
+from .stats import PartitionSummary, RecursiveBound
+
+
+def _frac(x: Fraction | None) -> str | None:
+    return None if x is None else str(x)
+
+
+@dataclass
+class SaStats:
+    """Statistics of one SA over the partition."""
+
+    name: str
+    summary: PartitionSummary
+    recursive: list[RecursiveBound]
+
+    def to_dict(self) -> dict[str, Any]:
+        s = self.summary
+        return {
+            "distinct_l": s.distinct_l,
+            "entropy_l": s.entropy_l,
+            "frequency_l": None if s.frequency_l is None else float(s.frequency_l),
+            "frequency_l_exact": _frac(s.frequency_l),
+            "recursive": [{"l": b.l, "c_above": str(b.c_above)} for b in self.recursive],
+        }
+
+
+@dataclass
+class CheckResult:
+    table: str
+    keys: list[str]
+    sa: list[str]
+    rows: int
+    groups: int
+    k: int
+    per_sa: list[SaStats]
+    model: PrivacyModel | None = None
+    satisfied: bool | None = None
+    violating_groups: int = 0
+    violating_rows: int = 0
+    worst: list[dict[str, Any]] = field(default_factory=list)
+    seconds: float = 0.0
+    queries: int = 0
+
+    # The weakest SA decides the table-level numbers.
+    @property
+    def distinct_l(self) -> int:
+        return min(s.summary.distinct_l for s in self.per_sa)
+
+    @property
+    def entropy_l(self) -> float | None:
+        values = [s.summary.entropy_l for s in self.per_sa if s.summary.entropy_l is not None]
+        return min(values) if values else None
+
+    @property
+    def frequency_l(self) -> Fraction | None:
+        values = [s.summary.frequency_l for s in self.per_sa if s.summary.frequency_l is not None]
+        return min(values) if values else None
+
+    @property
+    def recursive(self) -> list[RecursiveBound]:
+        top = self.distinct_l
+        out = []
+        for l_value in range(2, top + 1):
+            bounds = [b.c_above for s in self.per_sa for b in s.recursive if b.l == l_value]
+            if bounds:
+                out.append(RecursiveBound(l_value, max(bounds)))
+        return out
+
+    def to_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {
+            "table": self.table,
+            "keys": self.keys,
+            "sa": self.sa,
+            "groups": self.groups,
+            "rows": self.rows,
+            "k": self.k,
+            "distinct_l": self.distinct_l,
+            "entropy_l": self.entropy_l,
+            "frequency_l": None if self.frequency_l is None else float(self.frequency_l),
+            "frequency_l_exact": _frac(self.frequency_l),
+            "recursive": [{"l": b.l, "c_above": str(b.c_above)} for b in self.recursive],
+        }
+        if len(self.per_sa) > 1:
+            d["per_sa"] = {s.name: s.to_dict() for s in self.per_sa}
+        if self.model is not None:
+            d.update(
+                {
+                    "model": self.model.name,
+                    "model_params": self.model.params(),
+                    "satisfied": self.satisfied,
+                    "violating_groups": self.violating_groups,
+                    "violating_rows": self.violating_rows,
+                    "worst": self.worst,
+                }
+            )
+        d["seconds"] = round(self.seconds, 4)
+        d["queries"] = self.queries
+        return d
+
+    def render_text(self) -> str:
+        lines = [
+            f"table        {self.table}",
+            f"grouped by   {', '.join(self.keys)}",
+            f"SA           {', '.join(self.sa)}",
+            f"rows         {self.rows}",
+            f"groups       {self.groups}",
+            f"k            {self.k}  (smallest group)",
+            f"distinct l   {self.distinct_l}",
+            f"entropy l    {_fmt(self.entropy_l)}  (exp of the smallest group entropy)",
+            f"frequency l  {_fmt(None if self.frequency_l is None else float(self.frequency_l))}"
+            f"  (= {_frac(self.frequency_l)}, min |G|/h(G))",
+        ]
+        if self.recursive:
+            strongest = ", ".join(f"l={b.l}: c>{_fmt(float(b.c_above))}" for b in self.recursive[:8])
+            lines.append(f"recursive    {strongest}" + (" ..." if len(self.recursive) > 8 else ""))
+        else:
+            lines.append("recursive    none (some group has fewer than 2 distinct values)")
+        if len(self.per_sa) > 1:
+            for s in self.per_sa:
+                lines.append(
+                    f"  SA {s.name}: distinct l {s.summary.distinct_l}, entropy l {_fmt(s.summary.entropy_l)}, "
+                    f"frequency l {_frac(s.summary.frequency_l)}"
+                )
+        if self.model is not None:
+            verdict = "SATISFIED" if self.satisfied else "VIOLATED"
+            lines.append(f"model        {self.model.describe()}: {verdict}")
+            if not self.satisfied:
+                lines.append(f"violating    {self.violating_groups} groups, {self.violating_rows} rows")
+                for w in self.worst:
+                    key = ", ".join(f"{k}={v}" for k, v in w["key"].items())
+                    lines.append(f"  worst      [{key}] size {w['size']}")
+        return "\n".join(lines)
+
+
+def _fmt(x: float | None) -> str:
+    if x is None:
+        return "n/a"
+    return f"{x:.6g}"
+
+
+def model_from_options(
+    inputs: Inputs,
+    model: str | None,
+    *,
+    l: int | Sequence[int] | None = None,
+    c: Any = None,
+    k: int | None = None,
+    alpha: Any = None,
+    thresholds: Mapping[str, Any] | None = None,
+    sensitivity: bool = False,
+    categories: Mapping[str, int] | str | Path | None = None,
+    weights: Any = None,
+    beta: Any = 2,
+    entropy_over: str = "categories",
+) -> PrivacyModel | None:
+    if model is None:
+        return None
+    cats = read_categories(categories) if isinstance(categories, (str, Path)) else categories
+    if isinstance(l, str):
+        l = [int(x) for x in as_list(l)]
+    return build_model(
+        model,
+        len(inputs.sa),
+        l=l,
+        c=c,
+        k=k,
+        alpha=alpha,
+        thresholds=thresholds,
+        sensitivity=sensitivity,
+        categories=cats,
+        weights=weights,
+        beta=beta,
+        entropy_over=entropy_over,
+    )
+
+
+def check(
+    db: Any,
+    table: str,
+    qi: str | Sequence[str] | None,
+    sa: str | Sequence[str],
+    *,
+    model: str | None = None,
+    group_column: str | None = None,
+    null_as_value: bool = False,
+    worst: int = 5,
+    **model_options: Any,
+) -> CheckResult:
+    """Statistics of ``table`` grouped by its QI values (or ``group_column``) and, with ``model``, the
+    verdict of that privacy model. ``db`` is a path, a duckdb connection or a Database."""
+    t0 = time.perf_counter()
+    database = Database.open(db)
+    q0 = database.queries
+    try:
+        inputs = resolve_inputs(
+            database, table, qi, sa, group_column=group_column, null_as_value=null_as_value
+        )
+        privacy = model_from_options(inputs, model, **model_options)
+        return evaluate(database, inputs, privacy, null_as_value=null_as_value, worst=worst, t0=t0, q0=q0)
+    finally:
+        database.drop_work_tables()
+        if database is not db:
+            database.close()
+
+
+def evaluate(
+    db: Database,
+    inputs: Inputs,
+    privacy: PrivacyModel | None,
+    *,
+    null_as_value: bool = False,
+    worst: int = 5,
+    t0: float | None = None,
+    q0: int | None = None,
+    prefix: str = "check",
+) -> CheckResult:
+    """Run the statistics (and the model) on resolved inputs; used by check and by release verification."""
+    t0 = time.perf_counter() if t0 is None else t0
+    q0 = db.queries if q0 is None else q0
+    keys = [inputs.group.ident] if inputs.group else [c.ident for c in inputs.qi]
+    ev = SqlEvaluator(
+        db, inputs.table.ref, keys, [c.ident for c in inputs.sa], null_as_value=null_as_value, prefix=prefix
+    ).build()
+    summaries = ev.summary()
+    top = min(s.distinct_l for s in summaries)
+    profile = ev.recursive_profile(top)
+    per_sa = [SaStats(col.name, s, profile.get(s.s, [])) for col, s in zip(inputs.sa, summaries, strict=True)]
+    first = summaries[0]
+    result = CheckResult(
+        table=inputs.table.name,
+        keys=[k.name for k in keys],
+        sa=[c.name for c in inputs.sa],
+        rows=first.rows,
+        groups=first.groups,
+        k=first.k,
+        per_sa=per_sa,
+    )
+    if privacy is not None:
+        v = ev.verdict(privacy, worst)
+        result.model = privacy
+        result.satisfied = v.satisfied
+        result.violating_groups = v.violating_groups
+        result.violating_rows = v.violating_rows
+        result.worst = ev.group_keys(list(v.worst_gids))
+    result.seconds = time.perf_counter() - t0
+    result.queries = db.queries - q0
+    return result

@@ -1,0 +1,154 @@
+"""Partition statistics in SQL.
+
+A :class:`SqlEvaluator` materializes the compressed partition of a table — per group (equal key tuple:
+the QI values, or a given group column) and SA, the count of every SA value — and answers every
+statistic from it with the templates in ``sql/partition``, ``sql/privacy`` and ``sql/bounds``. Python
+only reads back small results (one row per SA, or the handful of worst groups).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from fractions import Fraction
+from typing import Any, Protocol
+
+from .db import Database
+from .render import Ident, TableRef, render
+from .stats import Confidence, MinRm, PartitionSummary, Pillar, RecursiveBound, Verdict
+
+
+class PartitionEvaluator(Protocol):
+    """What algorithms and checks may ask of a partition; SqlEvaluator implements it with templates."""
+
+    def summary(self) -> list[PartitionSummary]: ...
+
+    def recursive_profile(self, max_l: int) -> dict[int, list[RecursiveBound]]: ...
+
+    def value_counts(self) -> dict[int, list[tuple[str, int]]]: ...
+
+
+class ModelLike(Protocol):
+    name: str
+
+    def apply(self, ev: SqlEvaluator, target: TableRef) -> None: ...
+
+
+class SqlEvaluator:
+    """The compressed partition of ``source`` grouped by ``keys``, for the SAs ``sa``."""
+
+    def __init__(
+        self,
+        db: Database,
+        source: TableRef,
+        keys: Sequence[Ident],
+        sa: Sequence[Ident],
+        *,
+        null_as_value: bool = False,
+        prefix: str = "part",
+    ) -> None:
+        self.db = db
+        self.source = source
+        self.keys = list(keys)
+        self.sa = list(sa)
+        self.null_as_value = null_as_value
+        self.hist = db.work_table(f"{prefix}_hist")
+        self.stats = db.work_table(f"{prefix}_stats")
+        self.prefix = prefix
+        self._built = False
+
+    # ------------------------------------------------------------------ building
+    def build(self) -> SqlEvaluator:
+        if not self._built:
+            self.db.run(
+                render(
+                    "partition/histogram.sql",
+                    target=self.hist,
+                    source=self.source,
+                    keys=self.keys,
+                    sa=self.sa,
+                    null_as_value=self.null_as_value,
+                )
+            )
+            self.db.run(render("partition/group_stats.sql", target=self.stats, hist=self.hist))
+            self._built = True
+        return self
+
+    def work(self, name: str) -> TableRef:
+        return self.db.work_table(f"{self.prefix}_{name}")
+
+    # ------------------------------------------------------------------ statistics
+    def summary(self) -> list[PartitionSummary]:
+        out = []
+        for rec in self.db.records(render("partition/summary.sql", stats=self.stats)):
+            cands = [Fraction(int(a), int(b)) for a, b in rec["freq_candidates"] or [] if int(b) > 0]
+            out.append(
+                PartitionSummary(
+                    s=int(rec["s"]),
+                    groups=int(rec["groups"]),
+                    rows=int(rec["rows"]),
+                    k=int(rec["k"]),
+                    distinct_l=int(rec["distinct_l"]),
+                    min_entropy=None if rec["min_entropy"] is None else float(rec["min_entropy"]),
+                    frequency_l=min(cands) if cands else None,
+                )
+            )
+        return out
+
+    def recursive_profile(self, max_l: int) -> dict[int, list[RecursiveBound]]:
+        """Per SA: for l = 2..max_l, the infimum c above which recursive (c,l) holds in every group."""
+        out: dict[int, list[RecursiveBound]] = {}
+        if max_l < 2:
+            return out
+        q = render("partition/recursive_profile.sql", {"max_l": max_l}, stats=self.stats)
+        for s, l_value, cands in self.db.rows(q):
+            exact = max(Fraction(int(a), int(b)) for a, b in cands)
+            out.setdefault(int(s), []).append(RecursiveBound(int(l_value), exact))
+        return out
+
+    def value_counts(self) -> dict[int, list[tuple[str, int]]]:
+        """Per SA: every value with its count in the whole table, most frequent first."""
+        out: dict[int, list[tuple[str, int]]] = {}
+        for s, v, n in self.db.rows(render("partition/value_counts.sql", hist=self.hist)):
+            out.setdefault(int(s), []).append((str(v), int(n)))
+        return out
+
+    def pillars(self) -> list[Pillar]:
+        return self.db.fetch(render("partition/pillars.sql", hist=self.hist, stats=self.stats), Pillar)
+
+    def confidences(self) -> list[Confidence]:
+        return self.db.fetch(render("partition/confidence.sql", hist=self.hist, stats=self.stats), Confidence)
+
+    def min_rm(self, thresholds: TableRef, default: Fraction) -> list[MinRm]:
+        q = render(
+            "bounds/min_rm.sql",
+            {"p_default": default.numerator, "q_default": default.denominator},
+            hist=self.hist,
+            stats=self.stats,
+            thresholds=thresholds,
+        )
+        return self.db.fetch(q, MinRm)
+
+    # ------------------------------------------------------------------ privacy
+    def verdict(self, model: ModelLike, worst: int = 5) -> Verdict:
+        target = self.work(f"verdict_{model.name}".replace("-", "_"))
+        model.apply(self, target)
+        rec = self.db.records(render("privacy/summary.sql", {"worst": worst}, verdict=target, stats=self.stats))[0]
+        vg = int(rec["violating_groups"])
+        return Verdict(vg == 0, vg, int(rec["violating_rows"]), tuple(int(g) for g in rec["worst_gids"]))
+
+    def group_keys(self, gids: Sequence[int]) -> list[dict[str, Any]]:
+        if not gids:
+            return []
+        q = render("partition/group_keys.sql", {"gids": list(gids)}, hist=self.hist, keys=self.keys)
+        recs = {int(r["gid"]): r for r in self.db.records(q)}
+        out = []
+        for gid in gids:
+            r = recs[gid]
+            out.append(
+                {
+                    "gid": gid,
+                    "size": int(r["size"]),
+                    "key": {k.name: r[f"k{i}"] for i, k in enumerate(self.keys, 1)},
+                }
+            )
+        return out

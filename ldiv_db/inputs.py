@@ -1,0 +1,129 @@
+"""Resolution and validation of the inputs every command shares: the table, its QI / SA / group columns,
+and the NULL policy. Errors name the problem and the fix (DESIGN §6)."""
+
+from __future__ import annotations
+
+import csv
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .catalog import Column, Table, check_distinct_roles, resolve_table
+from .db import Database
+from .errors import BadInput
+from .render import render
+
+
+@dataclass(frozen=True)
+class Inputs:
+    table: Table
+    qi: tuple[Column, ...]
+    sa: tuple[Column, ...]
+    group: Column | None
+    rows: int
+
+
+def as_list(value: str | Sequence[str] | None) -> list[str]:
+    if value is None:
+        return []
+    if isinstance(value, str):
+        return [v.strip() for v in value.split(",") if v.strip()]
+    return [str(v) for v in value]
+
+
+def resolve_inputs(
+    db: Database,
+    table: str,
+    qi: str | Sequence[str] | None,
+    sa: str | Sequence[str],
+    *,
+    group_column: str | None = None,
+    extra: Sequence[str] = (),
+    null_as_value: bool = False,
+    require_qi: bool = True,
+) -> Inputs:
+    t = resolve_table(db, table)
+    qi_names, sa_names = as_list(qi), as_list(sa)
+    if require_qi and not qi_names and group_column is None:
+        raise BadInput("no quasi-identifiers given", "name them with --qi a,b,c")
+    if not sa_names:
+        raise BadInput("no sensitive attribute given", "name it with --sa s (or several: --sa s1,s2)")
+    qi_cols = tuple(t.columns_of(qi_names))
+    sa_cols = tuple(t.columns_of(sa_names))
+    group = t.column(group_column) if group_column else None
+    others = [t.column(e) for e in extra]
+    check_distinct_roles(qi_cols, sa_cols, ([group] if group else []) + others)
+    for role, cols in (("QI", qi_cols), ("SA", sa_cols)):
+        names = [c.name for c in cols]
+        dups = sorted({n for n in names if names.count(n) > 1})
+        if dups:
+            raise BadInput(f"{role} column {dups[0]!r} is listed twice")
+    rows = int(db.scalar(render("catalog/row_count.sql", source=t.ref)))
+    if rows == 0:
+        raise BadInput(f"table {t.name} is empty", "load data first")
+    if not null_as_value:
+        check_nulls(db, t, [*qi_cols, *sa_cols, *([group] if group else [])], rows)
+    return Inputs(t, qi_cols, sa_cols, group, rows)
+
+
+def check_nulls(db: Database, table: Table, columns: Sequence[Column], rows: int) -> None:
+    if not columns:
+        return
+    counts = db.one(render("catalog/null_counts.sql", source=table.ref, columns=[c.ident for c in columns]))
+    bad = [(c.name, int(n)) for c, n in zip(columns, counts, strict=True) if n]
+    if bad:
+        listing = ", ".join(f"{name!r} has {n} NULL(s)" for name, n in bad)
+        raise BadInput(
+            f"NULL values in {table.name}: {listing} (of {rows} rows)",
+            "pass --null-as-value to treat NULL as a value of its own, or filter those rows out first",
+        )
+
+
+def read_categories(path: str | Path) -> dict[str, int]:
+    """A categories file: CSV ``value;category`` (category an integer rank, 1 = most sensitive)."""
+    p = Path(path)
+    if not p.exists():
+        raise BadInput(f"categories file {p} does not exist")
+    out: dict[str, int] = {}
+    with p.open(encoding="utf-8", newline="") as fh:
+        for lineno, row in enumerate(csv.reader(fh, delimiter=";"), 1):
+            if not row or not "".join(row).strip():
+                continue
+            if len(row) != 2:
+                raise BadInput(f"{p}:{lineno}: expected 'value;category', got {';'.join(row)!r}")
+            value, rank = row[0], row[1].strip()
+            if lineno == 1 and not rank.lstrip("-").isdigit():
+                continue  # header
+            if not rank.isdigit() or int(rank) < 1:
+                raise BadInput(f"{p}:{lineno}: category must be a positive integer rank, got {rank!r}")
+            if value in out:
+                raise BadInput(f"{p}:{lineno}: value {value!r} is listed twice")
+            out[value] = int(rank)
+    if not out:
+        raise BadInput(f"categories file {p} is empty")
+    return out
+
+
+def parse_thresholds(spec: str | Mapping[str, Any] | None) -> dict[str, Any] | None:
+    """``--thresholds`` as a file (CSV ``value;theta``) or inline ``v1=0.3,v2=1/4``."""
+    if spec is None or isinstance(spec, Mapping):
+        return dict(spec) if spec is not None else None
+    p = Path(spec)
+    if p.exists():
+        out: dict[str, Any] = {}
+        with p.open(encoding="utf-8", newline="") as fh:
+            for lineno, row in enumerate(csv.reader(fh, delimiter=";"), 1):
+                if not row:
+                    continue
+                if len(row) != 2:
+                    raise BadInput(f"{p}:{lineno}: expected 'value;theta'")
+                out[row[0]] = row[1].strip()
+        return out
+    out = {}
+    for part in spec.split(","):
+        if "=" not in part:
+            raise BadInput(f"cannot read threshold {part!r}", "use a file or value=theta pairs: Flu=0.5,HIV=1/4")
+        k, v = part.rsplit("=", 1)
+        out[k.strip()] = v.strip()
+    return out

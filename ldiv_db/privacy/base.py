@@ -1,0 +1,61 @@
+"""The privacy-model interface. A model renders its per-group verdict into a work table (``apply``) and
+answers the same question in pure Python for one group's SA counts (``group_ok``), which the
+algorithms use for decisions on small candidate sets."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any
+
+from ..errors import BadInput
+
+if TYPE_CHECKING:
+    from ..evaluator import SqlEvaluator
+    from ..render import TableRef
+
+
+def exact(value: Any, what: str) -> Fraction:
+    """A user number as an exact fraction (SPEC §0.3): 0.9 -> 9/10, "1/3" -> 1/3."""
+    if isinstance(value, Fraction):
+        return value
+    if isinstance(value, bool):
+        raise BadInput(f"{what} must be a number, not {value!r}")
+    try:
+        return Fraction(str(value).strip())
+    except (ValueError, ZeroDivisionError):
+        raise BadInput(f"{what} must be a number such as 3, 0.25 or 1/4, not {value!r}") from None
+
+
+class PrivacyModel(ABC):
+    """One privacy model with its parameters; ``ls`` holds one l per SA (SPEC §4.1)."""
+
+    name: str = ""
+    ls: tuple[int, ...] = ()
+
+    @abstractmethod
+    def apply(self, ev: SqlEvaluator, target: TableRef) -> None:
+        """Create ``target(gid, ok, severity, ...)`` from the evaluator's partition."""
+
+    @abstractmethod
+    def group_ok(self, counts: Mapping[str, int], s: int = 1) -> bool:
+        """The model's test on one group's SA value counts (SA number ``s``)."""
+
+    def params(self) -> dict[str, Any]:
+        return {"l": list(self.ls)} if self.ls else {}
+
+    def describe(self) -> str:
+        args = ", ".join(f"{k}={v}" for k, v in self.params().items())
+        return f"{self.name}({args})"
+
+
+def check_ls(ls: Sequence[int], n_sa: int) -> tuple[int, ...]:
+    if len(ls) == 1 and n_sa > 1:
+        ls = list(ls) * n_sa
+    if len(ls) != n_sa:
+        raise BadInput(f"{len(ls)} values of l for {n_sa} sensitive attributes", "give one l per SA, e.g. --l 5,3,2")
+    for value in ls:
+        if int(value) != value or value < 2:
+            raise BadInput(f"l must be an integer of at least 2, got {value}", "l = 1 gives no protection")
+    return tuple(int(v) for v in ls)

@@ -1,0 +1,26 @@
+"""Distinct l-diversity: at least l distinct SA values per group (SPEC §0.2)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
+
+from ..render import render
+from .base import PrivacyModel
+
+if TYPE_CHECKING:
+    from ..evaluator import SqlEvaluator
+    from ..render import TableRef
+
+
+class Distinct(PrivacyModel):
+    name = "distinct"
+
+    def __init__(self, ls: tuple[int, ...]) -> None:
+        self.ls = ls
+
+    def apply(self, ev: SqlEvaluator, target: TableRef) -> None:
+        ev.db.run(render("privacy/distinct.sql", {"ls": list(self.ls)}, target=target, stats=ev.stats))
+
+    def group_ok(self, counts: Mapping[str, int], s: int = 1) -> bool:
+        return sum(1 for n in counts.values() if n > 0) >= self.ls[s - 1]

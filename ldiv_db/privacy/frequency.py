@@ -1,0 +1,31 @@
+"""l-eligibility (frequency l-diversity): l·h(G) ≤ |G| in integers (SPEC §0.2; TP, Anatomy)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
+
+from ..render import render
+from .base import PrivacyModel
+
+if TYPE_CHECKING:
+    from ..evaluator import SqlEvaluator
+    from ..render import TableRef
+
+
+def l_eligible(counts: Mapping[str, int] | list[int], l: int) -> bool:
+    values = list(counts.values()) if isinstance(counts, Mapping) else list(counts)
+    return l * max(values, default=0) <= sum(values)
+
+
+class Frequency(PrivacyModel):
+    name = "frequency"
+
+    def __init__(self, ls: tuple[int, ...]) -> None:
+        self.ls = ls
+
+    def apply(self, ev: SqlEvaluator, target: TableRef) -> None:
+        ev.db.run(render("privacy/frequency.sql", {"ls": list(self.ls)}, target=target, stats=ev.stats))
+
+    def group_ok(self, counts: Mapping[str, int], s: int = 1) -> bool:
+        return l_eligible(counts, self.ls[s - 1])

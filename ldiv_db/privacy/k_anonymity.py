@@ -1,0 +1,32 @@
+"""k-anonymity: every group has at least k rows (Sweeney)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from ..errors import BadInput
+from ..render import render
+from .base import PrivacyModel
+
+if TYPE_CHECKING:
+    from ..evaluator import SqlEvaluator
+    from ..render import TableRef
+
+
+class KAnonymity(PrivacyModel):
+    name = "k-anonymity"
+
+    def __init__(self, k: int) -> None:
+        if int(k) != k or k < 1:
+            raise BadInput(f"k must be a positive integer, got {k}")
+        self.k = int(k)
+
+    def apply(self, ev: SqlEvaluator, target: TableRef) -> None:
+        ev.db.run(render("privacy/k_anonymity.sql", {"k": self.k}, target=target, stats=ev.stats))
+
+    def group_ok(self, counts: Mapping[str, int], s: int = 1) -> bool:
+        return sum(counts.values()) >= self.k
+
+    def params(self) -> dict[str, Any]:
+        return {"k": self.k}

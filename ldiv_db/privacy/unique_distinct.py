@@ -1,0 +1,29 @@
+"""Unique Distinct l-diversity (BSGI, SPEC §2.1): no SA value repeats inside a class and the class has at
+least l distinct values. BSGI's selected classes hold exactly l; classes that received an incorporated
+residual row hold l+1 ("Unique Distinct (l+1)"), which this check accepts; a repeated value fails."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
+
+from ..render import render
+from .base import PrivacyModel
+
+if TYPE_CHECKING:
+    from ..evaluator import SqlEvaluator
+    from ..render import TableRef
+
+
+class UniqueDistinct(PrivacyModel):
+    name = "unique-distinct"
+
+    def __init__(self, ls: tuple[int, ...]) -> None:
+        self.ls = ls
+
+    def apply(self, ev: SqlEvaluator, target: TableRef) -> None:
+        ev.db.run(render("privacy/unique_distinct.sql", {"ls": list(self.ls)}, target=target, stats=ev.stats))
+
+    def group_ok(self, counts: Mapping[str, int], s: int = 1) -> bool:
+        present = [n for n in counts.values() if n > 0]
+        return all(n == 1 for n in present) and len(present) >= self.ls[s - 1]

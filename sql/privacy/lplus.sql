@@ -1,0 +1,18 @@
+-- purpose: l+-diversity verdict per group: every value s has G(s) <= theta_s·|G|, theta = p/q exactly (default p_default/q_default)
+-- params: p_default, q_default
+-- returns: creates target(gid, ok, severity); severity = max G(s)·q / (p·|G|)
+-- ref: SPEC §5.1 (per-value thresholds; unknown SA rows stay in the denominator)
+{{ target | create_table }} AS
+WITH c AS (
+    SELECT hs.gid, hs.s, CAST(hs.n AS HUGEINT) AS n, CAST(g.size AS HUGEINT) AS size,
+           coalesce(th.p, $p_default) AS p, coalesce(th.q, $q_default) AS q
+    FROM {{ hist | table }} AS hs
+    JOIN {{ stats | table }} AS g ON g.gid = hs.gid AND g.s = hs.s
+    LEFT JOIN {{ thresholds | table }} AS th ON th.s = hs.s AND th.v = hs.v
+    WHERE hs.v IS NOT NULL
+)
+SELECT gid,
+       bool_and(n * q <= p * size) AS ok,
+       max(CASE WHEN p = 0 THEN 'infinity'::DOUBLE ELSE CAST(n * q AS DOUBLE) / CAST(p * size AS DOUBLE) END) AS severity
+FROM c
+GROUP BY gid

@@ -1,0 +1,82 @@
+"""Template cases: sql/partition/, sql/privacy/, sql/bounds/ — run on the hostile fixture through the
+evaluator's own work tables."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ldiv_db.evaluator import SqlEvaluator
+
+from .harness import Case, HostileEnv
+
+_EVAL: dict[int, SqlEvaluator] = {}
+
+
+def ev(env: HostileEnv) -> SqlEvaluator:
+    key = id(env)
+    if key not in _EVAL:
+        _EVAL[key] = SqlEvaluator(env.db, env.source, env.qi[:2], [env.sa, env.klass], prefix="tpl it's").build()
+    return _EVAL[key]
+
+
+def _hist_stats(env: HostileEnv) -> dict[str, Any]:
+    e = ev(env)
+    return {"hist": e.hist, "stats": e.stats}
+
+
+def _verdict(env: HostileEnv) -> dict[str, Any]:
+    return {"target": ev(env).work("verdict"), "stats": ev(env).stats}
+
+
+def _values(env: HostileEnv) -> dict[str, Any]:
+    e = ev(env)
+    t = e.work("values")
+    env.run("privacy/value_table.sql", target=t)
+    return {"target": e.work("verdict"), "hist": e.hist, "stats": e.stats, "thresholds": t, "categories": t}
+
+
+def _minrm(env: HostileEnv) -> dict[str, Any]:
+    d = _values(env)
+    return {"hist": d["hist"], "stats": d["stats"], "thresholds": d["thresholds"]}
+
+
+LS = {"ls": [2, 2]}
+
+CASES = {
+    "partition/histogram.sql": Case(
+        lambda env: {
+            "target": env.work("hist"),
+            "source": env.source,
+            "keys": env.qi,
+            "sa": [env.sa, env.klass],
+            "null_as_value": True,
+        }
+    ),
+    "partition/group_stats.sql": Case(lambda env: {"target": env.work("stats"), "hist": ev(env).hist}),
+    "partition/summary.sql": Case(lambda env: {"stats": ev(env).stats}),
+    "partition/recursive_profile.sql": Case(lambda env: {"stats": ev(env).stats}, {"max_l": 3}),
+    "partition/pillars.sql": Case(_hist_stats),
+    "partition/confidence.sql": Case(_hist_stats),
+    "partition/value_counts.sql": Case(lambda env: {"hist": ev(env).hist}),
+    "partition/group_keys.sql": Case(lambda env: {"hist": ev(env).hist, "keys": env.qi[:2]}, {"gids": [1, 2]}),
+    "privacy/value_table.sql": Case(lambda env: {"target": env.work("values")}),
+    "privacy/k_anonymity.sql": Case(_verdict, {"k": 2}),
+    "privacy/distinct.sql": Case(_verdict, LS),
+    "privacy/entropy.sql": Case(_verdict, LS),
+    "privacy/recursive.sql": Case(_verdict, {**LS, "c_num": 3, "c_den": 1}),
+    "privacy/frequency.sql": Case(_verdict, LS),
+    "privacy/unique_distinct.sql": Case(_verdict, LS),
+    "privacy/lplus.sql": Case(_values, {"p_default": 1, "q_default": 2}),
+    "privacy/l_alpha.sql": Case(
+        lambda env: {**_values(env), "variant": "recursive", "over": "categories"},
+        {**LS, "a_num": 1, "a_den": 1, "w_den": 3, "c_num": 2, "c_den": 1},
+    ),
+    "privacy/summary.sql": Case(
+        lambda env: {"verdict": ev(env).work("verdict"), "stats": ev(env).stats},
+        {"worst": 3},
+        prepare=lambda env: env.run(
+            "privacy/distinct.sql", {"ls": [2, 2]}, target=ev(env).work("verdict"), stats=ev(env).stats
+        ),
+    ),
+    "bounds/min_rm.sql": Case(_minrm, {"p_default": 1, "q_default": 3}),
+}
