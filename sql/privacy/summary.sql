@@ -5,6 +5,6 @@
 SELECT
     count(*) FILTER (WHERE NOT v.ok) AS violating_groups,
     CAST(coalesce(sum(g.size) FILTER (WHERE NOT v.ok), 0) AS BIGINT) AS violating_rows,
-    coalesce(list(v.gid ORDER BY v.severity DESC, v.gid) FILTER (WHERE NOT v.ok), [])[1:$worst] AS worst_gids
+    coalesce(list(v.gid ORDER BY v.severity DESC, g.size DESC, v.gid) FILTER (WHERE NOT v.ok), [])[1:$worst] AS worst_gids
 FROM {{ verdict | table }} AS v
 JOIN {{ stats | table }} AS g ON g.gid = v.gid AND g.s = 1

@@ -1,0 +1,57 @@
+"""The contract between the anonymize pipeline and an algorithm.
+
+An algorithm receives an :class:`AnonymizeRequest` (resolved source, QIs, SAs, privacy model,
+hierarchies, options, progress) and returns a :class:`Partitioning`: a work table
+``assignment(rid, gid, deleted, sa_suppressed)`` covering every source row exactly once, plus how the
+published QI labels are formed. The pipeline writes, records, reconciles and verifies the release; an
+algorithm never writes outputs itself.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal
+
+if TYPE_CHECKING:
+    from ..db import Database
+    from ..inputs import Inputs
+    from ..privacy import PrivacyModel
+    from ..progress import Progress
+    from ..render import TableRef
+
+Recoding = Literal["lca", "suppress", "levels", "labels"]
+
+
+@dataclass
+class AnonymizeRequest:
+    db: Database
+    inputs: Inputs
+    model: PrivacyModel
+    hierarchy_ids: Mapping[str, int]  # QI column name -> ldiv.hierarchy id (absent: no hierarchy)
+    options: Mapping[str, Any]
+    progress: Progress
+    seed: int | None = None
+
+
+@dataclass
+class Partitioning:
+    """An algorithm's result. ``labels`` is required for recoding 'labels' (rid, q1..qd)."""
+
+    assignment: TableRef
+    recoding: Recoding
+    levels: Mapping[str, int] = field(default_factory=dict)
+    labels: TableRef | None = None
+    details: dict[str, Any] = field(default_factory=dict)
+    verify_model: PrivacyModel | None = None  # defaults to the request's model
+
+
+class Algorithm(ABC):
+    name: str = ""
+    default_model: str = "distinct"
+    summary: str = ""
+    options: Mapping[str, str] = {}  # option name -> help, for the CLI and docs
+
+    @abstractmethod
+    def run(self, request: AnonymizeRequest) -> Partitioning: ...

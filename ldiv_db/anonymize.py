@@ -1,0 +1,524 @@
+"""``ldiv anonymize``: the pipeline every algorithm plugs into.
+
+1. resolve and validate the inputs (names, roles, NULLs, l against the largest feasible l);
+2. record the run; let the algorithm partition the rows (``assignment`` work table);
+3. in ONE transaction: write the output table, record ``ldiv.release`` and ``ldiv.release_row``,
+   reconcile the counts with the source, re-verify the privacy model on the written table, store the
+   metrics and the verdict. Any failure rolls everything back: no partial output, the previous release
+   (with ``--replace``) stays intact, and a release that fails verification is never published.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from .algorithms import AnonymizeRequest, Partitioning, get_algorithm
+from .catalog import output_ref, resolve_table
+from .check import CheckResult, evaluate, model_from_options
+from .db import Database
+from .errors import BadInput, InternalError, LdivError, PrivacyViolation
+from .inputs import Inputs, as_list, resolve_inputs
+from .privacy import Distinct, PrivacyModel, UniqueDistinct
+from .progress import Progress
+from .render import Ident, TableRef, render
+from .suggest import check_feasible
+
+
+@dataclass
+class AnonymizeResult:
+    run_id: int
+    release_id: int
+    algorithm: str
+    model: str
+    model_params: dict[str, Any]
+    l: Any
+    rows_in: int
+    rows_published: int
+    rows_suppressed: int
+    rows_deleted: int
+    groups: int
+    seconds: float
+    queries: int
+    output: str
+    verified: bool
+    metrics: dict[str, Any]
+    details: dict[str, Any] = field(default_factory=dict)
+    verification: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "run_id": self.run_id,
+            "release_id": self.release_id,
+            "algorithm": self.algorithm,
+            "model": self.model,
+            "model_params": self.model_params,
+            "l": self.l,
+            "rows_in": self.rows_in,
+            "rows_published": self.rows_published,
+            "rows_suppressed": self.rows_suppressed,
+            "rows_deleted": self.rows_deleted,
+            "groups": self.groups,
+            "seconds": round(self.seconds, 4),
+            "queries": self.queries,
+            "output": self.output,
+            "verified": self.verified,
+            "metrics": self.metrics,
+            "details": self.details,
+        }
+
+    def render_text(self) -> str:
+        m = self.metrics
+        lines = [
+            f"release      {self.output} (release {self.release_id}, run {self.run_id})",
+            f"algorithm    {self.algorithm}, model {self.model} {self.model_params}",
+            f"rows         {self.rows_in} in, {self.rows_published} published, {self.rows_deleted} deleted, "
+            f"{self.rows_suppressed} with suppressed values",
+            f"groups       {self.groups} (average size {_g(m.get('avg_group_size'))})",
+            f"metrics      IL {_g(m.get('il'))}, LM {_g(m.get('lm'))}, DM {_g(m.get('dm'))}, "
+            f"CAVG {_g(m.get('cavg'))}, KL {_g(m.get('kl'))}, stars {m.get('stars')}",
+            f"verified     {'yes' if self.verified else 'NO'}",
+            f"time         {self.seconds:.2f} s, {self.queries} queries",
+        ]
+        for k, v in self.details.items():
+            if not k.startswith("_"):
+                lines.append(f"  {k}: {v}")
+        return "\n".join(lines)
+
+
+def _g(x: Any) -> str:
+    if x is None:
+        return "n/a"
+    return f"{x:.6g}" if isinstance(x, float) else str(x)
+
+
+def _jsonable(x: Any) -> str:
+    return json.dumps(x, default=str, sort_keys=True)
+
+
+def hierarchy_ids(db: Database, table_name: str) -> tuple[dict[str, int], dict[str, int]]:
+    rows = db.rows(render("catalog/hierarchies_of.sql", {"table_name": table_name}))
+    return {str(r[0]): int(r[1]) for r in rows}, {str(r[0]): int(r[2]) for r in rows}
+
+
+def _group_column_name(inputs: Inputs, keep: Sequence[str]) -> str:
+    taken = {c.name.lower() for c in (*inputs.qi, *inputs.sa)} | {k.lower() for k in keep}
+    name = "group_id"
+    while name in taken:
+        name += "_"
+    return name
+
+
+def anonymize(
+    db: Any,
+    table: str,
+    qi: str | Sequence[str],
+    sa: str | Sequence[str],
+    *,
+    algorithm: str,
+    output: str,
+    l: int | Sequence[int] | str | None = None,
+    model: str | None = None,
+    replace: bool = False,
+    quiet: bool = True,
+    keep_columns: Sequence[str] = (),
+    class_column: str | None = None,
+    null_as_value: bool = False,
+    seed: int | None = None,
+    keep_work: bool = False,
+    model_options: Mapping[str, Any] | None = None,
+    **options: Any,
+) -> AnonymizeResult:
+    """Anonymize ``table`` with ``algorithm`` into the new table ``output`` (see the module docstring)."""
+    t0 = time.perf_counter()
+    database = Database.open(db)
+    database.keep_work = keep_work
+    q0 = database.queries
+    try:
+        return _anonymize(
+            database,
+            table,
+            qi,
+            sa,
+            algorithm=algorithm,
+            output=output,
+            l=l,
+            model=model,
+            replace=replace,
+            quiet=quiet,
+            keep_columns=as_list(list(keep_columns)) + ([class_column] if class_column else []),
+            class_column=class_column,
+            null_as_value=null_as_value,
+            seed=seed,
+            model_options=dict(model_options or {}),
+            options=options,
+            t0=t0,
+            q0=q0,
+        )
+    finally:
+        database.drop_work_tables()
+        if database is not db:
+            database.close()
+
+
+def _anonymize(
+    db: Database,
+    table: str,
+    qi: str | Sequence[str],
+    sa: str | Sequence[str],
+    *,
+    algorithm: str,
+    output: str,
+    l: Any,
+    model: str | None,
+    replace: bool,
+    quiet: bool,
+    keep_columns: list[str],
+    class_column: str | None,
+    null_as_value: bool,
+    seed: int | None,
+    model_options: dict[str, Any],
+    options: dict[str, Any],
+    t0: float,
+    q0: int,
+) -> AnonymizeResult:
+    algo = get_algorithm(algorithm)
+    inputs = resolve_inputs(db, table, qi, sa, extra=keep_columns, null_as_value=null_as_value)
+    if inputs.table.kind.upper() != "BASE TABLE":
+        raise BadInput(
+            f"{inputs.table.name} is a view; anonymize needs a base table (its rows need stable row ids)",
+            f"materialize it first: CREATE TABLE t AS SELECT * FROM {inputs.table.name}",
+        )
+    if isinstance(l, str) and l.strip().lower() != "auto":
+        l = [int(x) for x in as_list(l)]
+    model_name = model or algo.default_model
+    if isinstance(l, str):  # 'auto': the largest feasible l for the model
+        from .suggest import suggest_l
+
+        l = suggest_l(db, inputs).best_for(model_name)
+    privacy = model_from_options(inputs, model_name, l=l, **model_options)
+    assert privacy is not None
+    check_feasible(db, inputs, privacy)
+
+    out = output_ref(output)
+    if out.parts[-2:] == inputs.table.ref.parts[-2:] or out.name.lower() == inputs.table.ref.name.lower() and (
+        out.schema or "main"
+    ) == (inputs.table.ref.schema or "main"):
+        raise BadInput(f"the output {output!r} is the source table", "choose another --output name")
+    if db.exists(out) and not replace:
+        raise BadInput(f"the output table {out.display()} already exists", "pass --replace to overwrite it")
+
+    hids, heights = hierarchy_ids(db, inputs.table.name)
+    params = {
+        "table": inputs.table.name,
+        "qi": [c.name for c in inputs.qi],
+        "sa": [c.name for c in inputs.sa],
+        "model": privacy.describe(),
+        "options": {k: v for k, v in options.items() if not k.startswith("_")},
+        "seed": seed,
+    }
+    run_id = int(
+        db.scalar(
+            render(
+                "meta/run_start.sql",
+                {
+                    "command": "anonymize",
+                    "algorithm": algo.name,
+                    "source": inputs.table.name,
+                    "output": out.display(),
+                    "params": _jsonable(params),
+                },
+            )
+        )
+    )
+    progress = Progress(f"{algo.name}", quiet=quiet)
+    try:
+        request = AnonymizeRequest(
+            db=db,
+            inputs=inputs,
+            model=privacy,
+            hierarchy_ids=hids,
+            options={**options, "_heights": heights},
+            progress=progress,
+            seed=seed,
+        )
+        part = algo.run(request)
+        result = publish(
+            db,
+            inputs,
+            part,
+            privacy,
+            algo_name=algo.name,
+            out=out,
+            run_id=run_id,
+            replace=replace,
+            keep_columns=keep_columns,
+            class_column=class_column,
+            hids=hids,
+            null_as_value=null_as_value,
+        )
+        progress.done()
+    except LdivError as exc:
+        _finish_run(db, run_id, "failed", t0, q0, None, str(exc))
+        raise
+    except Exception as exc:
+        _finish_run(db, run_id, "failed", t0, q0, None, f"{type(exc).__name__}: {exc}")
+        raise
+    result.seconds = time.perf_counter() - t0
+    result.queries = db.queries - q0
+    result.l = l
+    _finish_run(db, run_id, "done", t0, q0, result.metrics, None)
+    return result
+
+
+def _finish_run(
+    db: Database, run_id: int, status: str, t0: float, q0: int, metrics: dict[str, Any] | None, error: str | None
+) -> None:
+    params = {
+        "run_id": run_id,
+        "status": status,
+        "seconds": time.perf_counter() - t0,
+        "queries": db.queries - q0,
+        "metrics": _jsonable(metrics) if metrics is not None else None,
+        "error": error,
+    }
+    db.run(render("meta/run_finish.sql", params))
+    db.flush_steps(run_id)
+
+
+def _labels(
+    db: Database, inputs: Inputs, part: Partitioning, hids: Mapping[str, int]
+) -> tuple[TableRef, str]:
+    if part.recoding == "labels":
+        if part.labels is None:
+            raise InternalError("the algorithm chose 'labels' recoding without a labels table")
+        return part.labels, "rid"
+    target = db.work_table("release_labels")
+    if part.recoding == "suppress":
+        db.run(
+            render(
+                "release/labels_suppress.sql",
+                target=target,
+                assignment=part.assignment,
+                source=inputs.table.ref,
+                qi=[c.ident for c in inputs.qi],
+            )
+        )
+        return target, "gid"
+    if part.recoding == "lca":
+        kinds = []
+        for c in inputs.qi:
+            if c.name in hids and not c.is_numeric:
+                kinds.append("hierarchy")
+            elif c.is_numeric:
+                kinds.append("numeric")
+            else:
+                kinds.append("flat")
+        db.run(
+            render(
+                "release/labels_lca.sql",
+                {"hids": [hids.get(c.name, 0) for c in inputs.qi]},
+                target=target,
+                assignment=part.assignment,
+                source=inputs.table.ref,
+                qi=[c.ident for c in inputs.qi],
+                kinds=kinds,
+            )
+        )
+        return target, "gid"
+    raise InternalError(f"unknown recoding {part.recoding!r}")
+
+
+def _union_stable(model: PrivacyModel) -> PrivacyModel:
+    """The model to check on the QI-label partition (groups with equal labels merge in an attacker's view).
+    Unique Distinct is not closed under union, its distinct l-diversity core is."""
+    if isinstance(model, UniqueDistinct):
+        return Distinct(model.ls)
+    return model
+
+
+def publish(
+    db: Database,
+    inputs: Inputs,
+    part: Partitioning,
+    privacy: PrivacyModel,
+    *,
+    algo_name: str,
+    out: TableRef,
+    run_id: int,
+    replace: bool,
+    keep_columns: Sequence[str],
+    class_column: str | None,
+    hids: Mapping[str, int],
+    null_as_value: bool = False,
+) -> AnonymizeResult:
+    """Write, record, reconcile and verify one release in a single transaction."""
+    labels, labels_by = _labels(db, inputs, part, hids)
+    group_column = _group_column_name(inputs, keep_columns)
+    keep = [inputs.table.column(k) for k in keep_columns]
+    verify_model = part.verify_model or privacy
+    with db.transaction():
+        if replace:
+            db.run(render("meta/drop_output.sql", output=out))
+        db.run(
+            render(
+                "release/write.sql",
+                output=out,
+                assignment=part.assignment,
+                source=inputs.table.ref,
+                labels=labels,
+                labels_by=labels_by,
+                qi=[c.ident for c in inputs.qi],
+                sa=[c.ident for c in inputs.sa],
+                keep=[c.ident for c in keep],
+                group_column=Ident(group_column),
+            )
+        )
+        rec = db.records(
+            render(
+                "release/reconcile.sql",
+                source=inputs.table.ref,
+                assignment=part.assignment,
+                output=out,
+                sa=[c.ident for c in inputs.sa],
+            )
+        )[0]
+        problems = []
+        if rec["assigned"] != rec["rows_in"] or rec["distinct_assigned"] != rec["rows_in"]:
+            problems.append(f"{rec['assigned']} assignments ({rec['distinct_assigned']} rows) for {rec['rows_in']} rows")
+        if rec["published"] + rec["deleted"] != rec["rows_in"] or rec["output_rows"] != rec["published"]:
+            problems.append(f"published {rec['published']} + deleted {rec['deleted']} != {rec['rows_in']}")
+        if rec["sa_mismatches"]:
+            problems.append(f"{rec['sa_mismatches']} SA values whose counts do not reconcile")
+        if problems:
+            raise InternalError("the release does not reconcile with its source: " + "; ".join(problems))
+
+        published = resolve_table(db, out.display())
+        out_inputs = Inputs(
+            published,
+            tuple(published.column(c.name) for c in inputs.qi),
+            tuple(published.column(c.name) for c in inputs.sa),
+            published.column(group_column),
+            int(rec["published"]),
+        )
+        by_group: CheckResult | None = None
+        by_labels: CheckResult | None = None
+        if out_inputs.rows:
+            by_group = evaluate(db, out_inputs, verify_model, null_as_value=null_as_value, prefix="verify_g")
+            label_inputs = Inputs(out_inputs.table, out_inputs.qi, out_inputs.sa, None, out_inputs.rows)
+            by_labels = evaluate(
+                db, label_inputs, _union_stable(verify_model), null_as_value=null_as_value, prefix="verify_q"
+            )
+        verified = bool(by_group is None or (by_group.satisfied and by_labels and by_labels.satisfied))
+        verification = {
+            "model": verify_model.describe(),
+            "by_group": None if by_group is None else _brief(by_group),
+            "by_qi_labels": None if by_labels is None else _brief(by_labels),
+            "reconciliation": {k: int(v) for k, v in rec.items()},
+        }
+        metrics = _metrics(db, inputs, published, group_column, privacy, class_column)
+        groups = by_group.groups if by_group else 0
+        # suppressed = deleted rows + rows whose SA became unknown + (suppression recoding, TP Definition 1)
+        # rows that carry a star; a hierarchy root label under generalization is not counted here
+        starred = int(metrics.get("starred_rows") or 0) if part.recoding == "suppress" else 0
+        rows_suppressed = int(rec["deleted"]) + int(rec["sa_suppressed"]) + starred
+        release_id = int(
+            db.scalar(
+                render(
+                    "meta/release_insert.sql",
+                    {
+                        "run_id": run_id,
+                        "name": out.display(),
+                        "source": inputs.table.name,
+                        "algorithm": algo_name,
+                        "model": verify_model.name,
+                        "l": _jsonable(list(verify_model.ls)) if verify_model.ls else None,
+                        "qi": _jsonable([c.name for c in inputs.qi]),
+                        "sa": _jsonable([c.name for c in inputs.sa]),
+                        "rows_in": int(rec["rows_in"]),
+                        "rows_published": int(rec["published"]),
+                        "rows_suppressed": rows_suppressed,
+                        "groups": groups,
+                        "metrics": _jsonable(metrics),
+                        "details": _jsonable(part.details),
+                        "verified": verified,
+                        "verification": _jsonable(verification),
+                    },
+                )
+            )
+        )
+        db.run(render("release/release_rows.sql", {"release_id": release_id}, assignment=part.assignment))
+        db.run(render("meta/release_supersede.sql", {"name": out.display(), "release_id": release_id}))
+        if not verified:
+            raise PrivacyViolation(
+                f"the written release violates {verify_model.describe()} "
+                f"({_brief_violation(by_group, by_labels)}); nothing was published",
+                "this is a bug in the algorithm; please report it with the run id",
+            )
+    return AnonymizeResult(
+        run_id=run_id,
+        release_id=release_id,
+        algorithm=algo_name,
+        model=verify_model.name,
+        model_params=verify_model.params(),
+        l=None,
+        rows_in=int(rec["rows_in"]),
+        rows_published=int(rec["published"]),
+        rows_suppressed=rows_suppressed,
+        rows_deleted=int(rec["deleted"]),
+        groups=groups,
+        seconds=0.0,
+        queries=0,
+        output=out.display(),
+        verified=verified,
+        metrics=metrics,
+        details=part.details,
+        verification=verification,
+    )
+
+
+def _brief(r: CheckResult) -> dict[str, Any]:
+    return {
+        "satisfied": r.satisfied,
+        "groups": r.groups,
+        "violating_groups": r.violating_groups,
+        "violating_rows": r.violating_rows,
+        "k": r.k,
+        "distinct_l": r.distinct_l,
+    }
+
+
+def _brief_violation(a: CheckResult | None, b: CheckResult | None) -> str:
+    parts = []
+    if a is not None and not a.satisfied:
+        parts.append(f"{a.violating_groups} groups by group id")
+    if b is not None and not b.satisfied:
+        parts.append(f"{b.violating_groups} groups by QI labels")
+    return ", ".join(parts) or "unknown"
+
+
+def _metrics(
+    db: Database,
+    inputs: Inputs,
+    published: Any,
+    group_column: str,
+    privacy: PrivacyModel,
+    class_column: str | None,
+) -> dict[str, Any]:
+    from .metrics import compute_metrics
+
+    l_value = privacy.ls[0] if privacy.ls else None
+    m = compute_metrics(
+        db,
+        inputs.table,
+        published,
+        list(inputs.qi),
+        list(inputs.sa),
+        l=l_value,
+        class_column=class_column,
+        group_column=group_column,
+    ).to_dict()
+    return m

@@ -1,0 +1,333 @@
+"""The ``ldiv`` command. Every subcommand calls the public API; errors are printed as one clear message
+with a hint (exit 2 for bad input, 1 for a violated model, 3 for an internal error), never a traceback
+(set LDIV_DEBUG=1 to see one)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+from .errors import LdivError
+
+EPILOG = """examples:
+  ldiv load my.duckdb adult.csv --table adult --sep ';'
+  ldiv hierarchy import my.duckdb --table adult --column age adult_hierarchy_age.csv
+  ldiv check my.duckdb --table adult --qi age,sex,race --sa occupation --model distinct --l 3
+  ldiv suggest-l my.duckdb --table adult --sa occupation
+  ldiv anonymize my.duckdb --table adult --qi age,sex --sa occupation --algorithm full-domain \\
+       --levels age=2,sex=0 --l 2 --output adult_release
+"""
+
+
+def _attach(values: Sequence[str] | None) -> dict[str, str]:
+    out = {}
+    for v in values or []:
+        if "=" not in v:
+            raise LdivError(f"cannot read --attach {v!r}", "use --attach NAME=PATH (attached read-only)")
+        name, path = v.split("=", 1)
+        out[name.strip()] = path.strip()
+    return out
+
+
+def _open(args: argparse.Namespace) -> Any:
+    from .db import Database
+
+    return Database.open(args.db, attach=_attach(getattr(args, "attach", None)))
+
+
+def _emit(args: argparse.Namespace, result: Any) -> None:
+    if getattr(args, "json", False):
+        print(json.dumps(result.to_dict(), default=str, ensure_ascii=False))
+    else:
+        print(result.render_text())
+
+
+def _weights(spec: str | None) -> Any:
+    if spec is None or spec in ("uniform", "sensitivity"):
+        return spec
+    out = {}
+    for part in spec.split(","):
+        if "=" not in part:
+            raise LdivError(f"cannot read --weights {spec!r}", "use uniform, sensitivity or 1=0,2=1/3,3=2/3,4=1")
+        k, v = part.split("=", 1)
+        out[int(k)] = v.strip()
+    return out
+
+
+def _model_options(args: argparse.Namespace) -> dict[str, Any]:
+    from .inputs import parse_thresholds
+
+    return {
+        "c": args.c,
+        "k": args.k,
+        "alpha": args.alpha,
+        "thresholds": parse_thresholds(args.thresholds),
+        "sensitivity": args.sensitivity,
+        "categories": args.categories,
+        "weights": _weights(args.weights),
+        "beta": args.beta,
+        "entropy_over": args.entropy_over,
+    }
+
+
+def _add_model_args(p: argparse.ArgumentParser, with_l: bool = True) -> None:
+    g = p.add_argument_group("privacy model")
+    g.add_argument(
+        "--model",
+        help="k-anonymity, distinct, entropy, recursive, frequency, unique-distinct, lplus, "
+        "distinct-alpha, entropy-alpha, recursive-alpha",
+    )
+    if with_l:
+        g.add_argument("--l", help="l (one per SA for several SAs: 5,3,2)")
+    g.add_argument("--c", help="c of recursive (c,l)-diversity")
+    g.add_argument("--k", type=int, help="k of k-anonymity")
+    g.add_argument("--alpha", help="alpha of the (l,alpha) models")
+    g.add_argument("--thresholds", help="l+ thresholds: FILE (value;theta) or v1=0.3,v2=1/4")
+    g.add_argument("--sensitivity", action="store_true", help="l+ thresholds derived from value frequencies")
+    g.add_argument("--categories", help="sensitivity categories FILE (value;category, 1 = most sensitive)")
+    g.add_argument("--weights", help="category weights: uniform (default), sensitivity, or 1=0,2=1/3,...")
+    g.add_argument("--beta", default="2", help="beta of the sensitivity weights (default 2)")
+    g.add_argument("--entropy-over", default="categories", choices=["categories", "values"])
+
+
+def _add_db(p: argparse.ArgumentParser) -> None:
+    p.add_argument("db", help="DuckDB database file (created if missing)")
+    p.add_argument("--attach", action="append", metavar="NAME=PATH", help="attach another database read-only")
+
+
+def _parse_l(value: str | None) -> Any:
+    if value is None:
+        return None
+    if value.strip().lower() == "auto":
+        return "auto"
+    parts = [x.strip() for x in value.split(",") if x.strip()]
+    try:
+        nums = [int(x) for x in parts]
+    except ValueError:
+        raise LdivError(f"l must be an integer (or one per SA: 5,3,2), got {value!r}") from None
+    return nums[0] if len(nums) == 1 else nums
+
+
+def build_parser() -> argparse.ArgumentParser:
+    from .algorithms import REGISTRY
+
+    p = argparse.ArgumentParser(
+        prog="ldiv",
+        description="In-database l-diversity anonymization on DuckDB.",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    s = sub.add_parser("load", help="load a CSV or Parquet file into a table")
+    _add_db(s)
+    s.add_argument("file")
+    s.add_argument("--table", required=True)
+    s.add_argument("--sep", help="CSV separator (detected when omitted)")
+    s.add_argument("--replace", action="store_true")
+    s.add_argument("--json", action="store_true")
+
+    h = sub.add_parser("hierarchy", help="import, build or show generalization hierarchies")
+    hs = h.add_subparsers(dest="hcommand", required=True, metavar="ACTION")
+    hi = hs.add_parser("import", help="import an ARX-format hierarchy CSV (';', no header, leaf -> root)")
+    _add_db(hi)
+    hi.add_argument("--table", required=True)
+    hi.add_argument("--column", required=True)
+    hi.add_argument("file")
+    hi.add_argument("--sep", default=";")
+    hb = hs.add_parser("build", help="build an interval hierarchy for a numeric column")
+    _add_db(hb)
+    hb.add_argument("--table", required=True)
+    hb.add_argument("--column", required=True)
+    hb.add_argument("--intervals", required=True, help="widths, each a multiple of the previous: 5,10,20,40")
+    hw = hs.add_parser("show", help="show stored hierarchies")
+    _add_db(hw)
+    hw.add_argument("--table", required=True)
+    hw.add_argument("--column")
+
+    c = sub.add_parser("check", help="privacy statistics of any table, and a model's verdict")
+    _add_db(c)
+    c.add_argument("--table", required=True)
+    c.add_argument("--qi", help="quasi-identifier columns a,b,c")
+    c.add_argument("--sa", required=True, help="sensitive attribute(s)")
+    c.add_argument("--group-column", help="group by this column instead of the QI values")
+    c.add_argument("--null-as-value", action="store_true", help="treat NULL as a value of its own")
+    c.add_argument("--worst", type=int, default=5, help="how many of the worst groups to list")
+    c.add_argument("--json", action="store_true")
+    _add_model_args(c)
+
+    m = sub.add_parser("metrics", help="utility metrics of a release against its source")
+    _add_db(m)
+    m.add_argument("--source", required=True)
+    m.add_argument("--release", required=True)
+    m.add_argument("--qi", required=True)
+    m.add_argument("--sa", required=True)
+    m.add_argument("--l", type=int, help="l for CAVG")
+    m.add_argument("--class-column", help="class column for CM (must be in the release)")
+    m.add_argument("--group-column", default="group_id", help="group column of the release (default group_id)")
+    m.add_argument("--json", action="store_true")
+
+    g = sub.add_parser("suggest-l", help="the largest feasible l per model, with the reason")
+    _add_db(g)
+    g.add_argument("--table", required=True)
+    g.add_argument("--sa", required=True)
+    g.add_argument("--json", action="store_true")
+
+    a = sub.add_parser(
+        "anonymize",
+        help="anonymize a table into a new, verified release",
+        description="algorithms: " + "; ".join(f"{n}: {cls.summary}" for n, cls in sorted(REGISTRY.items())),
+    )
+    _add_db(a)
+    a.add_argument("--table", required=True)
+    a.add_argument("--qi", required=True)
+    a.add_argument("--sa", required=True)
+    a.add_argument("--algorithm", required=True, choices=sorted(REGISTRY))
+    a.add_argument("--l", help="l, one per SA, or 'auto' for the largest feasible l")
+    a.add_argument("--output", required=True, help="the release table to write")
+    a.add_argument("--replace", action="store_true", help="replace an existing output (atomically)")
+    a.add_argument("--quiet", action="store_true", help="no progress on stderr")
+    a.add_argument("--json", action="store_true")
+    a.add_argument("--seed", type=int)
+    a.add_argument("--keep-work", action="store_true", help="keep intermediate tables in schema ldiv_work")
+    a.add_argument("--keep-columns", help="other columns to publish unchanged (never identifiers!)")
+    a.add_argument("--class-column", help="class column (CM metric); published unchanged")
+    a.add_argument("--null-as-value", action="store_true")
+    a.add_argument("--levels", help="full-domain: level per QI, e.g. age=2,sex=0")
+    a.add_argument("--suppression-limit", help="full-domain: largest share of rows that may be deleted")
+    a.add_argument("--option", action="append", metavar="KEY=VALUE", help="algorithm option")
+    _add_model_args(a, with_l=False)
+
+    r = sub.add_parser("run", help="run an ETL job file (TOML)")
+    r.add_argument("job")
+    r.add_argument("--json", action="store_true")
+    r.add_argument("--quiet", action="store_true")
+
+    rl = sub.add_parser("releases", help="list recorded releases")
+    _add_db(rl)
+    rl.add_argument("--json", action="store_true")
+    return p
+
+
+def _cmd(args: argparse.Namespace) -> int:
+    from . import api
+
+    if args.command == "load":
+        _emit(args, api.load(_open(args), args.file, args.table, sep=args.sep, replace=args.replace))
+        return 0
+    if args.command == "hierarchy":
+        from . import taxonomy
+
+        db = _open(args)
+        if args.hcommand == "import":
+            info = taxonomy.import_hierarchy(db, args.table, args.column, args.file, sep=args.sep)
+            print(f"imported {info}")
+        elif args.hcommand == "build":
+            widths = [int(x) for x in args.intervals.split(",") if x.strip()]
+            info = taxonomy.build_hierarchy(db, args.table, args.column, widths)
+            print(f"built {info}")
+        else:
+            print(taxonomy.show_hierarchy(db, args.table, args.column))
+        return 0
+    if args.command == "check":
+        res = api.check(
+            _open(args),
+            args.table,
+            args.qi,
+            args.sa,
+            model=args.model,
+            l=_parse_l(args.l),
+            group_column=args.group_column,
+            null_as_value=args.null_as_value,
+            worst=args.worst,
+            **_model_options(args),
+        )
+        _emit(args, res)
+        return 0 if res.satisfied in (None, True) else 1
+    if args.command == "metrics":
+        res = api.metrics(
+            _open(args),
+            args.source,
+            args.release,
+            args.qi,
+            args.sa,
+            l=args.l,
+            class_column=args.class_column,
+            group_column=args.group_column,
+        )
+        _emit(args, res)
+        return 0
+    if args.command == "suggest-l":
+        _emit(args, api.suggest_l(_open(args), args.table, args.sa))
+        return 0
+    if args.command == "anonymize":
+        options: dict[str, Any] = {}
+        for kv in args.option or []:
+            if "=" not in kv:
+                raise LdivError(f"cannot read --option {kv!r}", "use --option KEY=VALUE")
+            k, v = kv.split("=", 1)
+            options[k.strip().replace("-", "_")] = v.strip()
+        if args.levels is not None:
+            options["levels"] = args.levels
+        if args.suppression_limit is not None:
+            options["suppression_limit"] = args.suppression_limit
+        res = api.anonymize(
+            _open(args),
+            args.table,
+            args.qi,
+            args.sa,
+            algorithm=args.algorithm,
+            output=args.output,
+            l=_parse_l(args.l),
+            model=args.model,
+            replace=args.replace,
+            quiet=args.quiet,
+            keep_columns=[x for x in (args.keep_columns or "").split(",") if x.strip()],
+            class_column=args.class_column,
+            null_as_value=args.null_as_value,
+            seed=args.seed,
+            keep_work=args.keep_work,
+            model_options=_model_options(args),
+            **options,
+        )
+        _emit(args, res)
+        return 0
+    if args.command == "run":
+        from .job import run_job
+
+        res = run_job(args.job, quiet=args.quiet)
+        _emit(args, res)
+        return 0
+    if args.command == "releases":
+        _emit(args, api.releases(_open(args)))
+        return 0
+    raise LdivError(f"unknown command {args.command}")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return _cmd(args)
+    except LdivError as exc:
+        print(f"error: {exc.message}", file=sys.stderr)
+        if exc.hint:
+            print(f"  hint: {exc.hint}", file=sys.stderr)
+        return exc.exit_code
+    except KeyboardInterrupt:
+        print("interrupted: nothing was written", file=sys.stderr)
+        return 130
+    except Exception as exc:  # the last line of defence: a clear message, not a traceback
+        if os.environ.get("LDIV_DEBUG"):
+            raise
+        print(f"internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
+        print("  hint: set LDIV_DEBUG=1 to see the traceback and please report it", file=sys.stderr)
+        return 3
+
+
+if __name__ == "__main__":
+    sys.exit(main())

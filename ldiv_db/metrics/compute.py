@@ -1,0 +1,166 @@
+"""``compute_metrics``: every utility metric of a written release, in a bounded number of SQL statements.
+
+Release format: one VARCHAR column per QI (named like the source's QI column) holding a label (see
+:mod:`.covers`), the SA column(s) unchanged or NULL where the SA was suppressed, and optionally a group
+column (default ``group_id``; without it a group is an identical QI-label vector). Rows deleted by
+suppression are absent: ``deleted = source rows − release rows``.
+
+Statements issued: the source row count, four work tables (attrs, domain, labels, cover), the
+per-attribute summary, the row counts, the group counts, KL, and the drops of the work tables.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from ..catalog import Column, Table
+from ..db import Database
+from ..errors import BadInput
+from ..render import Ident, render
+from .arx_loss import arx_loss
+from .covers import attribute_summaries, build_covers, drop_covers
+from .groups import cavg, classification, discernibility, group_counts, row_counts
+from .il import information_loss
+from .kl import kl_divergence
+from .lm import loss_metric
+
+
+@dataclass(frozen=True)
+class Metrics:
+    """Utility metrics of one release (SPEC §0.7, §5.4). Exact values are Fractions; ``to_dict`` gives floats.
+
+    ``il``: Σ_G |G|·Σ_i w_i NCP_i(G); ``ncp`` = il/(|T*|·Σw); ``il_pct`` = 100·ncp. ``lm``: total LM cost
+    (published cells + |QI| per SA-suppressed row + 2·|QI| per deleted row). ``dm``: Σ|G|² + deleted·|T|.
+    ``cavg``: (|T*|/#groups)/l, None without l. ``kl``: None when infinite (see ``kl_note``).
+    ``arx_loss``: ARX's Loss metric (gs 0.5, geometric mean). ``cm``: None without a class column.
+    ``rows`` = |T*| (published rows); ``deleted_rows`` = source rows − |T*|.
+    """
+
+    il: Fraction
+    il_pct: Fraction
+    ncp: Fraction
+    lm: Fraction
+    dm: int
+    cavg: Fraction | None
+    kl: float | None
+    kl_note: str | None
+    stars: int
+    starred_rows: int
+    deleted_rows: int
+    rows: int
+    groups: int
+    avg_group_size: Fraction
+    arx_loss: float
+    cm: int | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready: Fractions as floats; ``cm`` only when a class column was given."""
+        out: dict[str, Any] = {}
+        for key in (
+            "il", "il_pct", "ncp", "lm", "dm", "cavg", "kl", "kl_note", "stars", "starred_rows",
+            "deleted_rows", "rows", "groups", "avg_group_size", "arx_loss",
+        ):  # fmt: skip
+            value = getattr(self, key)
+            out[key] = float(value) if isinstance(value, Fraction) else value
+        if self.cm is not None:
+            out["cm"] = self.cm
+        return out
+
+
+def _weights(weights: Sequence[Fraction] | None, d: int) -> list[Fraction]:
+    if weights is None:
+        return [Fraction(1)] * d
+    if len(weights) != d:
+        raise BadInput(
+            f"{len(weights)} weights given for {d} QI attributes", "give one weight per QI attribute"
+        )
+    out = [Fraction(w) for w in weights]
+    if any(w < 0 for w in out) or sum(out) == 0:
+        raise BadInput(
+            f"weights {[str(w) for w in out]} are not usable", "weights must be >= 0 with a positive sum"
+        )
+    return out
+
+
+def _ratio(num: Fraction, den: Fraction) -> Fraction:
+    return num / den if den else Fraction(0)
+
+
+def compute_metrics(
+    db: Database,
+    source: Table,
+    release: Table,
+    qi: list[Column],
+    sa: list[Column],
+    *,
+    l: int | None = None,  # noqa: E741 - the papers' l
+    class_column: str | None = None,
+    weights: Sequence[Fraction] | None = None,
+    group_column: str | None = "group_id",
+) -> Metrics:
+    """Compute IL/NCP, LM, DM, CAVG, KL, CM, stars and ARX's Loss of ``release`` against ``source``.
+
+    ``qi``/``sa`` are source columns; the release's columns of the same names (matched like the catalog
+    matches names) hold the published labels. ``group_column`` is used when the release has it.
+    """
+    if not qi:
+        raise BadInput("no QI attributes given", "name at least one quasi-identifier column")
+    if l is not None and l < 1:
+        raise BadInput(f"l = {l} is not a positive integer", "CAVG uses k = l >= 1")
+    w = _weights(weights, len(qi))
+    rqi = [release.column(c.name).ident for c in qi]
+    rsa = [release.column(c.name).ident for c in sa]
+    group: Ident | None = None
+    if group_column is not None and any(c.name.lower() == group_column.lower() for c in release.columns):
+        group = release.column(group_column).ident
+    klass = release.column(class_column).ident if class_column is not None else None
+
+    source_rows = int(db.scalar(render("catalog/row_count.sql", source=source.ref)))
+    rc = row_counts(db, release.ref, rqi, rsa)
+    deleted = source_rows - rc.rows
+    if deleted < 0:
+        raise BadInput(
+            f"release {release.name} has {rc.rows} rows, more than the {source_rows} rows of {source.name}",
+            "compute metrics of a release against the table it was made from",
+        )
+    tables = build_covers(db, source, release, qi, rqi)
+    try:
+        summaries = attribute_summaries(db, tables, source, release, qi)
+        gc = group_counts(db, release.ref, rqi, group=group, klass=klass)
+        kl = kl_divergence(
+            db,
+            source=source.ref,
+            release=release.ref,
+            cover=tables.cover,
+            qi=[c.ident for c in qi],
+            sa=[c.ident for c in sa],
+            release_qi=rqi,
+            release_sa=rsa,
+            published_rows=rc.rows,
+        )
+    finally:
+        drop_covers(db, tables)
+
+    il = information_loss(summaries, w)
+    ncp = _ratio(il, rc.rows * sum(w, Fraction(0)))
+    return Metrics(
+        il=il,
+        il_pct=100 * ncp,
+        ncp=ncp,
+        lm=loss_metric(summaries, sa_suppressed_rows=rc.sa_suppressed_rows, deleted_rows=deleted),
+        dm=discernibility(gc, deleted_rows=deleted, source_rows=source_rows),
+        cavg=cavg(rc.rows, gc.groups, l),
+        kl=kl.kl,
+        kl_note=kl.note,
+        stars=sum(s.stars for s in summaries),
+        starred_rows=rc.starred_rows,
+        deleted_rows=deleted,
+        rows=rc.rows,
+        groups=gc.groups,
+        avg_group_size=_ratio(Fraction(rc.rows), Fraction(gc.groups)),
+        arx_loss=arx_loss(summaries, source_rows=source_rows, deleted_rows=deleted, weights=w),
+        cm=classification(gc, deleted_rows=deleted) if klass is not None else None,
+    )

@@ -1,0 +1,144 @@
+"""Label covers: what every published QI label stands for, and the per-attribute sums built on them.
+
+A release cell holds a *label* (SPEC §0.5): a node of the column's hierarchy (looked up in
+``ldiv.hierarchy_node`` for the source table and column; a node takes precedence over any other
+reading), ``*`` (the whole domain), an original value (its ``CAST AS VARCHAR`` text), or on a numeric
+column an inclusive interval ``lo-hi`` (a bare number reads as ``[x, x]``).
+
+The **domain** |A| of an attribute is the hierarchy's leaf set when one is stored (ARX's convention: the
+hierarchy may list values the data lacks), else the distinct source values. The **cover** of a label is
+the set of domain values it stands for: the leaves under a node, the whole domain for ``*``, the value
+itself for a leaf, the domain values inside an interval. ``#leaves(label)`` in NCP, LM, the ARX share and
+the KL region is the size of that cover. Four work tables (``sql/metrics/attributes``, ``domain``,
+``labels``, ``cover``) hold this, and ``attribute_summary.sql`` reduces them to one row per attribute.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ..catalog import Column, Table
+from ..db import Database
+from ..errors import BadInput
+from ..render import Ident, TableRef, render
+
+
+@dataclass(frozen=True)
+class CoverTables:
+    """The work tables of one metrics computation."""
+
+    attrs: TableRef
+    domain: TableRef
+    labels: TableRef
+    cover: TableRef
+
+    def all(self) -> tuple[TableRef, ...]:
+        return (self.attrs, self.domain, self.labels, self.cover)
+
+
+@dataclass(frozen=True)
+class AttributeSummary:
+    """Per-attribute sums over the published cells (``sql/metrics/attribute_summary.sql``).
+
+    ``ncp_cat`` = Σ rows·#leaves over non-leaf labels; ``ncp_span`` = Σ rows·(clipped hi − lo), with
+    ``*`` counting the whole source range; ``lm_num`` = Σ rows·(#leaves − 1); ``cover_sum`` = Σ rows·#leaves.
+    """
+
+    attr: int
+    is_numeric: bool
+    domain_size: int
+    min_t: float | None
+    max_t: float | None
+    cells: int
+    ncp_cat: int
+    ncp_span: float
+    lm_num: int
+    cover_sum: int
+    stars: int
+    bad_rows: int
+    bad_label: str | None
+
+
+def build_covers(
+    db: Database,
+    source: Table,
+    release: Table,
+    qi: Sequence[Column],
+    release_qi: Sequence[Ident],
+) -> CoverTables:
+    """Create the attrs/domain/labels/cover work tables for ``release`` against ``source``."""
+    tables = CoverTables(
+        db.work_table("metrics_attrs"),
+        db.work_table("metrics_domain"),
+        db.work_table("metrics_labels"),
+        db.work_table("metrics_cover"),
+    )
+    idents = [c.ident for c in qi]
+    numeric = [c.is_numeric for c in qi]
+    db.run(
+        render(
+            "metrics/attributes.sql",
+            {"table_name": source.name, "qi_names": [c.name for c in qi]},
+            target=tables.attrs,
+            qi=idents,
+            numeric=numeric,
+        )
+    )
+    db.run(
+        render(
+            "metrics/domain.sql",
+            target=tables.domain,
+            attrs=tables.attrs,
+            source=source.ref,
+            qi=idents,
+            numeric=numeric,
+        )
+    )
+    db.run(
+        render(
+            "metrics/labels.sql",
+            target=tables.labels,
+            attrs=tables.attrs,
+            domain=tables.domain,
+            release=release.ref,
+            rqi=list(release_qi),
+        )
+    )
+    db.run(render("metrics/cover.sql", target=tables.cover, labels=tables.labels, domain=tables.domain))
+    return tables
+
+
+def attribute_summaries(
+    db: Database, tables: CoverTables, source: Table, release: Table, qi: Sequence[Column]
+) -> list[AttributeSummary]:
+    """One summary per QI attribute, in QI order; refuses labels that stand for no domain value."""
+    out = db.fetch(
+        render(
+            "metrics/attribute_summary.sql",
+            attrs=tables.attrs,
+            domain=tables.domain,
+            labels=tables.labels,
+            cover=tables.cover,
+        ),
+        AttributeSummary,
+    )
+    for s in out:
+        if s.bad_rows:
+            col = qi[s.attr - 1]
+            interval = ", or an interval 'lo-hi' containing a value" if s.is_numeric else ""
+            raise BadInput(
+                f"release {release.name}, column {col.name!r}: {s.bad_rows} cell(s) hold a label that stands "
+                f"for no value of {source.name}.{col.name}, e.g. {s.bad_label!r}",
+                f"a QI label must be a node of the column's stored hierarchy, '*', an original "
+                f"value{interval}; check that the release's hierarchy is stored for {source.name}.{col.name}",
+            )
+    return out
+
+
+def drop_covers(db: Database, tables: CoverTables) -> None:
+    """Drop the work tables unless the database keeps work tables (``--keep-work``)."""
+    if db.keep_work:
+        return
+    for ref in tables.all():
+        db.run(render("metrics/drop.sql", target=ref))

@@ -1,0 +1,6 @@
+-- purpose: load a delimited text file into a new table (types detected; header row expected)
+-- params: path, sep
+-- returns: creates target
+-- ref: issue 2 item 3 (ldiv load DB FILE --table T [--sep ';'])
+CREATE TABLE {{ target | table }} AS
+SELECT * FROM read_csv($path, delim = $sep, header = true)

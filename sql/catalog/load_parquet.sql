@@ -1,0 +1,6 @@
+-- purpose: load a Parquet file into a new table
+-- params: path
+-- returns: creates target
+-- ref: issue 2 item 3
+CREATE TABLE {{ target | table }} AS
+SELECT * FROM read_parquet($path)

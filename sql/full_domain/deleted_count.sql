@@ -1,0 +1,5 @@
+-- purpose: number of rows an assignment deletes
+-- params: none
+-- returns: deleted
+-- ref: DESIGN §6 (row counts reconcile)
+SELECT count(*) FILTER (WHERE deleted) AS deleted FROM {{ assignment | table }}

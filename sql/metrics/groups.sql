@@ -1,0 +1,38 @@
+-- purpose: group-level sums of a release: number of groups, sum of squared group sizes (DM of the published rows) and, with a class column, the rows outside their group's majority class (CM of the published rows)
+-- params: none
+-- returns: groups, dm_published, cm_published (cm_published is 0 without a class column)
+-- ref: SPEC §0.7 (DM, CM), §5.4; groups = the group column, else identical QI-label vectors
+WITH per_class AS (
+    SELECT
+{% if group %}
+        {{ group | ident }} AS g1,
+{% else %}
+{% for c in rqi %}
+        {{ c | ident }} AS g{{ loop.index }},
+{% endfor %}
+{% endif %}
+{% if klass %}
+        {{ klass | ident }} AS k,
+{% endif %}
+        count(*) AS n
+    FROM {{ release | table }}
+    GROUP BY ALL
+),
+per_group AS (
+    SELECT sum(n) AS size, max(n) AS top
+    FROM per_class
+    GROUP BY
+{% if group %}
+        g1
+{% else %}
+{% for c in rqi %}
+        g{{ loop.index }}{% if not loop.last %},{% endif %}
+
+{% endfor %}
+{% endif %}
+)
+SELECT
+    count(*) AS groups,
+    CAST(coalesce(sum(size * size), 0) AS HUGEINT) AS dm_published,
+    CAST(coalesce(sum(size - top), 0) AS HUGEINT) AS cm_published
+FROM per_group

@@ -1,0 +1,57 @@
+-- purpose: every distinct QI label of the release, classified: a hierarchy node ('leaf'/'node', precedence), '*' ('star'), a domain value ('leaf'), a numeric interval 'lo-hi' or number ('interval'), else 'unknown'
+-- params: none
+-- returns: creates target(attr, label, rows, kind, hierarchy_id, node_id, lo, hi); lo/hi: node range, parsed interval, or the leaf's number
+-- ref: SPEC §0.5 (output forms: LCA label, "lo-hi" interval, *), §0.7
+{% set release_table = release | table %}
+{{ target | create_table }} AS
+WITH rel AS (
+{% for c in rqi %}
+    SELECT {{ loop.index }} AS attr, CAST({{ c | ident }} AS VARCHAR) AS label, count(*) AS rows
+    FROM {{ release_table }}
+    GROUP BY ALL
+{% if not loop.last %}
+    UNION ALL
+{% endif %}
+{% endfor %}
+),
+parsed AS (
+    SELECT
+        rel.attr,
+        rel.label,
+        rel.rows,
+        a.is_numeric,
+        a.hierarchy_id,
+        TRY_CAST(nullif(regexp_extract(rel.label, '^(-?[0-9]+(?:[.][0-9]+)?)(?:-(-?[0-9]+(?:[.][0-9]+)?))?$', 1), '') AS DOUBLE) AS iv_lo,
+        TRY_CAST(nullif(regexp_extract(rel.label, '^(-?[0-9]+(?:[.][0-9]+)?)(?:-(-?[0-9]+(?:[.][0-9]+)?))?$', 2), '') AS DOUBLE) AS iv_hi
+    FROM rel
+    JOIN {{ attrs | table }} AS a ON a.attr = rel.attr
+)
+SELECT
+    p.attr,
+    p.label,
+    p.rows,
+    CASE
+        WHEN n.node_id IS NOT NULL AND n.height = 0 THEN 'leaf'
+        WHEN n.node_id IS NOT NULL THEN 'node'
+        WHEN p.label = '*' THEN 'star'
+        WHEN d.value IS NOT NULL THEN 'leaf'
+        WHEN p.is_numeric AND p.iv_lo IS NOT NULL THEN 'interval'
+        ELSE 'unknown'
+    END AS kind,
+    p.hierarchy_id,
+    n.node_id,
+    CASE
+        WHEN n.node_id IS NOT NULL THEN n.lo
+        WHEN p.label = '*' THEN NULL
+        WHEN d.value IS NOT NULL THEN d.num
+        ELSE p.iv_lo
+    END AS lo,
+    CASE
+        WHEN n.node_id IS NOT NULL THEN n.hi
+        WHEN p.label = '*' THEN NULL
+        WHEN d.value IS NOT NULL THEN d.num
+        ELSE coalesce(p.iv_hi, p.iv_lo)
+    END AS hi
+FROM parsed AS p
+LEFT JOIN ldiv.hierarchy_node AS n ON n.hierarchy_id = p.hierarchy_id AND n.label = p.label
+LEFT JOIN {{ domain | table }} AS d ON d.attr = p.attr AND d.value = p.label

@@ -1,0 +1,224 @@
+"""compute_metrics on SPEC's worked examples: BSGI Table 4 (SPEC §2.5) and (l,α) Table 8(b) (SPEC §3.3),
+plus the release-format rules (node precedence, group column, class column, deletions, errors)."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator, Sequence
+from fractions import Fraction
+from typing import Any
+
+import pytest
+
+from ldiv_db.catalog import Table, resolve_table
+from ldiv_db.db import Database
+from ldiv_db.errors import BadInput
+from ldiv_db.metrics import Metrics, compute_metrics
+from ldiv_db.render import quote
+from tests.templates.cases_metrics import store_arx_rows
+
+
+@pytest.fixture
+def db() -> Iterator[Database]:
+    d = Database.open(":memory:")
+    yield d
+    d.close()
+
+
+def make_table(db: Database, name: str, columns: dict[str, str], rows: Sequence[Sequence[Any]]) -> Table:
+    cols = ", ".join(f"{quote(c)} {t}" for c, t in columns.items())
+    db.con.execute(f"CREATE OR REPLACE TABLE {quote(name)} ({cols})")
+    if rows:
+        marks = ", ".join("?" for _ in columns)
+        db.con.executemany(f"INSERT INTO {quote(name)} VALUES ({marks})", [list(r) for r in rows])
+    return resolve_table(db, name)
+
+
+def metrics(
+    db: Database, source: Table, release: Table, qi: Sequence[str], sa: Sequence[str], **kw: Any
+) -> Metrics:
+    return compute_metrics(db, source, release, source.columns_of(qi), source.columns_of(sa), **kw)
+
+
+# ---------------------------------------------------------------- BSGI Table 1 -> Table 4 (SPEC §2.5)
+BSGI_ROWS = [
+    ("F", "10075", 50, "Cancer"),
+    ("M", "10075", 50, "Obesity"),
+    ("M", "10076", 30, "Flu"),
+    ("F", "10075", 40, "Cancer"),
+    ("F", "10077", 20, "Flu"),
+    ("F", "10077", 25, "Obesity"),
+    ("M", "10076", 25, "Obesity"),
+]
+BSGI_GROUPS = {1: ("*", "10075", "50"), 2: ("*", "1007*", "25-40"), 3: ("F", "10077", "20-25")}
+BSGI_GROUP_OF = [1, 1, 2, 2, 3, 3, 2]
+
+
+def bsgi(db: Database, *, with_group: bool = True) -> tuple[Table, Table]:
+    source = make_table(
+        db, "bsgi", {"Gender": "VARCHAR", "Postcode": "VARCHAR", "Age": "INTEGER", "Disease": "VARCHAR"}, BSGI_ROWS
+    )
+    store_arx_rows(db, source.name, "Gender", [["F", "*"], ["M", "*"]])
+    store_arx_rows(db, source.name, "Postcode", [["10075", "1007*", "*"], ["10076", "1007*", "*"], ["10077", "1007*", "*"]])
+    cols = {"Gender": "VARCHAR", "Postcode": "VARCHAR", "Age": "VARCHAR", "Disease": "VARCHAR"}
+    rows: list[tuple[Any, ...]] = [(*BSGI_GROUPS[g], r[3]) for r, g in zip(BSGI_ROWS, BSGI_GROUP_OF, strict=True)]
+    if with_group:
+        cols["group_id"] = "BIGINT"
+        rows = [(*r, g) for r, g in zip(rows, BSGI_GROUP_OF, strict=True)]
+    return source, make_table(db, "bsgi_release", cols, rows)
+
+
+def test_bsgi_table4_il_dm(db: Database) -> None:
+    source, release = bsgi(db)
+    m = metrics(db, source, release, ["Gender", "Postcode", "Age"], ["Disease"], l=2)
+    assert m.il == Fraction(59, 6)
+    assert m.dm == 17
+    assert m.rows == 7 and m.groups == 3 and m.deleted_rows == 0
+    assert m.avg_group_size == Fraction(7, 3)
+    assert m.cavg == Fraction(7, 6)
+    assert m.ncp == Fraction(59, 6) / 21 and m.il_pct == 100 * Fraction(59, 6) / 21
+    assert m.stars == 5 and m.starred_rows == 5
+    # LM: Gender '*' 5 x 1; Postcode '1007*' 3 x 1; Age over 5 distinct values: '25-40' covers {25,30,40}
+    # -> 3 x 2/4, '20-25' covers {20,25} -> 2 x 1/4.
+    assert m.lm == 5 + 3 + Fraction(3, 2) + Fraction(1, 2)
+    assert m.cm is None
+    assert m.kl is not None and m.kl_note is None
+    d = m.to_dict()
+    assert d["il"] == pytest.approx(59 / 6) and d["dm"] == 17 and "cm" not in d
+    assert set(d) == {
+        "il", "il_pct", "ncp", "lm", "dm", "cavg", "kl", "kl_note", "stars", "starred_rows",
+        "deleted_rows", "rows", "groups", "avg_group_size", "arx_loss",
+    }  # fmt: skip
+
+
+def test_bsgi_groups_from_label_vectors(db: Database) -> None:
+    source, release = bsgi(db, with_group=False)
+    m = metrics(db, source, release, ["Gender", "Postcode", "Age"], ["Disease"])
+    assert (m.il, m.dm, m.groups, m.cavg) == (Fraction(59, 6), 17, 3, None)
+
+
+def test_bsgi_weights(db: Database) -> None:
+    source, release = bsgi(db)
+    m = metrics(db, source, release, ["Gender", "Postcode", "Age"], ["Disease"], weights=[Fraction(0), 1, 2])
+    # Postcode: 3 rows x 1; Age: 3 x 1/2 + 2 x 1/6 = 11/6 -> IL = 3 + 2 x 11/6
+    assert m.il == 3 + Fraction(11, 3)
+    assert m.ncp == m.il / (7 * 3)
+
+
+def test_bsgi_arx_loss(db: Database) -> None:
+    source, release = bsgi(db)
+    m = metrics(db, source, release, ["Gender", "Postcode", "Age"], ["Disease"])
+    # v_j = (sum rows x #leaves - N) / (N (|A| - 1)): Gender (5*2 + 2 - 7)/7 = 5/7,
+    # Postcode (4*1 + 3*3 - 7)/14 = 3/7, Age (2*1 + 3*3 + 2*2 - 7)/28 = 2/7
+    expect = ((1 + 5 / 7) * (1 + 3 / 7) * (1 + 2 / 7)) ** (1 / 3) - 1
+    assert m.arx_loss == pytest.approx(expect, rel=1e-12)
+
+
+# ---------------------------------------------------------------- (l,α) Table 8 (SPEC §3.3)
+def table8(db: Database, zip_leaves: Sequence[str] = ("4351", "4352")) -> tuple[Table, Table]:
+    source = make_table(
+        db,
+        "t8",
+        {"Zipcode": "VARCHAR", "Disease": "VARCHAR"},
+        [("4351", "HIV"), ("4351", "Flu"), ("4351", "HIV"), ("4352", "Flu")],
+    )
+    store_arx_rows(db, source.name, "Zipcode", [[z, "435*", "43**", "4***", "****"] for z in zip_leaves])
+    release = make_table(
+        db,
+        "t8_release",
+        {"Zipcode": "VARCHAR", "Disease": "VARCHAR", "group_id": "BIGINT"},
+        [("4351", "HIV", 1), ("4351", "Flu", 1), ("435*", "HIV", 2), ("435*", "Flu", 2)],
+    )
+    return source, release
+
+
+def test_table8_dm_cavg_kl(db: Database) -> None:
+    source, release = table8(db)
+    m = metrics(db, source, release, ["Zipcode"], ["Disease"], l=2)
+    assert m.dm == 8
+    assert m.cavg == 1
+    expect = 0.5 * math.log(4 / 3) + 0.25 * math.log(2 / 3) + 0.25 * math.log(2)
+    assert m.kl == pytest.approx(expect, rel=1e-12)
+    assert m.kl == pytest.approx(0.215762, abs=1e-6)
+
+
+def test_table8_kl_with_ten_zip_codes(db: Database) -> None:
+    source, release = table8(db, [f"435{i}" for i in range(10)])
+    m = metrics(db, source, release, ["Zipcode"], ["Disease"], l=2)
+    assert m.kl == pytest.approx(0.850737, abs=1e-6)
+
+
+# ---------------------------------------------------------------- release-format rules
+def test_deleted_rows_class_and_unknown_sa(db: Database) -> None:
+    source = make_table(
+        db,
+        "src",
+        {"q": "VARCHAR", "s": "VARCHAR", "cls": "VARCHAR"},
+        [("a", "x", "P"), ("a", "y", "N"), ("b", "x", "P"), ("b", "y", "P"), ("b", "z", "N")],
+    )
+    release = make_table(
+        db,
+        "rel",
+        {"q": "VARCHAR", "s": "VARCHAR", "cls": "VARCHAR"},
+        [("a", "x", "P"), ("a", None, "N"), ("*", "x", "P"), ("*", "y", "P")],
+    )
+    m = metrics(db, source, release, ["q"], ["s"], class_column="cls")
+    assert m.deleted_rows == 1 and m.rows == 4 and m.groups == 2
+    assert m.dm == 2 * 2 + 2 * 2 + 1 * 5
+    assert m.cm == 1 + 0 + 1
+    # flat attribute with 2 values: '*' costs 1 per cell; 1 SA-suppressed row costs |QI|; deleted 2|QI|
+    assert m.lm == 2 + 1 + 2
+    assert m.il == 2 and m.stars == 2 and m.starred_rows == 2
+    assert m.kl is None and m.kl_note is not None and "infinite" in m.kl_note
+    assert m.to_dict()["cm"] == 2
+
+
+def test_unknown_sa_covers_all_sa_values(db: Database) -> None:
+    source = make_table(db, "src2", {"q": "VARCHAR", "s": "VARCHAR"}, [("a", "x"), ("a", "y")])
+    release = make_table(db, "rel2", {"q": "VARCHAR", "s": "VARCHAR"}, [("a", None), ("a", None)])
+    m = metrics(db, source, release, ["q"], ["s"])
+    assert m.kl == pytest.approx(0.0, abs=1e-15)
+    assert m.lm == 2  # two SA-suppressed rows x |QI| = 1
+
+
+def test_node_label_takes_precedence_over_interval(db: Database) -> None:
+    source = make_table(db, "ages", {"age": "INTEGER", "s": "VARCHAR"}, [(16, "x"), (17, "y"), (20, "x"), (30, "y")])
+    # ARX-style quirk: node '15-19' holds the leaves 16..20 (the label is not the range).
+    store_arx_rows(
+        db,
+        source.name,
+        "age",
+        [["16", "15-19", "*"], ["17", "15-19", "*"], ["20", "15-19", "*"], ["30", "30-34", "*"], ["31", "30-34", "*"]],
+    )
+    release = make_table(db, "ages_rel", {"age": "VARCHAR", "s": "VARCHAR"}, [("15-19", "x")] * 3 + [("30", "y")])
+    m = metrics(db, source, release, ["age"], ["s"])
+    # cover('15-19') = 3 leaves of 5: LM 3 x 2/4; NCP numeric from the node range 16..20 over 16..30
+    assert m.lm == Fraction(3 * 2, 4)
+    assert m.il == 3 * Fraction(4, 14)
+
+
+def test_unknown_label_is_refused(db: Database) -> None:
+    source = make_table(db, "u", {"q": "VARCHAR", "n": "INTEGER", "s": "VARCHAR"}, [("a", 1, "x"), ("b", 2, "y")])
+    bad_cat = make_table(db, "u_rel", {"q": "VARCHAR", "n": "VARCHAR", "s": "VARCHAR"}, [("zz", "1", "x")])
+    with pytest.raises(BadInput, match="'zz'"):
+        metrics(db, source, bad_cat, ["q", "n"], ["s"])
+    bad_num = make_table(db, "u_rel2", {"q": "VARCHAR", "n": "VARCHAR", "s": "VARCHAR"}, [("a", "5-9", "x")])
+    with pytest.raises(BadInput, match="'5-9'"):
+        metrics(db, source, bad_num, ["q", "n"], ["s"])
+
+
+def test_bad_arguments(db: Database) -> None:
+    source, release = bsgi(db)
+    with pytest.raises(BadInput, match="weights"):
+        metrics(db, source, release, ["Gender", "Postcode", "Age"], ["Disease"], weights=[1, 2])
+    with pytest.raises(BadInput, match="unknown column"):
+        metrics(db, source, release, ["Gender"], ["Disease"], class_column="nope")
+    with pytest.raises(BadInput, match="l = 0"):
+        metrics(db, source, release, ["Gender"], ["Disease"], l=0)
+
+
+def test_work_tables_dropped(db: Database) -> None:
+    source, release = bsgi(db)
+    metrics(db, source, release, ["Gender", "Postcode", "Age"], ["Disease"])
+    left = db.con.execute("SELECT table_name FROM duckdb_tables() WHERE table_name LIKE 'metrics_%'").fetchall()
+    assert left == []

@@ -1,0 +1,203 @@
+"""Template cases: sql/metrics/ (plus the test helper that stores a hierarchy straight into the ldiv tables).
+
+The metrics templates chain: attributes -> domain -> labels -> cover -> attribute_summary, and read a
+release table. ``_prepare_release`` builds a hostile-named release of the hostile fixture (groups 1..3,
+labels from its hierarchies, an interval on the numeric QI, one deleted row, one suppressed SA) and the
+chain's work tables, so every statement runs for real.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from fixtures.hostile import HIERARCHIES, HOSTILE_TABLE
+from ldiv_db.db import Database
+from ldiv_db.render import TableRef, quote
+
+from .harness import Case, HostileEnv
+
+_NUMBER = re.compile(r"^-?\d+(\.\d+)?$")
+
+
+def store_arx_rows(db: Database, table_name: str, column_name: str, rows: Sequence[Sequence[str]]) -> int:
+    """Store an ARX-style hierarchy (one row per leaf, labels leaf -> root) into ldiv.hierarchy,
+    ldiv.hierarchy_node and ldiv.hierarchy_level, replacing any stored for (table_name, column_name).
+
+    A small independent stand-in for ``ldiv_db.taxonomy.store`` so the metrics tests do not depend on it.
+    Repeated consecutive labels in a row (a chain) collapse into one node; children keep first-appearance
+    order; node ids are preorder, ``last_leaf`` is the last id of the subtree, lo/hi are the numeric range
+    of the leaves below when every leaf is a number.
+    """
+    con = db.con
+    parent: dict[str, str | None] = {}
+    children: dict[str, list[str]] = {}
+    for row in rows:
+        path: list[str] = []
+        for label in row:
+            if not path or path[-1] != label:
+                path.append(label)
+        for child, up in zip(path, [*path[1:], None], strict=True):
+            if child in parent and parent[child] != up:
+                raise ValueError(f"label {child!r} has two parents: {parent[child]!r} and {up!r}")
+            if child not in parent:
+                parent[child] = up
+                children.setdefault(child, [])
+                if up is not None:
+                    children.setdefault(up, []).append(child)
+    roots = [v for v, p in parent.items() if p is None]
+    assert len(roots) == 1, f"expected one root, got {roots}"
+    order: list[str] = []
+    depth: dict[str, int] = {}
+
+    def visit(v: str, dep: int) -> None:
+        depth[v] = dep
+        order.append(v)
+        for c in children[v]:
+            visit(c, dep + 1)
+
+    visit(roots[0], 0)
+    ids = {v: i for i, v in enumerate(order)}
+    leaves_of: dict[str, list[str]] = {}
+    height: dict[str, int] = {}
+    last: dict[str, int] = {}
+    for v in reversed(order):
+        kids = children[v]
+        leaves_of[v] = [v] if not kids else [x for c in kids for x in leaves_of[c]]
+        height[v] = 0 if not kids else 1 + max(height[c] for c in kids)
+        last[v] = ids[v] if not kids else max(last[c] for c in kids)
+    numeric = all(_NUMBER.match(x) for x in leaves_of[roots[0]])
+
+    hid_rows = con.execute(
+        "SELECT hierarchy_id FROM ldiv.hierarchy WHERE table_name = ? AND column_name = ?", [table_name, column_name]
+    ).fetchall()
+    for (old,) in hid_rows:
+        con.execute("DELETE FROM ldiv.hierarchy_level WHERE hierarchy_id = ?", [old])
+        con.execute("DELETE FROM ldiv.hierarchy_node WHERE hierarchy_id = ?", [old])
+        con.execute("DELETE FROM ldiv.hierarchy WHERE hierarchy_id = ?", [old])
+    hid = int(
+        con.execute(
+            "INSERT INTO ldiv.hierarchy (hierarchy_id, table_name, column_name, kind, height, leaves, nodes, source) "
+            "VALUES (nextval('ldiv.hierarchy_seq'), ?, ?, 'imported', ?, ?, ?, 'test') RETURNING hierarchy_id",
+            [table_name, column_name, max(len(r) for r in rows), len(leaves_of[roots[0]]), len(order)],
+        ).fetchone()[0]  # type: ignore[index]
+    )
+    con.executemany(
+        "INSERT INTO ldiv.hierarchy_node VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        [
+            [
+                hid,
+                ids[v],
+                v,
+                ids[p] if (p := parent[v]) is not None else None,
+                depth[v],
+                height[v],
+                len(leaves_of[v]),
+                last[v],
+                min(float(x) for x in leaves_of[v]) if numeric else None,
+                max(float(x) for x in leaves_of[v]) if numeric else None,
+            ]
+            for v in order
+        ],
+    )
+    levels = max(len(r) for r in rows)
+    con.executemany(
+        "INSERT INTO ldiv.hierarchy_level VALUES (?, ?, ?, ?)",
+        [[hid, r[0], k, r[min(k, len(r) - 1)]] for r in rows for k in range(levels)],
+    )
+    return hid
+
+
+RELEASE = TableRef("rel'ease \"x\"", "main")
+
+# Labels per group (1, 2, 3) for the QIs it's, a"b (numeric), Zip Code, select; SA ünï kept.
+_GROUP_LABELS: dict[int, tuple[str, str, str, str]] = {
+    1: ("x", "30-32", "1007*", "*"),
+    2: ("y", "40-47", "1007*", "*"),
+    3: ("z", "*", "1007*", "*"),
+}
+
+
+def _prepare_release(env: HostileEnv) -> None:
+    db = env.db
+    for column, rows in HIERARCHIES.items():
+        store_arx_rows(db, env.table.name, column, rows)
+    db.con.execute(
+        f"CREATE OR REPLACE TABLE {RELEASE.sql()} ("
+        + ", ".join(f"{quote(c.name)} VARCHAR" for c in env.qi)
+        + f", {quote(env.sa.name)} VARCHAR, {quote(env.group.name)} BIGINT, {quote(env.klass.name)} VARCHAR)"
+    )
+    src = db.con.execute(f"SELECT {quote(env.sa.name)}, {quote(env.group.name)}, {quote(env.klass.name)} FROM {env.source.sql()}").fetchall()
+    out: list[list[Any]] = []
+    for i, (sa, g, k) in enumerate(src):
+        if i == 0:
+            continue  # deleted by suppression
+        out.append([*_GROUP_LABELS[g], None if i == 1 else sa, g, k])
+    db.con.executemany(f"INSERT INTO {RELEASE.sql()} VALUES (?, ?, ?, ?, ?, ?, ?)", out)
+    t = _tables(env)
+    env.run(
+        "metrics/attributes.sql",
+        {"table_name": env.table.name, "qi_names": [q.name for q in env.qi]},
+        target=t["attrs"],
+        qi=env.qi,
+        numeric=_NUMERIC,
+    )
+    env.run("metrics/domain.sql", target=t["domain"], attrs=t["attrs"], source=env.source, qi=env.qi, numeric=_NUMERIC)
+    env.run(
+        "metrics/labels.sql",
+        target=t["labels"],
+        attrs=t["attrs"],
+        domain=t["domain"],
+        release=RELEASE,
+        rqi=env.qi,
+    )
+    env.run("metrics/cover.sql", target=t["cover"], labels=t["labels"], domain=t["domain"])
+
+
+_NUMERIC = [False, True, False, False]
+
+
+def _tables(env: HostileEnv) -> dict[str, TableRef]:
+    return {name: env.work(f"metrics {name}") for name in ("attrs", "domain", "labels", "cover")}
+
+
+def _ctx(**extra: Any) -> Any:
+    def build(env: HostileEnv) -> dict[str, Any]:
+        t = _tables(env)
+        base: dict[str, Any] = {
+            "source": env.source,
+            "release": RELEASE,
+            "qi": env.qi,
+            "rqi": env.qi,
+            "sa": [env.sa],
+            "rsa": [env.sa],
+            "numeric": _NUMERIC,
+            **t,
+        }
+        return {**base, **{k: (v(env) if callable(v) else v) for k, v in extra.items()}}
+
+    return build
+
+
+def _target(name: str) -> Any:
+    return lambda env: _tables(env)[name]
+
+
+CASES = {
+    "metrics/attributes.sql": Case(
+        _ctx(target=_target("attrs")),
+        {"table_name": f"main.{HOSTILE_TABLE}", "qi_names": ["it's", 'a"b', "Zip Code", "select"]},
+        prepare=_prepare_release,
+    ),
+    "metrics/domain.sql": Case(_ctx(target=_target("domain")), prepare=_prepare_release),
+    "metrics/labels.sql": Case(_ctx(target=_target("labels")), prepare=_prepare_release),
+    "metrics/cover.sql": Case(_ctx(target=_target("cover")), prepare=_prepare_release),
+    "metrics/attribute_summary.sql": Case(_ctx(), prepare=_prepare_release),
+    "metrics/rows.sql": Case(_ctx(), prepare=_prepare_release),
+    "metrics/groups.sql": Case(_ctx(group=lambda env: env.group, klass=lambda env: env.klass), prepare=_prepare_release),
+    "metrics/kl.sql": Case(_ctx(), prepare=_prepare_release),
+    "metrics/drop.sql": Case(_ctx(target=lambda env: env.work("metrics dropme")), prepare=_prepare_release),
+}
+
+__all__ = ["CASES", "RELEASE", "store_arx_rows"]
