@@ -52,7 +52,7 @@ def _weights(spec: str | None) -> Any:
     out = {}
     for part in spec.split(","):
         if "=" not in part:
-            raise LdivError(f"cannot read --weights {spec!r}", "use uniform, sensitivity or 1=0,2=1/3,3=2/3,4=1")
+            raise LdivError(f"cannot read --category-weights {spec!r}", "use uniform, sensitivity or 1=0,2=1/3,3=2/3,4=1")
         k, v = part.split("=", 1)
         out[int(k)] = v.strip()
     return out
@@ -68,7 +68,7 @@ def _model_options(args: argparse.Namespace) -> dict[str, Any]:
         "thresholds": parse_thresholds(args.thresholds),
         "sensitivity": args.sensitivity,
         "categories": args.categories,
-        "weights": _weights(args.weights),
+        "weights": _weights(args.category_weights),
         "beta": args.beta,
         "entropy_over": args.entropy_over,
     }
@@ -89,7 +89,11 @@ def _add_model_args(p: argparse.ArgumentParser, with_l: bool = True) -> None:
     g.add_argument("--thresholds", help="l+ thresholds: FILE (value;theta) or v1=0.3,v2=1/4")
     g.add_argument("--sensitivity", action="store_true", help="l+ thresholds derived from value frequencies")
     g.add_argument("--categories", help="sensitivity categories FILE (value;category, 1 = most sensitive)")
-    g.add_argument("--weights", help="category weights: uniform (default), sensitivity, or 1=0,2=1/3,...")
+    g.add_argument(
+        "--category-weights",
+        dest="category_weights",
+        help="(l,alpha) category weights: uniform (default), sensitivity, or 1=0,2=1/3,...",
+    )
     g.add_argument("--beta", default="2", help="beta of the sensitivity weights (default 2)")
     g.add_argument("--entropy-over", default="categories", choices=["categories", "values"])
 
@@ -110,6 +114,19 @@ def _parse_l(value: str | None) -> Any:
     except ValueError:
         raise LdivError(f"l must be an integer (or one per SA: 5,3,2), got {value!r}") from None
     return nums[0] if len(nums) == 1 else nums
+
+
+def _algorithm_options(args: argparse.Namespace) -> dict[str, Any]:
+    from .algorithms import REGISTRY
+
+    out: dict[str, Any] = {}
+    for cls in REGISTRY.values():
+        for flag, _ in cls.cli_args:
+            dest = flag.lstrip("-").replace("-", "_")
+            value = getattr(args, dest, None)
+            if value is not None and value is not False:
+                out[dest] = value
+    return out
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -197,9 +214,14 @@ def build_parser() -> argparse.ArgumentParser:
     a.add_argument("--keep-columns", help="other columns to publish unchanged (never identifiers!)")
     a.add_argument("--class-column", help="class column (CM metric); published unchanged")
     a.add_argument("--null-as-value", action="store_true")
-    a.add_argument("--levels", help="full-domain: level per QI, e.g. age=2,sex=0")
-    a.add_argument("--suppression-limit", help="full-domain: largest share of rows that may be deleted")
     a.add_argument("--option", action="append", metavar="KEY=VALUE", help="algorithm option")
+    alg = a.add_argument_group("algorithm options")
+    seen: set[str] = set()
+    for cls in sorted(REGISTRY.values(), key=lambda c: c.name):
+        for flag, kwargs in cls.cli_args:
+            if flag not in seen:
+                seen.add(flag)
+                alg.add_argument(flag, **dict(kwargs))
     _add_model_args(a, with_l=False)
 
     r = sub.add_parser("run", help="run an ETL job file (TOML)")
@@ -271,10 +293,7 @@ def _cmd(args: argparse.Namespace) -> int:
                 raise LdivError(f"cannot read --option {kv!r}", "use --option KEY=VALUE")
             k, v = kv.split("=", 1)
             options[k.strip().replace("-", "_")] = v.strip()
-        if args.levels is not None:
-            options["levels"] = args.levels
-        if args.suppression_limit is not None:
-            options["suppression_limit"] = args.suppression_limit
+        options.update(_algorithm_options(args))
         res = api.anonymize(
             _open(args),
             args.table,

@@ -674,6 +674,13 @@ class HierarchyInfo:
     source: str | None
     hierarchy_id: int
 
+    def __str__(self) -> str:
+        source = f", source {self.source}" if self.source else ""
+        return (
+            f"{self.table}.{self.column}: {self.kind}, {self.height} levels, {self.leaves} leaves, "
+            f"{self.nodes} nodes{source}"
+        )
+
 
 def _key(table: Table, column: Column) -> dict[str, str]:
     return {"table_name": table.name, "column_name": column.name}
@@ -807,7 +814,7 @@ def import_hierarchy(
     path = Path(path)
     hierarchy = parse_arx(path, sep)
     with db.transaction():
-        hid = store(db, table, column, hierarchy, "imported", str(path))
+        hid = store(db, table, column, hierarchy, "imported", str(path.resolve()))
         count, examples = missing_values(db, table, column, hid)
         if count:
             shown = ", ".join(repr(v) for v in examples)
@@ -857,11 +864,7 @@ def show_hierarchy(db: Database, table_spelled: str, column_spelled: str | None 
         return f"no hierarchies stored for {what}"
     out: list[str] = []
     for info in infos:
-        source = f", source {info.source}" if info.source else ""
-        out.append(
-            f"{info.table}.{info.column}: {info.kind}, {info.height} levels, {info.leaves} leaves, "
-            f"{info.nodes} nodes{source}"
-        )
+        out.append(str(info))
         nodes = db.df(render("taxonomy/nodes.sql", {"hierarchy_id": info.hierarchy_id}))
         out.extend(
             _tree_lines(

@@ -10,7 +10,7 @@ algorithm never writes outputs itself.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -48,10 +48,15 @@ class Partitioning:
 
 
 class Algorithm(ABC):
+    """One anonymization algorithm. ``cli_args`` declares its own ``ldiv anonymize`` flags as
+    ``(flag, argparse kwargs)``; their values reach ``run`` in ``request.options`` under the flag's
+    dest name (``--individual-column`` -> ``individual_column``), omitted when not given. Two algorithms
+    may declare the same flag only with the same meaning."""
+
     name: str = ""
     default_model: str = "distinct"
     summary: str = ""
-    options: Mapping[str, str] = {}  # option name -> help, for the CLI and docs
+    cli_args: Sequence[tuple[str, Mapping[str, Any]]] = ()
 
     @abstractmethod
     def run(self, request: AnonymizeRequest) -> Partitioning: ...

@@ -47,10 +47,10 @@ class FullDomain(Algorithm):
     name = "full-domain"
     default_model = "distinct"
     summary = "apply one hierarchy level per QI; delete the rows of violating groups (up to a limit)"
-    options = {
-        "levels": "level per QI: age=2,sex=0 (or a list in QI order); 0 keeps the value",
-        "suppression_limit": "largest share of rows that may be deleted, e.g. 0.05 (default 0)",
-    }
+    cli_args = (
+        ("--levels", {"help": "full-domain: level per QI, age=2,sex=0 (or a list in QI order); 0 keeps a value"}),
+        ("--suppression-limit", {"help": "full-domain: largest share of rows that may be deleted (default 0)"}),
+    )
 
     def run(self, request: AnonymizeRequest) -> Partitioning:
         db, inputs = request.db, request.inputs

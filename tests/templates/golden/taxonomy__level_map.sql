@@ -1,0 +1,10 @@
+/* purpose: leaf -> its label at one ARX level (0 = the leaf itself, height-1 = the root), for full-domain generalization */
+/* params: hierarchy_id, level */
+/* returns: leaf, label */
+/* ref: SPEC §0.4; SPEC §5.2 (every value replaced by its ancestor) */
+SELECT
+  leaf,
+  label
+FROM ldiv.hierarchy_level
+WHERE
+  hierarchy_id = $hierarchy_id AND level = $level

@@ -1,0 +1,18 @@
+/* purpose: the ARX rows of the leaves that sit higher than the hierarchy's height (a label kept for several levels); */
+/*          every other leaf's row is simply its path to the root */
+/* params: hierarchy_id */
+/* returns: leaf, label (one row per level, leaves in preorder, levels 0..height-1) */
+/* ref: SPEC §0.4 (ARX-style hierarchies, one row per leaf) */
+SELECT
+  lv.leaf,
+  lv.label
+FROM ldiv.hierarchy_level AS lv
+JOIN ldiv.hierarchy_node AS n
+  ON n.hierarchy_id = lv.hierarchy_id AND n.label = lv.leaf
+JOIN ldiv.hierarchy AS h
+  ON h.hierarchy_id = lv.hierarchy_id
+WHERE
+  lv.hierarchy_id = $hierarchy_id AND n.height = 0 AND n.depth < h.height - 1
+ORDER BY
+  n.node_id,
+  lv.level
