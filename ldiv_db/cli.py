@@ -247,11 +247,11 @@ def _cmd(args: argparse.Namespace) -> int:
         db = _open(args)
         if args.hcommand == "import":
             info = taxonomy.import_hierarchy(db, args.table, args.column, args.file, sep=args.sep)
-            print(f"imported {info}")
+            print(info)
         elif args.hcommand == "build":
             widths = [int(x) for x in args.intervals.split(",") if x.strip()]
             info = taxonomy.build_hierarchy(db, args.table, args.column, widths)
-            print(f"built {info}")
+            print(info)
         else:
             print(taxonomy.show_hierarchy(db, args.table, args.column))
         return 0

@@ -54,24 +54,46 @@ class SqlEvaluator:
         self.hist = db.work_table(f"{prefix}_hist")
         self.stats = db.work_table(f"{prefix}_stats")
         self.prefix = prefix
+        self.exact_ids = False
         self._built = False
+        self._counts: set[int] = set()
 
     # ------------------------------------------------------------------ building
     def build(self) -> SqlEvaluator:
+        """Materialize the histogram and the group statistics. Group ids are hashes of the key tuple;
+        if the collision check finds two tuples sharing an id, the histogram is rebuilt with exact ids."""
         if not self._built:
-            self.db.run(
-                render(
-                    "partition/histogram.sql",
-                    target=self.hist,
-                    source=self.source,
-                    keys=self.keys,
-                    sa=self.sa,
-                    null_as_value=self.null_as_value,
-                )
-            )
+            self._histogram()
             self.db.run(render("partition/group_stats.sql", target=self.stats, hist=self.hist))
+            if self.db.scalar(render("partition/gid_check.sql", stats=self.stats)):
+                self.exact_ids = True
+                self._histogram()
+                self.db.run(render("partition/group_stats.sql", target=self.stats, hist=self.hist))
             self._built = True
         return self
+
+    def counts_table(self, min_values: int) -> TableRef:
+        """Descending SA counts of the groups with at least ``min_values`` values (built on demand)."""
+        target = self.work(f"counts_{min_values}")
+        if min_values not in self._counts:
+            q = render("partition/group_counts.sql", {"min_values": min_values}, target=target, hist=self.hist,
+                       stats=self.stats)
+            self.db.run(q)
+            self._counts.add(min_values)
+        return target
+
+    def _histogram(self) -> None:
+        self.db.run(
+            render(
+                "partition/histogram.sql",
+                target=self.hist,
+                source=self.source,
+                keys=self.keys,
+                sa=self.sa,
+                null_as_value=self.null_as_value,
+                exact_ids=self.exact_ids,
+            )
+        )
 
     def work(self, name: str) -> TableRef:
         return self.db.work_table(f"{self.prefix}_{name}")
@@ -99,7 +121,7 @@ class SqlEvaluator:
         out: dict[int, list[RecursiveBound]] = {}
         if max_l < 2:
             return out
-        q = render("partition/recursive_profile.sql", {"max_l": max_l}, stats=self.stats)
+        q = render("partition/recursive_profile.sql", {"max_l": max_l}, counts=self.counts_table(2))
         for s, l_value, cands in self.db.rows(q):
             exact = max(Fraction(int(a), int(b)) for a, b in cands)
             out.setdefault(int(s), []).append(RecursiveBound(int(l_value), exact))
@@ -132,14 +154,20 @@ class SqlEvaluator:
     def verdict(self, model: ModelLike, worst: int = 5) -> Verdict:
         target = self.work(f"verdict_{model.name}".replace("-", "_"))
         model.apply(self, target)
-        rec = self.db.records(render("privacy/summary.sql", {"worst": worst}, verdict=target, stats=self.stats))[0]
+        rec = self.db.records(render("privacy/summary.sql", {"worst": worst}, verdict=target))[0]
         vg = int(rec["violating_groups"])
         return Verdict(vg == 0, vg, int(rec["violating_rows"]), tuple(int(g) for g in rec["worst_gids"]))
 
     def group_keys(self, gids: Sequence[int]) -> list[dict[str, Any]]:
         if not gids:
             return []
-        q = render("partition/group_keys.sql", {"gids": list(gids)}, hist=self.hist, keys=self.keys)
+        q = render(
+            "partition/group_keys.sql",
+            {"gids": list(gids)},
+            source=self.source,
+            keys=self.keys,
+            exact_ids=self.exact_ids,
+        )
         recs = {int(r["gid"]): r for r in self.db.records(q)}
         out = []
         for gid in gids:

@@ -557,7 +557,7 @@ def parse_arx(text_or_path: str | Path, sep: str = ";") -> Hierarchy:
     """
     if isinstance(text_or_path, Path):
         text = _read(text_or_path)
-    elif "\n" not in text_or_path and sep not in text_or_path:
+    elif text_or_path and "\n" not in text_or_path and sep not in text_or_path:
         path = Path(text_or_path)
         if not path.is_file():
             raise HierarchyError(f"hierarchy file {text_or_path} does not exist", "check the path")
@@ -877,6 +877,10 @@ def show_hierarchy(db: Database, table_spelled: str, column_spelled: str | None 
     return "\n".join(out)
 
 
+def _leaves(n: int) -> str:
+    return "1 leaf" if n == 1 else f"{n} leaves"
+
+
 def _tree_lines(labels: list[str], depths: list[int], n_leaves: list[int], heights: list[int]) -> list[str]:
     """Preorder lines indented by depth. A tree longer than SHOW_LINES is cut at the deepest depth whose
     nodes (with all shallower ones) fit, never above depth 1, and a last line counts what was left out."""
@@ -894,7 +898,7 @@ def _tree_lines(labels: list[str], depths: list[int], n_leaves: list[int], heigh
             cut = max(cut, d)
         keep = [i for i in range(len(labels)) if depths[i] <= cut][:room]
     lines = [
-        "  " * (depths[i] + 1) + (labels[i] if heights[i] == 0 else f"{labels[i]} ({n_leaves[i]} leaves)")
+        "  " * (depths[i] + 1) + (labels[i] if heights[i] == 0 else f"{labels[i]} ({_leaves(n_leaves[i])})")
         for i in keep
     ]
     if len(lines) < len(labels):

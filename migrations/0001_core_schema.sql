@@ -31,9 +31,9 @@ CREATE TABLE ldiv.hierarchy_node (
     n_leaves      INTEGER NOT NULL,
     last_leaf     INTEGER NOT NULL,     -- preorder id of the last node in the subtree (subtree = node_id..last_leaf)
     lo            DOUBLE,               -- numeric range covered (interval hierarchies, numeric leaves)
-    hi            DOUBLE,
-    PRIMARY KEY (hierarchy_id, node_id),
-    UNIQUE (hierarchy_id, label)
+    hi            DOUBLE
+    -- (hierarchy_id, node_id) and (hierarchy_id, label) are unique; taxonomy.py guarantees it before
+    -- writing. No index: DuckDB's index maintenance made storing a 100,000-leaf hierarchy 5x slower.
 );
 
 -- Leaf -> label at each ARX level (level 0 = the leaf itself). Drives full-domain generalization.
@@ -41,8 +41,8 @@ CREATE TABLE ldiv.hierarchy_level (
     hierarchy_id  INTEGER NOT NULL,
     leaf          VARCHAR NOT NULL,
     level         INTEGER NOT NULL,
-    label         VARCHAR NOT NULL,
-    PRIMARY KEY (hierarchy_id, leaf, level)
+    label         VARCHAR NOT NULL
+    -- (hierarchy_id, leaf, level) is unique; guaranteed by taxonomy.py (no index, see above)
 );
 
 -- Sensitivity categories of an SA ((l,alpha)-diversity): rank 1 = most sensitive.

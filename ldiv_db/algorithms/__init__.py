@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from ..errors import BadInput
 from .base import Algorithm, AnonymizeRequest, Partitioning
+from .bsgi import Bsgi
 from .full_domain import FullDomain
+from .hilbert import Hilbert
+from .tp import TP, TPPlus
 
 REGISTRY: dict[str, type[Algorithm]] = {}
 
@@ -15,6 +18,10 @@ def register(cls: type[Algorithm]) -> type[Algorithm]:
 
 
 register(FullDomain)
+register(Bsgi)
+register(TP)
+register(TPPlus)
+register(Hilbert)
 
 
 def get_algorithm(name: str) -> Algorithm:

@@ -98,7 +98,12 @@ class FullDomain(Algorithm):
         assignment = db.work_table("fd_assignment")
         db.run(
             render(
-                "full_domain/assign.sql", target=assignment, hist=ev.hist, labels=labels, verdict=verdict, qi=keys
+                "full_domain/assign.sql",
+                target=assignment,
+                labels=labels,
+                verdict=verdict,
+                qi=keys,
+                exact_ids=ev.exact_ids,
             )
         )
         deleted = int(db.scalar(render("full_domain/deleted_count.sql", assignment=assignment)))

@@ -35,7 +35,8 @@ class Recursive(PrivacyModel):
 
     def apply(self, ev: SqlEvaluator, target: TableRef) -> None:
         params = {"ls": list(self.ls), "c_num": self.c.numerator, "c_den": self.c.denominator}
-        ev.db.run(render("privacy/recursive.sql", params, target=target, stats=ev.stats))
+        counts = ev.counts_table(min(self.ls))
+        ev.db.run(render("privacy/recursive.sql", params, target=target, stats=ev.stats, counts=counts))
 
     def group_ok(self, counts: Mapping[str, int], s: int = 1) -> bool:
         return recursive_holds(list(counts.values()), self.ls[s - 1], self.c)

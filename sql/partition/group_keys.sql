@@ -1,15 +1,23 @@
 -- purpose: the key values (QI tuple or group column) and size of selected groups, for reports
 -- params: gids
 -- returns: gid, size, k1..kd
--- ref: issue 2 item 7 (the worst groups)
-SELECT
-    gid,
-    CAST(sum(n) FILTER (WHERE s = 1) AS BIGINT) AS size,
+-- ref: issue 2 item 7 (the worst groups); one scan of the source, only when groups are reported
+WITH t AS (
+    SELECT
+{% if exact_ids %}
+        dense_rank() OVER (ORDER BY {{ keys | idents }}) AS gid,
+{% else %}
+        CAST(hash({{ keys | idents }}) >> 1 AS BIGINT) AS gid,
+{% endif %}
 {% for key in keys %}
-    any_value({{ ('k' ~ loop.index) | ident }}) AS {{ ('k' ~ loop.index) | ident }}{% if not loop.last %},{% endif %}
+        {{ key | ident }} AS {{ ('k' ~ loop.index) | ident }}{% if not loop.last %},{% endif %}
 
 {% endfor %}
-FROM {{ hist | table }}
+    FROM {{ source | table }}
+)
+SELECT gid, count(*) AS size{% for key in keys %}, any_value({{ ('k' ~ loop.index) | ident }}) AS {{ ('k' ~ loop.index) | ident }}{% endfor %}
+
+FROM t
 WHERE list_contains($gids, gid)
 GROUP BY gid
 ORDER BY gid

@@ -1,29 +1,46 @@
 -- purpose: the compressed partition: per group (equal key tuple) and SA, the count of every SA value
 -- params: none
--- returns: creates target(gid, k1..kd, s, v, n): gid = dense rank of the key tuple, s = SA position (1-based), v = SA value as text (NULL = unknown), n = rows
--- ref: DESIGN §5 (compress first); SPEC §0.1 (QI-groups, X(v))
+-- returns: creates target(gid, gid2, s, v, n): gid = a 63-bit hash of the key tuple (or its dense rank when exact_ids), gid2 = an independent hash used to detect gid collisions, s = SA position (1-based), v = SA value as text (NULL = unknown), n = rows
+-- ref: DESIGN §5 (compress first); SPEC §0.1 (QI-groups, X(v)). Hashing the keys avoids sorting or storing them; partition/gid_check.sql proves the ids are collision-free before any verdict is trusted.
 {{ target | create_table }} AS
-WITH cells AS (
-{% for col in sa %}
-    SELECT
-{% for key in keys %}
-        {{ key | ident }} AS {{ ('k' ~ loop.index) | ident }},
-{% endfor %}
-        {{ loop.index }} AS s,
-{% if null_as_value %}
-        coalesce(CAST({{ col | ident }} AS VARCHAR), '<NULL>') AS v,
-{% else %}
-        CAST({{ col | ident }} AS VARCHAR) AS v,
-{% endif %}
-        count(*) AS n
-    FROM {{ source | table }}
-    GROUP BY ALL
-{% if not loop.last %}
-    UNION ALL
-{% endif %}
-{% endfor %}
+{% if exact_ids %}
+WITH k AS (
+    SELECT DISTINCT {{ keys | idents }} FROM {{ source | table }}
+), r AS (
+    SELECT *, dense_rank() OVER (ORDER BY {{ keys | idents }}) AS rank_id FROM k
 )
+{% for col in sa %}
+SELECT r.rank_id AS gid, r.rank_id AS gid2, {{ loop.index }} AS s,
+{% if null_as_value %}
+       coalesce(CAST(src.{{ col | ident }} AS VARCHAR), '<NULL>') AS v,
+{% else %}
+       CAST(src.{{ col | ident }} AS VARCHAR) AS v,
+{% endif %}
+       count(*) AS n
+FROM {{ source | table }} AS src
+JOIN r ON {% for key in keys %}r.{{ key | ident }} IS NOT DISTINCT FROM src.{{ key | ident }}{% if not loop.last %} AND {% endif %}{% endfor %}
+
+GROUP BY ALL
+{% if not loop.last %}
+UNION ALL
+{% endif %}
+{% endfor %}
+{% else %}
+{% for col in sa %}
 SELECT
-    dense_rank() OVER (ORDER BY {% for key in keys %}{{ ('k' ~ loop.index) | ident }}{% if not loop.last %}, {% endif %}{% endfor %}) AS gid,
-    *
-FROM cells
+    CAST(hash({{ keys | idents }}) >> 1 AS BIGINT) AS gid,
+    CAST(hash({{ keys | idents }}, 'ldiv') >> 1 AS BIGINT) AS gid2,
+    {{ loop.index }} AS s,
+{% if null_as_value %}
+    coalesce(CAST({{ col | ident }} AS VARCHAR), '<NULL>') AS v,
+{% else %}
+    CAST({{ col | ident }} AS VARCHAR) AS v,
+{% endif %}
+    count(*) AS n
+FROM {{ source | table }}
+GROUP BY ALL
+{% if not loop.last %}
+UNION ALL
+{% endif %}
+{% endfor %}
+{% endif %}

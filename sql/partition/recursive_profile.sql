@@ -1,16 +1,15 @@
 -- purpose: the strongest recursive (c,l) per l: for each l in 2..$max_l the groups maximizing r1 / (r_l + ... + r_q)
 -- params: max_l
 -- returns: s, l, candidates (list of [r1, tail] within 1e-9 of the maximum ratio; exact choice in Python)
--- ref: SPEC §0.2 (recursive (c,l): r1 < c·(r_l + … + r_q)); holds for every c > max ratio
+-- ref: SPEC §0.2 (recursive (c,l): r1 < c·(r_l + … + r_q)); holds for every c > max ratio; max_l ≤ every group's distinct count
 WITH t AS (
     SELECT
         g.s,
         CAST(ls.l AS INTEGER) AS l,
         g.counts[1] AS r1,
         list_sum(list_slice(g.counts, CAST(ls.l AS INTEGER), len(g.counts))) AS tail
-    FROM {{ stats | table }} AS g
+    FROM {{ counts | table }} AS g
     CROSS JOIN range(2, $max_l + 1) AS ls(l)
-    WHERE g.n_values >= ls.l
 ), r AS (
     SELECT *, r1 / tail AS ratio, max(r1 / tail) OVER (PARTITION BY s, l) AS max_ratio FROM t
 )

@@ -1,9 +1,10 @@
 -- purpose: distinct l-diversity verdict per group: at least l_s distinct values of every SA s
 -- params: ls
--- returns: creates target(gid, ok, severity); severity = l - distinct (worst SA)
+-- returns: creates target(gid, size, ok, severity); severity = l - distinct (worst SA)
 -- ref: SPEC §0.2 (distinct l-diversity); §4.1 (one l per SA)
 {{ target | create_table }} AS
 SELECT gid,
+       max(size) AS size,
        bool_and(n_values >= list_extract($ls, s)) AS ok,
        max(CAST(list_extract($ls, s) - n_values AS DOUBLE)) AS severity
 FROM {{ stats | table }}

@@ -1,9 +1,10 @@
 -- purpose: entropy l-diversity verdict per group: -sum p ln p >= ln l (tolerance 1e-12)
 -- params: ls
--- returns: creates target(gid, ok, severity); severity = ln l - entropy
+-- returns: creates target(gid, size, ok, severity); severity = ln l - entropy
 -- ref: SPEC §0.2 (entropy l-diversity, natural log, 1e-12 tolerance)
 {{ target | create_table }} AS
 SELECT gid,
+       max(size) AS size,
        bool_and(coalesce(entropy >= ln(list_extract($ls, s)) - 1e-12, false)) AS ok,
        max(ln(list_extract($ls, s)) - coalesce(entropy, 0.0)) AS severity
 FROM {{ stats | table }}

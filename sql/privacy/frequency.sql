@@ -1,9 +1,10 @@
 -- purpose: l-eligibility (frequency l-diversity) verdict per group: l·h(G) <= |G|
 -- params: ls
--- returns: creates target(gid, ok, severity); severity = l·h / |G|
+-- returns: creates target(gid, size, ok, severity); severity = l·h / |G|
 -- ref: SPEC §0.2 (l-eligible, integer comparison); TP, Anatomy
 {{ target | create_table }} AS
 SELECT gid,
+       max(size) AS size,
        bool_and(list_extract($ls, s) * h <= size) AS ok,
        max(CAST(list_extract($ls, s) * h AS DOUBLE) / size) AS severity
 FROM {{ stats | table }}

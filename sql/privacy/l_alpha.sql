@@ -1,6 +1,6 @@
 -- purpose: (l,alpha)-diversity verdict per group: >= l distinct values, group weight >= alpha (exact), plus the entropy or recursive test over categories (or values)
 -- params: ls, a_num, a_den, w_den, c_num, c_den
--- returns: creates target(gid, ok, severity, weight_num); weight = weight_num / w_den; severity = alpha - weight (as a double) or the failing test
+-- returns: creates target(gid, size, ok, severity, weight_num); weight = weight_num / w_den; severity = alpha - weight (as a double) or the failing test
 -- ref: SPEC §3.2 (group weight over rows; entropy and recursive over category counts)
 {{ target | create_table }} AS
 WITH cells AS (
@@ -20,7 +20,7 @@ WITH cells AS (
            list(n ORDER BY n DESC) AS counts
     FROM units GROUP BY gid, s
 ), judged AS (
-    SELECT g.gid, g.s, w.weight_num,
+    SELECT g.gid, g.s, g.size, w.weight_num,
            g.n_values >= list_extract($ls, g.s) AS distinct_ok,
            w.weight_num * $a_den >= $a_num * $w_den AS weight_ok,
 {% if variant == 'entropy' %}
@@ -37,6 +37,7 @@ WITH cells AS (
     JOIN unit_stats AS u ON u.gid = g.gid AND u.s = g.s
 )
 SELECT gid,
+       max(size) AS size,
        bool_and(distinct_ok AND weight_ok AND extra_ok) AS ok,
        max(CASE WHEN distinct_ok AND weight_ok AND extra_ok THEN 0.0
                 WHEN NOT distinct_ok THEN 3.0

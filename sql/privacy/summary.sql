@@ -1,10 +1,11 @@
 -- purpose: how many groups and rows violate the model, and which groups are the worst
 -- params: worst
--- returns: violating_groups, violating_rows, worst_gids (up to $worst gids, worst first)
+-- returns: violating_groups, violating_rows, worst_gids (up to $worst gids, worst first: severity, then size)
 -- ref: issue 2 item 7
 SELECT
-    count(*) FILTER (WHERE NOT v.ok) AS violating_groups,
-    CAST(coalesce(sum(g.size) FILTER (WHERE NOT v.ok), 0) AS BIGINT) AS violating_rows,
-    coalesce(list(v.gid ORDER BY v.severity DESC, g.size DESC, v.gid) FILTER (WHERE NOT v.ok), [])[1:$worst] AS worst_gids
-FROM {{ verdict | table }} AS v
-JOIN {{ stats | table }} AS g ON g.gid = v.gid AND g.s = 1
+    count(*) FILTER (WHERE NOT ok) AS violating_groups,
+    CAST(coalesce(sum(size) FILTER (WHERE NOT ok), 0) AS BIGINT) AS violating_rows,
+    (SELECT coalesce(list(gid), []) FROM (
+        SELECT gid FROM {{ verdict | table }} WHERE NOT ok ORDER BY severity DESC, size DESC, gid LIMIT $worst
+    )) AS worst_gids
+FROM {{ verdict | table }}

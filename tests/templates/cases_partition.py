@@ -50,20 +50,29 @@ CASES = {
             "keys": env.qi,
             "sa": [env.sa, env.klass],
             "null_as_value": True,
+            "exact_ids": True,
         }
+    ),
+    "partition/gid_check.sql": Case(lambda env: {"stats": ev(env).stats}),
+    "partition/group_counts.sql": Case(
+        lambda env: {"target": env.work("counts"), "hist": ev(env).hist, "stats": ev(env).stats}, {"min_values": 2}
     ),
     "partition/group_stats.sql": Case(lambda env: {"target": env.work("stats"), "hist": ev(env).hist}),
     "partition/summary.sql": Case(lambda env: {"stats": ev(env).stats}),
-    "partition/recursive_profile.sql": Case(lambda env: {"stats": ev(env).stats}, {"max_l": 3}),
+    "partition/recursive_profile.sql": Case(lambda env: {"counts": ev(env).counts_table(2)}, {"max_l": 2}),
     "partition/pillars.sql": Case(_hist_stats),
     "partition/confidence.sql": Case(_hist_stats),
     "partition/value_counts.sql": Case(lambda env: {"hist": ev(env).hist}),
-    "partition/group_keys.sql": Case(lambda env: {"hist": ev(env).hist, "keys": env.qi[:2]}, {"gids": [1, 2]}),
+    "partition/group_keys.sql": Case(
+        lambda env: {"source": env.source, "keys": env.qi[:2], "exact_ids": False}, {"gids": [1, 2]}
+    ),
     "privacy/value_table.sql": Case(lambda env: {"target": env.work("values")}),
     "privacy/k_anonymity.sql": Case(_verdict, {"k": 2}),
     "privacy/distinct.sql": Case(_verdict, LS),
     "privacy/entropy.sql": Case(_verdict, LS),
-    "privacy/recursive.sql": Case(_verdict, {**LS, "c_num": 3, "c_den": 1}),
+    "privacy/recursive.sql": Case(
+        lambda env: {**_verdict(env), "counts": ev(env).counts_table(2)}, {**LS, "c_num": 3, "c_den": 1}
+    ),
     "privacy/frequency.sql": Case(_verdict, LS),
     "privacy/unique_distinct.sql": Case(_verdict, LS),
     "privacy/lplus.sql": Case(_values, {"p_default": 1, "q_default": 2}),
@@ -72,7 +81,7 @@ CASES = {
         {**LS, "a_num": 1, "a_den": 1, "w_den": 3, "c_num": 2, "c_den": 1},
     ),
     "privacy/summary.sql": Case(
-        lambda env: {"verdict": ev(env).work("verdict"), "stats": ev(env).stats},
+        lambda env: {"verdict": ev(env).work("verdict")},
         {"worst": 3},
         prepare=lambda env: env.run(
             "privacy/distinct.sql", {"ls": [2, 2]}, target=ev(env).work("verdict"), stats=ev(env).stats

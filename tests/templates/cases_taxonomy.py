@@ -73,5 +73,7 @@ CASES = {
     ),
     "taxonomy/delete_levels.sql": Case(lambda env: {}, _PSEUDO_KEY, prepare=_store_pseudo),
     "taxonomy/delete_nodes.sql": Case(lambda env: {}, _PSEUDO_KEY, prepare=_store_pseudo),
-    "taxonomy/delete_hierarchy.sql": Case(lambda env: {}, _PSEUDO_KEY, prepare=_store_pseudo_then_drop_children),
+    "taxonomy/delete_hierarchy.sql": Case(
+        lambda env: {}, _PSEUDO_KEY, prepare=_store_pseudo_then_drop_children
+    ),
 }

@@ -1,6 +1,6 @@
 /* purpose: every distinct QI label of the release, classified: a hierarchy node ('leaf'/'node', precedence), '*' ('star'), a domain value ('leaf'), a numeric interval 'lo-hi' or number ('interval'), else 'unknown' */
 /* params: none */
-/* returns: creates target(attr, label, rows, kind, hierarchy_id, node_id, last_leaf, lo, hi); lo/hi: node range, parsed interval, or the leaf's number */
+/* returns: creates target(attr, label, rows, kind, hierarchy_id, node_id, lo, hi); lo/hi: node range, parsed interval, or the leaf's number */
 /* ref: SPEC §0.5 (output forms: LCA label, "lo-hi" interval, *), §0.7 */
 CREATE OR REPLACE TEMPORARY TABLE "temp"."main"."wk metrics labels's" AS
 WITH rel AS (
@@ -69,7 +69,6 @@ SELECT
   END AS kind,
   p.hierarchy_id,
   n.node_id,
-  n.last_leaf,
   CASE
     WHEN NOT n.node_id IS NULL
     THEN n.lo

@@ -1,26 +1,15 @@
-/* purpose: per group and SA: size, distinct values, pillar height and pillar count, entropy, counts in descending order */
+/* purpose: per group and SA: size, distinct values, pillar height, entropy, and a collision flag for the hashed group ids */
 /* params: none */
-/* returns: creates target(gid, s, size, n_values, h, pillars, known, entropy, counts); rows with an unknown (NULL) SA count in size only */
-/* ref: SPEC §0.1 (h, pillars), §0.2 (entropy with natural log), BSGI/TP pillar height */
+/* returns: creates target(gid, s, size, n_values, h, known, entropy, collided); rows with an unknown (NULL) SA count in size only; collided = two key tuples share this gid */
+/* ref: SPEC §0.1 (h), §0.2 (entropy with natural log); one aggregation over the compressed histogram */
 CREATE OR REPLACE TEMPORARY TABLE "temp"."main"."wk stats's" AS
-WITH w AS (
-  SELECT
-    gid,
-    s,
-    v,
-    n,
-    MAX(n) FILTER(WHERE
-      NOT v IS NULL) OVER (PARTITION BY gid, s) AS hmax
-  FROM "temp"."main"."tpl it's_hist"
-)
 SELECT
   gid,
   s,
   CAST(SUM(n) AS BIGINT) AS size,
   COUNT(v) AS n_values,
-  CAST(COALESCE(MAX(hmax), 0) AS BIGINT) AS h,
-  COUNT(v) FILTER(WHERE
-    n = hmax) AS pillars,
+  CAST(COALESCE(MAX(n) FILTER(WHERE
+    NOT v IS NULL), 0) AS BIGINT) AS h,
   CAST(COALESCE(SUM(n) FILTER(WHERE
     NOT v IS NULL), 0) AS BIGINT) AS known,
   CASE
@@ -31,9 +20,8 @@ SELECT
       NOT v IS NULL) / SUM(n) FILTER(WHERE
       NOT v IS NULL)
   END AS entropy,
-  COALESCE(ARRAY_AGG(n ORDER BY n DESC) FILTER(WHERE
-    NOT v IS NULL), []) AS counts
-FROM w
+  MIN(gid2) <> MAX(gid2) AS collided
+FROM "temp"."main"."tpl it's_hist"
 GROUP BY
   gid,
   s

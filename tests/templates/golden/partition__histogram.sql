@@ -1,32 +1,45 @@
 /* purpose: the compressed partition: per group (equal key tuple) and SA, the count of every SA value */
 /* params: none */
-/* returns: creates target(gid, k1..kd, s, v, n): gid = dense rank of the key tuple, s = SA position (1-based), v = SA value as text (NULL = unknown), n = rows */
-/* ref: DESIGN §5 (compress first); SPEC §0.1 (QI-groups, X(v)) */
+/* returns: creates target(gid, gid2, s, v, n): gid = a 63-bit hash of the key tuple (or its dense rank when exact_ids), gid2 = an independent hash used to detect gid collisions, s = SA position (1-based), v = SA value as text (NULL = unknown), n = rows */
+/* ref: DESIGN §5 (compress first); SPEC §0.1 (QI-groups, X(v)). Hashing the keys avoids sorting or storing them; partition/gid_check.sql proves the ids are collision-free before any verdict is trusted. */
 CREATE OR REPLACE TEMPORARY TABLE "temp"."main"."wk hist's" AS
-WITH cells AS (
-  SELECT
-    "it's" AS "k1",
-    "a""b" AS "k2",
-    "Zip Code" AS "k3",
-    "select" AS "k4",
-    1 AS s,
-    COALESCE(CAST("ünï" AS TEXT), '<NULL>') AS v,
-    COUNT(*) AS n
+WITH k AS (
+  SELECT DISTINCT
+    "it's",
+    "a""b",
+    "Zip Code",
+    "select"
   FROM "main"."select"
-  GROUP BY ALL
-  UNION ALL
+), r AS (
   SELECT
-    "it's" AS "k1",
-    "a""b" AS "k2",
-    "Zip Code" AS "k3",
-    "select" AS "k4",
-    2 AS s,
-    COALESCE(CAST("order" AS TEXT), '<NULL>') AS v,
-    COUNT(*) AS n
-  FROM "main"."select"
-  GROUP BY ALL
+    *,
+    DENSE_RANK() OVER (ORDER BY "it's", "a""b", "Zip Code", "select") AS rank_id
+  FROM k
 )
 SELECT
-  DENSE_RANK() OVER (ORDER BY "k1", "k2", "k3", "k4") AS gid,
-  *
-FROM cells
+  r.rank_id AS gid,
+  r.rank_id AS gid2,
+  1 AS s,
+  COALESCE(CAST(src."ünï" AS TEXT), '<NULL>') AS v,
+  COUNT(*) AS n
+FROM "main"."select" AS src
+JOIN r
+  ON r."it's" IS NOT DISTINCT FROM src."it's"
+  AND r."a""b" IS NOT DISTINCT FROM src."a""b"
+  AND r."Zip Code" IS NOT DISTINCT FROM src."Zip Code"
+  AND r."select" IS NOT DISTINCT FROM src."select"
+GROUP BY ALL
+UNION ALL
+SELECT
+  r.rank_id AS gid,
+  r.rank_id AS gid2,
+  2 AS s,
+  COALESCE(CAST(src."order" AS TEXT), '<NULL>') AS v,
+  COUNT(*) AS n
+FROM "main"."select" AS src
+JOIN r
+  ON r."it's" IS NOT DISTINCT FROM src."it's"
+  AND r."a""b" IS NOT DISTINCT FROM src."a""b"
+  AND r."Zip Code" IS NOT DISTINCT FROM src."Zip Code"
+  AND r."select" IS NOT DISTINCT FROM src."select"
+GROUP BY ALL

@@ -1,6 +1,6 @@
 /* purpose: (l,alpha)-diversity verdict per group: >= l distinct values, group weight >= alpha (exact), plus the entropy or recursive test over categories (or values) */
 /* params: ls, a_num, a_den, w_den, c_num, c_den */
-/* returns: creates target(gid, ok, severity, weight_num); weight = weight_num / w_den; severity = alpha - weight (as a double) or the failing test */
+/* returns: creates target(gid, size, ok, severity, weight_num); weight = weight_num / w_den; severity = alpha - weight (as a double) or the failing test */
 /* ref: SPEC §3.2 (group weight over rows; entropy and recursive over category counts) */
 CREATE OR REPLACE TEMPORARY TABLE "temp"."main"."tpl it's_verdict" AS
 WITH cells AS (
@@ -48,6 +48,7 @@ WITH cells AS (
   SELECT
     g.gid,
     g.s,
+    g.size,
     w.weight_num,
     g.n_values >= LIST_EXTRACT($ls, g.s) AS distinct_ok,
     w.weight_num * $a_den >= $a_num * $w_den AS weight_ok,
@@ -61,6 +62,7 @@ WITH cells AS (
 )
 SELECT
   gid,
+  MAX(size) AS size,
   BOOL_AND(CAST(distinct_ok AND weight_ok AND extra_ok AS BOOLEAN)) AS ok,
   MAX(
     CASE

@@ -1,6 +1,6 @@
 /* purpose: l+-diversity verdict per group: every value s has G(s) <= theta_s·|G|, theta = p/q exactly (default p_default/q_default) */
 /* params: p_default, q_default */
-/* returns: creates target(gid, ok, severity); severity = max G(s)·q / (p·|G|) */
+/* returns: creates target(gid, size, ok, severity); severity = max G(s)·q / (p·|G|) */
 /* ref: SPEC §5.1 (per-value thresholds; unknown SA rows stay in the denominator) */
 CREATE OR REPLACE TEMPORARY TABLE "temp"."main"."tpl it's_verdict" AS
 WITH c AS (
@@ -21,6 +21,7 @@ WITH c AS (
 )
 SELECT
   gid,
+  CAST(MAX(size) AS BIGINT) AS size,
   BOOL_AND(CAST(n * q <= p * size AS BOOLEAN)) AS ok,
   MAX(
     CASE

@@ -1,5 +1,4 @@
-/* purpose: the ARX rows of the leaves that sit higher than the hierarchy's height (a label kept for several levels); */
-/*          every other leaf's row is simply its path to the root */
+/* purpose: ARX rows of the leaves above full depth (a label kept for several levels); other rows are root paths */
 /* params: hierarchy_id */
 /* returns: leaf, label (one row per level, leaves in preorder, levels 0..height-1) */
 /* ref: SPEC §0.4 (ARX-style hierarchies, one row per leaf) */

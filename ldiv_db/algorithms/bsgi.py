@@ -1,0 +1,436 @@
+"""BSGI — Bucketize, Select, Group, Incorporate (Ye, Deng, Wang, Lv, Liu, Feng; SPEC §2).
+
+Unique Distinct l-diversity by local recoding: rows are bucketized by SA value; Max-l selection takes one
+row from each of the l largest buckets per class (re-sorted every iteration, ties by first appearance of
+the SA value), the first row being the smallest row id of the largest bucket (``--seed``: a random one,
+as the paper) and each next row the one of its bucket that minimizes IL(e ∪ t) (SPEC §0.7, ``--weights``);
+residual rows are incorporated in ascending row id into a class without their SA value if one exists,
+then by least IL (``--incorporate merged|increase``). The pipeline publishes each class by LCA / range
+(recoding 'lca', SPEC §0.5).
+
+Where the work happens: SQL codes the rows, numbers the buckets and compresses the table into cells
+(``sql/bsgi/``); the Max-l schedule is closed-form from the bucket sizes (:mod:`.bsgi_schedule`); the
+greedy picks run over arrays fetched once (:mod:`.bsgi_engine`, numpy — the greedy is sequential, one
+query per pick would cost ~0.3 ms each); SQL writes and counts the classes. Fast mode (default) scans a
+window of ``--window`` cells either side of the seed in a locality order; ``--exact`` scans every
+candidate (the paper's O(n²) greedy).
+
+Variants (SPEC §2.4): ``--individual-column`` (no two rows of one individual in a class) and several SAs
+(``--sa a,b``: bucketize by the first, a candidate must differ from the class on every SA).
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Mapping, Sequence
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ..catalog import Column
+from ..errors import BadInput, HierarchyError
+from ..inputs import as_list, check_nulls
+from ..privacy import Distinct, Entropy, Frequency, PrivacyModel, Recursive, UniqueDistinct
+from ..privacy.base import exact
+from ..render import Ident, render
+from .base import Algorithm, AnonymizeRequest, Partitioning
+from .bsgi_cost import Attribute, CostModel, Kind, Tree
+from .bsgi_engine import Cells, Engine, Result
+from .bsgi_schedule import max_l_schedule
+
+DEFAULT_WINDOW = 64
+SUPPORTED_MODELS = (UniqueDistinct, Distinct, Entropy, Recursive, Frequency)
+
+
+def qi_kinds(request: AnonymizeRequest) -> list[Kind]:
+    """How each QI is priced and published, exactly as the pipeline's 'lca' recoding does."""
+    out: list[Kind] = []
+    for c in request.inputs.qi:
+        if c.is_numeric:
+            out.append("numeric")
+        elif c.name in request.hierarchy_ids:
+            out.append("hierarchy")
+        else:
+            out.append("flat")
+    return out
+
+
+def parse_weights(spec: Any, qi: Sequence[str]) -> list[Fraction]:
+    """``--weights 1,1,2`` in QI order, or ``age=2,sex=1`` (unnamed QIs weigh 1); SPEC §0.7 w_i."""
+    if spec is None or spec == "":
+        return [Fraction(1)] * len(qi)
+    if isinstance(spec, Mapping):
+        items: list[str] = [f"{k}={v}" for k, v in spec.items()]
+    elif isinstance(spec, str):
+        items = as_list(spec)
+    else:
+        items = [str(x) for x in spec]
+    if items and all("=" not in x for x in items):
+        if len(items) != len(qi):
+            raise BadInput(f"{len(items)} weights for {len(qi)} QIs", f"give one weight per QI, in QI order: {', '.join(qi)}")
+        weights = [exact(x, "a weight") for x in items]
+    else:
+        lowered = {q.lower(): q for q in qi}
+        named: dict[str, Fraction] = {}
+        for x in items:
+            if "=" not in x:
+                raise BadInput(f"cannot read weight {x!r}", "use 1,1,2 (QI order) or age=2,sex=1")
+            k, v = x.split("=", 1)
+            name = lowered.get(k.strip().lower())
+            if name is None:
+                raise BadInput(f"--weights names {k.strip()!r}, which is not a QI", f"the QIs are: {', '.join(qi)}")
+            named[name] = exact(v, f"the weight of {name}")
+        weights = [named.get(q, Fraction(1)) for q in qi]
+    if any(w < 0 for w in weights) or sum(weights) == 0:
+        raise BadInput(f"weights {[str(w) for w in weights]} are not usable", "weights must be >= 0 with a positive sum")
+    return weights
+
+
+def flag(value: Any, name: str) -> bool:
+    """A boolean option from the CLI (store_true), an API value, or ``--option name=true``."""
+    if isinstance(value, bool) or value is None:
+        return bool(value)
+    text = str(value).strip().lower()
+    if text in ("1", "true", "yes", "on"):
+        return True
+    if text in ("0", "false", "no", "off", ""):
+        return False
+    raise BadInput(f"option {name} must be true or false, got {value!r}")
+
+
+def positive_int(value: Any, name: str) -> int:
+    try:
+        out = int(str(value).strip())
+    except ValueError:
+        raise BadInput(f"option {name} must be a positive integer, got {value!r}") from None
+    if out < 1:
+        raise BadInput(f"option {name} must be a positive integer, got {value!r}")
+    return out
+
+
+def expected_mix_cost(attr: Attribute, codes: np.ndarray, counts: np.ndarray) -> float:
+    """The expected scaled cost of one attribute for two random rows of the table: the locality order
+    sorts by the attributes that are most costly to mix first."""
+    p = counts / counts.sum()
+    if attr.kind == "hierarchy":
+        assert attr.tree is not None and attr.node_cost is not None
+        mass = np.zeros(len(attr.tree.parent))
+        np.add.at(mass, codes, p)
+        cum = np.concatenate([[0.0], np.cumsum(mass)])
+        ids = np.arange(len(mass))
+        sub = cum[attr.tree.last + 1] - cum[ids]  # mass in each subtree
+        sq = sub * sub
+        child = np.zeros(len(mass))
+        np.add.at(child, attr.tree.parent[1:], sq[1:])
+        return float(((sq - child) * attr.node_cost).sum())
+    if attr.kind == "numeric":
+        x = codes.astype(np.float64) if attr.values is None else attr.values[codes].astype(np.float64)
+        order = np.argsort(x)
+        x, q = x[order], p[order]
+        before = np.cumsum(q) - q
+        weighted = np.cumsum(q * x) - q * x
+        return float(2 * (q * (x * before - weighted)).sum() * float(attr.unit))
+    return float((1 - (p * p).sum()) * float(attr.unit))
+
+
+class Bsgi(Algorithm):
+    name = "bsgi"
+    default_model = "unique-distinct"
+    summary = "BSGI: Max-l bucket selection + greedy least-IL grouping, Unique Distinct l-diversity (local recoding)"
+    cli_args = (
+        ("--exact", {"action": "store_true", "help": "bsgi: the exact sequential greedy over whole buckets (slower)"}),
+        (
+            "--window",
+            {"help": f"bsgi fast mode: candidate cells on each side of the seed per pick (default {DEFAULT_WINDOW})"},
+        ),
+        (
+            "--incorporate",
+            {
+                "choices": ["merged", "increase"],
+                "help": "bsgi: residual rows go to the class of least merged IL (default) or least IL increase",
+            },
+        ),
+        ("--weights", {"help": "bsgi: IL weight per QI in QI order (1,1,2) or by name (age=2)"}),
+        (
+            "--individual-column",
+            {"help": "bsgi: column identifying individuals; no class holds two rows of one individual"},
+        ),
+    )
+
+    def run(self, request: AnonymizeRequest) -> Partitioning:
+        t_start = time.perf_counter()
+        db, inputs, model, opts = request.db, request.inputs, request.model, request.options
+        if not isinstance(model, SUPPORTED_MODELS) or not model.ls:
+            raise BadInput(
+                f"BSGI forms classes of l distinct SA values; it cannot target {model.describe()}",
+                "use --model unique-distinct (default), distinct, entropy, recursive or frequency",
+            )
+        l = max(model.ls)  # noqa: E741
+        qi_names = [c.name for c in inputs.qi]
+        exact_mode = flag(opts.get("exact"), "exact")
+        window = None if exact_mode else positive_int(opts.get("window", DEFAULT_WINDOW), "window")
+        criterion = str(opts.get("incorporate") or "merged").strip().lower()
+        if criterion not in ("merged", "increase"):
+            raise BadInput(f"--incorporate must be merged or increase, got {criterion!r}")
+        weights = parse_weights(opts.get("weights"), qi_names)
+        individual = self._individual(request)
+        kinds = qi_kinds(request)
+        hids = [request.hierarchy_ids.get(c.name, 0) if k == "hierarchy" else 0 for c, k in zip(inputs.qi, kinds, strict=True)]
+        extra = [Ident(f"s{i}") for i in range(2, len(inputs.sa) + 1)]
+        qcols = [Ident(f"q{i}") for i in range(1, len(inputs.qi) + 1)]
+
+        # 1. codes, buckets and domains in SQL
+        codes = db.work_table("bsgi_codes")
+        db.run(
+            render(
+                "bsgi/codes.sql",
+                {"hids": hids},
+                target=codes,
+                source=inputs.table.ref,
+                sa=[c.ident for c in inputs.sa],
+                qi=[c.ident for c in inputs.qi],
+                kinds=kinds,
+                individual=individual.ident if individual else None,
+            )
+        )
+        domains = db.df(render("bsgi/domains.sql", codes=codes, qi=qcols, kinds=kinds))
+        trees = self._trees(request, hids, kinds)
+        attrs = self._attributes(request, kinds, weights, trees, domains)
+        cost = CostModel(attrs)  # scales the attributes' units (exact integers where possible)
+        sizes = domains.loc[domains["attr"] == 0].sort_values("code")["n"].to_numpy(dtype=np.int64)
+        m = len(sizes)
+        if m < l:
+            raise BadInput(
+                f"l = {l} is infeasible: {inputs.sa[0].name} has only {m} distinct values",
+                f"the largest feasible l is {m}",
+            )
+
+        # 2. the locality order (most costly to mix first) and the cells
+        mix = []
+        for i, a in enumerate(attrs, start=1):
+            dom = domains.loc[domains["attr"] == i]
+            mix.append(expected_mix_cost(a, dom["code"].to_numpy(dtype=np.int64), dom["n"].to_numpy(dtype=np.float64)))
+        order = sorted(range(len(attrs)), key=lambda i: (-mix[i], i))
+        frame = db.df(
+            render(
+                "bsgi/cells.sql",
+                codes=codes,
+                order=[qcols[i] for i in order],
+                qcols=qcols,
+                extra=extra,
+                individual=individual is not None,
+            )
+        )
+        cells = _cells(frame, len(qcols), extra, individual is not None)
+        t_sql = time.perf_counter()
+
+        # 3. select, group, incorporate
+        rng = random.Random(request.seed) if request.seed is not None else None
+        engine = Engine(cells, cost, l, window=window, criterion=criterion, rng=rng)
+        variant = individual is not None or len(inputs.sa) > 1
+        schedule = None if variant else max_l_schedule(sizes.tolist(), l)
+        result = engine.run(schedule)
+        t_engine = time.perf_counter()
+        if result.classes == 0:
+            raise BadInput(
+                f"BSGI formed no class of {l} rows: no {l} rows differ on every SA"
+                + (" and belong to different individuals" if individual else ""),
+                "lower l, or drop secondary SAs / the individual column",
+            )
+
+        # 4. write the assignment, count the classes in SQL
+        assignment = db.work_table("bsgi_assignment")
+        db.run(render("bsgi/assignment.sql", target=assignment))
+        db.insert_frame(
+            assignment,
+            pd.DataFrame(
+                {
+                    "rid": cells.rid,
+                    "gid": result.gid + 1,
+                    "deleted": np.zeros(cells.n, dtype=bool),
+                    "sa_suppressed": np.zeros(cells.n, dtype=bool),
+                }
+            ),
+        )
+        summary = db.records(
+            render("bsgi/summary.sql", {"l": l}, assignment=assignment, codes=codes, extra=extra, individual=individual is not None)
+        )[0]
+        t_end = time.perf_counter()
+
+        details = self._details(
+            request, l, result, summary, schedule, cost, window, criterion, weights, order, variant,
+            {"sql_prepare": t_sql - t_start, "greedy": t_engine - t_sql, "write_and_count": t_end - t_engine},
+        )  # fmt: skip
+        return Partitioning(
+            assignment=assignment,
+            recoding="lca",
+            details=details,
+            verify_model=self._verify_model(model, result, summary),
+        )
+
+    # ------------------------------------------------------------------ helpers
+    def _individual(self, request: AnonymizeRequest) -> Column | None:
+        spelled = request.options.get("individual_column")
+        if not spelled:
+            return None
+        inputs = request.inputs
+        col = inputs.table.column(str(spelled))
+        if any(col.name == c.name for c in inputs.sa):
+            raise BadInput(f"the individual column {col.name!r} is also an SA", "name a column that identifies individuals")
+        check_nulls(request.db, inputs.table, [col], inputs.rows)
+        return col
+
+    def _trees(self, request: AnonymizeRequest, hids: list[int], kinds: list[Kind]) -> dict[int, Tree]:
+        wanted = sorted({h for h, k in zip(hids, kinds, strict=True) if k == "hierarchy"})
+        if not wanted:
+            return {}
+        nodes = request.db.df(render("bsgi/nodes.sql", {"hids": wanted}))
+        out: dict[int, Tree] = {}
+        for hid, part in nodes.groupby("hierarchy_id", sort=True):
+            n_leaves = part["n_leaves"].to_numpy(dtype=np.int64)
+            out[int(hid)] = Tree(
+                parent=part["parent_id"].to_numpy(dtype=np.int64),
+                n_leaves=n_leaves,
+                last=part["last_leaf"].to_numpy(dtype=np.int64),
+                domain=int(n_leaves[0]),
+            )
+        return out
+
+    def _attributes(
+        self,
+        request: AnonymizeRequest,
+        kinds: list[Kind],
+        weights: list[Fraction],
+        trees: dict[int, Tree],
+        domains: pd.DataFrame,
+    ) -> list[Attribute]:
+        attrs: list[Attribute] = []
+        inputs = request.inputs
+        for i, (col, kind, w) in enumerate(zip(inputs.qi, kinds, weights, strict=True), start=1):
+            dom = domains.loc[domains["attr"] == i]
+            if dom["code"].isna().any():
+                self._missing(request, col)
+            if kind == "hierarchy":
+                attrs.append(Attribute(col.name, kind, w, tree=trees[request.hierarchy_ids[col.name]]))
+            elif kind == "numeric":
+                if dom["value"].isna().any():
+                    raise BadInput(
+                        f"QI {col.name!r} has NULL values; BSGI needs a number in every numeric QI cell",
+                        "filter those rows out first",
+                    )
+                values = dom.sort_values("code")["value"].to_numpy(dtype=np.float64)
+                integral = bool(np.all(values == np.round(values))) and float(np.abs(values).max()) < 2**52
+                attrs.append(
+                    Attribute(
+                        col.name,
+                        kind,
+                        w,
+                        lo=float(values[0]),
+                        hi=float(values[-1]),
+                        integral=integral,
+                        values=values.astype(np.int64) if integral else values,
+                    )
+                )
+            else:
+                attrs.append(Attribute(col.name, kind, w))
+        return attrs
+
+    def _missing(self, request: AnonymizeRequest, col: Column) -> None:
+        from ..taxonomy import missing_values
+
+        hid = request.hierarchy_ids[col.name]
+        count, examples = missing_values(request.db, request.inputs.table, col, hid)
+        shown = ", ".join(repr(v) for v in examples) or "NULL"
+        raise HierarchyError(
+            f"the hierarchy of {col.name!r} lacks {count or 'some'} value(s) of the data: {shown}",
+            f"re-import it with a row for each: ldiv hierarchy import DB --table {request.inputs.table.name} "
+            f"--column '{col.name}' FILE",
+        )
+
+    def _verify_model(self, model: PrivacyModel, result: Result, summary: Mapping[str, Any]) -> PrivacyModel:
+        repeats = int(summary["classes_with_repeats"])
+        if not repeats:
+            return model
+        if isinstance(model, (UniqueDistinct, Distinct)):
+            return Distinct(model.ls)  # SPEC §2.4: still ≥ l distinct values, but values repeat
+        raise BadInput(
+            f"BSGI had to place {result.residual_repeats} residual row(s) into classes that already hold their "
+            f"SA value (the table violates the l-Property, n_1·l > n), so {model.describe()} does not hold",
+            "use --model unique-distinct or distinct (verified as distinct l-diversity), or a smaller l",
+        )
+
+    def _details(
+        self,
+        request: AnonymizeRequest,
+        l: int,  # noqa: E741
+        result: Result,
+        summary: Mapping[str, Any],
+        schedule: Any,
+        cost: CostModel,
+        window: int | None,
+        criterion: str,
+        weights: list[Fraction],
+        order: list[int],
+        variant: bool,
+        seconds: Mapping[str, float],
+    ) -> dict[str, Any]:
+        repeats = int(summary["classes_with_repeats"])
+        exact_l = int(summary["exact_classes"])
+        classes = int(summary["classes"])
+        il = cost.ncp(result.il_scaled)
+        details: dict[str, Any] = {
+            "l": l,
+            "mode": "exact" if window is None else "fast",
+            "window": window,
+            "classes": classes,
+            "residual_rows": result.residual_rows,
+            "classes_incorporated": result.classes_incorporated,
+            "unique_distinct": repeats == 0,
+            "unique_distinct_exact": repeats == 0 and exact_l == classes,
+            "classes_exactly_l": exact_l,
+            "classes_l_plus_1": int(summary["classes_l_plus_1"]),
+            "classes_with_repeats": repeats,
+            "min_distinct": int(summary["min_distinct"]),
+            "incorporate": criterion,
+            "first_pick": "random (seed)" if request.seed is not None else "smallest row id",
+            "picks": result.picks,
+            "window_fallbacks": result.window_fallbacks,
+            "locality_order": [request.inputs.qi[i].name for i in order],
+            "exact_costs": cost.exact,
+            "il_weighted": float(il) if not isinstance(il, float) else il,
+            "seconds": {k: round(v, 4) for k, v in seconds.items()},
+        }
+        if any(w != 1 for w in weights):
+            details["weights"] = [str(w) for w in weights]
+        if schedule is not None:
+            details["schedule_runs"] = len(schedule.runs)
+        if variant:
+            details["variant"] = {
+                "individual_column": request.options.get("individual_column"),
+                "secondary_sa": [c.name for c in request.inputs.sa[1:]],
+                "skipped_buckets": result.skipped_buckets,
+                "stopped_early": result.stopped_early,
+                "individual_repeats": result.individual_repeats,
+                "classes_with_repeated_individuals": int(summary["classes_with_repeated_individuals"]),
+            }
+        return details
+
+
+def _cells(frame: pd.DataFrame, d: int, extra: Sequence[Ident], individual: bool) -> Cells:
+    """The fetched rows (ordered by cell, rid) as :class:`Cells`."""
+    cell = frame["cell"].to_numpy(dtype=np.int64)
+    n = len(cell)
+    starts = np.flatnonzero(np.r_[True, cell[1:] != cell[:-1]]) if n else np.zeros(0, dtype=np.int64)
+    first = frame.iloc[starts]
+    return Cells(
+        rid=frame["rid"].to_numpy(dtype=np.int64),
+        cell_start=starts.astype(np.int64),
+        bucket=first["b"].to_numpy(dtype=np.int64),
+        key=first["key"].to_numpy(dtype=np.int64),
+        codes=[first[f"q{i}"].to_numpy(dtype=np.int64) for i in range(1, d + 1)],
+        extra_sa=[first[s.name].to_numpy(dtype=np.int64) for s in extra],
+        individual=first["ind"].to_numpy(dtype=np.int64) if individual else None,
+    )

@@ -1,0 +1,148 @@
+"""TP, the three-phase algorithm (Xiao, Yi, Tao, EDBT 2010 §5), and TP+ (TP, then Hilbert on the residue).
+
+What runs where (DESIGN §4: SQL works over rows, Python decides):
+
+1. ``sql/tp/cells.sql`` — one statement: QI-groups × SA values with counts, ids in first-appearance
+   order, and phase one in closed form (every count capped at the group's H*, SPEC §1.4).
+2. ``sql/tp/residue.sql`` — per SA value its total and its residue count: the l-eligibility check of T
+   (SPEC §1.1) and condition (1) on R¹ (Cor. 5.9: if it holds, TP ends optimal after phase one).
+3. only if R¹ is not l-eligible: ``sql/tp/kept.sql`` fetches the compact (group, value, count) state;
+   phases two and three run on counts in :mod:`.tp_core`.
+4. ``sql/tp/assign.sql`` — one statement applies every move, choosing the rows with the largest row ids
+   (SPEC §1.7); R becomes one group published with Definition 1 (recoding ``suppress``, SPEC §1.8).
+
+Hence 3 statements when TP ends in phase one and 4 otherwise. TP+ adds Hilbert on R
+(:func:`.hilbert.split_rows`: one query, one insert, one merge) and keeps R whole unless the split has
+fewer stars (SPEC §1.12's guard).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from ..render import TableRef, render
+from .base import Algorithm, AnonymizeRequest, Partitioning
+from .hilbert import eligible_l, not_eligible_error, split_rows
+from .tp_core import Counts, phases_two_three
+
+
+@dataclass(frozen=True)
+class TpRun:
+    assignment: TableRef
+    residue_gid: int
+    residue_rows: int
+    details: dict[str, Any]
+
+
+def run_tp(request: AnonymizeRequest, l: int) -> TpRun:
+    """TP's three phases (SPEC §1.4-1.8) on the request's source; returns its assignment work table."""
+    db, inputs = request.db, request.inputs
+    qi = [c.ident for c in inputs.qi]
+    sa = inputs.sa[0].ident
+    cells = db.work_table("tp_cells")
+    db.run(render("tp/cells.sql", {"l": l}, target=cells, source=inputs.table.ref, qi=qi, sa=sa))
+    recs = db.records(render("tp/residue.sql", cells=cells))
+    total = {int(r["sid"]): int(r["total"]) for r in recs}
+    n = sum(total.values())
+    top = max(recs, key=lambda r: (int(r["total"]), -int(r["sid"])))
+    if l * int(top["total"]) > n:
+        raise not_eligible_error(inputs.sa[0].name, str(top["v"]), int(top["total"]), n, l)
+    n_groups = int(recs[0]["groups"])
+    residue_gid = n_groups + 1
+    r1: Counts = {int(r["sid"]): int(r["residue"]) for r in recs if int(r["residue"])}
+    r1_rows = sum(r1.values())
+    r1_height = max(r1.values(), default=0)
+    moves: list[tuple[int, int, int]] = []
+    if l * r1_height <= r1_rows:
+        phase, residue_rows = 1, r1_rows
+        kept_groups = int(recs[0]["kept_groups"])
+    else:
+        state: list[Counts] = [{} for _ in range(n_groups)]
+        for gid, sid, kept in db.rows(render("tp/kept.sql", cells=cells)):
+            state[int(gid) - 1][int(sid)] = int(kept)
+        outcome = phases_two_three(state, r1, l)
+        phase, residue_rows = outcome.phase, outcome.residue_rows
+        kept_groups = sum(1 for q in outcome.kept if q)
+        moves = [(i + 1, v, c) for i, moved in enumerate(outcome.moved) for v, c in sorted(moved.items())]
+    assignment = db.work_table("tp_assignment")
+    db.run(
+        render(
+            "tp/assign.sql",
+            {
+                "gids": [m[0] for m in moves],
+                "sids": [m[1] for m in moves],
+                "moves": [m[2] for m in moves],
+                "r_gid": residue_gid,
+            },
+            target=assignment,
+            cells=cells,
+            source=inputs.table.ref,
+            qi=qi,
+            sa=sa,
+        )
+    )
+    details = {
+        "phase_ended": phase,
+        "optimal_rows": phase == 1,  # Cor. 5.9: optimal for Problem 2 (fewest suppressed rows)
+        "qi_groups": n_groups,
+        "qi_groups_published": kept_groups,
+        "residue_rows": residue_rows,
+        "residue_rows_phase_one": r1_rows,
+        # every l-diverse suppression keeps at most Q¹ of each group (Lemma 5.8): OPT ≥ |R¹| and ≥ l·h(R¹)
+        "residue_lower_bound": max(r1_rows, l * r1_height),
+        "moves_phases_two_three": sum(m[2] for m in moves),
+    }
+    return TpRun(assignment, residue_gid, residue_rows, details)
+
+
+class TP(Algorithm):
+    """TP (SPEC §1): fewest suppressed rows up to a factor l; '*' suppression (Definition 1)."""
+
+    name = "tp"
+    default_model = "frequency"
+    summary = "TP three-phase suppression (Xiao/Yi/Tao 2010): l-eligible QI-groups plus one residue group"
+
+    def run(self, request: AnonymizeRequest) -> Partitioning:
+        t0 = time.perf_counter()
+        tp = run_tp(request, eligible_l(request, self.name))
+        details = {**tp.details, "algorithm_seconds": round(time.perf_counter() - t0, 4)}
+        return Partitioning(assignment=tp.assignment, recoding="suppress", details=details)
+
+
+class TPPlus(Algorithm):
+    """TP+ (SPEC §1.12): TP, then the residue cut into l-eligible groups along a Hilbert curve."""
+
+    name = "tp+"
+    default_model = "frequency"
+    summary = "TP, then the residue split by the Hilbert heuristic when that saves stars"
+
+    def run(self, request: AnonymizeRequest) -> Partitioning:
+        t0 = time.perf_counter()
+        l = eligible_l(request, self.name)
+        tp = run_tp(request, l)
+        details: dict[str, Any] = dict(tp.details)
+        assignment = tp.assignment
+        if tp.residue_rows:
+            split = split_rows(
+                request,
+                l,
+                first_gid=tp.residue_gid,
+                scope=tp.assignment,
+                scope_gid=tp.residue_gid,
+                keep_whole_unless_fewer_stars=True,
+            )
+            details.update(
+                residue_split=split.table is not None,
+                residue_groups=split.groups if split.table is not None else 1,
+                residue_stars_whole=split.stars_whole,
+                residue_stars_split=split.stars,
+                hilbert_max_l_from_group=split.max_l_from,
+                hilbert_leftover_rows=split.leftovers,
+            )
+            if split.table is not None:
+                assignment = request.db.work_table("tp_plus_assignment")
+                request.db.run(render("hilbert/merge.sql", target=assignment, base=tp.assignment, split=split.table))
+        details["algorithm_seconds"] = round(time.perf_counter() - t0, 4)
+        return Partitioning(assignment=assignment, recoding="suppress", details=details)

@@ -1,0 +1,262 @@
+"""The decisions of TP (Xiao, Yi, Tao, EDBT 2010 §5), on count vectors only: no rows, no SQL.
+
+A QI-group is a multiset of SA ids (``{sid: count}``); the residue R is one more multiset. Phase one has
+a closed form (SPEC §1.4, :func:`h_star`); phases two and three (SPEC §1.5-1.6) move single rows or
+atomic batches from the groups into R until R is l-eligible. :func:`tp_counts` runs all three phases
+and reports, per group, how many rows of each SA id left it in each phase; the SQL side then picks the
+concrete rows (largest row id first, SPEC §1.7).
+
+Tie-breaks are SPEC's [D] rules: the smallest SA id, then the smallest group index (both in
+first-appearance order, SPEC §0.6); empty groups are dead (SPEC §1.3).
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+from ..errors import InternalError
+
+Counts = dict[int, int]
+
+
+def l_eligible(counts: Mapping[int, int], l: int) -> bool:
+    """SPEC §0.2: l·h(X) ≤ |X| (the empty set is l-eligible)."""
+    return l * max(counts.values(), default=0) <= sum(counts.values())
+
+
+def h_star(counts: Sequence[int] | Mapping[int, int], l: int) -> int:
+    """Phase one's cap (SPEC §1.4): H* = max{H ≤ h : Σ_v min(Q(v), H) ≥ l·H}.
+
+    f(H) = Σ_v min(Q(v), H) − l·H is concave and piecewise linear; its pieces are
+    g_j(H) = S_j + (j − l)·H with S_j the sum of all but the j largest counts, so f = min_j g_j and
+    H* = min(h, min_{0 ≤ j < l} ⌊S_j / (l − j)⌋) (pieces with j ≥ l never bind). The SQL of
+    ``sql/tp/cells.sql`` computes the same expression.
+    """
+    values = sorted((c for c in (counts.values() if isinstance(counts, Mapping) else counts) if c > 0), reverse=True)
+    if not values:
+        return 0
+    rest = sum(values)
+    best = values[0]
+    for j in range(l):
+        best = min(best, rest // (l - j))
+        if j < len(values):
+            rest -= values[j]
+    return best
+
+
+def h_star_iterative(counts: Mapping[int, int], l: int) -> Counts:
+    """Phase one as the paper states it (remove a row from every pillar until eligible); a test oracle."""
+    q = {v: c for v, c in counts.items() if c > 0}
+    while q and not l_eligible(q, l):
+        h = max(q.values())
+        for v in [v for v, c in q.items() if c == h]:
+            q[v] -= 1
+            if q[v] == 0:
+                del q[v]
+    return q
+
+
+@dataclass
+class TpOutcome:
+    """The result of :func:`tp_counts`. ``kept[i]`` is group i after all phases (positive counts only),
+    ``residue`` is R, ``moved[i]`` the rows of group i moved in phases two and three (per SA id),
+    ``phase`` the phase in which R became l-eligible (1, 2 or 3)."""
+
+    phase: int
+    kept: list[Counts]
+    residue: Counts
+    residue_after_phase_one: Counts
+    moved: list[Counts]
+    steps: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def residue_rows(self) -> int:
+        return sum(self.residue.values())
+
+
+class _State:
+    """Groups, R and their pillars during phases two and three."""
+
+    def __init__(self, groups: Sequence[Counts], residue: Counts, l: int) -> None:
+        self.l = l
+        self.g: list[Counts] = [{v: c for v, c in q.items() if c > 0} for q in groups]
+        self.size = [sum(q.values()) for q in self.g]
+        self.r: Counts = {v: c for v, c in residue.items() if c > 0}
+        self.r_size = sum(self.r.values())
+        self.r_h = max(self.r.values(), default=0)
+        self.r_pillars = {v for v, c in self.r.items() if c == self.r_h}
+        self.moved: list[Counts] = [{} for _ in self.g]
+        self.moves = 0
+
+    # ---------------------------------------------------------------- group predicates (SPEC §1.3)
+    def h(self, i: int) -> int:
+        return max(self.g[i].values(), default=0)
+
+    def pillars(self, i: int) -> list[int]:
+        q = self.g[i]
+        h = max(q.values(), default=0)
+        return sorted(v for v, c in q.items() if c == h)
+
+    def thin(self, i: int) -> bool:
+        return self.size[i] == self.l * self.h(i)
+
+    def conflicts(self, i: int) -> set[int]:
+        """C(Q) = pillars(Q) ∩ pillars(R)."""
+        return set(self.pillars(i)) & self.r_pillars
+
+    def dead(self, i: int) -> bool:
+        return self.size[i] == 0 or (self.thin(i) and bool(self.conflicts(i)))
+
+    def eligible(self) -> bool:
+        return self.l * self.r_h <= self.r_size
+
+    # ---------------------------------------------------------------- moves
+    def move(self, i: int, v: int) -> None:
+        q = self.g[i]
+        if q.get(v, 0) < 1:
+            raise InternalError(f"TP tried to move SA id {v} from QI-group {i + 1}, which holds none")
+        q[v] -= 1
+        if not q[v]:
+            del q[v]
+        self.size[i] -= 1
+        self.moved[i][v] = self.moved[i].get(v, 0) + 1
+        self.moves += 1
+        c = self.r[v] = self.r.get(v, 0) + 1
+        self.r_size += 1
+        if c > self.r_h:
+            self.r_h = c
+            self.r_pillars = {v}
+        elif c == self.r_h:
+            self.r_pillars.add(v)
+
+    def move_pillars(self, i: int) -> None:
+        """One row from each pillar of group i, as one atomic batch (pillars taken before the moves)."""
+        for v in self.pillars(i):
+            self.move(i, v)
+
+
+def phase_one(groups: Sequence[Mapping[int, int]], l: int) -> tuple[list[Counts], Counts]:
+    """SPEC §1.4: cap every count at H*; the excess forms R¹."""
+    kept: list[Counts] = []
+    residue: Counts = {}
+    for q in groups:
+        cap = h_star(q, l)
+        k = {v: min(c, cap) for v, c in q.items() if min(c, cap) > 0}
+        kept.append(k)
+        for v, c in q.items():
+            if c > cap:
+                residue[v] = residue.get(v, 0) + c - cap
+    return kept, residue
+
+
+def _phase_two(st: _State) -> bool:
+    """SPEC §1.5. Returns True when R became l-eligible (TP ends in phase two)."""
+    h_r = st.r_h
+    by_value: dict[int, list[int]] = {}
+    for i, q in enumerate(st.g):
+        if not st.dead(i):
+            for v in q:
+                by_value.setdefault(v, []).append(i)  # indices ascend: already heaps
+    values = [(st.r.get(v, 0), v) for v in by_value]
+    heapq.heapify(values)
+
+    def first_alive(v: int) -> int | None:
+        heap = by_value[v]
+        while heap:
+            i = heap[0]
+            # a group without v, or dead, stays so for the rest of phase two (Lemma 5.11)
+            if st.g[i].get(v, 0) >= 1 and not st.dead(i):
+                return i
+            heapq.heappop(heap)
+        return None
+
+    while values:
+        r_v, v = values[0]
+        if r_v != st.r.get(v, 0):
+            heapq.heappop(values)  # stale key; a fresh one was pushed when R(v) grew
+            continue
+        i = first_alive(v)
+        if i is None:
+            heapq.heappop(values)  # v is no longer alive, and never will be again
+            continue
+        batch = [v] if st.size[i] > st.l * st.h(i) else st.pillars(i)  # fat: one v; thin: every pillar
+        for u in batch:
+            st.move(i, u)
+            if u in by_value:
+                heapq.heappush(values, (st.r[u], u))
+        if st.r_h != h_r:
+            raise InternalError(f"TP phase two raised h(R) from {h_r} to {st.r_h} (Lemma 5.11 violated)")
+        if st.eligible():
+            return True
+    return False
+
+
+def _phase_three(st: _State, limit: int) -> None:
+    """SPEC §1.6: greedy set cover over R's pillars, then the per-group rules, until R is l-eligible."""
+    n_groups = len(st.g)
+    for _ in range(limit):
+        moves_before = st.moves
+        # step 1: greedy set cover
+        cover = set(st.r_pillars)
+        chosen: list[int] = []
+        taken: set[int] = set()
+        while cover:
+            best: tuple[int, int] | None = None
+            for i in range(n_groups):
+                if st.size[i] and i not in taken:
+                    score = len(cover & st.conflicts(i))
+                    if best is None or score < best[0]:
+                        best = (score, i)
+                        if score == 0:
+                            break
+            if best is None or best[0] >= len(cover):
+                raise InternalError(
+                    "TP phase three: no QI-group covers a pillar of R (Lemma 5.14 violated)"
+                )
+            chosen.append(best[1])
+            taken.add(best[1])
+            cover &= st.conflicts(best[1])
+        for i in chosen:
+            st.move_pillars(i)
+            if st.eligible():
+                return
+        # step 2: every group back to dead, in index order
+        for i in range(n_groups):
+            while st.size[i] and not st.dead(i):
+                if st.size[i] > st.l * st.h(i):
+                    u = min(v for v in st.g[i] if v not in st.r_pillars)
+                    st.move(i, u)
+                else:
+                    st.move_pillars(i)
+                if st.eligible():
+                    return
+        if st.moves == moves_before:
+            raise InternalError("TP phase three: a round moved no row")
+    raise InternalError(f"TP phase three did not finish within {limit} rounds")
+
+
+def phases_two_three(kept: Sequence[Counts], residue: Counts, l: int) -> TpOutcome:
+    """Phases two and three from the state after phase one (``kept`` groups, R¹)."""
+    st = _State(kept, residue, l)
+    r1 = dict(st.r)
+    if st.eligible():
+        return TpOutcome(1, st.g, st.r, r1, st.moved)
+    if _phase_two(st):
+        return TpOutcome(2, st.g, st.r, r1, st.moved, {"moves": st.moves})
+    total = sum(st.size) + st.r_size
+    _phase_three(st, max(1, total))
+    return TpOutcome(3, st.g, st.r, r1, st.moved, {"moves": st.moves})
+
+
+def tp_counts(groups: Sequence[Mapping[int, int]], l: int) -> TpOutcome:
+    """All three phases of TP on QI-groups given as ``{sid: count}`` (group index = list position)."""
+    total: Counts = {}
+    for q in groups:
+        for v, c in q.items():
+            total[v] = total.get(v, 0) + c
+    if not l_eligible(total, l):
+        raise ValueError(f"the table is not {l}-eligible")
+    kept, residue = phase_one(groups, l)
+    return phases_two_three(kept, residue, l)

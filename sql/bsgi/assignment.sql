@@ -1,0 +1,5 @@
+-- purpose: the empty assignment work table BSGI fills with its classes (one row per source row)
+-- params: none
+-- returns: creates target(rid, gid, deleted, sa_suppressed)
+-- ref: ldiv_db/algorithms/base.py (the Partitioning contract); BSGI never deletes rows (SPEC §2.2 Incorporate)
+{{ target | create_table }} (rid BIGINT, gid BIGINT, deleted BOOLEAN, sa_suppressed BOOLEAN)

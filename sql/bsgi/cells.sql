@@ -1,0 +1,11 @@
+-- purpose: BSGI's compressed rows: a cell = the rows of one bucket with equal QI codes (and equal secondary SA and individual codes); key = the rank of the QI codes in the locality order (the QIs in the order given)
+-- params: none
+-- returns: rid, cell, key, b, q1..qd, s2..sk, ind — one row per source row, ordered by cell, rid (cells numbered by bucket, then key)
+-- ref: DESIGN §5 (compress first); SPEC §0.6 rule 1 (a cell's rows leave it in ascending row id)
+SELECT rid,
+       dense_rank() OVER (ORDER BY b, {{ order | idents }}{% for s in extra %}, {{ s | ident }}{% endfor %}{% if individual %}, ind{% endif %}) - 1 AS cell,
+       dense_rank() OVER (ORDER BY {{ order | idents }}) - 1 AS key,
+       b, {{ qcols | idents }}{% for s in extra %}, {{ s | ident }}{% endfor %}{% if individual %}, ind{% endif %}
+
+FROM {{ codes | table }}
+ORDER BY cell, rid

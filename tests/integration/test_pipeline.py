@@ -1,0 +1,155 @@
+"""The anonymize contract end to end on the hostile-names table: one transaction, reconciliation,
+verification on the written table, audit records, --replace, and clear errors for bad input."""
+
+from __future__ import annotations
+
+import sys
+
+import pytest
+
+import ldiv_db
+from fixtures.hostile import HOSTILE_QI, HOSTILE_SA
+from ldiv_db.algorithms import REGISTRY, Algorithm, AnonymizeRequest, Partitioning, register
+from ldiv_db.db import Database
+from ldiv_db.errors import BadInput, PrivacyViolation
+from ldiv_db.render import Query
+
+QI = ["it's", "select"]
+
+
+def _anon(db: Database, **kw):  # type: ignore[no-untyped-def]
+    args = {
+        "algorithm": "full-domain",
+        "output": "rel 1",
+        "l": 2,
+        "model": "distinct",
+        "levels": {"it's": 1, "select": 0},
+    }
+    args.update(kw)
+    return ldiv_db.anonymize(db, "select", QI, HOSTILE_SA, **args)
+
+
+def _count(db: Database, sql: str) -> int:
+    return int(db.raw_rows(sql)[0][0])
+
+
+def test_release_written_recorded_and_verified(hostile_db: Database) -> None:
+    res = _anon(hostile_db)
+    d = res.to_dict()
+    for key in ("run_id", "algorithm", "model", "l", "rows_in", "rows_published", "rows_suppressed", "groups",
+                "seconds", "queries", "output", "verified", "metrics"):
+        assert key in d
+    for key in ("il", "lm", "dm", "cavg", "kl", "stars", "avg_group_size"):
+        assert key in d["metrics"]
+    assert res.verified and res.rows_in == 12 and res.rows_published + res.rows_deleted == 12
+    cols = [r[0] for r in hostile_db.raw_rows("DESCRIBE \"rel 1\"")]
+    assert cols == [*QI, HOSTILE_SA, "group_id"]
+    assert _count(hostile_db, "SELECT count(*) FROM ldiv.release_row WHERE release_id = %d" % res.release_id) == 12
+    status = hostile_db.raw_rows("SELECT status FROM ldiv.run WHERE run_id = ?", [res.run_id])[0][0]
+    assert status == "done"
+    assert _count(hostile_db, "SELECT count(*) FROM ldiv.run_step WHERE run_id = %d" % res.run_id) > 5
+    # the published table passes the independent check, grouped by its group id and by its labels
+    chk = ldiv_db.check(hostile_db, "rel 1", QI, HOSTILE_SA, model="distinct", l=2)
+    assert chk.satisfied
+
+
+def test_existing_output_needs_replace_and_replace_supersedes(hostile_db: Database) -> None:
+    first = _anon(hostile_db)
+    with pytest.raises(BadInput, match="already exists"):
+        _anon(hostile_db)
+    second = _anon(hostile_db, replace=True, levels={"it's": 2, "select": 0})
+    sup = hostile_db.raw_rows("SELECT superseded_by FROM ldiv.release WHERE release_id = ?", [first.release_id])
+    assert sup[0][0] == second.release_id
+
+
+def test_failure_inside_the_transaction_leaves_nothing(hostile_db: Database, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    first = _anon(hostile_db)
+    before = hostile_db.raw_rows('SELECT * FROM "rel 1" ORDER BY ALL')
+
+    def boom(*a, **k):  # type: ignore[no-untyped-def]
+        raise RuntimeError("disk full")
+
+    monkeypatch.setattr(sys.modules["ldiv_db.metrics"], "compute_metrics", boom)
+    with pytest.raises(RuntimeError):
+        _anon(hostile_db, replace=True, levels={"it's": 2, "select": 1})
+    assert hostile_db.raw_rows('SELECT * FROM "rel 1" ORDER BY ALL') == before
+    assert _count(hostile_db, "SELECT count(*) FROM ldiv.release") == 1
+    rows = hostile_db.raw_rows("SELECT status FROM ldiv.run ORDER BY run_id")
+    assert [r[0] for r in rows] == ["done", "failed"]
+    assert first.verified
+
+
+class _Leaky(Algorithm):
+    """A deliberately wrong algorithm: every row in its own group (never l-diverse)."""
+
+    name = "leaky-test"
+
+    def run(self, request: AnonymizeRequest) -> Partitioning:
+        t = request.db.work_table("leaky")
+        request.db.run(
+            Query(
+                "test/leaky",
+                f"CREATE TEMP TABLE {t.sql()} AS SELECT rowid AS rid, rowid AS gid, false AS deleted, "
+                f"false AS sa_suppressed FROM {request.inputs.table.ref.sql()}",
+            )
+        )
+        return Partitioning(assignment=t, recoding="suppress")
+
+
+def test_a_release_that_fails_verification_is_never_published(hostile_db: Database) -> None:
+    register(_Leaky)
+    try:
+        with pytest.raises(PrivacyViolation, match="nothing was published"):
+            _anon(hostile_db, algorithm="leaky-test", output="leak")
+        assert not hostile_db.raw_rows(
+            "SELECT * FROM information_schema.tables WHERE table_name = 'leak'"
+        )
+        assert _count(hostile_db, "SELECT count(*) FROM ldiv.release") == 0
+    finally:
+        REGISTRY.pop("leaky-test")
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"table": "nope"}, "unknown table 'nope'"),
+        ({"qi": ["it's", "zip"]}, "(?s)unknown column 'zip'.*columns are: it's, a\"b, Zip Code"),
+        ({"qi": ["it's", HOSTILE_SA]}, "both as QI and as SA"),
+        ({"l": 1}, "at least 2"),
+        ({"l": 9}, "(?s)infeasible.*only 4 distinct values"),
+        ({"algorithm": "magic"}, "unknown algorithm"),
+        ({"model": "frequency", "l": 4}, "(?s)infeasible.*largest feasible l is"),
+    ],
+)
+def test_bad_input_is_named(hostile_db: Database, kwargs: dict, message: str) -> None:  # type: ignore[type-arg]
+    args = {"table": "select", "qi": QI}
+    args.update(kwargs)
+    table, qi = args.pop("table"), args.pop("qi")
+    with pytest.raises(BadInput, match=message):
+        ldiv_db.anonymize(
+            hostile_db,
+            table,
+            qi,
+            HOSTILE_SA,
+            **{"algorithm": "full-domain", "output": "o", "l": 2, "levels": {}, **args},
+        )
+
+
+def test_nulls_are_counted_and_null_as_value_handles_them(hostile_db: Database) -> None:
+    hostile_db.raw_rows("CREATE TABLE withnull AS SELECT * FROM \"select\"")
+    hostile_db.raw_rows("UPDATE withnull SET \"ünï\" = NULL WHERE \"a\"\"b\" < 32")
+    with pytest.raises(BadInput, match=r"(?s)'ünï' has 2 NULL\(s\).*--null-as-value"):
+        ldiv_db.check(hostile_db, "withnull", HOSTILE_QI, HOSTILE_SA)
+    res = ldiv_db.check(hostile_db, "withnull", ["it's"], HOSTILE_SA, null_as_value=True)
+    assert res.rows == 12
+
+
+def test_check_on_every_hostile_identifier(hostile_db: Database) -> None:
+    res = ldiv_db.check(hostile_db, '"select"', HOSTILE_QI, [HOSTILE_SA, "order"], model="distinct", l=[2, 2])
+    assert res.rows == 12
+    assert set(res.to_dict()["per_sa"]) == {HOSTILE_SA, "order"}
+
+
+def test_l_one_is_refused_in_check(hostile_db: Database) -> None:
+    with pytest.raises(BadInput, match="at least 2"):
+        ldiv_db.check(hostile_db, "select", QI, HOSTILE_SA, model="distinct", l=1)

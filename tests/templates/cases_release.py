@@ -1,0 +1,156 @@
+"""Template cases: sql/release/, sql/meta/, sql/full_domain/ and the remaining sql/catalog/ statements."""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from ldiv_db.render import Ident, TableRef
+
+from .harness import Case, HostileEnv
+
+KINDS = ["hierarchy", "numeric", "flat", "flat"]
+PAPER_CSV = Path(__file__).resolve().parents[2] / "fixtures" / "papers" / "bsgi_table1.csv"
+PARQUET = Path(tempfile.gettempdir()) / "ldiv_template_case.parquet"
+
+
+def _parquet(env: HostileEnv) -> None:
+    env.db.con.execute('DROP TABLE IF EXISTS "loaded it\'s"')
+    env.db.con.execute("COPY (SELECT * FROM main.\"select\") TO $p (FORMAT parquet)", {"p": str(PARQUET)})
+
+
+def _assignment(env: HostileEnv) -> TableRef:
+    t = env.work("assignment")
+    env.db.con.execute(
+        f'CREATE OR REPLACE TEMP TABLE {t.sql()} AS SELECT rowid AS rid, CAST("group" AS BIGINT) AS gid, '
+        "rowid = 0 AS deleted, false AS sa_suppressed FROM main.\"select\""
+    )
+    return t
+
+
+def _labels(env: HostileEnv) -> TableRef:
+    t = env.work("labels")
+    cols = ", ".join(f'CAST("{i}" AS VARCHAR) AS q{i}' for i in range(1, 5))
+    env.db.con.execute(
+        f"CREATE OR REPLACE TEMP TABLE {t.sql()} AS SELECT gid, {cols} FROM "
+        f"(SELECT DISTINCT gid FROM {_assignment(env).sql()}), (SELECT 1 AS \"1\", 2 AS \"2\", 3 AS \"3\", 4 AS \"4\")"
+    )
+    return t
+
+
+def _out(env: HostileEnv) -> TableRef:
+    return TableRef("out it's", "main")
+
+
+def _write_ctx(env: HostileEnv) -> dict[str, Any]:
+    return {
+        "output": _out(env),
+        "assignment": _assignment(env),
+        "source": env.source,
+        "labels": _labels(env),
+        "labels_by": "gid",
+        "qi": env.qi,
+        "sa": [env.sa],
+        "keep": [env.klass],
+        "group_column": Ident("group id"),
+    }
+
+
+def _drop_out(env: HostileEnv) -> None:
+    env.db.con.execute(f"DROP TABLE IF EXISTS {_out(env).sql()}")
+
+
+def _write_out(env: HostileEnv) -> None:
+    from ldiv_db.render import render
+
+    _drop_out(env)
+    env.db.run(render("release/write.sql", **_write_ctx(env)))
+
+
+RELEASE_PARAMS = {
+    "run_id": 1,
+    "name": "main.out",
+    "source": "main.select",
+    "algorithm": "test",
+    "model": "distinct",
+    "l": "[2]",
+    "qi": "[]",
+    "sa": "[]",
+    "rows_in": 12,
+    "rows_published": 11,
+    "rows_suppressed": 1,
+    "groups": 3,
+    "metrics": "{}",
+    "details": "{}",
+    "verified": True,
+    "verification": "{}",
+}
+
+CASES = {
+    "release/labels_lca.sql": Case(
+        lambda env: {
+            "target": env.work("lca"),
+            "assignment": _assignment(env),
+            "source": env.source,
+            "qi": env.qi,
+            "kinds": KINDS,
+        },
+        {"hids": [0, 0, 0, 0]},
+    ),
+    "release/labels_suppress.sql": Case(
+        lambda env: {"target": env.work("sup"), "assignment": _assignment(env), "source": env.source, "qi": env.qi}
+    ),
+    "release/labels_levels.sql": Case(
+        lambda env: {"target": env.work("lev"), "source": env.source, "qi": env.qi, "sa": [env.sa], "kinds": KINDS},
+        {"hids": [0, 0, 0, 0], "levels": [1, 0, 0, 0]},
+    ),
+    "release/write.sql": Case(_write_ctx, prepare=_drop_out),
+    "release/release_rows.sql": Case(lambda env: {"assignment": _assignment(env)}, {"release_id": 99}),
+    "release/reconcile.sql": Case(
+        lambda env: {"source": env.source, "assignment": _assignment(env), "output": _out(env), "sa": [env.sa]},
+        prepare=_write_out,
+    ),
+    "full_domain/assign.sql": Case(
+        lambda env: {
+            "target": env.work("fd"),
+            "labels": _labels(env),
+            "verdict": env.work("verdict"),
+            "qi": [Ident(f"q{i}") for i in range(1, 5)],
+            "exact_ids": False,
+        },
+        prepare=lambda env: env.db.con.execute(
+            f"CREATE OR REPLACE TEMP TABLE {env.work('verdict').sql()} AS "
+            "SELECT 1::BIGINT AS gid, 2::BIGINT AS size, true AS ok, 0.0 AS severity"
+        ),
+    ),
+    "full_domain/deleted_count.sql": Case(lambda env: {"assignment": _assignment(env)}),
+    "meta/run_start.sql": Case(
+        lambda env: {},
+        {"command": "anonymize", "algorithm": "x", "source": "s", "output": "o", "params": '{"a": 1}'},
+    ),
+    "meta/run_finish.sql": Case(
+        lambda env: {},
+        {"run_id": 1, "status": "done", "seconds": 1.0, "queries": 3, "metrics": "{}", "error": None},
+    ),
+    "meta/release_insert.sql": Case(lambda env: {}, RELEASE_PARAMS),
+    "meta/release_update.sql": Case(
+        lambda env: {}, {"release_id": 1, "metrics": "{}", "verified": True, "verification": "{}"}
+    ),
+    "meta/release_supersede.sql": Case(lambda env: {}, {"name": "main.out", "release_id": 2}),
+    "meta/releases.sql": Case(lambda env: {}),
+    "meta/drop_output.sql": Case(lambda env: {"output": TableRef("nothing here", "main")}),
+    "catalog/hierarchies_of.sql": Case(lambda env: {}, {"table_name": "main.select"}),
+    "catalog/sa_counts.sql": Case(lambda env: {"source": env.source, "sa": env.sa}),
+    "catalog/load_csv.sql": Case(
+        lambda env: {"target": TableRef("loaded it's", "main")},
+        {"path": str(PAPER_CSV), "sep": ";"},
+        prepare=lambda env: env.db.con.execute('DROP TABLE IF EXISTS "loaded it\'s"'),
+    ),
+    "catalog/load_parquet.sql": Case(
+        lambda env: {"target": TableRef("loaded it's", "main")},
+        {"path": str(PARQUET)},
+        prepare=_parquet,
+    ),
+    "catalog/drop_table.sql": Case(lambda env: {"target": TableRef("nothing here", "main")}),
+}

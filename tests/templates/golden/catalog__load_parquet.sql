@@ -1,0 +1,8 @@
+/* purpose: load a Parquet file into a new table */
+/* params: path */
+/* returns: creates target */
+/* ref: issue 2 item 3 */
+CREATE TABLE "main"."loaded it's" AS
+SELECT
+  *
+FROM READ_PARQUET($path)

@@ -1,0 +1,25 @@
+/* purpose: full-domain assignment: each row joins the group of its generalized QI vector (group ids renumbered 1..g); rows of groups the model rejects are deleted (suppressed) */
+/* params: none */
+/* returns: creates target(rid, gid, deleted, sa_suppressed) */
+/* ref: SPEC §0.4; ARX-style record suppression of violating equivalence classes; the group id is the evaluator's (partition/histogram.sql) */
+CREATE OR REPLACE TEMPORARY TABLE "temp"."main"."wk fd's" AS
+WITH lab AS (
+  SELECT
+    rid,
+    CAST(HASH("q1", "q2", "q3", "q4") >> 1 AS BIGINT) AS gid
+  FROM "temp"."main"."wk labels's"
+), num AS (
+  SELECT
+    gid,
+    ok,
+    ROW_NUMBER() OVER (ORDER BY gid) AS group_no
+  FROM "temp"."main"."wk verdict's"
+)
+SELECT
+  lab.rid,
+  num.group_no AS gid,
+  NOT num.ok AS deleted,
+  FALSE AS sa_suppressed
+FROM lab
+JOIN num
+  ON num.gid = lab.gid

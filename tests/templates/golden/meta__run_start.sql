@@ -1,0 +1,24 @@
+/* purpose: record the start of a run */
+/* params: command, algorithm, source, output, params */
+/* returns: run_id */
+/* ref: DESIGN §6 (every run is recorded in ldiv.run) */
+INSERT INTO ldiv.run (
+  run_id,
+  command,
+  algorithm,
+  source,
+  output,
+  params,
+  status
+)
+VALUES
+  (
+    NEXTVAL('ldiv.run_seq'),
+    $command,
+    $algorithm,
+    $source,
+    $output,
+    CAST($params AS JSON),
+    'running'
+  )
+RETURNING run_id

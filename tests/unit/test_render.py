@@ -1,0 +1,57 @@
+"""The rendering choke point: quoting, params discipline, the finalize guard."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from ldiv_db.render import Ident, Renderer, TableRef, parse_header, quote
+
+
+@pytest.fixture
+def renderer(tmp_path: Path) -> Renderer:
+    (tmp_path / "ok.sql").write_text(
+        "-- purpose: test\n-- params: l\n-- returns: x\nSELECT {{ cols | idents }} FROM {{ t | table }} WHERE n >= $l\n"
+    )
+    (tmp_path / "raw.sql").write_text("-- purpose: bad\n-- params: none\n-- returns: x\nSELECT '{{ value }}'\n")
+    return Renderer(tmp_path)
+
+
+@pytest.mark.parametrize(
+    ("name", "quoted"),
+    [("it's", "\"it's\""), ('a"b', '"a""b"'), ("select", '"select"'), ("Zip Code", '"Zip Code"'), ("ünï", '"ünï"')],
+)
+def test_quote_hostile_names(name: str, quoted: str) -> None:
+    assert quote(name) == quoted
+
+
+def test_render_quotes_and_binds(renderer: Renderer) -> None:
+    q = renderer.render("ok.sql", {"l": 3}, cols=[Ident('a"b'), Ident("select")], t=TableRef("Zip Code", "main"))
+    assert q.sql.endswith('SELECT "a""b", "select" FROM "main"."Zip Code" WHERE n >= $l')
+    assert q.params == {"l": 3}
+
+
+def test_render_refuses_missing_and_undeclared_params(renderer: Renderer) -> None:
+    with pytest.raises(TypeError, match="missing"):
+        renderer.render("ok.sql", {}, cols=[], t=TableRef("t"))
+    with pytest.raises(TypeError, match="undeclared"):
+        renderer.render("ok.sql", {"l": 1, "x": 2}, cols=[], t=TableRef("t"))
+
+
+def test_finalize_refuses_raw_strings(renderer: Renderer) -> None:
+    with pytest.raises(TypeError, match="refusing to print a raw str"):
+        renderer.render("raw.sql", value="1'; DROP TABLE x; --")
+
+
+def test_header_parsing() -> None:
+    h = parse_header("-- purpose: p\n-- params: a, b\n-- returns: r\nSELECT 1")
+    assert h.params == frozenset({"a", "b"}) and h.purpose == "p" and h.returns == "r"
+    assert parse_header("-- params: none\nSELECT 1").params == frozenset()
+
+
+def test_shipped_templates_all_have_headers() -> None:
+    r = Renderer()
+    names = r.templates()
+    assert names, "no templates found"
+    assert not any(n.startswith("_") for n in names)
