@@ -18,8 +18,17 @@ ROOT = Path(__file__).resolve().parents[1]
 ADULT = ROOT.parent / "shared" / "datasets" / "adult"
 QI = ["sex", "age", "race", "marital-status", "education", "native-country", "workclass", "salary-class"]
 SA = "occupation"
-HIERARCHIES = ["age", "education", "marital-status", "native-country", "race", "salary-class", "sex",
-               "workclass", "occupation"]
+HIERARCHIES = [
+    "age",
+    "education",
+    "marital-status",
+    "native-country",
+    "race",
+    "salary-class",
+    "sex",
+    "workclass",
+    "occupation",
+]
 TARGETS = {"load_adult": 2.0, "check_adult": 0.5, "check_1m": 3.0}
 MEMORY_MIB = {"check_1m": 2048.0}
 
@@ -58,8 +67,14 @@ def case(name: str, workdir: Path) -> dict[str, Any]:
             r = ldiv_db.check(db, "adult", QI, SA, model="recursive", l=3, c=4)
             runs.append((r.seconds, r.queries))
         best = min(runs)
-        return {"case": name, "seconds": best[0], "median": sorted(runs)[2][0], "queries": best[1],
-                "groups": r.groups, "model": "recursive (c=4, l=3)"}
+        return {
+            "case": name,
+            "seconds": best[0],
+            "median": sorted(runs)[2][0],
+            "queries": best[1],
+            "groups": r.groups,
+            "model": "recursive (c=4, l=3)",
+        }
     if name == "check_1m":
         db_path = workdir / "adult1m.duckdb"
         db = ldiv_db.Database.open(db_path)
@@ -68,8 +83,14 @@ def case(name: str, workdir: Path) -> dict[str, Any]:
             r = ldiv_db.check(db, "adult_1m", QI, SA, model="recursive", l=3, c=4)
             runs.append((r.seconds, r.queries))
         best = min(runs)
-        return {"case": name, "seconds": best[0], "queries": best[1], "rows": r.rows, "groups": r.groups,
-                "model": "recursive (c=4, l=3)"}
+        return {
+            "case": name,
+            "seconds": best[0],
+            "queries": best[1],
+            "rows": r.rows,
+            "groups": r.groups,
+            "model": "recursive (c=4, l=3)",
+        }
     raise SystemExit(f"unknown case {name}")
 
 
@@ -106,7 +127,10 @@ def main(argv: list[str] | None = None) -> int:
         for name in ("load_adult", "check_adult", "check_1m"):
             out = subprocess.run(
                 [sys.executable, "-m", "bench.foundation", "--case", name, "--workdir", str(work)],
-                capture_output=True, text=True, cwd=ROOT, check=True,
+                capture_output=True,
+                text=True,
+                cwd=ROOT,
+                check=True,
             )
             res = json.loads(out.stdout.strip().splitlines()[-1])
             res["target_seconds"] = TARGETS[name]
@@ -120,8 +144,10 @@ def main(argv: list[str] | None = None) -> int:
     args.out.write_text(json.dumps(results, indent=2) + "\n")
     print(f"{'case':<14}{'seconds':>9}{'target':>8}{'peak MiB':>10}  ok")
     for r in results:
-        print(f"{r['case']:<14}{r['seconds']:>9.3f}{r.get('target_seconds') or '':>8}"
-              f"{r.get('peak_mib') or '':>10}  {r.get('ok', '')}")
+        print(
+            f"{r['case']:<14}{r['seconds']:>9.3f}{r.get('target_seconds') or '':>8}"
+            f"{r.get('peak_mib') or '':>10}  {r.get('ok', '')}"
+        )
     return 0 if all(r.get("ok", True) for r in results) else 1
 
 

@@ -12,7 +12,9 @@ def _find(packaged: str, checkout: str) -> Path:
     for candidate in (_PKG / packaged, _PKG.parent / checkout):
         if candidate.is_dir():
             return candidate
-    raise FileNotFoundError(f"ldiv_db resources not found: neither {_PKG / packaged} nor {_PKG.parent / checkout}")
+    raise FileNotFoundError(
+        f"ldiv_db resources not found: neither {_PKG / packaged} nor {_PKG.parent / checkout}"
+    )
 
 
 def sql_dir() -> Path:

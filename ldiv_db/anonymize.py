@@ -190,7 +190,7 @@ def _anonymize(
     if inputs.table.kind.upper() != "BASE TABLE":
         raise BadInput(
             f"{inputs.table.name} is a view; anonymize needs a base table (its rows need stable row ids)",
-            f"materialize it first: CREATE TABLE t AS SELECT * FROM {inputs.table.name}",
+            f"materialize it first: CREATE TABLE t AS SELECT * FROM {inputs.table.name}",  # noqa: S608
         )
     if isinstance(l, str) and l.strip().lower() != "auto":
         l = [int(x) for x in as_list(l)]
@@ -204,9 +204,10 @@ def _anonymize(
     check_feasible(db, inputs, privacy)
 
     out = output_ref(output)
-    if out.parts[-2:] == inputs.table.ref.parts[-2:] or out.name.lower() == inputs.table.ref.name.lower() and (
-        out.schema or "main"
-    ) == (inputs.table.ref.schema or "main"):
+    if out.parts[-2:] == inputs.table.ref.parts[-2:] or (
+        out.name.lower() == inputs.table.ref.name.lower()
+        and (out.schema or "main") == (inputs.table.ref.schema or "main")
+    ):
         raise BadInput(f"the output {output!r} is the source table", "choose another --output name")
     if db.exists(out) and not replace:
         raise BadInput(f"the output table {out.display()} already exists", "pass --replace to overwrite it")
@@ -275,7 +276,13 @@ def _anonymize(
 
 
 def _finish_run(
-    db: Database, run_id: int, status: str, t0: float, q0: int, metrics: dict[str, Any] | None, error: str | None
+    db: Database,
+    run_id: int,
+    status: str,
+    t0: float,
+    q0: int,
+    metrics: dict[str, Any] | None,
+    error: str | None,
 ) -> None:
     params = {
         "run_id": run_id,
@@ -388,7 +395,9 @@ def publish(
         )[0]
         problems = []
         if rec["assigned"] != rec["rows_in"] or rec["distinct_assigned"] != rec["rows_in"]:
-            problems.append(f"{rec['assigned']} assignments ({rec['distinct_assigned']} rows) for {rec['rows_in']} rows")
+            problems.append(
+                f"{rec['assigned']} assignments ({rec['distinct_assigned']} rows) for {rec['rows_in']} rows"
+            )
         if rec["published"] + rec["deleted"] != rec["rows_in"] or rec["output_rows"] != rec["published"]:
             problems.append(f"published {rec['published']} + deleted {rec['deleted']} != {rec['rows_in']}")
         if rec["sa_mismatches"]:

@@ -97,7 +97,9 @@ def split_name(spelled: str) -> list[str]:
         i += 1
     parts.append("".join(buf))
     if quoted or any(p == "" for p in parts) or len(parts) > 3:
-        raise BadInput(f"cannot read the table name {spelled!r}", 'use table, schema.table or catalog.schema.table')
+        raise BadInput(
+            f"cannot read the table name {spelled!r}", "use table, schema.table or catalog.schema.table"
+        )
     return parts
 
 
@@ -113,12 +115,16 @@ def resolve_table(db: Database, spelled: str) -> Table:
             return [h.lower() for h in have] == [p.lower() for p in parts]
         return have == parts
 
-    found = [r for r in everything if matches(r, fold=False)] or [r for r in everything if matches(r, fold=True)]
+    found = [r for r in everything if matches(r, fold=False)] or [
+        r for r in everything if matches(r, fold=True)
+    ]
     if len(found) > 1 and len(parts) < 3:
         default = [r for r in found if r[4]]
         found = default or found
     if not found:
-        names = sorted({f"{r[1]}.{r[2]}" if r[0] == everything[0][0] else f"{r[0]}.{r[1]}.{r[2]}" for r in everything})
+        names = sorted(
+            {f"{r[1]}.{r[2]}" if r[0] == everything[0][0] else f"{r[0]}.{r[1]}.{r[2]}" for r in everything}
+        )
         listing = ", ".join(names[:30]) + (" ..." if len(names) > 30 else "") if names else "none"
         raise BadInput(
             f"unknown table {spelled!r}",
@@ -144,7 +150,9 @@ def output_ref(spelled: str) -> TableRef:
     """Where a release is written: ``name`` or ``schema.name`` in the current database."""
     parts = split_name(spelled)
     if len(parts) == 3:
-        raise BadInput(f"output {spelled!r} names another catalog", "write releases into the working database")
+        raise BadInput(
+            f"output {spelled!r} names another catalog", "write releases into the working database"
+        )
     if len(parts) == 2:
         return TableRef(parts[1], parts[0])
     return TableRef(parts[0], "main")

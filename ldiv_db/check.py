@@ -238,8 +238,7 @@ def evaluate(
         db, inputs.table.ref, keys, [c.ident for c in inputs.sa], null_as_value=null_as_value, prefix=prefix
     ).build()
     summaries = ev.summary()
-    top = min(s.distinct_l for s in summaries)
-    profile = ev.recursive_profile(top)
+    profile = ev.recursive_profile([s.distinct_l for s in summaries])
     per_sa = [SaStats(col.name, s, profile.get(s.s, [])) for col, s in zip(inputs.sa, summaries, strict=True)]
     first = summaries[0]
     result = CheckResult(

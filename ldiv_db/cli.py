@@ -52,7 +52,9 @@ def _weights(spec: str | None) -> Any:
     out = {}
     for part in spec.split(","):
         if "=" not in part:
-            raise LdivError(f"cannot read --category-weights {spec!r}", "use uniform, sensitivity or 1=0,2=1/3,3=2/3,4=1")
+            raise LdivError(
+                f"cannot read --category-weights {spec!r}", "use uniform, sensitivity or 1=0,2=1/3,3=2/3,4=1"
+            )
         k, v = part.split("=", 1)
         out[int(k)] = v.strip()
     return out
@@ -185,7 +187,9 @@ def build_parser() -> argparse.ArgumentParser:
     m.add_argument("--sa", required=True)
     m.add_argument("--l", type=int, help="l for CAVG")
     m.add_argument("--class-column", help="class column for CM (must be in the release)")
-    m.add_argument("--group-column", default="group_id", help="group column of the release (default group_id)")
+    m.add_argument(
+        "--group-column", default="group_id", help="group column of the release (default group_id)"
+    )
     m.add_argument("--json", action="store_true")
 
     g = sub.add_parser("suggest-l", help="the largest feasible l per model, with the reason")
@@ -271,7 +275,7 @@ def _cmd(args: argparse.Namespace) -> int:
         _emit(args, res)
         return 0 if res.satisfied in (None, True) else 1
     if args.command == "metrics":
-        res = api.metrics(
+        mres = api.metrics(
             _open(args),
             args.source,
             args.release,
@@ -281,7 +285,7 @@ def _cmd(args: argparse.Namespace) -> int:
             class_column=args.class_column,
             group_column=args.group_column,
         )
-        _emit(args, res)
+        _emit(args, mres)
         return 0
     if args.command == "suggest-l":
         _emit(args, api.suggest_l(_open(args), args.table, args.sa))
@@ -294,7 +298,7 @@ def _cmd(args: argparse.Namespace) -> int:
             k, v = kv.split("=", 1)
             options[k.strip().replace("-", "_")] = v.strip()
         options.update(_algorithm_options(args))
-        res = api.anonymize(
+        ares = api.anonymize(
             _open(args),
             args.table,
             args.qi,
@@ -313,13 +317,12 @@ def _cmd(args: argparse.Namespace) -> int:
             model_options=_model_options(args),
             **options,
         )
-        _emit(args, res)
+        _emit(args, ares)
         return 0
     if args.command == "run":
         from .job import run_job
 
-        res = run_job(args.job, quiet=args.quiet)
-        _emit(args, res)
+        _emit(args, run_job(args.job, quiet=args.quiet))
         return 0
     if args.command == "releases":
         _emit(args, api.releases(_open(args)))

@@ -95,7 +95,7 @@ class Database:
             raise BadInput(f"cannot attach {file}: no such file")
         opts = " (READ_ONLY)" if read_only else ""
         try:
-            self.con.execute(f"ATTACH $path AS {quote(alias)}{opts}", {"path": file})  # noqa: S608
+            self.con.execute(f"ATTACH $path AS {quote(alias)}{opts}", {"path": file})
         except duckdb.Error as exc:
             raise BadInput(f"cannot attach {file} as {alias}: {_clean_duckdb_message(exc)}") from None
 
@@ -194,7 +194,9 @@ class Database:
             raise LdivError(f"{name} failed: {_clean_duckdb_message(exc)}") from exc
         self.queries += 1
 
-    def raw_rows(self, sql: str, params: Sequence[Any] | Mapping[str, Any] | None = None) -> list[tuple[Any, ...]]:
+    def raw_rows(
+        self, sql: str, params: Sequence[Any] | Mapping[str, Any] | None = None
+    ) -> list[tuple[Any, ...]]:
         """Fixed bookkeeping SQL with bound values (migrations); user names never reach it."""
         self.queries += 1
         return self.con.execute(sql, params).fetchall()

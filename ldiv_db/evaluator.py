@@ -22,9 +22,9 @@ class PartitionEvaluator(Protocol):
 
     def summary(self) -> list[PartitionSummary]: ...
 
-    def recursive_profile(self, max_l: int) -> dict[int, list[RecursiveBound]]: ...
+    def recursive_profile(self, max_ls: Sequence[int]) -> dict[int, list[RecursiveBound]]: ...
 
-    def value_counts(self) -> dict[int, list[tuple[str, int]]]: ...
+    def value_counts(self) -> dict[int, list[tuple[str | None, int]]]: ...
 
 
 class ModelLike(Protocol):
@@ -76,8 +76,13 @@ class SqlEvaluator:
         """Descending SA counts of the groups with at least ``min_values`` values (built on demand)."""
         target = self.work(f"counts_{min_values}")
         if min_values not in self._counts:
-            q = render("partition/group_counts.sql", {"min_values": min_values}, target=target, hist=self.hist,
-                       stats=self.stats)
+            q = render(
+                "partition/group_counts.sql",
+                {"min_values": min_values},
+                target=target,
+                hist=self.hist,
+                stats=self.stats,
+            )
             self.db.run(q)
             self._counts.add(min_values)
         return target
@@ -116,22 +121,27 @@ class SqlEvaluator:
             )
         return out
 
-    def recursive_profile(self, max_l: int) -> dict[int, list[RecursiveBound]]:
-        """Per SA: for l = 2..max_l, the infimum c above which recursive (c,l) holds in every group."""
+    def recursive_profile(self, max_ls: Sequence[int]) -> dict[int, list[RecursiveBound]]:
+        """Per SA s: for l = 2..max_ls[s-1] (at most that SA's distinct l), the infimum c above which
+        recursive (c,l) holds in every group."""
         out: dict[int, list[RecursiveBound]] = {}
-        if max_l < 2:
+        if max(max_ls, default=0) < 2:
             return out
-        q = render("partition/recursive_profile.sql", {"max_l": max_l}, counts=self.counts_table(2))
+        q = render(
+            "partition/recursive_profile.sql",
+            {"max_l": max(max_ls), "max_ls": list(max_ls)},
+            counts=self.counts_table(2),
+        )
         for s, l_value, cands in self.db.rows(q):
             exact = max(Fraction(int(a), int(b)) for a, b in cands)
             out.setdefault(int(s), []).append(RecursiveBound(int(l_value), exact))
         return out
 
-    def value_counts(self) -> dict[int, list[tuple[str, int]]]:
-        """Per SA: every value with its count in the whole table, most frequent first."""
-        out: dict[int, list[tuple[str, int]]] = {}
+    def value_counts(self) -> dict[int, list[tuple[str | None, int]]]:
+        """Per SA: every value (None = NULL with null_as_value) with its count in the whole table."""
+        out: dict[int, list[tuple[str | None, int]]] = {}
         for s, v, n in self.db.rows(render("partition/value_counts.sql", hist=self.hist)):
-            out.setdefault(int(s), []).append((str(v), int(n)))
+            out.setdefault(int(s), []).append((None if v is None else str(v), int(n)))
         return out
 
     def pillars(self) -> list[Pillar]:

@@ -123,7 +123,9 @@ def parse_thresholds(spec: str | Mapping[str, Any] | None) -> dict[str, Any] | N
     out = {}
     for part in spec.split(","):
         if "=" not in part:
-            raise BadInput(f"cannot read threshold {part!r}", "use a file or value=theta pairs: Flu=0.5,HIV=1/4")
+            raise BadInput(
+                f"cannot read threshold {part!r}", "use a file or value=theta pairs: Flu=0.5,HIV=1/4"
+            )
         k, v = part.rsplit("=", 1)
         out[k.strip()] = v.strip()
     return out

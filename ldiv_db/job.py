@@ -72,10 +72,12 @@ class Job:
 
         for key in ("database", "source", "anonymize"):
             if key not in data:
-                raise BadInput(f"job file {p} lacks '{key}'", "see `ldiv run --help` and the README's job example")
+                raise BadInput(
+                    f"job file {p} lacks '{key}'", "see `ldiv run --help` and the README's job example"
+                )
         src = data["source"]
         if "table" not in src:
-            raise BadInput(f"job file {p}: [source] needs table = \"...\"")
+            raise BadInput(f'job file {p}: [source] needs table = "..."')
         an = dict(data["anonymize"])
         for key in ("qi", "sa", "algorithm", "output"):
             if key not in an:
@@ -89,7 +91,9 @@ class Job:
             elif isinstance(spec, dict) and "intervals" in spec:
                 hier[col] = {"intervals": [int(x) for x in spec["intervals"]]}
             else:
-                raise BadInput(f"job file {p}: hierarchy of {col!r} must be a file or {{ intervals = [...] }}")
+                raise BadInput(
+                    f"job file {p}: hierarchy of {col!r} must be a file or {{ intervals = [...] }}"
+                )
         return cls(
             path=p,
             database=rel(str(data["database"])),

@@ -43,7 +43,9 @@ def _sniff_sep(path: Path) -> str:
         return ","
 
 
-def load(db: Any, file: str | Path, table: str, *, sep: str | None = None, replace: bool = False) -> LoadResult:
+def load(
+    db: Any, file: str | Path, table: str, *, sep: str | None = None, replace: bool = False
+) -> LoadResult:
     t0 = time.perf_counter()
     database = Database.open(db)
     try:
@@ -62,7 +64,9 @@ def load(db: Any, file: str | Path, table: str, *, sep: str | None = None, repla
                     database.run(render("catalog/load_parquet.sql", {"path": str(path)}, target=target))
                 else:
                     delim = sep or _sniff_sep(path)
-                    database.run(render("catalog/load_csv.sql", {"path": str(path), "sep": delim}, target=target))
+                    database.run(
+                        render("catalog/load_csv.sql", {"path": str(path), "sep": delim}, target=target)
+                    )
             except LdivError as exc:
                 raise BadInput(
                     f"cannot load {path}: {exc.message.split(': ', 1)[-1]}",

@@ -9,7 +9,9 @@ from typing import TextIO
 
 
 class Progress:
-    def __init__(self, label: str, *, quiet: bool = False, stream: TextIO | None = None, delay: float = 2.0) -> None:
+    def __init__(
+        self, label: str, *, quiet: bool = False, stream: TextIO | None = None, delay: float = 2.0
+    ) -> None:
         self.label = label
         self.quiet = quiet
         self.stream = stream or sys.stderr

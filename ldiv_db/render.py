@@ -170,7 +170,7 @@ class Renderer:
         self.env.filters["table"] = _table
         self.env.filters["create_table"] = _create_table
 
-    @functools.lru_cache(maxsize=None)  # noqa: B019 - one renderer per process, templates are immutable
+    @functools.cache  # noqa: B019 - one renderer per process, templates are immutable
     def header(self, name: str) -> TemplateHeader:
         return parse_header((self.root / name).read_text(encoding="utf-8"))
 

@@ -59,7 +59,10 @@ class SuggestResult:
 
     def to_dict(self) -> dict[str, object]:
         return {
-            "sa": [{"name": b.sa, "rows": b.n, "values": b.m, "n1": b.n1, "most_frequent": b.top} for b in self.sa],
+            "sa": [
+                {"name": b.sa, "rows": b.n, "values": b.m, "n1": b.n1, "most_frequent": b.top}
+                for b in self.sa
+            ],
             "suggestions": [{"model": s.model, "l": s.l, "reason": s.reason} for s in self.suggestions],
         }
 

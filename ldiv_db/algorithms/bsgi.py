@@ -42,6 +42,7 @@ from .bsgi_engine import Cells, Engine, Result
 from .bsgi_schedule import max_l_schedule
 
 DEFAULT_WINDOW = 64
+DEFAULT_BATCH = 256
 SUPPORTED_MODELS = (UniqueDistinct, Distinct, Entropy, Recursive, Frequency)
 
 
@@ -172,6 +173,7 @@ class Bsgi(Algorithm):
         qi_names = [c.name for c in inputs.qi]
         exact_mode = flag(opts.get("exact"), "exact")
         window = None if exact_mode else positive_int(opts.get("window", DEFAULT_WINDOW), "window")
+        batch = positive_int(opts.get("batch", DEFAULT_BATCH), "batch")
         criterion = str(opts.get("incorporate") or "merged").strip().lower()
         if criterion not in ("merged", "increase"):
             raise BadInput(f"--incorporate must be merged or increase, got {criterion!r}")
@@ -232,7 +234,7 @@ class Bsgi(Algorithm):
         engine = Engine(cells, cost, l, window=window, criterion=criterion, rng=rng)
         variant = individual is not None or len(inputs.sa) > 1
         schedule = None if variant else max_l_schedule(sizes.tolist(), l)
-        result = engine.run(schedule)
+        result = engine.run(schedule, batch=None if exact_mode else batch)
         t_engine = time.perf_counter()
         if result.classes == 0:
             raise BadInput(

@@ -1,27 +1,32 @@
-"""BSGI's Select/Group and Incorporate steps over arrays fetched once (SPEC §2.2; Ye et al. Figs. 2–3).
+"""BSGI's Select/Group and Incorporate steps over arrays fetched once (SPEC §2.2; Ye et al. Figs. 1–3).
 
 Why Python/numpy and not SQL: the greedy is sequential — each pick depends on the rows earlier picks
 removed and on the class built so far — and one query per pick (~0.3 ms each, 26,000 picks on Adult)
-cannot meet the benchmarks. SQL prepares everything that is set-based (codes, buckets in first-appearance
-order, the compressed cells, the locality order; ``sql/bsgi/``); the Max-l schedule is closed-form
-(:mod:`.bsgi_schedule`); this module makes the picks with a few vectorized numpy operations each, over
-the candidate cells of one bucket.
+cannot meet the benchmarks. SQL prepares everything set-based (codes, buckets in first-appearance order,
+the compressed cells, the locality order; ``sql/bsgi/``); the Max-l schedule is closed-form
+(:mod:`.bsgi_schedule`); this module makes the picks, each with a handful of vectorized numpy operations
+over the candidate cells of one bucket.
 
-Cells: rows of one bucket with identical QI codes (and, for the variants, identical secondary SA values
-and individual) are interchangeable for the greedy; among them the smallest row id is taken first
-(SPEC §0.6), so a cell is a queue of row ids and the greedy compares cells. A cell's *key* is its rank
-in a lexicographic locality order of the QI codes (:func:`locality_order`), and every bucket keeps its
-live cells sorted by that key.
+Cells: rows of one bucket with identical QI codes (and, in the variants, identical secondary SA values
+and individual) are interchangeable for the greedy; among them the smallest row id goes first (SPEC
+§0.6), so a cell is a queue of row ids and the greedy compares cells. A cell's *key* is the rank of its
+QI codes in a lexicographic locality order; every bucket keeps its live cells sorted by key.
 
-Exact mode (``window=None``): every pick scans all live cells of the bucket — exactly Fig. 2 with the
-SPEC tie rules, O(n · cells per bucket). Fast mode (``window=W``): a pick scans the W live cells on each
-side of the seed row's key in the bucket (the whole bucket when it has at most 2W live cells, so small
-inputs are exact). Cost per pick: O(W) instead of O(bucket) — what makes 1,000,000 rows feasible.
+Pricing a pick: for the class state (per QI: LCA node / [lo, hi] / flat code) one cost row per QI over
+that QI's code domain (cached per state), concatenated into one table; a bucket stores its cells' codes
+as a matrix of offsets into that table, so the cost of every candidate is one gather and one row sum.
+QIs with large domains (> ``TABLE_LIMIT`` codes) are priced per candidate instead.
+
+Exact mode (``window=None``): every pick scans all live cells of its bucket — Fig. 2 with the SPEC tie
+rules (least IL, then smallest row id), O(n · cells per bucket). Fast mode (``window=W``): a pick scans
+the 2W live cells around the seed row's key in the bucket (the whole bucket when it has at most 2W live
+cells, so small inputs are exact), O(n · W).
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -30,6 +35,7 @@ from .bsgi_cost import CostArray, CostModel, IntArray
 from .bsgi_schedule import Schedule
 
 DEAD = np.int64(2**62)  # added to a cell's tie key when it is empty or inadmissible
+TABLE_LIMIT = 2048  # largest code domain priced through cached cost rows
 _KEY_LIMIT = 2**61
 
 
@@ -41,7 +47,7 @@ class Cells:
     cell_start: IntArray  # per cell: first row position (cells are contiguous, ascending)
     bucket: IntArray  # per cell: SA bucket (0 = the first-appearing value of the primary SA)
     key: IntArray  # per cell: rank of its QI codes in the locality order (equal codes, equal key)
-    codes: list[IntArray]  # per attribute, per cell: QI code (leaf node id / value / flat code)
+    codes: list[IntArray]  # per attribute, per cell: QI code (leaf node id / value rank / flat code)
     extra_sa: list[IntArray] = field(default_factory=list)  # per secondary SA, per cell: value code
     individual: IntArray | None = None  # per cell: individual code
 
@@ -64,6 +70,7 @@ class Result:
     classes_incorporated: int  # classes that received at least one residual row
     picks: int
     window_fallbacks: int  # picks whose window held no live (admissible) cell
+    compactions: int
     skipped_buckets: int  # variants: buckets skipped for lack of an admissible row
     stopped_early: bool  # variants: selection stopped with >= l non-empty buckets left
     il_scaled: int | float  # Σ_classes |e|·cost(e), in the cost model's units
@@ -73,12 +80,13 @@ class Result:
 class _Bucket:
     """One bucket's live cells in key order, with the arrays a pick slices (compacted lazily)."""
 
-    __slots__ = ("cells", "codes", "dead", "extra", "hp", "ind", "keys")
+    __slots__ = ("cells", "dead", "direct", "extra", "hp", "ind", "keys", "mat")
 
     def __init__(self, cells: IntArray, eng: Engine) -> None:
         self.cells = cells
         self.keys = eng.cells.key[cells]
-        self.codes = [c[cells] for c in eng.codes]
+        self.mat = eng.table_codes[cells]
+        self.direct = [eng.cells.codes[i][cells] for i in eng.direct]
         self.extra = [c[cells] for c in eng.cells.extra_sa]
         self.ind = eng.cells.individual[cells] if eng.cells.individual is not None else None
         self.hp = eng.head_key[cells]
@@ -97,6 +105,7 @@ class Engine:
         window: int | None = None,
         criterion: str = "merged",
         rng: random.Random | None = None,
+        progress: Callable[[int, int], None] | None = None,
     ) -> None:
         self.cells = cells
         self.model = model
@@ -105,9 +114,39 @@ class Engine:
         self.window = window
         self.criterion = criterion
         self.rng = rng
+        self.progress = progress
         n, nc = cells.n, cells.n_cells
-        self.codes = [np.asarray(c) for c in cells.codes]
-        self.kinds = [a.kind for a in self.attrs]
+        self.dtype = model.dtype
+        # state layout: one slot per QI (two for numeric: lo, hi code)
+        self.slots: list[int] = []
+        j = 0
+        for a in self.attrs:
+            self.slots.append(j)
+            j += 2 if a.kind == "numeric" else 1
+        self.width = j
+        # per QI: its code domain size, and whether it is priced by cached table rows
+        self.domain: list[int] = []
+        for i, a in enumerate(self.attrs):
+            if a.kind == "hierarchy":
+                assert a.tree is not None
+                self.domain.append(len(a.tree.parent))
+            elif a.kind == "numeric" and a.values is not None:
+                self.domain.append(len(a.values))
+            else:
+                codes = cells.codes[i]
+                self.domain.append(int(codes.max()) + 1 if len(codes) else 1)
+        self.tabled = [i for i in range(len(self.attrs)) if self.domain[i] <= TABLE_LIMIT]
+        self.direct = [i for i in range(len(self.attrs)) if self.domain[i] > TABLE_LIMIT]
+        offsets = np.cumsum([0] + [self.domain[i] for i in self.tabled])
+        self.table_codes = (
+            np.stack([cells.codes[i] + offsets[k] for k, i in enumerate(self.tabled)], axis=1)
+            if self.tabled
+            else np.zeros((nc, 0), dtype=np.int64)
+        )
+        self.code_rows = np.stack(cells.codes, axis=1) if cells.codes else np.zeros((nc, 0), dtype=np.int64)
+        self._row_cache: list[dict[tuple[int, int], CostArray]] = [{} for _ in self.attrs]
+        self._parent = [a.tree.parent.tolist() if a.tree is not None else [] for a in self.attrs]
+        self._last = [a.tree.last.tolist() if a.tree is not None else [] for a in self.attrs]
         # row positions -> rank of the row id (the tie key), and the cell of each row
         order = np.argsort(cells.rid, kind="stable")
         self.rank = np.empty(n, dtype=np.int64)
@@ -121,144 +160,190 @@ class Engine:
         self.gid = np.full(n, -1, dtype=np.int64)
         m = int(cells.bucket.max()) + 1 if nc else 0
         self.m = m
-        # bucket rows by row id (the seed queue of Fig. 2 line 4)
+        # bucket rows by row id: the seed queue of Fig. 2 line 4
         row_bucket = cells.bucket[self.row_cell]
         by_bucket = np.lexsort((self.rank, row_bucket))
         bounds = np.searchsorted(row_bucket[by_bucket], np.arange(m + 1))
         self.seed_rows = [by_bucket[bounds[b] : bounds[b + 1]] for b in range(m)]
         self.seed_ptr = [0] * m
         self.remaining = np.diff(bounds).astype(np.int64)
-        cell_order = np.lexsort((cells.key, cells.bucket))
-        cb = np.searchsorted(cells.bucket[cell_order], np.arange(m + 1))
-        self.buckets = [_Bucket(cell_order[cb[b] : cb[b + 1]], self) for b in range(m)]
-        self.cell_pos = np.empty(nc, dtype=np.int64)
-        for bk in self.buckets:
-            self.cell_pos[bk.cells] = np.arange(len(bk.cells), dtype=np.int64)
+        self._buckets: list[_Bucket] | None = None  # the sequential path's per-bucket arrays
+        self.cell_pos = np.zeros(nc, dtype=np.int64)
         self.key_mult = np.int64(n + 1)
-        top = sum(float(a.weight) for a in self.attrs) * self.model.denominator
-        self.int_keys = self.model.exact and top * (n + 1) < _KEY_LIMIT
-        self._cost_rows: list[dict[int, CostArray]] = [{} for _ in self.attrs]
+        top = sum(float(a.weight) for a in self.attrs) * model.denominator
+        self.int_keys = model.exact and top * (n + 1) < _KEY_LIMIT
         self.picks = 0
         self.fallbacks = 0
+        self.compactions = 0
         self.skipped = 0
+        self.stopped = False
         # class states (filled by select)
         self.states: list[list[int]] = []
+        self.state_array: IntArray | None = None
         self.class_cost: list[int | float] = []
         self.class_size: list[int] = []
 
-    # ------------------------------------------------------------------ cost
-    def _cost_row(self, i: int, state: int) -> CostArray:
-        rows = self._cost_rows[i]
-        row = rows.get(state)
+    # ------------------------------------------------------------------ pricing
+    def _lca(self, i: int, x: int, v: int) -> int:
+        last, parent = self._last[i], self._parent[i]
+        while not x <= v <= last[x]:
+            x = parent[x]
+        return x
+
+    def _row(self, i: int, state: list[int]) -> CostArray:
+        """QI i's cost row over its code domain for the class state (cached per state)."""
+        a = self.attrs[i]
+        j = self.slots[i]
+        if a.kind == "numeric":
+            key = (state[j], state[j + 1])
+        else:
+            key = (state[j], 0)
+        cache = self._row_cache[i]
+        row = cache.get(key)
         if row is None:
-            a = self.attrs[i]
-            assert a.tree is not None and a.node_cost is not None
-            row = a.node_cost[a.tree.lca_row(state)]
-            rows[state] = row
+            if a.kind == "hierarchy":
+                assert a.tree is not None and a.node_cost is not None
+                row = a.node_cost[a.tree.lca_row(state[j])]
+            elif a.kind == "numeric":
+                assert a.values is not None
+                lo, hi = a.values[key[0]], a.values[key[1]]
+                row = (np.maximum(a.values, hi) - np.minimum(a.values, lo)) * a.unit
+            elif key[0] < 0:
+                row = np.full(self.domain[i], a.unit, dtype=self.dtype)
+            else:
+                row = np.full(self.domain[i], a.unit, dtype=self.dtype)
+                row[key[0]] = 0
+            row = row.astype(self.dtype, copy=False)
+            cache[key] = row
         return row
 
+    def _direct_cost(self, i: int, state: list[int], codes: IntArray) -> CostArray:
+        """QI i's cost for candidate codes, computed per candidate (large domains)."""
+        a = self.attrs[i]
+        j = self.slots[i]
+        if a.kind == "hierarchy":
+            assert a.tree is not None and a.node_cost is not None
+            out = np.full(len(codes), a.node_cost[0], dtype=self.dtype)
+            for x in reversed(a.tree.ancestors(state[j])[:-1]):
+                inside = (codes >= x) & (codes <= a.tree.last[x])
+                out[inside] = a.node_cost[x]
+            return out
+        if a.kind == "numeric":
+            vals = a.values if a.values is not None else None
+            if vals is None:
+                span = np.maximum(codes, state[j + 1]) - np.minimum(codes, state[j])
+            else:
+                span = np.maximum(vals[codes], vals[state[j + 1]]) - np.minimum(vals[codes], vals[state[j]])
+            return (span * a.unit).astype(self.dtype, copy=False)
+        if state[j] < 0:
+            return np.full(len(codes), a.unit, dtype=self.dtype)
+        return ((codes != state[j]) * a.unit).astype(self.dtype, copy=False)
+
+    def _costs(self, bk: _Bucket, lo: int, hi: int, state: list[int]) -> CostArray:
+        """Scaled weighted NCP of (class ∪ cell) for the bucket's cells lo..hi."""
+        if self.tabled:
+            rows = [self._row(i, state) for i in self.tabled]
+            table = np.concatenate(rows) if len(rows) > 1 else rows[0]
+            total: CostArray = table[bk.mat[lo:hi]].sum(axis=1)
+        else:
+            total = np.zeros(hi - lo, dtype=self.dtype)
+        for k, i in enumerate(self.direct):
+            total = total + self._direct_cost(i, state, bk.direct[k][lo:hi])
+        return total
+
     def _state_cost(self, state: list[int]) -> int | float:
-        """Scaled weighted NCP of one class state (states: hierarchy node / (lo, hi) / flat code)."""
+        """Scaled weighted NCP of one class state."""
         total: int | float = 0
-        j = 0
-        for a in self.attrs:
+        for a, j in zip(self.attrs, self.slots, strict=True):
             if a.kind == "hierarchy":
                 assert a.node_cost is not None
                 total += a.node_cost[state[j]].item()
-                j += 1
             elif a.kind == "numeric":
                 if a.values is None:
                     total += (state[j + 1] - state[j]) * a.unit
                 else:
                     total += (a.values[state[j + 1]] - a.values[state[j]]).item() * a.unit
-                j += 2
-            else:
-                total += a.unit if state[j] < 0 else 0
-                j += 1
+            elif state[j] < 0:
+                total += a.unit
         return total
 
     def _initial_state(self, cell: int) -> list[int]:
         state: list[int] = []
-        for i, a in enumerate(self.attrs):
-            v = int(self.codes[i][cell])
+        for a, v in zip(self.attrs, self.code_rows[cell].tolist(), strict=True):
             if a.kind == "numeric":
-                state.extend((v, v))
-            else:
                 state.append(v)
+            state.append(v)
         return state
 
     def _add(self, state: list[int], cell: int) -> None:
-        j = 0
-        for i, a in enumerate(self.attrs):
-            v = int(self.codes[i][cell])
-            if a.kind == "hierarchy":
-                assert a.tree is not None
-                state[j] = int(a.tree.lca_row(state[j])[v])
-                j += 1
-            elif a.kind == "numeric":
+        for i, v in enumerate(self.code_rows[cell].tolist()):
+            j = self.slots[i]
+            kind = self.attrs[i].kind
+            if kind == "hierarchy":
+                state[j] = self._lca(i, state[j], v)
+            elif kind == "numeric":
                 if v < state[j]:
                     state[j] = v
-                if v > state[j + 1]:
+                elif v > state[j + 1]:
                     state[j + 1] = v
-                j += 2
-            else:
-                if state[j] != v:
-                    state[j] = -1
-                j += 1
-
-    def _costs(self, bk: _Bucket, lo: int, hi: int, state: list[int]) -> CostArray:
-        """Scaled NCP of (class ∪ cell) for the bucket's cells lo..hi."""
-        total: CostArray | None = None
-        const: int | float = 0
-        j = 0
-        for i, kind in enumerate(self.kinds):
-            codes = bk.codes[i][lo:hi]
-            if kind == "hierarchy":
-                part = self._cost_row(i, state[j])[codes]
-                j += 1
-            elif kind == "numeric":
-                a = self.attrs[i]
-                unit = a.unit
-                if a.values is None:
-                    part = np.maximum(codes, state[j + 1]) - np.minimum(codes, state[j])
-                else:
-                    part = a.values[np.maximum(codes, state[j + 1])] - a.values[np.minimum(codes, state[j])]
-                if unit != 1:
-                    part = part * unit
-                j += 2
-            else:
-                unit = self.attrs[i].unit
-                s = state[j]
-                j += 1
-                if s < 0:
-                    const += unit
-                    continue
-                part = (codes != s) * unit
-            total = part if total is None else total + part
-        if total is None:
-            total = np.zeros(hi - lo, dtype=self.model.dtype)
-        return total + const if const else total
+            elif state[j] != v:
+                state[j] = -1
 
     # ------------------------------------------------------------------ cells
-    def _take(self, cell: int) -> int:
-        """Remove the head row (smallest row id) of a cell; return its row position."""
+    @property
+    def buckets(self) -> list[_Bucket]:
+        if self._buckets is None:
+            cells = self.cells
+            order = np.lexsort((cells.key, cells.bucket))
+            cb = np.searchsorted(cells.bucket[order], np.arange(self.m + 1))
+            self._buckets = [_Bucket(order[cb[b] : cb[b + 1]], self) for b in range(self.m)]
+            for bk in self._buckets:
+                self.cell_pos[bk.cells] = np.arange(len(bk.cells), dtype=np.int64)
+        return self._buckets
+
+    def take_many(self, cells: IntArray) -> IntArray:
+        """Vectorized :meth:`take` for cells in demand order (a cell may repeat: its rows go out in
+        row id order); returns the row positions. Used by the wave path only."""
+        order = np.argsort(cells, kind="stable")
+        sc = cells[order]
+        idx = np.arange(len(sc))
+        first = np.empty(len(sc), dtype=bool)
+        first[:1] = True
+        np.not_equal(sc[1:], sc[:-1], out=first[1:])
+        ordinal = idx - np.maximum.accumulate(np.where(first, idx, 0))
+        slots = self.head[sc] + ordinal
+        if len(slots) and bool((slots >= self.cell_end[sc]).any()):
+            raise AssertionError("a cell was asked for more rows than it holds")
+        pos = np.empty(len(cells), dtype=np.int64)
+        pos[order] = self.slot[slots]
+        uniq = sc[first]
+        starts = np.flatnonzero(first)
+        counts = np.diff(np.append(starts, len(sc)))
+        self.head[uniq] += counts
+        nxt = self.head[uniq]
+        alive = nxt < self.cell_end[uniq]
+        self.head_key[uniq] = np.where(alive, self.rank[self.slot[np.minimum(nxt, len(self.slot) - 1)]], DEAD)
+        self.taken[pos] = True
+        np.subtract.at(self.remaining, self.cells.bucket[cells], 1)
+        return pos
+
+    def take(self, cell: int) -> int:
+        """Remove the head row (smallest remaining row id) of a cell; return its row position."""
         s = int(self.head[cell])
         p = int(self.slot[s])
         self.head[cell] = s + 1
         self.taken[p] = True
-        bk = self.buckets[int(self.cells.bucket[cell])]
-        idx = int(self.cell_pos[cell])
-        if s + 1 < self.cell_end[cell]:
-            hk = self.rank[self.slot[s + 1]]
-        else:
-            hk = DEAD
-            bk.dead += 1
+        b = int(self.cells.bucket[cell])
+        hk = self.rank[self.slot[s + 1]] if s + 1 < self.cell_end[cell] else DEAD
         self.head_key[cell] = hk
-        bk.hp[idx] = hk
-        self.remaining[self.cells.bucket[cell]] -= 1
+        if self._buckets is not None:
+            bk = self._buckets[b]
+            bk.dead += hk == DEAD
+            bk.hp[self.cell_pos[cell]] = hk
+        self.remaining[b] -= 1
         return p
 
-    def _untake(self, cell: int) -> None:
+    def untake(self, cell: int) -> None:
         """Undo :meth:`_take` (variants: a class that cannot be completed gives its rows back)."""
         s = int(self.head[cell]) - 1
         p = int(self.slot[s])
@@ -269,36 +354,41 @@ class Engine:
         self.head[cell] = s
         self.taken[p] = False
         self.head_key[cell] = self.rank[p]
-        bk.hp[int(self.cell_pos[cell])] = self.rank[p]
+        bk.hp[self.cell_pos[cell]] = self.rank[p]
         self.remaining[b] += 1
         rows = self.seed_rows[b]
         k = int(np.searchsorted(self.rank[rows], self.rank[p]))
         self.seed_ptr[b] = min(self.seed_ptr[b], k)
 
     def _compact(self, b: int) -> None:
+        """Drop a bucket's empty cells (amortized: each compaction removes many)."""
         bk = self.buckets[b]
-        if bk.dead * 2 > len(bk.cells) and bk.dead > 16:
-            keep = bk.hp < DEAD
-            nb = _Bucket(bk.cells[keep], self)
-            self.buckets[b] = nb
-            self.cell_pos[nb.cells] = np.arange(len(nb.cells), dtype=np.int64)
+        keep = bk.hp < DEAD
+        nb = _Bucket(bk.cells[keep], self)
+        self.buckets[b] = nb
+        self.cell_pos[nb.cells] = np.arange(len(nb.cells), dtype=np.int64)
+        self.compactions += 1
+
+    def _maybe_compact(self, b: int) -> None:
+        bk = self.buckets[b]
+        if bk.dead > 16 and bk.dead * 4 > len(bk.cells):
+            self._compact(b)
 
     def _seed(self, b: int) -> int:
         """The seed cell of a class: the bucket's smallest remaining row id (or a random row, seeded)."""
-        rows = self.seed_rows[b]
         if self.rng is not None:
-            return self._random_seed(b)
+            return self.random_seed(b)
+        rows = self.seed_rows[b]
         k = self.seed_ptr[b]
-        while self.taken[rows[k]]:
+        taken = self.taken
+        while taken[rows[k]]:
             k += 1
         self.seed_ptr[b] = k
-        cell = int(self.row_cell[rows[k]])
-        assert self.slot[self.head[cell]] == rows[k]
-        return cell
+        return int(self.row_cell[rows[k]])
 
-    def _random_seed(self, b: int) -> int:
-        """A uniformly random remaining row of bucket b (BSGI Fig. 2 line 4, ``--seed``): moved to the
-        head of its cell so that the cell queue stays ordered behind it."""
+    def random_seed(self, b: int) -> int:
+        """A uniformly random remaining row of bucket b (BSGI Fig. 2 line 4, ``--seed``), moved to the
+        head of its cell so that the cell's queue stays ordered behind it."""
         assert self.rng is not None
         rows = self.seed_rows[b]
         live = rows[~self.taken[rows]]
@@ -313,70 +403,82 @@ class Engine:
             self.slot[h] = p
             hk = self.rank[p]
             self.head_key[cell] = hk
-            self.buckets[b].hp[int(self.cell_pos[cell])] = hk
+            if self._buckets is not None:
+                self._buckets[b].hp[self.cell_pos[cell]] = hk
         return cell
+
+    def _best(self, cost: CostArray, hp: IntArray) -> int | None:
+        """Index of the least (cost, row id) among live cells, None when none is live."""
+        if self.int_keys:
+            tie = cost * self.key_mult + hp
+            j = int(np.argmin(tie))
+            return j if tie[j] < DEAD else None
+        masked = np.where(hp >= DEAD, np.inf, cost)
+        best = masked.min()
+        if not np.isfinite(best):
+            return None
+        ties = np.flatnonzero(masked <= best + 1e-12 * max(1.0, abs(float(best))))
+        return int(ties[np.argmin(hp[ties])])
 
     def _pick(
         self, b: int, key: int, state: list[int], banned: tuple[list[int], list[list[int]]] | None = None
     ) -> int | None:
-        """argmin over the bucket's live cells of (IL(e ∪ t), row id) — in the window around ``key`` in
-        fast mode, over the whole bucket when the window holds no live admissible cell."""
-        bk = self.buckets[b]
-        size = len(bk.cells)
+        """argmin over the bucket's live (admissible) cells of (IL(e ∪ t), row id): within the window
+        around ``key`` in fast mode; a window without a live cell compacts the bucket and, if still
+        nothing qualifies, the whole bucket is scanned."""
         w = self.window
-        if w is None or size <= 2 * w:
-            spans = [(0, size)]
-        else:
-            pos = int(np.searchsorted(bk.keys, key))
-            lo = min(max(pos - w, 0), size - 2 * w)
-            spans = [(lo, lo + 2 * w), (0, size)]
-        for n_try, (lo, hi) in enumerate(spans):
-            cost = self._costs(bk, lo, hi, state)
+        whole = w is None
+        for attempt in range(3):
+            bk = self.buckets[b]
+            size = len(bk.cells)
+            if whole or size <= 2 * w:  # type: ignore[operator]
+                lo, hi = 0, size
+            else:
+                assert w is not None
+                pos = int(np.searchsorted(bk.keys, key))
+                lo = min(max(pos - w, 0), size - 2 * w)
+                hi = lo + 2 * w
             hp = bk.hp[lo:hi]
             if banned is not None:
                 hp = hp + _banned_penalty(bk, lo, hi, banned)
-            if self.int_keys:
-                tie = cost * self.key_mult + hp
-                j = int(np.argmin(tie))
-                ok = tie[j] < DEAD
-            else:
-                masked = np.where(hp >= DEAD, np.inf, cost)
-                best = masked.min()
-                if not np.isfinite(best):
-                    ok = False
-                else:
-                    ties = np.flatnonzero(masked <= best + 1e-12 * max(1.0, abs(float(best))))
-                    j = int(ties[np.argmin(hp[ties])])
-                    ok = True
-            if ok:
-                if n_try:
+            j = self._best(self._costs(bk, lo, hi, state), hp)
+            if j is not None:
+                if attempt:
                     self.fallbacks += 1
                 return int(bk.cells[lo + j])
+            if lo == 0 and hi == size:
+                return None
+            if attempt == 0 and bk.dead:
+                self._compact(b)  # then the same window again, over live cells only
+            else:
+                whole = True
         return None
 
     # ------------------------------------------------------------------ select
     def select(self, schedule: Schedule) -> None:
         """Fig. 1 lines 4–5 with the precomputed Max-l schedule (single SA, no individuals)."""
-        pick, take, add = self._pick, self._take, self._add
         gid, key_of = self.gid, self.cells.key
         k = len(self.class_size)
+        total = schedule.classes
         for run in schedule.runs:
             first, rest = run.buckets[0], run.buckets[1:]
             for _ in range(run.count):
-                for b in run.buckets:
-                    self._compact(b)
+                for b in rest:
+                    self._maybe_compact(b)
                 cell = self._seed(first)
-                gid[take(cell)] = k
+                gid[self.take(cell)] = k
                 state = self._initial_state(cell)
                 key = int(key_of[cell])
                 for b in rest:
-                    c = pick(b, key, state)
+                    c = self._pick(b, key, state)
                     assert c is not None
-                    gid[take(c)] = k
-                    add(state, c)
+                    gid[self.take(c)] = k
+                    self._add(state, c)
                 self.picks += len(rest)
                 self._close(state)
                 k += 1
+                if self.progress is not None and not k % 4096:
+                    self.progress(k, total)
 
     def select_variant(self) -> None:
         """Fig. 1/2 with the variants of SPEC §2.4: a candidate must not share the class's individual
@@ -384,41 +486,40 @@ class Engine:
         admissible row is skipped for the next one in size order; when fewer than l buckets can
         contribute, selection stops [D]."""
         gid, key_of = self.gid, self.cells.key
+        individual = self.cells.individual
         k = len(self.class_size)
-        has_ind = self.cells.individual is not None
-        n_extra = len(self.cells.extra_sa)
         while True:
             live = [b for b in range(self.m) if self.remaining[b] > 0]
             if len(live) < self.l:
                 return
             live.sort(key=lambda b: (-int(self.remaining[b]), b))
             for b in live:
-                self._compact(b)
+                self._maybe_compact(b)
             cell = self._seed(live[0])
+            self.take(cell)
             members = [cell]
-            self._take(cell)
             state = self._initial_state(cell)
             key = int(key_of[cell])
-            inds = [int(self.cells.individual[cell])] if has_ind and self.cells.individual is not None else []
+            inds = [int(individual[cell])] if individual is not None else []
             vals = [[int(x[cell])] for x in self.cells.extra_sa]
             for b in live[1:]:
                 if len(members) == self.l:
                     break
-                c = self._pick(b, key, state, (inds, vals) if (has_ind or n_extra) else None)
+                c = self._pick(b, key, state, (inds, vals))
                 self.picks += 1
                 if c is None:
                     self.skipped += 1
                     continue
-                self._take(c)
+                self.take(c)
                 members.append(c)
                 self._add(state, c)
-                if has_ind and self.cells.individual is not None:
-                    inds.append(int(self.cells.individual[c]))
+                if individual is not None:
+                    inds.append(int(individual[c]))
                 for j, x in enumerate(self.cells.extra_sa):
                     vals[j].append(int(x[c]))
             if len(members) < self.l:
                 for c in reversed(members):
-                    self._untake(c)
+                    self.untake(c)
                 self.stopped = True
                 return
             for c in members:
@@ -438,25 +539,21 @@ class Engine:
         least IL of the merged class ('merged') or the least increase ('increase'), then the smallest
         class index. Returns (residual rows, SA repeats, individual repeats, classes that grew)."""
         residual = np.flatnonzero(~self.taken)
-        if residual.size == 0:
-            return 0, 0, 0, 0
         k_classes = len(self.class_size)
-        if k_classes == 0:
+        if residual.size == 0 or k_classes == 0:
             return int(residual.size), 0, 0, 0
         residual = residual[np.argsort(self.rank[residual])]
-        st = np.array(self.states, dtype=np.int64).reshape(k_classes, -1)
-        cost = np.array(self.class_cost, dtype=self.model.dtype)
+        st = self._state_matrix()
+        cost = np.array(self.class_cost, dtype=self.dtype)
         size = np.array(self.class_size, dtype=np.int64)
         member_cell = self.row_cell[self.taken]
         member_gid = self.gid[self.taken]
-        sa_index = [_Index(self.cells.bucket[member_cell], member_gid)]
-        sa_index += [_Index(x[member_cell], member_gid) for x in self.cells.extra_sa]
-        ind_index = (
-            _Index(self.cells.individual[member_cell], member_gid) if self.cells.individual is not None else None
-        )
+        sa_values = [self.cells.bucket, *self.cells.extra_sa]
+        sa_index = [_Index(vals[member_cell], member_gid) for vals in sa_values]
+        individual = self.cells.individual
+        ind_index = _Index(individual[member_cell], member_gid) if individual is not None else None
         repeats = ind_repeats = 0
         grown: set[int] = set()
-        sa_values = [self.cells.bucket, *self.cells.extra_sa]
         for p in residual.tolist():
             cell = int(self.row_cell[p])
             new_st, new_cost = self._merged(st, cell)
@@ -468,8 +565,8 @@ class Engine:
             for idx, vals in zip(sa_index, sa_values, strict=True):
                 sa_conflict[idx.classes(int(vals[cell]))] = True
             ind_conflict = np.zeros(k_classes, dtype=bool)
-            if ind_index is not None and self.cells.individual is not None:
-                ind_conflict[ind_index.classes(int(self.cells.individual[cell]))] = True
+            if ind_index is not None and individual is not None:
+                ind_conflict[ind_index.classes(int(individual[cell]))] = True
             cand = ~sa_conflict & ~ind_conflict
             if not cand.any():
                 cand = ~ind_conflict
@@ -486,25 +583,27 @@ class Engine:
             size[g] += 1
             for idx, vals in zip(sa_index, sa_values, strict=True):
                 idx.add(int(vals[cell]), g)
-            if ind_index is not None and self.cells.individual is not None:
-                ind_index.add(int(self.cells.individual[cell]), g)
+            if ind_index is not None and individual is not None:
+                ind_index.add(int(individual[cell]), g)
         self.class_cost = cost.tolist()
         self.class_size = size.tolist()
         return int(residual.size), repeats, ind_repeats, len(grown)
 
+    def _state_matrix(self) -> IntArray:
+        if self.state_array is not None:
+            return self.state_array.copy()
+        return np.array(self.states, dtype=np.int64).reshape(len(self.states), self.width)
+
     def _merged(self, st: IntArray, cell: int) -> tuple[IntArray, CostArray]:
         """Every class's state and scaled cost after adding one cell's codes (vectorized over classes)."""
         new = st.copy()
-        total: CostArray = np.zeros(len(st), dtype=self.model.dtype)
-        j = 0
-        for i, a in enumerate(self.attrs):
-            v = int(self.codes[i][cell])
+        total: CostArray = np.zeros(len(st), dtype=self.dtype)
+        for i, (a, v) in enumerate(zip(self.attrs, self.code_rows[cell].tolist(), strict=True)):
+            j = self.slots[i]
             if a.kind == "hierarchy":
                 assert a.tree is not None and a.node_cost is not None
-                row = a.tree.lca_row(v)
-                new[:, j] = row[st[:, j]]
+                new[:, j] = a.tree.lca_row(v)[st[:, j]]
                 total = total + a.node_cost[new[:, j]]
-                j += 1
             elif a.kind == "numeric":
                 new[:, j] = np.minimum(st[:, j], v)
                 new[:, j + 1] = np.maximum(st[:, j + 1], v)
@@ -512,24 +611,27 @@ class Engine:
                     total = total + (new[:, j + 1] - new[:, j]) * a.unit
                 else:
                     total = total + (a.values[new[:, j + 1]] - a.values[new[:, j]]) * a.unit
-                j += 2
             else:
                 new[:, j] = np.where(st[:, j] == v, v, -1)
                 total = total + (new[:, j] < 0) * a.unit
-                j += 1
         return new, total
 
     # ------------------------------------------------------------------ driver
-    def run(self, schedule: Schedule | None) -> Result:
-        self.stopped = False
-        if schedule is not None:
+    def run(self, schedule: Schedule | None, *, batch: int | None = None) -> Result:
+        """Select — in waves of ``batch`` classes (fast mode, needs a window), sequentially with the
+        schedule, or (no schedule) with the variants' dynamic Max-l — then incorporate."""
+        if schedule is not None and batch is not None and self.window is not None:
+            from .bsgi_waves import select_waves
+
+            select_waves(self, schedule, self.window, batch)
+        elif schedule is not None:
             self.select(schedule)
         else:
             self.select_variant()
         classes = len(self.class_size)
         residual, repeats, ind_repeats, grown = self.incorporate()
         sizes = np.array(self.class_size, dtype=np.int64)
-        cost = np.array(self.class_cost, dtype=self.model.dtype)
+        cost = np.array(self.class_cost, dtype=self.dtype)
         il = (sizes * cost).sum().item() if classes else 0
         return Result(
             gid=self.gid,
@@ -540,6 +642,7 @@ class Engine:
             classes_incorporated=grown,
             picks=self.picks,
             window_fallbacks=self.fallbacks,
+            compactions=self.compactions,
             skipped_buckets=self.skipped,
             stopped_early=self.stopped,
             il_scaled=il,

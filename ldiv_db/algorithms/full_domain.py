@@ -23,7 +23,9 @@ def parse_levels(spec: Any, qi: list[str]) -> dict[str, int]:
     if isinstance(spec, dict):
         items = {str(k): v for k, v in spec.items()}
     else:
-        parts = [p.strip() for p in str(spec).split(",") if p.strip()] if isinstance(spec, str) else list(spec)
+        parts = (
+            [p.strip() for p in str(spec).split(",") if p.strip()] if isinstance(spec, str) else list(spec)
+        )
         if parts and all("=" not in str(p) for p in parts):
             if len(parts) != len(qi):
                 raise BadInput(f"{len(parts)} levels for {len(qi)} QIs", "give one level per QI, in QI order")
@@ -48,8 +50,14 @@ class FullDomain(Algorithm):
     default_model = "distinct"
     summary = "apply one hierarchy level per QI; delete the rows of violating groups (up to a limit)"
     cli_args = (
-        ("--levels", {"help": "full-domain: level per QI, age=2,sex=0 (or a list in QI order); 0 keeps a value"}),
-        ("--suppression-limit", {"help": "full-domain: largest share of rows that may be deleted (default 0)"}),
+        (
+            "--levels",
+            {"help": "full-domain: level per QI, age=2,sex=0 (or a list in QI order); 0 keeps a value"},
+        ),
+        (
+            "--suppression-limit",
+            {"help": "full-domain: largest share of rows that may be deleted (default 0)"},
+        ),
     )
 
     def run(self, request: AnonymizeRequest) -> Partitioning:
@@ -91,7 +99,9 @@ class FullDomain(Algorithm):
             )
         )
         keys = [Ident(f"q{i}") for i in range(1, len(qi) + 1)]
-        ev = SqlEvaluator(db, labels, keys, [Ident(f"a{i}") for i in range(1, len(inputs.sa) + 1)], prefix="fd")
+        ev = SqlEvaluator(
+            db, labels, keys, [Ident(f"a{i}") for i in range(1, len(inputs.sa) + 1)], prefix="fd"
+        )
         ev.build()
         verdict = ev.work("verdict")
         request.model.apply(ev, verdict)

@@ -10,6 +10,8 @@ and the grouping rule is SPEC §1.12(c) [R/D]. If the original becomes available
 :func:`hilbert_l_groups` with it (SPEC §1.13 item 6).
 """
 
+# ruff: noqa: E741  (l is the papers' symbol for the diversity parameter)
+
 from __future__ import annotations
 
 import time
@@ -195,7 +197,7 @@ def hilbert_l_groups(
             if not len(cand):
                 cand = np.arange(len(groups))
             mixed = (lo[cand] != hi[cand]).sum(axis=1)
-            mixed_after = ((np.minimum(lo[cand], point) != np.maximum(hi[cand], point))).sum(axis=1)
+            mixed_after = (np.minimum(lo[cand], point) != np.maximum(hi[cand], point)).sum(axis=1)
             delta = (gsize[cand] + 1) * mixed_after - gsize[cand] * mixed
             g = int(cand[int(np.argmin(delta))])  # argmin: the first group on ties
             pos_group[pos] = g
@@ -214,14 +216,16 @@ def hilbert_l_groups(
     return Grouping(group, len(groups), stars, max_l_from, len(leftovers))
 
 
-# --------------------------------------------------------------------------------------------- in the database
+# ------------------------------------------------------------------------------------------- in the database
 
 
 @dataclass(frozen=True)
 class Split:
     """Hilbert-l applied to rows of the source: where they went and what it costs in stars."""
 
-    table: TableRef | None  # work table (rid, gid, deleted, sa_suppressed) of the split rows; None if kept whole
+    table: (
+        TableRef | None
+    )  # work table (rid, gid, deleted, sa_suppressed) of the split rows; None if kept whole
     rows: int
     groups: int
     stars: int
@@ -235,13 +239,14 @@ def eligible_l(request: AnonymizeRequest, algorithm: str) -> int:
     inputs, model = request.inputs, request.model
     if len(inputs.sa) != 1:
         raise BadInput(
-            f"{algorithm} supports one sensitive attribute; got {len(inputs.sa)} ({', '.join(c.name for c in inputs.sa)})",
+            f"{algorithm} supports one sensitive attribute; got {len(inputs.sa)} "
+            f"({', '.join(c.name for c in inputs.sa)})",
             "anonymize with one --sa, or use an algorithm for several SAs",
         )
     if model.name not in IMPLIED_MODELS or not model.ls:
         raise BadInput(
-            f"{algorithm} builds l-eligible groups (frequency l-diversity, SPEC §0.2), which implies distinct and "
-            f"entropy l-diversity, but not {model.describe()}",
+            f"{algorithm} builds l-eligible groups (frequency l-diversity, SPEC §0.2), which implies "
+            f"distinct and entropy l-diversity, but not {model.describe()}",
             "use --model frequency (the default for this algorithm), distinct or entropy",
         )
     return int(model.ls[0])
@@ -252,7 +257,8 @@ def not_eligible_error(sa: str, value: str, n1: int, n: int, l: int) -> BadInput
     return BadInput(
         f"the table is not {l}-eligible: {sa} = {value!r} holds {n1} of {n} rows, more than |T|/l = "
         f"{n}/{l} = {n / l:.2f}",
-        f"an l-eligible partition needs l·n1 ≤ |T| (TP Lemma 1); the largest feasible l is ⌊{n}/{n1}⌋ = {n // n1}",
+        f"an l-eligible partition needs l·n1 ≤ |T| (TP Lemma 1); "
+        f"the largest feasible l is ⌊{n}/{n1}⌋ = {n // n1}",
     )
 
 
@@ -310,11 +316,15 @@ def split_rows(
     grouping = hilbert_l_groups(coords, frame["sid"].to_numpy(dtype=np.int64), rids, l, bits=bits_for(sizes))
     whole = stars_of(coords, np.arange(n_rows))
     if keep_whole_unless_fewer_stars and grouping.stars >= whole:
-        return Split(None, n_rows, grouping.groups, grouping.stars, whole, grouping.max_l_from, grouping.leftovers)
+        return Split(
+            None, n_rows, grouping.groups, grouping.stars, whole, grouping.max_l_from, grouping.leftovers
+        )
     table = db.work_table("hilbert_groups")
     db.run(render("hilbert/groups_table.sql", target=table))
     db.insert_frame(table, pd.DataFrame({"rid": rids, "gid": grouping.group + first_gid}))
-    return Split(table, n_rows, grouping.groups, grouping.stars, whole, grouping.max_l_from, grouping.leftovers)
+    return Split(
+        table, n_rows, grouping.groups, grouping.stars, whole, grouping.max_l_from, grouping.leftovers
+    )
 
 
 class Hilbert(Algorithm):
@@ -322,7 +332,9 @@ class Hilbert(Algorithm):
 
     name = "hilbert"
     default_model = "frequency"
-    summary = "Hilbert-curve order cut into l-eligible groups (Ghinita et al. 2007, reconstructed); '*' suppression"
+    summary = (
+        "Hilbert-curve order cut into l-eligible groups (Ghinita et al. 2007, reconstructed); '*' suppression"
+    )
 
     def run(self, request: AnonymizeRequest) -> Partitioning:
         t0 = time.perf_counter()

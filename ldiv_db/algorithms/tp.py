@@ -16,6 +16,8 @@ Hence 3 statements when TP ends in phase one and 4 otherwise. TP+ adds Hilbert o
 fewer stars (SPEC §1.12's guard).
 """
 
+# ruff: noqa: E741  (l is the papers' symbol for the diversity parameter)
+
 from __future__ import annotations
 
 import time
@@ -143,6 +145,8 @@ class TPPlus(Algorithm):
             )
             if split.table is not None:
                 assignment = request.db.work_table("tp_plus_assignment")
-                request.db.run(render("hilbert/merge.sql", target=assignment, base=tp.assignment, split=split.table))
+                request.db.run(
+                    render("hilbert/merge.sql", target=assignment, base=tp.assignment, split=split.table)
+                )
         details["algorithm_seconds"] = round(time.perf_counter() - t0, 4)
         return Partitioning(assignment=assignment, recoding="suppress", details=details)

@@ -10,6 +10,8 @@ Tie-breaks are SPEC's [D] rules: the smallest SA id, then the smallest group ind
 first-appearance order, SPEC §0.6); empty groups are dead (SPEC §1.3).
 """
 
+# ruff: noqa: E741  (l is the papers' symbol for the diversity parameter)
+
 from __future__ import annotations
 
 import heapq
@@ -34,7 +36,9 @@ def h_star(counts: Sequence[int] | Mapping[int, int], l: int) -> int:
     H* = min(h, min_{0 ≤ j < l} ⌊S_j / (l − j)⌋) (pieces with j ≥ l never bind). The SQL of
     ``sql/tp/cells.sql`` computes the same expression.
     """
-    values = sorted((c for c in (counts.values() if isinstance(counts, Mapping) else counts) if c > 0), reverse=True)
+    values = sorted(
+        (c for c in (counts.values() if isinstance(counts, Mapping) else counts) if c > 0), reverse=True
+    )
     if not values:
         return 0
     rest = sum(values)
@@ -155,9 +159,9 @@ def _phase_two(st: _State) -> bool:
     """SPEC §1.5. Returns True when R became l-eligible (TP ends in phase two)."""
     h_r = st.r_h
     by_value: dict[int, list[int]] = {}
-    for i, q in enumerate(st.g):
+    for i, counts in enumerate(st.g):
         if not st.dead(i):
-            for v in q:
+            for v in counts:
                 by_value.setdefault(v, []).append(i)  # indices ascend: already heaps
     values = [(st.r.get(v, 0), v) for v in by_value]
     heapq.heapify(values)
@@ -177,13 +181,13 @@ def _phase_two(st: _State) -> bool:
         if r_v != st.r.get(v, 0):
             heapq.heappop(values)  # stale key; a fresh one was pushed when R(v) grew
             continue
-        i = first_alive(v)
-        if i is None:
+        q = first_alive(v)
+        if q is None:
             heapq.heappop(values)  # v is no longer alive, and never will be again
             continue
-        batch = [v] if st.size[i] > st.l * st.h(i) else st.pillars(i)  # fat: one v; thin: every pillar
+        batch = [v] if st.size[q] > st.l * st.h(q) else st.pillars(q)  # fat: one v; thin: every pillar
         for u in batch:
-            st.move(i, u)
+            st.move(q, u)
             if u in by_value:
                 heapq.heappush(values, (st.r[u], u))
         if st.r_h != h_r:
@@ -212,9 +216,7 @@ def _phase_three(st: _State, limit: int) -> None:
                         if score == 0:
                             break
             if best is None or best[0] >= len(cover):
-                raise InternalError(
-                    "TP phase three: no QI-group covers a pillar of R (Lemma 5.14 violated)"
-                )
+                raise InternalError("TP phase three: no QI-group covers a pillar of R (Lemma 5.14 violated)")
             chosen.append(best[1])
             taken.add(best[1])
             cover &= st.conflicts(best[1])

@@ -28,6 +28,16 @@ def exact(value: Any, what: str) -> Fraction:
         raise BadInput(f"{what} must be a number such as 3, 0.25 or 1/4, not {value!r}") from None
 
 
+def sql_text(value: Any) -> str | None:
+    """A user's SA value as the partition statistics spell it: CAST(value AS VARCHAR) in DuckDB
+    (True -> 'true'); None is the NULL value (meaningful with --null-as-value)."""
+    if value is None:
+        return None
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
 class PrivacyModel(ABC):
     """One privacy model with its parameters; ``ls`` holds one l per SA (SPEC §4.1)."""
 
@@ -54,7 +64,9 @@ def check_ls(ls: Sequence[int], n_sa: int) -> tuple[int, ...]:
     if len(ls) == 1 and n_sa > 1:
         ls = list(ls) * n_sa
     if len(ls) != n_sa:
-        raise BadInput(f"{len(ls)} values of l for {n_sa} sensitive attributes", "give one l per SA, e.g. --l 5,3,2")
+        raise BadInput(
+            f"{len(ls)} values of l for {n_sa} sensitive attributes", "give one l per SA, e.g. --l 5,3,2"
+        )
     for value in ls:
         if int(value) != value or value < 2:
             raise BadInput(f"l must be an integer of at least 2, got {value}", "l = 1 gives no protection")

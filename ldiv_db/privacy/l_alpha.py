@@ -14,7 +14,7 @@ import pandas as pd
 
 from ..errors import BadInput
 from ..render import render
-from .base import PrivacyModel, exact
+from .base import PrivacyModel, exact, sql_text
 from .entropy import TOLERANCE, entropy
 from .recursive import recursive_holds
 
@@ -51,7 +51,7 @@ def sensitivity_weights(k: int, beta: Any = 2) -> dict[int, Fraction]:
     return {j: sum((gap(i) for i in range(2, j + 1)), Fraction(0)) / total for j in range(1, k + 1)}
 
 
-def category_weights(categories: Mapping[str, int], weights: Any, beta: Any) -> dict[int, Fraction]:
+def category_weights(categories: Mapping[str | None, int], weights: Any, beta: Any) -> dict[int, Fraction]:
     ranks = sorted(set(categories.values()))
     if not ranks or ranks[0] < 1:
         raise BadInput(
@@ -78,7 +78,7 @@ class LAlpha(PrivacyModel):
         variant: str,
         ls: tuple[int, ...],
         alpha: Any,
-        categories: Mapping[str, int],
+        categories: Mapping[Any, int],
         weights: Any = None,
         beta: Any = 2,
         c: Any = None,
@@ -98,20 +98,20 @@ class LAlpha(PrivacyModel):
         self.name = f"{variant}-alpha"
         self.ls = ls
         self.alpha = exact(alpha, "alpha")
-        self.categories = {str(v): int(r) for v, r in categories.items()}
+        self.categories = {sql_text(v): int(r) for v, r in categories.items()}
         self.weights = category_weights(self.categories, weights, beta)
         self.c = exact(c, "c") if c is not None else None
         self.entropy_over = entropy_over
         self.weight_scheme = weights if isinstance(weights, str) or weights is None else "explicit"
 
-    def value_weight(self, v: str) -> Fraction:
-        return self.weights[self.categories[v]]
+    def value_weight(self, v: Any) -> Fraction:
+        return self.weights[self.categories[sql_text(v)]]
 
     def group_weight(self, counts: Mapping[str, int]) -> Fraction:
         return sum((n * self.value_weight(v) for v, n in counts.items()), Fraction(0))
 
-    def _check_covered(self, values: list[str]) -> None:
-        missing = sorted(v for v in values if v not in self.categories)
+    def _check_covered(self, values: list[Any]) -> None:
+        missing = sorted(str(v) for v in values if sql_text(v) not in self.categories)
         if missing:
             raise BadInput(
                 f"{len(missing)} SA value(s) have no sensitivity category: {', '.join(missing[:10])}"
@@ -126,10 +126,7 @@ class LAlpha(PrivacyModel):
         table = ev.work("categories")
         ev.db.run(render("privacy/value_table.sql", target=table))
         frame = pd.DataFrame(
-            [
-                (1, v, int(self.value_weight(v) * den), den, self.categories[v])
-                for v in self.categories
-            ],
+            [(1, v, int(self.value_weight(v) * den), den, self.categories[v]) for v in self.categories],
             columns=["s", "v", "p", "q", "category"],
         )
         ev.db.insert_frame(table, frame)
@@ -162,7 +159,7 @@ class LAlpha(PrivacyModel):
         if self.entropy_over == "categories" or self.variant == "recursive":
             by_cat: Counter[int] = Counter()
             for v, n in present.items():
-                by_cat[self.categories[v]] += n
+                by_cat[self.categories[sql_text(v)]] += n
             units = list(by_cat.values())
         else:
             units = list(present.values())

@@ -12,14 +12,14 @@ import pandas as pd
 
 from ..errors import BadInput
 from ..render import render
-from .base import PrivacyModel, exact
+from .base import PrivacyModel, exact, sql_text
 
 if TYPE_CHECKING:
     from ..evaluator import SqlEvaluator
     from ..render import TableRef
 
 
-def sensitivity_thresholds(counts: Mapping[str, int], theta: Fraction) -> dict[str, Fraction]:
+def sensitivity_thresholds(counts: Mapping[str | None, int], theta: Fraction) -> dict[str | None, Fraction]:
     """SPEC §5.1: θ_i = θ when fr(s_i) ≤ fr_avg = |T|/m, else θ·fr(s_i)/fr_avg, capped at 1."""
     total = sum(counts.values())
     m = len(counts)
@@ -40,7 +40,7 @@ class LPlus(PrivacyModel):
         sensitivity: bool = False,
     ) -> None:
         self.ls = ls or ()
-        self.explicit = {str(k): exact(v, f"threshold of {k!r}") for k, v in (thresholds or {}).items()}
+        self.explicit = {sql_text(k): exact(v, f"threshold of {k!r}") for k, v in (thresholds or {}).items()}
         for v, th in self.explicit.items():
             if not 0 <= th <= 1:
                 raise BadInput(f"threshold of {v!r} is {th}, outside [0, 1]")
@@ -51,14 +51,14 @@ class LPlus(PrivacyModel):
             raise BadInput("sensitivity-based thresholds need a base θ = 1/l: give --l")
         if self.explicit and len(self.ls) > 1:
             raise BadInput("explicit thresholds apply to one sensitive attribute", "check one SA at a time")
-        self._theta: dict[tuple[int, str], Fraction] | None = None
+        self._theta: dict[tuple[int, str | None], Fraction] | None = None
 
     def base(self, s: int) -> Fraction:
         return Fraction(1, self.ls[s - 1]) if self.ls else Fraction(1)
 
-    def resolve(self, value_counts: Mapping[int, list[tuple[str, int]]]) -> dict[tuple[int, str], Fraction]:
+    def resolve(self, value_counts: Mapping[int, list[tuple[str | None, int]]]) -> dict[tuple[int, str | None], Fraction]:
         """Fix θ for every (SA, value); sensitivity thresholds use these table frequencies."""
-        theta: dict[tuple[int, str], Fraction] = {}
+        theta: dict[tuple[int, str | None], Fraction] = {}
         for s, pairs in value_counts.items():
             if self.sensitivity:
                 derived = sensitivity_thresholds(dict(pairs), self.base(s))
@@ -68,7 +68,7 @@ class LPlus(PrivacyModel):
         self._theta = theta
         return theta
 
-    def theta(self, s: int, v: str) -> Fraction:
+    def theta(self, s: int, v: str | None) -> Fraction:
         if self._theta is not None and (s, v) in self._theta:
             return self._theta[(s, v)]
         return self.explicit.get(v, self.base(s))
@@ -102,14 +102,14 @@ class LPlus(PrivacyModel):
 
     def group_ok(self, counts: Mapping[str, int], s: int = 1) -> bool:
         size = sum(counts.values())
-        return all(n <= self.theta(s, v) * size for v, n in counts.items())
+        return all(n <= self.theta(s, sql_text(v)) * size for v, n in counts.items())
 
     def params(self) -> dict[str, Any]:
         out: dict[str, Any] = {}
         if self.ls:
             out["l"] = list(self.ls)
         if self.explicit:
-            out["thresholds"] = {v: str(th) for v, th in self.explicit.items()}
+            out["thresholds"] = {str(v): str(th) for v, th in self.explicit.items()}
         if self.sensitivity:
             out["sensitivity"] = True
         return out

@@ -27,7 +27,9 @@ class Recursive(PrivacyModel):
 
     def __init__(self, ls: tuple[int, ...], c: Any) -> None:
         if c is None:
-            raise BadInput("the recursive model needs c", "give --c, e.g. --c 4 (ARX's benchmark uses c = 4, l = 3)")
+            raise BadInput(
+                "the recursive model needs c", "give --c, e.g. --c 4 (ARX's benchmark uses c = 4, l = 3)"
+            )
         self.ls = ls
         self.c = exact(c, "c")
         if self.c <= 0:

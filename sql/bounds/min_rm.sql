@@ -7,8 +7,8 @@ WITH c AS (
            coalesce(th.p, $p_default) AS p, coalesce(th.q, $q_default) AS q
     FROM {{ hist | table }} AS hs
     JOIN {{ stats | table }} AS g ON g.gid = hs.gid AND g.s = hs.s
-    LEFT JOIN {{ thresholds | table }} AS th ON th.s = hs.s AND th.v = hs.v
-    WHERE hs.v IS NOT NULL
+    LEFT JOIN {{ thresholds | table }} AS th ON th.s = hs.s AND th.v IS NOT DISTINCT FROM hs.v
+    WHERE NOT hs.unknown
 )
 SELECT gid, s, v, n, size,
        CAST((q * n - p * size + (q - p) - 1) // (q - p) AS BIGINT) AS min_rm  -- ceiling division; q > p when violated

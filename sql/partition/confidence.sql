@@ -5,5 +5,5 @@
 SELECT hs.gid, hs.s, hs.v, hs.n, g.size
 FROM {{ hist | table }} AS hs
 JOIN {{ stats | table }} AS g ON g.gid = hs.gid AND g.s = hs.s
-WHERE hs.v IS NOT NULL
+WHERE NOT hs.unknown
 ORDER BY hs.gid, hs.s, hs.v

@@ -6,5 +6,5 @@
 SELECT hs.gid, hs.s, list(hs.n ORDER BY hs.n DESC) AS counts
 FROM {{ hist | table }} AS hs
 JOIN {{ stats | table }} AS g ON g.gid = hs.gid AND g.s = hs.s
-WHERE hs.v IS NOT NULL AND g.n_values >= $min_values
+WHERE NOT hs.unknown AND g.n_values >= $min_values
 GROUP BY hs.gid, hs.s

@@ -1,6 +1,6 @@
 -- purpose: the compressed partition: per group (equal key tuple) and SA, the count of every SA value
 -- params: none
--- returns: creates target(gid, gid2, s, v, n): gid = a 63-bit hash of the key tuple (or its dense rank when exact_ids), gid2 = an independent hash used to detect gid collisions, s = SA position (1-based), v = SA value as text (NULL = unknown), n = rows
+-- returns: creates target(gid, gid2, s, v, unknown, n): gid = a 63-bit hash of the key tuple (or its dense rank when exact_ids), gid2 = an independent hash used to detect gid collisions, s = SA position (1-based), v = SA value as text, unknown = a NULL SA that counts in |G| but is no value (with null_as_value NULL is a value of its own), n = rows
 -- ref: DESIGN §5 (compress first); SPEC §0.1 (QI-groups, X(v)). Hashing the keys avoids sorting or storing them; partition/gid_check.sql proves the ids are collision-free before any verdict is trusted.
 {{ target | create_table }} AS
 {% if exact_ids %}
@@ -11,11 +11,8 @@ WITH k AS (
 )
 {% for col in sa %}
 SELECT r.rank_id AS gid, r.rank_id AS gid2, {{ loop.index }} AS s,
-{% if null_as_value %}
-       coalesce(CAST(src.{{ col | ident }} AS VARCHAR), '<NULL>') AS v,
-{% else %}
        CAST(src.{{ col | ident }} AS VARCHAR) AS v,
-{% endif %}
+       {% if null_as_value %}false{% else %}src.{{ col | ident }} IS NULL{% endif %} AS unknown,
        count(*) AS n
 FROM {{ source | table }} AS src
 JOIN r ON {% for key in keys %}r.{{ key | ident }} IS NOT DISTINCT FROM src.{{ key | ident }}{% if not loop.last %} AND {% endif %}{% endfor %}
@@ -31,11 +28,8 @@ SELECT
     CAST(hash({{ keys | idents }}) >> 1 AS BIGINT) AS gid,
     CAST(hash({{ keys | idents }}, 'ldiv') >> 1 AS BIGINT) AS gid2,
     {{ loop.index }} AS s,
-{% if null_as_value %}
-    coalesce(CAST({{ col | ident }} AS VARCHAR), '<NULL>') AS v,
-{% else %}
     CAST({{ col | ident }} AS VARCHAR) AS v,
-{% endif %}
+    {% if null_as_value %}false{% else %}{{ col | ident }} IS NULL{% endif %} AS unknown,
     count(*) AS n
 FROM {{ source | table }}
 GROUP BY ALL

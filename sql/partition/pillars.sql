@@ -5,5 +5,5 @@
 SELECT hs.gid, hs.s, hs.v, hs.n
 FROM {{ hist | table }} AS hs
 JOIN {{ stats | table }} AS g ON g.gid = hs.gid AND g.s = hs.s
-WHERE hs.v IS NOT NULL AND hs.n = g.h
+WHERE NOT hs.unknown AND hs.n = g.h
 ORDER BY hs.gid, hs.s, hs.v

@@ -4,6 +4,6 @@
 -- ref: SPEC §5.1 (sensitivity-based thresholds), §2.3 (n_1 = the largest bucket)
 SELECT s, v, CAST(sum(n) AS BIGINT) AS n
 FROM {{ hist | table }}
-WHERE v IS NOT NULL
+WHERE NOT unknown
 GROUP BY s, v
 ORDER BY s, n DESC, v

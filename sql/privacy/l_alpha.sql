@@ -6,8 +6,8 @@
 WITH cells AS (
     SELECT hs.gid, hs.s, hs.v, CAST(hs.n AS HUGEINT) AS n, cat.category, cat.p AS w_num
     FROM {{ hist | table }} AS hs
-    JOIN {{ categories | table }} AS cat ON cat.s = hs.s AND cat.v = hs.v
-    WHERE hs.v IS NOT NULL
+    JOIN {{ categories | table }} AS cat ON cat.s = hs.s AND cat.v IS NOT DISTINCT FROM hs.v
+    WHERE NOT hs.unknown
 ), weights AS (
     SELECT gid, s, sum(n * w_num) AS weight_num FROM cells GROUP BY gid, s
 ), units AS (

@@ -8,8 +8,8 @@ WITH c AS (
            coalesce(th.p, $p_default) AS p, coalesce(th.q, $q_default) AS q
     FROM {{ hist | table }} AS hs
     JOIN {{ stats | table }} AS g ON g.gid = hs.gid AND g.s = hs.s
-    LEFT JOIN {{ thresholds | table }} AS th ON th.s = hs.s AND th.v = hs.v
-    WHERE hs.v IS NOT NULL
+    LEFT JOIN {{ thresholds | table }} AS th ON th.s = hs.s AND th.v IS NOT DISTINCT FROM hs.v
+    WHERE NOT hs.unknown
 )
 SELECT gid,
        CAST(max(size) AS BIGINT) AS size,

@@ -4,7 +4,7 @@
 -- ref: SPEC §0.3 (thresholds as exact fractions p/q), §3.1 (categories and weights)
 {{ target | create_table }} (
     s INTEGER NOT NULL,
-    v VARCHAR NOT NULL,
+    v VARCHAR,                -- NULL: the NULL value (with --null-as-value)
     p HUGEINT NOT NULL,
     q HUGEINT NOT NULL,
     category INTEGER

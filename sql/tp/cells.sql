@@ -13,14 +13,24 @@ WITH cell AS (
         min(rowid) AS first_rid
     FROM {{ source | table }}
     GROUP BY ALL
-), firsts AS (
+), grp AS (
     SELECT
-        *,
-        min(first_rid) OVER (PARTITION BY {% for c in qi %}{{ ('k' ~ loop.index) | ident }}{% if not loop.last %}, {% endif %}{% endfor %}) AS g_first,
-        min(first_rid) OVER (PARTITION BY v) AS v_first
+{% for c in qi %}
+        {{ ('k' ~ loop.index) | ident }},
+{% endfor %}
+        row_number() OVER (ORDER BY min(first_rid)) AS gid
     FROM cell
+    GROUP BY ALL
+), val AS (
+    SELECT v, row_number() OVER (ORDER BY min(first_rid)) AS sid
+    FROM cell
+    GROUP BY v
 ), ids AS (
-    SELECT dense_rank() OVER (ORDER BY g_first) AS gid, dense_rank() OVER (ORDER BY v_first) AS sid, * FROM firsts
+    SELECT grp.gid, val.sid, cell.*
+    FROM cell
+    JOIN grp ON {% for c in qi %}grp.{{ ('k' ~ loop.index) | ident }} IS NOT DISTINCT FROM cell.{{ ('k' ~ loop.index) | ident }}{% if not loop.last %} AND {% endif %}{% endfor %}
+
+    JOIN val ON val.v IS NOT DISTINCT FROM cell.v
 ), stats AS (
     SELECT gid, max(n) AS h, sum(n) AS size, count(*) AS values_in_group, list(n ORDER BY n DESC) AS counts
     FROM ids

@@ -96,7 +96,9 @@ _SHARED: list[duckdb.DuckDBPyConnection] = []
 def shared_connection() -> duckdb.DuckDBPyConnection:
     """One in-memory database for all examples (a fresh one per example costs ~50 ms)."""
     if not _SHARED:
-        _SHARED.append(duckdb.connect())
+        con = duckdb.connect()
+        con.execute("SET threads = 1")  # tiny tables: threads only add overhead
+        _SHARED.append(con)
     return _SHARED[0]
 
 

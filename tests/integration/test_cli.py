@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from fixtures.hostile import HIERARCHIES, create_sql
+from fixtures.hostile import create_sql
 from ldiv_db.cli import main
 from ldiv_db.db import Database
 
@@ -31,7 +31,7 @@ def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
 
 
 def test_check_json_and_exit_codes(dbfile: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    base = [ "check", str(dbfile), "--table", "select", "--qi", "it's", "--sa", "ünï"]
+    base = ["check", str(dbfile), "--table", "select", "--qi", "it's", "--sa", "ünï"]
     code, out, _ = run(capsys, *base, "--json")
     d = json.loads(out)
     assert code == 0
@@ -54,7 +54,9 @@ def test_check_json_and_exit_codes(dbfile: Path, capsys: pytest.CaptureFixture[s
         (["--qi", "it's", "--model", "bogus"], "unknown privacy model"),
     ],
 )
-def test_check_bad_input_exit_2(dbfile: Path, capsys: pytest.CaptureFixture[str], args: list[str], message: str) -> None:
+def test_check_bad_input_exit_2(
+    dbfile: Path, capsys: pytest.CaptureFixture[str], args: list[str], message: str
+) -> None:
     code, _, err = run(capsys, "check", str(dbfile), "--table", "select", "--sa", "ünï", *args)
     assert code == 2
     assert message in err and "Traceback" not in err
@@ -62,7 +64,9 @@ def test_check_bad_input_exit_2(dbfile: Path, capsys: pytest.CaptureFixture[str]
 
 def test_load_suggest_anonymize_run(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     csv = tmp_path / "people.csv"
-    csv.write_text("zip;sex;disease\n" + "\n".join(f"1007{i % 4};{'FM'[i % 2]};{'abcd'[i % 4]}" for i in range(40)))
+    csv.write_text(
+        "zip;sex;disease\n" + "\n".join(f"1007{i % 4};{'FM'[i % 2]};{'abcd'[i % 4]}" for i in range(40))
+    )
     h = tmp_path / "zip.csv"
     h.write_text("\n".join(f"1007{i};1007*;*" for i in range(4)))
     db = str(tmp_path / "p.duckdb")
@@ -91,5 +95,7 @@ def test_load_suggest_anonymize_run(tmp_path: Path, capsys: pytest.CaptureFixtur
 
 
 def test_help_runs_as_a_program() -> None:
-    out = subprocess.run([sys.executable, "-m", "ldiv_db.cli", "--help"], capture_output=True, text=True, check=True)
+    out = subprocess.run(
+        [sys.executable, "-m", "ldiv_db.cli", "--help"], capture_output=True, text=True, check=True
+    )
     assert "anonymize" in out.stdout and "check" in out.stdout

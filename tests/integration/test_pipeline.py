@@ -36,18 +36,34 @@ def _count(db: Database, sql: str) -> int:
 def test_release_written_recorded_and_verified(hostile_db: Database) -> None:
     res = _anon(hostile_db)
     d = res.to_dict()
-    for key in ("run_id", "algorithm", "model", "l", "rows_in", "rows_published", "rows_suppressed", "groups",
-                "seconds", "queries", "output", "verified", "metrics"):
+    for key in (
+        "run_id",
+        "algorithm",
+        "model",
+        "l",
+        "rows_in",
+        "rows_published",
+        "rows_suppressed",
+        "groups",
+        "seconds",
+        "queries",
+        "output",
+        "verified",
+        "metrics",
+    ):
         assert key in d
     for key in ("il", "lm", "dm", "cavg", "kl", "stars", "avg_group_size"):
         assert key in d["metrics"]
     assert res.verified and res.rows_in == 12 and res.rows_published + res.rows_deleted == 12
-    cols = [r[0] for r in hostile_db.raw_rows("DESCRIBE \"rel 1\"")]
+    cols = [r[0] for r in hostile_db.raw_rows('DESCRIBE "rel 1"')]
     assert cols == [*QI, HOSTILE_SA, "group_id"]
-    assert _count(hostile_db, "SELECT count(*) FROM ldiv.release_row WHERE release_id = %d" % res.release_id) == 12
+    assert (
+        _count(hostile_db, f"SELECT count(*) FROM ldiv.release_row WHERE release_id = {res.release_id}")
+        == 12
+    )
     status = hostile_db.raw_rows("SELECT status FROM ldiv.run WHERE run_id = ?", [res.run_id])[0][0]
     assert status == "done"
-    assert _count(hostile_db, "SELECT count(*) FROM ldiv.run_step WHERE run_id = %d" % res.run_id) > 5
+    assert _count(hostile_db, f"SELECT count(*) FROM ldiv.run_step WHERE run_id = {res.run_id}") > 5
     # the published table passes the independent check, grouped by its group id and by its labels
     chk = ldiv_db.check(hostile_db, "rel 1", QI, HOSTILE_SA, model="distinct", l=2)
     assert chk.satisfied
@@ -58,7 +74,9 @@ def test_existing_output_needs_replace_and_replace_supersedes(hostile_db: Databa
     with pytest.raises(BadInput, match="already exists"):
         _anon(hostile_db)
     second = _anon(hostile_db, replace=True, levels={"it's": 2, "select": 0})
-    sup = hostile_db.raw_rows("SELECT superseded_by FROM ldiv.release WHERE release_id = ?", [first.release_id])
+    sup = hostile_db.raw_rows(
+        "SELECT superseded_by FROM ldiv.release WHERE release_id = ?", [first.release_id]
+    )
     assert sup[0][0] == second.release_id
 
 
@@ -101,9 +119,7 @@ def test_a_release_that_fails_verification_is_never_published(hostile_db: Databa
     try:
         with pytest.raises(PrivacyViolation, match="nothing was published"):
             _anon(hostile_db, algorithm="leaky-test", output="leak")
-        assert not hostile_db.raw_rows(
-            "SELECT * FROM information_schema.tables WHERE table_name = 'leak'"
-        )
+        assert not hostile_db.raw_rows("SELECT * FROM information_schema.tables WHERE table_name = 'leak'")
         assert _count(hostile_db, "SELECT count(*) FROM ldiv.release") == 0
     finally:
         REGISTRY.pop("leaky-test")
@@ -136,8 +152,8 @@ def test_bad_input_is_named(hostile_db: Database, kwargs: dict, message: str) ->
 
 
 def test_nulls_are_counted_and_null_as_value_handles_them(hostile_db: Database) -> None:
-    hostile_db.raw_rows("CREATE TABLE withnull AS SELECT * FROM \"select\"")
-    hostile_db.raw_rows("UPDATE withnull SET \"ünï\" = NULL WHERE \"a\"\"b\" < 32")
+    hostile_db.raw_rows('CREATE TABLE withnull AS SELECT * FROM "select"')
+    hostile_db.raw_rows('UPDATE withnull SET "ünï" = NULL WHERE "a""b" < 32')
     with pytest.raises(BadInput, match=r"(?s)'ünï' has 2 NULL\(s\).*--null-as-value"):
         ldiv_db.check(hostile_db, "withnull", HOSTILE_QI, HOSTILE_SA)
     res = ldiv_db.check(hostile_db, "withnull", ["it's"], HOSTILE_SA, null_as_value=True)

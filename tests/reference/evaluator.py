@@ -240,7 +240,7 @@ def reference_check(
     sa: str | Sequence[str],
     *,
     model: str | None = None,
-    l: Any = None,  # noqa: E741 - the public keyword of ldiv_db.check
+    l: Any = None,
     c: Any = None,
     k: Any = None,
     alpha: Any = None,

@@ -15,7 +15,9 @@ _EVAL: dict[int, SqlEvaluator] = {}
 def ev(env: HostileEnv) -> SqlEvaluator:
     key = id(env)
     if key not in _EVAL:
-        _EVAL[key] = SqlEvaluator(env.db, env.source, env.qi[:2], [env.sa, env.klass], prefix="tpl it's").build()
+        _EVAL[key] = SqlEvaluator(
+            env.db, env.source, env.qi[:2], [env.sa, env.klass], prefix="tpl it's"
+        ).build()
     return _EVAL[key]
 
 
@@ -55,7 +57,8 @@ CASES = {
     ),
     "partition/gid_check.sql": Case(lambda env: {"stats": ev(env).stats}),
     "partition/group_counts.sql": Case(
-        lambda env: {"target": env.work("counts"), "hist": ev(env).hist, "stats": ev(env).stats}, {"min_values": 2}
+        lambda env: {"target": env.work("counts"), "hist": ev(env).hist, "stats": ev(env).stats},
+        {"min_values": 2},
     ),
     "partition/group_stats.sql": Case(lambda env: {"target": env.work("stats"), "hist": ev(env).hist}),
     "partition/summary.sql": Case(lambda env: {"stats": ev(env).stats}),

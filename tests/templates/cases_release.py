@@ -17,14 +17,14 @@ PARQUET = Path(tempfile.gettempdir()) / "ldiv_template_case.parquet"
 
 def _parquet(env: HostileEnv) -> None:
     env.db.con.execute('DROP TABLE IF EXISTS "loaded it\'s"')
-    env.db.con.execute("COPY (SELECT * FROM main.\"select\") TO $p (FORMAT parquet)", {"p": str(PARQUET)})
+    env.db.con.execute('COPY (SELECT * FROM main."select") TO $p (FORMAT parquet)', {"p": str(PARQUET)})
 
 
 def _assignment(env: HostileEnv) -> TableRef:
     t = env.work("assignment")
     env.db.con.execute(
         f'CREATE OR REPLACE TEMP TABLE {t.sql()} AS SELECT rowid AS rid, CAST("group" AS BIGINT) AS gid, '
-        "rowid = 0 AS deleted, false AS sa_suppressed FROM main.\"select\""
+        'rowid = 0 AS deleted, false AS sa_suppressed FROM main."select"'
     )
     return t
 
@@ -34,7 +34,16 @@ def _labels(env: HostileEnv) -> TableRef:
     cols = ", ".join(f'CAST("{i}" AS VARCHAR) AS q{i}' for i in range(1, 5))
     env.db.con.execute(
         f"CREATE OR REPLACE TEMP TABLE {t.sql()} AS SELECT gid, {cols} FROM "
-        f"(SELECT DISTINCT gid FROM {_assignment(env).sql()}), (SELECT 1 AS \"1\", 2 AS \"2\", 3 AS \"3\", 4 AS \"4\")"
+        f'(SELECT DISTINCT gid FROM {_assignment(env).sql()}), (SELECT 1 AS "1", 2 AS "2", 3 AS "3", 4 AS "4")'
+    )
+    return t
+
+
+def _row_labels(env: HostileEnv) -> TableRef:
+    t = env.work("row labels")
+    env.db.con.execute(
+        f"CREATE OR REPLACE TEMP TABLE {t.sql()} AS SELECT rowid AS rid, CAST(\"group\" AS VARCHAR) AS q1, "
+        "'a' AS q2, 'b' AS q3, 'c' AS q4 FROM main.\"select\""
     )
     return t
 
@@ -99,22 +108,38 @@ CASES = {
         {"hids": [0, 0, 0, 0]},
     ),
     "release/labels_suppress.sql": Case(
-        lambda env: {"target": env.work("sup"), "assignment": _assignment(env), "source": env.source, "qi": env.qi}
+        lambda env: {
+            "target": env.work("sup"),
+            "assignment": _assignment(env),
+            "source": env.source,
+            "qi": env.qi,
+        }
     ),
     "release/labels_levels.sql": Case(
-        lambda env: {"target": env.work("lev"), "source": env.source, "qi": env.qi, "sa": [env.sa], "kinds": KINDS},
+        lambda env: {
+            "target": env.work("lev"),
+            "source": env.source,
+            "qi": env.qi,
+            "sa": [env.sa],
+            "kinds": KINDS,
+        },
         {"hids": [0, 0, 0, 0], "levels": [1, 0, 0, 0]},
     ),
     "release/write.sql": Case(_write_ctx, prepare=_drop_out),
     "release/release_rows.sql": Case(lambda env: {"assignment": _assignment(env)}, {"release_id": 99}),
     "release/reconcile.sql": Case(
-        lambda env: {"source": env.source, "assignment": _assignment(env), "output": _out(env), "sa": [env.sa]},
+        lambda env: {
+            "source": env.source,
+            "assignment": _assignment(env),
+            "output": _out(env),
+            "sa": [env.sa],
+        },
         prepare=_write_out,
     ),
     "full_domain/assign.sql": Case(
         lambda env: {
             "target": env.work("fd"),
-            "labels": _labels(env),
+            "labels": _row_labels(env),
             "verdict": env.work("verdict"),
             "qi": [Ident(f"q{i}") for i in range(1, 5)],
             "exact_ids": False,

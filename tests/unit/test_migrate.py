@@ -17,7 +17,10 @@ def test_first_use_applies_and_records(tmp_path: Path) -> None:
     rows = db.raw_rows("SELECT version, name, checksum FROM ldiv.schema_migration ORDER BY version")
     assert [r[0] for r in rows] == [m.version for m in shipped_migrations()]
     assert rows[0][2] == shipped_migrations()[0].checksum
-    tables = {r[0] for r in db.raw_rows("SELECT table_name FROM information_schema.tables WHERE table_schema='ldiv'")}
+    tables = {
+        r[0]
+        for r in db.raw_rows("SELECT table_name FROM information_schema.tables WHERE table_schema='ldiv'")
+    }
     assert {"hierarchy", "hierarchy_node", "run", "run_step", "release", "release_row"} <= tables
     db.close()
     db = Database.open(path)  # second open: nothing to apply, checksums verified

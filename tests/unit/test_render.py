@@ -14,20 +14,30 @@ def renderer(tmp_path: Path) -> Renderer:
     (tmp_path / "ok.sql").write_text(
         "-- purpose: test\n-- params: l\n-- returns: x\nSELECT {{ cols | idents }} FROM {{ t | table }} WHERE n >= $l\n"
     )
-    (tmp_path / "raw.sql").write_text("-- purpose: bad\n-- params: none\n-- returns: x\nSELECT '{{ value }}'\n")
+    (tmp_path / "raw.sql").write_text(
+        "-- purpose: bad\n-- params: none\n-- returns: x\nSELECT '{{ value }}'\n"
+    )
     return Renderer(tmp_path)
 
 
 @pytest.mark.parametrize(
     ("name", "quoted"),
-    [("it's", "\"it's\""), ('a"b', '"a""b"'), ("select", '"select"'), ("Zip Code", '"Zip Code"'), ("ünï", '"ünï"')],
+    [
+        ("it's", '"it\'s"'),
+        ('a"b', '"a""b"'),
+        ("select", '"select"'),
+        ("Zip Code", '"Zip Code"'),
+        ("ünï", '"ünï"'),
+    ],
 )
 def test_quote_hostile_names(name: str, quoted: str) -> None:
     assert quote(name) == quoted
 
 
 def test_render_quotes_and_binds(renderer: Renderer) -> None:
-    q = renderer.render("ok.sql", {"l": 3}, cols=[Ident('a"b'), Ident("select")], t=TableRef("Zip Code", "main"))
+    q = renderer.render(
+        "ok.sql", {"l": 3}, cols=[Ident('a"b'), Ident("select")], t=TableRef("Zip Code", "main")
+    )
     assert q.sql.endswith('SELECT "a""b", "select" FROM "main"."Zip Code" WHERE n >= $l')
     assert q.params == {"l": 3}
 

@@ -15,9 +15,9 @@ WITH c AS (
   JOIN "temp"."main"."tpl it's_stats" AS g
     ON g.gid = hs.gid AND g.s = hs.s
   LEFT JOIN "temp"."main"."tpl it's_values" AS th
-    ON th.s = hs.s AND th.v = hs.v
+    ON th.s = hs.s AND th.v IS NOT DISTINCT FROM hs.v
   WHERE
-    NOT hs.v IS NULL
+    NOT hs.unknown
 )
 SELECT
   gid,

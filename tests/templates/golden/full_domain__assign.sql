@@ -7,7 +7,7 @@ WITH lab AS (
   SELECT
     rid,
     CAST(HASH("q1", "q2", "q3", "q4") >> 1 AS BIGINT) AS gid
-  FROM "temp"."main"."wk labels's"
+  FROM "temp"."main"."wk row labels's"
 ), num AS (
   SELECT
     gid,

@@ -11,7 +11,7 @@ FROM "temp"."main"."tpl it's_hist" AS hs
 JOIN "temp"."main"."tpl it's_stats" AS g
   ON g.gid = hs.gid AND g.s = hs.s
 WHERE
-  NOT hs.v IS NULL AND hs.n = g.h
+  NOT hs.unknown AND hs.n = g.h
 ORDER BY
   hs.gid,
   hs.s,

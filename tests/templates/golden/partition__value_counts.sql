@@ -8,7 +8,7 @@ SELECT
   CAST(SUM(n) AS BIGINT) AS n
 FROM "temp"."main"."tpl it's_hist"
 WHERE
-  NOT v IS NULL
+  NOT unknown
 GROUP BY
   s,
   v

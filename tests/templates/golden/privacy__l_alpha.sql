@@ -13,9 +13,9 @@ WITH cells AS (
     cat.p AS w_num
   FROM "temp"."main"."tpl it's_hist" AS hs
   JOIN "temp"."main"."tpl it's_values" AS cat
-    ON cat.s = hs.s AND cat.v = hs.v
+    ON cat.s = hs.s AND cat.v IS NOT DISTINCT FROM hs.v
   WHERE
-    NOT hs.v IS NULL
+    NOT hs.unknown
 ), weights AS (
   SELECT
     gid,

@@ -4,7 +4,7 @@
 /* ref: SPEC §0.3 (thresholds as exact fractions p/q), §3.1 (categories and weights) */
 CREATE OR REPLACE TEMPORARY TABLE "temp"."main"."wk values's" (
   s INT NOT NULL,
-  v TEXT NOT NULL,
+  v TEXT, /* NULL: the NULL value (with --null-as-value) */
   p INT128 NOT NULL,
   q INT128 NOT NULL,
   category INT

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# make wheel-smoke: build the wheel, install it in a fresh venv outside the checkout, render (and run)
+# every template from the installed package, and run `ldiv --help`.
+set -euo pipefail
+repo="$(cd "$(dirname "$0")/.." && pwd)"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+"$repo/.venv/bin/python" -m build --wheel --outdir "$work/dist" "$repo" >/dev/null
+wheel="$(ls "$work"/dist/ldiv_db-*.whl)"
+echo "built $(basename "$wheel")"
+python3 -m venv "$work/venv"
+"$work/venv/bin/python" -m pip install --quiet "$wheel" pytest hypothesis
+unzip -l "$wheel" | grep -q "ldiv_db/_sql/partition/histogram.sql"
+unzip -l "$wheel" | grep -q "ldiv_db/_migrations/0001_core_schema.sql"
+# the template tests from a directory without the package source: ldiv_db comes from the wheel
+mkdir -p "$work/check"
+cp -r "$repo/tests" "$repo/fixtures" "$work/check/"
+cd "$work/check"
+"$work/venv/bin/python" - <<'PY'
+import ldiv_db, ldiv_db.render as r
+assert "site-packages" in ldiv_db.__file__, ldiv_db.__file__
+names = r.default_renderer().templates()
+print(f"{len(names)} templates shipped in {r.default_renderer().root}")
+PY
+"$work/venv/bin/python" -m pytest -q -p no:cacheprovider tests/templates
+"$work/venv/bin/ldiv" --help >/dev/null
+"$work/venv/bin/ldiv" anonymize --help >/dev/null
+echo "wheel-smoke: ok"

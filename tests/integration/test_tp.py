@@ -1,0 +1,349 @@
+"""TP, TP+ and Hilbert through ``ldiv_db.anonymize``: the worked examples of SPEC §1.11 as exact tests,
+errors, hostile names, NULLs, taxonomy ranks, and random tables checked against the pure core."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+import ldiv_db
+from fixtures.hostile import HOSTILE_QI, HOSTILE_SA, HOSTILE_TABLE, create_sql
+from fixtures.papers import read_table
+from ldiv_db.algorithms.hilbert import hilbert_keys
+from ldiv_db.algorithms.tp_core import Counts, l_eligible, phase_one, tp_counts
+from ldiv_db.db import Database
+from ldiv_db.errors import BadInput
+from ldiv_db.render import Ident, TableRef, render
+
+QI3 = ["Age", "Gender", "Education"]
+
+
+@pytest.fixture
+def db() -> Iterator[Database]:
+    database = Database.open(":memory:")
+    yield database
+    database.close()
+
+
+def make_table(db: Database, name: str, frame: pd.DataFrame) -> None:
+    db.con.register("__frame", frame)
+    db.con.execute(f'CREATE OR REPLACE TABLE "{name}" AS SELECT * FROM __frame')
+    db.con.unregister("__frame")
+
+
+def paper_table(db: Database, name: str) -> None:
+    df = read_table(name).sort_values("row_id")
+    make_table(db, "t", df)
+
+
+def groups_of(db: Database, release_id: int) -> list[list[int]]:
+    """Published groups as sorted lists of 1-based row ids."""
+    rows = db.con.execute(
+        "SELECT list(source_rowid + 1 ORDER BY source_rowid) FROM ldiv.release_row "
+        "WHERE release_id = ? GROUP BY group_id ORDER BY min(source_rowid)",
+        [release_id],
+    ).fetchall()
+    return sorted(list(r[0]) for r in rows)
+
+
+def labels_of(db: Database, release_id: int, output: str, qi: Sequence[str]) -> dict[int, tuple[str, ...]]:
+    """1-based row id -> published QI labels."""
+    cols = ", ".join(f'o."{c}"' for c in qi)
+    rows = db.con.execute(
+        f"SELECT DISTINCT rr.source_rowid + 1, {cols} FROM ldiv.release_row AS rr "
+        f'JOIN (SELECT DISTINCT * FROM "{output}") AS o ON o.group_id = rr.group_id WHERE rr.release_id = ?',
+        [release_id],
+    ).fetchall()
+    return {int(r[0]): tuple(r[1:]) for r in rows}
+
+
+def run(db: Database, algorithm: str, output: str = "o", qi: Sequence[str] = QI3, sa: str = "Disease",
+        l: int = 2, **kw: Any) -> ldiv_db.AnonymizeResult:  # fmt: skip
+    return ldiv_db.anonymize(db, "t", list(qi), sa, algorithm=algorithm, output=output, l=l, replace=True, **kw)
+
+
+# ------------------------------------------------------------------------------------------ E-TP1, E-TP4
+
+
+@pytest.mark.parametrize("algorithm", ["tp", "tp+"])
+def test_e_tp1(db: Database, algorithm: str) -> None:
+    """SPEC §1.11 E-TP1: phase one; R = rows 1-4 published as (*, M, *); 8 stars on 4 rows."""
+    paper_table(db, "tp_example1")
+    r = run(db, algorithm)
+    assert r.verified and r.model == "frequency"
+    assert r.details["phase_ended"] == 1 and r.details["optimal_rows"]
+    assert r.details["residue_rows"] == 4
+    assert r.metrics["stars"] == 8 and r.rows_suppressed == 4 and r.metrics["starred_rows"] == 4
+    assert groups_of(db, r.release_id) == [[1, 2, 3, 4], [5, 6], [7, 8]]
+    labels = labels_of(db, r.release_id, "o", QI3)
+    assert {labels[i] for i in (1, 2, 3, 4)} == {("*", "M", "*")}
+    assert labels[5] == ("55", "F", "HighSchool") and labels[7] == ("60", "M", "HighSchool")
+    if algorithm == "tp+":
+        assert r.details["residue_split"] is False  # any 2-diverse split of R still stars Age and Education
+        assert r.details["residue_stars_whole"] == 8
+
+
+def test_e_tp4_tp_and_tp_plus(db: Database) -> None:
+    """SPEC §1.11 E-TP4: phase one removes rows 2,3,6,7,10,11,14,15 (largest ids first); TP 24 stars,
+    TP+ 8 stars with the residue split into {2,6}, {3,7}, {10,14}, {11,15}."""
+    paper_table(db, "tp_example4")
+    tp = run(db, "tp", "o_tp")
+    assert tp.details["phase_ended"] == 1 and tp.details["residue_rows"] == 8
+    assert tp.metrics["stars"] == 24 and tp.rows_suppressed == 8
+    assert groups_of(db, tp.release_id) == [[1, 4], [2, 3, 6, 7, 10, 11, 14, 15], [5, 8], [9, 12], [13, 16]]
+    plus = run(db, "tp+", "o_plus")
+    assert plus.details["residue_split"] is True and plus.details["residue_groups"] == 4
+    assert plus.metrics["stars"] == 8 and plus.rows_suppressed == 8
+    assert groups_of(db, plus.release_id) == [[1, 4], [2, 6], [3, 7], [5, 8], [9, 12], [10, 14], [11, 15], [13, 16]]
+    labels = labels_of(db, plus.release_id, "o_plus", QI3)
+    assert labels[2] == ("*", "M", "HS") and labels[10] == ("*", "F", "PhD")
+
+
+def test_e_tp4_hilbert(db: Database) -> None:
+    """The baseline on E-TP4: 2-eligible pairs along the curve; verified; stars as the metrics count them."""
+    paper_table(db, "tp_example4")
+    r = run(db, "hilbert")
+    assert r.verified and r.groups == 8
+    assert r.metrics["stars"] == r.details["hilbert_stars"] == 8
+
+
+# ------------------------------------------------------------------------------------------ E-TP2, E-TP3
+
+
+def counts_table(db: Database, name: str) -> list[Counts]:
+    """Expand a count-vector fixture into rows (QI 'grp', SA 'val'), ordered by (value, group) so that
+    first appearance numbers the values 1..5 and the groups Q1..Q3 as in SPEC."""
+    df = read_table(name)
+    rows = [
+        (str(rec.group), int(rec.value))
+        for rec in df.sort_values(["value", "group"]).itertuples()
+        for _ in range(int(rec.count))
+    ]
+    make_table(db, "t", pd.DataFrame(rows, columns=["grp", "val"]))
+    groups: dict[str, Counts] = {}
+    for g, v in rows:
+        groups.setdefault(g, {})[v] = groups.get(g, {}).get(v, 0) + 1
+    return [groups[k] for k in sorted(groups)]
+
+
+@pytest.mark.parametrize(("fixture", "phase", "residue", "kept"), [
+    ("tp_example2_counts", 2, 9, [(3, 1, 0, 2, 3), (1, 0, 0, 1, 1)]),
+    ("tp_example3_counts", 3, 12, [(1, 0, 0, 1, 1), (1, 1, 0, 0, 1)]),
+])  # fmt: skip
+def test_e_tp2_e_tp3_as_tables(
+    db: Database, fixture: str, phase: int, residue: int, kept: list[tuple[int, ...]]
+) -> None:
+    counts_table(db, fixture)
+    r = run(db, "tp", qi=["grp"], sa="val", l=3)
+    assert r.verified
+    assert r.details["phase_ended"] == phase and r.details["residue_rows"] == residue
+    published = db.con.execute(
+        'SELECT grp, val, count(*) FROM o WHERE grp <> \'*\' GROUP BY ALL ORDER BY ALL'
+    ).fetchall()
+    got: dict[str, list[int]] = {}
+    for g, v, n in published:
+        got.setdefault(g, [0] * 5)[int(v) - 1] = int(n)
+    assert [tuple(got[g]) for g in sorted(got)] == kept
+    assert r.metrics["stars"] == residue  # one QI, starred on every residue row
+    assert r.rows_suppressed == residue
+
+
+# ------------------------------------------------------------------------------------------ errors
+
+
+@pytest.mark.parametrize("algorithm", ["tp", "tp+", "hilbert"])
+@pytest.mark.parametrize("model", ["frequency", "distinct", "entropy"])
+def test_not_l_eligible_names_the_value(db: Database, algorithm: str, model: str) -> None:
+    """SPEC §1.1: a table that is not l-eligible is refused, naming the most frequent SA value, its
+    count and |T|/l. s = (4,1,1,1,1) on 8 rows is distinct- and entropy-feasible for l = 3 (5 values,
+    entropy ln 4 > ln 3) but 3·4 > 8; for 'frequency' the pipeline's own check answers first."""
+    make_table(db, "t", pd.DataFrame({"q": list("aabbccdd"), "s": list("xxxxyzwv")}))
+    with pytest.raises(BadInput) as err:
+        ldiv_db.anonymize(db, "t", ["q"], "s", algorithm=algorithm, output="o", l=3, model=model)
+    text = str(err.value)
+    assert "s = 'x' holds 4 of 8 rows" in text, text
+    if model == "frequency":
+        assert "n/l = 2.7" in text, text
+    else:
+        assert "not 3-eligible" in text and "|T|/l = 8/3 = 2.67" in text, text
+        assert "largest feasible l is ⌊8/4⌋ = 2" in text, text
+
+
+def test_unsupported_model_and_several_sas(db: Database) -> None:
+    paper_table(db, "tp_example4")
+    with pytest.raises(BadInput, match="l-eligible groups"):
+        run(db, "tp", model="recursive", model_options={"c": 3})
+    with pytest.raises(BadInput, match="one sensitive attribute"):
+        ldiv_db.anonymize(db, "t", ["Age"], ["Gender", "Disease"], algorithm="tp+", output="o", l=2)
+
+
+# ------------------------------------------------------------------------------------------ names, NULLs, ranks
+
+
+@pytest.mark.parametrize("algorithm", ["tp", "tp+", "hilbert"])
+def test_hostile_names(db: Database, algorithm: str) -> None:
+    for stmt in create_sql():
+        db.con.execute(stmt)
+    r = ldiv_db.anonymize(
+        db, HOSTILE_TABLE, HOSTILE_QI, HOSTILE_SA, algorithm=algorithm, output="it's \"out\"", l=2
+    )
+    assert r.verified and r.rows_published == 12
+
+
+@pytest.mark.parametrize("algorithm", ["tp", "tp+", "hilbert"])
+def test_nulls_as_values(db: Database, algorithm: str) -> None:
+    frame = pd.DataFrame(
+        {
+            "a": ["x", None, "x", None, "y", "y", None, "x"],
+            "b": [1, 1, None, None, 2, 2, 1, 1],
+            "s": ["p", "q", None, "p", "q", None, "r", "q"],
+        }
+    )
+    make_table(db, "t", frame)
+    with pytest.raises(BadInput, match="NULL"):
+        ldiv_db.anonymize(db, "t", ["a", "b"], "s", algorithm=algorithm, output="o", l=2)
+    r = ldiv_db.anonymize(db, "t", ["a", "b"], "s", algorithm=algorithm, output="o", l=2, null_as_value=True)
+    assert r.verified and r.rows_published == 8
+
+
+def test_coords_follow_the_taxonomy_leaf_order(db: Database, tmp_path: Path) -> None:
+    """SPEC §1.12(a): ranks in left-to-right leaf order with a taxonomy, ascending for numbers,
+    sorted labels otherwise; domain sizes over T."""
+    make_table(
+        db,
+        "t",
+        pd.DataFrame({"c": ["zeta", "alpha", "mid", "alpha"], "n": [10, 2, 7, 2], "f": ["b", "a", "b", "c"],
+                      "s": ["p", "q", "p", "r"]}),
+    )  # fmt: skip
+    (tmp_path / "h.csv").write_text("zeta;g1;*\nmid;g1;*\nalpha;g2;*\n", encoding="utf-8")
+    from ldiv_db.taxonomy import import_hierarchy
+
+    hid = import_hierarchy(db, "t", "c", tmp_path / "h.csv").hierarchy_id
+    frame = db.df(
+        render(
+            "hilbert/coords.sql",
+            {"hids": [hid, 0, 0], "r_gid": 0},
+            source=TableRef("t"),
+            qi=[Ident("c"), Ident("n"), Ident("f")],
+            sa=Ident("s"),
+            kinds=["hierarchy", "value", "value"],
+            assignment=None,
+        )
+    )
+    assert frame["c1"].tolist() == [0, 2, 1, 2]  # zeta, alpha, mid, alpha in leaf order zeta < mid < alpha
+    assert frame["c2"].tolist() == [2, 0, 1, 0]
+    assert frame["c3"].tolist() == [1, 0, 1, 2]
+    assert frame["sid"].tolist() == [1, 2, 1, 3]
+    assert (frame[["n1", "n2", "n3"]].iloc[0].tolist()) == [3, 3, 3]
+
+
+# ------------------------------------------------------------------------------------------ random tables
+
+
+@st.composite
+def random_tables(draw: st.DrawFn) -> tuple[int, pd.DataFrame]:
+    l = draw(st.integers(2, 3))
+    n = draw(st.integers(l, 24))
+    rows = draw(
+        st.lists(
+            st.tuples(st.sampled_from("abc"), st.integers(0, 2), st.sampled_from(["p", "q", "r", "s"])),
+            min_size=n,
+            max_size=n,
+        )
+    )
+    return l, pd.DataFrame(rows, columns=["a", "b", "s"])
+
+
+def first_appearance_groups(frame: pd.DataFrame) -> list[Counts]:
+    """Count vectors of the QI-groups (a, b), groups and SA ids in first-appearance order (SPEC §0.6)."""
+    sid = {v: i for i, v in enumerate(dict.fromkeys(frame["s"]), start=1)}
+    groups: dict[tuple[Any, ...], Counts] = {}
+    for a, b, s in frame.itertuples(index=False):
+        q = groups.setdefault((a, b), {})
+        q[sid[s]] = q.get(sid[s], 0) + 1
+    return list(groups.values())
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(random_tables())
+def test_sql_phase_one_matches_the_pure_core(db: Database, case: tuple[int, pd.DataFrame]) -> None:
+    """``sql/tp/cells.sql`` numbers groups and SA values by first appearance and keeps min(n, H*)."""
+    l, frame = case
+    make_table(db, "t", frame)
+    cells = TableRef("cells")
+    db.run(render("tp/cells.sql", {"l": l}, target=cells, source=TableRef("t"),
+                  qi=[Ident("a"), Ident("b")], sa=Ident("s")))  # fmt: skip
+    groups = first_appearance_groups(frame)
+    kept, _ = phase_one(groups, l)
+    got: list[Counts] = [{} for _ in groups]
+    for gid, sid, n, k in db.con.execute("SELECT gid, sid, n, kept FROM cells").fetchall():
+        assert groups[gid - 1][sid] == n
+        if k:
+            got[gid - 1][sid] = k
+    assert got == kept
+
+
+def _pipeline_case(case: tuple[int, pd.DataFrame]) -> None:
+    l, frame = case
+    counts: dict[str, int] = frame["s"].value_counts().to_dict()
+    assume(l_eligible({i: c for i, c in enumerate(counts.values())}, l))
+    db = Database.open(":memory:")
+    try:
+        make_table(db, "t", frame)
+        groups = first_appearance_groups(frame)
+        expected = tp_counts(groups, l)
+        _, r1 = phase_one(groups, l)
+        stars = {}
+        for algorithm in ("tp", "tp+", "hilbert"):
+            r = run(db, algorithm, output="o_" + algorithm.replace("+", "p"), qi=["a", "b"], sa="s", l=l)
+            assert r.verified
+            check = ldiv_db.check(db, r.output, ["a", "b"], "s", model="frequency", l=l)
+            assert check.satisfied
+            stars[algorithm] = r.metrics["stars"]
+            if algorithm != "hilbert":
+                assert r.details["phase_ended"] == expected.phase
+                assert r.details["residue_rows"] == expected.residue_rows
+                assert r.details["residue_rows_phase_one"] == sum(r1.values())
+                assert r.rows_suppressed == expected.residue_rows
+        assert stars["tp+"] <= stars["tp"]
+    finally:
+        db.close()
+
+
+@settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
+@given(random_tables())
+def test_random_tables_through_the_pipeline(case: tuple[int, pd.DataFrame]) -> None:
+    """The phase and |R| equal :func:`tp_counts` on the same count vectors; every release verifies and
+    passes ``check --model frequency``; TP+ never has more stars than TP."""
+    _pipeline_case(case)
+
+
+@pytest.mark.slow
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
+@given(random_tables())
+def test_random_tables_through_the_pipeline_many(case: tuple[int, pd.DataFrame]) -> None:
+    _pipeline_case(case)
+
+
+def test_hilbert_keys_agree_with_sql_ranks(db: Database) -> None:
+    """The E-TP4 keys of SPEC §1.12(b) from the SQL coordinates of the fixture table."""
+    paper_table(db, "tp_example4")
+    frame = db.df(
+        render(
+            "hilbert/coords.sql",
+            {"hids": [0, 0, 0], "r_gid": 0},
+            source=TableRef("t"),
+            qi=[Ident(c) for c in QI3],
+            sa=Ident("Disease"),
+            kinds=["value"] * 3,
+            assignment=None,
+        )
+    )
+    keys = hilbert_keys(frame[["c1", "c2", "c3"]].to_numpy(), 2).tolist()
+    assert [keys[i] for i in (0, 4, 12, 8)] == [1, 2, 56, 59]

@@ -1,0 +1,80 @@
+"""Template cases: sql/tp/ and sql/hilbert/ (TP, TP+, Hilbert), run on the hostile fixture."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ldiv_db.render import TableRef
+
+from .harness import Case, HostileEnv
+
+_DONE: dict[tuple[int, str], TableRef] = {}
+
+
+def _cells(env: HostileEnv) -> TableRef:
+    key = (id(env), "cells")
+    if key not in _DONE:
+        t = env.work("tp cells")
+        env.run("tp/cells.sql", {"l": 2}, target=t, source=env.source, qi=env.qi, sa=env.sa)
+        _DONE[key] = t
+    return _DONE[key]
+
+
+def _assignment(env: HostileEnv) -> TableRef:
+    key = (id(env), "assignment")
+    if key not in _DONE:
+        t = env.work("tp assignment")
+        env.run(
+            "tp/assign.sql",
+            {"gids": [], "sids": [], "moves": [], "r_gid": 99},
+            target=t,
+            cells=_cells(env),
+            source=env.source,
+            qi=env.qi,
+            sa=env.sa,
+        )
+        _DONE[key] = t
+    return _DONE[key]
+
+
+def _split(env: HostileEnv) -> TableRef:
+    key = (id(env), "split")
+    if key not in _DONE:
+        t = env.work("hilbert split")
+        env.run("hilbert/groups_table.sql", target=t)
+        _DONE[key] = t
+    return _DONE[key]
+
+
+def _coords(env: HostileEnv) -> dict[str, Any]:
+    return {
+        "source": env.source,
+        "qi": env.qi,
+        "sa": env.sa,
+        "kinds": ["hierarchy", "value", "hierarchy", "value"],
+        "assignment": _assignment(env),
+    }
+
+
+CASES = {
+    "tp/cells.sql": Case(
+        lambda env: {"target": env.work("tp cells 2"), "source": env.source, "qi": env.qi, "sa": env.sa}, {"l": 3}
+    ),
+    "tp/residue.sql": Case(lambda env: {"cells": _cells(env)}),
+    "tp/kept.sql": Case(lambda env: {"cells": _cells(env)}),
+    "tp/assign.sql": Case(
+        lambda env: {
+            "target": env.work("tp assignment 2"),
+            "cells": _cells(env),
+            "source": env.source,
+            "qi": env.qi,
+            "sa": env.sa,
+        },
+        {"gids": [1], "sids": [1], "moves": [1], "r_gid": 7},
+    ),
+    "hilbert/coords.sql": Case(_coords, {"hids": [1, 0, 2, 0], "r_gid": 99}),
+    "hilbert/groups_table.sql": Case(lambda env: {"target": env.work("hilbert groups")}),
+    "hilbert/merge.sql": Case(
+        lambda env: {"target": env.work("tp plus"), "base": _assignment(env), "split": _split(env)}
+    ),
+}

@@ -1,0 +1,115 @@
+"""The Hilbert index (Skilling 2004) and the Hilbert-l grouping (SPEC §1.12), pure numpy/Python."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+
+from ldiv_db.algorithms.hilbert import bits_for, hilbert_keys, hilbert_l_groups, stars_of
+from ldiv_db.algorithms.tp_core import l_eligible
+
+
+def order_of(cells: list[tuple[int, ...]], bits: int) -> list[tuple[int, ...]]:
+    keys = hilbert_keys(cells, bits)
+    return [cells[i] for i in np.argsort(keys, kind="stable")]
+
+
+def test_vectors_2d_b1() -> None:
+    """SPEC §1.12(b): (0,0)→0, (0,1)→1, (1,1)→2, (1,0)→3."""
+    assert hilbert_keys([(0, 0), (0, 1), (1, 1), (1, 0)], 1).tolist() == [0, 1, 2, 3]
+
+
+def test_vectors_2d_b2() -> None:
+    cells = [(x, y) for x in range(4) for y in range(4)]
+    expected = [(0, 0), (1, 0), (1, 1), (0, 1), (0, 2), (0, 3), (1, 3), (1, 2),
+                (2, 2), (2, 3), (3, 3), (3, 2), (3, 1), (2, 1), (2, 0), (3, 0)]  # fmt: skip
+    assert order_of(cells, 2) == expected
+
+
+def test_vectors_3d_b1() -> None:
+    cells = list(itertools.product(range(2), repeat=3))
+    assert order_of(cells, 1) == [(0, 0, 0), (0, 0, 1), (0, 1, 1), (0, 1, 0), (1, 1, 0), (1, 1, 1), (1, 0, 1), (1, 0, 0)]
+
+
+def test_e_tp4_keys() -> None:
+    """(20,M,HS)→1, (21,M,HS)→2, (61,F,PhD)→56, (60,F,PhD)→59 with age ranks 0..3, F=0/M=1, HS=0/PhD=1."""
+    assert hilbert_keys([(0, 1, 0), (1, 1, 0), (3, 0, 1), (2, 0, 1)], 2).tolist() == [1, 2, 56, 59]
+
+
+@pytest.mark.parametrize(("d", "b"), [(2, 2), (3, 3), (2, 4), (4, 2), (1, 3)])
+def test_curve_is_a_bijection_of_adjacent_cells(d: int, b: int) -> None:
+    """Consecutive indices are grid neighbours, and every index 0..2^(db)−1 occurs once."""
+    cells = list(itertools.product(range(2**b), repeat=d))
+    keys = hilbert_keys(cells, b)
+    assert sorted(keys.tolist()) == list(range(2 ** (d * b)))
+    ordered = [cells[i] for i in np.argsort(keys)]
+    for p, q in itertools.pairwise(ordered):
+        assert sum(abs(a - c) for a, c in zip(p, q, strict=True)) == 1
+
+
+def test_wide_keys_are_python_ints() -> None:
+    """d·b > 63 bits: exact keys as Python ints, in the same order as a narrower prefix of axes."""
+    pts = np.array([[5, 3, 1, 7, 2, 6, 4, 0, 1, 2], [0] * 10, [255] * 10])
+    keys = hilbert_keys(pts, 8)
+    assert keys.dtype == object and keys[1] == 0
+    assert all(isinstance(k, int) for k in keys.tolist())
+
+
+def test_bits_for() -> None:
+    assert bits_for([1]) == 1 and bits_for([2]) == 1 and bits_for([3]) == 2 and bits_for([4, 74]) == 7
+
+
+def test_coordinates_out_of_range() -> None:
+    with pytest.raises(ValueError, match="coordinates"):
+        hilbert_keys([(4, 0)], 2)
+
+
+def test_e_tp4_residue_split() -> None:
+    """SPEC §1.11 E-TP4: R = rows {2,3,6,7,10,11,14,15} splits into {2,6},{3,7},{10,14},{11,15}: 8 stars."""
+    rids = np.array([2, 3, 6, 7, 10, 11, 14, 15]) - 1
+    coords = np.array([(0, 1, 0), (0, 1, 0), (1, 1, 0), (1, 1, 0), (2, 0, 1), (2, 0, 1), (3, 0, 1), (3, 0, 1)])
+    sids = np.array([1, 1, 2, 2, 1, 1, 2, 2])  # flu, flu, cold, cold, ...
+    g = hilbert_l_groups(coords, sids, rids, 2, bits=2)
+    groups = sorted(sorted(int(rids[i]) + 1 for i in np.flatnonzero(g.group == k)) for k in range(g.groups))
+    assert groups == [[2, 6], [3, 7], [10, 14], [11, 15]]
+    assert g.stars == 8 and stars_of(coords, np.arange(8)) == 24
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.integers(2, 5).flatmap(
+        lambda l: st.tuples(
+            st.just(l),
+            st.lists(
+                st.tuples(st.integers(0, l + 2), st.integers(0, 5), st.integers(0, 5), st.integers(0, 3)),
+                min_size=l,
+                max_size=40,
+            ),
+        )
+    )
+)
+def test_groups_are_l_eligible(case: tuple[int, list[tuple[int, int, int, int]]]) -> None:
+    """SPEC §1.12(c): every group of an l-eligible input is l-eligible, every row is placed once, and
+    the reported stars are Definition 1's."""
+    l, rows = case
+    sids = np.array([r[0] for r in rows])
+    counts: dict[int, int] = {}
+    for s in sids.tolist():
+        counts[s] = counts.get(s, 0) + 1
+    assume(l_eligible(counts, l))
+    coords = np.array([r[1:] for r in rows], dtype=np.int64)
+    g = hilbert_l_groups(coords, sids, np.arange(len(rows)), l)
+    assert (g.group >= 0).all() and g.group.max() == g.groups - 1
+    stars = 0
+    for k in range(g.groups):
+        members = np.flatnonzero(g.group == k)
+        group_counts: dict[int, int] = {}
+        for s in sids[members].tolist():
+            group_counts[s] = group_counts.get(s, 0) + 1
+        assert l_eligible(group_counts, l)
+        stars += stars_of(coords, members)
+    assert stars == g.stars
