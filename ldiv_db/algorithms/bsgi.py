@@ -41,7 +41,8 @@ from .bsgi_cost import Attribute, CostModel, Kind, Tree
 from .bsgi_engine import Cells, Engine, Result
 from .bsgi_schedule import max_l_schedule
 
-DEFAULT_WINDOW = 64
+DEFAULT_WINDOW = 16
+ORDERS = 4  # locality orders (rotations of the mix-cost order) whose windows a fast-mode pick prices
 DEFAULT_BATCH = 256
 SUPPORTED_MODELS = (UniqueDistinct, Distinct, Entropy, Recursive, Frequency)
 
@@ -216,17 +217,18 @@ class Bsgi(Algorithm):
             dom = domains.loc[domains["attr"] == i]
             mix.append(expected_mix_cost(a, dom["code"].to_numpy(dtype=np.int64), dom["n"].to_numpy(dtype=np.float64)))
         order = sorted(range(len(attrs)), key=lambda i: (-mix[i], i))
+        orders = locality_orders(order, 1 if window is None else ORDERS)
         frame = db.df(
             render(
                 "bsgi/cells.sql",
                 codes=codes,
-                order=[qcols[i] for i in order],
+                orders=[[qcols[i] for i in o] for o in orders],
                 qcols=qcols,
                 extra=extra,
                 individual=individual is not None,
             )
         )
-        cells = _cells(frame, len(qcols), extra, individual is not None)
+        cells = _cells(frame, len(qcols), len(orders), extra, individual is not None)
         t_sql = time.perf_counter()
 
         # 3. select, group, incorporate
@@ -263,7 +265,7 @@ class Bsgi(Algorithm):
         t_end = time.perf_counter()
 
         details = self._details(
-            request, l, result, summary, schedule, cost, window, criterion, weights, order, variant,
+            request, l, result, summary, schedule, cost, window, criterion, weights, orders, variant,
             {"sql_prepare": t_sql - t_start, "greedy": t_engine - t_sql, "write_and_count": t_end - t_engine},
         )  # fmt: skip
         return Partitioning(
@@ -375,7 +377,7 @@ class Bsgi(Algorithm):
         window: int | None,
         criterion: str,
         weights: list[Fraction],
-        order: list[int],
+        orders: list[list[int]],
         variant: bool,
         seconds: Mapping[str, float],
     ) -> dict[str, Any]:
@@ -400,7 +402,7 @@ class Bsgi(Algorithm):
             "first_pick": "random (seed)" if request.seed is not None else "smallest row id",
             "picks": result.picks,
             "window_fallbacks": result.window_fallbacks,
-            "locality_order": [request.inputs.qi[i].name for i in order],
+            "locality_orders": [[request.inputs.qi[i].name for i in o] for o in orders],
             "exact_costs": cost.exact,
             "il_weighted": float(il) if not isinstance(il, float) else il,
             "seconds": {k: round(v, 4) for k, v in seconds.items()},
@@ -421,7 +423,20 @@ class Bsgi(Algorithm):
         return details
 
 
-def _cells(frame: pd.DataFrame, d: int, extra: Sequence[Ident], individual: bool) -> Cells:
+def locality_orders(order: Sequence[int], k: int) -> list[list[int]]:
+    """Up to k rotations of the QI order (most costly to mix first): a fast-mode pick prices the window
+    around its seed in each, so that QIs late in one order lead in another."""
+    d = len(order)
+    out: list[list[int]] = []
+    for r in range(min(k, d)):
+        shift = r * d // min(k, d)
+        rotated = list(order[shift:]) + list(order[:shift])
+        if rotated not in out:
+            out.append(rotated)
+    return out
+
+
+def _cells(frame: pd.DataFrame, d: int, k: int, extra: Sequence[Ident], individual: bool) -> Cells:
     """The fetched rows (ordered by cell, rid) as :class:`Cells`."""
     cell = frame["cell"].to_numpy(dtype=np.int64)
     n = len(cell)
@@ -431,7 +446,9 @@ def _cells(frame: pd.DataFrame, d: int, extra: Sequence[Ident], individual: bool
         rid=frame["rid"].to_numpy(dtype=np.int64),
         cell_start=starts.astype(np.int64),
         bucket=first["b"].to_numpy(dtype=np.int64),
-        key=first["key"].to_numpy(dtype=np.int64),
+        key=first[[f"key{i}" for i in range(1, k + 1)]].to_numpy(dtype=np.int64).reshape(len(first), k)
+        if k > 1
+        else first["key1"].to_numpy(dtype=np.int64),
         codes=[first[f"q{i}"].to_numpy(dtype=np.int64) for i in range(1, d + 1)],
         extra_sa=[first[s.name].to_numpy(dtype=np.int64) for s in extra],
         individual=first["ind"].to_numpy(dtype=np.int64) if individual else None,

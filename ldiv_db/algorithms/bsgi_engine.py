@@ -84,7 +84,7 @@ class _Bucket:
 
     def __init__(self, cells: IntArray, eng: Engine) -> None:
         self.cells = cells
-        self.keys = eng.cells.key[cells]
+        self.keys = eng.key1[cells]
         self.mat = eng.table_codes[cells]
         self.direct = [eng.cells.codes[i][cells] for i in eng.direct]
         self.extra = [c[cells] for c in eng.cells.extra_sa]
@@ -143,6 +143,7 @@ class Engine:
             if self.tabled
             else np.zeros((nc, 0), dtype=np.int64)
         )
+        self.key1 = cells.key if cells.key.ndim == 1 else cells.key[:, 0]  # the sequential path's order
         self.code_rows = np.stack(cells.codes, axis=1) if cells.codes else np.zeros((nc, 0), dtype=np.int64)
         self._row_cache: list[dict[tuple[int, int], CostArray]] = [{} for _ in self.attrs]
         self._parent = [a.tree.parent.tolist() if a.tree is not None else [] for a in self.attrs]
@@ -294,7 +295,7 @@ class Engine:
     def buckets(self) -> list[_Bucket]:
         if self._buckets is None:
             cells = self.cells
-            order = np.lexsort((cells.key, cells.bucket))
+            order = np.lexsort((self.key1, cells.bucket))
             cb = np.searchsorted(cells.bucket[order], np.arange(self.m + 1))
             self._buckets = [_Bucket(order[cb[b] : cb[b + 1]], self) for b in range(self.m)]
             for bk in self._buckets:
@@ -318,7 +319,7 @@ class Engine:
         pos[order] = self.slot[slots]
         uniq = sc[first]
         starts = np.flatnonzero(first)
-        counts = np.diff(np.append(starts, len(sc)))
+        counts = np.append(starts[1:], len(sc)) - starts
         self.head[uniq] += counts
         nxt = self.head[uniq]
         alive = nxt < self.cell_end[uniq]
@@ -457,7 +458,7 @@ class Engine:
     # ------------------------------------------------------------------ select
     def select(self, schedule: Schedule) -> None:
         """Fig. 1 lines 4–5 with the precomputed Max-l schedule (single SA, no individuals)."""
-        gid, key_of = self.gid, self.cells.key
+        gid, key_of = self.gid, self.key1
         k = len(self.class_size)
         total = schedule.classes
         for run in schedule.runs:
@@ -485,7 +486,7 @@ class Engine:
         and must differ from every row of the class on every secondary SA. A bucket without an
         admissible row is skipped for the next one in size order; when fewer than l buckets can
         contribute, selection stops [D]."""
-        gid, key_of = self.gid, self.cells.key
+        gid, key_of = self.gid, self.key1
         individual = self.cells.individual
         k = len(self.class_size)
         while True:

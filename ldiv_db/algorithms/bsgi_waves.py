@@ -126,37 +126,47 @@ class _Tables:
 
 
 class _Live:
-    """Every bucket's live cells, concatenated in (bucket, key) order, compacted when many are empty."""
+    """Every bucket's live cells, concatenated in (bucket, key) order — one such array per locality
+    order — compacted when a window finds nothing live."""
 
     def __init__(self, eng: Engine) -> None:
         self.eng = eng
-        self.kmax = int(eng.cells.key.max()) + 1 if eng.cells.n_cells else 1
+        keys = eng.cells.key.reshape(eng.cells.n_cells, -1)
+        self.keys = keys
+        self.kmax = int(keys.max()) + 1 if eng.cells.n_cells else 1
         self.compactions = 0
-        order = np.lexsort((eng.cells.key, eng.cells.bucket))
-        self._set(order)
+        self._set(np.arange(eng.cells.n_cells, dtype=np.int64))
 
-    def _set(self, cells: IntArray) -> None:
+    def _set(self, alive: IntArray) -> None:
         eng = self.eng
-        self.cells = cells
-        bucket = eng.cells.bucket[cells]
-        self.gkey = bucket * self.kmax + eng.cells.key[cells]
-        self.codes = [c[cells] for c in eng.cells.codes]
-        self.off = np.searchsorted(bucket, np.arange(eng.m + 1))
-        self.dead = 0
+        bucket = eng.cells.bucket[alive]
+        self.orders: list[tuple[IntArray, IntArray]] = []
+        for o in range(self.keys.shape[1]):
+            key = self.keys[alive, o]
+            order = np.lexsort((key, bucket))
+            self.orders.append((alive[order], bucket[order] * self.kmax + key[order]))
+        self.off = np.searchsorted(np.sort(bucket), np.arange(eng.m + 1))
+        self.size = len(alive)
 
     def compact(self) -> None:
-        keep = self.eng.head_key[self.cells] < DEAD
-        self._set(self.cells[keep])
+        cells = self.orders[0][0]
+        self._set(np.sort(cells[self.eng.head_key[cells] < DEAD]))
         self.compactions += 1
 
     def window(self, buckets: IntArray, keys: IntArray, w: int) -> tuple[IntArray, np.ndarray]:
-        """Positions (q × 2w) of the live cells around each key in its bucket, and which are real."""
+        """The live cells (q × 2w per order) around each class's keys in its bucket, and which are real."""
         lo_b, hi_b = self.off[buckets], self.off[buckets + 1]
-        pos = np.searchsorted(self.gkey, buckets * self.kmax + keys)
-        lo = np.clip(pos - w, lo_b, np.maximum(hi_b - 2 * w, lo_b))
-        grid = lo[:, None] + np.arange(2 * w)
-        real = grid < hi_b[:, None]
-        return np.minimum(grid, len(self.cells) - 1), real
+        cells, real = [], []
+        span = np.arange(2 * w)
+        for o, (ordered, gkey) in enumerate(self.orders):
+            pos = np.searchsorted(gkey, buckets * self.kmax + keys[:, o])
+            lo = np.clip(pos - w, lo_b, np.maximum(hi_b - 2 * w, lo_b))
+            grid = lo[:, None] + span
+            real.append(grid < hi_b[:, None])
+            cells.append(ordered[np.minimum(grid, self.size - 1)])
+        if len(cells) == 1:
+            return cells[0], real[0]
+        return np.concatenate(cells, axis=1), np.concatenate(real, axis=1)
 
 
 def _class_buckets(schedule: Schedule) -> IntArray:
@@ -183,7 +193,7 @@ def select_waves(eng: Engine, schedule: Schedule, window: int, batch: int) -> No
         seeds, rows = _seeds(eng, wave[:, 0])
         eng.gid[rows] = gids
         st = np.repeat(eng.code_rows[seeds], widths, axis=1)
-        keys = eng.cells.key[seeds]
+        keys = eng.cells.key.reshape(eng.cells.n_cells, -1)[seeds]
         for i in range(1, wave.shape[1]):
             cells, rows = _pick_step(eng, live, tables, wave[:, i], keys, st, window)
             eng.gid[rows] = gids
@@ -248,11 +258,10 @@ def _pick_step(
     todo = np.arange(q)
     compacted = False
     while len(todo):
-        grid, real = live.window(buckets[todo], keys[todo], w)
-        cells = live.cells[grid]
+        cells, real = live.window(buckets[todo], keys[todo], w)
         hp = np.where(real, eng.head_key[cells], DEAD)
-        cost = tables.price(st[todo], [c[grid] for c in live.codes])
-        top = min(TOP, grid.shape[1])
+        cost = tables.price(st[todo], [c[cells] for c in eng.cells.codes])
+        top = min(TOP, cells.shape[1])
         if eng.int_keys:
             tie = cost * eng.key_mult + hp
         else:  # doubles: rank by cost, then by row id among near-equal costs
@@ -305,10 +314,9 @@ def _pick_step(
 
 def _pick_whole(eng: Engine, live: _Live, tables: _Tables, b: int, state: IntArray) -> int:
     """The least (IL, row id) live cell of the whole bucket b."""
-    pos = np.arange(live.off[b], live.off[b + 1])
-    cells = live.cells[pos]
+    cells = np.flatnonzero(eng.cells.bucket == b)
     hp = eng.head_key[cells]
-    cost = tables.price(state[None, :], [c[pos][None, :] for c in live.codes])[0]
+    cost = tables.price(state[None, :], [c[cells][None, :] for c in eng.cells.codes])[0]
     masked = np.where(hp >= DEAD, np.inf, cost.astype(np.float64))
     best = masked.min()
     if not np.isfinite(best):

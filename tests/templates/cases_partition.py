@@ -62,7 +62,9 @@ CASES = {
     ),
     "partition/group_stats.sql": Case(lambda env: {"target": env.work("stats"), "hist": ev(env).hist}),
     "partition/summary.sql": Case(lambda env: {"stats": ev(env).stats}),
-    "partition/recursive_profile.sql": Case(lambda env: {"counts": ev(env).counts_table(2)}, {"max_l": 2}),
+    "partition/recursive_profile.sql": Case(
+        lambda env: {"counts": ev(env).counts_table(2)}, {"max_l": 2, "max_ls": [2, 2]}
+    ),
     "partition/pillars.sql": Case(_hist_stats),
     "partition/confidence.sql": Case(_hist_stats),
     "partition/value_counts.sql": Case(lambda env: {"hist": ev(env).hist}),

@@ -1,5 +1,5 @@
-/* purpose: the strongest recursive (c,l) per l: for each l in 2..$max_l the groups maximizing r1 / (r_l + ... + r_q) */
-/* params: max_l */
+/* purpose: the strongest recursive (c,l) per SA s and l: for each l in 2..$max_ls[s] (that SA's distinct l; $max_l is their maximum) the groups maximizing r1 / (r_l + ... + r_q) */
+/* params: max_l, max_ls */
 /* returns: s, l, candidates (list of [r1, tail] within 1e-9 of the maximum ratio; exact choice in Python) */
 /* ref: SPEC §0.2 (recursive (c,l): r1 < c·(r_l + … + r_q)); holds for every c > max ratio; max_l ≤ every group's distinct count */
 WITH t AS (
@@ -10,6 +10,8 @@ WITH t AS (
     LIST_SUM(LIST_SLICE(g.counts, CAST(ls.l AS INT), LENGTH(g.counts))) AS tail
   FROM "temp"."main"."tpl it's_counts_2" AS g
   CROSS JOIN RANGE(2, $max_l + 1) AS ls(l)
+  WHERE
+    ls.l <= LIST_EXTRACT($max_ls, g.s)
 ), r AS (
   SELECT
     *,
