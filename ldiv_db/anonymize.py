@@ -247,6 +247,7 @@ def _anonymize(
             seed=seed,
         )
         part = algo.run(request)
+        progress.update(1, 5, "partitioned; writing the release")
         result = publish(
             db,
             inputs,
@@ -260,6 +261,7 @@ def _anonymize(
             class_column=class_column,
             hids=hids,
             null_as_value=null_as_value,
+            progress=progress,
         )
         progress.done()
     except LdivError as exc:
@@ -361,8 +363,10 @@ def publish(
     class_column: str | None,
     hids: Mapping[str, int],
     null_as_value: bool = False,
+    progress: Progress | None = None,
 ) -> AnonymizeResult:
     """Write, record, reconcile and verify one release in a single transaction."""
+    progress = progress or Progress("release", quiet=True)
     labels, labels_by = _labels(db, inputs, part, hids)
     group_column = _group_column_name(inputs, keep_columns)
     keep = [inputs.table.column(k) for k in keep_columns]
@@ -405,6 +409,7 @@ def publish(
         if problems:
             raise InternalError("the release does not reconcile with its source: " + "; ".join(problems))
 
+        progress.update(2, 5, "written and reconciled; verifying")
         published = resolve_table(db, out.display())
         out_inputs = Inputs(
             published,
@@ -428,7 +433,9 @@ def publish(
             "by_qi_labels": None if by_labels is None else _brief(by_labels),
             "reconciliation": {k: int(v) for k, v in rec.items()},
         }
+        progress.update(3, 5, "verified; computing metrics")
         metrics = _metrics(db, inputs, published, group_column, privacy, class_column)
+        progress.update(4, 5, "recording")
         groups = by_group.groups if by_group else 0
         # suppressed = deleted rows + rows whose SA became unknown + (suppression recoding, TP Definition 1)
         # rows that carry a star; a hierarchy root label under generalization is not counted here

@@ -41,7 +41,8 @@ from .bsgi_cost import Attribute, CostModel, Kind, Tree
 from .bsgi_engine import Cells, Engine, Result
 from .bsgi_schedule import max_l_schedule
 
-DEFAULT_WINDOW = 16
+DEFAULT_WINDOW = 12
+EXACT_BUDGET = 2_000_000  # fast mode runs the exact greedy when Σ_buckets rows × cells stays below this
 ORDERS = 4  # locality orders (rotations of the mix-cost order) whose windows a fast-mode pick prices
 DEFAULT_BATCH = 256
 SUPPORTED_MODELS = (UniqueDistinct, Distinct, Entropy, Recursive, Frequency)
@@ -233,10 +234,19 @@ class Bsgi(Algorithm):
 
         # 3. select, group, incorporate
         rng = random.Random(request.seed) if request.seed is not None else None
-        engine = Engine(cells, cost, l, window=window, criterion=criterion, rng=rng)
         variant = individual is not None or len(inputs.sa) > 1
         schedule = None if variant else max_l_schedule(sizes.tolist(), l)
-        result = engine.run(schedule, batch=None if exact_mode else batch)
+        work = _exact_work(cells)
+        if window is None or work <= EXACT_BUDGET:
+            greedy, engine_window, waves = "sequential, whole buckets (exact)", None, None
+        elif variant:
+            greedy, engine_window, waves = "sequential, windowed", window * len(orders), None
+        else:
+            greedy, engine_window, waves = "waves", window, batch
+        engine = Engine(
+            cells, cost, l, window=engine_window, criterion=criterion, rng=rng, progress=self._progress(request)
+        )
+        result = engine.run(schedule, batch=waves)
         t_engine = time.perf_counter()
         if result.classes == 0:
             raise BadInput(
@@ -265,7 +275,7 @@ class Bsgi(Algorithm):
         t_end = time.perf_counter()
 
         details = self._details(
-            request, l, result, summary, schedule, cost, window, criterion, weights, orders, variant,
+            request, l, result, summary, schedule, cost, window, criterion, weights, orders, variant, greedy, waves,
             {"sql_prepare": t_sql - t_start, "greedy": t_engine - t_sql, "write_and_count": t_end - t_engine},
         )  # fmt: skip
         return Partitioning(
@@ -276,6 +286,13 @@ class Bsgi(Algorithm):
         )
 
     # ------------------------------------------------------------------ helpers
+    @staticmethod
+    def _progress(request: AnonymizeRequest) -> Any:
+        def report(done: int, total: int) -> None:
+            request.progress.update(done, total, "classes")
+
+        return report
+
     def _individual(self, request: AnonymizeRequest) -> Column | None:
         spelled = request.options.get("individual_column")
         if not spelled:
@@ -379,6 +396,8 @@ class Bsgi(Algorithm):
         weights: list[Fraction],
         orders: list[list[int]],
         variant: bool,
+        greedy: str,
+        waves: int | None,
         seconds: Mapping[str, float],
     ) -> dict[str, Any]:
         repeats = int(summary["classes_with_repeats"])
@@ -388,7 +407,9 @@ class Bsgi(Algorithm):
         details: dict[str, Any] = {
             "l": l,
             "mode": "exact" if window is None else "fast",
+            "greedy": greedy,
             "window": window,
+            "batch": waves,
             "classes": classes,
             "residual_rows": result.residual_rows,
             "classes_incorporated": result.classes_incorporated,
@@ -421,6 +442,14 @@ class Bsgi(Algorithm):
                 "classes_with_repeated_individuals": int(summary["classes_with_repeated_individuals"]),
             }
         return details
+
+
+def _exact_work(cells: Cells) -> int:
+    """Σ over buckets of rows × cells: the candidate evaluations of the exact greedy (upper bound)."""
+    rows = np.diff(np.append(cells.cell_start, cells.n))
+    per_bucket_rows = np.bincount(cells.bucket, weights=rows)
+    per_bucket_cells = np.bincount(cells.bucket)
+    return int((per_bucket_rows * per_bucket_cells).sum())
 
 
 def locality_orders(order: Sequence[int], k: int) -> list[list[int]]:
