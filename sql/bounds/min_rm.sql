@@ -2,14 +2,8 @@
 -- params: p_default, q_default
 -- returns: gid, s, v, n, size, min_rm (violated values only)
 -- ref: SPEC §5.7 Lemma 3, §0.3 (T-FRAC: theta 0.9, n = n_v = 10 gives 10)
-WITH c AS (
-    SELECT hs.gid, hs.s, hs.v, CAST(hs.n AS HUGEINT) AS n, CAST(g.size AS HUGEINT) AS size,
-           coalesce(th.p, $p_default) AS p, coalesce(th.q, $q_default) AS q
-    FROM {{ hist | table }} AS hs
-    JOIN {{ stats | table }} AS g ON g.gid = hs.gid AND g.s = hs.s
-    LEFT JOIN {{ thresholds | table }} AS th ON th.s = hs.s AND th.v IS NOT DISTINCT FROM hs.v
-    WHERE NOT hs.unknown
-)
+WITH {% include "_macros/threshold_cells.sql" %}
+
 SELECT gid, s, v, n, size,
        CAST((q * n - p * size + (q - p) - 1) // (q - p) AS BIGINT) AS min_rm  -- ceiling division; q > p when violated
 FROM c

@@ -3,43 +3,36 @@
 -- returns: kl (sum over covered points of F ln(F/F*)), points (distinct source points), uncovered (points with F* = 0: KL is infinite)
 -- ref: SPEC §0.7 (KL, TP §6.2, (l,alpha) §3.1); region = product of label covers x {SA}; a NULL ("unknown") SA covers every SA value of the source
 {#
-  Points (distinct source rows: SA values, x1..xd) and patterns (distinct release rows: SA labels,
-  l1..ld) are organised as tries. vt<i>(pp, x, p) numbers the distinct value prefixes (SA, x1..xi) as
-  children of their parent prefix; lt<i>(qq, l, q) does the same for label prefixes (SA labels, l1..li).
-  Stage st<i>(p, q) holds the prefix pairs whose every xj lies in the cover of lj: it extends st<i-1>
-  by the next value (ext<i>), the labels covering it (lab<i>), and keeps the label prefixes that occur in
-  the release (st<i>). Every step is a materialized two-way join on integer ids, so the optimizer cannot
-  reorder them into the product of all per-attribute matches (which explodes on local-recoding
-  releases); stage sizes stay bounded by the compatible prefix pairs.
+  Tries. The distinct source points (SA values, x1..xd) are sorted once; p<i> numbers the distinct
+  prefixes (SA, x1..xi) by a running count of "prefix changes here" in that order (pv). The distinct
+  release patterns (SA labels, l1..ld) get q<i> the same way (pm). Stage st<i>(p, q) holds the prefix
+  pairs whose every xj lies in the cover of lj: lab<i> extends st<i-1> by the next value and the labels
+  covering it, st<i> keeps the label prefixes that occur in the release. The stages are materialized,
+  so the optimizer cannot reorder them into the product of all per-attribute matches (which explodes
+  on local-recoding releases); their sizes stay bounded by the compatible prefix pairs.
 #}
 {% set d = qi | length %}
 {% set cov = cover | table %}
-WITH pts AS MATERIALIZED (
+WITH pts AS (
     SELECT
 {% for c in qi %}
-        CAST(x{{ loop.index }} AS VARCHAR) AS x{{ loop.index }},
+        CAST({{ c | ident }} AS VARCHAR) AS x{{ loop.index }},
 {% endfor %}
 {% for c in sa %}
-        CAST(s{{ loop.index }} AS VARCHAR) AS s{{ loop.index }},
+        CAST({{ c | ident }} AS VARCHAR) AS s{{ loop.index }},
 {% endfor %}
-        n
-    FROM (
-        SELECT
-{% for c in qi %}
-            {{ c | ident }} AS x{{ loop.index }},
-{% endfor %}
-{% for c in sa %}
-            {{ c | ident }} AS s{{ loop.index }},
-{% endfor %}
-            count(*) AS n
-        FROM {{ source | table }}
-        GROUP BY ALL
-    ) AS grouped
+        count(*) AS n
+    FROM {{ source | table }}
+    GROUP BY ALL
+),
+pv AS MATERIALIZED (
+    SELECT *, row_number() OVER () AS p
+    FROM pts
 ),
 total AS (
-    SELECT CAST(sum(n) AS DOUBLE) AS n_source FROM pts
+    SELECT CAST(sum(n) AS DOUBLE) AS n_source FROM pv
 ),
-pat AS MATERIALIZED (
+pat AS (
     SELECT
 {% for c in rqi %}
         CAST({{ c | ident }} AS VARCHAR) AS l{{ loop.index }},
@@ -58,7 +51,7 @@ ncov AS (
 ),
 {% for c in sa %}
 sa_dom{{ loop.index }} AS (
-    SELECT DISTINCT s{{ loop.index }} AS v FROM pts
+    SELECT DISTINCT s{{ loop.index }} AS v FROM pv
 ),
 sa_cover{{ loop.index }} AS (
     SELECT v AS label, v AS value FROM sa_dom{{ loop.index }}
@@ -67,7 +60,7 @@ sa_cover{{ loop.index }} AS (
     WHERE EXISTS (SELECT 1 FROM pat WHERE pat.t{{ loop.index }} IS NULL)
 ),
 {% endfor %}
-mass AS (
+pat_changes AS (
     SELECT
         pat.*,
         pat.c / (SELECT CAST(sum(c) AS DOUBLE) FROM pat) / (
@@ -79,97 +72,82 @@ mass AS (
             * CASE WHEN pat.t{{ loop.index }} IS NULL
                    THEN (SELECT count(*) FROM sa_dom{{ loop.index }}) ELSE 1 END
 {% endfor %}
-        ) AS m
+        ) AS m,
+{% for c in rsa %}
+        (lag(pat.t{{ loop.index }}) OVER w IS DISTINCT FROM pat.t{{ loop.index }}){% if not loop.last %} OR{% endif %}
+
+{% else %}
+        FALSE
+{% endfor %}
+        AS c0,
+{% for c in rqi %}
+        lag(pat.l{{ loop.index }}) OVER w IS DISTINCT FROM pat.l{{ loop.index }} AS c{{ loop.index }}{% if not loop.last %},{% endif %}
+
+{% endfor %}
     FROM pat
 {% for c in rqi %}
     JOIN ncov AS k{{ loop.index }}
         ON k{{ loop.index }}.attr = {{ loop.index }}
         AND k{{ loop.index }}.label = pat.l{{ loop.index }}
 {% endfor %}
+    WINDOW w AS (ORDER BY {% for c in rsa %}pat.t{{ loop.index }}, {% endfor %}{% for c in rqi %}pat.l{{ loop.index }}{% if not loop.last %}, {% endif %}{% endfor %})
 ),
-{% if sa %}
-vt0 AS MATERIALIZED (
-    SELECT *, row_number() OVER () AS p
-    FROM (SELECT DISTINCT {% for c in sa %}s{{ loop.index }}{% if not loop.last %}, {% endif %}{% endfor %} FROM pts) AS dd
-),
-pv0 AS MATERIALIZED (
-    SELECT pts.*, vt0.p AS p0
-    FROM pts
-    JOIN vt0 ON {% for c in sa %}vt0.s{{ loop.index }} = pts.s{{ loop.index }}{% if not loop.last %} AND {% endif %}{% endfor %}
+pm AS MATERIALIZED (
+    SELECT
+        l1{% for c in rqi[1:] %}, l{{ loop.index + 1 }}{% endfor %}{% for c in rsa %}, t{{ loop.index }}{% endfor %}, m,
+        sum(CAST(c0 AS INTEGER)) OVER w AS q0,
+{% for c in rqi %}
+        sum(CAST(c0{% for j in range(1, loop.index + 1) %} OR c{{ j }}{% endfor %} AS INTEGER)) OVER w AS q{{ loop.index }}{% if not loop.last %},{% endif %}
 
-),
-lt0 AS MATERIALIZED (
-    SELECT *, row_number() OVER () AS q
-    FROM (SELECT DISTINCT {% for c in sa %}t{{ loop.index }}{% if not loop.last %}, {% endif %}{% endfor %} FROM mass) AS dd
-),
-pm0 AS MATERIALIZED (
-    SELECT mass.*, lt0.q AS q0
-    FROM mass
-    JOIN lt0 ON {% for c in sa %}lt0.t{{ loop.index }} IS NOT DISTINCT FROM mass.t{{ loop.index }}{% if not loop.last %} AND {% endif %}{% endfor %}
+{% endfor %}
+    FROM pat_changes
+    WINDOW w AS (
+        ORDER BY {% for c in rsa %}t{{ loop.index }}, {% endfor %}{% for c in rqi %}l{{ loop.index }}{% if not loop.last %}, {% endif %}{% endfor %}
 
+        ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+    )
 ),
 st0 AS MATERIALIZED (
-    SELECT DISTINCT vt0.p, lt0.q
-    FROM vt0
+{% if sa %}
+    SELECT pv.p, w.q0 AS q
+    FROM pv
 {% for c in sa %}
-    JOIN sa_cover{{ loop.index }} AS sc{{ loop.index }} ON sc{{ loop.index }}.value = vt0.s{{ loop.index }}
+    JOIN sa_cover{{ loop.index }} AS sc{{ loop.index }} ON sc{{ loop.index }}.value = pv.s{{ loop.index }}
 {% endfor %}
-    JOIN lt0 ON {% for c in sa %}lt0.t{{ loop.index }} IS NOT DISTINCT FROM sc{{ loop.index }}.label{% if not loop.last %} AND {% endif %}{% endfor %}
+    JOIN (SELECT DISTINCT q0{% for c in sa %}, t{{ loop.index }}{% endfor %} FROM pm) AS w
+        ON {% for c in sa %}w.t{{ loop.index }} IS NOT DISTINCT FROM sc{{ loop.index }}.label{% if not loop.last %} AND {% endif %}{% endfor %}
 
-),
 {% else %}
-pv0 AS (SELECT pts.*, 1 AS p0 FROM pts),
-pm0 AS (SELECT mass.*, 1 AS q0 FROM mass),
-st0 AS (SELECT 1 AS p, 1 AS q),
+    SELECT pv.p, 1 AS q FROM pv
 {% endif %}
+),
 {% for c in qi %}
 {% set i = loop.index %}
-vt{{ i }} AS MATERIALIZED (
-    SELECT pp, x, row_number() OVER () AS p
-    FROM (SELECT DISTINCT p{{ i - 1 }} AS pp, x{{ i }} AS x FROM pv{{ i - 1 }}) AS dd
-),
-pv{{ i }} AS MATERIALIZED (
-    SELECT pv{{ i - 1 }}.*, vt{{ i }}.p AS p{{ i }}
-    FROM pv{{ i - 1 }}
-    JOIN vt{{ i }} ON vt{{ i }}.pp = pv{{ i - 1 }}.p{{ i - 1 }} AND vt{{ i }}.x = pv{{ i - 1 }}.x{{ i }}
-),
-lt{{ i }} AS MATERIALIZED (
-    SELECT qq, l, row_number() OVER () AS q
-    FROM (SELECT DISTINCT q{{ i - 1 }} AS qq, l{{ i }} AS l FROM pm{{ i - 1 }}) AS dd
-),
-pm{{ i }} AS MATERIALIZED (
-    SELECT pm{{ i - 1 }}.*, lt{{ i }}.q AS q{{ i }}
-    FROM pm{{ i - 1 }}
-    JOIN lt{{ i }} ON lt{{ i }}.qq = pm{{ i - 1 }}.q{{ i - 1 }} AND lt{{ i }}.l = pm{{ i - 1 }}.l{{ i }}
-),
-ext{{ i }} AS MATERIALIZED (
-    SELECT vt{{ i }}.p, st.q, vt{{ i }}.x
-    FROM st{{ i - 1 }} AS st
-    JOIN vt{{ i }} ON vt{{ i }}.pp = st.p
-),
 lab{{ i }} AS MATERIALIZED (
-    SELECT e.p, e.q, cv.label
-    FROM ext{{ i }} AS e
-    JOIN {{ cov }} AS cv ON cv.attr = {{ i }} AND cv.value = e.x
+    SELECT st.p, st.q, cv.label
+    FROM st{{ i - 1 }} AS st
+    JOIN pv ON pv.p = st.p
+    JOIN {{ cov }} AS cv ON cv.attr = {{ i }} AND cv.value = pv.x{{ i }}
 ),
 st{{ i }} AS MATERIALIZED (
-    SELECT b.p, lt{{ i }}.q
+    SELECT b.p, lt.q
     FROM lab{{ i }} AS b
-    JOIN lt{{ i }} ON lt{{ i }}.qq = b.q AND lt{{ i }}.l = b.label
+    JOIN (SELECT DISTINCT q{{ i - 1 }} AS qq, q{{ i }} AS q, l{{ i }} AS l FROM pm) AS lt
+        ON lt.qq = b.q AND lt.l = b.label
 ),
 {% endfor %}
 hit AS (
-    SELECT st.p, sum(pm{{ d }}.m) AS fstar
+    SELECT st.p, sum(pm.m) AS fstar
     FROM st{{ d }} AS st
-    JOIN pm{{ d }} ON pm{{ d }}.q{{ d }} = st.q
+    JOIN pm ON pm.q{{ d }} = st.q
     GROUP BY st.p
 )
 SELECT
     (
-        SELECT sum(pv{{ d }}.n / total.n_source * ln(pv{{ d }}.n / total.n_source / hit.fstar))
+        SELECT sum(pv.n / total.n_source * ln(pv.n / total.n_source / hit.fstar))
         FROM hit
-        JOIN pv{{ d }} ON pv{{ d }}.p{{ d }} = hit.p
+        JOIN pv ON pv.p = hit.p
         CROSS JOIN total
     ) AS kl,
-    (SELECT count(*) FROM pts) AS points,
-    (SELECT count(*) FROM pts) - (SELECT count(*) FROM hit) AS uncovered
+    (SELECT count(*) FROM pv) AS points,
+    (SELECT count(*) FROM pv) - (SELECT count(*) FROM hit) AS uncovered

@@ -3,14 +3,8 @@
 -- returns: creates target(gid, size, ok, severity); severity = max G(s)·q / (p·|G|)
 -- ref: SPEC §5.1 (per-value thresholds; unknown SA rows stay in the denominator)
 {{ target | create_table }} AS
-WITH c AS (
-    SELECT hs.gid, hs.s, CAST(hs.n AS HUGEINT) AS n, CAST(g.size AS HUGEINT) AS size,
-           coalesce(th.p, $p_default) AS p, coalesce(th.q, $q_default) AS q
-    FROM {{ hist | table }} AS hs
-    JOIN {{ stats | table }} AS g ON g.gid = hs.gid AND g.s = hs.s
-    LEFT JOIN {{ thresholds | table }} AS th ON th.s = hs.s AND th.v IS NOT DISTINCT FROM hs.v
-    WHERE NOT hs.unknown
-)
+WITH {% include "_macros/threshold_cells.sql" %}
+
 SELECT gid,
        CAST(max(size) AS BIGINT) AS size,
        bool_and(n * q <= p * size) AS ok,

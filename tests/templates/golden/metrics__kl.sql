@@ -1,42 +1,58 @@
-/* purpose: KL-divergence between the source distribution F and the release's uniform-spread estimate F*, joint over the QIs and the SA(s); the (source point, release pattern) containment join runs as a trie join, one attribute per materialized stage */
+/* purpose: KL-divergence between the source distribution F and the release's uniform-spread estimate F*, joint over the QIs and the SA(s); the (source point, release pattern) containment join runs as a trie join over prefix ids, one attribute per stage */
 /* params: none */
 /* returns: kl (sum over covered points of F ln(F/F*)), points (distinct source points), uncovered (points with F* = 0: KL is infinite) */
 /* ref: SPEC §0.7 (KL, TP §6.2, (l,alpha) §3.1); region = product of label covers x {SA}; a NULL ("unknown") SA covers every SA value of the source */
-WITH pts AS MATERIALIZED (
+WITH pts AS (
   SELECT
-    CAST(x1 AS TEXT) AS x1,
-    CAST(x2 AS TEXT) AS x2,
-    CAST(x3 AS TEXT) AS x3,
-    CAST(x4 AS TEXT) AS x4,
-    CAST(s1 AS TEXT) AS s1,
-    1 AS o,
-    n
-  FROM (
-    SELECT
-      "it's" AS x1,
-      "a""b" AS x2,
-      "Zip Code" AS x3,
-      "select" AS x4,
-      "ünï" AS s1,
-      COUNT(*) AS n
-    FROM "main"."select"
-    GROUP BY ALL
-  ) AS grouped
-), pat AS MATERIALIZED (
+    CAST("it's" AS TEXT) AS x1,
+    CAST("a""b" AS TEXT) AS x2,
+    CAST("Zip Code" AS TEXT) AS x3,
+    CAST("select" AS TEXT) AS x4,
+    CAST("ünï" AS TEXT) AS s1,
+    COUNT(*) AS n
+  FROM "main"."select"
+  GROUP BY ALL
+), pts_changes AS (
+  SELECT
+    *,
+    (
+      LAG(s1) OVER w IS DISTINCT FROM s1
+    ) AS c0,
+    LAG(x1) OVER w IS DISTINCT FROM x1 AS c1,
+    LAG(x2) OVER w IS DISTINCT FROM x2 AS c2,
+    LAG(x3) OVER w IS DISTINCT FROM x3 AS c3,
+    LAG(x4) OVER w IS DISTINCT FROM x4 AS c4
+  FROM pts
+  WINDOW w AS (ORDER BY s1, x1, x2, x3, x4)
+), pv AS MATERIALIZED (
+  SELECT
+    x1,
+    x2,
+    x3,
+    x4,
+    s1,
+    n,
+    SUM(CAST(c0 AS INT)) OVER w AS p0,
+    SUM(CAST(c0 OR c1 AS INT)) OVER w AS p1,
+    SUM(CAST(c0 OR c1 OR c2 AS INT)) OVER w AS p2,
+    SUM(CAST(c0 OR c1 OR c2 OR c3 AS INT)) OVER w AS p3,
+    SUM(CAST(c0 OR c1 OR c2 OR c3 OR c4 AS INT)) OVER w AS p4
+  FROM pts_changes
+  WINDOW w AS (ORDER BY s1, x1, x2, x3, x4 ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)
+), total AS (
+  SELECT
+    CAST(SUM(n) AS DOUBLE) AS n_source
+  FROM pv
+), pat AS (
   SELECT
     CAST("it's" AS TEXT) AS l1,
     CAST("a""b" AS TEXT) AS l2,
     CAST("Zip Code" AS TEXT) AS l3,
     CAST("select" AS TEXT) AS l4,
     CAST("ünï" AS TEXT) AS t1,
-    1 AS o,
     COUNT(*) AS c
   FROM "main"."rel'ease ""x"""
   GROUP BY ALL
-), total AS (
-  SELECT
-    CAST(SUM(n) AS DOUBLE) AS n_source
-  FROM pts
 ), ncov AS (
   SELECT
     attr,
@@ -49,7 +65,7 @@ WITH pts AS MATERIALIZED (
 ), sa_dom1 AS (
   SELECT DISTINCT
     s1 AS v
-  FROM pts
+  FROM pv
 ), sa_cover1 AS (
   SELECT
     v AS label,
@@ -68,7 +84,7 @@ WITH pts AS MATERIALIZED (
       WHERE
         pat.t1 IS NULL
     )
-), mass AS (
+), pat_changes AS (
   SELECT
     pat.*,
     pat.c / (
@@ -81,7 +97,14 @@ WITH pts AS MATERIALIZED (
           COUNT(*)
         FROM sa_dom1
       ) ELSE 1 END
-    ) AS m
+    ) AS m,
+    (
+      LAG(pat.t1) OVER w IS DISTINCT FROM pat.t1
+    ) AS c0,
+    LAG(pat.l1) OVER w IS DISTINCT FROM pat.l1 AS c1,
+    LAG(pat.l2) OVER w IS DISTINCT FROM pat.l2 AS c2,
+    LAG(pat.l3) OVER w IS DISTINCT FROM pat.l3 AS c3,
+    LAG(pat.l4) OVER w IS DISTINCT FROM pat.l4 AS c4
   FROM pat
   JOIN ncov AS k1
     ON k1.attr = 1 AND k1.label = pat.l1
@@ -91,184 +114,185 @@ WITH pts AS MATERIALIZED (
     ON k3.attr = 3 AND k3.label = pat.l3
   JOIN ncov AS k4
     ON k4.attr = 4 AND k4.label = pat.l4
-), st0 AS MATERIALIZED (
+  WINDOW w AS (ORDER BY pat.t1, pat.l1, pat.l2, pat.l3, pat.l4)
+), pm AS MATERIALIZED (
   SELECT
-    v.o,
-    v.s1,
-    sc1.label AS t1
+    l1,
+    l2,
+    l3,
+    l4,
+    t1,
+    m,
+    SUM(CAST(c0 AS INT)) OVER w AS q0,
+    SUM(CAST(c0 OR c1 AS INT)) OVER w AS q1,
+    SUM(CAST(c0 OR c1 OR c2 AS INT)) OVER w AS q2,
+    SUM(CAST(c0 OR c1 OR c2 OR c3 AS INT)) OVER w AS q3,
+    SUM(CAST(c0 OR c1 OR c2 OR c3 OR c4 AS INT)) OVER w AS q4
+  FROM pat_changes
+  WINDOW w AS (ORDER BY t1, l1, l2, l3, l4 ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)
+), st0 AS MATERIALIZED (
+  SELECT DISTINCT
+    v.p0 AS p,
+    w.q0 AS q
   FROM (
     SELECT DISTINCT
-      o,
+      p0,
       s1
-    FROM pts
+    FROM pv
   ) AS v
   JOIN sa_cover1 AS sc1
     ON sc1.value = v.s1
   JOIN (
     SELECT DISTINCT
-      o,
+      q0,
       t1
-    FROM pat
-  ) AS q
-    ON q.o = v.o AND q.t1 IS NOT DISTINCT FROM sc1.label
-), st1 AS MATERIALIZED (
+    FROM pm
+  ) AS w
+    ON w.t1 IS NOT DISTINCT FROM sc1.label AND TRUE
+), lab1 AS MATERIALIZED (
   SELECT
-    st.*,
-    v.x1,
-    cv.label AS l1
+    vt.p,
+    st.q,
+    cv.label
   FROM st0 AS st
   JOIN (
     SELECT DISTINCT
-      o,
-      s1,
-      x1
-    FROM pts
-  ) AS v
-    ON v.o = st.o AND v.s1 = st.s1
+      p0 AS pp,
+      p1 AS p,
+      x1 AS x
+    FROM pv
+  ) AS vt
+    ON vt.pp = st.p
   JOIN "temp"."main"."wk metrics cover's" AS cv
-    ON cv.attr = 1 AND cv.value = v.x1
+    ON cv.attr = 1 AND cv.value = vt.x
+), st1 AS MATERIALIZED (
+  SELECT
+    b.p,
+    lt.q
+  FROM lab1 AS b
   JOIN (
     SELECT DISTINCT
-      o,
-      t1,
-      l1
-    FROM pat
-  ) AS q
-    ON q.o = st.o AND q.l1 = cv.label AND q.t1 IS NOT DISTINCT FROM st.t1
-), st2 AS MATERIALIZED (
+      q0 AS qq,
+      q1 AS q,
+      l1 AS l
+    FROM pm
+  ) AS lt
+    ON lt.qq = b.q AND lt.l = b.label
+), lab2 AS MATERIALIZED (
   SELECT
-    st.*,
-    v.x2,
-    cv.label AS l2
+    vt.p,
+    st.q,
+    cv.label
   FROM st1 AS st
   JOIN (
     SELECT DISTINCT
-      o,
-      s1,
-      x1,
-      x2
-    FROM pts
-  ) AS v
-    ON v.o = st.o AND v.s1 = st.s1 AND v.x1 = st.x1
+      p1 AS pp,
+      p2 AS p,
+      x2 AS x
+    FROM pv
+  ) AS vt
+    ON vt.pp = st.p
   JOIN "temp"."main"."wk metrics cover's" AS cv
-    ON cv.attr = 2 AND cv.value = v.x2
+    ON cv.attr = 2 AND cv.value = vt.x
+), st2 AS MATERIALIZED (
+  SELECT
+    b.p,
+    lt.q
+  FROM lab2 AS b
   JOIN (
     SELECT DISTINCT
-      o,
-      t1,
-      l1,
-      l2
-    FROM pat
-  ) AS q
-    ON q.o = st.o AND q.l2 = cv.label AND q.t1 IS NOT DISTINCT FROM st.t1 AND q.l1 = st.l1
-), st3 AS MATERIALIZED (
+      q1 AS qq,
+      q2 AS q,
+      l2 AS l
+    FROM pm
+  ) AS lt
+    ON lt.qq = b.q AND lt.l = b.label
+), lab3 AS MATERIALIZED (
   SELECT
-    st.*,
-    v.x3,
-    cv.label AS l3
+    vt.p,
+    st.q,
+    cv.label
   FROM st2 AS st
   JOIN (
     SELECT DISTINCT
-      o,
-      s1,
-      x1,
-      x2,
-      x3
-    FROM pts
-  ) AS v
-    ON v.o = st.o AND v.s1 = st.s1 AND v.x1 = st.x1 AND v.x2 = st.x2
+      p2 AS pp,
+      p3 AS p,
+      x3 AS x
+    FROM pv
+  ) AS vt
+    ON vt.pp = st.p
   JOIN "temp"."main"."wk metrics cover's" AS cv
-    ON cv.attr = 3 AND cv.value = v.x3
+    ON cv.attr = 3 AND cv.value = vt.x
+), st3 AS MATERIALIZED (
+  SELECT
+    b.p,
+    lt.q
+  FROM lab3 AS b
   JOIN (
     SELECT DISTINCT
-      o,
-      t1,
-      l1,
-      l2,
-      l3
-    FROM pat
-  ) AS q
-    ON q.o = st.o
-    AND q.l3 = cv.label
-    AND q.t1 IS NOT DISTINCT FROM st.t1
-    AND q.l1 = st.l1
-    AND q.l2 = st.l2
-), st4 AS MATERIALIZED (
+      q2 AS qq,
+      q3 AS q,
+      l3 AS l
+    FROM pm
+  ) AS lt
+    ON lt.qq = b.q AND lt.l = b.label
+), lab4 AS MATERIALIZED (
   SELECT
-    st.*,
-    v.x4,
-    cv.label AS l4
+    vt.p,
+    st.q,
+    cv.label
   FROM st3 AS st
   JOIN (
     SELECT DISTINCT
-      o,
-      s1,
-      x1,
-      x2,
-      x3,
-      x4
-    FROM pts
-  ) AS v
-    ON v.o = st.o AND v.s1 = st.s1 AND v.x1 = st.x1 AND v.x2 = st.x2 AND v.x3 = st.x3
+      p3 AS pp,
+      p4 AS p,
+      x4 AS x
+    FROM pv
+  ) AS vt
+    ON vt.pp = st.p
   JOIN "temp"."main"."wk metrics cover's" AS cv
-    ON cv.attr = 4 AND cv.value = v.x4
+    ON cv.attr = 4 AND cv.value = vt.x
+), st4 AS MATERIALIZED (
+  SELECT
+    b.p,
+    lt.q
+  FROM lab4 AS b
   JOIN (
     SELECT DISTINCT
-      o,
-      t1,
-      l1,
-      l2,
-      l3,
-      l4
-    FROM pat
-  ) AS q
-    ON q.o = st.o
-    AND q.l4 = cv.label
-    AND q.t1 IS NOT DISTINCT FROM st.t1
-    AND q.l1 = st.l1
-    AND q.l2 = st.l2
-    AND q.l3 = st.l3
+      q3 AS qq,
+      q4 AS q,
+      l4 AS l
+    FROM pm
+  ) AS lt
+    ON lt.qq = b.q AND lt.l = b.label
 ), hit AS (
   SELECT
-    st.x1,
-    st.x2,
-    st.x3,
-    st.x4,
-    st.s1,
-    SUM(mass.m) AS fstar
+    st.p,
+    SUM(pm.m) AS fstar
   FROM st4 AS st
-  JOIN mass
-    ON mass.o = st.o
-    AND mass.l1 = st.l1
-    AND mass.l2 = st.l2
-    AND mass.l3 = st.l3
-    AND mass.l4 = st.l4
-    AND mass.t1 IS NOT DISTINCT FROM st.t1
-  GROUP BY ALL
+  JOIN pm
+    ON pm.q4 = st.q
+  GROUP BY
+    st.p
 )
 SELECT
   (
     SELECT
-      SUM(p.n / total.n_source * LN(p.n / total.n_source / hit.fstar))
+      SUM(pv.n / total.n_source * LN(pv.n / total.n_source / hit.fstar))
     FROM hit
-    JOIN pts AS p
-      ON p.o = 1
-      AND p.x1 = hit.x1
-      AND p.x2 = hit.x2
-      AND p.x3 = hit.x3
-      AND p.x4 = hit.x4
-      AND p.s1 = hit.s1
+    JOIN pv
+      ON pv.p4 = hit.p
     CROSS JOIN total
   ) AS kl,
   (
     SELECT
       COUNT(*)
-    FROM pts
+    FROM pv
   ) AS points,
   (
     SELECT
       COUNT(*)
-    FROM pts
+    FROM pv
   ) - (
     SELECT
       COUNT(*)

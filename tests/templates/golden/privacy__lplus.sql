@@ -7,6 +7,7 @@ WITH c AS (
   SELECT
     hs.gid,
     hs.s,
+    hs.v,
     CAST(hs.n AS INT128) AS n,
     CAST(g.size AS INT128) AS size,
     COALESCE(th.p, $p_default) AS p,
