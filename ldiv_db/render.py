@@ -77,8 +77,9 @@ class TemplateHeader:
     returns: str
 
 
+@functools.lru_cache(maxsize=4096)
 def quote(name: str) -> str:
-    """Quote one identifier for DuckDB via sqlglot."""
+    """Quote one identifier for DuckDB via sqlglot (cached: names repeat across every statement)."""
     return str(exp.to_identifier(name, quoted=True).sql(dialect="duckdb"))
 
 

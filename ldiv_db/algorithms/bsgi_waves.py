@@ -125,48 +125,86 @@ class _Tables:
         return total
 
 
-class _Live:
-    """Every bucket's live cells, concatenated in (bucket, key) order — one such array per locality
-    order — compacted when a window finds nothing live."""
+class _Order:
+    """One locality order: the live cells sorted by (bucket, key), with their head keys and QI codes laid
+    out in that order and padded with dead cells, so that a window is one contiguous slice of each."""
 
-    def __init__(self, eng: Engine) -> None:
+    def __init__(self, cells: IntArray, gkey: IntArray, eng: Engine, width: int) -> None:
+        self.size = len(cells)
+        self.gkey = gkey
+        self.cells = cells
+        pad_cells = np.concatenate([cells, np.full(width, -1, dtype=np.int64)])
+        self.hp = np.concatenate([eng.head_key[cells], np.full(width, DEAD, dtype=np.int64)])
+        codes = [np.concatenate([c[cells], np.zeros(width, dtype=c.dtype)]) for c in eng.cells.codes]
+        slide = np.lib.stride_tricks.sliding_window_view
+        self.win_cells = slide(pad_cells, width)
+        self.win_hp = slide(self.hp, width)
+        self.win_codes = [slide(c, width) for c in codes]
+        self.pos = np.full(eng.cells.n_cells, -1, dtype=np.int64)
+        self.pos[cells] = np.arange(len(cells), dtype=np.int64)
+
+    def filtered(self, eng: Engine, width: int) -> _Order:
+        keep = np.flatnonzero(self.hp[: self.size] < DEAD)
+        return _Order(self.cells[keep], self.gkey[keep], eng, width)
+
+
+class _Live:
+    """Every bucket's live cells in each locality order, compacted when a window finds nothing live."""
+
+    def __init__(self, eng: Engine, w: int) -> None:
         self.eng = eng
+        self.w = w
         keys = eng.cells.key.reshape(eng.cells.n_cells, -1)
-        self.keys = keys
         self.kmax = int(keys.max()) + 1 if eng.cells.n_cells else 1
         self.compactions = 0
-        self._set(np.arange(eng.cells.n_cells, dtype=np.int64))
+        bucket = eng.cells.bucket
+        self.orders: list[_Order] = []
+        for o in range(keys.shape[1]):
+            order = np.lexsort((keys[:, o], bucket))
+            self.orders.append(_Order(order, bucket[order] * self.kmax + keys[order, o], eng, 2 * w))
+        self._offsets()
 
-    def _set(self, alive: IntArray) -> None:
-        eng = self.eng
-        bucket = eng.cells.bucket[alive]
-        self.orders: list[tuple[IntArray, IntArray]] = []
-        for o in range(self.keys.shape[1]):
-            key = self.keys[alive, o]
-            order = np.lexsort((key, bucket))
-            self.orders.append((alive[order], bucket[order] * self.kmax + key[order]))
-        self.off = np.searchsorted(np.sort(bucket), np.arange(eng.m + 1))
-        self.size = len(alive)
+    def _offsets(self) -> None:
+        self.off = np.searchsorted(self.eng.cells.bucket[self.orders[0].cells], np.arange(self.eng.m + 1))
 
     def compact(self) -> None:
-        cells = self.orders[0][0]
-        self._set(np.sort(cells[self.eng.head_key[cells] < DEAD]))
+        """Drop the empty cells from every order (a filter: the orders stay sorted)."""
+        self.orders = [o.filtered(self.eng, 2 * self.w) for o in self.orders]
+        self._offsets()
         self.compactions += 1
 
-    def window(self, buckets: IntArray, keys: IntArray, w: int) -> tuple[IntArray, np.ndarray]:
-        """The live cells (q × 2w per order) around each class's keys in its bucket, and which are real."""
+    def taken(self, cells: IntArray) -> None:
+        """Refresh the head keys of cells after rows were taken from them."""
+        hk = self.eng.head_key[cells]
+        for o in self.orders:
+            pos = o.pos[cells]
+            ok = pos >= 0
+            o.hp[pos[ok]] = hk[ok]
+
+    def window(self, buckets: IntArray, keys: IntArray) -> tuple[IntArray, IntArray, list[IntArray]]:
+        """Per class, the 2w live cells around its key in its bucket in every order: (cells, head keys
+        with DEAD outside the bucket, codes per QI), each (q × 2w·orders)."""
+        w = self.w
         lo_b, hi_b = self.off[buckets], self.off[buckets + 1]
-        cells, real = [], []
         span = np.arange(2 * w)
-        for o, (ordered, gkey) in enumerate(self.orders):
-            pos = np.searchsorted(gkey, buckets * self.kmax + keys[:, o])
+        cells, hps = [], []
+        codes: list[list[IntArray]] = [[] for _ in self.eng.attrs]
+        for k, o in enumerate(self.orders):
+            pos = np.searchsorted(o.gkey, buckets * self.kmax + keys[:, k])
             lo = np.clip(pos - w, lo_b, np.maximum(hi_b - 2 * w, lo_b))
-            grid = lo[:, None] + span
-            real.append(grid < hi_b[:, None])
-            cells.append(ordered[np.minimum(grid, self.size - 1)])
-        if len(cells) == 1:
-            return cells[0], real[0]
-        return np.concatenate(cells, axis=1), np.concatenate(real, axis=1)
+            hp = o.win_hp[lo]  # fancy indexing copies
+            hp[(lo[:, None] + span) >= hi_b[:, None]] = DEAD
+            hps.append(hp)
+            cells.append(o.win_cells[lo])
+            for i, c in enumerate(o.win_codes):
+                codes[i].append(c[lo])
+        if len(self.orders) == 1:
+            return cells[0], hps[0], [c[0] for c in codes]
+        return (
+            np.concatenate(cells, axis=1),
+            np.concatenate(hps, axis=1),
+            [np.concatenate(c, axis=1) for c in codes],
+        )
 
 
 def _class_buckets(schedule: Schedule) -> IntArray:
@@ -181,7 +219,7 @@ def _class_buckets(schedule: Schedule) -> IntArray:
 def select_waves(eng: Engine, schedule: Schedule, window: int, batch: int) -> None:
     """Fast-mode Select (module docstring): fills eng.gid, eng.state_array, eng.class_cost/size."""
     tables = _Tables(eng)
-    live = _Live(eng)
+    live = _Live(eng, window)
     plan = _class_buckets(schedule)
     total = len(plan)
     widths = [2 if a.kind == "numeric" else 1 for a in eng.attrs]
@@ -191,11 +229,12 @@ def select_waves(eng: Engine, schedule: Schedule, window: int, batch: int) -> No
         q = len(wave)
         gids = np.arange(c0, c0 + q, dtype=np.int64)
         seeds, rows = _seeds(eng, wave[:, 0])
+        live.taken(seeds)
         eng.gid[rows] = gids
         st = np.repeat(eng.code_rows[seeds], widths, axis=1)
         keys = eng.cells.key.reshape(eng.cells.n_cells, -1)[seeds]
         for i in range(1, wave.shape[1]):
-            cells, rows = _pick_step(eng, live, tables, wave[:, i], keys, st, window)
+            cells, rows = _pick_step(eng, live, tables, wave[:, i], keys, st)
             eng.gid[rows] = gids
             tables.merge(st, eng.code_rows[cells])
             eng.picks += q
@@ -243,7 +282,7 @@ def _seeds(eng: Engine, first: IntArray) -> tuple[IntArray, IntArray]:
 
 
 def _pick_step(
-    eng: Engine, live: _Live, tables: _Tables, buckets: IntArray, keys: IntArray, st: IntArray, w: int
+    eng: Engine, live: _Live, tables: _Tables, buckets: IntArray, keys: IntArray, st: IntArray
 ) -> tuple[IntArray, IntArray]:
     """One lockstep pick for every class of a wave (module docstring, items 2–3); takes the rows and
     returns the chosen cells and row positions.
@@ -258,9 +297,8 @@ def _pick_step(
     todo = np.arange(q)
     compacted = False
     while len(todo):
-        cells, real = live.window(buckets[todo], keys[todo], w)
-        hp = np.where(real, eng.head_key[cells], DEAD)
-        cost = tables.price(st[todo], [c[cells] for c in eng.cells.codes])
+        cells, hp, codes = live.window(buckets[todo], keys[todo])
+        cost = tables.price(st[todo], codes)
         top = min(TOP, cells.shape[1])
         if eng.int_keys:
             tie = cost * eng.key_mult + hp
@@ -297,6 +335,7 @@ def _pick_step(
         settled = got >= 0
         chosen[todo[settled]] = got[settled]
         rows[todo[settled]] = eng.take_many(got[settled])
+        live.taken(got[settled])
         left = todo[chosen[todo] < 0]
         if len(left) and not compacted and not (live_cand[:, 0]).all():
             live.compact()
@@ -306,6 +345,7 @@ def _pick_step(
                 cell = _pick_whole(eng, live, tables, int(buckets[k]), st[k])
                 chosen[k] = cell
                 rows[k] = eng.take(cell)
+                live.taken(np.array([cell]))
                 eng.fallbacks += 1
             left = left[:0]
         todo = left

@@ -93,22 +93,30 @@ class _State:
         self.r_pillars = {v for v, c in self.r.items() if c == self.r_h}
         self.moved: list[Counts] = [{} for _ in self.g]
         self.moves = 0
+        # per group (h, pillars), recomputed after the group changes
+        self._shape: list[tuple[int, frozenset[int]] | None] = [None] * len(self.g)
 
     # ---------------------------------------------------------------- group predicates (SPEC §1.3)
+    def _group_shape(self, i: int) -> tuple[int, frozenset[int]]:
+        shape = self._shape[i]
+        if shape is None:
+            q = self.g[i]
+            h = max(q.values(), default=0)
+            shape = self._shape[i] = (h, frozenset(v for v, c in q.items() if c == h))
+        return shape
+
     def h(self, i: int) -> int:
-        return max(self.g[i].values(), default=0)
+        return self._group_shape(i)[0]
 
     def pillars(self, i: int) -> list[int]:
-        q = self.g[i]
-        h = max(q.values(), default=0)
-        return sorted(v for v, c in q.items() if c == h)
+        return sorted(self._group_shape(i)[1])
 
     def thin(self, i: int) -> bool:
         return self.size[i] == self.l * self.h(i)
 
     def conflicts(self, i: int) -> set[int]:
         """C(Q) = pillars(Q) ∩ pillars(R)."""
-        return set(self.pillars(i)) & self.r_pillars
+        return self.r_pillars & self._group_shape(i)[1]
 
     def dead(self, i: int) -> bool:
         return self.size[i] == 0 or (self.thin(i) and bool(self.conflicts(i)))
@@ -125,6 +133,7 @@ class _State:
         if not q[v]:
             del q[v]
         self.size[i] -= 1
+        self._shape[i] = None
         self.moved[i][v] = self.moved[i].get(v, 0) + 1
         self.moves += 1
         c = self.r[v] = self.r.get(v, 0) + 1
@@ -199,39 +208,41 @@ def _phase_two(st: _State) -> bool:
 
 def _phase_three(st: _State, limit: int) -> None:
     """SPEC §1.6: greedy set cover over R's pillars, then the per-group rules, until R is l-eligible."""
-    n_groups = len(st.g)
+    l = st.l
+    shape = st._group_shape
     for _ in range(limit):
         moves_before = st.moves
-        # step 1: greedy set cover
+        nonempty = [i for i, n in enumerate(st.size) if n]
+        # step 1: greedy set cover; C(Q) ∩ P = pillars(Q) ∩ P since P ⊆ pillars(R)
         cover = set(st.r_pillars)
         chosen: list[int] = []
-        taken: set[int] = set()
         while cover:
-            best: tuple[int, int] | None = None
-            for i in range(n_groups):
-                if st.size[i] and i not in taken:
-                    score = len(cover & st.conflicts(i))
-                    if best is None or score < best[0]:
-                        best = (score, i)
-                        if score == 0:
+            best, best_score = -1, len(cover)
+            for i in nonempty:
+                if i not in chosen:
+                    score = len(cover & shape(i)[1])
+                    if score < best_score:
+                        best, best_score = i, score
+                        if not score:
                             break
-            if best is None or best[0] >= len(cover):
+            if best < 0:  # Lemma 5.14: some group always covers a pillar of R
                 raise InternalError("TP phase three: no QI-group covers a pillar of R (Lemma 5.14 violated)")
-            chosen.append(best[1])
-            taken.add(best[1])
-            cover &= st.conflicts(best[1])
+            chosen.append(best)
+            cover &= shape(best)[1]
         for i in chosen:
             st.move_pillars(i)
             if st.eligible():
                 return
         # step 2: every group back to dead, in index order
-        for i in range(n_groups):
-            while st.size[i] and not st.dead(i):
-                if st.size[i] > st.l * st.h(i):
-                    u = min(v for v in st.g[i] if v not in st.r_pillars)
-                    st.move(i, u)
-                else:
+        for i in nonempty:
+            while st.size[i]:
+                h, pillars = shape(i)
+                if st.size[i] > l * h:  # fat: the smallest value that is not a pillar of R
+                    st.move(i, min(v for v in st.g[i] if v not in st.r_pillars))
+                elif pillars.isdisjoint(st.r_pillars):  # thin and non-conflicting
                     st.move_pillars(i)
+                else:
+                    break  # dead
                 if st.eligible():
                     return
         if st.moves == moves_before:

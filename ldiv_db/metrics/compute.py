@@ -11,6 +11,7 @@ per-attribute summary, the row counts, the group counts, KL, and the drops of th
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -18,7 +19,7 @@ from typing import Any
 
 from ..catalog import Column, Table
 from ..db import Database
-from ..errors import BadInput
+from ..errors import BadInput, LdivError
 from ..render import Ident, render
 from .arx_loss import arx_loss
 from .covers import attribute_summaries, build_covers, drop_covers
@@ -96,7 +97,7 @@ def compute_metrics(
     qi: list[Column],
     sa: list[Column],
     *,
-    l: int | None = None,  # noqa: E741 - the papers' l
+    l: int | None = None,
     class_column: str | None = None,
     weights: Sequence[Fraction] | None = None,
     group_column: str | None = "group_id",
@@ -141,8 +142,11 @@ def compute_metrics(
             release_sa=rsa,
             published_rows=rc.rows,
         )
-    finally:
-        drop_covers(db, tables)
+    except BaseException:
+        with contextlib.suppress(LdivError):  # e.g. an aborted transaction: keep the original error
+            drop_covers(db, tables)
+        raise
+    drop_covers(db, tables)
 
     il = information_loss(summaries, w)
     ncp = _ratio(il, rc.rows * sum(w, Fraction(0)))

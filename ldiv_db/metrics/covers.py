@@ -7,9 +7,11 @@ column an inclusive interval ``lo-hi`` (a bare number reads as ``[x, x]``).
 
 The **domain** |A| of an attribute is the hierarchy's leaf set when one is stored (ARX's convention: the
 hierarchy may list values the data lacks), else the distinct source values. The **cover** of a label is
-the set of domain values it stands for: the leaves under a node, the whole domain for ``*``, the value
-itself for a leaf, the domain values inside an interval. ``#leaves(label)`` in NCP, LM, the ARX share and
-the KL region is the size of that cover. Four work tables (``sql/metrics/attributes``, ``domain``,
+the set of domain values it stands for: the leaves under a node (read from ``ldiv.hierarchy_level``: the
+leaves that carry the node's label at some level), the whole domain for ``*``, the value itself for a
+leaf, the domain values inside an interval. ``#leaves(label)`` in NCP, LM, the ARX share and the KL
+region is the size of that cover. A hierarchy is found by (``Table.name`` of the source, column name),
+as ``ldiv_db.taxonomy`` stores it. Four work tables (``sql/metrics/attributes``, ``domain``,
 ``labels``, ``cover``) hold this, and ``attribute_summary.sql`` reduces them to one row per attribute.
 """
 

@@ -59,7 +59,7 @@ def discernibility(g: GroupCounts, *, deleted_rows: int, source_rows: int) -> in
     return g.dm_published + deleted_rows * source_rows
 
 
-def cavg(rows: int, groups: int, l: int | None) -> Fraction | None:  # noqa: E741 - the papers' l
+def cavg(rows: int, groups: int, l: int | None) -> Fraction | None:
     """``(|T*| / #groups) / l``; None without l or without groups."""
     if l is None or groups == 0:
         return None

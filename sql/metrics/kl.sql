@@ -1,15 +1,18 @@
--- purpose: KL-divergence between the source distribution F and the release's uniform-spread estimate F*, joint over the QIs and the SA(s); the (source point, release pattern) containment join runs as a trie join over prefix ids, one attribute per stage
+-- purpose: KL-divergence between the source distribution F and the release's uniform-spread estimate F*, joint over the QIs and the SA(s); the (source point, release pattern) containment join runs one attribute per stage against the trie of pattern prefixes
 -- params: none
 -- returns: kl (sum over covered points of F ln(F/F*)), points (distinct source points), uncovered (points with F* = 0: KL is infinite)
 -- ref: SPEC §0.7 (KL, TP §6.2, (l,alpha) §3.1); region = product of label covers x {SA}; a NULL ("unknown") SA covers every SA value of the source
 {#
-  Tries. The distinct source points (SA values, x1..xd) are sorted once; p<i> numbers the distinct
-  prefixes (SA, x1..xi) by a running count of "prefix changes here" in that order (pv). The distinct
-  release patterns (SA labels, l1..ld) get q<i> the same way (pm). Stage st<i>(p, q) holds the prefix
-  pairs whose every xj lies in the cover of lj: lab<i> extends st<i-1> by the next value and the labels
-  covering it, st<i> keeps the label prefixes that occur in the release. The stages are materialized,
-  so the optimizer cannot reorder them into the product of all per-attribute matches (which explodes
-  on local-recoding releases); their sizes stay bounded by the compatible prefix pairs.
+  Containment join of the distinct source points (p = row number; SA values s, values x1..xd) with the
+  distinct release patterns (SA labels t, labels l1..ld, mass m), attribute by attribute:
+  * the patterns form a trie: q<i> numbers the distinct label prefixes (t, l1..li), by a running count
+    of "prefix changes here" over the patterns sorted once (pm);
+  * stage st<i>(p, q) holds every point p with every label prefix q of length i whose labels cover
+    p's values; lab<i> extends st<i-1> by the labels covering x<i>, st<i> keeps the prefixes that
+    occur in the release.
+  Each stage is materialized, so the optimizer cannot reorder the joins into the product of all
+  per-attribute matches (which explodes on local-recoding releases): stage sizes stay bounded by the
+  (point, pattern-prefix) pairs that are still compatible.
 #}
 {% set d = qi | length %}
 {% set cov = cover | table %}
@@ -118,7 +121,9 @@ st0 AS MATERIALIZED (
         ON {% for c in sa %}w.t{{ loop.index }} IS NOT DISTINCT FROM sc{{ loop.index }}.label{% if not loop.last %} AND {% endif %}{% endfor %}
 
 {% else %}
-    SELECT pv.p, 1 AS q FROM pv
+    SELECT pv.p, w.q0 AS q
+    FROM pv
+    CROSS JOIN (SELECT DISTINCT q0 FROM pm) AS w
 {% endif %}
 ),
 {% for c in qi %}

@@ -31,7 +31,7 @@ def make_table(db: Database, name: str, columns: dict[str, str], rows: Sequence[
     if rows:
         marks = ", ".join("?" for _ in columns)
         db.con.executemany(f"INSERT INTO {quote(name)} VALUES ({marks})", [list(r) for r in rows])
-    return resolve_table(db, name)
+    return resolve_table(db, quote(name))
 
 
 def metrics(
@@ -56,12 +56,22 @@ BSGI_GROUP_OF = [1, 1, 2, 2, 3, 3, 2]
 
 def bsgi(db: Database, *, with_group: bool = True) -> tuple[Table, Table]:
     source = make_table(
-        db, "bsgi", {"Gender": "VARCHAR", "Postcode": "VARCHAR", "Age": "INTEGER", "Disease": "VARCHAR"}, BSGI_ROWS
+        db,
+        "bsgi",
+        {"Gender": "VARCHAR", "Postcode": "VARCHAR", "Age": "INTEGER", "Disease": "VARCHAR"},
+        BSGI_ROWS,
     )
     store_arx_rows(db, source.name, "Gender", [["F", "*"], ["M", "*"]])
-    store_arx_rows(db, source.name, "Postcode", [["10075", "1007*", "*"], ["10076", "1007*", "*"], ["10077", "1007*", "*"]])
+    store_arx_rows(
+        db,
+        source.name,
+        "Postcode",
+        [["10075", "1007*", "*"], ["10076", "1007*", "*"], ["10077", "1007*", "*"]],
+    )
     cols = {"Gender": "VARCHAR", "Postcode": "VARCHAR", "Age": "VARCHAR", "Disease": "VARCHAR"}
-    rows: list[tuple[Any, ...]] = [(*BSGI_GROUPS[g], r[3]) for r, g in zip(BSGI_ROWS, BSGI_GROUP_OF, strict=True)]
+    rows: list[tuple[Any, ...]] = [
+        (*BSGI_GROUPS[g], r[3]) for r, g in zip(BSGI_ROWS, BSGI_GROUP_OF, strict=True)
+    ]
     if with_group:
         cols["group_id"] = "BIGINT"
         rows = [(*r, g) for r, g in zip(rows, BSGI_GROUP_OF, strict=True)]
@@ -182,15 +192,25 @@ def test_unknown_sa_covers_all_sa_values(db: Database) -> None:
 
 
 def test_node_label_takes_precedence_over_interval(db: Database) -> None:
-    source = make_table(db, "ages", {"age": "INTEGER", "s": "VARCHAR"}, [(16, "x"), (17, "y"), (20, "x"), (30, "y")])
+    source = make_table(
+        db, "ages", {"age": "INTEGER", "s": "VARCHAR"}, [(16, "x"), (17, "y"), (20, "x"), (30, "y")]
+    )
     # ARX-style quirk: node '15-19' holds the leaves 16..20 (the label is not the range).
     store_arx_rows(
         db,
         source.name,
         "age",
-        [["16", "15-19", "*"], ["17", "15-19", "*"], ["20", "15-19", "*"], ["30", "30-34", "*"], ["31", "30-34", "*"]],
+        [
+            ["16", "15-19", "*"],
+            ["17", "15-19", "*"],
+            ["20", "15-19", "*"],
+            ["30", "30-34", "*"],
+            ["31", "30-34", "*"],
+        ],
     )
-    release = make_table(db, "ages_rel", {"age": "VARCHAR", "s": "VARCHAR"}, [("15-19", "x")] * 3 + [("30", "y")])
+    release = make_table(
+        db, "ages_rel", {"age": "VARCHAR", "s": "VARCHAR"}, [("15-19", "x")] * 3 + [("30", "y")]
+    )
     m = metrics(db, source, release, ["age"], ["s"])
     # cover('15-19') = 3 leaves of 5: LM 3 x 2/4; NCP numeric from the node range 16..20 over 16..30
     assert m.lm == Fraction(3 * 2, 4)
@@ -198,7 +218,9 @@ def test_node_label_takes_precedence_over_interval(db: Database) -> None:
 
 
 def test_unknown_label_is_refused(db: Database) -> None:
-    source = make_table(db, "u", {"q": "VARCHAR", "n": "INTEGER", "s": "VARCHAR"}, [("a", 1, "x"), ("b", 2, "y")])
+    source = make_table(
+        db, "u", {"q": "VARCHAR", "n": "INTEGER", "s": "VARCHAR"}, [("a", 1, "x"), ("b", 2, "y")]
+    )
     bad_cat = make_table(db, "u_rel", {"q": "VARCHAR", "n": "VARCHAR", "s": "VARCHAR"}, [("zz", "1", "x")])
     with pytest.raises(BadInput, match="'zz'"):
         metrics(db, source, bad_cat, ["q", "n"], ["s"])
@@ -220,5 +242,79 @@ def test_bad_arguments(db: Database) -> None:
 def test_work_tables_dropped(db: Database) -> None:
     source, release = bsgi(db)
     metrics(db, source, release, ["Gender", "Postcode", "Age"], ["Disease"])
-    left = db.con.execute("SELECT table_name FROM duckdb_tables() WHERE table_name LIKE 'metrics_%'").fetchall()
+    left = db.con.execute(
+        "SELECT table_name FROM duckdb_tables() WHERE table_name LIKE 'metrics_%'"
+    ).fetchall()
     assert left == []
+
+
+def test_hostile_names_end_to_end(db: Database) -> None:
+    """Table ``select`` with QIs ``it's``, ``a"b`` (numeric), ``Zip Code``, ``select`` and SA ``ünï``."""
+    from fixtures.hostile import (
+        HIERARCHIES,
+        HOSTILE_CLASS,
+        HOSTILE_QI,
+        HOSTILE_SA,
+        HOSTILE_TABLE,
+        ROWS,
+        create_sql,
+    )
+
+    for stmt in create_sql():
+        db.con.execute(stmt)
+    source = resolve_table(db, HOSTILE_TABLE)
+    for column, rows in HIERARCHIES.items():
+        store_arx_rows(db, source.name, column, rows)
+    labels = {1: ("x", "30-32", "1007*", "*"), 2: ("y", "40-47", "1007*", "*"), 3: ("z", "*", "1007*", "*")}
+    release = make_table(
+        db,
+        "rel 'x\"",
+        {
+            **{c: "VARCHAR" for c in HOSTILE_QI},
+            HOSTILE_SA: "VARCHAR",
+            "Group Id": "BIGINT",
+            HOSTILE_CLASS: "VARCHAR",
+        },
+        [(*labels[r[5]], r[4], r[5], r[6]) for r in ROWS],
+    )
+    m = compute_metrics(
+        db,
+        source,
+        release,
+        source.columns_of(HOSTILE_QI),
+        source.columns_of([HOSTILE_SA]),
+        l=2,
+        class_column=HOSTILE_CLASS,
+        group_column="group id",
+    )
+    assert (m.rows, m.groups, m.deleted_rows, m.dm) == (12, 3, 0, 9 + 16 + 25)
+    assert m.stars == 12 + 5 and m.starred_rows == 12
+    # it's: leaves (0); a"b over 30..60: 3 x 2/30 + 4 x 7/30 + 5 x 1; Zip Code 1007* covers 5 of 5; select '*' 2 of 2
+    assert m.il == Fraction(6 + 28, 30) + 5 + 12 + 12
+    assert m.cm == 1 + 2 + 2
+    assert m.kl is not None
+
+
+def test_two_sensitive_attributes(db: Database) -> None:
+    source = make_table(
+        db, "two", {"q": "VARCHAR", "s1": "VARCHAR", "s2": "VARCHAR"}, [("a", "x", "u"), ("a", "y", "v")]
+    )
+    release = make_table(
+        db,
+        "two_rel",
+        {"q": "VARCHAR", "s1": "VARCHAR", "s2": "VARCHAR"},
+        [("a", "x", None), ("a", None, "v")],
+    )
+    m = metrics(db, source, release, ["q"], ["s1", "s2"])
+    # each published row spreads 1/2 over a region of 2 points, one of which is its own source point
+    assert m.kl == pytest.approx(math.log(2), rel=1e-12)
+    assert m.lm == 2  # two rows with a suppressed SA, |QI| = 1 each
+
+
+def test_no_sensitive_attribute(db: Database) -> None:
+    source = make_table(db, "nosa", {"q": "VARCHAR"}, [("a",), ("a",), ("b",)])
+    release = make_table(db, "nosa_rel", {"q": "VARCHAR"}, [("*",), ("*",), ("*",)])
+    m = metrics(db, source, release, ["q"], [])
+    expect = 2 / 3 * math.log(4 / 3) + 1 / 3 * math.log(2 / 3)
+    assert m.kl == pytest.approx(expect, rel=1e-12)
+    assert (m.dm, m.groups, m.il, m.lm) == (9, 1, 3, 3)

@@ -34,7 +34,8 @@ def _hierarchy_rows(column: str) -> list[list[str]]:
 def adult() -> Iterator[tuple[Database, Table, dict[str, int]]]:
     db = Database.open(":memory:")
     db.con.execute(
-        "CREATE TABLE adult AS SELECT * FROM read_csv(?, delim = ';', header = true)", [str(ADULT / "adult.csv")]
+        "CREATE TABLE adult AS SELECT * FROM read_csv(?, delim = ';', header = true)",
+        [str(ADULT / "adult.csv")],
     )
     source = resolve_table(db, "adult")
     ids = {c: store_arx_rows(db, source.name, c, _hierarchy_rows(c)) for c in QI}
@@ -52,7 +53,9 @@ def full_domain_release(
         f"AND h{i}.leaf = CAST(a.{quote(c)} AS VARCHAR)"
         for i, (c, lv) in enumerate(zip(QI, levels, strict=True))
     )
-    db.con.execute(f"CREATE OR REPLACE TABLE {quote(name)} AS SELECT {cols}, a.{quote(SA)} FROM adult AS a {joins}")
+    db.con.execute(
+        f"CREATE OR REPLACE TABLE {quote(name)} AS SELECT {cols}, a.{quote(SA)} FROM adult AS a {joins}"
+    )
     if min_distinct is not None:
         key = ", ".join(quote(c) for c in QI)
         db.con.execute(
@@ -84,3 +87,26 @@ def test_arx_loss_distinct3_five_percent(adult: tuple[Database, Table, dict[str,
     assert round(m.arx_loss, 4) == 0.1629
     assert m.kl is None and m.kl_note is not None  # deleted rows leave points uncovered
     print(f"\nAdult, 473 ECs: compute_metrics {seconds * 1000:.0f} ms, {m.to_dict()}")
+
+
+def test_arx_loss_with_taxonomy_import() -> None:
+    """The same reference number with the hierarchies stored by ldiv_db.taxonomy.import_hierarchy."""
+    taxonomy = pytest.importorskip("ldiv_db.taxonomy")
+    db = Database.open(":memory:")
+    try:
+        db.con.execute(
+            "CREATE TABLE adult AS SELECT * FROM read_csv(?, delim = ';', header = true)",
+            [str(ADULT / "adult.csv")],
+        )
+        for c in QI:
+            taxonomy.import_hierarchy(db, "adult", c, ADULT / f"adult_hierarchy_{c}.csv")
+        source = resolve_table(db, "adult")
+        ids = {
+            str(r[1]): int(r[0])
+            for r in db.con.execute("SELECT hierarchy_id, column_name FROM ldiv.hierarchy").fetchall()
+        }
+        release = full_domain_release(db, "rel_tax", ids, [0, 4, 1, 0, 3, 2, 2, 0])
+        m = compute_metrics(db, source, release, source.columns_of(QI), source.columns_of([SA]))
+        assert round(m.arx_loss, 4) == 0.5422
+    finally:
+        db.close()

@@ -64,7 +64,9 @@ def cover(attr: str, label: str, rows: list[tuple[Any, ...]]) -> tuple[set[str],
     if h is not None:
         under = {r[0] for r in h if label in r}
         if under:
-            return under, ("leaf" if label == next(r[0] for r in h if label in r) and len(under) == 1 else "node")
+            return under, (
+                "leaf" if label == next(r[0] for r in h if label in r) and len(under) == 1 else "node"
+            )
     if label == "*":
         return set(dom), "star"
     if label in dom:
@@ -224,7 +226,9 @@ def cases(draw: Any) -> Case:
 @pytest.fixture(scope="module")
 def db() -> Iterator[Database]:
     d = Database.open(":memory:")
-    d.con.execute("CREATE TABLE src (cat VARCHAR, num INTEGER, flat VARCHAR, band INTEGER, sa VARCHAR, cls VARCHAR)")
+    d.con.execute(
+        "CREATE TABLE src (cat VARCHAR, num INTEGER, flat VARCHAR, band INTEGER, sa VARCHAR, cls VARCHAR)"
+    )
     name = resolve_table(d, "src").name
     for attr, h in HIER.items():
         if h is not None:

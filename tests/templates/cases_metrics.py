@@ -70,7 +70,8 @@ def store_arx_rows(db: Database, table_name: str, column_name: str, rows: Sequen
     numeric = all(_NUMBER.match(x) for x in leaves_of[roots[0]])
 
     hid_rows = con.execute(
-        "SELECT hierarchy_id FROM ldiv.hierarchy WHERE table_name = ? AND column_name = ?", [table_name, column_name]
+        "SELECT hierarchy_id FROM ldiv.hierarchy WHERE table_name = ? AND column_name = ?",
+        [table_name, column_name],
     ).fetchall()
     for (old,) in hid_rows:
         con.execute("DELETE FROM ldiv.hierarchy_level WHERE hierarchy_id = ?", [old])
@@ -109,7 +110,7 @@ def store_arx_rows(db: Database, table_name: str, column_name: str, rows: Sequen
     return hid
 
 
-RELEASE = TableRef("rel'ease \"x\"", "main")
+RELEASE = TableRef('rel\'ease "x"', "main")
 
 # Labels per group (1, 2, 3) for the QIs it's, a"b (numeric), Zip Code, select; SA ünï kept.
 _GROUP_LABELS: dict[int, tuple[str, str, str, str]] = {
@@ -128,7 +129,9 @@ def _prepare_release(env: HostileEnv) -> None:
         + ", ".join(f"{quote(c.name)} VARCHAR" for c in env.qi)
         + f", {quote(env.sa.name)} VARCHAR, {quote(env.group.name)} BIGINT, {quote(env.klass.name)} VARCHAR)"
     )
-    src = db.con.execute(f"SELECT {quote(env.sa.name)}, {quote(env.group.name)}, {quote(env.klass.name)} FROM {env.source.sql()}").fetchall()
+    src = db.con.execute(
+        f"SELECT {quote(env.sa.name)}, {quote(env.group.name)}, {quote(env.klass.name)} FROM {env.source.sql()}"
+    ).fetchall()
     out: list[list[Any]] = []
     for i, (sa, g, k) in enumerate(src):
         if i == 0:
@@ -143,7 +146,14 @@ def _prepare_release(env: HostileEnv) -> None:
         qi=env.qi,
         numeric=_NUMERIC,
     )
-    env.run("metrics/domain.sql", target=t["domain"], attrs=t["attrs"], source=env.source, qi=env.qi, numeric=_NUMERIC)
+    env.run(
+        "metrics/domain.sql",
+        target=t["domain"],
+        attrs=t["attrs"],
+        source=env.source,
+        qi=env.qi,
+        numeric=_NUMERIC,
+    )
     env.run(
         "metrics/labels.sql",
         target=t["labels"],
@@ -195,7 +205,9 @@ CASES = {
     "metrics/cover.sql": Case(_ctx(target=_target("cover")), prepare=_prepare_release),
     "metrics/attribute_summary.sql": Case(_ctx(), prepare=_prepare_release),
     "metrics/rows.sql": Case(_ctx(), prepare=_prepare_release),
-    "metrics/groups.sql": Case(_ctx(group=lambda env: env.group, klass=lambda env: env.klass), prepare=_prepare_release),
+    "metrics/groups.sql": Case(
+        _ctx(group=lambda env: env.group, klass=lambda env: env.klass), prepare=_prepare_release
+    ),
     "metrics/kl.sql": Case(_ctx(), prepare=_prepare_release),
     "metrics/drop.sql": Case(_ctx(target=lambda env: env.work("metrics dropme")), prepare=_prepare_release),
 }

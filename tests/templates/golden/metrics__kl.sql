@@ -1,4 +1,4 @@
-/* purpose: KL-divergence between the source distribution F and the release's uniform-spread estimate F*, joint over the QIs and the SA(s); the (source point, release pattern) containment join runs as a trie join over prefix ids, one attribute per stage */
+/* purpose: KL-divergence between the source distribution F and the release's uniform-spread estimate F*, joint over the QIs and the SA(s); the (source point, release pattern) containment join runs one attribute per stage against the trie of pattern prefixes */
 /* params: none */
 /* returns: kl (sum over covered points of F ln(F/F*)), points (distinct source points), uncovered (points with F* = 0: KL is infinite) */
 /* ref: SPEC §0.7 (KL, TP §6.2, (l,alpha) §3.1); region = product of label covers x {SA}; a NULL ("unknown") SA covers every SA value of the source */
@@ -12,33 +12,11 @@ WITH pts AS (
     COUNT(*) AS n
   FROM "main"."select"
   GROUP BY ALL
-), pts_changes AS (
-  SELECT
-    *,
-    (
-      LAG(s1) OVER w IS DISTINCT FROM s1
-    ) AS c0,
-    LAG(x1) OVER w IS DISTINCT FROM x1 AS c1,
-    LAG(x2) OVER w IS DISTINCT FROM x2 AS c2,
-    LAG(x3) OVER w IS DISTINCT FROM x3 AS c3,
-    LAG(x4) OVER w IS DISTINCT FROM x4 AS c4
-  FROM pts
-  WINDOW w AS (ORDER BY s1, x1, x2, x3, x4)
 ), pv AS MATERIALIZED (
   SELECT
-    x1,
-    x2,
-    x3,
-    x4,
-    s1,
-    n,
-    SUM(CAST(c0 AS INT)) OVER w AS p0,
-    SUM(CAST(c0 OR c1 AS INT)) OVER w AS p1,
-    SUM(CAST(c0 OR c1 OR c2 AS INT)) OVER w AS p2,
-    SUM(CAST(c0 OR c1 OR c2 OR c3 AS INT)) OVER w AS p3,
-    SUM(CAST(c0 OR c1 OR c2 OR c3 OR c4 AS INT)) OVER w AS p4
-  FROM pts_changes
-  WINDOW w AS (ORDER BY s1, x1, x2, x3, x4 ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)
+    *,
+    ROW_NUMBER() OVER () AS p
+  FROM pts
 ), total AS (
   SELECT
     CAST(SUM(n) AS DOUBLE) AS n_source
@@ -131,40 +109,29 @@ WITH pts AS (
   FROM pat_changes
   WINDOW w AS (ORDER BY t1, l1, l2, l3, l4 ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)
 ), st0 AS MATERIALIZED (
-  SELECT DISTINCT
-    v.p0 AS p,
+  SELECT
+    pv.p,
     w.q0 AS q
-  FROM (
-    SELECT DISTINCT
-      p0,
-      s1
-    FROM pv
-  ) AS v
+  FROM pv
   JOIN sa_cover1 AS sc1
-    ON sc1.value = v.s1
+    ON sc1.value = pv.s1
   JOIN (
     SELECT DISTINCT
       q0,
       t1
     FROM pm
   ) AS w
-    ON w.t1 IS NOT DISTINCT FROM sc1.label AND TRUE
+    ON w.t1 IS NOT DISTINCT FROM sc1.label
 ), lab1 AS MATERIALIZED (
   SELECT
-    vt.p,
+    st.p,
     st.q,
     cv.label
   FROM st0 AS st
-  JOIN (
-    SELECT DISTINCT
-      p0 AS pp,
-      p1 AS p,
-      x1 AS x
-    FROM pv
-  ) AS vt
-    ON vt.pp = st.p
+  JOIN pv
+    ON pv.p = st.p
   JOIN "temp"."main"."wk metrics cover's" AS cv
-    ON cv.attr = 1 AND cv.value = vt.x
+    ON cv.attr = 1 AND cv.value = pv.x1
 ), st1 AS MATERIALIZED (
   SELECT
     b.p,
@@ -180,20 +147,14 @@ WITH pts AS (
     ON lt.qq = b.q AND lt.l = b.label
 ), lab2 AS MATERIALIZED (
   SELECT
-    vt.p,
+    st.p,
     st.q,
     cv.label
   FROM st1 AS st
-  JOIN (
-    SELECT DISTINCT
-      p1 AS pp,
-      p2 AS p,
-      x2 AS x
-    FROM pv
-  ) AS vt
-    ON vt.pp = st.p
+  JOIN pv
+    ON pv.p = st.p
   JOIN "temp"."main"."wk metrics cover's" AS cv
-    ON cv.attr = 2 AND cv.value = vt.x
+    ON cv.attr = 2 AND cv.value = pv.x2
 ), st2 AS MATERIALIZED (
   SELECT
     b.p,
@@ -209,20 +170,14 @@ WITH pts AS (
     ON lt.qq = b.q AND lt.l = b.label
 ), lab3 AS MATERIALIZED (
   SELECT
-    vt.p,
+    st.p,
     st.q,
     cv.label
   FROM st2 AS st
-  JOIN (
-    SELECT DISTINCT
-      p2 AS pp,
-      p3 AS p,
-      x3 AS x
-    FROM pv
-  ) AS vt
-    ON vt.pp = st.p
+  JOIN pv
+    ON pv.p = st.p
   JOIN "temp"."main"."wk metrics cover's" AS cv
-    ON cv.attr = 3 AND cv.value = vt.x
+    ON cv.attr = 3 AND cv.value = pv.x3
 ), st3 AS MATERIALIZED (
   SELECT
     b.p,
@@ -238,20 +193,14 @@ WITH pts AS (
     ON lt.qq = b.q AND lt.l = b.label
 ), lab4 AS MATERIALIZED (
   SELECT
-    vt.p,
+    st.p,
     st.q,
     cv.label
   FROM st3 AS st
-  JOIN (
-    SELECT DISTINCT
-      p3 AS pp,
-      p4 AS p,
-      x4 AS x
-    FROM pv
-  ) AS vt
-    ON vt.pp = st.p
+  JOIN pv
+    ON pv.p = st.p
   JOIN "temp"."main"."wk metrics cover's" AS cv
-    ON cv.attr = 4 AND cv.value = vt.x
+    ON cv.attr = 4 AND cv.value = pv.x4
 ), st4 AS MATERIALIZED (
   SELECT
     b.p,
@@ -281,7 +230,7 @@ SELECT
       SUM(pv.n / total.n_source * LN(pv.n / total.n_source / hit.fstar))
     FROM hit
     JOIN pv
-      ON pv.p4 = hit.p
+      ON pv.p = hit.p
     CROSS JOIN total
   ) AS kl,
   (

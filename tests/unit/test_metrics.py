@@ -1,0 +1,97 @@
+"""Pure-Python parts of ldiv_db.metrics: the per-attribute formulas, ARX's aggregation, Metrics.to_dict."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+
+from ldiv_db.errors import BadInput
+from ldiv_db.metrics import Metrics
+from ldiv_db.metrics.arx_loss import arx_loss, attribute_share_loss
+from ldiv_db.metrics.compute import _weights
+from ldiv_db.metrics.covers import AttributeSummary
+from ldiv_db.metrics.groups import GroupCounts, cavg, classification, discernibility
+from ldiv_db.metrics.il import attribute_ncp, information_loss
+from ldiv_db.metrics.lm import attribute_lm, loss_metric
+
+
+def summary(**kw: object) -> AttributeSummary:
+    base: dict[str, object] = {
+        "attr": 1, "is_numeric": False, "domain_size": 4, "min_t": None, "max_t": None, "cells": 10,
+        "ncp_cat": 0, "ncp_span": 0.0, "lm_num": 0, "cover_sum": 10, "stars": 0, "bad_rows": 0, "bad_label": None,
+    }  # fmt: skip
+    base.update(kw)
+    return AttributeSummary(**base)  # type: ignore[arg-type]
+
+
+def test_categorical_ncp_and_lm() -> None:
+    s = summary(ncp_cat=3 * 2 + 1 * 4, lm_num=3 * 1 + 1 * 3)  # 3 cells at a 2-leaf node, 1 at the root
+    assert attribute_ncp(s) == Fraction(10, 4)
+    assert attribute_lm(s) == Fraction(6, 3)
+
+
+def test_numeric_ncp_exact_and_degenerate() -> None:
+    assert attribute_ncp(summary(is_numeric=True, min_t=20.0, max_t=50.0, ncp_span=55.0)) == Fraction(11, 6)
+    assert attribute_ncp(summary(is_numeric=True, min_t=7.0, max_t=7.0, ncp_span=0.0)) == 0
+    assert attribute_ncp(summary(is_numeric=True, min_t=None, max_t=None)) == 0
+
+
+def test_lm_single_value_domain_and_suppression_costs() -> None:
+    assert attribute_lm(summary(domain_size=1, lm_num=0)) == 0
+    s = [summary(lm_num=3), summary(attr=2, lm_num=0)]
+    # 3/3 generalization + |QI|=2 per SA-suppressed row + 2|QI|=4 per deleted row
+    assert loss_metric(s, sa_suppressed_rows=1, deleted_rows=2) == 1 + 2 + 8
+
+
+def test_information_loss_weights() -> None:
+    s = [summary(ncp_cat=4), summary(attr=2, ncp_cat=8)]
+    assert information_loss(s, [Fraction(1), Fraction(1, 2)]) == 1 + 1
+
+
+def test_arx_share_loss() -> None:
+    # N = 10 rows, |A| = 4: all leaves -> cover_sum 10 -> 0; all root -> cover_sum 40 -> 1
+    assert attribute_share_loss(summary(cover_sum=10), source_rows=10, deleted_rows=0) == 0
+    assert attribute_share_loss(summary(cover_sum=40), source_rows=10, deleted_rows=0) == 1
+    # 8 published leaves + 2 deleted (ARX outliers count 1 each): (8 + 2*4 - 10) / (10*3)
+    assert attribute_share_loss(summary(cover_sum=8), source_rows=10, deleted_rows=2) == Fraction(6, 30)
+    assert attribute_share_loss(summary(domain_size=1, cover_sum=10), source_rows=10, deleted_rows=0) == 0
+
+
+def test_arx_geometric_mean() -> None:
+    s = [summary(cover_sum=40), summary(attr=2, cover_sum=10)]  # v = 1 and 0
+    assert arx_loss(s, source_rows=10, deleted_rows=0, weights=[Fraction(1)] * 2) == pytest.approx(2**0.5 - 1)
+    # ARX scales the weights by their maximum and multiplies them inside the root
+    got = arx_loss(s, source_rows=10, deleted_rows=0, weights=[Fraction(2), Fraction(1)])
+    assert got == pytest.approx((2 * 0.5) ** 0.5 - 1)
+
+
+def test_group_metrics() -> None:
+    g = GroupCounts(groups=3, dm_published=17, cm_published=2)
+    assert discernibility(g, deleted_rows=2, source_rows=9) == 17 + 18
+    assert classification(g, deleted_rows=2) == 4
+    assert cavg(7, 3, 2) == Fraction(7, 6)
+    assert cavg(7, 3, None) is None and cavg(0, 0, 2) is None
+
+
+def test_weights_validation() -> None:
+    assert _weights(None, 2) == [1, 1]
+    assert _weights([1, Fraction(1, 2)], 2) == [1, Fraction(1, 2)]
+    with pytest.raises(BadInput):
+        _weights([1], 2)
+    with pytest.raises(BadInput):
+        _weights([0, 0], 2)
+    with pytest.raises(BadInput):
+        _weights([-1, 2], 2)
+
+
+def test_to_dict() -> None:
+    m = Metrics(
+        il=Fraction(59, 6), il_pct=Fraction(100), ncp=Fraction(1), lm=Fraction(3, 2), dm=17, cavg=None, kl=None,
+        kl_note="why", stars=5, starred_rows=5, deleted_rows=0, rows=7, groups=3, avg_group_size=Fraction(7, 3),
+        arx_loss=0.25,
+    )  # fmt: skip
+    d = m.to_dict()
+    assert d["il"] == pytest.approx(59 / 6) and isinstance(d["lm"], float) and d["cavg"] is None
+    assert "cm" not in d and d["kl_note"] == "why"
+    assert Metrics(**{**m.__dict__, "cm": 4}).to_dict()["cm"] == 4
