@@ -204,9 +204,9 @@ def _anonymize(
     check_feasible(db, inputs, privacy)
 
     out = output_ref(output)
-    if out.parts[-2:] == inputs.table.ref.parts[-2:] or (
-        out.name.lower() == inputs.table.ref.name.lower()
-        and (out.schema or "main") == (inputs.table.ref.schema or "main")
+    src = inputs.table.ref
+    if src.catalog is None and (src.schema or "main").lower() == (out.schema or "main").lower() and (
+        src.name.lower() == out.name.lower()
     ):
         raise BadInput(f"the output {output!r} is the source table", "choose another --output name")
     if db.exists(out) and not replace:

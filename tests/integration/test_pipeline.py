@@ -134,6 +134,7 @@ def test_a_release_that_fails_verification_is_never_published(hostile_db: Databa
         ({"l": 1}, "at least 2"),
         ({"l": 9}, "(?s)infeasible.*only 4 distinct values"),
         ({"algorithm": "magic"}, "unknown algorithm"),
+        ({"output": "SELECT"}, "is the source table"),
         ({"model": "frequency", "l": 4}, "(?s)infeasible.*largest feasible l is"),
     ],
 )
