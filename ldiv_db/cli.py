@@ -233,6 +233,17 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--json", action="store_true")
     r.add_argument("--quiet", action="store_true")
 
+    at = sub.add_parser("attack", help="attacks on a release")
+    ats = at.add_subparsers(dest="acommand", required=True, metavar="ATTACK")
+    sim = ats.add_parser("similarity", help="rows in groups whose SA values all fall in one sensitivity category")
+    _add_db(sim)
+    sim.add_argument("--table", required=True)
+    sim.add_argument("--qi", help="QI columns a,b (groups = equal QI values)")
+    sim.add_argument("--group-column", help="group by this column instead")
+    sim.add_argument("--sa", required=True)
+    sim.add_argument("--categories", required=True, help="FILE: value;category (1 = most sensitive)")
+    sim.add_argument("--json", action="store_true")
+
     rl = sub.add_parser("releases", help="list recorded releases")
     _add_db(rl)
     rl.add_argument("--json", action="store_true")
@@ -323,6 +334,13 @@ def _cmd(args: argparse.Namespace) -> int:
         from .job import run_job
 
         _emit(args, run_job(args.job, quiet=args.quiet))
+        return 0
+    if args.command == "attack":
+        from .attack import similarity
+
+        if not args.qi and not args.group_column:
+            raise LdivError("name the groups", "give --qi a,b or --group-column g")
+        _emit(args, similarity(_open(args), args.table, args.qi, args.sa, args.categories, args.group_column))
         return 0
     if args.command == "releases":
         _emit(args, api.releases(_open(args)))

@@ -99,3 +99,16 @@ def test_help_runs_as_a_program() -> None:
         [sys.executable, "-m", "ldiv_db.cli", "--help"], capture_output=True, text=True, check=True
     )
     assert "anonymize" in out.stdout and "check" in out.stdout
+
+
+def test_attack_similarity_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    papers = Path(__file__).resolve().parents[2] / "fixtures" / "papers"
+    db = str(tmp_path / "a.duckdb")
+    assert run(capsys, "load", db, str(papers / "lalpha_table5.csv"), "--table", "t5", "--sep", ";")[0] == 0
+    code, out, _ = run(
+        capsys, "attack", "similarity", db, "--table", "t5", "--qi", "Zipcode,Age", "--sa", "Disease",
+        "--categories", str(papers / "lalpha_categories.csv"), "--json",
+    )
+    d = json.loads(out)
+    assert code == 0
+    assert (d["single_category_groups"], d["single_category_rows"]) == (2, 8)

@@ -1,0 +1,10 @@
+-- purpose: (l,alpha) top-down: the empty per-round plan, one row per active row: its node, the attribute the node specializes next (1-based QI position) and the hierarchy level one step down
+-- params: none
+-- returns: creates target(rid, node, attr, level), filled by the controller
+-- ref: SPEC §3.3 (Algorithm 1; multi-attribute round-robin [D])
+{{ target | create_table }} (
+    rid BIGINT NOT NULL,
+    node BIGINT NOT NULL,
+    attr INTEGER NOT NULL,
+    level INTEGER NOT NULL
+)

@@ -1,0 +1,10 @@
+-- purpose: (l,alpha) top-down: the next round's plan: the rows of good children that stay active, at their new node, with the attribute and level it specializes next
+-- params: none
+-- returns: creates target(rid, node, attr, level)
+-- ref: SPEC §3.3 (S' += good children); multi-attribute round-robin [D]
+{{ target | create_table }} AS
+SELECT c.rid, r.dest AS node, r.attr, r.level
+FROM {{ candidates | table }} AS c
+JOIN {{ route | table }} AS r ON r.node = c.node AND r.child = c.child
+ANTI JOIN {{ moved | table }} AS m ON m.rid = c.rid
+WHERE r.attr > 0

@@ -1,0 +1,11 @@
+/* purpose: (l,alpha) top-down assignment: every row in its output node's group; nothing is deleted */
+/* params: none */
+/* returns: creates target(rid, gid, deleted, sa_suppressed) */
+/* ref: SPEC §3.3 (O covers every row once) */
+CREATE OR REPLACE TEMPORARY TABLE "temp"."main"."wk td assignment's" AS
+SELECT
+  rid,
+  gid,
+  FALSE AS deleted,
+  FALSE AS sa_suppressed
+FROM "temp"."main"."wk td labels's"

@@ -1,0 +1,36 @@
+/* purpose: (l,alpha) top-down, one round over all active nodes: every row's candidate child, i.e. its value one hierarchy level down on the attribute its node specializes */
+/* params: hids */
+/* returns: creates target(rid, node, child, a1); a candidate child is a (node, child) pair */
+/* ref: SPEC §3.3 (specialize(P): rows of P split by their child value one level down) */
+CREATE OR REPLACE TEMPORARY TABLE "temp"."main"."wk td candidates 2's" AS
+WITH picked AS (
+  SELECT
+    act.rid,
+    act.node,
+    act.attr,
+    act.level,
+    CASE act.attr
+      WHEN 1
+      THEN CAST(src."it's" AS TEXT)
+      WHEN 2
+      THEN CAST(src."a""b" AS TEXT)
+      WHEN 3
+      THEN CAST(src."Zip Code" AS TEXT)
+      WHEN 4
+      THEN CAST(src."select" AS TEXT)
+    END AS leaf,
+    src."ünï" AS a1
+  FROM "temp"."main"."wk td active's" AS act
+  JOIN "main"."select" AS src
+    ON src.rowid = act.rid
+)
+SELECT
+  p.rid,
+  p.node,
+  lv.label AS child,
+  p.a1
+FROM picked AS p
+JOIN ldiv.hierarchy_level AS lv
+  ON lv.hierarchy_id = LIST_EXTRACT($hids, p.attr)
+  AND lv.level = p.level
+  AND lv.leaf = p.leaf

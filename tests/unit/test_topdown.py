@@ -1,0 +1,106 @@
+"""Top-down (l,α) decisions in pure Python (SPEC §3.3 repair key, round-robin) and the SPEC §3.1/§3.2
+numbers on the library's LAlpha model."""
+
+from __future__ import annotations
+
+from fractions import Fraction as F
+
+from ldiv_db.algorithms.topdown import Child, Judge, Node, repair
+from ldiv_db.privacy.l_alpha import LAlpha
+
+SA = ["HIV", "Cancer", "Phthisis", "Hepatitis", "Obesity", "Asthma", "Flu", "Indigestion"]
+CATS = {v: i // 2 + 1 for i, v in enumerate(SA)}
+
+
+def model(variant: str = "distinct", l: int = 2, alpha: object = 1, **kw: object) -> LAlpha:
+    return LAlpha(variant, (l,), alpha, CATS, **kw)  # type: ignore[arg-type]
+
+
+def child(label: str, rows: dict[str, list[int]]) -> Child:
+    return Child(label, True, {v: len(r) for v, r in rows.items()}, {v: list(r) for v, r in rows.items()})
+
+
+def test_table8_repair_moves_row_3() -> None:
+    # at 435*: child 4352 = {4: Flu} fails and goes back; child 4351 = {1 HIV, 2 Flu, 3 HIV} is good
+    good = child("4351", {"Flu": [2], "HIV": [1, 3]})
+    assert repair(Judge(model()), {"Flu": 1}, [good]) == [3]
+    assert good.counts() == {"Flu": 1, "HIV": 1}
+
+
+def test_repair_prefers_new_value_then_weight_then_largest_rid() -> None:
+    m = model(l=2, alpha=F(1, 3))
+    good = [
+        child("x", {"HIV": [8], "Phthisis": [7], "Flu": [2], "Cancer": [5]}),
+        child("y", {"Flu": [6], "Obesity": [4], "Asthma": [3]}),
+    ]
+    # P = {HIV} needs a second value and weight 1/3: Flu is new with weight 1; row 6 > row 2
+    assert repair(Judge(m), {"HIV": 1}, good) == [6]
+
+
+def test_repair_gives_up_when_no_row_can_be_spared() -> None:
+    good = [child("c", {"HIV": [1], "Flu": [2]})]  # removing any row breaks c
+    assert repair(Judge(model()), {"Flu": 1}, good) is None
+
+
+def test_round_robin_skips_leaves() -> None:
+    assert Node((2, 0, 1), -1).next_attr() == 0
+    assert Node((2, 0, 1), 0).next_attr() == 2
+    assert Node((0, 0, 1), 2).next_attr() == 2
+    assert Node((0, 0, 0), 1).next_attr() is None
+
+
+def test_spec_3_1_weights() -> None:
+    assert model().weights == {1: F(0), 2: F(1, 3), 3: F(2, 3), 4: F(1)}
+    assert model().group_weight({"Cancer": 1, "Phthisis": 1, "Asthma": 1, "Flu": 1}) == 2
+    sens = model(weights="sensitivity", beta=2)
+    assert sens.weights == {1: F(0), 2: F(36, 49), 3: F(45, 49), 4: F(1)}
+    assert sens.group_weight({"Cancer": 1, "Phthisis": 1, "Asthma": 1, "Flu": 1}) == F(130, 49)
+    explicit = model(weights={1: 0, 2: F(9, 61), 3: F(45, 61), 4: F(61, 61)})
+    assert explicit.group_weight({"Cancer": 1, "Phthisis": 1, "Asthma": 1, "Flu": 1}) == F(115, 61)
+
+
+TABLE5 = [
+    {"HIV": 2, "Cancer": 2},
+    {"Hepatitis": 1, "Phthisis": 1, "Asthma": 1, "Obesity": 1},
+    {"Flu": 3, "Indigestion": 1},
+]
+TABLE6 = [
+    {"HIV": 2, "Cancer": 1, "Flu": 1},
+    {"Hepatitis": 1, "Phthisis": 1, "Asthma": 1, "Obesity": 1},
+    {"Cancer": 1, "Flu": 2, "Indigestion": 1},
+]
+TABLE7 = [
+    {"HIV": 2, "Flu": 2},
+    {"Hepatitis": 1, "Phthisis": 1, "Asthma": 1, "Obesity": 1},
+    {"Cancer": 2, "Flu": 1, "Indigestion": 1},
+]
+
+
+def test_spec_3_2_group_tests() -> None:
+    m = model()
+    assert [m.group_weight(g) for g in TABLE5] == [0, 2, 4]
+    assert not all(model(alpha=F(1, 100)).group_ok(g) for g in TABLE5)
+    assert [m.group_weight(g) for g in TABLE6] == [1, 2, 3]
+    assert all(model(l=3, alpha=1).group_ok(g) for g in TABLE6)
+    assert not model("entropy", l=2, alpha=1).group_ok(TABLE6[0])
+    assert [m.group_weight(g) for g in TABLE7] == [2, 2, 2]
+    assert all(model("entropy", l=2, alpha=2).group_ok(g) for g in TABLE7)
+    sens = model("entropy", l=2, alpha=2, weights="sensitivity", beta=2)
+    assert sens.group_weight(TABLE7[1]) == F(162, 49)
+    assert all(sens.group_ok(g) for g in TABLE7)
+
+
+def test_judge_agrees_with_group_ok() -> None:
+    import itertools
+
+    groups = [*TABLE5, *TABLE6, *TABLE7, {"HIV": 5, "Flu": 1}, {"Flu": 4, "Cancer": 3, "Asthma": 2}]
+    models = [
+        model(v, l=l, alpha=a, c=c, entropy_over=eo)
+        for v, l, a, c, eo in itertools.product(
+            ["distinct", "entropy", "recursive"], [2, 3], [1, F(5, 2)], [F(3, 2), 3], ["categories", "values"]
+        )
+    ]
+    for m in models:
+        j = Judge(m)
+        for g in groups:
+            assert j.ok(g) == m.group_ok(g), (m.params(), g)
