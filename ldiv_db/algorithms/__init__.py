@@ -7,6 +7,8 @@ from .base import Algorithm, AnonymizeRequest, Partitioning
 from .bsgi import Bsgi
 from .full_domain import FullDomain
 from .hilbert import Hilbert
+from .mondrian import Mondrian
+from .topdown import TopDown
 from .tp import TP, TPPlus
 
 REGISTRY: dict[str, type[Algorithm]] = {}
@@ -19,9 +21,11 @@ def register(cls: type[Algorithm]) -> type[Algorithm]:
 
 register(FullDomain)
 register(Bsgi)
+register(Mondrian)
 register(TP)
 register(TPPlus)
 register(Hilbert)
+register(TopDown)
 
 
 def get_algorithm(name: str) -> Algorithm:

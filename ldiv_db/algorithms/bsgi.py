@@ -8,12 +8,17 @@ residual rows are incorporated in ascending row id into a class without their SA
 then by least IL (``--incorporate merged|increase``). The pipeline publishes each class by LCA / range
 (recoding 'lca', SPEC §0.5).
 
-Where the work happens: SQL codes the rows, numbers the buckets and compresses the table into cells
-(``sql/bsgi/``); the Max-l schedule is closed-form from the bucket sizes (:mod:`.bsgi_schedule`); the
-greedy picks run over arrays fetched once (:mod:`.bsgi_engine`, numpy — the greedy is sequential, one
-query per pick would cost ~0.3 ms each); SQL writes and counts the classes. Fast mode (default) scans a
-window of ``--window`` cells either side of the seed in a locality order; ``--exact`` scans every
-candidate (the paper's O(n²) greedy).
+Where the work happens: SQL codes the rows, numbers the buckets by first appearance and compresses the
+table into cells (``sql/bsgi/``); the Max-l schedule is closed-form from the bucket sizes
+(:mod:`.bsgi_schedule`); the greedy picks run over arrays fetched once (:mod:`.bsgi_engine`, numpy — the
+greedy is sequential and one query per pick would cost ~0.3 ms each); SQL writes and counts the classes.
+
+Modes. ``--exact``: the sequential greedy over whole buckets (Fig. 2, O(n²)). Fast (default): classes are
+built in waves of 256 (:mod:`.bsgi_waves`), every pick pricing the ``--window`` cells on each side of the
+seed in each of 4 locality orders; on small inputs (Σ rows × cells per bucket ≤ 2,000,000) fast mode
+runs the exact greedy, so there the two are identical. Fast mode keeps the schedule — the same classes'
+SA values, residual rows and Unique Distinct guarantee — and stays within a few percent of the exact
+IL (bench/README.md).
 
 Variants (SPEC §2.4): ``--individual-column`` (no two rows of one individual in a class) and several SAs
 (``--sa a,b``: bucketize by the first, a candidate must differ from the class on every SA).
@@ -21,6 +26,7 @@ Variants (SPEC §2.4): ``--individual-column`` (no two rows of one individual in
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from collections.abc import Mapping, Sequence
@@ -31,6 +37,7 @@ import numpy as np
 import pandas as pd
 
 from ..catalog import Column
+from ..db import Database
 from ..errors import BadInput, HierarchyError
 from ..inputs import as_list, check_nulls
 from ..privacy import Distinct, Entropy, Frequency, PrivacyModel, Recursive, UniqueDistinct
@@ -73,7 +80,10 @@ def parse_weights(spec: Any, qi: Sequence[str]) -> list[Fraction]:
         items = [str(x) for x in spec]
     if items and all("=" not in x for x in items):
         if len(items) != len(qi):
-            raise BadInput(f"{len(items)} weights for {len(qi)} QIs", f"give one weight per QI, in QI order: {', '.join(qi)}")
+            raise BadInput(
+                f"{len(items)} weights for {len(qi)} QIs",
+                f"give one weight per QI, in QI order: {', '.join(qi)}",
+            )
         weights = [exact(x, "a weight") for x in items]
     else:
         lowered = {q.lower(): q for q in qi}
@@ -84,11 +94,15 @@ def parse_weights(spec: Any, qi: Sequence[str]) -> list[Fraction]:
             k, v = x.split("=", 1)
             name = lowered.get(k.strip().lower())
             if name is None:
-                raise BadInput(f"--weights names {k.strip()!r}, which is not a QI", f"the QIs are: {', '.join(qi)}")
+                raise BadInput(
+                    f"--weights names {k.strip()!r}, which is not a QI", f"the QIs are: {', '.join(qi)}"
+                )
             named[name] = exact(v, f"the weight of {name}")
         weights = [named.get(q, Fraction(1)) for q in qi]
     if any(w < 0 for w in weights) or sum(weights) == 0:
-        raise BadInput(f"weights {[str(w) for w in weights]} are not usable", "weights must be >= 0 with a positive sum")
+        raise BadInput(
+            f"weights {[str(w) for w in weights]} are not usable", "weights must be >= 0 with a positive sum"
+        )
     return weights
 
 
@@ -101,16 +115,20 @@ def flag(value: Any, name: str) -> bool:
         return True
     if text in ("0", "false", "no", "off", ""):
         return False
-    raise BadInput(f"option {name} must be true or false, got {value!r}")
+    raise BadInput(
+        f"option {name} must be true or false, got {value!r}", f"use --option {name}=true (or false)"
+    )
 
 
 def positive_int(value: Any, name: str) -> int:
     try:
         out = int(str(value).strip())
     except ValueError:
-        raise BadInput(f"option {name} must be a positive integer, got {value!r}") from None
+        raise BadInput(
+            f"option {name} must be a positive integer, got {value!r}", f"e.g. --{name} 16"
+        ) from None
     if out < 1:
-        raise BadInput(f"option {name} must be a positive integer, got {value!r}")
+        raise BadInput(f"option {name} must be a positive integer, got {value!r}", f"e.g. --{name} 16")
     return out
 
 
@@ -144,10 +162,16 @@ class Bsgi(Algorithm):
     default_model = "unique-distinct"
     summary = "BSGI: Max-l bucket selection + greedy least-IL grouping, Unique Distinct l-diversity (local recoding)"
     cli_args = (
-        ("--exact", {"action": "store_true", "help": "bsgi: the exact sequential greedy over whole buckets (slower)"}),
+        (
+            "--exact",
+            {"action": "store_true", "help": "bsgi: the exact sequential greedy over whole buckets (slower)"},
+        ),
         (
             "--window",
-            {"help": f"bsgi fast mode: candidate cells on each side of the seed per pick (default {DEFAULT_WINDOW})"},
+            {
+                "help": f"bsgi fast mode: candidate cells per pick on each side of the seed, in each of {ORDERS} "
+                f"locality orders (default {DEFAULT_WINDOW})"
+            },
         ),
         (
             "--incorporate",
@@ -171,18 +195,24 @@ class Bsgi(Algorithm):
                 f"BSGI forms classes of l distinct SA values; it cannot target {model.describe()}",
                 "use --model unique-distinct (default), distinct, entropy, recursive or frequency",
             )
-        l = max(model.ls)  # noqa: E741
+        l = max(model.ls)
         qi_names = [c.name for c in inputs.qi]
         exact_mode = flag(opts.get("exact"), "exact")
         window = None if exact_mode else positive_int(opts.get("window", DEFAULT_WINDOW), "window")
         batch = positive_int(opts.get("batch", DEFAULT_BATCH), "batch")
         criterion = str(opts.get("incorporate") or "merged").strip().lower()
         if criterion not in ("merged", "increase"):
-            raise BadInput(f"--incorporate must be merged or increase, got {criterion!r}")
+            raise BadInput(
+                f"--incorporate must be merged or increase, got {criterion!r}",
+                "merged: least IL of the merged class (BSGI Fig. 3, default); increase: least IL increase",
+            )
         weights = parse_weights(opts.get("weights"), qi_names)
         individual = self._individual(request)
         kinds = qi_kinds(request)
-        hids = [request.hierarchy_ids.get(c.name, 0) if k == "hierarchy" else 0 for c, k in zip(inputs.qi, kinds, strict=True)]
+        hids = [
+            request.hierarchy_ids.get(c.name, 0) if k == "hierarchy" else 0
+            for c, k in zip(inputs.qi, kinds, strict=True)
+        ]
         extra = [Ident(f"s{i}") for i in range(2, len(inputs.sa) + 1)]
         qcols = [Ident(f"q{i}") for i in range(1, len(inputs.qi) + 1)]
 
@@ -201,7 +231,7 @@ class Bsgi(Algorithm):
             )
         )
         domains = db.df(render("bsgi/domains.sql", codes=codes, qi=qcols, kinds=kinds))
-        trees = self._trees(request, hids, kinds)
+        trees = load_trees(db, hids, kinds)
         attrs = self._attributes(request, kinds, weights, trees, domains)
         cost = CostModel(attrs)  # scales the attributes' units (exact integers where possible)
         sizes = domains.loc[domains["attr"] == 0].sort_values("code")["n"].to_numpy(dtype=np.int64)
@@ -216,20 +246,18 @@ class Bsgi(Algorithm):
         mix = []
         for i, a in enumerate(attrs, start=1):
             dom = domains.loc[domains["attr"] == i]
-            mix.append(expected_mix_cost(a, dom["code"].to_numpy(dtype=np.int64), dom["n"].to_numpy(dtype=np.float64)))
+            mix.append(
+                expected_mix_cost(
+                    a, dom["code"].to_numpy(dtype=np.int64), dom["n"].to_numpy(dtype=np.float64)
+                )
+            )
         order = sorted(range(len(attrs)), key=lambda i: (-mix[i], i))
         orders = locality_orders(order, 1 if window is None else ORDERS)
         frame = db.df(
-            render(
-                "bsgi/cells.sql",
-                codes=codes,
-                orders=[[qcols[i] for i in o] for o in orders],
-                qcols=qcols,
-                extra=extra,
-                individual=individual is not None,
-            )
+            render("bsgi/cells.sql", codes=codes, qcols=qcols, extra=extra, individual=individual is not None)
         )
-        cells = _cells(frame, len(qcols), len(orders), extra, individual is not None)
+        cells = _cells(frame, len(qcols), extra, individual is not None)
+        cells.key = locality_keys(cells.codes, orders)
         t_sql = time.perf_counter()
 
         # 3. select, group, incorporate
@@ -244,7 +272,13 @@ class Bsgi(Algorithm):
         else:
             greedy, engine_window, waves = "waves", window, batch
         engine = Engine(
-            cells, cost, l, window=engine_window, criterion=criterion, rng=rng, progress=self._progress(request)
+            cells,
+            cost,
+            l,
+            window=engine_window,
+            criterion=criterion,
+            rng=rng,
+            progress=self._progress(request),
         )
         result = engine.run(schedule, batch=waves)
         t_engine = time.perf_counter()
@@ -270,7 +304,14 @@ class Bsgi(Algorithm):
             ),
         )
         summary = db.records(
-            render("bsgi/summary.sql", {"l": l}, assignment=assignment, codes=codes, extra=extra, individual=individual is not None)
+            render(
+                "bsgi/summary.sql",
+                {"l": l},
+                assignment=assignment,
+                codes=codes,
+                extra=extra,
+                individual=individual is not None,
+            )
         )[0]
         t_end = time.perf_counter()
 
@@ -300,25 +341,12 @@ class Bsgi(Algorithm):
         inputs = request.inputs
         col = inputs.table.column(str(spelled))
         if any(col.name == c.name for c in inputs.sa):
-            raise BadInput(f"the individual column {col.name!r} is also an SA", "name a column that identifies individuals")
+            raise BadInput(
+                f"the individual column {col.name!r} is also an SA",
+                "name a column that identifies individuals",
+            )
         check_nulls(request.db, inputs.table, [col], inputs.rows)
         return col
-
-    def _trees(self, request: AnonymizeRequest, hids: list[int], kinds: list[Kind]) -> dict[int, Tree]:
-        wanted = sorted({h for h, k in zip(hids, kinds, strict=True) if k == "hierarchy"})
-        if not wanted:
-            return {}
-        nodes = request.db.df(render("bsgi/nodes.sql", {"hids": wanted}))
-        out: dict[int, Tree] = {}
-        for hid, part in nodes.groupby("hierarchy_id", sort=True):
-            n_leaves = part["n_leaves"].to_numpy(dtype=np.int64)
-            out[int(hid)] = Tree(
-                parent=part["parent_id"].to_numpy(dtype=np.int64),
-                n_leaves=n_leaves,
-                last=part["last_leaf"].to_numpy(dtype=np.int64),
-                domain=int(n_leaves[0]),
-            )
-        return out
 
     def _attributes(
         self,
@@ -386,7 +414,7 @@ class Bsgi(Algorithm):
     def _details(
         self,
         request: AnonymizeRequest,
-        l: int,  # noqa: E741
+        l: int,
         result: Result,
         summary: Mapping[str, Any],
         schedule: Any,
@@ -444,6 +472,24 @@ class Bsgi(Algorithm):
         return details
 
 
+def load_trees(db: Database, hids: Sequence[int], kinds: Sequence[str]) -> dict[int, Tree]:
+    """The stored taxonomies of the hierarchy QIs as preorder arrays (``bsgi/nodes.sql``), by id."""
+    wanted = sorted({h for h, k in zip(hids, kinds, strict=True) if k == "hierarchy"})
+    if not wanted:
+        return {}
+    nodes = db.df(render("bsgi/nodes.sql", {"hids": wanted}))
+    out: dict[int, Tree] = {}
+    for hid, part in nodes.groupby("hierarchy_id", sort=True):
+        n_leaves = part["n_leaves"].to_numpy(dtype=np.int64)
+        out[int(str(hid))] = Tree(
+            parent=part["parent_id"].to_numpy(dtype=np.int64),
+            n_leaves=n_leaves,
+            last=part["last_leaf"].to_numpy(dtype=np.int64),
+            domain=int(n_leaves[0]),
+        )
+    return out
+
+
 def _exact_work(cells: Cells) -> int:
     """Σ over buckets of rows × cells: the candidate evaluations of the exact greedy (upper bound)."""
     rows = np.diff(np.append(cells.cell_start, cells.n))
@@ -465,7 +511,29 @@ def locality_orders(order: Sequence[int], k: int) -> list[list[int]]:
     return out
 
 
-def _cells(frame: pd.DataFrame, d: int, k: int, extra: Sequence[Ident], individual: bool) -> Cells:
+def locality_keys(codes: Sequence[np.ndarray], orders: Sequence[Sequence[int]]) -> np.ndarray:
+    """Per cell and order, a key that sorts the cells lexicographically by their QI codes in that order:
+    the codes read as one mixed-radix number when it fits in 62 bits, else the dense rank (lexsort)."""
+    n = len(codes[0]) if codes else 0
+    radix = [int(c.max()) + 1 if n else 1 for c in codes]
+    out = np.zeros((n, len(orders)), dtype=np.int64)
+    for k, order in enumerate(orders):
+        if math.prod(radix[i] for i in order) < 2**62 // max(n, 1):
+            key = np.zeros(n, dtype=np.int64)
+            for i in order:
+                key = key * radix[i] + codes[i]
+        else:
+            idx = np.lexsort([codes[i] for i in reversed(order)])
+            sorted_codes = np.stack([codes[i][idx] for i in order], axis=1)
+            new = np.ones(n, dtype=bool)
+            new[1:] = (sorted_codes[1:] != sorted_codes[:-1]).any(axis=1)
+            key = np.empty(n, dtype=np.int64)
+            key[idx] = np.cumsum(new) - 1
+        out[:, k] = key
+    return out[:, 0].copy() if len(orders) == 1 else out
+
+
+def _cells(frame: pd.DataFrame, d: int, extra: Sequence[Ident], individual: bool) -> Cells:
     """The fetched rows (ordered by cell, rid) as :class:`Cells`."""
     cell = frame["cell"].to_numpy(dtype=np.int64)
     n = len(cell)
@@ -475,9 +543,7 @@ def _cells(frame: pd.DataFrame, d: int, k: int, extra: Sequence[Ident], individu
         rid=frame["rid"].to_numpy(dtype=np.int64),
         cell_start=starts.astype(np.int64),
         bucket=first["b"].to_numpy(dtype=np.int64),
-        key=first[[f"key{i}" for i in range(1, k + 1)]].to_numpy(dtype=np.int64).reshape(len(first), k)
-        if k > 1
-        else first["key1"].to_numpy(dtype=np.int64),
+        key=np.zeros(len(first), dtype=np.int64),
         codes=[first[f"q{i}"].to_numpy(dtype=np.int64) for i in range(1, d + 1)],
         extra_sa=[first[s.name].to_numpy(dtype=np.int64) for s in extra],
         individual=first["ind"].to_numpy(dtype=np.int64) if individual else None,

@@ -18,7 +18,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Literal
+from typing import Any, Literal
 
 import numpy as np
 import numpy.typing as npt
@@ -26,7 +26,7 @@ import numpy.typing as npt
 Kind = Literal["hierarchy", "numeric", "flat"]
 IntArray = npt.NDArray[np.int64]
 FloatArray = npt.NDArray[np.float64]
-CostArray = npt.NDArray[np.int64] | npt.NDArray[np.float64]
+CostArray = npt.NDArray[Any]  # int64 (exact costs) or float64
 
 _INT_LIMIT = 2**52  # largest total cost kept in int64 (also exact in a double)
 

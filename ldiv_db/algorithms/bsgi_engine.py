@@ -100,7 +100,7 @@ class Engine:
         self,
         cells: Cells,
         model: CostModel,
-        l: int,  # noqa: E741 - the paper's l
+        l: int,
         *,
         window: int | None = None,
         criterion: str = "merged",
@@ -230,7 +230,7 @@ class Engine:
                 out[inside] = a.node_cost[x]
             return out
         if a.kind == "numeric":
-            vals = a.values if a.values is not None else None
+            vals = a.values
             if vals is None:
                 span = np.maximum(codes, state[j + 1]) - np.minimum(codes, state[j])
             else:
@@ -238,7 +238,8 @@ class Engine:
             return (span * a.unit).astype(self.dtype, copy=False)
         if state[j] < 0:
             return np.full(len(codes), a.unit, dtype=self.dtype)
-        return ((codes != state[j]) * a.unit).astype(self.dtype, copy=False)
+        diff: CostArray = (codes != state[j]) * a.unit
+        return diff.astype(self.dtype, copy=False)
 
     def _costs(self, bk: _Bucket, lo: int, hi: int, state: list[int]) -> CostArray:
         """Scaled weighted NCP of (class ∪ cell) for the bucket's cells lo..hi."""
@@ -441,7 +442,7 @@ class Engine:
                 hi = lo + 2 * w
             hp = bk.hp[lo:hi]
             if banned is not None:
-                hp = hp + _banned_penalty(bk, lo, hi, banned)
+                hp = np.where(_banned(bk, lo, hi, banned), DEAD, hp)
             j = self._best(self._costs(bk, lo, hi, state), hp)
             if j is not None:
                 if attempt:
@@ -651,14 +652,15 @@ class Engine:
         )
 
 
-def _banned_penalty(bk: _Bucket, lo: int, hi: int, banned: tuple[list[int], list[list[int]]]) -> IntArray:
+def _banned(bk: _Bucket, lo: int, hi: int, banned: tuple[list[int], list[list[int]]]) -> np.ndarray:
+    """Cells lo..hi that share the class's individual or one of its secondary SA values (SPEC §2.4)."""
     inds, vals = banned
     bad = np.zeros(hi - lo, dtype=bool)
     if bk.ind is not None and inds:
         bad |= np.isin(bk.ind[lo:hi], inds)
     for x, v in zip(bk.extra, vals, strict=True):
         bad |= np.isin(x[lo:hi], v)
-    return bad * DEAD
+    return bad
 
 
 def _argmin_first(crit: CostArray, cand: np.ndarray) -> int:

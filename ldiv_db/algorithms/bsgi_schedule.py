@@ -53,7 +53,7 @@ class Schedule:
                 yield run.buckets
 
 
-def max_l_schedule(sizes: Sequence[int], l: int) -> Schedule:  # noqa: E741 - the paper's l
+def max_l_schedule(sizes: Sequence[int], l: int) -> Schedule:
     """Simulate Max-l on the bucket sizes only (BSGI Fig. 1/2; SPEC §2.2 Select's bucket order)."""
     if l < 1:
         raise ValueError(f"l must be positive, got {l}")

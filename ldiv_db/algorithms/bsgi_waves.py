@@ -7,10 +7,11 @@ schedule, built step by step in lockstep:
 
 1. seeds: every class takes the smallest remaining row id of its first bucket (in class order);
 2. step i = 2..l: every class prices the ``2·window`` live cells of its i-th bucket nearest to its seed in
-   the locality order against its own partial class — one vectorized gather per QI over a
-   (classes × candidates) matrix — and picks the least (IL(e ∪ t), row id);
-3. two classes wanting the last rows of one cell: the earlier class gets them, the later ones pick again
-   among what is left (a few rounds at most).
+   each locality order (rotated lexicographic orders of the QI codes) against its own partial class —
+   one vectorized gather per QI over a (classes × candidates) matrix through per-QI tables indexed by
+   (class state, code) — and ranks its ``TOP`` best by (IL(e ∪ t), row id);
+3. in class order, every class takes the best of its ranked cells that still has a row (so two classes
+   wanting the last row of a cell: the earlier one gets it); a class whose list runs dry is priced again.
 
 So a wave costs ~40 numpy operations per step, whatever its size: Adult (30,162 rows) needs ~100 steps,
 1,000,000 rows a few thousand. Differences from the sequential greedy (``--exact``): a class sees the
@@ -118,68 +119,71 @@ class _Tables:
                 assert a.node_cost is not None
                 total = total + a.node_cost[st[:, j]]
             elif a.kind == "numeric":
-                span = st[:, j + 1] - st[:, j] if a.values is None else a.values[st[:, j + 1]] - a.values[st[:, j]]
+                span = (
+                    st[:, j + 1] - st[:, j]
+                    if a.values is None
+                    else a.values[st[:, j + 1]] - a.values[st[:, j]]
+                )
                 total = total + span * a.unit
             else:
                 total = total + (st[:, j] < 0) * a.unit
         return total
 
 
-class _Order:
-    """One locality order: the live cells sorted by (bucket, key), with their head keys and QI codes laid
-    out in that order and padded with dead cells, so that a window is one contiguous slice of each."""
-
-    def __init__(self, cells: IntArray, gkey: IntArray, eng: Engine, width: int) -> None:
-        self.size = len(cells)
-        self.gkey = gkey
-        self.cells = cells
-        pad_cells = np.concatenate([cells, np.full(width, -1, dtype=np.int64)])
-        self.hp = np.concatenate([eng.head_key[cells], np.full(width, DEAD, dtype=np.int64)])
-        codes = [np.concatenate([c[cells], np.zeros(width, dtype=c.dtype)]) for c in eng.cells.codes]
-        slide = np.lib.stride_tricks.sliding_window_view
-        self.win_cells = slide(pad_cells, width)
-        self.win_hp = slide(self.hp, width)
-        self.win_codes = [slide(c, width) for c in codes]
-        self.pos = np.full(eng.cells.n_cells, -1, dtype=np.int64)
-        self.pos[cells] = np.arange(len(cells), dtype=np.int64)
-
-    def filtered(self, eng: Engine, width: int) -> _Order:
-        keep = np.flatnonzero(self.hp[: self.size] < DEAD)
-        return _Order(self.cells[keep], self.gkey[keep], eng, width)
-
-
 class _Live:
-    """Every bucket's live cells in each locality order, compacted when a window finds nothing live."""
+    """Every bucket's live cells in each locality order, compacted when a window finds nothing live.
+
+    Order k's cells, sorted by (bucket, key), occupy ``base[k] .. base[k] + size + 2w`` of one array per
+    field (cell id, head key, QI codes), padded with dead cells, so that the windows of all orders are
+    one gather per field."""
 
     def __init__(self, eng: Engine, w: int) -> None:
         self.eng = eng
         self.w = w
         keys = eng.cells.key.reshape(eng.cells.n_cells, -1)
+        self.keys = keys
         self.kmax = int(keys.max()) + 1 if eng.cells.n_cells else 1
         self.compactions = 0
-        bucket = eng.cells.bucket
-        self.orders: list[_Order] = []
-        for o in range(keys.shape[1]):
-            order = np.lexsort((keys[:, o], bucket))
-            self.orders.append(_Order(order, bucket[order] * self.kmax + keys[order, o], eng, 2 * w))
-        self._offsets()
+        self._build(np.arange(eng.cells.n_cells, dtype=np.int64))
 
-    def _offsets(self) -> None:
-        self.off = np.searchsorted(self.eng.cells.bucket[self.orders[0].cells], np.arange(self.eng.m + 1))
+    def _build(self, alive: IntArray) -> None:
+        eng, width = self.eng, 2 * self.w
+        bucket = eng.cells.bucket[alive]
+        size = len(alive)
+        n_orders = self.keys.shape[1]
+        self.size = size
+        self.base = np.arange(n_orders, dtype=np.int64) * (size + width)
+        self.gkeys: list[IntArray] = []
+        self.pos: list[IntArray] = []
+        cells = np.full(n_orders * (size + width), -1, dtype=np.int64)
+        for k in range(n_orders):
+            key = self.keys[alive, k]
+            order = np.lexsort((key, bucket))
+            ordered = alive[order]
+            cells[self.base[k] : self.base[k] + size] = ordered
+            self.gkeys.append(bucket[order] * self.kmax + key[order])
+            pos = np.full(eng.cells.n_cells, -1, dtype=np.int64)
+            pos[ordered] = np.arange(size, dtype=np.int64)
+            self.pos.append(pos)
+        real = cells >= 0
+        self.cells = cells
+        self.hp = np.where(real, eng.head_key[np.maximum(cells, 0)], DEAD)
+        self.codes = [np.where(real, c[np.maximum(cells, 0)], 0) for c in eng.cells.codes]
+        self.off = np.searchsorted(np.sort(bucket), np.arange(eng.m + 1))
 
     def compact(self) -> None:
-        """Drop the empty cells from every order (a filter: the orders stay sorted)."""
-        self.orders = [o.filtered(self.eng, 2 * self.w) for o in self.orders]
-        self._offsets()
+        """Drop the empty cells (the orders are rebuilt from the live cells)."""
+        first = self.cells[: self.size]
+        self._build(np.sort(first[self.eng.head_key[first] < DEAD]))
         self.compactions += 1
 
     def taken(self, cells: IntArray) -> None:
         """Refresh the head keys of cells after rows were taken from them."""
         hk = self.eng.head_key[cells]
-        for o in self.orders:
-            pos = o.pos[cells]
-            ok = pos >= 0
-            o.hp[pos[ok]] = hk[ok]
+        for k, pos in enumerate(self.pos):
+            at = pos[cells]
+            ok = at >= 0
+            self.hp[self.base[k] + at[ok]] = hk[ok]
 
     def window(self, buckets: IntArray, keys: IntArray) -> tuple[IntArray, IntArray, list[IntArray]]:
         """Per class, the 2w live cells around its key in its bucket in every order: (cells, head keys
@@ -187,24 +191,16 @@ class _Live:
         w = self.w
         lo_b, hi_b = self.off[buckets], self.off[buckets + 1]
         span = np.arange(2 * w)
-        cells, hps = [], []
-        codes: list[list[IntArray]] = [[] for _ in self.eng.attrs]
-        for k, o in enumerate(self.orders):
-            pos = np.searchsorted(o.gkey, buckets * self.kmax + keys[:, k])
+        starts, outside = [], []
+        for k, gkey in enumerate(self.gkeys):
+            pos = np.searchsorted(gkey, buckets * self.kmax + keys[:, k])
             lo = np.clip(pos - w, lo_b, np.maximum(hi_b - 2 * w, lo_b))
-            hp = o.win_hp[lo]  # fancy indexing copies
-            hp[(lo[:, None] + span) >= hi_b[:, None]] = DEAD
-            hps.append(hp)
-            cells.append(o.win_cells[lo])
-            for i, c in enumerate(o.win_codes):
-                codes[i].append(c[lo])
-        if len(self.orders) == 1:
-            return cells[0], hps[0], [c[0] for c in codes]
-        return (
-            np.concatenate(cells, axis=1),
-            np.concatenate(hps, axis=1),
-            [np.concatenate(c, axis=1) for c in codes],
-        )
+            starts.append(self.base[k] + lo)
+            outside.append((lo[:, None] + span) >= hi_b[:, None])
+        index = (np.stack(starts, axis=1)[:, :, None] + span).reshape(len(buckets), -1)
+        hp = self.hp[index]
+        hp[np.concatenate(outside, axis=1)] = DEAD
+        return self.cells[index], hp, [c[index] for c in self.codes]
 
 
 def _class_buckets(schedule: Schedule) -> IntArray:
@@ -288,9 +284,10 @@ def _pick_step(
     returns the chosen cells and row positions.
 
     Each pricing round ranks every class's ``TOP`` best candidates; conflicts are then settled over
-    those ranked lists without pricing again: in rank rounds, every class still without a row proposes
-    its next candidate and a cell's remaining rows go to the proposing classes in class order. A class
-    that runs through its list (or whose window holds nothing live) is priced again."""
+    those ranked lists without pricing again: in class order, each class takes the first of its cells
+    with a row left (a few hundred scalar steps, cheaper than vectorized rounds). A class that runs
+    through its list is priced again; a window with nothing live compacts the live cells once, then
+    falls back to the whole bucket."""
     q = len(buckets)
     chosen = np.full(q, -1, dtype=np.int64)
     rows = np.full(q, -1, dtype=np.int64)
@@ -307,7 +304,9 @@ def _pick_step(
             best = masked.min(axis=1, keepdims=True)
             near = masked <= best + 1e-12 * np.maximum(1.0, np.abs(best))
             tie = np.where(near, hp, DEAD + 1 + np.argsort(np.argsort(masked, axis=1), axis=1))
-        part = np.argpartition(tie, top - 1, axis=1)[:, :top] if top < tie.shape[1] else np.argsort(tie, axis=1)
+        part = (
+            np.argpartition(tie, top - 1, axis=1)[:, :top] if top < tie.shape[1] else np.argsort(tie, axis=1)
+        )
         ranked = np.take_along_axis(part, np.argsort(np.take_along_axis(tie, part, 1), axis=1), 1)
         cand = np.take_along_axis(cells, ranked, 1)
         live_cand = np.take_along_axis(hp, ranked, 1) < DEAD

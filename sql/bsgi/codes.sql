@@ -75,4 +75,4 @@ joined AS (
     JOIN individuals ON individuals.v IS NOT DISTINCT FROM src.ind_value
 {% endif %}
 )
-SELECT * FROM joined ORDER BY rid
+SELECT * FROM joined

@@ -1,0 +1,8 @@
+-- purpose: Mondrian's assignment: every row gets the class of its QI vector
+-- params: none
+-- returns: creates target(rid, gid, deleted, sa_suppressed)
+-- ref: ldiv_db/algorithms/base.py (the Partitioning contract); LeFevre et al. ICDE 2006 (strict partitioning)
+{{ target | create_table }} AS
+SELECT r.rid, c.gid, false AS deleted, false AS sa_suppressed
+FROM {{ rows | table }} AS r
+JOIN {{ classes | table }} AS c ON c.vid = r.vid

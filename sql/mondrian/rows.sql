@@ -1,0 +1,32 @@
+-- purpose: Mondrian's working rows: per row the id of its QI vector and one ordinal per QI (numeric: the value; hierarchy: the leaf's preorder node id; flat: dense rank of the value), and its SA values as text
+-- params: hids
+-- returns: creates target(rid, vid, o1..od DOUBLE, s1..sk VARCHAR); vid numbers the distinct QI vectors 0..; a hierarchy QI whose value is not a leaf gets o<i> NULL
+-- ref: LeFevre, DeWitt, Ramakrishnan, ICDE 2006 (Mondrian; strict partitioning never separates equal QI vectors); SPEC §0.4 (preorder ids order a hierarchy's leaves left to right)
+{{ target | create_table }} AS
+WITH ordinals AS (
+    SELECT src.rowid AS rid
+{% for c in qi %}
+{% set i = loop.index %}
+{% if kinds[loop.index0] == 'hierarchy' %}
+         , CAST({{ ('n' ~ i) | ident }}.node_id AS DOUBLE) AS {{ ('o' ~ i) | ident }}
+{% elif kinds[loop.index0] == 'numeric' %}
+         , CAST(src.{{ c | ident }} AS DOUBLE) AS {{ ('o' ~ i) | ident }}
+{% else %}
+         , CAST(dense_rank() OVER (ORDER BY src.{{ c | ident }}) AS DOUBLE) AS {{ ('o' ~ i) | ident }}
+{% endif %}
+{% endfor %}
+{% for c in sa %}
+         , CAST(src.{{ c | ident }} AS VARCHAR) AS {{ ('s' ~ loop.index) | ident }}
+{% endfor %}
+    FROM {{ source | table }} AS src
+{% for c in qi %}
+{% set i = loop.index %}
+{% if kinds[loop.index0] == 'hierarchy' %}
+    LEFT JOIN ldiv.hierarchy_node AS {{ ('n' ~ i) | ident }}
+      ON {{ ('n' ~ i) | ident }}.hierarchy_id = list_extract($hids, {{ i }})
+     AND {{ ('n' ~ i) | ident }}.label = CAST(src.{{ c | ident }} AS VARCHAR)
+{% endif %}
+{% endfor %}
+)
+SELECT rid, dense_rank() OVER (ORDER BY {{ ords | idents }}) - 1 AS vid, {{ ords | idents }}, {{ sas | idents }}
+FROM ordinals

@@ -1,0 +1,25 @@
+-- purpose: Mondrian's compressed input: per distinct QI vector its ordinals, and per SA the count of every SA value among its rows
+-- params: none
+-- returns: vid, o1..od, s (SA position, 1-based), v (SA value code: dense rank of the value within its SA), n — ordered by vid, s, v
+-- ref: DESIGN §5 (compress first); SPEC §0.1 (QI-groups, X(v))
+WITH counts AS (
+{% for s in sas %}
+    SELECT vid, {{ loop.index }} AS s, {{ s | ident }} AS value, count(*) AS n
+    FROM {{ rows | table }}
+    GROUP BY vid, {{ s | ident }}
+{% if not loop.last %}
+    UNION ALL
+{% endif %}
+{% endfor %}
+),
+coded AS (
+    SELECT vid, s, dense_rank() OVER (PARTITION BY s ORDER BY value) - 1 AS v, n FROM counts
+),
+vectors AS (
+    SELECT vid{% for o in ords %}, any_value({{ o | ident }}) AS {{ o | ident }}{% endfor %}, count(*) FILTER (WHERE {% for o in ords %}{{ o | ident }} IS NULL{% if not loop.last %} OR {% endif %}{% endfor %}) AS missing
+    FROM {{ rows | table }}
+    GROUP BY vid
+)
+SELECT coded.vid{% for o in ords %}, vectors.{{ o | ident }}{% endfor %}, vectors.missing, coded.s, coded.v, coded.n
+FROM coded JOIN vectors ON vectors.vid = coded.vid
+ORDER BY coded.vid, coded.s, coded.v

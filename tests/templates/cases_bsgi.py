@@ -1,0 +1,124 @@
+"""Template cases: sql/bsgi/ and sql/mondrian/ — run on the hostile fixture with two SAs (``ünï``,
+``order``) and an individual column (``group``), so every shape branch (hierarchy / numeric / flat QIs,
+secondary SAs, individuals) renders and executes."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pandas as pd
+
+from ldiv_db.render import Ident, TableRef
+
+from .harness import Case, HostileEnv
+
+KINDS = ["hierarchy", "numeric", "hierarchy", "flat"]  # it's, a"b, Zip Code, select
+HIDS = {"hids": [0, 0, 0, 0]}
+QCOLS = [Ident(f"q{i}") for i in range(1, 5)]
+EXTRA = [Ident("s2")]
+ORDS = [Ident(f"o{i}") for i in range(1, 5)]
+SAS = [Ident("s1"), Ident("s2")]
+
+
+def _codes(env: HostileEnv) -> TableRef:
+    target = env.work("bsgi codes")
+    env.run(
+        "bsgi/codes.sql",
+        HIDS,
+        target=target,
+        source=env.source,
+        sa=[env.sa, env.klass],
+        qi=env.qi,
+        kinds=KINDS,
+        individual=env.group,
+    )
+    return target
+
+
+def _codes_ctx(env: HostileEnv) -> dict[str, Any]:
+    return {
+        "target": env.work("bsgi codes"),
+        "source": env.source,
+        "sa": [env.sa, env.klass],
+        "qi": env.qi,
+        "kinds": KINDS,
+        "individual": env.group,
+    }
+
+
+def _assignment(env: HostileEnv) -> TableRef:
+    target = env.work("bsgi assignment")
+    env.run("bsgi/assignment.sql", target=target)
+    rows = [
+        r[0] for r in env.db.con.execute(f"SELECT rowid FROM {env.source.sql()} ORDER BY rowid").fetchall()
+    ]
+    frame = pd.DataFrame(
+        {"rid": rows, "gid": [i // 3 for i in range(len(rows))], "deleted": False, "sa_suppressed": False}
+    )
+    env.db.insert_frame(target, frame)
+    return target
+
+
+def _summary_ctx(env: HostileEnv) -> dict[str, Any]:
+    return {
+        "assignment": _assignment(env),
+        "codes": _codes(env),
+        "extra": EXTRA,
+        "individual": True,
+    }
+
+
+def _mondrian_rows(env: HostileEnv) -> TableRef:
+    target = env.work("mondrian rows")
+    env.run(
+        "mondrian/rows.sql",
+        HIDS,
+        target=target,
+        source=env.source,
+        qi=env.qi,
+        sa=[env.sa, env.klass],
+        kinds=KINDS,
+        ords=ORDS,
+        sas=SAS,
+    )
+    return target
+
+
+def _mondrian_classes(env: HostileEnv) -> TableRef:
+    target = env.work("mondrian classes")
+    env.run("mondrian/classes.sql", target=target)
+    env.db.insert_frame(target, pd.DataFrame({"vid": list(range(12)), "gid": [v // 4 for v in range(12)]}))
+    return target
+
+
+CASES = {
+    "bsgi/codes.sql": Case(_codes_ctx, HIDS),
+    "bsgi/domains.sql": Case(lambda env: {"codes": _codes(env), "qi": QCOLS, "kinds": KINDS}),
+    "bsgi/nodes.sql": Case(lambda env: {}, {"hids": [1, 2]}),
+    "bsgi/cells.sql": Case(
+        lambda env: {"codes": _codes(env), "qcols": QCOLS, "extra": EXTRA, "individual": True}
+    ),
+    "bsgi/assignment.sql": Case(lambda env: {"target": env.work("bsgi assignment")}),
+    "bsgi/summary.sql": Case(_summary_ctx, {"l": 2}),
+    "mondrian/rows.sql": Case(
+        lambda env: {
+            "target": env.work("mondrian rows"),
+            "source": env.source,
+            "qi": env.qi,
+            "sa": [env.sa, env.klass],
+            "kinds": KINDS,
+            "ords": ORDS,
+            "sas": SAS,
+        },
+        HIDS,
+    ),
+    "mondrian/vectors.sql": Case(lambda env: {"rows": _mondrian_rows(env), "ords": ORDS, "sas": SAS}),
+    "mondrian/classes.sql": Case(lambda env: {"target": env.work("mondrian classes")}),
+    "mondrian/assignment.sql": Case(
+        lambda env: {
+            "target": env.work("mondrian assignment"),
+            "rows": _mondrian_rows(env),
+            "classes": _mondrian_classes(env),
+        }
+    ),
+}

@@ -1,0 +1,61 @@
+/* purpose: Mondrian's compressed input: per distinct QI vector its ordinals, and per SA the count of every SA value among its rows */
+/* params: none */
+/* returns: vid, o1..od, s (SA position, 1-based), v (SA value code: dense rank of the value within its SA), n — ordered by vid, s, v */
+/* ref: DESIGN §5 (compress first); SPEC §0.1 (QI-groups, X(v)) */
+WITH counts AS (
+  SELECT
+    vid,
+    1 AS s,
+    "s1" AS value,
+    COUNT(*) AS n
+  FROM "temp"."main"."wk mondrian rows's"
+  GROUP BY
+    vid,
+    "s1"
+  UNION ALL
+  SELECT
+    vid,
+    2 AS s,
+    "s2" AS value,
+    COUNT(*) AS n
+  FROM "temp"."main"."wk mondrian rows's"
+  GROUP BY
+    vid,
+    "s2"
+), coded AS (
+  SELECT
+    vid,
+    s,
+    DENSE_RANK() OVER (PARTITION BY s ORDER BY value) - 1 AS v,
+    n
+  FROM counts
+), vectors AS (
+  SELECT
+    vid,
+    ANY_VALUE("o1") AS "o1",
+    ANY_VALUE("o2") AS "o2",
+    ANY_VALUE("o3") AS "o3",
+    ANY_VALUE("o4") AS "o4",
+    COUNT(*) FILTER(WHERE
+      "o1" IS NULL OR "o2" IS NULL OR "o3" IS NULL OR "o4" IS NULL) AS missing
+  FROM "temp"."main"."wk mondrian rows's"
+  GROUP BY
+    vid
+)
+SELECT
+  coded.vid,
+  vectors."o1",
+  vectors."o2",
+  vectors."o3",
+  vectors."o4",
+  vectors.missing,
+  coded.s,
+  coded.v,
+  coded.n
+FROM coded
+JOIN vectors
+  ON vectors.vid = coded.vid
+ORDER BY
+  coded.vid,
+  coded.s,
+  coded.v
