@@ -10,8 +10,6 @@ and the grouping rule is SPEC §1.12(c) [R/D]. If the original becomes available
 :func:`hilbert_l_groups` with it (SPEC §1.13 item 6).
 """
 
-# ruff: noqa: E741  (l is the papers' symbol for the diversity parameter)
-
 from __future__ import annotations
 
 import time

@@ -2,8 +2,10 @@
 
 What runs where (DESIGN §4: SQL works over rows, Python decides):
 
-1. ``sql/tp/cells.sql`` — one statement: QI-groups × SA values with counts, ids in first-appearance
-   order, and phase one in closed form (every count capped at the group's H*, SPEC §1.4).
+1. ``sql/tp/rows.sql`` — every row with its QI-group (a 64-bit hash of the QI values, checked for
+   collisions; exact ids on a collision) and SA id (first appearance); ``sql/tp/cells.sql`` —
+   QI-groups × SA ids with counts and phase one in closed form (every count capped at the group's H*,
+   SPEC §1.4), one set-based statement on integers.
 2. ``sql/tp/residue.sql`` — per SA value its total and its residue count: the l-eligibility check of T
    (SPEC §1.1) and condition (1) on R¹ (Cor. 5.9: if it holds, TP ends optimal after phase one).
 3. only if R¹ is not l-eligible: ``sql/tp/kept.sql`` fetches the compact (group, value, count) state;
@@ -11,12 +13,10 @@ What runs where (DESIGN §4: SQL works over rows, Python decides):
 4. ``sql/tp/assign.sql`` — one statement applies every move, choosing the rows with the largest row ids
    (SPEC §1.7); R becomes one group published with Definition 1 (recoding ``suppress``, SPEC §1.8).
 
-Hence 3 statements when TP ends in phase one and 4 otherwise. TP+ adds Hilbert on R
+Hence 4 statements when TP ends in phase one and 5 otherwise. TP+ adds Hilbert on R
 (:func:`.hilbert.split_rows`: one query, one insert, one merge) and keeps R whole unless the split has
 fewer stars (SPEC §1.12's guard).
 """
-
-# ruff: noqa: E741  (l is the papers' symbol for the diversity parameter)
 
 from __future__ import annotations
 
@@ -24,9 +24,10 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
+from ..errors import InternalError
 from ..render import TableRef, render
 from .base import Algorithm, AnonymizeRequest, Partitioning
-from .hilbert import eligible_l, not_eligible_error, split_rows
+from .hilbert import eligible_l, require_l_eligible, split_rows
 from .tp_core import Counts, phases_two_three
 
 
@@ -43,16 +44,19 @@ def run_tp(request: AnonymizeRequest, l: int) -> TpRun:
     db, inputs = request.db, request.inputs
     qi = [c.ident for c in inputs.qi]
     sa = inputs.sa[0].ident
-    cells = db.work_table("tp_cells")
-    db.run(render("tp/cells.sql", {"l": l}, target=cells, source=inputs.table.ref, qi=qi, sa=sa))
-    recs = db.records(render("tp/residue.sql", cells=cells))
-    total = {int(r["sid"]): int(r["total"]) for r in recs}
-    n = sum(total.values())
-    top = max(recs, key=lambda r: (int(r["total"]), -int(r["sid"])))
-    if l * int(top["total"]) > n:
-        raise not_eligible_error(inputs.sa[0].name, str(top["v"]), int(top["total"]), n, l)
+    rows, cells = db.work_table("tp_rows"), db.work_table("tp_cells")
+    for exact_ids in (False, True):
+        db.run(render("tp/rows.sql", target=rows, source=inputs.table.ref, qi=qi, sa=sa, exact_ids=exact_ids))
+        db.run(render("tp/cells.sql", {"l": l}, target=cells, rows=rows))
+        recs = db.records(render("tp/residue.sql", cells=cells))
+        if not int(recs[0]["collisions"]):
+            break  # the hashed group ids are collision-free (else: once more with exact ids)
+    n = sum(int(r["total"]) for r in recs)
+    if l * max(int(r["total"]) for r in recs) > n:
+        require_l_eligible(request, l)  # raises, naming the most frequent value
+        raise InternalError("TP's SA counts disagree with the table's")
     n_groups = int(recs[0]["groups"])
-    residue_gid = n_groups + 1
+    residue_gid = int(recs[0]["max_gid"]) + 1  # QI-groups are named by their first row id + 1; R after them
     r1: Counts = {int(r["sid"]): int(r["residue"]) for r in recs if int(r["residue"])}
     r1_rows = sum(r1.values())
     r1_height = max(r1.values(), default=0)
@@ -61,13 +65,15 @@ def run_tp(request: AnonymizeRequest, l: int) -> TpRun:
         phase, residue_rows = 1, r1_rows
         kept_groups = int(recs[0]["kept_groups"])
     else:
-        state: list[Counts] = [{} for _ in range(n_groups)]
+        # the groups that keep rows, in first-appearance order (empty groups are dead: SPEC §1.3)
+        state: dict[int, Counts] = {}
         for gid, sid, kept in db.rows(render("tp/kept.sql", cells=cells)):
-            state[int(gid) - 1][int(sid)] = int(kept)
-        outcome = phases_two_three(state, r1, l)
+            state.setdefault(int(gid), {})[int(sid)] = int(kept)
+        gids = list(state)
+        outcome = phases_two_three([state[g] for g in gids], r1, l)
         phase, residue_rows = outcome.phase, outcome.residue_rows
         kept_groups = sum(1 for q in outcome.kept if q)
-        moves = [(i + 1, v, c) for i, moved in enumerate(outcome.moved) for v, c in sorted(moved.items())]
+        moves = [(gids[i], v, c) for i, moved in enumerate(outcome.moved) for v, c in sorted(moved.items())]
     assignment = db.work_table("tp_assignment")
     db.run(
         render(
@@ -80,9 +86,7 @@ def run_tp(request: AnonymizeRequest, l: int) -> TpRun:
             },
             target=assignment,
             cells=cells,
-            source=inputs.table.ref,
-            qi=qi,
-            sa=sa,
+            rows=rows,
         )
     )
     details = {
@@ -95,6 +99,7 @@ def run_tp(request: AnonymizeRequest, l: int) -> TpRun:
         # every l-diverse suppression keeps at most Q¹ of each group (Lemma 5.8): OPT ≥ |R¹| and ≥ l·h(R¹)
         "residue_lower_bound": max(r1_rows, l * r1_height),
         "moves_phases_two_three": sum(m[2] for m in moves),
+        "exact_group_ids": exact_ids,  # True only after a hash collision of two QI vectors
     }
     return TpRun(assignment, residue_gid, residue_rows, details)
 

@@ -3,20 +3,21 @@
 A QI-group is a multiset of SA ids (``{sid: count}``); the residue R is one more multiset. Phase one has
 a closed form (SPEC §1.4, :func:`h_star`); phases two and three (SPEC §1.5-1.6) move single rows or
 atomic batches from the groups into R until R is l-eligible. :func:`tp_counts` runs all three phases
-and reports, per group, how many rows of each SA id left it in each phase; the SQL side then picks the
-concrete rows (largest row id first, SPEC §1.7).
+and reports, per group, how many rows of each SA id left it in phases two and three; the SQL side then
+picks the concrete rows (largest row id first, SPEC §1.7).
 
 Tie-breaks are SPEC's [D] rules: the smallest SA id, then the smallest group index (both in
 first-appearance order, SPEC §0.6); empty groups are dead (SPEC §1.3).
 """
-
-# ruff: noqa: E741  (l is the papers' symbol for the diversity parameter)
 
 from __future__ import annotations
 
 import heapq
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+
+import numpy as np
+import numpy.typing as npt
 
 from ..errors import InternalError
 
@@ -95,6 +96,11 @@ class _State:
         self.moves = 0
         # per group (h, pillars), recomputed after the group changes
         self._shape: list[tuple[int, frozenset[int]] | None] = [None] * len(self.g)
+        # phase three's vectorized mirror of the non-empty groups' counts (rows × SA ids)
+        self.mat: npt.NDArray[np.int64] | None = None
+        self.row_of: dict[int, int] = {}
+        self.col_of: dict[int, int] = {}
+        self.dirty: set[int] = set()
 
     # ---------------------------------------------------------------- group predicates (SPEC §1.3)
     def _group_shape(self, i: int) -> tuple[int, frozenset[int]]:
@@ -134,6 +140,10 @@ class _State:
             del q[v]
         self.size[i] -= 1
         self._shape[i] = None
+        if self.mat is not None:
+            row = self.row_of[i]
+            self.mat[row, self.col_of[v]] -= 1
+            self.dirty.add(row)
         self.moved[i][v] = self.moved[i].get(v, 0) + 1
         self.moves += 1
         c = self.r[v] = self.r.get(v, 0) + 1
@@ -207,47 +217,80 @@ def _phase_two(st: _State) -> bool:
 
 
 def _phase_three(st: _State, limit: int) -> None:
-    """SPEC §1.6: greedy set cover over R's pillars, then the per-group rules, until R is l-eligible."""
+    """SPEC §1.6: greedy set cover over R's pillars, then the per-group rules, until R is l-eligible.
+
+    The per-round scans over all groups (the greedy's scores, which groups are alive) run on a numpy
+    mirror of the counts; the moves themselves go through :class:`_State` one by one, in SPEC's order.
+    """
     l = st.l
-    shape = st._group_shape
-    for _ in range(limit):
-        moves_before = st.moves
-        nonempty = [i for i, n in enumerate(st.size) if n]
-        # step 1: greedy set cover; C(Q) ∩ P = pillars(Q) ∩ P since P ⊆ pillars(R)
-        cover = set(st.r_pillars)
-        chosen: list[int] = []
-        while cover:
-            best, best_score = -1, len(cover)
-            for i in nonempty:
-                if i not in chosen:
-                    score = len(cover & shape(i)[1])
-                    if score < best_score:
-                        best, best_score = i, score
-                        if not score:
-                            break
-            if best < 0:  # Lemma 5.14: some group always covers a pillar of R
-                raise InternalError("TP phase three: no QI-group covers a pillar of R (Lemma 5.14 violated)")
-            chosen.append(best)
-            cover &= shape(best)[1]
-        for i in chosen:
-            st.move_pillars(i)
-            if st.eligible():
-                return
-        # step 2: every group back to dead, in index order
-        for i in nonempty:
-            while st.size[i]:
-                h, pillars = shape(i)
-                if st.size[i] > l * h:  # fat: the smallest value that is not a pillar of R
-                    st.move(i, min(v for v in st.g[i] if v not in st.r_pillars))
-                elif pillars.isdisjoint(st.r_pillars):  # thin and non-conflicting
-                    st.move_pillars(i)
-                else:
-                    break  # dead
+    groups = [i for i, n in enumerate(st.size) if n]  # every group is dead now; empty ones stay ignored
+    values = sorted({v for i in groups for v in st.g[i]} | set(st.r))
+    st.row_of = {i: k for k, i in enumerate(groups)}
+    st.col_of = {v: j for j, v in enumerate(values)}
+    mat = np.zeros((len(groups), len(values)), dtype=np.int64)
+    for k, i in enumerate(groups):
+        for v, c in st.g[i].items():
+            mat[k, st.col_of[v]] = c
+    st.mat = mat
+    big = len(values) + 1
+    # per group: h, size and the pillar mask, refreshed for the rows that changed since the last look
+    h = mat.max(axis=1) if len(values) else np.zeros(len(groups), dtype=np.int64)
+    size = mat.sum(axis=1)
+    pillar = (mat == h[:, None]) & (mat > 0)
+
+    def refresh() -> None:
+        if st.dirty:
+            rows = np.fromiter(st.dirty, dtype=np.int64, count=len(st.dirty))
+            st.dirty.clear()
+            sub = mat[rows]
+            h[rows] = sub.max(axis=1)
+            size[rows] = sub.sum(axis=1)
+            pillar[rows] = (sub == h[rows][:, None]) & (sub > 0)
+
+    try:
+        for _ in range(limit):
+            moves_before = st.moves
+            # step 1: greedy set cover. Q covers the pillars of R that are not its conflicting pillars;
+            # C(Q) ∩ P = pillars(Q) ∩ P since P ⊆ pillars(R). Tie: the smallest group index.
+            refresh()
+            cover = [st.col_of[v] for v in sorted(st.r_pillars)]
+            blocked = size == 0
+            chosen: list[int] = []
+            while cover:
+                score = np.where(blocked, big, pillar[:, cover].sum(axis=1))
+                k = int(np.argmin(score)) if len(score) else -1
+                if k < 0 or score[k] >= len(cover):  # Lemma 5.14: some group always covers a pillar of R
+                    raise InternalError(
+                        "TP phase three: no QI-group covers a pillar of R (Lemma 5.14 violated)"
+                    )
+                chosen.append(k)
+                blocked[k] = True
+                cover = [j for j in cover if pillar[k, j]]
+            for k in chosen:
+                st.move_pillars(groups[k])
                 if st.eligible():
                     return
-        if st.moves == moves_before:
-            raise InternalError("TP phase three: a round moved no row")
-    raise InternalError(f"TP phase three did not finish within {limit} rounds")
+            # step 2: every group back to dead, in index order. h(R) cannot grow here, so pillars(R)
+            # only gains values and a group that is dead now stays dead: only the alive ones are visited.
+            refresh()
+            r_cols = [st.col_of[v] for v in st.r_pillars]
+            conflicting = pillar[:, r_cols].any(axis=1)
+            alive = (size > 0) & ((size > l * h) | ~conflicting)
+            for k in np.flatnonzero(alive).tolist():
+                i = groups[k]
+                while st.size[i] and not st.dead(i):
+                    if st.size[i] > l * st.h(i):  # fat: the smallest value that is not a pillar of R
+                        st.move(i, min(v for v in st.g[i] if v not in st.r_pillars))
+                    else:  # thin and non-conflicting
+                        st.move_pillars(i)
+                    if st.eligible():
+                        return
+            if st.moves == moves_before:
+                raise InternalError("TP phase three: a round moved no row")
+        raise InternalError(f"TP phase three did not finish within {limit} rounds")
+    finally:
+        st.mat = None
+        st.dirty.clear()
 
 
 def phases_two_three(kept: Sequence[Counts], residue: Counts, l: int) -> TpOutcome:

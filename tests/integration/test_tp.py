@@ -20,6 +20,7 @@ from ldiv_db.algorithms.tp_core import Counts, l_eligible, phase_one, tp_counts
 from ldiv_db.db import Database
 from ldiv_db.errors import BadInput
 from ldiv_db.render import Ident, TableRef, render
+from tests.unit.test_tp_core import brute_force_opt
 
 QI3 = ["Age", "Gender", "Education"]
 
@@ -65,7 +66,9 @@ def labels_of(db: Database, release_id: int, output: str, qi: Sequence[str]) -> 
 
 def run(db: Database, algorithm: str, output: str = "o", qi: Sequence[str] = QI3, sa: str = "Disease",
         l: int = 2, **kw: Any) -> ldiv_db.AnonymizeResult:  # fmt: skip
-    return ldiv_db.anonymize(db, "t", list(qi), sa, algorithm=algorithm, output=output, l=l, replace=True, **kw)
+    return ldiv_db.anonymize(
+        db, "t", list(qi), sa, algorithm=algorithm, output=output, l=l, replace=True, **kw
+    )
 
 
 # ------------------------------------------------------------------------------------------ E-TP1, E-TP4
@@ -100,9 +103,59 @@ def test_e_tp4_tp_and_tp_plus(db: Database) -> None:
     plus = run(db, "tp+", "o_plus")
     assert plus.details["residue_split"] is True and plus.details["residue_groups"] == 4
     assert plus.metrics["stars"] == 8 and plus.rows_suppressed == 8
-    assert groups_of(db, plus.release_id) == [[1, 4], [2, 6], [3, 7], [5, 8], [9, 12], [10, 14], [11, 15], [13, 16]]
+    assert groups_of(db, plus.release_id) == [
+        [1, 4],
+        [2, 6],
+        [3, 7],
+        [5, 8],
+        [9, 12],
+        [10, 14],
+        [11, 15],
+        [13, 16],
+    ]
     labels = labels_of(db, plus.release_id, "o_plus", QI3)
     assert labels[2] == ("*", "M", "HS") and labels[10] == ("*", "F", "PhD")
+
+
+def test_hash_collision_falls_back_to_exact_group_ids(db: Database, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A collision of the hashed QI-group ids (forced here: g keeps 1 bit) makes TP rebuild its row map
+    with exact ids; the release is the same as without the collision."""
+    import ldiv_db.algorithms.tp as tp_module
+
+    paper_table(db, "tp_example4")
+    reference = run(db, "tp", "o_ref")
+    assert reference.details["exact_group_ids"] is False
+    real = tp_module.render
+
+    def colliding(name: str, params: Any = None, **ctx: Any) -> Any:
+        q = real(name, params, **ctx)
+        if name == "tp/rows.sql" and not ctx["exact_ids"]:
+            sql = q.sql.replace(">> 1 AS BIGINT) AS g,", ">> 63 AS BIGINT) AS g,", 1)
+            assert sql != q.sql
+            return type(q)(q.name, sql, q.params)
+        return q
+
+    monkeypatch.setattr(tp_module, "render", colliding)
+    r = run(db, "tp", "o_collide")
+    assert r.details["exact_group_ids"] is True and r.verified
+    assert groups_of(db, r.release_id) == groups_of(db, reference.release_id)
+    assert r.metrics["stars"] == reference.metrics["stars"] == 24
+
+
+@pytest.mark.parametrize("algorithm", ["tp", "tp+", "hilbert"])
+def test_row_ids_with_gaps(db: Database, algorithm: str) -> None:
+    """Deleted rows leave gaps in rowid: group ids (first row id + 1) and R's id must still differ."""
+    frame = pd.DataFrame({"q": list("xxxAABBCDDD"), "s": list("aaaabaacbca")})
+    make_table(db, "t", frame)
+    db.con.execute("DELETE FROM t WHERE rowid < 3")  # 8 rows left, rowids 3..10
+    r = ldiv_db.anonymize(db, "t", ["q"], "s", algorithm=algorithm, output="o", l=2)
+    assert r.verified and r.rows_published == 8
+    groups = groups_of(db, r.release_id)
+    assert sorted(i for g in groups for i in g) == list(range(4, 12))
+    if algorithm == "tp":
+        # D's first row id (9) is the row count + 1: R still gets an id of its own
+        assert r.details["phase_ended"] == 2 and r.details["residue_rows"] == 4
+        assert groups == [[4, 5], [6, 7, 8, 9], [10, 11]]
 
 
 def test_e_tp4_hilbert(db: Database) -> None:
@@ -144,7 +197,7 @@ def test_e_tp2_e_tp3_as_tables(
     assert r.verified
     assert r.details["phase_ended"] == phase and r.details["residue_rows"] == residue
     published = db.con.execute(
-        'SELECT grp, val, count(*) FROM o WHERE grp <> \'*\' GROUP BY ALL ORDER BY ALL'
+        "SELECT grp, val, count(*) FROM o WHERE grp <> '*' GROUP BY ALL ORDER BY ALL"
     ).fetchall()
     got: dict[str, list[int]] = {}
     for g, v, n in published:
@@ -191,7 +244,7 @@ def test_hostile_names(db: Database, algorithm: str) -> None:
     for stmt in create_sql():
         db.con.execute(stmt)
     r = ldiv_db.anonymize(
-        db, HOSTILE_TABLE, HOSTILE_QI, HOSTILE_SA, algorithm=algorithm, output="it's \"out\"", l=2
+        db, HOSTILE_TABLE, HOSTILE_QI, HOSTILE_SA, algorithm=algorithm, output='it\'s "out"', l=2
     )
     assert r.verified and r.rows_published == 12
 
@@ -272,20 +325,29 @@ def first_appearance_groups(frame: pd.DataFrame) -> list[Counts]:
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(random_tables())
-def test_sql_phase_one_matches_the_pure_core(db: Database, case: tuple[int, pd.DataFrame]) -> None:
-    """``sql/tp/cells.sql`` numbers groups and SA values by first appearance and keeps min(n, H*)."""
+@pytest.mark.parametrize("exact_ids", [False, True])
+def test_sql_phase_one_matches_the_pure_core(
+    db: Database, exact_ids: bool, case: tuple[int, pd.DataFrame]
+) -> None:
+    """``sql/tp/cells.sql`` numbers groups and SA values by first appearance and keeps min(n, H*), with
+    hashed and with exact group ids."""
     l, frame = case
     make_table(db, "t", frame)
-    cells = TableRef("cells")
-    db.run(render("tp/cells.sql", {"l": l}, target=cells, source=TableRef("t"),
-                  qi=[Ident("a"), Ident("b")], sa=Ident("s")))  # fmt: skip
+    rows, cells = TableRef("rows"), TableRef("cells")
+    db.run(render("tp/rows.sql", target=rows, source=TableRef("t"), qi=[Ident("a"), Ident("b")], sa=Ident("s"),
+                  exact_ids=exact_ids))  # fmt: skip
+    db.run(render("tp/cells.sql", {"l": l}, target=cells, rows=rows))
     groups = first_appearance_groups(frame)
     kept, _ = phase_one(groups, l)
     got: list[Counts] = [{} for _ in groups]
-    for gid, sid, n, k in db.con.execute("SELECT gid, sid, n, kept FROM cells").fetchall():
-        assert groups[gid - 1][sid] == n
+    cells_rows = db.con.execute("SELECT gid, sid, n, kept FROM cells").fetchall()
+    index = {gid: i for i, gid in enumerate(sorted({r[0] for r in cells_rows}))}  # gid: first row id
+    firsts = frame.groupby(["a", "b"], sort=False).ngroup().drop_duplicates().index  # 0-based first rows
+    assert sorted(index) == [int(i) + 1 for i in firsts]
+    for gid, sid, n, k in cells_rows:
+        assert groups[index[gid]][sid] == n
         if k:
-            got[gid - 1][sid] = k
+            got[index[gid]][sid] = k
     assert got == kept
 
 
@@ -299,6 +361,10 @@ def _pipeline_case(case: tuple[int, pd.DataFrame]) -> None:
         groups = first_appearance_groups(frame)
         expected = tp_counts(groups, l)
         _, r1 = phase_one(groups, l)
+        opt = brute_force_opt(groups, l)
+        assert opt <= expected.residue_rows <= l * opt
+        if expected.phase == 1:
+            assert expected.residue_rows == opt
         stars = {}
         for algorithm in ("tp", "tp+", "hilbert"):
             r = run(db, algorithm, output="o_" + algorithm.replace("+", "p"), qi=["a", "b"], sa="s", l=l)
@@ -319,8 +385,9 @@ def _pipeline_case(case: tuple[int, pd.DataFrame]) -> None:
 @settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
 @given(random_tables())
 def test_random_tables_through_the_pipeline(case: tuple[int, pd.DataFrame]) -> None:
-    """The phase and |R| equal :func:`tp_counts` on the same count vectors; every release verifies and
-    passes ``check --model frequency``; TP+ never has more stars than TP."""
+    """The phase and |R| equal :func:`tp_counts` on the same count vectors (and lie within SPEC §1.9's
+    bounds of the brute-force optimum); every release verifies and passes ``check --model frequency``;
+    TP+ never has more stars than TP."""
     _pipeline_case(case)
 
 

@@ -11,11 +11,20 @@ from .harness import Case, HostileEnv
 _DONE: dict[tuple[int, str], TableRef] = {}
 
 
+def _rows(env: HostileEnv) -> TableRef:
+    key = (id(env), "rows")
+    if key not in _DONE:
+        t = env.work("tp rows")
+        env.run("tp/rows.sql", target=t, source=env.source, qi=env.qi, sa=env.sa, exact_ids=False)
+        _DONE[key] = t
+    return _DONE[key]
+
+
 def _cells(env: HostileEnv) -> TableRef:
     key = (id(env), "cells")
     if key not in _DONE:
         t = env.work("tp cells")
-        env.run("tp/cells.sql", {"l": 2}, target=t, source=env.source, qi=env.qi, sa=env.sa)
+        env.run("tp/cells.sql", {"l": 2}, target=t, rows=_rows(env))
         _DONE[key] = t
     return _DONE[key]
 
@@ -29,9 +38,7 @@ def _assignment(env: HostileEnv) -> TableRef:
             {"gids": [], "sids": [], "moves": [], "r_gid": 99},
             target=t,
             cells=_cells(env),
-            source=env.source,
-            qi=env.qi,
-            sa=env.sa,
+            rows=_rows(env),
         )
         _DONE[key] = t
     return _DONE[key]
@@ -57,18 +64,23 @@ def _coords(env: HostileEnv) -> dict[str, Any]:
 
 
 CASES = {
-    "tp/cells.sql": Case(
-        lambda env: {"target": env.work("tp cells 2"), "source": env.source, "qi": env.qi, "sa": env.sa}, {"l": 3}
+    "tp/rows.sql": Case(
+        lambda env: {
+            "target": env.work("tp rows 2"),
+            "source": env.source,
+            "qi": env.qi,
+            "sa": env.sa,
+            "exact_ids": True,
+        }
     ),
+    "tp/cells.sql": Case(lambda env: {"target": env.work("tp cells 2"), "rows": _rows(env)}, {"l": 3}),
     "tp/residue.sql": Case(lambda env: {"cells": _cells(env)}),
     "tp/kept.sql": Case(lambda env: {"cells": _cells(env)}),
     "tp/assign.sql": Case(
         lambda env: {
             "target": env.work("tp assignment 2"),
             "cells": _cells(env),
-            "source": env.source,
-            "qi": env.qi,
-            "sa": env.sa,
+            "rows": _rows(env),
         },
         {"gids": [1], "sids": [1], "moves": [1], "r_gid": 7},
     ),

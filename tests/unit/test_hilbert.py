@@ -32,7 +32,16 @@ def test_vectors_2d_b2() -> None:
 
 def test_vectors_3d_b1() -> None:
     cells = list(itertools.product(range(2), repeat=3))
-    assert order_of(cells, 1) == [(0, 0, 0), (0, 0, 1), (0, 1, 1), (0, 1, 0), (1, 1, 0), (1, 1, 1), (1, 0, 1), (1, 0, 0)]
+    assert order_of(cells, 1) == [
+        (0, 0, 0),
+        (0, 0, 1),
+        (0, 1, 1),
+        (0, 1, 0),
+        (1, 1, 0),
+        (1, 1, 1),
+        (1, 0, 1),
+        (1, 0, 0),
+    ]
 
 
 def test_e_tp4_keys() -> None:
@@ -71,7 +80,9 @@ def test_coordinates_out_of_range() -> None:
 def test_e_tp4_residue_split() -> None:
     """SPEC §1.11 E-TP4: R = rows {2,3,6,7,10,11,14,15} splits into {2,6},{3,7},{10,14},{11,15}: 8 stars."""
     rids = np.array([2, 3, 6, 7, 10, 11, 14, 15]) - 1
-    coords = np.array([(0, 1, 0), (0, 1, 0), (1, 1, 0), (1, 1, 0), (2, 0, 1), (2, 0, 1), (3, 0, 1), (3, 0, 1)])
+    coords = np.array(
+        [(0, 1, 0), (0, 1, 0), (1, 1, 0), (1, 1, 0), (2, 0, 1), (2, 0, 1), (3, 0, 1), (3, 0, 1)]
+    )
     sids = np.array([1, 1, 2, 2, 1, 1, 2, 2])  # flu, flu, cold, cold, ...
     g = hilbert_l_groups(coords, sids, rids, 2, bits=2)
     groups = sorted(sorted(int(rids[i]) + 1 for i in np.flatnonzero(g.group == k)) for k in range(g.groups))

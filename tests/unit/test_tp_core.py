@@ -147,7 +147,9 @@ small_tables = st.integers(2, 4).flatmap(
         st.just(l),
         st.integers(l, 4).flatmap(
             lambda m: st.lists(
-                st.lists(st.integers(0, 3), min_size=m, max_size=m).map(lambda c: vec(*c)), min_size=1, max_size=3
+                st.lists(st.integers(0, 3), min_size=m, max_size=m).map(lambda c: vec(*c)),
+                min_size=1,
+                max_size=3,
             )
         ),
     )

@@ -1,56 +1,40 @@
-/* purpose: TP phase one in closed form: the QI-groups × SA values of the source with their counts, and the count each cell keeps, min(n, H*) with H* the group's cap */
+/* purpose: TP phase one in closed form: the QI-groups × SA ids with their counts, and the count each cell keeps, min(n, H*) with H* the group's cap */
 /* params: l */
-/* returns: creates target(gid, sid, k1..kd, v, n, kept): gid = QI-group id and sid = SA id, both 1-based in first-appearance order; v = the SA value; n - kept rows of the cell go to the residue R */
-/* ref: SPEC §1.4 (H* = max{H ≤ h : Σ_v min(Q(v), H) ≥ l·H} = min(h, min_{0≤j<l} ⌊S_j/(l−j)⌋), S_j = the group's size minus its j largest counts; H* = 0 with fewer than l values), §0.6 (first-appearance order); Xiao/Yi/Tao 2010 §5.2 */
+/* returns: creates target(gid, sid, g, n, kept, h_star, lead, collision): gid = 1-based row id of the group's first row (so gid orders the QI-groups by first appearance); n - kept rows of the cell go to the residue R; lead marks one cell per group; collision = the group's rows disagree on g2 (two QI vectors share the hash g: rebuild tp/rows.sql with exact ids) */
+/* ref: SPEC §1.4 (H* = max{H ≤ h : Σ_v min(Q(v), H) ≥ l·H} = min(h, min_{0≤j<l} ⌊S_j/(l−j)⌋), S_j = the group's size minus its j largest counts; H* = 0 with fewer than l values), §0.6 (groups in first-appearance order); Xiao/Yi/Tao 2010 §5.2 */
 CREATE OR REPLACE TEMPORARY TABLE "temp"."main"."wk tp cells 2's" AS
 WITH cell AS (
   SELECT
-    "it's" AS "k1",
-    "a""b" AS "k2",
-    "Zip Code" AS "k3",
-    "select" AS "k4",
-    "ünï" AS v,
+    g,
+    sid,
     COUNT(*) AS n,
-    MIN(rowid) AS first_rid
-  FROM "main"."select"
-  GROUP BY ALL
+    MIN(rid) AS first_rid,
+    MIN(g2) AS g2_lo,
+    MAX(g2) AS g2_hi
+  FROM "temp"."main"."wk tp rows's"
+  GROUP BY
+    g,
+    sid
 ), grp AS (
   SELECT
-    "k1",
-    "k2",
-    "k3",
-    "k4",
-    ROW_NUMBER() OVER (ORDER BY MIN(first_rid)) AS gid
+    g,
+    sid,
+    n,
+    MIN(first_rid) OVER w + 1 AS gid,
+    COUNT(*) OVER w AS values_in_group,
+    sid = MIN(sid) OVER w AS lead,
+    MIN(g2_lo) OVER w <> MAX(g2_hi) OVER w AS collision
   FROM cell
-  GROUP BY ALL
-), val AS (
-  SELECT
-    v,
-    ROW_NUMBER() OVER (ORDER BY MIN(first_rid)) AS sid
-  FROM cell
-  GROUP BY
-    v
-), ids AS (
-  SELECT
-    grp.gid,
-    val.sid,
-    cell.*
-  FROM cell
-  JOIN grp
-    ON grp."k1" IS NOT DISTINCT FROM cell."k1"
-    AND grp."k2" IS NOT DISTINCT FROM cell."k2"
-    AND grp."k3" IS NOT DISTINCT FROM cell."k3"
-    AND grp."k4" IS NOT DISTINCT FROM cell."k4"
-  JOIN val
-    ON val.v IS NOT DISTINCT FROM cell.v
+  WINDOW w AS (PARTITION BY g)
 ), stats AS (
   SELECT
     gid,
     MAX(n) AS h,
     SUM(n) AS size,
-    COUNT(*) AS values_in_group,
     ARRAY_AGG(n ORDER BY n DESC) AS counts
-  FROM ids
+  FROM grp
+  WHERE
+    values_in_group >= $l
   GROUP BY
     gid
 ), cap AS (
@@ -68,21 +52,18 @@ WITH cell AS (
     ) AS h_star
   FROM stats AS s
   CROSS JOIN RANGE(0, $l) AS j(j)
-  WHERE
-    s.values_in_group >= $l
   GROUP BY
     s.gid
 )
 SELECT
-  ids.gid,
-  ids.sid,
-  ids."k1",
-  ids."k2",
-  ids."k3",
-  ids."k4",
-  ids.v,
-  ids.n,
-  CAST(LEAST(ids.n, COALESCE(cap.h_star, 0)) AS BIGINT) AS kept
-FROM ids
+  CAST(grp.gid AS BIGINT) AS gid,
+  grp.sid,
+  grp.g,
+  grp.n,
+  CAST(LEAST(grp.n, COALESCE(cap.h_star, 0)) AS BIGINT) AS kept,
+  CAST(COALESCE(cap.h_star, 0) AS BIGINT) AS h_star,
+  grp.lead,
+  grp.collision
+FROM grp
 LEFT JOIN cap
-  ON cap.gid = ids.gid
+  ON cap.gid = grp.gid
