@@ -205,8 +205,10 @@ def _anonymize(
 
     out = output_ref(output)
     src = inputs.table.ref
-    if src.catalog is None and (src.schema or "main").lower() == (out.schema or "main").lower() and (
-        src.name.lower() == out.name.lower()
+    if (
+        src.catalog is None
+        and (src.schema or "main").lower() == (out.schema or "main").lower()
+        and (src.name.lower() == out.name.lower())
     ):
         raise BadInput(f"the output {output!r} is the source table", "choose another --output name")
     if db.exists(out) and not replace:

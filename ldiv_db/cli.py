@@ -235,7 +235,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     at = sub.add_parser("attack", help="attacks on a release")
     ats = at.add_subparsers(dest="acommand", required=True, metavar="ATTACK")
-    sim = ats.add_parser("similarity", help="rows in groups whose SA values all fall in one sensitivity category")
+    sim = ats.add_parser(
+        "similarity", help="rows in groups whose SA values all fall in one sensitivity category"
+    )
     _add_db(sim)
     sim.add_argument("--table", required=True)
     sim.add_argument("--qi", help="QI columns a,b (groups = equal QI values)")

@@ -56,7 +56,9 @@ class LPlus(PrivacyModel):
     def base(self, s: int) -> Fraction:
         return Fraction(1, self.ls[s - 1]) if self.ls else Fraction(1)
 
-    def resolve(self, value_counts: Mapping[int, list[tuple[str | None, int]]]) -> dict[tuple[int, str | None], Fraction]:
+    def resolve(
+        self, value_counts: Mapping[int, list[tuple[str | None, int]]]
+    ) -> dict[tuple[int, str | None], Fraction]:
         """Fix θ for every (SA, value); sensitivity thresholds use these table frequencies."""
         theta: dict[tuple[int, str | None], Fraction] = {}
         for s, pairs in value_counts.items():
