@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .algorithms import AnonymizeRequest, Partitioning, get_algorithm
+from .algorithms.base import lca_kinds
 from .catalog import output_ref, resolve_table
 from .check import CheckResult, evaluate, model_from_options
 from .db import Database
@@ -320,14 +321,7 @@ def _labels(
         )
         return target, "gid"
     if part.recoding == "lca":
-        kinds = []
-        for c in inputs.qi:
-            if c.name in hids and not c.is_numeric:
-                kinds.append("hierarchy")
-            elif c.is_numeric:
-                kinds.append("numeric")
-            else:
-                kinds.append("flat")
+        kinds = lca_kinds(inputs.qi, hids)
         db.run(
             render(
                 "release/labels_lca.sql",

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
 if TYPE_CHECKING:
+    from ..catalog import Column
     from ..db import Database
     from ..inputs import Inputs
     from ..privacy import PrivacyModel
@@ -22,6 +23,22 @@ if TYPE_CHECKING:
     from ..render import TableRef
 
 Recoding = Literal["lca", "suppress", "levels", "labels"]
+LabelKind = Literal["hierarchy", "numeric", "flat"]
+
+
+def lca_kinds(qi: Sequence[Column], hierarchy_ids: Mapping[str, int]) -> list[LabelKind]:
+    """How the 'lca' recoding publishes each QI (SPEC §0.5): numeric columns as 'lo-hi' ranges,
+    categorical columns with a hierarchy by the LCA, the others flat (the value or '*'). Algorithms that
+    price their groups (BSGI, Mondrian) use the same rule, so their IL is the published one."""
+    out: list[LabelKind] = []
+    for c in qi:
+        if c.is_numeric:
+            out.append("numeric")
+        elif c.name in hierarchy_ids:
+            out.append("hierarchy")
+        else:
+            out.append("flat")
+    return out
 
 
 @dataclass

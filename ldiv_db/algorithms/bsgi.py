@@ -43,7 +43,7 @@ from ..inputs import as_list, check_nulls
 from ..privacy import Distinct, Entropy, Frequency, PrivacyModel, Recursive, UniqueDistinct
 from ..privacy.base import exact
 from ..render import Ident, render
-from .base import Algorithm, AnonymizeRequest, Partitioning
+from .base import Algorithm, AnonymizeRequest, Partitioning, lca_kinds
 from .bsgi_cost import Attribute, CostModel, Kind, Tree
 from .bsgi_engine import Cells, Engine, Result
 from .bsgi_schedule import max_l_schedule
@@ -57,15 +57,7 @@ SUPPORTED_MODELS = (UniqueDistinct, Distinct, Entropy, Recursive, Frequency)
 
 def qi_kinds(request: AnonymizeRequest) -> list[Kind]:
     """How each QI is priced and published, exactly as the pipeline's 'lca' recoding does."""
-    out: list[Kind] = []
-    for c in request.inputs.qi:
-        if c.is_numeric:
-            out.append("numeric")
-        elif c.name in request.hierarchy_ids:
-            out.append("hierarchy")
-        else:
-            out.append("flat")
-    return out
+    return lca_kinds(request.inputs.qi, request.hierarchy_ids)
 
 
 def parse_weights(spec: Any, qi: Sequence[str]) -> list[Fraction]:
