@@ -159,9 +159,6 @@ CASES = {
         {"run_id": 1, "status": "done", "seconds": 1.0, "queries": 3, "metrics": "{}", "error": None},
     ),
     "meta/release_insert.sql": Case(lambda env: {}, RELEASE_PARAMS),
-    "meta/release_update.sql": Case(
-        lambda env: {}, {"release_id": 1, "metrics": "{}", "verified": True, "verification": "{}"}
-    ),
     "meta/release_supersede.sql": Case(lambda env: {}, {"name": "main.out", "release_id": 2}),
     "meta/releases.sql": Case(lambda env: {}),
     "meta/drop_output.sql": Case(lambda env: {"output": TableRef("nothing here", "main")}),
