@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .algorithms import AnonymizeRequest, Partitioning, get_algorithm
-from .algorithms.base import lca_kinds
+from .algorithms.base import lca_hierarchy_ids, lca_kinds
 from .catalog import output_ref, resolve_table
 from .check import CheckResult, evaluate, model_from_options
 from .db import Database
@@ -325,7 +325,7 @@ def _labels(
         db.run(
             render(
                 "release/labels_lca.sql",
-                {"hids": [hids.get(c.name, 0) for c in inputs.qi]},
+                {"hids": lca_hierarchy_ids(inputs.qi, hids)},
                 target=target,
                 assignment=part.assignment,
                 source=inputs.table.ref,

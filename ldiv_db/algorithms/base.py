@@ -41,6 +41,12 @@ def lca_kinds(qi: Sequence[Column], hierarchy_ids: Mapping[str, int]) -> list[La
     return out
 
 
+def lca_hierarchy_ids(qi: Sequence[Column], hierarchy_ids: Mapping[str, int]) -> list[int]:
+    """The ldiv.hierarchy id per QI for the templates' ``$hids`` (0 where the QI is not published by LCA)."""
+    kinds = lca_kinds(qi, hierarchy_ids)
+    return [hierarchy_ids.get(c.name, 0) if k == "hierarchy" else 0 for c, k in zip(qi, kinds, strict=True)]
+
+
 @dataclass
 class AnonymizeRequest:
     db: Database

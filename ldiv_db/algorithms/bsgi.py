@@ -43,7 +43,7 @@ from ..inputs import as_list, check_nulls
 from ..privacy import Distinct, Entropy, Frequency, PrivacyModel, Recursive, UniqueDistinct
 from ..privacy.base import exact
 from ..render import Ident, render
-from .base import Algorithm, AnonymizeRequest, Partitioning, lca_kinds
+from .base import Algorithm, AnonymizeRequest, Partitioning, lca_hierarchy_ids, lca_kinds
 from .bsgi_cost import Attribute, CostModel, Kind, Tree
 from .bsgi_engine import Cells, Engine, Result
 from .bsgi_schedule import max_l_schedule
@@ -201,10 +201,7 @@ class Bsgi(Algorithm):
         weights = parse_weights(opts.get("weights"), qi_names)
         individual = self._individual(request)
         kinds = qi_kinds(request)
-        hids = [
-            request.hierarchy_ids.get(c.name, 0) if k == "hierarchy" else 0
-            for c, k in zip(inputs.qi, kinds, strict=True)
-        ]
+        hids = lca_hierarchy_ids(inputs.qi, request.hierarchy_ids)
         extra = [Ident(f"s{i}") for i in range(2, len(inputs.sa) + 1)]
         qcols = [Ident(f"q{i}") for i in range(1, len(inputs.qi) + 1)]
 

@@ -32,7 +32,7 @@ import pandas as pd
 from ..errors import BadInput, HierarchyError
 from ..privacy import Distinct, Frequency
 from ..render import Ident, render
-from .base import Algorithm, AnonymizeRequest, Partitioning
+from .base import Algorithm, AnonymizeRequest, Partitioning, lca_hierarchy_ids
 from .bsgi import load_trees, qi_kinds
 from .bsgi_cost import Tree
 
@@ -63,10 +63,7 @@ class Mondrian(Algorithm):
             )
         form = self._form(request)
         kinds = qi_kinds(request)
-        hids = [
-            request.hierarchy_ids.get(c.name, 0) if k == "hierarchy" else 0
-            for c, k in zip(inputs.qi, kinds, strict=True)
-        ]
+        hids = lca_hierarchy_ids(inputs.qi, request.hierarchy_ids)
         ords = [Ident(f"o{i}") for i in range(1, len(inputs.qi) + 1)]
         sas = [Ident(f"s{i}") for i in range(1, len(inputs.sa) + 1)]
 
