@@ -131,6 +131,7 @@ def anonymize(
     seed: int | None = None,
     keep_work: bool = False,
     model_options: Mapping[str, Any] | None = None,
+    kl: bool = True,
     **options: Any,
 ) -> AnonymizeResult:
     """Anonymize ``table`` with ``algorithm`` into the new table ``output`` (see the module docstring)."""
@@ -156,6 +157,7 @@ def anonymize(
             seed=seed,
             model_options=dict(model_options or {}),
             options=options,
+            kl=kl,
             t0=t0,
             q0=q0,
         )
@@ -183,6 +185,7 @@ def _anonymize(
     seed: int | None,
     model_options: dict[str, Any],
     options: dict[str, Any],
+    kl: bool,
     t0: float,
     q0: int,
 ) -> AnonymizeResult:
@@ -265,6 +268,7 @@ def _anonymize(
             hids=hids,
             null_as_value=null_as_value,
             progress=progress,
+            kl=kl,
         )
         progress.done()
     except LdivError as exc:
@@ -360,6 +364,7 @@ def publish(
     hids: Mapping[str, int],
     null_as_value: bool = False,
     progress: Progress | None = None,
+    kl: bool = True,
 ) -> AnonymizeResult:
     """Write, record, reconcile and verify one release in a single transaction."""
     progress = progress or Progress("release", quiet=True)
@@ -430,7 +435,8 @@ def publish(
             "reconciliation": {k: int(v) for k, v in rec.items()},
         }
         progress.update(3, 5, "verified; computing metrics")
-        metrics = _metrics(db, inputs, published, group_column, privacy, class_column)
+        intervals = [k == "numeric" for k in lca_kinds(inputs.qi, hids)] if part.recoding == "lca" else None
+        metrics = _metrics(db, inputs, published, group_column, privacy, class_column, intervals, kl)
         progress.update(4, 5, "recording")
         groups = by_group.groups if by_group else 0
         # suppressed = deleted rows + rows whose SA became unknown + (suppression recoding, TP Definition 1)
@@ -519,6 +525,8 @@ def _metrics(
     group_column: str,
     privacy: PrivacyModel,
     class_column: str | None,
+    interval_labels: list[bool] | None,
+    kl: bool,
 ) -> dict[str, Any]:
     from .metrics import compute_metrics
 
@@ -532,5 +540,7 @@ def _metrics(
         l=l_value,
         class_column=class_column,
         group_column=group_column,
+        interval_labels=interval_labels,
+        kl=kl,
     ).to_dict()
     return m

@@ -45,6 +45,8 @@ def metrics(
     class_column: str | None = None,
     group_column: str | None = "group_id",
     weights: Sequence[Any] | None = None,
+    interval_labels: bool = False,
+    kl: bool = True,
 ) -> MetricsResult:
     """Utility metrics (IL/NCP, LM, DM, CAVG, KL, CM, stars, ARX loss) of ``release`` against ``source``."""
     from fractions import Fraction
@@ -71,6 +73,8 @@ def metrics(
             class_column=rel.column(class_column).name if class_column else None,
             weights=[Fraction(str(w)) for w in weights] if weights else None,
             group_column=group,
+            interval_labels=[c.is_numeric for c in src.qi] if interval_labels else None,
+            kl=kl,
         ).to_dict()
         return MetricsResult(src.table.name, rel.name, values)
     finally:

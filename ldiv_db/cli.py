@@ -190,6 +190,13 @@ def build_parser() -> argparse.ArgumentParser:
     m.add_argument(
         "--group-column", default="group_id", help="group column of the release (default group_id)"
     )
+    m.add_argument(
+        "--interval-labels",
+        action="store_true",
+        help="read numeric 'lo-hi' labels as ranges even where a hierarchy node has the same text "
+        "(releases of bsgi and mondrian; the anonymize command does this itself)",
+    )
+    m.add_argument("--no-kl", action="store_true", help="skip the KL-divergence (the costliest metric)")
     m.add_argument("--json", action="store_true")
 
     g = sub.add_parser("suggest-l", help="the largest feasible l per model, with the reason")
@@ -218,6 +225,9 @@ def build_parser() -> argparse.ArgumentParser:
     a.add_argument("--keep-columns", help="other columns to publish unchanged (never identifiers!)")
     a.add_argument("--class-column", help="class column (CM metric); published unchanged")
     a.add_argument("--null-as-value", action="store_true")
+    a.add_argument(
+        "--no-kl", action="store_true", help="skip the KL-divergence metric (the costliest metric)"
+    )
     a.add_argument("--option", action="append", metavar="KEY=VALUE", help="algorithm option")
     alg = a.add_argument_group("algorithm options")
     seen: set[str] = set()
@@ -297,6 +307,8 @@ def _cmd(args: argparse.Namespace) -> int:
             l=args.l,
             class_column=args.class_column,
             group_column=args.group_column,
+            interval_labels=args.interval_labels,
+            kl=not args.no_kl,
         )
         _emit(args, mres)
         return 0
@@ -328,6 +340,7 @@ def _cmd(args: argparse.Namespace) -> int:
             seed=args.seed,
             keep_work=args.keep_work,
             model_options=_model_options(args),
+            kl=not args.no_kl,
             **options,
         )
         _emit(args, ares)

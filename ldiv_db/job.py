@@ -20,6 +20,7 @@
     model = "distinct"
     l = 2
     output = "adult_release"
+    kl = true                   # false skips the KL-divergence metric (the costliest one)
 
     [anonymize.options]         # algorithm options
     levels = { age = 2, education = 1, sex = 0 }
@@ -162,6 +163,7 @@ def run_job(path: str | Path, *, quiet: bool = True) -> JobResult:
             null_as_value=bool(an.get("null_as_value", False)),
             seed=an.get("seed"),
             model_options=an.get("model_options") or {},
+            kl=bool(an.get("kl", True)),
             **(an.get("options") or {}),
         )
         return result

@@ -25,7 +25,7 @@ from .arx_loss import arx_loss
 from .covers import attribute_summaries, build_covers, drop_covers
 from .groups import cavg, classification, discernibility, group_counts, row_counts
 from .il import information_loss
-from .kl import kl_divergence
+from .kl import KlResult, kl_divergence
 from .lm import loss_metric
 
 
@@ -101,11 +101,15 @@ def compute_metrics(
     class_column: str | None = None,
     weights: Sequence[Fraction] | None = None,
     group_column: str | None = "group_id",
+    interval_labels: Sequence[bool] | None = None,
+    kl: bool = True,
 ) -> Metrics:
     """Compute IL/NCP, LM, DM, CAVG, KL, CM, stars and ARX's Loss of ``release`` against ``source``.
 
     ``qi``/``sa`` are source columns; the release's columns of the same names (matched like the catalog
     matches names) hold the published labels. ``group_column`` is used when the release has it.
+    ``interval_labels[i]``: QI i's range labels ``lo-hi`` are intervals even where a hierarchy node has the
+    same text (see :func:`.covers.build_covers`). ``kl=False`` skips the KL-divergence (reported as None).
     """
     if not qi:
         raise BadInput("no QI attributes given", "name at least one quasi-identifier column")
@@ -127,21 +131,25 @@ def compute_metrics(
             f"release {release.name} has {rc.rows} rows, more than the {source_rows} rows of {source.name}",
             "compute metrics of a release against the table it was made from",
         )
-    tables = build_covers(db, source, release, qi, rqi)
+    tables = build_covers(db, source, release, qi, rqi, interval_labels)
     try:
         summaries = attribute_summaries(db, tables, source, release, qi)
         gc = group_counts(db, release.ref, rqi, group=group, klass=klass)
-        kl = kl_divergence(
-            db,
-            source=source.ref,
-            release=release.ref,
-            cover=tables.cover,
-            qi=[c.ident for c in qi],
-            sa=[c.ident for c in sa],
-            release_qi=rqi,
-            release_sa=rsa,
-            published_rows=rc.rows,
-        )
+        kl_result = KlResult(None, "not computed (KL was not asked for)")
+        if kl:
+            kl_result = kl_divergence(
+                db,
+                source=source.ref,
+                release=release.ref,
+                domain=tables.domain,
+                labels=tables.labels,
+                cover=tables.cover,
+                qi=[c.ident for c in qi],
+                sa=[c.ident for c in sa],
+                release_qi=rqi,
+                release_sa=rsa,
+                published_rows=rc.rows,
+            )
     except BaseException:
         with contextlib.suppress(LdivError):  # e.g. an aborted transaction: keep the original error
             drop_covers(db, tables)
@@ -157,8 +165,8 @@ def compute_metrics(
         lm=loss_metric(summaries, sa_suppressed_rows=rc.sa_suppressed_rows, deleted_rows=deleted),
         dm=discernibility(gc, deleted_rows=deleted, source_rows=source_rows),
         cavg=cavg(rc.rows, gc.groups, l),
-        kl=kl.kl,
-        kl_note=kl.note,
+        kl=kl_result.kl,
+        kl_note=kl_result.note,
         stars=sum(s.stars for s in summaries),
         starred_rows=rc.starred_rows,
         deleted_rows=deleted,

@@ -68,8 +68,13 @@ def build_covers(
     release: Table,
     qi: Sequence[Column],
     release_qi: Sequence[Ident],
+    intervals: Sequence[bool] | None = None,
 ) -> CoverTables:
-    """Create the attrs/domain/labels/cover work tables for ``release`` against ``source``."""
+    """Create the attrs/domain/labels/cover work tables for ``release`` against ``source``.
+
+    ``intervals[i]``: QI i is numeric and its range labels ``lo-hi`` are intervals (the algorithm
+    published ranges), read as such even where a hierarchy node has the same text — ARX-style age
+    hierarchies name the node holding 41..45 ``40-44``. Default: a hierarchy node takes precedence."""
     tables = CoverTables(
         db.work_table("metrics_attrs"),
         db.work_table("metrics_domain"),
@@ -78,6 +83,11 @@ def build_covers(
     )
     idents = [c.ident for c in qi]
     numeric = [c.is_numeric for c in qi]
+    as_intervals = [bool(v) for v in intervals] if intervals is not None else [False] * len(qi)
+    if len(as_intervals) != len(qi):
+        raise BadInput(
+            f"{len(as_intervals)} interval flags for {len(qi)} QI attributes", "give one flag per QI"
+        )
     db.run(
         render(
             "metrics/attributes.sql",
@@ -85,6 +95,7 @@ def build_covers(
             target=tables.attrs,
             qi=idents,
             numeric=numeric,
+            intervals=as_intervals,
         )
     )
     db.run(

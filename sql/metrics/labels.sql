@@ -1,4 +1,4 @@
--- purpose: every distinct QI label of the release, classified: a hierarchy node ('leaf'/'node', precedence), '*' ('star'), a domain value ('leaf'), a numeric interval 'lo-hi' or number ('interval'), else 'unknown'
+-- purpose: every distinct QI label of the release, classified: a numeric range 'lo-hi' on an attribute whose labels are intervals ('interval', first), a hierarchy node ('leaf'/'node'), '*' ('star'), a domain value ('leaf'), a numeric interval 'lo-hi' or number ('interval'), else 'unknown'
 -- params: none
 -- returns: creates target(attr, label, rows, kind, hierarchy_id, node_id, lo, hi); lo/hi: node range, parsed interval, or the leaf's number
 -- ref: SPEC §0.5 (output forms: LCA label, "lo-hi" interval, *), §0.7
@@ -20,6 +20,7 @@ parsed AS (
         rel.label,
         rel.rows,
         a.is_numeric,
+        a.intervals,
         a.hierarchy_id,
         TRY_CAST(nullif(regexp_extract(rel.label, '^(-?[0-9]+(?:[.][0-9]+)?)(?:-(-?[0-9]+(?:[.][0-9]+)?))?$', 1), '') AS DOUBLE) AS iv_lo,
         TRY_CAST(nullif(regexp_extract(rel.label, '^(-?[0-9]+(?:[.][0-9]+)?)(?:-(-?[0-9]+(?:[.][0-9]+)?))?$', 2), '') AS DOUBLE) AS iv_hi
@@ -31,6 +32,7 @@ SELECT
     p.label,
     p.rows,
     CASE
+        WHEN p.intervals AND p.is_numeric AND p.iv_hi IS NOT NULL THEN 'interval'
         WHEN n.node_id IS NOT NULL AND n.height = 0 THEN 'leaf'
         WHEN n.node_id IS NOT NULL THEN 'node'
         WHEN p.label = '*' THEN 'star'
@@ -41,12 +43,14 @@ SELECT
     p.hierarchy_id,
     n.node_id,
     CASE
+        WHEN p.intervals AND p.is_numeric AND p.iv_hi IS NOT NULL THEN p.iv_lo
         WHEN n.node_id IS NOT NULL THEN n.lo
         WHEN p.label = '*' THEN NULL
         WHEN d.value IS NOT NULL THEN d.num
         ELSE p.iv_lo
     END AS lo,
     CASE
+        WHEN p.intervals AND p.is_numeric AND p.iv_hi IS NOT NULL THEN coalesce(p.iv_hi, p.iv_lo)
         WHEN n.node_id IS NOT NULL THEN n.hi
         WHEN p.label = '*' THEN NULL
         WHEN d.value IS NOT NULL THEN d.num

@@ -4,6 +4,8 @@ plus the release-format rules (node precedence, group column, class column, dele
 from __future__ import annotations
 
 import math
+import random
+from collections import Counter
 from collections.abc import Iterator, Sequence
 from fractions import Fraction
 from typing import Any
@@ -318,3 +320,80 @@ def test_no_sensitive_attribute(db: Database) -> None:
     expect = 2 / 3 * math.log(4 / 3) + 1 / 3 * math.log(2 / 3)
     assert m.kl == pytest.approx(expect, rel=1e-12)
     assert (m.dm, m.groups, m.il, m.lm) == (9, 1, 3, 3)
+
+
+def _kl_brute(src: Sequence[tuple[Any, ...]], rel: Sequence[tuple[Any, ...]]) -> float | None:
+    """KL by the definition (SPEC §0.7) on rows (q1 flat, q2 numeric, s1, s2): every published row
+    spreads 1/|T*| over its region; a NULL SA covers every SA value of the source."""
+    dom1 = sorted({r[0] for r in src})
+    dom2 = sorted({r[1] for r in src})
+    sdom = [sorted({r[2] for r in src}), sorted({r[3] for r in src})]
+
+    def cover2(label: str) -> list[int]:
+        lo, _, hi = label.partition("-")
+        return [v for v in dom2 if int(lo) <= v <= int(hi or lo)]
+
+    total = 0.0
+    for x, cnt in Counter(src).items():
+        fstar = 0.0
+        for t in rel:
+            c1 = dom1 if t[0] == "*" else [t[0]]
+            c2 = cover2(t[1])
+            cs = [sdom[j] if t[2 + j] is None else [t[2 + j]] for j in range(2)]
+            if x[0] in c1 and x[1] in c2 and x[2] in cs[0] and x[3] in cs[1]:
+                fstar += 1.0 / (len(rel) * len(c1) * len(c2) * len(cs[0]) * len(cs[1]))
+        if fstar == 0.0:
+            return None
+        p = cnt / len(src)
+        total += p * math.log(p / fstar)
+    return total
+
+
+@pytest.mark.parametrize("seed", range(25))
+def test_kl_two_sas_random_against_definition(db: Database, seed: int) -> None:
+    rnd = random.Random(seed)
+    n = rnd.randint(1, 14)
+    src = [
+        (rnd.choice("abc"), rnd.randint(1, 6), rnd.choice(["x", "y", "z"]), rnd.choice(["u", "v"]))
+        for _ in range(n)
+    ]
+    rel: list[tuple[Any, ...]] = []
+    for q1, q2, s1, s2 in src:
+        if rnd.random() < 0.15:
+            continue  # deleted
+        lo, hi = max(0, q2 - rnd.randint(0, 2)), q2 + rnd.randint(0, 2)
+        rel.append(
+            (
+                "*" if rnd.random() < 0.4 else q1,
+                f"{lo}-{hi}" if hi > lo else str(lo),
+                None if rnd.random() < 0.3 else s1,
+                None if rnd.random() < 0.3 else s2,
+            )
+        )
+    cols = {"q1": "VARCHAR", "q2": "INTEGER", "s1": "VARCHAR", "s2": "VARCHAR"}
+    source = make_table(db, "rs", cols, src)
+    release = make_table(db, "rs_rel", {**cols, "q2": "VARCHAR"}, rel)
+    m = metrics(db, source, release, ["q1", "q2"], ["s1", "s2"])
+    want = _kl_brute(src, rel) if rel else None
+    if want is None:
+        assert m.kl is None and m.kl_note
+    else:
+        assert m.kl == pytest.approx(want, rel=1e-9, abs=1e-12)
+
+
+def test_range_labels_read_as_intervals_when_the_algorithm_published_ranges(db: Database) -> None:
+    # an ARX-style age hierarchy names the node holding 41..45 "40-44"; a range-publishing algorithm's
+    # "40-44" means 40..44
+    source = make_table(db, "ages", {"age": "INTEGER", "s": "VARCHAR"}, [(40, "x"), (44, "y"), (45, "x")])
+    store_arx_rows(
+        db, source.name, "age", [[str(v), "40-44" if v > 40 else "35-39", "*"] for v in range(36, 46)]
+    )
+    release = make_table(
+        db, "ages_rel", {"age": "VARCHAR", "s": "VARCHAR"}, [("40-44", "x"), ("40-44", "y"), ("45", "x")]
+    )
+    as_node = metrics(db, source, release, ["age"], ["s"])
+    assert as_node.kl is None  # the node "40-44" (41..45) does not cover the source point 40
+    as_range = metrics(db, source, release, ["age"], ["s"], interval_labels=[True])
+    # 40 and 44 each lie in one region of 5 values; F*(40,x) = 1/3/5, F*(44,y) = 1/3/5, F*(45,x) = 1/3
+    want = 2 * (1 / 3) * math.log((1 / 3) / (1 / 15)) + (1 / 3) * math.log(1.0)
+    assert as_range.kl == pytest.approx(want, rel=1e-12)

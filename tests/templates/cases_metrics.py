@@ -145,6 +145,7 @@ def _prepare_release(env: HostileEnv) -> None:
         target=t["attrs"],
         qi=env.qi,
         numeric=_NUMERIC,
+        intervals=_NUMERIC,
     )
     env.run(
         "metrics/domain.sql",
@@ -183,6 +184,7 @@ def _ctx(**extra: Any) -> Any:
             "sa": [env.sa],
             "rsa": [env.sa],
             "numeric": _NUMERIC,
+            "intervals": _NUMERIC,
             **t,
         }
         return {**base, **{k: (v(env) if callable(v) else v) for k, v in extra.items()}}
@@ -208,7 +210,9 @@ CASES = {
     "metrics/groups.sql": Case(
         _ctx(group=lambda env: env.group, klass=lambda env: env.klass), prepare=_prepare_release
     ),
-    "metrics/kl.sql": Case(_ctx(), prepare=_prepare_release),
+    "metrics/kl_points.sql": Case(_ctx(), prepare=_prepare_release),
+    "metrics/kl_patterns.sql": Case(_ctx(), prepare=_prepare_release),
+    "metrics/kl_cover.sql": Case(_ctx(), prepare=_prepare_release),
     "metrics/drop.sql": Case(_ctx(target=lambda env: env.work("metrics dropme")), prepare=_prepare_release),
 }
 

@@ -1,4 +1,4 @@
-/* purpose: every distinct QI label of the release, classified: a hierarchy node ('leaf'/'node', precedence), '*' ('star'), a domain value ('leaf'), a numeric interval 'lo-hi' or number ('interval'), else 'unknown' */
+/* purpose: every distinct QI label of the release, classified: a numeric range 'lo-hi' on an attribute whose labels are intervals ('interval', first), a hierarchy node ('leaf'/'node'), '*' ('star'), a domain value ('leaf'), a numeric interval 'lo-hi' or number ('interval'), else 'unknown' */
 /* params: none */
 /* returns: creates target(attr, label, rows, kind, hierarchy_id, node_id, lo, hi); lo/hi: node range, parsed interval, or the leaf's number */
 /* ref: SPEC §0.5 (output forms: LCA label, "lo-hi" interval, *), §0.7 */
@@ -37,6 +37,7 @@ WITH rel AS (
     rel.label,
     rel.rows,
     a.is_numeric,
+    a.intervals,
     a.hierarchy_id,
     TRY_CAST(NULLIF(
       REGEXP_EXTRACT(rel.label, '^(-?[0-9]+(?:[.][0-9]+)?)(?:-(-?[0-9]+(?:[.][0-9]+)?))?$', 1),
@@ -55,6 +56,8 @@ SELECT
   p.label,
   p.rows,
   CASE
+    WHEN p.intervals AND p.is_numeric AND NOT p.iv_hi IS NULL
+    THEN 'interval'
     WHEN NOT n.node_id IS NULL AND n.height = 0
     THEN 'leaf'
     WHEN NOT n.node_id IS NULL
@@ -70,6 +73,8 @@ SELECT
   p.hierarchy_id,
   n.node_id,
   CASE
+    WHEN p.intervals AND p.is_numeric AND NOT p.iv_hi IS NULL
+    THEN p.iv_lo
     WHEN NOT n.node_id IS NULL
     THEN n.lo
     WHEN p.label = '*'
@@ -79,6 +84,8 @@ SELECT
     ELSE p.iv_lo
   END AS lo,
   CASE
+    WHEN p.intervals AND p.is_numeric AND NOT p.iv_hi IS NULL
+    THEN COALESCE(p.iv_hi, p.iv_lo)
     WHEN NOT n.node_id IS NULL
     THEN n.hi
     WHEN p.label = '*'
