@@ -10,14 +10,14 @@ An SA suppressed to "unknown" (NULL) is taken to cover every SA value that occur
 How it is computed. Three queries (``sql/metrics/kl_points.sql``, ``kl_patterns.sql``, ``kl_cover.sql``)
 reduce the source to its distinct points and the release to its distinct patterns (label vector, SA,
 count), all as integer codes, plus the label → domain-value cover relation. The containment join of
-points and patterns is then done with bitsets: the patterns are split by their first SA value (a point
-can only lie in a pattern of its own SA value or of an unknown SA); within one split, for every attribute
-and domain value, a bitset over the split's patterns marks the patterns whose label covers the value; a
-point's covering patterns are the AND of its values' bitsets, and F* is the mass of the set bits. The
-work is Σ over splits of points × patterns / 64 word operations per attribute — a fraction of a second
-for Adult-sized releases, and memory is bounded by processing points in blocks. (A set-based SQL join
-of points and patterns explodes on local-recoding releases, whose overlapping ranges make every point
-compatible with many pattern prefixes.)
+points and patterns is then done with bitsets: for every dimension (QI or SA) and domain value, a bitset
+over the patterns marks those whose label covers the value; a point's covering patterns are the AND of
+its values' bitsets, and F* is the mass of the set bits (summed a byte at a time). While points ×
+patterns is large, the problem is first split on the dimension that cuts that work the most — the points
+holding value v meet only the patterns covering v; the first SA is the usual first split (a point lies
+only in patterns of its own SA value or of an unknown SA). Memory is bounded by processing points in
+blocks. (A set-based SQL join of points and patterns explodes on local-recoding releases, whose
+overlapping ranges make every point compatible with many pattern prefixes.)
 
 When some source point lies in no published region — typically because its rows were deleted and no
 other published row generalizes over it — F*(x) = 0 and KL is infinite: reported as ``None`` with a note.
@@ -37,6 +37,7 @@ from ..render import Ident, TableRef, render
 
 _BLOCK_WORDS = 1 << 22  # words of one block of point bitsets (32 MiB)
 _DENSE_CELLS = 1 << 26  # cells of one dense (domain value × pattern) cover slice
+_SPLIT_WORK = 1 << 22  # points × patterns above which a split on a dimension is considered
 
 
 @dataclass(frozen=True)
@@ -105,7 +106,17 @@ def kl_divergence(
         region *= np.where(t[:, j] == -1, sa_sizes[j], 1)
     mass = np.divide(c / float(published_rows), region, out=np.zeros_like(region), where=region > 0)
 
-    fstar = _fstar(x, s, lab, t, mass, covers, sa_sizes)
+    # one list of dimensions: the QIs, then the SAs (an SA value covers itself; the unknown SA, code -1,
+    # covers every value; a value the source lacks, code -2, covers none)
+    dims = [_Dim(covers[i], lab[:, i], x[:, i]) for i in range(d)]
+    for j in range(k):
+        sa_cover = np.zeros((sa_sizes[j] + 2, sa_sizes[j]), dtype=bool)
+        sa_cover[1, :] = True
+        sa_cover[np.arange(sa_sizes[j]) + 2, np.arange(sa_sizes[j])] = True
+        dims.append(_Dim(sa_cover, t[:, j] + 2, s[:, j]))
+    fstar = np.zeros(len(points), dtype=np.float64)
+    if len(points) and len(patterns):
+        _solve(dims, np.arange(len(points)), np.arange(len(patterns)), mass, fstar)
     covered = fstar > 0
     uncovered = int((~covered).sum())
     if uncovered:
@@ -119,45 +130,54 @@ def kl_divergence(
     return KlResult(math.fsum((f * np.log(f / fstar)).tolist()), None)
 
 
-def _fstar(
-    x: npt.NDArray[np.int64],
-    s: npt.NDArray[np.int64],
-    lab: npt.NDArray[np.int64],
-    t: npt.NDArray[np.int64],
+@dataclass(frozen=True)
+class _Dim:
+    """One dimension of the containment test: the cover matrix (label code × value code), every
+    pattern's label code and every point's value code (-1: outside the domain, covered by nothing)."""
+
+    cover: npt.NDArray[np.bool_]
+    labels: npt.NDArray[np.int64]
+    values: npt.NDArray[np.int64]
+
+
+def _solve(
+    dims: Sequence[_Dim],
+    pts: npt.NDArray[np.int64],
+    pats: npt.NDArray[np.int64],
     mass: npt.NDArray[np.float64],
-    covers: Sequence[npt.NDArray[np.bool_]],
-    sa_sizes: Sequence[int],
-) -> npt.NDArray[np.float64]:
-    """F*(x) of every point: the mass of the patterns whose region contains it."""
-    fstar = np.zeros(len(x), dtype=np.float64)
-    if len(x) == 0 or len(lab) == 0:
-        return fstar
-    k = s.shape[1]
-    splits: list[tuple[int, int, int]]
-    if k:
-        keys = s[:, 0]
-        starts = np.flatnonzero(np.r_[True, keys[1:] != keys[:-1]])
-        ends = np.r_[starts[1:], len(keys)]
-        splits = [(int(keys[a]), int(a), int(b)) for a, b in zip(starts, ends, strict=True)]
-    else:
-        splits = [(0, 0, len(x))]
-    for value, a, b in splits:
-        if k:
-            members = np.flatnonzero((t[:, 0] == value) | (t[:, 0] == -1))
-        else:
-            members = np.arange(len(lab))
-        if len(members) == 0:
-            continue
-        # the attributes of this split: the QIs, then the SAs after the first (an SA value covers itself,
-        # an unknown SA covers every value)
-        tables = [(_value_bitsets(covers[i], lab[members, i]), x[a:b, i]) for i in range(len(covers))]
-        for j in range(1, k):
-            sa_cover = np.zeros((sa_sizes[j] + 2, sa_sizes[j]), dtype=bool)  # rows: code + 2 (-2, -1, 0..)
-            sa_cover[1, :] = True
-            sa_cover[np.arange(sa_sizes[j]) + 2, np.arange(sa_sizes[j])] = True
-            tables.append((_value_bitsets(sa_cover, t[members, j] + 2), s[a:b, j]))
-        fstar[a:b] = _masses(tables, mass[members])
-    return fstar
+    fstar: npt.NDArray[np.float64],
+) -> None:
+    """F* of the points ``pts`` against the patterns ``pats``. While the bitset work (points × patterns)
+    is large, split on the dimension whose value-by-value split leaves the least of it: the points
+    holding value v meet only the patterns whose label covers v (the first SA is the usual choice; its
+    splits are the SA values). Then AND the value bitsets of the remaining dimensions."""
+    work = len(pts) * len(pats)
+    if work > _SPLIT_WORK and len(dims) > 1:
+        best, best_cost = -1, 0.5 * work
+        for i, dim in enumerate(dims):
+            covering = np.bincount(dim.labels[pats], minlength=dim.cover.shape[0]) @ dim.cover  # per value
+            vals = dim.values[pts]
+            cost = float(covering[vals[vals >= 0]].sum())
+            if cost < best_cost:
+                best, best_cost = i, cost
+        if best >= 0:
+            dim, rest = dims[best], [dm for j, dm in enumerate(dims) if j != best]
+            vals = dim.values[pts]
+            order = np.argsort(vals, kind="stable")
+            sorted_vals = vals[order]
+            starts = np.flatnonzero(np.r_[True, sorted_vals[1:] != sorted_vals[:-1]])
+            ends = np.r_[starts[1:], len(order)]
+            pat_labels = dim.labels[pats]
+            for a, b in zip(starts.tolist(), ends.tolist(), strict=True):
+                v = int(sorted_vals[a])
+                if v < 0:
+                    continue  # outside the domain: covered by nothing
+                sub = pats[dim.cover[pat_labels, v]]
+                if len(sub):
+                    _solve(rest, pts[order[a:b]], sub, mass, fstar)
+            return
+    tables = [(_value_bitsets(dim.cover, dim.labels[pats]), dim.values[pts]) for dim in dims]
+    fstar[pts] = _masses(tables, mass[pats])
 
 
 def _value_bitsets(cover: npt.NDArray[np.bool_], labels: npt.NDArray[np.int64]) -> npt.NDArray[np.uint64]:

@@ -3,6 +3,7 @@ plus the release-format rules (node precedence, group column, class column, dele
 
 from __future__ import annotations
 
+import importlib
 import math
 import random
 from collections import Counter
@@ -349,8 +350,13 @@ def _kl_brute(src: Sequence[tuple[Any, ...]], rel: Sequence[tuple[Any, ...]]) ->
     return total
 
 
+@pytest.mark.parametrize("split", [False, True], ids=["dense", "split"])
 @pytest.mark.parametrize("seed", range(25))
-def test_kl_two_sas_random_against_definition(db: Database, seed: int) -> None:
+def test_kl_two_sas_random_against_definition(
+    db: Database, seed: int, split: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    if split:  # split on dimensions down to single points (large releases take this path)
+        monkeypatch.setattr(importlib.import_module("ldiv_db.metrics.kl"), "_SPLIT_WORK", 0)
     rnd = random.Random(seed)
     n = rnd.randint(1, 14)
     src = [
