@@ -14,6 +14,7 @@ import json
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any
 
 from .algorithms import AnonymizeRequest, Partitioning, get_algorithm
@@ -436,7 +437,9 @@ def publish(
         }
         progress.update(3, 5, "verified; computing metrics")
         intervals = [k == "numeric" for k in lca_kinds(inputs.qi, hids)] if part.recoding == "lca" else None
-        metrics = _metrics(db, inputs, published, group_column, privacy, class_column, intervals, kl)
+        metrics = _metrics(
+            db, inputs, published, group_column, privacy, class_column, intervals, kl, part.metric_weights
+        )
         progress.update(4, 5, "recording")
         groups = by_group.groups if by_group else 0
         # suppressed = deleted rows + rows whose SA became unknown + (suppression recoding, TP Definition 1)
@@ -527,6 +530,7 @@ def _metrics(
     class_column: str | None,
     interval_labels: list[bool] | None,
     kl: bool,
+    weights: Sequence[Fraction] | None,
 ) -> dict[str, Any]:
     from .metrics import compute_metrics
 
@@ -542,5 +546,6 @@ def _metrics(
         group_column=group_column,
         interval_labels=interval_labels,
         kl=kl,
+        weights=weights,
     ).to_dict()
     return m

@@ -12,6 +12,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Literal
 
 if TYPE_CHECKING:
@@ -68,6 +69,7 @@ class Partitioning:
     labels: TableRef | None = None
     details: dict[str, Any] = field(default_factory=dict)
     verify_model: PrivacyModel | None = None  # defaults to the request's model
+    metric_weights: Sequence[Fraction] | None = None  # QI weights of the reported IL/NCP (default 1 each)
 
 
 class Algorithm(ABC):

@@ -313,6 +313,7 @@ class Bsgi(Algorithm):
             recoding="lca",
             details=details,
             verify_model=self._verify_model(model, result, summary),
+            metric_weights=weights if any(w != 1 for w in weights) else None,
         )
 
     # ------------------------------------------------------------------ helpers

@@ -327,3 +327,23 @@ def test_seeded_random_first_pick(db: Database) -> None:
     assert runs[0].details["first_pick"] == "random (seed)"
     assert groups_of(db, runs[0].release_id) == groups_of(db, runs[1].release_id)
     assert all(r.verified and r.details["classes"] == 3 for r in runs)
+
+
+def test_reported_il_uses_the_weights(db: Database) -> None:
+    """--weights prices the greedy picks and the reported IL alike (SPEC §0.7: Σ |G|·Σ w_i NCP_i)."""
+    paper(db)
+    r = run(db, exact=True, weights="1,1,2")
+    rows = db.con.execute('SELECT "Gender", "Postcode", "Age" FROM rel').fetchall()
+
+    def ncp_age(label: str) -> Fraction:
+        lo, _, hi = label.partition("-")
+        return Fraction(int(hi or lo) - int(lo), 50 - 20)
+
+    # Gender {F, M} -> '*' and Postcode {10075, 10076, 10077} -> '1007*' -> '*': a generalized label covers all
+    want = sum(
+        (0 if g in ("F", "M") else 1) + (0 if p.startswith("1007") and p[-1] != "*" else 1) + 2 * ncp_age(a)
+        for g, p, a in rows
+    )
+    assert r.metrics["il"] == pytest.approx(float(want), rel=1e-12) and want != Fraction(59, 6)
+    unweighted = run(db, exact=True)
+    assert unweighted.metrics["il"] == pytest.approx(59 / 6, rel=1e-12)
