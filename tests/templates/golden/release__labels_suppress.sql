@@ -1,28 +1,28 @@
 /* purpose: suppression labels per group (TP Definition 1): a QI keeps its value when all rows of the group agree, '*' otherwise */
 /* params: none */
 /* returns: creates target(gid, q1..qd) */
-/* ref: SPEC §0.5 (Definition 1 of TP; the SA is never changed) */
+/* ref: SPEC §0.5 (Definition 1 of TP; the SA is never changed); min = max with no NULL is 'all rows agree', cheaper than count(DISTINCT) */
 CREATE OR REPLACE TEMPORARY TABLE "temp"."main"."wk sup's" AS
 SELECT
   asg.gid,
   CASE
-    WHEN COUNT(DISTINCT src."it's") = 1 AND COUNT(src."it's") = COUNT(*)
-    THEN CAST(ANY_VALUE(src."it's") AS TEXT)
+    WHEN MIN(src."it's") = MAX(src."it's") AND COUNT(src."it's") = COUNT(*)
+    THEN CAST(MIN(src."it's") AS TEXT)
     ELSE '*'
   END AS "q1",
   CASE
-    WHEN COUNT(DISTINCT src."a""b") = 1 AND COUNT(src."a""b") = COUNT(*)
-    THEN CAST(ANY_VALUE(src."a""b") AS TEXT)
+    WHEN MIN(src."a""b") = MAX(src."a""b") AND COUNT(src."a""b") = COUNT(*)
+    THEN CAST(MIN(src."a""b") AS TEXT)
     ELSE '*'
   END AS "q2",
   CASE
-    WHEN COUNT(DISTINCT src."Zip Code") = 1 AND COUNT(src."Zip Code") = COUNT(*)
-    THEN CAST(ANY_VALUE(src."Zip Code") AS TEXT)
+    WHEN MIN(src."Zip Code") = MAX(src."Zip Code") AND COUNT(src."Zip Code") = COUNT(*)
+    THEN CAST(MIN(src."Zip Code") AS TEXT)
     ELSE '*'
   END AS "q3",
   CASE
-    WHEN COUNT(DISTINCT src."select") = 1 AND COUNT(src."select") = COUNT(*)
-    THEN CAST(ANY_VALUE(src."select") AS TEXT)
+    WHEN MIN(src."select") = MAX(src."select") AND COUNT(src."select") = COUNT(*)
+    THEN CAST(MIN(src."select") AS TEXT)
     ELSE '*'
   END AS "q4"
 FROM "temp"."main"."wk assignment's" AS asg
