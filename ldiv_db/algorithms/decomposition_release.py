@@ -780,3 +780,147 @@ def _reconcile_problems(rec: dict[str, int], incoming: int, noise: int) -> list[
     if rec["noise"] != noise:
         p.append(f"{rec['noise']} noise values logged, {noise} added")
     return p
+
+
+# ---------------------------------------------------------------------------- continuous release
+def append(db: Database, release: str, source: str, *, quiet: bool = True) -> AnonymizeResult:
+    """``ldiv release append``: publish the next release of stream ``release`` from the rows of table
+    ``source`` plus the rows kept back so far (SPEC §4.3)."""
+    from ..anonymize import _finish_run
+    from ..catalog import output_ref
+
+    t0 = time.perf_counter()
+    q0 = db.queries
+    out = output_ref(release)
+    name = out.display()
+    stream = load_stream(db, name)
+    if stream is None:
+        raise BadInput(
+            f"there is no release stream {name}",
+            f"publish its first release with: ldiv anonymize DB --table T --qi ... --sa ... "
+            f"--algorithm decomposition --output {release}",
+        )
+    new_rows = resolve_table(db, source)
+    if new_rows.kind.upper() != "BASE TABLE":
+        raise BadInput(
+            f"{new_rows.name} is a view; a release needs a base table (its rows need stable row ids)",
+            "materialize it first with CREATE TABLE ... AS SELECT",
+        )
+    if new_rows.ref.schema == "ldiv" or new_rows.name in {t.display() for t in outputs(out)}:
+        raise BadInput(f"{new_rows.name} is part of the release itself", "append a table of new rows")
+    run_id = int(
+        db.scalar(
+            render(
+                "meta/run_start.sql",
+                {
+                    "command": "release append",
+                    "algorithm": "decomposition",
+                    "source": new_rows.name,
+                    "output": name,
+                    "params": json.dumps({"release": name, "from": new_rows.name}),
+                },
+            )
+        )
+    )
+    progress = Progress("decomposition append", quiet=quiet)
+    try:
+        result = publish_release(
+            db,
+            out=out,
+            new_rows=new_rows,
+            config=stream.config,
+            stream=stream,
+            hierarchy_source=stream.source,
+            run_id=run_id,
+            replace=False,
+            progress=progress,
+        )
+        progress.done()
+    except Exception as exc:
+        _finish_run(db, run_id, "failed", t0, q0, None, str(exc))
+        raise
+    result.seconds = time.perf_counter() - t0
+    result.queries = db.queries - q0
+    _finish_run(db, run_id, "done", t0, q0, result.metrics, None)
+    return result
+
+
+@dataclass
+class History:
+    """``ldiv release history``: the releases of a stream and the rows it keeps back."""
+
+    name: str
+    threshold: int
+    releases: list[dict[str, Any]]
+    waiting: list[dict[str, int]]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "release": self.name,
+            "starvation_threshold": self.threshold,
+            "releases": self.releases,
+            "waiting": self.waiting,
+        }
+
+    def render_text(self) -> str:
+        lines = [
+            f"release stream {self.name} (starvation threshold {self.threshold})",
+            f"{'#':>3} {'id':>5}  {'arrived':>8} {'published':>10} {'total':>8} {'waiting':>8} {'max P_s':>7} "
+            f"{'placed':>6} {'groups':>7} {'noise':>6}  verified  created",
+        ]
+        for r in self.releases:
+            lines.append(
+                f"{r['release']:>3} {r['release_id']:>5}  {r['rows_arriving']:>8} {r['rows_newly_published']:>10} "
+                f"{r['rows_published']:>8} {r['rows_waiting']:>8} {_dash(r['max_starvation_waiting']):>7} "
+                f"{r['incorporated']:>6} {r['groups']:>7} {r['noise']:>6}  {'yes' if r['verified'] else 'NO':<8}  "
+                f"{r['created_at']}"
+            )
+        if self.waiting:
+            lines.append(
+                "waiting now: "
+                + ", ".join(f"{w['rows']} row(s) with starvation {w['starvation']}" for w in self.waiting)
+            )
+        else:
+            lines.append("waiting now: none")
+        return "\n".join(lines)
+
+
+def _dash(x: Any) -> str:
+    return "-" if x is None else str(x)
+
+
+def history(db: Database, release: str) -> History:
+    from ..catalog import output_ref
+
+    name = output_ref(release).display()
+    stream = load_stream(db, name)
+    if stream is None:
+        raise BadInput(f"there is no release stream {name}", "list the releases with: ldiv releases DB")
+    rows = db.records(render("decomposition/history.sql", {"name": name, "first_release": stream.first_release}))
+    out = []
+    for r in rows:
+        d = json.loads(r["details"] or "{}")
+        out.append(
+            {
+                "release": d.get("release"),
+                "release_id": int(r["release_id"]),
+                "rows_arriving": d.get("rows_arriving"),
+                "rows_newly_published": d.get("rows_newly_published"),
+                "rows_published": int(r["rows_published"]),
+                "rows_received": int(r["rows_in"]),
+                "rows_waiting": d.get("rows_waiting"),
+                "max_starvation_waiting": d.get("max_starvation_waiting"),
+                "max_starvation_published": d.get("max_starvation_published"),
+                "incorporated": d.get("incorporated"),
+                "new_groups": d.get("new_groups"),
+                "groups": int(r["groups"]),
+                "noise": d.get("noise"),
+                "verified": bool(r["verified"]),
+                "created_at": str(r["created_at"]),
+            }
+        )
+    waiting = [
+        {"starvation": int(s), "rows": int(n)}
+        for s, n in db.rows(render("decomposition/waiting.sql", retained=stream.retained))
+    ]
+    return History(name, stream.config.threshold, out, waiting)
