@@ -251,7 +251,7 @@ def _anonymize(
         )
         own_writer = getattr(algo, "release", None)
         if own_writer is not None:  # a release that is not one table (Decomposition+: three tables)
-            result = own_writer(
+            result: AnonymizeResult = own_writer(
                 request,
                 out=out,
                 run_id=run_id,

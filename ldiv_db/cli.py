@@ -247,7 +247,9 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--json", action="store_true")
 
     # release streams (Decomposition+ continuous release)
-    rs = sub.add_parser("release", help="continuous release: append the next release of a stream, or its history")
+    rs = sub.add_parser(
+        "release", help="continuous release: append the next release of a stream, or its history"
+    )
     rss = rs.add_subparsers(dest="rcommand", required=True, metavar="ACTION")
     ra = rss.add_parser("append", help="publish the next release of a stream from a table of new rows")
     _add_db(ra)

@@ -66,7 +66,7 @@ class ValueSets:
     def member(self, g: IntArray, codes: IntArray) -> BoolArray:
         """Whether codes (broadcast against g) are in the sets of groups g."""
         word = self.bits[g, codes >> 6]
-        return ((word >> (codes & 63).astype(np.uint64)) & np.uint64(1)).astype(bool)
+        return np.asarray((word >> (codes & 63).astype(np.uint64)) & np.uint64(1), dtype=bool)
 
     def extend(self, other: ValueSets) -> ValueSets:
         out = ValueSets(0, 64 * max(self.words, other.words))

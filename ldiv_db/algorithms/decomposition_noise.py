@@ -95,7 +95,7 @@ def add_noise(
         pairs = np.unique(g_sorted * nv + codes[by_group])
         distinct = np.bincount(pairs // nv)
         needy = np.nonzero(distinct[g_sorted[starts]] < l_i)[0]
-        domain = cooccur[i].any(axis=0)
+        domain = np.asarray(cooccur[i].any(axis=0), dtype=bool)
         cache: dict[tuple[tuple[int, ...], tuple[int, ...]], list[tuple[int, int]]] = {}
         for k in needy.tolist():
             rows = by_group[starts[k] : ends[k]]
@@ -105,18 +105,27 @@ def add_noise(
             key = (prims, tuple(sorted(values.tolist())))
             plan = cache.get(key) if mode == "distance" else None
             if plan is None:
-                plan = _plan(values.tolist(), prims, l_i, cooccur[i], domain, distance[i], order[i], mode, rng)
+                plan = _plan(
+                    values.tolist(), prims, l_i, cooccur[i], domain, distance[i], order[i], mode, rng
+                )
                 if mode == "distance":
                     cache[key] = plan
             for replaced, new in plan:
                 at = rows[np.nonzero(codes[rows] == replaced)[0][-1]]
                 codes[at] = new
-                result.added.append(NoiseValue(g, sa_index[i], replaced, new, float(distance[i][replaced, new])))
+                result.added.append(
+                    NoiseValue(g, sa_index[i], replaced, new, float(distance[i][replaced, new]))
+                )
             noised.add(g)
             if len(set(codes[rows].tolist())) < l_i:
                 result.unresolved.append((g, sa_index[i]))
     result.groups_noised = len(noised)
     return result
+
+
+def linkable_values(primary_values: Sequence[int], cooccur: BoolArray) -> set[int]:
+    """LSV(G, S_i): the S_i codes that co-occur in the marginals with any of G's primary codes (SPEC §4.4)."""
+    return set(np.nonzero(cooccur[list(primary_values)].any(axis=0))[0].tolist())
 
 
 def _plan(
@@ -132,8 +141,7 @@ def _plan(
 ) -> list[tuple[int, int]]:
     """The (replaced, noise) code pairs for one group and one SA (SPEC §4.4)."""
     counts = Counter(values)
-    linkable = set(np.nonzero(cooccur[list(prims)].any(axis=0))[0].tolist())
-    candidates = linkable - counts.keys()
+    candidates = linkable_values(prims, cooccur) - counts.keys()
     fallback = set(np.nonzero(domain)[0].tolist()) - counts.keys() - candidates
     plan: list[tuple[int, int]] = []
     while len(counts) < l_i:

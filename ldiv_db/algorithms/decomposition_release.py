@@ -297,7 +297,11 @@ def _build(
         old_codes = [coders[i].encode(prev[f"s{i + 1}"].tolist()) for i in range(k)]
         old_gids = np.unique(prev_group)
         marg = db.df(
-            render("decomposition/previous_marginals.sql", source=previous_marginals, sa=[Ident(s) for s in config.sa])
+            render(
+                "decomposition/previous_marginals.sql",
+                source=previous_marginals,
+                sa=[Ident(s) for s in config.sa],
+            )
         )
         marg_codes = [coders[i].encode(marg[f"s{i + 1}"].tolist()) for i in range(k)]
 
@@ -365,11 +369,11 @@ def _build(
     )
     t_noise = time.perf_counter() - t0
     if noise.unresolved:
-        g, s = noise.unresolved[0]
+        bad_group, bad_sa = noise.unresolved[0]
         raise PrivacyViolation(
-            f"group {g} cannot be made {config.ls[s]}-diverse on {config.sa[s]!r}: too few values of it are "
-            f"published ({len(noise.unresolved)} group/SA pair(s)); nothing was written",
-            f"lower l for {config.sa[s]} (at most the number of its distinct values in the published rows)",
+            f"group {bad_group} cannot be made {config.ls[bad_sa]}-diverse on {config.sa[bad_sa]!r}: too few "
+            f"values of it are published ({len(noise.unresolved)} group/SA pair(s)); nothing was written",
+            f"lower l for {config.sa[bad_sa]} (at most the number of its distinct values in the published rows)",
         )
 
     # the SA-table rows of new groups and of published groups that grew
@@ -414,7 +418,7 @@ def _build(
         "l": list(config.ls),
         "noise_mode": config.noise,
         "starvation_threshold": config.threshold,
-        "rows_pool": int(len(frame)),
+        "rows_pool": len(frame),
         "rows_arriving": int(np.count_nonzero(arrived == release)),
         "rows_newly_published": int(np.count_nonzero(placed)),
         "rows_kept_back": int(np.count_nonzero(kept)),
@@ -424,7 +428,7 @@ def _build(
         "max_starvation_published": int(starvation[placed].max()) if placed.any() else None,
         "max_starvation_waiting": int(starvation[kept].max()) if kept.any() else None,
         "new_groups": new,
-        "grown_groups": int(len(grown)),
+        "grown_groups": len(grown),
         "noise": noise.count,
         "noise_by_sa": {config.sa[i]: sum(1 for a in noise.added if a.sa == i) for i in range(1, k)},
         "groups_noised": noise.groups_noised,
@@ -432,7 +436,7 @@ def _build(
         "seconds_forming": round(t_form, 4),
         "seconds_noise": round(t_noise, 4),
     }
-    return Built(assignment, sa_rows, noise_frame, new, int(len(old_gids)) + new, details)
+    return Built(assignment, sa_rows, noise_frame, new, len(old_gids) + new, details)
 
 
 def _distance_or_nan(db: Database, source: str, column: str, coder: Coder) -> np.ndarray:
@@ -513,12 +517,7 @@ def publish_release(
     group = Ident(config.group_column)
     ls = list(config.ls)
     # checks before anything is written
-    pre = db.records(render("decomposition/diverse.sql", {"ls": ls}, target=sa_rows, group_column=Ident("gid"), sa=slots_sa))[0]
-    if pre["violating"]:
-        raise PrivacyViolation(
-            f"{pre['violating']} new group(s) are not (l_1..l_k)-diverse ({ls}); nothing was written",
-            "this is a bug in the algorithm; please report it with the run id",
-        )
+    check_new_groups(db, sa_rows, ls, slots_sa)
     channel: dict[str, int] = {"moved": 0, "republished": 0, "sa_changed": 0}
     if stream is not None:
         assert prev_sa is not None
@@ -628,20 +627,38 @@ def publish_release(
             )
         )[0]
         rec = {key: int(v) for key, v in rec.items()}
-        problems = _reconcile_problems(rec, incoming, int(len(built.noise)))
+        problems = _reconcile_problems(rec, incoming, len(built.noise))
         if problems:
             raise InternalError("the release does not reconcile with its source: " + "; ".join(problems))
 
         progress.update(4, 6, "written and reconciled; verifying")
-        post = db.records(render("decomposition/diverse.sql", {"ls": ls}, target=sa_t, group_column=group, sa=[Ident(s) for s in config.sa]))[0]
+        post = db.records(
+            render(
+                "decomposition/diverse.sql",
+                {"ls": ls},
+                target=sa_t,
+                group_column=group,
+                sa=[Ident(s) for s in config.sa],
+            )
+        )[0]
         written = resolve_table(db, sa_t.display())
-        by_group = evaluate(
-            db,
-            Inputs(written, (), tuple(written.column(s) for s in config.sa), written.column(config.group_column), rec["sa_rows"]),
-            Distinct(tuple(ls)),
-            null_as_value=True,
-            prefix="verify_dec",
-        ) if rec["sa_rows"] else None
+        by_group = (
+            evaluate(
+                db,
+                Inputs(
+                    written,
+                    (),
+                    tuple(written.column(s) for s in config.sa),
+                    written.column(config.group_column),
+                    rec["sa_rows"],
+                ),
+                Distinct(tuple(ls)),
+                null_as_value=True,
+                prefix="verify_dec",
+            )
+            if rec["sa_rows"]
+            else None
+        )
         verified = not post["violating"] and (by_group is None or bool(by_group.satisfied))
         details = dict(built.details)
         details.update(
@@ -661,7 +678,11 @@ def publish_release(
             "violating_by_sa": {config.sa[i]: int(post[f"v{i + 1}"]) for i in range(k)},
             "by_group": None
             if by_group is None
-            else {"satisfied": by_group.satisfied, "groups": by_group.groups, "violating_groups": by_group.violating_groups},
+            else {
+                "satisfied": by_group.satisfied,
+                "groups": by_group.groups,
+                "violating_groups": by_group.violating_groups,
+            },
             "inference_channel": channel,
             "reconciliation": rec,
         }
@@ -750,6 +771,24 @@ def publish_release(
     )
 
 
+def check_new_groups(db: Database, sa_rows: TableRef, ls: Sequence[int], slots: Sequence[Ident]) -> None:
+    """Before anything is written: every new or grown group is (l_1..l_k)-diverse."""
+    pre = db.records(
+        render(
+            "decomposition/diverse.sql",
+            {"ls": list(ls)},
+            target=sa_rows,
+            group_column=Ident("gid"),
+            sa=list(slots),
+        )
+    )[0]
+    if pre["violating"]:
+        raise PrivacyViolation(
+            f"{pre['violating']} new group(s) are not (l_1..l_k)-diverse ({list(ls)}); nothing was written",
+            "this is a bug in the algorithm; please report it with the run id",
+        )
+
+
 def _latest_release(db: Database, name: str, first_release: int) -> int | None:
     rows = db.records(render("decomposition/history.sql", {"name": name, "first_release": first_release}))
     return int(rows[-1]["release_id"]) if rows else None
@@ -758,7 +797,9 @@ def _latest_release(db: Database, name: str, first_release: int) -> int | None:
 def _reconcile_problems(rec: dict[str, int], incoming: int, noise: int) -> list[str]:
     p = []
     if not rec["assigned"] == rec["distinct_assigned"] == rec["assigned_in_pool"]:
-        p.append(f"{rec['assigned']} assignments for {rec['distinct_assigned']} rows ({rec['assigned_in_pool']} in the pool)")
+        p.append(
+            f"{rec['assigned']} assignments for {rec['distinct_assigned']} rows ({rec['assigned_in_pool']} in the pool)"
+        )
     if rec["assigned"] + rec["retained"] != rec["received"]:
         p.append(f"published {rec['assigned']} + kept back {rec['retained']} != received {rec['received']}")
     if rec["arriving"] != incoming:
@@ -770,7 +811,9 @@ def _reconcile_problems(rec: dict[str, int], incoming: int, noise: int) -> list[
             f"for {total} published"
         )
     if rec["stream_rows"] != rec["qid_rows"] + rec["retained"]:
-        p.append(f"stream received {rec['stream_rows']} != published {rec['qid_rows']} + kept back {rec['retained']}")
+        p.append(
+            f"stream received {rec['stream_rows']} != published {rec['qid_rows']} + kept back {rec['retained']}"
+        )
     if rec["size_mismatches"]:
         p.append(f"{rec['size_mismatches']} groups of different size in the QID- and SA-table")
     if rec["marginal_mismatches"]:
@@ -896,7 +939,9 @@ def history(db: Database, release: str) -> History:
     stream = load_stream(db, name)
     if stream is None:
         raise BadInput(f"there is no release stream {name}", "list the releases with: ldiv releases DB")
-    rows = db.records(render("decomposition/history.sql", {"name": name, "first_release": stream.first_release}))
+    rows = db.records(
+        render("decomposition/history.sql", {"name": name, "first_release": stream.first_release})
+    )
     out = []
     for r in rows:
         d = json.loads(r["details"] or "{}")

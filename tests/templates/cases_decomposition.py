@@ -64,7 +64,8 @@ def _noise(env: HostileEnv) -> TableRef:
     target = env.work("dec noise")
     env.run("decomposition/noise_rows.sql", target=target)
     env.db.insert_frame(
-        target, pd.DataFrame({"gid": [1], "sa": ["order"], "replaced": ["no"], "noise": ["yes"], "distance": [1.0]})
+        target,
+        pd.DataFrame({"gid": [1], "sa": ["order"], "replaced": ["no"], "noise": ["yes"], "distance": [1.0]}),
     )
     return target
 
@@ -78,7 +79,9 @@ def _written(env: HostileEnv) -> None:
         f'CREATE OR REPLACE TABLE {QID.sql()} AS SELECT c1 AS "it\'s", c2 AS "a""b", c3 AS "Zip Code", '
         f'c4 AS "select", c5 AS "group", a.gid AS "group id" FROM {pool.sql()} p JOIN {asg.sql()} a USING (rk)'
     )
-    con.execute(f'CREATE OR REPLACE TABLE {SAT.sql()} AS SELECT gid AS "group id", s1 AS "ünï", s2 AS "order" FROM {sa_rows.sql()}')
+    con.execute(
+        f'CREATE OR REPLACE TABLE {SAT.sql()} AS SELECT gid AS "group id", s1 AS "ünï", s2 AS "order" FROM {sa_rows.sql()}'
+    )
     con.execute(
         f'CREATE OR REPLACE TABLE {MARG.sql()} AS SELECT c6 AS "ünï", c7 AS "order" FROM {pool.sql()} p '
         f"JOIN {asg.sql()} a USING (rk)"
@@ -195,11 +198,7 @@ CASES = {
             "slots": ALL_SLOTS,
         },
         {"release": 1},
-        prepare=lambda env: (
-            env.db.con.execute("CREATE SCHEMA IF NOT EXISTS ldiv"),
-            _drop(TableRef("retained:main.out it's", "ldiv"))(env),
-        )
-        and None,
+        prepare=_drop(TableRef("retained:main.out it's", "ldiv")),
     ),
     "decomposition/stream_rows.sql": Case(
         lambda env: {"source": env.source},
@@ -218,18 +217,21 @@ CASES = {
             "releases": 1,
             "first_release": 1,
             "next_key": 12,
-            "retained": "ldiv.\"retained:main.rel it's\"",
+            "retained": 'ldiv."retained:main.rel it\'s"',
         },
     ),
     "decomposition/stream_get.sql": Case(lambda env: {}, {"name": "main.rel it's"}),
     "decomposition/stream_forget.sql": Case(lambda env: {}, {"name": "main.rel it's"}),
     "decomposition/reconcile.sql": Case(
-        _reconcile_ctx, {"name": "main.rel it's", "release": 1, "first_release": None, "sa_names": ["ünï", "order"]}
+        _reconcile_ctx,
+        {"name": "main.rel it's", "release": 1, "first_release": None, "sa_names": ["ünï", "order"]},
     ),
     "decomposition/diverse.sql": Case(
         lambda env: {"target": (_written(env), SAT)[1], "group_column": GROUP, "sa": SA}, {"ls": [3, 2]}
     ),
-    "decomposition/channel.sql": Case(_channel_ctx, {"name": "main.rel it's", "first_release": 1, "previous_id": 1}),
+    "decomposition/channel.sql": Case(
+        _channel_ctx, {"name": "main.rel it's", "first_release": 1, "previous_id": 1}
+    ),
     "decomposition/history.sql": Case(lambda env: {}, {"name": "main.rel it's", "first_release": 1}),
     "decomposition/waiting.sql": Case(lambda env: {"retained": (_written(env), RETAINED)[1]}),
     "decomposition/previous_sa.sql": Case(
