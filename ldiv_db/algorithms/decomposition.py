@@ -79,6 +79,15 @@ class Decomposition(Algorithm):
                 f"decomposition publishes (l_1,...,l_k)-diversity in its distinct form, not {model.name}",
                 "drop --model (or pass --model distinct) and give one l per SA: --l 5,3,2",
             )
+        too_big = [
+            (c.name, l_i) for c, l_i in zip(inputs.sa[1:], model.ls[1:], strict=True) if l_i > model.ls[0]
+        ]
+        if too_big:
+            raise BadInput(
+                f"l = {too_big[0][1]} for {too_big[0][0]!r} is larger than l = {model.ls[0]} of the primary SA "
+                f"{inputs.sa[0].name!r}: an SA-group has l_pri rows and noise keeps its size",
+                "give every other SA an l at most the primary one's (the primary SA comes first in --sa)",
+            )
         name = out.display()
         stream = load_stream(db, name)
         if not replace:

@@ -90,7 +90,7 @@ tables = st.integers(1, 60).flatmap(
 )
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=60, deadline=None)
 @given(tables, st.integers(1, 4), st.integers(-1, 3))
 def test_forming_properties(t: tuple[list[int], ...], l: int, threshold: int) -> None:
     """Against the literal Max-l iteration: the same number of groups and the same residual per bucket;
@@ -126,7 +126,7 @@ def test_forming_properties(t: tuple[list[int], ...], l: int, threshold: int) ->
         assert len(set(bucket[rows].tolist())) >= l
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=60, deadline=None)
 @given(tables, st.integers(2, 3), st.integers(1, 4), st.sampled_from(["distance", "random"]))
 def test_noise_properties(t: tuple[list[int], ...], l: int, l2: int, mode: str) -> None:
     """Noise keeps every group's size and primary values, only replaces surplus copies, only with values
@@ -182,7 +182,9 @@ def test_incorporation_prefers_new_groups_then_groups_lacking_the_primary_value(
     # among new groups the one lacking the row's primary value wins over an earlier one holding it:
     # groups (1,0,3) and (1,0,2); the kept-back row 6 (bucket 3) joins the second
     b2 = np.array([0, 1, 2, 3, 0, 1, 3, 1], dtype=np.int64)
-    f = form_groups(b2, [np.zeros(8, dtype=np.int64)], [1], 3, starvation=np.ones(8, dtype=np.int64), threshold=0)
+    f = form_groups(
+        b2, [np.zeros(8, dtype=np.int64)], [1], 3, starvation=np.ones(8, dtype=np.int64), threshold=0
+    )
     assert f.new_groups == 2 and f.incorporated == 2
     assert f.gid[6] == f.gid[2] != f.gid[3]
 
