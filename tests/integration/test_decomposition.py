@@ -155,7 +155,7 @@ def test_a_group_without_noise_is_refused_before_writing(
     paper(db)
     before = source_digest(db)
     monkeypatch.setattr(dr, "add_noise", _no_noise)
-    with pytest.raises(PrivacyViolation, match="not .*diverse.*nothing was written"):
+    with pytest.raises(PrivacyViolation, match=r"not .*diverse.*nothing was written"):
         run(db)
     _nothing_written(db)
     assert source_digest(db) == before
