@@ -138,10 +138,17 @@ def _check_release(db: Any, name: str, sa: list[str], ls: list[int], threshold: 
     con = db.con
     sat = con.execute(f'SELECT * FROM "{name}_sa"').df()
     qid = con.execute(f'SELECT * FROM "{name}_qid"').df()
-    diverse = all(bool((sat.groupby("group_id")[c].nunique() >= l).all()) for c, l in zip(sa, ls, strict=True))
+    diverse = all(
+        bool((sat.groupby("group_id")[c].nunique() >= l).all()) for c, l in zip(sa, ls, strict=True)
+    )
     sizes_match = sat.groupby("group_id").size().equals(qid.groupby("group_id").size())
     waiting = con.execute(f'SELECT count(*), max(starvation) FROM ldiv."retained:main.{name}"').fetchone()
-    ids = [r[0] for r in con.execute("SELECT release_id FROM ldiv.release WHERE name = ? ORDER BY 1", [f"main.{name}"]).fetchall()]
+    ids = [
+        r[0]
+        for r in con.execute(
+            "SELECT release_id FROM ldiv.release WHERE name = ? ORDER BY 1", [f"main.{name}"]
+        ).fetchall()
+    ]
     rows = con.execute(
         "SELECT release_id, source_rowid, group_id FROM ldiv.release_row WHERE release_id IN "
         "(SELECT release_id FROM ldiv.release WHERE name = ?)",
@@ -197,7 +204,13 @@ def case_continuous(workdir: Path, seed: int, primary: str) -> dict[str, Any]:
         t0 = time.perf_counter()
         if m == 1:
             r = ldiv_db.anonymize(
-                db, "month_1", QI, sa, algorithm="decomposition", l=ls, output="stream",
+                db,
+                "month_1",
+                QI,
+                sa,
+                algorithm="decomposition",
+                l=ls,
+                output="stream",
                 starvation_threshold=threshold,
             )
         else:
@@ -240,8 +253,15 @@ def case_continuous(workdir: Path, seed: int, primary: str) -> dict[str, Any]:
         and (x["max_starvation_published"] or 0) <= threshold + 1
         for x in out
     )
-    return {"case": f"continuous_{primary}", "seed": seed, "l": ls, "sa": sa, "threshold": threshold,
-            "releases": out, "ok": ok}
+    return {
+        "case": f"continuous_{primary}",
+        "seed": seed,
+        "l": ls,
+        "sa": sa,
+        "threshold": threshold,
+        "releases": out,
+        "ok": ok,
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -268,9 +288,21 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         for name in ("adult_3sa", "amplified_1m", "continuous_occupation", "continuous_workclass"):
             run = subprocess.run(
-                [sys.executable, "-m", "bench.decomposition", "--case", name, "--workdir", tmp,
-                 "--seed", str(args.seed)],
-                capture_output=True, text=True, cwd=ROOT, check=True,
+                [
+                    sys.executable,
+                    "-m",
+                    "bench.decomposition",
+                    "--case",
+                    name,
+                    "--workdir",
+                    tmp,
+                    "--seed",
+                    str(args.seed),
+                ],
+                capture_output=True,
+                text=True,
+                cwd=ROOT,
+                check=True,
             )
             res = json.loads(run.stdout.strip().splitlines()[-1])
             if name in TARGETS:
@@ -279,24 +311,36 @@ def main(argv: list[str] | None = None) -> int:
             results.append(res)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(results, indent=2, default=str) + "\n")
-    print(f"{'case':<16}{'seconds':>9}{'target':>8}{'rows':>9}{'groups':>8}{'kept':>6}{'noise':>7}"
-          f"{'mean d':>8}{'peak MiB':>10}  ok")
+    print(
+        f"{'case':<16}{'seconds':>9}{'target':>8}{'rows':>9}{'groups':>8}{'kept':>6}{'noise':>7}"
+        f"{'mean d':>8}{'peak MiB':>10}  ok"
+    )
     for r in results[:2]:
-        print(f"{r['case']:<16}{r['seconds']:>9.2f}{r['target_seconds']:>8}{r['rows']:>9}{r['groups']:>8}"
-              f"{r['kept_back']:>6}{r['noise']:>7}{r['noise_mean_distance']:>8}{r['peak_mib']:>10}  {r['ok']}")
+        print(
+            f"{r['case']:<16}{r['seconds']:>9.2f}{r['target_seconds']:>8}{r['rows']:>9}{r['groups']:>8}"
+            f"{r['kept_back']:>6}{r['noise']:>7}{r['noise_mean_distance']:>8}{r['peak_mib']:>10}  {r['ok']}"
+        )
     a = results[0]
-    print(f"noise mean distance: distance {a['noise_mean_distance']} vs random {a['random_noise_mean_distance']}"
-          f" ({a['noise']} vs {a['random_noise']} values)")
+    print(
+        f"noise mean distance: distance {a['noise_mean_distance']} vs random {a['random_noise_mean_distance']}"
+        f" ({a['noise']} vs {a['random_noise']} values)"
+    )
     for c in results[2:]:
-        print(f"\n{c['case']} (SAs {c['sa']}, l {c['l']}, threshold {c['threshold']}, seed {c['seed']}): ok {c['ok']}")
-        print("| month | arrived | published (new) | published (total) | waiting | placed by P_s | max P_s published "
-              "| max P_s waiting | groups | noise | s |")
+        print(
+            f"\n{c['case']} (SAs {c['sa']}, l {c['l']}, threshold {c['threshold']}, seed {c['seed']}): ok {c['ok']}"
+        )
+        print(
+            "| month | arrived | published (new) | published (total) | waiting | placed by P_s | max P_s published "
+            "| max P_s waiting | groups | noise | s |"
+        )
         print("|---|---|---|---|---|---|---|---|---|---|---|")
         for x in c["releases"]:
-            print(f"| {x['release']} | {x['arrived']} | {x['published_now']} | {x['published_total']} | "
-                  f"{x['waiting']} | {x['incorporated']} ({x['into_published_groups']} into published groups) | "
-                  f"{x['max_starvation_published']} | {x['max_starvation_waiting'] if x['max_starvation_waiting'] is not None else '-'} | "
-                  f"{x['groups']} | {x['noise']} | {x['seconds']} |")
+            print(
+                f"| {x['release']} | {x['arrived']} | {x['published_now']} | {x['published_total']} | "
+                f"{x['waiting']} | {x['incorporated']} ({x['into_published_groups']} into published groups) | "
+                f"{x['max_starvation_published']} | {x['max_starvation_waiting'] if x['max_starvation_waiting'] is not None else '-'} | "
+                f"{x['groups']} | {x['noise']} | {x['seconds']} |"
+            )
     ok = all(r.get("ok", True) for r in results)
     return 0 if ok else 1
 
