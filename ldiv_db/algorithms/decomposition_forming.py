@@ -18,9 +18,10 @@ starvation penalty first, then the smallest row key. The groups are built positi
    order (SPEC §4.2 "t1 = smallest row id"; with starvation: the most starved first, SPEC §4.3);
 2. position j = 2..l_pri, one bucket at a time: every group taking its j-th row from that bucket prices
    all the bucket's combos at once (a groups × combos matrix of penalties, from per-group bitsets of the
-   values already in the group) and asks for the combo with the least (penalty, priority of its next row);
-   a combo with fewer rows left than askers serves the earliest groups; the others ask again (each round
-   exhausts a combo, so a bucket with C combos needs at most C + 1 rounds).
+   values already in the group) and ranks them by (penalty, priority of the combo's next row when the
+   batch starts); in rounds, every group still without a row asks for its best combo with rows left, and
+   a combo with fewer rows left than askers serves the earliest groups (each round exhausts a combo, so a
+   bucket with C combos needs at most C + 1 rounds of O(groups) work).
 
 On the paper's example this is exactly the sequential algorithm (SPEC §4.6). In general it differs from
 it only in which rows of a bucket a group gets, never in how many groups are formed or in the residual
@@ -221,31 +222,50 @@ def _take(
     gid: IntArray,
     n: int,
 ) -> int:
-    """Groups ``gs`` (in group order) each take one row of the combos ``cb`` of one bucket."""
+    """Groups ``gs`` (in group order) each take one row of the combos ``cb`` of one bucket.
+
+    Every group ranks the combos once, by (penalty, priority of the combo's next row at the start of the
+    batch); then, in rounds, every group still without a row asks for its best combo that has rows left,
+    and a combo serves its askers in group order (the earliest groups first)."""
+    remaining = counts[cb] - ptr[cb]
+    head = prio[rows_sorted[start[cb] + np.minimum(ptr[cb], counts[cb] - 1)]]
+    by_head = np.argsort(np.where(remaining > 0, head, n + 1), kind="stable")
+    cbo = cb[by_head]
+    rem = remaining[by_head].copy()
+    pen = np.zeros((len(gs), len(cbo)), dtype=np.int8)
+    for s, codes in zip(sets, combo_codes, strict=True):
+        pen += s.member(gs[:, None], codes[cbo][None, :])
+    pen[:, rem <= 0] = np.iinfo(np.int8).max
+    prefs = np.argsort(pen, axis=1, kind="stable")  # by penalty, then by head (the column order)
+    del pen
+    at = np.zeros(len(gs), dtype=np.int64)  # each group's position in its preference list
+    taken = np.zeros(len(cbo), dtype=np.int64)
+    todo = np.arange(len(gs))
     rounds = 0
-    big = np.int64(n + 1)
-    while len(gs):
+    while len(todo):
         rounds += 1
-        remaining = counts[cb] - ptr[cb]
-        head = prio[rows_sorted[start[cb] + np.minimum(ptr[cb], counts[cb] - 1)]]
-        pen = np.zeros((len(gs), len(cb)), dtype=np.int64)
-        for s, codes in zip(sets, combo_codes, strict=True):
-            pen += s.member(gs[:, None], codes[cb][None, :])
-        key = pen * big + head[None, :]
-        key[:, remaining <= 0] = np.iinfo(np.int64).max
-        choice = np.argmin(key, axis=1)
+        choice = prefs[todo, at[todo]]
+        dry = rem[choice] <= 0
+        while dry.any():
+            at[todo[dry]] += 1
+            choice[dry] = prefs[todo[dry], at[todo[dry]]]
+            dry = rem[choice] <= 0
         order = np.argsort(choice, kind="stable")
         ch = choice[order]
         rank = np.arange(len(ch)) - np.searchsorted(ch, ch, side="left")
-        win = rank < remaining[ch]
-        wg = gs[order[win]]
-        wc = cb[ch[win]]
-        rows = rows_sorted[start[wc] + ptr[wc] + rank[win]]
+        win = rank < rem[ch]
+        wi = todo[order[win]]
+        wc = ch[win]
+        rows = rows_sorted[start[cbo[wc]] + ptr[cbo[wc]] + taken[wc] + rank[win]]
+        wg = gs[wi]
         gid[rows] = wg
-        ptr[cb] += np.bincount(ch[win], minlength=len(cb))
+        got = np.bincount(wc, minlength=len(cbo))
+        taken += got
+        rem -= got
         for s, codes in zip(sets, others, strict=True):
             s.add(wg, codes[rows])
-        gs = np.sort(gs[order[~win]])
+        todo = np.sort(todo[order[~win]])
+    ptr[cbo] += taken
     return rounds
 
 
