@@ -361,3 +361,34 @@ def test_missing_hierarchy_and_existing_release(db: Database) -> None:
         run(db, noise="random")
     with pytest.raises(BadInput, match="no release stream"):
         api.release_append(db, "other", "t")
+
+
+def test_job_file_publishes_a_decomposition_release(tmp_path: Path) -> None:
+    from ldiv_db.job import run_job
+
+    data = tmp_path / "t.csv"
+    read_table(PAPER).to_csv(data, sep=";", index=False)
+    job = tmp_path / "job.toml"
+    job.write_text(
+        f"""database = "j.duckdb"
+[source]
+table = "t"
+load = "{data.name}"
+sep = ";"
+[hierarchies]
+Salary = "{PAPER.hierarchies["Salary"]}"
+[anonymize]
+qi = {json.dumps(QI)}
+sa = ["Occupation", "Salary"]
+algorithm = "decomposition"
+l = [4, 4]
+output = "rel"
+[anonymize.options]
+noise = "distance"
+starvation_threshold = 0
+""",
+        encoding="utf-8",
+    )
+    for _ in range(2):  # re-running replaces the release
+        res = run_job(job)
+        assert res.release is not None and res.release.verified and res.release.details["noise"] == 1
