@@ -392,3 +392,20 @@ starvation_threshold = 0
     for _ in range(2):  # re-running replaces the release
         res = run_job(job)
         assert res.release is not None and res.release.verified and res.release.details["noise"] == 1
+
+
+def test_hostile_names_and_an_empty_batch(hostile_db: Database) -> None:
+    from fixtures.hostile import HOSTILE_QI
+
+    r = ldiv_db.anonymize(
+        hostile_db, "select", HOSTILE_QI[:2], ["ünï", "order"], algorithm="decomposition", l=[3, 2],
+        output="it's out", noise="random", seed=2, keep_columns=["group"],
+    )
+    assert r.verified and r.rows_published + r.details["rows_waiting"] == 12
+    sat = table(hostile_db, "it's out_sa")
+    assert list(sat.columns) == ["group_id", "ünï", "order"]
+    assert (sat.groupby("group_id")["ünï"].nunique() >= 3).all()
+    assert (sat.groupby("group_id")["order"].nunique() >= 2).all()
+    hostile_db.con.execute('CREATE TABLE "no rows" AS SELECT * FROM "select" LIMIT 0')
+    again = api.release_append(hostile_db, "it's out", "no rows")
+    assert again.verified and again.rows_in == 12 and again.details["rows_arriving"] == 0
