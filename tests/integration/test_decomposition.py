@@ -398,8 +398,16 @@ def test_hostile_names_and_an_empty_batch(hostile_db: Database) -> None:
     from fixtures.hostile import HOSTILE_QI
 
     r = ldiv_db.anonymize(
-        hostile_db, "select", HOSTILE_QI[:2], ["ünï", "order"], algorithm="decomposition", l=[3, 2],
-        output="it's out", noise="random", seed=2, keep_columns=["group"],
+        hostile_db,
+        "select",
+        HOSTILE_QI[:2],
+        ["ünï", "order"],
+        algorithm="decomposition",
+        l=[3, 2],
+        output="it's out",
+        noise="random",
+        seed=2,
+        keep_columns=["group"],
     )
     assert r.verified and r.rows_published + r.details["rows_waiting"] == 12
     sat = table(hostile_db, "it's out_sa")
