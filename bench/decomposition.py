@@ -142,7 +142,7 @@ def _check_release(db: Any, name: str, sa: list[str], ls: list[int], threshold: 
         bool((sat.groupby("group_id")[c].nunique() >= l).all()) for c, l in zip(sa, ls, strict=True)
     )
     sizes_match = sat.groupby("group_id").size().equals(qid.groupby("group_id").size())
-    waiting = con.execute(f'SELECT count(*), max(starvation) FROM ldiv."retained:main.{name}"').fetchone()
+    waiting = con.execute(f'SELECT count(*), max(starvation) FROM ldiv."retained:main.{name}"').fetchall()[0]
     ids = [
         r[0]
         for r in con.execute(
@@ -182,10 +182,12 @@ def case_continuous(workdir: Path, seed: int, primary: str) -> dict[str, Any]:
     sa = [primary] + [s for s in SA if s != primary]
     ls = L if primary == "occupation" else [3, 3, 2]
     threshold = 1
-    n = int(db.con.execute("SELECT count(*) FROM adult").fetchone()[0])
+    import pandas as pd
+
+    n = int(db.con.execute("SELECT count(*) FROM adult").fetchall()[0][0])
     month = np.empty(n, dtype=np.int64)
     month[np.random.default_rng(seed).permutation(n)] = np.arange(n) % MONTHS
-    db.con.register("months", {"rid": np.arange(n), "month": month})
+    db.con.register("months", pd.DataFrame({"rid": np.arange(n), "month": month}))
     db.con.execute("CREATE TABLE month_of AS SELECT * FROM months")
     db.con.unregister("months")
     for m in range(MONTHS):
@@ -216,7 +218,7 @@ def case_continuous(workdir: Path, seed: int, primary: str) -> dict[str, Any]:
         else:
             r = api.release_append(db, "stream", f"month_{m}")
         seconds = time.perf_counter() - t0
-        received += int(db.con.execute(f"SELECT count(*) FROM month_{m}").fetchone()[0])
+        received += int(db.con.execute(f"SELECT count(*) FROM month_{m}").fetchall()[0][0])
         chk = _check_release(db, "stream", sa, ls, threshold)
         d = r.details
         out.append(
