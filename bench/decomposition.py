@@ -266,6 +266,39 @@ def case_continuous(workdir: Path, seed: int, primary: str) -> dict[str, Any]:
     }
 
 
+def show(results: list[dict[str, Any]]) -> None:
+    print(
+        f"{'case':<16}{'seconds':>9}{'target':>8}{'rows':>9}{'groups':>8}{'kept':>6}{'noise':>7}"
+        f"{'mean d':>8}{'peak MiB':>10}  ok"
+    )
+    for r in results[:2]:
+        print(
+            f"{r['case']:<16}{r['seconds']:>9.2f}{r['target_seconds']:>8}{r['rows']:>9}{r['groups']:>8}"
+            f"{r['kept_back']:>6}{r['noise']:>7}{r['noise_mean_distance']!s:>8}{r['peak_mib']:>10}  {r['ok']}"
+        )
+    a = results[0]
+    print(
+        f"noise mean distance: distance {a['noise_mean_distance']} vs random {a['random_noise_mean_distance']}"
+        f" ({a['noise']} vs {a['random_noise']} values)"
+    )
+    for c in results[2:]:
+        print(
+            f"\n{c['case']} (SAs {c['sa']}, l {c['l']}, threshold {c['threshold']}, seed {c['seed']}): ok {c['ok']}"
+        )
+        print(
+            "| month | arrived | published (new) | published (total) | waiting | placed by P_s | max P_s published "
+            "| max P_s waiting | groups | noise | s |"
+        )
+        print("|---|---|---|---|---|---|---|---|---|---|---|")
+        for x in c["releases"]:
+            print(
+                f"| {x['release']} | {x['arrived']} | {x['published_now']} | {x['published_total']} | "
+                f"{x['waiting']} | {x['incorporated']} ({x['into_published_groups']} into published groups) | "
+                f"{x['max_starvation_published']} | {x['max_starvation_waiting'] if x['max_starvation_waiting'] is not None else '-'} | "
+                f"{x['groups']} | {x['noise']} | {x['seconds']} |"
+            )
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m bench.decomposition")
     p.add_argument("--case")
@@ -313,36 +346,7 @@ def main(argv: list[str] | None = None) -> int:
             results.append(res)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(results, indent=2, default=str) + "\n")
-    print(
-        f"{'case':<16}{'seconds':>9}{'target':>8}{'rows':>9}{'groups':>8}{'kept':>6}{'noise':>7}"
-        f"{'mean d':>8}{'peak MiB':>10}  ok"
-    )
-    for r in results[:2]:
-        print(
-            f"{r['case']:<16}{r['seconds']:>9.2f}{r['target_seconds']:>8}{r['rows']:>9}{r['groups']:>8}"
-            f"{r['kept_back']:>6}{r['noise']:>7}{r['noise_mean_distance']:>8}{r['peak_mib']:>10}  {r['ok']}"
-        )
-    a = results[0]
-    print(
-        f"noise mean distance: distance {a['noise_mean_distance']} vs random {a['random_noise_mean_distance']}"
-        f" ({a['noise']} vs {a['random_noise']} values)"
-    )
-    for c in results[2:]:
-        print(
-            f"\n{c['case']} (SAs {c['sa']}, l {c['l']}, threshold {c['threshold']}, seed {c['seed']}): ok {c['ok']}"
-        )
-        print(
-            "| month | arrived | published (new) | published (total) | waiting | placed by P_s | max P_s published "
-            "| max P_s waiting | groups | noise | s |"
-        )
-        print("|---|---|---|---|---|---|---|---|---|---|---|")
-        for x in c["releases"]:
-            print(
-                f"| {x['release']} | {x['arrived']} | {x['published_now']} | {x['published_total']} | "
-                f"{x['waiting']} | {x['incorporated']} ({x['into_published_groups']} into published groups) | "
-                f"{x['max_starvation_published']} | {x['max_starvation_waiting'] if x['max_starvation_waiting'] is not None else '-'} | "
-                f"{x['groups']} | {x['noise']} | {x['seconds']} |"
-            )
+    show(results)
     ok = all(r.get("ok", True) for r in results)
     return 0 if ok else 1
 
