@@ -16,7 +16,7 @@ import pandas as pd
 import pytest
 
 import ldiv_db
-from fixtures.papers import PAPER_TABLES, PAPERS_DIR, read_table
+from fixtures.papers import PAPER_TABLES, read_table
 from ldiv_db import api
 from ldiv_db.algorithms import decomposition_release as dr
 from ldiv_db.cli import main
@@ -75,29 +75,23 @@ def test_paper_example_exact(db: Database) -> None:
     before = source_digest(db)
     r = run(db)
     assert r.verified and r.groups == 2 and r.rows_published == 8 and r.details["rows_waiting"] == 0
-    # groups {1,3,5,7} and {2,4,6,8} (committed expected QID-table groups)
-    expected_groups = pd.read_csv(PAPERS_DIR / "decomposition_expected_groups.csv", sep=";")
+    # groups {1,3,5,7} and {2,4,6,8} (SPEC §4.6, the paper's Table 4)
     got = memberships(db, r.release_id)
     groups_by_row = {rk + 1: g for rk, g in got.items()}
-    expected = {}
-    for g, rows in expected_groups.groupby("group")["row_id"]:
-        expected[g] = sorted(rows)
-    got_sets = sorted(sorted(rk for rk, g in groups_by_row.items() if g == gid) for gid in set(got.values()))
-    assert got_sets == sorted(expected.values())
+    members = {gid: sorted(rk for rk, g in groups_by_row.items() if g == gid) for gid in set(got.values())}
+    assert sorted(members.values()) == [[1, 3, 5, 7], [2, 4, 6, 8]]
     # the QID-table: QIs unchanged, no SA, no identifier, the group id
     qid = table(db, "rel_qid")
     assert list(qid.columns) == [*QI, "group_id"]
     src = read_table(PAPER)
     merged = qid.merge(src, on=QI)
     assert len(merged) == 8
-    assert {g: sorted(x) for g, x in merged.groupby("group_id")["row_id"]} == {
-        gid: sorted(rk for rk, g in groups_by_row.items() if g == gid) for gid in set(got.values())
-    }
-    # the SA-table equals the expected Decomposition+ table (the noise 7 chosen by distance)
+    assert {g: sorted(x) for g, x in merged.groupby("group_id")["row_id"]} == members
+    # the SA-table equals the committed expected Decomposition+ table (the noise 7 chosen by distance)
     sa = table(db, "rel_sa")
-    exp_sa = pd.read_csv(PAPERS_DIR / "decomposition_expected_sa.csv", sep=";", dtype=str)
+    exp_sa = read_table(PAPER_TABLES["decomposition_table6"])
+    exp_gid = {"1": groups_by_row[1], "2": groups_by_row[2]}
     gid_of_row1 = groups_by_row[1]
-    exp_gid = {"1": gid_of_row1, "2": groups_by_row[2]}
     for col in SA:
         for g, vals in exp_sa.groupby("group")[col]:
             assert sorted(sa.loc[sa["group_id"] == exp_gid[g], col]) == sorted(vals)
