@@ -253,24 +253,35 @@ def _anonymize(
             progress=progress,
             seed=seed,
         )
-        part = algo.run(request)
-        progress.update(1, 5, "partitioned; writing the release")
-        result = publish(
-            db,
-            inputs,
-            part,
-            privacy,
-            algo_name=algo.name,
-            out=out,
-            run_id=run_id,
-            replace=replace,
-            keep_columns=keep_columns,
-            class_column=class_column,
-            hids=hids,
-            null_as_value=null_as_value,
-            progress=progress,
-            kl=kl,
-        )
+        own_writer = getattr(algo, "release", None)
+        if own_writer is not None:  # a release that is not one table (Decomposition+: three tables)
+            result: AnonymizeResult = own_writer(
+                request,
+                out=out,
+                run_id=run_id,
+                replace=replace,
+                keep_columns=keep_columns,
+                null_as_value=null_as_value,
+            )
+        else:
+            part = algo.run(request)
+            progress.update(1, 5, "partitioned; writing the release")
+            result = publish(
+                db,
+                inputs,
+                part,
+                privacy,
+                algo_name=algo.name,
+                out=out,
+                run_id=run_id,
+                replace=replace,
+                keep_columns=keep_columns,
+                class_column=class_column,
+                hids=hids,
+                null_as_value=null_as_value,
+                progress=progress,
+                kl=kl,
+            )
         progress.done()
     except LdivError as exc:
         _finish_run(db, run_id, "failed", t0, q0, None, str(exc))

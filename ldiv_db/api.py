@@ -123,6 +123,33 @@ def releases(db: Any) -> ReleaseList:
             database.close()
 
 
+# ---------------------------------------------------------------------------- release streams (Decomposition+)
+def release_append(db: Any, release: str, source: str, *, quiet: bool = True) -> AnonymizeResult:
+    """Publish the next release of a Decomposition+ stream from the rows of table ``source`` plus the
+    rows kept back so far; the inference-channel check runs before anything is written."""
+    from .algorithms.decomposition_release import append
+
+    database = Database.open(db)
+    try:
+        return append(database, release, source, quiet=quiet)
+    finally:
+        database.drop_work_tables()
+        if database is not db:
+            database.close()
+
+
+def release_history(db: Any, release: str) -> Any:
+    """The releases of a Decomposition+ stream: rows published, rows waiting and their starvation."""
+    from .algorithms.decomposition_release import history
+
+    database = Database.open(db)
+    try:
+        return history(database, release)
+    finally:
+        if database is not db:
+            database.close()
+
+
 __all__ = [
     "AnonymizeResult",
     "CheckResult",
@@ -134,6 +161,8 @@ __all__ = [
     "check",
     "load",
     "metrics",
+    "release_append",
+    "release_history",
     "releases",
     "suggest_l",
 ]

@@ -256,6 +256,22 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--categories", required=True, help="FILE: value;category (1 = most sensitive)")
     sim.add_argument("--json", action="store_true")
 
+    # release streams (Decomposition+ continuous release)
+    rs = sub.add_parser(
+        "release", help="continuous release: append the next release of a stream, or its history"
+    )
+    rss = rs.add_subparsers(dest="rcommand", required=True, metavar="ACTION")
+    ra = rss.add_parser("append", help="publish the next release of a stream from a table of new rows")
+    _add_db(ra)
+    ra.add_argument("--release", required=True, help="the stream's name (the --output of its first release)")
+    ra.add_argument("--from", dest="from_table", required=True, metavar="NEW_ROWS", help="table of new rows")
+    ra.add_argument("--quiet", action="store_true")
+    ra.add_argument("--json", action="store_true")
+    rh = rss.add_parser("history", help="releases of a stream, rows published, rows waiting, starvation")
+    _add_db(rh)
+    rh.add_argument("--release", required=True)
+    rh.add_argument("--json", action="store_true")
+
     rl = sub.add_parser("releases", help="list recorded releases")
     _add_db(rl)
     rl.add_argument("--json", action="store_true")
@@ -356,6 +372,12 @@ def _cmd(args: argparse.Namespace) -> int:
         if not args.qi and not args.group_column:
             raise LdivError("name the groups", "give --qi a,b or --group-column g")
         _emit(args, similarity(_open(args), args.table, args.qi, args.sa, args.categories, args.group_column))
+        return 0
+    if args.command == "release":
+        if args.rcommand == "append":
+            _emit(args, api.release_append(_open(args), args.release, args.from_table, quiet=args.quiet))
+        else:
+            _emit(args, api.release_history(_open(args), args.release))
         return 0
     if args.command == "releases":
         _emit(args, api.releases(_open(args)))

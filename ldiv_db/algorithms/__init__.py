@@ -5,6 +5,7 @@ from __future__ import annotations
 from ..errors import BadInput
 from .base import Algorithm, AnonymizeRequest, Partitioning
 from .bsgi import Bsgi
+from .decomposition import Decomposition
 from .full_domain import FullDomain
 from .hilbert import Hilbert
 from .mondrian import Mondrian
@@ -26,6 +27,7 @@ register(TP)
 register(TPPlus)
 register(Hilbert)
 register(TopDown)
+register(Decomposition)
 
 
 def get_algorithm(name: str) -> Algorithm:

@@ -181,6 +181,7 @@ EXPECTED_ROWS = {
     "lalpha_table7": 12,
     "lalpha_table8": 4,
     "decomposition_table1": 8,
+    "decomposition_table6": 8,
     "lplus_fig1": 10,
 }
 

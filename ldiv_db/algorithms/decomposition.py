@@ -1,0 +1,122 @@
+"""Decomposition+ (Das & Bhattacharyya 2012, after Ye et al.'s Decomposition, DASFAA 2009; SPEC §4):
+several sensitive attributes, the first one primary. SA-groups are formed on the primary SA by
+largest-l group forming with the diversity penalty (:mod:`.decomposition_forming`); the other SAs are
+made l_i-diverse with noise from the linkable sensitive values (:mod:`.decomposition_noise`); the
+release is three tables, and the rows that fit no group are kept back for a later release
+(:mod:`.decomposition_release`, ``ldiv release append``).
+
+The release shape (three tables, kept-back rows) does not fit the one-table pipeline, so this algorithm
+brings its own writer with the same guarantees (one transaction, exact reconciliation, re-verification
+on the written tables, roll back on failure); ``ldiv_db.anonymize`` calls :meth:`Decomposition.release`
+instead of ``run`` + ``publish``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from ..errors import BadInput, InternalError
+from ..privacy import Distinct
+from .base import Algorithm, AnonymizeRequest, Partitioning
+from .decomposition_release import (
+    StreamConfig,
+    load_stream,
+    outputs,
+    parse_noise,
+    parse_threshold,
+    publish_release,
+)
+
+if TYPE_CHECKING:
+    from ..anonymize import AnonymizeResult
+    from ..render import TableRef
+
+
+class Decomposition(Algorithm):
+    name = "decomposition"
+    default_model = "distinct"
+    summary = (
+        "Decomposition+: SA-groups on the first (primary) SA, noise for the others; three tables "
+        "OUT_qid/OUT_sa/OUT_marginals; kept-back rows for `ldiv release append`"
+    )
+    cli_args = (
+        (
+            "--noise",
+            {
+                "choices": ["distance", "random"],
+                "help": "decomposition: noise value nearest in the SA's hierarchy (default) or random (--seed)",
+            },
+        ),
+        (
+            "--starvation-threshold",
+            {
+                "help": "decomposition: a kept-back row joins a group once its starvation penalty (releases "
+                "waited) exceeds this (default 2; -1 places every residual row at once)",
+            },
+        ),
+    )
+
+    def run(self, request: AnonymizeRequest) -> Partitioning:
+        raise InternalError("decomposition writes its own three-table release (Decomposition.release)")
+
+    def release(
+        self,
+        request: AnonymizeRequest,
+        *,
+        out: TableRef,
+        run_id: int,
+        replace: bool,
+        keep_columns: Sequence[str],
+        null_as_value: bool = False,
+    ) -> AnonymizeResult:
+        from ..anonymize import _group_column_name
+
+        db, inputs = request.db, request.inputs
+        model = request.model
+        if not isinstance(model, Distinct) or not model.ls:
+            raise BadInput(
+                f"decomposition publishes (l_1,...,l_k)-diversity in its distinct form, not {model.name}",
+                "drop --model (or pass --model distinct) and give one l per SA: --l 5,3,2",
+            )
+        too_big = [
+            (c.name, l_i) for c, l_i in zip(inputs.sa[1:], model.ls[1:], strict=True) if l_i > model.ls[0]
+        ]
+        if too_big:
+            raise BadInput(
+                f"l = {too_big[0][1]} for {too_big[0][0]!r} is larger than l = {model.ls[0]} of the primary SA "
+                f"{inputs.sa[0].name!r}: an SA-group has l_pri rows and noise keeps its size",
+                "give every other SA an l at most the primary one's (the primary SA comes first in --sa)",
+            )
+        name = out.display()
+        stream = load_stream(db, name)
+        if not replace:
+            existing = [t.display() for t in outputs(out) if db.exists(t)]
+            if existing or stream is not None:
+                raise BadInput(
+                    f"the release {name} already exists ({', '.join(existing) or 'its stream state'})",
+                    "pass --replace to start it again, or `ldiv release append` to publish its next release",
+                )
+        keep = [inputs.table.column(k).name for k in keep_columns]
+        config = StreamConfig(
+            qi=tuple(c.name for c in inputs.qi),
+            sa=tuple(c.name for c in inputs.sa),
+            keep=tuple(dict.fromkeys(keep)),
+            ls=tuple(int(x) for x in model.ls),
+            noise=parse_noise(request.options.get("noise")),
+            seed=request.seed,
+            threshold=parse_threshold(request.options.get("starvation_threshold")),
+            null_as_value=null_as_value,
+            group_column=_group_column_name(inputs, keep),
+        )
+        return publish_release(
+            db,
+            out=out,
+            new_rows=inputs.table,
+            config=config,
+            stream=None,
+            hierarchy_source=inputs.table.name,
+            run_id=run_id,
+            replace=replace,
+            progress=request.progress,
+        )

@@ -1,0 +1,318 @@
+"""Decomposition+ group forming: largest-l on the primary SA with the diversity penalty, batched in
+waves, and the starvation incorporation of kept-back rows (SPEC §4.2, §4.3; Das & Bhattacharyya 2012).
+
+Everything here works on integer codes in numpy arrays; the controller fetches them with one query and
+writes the assignment back with one insert.
+
+**Schedule.** Largest-l re-sorts the primary buckets by size before every group and takes one row from
+each of the ``l_pri`` largest (ties: first appearance). That order depends only on the bucket sizes, so
+it is BSGI's closed-form Max-l schedule (:mod:`.bsgi_schedule`): group g takes its j-th row from bucket
+``plan[g, j]``. The per-bucket residual counts (SPEC §4.7, Table 7(a)) follow from it alone.
+
+**Which rows (batched, [D]).** A row is described by its *combo*: its bucket and its codes on the
+non-primary SAs; the diversity penalty ``P(t, G)`` (the number of non-primary SAs on which t repeats a
+value already in G) depends only on the combo. Inside a combo, rows leave in priority order: the highest
+starvation penalty first, then the smallest row key. The groups are built position by position:
+
+1. seeds (position 1): every group takes, in group order, the next row of its first bucket in priority
+   order (SPEC §4.2 "t1 = smallest row id"; with starvation: the most starved first, SPEC §4.3);
+2. position j = 2..l_pri, one bucket at a time: every group taking its j-th row from that bucket prices
+   all the bucket's combos at once (a groups × combos matrix of penalties, from per-group bitsets of the
+   values already in the group) and ranks them by (penalty, priority of the combo's next row when the
+   batch starts); in rounds, every group still without a row asks for its best combo with rows left, and
+   a combo with fewer rows left than askers serves the earliest groups (each round exhausts a combo, so a
+   bucket with C combos needs at most C + 1 rounds of O(groups) work).
+
+On the paper's example this is exactly the sequential algorithm (SPEC §4.6). In general it differs from
+it only in which rows of a bucket a group gets, never in how many groups are formed or in the residual
+counts: a group sees the rows later groups take at the same position, and all seeds are taken first.
+
+**Residual rows** are kept back (gid -1). A kept-back row whose starvation penalty exceeds the threshold
+joins the group minimizing (earlier-release group?, group already holds its primary value?, P(t, G),
+group size, group id): new groups of this release before published ones (adding a row to a published
+group shows it in the difference of the two releases), groups lacking its primary value before the
+others (SPEC §4.3, as BSGI's Incorporate), then the least penalty, then the smallest group [D].
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+import numpy.typing as npt
+
+from .bsgi_schedule import Schedule, max_l_schedule
+
+IntArray = npt.NDArray[np.int64]
+BoolArray = npt.NDArray[np.bool_]
+MATRIX_CELLS = 4_000_000  # groups × combos priced at once
+INCORPORATE_CHUNK = 64  # starved rows placed between two updates of the group states
+
+
+class ValueSets:
+    """One bitset of value codes per group (the values of one SA a group already holds)."""
+
+    def __init__(self, groups: int, n_values: int) -> None:
+        self.words = max(1, (n_values + 63) // 64)
+        self.bits = np.zeros((groups, self.words), dtype=np.uint64)
+
+    def add(self, g: IntArray, codes: IntArray) -> None:
+        """Add codes[i] to the set of group g[i] (repeated groups allowed)."""
+        if len(g) == 0:
+            return
+        shift = (codes & 63).astype(np.uint64)
+        np.bitwise_or.at(self.bits, (g, codes >> 6), np.left_shift(np.uint64(1), shift))
+
+    def member(self, g: IntArray, codes: IntArray) -> BoolArray:
+        """Whether codes (broadcast against g) are in the sets of groups g."""
+        word = self.bits[g, codes >> 6]
+        return np.asarray((word >> (codes & 63).astype(np.uint64)) & np.uint64(1), dtype=bool)
+
+    def extend(self, other: ValueSets) -> ValueSets:
+        out = ValueSets(0, 64 * max(self.words, other.words))
+        width = out.words
+        a = np.zeros((len(self.bits), width), dtype=np.uint64)
+        a[:, : self.words] = self.bits
+        b = np.zeros((len(other.bits), width), dtype=np.uint64)
+        b[:, : other.words] = other.bits
+        out.bits = np.vstack([a, b])
+        return out
+
+
+@dataclass
+class Published:
+    """Groups of earlier releases that a starved row may join: their primary and non-primary value sets
+    (after noise, as published) and sizes."""
+
+    primary: ValueSets
+    others: list[ValueSets]
+    sizes: IntArray
+
+    @property
+    def groups(self) -> int:
+        return len(self.sizes)
+
+
+@dataclass
+class Forming:
+    """The result: ``gid[i]`` is row i's group (0-based, new groups first, then published groups as
+    ``new_groups + k``), or -1 when the row is kept back."""
+
+    gid: IntArray
+    new_groups: int
+    schedule: Schedule
+    incorporated: int = 0
+    incorporated_into_published: int = 0
+    rounds: int = 0
+    starved_waiting: int = 0
+    details: dict[str, int] = field(default_factory=dict)
+
+
+def _combos(bucket: IntArray, others: Sequence[IntArray], n_values: Sequence[int], m: int) -> IntArray:
+    """Dense combo ids of (bucket, non-primary codes), ordered by bucket first."""
+    key = bucket.astype(np.int64)
+    radix = m
+    for codes, nv in zip(others, n_values, strict=True):
+        if radix * max(nv, 1) >= 2**62:
+            stacked = np.stack([bucket, *others], axis=1)
+            _, inv = np.unique(stacked, axis=0, return_inverse=True)
+            return np.asarray(inv, dtype=np.int64).ravel()
+        key = key * max(nv, 1) + codes
+        radix *= max(nv, 1)
+    # bucket is the most significant digit, so combo ids sort by bucket
+    _, inv = np.unique(key, return_inverse=True)
+    return np.asarray(inv, dtype=np.int64).ravel()
+
+
+def form_groups(
+    bucket: IntArray,
+    others: Sequence[IntArray],
+    n_values: Sequence[int],
+    l: int,
+    *,
+    starvation: IntArray | None = None,
+    threshold: int | None = None,
+    published: Published | None = None,
+) -> Forming:
+    """Largest-l group forming on ``bucket`` (primary codes 0..m-1 in first-appearance order; rows in
+    row-key order) with the diversity penalty on ``others`` (SPEC §4.2), then the starvation rule
+    (SPEC §4.3): rows with ``starvation > threshold`` are placed into a group, the others kept back."""
+    n = len(bucket)
+    bucket = np.asarray(bucket, dtype=np.int64)
+    others = [np.asarray(o, dtype=np.int64) for o in others]
+    starv = np.zeros(n, dtype=np.int64) if starvation is None else np.asarray(starvation, dtype=np.int64)
+    m = int(bucket.max()) + 1 if n else 0
+    sizes = np.bincount(bucket, minlength=m) if n else np.zeros(0, dtype=np.int64)
+    schedule = max_l_schedule(sizes.tolist(), l)
+    groups = schedule.classes
+    gid = np.full(n, -1, dtype=np.int64)
+    # priority: the most starved first, then the smallest row key (= row index)
+    prio = np.empty(n, dtype=np.int64)
+    prio[np.lexsort((np.arange(n), -starv))] = np.arange(n)
+    sets = [ValueSets(groups, nv) for nv in n_values]
+    rounds = 0
+    if groups:
+        plan = np.empty((groups, l), dtype=np.int64)
+        at = 0
+        for run in schedule.runs:
+            plan[at : at + run.count] = np.asarray(run.buckets, dtype=np.int64)
+            at += run.count
+        combo = _combos(bucket, others, n_values, m)
+        n_combos = int(combo.max()) + 1
+        rows_sorted = np.lexsort((prio, combo))
+        counts = np.bincount(combo, minlength=n_combos)
+        start = np.concatenate([[0], np.cumsum(counts)[:-1]]).astype(np.int64)
+        ptr = np.zeros(n_combos, dtype=np.int64)
+        first = rows_sorted[start]
+        combo_bucket = bucket[first]
+        combo_codes = [o[first] for o in others]
+        combos_of = np.split(np.arange(n_combos), np.searchsorted(combo_bucket, np.arange(1, m)))
+
+        # 1. seeds: the first bucket of every group, in priority order
+        by_prio = np.argsort(prio, kind="stable")
+        for b in np.unique(plan[:, 0]):
+            gs = np.nonzero(plan[:, 0] == b)[0]
+            rows = by_prio[bucket[by_prio] == b][: len(gs)]
+            gid[rows] = gs
+            ptr += np.bincount(combo[rows], minlength=n_combos)
+            for s, codes in zip(sets, others, strict=True):
+                s.add(gs, codes[rows])
+
+        # 2. positions 2..l, one bucket at a time
+        for j in range(1, l):
+            col = plan[:, j]
+            for b in np.unique(col):
+                cb = combos_of[int(b)]
+                gs_all = np.nonzero(col == b)[0]
+                chunk = max(1, MATRIX_CELLS // max(len(cb), 1))
+                for c0 in range(0, len(gs_all), chunk):
+                    rounds += _take(
+                        gs_all[c0 : c0 + chunk],
+                        cb,
+                        counts,
+                        start,
+                        ptr,
+                        rows_sorted,
+                        prio,
+                        combo_codes,
+                        others,
+                        sets,
+                        gid,
+                        n,
+                    )
+    out = Forming(gid, groups, schedule, rounds=rounds)
+    if threshold is not None:
+        _incorporate(out, bucket, others, starv, threshold, sets, published)
+        out.starved_waiting = int(np.count_nonzero((gid < 0) & (starv > threshold)))
+    return out
+
+
+def _take(
+    gs: IntArray,
+    cb: IntArray,
+    counts: IntArray,
+    start: IntArray,
+    ptr: IntArray,
+    rows_sorted: IntArray,
+    prio: IntArray,
+    combo_codes: Sequence[IntArray],
+    others: Sequence[IntArray],
+    sets: Sequence[ValueSets],
+    gid: IntArray,
+    n: int,
+) -> int:
+    """Groups ``gs`` (in group order) each take one row of the combos ``cb`` of one bucket.
+
+    Every group ranks the combos once, by (penalty, priority of the combo's next row at the start of the
+    batch); then, in rounds, every group still without a row asks for its best combo that has rows left,
+    and a combo serves its askers in group order (the earliest groups first)."""
+    remaining = counts[cb] - ptr[cb]
+    head = prio[rows_sorted[start[cb] + np.minimum(ptr[cb], counts[cb] - 1)]]
+    by_head = np.argsort(np.where(remaining > 0, head, n + 1), kind="stable")
+    cbo = cb[by_head]
+    rem = remaining[by_head].copy()
+    pen = np.zeros((len(gs), len(cbo)), dtype=np.int8)
+    for s, codes in zip(sets, combo_codes, strict=True):
+        pen += s.member(gs[:, None], codes[cbo][None, :])
+    pen[:, rem <= 0] = np.iinfo(np.int8).max
+    prefs = np.argsort(pen, axis=1, kind="stable")  # by penalty, then by head (the column order)
+    del pen
+    at = np.zeros(len(gs), dtype=np.int64)  # each group's position in its preference list
+    taken = np.zeros(len(cbo), dtype=np.int64)
+    todo = np.arange(len(gs))
+    rounds = 0
+    while len(todo):
+        rounds += 1
+        choice = prefs[todo, at[todo]]
+        dry = rem[choice] <= 0
+        while dry.any():
+            at[todo[dry]] += 1
+            choice[dry] = prefs[todo[dry], at[todo[dry]]]
+            dry = rem[choice] <= 0
+        order = np.argsort(choice, kind="stable")
+        ch = choice[order]
+        rank = np.arange(len(ch)) - np.searchsorted(ch, ch, side="left")
+        win = rank < rem[ch]
+        wi = todo[order[win]]
+        wc = ch[win]
+        rows = rows_sorted[start[cbo[wc]] + ptr[cbo[wc]] + taken[wc] + rank[win]]
+        wg = gs[wi]
+        gid[rows] = wg
+        got = np.bincount(wc, minlength=len(cbo))
+        taken += got
+        rem -= got
+        for s, codes in zip(sets, others, strict=True):
+            s.add(wg, codes[rows])
+        todo = np.sort(todo[order[~win]])
+    ptr[cbo] += taken
+    return rounds
+
+
+def _incorporate(
+    out: Forming,
+    bucket: IntArray,
+    others: Sequence[IntArray],
+    starv: IntArray,
+    threshold: int,
+    sets: Sequence[ValueSets],
+    published: Published | None,
+) -> None:
+    gid = out.gid
+    starved = np.nonzero((gid < 0) & (starv > threshold))[0]
+    new = out.new_groups
+    old = published.groups if published is not None else 0
+    total = new + old
+    if not len(starved) or not total:
+        return
+    m = int(bucket.max()) + 1
+    prim = ValueSets(new, m)
+    member = gid >= 0
+    prim.add(gid[member], bucket[member])
+    size = np.bincount(gid[member], minlength=new).astype(np.int64)
+    all_sets = list(sets)
+    if published is not None:
+        prim = prim.extend(published.primary)
+        all_sets = [s.extend(p) for s, p in zip(sets, published.others, strict=True)]
+        size = np.concatenate([size, published.sizes.astype(np.int64)])
+    is_old = np.concatenate([np.zeros(new, dtype=np.int64), np.ones(old, dtype=np.int64)])
+    k = len(others) + 1
+    # most starved first, then the smallest row key
+    starved = starved[np.lexsort((starved, -starv[starved]))]
+    groups = np.arange(total)
+    for c0 in range(0, len(starved), INCORPORATE_CHUNK):
+        rows = starved[c0 : c0 + INCORPORATE_CHUNK]
+        has = prim.member(groups[None, :], bucket[rows][:, None]).astype(np.int64)
+        pen = np.zeros((len(rows), total), dtype=np.int64)
+        for s, codes in zip(all_sets, others, strict=True):
+            pen += s.member(groups[None, :], codes[rows][:, None])
+        bound = np.int64(int(size.max()) + len(starved) + 1)
+        key = ((is_old[None, :] * 2 + has) * k + pen) * bound + size[None, :]
+        best = np.argmin(key, axis=1)
+        gid[rows] = best
+        np.add.at(size, best, 1)
+        prim.add(best, bucket[rows])
+        for s, codes in zip(all_sets, others, strict=True):
+            s.add(best, codes[rows])
+    out.incorporated = len(starved)
+    out.incorporated_into_published = int(np.count_nonzero(gid[starved] >= new))

@@ -1,0 +1,5 @@
+-- purpose: the empty work table of the rows this release publishes and their SA-group ids
+-- params: none
+-- returns: creates target(rk, gid)
+-- ref: SPEC §4.2 (SA-groups)
+{{ target | create_table }} (rk BIGINT, gid BIGINT)

@@ -1,0 +1,5 @@
+-- purpose: the rows a stream keeps back, counted by starvation penalty
+-- params: none
+-- returns: starvation, n ordered by starvation
+-- ref: SPEC §4.3 (starvation penalty)
+SELECT starvation, count(*) AS n FROM {{ retained | table }} GROUP BY starvation ORDER BY starvation

@@ -1,0 +1,413 @@
+"""Decomposition+ through ``ldiv_db.anonymize`` and ``ldiv release`` (SPEC §4): the paper's example
+(E-DEC) as an exact test against the committed expected tables, the three-table writer's guarantees
+(reconciliation, verification, roll back of broken releases, the source untouched), continuous release
+with its inference-channel check (checked independently in pandas), the CLI and the errors."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import ldiv_db
+from fixtures.papers import PAPER_TABLES, read_table
+from ldiv_db import api
+from ldiv_db.algorithms import decomposition_release as dr
+from ldiv_db.cli import main
+from ldiv_db.db import Database
+from ldiv_db.errors import BadInput, InternalError, PrivacyViolation
+from ldiv_db.taxonomy import import_hierarchy
+
+PAPER = PAPER_TABLES["decomposition_table1"]
+QI = list(PAPER.qi)
+SA = ["Occupation", "Salary"]
+
+
+@pytest.fixture
+def db() -> Iterator[Database]:
+    database = Database.open(":memory:")
+    yield database
+    database.close()
+
+
+def make_table(db: Database, name: str, frame: pd.DataFrame) -> None:
+    db.con.register("__frame", frame)
+    db.con.execute(f'CREATE OR REPLACE TABLE "{name}" AS SELECT * FROM __frame')
+    db.con.unregister("__frame")
+
+
+def paper(db: Database, name: str = "t") -> None:
+    make_table(db, name, read_table(PAPER).sort_values("row_id"))
+    for col, path in PAPER.hierarchies.items():
+        import_hierarchy(db, name, col, path)
+
+
+def run(db: Database, **kw: Any) -> ldiv_db.AnonymizeResult:
+    args: dict[str, Any] = {"algorithm": "decomposition", "l": [4, 4], "output": "rel"}
+    args.update(kw)
+    return ldiv_db.anonymize(db, args.pop("table", "t"), args.pop("qi", QI), args.pop("sa", SA), **args)
+
+
+def table(db: Database, name: str) -> pd.DataFrame:
+    return db.con.execute(f'SELECT * FROM "{name}"').df()
+
+
+def memberships(db: Database, release_id: int) -> dict[int, int]:
+    rows = db.con.execute(
+        "SELECT source_rowid, group_id FROM ldiv.release_row WHERE release_id = ?", [release_id]
+    ).fetchall()
+    return {int(r): int(g) for r, g in rows}
+
+
+def source_digest(db: Database, name: str = "t") -> Any:
+    return db.con.execute(f'SELECT count(*), sum(hash(COLUMNS(*))) FROM "{name}"').fetchall()
+
+
+# ---------------------------------------------------------------------------- E-DEC (SPEC §4.6)
+def test_paper_example_exact(db: Database) -> None:
+    paper(db)
+    before = source_digest(db)
+    r = run(db)
+    assert r.verified and r.groups == 2 and r.rows_published == 8 and r.details["rows_waiting"] == 0
+    # groups {1,3,5,7} and {2,4,6,8} (SPEC §4.6, the paper's Table 4)
+    got = memberships(db, r.release_id)
+    groups_by_row = {rk + 1: g for rk, g in got.items()}
+    members = {gid: sorted(rk for rk, g in groups_by_row.items() if g == gid) for gid in set(got.values())}
+    assert sorted(members.values()) == [[1, 3, 5, 7], [2, 4, 6, 8]]
+    # the QID-table: QIs unchanged, no SA, no identifier, the group id
+    qid = table(db, "rel_qid")
+    assert list(qid.columns) == [*QI, "group_id"]
+    src = read_table(PAPER)
+    merged = qid.merge(src, on=QI)
+    assert len(merged) == 8
+    assert {g: sorted(x) for g, x in merged.groupby("group_id")["row_id"]} == members
+    # the SA-table equals the committed expected Decomposition+ table (the noise 7 chosen by distance)
+    sa = table(db, "rel_sa")
+    exp_sa = read_table(PAPER_TABLES["decomposition_table6"])
+    exp_gid = {"1": groups_by_row[1], "2": groups_by_row[2]}
+    gid_of_row1 = groups_by_row[1]
+    for col in SA:
+        for g, vals in exp_sa.groupby("group")[col]:
+            assert sorted(sa.loc[sa["group_id"] == exp_gid[g], col]) == sorted(vals)
+    # the noise: one copy of 8 in G1 became 7, counted and logged privately
+    assert r.details["noise"] == 1 and r.details["noise_by_sa"] == {"Salary": 1}
+    log = db.con.execute("SELECT group_id, sa, replaced, noise, distance FROM ldiv.noise").fetchall()
+    assert log == [(gid_of_row1, "Salary", "8", "7", 0.5)]
+    # the marginals are the 8 true (Occupation, Salary) pairs (Table 2), with no group id
+    marg = table(db, "rel_marginals")
+    assert list(marg.columns) == SA
+    assert Counter(map(tuple, marg.astype(str).values.tolist())) == Counter(
+        map(tuple, src[SA].astype(str).values.tolist())
+    )
+    assert source_digest(db) == before
+    rec = db.con.execute(
+        "SELECT name, algorithm, rows_in, rows_published, verified FROM ldiv.release"
+    ).fetchall()
+    assert rec == [("main.rel", "decomposition", 8, 8, True)]
+
+
+def test_paper_example_random_noise_is_a_candidate_and_seeded(db: Database) -> None:
+    paper(db)
+    picks = set()
+    for seed in range(8):
+        r = run(db, noise="random", seed=seed, replace=True)
+        log = db.con.execute(
+            "SELECT replaced, noise FROM ldiv.noise WHERE release_id = ?", [r.release_id]
+        ).fetchall()
+        assert len(log) == 1 and log[0][0] == "8"
+        picks.add(log[0][1])
+    assert picks == {"4", "7"}
+
+
+# ---------------------------------------------------------------------------- broken releases
+def _nothing_written(db: Database) -> None:
+    for t in ("rel_qid", "rel_sa", "rel_marginals"):
+        assert db.con.execute(
+            "SELECT count(*) FROM information_schema.tables WHERE table_name = ?", [t]
+        ).fetchone() == (0,)
+    assert db.con.execute("SELECT count(*) FROM ldiv.release").fetchone() == (0,)
+    assert db.con.execute("SELECT count(*) FROM ldiv.release_row").fetchone() == (0,)
+    assert db.con.execute("SELECT count(*) FROM ldiv.stream").fetchone() == (0,)
+    assert db.con.execute("SELECT status FROM ldiv.run").fetchall()[-1] == ("failed",)
+
+
+def _no_noise(*args: Any, **kwargs: Any) -> Any:
+    from ldiv_db.algorithms.decomposition_noise import Noise
+
+    return Noise([np.array(o, dtype=np.int64, copy=True) for o in args[2]])
+
+
+def test_a_group_without_noise_is_refused_before_writing(
+    db: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    paper(db)
+    before = source_digest(db)
+    monkeypatch.setattr(dr, "add_noise", _no_noise)
+    with pytest.raises(PrivacyViolation, match=r"not .*diverse.*nothing was written"):
+        run(db)
+    _nothing_written(db)
+    assert source_digest(db) == before
+
+
+def test_a_written_release_that_fails_verification_is_rolled_back(
+    db: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    paper(db)
+    monkeypatch.setattr(dr, "add_noise", _no_noise)
+    monkeypatch.setattr(dr, "check_new_groups", lambda *a, **k: None)  # let the broken groups through
+    with pytest.raises(PrivacyViolation, match="written release violates"):
+        run(db)
+    _nothing_written(db)
+
+
+def test_a_release_that_does_not_reconcile_is_rolled_back_and_the_previous_stays(
+    db: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    paper(db)
+    first = run(db)
+    qid_before = table(db, "rel_qid")
+    monkeypatch.setattr(dr, "_reconcile_problems", lambda *a: ["deliberately broken"])
+    with pytest.raises(InternalError, match="deliberately broken"):
+        run(db, replace=True, noise="random", seed=1)
+    pd.testing.assert_frame_equal(table(db, "rel_qid"), qid_before)
+    assert db.con.execute("SELECT release_id, superseded_by FROM ldiv.release").fetchall() == [
+        (first.release_id, None)
+    ]
+    assert db.con.execute("SELECT count(*) FROM ldiv.noise").fetchone() == (1,)
+
+
+# ---------------------------------------------------------------------------- continuous release
+def synthetic(n: int, seed: int) -> pd.DataFrame:
+    rng = np.random.default_rng(seed)
+    return pd.DataFrame(
+        {
+            "zip": rng.integers(100, 110, n).astype(str),
+            "age": rng.integers(20, 60, n),
+            "job": rng.choice(["a", "b", "c", "d", "e", "f"], n, p=[0.3, 0.2, 0.2, 0.1, 0.1, 0.1]),
+            "pay": rng.choice(["1", "2", "3", "4", "5", "6", "7", "8", "9"], n),
+            "unit": rng.choice(["u", "v", "w", "x"], n),
+        }
+    )
+
+
+def pay_hierarchy(tmp_path: Path) -> Path:
+    f = tmp_path / "pay.csv"
+    f.write_text("".join(f"{v};g{(v - 1) // 3};*\n" for v in range(1, 10)), encoding="utf-8")
+    return f
+
+
+def independent_check(db: Database, ls: list[int], sa: list[str]) -> None:
+    """Diversity of every group on the written SA-table and sizes against the QID-table, in pandas."""
+    sat = table(db, "s_sa")
+    qid = table(db, "s_qid")
+    for col, l_i in zip(sa, ls, strict=True):
+        assert (sat.groupby("group_id")[col].nunique() >= l_i).all()
+    assert sat.groupby("group_id").size().equals(qid.groupby("group_id").size())
+
+
+def test_continuous_release(db: Database, tmp_path: Path) -> None:
+    full = synthetic(400, 7)
+    batches = [full.iloc[i * 100 : (i + 1) * 100] for i in range(4)]
+    for i, b in enumerate(batches):
+        make_table(db, f"b{i}", b.reset_index(drop=True))
+    import_hierarchy(db, "b0", "pay", pay_hierarchy(tmp_path))
+    unit = tmp_path / "unit.csv"
+    unit.write_text("u;uv;*\nv;uv;*\nw;wx;*\nx;wx;*\n", encoding="utf-8")
+    import_hierarchy(db, "b0", "unit", unit)
+    ls = [4, 3, 2]
+    sa = ["job", "pay", "unit"]
+    r = ldiv_db.anonymize(
+        db, "b0", ["zip", "age"], sa, algorithm="decomposition", l=ls, output="s", starvation_threshold=1
+    )
+    assert r.verified
+    seen: dict[int, int] = {}
+    received = len(batches[0])
+    for i in range(1, 4):
+        before = dict(memberships(db, r.release_id))
+        r = api.release_append(db, "s", f"b{i}")
+        received += len(batches[i])
+        now = memberships(db, r.release_id)
+        # no row changes group, none disappears
+        assert all(now.get(rk) == g for rk, g in before.items())
+        for rk, g in now.items():
+            assert seen.setdefault(rk, g) == g
+        independent_check(db, ls, sa)
+        waiting = db.con.execute('SELECT count(*), max(starvation) FROM ldiv."retained:main.s"').fetchone()
+        assert waiting is not None
+        assert r.rows_published + waiting[0] == received == r.rows_in
+        assert waiting[1] is None or waiting[1] <= 1  # nobody waits beyond the threshold
+        assert r.verification["inference_channel"] == {"moved": 0, "republished": 0, "sa_changed": 0}
+    h = api.release_history(db, "s")
+    assert [x["release"] for x in h.releases] == [1, 2, 3, 4]
+    assert h.releases[-1]["rows_published"] + sum(w["rows"] for w in h.waiting) == received
+    assert "waiting now" in h.render_text()
+
+
+def test_inference_channel_check_refuses_a_moved_row(
+    db: Database, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    full = synthetic(120, 3)
+    make_table(db, "b0", full.iloc[:60].reset_index(drop=True))
+    make_table(db, "b1", full.iloc[60:].reset_index(drop=True))
+    import_hierarchy(db, "b0", "pay", pay_hierarchy(tmp_path))
+    first = ldiv_db.anonymize(
+        db, "b0", ["zip"], ["job", "pay"], algorithm="decomposition", l=[3, 2], output="s"
+    )
+    real_build = dr._build
+
+    def moving(*args: Any, **kwargs: Any) -> Any:
+        built = real_build(*args, **kwargs)
+        extra = pd.DataFrame(
+            {"rk": [0], "gid": [int(built.assignment["gid"].max())]}
+        )  # row 0 again, new group
+        built.assignment = pd.concat([built.assignment, extra], ignore_index=True)
+        return built
+
+    monkeypatch.setattr(dr, "_build", moving)
+    qid_before = table(db, "s_qid")
+    with pytest.raises(PrivacyViolation, match="inference channel"):
+        api.release_append(db, "s", "b1")
+    pd.testing.assert_frame_equal(table(db, "s_qid"), qid_before)
+    assert db.con.execute("SELECT max(release_id) FROM ldiv.release").fetchone() == (first.release_id,)
+
+
+# ---------------------------------------------------------------------------- CLI and errors
+def test_cli_anonymize_append_history(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "d.duckdb"
+    db = Database.open(path)
+    full = synthetic(200, 11)
+    make_table(db, "first", full.iloc[:120].reset_index(drop=True))
+    make_table(db, "more", full.iloc[120:].reset_index(drop=True))
+    import_hierarchy(db, "first", "pay", pay_hierarchy(tmp_path))
+    db.close()
+    code = main(
+        [
+            "anonymize",
+            str(path),
+            "--table",
+            "first",
+            "--qi",
+            "zip,age",
+            "--sa",
+            "job,pay",
+            "--algorithm",
+            "decomposition",
+            "--l",
+            "3,3",
+            "--output",
+            "rel",
+            "--keep-columns",
+            "unit",
+            "--noise",
+            "distance",
+            "--starvation-threshold",
+            "0",
+            "--json",
+            "--quiet",
+        ]
+    )
+    out = json.loads(capsys.readouterr().out)
+    assert code == 0 and out["verified"] and out["details"]["starvation_threshold"] == 0
+    code = main(["release", "append", str(path), "--release", "rel", "--from", "more", "--json", "--quiet"])
+    out = json.loads(capsys.readouterr().out)
+    assert code == 0 and out["verified"] and out["rows_in"] == 200
+    code = main(["release", "history", str(path), "--release", "rel", "--json"])
+    hist = json.loads(capsys.readouterr().out)
+    assert code == 0 and len(hist["releases"]) == 2
+    code = main(["releases", str(path)])
+    assert code == 0 and "main.rel" in capsys.readouterr().out
+    db = Database.open(path)
+    assert list(table(db, "rel_qid").columns) == ["zip", "age", "unit", "group_id"]
+    db.close()
+    code = main(["release", "append", str(path), "--release", "nope", "--from", "more"])
+    assert code == 2 and "no release stream" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"l": [4, 4], "model": "entropy"}, "distinct form"),
+        ({"l": [6, 4]}, "infeasible"),
+        ({"l": [3, 4]}, "larger than l = 3 of the primary SA"),
+        ({"l": [4, 4], "noise": "bogus"}, "unknown --noise"),
+        ({"l": [4, 4], "starvation_threshold": "x"}, "must be an integer"),
+    ],
+)
+def test_bad_input_is_named(db: Database, kwargs: dict[str, Any], message: str) -> None:
+    paper(db)
+    with pytest.raises(BadInput, match=message):
+        run(db, **kwargs)
+
+
+def test_missing_hierarchy_and_existing_release(db: Database) -> None:
+    make_table(db, "t", read_table(PAPER).sort_values("row_id"))
+    with pytest.raises(BadInput, match="needs a hierarchy for the sensitive attribute 'Salary'"):
+        run(db)
+    r = run(db, noise="random", seed=1)  # random noise needs no hierarchy
+    assert r.verified and r.details["noise"] == 1
+    with pytest.raises(BadInput, match="already exists"):
+        run(db, noise="random")
+    with pytest.raises(BadInput, match="no release stream"):
+        api.release_append(db, "other", "t")
+
+
+def test_job_file_publishes_a_decomposition_release(tmp_path: Path) -> None:
+    from ldiv_db.job import run_job
+
+    data = tmp_path / "t.csv"
+    read_table(PAPER).to_csv(data, sep=";", index=False)
+    job = tmp_path / "job.toml"
+    job.write_text(
+        f"""database = "j.duckdb"
+[source]
+table = "t"
+load = "{data.name}"
+sep = ";"
+[hierarchies]
+Salary = "{PAPER.hierarchies["Salary"]}"
+[anonymize]
+qi = {json.dumps(QI)}
+sa = ["Occupation", "Salary"]
+algorithm = "decomposition"
+l = [4, 4]
+output = "rel"
+[anonymize.options]
+noise = "distance"
+starvation_threshold = 0
+""",
+        encoding="utf-8",
+    )
+    for _ in range(2):  # re-running replaces the release
+        res = run_job(job)
+        assert res.release is not None and res.release.verified and res.release.details["noise"] == 1
+
+
+def test_hostile_names_and_an_empty_batch(hostile_db: Database) -> None:
+    from fixtures.hostile import HOSTILE_QI
+
+    r = ldiv_db.anonymize(
+        hostile_db,
+        "select",
+        HOSTILE_QI[:2],
+        ["ünï", "order"],
+        algorithm="decomposition",
+        l=[3, 2],
+        output="it's out",
+        noise="random",
+        seed=2,
+        keep_columns=["group"],
+    )
+    assert r.verified and r.rows_published + r.details["rows_waiting"] == 12
+    sat = table(hostile_db, "it's out_sa")
+    assert list(sat.columns) == ["group_id", "ünï", "order"]
+    assert (sat.groupby("group_id")["ünï"].nunique() >= 3).all()
+    assert (sat.groupby("group_id")["order"].nunique() >= 2).all()
+    hostile_db.con.execute('CREATE TABLE "no rows" AS SELECT * FROM "select" LIMIT 0')
+    again = api.release_append(hostile_db, "it's out", "no rows")
+    assert again.verified and again.rows_in == 12 and again.details["rows_arriving"] == 0

@@ -1,0 +1,117 @@
+/* purpose: the inference-channel check of a continuous release, before anything is written: rows of any earlier release of the stream that would change (or lose) their group, rows published twice, and value copies an earlier group's SA-table would lose */
+/* params: name, first_release, previous_id */
+/* returns: moved, republished, sa_changed */
+/* ref: SPEC §4.3 (a published group never changes membership; a row stays in its group); Byun et al. */
+WITH earlier AS (
+  SELECT DISTINCT
+    source_rowid AS rk,
+    group_id AS gid
+  FROM ldiv.release_row
+  WHERE
+    release_id IN (
+      SELECT
+        release_id
+      FROM ldiv.release
+      WHERE
+        name = $name AND release_id >= $first_release
+    )
+), now AS (
+  SELECT
+    source_rowid AS rk,
+    group_id AS gid
+  FROM ldiv.release_row
+  WHERE
+    release_id = $previous_id
+  UNION ALL
+  SELECT
+    rk,
+    gid
+  FROM "temp"."main"."wk dec assignment's"
+), lost AS (
+  SELECT
+    COUNT(*) AS n
+  FROM (
+    SELECT
+      g,
+      v
+    FROM (
+      SELECT
+        "group id" AS g,
+        CAST("ünï" AS TEXT) AS v,
+        1 AS d
+      FROM "main"."rel it's_sa"
+      WHERE
+        "group id" IN (
+          SELECT
+            gid
+          FROM "temp"."main"."wk dec sa rows's"
+        )
+      UNION ALL
+      SELECT
+        gid,
+        "s1",
+        -1
+      FROM "temp"."main"."wk dec sa rows's"
+    )
+    GROUP BY
+      g,
+      v
+    HAVING
+      SUM(d) > 0
+    UNION ALL
+    SELECT
+      g,
+      v
+    FROM (
+      SELECT
+        "group id" AS g,
+        CAST("order" AS TEXT) AS v,
+        1 AS d
+      FROM "main"."rel it's_sa"
+      WHERE
+        "group id" IN (
+          SELECT
+            gid
+          FROM "temp"."main"."wk dec sa rows's"
+        )
+      UNION ALL
+      SELECT
+        gid,
+        "s2",
+        -1
+      FROM "temp"."main"."wk dec sa rows's"
+    )
+    GROUP BY
+      g,
+      v
+    HAVING
+      SUM(d) > 0
+  )
+)
+SELECT
+  (
+    SELECT
+      COUNT(*)
+    FROM earlier AS e
+    WHERE
+      NOT EXISTS(
+        SELECT
+          1
+        FROM now AS n
+        WHERE
+          n.rk = e.rk AND n.gid = e.gid
+      )
+  ) AS moved,
+  (
+    SELECT
+      COUNT(*)
+    FROM "temp"."main"."wk dec assignment's"
+    WHERE
+      rk IN (
+        SELECT
+          rk
+        FROM earlier
+      )
+  ) AS republished,
+  lost.n AS sa_changed
+FROM lost

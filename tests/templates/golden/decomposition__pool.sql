@@ -1,0 +1,28 @@
+/* purpose: the rows of one Decomposition+ release: the rows kept back by earlier releases plus the arriving rows, each with its row key and the release it was first eligible for; the stream's columns become positional slots c1..cn */
+/* params: offset, release */
+/* returns: creates target(rk, arrived, c1..cn) */
+/* ref: SPEC §4.3 (kept-back rows join later releases; starvation = release - arrived) */
+CREATE OR REPLACE TEMPORARY TABLE "temp"."main"."wk dec pool 2's" AS
+SELECT
+  rk,
+  arrived,
+  "c1",
+  "c2",
+  "c3",
+  "c4",
+  "c5",
+  "c6",
+  "c7"
+FROM "ldiv"."retained:main.rel it's"
+UNION ALL
+SELECT
+  CAST(rowid AS BIGINT) + $offset AS rk,
+  CAST($release AS INT) AS arrived,
+  "it's" AS "c1",
+  "a""b" AS "c2",
+  "Zip Code" AS "c3",
+  "select" AS "c4",
+  "group" AS "c5",
+  "ünï" AS "c6",
+  "order" AS "c7"
+FROM "main"."select"

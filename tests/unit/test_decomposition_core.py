@@ -1,0 +1,196 @@
+"""Decomposition+ group forming and noise on integer codes (SPEC §4.2–4.4): the paper's example
+(E-DEC) exactly, and properties on random tables checked against independent brute force."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ldiv_db.algorithms.decomposition_forming import Published, ValueSets, form_groups
+from ldiv_db.algorithms.decomposition_noise import add_noise, linkable_values
+from tests.unit.test_bsgi_schedule import literal_max_l
+
+# SPEC §4.6: rows 1..8; Occupation coded in first-appearance order, Salary as its own integer
+OCC = ["Nurse", "Nurse", "Police", "Cook", "Actor", "Actor", "Clerk", "Clerk"]
+SALARY = [1, 4, 8, 9, 2, 7, 8, 2]
+FA = list(dict.fromkeys(OCC))
+
+
+def _codes(values: list[str]) -> np.ndarray:
+    order = list(dict.fromkeys(values))
+    return np.array([order.index(v) for v in values], dtype=np.int64)
+
+
+def _salary_distance() -> np.ndarray:
+    """d(v1, v2) = height(LCA)/H on the §4.6 taxonomy {1-3},{4-6},{7-9} -> * (H = 2)."""
+    d = np.zeros((10, 10))
+    for a in range(1, 10):
+        for b in range(1, 10):
+            if a != b:
+                d[a, b] = 0.5 if (a - 1) // 3 == (b - 1) // 3 else 1.0
+    return d
+
+
+def test_spec_4_6_groups() -> None:
+    f = form_groups(_codes(OCC), [np.array(SALARY)], [10], 4)
+    groups = sorted({tuple(int(i) + 1 for i in np.nonzero(f.gid == g)[0]) for g in range(f.new_groups)})
+    assert groups == [(1, 3, 5, 7), (2, 4, 6, 8)]
+    assert f.schedule.residual_rows == 0
+    # the schedule of §4.6: Nurse, Actor, Clerk, Police; then Nurse, Cook, Actor, Clerk
+    assert [tuple(FA[b] for b in r.buckets) for r in f.schedule.runs] == [
+        ("Nurse", "Actor", "Clerk", "Police"),
+        ("Nurse", "Cook", "Actor", "Clerk"),
+    ]
+
+
+def _example_noise(mode: str, seed: int | None = None) -> tuple[np.ndarray, list[tuple[int, int]], set[int]]:
+    occ = _codes(OCC)
+    sal = np.array(SALARY, dtype=np.int64)
+    gid = form_groups(occ, [sal], [10], 4).gid
+    cooccur = np.zeros((len(FA), 10), dtype=bool)
+    cooccur[occ, sal] = True
+    order = np.arange(10)
+    g1 = gid[0]
+    lsv = linkable_values(sorted(set(occ[gid == g1].tolist())), cooccur)
+    noise = add_noise(gid, occ, [sal], [4], [cooccur], [_salary_distance()], [order], mode=mode, seed=seed)
+    return noise.codes[0], [(a.replaced, a.noise) for a in noise.added], lsv
+
+
+def test_spec_4_6_linkable_values_candidates_and_distance_noise() -> None:
+    salaries, added, lsv = _example_noise("distance")
+    assert lsv == {1, 2, 4, 7, 8}
+    assert lsv - {1, 2, 8} == {4, 7}  # G1 holds salaries {1, 2, 8, 8}: candidates {4, 7}
+    assert added == [(8, 7)]  # offending value 8 (rows 3 and 7); d(8,7) = 1/2 < d(8,4) = 1
+    g1 = [0, 2, 4, 6]
+    g2 = [1, 3, 5, 7]
+    assert sorted(salaries[g1].tolist()) == [1, 2, 7, 8]
+    assert sorted(salaries[g2].tolist()) == [2, 4, 7, 9]  # G2 needs no noise
+
+
+def test_spec_4_6_random_noise_picks_a_candidate() -> None:
+    seen = set()
+    for seed in range(20):
+        _, added, _ = _example_noise("random", seed)
+        assert len(added) == 1 and added[0][0] == 8
+        seen.add(added[0][1])
+    assert seen == {4, 7}  # both candidates occur, nothing else
+    assert _example_noise("random", 3)[1] == _example_noise("random", 3)[1]  # seeded
+
+
+tables = st.integers(1, 60).flatmap(
+    lambda n: st.tuples(
+        st.lists(st.integers(0, 5), min_size=n, max_size=n),
+        st.lists(st.integers(0, 3), min_size=n, max_size=n),
+        st.lists(st.integers(0, 4), min_size=n, max_size=n),
+        st.lists(st.integers(0, 3), min_size=n, max_size=n),
+    )
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(tables, st.integers(1, 4), st.integers(-1, 3))
+def test_forming_properties(t: tuple[list[int], ...], l: int, threshold: int) -> None:
+    """Against the literal Max-l iteration: the same number of groups and the same residual per bucket;
+    every group takes one row from each of l distinct buckets; starved rows placed, the others kept."""
+    prim, s2, s3, starv = (np.array(x, dtype=np.int64) for x in t)
+    bucket = _codes([str(x) for x in prim.tolist()])
+    sizes = np.bincount(bucket).tolist()
+    classes, residual = literal_max_l(sizes, l)
+    f = form_groups(bucket, [s2, s3], [4, 5], l, starvation=starv, threshold=threshold)
+    assert f.new_groups == len(classes)
+    formed = f.gid.copy()
+    starved_kept = (formed < 0) & (starv > threshold)
+    assert not starved_kept.any() or f.new_groups == 0
+    # undo the incorporation: the group forming alone must match Max-l's residuals per bucket
+    n_inc = f.incorporated
+    incorporated = np.zeros(len(bucket), dtype=bool)
+    if n_inc:
+        for g in range(f.new_groups):
+            rows = np.nonzero(formed == g)[0]
+            by_bucket = Counter(bucket[rows].tolist())
+            assert len(rows) >= l and len(by_bucket) >= l
+        # rows beyond the first per (group, bucket) slot of the schedule are the incorporated ones
+        incorporated = (starv > threshold) & (formed >= 0)
+    per_group = Counter(formed[formed >= 0].tolist())
+    assert sum(per_group.values()) == len(classes) * l + n_inc
+    kept = Counter(bucket[(formed < 0)].tolist())
+    for b, r in enumerate(residual):
+        starved_b = int(np.count_nonzero(incorporated & (bucket == b)))
+        assert kept.get(b, 0) <= r
+        assert kept.get(b, 0) + starved_b >= r if n_inc else kept.get(b, 0) == r
+    for g in range(f.new_groups):
+        rows = np.nonzero(formed == g)[0]
+        assert len(set(bucket[rows].tolist())) >= l
+
+
+@settings(max_examples=60, deadline=None)
+@given(tables, st.integers(2, 3), st.integers(1, 4), st.sampled_from(["distance", "random"]))
+def test_noise_properties(t: tuple[list[int], ...], l: int, l2: int, mode: str) -> None:
+    """Noise keeps every group's size and primary values, only replaces surplus copies, only with values
+    from the marginals, and reaches l_2 whenever enough linkable values exist (brute-force count)."""
+    prim, s2, _, _ = (np.array(x, dtype=np.int64) for x in t)
+    bucket = _codes([str(x) for x in prim.tolist()])
+    f = form_groups(bucket, [s2], [4], l)
+    cooccur = np.zeros((int(bucket.max()) + 1, 4), dtype=bool)
+    placed = f.gid >= 0
+    cooccur[bucket[placed], s2[placed]] = True
+    dist = np.array([[abs(a - b) / 3 for b in range(4)] for a in range(4)])
+    noise = add_noise(f.gid, bucket, [s2], [l2], [cooccur], [dist], [np.arange(4)], mode=mode, seed=1)
+    after = noise.codes[0]
+    domain = set(np.nonzero(cooccur.any(axis=0))[0].tolist())
+    for g in range(f.new_groups):
+        rows = np.nonzero(f.gid == g)[0]
+        before_c = Counter(s2[rows].tolist())
+        after_c = Counter(after[rows].tolist())
+        assert sum(after_c.values()) == len(rows)
+        removed = before_c - after_c
+        added = after_c - before_c
+        assert all(before_c[v] >= 2 for v in removed)  # only repeated values lose copies
+        assert set(added) <= domain - set(before_c)  # noise: values of the marginals new to the group
+        reachable = min(len(rows), len(domain))
+        assert len(after_c) >= min(l2, reachable)
+    assert noise.count == sum(1 for _ in noise.added)
+    assert (after[~placed] == s2[~placed]).all()
+
+
+def test_incorporation_prefers_new_groups_then_groups_lacking_the_primary_value() -> None:
+    # buckets 0 x4, 1, 2 with l = 2: groups (0,1), (0,2); two rows of bucket 0 are left, both starved
+    bucket = np.array([0, 0, 0, 0, 1, 2], dtype=np.int64)
+    s2 = np.array([0, 1, 0, 1, 0, 1], dtype=np.int64)
+    starv = np.full(6, 5, dtype=np.int64)
+    published = Published(ValueSets(1, 3), [ValueSets(1, 2)], np.array([2], dtype=np.int64))
+    published.primary.add(np.array([0, 0]), np.array([1, 2]))  # the published group lacks value 0
+    f = form_groups(bucket, [s2], [2], 2, starvation=starv, threshold=1, published=published)
+    assert f.new_groups == 2 and f.incorporated == 2 and f.incorporated_into_published == 0
+    assert sorted(Counter(f.gid.tolist()).values()) == [3, 3]  # the smaller group first, so one each
+    f = form_groups(bucket, [s2], [2], 2, starvation=starv, threshold=5, published=published)
+    assert (f.gid == -1).sum() == 2 and f.incorporated == 0  # not starved enough: kept back
+    only_old = form_groups(
+        np.array([0, 1], dtype=np.int64),
+        [np.zeros(2, dtype=np.int64)],
+        [2],
+        3,
+        starvation=np.array([3, 3]),
+        threshold=0,
+        published=published,
+    )
+    assert only_old.new_groups == 0 and only_old.gid.tolist() == [0, 0]
+    assert only_old.incorporated_into_published == 2
+    # among new groups the one lacking the row's primary value wins over an earlier one holding it:
+    # groups (1,0,3) and (1,0,2); the kept-back row 6 (bucket 3) joins the second
+    b2 = np.array([0, 1, 2, 3, 0, 1, 3, 1], dtype=np.int64)
+    f = form_groups(
+        b2, [np.zeros(8, dtype=np.int64)], [1], 3, starvation=np.ones(8, dtype=np.int64), threshold=0
+    )
+    assert f.new_groups == 2 and f.incorporated == 2
+    assert f.gid[6] == f.gid[2] != f.gid[3]
+
+
+def test_value_sets() -> None:
+    s = ValueSets(3, 130)
+    s.add(np.array([0, 0, 2]), np.array([1, 129, 64]))
+    assert s.member(np.array([0, 0, 1, 2]), np.array([1, 129, 1, 64])).tolist() == [True, True, False, True]
+    assert not s.member(np.array([0]), np.array([2]))[0]
