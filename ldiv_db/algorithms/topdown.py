@@ -11,6 +11,13 @@ batch per round over all nodes); the choices between them are made here, and sen
 (node, child) -> destination table plus the rows repair moved, from which SQL routes every row
 (``finish.sql``, ``advance.sql``). Row ids reach Python only for nodes with a failing child. Each output
 node is one group, published at the node's hierarchy levels (recoding 'labels').
+
+NULL (with ``--null-as-value``, as everywhere): a NULL SA value is one more value and needs a category; a
+NULL QI value is a value of its own, a leaf right below the root: specializing the attribute puts those
+rows into their own child (they stay together, whatever further levels say), and they are published as
+the root label, the hierarchy having no node for NULL. Nodes that so share their labels form one
+published QI-group, their union, which every (l,α) model keeps (distinct values, weights, entropy and the
+recursive test are all monotone under union); the pipeline verifies the labels' groups too.
 """
 
 from __future__ import annotations
@@ -24,11 +31,12 @@ from typing import Any
 
 import pandas as pd
 
-from ..errors import BadInput
+from ..errors import BadInput, HierarchyError
 from ..evaluator import SqlEvaluator
 from ..privacy.entropy import TOLERANCE, entropy
 from ..privacy.l_alpha import LAlpha
 from ..render import Ident, render
+from ..taxonomy import missing_values
 from .base import Algorithm, AnonymizeRequest, Partitioning
 
 
@@ -37,12 +45,12 @@ class Child:
     """A candidate child of a node: its verdict, its count per SA value and, for the nodes that may need
     a repair, its row ids per SA value."""
 
-    label: str
+    label: str | None  # None: the NULL value of the attribute (with --null-as-value), a child of the root
     ok: bool
-    n: dict[str, int] = field(default_factory=dict)
-    rows: dict[str, list[int]] = field(default_factory=dict)
+    n: dict[str | None, int] = field(default_factory=dict)
+    rows: dict[str | None, list[int]] = field(default_factory=dict)
 
-    def counts(self) -> dict[str, int]:
+    def counts(self) -> dict[str | None, int]:
         return {v: c for v, c in self.n.items() if c}
 
     def size(self) -> int:
@@ -71,16 +79,17 @@ class Judge:
         self.model = model
         den = math.lcm(*(w.denominator for w in model.weights.values()))
         self.den = den
-        self.w = {v: int(model.weights[r] * den) for v, r in model.categories.items() if v is not None}
+        # None is the NULL SA value (with --null-as-value): it needs a category like any other value
+        self.w = {v: int(model.weights[r] * den) for v, r in model.categories.items()}
         self.l = model.ls[0]
         self.a_num, self.a_den = model.alpha.numerator, model.alpha.denominator
-        self.cat = {v: r for v, r in model.categories.items() if v is not None}
+        self.cat = dict(model.categories)
         self.ln_l = math.log(self.l)
 
-    def weight(self, v: str) -> int:
+    def weight(self, v: str | None) -> int:
         return self.w[v]
 
-    def ok(self, counts: Mapping[str, int]) -> bool:
+    def ok(self, counts: Mapping[str | None, int]) -> bool:
         present = [(v, n) for v, n in counts.items() if n > 0]
         if len(present) < self.l:
             return False
@@ -105,7 +114,7 @@ class Judge:
         return len(r) >= self.l and r[0] * c.denominator < c.numerator * sum(r[self.l - 1 :])
 
 
-def repair(judge: Judge, parent: dict[str, int], good: list[Child]) -> list[int] | None:
+def repair(judge: Judge, parent: dict[str | None, int], good: list[Child]) -> list[int] | None:
     """SPEC §3.3 repair(P, good) [D], in place. ``parent`` maps SA value -> count (the rows pushed back).
     Returns the row ids moved to P, or None when no row can be spared (the caller then moves every good
     child back to P)."""
@@ -115,7 +124,7 @@ def repair(judge: Judge, parent: dict[str, int], good: list[Child]) -> list[int]
     moved: list[int] = []
     while not judge.ok(parent):
         best: tuple[bool, int, int] | None = None
-        pick: tuple[Child, str] | None = None
+        pick: tuple[Child, str | None] | None = None
         for child in good:
             base = child.counts()
             for v, c in base.items():
@@ -133,6 +142,11 @@ def repair(judge: Judge, parent: dict[str, int], good: list[Child]) -> list[int]
         child.n[v] -= 1
         parent[v] = parent.get(v, 0) + 1
     return moved
+
+
+def _child_order(child: Child) -> tuple[bool, str]:
+    """Children in label order, the NULL child first."""
+    return (child.label is not None, child.label or "")
 
 
 class TopDown(Algorithm):
@@ -159,6 +173,14 @@ class TopDown(Algorithm):
                     f"import one: ldiv hierarchy import DB --table {inputs.table.name} --column '{col.name}' FILE"
                     f" (a numeric column can get one with: ldiv hierarchy build DB --table {inputs.table.name}"
                     f" --column '{col.name}' --intervals 5,10,20,40)",
+                )
+            count, examples = missing_values(db, inputs.table, col, hid)
+            if count:
+                raise HierarchyError(
+                    f"the hierarchy of {col.name!r} lacks {count} value(s) of the data: "
+                    + ", ".join(repr(v) for v in examples),
+                    f"re-import it with a row for each: ldiv hierarchy import DB --table {inputs.table.name} "
+                    f"--column '{col.name}' FILE",
                 )
             hids.append(hid)
         top = tuple(max(int(heights.get(q, 1)) - 1, 0) for q in qi)
@@ -194,11 +216,14 @@ class TopDown(Algorithm):
         while active:
             rounds += 1
             db.run(render("topdown/candidates.sql", {"hids": hids}, target=cands_t, active=active_t, **ctx))
-            ev = SqlEvaluator(db, cands_t, [Ident("node"), Ident("child")], [Ident("a1")], prefix="td")
+            # a NULL SA value passed resolve_inputs only with --null-as-value: count it as a value
+            ev = SqlEvaluator(
+                db, cands_t, [Ident("node"), Ident("child")], [Ident("a1")], null_as_value=True, prefix="td"
+            )
             ev.build()
             verdict = ev.work("verdict")
             model.apply(ev, verdict)
-            children: dict[int, dict[str, Child]] = {}
+            children: dict[int, dict[str | None, Child]] = {}
             for node, label, v, n, ok, rids in db.rows(
                 render(
                     "topdown/children.sql",
@@ -208,23 +233,24 @@ class TopDown(Algorithm):
                     exact_ids=ev.exact_ids,
                 )
             ):
-                child = children.setdefault(int(node), {}).setdefault(str(label), Child(str(label), bool(ok)))
+                key = None if label is None else str(label)
+                child = children.setdefault(int(node), {}).setdefault(key, Child(key, bool(ok)))
                 child.n[v] = int(n)
                 if rids is not None:
                     child.rows[v] = list(rids)
             request.progress.update(rounds, note=f"topdown round {rounds}: {len(active)} nodes")
 
             next_active: dict[int, int] = {}
-            route: list[tuple[int, str, int, int, int]] = []  # (node, child, dest, attr, level)
+            route: list[tuple[int, str | None, int, int, int]] = []  # (node, child, dest, attr, level)
             moved: list[int] = []
             moved_to: list[int] = []
 
             for node_id in sorted(active):
                 node = nodes[node_id]
                 attr = active[node_id]
-                kids = [children[node_id][k] for k in sorted(children.get(node_id, {}))]
+                kids = sorted(children.get(node_id, {}).values(), key=_child_order)
                 if node_id == 0 and rounds == 1:
-                    whole: Counter[str] = Counter()
+                    whole: Counter[str | None] = Counter()
                     for k in kids:
                         whole.update(k.counts())
                     if not judge.ok(dict(whole)):
@@ -232,7 +258,7 @@ class TopDown(Algorithm):
                             f"the whole table does not satisfy {model.describe()}, so no generalization can",
                             "lower --l or --alpha, or check the categories",
                         )
-                parent: Counter[str] = Counter()
+                parent: Counter[str | None] = Counter()
                 good: list[Child] = []
                 for k in kids:
                     if k.ok:
@@ -284,7 +310,14 @@ class TopDown(Algorithm):
         db.insert_frame(nodes_t, frame)
         labels = db.work_table("td_labels")
         db.run(
-            render("topdown/labels.sql", {"hids": hids}, target=labels, final=final_t, nodes=nodes_t, **ctx)
+            render(
+                "topdown/labels.sql",
+                {"hids": hids},
+                target=labels,
+                final=final_t,
+                nodes=nodes_t,
+                **ctx,
+            )
         )
         assignment = db.work_table("td_assignment")
         db.run(render("topdown/assign.sql", target=assignment, labels=labels))

@@ -51,7 +51,7 @@ def sensitivity_weights(k: int, beta: Any = 2) -> dict[int, Fraction]:
     return {j: sum((gap(i) for i in range(2, j + 1)), Fraction(0)) / total for j in range(1, k + 1)}
 
 
-def category_weights(categories: Mapping[str | None, int], weights: Any, beta: Any) -> dict[int, Fraction]:
+def category_weights(categories: Mapping[Any, int], weights: Any, beta: Any) -> dict[int, Fraction]:
     ranks = sorted(set(categories.values()))
     if not ranks or ranks[0] < 1:
         raise BadInput(

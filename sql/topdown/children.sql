@@ -24,4 +24,4 @@ WITH ids AS (
 SELECT j.node, j.child, h.v, h.n, j.ok, rl.rids
 FROM judged AS j
 JOIN {{ hist | table }} AS h ON h.gid = j.gid AND h.s = 1
-LEFT JOIN rid_lists AS rl ON rl.node = j.node AND rl.child = j.child AND rl.v IS NOT DISTINCT FROM h.v
+LEFT JOIN rid_lists AS rl ON rl.node = j.node AND rl.child IS NOT DISTINCT FROM j.child AND rl.v IS NOT DISTINCT FROM h.v

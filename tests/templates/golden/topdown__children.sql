@@ -55,4 +55,6 @@ FROM judged AS j
 JOIN "temp"."main"."td case_hist" AS h
   ON h.gid = j.gid AND h.s = 1
 LEFT JOIN rid_lists AS rl
-  ON rl.node = j.node AND rl.child = j.child AND rl.v IS NOT DISTINCT FROM h.v
+  ON rl.node = j.node
+  AND rl.child IS NOT DISTINCT FROM j.child
+  AND rl.v IS NOT DISTINCT FROM h.v
