@@ -106,41 +106,83 @@ class Judge:
             for v, n in present:
                 by_cat[self.cat[v]] = by_cat.get(self.cat[v], 0) + n
             units = list(by_cat.values())
-        if variant == "entropy":
+        return self._units_ok(units)
+
+    def _units_ok(self, units: list[int]) -> bool:
+        """The entropy or recursive test on the units (category or value counts, all > 0)."""
+        if self.model.variant == "entropy":
             return entropy(units) >= self.ln_l - TOLERANCE
         c = self.model.c
         assert c is not None
         r = sorted(units, reverse=True)
         return len(r) >= self.l and r[0] * c.denominator < c.numerator * sum(r[self.l - 1 :])
 
+    def spare(self, counts: Mapping[str | None, int]) -> list[str | None]:
+        """The values v for which ``ok(counts − one row of v)`` holds, in ``counts`` order. Equal to testing
+        each with :meth:`ok`, but the entropy / recursive test depends only on v's category (or, over
+        values, on v's count), so it runs once per category (count) instead of once per value."""
+        present = {v: n for v, n in counts.items() if n > 0}
+        d = len(present)
+        total = sum(n * self.w[v] for v, n in present.items())
+        variant = self.model.variant
+        over_values = variant == "entropy" and self.model.entropy_over == "values"
+        by_cat: dict[int, int] = {}
+        if variant != "distinct" and not over_values:
+            for v, n in present.items():
+                by_cat[self.cat[v]] = by_cat.get(self.cat[v], 0) + n
+        memo: dict[int, bool] = {}
+        out: list[str | None] = []
+        for v, n in present.items():
+            if d - (n == 1) < self.l or (total - self.w[v]) * self.a_den < self.a_num * self.den:
+                continue
+            if variant != "distinct":
+                key = n if over_values else self.cat[v]
+                verdict = memo.get(key)
+                if verdict is None:
+                    if over_values:
+                        units = list(present.values())
+                        units.remove(n)
+                        left = n - 1
+                    else:
+                        units = [m for k, m in by_cat.items() if k != key]
+                        left = by_cat[key] - 1
+                    if left > 0:
+                        units.append(left)
+                    verdict = memo[key] = self._units_ok(units)
+                if not verdict:
+                    continue
+            out.append(v)
+        return out
+
 
 def repair(judge: Judge, parent: dict[str | None, int], good: list[Child]) -> list[int] | None:
     """SPEC §3.3 repair(P, good) [D], in place. ``parent`` maps SA value -> count (the rows pushed back).
     Returns the row ids moved to P, or None when no row can be spared (the caller then moves every good
-    child back to P)."""
+    child back to P). Which values a child can spare is recomputed only for the child that just gave a
+    row (the others are unchanged), so a repair costs O(children + moves) model tests, not their product."""
+    if judge.ok(parent):
+        return []
     for child in good:
         for rids in child.rows.values():
-            rids.sort(reverse=True)  # the largest row id first (the last tie-break)
+            rids.sort()  # the largest row id last (the last tie-break), popped from the end
+    spare = [judge.spare(child.n) for child in good]
     moved: list[int] = []
     while not judge.ok(parent):
         best: tuple[bool, int, int] | None = None
-        pick: tuple[Child, str | None] | None = None
-        for child in good:
-            base = child.counts()
-            for v, c in base.items():
-                rest = dict(base)
-                rest[v] = c - 1
-                if not judge.ok(rest):
-                    continue
-                key = (not parent.get(v), judge.weight(v), child.rows[v][0])
+        pick = -1
+        pick_v: str | None = None
+        for i, child in enumerate(good):
+            for v in spare[i]:
+                key = (not parent.get(v), judge.weight(v), child.rows[v][-1])
                 if best is None or key > best:
-                    best, pick = key, (child, v)
-        if pick is None:
+                    best, pick, pick_v = key, i, v
+        if pick < 0:
             return None
-        child, v = pick
-        moved.append(child.rows[v].pop(0))
-        child.n[v] -= 1
-        parent[v] = parent.get(v, 0) + 1
+        child = good[pick]
+        moved.append(child.rows[pick_v].pop())
+        child.n[pick_v] -= 1
+        parent[pick_v] = parent.get(pick_v, 0) + 1
+        spare[pick] = judge.spare(child.n)
     return moved
 
 
