@@ -35,7 +35,7 @@ from ..errors import BadInput, HierarchyError
 from ..evaluator import SqlEvaluator
 from ..privacy.entropy import TOLERANCE, entropy
 from ..privacy.l_alpha import LAlpha
-from ..render import Ident, render
+from ..render import Ident, TableRef, render
 from ..taxonomy import missing_values
 from .base import Algorithm, AnonymizeRequest, Partitioning
 
@@ -255,6 +255,7 @@ class TopDown(Algorithm):
             seed = {"attr": root_attr + 1, "level": top[root_attr] - 1}
             db.run(render("topdown/seed_active.sql", seed, target=active_t, source=inputs.table.ref))
         rounds = 0
+        categories: TableRef | None = None
         while active:
             rounds += 1
             db.run(render("topdown/candidates.sql", {"hids": hids}, target=cands_t, active=active_t, **ctx))
@@ -264,7 +265,9 @@ class TopDown(Algorithm):
             )
             ev.build()
             verdict = ev.work("verdict")
-            model.apply(ev, verdict)
+            if categories is None:  # the first round holds every row: every SA value is checked once
+                categories = model.category_table(ev)
+            model.verdict(ev, verdict, categories)
             children: dict[int, dict[str | None, Child]] = {}
             for node, label, v, n, ok, rids in db.rows(
                 render(
