@@ -979,9 +979,13 @@ def import_categories(
                 raise HierarchyError(
                     "a NULL SA value cannot be stored with a category", "give it in the job/API"
                 )
-            if isinstance(r, bool) or int(r) != r or int(r) < 1:
+            try:
+                rank = None if isinstance(r, bool) or int(r) != r else int(r)
+            except (TypeError, ValueError):
+                rank = None
+            if rank is None or rank < 1:
                 raise HierarchyError(f"category of {v!r} must be a positive integer rank, got {r!r}")
-            cats[str(v)] = int(r)
+            cats[str(v)] = rank
     check_category_ranks(cats, where)
     key = _key(table, column)
     frame = pd.DataFrame(

@@ -206,6 +206,8 @@ def test_a_null_value_cannot_be_stored(db: Database) -> None:
         import_categories(db, "t", "Disease", {None: 1, "HIV": 1})
     with pytest.raises(HierarchyError, match="positive integer"):
         import_categories(db, "t", "Disease", {"HIV": 1.5})
+    with pytest.raises(HierarchyError, match="positive integer"):
+        import_categories(db, "t", "Disease", {"HIV": "one"})
 
 
 def test_categories_belong_to_one_table_and_column(db: Database) -> None:
