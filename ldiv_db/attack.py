@@ -69,7 +69,17 @@ class SimilarityResult:
         )
 
 
-def _categories(categories: Mapping[Any, int] | str | Path) -> dict[str, int]:
+def _categories(
+    categories: Mapping[Any, int] | str | Path | None, stored: dict[str, int] | None
+) -> dict[str, int]:
+    if categories is None:
+        if stored is None:
+            raise BadInput(
+                "no sensitivity categories given or stored for this table's SA",
+                "give --categories FILE (value;category), or store them once: "
+                "ldiv hierarchy import-categories DB --table T --column SA FILE",
+            )
+        return stored
     if isinstance(categories, str | Path):
         return read_categories(categories)
     return {str(sql_text(v)): int(r) for v, r in categories.items() if v is not None}
@@ -80,12 +90,13 @@ def similarity(
     table: str,
     qi: str | Sequence[str] | None,
     sa: str,
-    categories: Mapping[Any, int] | str | Path,
+    categories: Mapping[Any, int] | str | Path | None = None,
     group_column: str | None = None,
 ) -> SimilarityResult:
     """Similarity-attack exposure of ``table`` (a published release or any table): groups are the rows with
     equal ``qi`` values, or equal ``group_column`` values when given. ``categories`` maps SA value ->
-    category rank (1 = most sensitive), or is a ``value;category`` CSV file."""
+    category rank (1 = most sensitive), or is a ``value;category`` CSV file; None uses the categories
+    stored for the SA (of this table, or of the source of the release written to it)."""
     database = Database.open(db)
     try:
         inputs = resolve_inputs(
@@ -93,7 +104,7 @@ def similarity(
         )
         if len(inputs.sa) != 1:
             raise BadInput("the similarity attack takes one sensitive attribute")
-        cats = _categories(categories)
+        cats = _categories(categories, inputs.categories)
         cat_table = database.work_table("attack_categories")
         database.run(render("privacy/value_table.sql", target=cat_table))
         frame = pd.DataFrame(

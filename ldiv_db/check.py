@@ -172,6 +172,8 @@ def model_from_options(
     if model is None:
         return None
     cats = read_categories(categories) if isinstance(categories, (str, Path)) else categories
+    if cats is None:  # the categories stored for the SA (ldiv hierarchy import-categories)
+        cats = inputs.categories
     if isinstance(l, str):
         l = [int(x) for x in as_list(l)]
     return build_model(

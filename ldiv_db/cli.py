@@ -16,6 +16,7 @@ from .errors import LdivError
 EPILOG = """examples:
   ldiv load my.duckdb adult.csv --table adult --sep ';'
   ldiv hierarchy import my.duckdb --table adult --column age adult_hierarchy_age.csv
+  ldiv hierarchy import-categories my.duckdb --table adult --column health categories.csv
   ldiv check my.duckdb --table adult --qi age,sex,race --sa occupation --model distinct --l 3
   ldiv suggest-l my.duckdb --table adult --sa occupation
   ldiv anonymize my.duckdb --table adult --qi age,sex --sa occupation --algorithm full-domain \\
@@ -90,7 +91,10 @@ def _add_model_args(p: argparse.ArgumentParser, with_l: bool = True) -> None:
     g.add_argument("--alpha", help="alpha of the (l,alpha) models")
     g.add_argument("--thresholds", help="l+ thresholds: FILE (value;theta) or v1=0.3,v2=1/4")
     g.add_argument("--sensitivity", action="store_true", help="l+ thresholds derived from value frequencies")
-    g.add_argument("--categories", help="sensitivity categories FILE (value;category, 1 = most sensitive)")
+    g.add_argument(
+        "--categories",
+        help="sensitivity categories FILE (value;category, 1 = most sensitive); default: the stored ones",
+    )
     g.add_argument(
         "--category-weights",
         dest="category_weights",
@@ -163,10 +167,27 @@ def build_parser() -> argparse.ArgumentParser:
     hb.add_argument("--table", required=True)
     hb.add_argument("--column", required=True)
     hb.add_argument("--intervals", required=True, help="widths, each a multiple of the previous: 5,10,20,40")
-    hw = hs.add_parser("show", help="show stored hierarchies")
+    hw = hs.add_parser("show", help="show stored hierarchies and sensitivity categories")
     _add_db(hw)
     hw.add_argument("--table", required=True)
     hw.add_argument("--column")
+    hw.add_argument(
+        "--category-weights",
+        dest="category_weights",
+        help="show category weights under: uniform (default), sensitivity, or 1=0,2=1/3,...",
+    )
+    hw.add_argument("--beta", default="2", help="beta of the sensitivity weights (default 2)")
+    hc = hs.add_parser(
+        "import-categories",
+        help="store the sensitivity categories of an SA ((l,alpha) models, similarity attack)",
+        description="FILE: CSV value;category, one value per line, category an integer rank "
+        "1..K (1 = most sensitive). Every value of the column needs a category; the stored categories "
+        "replace earlier ones and make --categories optional for this table and its releases.",
+    )
+    _add_db(hc)
+    hc.add_argument("--table", required=True)
+    hc.add_argument("--column", required=True, help="the sensitive attribute")
+    hc.add_argument("file")
 
     c = sub.add_parser("check", help="privacy statistics of any table, and a model's verdict")
     _add_db(c)
@@ -253,7 +274,11 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--qi", help="QI columns a,b (groups = equal QI values)")
     sim.add_argument("--group-column", help="group by this column instead")
     sim.add_argument("--sa", required=True)
-    sim.add_argument("--categories", required=True, help="FILE: value;category (1 = most sensitive)")
+    sim.add_argument(
+        "--categories",
+        help="FILE: value;category (1 = most sensitive); default: the categories stored for the SA "
+        "(of the table, or of the release's source)",
+    )
     sim.add_argument("--json", action="store_true")
 
     # release streams (Decomposition+ continuous release)
@@ -295,8 +320,11 @@ def _cmd(args: argparse.Namespace) -> int:
             widths = [int(x) for x in args.intervals.split(",") if x.strip()]
             info = taxonomy.build_hierarchy(db, args.table, args.column, widths)
             print(info)
+        elif args.hcommand == "import-categories":
+            print(taxonomy.import_categories(db, args.table, args.column, args.file))
         else:
-            print(taxonomy.show_hierarchy(db, args.table, args.column))
+            weights = _weights(args.category_weights)
+            print(taxonomy.show_hierarchy(db, args.table, args.column, weights, args.beta))
         return 0
     if args.command == "check":
         res = api.check(

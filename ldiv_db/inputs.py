@@ -22,6 +22,7 @@ class Inputs:
     sa: tuple[Column, ...]
     group: Column | None
     rows: int
+    categories: dict[str, int] | None = None  # sensitivity categories stored for the (single) SA
 
 
 def as_list(value: str | Sequence[str] | None) -> list[str]:
@@ -64,7 +65,12 @@ def resolve_inputs(
         raise BadInput(f"table {t.name} is empty", "load data first")
     if not null_as_value:
         check_nulls(db, t, [*qi_cols, *sa_cols, *([group] if group else [])], rows)
-    return Inputs(t, qi_cols, sa_cols, group, rows)
+    categories = None
+    if len(sa_cols) == 1:
+        from .taxonomy import stored_categories
+
+        categories = stored_categories(db, t, sa_cols[0])
+    return Inputs(t, qi_cols, sa_cols, group, rows, categories)
 
 
 def check_nulls(db: Database, table: Table, columns: Sequence[Column], rows: int) -> None:
@@ -86,22 +92,36 @@ def read_categories(path: str | Path) -> dict[str, int]:
     if not p.exists():
         raise BadInput(f"categories file {p} does not exist")
     out: dict[str, int] = {}
+    first: dict[str, int] = {}
     with p.open(encoding="utf-8", newline="") as fh:
         for lineno, row in enumerate(csv.reader(fh, delimiter=";"), 1):
             if not row or not "".join(row).strip():
                 continue
             if len(row) != 2:
-                raise BadInput(f"{p}:{lineno}: expected 'value;category', got {';'.join(row)!r}")
+                raise BadInput(
+                    f"{p}:{lineno}: expected 'value;category', got {';'.join(row)!r}",
+                    "one value per line, then ';' and its category rank (1 = most sensitive)",
+                )
             value, rank = row[0], row[1].strip()
             if lineno == 1 and not rank.lstrip("-").isdigit():
                 continue  # header
             if not rank.isdigit() or int(rank) < 1:
-                raise BadInput(f"{p}:{lineno}: category must be a positive integer rank, got {rank!r}")
+                raise BadInput(
+                    f"{p}:{lineno}: category of {value!r} must be a positive integer rank, got {rank!r}",
+                    "ranks are 1, 2, ..., K with 1 = most sensitive",
+                )
             if value in out:
-                raise BadInput(f"{p}:{lineno}: value {value!r} is listed twice")
+                raise BadInput(
+                    f"{p}:{lineno}: value {value!r} is listed twice (first on line {first[value]})",
+                    "give every value exactly one category",
+                )
             out[value] = int(rank)
+            first[value] = lineno
     if not out:
         raise BadInput(f"categories file {p} is empty")
+    from .taxonomy import check_category_ranks
+
+    check_category_ranks(out, f"categories file {p}")
     return out
 
 

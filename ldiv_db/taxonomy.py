@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -29,10 +30,12 @@ from .render import TableRef, render
 
 __all__ = [
     "KINDS",
+    "CategoriesInfo",
     "Hierarchy",
     "HierarchyInfo",
     "build_hierarchy",
     "build_intervals",
+    "import_categories",
     "import_hierarchy",
     "list_hierarchies",
     "load",
@@ -40,6 +43,7 @@ __all__ = [
     "parse_arx",
     "show_hierarchy",
     "store",
+    "stored_categories",
 ]
 
 KINDS = ("imported", "intervals", "flat")
@@ -853,13 +857,21 @@ def _info(db: Database, table: Table, column: Column) -> HierarchyInfo:
     return list_hierarchies(db, table.name, column.name)[0]
 
 
-def show_hierarchy(db: Database, table_spelled: str, column_spelled: str | None = None) -> str:
+def show_hierarchy(
+    db: Database,
+    table_spelled: str,
+    column_spelled: str | None = None,
+    weights: object = None,
+    beta: object = 2,
+) -> str:
     """Readable text: per hierarchy a summary line and the tree (indented by depth, leaf counts), at most
-    SHOW_LINES tree lines: the deepest levels that fit are shown in full, the rest is counted."""
+    SHOW_LINES tree lines: the deepest levels that fit are shown in full, the rest is counted. Then the
+    stored sensitivity categories with their weights under ``weights`` (uniform by default) and ``beta``."""
     table = resolve_table(db, table_spelled)
     column = table.column(column_spelled) if column_spelled is not None else None
     infos = list_hierarchies(db, table.name, column.name if column else None)
-    if not infos:
+    category_lines = show_categories(db, table, column, weights, beta)
+    if not infos and not category_lines:
         what = f"{table.name}.{column.name}" if column else table.name
         return f"no hierarchies stored for {what}"
     out: list[str] = []
@@ -874,6 +886,7 @@ def show_hierarchy(db: Database, table_spelled: str, column_spelled: str | None 
                 nodes["height"].tolist(),
             )
         )
+    out.extend(category_lines)
     return "\n".join(out)
 
 
@@ -904,3 +917,140 @@ def _tree_lines(labels: list[str], depths: list[int], n_leaves: list[int], heigh
     if len(lines) < len(labels):
         lines.append(f"  ... {len(labels) - len(lines)} more nodes not shown")
     return lines
+
+
+# ------------------------------------------------------------------- sensitivity categories (SPEC §3.1)
+
+_CATEGORY_TABLE = TableRef("sa_category", "ldiv")
+
+
+@dataclass(frozen=True)
+class CategoriesInfo:
+    """The sensitivity categories stored for one SA column (rows of ldiv.sa_category)."""
+
+    table: str
+    column: str
+    categories: dict[str, int]
+    unused: int = 0  # stored values that do not occur in the column
+    source: str | None = None
+
+    def __str__(self) -> str:
+        k = max(self.categories.values()) if self.categories else 0
+        unused = f", {self.unused} of them not in the data" if self.unused else ""
+        source = f", source {self.source}" if self.source else ""
+        return (
+            f"{self.table}.{self.column}: sensitivity categories, {k} categories, "
+            f"{len(self.categories)} values{unused}{source}"
+        )
+
+
+def check_category_ranks(categories: Mapping[Any, int], where: str) -> None:
+    """Ranks must be the integers 1..K with none skipped (1 = most sensitive, SPEC §3.1)."""
+    ranks = sorted(set(categories.values()))
+    if not ranks:
+        raise HierarchyError(f"{where} holds no category")
+    gaps = [r for r in range(1, ranks[-1] + 1) if r not in ranks]
+    if gaps:
+        raise HierarchyError(
+            f"{where} skips category {', '.join(map(str, gaps))} of 1..{ranks[-1]}",
+            "number the categories 1, 2, ..., K without gaps (1 = most sensitive)",
+        )
+
+
+def import_categories(
+    db: Database, table_spelled: str, column_spelled: str, categories: str | Path | Mapping[str, int]
+) -> CategoriesInfo:
+    """Store the sensitivity categories of an SA column (a ``value;category`` file or a mapping),
+    replacing any stored before, after checking that every non-NULL value of the column has one and that
+    the ranks are 1..K. Nothing is stored when a check fails."""
+    from .inputs import read_categories
+
+    table = resolve_table(db, table_spelled)
+    column = table.column(column_spelled)
+    if isinstance(categories, str | Path):
+        source: str | None = str(Path(categories).resolve())
+        cats = read_categories(categories)
+        where = f"categories file {categories}"
+    else:
+        source, where = None, "the categories"
+        cats = {}
+        for v, r in categories.items():
+            if v is None:
+                raise HierarchyError(
+                    "a NULL SA value cannot be stored with a category", "give it in the job/API"
+                )
+            try:
+                rank = None if isinstance(r, bool) or int(r) != r else int(r)
+            except (TypeError, ValueError):
+                rank = None
+            if rank is None or rank < 1:
+                raise HierarchyError(f"category of {v!r} must be a positive integer rank, got {r!r}")
+            cats[str(v)] = rank
+    check_category_ranks(cats, where)
+    key = _key(table, column)
+    frame = pd.DataFrame(
+        {
+            "table_name": table.name,
+            "column_name": column.name,
+            "value": list(cats),
+            "category": np.array(list(cats.values()), dtype=np.int32),
+        }
+    )
+    with db.transaction():
+        db.run(render("taxonomy/categories_delete.sql", key))
+        db.insert_frame(_CATEGORY_TABLE, frame)
+        ctx = {"source": table.ref, "column": column.ident}
+        missing = db.rows(render("taxonomy/categories_uncovered.sql", key, **ctx))
+        if missing:
+            total = int(missing[0][2])
+            shown = ", ".join(f"{str(v)!r} ({int(n)} rows)" for v, n, _ in missing)
+            more = f" (showing the first {len(missing)})" if total > len(missing) else ""
+            raise HierarchyError(
+                f"{where} gives no category to {total} value{'s' if total != 1 else ''} of "
+                f"{table.name}.{column.name}: {shown}{more}",
+                "add a line value;category for each (1 = most sensitive)",
+            )
+        unused = int(db.scalar(render("taxonomy/categories_unused.sql", key, **ctx)))
+    return CategoriesInfo(table.name, column.name, cats, unused, source)
+
+
+def stored_categories(db: Database, table: Table, column: Column) -> dict[str, int] | None:
+    """The categories stored for (table, column); for a recorded release without its own, those of the
+    release's source table (the release keeps the SA column's name). None when there are none."""
+    key = _key(table, column)
+    rows = db.rows(render("taxonomy/categories_of.sql", key))
+    if not rows:
+        src = db.rows(render("taxonomy/release_source.sql", {"name": table.name}))
+        if src:
+            key = {"table_name": str(src[0][0]), "column_name": column.name}
+            rows = db.rows(render("taxonomy/categories_of.sql", key))
+    return {str(v): int(r) for v, r in rows} if rows else None
+
+
+def show_categories(
+    db: Database, table: Table, column: Column | None, weights: object = None, beta: object = 2
+) -> list[str]:
+    """Text lines: per SA column with stored categories, each category with its weight under the scheme
+    (uniform, sensitivity with β, or explicit) and its values."""
+    from .privacy.l_alpha import category_weights
+
+    columns = [column] if column is not None else list(table.columns)
+    out: list[str] = []
+    for col in columns:
+        rows = db.rows(render("taxonomy/categories_of.sql", _key(table, col)))
+        if not rows:
+            continue
+        cats = {str(v): int(r) for v, r in rows}
+        w = category_weights(cats, weights, beta)
+        scheme = "uniform" if weights is None else weights if isinstance(weights, str) else "explicit"
+        scheme += f", beta {beta}" if scheme == "sensitivity" else ""
+        out.append(
+            f"{table.name}.{col.name}: {max(cats.values())} sensitivity categories, {len(cats)} values "
+            f"(1 = most sensitive; weights: {scheme})"
+        )
+        for r in sorted(set(cats.values())):
+            values = [v for v, c in cats.items() if c == r]
+            shown = ", ".join(values[:12]) + (f", ... ({len(values)} values)" if len(values) > 12 else "")
+            wr = w[r]
+            out.append(f"  {r}  weight {wr!s:>7} ({float(wr):.4f})  {shown}")
+    return out

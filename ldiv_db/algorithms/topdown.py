@@ -11,6 +11,13 @@ batch per round over all nodes); the choices between them are made here, and sen
 (node, child) -> destination table plus the rows repair moved, from which SQL routes every row
 (``finish.sql``, ``advance.sql``). Row ids reach Python only for nodes with a failing child. Each output
 node is one group, published at the node's hierarchy levels (recoding 'labels').
+
+NULL (with ``--null-as-value``, as everywhere): a NULL SA value is one more value and needs a category; a
+NULL QI value is a value of its own, a leaf right below the root: specializing the attribute puts those
+rows into their own child (they stay together, whatever further levels say), and they are published as
+the root label, the hierarchy having no node for NULL. Nodes that so share their labels form one
+published QI-group, their union, which every (l,α) model keeps (distinct values, weights, entropy and the
+recursive test are all monotone under union); the pipeline verifies the labels' groups too.
 """
 
 from __future__ import annotations
@@ -24,11 +31,12 @@ from typing import Any
 
 import pandas as pd
 
-from ..errors import BadInput
+from ..errors import BadInput, HierarchyError
 from ..evaluator import SqlEvaluator
 from ..privacy.entropy import TOLERANCE, entropy
 from ..privacy.l_alpha import LAlpha
-from ..render import Ident, render
+from ..render import Ident, TableRef, render
+from ..taxonomy import missing_values
 from .base import Algorithm, AnonymizeRequest, Partitioning
 
 
@@ -37,12 +45,12 @@ class Child:
     """A candidate child of a node: its verdict, its count per SA value and, for the nodes that may need
     a repair, its row ids per SA value."""
 
-    label: str
+    label: str | None  # None: the NULL value of the attribute (with --null-as-value), a child of the root
     ok: bool
-    n: dict[str, int] = field(default_factory=dict)
-    rows: dict[str, list[int]] = field(default_factory=dict)
+    n: dict[str | None, int] = field(default_factory=dict)
+    rows: dict[str | None, list[int]] = field(default_factory=dict)
 
-    def counts(self) -> dict[str, int]:
+    def counts(self) -> dict[str | None, int]:
         return {v: c for v, c in self.n.items() if c}
 
     def size(self) -> int:
@@ -71,16 +79,17 @@ class Judge:
         self.model = model
         den = math.lcm(*(w.denominator for w in model.weights.values()))
         self.den = den
-        self.w = {v: int(model.weights[r] * den) for v, r in model.categories.items() if v is not None}
+        # None is the NULL SA value (with --null-as-value): it needs a category like any other value
+        self.w = {v: int(model.weights[r] * den) for v, r in model.categories.items()}
         self.l = model.ls[0]
         self.a_num, self.a_den = model.alpha.numerator, model.alpha.denominator
-        self.cat = {v: r for v, r in model.categories.items() if v is not None}
+        self.cat = dict(model.categories)
         self.ln_l = math.log(self.l)
 
-    def weight(self, v: str) -> int:
+    def weight(self, v: str | None) -> int:
         return self.w[v]
 
-    def ok(self, counts: Mapping[str, int]) -> bool:
+    def ok(self, counts: Mapping[str | None, int]) -> bool:
         present = [(v, n) for v, n in counts.items() if n > 0]
         if len(present) < self.l:
             return False
@@ -97,42 +106,89 @@ class Judge:
             for v, n in present:
                 by_cat[self.cat[v]] = by_cat.get(self.cat[v], 0) + n
             units = list(by_cat.values())
-        if variant == "entropy":
+        return self._units_ok(units)
+
+    def _units_ok(self, units: list[int]) -> bool:
+        """The entropy or recursive test on the units (category or value counts, all > 0)."""
+        if self.model.variant == "entropy":
             return entropy(units) >= self.ln_l - TOLERANCE
         c = self.model.c
         assert c is not None
         r = sorted(units, reverse=True)
         return len(r) >= self.l and r[0] * c.denominator < c.numerator * sum(r[self.l - 1 :])
 
+    def spare(self, counts: Mapping[str | None, int]) -> list[str | None]:
+        """The values v for which ``ok(counts − one row of v)`` holds, in ``counts`` order. Equal to testing
+        each with :meth:`ok`, but the entropy / recursive test depends only on v's category (or, over
+        values, on v's count), so it runs once per category (count) instead of once per value."""
+        present = {v: n for v, n in counts.items() if n > 0}
+        d = len(present)
+        total = sum(n * self.w[v] for v, n in present.items())
+        variant = self.model.variant
+        over_values = variant == "entropy" and self.model.entropy_over == "values"
+        by_cat: dict[int, int] = {}
+        if variant != "distinct" and not over_values:
+            for v, n in present.items():
+                by_cat[self.cat[v]] = by_cat.get(self.cat[v], 0) + n
+        memo: dict[int, bool] = {}
+        out: list[str | None] = []
+        for v, n in present.items():
+            if d - (n == 1) < self.l or (total - self.w[v]) * self.a_den < self.a_num * self.den:
+                continue
+            if variant != "distinct":
+                key = n if over_values else self.cat[v]
+                verdict = memo.get(key)
+                if verdict is None:
+                    if over_values:
+                        units = list(present.values())
+                        units.remove(n)
+                        left = n - 1
+                    else:
+                        units = [m for k, m in by_cat.items() if k != key]
+                        left = by_cat[key] - 1
+                    if left > 0:
+                        units.append(left)
+                    verdict = memo[key] = self._units_ok(units)
+                if not verdict:
+                    continue
+            out.append(v)
+        return out
 
-def repair(judge: Judge, parent: dict[str, int], good: list[Child]) -> list[int] | None:
+
+def repair(judge: Judge, parent: dict[str | None, int], good: list[Child]) -> list[int] | None:
     """SPEC §3.3 repair(P, good) [D], in place. ``parent`` maps SA value -> count (the rows pushed back).
     Returns the row ids moved to P, or None when no row can be spared (the caller then moves every good
-    child back to P)."""
+    child back to P). Which values a child can spare is recomputed only for the child that just gave a
+    row (the others are unchanged), so a repair costs O(children + moves) model tests, not their product."""
+    if judge.ok(parent):
+        return []
     for child in good:
         for rids in child.rows.values():
-            rids.sort(reverse=True)  # the largest row id first (the last tie-break)
+            rids.sort()  # the largest row id last (the last tie-break), popped from the end
+    spare = [judge.spare(child.n) for child in good]
     moved: list[int] = []
     while not judge.ok(parent):
         best: tuple[bool, int, int] | None = None
-        pick: tuple[Child, str] | None = None
-        for child in good:
-            base = child.counts()
-            for v, c in base.items():
-                rest = dict(base)
-                rest[v] = c - 1
-                if not judge.ok(rest):
-                    continue
-                key = (not parent.get(v), judge.weight(v), child.rows[v][0])
+        pick = -1
+        pick_v: str | None = None
+        for i, child in enumerate(good):
+            for v in spare[i]:
+                key = (not parent.get(v), judge.weight(v), child.rows[v][-1])
                 if best is None or key > best:
-                    best, pick = key, (child, v)
-        if pick is None:
+                    best, pick, pick_v = key, i, v
+        if pick < 0:
             return None
-        child, v = pick
-        moved.append(child.rows[v].pop(0))
-        child.n[v] -= 1
-        parent[v] = parent.get(v, 0) + 1
+        child = good[pick]
+        moved.append(child.rows[pick_v].pop())
+        child.n[pick_v] -= 1
+        parent[pick_v] = parent.get(pick_v, 0) + 1
+        spare[pick] = judge.spare(child.n)
     return moved
+
+
+def _child_order(child: Child) -> tuple[bool, str]:
+    """Children in label order, the NULL child first."""
+    return (child.label is not None, child.label or "")
 
 
 class TopDown(Algorithm):
@@ -159,6 +215,14 @@ class TopDown(Algorithm):
                     f"import one: ldiv hierarchy import DB --table {inputs.table.name} --column '{col.name}' FILE"
                     f" (a numeric column can get one with: ldiv hierarchy build DB --table {inputs.table.name}"
                     f" --column '{col.name}' --intervals 5,10,20,40)",
+                )
+            count, examples = missing_values(db, inputs.table, col, hid)
+            if count:
+                raise HierarchyError(
+                    f"the hierarchy of {col.name!r} lacks {count} value(s) of the data: "
+                    + ", ".join(repr(v) for v in examples),
+                    f"re-import it with a row for each: ldiv hierarchy import DB --table {inputs.table.name} "
+                    f"--column '{col.name}' FILE",
                 )
             hids.append(hid)
         top = tuple(max(int(heights.get(q, 1)) - 1, 0) for q in qi)
@@ -191,14 +255,20 @@ class TopDown(Algorithm):
             seed = {"attr": root_attr + 1, "level": top[root_attr] - 1}
             db.run(render("topdown/seed_active.sql", seed, target=active_t, source=inputs.table.ref))
         rounds = 0
+        categories: TableRef | None = None
         while active:
             rounds += 1
             db.run(render("topdown/candidates.sql", {"hids": hids}, target=cands_t, active=active_t, **ctx))
-            ev = SqlEvaluator(db, cands_t, [Ident("node"), Ident("child")], [Ident("a1")], prefix="td")
+            # a NULL SA value passed resolve_inputs only with --null-as-value: count it as a value
+            ev = SqlEvaluator(
+                db, cands_t, [Ident("node"), Ident("child")], [Ident("a1")], null_as_value=True, prefix="td"
+            )
             ev.build()
             verdict = ev.work("verdict")
-            model.apply(ev, verdict)
-            children: dict[int, dict[str, Child]] = {}
+            if categories is None:  # the first round holds every row: every SA value is checked once
+                categories = model.category_table(ev)
+            model.verdict(ev, verdict, categories)
+            children: dict[int, dict[str | None, Child]] = {}
             for node, label, v, n, ok, rids in db.rows(
                 render(
                     "topdown/children.sql",
@@ -208,23 +278,24 @@ class TopDown(Algorithm):
                     exact_ids=ev.exact_ids,
                 )
             ):
-                child = children.setdefault(int(node), {}).setdefault(str(label), Child(str(label), bool(ok)))
+                key = None if label is None else str(label)
+                child = children.setdefault(int(node), {}).setdefault(key, Child(key, bool(ok)))
                 child.n[v] = int(n)
                 if rids is not None:
                     child.rows[v] = list(rids)
             request.progress.update(rounds, note=f"topdown round {rounds}: {len(active)} nodes")
 
             next_active: dict[int, int] = {}
-            route: list[tuple[int, str, int, int, int]] = []  # (node, child, dest, attr, level)
+            route: list[tuple[int, str | None, int, int, int]] = []  # (node, child, dest, attr, level)
             moved: list[int] = []
             moved_to: list[int] = []
 
             for node_id in sorted(active):
                 node = nodes[node_id]
                 attr = active[node_id]
-                kids = [children[node_id][k] for k in sorted(children.get(node_id, {}))]
+                kids = sorted(children.get(node_id, {}).values(), key=_child_order)
                 if node_id == 0 and rounds == 1:
-                    whole: Counter[str] = Counter()
+                    whole: Counter[str | None] = Counter()
                     for k in kids:
                         whole.update(k.counts())
                     if not judge.ok(dict(whole)):
@@ -232,7 +303,7 @@ class TopDown(Algorithm):
                             f"the whole table does not satisfy {model.describe()}, so no generalization can",
                             "lower --l or --alpha, or check the categories",
                         )
-                parent: Counter[str] = Counter()
+                parent: Counter[str | None] = Counter()
                 good: list[Child] = []
                 for k in kids:
                     if k.ok:
@@ -284,7 +355,14 @@ class TopDown(Algorithm):
         db.insert_frame(nodes_t, frame)
         labels = db.work_table("td_labels")
         db.run(
-            render("topdown/labels.sql", {"hids": hids}, target=labels, final=final_t, nodes=nodes_t, **ctx)
+            render(
+                "topdown/labels.sql",
+                {"hids": hids},
+                target=labels,
+                final=final_t,
+                nodes=nodes_t,
+                **ctx,
+            )
         )
         assignment = db.work_table("td_assignment")
         db.run(render("topdown/assign.sql", target=assignment, labels=labels))

@@ -95,7 +95,8 @@ def build_model(
         if not categories:
             raise BadInput(
                 f"the {key} model needs sensitivity categories",
-                "give --categories FILE (CSV value;category, 1 = most sensitive)",
+                "give --categories FILE (CSV value;category, 1 = most sensitive), or store them once: "
+                "ldiv hierarchy import-categories DB --table T --column SA FILE",
             )
         return LAlpha(
             key.removesuffix("-alpha"),

@@ -51,7 +51,7 @@ def sensitivity_weights(k: int, beta: Any = 2) -> dict[int, Fraction]:
     return {j: sum((gap(i) for i in range(2, j + 1)), Fraction(0)) / total for j in range(1, k + 1)}
 
 
-def category_weights(categories: Mapping[str | None, int], weights: Any, beta: Any) -> dict[int, Fraction]:
+def category_weights(categories: Mapping[Any, int], weights: Any, beta: Any) -> dict[int, Fraction]:
     ranks = sorted(set(categories.values()))
     if not ranks or ranks[0] < 1:
         raise BadInput(
@@ -102,7 +102,9 @@ class LAlpha(PrivacyModel):
         self.weights = category_weights(self.categories, weights, beta)
         self.c = exact(c, "c") if c is not None else None
         self.entropy_over = entropy_over
-        self.weight_scheme = weights if isinstance(weights, str) or weights is None else "explicit"
+        self.weight_scheme = (
+            "uniform" if weights is None else weights if isinstance(weights, str) else "explicit"
+        )
 
     def value_weight(self, v: Any) -> Fraction:
         return self.weights[self.categories[sql_text(v)]]
@@ -120,6 +122,11 @@ class LAlpha(PrivacyModel):
             )
 
     def apply(self, ev: SqlEvaluator, target: TableRef) -> None:
+        self.verdict(ev, target, self.category_table(ev))
+
+    def category_table(self, ev: SqlEvaluator) -> TableRef:
+        """Check that every SA value of the evaluator's partition has a category, and write the work table
+        (s, v, p, q, category) of the values' weights p/q that :meth:`verdict` joins."""
         values = [v for v, _ in ev.value_counts().get(1, [])]
         self._check_covered(values)
         den = math.lcm(*(w.denominator for w in self.weights.values()))
@@ -130,6 +137,12 @@ class LAlpha(PrivacyModel):
             columns=["s", "v", "p", "q", "category"],
         )
         ev.db.insert_frame(table, frame)
+        return table
+
+    def verdict(self, ev: SqlEvaluator, target: TableRef, table: TableRef) -> None:
+        """``target(gid, size, ok, severity, weight_num)`` for the evaluator's groups, given the table of
+        :meth:`category_table` (built once, reused by top-down's rounds: the values do not change)."""
+        den = math.lcm(*(w.denominator for w in self.weights.values()))
         c = self.c or Fraction(1)
         params = {
             "ls": list(self.ls),

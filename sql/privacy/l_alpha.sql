@@ -10,15 +10,20 @@ WITH cells AS (
     WHERE NOT hs.unknown
 ), weights AS (
     SELECT gid, s, sum(n * w_num) AS weight_num FROM cells GROUP BY gid, s
+{% if variant != 'distinct' %}
 ), units AS (
     SELECT gid, s, {% if over == 'categories' %}category{% else %}v{% endif %} AS u, sum(n) AS n
     FROM cells GROUP BY ALL
 ), unit_stats AS (
     SELECT gid, s,
            count(*) AS q,
-           ln(sum(n)) - sum(n * ln(n)) / sum(n) AS entropy,
+{% if variant == 'entropy' %}
+           ln(sum(n)) - sum(n * ln(n)) / sum(n) AS entropy
+{% else %}
            list(n ORDER BY n DESC) AS counts
+{% endif %}
     FROM units GROUP BY gid, s
+{% endif %}
 ), judged AS (
     SELECT g.gid, g.s, g.size, w.weight_num,
            g.n_values >= list_extract($ls, g.s) AS distinct_ok,
@@ -34,7 +39,9 @@ WITH cells AS (
 {% endif %}
     FROM {{ stats | table }} AS g
     JOIN weights AS w ON w.gid = g.gid AND w.s = g.s
+{% if variant != 'distinct' %}
     JOIN unit_stats AS u ON u.gid = g.gid AND u.s = g.s
+{% endif %}
 )
 SELECT gid,
        max(size) AS size,

@@ -5,6 +5,6 @@
 {{ target | create_table }} AS
 SELECT c.rid, r.dest AS node, r.attr, r.level
 FROM {{ candidates | table }} AS c
-JOIN {{ route | table }} AS r ON r.node = c.node AND r.child = c.child
+JOIN {{ route | table }} AS r ON r.node = c.node AND r.child IS NOT DISTINCT FROM c.child
 ANTI JOIN {{ moved | table }} AS m ON m.rid = c.rid
 WHERE r.attr > 0

@@ -1,6 +1,6 @@
 -- purpose: (l,alpha) top-down, one round over all active nodes: every row's candidate child, i.e. its value one hierarchy level down on the attribute its node specializes
 -- params: hids
--- returns: creates target(rid, node, child, a1); a candidate child is a (node, child) pair
+-- returns: creates target(rid, node, child, a1); a candidate child is a (node, child) pair; a NULL QI value (with --null-as-value) has the NULL child: NULL is a value of its own, a leaf right below the root
 -- ref: SPEC §3.3 (specialize(P): rows of P split by their child value one level down)
 {{ target | create_table }} AS
 WITH picked AS (
@@ -16,7 +16,7 @@ WITH picked AS (
 )
 SELECT p.rid, p.node, lv.label AS child, p.a1
 FROM picked AS p
-JOIN ldiv.hierarchy_level AS lv
+LEFT JOIN ldiv.hierarchy_level AS lv
   ON lv.hierarchy_id = list_extract($hids, p.attr)
  AND lv.level = p.level
  AND lv.leaf = p.leaf

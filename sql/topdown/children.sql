@@ -1,6 +1,6 @@
--- purpose: (l,alpha) top-down: what the controller decides on, per candidate child and SA value: the child's verdict, the value's count (from the evaluator's histogram), and, only for nodes with a failing child (the ones repair may touch), its row ids
+-- purpose: (l,alpha) top-down: what the controller decides on, per candidate child and SA value: the child's verdict, the value's count (from the evaluator's histogram), and, only for the passing children of nodes with a failing child (the rows repair may move), its row ids
 -- params: none
--- returns: node, child, v, n, ok, rids (unordered; NULL where the node's children all pass)
+-- returns: node, child, v, n, ok, rids (unordered; NULL for failing children and where the node's children all pass)
 -- ref: SPEC §3.3 (bad children go back to P; repair takes rows from good children); the group id is the evaluator's (partition/histogram.sql)
 WITH ids AS (
     SELECT node, child,
@@ -15,13 +15,15 @@ WITH ids AS (
     FROM ids LEFT JOIN {{ verdict | table }} AS vd ON vd.gid = ids.gid
 ), repairable AS (
     SELECT node FROM judged GROUP BY node HAVING bool_or(NOT ok)
+), donors AS (
+    SELECT j.node, j.child FROM judged AS j SEMI JOIN repairable AS r ON r.node = j.node WHERE j.ok
 ), rid_lists AS (
     SELECT c.node, c.child, CAST(c.a1 AS VARCHAR) AS v, list(c.rid) AS rids
     FROM {{ candidates | table }} AS c
-    SEMI JOIN repairable AS r ON r.node = c.node
+    SEMI JOIN donors AS d ON d.node = c.node AND d.child IS NOT DISTINCT FROM c.child
     GROUP BY c.node, c.child, CAST(c.a1 AS VARCHAR)
 )
 SELECT j.node, j.child, h.v, h.n, j.ok, rl.rids
 FROM judged AS j
 JOIN {{ hist | table }} AS h ON h.gid = j.gid AND h.s = 1
-LEFT JOIN rid_lists AS rl ON rl.node = j.node AND rl.child = j.child AND rl.v IS NOT DISTINCT FROM h.v
+LEFT JOIN rid_lists AS rl ON rl.node = j.node AND rl.child IS NOT DISTINCT FROM j.child AND rl.v IS NOT DISTINCT FROM h.v

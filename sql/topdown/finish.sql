@@ -5,6 +5,6 @@
 INSERT INTO {{ final | table }} (rid, node)
 SELECT c.rid, coalesce(m.dest, r.dest)
 FROM {{ candidates | table }} AS c
-JOIN {{ route | table }} AS r ON r.node = c.node AND r.child = c.child
+JOIN {{ route | table }} AS r ON r.node = c.node AND r.child IS NOT DISTINCT FROM c.child
 LEFT JOIN {{ moved | table }} AS m ON m.rid = c.rid
 WHERE m.rid IS NOT NULL OR r.attr = 0

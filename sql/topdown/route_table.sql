@@ -4,7 +4,7 @@
 -- ref: SPEC §3.3 (good children become nodes; bad ones go back to the parent, which is output)
 {{ target | create_table }} (
     node BIGINT NOT NULL,
-    child VARCHAR NOT NULL,
+    child VARCHAR,
     dest BIGINT NOT NULL,
     attr INTEGER NOT NULL,
     level INTEGER NOT NULL

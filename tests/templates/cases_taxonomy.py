@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from fixtures.hostile import HIERARCHIES
+from fixtures.hostile import HIERARCHIES, HOSTILE_SA
 from ldiv_db.catalog import Column, Table
 from ldiv_db.render import Ident, TableRef
 from ldiv_db.taxonomy import Hierarchy, list_hierarchies, store
@@ -39,6 +39,13 @@ def _stored(env: HostileEnv) -> dict[str, Any]:
 def _read_ctx(env: HostileEnv) -> dict[str, Any]:
     _stored(env)
     return {"source": env.source, "column": Ident("it's")}
+
+
+_SA_KEY = {"table_name": "main.select", "column_name": HOSTILE_SA}
+
+
+def _sa_ctx(env: HostileEnv) -> dict[str, Any]:
+    return {"source": env.source, "column": env.sa}
 
 
 def _store_pseudo(env: HostileEnv) -> None:
@@ -76,4 +83,10 @@ CASES = {
     "taxonomy/delete_hierarchy.sql": Case(
         lambda env: {}, _PSEUDO_KEY, prepare=_store_pseudo_then_drop_children
     ),
+    # sensitivity categories: read statements on the hostile SA, the delete on the pseudo key
+    "taxonomy/categories_of.sql": Case(lambda env: {}, _SA_KEY),
+    "taxonomy/categories_uncovered.sql": Case(_sa_ctx, _SA_KEY),
+    "taxonomy/categories_unused.sql": Case(_sa_ctx, _SA_KEY),
+    "taxonomy/categories_delete.sql": Case(lambda env: {}, _PSEUDO_KEY),
+    "taxonomy/release_source.sql": Case(lambda env: {}, {"name": "main.select"}),
 }

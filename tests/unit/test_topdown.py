@@ -5,6 +5,9 @@ from __future__ import annotations
 
 from fractions import Fraction as F
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from ldiv_db.algorithms.topdown import Child, Judge, Node, repair
 from ldiv_db.privacy.l_alpha import LAlpha
 
@@ -104,3 +107,26 @@ def test_judge_agrees_with_group_ok() -> None:
         j = Judge(m)
         for g in groups:
             assert j.ok(g) == m.group_ok(g), (m.params(), g)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    counts=st.dictionaries(st.sampled_from([*SA, None]), st.integers(0, 6), max_size=9),
+    variant=st.sampled_from(["distinct", "entropy", "entropy-values", "recursive"]),
+    l=st.integers(2, 4),
+    alpha=st.sampled_from([0, F(1, 3), 1, 2]),
+)
+def test_spare_equals_removing_each_value_and_asking_the_model(
+    counts: dict[str | None, int], variant: str, l: int, alpha: F
+) -> None:
+    """Judge.spare (one test per category) against the model's own group test on each one-row removal."""
+    over = "values" if variant == "entropy-values" else "categories"
+    m = LAlpha(variant.removesuffix("-values"), (l,), alpha, {**CATS, None: 4}, c=2, entropy_over=over)
+    expected = []
+    for v, n in counts.items():
+        if n > 0:
+            rest = {k: (c - 1 if k == v else c) for k, c in counts.items()}
+            if m.group_ok({k: c for k, c in rest.items() if c > 0}):
+                expected.append(v)
+    assert Judge(m).spare(counts) == expected
+    assert Judge(m).ok(counts) == m.group_ok({k: c for k, c in counts.items() if c > 0})

@@ -38,7 +38,6 @@ WITH cells AS (
     gid,
     s,
     COUNT(*) AS q,
-    LN(SUM(n)) - SUM(n * LN(n)) / SUM(n) AS entropy,
     ARRAY_AGG(n ORDER BY n DESC) AS counts
   FROM units
   GROUP BY

@@ -11,7 +11,7 @@ SELECT
   COALESCE(m.dest, r.dest)
 FROM "temp"."main"."wk td candidates's" AS c
 JOIN "temp"."main"."wk td route's" AS r
-  ON r.node = c.node AND r.child = c.child
+  ON r.node = c.node AND r.child IS NOT DISTINCT FROM c.child
 LEFT JOIN "temp"."main"."wk td moved's" AS m
   ON m.rid = c.rid
 WHERE

@@ -4,7 +4,7 @@
 /* ref: SPEC §3.3 (good children become nodes; bad ones go back to the parent, which is output) */
 CREATE OR REPLACE TEMPORARY TABLE "temp"."main"."wk td route 2's" (
   node BIGINT NOT NULL,
-  child TEXT NOT NULL,
+  child TEXT,
   dest BIGINT NOT NULL,
   attr INT NOT NULL,
   level INT NOT NULL

@@ -1,0 +1,8 @@
+-- purpose: the sensitivity categories stored for (table, SA column)
+-- params: table_name, column_name
+-- returns: value, category (ordered by category, then value)
+-- ref: SPEC §3.1
+SELECT value, category
+FROM ldiv.sa_category
+WHERE table_name = $table_name AND column_name = $column_name
+ORDER BY category, value
