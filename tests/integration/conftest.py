@@ -12,6 +12,14 @@ SHARED = Path(__file__).resolve().parents[2].parent / "shared" / "datasets"
 
 
 @pytest.fixture
+def db() -> Iterator[Database]:
+    """An empty in-memory database with the ldiv schema."""
+    database = Database.open(":memory:")
+    yield database
+    database.close()
+
+
+@pytest.fixture
 def hostile_db(tmp_path: Path) -> Iterator[Database]:
     """A database file holding the hostile-names table and hierarchies for its categorical QIs."""
     from ldiv_db import taxonomy

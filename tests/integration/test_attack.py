@@ -3,7 +3,6 @@ groups are the rows with equal QI labels."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from fractions import Fraction as F
 
 import pytest
@@ -14,13 +13,6 @@ from ldiv_db.db import Database
 from ldiv_db.errors import BadInput
 
 QI = ["Age", "Country", "Zipcode"]
-
-
-@pytest.fixture
-def db() -> Iterator[Database]:
-    database = Database.open(":memory:")
-    yield database
-    database.close()
 
 
 def load(db: Database, name: str) -> None:

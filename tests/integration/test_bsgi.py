@@ -5,7 +5,6 @@ hostile names and the errors."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -20,24 +19,12 @@ from fixtures.papers import PAPER_TABLES, read_table
 from ldiv_db.db import Database
 from ldiv_db.errors import BadInput, HierarchyError, LdivError
 from ldiv_db.taxonomy import Hierarchy, import_hierarchy
+from tests.integration.frames import make_table
 from tests.unit.test_bsgi_engine import reference
 from tests.unit.test_bsgi_schedule import max_groups
 
 PAPER = PAPER_TABLES["bsgi_table1"]
 QI = list(PAPER.qi)
-
-
-@pytest.fixture
-def db() -> Iterator[Database]:
-    database = Database.open(":memory:")
-    yield database
-    database.close()
-
-
-def make_table(db: Database, name: str, frame: pd.DataFrame) -> None:
-    db.con.register("__frame", frame)
-    db.con.execute(f'CREATE OR REPLACE TABLE "{name}" AS SELECT * FROM __frame')
-    db.con.unregister("__frame")
 
 
 def paper(db: Database) -> None:

@@ -4,7 +4,6 @@ anonymize / check / attack (the release falls back to its source's categories)."
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from fractions import Fraction as F
 from pathlib import Path
 
@@ -29,13 +28,6 @@ TABLE5 = {
     "Flu": 4,
     "Indigestion": 4,
 }
-
-
-@pytest.fixture
-def db() -> Iterator[Database]:
-    database = Database.open(":memory:")
-    yield database
-    database.close()
 
 
 def categories_file() -> Path:

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -23,23 +22,11 @@ from ldiv_db.cli import main
 from ldiv_db.db import Database
 from ldiv_db.errors import BadInput, InternalError, PrivacyViolation
 from ldiv_db.taxonomy import import_hierarchy
+from tests.integration.frames import make_table
 
 PAPER = PAPER_TABLES["decomposition_table1"]
 QI = list(PAPER.qi)
 SA = ["Occupation", "Salary"]
-
-
-@pytest.fixture
-def db() -> Iterator[Database]:
-    database = Database.open(":memory:")
-    yield database
-    database.close()
-
-
-def make_table(db: Database, name: str, frame: pd.DataFrame) -> None:
-    db.con.register("__frame", frame)
-    db.con.execute(f'CREATE OR REPLACE TABLE "{name}" AS SELECT * FROM __frame')
-    db.con.unregister("__frame")
 
 
 def paper(db: Database, name: str = "t") -> None:

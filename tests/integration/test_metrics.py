@@ -7,7 +7,7 @@ import importlib
 import math
 import random
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
@@ -19,13 +19,6 @@ from ldiv_db.errors import BadInput
 from ldiv_db.metrics import Metrics, compute_metrics
 from ldiv_db.render import quote
 from tests.templates.cases_metrics import store_arx_rows
-
-
-@pytest.fixture
-def db() -> Iterator[Database]:
-    d = Database.open(":memory:")
-    yield d
-    d.close()
 
 
 def make_table(db: Database, name: str, columns: dict[str, str], rows: Sequence[Sequence[Any]]) -> Table:

@@ -3,7 +3,7 @@ pure-Python Mondrian (same median and tie rules), both split forms, hostile name
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -20,13 +20,6 @@ from ldiv_db.taxonomy import Hierarchy, import_hierarchy
 from tests.integration.test_bsgi import CITY, make_table, paper
 
 H_CITY = Hierarchy(CITY)
-
-
-@pytest.fixture
-def db() -> Iterator[Database]:
-    database = Database.open(":memory:")
-    yield database
-    database.close()
 
 
 def reference_mondrian(

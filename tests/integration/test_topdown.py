@@ -4,7 +4,6 @@ QIs, the three model variants, errors, and random tables checked for validity an
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
 from pathlib import Path
 
 import pandas as pd
@@ -17,19 +16,7 @@ from fixtures.papers import paper_tables, read_categories, read_table
 from ldiv_db.db import Database
 from ldiv_db.errors import BadInput
 from ldiv_db.taxonomy import import_hierarchy
-
-
-@pytest.fixture
-def db() -> Iterator[Database]:
-    database = Database.open(":memory:")
-    yield database
-    database.close()
-
-
-def make_table(db: Database, name: str, frame: pd.DataFrame) -> None:
-    db.con.register("__frame", frame)
-    db.con.execute(f'CREATE OR REPLACE TABLE "{name}" AS SELECT * FROM __frame')
-    db.con.unregister("__frame")
+from tests.integration.frames import make_table
 
 
 def groups_of(db: Database, release_id: int) -> list[list[int]]:

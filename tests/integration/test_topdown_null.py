@@ -7,8 +7,6 @@ hierarchy."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pandas as pd
 import pytest
 
@@ -28,13 +26,6 @@ CATS = {
     "Flu": 4,
     "Indigestion": 4,
 }
-
-
-@pytest.fixture
-def db() -> Iterator[Database]:
-    database = Database.open(":memory:")
-    yield database
-    database.close()
 
 
 def make(db: Database, zips: list[str | None], diseases: list[str | None]) -> None:

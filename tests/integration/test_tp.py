@@ -3,7 +3,7 @@ errors, hostile names, NULLs, taxonomy ranks, and random tables checked against 
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -20,22 +20,10 @@ from ldiv_db.algorithms.tp_core import Counts, l_eligible, phase_one, tp_counts
 from ldiv_db.db import Database
 from ldiv_db.errors import BadInput
 from ldiv_db.render import Ident, TableRef, render
+from tests.integration.frames import make_table
 from tests.unit.test_tp_core import brute_force_opt
 
 QI3 = ["Age", "Gender", "Education"]
-
-
-@pytest.fixture
-def db() -> Iterator[Database]:
-    database = Database.open(":memory:")
-    yield database
-    database.close()
-
-
-def make_table(db: Database, name: str, frame: pd.DataFrame) -> None:
-    db.con.register("__frame", frame)
-    db.con.execute(f'CREATE OR REPLACE TABLE "{name}" AS SELECT * FROM __frame')
-    db.con.unregister("__frame")
 
 
 def paper_table(db: Database, name: str) -> None:
