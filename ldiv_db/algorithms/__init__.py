@@ -7,6 +7,7 @@ from .base import Algorithm, AnonymizeRequest, Partitioning
 from .bsgi import Bsgi
 from .full_domain import FullDomain
 from .hilbert import Hilbert
+from .lplus import LPlusOptimize
 from .mondrian import Mondrian
 from .topdown import TopDown
 from .tp import TP, TPPlus
@@ -26,6 +27,7 @@ register(TP)
 register(TPPlus)
 register(Hilbert)
 register(TopDown)
+register(LPlusOptimize)
 
 
 def get_algorithm(name: str) -> Algorithm:
