@@ -223,6 +223,11 @@ class Search:
         self.all_cells = np.arange(self.C, dtype=np.int64)
         self._want_detail = False
         self._cell_del = np.zeros(0, dtype=np.int64)
+        # per cell: the cost / infeasible flag / LB / infinite-LB flag of the partition it represents
+        self.cc = np.zeros(self.C, dtype=np.int64)
+        self.ci = np.zeros(self.C, dtype=np.int64)
+        self.lc = np.zeros(self.C, dtype=np.int64)
+        self.li = np.zeros(self.C, dtype=np.int64)
         self._setup_state()
 
     # ------------------------------------------------------------------ state
@@ -331,18 +336,20 @@ class Search:
         c = self.cnt[idx]
         m = self.m
         comp = key * m + s
-        order = np.argsort(comp, kind="stable")
+        order = np.argsort(comp)
         comp_s = comp[order]
         key_s = key[order]
         c_s = c[order]
         idx_s = idx[order]
         # (partition, SA value) pairs
-        pstart = np.flatnonzero(np.r_[True, comp_s[1:] != comp_s[:-1]])
+        pstart = _starts(comp_s)
         pn = np.add.reduceat(c_s, pstart)
         pkey = key_s[pstart]
         pv = comp_s[pstart] - pkey * m
         # partitions
-        gflag = np.r_[True, pkey[1:] != pkey[:-1]]
+        gflag = np.empty(pkey.size, dtype=bool)
+        gflag[0] = True
+        np.not_equal(pkey[1:], pkey[:-1], out=gflag[1:])
         gstart_p = np.flatnonzero(gflag)  # first pair of each partition
         pg = np.cumsum(gflag) - 1  # partition of each pair
         G = gstart_p.size
@@ -360,15 +367,19 @@ class Search:
         first_cell = np.searchsorted(key_s, pkey[gstart_p])  # first sorted cell of each partition
         # recursive deletions (vioRec): least fixed point D = Σ_s max(0, ceil(n_s - θ_s (n - D)))
         if rec and gviol.any():
+            # only the pairs of violating partitions can lose rows
+            sel = np.flatnonzero(gviol[pg])
+            spg, spn, stp, stq = pg[sel], pn[sel], tp[sel], tq[sel]
             D = np.zeros(G, dtype=np.int64)
             while True:
                 N = n - D
-                dd = np.maximum(0, -((tp * N[pg] - pn * tq) // tq))
-                h = np.bincount(pg, weights=dd, minlength=G).astype(np.int64)
+                dd = np.maximum(0, -((stp * N[spg] - spn * stq) // stq))
+                h = np.bincount(spg, weights=dd, minlength=G).astype(np.int64)
                 if np.array_equal(h, D):
                     break
                 D = h
-            pdel = dd
+            pdel = np.zeros(pn.size, dtype=np.int64)
+            pdel[sel] = dd
         else:
             D = np.zeros(G, dtype=np.int64)
             pdel = np.zeros(pn.size, dtype=np.int64)
@@ -423,6 +434,19 @@ class Search:
         else:
             bound = self._spec_bound(idx_s, spec_s, first_cell, n, D, sum_minrm, gviol, G)
         lb_part = np.where(homog, exact_spec, bound)
+        # each partition's figures at its first cell: later "before" sums need no re-evaluation
+        rep = idx_s[first_cell]
+        self.cc[idx] = 0
+        self.ci[idx] = 0
+        self.lc[idx] = 0
+        self.li[idx] = 0
+        self.cc[rep] = np.where(feasible, part_cost, 0)
+        self.ci[rep] = ~feasible
+        if scheme == "nosupp":
+            self.lc[rep] = np.where(gviol, 0, lb_part)
+            self.li[rep] = gviol
+        else:
+            self.lc[rep] = lb_part
         if self._want_detail:
             self._store_detail(idx_s, pstart, pg, viol, gviol, pdel, c[order])
         inf_lb = 0
@@ -445,7 +469,7 @@ class Search:
     ) -> None:
         """Per cell (in ``idx_s`` order): partition number, rows deleted, SA suppressed (the release)."""
         scheme = self.p.scheme
-        cells_pair = np.repeat(np.arange(pstart.size), np.diff(np.r_[pstart, idx_s.size]))
+        cells_pair = np.repeat(np.arange(pstart.size), np.diff(np.append(pstart, idx_s.size)))
         cells_g = pg[cells_pair]
         deleted = np.zeros(idx_s.size, dtype=np.int64)
         suppressed = np.zeros(idx_s.size, dtype=bool)
@@ -482,7 +506,7 @@ class Search:
         assert self.klass is not None
         k = self.klass[idx_s]
         c = self.cnt[idx_s]
-        cells_pair = np.repeat(np.arange(pstart.size), np.diff(np.r_[pstart, idx_s.size]))
+        cells_pair = np.repeat(np.arange(pstart.size), np.diff(np.append(pstart, idx_s.size)))
         cells_g = pg[cells_pair]
         ncls = self.ncls
         gc = np.bincount(cells_g * ncls + k, weights=c, minlength=G * ncls).astype(np.int64).reshape(G, ncls)
@@ -494,8 +518,8 @@ class Search:
             cp = cells_pair[o]
             co = c[o]
             cum = np.cumsum(co)
-            start = np.r_[0, np.flatnonzero(cp[1:] != cp[:-1]) + 1]
-            base = np.repeat(cum[start] - co[start], np.diff(np.r_[start, cp.size]))
+            start = _starts(cp)
+            base = np.repeat(cum[start] - co[start], np.diff(np.append(start, cp.size)))
             before = cum - co - base
             take = np.clip(pdel[cp] - before, 0, co)
             kept_c = np.zeros(c.size, dtype=np.int64)
@@ -525,40 +549,42 @@ class Search:
     ) -> IntArray:
         """DM/CM lower bounds of non-homogeneous partitions from their Cut_spec sub-partitions."""
         p = self.p
-        cells_g = np.repeat(np.arange(G), np.diff(np.r_[first_cell, idx_s.size]))
+        cells_g = np.repeat(np.arange(G), np.diff(np.append(first_cell, idx_s.size)))
         c = self.cnt[idx_s]
         if p.metric == "dm":
             if p.scheme == "viorec":  # the safe bound [D]: d·|T| + (n - d)
                 return D * self.T + (n - D)
-            comp = cells_g * 0 + spec_s
-            o = np.lexsort((comp, cells_g))
-            sg = cells_g[o]
-            sp = comp[o]
-            flag = np.r_[True, (sg[1:] != sg[:-1]) | (sp[1:] != sp[:-1])]
-            st = np.flatnonzero(flag)
+            # Cut_spec sub-partitions: the spec key refines the partition key, so sorting by it alone
+            # groups them (and they nest in the partitions)
+            o = np.argsort(spec_s)
+            st = _starts(spec_s[o])
             size = np.add.reduceat(c[o], st)
-            grp = sg[st]
+            grp = cells_g[o][st]
             sq = np.bincount(grp, weights=size * size, minlength=G).astype(np.int64)
-            if p.scheme == "nosupp":
+            if p.scheme == "nosupp" or not D.any():
                 return sq
-            # allRec, Cor 7: d·|T| + the n - d smallest per-row costs (a row costs its sub-partition size)
-            o2 = np.lexsort((size, grp))
-            g2, s2 = grp[o2], size[o2]
+            # allRec, Cor 7: d·|T| + the n - d smallest per-row costs (a row costs its sub-partition
+            # size); only partitions that lose rows need the sort
+            sel = np.flatnonzero(D[grp] > 0)
+            g2, s2 = grp[sel], size[sel]
+            o2 = np.argsort(g2 * (int(s2.max()) + 1) + s2)
+            g2, s2 = g2[o2], s2[o2]
             cum = np.cumsum(s2)
-            gst = np.searchsorted(g2, np.arange(G))
-            base = np.where(gst < s2.size, cum[np.minimum(gst, s2.size - 1)] - s2[np.minimum(gst, s2.size - 1)], 0)
-            before = cum - s2 - base[g2]
-            k_keep = (n - D)[g2]
-            take = np.clip(k_keep - before, 0, s2)
+            st2 = _starts(g2)
+            base = np.repeat(cum[st2] - s2[st2], np.diff(np.append(st2, g2.size)))
+            before = cum - s2 - base
+            take = np.clip((n - D)[g2] - before, 0, s2)
             smallest = np.bincount(g2, weights=take * s2, minlength=G).astype(np.int64)
-            return D * self.T + smallest
+            return np.where(D > 0, D * self.T + smallest, sq)
         # CM: minority of each Cut_spec sub-partition
         assert self.klass is not None
         k = self.klass[idx_s]
-        o = np.lexsort((k, spec_s, cells_g))
+        o = np.argsort(spec_s * self.ncls + k)
         sg, sp, sk, sc = cells_g[o], spec_s[o], k[o], c[o]
-        newsub = np.r_[True, (sg[1:] != sg[:-1]) | (sp[1:] != sp[:-1])]
-        newcls = newsub | np.r_[True, sk[1:] != sk[:-1]]
+        newsub = np.ones(sp.size, dtype=bool)
+        np.not_equal(sp[1:], sp[:-1], out=newsub[1:])
+        newcls = newsub.copy()
+        newcls[1:] |= sk[1:] != sk[:-1]
         cst = np.flatnonzero(newcls)
         ccount = np.add.reduceat(sc, cst)
         sub_of_cls = np.cumsum(newsub)[cst] - 1
@@ -666,6 +692,12 @@ class Search:
             self.level[a] = v
             self.open_attr[a] = True
 
+    def _save(self, idx: IntArray) -> tuple[IntArray, IntArray, IntArray, IntArray]:
+        return self.cc[idx], self.ci[idx], self.lc[idx], self.li[idx]  # fancy indexing copies
+
+    def _restore(self, idx: IntArray, arrays: Sequence[IntArray]) -> None:
+        self.cc[idx], self.ci[idx], self.lc[idx], self.li[idx] = arrays
+
     def _prod(self, vals: Sequence[tuple[int, int]]) -> int:
         out = 1
         for val in vals:
@@ -682,16 +714,16 @@ class Search:
 
     def _dfs(self, open_vals: list[tuple[int, int]], depth: int) -> None:
         saved = (self.cost_t, self.icost_t, self.lb_t, self.ilb_t)
-        locked: list[tuple[int, int]] = []
+        locked: list[tuple[tuple[int, int], IntArray, IntArray, IntArray, IntArray, IntArray]] = []
         self.frames.append(self._lb_eff())
         try:
             for i, val in enumerate(open_vals):
                 if i > 0:  # v_1..v_{i-1} are locked now: a tighter LB (Observation 5)
                     prev = open_vals[i - 1]
                     idx = self._val_cells(prev)
-                    _, _, lb0, ilb0 = self._eval(idx)
+                    lb0, ilb0 = int(self.lc[idx].sum()), int(self.li[idx].sum())
+                    locked.append((prev, idx, *self._save(idx)))
                     self._lock(prev)
-                    locked.append(prev)
                     _, _, lb1, ilb1 = self._eval(idx)
                     self.lb_t += lb1 - lb0
                     self.ilb_t += ilb1 - ilb0
@@ -704,7 +736,9 @@ class Search:
                 self._tick()
                 here = (self.cost_t, self.icost_t, self.lb_t, self.ilb_t)
                 idx = self._val_cells(val)
-                c0, ic0, lb0, ilb0 = self._eval(idx)
+                c0, ic0 = int(self.cc[idx].sum()), int(self.ci[idx].sum())
+                lb0, ilb0 = int(self.lc[idx].sum()), int(self.li[idx].sum())
+                kept = self._save(idx)
                 idx, old, opened = self._specialize(val)
                 c1, ic1, lb1, ilb1 = self._eval(idx)
                 self.cost_t += c1 - c0
@@ -724,11 +758,13 @@ class Search:
                         self._offer(self.cost_t)
                     self._dfs(child_open, depth + 1)
                 self._undo(val, idx, old)
+                self._restore(idx, kept)
                 self.cost_t, self.icost_t, self.lb_t, self.ilb_t = here
         finally:
             if not self._aborting:
-                for val in reversed(locked):
+                for val, idx, *arrays in reversed(locked):
                     self._unlock(val)
+                    self._restore(idx, tuple(arrays))
                 self.cost_t, self.icost_t, self.lb_t, self.ilb_t = saved
                 self.frames.pop()
 
@@ -819,6 +855,15 @@ class Search:
 
 
 INF = 1 << 62
+
+
+def _starts(sorted_values: IntArray) -> IntArray:
+    """Start positions of the runs of equal values in a sorted array."""
+    flag = np.empty(sorted_values.size, dtype=bool)
+    if sorted_values.size:
+        flag[0] = True
+        np.not_equal(sorted_values[1:], sorted_values[:-1], out=flag[1:])
+    return np.flatnonzero(flag)
 
 
 class _Timeout(Exception):
