@@ -245,6 +245,7 @@ class Search:
                 ]
             ).reshape(d, self.C)
         self.key = (self.g * self.stride[:, None]).sum(axis=0) if self.C else np.zeros(0, dtype=np.int64)
+        self.ks = self.key * self.m + self.sa
         # Cut_spec image: leaf where the value is open, the cut value where it is locked
         self.open_node = [np.zeros(t.n, dtype=bool) for t in self.trees]  # full-subtree
         self.open_attr = [True] * d  # full-domain
@@ -288,7 +289,9 @@ class Search:
         """Move the cells ``idx`` of attribute ``a`` to the cut nodes ``new``; returns the old nodes."""
         old = self.g[a][idx]
         self.g[a][idx] = new
-        self.key[idx] += (new - old) * self.stride[a]
+        delta = (new - old) * self.stride[a]
+        self.key[idx] += delta
+        self.ks[idx] += delta * self.m
         self.gc[idx] += self.lmu[a][new] - self.lmu[a][old]
         return old
 
@@ -331,21 +334,18 @@ class Search:
         if idx.size == 0:
             return 0, 0, 0, 0
         p = self.p
-        key = self.key[idx]
-        s = self.sa[idx]
-        c = self.cnt[idx]
         m = self.m
-        comp = key * m + s
+        comp = self.ks[idx]
         order = np.argsort(comp)
         comp_s = comp[order]
-        key_s = key[order]
-        c_s = c[order]
         idx_s = idx[order]
+        c_s = self.cnt[idx_s]
         # (partition, SA value) pairs
         pstart = _starts(comp_s)
         pn = np.add.reduceat(c_s, pstart)
-        pkey = key_s[pstart]
-        pv = comp_s[pstart] - pkey * m
+        pcomp = comp_s[pstart]
+        pkey = pcomp // m
+        pv = pcomp - pkey * m
         # partitions
         gflag = np.empty(pkey.size, dtype=bool)
         gflag[0] = True
@@ -359,12 +359,14 @@ class Search:
         viol = pn * tq > tp * n[pg]
         gviol = np.bincount(pg, weights=viol, minlength=G) > 0
         # #MinRm per pair (Lemma 3), non-recursive: ceil((n_s - θ n)/(1 - θ)) = ceil((n_s q - p n)/(q - p))
-        num = pn * tq - tp * n[pg]
-        den = tq - tp
-        with np.errstate(divide="ignore", invalid="ignore"):
+        if (p.metric == "lm" and p.scheme in ("viosa", "allsa")) or (p.metric == "cm" and p.scheme == "viorec"):
+            num = pn * tq - tp * n[pg]
+            den = tq - tp
             minrm = np.where(viol, np.where(den > 0, -((-num) // np.maximum(den, 1)), pn), 0)
+        else:
+            minrm = np.zeros(pn.size, dtype=np.int64)
         rec = p.scheme in ("viorec", "allrec")
-        first_cell = np.searchsorted(key_s, pkey[gstart_p])  # first sorted cell of each partition
+        first_cell = pstart[gstart_p]  # first sorted cell of each partition
         # recursive deletions (vioRec): least fixed point D = Σ_s max(0, ceil(n_s - θ_s (n - D)))
         if rec and gviol.any():
             # only the pairs of violating partitions can lose rows
@@ -415,7 +417,7 @@ class Search:
             gen = kept * kept
             gen_spec = gen
         else:
-            gen = self._cm_minority(idx_s, key_s, pstart, pg, pv, pdel, gviol, G, D)
+            gen = self._cm_minority(idx_s, pstart, pg, pv, pdel, gviol, G, D)
             gen_spec = gen
         part_cost = gen + (supp + dele) * self.cs
         cost = int(part_cost[feasible].sum())
@@ -448,7 +450,7 @@ class Search:
         else:
             self.lc[rep] = lb_part
         if self._want_detail:
-            self._store_detail(idx_s, pstart, pg, viol, gviol, pdel, c[order])
+            self._store_detail(idx_s, pstart, pg, viol, gviol, pdel, c_s)
         inf_lb = 0
         if scheme == "nosupp":
             inf_lb = int(gviol.sum())
@@ -491,7 +493,6 @@ class Search:
     def _cm_minority(
         self,
         idx_s: IntArray,
-        key_s: IntArray,
         pstart: IntArray,
         pg: IntArray,
         pv: IntArray,
