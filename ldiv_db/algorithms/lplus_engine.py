@@ -869,3 +869,27 @@ def _starts(sorted_values: IntArray) -> IntArray:
 
 class _Timeout(Exception):
     pass
+
+
+def min_rm(n_s: int, n: int, p: int, q: int) -> int:
+    """Lemma 3 (SPEC §5.7): the fewest rows of value s to delete from a partition of n rows holding n_s of
+    them so that s is no longer violated under θ = p/q, exactly ⌈(n_s − θ·n)/(1 − θ)⌉ (0 if not violated).
+    The search computes the same expression vectorized."""
+    if n_s * q <= p * n:
+        return 0
+    if p == q:
+        return 0
+    return -((p * n - n_s * q) // (q - p))
+
+
+def least_deletions(counts: Sequence[int], thetas: Sequence[tuple[int, int]]) -> list[int]:
+    """vioRec's deletions per value (SPEC §5.3): the least fixed point of d_s = max(0, ⌈n_s − θ_s·(n − D)⌉),
+    D = Σ d_s, reached by iterating from D = 0 (the search runs the same iteration over all partitions)."""
+    n = sum(counts)
+    total = 0
+    while True:
+        kept = n - total
+        dels = [max(0, -((p * kept - c * q) // q)) for c, (p, q) in zip(counts, thetas, strict=True)]
+        if sum(dels) == total:
+            return dels
+        total = sum(dels)
