@@ -26,7 +26,7 @@ from ..errors import BadInput, InternalError
 from ..privacy.l_plus import LPlus
 from ..render import render
 from .base import Algorithm, AnonymizeRequest, Partitioning
-from .lplus_engine import ALLOWED, METRICS, SCHEMES, INF, Problem, Search, Taxonomy
+from .lplus_engine import ALLOWED, INF, METRICS, SCHEMES, Problem, Search, Taxonomy
 
 
 def _choice(options: Any, key: str, allowed: tuple[str, ...], default: str, flag: str) -> str:
@@ -147,6 +147,11 @@ class LPlusOptimize(Algorithm):
         thetas = [theta[(1, v)] for v in sa_values]
         sa_code = {v: i for i, v in enumerate(sa_values)}
         classes = sorted({str(k) for k in hist["k"].tolist()}) if klass is not None else []
+        class_codes = (
+            np.asarray(hist["k"].astype(str).map({c: i for i, c in enumerate(classes)}), dtype=np.int64)
+            if klass is not None
+            else None
+        )
         problem = Problem(
             taxonomies=taxes,
             leaf=np.stack([hist[f"l{i}"].to_numpy(dtype=np.int64) for i in range(1, d + 1)]).reshape(d, -1),
@@ -154,10 +159,8 @@ class LPlusOptimize(Algorithm):
             count=hist["n"].to_numpy(dtype=np.int64),
             theta=[(th.numerator, th.denominator) for th in thetas],
             metric=metric,  # type: ignore[arg-type]
-            scheme=scheme,  # type: ignore[arg-type]
-            klass=hist["k"].astype(str).map({c: i for i, c in enumerate(classes)}).to_numpy(dtype=np.int64)
-            if klass is not None
-            else None,
+            scheme=scheme,
+            klass=class_codes,
             total_rows=inputs.rows,
         )
         t_hist = time.perf_counter()
@@ -248,7 +251,7 @@ class LPlusOptimize(Algorithm):
             "partitions": int(summary["published_partitions"]),
             "deleted_rows": int(summary["deleted"]),
             "sa_suppressed_rows": int(summary["sa_suppressed"]),
-            "histogram_cells": int(len(hist)),
+            "histogram_cells": len(hist),
             "seconds_histogram": round(t_hist - t0, 4),
             "seconds_search": round(t_search - t_hist, 4),
         }

@@ -25,7 +25,7 @@ import random
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
 import numpy as np
 import numpy.typing as npt
@@ -221,6 +221,15 @@ class Search:
             self.lo.append(np.searchsorted(srt, nodes, "left"))
             self.hi.append(np.searchsorted(srt, t.last, "right"))
         self.all_cells = np.arange(self.C, dtype=np.int64)
+        # search state (set by run)
+        self.t0 = self._last_progress = 0.0
+        self._aborting = False
+        self.cost_t = self.icost_t = self.lb_t = self.ilb_t = 0
+        self.visited = self.pruned = self.total = self.seq = 0
+        self.heap: list[tuple[int, int, tuple[tuple[int, ...], ...]]] = []
+        self.frames: list[int] = []
+        self.visit_cuts: list[tuple[tuple[int, ...], ...]] = []
+        self.occ: dict[tuple[int, int], int] = {}
         self._want_detail = False
         self._cell_del = np.zeros(0, dtype=np.int64)
         # per cell: the cost / infeasible flag / LB / infinite-LB flag of the partition it represents
@@ -293,7 +302,7 @@ class Search:
         self.key[idx] += delta
         self.ks[idx] += delta * self.m
         self.gc[idx] += self.lmu[a][new] - self.lmu[a][old]
-        return old
+        return np.asarray(old, dtype=np.int64)
 
     # ------------------------------------------------------------------ values
     # A value is (a, v): a cut node v of attribute a (full-subtree), or (a, level) (full-domain).
@@ -316,7 +325,7 @@ class Search:
         return (-self.occ[val], *tax)
 
     def _prepare_order(self) -> None:
-        self.occ: dict[tuple[int, int], int] = {}
+        self.occ = {}
         if self.space == "full-subtree":
             for a, t in enumerate(self.trees):
                 for v in range(t.n):
@@ -359,7 +368,9 @@ class Search:
         viol = pn * tq > tp * n[pg]
         gviol = np.bincount(pg, weights=viol, minlength=G) > 0
         # #MinRm per pair (Lemma 3), non-recursive: ceil((n_s - θ n)/(1 - θ)) = ceil((n_s q - p n)/(q - p))
-        if (p.metric == "lm" and p.scheme in ("viosa", "allsa")) or (p.metric == "cm" and p.scheme == "viorec"):
+        if (p.metric == "lm" and p.scheme in ("viosa", "allsa")) or (
+            p.metric == "cm" and p.scheme == "viorec"
+        ):
             num = pn * tq - tp * n[pg]
             den = tq - tp
             minrm = np.where(viol, np.where(den > 0, -((-num) // np.maximum(den, 1)), pn), 0)
@@ -426,6 +437,7 @@ class Search:
         homog = np.minimum.reduceat(spec_s, first_cell) == np.maximum.reduceat(spec_s, first_cell)
         exact_spec = gen_spec + (supp + dele) * self.cs  # exact cost of a homogeneous partition
         sum_minrm = np.bincount(pg, weights=minrm, minlength=G).astype(np.int64)
+        bound: Any
         if metric == "lm":
             if scheme == "nosupp":
                 bound = n * gsp
@@ -535,7 +547,7 @@ class Search:
         minority = kept - gc.max(axis=1)
         if self.p.scheme == "allrec":
             minority = np.where(gviol, 0, minority)
-        return minority
+        return np.asarray(minority, dtype=np.int64)
 
     def _spec_bound(
         self,
@@ -599,8 +611,8 @@ class Search:
         if p.scheme == "nosupp":
             return minority
         if p.scheme == "allrec":  # Cor 7: d + max(0, (n - d) - Σ majority)
-            return D + np.maximum(0, n - D - majority)
-        return np.maximum(sum_minrm, minority)  # vioRec: Thm 4 (safe for CM)
+            return np.asarray(D + np.maximum(0, n - D - majority), dtype=np.int64)
+        return np.asarray(np.maximum(sum_minrm, minority), dtype=np.int64)  # vioRec: Thm 4 (safe for CM)
 
     # ------------------------------------------------------------------ search
     def _lb_eff(self) -> int:
@@ -774,9 +786,9 @@ class Search:
         self._last_progress = self.t0
         self._aborting = False
         self._prepare_order()
-        self.heap: list[tuple[int, int, tuple[tuple[int, ...], ...]]] = []
+        self.heap = []
         self.seq = 0
-        self.frames: list[int] = []
+        self.frames = []
         if self.space == "full-subtree":
             roots = [(a, 0) for a, t in enumerate(self.trees) if not t.is_leaf[0]]
             self.total = math.prod(t.n_cuts[0] for t in self.trees)
@@ -786,7 +798,7 @@ class Search:
         self.visited = 1
         self.pruned = 0
         self.cost_t, self.icost_t, self.lb_t, self.ilb_t = self._eval(self.all_cells)
-        self.visit_cuts: list[tuple[tuple[int, ...], ...]] = []
+        self.visit_cuts = []
         if self.trace:
             self.trace("visit", 0, INF if self.icost_t else self.cost_t, self._lb_eff())
             self.visit_cuts.append(self._snapshot())
@@ -828,7 +840,9 @@ class Search:
         )
 
     # ------------------------------------------------------------------ the release
-    def apply(self, cut: Sequence[Sequence[int]]) -> tuple[IntArray, IntArray, IntArray, npt.NDArray[np.bool_], int]:
+    def apply(
+        self, cut: Sequence[Sequence[int]]
+    ) -> tuple[IntArray, IntArray, IntArray, npt.NDArray[np.bool_], int]:
         """Evaluate one cut for the release: per cell (in input order) its generalized node per attribute
         is in ``self.g``; returns (partition number, rows deleted, SA suppressed) per cell and the cost."""
         for a, t in enumerate(self.trees):

@@ -70,13 +70,30 @@ def test_fig1_release_is_optimal_and_verified(db: Database, metric: str, scheme:
     if expected is None:
         with pytest.raises(BadInput, match="without suppression"):
             ldiv_db.anonymize(
-                db, "fig1", "education,country", "disease", algorithm="lplus", output="out", l=l_value,
-                metric=metric, suppression=scheme, **kwargs,
+                db,
+                "fig1",
+                "education,country",
+                "disease",
+                algorithm="lplus",
+                output="out",
+                l=l_value,
+                metric=metric,
+                suppression=scheme,
+                **kwargs,
             )
         return
     res = ldiv_db.anonymize(
-        db, "fig1", "education,country", "disease", algorithm="lplus", output="out", l=l_value,
-        metric=metric, suppression=scheme, replace=True, **kwargs,
+        db,
+        "fig1",
+        "education,country",
+        "disease",
+        algorithm="lplus",
+        output="out",
+        l=l_value,
+        metric=metric,
+        suppression=scheme,
+        replace=True,
+        **kwargs,
     )
     assert res.verified
     assert Fraction(res.details["cost_exact"]) == expected
@@ -88,48 +105,98 @@ def test_fig1_release_is_optimal_and_verified(db: Database, metric: str, scheme:
     if metric == "lm":
         assert res.metrics["lm"] == pytest.approx(float(expected))
     # the cut is stored with the release
-    stored = json.loads(db.con.execute("SELECT details FROM ldiv.release WHERE release_id = ?",
-                                       [res.release_id]).fetchone()[0])
+    stored = json.loads(
+        db.con.execute("SELECT details FROM ldiv.release WHERE release_id = ?", [res.release_id]).fetchone()[
+            0
+        ]
+    )
     assert set(stored["cut"]) == {"education", "country"}
     # and an independent check of the written table passes with the thresholds used
-    chk = ldiv_db.check(db, "out", "education,country", "disease", model="lplus", l=l_value,
-                         null_sa_unknown=True)
+    chk = ldiv_db.check(
+        db, "out", "education,country", "disease", model="lplus", l=l_value, null_sa_unknown=True
+    )
     assert chk.satisfied
 
 
 def test_fig1_unique_optimum_is_published(db: Database) -> None:
     # SPEC §5.9: θ = 1/2, LM, vioSA → {Sec, Uni, UK, France, Am}, cost 7: ⟨Uni,UK⟩ = {5} loses its Asthma
-    res = ldiv_db.anonymize(db, "fig1", "education,country", "disease", algorithm="lplus", output="out",
-                            l=2, metric="lm", suppression="viosa")
+    res = ldiv_db.anonymize(
+        db,
+        "fig1",
+        "education,country",
+        "disease",
+        algorithm="lplus",
+        output="out",
+        l=2,
+        metric="lm",
+        suppression="viosa",
+    )
     assert res.details["cut"] == {"education": ["Sec", "Uni"], "country": ["UK", "France", "Am"]}
     assert res.rows_suppressed == 1
-    out = db.con.execute("SELECT education, country, count(*), count(disease) FROM out GROUP BY ALL "
-                         "ORDER BY ALL").fetchall()
+    out = db.con.execute(
+        "SELECT education, country, count(*), count(disease) FROM out GROUP BY ALL ORDER BY ALL"
+    ).fetchall()
     assert out == [("Sec", "France", 2, 2), ("Sec", "UK", 2, 2), ("Uni", "Am", 5, 5), ("Uni", "UK", 1, 0)]
 
 
 def test_combination_errors(db: Database) -> None:
     with pytest.raises(BadInput, match="cannot be combined"):
-        ldiv_db.anonymize(db, "fig1", "education,country", "disease", algorithm="lplus", output="o",
-                          l=2, metric="dm", suppression="viosa")
+        ldiv_db.anonymize(
+            db,
+            "fig1",
+            "education,country",
+            "disease",
+            algorithm="lplus",
+            output="o",
+            l=2,
+            metric="dm",
+            suppression="viosa",
+        )
     with pytest.raises(BadInput, match="class-column"):
-        ldiv_db.anonymize(db, "fig1", "education,country", "disease", algorithm="lplus", output="o",
-                          l=2, metric="cm", suppression="allrec")
+        ldiv_db.anonymize(
+            db,
+            "fig1",
+            "education,country",
+            "disease",
+            algorithm="lplus",
+            output="o",
+            l=2,
+            metric="cm",
+            suppression="allrec",
+        )
     with pytest.raises(BadInput, match="--metric"):
-        ldiv_db.anonymize(db, "fig1", "education,country", "disease", algorithm="lplus", output="o",
-                          l=2, metric="xx")
-    with pytest.raises(BadInput, match="not l\\+|lplus"):
-        ldiv_db.anonymize(db, "fig1", "education,country", "disease", algorithm="lplus", output="o",
-                          l=2, model="distinct")
+        ldiv_db.anonymize(
+            db, "fig1", "education,country", "disease", algorithm="lplus", output="o", l=2, metric="xx"
+        )
+    with pytest.raises(BadInput, match=r"not l\+|lplus"):
+        ldiv_db.anonymize(
+            db, "fig1", "education,country", "disease", algorithm="lplus", output="o", l=2, model="distinct"
+        )
 
 
 def test_thresholds_and_sensitivity(db: Database) -> None:
-    res = ldiv_db.anonymize(db, "fig1", "education,country", "disease", algorithm="lplus", output="o",
-                            model_options={"thresholds": {"Cancer": "1/2", "Flu": "1", "Asthma": "1"}},
-                            suppression="nosupp")
+    res = ldiv_db.anonymize(
+        db,
+        "fig1",
+        "education,country",
+        "disease",
+        algorithm="lplus",
+        output="o",
+        model_options={"thresholds": {"Cancer": "1/2", "Flu": "1", "Asthma": "1"}},
+        suppression="nosupp",
+    )
     assert res.verified and res.details["thresholds"]["Cancer"] == "1/2"
-    res = ldiv_db.anonymize(db, "fig1", "education,country", "disease", algorithm="lplus", output="o2",
-                            l=3, model_options={"sensitivity": True}, suppression="viorec")
+    res = ldiv_db.anonymize(
+        db,
+        "fig1",
+        "education,country",
+        "disease",
+        algorithm="lplus",
+        output="o2",
+        l=3,
+        model_options={"sensitivity": True},
+        suppression="viorec",
+    )
     # fr_avg = 10/3; Cancer 4 > 10/3 → θ = 1/3·4·3/10 = 2/5; Flu 3, Asthma 3 ≤ 10/3 → 1/3
     assert res.details["thresholds"] == {"Cancer": "2/5", "Flu": "1/3", "Asthma": "1/3"}
     assert res.verified
@@ -137,13 +204,34 @@ def test_thresholds_and_sensitivity(db: Database) -> None:
 
 def test_top_h_and_full_domain(db: Database) -> None:
     theta = {v: Fraction(1, 2) for v in ("Cancer", "Flu", "Asthma")}
-    costs = sorted(c for c in brute_force([EDU, COUNTRY], FIG1, theta, "lm", "viorec").values() if c is not None)
-    res = ldiv_db.anonymize(db, "fig1", "education,country", "disease", algorithm="lplus", output="o",
-                            l=2, suppression="viorec", top_h=3, seed=7)
+    costs = sorted(
+        c for c in brute_force([EDU, COUNTRY], FIG1, theta, "lm", "viorec").values() if c is not None
+    )
+    res = ldiv_db.anonymize(
+        db,
+        "fig1",
+        "education,country",
+        "disease",
+        algorithm="lplus",
+        output="o",
+        l=2,
+        suppression="viorec",
+        top_h=3,
+        seed=7,
+    )
     assert [Fraction(c) for c in res.details["top_costs"]] == costs[:3]
     assert Fraction(res.details["cost_exact"]) in costs[:3]
-    fd = ldiv_db.anonymize(db, "fig1", "education,country", "disease", algorithm="lplus", output="o3",
-                           l=2, suppression="viorec", space="full-domain")
+    fd = ldiv_db.anonymize(
+        db,
+        "fig1",
+        "education,country",
+        "disease",
+        algorithm="lplus",
+        output="o3",
+        l=2,
+        suppression="viorec",
+        space="full-domain",
+    )
     assert fd.details["cuts_total"] == 9
     assert Fraction(fd.details["cost_exact"]) >= Fraction(res.details["top_costs"][0])
     assert fd.verified

@@ -59,7 +59,9 @@ def to_problem(
     classes = sorted({str(r[2]) for r in rows})
     hist = Counter((tuple(ix[v] for ix, v in zip(index, r[0], strict=True)), r[1], str(r[2])) for r in rows)
     cells = sorted(hist)
-    leaf = np.array([[c[0][a] for c in cells] for a in range(len(taxes))], dtype=np.int64).reshape(len(taxes), -1)
+    leaf = np.array([[c[0][a] for c in cells] for a in range(len(taxes))], dtype=np.int64).reshape(
+        len(taxes), -1
+    )
     problem = Problem(
         taxonomies=[Taxonomy(tuple(p), tuple(labels)) for labels, p in pre],
         leaf=leaf,

@@ -130,7 +130,9 @@ def test_full_domain_is_a_subset(case: tuple[list[Tax], list[Row], dict[str, F]]
     taxes, rows, theta = case
     for metric, scheme in [("lm", "viorec"), ("dm", "allrec"), ("cm", "nosupp")]:
         problem, _ = to_problem(taxes, rows, theta, metric, scheme)
-        problem.taxonomies = [Taxonomy(t.parent, t.labels, _levels(tx)) for t, tx in zip(problem.taxonomies, taxes)]
+        problem.taxonomies = [
+            Taxonomy(t.parent, t.labels, _levels(tx)) for t, tx in zip(problem.taxonomies, taxes, strict=True)
+        ]
         fd = Search(problem, space="full-domain").run()
         fs = Search(problem).run()
         # exhaustive evaluation of every level combination

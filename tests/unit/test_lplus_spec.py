@@ -97,7 +97,9 @@ TABLE = [
 
 @pytest.mark.parametrize(("th", "metric", "scheme", "cost", "cut"), TABLE)
 @pytest.mark.parametrize("order", ["occurrences", "taxonomy"])
-def test_brute_force_table(th: F, metric: str, scheme: str, cost: F | None, cut: set[str] | None, order: str) -> None:
+def test_brute_force_table(
+    th: F, metric: str, scheme: str, cost: F | None, cut: set[str] | None, order: str
+) -> None:
     problem, names = to_problem([EDU, COUNTRY], FIG1, theta(th), metric, scheme)
     result = Search(problem, value_order=order).run()  # type: ignore[arg-type]
     if cost is None:
