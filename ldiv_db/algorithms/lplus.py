@@ -63,6 +63,14 @@ class LPlusOptimize(Algorithm):
         ("--space", {"help": "lplus: full-subtree (default) or full-domain (one level per QI, as ARX)"}),
         ("--top-h", {"help": "lplus: publish one of the h best cuts at random (with --seed)"}),
         ("--time-limit", {"help": "lplus: stop after S seconds with the best cut and its proven gap"}),
+        (
+            "--warm-start",
+            {
+                "action": "store_true",
+                "help": "lplus: search the full-domain cuts first and start the full-subtree search from "
+                "that optimum (helps large tables and many QIs)",
+            },
+        ),
     )
 
     def run(self, request: AnonymizeRequest) -> Partitioning:
@@ -88,6 +96,7 @@ class LPlusOptimize(Algorithm):
         order = _choice(opts, "value_order", ("occurrences", "taxonomy"), "occurrences", "--value-order")
         top_h = _number(opts, "top_h", "--top-h", int) or 1
         time_limit = _number(opts, "time_limit", "--time-limit", float)
+        warm = bool(opts.get("warm_start")) and space == "full-subtree"
         class_column = opts.get("_class_column")
         if metric == "cm" and not class_column:
             raise BadInput("--metric cm needs the class attribute", "name it with --class-column")
@@ -109,7 +118,7 @@ class LPlusOptimize(Algorithm):
             hids.append(hid)
             hierarchies.append(h)
             levels: tuple[tuple[int, ...], ...] = ()
-            if space == "full-domain":
+            if space == "full-domain" or warm:
                 levels = tuple(
                     tuple(
                         h.node_id(h.level_label(lab, k)) if h.is_leaf(lab) else i
@@ -179,16 +188,32 @@ class LPlusOptimize(Algorithm):
                 f"best {'none' if best is None else f'{best / s.unit:g}'}, gap {gap}",
             )
 
+        incumbents = []
+        warm_details = None
+        if warm and top_h == 1:
+            # warm start: the full-domain optimum is a full-subtree cut; the DFS prunes against it at once
+            fd = Search(problem, space="full-domain", value_order=order, time_limit=time_limit)  # type: ignore[arg-type]
+            fd_result = fd.run()
+            if fd_result.cost is not None and fd_result.cut is not None:
+                levels_used = [c[0] for c in fd_result.cut]
+                incumbents.append((fd_result.cost, fd.cut_of_levels(levels_used)))
+                warm_details = {
+                    "levels": dict(zip([c.name for c in inputs.qi], levels_used, strict=True)),
+                    "cost": str(Fraction(fd_result.cost, fd_result.unit)),
+                    "optimal": fd_result.optimal,
+                    "seconds": round(fd_result.seconds, 4),
+                }
+        left = None if time_limit is None else max(0.0, time_limit - (time.perf_counter() - t_hist))
         search = Search(
             problem,
             space=space,  # type: ignore[arg-type]
             value_order=order,  # type: ignore[arg-type]
             top_h=top_h,
             seed=request.seed,
-            time_limit=time_limit,
+            time_limit=left,
             on_progress=report,
         )
-        result = search.run()
+        result = search.run(incumbents)
         t_search = time.perf_counter()
         if result.cost is None or result.cut is None:
             if result.timed_out:
@@ -255,6 +280,8 @@ class LPlusOptimize(Algorithm):
             "seconds_histogram": round(t_hist - t0, 4),
             "seconds_search": round(t_search - t_hist, 4),
         }
+        if warm_details is not None:
+            details["warm_start"] = warm_details
         if top_h > 1:
             details["top_h"] = top_h
             details["top_costs"] = [str(Fraction(c, unit)) for c, _ in result.top]

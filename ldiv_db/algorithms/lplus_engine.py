@@ -781,7 +781,17 @@ class Search:
                 self.cost_t, self.icost_t, self.lb_t, self.ilb_t = saved
                 self.frames.pop()
 
-    def run(self) -> Result:
+    def cut_of_levels(self, levels: Sequence[int]) -> tuple[tuple[int, ...], ...]:
+        """The full-subtree cut of a full-domain level vector (the level nodes of every leaf)."""
+        out = []
+        for t, lv in zip(self.trees, levels, strict=True):
+            leaves = np.flatnonzero(t.is_leaf)
+            out.append(tuple(sorted({int(x) for x in t.levels[lv][leaves]})))
+        return tuple(out)
+
+    def run(self, incumbents: Sequence[tuple[int, tuple[tuple[int, ...], ...]]] = ()) -> Result:
+        """Search; ``incumbents`` are known (cost, cut) pairs of this space (a warm start: the DFS then
+        prunes against the best of them from the first node; with top-h they are ignored)."""
         self.t0 = time.perf_counter()
         self._last_progress = self.t0
         self._aborting = False
@@ -804,6 +814,11 @@ class Search:
             self.visit_cuts.append(self._snapshot())
         if not self.icost_t:
             self._offer(self.cost_t)
+        if self.top_h == 1:
+            for cost, cut in incumbents:
+                if cost < self.bound():
+                    self.seq += 1
+                    self.heap[:] = [(-cost, -self.seq, tuple(tuple(c) for c in cut))]
         timed_out = False
         try:
             self._dfs(sorted(roots, key=self._sort_key), 0)
@@ -813,6 +828,8 @@ class Search:
         seconds = time.perf_counter() - self.t0
         entries = sorted(self.heap, key=lambda e: (e[0], e[1]), reverse=True)  # best cost, then found first
         top = [(-e[0], e[2]) for e in entries]
+        cost: int | None
+        cut: tuple[tuple[int, ...], ...] | None
         if not top:
             cost, cut = None, None
         elif self.top_h > 1:
@@ -820,16 +837,19 @@ class Search:
         else:
             cost, cut = top[0]
         best = top[0][0] if top else None
+        optimal = not timed_out
         if timed_out:
             glb = self.global_lower_bound()
             lower = None if glb >= INF else glb
+            # every unexplored subtree's LB already reaches the best cost: the best is proven optimal
+            optimal = best is not None and lower is not None and lower >= best
         else:
             lower = best
         return Result(
             cost=cost,
             cut=cut,
             lower_bound=lower,
-            optimal=not timed_out,
+            optimal=optimal,
             visited=self.visited,
             pruned=float(self.pruned),
             total_cuts=self.total,
