@@ -815,10 +815,10 @@ class Search:
         if not self.icost_t:
             self._offer(self.cost_t)
         if self.top_h == 1:
-            for cost, cut in incumbents:
-                if cost < self.bound():
+            for known, known_cut in incumbents:
+                if known < self.bound():
                     self.seq += 1
-                    self.heap[:] = [(-cost, -self.seq, tuple(tuple(c) for c in cut))]
+                    self.heap[:] = [(-known, -self.seq, tuple(tuple(c) for c in known_cut))]
         timed_out = False
         try:
             self._dfs(sorted(roots, key=self._sort_key), 0)
