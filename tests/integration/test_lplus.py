@@ -235,3 +235,99 @@ def test_top_h_and_full_domain(db: Database) -> None:
     assert fd.details["cuts_total"] == 9
     assert Fraction(fd.details["cost_exact"]) >= Fraction(res.details["top_costs"][0])
     assert fd.verified
+
+
+def test_cli_anonymize_and_check(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from ldiv_db.cli import main
+
+    path = tmp_path / "fig1.duckdb"
+    database = Database.open(path)
+    frame = pd.DataFrame(
+        {
+            "education": [r[0][0] for r in FIG1],
+            "country": [r[0][1] for r in FIG1],
+            "disease": [r[1] for r in FIG1],
+        }
+    )
+    database.con.register("__f", frame)
+    database.con.execute("CREATE TABLE fig1 AS SELECT * FROM __f")
+    database.con.unregister("__f")
+    for col, tax in (("education", EDU), ("country", COUNTRY)):
+        f = tmp_path / f"{col}.csv"
+        f.write_text("\n".join(";".join([x, tax.up[x], tax.root]) for x in tax.leaves(tax.root)) + "\n")
+        import_hierarchy(database, "fig1", col, f)
+    database.close()
+    args = [str(path), "--table", "fig1", "--qi", "education,country", "--sa", "disease"]
+    code = main(
+        [
+            "anonymize",
+            *args,
+            "--algorithm",
+            "lplus",
+            "--l",
+            "2",
+            "--suppression",
+            "viosa",
+            "--output",
+            "rel",
+            "--json",
+            "--quiet",
+        ]
+    )
+    out = json.loads(capsys.readouterr().out)
+    assert code == 0 and out["verified"] and out["details"]["cost_exact"] == "7"
+    code = main(
+        [
+            "check",
+            str(path),
+            "--table",
+            "rel",
+            "--qi",
+            "education,country",
+            "--sa",
+            "disease",
+            "--model",
+            "lplus",
+            "--l",
+            "2",
+            "--null-sa-unknown",
+        ]
+    )
+    assert code == 0
+    # without the flag the NULL ("unknown") SA values are refused with a hint
+    assert (
+        main(
+            [
+                "check",
+                str(path),
+                "--table",
+                "rel",
+                "--qi",
+                "education,country",
+                "--sa",
+                "disease",
+                "--model",
+                "lplus",
+                "--l",
+                "2",
+            ]
+        )
+        == 2
+    )
+    code = main(
+        [
+            "anonymize",
+            *args,
+            "--algorithm",
+            "lplus",
+            "--l",
+            "2",
+            "--metric",
+            "dm",
+            "--suppression",
+            "allsa",
+            "--output",
+            "rel2",
+        ]
+    )
+    assert code == 2 and "cannot be combined" in capsys.readouterr().err
