@@ -66,9 +66,8 @@ class LPlusOptimize(Algorithm):
         (
             "--warm-start",
             {
-                "action": "store_true",
-                "help": "lplus: search the full-domain cuts first and start the full-subtree search from "
-                "that optimum (helps large tables and many QIs)",
+                "help": "lplus: on (default) | off: search the full-domain cuts first and start the "
+                "full-subtree search from that optimum, so it prunes from the first node",
             },
         ),
     )
@@ -96,7 +95,10 @@ class LPlusOptimize(Algorithm):
         order = _choice(opts, "value_order", ("occurrences", "taxonomy"), "occurrences", "--value-order")
         top_h = _number(opts, "top_h", "--top-h", int) or 1
         time_limit = _number(opts, "time_limit", "--time-limit", float)
-        warm = bool(opts.get("warm_start")) and space == "full-subtree"
+        warm_opt = str(opts.get("warm_start", "on")).strip().lower()
+        if warm_opt not in ("on", "off", "true", "false", "1", "0", "yes", "no"):
+            raise BadInput(f"--warm-start must be on or off, got {opts.get('warm_start')!r}")
+        warm = warm_opt in ("on", "true", "1", "yes") and space == "full-subtree"
         class_column = opts.get("_class_column")
         if metric == "cm" and not class_column:
             raise BadInput("--metric cm needs the class attribute", "name it with --class-column")
