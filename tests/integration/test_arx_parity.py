@@ -37,36 +37,15 @@ def adult(tmp_path_factory: pytest.TempPathFactory) -> Path:
     [
         ([0, 4, 1, 0, 3, 2, 2, 0], "0", {"model": "distinct", "l": 3}, 0, 28, 0.5422),
         ([0, 3, 0, 0, 2, 1, 1, 0], "0.05", {"model": "distinct", "l": 3}, 1102, 473, 0.1629),
-        (
-            [0, 3, 0, 0, 2, 1, 1, 0],
-            "0.05",
-            {"model": "recursive", "l": 3, "model_options": {"c": 4}},
-            1417,
-            454,
-            0.1721,
-        ),
+        ([0, 3, 0, 0, 2, 1, 1, 0], "0.05", {"model": "recursive", "l": 3, "model_options": {"c": 4}}, 1417, 454,
+         0.1721),
     ],
 )
-def test_arx_transformations(
-    adult: Path,
-    levels: list[int],
-    limit: str,
-    model: dict,
-    deleted: int,  # type: ignore[type-arg]
-    classes: int,
-    loss: float,
-) -> None:
+def test_arx_transformations(adult: Path, levels: list[int], limit: str, model: dict, deleted: int,  # type: ignore[type-arg]
+                             classes: int, loss: float) -> None:
     res = ldiv_db.anonymize(
-        adult,
-        "adult",
-        QI,
-        "occupation",
-        algorithm="full-domain",
-        output="arx",
-        replace=True,
-        levels=levels,
-        suppression_limit=limit,
-        **model,
+        adult, "adult", QI, "occupation", algorithm="full-domain", output="arx", replace=True,
+        levels=levels, suppression_limit=limit, **model,
     )
     assert res.verified
     assert res.rows_deleted == deleted
@@ -77,17 +56,8 @@ def test_arx_transformations(
 def test_arx_entropy_transformation(adult: Path) -> None:
     # entropy-3, 5 % suppression: levels 0,2,0,0,3,1,1,0 -> 1,367 suppressed, 389 classes, Loss 0.2120
     res = ldiv_db.anonymize(
-        adult,
-        "adult",
-        QI,
-        "occupation",
-        algorithm="full-domain",
-        output="arx_e",
-        replace=True,
-        levels=[0, 2, 0, 0, 3, 1, 1, 0],
-        suppression_limit="0.05",
-        model="entropy",
-        l=3,
+        adult, "adult", QI, "occupation", algorithm="full-domain", output="arx_e", replace=True,
+        levels=[0, 2, 0, 0, 3, 1, 1, 0], suppression_limit="0.05", model="entropy", l=3,
     )
     assert (res.rows_deleted, res.groups) == (1367, 389)
     assert res.metrics["arx_loss"] == pytest.approx(0.2120, abs=5e-5)

@@ -106,19 +106,8 @@ def test_attack_similarity_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str
     db = str(tmp_path / "a.duckdb")
     assert run(capsys, "load", db, str(papers / "lalpha_table5.csv"), "--table", "t5", "--sep", ";")[0] == 0
     code, out, _ = run(
-        capsys,
-        "attack",
-        "similarity",
-        db,
-        "--table",
-        "t5",
-        "--qi",
-        "Zipcode,Age",
-        "--sa",
-        "Disease",
-        "--categories",
-        str(papers / "lalpha_categories.csv"),
-        "--json",
+        capsys, "attack", "similarity", db, "--table", "t5", "--qi", "Zipcode,Age", "--sa", "Disease",
+        "--categories", str(papers / "lalpha_categories.csv"), "--json",
     )
     d = json.loads(out)
     assert code == 0

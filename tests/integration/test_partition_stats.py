@@ -36,10 +36,7 @@ def _thresholds(db: Database, ev: SqlEvaluator, theta: dict[str, Fraction]) -> T
     target = ev.work("th")
     db.run(render("privacy/value_table.sql", target=target))
     db.insert_frame(
-        target,
-        pd.DataFrame(
-            [(1, v, t.numerator, t.denominator) for v, t in theta.items()], columns=["s", "v", "p", "q"]
-        ),
+        target, pd.DataFrame([(1, v, t.numerator, t.denominator) for v, t in theta.items()], columns=["s", "v", "p", "q"])
     )
     return target
 
@@ -85,9 +82,7 @@ def test_check_reads_an_attached_read_only_database(tmp_path: Path) -> None:
     src = tmp_path / "source.duckdb"
     con = Database.open(src, migrate=False)
     con.con.execute("CREATE SCHEMA hr")
-    con.con.execute(
-        "CREATE TABLE hr.people AS SELECT * FROM (VALUES ('a','x'),('a','y'),('b','x'),('b','z')) v(q, s)"
-    )
+    con.con.execute("CREATE TABLE hr.people AS SELECT * FROM (VALUES ('a','x'),('a','y'),('b','x'),('b','z')) v(q, s)")
     con.close()
     work = Database.open(tmp_path / "work.duckdb", attach={"src": str(src)})
     res = ldiv_db.check(work, "src.hr.people", ["q"], "s", model="distinct", l=2)

@@ -58,7 +58,8 @@ def test_release_written_recorded_and_verified(hostile_db: Database) -> None:
     cols = [r[0] for r in hostile_db.raw_rows('DESCRIBE "rel 1"')]
     assert cols == [*QI, HOSTILE_SA, "group_id"]
     assert (
-        _count(hostile_db, f"SELECT count(*) FROM ldiv.release_row WHERE release_id = {res.release_id}") == 12
+        _count(hostile_db, f"SELECT count(*) FROM ldiv.release_row WHERE release_id = {res.release_id}")
+        == 12
     )
     status = hostile_db.raw_rows("SELECT status FROM ldiv.run WHERE run_id = ?", [res.run_id])[0][0]
     assert status == "done"

@@ -33,6 +33,13 @@ def all_level_costs(
         [{leaf: h.level_label(leaf, k) for leaf in hist[q].astype(str).unique()} for k in range(h.levels)]
         for q, h in zip(qi, hierarchies, strict=True)
     ]
+    lm_maps = [
+        [
+            {leaf: (h.n_leaves(lab) - 1) * (unit // (s - 1)) if s > 1 else 0 for leaf, lab in m.items()}
+            for m in per_level
+        ]
+        for per_level, h, s in zip(maps, hierarchies, sizes, strict=True)
+    ]
     for combo in itertools.product(*(range(h.levels) for h in hierarchies)):
         g = pd.DataFrame(
             {
@@ -52,14 +59,11 @@ def all_level_costs(
                 int(n) * total if v else int(n) ** 2 for n, v in zip(part["n"], part["viol"], strict=True)
             )
             out[combo] = Fraction(cost)
-        else:  # lm-viosa: LM per row in units of 1/unit, plus |QI| per suppressed SA value
+        else:  # lm-viosa: LM per row (in units of 1/unit) needs no grouping; |QI| per suppressed SA value
             lm_units = sum(
-                pairs[f"g{i}"].map(
-                    lambda lab, h=h, s=s: (h.n_leaves(lab) - 1) * (unit // (s - 1)) if s > 1 else 0
-                )
-                for i, (h, s) in enumerate(zip(hierarchies, sizes, strict=True))
+                hist[q].astype(str).map(lm_maps[i][k]) for i, (q, k) in enumerate(zip(qi, combo, strict=True))
             )
-            gen = int((lm_units * pairs["n"]).sum())
+            gen = int((lm_units * hist["n"]).sum())
             supp = int(pairs.loc[pairs["viol"], "n"].sum())
             out[combo] = Fraction(gen, unit) + d * supp
     return out

@@ -42,7 +42,7 @@ def _labels(env: HostileEnv) -> TableRef:
 def _row_labels(env: HostileEnv) -> TableRef:
     t = env.work("row labels")
     env.db.con.execute(
-        f'CREATE OR REPLACE TEMP TABLE {t.sql()} AS SELECT rowid AS rid, CAST("group" AS VARCHAR) AS q1, '
+        f"CREATE OR REPLACE TEMP TABLE {t.sql()} AS SELECT rowid AS rid, CAST(\"group\" AS VARCHAR) AS q1, "
         "'a' AS q2, 'b' AS q3, 'c' AS q4 FROM main.\"select\""
     )
     return t
