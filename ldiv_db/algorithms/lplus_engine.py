@@ -720,6 +720,7 @@ class Search:
     def _tick(self) -> None:
         now = time.perf_counter()
         if self.time_limit is not None and now - self.t0 > self.time_limit:
+            self._aborting = True  # keep the open frames: their bounds prove the gap
             raise _Timeout
         if self.on_progress is not None and now - self._last_progress > 0.5:
             self._last_progress = now
@@ -824,7 +825,6 @@ class Search:
             self._dfs(sorted(roots, key=self._sort_key), 0)
         except _Timeout:
             timed_out = True
-            self._aborting = True
         seconds = time.perf_counter() - self.t0
         entries = sorted(self.heap, key=lambda e: (e[0], e[1]), reverse=True)  # best cost, then found first
         top = [(-e[0], e[2]) for e in entries]

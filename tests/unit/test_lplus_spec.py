@@ -186,3 +186,16 @@ def test_dm_viorec_counterexample() -> None:
     assert thm4 == 82 > 76 >= root[3]
     assert Search(problem).run().cost == 76
     assert events[0][3] < INF
+
+
+@pytest.mark.parametrize(("metric", "scheme"), [("lm", "viosa"), ("dm", "allrec"), ("lm", "viorec")])
+def test_time_limit_gap_is_proven(metric: str, scheme: str) -> None:
+    # stopped at once: the best so far is the root, the lower bound comes from the open DFS frame
+    problem, _ = to_problem([EDU, COUNTRY], FIG1, theta(F(1, 3)), metric, scheme)
+    best = min(
+        c for c in brute_force([EDU, COUNTRY], FIG1, theta(F(1, 3)), metric, scheme).values() if c is not None
+    )
+    result = Search(problem, time_limit=0.0).run()
+    assert result.timed_out and result.cost is not None and result.lower_bound is not None
+    assert F(result.lower_bound, result.unit) <= best <= F(result.cost, result.unit)
+    assert result.optimal == (result.lower_bound >= result.cost)
