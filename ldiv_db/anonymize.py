@@ -249,7 +249,7 @@ def _anonymize(
             inputs=inputs,
             model=privacy,
             hierarchy_ids=hids,
-            options={**options, "_heights": heights},
+            options={**options, "_heights": heights, "_class_column": class_column},
             progress=progress,
             seed=seed,
         )

@@ -202,6 +202,7 @@ def check(
     group_column: str | None = None,
     null_as_value: bool = False,
     worst: int = 5,
+    null_sa_unknown: bool = False,
     **model_options: Any,
 ) -> CheckResult:
     """Statistics of ``table`` grouped by its QI values (or ``group_column``) and, with ``model``, the
@@ -211,7 +212,13 @@ def check(
     q0 = database.queries
     try:
         inputs = resolve_inputs(
-            database, table, qi, sa, group_column=group_column, null_as_value=null_as_value
+            database,
+            table,
+            qi,
+            sa,
+            group_column=group_column,
+            null_as_value=null_as_value,
+            null_sa_unknown=null_sa_unknown,
         )
         privacy = model_from_options(inputs, model, **model_options)
         return evaluate(database, inputs, privacy, null_as_value=null_as_value, worst=worst, t0=t0, q0=q0)

@@ -197,6 +197,11 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--group-column", help="group by this column instead of the QI values")
     c.add_argument("--null-as-value", action="store_true", help="treat NULL as a value of its own")
     c.add_argument("--worst", type=int, default=5, help="how many of the worst groups to list")
+    c.add_argument(
+        "--null-sa-unknown",
+        action="store_true",
+        help="a NULL SA value is a suppressed 'unknown' (counts in the group size, is no value)",
+    )
     c.add_argument("--json", action="store_true")
     _add_model_args(c)
 
@@ -337,6 +342,7 @@ def _cmd(args: argparse.Namespace) -> int:
             group_column=args.group_column,
             null_as_value=args.null_as_value,
             worst=args.worst,
+            null_sa_unknown=args.null_sa_unknown,
             **_model_options(args),
         )
         _emit(args, res)

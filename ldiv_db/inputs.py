@@ -43,6 +43,7 @@ def resolve_inputs(
     extra: Sequence[str] = (),
     null_as_value: bool = False,
     require_qi: bool = True,
+    null_sa_unknown: bool = False,
 ) -> Inputs:
     t = resolve_table(db, table)
     qi_names, sa_names = as_list(qi), as_list(sa)
@@ -64,7 +65,9 @@ def resolve_inputs(
     if rows == 0:
         raise BadInput(f"table {t.name} is empty", "load data first")
     if not null_as_value:
-        check_nulls(db, t, [*qi_cols, *sa_cols, *([group] if group else [])], rows)
+        # null_sa_unknown: a NULL SA is a suppressed ("unknown") value, in |G| but no value (SPEC §5.1)
+        sa_checked = [] if null_sa_unknown else list(sa_cols)
+        check_nulls(db, t, [*qi_cols, *sa_checked, *([group] if group else [])], rows)
     categories = None
     if len(sa_cols) == 1:
         from .taxonomy import stored_categories

@@ -8,6 +8,7 @@ from .bsgi import Bsgi
 from .decomposition import Decomposition
 from .full_domain import FullDomain
 from .hilbert import Hilbert
+from .lplus import LPlusOptimize
 from .mondrian import Mondrian
 from .topdown import TopDown
 from .tp import TP, TPPlus
@@ -28,6 +29,7 @@ register(TPPlus)
 register(Hilbert)
 register(TopDown)
 register(Decomposition)
+register(LPlusOptimize)
 
 
 def get_algorithm(name: str) -> Algorithm:

@@ -1,0 +1,227 @@
+"""l+-Optimize benchmarks (issue 5; Liu & Wang, ICDE 2010 §VIII) on Adult (30,162 rows, the ARX
+hierarchies of ../shared/datasets/adult; SA occupation, class salary-class, θ = 1/l for every value).
+
+* grid: the 6 QIs education, native-country, workclass, marital-status, sex, race (487,080 cuts), l = 2..6
+  × LM with the five schemes, DM and CM with NoSupp/vioRec/allRec, through the whole pipeline: the
+  search's seconds (target ≤ 10 s, proven optimum), cuts visited, pruned share, the release verified;
+  and the full-domain optimum of the same setting (never better than the full-subtree one).
+* fd7: the 7 QIs (adding age) with ``--space full-domain`` (2,160 level vectors) for DM/allRec and
+  LM/vioSA at l = 4: the optimum against an exhaustive evaluation of all 2,160 (tests/reference).
+* seven: the 7 QIs in the full-subtree space (≈5.8·10^12 cuts) for DM/allRec and LM/vioSA at l = 4 with
+  ``--time-limit 60`` (and the full-domain warm start): best cost, proven lower bound, gap.
+* million: Adult amplified to 1,000,000 rows (bench/amplify.py, seed 7), 6 QIs, DM/allRec, l = 4, the
+  whole pipeline (target ≤ 300 s).
+
+``python -m bench.lplus [--only grid,fd7,seven,million] [--seven-seconds 60] [--proof-minutes 0]``
+writes bench/results/lplus.json. Exit status 1 when a target is missed or a release fails verification.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import sys
+import tempfile
+import time
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+ADULT = ROOT.parent / "shared" / "datasets" / "adult"
+QI6 = ["education", "native-country", "workclass", "marital-status", "sex", "race"]
+QI7 = ["age", *QI6]
+SA = "occupation"
+CLASS = "salary-class"
+COMBOS = [("lm", s) for s in ("nosupp", "viosa", "allsa", "viorec", "allrec")] + [
+    (m, s) for m in ("dm", "cm") for s in ("nosupp", "viorec", "allrec")
+]
+TARGET_GRID = 10.0
+TARGET_MILLION = 300.0
+
+
+def load(db: Any, table: str = "adult") -> None:
+    import ldiv_db
+    from ldiv_db import taxonomy
+
+    ldiv_db.load(db, ADULT / "adult.csv", table, sep=";")
+    for col in QI7:
+        taxonomy.import_hierarchy(db, table, col, ADULT / f"adult_hierarchy_{col}.csv")
+
+
+def run(
+    db: Any, table: str, qi: list[str], metric: str, scheme: str, l_value: int, **opts: Any
+) -> dict[str, Any]:
+    import ldiv_db
+
+    t0 = time.perf_counter()
+    res = ldiv_db.anonymize(
+        db,
+        table,
+        qi,
+        SA,
+        algorithm="lplus",
+        output="lplus_out",
+        replace=True,
+        l=l_value,
+        metric=metric,
+        suppression=scheme,
+        class_column=CLASS if metric == "cm" else None,
+        **opts,
+    )
+    d = res.details
+    return {
+        "metric": metric,
+        "scheme": scheme,
+        "l": l_value,
+        "cost": d["cost_exact"],
+        "optimal": d["optimal"],
+        "lower_bound": d["lower_bound"],
+        "gap": d["gap"],
+        "cuts_total": d["cuts_total"],
+        "cuts_visited": d["cuts_visited"],
+        "pruned_share": d["pruned_share"],
+        "seconds_search": d["seconds_search"],
+        "seconds_histogram": d["seconds_histogram"],
+        "seconds_pipeline": round(time.perf_counter() - t0, 3),
+        "histogram_cells": d["histogram_cells"],
+        "verified": res.verified,
+        "deleted": res.rows_deleted,
+        "suppressed": res.rows_suppressed,
+        "cut": d.get("cut", d.get("levels")),
+        "warm_start": d.get("warm_start"),
+    }
+
+
+def grid(db: Any) -> list[dict[str, Any]]:
+    out = []
+    for l_value in range(2, 7):
+        for metric, scheme in COMBOS:
+            try:
+                r = run(db, "adult", QI6, metric, scheme, l_value)
+                fd = run(db, "adult", QI6, metric, scheme, l_value, space="full-domain")
+                r["full_domain_cost"] = fd["cost"]
+                r["full_subtree_not_worse"] = Fraction(r["cost"]) <= Fraction(fd["cost"])
+            except Exception as exc:  # NoSupp may be infeasible
+                r = {"metric": metric, "scheme": scheme, "l": l_value, "error": str(exc).splitlines()[0]}
+            out.append(r)
+            print(json.dumps({k: r.get(k) for k in _SHOW}), flush=True)
+    return out
+
+
+_SHOW = [
+    "metric",
+    "scheme",
+    "l",
+    "cost",
+    "optimal",
+    "cuts_visited",
+    "pruned_share",
+    "seconds_search",
+    "verified",
+]
+
+
+def fd7(db: Any) -> list[dict[str, Any]]:
+    import pandas as pd
+
+    from ldiv_db import taxonomy
+    from tests.reference.lplus_levels import all_level_costs
+
+    frame = pd.read_csv(ADULT / "adult.csv", sep=";", dtype=str)
+    hierarchies = [taxonomy.parse_arx(ADULT / f"adult_hierarchy_{q}.csv") for q in QI7]
+    out = []
+    for metric, scheme, setting in (("dm", "allrec", "dm-allrec"), ("lm", "viosa", "lm-viosa")):
+        r = run(db, "adult", QI7, metric, scheme, 4, space="full-domain")
+        t0 = time.perf_counter()
+        costs = all_level_costs(frame, QI7, SA, hierarchies, 4, setting)
+        best = min(c for c in costs.values() if c is not None)
+        r.update(
+            {
+                "exhaustive_cuts": len(costs),
+                "exhaustive_optimum": str(best),
+                "equals_exhaustive": Fraction(r["cost"]) == best,
+                "seconds_exhaustive": round(time.perf_counter() - t0, 3),
+            }
+        )
+        out.append(r)
+        print(
+            json.dumps({k: r.get(k) for k in [*_SHOW, "exhaustive_optimum", "equals_exhaustive"]}), flush=True
+        )
+    return out
+
+
+def seven(db: Any, seconds: float) -> list[dict[str, Any]]:
+    out = []
+    for metric, scheme in (("dm", "allrec"), ("lm", "viosa")):
+        r = run(db, "adult", QI7, metric, scheme, 4, time_limit=seconds, warm_start=True)
+        out.append(r)
+        print(json.dumps({k: r.get(k) for k in [*_SHOW, "lower_bound", "gap", "warm_start"]}), flush=True)
+    return out
+
+
+def million() -> dict[str, Any]:
+    from bench.amplify import amplify
+    from ldiv_db.db import Database
+    from ldiv_db.taxonomy import import_hierarchy
+
+    with tempfile.TemporaryDirectory() as tmp:
+        db = Database.open(Path(tmp) / "million.duckdb")
+        load(db)
+        t0 = time.perf_counter()
+        stats = amplify(db.con, "adult", "adult_1m", 1_000_000, seed=7)
+        for c in QI7:
+            import_hierarchy(db, "adult_1m", c, ADULT / f"adult_hierarchy_{c}.csv")
+        prepare = time.perf_counter() - t0
+        r = run(db, "adult_1m", QI6, "dm", "allrec", 4, warm_start=True, time_limit=TARGET_MILLION - 30)
+        db.close()
+    r.update({"rows": stats.target_rows, "seconds_amplify": round(prepare, 3)})
+    print(json.dumps({k: r.get(k) for k in [*_SHOW, "seconds_pipeline", "lower_bound", "gap"]}), flush=True)
+    return r
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--only", default="grid,fd7,seven,million")
+    ap.add_argument("--seven-seconds", type=float, default=60.0)
+    args = ap.parse_args(argv)
+    parts = set(args.only.split(","))
+    import ldiv_db
+
+    db = ldiv_db.Database.open(":memory:")
+    load(db)
+    results: dict[str, Any] = {
+        "machine": {"python": platform.python_version(), "platform": platform.platform()},
+        "note": "shared 2-core machine; wall times are inflated by other jobs",
+    }
+    failed = []
+    if "grid" in parts:
+        results["grid"] = grid(db)
+        for r in results["grid"]:
+            if "error" in r:
+                continue
+            if not (r["optimal"] and r["verified"] and r["seconds_search"] <= TARGET_GRID):
+                failed.append(f"grid {r['metric']}/{r['scheme']} l={r['l']}")
+    if "fd7" in parts:
+        results["fd7"] = fd7(db)
+        failed += [f"fd7 {r['metric']}" for r in results["fd7"] if not r["equals_exhaustive"]]
+    if "seven" in parts:
+        results["seven"] = seven(db, args.seven_seconds)
+    if "million" in parts:
+        results["million"] = million()
+        m = results["million"]
+        if not (m["optimal"] and m["verified"] and m["seconds_pipeline"] <= TARGET_MILLION):
+            failed.append("million")
+    out = ROOT / "bench" / "results" / "lplus.json"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    previous = json.loads(out.read_text()) if out.exists() else {}
+    previous.update(results)
+    out.write_text(json.dumps(previous, indent=2, default=str) + "\n")
+    if failed:
+        print("missed:", ", ".join(failed))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,929 @@
+"""The l+-Optimize cut search (Liu & Wang, ICDE 2010; SPEC §5.5–5.7) on the compressed histogram.
+
+The input is the (leaf vector, SA value[, class]) → count histogram that SQL builds once
+(``sql/lplus/histogram.sql``) and the QI taxonomies as preorder arrays. The search walks the cut
+enumeration tree depth first. A node's partitions are the groups of histogram cells with equal
+generalized vectors, identified by one integer key per cell. Specializing a value ``v`` of attribute
+``a`` rewrites the keys of the cells under ``v`` only (a contiguous range in the cells' ``a``-order), so
+exactly the partitions holding ``v`` split (paper §VI-C); backtracking restores those keys, merging them
+back. Costs and lower bounds are sums over partitions, so both are kept as running totals and updated by
+re-evaluating only the touched cells (before and after the change), vectorized with numpy.
+
+All costs are exact integers: LM in units of 1/L with L = lcm(|A_i| − 1), DM and CM as counts. A
+partition that makes a cut infeasible (NoSupp) is counted separately instead of adding an "infinite" cost.
+
+The cut space is either every full-subtree cut (``space='full-subtree'``) or the full-domain (level)
+cuts (``space='full-domain'``). In the latter an attribute at level ℓ is one "value": specializing it
+lowers every cut node of that attribute one level, so the same tree, locking and bounds apply.
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+import random
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+import numpy as np
+import numpy.typing as npt
+
+Metric = Literal["lm", "dm", "cm"]
+Scheme = Literal["nosupp", "viosa", "allsa", "viorec", "allrec"]
+Space = Literal["full-subtree", "full-domain"]
+Order = Literal["occurrences", "taxonomy"]
+IntArray = npt.NDArray[np.int64]
+
+SCHEMES: tuple[Scheme, ...] = ("nosupp", "viosa", "allsa", "viorec", "allrec")
+METRICS: tuple[Metric, ...] = ("lm", "dm", "cm")
+#: SPEC §5.4: DM and CM only with NoSupp, vioRec and allRec.
+ALLOWED: dict[Metric, tuple[Scheme, ...]] = {
+    "lm": SCHEMES,
+    "dm": ("nosupp", "viorec", "allrec"),
+    "cm": ("nosupp", "viorec", "allrec"),
+}
+
+
+@dataclass(frozen=True)
+class Taxonomy:
+    """One QI taxonomy as preorder arrays: ``parent[0] = -1`` (the root), subtree of v = ``v..last[v]``.
+    ``levels[k][leaf]`` (full-domain only) is the node a leaf generalizes to at ARX level k."""
+
+    parent: tuple[int, ...]
+    labels: tuple[str, ...] = ()
+    levels: tuple[tuple[int, ...], ...] = ()
+
+    @property
+    def size(self) -> int:
+        return len(self.parent)
+
+
+@dataclass
+class Problem:
+    taxonomies: Sequence[Taxonomy]
+    leaf: IntArray  # (d, C) leaf node id per attribute and cell
+    sa: IntArray  # (C,) SA code 0..m-1
+    count: IntArray  # (C,) rows per cell
+    theta: Sequence[tuple[int, int]]  # per SA code: θ = p/q
+    metric: Metric = "lm"
+    scheme: Scheme = "nosupp"
+    klass: IntArray | None = None  # (C,) class code (CM)
+    total_rows: int | None = None  # |T| (defaults to the histogram's sum)
+
+
+@dataclass
+class Result:
+    cost: int | None  # None: every cut is infeasible
+    cut: tuple[tuple[int, ...], ...] | None  # per attribute, the sorted cut node ids
+    lower_bound: int | None  # proven global lower bound (equals cost when optimal)
+    optimal: bool
+    visited: int
+    pruned: float
+    total_cuts: int
+    seconds: float
+    unit: int  # cost = value / unit (LM: L; DM, CM: 1)
+    top: list[tuple[int, tuple[tuple[int, ...], ...]]] = field(default_factory=list)
+    timed_out: bool = False
+
+    @property
+    def pruned_share(self) -> float:
+        return self.pruned / self.total_cuts if self.total_cuts else 0.0
+
+
+class _Tree:
+    """Derived arrays of one taxonomy."""
+
+    def __init__(self, t: Taxonomy) -> None:
+        parent = np.array(t.parent, dtype=np.int64)
+        n = len(parent)
+        self.n = n
+        depth = np.zeros(n, dtype=np.int64)
+        for i in range(1, n):
+            depth[i] = depth[parent[i]] + 1
+        self.depth = depth
+        last = np.arange(n, dtype=np.int64)
+        for i in range(n - 1, 0, -1):
+            last[parent[i]] = max(last[parent[i]], last[i])
+        self.last = last
+        is_leaf = np.ones(n, dtype=bool)
+        is_leaf[parent[1:]] = False
+        self.is_leaf = is_leaf
+        n_leaves = is_leaf.astype(np.int64)
+        for i in range(n - 1, 0, -1):
+            n_leaves[parent[i]] += n_leaves[i]
+        self.n_leaves = n_leaves
+        self.children: list[list[int]] = [[] for _ in range(n)]
+        for i in range(1, n):
+            self.children[int(parent[i])].append(i)
+        cuts = [1] * n
+        for i in range(n - 1, -1, -1):
+            if self.children[i]:
+                prod = 1
+                for c in self.children[i]:
+                    prod *= cuts[c]
+                cuts[i] = 1 + prod
+        self.n_cuts = cuts
+        # anc[k][x] = ancestor of x at depth k (x itself when depth(x) <= k)
+        height = int(depth.max()) if n else 0
+        anc = np.tile(np.arange(n, dtype=np.int64), (height + 1, 1))
+        for k in range(height - 1, -1, -1):
+            row = anc[k + 1].copy()
+            deeper = depth > k
+            row[deeper] = parent[anc[k + 1][deeper]] if k + 1 <= height else row[deeper]
+            # walk each node up to depth k
+            cur = np.arange(n, dtype=np.int64)
+            while True:
+                move = depth[cur] > k
+                if not move.any():
+                    break
+                cur[move] = parent[cur[move]]
+            anc[k] = cur
+        self.anc = anc
+        self.levels = [np.array(lv, dtype=np.int64) for lv in t.levels]
+
+
+class Search:
+    """One l+-Optimize search (SPEC §5.6). ``run`` returns a :class:`Result`."""
+
+    def __init__(
+        self,
+        problem: Problem,
+        *,
+        space: Space = "full-subtree",
+        value_order: Order = "occurrences",
+        top_h: int = 1,
+        seed: int | None = None,
+        time_limit: float | None = None,
+        on_progress: Callable[[Search], None] | None = None,
+        trace: Callable[[str, int, int, int], None] | None = None,
+        enumerate_all: bool = False,
+    ) -> None:
+        p = problem
+        if p.scheme not in ALLOWED[p.metric]:
+            raise ValueError(f"{p.metric} with {p.scheme}")
+        if p.metric == "cm" and p.klass is None:
+            raise ValueError("CM needs class codes")
+        self.p = p
+        self.space = space
+        self.order = value_order
+        self.top_h = max(1, int(top_h))
+        self.rng = random.Random(seed)
+        self.time_limit = time_limit
+        self.on_progress = on_progress
+        self.trace = trace
+        self.enumerate_all = enumerate_all
+        self.trees = [_Tree(t) for t in p.taxonomies]
+        d = len(self.trees)
+        self.d = d
+        leaf = np.asarray(p.leaf, dtype=np.int64).reshape(d, -1)
+        self.leaf = leaf
+        self.C = leaf.shape[1]
+        self.sa = np.asarray(p.sa, dtype=np.int64)
+        self.cnt = np.asarray(p.count, dtype=np.int64)
+        self.m = max(len(p.theta), int(self.sa.max()) + 1 if self.C else 1)
+        th = list(p.theta) + [(1, 1)] * (self.m - len(p.theta))
+        self.tp = np.array([a for a, _ in th], dtype=np.int64)
+        self.tq = np.array([b for _, b in th], dtype=np.int64)
+        self.klass = None if p.klass is None else np.asarray(p.klass, dtype=np.int64)
+        self.ncls = 1 if self.klass is None or not self.C else int(self.klass.max()) + 1
+        self.T = int(p.total_rows if p.total_rows is not None else self.cnt.sum())
+        # cost units
+        if p.metric == "lm":
+            dens = [int(t.n_leaves[0]) - 1 for t in self.trees if t.n_leaves[0] > 1]
+            self.unit = math.lcm(*dens) if dens else 1
+            self.lmu = [
+                (t.n_leaves - 1) * (self.unit // (int(t.n_leaves[0]) - 1))
+                if t.n_leaves[0] > 1
+                else np.zeros(t.n, dtype=np.int64)
+                for t in self.trees
+            ]
+            rec = p.scheme in ("viorec", "allrec")
+            self.cs = (2 if rec else 1) * d * self.unit
+        else:
+            self.unit = 1
+            self.lmu = [np.zeros(t.n, dtype=np.int64) for t in self.trees]
+            self.cs = self.T if p.metric == "dm" else 1
+        # partition keys: mixed radix over node ids
+        self.stride = np.ones(d, dtype=np.int64)
+        for a in range(d - 2, -1, -1):
+            self.stride[a] = self.stride[a + 1] * self.trees[a + 1].n
+        # cell order per attribute (cells under node v = a contiguous range)
+        self.order_a: list[IntArray] = []
+        self.lo: list[IntArray] = []
+        self.hi: list[IntArray] = []
+        for a, t in enumerate(self.trees):
+            o = np.argsort(leaf[a], kind="stable")
+            srt = leaf[a][o]
+            nodes = np.arange(t.n)
+            self.order_a.append(o)
+            self.lo.append(np.searchsorted(srt, nodes, "left"))
+            self.hi.append(np.searchsorted(srt, t.last, "right"))
+        self.all_cells = np.arange(self.C, dtype=np.int64)
+        # search state (set by run)
+        self.t0 = self._last_progress = 0.0
+        self._aborting = False
+        self.cost_t = self.icost_t = self.lb_t = self.ilb_t = 0
+        self.visited = self.pruned = self.total = self.seq = 0
+        self.heap: list[tuple[int, int, tuple[tuple[int, ...], ...]]] = []
+        self.frames: list[int] = []
+        self.visit_cuts: list[tuple[tuple[int, ...], ...]] = []
+        self.occ: dict[tuple[int, int], int] = {}
+        self._want_detail = False
+        self._cell_del = np.zeros(0, dtype=np.int64)
+        # per cell: the cost / infeasible flag / LB / infinite-LB flag of the partition it represents
+        self.cc = np.zeros(self.C, dtype=np.int64)
+        self.ci = np.zeros(self.C, dtype=np.int64)
+        self.lc = np.zeros(self.C, dtype=np.int64)
+        self.li = np.zeros(self.C, dtype=np.int64)
+        self._setup_state()
+
+    # ------------------------------------------------------------------ state
+    def _setup_state(self) -> None:
+        d = self.d
+        if self.space == "full-subtree":
+            self.g = np.zeros((d, self.C), dtype=np.int64)  # every cell at the root
+            self.level = [0] * d
+        else:
+            self.level = [len(t.levels) - 1 for t in self.trees]
+            self.g = np.stack(
+                [
+                    t.levels[self.level[a]][self.leaf[a]] if self.C else np.zeros(0, dtype=np.int64)
+                    for a, t in enumerate(self.trees)
+                ]
+            ).reshape(d, self.C)
+        self.key = (self.g * self.stride[:, None]).sum(axis=0) if self.C else np.zeros(0, dtype=np.int64)
+        self.ks = self.key * self.m + self.sa
+        # Cut_spec image: leaf where the value is open, the cut value where it is locked
+        self.open_node = [np.zeros(t.n, dtype=bool) for t in self.trees]  # full-subtree
+        self.open_attr = [True] * d  # full-domain
+        self.spec = (self.leaf * self.stride[:, None]).sum(axis=0) if self.C else np.zeros(0, dtype=np.int64)
+        self.gc = np.zeros(self.C, dtype=np.int64)  # LM per row at the cut
+        self.gs = np.zeros(self.C, dtype=np.int64)  # LM per row at Cut_spec (locked values only)
+        for a in range(d):
+            self.gc += self.lmu[a][self.g[a]]
+        self.cut: list[set[int]] = [set() for _ in range(d)]
+        if self.space == "full-subtree":
+            for a, t in enumerate(self.trees):
+                self.cut[a].add(0)
+                if t.is_leaf[0]:
+                    pass
+                else:
+                    self.open_node[a][0] = True
+            # a one-node taxonomy: the root is a leaf, locked
+            for a, t in enumerate(self.trees):
+                if t.is_leaf[0]:
+                    self._lock_cells(a, self.all_cells)
+        else:
+            for a in range(d):
+                if self.level[a] == 0:
+                    self.open_attr[a] = False
+                    self._lock_cells(a, self.all_cells)
+
+    def _cells(self, a: int, v: int) -> IntArray:
+        return self.order_a[a][self.lo[a][v] : self.hi[a][v]]
+
+    def _lock_cells(self, a: int, idx: IntArray) -> None:
+        ga = self.g[a][idx]
+        self.spec[idx] += (ga - self.leaf[a][idx]) * self.stride[a]
+        self.gs[idx] += self.lmu[a][ga]
+
+    def _unlock_cells(self, a: int, idx: IntArray) -> None:
+        ga = self.g[a][idx]
+        self.spec[idx] -= (ga - self.leaf[a][idx]) * self.stride[a]
+        self.gs[idx] -= self.lmu[a][ga]
+
+    def _regen(self, a: int, idx: IntArray, new: IntArray) -> IntArray:
+        """Move the cells ``idx`` of attribute ``a`` to the cut nodes ``new``; returns the old nodes."""
+        old = self.g[a][idx]
+        self.g[a][idx] = new
+        delta = (new - old) * self.stride[a]
+        self.key[idx] += delta
+        self.ks[idx] += delta * self.m
+        self.gc[idx] += self.lmu[a][new] - self.lmu[a][old]
+        return np.asarray(old, dtype=np.int64)
+
+    # ------------------------------------------------------------------ values
+    # A value is (a, v): a cut node v of attribute a (full-subtree), or (a, level) (full-domain).
+    def _val_cells(self, val: tuple[int, int]) -> IntArray:
+        return self._cells(*val) if self.space == "full-subtree" else self.all_cells
+
+    def _ncuts(self, val: tuple[int, int]) -> int:
+        a, v = val
+        return self.trees[a].n_cuts[v] if self.space == "full-subtree" else v + 1
+
+    def _occ(self, val: tuple[int, int]) -> int:
+        idx = self._val_cells(val)
+        return int(self.cnt[idx].sum())
+
+    def _sort_key(self, val: tuple[int, int]) -> tuple[int, int, int]:
+        a, v = val
+        tax = (a, v) if self.space == "full-subtree" else (a, 0)
+        if self.order == "taxonomy":
+            return (0, *tax)
+        return (-self.occ[val], *tax)
+
+    def _prepare_order(self) -> None:
+        self.occ = {}
+        if self.space == "full-subtree":
+            for a, t in enumerate(self.trees):
+                for v in range(t.n):
+                    if not t.is_leaf[v]:
+                        self.occ[(a, v)] = int(self.cnt[self._cells(a, v)].sum())
+        else:
+            for a, t in enumerate(self.trees):
+                for lv in range(len(t.levels)):
+                    self.occ[(a, lv)] = self.T
+
+    # ------------------------------------------------------------------ evaluation
+    def _eval(self, idx: IntArray) -> tuple[int, int, int, int]:
+        """(cost, infeasible partitions, LB, infinite-LB partitions) of the partitions over ``idx``
+        (which must be unions of whole partitions)."""
+        if idx.size == 0:
+            return 0, 0, 0, 0
+        p = self.p
+        m = self.m
+        comp = self.ks[idx]
+        order = np.argsort(comp)
+        comp_s = comp[order]
+        idx_s = idx[order]
+        c_s = self.cnt[idx_s]
+        # (partition, SA value) pairs
+        pstart = _starts(comp_s)
+        pn = np.add.reduceat(c_s, pstart)
+        pcomp = comp_s[pstart]
+        pkey = pcomp // m
+        pv = pcomp - pkey * m
+        # partitions
+        gflag = np.empty(pkey.size, dtype=bool)
+        gflag[0] = True
+        np.not_equal(pkey[1:], pkey[:-1], out=gflag[1:])
+        gstart_p = np.flatnonzero(gflag)  # first pair of each partition
+        pg = np.cumsum(gflag) - 1  # partition of each pair
+        G = gstart_p.size
+        n = np.add.reduceat(pn, gstart_p)
+        tp = self.tp[pv]
+        tq = self.tq[pv]
+        viol = pn * tq > tp * n[pg]
+        gviol = np.bincount(pg, weights=viol, minlength=G) > 0
+        # #MinRm per pair (Lemma 3), non-recursive: ceil((n_s - θ n)/(1 - θ)) = ceil((n_s q - p n)/(q - p))
+        if (p.metric == "lm" and p.scheme in ("viosa", "allsa")) or (
+            p.metric == "cm" and p.scheme == "viorec"
+        ):
+            num = pn * tq - tp * n[pg]
+            den = tq - tp
+            minrm = np.where(viol, np.where(den > 0, -((-num) // np.maximum(den, 1)), pn), 0)
+        else:
+            minrm = np.zeros(pn.size, dtype=np.int64)
+        rec = p.scheme in ("viorec", "allrec")
+        first_cell = pstart[gstart_p]  # first sorted cell of each partition
+        # recursive deletions (vioRec): least fixed point D = Σ_s max(0, ceil(n_s - θ_s (n - D)))
+        if rec and gviol.any():
+            # only the pairs of violating partitions can lose rows
+            sel = np.flatnonzero(gviol[pg])
+            spg, spn, stp, stq = pg[sel], pn[sel], tp[sel], tq[sel]
+            D = np.zeros(G, dtype=np.int64)
+            while True:
+                N = n - D
+                dd = np.maximum(0, -((stp * N[spg] - spn * stq) // stq))
+                h = np.bincount(spg, weights=dd, minlength=G).astype(np.int64)
+                if np.array_equal(h, D):
+                    break
+                D = h
+            pdel = np.zeros(pn.size, dtype=np.int64)
+            pdel[sel] = dd
+        else:
+            D = np.zeros(G, dtype=np.int64)
+            pdel = np.zeros(pn.size, dtype=np.int64)
+        metric, scheme = p.metric, p.scheme
+        inf_cost = 0
+        # ---- exact cost at the cut
+        if scheme == "nosupp":
+            kept = n
+            dele = np.zeros(G, dtype=np.int64)
+            supp = np.zeros(G, dtype=np.int64)
+            inf_cost = int(gviol.sum())
+        elif scheme == "viosa":
+            kept, dele = n, np.zeros(G, dtype=np.int64)
+            supp = np.bincount(pg, weights=np.where(viol, pn, 0), minlength=G).astype(np.int64)
+        elif scheme == "allsa":
+            kept, dele = n, np.zeros(G, dtype=np.int64)
+            supp = np.where(gviol, n, 0)
+        elif scheme == "allrec":
+            dele = np.where(gviol, n, 0)
+            kept = n - dele
+            supp = np.zeros(G, dtype=np.int64)
+        else:  # viorec
+            dele = D
+            kept = n - D
+            supp = np.zeros(G, dtype=np.int64)
+        feasible = ~gviol if scheme == "nosupp" else np.ones(G, dtype=bool)
+        if metric == "lm":
+            gcp = self.gc[idx_s[first_cell]]
+            gsp = self.gs[idx_s[first_cell]]
+            gen = kept * gcp
+            gen_spec = kept * gsp
+        elif metric == "dm":
+            gen = kept * kept
+            gen_spec = gen
+        else:
+            gen = self._cm_minority(idx_s, pstart, pg, pv, pdel, gviol, G, D)
+            gen_spec = gen
+        part_cost = gen + (supp + dele) * self.cs
+        cost = int(part_cost[feasible].sum())
+        # ---- lower bounds (SPEC §5.7)
+        spec_s = self.spec[idx_s]
+        homog = np.minimum.reduceat(spec_s, first_cell) == np.maximum.reduceat(spec_s, first_cell)
+        exact_spec = gen_spec + (supp + dele) * self.cs  # exact cost of a homogeneous partition
+        sum_minrm = np.bincount(pg, weights=minrm, minlength=G).astype(np.int64)
+        bound: Any
+        if metric == "lm":
+            if scheme == "nosupp":
+                bound = n * gsp
+            elif scheme in ("viosa", "allsa"):  # Thm 5
+                bound = sum_minrm * self.cs + n * gsp
+            else:  # Cor 7 (independence holds for LM): d·c + (n - d)·cost_g at Cut_spec
+                bound = D * self.cs + (n - D) * gsp
+        else:
+            bound = self._spec_bound(idx_s, spec_s, first_cell, n, D, sum_minrm, gviol, G)
+        lb_part = np.where(homog, exact_spec, bound)
+        # each partition's figures at its first cell: later "before" sums need no re-evaluation
+        rep = idx_s[first_cell]
+        self.cc[idx] = 0
+        self.ci[idx] = 0
+        self.lc[idx] = 0
+        self.li[idx] = 0
+        self.cc[rep] = np.where(feasible, part_cost, 0)
+        self.ci[rep] = ~feasible
+        if scheme == "nosupp":
+            self.lc[rep] = np.where(gviol, 0, lb_part)
+            self.li[rep] = gviol
+        else:
+            self.lc[rep] = lb_part
+        if self._want_detail:
+            self._store_detail(idx_s, pstart, pg, viol, gviol, pdel, c_s)
+        inf_lb = 0
+        if scheme == "nosupp":
+            inf_lb = int(gviol.sum())
+            lb = int(lb_part[~gviol].sum())
+        else:
+            lb = int(lb_part.sum())
+        return cost, inf_cost, lb, inf_lb
+
+    def _store_detail(
+        self,
+        idx_s: IntArray,
+        pstart: IntArray,
+        pg: IntArray,
+        viol: npt.NDArray[np.bool_],
+        gviol: npt.NDArray[np.bool_],
+        pdel: IntArray,
+        c: IntArray,
+    ) -> None:
+        """Per cell (in ``idx_s`` order): partition number, rows deleted, SA suppressed (the release)."""
+        scheme = self.p.scheme
+        cells_pair = np.repeat(np.arange(pstart.size), np.diff(np.append(pstart, idx_s.size)))
+        cells_g = pg[cells_pair]
+        deleted = np.zeros(idx_s.size, dtype=np.int64)
+        suppressed = np.zeros(idx_s.size, dtype=bool)
+        if scheme == "viosa":
+            suppressed = viol[cells_pair]
+        elif scheme == "allsa":
+            suppressed = gviol[cells_g]
+        elif scheme == "allrec":
+            deleted = np.where(gviol[cells_g], c, 0)
+        elif scheme == "viorec" and pdel.any():
+            if self.p.metric == "cm":
+                deleted = self._cell_del
+            else:  # a pair's deletions from its cells in cell order (any rows cost the same, SPEC §5.3)
+                cum = np.cumsum(c)
+                before = cum - c - (cum - c)[pstart][cells_pair]
+                deleted = np.clip(pdel[cells_pair] - before, 0, c)
+        self.detail = (idx_s, cells_g, deleted, suppressed)
+
+    def _cm_minority(
+        self,
+        idx_s: IntArray,
+        pstart: IntArray,
+        pg: IntArray,
+        pv: IntArray,
+        pdel: IntArray,
+        gviol: npt.NDArray[np.bool_],
+        G: int,
+        D: IntArray,
+    ) -> IntArray:
+        """CM at the cut: minority rows of each kept partition after the scheme's deletions. vioRec takes
+        a value's deletions from the rows outside the partition's majority class first (class-code order),
+        then from the majority class (SPEC §5.3 [D])."""
+        assert self.klass is not None
+        k = self.klass[idx_s]
+        c = self.cnt[idx_s]
+        cells_pair = np.repeat(np.arange(pstart.size), np.diff(np.append(pstart, idx_s.size)))
+        cells_g = pg[cells_pair]
+        ncls = self.ncls
+        gc = np.bincount(cells_g * ncls + k, weights=c, minlength=G * ncls).astype(np.int64).reshape(G, ncls)
+        if self.p.scheme == "viorec" and pdel.any():
+            major = np.argmax(gc, axis=1)  # ties: the smallest class code
+            is_major = (k == major[cells_g]).astype(np.int64)
+            # within each pair: non-majority classes first (class-code order), then the majority class
+            o = np.lexsort((k, is_major, cells_pair))
+            cp = cells_pair[o]
+            co = c[o]
+            cum = np.cumsum(co)
+            start = _starts(cp)
+            base = np.repeat(cum[start] - co[start], np.diff(np.append(start, cp.size)))
+            before = cum - co - base
+            take = np.clip(pdel[cp] - before, 0, co)
+            kept_c = np.zeros(c.size, dtype=np.int64)
+            kept_c[o] = co - take
+            self._cell_del = c - kept_c
+            gc = (
+                np.bincount(cells_g * ncls + k, weights=kept_c, minlength=G * ncls)
+                .astype(np.int64)
+                .reshape(G, ncls)
+            )
+        kept = gc.sum(axis=1)
+        minority = kept - gc.max(axis=1)
+        if self.p.scheme == "allrec":
+            minority = np.where(gviol, 0, minority)
+        return np.asarray(minority, dtype=np.int64)
+
+    def _spec_bound(
+        self,
+        idx_s: IntArray,
+        spec_s: IntArray,
+        first_cell: IntArray,
+        n: IntArray,
+        D: IntArray,
+        sum_minrm: IntArray,
+        gviol: npt.NDArray[np.bool_],
+        G: int,
+    ) -> IntArray:
+        """DM/CM lower bounds of non-homogeneous partitions from their Cut_spec sub-partitions."""
+        p = self.p
+        cells_g = np.repeat(np.arange(G), np.diff(np.append(first_cell, idx_s.size)))
+        c = self.cnt[idx_s]
+        if p.metric == "dm":
+            if p.scheme == "viorec":  # the safe bound [D]: d·|T| + (n - d)
+                return D * self.T + (n - D)
+            # Cut_spec sub-partitions: the spec key refines the partition key, so sorting by it alone
+            # groups them (and they nest in the partitions)
+            o = np.argsort(spec_s)
+            st = _starts(spec_s[o])
+            size = np.add.reduceat(c[o], st)
+            grp = cells_g[o][st]
+            sq = np.bincount(grp, weights=size * size, minlength=G).astype(np.int64)
+            if p.scheme == "nosupp" or not D.any():
+                return sq
+            # allRec, Cor 7: d·|T| + the n - d smallest per-row costs (a row costs its sub-partition
+            # size); only partitions that lose rows need the sort
+            sel = np.flatnonzero(D[grp] > 0)
+            g2, s2 = grp[sel], size[sel]
+            o2 = np.argsort(g2 * (int(s2.max()) + 1) + s2)
+            g2, s2 = g2[o2], s2[o2]
+            cum = np.cumsum(s2)
+            st2 = _starts(g2)
+            base = np.repeat(cum[st2] - s2[st2], np.diff(np.append(st2, g2.size)))
+            before = cum - s2 - base
+            take = np.clip((n - D)[g2] - before, 0, s2)
+            smallest = np.bincount(g2, weights=take * s2, minlength=G).astype(np.int64)
+            return np.where(D > 0, D * self.T + smallest, sq)
+        # CM: minority of each Cut_spec sub-partition
+        assert self.klass is not None
+        k = self.klass[idx_s]
+        o = np.argsort(spec_s * self.ncls + k)
+        sg, sp, sk, sc = cells_g[o], spec_s[o], k[o], c[o]
+        newsub = np.ones(sp.size, dtype=bool)
+        np.not_equal(sp[1:], sp[:-1], out=newsub[1:])
+        newcls = newsub.copy()
+        newcls[1:] |= sk[1:] != sk[:-1]
+        cst = np.flatnonzero(newcls)
+        ccount = np.add.reduceat(sc, cst)
+        sub_of_cls = np.cumsum(newsub)[cst] - 1
+        nsub = int(newsub.sum())
+        sub_size = np.bincount(sub_of_cls, weights=ccount, minlength=nsub).astype(np.int64)
+        sub_max = np.zeros(nsub, dtype=np.int64)
+        np.maximum.at(sub_max, sub_of_cls, ccount)
+        sub_grp = sg[np.flatnonzero(newsub)]
+        minority = np.bincount(sub_grp, weights=sub_size - sub_max, minlength=G).astype(np.int64)
+        majority = np.bincount(sub_grp, weights=sub_max, minlength=G).astype(np.int64)
+        if p.scheme == "nosupp":
+            return minority
+        if p.scheme == "allrec":  # Cor 7: d + max(0, (n - d) - Σ majority)
+            return np.asarray(D + np.maximum(0, n - D - majority), dtype=np.int64)
+        return np.asarray(np.maximum(sum_minrm, minority), dtype=np.int64)  # vioRec: Thm 4 (safe for CM)
+
+    # ------------------------------------------------------------------ search
+    def _lb_eff(self) -> int:
+        return INF if self.ilb_t else self.lb_t
+
+    def bound(self) -> int:
+        """Prune against the best cost (top-h: the h-th best), +∞ until h cuts are known (SPEC §5.6)."""
+        return -self.heap[0][0] if len(self.heap) >= self.top_h else INF
+
+    @property
+    def best_cost(self) -> int | None:
+        return min(-x[0] for x in self.heap) if self.heap else None
+
+    def global_lower_bound(self) -> int:
+        """A proven lower bound on the optimum so far: each open DFS frame's LB (with its values locked so
+        far) bounds the cuts it has not finished; the best cost bounds the rest."""
+        best = self.best_cost
+        out = min(self.frames) if self.frames else INF
+        return min(out, best) if best is not None else out
+
+    def _snapshot(self) -> tuple[tuple[int, ...], ...]:
+        if self.space == "full-subtree":
+            return tuple(tuple(sorted(c)) for c in self.cut)
+        return tuple((lv,) for lv in self.level)
+
+    def _offer(self, cost: int) -> None:
+        if cost >= self.bound():
+            return
+        self.seq += 1
+        entry = (-cost, -self.seq, self._snapshot())
+        if len(self.heap) >= self.top_h:
+            heapq.heapreplace(self.heap, entry)
+        else:
+            heapq.heappush(self.heap, entry)
+
+    def _lock(self, val: tuple[int, int]) -> None:
+        a, v = val
+        if self.space == "full-subtree":
+            self.open_node[a][v] = False
+            self._lock_cells(a, self._cells(a, v))
+        else:
+            self.open_attr[a] = False
+            self._lock_cells(a, self.all_cells)
+
+    def _unlock(self, val: tuple[int, int]) -> None:
+        a, v = val
+        if self.space == "full-subtree":
+            self.open_node[a][v] = True
+            self._unlock_cells(a, self._cells(a, v))
+        else:
+            self.open_attr[a] = True
+            self._unlock_cells(a, self.all_cells)
+
+    def _specialize(self, val: tuple[int, int]) -> tuple[IntArray, IntArray, list[tuple[int, int]]]:
+        """Split the partitions holding ``val``; returns (cells, their old nodes, new open values)."""
+        a, v = val
+        t = self.trees[a]
+        if self.space == "full-subtree":
+            idx = self._cells(a, v)
+            new = t.anc[int(t.depth[v]) + 1][self.leaf[a][idx]]
+            old = self._regen(a, idx, new)
+            self.cut[a].discard(v)
+            kids = t.children[v]
+            self.cut[a].update(kids)
+            self.open_node[a][v] = False
+            opened = [(a, k) for k in kids if not t.is_leaf[k]]
+            for _, k in opened:
+                self.open_node[a][k] = True
+            return idx, old, opened
+        idx = self.all_cells
+        new = t.levels[v - 1][self.leaf[a]]
+        old = self._regen(a, idx, new)
+        self.level[a] = v - 1
+        if v - 1 == 0:
+            self.open_attr[a] = False  # level 0 = the leaves: locked (spec image unchanged)
+            return idx, old, []
+        return idx, old, [(a, v - 1)]
+
+    def _undo(self, val: tuple[int, int], idx: IntArray, old: IntArray) -> None:
+        a, v = val
+        self._regen(a, idx, old)
+        if self.space == "full-subtree":
+            t = self.trees[a]
+            for k in t.children[v]:
+                self.cut[a].discard(k)
+                self.open_node[a][k] = False
+            self.cut[a].add(v)
+            self.open_node[a][v] = True
+        else:
+            self.level[a] = v
+            self.open_attr[a] = True
+
+    def _save(self, idx: IntArray) -> tuple[IntArray, IntArray, IntArray, IntArray]:
+        return self.cc[idx], self.ci[idx], self.lc[idx], self.li[idx]  # fancy indexing copies
+
+    def _restore(self, idx: IntArray, arrays: Sequence[IntArray]) -> None:
+        self.cc[idx], self.ci[idx], self.lc[idx], self.li[idx] = arrays
+
+    def _prod(self, vals: Sequence[tuple[int, int]]) -> int:
+        out = 1
+        for val in vals:
+            out *= self._ncuts(val)
+        return out
+
+    def _tick(self) -> None:
+        now = time.perf_counter()
+        if self.time_limit is not None and now - self.t0 > self.time_limit:
+            self._aborting = True  # keep the open frames: their bounds prove the gap
+            raise _Timeout
+        if self.on_progress is not None and now - self._last_progress > 0.5:
+            self._last_progress = now
+            self.on_progress(self)
+
+    def _dfs(self, open_vals: list[tuple[int, int]], depth: int) -> None:
+        saved = (self.cost_t, self.icost_t, self.lb_t, self.ilb_t)
+        locked: list[tuple[tuple[int, int], IntArray, IntArray, IntArray, IntArray, IntArray]] = []
+        self.frames.append(self._lb_eff())
+        try:
+            for i, val in enumerate(open_vals):
+                if i > 0:  # v_1..v_{i-1} are locked now: a tighter LB (Observation 5)
+                    prev = open_vals[i - 1]
+                    idx = self._val_cells(prev)
+                    lb0, ilb0 = int(self.lc[idx].sum()), int(self.li[idx].sum())
+                    locked.append((prev, idx, *self._save(idx)))
+                    self._lock(prev)
+                    _, _, lb1, ilb1 = self._eval(idx)
+                    self.lb_t += lb1 - lb0
+                    self.ilb_t += ilb1 - ilb0
+                    self.frames[-1] = self._lb_eff()
+                if self.trace and i > 0:
+                    self.trace("stage", depth, INF, self._lb_eff())
+                if not self.enumerate_all and self._lb_eff() >= self.bound():
+                    self.pruned += self._prod(open_vals[i:]) - 1
+                    break
+                self._tick()
+                here = (self.cost_t, self.icost_t, self.lb_t, self.ilb_t)
+                idx = self._val_cells(val)
+                c0, ic0 = int(self.cc[idx].sum()), int(self.ci[idx].sum())
+                lb0, ilb0 = int(self.lc[idx].sum()), int(self.li[idx].sum())
+                kept = self._save(idx)
+                idx, old, opened = self._specialize(val)
+                c1, ic1, lb1, ilb1 = self._eval(idx)
+                self.cost_t += c1 - c0
+                self.icost_t += ic1 - ic0
+                self.lb_t += lb1 - lb0
+                self.ilb_t += ilb1 - ilb0
+                rest = open_vals[i + 1 :]
+                child_open = sorted(rest + opened, key=self._sort_key) if opened else list(rest)
+                if not self.enumerate_all and self._lb_eff() >= self.bound():
+                    self.pruned += self._prod(child_open)
+                else:
+                    self.visited += 1
+                    if self.trace:
+                        self.trace("visit", depth + 1, INF if self.icost_t else self.cost_t, self._lb_eff())
+                        self.visit_cuts.append(self._snapshot())
+                    if not self.icost_t:
+                        self._offer(self.cost_t)
+                    self._dfs(child_open, depth + 1)
+                self._undo(val, idx, old)
+                self._restore(idx, kept)
+                self.cost_t, self.icost_t, self.lb_t, self.ilb_t = here
+        finally:
+            if not self._aborting:
+                for val, idx, *arrays in reversed(locked):
+                    self._unlock(val)
+                    self._restore(idx, tuple(arrays))
+                self.cost_t, self.icost_t, self.lb_t, self.ilb_t = saved
+                self.frames.pop()
+
+    def cut_of_levels(self, levels: Sequence[int]) -> tuple[tuple[int, ...], ...]:
+        """The full-subtree cut of a full-domain level vector (the level nodes of every leaf)."""
+        out = []
+        for t, lv in zip(self.trees, levels, strict=True):
+            leaves = np.flatnonzero(t.is_leaf)
+            out.append(tuple(sorted({int(x) for x in t.levels[lv][leaves]})))
+        return tuple(out)
+
+    def run(self, incumbents: Sequence[tuple[int, tuple[tuple[int, ...], ...]]] = ()) -> Result:
+        """Search; ``incumbents`` are known (cost, cut) pairs of this space (a warm start: the DFS then
+        prunes against the best of them from the first node; with top-h they are ignored)."""
+        self.t0 = time.perf_counter()
+        self._last_progress = self.t0
+        self._aborting = False
+        self._prepare_order()
+        self.heap = []
+        self.seq = 0
+        self.frames = []
+        if self.space == "full-subtree":
+            roots = [(a, 0) for a, t in enumerate(self.trees) if not t.is_leaf[0]]
+            self.total = math.prod(t.n_cuts[0] for t in self.trees)
+        else:
+            roots = [(a, self.level[a]) for a in range(self.d) if self.level[a] > 0]
+            self.total = math.prod(len(t.levels) for t in self.trees)
+        self.visited = 1
+        self.pruned = 0
+        self.cost_t, self.icost_t, self.lb_t, self.ilb_t = self._eval(self.all_cells)
+        self.visit_cuts = []
+        if self.trace:
+            self.trace("visit", 0, INF if self.icost_t else self.cost_t, self._lb_eff())
+            self.visit_cuts.append(self._snapshot())
+        if not self.icost_t:
+            self._offer(self.cost_t)
+        if self.top_h == 1:
+            for known, known_cut in incumbents:
+                if known < self.bound():
+                    self.seq += 1
+                    self.heap[:] = [(-known, -self.seq, tuple(tuple(c) for c in known_cut))]
+        timed_out = False
+        try:
+            self._dfs(sorted(roots, key=self._sort_key), 0)
+        except _Timeout:
+            timed_out = True
+        seconds = time.perf_counter() - self.t0
+        entries = sorted(self.heap, key=lambda e: (e[0], e[1]), reverse=True)  # best cost, then found first
+        top = [(-e[0], e[2]) for e in entries]
+        cost: int | None
+        cut: tuple[tuple[int, ...], ...] | None
+        if not top:
+            cost, cut = None, None
+        elif self.top_h > 1:
+            cost, cut = self.rng.choice(top)
+        else:
+            cost, cut = top[0]
+        best = top[0][0] if top else None
+        optimal = not timed_out
+        if timed_out:
+            glb = self.global_lower_bound()
+            lower = None if glb >= INF else glb
+            # every unexplored subtree's LB already reaches the best cost: the best is proven optimal
+            optimal = best is not None and lower is not None and lower >= best
+        else:
+            lower = best
+        return Result(
+            cost=cost,
+            cut=cut,
+            lower_bound=lower,
+            optimal=optimal,
+            visited=self.visited,
+            pruned=float(self.pruned),
+            total_cuts=self.total,
+            seconds=seconds,
+            unit=self.unit,
+            top=top,
+            timed_out=timed_out,
+        )
+
+    # ------------------------------------------------------------------ the release
+    def apply(
+        self, cut: Sequence[Sequence[int]]
+    ) -> tuple[IntArray, IntArray, IntArray, npt.NDArray[np.bool_], int]:
+        """Evaluate one cut for the release: per cell (in input order) its generalized node per attribute
+        is in ``self.g``; returns (partition number, rows deleted, SA suppressed) per cell and the cost."""
+        for a, t in enumerate(self.trees):
+            if self.space == "full-subtree":
+                to = np.arange(t.n, dtype=np.int64)
+                for u in sorted(cut[a], key=lambda x: t.depth[x]):
+                    to[u : t.last[u] + 1] = u
+                new = to[self.leaf[a]]
+            else:
+                new = t.levels[cut[a][0]][self.leaf[a]]
+            self._regen(a, self.all_cells, new)
+        self._want_detail = True
+        try:
+            cost, icost, _, _ = self._eval(self.all_cells)
+        finally:
+            self._want_detail = False
+        idx_s, cells_g, deleted, suppressed = self.detail
+        gid = np.empty(self.C, dtype=np.int64)
+        dele = np.empty(self.C, dtype=np.int64)
+        supp = np.empty(self.C, dtype=bool)
+        gid[idx_s] = cells_g + 1
+        dele[idx_s] = deleted
+        supp[idx_s] = suppressed
+        return self.g, gid, dele, supp, (INF if icost else cost)
+
+
+INF = 1 << 62
+
+
+def _starts(sorted_values: IntArray) -> IntArray:
+    """Start positions of the runs of equal values in a sorted array."""
+    flag = np.empty(sorted_values.size, dtype=bool)
+    if sorted_values.size:
+        flag[0] = True
+        np.not_equal(sorted_values[1:], sorted_values[:-1], out=flag[1:])
+    return np.flatnonzero(flag)
+
+
+class _Timeout(Exception):
+    pass
+
+
+def min_rm(n_s: int, n: int, p: int, q: int) -> int:
+    """Lemma 3 (SPEC §5.7): the fewest rows of value s to delete from a partition of n rows holding n_s of
+    them so that s is no longer violated under θ = p/q, exactly ⌈(n_s − θ·n)/(1 − θ)⌉ (0 if not violated).
+    The search computes the same expression vectorized."""
+    if n_s * q <= p * n:
+        return 0
+    if p == q:
+        return 0
+    return -((p * n - n_s * q) // (q - p))
+
+
+def least_deletions(counts: Sequence[int], thetas: Sequence[tuple[int, int]]) -> list[int]:
+    """vioRec's deletions per value (SPEC §5.3): the least fixed point of d_s = max(0, ⌈n_s − θ_s·(n − D)⌉),
+    D = Σ d_s, reached by iterating from D = 0 (the search runs the same iteration over all partitions)."""
+    n = sum(counts)
+    total = 0
+    while True:
+        kept = n - total
+        dels = [max(0, -((p * kept - c * q) // q)) for c, (p, q) in zip(counts, thetas, strict=True)]
+        if sum(dels) == total:
+            return dels
+        total = sum(dels)

@@ -1,0 +1,333 @@
+"""l+-Optimize through ``ldiv_db.anonymize``: SPEC §5.9's Fig. 1 table with every allowed metric × scheme
+(the release's cost equals the brute-force optimum and passes ``check``), the cut stored in ldiv.release,
+CM, top-h, the full-domain space, and the errors."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from fractions import Fraction
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+import ldiv_db
+from ldiv_db.db import Database
+from ldiv_db.errors import BadInput
+from ldiv_db.taxonomy import import_hierarchy
+from tests.reference.lplus_oracle import brute_force, optimum
+from tests.unit.lplus_fixtures import COUNTRY, EDU, FIG1
+
+ALLOWED = {
+    "lm": ["nosupp", "viosa", "allsa", "viorec", "allrec"],
+    "dm": ["nosupp", "viorec", "allrec"],
+    "cm": ["nosupp", "viorec", "allrec"],
+}
+CLASSES = ["Y", "N", "N", "Y", "Y", "N", "Y", "N", "N", "Y"]  # a class column for CM
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> Iterator[Database]:
+    database = Database.open(":memory:")
+    frame = pd.DataFrame(
+        {
+            "education": [r[0][0] for r in FIG1],
+            "country": [r[0][1] for r in FIG1],
+            "disease": [r[1] for r in FIG1],
+            "cls": CLASSES,
+        }
+    )
+    database.con.register("__f", frame)
+    database.con.execute("CREATE TABLE fig1 AS SELECT * FROM __f")
+    database.con.unregister("__f")
+    for col, tax in (("education", EDU), ("country", COUNTRY)):
+        lines = [";".join([leaf, tax.up[leaf], tax.root]) for leaf in tax.leaves(tax.root)]
+        f = tmp_path / f"{col}.csv"
+        f.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        import_hierarchy(database, "fig1", col, f)
+    yield database
+    database.close()
+
+
+def _rows_with_class() -> list[tuple[tuple[str, ...], str, str | None]]:
+    return [(r[0], r[1], c) for r, c in zip(FIG1, CLASSES, strict=True)]
+
+
+CASES = [(m, s, 2) for m, ss in ALLOWED.items() for s in ss] + [
+    ("lm", "nosupp", 3),  # infeasible: T has Cancer 4/10 > 1/3
+    ("lm", "viosa", 3),
+    ("dm", "viorec", 3),
+    ("cm", "allrec", 3),
+]
+
+
+@pytest.mark.parametrize(("metric", "scheme", "l_value"), CASES)
+def test_fig1_release_is_optimal_and_verified(db: Database, metric: str, scheme: str, l_value: int) -> None:
+    theta = {v: Fraction(1, l_value) for v in ("Cancer", "Flu", "Asthma")}
+    expected = optimum(brute_force([EDU, COUNTRY], _rows_with_class(), theta, metric, scheme))
+    kwargs = {"class_column": "cls"} if metric == "cm" else {}
+    if expected is None:
+        with pytest.raises(BadInput, match="without suppression"):
+            ldiv_db.anonymize(
+                db,
+                "fig1",
+                "education,country",
+                "disease",
+                algorithm="lplus",
+                output="out",
+                l=l_value,
+                metric=metric,
+                suppression=scheme,
+                **kwargs,
+            )
+        return
+    res = ldiv_db.anonymize(
+        db,
+        "fig1",
+        "education,country",
+        "disease",
+        algorithm="lplus",
+        output="out",
+        l=l_value,
+        metric=metric,
+        suppression=scheme,
+        replace=True,
+        **kwargs,
+    )
+    assert res.verified
+    assert Fraction(res.details["cost_exact"]) == expected
+    assert res.details["optimal"] is True
+    assert res.details["cuts_total"] == 25
+    # the release's own metrics agree with the search's cost
+    if metric == "dm":
+        assert res.metrics["dm"] == pytest.approx(float(expected))
+    if metric == "lm":
+        assert res.metrics["lm"] == pytest.approx(float(expected))
+    # the cut is stored with the release
+    stored = json.loads(
+        db.con.execute("SELECT details FROM ldiv.release WHERE release_id = ?", [res.release_id]).fetchone()[
+            0
+        ]
+    )
+    assert set(stored["cut"]) == {"education", "country"}
+    # and an independent check of the written table passes with the thresholds used
+    chk = ldiv_db.check(
+        db, "out", "education,country", "disease", model="lplus", l=l_value, null_sa_unknown=True
+    )
+    assert chk.satisfied
+
+
+def test_fig1_unique_optimum_is_published(db: Database) -> None:
+    # SPEC §5.9: θ = 1/2, LM, vioSA → {Sec, Uni, UK, France, Am}, cost 7: ⟨Uni,UK⟩ = {5} loses its Asthma
+    res = ldiv_db.anonymize(
+        db,
+        "fig1",
+        "education,country",
+        "disease",
+        algorithm="lplus",
+        output="out",
+        l=2,
+        metric="lm",
+        suppression="viosa",
+    )
+    assert res.details["cut"] == {"education": ["Sec", "Uni"], "country": ["UK", "France", "Am"]}
+    assert res.rows_suppressed == 1
+    out = db.con.execute(
+        "SELECT education, country, count(*), count(disease) FROM out GROUP BY ALL ORDER BY ALL"
+    ).fetchall()
+    assert out == [("Sec", "France", 2, 2), ("Sec", "UK", 2, 2), ("Uni", "Am", 5, 5), ("Uni", "UK", 1, 0)]
+
+
+def test_combination_errors(db: Database) -> None:
+    with pytest.raises(BadInput, match="cannot be combined"):
+        ldiv_db.anonymize(
+            db,
+            "fig1",
+            "education,country",
+            "disease",
+            algorithm="lplus",
+            output="o",
+            l=2,
+            metric="dm",
+            suppression="viosa",
+        )
+    with pytest.raises(BadInput, match="class-column"):
+        ldiv_db.anonymize(
+            db,
+            "fig1",
+            "education,country",
+            "disease",
+            algorithm="lplus",
+            output="o",
+            l=2,
+            metric="cm",
+            suppression="allrec",
+        )
+    with pytest.raises(BadInput, match="--metric"):
+        ldiv_db.anonymize(
+            db, "fig1", "education,country", "disease", algorithm="lplus", output="o", l=2, metric="xx"
+        )
+    with pytest.raises(BadInput, match=r"not l\+|lplus"):
+        ldiv_db.anonymize(
+            db, "fig1", "education,country", "disease", algorithm="lplus", output="o", l=2, model="distinct"
+        )
+
+
+def test_thresholds_and_sensitivity(db: Database) -> None:
+    res = ldiv_db.anonymize(
+        db,
+        "fig1",
+        "education,country",
+        "disease",
+        algorithm="lplus",
+        output="o",
+        model_options={"thresholds": {"Cancer": "1/2", "Flu": "1", "Asthma": "1"}},
+        suppression="nosupp",
+    )
+    assert res.verified and res.details["thresholds"]["Cancer"] == "1/2"
+    res = ldiv_db.anonymize(
+        db,
+        "fig1",
+        "education,country",
+        "disease",
+        algorithm="lplus",
+        output="o2",
+        l=3,
+        model_options={"sensitivity": True},
+        suppression="viorec",
+    )
+    # fr_avg = 10/3; Cancer 4 > 10/3 → θ = 1/3·4·3/10 = 2/5; Flu 3, Asthma 3 ≤ 10/3 → 1/3
+    assert res.details["thresholds"] == {"Cancer": "2/5", "Flu": "1/3", "Asthma": "1/3"}
+    assert res.verified
+
+
+def test_top_h_and_full_domain(db: Database) -> None:
+    theta = {v: Fraction(1, 2) for v in ("Cancer", "Flu", "Asthma")}
+    costs = sorted(
+        c for c in brute_force([EDU, COUNTRY], FIG1, theta, "lm", "viorec").values() if c is not None
+    )
+    res = ldiv_db.anonymize(
+        db,
+        "fig1",
+        "education,country",
+        "disease",
+        algorithm="lplus",
+        output="o",
+        l=2,
+        suppression="viorec",
+        top_h=3,
+        seed=7,
+    )
+    assert [Fraction(c) for c in res.details["top_costs"]] == costs[:3]
+    assert Fraction(res.details["cost_exact"]) in costs[:3]
+    fd = ldiv_db.anonymize(
+        db,
+        "fig1",
+        "education,country",
+        "disease",
+        algorithm="lplus",
+        output="o3",
+        l=2,
+        suppression="viorec",
+        space="full-domain",
+    )
+    assert fd.details["cuts_total"] == 9
+    assert Fraction(fd.details["cost_exact"]) >= Fraction(res.details["top_costs"][0])
+    assert fd.verified
+
+
+def test_cli_anonymize_and_check(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from ldiv_db.cli import main
+
+    path = tmp_path / "fig1.duckdb"
+    database = Database.open(path)
+    frame = pd.DataFrame(
+        {
+            "education": [r[0][0] for r in FIG1],
+            "country": [r[0][1] for r in FIG1],
+            "disease": [r[1] for r in FIG1],
+        }
+    )
+    database.con.register("__f", frame)
+    database.con.execute("CREATE TABLE fig1 AS SELECT * FROM __f")
+    database.con.unregister("__f")
+    for col, tax in (("education", EDU), ("country", COUNTRY)):
+        f = tmp_path / f"{col}.csv"
+        f.write_text("\n".join(";".join([x, tax.up[x], tax.root]) for x in tax.leaves(tax.root)) + "\n")
+        import_hierarchy(database, "fig1", col, f)
+    database.close()
+    args = [str(path), "--table", "fig1", "--qi", "education,country", "--sa", "disease"]
+    code = main(
+        [
+            "anonymize",
+            *args,
+            "--algorithm",
+            "lplus",
+            "--l",
+            "2",
+            "--suppression",
+            "viosa",
+            "--output",
+            "rel",
+            "--json",
+            "--quiet",
+        ]
+    )
+    out = json.loads(capsys.readouterr().out)
+    assert code == 0 and out["verified"] and out["details"]["cost_exact"] == "7"
+    code = main(
+        [
+            "check",
+            str(path),
+            "--table",
+            "rel",
+            "--qi",
+            "education,country",
+            "--sa",
+            "disease",
+            "--model",
+            "lplus",
+            "--l",
+            "2",
+            "--null-sa-unknown",
+        ]
+    )
+    assert code == 0
+    # without the flag the NULL ("unknown") SA values are refused with a hint
+    assert (
+        main(
+            [
+                "check",
+                str(path),
+                "--table",
+                "rel",
+                "--qi",
+                "education,country",
+                "--sa",
+                "disease",
+                "--model",
+                "lplus",
+                "--l",
+                "2",
+            ]
+        )
+        == 2
+    )
+    code = main(
+        [
+            "anonymize",
+            *args,
+            "--algorithm",
+            "lplus",
+            "--l",
+            "2",
+            "--metric",
+            "dm",
+            "--suppression",
+            "allsa",
+            "--output",
+            "rel2",
+        ]
+    )
+    assert code == 2 and "cannot be combined" in capsys.readouterr().err

@@ -1,0 +1,16 @@
+/* purpose: the compressed histogram l+-Optimize searches on: (leaf vector, SA value, class) -> number of rows */
+/* params: none */
+/* returns: l1..ld, s, k, n ordered by all columns */
+/* ref: Liu & Wang §VI-C (statistics of the (generalized QI, SA) histogram); DESIGN §5 (compress first) */
+SELECT
+  "l1",
+  "l2",
+  "l3",
+  "l4",
+  s,
+  k,
+  COUNT(*) AS n
+FROM "temp"."main"."wk lplus rows's"
+GROUP BY ALL
+ORDER BY
+  ALL
