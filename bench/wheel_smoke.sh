@@ -10,8 +10,11 @@ wheel="$(ls "$work"/dist/ldiv_db-*.whl)"
 echo "built $(basename "$wheel")"
 python3 -m venv "$work/venv"
 "$work/venv/bin/python" -m pip install --quiet "$wheel" pytest hypothesis
-unzip -l "$wheel" | grep -q "ldiv_db/_sql/partition/histogram.sql"
-unzip -l "$wheel" | grep -q "ldiv_db/_migrations/0001_core_schema.sql"
+listing="$(unzip -l "$wheel")"  # read whole: 'unzip | grep -q' dies of SIGPIPE under pipefail
+for f in ldiv_db/_sql/partition/histogram.sql ldiv_db/_migrations/0001_core_schema.sql \
+         ldiv_db/_migrations/0002_decomposition.sql ldiv_db/_sql/lplus/histogram.sql; do
+    grep -qF "$f" <<<"$listing" || { echo "wheel lacks $f"; exit 1; }
+done
 # the template tests from a directory without the package source: ldiv_db comes from the wheel
 mkdir -p "$work/check"
 cp -r "$repo/tests" "$repo/fixtures" "$work/check/"
