@@ -1,18 +1,9 @@
 -- purpose: the distinct release patterns of the KL computation as integer codes: per QI the label's number among the attribute's labels, per SA the published value's rank among the source's SA values (-1 for an unknown SA, -2 for a value the source lacks), and the pattern's row count
 -- params: none
--- returns: rows (l1..ld, t1..tk, c); label codes as in metrics/kl_cover.sql
+-- returns: rows (l1..ld, t1..tk, c); label codes from metrics/labels.sql, SA codes from _macros/kl_sa_codes.sql
 -- ref: SPEC §0.7 (KL: every published row spreads 1/|T*| over its region); a NULL ("unknown") SA covers every SA value of the source
 {% set source_table = source | table %}
-WITH lab AS (
-    SELECT attr, label, CAST(row_number() OVER (PARTITION BY attr ORDER BY label) - 1 AS INTEGER) AS code
-    FROM {{ labels | table }}
-),
-{% for c in sa %}
-sdom{{ loop.index }} AS (
-    SELECT v, CAST(row_number() OVER (ORDER BY v) - 1 AS INTEGER) AS code
-    FROM (SELECT DISTINCT CAST({{ c | ident }} AS VARCHAR) AS v FROM {{ source_table }}) AS d
-),
-{% endfor %}
+WITH {% include "_macros/kl_sa_codes.sql" %}
 pat AS (
     SELECT
 {% for c in rqi %}
@@ -35,7 +26,7 @@ SELECT
     pat.c
 FROM pat
 {% for c in rqi %}
-JOIN lab AS k{{ loop.index }} ON k{{ loop.index }}.attr = {{ loop.index }} AND k{{ loop.index }}.label = pat.l{{ loop.index }}
+JOIN {{ labels | table }} AS k{{ loop.index }} ON k{{ loop.index }}.attr = {{ loop.index }} AND k{{ loop.index }}.label = pat.l{{ loop.index }}
 {% endfor %}
 {% for c in rsa %}
 LEFT JOIN sdom{{ loop.index }} AS sd{{ loop.index }} ON sd{{ loop.index }}.v = pat.t{{ loop.index }}

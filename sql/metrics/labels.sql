@@ -1,6 +1,6 @@
 -- purpose: every distinct QI label of the release, classified: a numeric range 'lo-hi' on an attribute whose labels are intervals ('interval', first), a hierarchy node ('leaf'/'node'), '*' ('star'), a domain value ('leaf'), a numeric interval 'lo-hi' or number ('interval'), else 'unknown'
 -- params: none
--- returns: creates target(attr, label, rows, kind, hierarchy_id, node_id, lo, hi); lo/hi: node range, parsed interval, or the leaf's number
+-- returns: creates target(attr, label, rows, kind, hierarchy_id, node_id, lo, hi, code); lo/hi: node range, parsed interval, or the leaf's number; code: the label's 0-based number in text order per attribute (KL's integer coding)
 -- ref: SPEC §0.5 (output forms: LCA label, "lo-hi" interval, *), §0.7
 {% set release_table = release | table %}
 {{ target | create_table }} AS
@@ -55,7 +55,8 @@ SELECT
         WHEN p.label = '*' THEN NULL
         WHEN d.value IS NOT NULL THEN d.num
         ELSE coalesce(p.iv_hi, p.iv_lo)
-    END AS hi
+    END AS hi,
+    CAST(row_number() OVER (PARTITION BY p.attr ORDER BY p.label) - 1 AS INTEGER) AS code
 FROM parsed AS p
 LEFT JOIN ldiv.hierarchy_node AS n ON n.hierarchy_id = p.hierarchy_id AND n.label = p.label
 LEFT JOIN {{ domain | table }} AS d ON d.attr = p.attr AND d.value = p.label

@@ -8,6 +8,7 @@ import json
 from collections.abc import Iterator
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 import pytest
@@ -50,6 +51,11 @@ def db(tmp_path: Path) -> Iterator[Database]:
     database.close()
 
 
+def _lplus(db: Database, **kw: Any) -> ldiv_db.AnonymizeResult:
+    """l+-Optimize on the Fig. 1 table (QIs education, country; SA disease)."""
+    return ldiv_db.anonymize(db, "fig1", "education,country", "disease", algorithm="lplus", **kw)
+
+
 def _rows_with_class() -> list[tuple[tuple[str, ...], str, str | None]]:
     return [(r[0], r[1], c) for r, c in zip(FIG1, CLASSES, strict=True)]
 
@@ -69,12 +75,8 @@ def test_fig1_release_is_optimal_and_verified(db: Database, metric: str, scheme:
     kwargs = {"class_column": "cls"} if metric == "cm" else {}
     if expected is None:
         with pytest.raises(BadInput, match="without suppression"):
-            ldiv_db.anonymize(
+            _lplus(
                 db,
-                "fig1",
-                "education,country",
-                "disease",
-                algorithm="lplus",
                 output="out",
                 l=l_value,
                 metric=metric,
@@ -82,12 +84,8 @@ def test_fig1_release_is_optimal_and_verified(db: Database, metric: str, scheme:
                 **kwargs,
             )
         return
-    res = ldiv_db.anonymize(
+    res = _lplus(
         db,
-        "fig1",
-        "education,country",
-        "disease",
-        algorithm="lplus",
         output="out",
         l=l_value,
         metric=metric,
@@ -120,12 +118,8 @@ def test_fig1_release_is_optimal_and_verified(db: Database, metric: str, scheme:
 
 def test_fig1_unique_optimum_is_published(db: Database) -> None:
     # SPEC §5.9: θ = 1/2, LM, vioSA → {Sec, Uni, UK, France, Am}, cost 7: ⟨Uni,UK⟩ = {5} loses its Asthma
-    res = ldiv_db.anonymize(
+    res = _lplus(
         db,
-        "fig1",
-        "education,country",
-        "disease",
-        algorithm="lplus",
         output="out",
         l=2,
         metric="lm",
@@ -139,59 +133,30 @@ def test_fig1_unique_optimum_is_published(db: Database) -> None:
     assert out == [("Sec", "France", 2, 2), ("Sec", "UK", 2, 2), ("Uni", "Am", 5, 5), ("Uni", "UK", 1, 0)]
 
 
-def test_combination_errors(db: Database) -> None:
-    with pytest.raises(BadInput, match="cannot be combined"):
-        ldiv_db.anonymize(
-            db,
-            "fig1",
-            "education,country",
-            "disease",
-            algorithm="lplus",
-            output="o",
-            l=2,
-            metric="dm",
-            suppression="viosa",
-        )
-    with pytest.raises(BadInput, match="class-column"):
-        ldiv_db.anonymize(
-            db,
-            "fig1",
-            "education,country",
-            "disease",
-            algorithm="lplus",
-            output="o",
-            l=2,
-            metric="cm",
-            suppression="allrec",
-        )
-    with pytest.raises(BadInput, match="--metric"):
-        ldiv_db.anonymize(
-            db, "fig1", "education,country", "disease", algorithm="lplus", output="o", l=2, metric="xx"
-        )
-    with pytest.raises(BadInput, match=r"not l\+|lplus"):
-        ldiv_db.anonymize(
-            db, "fig1", "education,country", "disease", algorithm="lplus", output="o", l=2, model="distinct"
-        )
+@pytest.mark.parametrize(
+    ("options", "match"),
+    [
+        ({"metric": "dm", "suppression": "viosa"}, "cannot be combined"),
+        ({"metric": "cm", "suppression": "allrec"}, "class-column"),
+        ({"metric": "xx"}, "--metric"),
+        ({"model": "distinct"}, r"not l\+|lplus"),
+    ],
+)
+def test_combination_errors(db: Database, options: dict[str, Any], match: str) -> None:
+    with pytest.raises(BadInput, match=match):
+        _lplus(db, output="o", l=2, **options)
 
 
 def test_thresholds_and_sensitivity(db: Database) -> None:
-    res = ldiv_db.anonymize(
+    res = _lplus(
         db,
-        "fig1",
-        "education,country",
-        "disease",
-        algorithm="lplus",
         output="o",
         model_options={"thresholds": {"Cancer": "1/2", "Flu": "1", "Asthma": "1"}},
         suppression="nosupp",
     )
     assert res.verified and res.details["thresholds"]["Cancer"] == "1/2"
-    res = ldiv_db.anonymize(
+    res = _lplus(
         db,
-        "fig1",
-        "education,country",
-        "disease",
-        algorithm="lplus",
         output="o2",
         l=3,
         model_options={"sensitivity": True},
@@ -207,12 +172,8 @@ def test_top_h_and_full_domain(db: Database) -> None:
     costs = sorted(
         c for c in brute_force([EDU, COUNTRY], FIG1, theta, "lm", "viorec").values() if c is not None
     )
-    res = ldiv_db.anonymize(
+    res = _lplus(
         db,
-        "fig1",
-        "education,country",
-        "disease",
-        algorithm="lplus",
         output="o",
         l=2,
         suppression="viorec",
@@ -221,12 +182,8 @@ def test_top_h_and_full_domain(db: Database) -> None:
     )
     assert [Fraction(c) for c in res.details["top_costs"]] == costs[:3]
     assert Fraction(res.details["cost_exact"]) in costs[:3]
-    fd = ldiv_db.anonymize(
+    fd = _lplus(
         db,
-        "fig1",
-        "education,country",
-        "disease",
-        algorithm="lplus",
         output="o3",
         l=2,
         suppression="viorec",

@@ -1,6 +1,6 @@
 /* purpose: the domain of every QI attribute — the hierarchy's leaves where one is stored, else the distinct source values — with the number of source rows holding each value */
 /* params: none */
-/* returns: creates target(attr, value, num, source_rows); value is the text form (CAST AS VARCHAR), num its number on numeric attributes */
+/* returns: creates target(attr, value, num, source_rows, code); value is the text form (CAST AS VARCHAR), num its number on numeric attributes, code the value's 0-based number in text order per attribute (KL's integer coding) */
 /* ref: SPEC §0.7 (|A| = leaf count; "domain sizes for * come from the schema"); datasets README (ARX: domain size = hierarchy rows) */
 CREATE OR REPLACE TEMPORARY TABLE "temp"."main"."wk metrics domain's" AS
 WITH src AS (
@@ -56,7 +56,8 @@ SELECT
   COALESCE(l.attr, s.attr) AS attr,
   COALESCE(l.value, s.value) AS value,
   COALESCE(s.num, l.num) AS num,
-  COALESCE(s.source_rows, 0) AS source_rows
+  COALESCE(s.source_rows, 0) AS source_rows,
+  CAST(ROW_NUMBER() OVER (PARTITION BY COALESCE(l.attr, s.attr) ORDER BY COALESCE(l.value, s.value)) - 1 AS INT) AS code
 FROM leaf AS l
 FULL JOIN src AS s
   ON s.attr = l.attr AND s.value = l.value

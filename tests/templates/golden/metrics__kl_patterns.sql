@@ -1,14 +1,8 @@
 /* purpose: the distinct release patterns of the KL computation as integer codes: per QI the label's number among the attribute's labels, per SA the published value's rank among the source's SA values (-1 for an unknown SA, -2 for a value the source lacks), and the pattern's row count */
 /* params: none */
-/* returns: rows (l1..ld, t1..tk, c); label codes as in metrics/kl_cover.sql */
+/* returns: rows (l1..ld, t1..tk, c); label codes from metrics/labels.sql, SA codes from _macros/kl_sa_codes.sql */
 /* ref: SPEC §0.7 (KL: every published row spreads 1/|T*| over its region); a NULL ("unknown") SA covers every SA value of the source */
-WITH lab AS (
-  SELECT
-    attr,
-    label,
-    CAST(ROW_NUMBER() OVER (PARTITION BY attr ORDER BY label) - 1 AS INT) AS code
-  FROM "temp"."main"."wk metrics labels's"
-), sdom1 AS (
+WITH sdom1 AS (
   SELECT
     v,
     CAST(ROW_NUMBER() OVER (ORDER BY v) - 1 AS INT) AS code
@@ -36,13 +30,13 @@ SELECT
   CASE WHEN pat.t1 IS NULL THEN -1 ELSE COALESCE(sd1.code, -2) END AS t1,
   pat.c
 FROM pat
-JOIN lab AS k1
+JOIN "temp"."main"."wk metrics labels's" AS k1
   ON k1.attr = 1 AND k1.label = pat.l1
-JOIN lab AS k2
+JOIN "temp"."main"."wk metrics labels's" AS k2
   ON k2.attr = 2 AND k2.label = pat.l2
-JOIN lab AS k3
+JOIN "temp"."main"."wk metrics labels's" AS k3
   ON k3.attr = 3 AND k3.label = pat.l3
-JOIN lab AS k4
+JOIN "temp"."main"."wk metrics labels's" AS k4
   ON k4.attr = 4 AND k4.label = pat.l4
 LEFT JOIN sdom1 AS sd1
   ON sd1.v = pat.t1

@@ -1,14 +1,8 @@
 /* purpose: the distinct source points of the KL computation as integer codes: per QI the value's number in the attribute's domain, per SA the value's rank among the source's SA values, and the point's row count */
 /* params: none */
-/* returns: rows (x1..xd, s1..sk, n); codes are 0-based, -1 for a QI value outside the domain (NULL); ordered by the SA codes so that every first-SA value is one contiguous slice */
-/* ref: SPEC §0.7 (KL: F(x) over A_1 x ... x A_d x S); value codes as in metrics/kl_cover.sql (domain ordered by value text per attribute) */
-WITH dom AS (
-  SELECT
-    attr,
-    value,
-    CAST(ROW_NUMBER() OVER (PARTITION BY attr ORDER BY value) - 1 AS INT) AS code
-  FROM "temp"."main"."wk metrics domain's"
-), sdom1 AS (
+/* returns: rows (x1..xd, s1..sk, n); codes are 0-based, -1 for a QI value outside the domain (NULL) */
+/* ref: SPEC §0.7 (KL: F(x) over A_1 x ... x A_d x S); value codes from metrics/domain.sql, SA codes from _macros/kl_sa_codes.sql */
+WITH sdom1 AS (
   SELECT
     v,
     CAST(ROW_NUMBER() OVER (ORDER BY v) - 1 AS INT) AS code
@@ -36,16 +30,13 @@ SELECT
   sd1.code AS s1,
   pts.n
 FROM pts
-LEFT JOIN dom AS d1
+LEFT JOIN "temp"."main"."wk metrics domain's" AS d1
   ON d1.attr = 1 AND d1.value = pts.x1
-LEFT JOIN dom AS d2
+LEFT JOIN "temp"."main"."wk metrics domain's" AS d2
   ON d2.attr = 2 AND d2.value = pts.x2
-LEFT JOIN dom AS d3
+LEFT JOIN "temp"."main"."wk metrics domain's" AS d3
   ON d3.attr = 3 AND d3.value = pts.x3
-LEFT JOIN dom AS d4
+LEFT JOIN "temp"."main"."wk metrics domain's" AS d4
   ON d4.attr = 4 AND d4.value = pts.x4
 JOIN sdom1 AS sd1
   ON sd1.v IS NOT DISTINCT FROM pts.s1
-ORDER BY
-  sd1.code,
-  pts.n

@@ -1,6 +1,6 @@
 /* purpose: every distinct QI label of the release, classified: a numeric range 'lo-hi' on an attribute whose labels are intervals ('interval', first), a hierarchy node ('leaf'/'node'), '*' ('star'), a domain value ('leaf'), a numeric interval 'lo-hi' or number ('interval'), else 'unknown' */
 /* params: none */
-/* returns: creates target(attr, label, rows, kind, hierarchy_id, node_id, lo, hi); lo/hi: node range, parsed interval, or the leaf's number */
+/* returns: creates target(attr, label, rows, kind, hierarchy_id, node_id, lo, hi, code); lo/hi: node range, parsed interval, or the leaf's number; code: the label's 0-based number in text order per attribute (KL's integer coding) */
 /* ref: SPEC §0.5 (output forms: LCA label, "lo-hi" interval, *), §0.7 */
 CREATE OR REPLACE TEMPORARY TABLE "temp"."main"."wk metrics labels's" AS
 WITH rel AS (
@@ -93,7 +93,8 @@ SELECT
     WHEN NOT d.value IS NULL
     THEN d.num
     ELSE COALESCE(p.iv_hi, p.iv_lo)
-  END AS hi
+  END AS hi,
+  CAST(ROW_NUMBER() OVER (PARTITION BY p.attr ORDER BY p.label) - 1 AS INT) AS code
 FROM parsed AS p
 LEFT JOIN ldiv.hierarchy_node AS n
   ON n.hierarchy_id = p.hierarchy_id AND n.label = p.label
