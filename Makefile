@@ -28,7 +28,7 @@ bench: $(STAMP)
 	$(BIN)/python -m bench.run
 
 lint: $(STAMP)
-	$(BIN)/ruff check ldiv_db tests fixtures bench
+	$(BIN)/ruff check .
 	$(BIN)/ruff format --check ldiv_db
 
 typecheck: $(STAMP)
