@@ -121,6 +121,12 @@ def resolve_table(db: Database, spelled: str) -> Table:
     if len(found) > 1 and len(parts) < 3:
         default = [r for r in found if r[4]]
         found = default or found
+    if not found and len(parts) > 1 and parts[-2].lower() in ("ldiv", "ldiv_work"):
+        raise BadInput(
+            f"{spelled!r} is in the {parts[-2].lower()} schema, which holds ldiv_db's own records and work "
+            "tables and is closed to user commands",
+            "name a data table of your own",
+        )
     if not found:
         names = sorted(
             {f"{r[1]}.{r[2]}" if r[0] == everything[0][0] else f"{r[0]}.{r[1]}.{r[2]}" for r in everything}
@@ -140,6 +146,18 @@ def resolve_table(db: Database, spelled: str) -> Table:
     ref = TableRef(name, sch, None if current else cat)
     cols = db.rows(render("catalog/columns.sql", {"catalog": cat, "schema": sch, "name": name}))
     return Table(ref, kind, tuple(Column(str(n), str(t), int(p)) for n, t, p in cols))
+
+
+def table_at(db: Database, ref: TableRef) -> Table:
+    """The table of the working database that a resolved reference names. References stay structured
+    end to end: a display string (``main.fd2 "x"``) is never parsed back into a name."""
+    rows = db.rows(render("catalog/table_info.sql", {"schema": ref.schema or "main", "name": ref.name}))
+    if ref.catalog is not None or not rows:
+        raise BadInput(f"table {ref.display()} does not exist in the working database")
+    sch, name, kind = (str(x) for x in rows[0])
+    cat = _current_database(db)
+    cols = db.rows(render("catalog/columns.sql", {"catalog": cat, "schema": sch, "name": name}))
+    return Table(TableRef(name, sch), kind, tuple(Column(str(n), str(t), int(p)) for n, t, p in cols))
 
 
 def _current_database(db: Database) -> str:
