@@ -76,31 +76,41 @@ class Table:
 
 
 def split_name(spelled: str) -> list[str]:
-    """Split ``catalog.schema.table`` on dots outside double quotes; quotes are removed."""
+    """Split ``catalog.schema.table`` into its parts. A part that starts with a double quote is quoted
+    SQL-style (``"a.b"``, ``"q""x"``: dots and doubled quotes inside); any other part is taken literally
+    up to the next dot, quotes included (``fd2 "x"``, ``a"b``, ``it's``)."""
     parts: list[str] = []
-    buf: list[str] = []
-    quoted = False
-    i = 0
-    while i < len(spelled):
-        ch = spelled[i]
-        if ch == '"':
-            if quoted and i + 1 < len(spelled) and spelled[i + 1] == '"':
-                buf.append('"')
-                i += 2
-                continue
-            quoted = not quoted
-        elif ch == "." and not quoted:
+    i, n = 0, len(spelled)
+    while True:
+        if i < n and spelled[i] == '"':
+            buf: list[str] = []
+            j = i + 1
+            while j < n and not (spelled[j] == '"' and spelled[j + 1 : j + 2] != '"'):
+                buf.append(spelled[j])
+                j += 2 if spelled[j] == '"' else 1
+            if j >= n or (j + 1 < n and spelled[j + 1] != "."):
+                raise _unreadable(spelled)
             parts.append("".join(buf))
-            buf = []
+            i = j + 1
         else:
-            buf.append(ch)
-        i += 1
-    parts.append("".join(buf))
-    if quoted or any(p == "" for p in parts) or len(parts) > 3:
-        raise BadInput(
-            f"cannot read the table name {spelled!r}", "use table, schema.table or catalog.schema.table"
-        )
+            k = spelled.find(".", i)
+            parts.append(spelled[i:] if k < 0 else spelled[i:k])
+            i = n if k < 0 else k
+        if i >= n:
+            break
+        i += 1  # the dot
+        if i >= n:
+            raise _unreadable(spelled)
+    if any(p == "" for p in parts) or len(parts) > 3:
+        raise _unreadable(spelled)
     return parts
+
+
+def _unreadable(spelled: str) -> BadInput:
+    return BadInput(
+        f"cannot read the table name {spelled!r}",
+        'use table, schema.table or catalog.schema.table; quote a part holding a dot: "a.b"',
+    )
 
 
 def resolve_table(db: Database, spelled: str) -> Table:
