@@ -177,7 +177,8 @@ def _may_write_release_table(
         )
     if not replace:
         raise BadInput(
-            f"the output table {found.ref.display()} already exists (release {own.describe()})",
+            f"the release {release.display()} already exists ({found.ref.display()}, written by release "
+            f"{own.release_id}{', ' + own.algorithm if own.algorithm else ''})",
             "pass --replace to replace it (atomically: the old release stays until the new one is written)",
         )
     return found

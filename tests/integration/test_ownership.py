@@ -108,7 +108,7 @@ def test_an_own_release_is_replaced_only_with_replace(
     first = json.loads(out)["release_id"]
     before = state(world)
     code, _, err = anonymize(capsys, world, "rel")
-    refused(code, err, "main.rel", "already exists", f"release main.rel (release {first}", "--replace")
+    refused(code, err, "release main.rel already exists", f"main.rel, written by release {first}", "--replace")
     assert state(world) == before
     code, out, err = anonymize(capsys, world, "REL", "--replace", "--json")  # names fold case
     assert code == 0, err
