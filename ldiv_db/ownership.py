@@ -153,6 +153,27 @@ def check_release_targets(
     check_schema(db, release, "the release")
     for ref in tables:
         _may_write_release_table(db, release, ref, replace=replace)
+    _same_shape(db, release, tables)
+
+
+def _same_shape(db: Database, release: TableRef, tables: Sequence[TableRef]) -> None:
+    """A release name keeps its shape: replacing it must rewrite every table it owns (a one-table
+    release cannot take the name of a Decomposition+ stream, nor the other way round)."""
+    recorded = db.rows(
+        render(
+            "ownership/release_tables.sql",
+            {"release_schema": release.schema or "main", "release_name": release.name},
+        )
+    )
+    new = {(t.schema or "main").lower() + "." + t.name.lower() for t in tables}
+    for schema, name, release_id in recorded:
+        ref = TableRef(str(name), str(schema))
+        if (ref.schema or "").lower() + "." + ref.name.lower() not in new and existing(db, ref) is not None:
+            raise BadInput(
+                f"cannot write the release {release.display()}: that name belongs to release {release_id}, "
+                f"whose table {ref.display()} this release would not replace (another algorithm's shape)",
+                OTHER_NAME,
+            )
 
 
 def _may_write_release_table(

@@ -108,7 +108,9 @@ def test_an_own_release_is_replaced_only_with_replace(
     first = json.loads(out)["release_id"]
     before = state(world)
     code, _, err = anonymize(capsys, world, "rel")
-    refused(code, err, "release main.rel already exists", f"main.rel, written by release {first}", "--replace")
+    refused(
+        code, err, "release main.rel already exists", f"main.rel, written by release {first}", "--replace"
+    )
     assert state(world) == before
     code, out, err = anonymize(capsys, world, "REL", "--replace", "--json")  # names fold case
     assert code == 0, err
@@ -156,6 +158,17 @@ def test_a_table_of_another_release_is_not_replaced(world: Path, capsys: pytest.
     before = state(world)
     code, _, err = anonymize(capsys, world, "st_qid", "--replace")
     refused(code, err, "main.st_qid", "a table of the release main.st", "decomposition")
+    assert state(world) == before
+
+
+def test_a_release_name_keeps_its_shape(world: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert decompose(capsys, world, "st")[0] == 0
+    assert anonymize(capsys, world, "rel")[0] == 0
+    before = state(world)
+    code, _, err = anonymize(capsys, world, "st", "--replace")
+    refused(code, err, "main.st", "main.st_marginals", "would not replace")
+    code, _, err = decompose(capsys, world, "rel", "--replace")
+    refused(code, err, "main.rel", "would not replace")
     assert state(world) == before
 
 
