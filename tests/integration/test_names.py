@@ -108,11 +108,21 @@ def test_loaded_tables_and_sources(
     assert loaded["rows"] == 40 and real in tables(world)
     assert split_name(loaded["table"])[-2:] == list(real)
     code, out, err = cli(
-        capsys, "anonymize", world, "--table", typed, "--qi", "zip,sex", "--sa", "disease", "--l", "2",
-        "--algorithm", "mondrian", "--quiet", "--json", "--output", "from_it",
-    )  # fmt: skip
+        capsys, "check", world, "--table", loaded["table"], "--qi", "zip", "--sa", "disease", "--json"
+    )
     assert code == 0, err
-    assert json.loads(out)["rows_published"] == 40
+    assert json.loads(out)["rows"] == 40
+    if typed == NAMES[0][0]:  # a source with a quote in its name, anonymized and its hierarchy found
+        h = tmp_path / "zip.csv"
+        h.write_text("\n".join(f"1007{i};1007*;*" for i in range(4)))
+        code, _, err = cli(capsys, "hierarchy", "import", world, "--table", typed, "--column", "zip", h)
+        assert code == 0, err
+        code, out, err = cli(
+            capsys, "anonymize", world, "--table", typed, "--qi", "zip,sex", "--sa", "disease", "--l", "2",
+            "--algorithm", "full-domain", "--levels", "zip=1", "--quiet", "--json", "--output", "from_it",
+        )  # fmt: skip
+        assert code == 0, err
+        assert json.loads(out)["rows_published"] == 40
 
 
 def test_display_reads_back() -> None:
