@@ -177,7 +177,7 @@ def _same_shape(db: Database, release: TableRef, tables: Sequence[TableRef]) -> 
 
 
 def _may_write_release_table(
-    db: Database, release: TableRef, ref: TableRef, *, replace: bool
+    db: Database, release: TableRef, ref: TableRef, *, replace: bool, content: bool = True
 ) -> Existing | None:
     found = existing(db, ref)
     if found is None:
@@ -189,7 +189,7 @@ def _may_write_release_table(
             f"{what_is(db, found)}; ldiv_db replaces only its own releases",
             OTHER_NAME,
         )
-    changed = _changed(db, found.ref, own)
+    changed = _changed(db, found.ref, own) if content else None
     if changed:
         raise BadInput(
             f"cannot replace {found.ref.display()}: ldiv_db wrote it as release {own.release_id} but it has "
@@ -226,9 +226,11 @@ def drop_for_release(
 ) -> None:
     """Inside the release's transaction: drop the release's previous tables (checked again: without
     ``replace`` an existing table is refused), and its private tables in schema ``ldiv``
-    (Decomposition+'s kept-back rows)."""
+    (Decomposition+'s kept-back rows). Their content was verified by :func:`check_release_targets`
+    before the run, which every writer calls first (and no other process can write the file while
+    ldiv_db holds it open), so it is not hashed a second time."""
     for ref in tables:
-        found = _may_write_release_table(db, release, ref, replace=replace)
+        found = _may_write_release_table(db, release, ref, replace=replace, content=False)
         if found is not None:
             db.run(render("ownership/drop_table.sql", target=found.ref))
             db.run(render("ownership/forget.sql", {"schema": found.ref.schema, "name": found.ref.name}))
