@@ -87,3 +87,18 @@ def test_a_good_file_after_the_checks(
     code, out, err = cli(capsys, "load", world, semi, "--table", "old", "--replace")
     assert code == 0, err
     assert "loaded 2 rows into main.old" in out and "a BIGINT, b BIGINT, c BIGINT" in out
+
+
+def test_targets_that_cannot_be_written(
+    world: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    other = tmp_path / "other.duckdb"
+    Database.open(other, migrate=False).close()
+    good = tmp_path / "good.csv"
+    good.write_text("a,b\n1,2\n")
+    before = state(world)
+    code, _, err = cli(capsys, "load", world, good, "--table", "nosuch.t")
+    assert code == 2 and "nosuch.t" in err and "schema 'nosuch' does not exist" in err
+    code, _, err = cli(capsys, "load", world, good, "--table", "ro.t", "--attach", f"ro={other}")
+    assert code == 2 and "ro.t" in err and "attached read-only database" in err
+    assert state(world) == before
