@@ -17,9 +17,10 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+from . import ownership
 from .algorithms import AnonymizeRequest, Partitioning, get_algorithm
 from .algorithms.base import lca_hierarchy_ids, lca_kinds
-from .catalog import output_ref, resolve_table
+from .catalog import output_ref, table_at
 from .check import CheckResult, evaluate, model_from_options
 from .db import Database
 from .errors import BadInput, InternalError, LdivError, PrivacyViolation
@@ -216,8 +217,7 @@ def _anonymize(
         and (src.name.lower() == out.name.lower())
     ):
         raise BadInput(f"the output {output!r} is the source table", "choose another --output name")
-    if db.exists(out) and not replace:
-        raise BadInput(f"the output table {out.display()} already exists", "pass --replace to overwrite it")
+    ownership.check_release_targets(db, out, algo.output_tables(out), replace=replace)
 
     hids, heights = hierarchy_ids(db, inputs.table.name)
     params = {
@@ -385,8 +385,7 @@ def publish(
     keep = [inputs.table.column(k) for k in keep_columns]
     verify_model = part.verify_model or privacy
     with db.transaction():
-        if replace:
-            db.run(render("meta/drop_output.sql", output=out))
+        ownership.drop_for_release(db, out, [out], replace=replace)
         db.run(
             render(
                 "release/write.sql",
@@ -423,7 +422,7 @@ def publish(
             raise InternalError("the release does not reconcile with its source: " + "; ".join(problems))
 
         progress.update(2, 5, "written and reconciled; verifying")
-        published = resolve_table(db, out.display())
+        published = table_at(db, out)
         out_inputs = Inputs(
             published,
             tuple(published.column(c.name) for c in inputs.qi),
@@ -483,6 +482,7 @@ def publish(
             )
         )
         db.run(render("release/release_rows.sql", {"release_id": release_id}, assignment=part.assignment))
+        ownership.record_release_tables(db, out, release_id, [out])
         db.run(render("meta/release_supersede.sql", {"name": out.display(), "release_id": release_id}))
         if not verified:
             raise PrivacyViolation(

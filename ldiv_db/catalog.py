@@ -76,31 +76,41 @@ class Table:
 
 
 def split_name(spelled: str) -> list[str]:
-    """Split ``catalog.schema.table`` on dots outside double quotes; quotes are removed."""
+    """Split ``catalog.schema.table`` into its parts. A part that starts with a double quote is quoted
+    SQL-style (``"a.b"``, ``"q""x"``: dots and doubled quotes inside); any other part is taken literally
+    up to the next dot, quotes included (``fd2 "x"``, ``a"b``, ``it's``)."""
     parts: list[str] = []
-    buf: list[str] = []
-    quoted = False
-    i = 0
-    while i < len(spelled):
-        ch = spelled[i]
-        if ch == '"':
-            if quoted and i + 1 < len(spelled) and spelled[i + 1] == '"':
-                buf.append('"')
-                i += 2
-                continue
-            quoted = not quoted
-        elif ch == "." and not quoted:
+    i, n = 0, len(spelled)
+    while True:
+        if i < n and spelled[i] == '"':
+            buf: list[str] = []
+            j = i + 1
+            while j < n and not (spelled[j] == '"' and spelled[j + 1 : j + 2] != '"'):
+                buf.append(spelled[j])
+                j += 2 if spelled[j] == '"' else 1
+            if j >= n or (j + 1 < n and spelled[j + 1] != "."):
+                raise _unreadable(spelled)
             parts.append("".join(buf))
-            buf = []
+            i = j + 1
         else:
-            buf.append(ch)
-        i += 1
-    parts.append("".join(buf))
-    if quoted or any(p == "" for p in parts) or len(parts) > 3:
-        raise BadInput(
-            f"cannot read the table name {spelled!r}", "use table, schema.table or catalog.schema.table"
-        )
+            k = spelled.find(".", i)
+            parts.append(spelled[i:] if k < 0 else spelled[i:k])
+            i = n if k < 0 else k
+        if i >= n:
+            break
+        i += 1  # the dot
+        if i >= n:
+            raise _unreadable(spelled)
+    if any(p == "" for p in parts) or len(parts) > 3:
+        raise _unreadable(spelled)
     return parts
+
+
+def _unreadable(spelled: str) -> BadInput:
+    return BadInput(
+        f"cannot read the table name {spelled!r}",
+        'use table, schema.table or catalog.schema.table; quote a part holding a dot: "a.b"',
+    )
 
 
 def resolve_table(db: Database, spelled: str) -> Table:
@@ -121,6 +131,12 @@ def resolve_table(db: Database, spelled: str) -> Table:
     if len(found) > 1 and len(parts) < 3:
         default = [r for r in found if r[4]]
         found = default or found
+    if not found and len(parts) > 1 and parts[-2].lower() in ("ldiv", "ldiv_work"):
+        raise BadInput(
+            f"{spelled!r} is in the {parts[-2].lower()} schema, which holds ldiv_db's own records and work "
+            "tables and is closed to user commands",
+            "name a data table of your own",
+        )
     if not found:
         names = sorted(
             {f"{r[1]}.{r[2]}" if r[0] == everything[0][0] else f"{r[0]}.{r[1]}.{r[2]}" for r in everything}
@@ -140,6 +156,18 @@ def resolve_table(db: Database, spelled: str) -> Table:
     ref = TableRef(name, sch, None if current else cat)
     cols = db.rows(render("catalog/columns.sql", {"catalog": cat, "schema": sch, "name": name}))
     return Table(ref, kind, tuple(Column(str(n), str(t), int(p)) for n, t, p in cols))
+
+
+def table_at(db: Database, ref: TableRef) -> Table:
+    """The table of the working database that a resolved reference names. References stay structured
+    end to end: a display string (``main.fd2 "x"``) is never parsed back into a name."""
+    rows = db.rows(render("catalog/table_info.sql", {"schema": ref.schema or "main", "name": ref.name}))
+    if ref.catalog is not None or not rows:
+        raise BadInput(f"table {ref.display()} does not exist in the working database")
+    sch, name, kind = (str(x) for x in rows[0])
+    cat = _current_database(db)
+    cols = db.rows(render("catalog/columns.sql", {"catalog": cat, "schema": sch, "name": name}))
+    return Table(TableRef(name, sch), kind, tuple(Column(str(n), str(t), int(p)) for n, t, p in cols))
 
 
 def _current_database(db: Database) -> str:

@@ -29,7 +29,8 @@
     c = 3
 
 Re-running a job replaces its previous release atomically (the new output and its records are written in
-one transaction; until it commits, the previous release is intact).
+one transaction; until it commits, the previous release is intact). Only its own release: an ``output``
+naming any other table is refused (ldiv_db/ownership.py).
 """
 
 from __future__ import annotations

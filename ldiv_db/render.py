@@ -55,10 +55,18 @@ class TableRef:
         return ".".join(quote(p) for p in self.parts)
 
     def display(self) -> str:
-        return ".".join(self.parts)
+        """``schema.table`` for people, and for ``split_name`` to read back: a part holding a dot or
+        starting with a double quote is quoted (``main."a.b"``); any other part is shown as it is."""
+        return ".".join(_display_part(p) for p in self.parts)
 
     def __str__(self) -> str:
         return self.sql()
+
+
+def _display_part(part: str) -> str:
+    if "." in part or part.startswith('"') or not part:
+        return '"' + part.replace('"', '""') + '"'
+    return part
 
 
 @dataclass(frozen=True)

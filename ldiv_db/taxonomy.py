@@ -26,6 +26,7 @@ import pandas as pd
 from .catalog import Column, Table, resolve_table
 from .db import Database
 from .errors import HierarchyError
+from .ownership import refuse_ldiv_table
 from .render import TableRef, render
 
 __all__ = [
@@ -814,6 +815,7 @@ def import_hierarchy(
     """Parse an ARX hierarchy file, check it covers every value of the column, and store it (replacing
     any previous one). Nothing is stored when a check fails."""
     table = resolve_table(db, table_spelled)
+    refuse_ldiv_table(table.ref, "store a hierarchy for")
     column = table.column(column_spelled)
     path = Path(path)
     hierarchy = parse_arx(path, sep)
@@ -836,6 +838,7 @@ def build_hierarchy(
 ) -> HierarchyInfo:
     """Build and store an interval hierarchy for a numeric column from its distinct values (read in SQL)."""
     table = resolve_table(db, table_spelled)
+    refuse_ldiv_table(table.ref, "store a hierarchy for")
     column = table.column(column_spelled)
     if not column.is_numeric:
         raise HierarchyError(
@@ -966,6 +969,7 @@ def import_categories(
     from .inputs import read_categories
 
     table = resolve_table(db, table_spelled)
+    refuse_ldiv_table(table.ref, "store sensitivity categories for")
     column = table.column(column_spelled)
     if isinstance(categories, str | Path):
         source: str | None = str(Path(categories).resolve())

@@ -85,3 +85,7 @@ class Algorithm(ABC):
 
     @abstractmethod
     def run(self, request: AnonymizeRequest) -> Partitioning: ...
+
+    def output_tables(self, out: TableRef) -> tuple[TableRef, ...]:
+        """The tables a release named ``out`` writes (checked by ldiv_db/ownership.py before the run)."""
+        return (out,)

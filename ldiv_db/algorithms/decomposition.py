@@ -57,6 +57,9 @@ class Decomposition(Algorithm):
         ),
     )
 
+    def output_tables(self, out: TableRef) -> tuple[TableRef, ...]:
+        return outputs(out)
+
     def run(self, request: AnonymizeRequest) -> Partitioning:
         raise InternalError("decomposition writes its own three-table release (Decomposition.release)")
 
@@ -90,13 +93,11 @@ class Decomposition(Algorithm):
             )
         name = out.display()
         stream = load_stream(db, name)
-        if not replace:
-            existing = [t.display() for t in outputs(out) if db.exists(t)]
-            if existing or stream is not None:
-                raise BadInput(
-                    f"the release {name} already exists ({', '.join(existing) or 'its stream state'})",
-                    "pass --replace to start it again, or `ldiv release append` to publish its next release",
-                )
+        if not replace and stream is not None:  # its tables were checked by ldiv_db/ownership.py
+            raise BadInput(
+                f"the release stream {name} already exists",
+                "pass --replace to start it again, or `ldiv release append` to publish its next release",
+            )
         keep = [inputs.table.column(k).name for k in keep_columns]
         config = StreamConfig(
             qi=tuple(c.name for c in inputs.qi),

@@ -36,7 +36,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
-from ..catalog import Table, resolve_table
+from .. import ownership
+from ..catalog import Table, resolve_table, table_at
 from ..errors import BadInput, InternalError, PrivacyViolation
 from ..inputs import Inputs, check_nulls
 from ..privacy import Distinct
@@ -551,8 +552,8 @@ def publish_release(
     with db.transaction():
         if stream is None and replace:
             db.run(render("decomposition/stream_forget.sql", {"name": name}))
-        for ref in (qid_t, sa_t, marg_t, retained):
-            db.run(render("meta/drop_output.sql", output=ref))
+        tables = (qid_t, sa_t, marg_t)
+        ownership.drop_for_release(db, out, tables, replace=replace or stream is not None, private=[retained])
         db.run(
             render(
                 "decomposition/write_qid.sql",
@@ -641,7 +642,7 @@ def publish_release(
                 sa=[Ident(s) for s in config.sa],
             )
         )[0]
-        written = resolve_table(db, sa_t.display())
+        written = table_at(db, sa_t)
         by_group = (
             evaluate(
                 db,
@@ -727,6 +728,7 @@ def publish_release(
             )
         )
         db.run(render("decomposition/noise_log.sql", {"release_id": release_id}, noise=noise))
+        ownership.record_release_tables(db, out, release_id, tables)
         db.run(render("meta/release_supersede.sql", {"name": name, "release_id": release_id}))
         db.run(
             render(
@@ -843,6 +845,7 @@ def append(db: Database, release: str, source: str, *, quiet: bool = True) -> An
             f"publish its first release with: ldiv anonymize DB --table T --qi ... --sa ... "
             f"--algorithm decomposition --output {release}",
         )
+    ownership.check_release_targets(db, out, outputs(out), replace=True)
     new_rows = resolve_table(db, source)
     if new_rows.kind.upper() != "BASE TABLE":
         raise BadInput(

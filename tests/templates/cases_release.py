@@ -161,7 +161,6 @@ CASES = {
     "meta/release_insert.sql": Case(lambda env: {}, RELEASE_PARAMS),
     "meta/release_supersede.sql": Case(lambda env: {}, {"name": "main.out", "release_id": 2}),
     "meta/releases.sql": Case(lambda env: {}),
-    "meta/drop_output.sql": Case(lambda env: {"output": TableRef("nothing here", "main")}),
     "catalog/hierarchies_of.sql": Case(lambda env: {}, {"table_name": "main.select"}),
     "catalog/sa_counts.sql": Case(lambda env: {"source": env.source, "sa": env.sa}),
     "catalog/load_csv.sql": Case(
@@ -174,5 +173,4 @@ CASES = {
         {"path": str(PARQUET)},
         prepare=_parquet,
     ),
-    "catalog/drop_table.sql": Case(lambda env: {"target": TableRef("nothing here", "main")}),
 }

@@ -1,0 +1,38 @@
+"""Template cases: sql/ownership/ and the catalog lookup it shares (what ldiv_db may drop or replace)."""
+
+from __future__ import annotations
+
+from ldiv_db.render import TableRef
+
+from .harness import Case, HostileEnv
+
+WHERE = {"schema": "main", "name": "select"}
+
+
+def _victim(env: HostileEnv) -> None:
+    env.db.con.execute('CREATE OR REPLACE TABLE "drop me it\'s" AS SELECT 1 AS x')
+
+
+RECORD = {
+    "schema": "main",
+    "name": "out it's",
+    "release_schema": "main",
+    "release_name": "out it's",
+    "release_id": 1,
+    "rows": 12,
+    "digest": "123",
+}
+
+CASES = {
+    "catalog/table_info.sql": Case(lambda env: {}, WHERE),
+    "ownership/schema_info.sql": Case(lambda env: {}, {"schema": "main"}),
+    "ownership/owner.sql": Case(lambda env: {}, WHERE),
+    "ownership/sources.sql": Case(lambda env: {}, {"name": "main.select"}),
+    "ownership/digest.sql": Case(lambda env: {"target": env.source}),
+    "ownership/release_tables.sql": Case(lambda env: {}, {"release_schema": "main", "release_name": "x"}),
+    "ownership/forget.sql": Case(lambda env: {}, WHERE),
+    "ownership/record.sql": Case(lambda env: {}, RECORD),
+    "ownership/drop_table.sql": Case(
+        lambda env: {"target": TableRef("drop me it's", "main")}, prepare=_victim
+    ),
+}

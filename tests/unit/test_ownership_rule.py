@@ -1,0 +1,47 @@
+"""The ownership rule has one enforcement point: only ldiv_db/ownership.py renders the statement that
+drops a table the user can see, and every module that creates one goes through ownership first."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from ldiv_db._resources import sql_dir
+
+ROOT = Path(__file__).resolve().parents[2] / "ldiv_db"
+WORK_TABLE_DROPS = {"metrics/drop.sql"}  # drops the metrics work tables (Database.work_table refs)
+
+
+def _templates() -> dict[str, str]:
+    root = sql_dir()
+    return {p.relative_to(root).as_posix(): p.read_text(encoding="utf-8") for p in root.rglob("*.sql")}
+
+
+def _modules() -> dict[str, str]:
+    return {p.relative_to(ROOT).as_posix(): p.read_text(encoding="utf-8") for p in ROOT.rglob("*.py")}
+
+
+def test_one_template_drops_user_visible_tables_and_only_ownership_renders_it() -> None:
+    drops = {name for name, text in _templates().items() if re.search(r"\bDROP\s+(TABLE|VIEW)\b", text, re.I)}
+    assert drops == {"ownership/drop_table.sql"} | WORK_TABLE_DROPS
+    users = {m for m, text in _modules().items() if "ownership/drop_table.sql" in text}
+    assert users == {"ownership.py"}
+    assert "DROP TABLE" not in _modules()["db.py"].replace("DROP TABLE IF EXISTS {ref.sql()}", "")
+
+
+def test_every_writer_of_a_persistent_table_asks_ownership() -> None:
+    creating = {
+        name
+        for name, text in _templates().items()
+        if re.search(r"CREATE\s+(OR\s+REPLACE\s+)?TABLE\s+\{\{\s*\w+\s*\|\s*table\s*\}\}", text)
+    }
+    assert creating  # release/write.sql, decomposition/write_*.sql, catalog/load_*.sql
+    for name in sorted(creating):
+        writers = [m for m, text in _modules().items() if f'"{name}"' in text]
+        assert writers, f"{name} is rendered nowhere"
+        for module in writers:
+            text = _modules()[module]
+            assert re.search(r"ownership\.(drop_for_release|drop_for_load)\(", text), (
+                f"{module} creates tables with {name} without ldiv_db/ownership.py"
+            )
+    assert not any("CREATE OR REPLACE TABLE {{" in t for t in _templates().values())
