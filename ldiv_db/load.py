@@ -47,7 +47,7 @@ def load(
     db: Any, file: str | Path, table: str, *, sep: str | None = None, replace: bool = False
 ) -> LoadResult:
     t0 = time.perf_counter()
-    database = Database.open(db)
+    database = Database.open(db, mode="write")
     try:
         path = Path(file)
         if not path.exists():
