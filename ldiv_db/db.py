@@ -109,33 +109,48 @@ class Database:
                 "check the path and that no other process holds a write lock on it",
             ) from None
 
-    def use_scratch_catalog(self, alias: str, scripts: Sequence[str]) -> None:
-        """Attach an in-memory catalog (also on a read-only connection) and run ``scripts`` in it."""
+    @contextlib.contextmanager
+    def scratch_catalog(self, alias: str, *, keep: bool = False) -> Iterator[None]:
+        """Run the block with a new in-memory catalog ``alias`` as the current database (this works on a
+        read-only connection too). It is detached afterwards, unless ``keep``: then it stays attached
+        until :meth:`close` (which detaches it from a connection we do not own)."""
         current = self.con.execute("SELECT current_database()").fetchall()[0][0]
+        self._remember_search_path()
         self.con.execute(f"ATTACH ':memory:' AS {quote(alias)} (READ_WRITE)")
-        self._scratch.append(alias)
         self.con.execute(f"USE {quote(alias)}")
         try:
-            for sql in scripts:
-                self.con.execute(sql)
+            yield
         finally:
             self.con.execute(f"USE {quote(str(current))}")
+            if keep:
+                self._scratch.append(alias)
+            else:
+                self.con.execute(f"DETACH {quote(alias)}")
+                self._restore_search_path()
 
-    def set_search_path(self, path: str) -> None:
+    def _remember_search_path(self) -> None:
         if self._search_path is None:
             self._search_path = str(
                 self.con.execute("SELECT current_setting('search_path')").fetchall()[0][0]
             )
+
+    def set_search_path(self, path: str) -> None:
+        self._remember_search_path()
         self.con.execute("SET search_path = " + "'" + path.replace("'", "''") + "'")
+
+    def _restore_search_path(self) -> None:
+        if self._search_path == "":
+            self.con.execute("RESET search_path")
+        elif self._search_path is not None:
+            self.con.execute("SET search_path = " + "'" + self._search_path.replace("'", "''") + "'")
+        self._search_path = None
 
     def _undo_scratch(self) -> None:
         """Leave a connection we do not own as we found it."""
         with contextlib.suppress(duckdb.Error):
-            if self._search_path is not None:
-                self.con.execute("SET search_path = " + "'" + self._search_path.replace("'", "''") + "'")
+            self._restore_search_path()
             for alias in self._scratch:
                 self.con.execute(f"DETACH {quote(alias)}")
-        self._search_path = None
         self._scratch.clear()
 
     def attach(self, alias: str, file: str, read_only: bool = True) -> None:

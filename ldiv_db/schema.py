@@ -12,13 +12,12 @@ do to the file:
 * ``read`` writes nothing: the objects the file lacks (no ``ldiv`` schema at all, or an older migration
   version) are provided empty by an in-memory catalog on the search path, behind the file's own.
 
-The expected objects come from applying the shipped migrations to a scratch in-memory database, once per
+The expected objects come from applying the shipped migrations to a scratch in-memory catalog, once per
 process, with a snapshot after each migration (an object's columns may change in a later one).
 """
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -30,6 +29,7 @@ if TYPE_CHECKING:
     from .db import Database
 
 EMPTY_CATALOG = "ldiv_empty"  # the in-memory catalog that stands in for missing objects on reads
+EXPECTED_CATALOG = "ldiv_expected"  # where the expected schema is derived (detached right after)
 SCHEMA = "ldiv"
 
 # One catalog query: the ldiv schema itself, its tables' columns (in order) and its sequences.
@@ -37,8 +37,8 @@ _SNAPSHOT = """
 SELECT 'schema' AS kind, schema_name AS name, NULL AS col, NULL AS type, 0 AS pos
 FROM duckdb_schemas() WHERE database_name = current_database() AND schema_name = 'ldiv'
 UNION ALL
-SELECT 'table', table_name, column_name, data_type, ordinal_position
-FROM information_schema.columns WHERE table_catalog = current_database() AND table_schema = 'ldiv'
+SELECT 'table', table_name, column_name, data_type, column_index
+FROM duckdb_columns() WHERE database_name = current_database() AND schema_name = 'ldiv'
 UNION ALL
 SELECT 'sequence', sequence_name, NULL, NULL, 0
 FROM duckdb_sequences() WHERE database_name = current_database() AND schema_name = 'ldiv'
@@ -91,26 +91,33 @@ class Expected:
         return len(self.after) - 1
 
 
-@functools.lru_cache(maxsize=1)
-def expected() -> Expected:
-    from .db import Database
+_CACHE: list[Expected] = []
 
-    scratch = Database.open(":memory:", migrate=False)
-    try:
-        scratch.execute_script("ldiv bookkeeping", BOOKKEEPING)
-        after = [snapshot(scratch)]
+
+def expected(db: Database | None = None) -> Expected:
+    """The expected schema, derived once per process in a scratch catalog of ``db`` (or of a new
+    in-memory database)."""
+    if _CACHE:
+        return _CACHE[0]
+    if db is None:
+        from .db import Database
+
+        with Database.open(":memory:", migrate=False) as scratch:
+            return expected(scratch)
+    with db.scratch_catalog(EXPECTED_CATALOG):
+        db.execute_script("ldiv bookkeeping", BOOKKEEPING)
+        after = [snapshot(db)]
         created_in = dict.fromkeys(after[0].objects(), 0)
         names = {0: "bookkeeping"}
         for mig in shipped_migrations():
-            scratch.execute_script(f"migration {mig.version:04d}_{mig.name}", mig.sql)
-            after.append(snapshot(scratch))
+            db.execute_script(f"migration {mig.version:04d}_{mig.name}", mig.sql)
+            after.append(snapshot(db))
             names[mig.version] = mig.name
             for obj in after[-1].objects():
                 created_in.setdefault(obj, mig.version)
-        ddl = {str(n): str(s) for n, s in scratch.raw_rows(_TABLE_DDL)}
-    finally:
-        scratch.close()
-    return Expected(tuple(after), created_in, ddl, names)
+        ddl = {str(n): str(s) for n, s in db.raw_rows(_TABLE_DDL)}
+    _CACHE.append(Expected(tuple(after), created_in, ddl, names))
+    return _CACHE[0]
 
 
 @dataclass(frozen=True)
@@ -157,7 +164,7 @@ def _column_difference(want: Columns, have: Columns) -> str:
 def inspect(db: Database) -> State:
     """Compare the file with the shipped migrations (raises MigrationError for a migration this
     ldiv_db does not ship or one whose checksum differs)."""
-    exp = expected()
+    exp = expected(db)
     actual = snapshot(db)
     recorded = applied_migrations(db) if "schema_migration" in actual.tables else {}
     verify_applied(db, recorded)
@@ -224,7 +231,9 @@ def provide_missing(db: Database, state: State) -> None:
     empty, and sits on the search path behind the file's own ``ldiv`` schema (DuckDB resolves
     ``ldiv.x`` in the first search-path entry whose schema ``ldiv`` has ``x``)."""
     current = str(db.raw_rows("SELECT current_database()")[0][0])
-    db.use_scratch_catalog(EMPTY_CATALOG, [BOOKKEEPING, *(m.sql for m in shipped_migrations())])
+    with db.scratch_catalog(EMPTY_CATALOG, keep=True):
+        for i, sql in enumerate([BOOKKEEPING, *(m.sql for m in shipped_migrations())]):
+            db.execute_script(f"ldiv schema stand-in {i}", sql)
     entries = [f"{_q(current)}.main"]
     if state.actual.has_schema:
         entries.append(f"{_q(current)}.{SCHEMA}")
