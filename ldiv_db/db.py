@@ -102,7 +102,14 @@ class Database:
                 "check the path; a read creates nothing (ldiv load DB FILE --table T creates a database)",
             )
         try:
-            return duckdb.connect(path, read_only=read and path != ":memory:")
+            try:
+                return duckdb.connect(path, read_only=read and path != ":memory:")
+            except duckdb.ConnectionException as exc:
+                if not (read and "different configuration" in str(exc)):
+                    raise
+                # this process already has the file open for writing (DuckDB shares one instance per
+                # file and process): share it; the read path itself writes nothing
+                return duckdb.connect(path)
         except duckdb.Error as exc:
             raise BadInput(
                 f"cannot open database {path}: {_clean_duckdb_message(exc)}",
