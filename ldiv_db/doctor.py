@@ -62,7 +62,7 @@ class DoctorResult:
     version: int
     latest: int
     actions: list[Action]
-    repaired: bool
+    repair: bool  # --repair was given (every repairable problem was repaired)
     healthy: bool
 
     def to_dict(self) -> dict[str, Any]:
@@ -71,7 +71,7 @@ class DoctorResult:
             "migration_version": self.version,
             "shipped_version": self.latest,
             "healthy": self.healthy,
-            "repaired": self.repaired,
+            "repaired": self.repair and any(a.repair is not None for a in self.actions),
             "problems": [
                 {
                     "object": a.finding.name,
@@ -97,16 +97,16 @@ class DoctorResult:
         lines = [head]
         for a in self.actions:
             if a.repair is not None:
-                done = "repaired: " if self.repaired else "--repair would: "
+                done = "repaired: " if self.repair else "--repair would: "
                 lines.append(f"  {a.finding}\n    {done}{a.repair}")
             else:
                 lines.append(f"  {a.finding}\n    cannot repair: {a.reason}")
         if self.healthy:
             lines.append("healthy" if not self.actions else "healthy after the repair")
-        elif self.repaired:
-            lines.append("problems remain (see 'cannot repair')")
+        elif self.repair:
+            lines.append("problems remain (see 'cannot repair'): ldiv_db refuses to use this file")
         else:
-            lines.append("damaged: ldiv_db refuses to use this file until it is repaired")
+            lines.append("damaged: ldiv_db refuses to use this file until it is repaired (--repair)")
         return "\n".join(lines)
 
 
@@ -219,7 +219,7 @@ def doctor(target: Any, *, repair: bool = False) -> DoctorResult:
             state.version,
             expected().latest,
             actions,
-            repaired=repair and bool(todo),
+            repair=repair,
             healthy=state.healthy,
         )
     finally:

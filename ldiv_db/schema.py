@@ -192,7 +192,7 @@ def inspect(db: Database) -> State:
                     "migration",
                     f"migration {v:04d}_{exp.names[v]}",
                     v,
-                    "not recorded in ldiv.schema_migration although later objects or rows are present",
+                    "not recorded in ldiv.schema_migration, though its objects (or later ones) are present",
                 )
             )
     return state
