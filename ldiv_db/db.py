@@ -11,6 +11,8 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import hashlib
+import os
+import tempfile
 import time
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -103,7 +105,12 @@ class Database:
             )
         try:
             try:
-                return duckdb.connect(path, read_only=read and path != ":memory:")
+                con = duckdb.connect(path, read_only=read and path != ":memory:")
+                if read and path != ":memory:":
+                    # DuckDB would spill beside the file (DB.tmp/); a read creates nothing there
+                    spill = str(Path(tempfile.gettempdir()) / f"ldiv_db_spill_{os.getpid()}")
+                    con.execute("SET temp_directory = '" + spill.replace("'", "''") + "'")
+                return con
             except duckdb.ConnectionException as exc:
                 if not (read and "different configuration" in str(exc)):
                     raise
