@@ -144,7 +144,8 @@ def _table_action(db: Database, f: Finding, state: State) -> Action:
     if reason is not None:
         return Action(f, None, reason)
     sql = [f"DROP TABLE ldiv.{quote(table)}"] if f.kind == "different" else []
-    what = "recreate the table empty" + (f" ({LOST[table]})" if table in LOST else "")
+    lost = f" ({LOST[table]})" if table in LOST and f.kind == "missing" else ""
+    what = "recreate the table empty" + lost
     return Action(f, what, None, [*sql, ddl])
 
 

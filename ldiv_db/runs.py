@@ -1,5 +1,6 @@
 """The run lifecycle in ``ldiv.run``: ``running`` when a run starts, then ``done``, ``failed`` or
-``interrupted`` (Ctrl-C, best effort) when it ends.
+``interrupted`` (Ctrl-C, best effort) when it ends. A run stopped after its release was committed is
+``done`` (with a note): the release is complete.
 
 A run whose process was killed cannot record its end. DuckDB lets one process at a time open a file for
 writing, so a ``running`` row that a new writer sees is dead unless this very process started it (a
@@ -25,6 +26,7 @@ if TYPE_CHECKING:
 
 STALE_NOTE = "interrupted: the process stopped before the run finished (marked by a later command)"
 CTRL_C_NOTE = "interrupted by the user (Ctrl-C); nothing of this run was published"
+PUBLISHED_NOTE = "the process stopped right after its release was committed (the release is complete)"
 
 _LIVE: set[tuple[str, int]] = set()  # (database file, run_id) of the runs this process has under way
 
@@ -36,12 +38,30 @@ def _file_key(db: Database) -> str:
     return os.path.realpath(str(row[0])) if row[0] else f"memory:{row[1]}"
 
 
-def mark_stale_runs(db: Database) -> list[int]:
-    """Mark every ``running`` run of another (stopped) process ``interrupted``; returns their ids."""
+def _end_unfinished(
+    db: Database,
+    run_id: int | None,
+    live: list[int],
+    note: str,
+    seconds: float | None = None,
+    queries: int | None = None,
+) -> list[tuple[int, str]]:
+    params = {
+        "run_id": run_id,
+        "live": live,
+        "note": note,
+        "published_note": PUBLISHED_NOTE,
+        "seconds": seconds,
+        "queries": queries,
+    }
+    return [(int(r), str(s)) for r, s in db.rows(render("meta/run_interrupt.sql", params))]
+
+
+def mark_stale_runs(db: Database) -> list[tuple[int, str]]:
+    """End every ``running`` run of another (stopped) process: ``interrupted``, or ``done`` when its
+    release was committed before the process stopped. Returns (run_id, status) of each."""
     key = _file_key(db)
-    live = sorted(run for k, run in _LIVE if k == key)
-    rows = db.rows(render("meta/run_interrupt.sql", {"live": live, "note": STALE_NOTE}))
-    return [int(r[0]) for r in rows]
+    return _end_unfinished(db, None, sorted(run for k, run in _LIVE if k == key), STALE_NOTE)
 
 
 @dataclass
@@ -87,7 +107,8 @@ def recorded_run(
         yield run
     except KeyboardInterrupt:
         with contextlib.suppress(Exception):
-            finish_run(db, run.run_id, "interrupted", t0, q0, None, CTRL_C_NOTE)
+            _end_unfinished(db, run.run_id, [], CTRL_C_NOTE, time.perf_counter() - t0, db.queries - q0)
+            db.flush_steps(run.run_id)
         raise
     except Exception as exc:
         error = str(exc) if isinstance(exc, LdivError) else f"{type(exc).__name__}: {exc}"

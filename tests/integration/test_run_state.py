@@ -18,7 +18,7 @@ import ldiv_db
 from fixtures.papers import PAPER_TABLES, read_table
 from ldiv_db.cli import main
 from ldiv_db.db import Database
-from ldiv_db.runs import CTRL_C_NOTE, STALE_NOTE
+from ldiv_db.runs import CTRL_C_NOTE, PUBLISHED_NOTE, STALE_NOTE
 from tests.integration.frames import make_table
 
 PAPER = PAPER_TABLES["decomposition_table1"]
@@ -40,15 +40,20 @@ ANONYMIZE = [
 ]
 
 # Runs `ldiv anonymize` in a real process that signals itself once the rows are partitioned, just before
-# the release would be written (argv: db, signal name, output).
+# the release would be written, or with SIGNAL:after right after it was committed (argv: db, signal,
+# output, anonymize flags).
 SIGNALLED = """
 import importlib, os, signal, sys
 from ldiv_db.cli import main
 
 anonymize = importlib.import_module("ldiv_db.anonymize")
 
+original = anonymize.publish
+name, _, when = sys.argv[2].partition(":")
+
 def publish(*args, **kwargs):
-    os.kill(os.getpid(), getattr(signal, sys.argv[2]))
+    result = original(*args, **kwargs) if when == "after" else None  # "after": once the release is committed
+    os.kill(os.getpid(), getattr(signal, name))
     raise AssertionError("the signal did not stop the run")
 
 anonymize.publish = publish
@@ -149,3 +154,11 @@ def test_a_run_under_way_in_this_process_is_not_marked(dbfile: Path, monkeypatch
     assert res.verified
     assert [r["status"] for r in seen[0]] == ["interrupted", "running"]
     assert [r["status"] for r in runs(dbfile)] == ["interrupted", "done"]
+
+
+def test_a_run_killed_right_after_its_commit_is_done(dbfile: Path) -> None:
+    proc = signalled(dbfile, "SIGKILL:after", "committed")
+    assert proc.returncode == -9, proc.stderr
+    assert [r["status"] for r in runs(dbfile)] == ["running"] and releases(dbfile) == 1
+    Database.open(dbfile).close()  # any write open
+    assert [(r["status"], r["error"]) for r in runs(dbfile)] == [("done", PUBLISHED_NOTE)]
