@@ -120,7 +120,8 @@ class Database:
         except duckdb.Error as exc:
             raise BadInput(
                 f"cannot open database {path}: {_clean_duckdb_message(exc)}",
-                "check the path and that no other process holds a write lock on it",
+                "check the path and that no other process holds a lock on it (a write needs the file "
+                "alone: close other connections to it, also read-only ones in this process)",
             ) from None
 
     @contextlib.contextmanager
