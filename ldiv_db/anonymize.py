@@ -23,11 +23,12 @@ from .algorithms.base import lca_hierarchy_ids, lca_kinds
 from .catalog import output_ref, table_at
 from .check import CheckResult, evaluate, model_from_options
 from .db import Database
-from .errors import BadInput, InternalError, LdivError, PrivacyViolation
+from .errors import BadInput, InternalError, PrivacyViolation
 from .inputs import Inputs, as_list, resolve_inputs
 from .privacy import Distinct, PrivacyModel, UniqueDistinct
 from .progress import Progress
 from .render import Ident, TableRef, render
+from .runs import recorded_run
 from .suggest import check_feasible
 
 
@@ -138,7 +139,7 @@ def anonymize(
 ) -> AnonymizeResult:
     """Anonymize ``table`` with ``algorithm`` into the new table ``output`` (see the module docstring)."""
     t0 = time.perf_counter()
-    database = Database.open(db)
+    database = Database.open(db, mode="write")
     database.keep_work = keep_work
     q0 = database.queries
     try:
@@ -228,22 +229,18 @@ def _anonymize(
         "options": {k: v for k, v in options.items() if not k.startswith("_")},
         "seed": seed,
     }
-    run_id = int(
-        db.scalar(
-            render(
-                "meta/run_start.sql",
-                {
-                    "command": "anonymize",
-                    "algorithm": algo.name,
-                    "source": inputs.table.name,
-                    "output": out.display(),
-                    "params": _jsonable(params),
-                },
-            )
-        )
-    )
-    progress = Progress(f"{algo.name}", quiet=quiet)
-    try:
+    with recorded_run(
+        db,
+        command="anonymize",
+        algorithm=algo.name,
+        source=inputs.table.name,
+        output=out.display(),
+        params=_jsonable(params),
+        t0=t0,
+        q0=q0,
+    ) as run:
+        run_id = run.run_id
+        progress = Progress(f"{algo.name}", quiet=quiet)
         request = AnonymizeRequest(
             db=db,
             inputs=inputs,
@@ -283,38 +280,11 @@ def _anonymize(
                 kl=kl,
             )
         progress.done()
-    except LdivError as exc:
-        _finish_run(db, run_id, "failed", t0, q0, None, str(exc))
-        raise
-    except Exception as exc:
-        _finish_run(db, run_id, "failed", t0, q0, None, f"{type(exc).__name__}: {exc}")
-        raise
-    result.seconds = time.perf_counter() - t0
-    result.queries = db.queries - q0
-    result.l = l
-    _finish_run(db, run_id, "done", t0, q0, result.metrics, None)
+        result.seconds = time.perf_counter() - t0
+        result.queries = db.queries - q0
+        result.l = l
+        run.metrics = result.metrics
     return result
-
-
-def _finish_run(
-    db: Database,
-    run_id: int,
-    status: str,
-    t0: float,
-    q0: int,
-    metrics: dict[str, Any] | None,
-    error: str | None,
-) -> None:
-    params = {
-        "run_id": run_id,
-        "status": status,
-        "seconds": time.perf_counter() - t0,
-        "queries": db.queries - q0,
-        "metrics": _jsonable(metrics) if metrics is not None else None,
-        "error": error,
-    }
-    db.run(render("meta/run_finish.sql", params))
-    db.flush_steps(run_id)
 
 
 def _labels(

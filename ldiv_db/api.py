@@ -53,7 +53,7 @@ def metrics(
 
     from .metrics import compute_metrics
 
-    database = Database.open(db)
+    database = Database.open(db, mode="read")
     try:
         src = resolve_inputs(database, source, qi, sa)
         rel = resolve_table(database, release)
@@ -85,7 +85,7 @@ def metrics(
 
 def suggest_l(db: Any, table: str, sa: str | Sequence[str]) -> SuggestResult:
     """The largest feasible l per model for the SA(s) of ``table``, with the reason."""
-    database = Database.open(db)
+    database = Database.open(db, mode="read")
     try:
         return _suggest(database, resolve_inputs(database, table, None, sa, require_qi=False))
     finally:
@@ -115,7 +115,7 @@ class ReleaseList:
 
 
 def releases(db: Any) -> ReleaseList:
-    database = Database.open(db)
+    database = Database.open(db, mode="read")
     try:
         return ReleaseList(database.records(render("meta/releases.sql")))
     finally:
@@ -129,7 +129,7 @@ def release_append(db: Any, release: str, source: str, *, quiet: bool = True) ->
     rows kept back so far; the inference-channel check runs before anything is written."""
     from .algorithms.decomposition_release import append
 
-    database = Database.open(db)
+    database = Database.open(db, mode="write")
     try:
         return append(database, release, source, quiet=quiet)
     finally:
@@ -142,7 +142,7 @@ def release_history(db: Any, release: str) -> Any:
     """The releases of a Decomposition+ stream: rows published, rows waiting and their starvation."""
     from .algorithms.decomposition_release import history
 
-    database = Database.open(db)
+    database = Database.open(db, mode="read")
     try:
         return history(database, release)
     finally:

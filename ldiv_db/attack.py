@@ -97,7 +97,7 @@ def similarity(
     equal ``qi`` values, or equal ``group_column`` values when given. ``categories`` maps SA value ->
     category rank (1 = most sensitive), or is a ``value;category`` CSV file; None uses the categories
     stored for the SA (of this table, or of the source of the release written to it)."""
-    database = Database.open(db)
+    database = Database.open(db, mode="read")
     try:
         inputs = resolve_inputs(
             database, table, qi, sa, group_column=group_column, require_qi=group_column is None

@@ -208,7 +208,7 @@ def check(
     """Statistics of ``table`` grouped by its QI values (or ``group_column``) and, with ``model``, the
     verdict of that privacy model. ``db`` is a path, a duckdb connection or a Database."""
     t0 = time.perf_counter()
-    database = Database.open(db)
+    database = Database.open(db, mode="read")
     q0 = database.queries
     try:
         inputs = resolve_inputs(

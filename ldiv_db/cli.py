@@ -34,10 +34,33 @@ def _attach(values: Sequence[str] | None) -> dict[str, str]:
     return out
 
 
+# The commands that write into the database file: they create it if missing and migrate it. Every other
+# command is a read: it opens the file read-only and creates nothing (Database.open's mode).
+WRITE_COMMANDS = frozenset(
+    {
+        "load",
+        "anonymize",
+        "run",
+        "hierarchy import",
+        "hierarchy build",
+        "hierarchy import-categories",
+        "release append",
+    }
+)
+
+
+def command_name(args: argparse.Namespace) -> str:
+    sub = (
+        getattr(args, "hcommand", None) or getattr(args, "rcommand", None) or getattr(args, "acommand", None)
+    )
+    return f"{args.command} {sub}" if sub else str(args.command)
+
+
 def _open(args: argparse.Namespace) -> Any:
     from .db import Database
 
-    return Database.open(args.db, attach=_attach(getattr(args, "attach", None)))
+    mode = "write" if command_name(args) in WRITE_COMMANDS else "read"
+    return Database.open(args.db, mode=mode, attach=_attach(getattr(args, "attach", None)))
 
 
 def _emit(args: argparse.Namespace, result: Any) -> None:
@@ -105,7 +128,7 @@ def _add_model_args(p: argparse.ArgumentParser, with_l: bool = True) -> None:
 
 
 def _add_db(p: argparse.ArgumentParser) -> None:
-    p.add_argument("db", help="DuckDB database file (created if missing)")
+    p.add_argument("db", help="DuckDB database file (a write command creates it if missing)")
     p.add_argument("--attach", action="append", metavar="NAME=PATH", help="attach another database read-only")
 
 
@@ -305,6 +328,17 @@ def build_parser() -> argparse.ArgumentParser:
     rl = sub.add_parser("releases", help="list recorded releases")
     _add_db(rl)
     rl.add_argument("--json", action="store_true")
+
+    dr = sub.add_parser(
+        "doctor",
+        help="check the ldiv schema of a database and repair what can be repaired safely",
+        description="Reports every ldiv object that is missing or differs from the shipped migrations. "
+        "--repair recreates missing audit objects empty, re-records migrations whose objects are all "
+        "present, and says what it cannot repair; user tables and release data are never touched.",
+    )
+    dr.add_argument("db", help="DuckDB database file")
+    dr.add_argument("--repair", action="store_true", help="restore what can be restored safely")
+    dr.add_argument("--json", action="store_true")
     return p
 
 
@@ -416,6 +450,12 @@ def _cmd(args: argparse.Namespace) -> int:
     if args.command == "releases":
         _emit(args, api.releases(_open(args)))
         return 0
+    if args.command == "doctor":
+        from .doctor import doctor
+
+        dres = doctor(args.db, repair=args.repair)
+        _emit(args, dres)
+        return 0 if dres.healthy else 1
     raise LdivError(f"unknown command {args.command}")
 
 

@@ -11,6 +11,8 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import hashlib
+import os
+import tempfile
 import time
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -54,6 +56,8 @@ class Database:
         self._in_tx = False
         self._work_tables: list[TableRef] = []
         self._last_t0 = 0.0
+        self._scratch: list[str] = []
+        self._search_path: str | None = None
 
     # ------------------------------------------------------------------ opening
     @classmethod
@@ -61,34 +65,108 @@ class Database:
         cls,
         target: str | Path | duckdb.DuckDBPyConnection | Database,
         *,
-        read_only: bool = False,
+        mode: str = "write",
         attach: Mapping[str, str] | None = None,
         migrate: bool = True,
     ) -> Database:
-        """Open a database file (created if missing), or wrap an existing connection."""
+        """Open a database file, or wrap an existing connection (a Database is returned as it is).
+
+        ``mode="write"`` (load, hierarchy import/build, anonymize, release append, run): the file is
+        created if missing and migrated. ``mode="read"`` (every other command): the file must exist and
+        is opened read-only; nothing is created or migrated (:func:`ldiv_db.schema.prepare`).
+        ``migrate=False`` skips the schema rule altogether (``ldiv doctor``, tests)."""
         if isinstance(target, Database):
             return target
+        if mode not in ("read", "write"):
+            raise ValueError(f"mode must be 'read' or 'write', not {mode!r}")
         if isinstance(target, duckdb.DuckDBPyConnection):
             db = cls(target, None, owned=False)
         else:
-            path = str(target)
-            if read_only and not Path(path).exists():
-                raise BadInput(f"database file {path} does not exist")
-            try:
-                con = duckdb.connect(path, read_only=read_only)
-            except duckdb.Error as exc:
-                raise BadInput(
-                    f"cannot open database {path}: {_clean_duckdb_message(exc)}",
-                    "check the path and that no other process holds a write lock on it",
-                ) from None
-            db = cls(con, path, owned=True)
-        for alias, file in (attach or {}).items():
-            db.attach(alias, file)
-        if migrate and not read_only:
-            from .migrate import apply_migrations
+            db = cls(cls._connect(str(target), mode), str(target), owned=True)
+        try:
+            for alias, file in (attach or {}).items():
+                db.attach(alias, file)
+            if migrate:
+                from .schema import prepare
 
-            apply_migrations(db)
+                prepare(db, mode)
+        except BaseException:
+            db.close()
+            raise
         return db
+
+    @staticmethod
+    def _connect(path: str, mode: str) -> duckdb.DuckDBPyConnection:
+        read = mode == "read"
+        if read and path != ":memory:" and not Path(path).exists():
+            raise BadInput(
+                f"database file {path} does not exist",
+                "check the path; a read creates nothing (ldiv load DB FILE --table T creates a database)",
+            )
+        try:
+            try:
+                con = duckdb.connect(path, read_only=read and path != ":memory:")
+                if read and path != ":memory:":
+                    # DuckDB would spill beside the file (DB.tmp/); a read creates nothing there
+                    spill = str(Path(tempfile.gettempdir()) / f"ldiv_db_spill_{os.getpid()}")
+                    con.execute("SET temp_directory = '" + spill.replace("'", "''") + "'")
+                return con
+            except duckdb.ConnectionException as exc:
+                if not (read and "different configuration" in str(exc)):
+                    raise
+                # this process already has the file open for writing (DuckDB shares one instance per
+                # file and process): share it; the read path itself writes nothing
+                return duckdb.connect(path)
+        except duckdb.Error as exc:
+            raise BadInput(
+                f"cannot open database {path}: {_clean_duckdb_message(exc)}",
+                "check the path and that no other process holds a lock on it (a write needs the file "
+                "alone: close other connections to it, also read-only ones in this process)",
+            ) from None
+
+    @contextlib.contextmanager
+    def scratch_catalog(self, alias: str, *, keep: bool = False) -> Iterator[None]:
+        """Run the block with a new in-memory catalog ``alias`` as the current database (this works on a
+        read-only connection too). It is detached afterwards, unless ``keep``: then it stays attached
+        until :meth:`close` (which detaches it from a connection we do not own)."""
+        current = self.con.execute("SELECT current_database()").fetchall()[0][0]
+        self._remember_search_path()
+        self.con.execute(f"ATTACH ':memory:' AS {quote(alias)} (READ_WRITE)")
+        self.con.execute(f"USE {quote(alias)}")
+        try:
+            yield
+        finally:
+            self.con.execute(f"USE {quote(str(current))}")
+            if keep:
+                self._scratch.append(alias)
+            else:
+                self.con.execute(f"DETACH {quote(alias)}")
+                self._restore_search_path()
+
+    def _remember_search_path(self) -> None:
+        if self._search_path is None:
+            self._search_path = str(
+                self.con.execute("SELECT current_setting('search_path')").fetchall()[0][0]
+            )
+
+    def set_search_path(self, path: str) -> None:
+        self._remember_search_path()
+        self.con.execute("SET search_path = " + "'" + path.replace("'", "''") + "'")
+
+    def _restore_search_path(self) -> None:
+        if self._search_path == "":
+            self.con.execute("RESET search_path")
+        elif self._search_path is not None:
+            self.con.execute("SET search_path = " + "'" + self._search_path.replace("'", "''") + "'")
+        self._search_path = None
+
+    def _undo_scratch(self) -> None:
+        """Leave a connection we do not own as we found it."""
+        with contextlib.suppress(duckdb.Error):
+            self._restore_search_path()
+            for alias in self._scratch:
+                self.con.execute(f"DETACH {quote(alias)}")
+        self._scratch.clear()
 
     def attach(self, alias: str, file: str, read_only: bool = True) -> None:
         if not Path(file).exists():
@@ -102,6 +180,8 @@ class Database:
     def close(self) -> None:
         if self._owned:
             self.con.close()
+        elif self._scratch:
+            self._undo_scratch()
 
     def __enter__(self) -> Database:
         return self
@@ -116,7 +196,7 @@ class Database:
         try:
             cur = self.con.execute(query.sql, dict(query.params) if query.params else None)
         except duckdb.InterruptException:
-            raise
+            raise KeyboardInterrupt from None
         except duckdb.Error as exc:
             raise LdivError(
                 f"query {query.name} failed: {_clean_duckdb_message(exc)}",

@@ -137,7 +137,7 @@ def run_job(path: str | Path, *, quiet: bool = True) -> JobResult:
     from . import taxonomy
 
     job = Job.read(path)
-    db = Database.open(job.database, attach=job.attach)
+    db = Database.open(job.database, mode="write", attach=job.attach)
     try:
         loaded = load(db, job.load_file, job.table, sep=job.sep, replace=True) if job.load_file else None
         result = JobResult(str(job.path), loaded)

@@ -135,7 +135,7 @@ def load(
     db: Any, file: str | Path, table: str, *, sep: str | None = None, replace: bool = False
 ) -> LoadResult:
     t0 = time.perf_counter()
-    database = Database.open(db)
+    database = Database.open(db, mode="write")
     try:
         path = Path(file)
         _check_file(path)

@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 
 _NAME = re.compile(r"^(\d{4})_([A-Za-z0-9_]+)\.sql$")
 
-_BOOKKEEPING = """
+BOOKKEEPING = """
 CREATE SCHEMA IF NOT EXISTS ldiv;
 CREATE TABLE IF NOT EXISTS ldiv.schema_migration (
     version    INTEGER PRIMARY KEY,
@@ -65,10 +65,11 @@ def applied_migrations(db: Database) -> dict[int, tuple[str, str]]:
     return {v: (n, c) for v, n, c in db.raw_rows("SELECT version, name, checksum FROM ldiv.schema_migration")}
 
 
-def apply_migrations(db: Database, folder: Path | None = None) -> list[int]:
-    """Verify applied migrations and apply pending ones; returns the versions applied now."""
+def verify_applied(
+    db: Database, applied: dict[int, tuple[str, str]], folder: Path | None = None
+) -> dict[int, Migration]:
+    """Refuse a database with a migration this ldiv_db does not ship or one whose checksum differs."""
     shipped = {m.version: m for m in shipped_migrations(folder)}
-    applied = applied_migrations(db)
     where = db.path or "this database"
     for version, (name, checksum) in sorted(applied.items()):
         mig = shipped.get(version)
@@ -84,13 +85,20 @@ def apply_migrations(db: Database, folder: Path | None = None) -> list[int]:
                 "the ldiv schema was changed after it was applied; restore the database from a backup "
                 "or export your data to a new file",
             )
+    return shipped
+
+
+def apply_migrations(db: Database, folder: Path | None = None) -> list[int]:
+    """Verify applied migrations and apply pending ones; returns the versions applied now."""
+    applied = applied_migrations(db)
+    shipped = verify_applied(db, applied, folder)
     done = []
     for version in sorted(shipped):
         if version in applied:
             continue
         mig = shipped[version]
         with db.transaction():
-            db.execute_script("ldiv bookkeeping", _BOOKKEEPING)
+            db.execute_script("ldiv bookkeeping", BOOKKEEPING)
             db.execute_script(f"migration {version:04d}_{mig.name}", mig.sql)
             db.raw_rows(
                 "INSERT INTO ldiv.schema_migration (version, name, checksum) VALUES (?, ?, ?)",

@@ -831,8 +831,8 @@ def _reconcile_problems(rec: dict[str, int], incoming: int, noise: int) -> list[
 def append(db: Database, release: str, source: str, *, quiet: bool = True) -> AnonymizeResult:
     """``ldiv release append``: publish the next release of stream ``release`` from the rows of table
     ``source`` plus the rows kept back so far (SPEC §4.3)."""
-    from ..anonymize import _finish_run
     from ..catalog import output_ref
+    from ..runs import recorded_run
 
     t0 = time.perf_counter()
     q0 = db.queries
@@ -854,22 +854,17 @@ def append(db: Database, release: str, source: str, *, quiet: bool = True) -> An
         )
     if new_rows.ref.schema == "ldiv" or new_rows.name in {t.display() for t in outputs(out)}:
         raise BadInput(f"{new_rows.name} is part of the release itself", "append a table of new rows")
-    run_id = int(
-        db.scalar(
-            render(
-                "meta/run_start.sql",
-                {
-                    "command": "release append",
-                    "algorithm": "decomposition",
-                    "source": new_rows.name,
-                    "output": name,
-                    "params": json.dumps({"release": name, "from": new_rows.name}),
-                },
-            )
-        )
-    )
-    progress = Progress("decomposition append", quiet=quiet)
-    try:
+    with recorded_run(
+        db,
+        command="release append",
+        algorithm="decomposition",
+        source=new_rows.name,
+        output=name,
+        params=json.dumps({"release": name, "from": new_rows.name}),
+        t0=t0,
+        q0=q0,
+    ) as run:
+        progress = Progress("decomposition append", quiet=quiet)
         result = publish_release(
             db,
             out=out,
@@ -877,17 +872,14 @@ def append(db: Database, release: str, source: str, *, quiet: bool = True) -> An
             config=stream.config,
             stream=stream,
             hierarchy_source=stream.source,
-            run_id=run_id,
+            run_id=run.run_id,
             replace=False,
             progress=progress,
         )
         progress.done()
-    except Exception as exc:
-        _finish_run(db, run_id, "failed", t0, q0, None, str(exc))
-        raise
-    result.seconds = time.perf_counter() - t0
-    result.queries = db.queries - q0
-    _finish_run(db, run_id, "done", t0, q0, result.metrics, None)
+        result.seconds = time.perf_counter() - t0
+        result.queries = db.queries - q0
+        run.metrics = result.metrics
     return result
 
 

@@ -158,6 +158,17 @@ CASES = {
         lambda env: {},
         {"run_id": 1, "status": "done", "seconds": 1.0, "queries": 3, "metrics": "{}", "error": None},
     ),
+    "meta/run_interrupt.sql": Case(
+        lambda env: {},
+        {
+            "run_id": None,
+            "live": [1, 2],
+            "note": "stopped",
+            "published_note": "p",
+            "seconds": None,
+            "queries": None,
+        },
+    ),
     "meta/release_insert.sql": Case(lambda env: {}, RELEASE_PARAMS),
     "meta/release_supersede.sql": Case(lambda env: {}, {"name": "main.out", "release_id": 2}),
     "meta/releases.sql": Case(lambda env: {}),

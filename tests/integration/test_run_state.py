@@ -1,0 +1,164 @@
+"""Audit state (issue 11): a run killed by SIGKILL stays ``running`` only until the next write command,
+which marks it ``interrupted`` (a read does not); Ctrl-C during a run marks it ``interrupted`` and
+publishes nothing; a run this process still has under way is never marked by another open."""
+
+from __future__ import annotations
+
+import importlib
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import ldiv_db
+from fixtures.papers import PAPER_TABLES, read_table
+from ldiv_db.cli import main
+from ldiv_db.db import Database
+from ldiv_db.runs import CTRL_C_NOTE, PUBLISHED_NOTE, STALE_NOTE
+from tests.integration.frames import make_table
+
+PAPER = PAPER_TABLES["decomposition_table1"]
+anonymize_module = importlib.import_module(
+    "ldiv_db.anonymize"
+)  # the module (ldiv_db.anonymize is the function)
+ROOT = Path(__file__).resolve().parents[2]
+ANONYMIZE = [
+    "--table",
+    "t",
+    "--qi",
+    "Gender,Zip",
+    "--sa",
+    "Occupation",
+    "--algorithm",
+    "mondrian",
+    "--l",
+    "2",
+]
+
+# Runs `ldiv anonymize` in a real process that signals itself once the rows are partitioned, just before
+# the release would be written, or with SIGNAL:after right after it was committed (argv: db, signal,
+# output, anonymize flags).
+SIGNALLED = """
+import importlib, os, signal, sys
+from ldiv_db.cli import main
+
+anonymize = importlib.import_module("ldiv_db.anonymize")
+
+original = anonymize.publish
+name, _, when = sys.argv[2].partition(":")
+
+def publish(*args, **kwargs):
+    result = original(*args, **kwargs) if when == "after" else None  # "after": once the release is committed
+    os.kill(os.getpid(), getattr(signal, name))
+    raise AssertionError("the signal did not stop the run")
+
+anonymize.publish = publish
+sys.exit(main(["anonymize", sys.argv[1], *sys.argv[4:], "--output", sys.argv[3], "--quiet"]))
+"""
+
+
+@pytest.fixture
+def dbfile(tmp_path: Path) -> Path:
+    path = tmp_path / "runs.duckdb"
+    db = Database.open(path)
+    make_table(db, "t", read_table(PAPER).sort_values("row_id"))
+    db.close()
+    return path
+
+
+def runs(path: Path) -> list[dict[str, Any]]:
+    db = Database.open(path, mode="read")
+    try:
+        rows = db.raw_rows("SELECT run_id, status, error, output FROM ldiv.run ORDER BY run_id")
+    finally:
+        db.close()
+    return [{"run_id": r, "status": s, "error": e, "output": o} for r, s, e, o in rows]
+
+
+def releases(path: Path) -> int:
+    db = Database.open(path, mode="read")
+    try:
+        return int(db.raw_rows("SELECT count(*) FROM ldiv.release")[0][0])
+    finally:
+        db.close()
+
+
+def signalled(path: Path, signame: str, output: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    return subprocess.run(
+        [sys.executable, "-c", SIGNALLED, str(path), signame, output, *ANONYMIZE],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env=env,
+        check=False,
+    )
+
+
+def test_a_killed_run_is_marked_interrupted_by_the_next_write_not_by_a_read(
+    dbfile: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    proc = signalled(dbfile, "SIGKILL", "killed")
+    assert proc.returncode == -9, proc.stderr
+    assert [r["status"] for r in runs(dbfile)] == ["running"]
+    assert main(["check", str(dbfile), "--table", "t", "--qi", "Gender,Zip", "--sa", "Occupation"]) == 0
+    assert [r["status"] for r in runs(dbfile)] == ["running"]  # a read writes nothing
+    capsys.readouterr()
+    code = main(["anonymize", str(dbfile), *ANONYMIZE, "--output", "after", "--quiet", "--json"])
+    out = json.loads(capsys.readouterr().out)
+    assert code == 0 and out["verified"]
+    state = runs(dbfile)
+    assert [(r["status"], r["output"]) for r in state] == [
+        ("interrupted", "main.killed"),
+        ("done", "main.after"),
+    ]
+    assert state[0]["error"] == STALE_NOTE
+    assert releases(dbfile) == 1
+
+
+def test_ctrl_c_during_a_run_marks_it_interrupted_and_publishes_nothing(dbfile: Path) -> None:
+    proc = signalled(dbfile, "SIGINT", "stopped")
+    assert proc.returncode == 130, proc.stderr
+    assert "interrupted" in proc.stderr and "Traceback" not in proc.stderr
+    state = runs(dbfile)
+    assert [(r["status"], r["error"]) for r in state] == [("interrupted", CTRL_C_NOTE)]
+    assert releases(dbfile) == 0
+    db = Database.open(dbfile, mode="read")
+    assert not db.raw_rows("SELECT * FROM duckdb_tables() WHERE table_name = 'stopped'")
+    db.close()
+
+
+def test_a_run_under_way_in_this_process_is_not_marked(dbfile: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    db = Database.open(dbfile)
+    db.raw_rows(
+        "INSERT INTO ldiv.run (run_id, command, status) VALUES (nextval('ldiv.run_seq'), 'anonymize', 'running')"
+    )
+    db.close()
+    original = anonymize_module.publish
+    seen: list[list[dict[str, Any]]] = []
+
+    def publish(database: Database, *args: Any, **kwargs: Any) -> Any:
+        # a second write open of the same file while this run is under way
+        Database.open(dbfile).close()
+        seen.append(runs(dbfile))
+        return original(database, *args, **kwargs)
+
+    monkeypatch.setattr(anonymize_module, "publish", publish)
+    res = ldiv_db.anonymize(
+        str(dbfile), "t", ["Gender", "Zip"], "Occupation", algorithm="mondrian", l=2, output="o"
+    )
+    assert res.verified
+    assert [r["status"] for r in seen[0]] == ["interrupted", "running"]
+    assert [r["status"] for r in runs(dbfile)] == ["interrupted", "done"]
+
+
+def test_a_run_killed_right_after_its_commit_is_done(dbfile: Path) -> None:
+    proc = signalled(dbfile, "SIGKILL:after", "committed")
+    assert proc.returncode == -9, proc.stderr
+    assert [r["status"] for r in runs(dbfile)] == ["running"] and releases(dbfile) == 1
+    Database.open(dbfile).close()  # any write open
+    assert [(r["status"], r["error"]) for r in runs(dbfile)] == [("done", PUBLISHED_NOTE)]
