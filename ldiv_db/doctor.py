@@ -35,6 +35,7 @@ RECREATE_WHEN_EMPTY: dict[str, tuple[str, ...]] = {
     "stream": ("stream_row", "release"),
     "stream_row": ("stream",),
     "noise": ("stream",),
+    "release_table": ("release",),
 }
 
 LOST = {
