@@ -69,29 +69,21 @@ def build(request: AnonymizeRequest, class_column: str | None) -> Coded:
             klass=klass.ident if klass is not None else None,
         )
     )
-    return code(request, hist, hids, hierarchies, klass is not None)
-
-
-def code(
-    request: AnonymizeRequest,
-    hist: pd.DataFrame,
-    hids: Sequence[int],
-    hierarchies: Sequence[taxonomy.Hierarchy],
-    with_class: bool,
-) -> Coded:
-    """Code the histogram: cells with one leaf vector become one row of the base partition."""
-    inputs = request.inputs
-    count = hist["n"].to_numpy(dtype=np.int64)
-    leaves = []
     for i, col in enumerate(inputs.qi, 1):
-        leaf = hist[f"l{i}"]
-        if leaf.isna().any():
-            n, sample = taxonomy.missing_values(request.db, inputs.table, col, hids[i - 1])
+        if hist[f"l{i}"].isna().any():
+            n, sample = taxonomy.missing_values(db, inputs.table, col, hids[i - 1])
             raise BadInput(
                 f"{n} value(s) of {col.name!r} are not leaves of its hierarchy: {', '.join(sample)}",
                 "re-import the hierarchy with a row for every data value",
             )
-        leaves.append(leaf.to_numpy(dtype=np.int64))
+    return code(hist, hierarchies, len(inputs.sa), klass is not None)
+
+
+def code(hist: pd.DataFrame, hierarchies: Sequence[taxonomy.Hierarchy], n_sa: int, with_class: bool) -> Coded:
+    """Code the histogram (columns l1..ld: leaf node ids, s1..sm, k, n): cells with one leaf vector become
+    one row of the base partition."""
+    count = hist["n"].to_numpy(dtype=np.int64)
+    leaves = [hist[f"l{i}"].to_numpy(dtype=np.int64) for i in range(1, len(hierarchies) + 1)]
     # rows: distinct leaf vectors (the histogram is sorted by them, so a row starts where a vector changes)
     matrix = np.stack(leaves, axis=1) if leaves else np.zeros((len(hist), 0), dtype=np.int64)
     change = np.ones(len(hist), dtype=bool)
@@ -107,7 +99,7 @@ def code(
         sizes.append(lv_sizes)
         cover.append([c[inv] for c in lv_cover])
     counts, values, totals = [], [], []
-    for s in range(1, len(inputs.sa) + 1):
+    for s in range(1, n_sa + 1):
         c, vals = value_codes([None if pd.isna(v) else str(v) for v in hist[f"s{s}"].tolist()])
         counts.append(_matrix(row_of, c, count, n_rows, len(vals)))
         values.append(vals)
