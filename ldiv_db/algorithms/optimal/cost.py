@@ -53,6 +53,8 @@ class Metric:
         self.sums = [[int(self.base.size @ c) for c in per_level] for per_level in self.cover]
         ones = [a - 1 for a in self.domain if a > 1]
         self.lm_scale = math.lcm(*ones) if ones else 1
+        # the most leaves under one row's node, per QI and level (a deleted row adds at least |A| − this)
+        self.cmax = [[int(c.max()) if len(c) else 1 for c in per_level] for per_level in self.cover]
 
     @property
     def separable(self) -> bool:
@@ -63,6 +65,25 @@ class Metric:
         if not self.separable:
             return 0
         return self._generalization(levels, [self.sums[j][k] for j, k in enumerate(levels)], 0)
+
+    def static_deleting(self, levels: Sequence[int], deleted: int) -> Cost:
+        """A lower bound of the node's cost when at least ``deleted`` rows are deleted (loss, LM): each
+        deleted row adds at least |A_j| − max #leaves on QI j (loss), 2·|QI| − Σ_j its LM share (LM)."""
+        if not self.separable or deleted <= 0:
+            return self.static(levels)
+        n = self.rows
+        if self.name == "loss":
+            prod = 1
+            for j, (a, k) in enumerate(zip(self.domain, levels, strict=True)):
+                if a > 1:
+                    prod *= self.sums[j][k] + deleted * (a - self.cmax[j][k]) + n * (a - 2)
+            return prod
+        share = sum(
+            (self.cmax[j][k] - 1) * (self.lm_scale // (a - 1))
+            for j, (a, k) in enumerate(zip(self.domain, levels, strict=True))
+            if a > 1
+        )
+        return self.static(levels) + deleted * (2 * self.d * self.lm_scale - share)
 
     def _generalization(self, levels: Sequence[int], sums: Sequence[int], deleted: int) -> int:
         n = self.rows

@@ -29,6 +29,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
+import pandas as pd
 
 from .cost import Cost, Metric
 from .judge import Groups, Judge
@@ -99,16 +100,9 @@ class Space:
 
 
 def _dense(key: np.ndarray) -> np.ndarray:
-    """Dense ids 0..g−1 of the distinct keys, in key order."""
-    order = np.argsort(key)
-    sk = key[order]
-    flags = np.empty(len(key), dtype=np.int64)
-    if len(key):
-        flags[0] = 0
-        flags[1:] = sk[1:] != sk[:-1]
-    inv = np.empty(len(key), dtype=np.int64)
-    inv[order] = np.cumsum(flags)
-    return inv
+    """Dense ids 0..g−1 of the distinct keys, in order of first appearance (hashing, no sort)."""
+    codes, _ = pd.factorize(key, sort=False)
+    return np.asarray(codes, dtype=np.int64)
 
 
 @dataclass
@@ -129,6 +123,7 @@ class Result:
     checked: int = 0  # nodes judged on their groups
     tagged: int = 0  # nodes decided by tagging (monotonicity), not judged
     probes: int = 0  # of the checked nodes, those judged while probing upward
+    bounded: int = 0  # nodes not judged: the rows they must delete already price them above the optimum
     expanded: int = 0  # nodes taken from the queue
     proof_bound: Cost | None = None  # the lower bound that ended the search (None: lattice exhausted)
     seconds: float = 0.0
@@ -151,6 +146,10 @@ class Search:
         self.cache_size = np.full(CACHE, np.iinfo(np.int64).max, dtype=np.int64)
         self.cache: list[Groups | None] = [None] * CACHE
         self.cache_next = 0
+        # judged nodes and the rows their merge-safe test deletes (never more at any node below them)
+        self.floor_levels = np.zeros((64, len(self.heights)), dtype=np.int64)
+        self.floor_rows = np.zeros(64, dtype=np.int64)
+        self.floors = 0
 
     # ------------------------------------------------------------------ judging and tagging
     def _tag(self, node: Node, state: int) -> None:
@@ -172,20 +171,41 @@ class Search:
         feasible = deleted <= self.max_deleted
         bound = self.metric.bound(g)
         cost = self.metric.cost(node, g, ok) if feasible else 0
+        if self.judge.merge_safe:
+            self._floor(node, deleted)
+        elif self.judge.relax is not None:
+            relaxed_ok = self.judge.relax(g)
+            self._floor(node, int(g.size[~relaxed_ok].sum()))
         if feasible:
             self._offer(node, cost, deleted, int(ok.sum()))
             if self.tag_model:
                 self._tag(node, FEASIBLE)
         elif self.tag_model:
             self._tag(node, INFEASIBLE)
-        elif self.judge.relax is not None:
-            relaxed_ok = self.judge.relax(g)
-            if int(g.size[~relaxed_ok].sum()) > self.max_deleted:
-                self._tag(node, INFEASIBLE)
+        elif self.judge.relax is not None and self.deleted_below(node) > self.max_deleted:
+            self._tag(node, INFEASIBLE)
         self.status[node] = FEASIBLE if feasible else INFEASIBLE
         out = (feasible, cost, deleted, int(ok.sum()), bound)
         self.judged[node] = out
         return out
+
+    def _floor(self, node: Node, rows: int) -> None:
+        if rows <= 0:
+            return
+        if self.floors == len(self.floor_rows):
+            self.floor_levels = np.concatenate([self.floor_levels, np.zeros_like(self.floor_levels)])
+            self.floor_rows = np.concatenate([self.floor_rows, np.zeros_like(self.floor_rows)])
+        self.floor_levels[self.floors] = node
+        self.floor_rows[self.floors] = rows
+        self.floors += 1
+
+    def deleted_below(self, node: Node) -> int:
+        """Rows the node must delete at least: the most any judged node at or above it deletes by a
+        merge-safe test (the model's own when merge-safe, else its relaxation)."""
+        if not self.floors:
+            return 0
+        above = (self.floor_levels[: self.floors] >= np.asarray(node)).all(axis=1)
+        return int(self.floor_rows[: self.floors][above].max()) if above.any() else 0
 
     def _start(self, node: Node) -> Groups | None:
         below = (self.cache_levels <= np.asarray(node)).all(axis=1)
@@ -220,10 +240,14 @@ class Search:
         lo, hi = 0, len(path) - 1
         while lo < hi and self.status[path[0]] == UNKNOWN:
             mid = (lo + hi) // 2
-            if self.status[path[mid]] == UNKNOWN:
+            if self.status[path[mid]] == UNKNOWN or (not self.tag_model and path[mid] not in self.judged):
                 self.result.probes += 1
                 self.judge_node(path[mid])
-            if self.status[path[mid]] == INFEASIBLE:
+            if self.tag_model:
+                below_infeasible = self.status[path[mid]] == INFEASIBLE
+            else:  # bisect on the merge-safe relaxation, the only thing that tags here
+                below_infeasible = self.deleted_below(path[mid]) > self.max_deleted
+            if below_infeasible:
                 lo = mid + 1
             else:
                 hi = mid
@@ -271,6 +295,11 @@ class Search:
             if state == FEASIBLE and self.zero and self.metric.separable:
                 self._offer(node, key, 0, -1)
                 return key
+            if self.metric.separable and not self.zero and self.result.best is not None:
+                floor = self.metric.static_deleting(node, self.deleted_below(node))
+                if (floor, sum(node), node) > self.result.best.key():
+                    self.result.bounded += 1
+                    return key
         bound = self.judge_node(node)[4]
         return key if self.metric.separable else max(key, bound)
 
