@@ -21,8 +21,14 @@ from ldiv_db.privacy import build_model
 from ldiv_db.taxonomy import Hierarchy, import_hierarchy
 from tests.reference.optimal_oracle import brute_force
 
-AGE = [[str(a), f"{a // 10 * 10}-{a // 10 * 10 + 9}", f"{a // 20 * 20}-{a // 20 * 20 + 19}", "*"] for a in range(20, 60)]
-ZIP = [[z, z[:4] + "*", z[:3] + "**", "*"] for z in ("47677", "47678", "47602", "47605", "47905", "47906", "47909")]
+AGE = [
+    [str(a), f"{a // 10 * 10}-{a // 10 * 10 + 9}", f"{a // 20 * 20}-{a // 20 * 20 + 19}", "*"]
+    for a in range(20, 60)
+]
+ZIP = [
+    [z, z[:4] + "*", z[:3] + "**", "*"]
+    for z in ("47677", "47678", "47602", "47605", "47905", "47906", "47909")
+]
 SEX = [["M", "*"], ["F", "*"]]
 DISEASES = ["flu", "cold", "cancer", "ulcer", "asthma"]
 
@@ -72,7 +78,9 @@ HIERARCHIES = [Hierarchy(AGE), Hierarchy(ZIP), Hierarchy(SEX)]
         ("frequency", {"l": 2}, "0.1", "aecs"),
     ],
 )
-def test_optimum_published_and_verified(dbfile: Path, model: str, opts: dict, limit: str, metric: str) -> None:  # type: ignore[type-arg]
+def test_optimum_published_and_verified(
+    dbfile: Path, model: str, opts: dict, limit: str, metric: str
+) -> None:  # type: ignore[type-arg]
     extra = {"class_column": "cls"} if metric == "cm" else {}
     res = ldiv_db.anonymize(
         dbfile, "people", QI, "disease", algorithm="optimal", output="rel", model=model,

@@ -48,12 +48,32 @@ def _optimal(adult: Path, limit: str, **model: object) -> ldiv_db.AnonymizeResul
     [
         ("0", {"model": "distinct", "l": 3}, [0, 4, 1, 0, 3, 2, 2, 0], 0, 28, 0.5422),
         ("0.05", {"model": "distinct", "l": 3}, [0, 3, 0, 0, 2, 1, 1, 0], 1102, 473, 0.1629),
-        ("0.05", {"model": "recursive", "l": 3, "model_options": {"c": 4}}, [0, 3, 0, 0, 2, 1, 1, 0], 1417, 454, 0.1721),
-        ("0", {"model": "recursive", "l": 3, "model_options": {"c": 4}}, [0, 4, 1, 0, 3, 2, 2, 0], 0, 28, 0.5422),
+        (
+            "0.05",
+            {"model": "recursive", "l": 3, "model_options": {"c": 4}},
+            [0, 3, 0, 0, 2, 1, 1, 0],
+            1417,
+            454,
+            0.1721,
+        ),
+        (
+            "0",
+            {"model": "recursive", "l": 3, "model_options": {"c": 4}},
+            [0, 4, 1, 0, 3, 2, 2, 0],
+            0,
+            28,
+            0.5422,
+        ),
     ],
 )
 def test_arx_optimum(
-    adult: Path, limit: str, model: dict, levels: list[int], deleted: int, classes: int, loss: float  # type: ignore[type-arg]
+    adult: Path,
+    limit: str,
+    model: dict,
+    levels: list[int],
+    deleted: int,
+    classes: int,
+    loss: float,  # type: ignore[type-arg]
 ) -> None:
     res = _optimal(adult, limit, **model)
     assert res.verified

@@ -34,7 +34,9 @@ MODELS: dict[str, Callable[[int], PrivacyModel]] = {
     "lplus-sensitivity": lambda n: build_model("lplus", n, l=3, sensitivity=True),
     "distinct-alpha": lambda n: build_model("distinct-alpha", 1, l=2, alpha="1/2", categories=CATEGORIES),
     "entropy-alpha": lambda n: build_model("entropy-alpha", 1, l=2, alpha="1/2", categories=CATEGORIES),
-    "recursive-alpha": lambda n: build_model("recursive-alpha", 1, l=2, alpha="1/2", c=2, categories=CATEGORIES),
+    "recursive-alpha": lambda n: build_model(
+        "recursive-alpha", 1, l=2, alpha="1/2", c=2, categories=CATEGORIES
+    ),
 }
 LIMITS = [Fraction(0), Fraction(1, 10), Fraction(1, 4), Fraction(1)]
 
@@ -89,7 +91,9 @@ def _search(rows: list[Row], hierarchies: list[Hierarchy], model: PrivacyModel, 
 
 @settings(max_examples=120, deadline=None)
 @given(problem())
-def test_search_equals_exhaustive_evaluation(case: tuple[list[Row], list[Hierarchy], str, str, Fraction]) -> None:
+def test_search_equals_exhaustive_evaluation(
+    case: tuple[list[Row], list[Hierarchy], str, str, Fraction],
+) -> None:
     rows, hierarchies, model_name, metric, limit = case
     expected = brute_force(rows, hierarchies, MODELS[model_name](len(rows[0][1])), metric, limit)
     res, m = _search(rows, hierarchies, MODELS[model_name](len(rows[0][1])), metric, limit)

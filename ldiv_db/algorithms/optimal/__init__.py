@@ -55,7 +55,8 @@ def parse_options(options: Any) -> OptimalOptions:
     class_column = options.get("_class_column") or None
     if name == "cm" and not class_column:
         raise BadInput("--metric cm needs the class attribute", "name it with --class-column")
-    return OptimalOptions(limit, name, str(class_column) if class_column else None)  # type: ignore[arg-type]
+    metric: MetricName = METRICS[METRICS.index(name)]
+    return OptimalOptions(limit, metric, str(class_column) if class_column else None)
 
 
 def _details(res: Result, metric: Metric, levels: dict[str, int], coded: histogram.Coded) -> dict[str, Any]:
@@ -87,11 +88,15 @@ class Optimal(Algorithm):
     cli_args = (
         (
             "--suppression-limit",
-            {"help": "full-domain, optimal: largest share of rows that may be deleted, in [0, 1] (default 0)"},
+            {
+                "help": "full-domain, optimal: largest share of rows that may be deleted, in [0, 1] (default 0)"
+            },
         ),
         (
             "--metric",
-            {"help": "optimal: loss (ARX Loss, default) | lm | dm | aecs | cm (with --class-column); lplus: lm|dm|cm"},
+            {
+                "help": "optimal: loss (ARX Loss, default) | lm | dm | aecs | cm (with --class-column); lplus: lm|dm|cm"
+            },
         ),
     )
 

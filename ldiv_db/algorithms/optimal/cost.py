@@ -122,7 +122,8 @@ class Metric:
             gone = ~ok
             size, rep = g.size[gone], g.rep[gone]
             sums = [
-                self.sums[j][k] - (int(size @ self.cover[j][k][rep]) if deleted else 0) for j, k in enumerate(levels)
+                self.sums[j][k] - (int(size @ self.cover[j][k][rep]) if deleted else 0)
+                for j, k in enumerate(levels)
             ]
             return self._generalization(levels, sums, deleted)
         if self.name == "dm":

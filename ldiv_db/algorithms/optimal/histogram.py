@@ -28,7 +28,9 @@ class Coded:
     cells: int
 
 
-def _levels_of(h: taxonomy.Hierarchy, leaf_ids: np.ndarray) -> tuple[list[np.ndarray], list[int], list[np.ndarray]]:
+def _levels_of(
+    h: taxonomy.Hierarchy, leaf_ids: np.ndarray
+) -> tuple[list[np.ndarray], list[int], list[np.ndarray]]:
     """For the distinct leaf node ids present: per level, the dense code of each one's ancestor, the
     number of codes, and the leaves under each one's ancestor."""
     labels = [h.labels[int(i)] for i in leaf_ids]
@@ -36,7 +38,9 @@ def _levels_of(h: taxonomy.Hierarchy, leaf_ids: np.ndarray) -> tuple[list[np.nda
     for k in range(h.levels):
         at = [h.level_label(lab, k) for lab in labels]
         order: dict[str, int] = {}
-        codes.append(np.fromiter((order.setdefault(a, len(order)) for a in at), dtype=np.int64, count=len(at)))
+        codes.append(
+            np.fromiter((order.setdefault(a, len(order)) for a in at), dtype=np.int64, count=len(at))
+        )
         sizes.append(len(order))
         covers.append(np.array([h.n_leaves(a) for a in at], dtype=np.int64))
     return codes, sizes, covers

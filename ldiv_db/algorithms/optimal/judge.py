@@ -85,7 +85,7 @@ def _distinct(ls: Sequence[int]) -> GroupTest:
 def _entropy_ok(m: np.ndarray, l: int) -> np.ndarray:
     """−Σ p ln p ≥ ln l − tolerance per row of the count matrix ``m`` (computed only for the rows with at
     least l values: fewer values cannot reach ln l)."""
-    ok = (m > 0).sum(axis=1) >= l
+    ok: np.ndarray = np.asarray((m > 0).sum(axis=1) >= l)
     idx = np.flatnonzero(ok)
     if len(idx):
         sub = m[idx].astype(np.float64)
@@ -98,7 +98,7 @@ def _entropy_ok(m: np.ndarray, l: int) -> np.ndarray:
 
 def _recursive_ok(m: np.ndarray, l: int, c: Fraction) -> np.ndarray:
     """r1 < c·(r_l + … + r_q) on the descending counts, exactly; fewer than l values fail."""
-    ok = (m > 0).sum(axis=1) >= l
+    ok: np.ndarray = np.asarray((m > 0).sum(axis=1) >= l)
     idx = np.flatnonzero(ok)
     if len(idx):
         r = -np.sort(-m[idx], axis=1)
@@ -128,7 +128,10 @@ def _unique_ok(m: np.ndarray, l: int) -> np.ndarray:
 def _lplus(model: LPlus, values: Sequence[Sequence[str | None]], totals: Sequence[np.ndarray]) -> Judge:
     """l+: G(v)·q_v ≤ p_v·|G| for every value v with θ_v = p_v/q_v (resolved on the table's counts)."""
     theta = model.resolve(
-        {s + 1: [(v, int(t)) for v, t in zip(vals, tot, strict=True)] for s, (vals, tot) in enumerate(zip(values, totals, strict=True))}
+        {
+            s + 1: [(v, int(t)) for v, t in zip(vals, tot, strict=True)]
+            for s, (vals, tot) in enumerate(zip(values, totals, strict=True))
+        }
     )
     ps, qs, floors = [], [], []
     for s, vals in enumerate(values):
@@ -177,9 +180,9 @@ def _lalpha(model: LAlpha, values: Sequence[str | None]) -> Judge:
         over_values = model.variant == "entropy" and model.entropy_over == "values"
         units = m if over_values else m @ onehot
         if model.variant == "entropy":
-            return ok & _entropy_ok(units, l)
+            return np.asarray(ok & _entropy_ok(units, l))
         assert model.c is not None
-        return ok & _recursive_ok(units, l, model.c)
+        return np.asarray(ok & _recursive_ok(units, l, model.c))
 
     if model.variant == "distinct":
         return Judge(test, monotone=True, merge_safe=True)
@@ -201,7 +204,10 @@ def build_judge(
     if isinstance(model, Recursive):
         c = model.c
         return Judge(
-            _per_sa(ls, lambda m, l: _recursive_ok(m, l, c)), monotone=True, merge_safe=False, relax=_distinct(ls)
+            _per_sa(ls, lambda m, l: _recursive_ok(m, l, c)),
+            monotone=True,
+            merge_safe=False,
+            relax=_distinct(ls),
         )
     if isinstance(model, Frequency):
         return Judge(_per_sa(ls, _frequency_ok), monotone=True, merge_safe=False, relax=_distinct(ls))
@@ -222,4 +228,3 @@ def value_codes(column: Sequence[str | None]) -> tuple[np.ndarray, list[str | No
     order: dict[str | None, int] = {}
     codes = np.fromiter((order.setdefault(v, len(order)) for v in column), dtype=np.int64, count=len(column))
     return codes, list(order)
-

@@ -84,9 +84,9 @@ class Space:
         first = np.empty(n_groups, dtype=np.int64)
         first[inv[::-1]] = np.arange(len(inv) - 1, -1, -1)
         counts = []
-        for s, m in enumerate(g.counts):
+        for s, matrix in enumerate(g.counts):
             tg, tv, tn = g.triplets(s)
-            width = m.shape[1]
+            width = matrix.shape[1]
             flat = np.bincount(inv[tg] * width + tv, weights=tn, minlength=n_groups * width)
             counts.append(flat.astype(np.int64).reshape(n_groups, width))
         klass = None
@@ -153,7 +153,11 @@ class Search:
 
     # ------------------------------------------------------------------ judging and tagging
     def _tag(self, node: Node, state: int) -> None:
-        box = tuple(slice(0, k + 1) for k in node) if state == INFEASIBLE else tuple(slice(k, None) for k in node)
+        box = (
+            tuple(slice(0, k + 1) for k in node)
+            if state == INFEASIBLE
+            else tuple(slice(k, None) for k in node)
+        )
         view = self.status[box]
         self.result.tagged += int((view == UNKNOWN).sum())
         view[view == UNKNOWN] = state
@@ -180,9 +184,7 @@ class Search:
             self._offer(node, cost, deleted, int(ok.sum()))
             if self.tag_model:
                 self._tag(node, FEASIBLE)
-        elif self.tag_model:
-            self._tag(node, INFEASIBLE)
-        elif self.judge.relax is not None and self.deleted_below(node) > self.max_deleted:
+        elif self.tag_model or (self.judge.relax is not None and self.deleted_below(node) > self.max_deleted):
             self._tag(node, INFEASIBLE)
         self.status[node] = FEASIBLE if feasible else INFEASIBLE
         out = (feasible, cost, deleted, int(ok.sum()), bound)
@@ -208,7 +210,7 @@ class Search:
         return int(self.floor_rows[: self.floors][above].max()) if above.any() else 0
 
     def _start(self, node: Node) -> Groups | None:
-        below = (self.cache_levels <= np.asarray(node)).all(axis=1)
+        below: np.ndarray = np.asarray((self.cache_levels <= np.asarray(node)).all(axis=1))
         if not below.any():
             return None
         i = int(np.argmin(np.where(below, self.cache_size, np.iinfo(np.int64).max)))
