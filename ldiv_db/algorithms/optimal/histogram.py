@@ -104,13 +104,13 @@ def code(hist: pd.DataFrame, hierarchies: Sequence[taxonomy.Hierarchy], n_sa: in
         cover.append([c[inv] for c in lv_cover])
     counts, values, totals = [], [], []
     for s in range(1, n_sa + 1):
-        c, vals = value_codes([None if pd.isna(v) else str(v) for v in hist[f"s{s}"].tolist()])
+        c, vals = value_codes(hist[f"s{s}"])
         counts.append(_matrix(row_of, c, count, n_rows, len(vals)))
         values.append(vals)
         totals.append(np.bincount(c, weights=count, minlength=len(vals)).astype(np.int64))
     klass = None
     if with_class:
-        kc, kv = value_codes([None if pd.isna(v) else str(v) for v in hist["k"].tolist()])
+        kc, kv = value_codes(hist["k"])
         klass = _matrix(row_of, kc, count, n_rows, len(kv))
     base = Groups(
         rep=np.arange(n_rows, dtype=np.int64),

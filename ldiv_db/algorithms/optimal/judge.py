@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 import numpy as np
+import pandas as pd
 
 from ...errors import BadInput
 from ...privacy import Distinct, Entropy, Frequency, KAnonymity, LAlpha, LPlus, Recursive, UniqueDistinct
@@ -222,9 +223,9 @@ def build_judge(
     raise BadInput(f"the optimal search cannot judge {model.describe()}", "choose another --model")
 
 
-def value_codes(column: Sequence[str | None]) -> tuple[np.ndarray, list[str | None]]:
-    """Dense codes of an SA column in order of first appearance (the histogram is sorted, so this order is
-    deterministic), and the values by code."""
-    order: dict[str | None, int] = {}
-    codes = np.fromiter((order.setdefault(v, len(order)) for v in column), dtype=np.int64, count=len(column))
-    return codes, list(order)
+def value_codes(column: pd.Series) -> tuple[np.ndarray, list[str | None]]:
+    """Dense codes of an SA (or class) column in order of first appearance (the histogram is sorted, so
+    this order is deterministic), and the values by code; NULL is a value of its own."""
+    codes, uniques = pd.factorize(column, use_na_sentinel=False)
+    values = [None if isinstance(v, float) and math.isnan(v) or v is None else str(v) for v in uniques]
+    return np.asarray(codes, dtype=np.int64), values

@@ -36,6 +36,7 @@ from .judge import Groups, Judge
 
 UNKNOWN, FEASIBLE, INFEASIBLE = 0, 1, 2
 CACHE = 256  # judged nodes whose groups are kept as starting points
+ANCHOR_ROWS = 2048  # a start with more groups than this is replaced by the node's anchor
 Node = tuple[int, ...]
 
 
@@ -146,6 +147,7 @@ class Search:
         self.cache_size = np.full(CACHE, np.iinfo(np.int64).max, dtype=np.int64)
         self.cache: list[Groups | None] = [None] * CACHE
         self.cache_next = 0
+        self.anchors: dict[Node, Groups] = {}
         # judged nodes and the rows their merge-safe test deletes (never more at any node below them)
         self.floor_levels = np.zeros((64, len(self.heights)), dtype=np.int64)
         self.floor_rows = np.zeros(64, dtype=np.int64)
@@ -210,11 +212,22 @@ class Search:
         return int(self.floor_rows[: self.floors][above].max()) if above.any() else 0
 
     def _start(self, node: Node) -> Groups | None:
+        """The smallest known partition below ``node``: a cached judged node, or the node's anchor (every
+        level above 1 lowered to 1), computed once and kept, so that no more than one pass over all the
+        histogram rows is made per anchor."""
+        best: Groups | None = None
         below: np.ndarray = np.asarray((self.cache_levels <= np.asarray(node)).all(axis=1))
-        if not below.any():
-            return None
-        i = int(np.argmin(np.where(below, self.cache_size, np.iinfo(np.int64).max)))
-        return self.cache[i] if below[i] else None
+        if below.any():
+            i = int(np.argmin(np.where(below, self.cache_size, np.iinfo(np.int64).max)))
+            best = self.cache[i] if below[i] else None
+        anchor = tuple(min(k, 1) for k in node)
+        if anchor == node or (best is not None and len(best.size) <= ANCHOR_ROWS):
+            return best
+        found = self.anchors.get(anchor)
+        if found is None:
+            found = self.space.groups(anchor, best)
+            self.anchors[anchor] = found
+        return found if best is None or len(found.size) < len(best.size) else best
 
     def _keep(self, node: Node, g: Groups) -> None:
         i = self.cache_next % CACHE
