@@ -16,7 +16,6 @@ from hypothesis import strategies as st
 from ldiv_db.algorithms.optimal.cost import METRICS, Metric
 from ldiv_db.algorithms.optimal.histogram import code
 from ldiv_db.algorithms.optimal.judge import build_judge
-from ldiv_db.algorithms.optimal import lattice
 from ldiv_db.algorithms.optimal.lattice import Search
 from ldiv_db.privacy import PrivacyModel, build_model
 from ldiv_db.taxonomy import Hierarchy
