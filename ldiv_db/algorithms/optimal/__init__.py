@@ -117,7 +117,12 @@ class Optimal(Algorithm):
         metric = Metric(opts.metric, coded.space.base, coded.cover, coded.domain)
         max_deleted = int(opts.suppression_limit * inputs.rows)  # floor: deleted ≤ limit·rows
         t_hist = time.perf_counter()
-        res = Search(coded.space, judge, metric, max_deleted).run()
+        progress = request.progress
+
+        def report(r: Result) -> None:
+            progress.update(r.expanded, r.lattice_size, f"nodes checked {r.checked}, tagged {r.tagged}")
+
+        res = Search(coded.space, judge, metric, max_deleted).run(on_progress=report)
         t_search = time.perf_counter()
         if res.best is None:
             raise BadInput(

@@ -26,7 +26,7 @@ from __future__ import annotations
 import heapq
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
@@ -128,7 +128,6 @@ class Result:
     expanded: int = 0  # nodes taken from the queue
     proof_bound: Cost | None = None  # the lower bound that ended the search (None: lattice exhausted)
     seconds: float = 0.0
-    log: list[str] = field(default_factory=list)
 
 
 class Search:
