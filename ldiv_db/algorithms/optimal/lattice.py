@@ -300,6 +300,9 @@ class Search:
 
     def _visit(self, node: Node, key: Cost) -> Cost:
         """Decide one node taken from the queue; return the lower bound it passes to its successors."""
+        if node not in self.judged and self.status[node] != INFEASIBLE and self._priced_out(node):
+            self.result.bounded += 1
+            return key
         if self.status[node] == UNKNOWN and node not in self.judged:
             self._probe(node)
         if node not in self.judged:
@@ -309,13 +312,18 @@ class Search:
             if state == FEASIBLE and self.zero and self.metric.separable:
                 self._offer(node, key, 0, -1)
                 return key
-            if self.metric.separable and not self.zero and self.result.best is not None:
-                floor = self.metric.static_deleting(node, self.deleted_below(node))
-                if (floor, sum(node), node) > self.result.best.key():
-                    self.result.bounded += 1
-                    return key
+            if self._priced_out(node):
+                self.result.bounded += 1
+                return key
         bound = self.judge_node(node)[4]
         return key if self.metric.separable else max(key, bound)
+
+    def _priced_out(self, node: Node) -> bool:
+        """True when the rows the node must delete (``deleted_below``) already price it above the incumbent."""
+        if not self.metric.separable or self.zero or self.result.best is None:
+            return False
+        floor = self.metric.static_deleting(node, self.deleted_below(node))
+        return (floor, sum(node), node) > self.result.best.key()
 
     def _offer(self, node: Node, cost: Cost, deleted: int, groups: int) -> None:
         cand = Best(cost, node, deleted, groups)
