@@ -147,6 +147,7 @@ class Search:
         self.cache: list[Groups | None] = [None] * CACHE
         self.cache_next = 0
         self.anchors: dict[Node, Groups] = {}
+        self.use_anchors = True
         # judged nodes and the rows their merge-safe test deletes (never more at any node below them)
         self.floor_levels = np.zeros((64, len(self.heights)), dtype=np.int64)
         self.floor_rows = np.zeros(64, dtype=np.int64)
@@ -220,12 +221,15 @@ class Search:
             i = int(np.argmin(np.where(below, self.cache_size, np.iinfo(np.int64).max)))
             best = self.cache[i] if below[i] else None
         anchor = tuple(min(k, 1) for k in node)
-        if anchor == node or (best is not None and len(best.size) <= ANCHOR_ROWS):
+        if anchor == node or not self.use_anchors or (best is not None and len(best.size) <= ANCHOR_ROWS):
             return best
         found = self.anchors.get(anchor)
         if found is None:
+            start = self.space.base if best is None else best
             found = self.space.groups(anchor, best)
             self.anchors[anchor] = found
+            # anchors pay only where level 1 merges rows; on a table where it barely does, stop making them
+            self.use_anchors = 2 * len(found.size) <= len(start.size)
         return found if best is None or len(found.size) < len(best.size) else best
 
     def _keep(self, node: Node, g: Groups) -> None:
