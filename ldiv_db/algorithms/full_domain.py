@@ -55,7 +55,7 @@ class FullDomain(Algorithm):
         ),
         (
             "--suppression-limit",
-            {"help": "full-domain, optimal: largest share of rows that may be deleted, in [0, 1] (default 0)"},
+            {"help": "full-domain, optimal: largest share of rows that may be deleted, in [0, 1]"},
         ),
     )
 
