@@ -85,6 +85,7 @@ def one(db: Any, table: str, limit: str, model: dict[str, Any]) -> dict[str, Any
         "seconds_pipeline": d["seconds_pipeline"],
         "nodes_checked": d["nodes_checked"],
         "nodes_tagged": d["nodes_tagged"],
+        "nodes_pruned_by_monotonicity": d["nodes_pruned_by_monotonicity"],
         "nodes_bounded": d["nodes_bounded"],
         "lattice_size": d["lattice_size"],
         "histogram_cells": d["histogram_cells"],

@@ -102,6 +102,7 @@ def test_optimum_published_and_verified(
         assert d["cost"] == pytest.approx(len(rows) / (res.groups + (1 if res.rows_deleted else 0)))
     assert d["lattice_size"] == 4 * 4 * 2
     assert 0 < d["nodes_checked"] <= d["lattice_size"]
+    assert d["nodes_checked"] + d["nodes_pruned_by_monotonicity"] + d["nodes_feasible_by_monotonicity"] <= 32
     assert d["seconds_search"] >= 0 and d["seconds_apply"] >= 0 and d["seconds_pipeline"] > 0
 
 

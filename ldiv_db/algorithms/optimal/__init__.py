@@ -71,6 +71,8 @@ def _details(res: Result, metric: Metric, levels: dict[str, int], coded: histogr
         "nodes_checked": res.checked,
         "nodes_probed": res.probes,
         "nodes_tagged": res.tagged,
+        "nodes_pruned_by_monotonicity": res.pruned_infeasible,
+        "nodes_feasible_by_monotonicity": res.tagged_feasible,
         "nodes_bounded": res.bounded,
         "nodes_expanded": res.expanded,
         "optimality_bound": None if bound is None else metric.value(bound),

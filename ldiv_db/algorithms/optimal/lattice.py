@@ -122,7 +122,9 @@ class Result:
     best: Best | None
     lattice_size: int
     checked: int = 0  # nodes judged on their groups
-    tagged: int = 0  # nodes decided by tagging (monotonicity), not judged
+    tagged: int = 0  # nodes whose state was set by tagging (some of them judged later for their cost)
+    pruned_infeasible: int = 0  # nodes never judged: tagged infeasible by monotonicity
+    tagged_feasible: int = 0  # nodes never judged: tagged feasible by monotonicity
     probes: int = 0  # of the checked nodes, those judged while probing upward
     bounded: int = 0  # nodes not judged: the rows they must delete already price them above the optimum
     expanded: int = 0  # nodes taken from the queue
@@ -299,6 +301,11 @@ class Search:
                     if sk > keys.get(succ, -1):
                         keys[succ] = sk
                         heapq.heappush(heap, (sk, total + 1, succ))
+        unjudged = np.ones(self.heights, dtype=bool)
+        for node in self.judged:
+            unjudged[node] = False
+        res.pruned_infeasible = int(((self.status == INFEASIBLE) & unjudged).sum())
+        res.tagged_feasible = int(((self.status == FEASIBLE) & unjudged).sum())
         res.seconds = time.perf_counter() - t0
         return res
 
