@@ -10,6 +10,7 @@ from .full_domain import FullDomain
 from .hilbert import Hilbert
 from .lplus import LPlusOptimize
 from .mondrian import Mondrian
+from .optimal import Optimal
 from .topdown import TopDown
 from .tp import TP, TPPlus
 
@@ -30,6 +31,7 @@ register(Hilbert)
 register(TopDown)
 register(Decomposition)
 register(LPlusOptimize)
+register(Optimal)
 
 
 def get_algorithm(name: str) -> Algorithm:

@@ -10,10 +10,9 @@ from fractions import Fraction
 from typing import Any
 
 from ..errors import BadInput
-from ..evaluator import SqlEvaluator
 from ..privacy.base import exact
-from ..render import Ident, render
 from .base import Algorithm, AnonymizeRequest, Partitioning
+from .levels import apply_levels
 
 
 def parse_levels(spec: Any, qi: list[str]) -> dict[str, int]:
@@ -56,77 +55,14 @@ class FullDomain(Algorithm):
         ),
         (
             "--suppression-limit",
-            {"help": "full-domain: largest share of rows that may be deleted (default 0)"},
+            {"help": "full-domain, optimal: largest share of rows that may be deleted, in [0, 1]"},
         ),
     )
 
     def run(self, request: AnonymizeRequest) -> Partitioning:
-        db, inputs = request.db, request.inputs
-        qi = [c.name for c in inputs.qi]
+        qi = [c.name for c in request.inputs.qi]
         levels = parse_levels(request.options.get("levels"), qi)
         limit: Fraction = exact(request.options.get("suppression_limit", 0) or 0, "suppression limit")
         if not 0 <= limit <= 1:
             raise BadInput(f"the suppression limit must be within [0, 1], got {limit}")
-        kinds, hids = [], []
-        heights = request.options.get("_heights", {})
-        for col in inputs.qi:
-            level = levels[col.name]
-            hid = request.hierarchy_ids.get(col.name)
-            if level == 0:
-                kinds.append("value")
-                hids.append(hid or 0)
-                continue
-            if hid is None:
-                raise BadInput(
-                    f"QI {col.name!r} has no hierarchy, so it cannot be generalized to level {level}",
-                    f"import one: ldiv hierarchy import DB --table {inputs.table.name} --column '{col.name}' FILE",
-                )
-            height = heights.get(col.name)
-            if height is not None and not 0 <= level < height:
-                raise BadInput(f"level {level} of {col.name!r} is outside 0..{height - 1}")
-            kinds.append("hierarchy")
-            hids.append(hid)
-        labels = db.work_table("fd_labels")
-        db.run(
-            render(
-                "release/labels_levels.sql",
-                {"hids": hids, "levels": [levels[q] for q in qi]},
-                target=labels,
-                source=inputs.table.ref,
-                qi=[c.ident for c in inputs.qi],
-                sa=[c.ident for c in inputs.sa],
-                kinds=kinds,
-            )
-        )
-        keys = [Ident(f"q{i}") for i in range(1, len(qi) + 1)]
-        ev = SqlEvaluator(
-            db, labels, keys, [Ident(f"a{i}") for i in range(1, len(inputs.sa) + 1)], prefix="fd"
-        )
-        ev.build()
-        verdict = ev.work("verdict")
-        request.model.apply(ev, verdict)
-        assignment = db.work_table("fd_assignment")
-        db.run(
-            render(
-                "full_domain/assign.sql",
-                target=assignment,
-                labels=labels,
-                verdict=verdict,
-                qi=keys,
-                exact_ids=ev.exact_ids,
-            )
-        )
-        deleted = int(db.scalar(render("full_domain/deleted_count.sql", assignment=assignment)))
-        if deleted > limit * inputs.rows:
-            raise BadInput(
-                f"these levels leave {deleted} rows ({100 * deleted / inputs.rows:.2f}%) in groups that violate "
-                f"{request.model.describe()}, above the suppression limit of {float(limit) * 100:g}%",
-                "generalize further (higher levels) or allow more suppression with --suppression-limit",
-            )
-        return Partitioning(
-            assignment=assignment,
-            recoding="labels",
-            labels=labels,
-            levels=levels,
-            details={"levels": levels, "deleted_rows": deleted},
-        )
+        return apply_levels(request, levels, limit)

@@ -1,0 +1,150 @@
+"""``optimal``: the optimal full-domain transformation (one hierarchy level per QI, as ARX's Flash finds
+it) that satisfies the privacy model with at most ``--suppression-limit`` of the rows deleted, minimizing
+``--metric``.
+
+How the work is split (DESIGN §4): SQL compresses the table once into the (leaf per QI, SA values,
+class) → rows histogram (``sql/optimal/histogram.sql``); numpy searches the lattice on it
+(:mod:`.lattice`: best-first by a monotone lower bound, predictive tagging, exact judging of every node it
+does not tag, :mod:`.judge` per model, :mod:`.cost` per metric); the chosen levels are then published by
+the same code as ``full-domain --levels`` (:mod:`ldiv_db.algorithms.levels`), so the release is labelled,
+judged in SQL, written, reconciled and verified as any other, and its metrics equal the search's cost.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from ...errors import BadInput, InternalError
+from ...privacy.base import exact
+from ..base import Algorithm, AnonymizeRequest, Partitioning
+from ..levels import apply_levels
+from . import histogram
+from .cost import METRICS, Metric, MetricName
+from .judge import build_judge
+from .lattice import Result, Search
+
+MAX_LATTICE = 5_000_000
+
+
+@dataclass(frozen=True)
+class OptimalOptions:
+    suppression_limit: Fraction  # share of the rows that may be deleted, in [0, 1]
+    metric: MetricName
+    class_column: str | None
+
+
+def parse_options(options: Any) -> OptimalOptions:
+    """The search's options, typed and range-checked (``--suppression-limit``, ``--metric``,
+    ``--class-column``); the model's options are the pipeline's."""
+    raw = options.get("suppression_limit")
+    limit = exact(0 if raw is None or raw == "" else raw, "--suppression-limit")
+    if not 0 <= limit <= 1:
+        raise BadInput(
+            f"--suppression-limit must be a share of the rows within [0, 1], got {raw!r}",
+            "e.g. --suppression-limit 0.05 allows 5 % of the rows to be deleted (1 = no limit)",
+        )
+    name = str(options.get("metric") or "loss").strip().lower()
+    if name not in METRICS:
+        raise BadInput(
+            f"--metric must be one of {', '.join(METRICS)} for the optimal search, got {options.get('metric')!r}",
+            "loss is ARX's Loss (the default); cm needs --class-column",
+        )
+    class_column = options.get("_class_column") or None
+    if name == "cm" and not class_column:
+        raise BadInput("--metric cm needs the class attribute", "name it with --class-column")
+    metric: MetricName = METRICS[METRICS.index(name)]
+    return OptimalOptions(limit, metric, str(class_column) if class_column else None)
+
+
+def _details(res: Result, metric: Metric, levels: dict[str, int], coded: histogram.Coded) -> dict[str, Any]:
+    assert res.best is not None
+    bound = res.proof_bound
+    return {
+        "levels": levels,
+        "metric": metric.name,
+        "cost": metric.value(res.best.cost),
+        "deleted_rows": res.best.deleted,
+        "lattice_size": res.lattice_size,
+        "nodes_checked": res.checked,
+        "nodes_probed": res.probes,
+        "nodes_tagged": res.tagged,
+        "nodes_pruned_by_monotonicity": res.pruned_infeasible,
+        "nodes_feasible_by_monotonicity": res.tagged_feasible,
+        "nodes_bounded": res.bounded,
+        "nodes_expanded": res.expanded,
+        "optimality_bound": None if bound is None else metric.value(bound),
+        "optimality_proof": "lattice exhausted"
+        if bound is None
+        else "every node not expanded has a lower bound above the chosen node's cost (or ties and loses the tie-break)",
+        "histogram_cells": coded.cells,
+    }
+
+
+class Optimal(Algorithm):
+    name = "optimal"
+    default_model = "distinct"
+    summary = "the optimal full-domain levels under a suppression limit, minimizing ARX Loss/LM/DM/AECS/CM"
+    cli_args = (
+        (
+            "--suppression-limit",
+            {
+                "help": "full-domain, optimal: largest share of rows that may be deleted, in [0, 1] (default 0)"
+            },
+        ),
+        (
+            "--metric",
+            {
+                "help": "optimal: loss (ARX Loss, default) | lm | dm | aecs | cm (with --class-column); lplus: lm|dm|cm"
+            },
+        ),
+    )
+
+    def run(self, request: AnonymizeRequest) -> Partitioning:
+        t0 = time.perf_counter()
+        opts = parse_options(request.options)
+        inputs = request.inputs
+        coded = histogram.build(request, opts.class_column)
+        size = 1
+        for per_level in coded.space.codes:
+            size *= len(per_level)
+        if size > MAX_LATTICE:
+            raise BadInput(
+                f"the lattice has {size} nodes, more than the optimal search takes ({MAX_LATTICE})",
+                "drop QIs or use hierarchies with fewer levels",
+            )
+        judge = build_judge(request.model, coded.values, coded.totals)
+        metric = Metric(opts.metric, coded.space.base, coded.cover, coded.domain)
+        max_deleted = int(opts.suppression_limit * inputs.rows)  # floor: deleted ≤ limit·rows
+        t_hist = time.perf_counter()
+        progress = request.progress
+
+        def report(r: Result) -> None:
+            progress.update(r.expanded, r.lattice_size, f"nodes checked {r.checked}, tagged {r.tagged}")
+
+        res = Search(coded.space, judge, metric, max_deleted).run(on_progress=report)
+        t_search = time.perf_counter()
+        if res.best is None:
+            raise BadInput(
+                f"no full-domain transformation satisfies {request.model.describe()} with at most "
+                f"{float(opts.suppression_limit) * 100:g}% of the rows deleted (not even every QI at its root)",
+                "allow more suppression with --suppression-limit, or weaken the model (a lower l or k)",
+            )
+        qi = [c.name for c in inputs.qi]
+        levels = dict(zip(qi, res.best.levels, strict=True))
+        part = apply_levels(request, levels, opts.suppression_limit)
+        if part.details["deleted_rows"] != res.best.deleted:
+            raise InternalError(
+                f"optimal: levels {res.best.levels} delete {part.details['deleted_rows']} rows in SQL, "
+                f"{res.best.deleted} in the search"
+            )
+        t_apply = time.perf_counter()
+        part.details = {
+            **_details(res, metric, levels, coded),
+            "seconds_histogram": round(t_hist - t0, 4),
+            "seconds_search": round(t_search - t_hist, 4),
+            "seconds_apply": round(t_apply - t_search, 4),
+        }
+        return part

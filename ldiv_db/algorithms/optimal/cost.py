@@ -1,0 +1,146 @@
+"""The loss metrics the optimal search minimizes, exactly, per lattice node, each equal to the figure the
+release reports (``metrics`` of the anonymize result) for the published node.
+
+* ``loss``: ARX's Loss (:mod:`ldiv_db.metrics.arx_loss`: gs = 0.5, geometric mean over the QIs, a deleted
+  row counts as fully generalized). With N rows, |A_j| leaves and S_j = Σ over published rows of the
+  leaves under the row's node, ``v_j + 1 = (S_j + deleted·|A_j| + N·(|A_j| − 2)) / (N·(|A_j| − 1))``; the
+  denominators are constant, so the search compares the product of the numerators (an exact integer).
+* ``lm``: Iyengar's LM as :mod:`ldiv_db.metrics.lm` reports it: Σ_j Σ_published (#leaves − 1)/(|A_j| − 1)
+  plus 2·|QI| per deleted row (scaled by lcm(|A_j| − 1) to stay integral).
+* ``dm``: Σ over published groups of |G|² plus |T| per deleted row.
+* ``aecs``: |T| / classes, where the deleted rows form one class (as ARX keeps them: one class of all-``*``
+  records) — the average class size.
+* ``cm``: published rows outside their group's majority class plus the deleted rows (``--class-column``).
+
+Lower bounds (all monotone up the lattice, which is what the best-first search needs): for loss and LM
+the cost of the node with nothing deleted (``static``: a deleted row costs at least as much as its
+generalized cell; computed without grouping); for DM, AECS and CM the cost of a judged node with nothing
+deleted (``bound``), which holds for the node and every generalization of it (merging groups never lowers
+Σ|G|², the number of minority rows or the class size; deleting a group of g rows costs g·|T| ≥ g², g ≥ its
+minority rows, and never adds a class beyond the one of the deleted rows).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Literal
+
+import numpy as np
+
+from .judge import Groups
+
+MetricName = Literal["loss", "lm", "dm", "aecs", "cm"]
+METRICS: tuple[MetricName, ...] = ("loss", "lm", "dm", "aecs", "cm")
+Cost = int | Fraction
+
+
+@dataclass
+class Metric:
+    """``cover[j][k]`` holds the leaves under each histogram row's node of QI j at level k; ``domain[j]`` =
+    |A_j|; ``base`` is the finest partition (the rows)."""
+
+    name: MetricName
+    base: Groups
+    cover: Sequence[Sequence[np.ndarray]]
+    domain: Sequence[int]
+
+    def __post_init__(self) -> None:
+        self.rows = int(self.base.size.sum())
+        self.d = len(self.domain)
+        self.sums = [[int(self.base.size @ c) for c in per_level] for per_level in self.cover]
+        ones = [a - 1 for a in self.domain if a > 1]
+        self.lm_scale = math.lcm(*ones) if ones else 1
+        # the most leaves under one row's node, per QI and level (a deleted row adds at least |A| − this)
+        self.cmax = [[int(c.max()) if len(c) else 1 for c in per_level] for per_level in self.cover]
+
+    @property
+    def separable(self) -> bool:
+        return self.name in ("loss", "lm")
+
+    def static(self, levels: Sequence[int]) -> Cost:
+        """The node's cost with nothing deleted (loss, LM), else 0."""
+        if not self.separable:
+            return 0
+        return self._generalization(levels, [self.sums[j][k] for j, k in enumerate(levels)], 0)
+
+    def static_deleting(self, levels: Sequence[int], deleted: int) -> Cost:
+        """A lower bound of the node's cost when at least ``deleted`` rows are deleted (loss, LM): each
+        deleted row adds at least |A_j| − max #leaves on QI j (loss), 2·|QI| − Σ_j its LM share (LM)."""
+        if not self.separable or deleted <= 0:
+            return self.static(levels)
+        n = self.rows
+        if self.name == "loss":
+            prod = 1
+            for j, (a, k) in enumerate(zip(self.domain, levels, strict=True)):
+                if a > 1:
+                    prod *= self.sums[j][k] + deleted * (a - self.cmax[j][k]) + n * (a - 2)
+            return prod
+        share = sum(
+            (self.cmax[j][k] - 1) * (self.lm_scale // (a - 1))
+            for j, (a, k) in enumerate(zip(self.domain, levels, strict=True))
+            if a > 1
+        )
+        return self.static(levels) + deleted * (2 * self.d * self.lm_scale - share)
+
+    def _generalization(self, levels: Sequence[int], sums: Sequence[int], deleted: int) -> int:
+        n = self.rows
+        if self.name == "loss":
+            prod = 1
+            for a, s in zip(self.domain, sums, strict=True):
+                if a > 1:
+                    prod *= s + deleted * a + n * (a - 2)
+            return prod
+        total = 0
+        for a, s in zip(self.domain, sums, strict=True):
+            if a > 1:
+                total += (s - (n - deleted)) * (self.lm_scale // (a - 1))
+        return total + 2 * self.d * deleted * self.lm_scale
+
+    def bound(self, g: Groups) -> Cost:
+        """The node's cost with nothing deleted, from its groups (DM, AECS, CM); a bound for every node
+        above it too."""
+        if self.name == "dm":
+            return int((g.size * g.size).sum())
+        if self.name == "aecs":
+            return Fraction(self.rows, max(1, len(g.size)))
+        if self.name == "cm":
+            return int(self._minority(g).sum())
+        return 0
+
+    @staticmethod
+    def _minority(g: Groups) -> np.ndarray:
+        assert g.klass is not None
+        return np.asarray(g.size - g.klass.max(axis=1))
+
+    def cost(self, levels: Sequence[int], g: Groups, ok: np.ndarray) -> Cost:
+        """The exact cost of the node when the rows of the groups not ``ok`` are deleted."""
+        deleted = int(g.size[~ok].sum())
+        if self.separable:
+            gone = ~ok
+            size, rep = g.size[gone], g.rep[gone]
+            sums = [
+                self.sums[j][k] - (int(size @ self.cover[j][k][rep]) if deleted else 0)
+                for j, k in enumerate(levels)
+            ]
+            return self._generalization(levels, sums, deleted)
+        if self.name == "dm":
+            published = g.size[ok]
+            return int((published * published).sum()) + deleted * self.rows
+        if self.name == "aecs":
+            return Fraction(self.rows, max(1, int(ok.sum()) + (1 if deleted else 0)))
+        return int(self._minority(g)[ok].sum()) + deleted
+
+    def value(self, cost: Cost) -> float:
+        """The reported figure for an exact cost."""
+        if self.name == "loss":
+            den = 1
+            for a in self.domain:
+                if a > 1:
+                    den *= self.rows * (a - 1)
+            return math.exp((math.log(cost) - math.log(den)) / self.d) - 1.0 if self.d else 0.0
+        if self.name == "lm":
+            return float(Fraction(cost, self.lm_scale))
+        return float(cost)

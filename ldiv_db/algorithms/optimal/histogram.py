@@ -1,0 +1,134 @@
+"""The compressed histogram of the optimal search, fetched once (``sql/optimal/histogram.sql``), and its
+coding for numpy: per QI and level, each cell's generalized node (dense codes) and the leaves under it
+(ARX's domain share: the hierarchy's leaves, which may outnumber the values in the data)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from ... import taxonomy
+from ...errors import BadInput
+from ...render import render
+from ..base import AnonymizeRequest
+from .judge import Groups, value_codes
+from .lattice import Space
+
+
+@dataclass
+class Coded:
+    space: Space
+    cover: list[list[np.ndarray]]  # per QI, per level: leaves under each cell's node
+    domain: list[int]  # leaves per QI hierarchy
+    values: list[list[str | None]]  # per SA: the values by code
+    totals: list[np.ndarray]  # per SA: rows per value code
+    cells: int
+
+
+def _levels_of(
+    h: taxonomy.Hierarchy, leaf_ids: np.ndarray
+) -> tuple[list[np.ndarray], list[int], list[np.ndarray]]:
+    """For the distinct leaf node ids present: per level, the dense code of each one's ancestor, the
+    number of codes, and the leaves under each one's ancestor."""
+    labels = [h.labels[int(i)] for i in leaf_ids]
+    codes, sizes, covers = [], [], []
+    for k in range(h.levels):
+        at = [h.level_label(lab, k) for lab in labels]
+        order: dict[str, int] = {}
+        codes.append(
+            np.fromiter((order.setdefault(a, len(order)) for a in at), dtype=np.int64, count=len(at))
+        )
+        sizes.append(len(order))
+        covers.append(np.array([h.n_leaves(a) for a in at], dtype=np.int64))
+    return codes, sizes, covers
+
+
+def build(request: AnonymizeRequest, class_column: str | None) -> Coded:
+    """Run the histogram query and code it (a QI without a hierarchy or a value missing from one is a
+    :class:`BadInput` naming it)."""
+    db, inputs = request.db, request.inputs
+    hids, hierarchies = [], []
+    for col in inputs.qi:
+        hid = request.hierarchy_ids.get(col.name)
+        h = taxonomy.load(db, inputs.table.name, col.name) if hid is not None else None
+        if hid is None or h is None:
+            raise BadInput(
+                f"QI {col.name!r} has no hierarchy; the optimal search picks a hierarchy level for every QI",
+                f"import one: ldiv hierarchy import DB --table {inputs.table.name} --column '{col.name}' FILE "
+                "(or build one for a numeric column: ldiv hierarchy build ... --intervals 5,10,20)",
+            )
+        hids.append(hid)
+        hierarchies.append(h)
+    klass = inputs.table.column(class_column) if class_column else None
+    hist = db.df(
+        render(
+            "optimal/histogram.sql",
+            {"hids": hids},
+            source=inputs.table.ref,
+            qi=[c.ident for c in inputs.qi],
+            sa=[c.ident for c in inputs.sa],
+            klass=klass.ident if klass is not None else None,
+        )
+    )
+    for i, col in enumerate(inputs.qi, 1):
+        if hist[f"l{i}"].isna().any():
+            n, sample = taxonomy.missing_values(db, inputs.table, col, hids[i - 1])
+            raise BadInput(
+                f"{n} value(s) of {col.name!r} are not leaves of its hierarchy: {', '.join(sample)}",
+                "re-import the hierarchy with a row for every data value",
+            )
+    return code(hist, hierarchies, len(inputs.sa), klass is not None)
+
+
+def code(hist: pd.DataFrame, hierarchies: Sequence[taxonomy.Hierarchy], n_sa: int, with_class: bool) -> Coded:
+    """Code the histogram (columns l1..ld: leaf node ids, s1..sm, k, n): cells with one leaf vector become
+    one row of the base partition."""
+    count = hist["n"].to_numpy(dtype=np.int64)
+    leaves = [hist[f"l{i}"].to_numpy(dtype=np.int64) for i in range(1, len(hierarchies) + 1)]
+    # rows: distinct leaf vectors (the histogram is sorted by them, so a row starts where a vector changes)
+    matrix = np.stack(leaves, axis=1) if leaves else np.zeros((len(hist), 0), dtype=np.int64)
+    change = np.ones(len(hist), dtype=bool)
+    change[1:] = (matrix[1:] != matrix[:-1]).any(axis=1) if len(hist) > 1 else change[1:]
+    row_of = np.cumsum(change) - 1
+    first = np.flatnonzero(change)
+    n_rows = len(first)
+    codes, sizes, cover = [], [], []
+    for h, leaf in zip(hierarchies, leaves, strict=True):
+        ids, inv = np.unique(leaf[first], return_inverse=True)
+        lv_codes, lv_sizes, lv_cover = _levels_of(h, ids)
+        codes.append([c[inv] for c in lv_codes])
+        sizes.append(lv_sizes)
+        cover.append([c[inv] for c in lv_cover])
+    counts, values, totals = [], [], []
+    for s in range(1, n_sa + 1):
+        c, vals = value_codes(hist[f"s{s}"])
+        counts.append(_matrix(row_of, c, count, n_rows, len(vals)))
+        values.append(vals)
+        totals.append(np.bincount(c, weights=count, minlength=len(vals)).astype(np.int64))
+    klass = None
+    if with_class:
+        kc, kv = value_codes(hist["k"])
+        klass = _matrix(row_of, kc, count, n_rows, len(kv))
+    base = Groups(
+        rep=np.arange(n_rows, dtype=np.int64),
+        size=np.bincount(row_of, weights=count, minlength=n_rows).astype(np.int64),
+        counts=tuple(counts),
+        klass=klass,
+    )
+    return Coded(
+        space=Space(codes=codes, sizes=sizes, base=base),
+        cover=cover,
+        domain=[h.domain_size for h in hierarchies],
+        values=values,
+        totals=totals,
+        cells=len(hist),
+    )
+
+
+def _matrix(row_of: np.ndarray, code: np.ndarray, count: np.ndarray, n_rows: int, width: int) -> np.ndarray:
+    """Rows per (histogram row, code)."""
+    flat = np.bincount(row_of * width + code, weights=count, minlength=n_rows * width)
+    return flat.astype(np.int64).reshape(n_rows, width)

@@ -1,0 +1,231 @@
+"""Judging one lattice node per privacy model, on the node's groups of the compressed histogram (numpy,
+exact: integer cross-multiplication for every threshold; entropy in floating point with the models'
+1e-12 tolerance, as the SQL verdict computes it).
+
+A :class:`Judge` also says which monotonicity the model admits, which is all the search may use to tag
+nodes without judging them:
+
+* ``monotone``: without suppression, a node that satisfies the model stays satisfied when any QI is
+  generalized further (merging groups that pass gives a group that passes). True for k-anonymity and
+  the distinct, entropy (concavity of entropy), recursive (c,l) (Machanavajjhala et al. §4), frequency,
+  l+ (a linear test) and (l,α) models; false for unique-distinct (a merge repeats values).
+* ``merge_safe``: a group that passes still passes after any other rows join it. Then the rows in
+  violating groups never increase upward in the lattice, so feasibility under a suppression limit is
+  monotone too. True only for k-anonymity, distinct-l and distinct (l,α) (more values, more weight).
+  Entropy, recursive, frequency, l+ and the other (l,α) variants are **not** monotone with suppression:
+  merging a passing group with a violating one can make all of its rows violate (ARX says the same of
+  its l-diversity criteria).
+* ``relax``: a merge-safe test that every passing group passes (a necessary condition): distinct-l for
+  the l-diversity models (entropy ≥ ln l, r1 < c·(r_l+…), l·h(G) ≤ |G| and l+ with θ ≤ 1/l all need l
+  values), distinct-l with weight ≥ α for the (l,α) family. Rows the relaxation rejects are deleted by
+  the model too, so a node whose relaxation already deletes more than the limit is infeasible, and so
+  is every node below it. That is how tagging stays exact where the model itself is not monotone.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+import numpy as np
+import pandas as pd
+
+from ...errors import BadInput
+from ...privacy import Distinct, Entropy, Frequency, KAnonymity, LAlpha, LPlus, Recursive, UniqueDistinct
+from ...privacy.base import PrivacyModel, sql_text
+from ...privacy.entropy import TOLERANCE
+
+
+@dataclass(frozen=True)
+class Groups:
+    """One node's partition of the histogram: ``rep`` names one histogram row of each group (all rows of a
+    group share the node's generalized vector); ``size`` holds the rows per group; ``counts[s]`` the rows
+    per (group, value code) of SA ``s`` (unknown values left out); ``klass`` the rows per (group, class)."""
+
+    rep: np.ndarray
+    size: np.ndarray
+    counts: tuple[np.ndarray, ...]
+    klass: np.ndarray | None = None
+    _triplets: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]] = field(default_factory=dict)
+
+    def triplets(self, s: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The non-zero cells (group, code, rows) of ``counts[s]`` (``klass`` for −1), computed once."""
+        out = self._triplets.get(s)
+        if out is None:
+            m = self.counts[s] if s >= 0 else self.klass
+            assert m is not None
+            gi, vi = np.nonzero(m)
+            out = (gi, vi, m[gi, vi].astype(np.float64))
+            self._triplets[s] = out
+        return out
+
+
+GroupTest = Callable[[Groups], np.ndarray]
+
+
+@dataclass(frozen=True)
+class Judge:
+    test: GroupTest
+    monotone: bool
+    merge_safe: bool
+    relax: GroupTest | None = None
+
+
+def _distinct(ls: Sequence[int]) -> GroupTest:
+    def test(g: Groups) -> np.ndarray:
+        ok = np.ones(len(g.size), dtype=bool)
+        for m, l in zip(g.counts, ls, strict=True):
+            ok &= (m > 0).sum(axis=1) >= l
+        return ok
+
+    return test
+
+
+def _entropy_ok(m: np.ndarray, l: int) -> np.ndarray:
+    """−Σ p ln p ≥ ln l − tolerance per row of the count matrix ``m`` (computed only for the rows with at
+    least l values: fewer values cannot reach ln l)."""
+    ok: np.ndarray = np.asarray((m > 0).sum(axis=1) >= l)
+    idx = np.flatnonzero(ok)
+    if len(idx):
+        sub = m[idx].astype(np.float64)
+        total = sub.sum(axis=1)
+        safe = np.where(sub > 0, sub, 1.0)
+        h = np.log(total) - (sub * np.log(safe)).sum(axis=1) / total
+        ok[idx] = h >= math.log(l) - TOLERANCE
+    return ok
+
+
+def _recursive_ok(m: np.ndarray, l: int, c: Fraction) -> np.ndarray:
+    """r1 < c·(r_l + … + r_q) on the descending counts, exactly; fewer than l values fail."""
+    ok: np.ndarray = np.asarray((m > 0).sum(axis=1) >= l)
+    idx = np.flatnonzero(ok)
+    if len(idx):
+        r = -np.sort(-m[idx], axis=1)
+        ok[idx] = r[:, 0] * c.denominator < c.numerator * r[:, l - 1 :].sum(axis=1)
+    return ok
+
+
+def _per_sa(ls: Sequence[int], one: Callable[[np.ndarray, int], np.ndarray]) -> GroupTest:
+    def test(g: Groups) -> np.ndarray:
+        ok = np.ones(len(g.size), dtype=bool)
+        for m, l in zip(g.counts, ls, strict=True):
+            ok &= one(m, l)
+        return ok
+
+    return test
+
+
+def _frequency_ok(m: np.ndarray, l: int) -> np.ndarray:
+    top = m.max(axis=1) if m.shape[1] else np.zeros(len(m), dtype=np.int64)
+    return np.asarray(l * top <= m.sum(axis=1))
+
+
+def _unique_ok(m: np.ndarray, l: int) -> np.ndarray:
+    return np.asarray(((m <= 1).all(axis=1)) & ((m > 0).sum(axis=1) >= l))
+
+
+def _lplus(model: LPlus, values: Sequence[Sequence[str | None]], totals: Sequence[np.ndarray]) -> Judge:
+    """l+: G(v)·q_v ≤ p_v·|G| for every value v with θ_v = p_v/q_v (resolved on the table's counts)."""
+    theta = model.resolve(
+        {
+            s + 1: [(v, int(t)) for v, t in zip(vals, tot, strict=True)]
+            for s, (vals, tot) in enumerate(zip(values, totals, strict=True))
+        }
+    )
+    ps, qs, floors = [], [], []
+    for s, vals in enumerate(values):
+        ths = [theta[(s + 1, v)] for v in vals]
+        ps.append(np.array([t.numerator for t in ths], dtype=np.int64))
+        qs.append(np.array([t.denominator for t in ths], dtype=np.int64))
+        top = max(ths, default=Fraction(1))
+        floors.append(math.ceil(1 / top) if top > 0 else len(vals) + 1)
+
+    def test(g: Groups) -> np.ndarray:
+        ok = np.ones(len(g.size), dtype=bool)
+        for m, p, q in zip(g.counts, ps, qs, strict=True):
+            ok &= (m * q[None, :] <= p[None, :] * g.size[:, None]).all(axis=1)
+        return ok
+
+    # Σ_v G(v) = |G| ≤ (values present)·max θ·|G| when no SA value is unknown: ≥ ⌈1/max θ⌉ values
+    relax = _distinct(floors) if max(floors, default=1) >= 2 else None
+    return Judge(test, monotone=True, merge_safe=False, relax=relax)
+
+
+def _lalpha(model: LAlpha, values: Sequence[str | None]) -> Judge:
+    missing = sorted(str(v) for v in values if sql_text(v) not in model.categories)
+    if missing:
+        raise BadInput(
+            f"{len(missing)} SA value(s) have no sensitivity category: {', '.join(missing[:10])}",
+            "add them to the categories file (value;category)",
+        )
+    den = math.lcm(*(w.denominator for w in model.weights.values()))
+    wnum = np.array([int(model.value_weight(v) * den) for v in values], dtype=np.int64)
+    cats = sorted(set(model.categories.values()))
+    onehot = np.zeros((len(values), len(cats)), dtype=np.int64)
+    for i, v in enumerate(values):
+        onehot[i, cats.index(model.categories[sql_text(v)])] = 1
+    l, alpha = model.ls[0], model.alpha
+
+    def base(g: Groups) -> np.ndarray:
+        m = g.counts[0]
+        weight = m @ wnum
+        return np.asarray(((m > 0).sum(axis=1) >= l) & (weight * alpha.denominator >= alpha.numerator * den))
+
+    def test(g: Groups) -> np.ndarray:
+        ok = base(g)
+        if model.variant == "distinct":
+            return ok
+        m = g.counts[0]
+        over_values = model.variant == "entropy" and model.entropy_over == "values"
+        units = m if over_values else m @ onehot
+        if model.variant == "entropy":
+            return np.asarray(ok & _entropy_ok(units, l))
+        assert model.c is not None
+        return np.asarray(ok & _recursive_ok(units, l, model.c))
+
+    if model.variant == "distinct":
+        return Judge(test, monotone=True, merge_safe=True)
+    return Judge(test, monotone=True, merge_safe=False, relax=base)
+
+
+def build_judge(
+    model: PrivacyModel, values: Sequence[Sequence[str | None]], totals: Sequence[np.ndarray]
+) -> Judge:
+    """The numpy judge of ``model``; ``values[s]`` are SA ``s``'s values by code, ``totals[s]`` their rows."""
+    ls = list(model.ls)
+    if isinstance(model, KAnonymity):
+        k = model.k
+        return Judge(lambda g: np.asarray(g.size >= k), monotone=True, merge_safe=True)
+    if isinstance(model, Distinct):
+        return Judge(_distinct(ls), monotone=True, merge_safe=True)
+    if isinstance(model, Entropy):
+        return Judge(_per_sa(ls, _entropy_ok), monotone=True, merge_safe=False, relax=_distinct(ls))
+    if isinstance(model, Recursive):
+        c = model.c
+        return Judge(
+            _per_sa(ls, lambda m, l: _recursive_ok(m, l, c)),
+            monotone=True,
+            merge_safe=False,
+            relax=_distinct(ls),
+        )
+    if isinstance(model, Frequency):
+        return Judge(_per_sa(ls, _frequency_ok), monotone=True, merge_safe=False, relax=_distinct(ls))
+    if isinstance(model, UniqueDistinct):
+        return Judge(_per_sa(ls, _unique_ok), monotone=False, merge_safe=False, relax=_distinct(ls))
+    if isinstance(model, LPlus):
+        return _lplus(model, values, totals)
+    if isinstance(model, LAlpha):
+        if len(values) != 1:
+            raise BadInput("the (l,α) models take one sensitive attribute", "name one column with --sa")
+        return _lalpha(model, values[0])
+    raise BadInput(f"the optimal search cannot judge {model.describe()}", "choose another --model")
+
+
+def value_codes(column: pd.Series) -> tuple[np.ndarray, list[str | None]]:
+    """Dense codes of an SA (or class) column in order of first appearance (the histogram is sorted, so
+    this order is deterministic), and the values by code; NULL is a value of its own."""
+    codes, uniques = pd.factorize(column, use_na_sentinel=False)
+    values = [None if (isinstance(v, float) and math.isnan(v)) or v is None else str(v) for v in uniques]
+    return np.asarray(codes, dtype=np.int64), values

@@ -1,0 +1,342 @@
+"""The exact search of the full-domain generalization lattice (one level per QI) on the compressed
+histogram: best-first by a monotone lower bound of the cost, with Flash/OLA-style predictive tagging
+(Kohlmayer et al. 2012; El Emam et al. 2009) where the model's monotonicity allows it.
+
+Order and proof. Nodes leave a priority queue in increasing (lower bound, sum of levels, levels) order,
+starting from the bottom node; a node's successors (one QI one level higher) enter when it leaves. The
+lower bound is monotone up the lattice (:mod:`.cost`), so when the next node's (bound, tie key) exceeds
+the incumbent's (cost, tie key), no node left can beat or tie-break the incumbent: that bound is reported
+as the proof of optimality. Nothing is sampled: every node that is not tagged is judged on all cells.
+
+Tie-breaking (deterministic): among nodes of equal exact cost the one with the smallest sum of levels
+wins, then the lexicographically smallest level vector in QI order.
+
+Tagging (:mod:`.judge` says which model admits what). A node judged infeasible tags every node below it
+infeasible when the model is monotone without suppression (limit 0) or merge-safe, or when the model's
+merge-safe relaxation already deletes more rows than the limit; a feasible node tags every node above it
+feasible when the model is monotone (limit 0) or merge-safe. A tagged-infeasible node is never judged;
+a tagged-feasible node is not judged when its cost needs no groups (limit 0 with loss or LM: nothing is
+deleted, the cost is the lower bound itself). Before judging a node whose feasibility is unknown, the
+search probes upward (OLA's binary search on a path to the top): judging a node high above tags a whole
+box of nodes below it at once.
+"""
+
+from __future__ import annotations
+
+import heapq
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from .cost import Cost, Metric
+from .judge import Groups, Judge
+
+UNKNOWN, FEASIBLE, INFEASIBLE = 0, 1, 2
+CACHE = 256  # judged nodes whose groups are kept as starting points
+ANCHOR_ROWS = 2048  # a start with more groups than this is replaced by the node's anchor
+Node = tuple[int, ...]
+
+
+@dataclass
+class Space:
+    """The histogram as the search sees it, cells with equal leaf vectors merged into one *row*.
+    ``codes[j][k]``: each row's node of QI j at level k, coded densely 0..``sizes[j][k]``−1; ``base``: the
+    rows as the finest partition (each row its own group; its SA value counts, and class counts)."""
+
+    codes: Sequence[Sequence[np.ndarray]]
+    sizes: Sequence[Sequence[int]]
+    base: Groups
+
+    @property
+    def heights(self) -> tuple[int, ...]:
+        return tuple(len(c) for c in self.codes)
+
+    def groups(self, levels: Sequence[int], start: Groups | None = None) -> Groups:
+        """The node's groups (rows with equal generalized vectors, their sizes and counts), rolled up from
+        ``start``: the groups of any node below this one (default: the rows)."""
+        g = self.base if start is None else start
+        rep = g.rep
+        key = np.zeros(len(rep), dtype=np.int64)
+        span = 1
+        for j, k in enumerate(levels):
+            m = self.sizes[j][k]
+            if m <= 1:
+                continue
+            if span * m >= 1 << 62:
+                key = _dense(key)
+                span = int(key.max()) + 1
+            key = key * m + self.codes[j][k][rep]
+            span *= m
+        if span <= 4 * len(rep) + 1024:  # small key range: a lookup table instead of a sort
+            seen = np.zeros(span, dtype=np.int64)
+            seen[key] = 1
+            n_groups = int(seen.sum())
+            if n_groups == len(rep):
+                return g
+            inv = (np.cumsum(seen) - 1)[key]
+        else:
+            inv = _dense(key)
+            n_groups = int(inv.max()) + 1 if len(inv) else 0
+            if n_groups == len(rep):
+                return g
+        first = np.empty(n_groups, dtype=np.int64)
+        first[inv[::-1]] = np.arange(len(inv) - 1, -1, -1)
+        counts = []
+        for s, matrix in enumerate(g.counts):
+            tg, tv, tn = g.triplets(s)
+            width = matrix.shape[1]
+            flat = np.bincount(inv[tg] * width + tv, weights=tn, minlength=n_groups * width)
+            counts.append(flat.astype(np.int64).reshape(n_groups, width))
+        klass = None
+        if g.klass is not None:
+            tg, tv, tn = g.triplets(-1)
+            width = g.klass.shape[1]
+            flat = np.bincount(inv[tg] * width + tv, weights=tn, minlength=n_groups * width)
+            klass = flat.astype(np.int64).reshape(n_groups, width)
+        size = np.bincount(inv, weights=g.size, minlength=n_groups).astype(np.int64)
+        return Groups(rep=rep[first], size=size, counts=tuple(counts), klass=klass)
+
+
+def _dense(key: np.ndarray) -> np.ndarray:
+    """Dense ids 0..g−1 of the distinct keys, in order of first appearance (hashing, no sort)."""
+    codes, _ = pd.factorize(key, sort=False)
+    return np.asarray(codes, dtype=np.int64)
+
+
+@dataclass
+class Best:
+    cost: Cost
+    levels: Node
+    deleted: int
+    groups: int
+
+    def key(self) -> tuple[Cost, int, Node]:
+        return (self.cost, sum(self.levels), self.levels)
+
+
+@dataclass
+class Result:
+    best: Best | None
+    lattice_size: int
+    checked: int = 0  # nodes judged on their groups
+    tagged: int = 0  # nodes whose state was set by tagging (some of them judged later for their cost)
+    pruned_infeasible: int = 0  # nodes never judged: tagged infeasible by monotonicity
+    tagged_feasible: int = 0  # nodes never judged: tagged feasible by monotonicity
+    probes: int = 0  # of the checked nodes, those judged while probing upward
+    bounded: int = 0  # nodes not judged: the rows they must delete already price them above the optimum
+    expanded: int = 0  # nodes taken from the queue
+    proof_bound: Cost | None = None  # the lower bound that ended the search (None: lattice exhausted)
+    seconds: float = 0.0
+
+
+class Search:
+    def __init__(self, space: Space, judge: Judge, metric: Metric, max_deleted: int) -> None:
+        self.space, self.judge, self.metric = space, judge, metric
+        self.max_deleted = max_deleted
+        self.heights = space.heights
+        self.status = np.zeros(self.heights, dtype=np.int8)
+        self.judged: dict[Node, tuple[bool, Cost, int, int, Cost]] = {}
+        self.zero = max_deleted == 0
+        # tags downward (infeasible) and upward (feasible) are sound for the model itself when:
+        self.tag_model = judge.merge_safe or (self.zero and judge.monotone)
+        self.result = Result(best=None, lattice_size=int(np.prod(self.heights)))
+        # judged nodes' groups, to roll the next node's groups up from the smallest one below it
+        self.cache_levels = np.zeros((CACHE, len(self.heights)), dtype=np.int64)
+        self.cache_size = np.full(CACHE, np.iinfo(np.int64).max, dtype=np.int64)
+        self.cache: list[Groups | None] = [None] * CACHE
+        self.cache_next = 0
+        self.anchors: dict[Node, Groups] = {}
+        self.use_anchors = True
+        # judged nodes and the rows their merge-safe test deletes (never more at any node below them)
+        self.floor_levels = np.zeros((64, len(self.heights)), dtype=np.int64)
+        self.floor_rows = np.zeros(64, dtype=np.int64)
+        self.floors = 0
+
+    # ------------------------------------------------------------------ judging and tagging
+    def _tag(self, node: Node, state: int) -> None:
+        box = (
+            tuple(slice(0, k + 1) for k in node)
+            if state == INFEASIBLE
+            else tuple(slice(k, None) for k in node)
+        )
+        view = self.status[box]
+        self.result.tagged += int((view == UNKNOWN).sum())
+        view[view == UNKNOWN] = state
+
+    def judge_node(self, node: Node) -> tuple[bool, Cost, int, int, Cost]:
+        """(feasible, cost, deleted rows, published groups, no-deletion bound) of ``node``, judged once."""
+        done = self.judged.get(node)
+        if done is not None:
+            return done
+        self.result.checked += 1
+        g = self.space.groups(node, self._start(node))
+        self._keep(node, g)
+        ok = self.judge.test(g)
+        deleted = int(g.size[~ok].sum())
+        feasible = deleted <= self.max_deleted
+        bound = self.metric.bound(g)
+        cost = self.metric.cost(node, g, ok) if feasible else 0
+        if self.judge.merge_safe:
+            self._floor(node, deleted)
+        elif self.judge.relax is not None:
+            relaxed_ok = self.judge.relax(g)
+            self._floor(node, int(g.size[~relaxed_ok].sum()))
+        if feasible:
+            self._offer(node, cost, deleted, int(ok.sum()))
+            if self.tag_model:
+                self._tag(node, FEASIBLE)
+        elif self.tag_model or (self.judge.relax is not None and self.deleted_below(node) > self.max_deleted):
+            self._tag(node, INFEASIBLE)
+        self.status[node] = FEASIBLE if feasible else INFEASIBLE
+        out = (feasible, cost, deleted, int(ok.sum()), bound)
+        self.judged[node] = out
+        return out
+
+    def _floor(self, node: Node, rows: int) -> None:
+        if rows <= 0:
+            return
+        if self.floors == len(self.floor_rows):
+            self.floor_levels = np.concatenate([self.floor_levels, np.zeros_like(self.floor_levels)])
+            self.floor_rows = np.concatenate([self.floor_rows, np.zeros_like(self.floor_rows)])
+        self.floor_levels[self.floors] = node
+        self.floor_rows[self.floors] = rows
+        self.floors += 1
+
+    def deleted_below(self, node: Node) -> int:
+        """Rows the node must delete at least: the most any judged node at or above it deletes by a
+        merge-safe test (the model's own when merge-safe, else its relaxation)."""
+        if not self.floors:
+            return 0
+        above = (self.floor_levels[: self.floors] >= np.asarray(node)).all(axis=1)
+        return int(self.floor_rows[: self.floors][above].max()) if above.any() else 0
+
+    def _start(self, node: Node) -> Groups | None:
+        """The smallest known partition below ``node``: a cached judged node, or the node's anchor (every
+        level above 1 lowered to 1), computed once and kept, so that no more than one pass over all the
+        histogram rows is made per anchor."""
+        best: Groups | None = None
+        below: np.ndarray = np.asarray((self.cache_levels <= np.asarray(node)).all(axis=1))
+        if below.any():
+            i = int(np.argmin(np.where(below, self.cache_size, np.iinfo(np.int64).max)))
+            best = self.cache[i] if below[i] else None
+        anchor = tuple(min(k, 1) for k in node)
+        if anchor == node or not self.use_anchors or (best is not None and len(best.size) <= ANCHOR_ROWS):
+            return best
+        found = self.anchors.get(anchor)
+        if found is None:
+            start = self.space.base if best is None else best
+            found = self.space.groups(anchor, best)
+            self.anchors[anchor] = found
+            # anchors pay only where level 1 merges rows; on a table where it barely does, stop making them
+            self.use_anchors = 2 * len(found.size) <= len(start.size)
+        return found if best is None or len(found.size) < len(best.size) else best
+
+    def _keep(self, node: Node, g: Groups) -> None:
+        i = self.cache_next % CACHE
+        self.cache_next += 1
+        self.cache_levels[i] = node
+        self.cache_size[i] = len(g.size)
+        self.cache[i] = g
+
+    def _probe(self, node: Node) -> None:
+        """OLA's binary search on one path from ``node`` to the top: the path raises the QIs in turn; the
+        lowest feasible node of the path is found by bisection, and each judged node tags its box."""
+        if not (self.tag_model or self.judge.relax is not None):
+            return
+        path = [node]
+        cur = list(node)
+        while True:
+            moved = False
+            for j in range(len(cur)):
+                if cur[j] + 1 < self.heights[j]:
+                    cur[j] += 1
+                    path.append(tuple(cur))
+                    moved = True
+            if not moved:
+                break
+        lo, hi = 0, len(path) - 1
+        while lo < hi and self.status[path[0]] == UNKNOWN:
+            mid = (lo + hi) // 2
+            if self.status[path[mid]] == UNKNOWN or (not self.tag_model and path[mid] not in self.judged):
+                self.result.probes += 1
+                self.judge_node(path[mid])
+            if self.tag_model:
+                below_infeasible = self.status[path[mid]] == INFEASIBLE
+            else:  # bisect on the merge-safe relaxation, the only thing that tags here
+                below_infeasible = self.deleted_below(path[mid]) > self.max_deleted
+            if below_infeasible:
+                lo = mid + 1
+            else:
+                hi = mid
+
+    # ------------------------------------------------------------------ the search
+    def run(self, on_progress: Callable[[Result], None] | None = None) -> Result:
+        t0 = time.perf_counter()
+        res = self.result
+        bottom: Node = tuple(0 for _ in self.heights)
+        heap: list[tuple[Cost, int, Node]] = [(self.metric.static(bottom), 0, bottom)]
+        keys: dict[Node, Cost] = {bottom: heap[0][0]}
+        done: set[Node] = set()
+        while heap:
+            key, total, node = heapq.heappop(heap)
+            if node in done or key < keys[node]:
+                continue
+            if res.best is not None and (key, total, node) > res.best.key():
+                res.proof_bound = key
+                break
+            done.add(node)
+            res.expanded += 1
+            child_key = self._visit(node, key)
+            if on_progress is not None and res.expanded % 256 == 0:
+                on_progress(res)
+            for j, k in enumerate(node):
+                if k + 1 < self.heights[j]:
+                    succ = (*node[:j], k + 1, *node[j + 1 :])
+                    if succ in done:
+                        continue
+                    sk = max(self.metric.static(succ), child_key) if self.metric.separable else child_key
+                    if sk > keys.get(succ, -1):
+                        keys[succ] = sk
+                        heapq.heappush(heap, (sk, total + 1, succ))
+        unjudged = np.ones(self.heights, dtype=bool)
+        for node in self.judged:
+            unjudged[node] = False
+        res.pruned_infeasible = int(((self.status == INFEASIBLE) & unjudged).sum())
+        res.tagged_feasible = int(((self.status == FEASIBLE) & unjudged).sum())
+        res.seconds = time.perf_counter() - t0
+        return res
+
+    def _visit(self, node: Node, key: Cost) -> Cost:
+        """Decide one node taken from the queue; return the lower bound it passes to its successors."""
+        if node not in self.judged and self.status[node] != INFEASIBLE and self._priced_out(node):
+            self.result.bounded += 1
+            return key
+        if self.status[node] == UNKNOWN and node not in self.judged:
+            self._probe(node)
+        if node not in self.judged:
+            state = self.status[node]
+            if state == INFEASIBLE:
+                return key
+            if state == FEASIBLE and self.zero and self.metric.separable:
+                self._offer(node, key, 0, -1)
+                return key
+            if self._priced_out(node):
+                self.result.bounded += 1
+                return key
+        bound = self.judge_node(node)[4]
+        return key if self.metric.separable else max(key, bound)
+
+    def _priced_out(self, node: Node) -> bool:
+        """True when the rows the node must delete (``deleted_below``) already price it above the incumbent."""
+        if not self.metric.separable or self.zero or self.result.best is None:
+            return False
+        floor = self.metric.static_deleting(node, self.deleted_below(node))
+        return (floor, sum(node), node) > self.result.best.key()
+
+    def _offer(self, node: Node, cost: Cost, deleted: int, groups: int) -> None:
+        cand = Best(cost, node, deleted, groups)
+        if self.result.best is None or cand.key() < self.result.best.key():
+            self.result.best = cand
