@@ -295,6 +295,9 @@ def build_parser() -> argparse.ArgumentParser:
     _add_db(ra)
     ra.add_argument("--release", required=True, help="the stream's name (the --output of its first release)")
     ra.add_argument("--from", dest="from_table", required=True, metavar="NEW_ROWS", help="table of new rows")
+    ra.add_argument(
+        "--key", help="the stream's key column(s), as on its first release (optional; checked when given)"
+    )
     ra.add_argument("--quiet", action="store_true")
     ra.add_argument("--json", action="store_true")
     rh = rss.add_parser("history", help="releases of a stream, rows published, rows waiting, starvation")
@@ -409,7 +412,7 @@ def _cmd(args: argparse.Namespace) -> int:
         return 0
     if args.command == "release":
         if args.rcommand == "append":
-            _emit(args, api.release_append(_open(args), args.release, args.from_table, quiet=args.quiet))
+            _emit(args, api.release_append(_open(args), args.release, args.from_table, quiet=args.quiet, key=args.key))
         else:
             _emit(args, api.release_history(_open(args), args.release))
         return 0

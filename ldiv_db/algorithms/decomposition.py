@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 from ..errors import BadInput, InternalError
 from ..privacy import Distinct
 from .base import Algorithm, AnonymizeRequest, Partitioning
+from .decomposition_keys import parse_key
 from .decomposition_release import (
     StreamConfig,
     load_stream,
@@ -46,6 +47,13 @@ class Decomposition(Algorithm):
             {
                 "choices": ["distance", "random"],
                 "help": "decomposition: noise value nearest in the SA's hierarchy (default) or random (--seed)",
+            },
+        ),
+        (
+            "--key",
+            {
+                "help": "decomposition: column(s) that identify a row (id or a,b); a stream refuses a batch that "
+                "repeats a key it received (default: a fingerprint of all the columns of the first table)",
             },
         ),
         (
@@ -98,6 +106,7 @@ class Decomposition(Algorithm):
                     "pass --replace to start it again, or `ldiv release append` to publish its next release",
                 )
         keep = [inputs.table.column(k).name for k in keep_columns]
+        key = parse_key(request.options.get("key"), inputs.table)
         config = StreamConfig(
             qi=tuple(c.name for c in inputs.qi),
             sa=tuple(c.name for c in inputs.sa),
@@ -108,6 +117,8 @@ class Decomposition(Algorithm):
             threshold=parse_threshold(request.options.get("starvation_threshold")),
             null_as_value=null_as_value,
             group_column=_group_column_name(inputs, keep),
+            key=key,
+            fingerprint=() if key else tuple(c.name for c in inputs.table.columns),
         )
         return publish_release(
             db,

@@ -42,6 +42,7 @@ from ..inputs import Inputs, check_nulls
 from ..privacy import Distinct
 from ..progress import Progress
 from ..render import Ident, TableRef, render
+from . import decomposition_keys as keys
 from .decomposition_forming import Published, ValueSets, form_groups
 from .decomposition_noise import add_noise
 
@@ -66,6 +67,9 @@ class StreamConfig:
     threshold: int
     null_as_value: bool
     group_column: str
+    key: tuple[str, ...] = ()  # the --key columns; empty: a content fingerprint (decomposition_keys)
+    fingerprint: tuple[str, ...] = ()  # without --key: the columns of the first table, hashed
+    keyed: bool = True  # False for a stream published before streams keyed their rows
 
     @property
     def columns(self) -> tuple[str, ...]:
@@ -92,6 +96,8 @@ class StreamConfig:
                 "starvation_threshold": self.threshold,
                 "null_as_value": self.null_as_value,
                 "group_column": self.group_column,
+                "key": list(self.key),
+                "fingerprint": list(self.fingerprint),
             }
         )
 
@@ -108,6 +114,9 @@ class StreamConfig:
             int(d["starvation_threshold"]),
             bool(d["null_as_value"]),
             d["group_column"],
+            tuple(d.get("key") or ()),
+            tuple(d.get("fingerprint") or ()),
+            "key" in d,
         )
 
 
@@ -473,6 +482,8 @@ def publish_release(
     incoming = int(db.scalar(render("catalog/row_count.sql", source=new_rows.ref)))
     if not config.null_as_value:
         check_nulls(db, new_rows, [new_rows.column(c) for c in (*config.qi, *config.sa)], incoming)
+    # the stream's one row-key rule, before anything is written: no row twice, no NULL key
+    keys.check_batch(db, name, config, new_rows, stored=stream is not None)
 
     pool = db.work_table("dec_pool")
     db.run(
@@ -627,7 +638,9 @@ def publish_release(
             )
         )[0]
         rec = {key: int(v) for key, v in rec.items()}
+        keys.write_keys(db, name, config, new_rows, offset, first=stream is None)
         problems = _reconcile_problems(rec, incoming, len(built.noise))
+        problems += keys.reconcile_keys(db, name, config, rec["stream_rows"])
         if problems:
             raise InternalError("the release does not reconcile with its source: " + "; ".join(problems))
 
@@ -826,9 +839,11 @@ def _reconcile_problems(rec: dict[str, int], incoming: int, noise: int) -> list[
 
 
 # ---------------------------------------------------------------------------- continuous release
-def append(db: Database, release: str, source: str, *, quiet: bool = True) -> AnonymizeResult:
+def append(
+    db: Database, release: str, source: str, *, quiet: bool = True, key: Any = None
+) -> AnonymizeResult:
     """``ldiv release append``: publish the next release of stream ``release`` from the rows of table
-    ``source`` plus the rows kept back so far (SPEC §4.3)."""
+    ``source`` plus the rows kept back so far (SPEC §4.3). ``key``, when given, must be the stream's key."""
     from ..anonymize import _finish_run
     from ..catalog import output_ref
 
@@ -851,6 +866,13 @@ def append(db: Database, release: str, source: str, *, quiet: bool = True) -> An
         )
     if new_rows.ref.schema == "ldiv" or new_rows.name in {t.display() for t in outputs(out)}:
         raise BadInput(f"{new_rows.name} is part of the release itself", "append a table of new rows")
+    keys.check_append_key(stream.config, name, key, new_rows)
+    if not db.exists(keys.keys_ref(name)):
+        raise BadInput(
+            f"the private row-key table of stream {name} is missing, so ldiv_db cannot tell whether "
+            f"{new_rows.name} repeats rows the stream already received",
+            f"start the stream again with --replace (ldiv anonymize ... --output {release} --replace)",
+        )
     run_id = int(
         db.scalar(
             render(
