@@ -412,7 +412,12 @@ def _cmd(args: argparse.Namespace) -> int:
         return 0
     if args.command == "release":
         if args.rcommand == "append":
-            _emit(args, api.release_append(_open(args), args.release, args.from_table, quiet=args.quiet, key=args.key))
+            _emit(
+                args,
+                api.release_append(
+                    _open(args), args.release, args.from_table, quiet=args.quiet, key=args.key
+                ),
+            )
         else:
             _emit(args, api.release_history(_open(args), args.release))
         return 0

@@ -92,19 +92,19 @@ def check_append_key(config: StreamConfig, name: str, given: Any, table: Table) 
         )
 
 
-def _examples(pairs: Sequence[Any] | None, explicit: bool) -> str:
-    """'row 3 (id 17), row 9 (id 17)' for an explicit key; row numbers only for a fingerprint (a whole row)."""
+def _examples(pairs: Sequence[Any] | None, key: Sequence[str]) -> str:
+    """'row 3 (id=17), row 9 (id=17)' for an explicit key; row numbers only for a fingerprint (a whole row)."""
     shown = []
     for rn, text in pairs or []:
-        if not explicit:
+        if not key:
             shown.append(f"row {rn}")
             continue
         try:
             parts = json.loads(text)
         except (TypeError, ValueError):
             parts = [text]
-        key = parts[0] if len(parts) == 1 else tuple(parts)
-        shown.append(f"row {rn} ({'NULL' if key is None else repr(key)})")
+        values = ", ".join(f"{c}={'NULL' if v is None else v}" for c, v in zip(key, parts, strict=False))
+        shown.append(f"row {rn} ({values})")
     more = "" if len(shown) < EXAMPLES else ", ..."
     return ", ".join(shown) + more
 
@@ -126,24 +126,24 @@ def check_batch(db: Database, name: str, config: StreamConfig, batch: Table, sto
     problems = []
     if rec["null_rows"]:
         problems.append(
-            f"{rec['null_rows']} row(s) have a NULL key: {_examples(rec['null_examples'], explicit)}"
+            f"{rec['null_rows']} row(s) have a NULL key: {_examples(rec['null_examples'], config.key)}"
         )
     if rec["repeated_rows"]:
         problems.append(
             f"{rec['repeated_rows']} row(s) share their key with another row of the batch: "
-            f"{_examples(rec['repeated_examples'], explicit)}"
+            f"{_examples(rec['repeated_examples'], config.key)}"
         )
     if rec["known_rows"]:
         problems.append(
             f"{rec['known_rows']} row(s) the stream already received (published or kept back): "
-            f"{_examples(rec['known_examples'], explicit)}"
+            f"{_examples(rec['known_examples'], config.key)}"
         )
     if not problems:
         return
     how = describe(config)
     raise BadInput(
-        f"{batch.name} cannot join the stream {name}: {'; '.join(problems)}. A stream never publishes a "
-        f"row twice; it keys rows by {how}; nothing was written",
+        f"{batch.name} cannot join the stream {name}: {'; '.join(problems)}; nothing was written (a stream "
+        f"never publishes a row twice; it keys rows by {how})",
         "append a table of rows the stream has not received, each with a non-NULL key of its own"
         + (
             ""
