@@ -23,6 +23,7 @@ from .catalog import output_ref, resolve_table
 from .check import CheckResult, evaluate, model_from_options
 from .db import Database
 from .errors import BadInput, InternalError, LdivError, PrivacyViolation
+from .guarantees import Outcome, Written
 from .inputs import Inputs, as_list, resolve_inputs
 from .privacy import Distinct, PrivacyModel, UniqueDistinct
 from .progress import Progress
@@ -133,6 +134,7 @@ def anonymize(
     keep_work: bool = False,
     model_options: Mapping[str, Any] | None = None,
     kl: bool = True,
+    allow_empty: bool = False,
     **options: Any,
 ) -> AnonymizeResult:
     """Anonymize ``table`` with ``algorithm`` into the new table ``output`` (see the module docstring)."""
@@ -159,6 +161,7 @@ def anonymize(
             model_options=dict(model_options or {}),
             options=options,
             kl=kl,
+            allow_empty=allow_empty,
             t0=t0,
             q0=q0,
         )
@@ -187,6 +190,7 @@ def _anonymize(
     model_options: dict[str, Any],
     options: dict[str, Any],
     kl: bool,
+    allow_empty: bool,
     t0: float,
     q0: int,
 ) -> AnonymizeResult:
@@ -262,6 +266,7 @@ def _anonymize(
                 replace=replace,
                 keep_columns=keep_columns,
                 null_as_value=null_as_value,
+                allow_empty=allow_empty,
             )
         else:
             part = algo.run(request)
@@ -281,6 +286,7 @@ def _anonymize(
                 null_as_value=null_as_value,
                 progress=progress,
                 kl=kl,
+                allow_empty=allow_empty,
             )
         progress.done()
     except LdivError as exc:
@@ -377,9 +383,16 @@ def publish(
     null_as_value: bool = False,
     progress: Progress | None = None,
     kl: bool = True,
+    allow_empty: bool = False,
 ) -> AnonymizeResult:
-    """Write, record, reconcile and verify one release in a single transaction."""
+    """Write, record, reconcile and verify one release in a single transaction: the model on the written
+    table, the algorithm's declared guarantees (:mod:`ldiv_db.guarantees`); an empty release is refused
+    before anything is written unless ``allow_empty``."""
     progress = progress or Progress("release", quiet=True)
+    counts = db.records(render("release/published_count.sql", assignment=part.assignment))[0]
+    refuse_empty(
+        db, inputs, privacy, algo_name, int(counts["published"]), int(counts["assigned"]), allow_empty
+    )
     labels, labels_by = _labels(db, inputs, part, hids)
     group_column = _group_column_name(inputs, keep_columns)
     keep = [inputs.table.column(k) for k in keep_columns]
@@ -484,10 +497,27 @@ def publish(
         )
         db.run(render("release/release_rows.sql", {"release_id": release_id}, assignment=part.assignment))
         db.run(render("meta/release_supersede.sql", {"name": out.display(), "release_id": release_id}))
+        written = Written(
+            db,
+            release_id,
+            inputs.table.ref,
+            out,
+            Ident(group_column),
+            int(rec["rows_in"]),
+            int(rec["output_rows"]),
+        )
+        broken = _verify_guarantees(db, part, verification, written, verified)
         if not verified:
             raise PrivacyViolation(
                 f"the written release violates {verify_model.describe()} "
                 f"({_brief_violation(by_group, by_labels)}); nothing was published",
+                "this is a bug in the algorithm; please report it with the run id",
+            )
+        if broken:
+            raise PrivacyViolation(
+                "the written release breaks what the run promised: "
+                + "; ".join(f"{o.guarantee}: {o.found}" for o in broken)
+                + "; nothing was published",
                 "this is a bug in the algorithm; please report it with the run id",
             )
     return AnonymizeResult(
@@ -510,6 +540,72 @@ def publish(
         details=part.details,
         verification=verification,
     )
+
+
+def _verify_guarantees(
+    db: Database, part: Partitioning, verification: dict[str, Any], written: Written, model_verified: bool
+) -> list[Outcome]:
+    """Check the algorithm's declared guarantees on the written release (output and ``ldiv.release_row``)
+    and store them with the verdict; returns the broken ones (the caller rolls the release back)."""
+    if not part.guarantees:
+        return []
+    outcomes = [g.verify(written) for g in part.guarantees]
+    broken = [o for o in outcomes if not o.kept]
+    verification["guarantees"] = [o.to_dict() for o in outcomes]
+    db.run(
+        render(
+            "meta/release_verification.sql",
+            {
+                "release_id": written.release_id,
+                "verified": model_verified and not broken,
+                "verification": _jsonable(verification),
+            },
+        )
+    )
+    return broken
+
+
+def refuse_empty(
+    db: Database,
+    inputs: Inputs,
+    privacy: PrivacyModel,
+    algo_name: str,
+    published: int,
+    rows_in: int,
+    allow_empty: bool,
+) -> None:
+    """THE empty-release rule, for every algorithm, before anything is written: a release without rows
+    is refused, saying why it is empty, unless the user asked for one (``--allow-empty``)."""
+    if published or allow_empty:
+        return
+    if rows_in:
+        why = f"{algo_name} deleted all {rows_in} rows to satisfy {privacy.describe()}"
+    else:
+        why = f"the source table {inputs.table.name} has no rows"
+    raise BadInput(
+        f"the release would be empty: {why}{_largest_l(db, inputs, privacy)}; nothing was written",
+        "lower l or relax the model (ldiv suggest-l gives the largest feasible l), allow more generalization "
+        "or suppression, or pass --allow-empty (job file: allow_empty = true; API: allow_empty=True) to "
+        "publish an empty release",
+    )
+
+
+def _largest_l(db: Database, inputs: Inputs, privacy: PrivacyModel) -> str:
+    """' (l = 500 is above 6, the largest l ...: reason)' when the model's l exceeds suggest-l's bound."""
+    if not privacy.ls or not inputs.rows:
+        return ""
+    from .suggest import suggest_l
+
+    result = suggest_l(db, inputs)
+    key = {"lplus": "frequency", "distinct-alpha": "distinct"}.get(privacy.name, privacy.name)
+    match = [s for s in result.suggestions if s.model == key]
+    if not match:
+        return ""
+    best = match[0]
+    l_max = max(int(x) for x in privacy.ls)
+    if l_max <= best.l:
+        return ""
+    return f" (l = {l_max} is above {best.l}, the largest feasible l for {best.model}: {best.reason})"
 
 
 def _brief(r: CheckResult) -> dict[str, Any]:

@@ -254,6 +254,11 @@ def build_parser() -> argparse.ArgumentParser:
     a.add_argument(
         "--no-kl", action="store_true", help="skip the KL-divergence metric (the costliest metric)"
     )
+    a.add_argument(
+        "--allow-empty",
+        action="store_true",
+        help="publish the release even when it has no rows (refused by default, with the reason)",
+    )
     a.add_argument("--option", action="append", metavar="KEY=VALUE", help="algorithm option")
     alg = a.add_argument_group("algorithm options")
     seen: set[str] = set()
@@ -394,6 +399,7 @@ def _cmd(args: argparse.Namespace) -> int:
             keep_work=args.keep_work,
             model_options=_model_options(args),
             kl=not args.no_kl,
+            allow_empty=args.allow_empty,
             **options,
         )
         _emit(args, ares)

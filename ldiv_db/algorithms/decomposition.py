@@ -77,8 +77,9 @@ class Decomposition(Algorithm):
         replace: bool,
         keep_columns: Sequence[str],
         null_as_value: bool = False,
+        allow_empty: bool = False,
     ) -> AnonymizeResult:
-        from ..anonymize import _group_column_name
+        from ..anonymize import _group_column_name, refuse_empty
 
         db, inputs = request.db, request.inputs
         model = request.model
@@ -130,4 +131,7 @@ class Decomposition(Algorithm):
             run_id=run_id,
             replace=replace,
             progress=request.progress,
+            empty_check=lambda published, rows: refuse_empty(
+                db, inputs, model, self.name, published, rows, allow_empty
+            ),
         )

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -468,8 +468,10 @@ def publish_release(
     run_id: int,
     replace: bool,
     progress: Progress,
+    empty_check: Callable[[int, int], None] | None = None,
 ) -> AnonymizeResult:
-    """Publish the first release (``stream`` None) or the next release of a stream from ``new_rows``."""
+    """Publish the first release (``stream`` None) or the next release of a stream from ``new_rows``.
+    ``empty_check(published, received)`` is the pipeline's empty-release rule (first release)."""
     from ..anonymize import AnonymizeResult
     from ..check import evaluate
 
@@ -509,6 +511,8 @@ def publish_release(
             db.run(render("decomposition/copy.sql", target=target, source=source))
     progress.update(1, 6, "forming groups")
     built = _build(db, config, pool, release, hierarchy_source, prev_sa, prev_marg)
+    if empty_check is not None:
+        empty_check(len(built.assignment), incoming)
     progress.update(2, 6, "groups formed; checking")
 
     k = len(config.sa)

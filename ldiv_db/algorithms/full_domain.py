@@ -11,6 +11,7 @@ from typing import Any
 
 from ..errors import BadInput
 from ..evaluator import SqlEvaluator
+from ..guarantees import MaxDeleted
 from ..privacy.base import exact
 from ..render import Ident, render
 from .base import Algorithm, AnonymizeRequest, Partitioning
@@ -129,4 +130,5 @@ class FullDomain(Algorithm):
             labels=labels,
             levels=levels,
             details={"levels": levels, "deleted_rows": deleted},
+            guarantees=(MaxDeleted(limit),),
         )
