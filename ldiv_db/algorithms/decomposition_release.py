@@ -533,7 +533,7 @@ def publish_release(
     ls = list(config.ls)
     # checks before anything is written
     check_new_groups(db, sa_rows, ls, slots_sa)
-    channel: dict[str, int] = {"moved": 0, "republished": 0, "sa_changed": 0}
+    channel: dict[str, int] = {"moved": 0, "republished": 0, "sa_changed": 0, "grown": 0}
     if stream is not None:
         assert prev_sa is not None
         previous_id = _latest_release(db, name, stream.first_release)
@@ -555,7 +555,8 @@ def publish_release(
             raise PrivacyViolation(
                 f"the release would open an inference channel with earlier releases of {name}: "
                 f"{channel['moved']} row(s) would change group, {channel['republished']} published twice, "
-                f"{channel['sa_changed']} SA value(s) of published groups would change; nothing was written",
+                f"{channel['sa_changed']} SA value(s) of published groups would change, {channel['grown']} "
+                "published group(s) would gain rows (the difference of two releases shows them); nothing was written",
                 "this is a bug in the algorithm; please report it with the run id",
             )
     else:

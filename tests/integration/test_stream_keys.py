@@ -229,3 +229,55 @@ def test_a_stream_without_stored_keys_is_refused(tmp_path: Path, capsys: pytest.
     assert _append(path, "batch1") == 2
     err = capsys.readouterr().err
     assert "was started before streams keyed their rows" in err and "--replace" in err
+
+
+# ---------------------------------------------------------------------------- no published group grows
+def test_a_starved_row_never_joins_a_published_group(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A row added to a published group would show its QIs and SA values in the difference of two
+    releases; a starved row waits for a release that forms a new group instead."""
+    path = _db(tmp_path)
+    db = Database.open(path)
+    db.con.execute("CREATE TABLE none AS SELECT * FROM batch1 WHERE false")
+    db.close()
+    assert _first(path, "--key", "id", "--starvation-threshold", "0", "--json") == 0
+    waiting = json.loads(capsys.readouterr().out)["details"]["rows_waiting"]
+    assert waiting > 0  # the residual rows of the first release
+    before = _table(path, "SELECT * FROM st_sa ORDER BY ALL")
+    sizes = _table(path, "SELECT group_id, count(*) AS n FROM st_qid GROUP BY ALL ORDER BY ALL")
+    for _ in range(2):  # the kept-back rows starve (penalty 1, 2 > 0) but no new group forms
+        assert _append(path, "none", "--json") == 0
+        d = json.loads(capsys.readouterr().out)["details"]
+        assert d["new_groups"] == 0 and d["rows_waiting"] == waiting and d["max_starvation_waiting"] > 0
+        assert d["incorporated_into_published_groups"] == 0 and d["grown_groups"] == 0
+    pd.testing.assert_frame_equal(_table(path, "SELECT * FROM st_sa ORDER BY ALL"), before)
+    assert _table(path, "SELECT group_id, count(*) AS n FROM st_qid GROUP BY ALL ORDER BY ALL").equals(sizes)
+    assert _append(path, "batch1", "--json") == 0  # new groups form: the starved rows are published there
+    d = json.loads(capsys.readouterr().out)["details"]
+    assert d["max_starvation_waiting"] in (None, 0) and d["incorporated_into_published_groups"] == 0
+    assert (_groups_per_person(path) == 1).all()
+
+
+def test_the_channel_check_refuses_a_grown_group(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from ldiv_db.algorithms import decomposition_release as dr
+
+    path = _db(tmp_path)
+    assert _first(path, "--key", "id") == 0
+    real = dr._build
+
+    def grow(*args: Any, **kwargs: Any) -> Any:
+        built = real(*args, **kwargs)
+        waiting = set(range(2000)) - set(built.assignment["rk"])  # a kept-back or arriving row ...
+        rk = max(waiting & set(range(500, 900)))
+        extra = pd.DataFrame({"rk": [rk], "gid": [1]})  # ... into the published group 1
+        built.assignment = pd.concat([built.assignment, extra], ignore_index=True)
+        return built
+
+    monkeypatch.setattr(dr, "_build", grow)
+    capsys.readouterr()
+    before = _state(path)
+    assert _append(path, "batch1") == 1
+    err = capsys.readouterr().err
+    assert "1 published group(s) would gain rows" in err and "nothing was written" in err
+    assert _state(path) == before
