@@ -59,8 +59,9 @@ class Decomposition(Algorithm):
         (
             "--starvation-threshold",
             {
-                "help": "decomposition: a kept-back row joins a group once its starvation penalty (releases "
-                "waited) exceeds this (default 2; -1 places every residual row at once)",
+                "help": "decomposition: a kept-back row joins a new group of the release once its starvation "
+                "penalty (releases waited) exceeds this, never a published group (default 2; -1 places every "
+                "residual row at once)",
             },
         ),
     )
