@@ -23,7 +23,7 @@ from .catalog import output_ref, resolve_table
 from .check import CheckResult, evaluate, model_from_options
 from .db import Database
 from .errors import BadInput, InternalError, LdivError, PrivacyViolation
-from .guarantees import Outcome, Written
+from .guarantees import Written, refuse_empty, verify_all
 from .inputs import Inputs, as_list, resolve_inputs
 from .privacy import Distinct, PrivacyModel, UniqueDistinct
 from .progress import Progress
@@ -506,7 +506,7 @@ def publish(
             int(rec["rows_in"]),
             int(rec["output_rows"]),
         )
-        broken = _verify_guarantees(db, part, verification, written, verified)
+        broken = verify_all(part.guarantees, written, verification, verified)
         if not verified:
             raise PrivacyViolation(
                 f"the written release violates {verify_model.describe()} "
@@ -540,72 +540,6 @@ def publish(
         details=part.details,
         verification=verification,
     )
-
-
-def _verify_guarantees(
-    db: Database, part: Partitioning, verification: dict[str, Any], written: Written, model_verified: bool
-) -> list[Outcome]:
-    """Check the algorithm's declared guarantees on the written release (output and ``ldiv.release_row``)
-    and store them with the verdict; returns the broken ones (the caller rolls the release back)."""
-    if not part.guarantees:
-        return []
-    outcomes = [g.verify(written) for g in part.guarantees]
-    broken = [o for o in outcomes if not o.kept]
-    verification["guarantees"] = [o.to_dict() for o in outcomes]
-    db.run(
-        render(
-            "meta/release_verification.sql",
-            {
-                "release_id": written.release_id,
-                "verified": model_verified and not broken,
-                "verification": _jsonable(verification),
-            },
-        )
-    )
-    return broken
-
-
-def refuse_empty(
-    db: Database,
-    inputs: Inputs,
-    privacy: PrivacyModel,
-    algo_name: str,
-    published: int,
-    rows_in: int,
-    allow_empty: bool,
-) -> None:
-    """THE empty-release rule, for every algorithm, before anything is written: a release without rows
-    is refused, saying why it is empty, unless the user asked for one (``--allow-empty``)."""
-    if published or allow_empty:
-        return
-    if rows_in:
-        why = f"{algo_name} deleted all {rows_in} rows to satisfy {privacy.describe()}"
-    else:
-        why = f"the source table {inputs.table.name} has no rows"
-    raise BadInput(
-        f"the release would be empty: {why}{_largest_l(db, inputs, privacy)}; nothing was written",
-        "lower l or relax the model (ldiv suggest-l gives the largest feasible l), allow more generalization "
-        "or suppression, or pass --allow-empty (job file: allow_empty = true; API: allow_empty=True) to "
-        "publish an empty release",
-    )
-
-
-def _largest_l(db: Database, inputs: Inputs, privacy: PrivacyModel) -> str:
-    """' (l = 500 is above 6, the largest l ...: reason)' when the model's l exceeds suggest-l's bound."""
-    if not privacy.ls or not inputs.rows:
-        return ""
-    from .suggest import suggest_l
-
-    result = suggest_l(db, inputs)
-    key = {"lplus": "frequency", "distinct-alpha": "distinct"}.get(privacy.name, privacy.name)
-    match = [s for s in result.suggestions if s.model == key]
-    if not match:
-        return ""
-    best = match[0]
-    l_max = max(int(x) for x in privacy.ls)
-    if l_max <= best.l:
-        return ""
-    return f" (l = {l_max} is above {best.l}, the largest feasible l for {best.model}: {best.reason})"
 
 
 def _brief(r: CheckResult) -> dict[str, Any]:

@@ -80,7 +80,8 @@ class Decomposition(Algorithm):
         null_as_value: bool = False,
         allow_empty: bool = False,
     ) -> AnonymizeResult:
-        from ..anonymize import _group_column_name, refuse_empty
+        from ..anonymize import _group_column_name
+        from ..guarantees import refuse_empty
 
         db, inputs = request.db, request.inputs
         model = request.model
