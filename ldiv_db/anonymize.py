@@ -24,6 +24,7 @@ from .catalog import output_ref, table_at
 from .check import CheckResult, evaluate, model_from_options
 from .db import Database
 from .errors import BadInput, InternalError, PrivacyViolation
+from .guarantees import Written, refuse_empty, verify_all
 from .inputs import Inputs, as_list, resolve_inputs
 from .privacy import Distinct, PrivacyModel, UniqueDistinct
 from .progress import Progress
@@ -135,6 +136,7 @@ def anonymize(
     keep_work: bool = False,
     model_options: Mapping[str, Any] | None = None,
     kl: bool = True,
+    allow_empty: bool = False,
     **options: Any,
 ) -> AnonymizeResult:
     """Anonymize ``table`` with ``algorithm`` into the new table ``output`` (see the module docstring)."""
@@ -161,6 +163,7 @@ def anonymize(
             model_options=dict(model_options or {}),
             options=options,
             kl=kl,
+            allow_empty=allow_empty,
             t0=t0,
             q0=q0,
         )
@@ -189,6 +192,7 @@ def _anonymize(
     model_options: dict[str, Any],
     options: dict[str, Any],
     kl: bool,
+    allow_empty: bool,
     t0: float,
     q0: int,
 ) -> AnonymizeResult:
@@ -259,6 +263,7 @@ def _anonymize(
                 replace=replace,
                 keep_columns=keep_columns,
                 null_as_value=null_as_value,
+                allow_empty=allow_empty,
             )
         else:
             part = algo.run(request)
@@ -279,6 +284,7 @@ def _anonymize(
                 null_as_value=null_as_value,
                 progress=progress,
                 kl=kl,
+                allow_empty=allow_empty,
             )
             if "seconds_search" in result.details:  # a search reports its time apart from the pipeline's
                 result.details["seconds_pipeline"] = round(time.perf_counter() - t_publish, 4)
@@ -350,9 +356,16 @@ def publish(
     null_as_value: bool = False,
     progress: Progress | None = None,
     kl: bool = True,
+    allow_empty: bool = False,
 ) -> AnonymizeResult:
-    """Write, record, reconcile and verify one release in a single transaction."""
+    """Write, record, reconcile and verify one release in a single transaction: the model on the written
+    table, the algorithm's declared guarantees (:mod:`ldiv_db.guarantees`); an empty release is refused
+    before anything is written unless ``allow_empty``."""
     progress = progress or Progress("release", quiet=True)
+    counts = db.records(render("release/published_count.sql", assignment=part.assignment))[0]
+    refuse_empty(
+        db, inputs, privacy, algo_name, int(counts["published"]), int(counts["assigned"]), allow_empty
+    )
     labels, labels_by = _labels(db, inputs, part, hids)
     group_column = _group_column_name(inputs, keep_columns)
     keep = [inputs.table.column(k) for k in keep_columns]
@@ -457,10 +470,27 @@ def publish(
         db.run(render("release/release_rows.sql", {"release_id": release_id}, assignment=part.assignment))
         ownership.record_release_tables(db, out, release_id, [out])
         db.run(render("meta/release_supersede.sql", {"name": out.display(), "release_id": release_id}))
+        written = Written(
+            db,
+            release_id,
+            inputs.table.ref,
+            out,
+            Ident(group_column),
+            int(rec["rows_in"]),
+            int(rec["output_rows"]),
+        )
+        broken = verify_all(part.guarantees, written, verification, verified)
         if not verified:
             raise PrivacyViolation(
                 f"the written release violates {verify_model.describe()} "
                 f"({_brief_violation(by_group, by_labels)}); nothing was published",
+                "this is a bug in the algorithm; please report it with the run id",
+            )
+        if broken:
+            raise PrivacyViolation(
+                "the written release breaks what the run promised: "
+                + "; ".join(f"{o.guarantee}: {o.found}" for o in broken)
+                + "; nothing was published",
                 "this is a bug in the algorithm; please report it with the run id",
             )
     return AnonymizeResult(

@@ -124,14 +124,17 @@ def releases(db: Any) -> ReleaseList:
 
 
 # ---------------------------------------------------------------------------- release streams (Decomposition+)
-def release_append(db: Any, release: str, source: str, *, quiet: bool = True) -> AnonymizeResult:
+def release_append(
+    db: Any, release: str, source: str, *, quiet: bool = True, key: str | Sequence[str] | None = None
+) -> AnonymizeResult:
     """Publish the next release of a Decomposition+ stream from the rows of table ``source`` plus the
-    rows kept back so far; the inference-channel check runs before anything is written."""
+    rows kept back so far; the row-key and inference-channel checks run before anything is written.
+    ``key`` (optional) must name the stream's key columns."""
     from .algorithms.decomposition_release import append
 
     database = Database.open(db, mode="write")
     try:
-        return append(database, release, source, quiet=quiet)
+        return append(database, release, source, quiet=quiet, key=key)
     finally:
         database.drop_work_tables()
         if database is not db:

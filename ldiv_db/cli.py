@@ -277,6 +277,11 @@ def build_parser() -> argparse.ArgumentParser:
     a.add_argument(
         "--no-kl", action="store_true", help="skip the KL-divergence metric (the costliest metric)"
     )
+    a.add_argument(
+        "--allow-empty",
+        action="store_true",
+        help="publish the release even when it has no rows (refused by default, with the reason)",
+    )
     a.add_argument("--option", action="append", metavar="KEY=VALUE", help="algorithm option")
     alg = a.add_argument_group("algorithm options")
     seen: set[str] = set()
@@ -318,6 +323,9 @@ def build_parser() -> argparse.ArgumentParser:
     _add_db(ra)
     ra.add_argument("--release", required=True, help="the stream's name (the --output of its first release)")
     ra.add_argument("--from", dest="from_table", required=True, metavar="NEW_ROWS", help="table of new rows")
+    ra.add_argument(
+        "--key", help="the stream's key column(s), as on its first release (optional; checked when given)"
+    )
     ra.add_argument("--quiet", action="store_true")
     ra.add_argument("--json", action="store_true")
     rh = rss.add_parser("history", help="releases of a stream, rows published, rows waiting, starvation")
@@ -425,6 +433,7 @@ def _cmd(args: argparse.Namespace) -> int:
             keep_work=args.keep_work,
             model_options=_model_options(args),
             kl=not args.no_kl,
+            allow_empty=args.allow_empty,
             **options,
         )
         _emit(args, ares)
@@ -443,7 +452,12 @@ def _cmd(args: argparse.Namespace) -> int:
         return 0
     if args.command == "release":
         if args.rcommand == "append":
-            _emit(args, api.release_append(_open(args), args.release, args.from_table, quiet=args.quiet))
+            _emit(
+                args,
+                api.release_append(
+                    _open(args), args.release, args.from_table, quiet=args.quiet, key=args.key
+                ),
+            )
         else:
             _emit(args, api.release_history(_open(args), args.release))
         return 0

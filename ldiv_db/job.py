@@ -21,6 +21,7 @@
     l = 2
     output = "adult_release"
     kl = true                   # false skips the KL-divergence metric (the costliest one)
+    allow_empty = false         # true publishes a release without rows (refused by default)
 
     [anonymize.options]         # algorithm options
     levels = { age = 2, education = 1, sex = 0 }
@@ -133,6 +134,13 @@ class JobResult:
         return "\n".join(lines)
 
 
+def _flag(section: dict[str, Any], key: str) -> bool:
+    value = section.get(key, False)
+    if not isinstance(value, bool):
+        raise BadInput(f"[anonymize] {key} must be true or false, got {value!r}", f"write {key} = true")
+    return value
+
+
 def run_job(path: str | Path, *, quiet: bool = True) -> JobResult:
     from . import taxonomy
 
@@ -165,6 +173,7 @@ def run_job(path: str | Path, *, quiet: bool = True) -> JobResult:
             seed=an.get("seed"),
             model_options=an.get("model_options") or {},
             kl=bool(an.get("kl", True)),
+            allow_empty=_flag(an, "allow_empty"),
             **(an.get("options") or {}),
         )
         return result

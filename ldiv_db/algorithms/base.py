@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, Literal
 if TYPE_CHECKING:
     from ..catalog import Column
     from ..db import Database
+    from ..guarantees import Guarantee
     from ..inputs import Inputs
     from ..privacy import PrivacyModel
     from ..progress import Progress
@@ -70,6 +71,7 @@ class Partitioning:
     details: dict[str, Any] = field(default_factory=dict)
     verify_model: PrivacyModel | None = None  # defaults to the request's model
     metric_weights: Sequence[Fraction] | None = None  # QI weights of the reported IL/NCP (default 1 each)
+    guarantees: Sequence[Guarantee] = ()  # promises beyond the model, verified on the written release
 
 
 class Algorithm(ABC):

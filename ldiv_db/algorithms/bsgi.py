@@ -39,6 +39,7 @@ import pandas as pd
 from ..catalog import Column
 from ..db import Database
 from ..errors import BadInput, HierarchyError
+from ..guarantees import OnePerGroup
 from ..inputs import as_list, check_nulls
 from ..privacy import Distinct, Entropy, Frequency, PrivacyModel, Recursive, UniqueDistinct
 from ..privacy.base import exact
@@ -246,6 +247,8 @@ class Bsgi(Algorithm):
             render("bsgi/cells.sql", codes=codes, qcols=qcols, extra=extra, individual=individual is not None)
         )
         cells = _cells(frame, len(qcols), extra, individual is not None)
+        if individual is not None:
+            individual_bound(cells, l, individual.name)
         cells.key = locality_keys(cells.codes, orders)
         t_sql = time.perf_counter()
 
@@ -303,6 +306,8 @@ class Bsgi(Algorithm):
             )
         )[0]
         t_end = time.perf_counter()
+        if individual is not None:
+            refuse_repeated_individuals(summary, cells, l, individual.name)
 
         details = self._details(
             request, l, result, summary, schedule, cost, window, criterion, weights, orders, variant, greedy, waves,
@@ -314,6 +319,7 @@ class Bsgi(Algorithm):
             details=details,
             verify_model=self._verify_model(model, result, summary),
             metric_weights=weights if any(w != 1 for w in weights) else None,
+            guarantees=(OnePerGroup(individual),) if individual is not None else (),
         )
 
     # ------------------------------------------------------------------ helpers
@@ -460,6 +466,42 @@ class Bsgi(Algorithm):
                 "classes_with_repeated_individuals": int(summary["classes_with_repeated_individuals"]),
             }
         return details
+
+
+def _largest_individual(cells: Cells) -> tuple[int, int]:
+    """(rows of the individual with the most rows, all rows) from the cells."""
+    assert cells.individual is not None
+    rows = np.diff(np.append(cells.cell_start, cells.n))
+    per_individual = np.bincount(cells.individual, weights=rows)
+    return (int(per_individual.max()) if len(per_individual) else 0), int(cells.n)
+
+
+def individual_bound(cells: Cells, l: int, column: str) -> None:
+    """Refuse up front an l the individuals cannot allow: a class holds at most one row of an individual,
+    so an individual with n_I rows needs n_I classes of at least l rows: l·n_I ≤ n (like Cor. 3's l·n_1 ≤ n)."""
+    top, n = _largest_individual(cells)
+    if top * l > n:
+        raise BadInput(
+            f"l = {l} is infeasible with --individual-column {column!r}: one individual has {top} of {n} rows, "
+            f"and no class may hold two of them, so there must be {top} classes of at least {l} rows (> {n})",
+            f"the largest l the individuals allow is ⌊n/n_I⌋ = ⌊{n}/{top}⌋ = {n // top}",
+        )
+
+
+def refuse_repeated_individuals(summary: Mapping[str, Any], cells: Cells, l: int, column: str) -> None:
+    """Before anything is written: BSGI's greedy may strand rows of a large individual (SPEC §2.4 stops
+    selecting when fewer than l buckets can contribute); then the guarantee cannot be kept."""
+    classes = int(summary["classes_with_repeated_individuals"])
+    if not classes:
+        return
+    top, n = _largest_individual(cells)
+    raise BadInput(
+        f"BSGI cannot keep 'no class holds two rows of one individual' at l = {l}: its classes would leave "
+        f"{classes} class(es) holding two rows of one individual ({column!r}; the largest individual has "
+        f"{top} of {n} rows, so l ≤ ⌊n/n_I⌋ = {n // top} is necessary but the greedy could not place them); "
+        "nothing was written",
+        "lower l, give each individual fewer rows, or drop --individual-column",
+    )
 
 
 def load_trees(db: Database, hids: Sequence[int], kinds: Sequence[str]) -> dict[int, Tree]:

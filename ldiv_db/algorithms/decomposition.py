@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 from ..errors import BadInput, InternalError
 from ..privacy import Distinct
 from .base import Algorithm, AnonymizeRequest, Partitioning
+from .decomposition_keys import parse_key
 from .decomposition_release import (
     StreamConfig,
     load_stream,
@@ -49,10 +50,18 @@ class Decomposition(Algorithm):
             },
         ),
         (
+            "--key",
+            {
+                "help": "decomposition: column(s) that identify a row (id or a,b); a stream refuses a batch that "
+                "repeats a key it received (default: a fingerprint of all the columns of the first table)",
+            },
+        ),
+        (
             "--starvation-threshold",
             {
-                "help": "decomposition: a kept-back row joins a group once its starvation penalty (releases "
-                "waited) exceeds this (default 2; -1 places every residual row at once)",
+                "help": "decomposition: a kept-back row joins a new group of the release once its starvation "
+                "penalty (releases waited) exceeds this, never a published group (default 2; -1 places every "
+                "residual row at once)",
             },
         ),
     )
@@ -72,8 +81,10 @@ class Decomposition(Algorithm):
         replace: bool,
         keep_columns: Sequence[str],
         null_as_value: bool = False,
+        allow_empty: bool = False,
     ) -> AnonymizeResult:
         from ..anonymize import _group_column_name
+        from ..guarantees import refuse_empty
 
         db, inputs = request.db, request.inputs
         model = request.model
@@ -99,6 +110,7 @@ class Decomposition(Algorithm):
                 "pass --replace to start it again, or `ldiv release append` to publish its next release",
             )
         keep = [inputs.table.column(k).name for k in keep_columns]
+        key = parse_key(request.options.get("key"), inputs.table)
         config = StreamConfig(
             qi=tuple(c.name for c in inputs.qi),
             sa=tuple(c.name for c in inputs.sa),
@@ -109,6 +121,8 @@ class Decomposition(Algorithm):
             threshold=parse_threshold(request.options.get("starvation_threshold")),
             null_as_value=null_as_value,
             group_column=_group_column_name(inputs, keep),
+            key=key,
+            fingerprint=() if key else tuple(c.name for c in inputs.table.columns),
         )
         return publish_release(
             db,
@@ -120,4 +134,7 @@ class Decomposition(Algorithm):
             run_id=run_id,
             replace=replace,
             progress=request.progress,
+            empty_check=lambda published, rows: refuse_empty(
+                db, inputs, model, self.name, published, rows, allow_empty
+            ),
         )

@@ -28,10 +28,11 @@ it only in which rows of a bucket a group gets, never in how many groups are for
 counts: a group sees the rows later groups take at the same position, and all seeds are taken first.
 
 **Residual rows** are kept back (gid -1). A kept-back row whose starvation penalty exceeds the threshold
-joins the group minimizing (earlier-release group?, group already holds its primary value?, P(t, G),
-group size, group id): new groups of this release before published ones (adding a row to a published
-group shows it in the difference of the two releases), groups lacking its primary value before the
-others (SPEC §4.3, as BSGI's Incorporate), then the least penalty, then the smallest group [D].
+joins the new group of this release minimizing (group already holds its primary value?, P(t, G), group
+size, group id): groups lacking its primary value before the others (SPEC §4.3, as BSGI's Incorporate),
+then the least penalty, then the smallest group [D]. It never joins a group an earlier release
+published: the difference of the two releases would show its QIs (QID-table) and its SA values
+(SA-table) exactly. When the release forms no new group, starved rows keep waiting.
 """
 
 from __future__ import annotations
@@ -137,7 +138,9 @@ def form_groups(
 ) -> Forming:
     """Largest-l group forming on ``bucket`` (primary codes 0..m-1 in first-appearance order; rows in
     row-key order) with the diversity penalty on ``others`` (SPEC §4.2), then the starvation rule
-    (SPEC §4.3): rows with ``starvation > threshold`` are placed into a group, the others kept back."""
+    (SPEC §4.3): rows with ``starvation > threshold`` are placed into a new group of this release, the
+    others kept back. ``published`` (earlier groups) never receives a row: a grown group would show the
+    row's values in the difference of two releases."""
     n = len(bucket)
     bucket = np.asarray(bucket, dtype=np.int64)
     others = [np.asarray(o, dtype=np.int64) for o in others]
@@ -203,7 +206,7 @@ def form_groups(
                     )
     out = Forming(gid, groups, schedule, rounds=rounds)
     if threshold is not None:
-        _incorporate(out, bucket, others, starv, threshold, sets, published)
+        _incorporate(out, bucket, others, starv, threshold, sets)
         out.starved_waiting = int(np.count_nonzero((gid < 0) & (starv > threshold)))
     return out
 
@@ -276,13 +279,12 @@ def _incorporate(
     starv: IntArray,
     threshold: int,
     sets: Sequence[ValueSets],
-    published: Published | None,
 ) -> None:
+    """Place the starved rows into this release's new groups only (never a published group)."""
     gid = out.gid
     starved = np.nonzero((gid < 0) & (starv > threshold))[0]
     new = out.new_groups
-    old = published.groups if published is not None else 0
-    total = new + old
+    total = new
     if not len(starved) or not total:
         return
     m = int(bucket.max()) + 1
@@ -291,11 +293,6 @@ def _incorporate(
     prim.add(gid[member], bucket[member])
     size = np.bincount(gid[member], minlength=new).astype(np.int64)
     all_sets = list(sets)
-    if published is not None:
-        prim = prim.extend(published.primary)
-        all_sets = [s.extend(p) for s, p in zip(sets, published.others, strict=True)]
-        size = np.concatenate([size, published.sizes.astype(np.int64)])
-    is_old = np.concatenate([np.zeros(new, dtype=np.int64), np.ones(old, dtype=np.int64)])
     k = len(others) + 1
     # most starved first, then the smallest row key
     starved = starved[np.lexsort((starved, -starv[starved]))]
@@ -307,7 +304,7 @@ def _incorporate(
         for s, codes in zip(all_sets, others, strict=True):
             pen += s.member(groups[None, :], codes[rows][:, None])
         bound = np.int64(int(size.max()) + len(starved) + 1)
-        key = ((is_old[None, :] * 2 + has) * k + pen) * bound + size[None, :]
+        key = (has * k + pen) * bound + size[None, :]
         best = np.argmin(key, axis=1)
         gid[rows] = best
         np.add.at(size, best, 1)

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -43,6 +43,7 @@ from ..inputs import Inputs, check_nulls
 from ..privacy import Distinct
 from ..progress import Progress
 from ..render import Ident, TableRef, render
+from . import decomposition_keys as keys
 from .decomposition_forming import Published, ValueSets, form_groups
 from .decomposition_noise import add_noise
 
@@ -67,6 +68,9 @@ class StreamConfig:
     threshold: int
     null_as_value: bool
     group_column: str
+    key: tuple[str, ...] = ()  # the --key columns; empty: a content fingerprint (decomposition_keys)
+    fingerprint: tuple[str, ...] = ()  # without --key: the columns of the first table, hashed
+    keyed: bool = True  # False for a stream published before streams keyed their rows
 
     @property
     def columns(self) -> tuple[str, ...]:
@@ -93,6 +97,8 @@ class StreamConfig:
                 "starvation_threshold": self.threshold,
                 "null_as_value": self.null_as_value,
                 "group_column": self.group_column,
+                "key": list(self.key),
+                "fingerprint": list(self.fingerprint),
             }
         )
 
@@ -109,6 +115,9 @@ class StreamConfig:
             int(d["starvation_threshold"]),
             bool(d["null_as_value"]),
             d["group_column"],
+            tuple(d.get("key") or ()),
+            tuple(d.get("fingerprint") or ()),
+            "key" in d,
         )
 
 
@@ -460,8 +469,10 @@ def publish_release(
     run_id: int,
     replace: bool,
     progress: Progress,
+    empty_check: Callable[[int, int], None] | None = None,
 ) -> AnonymizeResult:
-    """Publish the first release (``stream`` None) or the next release of a stream from ``new_rows``."""
+    """Publish the first release (``stream`` None) or the next release of a stream from ``new_rows``.
+    ``empty_check(published, received)`` is the pipeline's empty-release rule (first release)."""
     from ..anonymize import AnonymizeResult
     from ..check import evaluate
 
@@ -474,6 +485,8 @@ def publish_release(
     incoming = int(db.scalar(render("catalog/row_count.sql", source=new_rows.ref)))
     if not config.null_as_value:
         check_nulls(db, new_rows, [new_rows.column(c) for c in (*config.qi, *config.sa)], incoming)
+    # the stream's one row-key rule, before anything is written: no row twice, no NULL key
+    keys.check_batch(db, name, config, new_rows, stored=stream is not None)
 
     pool = db.work_table("dec_pool")
     db.run(
@@ -499,6 +512,8 @@ def publish_release(
             db.run(render("decomposition/copy.sql", target=target, source=source))
     progress.update(1, 6, "forming groups")
     built = _build(db, config, pool, release, hierarchy_source, prev_sa, prev_marg)
+    if empty_check is not None:
+        empty_check(len(built.assignment), incoming)
     progress.update(2, 6, "groups formed; checking")
 
     k = len(config.sa)
@@ -519,7 +534,7 @@ def publish_release(
     ls = list(config.ls)
     # checks before anything is written
     check_new_groups(db, sa_rows, ls, slots_sa)
-    channel: dict[str, int] = {"moved": 0, "republished": 0, "sa_changed": 0}
+    channel: dict[str, int] = {"moved": 0, "republished": 0, "sa_changed": 0, "grown": 0}
     if stream is not None:
         assert prev_sa is not None
         previous_id = _latest_release(db, name, stream.first_release)
@@ -541,7 +556,8 @@ def publish_release(
             raise PrivacyViolation(
                 f"the release would open an inference channel with earlier releases of {name}: "
                 f"{channel['moved']} row(s) would change group, {channel['republished']} published twice, "
-                f"{channel['sa_changed']} SA value(s) of published groups would change; nothing was written",
+                f"{channel['sa_changed']} SA value(s) of published groups would change, {channel['grown']} "
+                "published group(s) would gain rows (the difference of two releases shows them); nothing was written",
                 "this is a bug in the algorithm; please report it with the run id",
             )
     else:
@@ -553,7 +569,8 @@ def publish_release(
         if stream is None and replace:
             db.run(render("decomposition/stream_forget.sql", {"name": name}))
         tables = (qid_t, sa_t, marg_t)
-        ownership.drop_for_release(db, out, tables, replace=replace or stream is not None, private=[retained])
+        private = [retained] if stream is not None else [retained, keys.keys_ref(name)]
+        ownership.drop_for_release(db, out, tables, replace=replace or stream is not None, private=private)
         db.run(
             render(
                 "decomposition/write_qid.sql",
@@ -628,7 +645,9 @@ def publish_release(
             )
         )[0]
         rec = {key: int(v) for key, v in rec.items()}
+        keys.write_keys(db, name, config, new_rows, offset, first=stream is None)
         problems = _reconcile_problems(rec, incoming, len(built.noise))
+        problems += keys.reconcile_keys(db, name, config, rec["stream_rows"])
         if problems:
             raise InternalError("the release does not reconcile with its source: " + "; ".join(problems))
 
@@ -828,9 +847,11 @@ def _reconcile_problems(rec: dict[str, int], incoming: int, noise: int) -> list[
 
 
 # ---------------------------------------------------------------------------- continuous release
-def append(db: Database, release: str, source: str, *, quiet: bool = True) -> AnonymizeResult:
+def append(
+    db: Database, release: str, source: str, *, quiet: bool = True, key: Any = None
+) -> AnonymizeResult:
     """``ldiv release append``: publish the next release of stream ``release`` from the rows of table
-    ``source`` plus the rows kept back so far (SPEC §4.3)."""
+    ``source`` plus the rows kept back so far (SPEC §4.3). ``key``, when given, must be the stream's key."""
     from ..catalog import output_ref
     from ..runs import recorded_run
 
@@ -854,6 +875,13 @@ def append(db: Database, release: str, source: str, *, quiet: bool = True) -> An
         )
     if new_rows.ref.schema == "ldiv" or new_rows.name in {t.display() for t in outputs(out)}:
         raise BadInput(f"{new_rows.name} is part of the release itself", "append a table of new rows")
+    keys.check_append_key(stream.config, name, key, new_rows)
+    if not db.exists(keys.keys_ref(name)):
+        raise BadInput(
+            f"the private row-key table of stream {name} is missing, so ldiv_db cannot tell whether "
+            f"{new_rows.name} repeats rows the stream already received",
+            f"start the stream again with --replace (ldiv anonymize ... --output {release} --replace)",
+        )
     with recorded_run(
         db,
         command="release append",

@@ -11,6 +11,7 @@ from fractions import Fraction
 
 from ..errors import BadInput
 from ..evaluator import SqlEvaluator
+from ..guarantees import MaxDeleted
 from ..render import Ident, render
 from .base import AnonymizeRequest, Partitioning
 
@@ -86,4 +87,5 @@ def apply_levels(request: AnonymizeRequest, levels: Mapping[str, int], limit: Fr
         labels=labels,
         levels=dict(levels),
         details={"levels": dict(levels), "deleted_rows": deleted},
+        guarantees=(MaxDeleted(limit),),
     )

@@ -239,3 +239,26 @@ CASES = {
     ),
     "decomposition/previous_marginals.sql": Case(lambda env: {"source": (_written(env), MARG)[1], "sa": SA}),
 }
+
+
+def _keys_table(env: HostileEnv) -> TableRef:
+    target = TableRef("keys:main.rel it's", "ldiv")
+    env.db.con.execute("CREATE SCHEMA IF NOT EXISTS ldiv")
+    env.db.con.execute(f"DROP TABLE IF EXISTS {target.sql()}")
+    env.run("decomposition/keys_write.sql", {"offset": 0}, target=target, source=env.source, key=KEY, create=True)
+    return target
+
+
+KEY = [Ident("it's"), Ident("ünï")]
+CASES.update(
+    {
+        "decomposition/keys_check.sql": Case(
+            lambda env: {"source": env.source, "key": KEY, "explicit": True, "keys": _keys_table(env)}
+        ),
+        "decomposition/keys_write.sql": Case(
+            lambda env: {"target": _keys_table(env), "source": env.source, "key": KEY, "create": False},
+            {"offset": 12},
+        ),
+        "decomposition/keys_count.sql": Case(lambda env: {"target": _keys_table(env)}),
+    }
+)

@@ -185,3 +185,22 @@ CASES = {
         prepare=_parquet,
     ),
 }
+
+
+def _guarantee_ctx(env: HostileEnv) -> dict[str, Any]:
+    from ldiv_db.render import render
+
+    _write_out(env)
+    env.db.run(render("release/release_rows.sql", {"release_id": 1}, assignment=_assignment(env)))
+    return {"source": env.source, "output": _out(env), "group_column": Ident("group id"), "column": env.klass}
+
+
+CASES.update(
+    {
+        "release/guarantee_one_per_group.sql": Case(_guarantee_ctx, {"release_id": 1}),
+        "release/published_count.sql": Case(lambda env: {"assignment": _assignment(env)}),
+        "meta/release_verification.sql": Case(
+            lambda env: {}, {"release_id": 1, "verified": True, "verification": "{}"}
+        ),
+    }
+)

@@ -1,6 +1,6 @@
-/* purpose: the inference-channel check of a continuous release, before anything is written: rows of any earlier release of the stream that would change (or lose) their group, rows published twice, and value copies an earlier group's SA-table would lose */
+/* purpose: the inference-channel check of a continuous release, before anything is written: rows of any earlier release of the stream that would change (or lose) their group, rows published twice, value copies an earlier group's SA-table would lose, and earlier groups that would gain rows (the difference of two releases would show a new member's QIs and SA values) */
 /* params: name, first_release, previous_id */
-/* returns: moved, republished, sa_changed */
+/* returns: moved, republished, sa_changed, grown */
 /* ref: SPEC §4.3 (a published group never changes membership; a row stays in its group); Byun et al. */
 WITH earlier AS (
   SELECT DISTINCT
@@ -113,5 +113,16 @@ SELECT
         FROM earlier
       )
   ) AS republished,
-  lost.n AS sa_changed
+  lost.n AS sa_changed,
+  (
+    SELECT
+      COUNT(DISTINCT gid)
+    FROM "temp"."main"."wk dec assignment's"
+    WHERE
+      gid IN (
+        SELECT
+          gid
+        FROM earlier
+      )
+  ) AS grown
 FROM lost

@@ -1,0 +1,5 @@
+-- purpose: how many rows an assignment publishes, before anything is written (an empty release is refused unless asked for)
+-- params: none
+-- returns: assigned, published
+-- ref: DESIGN §6 (a guarantee that was asked for is kept and verified, or the run is refused)
+SELECT count(*) AS assigned, count(*) FILTER (WHERE NOT deleted) AS published FROM {{ assignment | table }}

@@ -1,0 +1,9 @@
+/* purpose: store the row keys of a stream batch in the stream's private key table (created by the first release, appended to by every later one): the md5 of the key text, never the key itself */
+/* params: offset */
+/* returns: creates (first release) or inserts into target(rk, key_hash) */
+/* ref: DESIGN §6 (a stream keys its rows); SPEC §4.3 */
+INSERT INTO "ldiv"."keys:main.rel it's"
+SELECT
+  CAST(src.rowid AS BIGINT) + $offset AS rk,
+  MD5(CAST(TO_JSON([CAST(src."it's" AS TEXT), CAST(src."ünï" AS TEXT)]) AS TEXT)) AS key_hash
+FROM "main"."select" AS src
