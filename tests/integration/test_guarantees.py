@@ -16,7 +16,7 @@ import pytest
 
 from fixtures import census
 from ldiv_db import taxonomy
-from ldiv_db.algorithms import bsgi, full_domain
+from ldiv_db.algorithms import bsgi, levels
 from ldiv_db.cli import main
 from ldiv_db.db import Database
 from ldiv_db.guarantees import MaxDeleted
@@ -157,7 +157,7 @@ def test_a_broken_suppression_limit_rolls_the_release_back(
     path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # an algorithm whose own count is wrong: it promises 0 % while deleting rows
-    monkeypatch.setattr(full_domain, "MaxDeleted", lambda limit: MaxDeleted(Fraction(0)))
+    monkeypatch.setattr(levels, "MaxDeleted", lambda limit: MaxDeleted(Fraction(0)))
     assert _fd(path) == 1
     err = capsys.readouterr().err
     assert "breaks what the run promised: at most 0% of the rows deleted (--suppression-limit)" in err
