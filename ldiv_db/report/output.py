@@ -1,0 +1,25 @@
+"""Writing a page: atomically (a temporary file renamed into place), so a failed run leaves no half page."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+from ..errors import BadInput
+
+
+def write_page(path: str | Path, html: str) -> str:
+    """Write ``html`` to ``path`` (parent folders created); return the absolute path."""
+    target = Path(path).expanduser().resolve()
+    if target.is_dir():
+        raise BadInput(f"{target} is a folder", "give the HTML file to write, e.g. --html report.html")
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=".ldiv-", suffix=".html", dir=target.parent)
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(html)
+        os.replace(tmp, target)
+    except OSError as exc:
+        raise BadInput(f"cannot write {target}: {exc.strerror}", "choose a writable path for --html") from None
+    return str(target)
