@@ -59,9 +59,7 @@ def report(
     database = Database.open(db)
     try:
         facts = [
-            gather(
-                database, n, source=source, qi=qi, sa=sa, l=l, interval_labels=interval_labels, kl=kl
-            )
+            gather(database, n, source=source, qi=qi, sa=sa, l=l, interval_labels=interval_labels, kl=kl)
             for n in names
         ]
         path = None

@@ -224,7 +224,9 @@ def compare(
     try:
         inputs = resolve_inputs(database, table, qi, sa)
         chosen = as_list(algorithms) if algorithms else list(DEFAULT_ALGORITHMS)
-        entries = run_algorithms(database, inputs, l, [a.lower() for a in chosen], alpha=alpha, quiet=quiet, kl=kl)
+        entries = run_algorithms(
+            database, inputs, l, [a.lower() for a in chosen], alpha=alpha, quiet=quiet, kl=kl
+        )
         for name in releases:
             resolve_table(database, name)
             entries.append(Entry(name, "(external)", name, "external"))
@@ -251,6 +253,10 @@ def compare(
             database.close()
 
 
+def _names(names: Sequence[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
 def tradeoffs(result: CompareResult) -> list[str]:
     """Plain-language notes on what the numbers show: the best release per criterion and who dominates."""
     rows = [(e.label, summary(e.facts)) for e in result.measured() if e.facts is not None]
@@ -262,19 +268,34 @@ def tradeoffs(result: CompareResult) -> list[str]:
         return min(rows, key=lambda r: (r[1][key] if r[1][key] is not None else float("inf"), r[0]))
 
     name, s = best("ncp")
-    notes.append(f"Least information loss: {name} (NCP {s['ncp'] * 100:.2f} % of the QI detail lost per cell).")
-    name, s = best("rows_suppressed")
     notes.append(
-        f"Fewest suppressed rows: {name} ({s['rows_suppressed']:,} of {s['rows_in']:,} rows "
-        "deleted, starred or with the SA removed)."
-        if s["rows_suppressed"]
-        else f"{name} suppresses nothing: every row is published with generalized values."
+        f"Least information loss: {name} (NCP {s['ncp'] * 100:.2f} % of the QI detail lost per cell)."
     )
-    name, s = best("max_confidence")
+    clean = [n for n, r in rows if not r["rows_suppressed"]]
+    if clean:
+        notes.append(
+            f"{_names(clean)} {'suppresses' if len(clean) == 1 else 'suppress'} nothing: every row is "
+            "published, with generalized values instead."
+        )
+    else:
+        name, s = best("rows_suppressed")
+        notes.append(
+            f"Fewest suppressed rows: {name} ({s['rows_suppressed']:,} of {s['rows_in']:,} rows deleted, "
+            "starred or with the SA removed)."
+        )
+    _, s = best("max_confidence")
+    top = [n for n, r in rows if r["max_confidence"] <= s["max_confidence"] + 1e-12]
     notes.append(
-        f"Strongest protection against a best guess: {name} (an attacker who finds a person's class guesses "
-        f"the SA value right with probability at most {s['max_confidence']:.3f})."
+        f"Strongest protection against a best guess: {_names(top)} (an attacker who finds a person's class "
+        f"guesses the SA value right with probability at most {s['max_confidence']:.3f})."
     )
+    loose = [n for n, r in rows if r["max_confidence"] > 1 / result.l + 1e-12]
+    if loose:
+        notes.append(
+            f"{_names(loose)} {'lets' if len(loose) == 1 else 'let'} an attacker guess some SA value with "
+            f"a probability above 1/l = 1/{result.l}: distinct l-diversity bounds how many values a class "
+            "holds, not how often the most frequent one occurs."
+        )
     kls = [r for r in rows if r[1]["kl"] is not None]
     if kls:
         name, s = min(kls, key=lambda r: r[1]["kl"])

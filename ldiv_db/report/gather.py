@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from ..catalog import Table, output_ref, resolve_table
+from ..catalog import Table, output_ref
 from ..check import CheckResult, evaluate, model_from_options
 from ..db import Database
 from ..errors import BadInput
@@ -162,9 +162,7 @@ def _similarity(db: Database, inputs: Inputs) -> dict[str, Any] | None:
     return similarity(db, inputs.table.name, [c.name for c in inputs.qi], inputs.sa[0].name).to_dict()
 
 
-def _verdict(
-    db: Database, inputs: Inputs, recorded: dict[str, Any] | None, l: int | None
-) -> dict[str, Any]:
+def _verdict(db: Database, inputs: Inputs, recorded: dict[str, Any] | None, l: int | None) -> dict[str, Any]:
     """The recorded verification, or for an external table the distinct l-diversity check at ``l``."""
     if recorded is not None:
         ver = recorded.get("verification") or {}
@@ -224,8 +222,10 @@ def gather(
             "to measure a table made by another tool, name its source, QIs and SA: "
             "--source T --qi a,b,c --sa s",
         )
-    src = resolve_inputs(db, source, qi, sa)
-    inputs = resolve_inputs(db, release, [c.name for c in src.qi], [c.name for c in src.sa], null_sa_unknown=True)
+    src = resolve_inputs(db, source, qi, as_list(sa))
+    inputs = resolve_inputs(
+        db, release, [c.name for c in src.qi], [c.name for c in src.sa], null_sa_unknown=True
+    )
     rel_table = inputs.table
     intervals = [c.is_numeric for c in src.qi] if interval_labels else None
     metrics = _metrics(db, rec, src, rel_table, l, intervals, kl)

@@ -21,5 +21,7 @@ def write_page(path: str | Path, html: str) -> str:
             fh.write(html)
         os.replace(tmp, target)
     except OSError as exc:
-        raise BadInput(f"cannot write {target}: {exc.strerror}", "choose a writable path for --html") from None
+        raise BadInput(
+            f"cannot write {target}: {exc.strerror}", "choose a writable path for --html"
+        ) from None
     return str(target)

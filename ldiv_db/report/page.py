@@ -18,7 +18,11 @@ SA_SHOWN = 15  # SA values drawn one by one; the rest are summed into "other val
 SIZE_BARS = 30  # class sizes drawn one by one; beyond that, sizes are binned
 
 METRIC_HELP = (
-    ("ncp", "NCP", "information loss per cell, 0 = original values, 1 = every cell fully generalized (Xu et al. 2006)"),
+    (
+        "ncp",
+        "NCP",
+        "information loss per cell, 0 = original values, 1 = every cell fully generalized (Xu et al. 2006)",
+    ),
     ("il", "IL", "the sum of NCP over every published cell (BSGI's information loss)"),
     ("dm", "DM", "discernibility: Σ|G|² over classes plus |T| per deleted row; lower = finer classes"),
     ("cavg", "CAVG", "average class size divided by l; 1 is the ideal"),
@@ -80,7 +84,7 @@ def _size_chart(name: str, f: ReleaseFacts) -> Chart:
 
 def _diversity_charts(prefix: str, f: ReleaseFacts) -> list[Chart]:
     """Histograms of the per-class distinct count, entropy l and highest confidence, with l drawn in."""
-    d, e, c = f.diversity["distinct"], f.diversity["entropy"], f.diversity["confidence"]
+    d, e = f.diversity["distinct"], f.diversity["entropy"]
     l = f.l
     return [
         bar_chart(
@@ -106,19 +110,25 @@ def _diversity_charts(prefix: str, f: ReleaseFacts) -> list[Chart]:
             threshold=None if l is None else float(l),
             threshold_label=f"entropy l = {l}",
         ),
-        bar_chart(
-            f"{prefix}confidence",
-            [f"≤{b.bin / CONFIDENCE_BINS:.2f}" for b in c],
-            [b.classes for b in c],
-            xs=[(b.bin - 1) / CONFIDENCE_BINS for b in c],
-            width=1 / CONFIDENCE_BINS,
-            title="Highest value confidence per class (the attacker's best guess)",
-            xlabel="max over SA values of rows / |G|",
-            ylabel="classes",
-            threshold=None if l is None else 1 / l,
-            threshold_label=f"1/l = 1/{l}",
-        ),
+        _confidence_chart(f"{prefix}confidence", f),
     ]
+
+
+def _confidence_chart(name: str, f: ReleaseFacts) -> Chart:
+    c = f.diversity["confidence"]
+    l = f.l
+    return bar_chart(
+        name,
+        [f"≤{b.bin / CONFIDENCE_BINS:.2f}" for b in c],
+        [b.classes for b in c],
+        xs=[(b.bin - 1) / CONFIDENCE_BINS for b in c],
+        width=1 / CONFIDENCE_BINS,
+        title="Highest value confidence per class (the attacker's best guess)",
+        xlabel="max over SA values of rows / |G|",
+        ylabel="classes",
+        threshold=None if l is None else 1 / l,
+        threshold_label=f"1/l = 1/{l}",
+    )
 
 
 def _sa_chart(name: str, f: ReleaseFacts) -> Chart:

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 from .. import __version__
 from ..render import html_safe, render_html
 from .charts import Chart, bar_chart, scatter
-from .page import _diversity_charts, _num, _size_chart, fmt, pct
+from .page import _confidence_chart, _num, _size_chart, fmt, pct
 
 if TYPE_CHECKING:
     from .compare import CompareResult
@@ -34,7 +34,7 @@ def compare_page(result: CompareResult, database: str) -> str:
     from .compare import summary
 
     measured = [e for e in result.entries if e.facts is not None]
-    rows = []
+    rows: list[dict[str, Any]] = []
     for e in result.entries:
         s = summary(e.facts) if e.facts is not None else None
         cells = []
@@ -50,7 +50,7 @@ def compare_page(result: CompareResult, database: str) -> str:
                 _num("max_confidence", s["max_confidence"]),
                 _num("seconds", e.seconds, "–" if e.seconds is None else f"{e.seconds:.1f}"),
             ]
-        rows.append({"e": e, "s": s, "cells": cells})
+        rows.append({"e": e, "s": s, "cells": cells, "label": e.label})
     charts: list[Chart] = []
     if measured:
         charts.append(
@@ -67,7 +67,9 @@ def compare_page(result: CompareResult, database: str) -> str:
             )
         )
         for key, title, axis, scale in CRITERIA:
-            pairs = [(r["e"].label, r["s"][key]) for r in rows if r["s"] is not None and r["s"][key] is not None]
+            pairs = [
+                (str(r["label"]), r["s"][key]) for r in rows if r["s"] is not None and r["s"][key] is not None
+            ]
             if pairs:
                 charts.append(
                     bar_chart(
@@ -83,7 +85,7 @@ def compare_page(result: CompareResult, database: str) -> str:
     for i, e in enumerate(measured, 1):
         assert e.facts is not None
         size = _size_chart(f"s{i}-class-sizes", e.facts)
-        conf = _diversity_charts(f"s{i}-", e.facts)[2]
+        conf = _confidence_chart(f"s{i}-confidence", e.facts)
         side.append({"e": e, "f": e.facts, "charts": [_chart(size), _chart(conf)]})
     return render_html(
         "compare.html",
