@@ -12,6 +12,7 @@ from ..catalog import output_ref, resolve_table
 from ..db import Database
 from ..errors import BadInput, LdivError
 from ..inputs import Inputs, as_list, resolve_inputs
+from ..render import render
 from .gather import ReleaseFacts, gather, recorded_release
 
 DEFAULT_ALGORITHMS = ("bsgi", "mondrian", "tp", "tp+", "hilbert", "lplus", "topdown")
@@ -120,7 +121,13 @@ def _own_output(db: Database, name: str, algorithm: str, source: str) -> bool:
     if not db.exists(output_ref(name)):
         return False
     rec = recorded_release(db, name)
-    if rec is None or rec["algorithm"] != algorithm or str(rec["source"]).lower() != source.lower():
+    ours = rec is not None and rec["algorithm"] == algorithm and str(rec["source"]).lower() == source.lower()
+    if ours and rec is not None:  # and still the table that release wrote (not dropped and re-created)
+        table = resolve_table(db, name)
+        rows = int(db.scalar(render("catalog/row_count.sql", source=table.ref)))
+        columns = {c.name.lower() for c in table.columns}
+        ours = rows == int(rec["rows_published"]) and any(c.startswith("group_id") for c in columns)
+    if not ours:
         raise BadInput(
             f"table {name} exists and is not an earlier {algorithm} release of {source} made by ldiv_db",
             f"compare writes its releases to <table>_cmp_<algorithm>; drop or rename {name} first",
