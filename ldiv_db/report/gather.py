@@ -26,7 +26,7 @@ from ..render import render
 # labels as intervals, as the anonymize command does (``ldiv metrics --interval-labels``).
 INTERVAL_ALGORITHMS = frozenset({"bsgi", "mondrian"})
 RISK_THRESHOLDS = (Fraction(1, 20), Fraction(1, 10), Fraction(1, 5))
-CONFIDENCE_BINS = 20
+CONFIDENCE_BINS = 20  # about this many bins over (0, 1]; a multiple of l, so that 1/l is a bin edge
 ENTROPY_WIDTH = 0.25
 
 
@@ -126,9 +126,13 @@ def _risk(sizes: Sequence[tuple[int, int]]) -> Risk:
     return Risk(Fraction(1, min(s for s, _ in sizes)), Fraction(classes, rows), above)
 
 
-def _diversity(db: Database, inputs: Inputs) -> dict[str, list[Bin]]:
+def confidence_bins(l: int | None) -> int:
+    return CONFIDENCE_BINS if not l else l * -(-CONFIDENCE_BINS // l)
+
+
+def _diversity(db: Database, inputs: Inputs, l: int | None) -> dict[str, list[Bin]]:
     ctx = {"source": inputs.table.ref, "keys": [c.ident for c in inputs.qi], "sa": inputs.sa[0].ident}
-    params = {"entropy_width": ENTROPY_WIDTH, "confidence_bins": CONFIDENCE_BINS}
+    params = {"entropy_width": ENTROPY_WIDTH, "confidence_bins": confidence_bins(l)}
     out: dict[str, list[Bin]] = {"distinct": [], "entropy": [], "confidence": []}
     for r in db.records(render("report/diversity.sql", params, **ctx)):
         out[r["measure"]].append(Bin(int(r["bin"]), int(r["classes"]), int(r["rows"]), r["lo"], r["hi"]))
@@ -258,7 +262,7 @@ def gather(
         metrics=metrics,
         class_sizes=sizes,
         risk=_risk(sizes),
-        diversity=_diversity(db, inputs),
+        diversity=_diversity(db, inputs, l),
         qi_ncp=_qi_ncp(db, src.table, rel_table, inputs, intervals),
         sa_counts=sa_counts,
         similarity=_similarity(db, inputs),

@@ -12,7 +12,7 @@ from typing import Any
 from .. import __version__
 from ..render import html_safe, render_html
 from .charts import Chart, bar_chart, grouped_bars
-from .gather import CONFIDENCE_BINS, ENTROPY_WIDTH, ReleaseFacts
+from .gather import ENTROPY_WIDTH, ReleaseFacts, confidence_bins
 
 SA_SHOWN = 15  # SA values drawn one by one; the rest are summed into "other values"
 SIZE_BARS = 30  # class sizes drawn one by one; beyond that, sizes are binned
@@ -117,12 +117,13 @@ def _diversity_charts(prefix: str, f: ReleaseFacts) -> list[Chart]:
 def _confidence_chart(name: str, f: ReleaseFacts) -> Chart:
     c = f.diversity["confidence"]
     l = f.l
+    bins = confidence_bins(l)
     return bar_chart(
         name,
-        [f"≤{b.bin / CONFIDENCE_BINS:.2f}" for b in c],
+        [f"≤{b.bin / bins:.2f}" for b in c],
         [b.classes for b in c],
-        xs=[(b.bin - 1) / CONFIDENCE_BINS for b in c],
-        width=1 / CONFIDENCE_BINS,
+        xs=[(b.bin - 1) / bins for b in c],
+        width=1 / bins,
         title="Highest value confidence per class (the attacker's best guess)",
         xlabel="max over SA values of rows / |G|",
         ylabel="classes",

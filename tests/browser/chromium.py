@@ -115,15 +115,26 @@ def open_page(html: Path, screenshot: Path) -> PageView:
         title = driver.title
         _full_screenshot(driver, screenshot)
         console = driver.get_log("browser")
-        requests = []
-        for entry in driver.get_log("performance"):
-            msg = json.loads(entry["message"])["message"]
-            if msg.get("method") == "Network.requestWillBeSent":
-                requests.append(msg["params"]["request"]["url"])
+        requests = _page_requests(driver.get_log("performance"), html.resolve().as_uri())
     finally:
         driver.quit()
         shutil.rmtree(profile, ignore_errors=True)
     return PageView(console, requests, charts, title, numbers)
+
+
+def _page_requests(log: list[dict[str, Any]], page_url: str) -> list[str]:
+    """Every request the page itself made (the browser's own start-up pages excluded), the page's own
+    file excepted: a self-contained page makes none."""
+    out = []
+    for entry in log:
+        msg = json.loads(entry["message"])["message"]
+        if msg.get("method") != "Network.requestWillBeSent":
+            continue
+        params = msg["params"]
+        url = params["request"]["url"]
+        if params.get("documentURL") == page_url and url != page_url:
+            out.append(url)
+    return out
 
 
 def _full_screenshot(driver: Any, path: Path) -> None:
