@@ -56,3 +56,11 @@ def test_fmt() -> None:
     assert fmt(None) == "n/a"
     assert fmt(Fraction(1, 3)) == "0.3333"
     assert fmt(True) == "yes"
+
+
+def test_hostile_labels_stay_text_inside_the_svg() -> None:
+    """Chart labels come from the data (SA values, column and table names): the SVG must carry them as
+    escaped text, since the page inserts the SVG unescaped."""
+    c = bar_chart("h", ["<script>alert(1)</script>", 'a&b"'], [1, 2], title="<img src=x onerror=alert(1)>")
+    assert "<script" not in c.svg and "<img" not in c.svg
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in c.svg
