@@ -110,6 +110,8 @@ def bar_chart(
             ax.set_yscale("log")
         else:
             _big_numbers(ax, values)
+            if values and max(values) == 0:
+                ax.set_ylim(0, 1)  # all bars zero (e.g. NCP of unchanged QIs): no negative axis
         ax.set_title(title, loc="left", fontsize=10)
         ax.set_xlabel(xlabel)
         ax.set_ylabel(ylabel)
@@ -138,7 +140,7 @@ def grouped_bars(
                 b.set_gid(f"{name}-bar-{count}")
                 count += 1
         ax.set_xticks(range(len(labels)), list(labels), rotation=45, ha="right")
-        ax.legend(frameon=False, loc="upper right")
+        ax.legend(frameon=False, loc="best")
         ax.set_title(title, loc="left", fontsize=10)
         ax.set_ylabel(ylabel)
         svg = _unique_ids(_svg(fig, 0.36), name)

@@ -64,7 +64,7 @@ class ReleaseFacts:
     risk: Risk
     diversity: dict[str, list[Bin]]
     qi_ncp: list[tuple[str, float, int]]  # QI, average NCP over published rows, starred cells
-    sa_counts: list[tuple[str | None, int, int]]
+    sa_counts: dict[str, list[tuple[str | None, int, int]]]  # per SA: value, source rows, release rows
     similarity: dict[str, Any] | None
     verdict: dict[str, Any]
     seconds: float = 0.0
@@ -76,15 +76,18 @@ class ReleaseFacts:
 
     @property
     def rows_in(self) -> int:
+        if self.recorded:
+            return int(self.recorded["rows_in"])
         return int(self.metrics["rows"]) + int(self.metrics["deleted_rows"])
 
     @property
     def rows_published(self) -> int:
-        return int(self.metrics["rows"])
+        return int(self.recorded["rows_published"]) if self.recorded else int(self.metrics["rows"])
 
     @property
     def rows_deleted(self) -> int:
-        return int(self.metrics["deleted_rows"])
+        """Rows not published: deleted by suppression, or (Decomposition+) kept back for a later release."""
+        return self.rows_in - self.rows_published
 
     @property
     def rows_suppressed(self) -> int:
@@ -130,8 +133,8 @@ def confidence_bins(l: int | None) -> int:
     return CONFIDENCE_BINS if not l else l * -(-CONFIDENCE_BINS // l)
 
 
-def _diversity(db: Database, inputs: Inputs, l: int | None) -> dict[str, list[Bin]]:
-    ctx = {"source": inputs.table.ref, "keys": [c.ident for c in inputs.qi], "sa": inputs.sa[0].ident}
+def _diversity(db: Database, inputs: Inputs, keys: list[Any], l: int | None) -> dict[str, list[Bin]]:
+    ctx = {"source": inputs.table.ref, "keys": keys, "sa": inputs.sa[0].ident}
     params = {"entropy_width": ENTROPY_WIDTH, "confidence_bins": confidence_bins(l)}
     out: dict[str, list[Bin]] = {"distinct": [], "entropy": [], "confidence": []}
     for r in db.records(render("report/diversity.sql", params, **ctx)):
@@ -163,7 +166,10 @@ def _similarity(db: Database, inputs: Inputs) -> dict[str, Any] | None:
         return None
     from ..attack import similarity
 
-    return similarity(db, inputs.table.name, [c.name for c in inputs.qi], inputs.sa[0].name).to_dict()
+    group = inputs.group.name if inputs.group is not None else None
+    return similarity(
+        db, inputs.table.name, [c.name for c in inputs.qi], inputs.sa[0].name, None, group
+    ).to_dict()
 
 
 def _verdict(db: Database, inputs: Inputs, recorded: dict[str, Any] | None, l: int | None) -> dict[str, Any]:
@@ -207,11 +213,6 @@ def gather(
     """Measure ``release``. A recorded release knows its source, QIs, SA and l; other tables need them."""
     t0 = time.perf_counter()
     rec = recorded_release(db, release)
-    if rec is not None and rec["algorithm"] == "decomposition":
-        raise BadInput(
-            f"{release} is a Decomposition+ release (three tables: {release}_qid, _sa, _marginals)",
-            f"see `ldiv release history DB --release {release}`; the report covers one-table releases",
-        )
     if rec is not None:
         source = source or str(rec["source"])
         qi = qi or rec["qi"]
@@ -227,48 +228,53 @@ def gather(
             "--source T --qi a,b,c --sa s",
         )
     src = resolve_inputs(db, source, qi, as_list(sa))
-    inputs = resolve_inputs(
-        db, release, [c.name for c in src.qi], [c.name for c in src.sa], null_sa_unknown=True
-    )
-    rel_table = inputs.table
-    intervals = [c.is_numeric for c in src.qi] if interval_labels else None
-    metrics = _metrics(db, rec, src, rel_table, l, intervals, kl)
-    sizes = [
-        (int(s), int(c))
-        for s, c in db.rows(
-            render("report/class_sizes.sql", source=rel_table.ref, keys=[c.ident for c in inputs.qi])
+    qi_names, sa_names = [c.name for c in src.qi], [c.name for c in src.sa]
+    if rec is not None and rec["algorithm"] == "decomposition":
+        # Decomposition+ publishes the QIs unchanged (<out>_qid) and each group's SA multisets (<out>_sa):
+        # the classes are the SA table's groups, NCP is 0 on every QI, the noise shows in the SA counts
+        inputs = resolve_inputs(
+            db, f"{release}_sa", None, sa_names, group_column="group_id", require_qi=False
         )
-    ]
-    sa_counts = [
-        (None if v is None else str(v), int(a), int(b))
-        for v, a, b in db.rows(
-            render(
-                "report/sa_counts.sql",
-                source=src.table.ref,
-                sa=src.sa[0].ident,
-                release=rel_table.ref,
-                release_sa=inputs.sa[0].ident,
-            )
-        )
-    ]
+        keys = [inputs.group.ident] if inputs.group is not None else []
+        metrics = dict(rec.get("metrics") or {})
+        qi_ncp = [(q, 0.0, 0) for q in qi_names]
+    else:
+        inputs = resolve_inputs(db, release, qi_names, sa_names, null_sa_unknown=True)
+        keys = [c.ident for c in inputs.qi]
+        intervals = [c.is_numeric for c in src.qi] if interval_labels else None
+        metrics = _metrics(db, rec, src, inputs.table, l, intervals, kl)
+        qi_ncp = _qi_ncp(db, src.table, inputs.table, inputs, intervals)
+    rel = inputs.table.ref
+    sizes = [(int(s), int(c)) for s, c in db.rows(render("report/class_sizes.sql", source=rel, keys=keys))]
     return ReleaseFacts(
-        name=rel_table.name,
+        name=inputs.table.name if rec is None or rec["algorithm"] != "decomposition" else str(rec["name"]),
         source=src.table.name,
-        qi=[c.name for c in src.qi],
-        sa=[c.name for c in src.sa],
+        qi=qi_names,
+        sa=sa_names,
         l=l,
         recorded=rec,
         check=evaluate(db, inputs, None, prefix="report_c"),
         metrics=metrics,
         class_sizes=sizes,
         risk=_risk(sizes),
-        diversity=_diversity(db, inputs, l),
-        qi_ncp=_qi_ncp(db, src.table, rel_table, inputs, intervals),
-        sa_counts=sa_counts,
+        diversity=_diversity(db, inputs, keys, l),
+        qi_ncp=qi_ncp,
+        sa_counts={r.name: _sa_counts(db, src, inputs, i) for i, r in enumerate(inputs.sa)},
         similarity=_similarity(db, inputs),
         verdict=_verdict(db, inputs, rec, l),
         seconds=time.perf_counter() - t0,
     )
+
+
+def _sa_counts(db: Database, src: Inputs, inputs: Inputs, i: int) -> list[tuple[str | None, int, int]]:
+    q = render(
+        "report/sa_counts.sql",
+        source=src.table.ref,
+        sa=src.sa[i].ident,
+        release=inputs.table.ref,
+        release_sa=inputs.sa[i].ident,
+    )
+    return [(None if v is None else str(v), int(a), int(b)) for v, a, b in db.rows(q)]
 
 
 def _metrics(

@@ -30,6 +30,8 @@ METRIC_HELP = (
     ("stars", "stars", "cells published as * (suppressed values)"),
     ("arx_loss", "ARX Loss", "ARX's loss metric (geometric mean of the per-attribute loss); 0 = none"),
     ("lm", "LM", "loss metric: Σ per cell of (#leaves − 1)/(|A| − 1), deleted rows count fully"),
+    ("noise", "noise", "SA values replaced by noise (Decomposition+: the QIs are published unchanged)"),
+    ("rows_waiting", "rows waiting", "rows kept back for a later release of the stream (Decomposition+)"),
 )
 
 
@@ -132,9 +134,10 @@ def _confidence_chart(name: str, f: ReleaseFacts) -> Chart:
     )
 
 
-def _sa_chart(name: str, f: ReleaseFacts) -> Chart:
-    shown = f.sa_counts[:SA_SHOWN]
-    rest = f.sa_counts[SA_SHOWN:]
+def _sa_chart(name: str, f: ReleaseFacts, sa: str) -> Chart:
+    counts = f.sa_counts[sa]
+    shown = counts[:SA_SHOWN]
+    rest = counts[SA_SHOWN:]
     labels = ["(suppressed)" if v is None else v for v, _, _ in shown]
     src = [a for _, a, _ in shown]
     rel = [b for _, _, b in shown]
@@ -146,7 +149,7 @@ def _sa_chart(name: str, f: ReleaseFacts) -> Chart:
         name,
         labels,
         [(f"source {f.source}", src), (f"release {f.name}", rel)],
-        title=f"SA {f.sa[0]}: rows per value, source against release",
+        title=f"SA {sa}: rows per value, source against release",
         ylabel="rows",
     )
 
@@ -176,7 +179,7 @@ def release_section(f: ReleaseFacts, index: int) -> dict[str, Any]:
             rotate=len(f.qi_ncp) > 4,
         )
     )
-    charts.append(_sa_chart(f"{p}sa", f))
+    charts += [_sa_chart(f"{p}sa" + (f"-{j}" if j else ""), f, sa) for j, sa in enumerate(f.sa_counts)]
     m = f.metrics
     chk = f.check
     return {

@@ -66,7 +66,12 @@ def test_report_numbers_equal_check_and_metrics(
     shown = page.values[f"main.{release}"]
     db = str(report_env.db)
     chk = _cli_json(capsys, "check", db, "--table", release, "--qi", ",".join(QI), "--sa", SA)
-    for key, ours in (("groups", "classes"), ("k", "k"), ("distinct_l", "distinct_l"), ("entropy_l", "entropy_l")):
+    for key, ours in (
+        ("groups", "classes"),
+        ("k", "k"),
+        ("distinct_l", "distinct_l"),
+        ("entropy_l", "entropy_l"),
+    ):
         assert _close(shown[ours], chk[key]), (key, shown[ours], chk[key])
     assert Fraction(shown["frequency_l"]) == Fraction(chk["frequency_l_exact"])
     extra = ["--interval-labels"] if release == "rel_mondrian" else []
@@ -171,3 +176,32 @@ def test_compare_cli_errors(report_env: ReportEnv, capsys: pytest.CaptureFixture
                  "--algorithms", "nope"])  # fmt: skip
     _, err = capsys.readouterr()
     assert code == 2 and "unknown algorithm 'nope'" in err and "Traceback" not in err
+
+
+def test_report_of_a_decomposition_release(tmp_path: Path) -> None:
+    """Decomposition+ (Das & Bhattacharyya, Table 1): classes are the SA table's groups, the QIs are
+    published unchanged (NCP 0), and the SA chart of a noised SA shows exactly the replaced copies."""
+    from fixtures.papers import paper_tables
+    from ldiv_db import taxonomy
+
+    t = paper_tables()["decomposition_table1"]
+    db = tmp_path / "dec.duckdb"
+    with ldiv_db.Database.open(db) as con:
+        ldiv_db.load(con, t.path, "dec", sep=";")
+        for col, path in t.hierarchies.items():
+            taxonomy.import_hierarchy(con, "dec", col, path)
+    res = ldiv_db.anonymize(
+        str(db), "dec", ["Gender", "Zip", "Birthday"], ["Occupation", "Salary"], algorithm="decomposition",
+        l=[4, 4], output="dec_rel",
+    )  # fmt: skip
+    rep = ldiv_db.report(str(db), "dec_rel", html=str(tmp_path / "dec.html"))
+    f = rep.releases[0]
+    assert f.check.groups == res.groups and f.rows_published == res.rows_published
+    assert [v for _, v, _ in f.qi_ncp] == [0.0, 0.0, 0.0]
+    noise = int(res.details["noise"])
+    changed = sum(abs(a - b) for _, a, b in f.sa_counts["Salary"]) // 2
+    assert changed == noise
+    assert all(a == b for _, a, b in f.sa_counts["Occupation"])  # the primary SA carries no noise
+    page = _parse(tmp_path / "dec.html", "data-release")
+    assert page.values["main.dec_rel"]["noise"] == str(noise)
+    assert {"r1-sa", "r1-sa-1"} <= page.charts.keys()
