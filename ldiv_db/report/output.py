@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
-import tempfile
 from pathlib import Path
 
 from ..errors import BadInput
@@ -14,13 +14,14 @@ def write_page(path: str | Path, html: str) -> str:
     target = Path(path).expanduser().resolve()
     if target.is_dir():
         raise BadInput(f"{target} is a folder", "give the HTML file to write, e.g. --html report.html")
+    tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")  # a plain file: the umask applies
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=".ldiv-", suffix=".html", dir=target.parent)
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(html)
+        tmp.write_text(html, encoding="utf-8")
         os.replace(tmp, target)
     except OSError as exc:
+        with contextlib.suppress(OSError):
+            tmp.unlink(missing_ok=True)
         raise BadInput(
             f"cannot write {target}: {exc.strerror}", "choose a writable path for --html"
         ) from None

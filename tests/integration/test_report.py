@@ -127,6 +127,8 @@ def test_report_bad_input(report_env: ReportEnv) -> None:
         ldiv_db.report(str(report_env.db), "no_such_table", source="census", qi=QI, sa=SA)
     with pytest.raises(BadInput, match="no release given"):
         ldiv_db.report(str(report_env.db), [])
+    with pytest.raises(BadInput, match="is a folder"):
+        ldiv_db.report(str(report_env.db), "rel_tp", html=str(report_env.db.parent))
 
 
 def test_compare_page_and_outputs(report_env: ReportEnv) -> None:
