@@ -14,6 +14,7 @@ from .db import Database
 from .inputs import as_list, resolve_inputs
 from .load import LoadResult, load
 from .render import render
+from .report import CompareResult, ReportResult, compare, report
 from .suggest import SuggestResult
 from .suggest import suggest_l as _suggest
 
@@ -156,16 +157,20 @@ def release_history(db: Any, release: str) -> Any:
 __all__ = [
     "AnonymizeResult",
     "CheckResult",
+    "CompareResult",
     "LoadResult",
     "MetricsResult",
     "ReleaseList",
+    "ReportResult",
     "SuggestResult",
     "anonymize",
     "check",
+    "compare",
     "load",
     "metrics",
     "release_append",
     "release_history",
     "releases",
+    "report",
     "suggest_l",
 ]

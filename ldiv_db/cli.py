@@ -21,6 +21,8 @@ EPILOG = """examples:
   ldiv suggest-l my.duckdb --table adult --sa occupation
   ldiv anonymize my.duckdb --table adult --qi age,sex --sa occupation --algorithm full-domain \\
        --levels age=2,sex=0 --l 2 --output adult_release
+  ldiv report my.duckdb --release adult_release --html report.html
+  ldiv compare my.duckdb --table adult --qi age,sex,race --sa occupation --l 4 --html compare.html
 """
 
 
@@ -41,6 +43,7 @@ WRITE_COMMANDS = frozenset(
         "load",
         "anonymize",
         "run",
+        "compare",
         "hierarchy import",
         "hierarchy build",
         "hierarchy import-categories",
@@ -333,6 +336,8 @@ def build_parser() -> argparse.ArgumentParser:
     rh.add_argument("--release", required=True)
     rh.add_argument("--json", action="store_true")
 
+    _add_report_commands(sub)
+
     rl = sub.add_parser("releases", help="list recorded releases")
     _add_db(rl)
     rl.add_argument("--json", action="store_true")
@@ -348,6 +353,79 @@ def build_parser() -> argparse.ArgumentParser:
     dr.add_argument("--repair", action="store_true", help="restore what can be restored safely")
     dr.add_argument("--json", action="store_true")
     return p
+
+
+def _add_report_commands(sub: Any) -> None:
+    rp = sub.add_parser(
+        "report",
+        help="an offline HTML report of releases: verdict, classes, diversity, risk, utility",
+        description="One self-contained HTML file (inline SVG charts, no network). A release recorded by "
+        "ldiv_db knows its source, QIs, SA and l; for a table made by another tool give --source, --qi, --sa.",
+    )
+    _add_db(rp)
+    rp.add_argument("--release", action="append", required=True, help="release table (repeat for several)")
+    rp.add_argument("--html", help="the HTML file to write")
+    rp.add_argument("--source", help="source table of an external release")
+    rp.add_argument("--qi", help="QI columns of an external release")
+    rp.add_argument("--sa", help="SA column(s) of an external release")
+    rp.add_argument("--l", type=int, help="l to draw as the threshold (default: the release's)")
+    rp.add_argument("--interval-labels", action="store_true", help="read numeric 'lo-hi' labels as ranges")
+    rp.add_argument("--no-kl", action="store_true", help="skip the KL-divergence of external releases")
+    rp.add_argument("--json", action="store_true")
+    cp = sub.add_parser(
+        "compare",
+        help="run the algorithms that apply, each into <table>_cmp_<algorithm>, and one page to choose",
+    )
+    _add_db(cp)
+    cp.add_argument("--table", required=True)
+    cp.add_argument("--qi", required=True)
+    cp.add_argument("--sa", required=True)
+    cp.add_argument("--l", type=int, required=True)
+    cp.add_argument(
+        "--algorithms", help="comma-separated (default: bsgi,mondrian,tp,tp+,hilbert,lplus,topdown)"
+    )
+    cp.add_argument("--release", action="append", default=[], help="add a release made by another tool")
+    cp.add_argument("--alpha", default="1", help="alpha of topdown's distinct-alpha model (default 1)")
+    cp.add_argument("--html", help="the HTML file to write")
+    cp.add_argument("--no-kl", action="store_true", help="skip the KL-divergence metric")
+    cp.add_argument("--quiet", action="store_true", help="no progress on stderr")
+    cp.add_argument("--json", action="store_true")
+
+
+def _cmd_report(args: argparse.Namespace) -> int:
+    from . import api
+
+    if args.command == "report":
+        _emit(
+            args,
+            api.report(
+                _open(args),
+                args.release,
+                html=args.html,
+                source=args.source,
+                qi=args.qi,
+                sa=args.sa,
+                l=args.l,
+                interval_labels=True if args.interval_labels else None,
+                kl=not args.no_kl,
+            ),
+        )
+        return 0
+    res = api.compare(
+        _open(args),
+        args.table,
+        args.qi,
+        args.sa,
+        args.l,
+        algorithms=args.algorithms,
+        releases=args.release,
+        html=args.html,
+        alpha=args.alpha,
+        quiet=args.quiet,
+        kl=not args.no_kl,
+    )
+    _emit(args, res)
+    return 0
 
 
 def _cmd(args: argparse.Namespace) -> int:
@@ -470,6 +548,8 @@ def _cmd(args: argparse.Namespace) -> int:
         dres = doctor(args.db, repair=args.repair)
         _emit(args, dres)
         return 0 if dres.healthy else 1
+    if args.command in ("report", "compare"):
+        return _cmd_report(args)
     raise LdivError(f"unknown command {args.command}")
 
 

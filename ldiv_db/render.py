@@ -7,6 +7,10 @@ Rules enforced here:
 * values never reach SQL text: they are bound parameters (``$l``, ``$theta``) whose names the template's
   header declares (``-- params: l, theta``); :func:`render` refuses missing or undeclared params;
 * a ``finalize`` hook refuses any raw ``str`` printed by ``{{ }}``, so a value cannot be pasted in by mistake.
+
+The HTML pages of ``ldiv report`` / ``ldiv compare`` (``ldiv_db/report/templates/``) are rendered here
+too, by a second sandboxed environment with autoescape on: every value is escaped unless the page code
+marks it :func:`html_safe` (the inline SVG charts the plotting library wrote).
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 import jinja2
+import markupsafe
 from jinja2.sandbox import SandboxedEnvironment
 from sqlglot import exp
 
@@ -215,3 +220,28 @@ def default_renderer() -> Renderer:
 def render(name: str, params: Mapping[str, Any] | None = None, **ctx: Any) -> Query:
     """Render ``sql/<name>`` with the shared renderer."""
     return default_renderer().render(name, params, **ctx)
+
+
+# ---------------------------------------------------------------------------- HTML pages (ldiv report)
+_HTML_DIR = Path(__file__).resolve().parent / "report" / "templates"
+
+
+@functools.lru_cache(maxsize=1)
+def _html_env() -> SandboxedEnvironment:
+    return SandboxedEnvironment(
+        loader=jinja2.FileSystemLoader(str(_HTML_DIR)),
+        undefined=jinja2.StrictUndefined,
+        autoescape=True,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+
+
+def html_safe(text: str) -> markupsafe.Markup:
+    """Mark trusted markup (an SVG chart written by the plotting library) as safe to insert unescaped."""
+    return markupsafe.Markup(text)
+
+
+def render_html(name: str, **ctx: Any) -> str:
+    """Render the page template ``ldiv_db/report/templates/<name>``; every value is HTML-escaped."""
+    return _html_env().get_template(name).render(**ctx)

@@ -1,0 +1,78 @@
+"""The offline HTML report of releases (``ldiv report``) and the comparison page (``ldiv compare``).
+
+:mod:`.gather` measures a release with SQL aggregates, :mod:`.charts` draws inline SVG with matplotlib,
+:mod:`.page` / :mod:`.page_compare` assemble the pages through ``render.render_html``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ..db import Database
+from ..errors import BadInput
+from .compare import CompareResult, compare
+from .gather import ReleaseFacts, gather
+
+
+@dataclass
+class ReportResult:
+    releases: list[ReleaseFacts]
+    html: str | None
+    seconds: float
+
+    def to_dict(self) -> dict[str, Any]:
+        from .compare import summary
+
+        return {
+            "html": self.html,
+            "seconds": round(self.seconds, 3),
+            "releases": [summary(f) for f in self.releases],
+        }
+
+    def render_text(self) -> str:
+        names = ", ".join(f.name for f in self.releases)
+        return f"report on {names} ({self.seconds:.2f} s)" + (f"\npage: {self.html}" if self.html else "")
+
+
+def report(
+    db: Any,
+    releases: str | Sequence[str],
+    *,
+    html: str | None = None,
+    source: str | None = None,
+    qi: str | Sequence[str] | None = None,
+    sa: str | Sequence[str] | None = None,
+    l: int | None = None,
+    interval_labels: bool | None = None,
+    kl: bool = True,
+) -> ReportResult:
+    """Measure each release and, with ``html``, write the report page there. A release recorded by
+    ldiv_db knows its source, QIs, SA and l; for other tables give ``source``, ``qi`` and ``sa``."""
+    import time
+
+    t0 = time.perf_counter()
+    names = [releases] if isinstance(releases, str) else list(releases)
+    if not names:
+        raise BadInput("no release given", "name one with --release OUT (repeat it for several)")
+    database = Database.open(db, mode="read")
+    try:
+        facts = [
+            gather(database, n, source=source, qi=qi, sa=sa, l=l, interval_labels=interval_labels, kl=kl)
+            for n in names
+        ]
+        path = None
+        if html:
+            from .output import write_page
+            from .page import report_page
+
+            path = write_page(html, report_page(facts, database.path or "(in memory)"))
+        return ReportResult(facts, path, time.perf_counter() - t0)
+    finally:
+        database.drop_work_tables()
+        if database is not db:
+            database.close()
+
+
+__all__ = ["CompareResult", "ReleaseFacts", "ReportResult", "compare", "gather", "report"]
