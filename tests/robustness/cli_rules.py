@@ -77,7 +77,7 @@ class Outcome:
         return f"ldiv {' '.join(map(repr, self.argv))} -> {self.code}: {' | '.join(text[:3])[:300]}"
 
 
-def _call(argv: Sequence[str]) -> tuple[int | str, str, str]:
+def call(argv: Sequence[str]) -> tuple[int | str, str, str]:
     out, err = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
         try:
@@ -116,7 +116,7 @@ def check(fx: Fixture, argv: Sequence[str], *, job: str | None = None, loaded: s
                 text = text.replace(k, v.replace("\\", "\\\\"))
             (exdir / "job.toml").write_text(text, encoding="utf-8")
         real = [_subst(a, subst) for a in argv]
-        code, out, err = _call(real)
+        code, out, err = call(real)
         after = cs.snapshot(db)
         broken = _rules(fx, list(argv), code, out, err, after, db, exdir, loaded)
         return Outcome(list(argv), code, out, err, broken)
