@@ -20,6 +20,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+import duckdb
+
 from ldiv_db.cli import main
 
 from . import catalog_state as cs
@@ -41,6 +43,9 @@ class Fixture:
     before: cs.Snapshot
     sha: str
     paths: dict[str, Path]
+    plain: Path  # a plain DuckDB file (no ldiv schema) holding a copy of the census table
+    plain_before: cs.Snapshot
+    plain_sha: str
 
     @classmethod
     def build(cls, workdir: Path, rows: int = 400) -> Fixture:
@@ -61,7 +66,22 @@ class Fixture:
             "@HIER@": files.hierarchies["age"],
             "@CATS@": files.categories,
         }
-        return cls(files, cs.snapshot(files.db), cs.sha256_file(files.db), paths)
+        plain = workdir / "plain.duckdb"
+        con = duckdb.connect(str(plain))
+        con.execute(
+            f"CREATE TABLE {cs.SOURCE} AS SELECT * FROM read_csv($p, delim = ';', header = true)",
+            {"p": str(files.csv)},
+        )
+        con.close()
+        return cls(
+            files,
+            cs.snapshot(files.db),
+            cs.sha256_file(files.db),
+            paths,
+            plain,
+            cs.snapshot(plain),
+            cs.sha256_file(plain),
+        )
 
 
 @dataclass
@@ -107,7 +127,9 @@ def check(fx: Fixture, argv: Sequence[str], *, job: str | None = None, loaded: s
     exdir = Path(tempfile.mkdtemp(dir=root))
     try:
         db = cs.copy_db(fx.files.db, exdir / "db.duckdb")
+        plain = cs.copy_db(fx.plain, exdir / "plain.duckdb")
         subst = {**{k: str(v) for k, v in fx.paths.items()}, "@DB@": str(db), "@DIR@": str(exdir)}
+        subst["@PLAINDB@"] = str(plain)
         subst["@MISSING@"] = str(exdir / "missing.duckdb")
         subst["@JOB@"] = str(exdir / "job.toml")
         if job is not None:
@@ -119,9 +141,30 @@ def check(fx: Fixture, argv: Sequence[str], *, job: str | None = None, loaded: s
         code, out, err = call(real)
         after = cs.snapshot(db)
         broken = _rules(fx, list(argv), code, out, err, after, db, exdir, loaded)
+        if cs.sha256_file(plain) != fx.plain_sha:
+            broken += _plain_rules(fx, list(argv), code, plain)
         return Outcome(list(argv), code, out, err, broken)
     finally:
         shutil.rmtree(exdir, ignore_errors=True)
+
+
+def _is_writer(argv: list[str]) -> bool:
+    path = tuple(a for a in argv[:2] if not a.startswith("@") and not a.startswith("-"))
+    return path in WRITERS or path[:1] in WRITERS
+
+
+def _plain_rules(fx: Fixture, argv: list[str], code: int | str, plain: Path) -> list[str]:
+    """A plain DuckDB file (no ldiv schema): a read leaves it byte-identical; a refused write may add
+    the ldiv schema but changes no user table."""
+    if not _is_writer(argv):
+        return ["a read changed a plain DuckDB file (sha256)"]
+    after = cs.snapshot(plain)
+    lost = [c for c in cs.diff(fx.plain_before, after) if not c.startswith("table ldiv")]
+    return (
+        [f"refused (exit {code}) but changed user tables of a plain file: {lost[:3]}"]
+        if code and lost
+        else []
+    )
 
 
 def _subst(arg: str, subst: dict[str, str]) -> str:
@@ -142,8 +185,7 @@ def _rules(
     loaded: str | None,
 ) -> list[str]:
     broken: list[str] = []
-    path = tuple(a for a in argv[:2] if not a.startswith("@") and not a.startswith("-"))
-    writer = path in WRITERS or path[:1] in WRITERS
+    writer = _is_writer(argv)
     if code not in (0, 1, 2):
         broken.append(f"exit code {code} (expected 0, 1 or 2)")
     if code == 2 and "error:" not in err:

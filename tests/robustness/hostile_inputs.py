@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 from fixtures import census
 from fixtures.hostile import HOSTILE_QI, HOSTILE_SA
 from ldiv_db.cli import build_parser
+from ldiv_db.privacy import MODELS
 
 from . import catalog_state as cs
 
@@ -191,7 +192,7 @@ GENERIC = st.one_of(
 # Valid values per subcommand and dest (the rest of the pool is hostile).
 VALID: dict[Path_ | None, dict[str, list[str]]] = {
     None: {
-        "db": ["@DB@"],
+        "db": ["@DB@", "@DB@", "@DB@", "@PLAINDB@"],
         "table": TABLES_VALID,
         "qi": ["age,sex", "age,sex,race,education", "sex,race"],
         "sa": ["occupation"],
@@ -199,7 +200,7 @@ VALID: dict[Path_ | None, dict[str, list[str]]] = {
         "file": ["@CSV@"],
         "output": ["fresh_out", cs.RELEASE],
         "l": ["2", "3"],
-        "model": ["distinct"],
+        "model": list(MODELS),
     },
     ("release", "append"): {"release": [cs.STREAM], "from_table": list(cs.BATCHES)},
     ("release", "history"): {"release": [cs.STREAM]},
@@ -238,14 +239,14 @@ def _hostile_pool(action: argparse.Action) -> st.SearchStrategy[str]:
     return GENERIC
 
 
-@st.composite
-def flag_value(draw: st.DrawFn, path: Path_, action: argparse.Action) -> str:
+def flag_value(path: Path_, action: argparse.Action, hostile: bool) -> st.SearchStrategy[str]:
+    """A valid value for the flag where one is known (and ``hostile`` is false), else a hostile one."""
     valid = _valid(path, action.dest)
     if action.choices and not valid:
         valid = [str(c) for c in action.choices]
-    if valid and draw(st.integers(0, 9)) < 7:
-        return draw(st.sampled_from(valid))
-    return draw(_hostile_pool(action))
+    if valid and not hostile:
+        return st.sampled_from(valid)
+    return _hostile_pool(action)
 
 
 def _flag_actions(parser: argparse.ArgumentParser) -> tuple[list[argparse.Action], list[argparse.Action]]:
@@ -260,21 +261,23 @@ def _flag_actions(parser: argparse.ArgumentParser) -> tuple[list[argparse.Action
 @st.composite
 def argv_for(draw: st.DrawFn, path: Path_) -> list[str]:
     """An argument list for one subcommand: positionals, required flags (each left out now and then),
-    and a few optional flags, each with a valid or hostile value."""
+    and up to four optional flags. Most values are valid; one or two (chosen per example) are hostile,
+    so that a command gets past the first check and meets the hostile value deep inside."""
     parser = LEAVES[path]
     positional, optional = _flag_actions(parser)
-    argv = list(path)
-    for a in positional:
-        argv.append(draw(flag_value(path, a)))
     required = [a for a in optional if a.required]
     others = [a for a in optional if not a.required and a.dest not in ("json", "quiet")]
     chosen = [a for a in required if draw(st.integers(0, 19)) > 0]
     if others:
         chosen += draw(st.lists(st.sampled_from(others), max_size=4))
+    slots = [*positional, *[a for a in chosen if a.nargs != 0]]
+    hostile = draw(st.sets(st.integers(0, max(len(slots) - 1, 0)), max_size=2))
+    values = iter(draw(flag_value(path, a, i in hostile)) for i, a in enumerate(slots))
+    argv = [*path, *(next(values) for _ in positional)]
     for a in chosen:
         argv.append(draw(st.sampled_from(a.option_strings)))
         if a.nargs != 0:
-            argv.append(draw(flag_value(path, a)))
+            argv.append(next(values))
     if draw(st.integers(0, 9)) == 0:
         argv.append(draw(st.sampled_from(["--bogus", "--L", "-x", "--", "extra"])))
     if "json" in {a.dest for a in optional} and draw(st.booleans()):
@@ -333,70 +336,72 @@ WRONG_TYPES = st.one_of(
 )
 
 
-def _maybe_wrong(valid: st.SearchStrategy[Any]) -> st.SearchStrategy[Any]:
-    return st.one_of(valid, valid, valid, WRONG_TYPES)
-
-
-def _options(keys: Sequence[str]) -> st.SearchStrategy[dict[str, Any]]:
-    value = st.one_of(
+def _options(keys: Sequence[str]) -> st.SearchStrategy[Any]:
+    return st.one_of(
         st.sampled_from(NUMBERS),
         st.sampled_from([1, 0, -1, 2.5, 1e308, float("nan"), True, False]),
         st.dictionaries(st.sampled_from([*CENSUS_COLS, "AGE", "nope"]), st.integers(-1, 9), max_size=3),
         st.sampled_from(HOSTILE_STRINGS[:12]),
+        _key_values(CENSUS_COLS),
     )
-    return st.dictionaries(st.sampled_from([*keys, "nope", "Levels"]), value, max_size=3)
+
+
+def _job_slots() -> list[tuple[str, ...]]:
+    """Every key a job file may hold, as a path (from the parser: anonymize flags, algorithm and model
+    options), plus unknown keys."""
+    anon = [a.dest for a in _flag_actions(ANONYMIZE)[1] if a.dest not in ALGORITHM_OPTIONS + MODEL_OPTIONS]
+    return [
+        ("database",),
+        ("source", "table"),
+        ("source", "sep"),
+        ("source", "load"),
+        ("source", "attach"),
+        ("hierarchies", "age"),
+        ("hierarchies", "nope"),
+        *[("anonymize", k) for k in [*anon, "kl", "qi", "sa", "l", "output", "unknown_key", "L"]],
+        *[("anonymize", "options", k) for k in [*ALGORITHM_OPTIONS, "nope", "Levels", "replace"]],
+        *[("anonymize", "model_options", k) for k in [*MODEL_OPTIONS, "weights", "nope"]],
+    ]
+
+
+JOB_SLOTS = _job_slots()
+JOB_VALUES = st.one_of(WRONG_TYPES, _options(CENSUS_COLS), st.sampled_from([*TABLES_HOSTILE, *FILES]))
 
 
 @st.composite
 def job_document(draw: st.DrawFn) -> tuple[str, str | None]:
-    """A TOML job file (and the source table it reloads, if any): the keys of the documented job
-    layout, the anonymize keys and options taken from the parser, values valid or of a wrong type,
-    unknown keys, repeated keys."""
-    algorithm = draw(st.sampled_from(ALGORITHMS))
-    anonymize: dict[str, Any] = {
-        "qi": draw(
-            _maybe_wrong(st.sampled_from([["age", "sex"], ["age", "sex", "race", "education"], "age,sex"]))
-        ),
-        "sa": draw(_maybe_wrong(st.sampled_from(["occupation", ["occupation", "workclass"]]))),
-        "algorithm": draw(_maybe_wrong(st.just(algorithm))),
-        "l": draw(_maybe_wrong(st.sampled_from([2, 3, [3, 2], "auto"]))),
-        "output": draw(
-            _maybe_wrong(st.sampled_from(["job_out", cs.RELEASE, cs.PLAIN, cs.SOURCE, "ldiv.run", 'x"y']))
-        ),
+    """A TOML job file (and the source table it reloads, if any): a valid job in the documented layout
+    for a drawn algorithm, then up to three corruptions — a key (from the parser's flags and options, or
+    unknown) set to a wrong type, an out-of-range number, a hostile name or file; a key deleted; the
+    ``database`` key repeated (invalid TOML)."""
+    doc: dict[str, Any] = {
+        "database": "@DB@",
+        "source": {"table": cs.SOURCE},
+        "anonymize": {
+            "qi": draw(st.sampled_from([["age", "sex"], ["age", "sex", "race", "education"]])),
+            "sa": "occupation",
+            "algorithm": draw(st.sampled_from(ALGORITHMS)),
+            "l": draw(st.sampled_from([2, 3])),
+            "output": draw(st.sampled_from(["job_out", cs.RELEASE])),
+        },
     }
-    anon_keys = [
-        a.dest for a in _flag_actions(ANONYMIZE)[1] if a.dest not in ALGORITHM_OPTIONS + MODEL_OPTIONS
-    ]
-    extra = draw(
-        st.lists(st.sampled_from([*anon_keys, "kl", "keep_columns", "unknown_key", "L"]), max_size=3)
-    )
-    for key in extra:
-        anonymize[key] = draw(WRONG_TYPES)
-    if draw(st.booleans()):
-        anonymize["options"] = draw(_options(ALGORITHM_OPTIONS))
-    if draw(st.integers(0, 3)) == 0:
-        anonymize["model_options"] = draw(_options(MODEL_OPTIONS))
-    source: dict[str, Any] = {"table": draw(_maybe_wrong(st.sampled_from([cs.SOURCE, "nope", cs.PLAIN])))}
-    if draw(st.integers(0, 5)) == 0:
-        source["load"] = draw(st.sampled_from(FILES))
-        source["sep"] = draw(_maybe_wrong(st.just(";")))
-    doc: dict[str, Any] = {"database": draw(_maybe_wrong(st.just("@DB@"))), "source": source}
-    if draw(st.integers(0, 3)) == 0:
-        doc["hierarchies"] = draw(
-            st.dictionaries(
-                st.sampled_from(["age", "nope", "education"]),
-                st.one_of(
-                    st.just({"intervals": [5, 10, 20]}),
-                    st.just("@HIER@"),
-                    WRONG_TYPES,
-                    st.just({"intervals": [5, "x", -1]}),
-                ),
-                max_size=2,
-            )
-        )
-    doc["anonymize"] = anonymize
-    if draw(st.integers(0, 9)) == 0:
-        del doc[draw(st.sampled_from(sorted(doc)))]
-    duplicate = "database" if draw(st.integers(0, 14)) == 0 else None
-    loaded = source.get("table") if "load" in source and "source" in doc else None
+    duplicate = None
+    for _ in range(draw(st.integers(0, 3))):
+        what = draw(st.integers(0, 19))
+        if what == 0:
+            duplicate = "database"
+            continue
+        slot = draw(st.sampled_from(JOB_SLOTS))
+        node = doc
+        for key in slot[:-1]:
+            node = node.setdefault(key, {})
+            if not isinstance(node, dict):
+                break
+        else:
+            if what == 1:
+                node.pop(slot[-1], None)
+            else:
+                node[slot[-1]] = draw(JOB_VALUES)
+    source = doc.get("source")
+    loaded = source.get("table") if isinstance(source, dict) and "load" in source else None
     return toml_document(doc, duplicate), loaded if isinstance(loaded, str) else None
