@@ -92,6 +92,9 @@ def _spawn(argv: Sequence[str]) -> subprocess.Popen[str]:
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        # a shell starts background jobs with SIGINT ignored, and Python then never raises
+        # KeyboardInterrupt: give the child the default disposition, as in a terminal
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
 
 
