@@ -13,7 +13,7 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 
 from .cli_rules import Fixture, Outcome, check
-from .hostile_inputs import LEAVES, argv_for, job_document
+from .hostile_inputs import LEAVES, argv_for, job_document, sweep_cases
 
 
 def _key(o: Outcome, rule: str) -> str:
@@ -22,112 +22,11 @@ def _key(o: Outcome, rule: str) -> str:
     return f"{o.argv[0]} | {re.sub(r'[:(].*', '', rule)} | {msg}"
 
 
-SWEEP_VALUES = [
-    "-1",
-    "0",
-    "1e999",
-    "nan",
-    "2.7",
-    "nope",
-    "AGE",
-    "age=1e308,sex=1e308",
-    "",
-    "'",
-    "x=1",
-    "age=1,age=2",
-]
-BASE = {
-    ("check",): ["check", "@DB@", "--table", "census", "--qi", "age,sex", "--sa", "occupation"],
-    ("metrics",): [
-        "metrics",
-        "@DB@",
-        "--source",
-        "census",
-        "--release",
-        "census_rel",
-        "--qi",
-        "age,sex",
-        "--sa",
-        "occupation",
-    ],
-    ("suggest-l",): ["suggest-l", "@DB@", "--table", "census", "--sa", "occupation"],
-    ("hierarchy", "show"): ["hierarchy", "show", "@DB@", "--table", "census"],
-    ("hierarchy", "build"): [
-        "hierarchy",
-        "build",
-        "@DB@",
-        "--table",
-        "census",
-        "--column",
-        "age",
-        "--intervals",
-        "5,10",
-    ],
-    ("load",): ["load", "@DB@", "@CSV@", "--table", "fresh"],
-    ("attack", "similarity"): [
-        "attack",
-        "similarity",
-        "@DB@",
-        "--table",
-        "census_rel",
-        "--qi",
-        "age,sex",
-        "--sa",
-        "occupation",
-    ],
-    ("release", "append"): [
-        "release",
-        "append",
-        "@DB@",
-        "--release",
-        "stream",
-        "--from",
-        "batch1",
-        "--quiet",
-    ],
-}
-ALGORITHM_BASE = {
-    "full-domain": ["--levels", "age=3,sex=0", "--suppression-limit", "0.1"],
-    "decomposition": ["--sa", "occupation,workclass", "--l", "3,2"],
-    "topdown": ["--alpha", "0.5"],
-}
-
-
-def _anonymize_base(flag_help: str, dest: str) -> list[str]:
-    algo = flag_help.split(":")[0] if ":" in flag_help else "bsgi"
-    if dest in ("alpha", "categories", "category_weights", "beta", "entropy_over"):
-        algo = "topdown"
-    if dest in ("thresholds", "sensitivity"):
-        algo = "lplus"
-    algo = algo if algo in ALGORITHM_BASE or algo in ("bsgi", "mondrian", "lplus", "tp") else "bsgi"
-    argv = ["anonymize", "@DB@", "--table", "census", "--qi", "age,sex", "--sa", "occupation", "--l", "3"]
-    return [
-        *argv,
-        "--algorithm",
-        algo,
-        "--output",
-        "fresh_out",
-        "--quiet",
-        "--no-kl",
-        *ALGORITHM_BASE.get(algo, []),
-    ]
-
-
 def sweep(fx: Fixture, found: dict[str, list[tuple[Outcome, str, str | None]]]) -> None:
-    """Each flag of each command with each value of a small hostile list, the rest of the line valid."""
-    from .hostile_inputs import _flag_actions
-
-    for path, parser in sorted(LEAVES.items()):
-        if path not in BASE and path != ("anonymize",):
-            continue
-        for action in _flag_actions(parser)[1]:
-            if action.nargs == 0:
-                continue
-            base = BASE.get(path) or _anonymize_base(action.help or "", action.dest)
-            for value in SWEEP_VALUES:
-                o = check(fx, [*base, action.option_strings[0], value])
-                for rule in o.broken:
-                    found[_key(o, rule)].append((o, rule, None))
+    for argv in sweep_cases():
+        o = check(fx, argv)
+        for rule in o.broken:
+            found[_key(o, rule)].append((o, rule, None))
 
 
 def main() -> None:

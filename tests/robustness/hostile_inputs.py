@@ -287,6 +287,114 @@ def argv_for(draw: st.DrawFn, path: Path_) -> list[str]:
     return argv
 
 
+# ---------------------------------------------------------------------------- a systematic sweep
+
+SWEEP_VALUES = [
+    "-1",
+    "0",
+    "1e999",
+    "nan",
+    "2.7",
+    "nope",
+    "AGE",
+    "age=1e308,sex=1e308",
+    "",
+    "'",
+    "x=1",
+    "age=1,age=2",
+]
+SWEEP_BASE = {
+    ("check",): ["check", "@DB@", "--table", "census", "--qi", "age,sex", "--sa", "occupation"],
+    ("metrics",): [
+        "metrics",
+        "@DB@",
+        "--source",
+        "census",
+        "--release",
+        "census_rel",
+        "--qi",
+        "age,sex",
+        "--sa",
+        "occupation",
+    ],
+    ("suggest-l",): ["suggest-l", "@DB@", "--table", "census", "--sa", "occupation"],
+    ("hierarchy", "show"): ["hierarchy", "show", "@DB@", "--table", "census"],
+    ("hierarchy", "build"): [
+        "hierarchy",
+        "build",
+        "@DB@",
+        "--table",
+        "census",
+        "--column",
+        "age",
+        "--intervals",
+        "5,10",
+    ],
+    ("load",): ["load", "@DB@", "@CSV@", "--table", "fresh"],
+    ("attack", "similarity"): [
+        "attack",
+        "similarity",
+        "@DB@",
+        "--table",
+        "census_rel",
+        "--qi",
+        "age,sex",
+        "--sa",
+        "occupation",
+    ],
+    ("release", "append"): [
+        "release",
+        "append",
+        "@DB@",
+        "--release",
+        "stream",
+        "--from",
+        "batch1",
+        "--quiet",
+    ],
+}
+ALGORITHM_BASE = {
+    "full-domain": ["--levels", "age=3,sex=0", "--suppression-limit", "0.1"],
+    "decomposition": ["--sa", "occupation,workclass", "--l", "3,2"],
+    "topdown": ["--alpha", "0.5"],
+}
+
+
+def _anonymize_base(flag_help: str, dest: str) -> list[str]:
+    algo = flag_help.split(":")[0] if ":" in flag_help else "bsgi"
+    if dest in ("alpha", "categories", "category_weights", "beta", "entropy_over"):
+        algo = "topdown"
+    if dest in ("thresholds", "sensitivity"):
+        algo = "lplus"
+    algo = algo if algo in ALGORITHM_BASE or algo in ("bsgi", "mondrian", "lplus", "tp") else "bsgi"
+    argv = ["anonymize", "@DB@", "--table", "census", "--qi", "age,sex", "--sa", "occupation", "--l", "3"]
+    return [
+        *argv,
+        "--algorithm",
+        algo,
+        "--output",
+        "fresh_out",
+        "--quiet",
+        "--no-kl",
+        *ALGORITHM_BASE.get(algo, []),
+    ]
+
+
+def sweep_cases() -> list[list[str]]:
+    """Each flag of each command (from the parser) with each value of a small hostile list, the rest of
+    the command line valid: a systematic complement of the random examples."""
+    cases = []
+    for path, parser in sorted(LEAVES.items()):
+        if path not in SWEEP_BASE and path != ("anonymize",):
+            continue
+        for action in _flag_actions(parser)[1]:
+            if action.nargs == 0:
+                continue
+            base = SWEEP_BASE.get(path) or _anonymize_base(action.help or "", action.dest)
+            cases += [[*base, action.option_strings[0], value] for value in SWEEP_VALUES]
+    return cases
+
+
 # ---------------------------------------------------------------------------- TOML job files
 
 

@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 from .cli_rules import Fixture, check
-from .hostile_inputs import LEAVES, argv_for, job_document
+from .hostile_inputs import LEAVES, argv_for, job_document, sweep_cases
 
 # More examples where there is more to get wrong.
 WEIGHT = {("anonymize",): 4, ("check",): 2, ("load",): 2, ("release", "append"): 2}
@@ -89,3 +89,12 @@ def test_hostile_inputs_long(fx: Fixture, path: tuple[str, ...]) -> None:
         _assert_behaves(fx, argv)
 
     inner()
+
+
+SWEEP = sweep_cases()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("argv", SWEEP, ids=[" ".join(a[:2] + a[-2:])[:60] for a in SWEEP])
+def test_flag_sweep(fx: Fixture, argv: list[str]) -> None:
+    _assert_behaves(fx, argv)
