@@ -65,6 +65,7 @@ WRITERS: frozenset[Path_] = frozenset(
         ("hierarchy", "import-categories"),
         ("anonymize",),
         ("run",),
+        ("compare",),
         ("release", "append"),
     }
 )
