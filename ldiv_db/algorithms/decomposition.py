@@ -17,14 +17,15 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from ..errors import BadInput, InternalError
+from ..options import Option
 from ..privacy import Distinct
 from .base import Algorithm, AnonymizeRequest, Partitioning
 from .decomposition_release import (
+    DEFAULT_THRESHOLD,
+    NOISE_MODES,
     StreamConfig,
     load_stream,
     outputs,
-    parse_noise,
-    parse_threshold,
     publish_release,
 )
 
@@ -40,20 +41,22 @@ class Decomposition(Algorithm):
         "Decomposition+: SA-groups on the first (primary) SA, noise for the others; three tables "
         "OUT_qid/OUT_sa/OUT_marginals; kept-back rows for `ldiv release append`"
     )
-    cli_args = (
-        (
-            "--noise",
-            {
-                "choices": ["distance", "random"],
-                "help": "decomposition: noise value nearest in the SA's hierarchy (default) or random (--seed)",
-            },
+    options = (
+        Option(
+            "noise",
+            "choice",
+            "decomposition: noise value nearest in the SA's hierarchy, or random (--seed)",
+            default="distance",
+            choices=NOISE_MODES,
         ),
-        (
-            "--starvation-threshold",
-            {
-                "help": "decomposition: a kept-back row joins a group once its starvation penalty (releases "
-                "waited) exceeds this (default 2; -1 places every residual row at once)",
-            },
+        Option(
+            "starvation_threshold",
+            "int",
+            "decomposition: a kept-back row joins a group once its starvation penalty (releases waited) exceeds "
+            "this; -1 places every residual row at once",
+            default=DEFAULT_THRESHOLD,
+            low=-1,
+            high=10**6,
         ),
     )
 
@@ -103,9 +106,9 @@ class Decomposition(Algorithm):
             sa=tuple(c.name for c in inputs.sa),
             keep=tuple(dict.fromkeys(keep)),
             ls=tuple(int(x) for x in model.ls),
-            noise=parse_noise(request.options.get("noise")),
+            noise=str(request.options["noise"]),
             seed=request.seed,
-            threshold=parse_threshold(request.options.get("starvation_threshold")),
+            threshold=int(request.options["starvation_threshold"]),
             null_as_value=null_as_value,
             group_column=_group_column_name(inputs, keep),
         )
