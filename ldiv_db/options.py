@@ -5,7 +5,7 @@ Every algorithm declares its options as a tuple of :class:`Option`; so does the 
 ``--help`` text, the accepted ``--option KEY=VALUE`` keys, the job file's ``[anonymize.options]`` keys
 and the keywords of :func:`ldiv_db.anonymize`. :func:`validate` is the one place their values are
 parsed: text from the command line (``source="cli"``), typed values from a TOML job file (``"job"``) or
-Python values from the API (``"api"``). Wrong types, out-of-range numbers (NaN and infinities too) and
+Python values from the API (``"api"``, which also takes the command line's text forms). Wrong types, out-of-range numbers (NaN and infinities too) and
 unknown keys are :class:`~ldiv_db.errors.BadInput` naming the key, what it takes and the value.
 
 :func:`match_names` is the one helper for every option that names something that must exist (a QI, an
@@ -49,6 +49,8 @@ def _show(x: Fraction | int) -> str:
 
 
 def _range_text(low: Any, high: Any, low_open: bool = False) -> str:
+    if high == MAX_INT and low is not None:  # counts: only the lower bound is worth saying
+        return f"of at least {_show(low)}"
     if low is not None and high is not None:
         return f"in {'(' if low_open else '['}{_show(low)}, {_show(high)}]"
     if low is not None:
@@ -73,8 +75,10 @@ def parse_int(
         n = value
     else:
         raise _type_error(what, expected, value)
-    if (low is not None and n < low) or n > high:
+    if low is not None and n < low:
         raise BadInput(f"{what} must be {expected}, got {value!r}", f"give {what} {_range_text(low, high)}")
+    if n > high:
+        raise BadInput(f"{what} must be at most {_show(high)}, got {value!r}", f"give {what} {_range_text(low, high)}")
     return n
 
 
@@ -224,8 +228,8 @@ class Option:
         return f"{self.help} ({self.type_text()}{default})"
 
     def parse(self, value: Any, source: Source, prefix: str = "") -> Any:
-        text = source == "cli"
-        what = self.flag if text else prefix + self.name
+        text = source != "job"  # a job file's values are typed; the API, like the CLI, also takes text
+        what = prefix + self.name if source == "job" else self.flag
         if self.parser is not None:
             return self.parser(value, what, text)
         if self.kind == "flag":
@@ -274,7 +278,7 @@ class Option:
         if any(named) and not all(named):
             raise BadInput(f"{what} mixes name=value and plain entries: {value!r}", "use one form")
         if not items:
-            raise BadInput(f"{what} is empty", f"write {what} as {self.type_text()}")
+            return {} if isinstance(value, Mapping) else []
         if not any(named):
             return [self._item(v, f"{what} entry {i}", t) for i, (_, v, t) in enumerate(items, 1)]
         out: dict[str, Any] = {}
@@ -318,8 +322,8 @@ def validate(
         key = key_of(str(raw_key))
         opt = by_key.get(key)
         if opt is None:
-            shown = [o.flag if source == "cli" else o.name for o in declared]
-            spelled = "--" + key.replace("_", "-") if source == "cli" else prefix + str(raw_key)
+            shown = [prefix + o.name if source == "job" else o.flag for o in declared]
+            spelled = prefix + str(raw_key) if source == "job" else "--" + key.replace("_", "-")
             raise BadInput(
                 f"unknown option {spelled!r} for {where}",
                 (did_you_mean(spelled, shown) + f"the {where} are: {', '.join(shown)}")
@@ -344,7 +348,7 @@ def per_qi(value: Mapping[str, Any] | Sequence[Any], qi: Sequence[str], option: 
         return {names[k]: v for k, v in value.items()}
     if len(value) != len(qi):
         raise BadInput(
-            f"{option} gives {len(value)} values for {len(qi)} QIs",
+            f"{option} gives {len(value)} {option.lstrip('-')} for {len(qi)} QIs",
             f"give one per QI, in QI order ({', '.join(qi)}), or name them: {qi[0]}=...",
         )
     return dict(zip(qi, value, strict=True))
