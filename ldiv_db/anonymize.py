@@ -24,7 +24,7 @@ from .check import CheckResult, evaluate
 from .db import Database
 from .errors import BadInput, InternalError, LdivError, PrivacyViolation
 from .inputs import Inputs, as_list, resolve_inputs
-from .options import parse_flag, parse_int, validate
+from .options import parse_flag, parse_int, per_qi, validate
 from .privacy import Distinct, PrivacyModel, UniqueDistinct
 from .privacy.spec import ModelSpec, model_spec
 from .progress import Progress
@@ -206,6 +206,7 @@ def _anonymize(
             f"{inputs.table.name} is a view; anonymize needs a base table (its rows need stable row ids)",
             f"materialize it first: CREATE TABLE t AS SELECT * FROM {inputs.table.name}",  # noqa: S608
         )
+    _check_named(inputs, algo, options)
     spec = spec.with_name(spec.name or algo.default_model)
     if spec.l == "auto":  # the largest feasible l for the model
         from .suggest import suggest_l
@@ -305,6 +306,19 @@ def _anonymize(
     result.l = l
     _finish_run(db, run_id, "done", t0, q0, result.metrics, None)
     return result
+
+
+def _check_named(inputs: Inputs, algo: Algorithm, options: Mapping[str, Any]) -> None:
+    """Options that name things must name real ones, checked before the run is recorded: a ``pairs``
+    option names QIs (``--levels``, ``--weights``), a ``text`` option names a column of the table."""
+    for opt in algo.options:
+        value = options.get(opt.name)
+        if value is None:
+            continue
+        if opt.kind == "pairs":
+            per_qi(value, [c.name for c in inputs.qi], opt.flag)
+        elif opt.kind == "text":
+            inputs.table.column(str(value))
 
 
 def _finish_run(

@@ -91,7 +91,9 @@ def _typed(p: Path, where: str, key: str, value: Any, expected: type | tuple[typ
     if isinstance(value, list) and not all(
         isinstance(x, (str, int)) and not isinstance(x, bool) for x in value
     ):
-        raise BadInput(f"job file {p}: {where}{key} must be {name}, got {value!r}")
+        raise BadInput(
+            f"job file {p}: {where}{key} must be {name}, got {value!r}", f"write {key} = [...] of names"
+        )
     return value
 
 
@@ -118,10 +120,16 @@ def _hierarchies(p: Path, data: Any, rel: Any) -> dict[str, Any]:
             _check_keys(p, where, spec, ("intervals",))
             widths = spec["intervals"]
             if not isinstance(widths, list) or not widths:
-                raise BadInput(f"job file {p}: {where}: intervals must be a list of widths, got {widths!r}")
+                raise BadInput(
+                    f"job file {p}: {where}: intervals must be a list of widths, got {widths!r}",
+                    "e.g. intervals = [5, 10, 20]",
+                )
             hier[col] = {"intervals": [parse_int(x, f"{where}: intervals entry", low=1) for x in widths]}
         else:
-            raise BadInput(f"job file {p}: hierarchy of {col!r} must be a file or {{ intervals = [...] }}")
+            raise BadInput(
+                f"job file {p}: hierarchy of {col!r} must be a file or {{ intervals = [...] }}, got {spec!r}",
+                f'{col} = "hierarchy.csv" or {col} = {{ intervals = [5, 10] }}',
+            )
     return hier
 
 
@@ -146,9 +154,9 @@ class Job:
         try:
             data = tomllib.loads(p.read_text(encoding="utf-8"))
         except tomllib.TOMLDecodeError as exc:
-            raise BadInput(f"job file {p} is not valid TOML: {exc}") from None
+            raise BadInput(f"job file {p} is not valid TOML: {exc}", "check the line it names") from None
         except UnicodeDecodeError:
-            raise BadInput(f"job file {p} is not UTF-8 text") from None
+            raise BadInput(f"job file {p} is not UTF-8 text", "save it as UTF-8") from None
         base = p.parent
 
         def rel(x: str) -> Path:
@@ -165,7 +173,7 @@ class Job:
         src = _typed(p, "", "source", data["source"], dict, "a table [source]")
         _check_keys(p, "[source]", src, SOURCE_KEYS)
         if "table" not in src:
-            raise BadInput(f'job file {p}: [source] needs table = "..."')
+            raise BadInput(f"job file {p}: [source] needs a table", 'write table = "..." under [source]')
         for key in ("table", "load", "sep"):
             if key in src:
                 _typed(p, "source.", key, src[key], str, "text")
@@ -176,7 +184,7 @@ class Job:
         _check_keys(p, "[anonymize]", an, list(ANONYMIZE_KEYS))
         for key in ("qi", "sa", "algorithm", "output"):
             if key not in an:
-                raise BadInput(f"job file {p}: [anonymize] needs {key}")
+                raise BadInput(f"job file {p}: [anonymize] needs {key}", "see the README's job example")
         for key, value in an.items():
             _typed(p, "anonymize.", key, value, *ANONYMIZE_KEYS[key])
         cls._options(p, an)

@@ -59,7 +59,10 @@ def _range_text(low: Any, high: Any, low_open: bool = False) -> str:
 
 
 def _type_error(what: str, expected: str, value: Any, hint: str | None = None) -> BadInput:
-    return BadInput(f"{what} must be {expected}, got {value!r} ({type(value).__name__})", hint)
+    return BadInput(
+        f"{what} must be {expected}, got {value!r} ({type(value).__name__})",
+        hint or f"give {what} as {expected}",
+    )
 
 
 def parse_int(
@@ -69,7 +72,9 @@ def parse_int(
     expected = "an integer " + _range_text(low, high)
     if isinstance(value, str) and text:
         if not _INT.match(value.strip()) or len(value.strip()) > 20:
-            raise BadInput(f"{what} must be {expected}, got {value!r}", "write the integer in digits, e.g. 12")
+            raise BadInput(
+                f"{what} must be {expected}, got {value!r}", "write the integer in digits, e.g. 12"
+            )
         n = int(value.strip())
     elif isinstance(value, int) and not isinstance(value, bool):
         n = value
@@ -78,7 +83,9 @@ def parse_int(
     if low is not None and n < low:
         raise BadInput(f"{what} must be {expected}, got {value!r}", f"give {what} {_range_text(low, high)}")
     if n > high:
-        raise BadInput(f"{what} must be at most {_show(high)}, got {value!r}", f"give {what} {_range_text(low, high)}")
+        raise BadInput(
+            f"{what} must be at most {_show(high)}, got {value!r}", f"give {what} {_range_text(low, high)}"
+        )
     return n
 
 
@@ -209,7 +216,10 @@ class Option:
         return "--" + (self.cli or self.name.replace("_", "-"))
 
     def type_text(self) -> str:
-        rng = _range_text(self.low, self.high, self.low_open)
+        high = self.high if self.high is not None else {"int": MAX_INT, "number": 10**9}.get(self.kind)
+        if self.kind == "pairs":
+            high = self.high if self.high is not None else (MAX_INT if self.item == "int" else 10**9)
+        rng = _range_text(self.low, high, self.low_open)
         if self.label:
             return self.label
         if self.kind == "flag":
@@ -246,8 +256,13 @@ class Option:
         if self.kind == "choice":
             word = value.strip().lower().replace("_", "-")
             if word not in self.choices:
+                either = (
+                    " or ".join(self.choices)
+                    if len(self.choices) == 2
+                    else "one of " + ", ".join(self.choices)
+                )
                 raise BadInput(
-                    f"{what} must be one of {', '.join(self.choices)}, got {value!r}",
+                    f"unknown {what} {value!r}: {what} must be {either}",
                     did_you_mean(word, self.choices) + f"the choices are: {', '.join(self.choices)}",
                 )
             return word

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 import pandas as pd
 
 from ..errors import BadInput
+from ..options import match_names
 from ..render import render
 from .base import PrivacyModel, exact, sql_text
 from .entropy import TOLERANCE, entropy
@@ -64,6 +65,10 @@ def category_weights(categories: Mapping[Any, int], weights: Any, beta: Any) -> 
     if weights == "sensitivity":
         return sensitivity_weights(k, beta)
     if isinstance(weights, Mapping):
+        real = [str(j) for j in range(1, k + 1)]
+        match_names(
+            [str(r) for r in weights], real, "a category rank", "--category-weights", real_are="the ranks are"
+        )
         out = {int(r): exact(w, f"weight of category {r}") for r, w in weights.items()}
         missing = [r for r in ranks if r not in out]
         if missing:

@@ -88,7 +88,10 @@ def _categories(value: Any, what: str, text: bool) -> str | dict[Any, int]:
         return str(value).strip()
     if isinstance(value, Mapping) and value:
         return {k: parse_int(v, f"{what} of {k!r}", low=1) for k, v in value.items()}
-    raise BadInput(f"{what} must be a file (value;category) or a map value -> rank, got {value!r}")
+    raise BadInput(
+        f"{what} must be a file (value;category) or a map value -> rank, got {value!r}",
+        "ranks are 1, 2, ..., K with 1 = most sensitive",
+    )
 
 
 def _model_name(value: Any, what: str, text: bool) -> str:
@@ -206,7 +209,9 @@ def model_spec(
     ``l`` and the model options (the API's typed values; unknown keys are errors)."""
     if isinstance(model, ModelSpec):
         if l is not None or model_options:
-            raise BadInput("give l and the model options inside the ModelSpec, not beside it")
+            raise BadInput(
+                "l or model options are given beside a ModelSpec", "give them inside the ModelSpec"
+            )
         return model
     values = dict(model_options or {})
     for key, value in (("model", model), ("l", l)):
