@@ -149,7 +149,8 @@ class Job:
         p = Path(path)
         if not p.is_file():
             raise BadInput(
-                f"job file {p} does not exist" if not p.exists() else f"job file {p} is not a file"
+                f"job file {p} does not exist" if not p.exists() else f"job file {p} is not a file",
+                "give the path of a TOML job file",
             )
         try:
             data = tomllib.loads(p.read_text(encoding="utf-8"))

@@ -66,7 +66,10 @@ class FullDomain(Algorithm):
                 )
             height = heights.get(col.name)
             if height is not None and not 0 <= level < height:
-                raise BadInput(f"level {level} of {col.name!r} is outside 0..{height - 1}")
+                raise BadInput(
+                    f"level {level} of {col.name!r} is outside 0..{height - 1}",
+                    f"the hierarchy of {col.name!r} has levels 0 (the values) to {height - 1} (its root)",
+                )
             kinds.append("hierarchy")
             hids.append(hid)
         labels = db.work_table("fd_labels")

@@ -101,6 +101,10 @@ ANON = ["--qi", "zip,sex", "--sa", "occ", "--output", "rel", "--quiet"]
             ["--levels of 'zip' must be an integer"],
         ),
         (
+            ["--algorithm", "full-domain", "--l", "2", "--levels", "zip=9"],
+            ["level 9 of 'zip' is outside 0..2"],
+        ),
+        (
             ["--algorithm", "full-domain", "--l", "2", "--levels", "zip=1", "--option", "bogus=1"],
             ["unknown option '--bogus' for full-domain options", "--levels, --suppression-limit"],
         ),
@@ -316,6 +320,40 @@ def test_valid_options_still_run(dbfile: Path, capsys: pytest.CaptureFixture[str
             ["metrics", "--source", "p", "--release", "p", "--qi", "zip", "--sa", "occ", "--l", "0"],
             ["--l must be"],
         ),
+        (
+            [
+                "check",
+                "--qi",
+                "zip",
+                "--sa",
+                "occ",
+                "--model",
+                "lplus",
+                "--thresholds",
+                "Sales=0.5,Sales=0.4",
+            ],
+            ["--thresholds names 'Sales' twice"],
+        ),
+        (
+            [
+                "check",
+                "--qi",
+                "zip",
+                "--sa",
+                "occ",
+                "--model",
+                "distinct-alpha",
+                "--l",
+                "2",
+                "--alpha",
+                "1",
+                "--categories",
+                "{dir}",
+            ],
+            ["is not a file"],
+        ),  # fmt: skip
+        (["hierarchy", "import", "--column", "zip", "{dir}"], ["is a directory"]),
+        (["hierarchy", "import", "--column", "zip", "{dir}/zip.csv", "--sep", ""], ["unusable separator"]),
     ],
 )
 def test_other_commands_refuse_bad_values(
@@ -324,6 +362,7 @@ def test_other_commands_refuse_bad_values(
     command = args[:2] if args[0] == "hierarchy" else args[:1]
     rest = args[len(command) :]
     table = [] if command[0] == "metrics" else ["--table", "p"]
+    rest = [a.replace("{dir}", str(dbfile.parent)) for a in rest]
     refused(capsys, [*command, str(dbfile), *table, *rest], *problem)
 
 
