@@ -351,7 +351,7 @@ def test_valid_options_still_run(dbfile: Path, capsys: pytest.CaptureFixture[str
                 "{dir}",
             ],
             ["is not a file"],
-        ),  # fmt: skip
+        ),
         (["hierarchy", "import", "--column", "zip", "{dir}"], ["is a directory"]),
         (["hierarchy", "import", "--column", "zip", "{dir}/zip.csv", "--sep", ""], ["unusable separator"]),
     ],
