@@ -48,8 +48,8 @@ def _show(x: Fraction | int) -> str:
     return str(n)
 
 
-def _range_text(low: Any, high: Any, low_open: bool = False) -> str:
-    if high == MAX_INT and low is not None:  # counts: only the lower bound is worth saying
+def _range_text(low: Any, high: Any, low_open: bool = False, counts: bool = True) -> str:
+    if counts and high == MAX_INT and low is not None:  # errors on counts: the lower bound is what matters
         return f"of at least {_show(low)}"
     if low is not None and high is not None:
         return f"in {'(' if low_open else '['}{_show(low)}, {_show(high)}]"
@@ -219,7 +219,7 @@ class Option:
         high = self.high if self.high is not None else {"int": MAX_INT, "number": 10**9}.get(self.kind)
         if self.kind == "pairs":
             high = self.high if self.high is not None else (MAX_INT if self.item == "int" else 10**9)
-        rng = _range_text(self.low, high, self.low_open)
+        rng = _range_text(self.low, high, self.low_open, counts=False)
         if self.label:
             return self.label
         if self.kind == "flag":
@@ -307,6 +307,16 @@ class Option:
             lowered[k.lower()] = k
             out[k] = self._item(v, f"{what} of {k!r}", t)
         return out
+
+
+def readme_rows(options: Iterable[Option], owners: Mapping[str, Sequence[str]] | None = None) -> list[str]:
+    """The README's table rows for declared options (the README lists exactly these)."""
+    rows = []
+    for o in options:
+        default = "" if o.default is None else _plain(o.default)
+        who = f" {', '.join(owners[o.name])} |" if owners is not None else ""
+        rows.append(f"| `{o.flag}` |{who} {o.type_text().replace('|', chr(92) + '|')} | {default} |")
+    return rows
 
 
 def _plain(x: Any) -> str:

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..errors import BadInput
-from ..options import MAX_INT, Option, Source, match_names, parse_int, parse_number, validate
+from ..options import Option, Source, match_names, parse_int, parse_number, validate
 from . import MODELS, PrivacyModel, build_model
 
 if TYPE_CHECKING:
@@ -105,7 +105,11 @@ def _model_name(value: Any, what: str, text: bool) -> str:
 MODEL_OPTIONS: tuple[Option, ...] = (
     Option("model", "text", "privacy model: " + ", ".join(MODELS), parser=_model_name, label="a model name"),
     Option(
-        "l", "text", "l, one per SA (5,3,2)", parser=parse_l, label=f"integer in [2, {MAX_INT}], or a list"
+        "l",
+        "text",
+        "l, one per SA (5,3,2)",
+        parser=parse_l,
+        label="integer in [2, 2^31-1], one per SA (5,3,2), or auto (anonymize)",
     ),
     Option("c", "number", "c of recursive (c,l)-diversity", low=0, low_open=True, high=10**6),
     Option("k", "int", "k of k-anonymity", low=1),

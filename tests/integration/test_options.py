@@ -576,3 +576,23 @@ def test_api_and_job_share_the_validator(dbfile: Path, tmp_path: Path) -> None:
     job = tmp_path / "job.toml"
     job.write_text(JOB.format(db=dbfile, extra="", options="suppression_limit = 0.05"))
     assert run_job(job).release is not None
+
+
+def test_readme_lists_every_option_exactly() -> None:
+    """The README's option tables are the declarations: every declared option with its type, range and
+    default, and no option that is not declared."""
+    from ldiv_db.options import readme_rows
+    from ldiv_db.privacy.spec import MODEL_OPTIONS
+
+    owners: dict[str, list[str]] = {}
+    declared = {}
+    for name in sorted(REGISTRY):
+        for opt in REGISTRY[name].options:
+            owners.setdefault(opt.name, []).append(name)
+            declared.setdefault(opt.name, opt)
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    expected = readme_rows(declared.values(), owners) + readme_rows(MODEL_OPTIONS)
+    for row in expected:
+        assert row in readme, row
+    listed = {line.split("`")[1] for line in readme.splitlines() if re.match(r"^\| `--[a-z-]+` \|", line)}
+    assert listed == {r.split("`")[1] for r in expected}
