@@ -148,9 +148,16 @@ def anonymize(
     algo = get_algorithm(algorithm)
     opts = validate(algo.options, options, "api", f"{algo.name} options")
     spec = model_spec(model, l, model_options)
-    seed = None if seed is None else parse_int(seed, "seed", low=0, high=MAX_SEED)
-    for name, value in (("replace", replace), ("quiet", quiet), ("null_as_value", null_as_value), ("kl", kl)):
-        parse_flag(value, name)
+    seed = None if seed is None else parse_int(seed, "seed", low=0, high=MAX_SEED, text=True)
+    replace, quiet, null_as_value, kl = (
+        parse_flag(value, name, text=True)
+        for name, value in (
+            ("replace", replace),
+            ("quiet", quiet),
+            ("null_as_value", null_as_value),
+            ("kl", kl),
+        )
+    )
     database = Database.open(db)
     database.keep_work = keep_work
     q0 = database.queries

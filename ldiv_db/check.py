@@ -178,7 +178,7 @@ def check(
         raise BadInput(
             "check takes l as numbers; 'auto' is for anonymize", "give --l 3 (or one per SA: --l 5,3)"
         )
-    worst = parse_int(worst, "worst", low=0, high=10**6)
+    worst = parse_int(worst, "worst", low=0, high=10**6, text=True)
     database = Database.open(db)
     q0 = database.queries
     try:

@@ -275,9 +275,41 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+def _parse_values(args: argparse.Namespace) -> None:
+    """Every value of the command line parsed and checked, before any database is opened (the one place
+    the command line's numbers, options and model are read)."""
+    from .options import parse_int
+
+    _attach(getattr(args, "attach", None))
+    if hasattr(args, "m_model"):
+        args.model_spec = _model_spec(args)
+    if args.command == "check":
+        args.worst = parse_int(args.worst, "--worst", low=0, high=10**6, text=True)
+    elif args.command == "metrics" and args.l is not None:
+        args.l = parse_int(args.l, "--l", low=2, text=True)
+    elif args.command == "hierarchy" and args.hcommand == "build":
+        args.widths = [parse_int(x, "--intervals entry", low=1, text=True) for x in args.intervals.split(",")]
+    elif args.command == "hierarchy" and args.hcommand == "show":
+        from .privacy.spec import ModelSpec
+
+        args.weights_spec = ModelSpec.parse({"weights": args.category_weights, "beta": args.beta}, "cli")
+    elif args.command == "anonymize":
+        from .algorithms import get_algorithm
+        from .anonymize import MAX_SEED
+        from .options import validate
+
+        algo = get_algorithm(args.algorithm)
+        args.algorithm_options = validate(
+            algo.options, _algorithm_options(args), "cli", f"{algo.name} options"
+        )
+        if args.seed is not None:
+            args.seed = parse_int(args.seed, "--seed", low=0, high=MAX_SEED, text=True)
+
+
 def _cmd(args: argparse.Namespace) -> int:
     from . import api
-    from .options import parse_int
+
+    _parse_values(args)
 
     if args.command == "load":
         _emit(args, api.load(_open(args), args.file, args.table, sep=args.sep, replace=args.replace))
@@ -290,20 +322,13 @@ def _cmd(args: argparse.Namespace) -> int:
             info = taxonomy.import_hierarchy(db, args.table, args.column, args.file, sep=args.sep)
             print(info)
         elif args.hcommand == "build":
-            widths = [parse_int(x, "--intervals entry", low=1, text=True) for x in args.intervals.split(",")]
-            info = taxonomy.build_hierarchy(db, args.table, args.column, widths)
+            info = taxonomy.build_hierarchy(db, args.table, args.column, args.widths)
             print(info)
         elif args.hcommand == "import-categories":
             print(taxonomy.import_categories(db, args.table, args.column, args.file))
         else:
-            from .privacy.spec import ModelSpec
-
-            spec = ModelSpec.parse({"weights": args.category_weights, "beta": args.beta}, "cli")
-            print(
-                taxonomy.show_hierarchy(
-                    db, args.table, args.column, spec.params["weights"], spec.params["beta"]
-                )
-            )
+            weights, beta = args.weights_spec.params["weights"], args.weights_spec.params["beta"]
+            print(taxonomy.show_hierarchy(db, args.table, args.column, weights, beta))
         return 0
     if args.command == "check":
         res = api.check(
@@ -311,10 +336,10 @@ def _cmd(args: argparse.Namespace) -> int:
             args.table,
             args.qi,
             args.sa,
-            model=_model_spec(args),
+            model=args.model_spec,
             group_column=args.group_column,
             null_as_value=args.null_as_value,
-            worst=parse_int(args.worst, "--worst", low=0, high=10**6, text=True),
+            worst=args.worst,
             null_sa_unknown=args.null_sa_unknown,
         )
         _emit(args, res)
@@ -326,7 +351,7 @@ def _cmd(args: argparse.Namespace) -> int:
             args.release,
             args.qi,
             args.sa,
-            l=None if args.l is None else parse_int(args.l, "--l", low=2, text=True),
+            l=args.l,
             class_column=args.class_column,
             group_column=args.group_column,
             interval_labels=args.interval_labels,
@@ -338,13 +363,6 @@ def _cmd(args: argparse.Namespace) -> int:
         _emit(args, api.suggest_l(_open(args), args.table, args.sa))
         return 0
     if args.command == "anonymize":
-        from .algorithms import get_algorithm
-        from .anonymize import MAX_SEED
-        from .options import validate
-
-        algo = get_algorithm(args.algorithm)
-        options = validate(algo.options, _algorithm_options(args), "cli", f"{algo.name} options")
-        spec = _model_spec(args)
         ares = api.anonymize(
             _open(args),
             args.table,
@@ -352,18 +370,16 @@ def _cmd(args: argparse.Namespace) -> int:
             args.sa,
             algorithm=args.algorithm,
             output=args.output,
-            model=spec,
+            model=args.model_spec,
             replace=args.replace,
             quiet=args.quiet,
             keep_columns=[x for x in (args.keep_columns or "").split(",") if x.strip()],
             class_column=args.class_column,
             null_as_value=args.null_as_value,
-            seed=None
-            if args.seed is None
-            else parse_int(args.seed, "--seed", low=0, high=MAX_SEED, text=True),
+            seed=args.seed,
             keep_work=args.keep_work,
             kl=not args.no_kl,
-            **options,
+            **args.algorithm_options,
         )
         _emit(args, ares)
         return 0

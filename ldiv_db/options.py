@@ -71,11 +71,11 @@ def parse_int(
     """An integer option. ``text``: the value is text (command line, a list item written as text)."""
     expected = "an integer " + _range_text(low, high)
     if isinstance(value, str) and text:
-        if not _INT.match(value.strip()) or len(value.strip()) > 20:
+        if not _INT.match(value.strip()):
             raise BadInput(
                 f"{what} must be {expected}, got {value!r}", "write the integer in digits, e.g. 12"
             )
-        n = int(value.strip())
+        n = int(value.strip()[:40])
     elif isinstance(value, int) and not isinstance(value, bool):
         n = value
     else:
@@ -84,7 +84,8 @@ def parse_int(
         raise BadInput(f"{what} must be {expected}, got {value!r}", f"give {what} {_range_text(low, high)}")
     if n > high:
         raise BadInput(
-            f"{what} must be at most {_show(high)}, got {value!r}", f"give {what} {_range_text(low, high)}"
+            f"{what} must be at most {_show(high)}, got {value!r}",
+            f"give {what} {_range_text(low, high, counts=False)}",
         )
     return n
 

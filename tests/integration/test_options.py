@@ -596,3 +596,25 @@ def test_readme_lists_every_option_exactly() -> None:
         assert row in readme, row
     listed = {line.split("`")[1] for line in readme.splitlines() if re.match(r"^\| `--[a-z-]+` \|", line)}
     assert listed == {r.split("`")[1] for r in expected}
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["check", "{db}", "--table", "p", "--qi", "a", "--sa", "b", "--model", "distinct", "--l", "1"],
+        ["check", "{db}", "--table", "p", "--qi", "a", "--sa", "b", "--worst", "x"],
+        ["hierarchy", "build", "{db}", "--table", "p", "--column", "a", "--intervals", "5,x"],
+        ["hierarchy", "show", "{db}", "--table", "p", "--beta", "99"],
+        ["metrics", "{db}", "--source", "p", "--release", "r", "--qi", "a", "--sa", "b", "--l", "x"],
+        ["anonymize", "{db}", "--table", "p", "--qi", "a", "--sa", "b", "--algorithm", "tp", "--l", "2",
+         "--output", "o", "--seed", "-3"],
+        ["anonymize", "{db}", "--table", "p", "--qi", "a", "--sa", "b", "--algorithm", "tp", "--l", "2",
+         "--output", "o", "--attach", "a=x", "--attach", "a=y"],
+    ],
+)  # fmt: skip
+def test_bad_values_are_refused_before_any_database_is_opened(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], args: list[str]
+) -> None:
+    path = tmp_path / "never.duckdb"
+    refused(capsys, [a.replace("{db}", str(path)) for a in args])
+    assert not path.exists()
