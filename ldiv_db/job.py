@@ -189,6 +189,9 @@ class Job:
         for key, value in an.items():
             _typed(p, "anonymize.", key, value, *ANONYMIZE_KEYS[key])
         cls._options(p, an)
+        cats = (an.get("model_options") or {}).get("categories")
+        if isinstance(cats, str):  # a file: relative to the job file, like every path in it
+            an["model_options"] = {**an["model_options"], "categories": str(rel(cats))}
         return cls(
             path=p,
             database=rel(str(data["database"])),

@@ -33,7 +33,7 @@ def parse_l(value: Any, what: str = "l", text: bool = True) -> Ls:
     elif isinstance(value, (list, tuple)):
         if not value:
             raise BadInput(f"{what} is an empty list", "give one l per SA, e.g. [5, 3, 2]")
-        nums = [parse_int(v, f"{what} entry", low=2) for v in value]
+        return [parse_int(v, f"{what} entry", low=2, text=text) for v in value]  # a list stays a list
     else:
         nums = [parse_int(value, what, low=2)]
     return nums[0] if len(nums) == 1 else nums
