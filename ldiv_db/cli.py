@@ -68,7 +68,10 @@ def _model_spec(args: argparse.Namespace) -> Any:
 def _add_option(g: Any, opt: Any, dest: str) -> None:
     """One declared option as a flag: its help shows the type, the range and the default."""
     extra: dict[str, Any] = {"nargs": "?", "const": "true"} if opt.kind == "flag" else {}
-    g.add_argument(opt.flag, dest=dest, default=None, metavar=opt.name.upper(), help=opt.help_text(), **extra)
+    metavar = {"flag": "BOOL", "int": "N", "number": "X", "pairs": "NAME=V,..."}.get(opt.kind, "VALUE")
+    if opt.kind == "choice":
+        metavar = "{" + ",".join(opt.choices) + "}"
+    g.add_argument(opt.flag, dest=dest, default=None, metavar=metavar, help=opt.help_text(), **extra)
 
 
 def _add_model_args(p: argparse.ArgumentParser) -> None:
@@ -224,9 +227,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--no-kl", action="store_true", help="skip the KL-divergence metric (the costliest metric)"
     )
     a.add_argument("--option", action="append", metavar="KEY=VALUE", help="algorithm option")
-    alg = a.add_argument_group(
-        "algorithm options (also --option KEY=VALUE; l: also 'auto', the largest feasible l)"
-    )
+    alg = a.add_argument_group("algorithm options (also as --option KEY=VALUE)")
     for opt in declared_options().values():
         _add_option(alg, opt, "a_" + opt.name)
     _add_model_args(a)

@@ -107,9 +107,9 @@ MODEL_OPTIONS: tuple[Option, ...] = (
     Option(
         "l",
         "text",
-        "l, one per SA (5,3,2)",
+        "l of the model (anonymize: auto = the largest feasible l)",
         parser=parse_l,
-        label="integer in [2, 2^31-1], one per SA (5,3,2), or auto (anonymize)",
+        label="integer in [2, 2^31-1], or one per SA: 5,3,2",
     ),
     Option("c", "number", "c of recursive (c,l)-diversity", low=0, low_open=True, high=10**6),
     Option("k", "int", "k of k-anonymity", low=1),
