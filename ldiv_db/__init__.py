@@ -35,6 +35,7 @@ if TYPE_CHECKING:
     )
     from .db import Database
     from .job import Job, run_job
+    from .privacy.spec import ModelSpec
 
 __version__ = "0.1.0"
 
@@ -58,6 +59,7 @@ _LAZY = {
         ".api",
     ),
     "Database": ".db",
+    "ModelSpec": ".privacy.spec",
     "Job": ".job",
     "run_job": ".job",
 }
@@ -90,6 +92,7 @@ __all__ = [
     "LdivError",
     "LoadResult",
     "MetricsResult",
+    "ModelSpec",
     "PrivacyViolation",
     "SuggestResult",
     "anonymize",
