@@ -44,7 +44,7 @@ from pathlib import Path
 from typing import Any
 
 from .algorithms import get_algorithm
-from .anonymize import AnonymizeResult, anonymize
+from .anonymize import MAX_SEED, AnonymizeResult, anonymize
 from .db import Database
 from .errors import BadInput
 from .load import LoadResult, load
@@ -91,9 +91,7 @@ def _typed(p: Path, where: str, key: str, value: Any, expected: type | tuple[typ
     if isinstance(value, list) and not all(
         isinstance(x, (str, int)) and not isinstance(x, bool) for x in value
     ):
-        raise BadInput(
-            f"job file {p}: {where}{key} must be {name}, got {value!r}", f"write {key} = [...] of names"
-        )
+        raise BadInput(f"job file {p}: {where}{key} must be {name}, got {value!r}", f"write {key} as {name}")
     return value
 
 
@@ -124,7 +122,10 @@ def _hierarchies(p: Path, data: Any, rel: Any) -> dict[str, Any]:
                     f"job file {p}: {where}: intervals must be a list of widths, got {widths!r}",
                     "e.g. intervals = [5, 10, 20]",
                 )
-            hier[col] = {"intervals": [parse_int(x, f"{where}: intervals entry", low=1) for x in widths]}
+            try:
+                hier[col] = {"intervals": [parse_int(x, f"{where}: intervals entry", low=1) for x in widths]}
+            except BadInput as exc:
+                raise BadInput(f"job file {p}: {exc.message}", exc.hint) from None
         else:
             raise BadInput(
                 f"job file {p}: hierarchy of {col!r} must be a file or {{ intervals = [...] }}, got {spec!r}",
@@ -188,6 +189,11 @@ class Job:
                 raise BadInput(f"job file {p}: [anonymize] needs {key}", "see the README's job example")
         for key, value in an.items():
             _typed(p, "anonymize.", key, value, *ANONYMIZE_KEYS[key])
+        try:
+            if "seed" in an:
+                parse_int(an["seed"], "anonymize.seed", low=0, high=MAX_SEED)
+        except BadInput as exc:
+            raise BadInput(f"job file {p}: {exc.message}", exc.hint) from None
         cls._options(p, an)
         cats = (an.get("model_options") or {}).get("categories")
         if isinstance(cats, str):  # a file: relative to the job file, like every path in it

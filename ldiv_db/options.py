@@ -253,7 +253,7 @@ class Option:
         if not isinstance(value, str) or not value.strip():
             if self.kind == "pairs" and isinstance(value, (Mapping, list, tuple)):
                 return self._pairs(value, what)
-            raise _type_error(what, "text" if self.kind != "pairs" else self.type_text(), value)
+            raise _type_error(what, self.type_text(), value)
         if self.kind == "choice":
             word = value.strip().lower().replace("_", "-")
             if word not in self.choices:
