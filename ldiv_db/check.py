@@ -193,7 +193,7 @@ def check(
         )
         privacy = spec.build(inputs)
         if privacy is not None:
-            spec.check_values(database, inputs)
+            spec.check_values(database, inputs, strict=False)
         return evaluate(database, inputs, privacy, null_as_value=null_as_value, worst=worst, t0=t0, q0=q0)
     finally:
         database.drop_work_tables()

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from ..errors import BadInput
 from ..options import Option, Source, match_names, parse_int, parse_number, validate
 from . import MODELS, PrivacyModel, build_model
+from .base import sql_text
 
 if TYPE_CHECKING:
     from ..db import Database
@@ -39,7 +40,7 @@ def parse_l(value: Any, what: str = "l", text: bool = True) -> Ls:
     return nums[0] if len(nums) == 1 else nums
 
 
-def _thresholds(value: Any, what: str, text: bool) -> dict[str, Fraction]:
+def _thresholds(value: Any, what: str, text: bool) -> dict[str | None, Fraction]:
     """l+ thresholds: a file (CSV value;theta), inline ``v1=0.3,v2=1/4``, or a mapping value -> theta."""
     from ..inputs import parse_thresholds
 
@@ -50,7 +51,8 @@ def _thresholds(value: Any, what: str, text: bool) -> dict[str, Fraction]:
         )
     raw = parse_thresholds(value)
     assert raw is not None
-    return {str(k): parse_number(v, f"{what} of {k!r}", low=0, high=1) for k, v in raw.items()}
+    # keys as the statistics spell SA values (True -> 'true'); None is the NULL value (--null-as-value)
+    return {sql_text(k): parse_number(v, f"{what} of {k!r}", low=0, high=1) for k, v in raw.items()}
 
 
 def _category_weights(value: Any, what: str, text: bool) -> str | dict[int, Fraction]:
@@ -186,8 +188,10 @@ class ModelSpec:
             cats = inputs.categories
         return build_model(self.name, len(inputs.sa), l=self.l, categories=cats, **p)  # type: ignore[arg-type]
 
-    def check_values(self, db: Database, inputs: Inputs) -> None:
-        """Explicit l+ thresholds must name values of the SA (spelled as the data spells them)."""
+    def check_values(self, db: Database, inputs: Inputs, *, strict: bool = True) -> None:
+        """Explicit l+ thresholds must name values of the SA, spelled as the data spells them. ``strict``
+        (anonymize, on the source): every value must exist. Otherwise (check, which may read a release
+        whose rows of a value were deleted): a value that exists only in another case is refused."""
         from ..render import render
 
         thresholds = self.params.get("thresholds")
@@ -196,8 +200,12 @@ class ModelSpec:
         col = inputs.sa[0]
         rows = db.rows(render("catalog/sa_counts.sql", source=inputs.table.ref, sa=col.ident))
         real = [str(r[0]) for r in rows if r[0] is not None]
+        named = [v for v in thresholds if v is not None]
+        if not strict:
+            exact, lowered = set(real), {r.strip().lower() for r in real}
+            named = [v for v in named if v not in exact and v.strip().lower() in lowered]
         match_names(
-            list(thresholds),
+            named,
             real,
             f"a value of the SA {col.name!r}",
             "--thresholds",
