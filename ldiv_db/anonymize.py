@@ -237,6 +237,19 @@ def _anonymize(
         raise BadInput(f"the output table {out.display()} already exists", "pass --replace to overwrite it")
 
     hids, heights = hierarchy_ids(db, inputs.table.name)
+    progress = Progress(f"{algo.name}", quiet=quiet)
+    request = AnonymizeRequest(
+        db=db,
+        inputs=inputs,
+        model=privacy,
+        hierarchy_ids=hids,
+        options=options,
+        progress=progress,
+        seed=seed,
+        class_column=class_column,
+        heights=heights,
+    )
+    algo.check(request)  # the options against the data, before the run is recorded
     params = {
         "table": inputs.table.name,
         "qi": [c.name for c in inputs.qi],
@@ -259,19 +272,7 @@ def _anonymize(
             )
         )
     )
-    progress = Progress(f"{algo.name}", quiet=quiet)
     try:
-        request = AnonymizeRequest(
-            db=db,
-            inputs=inputs,
-            model=privacy,
-            hierarchy_ids=hids,
-            options=options,
-            progress=progress,
-            seed=seed,
-            class_column=class_column,
-            heights=heights,
-        )
         own_writer = getattr(algo, "release", None)
         if own_writer is not None:  # a release that is not one table (Decomposition+: three tables)
             result: AnonymizeResult = own_writer(

@@ -88,5 +88,10 @@ class Algorithm(ABC):
     summary: str = ""
     options: tuple[Option, ...] = ()
 
+    def check(self, request: AnonymizeRequest) -> None:
+        """Check the options against the data (names, levels against heights) before the run is recorded,
+        so a refused call writes nothing. Options naming QIs or columns are checked by the pipeline."""
+        return None
+
     @abstractmethod
     def run(self, request: AnonymizeRequest) -> Partitioning: ...

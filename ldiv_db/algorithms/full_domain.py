@@ -45,12 +45,15 @@ class FullDomain(Algorithm):
         ),
     )
 
-    def run(self, request: AnonymizeRequest) -> Partitioning:
-        db, inputs = request.db, request.inputs
-        qi = [c.name for c in inputs.qi]
-        levels = parse_levels(request.options.get("levels"), qi)
-        limit: Fraction = request.options["suppression_limit"]
-        kinds, hids = [], []
+    def check(self, request: AnonymizeRequest) -> None:
+        self._levels(request)
+
+    def _levels(self, request: AnonymizeRequest) -> tuple[dict[str, int], list[str], list[int]]:
+        """The level, label kind and hierarchy id per QI; a level needs a hierarchy that has it."""
+        inputs = request.inputs
+        levels = parse_levels(request.options.get("levels"), [c.name for c in inputs.qi])
+        kinds: list[str] = []
+        hids: list[int] = []
         heights = request.heights
         for col in inputs.qi:
             level = levels[col.name]
@@ -72,6 +75,13 @@ class FullDomain(Algorithm):
                 )
             kinds.append("hierarchy")
             hids.append(hid)
+        return levels, kinds, hids
+
+    def run(self, request: AnonymizeRequest) -> Partitioning:
+        db, inputs = request.db, request.inputs
+        qi = [c.name for c in inputs.qi]
+        levels, kinds, hids = self._levels(request)
+        limit: Fraction = request.options["suppression_limit"]
         labels = db.work_table("fd_labels")
         db.run(
             render(
