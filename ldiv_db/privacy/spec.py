@@ -150,6 +150,9 @@ MODEL_OPTIONS: tuple[Option, ...] = (
 )
 
 
+_DEFAULTS: dict[str, Any] = {o.name: o.default for o in MODEL_OPTIONS}
+
+
 @dataclass(frozen=True)
 class ModelSpec:
     """A privacy model's name and validated parameters (``l`` as given: one int, one per SA, or "auto")."""
@@ -176,6 +179,14 @@ class ModelSpec:
         from ..inputs import read_categories
 
         if self.name is None:
+            given = [
+                k for k, v in {"l": self.l, **self.params}.items() if v is not None and v != _DEFAULTS[k]
+            ]
+            if given:
+                raise BadInput(
+                    f"{', '.join(given)} given without a model: a model's parameters need the model",
+                    f"add --model (e.g. --model distinct) or drop {', '.join(given)}",
+                )
             return None
         if self.l == "auto":
             raise BadInput(

@@ -624,3 +624,10 @@ def test_bad_values_are_refused_before_any_database_is_opened(
     path = tmp_path / "never.duckdb"
     refused(capsys, [a.replace("{db}", str(path)) for a in args])
     assert not path.exists()
+
+
+def test_model_options_without_a_model_are_refused(dbfile: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["check", str(dbfile), "--table", "p", "--qi", "zip", "--sa", "occ"]
+    refused(capsys, [*args, "--l", "3", "--alpha", "1"], "l, alpha given without a model")
+    assert main(args) == 0  # the statistics alone
+    capsys.readouterr()
