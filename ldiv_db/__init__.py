@@ -14,30 +14,84 @@ Public API (each accepts a database path, a duckdb connection or a :class:`Datab
 
 from __future__ import annotations
 
-from . import metrics as _metrics_package  # noqa: F401  (bind the subpackage before the function shadows it)
-from . import report as _report_package  # noqa: F401  (likewise)
-from .api import (
-    AnonymizeResult,
-    CheckResult,
-    CompareResult,
-    LoadResult,
-    MetricsResult,
-    ReportResult,
-    SuggestResult,
-    anonymize,
-    check,
-    compare,
-    load,
-    metrics,
-    releases,
-    report,
-    suggest_l,
-)
-from .db import Database
+import importlib
+import sys
+import types
+from typing import TYPE_CHECKING, Any
+
 from .errors import BadInput, LdivError, PrivacyViolation
-from .job import Job, run_job
+
+if TYPE_CHECKING:
+    from .api import (
+        AnonymizeResult,
+        CheckResult,
+        CompareResult,
+        LoadResult,
+        MetricsResult,
+        ReportResult,
+        SuggestResult,
+        anonymize,
+        check,
+        compare,
+        load,
+        metrics,
+        releases,
+        report,
+        suggest_l,
+    )
+    from .db import Database
+    from .job import Job, run_job
+    from .privacy.spec import ModelSpec
 
 __version__ = "0.1.0"
+
+# The public names load on first use (PEP 562): ``import ldiv_db`` stays light, so the ``ldiv`` command
+# reaches its own error handling (Ctrl-C during start-up, broken pipes) before the heavy imports.
+_LAZY = {
+    **dict.fromkeys(
+        (
+            "AnonymizeResult",
+            "CheckResult",
+            "CompareResult",
+            "LoadResult",
+            "MetricsResult",
+            "ReportResult",
+            "SuggestResult",
+            "anonymize",
+            "check",
+            "compare",
+            "load",
+            "metrics",
+            "releases",
+            "report",
+            "suggest_l",
+        ),
+        ".api",
+    ),
+    "Database": ".db",
+    "ModelSpec": ".privacy.spec",
+    "Job": ".job",
+    "run_job": ".job",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(module, __name__), name)
+    globals()[name] = value
+    return value
+
+
+class _Package(types.ModuleType):
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name in _LAZY and isinstance(value, types.ModuleType):
+            return  # a submodule (ldiv_db.anonymize, .check, .load, .metrics): the name stays the function
+        super().__setattr__(name, value)
+
+
+sys.modules[__name__].__class__ = _Package
 
 __all__ = [
     "AnonymizeResult",
@@ -49,6 +103,7 @@ __all__ = [
     "LdivError",
     "LoadResult",
     "MetricsResult",
+    "ModelSpec",
     "PrivacyViolation",
     "ReportResult",
     "SuggestResult",

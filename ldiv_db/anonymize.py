@@ -18,15 +18,17 @@ from fractions import Fraction
 from typing import Any
 
 from . import ownership
-from .algorithms import AnonymizeRequest, Partitioning, get_algorithm
+from .algorithms import Algorithm, AnonymizeRequest, Partitioning, get_algorithm
 from .algorithms.base import lca_hierarchy_ids, lca_kinds
 from .catalog import output_ref, table_at
-from .check import CheckResult, evaluate, model_from_options
+from .check import CheckResult, evaluate
 from .db import Database
 from .errors import BadInput, InternalError, PrivacyViolation
 from .guarantees import Written, refuse_empty, verify_all
 from .inputs import Inputs, as_list, resolve_inputs
+from .options import parse_flag, parse_int, per_qi, validate
 from .privacy import Distinct, PrivacyModel, UniqueDistinct
+from .privacy.spec import ModelSpec, model_spec
 from .progress import Progress
 from .render import Ident, TableRef, render
 from .runs import recorded_run
@@ -104,6 +106,9 @@ def _jsonable(x: Any) -> str:
     return json.dumps(x, default=str, sort_keys=True)
 
 
+MAX_SEED = 2**63 - 1
+
+
 def hierarchy_ids(db: Database, table_name: str) -> tuple[dict[str, int], dict[str, int]]:
     rows = db.rows(render("catalog/hierarchies_of.sql", {"table_name": table_name}))
     return {str(r[0]): int(r[1]) for r in rows}, {str(r[0]): int(r[2]) for r in rows}
@@ -126,7 +131,7 @@ def anonymize(
     algorithm: str,
     output: str,
     l: int | Sequence[int] | str | None = None,
-    model: str | None = None,
+    model: str | ModelSpec | None = None,
     replace: bool = False,
     quiet: bool = True,
     keep_columns: Sequence[str] = (),
@@ -139,8 +144,25 @@ def anonymize(
     allow_empty: bool = False,
     **options: Any,
 ) -> AnonymizeResult:
-    """Anonymize ``table`` with ``algorithm`` into the new table ``output`` (see the module docstring)."""
+    """Anonymize ``table`` with ``algorithm`` into the new table ``output`` (see the module docstring).
+    ``options`` are the algorithm's declared options; ``model`` is a model name (its parameters in ``l``
+    and ``model_options``) or a :class:`~ldiv_db.privacy.spec.ModelSpec`. Every value is validated
+    before the database is opened: nothing is written for a refused call."""
     t0 = time.perf_counter()
+    algo = get_algorithm(algorithm)
+    opts = validate(algo.options, options, "api", f"{algo.name} options")
+    spec = model_spec(model, l, model_options)
+    seed = None if seed is None else parse_int(seed, "seed", low=0, high=MAX_SEED, text=True)
+    replace, quiet, null_as_value, kl, allow_empty = (
+        parse_flag(value, name, text=True)
+        for name, value in (
+            ("replace", replace),
+            ("quiet", quiet),
+            ("null_as_value", null_as_value),
+            ("kl", kl),
+            ("allow_empty", allow_empty),
+        )
+    )
     database = Database.open(db, mode="write")
     database.keep_work = keep_work
     q0 = database.queries
@@ -150,18 +172,16 @@ def anonymize(
             table,
             qi,
             sa,
-            algorithm=algorithm,
+            algo=algo,
             output=output,
-            l=l,
-            model=model,
+            spec=spec,
             replace=replace,
             quiet=quiet,
             keep_columns=as_list(list(keep_columns)) + ([class_column] if class_column else []),
             class_column=class_column,
             null_as_value=null_as_value,
             seed=seed,
-            model_options=dict(model_options or {}),
-            options=options,
+            options=opts,
             kl=kl,
             allow_empty=allow_empty,
             t0=t0,
@@ -179,39 +199,37 @@ def _anonymize(
     qi: str | Sequence[str],
     sa: str | Sequence[str],
     *,
-    algorithm: str,
+    algo: Algorithm,
     output: str,
-    l: Any,
-    model: str | None,
+    spec: ModelSpec,
     replace: bool,
     quiet: bool,
     keep_columns: list[str],
     class_column: str | None,
     null_as_value: bool,
     seed: int | None,
-    model_options: dict[str, Any],
     options: dict[str, Any],
     kl: bool,
     allow_empty: bool,
     t0: float,
     q0: int,
 ) -> AnonymizeResult:
-    algo = get_algorithm(algorithm)
     inputs = resolve_inputs(db, table, qi, sa, extra=keep_columns, null_as_value=null_as_value)
     if inputs.table.kind.upper() != "BASE TABLE":
         raise BadInput(
             f"{inputs.table.name} is a view; anonymize needs a base table (its rows need stable row ids)",
             f"materialize it first: CREATE TABLE t AS SELECT * FROM {inputs.table.name}",  # noqa: S608
         )
-    if isinstance(l, str) and l.strip().lower() != "auto":
-        l = [int(x) for x in as_list(l)]
-    model_name = model or algo.default_model
-    if isinstance(l, str):  # 'auto': the largest feasible l for the model
+    _check_named(inputs, algo, options)
+    spec = spec.with_name(spec.name or algo.default_model)
+    if spec.l == "auto":  # the largest feasible l for the model
         from .suggest import suggest_l
 
-        l = suggest_l(db, inputs).best_for(model_name)
-    privacy = model_from_options(inputs, model_name, l=l, **model_options)
+        spec = spec.with_l(suggest_l(db, inputs).best_for(str(spec.name)))
+    l = spec.l
+    privacy = spec.build(inputs)
     assert privacy is not None
+    spec.check_values(db, inputs)
     check_feasible(db, inputs, privacy)
 
     out = output_ref(output)
@@ -225,12 +243,25 @@ def _anonymize(
     ownership.check_release_targets(db, out, algo.output_tables(out), replace=replace)
 
     hids, heights = hierarchy_ids(db, inputs.table.name)
+    progress = Progress(f"{algo.name}", quiet=quiet)
+    request = AnonymizeRequest(
+        db=db,
+        inputs=inputs,
+        model=privacy,
+        hierarchy_ids=hids,
+        options=options,
+        progress=progress,
+        seed=seed,
+        class_column=class_column,
+        heights=heights,
+    )
+    algo.check(request)  # the options against the data, before the run is recorded
     params = {
         "table": inputs.table.name,
         "qi": [c.name for c in inputs.qi],
         "sa": [c.name for c in inputs.sa],
         "model": privacy.describe(),
-        "options": {k: v for k, v in options.items() if not k.startswith("_")},
+        "options": options,
         "seed": seed,
     }
     with recorded_run(
@@ -244,16 +275,6 @@ def _anonymize(
         q0=q0,
     ) as run:
         run_id = run.run_id
-        progress = Progress(f"{algo.name}", quiet=quiet)
-        request = AnonymizeRequest(
-            db=db,
-            inputs=inputs,
-            model=privacy,
-            hierarchy_ids=hids,
-            options={**options, "_heights": heights, "_class_column": class_column},
-            progress=progress,
-            seed=seed,
-        )
         own_writer = getattr(algo, "release", None)
         if own_writer is not None:  # a release that is not one table (Decomposition+: three tables)
             result: AnonymizeResult = own_writer(
@@ -294,6 +315,20 @@ def _anonymize(
         result.l = l
         run.metrics = result.metrics
     return result
+
+
+def _check_named(inputs: Inputs, algo: Algorithm, options: Mapping[str, Any]) -> None:
+    """Options that name things must name real ones, checked before the run is recorded: a ``pairs``
+    option names QIs (``--levels``, ``--weights``), a ``text`` option names a column of the table."""
+    for opt in algo.options:
+        value = options.get(opt.name)
+        if value is None:
+            continue
+        if opt.kind == "pairs":
+            per_qi(value, [c.name for c in inputs.qi], opt.flag)
+        elif opt.kind == "text":
+            for name in value if isinstance(value, tuple) else (str(value),):
+                inputs.table.column(name)
 
 
 def _labels(

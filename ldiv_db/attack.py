@@ -103,7 +103,7 @@ def similarity(
             database, table, qi, sa, group_column=group_column, require_qi=group_column is None
         )
         if len(inputs.sa) != 1:
-            raise BadInput("the similarity attack takes one sensitive attribute")
+            raise BadInput("the similarity attack takes one sensitive attribute", "name one column with --sa")
         cats = _categories(categories, inputs.categories)
         cat_table = database.work_table("attack_categories")
         database.run(render("privacy/value_table.sql", target=cat_table))

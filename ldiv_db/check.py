@@ -4,16 +4,18 @@ verdict of a chosen model, computed in SQL on the compressed partition."""
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from pathlib import Path
 from typing import Any
 
 from .db import Database
+from .errors import BadInput
 from .evaluator import SqlEvaluator
-from .inputs import Inputs, as_list, read_categories, resolve_inputs
-from .privacy import PrivacyModel, build_model
+from .inputs import Inputs, resolve_inputs
+from .options import parse_int
+from .privacy import PrivacyModel
+from .privacy.spec import ModelSpec, model_spec
 from .stats import PartitionSummary, RecursiveBound
 
 
@@ -154,51 +156,13 @@ def _fmt(x: float | None) -> str:
     return f"{x:.6g}"
 
 
-def model_from_options(
-    inputs: Inputs,
-    model: str | None,
-    *,
-    l: int | Sequence[int] | None = None,
-    c: Any = None,
-    k: int | None = None,
-    alpha: Any = None,
-    thresholds: Mapping[str, Any] | None = None,
-    sensitivity: bool = False,
-    categories: Mapping[str, int] | str | Path | None = None,
-    weights: Any = None,
-    beta: Any = 2,
-    entropy_over: str = "categories",
-) -> PrivacyModel | None:
-    if model is None:
-        return None
-    cats = read_categories(categories) if isinstance(categories, (str, Path)) else categories
-    if cats is None:  # the categories stored for the SA (ldiv hierarchy import-categories)
-        cats = inputs.categories
-    if isinstance(l, str):
-        l = [int(x) for x in as_list(l)]
-    return build_model(
-        model,
-        len(inputs.sa),
-        l=l,
-        c=c,
-        k=k,
-        alpha=alpha,
-        thresholds=thresholds,
-        sensitivity=sensitivity,
-        categories=cats,
-        weights=weights,
-        beta=beta,
-        entropy_over=entropy_over,
-    )
-
-
 def check(
     db: Any,
     table: str,
     qi: str | Sequence[str] | None,
     sa: str | Sequence[str],
     *,
-    model: str | None = None,
+    model: str | ModelSpec | None = None,
     group_column: str | None = None,
     null_as_value: bool = False,
     worst: int = 5,
@@ -206,8 +170,15 @@ def check(
     **model_options: Any,
 ) -> CheckResult:
     """Statistics of ``table`` grouped by its QI values (or ``group_column``) and, with ``model``, the
-    verdict of that privacy model. ``db`` is a path, a duckdb connection or a Database."""
+    verdict of that privacy model (its parameters as keywords, or ``model`` a ModelSpec). ``db`` is a
+    path, a duckdb connection or a Database."""
     t0 = time.perf_counter()
+    spec = model_spec(model, None, model_options)
+    if spec.l == "auto":
+        raise BadInput(
+            "check takes l as numbers; 'auto' is for anonymize", "give --l 3 (or one per SA: --l 5,3)"
+        )
+    worst = parse_int(worst, "worst", low=0, high=10**6, text=True)
     database = Database.open(db, mode="read")
     q0 = database.queries
     try:
@@ -220,7 +191,9 @@ def check(
             null_as_value=null_as_value,
             null_sa_unknown=null_sa_unknown,
         )
-        privacy = model_from_options(inputs, model, **model_options)
+        privacy = spec.build(inputs)
+        if privacy is not None:
+            spec.check_values(database, inputs, strict=False)
         return evaluate(database, inputs, privacy, null_as_value=null_as_value, worst=worst, t0=t0, q0=q0)
     finally:
         database.drop_work_tables()

@@ -27,12 +27,22 @@ EPILOG = """examples:
 
 
 def _attach(values: Sequence[str] | None) -> dict[str, str]:
-    out = {}
+    out: dict[str, str] = {}
     for v in values or []:
         if "=" not in v:
             raise LdivError(f"cannot read --attach {v!r}", "use --attach NAME=PATH (attached read-only)")
-        name, path = v.split("=", 1)
-        out[name.strip()] = path.strip()
+        name, path = (x.strip() for x in v.split("=", 1))
+        if not name or not path:
+            raise LdivError(
+                f"cannot read --attach {v!r}: the name and the path must not be empty", "NAME=PATH"
+            )
+        twice = [k for k in out if k.lower() == name.lower()]
+        if twice:
+            raise LdivError(
+                f"--attach names the alias {name!r} twice ({out[twice[0]]!r} and {path!r})",
+                "give every attached database its own NAME",
+            )
+        out[name] = path
     return out
 
 
@@ -73,61 +83,32 @@ def _emit(args: argparse.Namespace, result: Any) -> None:
         print(result.render_text())
 
 
-def _weights(spec: str | None) -> Any:
-    if spec is None or spec in ("uniform", "sensitivity"):
-        return spec
-    out = {}
-    for part in spec.split(","):
-        if "=" not in part:
-            raise LdivError(
-                f"cannot read --category-weights {spec!r}", "use uniform, sensitivity or 1=0,2=1/3,3=2/3,4=1"
-            )
-        k, v = part.split("=", 1)
-        out[int(k)] = v.strip()
-    return out
+def _model_spec(args: argparse.Namespace) -> Any:
+    """The model flags as one ModelSpec (the only place the command line's model options are read)."""
+    from .privacy.spec import MODEL_OPTIONS, ModelSpec
+
+    values = {o.name: getattr(args, "m_" + o.name, None) for o in MODEL_OPTIONS}
+    return ModelSpec.parse({k: v for k, v in values.items() if v is not None}, "cli")
 
 
-def _model_options(args: argparse.Namespace) -> dict[str, Any]:
-    from .inputs import parse_thresholds
-
-    return {
-        "c": args.c,
-        "k": args.k,
-        "alpha": args.alpha,
-        "thresholds": parse_thresholds(args.thresholds),
-        "sensitivity": args.sensitivity,
-        "categories": args.categories,
-        "weights": _weights(args.category_weights),
-        "beta": args.beta,
-        "entropy_over": args.entropy_over,
-    }
+def _add_option(g: Any, opt: Any, dest: str, also: Sequence[Any] = ()) -> None:
+    """One declared option as a flag: its help shows the type, the range and the default (of each
+    declaration, ``also`` holding another algorithm's declaration of the same name)."""
+    extra: dict[str, Any] = {"nargs": "?", "const": "true"} if opt.kind == "flag" else {}
+    metavar = {"flag": "BOOL", "int": "N", "number": "X", "pairs": "NAME=V,..."}.get(opt.kind, "VALUE")
+    if opt.kind == "choice":
+        choices = dict.fromkeys(c for o in (opt, *also) for c in o.choices)
+        metavar = "{" + ",".join(choices) + "}"
+    text = "; ".join(o.help_text() for o in (opt, *also))
+    g.add_argument(opt.flag, dest=dest, default=None, metavar=metavar, help=text, **extra)
 
 
-def _add_model_args(p: argparse.ArgumentParser, with_l: bool = True) -> None:
+def _add_model_args(p: argparse.ArgumentParser) -> None:
+    from .privacy.spec import MODEL_OPTIONS
+
     g = p.add_argument_group("privacy model")
-    g.add_argument(
-        "--model",
-        help="k-anonymity, distinct, entropy, recursive, frequency, unique-distinct, lplus, "
-        "distinct-alpha, entropy-alpha, recursive-alpha",
-    )
-    if with_l:
-        g.add_argument("--l", help="l (one per SA for several SAs: 5,3,2)")
-    g.add_argument("--c", help="c of recursive (c,l)-diversity")
-    g.add_argument("--k", type=int, help="k of k-anonymity")
-    g.add_argument("--alpha", help="alpha of the (l,alpha) models")
-    g.add_argument("--thresholds", help="l+ thresholds: FILE (value;theta) or v1=0.3,v2=1/4")
-    g.add_argument("--sensitivity", action="store_true", help="l+ thresholds derived from value frequencies")
-    g.add_argument(
-        "--categories",
-        help="sensitivity categories FILE (value;category, 1 = most sensitive); default: the stored ones",
-    )
-    g.add_argument(
-        "--category-weights",
-        dest="category_weights",
-        help="(l,alpha) category weights: uniform (default), sensitivity, or 1=0,2=1/3,...",
-    )
-    g.add_argument("--beta", default="2", help="beta of the sensitivity weights (default 2)")
-    g.add_argument("--entropy-over", default="categories", choices=["categories", "values"])
+    for opt in MODEL_OPTIONS:
+        _add_option(g, opt, "m_" + opt.name)
 
 
 def _add_db(p: argparse.ArgumentParser) -> None:
@@ -135,34 +116,29 @@ def _add_db(p: argparse.ArgumentParser) -> None:
     p.add_argument("--attach", action="append", metavar="NAME=PATH", help="attach another database read-only")
 
 
-def _parse_l(value: str | None) -> Any:
-    if value is None:
-        return None
-    if value.strip().lower() == "auto":
-        return "auto"
-    parts = [x.strip() for x in value.split(",") if x.strip()]
-    try:
-        nums = [int(x) for x in parts]
-    except ValueError:
-        raise LdivError(f"l must be an integer (or one per SA: 5,3,2), got {value!r}") from None
-    return nums[0] if len(nums) == 1 else nums
-
-
 def _algorithm_options(args: argparse.Namespace) -> dict[str, Any]:
-    from .algorithms import REGISTRY
+    """The algorithm options as given (text): the flags, then ``--option KEY=VALUE``; a key given twice
+    is an error. The chosen algorithm's declaration validates them (unknown keys included)."""
+    from .algorithms import declared_options
+    from .options import key_of
 
     out: dict[str, Any] = {}
-    for cls in REGISTRY.values():
-        for flag, _ in cls.cli_args:
-            dest = flag.lstrip("-").replace("-", "_")
-            value = getattr(args, dest, None)
-            if value is not None and value is not False:
-                out[dest] = value
+    for name in declared_options():
+        value = getattr(args, "a_" + name, None)
+        if value is not None:
+            out[name] = value
+    for kv in args.option or []:
+        if "=" not in kv:
+            raise LdivError(f"cannot read --option {kv!r}", "use --option KEY=VALUE")
+        k, v = kv.split("=", 1)
+        if key_of(k) in out:
+            raise LdivError(f"option {k.strip()!r} is given twice", "give each option once")
+        out[key_of(k)] = v.strip()
     return out
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from .algorithms import REGISTRY
+    from .algorithms import REGISTRY, declarations
 
     p = argparse.ArgumentParser(
         prog="ldiv",
@@ -202,7 +178,7 @@ def build_parser() -> argparse.ArgumentParser:
         dest="category_weights",
         help="show category weights under: uniform (default), sensitivity, or 1=0,2=1/3,...",
     )
-    hw.add_argument("--beta", default="2", help="beta of the sensitivity weights (default 2)")
+    hw.add_argument("--beta", help="beta of the sensitivity weights (number in [1, 16]; default 2)")
     hc = hs.add_parser(
         "import-categories",
         help="store the sensitivity categories of an SA ((l,alpha) models, similarity attack)",
@@ -222,7 +198,7 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--sa", required=True, help="sensitive attribute(s)")
     c.add_argument("--group-column", help="group by this column instead of the QI values")
     c.add_argument("--null-as-value", action="store_true", help="treat NULL as a value of its own")
-    c.add_argument("--worst", type=int, default=5, help="how many of the worst groups to list")
+    c.add_argument("--worst", default="5", help="how many of the worst groups to list (0..10^6; default 5)")
     c.add_argument(
         "--null-sa-unknown",
         action="store_true",
@@ -237,7 +213,7 @@ def build_parser() -> argparse.ArgumentParser:
     m.add_argument("--release", required=True)
     m.add_argument("--qi", required=True)
     m.add_argument("--sa", required=True)
-    m.add_argument("--l", type=int, help="l for CAVG")
+    m.add_argument("--l", help="l for CAVG (integer >= 2)")
     m.add_argument("--class-column", help="class column for CM (must be in the release)")
     m.add_argument(
         "--group-column", default="group_id", help="group column of the release (default group_id)"
@@ -267,12 +243,11 @@ def build_parser() -> argparse.ArgumentParser:
     a.add_argument("--qi", required=True)
     a.add_argument("--sa", required=True)
     a.add_argument("--algorithm", required=True, choices=sorted(REGISTRY))
-    a.add_argument("--l", help="l, one per SA, or 'auto' for the largest feasible l")
     a.add_argument("--output", required=True, help="the release table to write")
     a.add_argument("--replace", action="store_true", help="replace an existing output (atomically)")
     a.add_argument("--quiet", action="store_true", help="no progress on stderr")
     a.add_argument("--json", action="store_true")
-    a.add_argument("--seed", type=int)
+    a.add_argument("--seed", help="seed of the random choices (integer in [0, 2^63-1])")
     a.add_argument("--keep-work", action="store_true", help="keep intermediate tables in schema ldiv_work")
     a.add_argument("--keep-columns", help="other columns to publish unchanged (never identifiers!)")
     a.add_argument("--class-column", help="class column (CM metric); published unchanged")
@@ -286,14 +261,10 @@ def build_parser() -> argparse.ArgumentParser:
         help="publish the release even when it has no rows (refused by default, with the reason)",
     )
     a.add_argument("--option", action="append", metavar="KEY=VALUE", help="algorithm option")
-    alg = a.add_argument_group("algorithm options")
-    seen: set[str] = set()
-    for cls in sorted(REGISTRY.values(), key=lambda c: c.name):
-        for flag, kwargs in cls.cli_args:
-            if flag not in seen:
-                seen.add(flag)
-                alg.add_argument(flag, **dict(kwargs))
-    _add_model_args(a, with_l=False)
+    alg = a.add_argument_group("algorithm options (also as --option KEY=VALUE)")
+    for name, opts in declarations().items():
+        _add_option(alg, opts[0], "a_" + name, opts[1:])
+    _add_model_args(a)
 
     r = sub.add_parser("run", help="run an ETL job file (TOML)")
     r.add_argument("job")
@@ -428,8 +399,41 @@ def _cmd_report(args: argparse.Namespace) -> int:
     return 0
 
 
+def _parse_values(args: argparse.Namespace) -> None:
+    """Every value of the command line parsed and checked, before any database is opened (the one place
+    the command line's numbers, options and model are read)."""
+    from .options import parse_int
+
+    _attach(getattr(args, "attach", None))
+    if hasattr(args, "m_model"):
+        args.model_spec = _model_spec(args)
+    if args.command == "check":
+        args.worst = parse_int(args.worst, "--worst", low=0, high=10**6, text=True)
+    elif args.command == "metrics" and args.l is not None:
+        args.l = parse_int(args.l, "--l", low=2, text=True)
+    elif args.command == "hierarchy" and args.hcommand == "build":
+        args.widths = [parse_int(x, "--intervals entry", low=1, text=True) for x in args.intervals.split(",")]
+    elif args.command == "hierarchy" and args.hcommand == "show":
+        from .privacy.spec import ModelSpec
+
+        args.weights_spec = ModelSpec.parse({"weights": args.category_weights, "beta": args.beta}, "cli")
+    elif args.command == "anonymize":
+        from .algorithms import get_algorithm
+        from .anonymize import MAX_SEED
+        from .options import validate
+
+        algo = get_algorithm(args.algorithm)
+        args.algorithm_options = validate(
+            algo.options, _algorithm_options(args), "cli", f"{algo.name} options"
+        )
+        if args.seed is not None:
+            args.seed = parse_int(args.seed, "--seed", low=0, high=MAX_SEED, text=True)
+
+
 def _cmd(args: argparse.Namespace) -> int:
     from . import api
+
+    _parse_values(args)
 
     if args.command == "load":
         _emit(args, api.load(_open(args), args.file, args.table, sep=args.sep, replace=args.replace))
@@ -442,14 +446,13 @@ def _cmd(args: argparse.Namespace) -> int:
             info = taxonomy.import_hierarchy(db, args.table, args.column, args.file, sep=args.sep)
             print(info)
         elif args.hcommand == "build":
-            widths = [int(x) for x in args.intervals.split(",") if x.strip()]
-            info = taxonomy.build_hierarchy(db, args.table, args.column, widths)
+            info = taxonomy.build_hierarchy(db, args.table, args.column, args.widths)
             print(info)
         elif args.hcommand == "import-categories":
             print(taxonomy.import_categories(db, args.table, args.column, args.file))
         else:
-            weights = _weights(args.category_weights)
-            print(taxonomy.show_hierarchy(db, args.table, args.column, weights, args.beta))
+            weights, beta = args.weights_spec.params["weights"], args.weights_spec.params["beta"]
+            print(taxonomy.show_hierarchy(db, args.table, args.column, weights, beta))
         return 0
     if args.command == "check":
         res = api.check(
@@ -457,13 +460,11 @@ def _cmd(args: argparse.Namespace) -> int:
             args.table,
             args.qi,
             args.sa,
-            model=args.model,
-            l=_parse_l(args.l),
+            model=args.model_spec,
             group_column=args.group_column,
             null_as_value=args.null_as_value,
             worst=args.worst,
             null_sa_unknown=args.null_sa_unknown,
-            **_model_options(args),
         )
         _emit(args, res)
         return 0 if res.satisfied in (None, True) else 1
@@ -486,13 +487,6 @@ def _cmd(args: argparse.Namespace) -> int:
         _emit(args, api.suggest_l(_open(args), args.table, args.sa))
         return 0
     if args.command == "anonymize":
-        options: dict[str, Any] = {}
-        for kv in args.option or []:
-            if "=" not in kv:
-                raise LdivError(f"cannot read --option {kv!r}", "use --option KEY=VALUE")
-            k, v = kv.split("=", 1)
-            options[k.strip().replace("-", "_")] = v.strip()
-        options.update(_algorithm_options(args))
         ares = api.anonymize(
             _open(args),
             args.table,
@@ -500,8 +494,7 @@ def _cmd(args: argparse.Namespace) -> int:
             args.sa,
             algorithm=args.algorithm,
             output=args.output,
-            l=_parse_l(args.l),
-            model=args.model,
+            model=args.model_spec,
             replace=args.replace,
             quiet=args.quiet,
             keep_columns=[x for x in (args.keep_columns or "").split(",") if x.strip()],
@@ -509,10 +502,9 @@ def _cmd(args: argparse.Namespace) -> int:
             null_as_value=args.null_as_value,
             seed=args.seed,
             keep_work=args.keep_work,
-            model_options=_model_options(args),
             kl=not args.no_kl,
             allow_empty=args.allow_empty,
-            **options,
+            **args.algorithm_options,
         )
         _emit(args, ares)
         return 0
@@ -554,6 +546,28 @@ def _cmd(args: argparse.Namespace) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    try:
+        code = _main(argv)
+        sys.stdout.flush()
+        return code
+    except KeyboardInterrupt:  # also during start-up: the imports and the parser build
+        print("interrupted: nothing was written", file=sys.stderr)
+        return 130
+    except BrokenPipeError:  # `ldiv ... --json | head`: the reader left; say nothing more
+        _quiet_stdout()
+        return 0
+
+
+def _quiet_stdout() -> None:
+    """Point stdout at /dev/null so the interpreter's final flush does not fail on the closed pipe."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):  # no real file descriptor (captured output): nothing to redirect
+        pass
+
+
+def _main(argv: Sequence[str] | None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
@@ -563,9 +577,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if exc.hint:
             print(f"  hint: {exc.hint}", file=sys.stderr)
         return exc.exit_code
-    except KeyboardInterrupt:
-        print("interrupted: nothing was written", file=sys.stderr)
-        return 130
+    except (KeyboardInterrupt, BrokenPipeError):
+        raise
     except Exception as exc:  # the last line of defence: a clear message, not a traceback
         if os.environ.get("LDIV_DEBUG"):
             raise

@@ -170,7 +170,7 @@ class Database:
 
     def attach(self, alias: str, file: str, read_only: bool = True) -> None:
         if not Path(file).exists():
-            raise BadInput(f"cannot attach {file}: no such file")
+            raise BadInput(f"cannot attach {file}: no such file", "check the PATH of --attach NAME=PATH")
         opts = " (READ_ONLY)" if read_only else ""
         try:
             self.con.execute(f"ATTACH $path AS {quote(alias)}{opts}", {"path": file})

@@ -60,7 +60,7 @@ def resolve_inputs(
         names = [c.name for c in cols]
         dups = sorted({n for n in names if names.count(n) > 1})
         if dups:
-            raise BadInput(f"{role} column {dups[0]!r} is listed twice")
+            raise BadInput(f"{role} column {dups[0]!r} is listed twice", "name each column once")
     rows = int(db.scalar(render("catalog/row_count.sql", source=t.ref)))
     if rows == 0:
         raise BadInput(f"table {t.name} is empty", "load data first")
@@ -92,8 +92,11 @@ def check_nulls(db: Database, table: Table, columns: Sequence[Column], rows: int
 def read_categories(path: str | Path) -> dict[str, int]:
     """A categories file: CSV ``value;category`` (category an integer rank, 1 = most sensitive)."""
     p = Path(path)
-    if not p.exists():
-        raise BadInput(f"categories file {p} does not exist")
+    if not p.is_file():
+        raise BadInput(
+            f"categories file {p} {'is not a file' if p.exists() else 'does not exist'}",
+            "give a CSV file of value;category lines (1 = most sensitive)",
+        )
     out: dict[str, int] = {}
     first: dict[str, int] = {}
     with p.open(encoding="utf-8", newline="") as fh:
@@ -121,7 +124,7 @@ def read_categories(path: str | Path) -> dict[str, int]:
             out[value] = int(rank)
             first[value] = lineno
     if not out:
-        raise BadInput(f"categories file {p} is empty")
+        raise BadInput(f"categories file {p} is empty", "one value;category line per SA value")
     from .taxonomy import check_category_ranks
 
     check_category_ranks(out, f"categories file {p}")
@@ -133,22 +136,27 @@ def parse_thresholds(spec: str | Mapping[str, Any] | None) -> dict[str, Any] | N
     if spec is None or isinstance(spec, Mapping):
         return dict(spec) if spec is not None else None
     p = Path(spec)
-    if p.exists():
-        out: dict[str, Any] = {}
+    out: dict[str, Any] = {}
+    if p.is_file():
         with p.open(encoding="utf-8", newline="") as fh:
             for lineno, row in enumerate(csv.reader(fh, delimiter=";"), 1):
                 if not row:
                     continue
                 if len(row) != 2:
-                    raise BadInput(f"{p}:{lineno}: expected 'value;theta'")
+                    raise BadInput(f"{p}:{lineno}: expected 'value;theta'", "one value per line: Flu;0.5")
+                if row[0] in out:
+                    raise BadInput(f"{p}:{lineno}: value {row[0]!r} is listed twice", "give each value once")
                 out[row[0]] = row[1].strip()
         return out
-    out = {}
+    if p.exists():
+        raise BadInput(f"thresholds file {p} is not a file", "give a CSV file of value;theta lines")
     for part in spec.split(","):
         if "=" not in part:
             raise BadInput(
                 f"cannot read threshold {part!r}", "use a file or value=theta pairs: Flu=0.5,HIV=1/4"
             )
         k, v = part.rsplit("=", 1)
+        if k.strip() in out:
+            raise BadInput(f"--thresholds names {k.strip()!r} twice", "give each value once")
         out[k.strip()] = v.strip()
     return out

@@ -570,7 +570,7 @@ def parse_arx(text_or_path: str | Path, sep: str = ";") -> Hierarchy:
     else:
         text = text_or_path
     if not sep or "\n" in sep or "\r" in sep:
-        raise ValueError(f"unusable separator {sep!r}")
+        raise HierarchyError(f"unusable separator {sep!r}", "give one character, e.g. --sep ';'")
     lines = text.replace("\r\n", "\n").split("\n")
     if lines and lines[-1].endswith("\r"):
         lines[-1] = lines[-1][:-1]
@@ -584,6 +584,10 @@ def _read(path: Path) -> str:
         return path.read_text(encoding="utf-8-sig")
     except FileNotFoundError:
         raise HierarchyError(f"hierarchy file {path} does not exist", "check the path") from None
+    except IsADirectoryError:
+        raise HierarchyError(
+            f"hierarchy file {path} is a directory", "give the path of the CSV file"
+        ) from None
     except UnicodeDecodeError as exc:
         raise HierarchyError(
             f"hierarchy file {path} is not UTF-8 (byte {exc.start})", "save the file as UTF-8"

@@ -15,6 +15,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Literal
 
+from ..options import Option
+
 if TYPE_CHECKING:
     from ..catalog import Column
     from ..db import Database
@@ -55,9 +57,11 @@ class AnonymizeRequest:
     inputs: Inputs
     model: PrivacyModel
     hierarchy_ids: Mapping[str, int]  # QI column name -> ldiv.hierarchy id (absent: no hierarchy)
-    options: Mapping[str, Any]
+    options: Mapping[str, Any]  # the algorithm's declared options, validated, defaults filled in
     progress: Progress
     seed: int | None = None
+    class_column: str | None = None  # the class column (CM metric), as spelled by the user
+    heights: Mapping[str, int] = field(default_factory=dict)  # QI column name -> its hierarchy's height
 
 
 @dataclass
@@ -75,15 +79,21 @@ class Partitioning:
 
 
 class Algorithm(ABC):
-    """One anonymization algorithm. ``cli_args`` declares its own ``ldiv anonymize`` flags as
-    ``(flag, argparse kwargs)``; their values reach ``run`` in ``request.options`` under the flag's
-    dest name (``--individual-column`` -> ``individual_column``), omitted when not given. Two algorithms
-    may declare the same flag only with the same meaning."""
+    """One anonymization algorithm. ``options`` declares its options once (:class:`~ldiv_db.options.Option`:
+    name, type, range, default, help); the ``ldiv anonymize`` flags, ``--option`` keys, job-file keys and
+    API keywords are generated from it, and ``run`` finds every declared option in ``request.options``,
+    validated, with its default when not given. Two algorithms may declare the same name only with the
+    same declaration."""
 
     name: str = ""
     default_model: str = "distinct"
     summary: str = ""
-    cli_args: Sequence[tuple[str, Mapping[str, Any]]] = ()
+    options: tuple[Option, ...] = ()
+
+    def check(self, request: AnonymizeRequest) -> None:
+        """Check the options against the data (names, levels against heights) before the run is recorded,
+        so a refused call writes nothing. Options naming QIs or columns are checked by the pipeline."""
+        return None
 
     @abstractmethod
     def run(self, request: AnonymizeRequest) -> Partitioning: ...

@@ -40,9 +40,9 @@ from ..catalog import Column
 from ..db import Database
 from ..errors import BadInput, HierarchyError
 from ..guarantees import OnePerGroup
-from ..inputs import as_list, check_nulls
+from ..inputs import check_nulls
+from ..options import Option, per_qi
 from ..privacy import Distinct, Entropy, Frequency, PrivacyModel, Recursive, UniqueDistinct
-from ..privacy.base import exact
 from ..render import Ident, render
 from .base import Algorithm, AnonymizeRequest, Partitioning, lca_hierarchy_ids, lca_kinds
 from .bsgi_cost import Attribute, CostModel, Kind, Tree
@@ -61,68 +61,27 @@ def qi_kinds(request: AnonymizeRequest) -> list[Kind]:
     return lca_kinds(request.inputs.qi, request.hierarchy_ids)
 
 
+WEIGHTS = Option(
+    "weights",
+    "pairs",
+    "bsgi: IL weight per QI in QI order (1,1,2) or by name (age=2)",
+    low=0,
+    high=10**6,
+    item="number",
+)
+
+
 def parse_weights(spec: Any, qi: Sequence[str]) -> list[Fraction]:
     """``--weights 1,1,2`` in QI order, or ``age=2,sex=1`` (unnamed QIs weigh 1); SPEC §0.7 w_i."""
     if spec is None or spec == "":
         return [Fraction(1)] * len(qi)
-    if isinstance(spec, Mapping):
-        items: list[str] = [f"{k}={v}" for k, v in spec.items()]
-    elif isinstance(spec, str):
-        items = as_list(spec)
-    else:
-        items = [str(x) for x in spec]
-    if items and all("=" not in x for x in items):
-        if len(items) != len(qi):
-            raise BadInput(
-                f"{len(items)} weights for {len(qi)} QIs",
-                f"give one weight per QI, in QI order: {', '.join(qi)}",
-            )
-        weights = [exact(x, "a weight") for x in items]
-    else:
-        lowered = {q.lower(): q for q in qi}
-        named: dict[str, Fraction] = {}
-        for x in items:
-            if "=" not in x:
-                raise BadInput(f"cannot read weight {x!r}", "use 1,1,2 (QI order) or age=2,sex=1")
-            k, v = x.split("=", 1)
-            name = lowered.get(k.strip().lower())
-            if name is None:
-                raise BadInput(
-                    f"--weights names {k.strip()!r}, which is not a QI", f"the QIs are: {', '.join(qi)}"
-                )
-            named[name] = exact(v, f"the weight of {name}")
-        weights = [named.get(q, Fraction(1)) for q in qi]
-    if any(w < 0 for w in weights) or sum(weights) == 0:
+    given = per_qi(WEIGHTS.parse(spec, "api"), qi, "--weights")
+    weights = [Fraction(given.get(q, 1)) for q in qi]
+    if sum(weights) == 0:
         raise BadInput(
             f"weights {[str(w) for w in weights]} are not usable", "weights must be >= 0 with a positive sum"
         )
     return weights
-
-
-def flag(value: Any, name: str) -> bool:
-    """A boolean option from the CLI (store_true), an API value, or ``--option name=true``."""
-    if isinstance(value, bool) or value is None:
-        return bool(value)
-    text = str(value).strip().lower()
-    if text in ("1", "true", "yes", "on"):
-        return True
-    if text in ("0", "false", "no", "off", ""):
-        return False
-    raise BadInput(
-        f"option {name} must be true or false, got {value!r}", f"use --option {name}=true (or false)"
-    )
-
-
-def positive_int(value: Any, name: str) -> int:
-    try:
-        out = int(str(value).strip())
-    except ValueError:
-        raise BadInput(
-            f"option {name} must be a positive integer, got {value!r}", f"e.g. --{name} 16"
-        ) from None
-    if out < 1:
-        raise BadInput(f"option {name} must be a positive integer, got {value!r}", f"e.g. --{name} 16")
-    return out
 
 
 def expected_mix_cost(attr: Attribute, codes: np.ndarray, counts: np.ndarray) -> float:
@@ -154,29 +113,38 @@ class Bsgi(Algorithm):
     name = "bsgi"
     default_model = "unique-distinct"
     summary = "BSGI: Max-l bucket selection + greedy least-IL grouping, Unique Distinct l-diversity (local recoding)"
-    cli_args = (
-        (
-            "--exact",
-            {"action": "store_true", "help": "bsgi: the exact sequential greedy over whole buckets (slower)"},
+    options = (
+        Option(
+            "exact", "flag", "bsgi: the exact sequential greedy over whole buckets (slower)", default=False
         ),
-        (
-            "--window",
-            {
-                "help": f"bsgi fast mode: candidate cells per pick on each side of the seed, in each of {ORDERS} "
-                f"locality orders (default {DEFAULT_WINDOW})"
-            },
+        Option(
+            "window",
+            "int",
+            f"bsgi fast mode: candidate cells per pick on each side of the seed, in each of {ORDERS} locality orders",
+            default=DEFAULT_WINDOW,
+            low=1,
+            high=10**6,
         ),
-        (
-            "--incorporate",
-            {
-                "choices": ["merged", "increase"],
-                "help": "bsgi: residual rows go to the class of least merged IL (default) or least IL increase",
-            },
+        Option(
+            "batch",
+            "int",
+            "bsgi fast mode: classes formed per wave",
+            default=DEFAULT_BATCH,
+            low=1,
+            high=10**6,
         ),
-        ("--weights", {"help": "bsgi: IL weight per QI in QI order (1,1,2) or by name (age=2)"}),
-        (
-            "--individual-column",
-            {"help": "bsgi: column identifying individuals; no class holds two rows of one individual"},
+        Option(
+            "incorporate",
+            "choice",
+            "bsgi: residual rows go to the class of least merged IL or of least IL increase",
+            default="merged",
+            choices=("merged", "increase"),
+        ),
+        WEIGHTS,
+        Option(
+            "individual_column",
+            "text",
+            "bsgi: column identifying individuals; no class holds two rows of one individual",
         ),
     )
 
@@ -190,15 +158,10 @@ class Bsgi(Algorithm):
             )
         l = max(model.ls)
         qi_names = [c.name for c in inputs.qi]
-        exact_mode = flag(opts.get("exact"), "exact")
-        window = None if exact_mode else positive_int(opts.get("window", DEFAULT_WINDOW), "window")
-        batch = positive_int(opts.get("batch", DEFAULT_BATCH), "batch")
-        criterion = str(opts.get("incorporate") or "merged").strip().lower()
-        if criterion not in ("merged", "increase"):
-            raise BadInput(
-                f"--incorporate must be merged or increase, got {criterion!r}",
-                "merged: least IL of the merged class (BSGI Fig. 3, default); increase: least IL increase",
-            )
+        exact_mode: bool = opts["exact"]
+        window = None if exact_mode else int(opts["window"])
+        batch = int(opts["batch"])
+        criterion: str = opts["incorporate"]
         weights = parse_weights(opts.get("weights"), qi_names)
         individual = self._individual(request)
         kinds = qi_kinds(request)

@@ -17,15 +17,16 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from ..errors import BadInput, InternalError
+from ..options import Option
 from ..privacy import Distinct
 from .base import Algorithm, AnonymizeRequest, Partitioning
-from .decomposition_keys import parse_key
+from .decomposition_keys import key_names, parse_key
 from .decomposition_release import (
+    DEFAULT_THRESHOLD,
+    NOISE_MODES,
     StreamConfig,
     load_stream,
     outputs,
-    parse_noise,
-    parse_threshold,
     publish_release,
 )
 
@@ -41,28 +42,30 @@ class Decomposition(Algorithm):
         "Decomposition+: SA-groups on the first (primary) SA, noise for the others; three tables "
         "OUT_qid/OUT_sa/OUT_marginals; kept-back rows for `ldiv release append`"
     )
-    cli_args = (
-        (
-            "--noise",
-            {
-                "choices": ["distance", "random"],
-                "help": "decomposition: noise value nearest in the SA's hierarchy (default) or random (--seed)",
-            },
+    options = (
+        Option(
+            "noise",
+            "choice",
+            "decomposition: noise value nearest in the SA's hierarchy, or random (--seed)",
+            default="distance",
+            choices=NOISE_MODES,
         ),
-        (
-            "--key",
-            {
-                "help": "decomposition: column(s) that identify a row (id or a,b); a stream refuses a batch that "
-                "repeats a key it received (default: a fingerprint of all the columns of the first table)",
-            },
+        Option(
+            "key",
+            "text",
+            "decomposition: column(s) that identify a row (id or a,b); a stream refuses a batch that repeats a "
+            "key it received (default: a fingerprint of all the columns of the first table)",
+            parser=key_names,
+            label="column names a,b",
         ),
-        (
-            "--starvation-threshold",
-            {
-                "help": "decomposition: a kept-back row joins a new group of the release once its starvation "
-                "penalty (releases waited) exceeds this, never a published group (default 2; -1 places every "
-                "residual row at once)",
-            },
+        Option(
+            "starvation_threshold",
+            "int",
+            "decomposition: a kept-back row joins a new group of the release once its starvation penalty "
+            "(releases waited) exceeds this, never a published group; -1 places every residual row at once",
+            default=DEFAULT_THRESHOLD,
+            low=-1,
+            high=10**6,
         ),
     )
 
@@ -116,9 +119,9 @@ class Decomposition(Algorithm):
             sa=tuple(c.name for c in inputs.sa),
             keep=tuple(dict.fromkeys(keep)),
             ls=tuple(int(x) for x in model.ls),
-            noise=parse_noise(request.options.get("noise")),
+            noise=str(request.options["noise"]),
             seed=request.seed,
-            threshold=parse_threshold(request.options.get("starvation_threshold")),
+            threshold=int(request.options["starvation_threshold"]),
             null_as_value=null_as_value,
             group_column=_group_column_name(inputs, keep),
             key=key,

@@ -37,6 +37,19 @@ def keys_ref(name: str) -> TableRef:
     return TableRef(f"keys:{name}", "ldiv")
 
 
+def key_names(value: Any, what: str, text: bool) -> tuple[str, ...]:
+    """The declared form of ``--key``: ``id`` or ``a,b`` as text, or a list of names (job file, API)."""
+    if isinstance(value, str):
+        names = as_list(value)
+    elif isinstance(value, (list, tuple)) and all(isinstance(v, str) for v in value):
+        names = [v.strip() for v in value]
+    else:
+        raise BadInput(f"{what} must be column names (id or a,b), got {value!r}", f"give {what} as id or a,b")
+    if not names or not all(names):
+        raise BadInput(f"{what} names no column: {value!r}", f"give {what} as id or a,b")
+    return tuple(names)
+
+
 def parse_key(value: Any, table: Table) -> tuple[str, ...]:
     """``--key id`` or ``--key a,b`` (a list from the API or a job file) as catalog column names."""
     if value is None or value == "" or value == []:

@@ -145,25 +145,6 @@ def retained_ref(name: str) -> TableRef:
     return TableRef(f"retained:{name}", "ldiv")
 
 
-def parse_noise(value: Any) -> str:
-    mode = str(value or "distance").strip().lower()
-    if mode not in NOISE_MODES:
-        raise BadInput(f"unknown --noise {value!r}", "use --noise distance (Decomposition+) or random")
-    return mode
-
-
-def parse_threshold(value: Any) -> int:
-    if value is None:
-        return DEFAULT_THRESHOLD
-    try:
-        return int(str(value).strip())
-    except ValueError:
-        raise BadInput(
-            f"--starvation-threshold must be an integer, got {value!r}",
-            "e.g. --starvation-threshold 2 (a kept-back row is placed once it has waited more releases)",
-        ) from None
-
-
 def load_stream(db: Database, name: str) -> Stream | None:
     rows = db.records(render("decomposition/stream_get.sql", {"name": name}))
     if not rows:

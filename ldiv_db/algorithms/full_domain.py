@@ -10,59 +10,35 @@ from fractions import Fraction
 from typing import Any
 
 from ..errors import BadInput
-from ..privacy.base import exact
+from ..options import Option, per_qi
 from .base import Algorithm, AnonymizeRequest, Partitioning
-from .levels import apply_levels
+from .levels import SUPPRESSION_LIMIT, apply_levels, level_kinds
 
 
 def parse_levels(spec: Any, qi: list[str]) -> dict[str, int]:
-    """``sex=0,age=4`` or a mapping, or a plain list in QI order (``0,4,1``)."""
+    """The validated ``levels`` (a map by QI name, or a list in QI order) as a level per QI (0: kept)."""
     if spec is None:
         raise BadInput("full-domain needs --levels", "e.g. --levels age=2,sex=0 (level 0 keeps a value)")
-    if isinstance(spec, dict):
-        items = {str(k): v for k, v in spec.items()}
-    else:
-        parts = (
-            [p.strip() for p in str(spec).split(",") if p.strip()] if isinstance(spec, str) else list(spec)
-        )
-        if parts and all("=" not in str(p) for p in parts):
-            if len(parts) != len(qi):
-                raise BadInput(f"{len(parts)} levels for {len(qi)} QIs", "give one level per QI, in QI order")
-            items = dict(zip(qi, parts, strict=True))
-        else:
-            items = dict(str(p).split("=", 1) for p in parts)
-    out: dict[str, int] = {}
-    lowered = {q.lower(): q for q in qi}
-    for k, v in items.items():
-        name = k.strip() if k.strip() in qi else lowered.get(k.strip().lower())
-        if name is None:
-            raise BadInput(f"--levels names {k!r}, which is not a QI", f"the QIs are: {', '.join(qi)}")
-        try:
-            out[name] = int(str(v).strip())
-        except ValueError:
-            raise BadInput(f"level of {name!r} must be an integer, got {v!r}") from None
-    return {q: out.get(q, 0) for q in qi}
+    given = per_qi(spec, qi, "--levels")
+    return {q: int(given.get(q, 0)) for q in qi}
+
+
+LEVELS = Option(
+    "levels", "pairs", "full-domain: hierarchy level per QI, age=2,sex=0 (0 keeps a value)", low=0, high=1000
+)
 
 
 class FullDomain(Algorithm):
     name = "full-domain"
     default_model = "distinct"
     summary = "apply one hierarchy level per QI; delete the rows of violating groups (up to a limit)"
-    cli_args = (
-        (
-            "--levels",
-            {"help": "full-domain: level per QI, age=2,sex=0 (or a list in QI order); 0 keeps a value"},
-        ),
-        (
-            "--suppression-limit",
-            {"help": "full-domain, optimal: largest share of rows that may be deleted, in [0, 1]"},
-        ),
-    )
+    options = (LEVELS, SUPPRESSION_LIMIT)
+
+    def check(self, request: AnonymizeRequest) -> None:
+        """Before the run is recorded: every level needs a hierarchy that has it."""
+        level_kinds(request, parse_levels(request.options.get("levels"), [c.name for c in request.inputs.qi]))
 
     def run(self, request: AnonymizeRequest) -> Partitioning:
-        qi = [c.name for c in request.inputs.qi]
-        levels = parse_levels(request.options.get("levels"), qi)
-        limit: Fraction = exact(request.options.get("suppression_limit", 0) or 0, "suppression limit")
-        if not 0 <= limit <= 1:
-            raise BadInput(f"the suppression limit must be within [0, 1], got {limit}")
+        levels = parse_levels(request.options.get("levels"), [c.name for c in request.inputs.qi])
+        limit: Fraction = request.options["suppression_limit"]
         return apply_levels(request, levels, limit)

@@ -12,14 +12,25 @@ from fractions import Fraction
 from ..errors import BadInput
 from ..evaluator import SqlEvaluator
 from ..guarantees import MaxDeleted
+from ..options import Option
 from ..render import Ident, render
 from .base import AnonymizeRequest, Partitioning
 
+SUPPRESSION_LIMIT = Option(
+    "suppression_limit",
+    "number",
+    "full-domain, optimal: largest share of rows that may be deleted",
+    default=Fraction(0),
+    low=0,
+    high=1,
+)
 
-def _kinds(request: AnonymizeRequest, levels: Mapping[str, int]) -> tuple[list[str], list[int]]:
+
+def level_kinds(request: AnonymizeRequest, levels: Mapping[str, int]) -> tuple[list[str], list[int]]:
+    """The label kind and hierarchy id per QI; a level above 0 needs a hierarchy that has it."""
     inputs = request.inputs
     kinds, hids = [], []
-    heights = request.options.get("_heights", {})
+    heights = request.heights
     for col in inputs.qi:
         level = levels[col.name]
         hid = request.hierarchy_ids.get(col.name)
@@ -34,7 +45,10 @@ def _kinds(request: AnonymizeRequest, levels: Mapping[str, int]) -> tuple[list[s
             )
         height = heights.get(col.name)
         if height is not None and not 0 <= level < height:
-            raise BadInput(f"level {level} of {col.name!r} is outside 0..{height - 1}")
+            raise BadInput(
+                f"level {level} of {col.name!r} is outside 0..{height - 1}",
+                f"the hierarchy of {col.name!r} has levels 0 (the values) to {height - 1} (its root)",
+            )
         kinds.append("hierarchy")
         hids.append(hid)
     return kinds, hids
@@ -45,7 +59,7 @@ def apply_levels(request: AnonymizeRequest, levels: Mapping[str, int], limit: Fr
     than ``limit`` (a share of the rows) deleted is a :class:`BadInput`."""
     db, inputs = request.db, request.inputs
     qi = [c.name for c in inputs.qi]
-    kinds, hids = _kinds(request, levels)
+    kinds, hids = level_kinds(request, levels)
     labels = db.work_table("fd_labels")
     db.run(
         render(

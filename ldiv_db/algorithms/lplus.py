@@ -23,52 +23,57 @@ import pandas as pd
 
 from .. import taxonomy
 from ..errors import BadInput, InternalError
+from ..options import Option
 from ..privacy.l_plus import LPlus
 from ..render import render
 from .base import Algorithm, AnonymizeRequest, Partitioning
 from .lplus_engine import ALLOWED, INF, METRICS, SCHEMES, Problem, Search, Taxonomy
 
 
-def _choice(options: Any, key: str, allowed: tuple[str, ...], default: str, flag: str) -> str:
-    value = str(options.get(key) or default).strip().lower().replace("_", "-")
-    if value not in allowed:
-        raise BadInput(f"{flag} must be one of {', '.join(allowed)}, got {options.get(key)!r}")
-    return value
-
-
-def _number(options: Any, key: str, flag: str, kind: type = float) -> Any:
-    raw = options.get(key)
-    if raw is None:
-        return None
-    try:
-        value = kind(str(raw).strip())
-    except ValueError:
-        raise BadInput(f"{flag} must be a number, got {raw!r}") from None
-    if value <= 0:
-        raise BadInput(f"{flag} must be positive, got {raw!r}")
-    return value
-
-
 class LPlusOptimize(Algorithm):
     name = "lplus"
     default_model = "lplus"
     summary = "l+-Optimize: the optimal full-subtree cut under per-value thresholds (LM/DM/CM, 5 schemes)"
-    cli_args = (
-        (
-            "--suppression",
-            {"help": "lplus: suppression scheme nosupp|viosa|allsa|viorec|allrec (default viorec)"},
+    options = (
+        Option("suppression", "choice", "lplus: suppression scheme", default="viorec", choices=SCHEMES),
+        Option(
+            "metric", "choice", "lplus: cost metric (cm needs --class-column)", default="lm", choices=METRICS
         ),
-        ("--metric", {"help": "lplus: cost metric lm|dm|cm (default lm; cm needs --class-column)"}),
-        ("--value-order", {"help": "lplus: order of open values occurrences|taxonomy (default occurrences)"}),
-        ("--space", {"help": "lplus: full-subtree (default) or full-domain (one level per QI, as ARX)"}),
-        ("--top-h", {"help": "lplus: publish one of the h best cuts at random (with --seed)"}),
-        ("--time-limit", {"help": "lplus: stop after S seconds with the best cut and its proven gap"}),
-        (
-            "--warm-start",
-            {
-                "help": "lplus: on (default) | off: search the full-domain cuts first and start the "
-                "full-subtree search from that optimum, so it prunes from the first node",
-            },
+        Option(
+            "value_order",
+            "choice",
+            "lplus: order of open values",
+            default="occurrences",
+            choices=("occurrences", "taxonomy"),
+        ),
+        Option(
+            "space",
+            "choice",
+            "lplus: full-subtree cuts, or full-domain (one level per QI, as ARX)",
+            default="full-subtree",
+            choices=("full-subtree", "full-domain"),
+        ),
+        Option(
+            "top_h",
+            "int",
+            "lplus: publish one of the h best cuts at random (with --seed)",
+            default=1,
+            low=1,
+            high=10**6,
+        ),
+        Option(
+            "time_limit",
+            "number",
+            "lplus: stop after S seconds with the best cut and its proven gap",
+            low=0,
+            low_open=True,
+            high=10**7,
+        ),
+        Option(
+            "warm_start",
+            "flag",
+            "lplus: search the full-domain cuts first and start the full-subtree search from that optimum",
+            default=True,
         ),
     )
 
@@ -83,23 +88,20 @@ class LPlusOptimize(Algorithm):
             )
         if len(inputs.sa) != 1:
             raise BadInput("l+-Optimize takes one sensitive attribute", "name one column with --sa")
-        metric = _choice(opts, "metric", METRICS, "lm", "--metric")
-        scheme = _choice(opts, "suppression", SCHEMES, "viorec", "--suppression")
+        metric: str = opts["metric"]
+        scheme: str = opts["suppression"]
         if scheme not in ALLOWED[metric]:  # type: ignore[index]
             raise BadInput(
                 f"--metric {metric} cannot be combined with --suppression {scheme}",
                 f"{metric.upper()} allows {', '.join(ALLOWED[metric])} (SPEC §5.4: DM and CM price "  # type: ignore[index]
                 "deleted rows, not suppressed SA values); LM allows every scheme",
             )
-        space = _choice(opts, "space", ("full-subtree", "full-domain"), "full-subtree", "--space")
-        order = _choice(opts, "value_order", ("occurrences", "taxonomy"), "occurrences", "--value-order")
-        top_h = _number(opts, "top_h", "--top-h", int) or 1
-        time_limit = _number(opts, "time_limit", "--time-limit", float)
-        warm_opt = str(opts.get("warm_start", "on")).strip().lower()
-        if warm_opt not in ("on", "off", "true", "false", "1", "0", "yes", "no"):
-            raise BadInput(f"--warm-start must be on or off, got {opts.get('warm_start')!r}")
-        warm = warm_opt in ("on", "true", "1", "yes") and space == "full-subtree"
-        class_column = opts.get("_class_column")
+        space: str = opts["space"]
+        order: str = opts["value_order"]
+        top_h = int(opts["top_h"])
+        time_limit = None if opts["time_limit"] is None else float(opts["time_limit"])
+        warm = bool(opts["warm_start"]) and space == "full-subtree"
+        class_column = request.class_column
         if metric == "cm" and not class_column:
             raise BadInput("--metric cm needs the class attribute", "name it with --class-column")
         klass = inputs.table.column(class_column) if class_column and metric == "cm" else None

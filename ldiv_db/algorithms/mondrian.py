@@ -30,6 +30,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import BadInput, HierarchyError
+from ..options import Option
 from ..privacy import Distinct, Frequency
 from ..render import Ident, render
 from .base import Algorithm, AnonymizeRequest, Partitioning, lca_hierarchy_ids
@@ -43,14 +44,8 @@ class Mondrian(Algorithm):
     name = "mondrian"
     default_model = "distinct"
     summary = "Mondrian multidimensional median partitioning for l-diversity (baseline; local recoding)"
-    cli_args = (
-        (
-            "--mondrian-form",
-            {
-                "choices": list(FORMS),
-                "help": "mondrian: split test, distinct or frequency (default: the model's)",
-            },
-        ),
+    options = (
+        Option("mondrian_form", "choice", "mondrian: split test (default: the model's)", choices=FORMS),
     )
 
     def run(self, request: AnonymizeRequest) -> Partitioning:
@@ -129,12 +124,7 @@ class Mondrian(Algorithm):
         given = request.options.get("mondrian_form")
         if given is None:
             return model_form
-        form = str(given).strip().lower()
-        if form not in FORMS:
-            raise BadInput(
-                f"--mondrian-form must be distinct or frequency, got {given!r}",
-                "distinct: both halves hold l distinct SA values; frequency: l·h ≤ |X| on both halves",
-            )
+        form = str(given)
         if form == "distinct" and model_form == "frequency":
             raise BadInput(
                 "--mondrian-form distinct does not guarantee the frequency model (l·h ≤ |X|)",

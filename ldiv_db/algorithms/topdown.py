@@ -205,7 +205,7 @@ class TopDown(Algorithm):
                 "use --model distinct-alpha, entropy-alpha or recursive-alpha with --alpha and --categories",
             )
         qi = [c.name for c in inputs.qi]
-        heights: dict[str, int] = dict(request.options.get("_heights", {}))
+        heights: dict[str, int] = dict(request.heights)
         hids: list[int] = []
         for col in inputs.qi:
             hid = request.hierarchy_ids.get(col.name)

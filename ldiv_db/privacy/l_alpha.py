@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 import pandas as pd
 
 from ..errors import BadInput
+from ..options import match_names
 from ..render import render
 from .base import PrivacyModel, exact, sql_text
 from .entropy import TOLERANCE, entropy
@@ -38,7 +39,7 @@ def sensitivity_weights(k: int, beta: Any = 2) -> dict[int, Fraction]:
     9/61, 45/61, 115/61 do not follow from it; pass them as explicit weights instead."""
     b = exact(beta, "beta")
     if b < 1:
-        raise BadInput(f"beta must be at least 1, got {beta}")
+        raise BadInput(f"beta must be at least 1, got {beta}", "give --beta in [1, 16] (default 2)")
     if k < 2:
         return {1: Fraction(1)}
 
@@ -64,10 +65,16 @@ def category_weights(categories: Mapping[Any, int], weights: Any, beta: Any) -> 
     if weights == "sensitivity":
         return sensitivity_weights(k, beta)
     if isinstance(weights, Mapping):
+        real = [str(j) for j in range(1, k + 1)]
+        match_names(
+            [str(r) for r in weights], real, "a category rank", "--category-weights", real_are="the ranks are"
+        )
         out = {int(r): exact(w, f"weight of category {r}") for r, w in weights.items()}
         missing = [r for r in ranks if r not in out]
         if missing:
-            raise BadInput(f"explicit weights miss categories {missing}")
+            raise BadInput(
+                f"explicit weights miss categories {missing}", "give a weight for every rank: 1=0,2=1/3,..."
+            )
         return out
     raise BadInput(f"unknown weight scheme {weights!r}", "use uniform, sensitivity or an explicit map")
 
@@ -87,13 +94,16 @@ class LAlpha(PrivacyModel):
         if variant not in VARIANTS:
             raise BadInput(f"unknown (l,α) variant {variant!r}", f"use one of {', '.join(VARIANTS)}")
         if len(ls) != 1:
-            raise BadInput("the (l,α) models take one sensitive attribute")
+            raise BadInput("the (l,α) models take one sensitive attribute", "name one column with --sa")
         if alpha is None:
-            raise BadInput(f"the {variant}-alpha model needs --alpha")
+            raise BadInput(
+                f"the {variant}-alpha model needs --alpha",
+                "e.g. --alpha 1 (the least total row weight of a group)",
+            )
         if entropy_over not in ("categories", "values"):
             raise BadInput(f"entropy_over must be 'categories' or 'values', not {entropy_over!r}")
         if variant == "recursive" and c is None:
-            raise BadInput("the recursive-alpha model needs --c")
+            raise BadInput("the recursive-alpha model needs --c", "e.g. --c 3")
         self.variant = variant
         self.name = f"{variant}-alpha"
         self.ls = ls

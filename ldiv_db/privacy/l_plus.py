@@ -46,9 +46,12 @@ class LPlus(PrivacyModel):
                 raise BadInput(f"threshold of {v!r} is {th}, outside [0, 1]")
         self.sensitivity = sensitivity
         if not self.ls and not self.explicit:
-            raise BadInput("the lplus model needs --l (θ = 1/l for every value) or --thresholds")
+            raise BadInput(
+                "the lplus model needs --l (θ = 1/l for every value) or --thresholds",
+                "give --l 3, or --thresholds Flu=0.5,HIV=1/4 (add --sensitivity with --l for derived thresholds)",
+            )
         if sensitivity and not self.ls:
-            raise BadInput("sensitivity-based thresholds need a base θ = 1/l: give --l")
+            raise BadInput("sensitivity-based thresholds need a base θ = 1/l", "give --l, e.g. --l 3")
         if self.explicit and len(self.ls) > 1:
             raise BadInput("explicit thresholds apply to one sensitive attribute", "check one SA at a time")
         self._theta: dict[tuple[int, str | None], Fraction] | None = None

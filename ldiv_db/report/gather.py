@@ -16,10 +16,11 @@ from fractions import Fraction
 from typing import Any
 
 from ..catalog import Table, output_ref
-from ..check import CheckResult, evaluate, model_from_options
+from ..check import CheckResult, evaluate
 from ..db import Database
 from ..errors import BadInput
 from ..inputs import Inputs, as_list, resolve_inputs
+from ..privacy.spec import model_spec
 from ..render import render
 
 # Algorithms that publish numeric QIs as 'lo-hi' ranges (the 'lca' recoding): their metrics read such
@@ -188,7 +189,7 @@ def _verdict(db: Database, inputs: Inputs, recorded: dict[str, Any] | None, l: i
         }
     if l is None:
         return {"model": None, "verified": None, "recorded": False}
-    model = model_from_options(inputs, "distinct", l=[l] * len(inputs.sa))
+    model = model_spec("distinct", [l] * len(inputs.sa)).build(inputs)
     res = evaluate(db, inputs, model, prefix="report_v")
     return {
         "model": model.describe() if model else None,

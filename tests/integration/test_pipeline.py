@@ -10,6 +10,7 @@ import pytest
 import ldiv_db
 from fixtures.hostile import HOSTILE_QI, HOSTILE_SA
 from ldiv_db.algorithms import REGISTRY, Algorithm, AnonymizeRequest, Partitioning, register
+from ldiv_db.algorithms.full_domain import FullDomain
 from ldiv_db.db import Database
 from ldiv_db.errors import BadInput, PrivacyViolation
 from ldiv_db.render import Query
@@ -100,6 +101,7 @@ class _Leaky(Algorithm):
     """A deliberately wrong algorithm: every row in its own group (never l-diverse)."""
 
     name = "leaky-test"
+    options = (FullDomain.options[0],)  # it takes (and ignores) the full-domain --levels of _anon
 
     def run(self, request: AnonymizeRequest) -> Partitioning:
         t = request.db.work_table("leaky")

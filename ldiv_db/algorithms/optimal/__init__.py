@@ -18,9 +18,9 @@ from fractions import Fraction
 from typing import Any
 
 from ...errors import BadInput, InternalError
-from ...privacy.base import exact
+from ...options import Option
 from ..base import Algorithm, AnonymizeRequest, Partitioning
-from ..levels import apply_levels
+from ..levels import SUPPRESSION_LIMIT, apply_levels
 from . import histogram
 from .cost import METRICS, Metric, MetricName
 from .judge import build_judge
@@ -36,27 +36,15 @@ class OptimalOptions:
     class_column: str | None
 
 
-def parse_options(options: Any) -> OptimalOptions:
-    """The search's options, typed and range-checked (``--suppression-limit``, ``--metric``,
-    ``--class-column``); the model's options are the pipeline's."""
-    raw = options.get("suppression_limit")
-    limit = exact(0 if raw is None or raw == "" else raw, "--suppression-limit")
-    if not 0 <= limit <= 1:
-        raise BadInput(
-            f"--suppression-limit must be a share of the rows within [0, 1], got {raw!r}",
-            "e.g. --suppression-limit 0.05 allows 5 % of the rows to be deleted (1 = no limit)",
-        )
-    name = str(options.get("metric") or "loss").strip().lower()
-    if name not in METRICS:
-        raise BadInput(
-            f"--metric must be one of {', '.join(METRICS)} for the optimal search, got {options.get('metric')!r}",
-            "loss is ARX's Loss (the default); cm needs --class-column",
-        )
-    class_column = options.get("_class_column") or None
+def parse_options(request: AnonymizeRequest) -> OptimalOptions:
+    """The search's options, validated by their declaration (``--suppression-limit``, ``--metric``);
+    ``--metric cm`` needs the pipeline's ``--class-column``."""
+    name = str(request.options["metric"])
+    class_column = request.class_column or None
     if name == "cm" and not class_column:
         raise BadInput("--metric cm needs the class attribute", "name it with --class-column")
     metric: MetricName = METRICS[METRICS.index(name)]
-    return OptimalOptions(limit, metric, str(class_column) if class_column else None)
+    return OptimalOptions(request.options["suppression_limit"], metric, class_column)
 
 
 def _details(res: Result, metric: Metric, levels: dict[str, int], coded: histogram.Coded) -> dict[str, Any]:
@@ -87,24 +75,20 @@ class Optimal(Algorithm):
     name = "optimal"
     default_model = "distinct"
     summary = "the optimal full-domain levels under a suppression limit, minimizing ARX Loss/LM/DM/AECS/CM"
-    cli_args = (
-        (
-            "--suppression-limit",
-            {
-                "help": "full-domain, optimal: largest share of rows that may be deleted, in [0, 1] (default 0)"
-            },
-        ),
-        (
-            "--metric",
-            {
-                "help": "optimal: loss (ARX Loss, default) | lm | dm | aecs | cm (with --class-column); lplus: lm|dm|cm"
-            },
+    options = (
+        SUPPRESSION_LIMIT,
+        Option(
+            "metric",
+            "choice",
+            "optimal: loss (ARX Loss), lm, dm, aecs, or cm (with --class-column)",
+            default="loss",
+            choices=METRICS,
         ),
     )
 
     def run(self, request: AnonymizeRequest) -> Partitioning:
         t0 = time.perf_counter()
-        opts = parse_options(request.options)
+        opts = parse_options(request)
         inputs = request.inputs
         coded = histogram.build(request, opts.class_column)
         size = 1
