@@ -126,8 +126,8 @@ def test_cli_json(dbfile: Path, capsys: pytest.CaptureFixture[str]) -> None:
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["--l", "2", "--suppression-limit", "1.5"], "--suppression-limit must be a share of the rows"),
-        (["--l", "2", "--suppression-limit", "-0.1"], "--suppression-limit must be a share of the rows"),
+        (["--l", "2", "--suppression-limit", "1.5"], "--suppression-limit must be a number in [0, 1]"),
+        (["--l", "2", "--suppression-limit", "-0.1"], "--suppression-limit must be a number in [0, 1]"),
         (["--l", "2", "--suppression-limit", "five"], "--suppression-limit must be a number"),
         (["--l", "2", "--metric", "ncp"], "--metric must be one of loss, lm, dm, aecs, cm"),
         (["--l", "2", "--metric", "cm"], "--metric cm needs the class attribute"),
