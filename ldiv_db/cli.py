@@ -5,10 +5,12 @@ with a hint (exit 2 for bad input, 1 for a violated model, 3 for an internal err
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from .errors import LdivError
@@ -69,11 +71,35 @@ def command_name(args: argparse.Namespace) -> str:
     return f"{args.command} {sub}" if sub else str(args.command)
 
 
+_OPENED: list[Any] = []  # the databases this command opened, closed when it ends
+
+
 def _open(args: argparse.Namespace) -> Any:
     from .db import Database
 
     mode = "write" if command_name(args) in WRITE_COMMANDS else "read"
-    return Database.open(args.db, mode=mode, attach=_attach(getattr(args, "attach", None)))
+    db = Database.open(args.db, mode=mode, attach=_attach(getattr(args, "attach", None)))
+    _OPENED.append(db)
+    return db
+
+
+def _new_file(args: argparse.Namespace) -> Path | None:
+    """The database file a write command would create (its path does not exist yet), else None."""
+    db = getattr(args, "db", None)
+    if not isinstance(db, str) or db.strip() in ("", ":memory:") or Path(db).exists():
+        return None
+    return Path(db)
+
+
+def _end(code: int, new_file: Path | None) -> None:
+    """Close what the command opened; a command that failed leaves no database file it created."""
+    while _OPENED:
+        with contextlib.suppress(Exception):
+            _OPENED.pop().close()
+    if code != 0 and new_file is not None:
+        for f in (new_file, Path(f"{new_file}.wal")):
+            with contextlib.suppress(OSError):
+                f.unlink()
 
 
 def _emit(args: argparse.Namespace, result: Any) -> None:
@@ -570,21 +596,29 @@ def _quiet_stdout() -> None:
 def _main(argv: Sequence[str] | None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    new_file = _new_file(args)
+    code = 130  # until the command returns: an interrupt or a broken pipe
     try:
-        return _cmd(args)
+        code = _cmd(args)
     except LdivError as exc:
         print(f"error: {exc.message}", file=sys.stderr)
         if exc.hint:
             print(f"  hint: {exc.hint}", file=sys.stderr)
-        return exc.exit_code
-    except (KeyboardInterrupt, BrokenPipeError):
+        code = exc.exit_code
+    except BrokenPipeError:  # the command ran; only its output's reader left
+        code = 0
+        raise
+    except KeyboardInterrupt:
         raise
     except Exception as exc:  # the last line of defence: a clear message, not a traceback
         if os.environ.get("LDIV_DEBUG"):
             raise
         print(f"internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
         print("  hint: set LDIV_DEBUG=1 to see the traceback and please report it", file=sys.stderr)
-        return 3
+        code = 3
+    finally:
+        _end(code, new_file)
+    return code
 
 
 if __name__ == "__main__":

@@ -4,6 +4,7 @@ and the NULL policy. Errors name the problem and the fix (DESIGN §6)."""
 from __future__ import annotations
 
 import csv
+import io
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -12,6 +13,7 @@ from typing import Any
 from .catalog import Column, Table, check_distinct_roles, resolve_table
 from .db import Database
 from .errors import BadInput
+from .files import read_text
 from .render import render
 
 
@@ -92,37 +94,32 @@ def check_nulls(db: Database, table: Table, columns: Sequence[Column], rows: int
 def read_categories(path: str | Path) -> dict[str, int]:
     """A categories file: CSV ``value;category`` (category an integer rank, 1 = most sensitive)."""
     p = Path(path)
-    if not p.is_file():
-        raise BadInput(
-            f"categories file {p} {'is not a file' if p.exists() else 'does not exist'}",
-            "give a CSV file of value;category lines (1 = most sensitive)",
-        )
+    text = read_text(p, "categories file", "a CSV file of value;category lines (1 = most sensitive)")
     out: dict[str, int] = {}
     first: dict[str, int] = {}
-    with p.open(encoding="utf-8", newline="") as fh:
-        for lineno, row in enumerate(csv.reader(fh, delimiter=";"), 1):
-            if not row or not "".join(row).strip():
-                continue
-            if len(row) != 2:
-                raise BadInput(
-                    f"{p}:{lineno}: expected 'value;category', got {';'.join(row)!r}",
-                    "one value per line, then ';' and its category rank (1 = most sensitive)",
-                )
-            value, rank = row[0], row[1].strip()
-            if lineno == 1 and not rank.lstrip("-").isdigit():
-                continue  # header
-            if not rank.isdigit() or int(rank) < 1:
-                raise BadInput(
-                    f"{p}:{lineno}: category of {value!r} must be a positive integer rank, got {rank!r}",
-                    "ranks are 1, 2, ..., K with 1 = most sensitive",
-                )
-            if value in out:
-                raise BadInput(
-                    f"{p}:{lineno}: value {value!r} is listed twice (first on line {first[value]})",
-                    "give every value exactly one category",
-                )
-            out[value] = int(rank)
-            first[value] = lineno
+    for lineno, row in enumerate(csv.reader(io.StringIO(text, newline=""), delimiter=";"), 1):
+        if not row or not "".join(row).strip():
+            continue
+        if len(row) != 2:
+            raise BadInput(
+                f"{p}:{lineno}: expected 'value;category', got {';'.join(row)!r}",
+                "one value per line, then ';' and its category rank (1 = most sensitive)",
+            )
+        value, rank = row[0], row[1].strip()
+        if lineno == 1 and not rank.lstrip("-").isdigit():
+            continue  # header
+        if not rank.isdigit() or int(rank) < 1:
+            raise BadInput(
+                f"{p}:{lineno}: category of {value!r} must be a positive integer rank, got {rank!r}",
+                "ranks are 1, 2, ..., K with 1 = most sensitive",
+            )
+        if value in out:
+            raise BadInput(
+                f"{p}:{lineno}: value {value!r} is listed twice (first on line {first[value]})",
+                "give every value exactly one category",
+            )
+        out[value] = int(rank)
+        first[value] = lineno
     if not out:
         raise BadInput(f"categories file {p} is empty", "one value;category line per SA value")
     from .taxonomy import check_category_ranks
@@ -138,15 +135,15 @@ def parse_thresholds(spec: str | Mapping[str, Any] | None) -> dict[str, Any] | N
     p = Path(spec)
     out: dict[str, Any] = {}
     if p.is_file():
-        with p.open(encoding="utf-8", newline="") as fh:
-            for lineno, row in enumerate(csv.reader(fh, delimiter=";"), 1):
-                if not row:
-                    continue
-                if len(row) != 2:
-                    raise BadInput(f"{p}:{lineno}: expected 'value;theta'", "one value per line: Flu;0.5")
-                if row[0] in out:
-                    raise BadInput(f"{p}:{lineno}: value {row[0]!r} is listed twice", "give each value once")
-                out[row[0]] = row[1].strip()
+        text = read_text(p, "thresholds file", "a CSV file of value;theta lines")
+        for lineno, row in enumerate(csv.reader(io.StringIO(text, newline=""), delimiter=";"), 1):
+            if not row:
+                continue
+            if len(row) != 2:
+                raise BadInput(f"{p}:{lineno}: expected 'value;theta'", "one value per line: Flu;0.5")
+            if row[0] in out:
+                raise BadInput(f"{p}:{lineno}: value {row[0]!r} is listed twice", "give each value once")
+            out[row[0]] = row[1].strip()
         return out
     if p.exists():
         raise BadInput(f"thresholds file {p} is not a file", "give a CSV file of value;theta lines")

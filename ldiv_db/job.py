@@ -49,6 +49,7 @@ from .algorithms import get_algorithm
 from .anonymize import MAX_SEED, AnonymizeResult, anonymize
 from .db import Database
 from .errors import BadInput
+from .files import read_text
 from .load import LoadResult, load
 from .options import did_you_mean, parse_int, validate
 from .privacy.spec import ModelSpec
@@ -157,11 +158,9 @@ class Job:
                 "give the path of a TOML job file",
             )
         try:
-            data = tomllib.loads(p.read_text(encoding="utf-8"))
+            data = tomllib.loads(read_text(p, "job file", "a TOML job file (see the README)"))
         except tomllib.TOMLDecodeError as exc:
             raise BadInput(f"job file {p} is not valid TOML: {exc}", "check the line it names") from None
-        except UnicodeDecodeError:
-            raise BadInput(f"job file {p} is not UTF-8 text", "save it as UTF-8") from None
         base = p.parent
 
         def rel(x: str) -> Path:

@@ -131,10 +131,25 @@ def _one_column_check(path: Path, sep: str, columns: list[str]) -> None:
         )
 
 
+def parse_sep(sep: str | None) -> str | None:
+    """``--sep``: one character (``\\t`` or ``tab`` for a tab), or None to detect it."""
+    if sep is None:
+        return None
+    if sep in ("\\t", "tab", "TAB"):
+        return "\t"
+    if len(sep) != 1 or sep in ('"', "\n", "\r"):
+        raise BadInput(
+            f"--sep must be one character, got {sep!r}",
+            "e.g. --sep ';' or --sep ',' (--sep tab for a tab), or leave it out to detect it",
+        )
+    return sep
+
+
 def load(
     db: Any, file: str | Path, table: str, *, sep: str | None = None, replace: bool = False
 ) -> LoadResult:
     t0 = time.perf_counter()
+    sep = parse_sep(sep)
     database = Database.open(db, mode="write")
     try:
         path = Path(file)

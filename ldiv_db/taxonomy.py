@@ -26,6 +26,7 @@ import pandas as pd
 from .catalog import Column, Table, resolve_table
 from .db import Database
 from .errors import HierarchyError
+from .files import read_text
 from .ownership import refuse_ldiv_table
 from .render import TableRef, render
 
@@ -580,18 +581,9 @@ def parse_arx(text_or_path: str | Path, sep: str = ";") -> Hierarchy:
 
 
 def _read(path: Path) -> str:
-    try:
-        return path.read_text(encoding="utf-8-sig")
-    except FileNotFoundError:
-        raise HierarchyError(f"hierarchy file {path} does not exist", "check the path") from None
-    except IsADirectoryError:
-        raise HierarchyError(
-            f"hierarchy file {path} is a directory", "give the path of the CSV file"
-        ) from None
-    except UnicodeDecodeError as exc:
-        raise HierarchyError(
-            f"hierarchy file {path} is not UTF-8 (byte {exc.start})", "save the file as UTF-8"
-        ) from None
+    return read_text(
+        path, "hierarchy file", "an ARX hierarchy: ';'-separated lines leaf -> root", error=HierarchyError
+    )
 
 
 # ---------------------------------------------------------------------------------------------- intervals

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import duckdb
 import pytest
 
 from ldiv_db.catalog import split_name
@@ -90,7 +91,10 @@ def test_decomposition_outputs(
     have = tables(world)
     for suffix in ("_qid", "_sa", "_marginals"):
         assert (real[0], real[1] + suffix) in have
-    code, _, err = cli(capsys, "release", "append", world, "--release", typed, "--from", "staff", "--quiet")
+    con = duckdb.connect(str(world))  # new people: the stream refuses rows it already received
+    con.execute("CREATE TABLE staff_new AS SELECT zip, age + 100 AS age, job, pay, unit FROM staff")
+    con.close()
+    code, _, err = cli(capsys, "release", "append", world, "--release", typed, "--from", "staff_new", "--quiet")
     assert code == 0, err  # the stream is found again by the name as typed
 
 

@@ -210,8 +210,8 @@ def build_base(
             kl=False,
         )
         parts = [frame.iloc[rows + i * stream_rows : rows + (i + 1) * stream_rows] for i in range(3)]
-        for name, part in zip((STREAM_SOURCE, *BATCHES), parts, strict=True):
-            _make_table(db.con, name, part.reset_index(drop=True))
+        for name, part in zip((STREAM_SOURCE, *BATCHES), parts, strict=True):  # a person id: the stream's key
+            _make_table(db.con, name, part.reset_index(drop=True).assign(person_id=part.index))
         for col in STREAM_SA[1:]:
             taxonomy.import_hierarchy(db, STREAM_SOURCE, col, files[col])
         api.anonymize(
@@ -223,6 +223,7 @@ def build_base(
             l=[3, 2],
             output=STREAM,
             kl=False,
+            key="person_id",
         )
     finally:
         db.close()
