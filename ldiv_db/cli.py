@@ -611,6 +611,8 @@ def _main(argv: Sequence[str] | None) -> int:
     except KeyboardInterrupt:
         raise
     except Exception as exc:  # the last line of defence: a clear message, not a traceback
+        if "query interrupted" in str(exc).lower():  # Ctrl-C inside the database engine
+            raise KeyboardInterrupt from None
         if os.environ.get("LDIV_DEBUG"):
             raise
         print(f"internal error: {type(exc).__name__}: {exc}", file=sys.stderr)

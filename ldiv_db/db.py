@@ -43,6 +43,22 @@ def _clean_duckdb_message(exc: Exception) -> str:
     return text.splitlines()[0] if text else type(exc).__name__
 
 
+def _interrupt(exc: BaseException) -> BaseException:
+    """Ctrl-C during a statement: DuckDB raises InterruptException, or a RuntimeError "Query
+    interrupted" while fetching; both are the user's interrupt, not an error of ldiv_db."""
+    if isinstance(exc, duckdb.InterruptException) or "interrupted" in str(exc).lower():
+        return KeyboardInterrupt()
+    return exc
+
+
+@contextlib.contextmanager
+def _interruptible() -> Iterator[None]:
+    try:
+        yield
+    except (duckdb.InterruptException, RuntimeError) as exc:
+        raise _interrupt(exc) from None
+
+
 class Database:
     """One DuckDB connection plus ldiv_db's bookkeeping."""
 
@@ -195,8 +211,8 @@ class Database:
         t0 = time.perf_counter()
         try:
             cur = self.con.execute(query.sql, dict(query.params) if query.params else None)
-        except duckdb.InterruptException:
-            raise KeyboardInterrupt from None
+        except (duckdb.InterruptException, RuntimeError) as exc:
+            raise _interrupt(exc) from None
         except duckdb.Error as exc:
             raise LdivError(
                 f"query {query.name} failed: {_clean_duckdb_message(exc)}",
@@ -218,7 +234,8 @@ class Database:
 
     def rows(self, query: Query) -> list[tuple[Any, ...]]:
         cur = self._execute(query)
-        out = cur.fetchall()
+        with _interruptible():
+            out = cur.fetchall()
         self._log(query, len(out))
         return out
 
@@ -234,7 +251,8 @@ class Database:
     def records(self, query: Query) -> list[dict[str, Any]]:
         cur = self._execute(query)
         cols = [d[0] for d in cur.description or []]
-        out = [dict(zip(cols, r, strict=True)) for r in cur.fetchall()]
+        with _interruptible():
+            out = [dict(zip(cols, r, strict=True)) for r in cur.fetchall()]
         self._log(query, len(out))
         return out
 
@@ -251,7 +269,8 @@ class Database:
 
     def df(self, query: Query) -> pd.DataFrame:
         cur = self._execute(query)
-        frame = cur.df()
+        with _interruptible():
+            frame = cur.df()
         self._log(query, len(frame))
         return frame
 

@@ -17,8 +17,10 @@ def read_text(path: str | Path, what: str, hint: str, *, error: type[BadInput] =
         raise error(f"{what}: the path is empty", hint)
     if not p.exists():
         raise error(f"{what} {p} does not exist", f"check the path; {hint}")
+    if p.is_dir():
+        raise error(f"{what} {p} is a directory", f"give the path of the file; {hint}")
     if not p.is_file():
-        raise error(f"{what} {p} is not a file (a directory?)", f"give the path of the file; {hint}")
+        raise error(f"{what} {p} is not a regular file", f"give the path of the file; {hint}")
     try:
         data = p.read_bytes()
     except OSError as exc:

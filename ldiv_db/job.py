@@ -32,8 +32,8 @@
 Every key is checked: unknown keys, values of the wrong type and out-of-range numbers are errors that
 name the key.
 
-Re-running a job replaces its previous release atomically (the new output and its records are written in
-one transaction; until it commits, the previous release is intact). Only its own release: an ``output``
+A job is one transaction: its load, hierarchies and release are kept together or not at all. Re-running a
+job replaces its previous release atomically (until it commits, the previous release is intact). Only its own release: an ``output``
 naming any other table is refused (ldiv_db/ownership.py).
 """
 
@@ -257,35 +257,36 @@ def run_job(path: str | Path, *, quiet: bool = True) -> JobResult:
     job = Job.read(path)
     db = Database.open(job.database, mode="write", attach=job.attach)
     try:
-        loaded = load(db, job.load_file, job.table, sep=job.sep, replace=True) if job.load_file else None
-        result = JobResult(str(job.path), loaded)
-        for col, spec in job.hierarchies.items():
-            if "file" in spec:
-                info = taxonomy.import_hierarchy(db, job.table, col, spec["file"], sep=spec.get("sep", ";"))
-            else:
-                info = taxonomy.build_hierarchy(db, job.table, col, spec["intervals"])
-            result.hierarchies.append(str(info))
-        an = job.anonymize
-        result.release = anonymize(
-            db,
-            job.table,
-            an["qi"],
-            an["sa"],
-            algorithm=an["algorithm"],
-            output=an["output"],
-            l=an.get("l"),
-            model=an.get("model"),
-            replace=True,
-            quiet=quiet,
-            keep_columns=an.get("keep_columns", []),
-            class_column=an.get("class_column"),
-            null_as_value=an.get("null_as_value", False),
-            seed=an.get("seed"),
-            model_options=an.get("model_options") or {},
-            kl=an.get("kl", True),
-            allow_empty=an.get("allow_empty", False),
-            **an["options"],
-        )
-        return result
+        with db.transaction():  # one job, one transaction: a refused step leaves the file as it was
+            loaded = load(db, job.load_file, job.table, sep=job.sep, replace=True) if job.load_file else None
+            result = JobResult(str(job.path), loaded)
+            for col, spec in job.hierarchies.items():
+                if "file" in spec:
+                    info = taxonomy.import_hierarchy(db, job.table, col, spec["file"], sep=spec.get("sep", ";"))
+                else:
+                    info = taxonomy.build_hierarchy(db, job.table, col, spec["intervals"])
+                result.hierarchies.append(str(info))
+            an = job.anonymize
+            result.release = anonymize(
+                db,
+                job.table,
+                an["qi"],
+                an["sa"],
+                algorithm=an["algorithm"],
+                output=an["output"],
+                l=an.get("l"),
+                model=an.get("model"),
+                replace=True,
+                quiet=quiet,
+                keep_columns=an.get("keep_columns", []),
+                class_column=an.get("class_column"),
+                null_as_value=an.get("null_as_value", False),
+                seed=an.get("seed"),
+                model_options=an.get("model_options") or {},
+                kl=an.get("kl", True),
+                allow_empty=an.get("allow_empty", False),
+                **an["options"],
+            )
+            return result
     finally:
         db.close()
