@@ -353,7 +353,7 @@ def test_valid_options_still_run(dbfile: Path, capsys: pytest.CaptureFixture[str
                 "--categories",
                 "{dir}",
             ],
-            ["is not a file"],
+            ["is a directory"],
         ),
         (["hierarchy", "import", "--column", "zip", "{dir}"], ["is a directory"]),
         (["hierarchy", "import", "--column", "zip", "{dir}/zip.csv", "--sep", ""], ["unusable separator"]),
