@@ -25,7 +25,7 @@ from .check import CheckResult, evaluate
 from .db import Database
 from .errors import BadInput, InternalError, PrivacyViolation
 from .guarantees import Written, refuse_empty, verify_all
-from .inputs import Inputs, as_list, resolve_inputs
+from .inputs import Inputs, as_list, refuse_nulls_in_hierarchies, resolve_inputs
 from .options import parse_flag, parse_int, per_qi, validate
 from .privacy import Distinct, PrivacyModel, UniqueDistinct
 from .privacy.spec import ModelSpec, model_spec
@@ -243,6 +243,8 @@ def _anonymize(
     ownership.check_release_targets(db, out, algo.output_tables(out), replace=replace)
 
     hids, heights = hierarchy_ids(db, inputs.table.name)
+    if null_as_value and algo.generalizes_by_hierarchy:
+        refuse_nulls_in_hierarchies(db, inputs, hids)
     progress = Progress(f"{algo.name}", quiet=quiet)
     request = AnonymizeRequest(
         db=db,

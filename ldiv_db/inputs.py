@@ -14,7 +14,7 @@ from .catalog import Column, Table, check_distinct_roles, resolve_table
 from .db import Database
 from .errors import BadInput
 from .files import read_text
-from .render import render
+from .render import quote, render
 
 
 @dataclass(frozen=True)
@@ -88,6 +88,29 @@ def check_nulls(db: Database, table: Table, columns: Sequence[Column], rows: int
         raise BadInput(
             f"NULL values in {table.name}: {listing} (of {rows} rows)",
             "pass --null-as-value to treat NULL as a value of its own, or filter those rows out first",
+        )
+
+
+def refuse_nulls_in_hierarchies(db: Database, inputs: Inputs, hierarchy_ids: Mapping[str, int]) -> None:
+    """With --null-as-value, a QI generalized through its stored hierarchy must hold no NULL: a hierarchy
+    has a node for every value but none for NULL. Refused up front, naming the columns and the fix."""
+    cols = [c for c in inputs.qi if c.name in hierarchy_ids]
+    if not cols:
+        return
+    counts = db.one(
+        render("catalog/null_counts.sql", source=inputs.table.ref, columns=[c.ident for c in cols])
+    )
+    bad = [(c.name, int(n)) for c, n in zip(cols, counts, strict=True) if n]
+    if bad:
+        listing = ", ".join(f"{name!r} has {n} NULL(s)" for name, n in bad)
+        name = bad[0][0]
+        raise BadInput(
+            f"{listing} in {inputs.table.name}, and a hierarchy has no node for NULL, so --null-as-value "
+            "cannot generalize it",
+            f"give NULL a value of its own in a copy of the table (CREATE TABLE t2 AS SELECT * REPLACE "  # noqa: S608
+            f"(coalesce({quote(name)}, 'unknown') AS {quote(name)}) FROM {inputs.table.name}), add 'unknown' as a "
+            "leaf of the hierarchy file and anonymize t2; or use tp, tp+, hilbert or topdown, which place NULL "
+            "themselves",
         )
 
 

@@ -262,7 +262,9 @@ def run_job(path: str | Path, *, quiet: bool = True) -> JobResult:
             result = JobResult(str(job.path), loaded)
             for col, spec in job.hierarchies.items():
                 if "file" in spec:
-                    info = taxonomy.import_hierarchy(db, job.table, col, spec["file"], sep=spec.get("sep", ";"))
+                    info = taxonomy.import_hierarchy(
+                        db, job.table, col, spec["file"], sep=spec.get("sep", ";")
+                    )
                 else:
                     info = taxonomy.build_hierarchy(db, job.table, col, spec["intervals"])
                 result.hierarchies.append(str(info))

@@ -89,6 +89,9 @@ class Algorithm(ABC):
     default_model: str = "distinct"
     summary: str = ""
     options: tuple[Option, ...] = ()
+    # True: the QIs are generalized through their stored hierarchies, where a NULL has no node (the
+    # pipeline refuses NULLs in such a QI up front, with the way to give NULL a place)
+    generalizes_by_hierarchy: bool = False
 
     def check(self, request: AnonymizeRequest) -> None:
         """Check the options against the data (names, levels against heights) before the run is recorded,

@@ -111,6 +111,7 @@ def expected_mix_cost(attr: Attribute, codes: np.ndarray, counts: np.ndarray) ->
 
 class Bsgi(Algorithm):
     name = "bsgi"
+    generalizes_by_hierarchy = True
     default_model = "unique-distinct"
     summary = "BSGI: Max-l bucket selection + greedy least-IL grouping, Unique Distinct l-diversity (local recoding)"
     options = (

@@ -30,6 +30,7 @@ LEVELS = Option(
 
 class FullDomain(Algorithm):
     name = "full-domain"
+    generalizes_by_hierarchy = True
     default_model = "distinct"
     summary = "apply one hierarchy level per QI; delete the rows of violating groups (up to a limit)"
     options = (LEVELS, SUPPRESSION_LIMIT)

@@ -32,6 +32,7 @@ from .lplus_engine import ALLOWED, INF, METRICS, SCHEMES, Problem, Search, Taxon
 
 class LPlusOptimize(Algorithm):
     name = "lplus"
+    generalizes_by_hierarchy = True
     default_model = "lplus"
     summary = "l+-Optimize: the optimal full-subtree cut under per-value thresholds (LM/DM/CM, 5 schemes)"
     options = (

@@ -42,6 +42,7 @@ FORMS = ("distinct", "frequency")
 
 class Mondrian(Algorithm):
     name = "mondrian"
+    generalizes_by_hierarchy = True
     default_model = "distinct"
     summary = "Mondrian multidimensional median partitioning for l-diversity (baseline; local recoding)"
     options = (

@@ -73,6 +73,7 @@ def _details(res: Result, metric: Metric, levels: dict[str, int], coded: histogr
 
 class Optimal(Algorithm):
     name = "optimal"
+    generalizes_by_hierarchy = True
     default_model = "distinct"
     summary = "the optimal full-domain levels under a suppression limit, minimizing ARX Loss/LM/DM/AECS/CM"
     options = (
