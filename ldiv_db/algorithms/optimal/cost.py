@@ -55,6 +55,7 @@ class Metric:
         self.lm_scale = math.lcm(*ones) if ones else 1
         # the most leaves under one row's node, per QI and level (a deleted row adds at least |A| − this)
         self.cmax = [[int(c.max()) if len(c) else 1 for c in per_level] for per_level in self.cover]
+        self._static: dict[tuple[int, ...], Cost] = {}  # the search asks for a node's bound once per predecessor
 
     @property
     def separable(self) -> bool:
@@ -64,7 +65,12 @@ class Metric:
         """The node's cost with nothing deleted (loss, LM), else 0."""
         if not self.separable:
             return 0
-        return self._generalization(levels, [self.sums[j][k] for j, k in enumerate(levels)], 0)
+        node = tuple(levels)
+        out = self._static.get(node)
+        if out is None:
+            out = self._generalization(levels, [self.sums[j][k] for j, k in enumerate(levels)], 0)
+            self._static[node] = out
+        return out
 
     def static_deleting(self, levels: Sequence[int], deleted: int) -> Cost:
         """A lower bound of the node's cost when at least ``deleted`` rows are deleted (loss, LM): each
