@@ -49,6 +49,7 @@ class Groups:
     counts: tuple[np.ndarray, ...]
     klass: np.ndarray | None = None
     _triplets: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]] = field(default_factory=dict)
+    _present: dict[int, np.ndarray] = field(default_factory=dict)
 
     def triplets(self, s: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The non-zero cells (group, code, rows) of ``counts[s]`` (``klass`` for −1), computed once."""
@@ -56,9 +57,20 @@ class Groups:
         if out is None:
             m = self.counts[s] if s >= 0 else self.klass
             assert m is not None
-            gi, vi = np.nonzero(m)
-            out = (gi, vi, m[gi, vi].astype(np.float64))
+            flat = m.ravel()
+            at = np.flatnonzero(flat)
+            gi, vi = np.divmod(at, max(1, m.shape[1]))
+            out = (gi, vi, flat[at].astype(np.float64))
             self._triplets[s] = out
+        return out
+
+    def present(self, s: int) -> np.ndarray:
+        """The number of distinct values of SA ``s`` per group, computed once (the model's test and its
+        relaxation both need it)."""
+        out = self._present.get(s)
+        if out is None:
+            out = np.count_nonzero(self.counts[s], axis=1)
+            self._present[s] = out
         return out
 
 
@@ -76,30 +88,38 @@ class Judge:
 def _distinct(ls: Sequence[int]) -> GroupTest:
     def test(g: Groups) -> np.ndarray:
         ok = np.ones(len(g.size), dtype=bool)
-        for m, l in zip(g.counts, ls, strict=True):
-            ok &= (m > 0).sum(axis=1) >= l
+        for s, l in enumerate(ls):
+            ok &= g.present(s) >= l
         return ok
 
     return test
 
 
-def _entropy_ok(m: np.ndarray, l: int) -> np.ndarray:
+def _xlogx(rows: int) -> np.ndarray:
+    """n·ln n for every count n in 0..rows (0 for 0), the terms of the entropy sums looked up, not logged."""
+    n = np.arange(rows + 1, dtype=np.float64)
+    return n * np.log(np.where(n > 0, n, 1.0))
+
+
+def _entropy_ok(
+    m: np.ndarray, l: int, present: np.ndarray | None = None, xlogx: np.ndarray | None = None
+) -> np.ndarray:
     """−Σ p ln p ≥ ln l − tolerance per row of the count matrix ``m`` (computed only for the rows with at
-    least l values: fewer values cannot reach ln l)."""
-    ok: np.ndarray = np.asarray((m > 0).sum(axis=1) >= l)
+    least l values: fewer values cannot reach ln l); ``xlogx`` (:func:`_xlogx`) covers every count."""
+    ok: np.ndarray = np.asarray((np.count_nonzero(m, axis=1) if present is None else present) >= l)
     idx = np.flatnonzero(ok)
     if len(idx):
-        sub = m[idx].astype(np.float64)
-        total = sub.sum(axis=1)
-        safe = np.where(sub > 0, sub, 1.0)
-        h = np.log(total) - (sub * np.log(safe)).sum(axis=1) / total
+        sub = m[idx]
+        total = sub.sum(axis=1).astype(np.float64)
+        terms = _xlogx(int(sub.max())) if xlogx is None else xlogx
+        h = np.log(total) - terms[sub].sum(axis=1) / total
         ok[idx] = h >= math.log(l) - TOLERANCE
     return ok
 
 
-def _recursive_ok(m: np.ndarray, l: int, c: Fraction) -> np.ndarray:
+def _recursive_ok(m: np.ndarray, l: int, c: Fraction, present: np.ndarray | None = None) -> np.ndarray:
     """r1 < c·(r_l + … + r_q) on the descending counts, exactly; fewer than l values fail."""
-    ok: np.ndarray = np.asarray((m > 0).sum(axis=1) >= l)
+    ok: np.ndarray = np.asarray((np.count_nonzero(m, axis=1) if present is None else present) >= l)
     idx = np.flatnonzero(ok)
     if len(idx):
         r = -np.sort(-m[idx], axis=1)
@@ -107,11 +127,13 @@ def _recursive_ok(m: np.ndarray, l: int, c: Fraction) -> np.ndarray:
     return ok
 
 
-def _per_sa(ls: Sequence[int], one: Callable[[np.ndarray, int], np.ndarray]) -> GroupTest:
+def _per_sa(ls: Sequence[int], one: Callable[[np.ndarray, int, np.ndarray], np.ndarray]) -> GroupTest:
+    """The test of a per-SA model: ``one(counts, l, values present per group)``."""
+
     def test(g: Groups) -> np.ndarray:
         ok = np.ones(len(g.size), dtype=bool)
-        for m, l in zip(g.counts, ls, strict=True):
-            ok &= one(m, l)
+        for s, (m, l) in enumerate(zip(g.counts, ls, strict=True)):
+            ok &= one(m, l, g.present(s))
         return ok
 
     return test
@@ -201,19 +223,35 @@ def build_judge(
     if isinstance(model, Distinct):
         return Judge(_distinct(ls), monotone=True, merge_safe=True)
     if isinstance(model, Entropy):
-        return Judge(_per_sa(ls, _entropy_ok), monotone=True, merge_safe=False, relax=_distinct(ls))
+        xlogx = _xlogx(max((int(t.sum()) for t in totals), default=0))
+        return Judge(
+            _per_sa(ls, lambda m, l, p: _entropy_ok(m, l, p, xlogx)),
+            monotone=True,
+            merge_safe=False,
+            relax=_distinct(ls),
+        )
     if isinstance(model, Recursive):
         c = model.c
         return Judge(
-            _per_sa(ls, lambda m, l: _recursive_ok(m, l, c)),
+            _per_sa(ls, lambda m, l, p: _recursive_ok(m, l, c, p)),
             monotone=True,
             merge_safe=False,
             relax=_distinct(ls),
         )
     if isinstance(model, Frequency):
-        return Judge(_per_sa(ls, _frequency_ok), monotone=True, merge_safe=False, relax=_distinct(ls))
+        return Judge(
+            _per_sa(ls, lambda m, l, p: _frequency_ok(m, l)),
+            monotone=True,
+            merge_safe=False,
+            relax=_distinct(ls),
+        )
     if isinstance(model, UniqueDistinct):
-        return Judge(_per_sa(ls, _unique_ok), monotone=False, merge_safe=False, relax=_distinct(ls))
+        return Judge(
+            _per_sa(ls, lambda m, l, p: _unique_ok(m, l)),
+            monotone=False,
+            merge_safe=False,
+            relax=_distinct(ls),
+        )
     if isinstance(model, LPlus):
         return _lplus(model, values, totals)
     if isinstance(model, LAlpha):
