@@ -55,7 +55,9 @@ class Metric:
         self.lm_scale = math.lcm(*ones) if ones else 1
         # the most leaves under one row's node, per QI and level (a deleted row adds at least |A| − this)
         self.cmax = [[int(c.max()) if len(c) else 1 for c in per_level] for per_level in self.cover]
-        self._static: dict[tuple[int, ...], Cost] = {}  # the search asks for a node's bound once per predecessor
+        self._static: dict[
+            tuple[int, ...], Cost
+        ] = {}  # the search asks for a node's bound once per predecessor
 
     @property
     def separable(self) -> bool:

@@ -37,6 +37,9 @@ from .judge import Groups, Judge
 UNKNOWN, FEASIBLE, INFEASIBLE = 0, 1, 2
 CACHE = 256  # judged nodes whose groups are kept as starting points
 ANCHOR_ROWS = 2048  # a start with more groups than this is replaced by the node's anchor
+# keys below LOOKUP_PER_ROW·rows + LOOKUP_MIN are made dense by a table of the key range (a pass over it
+# costs less than hashing the keys); larger ranges are hashed
+LOOKUP_PER_ROW, LOOKUP_MIN = 16, 1 << 16
 Node = tuple[int, ...]
 
 
@@ -70,13 +73,15 @@ class Space:
                 span = int(key.max()) + 1
             key = key * m + self.codes[j][k][rep]
             span *= m
-        if span <= 4 * len(rep) + 1024:  # small key range: a lookup table instead of a sort
-            seen = np.zeros(span, dtype=np.int64)
+        top = int(key.max()) + 1 if len(key) else 0
+        if top <= LOOKUP_PER_ROW * len(rep) + LOOKUP_MIN:  # keys in a short range: a lookup table, no hashing
+            seen = np.zeros(top, dtype=np.int8)
             seen[key] = 1
-            n_groups = int(seen.sum())
+            rank = np.cumsum(seen, dtype=np.int64)
+            n_groups = int(rank[-1]) if top else 0
             if n_groups == len(rep):
                 return g
-            inv = (np.cumsum(seen) - 1)[key]
+            inv = rank[key] - 1
         else:
             inv = _dense(key)
             n_groups = int(inv.max()) + 1 if len(inv) else 0
@@ -126,6 +131,9 @@ class Result:
     pruned_infeasible: int = 0  # nodes never judged: tagged infeasible by monotonicity
     tagged_feasible: int = 0  # nodes never judged: tagged feasible by monotonicity
     probes: int = 0  # of the checked nodes, those judged while probing upward
+    relaxed: int = (
+        0  # nodes grouped while probing only to test the model's relaxation (not counted as checked)
+    )
     bounded: int = 0  # nodes not judged: the rows they must delete already price them above the optimum
     expanded: int = 0  # nodes taken from the queue
     proof_bound: Cost | None = None  # the lower bound that ended the search (None: lattice exhausted)
@@ -154,6 +162,8 @@ class Search:
         self.floor_levels = np.zeros((64, len(self.heights)), dtype=np.int64)
         self.floor_rows = np.zeros(64, dtype=np.int64)
         self.floors = 0
+        # the relaxation's verdicts, known or tagged (models not monotone with suppression bisect on them)
+        self.rstatus = np.zeros(self.heights, dtype=np.int8)
 
     # ------------------------------------------------------------------ judging and tagging
     def _tag(self, node: Node, state: int) -> None:
@@ -182,8 +192,7 @@ class Search:
         if self.judge.merge_safe:
             self._floor(node, deleted)
         elif self.judge.relax is not None:
-            relaxed_ok = self.judge.relax(g)
-            self._floor(node, int(g.size[~relaxed_ok].sum()))
+            self._relaxed(node, int(g.size[~self.judge.relax(g)].sum()))
         if feasible:
             self._offer(node, cost, deleted, int(ok.sum()))
             if self.tag_model:
@@ -194,6 +203,28 @@ class Search:
         out = (feasible, cost, deleted, int(ok.sum()), bound)
         self.judged[node] = out
         return out
+
+    def _relax_node(self, node: Node) -> None:
+        """A probe of a model that is not monotone with suppression: only the merge-safe relaxation decides
+        the bisection, so the node is grouped and the relaxation tested, not the model (nor the cost); a
+        node whose relaxation deletes more than the limit is infeasible, with every node below it."""
+        assert self.judge.relax is not None
+        self.result.relaxed += 1
+        g = self.space.groups(node, self._start(node))
+        self._keep(node, g)
+        self._relaxed(node, int(g.size[~self.judge.relax(g)].sum()))
+
+    def _relaxed(self, node: Node, rows: int) -> None:
+        """Record that the relaxation deletes ``rows`` at ``node``: beyond the limit (here or above), the
+        node and every node below it are infeasible; within it, the relaxation passes at every node above
+        (it is merge-safe), which is all the bisection of a probe needs to know."""
+        self._floor(node, rows)
+        over = self.deleted_below(node) > self.max_deleted
+        if over:
+            self._tag(node, INFEASIBLE)
+        box = tuple(slice(0, k + 1) if over else slice(k, None) for k in node)
+        view = self.rstatus[box]
+        view[view == UNKNOWN] = INFEASIBLE if over else FEASIBLE
 
     def _floor(self, node: Node, rows: int) -> None:
         if rows <= 0:
@@ -257,17 +288,17 @@ class Search:
                     moved = True
             if not moved:
                 break
+        status = self.status if self.tag_model else self.rstatus
         lo, hi = 0, len(path) - 1
-        while lo < hi and self.status[path[0]] == UNKNOWN:
+        while lo < hi and status[path[0]] == UNKNOWN:
             mid = (lo + hi) // 2
-            if self.status[path[mid]] == UNKNOWN or (not self.tag_model and path[mid] not in self.judged):
-                self.result.probes += 1
-                self.judge_node(path[mid])
-            if self.tag_model:
-                below_infeasible = self.status[path[mid]] == INFEASIBLE
-            else:  # bisect on the merge-safe relaxation, the only thing that tags here
-                below_infeasible = self.deleted_below(path[mid]) > self.max_deleted
-            if below_infeasible:
+            if status[path[mid]] == UNKNOWN:
+                if self.tag_model:
+                    self.result.probes += 1
+                    self.judge_node(path[mid])
+                else:
+                    self._relax_node(path[mid])
+            if status[path[mid]] == INFEASIBLE:
                 lo = mid + 1
             else:
                 hi = mid
