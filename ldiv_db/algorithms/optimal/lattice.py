@@ -39,7 +39,7 @@ CACHE = 256  # judged nodes whose groups are kept as starting points
 ANCHOR_ROWS = 2048  # a start with more groups than this is replaced by the node's anchor
 # keys below LOOKUP_PER_ROW·rows + LOOKUP_MIN are made dense by a table of the key range (a pass over it
 # costs less than hashing the keys); larger ranges are hashed
-LOOKUP_PER_ROW, LOOKUP_MIN = 16, 1 << 16
+LOOKUP_PER_ROW, LOOKUP_MIN = 32, 1 << 16
 Node = tuple[int, ...]
 
 
@@ -75,13 +75,15 @@ class Space:
             span *= m
         top = int(key.max()) + 1 if len(key) else 0
         if top <= LOOKUP_PER_ROW * len(rep) + LOOKUP_MIN:  # keys in a short range: a lookup table, no hashing
-            seen = np.zeros(top, dtype=np.int8)
-            seen[key] = 1
-            rank = np.cumsum(seen, dtype=np.int64)
-            n_groups = int(rank[-1]) if top else 0
+            seen = np.zeros(top, dtype=bool)
+            seen[key] = True
+            present = np.flatnonzero(seen)
+            n_groups = len(present)
             if n_groups == len(rep):
                 return g
-            inv = rank[key] - 1
+            rank = np.empty(top, dtype=np.int64)  # read only where a key is present
+            rank[present] = np.arange(n_groups)
+            inv = rank[key]
         else:
             inv = _dense(key)
             n_groups = int(inv.max()) + 1 if len(inv) else 0
@@ -158,6 +160,7 @@ class Search:
         self.cache_next = 0
         self.anchors: dict[Node, Groups] = {}
         self.use_anchors = True
+        self.anchor_score = 0  # anchors that halved the rows minus those that did not
         # judged nodes and the rows their merge-safe test deletes (never more at any node below them)
         self.floor_levels = np.zeros((64, len(self.heights)), dtype=np.int64)
         self.floor_rows = np.zeros(64, dtype=np.int64)
@@ -258,11 +261,12 @@ class Search:
             return best
         found = self.anchors.get(anchor)
         if found is None:
-            start = self.space.base if best is None else best
             found = self.space.groups(anchor, best)
             self.anchors[anchor] = found
-            # anchors pay only where level 1 merges rows; on a table where it barely does, stop making them
-            self.use_anchors = 2 * len(found.size) <= len(start.size)
+            # an anchor pays where it halves the table's rows; on a table where most do not (rows nearly
+            # unique up to level 1), stop making them
+            self.anchor_score += 1 if 2 * len(found.size) <= len(self.space.base.size) else -1
+            self.use_anchors = self.anchor_score > -3
         return found if best is None or len(found.size) < len(best.size) else best
 
     def _keep(self, node: Node, g: Groups) -> None:
