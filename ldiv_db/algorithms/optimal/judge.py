@@ -58,7 +58,7 @@ class Groups:
             m = self.counts[s] if s >= 0 else self.klass
             assert m is not None
             flat = m.ravel()
-            at = np.flatnonzero(flat)
+            at = np.flatnonzero(flat != 0)  # on a boolean mask: much faster than on the integers
             gi, vi = np.divmod(at, max(1, m.shape[1]))
             out = (gi, vi, flat[at].astype(np.float64))
             self._triplets[s] = out

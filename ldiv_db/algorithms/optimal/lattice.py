@@ -68,10 +68,14 @@ class Space:
             m = self.sizes[j][k]
             if m <= 1:
                 continue
-            if span * m >= 1 << 62:
-                key = _dense(key)
-                span = int(key.max()) + 1
-            key = key * m + self.codes[j][k][rep]
+            if span == 1:
+                key = self.codes[j][k][rep]
+            else:
+                if span * m >= 1 << 62:
+                    key = _dense(key)
+                    span = int(key.max()) + 1
+                key *= m
+                key += self.codes[j][k][rep]
             span *= m
         top = int(key.max()) + 1 if len(key) else 0
         if top <= LOOKUP_PER_ROW * len(rep) + LOOKUP_MIN:  # keys in a short range: a lookup table, no hashing
@@ -89,8 +93,8 @@ class Space:
             n_groups = int(inv.max()) + 1 if len(inv) else 0
             if n_groups == len(rep):
                 return g
-        first = np.empty(n_groups, dtype=np.int64)
-        first[inv[::-1]] = np.arange(len(inv) - 1, -1, -1)
+        last = np.empty(n_groups, dtype=np.int64)  # a row of each group (the last one seen)
+        last[inv] = np.arange(len(inv))
         counts = []
         for s, matrix in enumerate(g.counts):
             tg, tv, tn = g.triplets(s)
@@ -104,7 +108,7 @@ class Space:
             flat = np.bincount(inv[tg] * width + tv, weights=tn, minlength=n_groups * width)
             klass = flat.astype(np.int64).reshape(n_groups, width)
         size = np.bincount(inv, weights=g.size, minlength=n_groups).astype(np.int64)
-        return Groups(rep=rep[first], size=size, counts=tuple(counts), klass=klass)
+        return Groups(rep=rep[last], size=size, counts=tuple(counts), klass=klass)
 
 
 def _dense(key: np.ndarray) -> np.ndarray:
