@@ -104,6 +104,7 @@ def test_optimum_published_and_verified(
     assert 0 < d["nodes_checked"] <= d["lattice_size"]
     assert d["nodes_checked"] + d["nodes_pruned_by_monotonicity"] + d["nodes_feasible_by_monotonicity"] <= 32
     assert d["seconds_search"] >= 0 and d["seconds_apply"] >= 0 and d["seconds_pipeline"] > 0
+    assert d["cpu_seconds_search"] >= 0 and d["nodes_relaxed"] >= 0
 
 
 def _cli(capsys: pytest.CaptureFixture[str], dbfile: Path, *args: str) -> tuple[int, str, str]:
