@@ -162,7 +162,7 @@ class Search:
         self.cache_size = np.full(CACHE, np.iinfo(np.int64).max, dtype=np.int64)
         self.cache: list[Groups | None] = [None] * CACHE
         self.cache_next = 0
-        self.anchors: dict[Node, Groups] = {}
+        self.anchors: dict[Node, Groups | None] = {}  # None: computed once, did not halve the rows
         self.use_anchors = True
         self.anchor_score = 0  # anchors that halved the rows minus those that did not
         # judged nodes and the rows their merge-safe test deletes (never more at any node below them)
@@ -253,8 +253,8 @@ class Search:
 
     def _start(self, node: Node) -> Groups | None:
         """The smallest known partition below ``node``: a cached judged node, or the node's anchor (every
-        level above 1 lowered to 1), computed once and kept, so that no more than one pass over all the
-        histogram rows is made per anchor."""
+        level above 1 lowered to 1), computed once and kept when it halves the rows, so that no more than
+        one pass over all the histogram rows is made per anchor."""
         best: Groups | None = None
         below: np.ndarray = np.asarray((self.cache_levels <= np.asarray(node)).all(axis=1))
         if below.any():
@@ -263,13 +263,17 @@ class Search:
         anchor = tuple(min(k, 1) for k in node)
         if anchor == node or not self.use_anchors or (best is not None and len(best.size) <= ANCHOR_ROWS):
             return best
-        found = self.anchors.get(anchor)
-        if found is None:
+        if anchor in self.anchors:
+            found = self.anchors[anchor]
+            if found is None:  # an anchor that did not pay
+                return best
+        else:
             found = self.space.groups(anchor, best)
-            self.anchors[anchor] = found
-            # an anchor pays where it halves the table's rows; on a table where most do not (rows nearly
-            # unique up to level 1), stop making them
-            self.anchor_score += 1 if 2 * len(found.size) <= len(self.space.base.size) else -1
+            # an anchor pays (and is kept) where it halves the table's rows; on a table where most do not
+            # (rows nearly unique up to level 1), stop making them
+            halves = 2 * len(found.size) <= len(self.space.base.size)
+            self.anchors[anchor] = found if halves else None
+            self.anchor_score += 1 if halves else -1
             self.use_anchors = self.anchor_score > -3
         return found if best is None or len(found.size) < len(best.size) else best
 
