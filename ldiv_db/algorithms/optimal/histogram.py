@@ -115,7 +115,7 @@ def code(hist: pd.DataFrame, hierarchies: Sequence[taxonomy.Hierarchy], n_sa: in
     base = Groups(
         rep=np.arange(n_rows, dtype=np.int64),
         size=np.bincount(row_of, weights=count, minlength=n_rows).astype(np.int64),
-        counts=tuple(counts),
+        dense=tuple(counts),
         klass=klass,
     )
     return Coded(

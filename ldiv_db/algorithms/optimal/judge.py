@@ -42,20 +42,50 @@ from ...privacy.entropy import TOLERANCE
 class Groups:
     """One node's partition of the histogram: ``rep`` names one histogram row of each group (all rows of a
     group share the node's generalized vector); ``size`` holds the rows per group; ``counts[s]`` the rows
-    per (group, value code) of SA ``s`` (unknown values left out); ``klass`` the rows per (group, class)."""
+    per (group, value code) of SA ``s`` (unknown values left out); ``klass`` the rows per (group, class).
+
+    A partition rolled up by the search keeps its SA counts sparse (``cells``: the non-zero (group, code,
+    rows) cells per SA, ``widths``: the codes per SA) and builds the dense ``counts`` only when a model
+    asks for them; ``dense`` holds the matrices given up front (the histogram's rows)."""
 
     rep: np.ndarray
     size: np.ndarray
-    counts: tuple[np.ndarray, ...]
+    dense: tuple[np.ndarray, ...] = ()
     klass: np.ndarray | None = None
+    cells: tuple[tuple[np.ndarray, np.ndarray, np.ndarray], ...] = ()
+    widths: tuple[int, ...] = ()
     _triplets: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]] = field(default_factory=dict)
     _present: dict[int, np.ndarray] = field(default_factory=dict)
+    _counts: list[tuple[np.ndarray, ...]] = field(default_factory=list)
+
+    @property
+    def n_sa(self) -> int:
+        return len(self.dense) if self.dense else len(self.cells)
+
+    def width(self, s: int) -> int:
+        return int(self.dense[s].shape[1]) if self.dense else self.widths[s]
+
+    @property
+    def counts(self) -> tuple[np.ndarray, ...]:
+        """The dense count matrices per SA (built once from the cells of a sparse partition)."""
+        if self.dense:
+            return self.dense
+        if not self._counts:
+            mats = []
+            for (gi, vi, tn), width in zip(self.cells, self.widths, strict=True):
+                m = np.zeros((len(self.size), width), dtype=np.int64)
+                m[gi, vi] = tn
+                mats.append(m)
+            self._counts.append(tuple(mats))
+        return self._counts[0]
 
     def triplets(self, s: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The non-zero cells (group, code, rows) of ``counts[s]`` (``klass`` for −1), computed once."""
+        if s >= 0 and not self.dense:
+            return self.cells[s]
         out = self._triplets.get(s)
         if out is None:
-            m = self.counts[s] if s >= 0 else self.klass
+            m = self.dense[s] if s >= 0 else self.klass
             assert m is not None
             flat = m.ravel()
             at = np.flatnonzero(flat != 0)  # on a boolean mask: much faster than on the integers
@@ -69,7 +99,10 @@ class Groups:
         relaxation both need it)."""
         out = self._present.get(s)
         if out is None:
-            out = np.count_nonzero(self.counts[s], axis=1)
+            if self.dense:
+                out = np.count_nonzero(self.dense[s], axis=1)
+            else:
+                out = np.bincount(self.cells[s][0], minlength=len(self.size))
             self._present[s] = out
         return out
 

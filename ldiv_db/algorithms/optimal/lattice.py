@@ -95,12 +95,7 @@ class Space:
                 return g
         last = np.empty(n_groups, dtype=np.int64)  # a row of each group (the last one seen)
         last[inv] = np.arange(len(inv))
-        counts = []
-        for s, matrix in enumerate(g.counts):
-            tg, tv, tn = g.triplets(s)
-            width = matrix.shape[1]
-            flat = np.bincount(inv[tg] * width + tv, weights=tn, minlength=n_groups * width)
-            counts.append(flat.astype(np.int64).reshape(n_groups, width))
+        cells = tuple(_merge_cells(inv, n_groups, g.triplets(s), g.width(s)) for s in range(g.n_sa))
         klass = None
         if g.klass is not None:
             tg, tv, tn = g.triplets(-1)
@@ -108,7 +103,26 @@ class Space:
             flat = np.bincount(inv[tg] * width + tv, weights=tn, minlength=n_groups * width)
             klass = flat.astype(np.int64).reshape(n_groups, width)
         size = np.bincount(inv, weights=g.size, minlength=n_groups).astype(np.int64)
-        return Groups(rep=rep[last], size=size, counts=tuple(counts), klass=klass)
+        widths = tuple(g.width(s) for s in range(g.n_sa))
+        return Groups(rep=rep[last], size=size, klass=klass, cells=cells, widths=widths)
+
+
+def _merge_cells(
+    inv: np.ndarray, n_groups: int, cells: tuple[np.ndarray, np.ndarray, np.ndarray], width: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The non-zero (group, code, rows) cells of the new groups ``inv`` from those of the start: equal
+    (new group, code) keys made dense by a presence table over the key range (a boolean pass, no dense
+    count matrix), then their rows summed."""
+    tg, tv, tn = cells
+    key = inv[tg] * width + tv
+    seen = np.zeros(n_groups * width, dtype=bool)
+    seen[key] = True
+    present = np.flatnonzero(seen)
+    rank = np.empty(len(seen), dtype=np.int32 if len(present) < 1 << 31 else np.int64)  # read where present
+    rank[present] = np.arange(len(present))
+    rows = np.bincount(rank[key], weights=tn, minlength=len(present))
+    gi, vi = np.divmod(present, max(1, width))
+    return gi, vi, rows
 
 
 def _dense(key: np.ndarray) -> np.ndarray:
