@@ -18,7 +18,9 @@ feasible when the model is monotone (limit 0) or merge-safe. A tagged-infeasible
 a tagged-feasible node is not judged when its cost needs no groups (limit 0 with loss or LM: nothing is
 deleted, the cost is the lower bound itself). Before judging a node whose feasibility is unknown, the
 search probes upward (OLA's binary search on a path to the top): judging a node high above tags a whole
-box of nodes below it at once.
+box of nodes below it at once. Where only the relaxation tags (a model not monotone with suppression), a
+probe groups the node and tests the relaxation alone; its verdicts are kept in a status of their own,
+tagged both ways (the relaxation is merge-safe), and the bisection runs on that status.
 """
 
 from __future__ import annotations
