@@ -270,6 +270,12 @@ def compare(
                 e.facts = gather(database, e.output, source=inputs.table.name, qi=names, sa=sas, l=l, kl=kl)
                 if e.status == "external":
                     e.reason = "measured against the source"
+        if not any(e.facts is not None for e in entries):
+            raise BadInput(
+                "no release could be measured: "
+                + "; ".join(f"{e.label} {e.status}: {e.reason}" for e in entries),
+                "see each reason; a smaller --l (ldiv suggest-l) or other --algorithms may apply",
+            )
         result = CompareResult(inputs.table.name, names, sas, l, entries)
         result.notes = tradeoffs(result)
         if html is not None:

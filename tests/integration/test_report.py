@@ -222,7 +222,9 @@ def _tables(db: Path) -> set[str]:
     return names
 
 
-def test_html_never_replaces_data(tmp_path: Path, report_env: ReportEnv, capsys: pytest.CaptureFixture[str]) -> None:
+def test_html_never_replaces_data(
+    tmp_path: Path, report_env: ReportEnv, capsys: pytest.CaptureFixture[str]
+) -> None:
     """--html names a new file in an existing folder or an earlier page: the database itself (which
     report used to overwrite with the page), a CSV, an empty path or a missing folder are refused, for
     report and compare, before compare runs any algorithm."""
@@ -264,6 +266,9 @@ def test_html_never_replaces_data(tmp_path: Path, report_env: ReportEnv, capsys:
         (["--algorithms", "mondrian", "--alpha", "x"], "--alpha must be a number"),
         (["--algorithms", "mondrian", "--alpha", "-1"], "--alpha must be a number"),
         (["--algorithms", "mondrian", "--release", "nope"], "unknown table 'nope'"),
+        (["--algorithms", "mondrian", "--l", "0"], "--l must be an integer of at least 1"),
+        (["--algorithms", "full-domain"], "no release could be measured: full-domain skipped"),
+        (["--algorithms", "mondrian", "--l", "99"], "no release could be measured: mondrian failed"),
     ],
 )
 def test_compare_refuses_before_writing(
@@ -280,8 +285,21 @@ def test_compare_refuses_before_writing(
     con.execute("DELETE FROM ldiv.release WHERE name = 'main.census_cmp_mondrian'")
     con.close()
     tables = _tables(db)
-    argv = ["compare", str(db), "--table", "census", "--qi", ",".join(QI), "--sa", SA, "--l", "3", "--quiet"]
-    code = main([*argv, *extra])
+    argv = ["compare", str(db), "--table", "census", "--qi", ",".join(QI), "--sa", SA, "--quiet"]
+    code = main([*argv, *extra] if "--l" in extra else [*argv, "--l", "3", *extra])
     _, err = capsys.readouterr()
     assert code == 2 and problem in err and "Traceback" not in err, err
     assert _tables(db) == tables
+
+
+@pytest.mark.parametrize(
+    ("l", "problem"), [("-1", "at least 2"), ("0", "at least 2"), ("99999999999999999999", "at most")]
+)
+def test_report_l_has_its_range(
+    report_env: ReportEnv, capsys: pytest.CaptureFixture[str], l: str, problem: str
+) -> None:
+    """report --l used to take any integer: 0 and -1 drew a meaningless threshold, a huge one failed
+    inside a query with "this is a bug in ldiv_db"."""
+    code = main(["report", str(report_env.db), "--release", "rel_tp", "--l", l])
+    _, err = capsys.readouterr()
+    assert code == 2 and "--l must be" in err and problem in err and "bug" not in err, err
