@@ -365,7 +365,7 @@ def _add_report_commands(sub: Any) -> None:
     rp.add_argument("--source", help="source table of an external release")
     rp.add_argument("--qi", help="QI columns of an external release")
     rp.add_argument("--sa", help="SA column(s) of an external release")
-    rp.add_argument("--l", type=int, help="l to draw as the threshold (default: the release's)")
+    rp.add_argument("--l", help="l to draw as the threshold (integer >= 2; default: the release's)")
     rp.add_argument("--interval-labels", action="store_true", help="read numeric 'lo-hi' labels as ranges")
     rp.add_argument("--no-kl", action="store_true", help="skip the KL-divergence of external releases")
     rp.add_argument("--json", action="store_true")
@@ -377,7 +377,7 @@ def _add_report_commands(sub: Any) -> None:
     cp.add_argument("--table", required=True)
     cp.add_argument("--qi", required=True)
     cp.add_argument("--sa", required=True)
-    cp.add_argument("--l", type=int, required=True)
+    cp.add_argument("--l", required=True, help="l of every algorithm's model (integer >= 1)")
     cp.add_argument(
         "--algorithms", help="comma-separated (default: bsgi,mondrian,tp,tp+,hilbert,lplus,topdown)"
     )
@@ -435,8 +435,10 @@ def _parse_values(args: argparse.Namespace) -> None:
         args.model_spec = _model_spec(args)
     if args.command == "check":
         args.worst = parse_int(args.worst, "--worst", low=0, high=10**6, text=True)
-    elif args.command == "metrics" and args.l is not None:
+    elif args.command in ("metrics", "report") and args.l is not None:
         args.l = parse_int(args.l, "--l", low=2, text=True)
+    elif args.command == "compare":
+        args.l = parse_int(args.l, "--l", low=1, text=True)
     elif args.command == "hierarchy" and args.hcommand == "build":
         args.widths = [parse_int(x, "--intervals entry", low=1, text=True) for x in args.intervals.split(",")]
     elif args.command == "hierarchy" and args.hcommand == "show":

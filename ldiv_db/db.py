@@ -43,6 +43,31 @@ def _clean_duckdb_message(exc: Exception) -> str:
     return text.splitlines()[0] if text else type(exc).__name__
 
 
+def check_database_file(path: str, what: str) -> None:
+    """An existing path given as a database (DB or --attach) is a DuckDB file: not a folder, not a CSV,
+    Parquet or other file (DuckDB's own message about those is misleading). A missing or empty file
+    passes (a write command creates the database)."""
+    p = Path(path)
+    if p.is_dir():
+        raise BadInput(f"{what} {path} is a directory", "give the path of a DuckDB database file")
+    if not p.exists() or not p.is_file():
+        return
+    try:
+        with p.open("rb") as f:
+            head = f.read(12)
+    except OSError as exc:
+        raise BadInput(
+            f"cannot read {what} {path}: {exc.strerror or exc}", "check the file's permissions"
+        ) from None
+    if head and head[8:12] != b"DUCK":
+        kind = "a Parquet file" if head.startswith(b"PAR1") else "not a DuckDB database file"
+        raise BadInput(
+            f"{what} {path} is {kind}",
+            "give a DuckDB database file; to use a CSV or Parquet file, load it first: "
+            "ldiv load DB FILE --table T",
+        )
+
+
 def _interrupt(exc: BaseException) -> BaseException:
     """Ctrl-C during a statement: DuckDB raises InterruptException, or a RuntimeError "Query
     interrupted" while fetching; both are the user's interrupt, not an error of ldiv_db."""
@@ -74,6 +99,7 @@ class Database:
         self._last_t0 = 0.0
         self._scratch: list[str] = []
         self._search_path: str | None = None
+        self._attached: dict[str, Path] = {}
 
     # ------------------------------------------------------------------ opening
     @classmethod
@@ -119,6 +145,8 @@ class Database:
                 f"database file {path} does not exist",
                 "check the path; a read creates nothing (ldiv load DB FILE --table T creates a database)",
             )
+        if path != ":memory:":
+            check_database_file(path, "database")
         try:
             try:
                 con = duckdb.connect(path, read_only=read and path != ":memory:")
@@ -185,13 +213,42 @@ class Database:
         self._scratch.clear()
 
     def attach(self, alias: str, file: str, read_only: bool = True) -> None:
+        """Attach ``file`` as ``alias`` (the one place --attach is checked): the file is a DuckDB
+        database, not the main one nor one attached already, and the alias names no catalog or schema
+        the connection knows (nor one ldiv_db reserves: ldiv...), so no name becomes ambiguous."""
         if not Path(file).exists():
             raise BadInput(f"cannot attach {file}: no such file", "check the PATH of --attach NAME=PATH")
+        check_database_file(file, f"file attached as {alias}:")
+        real = Path(file).resolve()
+        if self.path not in (None, ":memory:") and real == Path(self.path).resolve():
+            raise BadInput(
+                f"cannot attach {file} as {alias}: it is the main database of this command",
+                "name its tables directly (without an alias); attach only other databases",
+            )
+        if real in self._attached.values():
+            other = next(a for a, f in self._attached.items() if f == real)
+            raise BadInput(
+                f"cannot attach {file} as {alias}: it is attached already as {other}",
+                f"attach each file once and name its tables {other}.schema.table",
+            )
+        taken = {
+            str(r[0]).lower()
+            for r in self.con.execute(
+                "SELECT database_name FROM duckdb_databases() UNION SELECT schema_name FROM duckdb_schemas()"
+            ).fetchall()
+        }
+        if alias.lower() in taken | {"system", "temp"} or alias.lower().startswith("ldiv"):
+            raise BadInput(
+                f"cannot attach {file} as {alias!r}: that name is taken by a database or schema "
+                "(or reserved for ldiv_db's own schemas: ldiv...)",
+                "choose another NAME in --attach NAME=PATH",
+            )
         opts = " (READ_ONLY)" if read_only else ""
         try:
             self.con.execute(f"ATTACH $path AS {quote(alias)}{opts}", {"path": file})
         except duckdb.Error as exc:
             raise BadInput(f"cannot attach {file} as {alias}: {_clean_duckdb_message(exc)}") from None
+        self._attached[alias] = real
 
     def close(self) -> None:
         if self._owned:

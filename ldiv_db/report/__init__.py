@@ -56,6 +56,10 @@ def report(
     names = [releases] if isinstance(releases, str) else list(releases)
     if not names:
         raise BadInput("no release given", "name one with --release OUT (repeat it for several)")
+    if html is not None:
+        from .output import check_page_path
+
+        check_page_path(html)  # before any work: a page never replaces the user's data
     database = Database.open(db, mode="read")
     try:
         facts = [
@@ -63,7 +67,7 @@ def report(
             for n in names
         ]
         path = None
-        if html:
+        if html is not None:
             from .output import write_page
             from .page import report_page
 

@@ -144,6 +144,34 @@ def _applicable(db: Database, inputs: Inputs, algorithm: str) -> str | None:
     return None
 
 
+def _chosen_algorithms(algorithms: str | Sequence[str] | None) -> list[str]:
+    """The algorithms to run, checked before anything is opened: known, each named once, not empty."""
+    from ..algorithms import REGISTRY
+
+    if algorithms is None:
+        return list(DEFAULT_ALGORITHMS)
+    chosen = [a.strip().lower() for a in as_list(algorithms)]
+    if not chosen or any(not a for a in chosen):
+        raise BadInput(
+            f"--algorithms {algorithms!r} names an empty algorithm",
+            f"give a comma-separated list, e.g. --algorithms bsgi,mondrian (available: {', '.join(sorted(REGISTRY))})",
+        )
+    for algo in chosen:
+        if algo not in REGISTRY:
+            raise BadInput(f"unknown algorithm {algo!r}", f"available: {', '.join(sorted(REGISTRY))}")
+    twice = sorted({a for a in chosen if chosen.count(a) > 1})
+    if twice:
+        raise BadInput(f"--algorithms names {', '.join(twice)} twice", "name each algorithm once")
+    return chosen
+
+
+def _alpha(alpha: Any) -> Any:
+    """--alpha parsed by the model option's own declaration (type and range), whether or not topdown runs."""
+    from ..privacy.spec import MODEL_OPTIONS
+
+    return next(o for o in MODEL_OPTIONS if o.name == "alpha").parse(alpha, "cli")
+
+
 def _options(algorithm: str, alpha: Any) -> dict[str, Any]:
     if algorithm == "lplus":
         return {"time_limit": LPLUS_TIME_LIMIT}
@@ -221,15 +249,19 @@ def compare(
     t0 = time.perf_counter()
     if not isinstance(l, int) or l < 1:
         raise BadInput(f"l = {l!r} is not a positive integer", "give --l 2 or more")
+    chosen = _chosen_algorithms(algorithms)
+    alpha = _alpha(alpha)
+    if html is not None:
+        from .output import check_page_path
+
+        check_page_path(html)  # before any work: a page never replaces the user's data
     database = Database.open(db, mode="write")
     try:
         inputs = resolve_inputs(database, table, qi, sa)
-        chosen = as_list(algorithms) if algorithms else list(DEFAULT_ALGORITHMS)
-        entries = run_algorithms(
-            database, inputs, l, [a.lower() for a in chosen], alpha=alpha, quiet=quiet, kl=kl
-        )
-        for name in releases:
+        for name in releases:  # before anything is written
             resolve_table(database, name)
+        entries = run_algorithms(database, inputs, l, chosen, alpha=alpha, quiet=quiet, kl=kl)
+        for name in releases:
             entries.append(Entry(name, "(external)", name, "external"))
         names = [c.name for c in inputs.qi]
         sas = [c.name for c in inputs.sa]
@@ -238,9 +270,15 @@ def compare(
                 e.facts = gather(database, e.output, source=inputs.table.name, qi=names, sa=sas, l=l, kl=kl)
                 if e.status == "external":
                     e.reason = "measured against the source"
+        if not any(e.facts is not None for e in entries):
+            raise BadInput(
+                "no release could be measured: "
+                + "; ".join(f"{e.label} {e.status}: {e.reason}" for e in entries),
+                "see each reason; a smaller --l (ldiv suggest-l) or other --algorithms may apply",
+            )
         result = CompareResult(inputs.table.name, names, sas, l, entries)
         result.notes = tradeoffs(result)
-        if html:
+        if html is not None:
             from .output import write_page
             from .page_compare import compare_page
 

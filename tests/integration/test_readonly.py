@@ -269,3 +269,57 @@ def test_write_commands_still_create_and_migrate(tmp_path: Path, capsys: pytest.
     assert main(["doctor", str(path)]) == 0
     assert "healthy" in capsys.readouterr().out
     assert os.path.getsize(path) > 0
+
+
+def _attach_cases(main_db: Path, other: Path, csv: Path) -> list[tuple[list[str], str]]:
+    return [
+        (["--attach", f"x={main_db}"], "it is the main database of this command"),
+        (["--attach", f"x={other}", "--attach", f"y={other}"], "it is attached already as x"),
+        (["--attach", f"ldiv={other}"], "that name is taken"),  # used to be DuckDB's "Ambiguous reference"
+        (["--attach", f"LDIV_work={other}"], "that name is taken"),
+        (["--attach", f"main={other}"], "that name is taken"),
+        (["--attach", f"{main_db.stem}={other}"], "that name is taken"),  # the main file's catalog
+        (["--attach", f"x={csv}"], "is not a DuckDB database file"),  # used to be "in-memory database"
+        (["--attach", f"x={csv.parent}"], "is a directory"),
+    ]
+
+
+@pytest.mark.parametrize("command", ["check", "anonymize"])
+def test_attach_edge_cases_are_clear_errors(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], command: str
+) -> None:
+    """--attach is checked in one place (Database.attach): a DuckDB file that is neither the main database
+    nor attached already, under an alias that no catalog or schema holds. A read and a write both refuse
+    with a clear error and leave both files as they were."""
+    main_db = plain_file(tmp_path / "maindb.duckdb")
+    other = plain_file(tmp_path / "other.duckdb")
+    csv = tmp_path / "data" / "t.csv"
+    csv.parent.mkdir()
+    csv.write_text("a;b\n1;2\n", encoding="utf-8")
+    before = (sha256(main_db), sha256(other))
+    base = {
+        "check": ["check", str(main_db), "--table", "t", "--qi", "Zip", "--sa", "Occupation"],
+        "anonymize": ["anonymize", str(main_db), "--table", "t", "--qi", "Zip", "--sa", "Occupation",
+                      "--algorithm", "mondrian", "--l", "2", "--output", "o"],
+    }[command]  # fmt: skip
+    for extra, problem in _attach_cases(main_db, other, csv):
+        code = main([*base, *extra])
+        err = capsys.readouterr().err
+        assert code == 2 and problem in err and "hint:" in err, (extra, err)
+    assert (sha256(main_db), sha256(other)) == before
+    code = main([*base[:2], "--attach", f"x={other}", *base[2:]])  # a good alias still works
+    capsys.readouterr()
+    assert code in (0, 1)
+
+
+@pytest.mark.parametrize("command", [["check", "--table", "t", "--qi", "a", "--sa", "b"], ["doctor"]])
+def test_a_csv_or_a_folder_given_as_the_database_is_named(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], command: list[str]
+) -> None:
+    csv = tmp_path / "t.csv"
+    csv.write_text("a;b\n1;2\n", encoding="utf-8")
+    for path, problem in ((csv, "is not a DuckDB database file"), (tmp_path, "is a directory")):
+        code = main([command[0], str(path), *command[1:]])
+        err = capsys.readouterr().err
+        assert code == 2 and problem in err and "lock" not in err, err
+    assert csv.read_text(encoding="utf-8") == "a;b\n1;2\n"

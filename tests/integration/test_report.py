@@ -207,3 +207,99 @@ def test_report_of_a_decomposition_release(tmp_path: Path) -> None:
     page = _parse(tmp_path / "dec.html", "data-release")
     assert page.values["main.dec_rel"]["noise"] == str(noise)
     assert {"r1-sa", "r1-sa-1"} <= page.charts.keys()
+
+
+def _copy(tmp_path: Path, report_env: ReportEnv) -> Path:
+    db = tmp_path / "copy.duckdb"
+    db.write_bytes(report_env.db.read_bytes())
+    return db
+
+
+def _tables(db: Path) -> set[str]:
+    con = duckdb.connect(str(db), read_only=True)
+    names = {r[0] for r in con.execute("SELECT table_name FROM duckdb_tables()").fetchall()}
+    con.close()
+    return names
+
+
+def test_html_never_replaces_data(
+    tmp_path: Path, report_env: ReportEnv, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """--html names a new file in an existing folder or an earlier page: the database itself (which
+    report used to overwrite with the page), a CSV, an empty path or a missing folder are refused, for
+    report and compare, before compare runs any algorithm."""
+    db = _copy(tmp_path, report_env)
+    csv = tmp_path / "data.csv"
+    csv.write_text("a;b\n1;2\n", encoding="utf-8")
+    before = {p: p.read_bytes() for p in (db, csv)}
+    tables = _tables(db)
+    cases = [
+        (str(db), "already exists and is a DuckDB database"),
+        (str(csv), "already exists and is a file that is not an HTML page"),
+        ("", "the --html path is empty"),
+        (str(tmp_path / "no" / "such" / "r.html"), "does not exist"),
+    ]
+    for html, problem in cases:
+        for argv in (
+            ["report", str(db), "--release", "rel_tp", "--html", html],
+            ["compare", str(db), "--table", "census", "--qi", ",".join(QI), "--sa", SA, "--l", "3",
+             "--algorithms", "mondrian", "--html", html, "--quiet"],
+        ):  # fmt: skip
+            code = main(argv)
+            _, err = capsys.readouterr()
+            assert code == 2 and problem in err and "hint:" in err, (argv, err)
+    assert {p: p.read_bytes() for p in (db, csv)} == before
+    assert _tables(db) == tables
+    assert not (tmp_path / "no").exists()
+    page = tmp_path / "r.html"
+    for _ in range(2):  # a new page, then the same page replaced
+        assert main(["report", str(db), "--release", "rel_tp", "--html", str(page)]) == 0
+        assert page.read_text(encoding="utf-8").lstrip().lower().startswith("<!doctype html")
+    capsys.readouterr()
+
+
+@pytest.mark.parametrize(
+    ("extra", "problem"),
+    [
+        (["--algorithms", "mondrian,MONDRIAN"], "--algorithms names mondrian twice"),
+        (["--algorithms", ""], "names an empty algorithm"),
+        (["--algorithms", "mondrian", "--alpha", "x"], "--alpha must be a number"),
+        (["--algorithms", "mondrian", "--alpha", "-1"], "--alpha must be a number"),
+        (["--algorithms", "mondrian", "--release", "nope"], "unknown table 'nope'"),
+        (["--algorithms", "mondrian", "--l", "0"], "--l must be an integer of at least 1"),
+        (["--algorithms", "full-domain"], "no release could be measured: full-domain skipped"),
+        (["--algorithms", "mondrian", "--l", "99"], "no release could be measured: mondrian failed"),
+    ],
+)
+def test_compare_refuses_before_writing(
+    tmp_path: Path, report_env: ReportEnv, capsys: pytest.CaptureFixture[str], extra: list[str], problem: str
+) -> None:
+    """A repeated or empty algorithm list, an --alpha out of its range (used to fail topdown quietly, or
+    be ignored) and an unknown --release (used to be refused after the releases were written) are
+    refused before anything is written."""
+    db = _copy(tmp_path, report_env)
+    con = duckdb.connect(str(db))
+    con.execute("DROP TABLE census_cmp_mondrian")
+    con.execute("DELETE FROM ldiv.release_row WHERE release_id IN "
+                "(SELECT release_id FROM ldiv.release WHERE name = 'main.census_cmp_mondrian')")  # fmt: skip
+    con.execute("DELETE FROM ldiv.release WHERE name = 'main.census_cmp_mondrian'")
+    con.close()
+    tables = _tables(db)
+    argv = ["compare", str(db), "--table", "census", "--qi", ",".join(QI), "--sa", SA, "--quiet"]
+    code = main([*argv, *extra] if "--l" in extra else [*argv, "--l", "3", *extra])
+    _, err = capsys.readouterr()
+    assert code == 2 and problem in err and "Traceback" not in err, err
+    assert _tables(db) == tables
+
+
+@pytest.mark.parametrize(
+    ("l", "problem"), [("-1", "at least 2"), ("0", "at least 2"), ("99999999999999999999", "at most")]
+)
+def test_report_l_has_its_range(
+    report_env: ReportEnv, capsys: pytest.CaptureFixture[str], l: str, problem: str
+) -> None:
+    """report --l used to take any integer: 0 and -1 drew a meaningless threshold, a huge one failed
+    inside a query with "this is a bug in ldiv_db"."""
+    code = main(["report", str(report_env.db), "--release", "rel_tp", "--l", l])
+    _, err = capsys.readouterr()
+    assert code == 2 and "--l must be" in err and problem in err and "bug" not in err, err

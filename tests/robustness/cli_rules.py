@@ -138,7 +138,8 @@ def check(fx: Fixture, argv: Sequence[str], *, job: str | None = None, loaded: s
                 text = text.replace(k, v.replace("\\", "\\\\"))
             (exdir / "job.toml").write_text(text, encoding="utf-8")
         real = [_subst(a, subst) for a in argv]
-        code, out, err = call(real)
+        with contextlib.chdir(exdir):  # a relative output path (--html ==) lands here, not in the checkout
+            code, out, err = call(real)
         after = cs.snapshot(db)
         broken = _rules(fx, list(argv), code, out, err, after, db, exdir, loaded)
         if cs.sha256_file(plain) != fx.plain_sha:
