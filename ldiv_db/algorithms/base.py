@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from ..privacy import PrivacyModel
     from ..progress import Progress
     from ..render import TableRef
+    from ..taxonomy import Hierarchy
 
 Recoding = Literal["lca", "suppress", "levels", "labels"]
 LabelKind = Literal["hierarchy", "numeric", "flat"]
@@ -49,6 +50,29 @@ def lca_hierarchy_ids(qi: Sequence[Column], hierarchy_ids: Mapping[str, int]) ->
     """The ldiv.hierarchy id per QI for the templates' ``$hids`` (0 where the QI is not published by LCA)."""
     kinds = lca_kinds(qi, hierarchy_ids)
     return [hierarchy_ids.get(c.name, 0) if k == "hierarchy" else 0 for c, k in zip(qi, kinds, strict=True)]
+
+
+def stored_hierarchies(request: AnonymizeRequest, why: str) -> tuple[list[int], list[Hierarchy]]:
+    """Every QI's stored hierarchy (its ldiv.hierarchy id and model), for algorithms that generalize
+    every QI along one; a QI without one is a BadInput saying ``why`` the algorithm needs it."""
+    from .. import taxonomy
+    from ..errors import BadInput
+
+    db, inputs = request.db, request.inputs
+    hids: list[int] = []
+    hierarchies: list[Hierarchy] = []
+    for col in inputs.qi:
+        hid = request.hierarchy_ids.get(col.name)
+        h = taxonomy.load(db, inputs.table.name, col.name) if hid is not None else None
+        if hid is None or h is None:
+            raise BadInput(
+                f"QI {col.name!r} has no hierarchy; {why}",
+                f"import one: ldiv hierarchy import DB --table {inputs.table.name} --column '{col.name}' FILE "
+                "(or build one for a numeric column: ldiv hierarchy build ... --intervals 5,10,20)",
+            )
+        hids.append(hid)
+        hierarchies.append(h)
+    return hids, hierarchies
 
 
 @dataclass

@@ -26,7 +26,7 @@ from ..errors import BadInput, InternalError
 from ..options import Option
 from ..privacy.l_plus import LPlus
 from ..render import render
-from .base import Algorithm, AnonymizeRequest, Partitioning
+from .base import Algorithm, AnonymizeRequest, Partitioning, stored_hierarchies
 from .lplus_engine import ALLOWED, INF, METRICS, SCHEMES, Problem, Search, Taxonomy
 
 
@@ -109,19 +109,8 @@ class LPlusOptimize(Algorithm):
 
         # 1. hierarchies (every QI needs one: a cut is a set of taxonomy nodes)
         taxes: list[Taxonomy] = []
-        hids: list[int] = []
-        hierarchies = []
-        for col in inputs.qi:
-            hid = request.hierarchy_ids.get(col.name)
-            h = taxonomy.load(db, inputs.table.name, col.name) if hid is not None else None
-            if hid is None or h is None:
-                raise BadInput(
-                    f"QI {col.name!r} has no hierarchy; l+-Optimize generalizes every QI along a taxonomy",
-                    f"import one: ldiv hierarchy import DB --table {inputs.table.name} --column '{col.name}' "
-                    "FILE (or build one for a numeric column: ldiv hierarchy build ... --intervals 5,10,20)",
-                )
-            hids.append(hid)
-            hierarchies.append(h)
+        hids, hierarchies = stored_hierarchies(request, "l+-Optimize generalizes every QI along a taxonomy")
+        for h in hierarchies:
             levels: tuple[tuple[int, ...], ...] = ()
             if space == "full-domain" or warm:
                 levels = tuple(

@@ -13,7 +13,7 @@ import pandas as pd
 from ... import taxonomy
 from ...errors import BadInput
 from ...render import render
-from ..base import AnonymizeRequest
+from ..base import AnonymizeRequest, stored_hierarchies
 from .judge import Groups, value_codes
 from .lattice import Space
 
@@ -50,18 +50,7 @@ def build(request: AnonymizeRequest, class_column: str | None) -> Coded:
     """Run the histogram query and code it (a QI without a hierarchy or a value missing from one is a
     :class:`BadInput` naming it)."""
     db, inputs = request.db, request.inputs
-    hids, hierarchies = [], []
-    for col in inputs.qi:
-        hid = request.hierarchy_ids.get(col.name)
-        h = taxonomy.load(db, inputs.table.name, col.name) if hid is not None else None
-        if hid is None or h is None:
-            raise BadInput(
-                f"QI {col.name!r} has no hierarchy; the optimal search picks a hierarchy level for every QI",
-                f"import one: ldiv hierarchy import DB --table {inputs.table.name} --column '{col.name}' FILE "
-                "(or build one for a numeric column: ldiv hierarchy build ... --intervals 5,10,20)",
-            )
-        hids.append(hid)
-        hierarchies.append(h)
+    hids, hierarchies = stored_hierarchies(request, "the optimal search picks a hierarchy level for every QI")
     klass = inputs.table.column(class_column) if class_column else None
     hist = db.df(
         render(
