@@ -8,6 +8,7 @@ import argparse
 import contextlib
 import json
 import os
+import signal
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -573,7 +574,29 @@ def _cmd(args: argparse.Namespace) -> int:
     raise LdivError(f"unknown command {args.command}")
 
 
+def _on_sigint(signum: int, frame: Any) -> None:
+    from .errors import note_interrupt
+
+    note_interrupt()
+    raise KeyboardInterrupt
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    from .errors import clear_interrupt
+
+    clear_interrupt()
+    previous = signal.getsignal(signal.SIGINT)
+    if previous is signal.default_int_handler:  # not when SIGINT is ignored (a background job)
+        with contextlib.suppress(ValueError):  # only the main thread may set it
+            signal.signal(signal.SIGINT, _on_sigint)
+    try:
+        return _main_guarded(argv)
+    finally:
+        with contextlib.suppress(ValueError, TypeError):
+            signal.signal(signal.SIGINT, previous)
+
+
+def _main_guarded(argv: Sequence[str] | None) -> int:
     try:
         code = _main(argv)
         sys.stdout.flush()
@@ -613,7 +636,9 @@ def _main(argv: Sequence[str] | None) -> int:
     except KeyboardInterrupt:
         raise
     except Exception as exc:  # the last line of defence: a clear message, not a traceback
-        if "query interrupted" in str(exc).lower():  # Ctrl-C inside the database engine
+        from .errors import interrupt_requested
+
+        if interrupt_requested() or "query interrupted" in str(exc).lower():  # Ctrl-C inside the engine
             raise KeyboardInterrupt from None
         if os.environ.get("LDIV_DEBUG"):
             raise

@@ -22,7 +22,7 @@ from typing import Any, TypeVar
 import duckdb
 import pandas as pd
 
-from .errors import BadInput, LdivError
+from .errors import BadInput, LdivError, interrupt_requested
 from .render import Query, TableRef, quote, render
 
 T = TypeVar("T")
@@ -71,7 +71,11 @@ def check_database_file(path: str, what: str) -> None:
 def _interrupt(exc: BaseException) -> BaseException:
     """Ctrl-C during a statement: DuckDB raises InterruptException, or a RuntimeError "Query
     interrupted" while fetching; both are the user's interrupt, not an error of ldiv_db."""
-    if isinstance(exc, duckdb.InterruptException) or "interrupted" in str(exc).lower():
+    if (
+        isinstance(exc, duckdb.InterruptException)
+        or "interrupted" in str(exc).lower()
+        or interrupt_requested()
+    ):
         return KeyboardInterrupt()
     return exc
 

@@ -40,3 +40,20 @@ class InternalError(LdivError):
     """An invariant of an algorithm did not hold (a bug): nothing was published."""
 
     exit_code = 3
+
+
+_INTERRUPT = {"requested": False}
+
+
+def note_interrupt() -> None:
+    """The user pressed Ctrl-C (the command's SIGINT handler): whatever the database engine raises from
+    now on is that interrupt, not an error (DuckDB may surface it as an odd RuntimeError)."""
+    _INTERRUPT["requested"] = True
+
+
+def interrupt_requested() -> bool:
+    return _INTERRUPT["requested"]
+
+
+def clear_interrupt() -> None:
+    _INTERRUPT["requested"] = False
