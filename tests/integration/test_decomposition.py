@@ -17,7 +17,7 @@ import pytest
 import ldiv_db
 from fixtures.papers import PAPER_TABLES, read_table
 from ldiv_db import api
-from ldiv_db.algorithms import decomposition_release as dr
+from ldiv_db.algorithms.decomposition import release as dr
 from ldiv_db.cli import main
 from ldiv_db.db import Database
 from ldiv_db.errors import BadInput, InternalError, PrivacyViolation
@@ -125,7 +125,7 @@ def _nothing_written(db: Database) -> None:
 
 
 def _no_noise(*args: Any, **kwargs: Any) -> Any:
-    from ldiv_db.algorithms.decomposition_noise import Noise
+    from ldiv_db.algorithms.decomposition.noise import Noise
 
     return Noise([np.array(o, dtype=np.int64, copy=True) for o in args[2]])
 

@@ -75,7 +75,7 @@ def test_l_1_column_on_the_group_forming(adult: Database) -> None:
     it and the group forming is checked directly."""
     import numpy as np
 
-    from ldiv_db.algorithms.decomposition_forming import form_groups
+    from ldiv_db.algorithms.decomposition.forming import form_groups
 
     codes = adult.con.execute("SELECT workclass FROM adult ORDER BY rowid").df()["workclass"].factorize()[0]
     f = form_groups(np.asarray(codes, dtype=np.int64), [], [], 1)

@@ -16,7 +16,8 @@ import pytest
 
 from fixtures import census
 from ldiv_db import taxonomy
-from ldiv_db.algorithms import bsgi, levels
+from ldiv_db.algorithms import bsgi
+from ldiv_db.algorithms.shared import levels
 from ldiv_db.cli import main
 from ldiv_db.db import Database
 from ldiv_db.guarantees import MaxDeleted

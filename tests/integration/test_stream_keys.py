@@ -260,7 +260,7 @@ def test_a_starved_row_never_joins_a_published_group(tmp_path: Path, capsys: pyt
 def test_the_channel_check_refuses_a_grown_group(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from ldiv_db.algorithms import decomposition_release as dr
+    from ldiv_db.algorithms.decomposition import release as dr
 
     path = _db(tmp_path)
     assert _first(path, "--key", "id") == 0

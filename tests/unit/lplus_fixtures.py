@@ -9,7 +9,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from ldiv_db.algorithms.lplus_engine import Problem, Taxonomy
+from ldiv_db.algorithms.lplus.engine import Problem, Taxonomy
 from tests.reference.lplus_oracle import Row, Tax
 
 EDU = Tax("AnyEdu", {"AnyEdu": ["Sec", "Uni"], "Sec": ["Jr", "Sr"], "Uni": ["Ba", "Grad"]})

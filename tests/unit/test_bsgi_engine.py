@@ -14,9 +14,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ldiv_db.algorithms.bsgi import locality_keys, parse_weights
-from ldiv_db.algorithms.bsgi_cost import Attribute, CostModel, Tree
-from ldiv_db.algorithms.bsgi_engine import Cells, Engine
-from ldiv_db.algorithms.bsgi_schedule import max_l_schedule
+from ldiv_db.algorithms.bsgi.cost import Attribute, CostModel, Tree
+from ldiv_db.algorithms.bsgi.engine import Cells, Engine
+from ldiv_db.algorithms.shared.schedule import max_l_schedule
 from ldiv_db.errors import BadInput
 from ldiv_db.taxonomy import Hierarchy
 

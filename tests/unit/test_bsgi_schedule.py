@@ -9,7 +9,7 @@ import itertools
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ldiv_db.algorithms.bsgi_schedule import max_l_schedule
+from ldiv_db.algorithms.shared.schedule import max_l_schedule
 
 
 def literal_max_l(sizes: list[int], l: int) -> tuple[list[tuple[int, ...]], list[int]]:

@@ -9,8 +9,8 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ldiv_db.algorithms.decomposition_forming import Published, ValueSets, form_groups
-from ldiv_db.algorithms.decomposition_noise import add_noise, linkable_values
+from ldiv_db.algorithms.decomposition.forming import Published, ValueSets, form_groups
+from ldiv_db.algorithms.decomposition.noise import add_noise, linkable_values
 from tests.unit.test_bsgi_schedule import literal_max_l
 
 # SPEC §4.6: rows 1..8; Occupation coded in first-appearance order, Salary as its own integer

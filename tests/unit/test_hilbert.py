@@ -9,8 +9,8 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from ldiv_db.algorithms.hilbert import bits_for, hilbert_keys, hilbert_l_groups, stars_of
-from ldiv_db.algorithms.tp_core import l_eligible
+from ldiv_db.algorithms.shared.curve import bits_for, hilbert_keys, hilbert_l_groups, stars_of
+from ldiv_db.algorithms.tp.core import l_eligible
 
 
 def order_of(cells: list[tuple[int, ...]], bits: int) -> list[tuple[int, ...]]:

@@ -12,7 +12,7 @@ from fractions import Fraction as F
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ldiv_db.algorithms.lplus_engine import ALLOWED, Search, Taxonomy
+from ldiv_db.algorithms.lplus.engine import ALLOWED, Search, Taxonomy
 from tests.reference.lplus_oracle import Row, Tax, brute_force, optimum
 from tests.unit.lplus_fixtures import preorder, to_problem
 from tests.unit.test_lplus_spec import _lb_sound

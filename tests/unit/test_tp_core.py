@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, assume, event, given, settings
 from hypothesis import strategies as st
 
 from fixtures.papers import read_table
-from ldiv_db.algorithms.tp_core import (
+from ldiv_db.algorithms.tp.core import (
     Counts,
     TpOutcome,
     h_star,
@@ -241,7 +241,7 @@ def test_phase_three_is_reached_and_valid() -> None:
 
 def test_internal_error_on_stuck_phase_three() -> None:
     """The safety net of SPEC §1.6: a state no greedy cover exists for is an internal error."""
-    from ldiv_db.algorithms.tp_core import phases_two_three
+    from ldiv_db.algorithms.tp.core import phases_two_three
 
     with pytest.raises(InternalError):
         # R = (2,2) with no group at all: never eligible for l = 3, nothing to move

@@ -36,29 +36,24 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..catalog import Column
-from ..db import Database
-from ..errors import BadInput, HierarchyError
-from ..guarantees import OnePerGroup
-from ..inputs import check_nulls
-from ..options import Option, per_qi
-from ..privacy import Distinct, Entropy, Frequency, PrivacyModel, Recursive, UniqueDistinct
-from ..render import Ident, render
-from .base import Algorithm, AnonymizeRequest, Partitioning, lca_hierarchy_ids, lca_kinds
-from .bsgi_cost import Attribute, CostModel, Kind, Tree
-from .bsgi_engine import Cells, Engine, Result
-from .bsgi_schedule import max_l_schedule
+from ...catalog import Column
+from ...errors import BadInput, HierarchyError
+from ...guarantees import OnePerGroup
+from ...inputs import check_nulls
+from ...options import Option, per_qi
+from ...privacy import Distinct, Entropy, Frequency, PrivacyModel, Recursive, UniqueDistinct
+from ...render import Ident, render
+from ..base import Algorithm, AnonymizeRequest, Partitioning, lca_hierarchy_ids
+from ..shared.schedule import max_l_schedule
+from ..shared.trees import Kind, Tree, load_trees, qi_kinds
+from .cost import Attribute, CostModel
+from .engine import Cells, Engine, Result
 
 DEFAULT_WINDOW = 12
 EXACT_BUDGET = 2_000_000  # fast mode runs the exact greedy when Σ_buckets rows × cells stays below this
 ORDERS = 4  # locality orders (rotations of the mix-cost order) whose windows a fast-mode pick prices
 DEFAULT_BATCH = 256
 SUPPORTED_MODELS = (UniqueDistinct, Distinct, Entropy, Recursive, Frequency)
-
-
-def qi_kinds(request: AnonymizeRequest) -> list[Kind]:
-    """How each QI is priced and published, exactly as the pipeline's 'lca' recoding does."""
-    return lca_kinds(request.inputs.qi, request.hierarchy_ids)
 
 
 WEIGHTS = Option(
@@ -348,7 +343,7 @@ class Bsgi(Algorithm):
         return attrs
 
     def _missing(self, request: AnonymizeRequest, col: Column) -> None:
-        from ..taxonomy import missing_values
+        from ...taxonomy import missing_values
 
         hid = request.hierarchy_ids[col.name]
         count, examples = missing_values(request.db, request.inputs.table, col, hid)
@@ -466,24 +461,6 @@ def refuse_repeated_individuals(summary: Mapping[str, Any], cells: Cells, l: int
         "nothing was written",
         "lower l, give each individual fewer rows, or drop --individual-column",
     )
-
-
-def load_trees(db: Database, hids: Sequence[int], kinds: Sequence[str]) -> dict[int, Tree]:
-    """The stored taxonomies of the hierarchy QIs as preorder arrays (``bsgi/nodes.sql``), by id."""
-    wanted = sorted({h for h, k in zip(hids, kinds, strict=True) if k == "hierarchy"})
-    if not wanted:
-        return {}
-    nodes = db.df(render("bsgi/nodes.sql", {"hids": wanted}))
-    out: dict[int, Tree] = {}
-    for hid, part in nodes.groupby("hierarchy_id", sort=True):
-        n_leaves = part["n_leaves"].to_numpy(dtype=np.int64)
-        out[int(str(hid))] = Tree(
-            parent=part["parent_id"].to_numpy(dtype=np.int64),
-            n_leaves=n_leaves,
-            last=part["last_leaf"].to_numpy(dtype=np.int64),
-            domain=int(n_leaves[0]),
-        )
-    return out
 
 
 def _exact_work(cells: Cells) -> int:

@@ -9,12 +9,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from fractions import Fraction
 
-from ..errors import BadInput
-from ..evaluator import SqlEvaluator
-from ..guarantees import MaxDeleted
-from ..options import Option
-from ..render import Ident, render
-from .base import AnonymizeRequest, Partitioning
+from ...errors import BadInput
+from ...evaluator import SqlEvaluator
+from ...guarantees import MaxDeleted
+from ...options import Option
+from ...render import Ident, render
+from ..base import AnonymizeRequest, Partitioning
 
 SUPPRESSION_LIMIT = Option(
     "suppression_limit",

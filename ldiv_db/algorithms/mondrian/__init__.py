@@ -29,13 +29,12 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..errors import BadInput, HierarchyError
-from ..options import Option
-from ..privacy import Distinct, Frequency
-from ..render import Ident, render
-from .base import Algorithm, AnonymizeRequest, Partitioning, lca_hierarchy_ids
-from .bsgi import load_trees, qi_kinds
-from .bsgi_cost import Tree
+from ...errors import BadInput, HierarchyError
+from ...options import Option
+from ...privacy import Distinct, Frequency
+from ...render import Ident, render
+from ..base import Algorithm, AnonymizeRequest, Partitioning, lca_hierarchy_ids
+from ..shared.trees import Tree, load_trees, qi_kinds
 
 FORMS = ("distinct", "frequency")
 

@@ -12,7 +12,6 @@ and the grouping rule is SPEC §1.12(c) [R/D]. If the original becomes available
 
 from __future__ import annotations
 
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -21,9 +20,9 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
-from ..errors import BadInput, InternalError
-from ..render import TableRef, render
-from .base import Algorithm, AnonymizeRequest, Partitioning
+from ...errors import BadInput, InternalError
+from ...render import TableRef, render
+from ..base import AnonymizeRequest
 
 # models an l-eligible partition satisfies with the same l (SPEC §0.2: max p ≤ 1/l ⇒ ≥ l values and
 # Shannon entropy ≥ min-entropy ≥ ln l)
@@ -323,32 +322,3 @@ def split_rows(
     return Split(
         table, n_rows, grouping.groups, grouping.stars, whole, grouping.max_l_from, grouping.leftovers
     )
-
-
-class Hilbert(Algorithm):
-    """Ghinita et al.'s Hilbert heuristic on the whole table: TP's experimental baseline (SPEC §1.12)."""
-
-    name = "hilbert"
-    default_model = "frequency"
-    summary = (
-        "Hilbert-curve order cut into l-eligible groups (Ghinita et al. 2007, reconstructed); '*' suppression"
-    )
-
-    def run(self, request: AnonymizeRequest) -> Partitioning:
-        t0 = time.perf_counter()
-        l = eligible_l(request, self.name)
-        require_l_eligible(request, l)
-        split = split_rows(request, l, first_gid=1)
-        if split.table is None:
-            raise InternalError("Hilbert produced no groups")
-        return Partitioning(
-            assignment=split.table,
-            recoding="suppress",
-            details={
-                "hilbert_groups": split.groups,
-                "hilbert_stars": split.stars,
-                "hilbert_max_l_from_group": split.max_l_from,
-                "hilbert_leftover_rows": split.leftovers,
-                "algorithm_seconds": round(time.perf_counter() - t0, 4),
-            },
-        )

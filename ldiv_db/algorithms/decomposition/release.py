@@ -36,20 +36,20 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
-from .. import ownership
-from ..catalog import Table, resolve_table, table_at
-from ..errors import BadInput, InternalError, PrivacyViolation
-from ..inputs import Inputs, check_nulls
-from ..privacy import Distinct
-from ..progress import Progress
-from ..render import Ident, TableRef, render
-from . import decomposition_keys as keys
-from .decomposition_forming import Published, ValueSets, form_groups
-from .decomposition_noise import add_noise
+from ... import ownership
+from ...catalog import Table, resolve_table, table_at
+from ...errors import BadInput, InternalError, PrivacyViolation
+from ...inputs import Inputs, check_nulls
+from ...privacy import Distinct
+from ...progress import Progress
+from ...render import Ident, TableRef, render
+from . import keys
+from .forming import Published, ValueSets, form_groups
+from .noise import add_noise
 
 if TYPE_CHECKING:
-    from ..anonymize import AnonymizeResult
-    from ..db import Database
+    from ...anonymize import AnonymizeResult
+    from ...db import Database
 
 NOISE_MODES = ("distance", "random")
 DEFAULT_THRESHOLD = 2
@@ -215,7 +215,7 @@ def _value_key(v: str | None) -> tuple[int, float, str]:
 
 def distance_matrix(db: Database, source: str, column: str, coder: Coder) -> np.ndarray:
     """d(v1, v2) = height(LCA) / H over the SA's hierarchy (SPEC §4.4)."""
-    from ..taxonomy import load
+    from ...taxonomy import load
 
     tree = load(db, source, column)
     if tree is None:
@@ -454,8 +454,8 @@ def publish_release(
 ) -> AnonymizeResult:
     """Publish the first release (``stream`` None) or the next release of a stream from ``new_rows``.
     ``empty_check(published, received)`` is the pipeline's empty-release rule (first release)."""
-    from ..anonymize import AnonymizeResult
-    from ..check import evaluate
+    from ...anonymize import AnonymizeResult
+    from ...check import evaluate
 
     name = out.display()
     qid_t, sa_t, marg_t = outputs(out)
@@ -833,8 +833,8 @@ def append(
 ) -> AnonymizeResult:
     """``ldiv release append``: publish the next release of stream ``release`` from the rows of table
     ``source`` plus the rows kept back so far (SPEC §4.3). ``key``, when given, must be the stream's key."""
-    from ..catalog import output_ref
-    from ..runs import recorded_run
+    from ...catalog import output_ref
+    from ...runs import recorded_run
 
     t0 = time.perf_counter()
     q0 = db.queries
@@ -937,7 +937,7 @@ def _dash(x: Any) -> str:
 
 
 def history(db: Database, release: str) -> History:
-    from ..catalog import output_ref
+    from ...catalog import output_ref
 
     name = output_ref(release).display()
     stream = load_stream(db, name)

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import numpy.typing as npt
 
-from ..errors import InternalError
+from ...errors import InternalError
 
 Counts = dict[int, int]
 

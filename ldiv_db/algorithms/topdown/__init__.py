@@ -31,13 +31,13 @@ from typing import Any
 
 import pandas as pd
 
-from ..errors import BadInput, HierarchyError
-from ..evaluator import SqlEvaluator
-from ..privacy.entropy import TOLERANCE, entropy
-from ..privacy.l_alpha import LAlpha
-from ..render import Ident, TableRef, render
-from ..taxonomy import missing_values
-from .base import Algorithm, AnonymizeRequest, Partitioning
+from ...errors import BadInput, HierarchyError
+from ...evaluator import SqlEvaluator
+from ...privacy.entropy import TOLERANCE, entropy
+from ...privacy.l_alpha import LAlpha
+from ...render import Ident, TableRef, render
+from ...taxonomy import missing_values
+from ..base import Algorithm, AnonymizeRequest, Partitioning
 
 
 @dataclass

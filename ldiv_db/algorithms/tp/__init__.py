@@ -24,11 +24,11 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from ..errors import InternalError
-from ..render import TableRef, render
-from .base import Algorithm, AnonymizeRequest, Partitioning
-from .hilbert import eligible_l, require_l_eligible, split_rows
-from .tp_core import Counts, phases_two_three
+from ...errors import InternalError
+from ...render import TableRef, render
+from ..base import Algorithm, AnonymizeRequest, Partitioning
+from ..shared.curve import eligible_l, require_l_eligible, split_rows
+from .core import Counts, phases_two_three
 
 
 @dataclass(frozen=True)

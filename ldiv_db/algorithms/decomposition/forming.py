@@ -43,7 +43,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import numpy.typing as npt
 
-from .bsgi_schedule import Schedule, max_l_schedule
+from ..shared.schedule import Schedule, max_l_schedule
 
 IntArray = npt.NDArray[np.int64]
 BoolArray = npt.NDArray[np.bool_]

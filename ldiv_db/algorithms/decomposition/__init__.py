@@ -16,12 +16,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from ..errors import BadInput, InternalError
-from ..options import Option
-from ..privacy import Distinct
-from .base import Algorithm, AnonymizeRequest, Partitioning
-from .decomposition_keys import key_names, parse_key
-from .decomposition_release import (
+from ...errors import BadInput, InternalError
+from ...options import Option
+from ...privacy import Distinct
+from ..base import Algorithm, AnonymizeRequest, Partitioning
+from .keys import key_names, parse_key
+from .release import (
     DEFAULT_THRESHOLD,
     NOISE_MODES,
     StreamConfig,
@@ -31,8 +31,8 @@ from .decomposition_release import (
 )
 
 if TYPE_CHECKING:
-    from ..anonymize import AnonymizeResult
-    from ..render import TableRef
+    from ...anonymize import AnonymizeResult
+    from ...render import TableRef
 
 
 class Decomposition(Algorithm):
@@ -86,8 +86,8 @@ class Decomposition(Algorithm):
         null_as_value: bool = False,
         allow_empty: bool = False,
     ) -> AnonymizeResult:
-        from ..anonymize import _group_column_name
-        from ..guarantees import refuse_empty
+        from ...anonymize import _group_column_name
+        from ...guarantees import refuse_empty
 
         db, inputs = request.db, request.inputs
         model = request.model

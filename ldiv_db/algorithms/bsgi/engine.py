@@ -31,8 +31,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .bsgi_cost import CostArray, CostModel, IntArray
-from .bsgi_schedule import Schedule
+from ..shared.schedule import Schedule
+from ..shared.trees import IntArray
+from .cost import CostArray, CostModel
 
 DEAD = np.int64(2**62)  # added to a cell's tie key when it is empty or inadmissible
 TABLE_LIMIT = 2048  # largest code domain priced through cached cost rows
@@ -623,7 +624,7 @@ class Engine:
         """Select — in waves of ``batch`` classes (fast mode, needs a window), sequentially with the
         schedule, or (no schedule) with the variants' dynamic Max-l — then incorporate."""
         if schedule is not None and batch is not None and self.window is not None:
-            from .bsgi_waves import select_waves
+            from .waves import select_waves
 
             select_waves(self, schedule, self.window, batch)
         elif schedule is not None:

@@ -25,12 +25,13 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .bsgi_cost import Attribute, CostArray, IntArray
-from .bsgi_engine import DEAD
+from ..shared.trees import IntArray
+from .cost import Attribute, CostArray
+from .engine import DEAD
 
 if TYPE_CHECKING:
-    from .bsgi_engine import Engine
-    from .bsgi_schedule import Schedule
+    from ..shared.schedule import Schedule
+    from .engine import Engine
 
 LCA_TABLE_LIMIT = 1024  # trees with at most this many nodes get a full LCA table
 TOP = 16  # candidates ranked per class and pricing round

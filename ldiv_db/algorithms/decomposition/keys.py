@@ -20,14 +20,14 @@ import json
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from ..errors import BadInput
-from ..inputs import as_list
-from ..render import Ident, TableRef, render
+from ...errors import BadInput
+from ...inputs import as_list
+from ...render import Ident, TableRef, render
 
 if TYPE_CHECKING:
-    from ..catalog import Table
-    from ..db import Database
-    from .decomposition_release import StreamConfig
+    from ...catalog import Table
+    from ...db import Database
+    from .release import StreamConfig
 
 EXAMPLES = 5
 

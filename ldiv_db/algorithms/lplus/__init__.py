@@ -21,13 +21,13 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .. import taxonomy
-from ..errors import BadInput, InternalError
-from ..options import Option
-from ..privacy.l_plus import LPlus
-from ..render import render
-from .base import Algorithm, AnonymizeRequest, Partitioning, stored_hierarchies
-from .lplus_engine import ALLOWED, INF, METRICS, SCHEMES, Problem, Search, Taxonomy
+from ... import taxonomy
+from ...errors import BadInput, InternalError
+from ...options import Option
+from ...privacy.l_plus import LPlus
+from ...render import render
+from ..base import Algorithm, AnonymizeRequest, Partitioning, stored_hierarchies
+from .engine import ALLOWED, INF, METRICS, SCHEMES, Problem, Search, Taxonomy
 
 
 class LPlusOptimize(Algorithm):

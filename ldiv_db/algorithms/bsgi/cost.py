@@ -16,52 +16,19 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Literal
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-Kind = Literal["hierarchy", "numeric", "flat"]
-IntArray = npt.NDArray[np.int64]
+from ..shared.trees import Kind, Tree
+
 FloatArray = npt.NDArray[np.float64]
 CostArray = npt.NDArray[Any]  # int64 (exact costs) or float64
 
 _INT_LIMIT = 2**52  # largest total cost kept in int64 (also exact in a double)
-
-
-@dataclass
-class Tree:
-    """A stored taxonomy as preorder arrays (ldiv.hierarchy_node): node ids 0..N-1, root = 0, the
-    subtree of node i is the id range ``i..last[i]``."""
-
-    parent: IntArray
-    n_leaves: IntArray
-    last: IntArray
-    domain: int  # |A|: the number of leaves
-    _lca_rows: dict[int, IntArray] = field(default_factory=dict, repr=False)
-
-    def __post_init__(self) -> None:
-        self._ids = np.arange(len(self.parent), dtype=np.int64)
-
-    def ancestors(self, x: int) -> list[int]:
-        """x and its ancestors, root last."""
-        out = []
-        while x >= 0:
-            out.append(x)
-            x = int(self.parent[x])
-        return out
-
-    def lca_row(self, x: int) -> IntArray:
-        """LCA(x, y) for every node y (cached per x): the deepest ancestor of x whose id range holds y."""
-        row = self._lca_rows.get(x)
-        if row is None:
-            row = np.zeros(len(self.parent), dtype=np.int64)
-            for a in reversed(self.ancestors(x)[:-1]):  # root's child first, x last
-                row[(self._ids >= a) & (self._ids <= self.last[a])] = a
-            self._lca_rows[x] = row
-        return row
 
 
 @dataclass
