@@ -14,20 +14,20 @@ import json
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from fractions import Fraction
 from typing import Any
 
 from . import ownership
 from .algorithms import Algorithm, AnonymizeRequest, Partitioning, get_algorithm
 from .algorithms.base import lca_hierarchy_ids, lca_kinds
-from .catalog import output_ref, table_at
-from .check import CheckResult, evaluate
+from .catalog import output_ref
+from .check import CheckResult
 from .db import Database
 from .errors import BadInput, InternalError, PrivacyViolation
 from .guarantees import Written, refuse_empty, verify_all
 from .inputs import Inputs, as_list, refuse_nulls_in_hierarchies, resolve_inputs
 from .options import parse_flag, parse_int, per_qi, validate
-from .privacy import Distinct, PrivacyModel, UniqueDistinct
+from .pipeline.verify import check_written
+from .privacy import PrivacyModel
 from .privacy.spec import ModelSpec, model_spec
 from .progress import Progress
 from .render import Ident, TableRef, render
@@ -369,14 +369,6 @@ def _labels(
     raise InternalError(f"unknown recoding {part.recoding!r}")
 
 
-def _union_stable(model: PrivacyModel) -> PrivacyModel:
-    """The model to check on the QI-label partition (groups with equal labels merge in an attacker's view).
-    Unique Distinct is not closed under union, its distinct l-diversity core is."""
-    if isinstance(model, UniqueDistinct):
-        return Distinct(model.ls)
-    return model
-
-
 def publish(
     db: Database,
     inputs: Inputs,
@@ -423,56 +415,27 @@ def publish(
                 group_column=Ident(group_column),
             )
         )
-        rec = db.records(
-            render(
-                "release/reconcile.sql",
-                source=inputs.table.ref,
-                assignment=part.assignment,
-                output=out,
-                sa=[c.ident for c in inputs.sa],
-            )
-        )[0]
-        problems = []
-        if rec["assigned"] != rec["rows_in"] or rec["distinct_assigned"] != rec["rows_in"]:
-            problems.append(
-                f"{rec['assigned']} assignments ({rec['distinct_assigned']} rows) for {rec['rows_in']} rows"
-            )
-        if rec["published"] + rec["deleted"] != rec["rows_in"] or rec["output_rows"] != rec["published"]:
-            problems.append(f"published {rec['published']} + deleted {rec['deleted']} != {rec['rows_in']}")
-        if rec["sa_mismatches"]:
-            problems.append(f"{rec['sa_mismatches']} SA values whose counts do not reconcile")
-        if problems:
-            raise InternalError("the release does not reconcile with its source: " + "; ".join(problems))
-
-        progress.update(2, 5, "written and reconciled; verifying")
-        published = table_at(db, out)
-        out_inputs = Inputs(
-            published,
-            tuple(published.column(c.name) for c in inputs.qi),
-            tuple(published.column(c.name) for c in inputs.sa),
-            published.column(group_column),
-            int(rec["published"]),
+        checked = check_written(
+            db,
+            inputs,
+            part,
+            out,
+            group_column,
+            verify_model,
+            privacy,
+            class_column=class_column,
+            hids=hids,
+            null_as_value=null_as_value,
+            kl=kl,
+            progress=progress,
         )
-        by_group: CheckResult | None = None
-        by_labels: CheckResult | None = None
-        if out_inputs.rows:
-            by_group = evaluate(db, out_inputs, verify_model, null_as_value=null_as_value, prefix="verify_g")
-            label_inputs = Inputs(out_inputs.table, out_inputs.qi, out_inputs.sa, None, out_inputs.rows)
-            by_labels = evaluate(
-                db, label_inputs, _union_stable(verify_model), null_as_value=null_as_value, prefix="verify_q"
-            )
-        verified = bool(by_group is None or (by_group.satisfied and by_labels and by_labels.satisfied))
-        verification = {
-            "model": verify_model.describe(),
-            "by_group": None if by_group is None else _brief(by_group),
-            "by_qi_labels": None if by_labels is None else _brief(by_labels),
-            "reconciliation": {k: int(v) for k, v in rec.items()},
-        }
-        progress.update(3, 5, "verified; computing metrics")
-        intervals = [k == "numeric" for k in lca_kinds(inputs.qi, hids)] if part.recoding == "lca" else None
-        metrics = _metrics(
-            db, inputs, published, group_column, privacy, class_column, intervals, kl, part.metric_weights
+        rec, metrics, verification, verified = (
+            checked.reconciliation,
+            checked.metrics,
+            checked.verification,
+            checked.verified,
         )
+        by_group, by_labels = checked.by_group, checked.by_labels
         progress.update(4, 5, "recording")
         groups = by_group.groups if by_group else 0
         # suppressed = deleted rows + rows whose SA became unknown + (suppression recoding, TP Definition 1)
@@ -552,17 +515,6 @@ def publish(
     )
 
 
-def _brief(r: CheckResult) -> dict[str, Any]:
-    return {
-        "satisfied": r.satisfied,
-        "groups": r.groups,
-        "violating_groups": r.violating_groups,
-        "violating_rows": r.violating_rows,
-        "k": r.k,
-        "distinct_l": r.distinct_l,
-    }
-
-
 def _brief_violation(a: CheckResult | None, b: CheckResult | None) -> str:
     parts = []
     if a is not None and not a.satisfied:
@@ -570,33 +522,3 @@ def _brief_violation(a: CheckResult | None, b: CheckResult | None) -> str:
     if b is not None and not b.satisfied:
         parts.append(f"{b.violating_groups} groups by QI labels")
     return ", ".join(parts) or "unknown"
-
-
-def _metrics(
-    db: Database,
-    inputs: Inputs,
-    published: Any,
-    group_column: str,
-    privacy: PrivacyModel,
-    class_column: str | None,
-    interval_labels: list[bool] | None,
-    kl: bool,
-    weights: Sequence[Fraction] | None,
-) -> dict[str, Any]:
-    from .metrics import compute_metrics
-
-    l_value = privacy.ls[0] if privacy.ls else None
-    m = compute_metrics(
-        db,
-        inputs.table,
-        published,
-        list(inputs.qi),
-        list(inputs.sa),
-        l=l_value,
-        class_column=class_column,
-        group_column=group_column,
-        interval_labels=interval_labels,
-        kl=kl,
-        weights=weights,
-    ).to_dict()
-    return m
