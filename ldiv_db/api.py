@@ -131,7 +131,7 @@ def release_append(
     """Publish the next release of a Decomposition+ stream from the rows of table ``source`` plus the
     rows kept back so far; the row-key and inference-channel checks run before anything is written.
     ``key`` (optional) must name the stream's key columns."""
-    from .pipeline.stream import append
+    from .pipeline.append import append
 
     database = Database.open(db, mode="write")
     try:

@@ -1,6 +1,5 @@
-"""Release streams (Decomposition+ continuous release, SPEC §4.3): the stream state in ``ldiv.stream``,
-``ldiv release append`` (the next release of a stream, published by the one release pipeline) and
-``ldiv release history``.
+"""Release streams (Decomposition+ continuous release, SPEC §4.3): the stream state in ``ldiv.stream``
+and ``ldiv release history`` (``ldiv release append`` is :mod:`ldiv_db.pipeline.append`).
 
 A stream is named by its release OUT. ``ldiv.stream`` holds the algorithm's configuration (JSON, read
 only by the algorithm) and the pipeline's state: releases published so far, the id of the first one, the
@@ -11,21 +10,16 @@ release that changes it, so it never runs ahead of or behind the published table
 from __future__ import annotations
 
 import json
-import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from .. import ownership
-from ..algorithms import Algorithm, get_algorithm
 from ..algorithms.base import StreamState, StreamUpdate, retained_ref
-from ..catalog import output_ref, resolve_table
+from ..catalog import output_ref
 from ..errors import BadInput
-from ..progress import Progress
-from ..render import TableRef, render
+from ..render import render
 
 if TYPE_CHECKING:
     from ..db import Database
-    from .result import AnonymizeResult
 
 
 def load(db: Database, name: str) -> StreamState | None:
@@ -45,17 +39,6 @@ def load(db: Database, name: str) -> StreamState | None:
     )
 
 
-def refuse_existing(db: Database, out: TableRef, replace: bool) -> None:
-    """A first release may not restart a stream of the same name unless asked to (``--replace``); its
-    tables were checked by :mod:`ldiv_db.ownership`."""
-    name = out.display()
-    if not replace and load(db, name) is not None:
-        raise BadInput(
-            f"the release stream {name} already exists",
-            "pass --replace to start it again, or `ldiv release append` to publish its next release",
-        )
-
-
 def forget(db: Database, name: str) -> None:
     """Inside the transaction of a first release that replaces a stream: forget the old stream's row map."""
     db.run(render("decomposition/stream_forget.sql", {"name": name}))
@@ -73,66 +56,6 @@ def save(db: Database, name: str, update: StreamUpdate, release_id: int) -> None
         "retained": update.retained.display(),
     }
     db.run(render("decomposition/stream_save.sql", params))
-
-
-def _algorithm(db: Database, stream: StreamState) -> Algorithm:
-    """The algorithm that published the stream's first release."""
-    rows = [
-        r for r in db.records(render("meta/releases.sql")) if int(r["release_id"]) == stream.first_release
-    ]
-    return get_algorithm(str(rows[0]["algorithm"]) if rows else "decomposition")
-
-
-def append(
-    db: Database, release: str, source: str, *, quiet: bool = True, key: Any = None
-) -> AnonymizeResult:
-    """``ldiv release append``: publish the next release of stream ``release`` from the rows of table
-    ``source`` plus the rows kept back so far (SPEC §4.3), through the one release pipeline. ``key``,
-    when given, must be the stream's key."""
-    from .publish import Context, publish
-    from .runs import recorded_run
-
-    t0 = time.perf_counter()
-    q0 = db.queries
-    out = output_ref(release)
-    name = out.display()
-    stream = load(db, name)
-    if stream is None:
-        raise BadInput(
-            f"there is no release stream {name}",
-            f"publish its first release with: ldiv anonymize DB --table T --qi ... --sa ... "
-            f"--algorithm decomposition --output {release}",
-        )
-    algo = _algorithm(db, stream)
-    tables = algo.output_tables(out)
-    ownership.check_release_targets(db, out, tables, replace=True)
-    batch = resolve_table(db, source)
-    if batch.kind.upper() != "BASE TABLE":
-        raise BadInput(
-            f"{batch.name} is a view; a release needs a base table (its rows need stable row ids)",
-            "materialize it first with CREATE TABLE ... AS SELECT",
-        )
-    if batch.ref.schema == "ldiv" or batch.name in {t.display() for t in tables}:
-        raise BadInput(f"{batch.name} is part of the release itself", "append a table of new rows")
-    algo.check_append(db, stream, batch, key)
-    with recorded_run(
-        db,
-        command="release append",
-        algorithm=algo.name,
-        source=batch.name,
-        output=name,
-        params=json.dumps({"release": name, "from": batch.name}),
-        t0=t0,
-        q0=q0,
-    ) as run:
-        progress = Progress(f"{algo.name} append", quiet=quiet)
-        built = algo.append(db, stream, batch, out=out, progress=progress)
-        result = publish(db, built, Context(run.run_id, replace=False, progress=progress))
-        progress.done()
-        result.seconds = time.perf_counter() - t0
-        result.queries = db.queries - q0
-        run.metrics = result.metrics
-    return result
 
 
 # ---------------------------------------------------------------------------- history
