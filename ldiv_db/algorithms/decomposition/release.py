@@ -91,15 +91,12 @@ def _build(
     if into_old.any():
         gid[into_old] = prev.gids[local[into_old] - new]
 
+    in_new = (local >= 0) & (local < new)
     t0 = time.perf_counter()
-    noise = _noise(
-        db, config, coders, gid, np.where((local >= 0) & (local < new), gid, -1), prev, hierarchy_source
-    )
+    noise = _noise(db, config, coders, gid, np.where(in_new, gid, -1), prev, hierarchy_source)
     t_noise = time.perf_counter() - t0
     grown = np.unique(gid[into_old])
-    sa_table = frames.sa_rows(
-        coders, gid, np.nonzero((local >= 0) & (local < new))[0], into_old, grown, prev, noise
-    )
+    sa_table = frames.sa_rows(coders, gid, np.nonzero(in_new)[0], into_old, grown, prev, noise)
     placed = gid >= 0
     rks = frame["rk"].to_numpy(dtype=np.int64)
     assignment = pd.DataFrame({"rk": rks[placed], "gid": gid[placed]})
