@@ -8,12 +8,10 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from .. import ownership
-from ..algorithms import Algorithm, get_algorithm
-from ..algorithms.base import StreamState
+from ..algorithms import REGISTRY, Algorithm, get_algorithm
 from ..catalog import output_ref, resolve_table
-from ..errors import BadInput
+from ..errors import BadInput, InternalError
 from ..progress import Progress
-from ..render import render
 from . import stream as streams
 from .publish import Context, publish
 from .runs import recorded_run
@@ -23,12 +21,13 @@ if TYPE_CHECKING:
     from .result import AnonymizeResult
 
 
-def _algorithm(db: Database, stream: StreamState) -> Algorithm:
-    """The algorithm that published the stream's first release."""
-    rows = [
-        r for r in db.records(render("meta/releases.sql")) if int(r["release_id"]) == stream.first_release
-    ]
-    return get_algorithm(str(rows[0]["algorithm"]) if rows else "decomposition")
+def _algorithm() -> Algorithm:
+    """The algorithm that publishes release streams. Decomposition+ is the only one, so a stream's state
+    does not name it; a second one would have to record its name with the stream."""
+    names = [name for name, cls in REGISTRY.items() if cls.streams]
+    if len(names) != 1:
+        raise InternalError(f"release streams need one algorithm that publishes them, not {names}")
+    return get_algorithm(names[0])
 
 
 def append(
@@ -48,7 +47,7 @@ def append(
             f"publish its first release with: ldiv anonymize DB --table T --qi ... --sa ... "
             f"--algorithm decomposition --output {release}",
         )
-    algo = _algorithm(db, stream)
+    algo = _algorithm()
     tables = algo.output_tables(out)
     ownership.check_release_targets(db, out, tables, replace=True)
     batch = resolve_table(db, source)
