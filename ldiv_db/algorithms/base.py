@@ -204,10 +204,13 @@ class StreamUpdate:
 
 
 class Release(ABC):
-    """A release of several tables: what the pipeline publishes for an algorithm whose output is not one
-    table. ``tables`` are the published tables (owned by the release), ``private`` its private tables in
-    schema ``ldiv`` (replaced with it); ``empty`` is (published, received) for the empty-release rule,
-    None where the rule does not apply (a stream's later release)."""
+    """What the release pipeline publishes: an algorithm whose output is not one table returns its own
+    (Decomposition+'s three tables); the pipeline wraps a :class:`Partitioning` in one
+    (:mod:`ldiv_db.pipeline.one_table`). ``tables`` are the published tables (owned by the release),
+    ``private`` its private tables in schema ``ldiv`` (replaced with it); ``empty`` is (published,
+    received) for the empty-release rule, None where the rule does not apply (a stream's later
+    release). The pipeline calls ``prepare``, then inside its transaction ``write``, ``reconcile``,
+    ``verify``, ``link`` and ``promises``, in that order."""
 
     header: Header
     out: TableRef
