@@ -1,105 +1,41 @@
-"""``ldiv anonymize``: the pipeline every algorithm plugs into.
+"""``ldiv anonymize`` (the API entry ``ldiv_db.anonymize``):
 
-1. resolve and validate the inputs (names, roles, NULLs, l against the largest feasible l);
-2. record the run; let the algorithm partition the rows (``assignment`` work table);
-3. in ONE transaction: write the output table, record ``ldiv.release`` and ``ldiv.release_row``,
-   reconcile the counts with the source, re-verify the privacy model on the written table, store the
-   metrics and the verdict. Any failure rolls everything back: no partial output, the previous release
-   (with ``--replace``) stays intact, and a release that fails verification is never published.
+1. resolve and validate the inputs (names, roles, NULLs, l against the largest feasible l, the release
+   name and the tables it writes) before anything is recorded;
+2. record the run (:mod:`ldiv_db.pipeline.runs`); let the algorithm build what to publish: a
+   partitioning (one table, :mod:`ldiv_db.pipeline.one_table`) or a release of several tables;
+3. publish it through the one release pipeline (:mod:`ldiv_db.pipeline.publish`): in ONE transaction
+   write, reconcile, verify on the written tables, record. Any failure rolls everything back: no
+   partial output, the previous release (with ``--replace``) stays intact, and a release that fails
+   verification is never published.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 from . import ownership
 from .algorithms import Algorithm, AnonymizeRequest, Partitioning, get_algorithm
-from .algorithms.base import lca_hierarchy_ids, lca_kinds
 from .catalog import output_ref
-from .check import CheckResult
 from .db import Database
-from .errors import BadInput, InternalError, PrivacyViolation
-from .guarantees import Written, refuse_empty, verify_all
+from .errors import BadInput
+from .guarantees import refuse_empty
 from .inputs import Inputs, as_list, refuse_nulls_in_hierarchies, resolve_inputs
 from .options import parse_flag, parse_int, per_qi, validate
-from .pipeline.verify import check_written
+from .pipeline import stream as streams
+from .pipeline.one_table import OneTable, Publishing
+from .pipeline.publish import Context, publish
+from .pipeline.result import AnonymizeResult as AnonymizeResult  # the API's result type, re-exported
+from .pipeline.runs import recorded_run
 from .privacy import PrivacyModel
 from .privacy.spec import ModelSpec, model_spec
 from .progress import Progress
-from .render import Ident, TableRef, render
-from .runs import recorded_run
+from .render import TableRef, render
 from .suggest import check_feasible
-
-
-@dataclass
-class AnonymizeResult:
-    run_id: int
-    release_id: int
-    algorithm: str
-    model: str
-    model_params: dict[str, Any]
-    l: Any
-    rows_in: int
-    rows_published: int
-    rows_suppressed: int
-    rows_deleted: int
-    groups: int
-    seconds: float
-    queries: int
-    output: str
-    verified: bool
-    metrics: dict[str, Any]
-    details: dict[str, Any] = field(default_factory=dict)
-    verification: dict[str, Any] = field(default_factory=dict)
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "run_id": self.run_id,
-            "release_id": self.release_id,
-            "algorithm": self.algorithm,
-            "model": self.model,
-            "model_params": self.model_params,
-            "l": self.l,
-            "rows_in": self.rows_in,
-            "rows_published": self.rows_published,
-            "rows_suppressed": self.rows_suppressed,
-            "rows_deleted": self.rows_deleted,
-            "groups": self.groups,
-            "seconds": round(self.seconds, 4),
-            "queries": self.queries,
-            "output": self.output,
-            "verified": self.verified,
-            "metrics": self.metrics,
-            "details": self.details,
-        }
-
-    def render_text(self) -> str:
-        m = self.metrics
-        lines = [
-            f"release      {self.output} (release {self.release_id}, run {self.run_id})",
-            f"algorithm    {self.algorithm}, model {self.model} {self.model_params}",
-            f"rows         {self.rows_in} in, {self.rows_published} published, {self.rows_deleted} deleted, "
-            f"{self.rows_suppressed} with suppressed values",
-            f"groups       {self.groups} (average size {_g(m.get('avg_group_size'))})",
-            f"metrics      IL {_g(m.get('il'))}, LM {_g(m.get('lm'))}, DM {_g(m.get('dm'))}, "
-            f"CAVG {_g(m.get('cavg'))}, KL {_g(m.get('kl'))}, stars {m.get('stars')}",
-            f"verified     {'yes' if self.verified else 'NO'}",
-            f"time         {self.seconds:.2f} s, {self.queries} queries",
-        ]
-        for k, v in self.details.items():
-            if not k.startswith("_"):
-                lines.append(f"  {k}: {v}")
-        return "\n".join(lines)
-
-
-def _g(x: Any) -> str:
-    if x is None:
-        return "n/a"
-    return f"{x:.6g}" if isinstance(x, float) else str(x)
 
 
 def _jsonable(x: Any) -> str:
@@ -112,14 +48,6 @@ MAX_SEED = 2**63 - 1
 def hierarchy_ids(db: Database, table_name: str) -> tuple[dict[str, int], dict[str, int]]:
     rows = db.rows(render("catalog/hierarchies_of.sql", {"table_name": table_name}))
     return {str(r[0]): int(r[1]) for r in rows}, {str(r[0]): int(r[2]) for r in rows}
-
-
-def _group_column_name(inputs: Inputs, keep: Sequence[str]) -> str:
-    taken = {c.name.lower() for c in (*inputs.qi, *inputs.sa)} | {k.lower() for k in keep}
-    name = "group_id"
-    while name in taken:
-        name += "_"
-    return name
 
 
 def anonymize(
@@ -215,33 +143,8 @@ def _anonymize(
     q0: int,
 ) -> AnonymizeResult:
     inputs = resolve_inputs(db, table, qi, sa, extra=keep_columns, null_as_value=null_as_value)
-    if inputs.table.kind.upper() != "BASE TABLE":
-        raise BadInput(
-            f"{inputs.table.name} is a view; anonymize needs a base table (its rows need stable row ids)",
-            f"materialize it first: CREATE TABLE t AS SELECT * FROM {inputs.table.name}",  # noqa: S608
-        )
-    _check_named(inputs, algo, options)
-    spec = spec.with_name(spec.name or algo.default_model)
-    if spec.l == "auto":  # the largest feasible l for the model
-        from .suggest import suggest_l
-
-        spec = spec.with_l(suggest_l(db, inputs).best_for(str(spec.name)))
-    l = spec.l
-    privacy = spec.build(inputs)
-    assert privacy is not None
-    spec.check_values(db, inputs)
-    check_feasible(db, inputs, privacy)
-
-    out = output_ref(output)
-    src = inputs.table.ref
-    if (
-        src.catalog is None
-        and (src.schema or "main").lower() == (out.schema or "main").lower()
-        and (src.name.lower() == out.name.lower())
-    ):
-        raise BadInput(f"the output {output!r} is the source table", "choose another --output name")
-    ownership.check_release_targets(db, out, algo.output_tables(out), replace=replace)
-
+    spec, privacy = _model(db, inputs, algo, spec, options)
+    out = _output(db, inputs, algo, output, replace)
     hids, heights = hierarchy_ids(db, inputs.table.name)
     if null_as_value and algo.generalizes_by_hierarchy:
         refuse_nulls_in_hierarchies(db, inputs, hids)
@@ -256,6 +159,11 @@ def _anonymize(
         seed=seed,
         class_column=class_column,
         heights=heights,
+        output=out,
+        replace=replace,
+        keep_columns=keep_columns,
+        null_as_value=null_as_value,
+        stream=streams.load(db, out.display()) if algo.streams else None,
     )
     algo.check(request)  # the options against the data, before the run is recorded
     params = {
@@ -266,6 +174,7 @@ def _anonymize(
         "options": options,
         "seed": seed,
     }
+    how = Publishing(out, keep_columns, class_column, hids, null_as_value, kl, progress)
     with recorded_run(
         db,
         command="anonymize",
@@ -276,46 +185,69 @@ def _anonymize(
         t0=t0,
         q0=q0,
     ) as run:
-        run_id = run.run_id
-        own_writer = getattr(algo, "release", None)
-        if own_writer is not None:  # a release that is not one table (Decomposition+: three tables)
-            result: AnonymizeResult = own_writer(
-                request,
-                out=out,
-                run_id=run_id,
-                replace=replace,
-                keep_columns=keep_columns,
-                null_as_value=null_as_value,
-                allow_empty=allow_empty,
-            )
-        else:
-            part = algo.run(request)
-            t_publish = time.perf_counter()
-            progress.update(1, 5, "partitioned; writing the release")
-            result = publish(
-                db,
-                inputs,
-                part,
-                privacy,
-                algo_name=algo.name,
-                out=out,
-                run_id=run_id,
-                replace=replace,
-                keep_columns=keep_columns,
-                class_column=class_column,
-                hids=hids,
-                null_as_value=null_as_value,
-                progress=progress,
-                kl=kl,
-                allow_empty=allow_empty,
-            )
-            if "seconds_search" in result.details:  # a search reports its time apart from the pipeline's
-                result.details["seconds_pipeline"] = round(time.perf_counter() - t_publish, 4)
+        result = _release(request, algo, Context(run.run_id, replace, progress), how, allow_empty)
         progress.done()
         result.seconds = time.perf_counter() - t0
         result.queries = db.queries - q0
-        result.l = l
+        result.l = spec.l
         run.metrics = result.metrics
+    return result
+
+
+def _model(
+    db: Database, inputs: Inputs, algo: Algorithm, spec: ModelSpec, options: Mapping[str, Any]
+) -> tuple[ModelSpec, PrivacyModel]:
+    """The source must be a base table, named options must name real things, the model must be
+    feasible on the data; ``--l auto`` becomes the largest feasible l."""
+    if inputs.table.kind.upper() != "BASE TABLE":
+        raise BadInput(
+            f"{inputs.table.name} is a view; anonymize needs a base table (its rows need stable row ids)",
+            f"materialize it first: CREATE TABLE t AS SELECT * FROM {inputs.table.name}",  # noqa: S608
+        )
+    _check_named(inputs, algo, options)
+    spec = spec.with_name(spec.name or algo.default_model)
+    if spec.l == "auto":  # the largest feasible l for the model
+        from .suggest import suggest_l
+
+        spec = spec.with_l(suggest_l(db, inputs).best_for(str(spec.name)))
+    privacy = spec.build(inputs)
+    assert privacy is not None
+    spec.check_values(db, inputs)
+    check_feasible(db, inputs, privacy)
+    return spec, privacy
+
+
+def _output(db: Database, inputs: Inputs, algo: Algorithm, output: str, replace: bool) -> TableRef:
+    """The release name: not the source, and every table it writes one ldiv_db may write."""
+    out = output_ref(output)
+    src = inputs.table.ref
+    if (
+        src.catalog is None
+        and (src.schema or "main").lower() == (out.schema or "main").lower()
+        and (src.name.lower() == out.name.lower())
+    ):
+        raise BadInput(f"the output {output!r} is the source table", "choose another --output name")
+    ownership.check_release_targets(db, out, algo.output_tables(out), replace=replace)
+    return out
+
+
+def _release(
+    request: AnonymizeRequest, algo: Algorithm, ctx: Context, how: Publishing, allow_empty: bool
+) -> AnonymizeResult:
+    """Let the algorithm build what to publish, then publish it through the one release pipeline."""
+    db, inputs, privacy = request.db, request.inputs, request.model
+    built = algo.run(request)
+    t_publish = time.perf_counter()
+    if isinstance(built, Partitioning):
+        request.progress.update(1, 5, "partitioned; writing the release")
+        built = OneTable(db, inputs, built, privacy, algo.name, how)
+
+    def empty(published: int, received: int) -> None:
+        refuse_empty(db, inputs, privacy, algo.name, published, received, allow_empty)
+
+    result = publish(db, built, dataclasses.replace(ctx, refuse_empty=empty))
+    if "seconds_search" in result.details:  # a search reports its time apart from the pipeline's
+        result.details["seconds_pipeline"] = round(time.perf_counter() - t_publish, 4)
     return result
 
 
@@ -331,194 +263,3 @@ def _check_named(inputs: Inputs, algo: Algorithm, options: Mapping[str, Any]) ->
         elif opt.kind == "text":
             for name in value if isinstance(value, tuple) else (str(value),):
                 inputs.table.column(name)
-
-
-def _labels(
-    db: Database, inputs: Inputs, part: Partitioning, hids: Mapping[str, int]
-) -> tuple[TableRef, str]:
-    if part.recoding == "labels":
-        if part.labels is None:
-            raise InternalError("the algorithm chose 'labels' recoding without a labels table")
-        return part.labels, "rid"
-    target = db.work_table("release_labels")
-    if part.recoding == "suppress":
-        db.run(
-            render(
-                "release/labels_suppress.sql",
-                target=target,
-                assignment=part.assignment,
-                source=inputs.table.ref,
-                qi=[c.ident for c in inputs.qi],
-            )
-        )
-        return target, "gid"
-    if part.recoding == "lca":
-        kinds = lca_kinds(inputs.qi, hids)
-        db.run(
-            render(
-                "release/labels_lca.sql",
-                {"hids": lca_hierarchy_ids(inputs.qi, hids)},
-                target=target,
-                assignment=part.assignment,
-                source=inputs.table.ref,
-                qi=[c.ident for c in inputs.qi],
-                kinds=kinds,
-            )
-        )
-        return target, "gid"
-    raise InternalError(f"unknown recoding {part.recoding!r}")
-
-
-def publish(
-    db: Database,
-    inputs: Inputs,
-    part: Partitioning,
-    privacy: PrivacyModel,
-    *,
-    algo_name: str,
-    out: TableRef,
-    run_id: int,
-    replace: bool,
-    keep_columns: Sequence[str],
-    class_column: str | None,
-    hids: Mapping[str, int],
-    null_as_value: bool = False,
-    progress: Progress | None = None,
-    kl: bool = True,
-    allow_empty: bool = False,
-) -> AnonymizeResult:
-    """Write, record, reconcile and verify one release in a single transaction: the model on the written
-    table, the algorithm's declared guarantees (:mod:`ldiv_db.guarantees`); an empty release is refused
-    before anything is written unless ``allow_empty``."""
-    progress = progress or Progress("release", quiet=True)
-    counts = db.records(render("release/published_count.sql", assignment=part.assignment))[0]
-    refuse_empty(
-        db, inputs, privacy, algo_name, int(counts["published"]), int(counts["assigned"]), allow_empty
-    )
-    labels, labels_by = _labels(db, inputs, part, hids)
-    group_column = _group_column_name(inputs, keep_columns)
-    keep = [inputs.table.column(k) for k in keep_columns]
-    verify_model = part.verify_model or privacy
-    with db.transaction():
-        ownership.drop_for_release(db, out, [out], replace=replace)
-        db.run(
-            render(
-                "release/write.sql",
-                output=out,
-                assignment=part.assignment,
-                source=inputs.table.ref,
-                labels=labels,
-                labels_by=labels_by,
-                qi=[c.ident for c in inputs.qi],
-                sa=[c.ident for c in inputs.sa],
-                keep=[c.ident for c in keep],
-                group_column=Ident(group_column),
-            )
-        )
-        checked = check_written(
-            db,
-            inputs,
-            part,
-            out,
-            group_column,
-            verify_model,
-            privacy,
-            class_column=class_column,
-            hids=hids,
-            null_as_value=null_as_value,
-            kl=kl,
-            progress=progress,
-        )
-        rec, metrics, verification, verified = (
-            checked.reconciliation,
-            checked.metrics,
-            checked.verification,
-            checked.verified,
-        )
-        by_group, by_labels = checked.by_group, checked.by_labels
-        progress.update(4, 5, "recording")
-        groups = by_group.groups if by_group else 0
-        # suppressed = deleted rows + rows whose SA became unknown + (suppression recoding, TP Definition 1)
-        # rows that carry a star; a hierarchy root label under generalization is not counted here
-        starred = int(metrics.get("starred_rows") or 0) if part.recoding == "suppress" else 0
-        rows_suppressed = int(rec["deleted"]) + int(rec["sa_suppressed"]) + starred
-        release_id = int(
-            db.scalar(
-                render(
-                    "meta/release_insert.sql",
-                    {
-                        "run_id": run_id,
-                        "name": out.display(),
-                        "source": inputs.table.name,
-                        "algorithm": algo_name,
-                        "model": verify_model.name,
-                        "l": _jsonable(list(verify_model.ls)) if verify_model.ls else None,
-                        "qi": _jsonable([c.name for c in inputs.qi]),
-                        "sa": _jsonable([c.name for c in inputs.sa]),
-                        "rows_in": int(rec["rows_in"]),
-                        "rows_published": int(rec["published"]),
-                        "rows_suppressed": rows_suppressed,
-                        "groups": groups,
-                        "metrics": _jsonable(metrics),
-                        "details": _jsonable(part.details),
-                        "verified": verified,
-                        "verification": _jsonable(verification),
-                    },
-                )
-            )
-        )
-        db.run(render("release/release_rows.sql", {"release_id": release_id}, assignment=part.assignment))
-        ownership.record_release_tables(db, out, release_id, [out])
-        db.run(render("meta/release_supersede.sql", {"name": out.display(), "release_id": release_id}))
-        written = Written(
-            db,
-            release_id,
-            inputs.table.ref,
-            out,
-            Ident(group_column),
-            int(rec["rows_in"]),
-            int(rec["output_rows"]),
-        )
-        broken = verify_all(part.guarantees, written, verification, verified)
-        if not verified:
-            raise PrivacyViolation(
-                f"the written release violates {verify_model.describe()} "
-                f"({_brief_violation(by_group, by_labels)}); nothing was published",
-                "this is a bug in the algorithm; please report it with the run id",
-            )
-        if broken:
-            raise PrivacyViolation(
-                "the written release breaks what the run promised: "
-                + "; ".join(f"{o.guarantee}: {o.found}" for o in broken)
-                + "; nothing was published",
-                "this is a bug in the algorithm; please report it with the run id",
-            )
-    return AnonymizeResult(
-        run_id=run_id,
-        release_id=release_id,
-        algorithm=algo_name,
-        model=verify_model.name,
-        model_params=verify_model.params(),
-        l=None,
-        rows_in=int(rec["rows_in"]),
-        rows_published=int(rec["published"]),
-        rows_suppressed=rows_suppressed,
-        rows_deleted=int(rec["deleted"]),
-        groups=groups,
-        seconds=0.0,
-        queries=0,
-        output=out.display(),
-        verified=verified,
-        metrics=metrics,
-        details=part.details,
-        verification=verification,
-    )
-
-
-def _brief_violation(a: CheckResult | None, b: CheckResult | None) -> str:
-    parts = []
-    if a is not None and not a.satisfied:
-        parts.append(f"{a.violating_groups} groups by group id")
-    if b is not None and not b.satisfied:
-        parts.append(f"{b.violating_groups} groups by QI labels")
-    return ", ".join(parts) or "unknown"

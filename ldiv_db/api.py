@@ -131,7 +131,7 @@ def release_append(
     """Publish the next release of a Decomposition+ stream from the rows of table ``source`` plus the
     rows kept back so far; the row-key and inference-channel checks run before anything is written.
     ``key`` (optional) must name the stream's key columns."""
-    from .algorithms.decomposition.release import append
+    from .pipeline.append import append
 
     database = Database.open(db, mode="write")
     try:
@@ -144,7 +144,7 @@ def release_append(
 
 def release_history(db: Any, release: str) -> Any:
     """The releases of a Decomposition+ stream: rows published, rows waiting and their starvation."""
-    from .algorithms.decomposition.release import history
+    from .pipeline.stream import history
 
     database = Database.open(db, mode="read")
     try:

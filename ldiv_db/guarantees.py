@@ -2,7 +2,7 @@
 empty-release rule every release obeys.
 
 An algorithm declares them in its :class:`~ldiv_db.algorithms.base.Partitioning` (``guarantees``); the
-release pipeline (:func:`ldiv_db.anonymize.publish`) checks every one inside the release transaction,
+release pipeline (:func:`ldiv_db.pipeline.publish.publish`) checks every one inside the release transaction,
 after the output table and the private link ``ldiv.release_row`` are written, and a guarantee that does
 not hold rolls the release back exactly like a privacy violation. An algorithm that cannot keep a
 guarantee refuses the run before anything is written; this check is the independent proof on what was

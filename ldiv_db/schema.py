@@ -8,7 +8,7 @@ do to the file:
   whose row is missing, is refused before anything is written (``ldiv doctor DB --repair`` restores
   what can be restored safely);
 * ``write`` then applies the pending migrations and marks the runs a dead process left ``running`` as
-  ``interrupted`` (:mod:`ldiv_db.runs`);
+  ``interrupted`` (:mod:`ldiv_db.pipeline.runs`);
 * ``read`` writes nothing: the objects the file lacks (no ``ldiv`` schema at all, or an older migration
   version) are provided empty by an in-memory catalog on the search path, behind the file's own.
 
@@ -217,7 +217,7 @@ def prepare(db: Database, mode: str) -> None:
         raise damage_error(db, state)
     if mode == "write":
         from .migrate import apply_migrations
-        from .runs import mark_stale_runs
+        from .pipeline.runs import mark_stale_runs
 
         apply_migrations(db)
         mark_stale_runs(db)

@@ -1,10 +1,18 @@
-"""The contract between the anonymize pipeline and an algorithm.
+"""The contract between the release pipeline (:mod:`ldiv_db.pipeline`) and an algorithm.
 
 An algorithm receives an :class:`AnonymizeRequest` (resolved source, QIs, SAs, privacy model,
-hierarchies, options, progress) and returns a :class:`Partitioning`: a work table
-``assignment(rid, gid, deleted, sa_suppressed)`` covering every source row exactly once, plus how the
-published QI labels are formed. The pipeline writes, records, reconciles and verifies the release; an
-algorithm never writes outputs itself.
+hierarchies, options, progress) and returns what to publish:
+
+- a :class:`Partitioning` for a one-table release: a work table ``assignment(rid, gid, deleted,
+  sa_suppressed)`` covering every source row exactly once, plus how the published QI labels are formed;
+- or a :class:`Release` of several tables (Decomposition+: QID table, SA table, marginals), which names
+  its tables and brings the statements that write them, the counts that reconcile them with the input
+  and the checks of its model on the written tables.
+
+Either way the pipeline publishes it in ONE transaction: it drops the previous tables, writes, refuses a
+release that does not reconcile, verifies on the written tables, records ``ldiv.release`` (and the
+stream state of a stream release), the private row link and table ownership, and rolls everything back
+when verification fails. An algorithm never opens a transaction, records a run or a release itself.
 """
 
 from __future__ import annotations
@@ -18,7 +26,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from ..options import Option
 
 if TYPE_CHECKING:
-    from ..catalog import Column
+    from ..catalog import Column, Table
     from ..db import Database
     from ..guarantees import Guarantee
     from ..inputs import Inputs
@@ -50,6 +58,16 @@ def lca_hierarchy_ids(qi: Sequence[Column], hierarchy_ids: Mapping[str, int]) ->
     """The ldiv.hierarchy id per QI for the templates' ``$hids`` (0 where the QI is not published by LCA)."""
     kinds = lca_kinds(qi, hierarchy_ids)
     return [hierarchy_ids.get(c.name, 0) if k == "hierarchy" else 0 for c, k in zip(qi, kinds, strict=True)]
+
+
+def group_column_name(inputs: Inputs, keep: Sequence[str]) -> str:
+    """The published group column: ``group_id``, with ``_`` appended while a QI, SA or kept column has
+    that name."""
+    taken = {c.name.lower() for c in (*inputs.qi, *inputs.sa)} | {k.lower() for k in keep}
+    name = "group_id"
+    while name in taken:
+        name += "_"
+    return name
 
 
 def stored_hierarchies(request: AnonymizeRequest, why: str) -> tuple[list[int], list[Hierarchy]]:
@@ -86,6 +104,11 @@ class AnonymizeRequest:
     seed: int | None = None
     class_column: str | None = None  # the class column (CM metric), as spelled by the user
     heights: Mapping[str, int] = field(default_factory=dict)  # QI column name -> its hierarchy's height
+    output: TableRef | None = None  # the release name (--output)
+    replace: bool = False  # --replace: the release may replace one of the same name
+    keep_columns: Sequence[str] = ()  # columns published unchanged (--keep, the class column)
+    null_as_value: bool = False
+    stream: StreamState | None = None  # a stream algorithm: the stream of that name, if one exists
 
 
 @dataclass
@@ -102,6 +125,126 @@ class Partitioning:
     guarantees: Sequence[Guarantee] = ()  # promises beyond the model, verified on the written release
 
 
+# ---------------------------------------------------------------------------- several tables
+@dataclass(frozen=True)
+class Header:
+    """What ``ldiv.release`` records of a release besides its counts and verdict."""
+
+    name: str  # the release name (OUT)
+    source: str
+    algorithm: str
+    model: str
+    model_params: dict[str, Any]
+    l: list[int] | None  # the model's l per SA, as recorded
+    qi: list[str]
+    sa: list[str]
+    output: str  # the written tables, for people
+    shown_l: Any = None  # the result's ``l`` (None: the caller's)
+
+
+@dataclass(frozen=True)
+class Reconciled:
+    """A written release's counts against its input: ``rows_in`` rows = ``published`` + ``withheld``
+    (deleted, or kept back for a later release); ``problems`` lists every other count that does not
+    match; ``counts`` are all counts, stored with the verdict."""
+
+    rows_in: int
+    published: int
+    withheld: int
+    counts: dict[str, int]
+    problems: list[str]
+
+
+@dataclass
+class Verdict:
+    """What the checks on the written tables found, and the release's figures."""
+
+    verified: bool
+    verification: dict[str, Any]
+    metrics: dict[str, Any]
+    details: dict[str, Any]
+    groups: int
+    rows_suppressed: int = 0
+    rows_deleted: int = 0
+    violation: str = ""  # which groups break the model, for the refusal
+
+
+@dataclass(frozen=True)
+class StreamState:
+    """A release stream as ``ldiv.stream`` holds it: ``config`` is the algorithm's (JSON text), the rest
+    is the pipeline's (releases so far, the first release's id, the next row key, the kept-back rows)."""
+
+    name: str
+    source: str
+    config: str
+    releases: int
+    first_release: int
+    next_key: int
+    retained: TableRef
+
+
+def retained_ref(name: str) -> TableRef:
+    """The private table (schema ``ldiv``) of the rows a stream keeps back for a later release."""
+    from ..render import TableRef
+
+    return TableRef(f"retained:{name}", "ldiv")
+
+
+@dataclass(frozen=True)
+class StreamUpdate:
+    """The stream state a stream release leaves (saved with it): ``first_release`` None starts the
+    stream with this release."""
+
+    source: str
+    config: str
+    releases: int
+    first_release: int | None
+    next_key: int
+    retained: TableRef
+
+
+class Release(ABC):
+    """What the release pipeline publishes: an algorithm whose output is not one table returns its own
+    (Decomposition+'s three tables); the pipeline wraps a :class:`Partitioning` in one
+    (:mod:`ldiv_db.pipeline.one_table`). ``tables`` are the published tables (owned by the release),
+    ``private`` its private tables in schema ``ldiv`` (replaced with it); ``empty`` is (published,
+    received) for the empty-release rule, None where the rule does not apply (a stream's later
+    release). The pipeline calls ``prepare``, then inside its transaction ``write``, ``reconcile``,
+    ``verify``, ``link`` and ``promises``, in that order."""
+
+    header: Header
+    out: TableRef
+    tables: tuple[TableRef, ...]
+    private: tuple[TableRef, ...] = ()
+    stream: StreamUpdate | None = None
+    empty: tuple[int, int] | None = None
+
+    def prepare(self, db: Database) -> None:
+        """Work-table statements that run once the release is known not to be empty, before the
+        transaction."""
+        return None
+
+    @abstractmethod
+    def write(self, db: Database) -> None:
+        """Write the tables (inside the release transaction, after their previous versions are dropped)."""
+
+    @abstractmethod
+    def reconcile(self, db: Database) -> Reconciled:
+        """Count the written tables against the input."""
+
+    @abstractmethod
+    def verify(self, db: Database, rec: Reconciled) -> Verdict:
+        """Check the model on the written tables (and measure them)."""
+
+    @abstractmethod
+    def link(self, db: Database, release_id: int) -> None:
+        """Record the private link ``ldiv.release_row`` (and the release's private logs)."""
+
+    def promises(self, db: Database, release_id: int, verdict: Verdict) -> list[str]:
+        """Check what the algorithm promised beyond the model on the recorded release; the broken ones."""
+        return []
+
+
 class Algorithm(ABC):
     """One anonymization algorithm. ``options`` declares its options once (:class:`~ldiv_db.options.Option`:
     name, type, range, default, help); the ``ldiv anonymize`` flags, ``--option`` keys, job-file keys and
@@ -116,6 +259,8 @@ class Algorithm(ABC):
     # True: the QIs are generalized through their stored hierarchies, where a NULL has no node (the
     # pipeline refuses NULLs in such a QI up front, with the way to give NULL a place)
     generalizes_by_hierarchy: bool = False
+    # True: a release is a stream (``ldiv release append`` publishes its next releases)
+    streams: bool = False
 
     def check(self, request: AnonymizeRequest) -> None:
         """Check the options against the data (names, levels against heights) before the run is recorded,
@@ -123,7 +268,23 @@ class Algorithm(ABC):
         return None
 
     @abstractmethod
-    def run(self, request: AnonymizeRequest) -> Partitioning: ...
+    def run(self, request: AnonymizeRequest) -> Partitioning | Release: ...
+
+    def check_append(self, db: Database, stream: StreamState, batch: Table, key: Any) -> None:
+        """Before a stream's next release is recorded: may ``batch`` join ``stream`` (``key``, when given,
+        must be the stream's)? A release stream is an algorithm's; the others have none."""
+        from ..errors import BadInput
+
+        raise BadInput(f"{self.name} releases are not streams", "append to a Decomposition+ release")
+
+    def append(
+        self, db: Database, stream: StreamState, batch: Table, *, out: TableRef, progress: Progress
+    ) -> Release:
+        """The next release of ``stream`` (named ``out``) from the rows of ``batch`` (``ldiv release
+        append``)."""
+        from ..errors import BadInput
+
+        raise BadInput(f"{self.name} releases are not streams", "append to a Decomposition+ release")
 
     def output_tables(self, out: TableRef) -> tuple[TableRef, ...]:
         """The tables a release named ``out`` writes (checked by ldiv_db/ownership.py before the run)."""

@@ -1,37 +1,33 @@
 """Decomposition+ (Das & Bhattacharyya 2012, after Ye et al.'s Decomposition, DASFAA 2009; SPEC §4):
 several sensitive attributes, the first one primary. SA-groups are formed on the primary SA by
-largest-l group forming with the diversity penalty (:mod:`.decomposition_forming`); the other SAs are
-made l_i-diverse with noise from the linkable sensitive values (:mod:`.decomposition_noise`); the
-release is three tables, and the rows that fit no group are kept back for a later release
-(:mod:`.decomposition_release`, ``ldiv release append``).
+largest-l group forming with the diversity penalty (:mod:`.forming`); the other SAs are made l_i-diverse
+with noise from the linkable sensitive values (:mod:`.noise`); the release is three tables, and the rows
+that fit no group are kept back for a later release (:mod:`.release`, ``ldiv release append``).
 
-The release shape (three tables, kept-back rows) does not fit the one-table pipeline, so this algorithm
-brings its own writer with the same guarantees (one transaction, exact reconciliation, re-verification
-on the written tables, roll back on failure); ``ldiv_db.anonymize`` calls :meth:`Decomposition.release`
-instead of ``run`` + ``publish``.
+The release is not one table, so :meth:`Decomposition.run` returns a
+:class:`~ldiv_db.algorithms.base.Release` of three tables instead of a partitioning; the one release
+pipeline publishes it like every other release (one transaction, reconciliation, verification on the
+written tables, roll back on failure), and publishes a stream's next releases the same way
+(:meth:`Decomposition.append`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from ...errors import BadInput, InternalError
+from ...errors import BadInput
 from ...options import Option
 from ...privacy import Distinct
-from ..base import Algorithm, AnonymizeRequest, Partitioning
+from ..base import Algorithm, AnonymizeRequest, StreamState, group_column_name
+from . import keys
+from .config import DEFAULT_THRESHOLD, NOISE_MODES, StreamConfig, outputs
 from .keys import key_names, parse_key
-from .release import (
-    DEFAULT_THRESHOLD,
-    NOISE_MODES,
-    StreamConfig,
-    load_stream,
-    outputs,
-    publish_release,
-)
+from .release import StreamRelease, build_release
 
 if TYPE_CHECKING:
-    from ...anonymize import AnonymizeResult
+    from ...catalog import Table
+    from ...db import Database
+    from ...progress import Progress
     from ...render import TableRef
 
 
@@ -69,28 +65,14 @@ class Decomposition(Algorithm):
         ),
     )
 
+    streams = True
+
     def output_tables(self, out: TableRef) -> tuple[TableRef, ...]:
         return outputs(out)
 
-    def run(self, request: AnonymizeRequest) -> Partitioning:
-        raise InternalError("decomposition writes its own three-table release (Decomposition.release)")
-
-    def release(
-        self,
-        request: AnonymizeRequest,
-        *,
-        out: TableRef,
-        run_id: int,
-        replace: bool,
-        keep_columns: Sequence[str],
-        null_as_value: bool = False,
-        allow_empty: bool = False,
-    ) -> AnonymizeResult:
-        from ...anonymize import _group_column_name
-        from ...guarantees import refuse_empty
-
-        db, inputs = request.db, request.inputs
-        model = request.model
+    def run(self, request: AnonymizeRequest) -> StreamRelease:
+        """The first release of a stream named ``request.output``."""
+        db, inputs, model = request.db, request.inputs, request.model
         if not isinstance(model, Distinct) or not model.ls:
             raise BadInput(
                 f"decomposition publishes (l_1,...,l_k)-diversity in its distinct form, not {model.name}",
@@ -105,14 +87,14 @@ class Decomposition(Algorithm):
                 f"{inputs.sa[0].name!r}: an SA-group has l_pri rows and noise keeps its size",
                 "give every other SA an l at most the primary one's (the primary SA comes first in --sa)",
             )
-        name = out.display()
-        stream = load_stream(db, name)
-        if not replace and stream is not None:  # its tables were checked by ldiv_db/ownership.py
+        assert request.output is not None
+        name = request.output.display()
+        if not request.replace and request.stream is not None:  # its tables were checked by ownership
             raise BadInput(
                 f"the release stream {name} already exists",
                 "pass --replace to start it again, or `ldiv release append` to publish its next release",
             )
-        keep = [inputs.table.column(k).name for k in keep_columns]
+        keep = [inputs.table.column(k).name for k in request.keep_columns]
         key = parse_key(request.options.get("key"), inputs.table)
         config = StreamConfig(
             qi=tuple(c.name for c in inputs.qi),
@@ -122,22 +104,42 @@ class Decomposition(Algorithm):
             noise=str(request.options["noise"]),
             seed=request.seed,
             threshold=int(request.options["starvation_threshold"]),
-            null_as_value=null_as_value,
-            group_column=_group_column_name(inputs, keep),
+            null_as_value=request.null_as_value,
+            group_column=group_column_name(inputs, keep),
             key=key,
             fingerprint=() if key else tuple(c.name for c in inputs.table.columns),
         )
-        return publish_release(
+        return build_release(
             db,
-            out=out,
+            out=request.output,
             new_rows=inputs.table,
             config=config,
             stream=None,
             hierarchy_source=inputs.table.name,
-            run_id=run_id,
-            replace=replace,
             progress=request.progress,
-            empty_check=lambda published, rows: refuse_empty(
-                db, inputs, model, self.name, published, rows, allow_empty
-            ),
+        )
+
+    def check_append(self, db: Database, stream: StreamState, batch: Table, key: Any) -> None:
+        """The batch is keyed like the stream (``key``, when given, is the stream's), and the stream's
+        private key table is in place."""
+        config = StreamConfig.from_json(stream.config)
+        keys.check_append_key(config, stream.name, key, batch)
+        if not db.exists(keys.keys_ref(stream.name)):
+            raise BadInput(
+                f"the private row-key table of stream {stream.name} is missing, so ldiv_db cannot tell whether "
+                f"{batch.name} repeats rows the stream already received",
+                f"start the stream again with --replace (ldiv anonymize ... --output {stream.name} --replace)",
+            )
+
+    def append(
+        self, db: Database, stream: StreamState, batch: Table, *, out: TableRef, progress: Progress
+    ) -> StreamRelease:
+        return build_release(
+            db,
+            out=out,
+            new_rows=batch,
+            config=StreamConfig.from_json(stream.config),
+            stream=stream,
+            hierarchy_source=stream.source,
+            progress=progress,
         )

@@ -172,15 +172,7 @@ def form_groups(
         combo_codes = [o[first] for o in others]
         combos_of = np.split(np.arange(n_combos), np.searchsorted(combo_bucket, np.arange(1, m)))
 
-        # 1. seeds: the first bucket of every group, in priority order
-        by_prio = np.argsort(prio, kind="stable")
-        for b in np.unique(plan[:, 0]):
-            gs = np.nonzero(plan[:, 0] == b)[0]
-            rows = by_prio[bucket[by_prio] == b][: len(gs)]
-            gid[rows] = gs
-            ptr += np.bincount(combo[rows], minlength=n_combos)
-            for s, codes in zip(sets, others, strict=True):
-                s.add(gs, codes[rows])
+        _seed(plan[:, 0], bucket, prio, combo, n_combos, others, sets, gid, ptr)
 
         # 2. positions 2..l, one bucket at a time
         for j in range(1, l):
@@ -209,6 +201,28 @@ def form_groups(
         _incorporate(out, bucket, others, starv, threshold, sets)
         out.starved_waiting = int(np.count_nonzero((gid < 0) & (starv > threshold)))
     return out
+
+
+def _seed(
+    first: IntArray,
+    bucket: IntArray,
+    prio: IntArray,
+    combo: IntArray,
+    n_combos: int,
+    others: Sequence[IntArray],
+    sets: Sequence[ValueSets],
+    gid: IntArray,
+    ptr: IntArray,
+) -> None:
+    """Step 1 of group forming: the seeds, the first bucket of every group, taken in priority order."""
+    by_prio = np.argsort(prio, kind="stable")
+    for b in np.unique(first):
+        gs = np.nonzero(first == b)[0]
+        rows = by_prio[bucket[by_prio] == b][: len(gs)]
+        gid[rows] = gs
+        ptr += np.bincount(combo[rows], minlength=n_combos)
+        for s, codes in zip(sets, others, strict=True):
+            s.add(gs, codes[rows])
 
 
 def _take(

@@ -27,7 +27,7 @@ from ...render import Ident, TableRef, render
 if TYPE_CHECKING:
     from ...catalog import Table
     from ...db import Database
-    from .release import StreamConfig
+    from .config import StreamConfig
 
 EXAMPLES = 5
 

@@ -18,11 +18,11 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from .errors import LdivError
-from .render import render
+from ..errors import LdivError
+from ..render import render
 
 if TYPE_CHECKING:
-    from .db import Database
+    from ..db import Database
 
 STALE_NOTE = "interrupted: the process stopped before the run finished (marked by a later command)"
 CTRL_C_NOTE = "interrupted by the user (Ctrl-C); nothing of this run was published"

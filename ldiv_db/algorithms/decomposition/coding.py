@@ -1,0 +1,102 @@
+"""Integer codes of the SA values of a Decomposition+ pool, and the distances between them in an SA's
+hierarchy (SPEC §4.4: the noise value nearest in the hierarchy)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import pandas as pd
+
+from ...errors import BadInput
+
+if TYPE_CHECKING:
+    from ...db import Database
+
+
+class Coder:
+    """Integer codes of one SA's values (as text; None = NULL): pool values in first-appearance order
+    (row-key order), then values only earlier releases hold."""
+
+    def __init__(self, values: pd.Series) -> None:
+        codes, uniques = pd.factorize(values, sort=False, use_na_sentinel=False)
+        self.codes = np.asarray(codes, dtype=np.int64)
+        self.values: list[str | None] = [None if _isna(u) else str(u) for u in uniques]
+        self.index: dict[str | None, int] = {v: i for i, v in enumerate(self.values)}
+
+    def encode(self, values: Sequence[Any]) -> np.ndarray:
+        out = np.empty(len(values), dtype=np.int64)
+        for i, v in enumerate(values):
+            key = None if _isna(v) else str(v)
+            code = self.index.get(key)
+            if code is None:
+                code = len(self.values)
+                self.values.append(key)
+                self.index[key] = code
+            out[i] = code
+        return out
+
+    @property
+    def size(self) -> int:
+        return len(self.values)
+
+    def order(self) -> np.ndarray:
+        """Rank of every code in value order (NULL first, numbers numerically, then text)."""
+        keys = sorted(range(self.size), key=lambda c: _value_key(self.values[c]))
+        rank = np.empty(self.size, dtype=np.int64)
+        rank[keys] = np.arange(self.size)
+        return rank
+
+    def decode(self, codes: np.ndarray) -> np.ndarray:
+        table = np.array(self.values, dtype=object)
+        return table[codes] if len(codes) else np.array([], dtype=object)
+
+
+def _isna(v: Any) -> bool:
+    return v is None or (isinstance(v, float) and v != v)
+
+
+def _value_key(v: str | None) -> tuple[int, float, str]:
+    if v is None:
+        return (0, 0.0, "")
+    try:
+        return (1, float(v), v)
+    except ValueError:
+        return (2, 0.0, v)
+
+
+def distance_matrix(db: Database, source: str, column: str, coder: Coder) -> np.ndarray:
+    """d(v1, v2) = height(LCA) / H over the SA's hierarchy (SPEC §4.4)."""
+    from ...taxonomy import load
+
+    tree = load(db, source, column)
+    if tree is None:
+        raise BadInput(
+            f"--noise distance needs a hierarchy for the sensitive attribute {column!r}",
+            f"import one: ldiv hierarchy import DB --table {source} --column {column} FILE.csv, "
+            "or pass --noise random",
+        )
+    missing = [v for v in coder.values if v is None or v not in tree]
+    if missing:
+        raise BadInput(
+            f"the hierarchy of {column!r} has no leaf {missing[0]!r} ({len(missing)} value(s) missing)",
+            "add the value to the hierarchy file and import it again",
+        )
+    height = tree.height(tree.root) or 1
+    n = coder.size
+    out = np.zeros((n, n), dtype=np.float64)
+    values = [str(v) for v in coder.values]
+    for a in range(n):
+        for b in range(a + 1, n):
+            d = tree.height(tree.lca(values[a], values[b])) / height
+            out[a, b] = out[b, a] = d
+    return out
+
+
+def distance_or_nan(db: Database, source: str, column: str, coder: Coder) -> np.ndarray:
+    """Random noise does not need a hierarchy; when there is one, its distances are still reported."""
+    try:
+        return distance_matrix(db, source, column, coder)
+    except BadInput:
+        return np.full((coder.size, coder.size), np.nan)

@@ -1,0 +1,150 @@
+"""The frames of one Decomposition+ release, in numpy and pandas: the groups earlier releases published
+(coded), the SA-table rows of new and grown groups, the noise log, and the release's details."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import pandas as pd
+
+from ...render import Ident, TableRef, render
+from .coding import Coder
+from .config import StreamConfig
+from .forming import Forming, Published, ValueSets
+from .noise import Noise
+
+if TYPE_CHECKING:
+    from ...db import Database
+
+
+@dataclass
+class Built:
+    assignment: pd.DataFrame
+    sa_rows: pd.DataFrame
+    noise: pd.DataFrame
+    new_groups: int
+    groups_total: int
+    details: dict[str, Any]
+
+
+@dataclass
+class Previous:
+    """The groups earlier releases of the stream published, coded: every SA-table row's group and
+    codes, and the marginals' codes (empty for a first release)."""
+
+    group: np.ndarray
+    gids: np.ndarray  # the distinct groups, sorted
+    codes: list[np.ndarray]
+    marginals: list[np.ndarray]
+
+    def published(self, coders: Sequence[Coder]) -> Published | None:
+        """The published groups' value sets, for group forming (None: nothing published yet)."""
+        if not len(self.gids):
+            return None
+        idx = np.searchsorted(self.gids, self.group)
+        sets = []
+        for i, coder in enumerate(coders):
+            s = ValueSets(len(self.gids), coder.size)
+            s.add(idx, self.codes[i])
+            sets.append(s)
+        return Published(sets[0], sets[1:], np.bincount(idx, minlength=len(self.gids)).astype(np.int64))
+
+
+def previous(
+    db: Database,
+    config: StreamConfig,
+    coders: Sequence[Coder],
+    sa: TableRef | None,
+    marginals: TableRef | None,
+) -> Previous:
+    k = len(config.sa)
+    if sa is None or marginals is None:
+        empty = np.zeros(0, dtype=np.int64)
+        return Previous(empty, empty, [], [empty for _ in range(k)])
+    sa_idents = [Ident(s) for s in config.sa]
+    prev = db.df(
+        render(
+            "decomposition/previous_sa.sql", source=sa, group_column=Ident(config.group_column), sa=sa_idents
+        )
+    )
+    group = prev["gid"].to_numpy(dtype=np.int64)
+    codes = [coders[i].encode(prev[f"s{i + 1}"].tolist()) for i in range(k)]
+    marg = db.df(render("decomposition/previous_marginals.sql", source=marginals, sa=sa_idents))
+    marg_codes = [coders[i].encode(marg[f"s{i + 1}"].tolist()) for i in range(k)]
+    return Previous(group, np.unique(group), codes, marg_codes)
+
+
+def sa_rows(
+    coders: Sequence[Coder],
+    gid: np.ndarray,
+    sel: np.ndarray,
+    into_old: np.ndarray,
+    grown: np.ndarray,
+    prev: Previous,
+    noise: Noise,
+) -> pd.DataFrame:
+    """The SA-table rows of the new groups (rows ``sel``, with noise) and of the published groups that
+    grew (their published rows and the rows placed into them), each SA sorted inside its group."""
+    k = len(coders)
+    parts_gid = [gid[sel]]
+    parts_codes = [[coders[0].codes[sel]] + [noise.codes[i - 1][sel] for i in range(1, k)]]
+    if len(grown):
+        keep_prev = np.isin(prev.group, grown)
+        parts_gid.append(prev.group[keep_prev])
+        parts_codes.append([prev.codes[i][keep_prev] for i in range(k)])
+        inc = np.nonzero(into_old)[0]
+        parts_gid.append(gid[inc])
+        parts_codes.append([coders[i].codes[inc] for i in range(k)])
+    all_gid = np.concatenate(parts_gid)
+    sa_cols: dict[str, Any] = {}
+    for i in range(k):
+        codes = np.concatenate([p[i] for p in parts_codes])
+        order = np.lexsort((coders[i].order()[codes], all_gid))
+        sa_cols[f"s{i + 1}"] = coders[i].decode(codes[order])
+    return pd.DataFrame({"gid": np.sort(all_gid, kind="stable"), **sa_cols})
+
+
+def noise_frame(config: StreamConfig, coders: Sequence[Coder], noise: Noise) -> pd.DataFrame:
+    frame = pd.DataFrame(
+        {
+            "gid": [a.group for a in noise.added],
+            "sa": [config.sa[a.sa] for a in noise.added],
+            "replaced": [coders[a.sa].values[a.replaced] for a in noise.added],
+            "noise": [coders[a.sa].values[a.noise] for a in noise.added],
+            "distance": [a.distance for a in noise.added],
+        },
+        columns=["gid", "sa", "replaced", "noise", "distance"],
+    )
+    frame["gid"] = frame["gid"].astype("int64")
+    frame["distance"] = frame["distance"].astype("float64")
+    return frame
+
+
+def placement(primary: Coder, forming: Forming, starvation: np.ndarray, placed: np.ndarray) -> dict[str, Any]:
+    kept = ~placed
+    return {
+        "rows_newly_published": int(np.count_nonzero(placed)),
+        "rows_kept_back": int(np.count_nonzero(kept)),
+        "kept_back_by_primary": {
+            primary.values[b]: int(n) for b, n in enumerate(forming.schedule.residual) if n
+        },
+        "incorporated": forming.incorporated,
+        "incorporated_into_published_groups": forming.incorporated_into_published,
+        "max_starvation_published": int(starvation[placed].max()) if placed.any() else None,
+        "max_starvation_waiting": int(starvation[kept].max()) if kept.any() else None,
+    }
+
+
+def noise_details(config: StreamConfig, noise: Noise) -> dict[str, Any]:
+    mean_d = noise.mean_distance()
+    return {
+        "noise": noise.count,
+        "noise_by_sa": {
+            config.sa[i]: sum(1 for a in noise.added if a.sa == i) for i in range(1, len(config.sa))
+        },
+        "groups_noised": noise.groups_noised,
+        "noise_mean_distance": None if mean_d is None or mean_d != mean_d else round(mean_d, 6),
+    }

@@ -1,0 +1,79 @@
+"""``ldiv release append``: the next release of a stream, built by the stream's algorithm from a batch of
+new rows plus the rows kept back so far, and published by the one release pipeline."""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import TYPE_CHECKING, Any
+
+from .. import ownership
+from ..algorithms import REGISTRY, Algorithm, get_algorithm
+from ..catalog import output_ref, resolve_table
+from ..errors import BadInput, InternalError
+from ..progress import Progress
+from . import stream as streams
+from .publish import Context, publish
+from .runs import recorded_run
+
+if TYPE_CHECKING:
+    from ..db import Database
+    from .result import AnonymizeResult
+
+
+def _algorithm() -> Algorithm:
+    """The algorithm that publishes release streams. Decomposition+ is the only one, so a stream's state
+    does not name it; a second one would have to record its name with the stream."""
+    names = [name for name, cls in REGISTRY.items() if cls.streams]
+    if len(names) != 1:
+        raise InternalError(f"release streams need one algorithm that publishes them, not {names}")
+    return get_algorithm(names[0])
+
+
+def append(
+    db: Database, release: str, source: str, *, quiet: bool = True, key: Any = None
+) -> AnonymizeResult:
+    """``ldiv release append``: publish the next release of stream ``release`` from the rows of table
+    ``source`` plus the rows kept back so far (SPEC §4.3), through the one release pipeline. ``key``,
+    when given, must be the stream's key."""
+    t0 = time.perf_counter()
+    q0 = db.queries
+    out = output_ref(release)
+    name = out.display()
+    stream = streams.load(db, name)
+    if stream is None:
+        raise BadInput(
+            f"there is no release stream {name}",
+            f"publish its first release with: ldiv anonymize DB --table T --qi ... --sa ... "
+            f"--algorithm decomposition --output {release}",
+        )
+    algo = _algorithm()
+    tables = algo.output_tables(out)
+    ownership.check_release_targets(db, out, tables, replace=True)
+    batch = resolve_table(db, source)
+    if batch.kind.upper() != "BASE TABLE":
+        raise BadInput(
+            f"{batch.name} is a view; a release needs a base table (its rows need stable row ids)",
+            "materialize it first with CREATE TABLE ... AS SELECT",
+        )
+    if batch.ref.schema == "ldiv" or batch.name in {t.display() for t in tables}:
+        raise BadInput(f"{batch.name} is part of the release itself", "append a table of new rows")
+    algo.check_append(db, stream, batch, key)
+    with recorded_run(
+        db,
+        command="release append",
+        algorithm=algo.name,
+        source=batch.name,
+        output=name,
+        params=json.dumps({"release": name, "from": batch.name}),
+        t0=t0,
+        q0=q0,
+    ) as run:
+        progress = Progress(f"{algo.name} append", quiet=quiet)
+        built = algo.append(db, stream, batch, out=out, progress=progress)
+        result = publish(db, built, Context(run.run_id, replace=False, progress=progress))
+        progress.done()
+        result.seconds = time.perf_counter() - t0
+        result.queries = db.queries - q0
+        run.metrics = result.metrics
+    return result

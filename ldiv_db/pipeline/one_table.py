@@ -1,0 +1,196 @@
+"""A one-table release: the :class:`~ldiv_db.algorithms.base.Partitioning` an algorithm returns, as the
+release the pipeline publishes. OUT holds the QIs as published labels, the SAs as published, the kept
+columns and the group column; rows deleted by suppression are left out. The written table is reconciled,
+verified (by group id and by QI labels) and measured by :func:`ldiv_db.pipeline.verify.check_written`;
+the algorithm's guarantees (:mod:`ldiv_db.guarantees`) are checked on the recorded release."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from ..algorithms.base import (
+    Header,
+    Partitioning,
+    Reconciled,
+    Release,
+    Verdict,
+    group_column_name,
+    lca_hierarchy_ids,
+    lca_kinds,
+)
+from ..check import CheckResult
+from ..db import Database
+from ..errors import InternalError
+from ..guarantees import Written, verify_all
+from ..inputs import Inputs
+from ..privacy import PrivacyModel
+from ..progress import Progress
+from ..render import Ident, TableRef, render
+from .verify import Checked, check_written
+
+
+@dataclass(frozen=True)
+class Publishing:
+    """How the pipeline publishes a partitioning: the release name, the kept and class columns, the
+    QIs' hierarchies, NULL handling, and whether KL is measured."""
+
+    out: TableRef
+    keep_columns: Sequence[str]
+    class_column: str | None
+    hids: Mapping[str, int]
+    null_as_value: bool
+    kl: bool
+    progress: Progress
+
+
+class OneTable(Release):
+    """The release of a :class:`Partitioning` to the table ``out``."""
+
+    def __init__(
+        self,
+        db: Database,
+        inputs: Inputs,
+        part: Partitioning,
+        privacy: PrivacyModel,
+        algo: str,
+        how: Publishing,
+    ) -> None:
+        self.inputs, self.part, self.privacy, self.how = inputs, part, privacy, how
+        self.verify_model = part.verify_model or privacy
+        self.out = how.out
+        self.tables = (how.out,)
+        self.group_column = group_column_name(inputs, how.keep_columns)
+        counts = db.records(render("release/published_count.sql", assignment=part.assignment))[0]
+        self.empty = (int(counts["published"]), int(counts["assigned"]))
+        self.header = Header(
+            name=how.out.display(),
+            source=inputs.table.name,
+            algorithm=algo,
+            model=self.verify_model.name,
+            model_params=self.verify_model.params(),
+            l=list(self.verify_model.ls) if self.verify_model.ls else None,
+            qi=[c.name for c in inputs.qi],
+            sa=[c.name for c in inputs.sa],
+            output=how.out.display(),
+        )
+        self.labels: tuple[TableRef, str] | None = None
+        self.checked: Checked | None = None
+        self.rows: tuple[int, int] = (0, 0)
+
+    def prepare(self, db: Database) -> None:
+        self.labels = _labels(db, self.inputs, self.part, self.how.hids)
+
+    def write(self, db: Database) -> None:
+        assert self.labels is not None
+        keep = [self.inputs.table.column(k) for k in self.how.keep_columns]
+        db.run(
+            render(
+                "release/write.sql",
+                output=self.out,
+                assignment=self.part.assignment,
+                source=self.inputs.table.ref,
+                labels=self.labels[0],
+                labels_by=self.labels[1],
+                qi=[c.ident for c in self.inputs.qi],
+                sa=[c.ident for c in self.inputs.sa],
+                keep=[c.ident for c in keep],
+                group_column=Ident(self.group_column),
+            )
+        )
+
+    def reconcile(self, db: Database) -> Reconciled:
+        """Reconciles, verifies and measures in one call (a reconciliation problem raises there)."""
+        how = self.how
+        self.checked = check_written(
+            db,
+            self.inputs,
+            self.part,
+            self.out,
+            self.group_column,
+            self.verify_model,
+            self.privacy,
+            class_column=how.class_column,
+            hids=how.hids,
+            null_as_value=how.null_as_value,
+            kl=how.kl,
+            progress=how.progress,
+        )
+        rec = self.checked.reconciliation
+        self.rows = (int(rec["rows_in"]), int(rec["output_rows"]))
+        return Reconciled(int(rec["rows_in"]), int(rec["published"]), int(rec["deleted"]), dict(rec), [])
+
+    def verify(self, db: Database, rec: Reconciled) -> Verdict:
+        checked = self.checked
+        assert checked is not None
+        metrics = checked.metrics
+        # suppressed = deleted rows + rows whose SA became unknown + (suppression recoding, TP Definition 1)
+        # rows that carry a star; a hierarchy root label under generalization is not counted here
+        starred = int(metrics.get("starred_rows") or 0) if self.part.recoding == "suppress" else 0
+        deleted = rec.counts["deleted"]
+        return Verdict(
+            verified=checked.verified,
+            verification=checked.verification,
+            metrics=metrics,
+            details=self.part.details,
+            groups=checked.by_group.groups if checked.by_group else 0,
+            rows_suppressed=deleted + rec.counts["sa_suppressed"] + starred,
+            rows_deleted=deleted,
+            violation=f"{self.verify_model.describe()} ({_brief_violation(checked.by_group, checked.by_labels)})",
+        )
+
+    def link(self, db: Database, release_id: int) -> None:
+        db.run(
+            render("release/release_rows.sql", {"release_id": release_id}, assignment=self.part.assignment)
+        )
+
+    def promises(self, db: Database, release_id: int, verdict: Verdict) -> list[str]:
+        src = self.inputs.table.ref
+        written = Written(db, release_id, src, self.out, Ident(self.group_column), *self.rows)
+        broken = verify_all(self.part.guarantees, written, verdict.verification, verdict.verified)
+        return [f"{o.guarantee}: {o.found}" for o in broken]
+
+
+def _labels(
+    db: Database, inputs: Inputs, part: Partitioning, hids: Mapping[str, int]
+) -> tuple[TableRef, str]:
+    if part.recoding == "labels":
+        if part.labels is None:
+            raise InternalError("the algorithm chose 'labels' recoding without a labels table")
+        return part.labels, "rid"
+    target = db.work_table("release_labels")
+    if part.recoding == "suppress":
+        db.run(
+            render(
+                "release/labels_suppress.sql",
+                target=target,
+                assignment=part.assignment,
+                source=inputs.table.ref,
+                qi=[c.ident for c in inputs.qi],
+            )
+        )
+        return target, "gid"
+    if part.recoding == "lca":
+        kinds = lca_kinds(inputs.qi, hids)
+        db.run(
+            render(
+                "release/labels_lca.sql",
+                {"hids": lca_hierarchy_ids(inputs.qi, hids)},
+                target=target,
+                assignment=part.assignment,
+                source=inputs.table.ref,
+                qi=[c.ident for c in inputs.qi],
+                kinds=kinds,
+            )
+        )
+        return target, "gid"
+    raise InternalError(f"unknown recoding {part.recoding!r}")
+
+
+def _brief_violation(a: CheckResult | None, b: CheckResult | None) -> str:
+    parts = []
+    if a is not None and not a.satisfied:
+        parts.append(f"{a.violating_groups} groups by group id")
+    if b is not None and not b.satisfied:
+        parts.append(f"{b.violating_groups} groups by QI labels")
+    return ", ".join(parts) or "unknown"

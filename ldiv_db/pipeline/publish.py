@@ -1,0 +1,140 @@
+"""THE release writer: every release of every algorithm — one table or several, a first release or a
+stream's next one — is published here, in ONE transaction:
+
+1. drop the release's previous tables (ownership rules, :mod:`ldiv_db.ownership`);
+2. write the tables (the release's statements);
+3. reconcile the written tables with the input: rows in = published + withheld, and every count the
+   release defines — a release that does not reconcile is an :class:`InternalError`;
+4. verify the privacy model on the written tables (and measure them);
+5. record ``ldiv.release``, the private link ``ldiv.release_row``, table ownership, the supersede link and
+   (a stream release) ``ldiv.stream``;
+6. check what the algorithm promised beyond the model on the recorded release;
+7. refuse a release that fails 4 or 6: the transaction rolls back, nothing is published and a previous
+   release of the same name stays intact.
+
+The empty-release rule (:func:`ldiv_db.guarantees.refuse_empty`) runs before the transaction.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from .. import ownership
+from ..algorithms.base import Reconciled, Release, Verdict
+from ..db import Database
+from ..errors import InternalError, PrivacyViolation
+from ..progress import Progress
+from ..render import render
+from . import stream as streams
+from .result import AnonymizeResult
+
+BUG_HINT = "this is a bug in the algorithm; please report it with the run id"
+
+
+@dataclass(frozen=True)
+class Context:
+    """How a release is published: its run, whether it may replace a release of the same name, and the
+    empty-release rule ``refuse_empty(published, received)`` (None: the rule does not apply)."""
+
+    run_id: int
+    replace: bool
+    progress: Progress
+    refuse_empty: Callable[[int, int], None] | None = None
+
+
+def _jsonable(x: Any) -> str:
+    return json.dumps(x, default=str, sort_keys=True)
+
+
+def publish(db: Database, release: Release, ctx: Context) -> AnonymizeResult:
+    """Publish ``release`` (see the module docstring); returns what was published."""
+    if release.empty is not None and ctx.refuse_empty is not None:
+        ctx.refuse_empty(*release.empty)
+    release.prepare(db)
+    h, update = release.header, release.stream
+    continues = update is not None and update.first_release is not None
+    with db.transaction():
+        if update is not None and not continues and ctx.replace:
+            streams.forget(db, h.name)
+        ownership.drop_for_release(
+            db, release.out, release.tables, replace=ctx.replace or continues, private=release.private
+        )
+        release.write(db)
+        rec = release.reconcile(db)
+        refuse_unreconciled(rec)
+        verdict = release.verify(db, rec)
+        ctx.progress.update(4, 5, "recording")
+        release_id = _record(db, release, ctx.run_id, rec, verdict)
+        release.link(db, release_id)
+        ownership.record_release_tables(db, release.out, release_id, release.tables)
+        db.run(render("meta/release_supersede.sql", {"name": h.name, "release_id": release_id}))
+        if update is not None:
+            streams.save(db, h.name, update, release_id)
+        broken = release.promises(db, release_id, verdict)
+        if not verdict.verified:
+            raise PrivacyViolation(
+                f"the written release violates {verdict.violation}; nothing was published", BUG_HINT
+            )
+        if broken:
+            raise PrivacyViolation(
+                "the written release breaks what the run promised: "
+                + "; ".join(broken)
+                + "; nothing was published",
+                BUG_HINT,
+            )
+    return AnonymizeResult(
+        run_id=ctx.run_id,
+        release_id=release_id,
+        algorithm=h.algorithm,
+        model=h.model,
+        model_params=h.model_params,
+        l=h.shown_l,
+        rows_in=rec.rows_in,
+        rows_published=rec.published,
+        rows_suppressed=verdict.rows_suppressed,
+        rows_deleted=verdict.rows_deleted,
+        groups=verdict.groups,
+        seconds=0.0,
+        queries=0,
+        output=h.output,
+        verified=verdict.verified,
+        metrics=verdict.metrics,
+        details=verdict.details,
+        verification=verdict.verification,
+    )
+
+
+def refuse_unreconciled(rec: Reconciled) -> None:
+    """THE reconciliation rule: every input row is published or withheld, once, and every count the
+    release defines matches."""
+    problems = list(rec.problems)
+    if rec.published + rec.withheld != rec.rows_in:
+        problems.insert(0, f"published {rec.published} + withheld {rec.withheld} != {rec.rows_in} rows in")
+    if problems:
+        raise InternalError("the release does not reconcile with its source: " + "; ".join(problems))
+
+
+def _record(db: Database, release: Release, run_id: int, rec: Reconciled, verdict: Verdict) -> int:
+    h = release.header
+    params = {
+        "run_id": run_id,
+        "name": h.name,
+        "source": h.source,
+        "algorithm": h.algorithm,
+        "model": h.model,
+        "l": _jsonable(h.l) if h.l else None,
+        "qi": _jsonable(h.qi),
+        "sa": _jsonable(h.sa),
+        "rows_in": rec.rows_in,
+        "rows_published": rec.published,
+        "rows_suppressed": verdict.rows_suppressed,
+        "groups": verdict.groups,
+        "metrics": _jsonable(verdict.metrics),
+        "details": _jsonable(verdict.details),
+        "verified": verdict.verified,
+        "verification": _jsonable(verdict.verification),
+    }
+    return int(db.scalar(render("meta/release_insert.sql", params)))

@@ -1,0 +1,73 @@
+"""What a published release reports (``ldiv anonymize --json``, ``ldiv release append --json``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass
+class AnonymizeResult:
+    run_id: int
+    release_id: int
+    algorithm: str
+    model: str
+    model_params: dict[str, Any]
+    l: Any
+    rows_in: int
+    rows_published: int
+    rows_suppressed: int
+    rows_deleted: int
+    groups: int
+    seconds: float
+    queries: int
+    output: str
+    verified: bool
+    metrics: dict[str, Any]
+    details: dict[str, Any] = field(default_factory=dict)
+    verification: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "run_id": self.run_id,
+            "release_id": self.release_id,
+            "algorithm": self.algorithm,
+            "model": self.model,
+            "model_params": self.model_params,
+            "l": self.l,
+            "rows_in": self.rows_in,
+            "rows_published": self.rows_published,
+            "rows_suppressed": self.rows_suppressed,
+            "rows_deleted": self.rows_deleted,
+            "groups": self.groups,
+            "seconds": round(self.seconds, 4),
+            "queries": self.queries,
+            "output": self.output,
+            "verified": self.verified,
+            "metrics": self.metrics,
+            "details": self.details,
+        }
+
+    def render_text(self) -> str:
+        m = self.metrics
+        lines = [
+            f"release      {self.output} (release {self.release_id}, run {self.run_id})",
+            f"algorithm    {self.algorithm}, model {self.model} {self.model_params}",
+            f"rows         {self.rows_in} in, {self.rows_published} published, {self.rows_deleted} deleted, "
+            f"{self.rows_suppressed} with suppressed values",
+            f"groups       {self.groups} (average size {_g(m.get('avg_group_size'))})",
+            f"metrics      IL {_g(m.get('il'))}, LM {_g(m.get('lm'))}, DM {_g(m.get('dm'))}, "
+            f"CAVG {_g(m.get('cavg'))}, KL {_g(m.get('kl'))}, stars {m.get('stars')}",
+            f"verified     {'yes' if self.verified else 'NO'}",
+            f"time         {self.seconds:.2f} s, {self.queries} queries",
+        ]
+        for k, v in self.details.items():
+            if not k.startswith("_"):
+                lines.append(f"  {k}: {v}")
+        return "\n".join(lines)
+
+
+def _g(x: Any) -> str:
+    if x is None:
+        return "n/a"
+    return f"{x:.6g}" if isinstance(x, float) else str(x)
