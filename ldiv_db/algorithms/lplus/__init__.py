@@ -27,7 +27,8 @@ from ...options import Option
 from ...privacy.l_plus import LPlus
 from ...render import render
 from ..base import Algorithm, AnonymizeRequest, Partitioning, stored_hierarchies
-from .engine import ALLOWED, INF, METRICS, SCHEMES, Problem, Search, Taxonomy
+from .engine import Search
+from .problem import ALLOWED, INF, METRICS, SCHEMES, Problem, Taxonomy
 
 
 class LPlusOptimize(Algorithm):
@@ -120,7 +121,7 @@ class LPlusOptimize(Algorithm):
                     )
                     for k in range(h.levels)
                 )
-            taxes.append(Taxonomy(tuple(h.parent_ids), tuple(h.labels), levels))
+            taxes.append(Taxonomy(h.arrays, levels))
 
         # 2. rows -> leaf ids, and the compressed histogram (SQL)
         d = len(inputs.qi)

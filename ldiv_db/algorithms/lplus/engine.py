@@ -24,124 +24,14 @@ import math
 import random
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-Metric = Literal["lm", "dm", "cm"]
-Scheme = Literal["nosupp", "viosa", "allsa", "viorec", "allrec"]
-Space = Literal["full-subtree", "full-domain"]
-Order = Literal["occurrences", "taxonomy"]
-IntArray = npt.NDArray[np.int64]
-
-SCHEMES: tuple[Scheme, ...] = ("nosupp", "viosa", "allsa", "viorec", "allrec")
-METRICS: tuple[Metric, ...] = ("lm", "dm", "cm")
-#: SPEC §5.4: DM and CM only with NoSupp, vioRec and allRec.
-ALLOWED: dict[Metric, tuple[Scheme, ...]] = {
-    "lm": SCHEMES,
-    "dm": ("nosupp", "viorec", "allrec"),
-    "cm": ("nosupp", "viorec", "allrec"),
-}
-
-
-@dataclass(frozen=True)
-class Taxonomy:
-    """One QI taxonomy as preorder arrays: ``parent[0] = -1`` (the root), subtree of v = ``v..last[v]``.
-    ``levels[k][leaf]`` (full-domain only) is the node a leaf generalizes to at ARX level k."""
-
-    parent: tuple[int, ...]
-    labels: tuple[str, ...] = ()
-    levels: tuple[tuple[int, ...], ...] = ()
-
-    @property
-    def size(self) -> int:
-        return len(self.parent)
-
-
-@dataclass
-class Problem:
-    taxonomies: Sequence[Taxonomy]
-    leaf: IntArray  # (d, C) leaf node id per attribute and cell
-    sa: IntArray  # (C,) SA code 0..m-1
-    count: IntArray  # (C,) rows per cell
-    theta: Sequence[tuple[int, int]]  # per SA code: θ = p/q
-    metric: Metric = "lm"
-    scheme: Scheme = "nosupp"
-    klass: IntArray | None = None  # (C,) class code (CM)
-    total_rows: int | None = None  # |T| (defaults to the histogram's sum)
-
-
-@dataclass
-class Result:
-    cost: int | None  # None: every cut is infeasible
-    cut: tuple[tuple[int, ...], ...] | None  # per attribute, the sorted cut node ids
-    lower_bound: int | None  # proven global lower bound (equals cost when optimal)
-    optimal: bool
-    visited: int
-    pruned: float
-    total_cuts: int
-    seconds: float
-    unit: int  # cost = value / unit (LM: L; DM, CM: 1)
-    top: list[tuple[int, tuple[tuple[int, ...], ...]]] = field(default_factory=list)
-    timed_out: bool = False
-
-    @property
-    def pruned_share(self) -> float:
-        return self.pruned / self.total_cuts if self.total_cuts else 0.0
-
-
-class _Tree:
-    """Derived arrays of one taxonomy."""
-
-    def __init__(self, t: Taxonomy) -> None:
-        parent = np.array(t.parent, dtype=np.int64)
-        n = len(parent)
-        self.n = n
-        depth = np.zeros(n, dtype=np.int64)
-        for i in range(1, n):
-            depth[i] = depth[parent[i]] + 1
-        self.depth = depth
-        last = np.arange(n, dtype=np.int64)
-        for i in range(n - 1, 0, -1):
-            last[parent[i]] = max(last[parent[i]], last[i])
-        self.last = last
-        is_leaf = np.ones(n, dtype=bool)
-        is_leaf[parent[1:]] = False
-        self.is_leaf = is_leaf
-        n_leaves = is_leaf.astype(np.int64)
-        for i in range(n - 1, 0, -1):
-            n_leaves[parent[i]] += n_leaves[i]
-        self.n_leaves = n_leaves
-        self.children: list[list[int]] = [[] for _ in range(n)]
-        for i in range(1, n):
-            self.children[int(parent[i])].append(i)
-        cuts = [1] * n
-        for i in range(n - 1, -1, -1):
-            if self.children[i]:
-                prod = 1
-                for c in self.children[i]:
-                    prod *= cuts[c]
-                cuts[i] = 1 + prod
-        self.n_cuts = cuts
-        # anc[k][x] = ancestor of x at depth k (x itself when depth(x) <= k)
-        height = int(depth.max()) if n else 0
-        anc = np.tile(np.arange(n, dtype=np.int64), (height + 1, 1))
-        for k in range(height - 1, -1, -1):
-            row = anc[k + 1].copy()
-            deeper = depth > k
-            row[deeper] = parent[anc[k + 1][deeper]] if k + 1 <= height else row[deeper]
-            # walk each node up to depth k
-            cur = np.arange(n, dtype=np.int64)
-            while True:
-                move = depth[cur] > k
-                if not move.any():
-                    break
-                cur[move] = parent[cur[move]]
-            anc[k] = cur
-        self.anc = anc
-        self.levels = [np.array(lv, dtype=np.int64) for lv in t.levels]
+from ...taxonomy.arrays import IntArray
+from .index import TreeIndex
+from .problem import ALLOWED, INF, Order, Problem, Result, Space, starts
 
 
 class Search:
@@ -174,7 +64,7 @@ class Search:
         self.on_progress = on_progress
         self.trace = trace
         self.enumerate_all = enumerate_all
-        self.trees = [_Tree(t) for t in p.taxonomies]
+        self.trees = [TreeIndex(t) for t in p.taxonomies]
         d = len(self.trees)
         self.d = d
         leaf = np.asarray(p.leaf, dtype=np.int64).reshape(d, -1)
@@ -350,7 +240,7 @@ class Search:
         idx_s = idx[order]
         c_s = self.cnt[idx_s]
         # (partition, SA value) pairs
-        pstart = _starts(comp_s)
+        pstart = starts(comp_s)
         pn = np.add.reduceat(c_s, pstart)
         pcomp = comp_s[pstart]
         pkey = pcomp // m
@@ -531,7 +421,7 @@ class Search:
             cp = cells_pair[o]
             co = c[o]
             cum = np.cumsum(co)
-            start = _starts(cp)
+            start = starts(cp)
             base = np.repeat(cum[start] - co[start], np.diff(np.append(start, cp.size)))
             before = cum - co - base
             take = np.clip(pdel[cp] - before, 0, co)
@@ -570,7 +460,7 @@ class Search:
             # Cut_spec sub-partitions: the spec key refines the partition key, so sorting by it alone
             # groups them (and they nest in the partitions)
             o = np.argsort(spec_s)
-            st = _starts(spec_s[o])
+            st = starts(spec_s[o])
             size = np.add.reduceat(c[o], st)
             grp = cells_g[o][st]
             sq = np.bincount(grp, weights=size * size, minlength=G).astype(np.int64)
@@ -583,7 +473,7 @@ class Search:
             o2 = np.argsort(g2 * (int(s2.max()) + 1) + s2)
             g2, s2 = g2[o2], s2[o2]
             cum = np.cumsum(s2)
-            st2 = _starts(g2)
+            st2 = starts(g2)
             base = np.repeat(cum[st2] - s2[st2], np.diff(np.append(st2, g2.size)))
             before = cum - s2 - base
             take = np.clip((n - D)[g2] - before, 0, s2)
@@ -889,41 +779,5 @@ class Search:
         return self.g, gid, dele, supp, (INF if icost else cost)
 
 
-INF = 1 << 62
-
-
-def _starts(sorted_values: IntArray) -> IntArray:
-    """Start positions of the runs of equal values in a sorted array."""
-    flag = np.empty(sorted_values.size, dtype=bool)
-    if sorted_values.size:
-        flag[0] = True
-        np.not_equal(sorted_values[1:], sorted_values[:-1], out=flag[1:])
-    return np.flatnonzero(flag)
-
-
 class _Timeout(Exception):
     pass
-
-
-def min_rm(n_s: int, n: int, p: int, q: int) -> int:
-    """Lemma 3 (SPEC §5.7): the fewest rows of value s to delete from a partition of n rows holding n_s of
-    them so that s is no longer violated under θ = p/q, exactly ⌈(n_s − θ·n)/(1 − θ)⌉ (0 if not violated).
-    The search computes the same expression vectorized."""
-    if n_s * q <= p * n:
-        return 0
-    if p == q:
-        return 0
-    return -((p * n - n_s * q) // (q - p))
-
-
-def least_deletions(counts: Sequence[int], thetas: Sequence[tuple[int, int]]) -> list[int]:
-    """vioRec's deletions per value (SPEC §5.3): the least fixed point of d_s = max(0, ⌈n_s − θ_s·(n − D)⌉),
-    D = Σ d_s, reached by iterating from D = 0 (the search runs the same iteration over all partitions)."""
-    n = sum(counts)
-    total = 0
-    while True:
-        kept = n - total
-        dels = [max(0, -((p * kept - c * q) // q)) for c, (p, q) in zip(counts, thetas, strict=True)]
-        if sum(dels) == total:
-            return dels
-        total = sum(dels)
