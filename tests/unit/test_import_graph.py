@@ -54,15 +54,6 @@ KNOWN: dict[str, str] = {
     "function: ldiv_db.algorithms.bsgi.Bsgi.run": "bsgi",
     "module: ldiv_db.algorithms.bsgi.engine": "bsgi",
     "function: ldiv_db.algorithms.topdown.TopDown.run": "topdown",
-    # structure (this branch), in progress
-    "module: ldiv_db.algorithms.lplus.engine": "structure",
-    "function: ldiv_db.algorithms.lplus.engine.Search.__init__": "structure",
-    "function: ldiv_db.algorithms.lplus.engine.Search._eval": "structure",
-    "function: ldiv_db.algorithms.lplus.LPlusOptimize.run": "structure",
-    "function: ldiv_db.algorithms.shared.curve.hilbert_l_groups": "structure",
-    "module: ldiv_db.cli": "structure",
-    "function: ldiv_db.cli._cmd": "structure",
-    "function: ldiv_db.cli.build_parser": "structure",
 }
 
 
