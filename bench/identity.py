@@ -16,7 +16,7 @@ records:
   smallest source row id (so the labels and published SA values are compared too, not the numbering);
 * the counts (rows in, published, suppressed, deleted, groups) and every metric (compared to 1e-9).
 
-``--compare`` prints every difference and exits 1 on any (2 when a case of the file is missing).
+``--compare`` prints every difference (a case missing on either side is one) and exits 1 on any.
 BSGI runs with ``refine="none"`` when the installed version has that option, as it is otherwise.
 """
 
