@@ -24,7 +24,6 @@ from .categories import (
 )
 from .model import ROOT_LABEL, Hierarchy
 from .parsers import build_intervals, parse_arx
-from .rows import _fast_tree, _tree_from_rows
 from .stored import (
     KINDS,
     SHOW_LINES,
@@ -47,8 +46,6 @@ __all__ = [
     "Hierarchy",
     "HierarchyInfo",
     "TaxonomyArrays",
-    "_fast_tree",
-    "_tree_from_rows",
     "build_hierarchy",
     "build_intervals",
     "check_category_ranks",
