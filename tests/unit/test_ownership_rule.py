@@ -12,7 +12,7 @@ ROOT = Path(__file__).resolve().parents[2] / "ldiv_db"
 WORK_TABLE_DROPS = {"metrics/drop.sql"}  # drops the metrics work tables (Database.work_table refs)
 # Templates that create only a private table in schema ldiv (never a user-visible one): a stream's row
 # keys. Its module names the schema itself, and the stream's writer drops it through ownership.
-PRIVATE_WRITERS = {"decomposition/keys_write.sql": "algorithms/decomposition_keys.py"}
+PRIVATE_WRITERS = {"decomposition/keys_write.sql": "algorithms/decomposition/keys.py"}
 
 
 def _templates() -> dict[str, str]:
