@@ -18,9 +18,10 @@ import pandas as pd
 
 from .db import Database
 from .errors import BadInput
-from .inputs import read_categories, resolve_inputs
+from .inputs import resolve_inputs
 from .privacy.base import sql_text
 from .render import render
+from .taxonomy.categories import read_categories
 
 
 @dataclass(frozen=True)

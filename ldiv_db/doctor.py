@@ -125,7 +125,7 @@ def _guard(db: Database, table: str, state: State) -> str | None:
     if busy:
         held = ", ".join(f"ldiv.{g} holds {n} row(s)" for g, n in busy)
         return f"{held} that refer to it; restore the file from a backup"
-    exp = expected()
+    exp = expected(db)
     if exp.after[state.version].tables.get(table) != exp.after[exp.latest].tables.get(table):
         return f"ldiv.{table} changed in a later migration; restore the file from a backup"
     return None
@@ -133,7 +133,7 @@ def _guard(db: Database, table: str, state: State) -> str | None:
 
 def _table_action(db: Database, f: Finding, state: State) -> Action:
     table = f.name.removeprefix("ldiv.")
-    ddl = BOOKKEEPING if table == "schema_migration" else expected().table_ddl[table]
+    ddl = BOOKKEEPING if table == "schema_migration" else expected(db).table_ddl[table]
     if f.kind == "different" and (n := _rows(db, table, state)):
         return Action(
             f,
@@ -155,7 +155,7 @@ def _sequence_action(db: Database, f: Finding, state: State) -> Action:
     owner = seq.removesuffix("_seq")
     column = f"{owner}_id"
     if not seq.endswith("_seq") or column not in dict(
-        expected().after[expected().latest].tables.get(owner, ())
+        expected(db).after[expected(db).latest].tables.get(owner, ())
     ):
         return Action(f, None, "ldiv_db does not know which ids it numbers; restore the file from a backup")
     start = 1
@@ -219,7 +219,7 @@ def doctor(target: Any, *, repair: bool = False) -> DoctorResult:
         return DoctorResult(
             str(db.path or "database"),
             state.version,
-            expected().latest,
+            expected(db).latest,
             actions,
             repair=repair,
             healthy=state.healthy,

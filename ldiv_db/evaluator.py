@@ -17,16 +17,6 @@ from .render import Ident, TableRef, render
 from .stats import Confidence, MinRm, PartitionSummary, Pillar, RecursiveBound, Verdict
 
 
-class PartitionEvaluator(Protocol):
-    """What algorithms and checks may ask of a partition; SqlEvaluator implements it with templates."""
-
-    def summary(self) -> list[PartitionSummary]: ...
-
-    def recursive_profile(self, max_ls: Sequence[int]) -> dict[int, list[RecursiveBound]]: ...
-
-    def value_counts(self) -> dict[int, list[tuple[str | None, int]]]: ...
-
-
 class ModelLike(Protocol):
     name: str
 

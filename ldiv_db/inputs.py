@@ -15,6 +15,7 @@ from .db import Database
 from .errors import BadInput
 from .files import read_text
 from .render import quote, render
+from .taxonomy.categories import stored_categories
 
 
 @dataclass(frozen=True)
@@ -72,8 +73,6 @@ def resolve_inputs(
         check_nulls(db, t, [*qi_cols, *sa_checked, *([group] if group else [])], rows)
     categories = None
     if len(sa_cols) == 1:
-        from .taxonomy import stored_categories
-
         categories = stored_categories(db, t, sa_cols[0])
     return Inputs(t, qi_cols, sa_cols, group, rows, categories)
 
@@ -112,43 +111,6 @@ def refuse_nulls_in_hierarchies(db: Database, inputs: Inputs, hierarchy_ids: Map
             "leaf of the hierarchy file and anonymize t2; or use tp, tp+, hilbert or topdown, which place NULL "
             "themselves",
         )
-
-
-def read_categories(path: str | Path) -> dict[str, int]:
-    """A categories file: CSV ``value;category`` (category an integer rank, 1 = most sensitive)."""
-    p = Path(path)
-    text = read_text(p, "categories file", "a CSV file of value;category lines (1 = most sensitive)")
-    out: dict[str, int] = {}
-    first: dict[str, int] = {}
-    for lineno, row in enumerate(csv.reader(io.StringIO(text, newline=""), delimiter=";"), 1):
-        if not row or not "".join(row).strip():
-            continue
-        if len(row) != 2:
-            raise BadInput(
-                f"{p}:{lineno}: expected 'value;category', got {';'.join(row)!r}",
-                "one value per line, then ';' and its category rank (1 = most sensitive)",
-            )
-        value, rank = row[0], row[1].strip()
-        if lineno == 1 and not rank.lstrip("-").isdigit():
-            continue  # header
-        if not rank.isdigit() or int(rank) < 1:
-            raise BadInput(
-                f"{p}:{lineno}: category of {value!r} must be a positive integer rank, got {rank!r}",
-                "ranks are 1, 2, ..., K with 1 = most sensitive",
-            )
-        if value in out:
-            raise BadInput(
-                f"{p}:{lineno}: value {value!r} is listed twice (first on line {first[value]})",
-                "give every value exactly one category",
-            )
-        out[value] = int(rank)
-        first[value] = lineno
-    if not out:
-        raise BadInput(f"categories file {p} is empty", "one value;category line per SA value")
-    from .taxonomy import check_category_ranks
-
-    check_category_ranks(out, f"categories file {p}")
-    return out
 
 
 def parse_thresholds(spec: str | Mapping[str, Any] | None) -> dict[str, Any] | None:

@@ -94,16 +94,10 @@ class Expected:
 _CACHE: list[Expected] = []
 
 
-def expected(db: Database | None = None) -> Expected:
-    """The expected schema, derived once per process in a scratch catalog of ``db`` (or of a new
-    in-memory database)."""
+def expected(db: Database) -> Expected:
+    """The expected schema, derived once per process in a scratch catalog of ``db``."""
     if _CACHE:
         return _CACHE[0]
-    if db is None:
-        from .db import Database
-
-        with Database.open(":memory:", migrate=False) as scratch:
-            return expected(scratch)
     with db.scratch_catalog(EXPECTED_CATALOG):
         db.execute_script("ldiv bookkeeping", BOOKKEEPING)
         after = [snapshot(db)]
@@ -222,7 +216,7 @@ def prepare(db: Database, mode: str) -> None:
         apply_migrations(db)
         mark_stale_runs(db)
         return
-    if state.version < expected().latest:
+    if state.version < expected(db).latest:
         provide_missing(db, state)
 
 

@@ -176,7 +176,7 @@ class ModelSpec:
 
     def build(self, inputs: Inputs) -> PrivacyModel | None:
         """The privacy model for the resolved inputs (stored categories are used when none are given)."""
-        from ..inputs import read_categories
+        from ..taxonomy.categories import read_categories
 
         if self.name is None:
             given = [

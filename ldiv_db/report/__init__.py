@@ -23,7 +23,7 @@ class ReportResult:
     seconds: float
 
     def to_dict(self) -> dict[str, Any]:
-        from .compare import summary
+        from .gather import summary
 
         return {
             "html": self.html,

@@ -13,7 +13,7 @@ from ..catalog import output_ref, resolve_table
 from ..db import Database
 from ..errors import BadInput, LdivError
 from ..inputs import Inputs, as_list, resolve_inputs
-from .gather import ReleaseFacts, gather
+from .gather import ReleaseFacts, gather, summary
 
 DEFAULT_ALGORITHMS = ("bsgi", "mondrian", "tp", "tp+", "hilbert", "lplus", "topdown")
 NOT_COMPARED = {
@@ -90,25 +90,6 @@ class CompareResult:
         if self.html:
             lines.append(f"page: {self.html}")
         return "\n".join(lines)
-
-
-def summary(f: ReleaseFacts) -> dict[str, Any]:
-    """The comparison's numbers of one release."""
-    m = f.metrics
-    return {
-        "release": f.name,
-        "verified": f.verdict.get("verified"),
-        "ncp": float(m.get("ncp") or 0.0),
-        "il": m.get("il"),
-        "dm": m.get("dm"),
-        "kl": m.get("kl"),
-        "rows_in": f.rows_in,
-        "rows_published": f.rows_published,
-        "rows_suppressed": f.rows_suppressed,
-        "classes": f.check.groups,
-        "k": f.check.k,
-        "max_confidence": f.max_confidence,
-    }
 
 
 def output_name(table: str, algorithm: str) -> str:

@@ -305,3 +305,22 @@ def _metrics(
         interval_labels=intervals,
         kl=kl,
     ).to_dict()
+
+
+def summary(f: ReleaseFacts) -> dict[str, Any]:
+    """The comparison's numbers of one release."""
+    m = f.metrics
+    return {
+        "release": f.name,
+        "verified": f.verdict.get("verified"),
+        "ncp": float(m.get("ncp") or 0.0),
+        "il": m.get("il"),
+        "dm": m.get("dm"),
+        "kl": m.get("kl"),
+        "rows_in": f.rows_in,
+        "rows_published": f.rows_published,
+        "rows_suppressed": f.rows_suppressed,
+        "classes": f.check.groups,
+        "k": f.check.k,
+        "max_confidence": f.max_confidence,
+    }

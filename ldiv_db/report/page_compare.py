@@ -31,7 +31,7 @@ def _chart(c: Chart) -> dict[str, Any]:
 
 
 def compare_page(result: CompareResult, database: str) -> str:
-    from .compare import summary
+    from .gather import summary
 
     measured = [e for e in result.entries if e.facts is not None]
     rows: list[dict[str, Any]] = []

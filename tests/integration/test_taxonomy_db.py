@@ -7,6 +7,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from fixtures.hostile import HIERARCHIES, HOSTILE_TABLE, create_sql
@@ -21,6 +22,7 @@ from ldiv_db.taxonomy import (
     import_hierarchy,
     list_hierarchies,
     load,
+    load_arrays,
     missing_values,
     parse_arx,
     show_hierarchy,
@@ -83,6 +85,20 @@ def test_import_and_load_hostile_names(db: Database, files: dict[str, Path]) -> 
     assert load(db, "main.nothing", "it's") is None
     assert list_hierarchies(db, "main.other") == []
     assert len(list_hierarchies(db)) == 4
+
+
+def test_load_arrays_reads_the_stored_trees(db: Database, files: dict[str, Path]) -> None:
+    """The store's one array view: every stored tree, separated by id, equal to the parsed file's."""
+    _import_all(db, files)
+    infos = list_hierarchies(db, "main.select")
+    by_id = load_arrays(db, [i.hierarchy_id for i in infos] + [10**6])
+    assert sorted(by_id) == sorted(i.hierarchy_id for i in infos)
+    for info in infos:
+        want, got = parse_arx(files[info.column]).arrays, by_id[info.hierarchy_id]
+        assert got.labels == want.labels
+        for name in ("parent", "depth", "height", "n_leaves", "last"):
+            assert np.array_equal(getattr(got, name), getattr(want, name)), (info.column, name)
+    assert load_arrays(db, []) == {}
 
 
 def test_import_resolves_spelling(db: Database, files: dict[str, Path]) -> None:

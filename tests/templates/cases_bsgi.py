@@ -94,7 +94,6 @@ def _mondrian_classes(env: HostileEnv) -> TableRef:
 CASES = {
     "bsgi/codes.sql": Case(_codes_ctx, HIDS),
     "bsgi/domains.sql": Case(lambda env: {"codes": _codes(env), "qi": QCOLS, "kinds": KINDS}),
-    "bsgi/nodes.sql": Case(lambda env: {}, {"hids": [1, 2]}),
     "bsgi/cells.sql": Case(
         lambda env: {"codes": _codes(env), "qcols": QCOLS, "extra": EXTRA, "individual": True}
     ),

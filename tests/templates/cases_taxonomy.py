@@ -62,6 +62,7 @@ def _store_pseudo_then_drop_children(env: HostileEnv) -> None:
 CASES = {
     "taxonomy/list.sql": Case(_stored, {"table_name": "main.select", "column_name": "it's"}),
     "taxonomy/nodes.sql": Case(_stored, _READ),
+    "taxonomy/arrays.sql": Case(_stored, {"hids": [1, 2]}),
     "taxonomy/short_rows.sql": Case(_stored, _READ),
     "taxonomy/level_map.sql": Case(_stored, _LEVEL),
     "taxonomy/missing_values.sql": Case(_read_ctx, _READ),

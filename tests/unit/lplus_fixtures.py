@@ -9,7 +9,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from ldiv_db.algorithms.lplus.engine import Problem, Taxonomy
+from ldiv_db.algorithms.lplus.problem import Problem, Taxonomy
 from tests.reference.lplus_oracle import Row, Tax
 
 EDU = Tax("AnyEdu", {"AnyEdu": ["Sec", "Uni"], "Sec": ["Jr", "Sr"], "Uni": ["Ba", "Grad"]})
@@ -63,7 +63,7 @@ def to_problem(
         len(taxes), -1
     )
     problem = Problem(
-        taxonomies=[Taxonomy(tuple(p), tuple(labels)) for labels, p in pre],
+        taxonomies=[Taxonomy.of(p, labels) for labels, p in pre],
         leaf=leaf,
         sa=np.array([sa_values.index(c[1]) for c in cells], dtype=np.int64),
         count=np.array([hist[c] for c in cells], dtype=np.int64),

@@ -42,12 +42,7 @@ Row = tuple[int, str, tuple[Any, ...]]  # (rid, SA, QI values)
 
 
 def tree_of(h: Hierarchy) -> Tree:
-    return Tree(
-        parent=np.array(h.parent_ids, dtype=np.int64),
-        n_leaves=np.array([h.n_leaves(x) for x in h.labels], dtype=np.int64),
-        last=np.array([h.span(x)[1] for x in h.labels], dtype=np.int64),
-        domain=h.domain_size,
-    )
+    return Tree(h.arrays)
 
 
 def build(

@@ -12,7 +12,8 @@ from fractions import Fraction as F
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ldiv_db.algorithms.lplus.engine import ALLOWED, Search, Taxonomy
+from ldiv_db.algorithms.lplus.engine import Search
+from ldiv_db.algorithms.lplus.problem import ALLOWED, Taxonomy
 from tests.reference.lplus_oracle import Row, Tax, brute_force, optimum
 from tests.unit.lplus_fixtures import preorder, to_problem
 from tests.unit.test_lplus_spec import _lb_sound
@@ -131,7 +132,7 @@ def test_full_domain_is_a_subset(case: tuple[list[Tax], list[Row], dict[str, F]]
     for metric, scheme in [("lm", "viorec"), ("dm", "allrec"), ("cm", "nosupp")]:
         problem, _ = to_problem(taxes, rows, theta, metric, scheme)
         problem.taxonomies = [
-            Taxonomy(t.parent, t.labels, _levels(tx)) for t, tx in zip(problem.taxonomies, taxes, strict=True)
+            Taxonomy(t.arrays, _levels(tx)) for t, tx in zip(problem.taxonomies, taxes, strict=True)
         ]
         fd = Search(problem, space="full-domain").run()
         fs = Search(problem).run()

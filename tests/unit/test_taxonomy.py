@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from ldiv_db.errors import HierarchyError
-from ldiv_db.taxonomy import Hierarchy, _fast_tree, _tree_from_rows, build_intervals, parse_arx
+from ldiv_db.taxonomy import Hierarchy, build_intervals, parse_arx
+from ldiv_db.taxonomy.rows import _fast_tree, _tree_from_rows
 
 # SPEC §5.9: AnyEdu -> {Sec -> {Jr, Sr}, Uni -> {Ba, Grad}}
 EDUCATION = "Jr;Sec;AnyEdu\nSr;Sec;AnyEdu\nBa;Uni;AnyEdu\nGrad;Uni;AnyEdu\n"

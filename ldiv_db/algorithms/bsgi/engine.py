@@ -33,32 +33,13 @@ import numpy as np
 
 from ..shared.schedule import Schedule
 from ..shared.trees import IntArray
+from .cells import DEAD, Cells
 from .cost import CostArray, CostModel
 
-DEAD = np.int64(2**62)  # added to a cell's tie key when it is empty or inadmissible
+__all__ = ["DEAD", "TABLE_LIMIT", "Cells", "Engine", "Result"]
+
 TABLE_LIMIT = 2048  # largest code domain priced through cached cost rows
 _KEY_LIMIT = 2**61
-
-
-@dataclass
-class Cells:
-    """The fetched table, compressed. Row positions 0..n-1 are ordered by (cell, row id)."""
-
-    rid: IntArray  # source rowid per row position
-    cell_start: IntArray  # per cell: first row position (cells are contiguous, ascending)
-    bucket: IntArray  # per cell: SA bucket (0 = the first-appearing value of the primary SA)
-    key: IntArray  # per cell: rank of its QI codes in the locality order (equal codes, equal key)
-    codes: list[IntArray]  # per attribute, per cell: QI code (leaf node id / value rank / flat code)
-    extra_sa: list[IntArray] = field(default_factory=list)  # per secondary SA, per cell: value code
-    individual: IntArray | None = None  # per cell: individual code
-
-    @property
-    def n(self) -> int:
-        return len(self.rid)
-
-    @property
-    def n_cells(self) -> int:
-        return len(self.cell_start)
 
 
 @dataclass
@@ -116,8 +97,27 @@ class Engine:
         self.criterion = criterion
         self.rng = rng
         self.progress = progress
-        n, nc = cells.n, cells.n_cells
         self.dtype = model.dtype
+        self._layout(cells)
+        self._queues(cells)
+        self.cell_pos = np.zeros(cells.n_cells, dtype=np.int64)
+        self.key_mult = np.int64(cells.n + 1)
+        top = sum(float(a.weight) for a in self.attrs) * model.denominator
+        self.int_keys = model.exact and top * (cells.n + 1) < _KEY_LIMIT
+        self.picks = 0
+        self.fallbacks = 0
+        self.compactions = 0
+        self.skipped = 0
+        self.stopped = False
+        # class states (filled by select)
+        self.states: list[list[int]] = []
+        self.state_array: IntArray | None = None
+        self.class_cost: list[int | float] = []
+        self.class_size: list[int] = []
+
+    def _layout(self, cells: Cells) -> None:
+        """The class-state layout, each QI's code domain, and the cost-table offsets of the cells."""
+        nc = cells.n_cells
         # state layout: one slot per QI (two for numeric: lo, hi code)
         self.slots: list[int] = []
         j = 0
@@ -149,6 +149,10 @@ class Engine:
         self._row_cache: list[dict[tuple[int, int], CostArray]] = [{} for _ in self.attrs]
         self._parent = [a.tree.parent.tolist() if a.tree is not None else [] for a in self.attrs]
         self._last = [a.tree.last.tolist() if a.tree is not None else [] for a in self.attrs]
+
+    def _queues(self, cells: Cells) -> None:
+        """The cells as queues of row positions in row-id order, and the per-bucket seed queues."""
+        n, nc = cells.n, cells.n_cells
         # row positions -> rank of the row id (the tie key), and the cell of each row
         order = np.argsort(cells.rid, kind="stable")
         self.rank = np.empty(n, dtype=np.int64)
@@ -170,20 +174,6 @@ class Engine:
         self.seed_ptr = [0] * m
         self.remaining = np.diff(bounds).astype(np.int64)
         self._buckets: list[_Bucket] | None = None  # the sequential path's per-bucket arrays
-        self.cell_pos = np.zeros(nc, dtype=np.int64)
-        self.key_mult = np.int64(n + 1)
-        top = sum(float(a.weight) for a in self.attrs) * model.denominator
-        self.int_keys = model.exact and top * (n + 1) < _KEY_LIMIT
-        self.picks = 0
-        self.fallbacks = 0
-        self.compactions = 0
-        self.skipped = 0
-        self.stopped = False
-        # class states (filled by select)
-        self.states: list[list[int]] = []
-        self.state_array: IntArray | None = None
-        self.class_cost: list[int | float] = []
-        self.class_size: list[int] = []
 
     # ------------------------------------------------------------------ pricing
     def _lca(self, i: int, x: int, v: int) -> int:

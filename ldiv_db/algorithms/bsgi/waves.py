@@ -26,8 +26,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..shared.trees import IntArray
+from .cells import DEAD
 from .cost import Attribute, CostArray
-from .engine import DEAD
 
 if TYPE_CHECKING:
     from ..shared.schedule import Schedule

@@ -24,124 +24,22 @@ import math
 import random
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
-from typing import Any, Literal
 
 import numpy as np
 import numpy.typing as npt
 
-Metric = Literal["lm", "dm", "cm"]
-Scheme = Literal["nosupp", "viosa", "allsa", "viorec", "allrec"]
-Space = Literal["full-subtree", "full-domain"]
-Order = Literal["occurrences", "taxonomy"]
-IntArray = npt.NDArray[np.int64]
-
-SCHEMES: tuple[Scheme, ...] = ("nosupp", "viosa", "allsa", "viorec", "allrec")
-METRICS: tuple[Metric, ...] = ("lm", "dm", "cm")
-#: SPEC §5.4: DM and CM only with NoSupp, vioRec and allRec.
-ALLOWED: dict[Metric, tuple[Scheme, ...]] = {
-    "lm": SCHEMES,
-    "dm": ("nosupp", "viorec", "allrec"),
-    "cm": ("nosupp", "viorec", "allrec"),
-}
-
-
-@dataclass(frozen=True)
-class Taxonomy:
-    """One QI taxonomy as preorder arrays: ``parent[0] = -1`` (the root), subtree of v = ``v..last[v]``.
-    ``levels[k][leaf]`` (full-domain only) is the node a leaf generalizes to at ARX level k."""
-
-    parent: tuple[int, ...]
-    labels: tuple[str, ...] = ()
-    levels: tuple[tuple[int, ...], ...] = ()
-
-    @property
-    def size(self) -> int:
-        return len(self.parent)
-
-
-@dataclass
-class Problem:
-    taxonomies: Sequence[Taxonomy]
-    leaf: IntArray  # (d, C) leaf node id per attribute and cell
-    sa: IntArray  # (C,) SA code 0..m-1
-    count: IntArray  # (C,) rows per cell
-    theta: Sequence[tuple[int, int]]  # per SA code: θ = p/q
-    metric: Metric = "lm"
-    scheme: Scheme = "nosupp"
-    klass: IntArray | None = None  # (C,) class code (CM)
-    total_rows: int | None = None  # |T| (defaults to the histogram's sum)
-
-
-@dataclass
-class Result:
-    cost: int | None  # None: every cut is infeasible
-    cut: tuple[tuple[int, ...], ...] | None  # per attribute, the sorted cut node ids
-    lower_bound: int | None  # proven global lower bound (equals cost when optimal)
-    optimal: bool
-    visited: int
-    pruned: float
-    total_cuts: int
-    seconds: float
-    unit: int  # cost = value / unit (LM: L; DM, CM: 1)
-    top: list[tuple[int, tuple[tuple[int, ...], ...]]] = field(default_factory=list)
-    timed_out: bool = False
-
-    @property
-    def pruned_share(self) -> float:
-        return self.pruned / self.total_cuts if self.total_cuts else 0.0
-
-
-class _Tree:
-    """Derived arrays of one taxonomy."""
-
-    def __init__(self, t: Taxonomy) -> None:
-        parent = np.array(t.parent, dtype=np.int64)
-        n = len(parent)
-        self.n = n
-        depth = np.zeros(n, dtype=np.int64)
-        for i in range(1, n):
-            depth[i] = depth[parent[i]] + 1
-        self.depth = depth
-        last = np.arange(n, dtype=np.int64)
-        for i in range(n - 1, 0, -1):
-            last[parent[i]] = max(last[parent[i]], last[i])
-        self.last = last
-        is_leaf = np.ones(n, dtype=bool)
-        is_leaf[parent[1:]] = False
-        self.is_leaf = is_leaf
-        n_leaves = is_leaf.astype(np.int64)
-        for i in range(n - 1, 0, -1):
-            n_leaves[parent[i]] += n_leaves[i]
-        self.n_leaves = n_leaves
-        self.children: list[list[int]] = [[] for _ in range(n)]
-        for i in range(1, n):
-            self.children[int(parent[i])].append(i)
-        cuts = [1] * n
-        for i in range(n - 1, -1, -1):
-            if self.children[i]:
-                prod = 1
-                for c in self.children[i]:
-                    prod *= cuts[c]
-                cuts[i] = 1 + prod
-        self.n_cuts = cuts
-        # anc[k][x] = ancestor of x at depth k (x itself when depth(x) <= k)
-        height = int(depth.max()) if n else 0
-        anc = np.tile(np.arange(n, dtype=np.int64), (height + 1, 1))
-        for k in range(height - 1, -1, -1):
-            row = anc[k + 1].copy()
-            deeper = depth > k
-            row[deeper] = parent[anc[k + 1][deeper]] if k + 1 <= height else row[deeper]
-            # walk each node up to depth k
-            cur = np.arange(n, dtype=np.int64)
-            while True:
-                move = depth[cur] > k
-                if not move.any():
-                    break
-                cur[move] = parent[cur[move]]
-            anc[k] = cur
-        self.anc = anc
-        self.levels = [np.array(lv, dtype=np.int64) for lv in t.levels]
+from ...taxonomy.arrays import IntArray
+from .index import TreeIndex
+from .partitions import (
+    cell_detail,
+    cm_minority,
+    lower_bounds,
+    min_removals,
+    recursive_deletions,
+    scheme_counts,
+    split,
+)
+from .problem import ALLOWED, INF, Order, Problem, Result, Space
 
 
 class Search:
@@ -174,53 +72,10 @@ class Search:
         self.on_progress = on_progress
         self.trace = trace
         self.enumerate_all = enumerate_all
-        self.trees = [_Tree(t) for t in p.taxonomies]
-        d = len(self.trees)
-        self.d = d
-        leaf = np.asarray(p.leaf, dtype=np.int64).reshape(d, -1)
-        self.leaf = leaf
-        self.C = leaf.shape[1]
-        self.sa = np.asarray(p.sa, dtype=np.int64)
-        self.cnt = np.asarray(p.count, dtype=np.int64)
-        self.m = max(len(p.theta), int(self.sa.max()) + 1 if self.C else 1)
-        th = list(p.theta) + [(1, 1)] * (self.m - len(p.theta))
-        self.tp = np.array([a for a, _ in th], dtype=np.int64)
-        self.tq = np.array([b for _, b in th], dtype=np.int64)
-        self.klass = None if p.klass is None else np.asarray(p.klass, dtype=np.int64)
-        self.ncls = 1 if self.klass is None or not self.C else int(self.klass.max()) + 1
-        self.T = int(p.total_rows if p.total_rows is not None else self.cnt.sum())
-        # cost units
-        if p.metric == "lm":
-            dens = [int(t.n_leaves[0]) - 1 for t in self.trees if t.n_leaves[0] > 1]
-            self.unit = math.lcm(*dens) if dens else 1
-            self.lmu = [
-                (t.n_leaves - 1) * (self.unit // (int(t.n_leaves[0]) - 1))
-                if t.n_leaves[0] > 1
-                else np.zeros(t.n, dtype=np.int64)
-                for t in self.trees
-            ]
-            rec = p.scheme in ("viorec", "allrec")
-            self.cs = (2 if rec else 1) * d * self.unit
-        else:
-            self.unit = 1
-            self.lmu = [np.zeros(t.n, dtype=np.int64) for t in self.trees]
-            self.cs = self.T if p.metric == "dm" else 1
-        # partition keys: mixed radix over node ids
-        self.stride = np.ones(d, dtype=np.int64)
-        for a in range(d - 2, -1, -1):
-            self.stride[a] = self.stride[a + 1] * self.trees[a + 1].n
-        # cell order per attribute (cells under node v = a contiguous range)
-        self.order_a: list[IntArray] = []
-        self.lo: list[IntArray] = []
-        self.hi: list[IntArray] = []
-        for a, t in enumerate(self.trees):
-            o = np.argsort(leaf[a], kind="stable")
-            srt = leaf[a][o]
-            nodes = np.arange(t.n)
-            self.order_a.append(o)
-            self.lo.append(np.searchsorted(srt, nodes, "left"))
-            self.hi.append(np.searchsorted(srt, t.last, "right"))
-        self.all_cells = np.arange(self.C, dtype=np.int64)
+        self.trees = [TreeIndex(t) for t in p.taxonomies]
+        self._histogram(p)
+        self._cost_units(p)
+        self._cell_ranges()
         # search state (set by run)
         self.t0 = self._last_progress = 0.0
         self._aborting = False
@@ -238,6 +93,62 @@ class Search:
         self.lc = np.zeros(self.C, dtype=np.int64)
         self.li = np.zeros(self.C, dtype=np.int64)
         self._setup_state()
+
+    def _histogram(self, p: Problem) -> None:
+        """The cells' leaf ids, SA codes, counts, thresholds and classes as arrays."""
+        d = len(self.trees)
+        self.d = d
+        leaf = np.asarray(p.leaf, dtype=np.int64).reshape(d, -1)
+        self.leaf = leaf
+        self.C = leaf.shape[1]
+        self.sa = np.asarray(p.sa, dtype=np.int64)
+        self.cnt = np.asarray(p.count, dtype=np.int64)
+        self.m = max(len(p.theta), int(self.sa.max()) + 1 if self.C else 1)
+        th = list(p.theta) + [(1, 1)] * (self.m - len(p.theta))
+        self.tp = np.array([a for a, _ in th], dtype=np.int64)
+        self.tq = np.array([b for _, b in th], dtype=np.int64)
+        self.klass = None if p.klass is None else np.asarray(p.klass, dtype=np.int64)
+        self.ncls = 1 if self.klass is None or not self.C else int(self.klass.max()) + 1
+        self.T = int(p.total_rows if p.total_rows is not None else self.cnt.sum())
+
+    def _cost_units(self, p: Problem) -> None:
+        """Exact integer costs: LM in units of 1/L with L = lcm(|A_i| - 1); DM and CM as counts."""
+        d = self.d
+        if p.metric == "lm":
+            dens = [int(t.n_leaves[0]) - 1 for t in self.trees if t.n_leaves[0] > 1]
+            self.unit = math.lcm(*dens) if dens else 1
+            self.lmu = [
+                (t.n_leaves - 1) * (self.unit // (int(t.n_leaves[0]) - 1))
+                if t.n_leaves[0] > 1
+                else np.zeros(t.n, dtype=np.int64)
+                for t in self.trees
+            ]
+            rec = p.scheme in ("viorec", "allrec")
+            self.cs = (2 if rec else 1) * d * self.unit
+        else:
+            self.unit = 1
+            self.lmu = [np.zeros(t.n, dtype=np.int64) for t in self.trees]
+            self.cs = self.T if p.metric == "dm" else 1
+
+    def _cell_ranges(self) -> None:
+        """Partition keys (mixed radix over node ids) and, per attribute, the cells in leaf order, so the
+        cells under node v are the contiguous range ``lo[v]..hi[v]``."""
+        d, leaf = self.d, self.leaf
+        self.stride = np.ones(d, dtype=np.int64)
+        for a in range(d - 2, -1, -1):
+            self.stride[a] = self.stride[a + 1] * self.trees[a + 1].n
+        # cell order per attribute (cells under node v = a contiguous range)
+        self.order_a: list[IntArray] = []
+        self.lo: list[IntArray] = []
+        self.hi: list[IntArray] = []
+        for a, t in enumerate(self.trees):
+            o = np.argsort(leaf[a], kind="stable")
+            srt = leaf[a][o]
+            nodes = np.arange(t.n)
+            self.order_a.append(o)
+            self.lo.append(np.searchsorted(srt, nodes, "left"))
+            self.hi.append(np.searchsorted(srt, t.last, "right"))
+        self.all_cells = np.arange(self.C, dtype=np.int64)
 
     # ------------------------------------------------------------------ state
     def _setup_state(self) -> None:
@@ -339,280 +250,61 @@ class Search:
     # ------------------------------------------------------------------ evaluation
     def _eval(self, idx: IntArray) -> tuple[int, int, int, int]:
         """(cost, infeasible partitions, LB, infinite-LB partitions) of the partitions over ``idx``
-        (which must be unions of whole partitions)."""
+        (which must be unions of whole partitions); each partition's figures are kept at its first cell
+        (:mod:`.partitions` does the arithmetic)."""
         if idx.size == 0:
             return 0, 0, 0, 0
-        p = self.p
-        m = self.m
-        comp = self.ks[idx]
-        order = np.argsort(comp)
-        comp_s = comp[order]
-        idx_s = idx[order]
-        c_s = self.cnt[idx_s]
-        # (partition, SA value) pairs
-        pstart = _starts(comp_s)
-        pn = np.add.reduceat(c_s, pstart)
-        pcomp = comp_s[pstart]
-        pkey = pcomp // m
-        pv = pcomp - pkey * m
-        # partitions
-        gflag = np.empty(pkey.size, dtype=bool)
-        gflag[0] = True
-        np.not_equal(pkey[1:], pkey[:-1], out=gflag[1:])
-        gstart_p = np.flatnonzero(gflag)  # first pair of each partition
-        pg = np.cumsum(gflag) - 1  # partition of each pair
-        G = gstart_p.size
-        n = np.add.reduceat(pn, gstart_p)
-        tp = self.tp[pv]
-        tq = self.tq[pv]
-        viol = pn * tq > tp * n[pg]
-        gviol = np.bincount(pg, weights=viol, minlength=G) > 0
-        # #MinRm per pair (Lemma 3), non-recursive: ceil((n_s - θ n)/(1 - θ)) = ceil((n_s q - p n)/(q - p))
-        if (p.metric == "lm" and p.scheme in ("viosa", "allsa")) or (
-            p.metric == "cm" and p.scheme == "viorec"
-        ):
-            num = pn * tq - tp * n[pg]
-            den = tq - tp
-            minrm = np.where(viol, np.where(den > 0, -((-num) // np.maximum(den, 1)), pn), 0)
-        else:
-            minrm = np.zeros(pn.size, dtype=np.int64)
-        rec = p.scheme in ("viorec", "allrec")
-        first_cell = pstart[gstart_p]  # first sorted cell of each partition
-        # recursive deletions (vioRec): least fixed point D = Σ_s max(0, ceil(n_s - θ_s (n - D)))
-        if rec and gviol.any():
-            # only the pairs of violating partitions can lose rows
-            sel = np.flatnonzero(gviol[pg])
-            spg, spn, stp, stq = pg[sel], pn[sel], tp[sel], tq[sel]
-            D = np.zeros(G, dtype=np.int64)
-            while True:
-                N = n - D
-                dd = np.maximum(0, -((stp * N[spg] - spn * stq) // stq))
-                h = np.bincount(spg, weights=dd, minlength=G).astype(np.int64)
-                if np.array_equal(h, D):
-                    break
-                D = h
-            pdel = np.zeros(pn.size, dtype=np.int64)
-            pdel[sel] = dd
-        else:
-            D = np.zeros(G, dtype=np.int64)
-            pdel = np.zeros(pn.size, dtype=np.int64)
-        metric, scheme = p.metric, p.scheme
-        inf_cost = 0
-        # ---- exact cost at the cut
-        if scheme == "nosupp":
-            kept = n
-            dele = np.zeros(G, dtype=np.int64)
-            supp = np.zeros(G, dtype=np.int64)
-            inf_cost = int(gviol.sum())
-        elif scheme == "viosa":
-            kept, dele = n, np.zeros(G, dtype=np.int64)
-            supp = np.bincount(pg, weights=np.where(viol, pn, 0), minlength=G).astype(np.int64)
-        elif scheme == "allsa":
-            kept, dele = n, np.zeros(G, dtype=np.int64)
-            supp = np.where(gviol, n, 0)
-        elif scheme == "allrec":
-            dele = np.where(gviol, n, 0)
-            kept = n - dele
-            supp = np.zeros(G, dtype=np.int64)
-        else:  # viorec
-            dele = D
-            kept = n - D
-            supp = np.zeros(G, dtype=np.int64)
-        feasible = ~gviol if scheme == "nosupp" else np.ones(G, dtype=bool)
+        metric, scheme = self.p.metric, self.p.scheme
+        P = split(idx, self.ks, self.cnt, self.m, self.tp, self.tq)
+        minrm = min_removals(P, metric, scheme)
+        D, pdel = recursive_deletions(P, scheme in ("viorec", "allrec"))
+        kept, dele, supp, feasible = scheme_counts(P, scheme, D)
+        rep = P.idx_s[P.first_cell]
+        klass_s = None if self.klass is None else self.klass[P.idx_s]
+        gsp = None
         if metric == "lm":
-            gcp = self.gc[idx_s[first_cell]]
-            gsp = self.gs[idx_s[first_cell]]
-            gen = kept * gcp
-            gen_spec = kept * gsp
+            gsp = self.gs[rep]
+            gen, gen_spec = kept * self.gc[rep], kept * gsp
         elif metric == "dm":
-            gen = kept * kept
-            gen_spec = gen
+            gen = gen_spec = kept * kept
         else:
-            gen = self._cm_minority(idx_s, pstart, pg, pv, pdel, gviol, G, D)
+            assert klass_s is not None
+            gen, cell_del = cm_minority(P, klass_s, self.ncls, scheme, pdel)
             gen_spec = gen
-        part_cost = gen + (supp + dele) * self.cs
-        cost = int(part_cost[feasible].sum())
-        # ---- lower bounds (SPEC §5.7)
-        spec_s = self.spec[idx_s]
-        homog = np.minimum.reduceat(spec_s, first_cell) == np.maximum.reduceat(spec_s, first_cell)
-        exact_spec = gen_spec + (supp + dele) * self.cs  # exact cost of a homogeneous partition
-        sum_minrm = np.bincount(pg, weights=minrm, minlength=G).astype(np.int64)
-        bound: Any
-        if metric == "lm":
-            if scheme == "nosupp":
-                bound = n * gsp
-            elif scheme in ("viosa", "allsa"):  # Thm 5
-                bound = sum_minrm * self.cs + n * gsp
-            else:  # Cor 7 (independence holds for LM): d·c + (n - d)·cost_g at Cut_spec
-                bound = D * self.cs + (n - D) * gsp
-        else:
-            bound = self._spec_bound(idx_s, spec_s, first_cell, n, D, sum_minrm, gviol, G)
-        lb_part = np.where(homog, exact_spec, bound)
-        # each partition's figures at its first cell: later "before" sums need no re-evaluation
-        rep = idx_s[first_cell]
+            if cell_del is not None:
+                self._cell_del = cell_del
+        removed = (supp + dele) * self.cs
+        part_cost = gen + removed
+        lb_part = lower_bounds(
+            P,
+            self.spec[P.idx_s],
+            gen_spec + removed,
+            gsp,
+            D,
+            minrm,
+            metric=metric,
+            scheme=scheme,
+            cs=self.cs,
+            total=self.T,
+            klass_s=klass_s,
+            ncls=self.ncls,
+        )
         self.cc[idx] = 0
         self.ci[idx] = 0
         self.lc[idx] = 0
         self.li[idx] = 0
         self.cc[rep] = np.where(feasible, part_cost, 0)
         self.ci[rep] = ~feasible
-        if scheme == "nosupp":
-            self.lc[rep] = np.where(gviol, 0, lb_part)
-            self.li[rep] = gviol
-        else:
-            self.lc[rep] = lb_part
         if self._want_detail:
-            self._store_detail(idx_s, pstart, pg, viol, gviol, pdel, c_s)
-        inf_lb = 0
+            self.detail = cell_detail(P, metric, scheme, pdel, self._cell_del)
+        cost = int(part_cost[feasible].sum())
         if scheme == "nosupp":
-            inf_lb = int(gviol.sum())
-            lb = int(lb_part[~gviol].sum())
-        else:
-            lb = int(lb_part.sum())
-        return cost, inf_cost, lb, inf_lb
-
-    def _store_detail(
-        self,
-        idx_s: IntArray,
-        pstart: IntArray,
-        pg: IntArray,
-        viol: npt.NDArray[np.bool_],
-        gviol: npt.NDArray[np.bool_],
-        pdel: IntArray,
-        c: IntArray,
-    ) -> None:
-        """Per cell (in ``idx_s`` order): partition number, rows deleted, SA suppressed (the release)."""
-        scheme = self.p.scheme
-        cells_pair = np.repeat(np.arange(pstart.size), np.diff(np.append(pstart, idx_s.size)))
-        cells_g = pg[cells_pair]
-        deleted = np.zeros(idx_s.size, dtype=np.int64)
-        suppressed = np.zeros(idx_s.size, dtype=bool)
-        if scheme == "viosa":
-            suppressed = viol[cells_pair]
-        elif scheme == "allsa":
-            suppressed = gviol[cells_g]
-        elif scheme == "allrec":
-            deleted = np.where(gviol[cells_g], c, 0)
-        elif scheme == "viorec" and pdel.any():
-            if self.p.metric == "cm":
-                deleted = self._cell_del
-            else:  # a pair's deletions from its cells in cell order (any rows cost the same, SPEC §5.3)
-                cum = np.cumsum(c)
-                before = cum - c - (cum - c)[pstart][cells_pair]
-                deleted = np.clip(pdel[cells_pair] - before, 0, c)
-        self.detail = (idx_s, cells_g, deleted, suppressed)
-
-    def _cm_minority(
-        self,
-        idx_s: IntArray,
-        pstart: IntArray,
-        pg: IntArray,
-        pv: IntArray,
-        pdel: IntArray,
-        gviol: npt.NDArray[np.bool_],
-        G: int,
-        D: IntArray,
-    ) -> IntArray:
-        """CM at the cut: minority rows of each kept partition after the scheme's deletions. vioRec takes
-        a value's deletions from the rows outside the partition's majority class first (class-code order),
-        then from the majority class (SPEC §5.3 [D])."""
-        assert self.klass is not None
-        k = self.klass[idx_s]
-        c = self.cnt[idx_s]
-        cells_pair = np.repeat(np.arange(pstart.size), np.diff(np.append(pstart, idx_s.size)))
-        cells_g = pg[cells_pair]
-        ncls = self.ncls
-        gc = np.bincount(cells_g * ncls + k, weights=c, minlength=G * ncls).astype(np.int64).reshape(G, ncls)
-        if self.p.scheme == "viorec" and pdel.any():
-            major = np.argmax(gc, axis=1)  # ties: the smallest class code
-            is_major = (k == major[cells_g]).astype(np.int64)
-            # within each pair: non-majority classes first (class-code order), then the majority class
-            o = np.lexsort((k, is_major, cells_pair))
-            cp = cells_pair[o]
-            co = c[o]
-            cum = np.cumsum(co)
-            start = _starts(cp)
-            base = np.repeat(cum[start] - co[start], np.diff(np.append(start, cp.size)))
-            before = cum - co - base
-            take = np.clip(pdel[cp] - before, 0, co)
-            kept_c = np.zeros(c.size, dtype=np.int64)
-            kept_c[o] = co - take
-            self._cell_del = c - kept_c
-            gc = (
-                np.bincount(cells_g * ncls + k, weights=kept_c, minlength=G * ncls)
-                .astype(np.int64)
-                .reshape(G, ncls)
-            )
-        kept = gc.sum(axis=1)
-        minority = kept - gc.max(axis=1)
-        if self.p.scheme == "allrec":
-            minority = np.where(gviol, 0, minority)
-        return np.asarray(minority, dtype=np.int64)
-
-    def _spec_bound(
-        self,
-        idx_s: IntArray,
-        spec_s: IntArray,
-        first_cell: IntArray,
-        n: IntArray,
-        D: IntArray,
-        sum_minrm: IntArray,
-        gviol: npt.NDArray[np.bool_],
-        G: int,
-    ) -> IntArray:
-        """DM/CM lower bounds of non-homogeneous partitions from their Cut_spec sub-partitions."""
-        p = self.p
-        cells_g = np.repeat(np.arange(G), np.diff(np.append(first_cell, idx_s.size)))
-        c = self.cnt[idx_s]
-        if p.metric == "dm":
-            if p.scheme == "viorec":  # the safe bound [D]: d·|T| + (n - d)
-                return D * self.T + (n - D)
-            # Cut_spec sub-partitions: the spec key refines the partition key, so sorting by it alone
-            # groups them (and they nest in the partitions)
-            o = np.argsort(spec_s)
-            st = _starts(spec_s[o])
-            size = np.add.reduceat(c[o], st)
-            grp = cells_g[o][st]
-            sq = np.bincount(grp, weights=size * size, minlength=G).astype(np.int64)
-            if p.scheme == "nosupp" or not D.any():
-                return sq
-            # allRec, Cor 7: d·|T| + the n - d smallest per-row costs (a row costs its sub-partition
-            # size); only partitions that lose rows need the sort
-            sel = np.flatnonzero(D[grp] > 0)
-            g2, s2 = grp[sel], size[sel]
-            o2 = np.argsort(g2 * (int(s2.max()) + 1) + s2)
-            g2, s2 = g2[o2], s2[o2]
-            cum = np.cumsum(s2)
-            st2 = _starts(g2)
-            base = np.repeat(cum[st2] - s2[st2], np.diff(np.append(st2, g2.size)))
-            before = cum - s2 - base
-            take = np.clip((n - D)[g2] - before, 0, s2)
-            smallest = np.bincount(g2, weights=take * s2, minlength=G).astype(np.int64)
-            return np.where(D > 0, D * self.T + smallest, sq)
-        # CM: minority of each Cut_spec sub-partition
-        assert self.klass is not None
-        k = self.klass[idx_s]
-        o = np.argsort(spec_s * self.ncls + k)
-        sg, sp, sk, sc = cells_g[o], spec_s[o], k[o], c[o]
-        newsub = np.ones(sp.size, dtype=bool)
-        np.not_equal(sp[1:], sp[:-1], out=newsub[1:])
-        newcls = newsub.copy()
-        newcls[1:] |= sk[1:] != sk[:-1]
-        cst = np.flatnonzero(newcls)
-        ccount = np.add.reduceat(sc, cst)
-        sub_of_cls = np.cumsum(newsub)[cst] - 1
-        nsub = int(newsub.sum())
-        sub_size = np.bincount(sub_of_cls, weights=ccount, minlength=nsub).astype(np.int64)
-        sub_max = np.zeros(nsub, dtype=np.int64)
-        np.maximum.at(sub_max, sub_of_cls, ccount)
-        sub_grp = sg[np.flatnonzero(newsub)]
-        minority = np.bincount(sub_grp, weights=sub_size - sub_max, minlength=G).astype(np.int64)
-        majority = np.bincount(sub_grp, weights=sub_max, minlength=G).astype(np.int64)
-        if p.scheme == "nosupp":
-            return minority
-        if p.scheme == "allrec":  # Cor 7: d + max(0, (n - d) - Σ majority)
-            return np.asarray(D + np.maximum(0, n - D - majority), dtype=np.int64)
-        return np.asarray(np.maximum(sum_minrm, minority), dtype=np.int64)  # vioRec: Thm 4 (safe for CM)
+            self.lc[rep] = np.where(P.gviol, 0, lb_part)
+            self.li[rep] = P.gviol
+            infeasible = int(P.gviol.sum())
+            return cost, infeasible, int(lb_part[~P.gviol].sum()), infeasible
+        self.lc[rep] = lb_part
+        return cost, 0, int(lb_part.sum()), 0
 
     # ------------------------------------------------------------------ search
     def _lb_eff(self) -> int:
@@ -889,41 +581,5 @@ class Search:
         return self.g, gid, dele, supp, (INF if icost else cost)
 
 
-INF = 1 << 62
-
-
-def _starts(sorted_values: IntArray) -> IntArray:
-    """Start positions of the runs of equal values in a sorted array."""
-    flag = np.empty(sorted_values.size, dtype=bool)
-    if sorted_values.size:
-        flag[0] = True
-        np.not_equal(sorted_values[1:], sorted_values[:-1], out=flag[1:])
-    return np.flatnonzero(flag)
-
-
 class _Timeout(Exception):
     pass
-
-
-def min_rm(n_s: int, n: int, p: int, q: int) -> int:
-    """Lemma 3 (SPEC §5.7): the fewest rows of value s to delete from a partition of n rows holding n_s of
-    them so that s is no longer violated under θ = p/q, exactly ⌈(n_s − θ·n)/(1 − θ)⌉ (0 if not violated).
-    The search computes the same expression vectorized."""
-    if n_s * q <= p * n:
-        return 0
-    if p == q:
-        return 0
-    return -((p * n - n_s * q) // (q - p))
-
-
-def least_deletions(counts: Sequence[int], thetas: Sequence[tuple[int, int]]) -> list[int]:
-    """vioRec's deletions per value (SPEC §5.3): the least fixed point of d_s = max(0, ⌈n_s − θ_s·(n − D)⌉),
-    D = Σ d_s, reached by iterating from D = 0 (the search runs the same iteration over all partitions)."""
-    n = sum(counts)
-    total = 0
-    while True:
-        kept = n - total
-        dels = [max(0, -((p * kept - c * q) // q)) for c, (p, q) in zip(counts, thetas, strict=True)]
-        if sum(dels) == total:
-            return dels
-        total = sum(dels)

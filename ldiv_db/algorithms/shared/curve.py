@@ -134,15 +134,36 @@ def hilbert_l_groups(
         bits = bits_for([int(coords[:, i].max()) + 1 for i in range(d)] if d else [])
     keys = hilbert_keys(coords, bits) if d else np.zeros(n_rows, dtype=np.int64)
     order = curve_order(keys, rids)
-    # buckets: per SA id, its rows' curve positions in curve order; the head is the first unused one
     pos_sid = sid_arr[order]
+    groups, leftovers, max_l_from = _pick_groups(pos_sid, l)
+    pos_group = np.full(n_rows, -1, dtype=np.int64)
+    for g, members in enumerate(groups):
+        pos_group[members] = g
+    if leftovers:
+        _place_leftovers(pos_group, pos_sid, coords[order], leftovers, len(groups))
+    group[order] = pos_group
+    stars = 0
+    if d:
+        lo = np.full((len(groups), d), np.iinfo(np.int64).max, dtype=np.int64)
+        hi = np.full((len(groups), d), -1, dtype=np.int64)
+        np.minimum.at(lo, group, coords)
+        np.maximum.at(hi, group, coords)
+        gsize = np.bincount(group, minlength=len(groups))
+        stars = int((gsize * (lo != hi).sum(axis=1)).sum())
+    return Grouping(group, len(groups), stars, max_l_from, len(leftovers))
+
+
+def _pick_groups(pos_sid: IntArray, l: int) -> tuple[list[list[int]], list[int], int | None]:
+    """The groups of curve positions (see :func:`hilbert_l_groups`), the leftover positions, and the
+    group from which Max-l picked (None: never)."""
+    # buckets: per SA id, its rows' curve positions in curve order; the head is the first unused one
     buckets: dict[int, list[int]] = {}
     for pos, s in enumerate(pos_sid.tolist()):
         buckets.setdefault(s, []).append(pos)
     head = dict.fromkeys(buckets, 0)
     size = {s: len(b) for s, b in buckets.items()}
     active = set(buckets)
-    remaining = n_rows
+    remaining = len(pos_sid)
     groups: list[list[int]] = []
     max_l_from: int | None = None
     while len(active) >= l:
@@ -173,44 +194,37 @@ def hilbert_l_groups(
         groups.append(members)
     if not groups:
         raise InternalError("Hilbert: the rows to group are not l-eligible")
-    # leftovers (Max-l leaves at most one row per bucket): the cheapest group without the row's SA value
-    pos_group = np.full(n_rows, -1, dtype=np.int64)
-    for g, members in enumerate(groups):
-        pos_group[members] = g
-    pos_coords = coords[order]
     leftovers = [buckets[s][k] for s in sorted(active) for k in range(head[s], len(buckets[s]))]
-    if leftovers:
-        gsize = np.bincount(pos_group[pos_group >= 0], minlength=len(groups)).astype(np.int64)
-        lo = np.full((len(groups), d), np.iinfo(np.int64).max, dtype=np.int64)
-        hi = np.full((len(groups), d), -1, dtype=np.int64)
-        placed = pos_group >= 0
-        np.minimum.at(lo, pos_group[placed], pos_coords[placed])
-        np.maximum.at(hi, pos_group[placed], pos_coords[placed])
-        for pos in sorted(leftovers):
-            s, point = int(pos_sid[pos]), pos_coords[pos]
-            has_s = np.zeros(len(groups), dtype=bool)
-            has_s[pos_group[(pos_sid == s) & (pos_group >= 0)]] = True
-            cand = np.flatnonzero(~has_s)
-            if not len(cand):
-                cand = np.arange(len(groups))
-            mixed = (lo[cand] != hi[cand]).sum(axis=1)
-            mixed_after = (np.minimum(lo[cand], point) != np.maximum(hi[cand], point)).sum(axis=1)
-            delta = (gsize[cand] + 1) * mixed_after - gsize[cand] * mixed
-            g = int(cand[int(np.argmin(delta))])  # argmin: the first group on ties
-            pos_group[pos] = g
-            gsize[g] += 1
-            lo[g] = np.minimum(lo[g], point)
-            hi[g] = np.maximum(hi[g], point)
-    group[order] = pos_group
-    stars = 0
-    if d:
-        lo = np.full((len(groups), d), np.iinfo(np.int64).max, dtype=np.int64)
-        hi = np.full((len(groups), d), -1, dtype=np.int64)
-        np.minimum.at(lo, group, coords)
-        np.maximum.at(hi, group, coords)
-        gsize = np.bincount(group, minlength=len(groups))
-        stars = int((gsize * (lo != hi).sum(axis=1)).sum())
-    return Grouping(group, len(groups), stars, max_l_from, len(leftovers))
+    return groups, leftovers, max_l_from
+
+
+def _place_leftovers(
+    pos_group: IntArray, pos_sid: IntArray, pos_coords: IntArray, leftovers: list[int], n_groups: int
+) -> None:
+    """Max-l leaves at most one row per bucket: each joins the group without its SA value that gains
+    the fewest stars (the first such group on ties), in curve order; fills ``pos_group``."""
+    d = pos_coords.shape[1]
+    gsize = np.bincount(pos_group[pos_group >= 0], minlength=n_groups).astype(np.int64)
+    lo = np.full((n_groups, d), np.iinfo(np.int64).max, dtype=np.int64)
+    hi = np.full((n_groups, d), -1, dtype=np.int64)
+    placed = pos_group >= 0
+    np.minimum.at(lo, pos_group[placed], pos_coords[placed])
+    np.maximum.at(hi, pos_group[placed], pos_coords[placed])
+    for pos in sorted(leftovers):
+        s, point = int(pos_sid[pos]), pos_coords[pos]
+        has_s = np.zeros(n_groups, dtype=bool)
+        has_s[pos_group[(pos_sid == s) & (pos_group >= 0)]] = True
+        cand = np.flatnonzero(~has_s)
+        if not len(cand):
+            cand = np.arange(n_groups)
+        mixed = (lo[cand] != hi[cand]).sum(axis=1)
+        mixed_after = (np.minimum(lo[cand], point) != np.maximum(hi[cand], point)).sum(axis=1)
+        delta = (gsize[cand] + 1) * mixed_after - gsize[cand] * mixed
+        g = int(cand[int(np.argmin(delta))])  # argmin: the first group on ties
+        pos_group[pos] = g
+        gsize[g] += 1
+        lo[g] = np.minimum(lo[g], point)
+        hi[g] = np.maximum(hi[g], point)
 
 
 # ------------------------------------------------------------------------------------------- in the database

@@ -1,5 +1,6 @@
 """What several algorithms share about QIs: how each QI is priced and published (its kind), and the
-stored taxonomies as preorder arrays (:class:`Tree`, read by ``sql/bsgi/nodes.sql``)."""
+stored taxonomies as preorder arrays (:class:`Tree`: the store's
+:class:`~ldiv_db.taxonomy.arrays.TaxonomyArrays` with the LCA rows BSGI and Mondrian need)."""
 
 from __future__ import annotations
 
@@ -8,31 +9,45 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
 import numpy as np
-import numpy.typing as npt
 
-from ...render import render
+from ...taxonomy.arrays import IntArray as IntArray  # re-exported: the int64 array type of the algorithms
+from ...taxonomy.arrays import TaxonomyArrays
+from ...taxonomy.stored import load_arrays
 from ..base import AnonymizeRequest, lca_kinds
 
 if TYPE_CHECKING:
     from ...db import Database
 
 Kind = Literal["hierarchy", "numeric", "flat"]
-IntArray = npt.NDArray[np.int64]
 
 
 @dataclass
 class Tree:
-    """A stored taxonomy as preorder arrays (ldiv.hierarchy_node): node ids 0..N-1, root = 0, the
-    subtree of node i is the id range ``i..last[i]``."""
+    """A stored taxonomy as preorder arrays (:class:`TaxonomyArrays`): node ids 0..N-1, root = 0, the
+    subtree of node i is the id range ``i..last[i]``; adds a cache of LCA rows."""
 
-    parent: IntArray
-    n_leaves: IntArray
-    last: IntArray
-    domain: int  # |A|: the number of leaves
+    arrays: TaxonomyArrays
     _lca_rows: dict[int, IntArray] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
-        self._ids = np.arange(len(self.parent), dtype=np.int64)
+        self._ids = np.arange(self.arrays.size, dtype=np.int64)
+
+    @property
+    def parent(self) -> IntArray:
+        return self.arrays.parent
+
+    @property
+    def n_leaves(self) -> IntArray:
+        return self.arrays.n_leaves
+
+    @property
+    def last(self) -> IntArray:
+        return self.arrays.last
+
+    @property
+    def domain(self) -> int:
+        """|A|: the number of leaves."""
+        return self.arrays.domain
 
     def ancestors(self, x: int) -> list[int]:
         """x and its ancestors, root last."""
@@ -59,18 +74,6 @@ def qi_kinds(request: AnonymizeRequest) -> list[Kind]:
 
 
 def load_trees(db: Database, hids: Sequence[int], kinds: Sequence[str]) -> dict[int, Tree]:
-    """The stored taxonomies of the hierarchy QIs as preorder arrays (``bsgi/nodes.sql``), by id."""
-    wanted = sorted({h for h, k in zip(hids, kinds, strict=True) if k == "hierarchy"})
-    if not wanted:
-        return {}
-    nodes = db.df(render("bsgi/nodes.sql", {"hids": wanted}))
-    out: dict[int, Tree] = {}
-    for hid, part in nodes.groupby("hierarchy_id", sort=True):
-        n_leaves = part["n_leaves"].to_numpy(dtype=np.int64)
-        out[int(str(hid))] = Tree(
-            parent=part["parent_id"].to_numpy(dtype=np.int64),
-            n_leaves=n_leaves,
-            last=part["last_leaf"].to_numpy(dtype=np.int64),
-            domain=int(n_leaves[0]),
-        )
-    return out
+    """The stored taxonomies of the hierarchy QIs, by id (read by the taxonomy store)."""
+    wanted = [h for h, k in zip(hids, kinds, strict=True) if k == "hierarchy"]
+    return {hid: Tree(arrays) for hid, arrays in load_arrays(db, wanted).items()}

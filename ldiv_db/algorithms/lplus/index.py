@@ -1,0 +1,51 @@
+"""The index structures l+-Optimize's search derives from a taxonomy's preorder arrays: children, the
+number of full-subtree cuts under each node, and the ancestor of every node at every depth."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .problem import Taxonomy
+
+
+class TreeIndex:
+    """Derived arrays of one taxonomy (depth, last, leaves and leaf counts come from the store's arrays)."""
+
+    def __init__(self, t: Taxonomy) -> None:
+        arrays = t.arrays
+        parent = arrays.parent
+        n = arrays.size
+        self.n = n
+        depth = arrays.depth
+        self.depth = depth
+        self.last = arrays.last
+        self.is_leaf = arrays.is_leaf
+        self.n_leaves = arrays.n_leaves
+        self.children: list[list[int]] = [[] for _ in range(n)]
+        for i in range(1, n):
+            self.children[int(parent[i])].append(i)
+        cuts = [1] * n
+        for i in range(n - 1, -1, -1):
+            if self.children[i]:
+                prod = 1
+                for c in self.children[i]:
+                    prod *= cuts[c]
+                cuts[i] = 1 + prod
+        self.n_cuts = cuts
+        # anc[k][x] = ancestor of x at depth k (x itself when depth(x) <= k)
+        height = int(depth.max()) if n else 0
+        anc = np.tile(np.arange(n, dtype=np.int64), (height + 1, 1))
+        for k in range(height - 1, -1, -1):
+            row = anc[k + 1].copy()
+            deeper = depth > k
+            row[deeper] = parent[anc[k + 1][deeper]] if k + 1 <= height else row[deeper]
+            # walk each node up to depth k
+            cur = np.arange(n, dtype=np.int64)
+            while True:
+                move = depth[cur] > k
+                if not move.any():
+                    break
+                cur[move] = parent[cur[move]]
+            anc[k] = cur
+        self.anc = anc
+        self.levels = [np.array(lv, dtype=np.int64) for lv in t.levels]

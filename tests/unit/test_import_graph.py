@@ -1,0 +1,253 @@
+"""The architecture rules of ``ldiv_db/``, read from the source with ``ast`` (nothing is imported):
+
+* the module import graph has no cycle;
+* an algorithm package (``ldiv_db/algorithms/<name>/``) imports neither ``ldiv_db.anonymize``,
+  ``ldiv_db.cli``, ``ldiv_db.pipeline`` nor another algorithm package (``algorithms/shared/`` and
+  ``algorithms/base.py`` are what they share);
+* no module is over 600 lines, no function over 80.
+
+Every import statement is read wherever it stands: at module level, inside a function, and under
+``if TYPE_CHECKING:``. Function-level imports are edges like any other (deferring an import hides a
+cycle, it does not remove it). Type-only imports (under ``if TYPE_CHECKING:``) are edges for the layer
+rule (an algorithm may not even name ``anonymize``'s types) but not for cycles: they never execute, and
+"module B's functions take module A's object as a parameter, while A calls B" (``db`` opening a file
+runs the schema rule, whose functions take the ``Database``) is the ordinary shape of a layer below
+another, not a knot; counting them would force a Protocol copy of ``Database`` into every such module.
+An edge goes to the module named (``from a.b import c`` goes to ``a.b.c`` when that is a module, else to
+``a.b``); the parent packages Python initializes on the way are not edges (they are already loading when
+a child imports them).
+
+``KNOWN`` lists the offenders other work owns, each with its owner; it must match exactly (an entry that
+no longer offends fails too), so removing an entry is the whole job once its owner's change is in.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2] / "ldiv_db"
+MAX_MODULE_LINES = 600
+MAX_FUNCTION_LINES = 80
+FORBIDDEN_FOR_ALGORITHMS = ("ldiv_db.anonymize", "ldiv_db.cli", "ldiv_db.pipeline")
+SHARED = {"shared", "base"}
+
+# offender -> owner. Offenders: "cycle: <modules, sorted>", "import: <module> -> <module>",
+# "module: <module>", "function: <module>.<qualified name>".
+KNOWN: dict[str, str] = {
+    # the pipeline helper (issue 12: one release pipeline, Decomposition+ through it)
+    "cycle: ldiv_db.algorithms, ldiv_db.algorithms.decomposition, ldiv_db.algorithms.decomposition.release, "
+    "ldiv_db.anonymize": "pipeline",
+    "import: ldiv_db.algorithms.decomposition -> ldiv_db.anonymize": "pipeline",
+    "import: ldiv_db.algorithms.decomposition.release -> ldiv_db.anonymize": "pipeline",
+    "module: ldiv_db.algorithms.decomposition.release": "pipeline",
+    "function: ldiv_db.algorithms.decomposition.release._build": "pipeline",
+    "function: ldiv_db.algorithms.decomposition.release.publish_release": "pipeline",
+    "function: ldiv_db.algorithms.decomposition.forming.form_groups": "pipeline",
+    "function: ldiv_db.anonymize._anonymize": "pipeline",
+    "function: ldiv_db.anonymize.publish": "pipeline",
+    # the cheap-pipeline helper (metrics)
+    "function: ldiv_db.metrics.compute.compute_metrics": "cheap",
+    "function: ldiv_db.metrics.kl.kl_divergence": "cheap",
+    # the issue-17 helpers
+    "function: ldiv_db.algorithms.bsgi.Bsgi.run": "bsgi",
+    "module: ldiv_db.algorithms.bsgi.engine": "bsgi",
+    "function: ldiv_db.algorithms.topdown.TopDown.run": "topdown",
+}
+
+
+def _modules() -> dict[str, Path]:
+    out = {}
+    for path in sorted(ROOT.rglob("*.py")):
+        parts = list(path.relative_to(ROOT.parent).with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts.pop()
+        out[".".join(parts)] = path
+    return out
+
+
+MODULES = _modules()
+
+
+def _is_package(name: str) -> bool:
+    return MODULES[name].name == "__init__.py"
+
+
+def _resolve(module: str, node: ast.ImportFrom) -> str:
+    if not node.level:
+        return node.module or ""
+    base = module.split(".")
+    if not _is_package(module):
+        base = base[:-1]
+    base = base[: len(base) - (node.level - 1)]
+    return ".".join(base + ([node.module] if node.module else []))
+
+
+def _type_only(tree: ast.AST) -> set[int]:
+    """The ids of the import nodes under ``if TYPE_CHECKING:`` (or ``typing.TYPE_CHECKING``)."""
+    out: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and ast.unparse(node.test) in ("TYPE_CHECKING", "typing.TYPE_CHECKING"):
+            for inner in node.body:
+                out |= {id(n) for n in ast.walk(inner) if isinstance(n, ast.Import | ast.ImportFrom)}
+    return out
+
+
+def _targets(module: str, tree: ast.AST, *, type_only: bool = True) -> Iterator[str]:
+    """The ldiv_db modules ``module`` imports (with ``type_only=False``: those that execute)."""
+    skip = set() if type_only else _type_only(tree)
+    for node in ast.walk(tree):
+        if id(node) in skip:
+            continue
+        if isinstance(node, ast.Import):
+            names = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = _resolve(module, node)
+            names = [f"{base}.{a.name}" if f"{base}.{a.name}" in MODULES else base for a in node.names]
+        else:
+            continue
+        for name in names:
+            while name and name not in MODULES and name.startswith("ldiv_db"):
+                name = name.rpartition(".")[0]
+            if name in MODULES and name != module:
+                yield name
+
+
+def _parse(module: str) -> ast.Module:
+    return ast.parse(MODULES[module].read_text(encoding="utf-8"), filename=str(MODULES[module]))
+
+
+TREES = {m: _parse(m) for m in MODULES}
+GRAPH = {m: sorted(set(_targets(m, TREES[m]))) for m in MODULES}  # every import
+RUNTIME = {m: sorted(set(_targets(m, TREES[m], type_only=False))) for m in MODULES}  # those that execute
+
+
+def _cycles(graph: dict[str, list[str]]) -> list[list[str]]:
+    """The strongly connected components with more than one module (Tarjan, iterative)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    out: list[list[str]] = []
+    for start in graph:
+        if start in index:
+            continue
+        work = [(start, iter(graph[start]))]
+        index[start] = low[start] = len(index)
+        stack.append(start)
+        on_stack.add(start)
+        while work:
+            v, it = work[-1]
+            w = next(it, None)
+            if w is not None:
+                if w not in index:
+                    index[w] = low[w] = len(index)
+                    stack.append(w)
+                    on_stack.add(w)
+                    work.append((w, iter(graph[w])))
+                elif w in on_stack:
+                    low[v] = min(low[v], index[w])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[v])
+            if low[v] == index[v]:
+                comp = []
+                while True:
+                    w = stack.pop()
+                    on_stack.discard(w)
+                    comp.append(w)
+                    if w == v:
+                        break
+                if len(comp) > 1:
+                    out.append(sorted(comp))
+    return out
+
+
+def _algorithm(module: str) -> str | None:
+    parts = module.split(".")
+    if len(parts) >= 3 and parts[1] == "algorithms" and parts[2] not in SHARED:
+        return parts[2]
+    return None
+
+
+def cycle_offenders() -> set[str]:
+    return {"cycle: " + ", ".join(c) for c in _cycles(RUNTIME)}
+
+
+def layer_offenders() -> set[str]:
+    out = set()
+    for module, targets in GRAPH.items():
+        own = _algorithm(module)
+        if own is None:
+            continue
+        for t in targets:
+            other = _algorithm(t)
+            forbidden = any(t == f or t.startswith(f + ".") for f in FORBIDDEN_FOR_ALGORITHMS)
+            if forbidden or t == "ldiv_db.algorithms" or (other is not None and other != own):
+                out.add(f"import: {module} -> {t}")
+    return out
+
+
+def _functions(tree: ast.AST, prefix: str = "") -> Iterator[tuple[str, int]]:
+    for node in ast.iter_child_nodes(tree):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            name = f"{prefix}{node.name}"
+            yield name, (node.end_lineno or node.lineno) - node.lineno + 1
+            yield from _functions(node, name + ".")
+        elif isinstance(node, ast.ClassDef):
+            yield from _functions(node, f"{prefix}{node.name}.")
+        else:
+            yield from _functions(node, prefix)
+
+
+def size_offenders() -> set[str]:
+    out = set()
+    for module, path in MODULES.items():
+        if len(path.read_text(encoding="utf-8").splitlines()) > MAX_MODULE_LINES:
+            out.add(f"module: {module}")
+        for name, lines in _functions(TREES[module]):
+            if lines > MAX_FUNCTION_LINES:
+                out.add(f"function: {module}.{name}")
+    return out
+
+
+def _check(found: set[str], kind: str) -> None:
+    known = {k for k in KNOWN if k.startswith(kind)}
+    new = sorted(found - known)
+    stale = sorted(known - found)
+    assert not new, "new offenders (fix them; KNOWN is for other work in flight):\n" + "\n".join(new)
+    assert not stale, "no longer offending, remove from KNOWN:\n" + "\n".join(stale)
+
+
+def test_no_import_cycle() -> None:
+    _check(cycle_offenders(), "cycle: ")
+
+
+def test_algorithms_import_only_shared_code() -> None:
+    _check(layer_offenders(), "import: ")
+
+
+def test_module_and_function_sizes() -> None:
+    found = size_offenders()
+    _check({o for o in found if o.startswith("module: ")}, "module: ")
+    _check({o for o in found if o.startswith("function: ")}, "function: ")
+
+
+def test_the_graph_sees_every_kind_of_import() -> None:
+    """The walker itself: relative, function-level and TYPE_CHECKING imports are edges."""
+    src = (
+        "from typing import TYPE_CHECKING\n"
+        "from .render import render\n"
+        "if TYPE_CHECKING:\n    from .db import Database\n"
+        "def f():\n    from . import errors\n    import ldiv_db.catalog\n"
+    )
+    edges = set(_targets("ldiv_db.inputs", ast.parse(src)))
+    assert edges == {"ldiv_db.render", "ldiv_db.db", "ldiv_db.errors", "ldiv_db.catalog"}
+    assert set(_targets("ldiv_db.inputs", ast.parse(src), type_only=False)) == edges - {"ldiv_db.db"}
+    assert set(_targets("ldiv_db.algorithms.tp.core", ast.parse("from ...anonymize import x"))) == {
+        "ldiv_db.anonymize"
+    }
+    assert _cycles({"a": ["b"], "b": ["c"], "c": ["a"], "d": ["a"]}) == [["a", "b", "c"]]
+    assert _cycles({"a": ["b"], "b": []}) == []
