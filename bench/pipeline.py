@@ -7,7 +7,9 @@ of bench/tp.py's table (QI prefixes of age, sex, race, marital-status, education
 workclass; in memory, as bench/tp.py). SA occupation, KL on. Each setting: best of ``--repeat`` runs
 after one warm-up. ``seconds`` = ``AnonymizeResult.seconds``; ``algorithm`` = the time inside the
 algorithm's ``run`` (timed by wrapping it); ``pipeline`` = seconds − algorithm; ``statements`` =
-``AnonymizeResult.queries``, of which ``pipeline_statements`` were issued outside the algorithm.
+``AnonymizeResult.queries``, of which ``pipeline_statements`` were issued outside the algorithm;
+``pipeline_cpu_seconds`` = the process's CPU time (DuckDB's threads included) outside the algorithm,
+steadier than wall time on a shared machine.
 
     python -m bench.pipeline                      # this checkout; writes bench/results/pipeline.json
     python -m bench.pipeline --compare ../before  # also an older checkout, interleaved, same machine
@@ -51,12 +53,15 @@ def _timed_algorithms() -> dict[str, Any]:
 
         def run(self: Any, request: Any, _original: Callable[..., Any] = original) -> Any:
             db = request.db
-            q0, s0, t0 = db.queries, len(db.steps), time.perf_counter()
+            q0, s0, t0, c0 = db.queries, len(db.steps), time.perf_counter(), time.process_time()
             try:
                 return _original(self, request)
             finally:
                 probe.update(
-                    seconds=time.perf_counter() - t0, queries=db.queries - q0, steps=(s0, len(db.steps))
+                    seconds=time.perf_counter() - t0,
+                    cpu=time.process_time() - c0,
+                    queries=db.queries - q0,
+                    steps=(s0, len(db.steps)),
                 )
 
         cls.run = run  # type: ignore[method-assign]
@@ -95,6 +100,7 @@ def measure(settings: list[dict[str, Any]], repeat: int, steps: bool) -> list[di
             qi = BSGI_QI if s["algorithm"] == "bsgi" else TP_QI[: s["d"]]
             runs = []
             for i in range(repeat + 1):  # the first run warms up (templates, file pages)
+                c0 = time.process_time()
                 r = ldiv_db.anonymize(
                     db,
                     "adult",
@@ -106,13 +112,14 @@ def measure(settings: list[dict[str, Any]], repeat: int, steps: bool) -> list[di
                     replace=True,
                 )
                 if i:
-                    runs.append((r, dict(probe)))
+                    runs.append((r, dict(probe, cpu_total=time.process_time() - c0)))
             r, p = min(runs, key=lambda x: x[0].seconds - x[1]["seconds"])
             rec = {
                 **s,
                 "seconds": round(min(x[0].seconds for x in runs), 4),
                 "algorithm_seconds": round(p["seconds"], 4),
                 "pipeline_seconds": round(min(x[0].seconds - x[1]["seconds"] for x in runs), 4),
+                "pipeline_cpu_seconds": round(min(x[1]["cpu_total"] - x[1]["cpu"] for x in runs), 4),
                 "statements": r.queries,
                 "pipeline_statements": r.queries - p["queries"],
                 "groups": r.groups,
@@ -160,7 +167,8 @@ def _subprocess(
 def _line(label: str, r: dict[str, Any]) -> str:
     return (
         f"{label:<7} {r['algorithm']:<5} d={r['d']} l={r['l']}  {r['seconds']:.3f} s  algorithm "
-        f"{r['algorithm_seconds']:.3f} s  pipeline {r['pipeline_seconds']:.3f} s  statements "
+        f"{r['algorithm_seconds']:.3f} s  pipeline {r['pipeline_seconds']:.3f} s (CPU "
+        f"{r['pipeline_cpu_seconds']:.3f} s)  statements "
         f"{r['statements']} ({r['pipeline_statements']} pipeline)  {'ok' if r['verified'] else 'NOT VERIFIED'}"
     )
 
