@@ -174,18 +174,20 @@ def _line(label: str, r: dict[str, Any]) -> str:
 
 
 def markdown(results: dict[str, list[dict[str, Any]]]) -> str:
-    """One row per setting: each checkout's total / pipeline seconds and statements."""
+    """One row per setting: each checkout's total seconds, the pipeline's seconds (wall and CPU) and the
+    statements (all, and the pipeline's)."""
     names = list(results)
     head = "| algorithm | d | l | " + " | ".join(
-        f"{n} s | {n} pipeline s | {n} statements (pipeline)" for n in names
+        f"{n} s | {n} pipeline s | {n} pipeline CPU s | {n} statements (pipeline)" for n in names
     )
-    lines = [head + " |", "|---|---:|---:|" + "---:|---:|---:|" * len(names)]
+    lines = [head + " |", "|---|---:|---:|" + "---:|---:|---:|---:|" * len(names)]
     for i, r in enumerate(results[names[0]]):
         cells = []
         for n in names:
             x = results[n][i]
             cells.append(
-                f"{x['seconds']:.3f} | {x['pipeline_seconds']:.3f} | {x['statements']} ({x['pipeline_statements']})"
+                f"{x['seconds']:.3f} | {x['pipeline_seconds']:.3f} | {x['pipeline_cpu_seconds']:.3f} | "
+                f"{x['statements']} ({x['pipeline_statements']})"
             )
         lines.append(f"| {r['algorithm']} | {r['d']} | {r['l']} | " + " | ".join(cells) + " |")
     return "\n".join(lines)
