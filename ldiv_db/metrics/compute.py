@@ -6,7 +6,9 @@ column (default ``group_id``; without it a group is an identical QI-label vector
 suppression are absent: ``deleted = source rows − release rows``.
 
 Statements issued: the source row count, four work tables (attrs, domain, labels, cover), the
-per-attribute summary, the row counts, the group counts, KL, and the drops of the work tables.
+per-attribute summary, the row counts, the group counts, KL, and the drops of the work tables. The
+release pipeline passes a :class:`ReleaseAggregate` of the written release (its distinct rows with
+counts) and the source's row count: every statement then reads the aggregate, not the release.
 """
 
 from __future__ import annotations
@@ -20,9 +22,9 @@ from typing import Any
 from ..catalog import Column, Table
 from ..db import Database
 from ..errors import BadInput, LdivError
-from ..render import Ident, render
+from ..render import Ident, TableRef, render
 from .arx_loss import arx_loss
-from .covers import attribute_summaries, build_covers, drop_covers
+from .covers import CoverTables, attribute_summaries, build_covers, drop_covers
 from .groups import cavg, classification, discernibility, group_counts, row_counts
 from .il import information_loss
 from .kl import KlResult, kl_divergence
@@ -90,6 +92,60 @@ def _ratio(num: Fraction, den: Fraction) -> Fraction:
     return num / den if den else Fraction(0)
 
 
+@dataclass(frozen=True)
+class ReleaseAggregate:
+    """A written release reduced to its distinct rows with their counts (``sql/release/aggregate.sql``:
+    columns ``gid``, ``q1..qd``, ``s1..sk``, ``k`` with a class column, ``n``), built once by the release
+    pipeline; the metrics read it instead of the release. ``source_rows``: the source's row count, as
+    the reconciliation found it."""
+
+    ref: TableRef
+    source_rows: int
+    has_class: bool = False
+
+
+@dataclass(frozen=True)
+class _Columns:
+    """Where the metrics read the release: the table and its QI, SA, group and class columns."""
+
+    table: TableRef
+    qi: list[Ident]
+    sa: list[Ident]
+    group: Ident | None
+    klass: Ident | None
+    counted: bool
+
+
+def _columns(
+    release: Table,
+    qi: Sequence[Column],
+    sa: Sequence[Column],
+    group_column: str | None,
+    class_column: str | None,
+    aggregate: ReleaseAggregate | None,
+) -> _Columns:
+    if aggregate is not None:
+        return _Columns(
+            aggregate.ref,
+            [Ident(f"q{i}") for i in range(1, len(qi) + 1)],
+            [Ident(f"s{i}") for i in range(1, len(sa) + 1)],
+            Ident("gid"),
+            Ident("k") if aggregate.has_class else None,
+            True,
+        )
+    group: Ident | None = None
+    if group_column is not None and any(c.name.lower() == group_column.lower() for c in release.columns):
+        group = release.column(group_column).ident
+    return _Columns(
+        release.ref,
+        [release.column(c.name).ident for c in qi],
+        [release.column(c.name).ident for c in sa],
+        group,
+        release.column(class_column).ident if class_column is not None else None,
+        False,
+    )
+
+
 def compute_metrics(
     db: Database,
     source: Table,
@@ -103,6 +159,7 @@ def compute_metrics(
     group_column: str | None = "group_id",
     interval_labels: Sequence[bool] | None = None,
     kl: bool = True,
+    aggregate: ReleaseAggregate | None = None,
 ) -> Metrics:
     """Compute IL/NCP, LM, DM, CAVG, KL, CM, stars and ARX's Loss of ``release`` against ``source``.
 
@@ -110,46 +167,32 @@ def compute_metrics(
     matches names) hold the published labels. ``group_column`` is used when the release has it.
     ``interval_labels[i]``: QI i's range labels ``lo-hi`` are intervals even where a hierarchy node has the
     same text (see :func:`.covers.build_covers`). ``kl=False`` skips the KL-divergence (reported as None).
+    With ``aggregate`` (the release pipeline's), every statement reads it instead of the release.
     """
     if not qi:
         raise BadInput("no QI attributes given", "name at least one quasi-identifier column")
     if l is not None and l < 1:
         raise BadInput(f"l = {l} is not a positive integer", "CAVG uses k = l >= 1")
     w = _weights(weights, len(qi))
-    rqi = [release.column(c.name).ident for c in qi]
-    rsa = [release.column(c.name).ident for c in sa]
-    group: Ident | None = None
-    if group_column is not None and any(c.name.lower() == group_column.lower() for c in release.columns):
-        group = release.column(group_column).ident
-    klass = release.column(class_column).ident if class_column is not None else None
-
-    source_rows = int(db.scalar(render("catalog/row_count.sql", source=source.ref)))
-    rc = row_counts(db, release.ref, rqi, rsa)
+    cols = _columns(release, qi, sa, group_column, class_column, aggregate)
+    if aggregate is not None:
+        source_rows = aggregate.source_rows
+    else:
+        source_rows = int(db.scalar(render("catalog/row_count.sql", source=source.ref)))
+    rc = row_counts(db, cols.table, cols.qi, cols.sa, counted=cols.counted)
     deleted = source_rows - rc.rows
     if deleted < 0:
         raise BadInput(
             f"release {release.name} has {rc.rows} rows, more than the {source_rows} rows of {source.name}",
             "compute metrics of a release against the table it was made from",
         )
-    tables = build_covers(db, source, release, qi, rqi, interval_labels)
+    tables = build_covers(
+        db, source, release, qi, cols.qi, interval_labels, read=cols.table, counted=cols.counted
+    )
     try:
         summaries = attribute_summaries(db, tables, source, release, qi)
-        gc = group_counts(db, release.ref, rqi, group=group, klass=klass)
-        kl_result = KlResult(None, "not computed (KL was not asked for)")
-        if kl:
-            kl_result = kl_divergence(
-                db,
-                source=source.ref,
-                release=release.ref,
-                domain=tables.domain,
-                labels=tables.labels,
-                cover=tables.cover,
-                qi=[c.ident for c in qi],
-                sa=[c.ident for c in sa],
-                release_qi=rqi,
-                release_sa=rsa,
-                published_rows=rc.rows,
-            )
+        gc = group_counts(db, cols.table, cols.qi, group=cols.group, klass=cols.klass, counted=cols.counted)
+        kl_result = _kl(db, source, tables, qi, sa, cols, rc.rows) if kl else KlResult(None, NOT_ASKED)
     except BaseException:
         with contextlib.suppress(LdivError):  # e.g. an aborted transaction: keep the original error
             drop_covers(db, tables)
@@ -174,5 +217,33 @@ def compute_metrics(
         groups=gc.groups,
         avg_group_size=_ratio(Fraction(rc.rows), Fraction(gc.groups)),
         arx_loss=arx_loss(summaries, source_rows=source_rows, deleted_rows=deleted, weights=w),
-        cm=classification(gc, deleted_rows=deleted) if klass is not None else None,
+        cm=classification(gc, deleted_rows=deleted) if cols.klass is not None else None,
+    )
+
+
+NOT_ASKED = "not computed (KL was not asked for)"
+
+
+def _kl(
+    db: Database,
+    source: Table,
+    tables: CoverTables,
+    qi: Sequence[Column],
+    sa: Sequence[Column],
+    cols: _Columns,
+    published_rows: int,
+) -> KlResult:
+    return kl_divergence(
+        db,
+        source=source.ref,
+        release=cols.table,
+        domain=tables.domain,
+        labels=tables.labels,
+        cover=tables.cover,
+        qi=[c.ident for c in qi],
+        sa=[c.ident for c in sa],
+        release_qi=cols.qi,
+        release_sa=cols.sa,
+        published_rows=published_rows,
+        counted=cols.counted,
     )

@@ -69,12 +69,17 @@ def build_covers(
     qi: Sequence[Column],
     release_qi: Sequence[Ident],
     intervals: Sequence[bool] | None = None,
+    *,
+    read: TableRef | None = None,
+    counted: bool = False,
 ) -> CoverTables:
     """Create the attrs/domain/labels/cover work tables for ``release`` against ``source``.
 
     ``intervals[i]``: QI i is numeric and its range labels ``lo-hi`` are intervals (the algorithm
     published ranges), read as such even where a hierarchy node has the same text — ARX-style age
-    hierarchies name the node holding 41..45 ``40-44``. Default: a hierarchy node takes precedence."""
+    hierarchies name the node holding 41..45 ``40-44``. Default: a hierarchy node takes precedence.
+    ``read``: the table the labels are read from instead of ``release`` (the release aggregate, whose
+    rows stand for ``n`` rows each when ``counted``)."""
     tables = CoverTables(
         db.work_table("metrics_attrs"),
         db.work_table("metrics_domain"),
@@ -114,8 +119,9 @@ def build_covers(
             target=tables.labels,
             attrs=tables.attrs,
             domain=tables.domain,
-            release=release.ref,
+            release=read or release.ref,
             rqi=list(release_qi),
+            counted=counted,
         )
     )
     db.run(render("metrics/cover.sql", target=tables.cover, labels=tables.labels, domain=tables.domain))

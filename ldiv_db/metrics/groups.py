@@ -36,9 +36,17 @@ class GroupCounts:
 
 
 def row_counts(
-    db: Database, release: TableRef, release_qi: Sequence[Ident], release_sa: Sequence[Ident]
+    db: Database,
+    release: TableRef,
+    release_qi: Sequence[Ident],
+    release_sa: Sequence[Ident],
+    *,
+    counted: bool = False,
 ) -> RowCounts:
-    q = render("metrics/rows.sql", release=release, rqi=list(release_qi), rsa=list(release_sa))
+    """``counted``: ``release`` is a release aggregate whose rows stand for ``n`` rows each."""
+    q = render(
+        "metrics/rows.sql", release=release, rqi=list(release_qi), rsa=list(release_sa), counted=counted
+    )
     return db.fetch(q, RowCounts)[0]
 
 
@@ -49,8 +57,11 @@ def group_counts(
     *,
     group: Ident | None,
     klass: Ident | None,
+    counted: bool = False,
 ) -> GroupCounts:
-    q = render("metrics/groups.sql", release=release, rqi=list(release_qi), group=group, klass=klass)
+    q = render(
+        "metrics/groups.sql", release=release, rqi=list(release_qi), group=group, klass=klass, counted=counted
+    )
     return db.fetch(q, GroupCounts)[0]
 
 

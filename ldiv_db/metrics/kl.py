@@ -31,6 +31,7 @@ from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
+import pandas as pd
 
 from ..db import Database
 from ..render import Ident, TableRef, render
@@ -59,7 +60,10 @@ def kl_divergence(
     release_qi: Sequence[Ident],
     release_sa: Sequence[Ident],
     published_rows: int,
+    counted: bool = False,
 ) -> KlResult:
+    """KL of ``release`` against ``source`` (see the module docstring); ``counted``: ``release`` is a
+    release aggregate whose rows stand for ``n`` rows each."""
     if published_rows == 0:
         return KlResult(None, "the release is empty, so F* is 0 everywhere and KL is infinite")
     d, k = len(qi), len(sa)
@@ -73,6 +77,7 @@ def kl_divergence(
             sa=list(sa),
             rqi=list(release_qi),
             rsa=list(release_sa),
+            counted=counted,
         )
     )
     pairs = db.df(render("metrics/kl_cover.sql", cover=cover, labels=labels, domain=domain))
@@ -83,19 +88,7 @@ def kl_divergence(
     lab = patterns[[f"l{i}" for i in range(1, d + 1)]].to_numpy(np.int64).reshape(len(patterns), d)
     t = patterns[[f"t{i}" for i in range(1, k + 1)]].to_numpy(np.int64).reshape(len(patterns), k)
     c = patterns["c"].to_numpy(np.float64)
-
-    # per attribute: the boolean cover matrix label × value (labels and domains are small)
-    attr = pairs["attr"].to_numpy(np.int64)
-    pl = pairs["label"].to_numpy(np.int64)
-    pv = pairs["value"].to_numpy(np.int64)
-    covers: list[npt.NDArray[np.bool_]] = []
-    for i in range(d):
-        sel = attr == i + 1
-        n_labels = int(lab[:, i].max()) + 1 if len(lab) else 0
-        n_values = max(int(x[:, i].max()) + 1 if len(x) else 0, int(pv[sel].max()) + 1 if sel.any() else 0)
-        m = np.zeros((max(n_labels, int(pl[sel].max()) + 1 if sel.any() else 0), n_values), dtype=bool)
-        m[pl[sel], pv[sel]] = True
-        covers.append(m)
+    covers = _cover_matrices(pairs, x, lab)
     # SA domains: every SA value of the source (an unknown SA covers them all)
     sa_sizes = [int(s[:, j].max()) + 1 if len(s) else 0 for j in range(k)]
 
@@ -128,6 +121,24 @@ def kl_divergence(
         )
     f = n / n.sum()
     return KlResult(math.fsum((f * np.log(f / fstar)).tolist()), None)
+
+
+def _cover_matrices(
+    pairs: pd.DataFrame, x: npt.NDArray[np.int64], lab: npt.NDArray[np.int64]
+) -> list[npt.NDArray[np.bool_]]:
+    """Per QI attribute, the boolean cover matrix label code × value code (labels and domains are small)."""
+    attr = pairs["attr"].to_numpy(np.int64)
+    pl = pairs["label"].to_numpy(np.int64)
+    pv = pairs["value"].to_numpy(np.int64)
+    covers: list[npt.NDArray[np.bool_]] = []
+    for i in range(x.shape[1]):
+        sel = attr == i + 1
+        n_labels = int(lab[:, i].max()) + 1 if len(lab) else 0
+        n_values = max(int(x[:, i].max()) + 1 if len(x) else 0, int(pv[sel].max()) + 1 if sel.any() else 0)
+        m = np.zeros((max(n_labels, int(pl[sel].max()) + 1 if sel.any() else 0), n_values), dtype=bool)
+        m[pl[sel], pv[sel]] = True
+        covers.append(m)
+    return covers
 
 
 @dataclass(frozen=True)

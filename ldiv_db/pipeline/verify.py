@@ -1,22 +1,37 @@
 """Check a release once it is written, inside the release transaction: its rows and SA values reconcile
 with the source, the privacy model holds on the written table (by group id, and by QI labels as an
-attacker groups them), and its utility metrics."""
+attacker groups them), and its utility metrics.
+
+One pass over the written table (``release/aggregate.sql``) reduces it to its distinct rows — group id,
+QI labels, SA values (and class) — with their counts. Everything else reads that aggregate, never the
+release again: the reconciliation's published counts, the two partitions the model is verified on
+(``release/verify_hist.sql``: per group id and per QI label vector, the count of every SA value), the
+verdicts of both partitions in one summary (``release/verify_summary.sql``), and the metrics
+(:class:`~ldiv_db.metrics.compute.ReleaseAggregate`). The aggregate is the written table with equal
+rows counted once, so every check is exactly as strong as on the table itself.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 from ..algorithms.base import Partitioning, lca_kinds
-from ..catalog import table_at
-from ..check import CheckResult, evaluate
+from ..catalog import Column, Table
+from ..check import CheckResult, SaStats
 from ..db import Database
 from ..errors import InternalError
+from ..evaluator import SqlEvaluator
 from ..inputs import Inputs
+from ..metrics.compute import ReleaseAggregate
 from ..privacy import Distinct, PrivacyModel, UniqueDistinct
 from ..progress import Progress
-from ..render import TableRef, render
+from ..render import Ident, TableRef, render
+from ..stats import PartitionSummary
+
+WORST = 5  # violating groups named in a failed verification
 
 
 @dataclass(frozen=True)
@@ -49,23 +64,14 @@ def check_written(
     """Reconcile, verify and measure the release just written to ``out``. A release that does not
     reconcile raises :class:`InternalError`; a failed verification is reported in ``verified`` (the
     caller refuses to publish it)."""
-    rec = reconcile(db, inputs, part, out)
+    agg = aggregate(db, inputs, out, group_column, class_column)
+    rec = reconcile(db, inputs, part, agg)
     progress.update(2, 5, "written and reconciled; verifying")
-    published = table_at(db, out)
-    out_inputs = Inputs(
-        published,
-        tuple(published.column(c.name) for c in inputs.qi),
-        tuple(published.column(c.name) for c in inputs.sa),
-        published.column(group_column),
-        int(rec["published"]),
-    )
     by_group: CheckResult | None = None
     by_labels: CheckResult | None = None
-    if out_inputs.rows:
-        by_group = evaluate(db, out_inputs, verify_model, null_as_value=null_as_value, prefix="verify_g")
-        label_inputs = Inputs(out_inputs.table, out_inputs.qi, out_inputs.sa, None, out_inputs.rows)
-        by_labels = evaluate(
-            db, label_inputs, union_stable(verify_model), null_as_value=null_as_value, prefix="verify_q"
+    if rec["published"]:
+        by_group, by_labels = verify_written(
+            db, inputs, out, Ident(group_column), agg, verify_model, null_as_value
         )
     verified = bool(by_group is None or (by_group.satisfied and by_labels and by_labels.satisfied))
     verification = {
@@ -81,7 +87,7 @@ def check_written(
     metrics = compute_metrics(
         db,
         inputs.table,
-        published,
+        written_table(out, inputs, group_column, class_column),
         list(inputs.qi),
         list(inputs.sa),
         l=privacy.ls[0] if privacy.ls else None,
@@ -90,18 +96,58 @@ def check_written(
         interval_labels=intervals,
         kl=kl,
         weights=part.metric_weights,
+        aggregate=ReleaseAggregate(agg, int(rec["rows_in"]), class_column is not None),
     ).to_dict()
     return Checked(rec, by_group, by_labels, verified, verification, metrics)
 
 
-def reconcile(db: Database, inputs: Inputs, part: Partitioning, out: TableRef) -> dict[str, int]:
-    """Rows and SA value counts of the written release against its source and the assignment."""
+def _positional(prefix: str, n: int) -> list[Ident]:
+    return [Ident(f"{prefix}{i}") for i in range(1, n + 1)]
+
+
+def aggregate(
+    db: Database, inputs: Inputs, out: TableRef, group_column: str, class_column: str | None
+) -> TableRef:
+    """The one pass over the written table: its distinct rows with their counts (``gid``, ``q1..qd``,
+    ``s1..sk``, ``k`` with a class column, ``n``)."""
+    target = db.work_table("release_aggregate")
+    db.run(
+        render(
+            "release/aggregate.sql",
+            target=target,
+            output=out,
+            group_column=Ident(group_column),
+            qi=[c.ident for c in inputs.qi],
+            sa=[c.ident for c in inputs.sa],
+            klass=None if class_column is None else Ident(class_column),
+        )
+    )
+    return target
+
+
+def written_table(out: TableRef, inputs: Inputs, group_column: str, class_column: str | None) -> Table:
+    """The written table as ``release/write.sql`` creates it (QI labels as text, the SA columns, the
+    class column, the group id), without asking the catalog."""
+    cols = [Column(c.name, "VARCHAR", 0) for c in inputs.qi] + [
+        Column(c.name, c.data_type, 0) for c in inputs.sa
+    ]
+    if class_column is not None:
+        cols.append(
+            Column(inputs.table.column(class_column).name, inputs.table.column(class_column).data_type, 0)
+        )
+    cols.append(Column(group_column, "BIGINT", 0))
+    return Table(out, "BASE TABLE", tuple(Column(c.name, c.data_type, i) for i, c in enumerate(cols, 1)))
+
+
+def reconcile(db: Database, inputs: Inputs, part: Partitioning, agg: TableRef) -> dict[str, int]:
+    """Rows and SA value counts of the written release (its aggregate) against its source and the
+    assignment."""
     found = db.records(
         render(
             "release/reconcile.sql",
             source=inputs.table.ref,
             assignment=part.assignment,
-            output=out,
+            aggregate=agg,
             sa=[c.ident for c in inputs.sa],
         )
     )[0]
@@ -118,6 +164,121 @@ def reconcile(db: Database, inputs: Inputs, part: Partitioning, out: TableRef) -
     if problems:
         raise InternalError("the release does not reconcile with its source: " + "; ".join(problems))
     return rec
+
+
+class WrittenPartition(SqlEvaluator):
+    """A partition of the written release (by its group id, or by its QI label vector), built from the
+    release aggregate with exact group ids (``release/verify_hist.sql``): the models verify it with
+    their usual templates."""
+
+    def __init__(
+        self,
+        db: Database,
+        out: TableRef,
+        keys: Sequence[Ident],
+        n_sa: int,
+        agg: TableRef,
+        *,
+        by_labels: bool,
+        null_as_value: bool,
+        prefix: str,
+    ) -> None:
+        super().__init__(db, out, keys, _positional("s", n_sa), null_as_value=null_as_value, prefix=prefix)
+        self.aggregate = agg
+        self.by_labels = by_labels
+        self.n_qi = len(keys) if by_labels else 0
+        self.exact_ids = True
+
+    def build(self) -> SqlEvaluator:
+        if not self._built:
+            self.db.run(
+                render(
+                    "release/verify_hist.sql",
+                    target=self.hist,
+                    aggregate=self.aggregate,
+                    qi=_positional("q", self.n_qi),
+                    sa=self.sa,
+                    by_labels=self.by_labels,
+                    null_as_value=self.null_as_value,
+                )
+            )
+            self.db.run(render("partition/group_stats.sql", target=self.stats, hist=self.hist))
+            self._built = True
+        return self
+
+
+def verify_written(
+    db: Database,
+    inputs: Inputs,
+    out: TableRef,
+    group: Ident,
+    agg: TableRef,
+    model: PrivacyModel,
+    null_as_value: bool,
+) -> tuple[CheckResult, CheckResult]:
+    """The model on the written release by group id, and :func:`union_stable` of it by QI labels."""
+    qi = [c.ident for c in inputs.qi]
+    n_sa = len(inputs.sa)
+    kw: dict[str, Any] = {"null_as_value": null_as_value}
+    parts = [
+        (WrittenPartition(db, out, [group], n_sa, agg, by_labels=False, prefix="verify_g", **kw), model),
+        (
+            WrittenPartition(db, out, qi, n_sa, agg, by_labels=True, prefix="verify_q", **kw),
+            union_stable(model),
+        ),
+    ]
+    verdicts = []
+    for ev, m in parts:
+        ev.build()
+        target = ev.work(f"verdict_{m.name}".replace("-", "_"))
+        m.apply(ev, target)
+        verdicts.append(target)
+    q = render(
+        "release/verify_summary.sql",
+        {"worst": WORST},
+        stats_group=parts[0][0].stats,
+        stats_labels=parts[1][0].stats,
+        verdict_group=verdicts[0],
+        verdict_labels=verdicts[1],
+    )
+    rows = db.records(q)
+    results = []
+    for i, (ev, m) in enumerate(parts, 1):
+        mine = [r for r in rows if int(r["part"]) == i]
+        results.append(_result(ev, m, mine, [c.name for c in inputs.sa]))
+    return results[0], results[1]
+
+
+def _result(ev: SqlEvaluator, model: PrivacyModel, rows: list[dict[str, Any]], sa: list[str]) -> CheckResult:
+    per_sa = []
+    for rec, name in zip(rows, sa, strict=True):
+        cands = [Fraction(int(a), int(b)) for a, b in rec["freq_candidates"] or [] if int(b) > 0]
+        summary = PartitionSummary(
+            s=int(rec["s"]),
+            groups=int(rec["groups"]),
+            rows=int(rec["rows"]),
+            k=int(rec["k"]),
+            distinct_l=int(rec["distinct_l"]),
+            min_entropy=None if rec["min_entropy"] is None else float(rec["min_entropy"]),
+            frequency_l=min(cands) if cands else None,
+        )
+        per_sa.append(SaStats(name, summary, []))
+    first = rows[0]
+    violating = int(first["violating_groups"])
+    return CheckResult(
+        table=ev.source.display(),
+        keys=[k.name for k in ev.keys],
+        sa=sa,
+        rows=int(first["rows"]),
+        groups=int(first["groups"]),
+        k=int(first["k"]),
+        per_sa=per_sa,
+        model=model,
+        satisfied=violating == 0,
+        violating_groups=violating,
+        violating_rows=int(first["violating_rows"]),
+        worst=ev.group_keys([int(g) for g in first["worst_gids"]]),
+    )
 
 
 def union_stable(model: PrivacyModel) -> PrivacyModel:

@@ -1,7 +1,8 @@
--- purpose: group-level sums of a release: number of groups, sum of squared group sizes (DM of the published rows) and, with a class column, the rows outside their group's majority class (CM of the published rows)
+-- purpose: group-level sums of a release: number of groups, sum of squared group sizes (DM of the published rows) and, with a class column, the rows outside their group's majority class (CM of the published rows); with counted, the release is a release aggregate (release/aggregate.sql) whose rows stand for n rows each
 -- params: none
 -- returns: groups, dm_published, cm_published (cm_published is 0 without a class column)
 -- ref: SPEC §0.7 (DM, CM), §5.4; groups = the group column, else identical QI-label vectors
+{% set counted = counted | default(false) %}
 WITH per_class AS (
     SELECT
 {% if group %}
@@ -14,7 +15,7 @@ WITH per_class AS (
 {% if klass %}
         {{ klass | ident }} AS k,
 {% endif %}
-        count(*) AS n
+        {% if counted %}CAST(sum(n) AS BIGINT){% else %}count(*){% endif %} AS n
     FROM {{ release | table }}
     GROUP BY ALL
 ),

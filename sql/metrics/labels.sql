@@ -1,12 +1,13 @@
--- purpose: every distinct QI label of the release, classified: a numeric range 'lo-hi' on an attribute whose labels are intervals ('interval', first), a hierarchy node ('leaf'/'node'), '*' ('star'), a domain value ('leaf'), a numeric interval 'lo-hi' or number ('interval'), else 'unknown'
+-- purpose: every distinct QI label of the release, classified: a numeric range 'lo-hi' on an attribute whose labels are intervals ('interval', first), a hierarchy node ('leaf'/'node'), '*' ('star'), a domain value ('leaf'), a numeric interval 'lo-hi' or number ('interval'), else 'unknown'; with counted, the release is a release aggregate (release/aggregate.sql) whose rows stand for n rows each
 -- params: none
 -- returns: creates target(attr, label, rows, kind, hierarchy_id, node_id, lo, hi, code); lo/hi: node range, parsed interval, or the leaf's number; code: the label's 0-based number in text order per attribute (KL's integer coding)
 -- ref: SPEC §0.5 (output forms: LCA label, "lo-hi" interval, *), §0.7
 {% set release_table = release | table %}
+{% set counted = counted | default(false) %}
 {{ target | create_table }} AS
 WITH rel AS (
 {% for c in rqi %}
-    SELECT {{ loop.index }} AS attr, CAST({{ c | ident }} AS VARCHAR) AS label, count(*) AS rows
+    SELECT {{ loop.index }} AS attr, CAST({{ c | ident }} AS VARCHAR) AS label, {% if counted %}CAST(sum(n) AS BIGINT){% else %}count(*){% endif %} AS rows
     FROM {{ release_table }}
     GROUP BY ALL
 {% if not loop.last %}

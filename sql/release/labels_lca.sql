@@ -1,7 +1,7 @@
 -- purpose: local recoding labels per group: categorical QIs by the LCA in their hierarchy, numeric QIs as 'lo-hi' (or the single value), flat QIs as the value or '*'
 -- params: hids
 -- returns: creates target(gid, q1..qd)
--- ref: SPEC §0.5 (local recoding / LCA generalization), §0.4 (preorder intervals: the LCA is the deepest node whose subtree covers the group's leaves)
+-- ref: SPEC §0.5 (local recoding / LCA generalization), §0.4 (preorder intervals: the LCA is the deepest node whose subtree covers the group's leaves). One aggregation over the published rows gives every QI's span per group (a value's preorder node id from a small value → node map); the LCA is then looked up once per distinct span, not per group
 {{ target | create_table }} AS
 WITH a AS (
     SELECT asg.gid{% for c in qi %}, src.{{ c | ident }} AS {{ ('c' ~ loop.index) | ident }}{% endfor %}
@@ -13,39 +13,54 @@ WITH a AS (
 {% for c in qi %}
 {% set i = loop.index %}
 {% if kinds[loop.index0] == 'hierarchy' %}
-span{{ i }} AS (
-    SELECT a.gid, min(n.node_id) AS lo, max(n.node_id) AS hi
-    FROM a JOIN ldiv.hierarchy_node AS n
-      ON n.hierarchy_id = list_extract($hids, {{ i }}) AND n.label = CAST(a.{{ ('c' ~ i) | ident }} AS VARCHAR)
-    GROUP BY a.gid
-),
-lab{{ i }} AS (
-    SELECT s.gid, arg_max(n.label, n.depth) AS label
-    FROM span{{ i }} AS s JOIN ldiv.hierarchy_node AS n
-      ON n.hierarchy_id = list_extract($hids, {{ i }}) AND n.node_id <= s.lo AND n.last_leaf >= s.hi
-    GROUP BY s.gid
-),
-{% elif kinds[loop.index0] == 'numeric' %}
-lab{{ i }} AS (
-    SELECT gid,
-           CASE WHEN min({{ ('c' ~ i) | ident }}) = max({{ ('c' ~ i) | ident }})
-                THEN CAST(min({{ ('c' ~ i) | ident }}) AS VARCHAR)
-                ELSE CAST(min({{ ('c' ~ i) | ident }}) AS VARCHAR) || '-' || CAST(max({{ ('c' ~ i) | ident }}) AS VARCHAR)
-           END AS label
-    FROM a GROUP BY gid
-),
-{% else %}
-lab{{ i }} AS (
-    SELECT gid,
-           CASE WHEN count(DISTINCT {{ ('c' ~ i) | ident }}) = 1 THEN CAST(any_value({{ ('c' ~ i) | ident }}) AS VARCHAR) ELSE '*' END AS label
-    FROM a GROUP BY gid
+map{{ i }} AS (
+    SELECT label, node_id FROM ldiv.hierarchy_node WHERE hierarchy_id = list_extract($hids, {{ i }})
 ),
 {% endif %}
 {% endfor %}
-groups AS (SELECT DISTINCT gid FROM a)
-SELECT groups.gid{% for c in qi %}, lab{{ loop.index }}.label AS {{ ('q' ~ loop.index) | ident }}{% endfor %}
-
-FROM groups
+g AS (
+    SELECT a.gid
 {% for c in qi %}
-JOIN lab{{ loop.index }} ON lab{{ loop.index }}.gid = groups.gid
+{% set i = loop.index %}
+{% set col = ('c' ~ i) | ident %}
+{% if kinds[loop.index0] == 'hierarchy' %}
+        , min(map{{ i }}.node_id) AS {{ ('lo' ~ i) | ident }}, max(map{{ i }}.node_id) AS {{ ('hi' ~ i) | ident }}
+{% elif kinds[loop.index0] == 'numeric' %}
+        , CASE WHEN min(a.{{ col }}) = max(a.{{ col }})
+               THEN CAST(min(a.{{ col }}) AS VARCHAR)
+               ELSE CAST(min(a.{{ col }}) AS VARCHAR) || '-' || CAST(max(a.{{ col }}) AS VARCHAR)
+          END AS {{ ('q' ~ i) | ident }}
+{% else %}
+        , CASE WHEN count(DISTINCT a.{{ col }}) = 1 THEN CAST(any_value(a.{{ col }}) AS VARCHAR) ELSE '*' END AS {{ ('q' ~ i) | ident }}
+{% endif %}
+{% endfor %}
+    FROM a
+{% for c in qi %}
+{% if kinds[loop.index0] == 'hierarchy' %}
+    LEFT JOIN map{{ loop.index }} ON map{{ loop.index }}.label = CAST(a.{{ ('c' ~ loop.index) | ident }} AS VARCHAR)
+{% endif %}
+{% endfor %}
+    GROUP BY a.gid
+){% for c in qi %}{% set i = loop.index %}{% if kinds[loop.index0] == 'hierarchy' %},
+lca{{ i }} AS (
+    SELECT s.lo, s.hi, arg_max(n.label, n.depth) AS label
+    FROM (SELECT DISTINCT {{ ('lo' ~ i) | ident }} AS lo, {{ ('hi' ~ i) | ident }} AS hi FROM g) AS s
+    JOIN ldiv.hierarchy_node AS n
+      ON n.hierarchy_id = list_extract($hids, {{ i }}) AND n.node_id <= s.lo AND n.last_leaf >= s.hi
+    GROUP BY s.lo, s.hi
+){% endif %}{% endfor %}
+
+SELECT g.gid
+{% for c in qi %}
+{% if kinds[loop.index0] == 'hierarchy' %}
+    , lca{{ loop.index }}.label AS {{ ('q' ~ loop.index) | ident }}
+{% else %}
+    , g.{{ ('q' ~ loop.index) | ident }}
+{% endif %}
+{% endfor %}
+FROM g
+{% for c in qi %}
+{% if kinds[loop.index0] == 'hierarchy' %}
+JOIN lca{{ loop.index }} ON lca{{ loop.index }}.lo = g.{{ ('lo' ~ loop.index) | ident }} AND lca{{ loop.index }}.hi = g.{{ ('hi' ~ loop.index) | ident }}
+{% endif %}
 {% endfor %}

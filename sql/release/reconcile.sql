@@ -1,7 +1,7 @@
--- purpose: reconcile a release with its source: every source row assigned exactly once, published + deleted = input, and per SA value the published + deleted + SA-suppressed counts equal the source counts
+-- purpose: reconcile a release with its source: every source row assigned exactly once, published + deleted = input, and per SA value the published + deleted + SA-suppressed counts equal the source counts; the published side is read from the release aggregate (release/aggregate.sql) of the written table
 -- params: none
 -- returns: rows_in, assigned, distinct_assigned, published, deleted, sa_suppressed, output_rows, sa_mismatches
--- ref: DESIGN §6 (nothing lost: counts reconcile exactly)
+-- ref: DESIGN §6 (nothing lost: counts reconcile exactly); issue 12 (one pass over the written table)
 WITH src AS (
     SELECT count(*) AS n FROM {{ source | table }}
 ), asg AS (
@@ -12,14 +12,14 @@ WITH src AS (
            count(*) FILTER (WHERE sa_suppressed AND NOT deleted) AS sa_suppressed
     FROM {{ assignment | table }}
 ), outp AS (
-    SELECT count(*) AS n FROM {{ output | table }}
+    SELECT CAST(coalesce(sum(n), 0) AS BIGINT) AS n FROM {{ aggregate | table }}
 ), mism AS (
     SELECT count(*) AS n FROM (
 {% for c in sa %}
         SELECT {{ loop.index }} AS s, v, sum(d) AS d FROM (
             SELECT CAST({{ c | ident }} AS VARCHAR) AS v, 1 AS d FROM {{ source | table }}
             UNION ALL
-            SELECT CAST(o.{{ c | ident }} AS VARCHAR), -1 FROM {{ output | table }} AS o
+            SELECT CAST(agg.{{ ('s' ~ loop.index) | ident }} AS VARCHAR), -agg.n FROM {{ aggregate | table }} AS agg
             UNION ALL
             SELECT CAST(src.{{ c | ident }} AS VARCHAR), -1
             FROM {{ assignment | table }} AS asg JOIN {{ source | table }} AS src ON src.rowid = asg.rid

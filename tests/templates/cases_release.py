@@ -77,6 +77,18 @@ def _write_out(env: HostileEnv) -> None:
     env.db.run(render("release/write.sql", **_write_ctx(env)))
 
 
+def _out_aggregate(env: HostileEnv) -> TableRef:
+    return env.work("out aggregate")
+
+
+def _write_aggregate(env: HostileEnv) -> None:
+    from ldiv_db.render import render
+
+    _write_out(env)
+    ctx = {"output": _out(env), "group_column": Ident("group id"), "qi": env.qi, "sa": [env.sa], "klass": None}
+    env.db.run(render("release/aggregate.sql", target=_out_aggregate(env), **ctx))
+
+
 RELEASE_PARAMS = {
     "run_id": 1,
     "name": "main.out",
@@ -131,10 +143,10 @@ CASES = {
         lambda env: {
             "source": env.source,
             "assignment": _assignment(env),
-            "output": _out(env),
+            "aggregate": _out_aggregate(env),
             "sa": [env.sa],
         },
-        prepare=_write_out,
+        prepare=_write_aggregate,
     ),
     "full_domain/assign.sql": Case(
         lambda env: {

@@ -1,0 +1,23 @@
+-- purpose: the compressed partition of a written release for its verification, from the release aggregate: per group (equal group id, or equal QI label vector) and SA, the count of every SA value
+-- params: none
+-- returns: creates target(gid, gid2, s, v, unknown, n) as partition/histogram.sql builds it with exact ids: gid = gid2 = the dense rank of the group id (or of the label vector q1..qd when by_labels)
+-- ref: DESIGN §6 (the model holds on the written table, by group id and by QI labels as an attacker groups them); same ranks as partition/group_keys.sql with exact ids
+{{ target | create_table }} AS
+WITH r AS (
+    SELECT *, dense_rank() OVER (ORDER BY {% if by_labels %}{{ qi | idents }}{% else %}gid{% endif %}) AS rank_id
+    FROM {{ aggregate | table }}
+)
+{% for col in sa %}
+SELECT
+    rank_id AS gid,
+    rank_id AS gid2,
+    {{ loop.index }} AS s,
+    CAST({{ col | ident }} AS VARCHAR) AS v,
+    {% if null_as_value %}false{% else %}{{ col | ident }} IS NULL{% endif %} AS unknown,
+    CAST(sum(n) AS BIGINT) AS n
+FROM r
+GROUP BY ALL
+{% if not loop.last %}
+UNION ALL
+{% endif %}
+{% endfor %}
