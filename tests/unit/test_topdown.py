@@ -8,7 +8,8 @@ from fractions import Fraction as F
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ldiv_db.algorithms.topdown import Child, Judge, Node, repair
+from ldiv_db.algorithms.topdown import AlphaJudge as Judge
+from ldiv_db.algorithms.topdown import Child, Node, repair
 from ldiv_db.privacy.l_alpha import LAlpha
 
 SA = ["HIV", "Cancer", "Phthisis", "Hepatitis", "Obesity", "Asthma", "Flu", "Indigestion"]
