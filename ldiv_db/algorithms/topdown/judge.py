@@ -69,6 +69,8 @@ class Judge(ABC):
 
     def hint(self) -> str:
         """How to relax the model when the whole table fails it."""
+        if isinstance(self.model, Recursive):
+            return "lower --l or raise --c"
         return "lower --l" if self.model.ls else "lower --k"
 
 
