@@ -4,11 +4,12 @@ k-anonymity, which need no sensitivity categories.
 
 Every row starts at the root (each QI at its hierarchy's top level); each round specializes every active
 node one level down on one attribute, keeps the children that satisfy the model, sends the others back to
-the parent and repairs it (:mod:`.search`). The judge of a candidate child is the model's own verdict in
-SQL, the one ``ldiv check`` runs (:mod:`.work`); the repair of a parent uses the model's own group test
-(:mod:`.judge`, which also documents the repair key). Each output node is one group, published at the
-node's hierarchy levels (recoding 'labels'); the release goes through the pipeline's write, reconcile and
-verify like every other.
+the parent and repairs it (:mod:`.search`). The judge of a candidate child, and of a repaired parent, is
+the model's own group test on the SA value counts — the definitions of ``ldiv_db/privacy`` that ``ldiv
+check`` applies (:mod:`.judge`, which also documents the repair key). The rounds run over integer codes in
+numpy (:mod:`.work`); SQL reads the rows and hierarchies once and publishes each output node as one group
+at the node's hierarchy levels (recoding 'labels'); the release goes through the pipeline's write,
+reconcile and verify like every other.
 
 NULL (with ``--null-as-value``, as everywhere): a NULL SA value is one more value (and, for the (l,α)
 models, needs a category); a NULL QI value is a value of its own, a leaf right below the root:
@@ -72,7 +73,7 @@ class TopDown(Algorithm):
         judge = judge_for(request.model, len(request.inputs.sa))
         hids = hierarchy_ids(request)
         top = tuple(max(int(request.heights.get(c.name, 1)) - 1, 0) for c in request.inputs.qi)
-        search = Search(Work(request, hids), judge, top)
+        search = Search(Work(request, hids, top, judge), judge, top)
 
         def progress(rounds: int, active: int) -> None:
             request.progress.update(rounds, note=f"topdown round {rounds}: {active} nodes")

@@ -1,11 +1,11 @@
 """The judges of top-down specialization: a node's verdict and the repair of a failing parent (SPEC §3.3).
 
-A round's candidate children are judged in SQL by the model's own verdict (the one ``ldiv check`` runs);
-the parent of failing children is repaired here, in Python, by the model's own group test on SA value
-counts. :class:`AlphaJudge` is ``LAlpha.group_ok`` in integer arithmetic for the hot repair loop;
-:class:`PlainJudge` is ``group_ok`` of the plain models (distinct, entropy, recursive, frequency,
-k-anonymity) itself. Both also answer which values a child can spare (``spare``) and rank the rows that
-repair may take (``key``).
+A round's candidate children, and a parent under repair, are judged by the model's own group test on
+their SA value counts: the definitions of ``ldiv_db/privacy`` (SPEC §0.2, §3.2), which ``ldiv check``
+applies in SQL to the written release. :class:`PlainJudge` is ``group_ok`` of the plain models
+(distinct, entropy, recursive, frequency, k-anonymity) itself; :class:`AlphaJudge` is ``LAlpha.group_ok``
+in integer arithmetic for the hot loops (a unit test holds the two equal). Both also answer which values
+a child can spare (``spare``) and rank the rows that repair may take (``key``).
 
 Repair key [D]. (l,α) models, SPEC §3.3: an SA value new to the parent first, then the larger weight,
 then the largest row id (this reproduces the paper's Table 8). The plain models weigh every value alike,
@@ -67,6 +67,10 @@ class Judge(ABC):
         """How much moving a row of value v helps a parent holding ``in_parent`` rows of v (larger first);
         repair breaks ties by the largest row id."""
 
+    def admit(self, values: list[str | None]) -> None:
+        """Refuse SA values the model cannot judge (a BadInput), before the search starts."""
+        return None
+
     def hint(self) -> str:
         """How to relax the model when the whole table fails it."""
         if isinstance(self.model, Recursive):
@@ -96,6 +100,10 @@ class AlphaJudge(Judge):
 
     def key(self, v: str | None, in_parent: int) -> tuple[int, ...]:
         return (in_parent == 0, self.w[v])
+
+    def admit(self, values: list[str | None]) -> None:
+        """Every SA value needs a sensitivity category: ``LAlpha.group_ok`` refuses one that has none."""
+        self.model.group_ok(cast("Mapping[str, int]", dict.fromkeys(values, 1)))
 
     def hint(self) -> str:
         return "lower --l or --alpha, or check the categories"

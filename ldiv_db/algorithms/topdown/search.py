@@ -2,9 +2,9 @@
 active node one level down on one attribute (round-robin in QI order after the attribute that created the
 node, skipping attributes already at a leaf [D]). Children that fail the model go back to the parent; if
 the parent then fails, it is repaired with rows from good children (:func:`.judge.repair`), or, if no row
-can be spared, the whole node stays at the parent. The children are formed and judged in SQL
-(:class:`.work.Work`); the choices are made here and sent back as a small (node, child) -> destination
-table plus the rows repair moved."""
+can be spared, the whole node stays at the parent. The children are formed and judged over the rows'
+codes (:class:`.work.Work`); the choices are made here and sent back as a (node, child) -> destination
+route plus the rows repair moved."""
 
 from __future__ import annotations
 
