@@ -15,6 +15,7 @@ root, published as the root label by ``labels.sql``); a NULL SA value is the val
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -80,6 +81,7 @@ class Work:
                 code, labels = factorize([None if leaf is None else mapping[leaf] for leaf in leaves])
                 self.codes[i].append(code[leaf_code])
                 self.labels[i].append(labels)
+        self.depth = 1 + max(top, default=0)  # above every level
         self.radix = 1 + max((len(lab) for per_qi in self.labels for lab in per_qi), default=1)
         n = len(self.rid)
         self.final_node = np.full(n, -1, dtype=np.int64)
@@ -106,10 +108,10 @@ class Work:
         indices per SA value."""
         rows = self.rows
         label = np.empty(len(rows), dtype=np.int64)
-        pairs = np.unique(np.stack([self.attr, self.level]), axis=1)
-        for a, lv in pairs.T.tolist():
-            mask = (self.attr == a) & (self.level == lv)
-            label[mask] = self.codes[a][lv][rows[mask]]
+        step = self.attr * self.depth + self.level
+        for key in np.unique(step).tolist():
+            mask = step == key
+            label[mask] = self.codes[key // self.depth][key % self.depth][rows[mask]]
         _, first, inv = np.unique(self.node * self.radix + label, return_index=True, return_inverse=True)
         inv = inv.reshape(-1)
         m = len(self.sa_values)
@@ -144,12 +146,10 @@ class Work:
             return
         g, v = self._inv[sel], self.sa[self.rows[sel]]
         order = np.lexsort((self.rows[sel], v, g))
-        g, v, r = g[order], v[order], self.rows[sel][order]
-        cuts = np.nonzero((np.diff(g) != 0) | (np.diff(v) != 0))[0] + 1
-        for chunk_g, chunk_v, chunk in zip(
-            np.split(g, cuts), np.split(v, cuts), np.split(r, cuts), strict=True
-        ):
-            kids[int(chunk_g[0])].rows[self.sa_values[int(chunk_v[0])]] = chunk.tolist()
+        g, v, r = g[order], v[order], self.rows[sel][order].tolist()
+        cuts = [0, *(np.nonzero((np.diff(g) != 0) | (np.diff(v) != 0))[0] + 1).tolist(), len(r)]
+        for start, end in itertools.pairwise(cuts):
+            kids[int(g[start])].rows[self.sa_values[int(v[start])]] = r[start:end]
 
     def advance(self, route: list[Route], moved: list[int], moved_to: list[int], more: bool) -> None:
         """Move the round's rows by its decisions: to a final node, or on to the next round's node with the
