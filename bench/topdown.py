@@ -26,8 +26,8 @@ Each record separates the whole ``ldiv_db.anonymize`` call (seconds), the algori
 (``details.algorithm_seconds``) and the utility metrics (the ``metrics/*`` steps of ``ldiv.run_step``).
 
 ``python -m bench.topdown [--repeat N] [--seed S] [--parts experiment,size,l,million,plain]`` writes
-bench/results/topdown.json (every part) or bench/results/topdown_plain.json (the plain part) and prints the tables of bench/README.md. Exit 1 when a target is missed or a
-release fails verification.
+bench/results/topdown.json (when every part ran; the plain part also bench/results/topdown_plain.json)
+and prints the tables of bench/README.md. Exit 1 when a target is missed or a release fails verification.
 """
 
 from __future__ import annotations
