@@ -79,8 +79,8 @@ class Judge(ABC):
 
 
 class AlphaJudge(Judge):
-    """``LAlpha.group_ok`` (SPEC §3.2) for the hot repair loop: integer weights over a common denominator,
-    no per-call validation (the SA values were checked against the categories by ``model.category_table``)."""
+    """``LAlpha.group_ok`` (SPEC §3.2) for the hot loops: integer weights over a common denominator,
+    no per-call validation (the SA values were checked against the categories by :meth:`admit`)."""
 
     model: LAlpha
 
