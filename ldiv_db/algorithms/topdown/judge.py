@@ -176,13 +176,20 @@ class AlphaJudge(Judge):
 
 class PlainJudge(Judge):
     """The plain models' own ``group_ok`` (one SA). Each of them depends only on the multiset of counts,
-    not on which value has which, so ``spare`` asks the model once per distinct count."""
+    not on which value has which, so its verdicts are remembered by the sorted counts (most candidate
+    children are small and share a few shapes) and ``spare`` asks once per distinct count."""
 
     def __init__(self, model: PrivacyModel) -> None:
         self.model = model
+        self.memo: dict[tuple[int, ...], bool] = {}
 
     def ok(self, counts: Counts) -> bool:
-        return self.model.group_ok(cast("Mapping[str, int]", {v: n for v, n in counts.items() if n > 0}))
+        shape = tuple(sorted(n for n in counts.values() if n > 0))
+        verdict = self.memo.get(shape)
+        if verdict is None:
+            # the model's own test, on the counts under stand-in keys (it depends on the counts alone)
+            verdict = self.memo[shape] = self.model.group_ok({str(i): n for i, n in enumerate(shape)})
+        return verdict
 
     def key(self, v: str | None, in_parent: int) -> tuple[int, ...]:
         return (-in_parent,)

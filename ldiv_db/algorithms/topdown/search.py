@@ -112,11 +112,11 @@ class Search:
                 step.moved_to.extend([node_id] * len(taken))
             self.final.append(node_id)
         node = self.nodes[node_id]
+        levels = tuple(lv - 1 if i == attr else lv for i, lv in enumerate(node.levels))
         for k in good:
             if k.size() == 0:
                 step.route.append((node_id, k.label, node_id, 0, 0))  # every row was moved to P
                 continue
-            levels = tuple(lv - 1 if i == attr else lv for i, lv in enumerate(node.levels))
             cid = len(self.nodes)
             self.nodes[cid] = child = Node(levels, attr)
             nxt = child.next_attr()

@@ -118,24 +118,28 @@ class Work:
         pair, counts = np.unique(inv * m + self.sa[rows], return_counts=True)
         kids: list[Child] = []
         self._group = {}
-        for g, (f_row, code) in enumerate(zip(first.tolist(), label[first].tolist(), strict=True)):
-            name = self.labels[int(self.attr[f_row])][int(self.level[f_row])][code]
+        g_node = self.node[first]
+        node_of: list[int] = g_node.tolist()
+        heads = zip(
+            node_of, self.attr[first].tolist(), self.level[first].tolist(), label[first].tolist(), strict=True
+        )
+        for g, (node, a, lv, code) in enumerate(heads):
+            name = self.labels[a][lv][code]
             kids.append(Child(name, False))
-            self._group[(int(self.node[f_row]), name)] = g
+            self._group[(node, name)] = g
         values = self.sa_values
         for p, c in zip(pair.tolist(), counts.tolist(), strict=True):
             kids[p // m].n[values[p % m]] = c
-        g_node = self.node[first]
         failing = set()
         for g, kid in enumerate(kids):
             kid.ok = self.judge.ok(kid.n)
             if not kid.ok:
-                failing.add(int(g_node[g]))
+                failing.add(node_of[g])
         self._inv = inv
         self._donor_rows(kids, g_node, failing)
         out: dict[int, dict[str | None, Child]] = {}
         for g, kid in enumerate(kids):
-            out.setdefault(int(g_node[g]), {})[kid.label] = kid
+            out.setdefault(node_of[g], {})[kid.label] = kid
         return out
 
     def _donor_rows(self, kids: list[Child], g_node: IntArray, failing: set[int]) -> None:
