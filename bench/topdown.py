@@ -16,13 +16,18 @@ sensitivity scheme with β = 2 (SPEC §3.1's literal formula: 0, 36/49, 45/49, 1
   whole table fails the model) is recorded as such.
 * ``million``: 1,000,000 rows amplified from Adult (bench/amplify.py, seed 7; the health SA is copied
   with its source row) for each model at l = 4, target ≤ 120 s.
+* ``plain`` (issue 17): top-down for the plain models on Adult's real SA, occupation: distinct, entropy and
+  recursive (c = 4) at l = 3 and 5, no categories, each release checked with ``ldiv check``; beside it
+  Mondrian (distinct l) and the optimal full-domain release (``--algorithm optimal``, ARX Loss, the
+  problem ARX's Flash solves) at 0 % and 5 % suppression, all on the same 7 QIs; and top-down on the 8 QIs
+  of ARX's reference numbers (../shared/datasets/README.md), target ≤ 3 s per top-down release.
 
 Each record separates the whole ``ldiv_db.anonymize`` call (seconds), the algorithm
 (``details.algorithm_seconds``) and the utility metrics (the ``metrics/*`` steps of ``ldiv.run_step``).
 
-``python -m bench.topdown [--repeat N] [--seed S] [--parts experiment,size,l,million]`` writes
-bench/results/topdown.json and prints the tables of bench/README.md. Exit 1 when a target is missed or a
-release fails verification.
+``python -m bench.topdown [--repeat N] [--seed S] [--parts experiment,size,l,million,plain]`` writes
+bench/results/topdown.json (when every part ran; the plain part also bench/results/topdown_plain.json)
+and prints the tables of bench/README.md. Exit 1 when a target is missed or a release fails verification.
 """
 
 from __future__ import annotations
@@ -63,7 +68,14 @@ MODELS: dict[str, dict[str, Any]] = {
     "entropy-alpha": {"entropy_over": "values"},
     "recursive-alpha": {"c": 3},
 }
-PARTS = ("experiment", "size", "l", "million")
+PARTS = ("experiment", "size", "l", "million", "plain")
+PLAIN: list[tuple[str, int, dict[str, Any]]] = [
+    (model, l, {"c": 4} if model == "recursive" else {})
+    for l in (3, 5)
+    for model in ("distinct", "entropy", "recursive")
+]
+QI8 = [*QI, "salary-class"]
+TARGET_PLAIN_SECONDS = 3.0
 
 
 def model_options(model: str, alpha: Any = ALPHA) -> dict[str, Any]:
@@ -251,6 +263,79 @@ def experiment(db: Any, repeat: int) -> list[dict[str, Any]]:
     return out
 
 
+def plain_run(
+    db: Any,
+    algorithm: str,
+    model: str,
+    l: int,
+    opts: dict[str, Any],
+    repeat: int,
+    qi: list[str] = QI,
+    limit: str | None = None,
+) -> dict[str, Any]:
+    """One release of Adult with SA occupation (best of ``repeat``), its ARX Loss, IL and ``ldiv check``."""
+    import ldiv_db
+
+    extra: dict[str, Any] = {} if limit is None else {"suppression_limit": limit}
+    secs, cpu = [], []
+    for _ in range(repeat):
+        c0 = time.process_time()
+        res = ldiv_db.anonymize(
+            db, "adult_100", qi, "occupation", algorithm=algorithm, output="bench_td_plain", l=l, model=model,
+            model_options=opts, replace=True, quiet=True, kl=False, **extra,
+        )  # fmt: skip
+        secs.append(res.seconds)
+        cpu.append(time.process_time() - c0)
+    checked = ldiv_db.check(db, "bench_td_plain", qi, "occupation", model=model, l=l, **opts)
+    m = res.metrics
+    return {
+        "model": model if not opts else f"{model} c={opts['c']}",
+        "l": l,
+        "algorithm": algorithm if limit is None else f"{algorithm} {float(limit):.0%}",
+        "qis": len(qi),
+        "seconds": round(min(secs), 3),
+        "cpu_seconds": round(min(cpu), 3),
+        "algorithm_seconds": res.details.get("algorithm_seconds"),
+        "groups": res.groups,
+        "deleted": res.rows_deleted,
+        "arx_loss": round(float(m["arx_loss"]), 4),
+        "il": round(float(m["il"])),
+        "verified": res.verified,
+        "check_satisfied": checked.satisfied,
+    }
+
+
+PLAIN_HEADER = (
+    "| model | l | algorithm | QIs | seconds | CPU s | groups | deleted | ARX Loss | IL | verified | check |\n"
+    "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---|---|"
+)
+
+
+def _plain_line(r: dict[str, Any]) -> str:
+    return (
+        f"| {r['model']} | {r['l']} | {r['algorithm']} | {r['qis']} | {r['seconds']:.2f} | {r['cpu_seconds']:.2f} "
+        f"| {r['groups']:,} "
+        f"| {r['deleted']:,} | {r['arx_loss']:.4f} | {r['il']:,} | {r['verified']} | {r['check_satisfied']} |"
+    )
+
+
+def plain(db: Any, repeat: int) -> list[dict[str, Any]]:
+    from ldiv_db import taxonomy
+
+    taxonomy.import_hierarchy(db, "adult_100", "salary-class", ADULT / "adult_hierarchy_salary-class.csv")
+    out = []
+    for model, l, opts in PLAIN:
+        recs = [plain_run(db, "topdown", model, l, opts, repeat)]
+        if model == "distinct":
+            recs.append(plain_run(db, "mondrian", model, l, opts, 1))
+        recs += [plain_run(db, "optimal", model, l, opts, 1, limit=limit) for limit in ("0", "0.05")]
+        recs.append(plain_run(db, "topdown", model, l, opts, repeat, qi=QI8))
+        for rec in recs:
+            out.append(rec)
+            print(_plain_line(rec), flush=True)
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--repeat", type=int, default=3, help="runs per experiment release (sweeps: 1)")
@@ -318,6 +403,18 @@ def main(argv: list[str] | None = None) -> int:
                 print(_line(rec), flush=True)
                 if "infeasible" in rec or rec["seconds"] > TARGET_1M_SECONDS or not rec["verified"]:
                     bad.append(rec)
+        if "plain" in parts:
+            print("\nplain models, SA occupation (best of --repeat for top-down)\n" + PLAIN_HEADER)
+            out["plain"] = plain(db, args.repeat)
+            plain_path = ROOT / "bench" / "results" / "topdown_plain.json"
+            record = {k: out[k] for k in ("machine", "python", "qi", "plain")}
+            plain_path.write_text(json.dumps(record, indent=2, default=str) + "\n", encoding="utf-8")
+            bad += [r for r in out["plain"] if not r["verified"] or r["check_satisfied"] is not True]
+            bad += [
+                r
+                for r in out["plain"]
+                if r["algorithm"] == "topdown" and r["qis"] == len(QI) and r["seconds"] > TARGET_PLAIN_SECONDS
+            ]
         db.close()
     bad += [
         r for r in out.get("by_size", []) + out.get("by_l", []) if "infeasible" not in r and not r["verified"]

@@ -151,7 +151,7 @@ class LAlpha(PrivacyModel):
 
     def verdict(self, ev: SqlEvaluator, target: TableRef, table: TableRef) -> None:
         """``target(gid, size, ok, severity, weight_num)`` for the evaluator's groups, given the table of
-        :meth:`category_table` (built once, reused by top-down's rounds: the values do not change)."""
+        :meth:`category_table`."""
         den = math.lcm(*(w.denominator for w in self.weights.values()))
         c = self.c or Fraction(1)
         params = {

@@ -113,12 +113,12 @@ def test_topdown_refuses_infeasible_root(db: Database) -> None:
         )
 
 
-def test_topdown_refuses_other_models(db: Database) -> None:
+@pytest.mark.parametrize("model", ["unique-distinct", "lplus"])
+def test_topdown_refuses_models_it_cannot_target(db: Database, model: str) -> None:
     table8(db)
-    with pytest.raises(BadInput, match="alpha"):
-        ldiv_db.anonymize(
-            db, "t", "Zipcode", "Disease", algorithm="topdown", output="o", l=2, model="distinct"
-        )
+    with pytest.raises(BadInput, match="topdown cannot target") as err:
+        ldiv_db.anonymize(db, "t", "Zipcode", "Disease", algorithm="topdown", output="o", l=2, model=model)
+    assert "distinct, entropy, recursive" in (err.value.hint or "")
 
 
 SA = ["HIV", "Cancer", "Phthisis", "Hepatitis", "Obesity", "Asthma", "Flu", "Indigestion"]

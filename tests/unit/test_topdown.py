@@ -5,10 +5,14 @@ from __future__ import annotations
 
 from fractions import Fraction as F
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ldiv_db.algorithms.topdown import Child, Judge, Node, repair
+from ldiv_db.algorithms.topdown import AlphaJudge as Judge
+from ldiv_db.algorithms.topdown import Child, Node, PlainJudge, judge_for, repair
+from ldiv_db.errors import BadInput
+from ldiv_db.privacy import Distinct, Entropy, Frequency, KAnonymity, Recursive, UniqueDistinct
 from ldiv_db.privacy.l_alpha import LAlpha
 
 SA = ["HIV", "Cancer", "Phthisis", "Hepatitis", "Obesity", "Asthma", "Flu", "Indigestion"]
@@ -130,3 +134,81 @@ def test_spare_equals_removing_each_value_and_asking_the_model(
                 expected.append(v)
     assert Judge(m).spare(counts) == expected
     assert Judge(m).ok(counts) == m.group_ok({k: c for k, c in counts.items() if c > 0})
+
+
+PLAIN_MODELS = [
+    Distinct((3,)),
+    Entropy((2,)),
+    Entropy((3,)),
+    Recursive((2,), 2),
+    Recursive((3,), F(3, 2)),
+    Frequency((3,)),
+    KAnonymity(5),
+]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    counts=st.dictionaries(st.sampled_from([*SA, None]), st.integers(0, 6), max_size=9),
+    which=st.integers(0, len(PLAIN_MODELS) - 1),
+)
+def test_plain_spare_equals_removing_each_value_and_asking_the_model(
+    counts: dict[str | None, int], which: int
+) -> None:
+    """PlainJudge.spare (one model test per distinct count) against the model's own group test on each
+    one-row removal."""
+    m = PLAIN_MODELS[which]
+    expected = []
+    for v, n in counts.items():
+        if n > 0:
+            rest = {str(k): (c - 1 if k == v else c) for k, c in counts.items()}
+            if m.group_ok({k: c for k, c in rest.items() if c > 0}):
+                expected.append(v)
+    judge = judge_for(m, 1)
+    assert isinstance(judge, PlainJudge)
+    assert judge.spare(counts) == expected
+    assert judge.ok(counts) == m.group_ok({str(k): c for k, c in counts.items() if c > 0})
+
+
+def test_plain_repair_takes_the_value_rarest_in_the_parent_then_the_largest_rid() -> None:
+    # P = {Flu: 8, HIV: 1, Asthma: 1} fails entropy l = 2 (ln 10 − 0.8 ln 8 = 0.639 < ln 2); the good child
+    # can spare any one row. HIV and Asthma (1 row each in P) beat Flu (8), Asthma's rid 6 beats HIV's 4:
+    # P = {Flu 8, HIV 1, Asthma 2} then has entropy 0.760 ≥ ln 2
+    good = [child("x", {"Flu": [30, 31], "HIV": [3, 4], "Asthma": [5, 6]})]
+    assert repair(judge_for(Entropy((2,)), 1), {"Flu": 8, "HIV": 1, "Asthma": 1}, good) == [6]
+    assert good[0].counts() == {"Flu": 2, "HIV": 2, "Asthma": 1}
+    # the (l,α) key (no value is new to P, all weigh 0) would take Flu 31 and 30 and then give up
+    alpha = LAlpha("entropy", (2,), 0, {"Flu": 4, "HIV": 4, "Asthma": 4}, entropy_over="values")
+    good = [child("x", {"Flu": [30, 31], "HIV": [3, 4], "Asthma": [5, 6]})]
+    assert repair(Judge(alpha), {"Flu": 8, "HIV": 1, "Asthma": 1}, good) is None
+
+
+def test_judge_for_refuses_what_topdown_cannot_target() -> None:
+    with pytest.raises(BadInput, match="topdown cannot target unique-distinct"):
+        judge_for(UniqueDistinct((2,)), 1)
+    with pytest.raises(BadInput, match="one sensitive attribute"):
+        judge_for(Distinct((2, 2)), 2)
+    assert isinstance(judge_for(model(), 1), Judge)
+
+
+def test_readme_names_exactly_the_models_topdown_accepts() -> None:
+    """The README's algorithm table row of topdown lists every model judge_for accepts, and no other."""
+    import re
+    from pathlib import Path
+
+    from ldiv_db.privacy import MODELS, build_model
+
+    params = {"l": 3, "c": 4, "k": 5, "alpha": 1, "categories": {"x": 1}, "thresholds": {"x": 1}}
+    accepted = set()
+    for name in MODELS:
+        try:
+            judge_for(build_model(name, 1, **params), 1)  # type: ignore[arg-type]
+        except BadInput:
+            continue
+        accepted.add(name)
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    row = next(line for line in readme.splitlines() if line.startswith("| `topdown` |"))
+    listed = {name for name in re.findall(r"`([a-z-]+)`", row) if name in MODELS}
+    assert listed == accepted
+    assert accepted == {"distinct", "entropy", "recursive", "frequency", "k-anonymity",
+                        "distinct-alpha", "entropy-alpha", "recursive-alpha"}  # fmt: skip

@@ -1,6 +1,6 @@
-/* purpose: (l,alpha) top-down: the empty table of finished rows and their output node */
+/* purpose: top-down: the empty table of every row and its output node */
 /* params: none */
-/* returns: creates target(rid, node), filled by topdown/finish.sql and topdown/seed_final.sql */
+/* returns: creates target(rid, node), filled by the controller */
 /* ref: SPEC §3.3 (each node of O is one QI-group) */
 CREATE OR REPLACE TEMPORARY TABLE "temp"."main"."wk td final 2's" (
   rid BIGINT NOT NULL,

@@ -1,6 +1,0 @@
--- purpose: (l,alpha) top-down when no QI can be specialized: every row of the source finished at the root node (0)
--- params: none
--- returns: inserts into target(rid, node)
--- ref: SPEC §3.3 (a node with every attribute at a leaf has no children)
-INSERT INTO {{ target | table }} (rid, node)
-SELECT rowid, 0 FROM {{ source | table }}
