@@ -85,7 +85,7 @@ def _search(rows: list[Row], hierarchies: list[Hierarchy], model: PrivacyModel, 
     hist = frame.groupby(list(frame.columns), sort=True).size().reset_index(name="n")
     coded = code(hist, hierarchies, len(rows[0][1]), True)
     judge = build_judge(model, coded.values, coded.totals)
-    m = Metric(metric, coded.space.base, coded.cover, coded.domain)  # type: ignore[arg-type]
+    m = Metric(metric, coded.space.base, coded.cover, coded.domain, coded.space.codes)  # type: ignore[arg-type]
     return Search(coded.space, judge, m, math.floor(limit * len(rows))).run(), m
 
 
@@ -107,6 +107,8 @@ def test_search_equals_exhaustive_evaluation(
     # the search's exact cost is the oracle's, up to the metric's fixed positive scale
     if metric == "loss":
         assert m.value(res.best.cost) == pytest.approx(float(cost) ** (1 / len(hierarchies)) - 1, abs=1e-12)
+    elif metric == "entropy":
+        assert res.best.cost == pytest.approx(cost, rel=1e-9, abs=1e-9)
     elif metric == "lm":
         assert Fraction(res.best.cost, m.lm_scale) == cost
     else:

@@ -76,13 +76,13 @@ class Optimal(Algorithm):
     name = "optimal"
     generalizes_by_hierarchy = True
     default_model = "distinct"
-    summary = "the optimal full-domain levels under a suppression limit, minimizing ARX Loss/LM/DM/AECS/CM"
+    summary = "the optimal full-domain levels under a suppression limit, minimizing ARX Loss/LM/DM/AECS/CM/entropy"
     options = (
         SUPPRESSION_LIMIT,
         Option(
             "metric",
             "choice",
-            "optimal: loss (ARX Loss), lm, dm, aecs, or cm (with --class-column)",
+            "optimal: loss (ARX Loss), lm, dm, aecs, cm (with --class-column), or entropy (ARX non-uniform entropy)",
             default="loss",
             choices=METRICS,
         ),
@@ -102,7 +102,7 @@ class Optimal(Algorithm):
                 "drop QIs or use hierarchies with fewer levels",
             )
         judge = build_judge(request.model, coded.values, coded.totals)
-        metric = Metric(opts.metric, coded.space.base, coded.cover, coded.domain)
+        metric = Metric(opts.metric, coded.space.base, coded.cover, coded.domain, coded.space.codes)
         max_deleted = int(opts.suppression_limit * inputs.rows)  # floor: deleted ≤ limit·rows
         t_hist, cpu_hist = time.perf_counter(), time.process_time()
         progress = request.progress

@@ -343,9 +343,13 @@ class Search:
             key, total, node = heapq.heappop(heap)
             if node in done or key < keys[node]:
                 continue
-            if res.best is not None and (key, total, node) > res.best.key():
-                res.proof_bound = key
-                break
+            if res.best is not None and self._after(key, node):
+                tol = self.metric.tolerance(res.best.cost)
+                if not tol or key > res.best.cost + tol:
+                    res.proof_bound = key
+                    break
+                done.add(node)  # ties the incumbent within the tolerance and loses the tie-break; a
+                continue  # node after it in the queue may still win one
             done.add(node)
             res.expanded += 1
             child_key = self._visit(node, key)
@@ -356,7 +360,7 @@ class Search:
                     succ = (*node[:j], k + 1, *node[j + 1 :])
                     if succ in done:
                         continue
-                    sk = max(self.metric.static(succ), child_key) if self.metric.separable else child_key
+                    sk = max(self.metric.static(succ), child_key) if self.metric.static_bound else child_key
                     if sk > keys.get(succ, -1):
                         keys[succ] = sk
                         heapq.heappush(heap, (sk, total + 1, succ))
@@ -379,23 +383,41 @@ class Search:
             state = self.status[node]
             if state == INFEASIBLE:
                 return key
-            if state == FEASIBLE and self.zero and self.metric.separable:
-                self._offer(node, key, 0, -1)
+            if state == FEASIBLE and self.zero and self.metric.static_bound:
+                self._offer(node, self.metric.static(node), 0, -1)
                 return key
             if self._priced_out(node):
                 self.result.bounded += 1
                 return key
         bound = self.judge_node(node)[4]
-        return key if self.metric.separable else max(key, bound)
+        return key if self.metric.static_bound else max(key, bound)
 
     def _priced_out(self, node: Node) -> bool:
         """True when the rows the node must delete (``deleted_below``) already price it above the incumbent."""
-        if not self.metric.separable or self.zero or self.result.best is None:
+        if not self.metric.static_bound or self.zero or self.result.best is None:
             return False
-        floor = self.metric.static_deleting(node, self.deleted_below(node))
-        return (floor, sum(node), node) > self.result.best.key()
+        return self._after(self.metric.static_deleting(node, self.deleted_below(node)), node)
+
+    def _after(self, cost: Cost, node: Node) -> bool:
+        """True when a node costing ``cost`` or more can neither beat the incumbent nor win its tie-break
+        (costs within the metric's tolerance of each other are equal)."""
+        best = self.result.best
+        assert best is not None
+        tol = self.metric.tolerance(best.cost)
+        if not tol:
+            return (cost, sum(node), node) > best.key()
+        if cost > best.cost + tol or cost < best.cost - tol:
+            return cost > best.cost
+        return (sum(node), node) > best.key()[1:]
 
     def _offer(self, node: Node, cost: Cost, deleted: int, groups: int) -> None:
-        cand = Best(cost, node, deleted, groups)
-        if self.result.best is None or cand.key() < self.result.best.key():
-            self.result.best = cand
+        best = self.result.best
+        if best is not None:
+            tol = self.metric.tolerance(best.cost)
+            if not tol:
+                worse = (cost, sum(node), node) >= best.key()
+            else:
+                worse = cost >= best.cost - tol and self._after(cost, node)
+            if worse:
+                return
+        self.result.best = Best(cost, node, deleted, groups)
