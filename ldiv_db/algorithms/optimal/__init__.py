@@ -76,7 +76,9 @@ class Optimal(Algorithm):
     name = "optimal"
     generalizes_by_hierarchy = True
     default_model = "distinct"
-    summary = "the optimal full-domain levels under a suppression limit, minimizing ARX Loss/LM/DM/AECS/CM/entropy"
+    summary = (
+        "the optimal full-domain levels under a suppression limit, minimizing ARX Loss/LM/DM/AECS/CM/entropy"
+    )
     options = (
         SUPPRESSION_LIMIT,
         Option(
