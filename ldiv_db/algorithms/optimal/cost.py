@@ -191,6 +191,7 @@ class Metric:
                     den *= self.rows * (a - 1)
             return math.exp((math.log(cost) - math.log(den)) / self.d) - 1.0 if self.d else 0.0
         if self.name == "lm":
+            assert isinstance(cost, int)
             return float(Fraction(cost, self.lm_scale))
         return float(cost)
 
