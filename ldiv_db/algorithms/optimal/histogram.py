@@ -88,7 +88,7 @@ def code(hist: pd.DataFrame, hierarchies: Sequence[taxonomy.Hierarchy], n_sa: in
     for h, leaf in zip(hierarchies, leaves, strict=True):
         ids, inv = np.unique(leaf[first], return_inverse=True)
         lv_codes, lv_sizes, lv_cover = _levels_of(h, ids)
-        codes.append([c[inv] for c in lv_codes])
+        codes.append([c[inv].astype(np.int32) for c in lv_codes])
         sizes.append(lv_sizes)
         cover.append([c[inv] for c in lv_cover])
     counts, values, totals = [], [], []
