@@ -79,11 +79,14 @@ def _search(rows: list[Row], hierarchies: list[Hierarchy], model: PrivacyModel, 
         {
             **{f"l{j + 1}": [h.node_id(r[0][j]) for r in rows] for j, h in enumerate(hierarchies)},
             **{f"s{s + 1}": [r[1][s] for r in rows] for s in range(len(rows[0][1]))},
-            "k": [r[2] for r in rows],
+            **({"k": [r[2] for r in rows]} if metric == "cm" else {}),
         }
     )
-    hist = frame.groupby(list(frame.columns), sort=True).size().reset_index(name="n")
-    coded = code(hist, hierarchies, len(rows[0][1]), True)
+    # shuffled, as the SQL returns it in no particular order
+    hist = frame.groupby(list(frame.columns)).size().reset_index(name="n").sample(frac=1.0, random_state=len(rows))
+    if metric != "cm":
+        hist["k"] = None
+    coded = code(hist, hierarchies, len(rows[0][1]), metric == "cm")
     judge = build_judge(model, coded.values, coded.totals)
     m = Metric(metric, coded.space.base, coded.cover, coded.domain, coded.space.codes)  # type: ignore[arg-type]
     return Search(coded.space, judge, m, math.floor(limit * len(rows))).run(), m

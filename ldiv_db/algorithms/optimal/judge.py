@@ -299,8 +299,8 @@ def build_judge(
 
 
 def value_codes(column: pd.Series) -> tuple[np.ndarray, list[str | None]]:
-    """Dense codes of an SA (or class) column in order of first appearance (the histogram is sorted, so
-    this order is deterministic), and the values by code; NULL is a value of its own."""
-    codes, uniques = pd.factorize(column, use_na_sentinel=False)
+    """Dense codes of an SA (or class) column in the order of the values (NULL last, a value of its own),
+    and the values by code."""
+    codes, uniques = pd.factorize(column, sort=True, use_na_sentinel=False)
     values = [None if (isinstance(v, float) and math.isnan(v)) or v is None else str(v) for v in uniques]
     return np.asarray(codes, dtype=np.int64), values
