@@ -103,7 +103,9 @@ def code(hist: pd.DataFrame, hierarchies: Sequence[taxonomy.Hierarchy], n_sa: in
         if with_class:
             kc, kv = value_codes(hist["k"])
             klass = _matrix(row_of, kc, count, n_rows, len(kv))
-        dense = tuple(_matrix(row_of, c, count, n_rows, len(v)) for c, v in zip(sa_codes, values, strict=True))
+        dense = tuple(
+            _matrix(row_of, c, count, n_rows, len(v)) for c, v in zip(sa_codes, values, strict=True)
+        )
         base = Groups(rep=rep, size=size, dense=dense, klass=klass)
     return Coded(
         space=Space(codes=codes, sizes=sizes, base=base),
