@@ -118,8 +118,8 @@ def code(hist: pd.DataFrame, hierarchies: Sequence[taxonomy.Hierarchy], n_sa: in
 
 
 def _rows(leaves: Sequence[np.ndarray], n: int) -> tuple[np.ndarray, np.ndarray]:
-    """The row (distinct leaf vector) of every histogram cell, dense in order of first appearance, and
-    the first cell of every row."""
+    """The row (distinct leaf vector) of every histogram cell, numbered in the vectors' order, and the
+    first cell of every row."""
     key = np.zeros(n, dtype=np.int64)
     span = 1
     for leaf in leaves:
@@ -129,7 +129,8 @@ def _rows(leaves: Sequence[np.ndarray], n: int) -> tuple[np.ndarray, np.ndarray]
             span = int(key.max()) + 1
         key = key * m + leaf
         span *= m
-    row_of = np.asarray(pd.factorize(key, sort=False)[0], dtype=np.int64)
+    # rows in the order of their leaf vectors: the search's gathers and scatters then walk memory in order
+    row_of = np.asarray(pd.factorize(key, sort=True)[0], dtype=np.int64)
     n_rows = int(row_of.max()) + 1 if n else 0
     first = np.empty(n_rows, dtype=np.int64)
     first[row_of[::-1]] = np.arange(n - 1, -1, -1, dtype=np.int64)  # the last write per row is its first cell
