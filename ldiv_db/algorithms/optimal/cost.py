@@ -29,6 +29,7 @@ minority rows, and never adds a class beyond the one of the deleted rows).
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -100,6 +101,25 @@ class Metric:
                 out = self._generalization(levels, [self.sums[j][k] for j, k in enumerate(levels)], 0)
             self._static[node] = out
         return out
+
+    def static_all(self, heights: Sequence[int]) -> list[Cost]:
+        """:meth:`static` of every node, in the order of ``itertools.product`` over the levels (outer
+        products of the per-QI factors, exact integers for loss and LM)."""
+        if self.name == "entropy":
+            nodes = itertools.product(*(range(h) for h in heights))
+            return [math.fsum(self.gen[j][k] for j, k in enumerate(node)) for node in nodes]
+        loss, n = self.name == "loss", self.rows
+        acc = np.array([1 if loss else 0], dtype=object)
+        for j, (a, h) in enumerate(zip(self.domain, heights, strict=True)):
+            if a <= 1:
+                f = [1 if loss else 0] * h
+            elif loss:
+                f = [self.sums[j][k] + n * (a - 2) for k in range(h)]
+            else:
+                f = [(self.sums[j][k] - n) * (self.lm_scale // (a - 1)) for k in range(h)]
+            factor = np.array(f, dtype=object)
+            acc = np.multiply.outer(acc, factor) if loss else np.add.outer(acc, factor)
+        return list(acc.ravel().tolist())
 
     def static_deleting(self, levels: Sequence[int], deleted: int) -> Cost:
         """A lower bound of the node's cost when at least ``deleted`` rows are deleted (loss, LM): each

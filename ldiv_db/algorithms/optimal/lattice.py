@@ -26,6 +26,7 @@ tagged both ways (the relaxation is merge-safe), and the bisection runs on that 
 from __future__ import annotations
 
 import heapq
+import itertools
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -42,6 +43,7 @@ ANCHOR_ROWS = 2048  # a start with more groups than this is replaced by the node
 # keys below LOOKUP_PER_ROW·rows + LOOKUP_MIN are made dense by a table of the key range (a pass over it
 # costs less than hashing the keys); larger ranges are hashed
 LOOKUP_PER_ROW, LOOKUP_MIN = 32, 1 << 16
+SORTED_LATTICE = 200_000  # up to this many nodes, a static bound's queue is one sort of the lattice
 Node = tuple[int, ...]
 
 
@@ -390,8 +392,34 @@ class Search:
 
     # ------------------------------------------------------------------ the search
     def run(self, on_progress: Callable[[Result], None] | None = None) -> Result:
+        """The search. With a metric whose no-deletion cost bounds every node (loss, LM, entropy) that bound
+        is the queue's key, so on a lattice of at most :data:`SORTED_LATTICE` nodes the queue is simply
+        every node sorted once by (bound, sum of levels, levels); otherwise nodes enter a heap as their
+        predecessors leave it, keyed by the bound they pass on."""
         t0 = time.perf_counter()
         res = self.result
+        if self.metric.static_bound and res.lattice_size <= SORTED_LATTICE:
+            for key, _, node in self._static_order():
+                end = self._ends(key, node)
+                if end:
+                    break
+                if end is None:
+                    self._expand(node, key, on_progress)
+        else:
+            self._best_first(on_progress)
+        unjudged = np.ones(self.heights, dtype=bool)
+        for node in self.judged:
+            unjudged[node] = False
+        res.pruned_infeasible = int(((self.status == INFEASIBLE) & unjudged).sum())
+        res.tagged_feasible = int(((self.status == FEASIBLE) & unjudged).sum())
+        res.seconds = time.perf_counter() - t0
+        return res
+
+    def _static_order(self) -> list[tuple[Cost, int, Node]]:
+        nodes = list(itertools.product(*(range(h) for h in self.heights)))
+        return sorted(zip(self.metric.static_all(self.heights), map(sum, nodes), nodes, strict=True))
+
+    def _best_first(self, on_progress: Callable[[Result], None] | None) -> None:
         bottom: Node = tuple(0 for _ in self.heights)
         heap: list[tuple[Cost, int, Node]] = [(self.metric.static(bottom), 0, bottom)]
         keys: dict[Node, Cost] = {bottom: heap[0][0]}
@@ -400,18 +428,13 @@ class Search:
             key, total, node = heapq.heappop(heap)
             if node in done or key < keys[node]:
                 continue
-            if res.best is not None and self._after(key, node):
-                tol = self.metric.tolerance(res.best.cost)
-                if not tol or key > res.best.cost + tol:
-                    res.proof_bound = key
-                    break
-                done.add(node)  # ties the incumbent within the tolerance and loses the tie-break; a
-                continue  # node after it in the queue may still win one
+            end = self._ends(key, node)
+            if end:
+                break
             done.add(node)
-            res.expanded += 1
-            child_key = self._visit(node, key)
-            if on_progress is not None and res.expanded % 256 == 0:
-                on_progress(res)
+            if end is not None:
+                continue
+            child_key = self._expand(node, key, on_progress)
             for j, k in enumerate(node):
                 if k + 1 < self.heights[j]:
                     succ = (*node[:j], k + 1, *node[j + 1 :])
@@ -421,13 +444,26 @@ class Search:
                     if sk > keys.get(succ, -1):
                         keys[succ] = sk
                         heapq.heappush(heap, (sk, total + 1, succ))
-        unjudged = np.ones(self.heights, dtype=bool)
-        for node in self.judged:
-            unjudged[node] = False
-        res.pruned_infeasible = int(((self.status == INFEASIBLE) & unjudged).sum())
-        res.tagged_feasible = int(((self.status == FEASIBLE) & unjudged).sum())
-        res.seconds = time.perf_counter() - t0
-        return res
+
+    def _ends(self, key: Cost, node: Node) -> bool | None:
+        """For the next node of the queue (bound ``key``): None to visit it; True when the search is over
+        (no node left can beat or tie-break the incumbent: ``key`` is the proof); False to skip it (it ties
+        the incumbent within the metric's tolerance and loses the tie-break; a later node may still win)."""
+        best = self.result.best
+        if best is None or not self._after(key, node):
+            return None
+        tol = self.metric.tolerance(best.cost)
+        if not tol or key > best.cost + tol:
+            self.result.proof_bound = key
+            return True
+        return False
+
+    def _expand(self, node: Node, key: Cost, on_progress: Callable[[Result], None] | None) -> Cost:
+        self.result.expanded += 1
+        child_key = self._visit(node, key)
+        if on_progress is not None and self.result.expanded % 256 == 0:
+            on_progress(self.result)
+        return child_key
 
     def _visit(self, node: Node, key: Cost) -> Cost:
         """Decide one node taken from the queue; return the lower bound it passes to its successors."""
