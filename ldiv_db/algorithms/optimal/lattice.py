@@ -343,11 +343,14 @@ class Search:
 
     def _cached(self, node: Node, detail: int) -> Groups | None:
         """The kept partition with the fewest groups below ``node`` that holds ``detail``, if any."""
-        below = np.asarray(
-            (self.cache_levels <= np.asarray(node)).all(axis=1) & (self.cache_detail >= detail)
+        kept = min(self.cache_next, CACHE)
+        if not kept:
+            return None
+        below = (self.cache_levels[:kept] <= np.asarray(node)).all(axis=1) & (
+            self.cache_detail[:kept] >= detail
         )
-        i = int(np.argmin(np.where(below, self.cache_size, np.iinfo(np.int64).max)))
-        return self.cache[i] if below[i] else None  # (an empty slot is None)
+        i = int(np.argmin(np.where(below, self.cache_size[:kept], np.iinfo(np.int64).max)))
+        return self.cache[i] if below[i] else None
 
     def _keep(self, node: Node, g: Groups, detail: int) -> None:
         i = self.cache_next % CACHE
