@@ -2,14 +2,17 @@
 histogram: best-first by a monotone lower bound of the cost, with Flash/OLA-style predictive tagging
 (Kohlmayer et al. 2012; El Emam et al. 2009) where the model's monotonicity allows it.
 
-Order and proof. Nodes leave a priority queue in increasing (lower bound, sum of levels, levels) order,
-starting from the bottom node; a node's successors (one QI one level higher) enter when it leaves. The
-lower bound is monotone up the lattice (:mod:`.cost`), so when the next node's (bound, tie key) exceeds
-the incumbent's (cost, tie key), no node left can beat or tie-break the incumbent: that bound is reported
-as the proof of optimality. Nothing is sampled: every node that is not tagged is judged on all cells.
+Order and proof. Nodes leave a queue in increasing (lower bound, sum of levels, levels) order. With a
+bound that needs no grouping (loss, LM, entropy: the no-deletion cost) the queue is every node sorted
+once; otherwise it is a heap that starts from the bottom node, a node's successors (one QI one level
+higher) entering when it leaves with the bound it passes on. The lower bound is monotone up the lattice
+(:mod:`.cost`), so when the next node's (bound, tie key) exceeds the incumbent's (cost, tie key), no node
+left can beat or tie-break the incumbent: that bound is reported as the proof of optimality. Nothing is
+sampled: every node that is not tagged is judged on all cells.
 
-Tie-breaking (deterministic): among nodes of equal exact cost the one with the smallest sum of levels
-wins, then the lexicographically smallest level vector in QI order.
+Tie-breaking (deterministic): among nodes of equal cost the one with the smallest sum of levels wins,
+then the lexicographically smallest level vector in QI order. Costs are exact integers or fractions,
+except entropy (floating point), whose costs within :data:`.cost.ENTROPY_TIE` of each other are equal.
 
 Tagging (:mod:`.judge` says which model admits what). A node judged infeasible tags every node below it
 infeasible when the model is monotone without suppression (limit 0) or merge-safe, or when the model's
@@ -17,8 +20,8 @@ merge-safe relaxation already deletes more rows than the limit; a feasible node 
 feasible when the model is monotone (limit 0) or merge-safe. A tagged-infeasible node is never judged;
 a tagged-feasible node is not judged when its cost needs no groups (limit 0 with loss or LM: nothing is
 deleted, the cost is the lower bound itself). Before judging a node whose feasibility is unknown, the
-search probes upward (OLA's binary search on a path to the top): judging a node high above tags a whole
-box of nodes below it at once. Where only the relaxation tags (a model not monotone with suppression), a
+search probes upward (OLA's binary search on a path to the top, raising the QIs with more levels first):
+judging a node high above tags a whole box of nodes below it at once. Where only the relaxation tags (a model not monotone with suppression), a
 probe groups the node and tests the relaxation alone; its verdicts are kept in a status of their own,
 tagged both ways (the relaxation is merge-safe), and the bisection runs on that status.
 """
