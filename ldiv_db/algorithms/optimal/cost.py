@@ -43,7 +43,7 @@ from .judge import Groups
 MetricName = Literal["loss", "lm", "dm", "aecs", "cm", "entropy"]
 METRICS: tuple[MetricName, ...] = ("loss", "lm", "dm", "aecs", "cm", "entropy")
 Cost = int | Fraction | float
-ENTROPY_TIE = 1e-9  # entropy costs this close (relative to the larger, at least 1 bit) are equal
+ENTROPY_TIE = 1e-9  # entropy costs this close (relative to the best one found, at least 1 bit) are equal
 
 
 @dataclass
