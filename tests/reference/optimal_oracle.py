@@ -1,11 +1,12 @@
 """An independent brute force for the optimal full-domain search: every level vector is enumerated, the
 rows are grouped by their generalized labels in plain Python, each group is judged by the privacy model's
 own pure-Python test (``group_ok``), the rows of violating groups are deleted, and each metric is priced
-from its definition with Fractions. It shares no code with ldiv_db.algorithms.optimal."""
+from its definition with Fractions (entropy in floating point). It shares no code with ldiv_db.algorithms.optimal."""
 
 from __future__ import annotations
 
 import itertools
+import math
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 from fractions import Fraction
@@ -23,7 +24,7 @@ def _price(
     levels: tuple[int, ...],
     published: list[list[Row]],
     deleted: int,
-) -> Fraction:
+) -> Fraction | float:
     """The exact cost; for loss the product Π(1 + v_j), which orders nodes as the geometric mean does."""
     n, d = len(rows), len(hierarchies)
     if metric in ("loss", "lm"):
@@ -42,8 +43,27 @@ def _price(
         return Fraction(sum(len(g) ** 2 for g in published) + deleted * n)
     if metric == "aecs":
         return Fraction(n, max(1, len(published) + (1 if deleted else 0)))
+    if metric == "entropy":
+        return _entropy(rows, hierarchies, levels, published)
     minority = sum(len(g) - max(Counter(r[2] for r in g).values()) for g in published)
     return Fraction(minority + deleted)
+
+
+def _entropy(
+    rows: Sequence[Row], hierarchies: Sequence[Hierarchy], levels: tuple[int, ...], published: list[list[Row]]
+) -> float:
+    """ARX's non-uniform entropy in bits, row by row: every row pays −log2 P(its leaf | its node) over the
+    whole table; a deleted row also pays −log2 P(its node | deleted) over the deleted rows."""
+    gone = list((Counter(rows) - Counter(r for g in published for r in g)).elements())
+    terms: list[float] = []
+    for j, h in enumerate(hierarchies):
+        node = [h.level_label(r[0][j], levels[j]) for r in rows]
+        leaf = Counter(r[0][j] for r in rows)
+        under = Counter(node)
+        terms.extend(-math.log2(leaf[r[0][j]] / under[u]) for r, u in zip(rows, node, strict=True))
+        hidden = Counter(h.level_label(r[0][j], levels[j]) for r in gone)
+        terms.extend(-math.log2(hidden[h.level_label(r[0][j], levels[j])] / len(gone)) for r in gone)
+    return math.fsum(terms)
 
 
 def brute_force(
@@ -52,12 +72,13 @@ def brute_force(
     model: PrivacyModel,
     metric: str,
     limit: Fraction,
-) -> tuple[Fraction, tuple[int, ...], int] | None:
-    """(exact cost, levels, deleted rows) of the best node by (cost, sum of levels, levels), or None."""
+) -> tuple[Fraction | float, tuple[int, ...], int] | None:
+    """(exact cost, levels, deleted rows) of the best node by (cost, sum of levels, levels), or None; entropy
+    costs (floating point) within 1e-9 (relative, at least 1 bit) of the least one count as equal to it."""
     n_sa = len(rows[0][1])
     if isinstance(model, LPlus):
         model.resolve({s + 1: list(Counter(r[1][s] for r in rows).items()) for s in range(n_sa)})
-    best: tuple[Fraction, int, tuple[int, ...], int] | None = None
+    found: list[tuple[Fraction | float, int, tuple[int, ...], int]] = []
     for levels in itertools.product(*(range(h.levels) for h in hierarchies)):
         groups: dict[tuple[str, ...], list[Row]] = defaultdict(list)
         for r in rows:
@@ -71,8 +92,10 @@ def brute_force(
                 deleted += len(members)
         if deleted > limit * len(rows):
             continue
-        cost = _price(metric, rows, hierarchies, levels, published, deleted)
-        cand = (cost, sum(levels), levels, deleted)
-        if best is None or cand[:3] < best[:3]:
-            best = cand
-    return None if best is None else (best[0], best[2], best[3])
+        found.append((_price(metric, rows, hierarchies, levels, published, deleted), sum(levels), levels, deleted))
+    if not found:
+        return None
+    least = min(c[0] for c in found)
+    tol = 1e-9 * max(1.0, float(least)) if metric == "entropy" else 0
+    best = min((c for c in found if c[0] <= least + tol), key=lambda c: c[1:3])
+    return best[0], best[2], best[3]

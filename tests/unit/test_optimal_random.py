@@ -5,6 +5,8 @@ documented tie-break), the same exact cost and the same deleted rows; and no nod
 from __future__ import annotations
 
 import math
+import random
+import zlib
 from collections.abc import Callable
 from fractions import Fraction
 
@@ -79,13 +81,21 @@ def _search(rows: list[Row], hierarchies: list[Hierarchy], model: PrivacyModel, 
         {
             **{f"l{j + 1}": [h.node_id(r[0][j]) for r in rows] for j, h in enumerate(hierarchies)},
             **{f"s{s + 1}": [r[1][s] for r in rows] for s in range(len(rows[0][1]))},
-            "k": [r[2] for r in rows],
+            **({"k": [r[2] for r in rows]} if metric == "cm" else {}),
         }
     )
-    hist = frame.groupby(list(frame.columns), sort=True).size().reset_index(name="n")
-    coded = code(hist, hierarchies, len(rows[0][1]), True)
+    # shuffled, as the SQL returns it in no particular order
+    hist = (
+        frame.groupby(list(frame.columns))
+        .size()
+        .reset_index(name="n")
+        .sample(frac=1.0, random_state=len(rows))
+    )
+    if metric != "cm":
+        hist["k"] = None
+    coded = code(hist, hierarchies, len(rows[0][1]), metric == "cm")
     judge = build_judge(model, coded.values, coded.totals)
-    m = Metric(metric, coded.space.base, coded.cover, coded.domain)  # type: ignore[arg-type]
+    m = Metric(metric, coded.space.base, coded.cover, coded.domain, coded.space.codes)  # type: ignore[arg-type]
     return Search(coded.space, judge, m, math.floor(limit * len(rows))).run(), m
 
 
@@ -94,7 +104,51 @@ def _search(rows: list[Row], hierarchies: list[Hierarchy], model: PrivacyModel, 
 def test_search_equals_exhaustive_evaluation(
     case: tuple[list[Row], list[Hierarchy], str, str, Fraction],
 ) -> None:
-    rows, hierarchies, model_name, metric, limit = case
+    _check(*case)
+
+
+def _table(seed: int, n_sa: int) -> tuple[list[Row], list[Hierarchy]]:
+    """A seeded small table: 2–3 QIs of 2–4 levels over 2–5 leaves (the last leaf of each never occurs),
+    6–24 rows."""
+    rnd = random.Random(seed)
+    hierarchies = []
+    for j in range(rnd.randint(2, 3)):
+        name, height = chr(ord("p") + j), rnd.randint(2, 4)
+        leaves = [f"{name}{i}" for i in range(rnd.randint(3, 5))]
+        hierarchies.append(
+            Hierarchy(
+                [
+                    [leaf, *(f"{name}L{k}_{i >> k}" for k in range(1, height - 1)), "*"]
+                    for i, leaf in enumerate(leaves)
+                ]
+            )
+        )
+    rows: list[Row] = [
+        (
+            tuple(rnd.choice(list(h.leaves())[:-1]) for h in hierarchies),
+            tuple(rnd.choice(SA_VALUES) for _ in range(n_sa)),
+            rnd.choice(["x", "y", "z"]),
+        )
+        for _ in range(rnd.randint(6, 24))
+    ]
+    return rows, hierarchies
+
+
+@pytest.mark.parametrize("metric", METRICS)
+@pytest.mark.parametrize("model_name", sorted(MODELS))
+def test_every_model_metric_and_limit(model_name: str, metric: str) -> None:
+    """Every model × metric × suppression limit against exhaustive evaluation, on two seeded tables each
+    (the hypothesis test above samples the combinations; this one visits all of them)."""
+    for seed in range(2):
+        n_sa = 2 if model_name in ("distinct", "k-anonymity", "entropy") and seed == 1 else 1
+        rows, hierarchies = _table(zlib.crc32(f"{model_name}/{metric}/{seed}".encode()), n_sa)
+        for limit in LIMITS:
+            _check(rows, hierarchies, model_name, metric, limit)
+
+
+def _check(
+    rows: list[Row], hierarchies: list[Hierarchy], model_name: str, metric: str, limit: Fraction
+) -> None:
     expected = brute_force(rows, hierarchies, MODELS[model_name](len(rows[0][1])), metric, limit)
     res, m = _search(rows, hierarchies, MODELS[model_name](len(rows[0][1])), metric, limit)
     if expected is None:
@@ -107,6 +161,8 @@ def test_search_equals_exhaustive_evaluation(
     # the search's exact cost is the oracle's, up to the metric's fixed positive scale
     if metric == "loss":
         assert m.value(res.best.cost) == pytest.approx(float(cost) ** (1 / len(hierarchies)) - 1, abs=1e-12)
+    elif metric == "entropy":
+        assert res.best.cost == pytest.approx(cost, rel=1e-9, abs=1e-9)
     elif metric == "lm":
         assert Fraction(res.best.cost, m.lm_scale) == cost
     else:

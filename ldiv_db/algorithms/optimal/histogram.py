@@ -73,40 +73,40 @@ def build(request: AnonymizeRequest, class_column: str | None) -> Coded:
 
 
 def code(hist: pd.DataFrame, hierarchies: Sequence[taxonomy.Hierarchy], n_sa: int, with_class: bool) -> Coded:
-    """Code the histogram (columns l1..ld: leaf node ids, s1..sm, k, n): cells with one leaf vector become
-    one row of the base partition."""
+    """Code the histogram (columns l1..ld: leaf node ids, s1..sm, k, n; in any order): cells with one leaf
+    vector become one row of the base partition. With one SA and no class the cells are the base's
+    (row, value, rows) triplets as they come; otherwise their counts are summed into dense matrices."""
     count = hist["n"].to_numpy(dtype=np.int64)
     leaves = [hist[f"l{i}"].to_numpy(dtype=np.int64) for i in range(1, len(hierarchies) + 1)]
-    # rows: distinct leaf vectors (the histogram is sorted by them, so a row starts where a vector changes)
-    matrix = np.stack(leaves, axis=1) if leaves else np.zeros((len(hist), 0), dtype=np.int64)
-    change = np.ones(len(hist), dtype=bool)
-    change[1:] = (matrix[1:] != matrix[:-1]).any(axis=1) if len(hist) > 1 else change[1:]
-    row_of = np.cumsum(change) - 1
-    first = np.flatnonzero(change)
+    row_of, first = _rows(leaves, len(hist))
     n_rows = len(first)
     codes, sizes, cover = [], [], []
     for h, leaf in zip(hierarchies, leaves, strict=True):
-        ids, inv = np.unique(leaf[first], return_inverse=True)
+        ids, inv = _small_unique(leaf[first])
         lv_codes, lv_sizes, lv_cover = _levels_of(h, ids)
-        codes.append([c[inv] for c in lv_codes])
+        codes.append([c.astype(np.int32)[inv] for c in lv_codes])
         sizes.append(lv_sizes)
         cover.append([c[inv] for c in lv_cover])
-    counts, values, totals = [], [], []
+    sa_codes, values, totals = [], [], []
     for s in range(1, n_sa + 1):
         c, vals = value_codes(hist[f"s{s}"])
-        counts.append(_matrix(row_of, c, count, n_rows, len(vals)))
+        sa_codes.append(c)
         values.append(vals)
         totals.append(np.bincount(c, weights=count, minlength=len(vals)).astype(np.int64))
-    klass = None
-    if with_class:
-        kc, kv = value_codes(hist["k"])
-        klass = _matrix(row_of, kc, count, n_rows, len(kv))
-    base = Groups(
-        rep=np.arange(n_rows, dtype=np.int64),
-        size=np.bincount(row_of, weights=count, minlength=n_rows).astype(np.int64),
-        dense=tuple(counts),
-        klass=klass,
-    )
+    size = np.bincount(row_of, weights=count, minlength=n_rows).astype(np.int64)
+    rep = np.arange(n_rows, dtype=np.int64)
+    if n_sa == 1 and not with_class:  # (row, value) is unique: the histogram's own cells
+        cells = ((row_of, sa_codes[0], count.astype(np.float64)),)
+        base = Groups(rep=rep, size=size, cells=cells, widths=(len(values[0]),))
+    else:
+        klass = None
+        if with_class:
+            kc, kv = value_codes(hist["k"])
+            klass = _matrix(row_of, kc, count, n_rows, len(kv))
+        dense = tuple(
+            _matrix(row_of, c, count, n_rows, len(v)) for c, v in zip(sa_codes, values, strict=True)
+        )
+        base = Groups(rep=rep, size=size, dense=dense, klass=klass)
     return Coded(
         space=Space(codes=codes, sizes=sizes, base=base),
         cover=cover,
@@ -115,6 +115,38 @@ def code(hist: pd.DataFrame, hierarchies: Sequence[taxonomy.Hierarchy], n_sa: in
         totals=totals,
         cells=len(hist),
     )
+
+
+def _rows(leaves: Sequence[np.ndarray], n: int) -> tuple[np.ndarray, np.ndarray]:
+    """The row (distinct leaf vector) of every histogram cell, numbered in the vectors' order, and the
+    first cell of every row."""
+    key = np.zeros(n, dtype=np.int64)
+    span = 1
+    for leaf in leaves:
+        m = int(leaf.max()) + 1 if n else 1
+        if span * m >= 1 << 62:
+            key = np.asarray(pd.factorize(key, sort=False)[0], dtype=np.int64)
+            span = int(key.max()) + 1
+        key = key * m + leaf
+        span *= m
+    # rows in the order of their leaf vectors: the search's gathers and scatters then walk memory in order
+    row_of = np.asarray(pd.factorize(key, sort=True)[0], dtype=np.int64)
+    n_rows = int(row_of.max()) + 1 if n else 0
+    first = np.empty(n_rows, dtype=np.int64)
+    first[row_of[::-1]] = np.arange(n - 1, -1, -1, dtype=np.int64)  # the last write per row is its first cell
+    return row_of, first
+
+
+def _small_unique(ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The sorted distinct values of ``ids`` (small non-negative integers: node ids) and each one's index
+    among them, by a lookup table over their range (no sort)."""
+    top = int(ids.max()) + 1 if len(ids) else 0
+    seen = np.zeros(top, dtype=bool)
+    seen[ids] = True
+    uniq = np.flatnonzero(seen)
+    rank = np.zeros(top, dtype=np.int64)
+    rank[uniq] = np.arange(len(uniq))
+    return uniq, rank[ids]
 
 
 def _matrix(row_of: np.ndarray, code: np.ndarray, count: np.ndarray, n_rows: int, width: int) -> np.ndarray:

@@ -37,6 +37,8 @@ from ...privacy import Distinct, Entropy, Frequency, KAnonymity, LAlpha, LPlus, 
 from ...privacy.base import PrivacyModel, sql_text
 from ...privacy.entropy import TOLERANCE
 
+SIZES, PRESENCE, COUNTS = 0, 1, 2  # what a judge reads of the SA values: nothing, the values present, counts
+
 
 @dataclass(frozen=True)
 class Groups:
@@ -116,6 +118,8 @@ class Judge:
     monotone: bool
     merge_safe: bool
     relax: GroupTest | None = None
+    detail: int = COUNTS  # what the test reads of the SA values
+    relax_detail: int = PRESENCE  # what the relaxation reads
 
 
 def _distinct(ls: Sequence[int]) -> GroupTest:
@@ -242,7 +246,7 @@ def _lalpha(model: LAlpha, values: Sequence[str | None]) -> Judge:
 
     if model.variant == "distinct":
         return Judge(test, monotone=True, merge_safe=True)
-    return Judge(test, monotone=True, merge_safe=False, relax=base)
+    return Judge(test, monotone=True, merge_safe=False, relax=base, relax_detail=COUNTS)
 
 
 def build_judge(
@@ -252,9 +256,9 @@ def build_judge(
     ls = list(model.ls)
     if isinstance(model, KAnonymity):
         k = model.k
-        return Judge(lambda g: np.asarray(g.size >= k), monotone=True, merge_safe=True)
+        return Judge(lambda g: np.asarray(g.size >= k), monotone=True, merge_safe=True, detail=SIZES)
     if isinstance(model, Distinct):
-        return Judge(_distinct(ls), monotone=True, merge_safe=True)
+        return Judge(_distinct(ls), monotone=True, merge_safe=True, detail=PRESENCE)
     if isinstance(model, Entropy):
         xlogx = _xlogx(max((int(t.sum()) for t in totals), default=0))
         return Judge(
@@ -295,8 +299,8 @@ def build_judge(
 
 
 def value_codes(column: pd.Series) -> tuple[np.ndarray, list[str | None]]:
-    """Dense codes of an SA (or class) column in order of first appearance (the histogram is sorted, so
-    this order is deterministic), and the values by code; NULL is a value of its own."""
-    codes, uniques = pd.factorize(column, use_na_sentinel=False)
+    """Dense codes of an SA (or class) column in the order of the values (NULL last, a value of its own),
+    and the values by code."""
+    codes, uniques = pd.factorize(column, sort=True, use_na_sentinel=False)
     values = [None if (isinstance(v, float) and math.isnan(v)) or v is None else str(v) for v in uniques]
     return np.asarray(codes, dtype=np.int64), values
