@@ -36,24 +36,9 @@ SHARED = {"shared", "base"}
 # offender -> owner. Offenders: "cycle: <modules, sorted>", "import: <module> -> <module>",
 # "module: <module>", "function: <module>.<qualified name>".
 KNOWN: dict[str, str] = {
-    # the pipeline helper (issue 12: one release pipeline, Decomposition+ through it)
-    "cycle: ldiv_db.algorithms, ldiv_db.algorithms.decomposition, ldiv_db.algorithms.decomposition.release, "
-    "ldiv_db.anonymize": "pipeline",
-    "import: ldiv_db.algorithms.decomposition -> ldiv_db.anonymize": "pipeline",
-    "import: ldiv_db.algorithms.decomposition.release -> ldiv_db.anonymize": "pipeline",
-    "module: ldiv_db.algorithms.decomposition.release": "pipeline",
-    "function: ldiv_db.algorithms.decomposition.release._build": "pipeline",
-    "function: ldiv_db.algorithms.decomposition.release.publish_release": "pipeline",
-    "function: ldiv_db.algorithms.decomposition.forming.form_groups": "pipeline",
-    "function: ldiv_db.anonymize._anonymize": "pipeline",
-    "function: ldiv_db.anonymize.publish": "pipeline",
-    # the cheap-pipeline helper (metrics)
-    "function: ldiv_db.metrics.compute.compute_metrics": "cheap",
-    "function: ldiv_db.metrics.kl.kl_divergence": "cheap",
-    # the issue-17 helpers
+    # the issue-17 BSGI work
     "function: ldiv_db.algorithms.bsgi.Bsgi.run": "bsgi",
     "module: ldiv_db.algorithms.bsgi.engine": "bsgi",
-    "function: ldiv_db.algorithms.topdown.TopDown.run": "topdown",
 }
 
 
