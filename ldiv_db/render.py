@@ -245,3 +245,9 @@ def html_safe(text: str) -> markupsafe.Markup:
 def render_html(name: str, **ctx: Any) -> str:
     """Render the page template ``ldiv_db/report/templates/<name>``; every value is HTML-escaped."""
     return _html_env().get_template(name).render(**ctx)
+
+
+# ---------------------------------------------------------------------------- other engines' dialects
+from .sql_dialects import translate, written_tables  # noqa: E402
+
+__all__ = ["Query", "Renderer", "TableRef", "quote", "render", "translate", "written_tables"]
