@@ -9,7 +9,8 @@ own transpiler does most of the work; the rewrites below cover what it leaves in
   of an injective text encoding of the arguments (length-prefixed, NULL marked): deterministic on every
   engine, and ``hash(..., 'ldiv')`` stays an independent second hash. The ids differ from DuckDB's, so
   a release must never depend on their order (the algorithms renumber groups by their content);
-* ``rowid`` becomes a bigint from the row's physical address (``ctid``: page * 65536 + tuple), stable
+* ``rowid`` becomes a bigint from the row's physical address (``ctid``: page * 65536 + tuple - 1: on a
+  one-page table the same 0-based numbers as DuckDB's, in insertion order on a freshly loaded one), stable
   while the table is not modified — ldiv_db never modifies a source;
 * list functions: ``list_extract`` → subscript, ``len`` of a list → ``cardinality``,
   ``list_sum(list_slice(...))`` → a sum over ``unnest`` of the slice; ``arg_max(a, b)`` → the first
@@ -28,7 +29,7 @@ import sqlglot
 from sqlglot import exp
 
 _PG_HASH = "('x' || substr(md5(ldiv_hash_input), 1, 16))::bit(64)::bigint & 9223372036854775807"
-_PG_ROWID = "(((ldiv_t.ctid::text::point)[0])::bigint * 65536 + ((ldiv_t.ctid::text::point)[1])::bigint)"
+_PG_ROWID = "(((ldiv_t.ctid::text::point)[0])::bigint * 65536 + ((ldiv_t.ctid::text::point)[1])::bigint - 1)"
 
 
 def _parse(sql: str) -> list[exp.Expression]:
@@ -45,8 +46,17 @@ def _fill(text: str, **nodes: exp.Expression) -> exp.Expression:
     for col in list(tree.find_all(exp.Column)):
         key = col.name.removeprefix("ldiv_")
         if col.name.startswith("ldiv_") and key in nodes:
-            col.replace(exp.Paren(this=nodes[key].copy()))
+            node = nodes[key].copy()
+            col.replace(node if isinstance(node, exp.Literal) else exp.Paren(this=node))
     return tree
+
+
+def _index(node: exp.Expression) -> exp.Expression:
+    """A 1-based subscript for :func:`_fill`: sqlglot shifts integer literals (only) by the dialect's
+    index offset when it writes a subscript it parsed, so a literal goes in 0-based."""
+    if isinstance(node, exp.Literal) and node.is_int:
+        return exp.Literal.number(int(node.this) - 1)
+    return node
 
 
 def _hash_input(args: list[exp.Expression]) -> exp.Expression:
@@ -93,7 +103,7 @@ def _rewrite_lists(node: exp.Expression) -> exp.Expression:
     name = node.name.lower() if isinstance(node, exp.Anonymous) else ""
     if name == "list_extract":
         arr, idx = node.expressions
-        return _fill("(ldiv_a)[ldiv_i]", a=arr, i=idx)
+        return _fill("(ldiv_a)[ldiv_i]", a=arr, i=_index(idx))
     if name == "list_sum":
         (inner,) = node.expressions
         if isinstance(inner, exp.Anonymous) and inner.name.lower() == "list_slice":
@@ -106,12 +116,27 @@ def _rewrite_lists(node: exp.Expression) -> exp.Expression:
         return _fill("cardinality(ldiv_a)", a=node.this)
     if isinstance(node, exp.ArgMax):
         return _fill("(array_agg(ldiv_a ORDER BY ldiv_b DESC))[1]", a=node.this, b=node.expression)
+    if isinstance(node, exp.RegexpExtract):
+        group = node.args.get("group") or exp.Literal.number(0)
+        if isinstance(group, exp.Literal) and group.this == "0":
+            return _fill("coalesce(substring(ldiv_a from ldiv_p), '')", a=node.this, p=node.expression)
+        return _fill(
+            "coalesce((regexp_match(ldiv_a, ldiv_p))[ldiv_g], '')",
+            a=node.this,
+            p=node.expression,
+            g=_index(group),
+        )
     if isinstance(node, exp.AnyValue):
         return _fill("(array_agg(ldiv_a))[1]", a=node.this)
     return node
 
 
 def _rewrite_types(node: exp.Expression) -> exp.Expression:
+    if isinstance(node, exp.Bracket) and not isinstance(node.this, (exp.Column, exp.Paren)):
+        node.set("this", exp.Paren(this=node.this))  # PostgreSQL subscripts only a name or (expr)
+        return node
+    if isinstance(node, exp.Array) and not node.expressions:
+        return exp.Literal.string("{}")  # an empty list: typed by its context (coalesce, comparison)
     if isinstance(node, exp.DataType) and node.this in (
         exp.DataType.Type.INT128,
         exp.DataType.Type.UBIGINT,
@@ -131,6 +156,36 @@ def _group_by_all(select: exp.Select) -> None:
         if not item.find(exp.AggFunc) and not item.find(exp.Window)
     ]
     select.set("group", exp.Group(expressions=positions) if positions else None)
+
+
+def _order_by_all(select: exp.Expression) -> None:
+    order = select.args.get("order")
+    if order is None or len(order.expressions) != 1:
+        return
+    item = order.expressions[0]
+    col = item.this if isinstance(item, exp.Ordered) else item
+    if not (isinstance(col, exp.Var) and col.name.upper() == "ALL"):
+        return
+    first = select
+    while isinstance(first, exp.SetOperation):
+        first = first.this
+    width = len(first.expressions) if isinstance(first, exp.Select) else 0
+    desc = bool(item.args.get("desc")) if isinstance(item, exp.Ordered) else False
+    nulls_first = bool(item.args.get("nulls_first")) if isinstance(item, exp.Ordered) else False
+    order.set(
+        "expressions",
+        [
+            exp.Ordered(this=exp.Literal.number(i + 1), desc=desc, nulls_first=nulls_first)
+            for i in range(width)
+        ],
+    )
+
+
+def _alias_subqueries(stmt: exp.Expression) -> None:
+    """PostgreSQL before 16 wants an alias on every subquery in FROM / JOIN."""
+    for i, sub in enumerate(list(stmt.find_all(exp.Subquery))):
+        if not sub.alias and isinstance(sub.parent, (exp.From, exp.Join)):
+            sub.set("alias", exp.TableAlias(this=exp.to_identifier(f"ldiv_sq{i}")))
 
 
 def _replace_table(stmt: exp.Create) -> list[exp.Expression]:
@@ -160,9 +215,68 @@ def _postgres(stmt: exp.Expression) -> list[exp.Expression]:
         stmt = stmt.transform(rewrite)
     for select in stmt.find_all(exp.Select):
         _group_by_all(select)
+    for node in [*stmt.find_all(exp.Select), *stmt.find_all(exp.SetOperation)]:
+        _order_by_all(cast(exp.Expression, node))
+    _alias_subqueries(stmt)
     if isinstance(stmt, exp.Create):
         return _replace_table(stmt)
     return [stmt]
+
+
+_PG_TYPES = {
+    "int": "BIGINT",
+    "bigint": "NUMERIC",
+    "float": "DOUBLE PRECISION",
+    "str": "TEXT",
+    "bool": "BOOLEAN",
+    "int[]": "BIGINT[]",
+    "float[]": "DOUBLE PRECISION[]",
+    "str[]": "TEXT[]",
+    "[]": "BIGINT[]",
+}
+
+
+def param_kind(value: object) -> str:
+    """The kind of a bound value that decides its SQL type on an engine that needs one (PostgreSQL
+    cannot infer the type of ``$x IS NULL`` or of a list): see :func:`translate`."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "bool"
+    if isinstance(value, int):
+        return "int" if -(2**63) <= value < 2**63 else "bigint"
+    if isinstance(value, float):
+        return "float"
+    if isinstance(value, str):
+        return "str"
+    if isinstance(value, (list, tuple)):
+        kinds = {param_kind(v) for v in value} - {"null"}
+        if not kinds:
+            return "[]"
+        if kinds <= {"int", "bigint"}:
+            return "int[]"
+        if kinds <= {"int", "float"}:
+            return "float[]"
+        return "str[]" if kinds == {"str"} else "other"
+    return "other"
+
+
+def _bind_types(stmt: exp.Expression, kinds: dict[str, str]) -> exp.Expression:
+    """``NULL`` for a parameter bound to None (it carries no value), a cast to the value's type for
+    the others."""
+
+    def visit(node: exp.Expression) -> exp.Expression:
+        if not isinstance(node, exp.Placeholder) or not node.name:
+            return node
+        kind = kinds.get(node.name, "other")
+        if kind == "null":
+            return exp.Null()
+        if kind in _PG_TYPES:
+            to = exp.DataType.build(_PG_TYPES[kind], dialect="postgres")
+            return exp.Paren(this=exp.Cast(this=node.copy(), to=to))
+        return node
+
+    return stmt.transform(visit)
 
 
 def _params_style(sql: str, params: frozenset[str], positional: bool) -> str:
@@ -182,9 +296,11 @@ def translate(
     params: frozenset[str] = frozenset(),
     positional: bool = False,
     ldiv_schema: str = "ldiv",
+    kinds: tuple[tuple[str, str], ...] = (),
 ) -> list[str]:
     """The statements that run ``sql`` (DuckDB dialect, possibly several statements) on ``dialect``;
-    ``ldiv_schema`` other than ``ldiv`` reads and writes ldiv_db's tables there instead."""
+    ``ldiv_schema`` other than ``ldiv`` reads and writes ldiv_db's tables there instead; ``kinds``
+    gives each named parameter's :func:`param_kind` (part of the cache key, as the SQL depends on it)."""
     if dialect == "duckdb":
         return [sql]
     if dialect != "postgres":
@@ -196,6 +312,8 @@ def translate(
         stmt = parsed if ldiv_schema == "ldiv" else _map_ldiv(parsed, ldiv_schema)
         if stmt is None:
             continue
+        if kinds:
+            stmt = _bind_types(stmt, dict(kinds))
         for part in _postgres(stmt):
             text = part.sql(dialect="postgres")
             if positional:

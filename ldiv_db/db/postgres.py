@@ -28,6 +28,7 @@ from psycopg.adapt import Loader
 
 from ..errors import BadInput, LdivError
 from ..render import Query, TableRef, quote, translate, written_tables
+from ..sql_dialects import param_kind
 from . import Database
 from .urls import display_url, scrub, url_password
 
@@ -66,6 +67,7 @@ class PostgresDatabase(Database):
     ) -> None:
         super().__init__(con, display_url(url), owned=True)  # type: ignore[arg-type]
         self.pg: psycopg.Connection[Any] = con
+        self.con = _Compat(self)  # type: ignore[assignment]
         self.read_only = read_only
         self._secret = secret
 
@@ -100,6 +102,7 @@ class PostgresDatabase(Database):
         except psycopg.OperationalError as exc:
             raise _connect_error(where, _message(exc, secret)) from None
         con.adapters.register_loader("numeric", _NumericLoader)
+        con.prepare_threshold = None  # work tables are replaced under the same statement text
         db = cls(con, url, read_only=mode == "read", secret=secret)
         try:
             if migrate:
@@ -126,15 +129,25 @@ class PostgresDatabase(Database):
     def _temp_ref(self, name: str) -> TableRef:
         return TableRef(name, TEMP_SCHEMA)
 
+    def exists(self, ref: TableRef) -> bool:
+        """As on DuckDB; a session-temporary table (schema ``pg_temp``, which the information schema
+        lists under ``pg_temp_N``) is looked up by its exact name."""
+        if (ref.schema or "").lower() != TEMP_SCHEMA:
+            return super().exists(ref)
+        return bool(self.raw_rows("SELECT to_regclass(?) IS NOT NULL", [ref.sql()])[0][0])
+
     # ------------------------------------------------------------------ executing
     def _statements(self, query: Query) -> list[str]:
-        return translate(query.sql, self.dialect, frozenset(query.params), ldiv_schema=self.ldiv_schema)
+        kinds = tuple(sorted((k, param_kind(v)) for k, v in query.params.items()))
+        names = frozenset(k for k, kind in kinds if kind != "null")
+        sql = query.sql_for(self.dialect)
+        return translate(sql, self.dialect, names, ldiv_schema=self.ldiv_schema, kinds=kinds)
 
     def _send(self, query: Query) -> Any:
         statements = self._statements(query)
         if self.read_only:
             self._refuse_writes(query.name, query.sql)
-        params = dict(query.params) if query.params else None
+        params = {k: v for k, v in query.params.items() if v is not None} or None
         cur = self.pg.cursor()
         try:
             for sql in statements:
@@ -177,8 +190,15 @@ class PostgresDatabase(Database):
 
     def insert_frame(self, table: TableRef, frame: pd.DataFrame) -> None:
         """Append a frame to an existing table with COPY (columns matched by name, NaN/None as NULL)."""
-        values = frame.astype(object).where(frame.notna(), None)
-        self.copy_rows(table, [str(c) for c in frame.columns], values.itertuples(index=False, name=None))
+        missing = frame.isna()
+        columns = [  # NaN/None/NaT as NULL; integral floats (ints that NaN made float) as int
+            [
+                None if gone else int(v) if isinstance(v, float) and v.is_integer() else v
+                for v, gone in zip(frame[col].astype(object), missing[col], strict=True)
+            ]
+            for col in frame.columns
+        ]
+        self.copy_rows(table, [str(c) for c in frame.columns], zip(*columns, strict=True))
 
     def copy_rows(self, table: TableRef, columns: list[str], rows: Iterable[tuple[Any, ...]]) -> int:
         """Stream rows into a table with COPY (``write_row`` escapes every value); returns the count."""
@@ -224,6 +244,29 @@ class PostgresDatabase(Database):
 
     def set_search_path(self, path: str) -> None:
         raise LdivError("the PostgreSQL engine keeps the server's search_path")
+
+
+class _Compat:
+    """``db.con`` on PostgreSQL: DuckDB-dialect SQL with ``$name`` or ``?`` parameters, translated, on the
+    psycopg connection. Only the base class's fixed statements (BEGIN/COMMIT, DROP of work tables) and
+    test helpers use it; ldiv_db's own statements go through rendered queries."""
+
+    def __init__(self, db: PostgresDatabase) -> None:
+        self._db = db
+
+    def execute(self, sql: str, params: Any = None) -> Any:
+        positional = isinstance(params, (list, tuple))
+        names = frozenset(params) if isinstance(params, Mapping) else frozenset()
+        stmts = translate(sql, "postgres", names, positional=positional, ldiv_schema=self._db.ldiv_schema)
+        cur = self._db.pg.cursor()
+        for i, stmt in enumerate(stmts):
+            cur.execute(stmt.encode(), params if i == len(stmts) - 1 else None)
+        return cur
+
+    def executemany(self, sql: str, seq: Iterable[Any]) -> None:
+        (stmt,) = translate(sql, "postgres", positional=True, ldiv_schema=self._db.ldiv_schema)
+        with self._db.pg.cursor() as cur:
+            cur.executemany(stmt.encode(), list(seq))
 
 
 def _privilege_hint(text: str) -> str:
