@@ -136,6 +136,14 @@ def _create_table(value: Any) -> SqlText:
     return SqlText(f"CREATE OR REPLACE {temp}TABLE {ref.sql()}")
 
 
+def _sqltype(value: Any) -> SqlText:
+    """A column type as the catalog spells it (``DECIMAL(18,3)``, ``VARCHAR``), checked by parsing it
+    as a type: anything else is refused."""
+    if not isinstance(value, str):
+        raise TypeError(f"type name expected, got {type(value).__name__}")
+    return SqlText(exp.DataType.build(value, dialect="duckdb").sql(dialect="duckdb"))
+
+
 def _finalize(value: Any) -> Any:
     if isinstance(value, SqlText):
         return value
@@ -191,6 +199,7 @@ class Renderer:
         self.env.filters["idents"] = _idents
         self.env.filters["table"] = _table
         self.env.filters["create_table"] = _create_table
+        self.env.filters["sqltype"] = _sqltype
 
     @functools.cache  # noqa: B019 - one renderer per process, templates are immutable
     def header(self, name: str) -> TemplateHeader:

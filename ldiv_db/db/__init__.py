@@ -379,6 +379,24 @@ class Database:
         finally:
             self.con.unregister(view)
 
+    def batches(self, query: Query, size: int = 50_000) -> Iterator[list[tuple[Any, ...]]]:
+        """The rows of ``query`` in batches of at most ``size`` (a bulk transfer without one big list)."""
+        cur = self._execute(query)
+        n = 0
+        while True:
+            with _interruptible():
+                batch = cur.fetchmany(size)
+            if not batch:
+                break
+            n += len(batch)
+            yield batch
+        self._log(query, n)
+
+    def load_file(self, query: Query, target: TableRef) -> None:
+        """Create ``target`` from a file-reading template (``catalog/load_csv.sql`` /
+        ``load_parquet.sql``, rendered with ``target``): DuckDB reads the file itself."""
+        self.run(query)
+
     def execute_script(self, name: str, sql: str) -> None:
         """Run a multi-statement script (migrations only)."""
         try:

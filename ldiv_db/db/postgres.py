@@ -18,6 +18,7 @@ from __future__ import annotations
 import contextlib
 import os
 from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
@@ -27,7 +28,7 @@ from psycopg import errors as pgerr
 from psycopg.adapt import Loader
 
 from ..errors import BadInput, LdivError
-from ..render import Query, TableRef, quote, translate, written_tables
+from ..render import Ident, Query, TableRef, quote, render, translate, written_tables
 from ..sql_dialects import param_kind
 from . import Database
 from .urls import display_url, scrub, url_password
@@ -200,6 +201,25 @@ class PostgresDatabase(Database):
         ]
         self.copy_rows(table, [str(c) for c in frame.columns], zip(*columns, strict=True))
 
+    def load_file(self, query: Query, target: TableRef) -> None:
+        """DuckDB (in memory) reads the file with the same template and type detection as a DuckDB
+        database; the table is created here with those types and the rows arrive by COPY in batches."""
+        with Database.open(":memory:", migrate=False) as duck:
+            if target.schema and target.schema != "main":
+                duck.run(render("catalog/create_schema.sql", schema=Ident(target.schema)))
+            duck.run(query)
+            cols = duck.fetch(
+                render(
+                    "catalog/columns.sql",
+                    {"catalog": "memory", "schema": target.schema or "main", "name": target.name},
+                ),
+                _Col,
+            )
+            self.run(render("catalog/create_columns.sql", target=target, columns=cols))
+            names = [c.name for c in cols]
+            for batch in duck.batches(render("catalog/all_rows.sql", source=target)):
+                self.copy_rows(target, names, batch)
+
     def copy_rows(self, table: TableRef, columns: list[str], rows: Iterable[tuple[Any, ...]]) -> int:
         """Stream rows into a table with COPY (``write_row`` escapes every value); returns the count."""
         if self.read_only and (table.schema or "").lower() != TEMP_SCHEMA:
@@ -244,6 +264,13 @@ class PostgresDatabase(Database):
 
     def set_search_path(self, path: str) -> None:
         raise LdivError("the PostgreSQL engine keeps the server's search_path")
+
+
+@dataclass(frozen=True)
+class _Col:
+    name: str
+    data_type: str
+    position: int
 
 
 class _Compat:
