@@ -10,7 +10,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-SUITES = ["foundation", "bsgi", "tp", "lplus", "topdown", "decomposition", "kl", "optimal", "report"]
+SUITES = ["foundation", "bsgi", "tp", "lplus", "topdown", "decomposition", "kl", "optimal", "report", "engines"]
 
 
 def main() -> int:

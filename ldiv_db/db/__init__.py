@@ -117,6 +117,7 @@ class Database:
         self.path = path
         self._owned = owned
         self.queries = 0
+        self.rows_fetched = 0  # rows that crossed into Python (fetches, not statements' own work)
         self.steps: list[Step] = []
         self.keep_work = False
         self._in_tx = False
@@ -320,6 +321,7 @@ class Database:
         ms = (time.perf_counter() - self._last_t0) * 1000.0
         digest = hashlib.sha1(query.sql.encode()).hexdigest()[:12]
         self.steps.append(Step(query.name, digest, rows, ms))
+        self.rows_fetched += max(rows, 0)
 
     def run(self, query: Query) -> None:
         """Execute a statement that returns nothing of interest (DDL, INSERT)."""

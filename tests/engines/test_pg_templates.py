@@ -9,9 +9,11 @@ compared up to renumbering — the rows must partition the same way under each i
 from __future__ import annotations
 
 import math
+import os
 from collections import defaultdict
 from collections.abc import Iterator
 from decimal import Decimal
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -21,6 +23,7 @@ from sqlglot import exp
 from fixtures.hostile import HOSTILE_TABLE, create_sql
 from ldiv_db.catalog import resolve_table
 from ldiv_db.db import Database
+from ldiv_db.db.postgres import PostgresDatabase
 from ldiv_db.render import Query, TableRef, default_renderer
 from tests.templates.harness import HostileEnv, all_cases, make_env
 
@@ -97,12 +100,32 @@ def _partitions(rows: list[tuple[Any, ...]]) -> list[list[tuple[Any, ...]]]:
     return out
 
 
+GOLDEN = Path(__file__).parent / "golden_postgres"
+
+
+def _golden(env: HostileEnv, name: str, q: Query) -> None:
+    """The PostgreSQL statements of the case match tests/engines/golden_postgres/ (UPDATE_GOLDEN=1
+    rewrites them; review the diff)."""
+    if not isinstance(env.db, PostgresDatabase):
+        return
+    text = ";\n".join(
+        sqlglot.transpile(s, read="postgres", write="postgres", pretty=True)[0] for s in env.db._statements(q)
+    )
+    golden = GOLDEN / (name.replace("/", "__"))
+    if os.environ.get("UPDATE_GOLDEN"):
+        GOLDEN.mkdir(exist_ok=True)
+        golden.write_text(text + "\n", encoding="utf-8")
+    assert golden.exists(), f"{name} has no PostgreSQL golden file; run UPDATE_GOLDEN=1 and review it"
+    assert text + "\n" == golden.read_text(encoding="utf-8"), f"{name} differs from {golden.name}"
+
+
 def _result(env: HostileEnv, name: str) -> tuple[list[str], list[tuple[Any, ...]]]:
     case = CASES[name]
     ctx = case.ctx(env)
     if case.prepare:
         case.prepare(env)
     q = default_renderer().render(name, case.params, **ctx)
+    _golden(env, name, q)
     if isinstance(sqlglot.parse_one(q.sql, read="duckdb"), exp.Query):
         raw = env.db.rows(q)
         names = [f"c{i}" for i in range(len(raw[0]) if raw else 0)]
