@@ -5,8 +5,8 @@ own transpiler does most of the work; the rewrites below cover what it leaves in
 
 * ``CREATE OR REPLACE TABLE t AS ...`` becomes ``DROP TABLE IF EXISTS t`` + ``CREATE TABLE t AS ...``;
 * ``GROUP BY ALL`` becomes the positions of the non-aggregate select items;
-* ``hash(a, b, ...)`` (a 64-bit id; templates shift it right once) becomes the first 64 bits of the md5
-  of an injective text encoding of the arguments (length-prefixed, NULL marked): deterministic on every
+* ``hash(a, b, ...)`` (a 64-bit id; templates shift it right once) becomes PostgreSQL's 64-bit ``hashtextextended`` of an injective text encoding of the arguments
+  (length-prefixed, NULL marked; the function hash partitioning relies on): deterministic on every
   engine, and ``hash(..., 'ldiv')`` stays an independent second hash. The ids differ from DuckDB's, so
   a release must never depend on their order (the algorithms renumber groups by their content);
 * ``rowid`` becomes a bigint from the row's physical address (``ctid``: page * 65536 + tuple - 1: on a
@@ -16,6 +16,7 @@ own transpiler does most of the work; the rewrites below cover what it leaves in
   ``list_sum(list_slice(...))`` → a sum over ``unnest`` of the slice; ``arg_max(a, b)`` → the first
   element of ``array_agg(a ORDER BY b DESC)``; ``any_value`` → the first element of ``array_agg``;
 * ``HUGEINT``/``UBIGINT`` → ``NUMERIC``; ``TRY_CAST`` keeps sqlglot's ``CAST``;
+* ``IS NOT DISTINCT FROM`` joins → hash-joinable equalities (:func:`_hashable_joins`);
 * bound parameters: ``$name`` → psycopg's ``%(name)s`` (literal ``%`` doubled).
 """
 
@@ -28,8 +29,11 @@ from typing import cast
 import sqlglot
 from sqlglot import exp
 
-_PG_HASH = "('x' || substr(md5(ldiv_hash_input), 1, 16))::bit(64)::bigint & 9223372036854775807"
+_PG_HASH = "hashtextextended(ldiv_hash_input, 0) & 9223372036854775807"
 _PG_ROWID = "(((ldiv_t.ctid::text::point)[0])::bigint * 65536 + ((ldiv_t.ctid::text::point)[1])::bigint - 1)"
+
+
+_PG_NULLSAFE_EQ = "(ldiv_a IS NULL) = (ldiv_b IS NULL) AND coalesce(CAST(ldiv_a AS TEXT), '') = coalesce(CAST(ldiv_b AS TEXT), '')"
 
 
 def _parse(sql: str) -> list[exp.Expression]:
@@ -47,7 +51,9 @@ def _fill(text: str, **nodes: exp.Expression) -> exp.Expression:
         key = col.name.removeprefix("ldiv_")
         if col.name.startswith("ldiv_") and key in nodes:
             node = nodes[key].copy()
-            col.replace(node if isinstance(node, exp.Literal) else exp.Paren(this=node))
+            col.replace(
+                node if isinstance(node, (exp.Literal, exp.Column, exp.Paren)) else exp.Paren(this=node)
+            )
     return tree
 
 
@@ -146,6 +152,15 @@ def _rewrite_types(node: exp.Expression) -> exp.Expression:
     return node
 
 
+def _rewrite_node(node: exp.Expression) -> exp.Expression:
+    """One pass of every node rewrite (each returns the node itself when it does not apply)."""
+    for rewrite in (_rewrite_hash, _rewrite_rowid, _rewrite_lists, _rewrite_types):
+        new = rewrite(node)
+        if new is not node:
+            return new
+    return node
+
+
 def _group_by_all(select: exp.Select) -> None:
     group = select.args.get("group")
     if group is None or not group.args.get("all"):
@@ -188,6 +203,24 @@ def _alias_subqueries(stmt: exp.Expression) -> None:
             sub.set("alias", exp.TableAlias(this=exp.to_identifier(f"ldiv_sq{i}")))
 
 
+def _hashable_joins(stmt: exp.Expression) -> None:
+    """``a IS NOT DISTINCT FROM b`` as a join condition leaves PostgreSQL only a nested loop (rows x rows).
+    Each such conjunct becomes ``(a IS NULL) = (b IS NULL) AND coalesce(a::text, '') = coalesce(b::text, '')``:
+    the same pairs for values of one type (text equality is value equality for text, integers and
+    floats, whose text form is exact; not for -0.0), and both parts hash-join."""
+    for join in list(stmt.find_all(exp.Join)):
+        on = join.args.get("on")
+        if on is None:
+            continue
+        for node in list(on.find_all(exp.NullSafeEQ)):
+            parent = node.parent
+            while isinstance(parent, exp.Paren):
+                parent = parent.parent
+            if not (parent is join or isinstance(parent, exp.And)):
+                continue  # only top-level conjuncts; inside OR/NOT the plain form stays
+            node.replace(_fill(_PG_NULLSAFE_EQ, a=node.this, b=node.expression))
+
+
 def _replace_table(stmt: exp.Create) -> list[exp.Expression]:
     if not stmt.args.get("replace") or str(stmt.args.get("kind", "")).upper() != "TABLE":
         return [stmt]
@@ -211,13 +244,13 @@ def _map_ldiv(stmt: exp.Expression, schema: str) -> exp.Expression | None:
 
 
 def _postgres(stmt: exp.Expression) -> list[exp.Expression]:
-    for rewrite in (_rewrite_hash, _rewrite_rowid, _rewrite_lists, _rewrite_lists, _rewrite_types):
-        stmt = stmt.transform(rewrite)
+    stmt = stmt.transform(_rewrite_node).transform(_rewrite_lists)  # twice: lists nest (len in list_sum)
     for select in stmt.find_all(exp.Select):
         _group_by_all(select)
     for node in [*stmt.find_all(exp.Select), *stmt.find_all(exp.SetOperation)]:
         _order_by_all(cast(exp.Expression, node))
     _alias_subqueries(stmt)
+    _hashable_joins(stmt)
     if isinstance(stmt, exp.Create):
         return _replace_table(stmt)
     return [stmt]

@@ -34,6 +34,10 @@ from . import Database
 from .urls import display_url, scrub, url_password
 
 TEMP_SCHEMA = "pg_temp"
+# Session settings for ldiv_db's statements: they are few, large and analytic. JIT compilation costs
+# more than it saves at these sizes; hash aggregates and joins over work tables want more than the
+# default 4 MB before they spill (LDIV_PG_WORK_MEM overrides).
+_SESSION = f"-c jit=off -c work_mem={os.environ.get('LDIV_PG_WORK_MEM', '64MB')}"
 
 
 class _NumericLoader(Loader):
@@ -98,7 +102,7 @@ class PostgresDatabase(Database):
                 autocommit=True,
                 connect_timeout=10,
                 application_name="ldiv_db",
-                options=f"-c lock_timeout={timeout} -c client_encoding=UTF8",
+                options=f"-c lock_timeout={timeout} -c client_encoding=UTF8 {_SESSION}",
             )
         except psycopg.OperationalError as exc:
             raise _connect_error(where, _message(exc, secret)) from None

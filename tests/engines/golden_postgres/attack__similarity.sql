@@ -25,7 +25,12 @@ WITH cells AS (
     cat.category
   FROM cells AS c
   LEFT JOIN "pg_temp"."wk attack categories's" AS cat
-    ON cat.v IS NOT DISTINCT FROM c.v
+    ON (
+      cat.v IS NULL
+    ) = (
+      c.v IS NULL
+    )
+    AND COALESCE(CAST(cat.v AS TEXT), '') = COALESCE(CAST(c.v AS TEXT), '')
 ), per_category AS (
   SELECT
     gid,
@@ -42,9 +47,7 @@ WITH cells AS (
     COUNT(DISTINCT category) AS n_categories,
     MAX(n) AS value_n,
     (
-      ARRAY_AGG((
-        v
-      ) ORDER BY (
+      ARRAY_AGG(v ORDER BY (
         ARRAY[n, -rank_v]
       ) DESC)
     )[1] AS value_v
@@ -61,9 +64,7 @@ WITH cells AS (
     gid,
     MAX(n) AS category_n,
     (
-      ARRAY_AGG((
-        category
-      ) ORDER BY (
+      ARRAY_AGG(category ORDER BY (
         ARRAY[n, -category]
       ) DESC)
     )[1] AS category_top

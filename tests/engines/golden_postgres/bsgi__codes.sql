@@ -73,33 +73,54 @@ WITH src AS (
     individuals.code AS ind
   FROM src
   JOIN "fa1"
-    ON "fa1".v IS NOT DISTINCT FROM src."a1"
+    ON (
+      "fa1".v IS NULL
+    ) = (
+      src."a1" IS NULL
+    )
+    AND COALESCE(CAST("fa1".v AS TEXT), '') = COALESCE(CAST(src."a1" AS TEXT), '')
   JOIN "fa2"
-    ON "fa2".v IS NOT DISTINCT FROM src."a2"
+    ON (
+      "fa2".v IS NULL
+    ) = (
+      src."a2" IS NULL
+    )
+    AND COALESCE(CAST("fa2".v AS TEXT), '') = COALESCE(CAST(src."a2" AS TEXT), '')
   LEFT JOIN ldiv.hierarchy_node AS "n1"
     ON "n1".hierarchy_id = (
       (
-        (
-          CAST(%(hids)s AS BIGINT[])
-        )
+        CAST(%(hids)s AS BIGINT[])
       )
     )[1]
     AND "n1".label = CAST(src."c1" AS TEXT)
   JOIN "dom2"
-    ON "dom2".v IS NOT DISTINCT FROM src."c2"
+    ON (
+      "dom2".v IS NULL
+    ) = (
+      src."c2" IS NULL
+    )
+    AND COALESCE(CAST("dom2".v AS TEXT), '') = COALESCE(CAST(src."c2" AS TEXT), '')
   LEFT JOIN ldiv.hierarchy_node AS "n3"
     ON "n3".hierarchy_id = (
       (
-        (
-          CAST(%(hids)s AS BIGINT[])
-        )
+        CAST(%(hids)s AS BIGINT[])
       )
     )[3]
     AND "n3".label = CAST(src."c3" AS TEXT)
   JOIN "dom4"
-    ON "dom4".v IS NOT DISTINCT FROM src."c4"
+    ON (
+      "dom4".v IS NULL
+    ) = (
+      src."c4" IS NULL
+    )
+    AND COALESCE(CAST("dom4".v AS TEXT), '') = COALESCE(CAST(src."c4" AS TEXT), '')
   JOIN individuals
-    ON individuals.v IS NOT DISTINCT FROM src.ind_value
+    ON (
+      individuals.v IS NULL
+    ) = (
+      src.ind_value IS NULL
+    )
+    AND COALESCE(CAST(individuals.v AS TEXT), '') = COALESCE(CAST(src.ind_value AS TEXT), '')
 )
 SELECT
   *

@@ -24,9 +24,7 @@ SELECT
   2 AS attr,
   "q2" AS code,
   (
-    ARRAY_AGG((
-      "v2"
-    ))
+    ARRAY_AGG("v2")
   )[1] AS value,
   COUNT(*) AS n
 FROM "pg_temp"."wk bsgi codes's"

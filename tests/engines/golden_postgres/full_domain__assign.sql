@@ -8,13 +8,12 @@ WITH lab AS (
   SELECT
     rid,
     CAST((
-      CAST(CAST((
-        'x' || SUBSTRING(MD5(
-          (
-            COALESCE(CAST(LENGTH(CAST("q1" AS TEXT)) AS TEXT) || ':' || CAST("q1" AS TEXT), 'N') || '|' || COALESCE(CAST(LENGTH(CAST("q2" AS TEXT)) AS TEXT) || ':' || CAST("q2" AS TEXT), 'N') || '|' || COALESCE(CAST(LENGTH(CAST("q3" AS TEXT)) AS TEXT) || ':' || CAST("q3" AS TEXT), 'N') || '|' || COALESCE(CAST(LENGTH(CAST("q4" AS TEXT)) AS TEXT) || ':' || CAST("q4" AS TEXT), 'N')
-          )
-        ) FROM 1 FOR 16)
-      ) AS BIT(64)) AS BIGINT) & 9223372036854775807
+      HASHTEXTEXTENDED(
+        (
+          COALESCE(CAST(LENGTH(CAST("q1" AS TEXT)) AS TEXT) || ':' || CAST("q1" AS TEXT), 'N') || '|' || COALESCE(CAST(LENGTH(CAST("q2" AS TEXT)) AS TEXT) || ':' || CAST("q2" AS TEXT), 'N') || '|' || COALESCE(CAST(LENGTH(CAST("q3" AS TEXT)) AS TEXT) || ':' || CAST("q3" AS TEXT), 'N') || '|' || COALESCE(CAST(LENGTH(CAST("q4" AS TEXT)) AS TEXT) || ':' || CAST("q4" AS TEXT), 'N')
+        ),
+        0
+      ) & 9223372036854775807
     ) >> 1 AS BIGINT) AS gid
   FROM "pg_temp"."wk row labels's"
 ), num AS (

@@ -15,9 +15,7 @@ WITH "dom1" AS (
   LEFT JOIN ldiv.hierarchy_node AS leaf
     ON leaf.hierarchy_id = (
       (
-        (
-          CAST(%(hids)s AS BIGINT[])
-        )
+        CAST(%(hids)s AS BIGINT[])
       )
     )[1]
     AND leaf.height = 0
@@ -45,9 +43,7 @@ WITH "dom1" AS (
   LEFT JOIN ldiv.hierarchy_node AS leaf
     ON leaf.hierarchy_id = (
       (
-        (
-          CAST(%(hids)s AS BIGINT[])
-        )
+        CAST(%(hids)s AS BIGINT[])
       )
     )[3]
     AND leaf.height = 0
@@ -122,14 +118,39 @@ JOIN "pg_temp"."wk tp assignment's" AS asg
     CAST(%(r_gid)s AS BIGINT)
   )
 JOIN sa_dom AS s
-  ON src."ünï" IS NOT DISTINCT FROM s.v
+  ON (
+    src."ünï" IS NULL
+  ) = (
+    s.v IS NULL
+  )
+  AND COALESCE(CAST(src."ünï" AS TEXT), '') = COALESCE(CAST(s.v AS TEXT), '')
 JOIN "dom1"
-  ON src."it's" IS NOT DISTINCT FROM "dom1".v
+  ON (
+    src."it's" IS NULL
+  ) = (
+    "dom1".v IS NULL
+  )
+  AND COALESCE(CAST(src."it's" AS TEXT), '') = COALESCE(CAST("dom1".v AS TEXT), '')
 JOIN "dom2"
-  ON src."a""b" IS NOT DISTINCT FROM "dom2".v
+  ON (
+    src."a""b" IS NULL
+  ) = (
+    "dom2".v IS NULL
+  )
+  AND COALESCE(CAST(src."a""b" AS TEXT), '') = COALESCE(CAST("dom2".v AS TEXT), '')
 JOIN "dom3"
-  ON src."Zip Code" IS NOT DISTINCT FROM "dom3".v
+  ON (
+    src."Zip Code" IS NULL
+  ) = (
+    "dom3".v IS NULL
+  )
+  AND COALESCE(CAST(src."Zip Code" AS TEXT), '') = COALESCE(CAST("dom3".v AS TEXT), '')
 JOIN "dom4"
-  ON src."select" IS NOT DISTINCT FROM "dom4".v
+  ON (
+    src."select" IS NULL
+  ) = (
+    "dom4".v IS NULL
+  )
+  AND COALESCE(CAST(src."select" AS TEXT), '') = COALESCE(CAST("dom4".v AS TEXT), '')
 ORDER BY
   rid

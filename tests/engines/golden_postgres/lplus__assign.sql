@@ -20,8 +20,18 @@ WITH j AS (
     AND c."l2" = r."l2"
     AND c."l3" = r."l3"
     AND c."l4" = r."l4"
-    AND c.s IS NOT DISTINCT FROM r.s
-    AND c.k IS NOT DISTINCT FROM r.k
+    AND (
+      c.s IS NULL
+    ) = (
+      r.s IS NULL
+    )
+    AND COALESCE(CAST(c.s AS TEXT), '') = COALESCE(CAST(r.s AS TEXT), '')
+    AND (
+      c.k IS NULL
+    ) = (
+      r.k IS NULL
+    )
+    AND COALESCE(CAST(c.k AS TEXT), '') = COALESCE(CAST(r.k AS TEXT), '')
 )
 SELECT
   rid,

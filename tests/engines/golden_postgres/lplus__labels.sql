@@ -28,36 +28,28 @@ JOIN cut AS c
 JOIN ldiv.hierarchy_node AS nd1
   ON nd1.hierarchy_id = (
     (
-      (
-        CAST(%(hids)s AS BIGINT[])
-      )
+      CAST(%(hids)s AS BIGINT[])
     )
   )[1]
   AND nd1.node_id = c."g1"
 JOIN ldiv.hierarchy_node AS nd2
   ON nd2.hierarchy_id = (
     (
-      (
-        CAST(%(hids)s AS BIGINT[])
-      )
+      CAST(%(hids)s AS BIGINT[])
     )
   )[2]
   AND nd2.node_id = c."g2"
 JOIN ldiv.hierarchy_node AS nd3
   ON nd3.hierarchy_id = (
     (
-      (
-        CAST(%(hids)s AS BIGINT[])
-      )
+      CAST(%(hids)s AS BIGINT[])
     )
   )[3]
   AND nd3.node_id = c."g3"
 JOIN ldiv.hierarchy_node AS nd4
   ON nd4.hierarchy_id = (
     (
-      (
-        CAST(%(hids)s AS BIGINT[])
-      )
+      CAST(%(hids)s AS BIGINT[])
     )
   )[4]
   AND nd4.node_id = c."g4"

@@ -31,5 +31,15 @@ JOIN (
   AND h."l2" = c."l2"
   AND h."l3" = c."l3"
   AND h."l4" = c."l4"
-  AND h.s IS NOT DISTINCT FROM c.s
-  AND h.k IS NOT DISTINCT FROM c.k
+  AND (
+    h.s IS NULL
+  ) = (
+    c.s IS NULL
+  )
+  AND COALESCE(CAST(h.s AS TEXT), '') = COALESCE(CAST(c.s AS TEXT), '')
+  AND (
+    h.k IS NULL
+  ) = (
+    c.k IS NULL
+  )
+  AND COALESCE(CAST(h.k AS TEXT), '') = COALESCE(CAST(c.k AS TEXT), '')

@@ -44,4 +44,9 @@ LEFT JOIN "pg_temp"."wk metrics domain's" AS d3
 LEFT JOIN "pg_temp"."wk metrics domain's" AS d4
   ON d4.attr = 4 AND d4.value = pts.x4
 JOIN sdom1 AS sd1
-  ON sd1.v IS NOT DISTINCT FROM pts.s1
+  ON (
+    sd1.v IS NULL
+  ) = (
+    pts.s1 IS NULL
+  )
+  AND COALESCE(CAST(sd1.v AS TEXT), '') = COALESCE(CAST(pts.s1 AS TEXT), '')

@@ -27,18 +27,14 @@ WITH ordinals AS (
   LEFT JOIN ldiv.hierarchy_node AS "n1"
     ON "n1".hierarchy_id = (
       (
-        (
-          CAST(%(hids)s AS BIGINT[])
-        )
+        CAST(%(hids)s AS BIGINT[])
       )
     )[1]
     AND "n1".label = CAST(src."it's" AS TEXT)
   LEFT JOIN ldiv.hierarchy_node AS "n3"
     ON "n3".hierarchy_id = (
       (
-        (
-          CAST(%(hids)s AS BIGINT[])
-        )
+        CAST(%(hids)s AS BIGINT[])
       )
     )[3]
     AND "n3".label = CAST(src."Zip Code" AS TEXT)

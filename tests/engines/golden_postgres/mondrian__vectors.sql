@@ -33,24 +33,16 @@ WITH counts AS (
   SELECT
     vid,
     (
-      ARRAY_AGG((
-        "o1"
-      ))
+      ARRAY_AGG("o1")
     )[1] AS "o1",
     (
-      ARRAY_AGG((
-        "o2"
-      ))
+      ARRAY_AGG("o2")
     )[1] AS "o2",
     (
-      ARRAY_AGG((
-        "o3"
-      ))
+      ARRAY_AGG("o3")
     )[1] AS "o3",
     (
-      ARRAY_AGG((
-        "o4"
-      ))
+      ARRAY_AGG("o4")
     )[1] AS "o4",
     COUNT(*) FILTER(WHERE
       "o1" IS NULL OR "o2" IS NULL OR "o3" IS NULL OR "o4" IS NULL) AS missing

@@ -14,9 +14,7 @@ FROM "main"."select" AS src
 LEFT JOIN ldiv.hierarchy_node AS nd1
   ON nd1.hierarchy_id = (
     (
-      (
-        CAST(%(hids)s AS BIGINT[])
-      )
+      CAST(%(hids)s AS BIGINT[])
     )
   )[1]
   AND nd1.height = 0
@@ -24,9 +22,7 @@ LEFT JOIN ldiv.hierarchy_node AS nd1
 LEFT JOIN ldiv.hierarchy_node AS nd2
   ON nd2.hierarchy_id = (
     (
-      (
-        CAST(%(hids)s AS BIGINT[])
-      )
+      CAST(%(hids)s AS BIGINT[])
     )
   )[2]
   AND nd2.height = 0
@@ -34,9 +30,7 @@ LEFT JOIN ldiv.hierarchy_node AS nd2
 LEFT JOIN ldiv.hierarchy_node AS nd3
   ON nd3.hierarchy_id = (
     (
-      (
-        CAST(%(hids)s AS BIGINT[])
-      )
+      CAST(%(hids)s AS BIGINT[])
     )
   )[3]
   AND nd3.height = 0
@@ -44,9 +38,7 @@ LEFT JOIN ldiv.hierarchy_node AS nd3
 LEFT JOIN ldiv.hierarchy_node AS nd4
   ON nd4.hierarchy_id = (
     (
-      (
-        CAST(%(hids)s AS BIGINT[])
-      )
+      CAST(%(hids)s AS BIGINT[])
     )
   )[4]
   AND nd4.height = 0

@@ -7,13 +7,12 @@ SELECT
   CAST(COALESCE(
     SUM(
       (
-        CAST(CAST((
-          'x' || SUBSTRING(MD5(
-            (
-              COALESCE(CAST(LENGTH(CAST(t AS TEXT)) AS TEXT) || ':' || CAST(t AS TEXT), 'N')
-            )
-          ) FROM 1 FOR 16)
-        ) AS BIT(64)) AS BIGINT) & 9223372036854775807
+        HASHTEXTEXTENDED(
+          (
+            COALESCE(CAST(LENGTH(CAST(t AS TEXT)) AS TEXT) || ':' || CAST(t AS TEXT), 'N')
+          ),
+          0
+        ) & 9223372036854775807
       )
     ),
     0

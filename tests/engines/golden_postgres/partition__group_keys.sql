@@ -5,13 +5,12 @@
 WITH t AS (
   SELECT
     CAST((
-      CAST(CAST((
-        'x' || SUBSTRING(MD5(
-          (
-            COALESCE(CAST(LENGTH(CAST("it's" AS TEXT)) AS TEXT) || ':' || CAST("it's" AS TEXT), 'N') || '|' || COALESCE(CAST(LENGTH(CAST("a""b" AS TEXT)) AS TEXT) || ':' || CAST("a""b" AS TEXT), 'N')
-          )
-        ) FROM 1 FOR 16)
-      ) AS BIT(64)) AS BIGINT) & 9223372036854775807
+      HASHTEXTEXTENDED(
+        (
+          COALESCE(CAST(LENGTH(CAST("it's" AS TEXT)) AS TEXT) || ':' || CAST("it's" AS TEXT), 'N') || '|' || COALESCE(CAST(LENGTH(CAST("a""b" AS TEXT)) AS TEXT) || ':' || CAST("a""b" AS TEXT), 'N')
+        ),
+        0
+      ) & 9223372036854775807
     ) >> 1 AS BIGINT) AS gid,
     "it's" AS "k1",
     "a""b" AS "k2"
@@ -21,14 +20,10 @@ SELECT
   gid,
   COUNT(*) AS size,
   (
-    ARRAY_AGG((
-      "k1"
-    ))
+    ARRAY_AGG("k1")
   )[1] AS "k1",
   (
-    ARRAY_AGG((
-      "k2"
-    ))
+    ARRAY_AGG("k2")
   )[1] AS "k2"
 FROM t
 WHERE

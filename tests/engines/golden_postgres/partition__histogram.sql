@@ -26,10 +26,30 @@ SELECT
   COUNT(*) AS n
 FROM "main"."select" AS src
 JOIN r
-  ON r."it's" IS NOT DISTINCT FROM src."it's"
-  AND r."a""b" IS NOT DISTINCT FROM src."a""b"
-  AND r."Zip Code" IS NOT DISTINCT FROM src."Zip Code"
-  AND r."select" IS NOT DISTINCT FROM src."select"
+  ON (
+    r."it's" IS NULL
+  ) = (
+    src."it's" IS NULL
+  )
+  AND COALESCE(CAST(r."it's" AS TEXT), '') = COALESCE(CAST(src."it's" AS TEXT), '')
+  AND (
+    r."a""b" IS NULL
+  ) = (
+    src."a""b" IS NULL
+  )
+  AND COALESCE(CAST(r."a""b" AS TEXT), '') = COALESCE(CAST(src."a""b" AS TEXT), '')
+  AND (
+    r."Zip Code" IS NULL
+  ) = (
+    src."Zip Code" IS NULL
+  )
+  AND COALESCE(CAST(r."Zip Code" AS TEXT), '') = COALESCE(CAST(src."Zip Code" AS TEXT), '')
+  AND (
+    r."select" IS NULL
+  ) = (
+    src."select" IS NULL
+  )
+  AND COALESCE(CAST(r."select" AS TEXT), '') = COALESCE(CAST(src."select" AS TEXT), '')
 GROUP BY
   1,
   2,
@@ -46,10 +66,30 @@ SELECT
   COUNT(*) AS n
 FROM "main"."select" AS src
 JOIN r
-  ON r."it's" IS NOT DISTINCT FROM src."it's"
-  AND r."a""b" IS NOT DISTINCT FROM src."a""b"
-  AND r."Zip Code" IS NOT DISTINCT FROM src."Zip Code"
-  AND r."select" IS NOT DISTINCT FROM src."select"
+  ON (
+    r."it's" IS NULL
+  ) = (
+    src."it's" IS NULL
+  )
+  AND COALESCE(CAST(r."it's" AS TEXT), '') = COALESCE(CAST(src."it's" AS TEXT), '')
+  AND (
+    r."a""b" IS NULL
+  ) = (
+    src."a""b" IS NULL
+  )
+  AND COALESCE(CAST(r."a""b" AS TEXT), '') = COALESCE(CAST(src."a""b" AS TEXT), '')
+  AND (
+    r."Zip Code" IS NULL
+  ) = (
+    src."Zip Code" IS NULL
+  )
+  AND COALESCE(CAST(r."Zip Code" AS TEXT), '') = COALESCE(CAST(src."Zip Code" AS TEXT), '')
+  AND (
+    r."select" IS NULL
+  ) = (
+    src."select" IS NULL
+  )
+  AND COALESCE(CAST(r."select" AS TEXT), '') = COALESCE(CAST(src."select" AS TEXT), '')
 GROUP BY
   1,
   2,

@@ -11,15 +11,11 @@ WITH t AS (
       SELECT
         SUM(v)
       FROM UNNEST((
-        (
-          g.counts
-        )
+        g.counts
       )[(
         CAST(ls.l AS INT)
       ):(
-        CARDINALITY((
-          g.counts
-        ))
+        CARDINALITY(g.counts)
       )]) AS u(v)
     ) AS tail
   FROM "pg_temp"."tpl it's_counts_2" AS g
@@ -29,13 +25,9 @@ WITH t AS (
   WHERE
     ls.l <= (
       (
-        (
-          CAST(%(max_ls)s AS BIGINT[])
-        )
+        CAST(%(max_ls)s AS BIGINT[])
       )
-    )[(
-      g.s
-    )]
+    )[g.s]
 ), r AS (
   SELECT
     *,

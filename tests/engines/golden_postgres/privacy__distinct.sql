@@ -9,24 +9,14 @@ SELECT
   MAX(size) AS size,
   BOOL_AND(n_values >= (
     (
-      (
-        CAST(%(ls)s AS BIGINT[])
-      )
+      CAST(%(ls)s AS BIGINT[])
     )
-  )[(
-    s
-  )]) AS ok,
-  MAX(
-    CAST((
-      (
-        (
-          CAST(%(ls)s AS BIGINT[])
-        )
-      )
-    )[(
-      s
-    )] - n_values AS DOUBLE PRECISION)
-  ) AS severity
+  )[s]) AS ok,
+  MAX(CAST((
+    (
+      CAST(%(ls)s AS BIGINT[])
+    )
+  )[s] - n_values AS DOUBLE PRECISION)) AS severity
 FROM "pg_temp"."tpl it's_stats"
 GROUP BY
   gid

@@ -8,30 +8,17 @@ SELECT
   gid,
   MAX(size) AS size,
   BOOL_AND(
-    COALESCE(
-      entropy >= LN((
-        (
-          (
-            CAST(%(ls)s AS BIGINT[])
-          )
-        )
-      )[(
-        s
-      )]) - 1e-12,
-      FALSE
-    )
-  ) AS ok,
-  MAX(
-    LN((
+    COALESCE(entropy >= LN((
       (
-        (
-          CAST(%(ls)s AS BIGINT[])
-        )
+        CAST(%(ls)s AS BIGINT[])
       )
-    )[(
-      s
-    )]) - COALESCE(entropy, 0.0)
-  ) AS severity
+    )[s]) - 1e-12, FALSE)
+  ) AS ok,
+  MAX(LN((
+    (
+      CAST(%(ls)s AS BIGINT[])
+    )
+  )[s]) - COALESCE(entropy, 0.0)) AS severity
 FROM "pg_temp"."tpl it's_stats"
 GROUP BY
   gid

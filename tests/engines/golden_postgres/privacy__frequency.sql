@@ -9,24 +9,14 @@ SELECT
   MAX(size) AS size,
   BOOL_AND((
     (
-      (
-        CAST(%(ls)s AS BIGINT[])
-      )
+      CAST(%(ls)s AS BIGINT[])
     )
-  )[(
-    s
-  )] * h <= size) AS ok,
-  MAX(
-    CAST((
-      (
-        (
-          CAST(%(ls)s AS BIGINT[])
-        )
-      )
-    )[(
-      s
-    )] * h AS DOUBLE PRECISION) / size
-  ) AS severity
+  )[s] * h <= size) AS ok,
+  MAX(CAST((
+    (
+      CAST(%(ls)s AS BIGINT[])
+    )
+  )[s] * h AS DOUBLE PRECISION) / size) AS severity
 FROM "pg_temp"."tpl it's_stats"
 GROUP BY
   gid

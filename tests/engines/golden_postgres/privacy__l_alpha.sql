@@ -14,7 +14,13 @@ WITH cells AS (
     cat.p AS w_num
   FROM "pg_temp"."tpl it's_hist" AS hs
   JOIN "pg_temp"."tpl it's_values" AS cat
-    ON cat.s = hs.s AND cat.v IS NOT DISTINCT FROM hs.v
+    ON cat.s = hs.s
+    AND (
+      cat.v IS NULL
+    ) = (
+      hs.v IS NULL
+    )
+    AND COALESCE(CAST(cat.v AS TEXT), '') = COALESCE(CAST(hs.v AS TEXT), '')
   WHERE
     NOT hs.unknown
 ), weights AS (
@@ -55,13 +61,9 @@ WITH cells AS (
     w.weight_num,
     g.n_values >= (
       (
-        (
-          CAST(%(ls)s AS BIGINT[])
-        )
+        CAST(%(ls)s AS BIGINT[])
       )
-    )[(
-      g.s
-    )] AS distinct_ok,
+    )[g.s] AS distinct_ok,
     w.weight_num * (
       CAST(%(a_den)s AS BIGINT)
     ) >= (
@@ -71,13 +73,9 @@ WITH cells AS (
     ) AS weight_ok,
     u.q >= (
       (
-        (
-          CAST(%(ls)s AS BIGINT[])
-        )
+        CAST(%(ls)s AS BIGINT[])
       )
-    )[(
-      g.s
-    )]
+    )[g.s]
     AND CAST(u.counts[1] AS DECIMAL) * (
       CAST(%(c_den)s AS BIGINT)
     ) < (
@@ -87,23 +85,15 @@ WITH cells AS (
         SELECT
           SUM(v)
         FROM UNNEST((
-          (
-            u.counts
-          )
+          u.counts
         )[(
           (
             (
-              (
-                CAST(%(ls)s AS BIGINT[])
-              )
+              CAST(%(ls)s AS BIGINT[])
             )
-          )[(
-            g.s
-          )]
+          )[g.s]
         ):(
-          CARDINALITY((
-            u.counts
-          ))
+          CARDINALITY(u.counts)
         )]) AS u(v)
       ),
       0

@@ -21,7 +21,13 @@ WITH c AS (
   JOIN "pg_temp"."tpl it's_stats" AS g
     ON g.gid = hs.gid AND g.s = hs.s
   LEFT JOIN "pg_temp"."tpl it's_values" AS th
-    ON th.s = hs.s AND th.v IS NOT DISTINCT FROM hs.v
+    ON th.s = hs.s
+    AND (
+      th.v IS NULL
+    ) = (
+      hs.v IS NULL
+    )
+    AND COALESCE(CAST(th.v AS TEXT), '') = COALESCE(CAST(hs.v AS TEXT), '')
   WHERE
     NOT hs.unknown
 )

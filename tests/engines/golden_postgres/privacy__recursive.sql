@@ -12,36 +12,24 @@ WITH t AS (
     g.n_values,
     (
       (
-        (
-          CAST(%(ls)s AS BIGINT[])
-        )
+        CAST(%(ls)s AS BIGINT[])
       )
-    )[(
-      g.s
-    )] AS l,
+    )[g.s] AS l,
     CAST(g.h AS DECIMAL) AS r1,
     CAST(COALESCE(
       (
         SELECT
           SUM(v)
         FROM UNNEST((
-          (
-            c.counts
-          )
+          c.counts
         )[(
           (
             (
-              (
-                CAST(%(ls)s AS BIGINT[])
-              )
+              CAST(%(ls)s AS BIGINT[])
             )
-          )[(
-            g.s
-          )]
+          )[g.s]
         ):(
-          CARDINALITY((
-            c.counts
-          ))
+          CARDINALITY(c.counts)
         )]) AS u(v)
       ),
       0

@@ -7,40 +7,25 @@ CREATE TABLE "pg_temp"."tpl it's_verdict" AS
 SELECT
   gid,
   MAX(size) AS size,
-  BOOL_AND(
-    size = n_values
-    AND n_values >= (
-      (
-        (
-          CAST(%(ls)s AS BIGINT[])
-        )
-      )
-    )[(
-      s
-    )]
-  ) AS ok,
+  BOOL_AND(size = n_values AND n_values >= (
+    (
+      CAST(%(ls)s AS BIGINT[])
+    )
+  )[s]) AS ok,
   MAX(
     CAST((
       size - n_values
     ) + GREATEST((
       (
-        (
-          CAST(%(ls)s AS BIGINT[])
-        )
+        CAST(%(ls)s AS BIGINT[])
       )
-    )[(
-      s
-    )] - n_values, 0) AS DOUBLE PRECISION)
+    )[s] - n_values, 0) AS DOUBLE PRECISION)
   ) AS severity,
   BOOL_AND(n_values = (
     (
-      (
-        CAST(%(ls)s AS BIGINT[])
-      )
+      CAST(%(ls)s AS BIGINT[])
     )
-  )[(
-    s
-  )]) AS exact_l
+  )[s]) AS exact_l
 FROM "pg_temp"."tpl it's_stats"
 GROUP BY
   gid

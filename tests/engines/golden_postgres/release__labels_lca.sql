@@ -35,9 +35,7 @@ WITH a AS (
   JOIN ldiv.hierarchy_node AS n
     ON n.hierarchy_id = (
       (
-        (
-          CAST(%(hids)s AS BIGINT[])
-        )
+        CAST(%(hids)s AS BIGINT[])
       )
     )[1]
     AND n.label = CAST(a."c1" AS TEXT)
@@ -47,19 +45,13 @@ WITH a AS (
   SELECT
     s.gid,
     (
-      ARRAY_AGG((
-        n.label
-      ) ORDER BY (
-        n.depth
-      ) DESC)
+      ARRAY_AGG(n.label ORDER BY n.depth DESC)
     )[1] AS label
   FROM span1 AS s
   JOIN ldiv.hierarchy_node AS n
     ON n.hierarchy_id = (
       (
-        (
-          CAST(%(hids)s AS BIGINT[])
-        )
+        CAST(%(hids)s AS BIGINT[])
       )
     )[1]
     AND n.node_id <= s.lo
@@ -83,9 +75,7 @@ WITH a AS (
     CASE
       WHEN COUNT(DISTINCT "c3") = 1
       THEN CAST((
-        ARRAY_AGG((
-          "c3"
-        ))
+        ARRAY_AGG("c3")
       )[1] AS TEXT)
       ELSE '*'
     END AS label
@@ -98,9 +88,7 @@ WITH a AS (
     CASE
       WHEN COUNT(DISTINCT "c4") = 1
       THEN CAST((
-        ARRAY_AGG((
-          "c4"
-        ))
+        ARRAY_AGG("c4")
       )[1] AS TEXT)
       ELSE '*'
     END AS label

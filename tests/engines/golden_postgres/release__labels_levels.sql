@@ -25,16 +25,12 @@ FROM "main"."select" AS src
 LEFT JOIN ldiv.hierarchy_level AS lv1
   ON lv1.hierarchy_id = (
     (
-      (
-        CAST(%(hids)s AS BIGINT[])
-      )
+      CAST(%(hids)s AS BIGINT[])
     )
   )[1]
   AND lv1.level = (
     (
-      (
-        CAST(%(levels)s AS BIGINT[])
-      )
+      CAST(%(levels)s AS BIGINT[])
     )
   )[1]
   AND lv1.leaf = CAST(src."it's" AS TEXT)

@@ -11,7 +11,13 @@ SELECT
   r.level
 FROM "pg_temp"."wk td candidates's" AS c
 JOIN "pg_temp"."wk td route's" AS r
-  ON r.node = c.node AND r.child IS NOT DISTINCT FROM c.child
+  ON r.node = c.node
+  AND (
+    r.child IS NULL
+  ) = (
+    c.child IS NULL
+  )
+  AND COALESCE(CAST(r.child AS TEXT), '') = COALESCE(CAST(c.child AS TEXT), '')
 WHERE
   r.attr > 0
   AND NOT EXISTS(

@@ -44,12 +44,8 @@ FROM picked AS p
 LEFT JOIN ldiv.hierarchy_level AS lv
   ON lv.hierarchy_id = (
     (
-      (
-        CAST(%(hids)s AS BIGINT[])
-      )
+      CAST(%(hids)s AS BIGINT[])
     )
-  )[(
-    p.attr
-  )]
+  )[p.attr]
   AND lv.level = p.level
   AND lv.leaf = p.leaf

@@ -7,13 +7,12 @@ WITH ids AS (
     node,
     child,
     CAST((
-      CAST(CAST((
-        'x' || SUBSTRING(MD5(
-          (
-            COALESCE(CAST(LENGTH(CAST(node AS TEXT)) AS TEXT) || ':' || CAST(node AS TEXT), 'N') || '|' || COALESCE(CAST(LENGTH(CAST(child AS TEXT)) AS TEXT) || ':' || CAST(child AS TEXT), 'N')
-          )
-        ) FROM 1 FOR 16)
-      ) AS BIT(64)) AS BIGINT) & 9223372036854775807
+      HASHTEXTEXTENDED(
+        (
+          COALESCE(CAST(LENGTH(CAST(node AS TEXT)) AS TEXT) || ':' || CAST(node AS TEXT), 'N') || '|' || COALESCE(CAST(LENGTH(CAST(child AS TEXT)) AS TEXT) || ':' || CAST(child AS TEXT), 'N')
+        ),
+        0
+      ) & 9223372036854775807
     ) >> 1 AS BIGINT) AS gid
   FROM (
     SELECT DISTINCT
@@ -65,7 +64,13 @@ WITH ids AS (
         1
       FROM donors AS d
       WHERE
-        d.node = c.node AND d.child IS NOT DISTINCT FROM c.child
+        d.node = c.node
+        AND (
+          d.child IS NULL
+        ) = (
+          c.child IS NULL
+        )
+        AND COALESCE(CAST(d.child AS TEXT), '') = COALESCE(CAST(c.child AS TEXT), '')
     )
   GROUP BY
     c.node,
@@ -84,5 +89,15 @@ JOIN "pg_temp"."td case_hist" AS h
   ON h.gid = j.gid AND h.s = 1
 LEFT JOIN rid_lists AS rl
   ON rl.node = j.node
-  AND rl.child IS NOT DISTINCT FROM j.child
-  AND rl.v IS NOT DISTINCT FROM h.v
+  AND (
+    rl.child IS NULL
+  ) = (
+    j.child IS NULL
+  )
+  AND COALESCE(CAST(rl.child AS TEXT), '') = COALESCE(CAST(j.child AS TEXT), '')
+  AND (
+    rl.v IS NULL
+  ) = (
+    h.v IS NULL
+  )
+  AND COALESCE(CAST(rl.v AS TEXT), '') = COALESCE(CAST(h.v AS TEXT), '')

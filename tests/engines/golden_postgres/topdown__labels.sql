@@ -30,9 +30,7 @@ JOIN "main"."select" AS src
 LEFT JOIN ldiv.hierarchy_level AS lv1
   ON lv1.hierarchy_id = (
     (
-      (
-        CAST(%(hids)s AS BIGINT[])
-      )
+      CAST(%(hids)s AS BIGINT[])
     )
   )[1]
   AND lv1.level = nd."lv1"
@@ -40,18 +38,14 @@ LEFT JOIN ldiv.hierarchy_level AS lv1
 LEFT JOIN ldiv.hierarchy_node AS rt1
   ON rt1.hierarchy_id = (
     (
-      (
-        CAST(%(hids)s AS BIGINT[])
-      )
+      CAST(%(hids)s AS BIGINT[])
     )
   )[1]
   AND rt1.node_id = 0
 LEFT JOIN ldiv.hierarchy_level AS lv2
   ON lv2.hierarchy_id = (
     (
-      (
-        CAST(%(hids)s AS BIGINT[])
-      )
+      CAST(%(hids)s AS BIGINT[])
     )
   )[2]
   AND lv2.level = nd."lv2"
@@ -59,18 +53,14 @@ LEFT JOIN ldiv.hierarchy_level AS lv2
 LEFT JOIN ldiv.hierarchy_node AS rt2
   ON rt2.hierarchy_id = (
     (
-      (
-        CAST(%(hids)s AS BIGINT[])
-      )
+      CAST(%(hids)s AS BIGINT[])
     )
   )[2]
   AND rt2.node_id = 0
 LEFT JOIN ldiv.hierarchy_level AS lv3
   ON lv3.hierarchy_id = (
     (
-      (
-        CAST(%(hids)s AS BIGINT[])
-      )
+      CAST(%(hids)s AS BIGINT[])
     )
   )[3]
   AND lv3.level = nd."lv3"
@@ -78,18 +68,14 @@ LEFT JOIN ldiv.hierarchy_level AS lv3
 LEFT JOIN ldiv.hierarchy_node AS rt3
   ON rt3.hierarchy_id = (
     (
-      (
-        CAST(%(hids)s AS BIGINT[])
-      )
+      CAST(%(hids)s AS BIGINT[])
     )
   )[3]
   AND rt3.node_id = 0
 LEFT JOIN ldiv.hierarchy_level AS lv4
   ON lv4.hierarchy_id = (
     (
-      (
-        CAST(%(hids)s AS BIGINT[])
-      )
+      CAST(%(hids)s AS BIGINT[])
     )
   )[4]
   AND lv4.level = nd."lv4"
@@ -97,9 +83,7 @@ LEFT JOIN ldiv.hierarchy_level AS lv4
 LEFT JOIN ldiv.hierarchy_node AS rt4
   ON rt4.hierarchy_id = (
     (
-      (
-        CAST(%(hids)s AS BIGINT[])
-      )
+      CAST(%(hids)s AS BIGINT[])
     )
   )[4]
   AND rt4.node_id = 0

@@ -45,27 +45,18 @@ WITH cell AS (
     s.gid,
     LEAST(
       (
-        ARRAY_AGG((
-          s.h
-        ))
+        ARRAY_AGG(s.h)
       )[1],
       MIN(
         DIV(
           (
-            s.size - COALESCE(
-              (
-                SELECT
-                  SUM(v)
-                FROM UNNEST((
-                  (
-                    s.counts
-                  )
-                )[1:(
-                  j.j
-                )]) AS u(v)
-              ),
-              0
-            )
+            s.size - COALESCE((
+              SELECT
+                SUM(v)
+              FROM UNNEST((
+                s.counts
+              )[1:j.j]) AS u(v)
+            ), 0)
           ),
           (
             (

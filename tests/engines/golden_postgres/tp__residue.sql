@@ -18,24 +18,16 @@ SELECT
   CAST(SUM(c.n) AS BIGINT) AS total,
   CAST(SUM(c.n - c.kept) AS BIGINT) AS residue,
   (
-    ARRAY_AGG((
-      g.groups
-    ))
+    ARRAY_AGG(g.groups)
   )[1] AS groups,
   (
-    ARRAY_AGG((
-      g.max_gid
-    ))
+    ARRAY_AGG(g.max_gid)
   )[1] AS max_gid,
   (
-    ARRAY_AGG((
-      g.kept_groups
-    ))
+    ARRAY_AGG(g.kept_groups)
   )[1] AS kept_groups,
   (
-    ARRAY_AGG((
-      g.collisions
-    ))
+    ARRAY_AGG(g.collisions)
   )[1] AS collisions
 FROM "pg_temp"."wk tp cells's" AS c, g
 GROUP BY

@@ -67,4 +67,9 @@ SELECT
   val.sid
 FROM "main"."select" AS src
 JOIN val
-  ON src."ünï" IS NOT DISTINCT FROM val.v
+  ON (
+    src."ünï" IS NULL
+  ) = (
+    val.v IS NULL
+  )
+  AND COALESCE(CAST(src."ünï" AS TEXT), '') = COALESCE(CAST(val.v AS TEXT), '')
