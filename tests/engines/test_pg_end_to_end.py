@@ -228,3 +228,40 @@ def test_a_read_command_refuses_to_write(both) -> None:  # type: ignore[no-untyp
     _, _, url = both
     with Database.open(url, mode="read") as db, pytest.raises(LdivError, match="read-only"):
         db.run(Query("sneaky", "DROP TABLE main.census"))
+
+
+def test_similarity_attack_is_the_same(both) -> None:  # type: ignore[no-untyped-def]
+    from ldiv_db.attack import similarity
+
+    duck, pg, _ = both
+    for db in (duck, pg):
+        ldiv_db.anonymize(
+            db, "census", ["age", "sex", "race"], census.SA, algorithm="tp", l=3, output="att", replace=True
+        )
+    a, b = (similarity(db, "att", ["age", "sex", "race"], census.SA).to_dict() for db in (duck, pg))
+    a.pop("seconds", None), b.pop("seconds", None)
+    assert a == b
+
+
+def test_continuous_release_append_and_history(both) -> None:  # type: ignore[no-untyped-def]
+    from ldiv_db import api
+
+    results = []
+    for db in both[:2]:
+        for i, cond in enumerate(("age < 40", "age >= 40")):
+            db.run(
+                Query(
+                    "b", f"CREATE TABLE main.b{i} AS SELECT * FROM main.census WHERE {cond} ORDER BY age, sex"
+                )
+            )
+        first = ldiv_db.anonymize(
+            db, "b0", ["age", "sex"], [census.SA], algorithm="decomposition", l=[3], output="s"
+        )
+        second = api.release_append(db, "s", "b1")
+        history = api.release_history(db, "s").to_dict()
+        results.append((first.to_dict(), second.to_dict(), history))
+    (f1, s1, h1), (f2, s2, h2) = results
+    assert s2["verified"] is True
+    for key in ("rows_in", "rows_published", "groups"):
+        assert (f2[key], s2[key]) == (f1[key], s1[key]), key
+    assert [r["rows_published"] for r in h2["releases"]] == [r["rows_published"] for r in h1["releases"]]

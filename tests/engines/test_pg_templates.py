@@ -33,7 +33,6 @@ CASES = all_cases()
 # Templates that do not run on PostgreSQL, each with the reason (strict: one that starts to run must
 # leave this list).
 KNOWN_GAPS: dict[str, str] = {
-    "attack/similarity.sql": "arg_max over structs is DuckDB-only; needs a postgres variant",
     "catalog/load_csv.sql": "DuckDB's file reader; ldiv load on PostgreSQL reads the file in DuckDB and COPYs it",
     "catalog/load_parquet.sql": "DuckDB's file reader (as load_csv)",
 }

@@ -1,7 +1,7 @@
-/* purpose: similarity attack (Sun, Li, Wang 2010 §1, Table 5): per group (rows with equal key values: the published QI labels or a group column), whether every SA value falls in one sensitivity category, and the largest confidence of a value and of a category in a group */
+/* purpose: similarity attack (PostgreSQL: the DuckDB template's structs and list-ordered arg_max as JSON objects and ordered array_agg) */
 /* params: none */
-/* returns: one row (ties: the more sensitive category, then the first group in label order): groups, rows, single_category_groups, single_category_rows, top_value (struct n, size, v, gid), top_category (struct n, size, category, gid) */
-/* ref: SPEC §3 (categories), §3.2 (Table 5 is the similarity-attack example); confidences are n/size, reported exactly by the controller */
+/* returns: one row: groups, rows, single_category_groups, single_category_rows, top_value (object n, size, v, gid), top_category (object n, size, category, gid) */
+/* ref: the DuckDB template similarity.sql (same ties: the larger confidence, the more sensitive category, then the first group) */
 WITH cells AS (
   SELECT
     "it's",
@@ -47,16 +47,14 @@ WITH cells AS (
     COUNT(DISTINCT category) AS n_categories,
     MAX(n) AS value_n,
     (
-      ARRAY_AGG(v ORDER BY (
-        ARRAY[n, -rank_v]
-      ) DESC)
+      ARRAY_AGG(v ORDER BY n DESC NULLS LAST, rank_v)
     )[1] AS value_v
   FROM (
     SELECT
       *,
       ROW_NUMBER() OVER (PARTITION BY gid ORDER BY v) AS rank_v
     FROM labeled
-  ) AS ldiv_sq0
+  ) AS ranked
   GROUP BY
     gid
 ), per_group_category AS (
@@ -64,9 +62,7 @@ WITH cells AS (
     gid,
     MAX(n) AS category_n,
     (
-      ARRAY_AGG(category ORDER BY (
-        ARRAY[n, -category]
-      ) DESC)
+      ARRAY_AGG(category ORDER BY n DESC NULLS LAST, category)
     )[1] AS category_top
   FROM per_category
   GROUP BY
@@ -89,20 +85,12 @@ SELECT
     n_categories = 1), 0) AS single_category_rows,
   (
     ARRAY_AGG(
-      (
-        STRUCT(value_n AS n, size AS size, value_v AS v, gid AS gid)
-      ) ORDER BY (
-        ARRAY[CAST(value_n AS DOUBLE PRECISION) / size, -gid]
-      ) DESC
+      JSON_BUILD_OBJECT('n', value_n, 'size', size, 'v', value_v, 'gid', gid) ORDER BY CAST(value_n AS DOUBLE PRECISION) / size DESC NULLS LAST, gid
     )
   )[1] AS top_value,
   (
     ARRAY_AGG(
-      (
-        STRUCT(category_n AS n, size AS size, category_top AS category, gid AS gid)
-      ) ORDER BY (
-        ARRAY[CAST(category_n AS DOUBLE PRECISION) / size, -category_top, -gid]
-      ) DESC
+      JSON_BUILD_OBJECT('n', category_n, 'size', size, 'category', category_top, 'gid', gid) ORDER BY CAST(category_n AS DOUBLE PRECISION) / size DESC NULLS LAST, category_top, gid
     )
   )[1] AS top_category
 FROM joined
