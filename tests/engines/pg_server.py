@@ -123,6 +123,40 @@ def _wait_ready(server: PgServer, deadline: float) -> None:
     raise ServerUnavailable(f"postgres did not accept connections in time: {last}")
 
 
+def _initdb(server: PgServer) -> None:
+    root, data = server.root, server.root / "data"
+    (root / "pw").write_text(server.password + "\n")
+    if server.run_as:
+        entry = pwd.getpwnam(server.run_as)
+        os.chown(root, entry.pw_uid, entry.pw_gid)
+        os.chown(root / "pw", entry.pw_uid, entry.pw_gid)
+    os.chmod(root, 0o700)
+    cmd = [str(server.bindir / "initdb"), "-D", str(data), "-U", SUPERUSER, f"--pwfile={root / 'pw'}"]
+    cmd += ["--auth=scram-sha-256", "-E", "UTF8", "--locale=C", "--no-sync"]
+    try:
+        subprocess.run(_as_user(cmd, server.run_as), check=True, capture_output=True)
+    except subprocess.CalledProcessError as exc:
+        raise ServerUnavailable(f"initdb failed: {exc.stderr.decode(errors='replace')[-1000:]}") from exc
+    finally:
+        (root / "pw").unlink(missing_ok=True)
+
+
+def _launch(server: PgServer) -> None:
+    settings = {
+        "listen_addresses": "127.0.0.1",
+        "unix_socket_directories": str(server.root),
+        "fsync": "off",  # a throw-away server: durability buys nothing here
+        "synchronous_commit": "off",
+        "full_page_writes": "off",
+        "max_connections": "40",
+    }
+    cmd = [str(server.bindir / "postgres"), "-D", str(server.root / "data"), "-p", str(server.port)]
+    for key, value in settings.items():
+        cmd += ["-c", f"{key}={value}"]
+    log = open(server.root / "server.log", "wb")  # noqa: SIM115 - owned by the server process
+    server._proc = subprocess.Popen(_as_user(cmd, server.run_as), stdout=log, stderr=subprocess.STDOUT)
+
+
 def start(timeout: float = 60.0) -> PgServer:
     """Start a server in a new temporary directory; raises :class:`ServerUnavailable` with the reason."""
     try:
@@ -136,77 +170,22 @@ def start(timeout: float = 60.0) -> PgServer:
     if os.geteuid() == 0:
         run_as = "postgres"
         try:
-            entry = pwd.getpwnam(run_as)
+            pwd.getpwnam(run_as)
         except KeyError as exc:
             raise ServerUnavailable("running as root and there is no 'postgres' user") from exc
         if shutil.which("runuser") is None:
             raise ServerUnavailable("running as root and runuser is missing")
     t0 = time.monotonic()
-    root = Path(tempfile.mkdtemp(prefix="ldiv_pg_"))
-    password = secrets.token_urlsafe(16)
-    server = PgServer(bindir, root, _free_port(), password, run_as)
+    server = PgServer(
+        bindir, Path(tempfile.mkdtemp(prefix="ldiv_pg_")), _free_port(), secrets.token_urlsafe(16), run_as
+    )
     try:
-        (root / "pw").write_text(password + "\n")
-        if run_as:
-            os.chown(root, entry.pw_uid, entry.pw_gid)
-            os.chown(root / "pw", entry.pw_uid, entry.pw_gid)
-        os.chmod(root, 0o700)
-        data = root / "data"
-        subprocess.run(
-            _as_user(
-                [
-                    str(bindir / "initdb"),
-                    "-D",
-                    str(data),
-                    "-U",
-                    SUPERUSER,
-                    f"--pwfile={root / 'pw'}",
-                    "--auth=scram-sha-256",
-                    "-E",
-                    "UTF8",
-                    "--locale=C",
-                    "--no-sync",
-                ],
-                run_as,
-            ),
-            check=True,
-            capture_output=True,
-        )
-        (root / "pw").unlink()
-        log = open(root / "server.log", "wb")  # noqa: SIM115 - owned by the server process
-        server._proc = subprocess.Popen(
-            _as_user(
-                [
-                    str(bindir / "postgres"),
-                    "-D",
-                    str(data),
-                    "-p",
-                    str(server.port),
-                    "-c",
-                    "listen_addresses=127.0.0.1",
-                    "-c",
-                    f"unix_socket_directories={root}",
-                    "-c",
-                    "fsync=off",
-                    "-c",
-                    "synchronous_commit=off",
-                    "-c",
-                    "full_page_writes=off",
-                    "-c",
-                    "max_connections=40",
-                ],
-                run_as,
-            ),
-            stdout=log,
-            stderr=subprocess.STDOUT,
-        )
+        _initdb(server)
+        _launch(server)
         _wait_ready(server, time.monotonic() + timeout)
         with server.admin() as con:
-            con.execute(f"CREATE ROLE {ROLE} LOGIN PASSWORD '{password}'")
+            con.execute(f"CREATE ROLE {ROLE} LOGIN PASSWORD '{server.password}'")
         server.startup_seconds = time.monotonic() - t0
-    except subprocess.CalledProcessError as exc:
-        server.stop()
-        raise ServerUnavailable(f"initdb failed: {exc.stderr.decode(errors='replace')[-1000:]}") from exc
     except BaseException:
         with contextlib.suppress(Exception):
             server.stop()
