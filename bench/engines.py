@@ -128,6 +128,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--table", default="adult")
     p.add_argument("--repeat", type=int, default=3)
     p.add_argument("--sizes", default="adult,1m")
+    p.add_argument("--cases", default=",".join(CASES), help="comma-separated subset of " + ", ".join(CASES))
     p.add_argument("--out", type=Path, default=ROOT / "bench" / "results" / "engines.json")
     args = p.parse_args(argv)
     if args.case:
@@ -160,7 +161,7 @@ def main(argv: list[str] | None = None) -> int:
                         {"case": "load", "engine": engine, "size": size, "seconds": round(load_s, 3)}
                     )
                     repeat = args.repeat if size == "adult" else 1
-                    for name in CASES:
+                    for name in args.cases.split(","):
                         res = _run_case(name, engine, target, table, repeat)
                         res["size"] = size
                         results.append(res)
