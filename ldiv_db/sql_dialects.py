@@ -222,12 +222,19 @@ def _hashable_joins(stmt: exp.Expression) -> None:
 
 
 def _replace_table(stmt: exp.Create) -> list[exp.Expression]:
-    if not stmt.args.get("replace") or str(stmt.args.get("kind", "")).upper() != "TABLE":
+    """``CREATE OR REPLACE TABLE`` as DROP + CREATE; a table created from a query is analyzed right
+    away (work tables are temporary, which autovacuum never analyzes: without statistics the planner
+    may pick a nested loop over two large work tables)."""
+    if str(stmt.args.get("kind", "")).upper() != "TABLE":
         return [stmt]
     target = stmt.this.this if isinstance(stmt.this, exp.Schema) else stmt.this
-    stmt.set("replace", False)
-    drop = exp.Drop(tables=[target.copy()], kind="TABLE", exists=True)
-    return [drop, stmt]
+    out: list[exp.Expression] = [stmt]
+    if stmt.args.get("replace"):
+        stmt.set("replace", False)
+        out.insert(0, exp.Drop(tables=[target.copy()], kind="TABLE", exists=True))
+    if stmt.args.get("expression") is not None:
+        out.append(exp.Command(this="ANALYZE", expression=exp.Literal.string(target.sql(dialect="postgres"))))
+    return out
 
 
 def _map_ldiv(stmt: exp.Expression, schema: str) -> exp.Expression | None:

@@ -124,4 +124,5 @@ WITH src AS (
 )
 SELECT
   *
-FROM joined
+FROM joined;
+ANALYZE "pg_temp"."wk bsgi codes's"

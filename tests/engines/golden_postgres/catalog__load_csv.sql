@@ -9,4 +9,5 @@ FROM READ_CSV((
   CAST(%(path)s AS TEXT)
 ), delim = (
   CAST(%(sep)s AS TEXT)
-), header = TRUE)
+), header = TRUE);
+ANALYZE "main"."loaded it's"

@@ -6,4 +6,5 @@ DROP TABLE IF EXISTS "pg_temp"."wk dec copy's";
 CREATE TABLE "pg_temp"."wk dec copy's" AS
 SELECT
   *
-FROM "main"."select"
+FROM "main"."select";
+ANALYZE "pg_temp"."wk dec copy's"

@@ -40,4 +40,5 @@ SELECT
   "group" AS "c5",
   "ünï" AS "c6",
   "order" AS "c7"
-FROM "main"."select"
+FROM "main"."select";
+ANALYZE "pg_temp"."wk dec pool 2's"

@@ -18,4 +18,5 @@ FROM (
     ON a.rk = p.rk
 ) AS ldiv_sq0
 ORDER BY
-  1 ASC
+  1 ASC;
+ANALYZE "main"."out it's_marginals"

@@ -23,4 +23,5 @@ ORDER BY
   "a""b",
   "Zip Code",
   "select",
-  "group"
+  "group";
+ANALYZE "main"."out it's_qid"

@@ -24,4 +24,5 @@ WHERE
     FROM "pg_temp"."wk dec assignment's"
   )
 ORDER BY
-  p.rk
+  p.rk;
+ANALYZE "ldiv"."retained:main.out it's"

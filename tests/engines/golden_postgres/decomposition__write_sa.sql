@@ -25,4 +25,5 @@ FROM (
 ORDER BY
   "group id",
   "ünï",
-  "order"
+  "order";
+ANALYZE "main"."out it's_sa"

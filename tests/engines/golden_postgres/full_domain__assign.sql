@@ -30,4 +30,5 @@ SELECT
   FALSE AS sa_suppressed
 FROM lab
 JOIN num
-  ON num.gid = lab.gid
+  ON num.gid = lab.gid;
+ANALYZE "pg_temp"."wk fd's"

@@ -11,4 +11,5 @@ SELECT
   b.sa_suppressed
 FROM "pg_temp"."wk tp assignment's" AS b
 LEFT JOIN "pg_temp"."wk hilbert split's" AS s
-  ON s.rid = b.rid
+  ON s.rid = b.rid;
+ANALYZE "pg_temp"."wk tp plus's"

@@ -38,4 +38,5 @@ SELECT
   gid,
   rn <= n_delete AS deleted,
   suppress AND rn > n_delete AS sa_suppressed
-FROM j
+FROM j;
+ANALYZE "pg_temp"."wk lplus assignment's"

@@ -52,4 +52,5 @@ JOIN ldiv.hierarchy_node AS nd4
       CAST(%(hids)s AS BIGINT[])
     )
   )[4]
-  AND nd4.node_id = c."g4"
+  AND nd4.node_id = c."g4";
+ANALYZE "pg_temp"."wk lplus labels's"

@@ -54,4 +54,5 @@ LEFT JOIN ldiv.hierarchy_node AS nd4
     )
   )[4]
   AND nd4.height = 0
-  AND nd4.label = CAST(src."select" AS TEXT)
+  AND nd4.label = CAST(src."select" AS TEXT);
+ANALYZE "pg_temp"."wk lplus rows 2's"

@@ -20,4 +20,5 @@ LEFT JOIN ldiv.hierarchy AS h
   )
   AND h.column_name = (
     CAST(%(qi_names)s AS TEXT[])
-  )[a.attr]
+  )[a.attr];
+ANALYZE "pg_temp"."wk metrics attrs's"

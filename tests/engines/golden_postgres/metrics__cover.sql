@@ -48,4 +48,5 @@ JOIN ldiv.hierarchy_level AS hl
 JOIN "pg_temp"."wk metrics domain's" AS d
   ON d.attr = l.attr AND d.value = hl.leaf
 WHERE
-  l.kind = 'node'
+  l.kind = 'node';
+ANALYZE "pg_temp"."wk metrics cover's"

@@ -73,4 +73,5 @@ SELECT
   CAST(ROW_NUMBER() OVER (PARTITION BY COALESCE(l.attr, s.attr) ORDER BY COALESCE(l.value, s.value)) - 1 AS INT) AS code
 FROM leaf AS l
 FULL JOIN src AS s
-  ON s.attr = l.attr AND s.value = l.value
+  ON s.attr = l.attr AND s.value = l.value;
+ANALYZE "pg_temp"."wk metrics domain's"

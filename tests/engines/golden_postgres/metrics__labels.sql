@@ -118,4 +118,5 @@ FROM parsed AS p
 LEFT JOIN ldiv.hierarchy_node AS n
   ON n.hierarchy_id = p.hierarchy_id AND n.label = p.label
 LEFT JOIN "pg_temp"."wk metrics domain's" AS d
-  ON d.attr = p.attr AND d.value = p.label
+  ON d.attr = p.attr AND d.value = p.label;
+ANALYZE "pg_temp"."wk metrics labels's"

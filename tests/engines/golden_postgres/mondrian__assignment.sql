@@ -11,4 +11,5 @@ SELECT
   FALSE AS sa_suppressed
 FROM "pg_temp"."wk mondrian rows's" AS r
 JOIN "pg_temp"."wk mondrian classes's" AS c
-  ON c.vid = r.vid
+  ON c.vid = r.vid;
+ANALYZE "pg_temp"."wk mondrian assignment's"

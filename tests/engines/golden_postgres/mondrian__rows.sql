@@ -48,4 +48,5 @@ SELECT
   "o4",
   "s1",
   "s2"
-FROM ordinals
+FROM ordinals;
+ANALYZE "pg_temp"."wk mondrian rows's"

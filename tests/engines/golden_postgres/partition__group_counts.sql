@@ -17,4 +17,5 @@ WHERE
   )
 GROUP BY
   hs.gid,
-  hs.s
+  hs.s;
+ANALYZE "pg_temp"."wk counts's"

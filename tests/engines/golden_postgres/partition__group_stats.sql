@@ -30,4 +30,5 @@ SELECT
 FROM "pg_temp"."tpl it's_hist"
 GROUP BY
   gid,
-  s
+  s;
+ANALYZE "pg_temp"."wk stats's"

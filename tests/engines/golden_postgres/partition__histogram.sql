@@ -95,4 +95,5 @@ GROUP BY
   2,
   3,
   4,
-  5
+  5;
+ANALYZE "pg_temp"."wk hist's"

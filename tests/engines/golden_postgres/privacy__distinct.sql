@@ -19,4 +19,5 @@ SELECT
   )[s] - n_values AS DOUBLE PRECISION)) AS severity
 FROM "pg_temp"."tpl it's_stats"
 GROUP BY
-  gid
+  gid;
+ANALYZE "pg_temp"."tpl it's_verdict"

@@ -21,4 +21,5 @@ SELECT
   )[s]) - COALESCE(entropy, 0.0)) AS severity
 FROM "pg_temp"."tpl it's_stats"
 GROUP BY
-  gid
+  gid;
+ANALYZE "pg_temp"."tpl it's_verdict"

@@ -19,4 +19,5 @@ SELECT
   )[s] * h AS DOUBLE PRECISION) / size) AS severity
 FROM "pg_temp"."tpl it's_stats"
 GROUP BY
-  gid
+  gid;
+ANALYZE "pg_temp"."tpl it's_verdict"

@@ -15,4 +15,5 @@ SELECT
   ) - size AS DOUBLE PRECISION) AS severity
 FROM "pg_temp"."tpl it's_stats"
 WHERE
-  s = 1
+  s = 1;
+ANALYZE "pg_temp"."tpl it's_verdict"

@@ -130,4 +130,5 @@ SELECT
   MIN(weight_num) AS weight_num
 FROM judged
 GROUP BY
-  gid
+  gid;
+ANALYZE "pg_temp"."tpl it's_verdict"

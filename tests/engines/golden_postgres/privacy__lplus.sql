@@ -44,4 +44,5 @@ SELECT
   ) AS severity
 FROM c
 GROUP BY
-  gid
+  gid;
+ANALYZE "pg_temp"."tpl it's_verdict"

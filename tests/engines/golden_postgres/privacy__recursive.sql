@@ -58,4 +58,5 @@ SELECT
   ) AS severity
 FROM t
 GROUP BY
-  gid
+  gid;
+ANALYZE "pg_temp"."tpl it's_verdict"

@@ -28,4 +28,5 @@ SELECT
   )[s]) AS exact_l
 FROM "pg_temp"."tpl it's_stats"
 GROUP BY
-  gid
+  gid;
+ANALYZE "pg_temp"."tpl it's_verdict"

@@ -114,4 +114,5 @@ JOIN lab2
 JOIN lab3
   ON lab3.gid = groups.gid
 JOIN lab4
-  ON lab4.gid = groups.gid
+  ON lab4.gid = groups.gid;
+ANALYZE "pg_temp"."wk lca's"

@@ -33,4 +33,5 @@ LEFT JOIN ldiv.hierarchy_level AS lv1
       CAST(%(levels)s AS BIGINT[])
     )
   )[1]
-  AND lv1.leaf = CAST(src."it's" AS TEXT)
+  AND lv1.leaf = CAST(src."it's" AS TEXT);
+ANALYZE "pg_temp"."wk lev's"

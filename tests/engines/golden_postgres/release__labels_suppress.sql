@@ -42,4 +42,5 @@ JOIN "main"."select" AS src
 WHERE
   NOT asg.deleted
 GROUP BY
-  asg.gid
+  asg.gid;
+ANALYZE "pg_temp"."wk sup's"

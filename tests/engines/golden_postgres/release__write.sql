@@ -30,4 +30,5 @@ WHERE
   NOT asg.deleted
 ORDER BY
   asg.gid,
-  asg.rid
+  asg.rid;
+ANALYZE "main"."out it's"

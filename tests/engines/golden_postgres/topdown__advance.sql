@@ -26,4 +26,5 @@ WHERE
     FROM "pg_temp"."wk td moved's" AS m
     WHERE
       m.rid = c.rid
-  )
+  );
+ANALYZE "pg_temp"."wk td active 3's"

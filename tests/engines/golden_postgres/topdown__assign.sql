@@ -9,4 +9,5 @@ SELECT
   gid,
   FALSE AS deleted,
   FALSE AS sa_suppressed
-FROM "pg_temp"."wk td labels's"
+FROM "pg_temp"."wk td labels's";
+ANALYZE "pg_temp"."wk td assignment's"

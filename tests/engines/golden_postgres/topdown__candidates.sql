@@ -48,4 +48,5 @@ LEFT JOIN ldiv.hierarchy_level AS lv
     )
   )[p.attr]
   AND lv.level = p.level
-  AND lv.leaf = p.leaf
+  AND lv.leaf = p.leaf;
+ANALYZE "pg_temp"."wk td candidates 2's"

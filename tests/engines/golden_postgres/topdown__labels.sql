@@ -86,4 +86,5 @@ LEFT JOIN ldiv.hierarchy_node AS rt4
       CAST(%(hids)s AS BIGINT[])
     )
   )[4]
-  AND rt4.node_id = 0
+  AND rt4.node_id = 0;
+ANALYZE "pg_temp"."wk td labels 2's"

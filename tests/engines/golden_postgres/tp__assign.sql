@@ -64,4 +64,5 @@ SELECT
   CAST(gid AS BIGINT) AS gid,
   FALSE AS deleted,
   FALSE AS sa_suppressed
-FROM decided
+FROM decided;
+ANALYZE "pg_temp"."wk tp assignment 2's"

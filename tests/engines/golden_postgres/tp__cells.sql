@@ -84,4 +84,5 @@ SELECT
   grp.collision
 FROM grp
 LEFT JOIN cap
-  ON cap.gid = grp.gid
+  ON cap.gid = grp.gid;
+ANALYZE "pg_temp"."wk tp cells 2's"

@@ -72,4 +72,5 @@ JOIN val
   ) = (
     val.v IS NULL
   )
-  AND COALESCE(CAST(src."ünï" AS TEXT), '') = COALESCE(CAST(val.v AS TEXT), '')
+  AND COALESCE(CAST(src."ünï" AS TEXT), '') = COALESCE(CAST(val.v AS TEXT), '');
+ANALYZE "pg_temp"."wk tp rows 2's"
