@@ -24,6 +24,8 @@ NUMERIC_TYPES = (
     "FLOAT",
     "DOUBLE",
     "REAL",
+    "DOUBLE PRECISION",  # PostgreSQL's spellings
+    "NUMERIC",
 )
 
 
@@ -40,7 +42,7 @@ class Column:
     @property
     def is_numeric(self) -> bool:
         t = self.data_type.upper()
-        return t in NUMERIC_TYPES or t.startswith("DECIMAL")
+        return t in NUMERIC_TYPES or t.startswith(("DECIMAL", "NUMERIC"))
 
 
 @dataclass(frozen=True)

@@ -75,8 +75,10 @@ def _open(args: argparse.Namespace) -> Any:
 
 def _new_file(args: argparse.Namespace) -> Path | None:
     """The database file a write command would create (its path does not exist yet), else None."""
+    from .db.urls import is_postgres_url
+
     db = getattr(args, "db", None)
-    if not isinstance(db, str) or db.strip() in ("", ":memory:") or Path(db).exists():
+    if not isinstance(db, str) or db.strip() in ("", ":memory:") or is_postgres_url(db) or Path(db).exists():
         return None
     return Path(db)
 

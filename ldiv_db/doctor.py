@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from .db import Database
+from .db.urls import display_url, is_postgres_url
 from .errors import BadInput
 from .migrate import BOOKKEEPING, shipped_migrations
 from .render import TableRef, quote, render
@@ -198,6 +199,11 @@ def plan(db: Database, state: State) -> list[Action]:
 
 def doctor(target: Any, *, repair: bool = False) -> DoctorResult:
     """Inspect (and with ``repair`` restore what can be restored safely) the ldiv schema of ``target``."""
+    if isinstance(target, str) and is_postgres_url(target):
+        raise BadInput(
+            f"ldiv doctor inspects DuckDB files; {display_url(target)} is a PostgreSQL database",
+            "on PostgreSQL every command checks the recorded migrations and their checksums when it opens",
+        )
     if isinstance(target, str | Path) and str(target) != ":memory:" and not Path(target).exists():
         raise BadInput(f"database file {target} does not exist", "check the path; doctor creates nothing")
     db = Database.open(target, mode="write" if repair else "read", migrate=False)

@@ -48,6 +48,7 @@ from typing import Any
 from .algorithms import get_algorithm
 from .anonymize import MAX_SEED, AnonymizeResult, anonymize
 from .db import Database
+from .db.urls import is_postgres_url
 from .errors import BadInput
 from .files import read_text
 from .load import LoadResult, load
@@ -141,7 +142,7 @@ def _hierarchies(p: Path, data: Any, rel: Any) -> dict[str, Any]:
 @dataclass
 class Job:
     path: Path
-    database: Path
+    database: Path | str  # a DuckDB file (relative to the job file) or a postgresql:// URL
     table: str
     load_file: Path | None
     sep: str | None
@@ -202,7 +203,9 @@ class Job:
             an["model_options"] = {**an["model_options"], "categories": str(rel(cats))}
         return cls(
             path=p,
-            database=rel(str(data["database"])),
+            database=str(data["database"])
+            if is_postgres_url(str(data["database"]))
+            else rel(str(data["database"])),
             table=str(src["table"]),
             load_file=rel(src["load"]) if src.get("load") else None,
             sep=src.get("sep"),

@@ -162,11 +162,10 @@ def load(
                 ownership.drop_for_load(database, target)
             try:
                 if is_parquet:
-                    database.run(render("catalog/load_parquet.sql", {"path": str(path)}, target=target))
+                    q = render("catalog/load_parquet.sql", {"path": str(path)}, target=target)
                 else:
-                    database.run(
-                        render("catalog/load_csv.sql", {"path": str(path), "sep": delim}, target=target)
-                    )
+                    q = render("catalog/load_csv.sql", {"path": str(path), "sep": delim}, target=target)
+                database.load_file(q, target)
             except LdivError as exc:
                 if not is_parquet:
                     raise _csv_error(path, delim, exc) from None

@@ -76,11 +76,17 @@ def _display_part(part: str) -> str:
 
 @dataclass(frozen=True)
 class Query:
-    """A rendered statement: template name, SQL text and the bound parameters."""
+    """A rendered statement: template name, SQL text and the bound parameters. ``variants`` holds the
+    rendering of a per-dialect template variant (``x.postgres.sql`` beside ``x.sql``), by dialect."""
 
     name: str
     sql: str
     params: Mapping[str, Any] = field(default_factory=dict)
+    variants: Mapping[str, str] = field(default_factory=dict)
+
+    def sql_for(self, dialect: str) -> str:
+        """The text to translate for ``dialect``: its variant if the template has one, else ``sql``."""
+        return self.variants.get(dialect, self.sql)
 
 
 @dataclass(frozen=True)
@@ -130,6 +136,14 @@ def _create_table(value: Any) -> SqlText:
     return SqlText(f"CREATE OR REPLACE {temp}TABLE {ref.sql()}")
 
 
+def _sqltype(value: Any) -> SqlText:
+    """A column type as the catalog spells it (``DECIMAL(18,3)``, ``VARCHAR``), checked by parsing it
+    as a type: anything else is refused."""
+    if not isinstance(value, str):
+        raise TypeError(f"type name expected, got {type(value).__name__}")
+    return SqlText(exp.DataType.build(value, dialect="duckdb").sql(dialect="duckdb"))
+
+
 def _finalize(value: Any) -> Any:
     if isinstance(value, SqlText):
         return value
@@ -144,6 +158,8 @@ def _finalize(value: Any) -> Any:
         "use a bound $param for values or the ident filter for names"
     )
 
+
+VARIANT_DIALECTS = ("postgres",)
 
 _HEADER_LINE = re.compile(r"^--\s*(\w+)\s*:\s*(.*)$")
 
@@ -183,6 +199,7 @@ class Renderer:
         self.env.filters["idents"] = _idents
         self.env.filters["table"] = _table
         self.env.filters["create_table"] = _create_table
+        self.env.filters["sqltype"] = _sqltype
 
     @functools.cache  # noqa: B019 - one renderer per process, templates are immutable
     def header(self, name: str) -> TemplateHeader:
@@ -193,8 +210,16 @@ class Renderer:
         return sorted(
             p.relative_to(self.root).as_posix()
             for p in self.root.rglob("*.sql")
-            if not p.relative_to(self.root).as_posix().startswith("_")
+            if not p.relative_to(self.root).as_posix().startswith("_") and "." not in p.stem
         )
+
+    @functools.cache  # noqa: B019 - one renderer per process, templates are immutable
+    def variants_of(self, name: str) -> tuple[str, ...]:
+        """The dialects with a variant of template ``name`` (``sql/a/x.postgres.sql`` for ``a/x.sql``);
+        a variant is written for sqlglot's DuckDB parser too (then translated), in the subset the
+        target dialect accepts, and declares the same params."""
+        stem = name.removesuffix(".sql")
+        return tuple(d for d in VARIANT_DIALECTS if (self.root / f"{stem}.{d}.sql").exists())
 
     def render(self, name: str, params: Mapping[str, Any] | None = None, **ctx: Any) -> Query:
         header = self.header(name)
@@ -207,9 +232,16 @@ class Renderer:
                 f"the header declares {sorted(header.params)}"
             )
         sql = self.env.get_template(name).render(**ctx).strip()
+        variants = {
+            d: self.env.get_template(f"{name.removesuffix('.sql')}.{d}.sql").render(**ctx).strip()
+            for d in self.variants_of(name)
+        }
         # Bind only what the rendered text uses: shape branches may drop a declared param.
-        used = {k: v for k, v in bound.items() if re.search(r"\$" + re.escape(k) + r"\b", sql)}
-        return Query(name, sql, used)
+        texts = [sql, *variants.values()]
+        used = {
+            k: v for k, v in bound.items() if any(re.search(r"\$" + re.escape(k) + r"\b", t) for t in texts)
+        }
+        return Query(name, sql, used, variants)
 
 
 @functools.lru_cache(maxsize=1)
@@ -245,3 +277,9 @@ def html_safe(text: str) -> markupsafe.Markup:
 def render_html(name: str, **ctx: Any) -> str:
     """Render the page template ``ldiv_db/report/templates/<name>``; every value is HTML-escaped."""
     return _html_env().get_template(name).render(**ctx)
+
+
+# ---------------------------------------------------------------------------- other engines' dialects
+from .sql_dialects import translate, written_tables  # noqa: E402
+
+__all__ = ["Query", "Renderer", "TableRef", "quote", "render", "translate", "written_tables"]

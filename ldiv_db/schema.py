@@ -206,6 +206,11 @@ def damage_error(db: Database, state: State) -> MigrationError:
 
 def prepare(db: Database, mode: str) -> None:
     """The open-time rule (see the module docstring)."""
+    if db.dialect != "duckdb":
+        from .server_schema import prepare_server
+
+        prepare_server(db, mode)
+        return
     state = inspect(db)
     if not state.healthy:
         raise damage_error(db, state)

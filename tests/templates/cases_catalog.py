@@ -2,7 +2,20 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
+from ldiv_db.render import Ident
+
 from .harness import Case, HostileEnv
+
+
+@dataclass(frozen=True)
+class _Col:
+    name: str
+    data_type: str
+
+
+_COLUMNS = [_Col("it's", "VARCHAR"), _Col('a"b', "DECIMAL(18,3)"), _Col("ünï", "DOUBLE"), _Col("when", "TIMESTAMP")]
 
 
 def _cols(env: HostileEnv) -> dict[str, object]:
@@ -15,4 +28,10 @@ CASES = {
     "catalog/table_exists.sql": Case(lambda env: {}, {"catalog": None, "schema": "main", "name": "select"}),
     "catalog/null_counts.sql": Case(_cols),
     "catalog/row_count.sql": Case(lambda env: {"source": env.source}),
+    "catalog/all_rows.sql": Case(lambda env: {"source": env.source}),
+    "catalog/create_schema.sql": Case(lambda env: {"schema": Ident("sch'ema")}),
+    "catalog/create_columns.sql": Case(
+        lambda env: {"target": env.work("created"), "columns": _COLUMNS},
+        prepare=lambda env: env.db.con.execute(f"DROP TABLE IF EXISTS {env.work('created').sql()}"),
+    ),
 }

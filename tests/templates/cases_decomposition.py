@@ -87,7 +87,7 @@ def _written(env: HostileEnv) -> None:
         f"JOIN {asg.sql()} a USING (rk)"
     )
     con.execute(
-        f"CREATE OR REPLACE TABLE {RETAINED.sql()} AS SELECT rk, arrived, 0 AS starvation, * EXCLUDE (rk, arrived) "
+        f"CREATE OR REPLACE TABLE {RETAINED.sql()} AS SELECT rk, arrived, 0 AS starvation, c1, c2, c3, c4, c5, c6, c7 "
         f"FROM {pool.sql()} WHERE rk >= 11"
     )
 

@@ -1,9 +1,24 @@
-"""The only module that talks to DuckDB (besides nothing else: migrations go through here too).
+"""The engine layer: the only package that talks to a database driver (migrations go through it too).
 
 A :class:`Database` runs rendered :class:`~ldiv_db.render.Query` objects, maps rows onto frozen
 dataclasses by column name, counts the statements it issued, keeps an in-memory step log (template,
 SQL hash, rows, milliseconds) that :meth:`flush_steps` writes to ``ldiv.run_step``, and owns the work
 tables (temporary tables, or schema ``ldiv_work`` with ``keep_work``).
+
+:meth:`Database.open` picks the engine from ``DB``: a ``postgresql://`` URL opens
+:class:`ldiv_db.db.postgres.PostgresDatabase`; anything else is a DuckDB file (this class). The interface
+every engine provides (and a later one, such as Spark, implements):
+
+* ``dialect`` (sqlglot's name; templates are written in DuckDB's and :func:`ldiv_db.render.translate`
+  turns them into the engine's), ``default_schema`` (where an unqualified release goes) and
+  ``transactional`` (whether :meth:`transaction` is all-or-nothing across DDL; an engine without it must
+  publish releases through staging tables and a rename);
+* executing: :meth:`run`, :meth:`rows`, :meth:`one`, :meth:`scalar`, :meth:`records`, :meth:`fetch`
+  (dataclasses), :meth:`df` (pandas), all taking a rendered :class:`~ldiv_db.render.Query` with bound
+  parameters; :meth:`raw_rows` / :meth:`execute_script` for fixed bookkeeping SQL (migrations);
+* bulk transfer: :meth:`insert_frame` (DuckDB: the frame is scanned in place; PostgreSQL: ``COPY``);
+* :meth:`transaction`, :meth:`work_table` / :meth:`drop_work_tables`, :meth:`exists`, :meth:`close`;
+* read mode (``mode="read"``) writes nothing but work tables.
 """
 
 from __future__ import annotations
@@ -22,8 +37,9 @@ from typing import Any, TypeVar
 import duckdb
 import pandas as pd
 
-from .errors import BadInput, LdivError, interrupt_requested
-from .render import Query, TableRef, quote, render
+from ..errors import BadInput, LdivError, interrupt_requested
+from ..render import Query, TableRef, quote, render
+from .urls import is_postgres_url
 
 T = TypeVar("T")
 
@@ -89,13 +105,19 @@ def _interruptible() -> Iterator[None]:
 
 
 class Database:
-    """One DuckDB connection plus ldiv_db's bookkeeping."""
+    """One DuckDB connection plus ldiv_db's bookkeeping (the embedded default engine)."""
+
+    dialect = "duckdb"
+    default_schema = "main"
+    transactional = True
+    driver_error: type[Exception] = duckdb.Error
 
     def __init__(self, con: duckdb.DuckDBPyConnection, path: str | None, *, owned: bool) -> None:
         self.con = con
         self.path = path
         self._owned = owned
         self.queries = 0
+        self.rows_fetched = 0  # rows that crossed into Python (fetches, not statements' own work)
         self.steps: list[Step] = []
         self.keep_work = False
         self._in_tx = False
@@ -125,6 +147,10 @@ class Database:
             return target
         if mode not in ("read", "write"):
             raise ValueError(f"mode must be 'read' or 'write', not {mode!r}")
+        if isinstance(target, str) and is_postgres_url(target):
+            from .postgres import PostgresDatabase
+
+            return PostgresDatabase.connect(target, mode=mode, attach=attach, migrate=migrate)
         if isinstance(target, duckdb.DuckDBPyConnection):
             db = cls(target, None, owned=False)
         else:
@@ -133,7 +159,7 @@ class Database:
             for alias, file in (attach or {}).items():
                 db.attach(alias, file)
             if migrate:
-                from .schema import prepare
+                from ..schema import prepare
 
                 prepare(db, mode)
         except BaseException:
@@ -268,10 +294,17 @@ class Database:
         self.close()
 
     # ------------------------------------------------------------------ executing
-    def _execute(self, query: Query) -> duckdb.DuckDBPyConnection:
+    def _execute(self, query: Query) -> Any:
+        """Send one statement; returns the driver's cursor (``fetchall``, ``description``)."""
         t0 = time.perf_counter()
+        cur = self._send(query)
+        self.queries += 1
+        self._last_t0 = t0
+        return cur
+
+    def _send(self, query: Query) -> Any:
         try:
-            cur = self.con.execute(query.sql, dict(query.params) if query.params else None)
+            return self.con.execute(query.sql, dict(query.params) if query.params else None)
         except (duckdb.InterruptException, RuntimeError) as exc:
             raise _interrupt(exc) from None
         except duckdb.Error as exc:
@@ -279,14 +312,16 @@ class Database:
                 f"query {query.name} failed: {_clean_duckdb_message(exc)}",
                 "this is a bug in ldiv_db if the input passed validation; please report it with the query name",
             ) from exc
-        self.queries += 1
-        self._last_t0 = t0
-        return cur
+
+    def _frame(self, cur: Any) -> pd.DataFrame:
+        frame: pd.DataFrame = cur.df()
+        return frame
 
     def _log(self, query: Query, rows: int) -> None:
         ms = (time.perf_counter() - self._last_t0) * 1000.0
         digest = hashlib.sha1(query.sql.encode()).hexdigest()[:12]
         self.steps.append(Step(query.name, digest, rows, ms))
+        self.rows_fetched += max(rows, 0)
 
     def run(self, query: Query) -> None:
         """Execute a statement that returns nothing of interest (DDL, INSERT)."""
@@ -296,7 +331,7 @@ class Database:
     def rows(self, query: Query) -> list[tuple[Any, ...]]:
         cur = self._execute(query)
         with _interruptible():
-            out = cur.fetchall()
+            out: list[tuple[Any, ...]] = cur.fetchall()
         self._log(query, len(out))
         return out
 
@@ -331,7 +366,7 @@ class Database:
     def df(self, query: Query) -> pd.DataFrame:
         cur = self._execute(query)
         with _interruptible():
-            frame = cur.df()
+            frame = self._frame(cur)
         self._log(query, len(frame))
         return frame
 
@@ -345,6 +380,24 @@ class Database:
             self.queries += 1
         finally:
             self.con.unregister(view)
+
+    def batches(self, query: Query, size: int = 50_000) -> Iterator[list[tuple[Any, ...]]]:
+        """The rows of ``query`` in batches of at most ``size`` (a bulk transfer without one big list)."""
+        cur = self._execute(query)
+        n = 0
+        while True:
+            with _interruptible():
+                batch = cur.fetchmany(size)
+            if not batch:
+                break
+            n += len(batch)
+            yield batch
+        self._log(query, n)
+
+    def load_file(self, query: Query, target: TableRef) -> None:
+        """Create ``target`` from a file-reading template (``catalog/load_csv.sql`` /
+        ``load_parquet.sql``, rendered with ``target``): DuckDB reads the file itself."""
+        self.run(query)
 
     def execute_script(self, name: str, sql: str) -> None:
         """Run a multi-statement script (migrations only)."""
@@ -374,7 +427,7 @@ class Database:
             yield
         except BaseException:
             self._in_tx = False
-            with contextlib.suppress(duckdb.Error):
+            with contextlib.suppress(self.driver_error):
                 self.con.execute("ROLLBACK")
             raise
         self._in_tx = False
@@ -387,16 +440,19 @@ class Database:
             self.con.execute(f"CREATE SCHEMA IF NOT EXISTS {quote(WORK_SCHEMA)}")
             ref = TableRef(name, WORK_SCHEMA)
         else:
-            ref = TableRef(name, "main", "temp")
+            ref = self._temp_ref(name)
         if ref not in self._work_tables:
             self._work_tables.append(ref)
         return ref
+
+    def _temp_ref(self, name: str) -> TableRef:
+        return TableRef(name, "main", "temp")
 
     def drop_work_tables(self) -> None:
         if self.keep_work:
             return
         for ref in self._work_tables:
-            with contextlib.suppress(duckdb.Error):
+            with contextlib.suppress(self.driver_error):
                 self.con.execute(f"DROP TABLE IF EXISTS {ref.sql()}")
         self._work_tables.clear()
 

@@ -1,0 +1,334 @@
+"""PostgreSQL as an engine: the only module that talks to psycopg (``pip install 'ldiv_db[postgres]'``).
+
+:class:`PostgresDatabase` keeps the interface of :class:`ldiv_db.db.Database`; what differs:
+
+* statements are rendered in DuckDB's dialect and translated here by :func:`ldiv_db.render.translate`
+  (cached), bound parameters become psycopg's ``%(name)s``;
+* the password (URL, ``PGPASSWORD`` or ``~/.pgpass``, as libpq reads them) never appears in a message:
+  every error text goes through :func:`ldiv_db.db.urls.scrub`, and :attr:`path` is the URL without it;
+* work tables are session-temporary (``pg_temp``); :meth:`insert_frame` sends frames with ``COPY``;
+* transactions are real (PostgreSQL's DDL is transactional): a release is all-or-nothing;
+* ``mode="read"`` refuses, in :meth:`_send`, every statement that writes outside ``pg_temp``;
+* each statement waits at most ``lock_timeout`` (``LDIV_LOCK_TIMEOUT``, default 10 s) for a lock another
+  session holds, then fails with a :class:`~ldiv_db.errors.BadInput` naming the tables involved.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+
+import pandas as pd
+import psycopg
+from psycopg import errors as pgerr
+from psycopg.adapt import Loader
+
+from ..errors import BadInput, LdivError
+from ..render import Ident, Query, TableRef, quote, render, translate, written_tables
+from ..sql_dialects import param_kind
+from . import Database
+from .urls import display_url, scrub, url_password
+
+TEMP_SCHEMA = "pg_temp"
+# Session settings for ldiv_db's statements: they are few, large and analytic. JIT compilation costs
+# more than it saves at these sizes; hash aggregates and joins over work tables want more than the
+# default 4 MB before they spill (LDIV_PG_WORK_MEM overrides).
+_SESSION = f"-c jit=off -c work_mem={os.environ.get('LDIV_PG_WORK_MEM', '64MB')}"
+
+
+class _NumericLoader(Loader):
+    """NUMERIC arrives as int when integral (sum/count of integers, as DuckDB's HUGEINT does), else float."""
+
+    def load(self, data: Any) -> int | float:
+        text = bytes(data).decode()
+        if "." not in text and "e" not in text.lower() and text not in ("NaN", "Infinity", "-Infinity"):
+            return int(text)
+        value = float(Decimal(text))
+        return int(value) if value.is_integer() and "." not in text else value
+
+
+def _message(exc: BaseException, secret: str | None) -> str:
+    diag = getattr(exc, "diag", None)
+    primary = getattr(diag, "message_primary", None) if diag is not None else None
+    text = (primary or str(exc)).strip().splitlines()
+    return scrub(text[0] if text else type(exc).__name__, secret)
+
+
+class PostgresDatabase(Database):
+    """One psycopg connection (autocommit; :meth:`transaction` issues BEGIN/COMMIT) plus the bookkeeping."""
+
+    dialect = "postgres"
+    default_schema = "main"  # unqualified releases go to schema main, as on DuckDB (created on write)
+    transactional = True
+    driver_error = psycopg.Error
+    ldiv_schema = "ldiv"  # pg_temp when a read stands in for a missing ldiv schema (server_schema.py)
+
+    def __init__(
+        self, con: psycopg.Connection[Any], url: str, *, read_only: bool, secret: str | None
+    ) -> None:
+        super().__init__(con, display_url(url), owned=True)  # type: ignore[arg-type]
+        self.pg: psycopg.Connection[Any] = con
+        self.con = _Compat(self)  # type: ignore[assignment]
+        self.read_only = read_only
+        self._secret = secret
+
+    # ------------------------------------------------------------------ opening
+    @classmethod
+    def connect(
+        cls,
+        url: str,
+        *,
+        mode: str = "write",
+        attach: Mapping[str, str] | None = None,
+        migrate: bool = True,
+    ) -> PostgresDatabase:
+        """Connect to ``url`` (``postgresql://user[:password]@host[:port]/dbname``) and prepare the
+        ``ldiv`` schema as :meth:`Database.open` does for a file."""
+        if attach:
+            raise BadInput(
+                "--attach works with DuckDB files only",
+                "on PostgreSQL, name a table of another schema as schema.table",
+            )
+        secret = url_password(url) or os.environ.get("PGPASSWORD")
+        where = display_url(url)
+        timeout = os.environ.get("LDIV_LOCK_TIMEOUT", "10s")
+        try:
+            con = psycopg.connect(
+                url,
+                autocommit=True,
+                connect_timeout=10,
+                application_name="ldiv_db",
+                options=f"-c lock_timeout={timeout} -c client_encoding=UTF8 {_SESSION}",
+            )
+        except psycopg.OperationalError as exc:
+            raise _connect_error(where, _message(exc, secret)) from None
+        con.adapters.register_loader("numeric", _NumericLoader)
+        con.prepare_threshold = None  # work tables are replaced under the same statement text
+        db = cls(con, url, read_only=mode == "read", secret=secret)
+        try:
+            if migrate:
+                from ..schema import prepare
+
+                prepare(db, mode)
+        except BaseException:
+            db.close()
+            raise
+        return db
+
+    def attach(self, alias: str, file: str, read_only: bool = True) -> None:
+        raise BadInput("--attach works with DuckDB files only", "name another schema's table as schema.table")
+
+    @contextlib.contextmanager
+    def scratch_catalog(self, alias: str, *, keep: bool = False) -> Iterator[None]:
+        raise LdivError("scratch catalogs are a DuckDB feature; the PostgreSQL engine does not use them")
+        yield  # pragma: no cover
+
+    def close(self) -> None:
+        with contextlib.suppress(psycopg.Error):
+            self.pg.close()
+
+    def _temp_ref(self, name: str) -> TableRef:
+        return TableRef(name, TEMP_SCHEMA)
+
+    def exists(self, ref: TableRef) -> bool:
+        """As on DuckDB; a session-temporary table (schema ``pg_temp``, which the information schema
+        lists under ``pg_temp_N``) is looked up by its exact name."""
+        if (ref.schema or "").lower() != TEMP_SCHEMA:
+            return super().exists(ref)
+        return bool(self.raw_rows("SELECT to_regclass(?) IS NOT NULL", [ref.sql()])[0][0])
+
+    # ------------------------------------------------------------------ executing
+    def _statements(self, query: Query) -> list[str]:
+        kinds = tuple(sorted((k, param_kind(v)) for k, v in query.params.items()))
+        names = frozenset(k for k, kind in kinds if kind != "null")
+        sql = query.sql_for(self.dialect)
+        return translate(sql, self.dialect, names, ldiv_schema=self.ldiv_schema, kinds=kinds)
+
+    def _send(self, query: Query) -> Any:
+        statements = self._statements(query)
+        if self.read_only:
+            self._refuse_writes(query.name, query.sql)
+        params = {k: v for k, v in query.params.items() if v is not None} or None
+        cur = self.pg.cursor()
+        try:
+            for sql in statements:
+                cur.execute(sql.encode(), params if params and "%(" in sql else None)
+        except psycopg.Error as exc:
+            cur.close()
+            raise self._error(query.name, query.sql, exc) from None
+        return cur
+
+    def _refuse_writes(self, name: str, sql: str) -> None:
+        outside = [t for t in written_tables(sql) if not t.lower().startswith(TEMP_SCHEMA + ".")]
+        if outside:
+            raise LdivError(
+                f"{name} would write {', '.join(outside)} in a read-only command",
+                "a read writes nothing but session-temporary work tables; please report this",
+            )
+
+    def _error(self, name: str, sql: str, exc: psycopg.Error) -> LdivError:
+        text = _message(exc, self._secret)
+        if isinstance(exc, pgerr.LockNotAvailable):
+            tables = ", ".join(sorted(set(written_tables(sql, reads=True)))) or "a table it uses"
+            tables = scrub(tables)
+            return BadInput(
+                f"{name}: {tables} is locked by another session (waited lock_timeout, then gave up)",
+                "wait for the other session to finish (see pg_locks / pg_stat_activity), or raise "
+                "LDIV_LOCK_TIMEOUT",
+            )
+        if isinstance(exc, pgerr.InsufficientPrivilege):
+            return BadInput(f"PostgreSQL refused {name}: {text}", _privilege_hint(text))
+        if isinstance(exc, psycopg.OperationalError):
+            return BadInput(f"lost the PostgreSQL connection during {name}: {text}", "check the server")
+        return LdivError(
+            f"query {name} failed: {text}",
+            "this is a bug in ldiv_db if the input passed validation; please report it with the query name",
+        )
+
+    def _frame(self, cur: Any) -> pd.DataFrame:
+        cols = [d.name for d in cur.description or []]
+        return pd.DataFrame(cur.fetchall(), columns=cols)
+
+    def insert_frame(self, table: TableRef, frame: pd.DataFrame) -> None:
+        """Append a frame to an existing table with COPY (columns matched by name, NaN/None as NULL)."""
+        missing = frame.isna()
+        columns = [  # NaN/None/NaT as NULL; integral floats (ints that NaN made float) as int
+            [
+                None if gone else int(v) if isinstance(v, float) and v.is_integer() else v
+                for v, gone in zip(frame[col].astype(object), missing[col], strict=True)
+            ]
+            for col in frame.columns
+        ]
+        self.copy_rows(table, [str(c) for c in frame.columns], zip(*columns, strict=True))
+
+    def load_file(self, query: Query, target: TableRef) -> None:
+        """DuckDB (in memory) reads the file with the same template and type detection as a DuckDB
+        database; the table is created here with those types and the rows arrive by COPY in batches."""
+        with Database.open(":memory:", migrate=False) as duck:
+            if target.schema and target.schema != "main":
+                duck.run(render("catalog/create_schema.sql", schema=Ident(target.schema)))
+            duck.run(query)
+            cols = duck.fetch(
+                render(
+                    "catalog/columns.sql",
+                    {"catalog": "memory", "schema": target.schema or "main", "name": target.name},
+                ),
+                _Col,
+            )
+            self.run(render("catalog/create_columns.sql", target=target, columns=cols))
+            names = [c.name for c in cols]
+            for batch in duck.batches(render("catalog/all_rows.sql", source=target)):
+                self.copy_rows(target, names, batch)
+
+    def copy_rows(self, table: TableRef, columns: list[str], rows: Iterable[tuple[Any, ...]]) -> int:
+        """Stream rows into a table with COPY (``write_row`` escapes every value); returns the count."""
+        if self.read_only and (table.schema or "").lower() != TEMP_SCHEMA:
+            self._refuse_writes("copy_rows", f"INSERT INTO {table.sql()} SELECT 1")
+        n = 0
+        cols = ", ".join(quote(c) for c in columns)
+        try:
+            with (
+                self.pg.cursor() as cur,
+                cur.copy(f"COPY {table.sql()} ({cols}) FROM STDIN".encode()) as copy,
+            ):
+                for row in rows:
+                    copy.write_row(row)
+                    n += 1
+        except psycopg.Error as exc:
+            raise self._error("copy_rows", f"INSERT INTO {table.sql()} SELECT 1", exc) from None
+        self.queries += 1
+        return n
+
+    def execute_script(self, name: str, sql: str) -> None:
+        """Run a fixed multi-statement script (migrations), each statement translated."""
+        try:
+            with self.pg.cursor() as cur:
+                for stmt in translate(sql, self.dialect, ldiv_schema=self.ldiv_schema):
+                    cur.execute(stmt.encode())
+        except psycopg.Error as exc:
+            raise self._error(name, sql, exc) from None
+        self.queries += 1
+
+    def raw_rows(self, sql: str, params: Any = None) -> list[tuple[Any, ...]]:
+        """Fixed bookkeeping SQL with bound values; ``?`` placeholders become ``%s``."""
+        self.queries += 1
+        text = translate(sql, self.dialect, positional=True, ldiv_schema=self.ldiv_schema)
+        try:
+            with self.pg.cursor() as cur:
+                for stmt in text[:-1]:
+                    cur.execute(stmt.encode())
+                cur.execute(text[-1].encode(), params)
+                return cur.fetchall() if cur.description else []
+        except psycopg.Error as exc:
+            raise self._error("bookkeeping query", sql, exc) from None
+
+    def set_search_path(self, path: str) -> None:
+        raise LdivError("the PostgreSQL engine keeps the server's search_path")
+
+
+@dataclass(frozen=True)
+class _Col:
+    name: str
+    data_type: str
+    position: int
+
+
+class _Compat:
+    """``db.con`` on PostgreSQL: DuckDB-dialect SQL with ``$name`` or ``?`` parameters, translated, on the
+    psycopg connection. Only the base class's fixed statements (BEGIN/COMMIT, DROP of work tables) and
+    test helpers use it; ldiv_db's own statements go through rendered queries."""
+
+    def __init__(self, db: PostgresDatabase) -> None:
+        self._db = db
+
+    def execute(self, sql: str, params: Any = None) -> Any:
+        positional = isinstance(params, (list, tuple))
+        names = frozenset(params) if isinstance(params, Mapping) else frozenset()
+        stmts = translate(sql, "postgres", names, positional=positional, ldiv_schema=self._db.ldiv_schema)
+        cur = self._db.pg.cursor()
+        for i, stmt in enumerate(stmts):
+            cur.execute(stmt.encode(), params if i == len(stmts) - 1 else None)
+        return cur
+
+    def executemany(self, sql: str, seq: Iterable[Any]) -> None:
+        (stmt,) = translate(sql, "postgres", positional=True, ldiv_schema=self._db.ldiv_schema)
+        with self._db.pg.cursor() as cur:
+            cur.executemany(stmt.encode(), list(seq))
+
+
+def _privilege_hint(text: str) -> str:
+    low = text.lower()
+    if "for database" in low:
+        return (
+            "a write needs CREATE on the database (ldiv_db creates the schemas ldiv and main once): "
+            "GRANT CREATE ON DATABASE db TO role; reads need no write privilege"
+        )
+    if "schema" in low:
+        return (
+            "the role needs CREATE on the database (for schemas ldiv and main) and USAGE, CREATE on the "
+            "schemas it writes: GRANT CREATE ON DATABASE db TO role; GRANT USAGE, CREATE ON SCHEMA s TO role"
+        )
+    if "table" in low or "relation" in low:
+        return "the role needs SELECT on the source table: GRANT SELECT ON TABLE t TO role"
+    return "grant the role the privilege named in the message"
+
+
+def _connect_error(where: str, text: str) -> BadInput:
+    low = text.lower()
+    if "password authentication failed" in low or "no password supplied" in low:
+        return BadInput(
+            f"PostgreSQL at {where} refused the login: {text}",
+            "check the user and its password (in the URL, PGPASSWORD or ~/.pgpass)",
+        )
+    if "does not exist" in low and "database" in low:
+        return BadInput(f"cannot open {where}: {text}", "create the database first or fix its name")
+    if "connection refused" in low or "could not" in low or "timeout" in low or "resolve" in low:
+        return BadInput(
+            f"cannot reach the PostgreSQL server at {where}: {text}",
+            "check that the server runs and that host and port are right",
+        )
+    return BadInput(f"cannot connect to {where}: {text}", "check the URL postgresql://user@host:port/dbname")

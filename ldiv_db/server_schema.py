@@ -1,0 +1,36 @@
+"""The open-time rule of :func:`ldiv_db.schema.prepare` for a database server (PostgreSQL).
+
+* ``write``: the recorded migrations are checked against the shipped files (names and checksums, as
+  for a file) and the pending ones are applied, each in its own transaction with its record; the
+  schema ``main`` (where unqualified releases go, as on DuckDB) is created when missing.
+* ``read``: nothing persistent is written. When the database lacks the ``ldiv`` schema (or is at an
+  older migration), the whole schema is created empty as session-temporary tables and the engine
+  reads ``ldiv.x`` from there (:attr:`ldiv_db.db.postgres.PostgresDatabase.ldiv_schema`).
+
+Runs a dead process left ``running`` are not marked here: on a server another session may still be
+running them.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .migrate import BOOKKEEPING, applied_migrations, apply_migrations, shipped_migrations, verify_applied
+
+if TYPE_CHECKING:
+    from .db import Database
+
+
+def prepare_server(db: Database, mode: str) -> None:
+    applied = applied_migrations(db)
+    verify_applied(db, applied)
+    latest = len(shipped_migrations())
+    if mode == "write":
+        with db.transaction():
+            db.execute_script("ldiv release schema", "CREATE SCHEMA IF NOT EXISTS main")
+        apply_migrations(db)
+        return
+    if len(applied) < latest:
+        db.ldiv_schema = "pg_temp"  # type: ignore[attr-defined]
+        for i, sql in enumerate([BOOKKEEPING, *(m.sql for m in shipped_migrations())]):
+            db.execute_script(f"ldiv schema stand-in {i}", sql)

@@ -1,0 +1,383 @@
+"""From the templates' DuckDB dialect to another engine's, on the parsed statement (sqlglot), never on text.
+
+:func:`translate` is what :mod:`ldiv_db.render` exposes (cached per statement and dialect). sqlglot's
+own transpiler does most of the work; the rewrites below cover what it leaves in DuckDB's terms:
+
+* ``CREATE OR REPLACE TABLE t AS ...`` becomes ``DROP TABLE IF EXISTS t`` + ``CREATE TABLE t AS ...``;
+* ``GROUP BY ALL`` becomes the positions of the non-aggregate select items;
+* ``hash(a, b, ...)`` (a 64-bit id; templates shift it right once) becomes PostgreSQL's 64-bit ``hashtextextended`` of an injective text encoding of the arguments
+  (length-prefixed, NULL marked; the function hash partitioning relies on): deterministic on every
+  engine, and ``hash(..., 'ldiv')`` stays an independent second hash. The ids differ from DuckDB's, so
+  a release must never depend on their order (the algorithms renumber groups by their content);
+* ``rowid`` becomes a bigint from the row's physical address (``ctid``: page * 65536 + tuple - 1: on a
+  one-page table the same 0-based numbers as DuckDB's, in insertion order on a freshly loaded one), stable
+  while the table is not modified — ldiv_db never modifies a source;
+* list functions: ``list_extract`` → subscript, ``len`` of a list → ``cardinality``,
+  ``list_sum(list_slice(...))`` → a sum over ``unnest`` of the slice; ``arg_max(a, b)`` → the first
+  element of ``array_agg(a ORDER BY b DESC)``; ``any_value`` → the first element of ``array_agg``;
+* ``HUGEINT``/``UBIGINT`` → ``NUMERIC``; ``TRY_CAST`` keeps sqlglot's ``CAST``;
+* ``IS NOT DISTINCT FROM`` joins → hash-joinable equalities (:func:`_hashable_joins`);
+* bound parameters: ``$name`` → psycopg's ``%(name)s`` (literal ``%`` doubled).
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from typing import cast
+
+import sqlglot
+from sqlglot import exp
+
+_PG_HASH = "hashtextextended(ldiv_hash_input, 0) & 9223372036854775807"
+_PG_ROWID = "(((ldiv_t.ctid::text::point)[0])::bigint * 65536 + ((ldiv_t.ctid::text::point)[1])::bigint - 1)"
+
+
+_PG_NULLSAFE_EQ = "(ldiv_a IS NULL) = (ldiv_b IS NULL) AND coalesce(CAST(ldiv_a AS TEXT), '') = coalesce(CAST(ldiv_b AS TEXT), '')"
+
+
+def _parse(sql: str) -> list[exp.Expression]:
+    return [cast(exp.Expression, s) for s in sqlglot.parse(sql, read="duckdb") if s is not None]
+
+
+def _pg_template(text: str) -> exp.Expression:
+    return cast(exp.Expression, sqlglot.parse_one(text, read="postgres"))
+
+
+def _fill(text: str, **nodes: exp.Expression) -> exp.Expression:
+    """Parse a fixed PostgreSQL fragment and put the given nodes where its columns ``ldiv_<key>`` are."""
+    tree = _pg_template(text)
+    for col in list(tree.find_all(exp.Column)):
+        key = col.name.removeprefix("ldiv_")
+        if col.name.startswith("ldiv_") and key in nodes:
+            node = nodes[key].copy()
+            col.replace(
+                node if isinstance(node, (exp.Literal, exp.Column, exp.Paren)) else exp.Paren(this=node)
+            )
+    return tree
+
+
+def _index(node: exp.Expression) -> exp.Expression:
+    """A 1-based subscript for :func:`_fill`: sqlglot shifts integer literals (only) by the dialect's
+    index offset when it writes a subscript it parsed, so a literal goes in 0-based."""
+    if isinstance(node, exp.Literal) and node.is_int:
+        return exp.Literal.number(int(node.this) - 1)
+    return node
+
+
+def _hash_input(args: list[exp.Expression]) -> exp.Expression:
+    parts: list[exp.Expression] = []
+    for a in args:
+        as_text = exp.cast(a.copy(), "TEXT")
+        framed = exp.DPipe(
+            this=exp.DPipe(
+                this=exp.cast(exp.Length(this=as_text.copy()), "TEXT"), expression=exp.Literal.string(":")
+            ),
+            expression=as_text,
+        )
+        parts.append(exp.Coalesce(this=framed, expressions=[exp.Literal.string("N")]))
+    out = parts[0]
+    for p in parts[1:]:
+        out = exp.DPipe(this=exp.DPipe(this=out, expression=exp.Literal.string("|")), expression=p)
+    return out
+
+
+def _rewrite_hash(node: exp.Expression) -> exp.Expression:
+    if not (isinstance(node, exp.Anonymous) and str(node.this).lower() == "hash"):
+        return node
+    return exp.Paren(this=_fill(_PG_HASH, hash_input=_hash_input(list(node.expressions))))
+
+
+def _rewrite_rowid(node: exp.Expression) -> exp.Expression:
+    if not (isinstance(node, exp.Column) and node.name.lower() == "rowid" and not node.this.quoted):
+        return node
+    tree = _pg_template(_PG_ROWID)
+    for col in tree.find_all(exp.Column):
+        if col.table == "ldiv_t":
+            table = node.args.get("table")
+            col.set("table", table.copy() if table is not None else None)
+    return tree
+
+
+def _is_list(node: exp.Expression) -> bool:
+    return isinstance(node, (exp.Array, exp.ArrayAgg)) or (
+        isinstance(node, exp.Column) and node.name.lower() == "counts"  # the only list len() is taken of
+    )
+
+
+def _rewrite_lists(node: exp.Expression) -> exp.Expression:
+    name = node.name.lower() if isinstance(node, exp.Anonymous) else ""
+    if name == "list_extract":
+        arr, idx = node.expressions
+        return _fill("(ldiv_a)[ldiv_i]", a=arr, i=_index(idx))
+    if name == "list_sum":
+        (inner,) = node.expressions
+        if isinstance(inner, exp.Anonymous) and inner.name.lower() == "list_slice":
+            arr, lo, hi = inner.expressions
+            return _fill(
+                "(SELECT sum(v) FROM unnest((ldiv_a)[ldiv_lo:ldiv_hi]) AS u(v))", a=arr, lo=lo, hi=hi
+            )
+        return _fill("(SELECT sum(v) FROM unnest(ldiv_a) AS u(v))", a=inner)
+    if isinstance(node, exp.Length) and _is_list(node.this):
+        return _fill("cardinality(ldiv_a)", a=node.this)
+    if isinstance(node, exp.ArgMax):
+        return _fill("(array_agg(ldiv_a ORDER BY ldiv_b DESC))[1]", a=node.this, b=node.expression)
+    if isinstance(node, exp.RegexpExtract):
+        group = node.args.get("group") or exp.Literal.number(0)
+        if isinstance(group, exp.Literal) and group.this == "0":
+            return _fill("coalesce(substring(ldiv_a from ldiv_p), '')", a=node.this, p=node.expression)
+        return _fill(
+            "coalesce((regexp_match(ldiv_a, ldiv_p))[ldiv_g], '')",
+            a=node.this,
+            p=node.expression,
+            g=_index(group),
+        )
+    if isinstance(node, exp.AnyValue):
+        return _fill("(array_agg(ldiv_a))[1]", a=node.this)
+    return node
+
+
+def _rewrite_types(node: exp.Expression) -> exp.Expression:
+    if isinstance(node, exp.Bracket) and not isinstance(node.this, (exp.Column, exp.Paren)):
+        node.set("this", exp.Paren(this=node.this))  # PostgreSQL subscripts only a name or (expr)
+        return node
+    if isinstance(node, exp.Array) and not node.expressions:
+        return exp.Literal.string("{}")  # an empty list: typed by its context (coalesce, comparison)
+    if isinstance(node, exp.DataType) and node.this in (
+        exp.DataType.Type.INT128,
+        exp.DataType.Type.UBIGINT,
+        exp.DataType.Type.UINT128,
+    ):
+        return exp.DataType.build("NUMERIC")
+    return node
+
+
+def _rewrite_node(node: exp.Expression) -> exp.Expression:
+    """One pass of every node rewrite (each returns the node itself when it does not apply)."""
+    for rewrite in (_rewrite_hash, _rewrite_rowid, _rewrite_lists, _rewrite_types):
+        new = rewrite(node)
+        if new is not node:
+            return new
+    return node
+
+
+def _group_by_all(select: exp.Select) -> None:
+    group = select.args.get("group")
+    if group is None or not group.args.get("all"):
+        return
+    positions = [
+        exp.Literal.number(i + 1)
+        for i, item in enumerate(select.expressions)
+        if not item.find(exp.AggFunc) and not item.find(exp.Window)
+    ]
+    select.set("group", exp.Group(expressions=positions) if positions else None)
+
+
+def _order_by_all(select: exp.Expression) -> None:
+    order = select.args.get("order")
+    if order is None or len(order.expressions) != 1:
+        return
+    item = order.expressions[0]
+    col = item.this if isinstance(item, exp.Ordered) else item
+    if not (isinstance(col, exp.Var) and col.name.upper() == "ALL"):
+        return
+    first = select
+    while isinstance(first, exp.SetOperation):
+        first = first.this
+    width = len(first.expressions) if isinstance(first, exp.Select) else 0
+    desc = bool(item.args.get("desc")) if isinstance(item, exp.Ordered) else False
+    nulls_first = bool(item.args.get("nulls_first")) if isinstance(item, exp.Ordered) else False
+    order.set(
+        "expressions",
+        [
+            exp.Ordered(this=exp.Literal.number(i + 1), desc=desc, nulls_first=nulls_first)
+            for i in range(width)
+        ],
+    )
+
+
+def _alias_subqueries(stmt: exp.Expression) -> None:
+    """PostgreSQL before 16 wants an alias on every subquery in FROM / JOIN."""
+    for i, sub in enumerate(list(stmt.find_all(exp.Subquery))):
+        if not sub.alias and isinstance(sub.parent, (exp.From, exp.Join)):
+            sub.set("alias", exp.TableAlias(this=exp.to_identifier(f"ldiv_sq{i}")))
+
+
+def _hashable_joins(stmt: exp.Expression) -> None:
+    """``a IS NOT DISTINCT FROM b`` as a join condition leaves PostgreSQL only a nested loop (rows x rows).
+    Each such conjunct becomes ``(a IS NULL) = (b IS NULL) AND coalesce(a::text, '') = coalesce(b::text, '')``:
+    the same pairs for values of one type (text equality is value equality for text, integers and
+    floats, whose text form is exact; not for -0.0), and both parts hash-join."""
+    for join in list(stmt.find_all(exp.Join)):
+        on = join.args.get("on")
+        if on is None:
+            continue
+        for node in list(on.find_all(exp.NullSafeEQ)):
+            parent = node.parent
+            while isinstance(parent, exp.Paren):
+                parent = parent.parent
+            if not (parent is join or isinstance(parent, exp.And)):
+                continue  # only top-level conjuncts; inside OR/NOT the plain form stays
+            node.replace(_fill(_PG_NULLSAFE_EQ, a=node.this, b=node.expression))
+
+
+def _replace_table(stmt: exp.Create) -> list[exp.Expression]:
+    """``CREATE OR REPLACE TABLE`` as DROP + CREATE; a table created from a query is analyzed right
+    away (work tables are temporary, which autovacuum never analyzes: without statistics the planner
+    may pick a nested loop over two large work tables)."""
+    if str(stmt.args.get("kind", "")).upper() != "TABLE":
+        return [stmt]
+    target = stmt.this.this if isinstance(stmt.this, exp.Schema) else stmt.this
+    out: list[exp.Expression] = [stmt]
+    if stmt.args.get("replace"):
+        stmt.set("replace", False)
+        out.insert(0, exp.Drop(tables=[target.copy()], kind="TABLE", exists=True))
+    if stmt.args.get("expression") is not None:
+        out.append(exp.Command(this="ANALYZE", expression=exp.Literal.string(target.sql(dialect="postgres"))))
+    return out
+
+
+def _map_ldiv(stmt: exp.Expression, schema: str) -> exp.Expression | None:
+    """Read ``ldiv.x`` from ``schema`` instead (the session's stand-in for a missing ldiv schema)."""
+    if isinstance(stmt, exp.Create) and str(stmt.args.get("kind", "")).upper() == "SCHEMA":
+        return None
+    for table in stmt.find_all(exp.Table):
+        if table.db.lower() == "ldiv":
+            table.set("db", exp.to_identifier(schema))
+    for lit in stmt.find_all(exp.Literal):
+        if lit.is_string and lit.this.lower().startswith("ldiv."):  # nextval('ldiv.run_seq')
+            lit.set("this", schema + lit.this[4:])
+    return stmt
+
+
+def _postgres(stmt: exp.Expression) -> list[exp.Expression]:
+    stmt = stmt.transform(_rewrite_node).transform(_rewrite_lists)  # twice: lists nest (len in list_sum)
+    for select in stmt.find_all(exp.Select):
+        _group_by_all(select)
+    for node in [*stmt.find_all(exp.Select), *stmt.find_all(exp.SetOperation)]:
+        _order_by_all(cast(exp.Expression, node))
+    _alias_subqueries(stmt)
+    _hashable_joins(stmt)
+    if isinstance(stmt, exp.Create):
+        return _replace_table(stmt)
+    return [stmt]
+
+
+_PG_TYPES = {
+    "int": "BIGINT",
+    "bigint": "NUMERIC",
+    "float": "DOUBLE PRECISION",
+    "str": "TEXT",
+    "bool": "BOOLEAN",
+    "int[]": "BIGINT[]",
+    "float[]": "DOUBLE PRECISION[]",
+    "str[]": "TEXT[]",
+    "[]": "BIGINT[]",
+}
+
+
+def param_kind(value: object) -> str:
+    """The kind of a bound value that decides its SQL type on an engine that needs one (PostgreSQL
+    cannot infer the type of ``$x IS NULL`` or of a list): see :func:`translate`."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "bool"
+    if isinstance(value, int):
+        return "int" if -(2**63) <= value < 2**63 else "bigint"
+    if isinstance(value, float):
+        return "float"
+    if isinstance(value, str):
+        return "str"
+    if isinstance(value, (list, tuple)):
+        kinds = {param_kind(v) for v in value} - {"null"}
+        if not kinds:
+            return "[]"
+        if kinds <= {"int", "bigint"}:
+            return "int[]"
+        if kinds <= {"int", "float"}:
+            return "float[]"
+        return "str[]" if kinds == {"str"} else "other"
+    return "other"
+
+
+def _bind_types(stmt: exp.Expression, kinds: dict[str, str]) -> exp.Expression:
+    """``NULL`` for a parameter bound to None (it carries no value), a cast to the value's type for
+    the others."""
+
+    def visit(node: exp.Expression) -> exp.Expression:
+        if not isinstance(node, exp.Placeholder) or not node.name:
+            return node
+        kind = kinds.get(node.name, "other")
+        if kind == "null":
+            return exp.Null()
+        if kind in _PG_TYPES:
+            to = exp.DataType.build(_PG_TYPES[kind], dialect="postgres")
+            return exp.Paren(this=exp.Cast(this=node.copy(), to=to))
+        return node
+
+    return stmt.transform(visit)
+
+
+def _params_style(sql: str, params: frozenset[str], positional: bool) -> str:
+    """psycopg reads ``%``: a literal one is doubled, except in the placeholders themselves."""
+    if positional:
+        return sql.replace("%", "%%").replace("?", "%s") if "?" in sql else sql
+    if not params:
+        return sql
+    names = "|".join(re.escape(p) for p in sorted(params, key=len, reverse=True))
+    return re.sub(r"%(?!\((?:" + names + r")\)s)", "%%", sql)
+
+
+@functools.lru_cache(maxsize=8192)
+def translate(
+    sql: str,
+    dialect: str,
+    params: frozenset[str] = frozenset(),
+    positional: bool = False,
+    ldiv_schema: str = "ldiv",
+    kinds: tuple[tuple[str, str], ...] = (),
+) -> list[str]:
+    """The statements that run ``sql`` (DuckDB dialect, possibly several statements) on ``dialect``;
+    ``ldiv_schema`` other than ``ldiv`` reads and writes ldiv_db's tables there instead; ``kinds``
+    gives each named parameter's :func:`param_kind` (part of the cache key, as the SQL depends on it)."""
+    if dialect == "duckdb":
+        return [sql]
+    if dialect != "postgres":
+        raise ValueError(f"no translation to {dialect!r}")
+    if positional:
+        sql = sql.replace("?", "$ldiv_pos_")  # keep the positions through the parser
+    out: list[str] = []
+    for parsed in _parse(sql):
+        stmt = parsed if ldiv_schema == "ldiv" else _map_ldiv(parsed, ldiv_schema)
+        if stmt is None:
+            continue
+        if kinds:
+            stmt = _bind_types(stmt, dict(kinds))
+        for part in _postgres(stmt):
+            text = part.sql(dialect="postgres")
+            if positional:
+                text = text.replace("%(ldiv_pos_)s", "?")
+            out.append(_params_style(text, params, positional))
+    return out
+
+
+def written_tables(sql: str, reads: bool = False) -> list[str]:
+    """``schema.table`` of every table ``sql`` writes (CREATE/INSERT/UPDATE/DELETE/DROP/ALTER targets),
+    or with ``reads`` every table it names."""
+    out: list[str] = []
+    for stmt in _parse(sql):
+        if reads:
+            tables = list(stmt.find_all(exp.Table))
+        elif isinstance(stmt, (exp.Create, exp.Insert, exp.Update, exp.Delete, exp.Drop, exp.Alter)):
+            t = stmt.this
+            t = t.this if isinstance(t, exp.Schema) else t
+            tables = [t] if isinstance(t, exp.Table) else list(stmt.find_all(exp.Table))[:1]
+        elif isinstance(stmt, (exp.Select, exp.Union)):
+            tables = []
+        else:
+            tables = [exp.Table(this=exp.to_identifier("?"))]
+        for t in tables:
+            if t.name:
+                out.append(".".join(p for p in (t.args.get("db") and t.db, t.name) if p))
+    return out

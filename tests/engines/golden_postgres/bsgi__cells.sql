@@ -1,0 +1,18 @@
+/* purpose: BSGI's compressed rows: a cell = the rows of one bucket with equal QI codes (and equal secondary SA and individual codes) */
+/* params: none */
+/* returns: rid, cell, b, q1..qd, s2..sk, ind — one row per source row, ordered by cell, rid (cells numbered by bucket, then codes) */
+/* ref: DESIGN §5 (compress first); SPEC §0.6 rule 1 (a cell's rows leave it in ascending row id) */
+SELECT
+  rid,
+  DENSE_RANK() OVER (ORDER BY b, "q1", "q2", "q3", "q4", "s2", ind) - 1 AS cell,
+  b,
+  "q1",
+  "q2",
+  "q3",
+  "q4",
+  "s2",
+  ind
+FROM "pg_temp"."wk bsgi codes's"
+ORDER BY
+  cell,
+  rid

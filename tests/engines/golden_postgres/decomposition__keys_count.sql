@@ -1,0 +1,9 @@
+/* purpose: reconcile a stream's private key table: one key per received row, row keys unique, and (explicit --key) no key twice */
+/* params: none */
+/* returns: keys, distinct_rows, distinct_keys */
+/* ref: DESIGN §6 (a stream keys its rows and never publishes a source row twice) */
+SELECT
+  COUNT(*) AS keys,
+  COUNT(DISTINCT rk) AS distinct_rows,
+  COUNT(DISTINCT key_hash) AS distinct_keys
+FROM "ldiv"."keys:main.rel it's"

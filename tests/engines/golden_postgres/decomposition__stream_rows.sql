@@ -1,0 +1,46 @@
+/* purpose: record where the arriving rows of a stream come from (row key, source table, source row id, first eligible release) */
+/* params: name, offset, source_name, release */
+/* returns: inserts into ldiv.stream_row */
+/* ref: SPEC §4.3 (continuous release); DESIGN §6 (private link to source rows) */
+INSERT INTO ldiv.stream_row (
+  name,
+  row_key,
+  source,
+  source_rowid,
+  arrived
+)
+SELECT
+  (
+    CAST(%(name)s AS TEXT)
+  ),
+  CAST((
+    CAST((
+      (
+        CAST(CAST(ctid AS TEXT) AS POINT)
+      )[0]
+    ) AS BIGINT) * 65536 + CAST((
+      (
+        CAST(CAST(ctid AS TEXT) AS POINT)
+      )[1]
+    ) AS BIGINT) - 1
+  ) AS BIGINT) + (
+    CAST(%(offset)s AS BIGINT)
+  ),
+  (
+    CAST(%(source_name)s AS TEXT)
+  ),
+  (
+    CAST((
+      (
+        CAST(CAST(ctid AS TEXT) AS POINT)
+      )[0]
+    ) AS BIGINT) * 65536 + CAST((
+      (
+        CAST(CAST(ctid AS TEXT) AS POINT)
+      )[1]
+    ) AS BIGINT) - 1
+  ),
+  (
+    CAST(%(release)s AS BIGINT)
+  )
+FROM "main"."select"

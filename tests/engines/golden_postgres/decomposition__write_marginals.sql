@@ -1,0 +1,22 @@
+/* purpose: write the marginals T_S: the true joint SA values of every published row, with no group id, sorted (not in row order) */
+/* params: none */
+/* returns: creates output(<SA columns>) ordered by all columns */
+/* ref: SPEC §4.1 (marginals; sorted so they cannot be aligned with the QID-table) */
+CREATE TABLE "main"."out it's_marginals" AS
+SELECT
+  *
+FROM (
+  SELECT
+    *
+  FROM "pg_temp"."wk dec prev's"
+  UNION ALL
+  SELECT
+    p."c6" AS "ünï",
+    p."c7" AS "order"
+  FROM "pg_temp"."wk dec pool's" AS p
+  JOIN "pg_temp"."wk dec assignment's" AS a
+    ON a.rk = p.rk
+) AS ldiv_sq0
+ORDER BY
+  1 ASC;
+ANALYZE "main"."out it's_marginals"

@@ -1,0 +1,28 @@
+/* purpose: the private table of the rows kept back for a later release, with their starvation penalty at this release */
+/* params: release */
+/* returns: creates target(rk, arrived, starvation, c1..cn) */
+/* ref: SPEC §4.3 (P_s = release - first eligible release) */
+CREATE TABLE "ldiv"."retained:main.out it's" AS
+SELECT
+  p.rk,
+  p.arrived,
+  CAST((
+    CAST(%(release)s AS BIGINT)
+  ) AS INT) - p.arrived AS starvation,
+  p."c1",
+  p."c2",
+  p."c3",
+  p."c4",
+  p."c5",
+  p."c6",
+  p."c7"
+FROM "pg_temp"."wk dec pool's" AS p
+WHERE
+  NOT p.rk IN (
+    SELECT
+      rk
+    FROM "pg_temp"."wk dec assignment's"
+  )
+ORDER BY
+  p.rk;
+ANALYZE "ldiv"."retained:main.out it's"

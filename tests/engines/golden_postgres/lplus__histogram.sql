@@ -1,0 +1,28 @@
+/* purpose: the compressed histogram l+-Optimize searches on: (leaf vector, SA value, class) -> number of rows */
+/* params: none */
+/* returns: l1..ld, s, k, n ordered by all columns */
+/* ref: Liu & Wang §VI-C (statistics of the (generalized QI, SA) histogram); DESIGN §5 (compress first) */
+SELECT
+  "l1",
+  "l2",
+  "l3",
+  "l4",
+  s,
+  k,
+  COUNT(*) AS n
+FROM "pg_temp"."wk lplus rows's"
+GROUP BY
+  1,
+  2,
+  3,
+  4,
+  5,
+  6
+ORDER BY
+  1 ASC,
+  2 ASC,
+  3 ASC,
+  4 ASC,
+  5 ASC,
+  6 ASC,
+  7 ASC

@@ -1,0 +1,52 @@
+DROP TABLE IF EXISTS "pg_temp"."wk metrics cover's";
+/* purpose: the cover of every release label — the domain values it stands for: the leaves under a node, the whole domain for '*', the value itself for a leaf, the domain values inside an interval */
+/* params: none */
+/* returns: creates target(attr, label, value, num) */
+/* ref: SPEC §0.7 (cover(v) for KL; #leaves for NCP/LM); a node's leaves are read from ldiv.hierarchy_level (the leaves that carry its label at some level: an equality join, where the preorder range node_id..last_leaf would be a range join) */
+CREATE TABLE "pg_temp"."wk metrics cover's" AS
+SELECT
+  l.attr,
+  l.label,
+  d.value,
+  d.num
+FROM "pg_temp"."wk metrics labels's" AS l
+JOIN "pg_temp"."wk metrics domain's" AS d
+  ON d.attr = l.attr AND d.value = l.label
+WHERE
+  l.kind = 'leaf'
+UNION ALL
+SELECT
+  l.attr,
+  l.label,
+  d.value,
+  d.num
+FROM "pg_temp"."wk metrics labels's" AS l
+JOIN "pg_temp"."wk metrics domain's" AS d
+  ON d.attr = l.attr
+WHERE
+  l.kind = 'star'
+UNION ALL
+SELECT
+  l.attr,
+  l.label,
+  d.value,
+  d.num
+FROM "pg_temp"."wk metrics labels's" AS l
+JOIN "pg_temp"."wk metrics domain's" AS d
+  ON d.attr = l.attr AND d.num >= l.lo AND d.num <= l.hi
+WHERE
+  l.kind = 'interval'
+UNION ALL
+SELECT DISTINCT
+  l.attr,
+  l.label,
+  d.value,
+  d.num
+FROM "pg_temp"."wk metrics labels's" AS l
+JOIN ldiv.hierarchy_level AS hl
+  ON hl.hierarchy_id = l.hierarchy_id AND hl.label = l.label
+JOIN "pg_temp"."wk metrics domain's" AS d
+  ON d.attr = l.attr AND d.value = hl.leaf
+WHERE
+  l.kind = 'node';
+ANALYZE "pg_temp"."wk metrics cover's"

@@ -1,0 +1,26 @@
+/* purpose: group-level sums of a release: number of groups, sum of squared group sizes (DM of the published rows) and, with a class column, the rows outside their group's majority class (CM of the published rows) */
+/* params: none */
+/* returns: groups, dm_published, cm_published (cm_published is 0 without a class column) */
+/* ref: SPEC §0.7 (DM, CM), §5.4; groups = the group column, else identical QI-label vectors */
+WITH per_class AS (
+  SELECT
+    "group" AS g1,
+    "order" AS k,
+    COUNT(*) AS n
+  FROM "main"."rel'ease ""x"""
+  GROUP BY
+    1,
+    2
+), per_group AS (
+  SELECT
+    SUM(n) AS size,
+    MAX(n) AS top
+  FROM per_class
+  GROUP BY
+    g1
+)
+SELECT
+  COUNT(*) AS groups,
+  CAST(COALESCE(SUM(size * size), 0) AS DECIMAL) AS dm_published,
+  CAST(COALESCE(SUM(size - top), 0) AS DECIMAL) AS cm_published
+FROM per_group

@@ -1,0 +1,15 @@
+DROP TABLE IF EXISTS "pg_temp"."wk mondrian assignment's";
+/* purpose: Mondrian's assignment: every row gets the class of its QI vector */
+/* params: none */
+/* returns: creates target(rid, gid, deleted, sa_suppressed) */
+/* ref: ldiv_db/algorithms/base.py (the Partitioning contract); LeFevre et al. ICDE 2006 (strict partitioning) */
+CREATE TABLE "pg_temp"."wk mondrian assignment's" AS
+SELECT
+  r.rid,
+  c.gid,
+  FALSE AS deleted,
+  FALSE AS sa_suppressed
+FROM "pg_temp"."wk mondrian rows's" AS r
+JOIN "pg_temp"."wk mondrian classes's" AS c
+  ON c.vid = r.vid;
+ANALYZE "pg_temp"."wk mondrian assignment's"

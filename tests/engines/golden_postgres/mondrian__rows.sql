@@ -1,0 +1,52 @@
+DROP TABLE IF EXISTS "pg_temp"."wk mondrian rows's";
+/* purpose: Mondrian's working rows: per row the id of its QI vector and one ordinal per QI (numeric: the value; hierarchy: the leaf's preorder node id; flat: dense rank of the value), and its SA values as text */
+/* params: hids */
+/* returns: creates target(rid, vid, o1..od DOUBLE, s1..sk VARCHAR); vid numbers the distinct QI vectors 0..; a hierarchy QI whose value is not a leaf gets o<i> NULL */
+/* ref: LeFevre, DeWitt, Ramakrishnan, ICDE 2006 (Mondrian; strict partitioning never separates equal QI vectors); SPEC §0.4 (preorder ids order a hierarchy's leaves left to right) */
+CREATE TABLE "pg_temp"."wk mondrian rows's" AS
+WITH ordinals AS (
+  SELECT
+    (
+      CAST((
+        (
+          CAST(CAST(src.ctid AS TEXT) AS POINT)
+        )[0]
+      ) AS BIGINT) * 65536 + CAST((
+        (
+          CAST(CAST(src.ctid AS TEXT) AS POINT)
+        )[1]
+      ) AS BIGINT) - 1
+    ) AS rid,
+    CAST("n1".node_id AS DOUBLE PRECISION) AS "o1",
+    CAST(src."a""b" AS DOUBLE PRECISION) AS "o2",
+    CAST("n3".node_id AS DOUBLE PRECISION) AS "o3",
+    CAST(DENSE_RANK() OVER (ORDER BY src."select") AS DOUBLE PRECISION) AS "o4",
+    CAST(src."ünï" AS TEXT) AS "s1",
+    CAST(src."order" AS TEXT) AS "s2"
+  FROM "main"."select" AS src
+  LEFT JOIN ldiv.hierarchy_node AS "n1"
+    ON "n1".hierarchy_id = (
+      (
+        CAST(%(hids)s AS BIGINT[])
+      )
+    )[1]
+    AND "n1".label = CAST(src."it's" AS TEXT)
+  LEFT JOIN ldiv.hierarchy_node AS "n3"
+    ON "n3".hierarchy_id = (
+      (
+        CAST(%(hids)s AS BIGINT[])
+      )
+    )[3]
+    AND "n3".label = CAST(src."Zip Code" AS TEXT)
+)
+SELECT
+  rid,
+  DENSE_RANK() OVER (ORDER BY "o1", "o2", "o3", "o4") - 1 AS vid,
+  "o1",
+  "o2",
+  "o3",
+  "o4",
+  "s1",
+  "s2"
+FROM ordinals;
+ANALYZE "pg_temp"."wk mondrian rows's"

@@ -1,0 +1,69 @@
+/* purpose: Mondrian's compressed input: per distinct QI vector its ordinals, and per SA the count of every SA value among its rows */
+/* params: none */
+/* returns: vid, o1..od, s (SA position, 1-based), v (SA value code: dense rank of the value within its SA), n — ordered by vid, s, v */
+/* ref: DESIGN §5 (compress first); SPEC §0.1 (QI-groups, X(v)) */
+WITH counts AS (
+  SELECT
+    vid,
+    1 AS s,
+    "s1" AS value,
+    COUNT(*) AS n
+  FROM "pg_temp"."wk mondrian rows's"
+  GROUP BY
+    vid,
+    "s1"
+  UNION ALL
+  SELECT
+    vid,
+    2 AS s,
+    "s2" AS value,
+    COUNT(*) AS n
+  FROM "pg_temp"."wk mondrian rows's"
+  GROUP BY
+    vid,
+    "s2"
+), coded AS (
+  SELECT
+    vid,
+    s,
+    DENSE_RANK() OVER (PARTITION BY s ORDER BY value) - 1 AS v,
+    n
+  FROM counts
+), vectors AS (
+  SELECT
+    vid,
+    (
+      ARRAY_AGG("o1")
+    )[1] AS "o1",
+    (
+      ARRAY_AGG("o2")
+    )[1] AS "o2",
+    (
+      ARRAY_AGG("o3")
+    )[1] AS "o3",
+    (
+      ARRAY_AGG("o4")
+    )[1] AS "o4",
+    COUNT(*) FILTER(WHERE
+      "o1" IS NULL OR "o2" IS NULL OR "o3" IS NULL OR "o4" IS NULL) AS missing
+  FROM "pg_temp"."wk mondrian rows's"
+  GROUP BY
+    vid
+)
+SELECT
+  coded.vid,
+  vectors."o1",
+  vectors."o2",
+  vectors."o3",
+  vectors."o4",
+  vectors.missing,
+  coded.s,
+  coded.v,
+  coded.n
+FROM coded
+JOIN vectors
+  ON vectors.vid = coded.vid
+ORDER BY
+  coded.vid,
+  coded.s,
+  coded.v

@@ -1,0 +1,37 @@
+/* purpose: record that a release owns a table it has just written, with its fingerprint */
+/* params: schema, name, release_schema, release_name, release_id, rows, digest */
+/* returns: inserts one row of ldiv.release_table */
+/* ref: migrations/0003_release_table.sql; ldiv_db/ownership.py */
+INSERT INTO ldiv.release_table (
+  schema_name,
+  table_name,
+  release_schema,
+  release_name,
+  release_id,
+  rows,
+  digest
+)
+VALUES
+  (
+    (
+      CAST(%(schema)s AS TEXT)
+    ),
+    (
+      CAST(%(name)s AS TEXT)
+    ),
+    (
+      CAST(%(release_schema)s AS TEXT)
+    ),
+    (
+      CAST(%(release_name)s AS TEXT)
+    ),
+    (
+      CAST(%(release_id)s AS BIGINT)
+    ),
+    (
+      CAST(%(rows)s AS BIGINT)
+    ),
+    (
+      CAST(%(digest)s AS TEXT)
+    )
+  )

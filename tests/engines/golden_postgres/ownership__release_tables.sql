@@ -1,0 +1,18 @@
+/* purpose: the tables recorded for a release name (one, or Decomposition+'s three) */
+/* params: release_schema, release_name */
+/* returns: schema_name, table_name, release_id */
+/* ref: ldiv_db/ownership.py (a release replaces all of its tables or none) */
+SELECT
+  schema_name,
+  table_name,
+  release_id
+FROM ldiv.release_table
+WHERE
+  LOWER(release_schema) = LOWER((
+    CAST(%(release_schema)s AS TEXT)
+  ))
+  AND LOWER(release_name) = LOWER((
+    CAST(%(release_name)s AS TEXT)
+  ))
+ORDER BY
+  table_name

@@ -1,0 +1,42 @@
+/* purpose: the key values (QI tuple or group column) and size of selected groups, for reports */
+/* params: gids */
+/* returns: gid, size, k1..kd */
+/* ref: issue 2 item 7 (the worst groups); one scan of the source, only when groups are reported */
+WITH t AS (
+  SELECT
+    CAST((
+      HASHTEXTEXTENDED(
+        (
+          COALESCE(CAST(LENGTH(CAST("it's" AS TEXT)) AS TEXT) || ':' || CAST("it's" AS TEXT), 'N') || '|' || COALESCE(CAST(LENGTH(CAST("a""b" AS TEXT)) AS TEXT) || ':' || CAST("a""b" AS TEXT), 'N')
+        ),
+        0
+      ) & 9223372036854775807
+    ) >> 1 AS BIGINT) AS gid,
+    "it's" AS "k1",
+    "a""b" AS "k2"
+  FROM "main"."select"
+)
+SELECT
+  gid,
+  COUNT(*) AS size,
+  (
+    ARRAY_AGG("k1")
+  )[1] AS "k1",
+  (
+    ARRAY_AGG("k2")
+  )[1] AS "k2"
+FROM t
+WHERE
+  CASE
+    WHEN gid IS NULL
+    THEN NULL
+    ELSE COALESCE(gid = ANY(
+      (
+        CAST(%(gids)s AS BIGINT[])
+      )
+    ), FALSE)
+  END
+GROUP BY
+  gid
+ORDER BY
+  gid

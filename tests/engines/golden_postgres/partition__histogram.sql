@@ -1,0 +1,99 @@
+DROP TABLE IF EXISTS "pg_temp"."wk hist's";
+/* purpose: the compressed partition: per group (equal key tuple) and SA, the count of every SA value */
+/* params: none */
+/* returns: creates target(gid, gid2, s, v, unknown, n): gid = a 63-bit hash of the key tuple (or its dense rank when exact_ids), gid2 = an independent hash used to detect gid collisions, s = SA position (1-based), v = SA value as text, unknown = a NULL SA that counts in |G| but is no value (with null_as_value NULL is a value of its own), n = rows */
+/* ref: DESIGN §5 (compress first); SPEC §0.1 (QI-groups, X(v)). Hashing the keys avoids sorting or storing them; partition/gid_check.sql proves the ids are collision-free before any verdict is trusted. */
+CREATE TABLE "pg_temp"."wk hist's" AS
+WITH k AS (
+  SELECT DISTINCT
+    "it's",
+    "a""b",
+    "Zip Code",
+    "select"
+  FROM "main"."select"
+), r AS (
+  SELECT
+    *,
+    DENSE_RANK() OVER (ORDER BY "it's", "a""b", "Zip Code", "select") AS rank_id
+  FROM k
+)
+SELECT
+  r.rank_id AS gid,
+  r.rank_id AS gid2,
+  1 AS s,
+  CAST(src."ünï" AS TEXT) AS v,
+  FALSE AS unknown,
+  COUNT(*) AS n
+FROM "main"."select" AS src
+JOIN r
+  ON (
+    r."it's" IS NULL
+  ) = (
+    src."it's" IS NULL
+  )
+  AND COALESCE(CAST(r."it's" AS TEXT), '') = COALESCE(CAST(src."it's" AS TEXT), '')
+  AND (
+    r."a""b" IS NULL
+  ) = (
+    src."a""b" IS NULL
+  )
+  AND COALESCE(CAST(r."a""b" AS TEXT), '') = COALESCE(CAST(src."a""b" AS TEXT), '')
+  AND (
+    r."Zip Code" IS NULL
+  ) = (
+    src."Zip Code" IS NULL
+  )
+  AND COALESCE(CAST(r."Zip Code" AS TEXT), '') = COALESCE(CAST(src."Zip Code" AS TEXT), '')
+  AND (
+    r."select" IS NULL
+  ) = (
+    src."select" IS NULL
+  )
+  AND COALESCE(CAST(r."select" AS TEXT), '') = COALESCE(CAST(src."select" AS TEXT), '')
+GROUP BY
+  1,
+  2,
+  3,
+  4,
+  5
+UNION ALL
+SELECT
+  r.rank_id AS gid,
+  r.rank_id AS gid2,
+  2 AS s,
+  CAST(src."order" AS TEXT) AS v,
+  FALSE AS unknown,
+  COUNT(*) AS n
+FROM "main"."select" AS src
+JOIN r
+  ON (
+    r."it's" IS NULL
+  ) = (
+    src."it's" IS NULL
+  )
+  AND COALESCE(CAST(r."it's" AS TEXT), '') = COALESCE(CAST(src."it's" AS TEXT), '')
+  AND (
+    r."a""b" IS NULL
+  ) = (
+    src."a""b" IS NULL
+  )
+  AND COALESCE(CAST(r."a""b" AS TEXT), '') = COALESCE(CAST(src."a""b" AS TEXT), '')
+  AND (
+    r."Zip Code" IS NULL
+  ) = (
+    src."Zip Code" IS NULL
+  )
+  AND COALESCE(CAST(r."Zip Code" AS TEXT), '') = COALESCE(CAST(src."Zip Code" AS TEXT), '')
+  AND (
+    r."select" IS NULL
+  ) = (
+    src."select" IS NULL
+  )
+  AND COALESCE(CAST(r."select" AS TEXT), '') = COALESCE(CAST(src."select" AS TEXT), '')
+GROUP BY
+  1,
+  2,
+  3,
+  4,
+  5;
+ANALYZE "pg_temp"."wk hist's"

@@ -1,0 +1,35 @@
+/* purpose: the table-level statistics of a partition, per SA: groups, rows, k, min distinct, min entropy, and the candidates for the exact frequency l */
+/* params: none */
+/* returns: s, groups, rows, k, distinct_l, min_entropy, freq_candidates (list of [size, h] whose size/h is within 1e-9 of the minimum; exact choice in Python) */
+/* ref: SPEC §0.2; issue 2 item 7 (frequency l = min |G|/h(G), entropy l = exp(min entropy)) */
+WITH r AS (
+  SELECT
+    *,
+    CASE WHEN h > 0 THEN CAST(size AS DOUBLE PRECISION) / h END AS ratio
+  FROM "pg_temp"."tpl it's_stats"
+), m AS (
+  SELECT
+    s,
+    MIN(ratio) AS min_ratio
+  FROM r
+  GROUP BY
+    s
+)
+SELECT
+  r.s,
+  COUNT(*) AS groups,
+  CAST(SUM(size) AS BIGINT) AS rows,
+  MIN(size) AS k,
+  MIN(n_values) AS distinct_l,
+  MIN(entropy) AS min_entropy,
+  ARRAY_AGG(DISTINCT ARRAY[size, h]) FILTER(WHERE
+    ratio <= m.min_ratio * (
+      1 + 1e-9
+    )) AS freq_candidates
+FROM r
+JOIN m
+  ON r.s = m.s
+GROUP BY
+  r.s
+ORDER BY
+  r.s

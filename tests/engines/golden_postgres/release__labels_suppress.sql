@@ -1,0 +1,46 @@
+DROP TABLE IF EXISTS "pg_temp"."wk sup's";
+/* purpose: suppression labels per group (TP Definition 1): a QI keeps its value when all rows of the group agree, '*' otherwise */
+/* params: none */
+/* returns: creates target(gid, q1..qd) */
+/* ref: SPEC §0.5 (Definition 1 of TP; the SA is never changed); min = max with no NULL is 'all rows agree', cheaper than count(DISTINCT) */
+CREATE TABLE "pg_temp"."wk sup's" AS
+SELECT
+  asg.gid,
+  CASE
+    WHEN MIN(src."it's") = MAX(src."it's") AND COUNT(src."it's") = COUNT(*)
+    THEN CAST(MIN(src."it's") AS TEXT)
+    ELSE '*'
+  END AS "q1",
+  CASE
+    WHEN MIN(src."a""b") = MAX(src."a""b") AND COUNT(src."a""b") = COUNT(*)
+    THEN CAST(MIN(src."a""b") AS TEXT)
+    ELSE '*'
+  END AS "q2",
+  CASE
+    WHEN MIN(src."Zip Code") = MAX(src."Zip Code") AND COUNT(src."Zip Code") = COUNT(*)
+    THEN CAST(MIN(src."Zip Code") AS TEXT)
+    ELSE '*'
+  END AS "q3",
+  CASE
+    WHEN MIN(src."select") = MAX(src."select") AND COUNT(src."select") = COUNT(*)
+    THEN CAST(MIN(src."select") AS TEXT)
+    ELSE '*'
+  END AS "q4"
+FROM "pg_temp"."wk assignment's" AS asg
+JOIN "main"."select" AS src
+  ON (
+    CAST((
+      (
+        CAST(CAST(src.ctid AS TEXT) AS POINT)
+      )[0]
+    ) AS BIGINT) * 65536 + CAST((
+      (
+        CAST(CAST(src.ctid AS TEXT) AS POINT)
+      )[1]
+    ) AS BIGINT) - 1
+  ) = asg.rid
+WHERE
+  NOT asg.deleted
+GROUP BY
+  asg.gid;
+ANALYZE "pg_temp"."wk sup's"

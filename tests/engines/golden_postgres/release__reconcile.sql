@@ -1,0 +1,84 @@
+/* purpose: reconcile a release with its source: every source row assigned exactly once, published + deleted = input, and per SA value the published + deleted + SA-suppressed counts equal the source counts */
+/* params: none */
+/* returns: rows_in, assigned, distinct_assigned, published, deleted, sa_suppressed, output_rows, sa_mismatches */
+/* ref: DESIGN §6 (nothing lost: counts reconcile exactly) */
+WITH src AS (
+  SELECT
+    COUNT(*) AS n
+  FROM "main"."select"
+), asg AS (
+  SELECT
+    COUNT(*) AS assigned,
+    COUNT(DISTINCT rid) AS distinct_assigned,
+    COUNT(*) FILTER(WHERE
+      NOT deleted) AS published,
+    COUNT(*) FILTER(WHERE
+      deleted) AS deleted,
+    COUNT(*) FILTER(WHERE
+      sa_suppressed AND NOT deleted) AS sa_suppressed
+  FROM "pg_temp"."wk assignment's"
+), outp AS (
+  SELECT
+    COUNT(*) AS n
+  FROM "main"."out it's"
+), mism AS (
+  SELECT
+    COUNT(*) AS n
+  FROM (
+    SELECT
+      1 AS s,
+      v,
+      SUM(d) AS d
+    FROM (
+      SELECT
+        CAST("ünï" AS TEXT) AS v,
+        1 AS d
+      FROM "main"."select"
+      UNION ALL
+      SELECT
+        CAST(o."ünï" AS TEXT),
+        -1
+      FROM "main"."out it's" AS o
+      UNION ALL
+      SELECT
+        CAST(src."ünï" AS TEXT),
+        -1
+      FROM "pg_temp"."wk assignment's" AS asg
+      JOIN "main"."select" AS src
+        ON (
+          CAST((
+            (
+              CAST(CAST(src.ctid AS TEXT) AS POINT)
+            )[0]
+          ) AS BIGINT) * 65536 + CAST((
+            (
+              CAST(CAST(src.ctid AS TEXT) AS POINT)
+            )[1]
+          ) AS BIGINT) - 1
+        ) = asg.rid
+      WHERE
+        asg.deleted OR asg.sa_suppressed
+      UNION ALL
+      SELECT
+        NULL,
+        1
+      FROM "pg_temp"."wk assignment's" AS asg
+      WHERE
+        asg.sa_suppressed AND NOT asg.deleted
+    ) AS ldiv_sq1
+    GROUP BY
+      v
+    HAVING
+      SUM(d) <> 0
+  ) AS ldiv_sq0
+)
+SELECT
+  src.n AS rows_in,
+  asg.assigned,
+  asg.distinct_assigned,
+  asg.published,
+  asg.deleted,
+  asg.sa_suppressed,
+  outp.n AS output_rows,
+  mism.n AS sa_mismatches
+FROM src, asg, outp, mism

@@ -1,0 +1,34 @@
+/* purpose: distinct non-NULL values of a column (as VARCHAR) that are not leaves of a hierarchy; first 10 sorted */
+/* params: hierarchy_id */
+/* returns: value, total (total = number of missing values, repeated on every row; no rows = none missing) */
+/* ref: DESIGN §6 (a hierarchy missing a data value: name the value) */
+WITH data_values AS (
+  SELECT DISTINCT
+    CAST("it's" AS TEXT) AS value
+  FROM "main"."select"
+  WHERE
+    NOT "it's" IS NULL
+), missing AS (
+  SELECT
+    d.value
+  FROM data_values AS d
+  WHERE
+    NOT EXISTS(
+      SELECT
+        1
+      FROM ldiv.hierarchy_node AS n
+      WHERE
+        n.hierarchy_id = (
+          CAST(%(hierarchy_id)s AS BIGINT)
+        )
+        AND n.height = 0
+        AND n.label = d.value
+    )
+)
+SELECT
+  value,
+  COUNT(*) OVER () AS total
+FROM missing
+ORDER BY
+  value
+LIMIT 10

@@ -1,0 +1,68 @@
+DROP TABLE IF EXISTS "pg_temp"."wk tp assignment 2's";
+/* purpose: TP's assignment: in each cell the `kept` minus `moved` rows with the smallest row ids stay in their QI-group, the others (largest row ids first) join the residue group $r_gid */
+/* params: gids, sids, moves, r_gid */
+/* returns: creates target(rid, gid, deleted, sa_suppressed); ($gids, $sids, $moves) = rows moved in phases two and three per cell; only cells that are split need row numbers */
+/* ref: SPEC §1.7 (the row with the largest row id leaves first), §1.8 (output: remaining QI-groups and R) */
+CREATE TABLE "pg_temp"."wk tp assignment 2's" AS
+WITH extra AS (
+  SELECT
+    UNNEST(CAST((
+      CAST(%(gids)s AS BIGINT[])
+    ) AS BIGINT[])) AS gid,
+    UNNEST(CAST((
+      CAST(%(sids)s AS BIGINT[])
+    ) AS BIGINT[])) AS sid,
+    UNNEST(CAST((
+      CAST(%(moves)s AS BIGINT[])
+    ) AS BIGINT[])) AS moved
+), keep AS (
+  SELECT
+    c.gid,
+    c.sid,
+    c.g,
+    c.n,
+    c.kept - COALESCE(e.moved, 0) AS stay
+  FROM "pg_temp"."wk tp cells's" AS c
+  LEFT JOIN extra AS e
+    ON e.gid = c.gid AND e.sid = c.sid
+), placed AS (
+  SELECT
+    r.rid,
+    r.g,
+    r.sid,
+    k.gid,
+    k.n,
+    k.stay
+  FROM "pg_temp"."wk tp rows's" AS r
+  JOIN keep AS k
+    ON k.g = r.g AND k.sid = r.sid
+), decided AS (
+  SELECT
+    rid,
+    CASE WHEN stay >= n THEN gid ELSE (
+      CAST(%(r_gid)s AS BIGINT)
+    ) END AS gid
+  FROM placed
+  WHERE
+    stay <= 0 OR stay >= n
+  UNION ALL
+  SELECT
+    rid,
+    CASE
+      WHEN ROW_NUMBER() OVER (PARTITION BY g, sid ORDER BY rid) <= stay
+      THEN gid
+      ELSE (
+        CAST(%(r_gid)s AS BIGINT)
+      )
+    END AS gid
+  FROM placed
+  WHERE
+    stay > 0 AND stay < n
+)
+SELECT
+  CAST(rid AS BIGINT) AS rid,
+  CAST(gid AS BIGINT) AS gid,
+  FALSE AS deleted,
+  FALSE AS sa_suppressed
+FROM decided;
+ANALYZE "pg_temp"."wk tp assignment 2's"

@@ -1,0 +1,88 @@
+DROP TABLE IF EXISTS "pg_temp"."wk tp cells 2's";
+/* purpose: TP phase one in closed form: the QI-groups × SA ids with their counts, and the count each cell keeps, min(n, H*) with H* the group's cap */
+/* params: l */
+/* returns: creates target(gid, sid, g, n, kept, h_star, lead, collision): gid = 1-based row id of the group's first row (so gid orders the QI-groups by first appearance); n - kept rows of the cell go to the residue R; lead marks one cell per group; collision = the group's rows disagree on g2 (two QI vectors share the hash g: rebuild tp/rows.sql with exact ids) */
+/* ref: SPEC §1.4 (H* = max{H ≤ h : Σ_v min(Q(v), H) ≥ l·H} = min(h, min_{0≤j<l} ⌊S_j/(l−j)⌋), S_j = the group's size minus its j largest counts; H* = 0 with fewer than l values), §0.6 (groups in first-appearance order); Xiao/Yi/Tao 2010 §5.2 */
+CREATE TABLE "pg_temp"."wk tp cells 2's" AS
+WITH cell AS (
+  SELECT
+    g,
+    sid,
+    COUNT(*) AS n,
+    MIN(rid) AS first_rid,
+    MIN(g2) AS g2_lo,
+    MAX(g2) AS g2_hi
+  FROM "pg_temp"."wk tp rows's"
+  GROUP BY
+    g,
+    sid
+), grp AS (
+  SELECT
+    g,
+    sid,
+    n,
+    MIN(first_rid) OVER w + 1 AS gid,
+    COUNT(*) OVER w AS values_in_group,
+    sid = MIN(sid) OVER w AS lead,
+    MIN(g2_lo) OVER w <> MAX(g2_hi) OVER w AS collision
+  FROM cell
+  WINDOW w AS (PARTITION BY g)
+), stats AS (
+  SELECT
+    gid,
+    MAX(n) AS h,
+    SUM(n) AS size,
+    ARRAY_AGG(n ORDER BY n DESC NULLS LAST) AS counts
+  FROM grp
+  WHERE
+    values_in_group >= (
+      CAST(%(l)s AS BIGINT)
+    )
+  GROUP BY
+    gid
+), cap AS (
+  SELECT
+    s.gid,
+    LEAST(
+      (
+        ARRAY_AGG(s.h)
+      )[1],
+      MIN(
+        DIV(
+          (
+            s.size - COALESCE((
+              SELECT
+                SUM(v)
+              FROM UNNEST((
+                s.counts
+              )[1:j.j]) AS u(v)
+            ), 0)
+          ),
+          (
+            (
+              CAST(%(l)s AS BIGINT)
+            ) - j.j
+          )
+        )
+      )
+    ) AS h_star
+  FROM stats AS s
+  CROSS JOIN GENERATE_SERIES(0, (
+    CAST(%(l)s AS BIGINT)
+  ) - 1) AS j(j)
+  GROUP BY
+    s.gid
+)
+SELECT
+  CAST(grp.gid AS BIGINT) AS gid,
+  grp.sid,
+  grp.g,
+  grp.n,
+  CAST(LEAST(grp.n, COALESCE(cap.h_star, 0)) AS BIGINT) AS kept,
+  CAST(COALESCE(cap.h_star, 0) AS BIGINT) AS h_star,
+  grp.lead,
+  grp.collision
+FROM grp
+LEFT JOIN cap
+  ON cap.gid = grp.gid;
+ANALYZE "pg_temp"."wk tp cells 2's"

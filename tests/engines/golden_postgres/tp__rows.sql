@@ -1,0 +1,76 @@
+DROP TABLE IF EXISTS "pg_temp"."wk tp rows 2's";
+/* purpose: TP's row map: every source row with its QI-group id and its SA id in first-appearance order */
+/* params: none */
+/* returns: creates target(rid, g, g2, sid): g = a 63-bit hash of the QI values and g2 an independent one (tp/cells.sql flags a g whose rows disagree on g2, i.e. a collision); with exact_ids, g = g2 = the row id of the group's first row; sid = 1-based SA id */
+/* ref: SPEC §1.2 (QI-groups), §0.6 (SA values in first-appearance order); DESIGN §5 (compress first: later steps work on integers); partition/histogram.sql (the same hashing) */
+CREATE TABLE "pg_temp"."wk tp rows 2's" AS
+WITH val AS (
+  SELECT
+    "ünï" AS v,
+    ROW_NUMBER() OVER (
+      ORDER BY MIN(
+        (
+          CAST((
+            (
+              CAST(CAST(ctid AS TEXT) AS POINT)
+            )[0]
+          ) AS BIGINT) * 65536 + CAST((
+            (
+              CAST(CAST(ctid AS TEXT) AS POINT)
+            )[1]
+          ) AS BIGINT) - 1
+        )
+      )
+    ) AS sid
+  FROM "main"."select"
+  GROUP BY
+    1
+)
+SELECT
+  (
+    CAST((
+      (
+        CAST(CAST(src.ctid AS TEXT) AS POINT)
+      )[0]
+    ) AS BIGINT) * 65536 + CAST((
+      (
+        CAST(CAST(src.ctid AS TEXT) AS POINT)
+      )[1]
+    ) AS BIGINT) - 1
+  ) AS rid,
+  MIN(
+    (
+      CAST((
+        (
+          CAST(CAST(src.ctid AS TEXT) AS POINT)
+        )[0]
+      ) AS BIGINT) * 65536 + CAST((
+        (
+          CAST(CAST(src.ctid AS TEXT) AS POINT)
+        )[1]
+      ) AS BIGINT) - 1
+    )
+  ) OVER (PARTITION BY src."it's", src."a""b", src."Zip Code", src."select") AS g,
+  MIN(
+    (
+      CAST((
+        (
+          CAST(CAST(src.ctid AS TEXT) AS POINT)
+        )[0]
+      ) AS BIGINT) * 65536 + CAST((
+        (
+          CAST(CAST(src.ctid AS TEXT) AS POINT)
+        )[1]
+      ) AS BIGINT) - 1
+    )
+  ) OVER (PARTITION BY src."it's", src."a""b", src."Zip Code", src."select") AS g2,
+  val.sid
+FROM "main"."select" AS src
+JOIN val
+  ON (
+    src."ünï" IS NULL
+  ) = (
+    val.v IS NULL
+  )
+  AND COALESCE(CAST(src."ünï" AS TEXT), '') = COALESCE(CAST(val.v AS TEXT), '');
+ANALYZE "pg_temp"."wk tp rows 2's"

@@ -1,0 +1,267 @@
+"""Every algorithm end to end on PostgreSQL against DuckDB, and the trust rules on PostgreSQL.
+
+The same data (a 1,500-row synthetic census and the papers' example tables, with their hierarchies
+and categories) is loaded into a DuckDB file and a PostgreSQL database through ``ldiv load``; each run
+of the demo plan must give, on both, the same groups (up to renumbering: the multiset of groups, each
+the multiset of its published rows), the same counts and the same metrics (to 1e-9), verified.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import subprocess
+import sys
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import ldiv_db
+from fixtures import census
+from fixtures.demo import OCCUPATION_CATEGORIES, PLAN
+from fixtures.papers import paper_tables
+from ldiv_db import taxonomy
+from ldiv_db.db import Database
+from ldiv_db.errors import LdivError
+from ldiv_db.render import Query, TableRef, render
+
+N = 1500
+
+
+def _build(target: str, tmp: Path) -> Database:
+    db = Database.open(target)
+    files = census.write(tmp, n=N)
+    ldiv_db.load(db, files["data"], "census", sep=";")
+    for col in census.COLUMNS:
+        if col in files:
+            taxonomy.import_hierarchy(db, "census", col, files[col])
+    cats = tmp / "cats.csv"
+    cats.write_text("".join(f"{v};{c}\n" for v, c in OCCUPATION_CATEGORIES.items()), encoding="utf-8")
+    taxonomy.import_categories(db, "census", census.SA, cats)
+    for name, t in paper_tables().items():
+        if t.kind == "rows":
+            ldiv_db.load(db, t.path, name, sep=";")
+            for col, path in t.hierarchies.items():
+                taxonomy.import_hierarchy(db, name, col, path)
+    return db
+
+
+@pytest.fixture(scope="module")
+def both(pg_server, tmp_path_factory) -> Iterator[tuple[Database, Database, str]]:  # type: ignore[no-untyped-def]
+    tmp = tmp_path_factory.mktemp("e2e")
+    url = pg_server.url(pg_server.new_database("e2e"))
+    duck = _build(str(tmp / "d.duckdb"), tmp)
+    pg = _build(url, tmp)
+    yield duck, pg, url
+    duck.close()
+    pg.close()
+
+
+def _groups(db: Database, tables: list[str]) -> Counter[str]:
+    """The release as a multiset of groups, each the sorted rows (without the group id) that every one
+    of the release's tables holds for it (Decomposition publishes a group's QIs and SAs apart)."""
+    by: dict[Any, list[list[str]]] = {}
+    for i, table in enumerate(tables):
+        rows = db.records(Query("read", f"SELECT * FROM {TableRef(table, 'main').sql()}"))
+        for r in rows:
+            gid = r.pop("group_id")
+            parts = by.setdefault(gid, [[] for _ in tables])
+            parts[i].append(json.dumps(r, sort_keys=True, default=str))
+    return Counter(json.dumps([sorted(p) for p in g]) for g in by.values())
+
+
+def _numbers(d: dict[str, Any]) -> dict[str, float]:
+    return {k: float(v) for k, v in d.items() if isinstance(v, int | float) and not isinstance(v, bool)}
+
+
+RUNS = [r for r in PLAN if r.algorithm != "full-domain"] + [
+    r.__class__("census", "census", "full-domain", r.qi, r.sa, {**r.kwargs, "suppression_limit": "0.5"})
+    for r in PLAN
+    if r.algorithm == "full-domain"
+]
+
+
+@pytest.mark.parametrize("run", RUNS, ids=[f"{r.table}-{r.algorithm}" for r in RUNS])
+def test_same_release_on_both_engines(run, both) -> None:  # type: ignore[no-untyped-def]
+    duck, pg, _ = both
+    out = f"{run.table}_{run.algorithm.replace('+', 'plus').replace('-', '_')}"
+    results = [
+        ldiv_db.anonymize(
+            db, run.table, run.qi, run.sa, algorithm=run.algorithm, output=out, replace=True, **run.kwargs
+        )
+        for db in (duck, pg)
+    ]
+    want, got = (r.to_dict() for r in results)
+    assert got["verified"] is True and want["verified"] is True
+    for key in ("rows_in", "rows_published", "rows_suppressed", "groups"):
+        assert got[key] == want[key], key
+    wm, gm = _numbers(want["metrics"]), _numbers(got["metrics"])
+    assert wm.keys() == gm.keys()
+    for k in wm:
+        assert gm[k] == pytest.approx(wm[k], rel=1e-9, abs=1e-9), k
+    tables = [f"{out}_qid", f"{out}_sa"] if run.algorithm == "decomposition" else [out]
+    assert _groups(pg, tables) == _groups(duck, tables)
+
+
+def test_check_statistics_are_identical(both) -> None:  # type: ignore[no-untyped-def]
+    duck, pg, _ = both
+    a, b = (
+        ldiv_db.check(db, "census", census.QI, census.SA, model="entropy", l=2).to_dict() for db in (duck, pg)
+    )
+    for d in (a, b):  # presentation: timings, and the worst groups' ids (hash ids differ by engine)
+        for k in ("seconds", "queries", "worst"):
+            d.pop(k)
+    assert a == b
+
+
+def _snapshot(db: Database) -> list[tuple[Any, ...]]:
+    """Every persistent relation with its row count estimate-free size: names and exact row counts."""
+    rels = db.raw_rows(
+        "SELECT n.nspname, c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace "
+        "WHERE c.relkind IN ('r', 'S') AND n.nspname IN ('main', 'ldiv', 'public') ORDER BY 1, 2"
+    )
+    out = []
+    for schema, name in rels:
+        ref = TableRef(str(name), str(schema))
+        if db.raw_rows("SELECT relkind FROM pg_class WHERE oid = to_regclass(?)", [ref.sql()])[0][0] == "S":
+            out.append((schema, name, db.raw_rows(f"SELECT last_value FROM {ref.sql()}")[0][0]))
+        else:
+            out.append((schema, name, db.scalar(render("catalog/row_count.sql", source=ref))))
+    return out
+
+
+def test_check_writes_nothing(both) -> None:  # type: ignore[no-untyped-def]
+    _, pg, url = both
+    before = _snapshot(pg)
+    ldiv_db.check(url, "census", census.QI, census.SA, model="distinct", l=2)
+    assert _snapshot(pg) == before
+
+
+def test_source_is_never_modified(both) -> None:  # type: ignore[no-untyped-def]
+    _, pg, url = both
+    digest = Query(
+        "digest", "SELECT md5(string_agg(t::text, '|' ORDER BY t::text)) FROM main.\"census\" AS t"
+    )
+    (before,) = pg.raw_rows(digest.sql)[0]
+    ldiv_db.anonymize(
+        url, "census", list(census.QI[:4]), census.SA, algorithm="tp+", l=3, output="src_check", replace=True
+    )
+    (after,) = pg.raw_rows(digest.sql)[0]
+    assert after == before
+
+
+def test_a_killed_run_leaves_no_partial_release(both, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    anonymize_mod = importlib.import_module("ldiv_db.anonymize")
+
+    _, pg, url = both
+    releases_before = pg.scalar(Query("n", "SELECT count(*) FROM ldiv.release"))
+    rows_before = pg.scalar(Query("n", "SELECT count(*) FROM ldiv.release_row"))
+
+    def killed(*args: Any, **kwargs: Any) -> Any:
+        raise KeyboardInterrupt  # the process dies after the release table is written, before it is verified
+
+    monkeypatch.setattr(anonymize_mod, "check_written", killed)
+    with pytest.raises(KeyboardInterrupt):
+        ldiv_db.anonymize(
+            url, "census", list(census.QI[:4]), census.SA, algorithm="mondrian", l=3, output="killed_rel"
+        )
+    assert not pg.exists(TableRef("killed_rel", "main"))
+    assert pg.scalar(Query("n", "SELECT count(*) FROM ldiv.release")) == releases_before
+    assert pg.scalar(Query("n", "SELECT count(*) FROM ldiv.release_row")) == rows_before
+
+
+def test_cli_on_postgres_never_shows_the_password(both, pg_server, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    _, pg, url = both
+    ldiv = [sys.executable, "-m", "ldiv_db.cli"]
+    job = tmp_path / "job.toml"
+    job.write_text(
+        f'database = "{url}"\n\n[source]\ntable = "census"\n\n[anonymize]\nqi = ["age", "sex"]\n'
+        'sa = "occupation"\nalgorithm = "hilbert"\nl = 3\noutput = "job_rel"\n',
+        encoding="utf-8",
+    )
+    commands = [
+        [
+            "anonymize",
+            url,
+            "--table",
+            "census",
+            "--qi",
+            "age,sex,race",
+            "--sa",
+            "occupation",
+            "--algorithm",
+            "tp",
+            "--l",
+            "3",
+            "--output",
+            "cli_rel",
+            "--replace",
+            "--json",
+        ],
+        ["releases", url, "--json"],
+        ["run", str(job), "--json"],
+        [
+            "check",
+            url.replace(pg_server.password, "not-it"),
+            "--table",
+            "census",
+            "--qi",
+            "age",
+            "--sa",
+            "occupation",
+        ],
+    ]
+    outputs = [subprocess.run([*ldiv, *c], capture_output=True, text=True, timeout=300) for c in commands]
+    for c, r in zip(commands, outputs, strict=True):
+        assert pg_server.password not in r.stdout + r.stderr, c[0]
+    assert outputs[0].returncode == 0, outputs[0].stderr
+    assert json.loads(outputs[0].stdout)["verified"] is True
+    assert outputs[3].returncode == 2 and "refused the login" in outputs[3].stderr
+    recorded = pg.raw_rows("SELECT * FROM ldiv.run") + pg.raw_rows("SELECT * FROM ldiv.release")
+    assert recorded and not any(pg_server.password in str(r) for r in recorded)
+
+
+def test_a_read_command_refuses_to_write(both) -> None:  # type: ignore[no-untyped-def]
+    _, _, url = both
+    with Database.open(url, mode="read") as db, pytest.raises(LdivError, match="read-only"):
+        db.run(Query("sneaky", "DROP TABLE main.census"))
+
+
+def test_similarity_attack_is_the_same(both) -> None:  # type: ignore[no-untyped-def]
+    from ldiv_db.attack import similarity
+
+    duck, pg, _ = both
+    for db in (duck, pg):
+        ldiv_db.anonymize(
+            db, "census", ["age", "sex", "race"], census.SA, algorithm="tp", l=3, output="att", replace=True
+        )
+    a, b = (similarity(db, "att", ["age", "sex", "race"], census.SA).to_dict() for db in (duck, pg))
+    a.pop("seconds", None), b.pop("seconds", None)
+    assert a == b
+
+
+def test_continuous_release_append_and_history(both) -> None:  # type: ignore[no-untyped-def]
+    from ldiv_db import api
+
+    results = []
+    for db in both[:2]:
+        for i, cond in enumerate(("age < 40", "age >= 40")):
+            db.run(
+                Query(
+                    "b", f"CREATE TABLE main.b{i} AS SELECT * FROM main.census WHERE {cond} ORDER BY age, sex"
+                )
+            )
+        first = ldiv_db.anonymize(
+            db, "b0", ["age", "sex"], [census.SA], algorithm="decomposition", l=[3], output="s"
+        )
+        second = api.release_append(db, "s", "b1")
+        history = api.release_history(db, "s").to_dict()
+        results.append((first.to_dict(), second.to_dict(), history))
+    (f1, s1, h1), (f2, s2, h2) = results
+    assert s2["verified"] is True
+    for key in ("rows_in", "rows_published", "groups"):
+        assert (f2[key], s2[key]) == (f1[key], s1[key]), key
+    assert [r["rows_published"] for r in h2["releases"]] == [r["rows_published"] for r in h1["releases"]]

@@ -1,0 +1,199 @@
+"""The PostgreSQL engine behind ``Database.open``: URLs, errors that never show the password, bound
+parameters, COPY, transactions, work tables, read mode, locks and privileges, on a real server."""
+
+from __future__ import annotations
+
+import re
+import threading
+
+import pandas as pd
+import pytest
+
+from ldiv_db.db import Database
+from ldiv_db.db.urls import display_url, is_postgres_url, scrub
+from ldiv_db.errors import BadInput, LdivError
+from ldiv_db.render import Query, TableRef, render
+
+
+def test_urls_pick_the_engine_and_lose_the_password() -> None:
+    assert is_postgres_url("postgresql://u@h/db") and is_postgres_url("POSTGRES://u@h/db")
+    assert not is_postgres_url("postgres.duckdb") and not is_postgres_url("/tmp/x.duckdb")
+    assert display_url("postgresql://alice:s3cr%40t@db.example:5433/prod?sslmode=require") == (
+        "postgresql://alice@db.example:5433/prod"
+    )
+    assert scrub("failed for postgresql://bob:hunter2@h:1/d and postgres://c:x@h/d") == (
+        "failed for postgresql://bob@h:1/d and postgres://c@h/d"
+    )
+    assert scrub("echo hunter2 here", "hunter2") == "echo *** here"
+
+
+def test_migrations_apply_once_with_their_checksums(pg_url: str) -> None:
+    with Database.open(pg_url) as db:
+        first = db.raw_rows("SELECT version, checksum FROM ldiv.schema_migration ORDER BY version")
+        assert [v for v, _ in first] == [1, 2, 3]
+        assert db.path is not None and ":" + pg_url.split(":")[2].split("@")[0] not in db.path
+    with Database.open(pg_url) as db:  # a second open applies nothing
+        assert db.raw_rows("SELECT version, checksum FROM ldiv.schema_migration ORDER BY version") == first
+
+
+def test_a_changed_migration_is_refused(pg_url: str) -> None:
+    with Database.open(pg_url) as db:
+        db.raw_rows("UPDATE ldiv.schema_migration SET checksum = 'x' WHERE version = 2")
+    with pytest.raises(LdivError, match="does not match the shipped file"):
+        Database.open(pg_url)
+
+
+def test_wrong_password_is_a_clear_error_without_the_password(pg_server) -> None:  # type: ignore[no-untyped-def]
+    url = pg_server.url("postgres", with_password=False).replace("@", ":Wr0ngPassw0rd@")
+    with pytest.raises(BadInput) as info:
+        Database.open(url)
+    text = str(info.value)
+    assert "refused the login" in text and "Wr0ngPassw0rd" not in text
+    assert "PGPASSWORD" in (info.value.hint or "")
+
+
+def test_unreachable_server_is_a_clear_error() -> None:
+    with pytest.raises(
+        BadInput, match=re.escape("cannot reach the PostgreSQL server at postgresql://u@127.0.0.1:1/x")
+    ):
+        Database.open("postgresql://u:pw@127.0.0.1:1/x")
+
+
+def test_missing_database_is_named(pg_server) -> None:  # type: ignore[no-untyped-def]
+    with pytest.raises(BadInput, match="does not exist"):
+        Database.open(pg_server.url("no_such_db"))
+
+
+def test_password_from_pgpassword(pg_server, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.setenv("PGPASSWORD", pg_server.password)
+    with Database.open(pg_server.url(pg_server.new_database(), with_password=False)) as db:
+        assert db.scalar(render("catalog/row_count.sql", source=TableRef("run", "ldiv"))) == 0
+
+
+def _people(db: Database) -> TableRef:
+    db.raw_rows('CREATE TABLE public."Pe ople" (id INTEGER, "zip code" VARCHAR, "it\'s" DOUBLE)')
+    ref = TableRef("Pe ople", "public")
+    frame = pd.DataFrame({"id": [1, 2, 3], "zip code": ["a\tb", None, "50%"], "it's": [1.5, None, 3.0]})
+    db.insert_frame(ref, frame)
+    return ref
+
+
+def test_copy_frames_round_trip_hostile_values(pg_url: str) -> None:
+    with Database.open(pg_url) as db:
+        ref = _people(db)
+        back = db.df(Query("t", f"SELECT * FROM {ref.sql()} ORDER BY id"))
+    assert back["zip code"].tolist()[0] == "a\tb" and back["zip code"].tolist()[2] == "50%"
+    assert pd.isna(back["zip code"][1]) and pd.isna(back["it's"][1])
+    assert back["it's"].tolist()[2] == 3.0
+
+
+def test_bound_params_and_percent_literals(pg_url: str) -> None:
+    with Database.open(pg_url) as db:
+        q = Query("t", "SELECT $a + 1 AS x, '50%' AS p, 7 % 3 AS m, $s AS s", {"a": 41, "s": "it's %(a)s"})
+        assert db.records(q) == [{"x": 42, "p": "50%", "m": 1, "s": "it's %(a)s"}]
+
+
+def test_integer_sums_stay_integers(pg_url: str) -> None:
+    with Database.open(pg_url) as db:
+        ref = _people(db)
+        got = db.one(Query("t", f"SELECT sum(id) AS s, avg(id) AS a FROM {ref.sql()}"))
+    assert got == (6, 2.0) and isinstance(got[0], int)
+
+
+def test_transaction_rolls_back_ddl_and_rows(pg_url: str) -> None:
+    with Database.open(pg_url) as db:
+        ref = _people(db)
+        with pytest.raises(RuntimeError), db.transaction():
+            db.run(Query("t", "CREATE TABLE main.half_written AS SELECT 1 AS x"))
+            db.run(Query("t", f"DELETE FROM {ref.sql()}"))
+            raise RuntimeError("killed")
+        assert not db.exists(TableRef("half_written", "main"))
+        assert db.scalar(render("catalog/row_count.sql", source=ref)) == 3
+
+
+def test_work_tables_are_session_temporary(pg_url: str) -> None:
+    with Database.open(pg_url) as db:
+        work = db.work_table("w x's")
+        db.run(Query("t", f"CREATE OR REPLACE TABLE {work.sql()} AS SELECT 1 AS a"))
+        db.run(Query("t", f"CREATE OR REPLACE TABLE {work.sql()} AS SELECT 2 AS a"))
+        assert db.scalar(Query("t", f"SELECT a FROM {work.sql()}")) == 2
+    with Database.open(pg_url) as db:
+        n = db.raw_rows("SELECT count(*) FROM pg_tables WHERE tablename = 'w x''s'")
+    assert n == [(0,)]
+
+
+def test_read_mode_writes_nothing_and_refuses_writes(pg_server) -> None:  # type: ignore[no-untyped-def]
+    url = pg_server.url(pg_server.new_database())
+    with Database.open(url, mode="read") as db:
+        assert db.scalar(Query("t", "SELECT count(*) FROM ldiv.release")) == 0  # stand-in, empty
+        work = db.work_table("scratch")
+        db.run(Query("t", f"CREATE OR REPLACE TABLE {work.sql()} AS SELECT 1 AS a"))
+        with pytest.raises(LdivError, match="read-only"):
+            db.run(Query("t", "CREATE TABLE public.sneaky AS SELECT 1 AS a"))
+    with Database.open(url, mode="read", migrate=False) as db:
+        schemas = db.raw_rows(
+            "SELECT count(*) FROM information_schema.schemata WHERE schema_name IN ('ldiv', 'main')"
+        )
+    assert schemas == [(0,)]
+
+
+def test_a_locked_table_is_named(pg_url: str, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    import psycopg
+
+    monkeypatch.setenv("LDIV_LOCK_TIMEOUT", "300ms")
+    with Database.open(pg_url) as db:
+        ref = _people(db)
+        holder = psycopg.connect(pg_url)
+        holder.execute('LOCK TABLE public."Pe ople" IN ACCESS EXCLUSIVE MODE')
+        try:
+            with (
+                Database.open(pg_url) as other,
+                pytest.raises(BadInput, match="Pe ople is locked by another"),
+            ):
+                other.scalar(render("catalog/row_count.sql", source=ref))
+        finally:
+            holder.rollback()
+            holder.close()
+
+
+def test_missing_privileges_are_named(pg_server) -> None:  # type: ignore[no-untyped-def]
+    name = pg_server.new_database()
+    with pg_server.admin(name) as admin:
+        admin.execute("CREATE TABLE public.secret (a int)")
+        admin.execute("CREATE ROLE ldiv_weak LOGIN PASSWORD 'weakpw'")
+        admin.execute(f'REVOKE CREATE ON DATABASE "{name}" FROM PUBLIC')
+    weak = pg_server.url(name, user="ldiv_weak").replace(pg_server.password, "weakpw")
+    with pytest.raises(BadInput) as info:
+        Database.open(weak)  # a write needs CREATE on the database for the ldiv schema
+    assert "permission denied for database" in str(info.value) and "weakpw" not in str(info.value)
+    assert "CREATE" in (info.value.hint or "")
+    with Database.open(weak, mode="read") as db, pytest.raises(BadInput) as info2:
+        db.scalar(render("catalog/row_count.sql", source=TableRef("secret", "public")))
+    assert "permission denied for table secret" in str(info2.value)
+    assert "GRANT SELECT" in (info2.value.hint or "")
+
+
+def test_concurrent_reader_sees_no_half_release(pg_url: str) -> None:
+    seen: list[int] = []
+    with Database.open(pg_url) as db:
+        with db.transaction():
+            db.run(Query("t", "CREATE TABLE main.r AS SELECT 1 AS x"))
+
+            def look() -> None:
+                with Database.open(pg_url, mode="read") as r:
+                    seen.append(
+                        int(
+                            r.scalar(
+                                render(
+                                    "catalog/table_exists.sql",
+                                    {"catalog": None, "schema": "main", "name": "r"},
+                                )
+                            )
+                        )
+                    )
+
+            t = threading.Thread(target=look)
+            t.start()
+            t.join()
+        assert seen == [0]
+        assert db.exists(TableRef("r", "main"))
