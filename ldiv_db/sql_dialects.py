@@ -13,7 +13,7 @@ own transpiler does most of the work; the rewrites below cover what it leaves in
   one-page table the same 0-based numbers as DuckDB's, in insertion order on a freshly loaded one), stable
   while the table is not modified — ldiv_db never modifies a source;
 * list functions: ``list_extract`` → subscript, ``len`` of a list → ``cardinality``,
-  ``list_sum(list_slice(...))`` → a sum over ``unnest`` of the slice; ``arg_max(a, b)`` → the first
+  ``list_sum(list_slice(...))`` → a sum over ``unnest`` of the slice; ``list_slice`` → an array slice; ``arg_max(a, b)`` → the first
   element of ``array_agg(a ORDER BY b DESC)``; ``any_value`` → the first element of ``array_agg``;
 * ``HUGEINT``/``UBIGINT`` → ``NUMERIC``; ``TRY_CAST`` keeps sqlglot's ``CAST``;
 * ``IS NOT DISTINCT FROM`` joins → hash-joinable equalities (:func:`_hashable_joins`);
@@ -118,6 +118,9 @@ def _rewrite_lists(node: exp.Expression) -> exp.Expression:
                 "(SELECT sum(v) FROM unnest((ldiv_a)[ldiv_lo:ldiv_hi]) AS u(v))", a=arr, lo=lo, hi=hi
             )
         return _fill("(SELECT sum(v) FROM unnest(ldiv_a) AS u(v))", a=inner)
+    if name == "list_slice":
+        arr, lo, hi = node.expressions
+        return _fill("(ldiv_a)[ldiv_lo:ldiv_hi]", a=arr, lo=lo, hi=hi)
     if isinstance(node, exp.Length) and _is_list(node.this):
         return _fill("cardinality(ldiv_a)", a=node.this)
     if isinstance(node, exp.ArgMax):

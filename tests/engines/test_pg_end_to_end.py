@@ -154,7 +154,7 @@ def test_source_is_never_modified(both) -> None:  # type: ignore[no-untyped-def]
 
 
 def test_a_killed_run_leaves_no_partial_release(both, monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    anonymize_mod = importlib.import_module("ldiv_db.anonymize")
+    anonymize_mod = importlib.import_module("ldiv_db.pipeline.one_table")
 
     _, pg, url = both
     releases_before = pg.scalar(Query("n", "SELECT count(*) FROM ldiv.release"))

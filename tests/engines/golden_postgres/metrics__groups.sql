@@ -1,4 +1,4 @@
-/* purpose: group-level sums of a release: number of groups, sum of squared group sizes (DM of the published rows) and, with a class column, the rows outside their group's majority class (CM of the published rows) */
+/* purpose: group-level sums of a release: number of groups, sum of squared group sizes (DM of the published rows) and, with a class column, the rows outside their group's majority class (CM of the published rows); with counted, the release is a release aggregate (release/aggregate.sql) whose rows stand for n rows each */
 /* params: none */
 /* returns: groups, dm_published, cm_published (cm_published is 0 without a class column) */
 /* ref: SPEC §0.7 (DM, CM), §5.4; groups = the group column, else identical QI-label vectors */

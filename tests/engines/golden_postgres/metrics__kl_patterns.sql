@@ -1,4 +1,4 @@
-/* purpose: the distinct release patterns of the KL computation as integer codes: per QI the label's number among the attribute's labels, per SA the published value's rank among the source's SA values (-1 for an unknown SA, -2 for a value the source lacks), and the pattern's row count */
+/* purpose: the distinct release patterns of the KL computation as integer codes: per QI the label's number among the attribute's labels, per SA the published value's rank among the source's SA values (-1 for an unknown SA, -2 for a value the source lacks), and the pattern's row count; with counted, the release is a release aggregate (release/aggregate.sql) whose rows stand for n rows each */
 /* params: none */
 /* returns: rows (l1..ld, t1..tk, c); label codes from metrics/labels.sql, SA codes from _macros/kl_sa_codes.sql */
 /* ref: SPEC §0.7 (KL: every published row spreads 1/|T*| over its region); a NULL ("unknown") SA covers every SA value of the source */

@@ -1,5 +1,5 @@
 DROP TABLE IF EXISTS "pg_temp"."wk metrics labels's";
-/* purpose: every distinct QI label of the release, classified: a numeric range 'lo-hi' on an attribute whose labels are intervals ('interval', first), a hierarchy node ('leaf'/'node'), '*' ('star'), a domain value ('leaf'), a numeric interval 'lo-hi' or number ('interval'), else 'unknown' */
+/* purpose: every distinct QI label of the release, classified: a numeric range 'lo-hi' on an attribute whose labels are intervals ('interval', first), a hierarchy node ('leaf'/'node'), '*' ('star'), a domain value ('leaf'), a numeric interval 'lo-hi' or number ('interval'), else 'unknown'; with counted, the release is a release aggregate (release/aggregate.sql) whose rows stand for n rows each */
 /* params: none */
 /* returns: creates target(attr, label, rows, kind, hierarchy_id, node_id, lo, hi, code); lo/hi: node range, parsed interval, or the leaf's number; code: the label's 0-based number in text order per attribute (KL's integer coding) */
 /* ref: SPEC §0.5 (output forms: LCA label, "lo-hi" interval, *), §0.7 */

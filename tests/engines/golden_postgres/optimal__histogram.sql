@@ -1,6 +1,6 @@
 /* purpose: the optimal search's compressed table, built once: (leaf node per QI, SA values, class) -> number of rows */
 /* params: hids */
-/* returns: l1..ld (preorder node id of the row's value among the leaves of the QI's hierarchy; NULL = the value is no leaf), s1..sm (SA values as text), k (class as text, NULL without a class column), n (rows) */
+/* returns: l1..ld (preorder node id of the row's value among the leaves of the QI's hierarchy; NULL = the value is no leaf), s1..sm (SA values as text), k (class as text, NULL without a class column), n (rows); in no particular order (the coding finds equal leaf vectors by hashing) */
 /* ref: DESIGN §5 (compress first); Kohlmayer et al., Flash (2012): a lattice node is judged on grouped data, never on the rows */
 SELECT
   nd1.node_id AS "l1",
@@ -50,11 +50,3 @@ GROUP BY
   4,
   5,
   6
-ORDER BY
-  1 ASC,
-  2 ASC,
-  3 ASC,
-  4 ASC,
-  5 ASC,
-  6 ASC,
-  7 ASC

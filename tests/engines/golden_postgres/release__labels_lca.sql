@@ -2,7 +2,7 @@ DROP TABLE IF EXISTS "pg_temp"."wk lca's";
 /* purpose: local recoding labels per group: categorical QIs by the LCA in their hierarchy, numeric QIs as 'lo-hi' (or the single value), flat QIs as the value or '*' */
 /* params: hids */
 /* returns: creates target(gid, q1..qd) */
-/* ref: SPEC §0.5 (local recoding / LCA generalization), §0.4 (preorder intervals: the LCA is the deepest node whose subtree covers the group's leaves) */
+/* ref: SPEC §0.5 (local recoding / LCA generalization), §0.4 (preorder intervals: the LCA is the deepest node whose subtree covers the group's leaves). One aggregation over the published rows gives every QI's span per group (a value's preorder node id from a small value → node map); the LCA is then looked up once per distinct span, not per group */
 CREATE TABLE "pg_temp"."wk lca's" AS
 WITH a AS (
   SELECT
@@ -26,28 +26,59 @@ WITH a AS (
     ) = asg.rid
   WHERE
     NOT asg.deleted
-), span1 AS (
+), map1 AS (
   SELECT
-    a.gid,
-    MIN(n.node_id) AS lo,
-    MAX(n.node_id) AS hi
-  FROM a
-  JOIN ldiv.hierarchy_node AS n
-    ON n.hierarchy_id = (
+    label,
+    node_id
+  FROM ldiv.hierarchy_node
+  WHERE
+    hierarchy_id = (
       (
         CAST(%(hids)s AS BIGINT[])
       )
     )[1]
-    AND n.label = CAST(a."c1" AS TEXT)
+), g AS (
+  SELECT
+    a.gid,
+    MIN(map1.node_id) AS "lo1",
+    MAX(map1.node_id) AS "hi1",
+    CASE
+      WHEN MIN(a."c2") = MAX(a."c2")
+      THEN CAST(MIN(a."c2") AS TEXT)
+      ELSE CAST(MIN(a."c2") AS TEXT) || '-' || CAST(MAX(a."c2") AS TEXT)
+    END AS "q2",
+    CASE
+      WHEN COUNT(DISTINCT a."c3") = 1
+      THEN CAST((
+        ARRAY_AGG(a."c3")
+      )[1] AS TEXT)
+      ELSE '*'
+    END AS "q3",
+    CASE
+      WHEN COUNT(DISTINCT a."c4") = 1
+      THEN CAST((
+        ARRAY_AGG(a."c4")
+      )[1] AS TEXT)
+      ELSE '*'
+    END AS "q4"
+  FROM a
+  LEFT JOIN map1
+    ON map1.label = CAST(a."c1" AS TEXT)
   GROUP BY
     a.gid
-), lab1 AS (
+), lca1 AS (
   SELECT
-    s.gid,
+    s.lo,
+    s.hi,
     (
       ARRAY_AGG(n.label ORDER BY n.depth DESC)
     )[1] AS label
-  FROM span1 AS s
+  FROM (
+    SELECT DISTINCT
+      "lo1" AS lo,
+      "hi1" AS hi
+    FROM g
+  ) AS s
   JOIN ldiv.hierarchy_node AS n
     ON n.hierarchy_id = (
       (
@@ -57,62 +88,16 @@ WITH a AS (
     AND n.node_id <= s.lo
     AND n.last_leaf >= s.hi
   GROUP BY
-    s.gid
-), lab2 AS (
-  SELECT
-    gid,
-    CASE
-      WHEN MIN("c2") = MAX("c2")
-      THEN CAST(MIN("c2") AS TEXT)
-      ELSE CAST(MIN("c2") AS TEXT) || '-' || CAST(MAX("c2") AS TEXT)
-    END AS label
-  FROM a
-  GROUP BY
-    gid
-), lab3 AS (
-  SELECT
-    gid,
-    CASE
-      WHEN COUNT(DISTINCT "c3") = 1
-      THEN CAST((
-        ARRAY_AGG("c3")
-      )[1] AS TEXT)
-      ELSE '*'
-    END AS label
-  FROM a
-  GROUP BY
-    gid
-), lab4 AS (
-  SELECT
-    gid,
-    CASE
-      WHEN COUNT(DISTINCT "c4") = 1
-      THEN CAST((
-        ARRAY_AGG("c4")
-      )[1] AS TEXT)
-      ELSE '*'
-    END AS label
-  FROM a
-  GROUP BY
-    gid
-), groups AS (
-  SELECT DISTINCT
-    gid
-  FROM a
+    s.lo,
+    s.hi
 )
 SELECT
-  groups.gid,
-  lab1.label AS "q1",
-  lab2.label AS "q2",
-  lab3.label AS "q3",
-  lab4.label AS "q4"
-FROM groups
-JOIN lab1
-  ON lab1.gid = groups.gid
-JOIN lab2
-  ON lab2.gid = groups.gid
-JOIN lab3
-  ON lab3.gid = groups.gid
-JOIN lab4
-  ON lab4.gid = groups.gid;
+  g.gid,
+  lca1.label AS "q1",
+  g."q2",
+  g."q3",
+  g."q4"
+FROM g
+JOIN lca1
+  ON lca1.lo = g."lo1" AND lca1.hi = g."hi1";
 ANALYZE "pg_temp"."wk lca's"

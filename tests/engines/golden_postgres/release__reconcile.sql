@@ -1,7 +1,7 @@
-/* purpose: reconcile a release with its source: every source row assigned exactly once, published + deleted = input, and per SA value the published + deleted + SA-suppressed counts equal the source counts */
+/* purpose: reconcile a release with its source: every source row assigned exactly once, published + deleted = input, and per SA value the published + deleted + SA-suppressed counts equal the source counts; the published side is read from the release aggregate (release/aggregate.sql) of the written table */
 /* params: none */
 /* returns: rows_in, assigned, distinct_assigned, published, deleted, sa_suppressed, output_rows, sa_mismatches */
-/* ref: DESIGN §6 (nothing lost: counts reconcile exactly) */
+/* ref: DESIGN §6 (nothing lost: counts reconcile exactly); issue 12 (one pass over the written table) */
 WITH src AS (
   SELECT
     COUNT(*) AS n
@@ -19,8 +19,8 @@ WITH src AS (
   FROM "pg_temp"."wk assignment's"
 ), outp AS (
   SELECT
-    COUNT(*) AS n
-  FROM "main"."out it's"
+    CAST(COALESCE(SUM(n), 0) AS BIGINT) AS n
+  FROM "pg_temp"."wk out aggregate's"
 ), mism AS (
   SELECT
     COUNT(*) AS n
@@ -36,9 +36,9 @@ WITH src AS (
       FROM "main"."select"
       UNION ALL
       SELECT
-        CAST(o."ünï" AS TEXT),
-        -1
-      FROM "main"."out it's" AS o
+        CAST(agg."s1" AS TEXT),
+        -agg.n
+      FROM "pg_temp"."wk out aggregate's" AS agg
       UNION ALL
       SELECT
         CAST(src."ünï" AS TEXT),

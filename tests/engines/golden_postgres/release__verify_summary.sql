@@ -1,0 +1,106 @@
+/* purpose: the verdicts of a written release on both of its partitions (by group id, by QI labels) in one query: per partition and SA the table-level statistics of partition/summary.sql, and the violations of privacy/summary.sql */
+/* params: worst */
+/* returns: part (1 = by group id, 2 = by QI labels), s, groups, rows, k, distinct_l, min_entropy, freq_candidates, violating_groups, violating_rows, worst_gids (up to $worst gids, worst first: severity, then size) */
+/* ref: DESIGN §6 (re-verification on the written table); SPEC §0.2; issue 12 (both verifications read one aggregate) */
+WITH st AS (
+  SELECT
+    1 AS part,
+    s,
+    size,
+    n_values,
+    h,
+    entropy
+  FROM "pg_temp"."wk stats group's"
+  UNION ALL
+  SELECT
+    2 AS part,
+    s,
+    size,
+    n_values,
+    h,
+    entropy
+  FROM "pg_temp"."wk stats labels's"
+), r AS (
+  SELECT
+    *,
+    CASE WHEN h > 0 THEN CAST(size AS DOUBLE PRECISION) / h END AS ratio
+  FROM st
+), m AS (
+  SELECT
+    part,
+    s,
+    MIN(ratio) AS min_ratio
+  FROM r
+  GROUP BY
+    part,
+    s
+), summ AS (
+  SELECT
+    r.part,
+    r.s,
+    COUNT(*) AS groups,
+    CAST(SUM(size) AS BIGINT) AS rows,
+    MIN(size) AS k,
+    MIN(n_values) AS distinct_l,
+    MIN(entropy) AS min_entropy,
+    ARRAY_AGG(DISTINCT ARRAY[size, h]) FILTER(WHERE
+      ratio <= m.min_ratio * (
+        1 + 1e-9
+      )) AS freq_candidates
+  FROM r
+  JOIN m
+    ON r.part = m.part AND r.s = m.s
+  GROUP BY
+    r.part,
+    r.s
+), vd AS (
+  SELECT
+    1 AS part,
+    gid,
+    size,
+    ok,
+    severity
+  FROM "pg_temp"."wk verdict group's"
+  UNION ALL
+  SELECT
+    2 AS part,
+    gid,
+    size,
+    ok,
+    severity
+  FROM "pg_temp"."wk verdict labels's"
+), vs AS (
+  SELECT
+    part,
+    COUNT(*) FILTER(WHERE
+      NOT ok) AS violating_groups,
+    CAST(COALESCE(SUM(size) FILTER(WHERE
+      NOT ok), 0) AS BIGINT) AS violating_rows,
+    ARRAY_AGG(gid ORDER BY severity DESC NULLS LAST, size DESC NULLS LAST, gid) FILTER(WHERE
+      NOT ok) AS violators
+  FROM vd
+  GROUP BY
+    part
+)
+SELECT
+  summ.part,
+  summ.s,
+  summ.groups,
+  summ.rows,
+  summ.k,
+  summ.distinct_l,
+  summ.min_entropy,
+  summ.freq_candidates,
+  COALESCE(vs.violating_groups, 0) AS violating_groups,
+  COALESCE(vs.violating_rows, 0) AS violating_rows,
+  COALESCE((
+    vs.violators
+  )[1:(
+    CAST(%(worst)s AS BIGINT)
+  )], '{}') AS worst_gids
+FROM summ
+LEFT JOIN vs
+  ON vs.part = summ.part
+ORDER BY
+  summ.part,
+  summ.s
