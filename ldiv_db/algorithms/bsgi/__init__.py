@@ -47,9 +47,10 @@ from ...render import Ident, render
 from ..base import Algorithm, AnonymizeRequest, Partitioning, lca_hierarchy_ids
 from ..shared.schedule import max_l_schedule
 from ..shared.trees import Kind, Tree, load_trees, qi_kinds
+from .construct import construct
 from .cost import Attribute, CostModel
 from .engine import Cells, Engine, Result
-from .refine import REFINE, refine_details, refine_partition
+from .refine import REFINE, Refined, refine_details, refiner_for
 
 DEFAULT_WINDOW = 12
 EXACT_BUDGET = 2_000_000  # fast mode runs the exact greedy when Σ_buckets rows × cells stays below this
@@ -192,9 +193,7 @@ class Bsgi(Algorithm):
         t_engine = time.perf_counter()
         refined = None
         if opts["refine"] == "exchange":
-            keys = locality_keys(prep.cells.codes, locality_orders(prep.order, ORDERS))
-            refined = refine_partition(prep.cells, prep.cost, result.gid, keys)
-            result.gid, result.il_scaled = refined.gid, refined.il_after
+            result, refined = self._refine(request, prep, l, result, schedule)
         t_refine = time.perf_counter()
         assignment, summary = self._write(request, prep, result, l)
         t_end = time.perf_counter()
@@ -292,6 +291,33 @@ class Bsgi(Algorithm):
                 "lower l, or drop secondary SAs / the individual column",
             )
         return result, greedy, waves, schedule
+
+    def _refine(
+        self, request: AnonymizeRequest, prep: _Prepared, l: int, greedy: Result, schedule: Any
+    ) -> tuple[Result, Refined]:
+        """``--refine exchange``: refine the locality construction (single SA, no individual column) or
+        the greedy's classes; the greedy's are refined too whenever the construction ends above them,
+        so the IL never exceeds the paper's."""
+        cells = prep.cells
+        keys = locality_keys(cells.codes, locality_orders(prep.order, ORDERS))
+        refiner = refiner_for(cells, prep.cost, keys)
+        best: tuple[Result, Refined] | None = None
+        if schedule is not None:
+            row_key = keys[:, 0] if keys.ndim == 2 else keys
+            row_key = np.repeat(row_key, np.diff(np.append(cells.cell_start, cells.n)))
+            rank = np.empty(cells.n, dtype=np.int64)
+            rank[np.argsort(row_key, kind="stable")] = np.arange(cells.n, dtype=np.int64)
+            chosen = construct(refiner.distinct[0], rank, l, schedule.classes)
+            engine = Engine(cells, prep.cost, l, criterion=request.options["incorporate"])
+            engine.adopt(chosen, *refiner.selection_states(chosen, schedule.classes))
+            built = engine.run(None)
+            best = built, refiner.run(built.gid)
+        if best is None or best[1].il_after > greedy.il_scaled:
+            best = greedy, refiner.run(greedy.gid)
+        result, refined = best
+        refined.il_before = greedy.il_scaled
+        result.gid, result.il_scaled = refined.gid, refined.il_after
+        return result, refined
 
     def _write(self, request: AnonymizeRequest, prep: _Prepared, result: Result, l: int) -> tuple[Any, Any]:
         """Write the assignment and count the classes in SQL; refuse repeated individuals."""

@@ -35,8 +35,8 @@ from .cost import Attribute, CostArray, CostModel
 from .engine import Cells
 
 WINDOW = 4  # classes paired at distances 1..WINDOW along each locality order
-MAX_PASSES = 12
-MIN_GAIN = 0.002  # a pass gaining less than this share of the IL ends the search
+MAX_PASSES = 8
+MIN_GAIN = 0.005  # a pass gaining less than this share of the IL ends the search
 _LCA_TABLE = 1024  # taxonomies with at most this many nodes use a full LCA table
 
 REFINE = Option(
@@ -72,9 +72,10 @@ class _Attr:
         self.tree: Tree | None = a.tree
         self.node_cost = a.node_cost
         self.values = a.values.astype(dtype) if a.values is not None else None
-        self.table: IntArray | None = None
-        if a.tree is not None and len(a.tree.parent) <= _LCA_TABLE:
-            self.table = np.stack([a.tree.lca_row(x) for x in range(len(a.tree.parent))])
+        self.table: IntArray | None = None  # LCA(x, y) at x·N + y
+        self.nodes = len(a.tree.parent) if a.tree is not None else 0
+        if a.tree is not None and self.nodes <= _LCA_TABLE:
+            self.table = np.concatenate([a.tree.lca_row(x) for x in range(self.nodes)])
 
     def leaf(self, rows: IntArray) -> State:
         c = self.codes[rows]
@@ -86,7 +87,7 @@ class _Attr:
         if self.kind == "flat":
             return (np.where(x[0] == y[0], x[0], -1),)
         if self.table is not None:
-            return (self.table[x[0], y[0]],)
+            return (self.table[x[0] * self.nodes + y[0]],)
         return (_climb(self.tree, x[0], y[0]),)
 
     def cost(self, s: State) -> CostArray:
@@ -166,6 +167,14 @@ class Refiner:
         parts += [at.join(prefix[i - 1], suffix[i + 1]) for i in range(1, size - 1)]
         parts.append(prefix[size - 2])
         return tuple(np.stack([p[k] for p in parts], axis=1) for k in range(len(parts[0])))
+
+    def selection_states(self, gid: IntArray, k: int) -> tuple[IntArray, CostArray]:
+        """The engine's state matrix (classes × slots: node / lo, hi / code or −1) and scaled cost of the
+        k equal-size classes of a selection (row position → class, −1 for rows not selected)."""
+        rows = np.flatnonzero(gid >= 0)
+        rows = rows[np.argsort(gid[rows], kind="stable")]
+        states = self._states(rows.reshape(k, -1))
+        return np.stack([x for s in states for x in s], axis=1), self._cost(states)
 
     def class_costs(self, members: IntArray, sizes: IntArray) -> CostArray:
         """Scaled cost (Σ_i w_i·NCP_i) of every class, classes grouped by size."""
@@ -282,17 +291,16 @@ class Refiner:
         return Refined(out, il_before, il, passes, moves, time.perf_counter() - t0)
 
 
-def refine_partition(cells: Cells, model: CostModel, gid: IntArray, keys: IntArray) -> Refined:
-    """Refine a BSGI partition of the fetched rows (row positions ordered by cell): the codes, distinct
-    keys and locality keys of a row are its cell's."""
-    row_cell = np.repeat(
-        np.arange(cells.n_cells, dtype=np.int64), np.diff(np.append(cells.cell_start, cells.n))
-    )
+def refiner_for(cells: Cells, model: CostModel, keys: IntArray) -> Refiner:
+    """The refiner of the fetched rows (row positions ordered by cell): a row's codes, distinct keys
+    and locality keys are its cell's."""
+    rows = np.diff(np.append(cells.cell_start, cells.n))
+    row_cell = np.repeat(np.arange(cells.n_cells, dtype=np.int64), rows)
     distinct = [cells.bucket[row_cell]] + [x[row_cell] for x in cells.extra_sa]
     if cells.individual is not None:
         distinct.append(cells.individual[row_cell])
     codes = [c[row_cell] for c in cells.codes]
-    return Refiner(model, codes, distinct, keys[row_cell]).run(gid)
+    return Refiner(model, codes, distinct, keys[row_cell])
 
 
 def refine_details(refined: Refined, model: CostModel) -> dict[str, float | int]:
