@@ -266,8 +266,6 @@ class Refiner:
         t0 = time.perf_counter()
         k = int(gid.max()) + 1 if len(gid) else 0
         sizes = np.bincount(gid, minlength=k).astype(np.int64)
-        if k < 2:
-            return Refined(gid.copy(), 0, 0, 0, 0, time.perf_counter() - t0)
         rows = np.argsort(gid, kind="stable")
         start = np.concatenate([[0], np.cumsum(sizes)[:-1]])
         mem = np.full((k, int(sizes.max())), -1, dtype=np.int64)
@@ -275,7 +273,7 @@ class Refiner:
         cost = self.class_costs(mem, sizes)
         il_before = (sizes * cost).sum().item()
         il, passes, moves = il_before, 0, 0
-        while passes < self.max_passes:
+        while passes < self.max_passes and k > 1:
             passes += 1
             for order in self._orders(mem, sizes):
                 for d in range(1, self.window + 1):
