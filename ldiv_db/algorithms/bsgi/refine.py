@@ -71,7 +71,7 @@ class _Attr:
         self.unit = a.unit
         self.tree: Tree | None = a.tree
         self.node_cost = a.node_cost
-        self.values = a.values.astype(dtype) if a.values is not None else None
+        self.values: CostArray | None = a.values.astype(dtype) if a.values is not None else None
         self.table: IntArray | None = None  # LCA(x, y) at x·N + y
         self.nodes = len(a.tree.parent) if a.tree is not None else 0
         if a.tree is not None and self.nodes <= _LCA_TABLE:
