@@ -295,29 +295,27 @@ class Bsgi(Algorithm):
     def _refine(
         self, request: AnonymizeRequest, prep: _Prepared, l: int, greedy: Result, schedule: Any
     ) -> tuple[Result, Refined]:
-        """``--refine exchange``: refine the locality construction (single SA, no individual column) or
-        the greedy's classes; the greedy's are refined too whenever the construction ends above them,
-        so the IL never exceeds the paper's."""
+        """``--refine exchange``: exchanges from the greedy's classes or (single SA, no individual
+        column) from the locality construction, whichever starts at the lower IL; exchanges never
+        raise the IL, so it never exceeds the paper's."""
         cells = prep.cells
         keys = locality_keys(cells.codes, locality_orders(prep.order, ORDERS))
         refiner = refiner_for(cells, prep.cost, keys)
-        best: tuple[Result, Refined] | None = None
+        start = greedy
         if schedule is not None:
-            row_key = keys[:, 0] if keys.ndim == 2 else keys
-            row_key = np.repeat(row_key, np.diff(np.append(cells.cell_start, cells.n)))
+            row_key = np.repeat(keys.reshape(len(keys), -1)[:, 0], np.diff(np.append(cells.cell_start, cells.n)))
             rank = np.empty(cells.n, dtype=np.int64)
             rank[np.argsort(row_key, kind="stable")] = np.arange(cells.n, dtype=np.int64)
             chosen = construct(refiner.distinct[0], rank, l, schedule.classes)
             engine = Engine(cells, prep.cost, l, criterion=request.options["incorporate"])
             engine.adopt(chosen, *refiner.selection_states(chosen, schedule.classes))
             built = engine.run(None)
-            best = built, refiner.run(built.gid)
-        if best is None or best[1].il_after > greedy.il_scaled:
-            best = greedy, refiner.run(greedy.gid)
-        result, refined = best
+            if built.il_scaled < greedy.il_scaled:
+                start = built
+        refined = refiner.run(start.gid)
         refined.il_before = greedy.il_scaled
-        result.gid, result.il_scaled = refined.gid, refined.il_after
-        return result, refined
+        start.gid, start.il_scaled = refined.gid, refined.il_after
+        return start, refined
 
     def _write(self, request: AnonymizeRequest, prep: _Prepared, result: Result, l: int) -> tuple[Any, Any]:
         """Write the assignment and count the classes in SQL; refuse repeated individuals."""

@@ -35,7 +35,7 @@ from .cost import Attribute, CostArray, CostModel
 from .engine import Cells
 
 WINDOW = 4  # classes paired at distances 1..WINDOW along each locality order
-MAX_PASSES = 8
+MAX_PASSES = 6
 MIN_GAIN = 0.005  # a pass gaining less than this share of the IL ends the search
 _LCA_TABLE = 1024  # taxonomies with at most this many nodes use a full LCA table
 
@@ -78,7 +78,9 @@ class _Attr:
             self.table = np.concatenate([a.tree.lca_row(x) for x in range(self.nodes)])
 
     def leaf(self, rows: IntArray) -> State:
-        c = self.codes[rows]
+        return self.state(self.codes[rows])
+
+    def state(self, c: IntArray) -> State:
         return (c, c) if self.kind == "numeric" else (c,)
 
     def join(self, x: State, y: State) -> State:
@@ -134,6 +136,11 @@ class Refiner:
         self.locality = locality.reshape(len(locality), -1)
         self.window = window
         self.max_passes = max_passes
+        self.extremes = True
+        self._mem: IntArray = np.zeros((0, 0), dtype=np.int64)  # per class: its row positions (−1 pads)
+        self._active = np.zeros(0, dtype=bool)  # classes changed in the previous pass
+        self._changed = np.zeros(0, dtype=bool)  # classes changed in this pass
+        self._loo: list[list[IntArray]] = []  # per attribute and state part: leave-one-out states
 
     # ------------------------------------------------------------------ class states
     def _states(self, members: IntArray) -> list[State]:
@@ -196,25 +203,30 @@ class Refiner:
             ok &= (in_a == eq) & (in_b == eq)
         return ok
 
-    def _swap_costs(self, ma: IntArray, mb: IntArray) -> tuple[CostArray, CostArray]:
+    def _refresh(self, mem: IntArray, classes: IntArray, size: int) -> None:
+        """Recompute the cached leave-one-out states of classes (all of one size)."""
+        for at, cache in zip(self.attrs, self._loo, strict=True):
+            for part, x in zip(cache, self._leave_one_out(at, mem[classes, :size]), strict=True):
+                part[classes, :size] = x
+
+    def _swap_costs(self, a: IntArray, b: IntArray, sa: int, sb: int) -> tuple[CostArray, CostArray]:
         """(pairs × |A| × |B|): the costs of A and of B after swapping a_i and b_j."""
-        shape = (ma.shape[0], ma.shape[1], mb.shape[1])
+        shape = (len(a), sa, sb)
         cost_a: CostArray = np.zeros(shape, dtype=self.dtype)
         cost_b: CostArray = np.zeros(shape, dtype=self.dtype)
-        for at in self.attrs:
-            loo_a = self._leave_one_out(at, ma)
-            loo_b = self._leave_one_out(at, mb)
-            into_a = at.join(tuple(x[:, :, None] for x in loo_a), tuple(x[:, None, :] for x in at.leaf(mb)))
-            into_b = at.join(tuple(x[:, None, :] for x in loo_b), tuple(x[:, :, None] for x in at.leaf(ma)))
-            cost_a = cost_a + at.cost(into_a)
-            cost_b = cost_b + at.cost(into_b)
+        for at, cache in zip(self.attrs, self._loo, strict=True):
+            loo_a = tuple(x[a, :sa, None] for x in cache)
+            loo_b = tuple(x[b, None, :sb] for x in cache)
+            ca, cb = at.codes[self._mem[a, :sa]], at.codes[self._mem[b, :sb]]
+            cost_a = cost_a + at.cost(at.join(loo_a, at.state(cb[:, None, :])))
+            cost_b = cost_b + at.cost(at.join(loo_b, at.state(ca[:, :, None])))
         return cost_a, cost_b
 
     def _exchange(self, mem: IntArray, cost: CostArray, a: IntArray, b: IntArray, sa: int, sb: int) -> int:
         """Apply, for each pair (a[p], b[p]) of classes of sizes sa, sb, its best improving exchange;
         returns the number applied (``mem`` and ``cost`` are updated in place)."""
         ma, mb = mem[a, :sa], mem[b, :sb]
-        cost_a, cost_b = self._swap_costs(ma, mb)
+        cost_a, cost_b = self._swap_costs(a, b, sa, sb)
         now = sa * cost[a] + sb * cost[b]
         delta = sa * cost_a + sb * cost_b - now[:, None, None]
         flat = delta.reshape(len(a), -1)
@@ -233,6 +245,9 @@ class Refiner:
         mem[a[p], i], mem[b[p], j] = rb, ra
         cost[a[p]] = cost_a[p, i, j]
         cost[b[p]] = cost_b[p, i, j]
+        self._changed[a[p]] = self._changed[b[p]] = True
+        self._refresh(mem, a[p], sa)
+        self._refresh(mem, b[p], sb)
         return len(p)
 
     def _round(
@@ -242,6 +257,10 @@ class Refiner:
         t = np.arange(max(len(order) - d, 0))
         t = t[(t // d) % 2 == phase]
         a, b = order[t], order[t + d]
+        keep = (cost[a] > 0) | (cost[b] > 0)  # two classes of cost 0 cannot improve
+        # a pair of classes that did not change since the previous pass was priced then
+        keep &= self._active[a] | self._active[b] | self._changed[a] | self._changed[b]
+        a, b = a[keep], b[keep]
         moves = 0
         combo = sizes[a] * (int(sizes.max()) + 1) + sizes[b]
         for c in np.unique(combo).tolist():
@@ -250,15 +269,21 @@ class Refiner:
         return moves
 
     def _orders(self, mem: IntArray, sizes: IntArray) -> list[IntArray]:
-        """The classes along each locality order: by the mean rank of their rows' keys."""
+        """The classes along each locality order by the mean rank of their rows, and by their lowest and
+        their highest row (so that a class spread far apart is also paired with the classes near each
+        of its ends)."""
         out = []
         valid = mem >= 0
         for k in range(self.locality.shape[1]):
             key = self.locality[:, k]
             rank = np.empty(len(key), dtype=np.int64)
             rank[np.argsort(key, kind="stable")] = np.arange(len(key), dtype=np.int64)
-            mean = np.where(valid, rank[np.maximum(mem, 0)], 0).sum(axis=1) / sizes
+            ranks = rank[np.maximum(mem, 0)]
+            mean = np.where(valid, ranks, 0).sum(axis=1) / sizes
             out.append(np.argsort(mean, kind="stable"))
+            if self.extremes:
+                out.append(np.argsort(np.where(valid, ranks, len(key)).min(axis=1), kind="stable"))
+                out.append(np.argsort(np.where(valid, ranks, -1).max(axis=1), kind="stable"))
         return out
 
     def run(self, gid: IntArray) -> Refined:
@@ -271,10 +296,19 @@ class Refiner:
         mem = np.full((k, int(sizes.max())), -1, dtype=np.int64)
         mem[gid[rows], np.arange(len(rows)) - start[gid[rows]]] = rows
         cost = self.class_costs(mem, sizes)
+        self._mem = mem
+        self._loo = [
+            [np.zeros(mem.shape, dtype=np.int64) for _ in range(2 if at.kind == "numeric" else 1)]
+            for at in self.attrs
+        ]
+        for size in np.unique(sizes).tolist():
+            self._refresh(mem, np.flatnonzero(sizes == size), size)
         il_before = (sizes * cost).sum().item()
         il, passes, moves = il_before, 0, 0
+        self._changed = np.ones(k, dtype=bool)
         while passes < self.max_passes and k > 1:
             passes += 1
+            self._active, self._changed = self._changed, np.zeros(k, dtype=bool)
             for order in self._orders(mem, sizes):
                 for d in range(1, self.window + 1):
                     for phase in (0, 1):
