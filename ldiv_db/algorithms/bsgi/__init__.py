@@ -310,7 +310,9 @@ class Bsgi(Algorithm):
         refiner = refiner_for(cells, prep.cost, keys)
         start = greedy
         if schedule is not None:
-            row_key = np.repeat(keys.reshape(len(keys), -1)[:, 0], np.diff(np.append(cells.cell_start, cells.n)))
+            row_key = np.repeat(
+                keys.reshape(len(keys), -1)[:, 0], np.diff(np.append(cells.cell_start, cells.n))
+            )
             rank = np.empty(cells.n, dtype=np.int64)
             rank[np.argsort(row_key, kind="stable")] = np.arange(cells.n, dtype=np.int64)
             chosen = construct(refiner.distinct[0], rank, l, schedule.classes)
