@@ -35,7 +35,7 @@ from .cost import Attribute, CostArray, CostModel
 from .engine import Cells
 
 WINDOW = 4  # classes paired at distances 1..WINDOW along each locality order
-MAX_PASSES = 6
+MAX_PASSES = 10
 MIN_GAIN = 0.005  # a pass gaining less than this share of the IL ends the search
 _LCA_TABLE = 1024  # taxonomies with at most this many nodes use a full LCA table
 
