@@ -64,7 +64,7 @@ def _classes(db: Database, release_id: int) -> list[tuple[int, int, int, int]]:
     ).fetchall()
 
 
-@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(case=tables())
 def test_refined_release_is_valid_and_never_worse(tmp_path: Path, case: dict[str, Any]) -> None:
     frame, l = case["frame"], case["l"]
