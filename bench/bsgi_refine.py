@@ -117,7 +117,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--million", type=int, help="also BSGI refined on 1M rows at this l")
     parser.add_argument("--only", choices=sorted(CASES), help="one dataset")
     args = parser.parse_args(argv)
-    results: dict[str, Any] = {}
+    results: dict[str, Any] = json.loads(RESULTS.read_text(encoding="utf-8")) if RESULTS.exists() else {}
     for name in [args.only] if args.only else list(CASES):
         results[name] = case(name, args.repeat)
     if args.million:

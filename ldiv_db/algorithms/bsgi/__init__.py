@@ -303,7 +303,8 @@ class Bsgi(Algorithm):
         self, request: AnonymizeRequest, prep: _Prepared, l: int, greedy: Result, schedule: Any
     ) -> tuple[Result, Refined]:
         """``--refine exchange``: exchanges from the greedy's classes or (single SA, no individual
-        column) from the locality construction, whichever starts at the lower IL; exchanges never
+        column) from the locality construction when it starts at a lower IL with the same class sizes
+        (its residual rows may land elsewhere; DM and CAVG must stay the paper's); exchanges never
         raise the IL, so it never exceeds the paper's."""
         cells = prep.cells
         keys = locality_keys(cells.codes, locality_orders(prep.order, ORDERS))
@@ -319,7 +320,8 @@ class Bsgi(Algorithm):
             engine = Engine(cells, prep.cost, l, criterion=request.options["incorporate"])
             engine.adopt(chosen, *refiner.selection_states(chosen, schedule.classes))
             built = engine.run(None)
-            if built.il_scaled < greedy.il_scaled:
+            same_sizes = np.array_equal(np.sort(built.sizes), np.sort(greedy.sizes))  # DM, CAVG kept
+            if same_sizes and built.il_scaled < greedy.il_scaled:
                 start = built
         refined = refiner.run(start.gid)
         refined.il_before = greedy.il_scaled
