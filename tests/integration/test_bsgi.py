@@ -58,8 +58,9 @@ def run(db: Database, **kw: Any) -> ldiv_db.AnonymizeResult:
     [{}, {"exact": True}, {"incorporate": "increase"}, {"window": 1}, {"exact": "true", "weights": "1,1,1"}],
 )
 def test_paper_tables_1_to_4(db: Database, options: dict[str, Any]) -> None:
+    """``--refine none``: the paper's algorithm exactly (SPEC §2.5)."""
     paper(db)
-    r = run(db, **options)
+    r = run(db, refine="none", **options)
     assert groups_of(db, r.release_id) == [[1, 2], [5, 6], [3, 4, 7]]
     assert Fraction(r.metrics["il"]).limit_denominator(1000) == Fraction(59, 6)
     assert r.metrics["dm"] == 17
@@ -75,7 +76,7 @@ def test_paper_tables_1_to_4(db: Database, options: dict[str, Any]) -> None:
 
 def test_paper_table_4_labels(db: Database) -> None:
     paper(db)
-    r = run(db)
+    r = run(db, refine="none")
     rows = db.con.execute(
         'SELECT "Gender", "Postcode", "Age", "Disease", group_id FROM rel ORDER BY group_id, "Disease"'
     ).fetchall()
@@ -156,7 +157,7 @@ def test_random_tables_match_the_reference(tmp_path: Path, table: tuple[list[Any
         f = tmp_path / "city.csv"
         f.write_text("\n".join(";".join(x) for x in CITY) + "\n", encoding="utf-8")
         import_hierarchy(db, "r", "city", f)
-        res = run(db, table="r", qi=["city", "age", "kind"], sa="sa", l=l_value)
+        res = run(db, table="r", qi=["city", "age", "kind"], sa="sa", l=l_value, refine="none")
         assert res.verified and res.rows_published == len(rows)
         sizes = tuple(sorted(frame["sa"].value_counts().tolist(), reverse=True))
         assert res.details["classes"] == max_groups(sizes, l_value)
@@ -319,7 +320,7 @@ def test_seeded_random_first_pick(db: Database) -> None:
 def test_reported_il_uses_the_weights(db: Database) -> None:
     """--weights prices the greedy picks and the reported IL alike (SPEC §0.7: Σ |G|·Σ w_i NCP_i)."""
     paper(db)
-    r = run(db, exact=True, weights="1,1,2")
+    r = run(db, exact=True, weights="1,1,2", refine="none")
     rows = db.con.execute('SELECT "Gender", "Postcode", "Age" FROM rel').fetchall()
 
     def ncp_age(label: str) -> Fraction:
@@ -332,5 +333,5 @@ def test_reported_il_uses_the_weights(db: Database) -> None:
         for g, p, a in rows
     )
     assert r.metrics["il"] == pytest.approx(float(want), rel=1e-12) and want != Fraction(59, 6)
-    unweighted = run(db, exact=True)
+    unweighted = run(db, exact=True, refine="none")
     assert unweighted.metrics["il"] == pytest.approx(59 / 6, rel=1e-12)

@@ -609,11 +609,23 @@ class Engine:
                 total = total + (new[:, j] < 0) * a.unit
         return new, total
 
+    def adopt(self, gid: IntArray, states: IntArray, costs: CostArray) -> None:
+        """Take a finished selection instead of selecting: row position → class (−1: residual), each
+        class's state (classes × state width) and scaled cost; :meth:`run` then incorporates."""
+        chosen = gid >= 0
+        self.gid[chosen] = gid[chosen]
+        self.taken[chosen] = True
+        self.state_array = states
+        self.class_cost = costs.tolist()
+        self.class_size = np.bincount(gid[chosen], minlength=len(states)).tolist()
+
     # ------------------------------------------------------------------ driver
     def run(self, schedule: Schedule | None, *, batch: int | None = None) -> Result:
         """Select — in waves of ``batch`` classes (fast mode, needs a window), sequentially with the
         schedule, or (no schedule) with the variants' dynamic Max-l — then incorporate."""
-        if schedule is not None and batch is not None and self.window is not None:
+        if self.state_array is not None:
+            pass  # a selection was adopted
+        elif schedule is not None and batch is not None and self.window is not None:
             from .waves import select_waves
 
             select_waves(self, schedule, self.window, batch)

@@ -1,0 +1,346 @@
+"""BSGI refinement (``--refine exchange``, beyond the paper): a local search over a finished partition
+that exchanges rows between nearby classes while every class keeps its size and its distinct values.
+
+What may change and what may not. An exchange swaps one row of class A with one row of class B, so every
+class keeps its size (the class count stays BSGI Theorem 1's maximum, DM and CAVG stay optimal). It is
+admissible only when the row entering a class shares none of its *distinct keys* with the rows staying
+there: the primary SA bucket, every secondary SA (``--sa a,b``) and the individual
+(``--individual-column``). So no exchange creates a repeated value — a class of l distinct values keeps l
+distinct values, and a class that already repeats a value (the l-Property failed) repeats no more. It is
+applied only when it lowers the IL sum Σ |G|·cost(G) (SPEC §0.7, with ``--weights``) of the two classes,
+priced exactly by the :class:`~.cost.CostModel` (integers; doubles where the model is inexact), so the
+IL never rises above the greedy's.
+
+Where exchanges are looked for. Classes are ordered along each locality order (the mean rank of their
+rows' locality keys: lexicographic QI codes, most costly to mix first, in several rotations). A *round*
+pairs each class with the class ``d`` places further in one order — disjoint pairs, ``d`` = 1 ..
+``WINDOW`` and two phases — and prices every swap of every pair at once: for class A with rows a_1..a_s,
+the state of A without a_i (its leave-one-out state, from prefix and suffix states) joined with b_j's
+codes is A's state after the swap. Each pair applies its best improving swap. A *pass* runs every round;
+passes repeat until one gains less than ``MIN_GAIN`` of the IL or ``MAX_PASSES`` ran. Every step is a
+few numpy operations over all pairs of a round, so a pass is O(n·l·d·WINDOW·orders).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from ...options import Option
+from ..shared.trees import IntArray, Tree
+from .cost import Attribute, CostArray, CostModel
+from .engine import Cells
+
+WINDOW = 4  # classes paired at distances 1..WINDOW along each locality order
+MAX_PASSES = 10
+MIN_GAIN = 0.005  # a pass gaining less than this share of the IL ends the search
+_LCA_TABLE = 1024  # taxonomies with at most this many nodes use a full LCA table
+
+REFINE = Option(
+    "refine",
+    "choice",
+    "bsgi: after the greedy, exchange rows between nearby classes while the IL drops (every class keeps "
+    "its size and distinct values); none = the paper's algorithm",
+    default="exchange",
+    choices=("exchange", "none"),
+)
+
+State = tuple[IntArray, ...]  # one attribute's state: (node,) / (lo, hi) / (code or -1,)
+
+
+@dataclass
+class Refined:
+    gid: IntArray  # per row position: class id (unchanged ids, exchanged rows)
+    il_before: int | float  # scaled Σ |G|·cost(G)
+    il_after: int | float
+    passes: int
+    moves: int  # exchanges applied (each moves two rows)
+    seconds: float
+
+
+class _Attr:
+    """One QI's codes per row and how to join and price its class states (vectorized)."""
+
+    def __init__(self, a: Attribute, codes: IntArray, dtype: type) -> None:
+        self.kind = a.kind
+        self.codes = codes
+        self.dtype = dtype
+        self.unit = a.unit
+        self.tree: Tree | None = a.tree
+        self.node_cost = a.node_cost
+        self.values: CostArray | None = a.values.astype(dtype) if a.values is not None else None
+        self.table: IntArray | None = None  # LCA(x, y) at x·N + y
+        self.nodes = len(a.tree.parent) if a.tree is not None else 0
+        if a.tree is not None and self.nodes <= _LCA_TABLE:
+            self.table = np.concatenate([a.tree.lca_row(x) for x in range(self.nodes)])
+
+    def leaf(self, rows: IntArray) -> State:
+        return self.state(self.codes[rows])
+
+    def state(self, c: IntArray) -> State:
+        return (c, c) if self.kind == "numeric" else (c,)
+
+    def join(self, x: State, y: State) -> State:
+        if self.kind == "numeric":
+            return np.minimum(x[0], y[0]), np.maximum(x[1], y[1])
+        if self.kind == "flat":
+            return (np.where(x[0] == y[0], x[0], -1),)
+        if self.table is not None:
+            return (self.table[x[0] * self.nodes + y[0]],)
+        return (_climb(self.tree, x[0], y[0]),)
+
+    def cost(self, s: State) -> CostArray:
+        if self.kind == "hierarchy":
+            assert self.node_cost is not None
+            out: CostArray = self.node_cost[s[0]]
+            return out
+        if self.kind == "numeric":
+            v = self.values
+            span = s[1] - s[0] if v is None else v[s[1]] - v[s[0]]
+            return (span * self.unit).astype(self.dtype, copy=False)
+        return ((s[0] < 0) * self.unit).astype(self.dtype, copy=False)
+
+
+def _climb(tree: Tree | None, x: IntArray, y: IntArray) -> IntArray:
+    """LCA of node arrays x and y: climb x until its preorder id range holds y."""
+    assert tree is not None
+    x, y = np.broadcast_arrays(x, y)
+    x = x.copy()
+    while True:
+        out = ~((x <= y) & (y <= tree.last[x]))
+        if not out.any():
+            return x
+        x[out] = tree.parent[x[out]]
+
+
+class Refiner:
+    """The exchange search over a partition of ``n`` rows (see the module docstring)."""
+
+    def __init__(
+        self,
+        model: CostModel,
+        codes: Sequence[IntArray],
+        distinct: Sequence[IntArray],
+        locality: IntArray,
+        *,
+        window: int = WINDOW,
+        max_passes: int = MAX_PASSES,
+    ) -> None:
+        self.dtype = model.dtype
+        self.exact = model.exact
+        self.attrs = [_Attr(a, c, self.dtype) for a, c in zip(model.attrs, codes, strict=True)]
+        self.distinct = list(distinct)
+        self.locality = locality.reshape(len(locality), -1)
+        self.window = window
+        self.max_passes = max_passes
+        self.extremes = True
+        self._mem: IntArray = np.zeros((0, 0), dtype=np.int64)  # per class: its row positions (−1 pads)
+        self._active = np.zeros(0, dtype=bool)  # classes changed in the previous pass
+        self._changed = np.zeros(0, dtype=bool)  # classes changed in this pass
+        self._loo: list[list[IntArray]] = []  # per attribute and state part: leave-one-out states
+
+    # ------------------------------------------------------------------ class states
+    def _states(self, members: IntArray) -> list[State]:
+        """Per attribute, the joined state of each row of ``members`` (classes × size)."""
+        out = []
+        for at in self.attrs:
+            s = at.leaf(members[:, 0])
+            for j in range(1, members.shape[1]):
+                s = at.join(s, at.leaf(members[:, j]))
+            out.append(s)
+        return out
+
+    def _cost(self, states: Sequence[State]) -> CostArray:
+        total: CostArray = np.zeros(states[0][0].shape, dtype=self.dtype) if states else np.zeros(0)
+        for at, s in zip(self.attrs, states, strict=True):
+            total = total + at.cost(s)
+        return total
+
+    def _leave_one_out(self, at: _Attr, members: IntArray) -> State:
+        """Per class and member i (classes × size): the state of the class without its i-th row."""
+        size = members.shape[1]
+        leaves = [at.leaf(members[:, j]) for j in range(size)]
+        prefix = [leaves[0]]
+        for j in range(1, size):
+            prefix.append(at.join(prefix[-1], leaves[j]))
+        suffix = [leaves[-1]]
+        for j in range(size - 2, -1, -1):
+            suffix.append(at.join(suffix[-1], leaves[j]))
+        suffix.reverse()
+        parts = [suffix[1]]
+        parts += [at.join(prefix[i - 1], suffix[i + 1]) for i in range(1, size - 1)]
+        parts.append(prefix[size - 2])
+        return tuple(np.stack([p[k] for p in parts], axis=1) for k in range(len(parts[0])))
+
+    def selection_states(self, gid: IntArray, k: int) -> tuple[IntArray, CostArray]:
+        """The engine's state matrix (classes × slots: node / lo, hi / code or −1) and scaled cost of the
+        k equal-size classes of a selection (row position → class, −1 for rows not selected)."""
+        rows = np.flatnonzero(gid >= 0)
+        rows = rows[np.argsort(gid[rows], kind="stable")]
+        states = self._states(rows.reshape(k, -1))
+        return np.stack([x for s in states for x in s], axis=1), self._cost(states)
+
+    def class_costs(self, members: IntArray, sizes: IntArray) -> CostArray:
+        """Scaled cost (Σ_i w_i·NCP_i) of every class, classes grouped by size."""
+        out: CostArray = np.zeros(len(sizes), dtype=self.dtype)
+        for s in np.unique(sizes).tolist():
+            idx = np.flatnonzero(sizes == s)
+            out[idx] = self._cost(self._states(members[idx, :s]))
+        return out
+
+    # ------------------------------------------------------------------ exchanges
+    def _admissible(self, ma: IntArray, mb: IntArray) -> np.ndarray:
+        """(pairs × |A| × |B|): swapping a_i and b_j brings no value into a class that already holds it
+        (on every distinct key: primary SA, secondary SAs, individual)."""
+        ok = np.ones((ma.shape[0], ma.shape[1], mb.shape[1]), dtype=bool)
+        for key in self.distinct:
+            eq = key[ma][:, :, None] == key[mb][:, None, :]
+            in_a = eq.sum(axis=1, keepdims=True)  # how often b_j's value is in A
+            in_b = eq.sum(axis=2, keepdims=True)  # how often a_i's value is in B
+            ok &= (in_a == eq) & (in_b == eq)
+        return ok
+
+    def _refresh(self, mem: IntArray, classes: IntArray, size: int) -> None:
+        """Recompute the cached leave-one-out states of classes (all of one size)."""
+        for at, cache in zip(self.attrs, self._loo, strict=True):
+            for part, x in zip(cache, self._leave_one_out(at, mem[classes, :size]), strict=True):
+                part[classes, :size] = x
+
+    def _swap_costs(self, a: IntArray, b: IntArray, sa: int, sb: int) -> tuple[CostArray, CostArray]:
+        """(pairs × |A| × |B|): the costs of A and of B after swapping a_i and b_j."""
+        shape = (len(a), sa, sb)
+        cost_a: CostArray = np.zeros(shape, dtype=self.dtype)
+        cost_b: CostArray = np.zeros(shape, dtype=self.dtype)
+        for at, cache in zip(self.attrs, self._loo, strict=True):
+            loo_a = tuple(x[a, :sa, None] for x in cache)
+            loo_b = tuple(x[b, None, :sb] for x in cache)
+            ca, cb = at.codes[self._mem[a, :sa]], at.codes[self._mem[b, :sb]]
+            cost_a = cost_a + at.cost(at.join(loo_a, at.state(cb[:, None, :])))
+            cost_b = cost_b + at.cost(at.join(loo_b, at.state(ca[:, :, None])))
+        return cost_a, cost_b
+
+    def _exchange(self, mem: IntArray, cost: CostArray, a: IntArray, b: IntArray, sa: int, sb: int) -> int:
+        """Apply, for each pair (a[p], b[p]) of classes of sizes sa, sb, its best improving exchange;
+        returns the number applied (``mem`` and ``cost`` are updated in place)."""
+        ma, mb = mem[a, :sa], mem[b, :sb]
+        cost_a, cost_b = self._swap_costs(a, b, sa, sb)
+        now = sa * cost[a] + sb * cost[b]
+        delta = sa * cost_a + sb * cost_b - now[:, None, None]
+        flat = delta.reshape(len(a), -1)
+        flat[~self._admissible(ma, mb).reshape(len(a), -1)] = 0
+        best = np.argmin(flat, axis=1)
+        gain = flat[np.arange(len(a)), best]
+        if self.exact:
+            better = gain < 0
+        else:
+            better = gain < -1e-12 * np.maximum(1.0, np.abs(now))
+        p = np.flatnonzero(better)
+        if not len(p):
+            return 0
+        i, j = np.divmod(best[p], sb)
+        ra, rb = mem[a[p], i], mem[b[p], j]
+        mem[a[p], i], mem[b[p], j] = rb, ra
+        cost[a[p]] = cost_a[p, i, j]
+        cost[b[p]] = cost_b[p, i, j]
+        self._changed[a[p]] = self._changed[b[p]] = True
+        self._refresh(mem, a[p], sa)
+        self._refresh(mem, b[p], sb)
+        return len(p)
+
+    def _round(
+        self, mem: IntArray, sizes: IntArray, cost: CostArray, order: IntArray, d: int, phase: int
+    ) -> int:
+        """Pair each class with the one ``d`` places further in ``order`` (disjoint pairs of one phase)."""
+        t = np.arange(max(len(order) - d, 0))
+        t = t[(t // d) % 2 == phase]
+        a, b = order[t], order[t + d]
+        keep = (cost[a] > 0) | (cost[b] > 0)  # two classes of cost 0 cannot improve
+        # a pair of classes that did not change since the previous pass was priced then
+        keep &= self._active[a] | self._active[b] | self._changed[a] | self._changed[b]
+        a, b = a[keep], b[keep]
+        moves = 0
+        combo = sizes[a] * (int(sizes.max()) + 1) + sizes[b]
+        for c in np.unique(combo).tolist():
+            g = combo == c
+            moves += self._exchange(mem, cost, a[g], b[g], int(sizes[a[g][0]]), int(sizes[b[g][0]]))
+        return moves
+
+    def _orders(self, mem: IntArray, sizes: IntArray) -> list[IntArray]:
+        """The classes along each locality order by the mean rank of their rows, and by their lowest and
+        their highest row (so that a class spread far apart is also paired with the classes near each
+        of its ends)."""
+        out = []
+        valid = mem >= 0
+        for k in range(self.locality.shape[1]):
+            key = self.locality[:, k]
+            rank = np.empty(len(key), dtype=np.int64)
+            rank[np.argsort(key, kind="stable")] = np.arange(len(key), dtype=np.int64)
+            ranks = rank[np.maximum(mem, 0)]
+            mean = np.where(valid, ranks, 0).sum(axis=1) / sizes
+            out.append(np.argsort(mean, kind="stable"))
+            if self.extremes:
+                out.append(np.argsort(np.where(valid, ranks, len(key)).min(axis=1), kind="stable"))
+                out.append(np.argsort(np.where(valid, ranks, -1).max(axis=1), kind="stable"))
+        return out
+
+    def run(self, gid: IntArray) -> Refined:
+        """Refine the partition ``gid`` (row position → class id 0..k-1); class ids are kept."""
+        t0 = time.perf_counter()
+        k = int(gid.max()) + 1 if len(gid) else 0
+        sizes = np.bincount(gid, minlength=k).astype(np.int64)
+        rows = np.argsort(gid, kind="stable")
+        start = np.concatenate([[0], np.cumsum(sizes)[:-1]])
+        mem = np.full((k, int(sizes.max())), -1, dtype=np.int64)
+        mem[gid[rows], np.arange(len(rows)) - start[gid[rows]]] = rows
+        cost = self.class_costs(mem, sizes)
+        self._mem = mem
+        self._loo = [
+            [np.zeros(mem.shape, dtype=np.int64) for _ in range(2 if at.kind == "numeric" else 1)]
+            for at in self.attrs
+        ]
+        for size in np.unique(sizes).tolist():
+            self._refresh(mem, np.flatnonzero(sizes == size), size)
+        il_before = (sizes * cost).sum().item()
+        il, passes, moves = il_before, 0, 0
+        self._changed = np.ones(k, dtype=bool)
+        while passes < self.max_passes and k > 1:
+            passes += 1
+            self._active, self._changed = self._changed, np.zeros(k, dtype=bool)
+            for order in self._orders(mem, sizes):
+                for d in range(1, self.window + 1):
+                    for phase in (0, 1):
+                        moves += self._round(mem, sizes, cost, order, d, phase)
+            now = (sizes * cost).sum().item()
+            gained, il = il - now, now
+            if gained <= MIN_GAIN * il:
+                break
+        out = np.empty_like(gid)
+        valid = mem >= 0
+        out[mem[valid]] = np.repeat(np.arange(k, dtype=np.int64), valid.sum(axis=1))
+        return Refined(out, il_before, il, passes, moves, time.perf_counter() - t0)
+
+
+def refiner_for(cells: Cells, model: CostModel, keys: IntArray) -> Refiner:
+    """The refiner of the fetched rows (row positions ordered by cell): a row's codes, distinct keys
+    and locality keys are its cell's."""
+    rows = np.diff(np.append(cells.cell_start, cells.n))
+    row_cell = np.repeat(np.arange(cells.n_cells, dtype=np.int64), rows)
+    distinct = [cells.bucket[row_cell]] + [x[row_cell] for x in cells.extra_sa]
+    if cells.individual is not None:
+        distinct.append(cells.individual[row_cell])
+    codes = [c[row_cell] for c in cells.codes]
+    return Refiner(model, codes, distinct, keys[row_cell])
+
+
+def refine_details(refined: Refined, model: CostModel) -> dict[str, float | int]:
+    """The release details of a refinement: IL (weighted, SPEC §0.7) before and after, passes, moves."""
+    return {
+        "il_before": float(model.ncp(refined.il_before)),
+        "il_after": float(model.ncp(refined.il_after)),
+        "passes": refined.passes,
+        "moves": refined.moves,
+        "refine_seconds": round(refined.seconds, 4),
+    }
