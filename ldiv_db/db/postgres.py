@@ -30,7 +30,7 @@ from psycopg.adapt import Loader
 from ..errors import BadInput, LdivError
 from ..render import Ident, Query, TableRef, quote, render, translate, written_tables
 from ..sql_dialects import param_kind
-from . import Database
+from .embedded import Database
 from .urls import display_url, scrub, url_password
 
 TEMP_SCHEMA = "pg_temp"

@@ -36,9 +36,6 @@ SHARED = {"shared", "base"}
 # offender -> owner. Offenders: "cycle: <modules, sorted>", "import: <module> -> <module>",
 # "module: <module>", "function: <module>.<qualified name>".
 KNOWN: dict[str, str] = {
-    # the issue-17 BSGI work
-    "function: ldiv_db.algorithms.bsgi.Bsgi.run": "bsgi",
-    "module: ldiv_db.algorithms.bsgi.engine": "bsgi",
 }
 
 

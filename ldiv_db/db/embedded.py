@@ -1,0 +1,473 @@
+"""The DuckDB engine (the embedded default) and the interface every engine provides; see
+:mod:`ldiv_db.db`. Other engines subclass :class:`Database` and register how they are opened with
+:func:`register_engine`, so this module never imports them."""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import hashlib
+import os
+import tempfile
+import time
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TypeVar
+
+import duckdb
+import pandas as pd
+
+from ..errors import BadInput, LdivError, interrupt_requested
+from ..render import Query, TableRef, quote, render
+
+T = TypeVar("T")
+
+WORK_SCHEMA = "ldiv_work"
+
+
+@dataclass(frozen=True)
+class Step:
+    template: str
+    sql_hash: str
+    rows: int
+    ms: float
+
+
+def _clean_duckdb_message(exc: Exception) -> str:
+    text = str(exc).strip()
+    return text.splitlines()[0] if text else type(exc).__name__
+
+
+def check_database_file(path: str, what: str) -> None:
+    """An existing path given as a database (DB or --attach) is a DuckDB file: not a folder, not a CSV,
+    Parquet or other file (DuckDB's own message about those is misleading). A missing or empty file
+    passes (a write command creates the database)."""
+    p = Path(path)
+    if p.is_dir():
+        raise BadInput(f"{what} {path} is a directory", "give the path of a DuckDB database file")
+    if not p.exists() or not p.is_file():
+        return
+    try:
+        with p.open("rb") as f:
+            head = f.read(12)
+    except OSError as exc:
+        raise BadInput(
+            f"cannot read {what} {path}: {exc.strerror or exc}", "check the file's permissions"
+        ) from None
+    if head and head[8:12] != b"DUCK":
+        kind = "a Parquet file" if head.startswith(b"PAR1") else "not a DuckDB database file"
+        raise BadInput(
+            f"{what} {path} is {kind}",
+            "give a DuckDB database file; to use a CSV or Parquet file, load it first: "
+            "ldiv load DB FILE --table T",
+        )
+
+
+def _interrupt(exc: BaseException) -> BaseException:
+    """Ctrl-C during a statement: DuckDB raises InterruptException, or a RuntimeError "Query
+    interrupted" while fetching; both are the user's interrupt, not an error of ldiv_db."""
+    if (
+        isinstance(exc, duckdb.InterruptException)
+        or "interrupted" in str(exc).lower()
+        or interrupt_requested()
+    ):
+        return KeyboardInterrupt()
+    return exc
+
+
+@contextlib.contextmanager
+def _interruptible() -> Iterator[None]:
+    try:
+        yield
+    except (duckdb.InterruptException, RuntimeError) as exc:
+        raise _interrupt(exc) from None
+
+
+EngineOpener = Callable[..., "Database"]
+_ENGINES: list[tuple[Callable[[str], bool], EngineOpener]] = []
+
+
+def register_engine(accepts: Callable[[str], bool], opener: EngineOpener) -> None:
+    """Let :meth:`Database.open` hand a ``DB`` string that ``accepts`` to ``opener`` (called with the
+    string and the keywords ``mode``, ``attach``, ``migrate``); anything no engine accepts is a DuckDB
+    file."""
+    _ENGINES.append((accepts, opener))
+
+
+class Database:
+    """One DuckDB connection plus ldiv_db's bookkeeping (the embedded default engine)."""
+
+    dialect = "duckdb"
+    default_schema = "main"
+    transactional = True
+    driver_error: type[Exception] = duckdb.Error
+
+    def __init__(self, con: duckdb.DuckDBPyConnection, path: str | None, *, owned: bool) -> None:
+        self.con = con
+        self.path = path
+        self._owned = owned
+        self.queries = 0
+        self.rows_fetched = 0  # rows that crossed into Python (fetches, not statements' own work)
+        self.steps: list[Step] = []
+        self.keep_work = False
+        self._in_tx = False
+        self._work_tables: list[TableRef] = []
+        self._last_t0 = 0.0
+        self._scratch: list[str] = []
+        self._search_path: str | None = None
+        self._attached: dict[str, Path] = {}
+
+    # ------------------------------------------------------------------ opening
+    @classmethod
+    def open(
+        cls,
+        target: str | Path | duckdb.DuckDBPyConnection | Database,
+        *,
+        mode: str = "write",
+        attach: Mapping[str, str] | None = None,
+        migrate: bool = True,
+    ) -> Database:
+        """Open a database file, or wrap an existing connection (a Database is returned as it is).
+
+        ``mode="write"`` (load, hierarchy import/build, anonymize, release append, run): the file is
+        created if missing and migrated. ``mode="read"`` (every other command): the file must exist and
+        is opened read-only; nothing is created or migrated (:func:`ldiv_db.schema.prepare`).
+        ``migrate=False`` skips the schema rule altogether (``ldiv doctor``, tests)."""
+        if isinstance(target, Database):
+            return target
+        if mode not in ("read", "write"):
+            raise ValueError(f"mode must be 'read' or 'write', not {mode!r}")
+        if isinstance(target, str):
+            for accepts, opener in _ENGINES:
+                if accepts(target):
+                    return opener(target, mode=mode, attach=attach, migrate=migrate)
+        if isinstance(target, duckdb.DuckDBPyConnection):
+            db = cls(target, None, owned=False)
+        else:
+            db = cls(cls._connect(str(target), mode), str(target), owned=True)
+        try:
+            for alias, file in (attach or {}).items():
+                db.attach(alias, file)
+            if migrate:
+                from ..schema import prepare
+
+                prepare(db, mode)
+        except BaseException:
+            db.close()
+            raise
+        return db
+
+    @staticmethod
+    def _connect(path: str, mode: str) -> duckdb.DuckDBPyConnection:
+        read = mode == "read"
+        if read and path != ":memory:" and not Path(path).exists():
+            raise BadInput(
+                f"database file {path} does not exist",
+                "check the path; a read creates nothing (ldiv load DB FILE --table T creates a database)",
+            )
+        if path != ":memory:":
+            check_database_file(path, "database")
+        try:
+            try:
+                con = duckdb.connect(path, read_only=read and path != ":memory:")
+                if read and path != ":memory:":
+                    # DuckDB would spill beside the file (DB.tmp/); a read creates nothing there
+                    spill = str(Path(tempfile.gettempdir()) / f"ldiv_db_spill_{os.getpid()}")
+                    con.execute("SET temp_directory = '" + spill.replace("'", "''") + "'")
+                return con
+            except duckdb.ConnectionException as exc:
+                if not (read and "different configuration" in str(exc)):
+                    raise
+                # this process already has the file open for writing (DuckDB shares one instance per
+                # file and process): share it; the read path itself writes nothing
+                return duckdb.connect(path)
+        except duckdb.Error as exc:
+            raise BadInput(
+                f"cannot open database {path}: {_clean_duckdb_message(exc)}",
+                "check the path and that no other process holds a lock on it (a write needs the file "
+                "alone: close other connections to it, also read-only ones in this process)",
+            ) from None
+
+    @contextlib.contextmanager
+    def scratch_catalog(self, alias: str, *, keep: bool = False) -> Iterator[None]:
+        """Run the block with a new in-memory catalog ``alias`` as the current database (this works on a
+        read-only connection too). It is detached afterwards, unless ``keep``: then it stays attached
+        until :meth:`close` (which detaches it from a connection we do not own)."""
+        current = self.con.execute("SELECT current_database()").fetchall()[0][0]
+        self._remember_search_path()
+        self.con.execute(f"ATTACH ':memory:' AS {quote(alias)} (READ_WRITE)")
+        self.con.execute(f"USE {quote(alias)}")
+        try:
+            yield
+        finally:
+            self.con.execute(f"USE {quote(str(current))}")
+            if keep:
+                self._scratch.append(alias)
+            else:
+                self.con.execute(f"DETACH {quote(alias)}")
+                self._restore_search_path()
+
+    def _remember_search_path(self) -> None:
+        if self._search_path is None:
+            self._search_path = str(
+                self.con.execute("SELECT current_setting('search_path')").fetchall()[0][0]
+            )
+
+    def set_search_path(self, path: str) -> None:
+        self._remember_search_path()
+        self.con.execute("SET search_path = " + "'" + path.replace("'", "''") + "'")
+
+    def _restore_search_path(self) -> None:
+        if self._search_path == "":
+            self.con.execute("RESET search_path")
+        elif self._search_path is not None:
+            self.con.execute("SET search_path = " + "'" + self._search_path.replace("'", "''") + "'")
+        self._search_path = None
+
+    def _undo_scratch(self) -> None:
+        """Leave a connection we do not own as we found it."""
+        with contextlib.suppress(duckdb.Error):
+            self._restore_search_path()
+            for alias in self._scratch:
+                self.con.execute(f"DETACH {quote(alias)}")
+        self._scratch.clear()
+
+    def attach(self, alias: str, file: str, read_only: bool = True) -> None:
+        """Attach ``file`` as ``alias`` (the one place --attach is checked): the file is a DuckDB
+        database, not the main one nor one attached already, and the alias names no catalog or schema
+        the connection knows (nor one ldiv_db reserves: ldiv...), so no name becomes ambiguous."""
+        if not Path(file).exists():
+            raise BadInput(f"cannot attach {file}: no such file", "check the PATH of --attach NAME=PATH")
+        check_database_file(file, f"file attached as {alias}:")
+        real = Path(file).resolve()
+        if self.path not in (None, ":memory:") and real == Path(self.path).resolve():
+            raise BadInput(
+                f"cannot attach {file} as {alias}: it is the main database of this command",
+                "name its tables directly (without an alias); attach only other databases",
+            )
+        if real in self._attached.values():
+            other = next(a for a, f in self._attached.items() if f == real)
+            raise BadInput(
+                f"cannot attach {file} as {alias}: it is attached already as {other}",
+                f"attach each file once and name its tables {other}.schema.table",
+            )
+        taken = {
+            str(r[0]).lower()
+            for r in self.con.execute(
+                "SELECT database_name FROM duckdb_databases() UNION SELECT schema_name FROM duckdb_schemas()"
+            ).fetchall()
+        }
+        if alias.lower() in taken | {"system", "temp"} or alias.lower().startswith("ldiv"):
+            raise BadInput(
+                f"cannot attach {file} as {alias!r}: that name is taken by a database or schema "
+                "(or reserved for ldiv_db's own schemas: ldiv...)",
+                "choose another NAME in --attach NAME=PATH",
+            )
+        opts = " (READ_ONLY)" if read_only else ""
+        try:
+            self.con.execute(f"ATTACH $path AS {quote(alias)}{opts}", {"path": file})
+        except duckdb.Error as exc:
+            raise BadInput(f"cannot attach {file} as {alias}: {_clean_duckdb_message(exc)}") from None
+        self._attached[alias] = real
+
+    def close(self) -> None:
+        if self._owned:
+            self.con.close()
+        elif self._scratch:
+            self._undo_scratch()
+
+    def __enter__(self) -> Database:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.drop_work_tables()
+        self.close()
+
+    # ------------------------------------------------------------------ executing
+    def _execute(self, query: Query) -> Any:
+        """Send one statement; returns the driver's cursor (``fetchall``, ``description``)."""
+        t0 = time.perf_counter()
+        cur = self._send(query)
+        self.queries += 1
+        self._last_t0 = t0
+        return cur
+
+    def _send(self, query: Query) -> Any:
+        try:
+            return self.con.execute(query.sql, dict(query.params) if query.params else None)
+        except (duckdb.InterruptException, RuntimeError) as exc:
+            raise _interrupt(exc) from None
+        except duckdb.Error as exc:
+            raise LdivError(
+                f"query {query.name} failed: {_clean_duckdb_message(exc)}",
+                "this is a bug in ldiv_db if the input passed validation; please report it with the query name",
+            ) from exc
+
+    def _frame(self, cur: Any) -> pd.DataFrame:
+        frame: pd.DataFrame = cur.df()
+        return frame
+
+    def _log(self, query: Query, rows: int) -> None:
+        ms = (time.perf_counter() - self._last_t0) * 1000.0
+        digest = hashlib.sha1(query.sql.encode()).hexdigest()[:12]
+        self.steps.append(Step(query.name, digest, rows, ms))
+        self.rows_fetched += max(rows, 0)
+
+    def run(self, query: Query) -> None:
+        """Execute a statement that returns nothing of interest (DDL, INSERT)."""
+        self._execute(query)
+        self._log(query, -1)
+
+    def rows(self, query: Query) -> list[tuple[Any, ...]]:
+        cur = self._execute(query)
+        with _interruptible():
+            out: list[tuple[Any, ...]] = cur.fetchall()
+        self._log(query, len(out))
+        return out
+
+    def one(self, query: Query) -> tuple[Any, ...]:
+        out = self.rows(query)
+        if len(out) != 1:
+            raise LdivError(f"query {query.name} returned {len(out)} rows, expected one")
+        return out[0]
+
+    def scalar(self, query: Query) -> Any:
+        return self.one(query)[0]
+
+    def records(self, query: Query) -> list[dict[str, Any]]:
+        cur = self._execute(query)
+        cols = [d[0] for d in cur.description or []]
+        with _interruptible():
+            out = [dict(zip(cols, r, strict=True)) for r in cur.fetchall()]
+        self._log(query, len(out))
+        return out
+
+    def fetch(self, query: Query, cls: type[T]) -> list[T]:
+        """Rows mapped onto a dataclass by column name (extra columns are an error)."""
+        names = {f.name for f in dataclasses.fields(cls)}  # type: ignore[arg-type]
+        out: list[T] = []
+        for rec in self.records(query):
+            unknown = rec.keys() - names
+            if unknown:
+                raise LdivError(f"query {query.name} returned unexpected columns {sorted(unknown)}")
+            out.append(cls(**rec))
+        return out
+
+    def df(self, query: Query) -> pd.DataFrame:
+        cur = self._execute(query)
+        with _interruptible():
+            frame = self._frame(cur)
+        self._log(query, len(frame))
+        return frame
+
+    def insert_frame(self, table: TableRef, frame: pd.DataFrame) -> None:
+        """Append a pandas frame to an existing table (columns matched by name)."""
+        view = f"ldiv_frame_{id(frame)}"
+        self.con.register(view, frame)
+        try:
+            cols = ", ".join(quote(str(c)) for c in frame.columns)
+            self.con.execute(f"INSERT INTO {table.sql()} ({cols}) SELECT {cols} FROM {quote(view)}")  # noqa: S608
+            self.queries += 1
+        finally:
+            self.con.unregister(view)
+
+    def batches(self, query: Query, size: int = 50_000) -> Iterator[list[tuple[Any, ...]]]:
+        """The rows of ``query`` in batches of at most ``size`` (a bulk transfer without one big list)."""
+        cur = self._execute(query)
+        n = 0
+        while True:
+            with _interruptible():
+                batch = cur.fetchmany(size)
+            if not batch:
+                break
+            n += len(batch)
+            yield batch
+        self._log(query, n)
+
+    def load_file(self, query: Query, target: TableRef) -> None:
+        """Create ``target`` from a file-reading template (``catalog/load_csv.sql`` /
+        ``load_parquet.sql``, rendered with ``target``): DuckDB reads the file itself."""
+        self.run(query)
+
+    def execute_script(self, name: str, sql: str) -> None:
+        """Run a multi-statement script (migrations only)."""
+        try:
+            self.con.execute(sql)
+        except duckdb.Error as exc:
+            raise LdivError(f"{name} failed: {_clean_duckdb_message(exc)}") from exc
+        self.queries += 1
+
+    def raw_rows(
+        self, sql: str, params: Sequence[Any] | Mapping[str, Any] | None = None
+    ) -> list[tuple[Any, ...]]:
+        """Fixed bookkeeping SQL with bound values (migrations); user names never reach it."""
+        self.queries += 1
+        return self.con.execute(sql, params).fetchall()
+
+    # ------------------------------------------------------------------ transactions
+    @contextlib.contextmanager
+    def transaction(self) -> Iterator[None]:
+        """All-or-nothing: commit on success, roll back on any exception. Nested calls join the outer one."""
+        if self._in_tx:
+            yield
+            return
+        self.con.execute("BEGIN TRANSACTION")
+        self._in_tx = True
+        try:
+            yield
+        except BaseException:
+            self._in_tx = False
+            with contextlib.suppress(self.driver_error):
+                self.con.execute("ROLLBACK")
+            raise
+        self._in_tx = False
+        self.con.execute("COMMIT")
+
+    # ------------------------------------------------------------------ work tables
+    def work_table(self, name: str) -> TableRef:
+        """A name for an intermediate table: temporary by default, schema ldiv_work with keep_work."""
+        if self.keep_work:
+            self.con.execute(f"CREATE SCHEMA IF NOT EXISTS {quote(WORK_SCHEMA)}")
+            ref = TableRef(name, WORK_SCHEMA)
+        else:
+            ref = self._temp_ref(name)
+        if ref not in self._work_tables:
+            self._work_tables.append(ref)
+        return ref
+
+    def _temp_ref(self, name: str) -> TableRef:
+        return TableRef(name, "main", "temp")
+
+    def drop_work_tables(self) -> None:
+        if self.keep_work:
+            return
+        for ref in self._work_tables:
+            with contextlib.suppress(self.driver_error):
+                self.con.execute(f"DROP TABLE IF EXISTS {ref.sql()}")
+        self._work_tables.clear()
+
+    # ------------------------------------------------------------------ audit
+    def flush_steps(self, run_id: int) -> None:
+        """Write the collected step log to ldiv.run_step (one batched insert) and reset it."""
+        if not self.steps:
+            return
+        frame = pd.DataFrame(
+            {
+                "run_id": run_id,
+                "step_no": range(1, len(self.steps) + 1),
+                "template": [s.template for s in self.steps],
+                "sql_hash": [s.sql_hash for s in self.steps],
+                "rows": [s.rows for s in self.steps],
+                "ms": [round(s.ms, 3) for s in self.steps],
+            }
+        )
+        self.insert_frame(TableRef("run_step", "ldiv"), frame)
+        self.steps.clear()
+
+    def exists(self, ref: TableRef) -> bool:
+        q = render(
+            "catalog/table_exists.sql",
+            {"catalog": ref.catalog, "schema": ref.schema or "main", "name": ref.name},
+        )
+        return bool(self.scalar(q))
