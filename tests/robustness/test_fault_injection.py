@@ -205,7 +205,7 @@ def after_kill(db: Path, sc: Scenario, base: Base) -> tuple[list[str], bool]:
 def _sigint_rules(err: str, returncode: int) -> list[str]:
     broken = []
     if "Traceback" in err:
-        tail = [x for x in err.strip().splitlines() if x.strip()][-3:]
+        tail = [x for x in err.strip().splitlines() if x.strip()][-14:]  # the whole traceback, to tell where
         broken.append(f"Ctrl-C printed a traceback ending {tail}")
     if "internal error" in err:
         broken.append(f"Ctrl-C gave an internal error: {err.strip()[-300:]}")
