@@ -8,7 +8,7 @@ only reads back small results (one row per SA, or the handful of worst groups).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any, Protocol
 
@@ -95,21 +95,7 @@ class SqlEvaluator:
 
     # ------------------------------------------------------------------ statistics
     def summary(self) -> list[PartitionSummary]:
-        out = []
-        for rec in self.db.records(render("partition/summary.sql", stats=self.stats)):
-            cands = [Fraction(int(a), int(b)) for a, b in rec["freq_candidates"] or [] if int(b) > 0]
-            out.append(
-                PartitionSummary(
-                    s=int(rec["s"]),
-                    groups=int(rec["groups"]),
-                    rows=int(rec["rows"]),
-                    k=int(rec["k"]),
-                    distinct_l=int(rec["distinct_l"]),
-                    min_entropy=None if rec["min_entropy"] is None else float(rec["min_entropy"]),
-                    frequency_l=min(cands) if cands else None,
-                )
-            )
-        return out
+        return [summary_of(rec) for rec in self.db.records(render("partition/summary.sql", stats=self.stats))]
 
     def recursive_profile(self, max_ls: Sequence[int]) -> dict[int, list[RecursiveBound]]:
         """Per SA s: for l = 2..max_ls[s-1] (at most that SA's distinct l), the infimum c above which
@@ -180,3 +166,18 @@ class SqlEvaluator:
                 }
             )
         return out
+
+
+def summary_of(rec: Mapping[str, Any]) -> PartitionSummary:
+    """One SA's partition statistics from a row of ``partition/summary.sql`` (or a query returning its
+    columns: s, groups, rows, k, distinct_l, min_entropy, freq_candidates)."""
+    cands = [Fraction(int(a), int(b)) for a, b in rec["freq_candidates"] or [] if int(b) > 0]
+    return PartitionSummary(
+        s=int(rec["s"]),
+        groups=int(rec["groups"]),
+        rows=int(rec["rows"]),
+        k=int(rec["k"]),
+        distinct_l=int(rec["distinct_l"]),
+        min_entropy=None if rec["min_entropy"] is None else float(rec["min_entropy"]),
+        frequency_l=min(cands) if cands else None,
+    )

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from fractions import Fraction
 from typing import Any
 
 from ..algorithms.base import Partitioning, lca_kinds
@@ -23,13 +22,12 @@ from ..catalog import Column, Table
 from ..check import CheckResult, SaStats
 from ..db import Database
 from ..errors import InternalError
-from ..evaluator import SqlEvaluator
+from ..evaluator import SqlEvaluator, summary_of
 from ..inputs import Inputs
 from ..metrics.compute import ReleaseAggregate
 from ..privacy import Distinct, PrivacyModel, UniqueDistinct
 from ..progress import Progress
 from ..render import Ident, TableRef, render
-from ..stats import PartitionSummary
 
 WORST = 5  # violating groups named in a failed verification
 
@@ -252,16 +250,7 @@ def verify_written(
 def _result(ev: SqlEvaluator, model: PrivacyModel, rows: list[dict[str, Any]], sa: list[str]) -> CheckResult:
     per_sa = []
     for rec, name in zip(rows, sa, strict=True):
-        cands = [Fraction(int(a), int(b)) for a, b in rec["freq_candidates"] or [] if int(b) > 0]
-        summary = PartitionSummary(
-            s=int(rec["s"]),
-            groups=int(rec["groups"]),
-            rows=int(rec["rows"]),
-            k=int(rec["k"]),
-            distinct_l=int(rec["distinct_l"]),
-            min_entropy=None if rec["min_entropy"] is None else float(rec["min_entropy"]),
-            frequency_l=min(cands) if cands else None,
-        )
+        summary = summary_of(rec)
         per_sa.append(SaStats(name, summary, []))
     first = rows[0]
     violating = int(first["violating_groups"])
