@@ -27,7 +27,7 @@ import re
 from typing import cast
 
 import sqlglot
-from sqlglot import exp
+from sqlglot import ErrorLevel, exp
 
 _PG_HASH = "hashtextextended(ldiv_hash_input, 0) & 9223372036854775807"
 _PG_ROWID = "(((ldiv_t.ctid::text::point)[0])::bigint * 65536 + ((ldiv_t.ctid::text::point)[1])::bigint - 1)"
@@ -123,8 +123,12 @@ def _rewrite_lists(node: exp.Expression) -> exp.Expression:
         return _fill("(ldiv_a)[ldiv_lo:ldiv_hi]", a=arr, lo=lo, hi=hi)
     if isinstance(node, exp.Length) and _is_list(node.this):
         return _fill("cardinality(ldiv_a)", a=node.this)
-    if isinstance(node, exp.ArgMax):
-        return _fill("(array_agg(ldiv_a ORDER BY ldiv_b DESC))[1]", a=node.this, b=node.expression)
+    if isinstance(node, exp.ArgMax):  # DuckDB's arg_max skips rows where either argument is NULL
+        return _fill(
+            "(array_agg(ldiv_a ORDER BY ldiv_b DESC) FILTER (WHERE ldiv_a IS NOT NULL AND ldiv_b IS NOT NULL))[1]",
+            a=node.this,
+            b=node.expression,
+        )
     if isinstance(node, exp.RegexpExtract):
         group = node.args.get("group") or exp.Literal.number(0)
         if isinstance(group, exp.Literal) and group.this == "0":
@@ -135,8 +139,11 @@ def _rewrite_lists(node: exp.Expression) -> exp.Expression:
             p=node.expression,
             g=_index(group),
         )
+    if isinstance(node, exp.IgnoreNulls) and isinstance(node.this, exp.AnyValue):
+        # DuckDB's any_value is read as ANY_VALUE(x) IGNORE NULLS: a non-NULL value when there is one
+        return _fill("(array_agg(ldiv_a) FILTER (WHERE ldiv_a IS NOT NULL))[1]", a=node.this.this)
     if isinstance(node, exp.AnyValue):
-        return _fill("(array_agg(ldiv_a))[1]", a=node.this)
+        return _fill("(array_agg(ldiv_a) FILTER (WHERE ldiv_a IS NOT NULL))[1]", a=node.this)
     return node
 
 
@@ -358,7 +365,8 @@ def translate(
         if kinds:
             stmt = _bind_types(stmt, dict(kinds))
         for part in _postgres(stmt):
-            text = part.sql(dialect="postgres")
+            # RAISE: a construct PostgreSQL cannot express is an error here, never a silently different query
+            text = part.sql(dialect="postgres", unsupported_level=ErrorLevel.RAISE)
             if positional:
                 text = text.replace("%(ldiv_pos_)s", "?")
             out.append(_params_style(text, params, positional))

@@ -93,6 +93,33 @@ def test_bound_params_and_percent_literals(pg_url: str) -> None:
         assert db.records(q) == [{"x": 42, "p": "50%", "m": 1, "s": "it's %(a)s"}]
 
 
+def test_any_value_and_arg_max_skip_nulls_as_on_duckdb(pg_url: str) -> None:
+    """DuckDB's any_value takes a non-NULL value when a group has one, and arg_max skips rows where
+    either argument is NULL; the PostgreSQL rendering must answer the same."""
+    sql = (
+        "SELECT g, any_value(c) AS c, arg_max(a, b) AS m, arg_max(a2, b) AS m2 FROM (VALUES "
+        "(1, NULL, 1, NULL, NULL), (1, 'x', 2, 5, NULL), (1, NULL, 3, 4, 9), (2, NULL, NULL, 1, NULL)) "
+        "AS t(g, c, a, b, a2) GROUP BY g ORDER BY g"
+    )
+    with Database.open(":memory:") as duck:
+        want = duck.records(Query("t", sql))
+    with Database.open(pg_url) as db:
+        got = db.records(Query("t", sql))
+    assert want == [{"g": 1, "c": "x", "m": 2, "m2": 9}, {"g": 2, "c": None, "m": None, "m2": None}]
+    assert got == want
+
+
+def test_a_table_filled_by_copy_has_statistics(pg_url: str) -> None:
+    with Database.open(pg_url) as db:
+        work = db.work_table("filled")
+        db.run(Query("t", f"CREATE OR REPLACE TABLE {work.sql()} (a INTEGER)"))
+        db.copy_rows(work, ["a"], ((i,) for i in range(5000)))
+        rows = db.raw_rows(
+            "SELECT reltuples FROM pg_class WHERE relname = ? AND relpersistence = 't'", (work.name,)
+        )
+    assert rows == [(5000.0,)]
+
+
 def test_integer_sums_stay_integers(pg_url: str) -> None:
     with Database.open(pg_url) as db:
         ref = _people(db)

@@ -20,10 +20,12 @@ SELECT
   gid,
   COUNT(*) AS size,
   (
-    ARRAY_AGG("k1")
+    ARRAY_AGG("k1") FILTER(WHERE
+      "k1" IS NOT NULL)
   )[1] AS "k1",
   (
-    ARRAY_AGG("k2")
+    ARRAY_AGG("k2") FILTER(WHERE
+      "k2" IS NOT NULL)
   )[1] AS "k2"
 FROM t
 WHERE

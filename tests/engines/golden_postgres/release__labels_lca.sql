@@ -50,14 +50,16 @@ WITH a AS (
     CASE
       WHEN COUNT(DISTINCT a."c3") = 1
       THEN CAST((
-        ARRAY_AGG(a."c3")
+        ARRAY_AGG(a."c3") FILTER(WHERE
+          a."c3" IS NOT NULL)
       )[1] AS TEXT)
       ELSE '*'
     END AS "q3",
     CASE
       WHEN COUNT(DISTINCT a."c4") = 1
       THEN CAST((
-        ARRAY_AGG(a."c4")
+        ARRAY_AGG(a."c4") FILTER(WHERE
+          a."c4" IS NOT NULL)
       )[1] AS TEXT)
       ELSE '*'
     END AS "q4"
@@ -71,7 +73,8 @@ WITH a AS (
     s.lo,
     s.hi,
     (
-      ARRAY_AGG(n.label ORDER BY n.depth DESC)
+      ARRAY_AGG(n.label ORDER BY n.depth DESC) FILTER(WHERE
+        n.label IS NOT NULL AND n.depth IS NOT NULL)
     )[1] AS label
   FROM (
     SELECT DISTINCT
