@@ -34,6 +34,7 @@ from .embedded import Database
 from .urls import display_url, scrub, url_password
 
 TEMP_SCHEMA = "pg_temp"
+MIN_SERVER_VERSION = 140000  # hash_record_extended (the 64-bit ids of hash())
 # Session settings for ldiv_db's statements: they are few, large and analytic. JIT compilation costs
 # more than it saves at these sizes; hash aggregates and joins over work tables want more than the
 # default 4 MB before they spill (LDIV_PG_WORK_MEM overrides). Nested loops are discouraged (the planner
@@ -109,6 +110,13 @@ class PostgresDatabase(Database):
             )
         except psycopg.OperationalError as exc:
             raise _connect_error(where, _message(exc, secret)) from None
+        if con.info.server_version < MIN_SERVER_VERSION:
+            found = con.info.parameter_status("server_version") or str(con.info.server_version)
+            con.close()
+            raise BadInput(
+                f"the PostgreSQL server at {where} runs version {found}; ldiv_db needs PostgreSQL 14 or later",
+                "upgrade the server, or anonymize in a DuckDB file (ldiv load) and copy the release back",
+            )
         con.adapters.register_loader("numeric", _NumericLoader)
         con.prepare_threshold = None  # work tables are replaced under the same statement text
         db = cls(con, url, read_only=mode == "read", secret=secret)

@@ -109,6 +109,32 @@ def test_any_value_and_arg_max_skip_nulls_as_on_duckdb(pg_url: str) -> None:
     assert got == want
 
 
+def test_hash_ids_separate_positions_and_nulls_and_the_second_hash_is_independent(pg_url: str) -> None:
+    rows = [
+        ("a", "b"),
+        ("b", "a"),
+        ("ab", ""),
+        ("", "ab"),
+        (None, "x"),
+        ("x", None),
+        (None, None),
+        ("", None),
+    ]
+    values = ", ".join(f"({i}, ?, ?)" for i in range(len(rows)))
+    sql = (
+        f"SELECT i, hash(p, q) >> 1 AS h1, hash(p, q, 'ldiv') >> 1 AS h2 FROM (VALUES {values}) AS t(i, p, q) "
+        "ORDER BY i"
+    )
+    with Database.open(pg_url) as db:
+        got = db.raw_rows(sql, [v for r in rows for v in r])
+    h1 = [h for _, h, _ in got]
+    h2 = [h for _, _, h in got]
+    assert len(set(h1)) == len(rows) and len(set(h2)) == len(rows)
+    assert all(0 <= h < 2**62 for h in h1 + h2)
+    # the second hash is no affine image of the first (an appended element would make it 31 * h + c)
+    assert len({(b - 31 * a) % 2**62 for a, b in zip(h1, h2, strict=True)}) == len(rows)
+
+
 def test_a_table_filled_by_copy_has_statistics(pg_url: str) -> None:
     with Database.open(pg_url) as db:
         work = db.work_table("filled")
