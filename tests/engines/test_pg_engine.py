@@ -135,6 +135,19 @@ def test_hash_ids_separate_positions_and_nulls_and_the_second_hash_is_independen
     assert len({(b - 31 * a) % 2**62 for a, b in zip(h1, h2, strict=True)}) == len(rows)
 
 
+def test_rowid_is_page_times_65536_plus_tuple_minus_one_across_pages(pg_url: str) -> None:
+    with Database.open(pg_url) as db:
+        db.raw_rows(
+            "CREATE TABLE public.wide AS SELECT g AS id, repeat('x', 500) AS pad FROM generate_series(1, 400) AS g"
+        )
+        got = db.raw_rows("SELECT rowid AS r, CAST(ctid AS VARCHAR) AS c FROM public.wide")
+    want = []
+    for _, c in got:
+        page, tup = (int(x) for x in c.strip("()").split(","))
+        want.append(page * 65536 + tup - 1)
+    assert [r for r, _ in got] == want and max(want) > 65536
+
+
 def test_a_table_filled_by_copy_has_statistics(pg_url: str) -> None:
     with Database.open(pg_url) as db:
         work = db.work_table("filled")
