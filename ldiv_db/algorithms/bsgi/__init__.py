@@ -33,6 +33,7 @@ stay the paper's and the IL never rises above it. The details report IL before/a
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import random
 import time
@@ -58,6 +59,7 @@ from .construct import construct
 from .cost import Attribute, CostModel
 from .engine import Cells, Engine, Result
 from .refine import REFINE, Refined, refine_details, refiner_for
+from .split import partition_cost, split
 
 DEFAULT_WINDOW = 12
 EXACT_BUDGET = 2_000_000  # fast mode runs the exact greedy when Σ_buckets rows × cells stays below this
@@ -198,9 +200,9 @@ class Bsgi(Algorithm):
         t_sql = time.perf_counter()
         result, greedy, waves, schedule = self._group(request, prep, l, window)
         t_engine = time.perf_counter()
-        refined = None
+        refined, start = None, {}
         if opts["refine"] == "exchange":
-            result, refined = self._refine(request, prep, l, result, schedule)
+            result, refined, start = self._refine(request, prep, l, result, schedule)
         t_refine = time.perf_counter()
         assignment, summary = self._write(request, prep, result, l)
         t_end = time.perf_counter()
@@ -214,7 +216,7 @@ class Bsgi(Algorithm):
             request, l, result, summary, schedule, prep, window, greedy, waves, seconds
         )  # fmt: skip
         if refined is not None:
-            details["refine"] = refine_details(refined, prep.cost)
+            details["refine"] = {**refine_details(refined, prep.cost), **start}
         return Partitioning(
             assignment=assignment,
             recoding="lca",
@@ -301,32 +303,43 @@ class Bsgi(Algorithm):
 
     def _refine(
         self, request: AnonymizeRequest, prep: _Prepared, l: int, greedy: Result, schedule: Any
-    ) -> tuple[Result, Refined]:
-        """``--refine exchange``: exchanges from the greedy's classes or (single SA, no individual
-        column) from the locality construction when it starts at a lower IL with the same class sizes
-        (its residual rows may land elsewhere; DM and CAVG must stay the paper's); exchanges never
-        raise the IL, so it never exceeds the paper's."""
+    ) -> tuple[Result, Refined, dict[str, Any]]:
+        """``--refine exchange``: the exchange search from the best start. Candidates: the greedy's
+        classes and (single SA, no individual column) the locality construction and the feasible split
+        (:mod:`.split`). The start is the lowest-IL candidate with the greedy's class count and a DM not
+        above the greedy's (ties: greedy, locality, split), so DM and CAVG stay the paper's or better;
+        exchanges never raise the IL, so it never exceeds the paper's."""
         cells = prep.cells
         keys = locality_keys(cells.codes, locality_orders(prep.order, ORDERS))
         refiner = refiner_for(cells, prep.cost, keys)
-        start = greedy
+        starts: list[tuple[str, Result]] = [("greedy", greedy)]
         if schedule is not None:
-            row_key = np.repeat(
-                keys.reshape(len(keys), -1)[:, 0], np.diff(np.append(cells.cell_start, cells.n))
-            )
+            row_key = np.repeat(keys.reshape(len(keys), -1)[:, 0], np.diff(np.append(cells.cell_start, cells.n)))
             rank = np.empty(cells.n, dtype=np.int64)
             rank[np.argsort(row_key, kind="stable")] = np.arange(cells.n, dtype=np.int64)
             chosen = construct(refiner.distinct[0], rank, l, schedule.classes)
             engine = Engine(cells, prep.cost, l, criterion=request.options["incorporate"])
             engine.adopt(chosen, *refiner.selection_states(chosen, schedule.classes))
-            built = engine.run(None)
-            same_sizes = np.array_equal(np.sort(built.sizes), np.sort(greedy.sizes))  # DM, CAVG kept
-            if same_sizes and built.il_scaled < greedy.il_scaled:
-                start = built
+            starts.append(("locality", engine.run(None)))
+            t0 = time.perf_counter()
+            cut = split(refiner, rank, greedy.classes)
+            if cut is not None:
+                il = partition_cost(refiner, cut.gid)
+                starts.append(("split", dataclasses.replace(greedy, gid=cut.gid, il_scaled=il)))
+                info_split = {"split_levels": cut.levels, "split_dealt": cut.dealt}
+            split_seconds = round(time.perf_counter() - t0, 4)
+        dm = _dm(greedy.gid)
+        fit = [(name, r) for name, r in starts if r.classes == greedy.classes and _dm(r.gid) <= dm]
+        name, start = min(fit, key=lambda c: c[1].il_scaled)  # first of equal ILs: the order above
+        info: dict[str, Any] = {"start": name, "start_il": float(prep.cost.ncp(start.il_scaled))}
+        info["start_candidates"] = {n: float(prep.cost.ncp(r.il_scaled)) for n, r in starts}
+        if schedule is not None:
+            info["split_seconds"] = split_seconds
+            info.update(info_split)
         refined = refiner.run(start.gid)
         refined.il_before = greedy.il_scaled
-        start.gid, start.il_scaled = refined.gid, refined.il_after
-        return start, refined
+        start = dataclasses.replace(start, gid=refined.gid, il_scaled=refined.il_after)
+        return start, refined, info
 
     def _write(self, request: AnonymizeRequest, prep: _Prepared, result: Result, l: int) -> tuple[Any, Any]:
         """Write the assignment and count the classes in SQL; refuse repeated individuals."""
@@ -536,6 +549,11 @@ def refuse_repeated_individuals(summary: Mapping[str, Any], cells: Cells, l: int
         "nothing was written",
         "lower l, give each individual fewer rows, or drop --individual-column",
     )
+
+
+def _dm(gid: np.ndarray) -> int:
+    """Σ_G |G|² of a partition (row position → class)."""
+    return int((np.bincount(gid).astype(np.int64) ** 2).sum())
 
 
 def _exact_work(cells: Cells) -> int:

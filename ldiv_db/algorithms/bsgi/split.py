@@ -1,0 +1,289 @@
+"""A top-down "feasible split" construction of BSGI's classes (``--refine exchange``, single SA, no
+individual column): Mondrian-like cuts that are only made where every part can still be dealt into
+classes of distinct SA values with the target sizes.
+
+Let k be the class count of the Max-l greedy (BSGI Theorem 1's maximum), n the rows, s = n // k.
+
+**Lemma (dealing).** A node of n' rows can be dealt into k' classes whose sizes are in {s, s + 1} and
+whose SA values are all distinct iff (a) k'·s ≤ n' ≤ k'·(s + 1) and (b) every SA value occurs at most
+k' times in the node. *Necessity*: k' classes of sizes in [s, s + 1] hold between k'·s and k'·(s + 1)
+rows, and a value in a class of distinct values occurs once per class at most. *Sufficiency*: sort the
+node's rows by SA value and give the j-th row to class j mod k'. The class sizes differ by at most one
+and sum to n', so each is ⌊n'/k'⌋ or ⌈n'/k'⌉, both in [s, s + 1] by (a); a value occupies at most k'
+consecutive positions, whose residues mod k' are distinct, so no class holds it twice. When k divides n
+every class then has exactly s rows (the sizes sum to k·s), otherwise the sizes are s and s + 1; either
+way Σ|G|² (DM) is the least any k classes of n rows can have, so it is never above the greedy's.
+
+**Cuts.** Sort a node's rows along one QI and cut it at position p into (p rows, k1 classes) and
+(n' − p rows, k' − k1 classes). Each part can be dealt iff it meets (a) and (b), so the cut is
+*admissible* iff some integer k1 satisfies
+
+    max(⌈p/(s+1)⌉, M_L(p), k' − ⌊(n'−p)/s⌋) ≤ k1 ≤ min(⌊p/s⌋, k' − ⌈(n'−p)/(s+1)⌉, k' − M_R(p))
+
+where M_L(p) (M_R(p)) is the largest per-value count of the prefix (suffix). M_L is the running maximum
+of "occurrence number of this row's value so far", so every position of every node of a level is
+checked with a few numpy operations segmented by node (the suffix likewise, from the end). By induction
+every leaf node (k' = 1) is a class of distinct values and size s or s + 1, and a node with no
+admissible cut is dealt by the lemma; the root meets (a) by the choice of s and (b) iff no SA value has
+more than k rows (else :func:`split` returns ``None``: the greedy had to repeat values).
+
+**Rule per level** (every node with k' ≥ 2 at once): the QIs are tried in decreasing weighted cost of
+the node's span (Mondrian's widest normalized range: the scaled NCP of min..max codes; hierarchical
+codes are preorder node ids, so subtrees are contiguous); the rows are sorted by (that QI's code,
+locality key) and cut at the admissible position nearest the middle that falls between two different
+codes. A node without such a cut on any QI may cut inside a run of equal codes of its widest QI; a node
+without any admissible cut is dealt. k1 is the admissible value closest to k'·p/n'.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..shared.trees import IntArray
+from .refine import Refiner
+
+
+@dataclass
+class _Level:
+    """The live nodes of a level: their rows (``perm``, nodes contiguous in order), sizes, classes."""
+
+    perm: IntArray
+    lens: IntArray
+    ks: IntArray
+
+    @property
+    def starts(self) -> IntArray:
+        return np.concatenate([[0], np.cumsum(self.lens)[:-1]]).astype(np.int64)
+
+    def seg(self) -> IntArray:
+        return np.repeat(np.arange(len(self.lens), dtype=np.int64), self.lens)
+
+
+def deal(value: IntArray, key: IntArray, seg: IntArray, ks: IntArray) -> IntArray:
+    """The lemma's round-robin: per segment (rows grouped by ``seg``, ascending), the class 0..k'-1 of
+    each row when the segment's rows, sorted by (value, key), are dealt in turn."""
+    order = np.lexsort((key, value, seg))
+    start = np.searchsorted(seg[order], seg[order], side="left")
+    local = np.arange(len(seg), dtype=np.int64) - start
+    out = np.empty(len(seg), dtype=np.int64)
+    out[order] = local % ks[seg[order]]
+    return out
+
+
+def _occurrences(value: IntArray, seg: IntArray) -> tuple[IntArray, IntArray]:
+    """Per position: the occurrence number (1-based) of its value within its segment so far, and the
+    number of occurrences from it to the segment's end."""
+    n = len(value)
+    group = seg * (int(value.max()) + 1 if n else 1) + value
+    order = np.argsort(group, kind="stable")
+    g = group[order]
+    first = np.flatnonzero(np.r_[True, g[1:] != g[:-1]])
+    sizes = np.diff(np.append(first, n))
+    run = np.arange(n, dtype=np.int64) - np.repeat(first, sizes)
+    occ = np.empty(n, dtype=np.int64)
+    occ[order] = run + 1
+    total = np.empty(n, dtype=np.int64)
+    total[order] = np.repeat(sizes, sizes)
+    return occ, total - occ + 1
+
+
+def _segmented_max(x: IntArray, seg: IntArray, reverse: bool) -> IntArray:
+    """Running maximum of x (≥ 0) within each segment, from its start (or from its end)."""
+    big = int(x.max()) + 1 if len(x) else 1
+    if not reverse:
+        off = seg * big
+        return np.maximum.accumulate(x + off) - off
+    off = (int(seg.max()) - seg) * big if len(seg) else seg
+    return (np.maximum.accumulate((x + off)[::-1]) - off[::-1])[::-1]
+
+
+def _cuts(
+    code: IntArray, value: IntArray, seg: IntArray, lens: IntArray, ks: IntArray, s: int, clean: bool
+) -> tuple[IntArray, IntArray]:
+    """For sorted rows grouped by ``seg``: per segment the admissible cut nearest the middle (position p
+    in its rows, −1 if none) and its k1."""
+    m = len(lens)
+    occ, rest = _occurrences(value, seg)
+    m_left = _segmented_max(occ, seg, reverse=False)
+    m_right = _segmented_max(rest, seg, reverse=True)
+    starts = np.concatenate([[0], np.cumsum(lens)[:-1]]).astype(np.int64)
+    j = np.flatnonzero(np.arange(len(seg)) != starts[seg])  # cut before row j (p ≥ 1)
+    sj = seg[j]
+    p, size, k = j - starts[sj], lens[sj], ks[sj]
+    q = size - p
+    lo = np.maximum.reduce([-(-p // (s + 1)), m_left[j - 1], k - q // s])
+    hi = np.minimum.reduce([p // s, k - (-(-q // (s + 1))), k - m_right[j]])
+    ok = lo <= hi
+    if clean:
+        ok &= code[j - 1] != code[j]
+    j, sj, p, size, k, lo, hi = (x[ok] for x in (j, sj, p, size, k, lo, hi))
+    pick = np.lexsort((p, np.abs(2 * p - size), sj))
+    first = pick[np.r_[True, sj[pick][1:] != sj[pick][:-1]]] if len(pick) else pick
+    cut = np.full(m, -1, dtype=np.int64)
+    k1 = np.zeros(m, dtype=np.int64)
+    cut[sj[first]] = p[first]
+    want = (2 * k[first] * p[first] + size[first]) // (2 * size[first])
+    k1[sj[first]] = np.clip(want, lo[first], hi[first])
+    return cut, k1
+
+
+def _near_prefix(
+    value: IntArray, seg: IntArray, lens: IntArray, ks: IntArray, s: int
+) -> tuple[IntArray, IntArray, IntArray]:
+    """For sorted rows grouped by ``seg`` (every segment dealable): the near-prefix split of each
+    segment (see the module docstring): which rows go left, and per segment p and k1."""
+    occ, rest = _occurrences(value, seg)
+    cnt = occ + rest - 1  # the value's count in the segment
+    starts = np.concatenate([[0], np.cumsum(lens)[:-1]]).astype(np.int64)
+    local = np.arange(len(seg), dtype=np.int64) - starts[seg]
+    k1 = ks // 2
+    lo = np.maximum(k1 * s, lens - (ks - k1) * (s + 1))
+    hi = np.minimum(k1 * (s + 1), lens - (ks - k1) * s)
+    p = np.clip((lens * k1 + ks // 2) // ks, lo, hi)
+    low = np.maximum(0, cnt - (ks - k1)[seg])
+    high = np.minimum(cnt, k1[seg])
+    group = seg * (int(value.max()) + 1) + value
+    natural = np.bincount(group, weights=local < p[seg], minlength=int(group.max()) + 1)[group]
+    take = np.clip(natural.astype(np.int64), low, high)  # per row: its value's left count
+    first = occ == 1
+    deficit = p - np.bincount(seg[first], weights=take[first], minlength=len(lens)).astype(np.int64)
+    left = occ <= take
+    more = np.flatnonzero((occ > take) & (occ <= high))  # rows that may join the left, nearest first
+    left[_nearest(more, seg, local, np.maximum(deficit, 0), len(lens))] = True
+    fewer = np.flatnonzero((occ <= take) & (occ > low))  # rows that may leave it, nearest first
+    left[_nearest(fewer, seg, -local, np.maximum(-deficit, 0), len(lens))] = False
+    return left, p, k1
+
+
+def _nearest(rows: IntArray, seg: IntArray, dist: IntArray, want: IntArray, m: int) -> IntArray:
+    """Per segment, its ``want`` rows of ``rows`` with the smallest ``dist``."""
+    order = rows[np.lexsort((dist[rows], seg[rows]))]
+    sg = seg[order]
+    rank = np.arange(len(order)) - np.searchsorted(sg, sg, side="left")
+    return order[rank < want[sg]]
+
+
+class _Splitter:
+    """The level loop of :func:`split` (see the module docstring)."""
+
+    def __init__(self, refiner: Refiner, key: IntArray, k: int) -> None:
+        self.attrs = refiner.attrs
+        self.codes = np.stack([a.codes for a in self.attrs]) if self.attrs else np.zeros((0, len(key)))
+        self.value = refiner.distinct[0]
+        self.key = key
+        self.n = len(key)
+        self.s = self.n // k
+        self.gid = np.full(self.n, -1, dtype=np.int64)
+        self.classes = 0
+        self.dealt = 0  # nodes without any admissible cut
+
+    def _spans(self, lv: _Level) -> IntArray:
+        """Per node: its QIs by decreasing scaled cost of the node's span (ties by QI order)."""
+        starts = lv.starts
+        cost = np.zeros((len(lv.lens), len(self.attrs)))
+        for i, at in enumerate(self.attrs):
+            c = at.codes[lv.perm]
+            lo, hi = np.minimum.reduceat(c, starts), np.maximum.reduceat(c, starts)
+            cost[:, i] = at.cost(at.join(at.state(lo), at.state(hi)))
+        return np.argsort(-cost, axis=1, kind="stable")
+
+    def _attempt(self, lv: _Level, nodes: IntArray, qi: IntArray, clean: bool) -> tuple[IntArray, IntArray]:
+        """Sort the rows of ``nodes`` by (QI ``qi[node]``, locality key) and look for their cuts; the
+        nodes that find one get their rows re-ordered in ``lv.perm``."""
+        lens, starts = lv.lens[nodes], lv.starts[nodes]
+        seg = np.repeat(np.arange(len(nodes), dtype=np.int64), lens)
+        pos = np.repeat(starts - np.concatenate([[0], np.cumsum(lens)[:-1]]), lens) + np.arange(len(seg))
+        rows = lv.perm[pos]
+        code = self.codes[qi[seg], rows]
+        order = np.lexsort((self.key[rows], code, seg))
+        rows, code = rows[order], code[order]
+        if not clean:  # every node is cut, by the near-prefix split
+            left, cut, k1 = _near_prefix(self.value[rows], seg, lens, lv.ks[nodes], self.s)
+            lv.perm[pos] = rows[np.lexsort((~left, seg))]
+            return cut, k1
+        cut, k1 = _cuts(code, self.value[rows], seg, lens, lv.ks[nodes], self.s, clean)
+        found = cut[seg] >= 0
+        lv.perm[pos[found]] = rows[found]
+        return cut, k1
+
+    def _finish(self, lv: _Level, nodes: IntArray, local: IntArray | None) -> None:
+        """Nodes become classes: k' = 1 nodes whole (``local`` None), others by the lemma's deal."""
+        lens, starts = lv.lens[nodes], lv.starts[nodes]
+        seg = np.repeat(np.arange(len(nodes), dtype=np.int64), lens)
+        pos = np.repeat(starts - np.concatenate([[0], np.cumsum(lens)[:-1]]), lens) + np.arange(len(seg))
+        ks = lv.ks[nodes]
+        base = self.classes + np.concatenate([[0], np.cumsum(ks)[:-1]]).astype(np.int64)
+        rows = lv.perm[pos]
+        within = np.zeros(len(rows), dtype=np.int64) if local is None else local
+        self.gid[rows] = base[seg] + within
+        self.classes += int(ks.sum())
+
+    def level(self, lv: _Level) -> _Level:
+        """One level: classes leave, the other nodes are cut (or dealt); returns the next level."""
+        m = len(lv.lens)
+        cut = np.full(m, -1, dtype=np.int64)
+        k1 = np.zeros(m, dtype=np.int64)
+        active = np.flatnonzero(lv.ks >= 2)
+        if len(active):
+            rank = self._spans(lv)
+            for r, clean in [(r, True) for r in range(len(self.attrs))] + [(0, False)]:
+                nodes = active[cut[active] < 0]
+                if not len(nodes):
+                    break
+                c, k = self._attempt(lv, nodes, rank[nodes, r], clean)
+                cut[nodes], k1[nodes] = c, k
+        leaves = np.flatnonzero(lv.ks == 1)
+        if len(leaves):
+            self._finish(lv, leaves, None)
+        stuck = active[cut[active] < 0]
+        if len(stuck):
+            self.dealt += len(stuck)
+            lens = lv.lens[stuck]
+            seg = np.repeat(np.arange(len(stuck), dtype=np.int64), lens)
+            starts = lv.starts[stuck]
+            pos = np.repeat(starts - np.concatenate([[0], np.cumsum(lens)[:-1]]), lens) + np.arange(len(seg))
+            rows = lv.perm[pos]
+            self._finish(lv, stuck, deal(self.value[rows], self.key[rows], seg, lv.ks[stuck]))
+        going = cut >= 0
+        keep = np.repeat(going, lv.lens)
+        lens = np.stack([cut[going], lv.lens[going] - cut[going]], axis=1).reshape(-1)
+        ks = np.stack([k1[going], lv.ks[going] - k1[going]], axis=1).reshape(-1)
+        return _Level(lv.perm[keep], lens.astype(np.int64), ks.astype(np.int64))
+
+
+@dataclass
+class Split:
+    gid: IntArray  # per row position: class 0..k-1
+    levels: int
+    dealt: int  # nodes dealt round-robin for want of an admissible cut
+
+
+def split(refiner: Refiner, key: IntArray, k: int) -> Split | None:
+    """The feasible-split partition of the refiner's rows into k classes (sizes in {n//k, n//k + 1},
+    distinct SA values in each), rows sorted second by ``key`` (the locality key); ``None`` when some SA
+    value has more than k rows (no such partition exists)."""
+    n = len(key)
+    value = refiner.distinct[0]
+    if k < 1 or n < k or (n and int(np.bincount(value).max()) > k):
+        return None
+    sp = _Splitter(refiner, key, k)
+    lv = _Level(np.arange(n, dtype=np.int64), np.array([n], dtype=np.int64), np.array([k], dtype=np.int64))
+    levels = 0
+    while len(lv.lens):
+        lv = sp.level(lv)
+        levels += 1
+    return Split(sp.gid, levels, sp.dealt)
+
+
+def partition_cost(refiner: Refiner, gid: IntArray) -> int | float:
+    """Σ_G |G|·cost(G) of a partition (row position → class 0..k-1), in the cost model's scaled units."""
+    k = int(gid.max()) + 1
+    sizes = np.bincount(gid, minlength=k).astype(np.int64)
+    rows = np.argsort(gid, kind="stable")
+    start = np.concatenate([[0], np.cumsum(sizes)[:-1]])
+    mem = np.full((k, int(sizes.max())), -1, dtype=np.int64)
+    mem[gid[rows], np.arange(len(rows)) - start[gid[rows]]] = rows
+    total: int | float = (sizes * refiner.class_costs(mem, sizes)).sum().item()
+    return total
