@@ -59,7 +59,7 @@ from .construct import construct
 from .cost import Attribute, CostModel
 from .engine import Cells, Engine, Result
 from .refine import REFINE, Refined, refine_details, refiner_for
-from .split import partition_cost, split
+from .split import best_start, split_start
 
 DEFAULT_WINDOW = 12
 EXACT_BUDGET = 2_000_000  # fast mode runs the exact greedy when Σ_buckets rows × cells stays below this
@@ -200,7 +200,7 @@ class Bsgi(Algorithm):
         t_sql = time.perf_counter()
         result, greedy, waves, schedule = self._group(request, prep, l, window)
         t_engine = time.perf_counter()
-        refined, start = None, {}
+        refined, start = None, dict[str, Any]()
         if opts["refine"] == "exchange":
             result, refined, start = self._refine(request, prep, l, result, schedule)
         t_refine = time.perf_counter()
@@ -304,42 +304,30 @@ class Bsgi(Algorithm):
     def _refine(
         self, request: AnonymizeRequest, prep: _Prepared, l: int, greedy: Result, schedule: Any
     ) -> tuple[Result, Refined, dict[str, Any]]:
-        """``--refine exchange``: the exchange search from the best start. Candidates: the greedy's
-        classes and (single SA, no individual column) the locality construction and the feasible split
-        (:mod:`.split`). The start is the lowest-IL candidate with the greedy's class count and a DM not
-        above the greedy's (ties: greedy, locality, split), so DM and CAVG stay the paper's or better;
-        exchanges never raise the IL, so it never exceeds the paper's."""
+        """``--refine exchange``: the exchange search from the best start (:func:`.split.best_start`):
+        the greedy's classes or (single SA, no individual column) the locality construction or the
+        feasible split; exchanges never raise the IL, so it never exceeds the paper's."""
         cells = prep.cells
         keys = locality_keys(cells.codes, locality_orders(prep.order, ORDERS))
         refiner = refiner_for(cells, prep.cost, keys)
         starts: list[tuple[str, Result]] = [("greedy", greedy)]
+        info: dict[str, Any] = {}
         if schedule is not None:
-            row_key = np.repeat(keys.reshape(len(keys), -1)[:, 0], np.diff(np.append(cells.cell_start, cells.n)))
+            row_key = np.repeat(
+                keys.reshape(len(keys), -1)[:, 0], np.diff(np.append(cells.cell_start, cells.n))
+            )
             rank = np.empty(cells.n, dtype=np.int64)
             rank[np.argsort(row_key, kind="stable")] = np.arange(cells.n, dtype=np.int64)
             chosen = construct(refiner.distinct[0], rank, l, schedule.classes)
             engine = Engine(cells, prep.cost, l, criterion=request.options["incorporate"])
             engine.adopt(chosen, *refiner.selection_states(chosen, schedule.classes))
             starts.append(("locality", engine.run(None)))
-            t0 = time.perf_counter()
-            cut = split(refiner, rank, greedy.classes)
-            if cut is not None:
-                il = partition_cost(refiner, cut.gid)
-                starts.append(("split", dataclasses.replace(greedy, gid=cut.gid, il_scaled=il)))
-                info_split = {"split_levels": cut.levels, "split_dealt": cut.dealt}
-            split_seconds = round(time.perf_counter() - t0, 4)
-        dm = _dm(greedy.gid)
-        fit = [(name, r) for name, r in starts if r.classes == greedy.classes and _dm(r.gid) <= dm]
-        name, start = min(fit, key=lambda c: c[1].il_scaled)  # first of equal ILs: the order above
-        info: dict[str, Any] = {"start": name, "start_il": float(prep.cost.ncp(start.il_scaled))}
-        info["start_candidates"] = {n: float(prep.cost.ncp(r.il_scaled)) for n, r in starts}
-        if schedule is not None:
-            info["split_seconds"] = split_seconds
-            info.update(info_split)
+            starts, info = split_start(refiner, rank, greedy, starts)
+        start, chosen_info = best_start(starts, greedy, prep.cost)
         refined = refiner.run(start.gid)
         refined.il_before = greedy.il_scaled
         start = dataclasses.replace(start, gid=refined.gid, il_scaled=refined.il_after)
-        return start, refined, info
+        return start, refined, {**chosen_info, **info}
 
     def _write(self, request: AnonymizeRequest, prep: _Prepared, result: Result, l: int) -> tuple[Any, Any]:
         """Write the assignment and count the classes in SQL; refuse repeated individuals."""
@@ -549,11 +537,6 @@ def refuse_repeated_individuals(summary: Mapping[str, Any], cells: Cells, l: int
         "nothing was written",
         "lower l, give each individual fewer rows, or drop --individual-column",
     )
-
-
-def _dm(gid: np.ndarray) -> int:
-    """Σ_G |G|² of a partition (row position → class)."""
-    return int((np.bincount(gid).astype(np.int64) ** 2).sum())
 
 
 def _exact_work(cells: Cells) -> int:

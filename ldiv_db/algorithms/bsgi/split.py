@@ -37,12 +37,20 @@ without any admissible cut is dealt. k1 is the admissible value closest to k'·p
 
 from __future__ import annotations
 
+import dataclasses
+import time
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from ..shared.trees import IntArray
+from .cost import CostModel
+from .engine import Result
 from .refine import Refiner
+
+TRIES = 3  # a node is cut along the best of its TRIES widest QIs
 
 
 @dataclass
@@ -100,7 +108,7 @@ def _segmented_max(x: IntArray, seg: IntArray, reverse: bool) -> IntArray:
 
 
 def _cuts(
-    code: IntArray, value: IntArray, seg: IntArray, lens: IntArray, ks: IntArray, s: int, clean: bool
+    code: IntArray, value: IntArray, seg: IntArray, lens: IntArray, ks: IntArray, s: int
 ) -> tuple[IntArray, IntArray]:
     """For sorted rows grouped by ``seg``: per segment the admissible cut nearest the middle (position p
     in its rows, −1 if none) and its k1."""
@@ -115,9 +123,7 @@ def _cuts(
     q = size - p
     lo = np.maximum.reduce([-(-p // (s + 1)), m_left[j - 1], k - q // s])
     hi = np.minimum.reduce([p // s, k - (-(-q // (s + 1))), k - m_right[j]])
-    ok = lo <= hi
-    if clean:
-        ok &= code[j - 1] != code[j]
+    ok = (lo <= hi) & (code[j - 1] != code[j])
     j, sj, p, size, k, lo, hi = (x[ok] for x in (j, sj, p, size, k, lo, hi))
     pick = np.lexsort((p, np.abs(2 * p - size), sj))
     first = pick[np.r_[True, sj[pick][1:] != sj[pick][:-1]]] if len(pick) else pick
@@ -168,99 +174,96 @@ def _nearest(rows: IntArray, seg: IntArray, dist: IntArray, want: IntArray, m: i
 class _Splitter:
     """The level loop of :func:`split` (see the module docstring)."""
 
-    def __init__(self, refiner: Refiner, key: IntArray, k: int) -> None:
+    def __init__(self, refiner: Refiner, key: IntArray, k: int, tries: int) -> None:
         self.attrs = refiner.attrs
-        self.codes = np.stack([a.codes for a in self.attrs]) if self.attrs else np.zeros((0, len(key)))
+        self.codes = np.stack([a.codes for a in self.attrs])
         self.value = refiner.distinct[0]
         self.key = key
         self.n = len(key)
         self.s = self.n // k
+        self.tries = max(1, min(tries, len(self.attrs)))
         self.gid = np.full(self.n, -1, dtype=np.int64)
         self.classes = 0
-        self.dealt = 0  # nodes without any admissible cut
+        self.near = 0  # cuts made by the near-prefix split
 
-    def _spans(self, lv: _Level) -> IntArray:
-        """Per node: its QIs by decreasing scaled cost of the node's span (ties by QI order)."""
-        starts = lv.starts
-        cost = np.zeros((len(lv.lens), len(self.attrs)))
+    def _span_cost(self, rows: IntArray, lens: IntArray) -> npt.NDArray[np.float64]:
+        """Per segment of ``rows`` (contiguous, lengths ``lens`` ≥ 1) and QI: the scaled cost of its span."""
+        starts = np.concatenate([[0], np.cumsum(lens)[:-1]]).astype(np.int64)
+        cost = np.zeros((len(lens), len(self.attrs)))
         for i, at in enumerate(self.attrs):
-            c = at.codes[lv.perm]
+            c = at.codes[rows]
             lo, hi = np.minimum.reduceat(c, starts), np.maximum.reduceat(c, starts)
             cost[:, i] = at.cost(at.join(at.state(lo), at.state(hi)))
-        return np.argsort(-cost, axis=1, kind="stable")
+        return cost
 
-    def _attempt(self, lv: _Level, nodes: IntArray, qi: IntArray, clean: bool) -> tuple[IntArray, IntArray]:
-        """Sort the rows of ``nodes`` by (QI ``qi[node]``, locality key) and look for their cuts; the
-        nodes that find one get their rows re-ordered in ``lv.perm``."""
-        lens, starts = lv.lens[nodes], lv.starts[nodes]
-        seg = np.repeat(np.arange(len(nodes), dtype=np.int64), lens)
-        pos = np.repeat(starts - np.concatenate([[0], np.cumsum(lens)[:-1]]), lens) + np.arange(len(seg))
-        rows = lv.perm[pos]
+    def _attempt(self, rows: IntArray, seg: IntArray, lens: IntArray, ks: IntArray, qi: IntArray) -> _Cut:
+        """Sort each node's rows by (QI ``qi[node]``, locality key) and cut it: the admissible clean cut
+        nearest the middle, else the near-prefix split; priced by its parts' span costs."""
         code = self.codes[qi[seg], rows]
         order = np.lexsort((self.key[rows], code, seg))
         rows, code = rows[order], code[order]
-        if not clean:  # every node is cut, by the near-prefix split
-            left, cut, k1 = _near_prefix(self.value[rows], seg, lens, lv.ks[nodes], self.s)
-            lv.perm[pos] = rows[np.lexsort((~left, seg))]
-            return cut, k1
-        cut, k1 = _cuts(code, self.value[rows], seg, lens, lv.ks[nodes], self.s, clean)
-        found = cut[seg] >= 0
-        lv.perm[pos[found]] = rows[found]
-        return cut, k1
+        value = self.value[rows]
+        cut, k1 = _cuts(code, value, seg, lens, ks, self.s)
+        missed = cut < 0
+        near = np.flatnonzero(missed)
+        if len(near):
+            inner = cut[seg] < 0
+            sub = np.searchsorted(near, seg[inner])
+            left, cut[near], k1[near] = _near_prefix(value[inner], sub, lens[near], ks[near], self.s)
+            rows[inner] = rows[inner][np.lexsort((~left, sub))]
+        parts = np.stack([cut, lens - cut], axis=1).reshape(-1)
+        cost = self._span_cost(rows, parts).sum(axis=1) * parts
+        return _Cut(rows, cut, k1, cost.reshape(-1, 2).sum(axis=1), missed)
 
-    def _finish(self, lv: _Level, nodes: IntArray, local: IntArray | None) -> None:
-        """Nodes become classes: k' = 1 nodes whole (``local`` None), others by the lemma's deal."""
-        lens, starts = lv.lens[nodes], lv.starts[nodes]
-        seg = np.repeat(np.arange(len(nodes), dtype=np.int64), lens)
-        pos = np.repeat(starts - np.concatenate([[0], np.cumsum(lens)[:-1]]), lens) + np.arange(len(seg))
-        ks = lv.ks[nodes]
-        base = self.classes + np.concatenate([[0], np.cumsum(ks)[:-1]]).astype(np.int64)
-        rows = lv.perm[pos]
-        within = np.zeros(len(rows), dtype=np.int64) if local is None else local
-        self.gid[rows] = base[seg] + within
-        self.classes += int(ks.sum())
+    def _finish(self, rows: IntArray, lens: IntArray) -> None:
+        """Nodes of one class each become classes."""
+        self.gid[rows] = self.classes + np.repeat(np.arange(len(lens), dtype=np.int64), lens)
+        self.classes += len(lens)
 
     def level(self, lv: _Level) -> _Level:
-        """One level: classes leave, the other nodes are cut (or dealt); returns the next level."""
-        m = len(lv.lens)
-        cut = np.full(m, -1, dtype=np.int64)
-        k1 = np.zeros(m, dtype=np.int64)
-        active = np.flatnonzero(lv.ks >= 2)
-        if len(active):
-            rank = self._spans(lv)
-            for r, clean in [(r, True) for r in range(len(self.attrs))] + [(0, False)]:
-                nodes = active[cut[active] < 0]
-                if not len(nodes):
-                    break
-                c, k = self._attempt(lv, nodes, rank[nodes, r], clean)
-                cut[nodes], k1[nodes] = c, k
-        leaves = np.flatnonzero(lv.ks == 1)
-        if len(leaves):
-            self._finish(lv, leaves, None)
-        stuck = active[cut[active] < 0]
-        if len(stuck):
-            self.dealt += len(stuck)
-            lens = lv.lens[stuck]
-            seg = np.repeat(np.arange(len(stuck), dtype=np.int64), lens)
-            starts = lv.starts[stuck]
-            pos = np.repeat(starts - np.concatenate([[0], np.cumsum(lens)[:-1]]), lens) + np.arange(len(seg))
-            rows = lv.perm[pos]
-            self._finish(lv, stuck, deal(self.value[rows], self.key[rows], seg, lv.ks[stuck]))
-        going = cut >= 0
-        keep = np.repeat(going, lv.lens)
-        lens = np.stack([cut[going], lv.lens[going] - cut[going]], axis=1).reshape(-1)
-        ks = np.stack([k1[going], lv.ks[going] - k1[going]], axis=1).reshape(-1)
-        return _Level(lv.perm[keep], lens.astype(np.int64), ks.astype(np.int64))
+        """One level: classes leave, every other node is cut along the best of its ``tries`` widest QIs
+        (the lowest Σ rows × span cost of its two parts); returns the next level."""
+        leaf = np.repeat(lv.ks == 1, lv.lens)
+        self._finish(lv.perm[leaf], lv.lens[lv.ks == 1])
+        lens, ks, rows = lv.lens[lv.ks >= 2], lv.ks[lv.ks >= 2], lv.perm[~leaf]
+        if not len(lens):
+            return _Level(rows, lens, ks)
+        seg = np.repeat(np.arange(len(lens), dtype=np.int64), lens)
+        rank = np.argsort(-self._span_cost(rows, lens), axis=1, kind="stable")
+        best: _Cut | None = None
+        for r in range(self.tries):
+            c = self._attempt(rows, seg, lens, ks, rank[:, r])
+            if best is None:
+                best = c
+                continue
+            better = c.cost < best.cost
+            best.rows[better[seg]] = c.rows[better[seg]]
+            best.cut[better], best.k1[better], best.cost[better] = c.cut[better], c.k1[better], c.cost[better]
+            best.near[better] = c.near[better]
+        assert best is not None
+        self.near += int(best.near.sum())
+        new_lens = np.stack([best.cut, lens - best.cut], axis=1).reshape(-1)
+        new_ks = np.stack([best.k1, ks - best.k1], axis=1).reshape(-1)
+        return _Level(best.rows, new_lens.astype(np.int64), new_ks.astype(np.int64))
+
+
+@dataclass
+class _Cut:
+    rows: IntArray  # the nodes' rows, each node's left part first
+    cut: IntArray  # per node: rows of the left part
+    k1: IntArray  # per node: classes of the left part
+    cost: npt.NDArray[np.float64]  # per node: Σ over its parts of rows × span cost
+    near: npt.NDArray[np.bool_]  # per node: cut by the near-prefix split
 
 
 @dataclass
 class Split:
     gid: IntArray  # per row position: class 0..k-1
     levels: int
-    dealt: int  # nodes dealt round-robin for want of an admissible cut
+    near: int  # cuts made by the near-prefix split (no admissible clean cut)
 
 
-def split(refiner: Refiner, key: IntArray, k: int) -> Split | None:
+def split(refiner: Refiner, key: IntArray, k: int, tries: int = TRIES) -> Split | None:
     """The feasible-split partition of the refiner's rows into k classes (sizes in {n//k, n//k + 1},
     distinct SA values in each), rows sorted second by ``key`` (the locality key); ``None`` when some SA
     value has more than k rows (no such partition exists)."""
@@ -268,13 +271,13 @@ def split(refiner: Refiner, key: IntArray, k: int) -> Split | None:
     value = refiner.distinct[0]
     if k < 1 or n < k or (n and int(np.bincount(value).max()) > k):
         return None
-    sp = _Splitter(refiner, key, k)
+    sp = _Splitter(refiner, key, k, tries)
     lv = _Level(np.arange(n, dtype=np.int64), np.array([n], dtype=np.int64), np.array([k], dtype=np.int64))
     levels = 0
     while len(lv.lens):
         lv = sp.level(lv)
         levels += 1
-    return Split(sp.gid, levels, sp.dealt)
+    return Split(sp.gid, levels, sp.near)
 
 
 def partition_cost(refiner: Refiner, gid: IntArray) -> int | float:
@@ -287,3 +290,40 @@ def partition_cost(refiner: Refiner, gid: IntArray) -> int | float:
     mem[gid[rows], np.arange(len(rows)) - start[gid[rows]]] = rows
     total: int | float = (sizes * refiner.class_costs(mem, sizes)).sum().item()
     return total
+
+
+def split_start(
+    refiner: Refiner, key: IntArray, greedy: Result, starts: list[tuple[str, Result]]
+) -> tuple[list[tuple[str, Result]], dict[str, Any]]:
+    """``starts`` with the feasible split of the greedy's class count appended (when it exists), and the
+    release details of the construction."""
+    t0 = time.perf_counter()
+    cut = split(refiner, key, greedy.classes)
+    if cut is None:
+        return starts, {"split": None}
+    il = partition_cost(refiner, cut.gid)
+    seconds = round(time.perf_counter() - t0, 4)
+    info = {"split": {"levels": cut.levels, "near_prefix_cuts": cut.near, "seconds": seconds}}
+    return [*starts, ("split", dataclasses.replace(greedy, gid=cut.gid, il_scaled=il))], info
+
+
+def dm(gid: IntArray) -> int:
+    """Σ_G |G|² of a partition (row position → class)."""
+    return int((np.bincount(gid).astype(np.int64) ** 2).sum())
+
+
+def best_start(
+    starts: list[tuple[str, Result]], greedy: Result, model: CostModel
+) -> tuple[Result, dict[str, Any]]:
+    """The exchange search's start: of the candidates with the greedy's class count and a DM not above
+    the greedy's (so DM and CAVG stay the paper's or better), the lowest IL; equal ILs go to the earlier
+    candidate (greedy, locality, split), so the choice is deterministic. The greedy always qualifies."""
+    limit = dm(greedy.gid)
+    fit = [(name, r) for name, r in starts if r.classes == greedy.classes and dm(r.gid) <= limit]
+    name, start = min(fit, key=lambda c: c[1].il_scaled)
+    info = {
+        "start": name,
+        "start_il": float(model.ncp(start.il_scaled)),
+        "start_candidates": {n: float(model.ncp(r.il_scaled)) for n, r in starts},
+    }
+    return start, info
