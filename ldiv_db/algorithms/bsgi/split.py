@@ -22,17 +22,33 @@ way Σ|G|² (DM) is the least any k classes of n rows can have, so it is never a
 
 where M_L(p) (M_R(p)) is the largest per-value count of the prefix (suffix). M_L is the running maximum
 of "occurrence number of this row's value so far", so every position of every node of a level is
-checked with a few numpy operations segmented by node (the suffix likewise, from the end). By induction
-every leaf node (k' = 1) is a class of distinct values and size s or s + 1, and a node with no
-admissible cut is dealt by the lemma; the root meets (a) by the choice of s and (b) iff no SA value has
-more than k rows (else :func:`split` returns ``None``: the greedy had to repeat values).
+checked with a few numpy operations segmented by node (the suffix likewise, from the end). A cut is
+*clean* when the rows on either side of it differ on the QI. Every node made meets (a) and (b), so by
+induction every leaf node (k' = 1) is a class of distinct values and size s or s + 1; the root meets (a)
+by the choice of s and (b) iff no SA value has more than k rows (else :func:`split` returns ``None``:
+then the greedy had to repeat values).
 
-**Rule per level** (every node with k' ≥ 2 at once): the QIs are tried in decreasing weighted cost of
-the node's span (Mondrian's widest normalized range: the scaled NCP of min..max codes; hierarchical
-codes are preorder node ids, so subtrees are contiguous); the rows are sorted by (that QI's code,
-locality key) and cut at the admissible position nearest the middle that falls between two different
-codes. A node without such a cut on any QI may cut inside a run of equal codes of its widest QI; a node
-without any admissible cut is dealt. k1 is the admissible value closest to k'·p/n'.
+**Near-prefix split.** A node with no admissible clean cut is still cut, keeping as much
+of a prefix as the counts allow: k1 = ⌊k'/2⌋, p = the value nearest n'·k1/k' in
+I = [max(k1·s, n' − (k' − k1)(s + 1)), min(k1(s + 1), n' − (k' − k1)·s)], and the left part takes, of
+each SA value v (c_v rows in the node), its first t_v rows in the sorted order with t_v in
+[L_v, U_v] = [max(0, c_v − (k' − k1)), min(c_v, k1)] and Σ t_v = p: t_v starts as v's count in the
+prefix of p rows, clipped to [L_v, U_v]; the shortfall (excess) is made up by the rows nearest the cut
+position that may still join (leave) the left. Both parts then meet (a) and (b). Such t_v exist: deal the
+node by the lemma into classes of sizes f and f + 1 (f = ⌊n'/k'⌋); the totals of k1 of these classes
+cover I exactly (for f = s, I = k1·s + [max(0, r − k' + k1), min(k1, r)] with r = n' − k'·s, which
+are the totals of k1 classes of which r are larger; for f = s + 1, r = 0 and I = {k1(s + 1)}), and
+k1 classes of distinct values hold at most min(c_v, k1) and at least c_v − (k' − k1) rows of v, so
+Σ L_v ≤ p ≤ Σ U_v. Hence every node with k' ≥ 2 is cut and the recursion ends in classes; the lemma's
+deal (:func:`deal`) is the proof, not a step of the construction.
+
+**Rule per level** (every node with k' ≥ 2 at once): the node's QIs are ranked by the weighted cost of
+its span (Mondrian's widest normalized range: the scaled NCP of min..max codes; hierarchical codes are
+preorder node ids, so subtrees are contiguous). Along each of the ``TRIES`` widest, the rows are sorted
+by (that QI's code, locality key) and cut at the admissible position nearest the middle that falls
+between two different codes (k1: the admissible value closest to k'·p/n'), else by the near-prefix
+split. Of these cuts the node takes the one whose parts have the least Σ rows × span cost (the first on
+ties). About log2(k) levels; each is a few sorts and segmented numpy reductions over all rows.
 """
 
 from __future__ import annotations
