@@ -96,6 +96,16 @@ def deal(value: IntArray, key: IntArray, seg: IntArray, ks: IntArray) -> IntArra
     return out
 
 
+def _sort(seg: IntArray, code: IntArray, key: IntArray, n: int) -> IntArray:
+    """The order of rows by (seg, code, key), ``key`` unique and < n: one int64 sort when they fit."""
+    if not len(seg):
+        return seg
+    radix = (int(code.max()) + 1) * n
+    if radix * (int(seg.max()) + 1) < 2**62:
+        return np.argsort((seg * radix) + code * n + key)
+    return np.lexsort((key, code, seg))
+
+
 def _occurrences(value: IntArray, seg: IntArray) -> tuple[IntArray, IntArray]:
     """Per position: the occurrence number (1-based) of its value within its segment so far, and the
     number of occurrences from it to the segment's end."""
@@ -216,7 +226,7 @@ class _Splitter:
         """Sort each node's rows by (QI ``qi[node]``, locality key) and cut it: the admissible clean cut
         nearest the middle, else the near-prefix split; priced by its parts' span costs."""
         code = self.codes[qi[seg], rows]
-        order = np.lexsort((self.key[rows], code, seg))
+        order = _sort(seg, code, self.key[rows], self.n)
         rows, code = rows[order], code[order]
         value = self.value[rows]
         cut, k1 = _cuts(code, value, seg, lens, ks, self.s)
