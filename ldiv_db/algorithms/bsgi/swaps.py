@@ -1,0 +1,150 @@
+"""The exchange search's pricing (:mod:`.refine`): every QI of a class at once, from cached leave-one-out
+states, in a few numpy operations per round.
+
+One fact makes the states cheap. Codes are ordered so that a class's state per QI is fixed by its lowest
+and highest code: a numeric QI's state *is* ``[lo, hi]``; a flat QI is unmixed exactly when ``lo = hi``;
+and a hierarchy's node ids are a preorder (the subtree of node x is the id range ``x..last[x]``), so the
+LCA of a set of nodes is the LCA of its lowest and highest id — every node whose range holds both holds
+all ids between. So the state of a class without its i-th row (its *leave-one-out* state) comes from the
+running minimum and maximum of its codes from the left and from the right, two ``accumulate`` calls.
+
+Pricing a swap of a_i (class A) with b_j (class B) then needs, per QI, the cost of A's leave-one-out state
+of i joined with b_j's code: for a hierarchy (with an LCA table) one lookup in a node × node table of the
+cost of the merged node; for a numeric QI ``max(hi, v) − min(lo, v)`` in value space; for a flat QI
+``unit`` unless the leave-one-out value equals the code. The QIs of one kind are stacked (kind × pairs ×
+|A| × |B|) so a round costs a fixed handful of numpy calls whatever the number of QIs. The costs are the
+same numbers :class:`~.refine._Attr` computes state by state (integers when the model is exact), so the
+search finds exactly the exchanges it found before.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from ..shared.trees import IntArray, Tree
+from .cost import CostArray
+
+if TYPE_CHECKING:
+    from .refine import _Attr
+
+
+def _loo(x: IntArray) -> tuple[IntArray, IntArray]:
+    """Along the last axis (size s ≥ 2): the minimum and the maximum of every entry but the i-th."""
+    lo_l = np.minimum.accumulate(x, axis=-1)
+    hi_l = np.maximum.accumulate(x, axis=-1)
+    lo_r = np.minimum.accumulate(x[..., ::-1], axis=-1)[..., ::-1]
+    hi_r = np.maximum.accumulate(x[..., ::-1], axis=-1)[..., ::-1]
+    lo, hi = np.empty_like(x), np.empty_like(x)
+    lo[..., 0], hi[..., 0] = lo_r[..., 1], hi_r[..., 1]
+    lo[..., -1], hi[..., -1] = lo_l[..., -2], hi_l[..., -2]
+    lo[..., 1:-1] = np.minimum(lo_l[..., :-2], lo_r[..., 2:])
+    hi[..., 1:-1] = np.maximum(hi_l[..., :-2], hi_r[..., 2:])
+    return lo, hi
+
+
+class _Group:
+    """The QIs of one kind: their codes per row (QI × n) and leave-one-out states per class."""
+
+    def __init__(self, attrs: Sequence[_Attr], n: int) -> None:
+        self.attrs = list(attrs)
+        self.codes: IntArray = (
+            np.stack([a.codes for a in attrs]).astype(np.int64) if attrs else np.zeros((0, n), dtype=np.int64)
+        )
+        self.state: list[np.ndarray[Any, Any]] = []  # per state part: QI × classes × max size
+
+    def alloc(self, k: int, width: int, parts: int, dtype: Any = np.int64) -> None:
+        self.state = [np.zeros((len(self.attrs), k, width), dtype=dtype) for _ in range(parts)]
+
+
+class SwapPricer:
+    """Leave-one-out states of every class and the costs of A and B after every swap of a pair."""
+
+    def __init__(self, attrs: Sequence[_Attr], dtype: Any, n: int) -> None:
+        self.dtype = dtype
+        tab = [a for a in attrs if a.kind == "hierarchy" and a.table is not None]
+        self.hier = _Group(tab, n)
+        self.deep = [a for a in attrs if a.kind == "hierarchy" and a.table is None]  # LCA by climbing
+        self.deep_codes = [a.codes for a in self.deep]
+        self.num = _Group([a for a in attrs if a.kind == "numeric"], n)
+        self.flat = _Group([a for a in attrs if a.kind == "flat"], n)
+        # hierarchy: LCA and cost of the merged node, flattened node × node tables one after another
+        sizes = [a.nodes for a in tab]
+        self.offset = np.cumsum([0] + [s * s for s in sizes[:-1]]).astype(np.int64)[:, None, None]
+        self.nodes = np.array(sizes, dtype=np.int64)[:, None, None]
+        lca = [a.table for a in tab]
+        self.lca: IntArray = np.concatenate(lca) if lca else np.zeros(0, dtype=np.int64)
+        merged = [a.node_cost[t] for a, t in zip(tab, lca, strict=True) if a.node_cost is not None]
+        self.merged: CostArray = np.concatenate(merged).astype(dtype) if merged else np.zeros(0, dtype=dtype)
+        # numeric: codes become values (codes are ranks, values ascending)
+        vals = [a.codes if a.values is None else a.values[a.codes] for a in self.num.attrs]
+        self.num.codes = np.stack(vals).astype(dtype) if vals else np.zeros((0, n), dtype=dtype)
+        self.num_unit = np.array([a.unit for a in self.num.attrs], dtype=dtype)[:, None, None, None]
+        self.flat_unit = np.array([a.unit for a in self.flat.attrs], dtype=dtype)[:, None, None, None]
+
+    def alloc(self, k: int, width: int) -> None:
+        """Room for the states of k classes of at most ``width`` rows."""
+        self.hier.alloc(k, width, 1)
+        self.num.alloc(k, width, 2, self.dtype)
+        self.flat.alloc(k, width, 1)
+        self.deep_state = [np.zeros((k, width), dtype=np.int64) for _ in self.deep]
+
+    def refresh(self, members: IntArray, classes: IntArray) -> None:
+        """Recompute the leave-one-out states of ``classes`` (rows ``members``: classes × size, size ≥ 2)."""
+        size = members.shape[1]
+        if len(self.hier.attrs):
+            lo, hi = _loo(self.hier.codes[:, members])
+            node = self.lca[self.offset + lo * self.nodes + hi]
+            self.hier.state[0][:, classes, :size] = self.offset + node * self.nodes
+        if len(self.num.attrs):
+            lo, hi = _loo(self.num.codes[:, members])
+            self.num.state[0][:, classes, :size] = lo
+            self.num.state[1][:, classes, :size] = hi
+        if len(self.flat.attrs):
+            lo, hi = _loo(self.flat.codes[:, members])
+            self.flat.state[0][:, classes, :size] = np.where(lo == hi, lo, -1)
+        for at, codes, state in zip(self.deep, self.deep_codes, self.deep_state, strict=True):
+            lo, hi = _loo(codes[members])
+            state[classes, :size] = climb(at.tree, lo, hi)
+
+    def costs(self, ma: IntArray, mb: IntArray, a: IntArray, b: IntArray) -> tuple[CostArray, CostArray]:
+        """(pairs × |A| × |B|): the costs of A and of B after swapping a_i (rows ``ma``) and b_j (``mb``)."""
+        sa, sb = ma.shape[1], mb.shape[1]
+        cost_a: CostArray = np.zeros((len(a), sa, sb), dtype=self.dtype)
+        cost_b: CostArray = np.zeros((len(a), sa, sb), dtype=self.dtype)
+        if len(self.hier.attrs):
+            loo_a, loo_b = self.hier.state[0][:, a, :sa], self.hier.state[0][:, b, :sb]
+            code_a, code_b = self.hier.codes[:, ma], self.hier.codes[:, mb]
+            cost_a += self.merged[loo_a[:, :, :, None] + code_b[:, :, None, :]].sum(axis=0)
+            cost_b += self.merged[loo_b[:, :, None, :] + code_a[:, :, :, None]].sum(axis=0)
+        if len(self.num.attrs):
+            lo, hi = self.num.state
+            va, vb = self.num.codes[:, ma][:, :, :, None], self.num.codes[:, mb][:, :, None, :]
+            span_a = np.maximum(hi[:, a, :sa, None], vb) - np.minimum(lo[:, a, :sa, None], vb)
+            span_b = np.maximum(hi[:, b, None, :sb], va) - np.minimum(lo[:, b, None, :sb], va)
+            cost_a += (span_a * self.num_unit).sum(axis=0)
+            cost_b += (span_b * self.num_unit).sum(axis=0)
+        if len(self.flat.attrs):
+            loo_a, loo_b = self.flat.state[0][:, a, :sa, None], self.flat.state[0][:, b, None, :sb]
+            code_a, code_b = self.flat.codes[:, ma][:, :, :, None], self.flat.codes[:, mb][:, :, None, :]
+            cost_a += ((loo_a != code_b) * self.flat_unit).sum(axis=0)
+            cost_b += ((loo_b != code_a) * self.flat_unit).sum(axis=0)
+        for at, codes, state in zip(self.deep, self.deep_codes, self.deep_state, strict=True):
+            assert at.node_cost is not None
+            cost_a += at.node_cost[climb(at.tree, state[a, :sa, None], codes[mb][:, None, :])]
+            cost_b += at.node_cost[climb(at.tree, state[b, None, :sb], codes[ma][:, :, None])]
+        return cost_a, cost_b
+
+
+def climb(tree: Tree | None, x: IntArray, y: IntArray) -> IntArray:
+    """LCA of node arrays x and y (a tree too big for a table): climb x until its id range holds y."""
+    assert tree is not None
+    x, y = np.broadcast_arrays(x, y)
+    x = x.copy()
+    while True:
+        out = ~((x <= y) & (y <= tree.last[x]))
+        if not out.any():
+            return x
+        x[out] = tree.parent[x[out]]
