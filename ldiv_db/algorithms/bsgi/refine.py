@@ -127,6 +127,7 @@ class Refiner:
         self.max_passes = max_passes
         self.extremes = True
         self.skip_priced = True
+        self.prune = True
         self.pricer = SwapPricer(self.attrs, self.dtype, len(self.locality))
         self._mem: IntArray = np.zeros((0, 0), dtype=np.int64)  # per class: its row positions (−1 pads)
         self._active = np.zeros(0, dtype=bool)  # classes changed in the previous pass
@@ -191,6 +192,11 @@ class Refiner:
     def _exchange(self, mem: IntArray, cost: CostArray, a: IntArray, b: IntArray, sa: int, sb: int) -> int:
         """Apply, for each pair (a[p], b[p]) of classes of sizes sa, sb, its best improving exchange;
         returns the number applied (``mem`` and ``cost`` are updated in place)."""
+        if self.prune and max(sa, sb) >= 3:  # pairs with no swap below their cost have none to apply
+            hope = self.pricer.lower_bound(mem[a, :sa], mem[b, :sb], a, b) < sa * cost[a] + sb * cost[b]
+            a, b = a[hope], b[hope]
+            if not len(a):
+                return 0
         ma, mb = mem[a, :sa], mem[b, :sb]
         cost_a, cost_b = self._swap_costs(a, b, sa, sb)
         now = sa * cost[a] + sb * cost[b]

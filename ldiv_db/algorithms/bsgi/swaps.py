@@ -90,24 +90,68 @@ class SwapPricer:
         self.num.alloc(k, width, 2, self.dtype)
         self.flat.alloc(k, width, 1)
         self.deep_state = [np.zeros((k, width), dtype=np.int64) for _ in self.deep]
+        self.loo_min: CostArray = np.zeros(k, dtype=self.dtype)  # the cheapest leave-one-out state's cost
+        self.core = [np.zeros((len(g.attrs), k), dtype=g.codes.dtype) for g in (self.hier, self.num, self.num)]
+        self.core.append(np.zeros((len(self.flat.attrs), k), dtype=np.int64))
 
     def refresh(self, members: IntArray, classes: IntArray) -> None:
         """Recompute the leave-one-out states of ``classes`` (rows ``members``: classes × size, size ≥ 2)."""
         size = members.shape[1]
+        cost: CostArray = np.zeros(members.shape, dtype=self.dtype)  # per member: its leave-one-out cost
         if len(self.hier.attrs):
             lo, hi = _loo(self.hier.codes[:, members])
             node = self.lca[self.offset + lo * self.nodes + hi]
-            self.hier.state[0][:, classes, :size] = self.offset + node * self.nodes
+            state = self.offset + node * self.nodes
+            self.hier.state[0][:, classes, :size] = state
+            cost += self.merged[state + node].sum(axis=0)
+            self.core[0][:, classes] = state.max(axis=2)  # the deepest: they form a chain (size ≥ 3)
         if len(self.num.attrs):
             lo, hi = _loo(self.num.codes[:, members])
             self.num.state[0][:, classes, :size] = lo
             self.num.state[1][:, classes, :size] = hi
+            cost += ((hi - lo) * self.num_unit[:, :, :, 0]).sum(axis=0)
+            self.core[1][:, classes], self.core[2][:, classes] = lo.max(axis=2), hi.min(axis=2)
         if len(self.flat.attrs):
             lo, hi = _loo(self.flat.codes[:, members])
-            self.flat.state[0][:, classes, :size] = np.where(lo == hi, lo, -1)
-        for at, codes, state in zip(self.deep, self.deep_codes, self.deep_state, strict=True):
+            state = np.where(lo == hi, lo, -1)
+            self.flat.state[0][:, classes, :size] = state
+            cost += ((state < 0) * self.flat_unit[:, :, :, 0]).sum(axis=0)
+            self.core[3][:, classes] = state.max(axis=2)
+        for at, codes, deep in zip(self.deep, self.deep_codes, self.deep_state, strict=True):
+            assert at.node_cost is not None
             lo, hi = _loo(codes[members])
-            state[classes, :size] = climb(at.tree, lo, hi)
+            deep[classes, :size] = climb(at.tree, lo, hi)
+            cost += at.node_cost[deep[classes, :size]]
+        self.loo_min[classes] = cost.min(axis=1)
+
+    def _entering(self, cls: IntArray, rows: IntArray) -> CostArray:
+        """(classes × rows): a lower bound on the cost of class ``cls[p]`` (size ≥ 3) without any one of
+        its rows and with ``rows[p, j]``: its *core* (per QI the state inside every leave-one-out state —
+        the deepest node of their chain, the intersection of their ranges, the unmixed value if any)
+        joined with the row. Deep trees add 0."""
+        out: CostArray = np.zeros(rows.shape, dtype=self.dtype)
+        if len(self.hier.attrs):
+            out += self.merged[self.core[0][:, cls, None] + self.hier.codes[:, rows]].sum(axis=0)
+        if len(self.num.attrs):
+            v = self.num.codes[:, rows]
+            span = np.maximum(self.core[2][:, cls, None], v) - np.minimum(self.core[1][:, cls, None], v)
+            out += (span * self.num_unit[:, :, :, 0]).sum(axis=0)
+        if len(self.flat.attrs):
+            out += ((self.core[3][:, cls, None] != self.flat.codes[:, rows]) * self.flat_unit[:, :, :, 0]).sum(axis=0)
+        return out
+
+    def lower_bound(self, ma: IntArray, mb: IntArray, a: IntArray, b: IntArray) -> CostArray:
+        """Per pair: a lower bound on |A|·cost(A') + |B|·cost(B') over every swap (A' = A − a_i + b_j):
+        A' costs at least A's cheapest leave-one-out state and at least A's core joined with the
+        cheapest entering row (sizes ≥ 3); the same for B."""
+        sa, sb = ma.shape[1], mb.shape[1]
+        in_a, in_b = self.loo_min[a], self.loo_min[b]
+        if sa >= 3:
+            in_a = np.maximum(in_a, self._entering(a, mb).min(axis=1))
+        if sb >= 3:
+            in_b = np.maximum(in_b, self._entering(b, ma).min(axis=1))
+        out: CostArray = sa * in_a + sb * in_b
+        return out
 
     def costs(self, ma: IntArray, mb: IntArray, a: IntArray, b: IntArray) -> tuple[CostArray, CostArray]:
         """(pairs × |A| × |B|): the costs of A and of B after swapping a_i (rows ``ma``) and b_j (``mb``)."""
