@@ -117,6 +117,7 @@ class Refiner:
         *,
         window: int = WINDOW,
         max_passes: int = MAX_PASSES,
+        min_gain: float = MIN_GAIN,
     ) -> None:
         self.dtype = model.dtype
         self.exact = model.exact
@@ -125,6 +126,7 @@ class Refiner:
         self.locality = locality.reshape(len(locality), -1)
         self.window = window
         self.max_passes = max_passes
+        self.min_gain = min_gain
         self.extremes = True
         self.skip_priced = True
         self.prune = True
@@ -192,8 +194,8 @@ class Refiner:
     def _exchange(self, mem: IntArray, cost: CostArray, a: IntArray, b: IntArray, sa: int, sb: int) -> int:
         """Apply, for each pair (a[p], b[p]) of classes of sizes sa, sb, its best improving exchange;
         returns the number applied (``mem`` and ``cost`` are updated in place)."""
-        if self.prune and max(sa, sb) >= 3:  # pairs with no swap below their cost have none to apply
-            hope = self.pricer.lower_bound(mem[a, :sa], mem[b, :sb], a, b) < sa * cost[a] + sb * cost[b]
+        if self.prune:  # pairs with no swap below their cost have none to apply
+            hope = self.pricer.hopeful(mem[a, :sa], mem[b, :sb], a, b, sa * cost[a] + sb * cost[b])
             a, b = a[hope], b[hope]
             if not len(a):
                 return 0
@@ -298,7 +300,7 @@ class Refiner:
                 moves += self._round(mem, sizes, cost, a, b, pid)
             now = (sizes * cost).sum().item()
             gained, il = il - now, now
-            if gained <= MIN_GAIN * il:
+            if gained <= self.min_gain * il:
                 break
         out = np.empty_like(gid)
         valid = mem >= 0

@@ -27,6 +27,10 @@ import numpy as np
 from ..shared.trees import IntArray, Tree
 from .cost import CostArray
 
+PACK = 1 << 16  # entries of a packed merged-cost table
+
+Mask = np.ndarray[Any, np.dtype[np.bool_]]
+
 if TYPE_CHECKING:
     from .refine import _Attr
 
@@ -59,6 +63,40 @@ class _Group:
         self.state = [np.zeros((len(self.attrs), k, width), dtype=dtype) for _ in range(parts)]
 
 
+class _Packed:
+    """Hierarchy QIs packed into groups whose merged-cost table (the group's node tuple × leaf tuple →
+    Σ cost of the merged nodes) has at most ``PACK`` entries, so one lookup prices several QIs."""
+
+    def __init__(self, tab: Sequence[_Attr], dtype: Any, codes: IntArray) -> None:
+        self.groups: list[list[int]] = []
+        width: list[int] = []
+        for t in sorted(range(len(tab)), key=lambda t: -tab[t].nodes):
+            g = next((g for g, w in enumerate(width) if (w * tab[t].nodes) ** 2 <= PACK), None)
+            if g is None:
+                self.groups.append([t])
+                width.append(tab[t].nodes)
+            else:
+                self.groups[g].append(t)
+                width[g] *= tab[t].nodes
+        self.radix = np.zeros((len(self.groups), len(tab)), dtype=np.int64)  # node tuple → packed id
+        tables = []
+        for g, members in enumerate(self.groups):
+            dims = [tab[t].nodes for t in members]
+            table = np.zeros(dims + dims, dtype=dtype)
+            for pos, t in enumerate(members):
+                self.radix[g, t] = int(np.prod(dims[pos + 1 :], dtype=np.int64))
+                at = tab[t]
+                assert at.node_cost is not None and at.table is not None
+                shape = [1] * (2 * len(dims))
+                shape[pos] = shape[len(dims) + pos] = at.nodes
+                table += at.node_cost[at.table].astype(dtype).reshape(shape)
+            tables.append(table.reshape(-1))
+        self.nodes = np.array(width, dtype=np.int64)[:, None, None]
+        self.offset = np.cumsum([0] + [len(x) for x in tables[:-1]]).astype(np.int64)[:, None, None]
+        self.merged: CostArray = np.concatenate(tables) if tables else np.zeros(0, dtype=dtype)
+        self.codes: IntArray = np.tensordot(self.radix, codes, axes=1)  # per group and row: packed leaves
+
+
 class SwapPricer:
     """Leave-one-out states of every class and the costs of A and B after every swap of a pair."""
 
@@ -70,14 +108,13 @@ class SwapPricer:
         self.deep_codes = [a.codes for a in self.deep]
         self.num = _Group([a for a in attrs if a.kind == "numeric"], n)
         self.flat = _Group([a for a in attrs if a.kind == "flat"], n)
-        # hierarchy: LCA and cost of the merged node, flattened node × node tables one after another
+        # hierarchy: LCA tables (node × node, flattened, one after another) to find leave-one-out nodes
         sizes = [a.nodes for a in tab]
         self.offset = np.cumsum([0] + [s * s for s in sizes[:-1]]).astype(np.int64)[:, None, None]
         self.nodes = np.array(sizes, dtype=np.int64)[:, None, None]
         lca = [a.table for a in tab]
         self.lca: IntArray = np.concatenate(lca) if lca else np.zeros(0, dtype=np.int64)
-        merged = [a.node_cost[t] for a, t in zip(tab, lca, strict=True) if a.node_cost is not None]
-        self.merged: CostArray = np.concatenate(merged).astype(dtype) if merged else np.zeros(0, dtype=dtype)
+        self.packed = _Packed(tab, dtype, self.hier.codes)
         # numeric: codes become values (codes are ranks, values ascending)
         vals = [a.codes if a.values is None else a.values[a.codes] for a in self.num.attrs]
         self.num.codes = np.stack(vals).astype(dtype) if vals else np.zeros((0, n), dtype=dtype)
@@ -87,11 +124,13 @@ class SwapPricer:
     def alloc(self, k: int, width: int) -> None:
         """Room for the states of k classes of at most ``width`` rows."""
         self.hier.alloc(k, width, 1)
+        self.hier.state = [np.zeros((len(self.packed.groups), k, width), dtype=np.int64)]
         self.num.alloc(k, width, 2, self.dtype)
         self.flat.alloc(k, width, 1)
         self.deep_state = [np.zeros((k, width), dtype=np.int64) for _ in self.deep]
         self.loo_min: CostArray = np.zeros(k, dtype=self.dtype)  # the cheapest leave-one-out state's cost
         self.core = [np.zeros((len(g.attrs), k), dtype=g.codes.dtype) for g in (self.hier, self.num, self.num)]
+        self.core[0] = np.zeros((len(self.packed.groups), k), dtype=np.int64)
         self.core.append(np.zeros((len(self.flat.attrs), k), dtype=np.int64))
 
     def refresh(self, members: IntArray, classes: IntArray) -> None:
@@ -101,10 +140,13 @@ class SwapPricer:
         if len(self.hier.attrs):
             lo, hi = _loo(self.hier.codes[:, members])
             node = self.lca[self.offset + lo * self.nodes + hi]
-            state = self.offset + node * self.nodes
+            pk = self.packed
+            sup = np.tensordot(pk.radix, node, axes=1)
+            state = pk.offset + sup * pk.nodes
             self.hier.state[0][:, classes, :size] = state
-            cost += self.merged[state + node].sum(axis=0)
-            self.core[0][:, classes] = state.max(axis=2)  # the deepest: they form a chain (size ≥ 3)
+            cost += pk.merged[state + sup].sum(axis=0)
+            # the deepest node of each QI: they form a chain (size ≥ 3)
+            self.core[0][:, classes] = pk.offset[:, :, 0] + np.tensordot(pk.radix, node.max(axis=2), axes=1) * pk.nodes[:, :, 0]
         if len(self.num.attrs):
             lo, hi = _loo(self.num.codes[:, members])
             self.num.state[0][:, classes, :size] = lo
@@ -131,7 +173,7 @@ class SwapPricer:
         joined with the row. Deep trees add 0."""
         out: CostArray = np.zeros(rows.shape, dtype=self.dtype)
         if len(self.hier.attrs):
-            out += self.merged[self.core[0][:, cls, None] + self.hier.codes[:, rows]].sum(axis=0)
+            out += self.packed.merged[self.core[0][:, cls, None] + self.packed.codes[:, rows]].sum(axis=0)
         if len(self.num.attrs):
             v = self.num.codes[:, rows]
             span = np.maximum(self.core[2][:, cls, None], v) - np.minimum(self.core[1][:, cls, None], v)
@@ -140,17 +182,23 @@ class SwapPricer:
             out += ((self.core[3][:, cls, None] != self.flat.codes[:, rows]) * self.flat_unit[:, :, :, 0]).sum(axis=0)
         return out
 
-    def lower_bound(self, ma: IntArray, mb: IntArray, a: IntArray, b: IntArray) -> CostArray:
-        """Per pair: a lower bound on |A|·cost(A') + |B|·cost(B') over every swap (A' = A − a_i + b_j):
-        A' costs at least A's cheapest leave-one-out state and at least A's core joined with the
-        cheapest entering row (sizes ≥ 3); the same for B."""
+    def hopeful(self, ma: IntArray, mb: IntArray, a: IntArray, b: IntArray, now: CostArray) -> Mask:
+        """Per pair: False when no swap can bring |A|·cost(A') + |B|·cost(B') below ``now`` (A' = A − a_i
+        + b_j): A' costs at least A's cheapest leave-one-out state and, when |A| ≥ 3, at least A's core
+        joined with the cheapest entering row; the same for B. The second bound is priced only for
+        the pairs the first leaves."""
         sa, sb = ma.shape[1], mb.shape[1]
         in_a, in_b = self.loo_min[a], self.loo_min[b]
+        out: Mask = sa * in_a + sb * in_b < now
+        if max(sa, sb) < 3:
+            return out
+        p = np.flatnonzero(out)
+        in_a, in_b = in_a[p], in_b[p]
         if sa >= 3:
-            in_a = np.maximum(in_a, self._entering(a, mb).min(axis=1))
+            in_a = np.maximum(in_a, self._entering(a[p], mb[p]).min(axis=1))
         if sb >= 3:
-            in_b = np.maximum(in_b, self._entering(b, ma).min(axis=1))
-        out: CostArray = sa * in_a + sb * in_b
+            in_b = np.maximum(in_b, self._entering(b[p], ma[p]).min(axis=1))
+        out[p] = sa * in_a + sb * in_b < now[p]
         return out
 
     def costs(self, ma: IntArray, mb: IntArray, a: IntArray, b: IntArray) -> tuple[CostArray, CostArray]:
@@ -160,9 +208,9 @@ class SwapPricer:
         cost_b: CostArray = np.zeros((len(a), sa, sb), dtype=self.dtype)
         if len(self.hier.attrs):
             loo_a, loo_b = self.hier.state[0][:, a, :sa], self.hier.state[0][:, b, :sb]
-            code_a, code_b = self.hier.codes[:, ma], self.hier.codes[:, mb]
-            cost_a += self.merged[loo_a[:, :, :, None] + code_b[:, :, None, :]].sum(axis=0)
-            cost_b += self.merged[loo_b[:, :, None, :] + code_a[:, :, :, None]].sum(axis=0)
+            code_a, code_b = self.packed.codes[:, ma], self.packed.codes[:, mb]
+            cost_a += self.packed.merged[loo_a[:, :, :, None] + code_b[:, :, None, :]].sum(axis=0)
+            cost_b += self.packed.merged[loo_b[:, :, None, :] + code_a[:, :, :, None]].sum(axis=0)
         if len(self.num.attrs):
             lo, hi = self.num.state
             va, vb = self.num.codes[:, ma][:, :, :, None], self.num.codes[:, mb][:, :, None, :]
