@@ -37,7 +37,7 @@ from .swaps import SwapPricer, climb
 
 WINDOW = 4  # classes paired at distances 1..WINDOW along each locality order
 MAX_PASSES = 10
-MIN_GAIN = 0.005  # a pass gaining less than this share of the IL ends the search
+MIN_GAIN = 0.0075  # a pass gaining less than this share of the IL ends the search
 _LCA_TABLE = 1024  # taxonomies with at most this many nodes use a full LCA table
 
 REFINE = Option(
@@ -225,7 +225,9 @@ class Refiner:
         self._refresh(mem, b[p], sb)
         return len(p)
 
-    def _round(self, mem: IntArray, sizes: IntArray, cost: CostArray, a: IntArray, b: IntArray, pid: IntArray) -> int:
+    def _round(
+        self, mem: IntArray, sizes: IntArray, cost: CostArray, a: IntArray, b: IntArray, pid: IntArray
+    ) -> int:
         """Price the disjoint pairs (a[p], b[p]) of one round (pair ids ``pid`` in the pass's log) and
         apply each one's best improving exchange."""
         keep = (cost[a] > 0) | (cost[b] > 0)  # two classes of cost 0 cannot improve

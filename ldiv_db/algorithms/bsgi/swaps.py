@@ -27,7 +27,7 @@ import numpy as np
 from ..shared.trees import IntArray, Tree
 from .cost import CostArray
 
-PACK = 1 << 16  # entries of a packed merged-cost table
+PACK = 1 << 18  # entries of a packed merged-cost table
 
 Mask = np.ndarray[Any, np.dtype[np.bool_]]
 
@@ -112,7 +112,7 @@ class SwapPricer:
         sizes = [a.nodes for a in tab]
         self.offset = np.cumsum([0] + [s * s for s in sizes[:-1]]).astype(np.int64)[:, None, None]
         self.nodes = np.array(sizes, dtype=np.int64)[:, None, None]
-        lca = [a.table for a in tab]
+        lca = [a.table for a in tab if a.table is not None]
         self.lca: IntArray = np.concatenate(lca) if lca else np.zeros(0, dtype=np.int64)
         self.packed = _Packed(tab, dtype, self.hier.codes)
         # numeric: codes become values (codes are ranks, values ascending)
@@ -129,8 +129,14 @@ class SwapPricer:
         self.flat.alloc(k, width, 1)
         self.deep_state = [np.zeros((k, width), dtype=np.int64) for _ in self.deep]
         self.loo_min: CostArray = np.zeros(k, dtype=self.dtype)  # the cheapest leave-one-out state's cost
-        self.core = [np.zeros((len(g.attrs), k), dtype=g.codes.dtype) for g in (self.hier, self.num, self.num)]
-        self.core[0] = np.zeros((len(self.packed.groups), k), dtype=np.int64)
+        # per class, its core (the state inside every leave-one-out state, sizes ≥ 3): packed hierarchy
+        # states, numeric lo and hi, flat values
+        self.core = [
+            np.zeros((len(self.packed.groups), k), dtype=np.int64),
+            np.zeros((len(self.num.attrs), k), dtype=self.dtype),
+            np.zeros((len(self.num.attrs), k), dtype=self.dtype),
+            np.zeros((len(self.flat.attrs), k), dtype=np.int64),
+        ]
         self.core.append(np.zeros((len(self.flat.attrs), k), dtype=np.int64))
 
     def refresh(self, members: IntArray, classes: IntArray) -> None:
@@ -146,7 +152,9 @@ class SwapPricer:
             self.hier.state[0][:, classes, :size] = state
             cost += pk.merged[state + sup].sum(axis=0)
             # the deepest node of each QI: they form a chain (size ≥ 3)
-            self.core[0][:, classes] = pk.offset[:, :, 0] + np.tensordot(pk.radix, node.max(axis=2), axes=1) * pk.nodes[:, :, 0]
+            self.core[0][:, classes] = (
+                pk.offset[:, :, 0] + np.tensordot(pk.radix, node.max(axis=2), axes=1) * pk.nodes[:, :, 0]
+            )
         if len(self.num.attrs):
             lo, hi = _loo(self.num.codes[:, members])
             self.num.state[0][:, classes, :size] = lo
@@ -179,7 +187,9 @@ class SwapPricer:
             span = np.maximum(self.core[2][:, cls, None], v) - np.minimum(self.core[1][:, cls, None], v)
             out += (span * self.num_unit[:, :, :, 0]).sum(axis=0)
         if len(self.flat.attrs):
-            out += ((self.core[3][:, cls, None] != self.flat.codes[:, rows]) * self.flat_unit[:, :, :, 0]).sum(axis=0)
+            out += (
+                (self.core[3][:, cls, None] != self.flat.codes[:, rows]) * self.flat_unit[:, :, :, 0]
+            ).sum(axis=0)
         return out
 
     def hopeful(self, ma: IntArray, mb: IntArray, a: IntArray, b: IntArray, now: CostArray) -> Mask:
