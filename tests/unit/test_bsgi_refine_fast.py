@@ -90,7 +90,9 @@ def cases(draw: Any) -> dict[str, Any]:
     values = np.sort(rng.choice(np.arange(3 * span + 1), span + 1, replace=False)).astype(np.int64)
     attrs = [
         Attribute("city", "hierarchy", Fraction(weights[0]), tree=city),
-        Attribute("age", "numeric", Fraction(weights[1]), lo=float(values[0]), hi=float(values[-1]), values=values),
+        Attribute(
+            "age", "numeric", Fraction(weights[1]), lo=float(values[0]), hi=float(values[-1]), values=values
+        ),
         Attribute("kind", "flat", Fraction(weights[2])),
         Attribute("sex", "hierarchy", Fraction(weights[3]), tree=sex),
     ]
