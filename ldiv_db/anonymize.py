@@ -236,16 +236,17 @@ def _release(
 ) -> AnonymizeResult:
     """Let the algorithm build what to publish, then publish it through the one release pipeline."""
     db, inputs, privacy = request.db, request.inputs, request.model
-    built = algo.run(request)
-    t_publish = time.perf_counter()
-    if isinstance(built, Partitioning):
-        request.progress.update(1, 5, "partitioned; writing the release")
-        built = OneTable(db, inputs, built, privacy, algo.name, how)
 
     def empty(published: int, received: int) -> None:
         refuse_empty(db, inputs, privacy, algo.name, published, received, allow_empty)
 
-    result = publish(db, built, dataclasses.replace(ctx, refuse_empty=empty))
+    with db.threads_for(inputs.rows):  # one DuckDB thread for a small source
+        built = algo.run(request)
+        t_publish = time.perf_counter()
+        if isinstance(built, Partitioning):
+            request.progress.update(1, 5, "partitioned; writing the release")
+            built = OneTable(db, inputs, built, privacy, algo.name, how)
+        result = publish(db, built, dataclasses.replace(ctx, refuse_empty=empty))
     if "seconds_search" in result.details:  # a search reports its time apart from the pipeline's
         result.details["seconds_pipeline"] = round(time.perf_counter() - t_publish, 4)
     return result

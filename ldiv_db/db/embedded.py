@@ -24,6 +24,8 @@ from ..render import Query, TableRef, quote, render
 T = TypeVar("T")
 
 WORK_SCHEMA = "ldiv_work"
+# a run over a source of at most this many rows uses one DuckDB thread (:meth:`Database.threads_for`)
+SMALL_SOURCE_ROWS = 200_000
 
 
 @dataclass(frozen=True)
@@ -423,6 +425,26 @@ class Database:
             raise
         self._in_tx = False
         self.con.execute("COMMIT")
+
+    @contextlib.contextmanager
+    def threads_for(self, rows: int) -> Iterator[None]:
+        """Run the block with DuckDB's thread count suited to a source of ``rows`` rows: one thread up to
+        :data:`SMALL_SOURCE_ROWS` (a release of a small table is ~50 statements of a few ms each, where
+        handing work between threads costs more than it saves: bench/README.md, issue 12), the setting
+        as it was above that; the setting is restored afterwards. Other engines: unchanged."""
+        if self.dialect != "duckdb" or rows > SMALL_SOURCE_ROWS:
+            yield
+            return
+        before = int(self.con.execute("SELECT current_setting('threads')").fetchall()[0][0])
+        if before == 1:
+            yield
+            return
+        self.con.execute("SET threads = 1")
+        try:
+            yield
+        finally:
+            with contextlib.suppress(duckdb.Error):
+                self.con.execute(f"SET threads = {before}")
 
     # ------------------------------------------------------------------ work tables
     def work_table(self, name: str) -> TableRef:

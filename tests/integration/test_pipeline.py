@@ -171,3 +171,33 @@ def test_check_on_every_hostile_identifier(hostile_db: Database) -> None:
 def test_l_one_is_refused_in_check(hostile_db: Database) -> None:
     with pytest.raises(BadInput, match="at least 2"):
         ldiv_db.check(hostile_db, "select", QI, HOSTILE_SA, model="distinct", l=1)
+
+
+def _threads(db: Database) -> int:
+    return int(db.raw_rows("SELECT current_setting('threads')")[0][0])
+
+
+def test_a_small_source_runs_on_one_thread_and_the_setting_is_restored(
+    hostile_db: Database, monkeypatch
+) -> None:  # type: ignore[no-untyped-def]
+    from ldiv_db.db import embedded
+
+    hostile_db.raw_rows("SET threads = 3")
+    seen: list[int] = []
+    original = FullDomain.run
+
+    def run(self, request):  # type: ignore[no-untyped-def]
+        seen.append(_threads(request.db))
+        return original(self, request)
+
+    monkeypatch.setattr(FullDomain, "run", run)
+    assert _anon(hostile_db).verified
+    assert seen == [1] and _threads(hostile_db) == 3
+    # above the bound the setting is left alone; a failure inside the block restores it too
+    monkeypatch.setattr(embedded, "SMALL_SOURCE_ROWS", 11)
+    assert _anon(hostile_db, replace=True).verified
+    assert seen == [1, 3]
+    with pytest.raises(RuntimeError), hostile_db.threads_for(11):
+        assert _threads(hostile_db) == 1
+        raise RuntimeError("inside")
+    assert _threads(hostile_db) == 3
