@@ -180,14 +180,21 @@ class WrittenPartition(SqlEvaluator):
         by_labels: bool,
         null_as_value: bool,
         prefix: str,
+        same_as: WrittenPartition | None = None,
     ) -> None:
         super().__init__(db, out, keys, _positional("s", n_sa), null_as_value=null_as_value, prefix=prefix)
         self.aggregate = agg
         self.by_labels = by_labels
         self.n_qi = len(keys) if by_labels else 0
         self.exact_ids = True
+        self.same_as = same_as
+        if same_as is not None:  # the same partition: its histogram and statistics, its group ids
+            self.hist, self.stats, self.rank_keys = same_as.hist, same_as.stats, same_as.keys
 
     def build(self) -> SqlEvaluator:
+        if self.same_as is not None:
+            self.same_as.build()
+            self._built = True
         if not self._built:
             self.db.run(
                 render(
@@ -214,17 +221,20 @@ def verify_written(
     model: PrivacyModel,
     null_as_value: bool,
 ) -> tuple[CheckResult, CheckResult]:
-    """The model on the written release by group id, and :func:`union_stable` of it by QI labels."""
+    """The model on the written release by group id, and :func:`union_stable` of it by QI labels. When
+    the two partitions are one (``release/same_partition.sql``: every group id carries exactly one QI
+    label vector and no two group ids share one), one histogram serves both: the union-stable model is
+    applied to the partition by group id, whose groups are then named by their labels."""
     qi = [c.ident for c in inputs.qi]
     n_sa = len(inputs.sa)
     kw: dict[str, Any] = {"null_as_value": null_as_value}
-    parts = [
-        (WrittenPartition(db, out, [group], n_sa, agg, by_labels=False, prefix="verify_g", **kw), model),
-        (
-            WrittenPartition(db, out, qi, n_sa, agg, by_labels=True, prefix="verify_q", **kw),
-            union_stable(model),
-        ),
-    ]
+    by_group = WrittenPartition(db, out, [group], n_sa, agg, by_labels=False, prefix="verify_g", **kw)
+    found = db.records(render("release/same_partition.sql", aggregate=agg, qi=_positional("q", len(qi))))[0]
+    same = int(found["groups"]) == int(found["label_vectors"]) == int(found["pairs"])
+    by_labels = WrittenPartition(
+        db, out, qi, n_sa, agg, by_labels=True, prefix="verify_q", same_as=by_group if same else None, **kw
+    )
+    parts = [(by_group, model), (by_labels, union_stable(model))]
     verdicts = []
     for ev, m in parts:
         ev.build()

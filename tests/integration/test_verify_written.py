@@ -24,11 +24,19 @@ from ldiv_db.render import Ident, TableRef
 WRITTEN = 'written "it\'s"'
 
 
-def _written(db: Database, null_sa: bool) -> Inputs:
+def _written(db: Database, null_sa: bool, one_partition: bool = False) -> Inputs:
     """The hostile table as a written release: its QIs, SA and group column; groups 1..3 by "group",
-    QI label vectors shared across groups (rows of one group id carry several label vectors)."""
+    QI label vectors shared across groups (rows of one group id carry several label vectors). With
+    ``one_partition`` the group id is instead the rank of the label vector (it's, select) in descending
+    order: both partitions are one, with group ids unlike the labels' ranks."""
     ref = TableRef(WRITTEN, "main")
     db.raw_rows(f'CREATE OR REPLACE TABLE {ref.sql()} AS SELECT * FROM "select"')
+    if one_partition:
+        db.raw_rows(
+            f'UPDATE {ref.sql()} AS w SET "{HOSTILE_GROUP}" = r.g FROM (SELECT DISTINCT "it\'s", "select", '
+            f'dense_rank() OVER (ORDER BY "it\'s" DESC, "select" DESC) AS g FROM {ref.sql()}) AS r '
+            f'WHERE r."it\'s" = w."it\'s" AND r."select" = w."select"'
+        )
     if null_sa:
         db.raw_rows(f'UPDATE {ref.sql()} SET "ünï" = NULL WHERE "a""b" IN (30, 47)')
     table = table_at(db, ref)
@@ -63,17 +71,21 @@ def _same(found: CheckResult, expected: CheckResult) -> None:
     ],
 )
 @pytest.mark.parametrize("null_sa", [False, True])
+@pytest.mark.parametrize("one_partition", [False, True])
 def test_verdicts_from_the_aggregate_match_check_on_the_written_table(
-    hostile_db: Database, model: str, params: dict[str, int], null_sa: bool
+    hostile_db: Database, model: str, params: dict[str, int], null_sa: bool, one_partition: bool
 ) -> None:
-    inputs = _written(hostile_db, null_sa)
+    inputs = _written(hostile_db, null_sa, one_partition)
     spec = model_spec(model, params.get("l"), {k: v for k, v in params.items() if k != "l"})
     privacy: PrivacyModel | None = spec.build(inputs)
     assert privacy is not None
     agg = aggregate(hostile_db, inputs, inputs.table.ref, HOSTILE_GROUP, None)
+    steps = len(hostile_db.steps)
     by_group, by_labels = verify_written(
         hostile_db, inputs, inputs.table.ref, Ident(HOSTILE_GROUP), agg, privacy, False
     )
+    hists = [s for s in hostile_db.steps[steps:] if s.template == "release/verify_hist.sql"]
+    assert len(hists) == (1 if one_partition else 2)  # one partition: one histogram verifies both
     _same(by_group, evaluate(hostile_db, inputs, privacy, prefix="t_g"))
     labels = Inputs(inputs.table, inputs.qi, inputs.sa, None, inputs.rows)
     _same(by_labels, evaluate(hostile_db, labels, union_stable(privacy), prefix="t_q"))

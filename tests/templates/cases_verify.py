@@ -1,6 +1,6 @@
 """Template cases: the release aggregate and the verification of a written release (sql/release/aggregate,
-verify_hist, verify_summary). The hostile table stands in for a written release: it has QI, SA, group and
-class columns with hostile names."""
+verify_hist, verify_summary, same_partition). The hostile table stands in for a written release: it has
+QI, SA, group and class columns with hostile names."""
 
 from __future__ import annotations
 
@@ -58,4 +58,8 @@ CASES = {
     "release/aggregate.sql": Case(_agg_ctx),
     "release/verify_hist.sql": Case(lambda env: _hist_ctx(env, True, "hist"), prepare=build_aggregate),
     "release/verify_summary.sql": Case(_verdicts, {"worst": 2}),
+    "release/same_partition.sql": Case(
+        lambda env: {"aggregate": _agg(env), "qi": [Ident(f"q{i}") for i in range(1, len(env.qi) + 1)]},
+        prepare=build_aggregate,
+    ),
 }
