@@ -105,6 +105,26 @@ def test_a_violation_is_found_by_group_id_and_by_labels(hostile_db: Database) ->
     assert by_labels.satisfied is False and by_labels.violating_groups > 0
 
 
+def test_one_partition_verified_once_gives_the_verdicts_of_both(hostile_db: Database) -> None:
+    inputs = _written(hostile_db, False, one_partition=True)
+    privacy = model_spec("distinct", 3, None).build(inputs)
+    assert privacy is not None
+    agg = aggregate(hostile_db, inputs, inputs.table.ref, HOSTILE_GROUP, None)
+    found = []
+    for once in (True, False):
+        steps = len(hostile_db.steps)
+        found.append(
+            verify_written(hostile_db, inputs, inputs.table.ref, Ident(HOSTILE_GROUP), agg, privacy, False, once)
+        )
+        hists = [s for s in hostile_db.steps[steps:] if s.template == "release/verify_hist.sql"]
+        assert len(hists) == (1 if once else 2)
+    (group_once, labels_once), (group_both, labels_both) = found
+    assert not group_both.satisfied and not labels_both.satisfied  # violations, named in both partitions
+    _same(group_once, group_both)
+    _same(labels_once, labels_both)
+    assert labels_once.keys == labels_both.keys == [c.name for c in inputs.qi]
+
+
 def _assignment(db: Database) -> TableRef:
     t = db.work_table("asg it's")
     db.raw_rows(

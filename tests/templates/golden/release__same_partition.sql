@@ -1,17 +1,19 @@
-/* purpose: whether a written release's two partitions (by group id, by QI label vector) are the same partition: from the release aggregate, the number of group ids, of label vectors and of (group id, label vector) pairs; all three equal means every group id carries exactly one label vector and no two group ids share one */
+/* purpose: whether a written release's two partitions (by group id, by QI label vector) are the same partition: from the release aggregate, the number of its distinct (group id, label vector) pairs, of group ids among them and of label vectors among them; all three equal means every group id carries exactly one label vector and no two group ids share one */
 /* params: none */
-/* returns: one row (groups, label_vectors, pairs) */
+/* returns: one row (pairs, groups, label_vectors) */
 /* ref: DESIGN §6 (the model holds by group id and by QI labels); issue 12 (when the partitions are one, one histogram verifies both); NULL labels compare equal, as in release/verify_hist.sql's ranks */
+WITH p AS (
+  SELECT DISTINCT
+    gid,
+    "q1",
+    "q2",
+    "q3",
+    "q4"
+  FROM "temp"."main"."wk aggregate's"
+)
 SELECT
-  (
-    SELECT
-      COUNT(*)
-    FROM (
-      SELECT DISTINCT
-        gid
-      FROM "temp"."main"."wk aggregate's"
-    ) AS g
-  ) AS groups,
+  COUNT(*) AS pairs,
+  COUNT(DISTINCT gid) AS groups,
   (
     SELECT
       COUNT(*)
@@ -21,19 +23,7 @@ SELECT
         "q2",
         "q3",
         "q4"
-      FROM "temp"."main"."wk aggregate's"
+      FROM p
     ) AS q
-  ) AS label_vectors,
-  (
-    SELECT
-      COUNT(*)
-    FROM (
-      SELECT DISTINCT
-        gid,
-        "q1",
-        "q2",
-        "q3",
-        "q4"
-      FROM "temp"."main"."wk aggregate's"
-    ) AS p
-  ) AS pairs
+  ) AS label_vectors
+FROM p
