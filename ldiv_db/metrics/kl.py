@@ -220,8 +220,7 @@ def _masses(
     words = tables[0][0].shape[1]
     padded = np.zeros(words * 64, dtype=np.float64)
     padded[: len(mass)] = mass
-    subsets = ((np.arange(256)[:, None] >> np.arange(8)[None, :]) & 1).astype(np.float64)  # 256 × 8
-    byte_sums = (padded.reshape(-1, 8) @ subsets.T).ravel()  # (words·8) × 256: mass of each byte value
+    byte_sums = _subset_sums(padded.reshape(-1, 8)).ravel()  # (words·8) × 256: mass of each byte value
     out = np.zeros(n_points, dtype=np.float64)
     block = max(1, _BLOCK_WORDS // max(words, 1))
     for lo in range(0, n_points, block):
@@ -244,4 +243,15 @@ def _masses(
         slots = w.astype(np.int64)[:, None] * 2048 + np.arange(0, 2048, 256)[None, :]
         contrib = np.take(byte_sums, slots + set_bytes).sum(axis=1)
         out[lo:hi] = np.bincount(r, weights=contrib, minlength=hi - lo)
+    return out
+
+
+def _subset_sums(mass: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+    """For every row of 8 masses, the sums of its 256 subsets (column v: the masses of v's set bits), built
+    by doubling: the subsets holding bit b are those without it plus mass b. Plain additions: a small
+    matrix product would go to the BLAS, whose threads cost more than the product on a busy machine."""
+    out = np.zeros((mass.shape[0], 256), dtype=np.float64)
+    for b in range(8):
+        half = 1 << b
+        np.add(out[:, :half], mass[:, b : b + 1], out=out[:, half : 2 * half])
     return out
