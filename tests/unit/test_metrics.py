@@ -95,3 +95,16 @@ def test_to_dict() -> None:
     assert d["il"] == pytest.approx(59 / 6) and isinstance(d["lm"], float) and d["cavg"] is None
     assert "cm" not in d and d["kl_note"] == "why"
     assert Metrics(**{**m.__dict__, "cm": 4}).to_dict()["cm"] == 4
+
+
+def test_kl_subset_sums_are_the_masses_of_each_byte_values_set_bits() -> None:
+    import numpy as np
+
+    from ldiv_db.metrics.kl import _subset_sums
+
+    mass = np.random.default_rng(7).random((3, 8))
+    got = _subset_sums(mass)
+    for row in range(3):
+        for v in (0, 1, 5, 128, 200, 255):
+            want = sum(mass[row, b] for b in range(8) if v >> b & 1)
+            assert got[row, v] == pytest.approx(want, rel=1e-15, abs=0)
