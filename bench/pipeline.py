@@ -12,7 +12,7 @@ algorithm's ``run`` (timed by wrapping it); ``pipeline`` = seconds − algorithm
 steadier than wall time on a shared machine.
 
     python -m bench.pipeline                      # this checkout; writes bench/results/pipeline.json
-    python -m bench.pipeline --compare ../before  # also an older checkout, interleaved, same machine
+    python -m bench.pipeline --compare ../before  # also an older checkout, interleaved; checks the releases agree
     python -m bench.pipeline --quick              # BSGI l = 2, 7 and TP d = 3, 7 at l = 2, 7 only
     python -m bench.pipeline --steps              # also the pipeline's slowest statement templates
 
@@ -227,7 +227,32 @@ def main(argv: Sequence[str] | None = None) -> int:
     RESULTS.write_text(json.dumps(report, indent=1) + "\n")
     print(markdown(results))
     print(f"{len(missed)} settings miss a target" if missed else "every target met")
+    if "before" in results:
+        differ = differences(results["before"], after)
+        print(
+            "\n".join(differ) if differ else "releases identical before and after (groups, metrics to 1e-12)"
+        )
+        return 1 if differ else 0
     return 0
+
+
+def differences(before: list[dict[str, Any]], after: list[dict[str, Any]]) -> list[str]:
+    """Settings whose release differs between the checkouts: group count, verification, or a metric
+    (IL, DM, KL, stars, CAVG) beyond a relative 1e-12."""
+    out = []
+    for b, a in zip(before, after, strict=True):
+        name = f"{a['algorithm']} d={a['d']} l={a['l']}"
+        if (b["groups"], b["verified"]) != (a["groups"], a["verified"]):
+            out.append(
+                f"{name}: groups/verified {b['groups']}/{b['verified']} -> {a['groups']}/{a['verified']}"
+            )
+        for k, x in b["metrics"].items():
+            y = a["metrics"].get(k)
+            if (x is None) != (y is None) or (
+                x is not None and abs(x - y) > 1e-12 * max(abs(x), abs(y), 1e-300)
+            ):
+                out.append(f"{name}: {k} {x} -> {y}")
+    return out
 
 
 if __name__ == "__main__":
