@@ -25,7 +25,7 @@ T = TypeVar("T")
 
 WORK_SCHEMA = "ldiv_work"
 # a run over a source of at most this many rows uses one DuckDB thread (:meth:`Database.threads_for`)
-SMALL_SOURCE_ROWS = 200_000
+SMALL_SOURCE_ROWS = 100_000
 
 
 @dataclass(frozen=True)
