@@ -36,7 +36,7 @@ import pandas as pd
 from ..db import Database
 from ..render import Ident, TableRef, render
 
-_BLOCK_WORDS = 1 << 19  # words of one block of point bitsets (4 MiB; its byte lookups take 8× that)
+_BLOCK_WORDS = 1 << 19  # words of one block of point bitsets: 4 MiB (its byte lookups: 16 + 32 MiB)
 _DENSE_CELLS = 1 << 26  # cells of one dense (domain value × pattern) cover slice
 # points × patterns above which a split on a dimension is considered: a leaf costs a fixed ~0.3 ms of
 # array set-up per dimension, so splitting below ~16M pairs (0.25M bitset words) costs more than it saves
