@@ -27,6 +27,8 @@ from typing import cast
 import sqlglot
 from sqlglot import exp
 
+from .sql_spark import spark_statements
+
 _PG_HASH = "('x' || substr(md5(ldiv_hash_input), 1, 16))::bit(64)::bigint & 9223372036854775807"
 _PG_ROWID = "(((ldiv_t.ctid::text::point)[0])::bigint * 65536 + ((ldiv_t.ctid::text::point)[1])::bigint)"
 
@@ -187,7 +189,7 @@ def translate(
     ``ldiv_schema`` other than ``ldiv`` reads and writes ldiv_db's tables there instead."""
     if dialect == "duckdb":
         return [sql]
-    if dialect != "postgres":
+    if dialect not in ("postgres", "spark"):
         raise ValueError(f"no translation to {dialect!r}")
     if positional:
         sql = sql.replace("?", "$ldiv_pos_")  # keep the positions through the parser
@@ -196,11 +198,11 @@ def translate(
         stmt = parsed if ldiv_schema == "ldiv" else _map_ldiv(parsed, ldiv_schema)
         if stmt is None:
             continue
-        for part in _postgres(stmt):
-            text = part.sql(dialect="postgres")
+        for part in _postgres(stmt) if dialect == "postgres" else spark_statements(stmt):
+            text = part.sql(dialect=dialect)
             if positional:
-                text = text.replace("%(ldiv_pos_)s", "?")
-            out.append(_params_style(text, params, positional))
+                text = text.replace("%(ldiv_pos_)s", "?").replace(":ldiv_pos_", "?")
+            out.append(_params_style(text, params, positional) if dialect == "postgres" else text)
     return out
 
 

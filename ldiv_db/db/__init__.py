@@ -6,7 +6,7 @@ SQL hash, rows, milliseconds) that :meth:`flush_steps` writes to ``ldiv.run_step
 tables (temporary tables, or schema ``ldiv_work`` with ``keep_work``).
 
 :meth:`Database.open` picks the engine from ``DB``: a ``postgresql://`` URL opens
-:class:`ldiv_db.db.postgres.PostgresDatabase`; anything else is a DuckDB file (this class). The interface
+:class:`ldiv_db.db.postgres.PostgresDatabase`; a ``spark://`` URL :class:`ldiv_db.db.spark.SparkDatabase`; anything else is a DuckDB file (this class). The interface
 every engine provides (and a later one, such as Spark, implements):
 
 * ``dialect`` (sqlglot's name; templates are written in DuckDB's and :func:`ldiv_db.render.translate`
@@ -150,6 +150,10 @@ class Database:
             from .postgres import PostgresDatabase
 
             return PostgresDatabase.connect(target, mode=mode, attach=attach, migrate=migrate)
+        if isinstance(target, str) and target.lower().startswith("spark://"):
+            from .spark import SparkDatabase
+
+            return SparkDatabase.connect(target, mode=mode, attach=attach, migrate=migrate)
         if isinstance(target, duckdb.DuckDBPyConnection):
             db = cls(target, None, owned=False)
         else:

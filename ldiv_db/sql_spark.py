@@ -1,0 +1,141 @@
+"""From the templates' DuckDB dialect to Spark SQL, on the parsed statement (sqlglot), never on text.
+
+:func:`ldiv_db.sql_dialects.translate` calls :func:`spark_statements` for ``dialect="spark"``. sqlglot's
+transpiler does most of the work (``$name`` becomes Spark's ``:name`` marker, ``arg_max`` ``max_by``,
+``GROUP BY ALL`` stays); the rewrites below cover the rest:
+
+* ``CREATE OR REPLACE TABLE t AS ...`` becomes ``DROP TABLE IF EXISTS t`` + ``CREATE TABLE t AS ...``
+  (Spark replaces only v2 tables);
+* ``hash(a, b, ...)`` becomes ``xxhash64`` of the same injective text encoding the PostgreSQL rewrite
+  uses (length-prefixed, NULL marked), masked to 63 bits: deterministic, and ``hash(..., 'ldiv')`` stays
+  an independent second hash. The ids differ from DuckDB's; the algorithms renumber groups by content;
+* ``rowid`` (Spark tables have none) is the column ``ldiv_rowid`` that ``ldiv load`` writes on Spark
+  (0..n-1 in file order); the catalog hides it from the table's columns;
+* list functions: ``list_extract`` → ``element_at``, ``len`` of a list → ``size``, ``list_sum`` (of a
+  ``list_slice``) → ``aggregate`` over ``slice``;
+* types: ``HUGEINT``/``UBIGINT`` → ``BIGINT``; ``JSON`` → ``STRING`` and ``CAST(x AS JSON)`` → ``x`` (the
+  audit tables keep JSON as text);
+* DDL of the ``ldiv`` schema: sequences are dropped (:data:`ldiv_db.db.spark.SEQUENCES` says which table's
+  largest id stands in for each), constraints (primary key, unique, not null) are dropped, defaults kept;
+* ``nextval('ldiv.x_seq')`` is left for the engine: :func:`spark_next_id` turns it into the bound value
+  ``:ldiv_next_id`` and drops the ``RETURNING`` clause Spark lacks.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import cast
+
+import sqlglot
+from sqlglot import exp
+
+_MASK = exp.Literal.number(9223372036854775807)
+
+
+def _spark(text: str) -> exp.Expression:
+    return cast(exp.Expression, sqlglot.parse_one(text, read="spark"))
+
+
+def _fill(text: str, **nodes: exp.Expression) -> exp.Expression:
+    tree = _spark(text)
+    for col in list(tree.find_all(exp.Column)):
+        key = col.name.removeprefix("ldiv_")
+        if col.name.startswith("ldiv_") and key in nodes:
+            col.replace(exp.Paren(this=nodes[key].copy()))
+    return tree
+
+
+def _func(name: str, *args: exp.Expression) -> exp.Expression:
+    return cast(exp.Expression, exp.func(name, *args))
+
+
+def _hash_input(args: list[exp.Expression]) -> exp.Expression:
+    parts: list[exp.Expression] = []
+    for a in args:
+        as_text = exp.cast(a.copy(), "STRING")
+        framed = _func(
+            "concat", exp.cast(exp.Length(this=as_text.copy()), "STRING"), exp.Literal.string(":"), as_text
+        )
+        parts.append(exp.Coalesce(this=framed, expressions=[exp.Literal.string("N")]))
+    return _func("concat_ws", exp.Literal.string("|"), *parts)
+
+
+def _rewrite(node: exp.Expression) -> exp.Expression:
+    name = node.name.lower() if isinstance(node, exp.Anonymous) else ""
+    if name == "hash":
+        xx = _func("xxhash64", _hash_input(list(node.expressions)))
+        return exp.Paren(this=exp.BitwiseAnd(this=xx, expression=_MASK.copy()))
+    if isinstance(node, exp.Column) and node.name.lower() == "rowid" and not node.this.quoted:
+        col = exp.column("ldiv_rowid", table=node.table or None, quoted=True)
+        return col
+    if name == "list_extract":
+        arr, idx = node.expressions
+        return _func("element_at", arr.copy(), idx.copy())
+    if name == "list_sum":
+        (inner,) = node.expressions
+        arr = inner
+        if isinstance(inner, exp.Anonymous) and inner.name.lower() == "list_slice":
+            a, lo, hi = inner.expressions
+            arr = _fill("slice(ldiv_a, ldiv_lo, ldiv_hi - ldiv_lo + 1)", a=a, lo=lo, hi=hi)
+        return _fill("aggregate(ldiv_a, CAST(0 AS BIGINT), (acc, x) -> acc + x)", a=arr)
+    if isinstance(node, exp.Length) and _is_list(node.this):
+        return _func("size", node.this.copy())
+    if isinstance(node, exp.Cast) and node.to.this == exp.DataType.Type.JSON:
+        return cast(exp.Expression, node.this.copy())
+    if isinstance(node, exp.DataType):
+        if node.this in (exp.DataType.Type.INT128, exp.DataType.Type.UBIGINT, exp.DataType.Type.UINT128):
+            return exp.DataType.build("BIGINT")
+        if node.this == exp.DataType.Type.JSON:
+            return exp.DataType.build("STRING", dialect="spark")
+    if isinstance(
+        node, (exp.PrimaryKeyColumnConstraint, exp.NotNullColumnConstraint, exp.UniqueColumnConstraint)
+    ):
+        return exp.Null()  # dropped below (constraints Spark tables do not enforce)
+    return node
+
+
+def _is_list(node: exp.Expression) -> bool:
+    return isinstance(node, (exp.Array, exp.ArrayAgg)) or (
+        isinstance(node, exp.Column) and node.name.lower() == "counts"
+    )
+
+
+def _strip_constraints(stmt: exp.Expression) -> None:
+    for cons in list(stmt.find_all(exp.ColumnConstraint)):
+        if isinstance(cons.args.get("kind"), exp.Null):
+            cons.pop()
+    schema = stmt.this if isinstance(stmt, exp.Create) else None
+    if isinstance(schema, exp.Schema):
+        for item in list(schema.expressions):
+            if isinstance(item, (exp.PrimaryKey, exp.UniqueColumnConstraint, exp.Constraint, exp.Null)):
+                item.pop()
+
+
+def spark_statements(stmt: exp.Expression) -> list[exp.Expression]:
+    """The Spark statements for one parsed DuckDB statement (none for a sequence)."""
+    if isinstance(stmt, exp.Create) and str(stmt.args.get("kind", "")).upper() == "SEQUENCE":
+        return []
+    stmt = stmt.transform(_rewrite)
+    _strip_constraints(stmt)
+    if (
+        isinstance(stmt, exp.Create)
+        and stmt.args.get("replace")
+        and str(stmt.args.get("kind", "")).upper() == "TABLE"
+    ):
+        target = stmt.this.this if isinstance(stmt.this, exp.Schema) else stmt.this
+        stmt.set("replace", False)
+        return [exp.Drop(tables=[target.copy()], kind="TABLE", exists=True), stmt]
+    return [stmt]
+
+
+_NEXTVAL = re.compile(r"nextval\('(?:[A-Za-z_]\w*\.)?(\w+)'\)", re.IGNORECASE)
+
+
+def spark_next_id(sql: str) -> tuple[str, str]:
+    """``INSERT ... nextval('ldiv.x_seq') ... RETURNING c`` → (the INSERT with ``:ldiv_next_id``, ``x_seq``)."""
+    m = _NEXTVAL.search(sql)
+    if m is None:
+        raise ValueError("no nextval in the statement")
+    tree = _spark(_NEXTVAL.sub(":ldiv_next_id", sql, count=1))
+    tree.set("returning", None)
+    return tree.sql(dialect="spark"), m.group(1)
