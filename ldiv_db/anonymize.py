@@ -26,7 +26,7 @@ from .errors import BadInput, InternalError, PrivacyViolation
 from .guarantees import Written, refuse_empty, verify_all
 from .inputs import Inputs, as_list, refuse_nulls_in_hierarchies, resolve_inputs
 from .options import parse_flag, parse_int, per_qi, validate
-from .pipeline.verify import check_written
+from .pipeline.verify import Checked, check_written
 from .privacy import PrivacyModel
 from .privacy.spec import ModelSpec, model_spec
 from .progress import Progress
@@ -399,27 +399,26 @@ def publish(
     group_column = _group_column_name(inputs, keep_columns)
     keep = [inputs.table.column(k) for k in keep_columns]
     verify_model = part.verify_model or privacy
-    with db.transaction():
-        ownership.drop_for_release(db, out, [out], replace=replace)
-        db.run(
-            render(
-                "release/write.sql",
-                output=out,
-                assignment=part.assignment,
-                source=inputs.table.ref,
-                labels=labels,
-                labels_by=labels_by,
-                qi=[c.ident for c in inputs.qi],
-                sa=[c.ident for c in inputs.sa],
-                keep=[c.ident for c in keep],
-                group_column=Ident(group_column),
-            )
-        )
-        checked = check_written(
+    labels_ctx: dict[str, Any] = {
+        "assignment": part.assignment,
+        "source": inputs.table.ref,
+        "labels": labels,
+        "labels_by": labels_by,
+        "qi": [c.ident for c in inputs.qi],
+        "sa": [c.ident for c in inputs.sa],
+        "keep": [c.ident for c in keep],
+        "group_column": Ident(group_column),
+    }
+
+    def write(target: TableRef) -> None:
+        db.run(render("release/write.sql", output=target, **labels_ctx))
+
+    def check(target: TableRef) -> Checked:
+        return check_written(
             db,
             inputs,
             part,
-            out,
+            target,
             group_column,
             verify_model,
             privacy,
@@ -429,61 +428,22 @@ def publish(
             kl=kl,
             progress=progress,
         )
-        rec, metrics, verification, verified = (
-            checked.reconciliation,
-            checked.metrics,
-            checked.verification,
-            checked.verified,
-        )
-        by_group, by_labels = checked.by_group, checked.by_labels
-        progress.update(4, 5, "recording")
-        groups = by_group.groups if by_group else 0
-        # suppressed = deleted rows + rows whose SA became unknown + (suppression recoding, TP Definition 1)
-        # rows that carry a star; a hierarchy root label under generalization is not counted here
-        starred = int(metrics.get("starred_rows") or 0) if part.recoding == "suppress" else 0
-        rows_suppressed = int(rec["deleted"]) + int(rec["sa_suppressed"]) + starred
-        release_id = int(
-            db.scalar(
-                render(
-                    "meta/release_insert.sql",
-                    {
-                        "run_id": run_id,
-                        "name": out.display(),
-                        "source": inputs.table.name,
-                        "algorithm": algo_name,
-                        "model": verify_model.name,
-                        "l": _jsonable(list(verify_model.ls)) if verify_model.ls else None,
-                        "qi": _jsonable([c.name for c in inputs.qi]),
-                        "sa": _jsonable([c.name for c in inputs.sa]),
-                        "rows_in": int(rec["rows_in"]),
-                        "rows_published": int(rec["published"]),
-                        "rows_suppressed": rows_suppressed,
-                        "groups": groups,
-                        "metrics": _jsonable(metrics),
-                        "details": _jsonable(part.details),
-                        "verified": verified,
-                        "verification": _jsonable(verification),
-                    },
-                )
-            )
-        )
-        db.run(render("release/release_rows.sql", {"release_id": release_id}, assignment=part.assignment))
-        ownership.record_release_tables(db, out, release_id, [out])
-        db.run(render("meta/release_supersede.sql", {"name": out.display(), "release_id": release_id}))
+
+    def judge(checked: Checked, release_id: int, target: TableRef) -> None:
         written = Written(
             db,
             release_id,
             inputs.table.ref,
-            out,
+            target,
             Ident(group_column),
-            int(rec["rows_in"]),
-            int(rec["output_rows"]),
+            int(checked.reconciliation["rows_in"]),
+            int(checked.reconciliation["output_rows"]),
         )
-        broken = verify_all(part.guarantees, written, verification, verified)
-        if not verified:
+        broken = verify_all(part.guarantees, written, checked.verification, checked.verified)
+        if not checked.verified:
             raise PrivacyViolation(
                 f"the written release violates {verify_model.describe()} "
-                f"({_brief_violation(by_group, by_labels)}); nothing was published",
+                f"({_brief_violation(checked.by_group, checked.by_labels)}); nothing was published",
                 "this is a bug in the algorithm; please report it with the run id",
             )
         if broken:
@@ -493,6 +453,54 @@ def publish(
                 + "; nothing was published",
                 "this is a bug in the algorithm; please report it with the run id",
             )
+
+    def record(checked: Checked, rows: bool = True) -> int:
+        progress.update(4, 5, "recording")
+        release_id = int(
+            db.scalar(
+                render(
+                    "meta/release_insert.sql",
+                    _release_params(
+                        inputs,
+                        part,
+                        verify_model,
+                        algo_name,
+                        run_id,
+                        out,
+                        checked,
+                        _suppressed(part, checked),
+                    ),
+                )
+            )
+        )
+        if rows:
+            db.run(render("release/release_rows.sql", {"release_id": release_id}, assignment=part.assignment))
+        ownership.record_release_tables(db, out, release_id, [out])
+        db.run(render("meta/release_supersede.sql", {"name": out.display(), "release_id": release_id}))
+        return release_id
+
+    if db.transactional:
+        with db.transaction():
+            ownership.drop_for_release(db, out, [out], replace=replace)
+            write(out)
+            checked = check(out)
+            release_id = record(checked)
+            judge(checked, release_id, out)
+    else:
+        from .pipeline.staged_release import publish_without_transactions
+
+        ownership.check_may_replace(db, out, [out], replace=replace)
+        checked, release_id = publish_without_transactions(
+            db, out, run_id, part.assignment, write=write, check=check, judge=judge, record=record
+        )
+    rec, metrics, verification, verified = (
+        checked.reconciliation,
+        checked.metrics,
+        checked.verification,
+        checked.verified,
+    )
+    groups = checked.by_group.groups if checked.by_group else 0
+    rows_suppressed = _suppressed(part, checked)
     return AnonymizeResult(
         run_id=run_id,
         release_id=release_id,
@@ -513,6 +521,46 @@ def publish(
         details=part.details,
         verification=verification,
     )
+
+
+def _suppressed(part: Partitioning, checked: Checked) -> int:
+    """Deleted rows + rows whose SA became unknown + (suppression recoding, TP Definition 1) rows that
+    carry a star; a hierarchy root label under generalization is not counted here."""
+    metrics = checked.metrics
+    starred = int(metrics.get("starred_rows") or 0) if part.recoding == "suppress" else 0
+    rec = checked.reconciliation
+    return int(rec["deleted"]) + int(rec["sa_suppressed"]) + starred
+
+
+def _release_params(
+    inputs: Inputs,
+    part: Partitioning,
+    verify_model: PrivacyModel,
+    algo_name: str,
+    run_id: int,
+    out: TableRef,
+    checked: Checked,
+    rows_suppressed: int,
+) -> dict[str, Any]:
+    rec = checked.reconciliation
+    return {
+        "run_id": run_id,
+        "name": out.display(),
+        "source": inputs.table.name,
+        "algorithm": algo_name,
+        "model": verify_model.name,
+        "l": _jsonable(list(verify_model.ls)) if verify_model.ls else None,
+        "qi": _jsonable([c.name for c in inputs.qi]),
+        "sa": _jsonable([c.name for c in inputs.sa]),
+        "rows_in": int(rec["rows_in"]),
+        "rows_published": int(rec["published"]),
+        "rows_suppressed": rows_suppressed,
+        "groups": checked.by_group.groups if checked.by_group else 0,
+        "metrics": _jsonable(checked.metrics),
+        "details": _jsonable(part.details),
+        "verified": checked.verified,
+        "verification": _jsonable(checked.verification),
+    }
 
 
 def _brief_violation(a: CheckResult | None, b: CheckResult | None) -> str:

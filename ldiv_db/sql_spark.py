@@ -24,6 +24,7 @@ transpiler does most of the work (``$name`` becomes Spark's ``:name`` marker, ``
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import cast
 
 import sqlglot
@@ -139,3 +140,42 @@ def spark_next_id(sql: str) -> tuple[str, str]:
     tree = _spark(_NEXTVAL.sub(":ldiv_next_id", sql, count=1))
     tree.set("returning", None)
     return tree.sql(dialect="spark"), m.group(1)
+
+
+def emulate_dml(sql: str, columns: Callable[[str], list[str]], scratch: str) -> list[str] | None:
+    """``UPDATE``/``DELETE`` on a Spark table without row-level operations (plain Parquet tables, such as
+    the ``ldiv`` audit tables): the table's new content is built in ``scratch`` (a ``schema.table`` name
+    of the work schema) and written back with ``INSERT OVERWRITE``. ``columns(table)`` gives the table's
+    columns in order. None when ``sql`` is neither. The rewrite is not atomic: the audit tables are
+    small, and an interrupted rewrite of one leaves ``scratch`` holding the new content."""
+    tree = sqlglot.parse_one(sql, read="spark")
+    if not isinstance(tree, (exp.Update, exp.Delete)):
+        return None
+    table = tree.this
+    if not isinstance(table, exp.Table):
+        return None
+    where = tree.args.get("where")
+    hit = exp.Coalesce(this=where.this.copy(), expressions=[exp.false()]) if where is not None else exp.true()
+    name = table.sql(dialect="spark")
+    select = exp.select("*").from_(table.copy())
+    if isinstance(tree, exp.Delete):
+        select = select.where(exp.not_(hit))
+    else:
+        sets = {eq.this.name.lower(): eq.expression for eq in tree.expressions}
+        items: list[exp.Expression] = []
+        for col in columns(name):
+            ident = exp.column(col, quoted=True)
+            value = sets.get(col.lower())
+            if value is None:
+                items.append(ident)
+                continue
+            new = exp.Case(ifs=[exp.If(this=hit.copy(), true=value.copy())], default=ident.copy())
+            items.append(cast(exp.Expression, exp.alias_(new, col, quoted=True)))
+        select = exp.select(*items).from_(table.copy())
+    body = select.sql(dialect="spark")
+    return [
+        f"DROP TABLE IF EXISTS {scratch}",
+        f"CREATE TABLE {scratch} AS {body}",
+        f"INSERT OVERWRITE TABLE {name} SELECT * FROM {scratch}",  # noqa: S608
+        f"DROP TABLE IF EXISTS {scratch}",
+    ]

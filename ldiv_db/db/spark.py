@@ -24,6 +24,8 @@ lives beside it, so a later run sees the same tables) and any Spark conf key (``
 from __future__ import annotations
 
 import contextlib
+import hashlib
+import re
 import threading
 import time
 import uuid
@@ -37,6 +39,7 @@ import pandas as pd
 from .._resources import migrations_dir
 from ..errors import BadInput, LdivError
 from ..render import Query, TableRef, translate, written_tables
+from ..sql_spark import emulate_dml
 from . import Database
 
 SCHEME = "spark://"
@@ -119,6 +122,9 @@ def session_for(url: str) -> Any:
             settings.setdefault(
                 "spark.hadoop.javax.jdo.option.ConnectionURL",
                 f"jdbc:derby:;databaseName={db_path};create=true",
+            )
+            settings.setdefault(
+                "spark.driver.extraJavaOptions", f"-Dderby.stream.error.file={db_path}.derby.log"
             )
             builder = builder.enableHiveSupport()
         for key, value in settings.items():
@@ -245,12 +251,20 @@ class SparkDatabase(Database):
             fixed = [(new_id,)]
         used = {k: v for k, v in params.items() if f":{k}" in sql}
         try:
-            frame = self.spark.sql(sql, args=used or None)
+            dml = None
+            if sql.lstrip()[:6].upper() in ("UPDATE", "DELETE"):
+                dml = emulate_dml(sql, self._columns, _spark_ref(self.work_table("ldiv_dml")))
+            for stmt in dml or []:
+                self.spark.sql(stmt, args=(used or None) if ":" in stmt else None)
+            frame = None if dml else self.spark.sql(sql, args=used or None)
         except Exception as exc:
             raise self._error(name, exc) from None
         if fixed is not None:
             return _Result(rows=fixed)
         return _Result(frame)
+
+    def _columns(self, table: str) -> list[str]:
+        return [str(c) for c in self.spark.table(table).columns]
 
     def _next_id(self, name: str, sql: str, params: Mapping[str, Any]) -> tuple[str, dict[str, Any], int]:
         """``nextval('ldiv.x_seq')``: the table's largest id plus one, bound as a value; a ``RETURNING``
@@ -277,6 +291,12 @@ class SparkDatabase(Database):
     def _error(self, name: str, exc: BaseException) -> LdivError:
         text = _first_line(exc)
         kind = type(exc).__name__
+        if "INVALID_SCHEMA_OR_RELATION_NAME" in text:
+            return BadInput(
+                f"Spark: {name}: {text}",
+                "Spark's catalog takes table and schema names of letters, digits and _ only: rename the "
+                "table (column names may be anything)",
+            )
         if "TABLE_OR_VIEW_NOT_FOUND" in text or "SCHEMA_NOT_FOUND" in text:
             return BadInput(f"Spark: {name}: {text}", "check the table's name (schema.table) in the catalog")
         if kind in ("Py4JNetworkError", "ConnectionRefusedError") or "SparkContext was shut down" in text:
@@ -354,7 +374,7 @@ class SparkDatabase(Database):
         if not self._work_ready:
             self.spark.sql(f"CREATE SCHEMA IF NOT EXISTS {_bq(self.work_schema)}")
             self._work_ready = True
-        ref = TableRef(name, self.work_schema)
+        ref = TableRef(_catalog_name(name), self.work_schema)
         if ref not in self._work_tables:
             self._work_tables.append(ref)
         return ref
@@ -370,6 +390,19 @@ class SparkDatabase(Database):
     def exists(self, ref: TableRef) -> bool:
         return bool(self.spark.catalog.tableExists(_spark_ref(ref)))
 
+    def table_names(self, schema: str) -> list[str]:
+        """The tables of ``schema`` as the catalog spells them (none when it does not exist)."""
+        if not self.spark.catalog.databaseExists(schema):
+            return []
+        return [str(t.name) for t in self.spark.catalog.listTables(schema)]
+
+    def drop_table(self, ref: TableRef) -> None:
+        try:
+            self.spark.sql(f"DROP TABLE IF EXISTS {_spark_ref(ref)}")
+        except Exception as exc:
+            raise self._error("drop_table", exc) from None
+        self.queries += 1
+
     def rename(self, old: TableRef, new: TableRef) -> None:
         """``ALTER TABLE old RENAME TO new``: one catalog operation (the publish step of a release)."""
         t0 = time.perf_counter()
@@ -379,6 +412,14 @@ class SparkDatabase(Database):
             raise self._error("rename", exc) from None
         self.queries += 1
         self._last_t0 = t0
+
+
+def _catalog_name(name: str) -> str:
+    """A work table's name as the catalog accepts it (letters, digits, _), distinct per original name."""
+    safe = re.sub(r"[^A-Za-z0-9_]", "_", name).lower()
+    if safe == name:
+        return name
+    return f"{safe}_{hashlib.sha1(name.encode()).hexdigest()[:8]}"
 
 
 def _bq(name: str) -> str:

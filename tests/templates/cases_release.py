@@ -170,6 +170,8 @@ CASES = {
         },
     ),
     "meta/release_insert.sql": Case(lambda env: {}, RELEASE_PARAMS),
+    "meta/next_release_id.sql": Case(lambda env: {}),
+    "release/forget_rows.sql": Case(lambda env: {}, {"release_id": 99}),
     "meta/release_supersede.sql": Case(lambda env: {}, {"name": "main.out", "release_id": 2}),
     "meta/releases.sql": Case(lambda env: {}),
     "catalog/hierarchies_of.sql": Case(lambda env: {}, {"table_name": "main.select"}),
