@@ -38,11 +38,12 @@ import pandas as pd
 
 from .._resources import migrations_dir
 from ..errors import BadInput, LdivError
-from ..render import Query, TableRef, translate, written_tables
+from ..render import Query, TableRef, quote, translate, written_tables
 from ..sql_spark import emulate_dml
 from . import Database
 
 SCHEME = "spark://"
+ROWID = "ldiv_rowid"  # the row id column of a table loaded on Spark (``rowid`` in the templates)
 _CONF: dict[str, str] = {}
 _SESSIONS: dict[str, Any] = {}
 _LOCK = threading.Lock()
@@ -235,6 +236,11 @@ class SparkDatabase(Database):
 
     # ------------------------------------------------------------------ executing
     def _send(self, query: Query) -> Any:
+        answer = self._catalog(query)
+        if answer is not None:
+            return answer
+        if query.name in ("catalog/load_csv.sql", "catalog/load_parquet.sql"):
+            return self._load_file(query)
         if self.read_only:
             self._refuse_writes(query.name, query.sql)
         params = dict(query.params) if query.params else {}
@@ -262,6 +268,72 @@ class SparkDatabase(Database):
         if fixed is not None:
             return _Result(rows=fixed)
         return _Result(frame)
+
+    # ------------------------------------------------------------------ catalog lookups
+    def _catalog(self, query: Query) -> _Result | None:
+        """The catalog templates (information_schema on DuckDB and PostgreSQL, which Spark lacks) are
+        answered from Spark's catalog API, in the templates' columns."""
+        p = query.params
+        if query.name == "catalog/tables.sql":
+            current = self.spark.catalog.currentDatabase()
+            rows = [
+                ("spark_catalog", sch, name, kind, sch == current)
+                for sch in sorted(str(d.name) for d in self.spark.catalog.listDatabases())
+                if sch != "ldiv" and not sch.startswith("ldiv_work")
+                for name, kind in self._tables_of(sch)
+            ]
+            return _Result(rows=sorted(rows, key=lambda r: (not r[4], r[1], r[2])))
+        if query.name == "catalog/table_info.sql":
+            sch, name = str(p["schema"]), str(p["name"])
+            hits = [(sch, n, k) for n, k in self._tables_of(sch) if n.lower() == name.lower()]
+            return _Result(rows=hits)
+        if query.name == "catalog/table_exists.sql":
+            sch, name = str(p["schema"]), str(p["name"])
+            return _Result(rows=[(any(n.lower() == name.lower() for n, _ in self._tables_of(sch)),)])
+        if query.name == "catalog/columns.sql":
+            ref = TableRef(str(p["name"]), str(p["schema"]))
+            fields = self.spark.table(_spark_ref(ref)).schema.fields
+            cols = [f for f in fields if f.name != ROWID]
+            return _Result(
+                rows=[(f.name, _type_name(f.dataType.simpleString()), i + 1) for i, f in enumerate(cols)]
+            )
+        return None
+
+    def _tables_of(self, schema: str) -> list[tuple[str, str]]:
+        if not self.spark.catalog.databaseExists(schema):
+            return []
+        return [
+            (str(t.name), "VIEW" if t.tableType == "VIEW" else "BASE TABLE")
+            for t in self.spark.catalog.listTables(schema)
+            if not t.isTemporary
+        ]
+
+    def _load_file(self, query: Query) -> _Result:
+        """``ldiv load`` on Spark: DuckDB reads the file in memory with the same template (the same type
+        detection), and the table reaches Spark as one Arrow DataFrame with the row id column
+        ``ldiv_rowid`` (0..n-1 in file order, what ``rowid`` means in the templates on Spark)."""
+        import duckdb
+
+        target = written_tables(query.sql)[0]
+        sch, _, name = target.rpartition(".")
+        ref = TableRef(name, sch or self.default_schema)
+        local = duckdb.connect()
+        try:
+            if sch:
+                local.execute(f"CREATE SCHEMA IF NOT EXISTS {quote(sch)}")
+            local.execute(query.sql, dict(query.params))
+            table = local.execute(
+                f"SELECT *, rowid AS {quote(ROWID)} FROM {TableRef(name, sch or None).sql()}"  # noqa: S608
+            ).to_arrow_table()
+        except duckdb.Error as exc:
+            raise LdivError(f"query {query.name} failed: {str(exc).splitlines()[0]}") from None
+        finally:
+            local.close()
+        try:
+            self.spark.createDataFrame(table).write.format("parquet").saveAsTable(_spark_ref(ref))
+        except Exception as exc:
+            raise self._error(query.name, exc) from None
+        return _Result()
 
     def _columns(self, table: str) -> list[str]:
         return [str(c) for c in self.spark.table(table).columns]
@@ -414,6 +486,28 @@ class SparkDatabase(Database):
         self._last_t0 = t0
 
 
+_TYPES = {
+    "tinyint": "TINYINT",
+    "smallint": "SMALLINT",
+    "int": "INTEGER",
+    "bigint": "BIGINT",
+    "float": "FLOAT",
+    "double": "DOUBLE",
+    "string": "VARCHAR",
+    "boolean": "BOOLEAN",
+    "date": "DATE",
+    "timestamp": "TIMESTAMP WITH TIME ZONE",
+    "timestamp_ntz": "TIMESTAMP",
+}
+
+
+def _type_name(spark_type: str) -> str:
+    """Spark's type name in the catalog's (DuckDB's) spelling, which the rest of ldiv_db reads."""
+    if spark_type.startswith("decimal"):
+        return spark_type.upper()
+    return _TYPES.get(spark_type, spark_type.upper())
+
+
 def _catalog_name(name: str) -> str:
     """A work table's name as the catalog accepts it (letters, digits, _), distinct per original name."""
     safe = re.sub(r"[^A-Za-z0-9_]", "_", name).lower()
@@ -465,6 +559,7 @@ def prepare_spark(db: SparkDatabase, mode: str) -> None:
             db.execute_script("ldiv schema stand-in", text)
         return
     db.execute_script("ldiv bookkeeping", BOOKKEEPING)
+    db.execute_script("ldiv release schema", "CREATE SCHEMA IF NOT EXISTS main")
     for mig in pending:
         text = spark_variant(f"{mig.version:04d}_{mig.name}") or mig.sql
         db.execute_script(f"migration {mig.version:04d}_{mig.name}", text)

@@ -36,9 +36,12 @@ def test_bound_values_and_hostile_names(db) -> None:  # type: ignore[no-untyped-
     db.raw_rows('CREATE TABLE t_bound.people ("zip code" VARCHAR, "it\'s" DOUBLE)')
     ref = TableRef("people", "t_bound")
     db.insert_frame(ref, pd.DataFrame({"zip code": ["a'b", None, "50%"], "it's": [1.5, None, 3.0]}))
-    evil = "x'); DROP TABLE t_bound.\"pe ople\"; --"
-    q = Query("t", 'SELECT count(*) AS n FROM t_bound.people WHERE "zip code" = $z OR "zip code" = $e',
-              {"z": "a'b", "e": evil})
+    evil = 'x\'); DROP TABLE t_bound."pe ople"; --'
+    q = Query(
+        "t",
+        'SELECT count(*) AS n FROM t_bound.people WHERE "zip code" = $z OR "zip code" = $e',
+        {"z": "a'b", "e": evil},
+    )
     assert db.scalar(q) == 1
     frame = db.df(Query("t", 'SELECT * FROM t_bound.people ORDER BY "it\'s"'))
     assert list(frame.columns) == ["zip code", "it's"] and len(frame) == 3
@@ -49,8 +52,12 @@ def test_bound_values_and_hostile_names(db) -> None:  # type: ignore[no-untyped-
 
 def test_ids_from_the_largest_plus_one(db) -> None:  # type: ignore[no-untyped-def]
     ids = [
-        db.scalar(render("meta/run_start.sql", {"command": "check", "algorithm": None, "source": "s",
-                                                 "output": None, "params": "{}"}))
+        db.scalar(
+            render(
+                "meta/run_start.sql",
+                {"command": "check", "algorithm": None, "source": "s", "output": None, "params": "{}"},
+            )
+        )
         for _ in range(2)
     ]
     assert ids[1] == ids[0] + 1
@@ -76,6 +83,7 @@ def test_read_mode_refuses_writes(spark_session, spark_url) -> None:  # type: ig
 def _write(db, rows: int):  # type: ignore[no-untyped-def]
     def write(ref: TableRef) -> None:
         db.run(Query("w", f"CREATE TABLE {ref.sql()} AS SELECT id AS v FROM range({rows})"))
+
     return write
 
 
