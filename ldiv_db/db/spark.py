@@ -118,16 +118,16 @@ def session_for(url: str) -> Any:
         settings = {**DEFAULTS, **_CONF, **conf}
         builder = SparkSession.builder.master(master).appName("ldiv_db")
         warehouse = settings.get("spark.sql.warehouse.dir")
+        java_opts = [f"-Dlog4j2.configurationFile={Path(__file__).with_name('spark_log4j2.properties')}"]
         if warehouse:
             db_path = Path(warehouse).parent / (Path(warehouse).name + "_metastore")
             settings.setdefault(
                 "spark.hadoop.javax.jdo.option.ConnectionURL",
                 f"jdbc:derby:;databaseName={db_path};create=true",
             )
-            settings.setdefault(
-                "spark.driver.extraJavaOptions", f"-Dderby.stream.error.file={db_path}.derby.log"
-            )
+            java_opts.append(f"-Dderby.stream.error.file={db_path}.derby.log")
             builder = builder.enableHiveSupport()
+        settings.setdefault("spark.driver.extraJavaOptions", " ".join(java_opts))
         for key, value in settings.items():
             builder = builder.config(key, value)
         try:
@@ -283,6 +283,10 @@ class SparkDatabase(Database):
                 for name, kind in self._tables_of(sch)
             ]
             return _Result(rows=sorted(rows, key=lambda r: (not r[4], r[1], r[2])))
+        if query.name == "ownership/schema_info.sql":
+            wanted = str(p["schema"]).lower()
+            names = [str(d.name) for d in self.spark.catalog.listDatabases() if str(d.name).lower() == wanted]
+            return _Result(rows=[(names[0] if names else None, False, False)])
         if query.name == "catalog/table_info.sql":
             sch, name = str(p["schema"]), str(p["name"])
             hits = [(sch, n, k) for n, k in self._tables_of(sch) if n.lower() == name.lower()]

@@ -72,9 +72,7 @@ def _result(env: HostileEnv, name: str) -> list[tuple[Any, ...]] | None:
         return _rows(env.db.df(q))
     env.db.run(q)
     if created and q.sql.lstrip().upper().startswith("CREATE"):
-        target = next(
-            (v for v in ctx.values() if isinstance(v, TableRef) and v.name in created[0]), None
-        )
+        target = next((v for v in ctx.values() if isinstance(v, TableRef) and v.name in created[0]), None)
         if target is not None:
             return _rows(env.db.df(Query("content", f"SELECT * FROM {target.sql()}")))
     return None
