@@ -430,54 +430,14 @@ def publish(
         )
 
     def judge(checked: Checked, release_id: int, target: TableRef) -> None:
-        written = Written(
-            db,
-            release_id,
-            inputs.table.ref,
-            target,
-            Ident(group_column),
-            int(checked.reconciliation["rows_in"]),
-            int(checked.reconciliation["output_rows"]),
-        )
-        broken = verify_all(part.guarantees, written, checked.verification, checked.verified)
-        if not checked.verified:
-            raise PrivacyViolation(
-                f"the written release violates {verify_model.describe()} "
-                f"({_brief_violation(checked.by_group, checked.by_labels)}); nothing was published",
-                "this is a bug in the algorithm; please report it with the run id",
-            )
-        if broken:
-            raise PrivacyViolation(
-                "the written release breaks what the run promised: "
-                + "; ".join(f"{o.guarantee}: {o.found}" for o in broken)
-                + "; nothing was published",
-                "this is a bug in the algorithm; please report it with the run id",
-            )
+        _judge(db, inputs, part, verify_model, group_column, checked, release_id, target)
 
     def record(checked: Checked, rows: bool = True) -> int:
         progress.update(4, 5, "recording")
-        release_id = int(
-            db.scalar(
-                render(
-                    "meta/release_insert.sql",
-                    _release_params(
-                        inputs,
-                        part,
-                        verify_model,
-                        algo_name,
-                        run_id,
-                        out,
-                        checked,
-                        _suppressed(part, checked),
-                    ),
-                )
-            )
+        params = _release_params(
+            inputs, part, verify_model, algo_name, run_id, out, checked, _suppressed(part, checked)
         )
-        if rows:
-            db.run(render("release/release_rows.sql", {"release_id": release_id}, assignment=part.assignment))
-        ownership.record_release_tables(db, out, release_id, [out])
-        db.run(render("meta/release_supersede.sql", {"name": out.display(), "release_id": release_id}))
-        return release_id
+        return _record(db, part, out, params, rows)
 
     if db.transactional:
         with db.transaction():
@@ -521,6 +481,53 @@ def publish(
         details=part.details,
         verification=verification,
     )
+
+
+def _record(db: Database, part: Partitioning, out: TableRef, params: dict[str, Any], rows: bool) -> int:
+    """The release's records: ``ldiv.release`` (its id), the private row links (unless written
+    already), the ownership of ``out`` and the superseding of the name's earlier releases."""
+    release_id = int(db.scalar(render("meta/release_insert.sql", params)))
+    if rows:
+        db.run(render("release/release_rows.sql", {"release_id": release_id}, assignment=part.assignment))
+    ownership.record_release_tables(db, out, release_id, [out])
+    db.run(render("meta/release_supersede.sql", {"name": out.display(), "release_id": release_id}))
+    return release_id
+
+
+def _judge(
+    db: Database,
+    inputs: Inputs,
+    part: Partitioning,
+    verify_model: PrivacyModel,
+    group_column: str,
+    checked: Checked,
+    release_id: int,
+    target: TableRef,
+) -> None:
+    """Refuse a written release that fails its model or breaks the algorithm's declared guarantees."""
+    written = Written(
+        db,
+        release_id,
+        inputs.table.ref,
+        target,
+        Ident(group_column),
+        int(checked.reconciliation["rows_in"]),
+        int(checked.reconciliation["output_rows"]),
+    )
+    broken = verify_all(part.guarantees, written, checked.verification, checked.verified)
+    if not checked.verified:
+        raise PrivacyViolation(
+            f"the written release violates {verify_model.describe()} "
+            f"({_brief_violation(checked.by_group, checked.by_labels)}); nothing was published",
+            "this is a bug in the algorithm; please report it with the run id",
+        )
+    if broken:
+        raise PrivacyViolation(
+            "the written release breaks what the run promised: "
+            + "; ".join(f"{o.guarantee}: {o.found}" for o in broken)
+            + "; nothing was published",
+            "this is a bug in the algorithm; please report it with the run id",
+        )
 
 
 def _suppressed(part: Partitioning, checked: Checked) -> int:

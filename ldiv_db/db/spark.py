@@ -276,8 +276,9 @@ class SparkDatabase(Database):
         p = query.params
         if query.name == "catalog/tables.sql":
             current = self.spark.catalog.currentDatabase()
+            # the catalog column is what current_database() says, so resolved names need no catalog
             rows = [
-                ("spark_catalog", sch, name, kind, sch == current)
+                (current, sch, name, kind, sch == current)
                 for sch in sorted(str(d.name) for d in self.spark.catalog.listDatabases())
                 if sch != "ldiv" and not sch.startswith("ldiv_work")
                 for name, kind in self._tables_of(sch)
