@@ -61,7 +61,47 @@ def _hash_input(args: list[exp.Expression]) -> exp.Expression:
     return _func("concat_ws", exp.Literal.string("|"), *parts)
 
 
+def _ordered_list(node: exp.ArrayAgg) -> exp.Expression | None:
+    """``list(x ORDER BY k1, k2 [DESC])`` (one direction): Spark's ``collect_list`` has no order, so the
+    values are collected with their keys, sorted, and taken back out."""
+    order = node.this
+    if not isinstance(order, exp.Order):
+        return None
+    keys = list(order.expressions)
+    if len({bool(k.args.get("desc")) for k in keys}) != 1:
+        return None
+    fields = [cast(exp.Expression, exp.alias_(k.this.copy(), f"k{i}")) for i, k in enumerate(keys)]
+    fields.append(cast(exp.Expression, exp.alias_(order.this.copy(), "v")))
+    packed = _func("collect_list", _func("struct", *fields))
+    asc = exp.false() if keys[0].args.get("desc") else exp.true()
+    return _fill("transform(sort_array(ldiv_p, ldiv_asc), e -> e.v)", p=packed, asc=asc)
+
+
+def _series_table(node: exp.Table) -> exp.Expression | None:
+    """``range(a, b) AS t(c)`` in FROM (DuckDB) → ``(SELECT id AS c FROM range(a, b)) AS t``."""
+    series = node.this
+    if not isinstance(series, exp.GenerateSeries):
+        return None
+    alias = node.args.get("alias")
+    name = alias.name if alias is not None else "range"
+    cols = alias.columns if alias is not None and alias.columns else []
+    col = cols[0].name if cols else "range"
+    start = series.args.get("start") or exp.Literal.number(0)
+    end = series.args["end"].copy()
+    if not series.args.get("is_end_exclusive"):
+        end = exp.Add(this=exp.Paren(this=end), expression=exp.Literal.number(1))
+    inner = _fill("SELECT id AS ldiv_c FROM range(ldiv_a, ldiv_b)", a=start, b=end)
+    inner.expressions[0].set("alias", exp.to_identifier(col, quoted=True))
+    return exp.Subquery(this=inner, alias=exp.TableAlias(this=exp.to_identifier(name, quoted=True)))
+
+
 def _rewrite(node: exp.Expression) -> exp.Expression:
+    if isinstance(node, exp.ArrayAgg):
+        return _ordered_list(node) or node
+    if isinstance(node, exp.Table):
+        return _series_table(node) or node
+    if isinstance(node, (exp.Least, exp.Greatest)) and not node.expressions:
+        return cast(exp.Expression, node.this.copy())
     name = node.name.lower() if isinstance(node, exp.Anonymous) else ""
     if name == "hash":
         xx = _func("xxhash64", _hash_input(list(node.expressions)))

@@ -72,3 +72,17 @@ def test_nextval_becomes_a_bound_id_and_returning_goes() -> None:
     )
     text, seq = spark_next_id(sql)
     assert seq == "run_seq" and ":ldiv_next_id" in text and "RETURNING" not in text.upper()
+
+
+def test_ordered_lists_series_and_single_argument_least() -> None:
+    (sql,) = translate(
+        "SELECT list(n ORDER BY n DESC) AS c, least(min(h)) AS m FROM s CROSS JOIN range(0, $l) AS j(j)",
+        "spark",
+        frozenset({"l"}),
+    )
+    # collect_list has no order: values travel with their keys and are sorted (descending here)
+    assert "SORT_ARRAY((COLLECT_LIST(STRUCT(n AS k0, n AS v))), (FALSE))" in sql
+    assert "(SELECT id AS `j` FROM RANGE((0), (:l))) AS `j`" in sql
+    assert "LEAST" not in sql.upper()
+    (inclusive,) = translate("SELECT * FROM generate_series(1, 3) AS g(v)", "spark")
+    assert "RANGE((1), ((3) + 1))" in inclusive
