@@ -195,6 +195,7 @@ class SparkDatabase(Database):
     def __init__(self, session: Any, url: str, *, read_only: bool) -> None:
         super().__init__(session, url, owned=False)
         self.spark = session
+        self.con = _DuckDialectConnection(self)  # type: ignore[assignment]
         self.read_only = read_only
         self.work_schema = f"ldiv_work_{uuid.uuid4().hex[:10]}"
         self._work_ready = False
@@ -258,7 +259,7 @@ class SparkDatabase(Database):
         used = {k: v for k, v in params.items() if f":{k}" in sql}
         try:
             dml = None
-            if sql.lstrip()[:6].upper() in ("UPDATE", "DELETE"):
+            if _LEADING_COMMENTS.sub("", sql)[:6].upper() in ("UPDATE", "DELETE"):
                 dml = emulate_dml(sql, self._columns, _spark_ref(self.work_table("ldiv_dml")))
             for stmt in dml or []:
                 self.spark.sql(stmt, args=(used or None) if ":" in stmt else None)
@@ -519,6 +520,20 @@ def _catalog_name(name: str) -> str:
     if safe == name:
         return name
     return f"{safe}_{hashlib.sha1(name.encode()).hexdigest()[:8]}"
+
+
+_LEADING_COMMENTS = re.compile(r"^(\s|/\*.*?\*/)*", re.DOTALL)
+
+
+class _DuckDialectConnection:
+    """``db.con`` of a Spark database: DuckDB-dialect SQL (tests' fixed set-up statements) translated
+    and run on the session."""
+
+    def __init__(self, db: SparkDatabase) -> None:
+        self._db = db
+
+    def execute(self, sql: str, params: Mapping[str, Any] | None = None) -> _Result:
+        return self._db._send(Query("statement", sql, dict(params or {})))  # type: ignore[no-any-return]
 
 
 def _bq(name: str) -> str:

@@ -36,9 +36,9 @@ def envs(spark_session, spark_url):  # type: ignore[no-untyped-def]
     duck = make_env()
     db = Database.open(spark_url)
     frame = duck.db.df(Query("copy", f"SELECT *, rowid AS ldiv_rowid FROM {duck.source.sql()}"))
-    spark_session.sql(f"DROP TABLE IF EXISTS default.`{HOSTILE_TABLE}`")
-    spark_session.createDataFrame(frame).write.format("parquet").saveAsTable(f"default.`{HOSTILE_TABLE}`")
-    spark = HostileEnv(db, resolve_table(db, HOSTILE_TABLE))
+    spark_session.sql(f"DROP TABLE IF EXISTS main.`{HOSTILE_TABLE}`")
+    spark_session.createDataFrame(frame).write.format("parquet").saveAsTable(f"main.`{HOSTILE_TABLE}`")
+    spark = HostileEnv(db, resolve_table(db, f"main.{HOSTILE_TABLE}"))
     yield duck, spark
     db.drop_work_tables()
     db.close()
