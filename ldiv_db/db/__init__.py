@@ -440,6 +440,9 @@ class Database:
                 self.con.execute(f"DROP TABLE IF EXISTS {ref.sql()}")
         self._work_tables.clear()
 
+    def require(self, command: str, detail: str | None = None) -> None:
+        """Refuse, with the reason, a command this engine cannot run (every command runs on DuckDB)."""
+
     # ------------------------------------------------------------------ audit
     def flush_steps(self, run_id: int) -> None:
         """Write the collected step log to ldiv.run_step (one batched insert) and reset it."""

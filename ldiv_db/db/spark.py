@@ -36,13 +36,15 @@ from urllib.parse import parse_qsl
 
 import pandas as pd
 
-from .._resources import migrations_dir
 from ..errors import BadInput, LdivError
 from ..render import Query, TableRef, quote, translate, written_tables
 from ..sql_spark import emulate_dml
 from . import Database
 
 SCHEME = "spark://"
+UNSUPPORTED = {
+    "anonymize": "some of the algorithms' templates still need Spark variants (README: Spark as an engine)",
+}
 ROWID = "ldiv_rowid"  # the row id column of a table loaded on Spark (``rowid`` in the templates)
 _CONF: dict[str, str] = {}
 _SESSIONS: dict[str, Any] = {}
@@ -214,11 +216,22 @@ class SparkDatabase(Database):
             raise BadInput("--attach works with DuckDB files only", "on Spark, name a table as schema.table")
         db = cls(session_for(url), url, read_only=mode == "read")
         if migrate:
+            from .spark_schema import prepare_spark
+
             prepare_spark(db, mode)
         return db
 
     def attach(self, alias: str, file: str, read_only: bool = True) -> None:
         raise BadInput("--attach works with DuckDB files only", "on Spark, name a table as schema.table")
+
+    def require(self, command: str, detail: str | None = None) -> None:
+        """Commands whose templates do not all run on Spark yet are refused before anything is written."""
+        if command in UNSUPPORTED:
+            raise BadInput(
+                f"{command}{' ' + detail if detail else ''} does not run on the Spark engine yet: "
+                + UNSUPPORTED[command],
+                "run it on a DuckDB file or a PostgreSQL database; on Spark, load and check work",
+            )
 
     @contextlib.contextmanager
     def scratch_catalog(self, alias: str, *, keep: bool = False) -> Iterator[None]:
@@ -542,49 +555,3 @@ def _bq(name: str) -> str:
 
 def _spark_ref(ref: TableRef) -> str:
     return ".".join(_bq(p) for p in ref.parts)
-
-
-# ---------------------------------------------------------------------------- the ldiv schema on Spark
-def spark_variant(name: str) -> str | None:
-    """The Spark text of migration ``NNNN_name`` when ``migrations/spark/`` holds one."""
-    path = migrations_dir() / "spark" / f"{name}.sql"
-    return path.read_text(encoding="utf-8") if path.exists() else None
-
-
-def prepare_spark(db: SparkDatabase, mode: str) -> None:
-    """The open-time rule on Spark: verify the recorded migrations (names, checksums of the shipped
-    files); a write applies the pending ones (each recorded after it ran: Spark has no transaction, so
-    a migration interrupted half-way is re-run, and every statement of a Spark variant is idempotent)."""
-    from ..migrate import BOOKKEEPING, shipped_migrations, verify_applied
-
-    has = db.exists(TableRef("schema_migration", "ldiv"))
-    applied = (
-        {
-            int(v): (n, c)
-            for v, n, c in db.raw_rows("SELECT version, name, checksum FROM ldiv.schema_migration")
-        }
-        if has
-        else {}
-    )
-    verify_applied(db, applied)
-    pending = [m for m in shipped_migrations() if m.version not in applied]
-    if not pending:
-        return
-    if mode != "write":
-        # a read writes nothing: the whole ldiv schema stands in, empty, in the work schema
-        db.ldiv_schema = db.work_table("ldiv_stand_in").schema or db.work_schema
-        db._work_tables.clear()
-        for mig in [None, *shipped_migrations()]:
-            text = BOOKKEEPING if mig is None else spark_variant(f"{mig.version:04d}_{mig.name}") or mig.sql
-            db.execute_script("ldiv schema stand-in", text)
-        return
-    db.execute_script("ldiv bookkeeping", BOOKKEEPING)
-    db.execute_script("ldiv release schema", "CREATE SCHEMA IF NOT EXISTS main")
-    for mig in pending:
-        text = spark_variant(f"{mig.version:04d}_{mig.name}") or mig.sql
-        db.execute_script(f"migration {mig.version:04d}_{mig.name}", text)
-        db.raw_rows(
-            "INSERT INTO ldiv.schema_migration (version, name, checksum, applied_at) "
-            "VALUES (?, ?, ?, current_timestamp)",
-            [mig.version, mig.name, mig.checksum],
-        )

@@ -1,11 +1,11 @@
 """One step of the seeded-kill test, in its own process (Spark's embedded metastore takes one process at
-a time): ``python -m tests.spark.kill_child URL STEP`` prints one JSON line of what it saw.
+a time): ``python -m tests.spark.kill_child URL STEP RUN`` prints one JSON line of what it saw.
 
-* ``setup``: load the BSGI paper table and publish release ``main.kill_out`` (tp, l = 2);
-* ``state``: the tables of schema main and the content of ``main.kill_out`` (if any);
-* ``recover``: :func:`ldiv_db.pipeline.staged.recover` for ``main.kill_out``, then ``state``;
-* ``replace``: publish ``main.kill_out`` again with mondrian (``--replace``); with ``LDIV_KILL_AT`` set
-  the process dies at that step of the publish.
+* ``publish``: publish ``main.kill_out`` through staging (:func:`ldiv_db.pipeline.staged.publish_staged`)
+  with RUN + 2 rows, recording RUN in ``main.kill_record`` last; with ``LDIV_KILL_AT`` set the process
+  dies at that step;
+* ``state``: the tables of schema main, the content of ``main.kill_out`` and the records;
+* ``recover``: :func:`ldiv_db.pipeline.staged.recover` for ``main.kill_out``, then ``state``.
 """
 
 from __future__ import annotations
@@ -13,49 +13,42 @@ from __future__ import annotations
 import json
 import sys
 
-from fixtures.papers import PAPER_TABLES
-from ldiv_db import api
-from ldiv_db.anonymize import anonymize
+import pandas as pd
+
 from ldiv_db.db import Database
-from ldiv_db.pipeline.staged import recover
+from ldiv_db.pipeline.staged import publish_staged, recover
 from ldiv_db.render import Query, TableRef
 
 OUT = TableRef("kill_out", "main")
+RECORD = TableRef("kill_record", "main")
 
 
 def _state(db: Database) -> dict[str, object]:
     names = sorted(db.table_names("main"))  # type: ignore[attr-defined]
     content = None
     if "kill_out" in names:
-        frame = db.df(Query("state", f"SELECT * FROM {OUT.sql()}"))
-        content = sorted(
-            json.dumps([None if v != v else v for v in r], default=str)
-            for r in frame.itertuples(index=False, name=None)
-        )
-    releases = db.rows(Query("state", "SELECT release_id, algorithm FROM ldiv.release ORDER BY release_id"))
-    return {"tables": names, "content": content, "releases": [list(r) for r in releases]}
+        content = sorted(int(r[0]) for r in db.rows(Query("state", f"SELECT v FROM {OUT.sql()}")))
+    records = sorted(int(r[0]) for r in db.rows(Query("state", f"SELECT run FROM {RECORD.sql()}")))
+    return {"tables": names, "content": content, "records": records}
 
 
-def main(url: str, step: str) -> None:
-    table = PAPER_TABLES["bsgi_table1"]
-    if step == "setup":
-        api.load(url, str(table.path), "kill_src")
+def main(url: str, step: str, run: int) -> None:
     with Database.open(url) as db:
+        db.run(Query("setup", f"CREATE TABLE IF NOT EXISTS {RECORD.sql()} (run BIGINT)"))
         if step == "recover":
             recover(db, OUT)  # type: ignore[arg-type]
-        if step in ("setup", "replace"):
-            anonymize(
-                db,
-                "kill_src",
-                list(table.qi),
-                list(table.sa),
-                algorithm="tp" if step == "setup" else "mondrian",
-                output="main.kill_out",
-                l=2,
-                replace=step == "replace",
-            )
+        if step == "publish":
+
+            def write(ref: TableRef) -> None:
+                db.run(Query("write", f"CREATE TABLE {ref.sql()} (v BIGINT)"))
+                db.insert_frame(ref, pd.DataFrame({"v": range(run + 2)}))
+
+            def record() -> None:
+                db.insert_frame(RECORD, pd.DataFrame({"run": [run]}))
+
+            publish_staged(db, OUT, run, write=write, verify=lambda ref: None, record=record)  # type: ignore[arg-type]
         print(json.dumps(_state(db)), flush=True)
 
 
 if __name__ == "__main__":
-    main(sys.argv[1], sys.argv[2])
+    main(sys.argv[1], sys.argv[2], int(sys.argv[3]))

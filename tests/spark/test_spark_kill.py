@@ -17,12 +17,12 @@ pytestmark = [pytest.mark.spark, pytest.mark.slow]
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def _child(url: str, step: str, kill_at: str | None = None) -> dict[str, object] | None:
+def _child(url: str, step: str, run: int = 0, kill_at: str | None = None) -> dict[str, object] | None:
     env = {k: v for k, v in os.environ.items() if k != "LDIV_KILL_AT"}
     if kill_at:
         env["LDIV_KILL_AT"] = kill_at
     proc = subprocess.run(
-        [sys.executable, "-m", "tests.spark.kill_child", url, step],
+        [sys.executable, "-m", "tests.spark.kill_child", url, step, str(run)],
         cwd=ROOT,
         env=env,
         capture_output=True,
@@ -39,23 +39,23 @@ def _child(url: str, step: str, kill_at: str | None = None) -> dict[str, object]
 
 def test_seeded_kills_leave_the_previous_release(tmp_path: Path, spark_session) -> None:  # type: ignore[no-untyped-def]
     url = f"spark://local[2]?warehouse={tmp_path / 'wh'}"
-    first = _child(url, "setup")
-    assert first is not None and first["tables"] == ["kill_out", "kill_src"] and first["content"]
+    first = _child(url, "publish", 1)
+    assert first == {"tables": ["kill_out", "kill_record"], "content": [0, 1, 2], "records": [1]}
 
-    _child(url, "replace", kill_at="verify")  # written and verified in staging, never renamed
+    _child(url, "publish", 2, kill_at="verify")  # written and verified in staging, never renamed
     after = _child(url, "state")
-    assert (
-        after is not None and after["content"] == first["content"] and after["releases"] == first["releases"]
-    )
-    assert any("__ldiv_stage_" in t for t in after["tables"])  # left under its own name only
+    assert after is not None and after["content"] == [0, 1, 2] and after["records"] == [1]
+    assert any("__ldiv_stage_2" in t for t in after["tables"])  # type: ignore[attr-defined]
 
-    _child(url, "replace", kill_at="aside")  # the previous release renamed aside, the new one not yet in
+    _child(url, "publish", 3, kill_at="aside")  # the previous release aside, the new one not yet in
     gap = _child(url, "state")
-    assert gap is not None and gap["content"] is None and any("__ldiv_prev_" in t for t in gap["tables"])
+    assert gap is not None and gap["content"] is None and "kill_out__ldiv_prev_3" in gap["tables"]  # type: ignore[operator]
     back = _child(url, "recover")
-    assert back is not None and back["content"] == first["content"]
-    assert back["tables"] == ["kill_out", "kill_src"] and back["releases"] == first["releases"]
+    assert back == {"tables": ["kill_out", "kill_record"], "content": [0, 1, 2], "records": [1]}
 
-    done = _child(url, "replace")
-    assert done is not None and done["tables"] == ["kill_out", "kill_src"]
-    assert [a for _, a in done["releases"]] == ["tp", "mondrian"]  # type: ignore[misc]
+    _child(url, "publish", 4, kill_at="publish")  # renamed in, killed before the record
+    unrecorded = _child(url, "state")
+    assert unrecorded is not None and unrecorded["content"] == list(range(6)) and unrecorded["records"] == [1]
+
+    done = _child(url, "publish", 5)
+    assert done == {"tables": ["kill_out", "kill_record"], "content": list(range(7)), "records": [1, 5]}
