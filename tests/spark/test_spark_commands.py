@@ -1,4 +1,5 @@
-"""Commands end to end on Spark local against DuckDB, on the paper fixtures: load, check."""
+"""Commands end to end on Spark local against DuckDB, on the paper fixtures: load and check give the
+same results; anonymize is refused with the reason (its templates are not all Spark-ready yet)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import pytest
 
 from fixtures.papers import PAPER_TABLES
 from ldiv_db import api
+from ldiv_db.errors import BadInput
 
 pytestmark = pytest.mark.spark
 
@@ -33,3 +35,10 @@ def test_load_and_check_match_duckdb(tmp_path: Path, spark_session, spark_url) -
     }
     assert checks[spark_url] == checks[duck]
     assert checks[duck]["rows"] == table.rows
+
+    with pytest.raises(BadInput, match="does not run on the Spark engine yet") as info:
+        api.anonymize(
+            spark_url, "bsgi_check", list(table.qi), list(table.sa), algorithm="tp", output="t", l=2
+        )
+    assert info.value.hint and "DuckDB" in info.value.hint
+    assert not spark_session.catalog.tableExists("main.t")
