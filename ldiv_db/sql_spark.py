@@ -158,6 +158,11 @@ def spark_statements(stmt: exp.Expression) -> list[exp.Expression]:
         return []
     stmt = stmt.transform(_rewrite)
     _strip_constraints(stmt)
+    if isinstance(stmt, exp.Create) and str(stmt.args.get("kind", "")).upper() == "TABLE":
+        # work tables are tables of the connection's work schema on Spark (a TEMP table would become a
+        # temporary view, which cannot live in a schema)
+        for prop in list(stmt.find_all(exp.TemporaryProperty)):
+            prop.pop()
     if (
         isinstance(stmt, exp.Create)
         and stmt.args.get("replace")

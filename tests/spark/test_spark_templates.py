@@ -28,7 +28,41 @@ pytestmark = pytest.mark.spark
 TEMPLATES = default_renderer().templates()
 CASES = all_cases()
 ENGINE_IDS: set[str] = set()
-SPARK_GAPS: dict[str, str] = {}
+SPARK_GAPS: dict[str, str] = {
+    "catalog/load_csv.sql": "the case's target name `loaded it's`: Spark's catalog takes letters, digits and _ only",
+    "catalog/load_parquet.sql": "the case prepares its file with DuckDB's COPY ... TO (a DuckDB statement)",
+    "decomposition/channel.sql": "hostile release name `rel it's`: Spark's catalog takes letters, digits and _ only",
+    "decomposition/diverse.sql": "hostile release name `rel it's` (catalog names)",
+    "decomposition/keys_check.sql": "private table name `keys:main.rel it's` (catalog names)",
+    "decomposition/keys_count.sql": "private table name `keys:main.rel it's` (catalog names)",
+    "decomposition/keys_write.sql": "private table name `keys:main.rel it's` (catalog names)",
+    "decomposition/pool.sql": "hostile release name `rel it's` (catalog names)",
+    "decomposition/previous_marginals.sql": "hostile release name `rel it's` (catalog names)",
+    "decomposition/previous_sa.sql": "hostile release name `rel it's` (catalog names)",
+    "decomposition/reconcile.sql": "hostile release name `rel it's` (catalog names)",
+    "decomposition/stream_save.sql": "INSERT OR REPLACE (an upsert) needs a Spark variant",
+    "decomposition/waiting.sql": "hostile release name `rel it's` (catalog names)",
+    "decomposition/write_marginals.sql": "hostile release name `rel it's` (catalog names)",
+    "decomposition/write_qid.sql": "hostile release name `out it's` (catalog names)",
+    "decomposition/write_retained.sql": "private table name `retained:main.out it's` (catalog names)",
+    "decomposition/write_sa.sql": "hostile release name `rel it's` (catalog names)",
+    "metrics/attribute_summary.sql": "the metrics cases' set-up reads DuckDB results in a shape the Spark engine's shim does not give",
+    "metrics/attributes.sql": "the metrics cases' set-up reads DuckDB results in a shape the Spark engine's shim does not give",
+    "metrics/cover.sql": "the metrics cases' set-up reads DuckDB results in a shape the Spark engine's shim does not give",
+    "metrics/domain.sql": "the metrics cases' set-up reads DuckDB results in a shape the Spark engine's shim does not give",
+    "metrics/drop.sql": "the metrics cases' set-up reads DuckDB results in a shape the Spark engine's shim does not give",
+    "metrics/groups.sql": "the metrics cases' set-up reads DuckDB results in a shape the Spark engine's shim does not give",
+    "metrics/kl_cover.sql": "the metrics cases' set-up reads DuckDB results in a shape the Spark engine's shim does not give",
+    "metrics/kl_patterns.sql": "the metrics cases' set-up reads DuckDB results in a shape the Spark engine's shim does not give",
+    "metrics/kl_points.sql": "the metrics cases' set-up reads DuckDB results in a shape the Spark engine's shim does not give",
+    "metrics/labels.sql": "the metrics cases' set-up reads DuckDB results in a shape the Spark engine's shim does not give",
+    "metrics/rows.sql": "the metrics cases' set-up reads DuckDB results in a shape the Spark engine's shim does not give",
+    "ownership/digest.sql": "reads the whole row through the table alias (a DuckDB row value): needs a Spark variant",
+    "ownership/drop_table.sql": "the case's table name `drop me it's` (catalog names)",
+    "partition/recursive_profile.sql": "len() of a list the rewrite does not recognise as one: needs a variant",
+    "privacy/l_alpha.sql": "list_extract in a form the rewrite misses: needs a variant",
+    "privacy/recursive.sql": "list_extract in a form the rewrite misses: needs a variant",
+}
 
 
 @pytest.fixture(scope="module")
