@@ -29,6 +29,8 @@ from typing import cast
 import sqlglot
 from sqlglot import exp
 
+from .sql_spark import spark_statements
+
 _PG_HASH = "hashtextextended(ldiv_hash_input, 0) & 9223372036854775807"
 _PG_ROWID = "(((ldiv_t.ctid::text::point)[0])::bigint * 65536 + ((ldiv_t.ctid::text::point)[1])::bigint - 1)"
 
@@ -346,7 +348,7 @@ def translate(
     gives each named parameter's :func:`param_kind` (part of the cache key, as the SQL depends on it)."""
     if dialect == "duckdb":
         return [sql]
-    if dialect != "postgres":
+    if dialect not in ("postgres", "spark"):
         raise ValueError(f"no translation to {dialect!r}")
     if positional:
         sql = sql.replace("?", "$ldiv_pos_")  # keep the positions through the parser
@@ -355,13 +357,13 @@ def translate(
         stmt = parsed if ldiv_schema == "ldiv" else _map_ldiv(parsed, ldiv_schema)
         if stmt is None:
             continue
-        if kinds:
+        if kinds and dialect == "postgres":
             stmt = _bind_types(stmt, dict(kinds))
-        for part in _postgres(stmt):
-            text = part.sql(dialect="postgres")
+        for part in _postgres(stmt) if dialect == "postgres" else spark_statements(stmt):
+            text = part.sql(dialect=dialect)
             if positional:
-                text = text.replace("%(ldiv_pos_)s", "?")
-            out.append(_params_style(text, params, positional))
+                text = text.replace("%(ldiv_pos_)s", "?").replace(":ldiv_pos_", "?")
+            out.append(_params_style(text, params, positional) if dialect == "postgres" else text)
     return out
 
 

@@ -6,7 +6,7 @@ SQL hash, rows, milliseconds) that :meth:`flush_steps` writes to ``ldiv.run_step
 tables (temporary tables, or schema ``ldiv_work`` with ``keep_work``).
 
 :meth:`Database.open` picks the engine from ``DB``: a ``postgresql://`` URL opens
-:class:`ldiv_db.db.postgres.PostgresDatabase`; anything else is a DuckDB file (this class). The interface
+:class:`ldiv_db.db.postgres.PostgresDatabase`; a ``spark://`` URL :class:`ldiv_db.db.spark.SparkDatabase`; anything else is a DuckDB file (this class). The interface
 every engine provides (and a later one, such as Spark, implements):
 
 * ``dialect`` (sqlglot's name; templates are written in DuckDB's and :func:`ldiv_db.render.translate`
@@ -27,7 +27,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from .embedded import Database, Step, register_engine
-from .urls import is_postgres_url
+from .urls import is_postgres_url, is_spark_url
 
 __all__ = ["Database", "Step", "register_engine"]
 
@@ -38,4 +38,11 @@ def _open_postgres(url: str, *, mode: str, attach: Mapping[str, str] | None, mig
     return PostgresDatabase.connect(url, mode=mode, attach=attach, migrate=migrate)
 
 
+def _open_spark(url: str, *, mode: str, attach: Mapping[str, str] | None, migrate: bool) -> Any:
+    from .spark import SparkDatabase
+
+    return SparkDatabase.connect(url, mode=mode, attach=attach, migrate=migrate)
+
+
 register_engine(is_postgres_url, _open_postgres)
+register_engine(is_spark_url, _open_spark)
