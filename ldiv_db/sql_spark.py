@@ -44,8 +44,14 @@ def _fill(text: str, **nodes: exp.Expression) -> exp.Expression:
     for col in list(tree.find_all(exp.Column)):
         key = col.name.removeprefix("ldiv_")
         if col.name.startswith("ldiv_") and key in nodes:
-            col.replace(exp.Paren(this=nodes[key].copy()))
+            col.replace(exp.Paren(this=_sub(nodes[key])))
     return tree
+
+
+def _sub(node: exp.Expression) -> exp.Expression:
+    """A copy of a part of a rewritten node, itself rewritten (sqlglot's transform does not descend into a
+    node it replaced)."""
+    return node.copy().transform(_rewrite)
 
 
 def _func(name: str, *args: exp.Expression) -> exp.Expression:
@@ -55,7 +61,7 @@ def _func(name: str, *args: exp.Expression) -> exp.Expression:
 def _hash_input(args: list[exp.Expression]) -> exp.Expression:
     parts: list[exp.Expression] = []
     for a in args:
-        as_text = exp.cast(a.copy(), "STRING")
+        as_text = exp.cast(_sub(a), "STRING")
         framed = _func(
             "concat", exp.cast(exp.Length(this=as_text.copy()), "STRING"), exp.Literal.string(":"), as_text
         )
@@ -70,11 +76,11 @@ def _ordered_list(node: exp.ArrayAgg, where: exp.Expression | None = None) -> ex
     if not isinstance(order, exp.Order):
         return None
     keys = list(order.expressions)
-    fields = [cast(exp.Expression, exp.alias_(k.this.copy(), f"k{i}")) for i, k in enumerate(keys)]
-    fields.append(cast(exp.Expression, exp.alias_(order.this.copy(), "v")))
+    fields = [cast(exp.Expression, exp.alias_(_sub(k.this), f"k{i}")) for i, k in enumerate(keys)]
+    fields.append(cast(exp.Expression, exp.alias_(_sub(order.this), "v")))
     packed = _func("collect_list", _func("struct", *fields))
     if where is not None:  # FILTER (WHERE ...) belongs to the aggregate, inside the sort
-        packed = exp.Filter(this=packed, expression=where.copy())
+        packed = exp.Filter(this=packed, expression=_sub(where))
     if len({bool(k.args.get("desc")) for k in keys}) == 1:
         asc = exp.false() if keys[0].args.get("desc") else exp.true()
         return _fill("transform(sort_array(ldiv_p, ldiv_asc), e -> e.v)", p=packed, asc=asc)
@@ -101,7 +107,7 @@ def _series_table(node: exp.Table) -> exp.Expression | None:
     cols = alias.columns if alias is not None and alias.columns else []
     col = cols[0].name if cols else "range"
     start = series.args.get("start") or exp.Literal.number(0)
-    end = series.args["end"].copy()
+    end = _sub(series.args["end"])
     if not series.args.get("is_end_exclusive"):
         end = exp.Add(this=exp.Paren(this=end), expression=exp.Literal.number(1))
     inner = _fill("SELECT id AS ldiv_c FROM range(ldiv_a, ldiv_b)", a=start, b=end)
@@ -117,7 +123,7 @@ def _rewrite(node: exp.Expression) -> exp.Expression:
     if isinstance(node, exp.Table):
         return _series_table(node) or node
     if isinstance(node, (exp.Least, exp.Greatest)) and not node.expressions:
-        return cast(exp.Expression, node.this.copy())
+        return cast(exp.Expression, _sub(node.this))
     name = node.name.lower() if isinstance(node, exp.Anonymous) else ""
     if name == "hash":
         xx = _func("xxhash64", _hash_input(list(node.expressions)))
@@ -128,10 +134,10 @@ def _rewrite(node: exp.Expression) -> exp.Expression:
     if isinstance(node, exp.Bracket) and len(node.expressions) == 1:
         (idx,) = node.expressions  # DuckDB's list[i] is 1-based; sqlglot shifts only literal indices
         if not isinstance(idx, exp.Literal):
-            return _func("element_at", node.this.copy(), idx.copy())
+            return _func("element_at", _sub(node.this), _sub(idx))
     if name == "list_extract":
         arr, idx = node.expressions
-        return _func("element_at", arr.copy(), idx.copy())
+        return _func("element_at", _sub(arr), _sub(idx))
     if name == "list_slice":  # DuckDB: from index lo to hi, both included (1-based)
         a, lo, hi = node.expressions
         return _fill("slice(ldiv_a, ldiv_lo, ldiv_hi - ldiv_lo + 1)", a=a, lo=lo, hi=hi)
@@ -143,9 +149,9 @@ def _rewrite(node: exp.Expression) -> exp.Expression:
             arr = _fill("slice(ldiv_a, ldiv_lo, ldiv_hi - ldiv_lo + 1)", a=a, lo=lo, hi=hi)
         return _fill("aggregate(ldiv_a, CAST(0 AS BIGINT), (acc, x) -> acc + x)", a=arr)
     if isinstance(node, exp.Length) and _is_list(node.this):
-        return _func("size", node.this.copy())
+        return _func("size", _sub(node.this))
     if isinstance(node, exp.Cast) and node.to.this == exp.DataType.Type.JSON:
-        return cast(exp.Expression, node.this.copy())
+        return cast(exp.Expression, _sub(node.this))
     if isinstance(node, exp.DataType):
         if node.this in (exp.DataType.Type.INT128, exp.DataType.Type.UBIGINT, exp.DataType.Type.UINT128):
             return exp.DataType.build("BIGINT")

@@ -16,8 +16,9 @@ lives beside it, so a later run sees the same tables) and any Spark conf key (``
   sequences are the table's largest id plus one (one writer per Spark catalog at a time);
 * work tables live in a schema of their own per connection (``ldiv_work_<hex>``), dropped on close;
 * there are no multi-statement transactions (``transactional = False``): :meth:`transaction` is only a
-  bracket, and releases are published through staging tables and a rename
-  (:mod:`ldiv_db.pipeline.staged`);
+  bracket, and the release pipeline publishes through staging tables and a rename
+  (:mod:`ldiv_db.pipeline.staged`); :meth:`require` refuses the algorithms not in :data:`ALGORITHMS`;
+* a template with a Spark variant (``x.spark.sql``) runs that variant, translated;
 * ``mode="read"`` refuses every statement that writes outside the connection's work schema.
 """
 
@@ -40,11 +41,18 @@ from ..errors import BadInput, LdivError
 from ..render import Query, TableRef, quote, translate, written_tables
 from ..sql_spark import emulate_dml
 from .embedded import Database
+from .urls import is_spark_url
 
 SCHEME = "spark://"
-UNSUPPORTED = {
-    "anonymize": "some of the algorithms' templates still need Spark variants (README: Spark as an engine)",
+# the algorithms whose every statement runs on Spark, each tested against DuckDB (tests/spark); the others
+# are refused before anything is written, with the reason
+ALGORITHMS = frozenset(
+    {"tp", "tp+", "mondrian", "hilbert", "bsgi", "lplus", "topdown", "full-domain", "optimal"}
+)
+REFUSED = {
+    "decomposition": "its releases are streams with private tables, which need transactions",
 }
+NOT_YET = "its templates are not all tested on Spark yet (README: Spark as an engine)"
 ROWID = "ldiv_rowid"  # the row id column of a table loaded on Spark (``rowid`` in the templates)
 _CONF: dict[str, str] = {}
 _SESSIONS: dict[str, Any] = {}
@@ -65,10 +73,6 @@ DEFAULTS = {
     "spark.sql.ansi.enabled": "false",
     "spark.driver.memory": "1g",
 }
-
-
-def is_spark_url(target: str) -> bool:
-    return target.lower().startswith(SCHEME)
 
 
 def configure(conf: Mapping[str, Any]) -> None:
@@ -225,12 +229,13 @@ class SparkDatabase(Database):
         raise BadInput("--attach works with DuckDB files only", "on Spark, name a table as schema.table")
 
     def require(self, command: str, detail: str | None = None) -> None:
-        """Commands whose templates do not all run on Spark yet are refused before anything is written."""
-        if command in UNSUPPORTED:
+        """An algorithm that does not run on Spark (yet) is refused before anything is written."""
+        if command == "anonymize" and detail not in ALGORITHMS:
             raise BadInput(
-                f"{command}{' ' + detail if detail else ''} does not run on the Spark engine yet: "
-                + UNSUPPORTED[command],
-                "run it on a DuckDB file or a PostgreSQL database; on Spark, load and check work",
+                f"anonymize --algorithm {detail} does not run on the Spark engine: "
+                + REFUSED.get(str(detail), NOT_YET),
+                f"run it on a DuckDB file or a PostgreSQL database; on Spark, anonymize with "
+                f"{', '.join(sorted(ALGORITHMS))}",
             )
 
     @contextlib.contextmanager
@@ -253,8 +258,6 @@ class SparkDatabase(Database):
         answer = self._catalog(query)
         if answer is not None:
             return answer
-        if query.name in ("catalog/load_csv.sql", "catalog/load_parquet.sql"):
-            return self._load_file(query)
         if self.read_only:
             self._refuse_writes(query.name, query.sql)
         params = dict(query.params) if query.params else {}
@@ -329,21 +332,20 @@ class SparkDatabase(Database):
             if not t.isTemporary
         ]
 
-    def _load_file(self, query: Query) -> _Result:
+    def load_file(self, query: Query, target: TableRef) -> None:
         """``ldiv load`` on Spark: DuckDB reads the file in memory with the same template (the same type
         detection), and the table reaches Spark as one Arrow DataFrame with the row id column
         ``ldiv_rowid`` (0..n-1 in file order, what ``rowid`` means in the templates on Spark)."""
         import duckdb
 
-        target = written_tables(query.sql)[0]
-        sch, _, name = target.rpartition(".")
+        sch, name = target.schema, target.name
         ref = TableRef(name, sch or self.default_schema)
         local = duckdb.connect()
         try:
             if sch:
                 local.execute(f"CREATE SCHEMA IF NOT EXISTS {quote(sch)}")
             local.execute(query.sql, dict(query.params))
-            table = local.execute(
+            table = local.sql(
                 f"SELECT *, rowid AS {quote(ROWID)} FROM {TableRef(name, sch or None).sql()}"  # noqa: S608
             ).to_arrow_table()
         except duckdb.Error as exc:
@@ -354,7 +356,7 @@ class SparkDatabase(Database):
             self.spark.createDataFrame(table).write.format("parquet").saveAsTable(_spark_ref(ref))
         except Exception as exc:
             raise self._error(query.name, exc) from None
-        return _Result()
+        self.queries += 1
 
     def _columns(self, table: str) -> list[str]:
         return [str(c) for c in self.spark.table(table).columns]

@@ -13,6 +13,12 @@ stream's next one — is published here, in ONE transaction:
    release of the same name stays intact.
 
 The empty-release rule (:func:`ldiv_db.guarantees.refuse_empty`) runs before the transaction.
+
+An engine without multi-statement transactions (``db.transactional`` False: Spark) runs the same steps
+2-7 through the staged writer (:mod:`.staged`) instead of a transaction: the release's tables are written
+to staging tables and reconciled, verified and checked there (the private link under the id its record
+will get), then renamed to their names and recorded last (:func:`_staged`). Step 1 becomes the ownership
+check alone (the previous tables are renamed aside, then dropped, by the staged writer).
 """
 
 from __future__ import annotations

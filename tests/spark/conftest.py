@@ -32,7 +32,8 @@ def spark_warehouse(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
 @pytest.fixture(scope="session")
 def spark_url(spark_warehouse: Path) -> str:
     """``spark://local[2]`` with this session's warehouse: the URL every Spark test opens."""
-    return f"spark://local[2]?warehouse={spark_warehouse / 'warehouse'}"
+    # two shuffle partitions: the fixtures are a few rows, and every task costs start-up time
+    return f"spark://local[2]?warehouse={spark_warehouse / 'warehouse'}&spark.sql.shuffle.partitions=2"
 
 
 @pytest.fixture(scope="session")
