@@ -123,7 +123,7 @@ def _rewrite(node: exp.Expression) -> exp.Expression:
     if isinstance(node, exp.Table):
         return _series_table(node) or node
     if isinstance(node, (exp.Least, exp.Greatest)) and not node.expressions:
-        return cast(exp.Expression, _sub(node.this))
+        return _sub(node.this)
     name = node.name.lower() if isinstance(node, exp.Anonymous) else ""
     if name == "hash":
         xx = _func("xxhash64", _hash_input(list(node.expressions)))
@@ -151,7 +151,7 @@ def _rewrite(node: exp.Expression) -> exp.Expression:
     if isinstance(node, exp.Length) and _is_list(node.this):
         return _func("size", _sub(node.this))
     if isinstance(node, exp.Cast) and node.to.this == exp.DataType.Type.JSON:
-        return cast(exp.Expression, _sub(node.this))
+        return _sub(node.this)
     if isinstance(node, exp.DataType):
         if node.this in (exp.DataType.Type.INT128, exp.DataType.Type.UBIGINT, exp.DataType.Type.UINT128):
             return exp.DataType.build("BIGINT")
