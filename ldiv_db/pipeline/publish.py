@@ -36,7 +36,7 @@ from ..progress import Progress
 from ..render import TableRef, render
 from . import stream as streams
 from .result import AnonymizeResult
-from .staged import StagingEngine, publish_staged
+from .staged import StagingEngine, publish_staged, recover
 
 BUG_HINT = "this is a bug in the algorithm; please report it with the run id"
 
@@ -135,6 +135,12 @@ def _staged(db: Database, release: Release, ctx: Context, continues: bool) -> tu
             f"which the {db.dialect} engine lacks",
             "publish them on a DuckDB file or a PostgreSQL database",
         )
+
+    def recorded(run_id: int) -> bool:
+        return bool(db.scalar(render("meta/run_recorded.sql", {"run_id": run_id})))
+
+    for table in release.tables:  # a killed earlier publish first, so ownership sees the release it left
+        recover(db, table, recorded)
     ownership.check_may_replace(db, release.out, release.tables, replace=ctx.replace or continues)
     reserved = int(db.scalar(render("meta/next_release_id.sql")))
 
@@ -158,9 +164,6 @@ def _staged(db: Database, release: Release, ctx: Context, continues: bool) -> tu
                 f"a release into this {db.dialect} catalog meanwhile (one writer per catalog)"
             )
         return built
-
-    def recorded(run_id: int) -> bool:
-        return bool(db.scalar(render("meta/run_recorded.sql", {"run_id": run_id})))
 
     return publish_staged(db, release.tables, ctx.run_id, build=build, record=record, recorded=recorded)
 
