@@ -393,6 +393,15 @@ def _main_guarded(argv: Sequence[str] | None) -> int:
     except KeyboardInterrupt:  # also during start-up: the imports and the parser build
         print("interrupted: nothing was written", file=sys.stderr)
         return 130
+    except Exception:
+        # Ctrl-C inside an import can surface wrapped (a class body's __set_name__ turns the
+        # KeyboardInterrupt into a RuntimeError): the signal handler's note tells them apart
+        from .errors import interrupt_requested
+
+        if not interrupt_requested():
+            raise
+        print("interrupted: nothing was written", file=sys.stderr)
+        return 130
     except BrokenPipeError:  # `ldiv ... --json | head`: the reader left; say nothing more
         _quiet_stdout()
         return 0

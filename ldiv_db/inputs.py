@@ -64,24 +64,33 @@ def resolve_inputs(
         dups = sorted({n for n in names if names.count(n) > 1})
         if dups:
             raise BadInput(f"{role} column {dups[0]!r} is listed twice", "name each column once")
-    rows = int(db.scalar(render("catalog/row_count.sql", source=t.ref)))
+    # null_sa_unknown: a NULL SA is a suppressed ("unknown") value, in |G| but no value (SPEC §5.1)
+    sa_checked = [] if null_sa_unknown else list(sa_cols)
+    checked = [] if null_as_value else [*qi_cols, *sa_checked, *([group] if group else [])]
+    # the row count and the NULL counts in one scan
+    rows, nulls = null_counts(db, t, checked)
     if rows == 0:
         raise BadInput(f"table {t.name} is empty", "load data first")
-    if not null_as_value:
-        # null_sa_unknown: a NULL SA is a suppressed ("unknown") value, in |G| but no value (SPEC §5.1)
-        sa_checked = [] if null_sa_unknown else list(sa_cols)
-        check_nulls(db, t, [*qi_cols, *sa_checked, *([group] if group else [])], rows)
+    refuse_nulls(t, checked, nulls, rows)
     categories = None
     if len(sa_cols) == 1:
         categories = stored_categories(db, t, sa_cols[0])
     return Inputs(t, qi_cols, sa_cols, group, rows, categories)
 
 
+def null_counts(db: Database, table: Table, columns: Sequence[Column]) -> tuple[int, list[int]]:
+    """The table's row count and the NULL count of every column in ``columns`` (one statement)."""
+    found = db.one(render("catalog/null_counts.sql", source=table.ref, columns=[c.ident for c in columns]))
+    return int(found[0]), [int(n) for n in found[1:]]
+
+
 def check_nulls(db: Database, table: Table, columns: Sequence[Column], rows: int) -> None:
-    if not columns:
-        return
-    counts = db.one(render("catalog/null_counts.sql", source=table.ref, columns=[c.ident for c in columns]))
-    bad = [(c.name, int(n)) for c, n in zip(columns, counts, strict=True) if n]
+    if columns:
+        refuse_nulls(table, columns, null_counts(db, table, columns)[1], rows)
+
+
+def refuse_nulls(table: Table, columns: Sequence[Column], nulls: Sequence[int], rows: int) -> None:
+    bad = [(c.name, n) for c, n in zip(columns, nulls, strict=True) if n]
     if bad:
         listing = ", ".join(f"{name!r} has {n} NULL(s)" for name, n in bad)
         raise BadInput(
@@ -96,10 +105,7 @@ def refuse_nulls_in_hierarchies(db: Database, inputs: Inputs, hierarchy_ids: Map
     cols = [c for c in inputs.qi if c.name in hierarchy_ids]
     if not cols:
         return
-    counts = db.one(
-        render("catalog/null_counts.sql", source=inputs.table.ref, columns=[c.ident for c in cols])
-    )
-    bad = [(c.name, int(n)) for c, n in zip(cols, counts, strict=True) if n]
+    bad = [(c.name, n) for c, n in zip(cols, null_counts(db, inputs.table, cols)[1], strict=True) if n]
     if bad:
         listing = ", ".join(f"{name!r} has {n} NULL(s)" for name, n in bad)
         name = bad[0][0]

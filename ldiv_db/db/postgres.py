@@ -34,10 +34,14 @@ from .embedded import Database
 from .urls import display_url, scrub, url_password
 
 TEMP_SCHEMA = "pg_temp"
+MIN_SERVER_VERSION = 140000  # hash_record_extended (the 64-bit ids of hash())
 # Session settings for ldiv_db's statements: they are few, large and analytic. JIT compilation costs
 # more than it saves at these sizes; hash aggregates and joins over work tables want more than the
-# default 4 MB before they spill (LDIV_PG_WORK_MEM overrides).
-_SESSION = f"-c jit=off -c work_mem={os.environ.get('LDIV_PG_WORK_MEM', '64MB')}"
+# default 4 MB before they spill (LDIV_PG_WORK_MEM overrides). Nested loops are discouraged (the planner
+# still uses one where no other join method applies): ldiv_db's joins are equi-joins over whole tables,
+# and null-safe key equalities over several columns make the planner's row estimates collapse to 1 —
+# on a million rows that turned one hash join into a 23-second nested loop.
+_SESSION = f"-c jit=off -c enable_nestloop=off -c work_mem={os.environ.get('LDIV_PG_WORK_MEM', '256MB')}"
 
 
 class _NumericLoader(Loader):
@@ -106,6 +110,13 @@ class PostgresDatabase(Database):
             )
         except psycopg.OperationalError as exc:
             raise _connect_error(where, _message(exc, secret)) from None
+        if con.info.server_version < MIN_SERVER_VERSION:
+            found = con.info.parameter_status("server_version") or str(con.info.server_version)
+            con.close()
+            raise BadInput(
+                f"the PostgreSQL server at {where} runs version {found}; ldiv_db needs PostgreSQL 14 or later",
+                "upgrade the server, or anonymize in a DuckDB file (ldiv load) and copy the release back",
+            )
         con.adapters.register_loader("numeric", _NumericLoader)
         con.prepare_threshold = None  # work tables are replaced under the same statement text
         db = cls(con, url, read_only=mode == "read", secret=secret)
@@ -238,6 +249,12 @@ class PostgresDatabase(Database):
                 for row in rows:
                     copy.write_row(row)
                     n += 1
+            if n:
+                # Statistics at once, as for a table created from a query: autovacuum never analyzes
+                # temporary work tables, and a table analyzed while empty (created, then filled here)
+                # would be planned as tiny — a nested loop against a million-row source.
+                with self.pg.cursor() as cur:
+                    cur.execute(f"ANALYZE {table.sql()}".encode())
         except psycopg.Error as exc:
             raise self._error("copy_rows", f"INSERT INTO {table.sql()} SELECT 1", exc) from None
         self.queries += 1

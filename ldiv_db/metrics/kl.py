@@ -7,9 +7,9 @@ to x. Every published row t* spreads mass ``1/|T*|`` uniformly over its region
 node, the whole domain — the hierarchy's leaf count — for ``*``, the domain values inside an interval).
 An SA suppressed to "unknown" (NULL) is taken to cover every SA value that occurs in the source [D].
 
-How it is computed. Three queries (``sql/metrics/kl_points.sql``, ``kl_patterns.sql``, ``kl_cover.sql``)
-reduce the source to its distinct points and the release to its distinct patterns (label vector, SA,
-count), all as integer codes, plus the label → domain-value cover relation. The containment join of
+How it is computed. Two queries (``sql/metrics/kl_inputs.sql``, ``kl_cover.sql``) reduce the source to
+its distinct points and the release to its distinct patterns (label vector, SA, count), both as integer
+codes sharing the SA coding, plus the label → domain-value cover relation. The containment join of
 points and patterns is then done with bitsets: for every dimension (QI or SA) and domain value, a bitset
 over the patterns marks those whose label covers the value; a point's covering patterns are the AND of
 its values' bitsets, and F* is the mass of the set bits (summed a byte at a time). While points ×
@@ -67,32 +67,33 @@ def kl_divergence(
     if published_rows == 0:
         return KlResult(None, "the release is empty, so F* is 0 everywhere and KL is infinite")
     d, k = len(qi), len(sa)
-    points = db.df(render("metrics/kl_points.sql", source=source, domain=domain, qi=list(qi), sa=list(sa)))
-    patterns = db.df(
+    both = db.df(
         render(
-            "metrics/kl_patterns.sql",
+            "metrics/kl_inputs.sql",
             source=source,
             release=release,
+            domain=domain,
             labels=labels,
+            qi=list(qi),
             sa=list(sa),
             rqi=list(release_qi),
             rsa=list(release_sa),
             counted=counted,
         )
     )
+    part = both["part"].to_numpy(np.int64)
+    codes = both[[f"c{i}" for i in range(1, d + k + 1)]].to_numpy(np.int64).reshape(len(both), d + k)
+    weights = both["n"].to_numpy(np.float64)
+    is_point = part == 1
     pairs = db.df(render("metrics/kl_cover.sql", cover=cover, labels=labels, domain=domain))
 
-    x = points[[f"x{i}" for i in range(1, d + 1)]].to_numpy(np.int64).reshape(len(points), d)
-    s = points[[f"s{i}" for i in range(1, k + 1)]].to_numpy(np.int64).reshape(len(points), k)
-    n = points["n"].to_numpy(np.float64)
-    lab = patterns[[f"l{i}" for i in range(1, d + 1)]].to_numpy(np.int64).reshape(len(patterns), d)
-    t = patterns[[f"t{i}" for i in range(1, k + 1)]].to_numpy(np.int64).reshape(len(patterns), k)
-    c = patterns["c"].to_numpy(np.float64)
+    x, s, n = codes[is_point, :d], codes[is_point, d:], weights[is_point]
+    lab, t, c = codes[~is_point, :d], codes[~is_point, d:], weights[~is_point]
     covers = _cover_matrices(pairs, x, lab)
     # SA domains: every SA value of the source (an unknown SA covers them all)
     sa_sizes = [int(s[:, j].max()) + 1 if len(s) else 0 for j in range(k)]
 
-    region = np.ones(len(patterns), dtype=np.float64)
+    region = np.ones(len(lab), dtype=np.float64)
     for i in range(d):
         region *= covers[i].sum(axis=1)[lab[:, i]]
     for j in range(k):
@@ -107,15 +108,15 @@ def kl_divergence(
         sa_cover[1, :] = True
         sa_cover[np.arange(sa_sizes[j]) + 2, np.arange(sa_sizes[j])] = True
         dims.append(_Dim(sa_cover, t[:, j] + 2, s[:, j]))
-    fstar = np.zeros(len(points), dtype=np.float64)
-    if len(points) and len(patterns):
-        _solve(dims, np.arange(len(points)), np.arange(len(patterns)), mass, fstar)
+    fstar = np.zeros(len(x), dtype=np.float64)
+    if len(x) and len(lab):
+        _solve(dims, np.arange(len(x)), np.arange(len(lab)), mass, fstar)
     covered = fstar > 0
     uncovered = int((~covered).sum())
     if uncovered:
         return KlResult(
             None,
-            f"{uncovered} of {len(points)} distinct source points (QI values and SA) lie in no published "
+            f"{uncovered} of {len(x)} distinct source points (QI values and SA) lie in no published "
             "row's region, so F*(x) = 0 there and KL is infinite; usually their rows were deleted by "
             "suppression",
         )

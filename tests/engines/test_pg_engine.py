@@ -93,6 +93,72 @@ def test_bound_params_and_percent_literals(pg_url: str) -> None:
         assert db.records(q) == [{"x": 42, "p": "50%", "m": 1, "s": "it's %(a)s"}]
 
 
+def test_any_value_and_arg_max_skip_nulls_as_on_duckdb(pg_url: str) -> None:
+    """DuckDB's any_value takes a non-NULL value when a group has one, and arg_max skips rows where
+    either argument is NULL; the PostgreSQL rendering must answer the same."""
+    sql = (
+        "SELECT g, any_value(c) AS c, arg_max(a, b) AS m, arg_max(a2, b) AS m2 FROM (VALUES "
+        "(1, NULL, 1, NULL, NULL), (1, 'x', 2, 5, NULL), (1, NULL, 3, 4, 9), (2, NULL, NULL, 1, NULL)) "
+        "AS t(g, c, a, b, a2) GROUP BY g ORDER BY g"
+    )
+    with Database.open(":memory:") as duck:
+        want = duck.records(Query("t", sql))
+    with Database.open(pg_url) as db:
+        got = db.records(Query("t", sql))
+    assert want == [{"g": 1, "c": "x", "m": 2, "m2": 9}, {"g": 2, "c": None, "m": None, "m2": None}]
+    assert got == want
+
+
+def test_hash_ids_separate_positions_and_nulls_and_the_second_hash_is_independent(pg_url: str) -> None:
+    rows = [
+        ("a", "b"),
+        ("b", "a"),
+        ("ab", ""),
+        ("", "ab"),
+        (None, "x"),
+        ("x", None),
+        (None, None),
+        ("", None),
+    ]
+    values = ", ".join(f"({i}, ?, ?)" for i in range(len(rows)))
+    sql = (
+        f"SELECT i, hash(p, q) >> 1 AS h1, hash(p, q, 'ldiv') >> 1 AS h2 FROM (VALUES {values}) AS t(i, p, q) "
+        "ORDER BY i"
+    )
+    with Database.open(pg_url) as db:
+        got = db.raw_rows(sql, [v for r in rows for v in r])
+    h1 = [h for _, h, _ in got]
+    h2 = [h for _, _, h in got]
+    assert len(set(h1)) == len(rows) and len(set(h2)) == len(rows)
+    assert all(0 <= h < 2**62 for h in h1 + h2)
+    # the second hash is no affine image of the first (an appended element would make it 31 * h + c)
+    assert len({(b - 31 * a) % 2**62 for a, b in zip(h1, h2, strict=True)}) == len(rows)
+
+
+def test_rowid_is_page_times_65536_plus_tuple_minus_one_across_pages(pg_url: str) -> None:
+    with Database.open(pg_url) as db:
+        db.raw_rows(
+            "CREATE TABLE public.wide AS SELECT g AS id, repeat('x', 500) AS pad FROM generate_series(1, 400) AS g"
+        )
+        got = db.raw_rows("SELECT rowid AS r, CAST(ctid AS VARCHAR) AS c FROM public.wide")
+    want = []
+    for _, c in got:
+        page, tup = (int(x) for x in c.strip("()").split(","))
+        want.append(page * 65536 + tup - 1)
+    assert [r for r, _ in got] == want and max(want) > 65536
+
+
+def test_a_table_filled_by_copy_has_statistics(pg_url: str) -> None:
+    with Database.open(pg_url) as db:
+        work = db.work_table("filled")
+        db.run(Query("t", f"CREATE OR REPLACE TABLE {work.sql()} (a INTEGER)"))
+        db.copy_rows(work, ["a"], ((i,) for i in range(5000)))
+        rows = db.raw_rows(
+            "SELECT reltuples FROM pg_class WHERE relname = ? AND relpersistence = 't'", (work.name,)
+        )
+    assert rows == [(5000.0,)]
+
+
 def test_integer_sums_stay_integers(pg_url: str) -> None:
     with Database.open(pg_url) as db:
         ref = _people(db)

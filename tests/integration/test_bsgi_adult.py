@@ -90,12 +90,20 @@ def test_mondrian_baseline(adult: Database, results: dict[tuple[str, int], Any],
     assert b.metrics["dm"] < m.metrics["dm"]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="not reproduced on this QI set: Mondrian's strict classes keep Adult's many identical QI vectors "
-    "together (IL 4,169 at l = 2 vs BSGI 32,091); the paper's QIs included fnlwgt and hours-per-week",
+@pytest.mark.parametrize(
+    "l",
+    [
+        2,  # the paper's greedy alone loses 32,091 against Mondrian's 4,169; refined from the split: 4,153
+        pytest.param(
+            7,
+            marks=pytest.mark.xfail(
+                strict=True,
+                reason="no exact-size partition can: bench/bsgi_bound.py bounds its IL below by 37,085 "
+                "at l = 7, above Mondrian's 27,116",
+            ),
+        ),
+    ],
 )
-@pytest.mark.parametrize("l", [2, 7])
 def test_bsgi_il_below_mondrian(adult: Database, results: dict[tuple[str, int], Any], l: int) -> None:
     assert (
         release(adult, results, "bsgi", l).metrics["il"]

@@ -570,6 +570,32 @@ def test_ctrl_c_during_start_up_is_one_line(
     assert done.stdout.strip() == "[]"
 
 
+def test_ctrl_c_wrapped_by_an_import_is_still_one_line(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Ctrl-C inside a class body's import comes out as a RuntimeError (``__set_name__`` wraps it):
+    after the signal handler noted the interrupt it is still one line and exit 130; without that note
+    the same error is not swallowed."""
+    import ldiv_db.cli as cli
+    from ldiv_db.errors import note_interrupt
+
+    def wrapped() -> None:
+        note_interrupt()
+        raise RuntimeError("Error calling __set_name__ on 'Field' instance 'scratch' in 'Space'")
+
+    monkeypatch.setattr(cli, "build_parser", wrapped)
+    assert cli.main(["releases", "x.duckdb"]) == 130
+    out, err = capsys.readouterr()
+    assert err == "interrupted: nothing was written\n" and out == ""
+
+    def broken() -> None:
+        raise RuntimeError("a real start-up failure")
+
+    monkeypatch.setattr(cli, "build_parser", broken)
+    with pytest.raises(RuntimeError, match="a real start-up failure"):
+        cli.main(["releases", "x.duckdb"])
+
+
 def test_api_and_job_share_the_validator(dbfile: Path, tmp_path: Path) -> None:
     """The API refuses what the job file refuses (same declaration), and takes the same typed values."""
     with pytest.raises(BadInput, match=r"--window must be an integer in \[1, 10\^6\]"):

@@ -210,8 +210,7 @@ CASES = {
     "metrics/groups.sql": Case(
         _ctx(group=lambda env: env.group, klass=lambda env: env.klass), prepare=_prepare_release
     ),
-    "metrics/kl_points.sql": Case(_ctx(), prepare=_prepare_release),
-    "metrics/kl_patterns.sql": Case(_ctx(), prepare=_prepare_release),
+    "metrics/kl_inputs.sql": Case(_ctx(), prepare=_prepare_release),
     "metrics/kl_cover.sql": Case(_ctx(), prepare=_prepare_release),
     "metrics/drop.sql": Case(_ctx(target=lambda env: env.work("metrics dropme")), prepare=_prepare_release),
 }

@@ -33,6 +33,7 @@ stay the paper's and the IL never rises above it. The details report IL before/a
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import random
 import time
@@ -58,6 +59,7 @@ from .construct import construct
 from .cost import Attribute, CostModel
 from .engine import Cells, Engine, Result
 from .refine import REFINE, Refined, refine_details, refiner_for
+from .split import best_start, split_start
 
 DEFAULT_WINDOW = 12
 EXACT_BUDGET = 2_000_000  # fast mode runs the exact greedy when Σ_buckets rows × cells stays below this
@@ -198,9 +200,9 @@ class Bsgi(Algorithm):
         t_sql = time.perf_counter()
         result, greedy, waves, schedule = self._group(request, prep, l, window)
         t_engine = time.perf_counter()
-        refined = None
+        refined, start = None, dict[str, Any]()
         if opts["refine"] == "exchange":
-            result, refined = self._refine(request, prep, l, result, schedule)
+            result, refined, start = self._refine(request, prep, l, result, schedule)
         t_refine = time.perf_counter()
         assignment, summary = self._write(request, prep, result, l)
         t_end = time.perf_counter()
@@ -214,7 +216,7 @@ class Bsgi(Algorithm):
             request, l, result, summary, schedule, prep, window, greedy, waves, seconds
         )  # fmt: skip
         if refined is not None:
-            details["refine"] = refine_details(refined, prep.cost)
+            details["refine"] = {**refine_details(refined, prep.cost), **start}
         return Partitioning(
             assignment=assignment,
             recoding="lca",
@@ -301,15 +303,15 @@ class Bsgi(Algorithm):
 
     def _refine(
         self, request: AnonymizeRequest, prep: _Prepared, l: int, greedy: Result, schedule: Any
-    ) -> tuple[Result, Refined]:
-        """``--refine exchange``: exchanges from the greedy's classes or (single SA, no individual
-        column) from the locality construction when it starts at a lower IL with the same class sizes
-        (its residual rows may land elsewhere; DM and CAVG must stay the paper's); exchanges never
-        raise the IL, so it never exceeds the paper's."""
+    ) -> tuple[Result, Refined, dict[str, Any]]:
+        """``--refine exchange``: the exchange search from the best start (:func:`.split.best_start`):
+        the greedy's classes or (single SA, no individual column) the locality construction or the
+        feasible split; exchanges never raise the IL, so it never exceeds the paper's."""
         cells = prep.cells
         keys = locality_keys(cells.codes, locality_orders(prep.order, ORDERS))
         refiner = refiner_for(cells, prep.cost, keys)
-        start = greedy
+        starts: list[tuple[str, Result]] = [("greedy", greedy)]
+        info: dict[str, Any] = {}
         if schedule is not None:
             row_key = np.repeat(
                 keys.reshape(len(keys), -1)[:, 0], np.diff(np.append(cells.cell_start, cells.n))
@@ -319,14 +321,13 @@ class Bsgi(Algorithm):
             chosen = construct(refiner.distinct[0], rank, l, schedule.classes)
             engine = Engine(cells, prep.cost, l, criterion=request.options["incorporate"])
             engine.adopt(chosen, *refiner.selection_states(chosen, schedule.classes))
-            built = engine.run(None)
-            same_sizes = np.array_equal(np.sort(built.sizes), np.sort(greedy.sizes))  # DM, CAVG kept
-            if same_sizes and built.il_scaled < greedy.il_scaled:
-                start = built
+            starts.append(("locality", engine.run(None)))
+            starts, info = split_start(refiner, rank, greedy, starts)
+        start, chosen_info = best_start(starts, greedy, prep.cost)
         refined = refiner.run(start.gid)
         refined.il_before = greedy.il_scaled
-        start.gid, start.il_scaled = refined.gid, refined.il_after
-        return start, refined
+        start = dataclasses.replace(start, gid=refined.gid, il_scaled=refined.il_after)
+        return start, refined, {**chosen_info, **info}
 
     def _write(self, request: AnonymizeRequest, prep: _Prepared, result: Result, l: int) -> tuple[Any, Any]:
         """Write the assignment and count the classes in SQL; refuse repeated individuals."""

@@ -7,15 +7,7 @@ CREATE TABLE "pg_temp"."wk bsgi codes's" AS
 WITH src AS (
   SELECT
     (
-      CAST((
-        (
-          CAST(CAST(ctid AS TEXT) AS POINT)
-        )[0]
-      ) AS BIGINT) * 65536 + CAST((
-        (
-          CAST(CAST(ctid AS TEXT) AS POINT)
-        )[1]
-      ) AS BIGINT) - 1
+      CAST(CAST('x' || ENCODE(TIDSEND(ctid), 'hex') AS BIT(48)) AS BIGINT) - 1
     ) AS rid,
     "ünï" AS "a1",
     "order" AS "a2",

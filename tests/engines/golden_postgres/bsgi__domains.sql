@@ -24,7 +24,8 @@ SELECT
   2 AS attr,
   "q2" AS code,
   (
-    ARRAY_AGG("v2")
+    ARRAY_AGG("v2") FILTER(WHERE
+      "v2" IS NOT NULL)
   )[1] AS value,
   COUNT(*) AS n
 FROM "pg_temp"."wk bsgi codes's"

@@ -1,8 +1,9 @@
-/* purpose: NULL count per column (QI and SA columns must be NULL-free unless --null-as-value) */
+/* purpose: the table's row count and the NULL count per column (QI and SA columns must be NULL-free unless --null-as-value), in one scan */
 /* params: none */
-/* returns: one column per checked column, in the given order */
+/* returns: rows, then one column per checked column, in the given order */
 /* ref: DESIGN §6 (NULLs in QI/SA: say how many) */
 SELECT
+  COUNT(*) AS "rows",
   COUNT(*) FILTER(WHERE
     "it's" IS NULL) AS "n1",
   COUNT(*) FILTER(WHERE

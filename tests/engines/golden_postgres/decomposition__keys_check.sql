@@ -5,15 +5,7 @@
 WITH batch AS (
   SELECT
     (
-      CAST((
-        (
-          CAST(CAST(src.ctid AS TEXT) AS POINT)
-        )[0]
-      ) AS BIGINT) * 65536 + CAST((
-        (
-          CAST(CAST(src.ctid AS TEXT) AS POINT)
-        )[1]
-      ) AS BIGINT) - 1
+      CAST(CAST('x' || ENCODE(TIDSEND(src.ctid), 'hex') AS BIT(48)) AS BIGINT) - 1
     ) + 1 AS rn,
     CAST(TO_JSON(ARRAY[CAST(src."it's" AS TEXT), CAST(src."ünï" AS TEXT)]) AS TEXT) AS key_text,
     (

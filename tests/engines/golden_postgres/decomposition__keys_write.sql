@@ -5,15 +5,7 @@
 INSERT INTO "ldiv"."keys:main.rel it's"
 SELECT
   CAST((
-    CAST((
-      (
-        CAST(CAST(src.ctid AS TEXT) AS POINT)
-      )[0]
-    ) AS BIGINT) * 65536 + CAST((
-      (
-        CAST(CAST(src.ctid AS TEXT) AS POINT)
-      )[1]
-    ) AS BIGINT) - 1
+    CAST(CAST('x' || ENCODE(TIDSEND(src.ctid), 'hex') AS BIT(48)) AS BIGINT) - 1
   ) AS BIGINT) + (
     CAST(%(offset)s AS BIGINT)
   ) AS rk,

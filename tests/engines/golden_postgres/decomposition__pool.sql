@@ -18,15 +18,7 @@ FROM "ldiv"."retained:main.rel it's"
 UNION ALL
 SELECT
   CAST((
-    CAST((
-      (
-        CAST(CAST(ctid AS TEXT) AS POINT)
-      )[0]
-    ) AS BIGINT) * 65536 + CAST((
-      (
-        CAST(CAST(ctid AS TEXT) AS POINT)
-      )[1]
-    ) AS BIGINT) - 1
+    CAST(CAST('x' || ENCODE(TIDSEND(ctid), 'hex') AS BIT(48)) AS BIGINT) - 1
   ) AS BIGINT) + (
     CAST(%(offset)s AS BIGINT)
   ) AS rk,

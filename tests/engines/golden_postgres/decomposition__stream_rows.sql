@@ -14,15 +14,7 @@ SELECT
     CAST(%(name)s AS TEXT)
   ),
   CAST((
-    CAST((
-      (
-        CAST(CAST(ctid AS TEXT) AS POINT)
-      )[0]
-    ) AS BIGINT) * 65536 + CAST((
-      (
-        CAST(CAST(ctid AS TEXT) AS POINT)
-      )[1]
-    ) AS BIGINT) - 1
+    CAST(CAST('x' || ENCODE(TIDSEND(ctid), 'hex') AS BIT(48)) AS BIGINT) - 1
   ) AS BIGINT) + (
     CAST(%(offset)s AS BIGINT)
   ),
@@ -30,15 +22,7 @@ SELECT
     CAST(%(source_name)s AS TEXT)
   ),
   (
-    CAST((
-      (
-        CAST(CAST(ctid AS TEXT) AS POINT)
-      )[0]
-    ) AS BIGINT) * 65536 + CAST((
-      (
-        CAST(CAST(ctid AS TEXT) AS POINT)
-      )[1]
-    ) AS BIGINT) - 1
+    CAST(CAST('x' || ENCODE(TIDSEND(ctid), 'hex') AS BIT(48)) AS BIGINT) - 1
   ),
   (
     CAST(%(release)s AS BIGINT)

@@ -8,10 +8,8 @@ WITH lab AS (
   SELECT
     rid,
     CAST((
-      HASHTEXTEXTENDED(
-        (
-          COALESCE(CAST(LENGTH(CAST("q1" AS TEXT)) AS TEXT) || ':' || CAST("q1" AS TEXT), 'N') || '|' || COALESCE(CAST(LENGTH(CAST("q2" AS TEXT)) AS TEXT) || ':' || CAST("q2" AS TEXT), 'N') || '|' || COALESCE(CAST(LENGTH(CAST("q3" AS TEXT)) AS TEXT) || ':' || CAST("q3" AS TEXT), 'N') || '|' || COALESCE(CAST(LENGTH(CAST("q4" AS TEXT)) AS TEXT) || ':' || CAST("q4" AS TEXT), 'N')
-        ),
+      HASH_RECORD_EXTENDED(
+        ROW(CAST("q1" AS TEXT), CAST("q2" AS TEXT), CAST("q3" AS TEXT), CAST("q4" AS TEXT)),
         0
       ) & 9223372036854775807
     ) >> 1 AS BIGINT) AS gid

@@ -62,19 +62,9 @@ WITH "dom1" AS (
   SELECT
     "ünï" AS v,
     CAST(DENSE_RANK() OVER (
-      ORDER BY MIN(
-        (
-          CAST((
-            (
-              CAST(CAST(ctid AS TEXT) AS POINT)
-            )[0]
-          ) AS BIGINT) * 65536 + CAST((
-            (
-              CAST(CAST(ctid AS TEXT) AS POINT)
-            )[1]
-          ) AS BIGINT) - 1
-        )
-      )
+      ORDER BY MIN((
+        CAST(CAST('x' || ENCODE(TIDSEND(ctid), 'hex') AS BIT(48)) AS BIGINT) - 1
+      ))
     ) AS BIGINT) AS sid
   FROM "main"."select"
   GROUP BY
@@ -82,15 +72,7 @@ WITH "dom1" AS (
 )
 SELECT
   CAST((
-    CAST((
-      (
-        CAST(CAST(src.ctid AS TEXT) AS POINT)
-      )[0]
-    ) AS BIGINT) * 65536 + CAST((
-      (
-        CAST(CAST(src.ctid AS TEXT) AS POINT)
-      )[1]
-    ) AS BIGINT) - 1
+    CAST(CAST('x' || ENCODE(TIDSEND(src.ctid), 'hex') AS BIT(48)) AS BIGINT) - 1
   ) AS BIGINT) AS rid,
   s.sid,
   "dom1".r AS "c1",
@@ -104,15 +86,7 @@ SELECT
 FROM "main"."select" AS src
 JOIN "pg_temp"."wk tp assignment's" AS asg
   ON asg.rid = (
-    CAST((
-      (
-        CAST(CAST(src.ctid AS TEXT) AS POINT)
-      )[0]
-    ) AS BIGINT) * 65536 + CAST((
-      (
-        CAST(CAST(src.ctid AS TEXT) AS POINT)
-      )[1]
-    ) AS BIGINT) - 1
+    CAST(CAST('x' || ENCODE(TIDSEND(src.ctid), 'hex') AS BIT(48)) AS BIGINT) - 1
   )
   AND asg.gid = (
     CAST(%(r_gid)s AS BIGINT)

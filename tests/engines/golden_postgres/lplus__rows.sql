@@ -6,15 +6,7 @@ DROP TABLE IF EXISTS "pg_temp"."wk lplus rows 2's";
 CREATE TABLE "pg_temp"."wk lplus rows 2's" AS
 SELECT
   (
-    CAST((
-      (
-        CAST(CAST(src.ctid AS TEXT) AS POINT)
-      )[0]
-    ) AS BIGINT) * 65536 + CAST((
-      (
-        CAST(CAST(src.ctid AS TEXT) AS POINT)
-      )[1]
-    ) AS BIGINT) - 1
+    CAST(CAST('x' || ENCODE(TIDSEND(src.ctid), 'hex') AS BIT(48)) AS BIGINT) - 1
   ) AS rid,
   nd1.node_id AS "l1",
   nd2.node_id AS "l2",

@@ -7,15 +7,7 @@ CREATE TABLE "pg_temp"."wk mondrian rows's" AS
 WITH ordinals AS (
   SELECT
     (
-      CAST((
-        (
-          CAST(CAST(src.ctid AS TEXT) AS POINT)
-        )[0]
-      ) AS BIGINT) * 65536 + CAST((
-        (
-          CAST(CAST(src.ctid AS TEXT) AS POINT)
-        )[1]
-      ) AS BIGINT) - 1
+      CAST(CAST('x' || ENCODE(TIDSEND(src.ctid), 'hex') AS BIT(48)) AS BIGINT) - 1
     ) AS rid,
     CAST("n1".node_id AS DOUBLE PRECISION) AS "o1",
     CAST(src."a""b" AS DOUBLE PRECISION) AS "o2",

@@ -33,16 +33,20 @@ WITH counts AS (
   SELECT
     vid,
     (
-      ARRAY_AGG("o1")
+      ARRAY_AGG("o1") FILTER(WHERE
+        "o1" IS NOT NULL)
     )[1] AS "o1",
     (
-      ARRAY_AGG("o2")
+      ARRAY_AGG("o2") FILTER(WHERE
+        "o2" IS NOT NULL)
     )[1] AS "o2",
     (
-      ARRAY_AGG("o3")
+      ARRAY_AGG("o3") FILTER(WHERE
+        "o3" IS NOT NULL)
     )[1] AS "o3",
     (
-      ARRAY_AGG("o4")
+      ARRAY_AGG("o4") FILTER(WHERE
+        "o4" IS NOT NULL)
     )[1] AS "o4",
     COUNT(*) FILTER(WHERE
       "o1" IS NULL OR "o2" IS NULL OR "o3" IS NULL OR "o4" IS NULL) AS missing

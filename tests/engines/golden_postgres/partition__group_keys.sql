@@ -5,12 +5,7 @@
 WITH t AS (
   SELECT
     CAST((
-      HASHTEXTEXTENDED(
-        (
-          COALESCE(CAST(LENGTH(CAST("it's" AS TEXT)) AS TEXT) || ':' || CAST("it's" AS TEXT), 'N') || '|' || COALESCE(CAST(LENGTH(CAST("a""b" AS TEXT)) AS TEXT) || ':' || CAST("a""b" AS TEXT), 'N')
-        ),
-        0
-      ) & 9223372036854775807
+      HASH_RECORD_EXTENDED(ROW(CAST("it's" AS TEXT), CAST("a""b" AS TEXT)), 0) & 9223372036854775807
     ) >> 1 AS BIGINT) AS gid,
     "it's" AS "k1",
     "a""b" AS "k2"
@@ -20,10 +15,12 @@ SELECT
   gid,
   COUNT(*) AS size,
   (
-    ARRAY_AGG("k1")
+    ARRAY_AGG("k1") FILTER(WHERE
+      "k1" IS NOT NULL)
   )[1] AS "k1",
   (
-    ARRAY_AGG("k2")
+    ARRAY_AGG("k2") FILTER(WHERE
+      "k2" IS NOT NULL)
   )[1] AS "k2"
 FROM t
 WHERE

@@ -9,15 +9,7 @@ WITH linked AS (
   FROM ldiv.release_row AS rr
   JOIN "main"."select" AS src
     ON (
-      CAST((
-        (
-          CAST(CAST(src.ctid AS TEXT) AS POINT)
-        )[0]
-      ) AS BIGINT) * 65536 + CAST((
-        (
-          CAST(CAST(src.ctid AS TEXT) AS POINT)
-        )[1]
-      ) AS BIGINT) - 1
+      CAST(CAST('x' || ENCODE(TIDSEND(src.ctid), 'hex') AS BIT(48)) AS BIGINT) - 1
     ) = rr.source_rowid
   WHERE
     rr.release_id = (

@@ -14,15 +14,7 @@ WITH a AS (
   FROM "pg_temp"."wk assignment's" AS asg
   JOIN "main"."select" AS src
     ON (
-      CAST((
-        (
-          CAST(CAST(src.ctid AS TEXT) AS POINT)
-        )[0]
-      ) AS BIGINT) * 65536 + CAST((
-        (
-          CAST(CAST(src.ctid AS TEXT) AS POINT)
-        )[1]
-      ) AS BIGINT) - 1
+      CAST(CAST('x' || ENCODE(TIDSEND(src.ctid), 'hex') AS BIT(48)) AS BIGINT) - 1
     ) = asg.rid
   WHERE
     NOT asg.deleted
@@ -50,14 +42,16 @@ WITH a AS (
     CASE
       WHEN COUNT(DISTINCT a."c3") = 1
       THEN CAST((
-        ARRAY_AGG(a."c3")
+        ARRAY_AGG(a."c3") FILTER(WHERE
+          a."c3" IS NOT NULL)
       )[1] AS TEXT)
       ELSE '*'
     END AS "q3",
     CASE
       WHEN COUNT(DISTINCT a."c4") = 1
       THEN CAST((
-        ARRAY_AGG(a."c4")
+        ARRAY_AGG(a."c4") FILTER(WHERE
+          a."c4" IS NOT NULL)
       )[1] AS TEXT)
       ELSE '*'
     END AS "q4"
@@ -71,7 +65,8 @@ WITH a AS (
     s.lo,
     s.hi,
     (
-      ARRAY_AGG(n.label ORDER BY n.depth DESC)
+      ARRAY_AGG(n.label ORDER BY n.depth DESC) FILTER(WHERE
+        n.label IS NOT NULL AND n.depth IS NOT NULL)
     )[1] AS label
   FROM (
     SELECT DISTINCT

@@ -6,15 +6,7 @@ DROP TABLE IF EXISTS "pg_temp"."wk lev's";
 CREATE TABLE "pg_temp"."wk lev's" AS
 SELECT
   (
-    CAST((
-      (
-        CAST(CAST(src.ctid AS TEXT) AS POINT)
-      )[0]
-    ) AS BIGINT) * 65536 + CAST((
-      (
-        CAST(CAST(src.ctid AS TEXT) AS POINT)
-      )[1]
-    ) AS BIGINT) - 1
+    CAST(CAST('x' || ENCODE(TIDSEND(src.ctid), 'hex') AS BIT(48)) AS BIGINT) - 1
   ) AS rid,
   lv1.label AS "q1",
   CAST(src."a""b" AS TEXT) AS "q2",

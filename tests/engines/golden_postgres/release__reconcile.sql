@@ -46,15 +46,7 @@ WITH src AS (
       FROM "pg_temp"."wk assignment's" AS asg
       JOIN "main"."select" AS src
         ON (
-          CAST((
-            (
-              CAST(CAST(src.ctid AS TEXT) AS POINT)
-            )[0]
-          ) AS BIGINT) * 65536 + CAST((
-            (
-              CAST(CAST(src.ctid AS TEXT) AS POINT)
-            )[1]
-          ) AS BIGINT) - 1
+          CAST(CAST('x' || ENCODE(TIDSEND(src.ctid), 'hex') AS BIT(48)) AS BIGINT) - 1
         ) = asg.rid
       WHERE
         asg.deleted OR asg.sa_suppressed

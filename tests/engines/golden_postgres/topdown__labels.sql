@@ -17,15 +17,7 @@ JOIN "pg_temp"."wk td nodes's" AS nd
   ON nd.node = f.node
 JOIN "main"."select" AS src
   ON (
-    CAST((
-      (
-        CAST(CAST(src.ctid AS TEXT) AS POINT)
-      )[0]
-    ) AS BIGINT) * 65536 + CAST((
-      (
-        CAST(CAST(src.ctid AS TEXT) AS POINT)
-      )[1]
-    ) AS BIGINT) - 1
+    CAST(CAST('x' || ENCODE(TIDSEND(src.ctid), 'hex') AS BIT(48)) AS BIGINT) - 1
   ) = f.rid
 LEFT JOIN ldiv.hierarchy_level AS lv1
   ON lv1.hierarchy_id = (

@@ -4,15 +4,7 @@
 /* ref: SPEC §3.3 (every row starts at the root); SPEC §0.4 (leaves are the values as text) */
 SELECT
   (
-    CAST((
-      (
-        CAST(CAST(src.ctid AS TEXT) AS POINT)
-      )[0]
-    ) AS BIGINT) * 65536 + CAST((
-      (
-        CAST(CAST(src.ctid AS TEXT) AS POINT)
-      )[1]
-    ) AS BIGINT) - 1
+    CAST(CAST('x' || ENCODE(TIDSEND(src.ctid), 'hex') AS BIT(48)) AS BIGINT) - 1
   ) AS rid,
   CAST(src."it's" AS TEXT) AS "q1",
   CAST(src."a""b" AS TEXT) AS "q2",
@@ -22,13 +14,5 @@ SELECT
 FROM "main"."select" AS src
 ORDER BY
   (
-    CAST((
-      (
-        CAST(CAST(src.ctid AS TEXT) AS POINT)
-      )[0]
-    ) AS BIGINT) * 65536 + CAST((
-      (
-        CAST(CAST(src.ctid AS TEXT) AS POINT)
-      )[1]
-    ) AS BIGINT) - 1
+    CAST(CAST('x' || ENCODE(TIDSEND(src.ctid), 'hex') AS BIT(48)) AS BIGINT) - 1
   )

@@ -45,7 +45,8 @@ WITH cell AS (
     s.gid,
     LEAST(
       (
-        ARRAY_AGG(s.h)
+        ARRAY_AGG(s.h) FILTER(WHERE
+          s.h IS NOT NULL)
       )[1],
       MIN(
         DIV(

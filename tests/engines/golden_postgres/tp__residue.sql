@@ -18,16 +18,20 @@ SELECT
   CAST(SUM(c.n) AS BIGINT) AS total,
   CAST(SUM(c.n - c.kept) AS BIGINT) AS residue,
   (
-    ARRAY_AGG(g.groups)
+    ARRAY_AGG(g.groups) FILTER(WHERE
+      g.groups IS NOT NULL)
   )[1] AS groups,
   (
-    ARRAY_AGG(g.max_gid)
+    ARRAY_AGG(g.max_gid) FILTER(WHERE
+      g.max_gid IS NOT NULL)
   )[1] AS max_gid,
   (
-    ARRAY_AGG(g.kept_groups)
+    ARRAY_AGG(g.kept_groups) FILTER(WHERE
+      g.kept_groups IS NOT NULL)
   )[1] AS kept_groups,
   (
-    ARRAY_AGG(g.collisions)
+    ARRAY_AGG(g.collisions) FILTER(WHERE
+      g.collisions IS NOT NULL)
   )[1] AS collisions
 FROM "pg_temp"."wk tp cells's" AS c, g
 GROUP BY

@@ -8,19 +8,9 @@ WITH val AS (
   SELECT
     "ünï" AS v,
     ROW_NUMBER() OVER (
-      ORDER BY MIN(
-        (
-          CAST((
-            (
-              CAST(CAST(ctid AS TEXT) AS POINT)
-            )[0]
-          ) AS BIGINT) * 65536 + CAST((
-            (
-              CAST(CAST(ctid AS TEXT) AS POINT)
-            )[1]
-          ) AS BIGINT) - 1
-        )
-      )
+      ORDER BY MIN((
+        CAST(CAST('x' || ENCODE(TIDSEND(ctid), 'hex') AS BIT(48)) AS BIGINT) - 1
+      ))
     ) AS sid
   FROM "main"."select"
   GROUP BY
@@ -28,40 +18,16 @@ WITH val AS (
 )
 SELECT
   (
-    CAST((
-      (
-        CAST(CAST(src.ctid AS TEXT) AS POINT)
-      )[0]
-    ) AS BIGINT) * 65536 + CAST((
-      (
-        CAST(CAST(src.ctid AS TEXT) AS POINT)
-      )[1]
-    ) AS BIGINT) - 1
+    CAST(CAST('x' || ENCODE(TIDSEND(src.ctid), 'hex') AS BIT(48)) AS BIGINT) - 1
   ) AS rid,
   MIN(
     (
-      CAST((
-        (
-          CAST(CAST(src.ctid AS TEXT) AS POINT)
-        )[0]
-      ) AS BIGINT) * 65536 + CAST((
-        (
-          CAST(CAST(src.ctid AS TEXT) AS POINT)
-        )[1]
-      ) AS BIGINT) - 1
+      CAST(CAST('x' || ENCODE(TIDSEND(src.ctid), 'hex') AS BIT(48)) AS BIGINT) - 1
     )
   ) OVER (PARTITION BY src."it's", src."a""b", src."Zip Code", src."select") AS g,
   MIN(
     (
-      CAST((
-        (
-          CAST(CAST(src.ctid AS TEXT) AS POINT)
-        )[0]
-      ) AS BIGINT) * 65536 + CAST((
-        (
-          CAST(CAST(src.ctid AS TEXT) AS POINT)
-        )[1]
-      ) AS BIGINT) - 1
+      CAST(CAST('x' || ENCODE(TIDSEND(src.ctid), 'hex') AS BIT(48)) AS BIGINT) - 1
     )
   ) OVER (PARTITION BY src."it's", src."a""b", src."Zip Code", src."select") AS g2,
   val.sid

@@ -1,0 +1,252 @@
+"""The exchange search's pricing (:mod:`.refine`): every QI of a class at once, from cached leave-one-out
+states, in a few numpy operations per round.
+
+One fact makes the states cheap. Codes are ordered so that a class's state per QI is fixed by its lowest
+and highest code: a numeric QI's state *is* ``[lo, hi]``; a flat QI is unmixed exactly when ``lo = hi``;
+and a hierarchy's node ids are a preorder (the subtree of node x is the id range ``x..last[x]``), so the
+LCA of a set of nodes is the LCA of its lowest and highest id — every node whose range holds both holds
+all ids between. So the state of a class without its i-th row (its *leave-one-out* state) comes from the
+running minimum and maximum of its codes from the left and from the right, two ``accumulate`` calls.
+
+Pricing a swap of a_i (class A) with b_j (class B) then needs, per QI, the cost of A's leave-one-out state
+of i joined with b_j's code: for a hierarchy (with an LCA table) one lookup in a node × node table of the
+cost of the merged node; for a numeric QI ``max(hi, v) − min(lo, v)`` in value space; for a flat QI
+``unit`` unless the leave-one-out value equals the code. The QIs of one kind are stacked (kind × pairs ×
+|A| × |B|) so a round costs a fixed handful of numpy calls whatever the number of QIs. The costs are the
+same numbers :class:`~.refine._Attr` computes state by state (integers when the model is exact), so the
+search finds exactly the exchanges it found before.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from ..shared.trees import IntArray, Tree
+from .cost import CostArray
+
+PACK = 1 << 18  # entries of a packed merged-cost table
+
+Mask = np.ndarray[Any, np.dtype[np.bool_]]
+
+if TYPE_CHECKING:
+    from .refine import _Attr
+
+
+def _loo(x: IntArray) -> tuple[IntArray, IntArray]:
+    """Along the last axis (size s ≥ 2): the minimum and the maximum of every entry but the i-th."""
+    lo_l = np.minimum.accumulate(x, axis=-1)
+    hi_l = np.maximum.accumulate(x, axis=-1)
+    lo_r = np.minimum.accumulate(x[..., ::-1], axis=-1)[..., ::-1]
+    hi_r = np.maximum.accumulate(x[..., ::-1], axis=-1)[..., ::-1]
+    lo, hi = np.empty_like(x), np.empty_like(x)
+    lo[..., 0], hi[..., 0] = lo_r[..., 1], hi_r[..., 1]
+    lo[..., -1], hi[..., -1] = lo_l[..., -2], hi_l[..., -2]
+    lo[..., 1:-1] = np.minimum(lo_l[..., :-2], lo_r[..., 2:])
+    hi[..., 1:-1] = np.maximum(hi_l[..., :-2], hi_r[..., 2:])
+    return lo, hi
+
+
+class _Group:
+    """The QIs of one kind: their codes per row (QI × n) and leave-one-out states per class."""
+
+    def __init__(self, attrs: Sequence[_Attr], n: int) -> None:
+        self.attrs = list(attrs)
+        self.codes: IntArray = (
+            np.stack([a.codes for a in attrs]).astype(np.int64) if attrs else np.zeros((0, n), dtype=np.int64)
+        )
+        self.state: list[np.ndarray[Any, Any]] = []  # per state part: QI × classes × max size
+
+    def alloc(self, k: int, width: int, parts: int, dtype: Any = np.int64) -> None:
+        self.state = [np.zeros((len(self.attrs), k, width), dtype=dtype) for _ in range(parts)]
+
+
+class _Packed:
+    """Hierarchy QIs packed into groups whose merged-cost table (the group's node tuple × leaf tuple →
+    Σ cost of the merged nodes) has at most ``PACK`` entries, so one lookup prices several QIs."""
+
+    def __init__(self, tab: Sequence[_Attr], dtype: Any, codes: IntArray) -> None:
+        self.groups: list[list[int]] = []
+        width: list[int] = []
+        for t in sorted(range(len(tab)), key=lambda t: -tab[t].nodes):
+            g = next((g for g, w in enumerate(width) if (w * tab[t].nodes) ** 2 <= PACK), None)
+            if g is None:
+                self.groups.append([t])
+                width.append(tab[t].nodes)
+            else:
+                self.groups[g].append(t)
+                width[g] *= tab[t].nodes
+        self.radix = np.zeros((len(self.groups), len(tab)), dtype=np.int64)  # node tuple → packed id
+        tables = []
+        for g, members in enumerate(self.groups):
+            dims = [tab[t].nodes for t in members]
+            table = np.zeros(dims + dims, dtype=dtype)
+            for pos, t in enumerate(members):
+                self.radix[g, t] = int(np.prod(dims[pos + 1 :], dtype=np.int64))
+                at = tab[t]
+                assert at.node_cost is not None and at.table is not None
+                shape = [1] * (2 * len(dims))
+                shape[pos] = shape[len(dims) + pos] = at.nodes
+                table += at.node_cost[at.table].astype(dtype).reshape(shape)
+            tables.append(table.reshape(-1))
+        self.nodes = np.array(width, dtype=np.int64)[:, None, None]
+        self.offset = np.cumsum([0] + [len(x) for x in tables[:-1]]).astype(np.int64)[:, None, None]
+        self.merged: CostArray = np.concatenate(tables) if tables else np.zeros(0, dtype=dtype)
+        self.codes: IntArray = np.tensordot(self.radix, codes, axes=1)  # per group and row: packed leaves
+
+
+class SwapPricer:
+    """Leave-one-out states of every class and the costs of A and B after every swap of a pair."""
+
+    def __init__(self, attrs: Sequence[_Attr], dtype: Any, n: int) -> None:
+        self.dtype = dtype
+        tab = [a for a in attrs if a.kind == "hierarchy" and a.table is not None]
+        self.hier = _Group(tab, n)
+        self.deep = [a for a in attrs if a.kind == "hierarchy" and a.table is None]  # LCA by climbing
+        self.deep_codes = [a.codes for a in self.deep]
+        self.num = _Group([a for a in attrs if a.kind == "numeric"], n)
+        self.flat = _Group([a for a in attrs if a.kind == "flat"], n)
+        # hierarchy: LCA tables (node × node, flattened, one after another) to find leave-one-out nodes
+        sizes = [a.nodes for a in tab]
+        self.offset = np.cumsum([0] + [s * s for s in sizes[:-1]]).astype(np.int64)[:, None, None]
+        self.nodes = np.array(sizes, dtype=np.int64)[:, None, None]
+        lca = [a.table for a in tab if a.table is not None]
+        self.lca: IntArray = np.concatenate(lca) if lca else np.zeros(0, dtype=np.int64)
+        self.packed = _Packed(tab, dtype, self.hier.codes)
+        # numeric: codes become values (codes are ranks, values ascending)
+        vals = [a.codes if a.values is None else a.values[a.codes] for a in self.num.attrs]
+        self.num.codes = np.stack(vals).astype(dtype) if vals else np.zeros((0, n), dtype=dtype)
+        self.num_unit = np.array([a.unit for a in self.num.attrs], dtype=dtype)[:, None, None, None]
+        self.flat_unit = np.array([a.unit for a in self.flat.attrs], dtype=dtype)[:, None, None, None]
+
+    def alloc(self, k: int, width: int) -> None:
+        """Room for the states of k classes of at most ``width`` rows."""
+        self.hier.alloc(k, width, 1)
+        self.hier.state = [np.zeros((len(self.packed.groups), k, width), dtype=np.int64)]
+        self.num.alloc(k, width, 2, self.dtype)
+        self.flat.alloc(k, width, 1)
+        self.deep_state = [np.zeros((k, width), dtype=np.int64) for _ in self.deep]
+        self.loo_min: CostArray = np.zeros(k, dtype=self.dtype)  # the cheapest leave-one-out state's cost
+        # per class, its core (the state inside every leave-one-out state, sizes ≥ 3): packed hierarchy
+        # states, numeric lo and hi, flat values
+        self.core = [
+            np.zeros((len(self.packed.groups), k), dtype=np.int64),
+            np.zeros((len(self.num.attrs), k), dtype=self.dtype),
+            np.zeros((len(self.num.attrs), k), dtype=self.dtype),
+            np.zeros((len(self.flat.attrs), k), dtype=np.int64),
+        ]
+        self.core.append(np.zeros((len(self.flat.attrs), k), dtype=np.int64))
+
+    def refresh(self, members: IntArray, classes: IntArray) -> None:
+        """Recompute the leave-one-out states of ``classes`` (rows ``members``: classes × size, size ≥ 2)."""
+        size = members.shape[1]
+        cost: CostArray = np.zeros(members.shape, dtype=self.dtype)  # per member: its leave-one-out cost
+        if len(self.hier.attrs):
+            lo, hi = _loo(self.hier.codes[:, members])
+            node = self.lca[self.offset + lo * self.nodes + hi]
+            pk = self.packed
+            sup = np.tensordot(pk.radix, node, axes=1)
+            state = pk.offset + sup * pk.nodes
+            self.hier.state[0][:, classes, :size] = state
+            cost += pk.merged[state + sup].sum(axis=0)
+            # the deepest node of each QI: they form a chain (size ≥ 3)
+            self.core[0][:, classes] = (
+                pk.offset[:, :, 0] + np.tensordot(pk.radix, node.max(axis=2), axes=1) * pk.nodes[:, :, 0]
+            )
+        if len(self.num.attrs):
+            lo, hi = _loo(self.num.codes[:, members])
+            self.num.state[0][:, classes, :size] = lo
+            self.num.state[1][:, classes, :size] = hi
+            cost += ((hi - lo) * self.num_unit[:, :, :, 0]).sum(axis=0)
+            self.core[1][:, classes], self.core[2][:, classes] = lo.max(axis=2), hi.min(axis=2)
+        if len(self.flat.attrs):
+            lo, hi = _loo(self.flat.codes[:, members])
+            state = np.where(lo == hi, lo, -1)
+            self.flat.state[0][:, classes, :size] = state
+            cost += ((state < 0) * self.flat_unit[:, :, :, 0]).sum(axis=0)
+            self.core[3][:, classes] = state.max(axis=2)
+        for at, codes, deep in zip(self.deep, self.deep_codes, self.deep_state, strict=True):
+            assert at.node_cost is not None
+            lo, hi = _loo(codes[members])
+            deep[classes, :size] = climb(at.tree, lo, hi)
+            cost += at.node_cost[deep[classes, :size]]
+        self.loo_min[classes] = cost.min(axis=1)
+
+    def _entering(self, cls: IntArray, rows: IntArray) -> CostArray:
+        """(classes × rows): a lower bound on the cost of class ``cls[p]`` (size ≥ 3) without any one of
+        its rows and with ``rows[p, j]``: its *core* (per QI the state inside every leave-one-out state —
+        the deepest node of their chain, the intersection of their ranges, the unmixed value if any)
+        joined with the row. Deep trees add 0."""
+        out: CostArray = np.zeros(rows.shape, dtype=self.dtype)
+        if len(self.hier.attrs):
+            out += self.packed.merged[self.core[0][:, cls, None] + self.packed.codes[:, rows]].sum(axis=0)
+        if len(self.num.attrs):
+            v = self.num.codes[:, rows]
+            span = np.maximum(self.core[2][:, cls, None], v) - np.minimum(self.core[1][:, cls, None], v)
+            out += (span * self.num_unit[:, :, :, 0]).sum(axis=0)
+        if len(self.flat.attrs):
+            out += (
+                (self.core[3][:, cls, None] != self.flat.codes[:, rows]) * self.flat_unit[:, :, :, 0]
+            ).sum(axis=0)
+        return out
+
+    def hopeful(self, ma: IntArray, mb: IntArray, a: IntArray, b: IntArray, now: CostArray) -> Mask:
+        """Per pair: False when no swap can bring |A|·cost(A') + |B|·cost(B') below ``now`` (A' = A − a_i
+        + b_j): A' costs at least A's cheapest leave-one-out state and, when |A| ≥ 3, at least A's core
+        joined with the cheapest entering row; the same for B. The second bound is priced only for
+        the pairs the first leaves."""
+        sa, sb = ma.shape[1], mb.shape[1]
+        in_a, in_b = self.loo_min[a], self.loo_min[b]
+        out: Mask = sa * in_a + sb * in_b < now
+        if max(sa, sb) < 3:
+            return out
+        p = np.flatnonzero(out)
+        in_a, in_b = in_a[p], in_b[p]
+        if sa >= 3:
+            in_a = np.maximum(in_a, self._entering(a[p], mb[p]).min(axis=1))
+        if sb >= 3:
+            in_b = np.maximum(in_b, self._entering(b[p], ma[p]).min(axis=1))
+        out[p] = sa * in_a + sb * in_b < now[p]
+        return out
+
+    def costs(self, ma: IntArray, mb: IntArray, a: IntArray, b: IntArray) -> tuple[CostArray, CostArray]:
+        """(pairs × |A| × |B|): the costs of A and of B after swapping a_i (rows ``ma``) and b_j (``mb``)."""
+        sa, sb = ma.shape[1], mb.shape[1]
+        cost_a: CostArray = np.zeros((len(a), sa, sb), dtype=self.dtype)
+        cost_b: CostArray = np.zeros((len(a), sa, sb), dtype=self.dtype)
+        if len(self.hier.attrs):
+            loo_a, loo_b = self.hier.state[0][:, a, :sa], self.hier.state[0][:, b, :sb]
+            code_a, code_b = self.packed.codes[:, ma], self.packed.codes[:, mb]
+            cost_a += self.packed.merged[loo_a[:, :, :, None] + code_b[:, :, None, :]].sum(axis=0)
+            cost_b += self.packed.merged[loo_b[:, :, None, :] + code_a[:, :, :, None]].sum(axis=0)
+        if len(self.num.attrs):
+            lo, hi = self.num.state
+            va, vb = self.num.codes[:, ma][:, :, :, None], self.num.codes[:, mb][:, :, None, :]
+            span_a = np.maximum(hi[:, a, :sa, None], vb) - np.minimum(lo[:, a, :sa, None], vb)
+            span_b = np.maximum(hi[:, b, None, :sb], va) - np.minimum(lo[:, b, None, :sb], va)
+            cost_a += (span_a * self.num_unit).sum(axis=0)
+            cost_b += (span_b * self.num_unit).sum(axis=0)
+        if len(self.flat.attrs):
+            loo_a, loo_b = self.flat.state[0][:, a, :sa, None], self.flat.state[0][:, b, None, :sb]
+            code_a, code_b = self.flat.codes[:, ma][:, :, :, None], self.flat.codes[:, mb][:, :, None, :]
+            cost_a += ((loo_a != code_b) * self.flat_unit).sum(axis=0)
+            cost_b += ((loo_b != code_a) * self.flat_unit).sum(axis=0)
+        for at, codes, state in zip(self.deep, self.deep_codes, self.deep_state, strict=True):
+            assert at.node_cost is not None
+            cost_a += at.node_cost[climb(at.tree, state[a, :sa, None], codes[mb][:, None, :])]
+            cost_b += at.node_cost[climb(at.tree, state[b, None, :sb], codes[ma][:, :, None])]
+        return cost_a, cost_b
+
+
+def climb(tree: Tree | None, x: IntArray, y: IntArray) -> IntArray:
+    """LCA of node arrays x and y (a tree too big for a table): climb x until its id range holds y."""
+    assert tree is not None
+    x, y = np.broadcast_arrays(x, y)
+    x = x.copy()
+    while True:
+        out = ~((x <= y) & (y <= tree.last[x]))
+        if not out.any():
+            return x
+        x[out] = tree.parent[x[out]]

@@ -1,0 +1,182 @@
+"""BSGI's exchange search (``bsgi/refine.py`` with ``bsgi/swaps.py``): the fast pass finds exactly the
+exchanges of the plain one. The reference below prices every swap the direct way — per QI, A's state
+without a_i is the join of its other rows' leaves (:class:`_Attr.join`), joined with b_j, priced by
+:meth:`_Attr.cost` — and prices every pair of every round (no pair log, no lower bound). The fast search
+(stacked running min/max states, packed merged-cost tables, pairs priced since their last change
+skipped, pairs whose lower bound cannot beat their cost skipped) must return the same partition, the
+same exchange count and the same IL, on random tables of every QI kind (a deep tree that is climbed,
+not tabled, included), classes of two sizes and several distinct keys."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ldiv_db.algorithms.bsgi import refine, swaps
+from ldiv_db.algorithms.bsgi.cost import Attribute, CostModel, Tree
+from ldiv_db.algorithms.bsgi.refine import Refiner
+from ldiv_db.taxonomy import Hierarchy
+
+H_CITY = Hierarchy(
+    [
+        ["a", "ab", "abcde", "*"],
+        ["b", "ab", "abcde", "*"],
+        ["c", "cde", "abcde", "*"],
+        ["d", "cde", "abcde", "*"],
+        ["e", "cde", "abcde", "*"],
+        ["f", "fg", "fg", "*"],
+        ["g", "fg", "fg", "*"],
+    ]
+)
+H_SEX = Hierarchy([["F", "*"], ["M", "*"]])
+
+
+class Plain(Refiner):
+    """The reference: direct per-QI pricing, every pair of every round priced."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.skip_priced = False
+        self.prune = False
+
+    def _swap_costs(self, a: np.ndarray, b: np.ndarray, sa: int, sb: int) -> tuple[np.ndarray, np.ndarray]:
+        ma, mb = self._mem[a, :sa], self._mem[b, :sb]
+        cost_a = np.zeros((len(a), sa, sb), dtype=self.dtype)
+        cost_b = np.zeros((len(a), sa, sb), dtype=self.dtype)
+        for at in self.attrs:
+            for i in range(sa):
+                rest = [at.leaf(ma[:, x]) for x in range(sa) if x != i]
+                s = rest[0]
+                for r in rest[1:]:
+                    s = at.join(s, r)
+                for j in range(sb):
+                    cost_a[:, i, j] += at.cost(at.join(s, at.leaf(mb[:, j])))
+            for j in range(sb):
+                rest = [at.leaf(mb[:, x]) for x in range(sb) if x != j]
+                s = rest[0]
+                for r in rest[1:]:
+                    s = at.join(s, r)
+                for i in range(sa):
+                    cost_b[:, i, j] += at.cost(at.join(s, at.leaf(ma[:, i])))
+        return cost_a, cost_b
+
+
+def _leaves(tree: Tree) -> np.ndarray:
+    return np.flatnonzero(tree.last == np.arange(len(tree.parent)))
+
+
+@st.composite
+def cases(draw: Any) -> dict[str, Any]:
+    """Rows with a hierarchy, a numeric (with values), a flat and a two-leaf QI; classes of sizes s and
+    s + 1 (s = 2..5) with distinct primary values; optionally a second distinct key."""
+    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+    s = draw(st.integers(2, 5))
+    k = draw(st.integers(2, 30))
+    sizes = s + (rng.random(k) < draw(st.floats(0, 1))).astype(np.int64)
+    n = int(sizes.sum())
+    gid = np.repeat(np.arange(k), sizes)
+    rng.shuffle(gid)
+    value = np.zeros(n, dtype=np.int64)
+    for g in range(k):  # distinct values inside each class, drawn from a small alphabet
+        rows = np.flatnonzero(gid == g)
+        value[rows] = rng.permutation(s + 3)[: len(rows)]
+    city, sex = Tree(H_CITY.arrays), Tree(H_SEX.arrays)
+    weights = draw(st.lists(st.integers(0, 3), min_size=4, max_size=4).filter(lambda w: sum(w) > 0))
+    span = draw(st.integers(1, 30))
+    values = np.sort(rng.choice(np.arange(3 * span + 1), span + 1, replace=False)).astype(np.int64)
+    attrs = [
+        Attribute("city", "hierarchy", Fraction(weights[0]), tree=city),
+        Attribute(
+            "age", "numeric", Fraction(weights[1]), lo=float(values[0]), hi=float(values[-1]), values=values
+        ),
+        Attribute("kind", "flat", Fraction(weights[2])),
+        Attribute("sex", "hierarchy", Fraction(weights[3]), tree=sex),
+    ]
+    cluster = rng.integers(0, 3, n)  # nearby rows share values more often, so exchanges pay
+    codes = [
+        _leaves(city)[(cluster * 2 + rng.integers(0, 3, n)) % len(_leaves(city))],
+        np.minimum(cluster * (span // 3 + 1) + rng.integers(0, span // 2 + 1, n), span),
+        (cluster + (rng.random(n) < 0.3)) % draw(st.integers(1, 4)),
+        _leaves(sex)[rng.integers(0, 2, n)],
+    ]
+    distinct = [value]
+    if draw(st.booleans()):
+        second = np.zeros(n, dtype=np.int64)
+        for g in range(k):
+            rows = np.flatnonzero(gid == g)
+            second[rows] = rng.permutation(len(rows) + 2)[: len(rows)]
+        distinct.append(second)
+    locality = np.stack([cluster * n + rng.permutation(n), rng.permutation(n)], axis=1).astype(np.int64)
+    return {
+        "attrs": attrs,
+        "codes": [c.astype(np.int64) for c in codes],
+        "distinct": distinct,
+        "locality": locality,
+        "gid": gid.astype(np.int64),
+        "window": draw(st.integers(1, 4)),
+    }
+
+
+def _run(cls: type[Refiner], case: dict[str, Any]) -> refine.Refined:
+    refiner = cls(
+        CostModel(case["attrs"]), case["codes"], case["distinct"], case["locality"], window=case["window"]
+    )
+    return refiner.run(case["gid"].copy())
+
+
+def _same(fast: refine.Refined, plain: refine.Refined) -> None:
+    assert np.array_equal(fast.gid, plain.gid)
+    assert (fast.moves, fast.passes) == (plain.moves, plain.passes)
+    assert fast.il_before == plain.il_before and fast.il_after == plain.il_after
+
+
+@settings(max_examples=60, deadline=None)
+@given(case=cases())
+def test_fast_pass_finds_the_plain_exchanges(case: dict[str, Any]) -> None:
+    plain = _run(Plain, case)
+    fast = _run(Refiner, case)
+    _same(fast, plain)
+    assert fast.il_after <= fast.il_before
+
+
+@settings(max_examples=25, deadline=None)
+@given(case=cases(), deep=st.booleans())
+def test_climbed_trees_and_unpacked_tables_change_nothing(case: dict[str, Any], deep: bool) -> None:
+    """Trees above the LCA-table limit are climbed (``deep``), else each QI gets its own table."""
+    plain = _run(Plain, case)
+    saved = refine._LCA_TABLE, swaps.PACK
+    refine._LCA_TABLE, swaps.PACK = (0, saved[1]) if deep else (saved[0], 1)
+    try:
+        model = CostModel(case["attrs"])
+        refiner = Refiner(model, case["codes"], case["distinct"], case["locality"], window=case["window"])
+    finally:
+        refine._LCA_TABLE, swaps.PACK = saved
+    if deep:
+        assert len(refiner.pricer.deep) == 2 and not refiner.pricer.packed.groups
+    else:
+        assert refiner.pricer.packed.groups == [[0], [1]]
+    _same(refiner.run(case["gid"].copy()), plain)
+
+
+@settings(max_examples=60, deadline=None)
+@given(case=cases())
+def test_pair_bound_never_skips_an_improving_pair(case: dict[str, Any]) -> None:
+    """Every pair the bound declares hopeless has no swap that lowers |A|·cost(A) + |B|·cost(B)."""
+    refiner = Refiner(CostModel(case["attrs"]), case["codes"], case["distinct"], case["locality"])
+    seen = {"pairs": 0}
+    price = refiner.pricer.hopeful
+
+    def check(ma: np.ndarray, mb: np.ndarray, a: np.ndarray, b: np.ndarray, now: np.ndarray) -> np.ndarray:
+        hope = price(ma, mb, a, b, now)
+        cost_a, cost_b = Plain._swap_costs(refiner, a, b, ma.shape[1], mb.shape[1])  # type: ignore[arg-type]
+        best = (ma.shape[1] * cost_a + mb.shape[1] * cost_b).reshape(len(a), -1).min(axis=1)
+        assert (best[~hope] >= now[~hope]).all()
+        seen["pairs"] += len(a)
+        return hope
+
+    refiner.pricer.hopeful = check  # type: ignore[method-assign]
+    refiner.run(case["gid"].copy())

@@ -1,0 +1,120 @@
+"""BSGI's feasible-split construction (``bsgi/split.py``): the dealing lemma, and on random tables the
+partition it builds — every row in one class, BSGI Theorem 1's class count, sizes n // k or n // k + 1,
+distinct SA values in each class — and the exchange search started from it never raising its IL."""
+
+from __future__ import annotations
+
+import itertools
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ldiv_db.algorithms.bsgi.cost import Attribute, CostModel
+from ldiv_db.algorithms.bsgi.refine import Refiner
+from ldiv_db.algorithms.bsgi.split import deal, dm, partition_cost, split
+from ldiv_db.algorithms.shared.schedule import max_l_schedule
+
+
+def _classes_ok(gid: np.ndarray, value: np.ndarray, k: int, s: int) -> None:
+    assert gid.min() == 0 and gid.max() == k - 1
+    sizes = np.bincount(gid, minlength=k)
+    assert sizes.sum() == len(value)  # every row in exactly one class
+    assert set(sizes.tolist()) <= {s, s + 1}
+    for g in range(k):
+        v = value[gid == g]
+        assert len(np.unique(v)) == len(v)
+
+
+@st.composite
+def nodes(draw: Any) -> tuple[np.ndarray, int, int]:
+    """A node that meets the lemma's conditions: k' classes, n' in [k'·s, k'·(s+1)], counts ≤ k'."""
+    k = draw(st.integers(1, 6))
+    s = draw(st.integers(1, 5))
+    n = draw(st.integers(k * s, k * (s + 1)))
+    counts: list[int] = []
+    while sum(counts) < n:
+        counts.append(draw(st.integers(1, min(k, n - sum(counts)))))
+    value = np.repeat(np.arange(len(counts)), counts)
+    perm = np.random.default_rng(draw(st.integers(0, 2**16))).permutation(n)
+    return value[perm].astype(np.int64), k, s
+
+
+@settings(max_examples=300, deadline=None)
+@given(node=nodes())
+def test_dealing_lemma_sufficiency(node: tuple[np.ndarray, int, int]) -> None:
+    value, k, s = node
+    key = np.arange(len(value), dtype=np.int64)
+    gid = deal(value, key, np.zeros(len(value), dtype=np.int64), np.array([k]))
+    _classes_ok(gid, value, k, s)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    counts=st.lists(st.integers(1, 4), min_size=1, max_size=4),
+    k=st.integers(1, 4),
+    s=st.integers(1, 3),
+)
+def test_dealing_lemma_necessity(counts: list[int], k: int, s: int) -> None:
+    """Brute force: k classes of sizes in {s, s+1} with distinct values exist only under the conditions."""
+    n = sum(counts)
+    value = np.repeat(np.arange(len(counts)), counts)
+    if n > 8:
+        return
+
+    def valid(a: tuple[int, ...]) -> bool:
+        members = [value[np.array(a) == g] for g in range(k)]
+        return all(len(m) in (s, s + 1) and len(set(m.tolist())) == len(m) for m in members)
+
+    exists = any(valid(a) for a in itertools.product(range(k), repeat=n))
+    assert exists == (k * s <= n <= k * (s + 1) and max(counts) <= k)
+
+
+@st.composite
+def tables(draw: Any) -> dict[str, Any]:
+    n = draw(st.integers(4, 80))
+    l = draw(st.integers(2, 5))
+    m = draw(st.integers(l, 8))
+    skew = draw(st.floats(0.2, 5.0))
+    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+    p = rng.dirichlet(np.full(m, skew))
+    value = rng.choice(m, n, p=p).astype(np.int64)
+    weights = draw(st.lists(st.integers(0, 3), min_size=3, max_size=3).filter(lambda w: sum(w) > 0))
+    span = draw(st.integers(1, 40))
+    attrs = [
+        Attribute("age", "numeric", Fraction(weights[0]), lo=0, hi=span, values=np.arange(span + 1)),
+        Attribute("kind", "flat", Fraction(weights[1])),
+        Attribute("zip", "numeric", Fraction(weights[2]), lo=0, hi=9, values=np.arange(10)),
+    ]
+    codes = [
+        rng.integers(0, span + 1, n),
+        rng.integers(0, draw(st.integers(1, 4)), n),
+        rng.integers(0, 10, n),
+    ]
+    return {"value": value, "l": l, "attrs": attrs, "codes": [c.astype(np.int64) for c in codes], "rng": rng}
+
+
+@settings(max_examples=150, deadline=None)
+@given(case=tables(), tries=st.integers(1, 3))
+def test_split_partition_is_valid(case: dict[str, Any], tries: int) -> None:
+    value, l = case["value"], case["l"]
+    n = len(value)
+    k = max_l_schedule(np.bincount(value).tolist(), l).classes
+    if k == 0:
+        return
+    refiner = Refiner(CostModel(case["attrs"]), case["codes"], [value], np.arange(n, dtype=np.int64))
+    key = case["rng"].permutation(n).astype(np.int64)
+    out = split(refiner, key, k, tries)
+    if int(np.bincount(value).max()) > k:  # some value must repeat in a class: no such partition
+        assert out is None
+        return
+    assert out is not None
+    _classes_ok(out.gid, value, k, n // k)
+    r = n - k * (n // k)  # sizes n // k and n // k + 1: the least DM of any k classes of n rows
+    assert dm(out.gid) == r * (n // k + 1) ** 2 + (k - r) * (n // k) ** 2
+    refined = refiner.run(out.gid)
+    assert refined.il_before == partition_cost(refiner, out.gid)
+    assert refined.il_after <= refined.il_before
+    _classes_ok(refined.gid, value, k, n // k)
