@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 DEMO_DB ?= demo/ldiv_demo.duckdb
 
-.PHONY: demo test test-postgres test-slow bench lint typecheck wheel-smoke clean venv
+.PHONY: demo test test-postgres test-spark test-slow bench lint typecheck wheel-smoke clean venv
 
 venv: $(STAMP)
 
@@ -19,11 +19,20 @@ demo: $(STAMP)
 	$(BIN)/python -m fixtures.demo --db $(DEMO_DB)
 
 test: $(STAMP)
-	$(BIN)/python -m pytest -q -m "not slow and not postgres" -p no:cacheprovider
+	$(BIN)/python -m pytest -q -m "not slow and not postgres and not spark" -p no:cacheprovider
 
 # the engine tests: a throw-away PostgreSQL server (Debian's postgresql package) started by the tests
 test-postgres: $(STAMP)
 	$(BIN)/python -m pytest -q -m "postgres and not slow" -p no:cacheprovider
+
+# The Spark engine (tests/spark): pyspark into the same venv, then the spark-marked tests only.
+SPARK_STAMP := $(VENV)/.installed-spark
+$(SPARK_STAMP): $(STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[dev,spark]'
+	touch $(SPARK_STAMP)
+
+test-spark: $(SPARK_STAMP)
+	$(BIN)/python -m pytest -q -m "spark and not slow" -p no:cacheprovider tests/spark
 
 test-slow: $(STAMP)
 	$(BIN)/python -m pytest -q -m slow -p no:cacheprovider

@@ -95,6 +95,7 @@ def anonymize(
     database.keep_work = keep_work
     q0 = database.queries
     try:
+        database.require("anonymize", algo.name)
         return _anonymize(
             database,
             table,

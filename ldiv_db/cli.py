@@ -393,6 +393,9 @@ def _main_guarded(argv: Sequence[str] | None) -> int:
     except KeyboardInterrupt:  # also during start-up: the imports and the parser build
         print("interrupted: nothing was written", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # `ldiv ... --json | head`: the reader left; silent (before Exception)
+        _quiet_stdout()
+        return 0
     except Exception:
         # Ctrl-C inside an import can surface wrapped (a class body's __set_name__ turns the
         # KeyboardInterrupt into a RuntimeError): the signal handler's note tells them apart
@@ -402,9 +405,6 @@ def _main_guarded(argv: Sequence[str] | None) -> int:
             raise
         print("interrupted: nothing was written", file=sys.stderr)
         return 130
-    except BrokenPipeError:  # `ldiv ... --json | head`: the reader left; say nothing more
-        _quiet_stdout()
-        return 0
 
 
 def _quiet_stdout() -> None:

@@ -242,6 +242,13 @@ def drop_for_release(
             db.run(render("ownership/drop_table.sql", target=found.ref))
 
 
+def check_may_replace(db: Database, release: TableRef, tables: Sequence[TableRef], *, replace: bool) -> None:
+    """The checks of :func:`drop_for_release` without the drop: an engine that publishes through
+    staging (:mod:`ldiv_db.pipeline.staged`) replaces the previous tables by a rename after verifying."""
+    for ref in tables:
+        _may_write_release_table(db, release, ref, replace=replace, content=False)
+
+
 def record_release_tables(
     db: Database, release: TableRef, release_id: int, tables: Sequence[TableRef]
 ) -> None:

@@ -159,7 +159,7 @@ def _finalize(value: Any) -> Any:
     )
 
 
-VARIANT_DIALECTS = ("postgres",)
+VARIANT_DIALECTS = ("postgres", "spark")
 
 _HEADER_LINE = re.compile(r"^--\s*(\w+)\s*:\s*(.*)$")
 

@@ -35,6 +35,8 @@ from typing import cast
 import sqlglot
 from sqlglot import ErrorLevel, exp
 
+from .sql_spark import spark_statements
+
 _PG_HASH = "hash_record_extended(ROW(), ldiv_seed) & 9223372036854775807"
 _PG_HASH_ONE = "hashtextextended(ldiv_hash_input, 0) & 9223372036854775807"
 # page * 65536 + tuple - 1, read from the tid's 6-byte binary form (4× cheaper than parsing its text)
@@ -369,7 +371,7 @@ def translate(
     gives each named parameter's :func:`param_kind` (part of the cache key, as the SQL depends on it)."""
     if dialect == "duckdb":
         return [sql]
-    if dialect != "postgres":
+    if dialect not in ("postgres", "spark"):
         raise ValueError(f"no translation to {dialect!r}")
     if positional:
         sql = sql.replace("?", "$ldiv_pos_")  # keep the positions through the parser
@@ -378,14 +380,14 @@ def translate(
         stmt = parsed if ldiv_schema == "ldiv" else _map_ldiv(parsed, ldiv_schema)
         if stmt is None:
             continue
-        if kinds:
+        if kinds and dialect == "postgres":
             stmt = _bind_types(stmt, dict(kinds))
-        for part in _postgres(stmt):
-            # RAISE: a construct PostgreSQL cannot express is an error here, never a silently different query
-            text = part.sql(dialect="postgres", unsupported_level=ErrorLevel.RAISE)
+        for part in _postgres(stmt) if dialect == "postgres" else spark_statements(stmt):
+            # RAISE: a construct the target cannot express is an error here, never a silently different query
+            text = part.sql(dialect=dialect, unsupported_level=ErrorLevel.RAISE)
             if positional:
-                text = text.replace("%(ldiv_pos_)s", "?")
-            out.append(_params_style(text, params, positional))
+                text = text.replace("%(ldiv_pos_)s", "?").replace(":ldiv_pos_", "?")
+            out.append(_params_style(text, params, positional) if dialect == "postgres" else text)
     return out
 
 

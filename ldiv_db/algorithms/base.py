@@ -244,6 +244,17 @@ class Release(ABC):
         """Check what the algorithm promised beyond the model on the recorded release; the broken ones."""
         return []
 
+    def stage(self, tables: Mapping[TableRef, TableRef]) -> None:
+        """From now on write, reconcile, verify and check the promises on the table each published table
+        maps to (an engine without transactions publishes through staging tables renamed afterwards,
+        :mod:`ldiv_db.pipeline.staged`); an empty mapping: the published tables again."""
+        from ..errors import BadInput
+
+        raise BadInput(
+            f"{self.header.algorithm} releases cannot be published through staging tables yet",
+            "publish them on a DuckDB file or a PostgreSQL database",
+        )
+
 
 class Algorithm(ABC):
     """One anonymization algorithm. ``options`` declares its options once (:class:`~ldiv_db.options.Option`:

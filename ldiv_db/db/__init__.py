@@ -6,8 +6,9 @@ SQL hash, rows, milliseconds) that :meth:`flush_steps` writes to ``ldiv.run_step
 tables (temporary tables, or schema ``ldiv_work`` with ``keep_work``).
 
 :meth:`Database.open` picks the engine from ``DB``: a ``postgresql://`` URL opens
-:class:`ldiv_db.db.postgres.PostgresDatabase`; anything else is a DuckDB file (this class). The interface
-every engine provides (and a later one, such as Spark, implements):
+:class:`ldiv_db.db.postgres.PostgresDatabase`, a ``spark://`` URL :class:`ldiv_db.db.spark.SparkDatabase`
+(each registered below with :func:`register_engine`); anything else is a DuckDB file. The interface every
+engine provides:
 
 * ``dialect`` (sqlglot's name; templates are written in DuckDB's and :func:`ldiv_db.render.translate`
   turns them into the engine's), ``default_schema`` (where an unqualified release goes) and
@@ -18,6 +19,9 @@ every engine provides (and a later one, such as Spark, implements):
   parameters; :meth:`raw_rows` / :meth:`execute_script` for fixed bookkeeping SQL (migrations);
 * bulk transfer: :meth:`insert_frame` (DuckDB: the frame is scanned in place; PostgreSQL: ``COPY``);
 * :meth:`transaction`, :meth:`work_table` / :meth:`drop_work_tables`, :meth:`exists`, :meth:`close`;
+* :meth:`require` refuses, before anything is written, a command the engine cannot run (Spark: the
+  algorithms it does not run); an engine without transactions also provides ``rename``, ``drop_table``
+  and ``table_names`` (:class:`ldiv_db.pipeline.staged.StagingEngine`);
 * read mode (``mode="read"``) writes nothing but work tables.
 """
 
@@ -27,7 +31,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from .embedded import Database, Step, register_engine
-from .urls import is_postgres_url
+from .urls import is_postgres_url, is_spark_url
 
 __all__ = ["Database", "Step", "register_engine"]
 
@@ -38,4 +42,11 @@ def _open_postgres(url: str, *, mode: str, attach: Mapping[str, str] | None, mig
     return PostgresDatabase.connect(url, mode=mode, attach=attach, migrate=migrate)
 
 
+def _open_spark(url: str, *, mode: str, attach: Mapping[str, str] | None, migrate: bool) -> Any:
+    from .spark import SparkDatabase
+
+    return SparkDatabase.connect(url, mode=mode, attach=attach, migrate=migrate)
+
+
 register_engine(is_postgres_url, _open_postgres)
+register_engine(is_spark_url, _open_spark)

@@ -461,6 +461,9 @@ class Database:
     def _temp_ref(self, name: str) -> TableRef:
         return TableRef(name, "main", "temp")
 
+    def require(self, command: str, detail: str | None = None) -> None:
+        """Refuse, with the reason, a command this engine cannot run (every command runs on DuckDB)."""
+
     def drop_work_tables(self) -> None:
         if self.keep_work:
             return

@@ -17,6 +17,11 @@ def is_postgres_url(target: str) -> bool:
     return target.lower().startswith(_SCHEMES)
 
 
+def is_spark_url(target: str) -> bool:
+    """``spark://local[N]`` or ``spark://HOST:PORT`` (a Spark session; see :mod:`ldiv_db.db.spark`)."""
+    return target.lower().startswith("spark://")
+
+
 def scrub(text: str, secret: str | None = None) -> str:
     """``text`` with the password of every PostgreSQL URL in it removed (``user:***@`` becomes ``user@``),
     and every occurrence of ``secret`` (the password itself, as the driver may echo it) masked."""

@@ -60,6 +60,7 @@ class OneTable(Release):
         self.verify_model = part.verify_model or privacy
         self.out = how.out
         self.tables = (how.out,)
+        self.target = how.out  # the table written and checked: OUT, or its staging table
         self.group_column = group_column_name(inputs, how.keep_columns)
         counts = db.records(render("release/published_count.sql", assignment=part.assignment))[0]
         self.empty = (int(counts["published"]), int(counts["assigned"]))
@@ -87,7 +88,7 @@ class OneTable(Release):
         db.run(
             render(
                 "release/write.sql",
-                output=self.out,
+                output=self.target,
                 assignment=self.part.assignment,
                 source=self.inputs.table.ref,
                 labels=self.labels[0],
@@ -106,7 +107,7 @@ class OneTable(Release):
             db,
             self.inputs,
             self.part,
-            self.out,
+            self.target,
             self.group_column,
             self.verify_model,
             self.privacy,
@@ -144,9 +145,12 @@ class OneTable(Release):
             render("release/release_rows.sql", {"release_id": release_id}, assignment=self.part.assignment)
         )
 
+    def stage(self, tables: Mapping[TableRef, TableRef]) -> None:
+        self.target = tables.get(self.out, self.out)
+
     def promises(self, db: Database, release_id: int, verdict: Verdict) -> list[str]:
         src = self.inputs.table.ref
-        written = Written(db, release_id, src, self.out, Ident(self.group_column), *self.rows)
+        written = Written(db, release_id, src, self.target, Ident(self.group_column), *self.rows)
         broken = verify_all(self.part.guarantees, written, verdict.verification, verdict.verified)
         return [f"{o.guarantee}: {o.found}" for o in broken]
 

@@ -13,23 +13,30 @@ stream's next one — is published here, in ONE transaction:
    release of the same name stays intact.
 
 The empty-release rule (:func:`ldiv_db.guarantees.refuse_empty`) runs before the transaction.
+
+An engine without multi-statement transactions (``db.transactional`` False: Spark) runs the same steps
+2-7 through the staged writer (:mod:`.staged`) instead of a transaction: the release's tables are written
+to staging tables and reconciled, verified and checked there (the private link under the id its record
+will get), then renamed to their names and recorded last (:func:`_staged`). Step 1 becomes the ownership
+check alone (the previous tables are renamed aside, then dropped, by the staged writer).
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from .. import ownership
 from ..algorithms.base import Reconciled, Release, Verdict
 from ..db import Database
-from ..errors import InternalError, PrivacyViolation
+from ..errors import BadInput, InternalError, PrivacyViolation
 from ..progress import Progress
-from ..render import render
+from ..render import TableRef, render
 from . import stream as streams
 from .result import AnonymizeResult
+from .staged import StagingEngine, publish_staged, recover
 
 BUG_HINT = "this is a bug in the algorithm; please report it with the run id"
 
@@ -56,35 +63,16 @@ def publish(db: Database, release: Release, ctx: Context) -> AnonymizeResult:
     release.prepare(db)
     h, update = release.header, release.stream
     continues = update is not None and update.first_release is not None
-    with db.transaction():
-        if update is not None and not continues and ctx.replace:
-            streams.forget(db, h.name)
-        ownership.drop_for_release(
-            db, release.out, release.tables, replace=ctx.replace or continues, private=release.private
-        )
-        release.write(db)
-        rec = release.reconcile(db)
-        refuse_unreconciled(rec)
-        verdict = release.verify(db, rec)
-        ctx.progress.update(4, 5, "recording")
-        release_id = _record(db, release, ctx.run_id, rec, verdict)
-        release.link(db, release_id)
-        ownership.record_release_tables(db, release.out, release_id, release.tables)
-        db.run(render("meta/release_supersede.sql", {"name": h.name, "release_id": release_id}))
-        if update is not None:
-            streams.save(db, h.name, update, release_id)
-        broken = release.promises(db, release_id, verdict)
-        if not verdict.verified:
-            raise PrivacyViolation(
-                f"the written release violates {verdict.violation}; nothing was published", BUG_HINT
+    if db.transactional:
+        with db.transaction():
+            if update is not None and not continues and ctx.replace:
+                streams.forget(db, h.name)
+            ownership.drop_for_release(
+                db, release.out, release.tables, replace=ctx.replace or continues, private=release.private
             )
-        if broken:
-            raise PrivacyViolation(
-                "the written release breaks what the run promised: "
-                + "; ".join(broken)
-                + "; nothing was published",
-                BUG_HINT,
-            )
+            release_id, rec, verdict = _steps(db, release, ctx, reserved=None)
+    else:
+        release_id, rec, verdict = _staged(db, release, ctx, continues)
     return AnonymizeResult(
         run_id=ctx.run_id,
         release_id=release_id,
@@ -105,6 +93,89 @@ def publish(db: Database, release: Release, ctx: Context) -> AnonymizeResult:
         details=verdict.details,
         verification=verdict.verification,
     )
+
+
+def _steps(
+    db: Database, release: Release, ctx: Context, *, reserved: int | None
+) -> tuple[int, Reconciled, Verdict]:
+    """Steps 2-7 of the module docstring on the tables the release writes (the published ones, or the
+    staging tables of :func:`_staged`). ``reserved``: the staged writer's id for the release, recorded
+    later (:func:`_record_release`); None records it here."""
+    release.write(db)
+    rec = release.reconcile(db)
+    refuse_unreconciled(rec)
+    verdict = release.verify(db, rec)
+    ctx.progress.update(4, 5, "recording")
+    release_id = _record_release(db, release, ctx.run_id, rec, verdict) if reserved is None else reserved
+    release.link(db, release_id)
+    broken = release.promises(db, release_id, verdict)
+    if not verdict.verified:
+        raise PrivacyViolation(
+            f"the written release violates {verdict.violation}; nothing was published", BUG_HINT
+        )
+    if broken:
+        raise PrivacyViolation(
+            "the written release breaks what the run promised: "
+            + "; ".join(broken)
+            + "; nothing was published",
+            BUG_HINT,
+        )
+    return release_id, rec, verdict
+
+
+def _staged(db: Database, release: Release, ctx: Context, continues: bool) -> tuple[int, Reconciled, Verdict]:
+    """The same steps on an engine without transactions (:mod:`.staged`): written, reconciled and
+    verified in staging tables, with the private row link under the id the record will get; published by
+    rename; recorded last."""
+    if not isinstance(db, StagingEngine):
+        raise InternalError(f"the {db.dialect} engine has neither transactions nor staging renames")
+    if release.stream is not None or release.private:
+        raise BadInput(
+            f"{release.header.algorithm} releases (streams with private tables) need transactions, "
+            f"which the {db.dialect} engine lacks",
+            "publish them on a DuckDB file or a PostgreSQL database",
+        )
+
+    def recorded(run_id: int) -> bool:
+        return bool(db.scalar(render("meta/run_recorded.sql", {"run_id": run_id})))
+
+    for table in release.tables:  # a killed earlier publish first, so ownership sees the release it left
+        recover(db, table, recorded)
+    ownership.check_may_replace(db, release.out, release.tables, replace=ctx.replace or continues)
+    reserved = int(db.scalar(render("meta/next_release_id.sql")))
+
+    def build(stages: Mapping[TableRef, TableRef]) -> tuple[int, Reconciled, Verdict]:
+        release.stage(stages)
+        forget = render("release/forget_rows.sql", {"release_id": reserved})
+        if int(db.scalar(render("release/orphan_rows.sql", {"release_id": reserved}))):
+            db.run(forget)  # the link of a run killed before its record
+        try:
+            return _steps(db, release, ctx, reserved=reserved)
+        except BaseException:
+            db.run(forget)
+            raise
+
+    def record(built: tuple[int, Reconciled, Verdict]) -> tuple[int, Reconciled, Verdict]:
+        release.stage({})
+        release_id = _record_release(db, release, ctx.run_id, built[1], built[2])
+        if release_id != reserved:
+            raise InternalError(
+                f"release id {release_id} differs from the reserved {reserved}: another process wrote "
+                f"a release into this {db.dialect} catalog meanwhile (one writer per catalog)"
+            )
+        return built
+
+    return publish_staged(db, release.tables, ctx.run_id, build=build, record=record, recorded=recorded)
+
+
+def _record_release(db: Database, release: Release, run_id: int, rec: Reconciled, verdict: Verdict) -> int:
+    """``ldiv.release``, the ownership of the release's tables, the supersede link and a stream's state."""
+    release_id = _record(db, release, run_id, rec, verdict)
+    ownership.record_release_tables(db, release.out, release_id, release.tables)
+    db.run(render("meta/release_supersede.sql", {"name": release.header.name, "release_id": release_id}))
+    if release.stream is not None:
+        streams.save(db, release.header.name, release.stream, release_id)
+    return release_id
 
 
 def refuse_unreconciled(rec: Reconciled) -> None:

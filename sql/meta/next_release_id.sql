@@ -1,0 +1,5 @@
+-- purpose: the id the next release record will get (engines without transactions reserve it to link the rows first)
+-- params: none
+-- returns: release_id
+-- ref: ldiv_db/pipeline/publish.py (_staged)
+SELECT coalesce(max(release_id), 0) + 1 AS release_id FROM ldiv.release

@@ -1,0 +1,147 @@
+"""The Spark engine behind ``Database.open`` on a local session: migrations in schema ``ldiv``, bound
+parameters, frames in and out, work tables, read mode, and releases published through staging."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+from ldiv_db.db import Database
+from ldiv_db.errors import BadInput, LdivError
+from ldiv_db.pipeline.staged import previous_ref, publish_staged, recover, staging_ref
+from ldiv_db.render import Query, TableRef, render
+
+pytestmark = pytest.mark.spark
+
+
+@pytest.fixture
+def db(spark_session, spark_url):  # type: ignore[no-untyped-def]
+    d = Database.open(spark_url)
+    yield d
+    d.drop_work_tables()
+    d.close()
+
+
+def test_migrations_apply_once_with_checksums(spark_session, spark_url) -> None:  # type: ignore[no-untyped-def]
+    with Database.open(spark_url) as first:
+        rows = first.raw_rows("SELECT version, checksum FROM ldiv.schema_migration ORDER BY version")
+    assert [v for v, _ in rows] == [1, 2, 3]
+    with Database.open(spark_url) as again:
+        assert again.raw_rows("SELECT version, checksum FROM ldiv.schema_migration ORDER BY version") == rows
+        assert again.dialect == "spark" and not again.transactional
+
+
+def test_bound_values_and_hostile_names(db) -> None:  # type: ignore[no-untyped-def]
+    db.raw_rows("CREATE SCHEMA IF NOT EXISTS t_bound")
+    db.raw_rows('CREATE TABLE t_bound.people ("zip code" VARCHAR, "it\'s" DOUBLE)')
+    ref = TableRef("people", "t_bound")
+    db.insert_frame(ref, pd.DataFrame({"zip code": ["a'b", None, "50%"], "it's": [1.5, None, 3.0]}))
+    evil = 'x\'); DROP TABLE t_bound."pe ople"; --'
+    q = Query(
+        "t",
+        'SELECT count(*) AS n FROM t_bound.people WHERE "zip code" = $z OR "zip code" = $e',
+        {"z": "a'b", "e": evil},
+    )
+    assert db.scalar(q) == 1
+    frame = db.df(Query("t", 'SELECT * FROM t_bound.people ORDER BY "it\'s"'))
+    assert list(frame.columns) == ["zip code", "it's"] and len(frame) == 3
+    assert db.scalar(render("catalog/row_count.sql", source=ref)) == 3
+    with pytest.raises(BadInput, match="letters, digits and _"):
+        db.raw_rows('CREATE TABLE t_bound."pe ople" (a INT)')
+
+
+def test_ids_from_the_largest_plus_one(db) -> None:  # type: ignore[no-untyped-def]
+    ids = [
+        db.scalar(
+            render(
+                "meta/run_start.sql",
+                {"command": "check", "algorithm": None, "source": "s", "output": None, "params": "{}"},
+            )
+        )
+        for _ in range(2)
+    ]
+    assert ids[1] == ids[0] + 1
+    assert db.scalar(Query("t", "SELECT command FROM ldiv.run WHERE run_id = $i", {"i": ids[1]})) == "check"
+
+
+def test_work_tables_live_in_their_own_schema_and_go(spark_session, spark_url) -> None:  # type: ignore[no-untyped-def]
+    with Database.open(spark_url) as d:
+        ref = d.work_table("wk x's")
+        d.run(Query("t", f"CREATE TABLE {ref.sql()} AS SELECT 1 AS a"))
+        schema = ref.schema
+        assert d.exists(ref)
+    names = [r[0] for r in spark_session.sql("SHOW SCHEMAS").collect()]
+    assert schema not in names
+
+
+def test_read_mode_refuses_writes(spark_session, spark_url) -> None:  # type: ignore[no-untyped-def]
+    with Database.open(spark_url, mode="read") as d, pytest.raises(LdivError, match="read-only"):
+        d.run(Query("t", "CREATE TABLE default.nope AS SELECT 1 AS a"))
+    assert not spark_session.catalog.tableExists("default.nope")
+
+
+def _write(db, rows: int):  # type: ignore[no-untyped-def]
+    def write(ref: TableRef) -> None:
+        db.run(Query("w", f"CREATE TABLE {ref.sql()} (v BIGINT)"))
+        db.insert_frame(ref, pd.DataFrame({"v": range(rows)}))
+
+    return write
+
+
+def _build(db, rows: int, check=lambda ref: None):  # type: ignore[no-untyped-def]
+    """A staged build: write each staging table, then run ``check`` on it (raising refuses)."""
+
+    def build(stages) -> str:  # type: ignore[no-untyped-def]
+        for stage in stages.values():
+            _write(db, rows)(stage)
+            check(stage)
+        return "built"
+
+    return build
+
+
+def _content(db, ref: TableRef) -> int:  # type: ignore[no-untyped-def]
+    return int(db.scalar(Query("c", f"SELECT count(*) FROM {ref.sql()}")))
+
+
+def test_staged_publish_replaces_only_after_verification(db) -> None:  # type: ignore[no-untyped-def]
+    db.raw_rows("CREATE SCHEMA IF NOT EXISTS t_stage")
+    out, other = TableRef("rel", "t_stage"), TableRef("rel_b", "t_stage")
+    assert publish_staged(db, [out, other], 1, build=_build(db, 3), record=lambda b: b + " ok") == "built ok"
+    assert _content(db, out) == 3 and _content(db, other) == 3
+
+    def refuse(ref: TableRef) -> None:
+        assert _content(db, ref) == 5  # the checks see the staging table, not the name
+        raise LdivError("verification failed")
+
+    with pytest.raises(LdivError, match="verification failed"):
+        publish_staged(db, [out, other], 2, build=_build(db, 5, refuse), record=lambda b: "no")
+    assert _content(db, out) == 3 and not db.exists(staging_ref(out, 2))
+
+    def broken_record(built: str) -> str:
+        assert _content(db, out) == 7 and _content(db, other) == 7  # recorded after the renames
+        raise LdivError("record failed")
+
+    with pytest.raises(LdivError, match="record failed"):
+        publish_staged(db, [out, other], 3, build=_build(db, 7), record=broken_record)
+    assert _content(db, out) == 3 and _content(db, other) == 3 and not db.exists(previous_ref(out, 3))
+    assert sorted(db.table_names("t_stage")) == ["rel", "rel_b"]
+
+
+def test_recover_puts_the_previous_release_back(db) -> None:  # type: ignore[no-untyped-def]
+    db.raw_rows("CREATE SCHEMA IF NOT EXISTS t_recover")
+    out = TableRef("rel", "t_recover")
+    _write(db, 4)(out)
+    db.rename(out, previous_ref(out, 9))  # a process killed between 'aside' and 'publish'
+    _write(db, 2)(staging_ref(out, 9))
+    done = recover(db, out)
+    assert _content(db, out) == 4 and sorted(db.table_names("t_recover")) == ["rel"] and len(done) == 2
+    # killed between 'publish' and 'record': run 10's table under the name, not recorded
+    db.rename(out, previous_ref(out, 10))
+    _write(db, 6)(out)
+    assert recover(db, out, recorded=lambda run: run != 10) and _content(db, out) == 4
+    # ... and when run 11 did record its release, its table stays and the previous one goes
+    db.rename(out, previous_ref(out, 11))
+    _write(db, 8)(out)
+    recover(db, out, recorded=lambda run: run == 11)
+    assert _content(db, out) == 8 and sorted(db.table_names("t_recover")) == ["rel"]

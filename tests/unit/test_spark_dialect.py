@@ -1,0 +1,88 @@
+"""The Spark side of the engine layer that needs no Spark: spark:// URLs and the Spark SQL rewrites."""
+
+from __future__ import annotations
+
+import sqlglot
+
+from ldiv_db.db.spark import parse_url
+from ldiv_db.errors import BadInput
+from ldiv_db.render import translate
+from ldiv_db.sql_spark import spark_next_id
+
+
+def test_urls_name_a_local_session_or_a_master() -> None:
+    assert parse_url("spark://local[2]") == ("local[2]", {})
+    master, conf = parse_url("spark://h.example:7077?warehouse=/tmp/w&spark.sql.shuffle.partitions=8")
+    assert master == "spark://h.example:7077"
+    assert conf == {"spark.sql.warehouse.dir": "/tmp/w", "spark.sql.shuffle.partitions": "8"}
+    for bad in ("spark://", "spark://local[2]?colour=red"):
+        try:
+            parse_url(bad)
+        except BadInput as exc:
+            assert exc.hint
+        else:
+            raise AssertionError(f"{bad} was accepted")
+
+
+def test_values_stay_bound_and_names_quoted() -> None:
+    (sql,) = translate('SELECT "it\'s" + $l AS x FROM "we ird"."t`b"', "spark", frozenset({"l"}))
+    assert ":l" in sql and "`it's`" in sql and "`t``b`" in sql
+    assert sqlglot.parse_one(sql, read="spark") is not None
+
+
+def test_create_or_replace_becomes_drop_and_create() -> None:
+    out = translate('CREATE OR REPLACE TABLE s."t" AS SELECT 1 AS a', "spark")
+    assert [s.split()[0] for s in out] == ["DROP", "CREATE"] and "IF EXISTS" in out[0]
+
+
+def test_hash_is_63_bit_xxhash_of_an_injective_encoding() -> None:
+    (sql,) = translate("SELECT hash(a, b) >> 1, hash(a, 'ldiv') FROM t", "spark")
+    assert sql.count("XXHASH64") == 2 and "9223372036854775807" in sql
+    # NULL and 'N' differ, and ('ab', 'c') differs from ('a', 'bc'): length-prefixed, NULL marked
+    assert "COALESCE" in sql and "LENGTH" in sql
+
+
+def test_rowid_lists_and_types() -> None:
+    (sql,) = translate(
+        "SELECT s.rowid, list_extract(c, 2), len(counts), list_sum(list_slice(counts, 2, 3)), "
+        "CAST(x AS HUGEINT), CAST($j AS JSON) FROM t AS s",
+        "spark",
+        frozenset({"j"}),
+    )
+    assert "`s`.`ldiv_rowid`" in sql and "ELEMENT_AT" in sql and "SIZE(counts)" in sql
+    assert "SLICE((counts), (2), (3) - (2) + 1)" in sql and "AGGREGATE" in sql
+    assert "BIGINT" in sql and "JSON" not in sql.upper().replace("TO_JSON", "")
+
+
+def test_migration_ddl_loses_sequences_and_constraints() -> None:
+    ddl = (
+        "CREATE SEQUENCE IF NOT EXISTS ldiv.run_seq START 1; CREATE TABLE ldiv.t (a INTEGER PRIMARY KEY, "
+        "b VARCHAR NOT NULL, c JSON, d TIMESTAMP NOT NULL DEFAULT current_timestamp, UNIQUE (a, b))"
+    )
+    (sql,) = translate(ddl, "spark")
+    assert "PRIMARY" not in sql and "NOT NULL" not in sql and "UNIQUE" not in sql
+    assert "c STRING" in sql and "DEFAULT" in sql
+
+
+def test_nextval_becomes_a_bound_id_and_returning_goes() -> None:
+    (sql,) = translate(
+        "INSERT INTO ldiv.run (run_id, command) VALUES (nextval('ldiv.run_seq'), $c) RETURNING run_id",
+        "spark",
+        frozenset({"c"}),
+    )
+    text, seq = spark_next_id(sql)
+    assert seq == "run_seq" and ":ldiv_next_id" in text and "RETURNING" not in text.upper()
+
+
+def test_ordered_lists_series_and_single_argument_least() -> None:
+    (sql,) = translate(
+        "SELECT list(n ORDER BY n DESC) AS c, least(min(h)) AS m FROM s CROSS JOIN range(0, $l) AS j(j)",
+        "spark",
+        frozenset({"l"}),
+    )
+    # collect_list has no order: values travel with their keys and are sorted (descending here)
+    assert "SORT_ARRAY((COLLECT_LIST(STRUCT(n AS k0, n AS v))), (FALSE))" in sql
+    assert "(SELECT id AS `j` FROM RANGE((0), (:l))) AS `j`" in sql
+    assert "LEAST" not in sql.upper()
+    (inclusive,) = translate("SELECT * FROM generate_series(1, 3) AS g(v)", "spark")
+    assert "RANGE((1), ((3) + 1))" in inclusive
