@@ -11,8 +11,7 @@ import pytest
 import ldiv_db
 from ldiv_db.db import Database
 from ldiv_db.db.spark import ALGORITHMS
-from tests.engines.test_pg_adult import ADULT, QI6, RUNS, SA, _load
-from tests.engines.test_pg_end_to_end import _groups, _numbers
+from tests.engines.test_pg_adult import ADULT, QI6, RUNS, SA, _load, assert_same_release
 
 pytestmark = [
     pytest.mark.spark,
@@ -42,22 +41,7 @@ def test_every_algorithm_but_decomposition_runs() -> None:
 
 @pytest.mark.parametrize(("algorithm", "qi", "sa", "kwargs"), SPARK_RUNS, ids=[r[0] for r in SPARK_RUNS])
 def test_adult_release_is_the_same_on_spark(both, algorithm, qi, sa, kwargs) -> None:  # type: ignore[no-untyped-def]
-    duck, spark = both
-    out = "adult_" + algorithm.replace("+", "plus").replace("-", "_")
-    want, got = (
-        ldiv_db.anonymize(
-            db, "adult", qi, sa, algorithm=algorithm, output=out, replace=True, **kwargs
-        ).to_dict()
-        for db in (duck, spark)
-    )
-    assert got["verified"] is True and want["verified"] is True
-    for key in ("rows_in", "rows_published", "rows_suppressed", "groups"):
-        assert got[key] == want[key], key
-    wm, gm = _numbers(want["metrics"]), _numbers(got["metrics"])
-    assert wm.keys() == gm.keys()
-    for k in wm:
-        assert gm[k] == pytest.approx(wm[k], rel=1e-9, abs=1e-9), k
-    assert _groups(spark, [out]) == _groups(duck, [out])
+    assert_same_release(*both, algorithm, qi, sa, kwargs)
 
 
 def test_adult_check_is_identical(both) -> None:  # type: ignore[no-untyped-def]
