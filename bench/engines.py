@@ -1,7 +1,7 @@
 """Engines (issue 13): the same commands on DuckDB and on PostgreSQL, on Adult (30,162 rows) and on the
 1,000,000-row amplified Adult (bench/amplify.py, seed 7): ``check``, ``tp+`` (d = 5, l = 4), ``lplus``
 (6 QIs, l = 4) and ``bsgi`` (l = 4). Per case: wall-clock seconds of the API call (best of --repeat),
-statements sent, rows fetched into Python, and the peak memory (ru_maxrss) of the Python process, which
+statements sent, rows fetched into Python, and the peak memory (VmHWM, bench/memory.py) of the Python process, which
 runs each case alone. PostgreSQL is a throw-away local server (tests/engines/pg_server.py) unless
 LDIV_BENCH_PG_URL names one; both engines run on the same machine."""
 
@@ -10,13 +10,14 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import resource
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 from typing import Any
+
+from bench.memory import own_peak_mib
 
 ROOT = Path(__file__).resolve().parents[1]
 ADULT = ROOT.parent / "shared" / "datasets" / "adult"
@@ -40,10 +41,6 @@ CASES: dict[str, tuple[str, list[str], dict[str, Any]]] = {
 }
 RATIO_TARGET = {"adult": 3.0, "1m": 5.0}
 PEAK_TARGET_MIB = {"1m": 1024.0}
-
-
-def _peak_mib() -> float:
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
 
 
 def _prepare(target: str, table: str, csv_path: Path) -> float:
@@ -133,7 +130,7 @@ def main(argv: list[str] | None = None) -> int:
     args = p.parse_args(argv)
     if args.case:
         res = case(args.case, args.target, args.table, args.repeat)
-        res["peak_mib"] = round(_peak_mib(), 1)
+        res["peak_mib"] = own_peak_mib()
         print(json.dumps(res))
         return 0
     if not (ADULT / "adult.csv").exists():

@@ -19,12 +19,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import resource
 import subprocess
 import sys
 import time
 from pathlib import Path
 from typing import Any
+
+from bench.memory import own_peak_mib
 
 ROOT = Path(__file__).resolve().parents[1]
 ADULT = ROOT.parent / "shared" / "datasets" / "adult"
@@ -51,18 +52,6 @@ SPARK_CONF = "spark.driver.memory=4g"
 
 def spark_url(work: Path) -> str:
     return f"spark://local[2]?warehouse={work / 'warehouse'}&{SPARK_CONF}"
-
-
-def _own_peak_mib() -> float:
-    """This process's peak resident memory: ``VmHWM`` (ru_maxrss would carry the parent's peak through
-    fork and exec), ru_maxrss where /proc is absent."""
-    try:
-        for line in Path("/proc/self/status").read_text().splitlines():
-            if line.startswith("VmHWM:"):
-                return round(int(line.split()[1]) / 1024.0, 1)
-    except (OSError, ValueError):
-        pass
-    return round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0, 1)
 
 
 def _jvm_peak_mib(db: Any) -> float | None:
@@ -98,7 +87,7 @@ def case(name: str, target: str, table: str) -> dict[str, Any]:
             "rows_fetched": db.rows_fetched - f0,
         }
         jvm = _jvm_peak_mib(db) if target.startswith("spark://") else None
-    res["peak_mib"] = _own_peak_mib()
+    res["peak_mib"] = own_peak_mib()
     if jvm is not None:
         res["jvm_peak_mib"] = jvm
     return res
