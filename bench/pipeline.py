@@ -13,7 +13,7 @@ steadier than wall time on a shared machine.
 
     python -m bench.pipeline                      # this checkout; writes bench/results/pipeline.json
     python -m bench.pipeline --compare ../before  # also an older checkout, interleaved; checks the releases agree
-    python -m bench.pipeline --quick              # BSGI l = 2, 7 and TP d = 3, 7 at l = 2, 7 only
+    python -m bench.pipeline --quick              # BSGI l = 2, 7 and TP d = 3, 7 at l = 2, 7 only (pipeline_quick.json)
     python -m bench.pipeline --steps              # also the pipeline's slowest statement templates
 
 Every checkout is measured in its own subprocess (``PYTHONPATH`` = the checkout), alternating per
@@ -202,6 +202,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--steps", action="store_true")
+    parser.add_argument(
+        "--out", type=Path, help=f"results file (default {RESULTS.name}; with --quick, pipeline_quick.json)"
+    )
     parser.add_argument("--measure", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.measure:
@@ -223,8 +226,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     missed = [r for r in after if r["pipeline_seconds"] > TARGETS["pipeline"]]
     missed += [r for r in after if r["seconds"] > TARGETS[r["algorithm"]]]
     report = {"repeat": args.repeat, "cpus": os.cpu_count(), "targets": TARGETS, "results": results}
-    RESULTS.parent.mkdir(parents=True, exist_ok=True)
-    RESULTS.write_text(json.dumps(report, indent=1) + "\n")
+    out = args.out or (RESULTS.with_name("pipeline_quick.json") if args.quick else RESULTS)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(report, indent=1) + "\n")
     print(markdown(results))
     print(f"{len(missed)} settings miss a target" if missed else "every target met")
     if "before" in results:
