@@ -25,27 +25,14 @@ import time
 from pathlib import Path
 from typing import Any
 
+from bench.engines import ADULT, HIERARCHIES, QI7, ROOT, SA
+from bench.engines import CASES as ENGINE_CASES
 from bench.memory import own_peak_mib
 
-ROOT = Path(__file__).resolve().parents[1]
-ADULT = ROOT.parent / "shared" / "datasets" / "adult"
-QI7 = ["age", "education", "native-country", "workclass", "marital-status", "sex", "race"]
-SA = "occupation"
-HIERARCHIES = [
-    "age",
-    "education",
-    "marital-status",
-    "native-country",
-    "race",
-    "sex",
-    "workclass",
-    "occupation",
-]
+# the engines bench's table, hierarchies and cases; lplus here with DM / allRec
 CASES: dict[str, tuple[str, list[str], dict[str, Any]]] = {
-    "check": ("check", QI7, {"model": "recursive", "l": 3, "c": 4}),
-    "tp+": ("tp+", QI7[:5], {"l": 4}),
+    **ENGINE_CASES,
     "lplus": ("lplus", QI7[:6], {"l": 4, "metric": "dm", "suppression": "allrec"}),
-    "bsgi": ("bsgi", QI7[:5], {"l": 4}),
 }
 SPARK_CONF = "spark.driver.memory=4g"
 

@@ -8,10 +8,9 @@ from collections.abc import Iterator
 
 import pytest
 
-import ldiv_db
 from ldiv_db.db import Database
 from ldiv_db.db.spark import ALGORITHMS
-from tests.engines.test_pg_adult import ADULT, QI6, RUNS, SA, _load, assert_same_release
+from tests.engines.test_pg_adult import ADULT, QI6, RUNS, SA, _load, assert_same_check, assert_same_release
 
 pytestmark = [
     pytest.mark.spark,
@@ -45,8 +44,4 @@ def test_adult_release_is_the_same_on_spark(both, algorithm, qi, sa, kwargs) -> 
 
 
 def test_adult_check_is_identical(both) -> None:  # type: ignore[no-untyped-def]
-    a, b = (ldiv_db.check(db, "adult", QI6, SA, model="recursive", l=3, c=3).to_dict() for db in both)
-    for d in (a, b):
-        for k in ("seconds", "queries", "worst"):
-            d.pop(k)
-    assert a == b
+    assert_same_check(*both)
