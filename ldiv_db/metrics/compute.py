@@ -14,7 +14,8 @@ counts) and the source's row count: every statement then reads the aggregate, no
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Sequence
+import threading
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -27,7 +28,7 @@ from .arx_loss import arx_loss
 from .covers import CoverTables, attribute_summaries, build_covers, drop_covers
 from .groups import cavg, classification, discernibility, group_counts, row_counts
 from .il import information_loss
-from .kl import KlResult, kl_divergence
+from .kl import KlInputs, KlResult, kl_fetch
 from .lm import loss_metric
 
 
@@ -160,6 +161,7 @@ def compute_metrics(
     interval_labels: Sequence[bool] | None = None,
     kl: bool = True,
     aggregate: ReleaseAggregate | None = None,
+    meanwhile: Callable[[], None] | None = None,
 ) -> Metrics:
     """Compute IL/NCP, LM, DM, CAVG, KL, CM, stars and ARX's Loss of ``release`` against ``source``.
 
@@ -168,6 +170,8 @@ def compute_metrics(
     ``interval_labels[i]``: QI i's range labels ``lo-hi`` are intervals even where a hierarchy node has the
     same text (see :func:`.covers.build_covers`). ``kl=False`` skips the KL-divergence (reported as None).
     With ``aggregate`` (the release pipeline's), every statement reads it instead of the release.
+    ``meanwhile``: statements of the caller's to run on the connection while KL's arrays are solved in a
+    thread of their own (the release pipeline's verification); it runs once before the metrics return.
     """
     if not qi:
         raise BadInput("no QI attributes given", "name at least one quasi-identifier column")
@@ -190,9 +194,12 @@ def compute_metrics(
         db, source, release, qi, cols.qi, interval_labels, read=cols.table, counted=cols.counted
     )
     try:
+        solving = _Background(_kl(db, source, tables, qi, sa, cols, rc.rows)) if kl else None
         summaries = attribute_summaries(db, tables, source, release, qi)
         gc = group_counts(db, cols.table, cols.qi, group=cols.group, klass=cols.klass, counted=cols.counted)
-        kl_result = _kl(db, source, tables, qi, sa, cols, rc.rows) if kl else KlResult(None, NOT_ASKED)
+        if meanwhile is not None:
+            meanwhile()
+        kl_result = solving.result() if solving is not None else KlResult(None, NOT_ASKED)
     except BaseException:
         with contextlib.suppress(LdivError):  # e.g. an aborted transaction: keep the original error
             drop_covers(db, tables)
@@ -232,8 +239,8 @@ def _kl(
     sa: Sequence[Column],
     cols: _Columns,
     published_rows: int,
-) -> KlResult:
-    return kl_divergence(
+) -> KlInputs | KlResult:
+    return kl_fetch(
         db,
         source=source.ref,
         release=cols.table,
@@ -247,3 +254,31 @@ def _kl(
         published_rows=published_rows,
         counted=cols.counted,
     )
+
+
+class _Background:
+    """KL's arrays solved in a thread of their own: the solve reads nothing from the database, so the
+    connection runs the remaining statements meanwhile (numpy and the engine release the interpreter
+    lock while they work). :meth:`result` waits and re-raises what the solve raised."""
+
+    def __init__(self, fetched: KlInputs | KlResult) -> None:
+        self._done: KlResult | None = fetched if isinstance(fetched, KlResult) else None
+        self._error: BaseException | None = None
+        self._thread: threading.Thread | None = None
+        if isinstance(fetched, KlInputs):
+            self._thread = threading.Thread(target=self._run, args=(fetched,), name="ldiv-kl", daemon=True)
+            self._thread.start()
+
+    def _run(self, fetched: KlInputs) -> None:
+        try:
+            self._done = fetched.solve()
+        except BaseException as exc:  # handed to the caller by result()
+            self._error = exc
+
+    def result(self) -> KlResult:
+        if self._thread is not None:
+            self._thread.join()
+        if self._error is not None:
+            raise self._error
+        assert self._done is not None
+        return self._done

@@ -66,6 +66,62 @@ def kl_divergence(
 ) -> KlResult:
     """KL of ``release`` against ``source`` (see the module docstring); ``counted``: ``release`` is a
     release aggregate whose rows stand for ``n`` rows each."""
+    fetched = kl_fetch(
+        db,
+        source=source,
+        release=release,
+        domain=domain,
+        labels=labels,
+        cover=cover,
+        qi=qi,
+        sa=sa,
+        release_qi=release_qi,
+        release_sa=release_sa,
+        published_rows=published_rows,
+        counted=counted,
+    )
+    return fetched if isinstance(fetched, KlResult) else fetched.solve()
+
+
+@dataclass(frozen=True)
+class KlInputs:
+    """What the two KL queries return, as arrays: the source points (``x`` QI value codes, ``s`` SA
+    codes, ``n`` rows), the release patterns (``lab`` label codes, ``t`` SA codes, ``c`` rows) and the
+    label → value cover pairs. :meth:`solve` reads nothing from the database, so it can run while the
+    connection does other work."""
+
+    x: npt.NDArray[np.int64]
+    s: npt.NDArray[np.int64]
+    n: npt.NDArray[np.float64]
+    lab: npt.NDArray[np.int64]
+    t: npt.NDArray[np.int64]
+    c: npt.NDArray[np.float64]
+    pairs: pd.DataFrame
+    published_rows: int
+
+    def solve(self) -> KlResult:
+        """KL from the fetched arrays (the containment join of points and patterns, see the module
+        docstring)."""
+        return _solve_kl(self)
+
+
+def kl_fetch(
+    db: Database,
+    *,
+    source: TableRef,
+    release: TableRef,
+    domain: TableRef,
+    labels: TableRef,
+    cover: TableRef,
+    qi: Sequence[Ident],
+    sa: Sequence[Ident],
+    release_qi: Sequence[Ident],
+    release_sa: Sequence[Ident],
+    published_rows: int,
+    counted: bool = False,
+) -> KlInputs | KlResult:
+    """The database part of :func:`kl_divergence`: its two queries, as :class:`KlInputs` (or the result
+    itself for an empty release)."""
     if published_rows == 0:
         return KlResult(None, "the release is empty, so F* is 0 everywhere and KL is infinite")
     d, k = len(qi), len(sa)
@@ -88,10 +144,22 @@ def kl_divergence(
     weights = both["n"].to_numpy(np.float64)
     is_point = part == 1
     pairs = db.df(render("metrics/kl_cover.sql", cover=cover, labels=labels, domain=domain))
+    return KlInputs(
+        x=codes[is_point, :d],
+        s=codes[is_point, d:],
+        n=weights[is_point],
+        lab=codes[~is_point, :d],
+        t=codes[~is_point, d:],
+        c=weights[~is_point],
+        pairs=pairs,
+        published_rows=published_rows,
+    )
 
-    x, s, n = codes[is_point, :d], codes[is_point, d:], weights[is_point]
-    lab, t, c = codes[~is_point, :d], codes[~is_point, d:], weights[~is_point]
-    covers = _cover_matrices(pairs, x, lab)
+
+def _solve_kl(inp: KlInputs) -> KlResult:
+    x, s, n, lab, t, c = inp.x, inp.s, inp.n, inp.lab, inp.t, inp.c
+    d, k = x.shape[1], s.shape[1]
+    covers = _cover_matrices(inp.pairs, x, lab)
     # SA domains: every SA value of the source (an unknown SA covers them all)
     sa_sizes = [int(s[:, j].max()) + 1 if len(s) else 0 for j in range(k)]
 
@@ -100,7 +168,7 @@ def kl_divergence(
         region *= covers[i].sum(axis=1)[lab[:, i]]
     for j in range(k):
         region *= np.where(t[:, j] == -1, sa_sizes[j], 1)
-    mass = np.divide(c / float(published_rows), region, out=np.zeros_like(region), where=region > 0)
+    mass = np.divide(c / float(inp.published_rows), region, out=np.zeros_like(region), where=region > 0)
 
     # one list of dimensions: the QIs, then the SAs (an SA value covers itself; the unknown SA, code -1,
     # covers every value; a value the source lacks, code -2, covers none)

@@ -64,23 +64,17 @@ def check_written(
     caller refuses to publish it)."""
     agg = aggregate(db, inputs, out, group_column, class_column)
     rec = reconcile(db, inputs, part, agg)
-    progress.update(2, 5, "written and reconciled; verifying")
-    by_group: CheckResult | None = None
-    by_labels: CheckResult | None = None
-    if rec["published"]:
-        # local recoding ('lca': one label vector per group, from its own values) often gives two groups
-        # the same labels; there the check for one partition would only cost
-        by_group, by_labels = verify_written(
-            db, inputs, out, Ident(group_column), agg, verify_model, null_as_value, part.recoding != "lca"
-        )
-    verified = bool(by_group is None or (by_group.satisfied and by_labels and by_labels.satisfied))
-    verification = {
-        "model": verify_model.describe(),
-        "by_group": None if by_group is None else brief(by_group),
-        "by_qi_labels": None if by_labels is None else brief(by_labels),
-        "reconciliation": dict(rec),
-    }
-    progress.update(3, 5, "verified; computing metrics")
+    progress.update(2, 5, "written and reconciled; verifying and measuring")
+    found: list[CheckResult | None] = [None, None]
+
+    def verify() -> None:
+        if rec["published"]:
+            # local recoding ('lca': one label vector per group, from its own values) often gives two
+            # groups the same labels; there the check for one partition would only cost
+            found[:] = verify_written(
+                db, inputs, out, Ident(group_column), agg, verify_model, null_as_value, part.recoding != "lca"
+            )
+
     intervals = [k == "numeric" for k in lca_kinds(inputs.qi, hids)] if part.recoding == "lca" else None
     from ..metrics import compute_metrics
 
@@ -97,7 +91,17 @@ def check_written(
         kl=kl,
         weights=part.metric_weights,
         aggregate=ReleaseAggregate(agg, int(rec["rows_in"]), class_column is not None),
+        meanwhile=verify,  # the model is verified while KL is solved
     ).to_dict()
+    by_group, by_labels = found
+    verified = bool(by_group is None or (by_group.satisfied and by_labels and by_labels.satisfied))
+    verification = {
+        "model": verify_model.describe(),
+        "by_group": None if by_group is None else brief(by_group),
+        "by_qi_labels": None if by_labels is None else brief(by_labels),
+        "reconciliation": dict(rec),
+    }
+    progress.update(3, 5, "verified and measured")
     return Checked(rec, by_group, by_labels, verified, verification, metrics)
 
 

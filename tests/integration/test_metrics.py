@@ -154,6 +154,42 @@ def test_table8_kl_with_ten_zip_codes(db: Database) -> None:
     assert m.kl == pytest.approx(0.850737, abs=1e-6)
 
 
+def test_meanwhile_runs_once_while_kl_is_solved_and_changes_nothing(db: Database) -> None:
+    source, release = table8(db)
+    plain = metrics(db, source, release, ["Zipcode"], ["Disease"], l=2)
+    calls: list[int] = []
+
+    def meanwhile() -> None:  # a statement of the caller's on the same connection
+        calls.append(int(db.con.execute("SELECT count(*) FROM t8_release").fetchall()[0][0]))
+
+    overlapped = metrics(db, source, release, ["Zipcode"], ["Disease"], l=2, meanwhile=meanwhile)
+    assert calls == [4]
+    assert overlapped == plain and overlapped.kl == pytest.approx(0.215762, abs=1e-6)
+    calls.clear()
+    assert (
+        metrics(db, source, release, ["Zipcode"], ["Disease"], l=2, kl=False, meanwhile=meanwhile).kl is None
+    )
+    assert calls == [4]
+
+
+def test_an_error_of_the_kl_solve_reaches_the_caller(db: Database, monkeypatch: pytest.MonkeyPatch) -> None:
+    from ldiv_db.metrics import kl
+
+    def broken(self: object) -> object:
+        raise ZeroDivisionError("solve failed")
+
+    monkeypatch.setattr(kl.KlInputs, "solve", broken)
+    source, release = table8(db)
+    with pytest.raises(ZeroDivisionError, match="solve failed"):
+        metrics(db, source, release, ["Zipcode"], ["Disease"], l=2)
+    assert not [
+        t
+        for t in db.con.execute(
+            "SELECT table_name FROM duckdb_tables() WHERE table_name LIKE 'metrics_%'"
+        ).fetchall()
+    ]
+
+
 # ---------------------------------------------------------------- release-format rules
 def test_deleted_rows_class_and_unknown_sa(db: Database) -> None:
     source = make_table(
