@@ -172,8 +172,9 @@ def reconcile(db: Database, inputs: Inputs, part: Partitioning, agg: TableRef) -
 
 class WrittenPartition(SqlEvaluator):
     """A partition of the written release (by its group id, or by its QI label vector), built from the
-    release aggregate with exact group ids (``release/verify_hist.sql``): the models verify it with
-    their usual templates."""
+    release aggregate (``release/verify_hist.sql``): the models verify it with their usual templates.
+    Group ids: the rank of the group id; for the label vectors the hashes check's histogram uses, with
+    its collision check (a collision rebuilds the partition with exact ranks)."""
 
     def __init__(
         self,
@@ -192,30 +193,40 @@ class WrittenPartition(SqlEvaluator):
         self.aggregate = agg
         self.by_labels = by_labels
         self.n_qi = len(keys) if by_labels else 0
-        self.exact_ids = True
+        # by group id: the dense rank of the id; by labels: hashes of the label vector, as check's
+        # histogram has them (exact ranks when two vectors collide, see build)
+        self.exact_ids = not by_labels
         self.same_as = same_as
         if same_as is not None:  # the same partition: its histogram and statistics, its group ids
             self.hist, self.stats, self.rank_keys = same_as.hist, same_as.stats, same_as.keys
+            self.exact_ids = True
 
     def build(self) -> SqlEvaluator:
         if self.same_as is not None:
             self.same_as.build()
             self._built = True
         if not self._built:
-            self.db.run(
-                render(
-                    "release/verify_hist.sql",
-                    target=self.hist,
-                    aggregate=self.aggregate,
-                    qi=_positional("q", self.n_qi),
-                    sa=self.sa,
-                    by_labels=self.by_labels,
-                    null_as_value=self.null_as_value,
-                )
-            )
-            self.db.run(render("partition/group_stats.sql", target=self.stats, hist=self.hist))
+            self._hist_and_stats()
+            if not self.exact_ids and self.db.scalar(render("partition/gid_check.sql", stats=self.stats)):
+                self.exact_ids = True  # two label vectors share a hash: rebuild with exact ranks
+                self._hist_and_stats()
             self._built = True
         return self
+
+    def _hist_and_stats(self) -> None:
+        self.db.run(
+            render(
+                "release/verify_hist.sql",
+                target=self.hist,
+                aggregate=self.aggregate,
+                qi=_positional("q", self.n_qi),
+                sa=self.sa,
+                by_labels=self.by_labels,
+                hash_ids=not self.exact_ids,
+                null_as_value=self.null_as_value,
+            )
+        )
+        self.db.run(render("partition/group_stats.sql", target=self.stats, hist=self.hist))
 
 
 def verify_written(

@@ -114,7 +114,9 @@ def test_one_partition_verified_once_gives_the_verdicts_of_both(hostile_db: Data
     for once in (True, False):
         steps = len(hostile_db.steps)
         found.append(
-            verify_written(hostile_db, inputs, inputs.table.ref, Ident(HOSTILE_GROUP), agg, privacy, False, once)
+            verify_written(
+                hostile_db, inputs, inputs.table.ref, Ident(HOSTILE_GROUP), agg, privacy, False, once
+            )
         )
         hists = [s for s in hostile_db.steps[steps:] if s.template == "release/verify_hist.sql"]
         assert len(hists) == (1 if once else 2)
@@ -193,3 +195,39 @@ def test_pipeline_metrics_equal_the_metrics_of_the_written_table(
     assert res.groups == int(
         hostile_db.raw_rows(f"SELECT count(DISTINCT group_id) FROM {written.ref.sql()}")[0][0]
     )
+
+
+def test_a_hash_collision_of_label_vectors_rebuilds_them_with_exact_ids(
+    hostile_db: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The label vectors' hashed ids (forced to collide here: the first hash keeps 1 bit) are caught by
+    the collision check and rebuilt with exact ranks; the verdicts are those without the collision."""
+    import ldiv_db.pipeline.verify as verify_module
+
+    inputs = _written(hostile_db, False)
+    privacy = model_spec("distinct", 4, None).build(inputs)
+    assert privacy is not None
+    agg = aggregate(hostile_db, inputs, inputs.table.ref, HOSTILE_GROUP, None)
+    reference = verify_written(
+        hostile_db, inputs, inputs.table.ref, Ident(HOSTILE_GROUP), agg, privacy, False
+    )
+    real = verify_module.render
+
+    def colliding(name: str, params: object = None, **ctx: object) -> object:
+        q = real(name, params, **ctx)  # type: ignore[arg-type]
+        if name == "release/verify_hist.sql" and ctx.get("hash_ids"):
+            sql = q.sql.replace(") >> 1 AS BIGINT) AS gid,", ") >> 63 AS BIGINT) AS gid,", 1)
+            assert sql != q.sql
+            return type(q)(q.name, sql, q.params)
+        return q
+
+    monkeypatch.setattr(verify_module, "render", colliding)
+    steps = len(hostile_db.steps)
+    by_group, by_labels = verify_written(
+        hostile_db, inputs, inputs.table.ref, Ident(HOSTILE_GROUP), agg, privacy, False
+    )
+    hists = [s for s in hostile_db.steps[steps:] if s.template == "release/verify_hist.sql"]
+    assert len(hists) == 3  # by group id, by labels hashed (collided), by labels ranked
+    _same(by_group, reference[0])
+    _same(by_labels, reference[1])
+    assert by_labels.groups > 2  # the collision did not merge the label vectors
