@@ -244,6 +244,11 @@ class Release(ABC):
         """Check what the algorithm promised beyond the model on the recorded release; the broken ones."""
         return []
 
+    def finish(self) -> None:
+        """Stop and wait for what :meth:`prepare` started beside the connection (called once publishing
+        ends, published or not)."""
+        return None
+
     def stage(self, tables: Mapping[TableRef, TableRef]) -> None:
         """From now on write, reconcile, verify and check the promises on the table each published table
         maps to (an engine without transactions publishes through staging tables renamed afterwards,

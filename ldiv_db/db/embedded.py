@@ -446,6 +446,30 @@ class Database:
             with contextlib.suppress(duckdb.Error):
                 self.con.execute(f"SET threads = {before}")
 
+    # ------------------------------------------------------------------ a second reader
+    def side_reader(self) -> Database | None:
+        """A second connection to the same database, for reads of committed tables that run in another
+        thread beside this connection's statements (its own work tables; closed by :meth:`close`); None
+        where the engine has none. It sees what this connection has committed, with the same current
+        database and search path (names resolve as here); its step log and statement count are this one's to merge (:meth:`absorb`)."""
+        if self.dialect != "duckdb":
+            return None
+        current, path = self.con.execute(
+            "SELECT current_database(), current_setting('search_path')"
+        ).fetchall()[0]
+        cur = self.con.cursor()
+        cur.execute(f"USE {quote(str(current))}")
+        if path:
+            cur.execute("SET search_path = '" + str(path).replace("'", "''") + "'")
+        return type(self)(cur, self.path, owned=True)
+
+    def absorb(self, side: Database) -> None:
+        """Count a side reader's statements and log its steps as this connection's."""
+        self.queries += side.queries
+        self.rows_fetched += side.rows_fetched
+        self.steps.extend(side.steps)
+        side.steps.clear()
+
     # ------------------------------------------------------------------ work tables
     def work_table(self, name: str) -> TableRef:
         """A name for an intermediate table: temporary by default, schema ldiv_work with keep_work."""

@@ -14,7 +14,6 @@ counts) and the source's row count: every statement then reads the aggregate, no
 from __future__ import annotations
 
 import contextlib
-import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -25,10 +24,11 @@ from ..db import Database
 from ..errors import BadInput, LdivError
 from ..render import Ident, TableRef, render
 from .arx_loss import arx_loss
+from .background import Background
 from .covers import CoverTables, attribute_summaries, build_covers, drop_covers
 from .groups import cavg, classification, discernibility, group_counts, row_counts
 from .il import information_loss
-from .kl import KlInputs, KlResult, kl_fetch
+from .kl import KlInputs, KlResult, SourcePoints, kl_fetch
 from .lm import loss_metric
 
 
@@ -162,6 +162,7 @@ def compute_metrics(
     kl: bool = True,
     aggregate: ReleaseAggregate | None = None,
     meanwhile: Callable[[], None] | None = None,
+    source_points: Background[SourcePoints | None] | None = None,
 ) -> Metrics:
     """Compute IL/NCP, LM, DM, CAVG, KL, CM, stars and ARX's Loss of ``release`` against ``source``.
 
@@ -172,6 +173,7 @@ def compute_metrics(
     With ``aggregate`` (the release pipeline's), every statement reads it instead of the release.
     ``meanwhile``: statements of the caller's to run on the connection while KL's arrays are solved in a
     thread of their own (the release pipeline's verification); it runs once before the metrics return.
+    ``source_points``: KL's source points, read beside this connection (:func:`.kl.start_source_points`).
     """
     if not qi:
         raise BadInput("no QI attributes given", "name at least one quasi-identifier column")
@@ -179,10 +181,7 @@ def compute_metrics(
         raise BadInput(f"l = {l} is not a positive integer", "CAVG uses k = l >= 1")
     w = _weights(weights, len(qi))
     cols = _columns(release, qi, sa, group_column, class_column, aggregate)
-    if aggregate is not None:
-        source_rows = aggregate.source_rows
-    else:
-        source_rows = int(db.scalar(render("catalog/row_count.sql", source=source.ref)))
+    source_rows = aggregate.source_rows if aggregate is not None else _row_count(db, source)
     rc = row_counts(db, cols.table, cols.qi, cols.sa, counted=cols.counted)
     deleted = source_rows - rc.rows
     if deleted < 0:
@@ -194,12 +193,12 @@ def compute_metrics(
         db, source, release, qi, cols.qi, interval_labels, read=cols.table, counted=cols.counted
     )
     try:
-        solving = _Background(_kl(db, source, tables, qi, sa, cols, rc.rows)) if kl else None
+        kl_job = _start_kl(db, source, tables, qi, sa, cols, rc.rows, source_points) if kl else None
         summaries = attribute_summaries(db, tables, source, release, qi)
         gc = group_counts(db, cols.table, cols.qi, group=cols.group, klass=cols.klass, counted=cols.counted)
         if meanwhile is not None:
             meanwhile()
-        kl_result = solving.result() if solving is not None else KlResult(None, NOT_ASKED)
+        kl_result = kl_job.result() if isinstance(kl_job, Background) else kl_job or KlResult(None, NOT_ASKED)
     except BaseException:
         with contextlib.suppress(LdivError):  # e.g. an aborted transaction: keep the original error
             drop_covers(db, tables)
@@ -231,7 +230,19 @@ def compute_metrics(
 NOT_ASKED = "not computed (KL was not asked for)"
 
 
-def _kl(
+def _row_count(db: Database, source: Table) -> int:
+    return int(db.scalar(render("catalog/row_count.sql", source=source.ref)))
+
+
+def _taken(db: Database, pending: Background[SourcePoints | None] | None) -> SourcePoints | None:
+    """The source points read beside the connection, their reader's statements counted as this one's."""
+    points = pending.result() if pending is not None else None
+    if points is not None:
+        db.absorb(points.reader)
+    return points
+
+
+def _start_kl(
     db: Database,
     source: Table,
     tables: CoverTables,
@@ -239,8 +250,11 @@ def _kl(
     sa: Sequence[Column],
     cols: _Columns,
     published_rows: int,
-) -> KlInputs | KlResult:
-    return kl_fetch(
+    source_points: Background[SourcePoints | None] | None,
+) -> Background[KlResult] | KlResult:
+    """KL's queries on this connection, then its arrays solved in a thread of their own (the result
+    itself when there is nothing to solve)."""
+    fetched = kl_fetch(
         db,
         source=source.ref,
         release=cols.table,
@@ -253,32 +267,6 @@ def _kl(
         release_sa=cols.sa,
         published_rows=published_rows,
         counted=cols.counted,
+        points=_taken(db, source_points),
     )
-
-
-class _Background:
-    """KL's arrays solved in a thread of their own: the solve reads nothing from the database, so the
-    connection runs the remaining statements meanwhile (numpy and the engine release the interpreter
-    lock while they work). :meth:`result` waits and re-raises what the solve raised."""
-
-    def __init__(self, fetched: KlInputs | KlResult) -> None:
-        self._done: KlResult | None = fetched if isinstance(fetched, KlResult) else None
-        self._error: BaseException | None = None
-        self._thread: threading.Thread | None = None
-        if isinstance(fetched, KlInputs):
-            self._thread = threading.Thread(target=self._run, args=(fetched,), name="ldiv-kl", daemon=True)
-            self._thread.start()
-
-    def _run(self, fetched: KlInputs) -> None:
-        try:
-            self._done = fetched.solve()
-        except BaseException as exc:  # handed to the caller by result()
-            self._error = exc
-
-    def result(self) -> KlResult:
-        if self._thread is not None:
-            self._thread.join()
-        if self._error is not None:
-            raise self._error
-        assert self._done is not None
-        return self._done
+    return Background(fetched.solve, name="ldiv-kl") if isinstance(fetched, KlInputs) else fetched

@@ -86,33 +86,7 @@ def build_covers(
         db.work_table("metrics_labels"),
         db.work_table("metrics_cover"),
     )
-    idents = [c.ident for c in qi]
-    numeric = [c.is_numeric for c in qi]
-    as_intervals = [bool(v) for v in intervals] if intervals is not None else [False] * len(qi)
-    if len(as_intervals) != len(qi):
-        raise BadInput(
-            f"{len(as_intervals)} interval flags for {len(qi)} QI attributes", "give one flag per QI"
-        )
-    db.run(
-        render(
-            "metrics/attributes.sql",
-            {"table_name": source.name, "qi_names": [c.name for c in qi]},
-            target=tables.attrs,
-            qi=idents,
-            numeric=numeric,
-            intervals=as_intervals,
-        )
-    )
-    db.run(
-        render(
-            "metrics/domain.sql",
-            target=tables.domain,
-            attrs=tables.attrs,
-            source=source.ref,
-            qi=idents,
-            numeric=numeric,
-        )
-    )
+    build_domain(db, tables.attrs, tables.domain, source, qi, intervals)
     db.run(
         render(
             "metrics/labels.sql",
@@ -126,6 +100,40 @@ def build_covers(
     )
     db.run(render("metrics/cover.sql", target=tables.cover, labels=tables.labels, domain=tables.domain))
     return tables
+
+
+def build_domain(
+    db: Database,
+    attrs: TableRef,
+    domain: TableRef,
+    source: Table,
+    qi: Sequence[Column],
+    intervals: Sequence[bool] | None = None,
+) -> None:
+    """Create the attrs and domain work tables (``sql/metrics/attributes.sql``, ``domain.sql``): they
+    read only the source and the stored hierarchies, so a second connection builds the same ones."""
+    as_intervals = [bool(v) for v in intervals] if intervals is not None else [False] * len(qi)
+    if len(as_intervals) != len(qi):
+        raise BadInput(
+            f"{len(as_intervals)} interval flags for {len(qi)} QI attributes", "give one flag per QI"
+        )
+    idents = [c.ident for c in qi]
+    numeric = [c.is_numeric for c in qi]
+    db.run(
+        render(
+            "metrics/attributes.sql",
+            {"table_name": source.name, "qi_names": [c.name for c in qi]},
+            target=attrs,
+            qi=idents,
+            numeric=numeric,
+            intervals=as_intervals,
+        )
+    )
+    db.run(
+        render(
+            "metrics/domain.sql", target=domain, attrs=attrs, source=source.ref, qi=idents, numeric=numeric
+        )
+    )
 
 
 def attribute_summaries(

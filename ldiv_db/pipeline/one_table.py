@@ -24,10 +24,12 @@ from ..db import Database
 from ..errors import InternalError
 from ..guarantees import Written, verify_all
 from ..inputs import Inputs
+from ..metrics.background import Background
+from ..metrics.kl import SourcePoints, start_source_points
 from ..privacy import PrivacyModel
 from ..progress import Progress
 from ..render import Ident, TableRef, render
-from .verify import Checked, check_written
+from .verify import Checked, check_written, interval_labels
 
 
 @dataclass(frozen=True)
@@ -76,11 +78,21 @@ class OneTable(Release):
             output=how.out.display(),
         )
         self.labels: tuple[TableRef, str] | None = None
+        self.points: Background[SourcePoints | None] | None = None
         self.checked: Checked | None = None
         self.rows: tuple[int, int] = (0, 0)
 
     def prepare(self, db: Database) -> None:
+        if self.how.kl:  # KL's source side, read beside the connection while the release is written
+            inputs = self.inputs
+            self.points = start_source_points(
+                db, inputs.table, inputs.qi, inputs.sa, interval_labels(inputs, self.part, self.how.hids)
+            )
         self.labels = _labels(db, self.inputs, self.part, self.how.hids)
+
+    def finish(self) -> None:
+        if self.points is not None:
+            self.points.cancel()
 
     def write(self, db: Database) -> None:
         assert self.labels is not None
@@ -116,6 +128,7 @@ class OneTable(Release):
             null_as_value=how.null_as_value,
             kl=how.kl,
             progress=how.progress,
+            source_points=self.points,
         )
         rec = self.checked.reconciliation
         self.rows = (int(rec["rows_in"]), int(rec["output_rows"]))

@@ -60,19 +60,22 @@ def publish(db: Database, release: Release, ctx: Context) -> AnonymizeResult:
     """Publish ``release`` (see the module docstring); returns what was published."""
     if release.empty is not None and ctx.refuse_empty is not None:
         ctx.refuse_empty(*release.empty)
-    release.prepare(db)
     h, update = release.header, release.stream
     continues = update is not None and update.first_release is not None
-    if db.transactional:
-        with db.transaction():
-            if update is not None and not continues and ctx.replace:
-                streams.forget(db, h.name)
-            ownership.drop_for_release(
-                db, release.out, release.tables, replace=ctx.replace or continues, private=release.private
-            )
-            release_id, rec, verdict = _steps(db, release, ctx, reserved=None)
-    else:
-        release_id, rec, verdict = _staged(db, release, ctx, continues)
+    try:
+        release.prepare(db)
+        if db.transactional:
+            with db.transaction():
+                if update is not None and not continues and ctx.replace:
+                    streams.forget(db, h.name)
+                ownership.drop_for_release(
+                    db, release.out, release.tables, replace=ctx.replace or continues, private=release.private
+                )
+                release_id, rec, verdict = _steps(db, release, ctx, reserved=None)
+        else:
+            release_id, rec, verdict = _staged(db, release, ctx, continues)
+    finally:
+        release.finish()
     return AnonymizeResult(
         run_id=ctx.run_id,
         release_id=release_id,

@@ -24,7 +24,9 @@ from ..db import Database
 from ..errors import InternalError
 from ..evaluator import SqlEvaluator, summary_of
 from ..inputs import Inputs
+from ..metrics.background import Background
 from ..metrics.compute import ReleaseAggregate
+from ..metrics.kl import SourcePoints
 from ..privacy import Distinct, PrivacyModel, UniqueDistinct
 from ..progress import Progress
 from ..render import Ident, TableRef, render
@@ -58,6 +60,7 @@ def check_written(
     null_as_value: bool,
     kl: bool,
     progress: Progress,
+    source_points: Background[SourcePoints | None] | None = None,
 ) -> Checked:
     """Reconcile, verify and measure the release just written to ``out``. A release that does not
     reconcile raises :class:`InternalError`; a failed verification is reported in ``verified`` (the
@@ -75,7 +78,6 @@ def check_written(
                 db, inputs, out, Ident(group_column), agg, verify_model, null_as_value, part.recoding != "lca"
             )
 
-    intervals = [k == "numeric" for k in lca_kinds(inputs.qi, hids)] if part.recoding == "lca" else None
     from ..metrics import compute_metrics
 
     metrics = compute_metrics(
@@ -87,11 +89,12 @@ def check_written(
         l=privacy.ls[0] if privacy.ls else None,
         class_column=class_column,
         group_column=group_column,
-        interval_labels=intervals,
+        interval_labels=interval_labels(inputs, part, hids),
         kl=kl,
         weights=part.metric_weights,
         aggregate=ReleaseAggregate(agg, int(rec["rows_in"]), class_column is not None),
         meanwhile=verify,  # the model is verified while KL is solved
+        source_points=source_points,
     ).to_dict()
     by_group, by_labels = found
     verified = bool(by_group is None or (by_group.satisfied and by_labels and by_labels.satisfied))
@@ -103,6 +106,11 @@ def check_written(
     }
     progress.update(3, 5, "verified and measured")
     return Checked(rec, by_group, by_labels, verified, verification, metrics)
+
+
+def interval_labels(inputs: Inputs, part: Partitioning, hids: Mapping[str, int]) -> list[bool] | None:
+    """Which QIs' range labels are intervals for the metrics: the numeric ones of a local recoding."""
+    return [k == "numeric" for k in lca_kinds(inputs.qi, hids)] if part.recoding == "lca" else None
 
 
 def _positional(prefix: str, n: int) -> list[Ident]:

@@ -190,6 +190,55 @@ def test_an_error_of_the_kl_solve_reaches_the_caller(db: Database, monkeypatch: 
     ]
 
 
+def _points(db: Database, source: Table) -> Any:
+    from ldiv_db.metrics.kl import start_source_points
+
+    pending = start_source_points(
+        db, source, source.columns_of(["Zipcode"]), source.columns_of(["Disease"]), None
+    )
+    assert pending is not None  # the embedded engine has a second reader
+    return pending
+
+
+def test_kl_with_the_source_points_of_a_second_reader(db: Database) -> None:
+    source, release = table8(db, [f"435{i}" for i in range(10)])
+    plain = metrics(db, source, release, ["Zipcode"], ["Disease"], l=2)
+    steps = len(db.steps)
+    beside = metrics(db, source, release, ["Zipcode"], ["Disease"], l=2, source_points=_points(db, source))
+    assert beside == plain and beside.kl == pytest.approx(0.850737, abs=1e-6)
+    # the reader's statements are logged as the connection's: its points, and here the patterns alone
+    assert [s.template for s in db.steps[steps:]].count("metrics/kl_inputs.sql") == 2
+
+
+def test_points_of_another_domain_are_not_used(db: Database) -> None:
+    """The reader read the source before it changed: its domain's fingerprint differs from the one this
+    connection builds, so the points are read again here."""
+    source, release = table8(db, [f"435{i}" for i in range(10)])
+    pending = _points(db, source)
+    pending.result()
+    db.con.execute("INSERT INTO t8 VALUES ('4353', 'Flu')")
+    expected = metrics(db, source, release, ["Zipcode"], ["Disease"], l=2)
+    stale = metrics(db, source, release, ["Zipcode"], ["Disease"], l=2, source_points=pending)
+    assert stale == expected and stale.kl is not None
+
+
+def test_a_failing_second_reader_leaves_the_points_to_the_connection(
+    db: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from ldiv_db.errors import LdivError
+    from ldiv_db.metrics import kl
+
+    def broken(*args: object, **kw: object) -> None:
+        raise LdivError("the reader failed")
+
+    source, release = table8(db)
+    plain = metrics(db, source, release, ["Zipcode"], ["Disease"], l=2)
+    monkeypatch.setattr(kl, "build_domain", broken)
+    pending = _points(db, source)
+    assert pending.result() is None
+    assert metrics(db, source, release, ["Zipcode"], ["Disease"], l=2, source_points=pending) == plain
+
+
 # ---------------------------------------------------------------- release-format rules
 def test_deleted_rows_class_and_unknown_sa(db: Database) -> None:
     source = make_table(

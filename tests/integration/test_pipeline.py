@@ -97,6 +97,44 @@ def test_failure_inside_the_transaction_leaves_nothing(hostile_db: Database, mon
     assert first.verified
 
 
+def test_a_failed_release_leaves_no_reader_running_beside_the_connection(
+    hostile_db: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """KL's source points are read on a second connection while the release is written; a release that
+    fails after that reader started stops and waits for it, published or not."""
+    import threading
+    import time
+
+    from ldiv_db.metrics import kl
+    from ldiv_db.pipeline.one_table import OneTable
+
+    started: list[object] = []
+    real_domain = kl.build_domain
+
+    def slow_domain(*args: object, **kw: object) -> None:  # the reader is still at work when write fails
+        time.sleep(0.5)
+        real_domain(*args, **kw)  # type: ignore[arg-type]
+
+    real_prepare, real_write = OneTable.prepare, OneTable.write
+
+    def prepare(self: OneTable, db: Database) -> None:
+        real_prepare(self, db)
+        started.append(self.points)
+
+    def boom(self: OneTable, db: Database) -> None:
+        raise RuntimeError("disk full")
+
+    monkeypatch.setattr(kl, "build_domain", slow_domain)
+    monkeypatch.setattr(OneTable, "prepare", prepare)
+    monkeypatch.setattr(OneTable, "write", boom)
+    with pytest.raises(RuntimeError, match="disk full"):
+        _anon(hostile_db)
+    assert started and started[0] is not None  # the reader was started, then stopped
+    assert not [t for t in threading.enumerate() if t.name.startswith("ldiv-kl")]
+    monkeypatch.setattr(OneTable, "write", real_write)
+    assert _anon(hostile_db).verified  # and the next release is published
+
+
 class _Leaky(Algorithm):
     """A deliberately wrong algorithm: every row in its own group (never l-diverse)."""
 
@@ -201,3 +239,25 @@ def test_a_small_source_runs_on_one_thread_and_the_setting_is_restored(
         assert _threads(hostile_db) == 1
         raise RuntimeError("inside")
     assert _threads(hostile_db) == 3
+
+
+def test_a_second_reader_resolves_names_as_the_connection_does(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """The reader KL's source points are read on uses the connection's current database and search
+    path: after USE of another catalog, both see that catalog's table of the same name."""
+    db = Database.open(tmp_path / "a.duckdb")
+    try:
+        db.con.execute("CREATE TABLE t AS SELECT 1 AS x")
+        db.con.execute(f"ATTACH '{tmp_path / 'b.duckdb'}' AS other")
+        db.con.execute("CREATE TABLE other.main.t AS SELECT 2 AS x")
+        db.con.execute("USE other")
+        side = db.side_reader()
+        assert side is not None
+        try:
+            assert (
+                side.con.execute("SELECT x FROM t").fetchall() == db.con.execute("SELECT x FROM t").fetchall()
+            )
+            assert side.con.execute("SELECT x FROM t").fetchall() == [(2,)]
+        finally:
+            side.close()
+    finally:
+        db.close()
