@@ -34,6 +34,10 @@ from .embedded import Database
 from .urls import display_url, scrub, url_password
 
 TEMP_SCHEMA = "pg_temp"
+# a work table created from a query is analyzed (autovacuum never analyzes temporary tables; without
+# column statistics a join of two large ones may be planned as a nested loop) from this many rows on;
+# below it the planner's estimate from the table's size serves, and ANALYZE would cost more than it saves
+ANALYZE_MIN_ROWS = 100_000
 MIN_SERVER_VERSION = 140000  # hash_record_extended (the 64-bit ids of hash())
 # Session settings for ldiv_db's statements: they are few, large and analytic. JIT compilation costs
 # more than it saves at these sizes; hash aggregates and joins over work tables want more than the
@@ -165,9 +169,13 @@ class PostgresDatabase(Database):
             self._refuse_writes(query.name, query.sql)
         params = {k: v for k, v in query.params.items() if v is not None} or None
         cur = self.pg.cursor()
+        created = -1  # rows of the table the previous statement created from a query
         try:
             for sql in statements:
+                if sql.startswith("ANALYZE ") and 0 <= created < ANALYZE_MIN_ROWS:
+                    continue  # a small work table: planned from its size, statistics would cost more
                 cur.execute(sql.encode(), params if params and "%(" in sql else None)
+                created = cur.rowcount if (cur.statusmessage or "").startswith("SELECT") else -1
         except psycopg.Error as exc:
             cur.close()
             raise self._error(query.name, query.sql, exc) from None
