@@ -12,7 +12,7 @@ its distinct points and the release to its distinct patterns (label vector, SA, 
 codes sharing the SA coding, plus the label → domain-value cover relation. The containment join of
 points and patterns is then done with bitsets: for every dimension (QI or SA) and domain value, a bitset
 over the patterns marks those whose label covers the value; a point's covering patterns are the AND of
-its values' bitsets, and F* is the mass of the set bits (summed a byte at a time). While points ×
+its values' bitsets, and F* is the mass of the set bits (looked up a set byte at a time). While points ×
 patterns is large, the problem is first split on the dimension that cuts that work the most — the points
 holding value v meet only the patterns covering v; the first SA is the usual first split (a point lies
 only in patterns of its own SA value or of an unknown SA). Memory is bounded by processing points in
@@ -362,12 +362,12 @@ def _masses(
             slots = acc.view(np.uint8).T + (np.arange(words * 8, dtype=np.int32) * 256)[:, None]
             out[lo:hi] = np.take(byte_sums, slots).sum(axis=0)
             continue
-        r, w = np.nonzero(acc)
+        # mostly empty: look up only the set bytes (little-endian: byte j of a row holds patterns 8j..8j+7)
+        as_bytes = acc.view(np.uint8)
+        r, j = np.nonzero(as_bytes)
         if len(r) == 0:
             continue
-        set_bytes = acc[r, w].view(np.uint8).reshape(-1, 8)  # little-endian: byte b holds patterns 8b..8b+7
-        slots = w.astype(np.int64)[:, None] * 2048 + np.arange(0, 2048, 256)[None, :]
-        contrib = np.take(byte_sums, slots + set_bytes).sum(axis=1)
+        contrib = np.take(byte_sums, j * 256 + as_bytes[r, j])
         out[lo:hi] = np.bincount(r, weights=contrib, minlength=hi - lo)
     return out
 
