@@ -18,8 +18,11 @@ $(STAMP): pyproject.toml
 demo: $(STAMP)
 	$(BIN)/python -m fixtures.demo --db $(DEMO_DB)
 
+# the default suite runs in parallel processes (one per core, at most 4); TEST_WORKERS=0 runs it in one
+TEST_WORKERS ?= auto
 test: $(STAMP)
-	$(BIN)/python -m pytest -q -m "not slow and not postgres and not spark" -p no:cacheprovider
+	$(BIN)/python -m pytest -q -m "not slow and not postgres and not spark" -p no:cacheprovider \
+		-n $(TEST_WORKERS) --maxprocesses 4
 
 # the engine tests: a throw-away PostgreSQL server (Debian's postgresql package) started by the tests
 test-postgres: $(STAMP)
