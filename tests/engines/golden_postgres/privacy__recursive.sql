@@ -2,7 +2,7 @@ DROP TABLE IF EXISTS "pg_temp"."tpl it's_verdict";
 /* purpose: recursive (c,l)-diversity verdict per group: r1 < c·(r_l + ... + r_q), c = c_num/c_den exactly; fails when q < l */
 /* params: ls, c_num, c_den */
 /* returns: creates target(gid, size, ok, severity); severity = r1 / tail (tail 0 = +inf) */
-/* ref: SPEC §0.2 (recursive (c,l)-diversity; q < l fails) */
+/* ref: SPEC §0.2 (recursive (c,l)-diversity; q < l fails); a group without a counts row (fewer values than the smallest l) skips the list sum, which PostgreSQL runs as a subquery per row */
 CREATE TABLE "pg_temp"."tpl it's_verdict" AS
 WITH t AS (
   SELECT
@@ -16,24 +16,28 @@ WITH t AS (
       )
     )[g.s] AS l,
     CAST(g.h AS DECIMAL) AS r1,
-    CAST(COALESCE(
-      (
-        SELECT
-          SUM(v)
-        FROM UNNEST((
-          c.counts
-        )[(
-          (
+    CAST(CASE
+      WHEN c.gid IS NULL
+      THEN 0
+      ELSE COALESCE(
+        (
+          SELECT
+            SUM(v)
+          FROM UNNEST((
+            c.counts
+          )[(
             (
-              CAST(%(ls)s AS BIGINT[])
-            )
-          )[g.s]
-        ):(
-          CARDINALITY(c.counts)
-        )]) AS u(v)
-      ),
-      0
-    ) AS DECIMAL) AS tail
+              (
+                CAST(%(ls)s AS BIGINT[])
+              )
+            )[g.s]
+          ):(
+            CARDINALITY(c.counts)
+          )]) AS u(v)
+        ),
+        0
+      )
+    END AS DECIMAL) AS tail
   FROM "pg_temp"."tpl it's_stats" AS g
   LEFT JOIN "pg_temp"."tpl it's_counts_2" AS c
     ON c.gid = g.gid AND c.s = g.s
