@@ -15,14 +15,22 @@ T = TypeVar("T")
 
 class Background(Generic[T]):
     """``fn`` running in a daemon thread from construction; :meth:`result` waits for it and returns its
-    value or re-raises its error; :meth:`cancel` asks ``interrupt`` (if given) to stop it and waits."""
+    value or re-raises its error (``helper``, if given, is called first in the waiting thread: a share of
+    the work the caller can take instead of idling); :meth:`cancel` asks ``interrupt`` (if given) to stop
+    it and waits."""
 
     def __init__(
-        self, fn: Callable[[], T], *, name: str, interrupt: Callable[[], object] | None = None
+        self,
+        fn: Callable[[], T],
+        *,
+        name: str,
+        interrupt: Callable[[], object] | None = None,
+        helper: Callable[[], object] | None = None,
     ) -> None:
         self._value: T | None = None
         self._error: BaseException | None = None
         self._interrupt = interrupt
+        self._helper = helper
         self._thread = threading.Thread(target=self._run, args=(fn,), name=name, daemon=True)
         self._thread.start()
 
@@ -33,6 +41,9 @@ class Background(Generic[T]):
             self._error = exc
 
     def result(self) -> T:
+        if self._helper is not None and self._thread.is_alive():
+            with contextlib.suppress(Exception):  # the work's own error reaches the caller below
+                self._helper()
         self._thread.join()
         if self._error is not None:
             raise self._error

@@ -21,7 +21,7 @@ from typing import Any
 
 from ..catalog import Column, Table
 from ..db import Database
-from ..errors import BadInput, LdivError
+from ..errors import BadInput, InternalError, LdivError
 from ..render import Ident, TableRef, render
 from .arx_loss import arx_loss
 from .background import Background
@@ -103,6 +103,7 @@ class ReleaseAggregate:
     ref: TableRef
     source_rows: int
     has_class: bool = False
+    published_rows: int | None = None
 
 
 @dataclass(frozen=True)
@@ -182,18 +183,29 @@ def compute_metrics(
     w = _weights(weights, len(qi))
     cols = _columns(release, qi, sa, group_column, class_column, aggregate)
     source_rows = aggregate.source_rows if aggregate is not None else _row_count(db, source)
-    rc = row_counts(db, cols.table, cols.qi, cols.sa, counted=cols.counted)
-    deleted = source_rows - rc.rows
+    known = aggregate.published_rows if aggregate is not None else None
+    rc = None
+    if known is None:
+        rc = row_counts(db, cols.table, cols.qi, cols.sa, counted=cols.counted)
+        known = rc.rows
+    deleted = source_rows - known
     if deleted < 0:
         raise BadInput(
-            f"release {release.name} has {rc.rows} rows, more than the {source_rows} rows of {source.name}",
+            f"release {release.name} has {known} rows, more than the {source_rows} rows of {source.name}",
             "compute metrics of a release against the table it was made from",
         )
     tables = build_covers(
         db, source, release, qi, cols.qi, interval_labels, read=cols.table, counted=cols.counted
     )
     try:
-        kl_job = _start_kl(db, source, tables, qi, sa, cols, rc.rows, source_points) if kl else None
+        # KL's arrays are solved in a thread from here on: what does not feed them runs meanwhile
+        kl_job = _start_kl(db, source, tables, qi, sa, cols, known, source_points) if kl else None
+        if rc is None:
+            rc = row_counts(db, cols.table, cols.qi, cols.sa, counted=cols.counted)
+            if rc.rows != known:
+                raise InternalError(
+                    f"the release aggregate holds {rc.rows} rows, the reconciliation counted {known}"
+                )
         summaries = attribute_summaries(db, tables, source, release, qi)
         gc = group_counts(db, cols.table, cols.qi, group=cols.group, klass=cols.klass, counted=cols.counted)
         if meanwhile is not None:
@@ -269,4 +281,6 @@ def _start_kl(
         counted=cols.counted,
         points=_taken(db, source_points),
     )
-    return Background(fetched.solve, name="ldiv-kl") if isinstance(fetched, KlInputs) else fetched
+    if isinstance(fetched, KlInputs):
+        return Background(fetched.solve, name="ldiv-kl", helper=fetched.help)
+    return fetched

@@ -15,9 +15,11 @@ over the patterns marks those whose label covers the value; a point's covering p
 its values' bitsets, and F* is the mass of the set bits (looked up a set byte at a time). While points ×
 patterns is large, the problem is first split on the dimension that cuts that work the most — the points
 holding value v meet only the patterns covering v; the first SA is the usual first split (a point lies
-only in patterns of its own SA value or of an unknown SA). Memory is bounded by processing points in
-blocks. (A set-based SQL join of points and patterns explodes on local-recoding releases, whose
-overlapping ranges make every point compatible with many pattern prefixes.)
+only in patterns of its own SA value or of an unknown SA). The leaves of the split have disjoint points;
+the thread that solves them shares them with the caller once the caller only waits (:meth:`KlInputs.help`),
+so the end of the solve runs on two cores. Memory is bounded by processing points in blocks. (A
+set-based SQL join of points and patterns explodes on local-recoding releases, whose overlapping ranges
+make every point compatible with many pattern prefixes.)
 
 When some source point lies in no published region — typically because its rows were deleted and no
 other published row generalizes over it — F*(x) = 0 and KL is infinite: reported as ``None`` with a note.
@@ -26,8 +28,9 @@ other published row generalizes over it — F*(x) = 0 and KL is infinite: report
 from __future__ import annotations
 
 import math
+import threading
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import numpy.typing as npt
@@ -102,11 +105,18 @@ class KlInputs:
     c: npt.NDArray[np.float64]
     pairs: pd.DataFrame
     published_rows: int
+    shared: list[_Leaves] = field(default_factory=list, compare=False, repr=False)
 
     def solve(self) -> KlResult:
         """KL from the fetched arrays (the containment join of points and patterns, see the module
         docstring)."""
         return _solve_kl(self)
+
+    def help(self) -> None:
+        """Take a share of a running :meth:`solve` in the calling thread (the caller has nothing else to
+        do but wait for it): the leaves not yet started. Nothing if the solve has not split yet."""
+        if self.shared:
+            self.shared[0].work()
 
 
 def kl_fetch(
@@ -238,7 +248,12 @@ def _solve_kl(inp: KlInputs) -> KlResult:
         dims.append(_Dim(sa_cover, t[:, j] + 2, s[:, j]))
     fstar = np.zeros(len(x), dtype=np.float64)
     if len(x) and len(lab):
-        _solve(dims, np.arange(len(x)), np.arange(len(lab)), mass, fstar)
+        leaves: list[_Leaf] = []
+        _split(dims, np.arange(len(x)), np.arange(len(lab)), leaves)
+        shared = _Leaves(leaves, mass, fstar)
+        inp.shared.append(shared)  # a helper may take leaves from here on
+        shared.work()
+        shared.finish()
     covered = fstar > 0
     uncovered = int((~covered).sum())
     if uncovered:
@@ -280,17 +295,22 @@ class _Dim:
     values: npt.NDArray[np.int64]
 
 
-def _solve(
-    dims: Sequence[_Dim],
-    pts: npt.NDArray[np.int64],
-    pats: npt.NDArray[np.int64],
-    mass: npt.NDArray[np.float64],
-    fstar: npt.NDArray[np.float64],
+@dataclass(frozen=True)
+class _Leaf:
+    """Points ``pts`` against the patterns ``pats`` on the dimensions left after the splits."""
+
+    dims: Sequence[_Dim]
+    pts: npt.NDArray[np.int64]
+    pats: npt.NDArray[np.int64]
+
+
+def _split(
+    dims: Sequence[_Dim], pts: npt.NDArray[np.int64], pats: npt.NDArray[np.int64], leaves: list[_Leaf]
 ) -> None:
-    """F* of the points ``pts`` against the patterns ``pats``. While the bitset work (points × patterns)
-    is large, split on the dimension whose value-by-value split leaves the least of it: the points
-    holding value v meet only the patterns whose label covers v (the first SA is the usual choice; its
-    splits are the SA values). Then AND the value bitsets of the remaining dimensions."""
+    """Split the points ``pts`` against the patterns ``pats`` into leaves. While the bitset work (points ×
+    patterns) is large, split on the dimension whose value-by-value split leaves the least of it: the
+    points holding value v meet only the patterns whose label covers v (the first SA is the usual choice;
+    its splits are the SA values). The leaves' point sets are disjoint."""
     work = len(pts) * len(pats)
     if work > _SPLIT_WORK and len(dims) > 1:
         best, best_cost = -1, 0.5 * work
@@ -314,10 +334,56 @@ def _solve(
                     continue  # outside the domain: covered by nothing
                 sub = pats[dim.cover[pat_labels, v]]
                 if len(sub):
-                    _solve(rest, pts[order[a:b]], sub, mass, fstar)
+                    _split(rest, pts[order[a:b]], sub, leaves)
             return
-    tables = [(_value_bitsets(dim.cover, dim.labels[pats]), dim.values[pts]) for dim in dims]
-    fstar[pts] = _masses(tables, mass[pats])
+    leaves.append(_Leaf(dims, pts, pats))
+
+
+def _solve_leaf(leaf: _Leaf, mass: npt.NDArray[np.float64], fstar: npt.NDArray[np.float64]) -> None:
+    """AND the value bitsets of the leaf's dimensions: F* of its points."""
+    tables = [(_value_bitsets(dim.cover, dim.labels[leaf.pats]), dim.values[leaf.pts]) for dim in leaf.dims]
+    fstar[leaf.pts] = _masses(tables, mass[leaf.pats])
+
+
+class _Leaves:
+    """The leaves of one solve, taken one at a time (largest first) by the solving thread and by a helper:
+    the caller, once it has nothing else to do but wait for the result (:meth:`KlInputs.help`). Numpy
+    releases the interpreter lock in the array operations that make up a leaf, and the leaves write
+    disjoint points of ``fstar``, so the two share the work on two cores."""
+
+    def __init__(
+        self, leaves: Sequence[_Leaf], mass: npt.NDArray[np.float64], fstar: npt.NDArray[np.float64]
+    ) -> None:
+        self._todo = sorted(leaves, key=lambda leaf: len(leaf.pts) * len(leaf.pats))  # popped from the end
+        self._mass, self._fstar = mass, fstar
+        self._busy = 0
+        self._error: BaseException | None = None
+        self._cond = threading.Condition()
+
+    def work(self) -> None:
+        """Solve leaves until none is left."""
+        while True:
+            with self._cond:
+                if not self._todo or self._error is not None:
+                    return
+                leaf = self._todo.pop()
+                self._busy += 1
+            try:
+                _solve_leaf(leaf, self._mass, self._fstar)
+            except BaseException as exc:  # the solving thread raises it
+                with self._cond:
+                    self._error = exc
+            finally:
+                with self._cond:
+                    self._busy -= 1
+                    self._cond.notify_all()
+
+    def finish(self) -> None:
+        """Wait for a helper's last leaf; re-raise an error of any leaf."""
+        with self._cond:
+            self._cond.wait_for(lambda: self._busy == 0)
+        if self._error is not None:
+            raise self._error
 
 
 def _value_bitsets(cover: npt.NDArray[np.bool_], labels: npt.NDArray[np.int64]) -> npt.NDArray[np.uint64]:

@@ -92,7 +92,7 @@ def check_written(
         interval_labels=interval_labels(inputs, part, hids),
         kl=kl,
         weights=part.metric_weights,
-        aggregate=ReleaseAggregate(agg, int(rec["rows_in"]), class_column is not None),
+        aggregate=ReleaseAggregate(agg, rec["rows_in"], class_column is not None, rec["output_rows"]),
         meanwhile=verify,  # the model is verified while KL is solved
         source_points=source_points,
     ).to_dict()

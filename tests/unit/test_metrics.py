@@ -108,3 +108,97 @@ def test_kl_subset_sums_are_the_masses_of_each_byte_values_set_bits() -> None:
         for v in (0, 1, 5, 128, 200, 255):
             want = sum(mass[row, b] for b in range(8) if v >> b & 1)
             assert got[row, v] == pytest.approx(want, rel=1e-15, abs=0)
+
+
+def _kl_leaves(monkeypatch: pytest.MonkeyPatch) -> tuple[list[object], object, object]:
+    """A random containment problem (3 dimensions) split down to many leaves."""
+    import importlib
+
+    import numpy as np
+
+    kl = importlib.import_module("ldiv_db.metrics.kl")
+    monkeypatch.setattr(kl, "_SPLIT_WORK", 0)
+    rng = np.random.default_rng(11)
+    n_points, n_patterns = 300, 500
+    dims = []
+    for n_values in (5, 7, 3):
+        cover = rng.random((n_values + 3, n_values)) < 0.4
+        dims.append(
+            kl._Dim(
+                cover,
+                rng.integers(0, cover.shape[0], n_patterns),
+                rng.integers(-1, n_values, n_points),  # -1: a value outside the domain
+            )
+        )
+    leaves: list[object] = []
+    kl._split(dims, np.arange(n_points), np.arange(n_patterns), leaves)
+    return leaves, rng.random(n_patterns), kl
+
+
+def test_kl_leaves_shared_with_a_helper_give_the_same_fstar(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The solving thread and a helper take the leaves one at a time; F* is the same to the last bit."""
+    import threading
+
+    import numpy as np
+
+    leaves, mass, kl = _kl_leaves(monkeypatch)
+    assert len(leaves) > 20
+    alone = np.zeros(300)
+    for leaf in leaves:
+        kl._solve_leaf(leaf, mass, alone)
+    shared = np.zeros(300)
+    work = kl._Leaves(leaves, mass, shared)
+    taken: list[str] = []
+    original = kl._solve_leaf
+
+    def solve_leaf(leaf: object, m: object, f: object) -> None:
+        taken.append(threading.current_thread().name)
+        original(leaf, m, f)
+
+    monkeypatch.setattr(kl, "_solve_leaf", solve_leaf)
+    helper = threading.Thread(target=work.work, name="helper")
+    helper.start()
+    work.work()
+    helper.join()
+    work.finish()
+    assert np.array_equal(shared, alone) and alone.any()
+    assert len(taken) == len(leaves)  # every leaf once
+
+
+def test_an_error_in_a_shared_leaf_reaches_the_solving_thread(monkeypatch: pytest.MonkeyPatch) -> None:
+    import numpy as np
+
+    leaves, mass, kl = _kl_leaves(monkeypatch)
+    calls: list[int] = []
+
+    def solve_leaf(leaf: object, m: object, f: object) -> None:
+        calls.append(1)
+        if len(calls) == 3:
+            raise MemoryError("leaf failed")
+
+    monkeypatch.setattr(kl, "_solve_leaf", solve_leaf)
+    work = kl._Leaves(leaves, mass, np.zeros(300))
+    work.work()  # stops taking leaves after the error
+    assert len(calls) == 3
+    with pytest.raises(MemoryError, match="leaf failed"):
+        work.finish()
+
+
+def test_background_result_lets_the_waiting_caller_help() -> None:
+    import threading
+
+    from ldiv_db.metrics.background import Background
+
+    release = threading.Event()
+    helped: list[str] = []
+
+    def helper() -> None:  # the caller's share: here, letting the work finish
+        helped.append(threading.current_thread().name)
+        release.set()
+
+    job = Background(lambda: release.wait(10) and 42, name="work", helper=helper)
+    assert job.result() == 42
+    assert helped == [threading.current_thread().name]
+    done = Background(lambda: 7, name="quick", helper=helper)
+    done._thread.join()
+    assert done.result() == 7 and len(helped) == 1  # no help once the work has ended
