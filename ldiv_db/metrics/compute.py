@@ -26,7 +26,7 @@ from ..render import Ident, TableRef, render
 from .arx_loss import arx_loss
 from .background import Background
 from .covers import CoverTables, attribute_summaries, build_covers, drop_covers
-from .groups import cavg, classification, discernibility, group_counts, row_counts
+from .groups import RowCounts, cavg, classification, discernibility, group_counts, row_counts
 from .il import information_loss
 from .kl import KlInputs, KlResult, SourcePoints, kl_fetch
 from .lm import loss_metric
@@ -183,29 +183,15 @@ def compute_metrics(
     w = _weights(weights, len(qi))
     cols = _columns(release, qi, sa, group_column, class_column, aggregate)
     source_rows = aggregate.source_rows if aggregate is not None else _row_count(db, source)
-    known = aggregate.published_rows if aggregate is not None else None
-    rc = None
-    if known is None:
-        rc = row_counts(db, cols.table, cols.qi, cols.sa, counted=cols.counted)
-        known = rc.rows
+    known, rc = _published_rows(db, cols, release, source, aggregate, source_rows)
     deleted = source_rows - known
-    if deleted < 0:
-        raise BadInput(
-            f"release {release.name} has {known} rows, more than the {source_rows} rows of {source.name}",
-            "compute metrics of a release against the table it was made from",
-        )
     tables = build_covers(
         db, source, release, qi, cols.qi, interval_labels, read=cols.table, counted=cols.counted
     )
     try:
         # KL's arrays are solved in a thread from here on: what does not feed them runs meanwhile
         kl_job = _start_kl(db, source, tables, qi, sa, cols, known, source_points) if kl else None
-        if rc is None:
-            rc = row_counts(db, cols.table, cols.qi, cols.sa, counted=cols.counted)
-            if rc.rows != known:
-                raise InternalError(
-                    f"the release aggregate holds {rc.rows} rows, the reconciliation counted {known}"
-                )
+        rc = rc or _row_counts_of_aggregate(db, cols, known)
         summaries = attribute_summaries(db, tables, source, release, qi)
         gc = group_counts(db, cols.table, cols.qi, group=cols.group, klass=cols.klass, counted=cols.counted)
         if meanwhile is not None:
@@ -240,6 +226,40 @@ def compute_metrics(
 
 
 NOT_ASKED = "not computed (KL was not asked for)"
+
+
+def _published_rows(
+    db: Database,
+    cols: _Columns,
+    release: Table,
+    source: Table,
+    aggregate: ReleaseAggregate | None,
+    source_rows: int,
+) -> tuple[int, RowCounts | None]:
+    """The published row count: the reconciliation's, given with the aggregate (the row counts then wait
+    until KL is started), else from the row counts, read here."""
+    rc = None
+    if aggregate is not None and aggregate.published_rows is not None:
+        known = aggregate.published_rows
+    else:
+        rc = row_counts(db, cols.table, cols.qi, cols.sa, counted=cols.counted)
+        known = rc.rows
+    if known > source_rows:
+        raise BadInput(
+            f"release {release.name} has {known} rows, more than the {source_rows} rows of {source.name}",
+            "compute metrics of a release against the table it was made from",
+        )
+    return known, rc
+
+
+def _row_counts_of_aggregate(db: Database, cols: _Columns, published: int) -> RowCounts:
+    """The aggregate's row counts (taken while KL is solved), which must agree with the reconciliation."""
+    rc = row_counts(db, cols.table, cols.qi, cols.sa, counted=cols.counted)
+    if rc.rows != published:
+        raise InternalError(
+            f"the release aggregate holds {rc.rows} rows, the reconciliation counted {published}"
+        )
+    return rc
 
 
 def _row_count(db: Database, source: Table) -> int:
