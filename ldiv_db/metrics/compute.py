@@ -191,7 +191,8 @@ def compute_metrics(
     try:
         # KL's arrays are solved in a thread from here on: what does not feed them runs meanwhile
         kl_job = _start_kl(db, source, tables, qi, sa, cols, known, source_points) if kl else None
-        rc = rc or _row_counts_of_aggregate(db, cols, known)
+        if rc is None:
+            rc = _row_counts_of_aggregate(db, cols, known)
         summaries = attribute_summaries(db, tables, source, release, qi)
         gc = group_counts(db, cols.table, cols.qi, group=cols.group, klass=cols.klass, counted=cols.counted)
         if meanwhile is not None:
