@@ -43,7 +43,7 @@ ANONYMIZE = [
 # the release would be written, or with SIGNAL:after right after it was committed (argv: db, signal,
 # output, anonymize flags).
 SIGNALLED = """
-import importlib, os, signal, sys
+import importlib, os, signal, sys, time
 from ldiv_db.cli import main
 
 anonymize = importlib.import_module("ldiv_db.anonymize")
@@ -54,6 +54,10 @@ name, _, when = sys.argv[2].partition(":")
 def publish(*args, **kwargs):
     result = original(*args, **kwargs) if when == "after" else None  # "after": once the release is committed
     os.kill(os.getpid(), getattr(signal, name))
+    # the kernel may hand the signal to another thread (the engine's); the main thread runs the handler at
+    # its next check, which an immediate raise could overtake: give it up to 5 s
+    for _ in range(500):
+        time.sleep(0.01)
     raise AssertionError("the signal did not stop the run")
 
 anonymize.publish = publish
