@@ -46,6 +46,8 @@ SIGNALLED = """
 import importlib, os, signal, sys, time
 from ldiv_db.cli import main
 
+# a test runner's worker may hand its children SIGINT ignored; a user's terminal does not
+signal.signal(signal.SIGINT, signal.default_int_handler)
 anonymize = importlib.import_module("ldiv_db.anonymize")
 
 original = anonymize.publish
