@@ -25,6 +25,7 @@ from .db import Database
 from .errors import BadInput
 from .guarantees import refuse_empty
 from .inputs import Inputs, as_list, refuse_nulls_in_hierarchies, resolve_inputs
+from .metrics.source_side import start_source_side
 from .options import parse_flag, parse_int, per_qi, validate
 from .pipeline import stream as streams
 from .pipeline.one_table import OneTable, Publishing
@@ -242,12 +243,20 @@ def _release(
         refuse_empty(db, inputs, privacy, algo.name, published, received, allow_empty)
 
     with db.threads_for(inputs.rows):  # one DuckDB thread for a small source
-        built = algo.run(request)
-        t_publish = time.perf_counter()
-        if isinstance(built, Partitioning):
-            request.progress.update(1, 5, "partitioned; writing the release")
-            built = OneTable(db, inputs, built, privacy, algo.name, how)
-        result = publish(db, built, dataclasses.replace(ctx, refuse_empty=empty))
+        side = None
+        if len(algo.output_tables(how.out)) == 1:  # the metrics' source side, read while the algorithm runs
+            side = start_source_side(db, inputs.table, inputs.qi, inputs.sa, points=how.kl)
+        try:
+            built = algo.run(request)
+            t_publish = time.perf_counter()
+            if isinstance(built, Partitioning):
+                request.progress.update(1, 5, "partitioned; writing the release")
+                how = dataclasses.replace(how, source_side=side)
+                built = OneTable(db, inputs, built, privacy, algo.name, how)
+            result = publish(db, built, dataclasses.replace(ctx, refuse_empty=empty))
+        finally:
+            if side is not None:
+                side.cancel()
     if "seconds_search" in result.details:  # a search reports its time apart from the pipeline's
         result.details["seconds_pipeline"] = round(time.perf_counter() - t_publish, 4)
     return result

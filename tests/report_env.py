@@ -17,7 +17,9 @@ SA = census.SA
 L = 3
 ROWS = 3000
 # A release "made by another tool": age suppressed, the other QIs published as they are.
-EXTERNAL_SQL = 'CREATE TABLE other_tool AS SELECT \'*\' AS age, sex, race, marital_status, occupation FROM census'
+EXTERNAL_SQL = (
+    "CREATE TABLE other_tool AS SELECT '*' AS age, sex, race, marital_status, occupation FROM census"
+)
 
 
 @dataclass

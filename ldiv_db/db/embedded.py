@@ -119,6 +119,7 @@ class Database:
         self._scratch: list[str] = []
         self._search_path: str | None = None
         self._attached: dict[str, Path] = {}
+        self._threads_before: int | None = None  # the setting threads_for lowered, to put back
 
     # ------------------------------------------------------------------ opening
     @classmethod
@@ -274,9 +275,11 @@ class Database:
         self._attached[alias] = real
 
     def close(self) -> None:
-        if self._owned:
+        if self._owned:  # the setting lowered by threads_for goes with the connection
             self.con.close()
-        elif self._scratch:
+            return
+        self.restore_threads()
+        if self._scratch:
             self._undo_scratch()
 
     def __enter__(self) -> Database:
@@ -431,18 +434,30 @@ class Database:
         """Run the block with DuckDB's thread count suited to a source of ``rows`` rows: one thread up to
         :data:`SMALL_SOURCE_ROWS` (a release of a small table is ~50 statements of a few ms each, where
         handing work between threads costs more than it saves: bench/README.md, issue 12), the setting
-        as it was above that; the setting is restored afterwards. Other engines: unchanged."""
-        if self.dialect != "duckdb" or rows > SMALL_SOURCE_ROWS:
+        as it was above that. Other engines: unchanged.
+
+        A change of the setting costs 2-5 ms (DuckDB stops or starts its worker threads), so after a small
+        source the setting stays at one thread for the next small one: it is put back before a large
+        source's block and when this :class:`Database` is closed (:meth:`restore_threads`); a connection
+        ldiv_db was handed (``Database.open(connection)``) gets its setting back when ldiv_db is done."""
+        if self.dialect != "duckdb":
             yield
             return
-        before = int(self.con.execute("SELECT current_setting('threads')").fetchall()[0][0])
-        if before == 1:
+        if rows > SMALL_SOURCE_ROWS:
+            self.restore_threads()
             yield
             return
-        self.con.execute("SET threads = 1")
-        try:
-            yield
-        finally:
+        if self._threads_before is None:
+            before = int(self.con.execute("SELECT current_setting('threads')").fetchall()[0][0])
+            if before != 1:
+                self.con.execute("SET threads = 1")
+                self._threads_before = before
+        yield
+
+    def restore_threads(self) -> None:
+        """Put DuckDB's thread setting back as it was before :meth:`threads_for` lowered it."""
+        before, self._threads_before = self._threads_before, None
+        if before is not None:
             with contextlib.suppress(duckdb.Error):
                 self.con.execute(f"SET threads = {before}")
 

@@ -19,6 +19,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+import pandas as pd
+
 from ..catalog import Column, Table
 from ..db import Database
 from ..errors import BadInput, InternalError, LdivError
@@ -28,8 +30,9 @@ from .background import Background
 from .covers import CoverTables, attribute_summaries, build_covers, drop_covers
 from .groups import RowCounts, cavg, classification, discernibility, group_counts, row_counts
 from .il import information_loss
-from .kl import KlInputs, KlResult, SourcePoints, kl_fetch
+from .kl import KlInputs, KlResult, kl_fetch
 from .lm import loss_metric
+from .source_side import SourceSide, taken
 
 
 @dataclass(frozen=True)
@@ -163,7 +166,7 @@ def compute_metrics(
     kl: bool = True,
     aggregate: ReleaseAggregate | None = None,
     meanwhile: Callable[[], None] | None = None,
-    source_points: Background[SourcePoints | None] | None = None,
+    source_side: Background[SourceSide | None] | None = None,
 ) -> Metrics:
     """Compute IL/NCP, LM, DM, CAVG, KL, CM, stars and ARX's Loss of ``release`` against ``source``.
 
@@ -174,7 +177,9 @@ def compute_metrics(
     With ``aggregate`` (the release pipeline's), every statement reads it instead of the release.
     ``meanwhile``: statements of the caller's to run on the connection while KL's arrays are solved in a
     thread of their own (the release pipeline's verification); it runs once before the metrics return.
-    ``source_points``: KL's source points, read beside this connection (:func:`.kl.start_source_points`).
+    ``source_side``: the domain and KL's source points, read beside this connection
+    (:func:`.source_side.start_source_side`); adopted when the reader saw the source with this
+    connection's row count.
     """
     if not qi:
         raise BadInput("no QI attributes given", "name at least one quasi-identifier column")
@@ -185,12 +190,12 @@ def compute_metrics(
     source_rows = aggregate.source_rows if aggregate is not None else _row_count(db, source)
     known, rc = _published_rows(db, cols, release, source, aggregate, source_rows)
     deleted = source_rows - known
-    tables = build_covers(
-        db, source, release, qi, cols.qi, interval_labels, read=cols.table, counted=cols.counted
-    )
+    side = taken(db, source_side, source_rows)
+    tables = _covers(db, source, release, qi, cols, interval_labels, side)
     try:
         # KL's arrays are solved in a thread from here on: what does not feed them runs meanwhile
-        kl_job = _start_kl(db, source, tables, qi, sa, cols, known, source_points) if kl else None
+        points = None if side is None else side.points
+        kl_job = _start_kl(db, source, tables, qi, sa, cols, known, points) if kl else None
         if rc is None:
             rc = _row_counts_of_aggregate(db, cols, known)
         summaries = attribute_summaries(db, tables, source, release, qi)
@@ -227,6 +232,29 @@ def compute_metrics(
 
 
 NOT_ASKED = "not computed (KL was not asked for)"
+
+
+def _covers(
+    db: Database,
+    source: Table,
+    release: Table,
+    qi: Sequence[Column],
+    cols: _Columns,
+    interval_labels: Sequence[bool] | None,
+    side: SourceSide | None,
+) -> CoverTables:
+    """The cover work tables, on the domain a second reader built where there is one."""
+    return build_covers(
+        db,
+        source,
+        release,
+        qi,
+        cols.qi,
+        interval_labels,
+        read=cols.table,
+        counted=cols.counted,
+        domain_rows=None if side is None else side.domain,
+    )
 
 
 def _published_rows(
@@ -267,14 +295,6 @@ def _row_count(db: Database, source: Table) -> int:
     return int(db.scalar(render("catalog/row_count.sql", source=source.ref)))
 
 
-def _taken(db: Database, pending: Background[SourcePoints | None] | None) -> SourcePoints | None:
-    """The source points read beside the connection, their reader's statements counted as this one's."""
-    points = pending.result() if pending is not None else None
-    if points is not None:
-        db.absorb(points.reader)
-    return points
-
-
 def _start_kl(
     db: Database,
     source: Table,
@@ -283,7 +303,7 @@ def _start_kl(
     sa: Sequence[Column],
     cols: _Columns,
     published_rows: int,
-    source_points: Background[SourcePoints | None] | None,
+    points: pd.DataFrame | None,
 ) -> Background[KlResult] | KlResult:
     """KL's queries on this connection, then its arrays solved in a thread of their own (the result
     itself when there is nothing to solve)."""
@@ -300,7 +320,7 @@ def _start_kl(
         release_sa=cols.sa,
         published_rows=published_rows,
         counted=cols.counted,
-        points=_taken(db, source_points),
+        points=points,
     )
     if isinstance(fetched, KlInputs):
         return Background(fetched.solve, name="ldiv-kl", helper=fetched.help)

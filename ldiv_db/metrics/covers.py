@@ -20,6 +20,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+import pandas as pd
+
 from ..catalog import Column, Table
 from ..db import Database
 from ..errors import BadInput
@@ -72,6 +74,7 @@ def build_covers(
     *,
     read: TableRef | None = None,
     counted: bool = False,
+    domain_rows: pd.DataFrame | None = None,
 ) -> CoverTables:
     """Create the attrs/domain/labels/cover work tables for ``release`` against ``source``.
 
@@ -79,14 +82,15 @@ def build_covers(
     published ranges), read as such even where a hierarchy node has the same text — ARX-style age
     hierarchies name the node holding 41..45 ``40-44``. Default: a hierarchy node takes precedence.
     ``read``: the table the labels are read from instead of ``release`` (the release aggregate, whose
-    rows stand for ``n`` rows each when ``counted``)."""
+    rows stand for ``n`` rows each when ``counted``). ``domain_rows``: the domain table's rows as a second
+    reader built them (:mod:`.source_side`), adopted instead of building the domain here."""
     tables = CoverTables(
         db.work_table("metrics_attrs"),
         db.work_table("metrics_domain"),
         db.work_table("metrics_labels"),
         db.work_table("metrics_cover"),
     )
-    build_domain(db, tables.attrs, tables.domain, source, qi, intervals)
+    build_domain(db, tables.attrs, tables.domain, source, qi, intervals, rows=domain_rows)
     db.run(
         render(
             "metrics/labels.sql",
@@ -109,9 +113,13 @@ def build_domain(
     source: Table,
     qi: Sequence[Column],
     intervals: Sequence[bool] | None = None,
+    *,
+    rows: pd.DataFrame | None = None,
 ) -> None:
     """Create the attrs and domain work tables (``sql/metrics/attributes.sql``, ``domain.sql``): they
-    read only the source and the stored hierarchies, so a second connection builds the same ones."""
+    read only the source and the stored hierarchies, so a second connection builds the same ones.
+    ``rows``: the domain's rows as such a connection built them; the domain table is created from them
+    (``domain_table.sql``) instead of from the source."""
     as_intervals = [bool(v) for v in intervals] if intervals is not None else [False] * len(qi)
     if len(as_intervals) != len(qi):
         raise BadInput(
@@ -129,6 +137,10 @@ def build_domain(
             intervals=as_intervals,
         )
     )
+    if rows is not None:
+        db.run(render("metrics/domain_table.sql", target=domain))
+        db.insert_frame(domain, rows)
+        return
     db.run(
         render(
             "metrics/domain.sql", target=domain, attrs=attrs, source=source.ref, qi=idents, numeric=numeric

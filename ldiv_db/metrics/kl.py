@@ -36,12 +36,8 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
-from ..catalog import Column, Table
 from ..db import Database
-from ..errors import LdivError
 from ..render import Ident, TableRef, render
-from .background import Background
-from .covers import build_domain
 
 _BLOCK_WORDS = 1 << 19  # words of one block of point bitsets: 4 MiB (its byte lookups: 16 + 32 MiB)
 _DENSE_CELLS = 1 << 26  # cells of one dense (domain value × pattern) cover slice
@@ -133,17 +129,15 @@ def kl_fetch(
     release_sa: Sequence[Ident],
     published_rows: int,
     counted: bool = False,
-    points: SourcePoints | None = None,
+    points: pd.DataFrame | None = None,
 ) -> KlInputs | KlResult:
     """The database part of :func:`kl_divergence`: its two queries, as :class:`KlInputs` (or the result
-    itself for an empty release). ``points``: the source points a second reader fetched
-    (:func:`start_source_points`), used when its domain is this one's (same fingerprint); then only the
-    release's patterns are read here."""
+    itself for an empty release). ``points``: the source points a second reader fetched, coded by the
+    domain this connection adopted from it (:mod:`.source_side`); then only the release's patterns are
+    read here."""
     if published_rows == 0:
         return KlResult(None, "the release is empty, so F* is 0 everywhere and KL is infinite")
     d, k = len(qi), len(sa)
-    if points is not None and tuple(db.one(render("ownership/digest.sql", target=domain))) != points.domain:
-        points = None  # the second reader numbered another domain: read the points here
     parts = "both" if points is None else "patterns"
     both = db.df(
         render(
@@ -161,7 +155,7 @@ def kl_fetch(
         )
     )
     if points is not None:
-        both = pd.concat([points.frame, both], ignore_index=True)
+        both = pd.concat([points, both], ignore_index=True)
     part = both["part"].to_numpy(np.int64)
     codes = both[[f"c{i}" for i in range(1, d + k + 1)]].to_numpy(np.int64).reshape(len(both), d + k)
     weights = both["n"].to_numpy(np.float64)
@@ -177,51 +171,6 @@ def kl_fetch(
         pairs=pairs,
         published_rows=published_rows,
     )
-
-
-@dataclass(frozen=True)
-class SourcePoints:
-    """KL's source side as a second reader fetched it: the distinct source points as codes (the rows of
-    ``kl_inputs.sql`` with ``parts='points'``), the fingerprint (rows, digest) of the domain whose codes
-    they carry, and the reader, whose statements the caller counts (:meth:`Database.absorb`)."""
-
-    frame: pd.DataFrame
-    domain: tuple[object, ...]
-    reader: Database
-
-
-def start_source_points(
-    db: Database, source: Table, qi: Sequence[Column], sa: Sequence[Column], intervals: Sequence[bool] | None
-) -> Background[SourcePoints | None] | None:
-    """Read KL's source points on a second connection (:meth:`Database.side_reader`) in a thread of
-    their own, while this connection writes the release: they depend on the source and its hierarchies
-    only. None where the engine has no second reader. The thread's result is None if the reader failed
-    (the points are then read on this connection)."""
-    side = db.side_reader()
-    if side is None:
-        return None
-
-    def work() -> SourcePoints | None:
-        try:
-            attrs, domain = side.work_table("metrics_attrs"), side.work_table("metrics_domain")
-            build_domain(side, attrs, domain, source, qi, intervals)
-            digest = tuple(side.one(render("ownership/digest.sql", target=domain)))
-            q = render(
-                "metrics/kl_inputs.sql",
-                source=source.ref,
-                domain=domain,
-                qi=[c.ident for c in qi],
-                sa=[c.ident for c in sa],
-                parts="points",
-            )
-            return SourcePoints(side.df(q), digest, side)
-        except LdivError:
-            return None
-        finally:
-            side.drop_work_tables()
-            side.close()
-
-    return Background(work, name="ldiv-kl-points", interrupt=side.con.interrupt)
 
 
 def _solve_kl(inp: KlInputs) -> KlResult:

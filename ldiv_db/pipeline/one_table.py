@@ -25,17 +25,19 @@ from ..errors import InternalError
 from ..guarantees import Written, verify_all
 from ..inputs import Inputs
 from ..metrics.background import Background
-from ..metrics.kl import SourcePoints, start_source_points
+from ..metrics.source_side import SourceSide
 from ..privacy import PrivacyModel
 from ..progress import Progress
 from ..render import Ident, TableRef, render
-from .verify import Checked, check_written, interval_labels
+from .verify import Checked, check_written
 
 
 @dataclass(frozen=True)
 class Publishing:
     """How the pipeline publishes a partitioning: the release name, the kept and class columns, the
-    QIs' hierarchies, NULL handling, and whether KL is measured."""
+    QIs' hierarchies, NULL handling, whether KL is measured, and the source's side of the metrics as a
+    second reader reads it while the algorithm runs (:func:`ldiv_db.metrics.source_side.start_source_side`;
+    None: read on the connection)."""
 
     out: TableRef
     keep_columns: Sequence[str]
@@ -44,6 +46,7 @@ class Publishing:
     null_as_value: bool
     kl: bool
     progress: Progress
+    source_side: Background[SourceSide | None] | None = None
 
 
 class OneTable(Release):
@@ -78,21 +81,15 @@ class OneTable(Release):
             output=how.out.display(),
         )
         self.labels: tuple[TableRef, str] | None = None
-        self.points: Background[SourcePoints | None] | None = None
         self.checked: Checked | None = None
         self.rows: tuple[int, int] = (0, 0)
 
     def prepare(self, db: Database) -> None:
-        if self.how.kl:  # KL's source side, read beside the connection while the release is written
-            inputs = self.inputs
-            self.points = start_source_points(
-                db, inputs.table, inputs.qi, inputs.sa, interval_labels(inputs, self.part, self.how.hids)
-            )
         self.labels = _labels(db, self.inputs, self.part, self.how.hids)
 
     def finish(self) -> None:
-        if self.points is not None:
-            self.points.cancel()
+        if self.how.source_side is not None:
+            self.how.source_side.cancel()
 
     def write(self, db: Database) -> None:
         assert self.labels is not None
@@ -128,7 +125,7 @@ class OneTable(Release):
             null_as_value=how.null_as_value,
             kl=how.kl,
             progress=how.progress,
-            source_points=self.points,
+            source_side=how.source_side,
         )
         rec = self.checked.reconciliation
         self.rows = (int(rec["rows_in"]), int(rec["output_rows"]))

@@ -26,7 +26,7 @@ from ..evaluator import SqlEvaluator, summary_of
 from ..inputs import Inputs
 from ..metrics.background import Background
 from ..metrics.compute import ReleaseAggregate
-from ..metrics.kl import SourcePoints
+from ..metrics.source_side import SourceSide
 from ..privacy import Distinct, PrivacyModel, UniqueDistinct
 from ..progress import Progress
 from ..render import Ident, TableRef, render
@@ -60,7 +60,7 @@ def check_written(
     null_as_value: bool,
     kl: bool,
     progress: Progress,
-    source_points: Background[SourcePoints | None] | None = None,
+    source_side: Background[SourceSide | None] | None = None,
 ) -> Checked:
     """Reconcile, verify and measure the release just written to ``out``. A release that does not
     reconcile raises :class:`InternalError`; a failed verification is reported in ``verified`` (the
@@ -94,7 +94,7 @@ def check_written(
         weights=part.metric_weights,
         aggregate=ReleaseAggregate(agg, rec["rows_in"], class_column is not None, rec["output_rows"]),
         meanwhile=verify,  # the model is verified while KL is solved
-        source_points=source_points,
+        source_side=source_side,
     ).to_dict()
     by_group, by_labels = found
     verified = bool(by_group is None or (by_group.satisfied and by_labels and by_labels.satisfied))

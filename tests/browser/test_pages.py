@@ -42,7 +42,9 @@ def test_report_page_in_chromium(report_env: ReportEnv, tmp_path: Path) -> None:
     con = duckdb.connect(str(report_env.db), read_only=True)
     for i, rel in enumerate(report_env.releases, 1):
         cols = ", ".join(f'"{c}"' for c in QI)
-        n_sizes = con.execute(f"SELECT count(DISTINCT n) FROM (SELECT count(*) n FROM {rel} GROUP BY {cols})").fetchone()
+        n_sizes = con.execute(
+            f"SELECT count(DISTINCT n) FROM (SELECT count(*) n FROM {rel} GROUP BY {cols})"
+        ).fetchone()
         assert n_sizes is not None
         expected = n_sizes[0] if n_sizes[0] <= 30 else None
         if expected is not None:
@@ -77,7 +79,7 @@ def test_the_checks_see_console_errors_and_requests(tmp_path: Path) -> None:
     require_browser()
     bad = tmp_path / "bad.html"
     bad.write_text(
-        '<!DOCTYPE html><html><head><title>bad</title></head><body>'
+        "<!DOCTYPE html><html><head><title>bad</title></head><body>"
         '<img src="http://example.invalid/x.png"><script>console.error("boom")</script></body></html>',
         encoding="utf-8",
     )

@@ -229,7 +229,12 @@ def test_continuous_release(db: Database, tmp_path: Path) -> None:
         assert waiting is not None
         assert r.rows_published + waiting[0] == received == r.rows_in
         assert waiting[1] is None or waiting[1] <= 1  # nobody waits beyond the threshold
-        assert r.verification["inference_channel"] == {"moved": 0, "republished": 0, "sa_changed": 0, "grown": 0}
+        assert r.verification["inference_channel"] == {
+            "moved": 0,
+            "republished": 0,
+            "sa_changed": 0,
+            "grown": 0,
+        }
     h = api.release_history(db, "s")
     assert [x["release"] for x in h.releases] == [1, 2, 3, 4]
     assert h.releases[-1]["rows_published"] + sum(w["rows"] for w in h.waiting) == received

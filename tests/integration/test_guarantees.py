@@ -36,7 +36,9 @@ def base(tmp_path_factory: pytest.TempPathFactory) -> Path:
     db.con.register("df", df)
     db.con.execute("CREATE TABLE census AS SELECT * FROM df")
     # one individual (pid 0) owns every second row: half of the table
-    db.con.execute("CREATE TABLE half AS SELECT *, CASE WHEN rowid % 2 = 0 THEN 0 ELSE rowid END AS pid FROM census")
+    db.con.execute(
+        "CREATE TABLE half AS SELECT *, CASE WHEN rowid % 2 = 0 THEN 0 ELSE rowid END AS pid FROM census"
+    )
     # every individual has two rows
     db.con.execute("CREATE TABLE pairs AS SELECT *, rowid // 2 AS pid FROM census")
     for col in census.COLUMNS:
@@ -105,7 +107,10 @@ def test_the_pipeline_verifies_individuals_on_the_written_release(
     monkeypatch.setattr(bsgi, "refuse_repeated_individuals", lambda *a, **k: None)
     assert _bsgi(path, "half", 2) == 1
     err = capsys.readouterr().err
-    assert "the written release breaks what the run promised: no class holds two rows of one individual ('pid')" in err
+    assert (
+        "the written release breaks what the run promised: no class holds two rows of one individual ('pid')"
+        in err
+    )
     assert "classes hold two or more rows of one individual" in err and "nothing was published" in err
     _nothing_written(path, "rel")
 

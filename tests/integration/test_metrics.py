@@ -17,7 +17,7 @@ from ldiv_db.catalog import Table, resolve_table
 from ldiv_db.db import Database
 from ldiv_db.errors import BadInput
 from ldiv_db.metrics import Metrics, compute_metrics
-from ldiv_db.render import quote
+from ldiv_db.render import TableRef, quote, render
 from tests.templates.cases_metrics import store_arx_rows
 
 
@@ -190,53 +190,83 @@ def test_an_error_of_the_kl_solve_reaches_the_caller(db: Database, monkeypatch: 
     ]
 
 
-def _points(db: Database, source: Table) -> Any:
-    from ldiv_db.metrics.kl import start_source_points
+def _side(db: Database, source: Table, points: bool = True) -> Any:
+    from ldiv_db.metrics.source_side import start_source_side
 
-    pending = start_source_points(
-        db, source, source.columns_of(["Zipcode"]), source.columns_of(["Disease"]), None
+    pending = start_source_side(
+        db, source, source.columns_of(["Zipcode"]), source.columns_of(["Disease"]), points=points
     )
     assert pending is not None  # the embedded engine has a second reader
     return pending
 
 
-def test_kl_with_the_source_points_of_a_second_reader(db: Database) -> None:
+def test_kl_with_the_source_side_of_a_second_reader(db: Database) -> None:
+    """The connection adopts the reader's domain and its points: no scan of the source for either."""
     source, release = table8(db, [f"435{i}" for i in range(10)])
     plain = metrics(db, source, release, ["Zipcode"], ["Disease"], l=2)
     steps = len(db.steps)
-    beside = metrics(db, source, release, ["Zipcode"], ["Disease"], l=2, source_points=_points(db, source))
+    beside = metrics(db, source, release, ["Zipcode"], ["Disease"], l=2, source_side=_side(db, source))
     assert beside == plain and beside.kl == pytest.approx(0.850737, abs=1e-6)
-    # the reader's statements are logged as the connection's: its points, and here the patterns alone
-    assert [s.template for s in db.steps[steps:]].count("metrics/kl_inputs.sql") == 2
+    # the reader's statements are logged as the connection's: its domain and points; here the adopted
+    # domain and the patterns alone
+    templates = [s.template for s in db.steps[steps:]]
+    assert templates.count("metrics/kl_inputs.sql") == 2
+    assert templates.count("metrics/domain.sql") == 1 and templates.count("metrics/domain_table.sql") == 1
 
 
-def test_points_of_another_domain_are_not_used(db: Database) -> None:
-    """The reader read the source before it changed: its domain's fingerprint differs from the one this
-    connection builds, so the points are read again here."""
+def test_the_adopted_domain_is_the_one_the_connection_builds(db: Database) -> None:
+    """Same rows and the same column types: a NULL number stays NULL, text stays text."""
+    from ldiv_db.metrics.covers import build_domain
+    from ldiv_db.metrics.source_side import taken
+
+    source, _ = table8(db, [f"435{i}" for i in range(10)])
+    qi = source.columns_of(["Zipcode"])
+    side = taken(
+        db, _side(db, source, points=False), db.scalar(render("catalog/row_count.sql", source=source.ref))
+    )
+    assert side is not None and side.points is None
+    built, adopted = db.work_table("built_attrs"), db.work_table("built_domain")
+    build_domain(db, built, adopted, source, qi)
+    again_attrs, again = db.work_table("adopted_attrs"), db.work_table("adopted_domain")
+    build_domain(db, again_attrs, again, source, qi, rows=side.domain)
+
+    def described(ref: TableRef) -> list[tuple[Any, ...]]:
+        return [r[:2] for r in db.con.execute(f"DESCRIBE {ref.sql()}").fetchall()]
+
+    def rows(ref: TableRef) -> list[tuple[Any, ...]]:
+        return db.con.execute(f"SELECT * FROM {ref.sql()} ORDER BY attr, code").fetchall()
+
+    assert described(again) == described(adopted)
+    assert rows(again) == rows(adopted) and len(rows(adopted)) == 10  # the hierarchy's leaves
+
+
+def test_a_side_that_saw_another_source_is_not_adopted(db: Database) -> None:
+    """The reader read the source before it changed: its row count differs from the one the connection
+    counts, so the domain and the points are read again here."""
     source, release = table8(db, [f"435{i}" for i in range(10)])
-    pending = _points(db, source)
+    pending = _side(db, source)
     pending.result()
     db.con.execute("INSERT INTO t8 VALUES ('4353', 'Flu')")
     expected = metrics(db, source, release, ["Zipcode"], ["Disease"], l=2)
-    stale = metrics(db, source, release, ["Zipcode"], ["Disease"], l=2, source_points=pending)
+    stale = metrics(db, source, release, ["Zipcode"], ["Disease"], l=2, source_side=pending)
     assert stale == expected and stale.kl is not None
 
 
-def test_a_failing_second_reader_leaves_the_points_to_the_connection(
+def test_a_failing_second_reader_leaves_the_work_to_the_connection(
     db: Database, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from ldiv_db.errors import LdivError
-    from ldiv_db.metrics import kl
+    from ldiv_db.metrics import source_side
 
     def broken(*args: object, **kw: object) -> None:
         raise LdivError("the reader failed")
 
     source, release = table8(db)
     plain = metrics(db, source, release, ["Zipcode"], ["Disease"], l=2)
-    monkeypatch.setattr(kl, "build_domain", broken)
-    pending = _points(db, source)
+    monkeypatch.setattr(source_side, "build_domain", broken)
+    pending = _side(db, source)
     assert pending.result() is None
-    assert metrics(db, source, release, ["Zipcode"], ["Disease"], l=2, source_points=pending) == plain
+    assert metrics(db, source, release, ["Zipcode"], ["Disease"], l=2, source_side=pending) == plain
 
 
 # ---------------------------------------------------------------- release-format rules

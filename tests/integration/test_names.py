@@ -94,7 +94,9 @@ def test_decomposition_outputs(
     con = duckdb.connect(str(world))  # new people: the stream refuses rows it already received
     con.execute("CREATE TABLE staff_new AS SELECT zip, age + 100 AS age, job, pay, unit FROM staff")
     con.close()
-    code, _, err = cli(capsys, "release", "append", world, "--release", typed, "--from", "staff_new", "--quiet")
+    code, _, err = cli(
+        capsys, "release", "append", world, "--release", typed, "--from", "staff_new", "--quiet"
+    )
     assert code == 0, err  # the stream is found again by the name as typed
 
 

@@ -3,6 +3,7 @@ verification on the written table, audit records, --replace, and clear errors fo
 
 from __future__ import annotations
 
+import importlib
 import sys
 
 import pytest
@@ -97,41 +98,45 @@ def test_failure_inside_the_transaction_leaves_nothing(hostile_db: Database, mon
     assert first.verified
 
 
+@pytest.mark.parametrize("fails", ["algorithm", "write"])
 def test_a_failed_release_leaves_no_reader_running_beside_the_connection(
-    hostile_db: Database, monkeypatch: pytest.MonkeyPatch
+    hostile_db: Database, monkeypatch: pytest.MonkeyPatch, fails: str
 ) -> None:
-    """KL's source points are read on a second connection while the release is written; a release that
-    fails after that reader started stops and waits for it, published or not."""
+    """The metrics' source side is read on a second connection from before the algorithm runs; a run
+    that fails in the algorithm or after it stops and waits for that reader, published or not."""
     import threading
     import time
 
-    from ldiv_db.metrics import kl
+    from ldiv_db.metrics import source_side
     from ldiv_db.pipeline.one_table import OneTable
 
     started: list[object] = []
-    real_domain = kl.build_domain
+    real_start, real_domain = source_side.start_source_side, source_side.build_domain
 
-    def slow_domain(*args: object, **kw: object) -> None:  # the reader is still at work when write fails
+    def start(*args: object, **kw: object) -> object:
+        pending = real_start(*args, **kw)  # type: ignore[arg-type]
+        started.append(pending)
+        return pending
+
+    def slow_domain(*args: object, **kw: object) -> None:  # the reader is still at work at the failure
         time.sleep(0.5)
         real_domain(*args, **kw)  # type: ignore[arg-type]
 
-    real_prepare, real_write = OneTable.prepare, OneTable.write
-
-    def prepare(self: OneTable, db: Database) -> None:
-        real_prepare(self, db)
-        started.append(self.points)
-
-    def boom(self: OneTable, db: Database) -> None:
+    def boom(*args: object) -> None:
         raise RuntimeError("disk full")
 
-    monkeypatch.setattr(kl, "build_domain", slow_domain)
-    monkeypatch.setattr(OneTable, "prepare", prepare)
-    monkeypatch.setattr(OneTable, "write", boom)
-    with pytest.raises(RuntimeError, match="disk full"):
-        _anon(hostile_db)
+    anonymize_module = importlib.import_module("ldiv_db.anonymize")  # the package's name is the function's
+    monkeypatch.setattr(anonymize_module, "start_source_side", start)
+    monkeypatch.setattr(source_side, "build_domain", slow_domain)
+    with monkeypatch.context() as m:
+        if fails == "write":
+            m.setattr(OneTable, "write", boom)
+        else:
+            m.setattr(FullDomain, "run", boom)
+        with pytest.raises(RuntimeError, match="disk full"):
+            _anon(hostile_db)
     assert started and started[0] is not None  # the reader was started, then stopped
-    assert not [t for t in threading.enumerate() if t.name.startswith("ldiv-kl")]
-    monkeypatch.setattr(OneTable, "write", real_write)
+    assert not [t for t in threading.enumerate() if t.name.startswith("ldiv-source")]
     assert _anon(hostile_db).verified  # and the next release is published
 
 
@@ -230,15 +235,45 @@ def test_a_small_source_runs_on_one_thread_and_the_setting_is_restored(
 
     monkeypatch.setattr(FullDomain, "run", run)
     assert _anon(hostile_db).verified
-    assert seen == [1] and _threads(hostile_db) == 3
-    # above the bound the setting is left alone; a failure inside the block restores it too
+    # the next small source needs one thread too: the setting waits for a large source or the close
+    assert seen == [1] and _threads(hostile_db) == 1
+    # above the bound the setting is the one from before; a failure inside the block leaves it right
     monkeypatch.setattr(embedded, "SMALL_SOURCE_ROWS", 11)
     assert _anon(hostile_db, replace=True).verified
-    assert seen == [1, 3]
+    assert seen == [1, 3] and _threads(hostile_db) == 3
+    with pytest.raises(RuntimeError), hostile_db.threads_for(12):
+        assert _threads(hostile_db) == 3
+        raise RuntimeError("inside")
+    monkeypatch.setattr(embedded, "SMALL_SOURCE_ROWS", 100_000)
     with pytest.raises(RuntimeError), hostile_db.threads_for(11):
         assert _threads(hostile_db) == 1
         raise RuntimeError("inside")
+    assert _threads(hostile_db) == 1
+    hostile_db.restore_threads()
     assert _threads(hostile_db) == 3
+
+
+def test_a_connection_handed_to_ldiv_db_gets_its_thread_setting_back(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """A DuckDB connection of the caller's: the setting one-thread runs lowered is put back when the call
+    returns, and when a Database wrapping it is closed."""
+    import duckdb
+
+    con = duckdb.connect(str(tmp_path / "own.duckdb"))
+    try:
+        con.execute("SET threads = 3")
+        con.execute(
+            "CREATE TABLE t AS SELECT i % 7 AS a, i % 3 AS b, 'v' || (i % 4) AS s FROM range(40) r(i)"
+        )
+        result = ldiv_db.anonymize(con, "t", ["a", "b"], "s", algorithm="mondrian", l=2, output="rel")
+        assert result.verified
+        assert con.execute("SELECT current_setting('threads')").fetchall()[0][0] == 3
+        wrapped = Database.open(con)
+        with wrapped.threads_for(40):
+            assert con.execute("SELECT current_setting('threads')").fetchall()[0][0] == 1
+        wrapped.close()
+        assert con.execute("SELECT current_setting('threads')").fetchall()[0][0] == 3
+    finally:
+        con.close()
 
 
 def test_a_second_reader_resolves_names_as_the_connection_does(tmp_path) -> None:  # type: ignore[no-untyped-def]

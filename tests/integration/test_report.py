@@ -163,7 +163,9 @@ def test_compare_never_overwrites_a_table_it_did_not_write(tmp_path: Path, repor
     con.execute("DROP TABLE census_cmp_tp")
     con.execute("CREATE TABLE census_cmp_tp AS SELECT 1 AS precious")  # someone else's table, same name
     con.close()
-    with pytest.raises(BadInput, match=r"census_cmp_tp: ldiv_db wrote it as release .* but it has changed since"):
+    with pytest.raises(
+        BadInput, match=r"census_cmp_tp: ldiv_db wrote it as release .* but it has changed since"
+    ):
         ldiv_db.compare(str(db), "census", QI, SA, 3, algorithms="tp")
     con = duckdb.connect(str(db), read_only=True)
     assert con.execute("SELECT * FROM census_cmp_tp").fetchall() == [(1,)]

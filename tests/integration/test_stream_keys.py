@@ -136,8 +136,12 @@ def test_a_key_repeated_inside_a_batch_and_a_null_key_are_refused(
     path = _db(tmp_path)
     assert _first(path, "--key", "id") == 0
     db = Database.open(path)
-    db.con.execute("CREATE TABLE twice AS SELECT * FROM batch1 UNION ALL SELECT * FROM batch1 WHERE id < 1403")
-    db.con.execute("CREATE TABLE nulls AS SELECT * REPLACE (CASE WHEN id % 50 = 0 THEN NULL ELSE id END AS id) FROM batch2")
+    db.con.execute(
+        "CREATE TABLE twice AS SELECT * FROM batch1 UNION ALL SELECT * FROM batch1 WHERE id < 1403"
+    )
+    db.con.execute(
+        "CREATE TABLE nulls AS SELECT * REPLACE (CASE WHEN id % 50 = 0 THEN NULL ELSE id END AS id) FROM batch2"
+    )
     n_null = db.con.execute("SELECT count(*) FROM nulls WHERE id IS NULL").fetchone()
     db.close()
     capsys.readouterr()
@@ -145,7 +149,10 @@ def test_a_key_repeated_inside_a_batch_and_a_null_key_are_refused(
     assert _append(path, "twice") == 2
     err = capsys.readouterr().err
     # 3 keys appear twice: 6 rows share their key with another row of the batch
-    assert "6 row(s) share their key with another row of the batch: row 1 (id=1400), row 2 (id=1401), row 3 (id=1402)" in err
+    assert (
+        "6 row(s) share their key with another row of the batch: row 1 (id=1400), row 2 (id=1401), row 3 (id=1402)"
+        in err
+    )
     assert _append(path, "nulls") == 2
     err = capsys.readouterr().err
     assert n_null is not None and f"{n_null[0]} row(s) have a NULL key: row 1 (id=NULL)" in err
@@ -232,7 +239,9 @@ def test_a_stream_without_stored_keys_is_refused(tmp_path: Path, capsys: pytest.
 
 
 # ---------------------------------------------------------------------------- no published group grows
-def test_a_starved_row_never_joins_a_published_group(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_starved_row_never_joins_a_published_group(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     """A row added to a published group would show its QIs and SA values in the difference of two
     releases; a starved row waits for a release that forms a new group instead."""
     path = _db(tmp_path)

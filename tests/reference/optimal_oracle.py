@@ -92,7 +92,9 @@ def brute_force(
                 deleted += len(members)
         if deleted > limit * len(rows):
             continue
-        found.append((_price(metric, rows, hierarchies, levels, published, deleted), sum(levels), levels, deleted))
+        found.append(
+            (_price(metric, rows, hierarchies, levels, published, deleted), sum(levels), levels, deleted)
+        )
     if not found:
         return None
     least = min(c[0] for c in found)

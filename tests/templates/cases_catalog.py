@@ -15,7 +15,12 @@ class _Col:
     data_type: str
 
 
-_COLUMNS = [_Col("it's", "VARCHAR"), _Col('a"b', "DECIMAL(18,3)"), _Col("ünï", "DOUBLE"), _Col("when", "TIMESTAMP")]
+_COLUMNS = [
+    _Col("it's", "VARCHAR"),
+    _Col('a"b', "DECIMAL(18,3)"),
+    _Col("ünï", "DOUBLE"),
+    _Col("when", "TIMESTAMP"),
+]
 
 
 def _cols(env: HostileEnv) -> dict[str, object]:

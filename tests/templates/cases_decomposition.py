@@ -245,7 +245,9 @@ def _keys_table(env: HostileEnv) -> TableRef:
     target = TableRef("keys:main.rel it's", "ldiv")
     env.db.con.execute("CREATE SCHEMA IF NOT EXISTS ldiv")
     env.db.con.execute(f"DROP TABLE IF EXISTS {target.sql()}")
-    env.run("decomposition/keys_write.sql", {"offset": 0}, target=target, source=env.source, key=KEY, create=True)
+    env.run(
+        "decomposition/keys_write.sql", {"offset": 0}, target=target, source=env.source, key=KEY, create=True
+    )
     return target
 
 

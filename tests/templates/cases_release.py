@@ -85,7 +85,13 @@ def _write_aggregate(env: HostileEnv) -> None:
     from ldiv_db.render import render
 
     _write_out(env)
-    ctx = {"output": _out(env), "group_column": Ident("group id"), "qi": env.qi, "sa": [env.sa], "klass": None}
+    ctx = {
+        "output": _out(env),
+        "group_column": Ident("group id"),
+        "qi": env.qi,
+        "sa": [env.sa],
+        "klass": None,
+    }
     env.db.run(render("release/aggregate.sql", target=_out_aggregate(env), **ctx))
 
 

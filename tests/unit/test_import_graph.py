@@ -35,8 +35,7 @@ SHARED = {"shared", "base"}
 
 # offender -> owner. Offenders: "cycle: <modules, sorted>", "import: <module> -> <module>",
 # "module: <module>", "function: <module>.<qualified name>".
-KNOWN: dict[str, str] = {
-}
+KNOWN: dict[str, str] = {}
 
 
 def _modules() -> dict[str, Path]:

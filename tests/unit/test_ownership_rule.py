@@ -49,7 +49,9 @@ def test_every_writer_of_a_persistent_table_asks_ownership() -> None:
         for module in writers:
             text = _modules()[module]
             if PRIVATE_WRITERS.get(name) == module:
-                assert re.search(r'TableRef\(f"keys:\{name\}", "ldiv"\)', text), f"{name} is no longer private"
+                assert re.search(r'TableRef\(f"keys:\{name\}", "ldiv"\)', text), (
+                    f"{name} is no longer private"
+                )
                 continue
             if re.search(r"^class \w+\(Release\):", text, re.M):
                 _only_the_pipeline_writes_releases()
