@@ -203,9 +203,7 @@ CASES = {
         prepare=_prepare_release,
     ),
     "metrics/domain.sql": Case(_ctx(target=_target("domain")), prepare=_prepare_release),
-    "metrics/domain_table.sql": Case(
-        _ctx(target=lambda env: env.work("metrics domain from")), prepare=_prepare_release
-    ),
+    "metrics/domain_table.sql": Case(_ctx(target=lambda env: env.work("metrics domain from"))),
     "metrics/labels.sql": Case(_ctx(target=_target("labels")), prepare=_prepare_release),
     "metrics/cover.sql": Case(_ctx(target=_target("cover")), prepare=_prepare_release),
     "metrics/attribute_summary.sql": Case(_ctx(), prepare=_prepare_release),
