@@ -1,7 +1,7 @@
 -- purpose: local recoding labels per group: categorical QIs by the LCA in their hierarchy, numeric QIs as 'lo-hi' (or the single value), flat QIs as the value or '*'
 -- params: hids
 -- returns: creates target(gid, q1..qd)
--- ref: SPEC §0.5 (local recoding / LCA generalization), §0.4 (preorder intervals: the LCA is the deepest node whose subtree covers the group's leaves). One aggregation over the published rows gives every QI's span per group (a value's preorder node id from a small value → node map); the LCA is then looked up once per distinct span, not per group
+-- ref: SPEC §0.5 (local recoding / LCA generalization), §0.4 (preorder intervals: the LCA is the deepest node whose subtree covers the group's leaves). One aggregation over the published rows gives every QI's span per group (a value's preorder node id from a small value → node map); the LCA is then looked up once per distinct span, not per group, in one join for every QI
 {{ target | create_table }} AS
 WITH a AS (
     SELECT asg.gid{% for c in qi %}, src.{{ c | ident }} AS {{ ('c' ~ loop.index) | ident }}{% endfor %}
@@ -41,19 +41,27 @@ g AS (
 {% endif %}
 {% endfor %}
     GROUP BY a.gid
-){% for c in qi %}{% set i = loop.index %}{% if kinds[loop.index0] == 'hierarchy' %},
-lca{{ i }} AS (
-    SELECT s.lo, s.hi, arg_max(n.label, n.depth) AS label
-    FROM (SELECT DISTINCT {{ ('lo' ~ i) | ident }} AS lo, {{ ('hi' ~ i) | ident }} AS hi FROM g) AS s
-    JOIN ldiv.hierarchy_node AS n
-      ON n.hierarchy_id = list_extract($hids, {{ i }}) AND n.node_id <= s.lo AND n.last_leaf >= s.hi
-    GROUP BY s.lo, s.hi
-){% endif %}{% endfor %}
+){% if 'hierarchy' in kinds %},
+spans AS (
+{% set ns = namespace(first=true) %}
+{% for c in qi %}
+{% if kinds[loop.index0] == 'hierarchy' %}
+    {% if not ns.first %}UNION ALL {% endif %}SELECT DISTINCT {{ loop.index }} AS attr, list_extract($hids, {{ loop.index }}) AS hid, {{ ('lo' ~ loop.index) | ident }} AS lo, {{ ('hi' ~ loop.index) | ident }} AS hi FROM g
+{% set ns.first = false %}
+{% endif %}
+{% endfor %}
+),
+lca AS (
+    SELECT s.attr, s.lo, s.hi, arg_max(n.label, n.depth) AS label
+    FROM spans AS s
+    JOIN ldiv.hierarchy_node AS n ON n.hierarchy_id = s.hid AND n.node_id <= s.lo AND n.last_leaf >= s.hi
+    GROUP BY s.attr, s.lo, s.hi
+){% endif %}
 
 SELECT g.gid
 {% for c in qi %}
 {% if kinds[loop.index0] == 'hierarchy' %}
-    , lca{{ loop.index }}.label AS {{ ('q' ~ loop.index) | ident }}
+    , {{ ('l' ~ loop.index) | ident }}.label AS {{ ('q' ~ loop.index) | ident }}
 {% else %}
     , g.{{ ('q' ~ loop.index) | ident }}
 {% endif %}
@@ -61,6 +69,7 @@ SELECT g.gid
 FROM g
 {% for c in qi %}
 {% if kinds[loop.index0] == 'hierarchy' %}
-JOIN lca{{ loop.index }} ON lca{{ loop.index }}.lo = g.{{ ('lo' ~ loop.index) | ident }} AND lca{{ loop.index }}.hi = g.{{ ('hi' ~ loop.index) | ident }}
+{% set l = ('l' ~ loop.index) | ident %}
+JOIN lca AS {{ l }} ON {{ l }}.attr = {{ loop.index }} AND {{ l }}.lo = g.{{ ('lo' ~ loop.index) | ident }} AND {{ l }}.hi = g.{{ ('hi' ~ loop.index) | ident }}
 {% endif %}
 {% endfor %}

@@ -1,7 +1,7 @@
 /* purpose: local recoding labels per group: categorical QIs by the LCA in their hierarchy, numeric QIs as 'lo-hi' (or the single value), flat QIs as the value or '*' */
 /* params: hids */
 /* returns: creates target(gid, q1..qd) */
-/* ref: SPEC §0.5 (local recoding / LCA generalization), §0.4 (preorder intervals: the LCA is the deepest node whose subtree covers the group's leaves). One aggregation over the published rows gives every QI's span per group (a value's preorder node id from a small value → node map); the LCA is then looked up once per distinct span, not per group */
+/* ref: SPEC §0.5 (local recoding / LCA generalization), §0.4 (preorder intervals: the LCA is the deepest node whose subtree covers the group's leaves). One aggregation over the published rows gives every QI's span per group (a value's preorder node id from a small value → node map); the LCA is then looked up once per distinct span, not per group, in one join for every QI */
 CREATE OR REPLACE TEMPORARY TABLE "temp"."main"."wk lca's" AS
 WITH a AS (
   SELECT
@@ -47,31 +47,33 @@ WITH a AS (
     ON map1.label = CAST(a."c1" AS TEXT)
   GROUP BY
     a.gid
-), lca1 AS (
+), spans AS (
+  SELECT DISTINCT
+    1 AS attr,
+    LIST_EXTRACT($hids, 1) AS hid,
+    "lo1" AS lo,
+    "hi1" AS hi
+  FROM g
+), lca AS (
   SELECT
+    s.attr,
     s.lo,
     s.hi,
     ARG_MAX(n.label, n.depth) AS label
-  FROM (
-    SELECT DISTINCT
-      "lo1" AS lo,
-      "hi1" AS hi
-    FROM g
-  ) AS s
+  FROM spans AS s
   JOIN ldiv.hierarchy_node AS n
-    ON n.hierarchy_id = LIST_EXTRACT($hids, 1)
-    AND n.node_id <= s.lo
-    AND n.last_leaf >= s.hi
+    ON n.hierarchy_id = s.hid AND n.node_id <= s.lo AND n.last_leaf >= s.hi
   GROUP BY
+    s.attr,
     s.lo,
     s.hi
 )
 SELECT
   g.gid,
-  lca1.label AS "q1",
+  "l1".label AS "q1",
   g."q2",
   g."q3",
   g."q4"
 FROM g
-JOIN lca1
-  ON lca1.lo = g."lo1" AND lca1.hi = g."hi1"
+JOIN lca AS "l1"
+  ON "l1".attr = 1 AND "l1".lo = g."lo1" AND "l1".hi = g."hi1"
