@@ -1,6 +1,7 @@
 """BSGI ``--refine exchange`` (beyond the paper) on random tables, through the whole pipeline: every refined
-release is verified on the written table, keeps Theorem 1's class count and the unrefined classes' sizes,
-repeats no SA value (on every SA) and no individual in a class, and its IL is never above ``--refine none``'s."""
+release is verified on the written table, keeps Theorem 1's class count with a DM (Σ class size²) not above
+the unrefined one's, repeats no SA value (on every SA) and no individual in a class beyond the unrefined
+release's repeats, is verified under a model no weaker, and its IL is never above ``--refine none``'s."""
 
 from __future__ import annotations
 
@@ -81,7 +82,9 @@ def test_refined_release_is_valid_and_never_worse(tmp_path: Path, case: dict[str
             assume(False)
             return
         refined = _release(db, case, "exchange")
-        assert refined.verified and refined.model == plain.model
+        # never a weaker model: an exchange may take away the repeats the paper's residue left, and the
+        # release is then verified as unique-distinct where the paper's is only distinct
+        assert refined.verified and (refined.model == plain.model or refined.model == "unique-distinct")
         assert refined.metrics["il"] <= plain.metrics["il"] * (1 + 1e-12) + 1e-12
         d = refined.details
         assert d["classes"] == plain.details["classes"] == refined.groups
@@ -91,7 +94,10 @@ def test_refined_release_is_valid_and_never_worse(tmp_path: Path, case: dict[str
             sizes = tuple(sorted(frame["sa"].value_counts().tolist(), reverse=True))
             assert d["classes"] == max_groups(sizes, l)
         mine, theirs = _classes(db, refined.release_id), _classes(db, plain.release_id)
-        assert sorted(c[0] for c in mine) == sorted(c[0] for c in theirs)  # the same class sizes
+        # the start of the exchanges keeps the class count and a DM not above the paper's
+        # (bsgi/split.py best_start), so its classes may be more even than the paper's; exchanges keep sizes
+        assert len(mine) == len(theirs)
+        assert sum(c[0] ** 2 for c in mine) <= sum(c[0] ** 2 for c in theirs)
         constrained = [1] + [2] * case["several"] + [3] * case["individual"]
         for col in constrained:  # SA, secondary SA, individual: no exchange brings a repeat into a class
             assert sum(c[0] - c[col] for c in mine) <= sum(c[0] - c[col] for c in theirs)

@@ -25,10 +25,11 @@ Variants (SPEC §2.4): ``--individual-column`` (no two rows of one individual in
 
 Refinement (beyond the paper; ``--refine exchange``, the default; ``--refine none`` is the paper's
 algorithm exactly): with a single SA and no individual column, a locality construction
-(:mod:`.construct`) forms the same number of classes of l distinct values; the lower-IL of it and the
-greedy's classes is then improved by exchanging rows between nearby classes (:mod:`.refine`) while every
-class keeps its size and never gains a repeated SA value or individual, so the class count, DM and CAVG
-stay the paper's and the IL never rises above it. The details report IL before/after, passes, moves.
+(:mod:`.construct`) and a split of the table form the same number of classes of l distinct values; the
+lowest-IL start among them and the greedy's classes whose DM is not above the greedy's
+(:func:`.split.best_start`) is then improved by exchanging rows between nearby classes (:mod:`.refine`)
+while every class keeps its size and never gains a repeated SA value or individual, so the class count and
+CAVG stay the paper's and neither the DM nor the IL rises above it. The details report IL before/after, passes, moves.
 """
 
 from __future__ import annotations
