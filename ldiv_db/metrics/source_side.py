@@ -4,8 +4,8 @@ The metrics' domain (``sql/metrics/domain.sql``: every QI value with its source 
 KL's source points (``kl_inputs.sql`` with ``parts='points'``) depend on the source table and its stored
 hierarchies only, not on the release. The release pipeline therefore starts them on a second reader
 (:meth:`ldiv_db.db.Database.side_reader`) before the algorithm runs, in a thread of their own; once the
-release is written, the connection adopts the reader's domain as its own work table (a transfer of a few
-hundred rows instead of a scan of the source) and the points, which carry that domain's codes.
+release is written, the connection adopts the reader's domain as its own work table (a transfer of the
+QIs' distinct values instead of a scan of the source) and the points, which carry that domain's codes.
 
 The reader sees the source as committed when it started. A source that another writer changed in
 between is caught by its row count (the reconciliation's): the connection then builds the domain and

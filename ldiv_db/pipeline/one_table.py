@@ -36,8 +36,8 @@ from .verify import Checked, check_written
 class Publishing:
     """How the pipeline publishes a partitioning: the release name, the kept and class columns, the
     QIs' hierarchies, NULL handling, whether KL is measured, and the source's side of the metrics as a
-    second reader reads it while the algorithm runs (:func:`ldiv_db.metrics.source_side.start_source_side`;
-    None: read on the connection)."""
+    second reader reads it while the algorithm runs (:func:`ldiv_db.metrics.source_side.start_source_side`,
+    started and stopped by the caller; None: read on the connection)."""
 
     out: TableRef
     keep_columns: Sequence[str]
@@ -86,10 +86,6 @@ class OneTable(Release):
 
     def prepare(self, db: Database) -> None:
         self.labels = _labels(db, self.inputs, self.part, self.how.hids)
-
-    def finish(self) -> None:
-        if self.how.source_side is not None:
-            self.how.source_side.cancel()
 
     def write(self, db: Database) -> None:
         assert self.labels is not None
