@@ -92,6 +92,11 @@ def anonymize(
             ("allow_empty", allow_empty),
         )
     )
+    if class_column is not None and (not isinstance(class_column, str) or not class_column):
+        raise BadInput(
+            f"the class column {class_column!r} is not a column name",
+            "name the source column that holds the class (for CM), or leave the option out",
+        )
     database = Database.open(db, mode="write")
     database.keep_work = keep_work
     q0 = database.queries

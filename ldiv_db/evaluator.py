@@ -45,7 +45,7 @@ class SqlEvaluator:
         self.stats = db.work_table(f"{prefix}_stats")
         self.prefix = prefix
         self.exact_ids = False
-        self.rank_keys: list[Ident] | None = None  # exact ids ranked by other columns than the keys
+        self.raw_id: Ident | None = None  # exact ids that are this integer column's values
         self._built = False
         self._counts: set[int] = set()
 
@@ -154,7 +154,7 @@ class SqlEvaluator:
             source=self.source,
             keys=self.keys,
             exact_ids=self.exact_ids,
-            rank_keys=self.rank_keys,
+            raw_id=self.raw_id,
         )
         recs = {int(r["gid"]): r for r in self.db.records(q)}
         out = []

@@ -20,7 +20,7 @@ the algorithm runs), then, inside their transaction, :func:`drop_for_release` / 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -250,11 +250,16 @@ def check_may_replace(db: Database, release: TableRef, tables: Sequence[TableRef
 
 
 def record_release_tables(
-    db: Database, release: TableRef, release_id: int, tables: Sequence[TableRef]
+    db: Database,
+    release: TableRef,
+    release_id: int,
+    tables: Sequence[TableRef],
+    taken: Mapping[TableRef, tuple[int, str]] | None = None,
 ) -> None:
-    """Inside the release's transaction, once written: the release owns ``tables`` as they are now."""
+    """Inside the release's transaction, once written: the release owns ``tables`` as they are now
+    (``taken``: fingerprints already taken of them in this transaction, after they were written)."""
     for ref in tables:
-        n, digest = fingerprint(db, ref)
+        n, digest = (taken or {}).get(ref) or fingerprint(db, ref)
         db.run(render("ownership/forget.sql", {"schema": ref.schema or "main", "name": ref.name}))
         db.run(
             render(

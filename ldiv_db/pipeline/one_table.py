@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from .. import ownership
 from ..algorithms.base import (
     Header,
     Partitioning,
@@ -83,6 +84,7 @@ class OneTable(Release):
         self.labels: tuple[TableRef, str] | None = None
         self.checked: Checked | None = None
         self.rows: tuple[int, int] = (0, 0)
+        self._fingerprints: dict[TableRef, tuple[int, str]] = {}
 
     def prepare(self, db: Database) -> None:
         self.labels = _labels(db, self.inputs, self.part, self.how.hids)
@@ -108,6 +110,12 @@ class OneTable(Release):
     def reconcile(self, db: Database) -> Reconciled:
         """Reconciles, verifies and measures in one call (a reconciliation problem raises there)."""
         how = self.how
+        self._fingerprints.clear()
+
+        def fingerprint() -> None:  # the published table as written (not a staging table renamed later)
+            if self.target == self.out:
+                self._fingerprints[self.out] = ownership.fingerprint(db, self.out)
+
         self.checked = check_written(
             db,
             self.inputs,
@@ -122,6 +130,8 @@ class OneTable(Release):
             kl=how.kl,
             progress=how.progress,
             source_side=how.source_side,
+            meanwhile=fingerprint,
+            expected=self.empty,
         )
         rec = self.checked.reconciliation
         self.rows = (int(rec["rows_in"]), int(rec["output_rows"]))
@@ -145,6 +155,9 @@ class OneTable(Release):
             rows_deleted=deleted,
             violation=f"{self.verify_model.describe()} ({_brief_violation(checked.by_group, checked.by_labels)})",
         )
+
+    def fingerprints(self) -> Mapping[TableRef, tuple[int, str]]:
+        return self._fingerprints
 
     def link(self, db: Database, release_id: int) -> None:
         db.run(

@@ -174,7 +174,7 @@ def _staged(db: Database, release: Release, ctx: Context, continues: bool) -> tu
 def _record_release(db: Database, release: Release, run_id: int, rec: Reconciled, verdict: Verdict) -> int:
     """``ldiv.release``, the ownership of the release's tables, the supersede link and a stream's state."""
     release_id = _record(db, release, run_id, rec, verdict)
-    ownership.record_release_tables(db, release.out, release_id, release.tables)
+    ownership.record_release_tables(db, release.out, release_id, release.tables, release.fingerprints())
     db.run(render("meta/release_supersede.sql", {"name": release.header.name, "release_id": release_id}))
     if release.stream is not None:
         streams.save(db, release.header.name, release.stream, release_id)

@@ -13,7 +13,7 @@ rows counted once, so every check is exactly as strong as on the table itself.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -61,22 +61,38 @@ def check_written(
     kl: bool,
     progress: Progress,
     source_side: Background[SourceSide | None] | None = None,
+    meanwhile: Callable[[], None] | None = None,
+    expected: tuple[int, int] | None = None,
 ) -> Checked:
     """Reconcile, verify and measure the release just written to ``out``. A release that does not
     reconcile raises :class:`InternalError`; a failed verification is reported in ``verified`` (the
-    caller refuses to publish it)."""
+    caller refuses to publish it). ``meanwhile``: the caller's statements on the written table, run
+    after the verification while KL is still being solved.
+
+    ``expected``: the (published, assigned) row counts of the partition's assignment. With them the
+    metrics start on the aggregate at once (KL's arrays are then solved in a thread) and the
+    reconciliation runs beside KL, before the verification; the metrics' own row count of the
+    aggregate must equal ``published``, and the reconciliation proves ``assigned`` is the source's row
+    count. Without them the reconciliation runs first."""
     agg = aggregate(db, inputs, out, group_column, class_column)
-    rec = reconcile(db, inputs, part, agg)
-    progress.update(2, 5, "written and reconciled; verifying and measuring")
+    recs: list[dict[str, int]] = []
+    if expected is None:
+        recs.append(reconcile(db, inputs, part, agg))
+        expected = (recs[0]["output_rows"], recs[0]["rows_in"])
+    progress.update(2, 5, "written; reconciling, verifying and measuring")
     found: list[CheckResult | None] = [None, None]
 
     def verify() -> None:
-        if rec["published"]:
+        if not recs:
+            recs.append(reconcile(db, inputs, part, agg))
+        if recs[0]["published"]:
             # local recoding ('lca': one label vector per group, from its own values) often gives two
             # groups the same labels; there the check for one partition would only cost
             found[:] = verify_written(
                 db, inputs, out, Ident(group_column), agg, verify_model, null_as_value, part.recoding != "lca"
             )
+        if meanwhile is not None:
+            meanwhile()
 
     from ..metrics import compute_metrics
 
@@ -92,10 +108,11 @@ def check_written(
         interval_labels=interval_labels(inputs, part, hids),
         kl=kl,
         weights=part.metric_weights,
-        aggregate=ReleaseAggregate(agg, rec["rows_in"], class_column is not None, rec["output_rows"]),
-        meanwhile=verify,  # the model is verified while KL is solved
+        aggregate=ReleaseAggregate(agg, expected[1], class_column is not None, expected[0]),
+        meanwhile=verify,  # reconciled and verified while KL is solved
         source_side=source_side,
     ).to_dict()
+    rec = recs[0]
     by_group, by_labels = found
     verified = bool(by_group is None or (by_group.satisfied and by_labels and by_labels.satisfied))
     verification = {
@@ -181,8 +198,9 @@ def reconcile(db: Database, inputs: Inputs, part: Partitioning, agg: TableRef) -
 class WrittenPartition(SqlEvaluator):
     """A partition of the written release (by its group id, or by its QI label vector), built from the
     release aggregate (``release/verify_hist.sql``): the models verify it with their usual templates.
-    Group ids: the rank of the group id; for the label vectors the hashes check's histogram uses, with
-    its collision check (a collision rebuilds the partition with exact ranks)."""
+    Group ids: the group id as written; for the label vectors the hashes check's histogram uses (the
+    aggregate carries them), with its collision check (a collision rebuilds the partition with exact
+    ranks)."""
 
     def __init__(
         self,
@@ -201,12 +219,13 @@ class WrittenPartition(SqlEvaluator):
         self.aggregate = agg
         self.by_labels = by_labels
         self.n_qi = len(keys) if by_labels else 0
-        # by group id: the dense rank of the id; by labels: hashes of the label vector, as check's
-        # histogram has them (exact ranks when two vectors collide, see build)
+        # by group id: the id itself; by labels: hashes of the label vector, as check's histogram has
+        # them (exact ranks when two vectors collide, see build)
         self.exact_ids = not by_labels
+        self.raw_id = None if by_labels else self.keys[0]
         self.same_as = same_as
         if same_as is not None:  # the same partition: its histogram and statistics, its group ids
-            self.hist, self.stats, self.rank_keys = same_as.hist, same_as.stats, same_as.keys
+            self.hist, self.stats, self.raw_id = same_as.hist, same_as.stats, same_as.raw_id
             self.exact_ids = True
 
     def build(self) -> SqlEvaluator:

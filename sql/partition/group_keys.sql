@@ -1,12 +1,14 @@
 -- purpose: the key values (QI tuple or group column) and size of selected groups, for reports
 -- params: gids
--- returns: gid, size, k1..kd; with rank_keys (exact ids only), gid is the dense rank of rank_keys and k1..kd the keys' values of that group (one per group)
+-- returns: gid, size, k1..kd; with raw_id, gid is that integer column as it stands (a written release's group id) and k1..kd the keys' values of that group
 -- ref: issue 2 item 7 (the worst groups); one scan of the source, only when groups are reported
 WITH t AS (
     SELECT
-{% set rank_keys = rank_keys | default(none) %}
-{% if exact_ids %}
-        dense_rank() OVER (ORDER BY {{ (rank_keys or keys) | idents }}) AS gid,
+{% set raw_id = raw_id | default(none) %}
+{% if raw_id %}
+        CAST({{ raw_id | ident }} AS BIGINT) AS gid,
+{% elif exact_ids %}
+        dense_rank() OVER (ORDER BY {{ keys | idents }}) AS gid,
 {% else %}
         CAST(hash({{ keys | idents }}) >> 1 AS BIGINT) AS gid,
 {% endif %}

@@ -241,6 +241,8 @@ ANON = ["--qi", "zip,sex", "--sa", "occ", "--output", "rel", "--quiet"]
             ],
             ["twice"],
         ),
+        (["--algorithm", "bsgi", "--l", "2", "--class-column", ""], ["the class column '' is not a column name"]),
+        (["--algorithm", "bsgi", "--l", "2", "--class-column", " "], ["' '"]),
     ],
 )
 def test_anonymize_refuses_and_writes_nothing(

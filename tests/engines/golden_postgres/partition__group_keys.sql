@@ -1,6 +1,6 @@
 /* purpose: the key values (QI tuple or group column) and size of selected groups, for reports */
 /* params: gids */
-/* returns: gid, size, k1..kd; with rank_keys (exact ids only), gid is the dense rank of rank_keys and k1..kd the keys' values of that group (one per group) */
+/* returns: gid, size, k1..kd; with raw_id, gid is that integer column as it stands (a written release's group id) and k1..kd the keys' values of that group */
 /* ref: issue 2 item 7 (the worst groups); one scan of the source, only when groups are reported */
 WITH t AS (
   SELECT

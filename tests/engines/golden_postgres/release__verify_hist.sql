@@ -1,8 +1,8 @@
 DROP TABLE IF EXISTS "pg_temp"."wk hist's";
 /* purpose: the compressed partition of a written release for its verification, from the release aggregate: per group (equal group id, or equal QI label vector) and SA, the count of every SA value */
 /* params: none */
-/* returns: creates target(gid, gid2, s, v, unknown, n) as partition/histogram.sql builds it: by group id, gid = gid2 = the dense rank of the group id; by labels with hash_ids, gid and gid2 are two hashes of the label vector q1..qd (partition/histogram.sql's, so partition/gid_check.sql finds a collision), else both the dense rank of the label vector */
-/* ref: DESIGN §6 (the model holds on the written table, by group id and by QI labels as an attacker groups them); same ids as partition/group_keys.sql; hashing the labels costs half of ranking them (issue 12) */
+/* returns: creates target(gid, gid2, s, v, unknown, n) as partition/histogram.sql builds it: by group id, gid = gid2 = the group id as written (an integer: release/write.sql's); by labels with hash_ids, gid and gid2 are two hashes of the label vector q1..qd (partition/histogram.sql's, so partition/gid_check.sql finds a collision), else both the dense rank of the label vector */
+/* ref: DESIGN §6 (the model holds on the written table, by group id and by QI labels as an attacker groups them); same ids as partition/group_keys.sql (raw_id, hashed, ranked); hashing the labels costs half of ranking them, the group id needs neither (issue 12) */
 CREATE TABLE "pg_temp"."wk hist's" AS
 SELECT
   CAST((
