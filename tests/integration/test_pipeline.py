@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import importlib
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -296,3 +297,43 @@ def test_a_second_reader_resolves_names_as_the_connection_does(tmp_path) -> None
             side.close()
     finally:
         db.close()
+
+
+def test_the_order_within_a_group_carries_nothing_of_the_source_order(
+    hostile_db: Database, tmp_path: Path
+) -> None:
+    """The same rows in the opposite source order give every group's rows in the same published order:
+    within a group the order is the published values' own (rows in source order would let whoever knows
+    that order tell a group's rows apart)."""
+    from fixtures.hostile import HIERARCHIES
+    from ldiv_db import taxonomy
+
+    cols = [r[0] for r in hostile_db.raw_rows('DESCRIBE "select"')]
+    hostile_db.raw_rows('CREATE TABLE "select reversed" AS SELECT * FROM "select" LIMIT 0')
+    marks = ", ".join("?" for _ in cols)
+    for row in hostile_db.raw_rows('SELECT * FROM "select" ORDER BY rowid DESC'):
+        hostile_db.raw_rows(f'INSERT INTO "select reversed" VALUES ({marks})', list(row))
+    for col in QI:
+        f = tmp_path / f"h{QI.index(col)}.csv"
+        f.write_text("\n".join(";".join(r) for r in HIERARCHIES[col]) + "\n", encoding="utf-8")
+        taxonomy.import_hierarchy(hostile_db, "select reversed", col, f)
+    orders = []
+    for table in ("select", "select reversed"):
+        out = f"out of {table}"
+        ldiv_db.anonymize(
+            hostile_db,
+            table,
+            QI,
+            HOSTILE_SA,
+            algorithm="full-domain",
+            output=out,
+            l=2,
+            model="distinct",
+            levels={"it's": 1, "select": 0},
+        )
+        groups: dict[tuple[object, ...], list[tuple[object, ...]]] = {}
+        for r in hostile_db.raw_rows(f'SELECT * EXCLUDE (group_id) FROM "{out}"'):
+            groups.setdefault(tuple(r[: len(QI)]), []).append(tuple(r))
+        orders.append(groups)
+    assert orders[0] == orders[1]
+    assert any(len(set(g)) > 1 for g in orders[0].values())  # some group has rows to order

@@ -1,7 +1,7 @@
 /* purpose: write the published table: QI labels as text, SA as published (NULL where suppressed), the group id; deleted rows left out */
 /* params: none */
-/* returns: creates output(<QI columns>, <SA columns>, <group column>) ordered by group and source row */
-/* ref: DESIGN §6 (outputs in one transaction; the published table carries no source row ids) */
+/* returns: creates output(<QI columns>, <SA columns>, <kept columns>, <group column>) ordered by group, then within a group by a hash of the row's published values */
+/* ref: DESIGN §6 (outputs in one transaction; the published table carries no source row ids, and its order nothing of the source's: rows in the source's order within a group would let whoever knows that order, e.g. a source sorted by name or admission date, tell a group's rows apart, which l-diversity assumes nobody can) */
 CREATE TABLE "main"."out it's" AS
 SELECT
   lab."q1" AS "it's",
@@ -22,5 +22,17 @@ WHERE
   NOT asg.deleted
 ORDER BY
   asg.gid,
-  asg.rid;
+  (
+    HASH_RECORD_EXTENDED(
+      ROW(
+        CAST(lab."q1" AS TEXT),
+        CAST(lab."q2" AS TEXT),
+        CAST(lab."q3" AS TEXT),
+        CAST(lab."q4" AS TEXT),
+        CAST(CASE WHEN asg.sa_suppressed THEN NULL ELSE src."ünï" END AS TEXT),
+        CAST(src."order" AS TEXT)
+      ),
+      33632111808828612
+    ) & 9223372036854775807
+  );
 ANALYZE "main"."out it's"
