@@ -101,7 +101,8 @@ class ReleaseAggregate:
     """A written release reduced to its distinct rows with their counts (``sql/release/aggregate.sql``:
     columns ``gid``, ``q1..qd``, ``s1..sk``, ``k`` with a class column, ``n``), built once by the release
     pipeline; the metrics read it instead of the release. ``source_rows``: the source's row count, as
-    the reconciliation found it."""
+    the reconciliation found it or as the assignment has it (the reconciliation then proves it);
+    ``published_rows``: the rows the release was to publish."""
 
     ref: TableRef
     source_rows: int
@@ -265,8 +266,8 @@ def _published_rows(
     aggregate: ReleaseAggregate | None,
     source_rows: int,
 ) -> tuple[int, RowCounts | None]:
-    """The published row count: the reconciliation's, given with the aggregate (the row counts then wait
-    until KL is started), else from the row counts, read here."""
+    """The published row count: the one given with the aggregate (the row counts then wait until KL is
+    started, and must agree with it), else from the row counts, read here."""
     rc = None
     if aggregate is not None and aggregate.published_rows is not None:
         known = aggregate.published_rows
@@ -282,12 +283,11 @@ def _published_rows(
 
 
 def _row_counts_of_aggregate(db: Database, cols: _Columns, published: int) -> RowCounts:
-    """The aggregate's row counts (taken while KL is solved), which must agree with the reconciliation."""
+    """The aggregate's row counts (taken while KL is solved), which must agree with the rows the release
+    was to publish."""
     rc = row_counts(db, cols.table, cols.qi, cols.sa, counted=cols.counted)
     if rc.rows != published:
-        raise InternalError(
-            f"the release aggregate holds {rc.rows} rows, the reconciliation counted {published}"
-        )
+        raise InternalError(f"the written release holds {rc.rows} rows, {published} were to be published")
     return rc
 
 

@@ -8,8 +8,9 @@ release is written, the connection adopts the reader's domain as its own work ta
 QIs' distinct values instead of a scan of the source) and the points, which carry that domain's codes.
 
 The reader sees the source as committed when it started. A source that another writer changed in
-between is caught by its row count (the reconciliation's): the connection then builds the domain and
-reads the points itself.
+between is caught by its row count (the one the metrics are given: the assignment's, which the
+reconciliation proves is the source's as the release transaction sees it): the connection then builds
+the domain and reads the points itself.
 """
 
 from __future__ import annotations

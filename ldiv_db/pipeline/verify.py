@@ -198,9 +198,8 @@ def reconcile(db: Database, inputs: Inputs, part: Partitioning, agg: TableRef) -
 class WrittenPartition(SqlEvaluator):
     """A partition of the written release (by its group id, or by its QI label vector), built from the
     release aggregate (``release/verify_hist.sql``): the models verify it with their usual templates.
-    Group ids: the group id as written; for the label vectors the hashes check's histogram uses (the
-    aggregate carries them), with its collision check (a collision rebuilds the partition with exact
-    ranks)."""
+    Group ids: the group id as written; for the label vectors the hashes check's histogram uses, with
+    its collision check (a collision rebuilds the partition with exact ranks)."""
 
     def __init__(
         self,
