@@ -250,8 +250,9 @@ class Release(ABC):
         return None
 
     def fingerprints(self) -> Mapping[TableRef, tuple[int, str]]:
-        """Fingerprints (:func:`ldiv_db.ownership.fingerprint`) of published tables that :meth:`verify`
-        took on the tables as written, while it waited for other work; the pipeline takes the others."""
+        """Fingerprints (:func:`ldiv_db.ownership.fingerprint`) of published tables that :meth:`reconcile`
+        or :meth:`verify` took on the tables as written, while they waited for other work (a one-table
+        release: while KL is solved); the pipeline takes the others."""
         return {}
 
     def stage(self, tables: Mapping[TableRef, TableRef]) -> None:
