@@ -5,7 +5,8 @@ labels), the metrics with KL, the release records — and how many statements it
 Cases: BSGI for l = 2..7 (the paper's BSGI, ``refine="none"``; 7 QIs, on a database file, as bench/bsgi.py) and TP for every d = 3..7, l = 2..7
 of bench/tp.py's table (QI prefixes of age, sex, race, marital-status, education, native-country,
 workclass; in memory, as bench/tp.py). SA occupation, KL on. Each setting: best of ``--repeat`` runs
-after one warm-up. ``seconds`` = ``AnonymizeResult.seconds``; ``algorithm`` = the time inside the
+after one warm-up; the runs go round a batch's settings (l = 2..7, l = 2..7, ...), so a setting's runs
+are spread over the batch's minute rather than taken back to back. ``seconds`` = ``AnonymizeResult.seconds``; ``algorithm`` = the time inside the
 algorithm's ``run`` (timed by wrapping it); ``pipeline`` = seconds − algorithm; ``statements`` =
 ``AnonymizeResult.queries``, of which ``pipeline_statements`` were issued outside the algorithm;
 ``pipeline_cpu_seconds`` = the process's CPU time (DuckDB's threads included) outside the algorithm,
@@ -107,25 +108,34 @@ def measure(settings: list[dict[str, Any]], repeat: int, steps: bool) -> list[di
 
         for c in BSGI_QI:
             import_hierarchy(file_db, "adult", c, ADULT / f"adult_hierarchy_{c}.csv")
-        for s in settings:
+
+        def run(s: dict[str, Any]) -> tuple[Any, dict[str, Any]]:
             db = file_db if s["algorithm"] == "bsgi" else memory_db
             qi = BSGI_QI if s["algorithm"] == "bsgi" else TP_QI[: s["d"]]
-            runs = []
-            for i in range(repeat + 1):  # the first run warms up (templates, file pages)
-                c0 = time.process_time()
-                r = ldiv_db.anonymize(
-                    db,
-                    "adult",
-                    qi,
-                    SA,
-                    algorithm=s["algorithm"],
-                    l=s["l"],
-                    output="bench_pipeline",
-                    replace=True,
-                    **(bsgi_options if s["algorithm"] == "bsgi" else {}),
-                )
-                if i:
-                    runs.append((r, dict(probe, cpu_total=time.process_time() - c0)))
+            c0 = time.process_time()
+            r = ldiv_db.anonymize(
+                db,
+                "adult",
+                qi,
+                SA,
+                algorithm=s["algorithm"],
+                l=s["l"],
+                output="bench_pipeline",
+                replace=True,
+                **(bsgi_options if s["algorithm"] == "bsgi" else {}),
+            )
+            return r, dict(probe, cpu_total=time.process_time() - c0)
+
+        for s in settings:  # one warm-up per setting (templates, file pages)
+            run(s)
+        # the measured runs go round the settings, so each setting's runs are spread over the batch:
+        # a slow minute of a shared machine then costs one run of each setting, not all runs of one
+        samples: list[list[tuple[Any, dict[str, Any]]]] = [[] for _ in settings]
+        for _ in range(repeat):
+            for i, s in enumerate(settings):
+                samples[i].append(run(s))
+        for s, runs in zip(settings, samples, strict=True):
+            db = file_db if s["algorithm"] == "bsgi" else memory_db
             r, p = min(runs, key=lambda x: x[0].seconds - x[1]["seconds"])
             rec = {
                 **s,
