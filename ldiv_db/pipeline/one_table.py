@@ -193,6 +193,11 @@ def _labels(
             )
         )
         return target, "gid"
+    if part.recoding == "lca" and part.group_labels is not None:
+        return (
+            part.group_labels,
+            "gid",
+        )  # computed by the algorithm from its arrays (algorithms/shared/lca.py)
     if part.recoding == "lca":
         kinds = lca_kinds(inputs.qi, hids)
         db.run(

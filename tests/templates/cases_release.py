@@ -115,6 +115,7 @@ RELEASE_PARAMS = {
 }
 
 CASES = {
+    "release/group_labels.sql": Case(lambda env: {"target": env.work("group labels"), "qi": env.qi}),
     "release/labels_lca.sql": Case(
         lambda env: {
             "target": env.work("lca"),

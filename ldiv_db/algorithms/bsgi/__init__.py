@@ -35,7 +35,6 @@ CAVG stay the paper's and neither the DM nor the IL rises above it. The details 
 from __future__ import annotations
 
 import dataclasses
-import math
 import random
 import time
 from collections.abc import Mapping, Sequence
@@ -54,8 +53,10 @@ from ...options import Option, per_qi
 from ...privacy import Distinct, Entropy, Frequency, PrivacyModel, Recursive, UniqueDistinct
 from ...render import Ident, render
 from ..base import Algorithm, AnonymizeRequest, Partitioning, lca_hierarchy_ids
+from ..shared.lca import labeller, lca_labels
 from ..shared.schedule import max_l_schedule
 from ..shared.trees import Kind, Tree, load_trees, qi_kinds
+from .cells import locality_keys, locality_orders
 from .construct import construct
 from .cost import Attribute, CostModel
 from .engine import Cells, Engine, Result
@@ -205,7 +206,7 @@ class Bsgi(Algorithm):
         if opts["refine"] == "exchange":
             result, refined, start = self._refine(request, prep, l, result, schedule)
         t_refine = time.perf_counter()
-        assignment, summary = self._write(request, prep, result, l)
+        assignment, summary, labels = self._write(request, prep, result, l)
         t_end = time.perf_counter()
         seconds = {
             "sql_prepare": t_sql - t_start,
@@ -221,6 +222,7 @@ class Bsgi(Algorithm):
         return Partitioning(
             assignment=assignment,
             recoding="lca",
+            group_labels=labels,
             details=details,
             verify_model=self._verify_model(model, result, summary),
             metric_weights=prep.weights if any(w != 1 for w in prep.weights) else None,
@@ -330,8 +332,11 @@ class Bsgi(Algorithm):
         start = dataclasses.replace(start, gid=refined.gid, il_scaled=refined.il_after)
         return start, refined, {**chosen_info, **info}
 
-    def _write(self, request: AnonymizeRequest, prep: _Prepared, result: Result, l: int) -> tuple[Any, Any]:
-        """Write the assignment and count the classes in SQL; refuse repeated individuals."""
+    def _write(
+        self, request: AnonymizeRequest, prep: _Prepared, result: Result, l: int
+    ) -> tuple[Any, Any, Any]:
+        """Write the assignment and count the classes in SQL; refuse repeated individuals; the classes'
+        LCA labels from the codes where every QI is a taxonomy (:func:`.shared.lca.lca_labels`)."""
         db, cells = request.db, prep.cells
         assignment = db.work_table("bsgi_assignment")
         db.run(render("bsgi/assignment.sql", target=assignment))
@@ -358,7 +363,8 @@ class Bsgi(Algorithm):
         )[0]
         if prep.individual is not None:
             refuse_repeated_individuals(summary, cells, l, prep.individual.name)
-        return assignment, summary
+        how = [labeller(a, c) for a, c in zip(prep.cost.attrs, request.inputs.qi, strict=True)]
+        return assignment, summary, lca_labels(db, how, cells.row_codes, result.gid + 1)
 
     # ------------------------------------------------------------------ helpers
     @staticmethod
@@ -546,41 +552,6 @@ def _exact_work(cells: Cells) -> int:
     per_bucket_rows = np.bincount(cells.bucket, weights=rows)
     per_bucket_cells = np.bincount(cells.bucket)
     return int((per_bucket_rows * per_bucket_cells).sum())
-
-
-def locality_orders(order: Sequence[int], k: int) -> list[list[int]]:
-    """Up to k rotations of the QI order (most costly to mix first): a fast-mode pick prices the window
-    around its seed in each, so that QIs late in one order lead in another."""
-    d = len(order)
-    out: list[list[int]] = []
-    for r in range(min(k, d)):
-        shift = r * d // min(k, d)
-        rotated = list(order[shift:]) + list(order[:shift])
-        if rotated not in out:
-            out.append(rotated)
-    return out
-
-
-def locality_keys(codes: Sequence[np.ndarray], orders: Sequence[Sequence[int]]) -> np.ndarray:
-    """Per cell and order, a key that sorts the cells lexicographically by their QI codes in that order:
-    the codes read as one mixed-radix number when it fits in 62 bits, else the dense rank (lexsort)."""
-    n = len(codes[0]) if codes else 0
-    radix = [int(c.max()) + 1 if n else 1 for c in codes]
-    out = np.zeros((n, len(orders)), dtype=np.int64)
-    for k, order in enumerate(orders):
-        if math.prod(radix[i] for i in order) < 2**62 // max(n, 1):
-            key = np.zeros(n, dtype=np.int64)
-            for i in order:
-                key = key * radix[i] + codes[i]
-        else:
-            idx = np.lexsort([codes[i] for i in reversed(order)])
-            sorted_codes = np.stack([codes[i][idx] for i in order], axis=1)
-            new = np.ones(n, dtype=bool)
-            new[1:] = (sorted_codes[1:] != sorted_codes[:-1]).any(axis=1)
-            key = np.empty(n, dtype=np.int64)
-            key[idx] = np.cumsum(new) - 1
-        out[:, k] = key
-    return out[:, 0].copy() if len(orders) == 1 else out
 
 
 def _cells(frame: pd.DataFrame, d: int, extra: Sequence[Ident], individual: bool) -> Cells:
