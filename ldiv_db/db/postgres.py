@@ -27,7 +27,7 @@ import psycopg
 from psycopg import errors as pgerr
 from psycopg.adapt import Loader
 
-from ..errors import BadInput, LdivError
+from ..errors import BadInput, InternalError, LdivError
 from ..render import Ident, Query, TableRef, quote, render, translate, written_tables
 from ..sql_dialects import param_kind
 from .embedded import Database
@@ -211,6 +211,12 @@ class PostgresDatabase(Database):
     def _frame(self, cur: Any) -> pd.DataFrame:
         cols = [d.name for d in cur.description or []]
         return pd.DataFrame(cur.fetchall(), columns=cols)
+
+    def _arrays(self, cur: Any) -> dict[str, Any]:
+        frame = self._frame(cur)
+        if frame.isna().to_numpy().any():
+            raise InternalError("a numeric result holds NULL")
+        return {str(c): frame[c].to_numpy() for c in frame.columns}
 
     def insert_frame(self, table: TableRef, frame: pd.DataFrame) -> None:
         """Append a frame to an existing table with COPY (columns matched by name, NaN/None as NULL)."""

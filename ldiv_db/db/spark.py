@@ -37,7 +37,7 @@ from urllib.parse import parse_qsl
 
 import pandas as pd
 
-from ..errors import BadInput, LdivError
+from ..errors import BadInput, InternalError, LdivError
 from ..render import Query, TableRef, quote, translate, written_tables
 from ..sql_spark import emulate_dml
 from .embedded import Database
@@ -404,6 +404,12 @@ class SparkDatabase(Database):
     def _frame(self, cur: Any) -> pd.DataFrame:
         frame: pd.DataFrame = cur.df()
         return frame
+
+    def _arrays(self, cur: Any) -> dict[str, Any]:
+        frame = self._frame(cur)
+        if frame.isna().to_numpy().any():
+            raise InternalError("a numeric result holds NULL")
+        return {str(c): frame[c].to_numpy() for c in frame.columns}
 
     def insert_frame(self, table: TableRef, frame: pd.DataFrame) -> None:
         """Append a frame to an existing table: one DataFrame (through Arrow), one INSERT ... SELECT."""

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import math
 import threading
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -99,7 +99,7 @@ class KlInputs:
     lab: npt.NDArray[np.int64]
     t: npt.NDArray[np.int64]
     c: npt.NDArray[np.float64]
-    pairs: pd.DataFrame
+    pairs: Mapping[str, npt.NDArray[np.int64]]  # attr, label, value
     published_rows: int
     shared: list[_Leaves] = field(default_factory=list, compare=False, repr=False)
 
@@ -139,7 +139,7 @@ def kl_fetch(
         return KlResult(None, "the release is empty, so F* is 0 everywhere and KL is infinite")
     d, k = len(qi), len(sa)
     parts = "both" if points is None else "patterns"
-    both = db.df(
+    both = db.arrays(
         render(
             "metrics/kl_inputs.sql",
             source=source,
@@ -154,13 +154,16 @@ def kl_fetch(
             parts=parts,
         )
     )
+    names = ["part", *(f"c{i}" for i in range(1, d + k + 1)), "n"]
     if points is not None:
-        both = pd.concat([points, both], ignore_index=True)
-    part = both["part"].to_numpy(np.int64)
-    codes = both[[f"c{i}" for i in range(1, d + k + 1)]].to_numpy(np.int64).reshape(len(both), d + k)
-    weights = both["n"].to_numpy(np.float64)
+        both = {c: np.concatenate([points[c].to_numpy(), both[c]]) for c in names}
+    part = np.asarray(both["part"], dtype=np.int64)
+    codes = np.stack([np.asarray(both[c], dtype=np.int64) for c in names[1:-1]], axis=1).reshape(
+        len(part), d + k
+    )
+    weights = np.asarray(both["n"], dtype=np.float64)
     is_point = part == 1
-    pairs = db.df(render("metrics/kl_cover.sql", cover=cover, labels=labels, domain=domain))
+    pairs = db.arrays(render("metrics/kl_cover.sql", cover=cover, labels=labels, domain=domain))
     return KlInputs(
         x=codes[is_point, :d],
         s=codes[is_point, d:],
@@ -217,12 +220,12 @@ def _solve_kl(inp: KlInputs) -> KlResult:
 
 
 def _cover_matrices(
-    pairs: pd.DataFrame, x: npt.NDArray[np.int64], lab: npt.NDArray[np.int64]
+    pairs: Mapping[str, npt.NDArray[np.int64]], x: npt.NDArray[np.int64], lab: npt.NDArray[np.int64]
 ) -> list[npt.NDArray[np.bool_]]:
     """Per QI attribute, the boolean cover matrix label code × value code (labels and domains are small)."""
-    attr = pairs["attr"].to_numpy(np.int64)
-    pl = pairs["label"].to_numpy(np.int64)
-    pv = pairs["value"].to_numpy(np.int64)
+    attr = np.asarray(pairs["attr"], dtype=np.int64)
+    pl = np.asarray(pairs["label"], dtype=np.int64)
+    pv = np.asarray(pairs["value"], dtype=np.int64)
     covers: list[npt.NDArray[np.bool_]] = []
     for i in range(x.shape[1]):
         sel = attr == i + 1
