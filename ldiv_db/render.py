@@ -194,6 +194,7 @@ class Renderer:
             trim_blocks=True,
             lstrip_blocks=True,
             keep_trailing_newline=False,
+            auto_reload=False,  # the templates do not change while a process runs: no stat() per render
         )
         self.env.filters["ident"] = _ident
         self.env.filters["idents"] = _idents
