@@ -45,7 +45,7 @@ bench: $(STAMP)
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
-	$(BIN)/ruff format --check ldiv_db
+	$(BIN)/ruff format --check .
 
 typecheck: $(STAMP)
 	$(BIN)/mypy

@@ -50,7 +50,9 @@ def _load(db: Any, name: str) -> None:
         import_hierarchy(db, name, c, case["file"].parent / f"{name}_hierarchy_{c}.csv")
 
 
-def _run(db: Any, table: str, case: dict[str, Any], algorithm: str, l: int, options: dict[str, Any]) -> dict[str, Any]:
+def _run(
+    db: Any, table: str, case: dict[str, Any], algorithm: str, l: int, options: dict[str, Any]
+) -> dict[str, Any]:
     import ldiv_db
 
     c0 = time.process_time()

@@ -54,7 +54,12 @@ TABLES: dict[str, list[str]] = {
 OPTIMAL: list[tuple[str, str, dict[str, Any], list[int]]] = [
     ("distinct3_0", "0", {"model": "distinct", "l": 3}, [0, 4, 1, 0, 3, 2, 2, 0]),
     ("distinct3_5", "0.05", {"model": "distinct", "l": 3}, [0, 3, 0, 0, 2, 1, 1, 0]),
-    ("recursive43_5", "0.05", {"model": "recursive", "l": 3, "model_options": {"c": 4}}, [0, 3, 0, 0, 2, 1, 1, 0]),
+    (
+        "recursive43_5",
+        "0.05",
+        {"model": "recursive", "l": 3, "model_options": {"c": 4}},
+        [0, 3, 0, 0, 2, 1, 1, 0],
+    ),
     ("entropy3_5", "0.05", {"model": "entropy", "l": 3}, [0, 2, 0, 0, 3, 1, 1, 0]),
 ]
 
@@ -94,19 +99,45 @@ def cases() -> list[Case]:
             kw: dict[str, Any] = {"metric": metric, "suppression": scheme}
             if metric == "cm":
                 kw["class_column"] = "salary-class"
-            out.append((f"lplus/{metric}-{scheme}/l{l}", "adult", _anon("adult_h7", LPLUS_QI6, SA, "lplus", l=l, **kw)))
+            out.append(
+                (
+                    f"lplus/{metric}-{scheme}/l{l}",
+                    "adult",
+                    _anon("adult_h7", LPLUS_QI6, SA, "lplus", l=l, **kw),
+                )
+            )
     out.append(
-        ("lplus/dm-allrec-fd7/l4", "adult", _anon("adult_h7", QI7, SA, "lplus", l=4, metric="dm", suppression="allrec", space="full-domain"))
+        (
+            "lplus/dm-allrec-fd7/l4",
+            "adult",
+            _anon("adult_h7", QI7, SA, "lplus", l=4, metric="dm", suppression="allrec", space="full-domain"),
+        )
     )
     for name, limit, model, levels in OPTIMAL:
-        out.append((f"optimal/{name}", "adult", _anon("adult_opt", OPT_QI, SA, "optimal", suppression_limit=limit, **model)))
+        out.append(
+            (
+                f"optimal/{name}",
+                "adult",
+                _anon("adult_opt", OPT_QI, SA, "optimal", suppression_limit=limit, **model),
+            )
+        )
         lv = dict(zip(OPT_QI, levels, strict=True))
         out.append(
-            (f"full-domain/{name}", "adult", _anon("adult_opt", OPT_QI, SA, "full-domain", levels=lv, suppression_limit=limit, **model))
+            (
+                f"full-domain/{name}",
+                "adult",
+                _anon("adult_opt", OPT_QI, SA, "full-domain", levels=lv, suppression_limit=limit, **model),
+            )
         )
-    out.append(("decomposition/l532", "adult", _anon("adult_dec", DEC_QI, DEC_SA, "decomposition", l=[5, 3, 2])))
     out.append(
-        ("decomposition/l532-random", "adult", _anon("adult_dec", DEC_QI, DEC_SA, "decomposition", l=[5, 3, 2], noise="random", seed=1))
+        ("decomposition/l532", "adult", _anon("adult_dec", DEC_QI, DEC_SA, "decomposition", l=[5, 3, 2]))
+    )
+    out.append(
+        (
+            "decomposition/l532-random",
+            "adult",
+            _anon("adult_dec", DEC_QI, DEC_SA, "decomposition", l=[5, 3, 2], noise="random", seed=1),
+        )
     )
     out += _topdown_cases()
     return out
@@ -232,7 +263,9 @@ def collect(only: list[str] | None = None) -> dict[str, Any]:
             try:
                 releases[name] = _record(db, call(db, output), output)
             except Exception as exc:  # a refused setting is part of the behaviour too
-                releases[name] = {"error": f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"}
+                releases[name] = {
+                    "error": f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"
+                }
             print(f"{name}: {releases[name].get('assignment', releases[name].get('error'))}", file=sys.stderr)
         for db in dbs.values():
             db.close()
@@ -272,7 +305,9 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     before = json.loads(args.compare.read_text(encoding="utf-8"))
     if only:
-        before = {"releases": {k: v for k, v in before["releases"].items() if any(k.startswith(p) for p in only)}}
+        before = {
+            "releases": {k: v for k, v in before["releases"].items() if any(k.startswith(p) for p in only)}
+        }
     diffs = compare(before, result)
     for line in diffs:
         print(line)

@@ -10,7 +10,19 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-SUITES = ["foundation", "bsgi", "tp", "lplus", "topdown", "decomposition", "kl", "optimal", "report", "pipeline", "engines"]
+SUITES = [
+    "foundation",
+    "bsgi",
+    "tp",
+    "lplus",
+    "topdown",
+    "decomposition",
+    "kl",
+    "optimal",
+    "report",
+    "pipeline",
+    "engines",
+]
 
 
 def main() -> int:

@@ -241,7 +241,10 @@ ANON = ["--qi", "zip,sex", "--sa", "occ", "--output", "rel", "--quiet"]
             ],
             ["twice"],
         ),
-        (["--algorithm", "bsgi", "--l", "2", "--class-column", ""], ["the class column '' is not a column name"]),
+        (
+            ["--algorithm", "bsgi", "--l", "2", "--class-column", ""],
+            ["the class column '' is not a column name"],
+        ),
         (["--algorithm", "bsgi", "--l", "2", "--class-column", " "], ["' '"]),
     ],
 )
