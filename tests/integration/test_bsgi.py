@@ -258,6 +258,38 @@ def test_hostile_names(hostile_db: Database) -> None:
         assert r.verified and r.rows_published == 12
 
 
+def test_hostile_names_with_labels_from_the_arrays(
+    hostile_db: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two taxonomies and an integer QI: BSGI labels the classes itself (algorithms/shared/lca.py); the
+    release under a hostile name is the one the template's labels give."""
+    from fixtures.hostile import HOSTILE_QI, HOSTILE_SA, HOSTILE_TABLE
+    from ldiv_db.algorithms import bsgi
+    from ldiv_db.algorithms.shared import lca
+
+    made: list[Any] = []
+
+    def spy(*args: Any) -> Any:
+        made.append(lca.lca_labels(*args))
+        return made[-1]
+
+    qi, out = HOSTILE_QI[:3], 'out "x"'
+    releases = []
+    for labeller in (spy, lambda *args: None):
+        monkeypatch.setattr(bsgi, "lca_labels", labeller)
+        r = ldiv_db.anonymize(
+            hostile_db, HOSTILE_TABLE, qi, HOSTILE_SA, algorithm="bsgi", l=3, output=out, replace=True
+        )
+        assert r.verified and r.rows_published == 12
+        releases.append(
+            (hostile_db.con.execute('SELECT * FROM "out ""x""" ORDER BY ALL').fetchall(), r.metrics)
+        )
+    assert made and made[0] is not None
+    assert releases[0] == releases[1]
+    labels = {(row[0], row[1], row[2]) for row in releases[0][0]}  # a taxonomy's LCA, an integer span
+    assert ("x", "30-32", "1007*") in labels and ("z", "50-55", "10078") in labels
+
+
 def test_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     from ldiv_db.cli import main
 
