@@ -391,6 +391,7 @@ def _main_guarded(argv: Sequence[str] | None) -> int:
         sys.stdout.flush()
         return code
     except KeyboardInterrupt:  # also during start-up: the imports and the parser build
+        _stop_background()
         print("interrupted: nothing was written", file=sys.stderr)
         return 130
     except BrokenPipeError:  # `ldiv ... --json | head`: the reader left; silent (before Exception)
@@ -403,8 +404,18 @@ def _main_guarded(argv: Sequence[str] | None) -> int:
 
         if not interrupt_requested():
             raise
+        _stop_background()
         print("interrupted: nothing was written", file=sys.stderr)
         return 130
+
+
+def _stop_background() -> None:
+    """No ldiv thread may still run in the engine when the process exits on Ctrl-C (the interpreter's end
+    of such a thread aborts the process): stop and wait for any a run left behind."""
+    background = sys.modules.get("ldiv_db.metrics.background")  # not imported yet: no thread either
+    if background is not None:
+        with contextlib.suppress(Exception, KeyboardInterrupt):  # a further Ctrl-C: it waited all the same
+            background.stop_all()
 
 
 def _quiet_stdout() -> None:

@@ -7,17 +7,22 @@ from __future__ import annotations
 
 import contextlib
 import threading
+import weakref
 from collections.abc import Callable
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 T = TypeVar("T")
+
+_LIVE: weakref.WeakSet[Any] = weakref.WeakSet()  # every Background whose thread may still run
 
 
 class Background(Generic[T]):
     """``fn`` running in a daemon thread from construction; :meth:`result` waits for it and returns its
     value or re-raises its error (``helper``, if given, is called first in the waiting thread: a share of
     the work the caller can take instead of idling); :meth:`cancel` asks ``interrupt`` (if given) to stop
-    it and waits."""
+    it and waits, through a second Ctrl-C (the thread is stopping; the interrupt goes on after it).
+    No thread may be left inside the engine when the process exits: a thread still in the engine's
+    compiled code when the interpreter ends its threads aborts the process (:func:`stop_all`)."""
 
     def __init__(
         self,
@@ -32,6 +37,7 @@ class Background(Generic[T]):
         self._interrupt = interrupt
         self._helper = helper
         self._thread = threading.Thread(target=self._run, args=(fn,), name=name, daemon=True)
+        _LIVE.add(self)
         self._thread.start()
 
     def _run(self, fn: Callable[[], T]) -> None:
@@ -50,7 +56,22 @@ class Background(Generic[T]):
         return self._value  # type: ignore[return-value]
 
     def cancel(self) -> None:
-        if self._thread.is_alive() and self._interrupt is not None:
-            with contextlib.suppress(Exception):
-                self._interrupt()
-        self._thread.join()
+        pending: KeyboardInterrupt | None = None
+        while self._thread.is_alive():
+            if self._interrupt is not None:
+                with contextlib.suppress(Exception):
+                    self._interrupt()
+            try:
+                self._thread.join()
+            except KeyboardInterrupt as exc:  # Ctrl-C again: ask again, wait again, then pass it on
+                pending = exc
+        _LIVE.discard(self)
+        if pending is not None:
+            raise pending
+
+
+def stop_all() -> None:
+    """Stop and wait for every background thread still running (a command that ends on Ctrl-C or an
+    error calls this before it returns)."""
+    for job in list(_LIVE):
+        job.cancel()

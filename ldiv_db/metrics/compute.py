@@ -193,6 +193,7 @@ def compute_metrics(
     deleted = source_rows - known
     side = taken(db, source_side, source_rows)
     tables = _covers(db, source, release, qi, cols, interval_labels, side)
+    kl_job: Background[KlResult] | KlResult | None = None
     try:
         # KL's arrays are solved in a thread from here on: what does not feed them runs meanwhile
         points = None if side is None else side.points
@@ -205,6 +206,8 @@ def compute_metrics(
             meanwhile()
         kl_result = kl_job.result() if isinstance(kl_job, Background) else kl_job or KlResult(None, NOT_ASKED)
     except BaseException:
+        if isinstance(kl_job, Background):  # no thread left in numpy when the error ends the process
+            kl_job.cancel()
         with contextlib.suppress(LdivError):  # e.g. an aborted transaction: keep the original error
             drop_covers(db, tables)
         raise
@@ -323,5 +326,5 @@ def _start_kl(
         points=points,
     )
     if isinstance(fetched, KlInputs):
-        return Background(fetched.solve, name="ldiv-kl", helper=fetched.help)
+        return Background(fetched.solve, name="ldiv-kl", helper=fetched.help, interrupt=fetched.stop)
     return fetched

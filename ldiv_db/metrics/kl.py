@@ -102,6 +102,7 @@ class KlInputs:
     pairs: Mapping[str, npt.NDArray[np.int64]]  # attr, label, value
     published_rows: int
     shared: list[_Leaves] = field(default_factory=list, compare=False, repr=False)
+    stopped: threading.Event = field(default_factory=threading.Event, compare=False, repr=False)
 
     def solve(self) -> KlResult:
         """KL from the fetched arrays (the containment join of points and patterns, see the module
@@ -113,6 +114,15 @@ class KlInputs:
         do but wait for it): the leaves not yet started. Nothing if the solve has not split yet."""
         if self.shared:
             self.shared[0].work()
+
+    def stop(self) -> None:
+        """Make a running :meth:`solve` end after the leaves it is on, with :class:`KlStopped`: a run
+        that stops (an error, Ctrl-C) must not leave a thread in numpy while the interpreter exits."""
+        self.stopped.set()
+
+
+class KlStopped(Exception):
+    """:meth:`KlInputs.stop` ended the solve before its result."""
 
 
 def kl_fetch(
@@ -202,10 +212,12 @@ def _solve_kl(inp: KlInputs) -> KlResult:
     if len(x) and len(lab):
         leaves: list[_Leaf] = []
         _split(dims, np.arange(len(x)), np.arange(len(lab)), leaves)
-        shared = _Leaves(leaves, mass, fstar)
+        shared = _Leaves(leaves, mass, fstar, inp.stopped)
         inp.shared.append(shared)  # a helper may take leaves from here on
         shared.work()
         shared.finish()
+    if inp.stopped.is_set():
+        raise KlStopped("KL was stopped")
     covered = fstar > 0
     uncovered = int((~covered).sum())
     if uncovered:
@@ -304,10 +316,15 @@ class _Leaves:
     disjoint points of ``fstar``, so the two share the work on two cores."""
 
     def __init__(
-        self, leaves: Sequence[_Leaf], mass: npt.NDArray[np.float64], fstar: npt.NDArray[np.float64]
+        self,
+        leaves: Sequence[_Leaf],
+        mass: npt.NDArray[np.float64],
+        fstar: npt.NDArray[np.float64],
+        stopped: threading.Event | None = None,
     ) -> None:
         self._todo = sorted(leaves, key=lambda leaf: len(leaf.pts) * len(leaf.pats))  # popped from the end
         self._mass, self._fstar = mass, fstar
+        self._stopped = stopped or threading.Event()
         self._busy = 0
         self._error: BaseException | None = None
         self._cond = threading.Condition()
@@ -316,7 +333,7 @@ class _Leaves:
         """Solve leaves until none is left."""
         while True:
             with self._cond:
-                if not self._todo or self._error is not None:
+                if not self._todo or self._error is not None or self._stopped.is_set():
                     return
                 leaf = self._todo.pop()
                 self._busy += 1

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
+import numpy as np
 import pytest
 
 from ldiv_db.catalog import Table, resolve_table
@@ -170,6 +171,41 @@ def test_meanwhile_runs_once_while_kl_is_solved_and_changes_nothing(db: Database
         metrics(db, source, release, ["Zipcode"], ["Disease"], l=2, kl=False, meanwhile=meanwhile).kl is None
     )
     assert calls == [4]
+
+
+def test_an_error_meanwhile_leaves_no_kl_thread_behind(db: Database, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ctrl-C (or any error) while KL is solved in its thread: the solve is stopped and waited for before
+    the error goes on, so no thread is left in numpy while the process exits (a thread still in compiled
+    code at the interpreter's exit can abort the process)."""
+    import threading
+    import time
+
+    kl = importlib.import_module("ldiv_db.metrics.kl")
+    solve_leaf = kl._solve_leaf
+    started = threading.Event()
+
+    def slow_leaf(*args: Any) -> None:
+        started.set()
+        time.sleep(0.3)
+        solve_leaf(*args)
+
+    monkeypatch.setattr(kl, "_solve_leaf", slow_leaf)
+    source, release = table8(db)
+
+    def meanwhile() -> None:
+        assert started.wait(5)
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        metrics(db, source, release, ["Zipcode"], ["Disease"], l=2, meanwhile=meanwhile)
+    assert not [t for t in threading.enumerate() if t.name == "ldiv-kl"]
+    # a solve stopped before it starts ends with KlStopped, not with a result
+    one = np.zeros((1, 1), dtype=np.int64)
+    pairs = {"attr": np.array([1]), "label": np.array([0]), "value": np.array([0])}
+    inp = kl.KlInputs(x=one, s=one, n=np.ones(1), lab=one, t=one, c=np.ones(1), pairs=pairs, published_rows=1)
+    inp.stop()
+    with pytest.raises(kl.KlStopped):
+        inp.solve()
 
 
 def test_an_error_of_the_kl_solve_reaches_the_caller(db: Database, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -202,3 +202,53 @@ def test_background_result_lets_the_waiting_caller_help() -> None:
     done = Background(lambda: 7, name="quick", helper=helper)
     done._thread.join()
     assert done.result() == 7 and len(helped) == 1  # no help once the work has ended
+
+
+def test_stop_all_interrupts_and_waits_for_every_background_thread() -> None:
+    """What a command ending on Ctrl-C calls: no ldiv thread may be left running in the engine when the
+    process exits (the interpreter's end of such a thread aborts the process)."""
+    import threading
+
+    from ldiv_db.metrics.background import Background, stop_all
+
+    stop = threading.Event()
+    asked: list[str] = []
+
+    def interrupt() -> None:
+        asked.append("interrupt")
+        stop.set()
+
+    jobs = [Background(lambda: stop.wait(10), name=f"bg-{i}", interrupt=interrupt) for i in range(2)]
+    stop_all()
+    assert asked and all(not j._thread.is_alive() for j in jobs)
+    assert not [t for t in threading.enumerate() if t.name.startswith("bg-")]
+
+
+def test_cancel_waits_through_a_second_ctrl_c() -> None:
+    import threading
+
+    from ldiv_db.metrics.background import Background
+
+    gate = threading.Event()
+    calls: list[int] = []
+
+    def interrupt() -> None:
+        calls.append(1)
+        if len(calls) == 1:
+            raise_in_main.set()  # the first ask: the main thread gets Ctrl-C while it waits
+        else:
+            gate.set()
+
+    raise_in_main = threading.Event()
+    job = Background(lambda: gate.wait(10), name="slow", interrupt=interrupt)
+    original_join = job._thread.join
+
+    def join(timeout: float | None = None) -> None:
+        if raise_in_main.is_set() and len(calls) == 1:
+            raise KeyboardInterrupt
+        original_join(timeout)
+
+    job._thread.join = join  # type: ignore[method-assign]
+    with pytest.raises(KeyboardInterrupt):
+        job.cancel()
+    assert len(calls) == 2 and not job._thread.is_alive()  # asked again and waited, then passed it on
