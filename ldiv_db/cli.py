@@ -363,7 +363,12 @@ _HANDLERS: dict[str, Callable[[argparse.Namespace], int]] = {
 }
 
 
+_ENDED = {"command": False}  # the command has returned: a Ctrl-C from now on changes nothing
+
+
 def _on_sigint(signum: int, frame: Any) -> None:
+    if _ENDED["command"]:  # its outcome stands; the process is about to exit (no traceback from here)
+        return
     from .errors import note_interrupt
 
     note_interrupt()
@@ -374,6 +379,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     from .errors import clear_interrupt
 
     clear_interrupt()
+    _ENDED["command"] = False
     previous = signal.getsignal(signal.SIGINT)
     if previous is signal.default_int_handler:  # not when SIGINT is ignored (a background job)
         with contextlib.suppress(ValueError):  # only the main thread may set it
@@ -381,13 +387,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return _main_guarded(argv)
     finally:
-        with contextlib.suppress(ValueError, TypeError):
-            signal.signal(signal.SIGINT, previous)
+        _ENDED["command"] = True
+        # a caller in this process gets its handler back; the process's own command line (argv None:
+        # `ldiv ...`) keeps the ending handler until it exits, so a late Ctrl-C prints no traceback
+        if argv is not None:
+            with contextlib.suppress(ValueError, TypeError):
+                signal.signal(signal.SIGINT, previous)
 
 
 def _main_guarded(argv: Sequence[str] | None) -> int:
     try:
         code = _main(argv)
+        _ENDED["command"] = True
         sys.stdout.flush()
         return code
     except KeyboardInterrupt:  # also during start-up: the imports and the parser build
@@ -434,6 +445,7 @@ def _main(argv: Sequence[str] | None) -> int:
     code = 130  # until the command returns: an interrupt or a broken pipe
     try:
         code = _cmd(args)
+        _ENDED["command"] = True  # done and written: a Ctrl-C while the databases close changes nothing
     except LdivError as exc:
         print(f"error: {exc.message}", file=sys.stderr)
         if exc.hint:

@@ -206,10 +206,7 @@ def compute_metrics(
             meanwhile()
         kl_result = kl_job.result() if isinstance(kl_job, Background) else kl_job or KlResult(None, NOT_ASKED)
     except BaseException:
-        if isinstance(kl_job, Background):  # no thread left in numpy when the error ends the process
-            kl_job.cancel()
-        with contextlib.suppress(LdivError):  # e.g. an aborted transaction: keep the original error
-            drop_covers(db, tables)
+        _abandon(db, tables, kl_job)
         raise
     drop_covers(db, tables)
 
@@ -236,6 +233,15 @@ def compute_metrics(
 
 
 NOT_ASKED = "not computed (KL was not asked for)"
+
+
+def _abandon(db: Database, tables: CoverTables, kl_job: Background[KlResult] | KlResult | None) -> None:
+    """On an error's way out: KL's thread stopped and waited for (no thread may be left in numpy when the
+    error ends the process), the cover tables dropped where the connection still can."""
+    if isinstance(kl_job, Background):
+        kl_job.cancel()
+    with contextlib.suppress(LdivError):  # e.g. an aborted transaction: keep the original error
+        drop_covers(db, tables)
 
 
 def _covers(

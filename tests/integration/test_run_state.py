@@ -135,6 +135,38 @@ def test_ctrl_c_during_a_run_marks_it_interrupted_and_publishes_nothing(dbfile: 
     db.close()
 
 
+# `ldiv ...` as the process's own command line (main() without argv), then a Ctrl-C once it has returned
+ENDED = """
+import os, signal, sys, time
+from ldiv_db import cli
+
+signal.signal(signal.SIGINT, signal.default_int_handler)  # as a user's terminal hands it over
+sys.argv = ["ldiv", "anonymize", sys.argv[1], *sys.argv[2:], "--output", "late", "--quiet"]
+code = cli.main()
+os.kill(os.getpid(), signal.SIGINT)
+time.sleep(0.5)  # the handler runs at the next check
+print("after", code, flush=True)
+sys.exit(code)
+"""
+
+
+def test_a_ctrl_c_after_the_command_ended_changes_nothing(dbfile: Path) -> None:
+    """The release is committed and the command has returned: a late Ctrl-C (the process is about to
+    exit) prints no traceback and leaves the exit code and the release as they are."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    proc = subprocess.run(
+        [sys.executable, "-c", ENDED, str(dbfile), *ANONYMIZE],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env=env,
+        check=False,
+    )
+    assert proc.returncode == 0 and "after 0" in proc.stdout, proc.stderr
+    assert "Traceback" not in proc.stderr and "interrupted" not in proc.stderr
+    assert releases(dbfile) == 1
+
+
 def test_a_run_under_way_in_this_process_is_not_marked(dbfile: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     db = Database.open(dbfile)
     db.raw_rows(
