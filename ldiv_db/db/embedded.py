@@ -499,6 +499,15 @@ class Database:
             cur.execute("SET search_path = '" + str(path).replace("'", "''") + "'")
         return type(self)(cur, self.path, owned=True)
 
+    def warm_conversions(self) -> None:
+        """Convert one small result to pandas and numpy in this thread: the libraries import modules on
+        first use, and a Ctrl-C that lands in such an import in one thread while another thread waits
+        for the same module can leave both waiting for good. Called before a second thread starts."""
+        if self.dialect == "duckdb":
+            cur = self.con.execute("SELECT 'x' AS s, 1 AS n, 1.5 AS f")
+            cur.df()
+            self.con.execute("SELECT 'x' AS s, 1 AS n").fetchnumpy()
+
     def absorb(self, side: Database) -> None:
         """Count a side reader's statements and log its steps as this connection's."""
         self.queries += side.queries

@@ -49,6 +49,7 @@ def start_source_side(
     side = db.side_reader()
     if side is None:
         return None
+    db.warm_conversions()  # the lazy imports happen here, before two threads could need them at once
 
     def work() -> SourceSide | None:
         try:
