@@ -84,14 +84,23 @@ def _new_file(args: argparse.Namespace) -> Path | None:
 
 
 def _end(code: int, new_file: Path | None) -> None:
-    """Close what the command opened; a command that failed leaves no database file it created."""
+    """Close what the command opened, every one of them even through another Ctrl-C (a database left
+    open at the interpreter's exit can abort it); a command that failed leaves no database file it
+    created."""
+    pending: KeyboardInterrupt | None = None
     while _OPENED:
-        with contextlib.suppress(Exception):
+        try:
             _OPENED.pop().close()
+        except KeyboardInterrupt as exc:
+            pending = exc
+        except Exception:  # closing what is left matters more than why one close failed
+            pass
     if code != 0 and new_file is not None:
         for f in (new_file, Path(f"{new_file}.wal")):
             with contextlib.suppress(OSError):
                 f.unlink()
+    if pending is not None:
+        raise pending
 
 
 def _emit(args: argparse.Namespace, result: Any) -> None:
