@@ -119,9 +119,7 @@ class Partitioning:
     recoding: Recoding
     levels: Mapping[str, int] = field(default_factory=dict)
     labels: TableRef | None = None
-    group_labels: TableRef | None = (
-        None  # recoding 'lca': the algorithm's own (gid, q1..qd), see shared/lca.py
-    )
+    group_labels: TableRef | None = None  # 'lca': the algorithm's own (gid, q1..qd), shared/lca.py
     details: dict[str, Any] = field(default_factory=dict)
     verify_model: PrivacyModel | None = None  # defaults to the request's model
     metric_weights: Sequence[Fraction] | None = None  # QI weights of the reported IL/NCP (default 1 each)

@@ -71,7 +71,7 @@ class Background(Generic[T]):
 
 
 def stop_all() -> None:
-    """Stop and wait for every background thread still running (a command that ends on Ctrl-C or an
-    error calls this before it returns)."""
+    """Stop and wait for every background thread still running (the CLI calls this when a command ends on
+    Ctrl-C; on an error, the code that started a thread stops it on the way out)."""
     for job in list(_LIVE):
         job.cancel()

@@ -135,10 +135,8 @@ def _release(db: Database, table: str, out: str, **options: Any) -> tuple[list[t
     return db.con.execute(f'SELECT * FROM "{out}" ORDER BY ALL').fetchall(), r.metrics
 
 
-@pytest.mark.parametrize(("l", "refine"), [(2, "none"), (3, "exchange"), (5, "none")])
-def test_bsgi_release_is_the_same_with_its_own_labels(
-    census_db: Database, monkeypatch: pytest.MonkeyPatch, l: int, refine: str
-) -> None:
+def _spy(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
+    """BSGI's calls of lca_labels, each one's result (None: the template labelled the classes)."""
     made: list[Any] = []
 
     def spy(*args: Any) -> Any:
@@ -146,6 +144,14 @@ def test_bsgi_release_is_the_same_with_its_own_labels(
         return made[-1]
 
     monkeypatch.setattr(bsgi, "lca_labels", spy)
+    return made
+
+
+@pytest.mark.parametrize(("l", "refine"), [(2, "none"), (3, "exchange"), (5, "none")])
+def test_bsgi_release_is_the_same_with_its_own_labels(
+    census_db: Database, monkeypatch: pytest.MonkeyPatch, l: int, refine: str
+) -> None:
+    made = _spy(monkeypatch)
     own = _release(census_db, "census", "own", l=l, refine=refine)
     assert made and made[-1] is not None  # the labels came from the arrays
     monkeypatch.setattr(bsgi, "lca_labels", lambda *args: None)
@@ -157,13 +163,7 @@ def test_bsgi_release_is_the_same_with_its_own_labels(
 def test_a_double_column_is_labelled_by_the_template(
     census_db: Database, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    made: list[Any] = []
-
-    def spy(*args: Any) -> Any:
-        made.append(lca.lca_labels(*args))
-        return made[-1]
-
-    monkeypatch.setattr(bsgi, "lca_labels", spy)
+    made = _spy(monkeypatch)
     rows, _ = _release(census_db, "census_d", "dbl", l=3, refine="none")
     assert made == [None]
     assert any(".0" in str(row[0]) for row in rows)  # the engine's text form of a double
