@@ -84,23 +84,15 @@ def _new_file(args: argparse.Namespace) -> Path | None:
 
 
 def _end(code: int, new_file: Path | None) -> None:
-    """Close what the command opened, every one of them even through another Ctrl-C (a database left
-    open at the interpreter's exit can abort it); a command that failed leaves no database file it
-    created."""
-    pending: KeyboardInterrupt | None = None
+    """Close what the command opened (a Ctrl-C meanwhile is ignored: see ``_ENDED``); a command that
+    failed leaves no database file it created."""
     while _OPENED:
-        try:
+        with contextlib.suppress(Exception):
             _OPENED.pop().close()
-        except KeyboardInterrupt as exc:
-            pending = exc
-        except Exception:  # closing what is left matters more than why one close failed
-            pass
     if code != 0 and new_file is not None:
         for f in (new_file, Path(f"{new_file}.wal")):
             with contextlib.suppress(OSError):
                 f.unlink()
-    if pending is not None:
-        raise pending
 
 
 def _emit(args: argparse.Namespace, result: Any) -> None:
@@ -372,7 +364,8 @@ _HANDLERS: dict[str, Callable[[argparse.Namespace], int]] = {
 }
 
 
-_ENDED = {"command": False}  # the command has returned: a Ctrl-C from now on changes nothing
+# the command has ended (returned or failed): a Ctrl-C from now on changes nothing
+_ENDED = {"command": False}
 
 
 def _on_sigint(signum: int, frame: Any) -> None:
@@ -407,7 +400,6 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _main_guarded(argv: Sequence[str] | None) -> int:
     try:
         code = _main(argv)
-        _ENDED["command"] = True
         sys.stdout.flush()
         return code
     except KeyboardInterrupt:  # also during start-up: the imports and the parser build
@@ -454,7 +446,6 @@ def _main(argv: Sequence[str] | None) -> int:
     code = 130  # until the command returns: an interrupt or a broken pipe
     try:
         code = _cmd(args)
-        _ENDED["command"] = True  # done and written: a Ctrl-C while the databases close changes nothing
     except LdivError as exc:
         print(f"error: {exc.message}", file=sys.stderr)
         if exc.hint:
@@ -476,6 +467,7 @@ def _main(argv: Sequence[str] | None) -> int:
         print("  hint: set LDIV_DEBUG=1 to see the traceback and please report it", file=sys.stderr)
         code = 3
     finally:
+        _ENDED["command"] = True  # done, written or not: a Ctrl-C while the databases close changes nothing
         _end(code, new_file)
     return code
 
