@@ -84,8 +84,11 @@ def owner(db: Database, ref: TableRef) -> Owner | None:
     )
 
 
-def fingerprint(db: Database, ref: TableRef) -> tuple[int, str]:
-    n, digest = db.one(render("ownership/digest.sql", target=ref))
+def fingerprint(db: Database, ref: TableRef, *, like: str | None = None) -> tuple[int, str]:
+    """A table's row count and digest. ``like``: a digest recorded earlier, which this one is compared
+    with; one recorded before PostgreSQL's record-hash digests (prefix ``r:``) is re-made the same way."""
+    legacy = like is not None and not like.startswith("r:")
+    n, digest = db.one(render("ownership/digest.sql", target=ref, legacy=legacy))
     return int(n), str(digest)
 
 
@@ -208,7 +211,7 @@ def _may_write_release_table(
 def _changed(db: Database, ref: TableRef, own: Owner) -> str | None:
     if own.rows is None and own.digest is None:
         return None
-    n, digest = fingerprint(db, ref)
+    n, digest = fingerprint(db, ref, like=own.digest)
     if own.rows is not None and n != own.rows:
         return f"{own.rows} rows then, {n} now"
     if own.digest is not None and digest != own.digest:

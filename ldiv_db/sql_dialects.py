@@ -15,7 +15,8 @@ own transpiler does most of the work; the rewrites below cover what it leaves in
   never depend on their order (the algorithms renumber groups by their content);
 * ``rowid`` becomes a bigint from the row's physical address (``ctid``: page * 65536 + tuple - 1: on a
   one-page table the same 0-based numbers as DuckDB's, in insertion order on a freshly loaded one), stable
-  while the table is not modified — ldiv_db never modifies a source;
+  while the table is not modified — ldiv_db never modifies a source; ``min(rowid)`` / ``max(rowid)``
+  decode ``min(ctid)`` / ``max(ctid)``, once per group;
 * list functions: ``list_extract`` → subscript, ``len`` of a list → ``cardinality``,
   ``list_sum(list_slice(...))`` → a sum over ``unnest`` of the slice; ``list_slice`` → an array slice; ``arg_max(a, b)`` → the first
   element of ``array_agg(a ORDER BY b DESC)``; ``any_value`` → the first non-NULL
@@ -106,14 +107,26 @@ def _rewrite_hash(node: exp.Expression) -> exp.Expression:
     return exp.Paren(this=tree)
 
 
+def _is_rowid(node: exp.Expression | None) -> bool:
+    return isinstance(node, exp.Column) and node.name.lower() == "rowid" and not node.this.quoted
+
+
 def _rewrite_rowid(node: exp.Expression) -> exp.Expression:
-    if not (isinstance(node, exp.Column) and node.name.lower() == "rowid" and not node.this.quoted):
+    """``rowid`` as the bigint of its ``ctid``; ``min(rowid)`` / ``max(rowid)`` as that of ``min(ctid)`` /
+    ``max(ctid)`` (the bigint grows with the tid, so the extreme row is the same), decoded once per group
+    instead of once per row (not as a window function, whose result is per row anyway)."""
+    grouped = isinstance(node, (exp.Min, exp.Max)) and not isinstance(node.parent, exp.Window)
+    agg = node if grouped and _is_rowid(node.this) else None
+    column = node.this if agg is not None else node
+    if not _is_rowid(column):
         return node
     tree = _pg_template(_PG_ROWID)
-    for col in tree.find_all(exp.Column):
+    for col in list(tree.find_all(exp.Column)):
         if col.table == "ldiv_t":
-            table = node.args.get("table")
+            table = column.args.get("table")
             col.set("table", table.copy() if table is not None else None)
+            if agg is not None:
+                col.replace(type(agg)(this=col.copy()))
     return tree
 
 

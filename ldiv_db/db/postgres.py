@@ -45,7 +45,7 @@ MIN_SERVER_VERSION = 140000  # hash_record_extended (the 64-bit ids of hash())
 # still uses one where no other join method applies): ldiv_db's joins are equi-joins over whole tables,
 # and null-safe key equalities over several columns make the planner's row estimates collapse to 1 —
 # on a million rows that turned one hash join into a 23-second nested loop.
-_SESSION = f"-c jit=off -c enable_nestloop=off -c work_mem={os.environ.get('LDIV_PG_WORK_MEM', '256MB')}"
+_SESSION = f"-c jit=off -c enable_nestloop=off -c parallel_setup_cost=100 -c parallel_tuple_cost=0.001 -c work_mem={os.environ.get('LDIV_PG_WORK_MEM', '256MB')}"
 
 
 class _NumericLoader(Loader):

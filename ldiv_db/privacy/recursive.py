@@ -38,7 +38,15 @@ class Recursive(PrivacyModel):
     def apply(self, ev: SqlEvaluator, target: TableRef) -> None:
         params = {"ls": list(self.ls), "c_num": self.c.numerator, "c_den": self.c.denominator}
         counts = ev.counts_table(min(self.ls))
-        ev.db.run(render("privacy/recursive.sql", params, target=target, stats=ev.stats, counts=counts))
+        q = render(
+            "privacy/recursive.sql",
+            params,
+            target=target,
+            stats=ev.stats,
+            counts=counts,
+            one_sa=len(self.ls) == 1,
+        )
+        ev.db.run(q)
 
     def group_ok(self, counts: Mapping[str, int], s: int = 1) -> bool:
         return recursive_holds(list(counts.values()), self.ls[s - 1], self.c)

@@ -148,6 +148,49 @@ def test_rowid_is_page_times_65536_plus_tuple_minus_one_across_pages(pg_url: str
     assert [r for r, _ in got] == want and max(want) > 65536
 
 
+def test_min_and_max_rowid_per_group_are_those_of_the_rows(pg_url: str) -> None:
+    """min(rowid) / max(rowid) decode min(ctid) / max(ctid) once per group: the same numbers as taking
+    the extreme of every row's rowid (a window min keeps the per-row form)."""
+    with Database.open(pg_url) as db:
+        db.raw_rows(
+            "CREATE TABLE public.wide2 AS SELECT g AS id, g % 7 AS k, repeat('x', 500) AS pad "
+            "FROM generate_series(1, 400) AS g"
+        )
+        got = db.raw_rows(
+            "SELECT k, min(rowid) AS lo, max(rowid) AS hi, min(rowid + 0) AS lo2, max(rowid + 0) AS hi2 "
+            "FROM public.wide2 GROUP BY k ORDER BY k"
+        )
+        win = db.raw_rows(
+            "SELECT DISTINCT k, min(rowid) OVER (PARTITION BY k) AS lo FROM public.wide2 ORDER BY k"
+        )
+    assert len(got) == 7 and all(lo == lo2 and hi == hi2 for _, lo, hi, lo2, hi2 in got)
+    assert max(hi for _, _, hi, _, _ in got) > 65536
+    assert win == [(k, lo) for k, lo, _, _, _ in got]
+
+
+def test_digest_by_record_hash_and_its_fallbacks(pg_url: str) -> None:
+    """A table whose column types all hash gets an r: digest; a json column, or a digest recorded in the
+    older text form, gets the text form; each stays equal while the table is unchanged."""
+    from ldiv_db.ownership import fingerprint
+
+    with Database.open(pg_url) as db:
+        db.raw_rows(
+            "CREATE TABLE main.fp AS SELECT g AS id, CAST(g AS VARCHAR) AS v FROM generate_series(1, 50) AS g"
+        )
+        db.raw_rows("CREATE TABLE main.fpj AS SELECT 1 AS id, CAST('{\"a\": 1}' AS json) AS j")
+        fast = fingerprint(db, TableRef("fp", "main"))
+        text = fingerprint(db, TableRef("fp", "main"), like="12345")
+        other = fingerprint(db, TableRef("fpj", "main"))
+        assert fast[0] == text[0] == 50 and fast[1].startswith("r:") and not text[1].startswith("r:")
+        assert fingerprint(db, TableRef("fp", "main"), like=fast[1]) == fast
+        assert (
+            not other[1].startswith("r:") and fingerprint(db, TableRef("fpj", "main"), like=other[1]) == other
+        )
+        db.raw_rows("UPDATE main.fp SET v = 'changed' WHERE id = 7")
+        assert fingerprint(db, TableRef("fp", "main"), like=fast[1]) != fast
+        assert fingerprint(db, TableRef("fp", "main"), like=text[1]) != text
+
+
 def test_a_table_filled_by_copy_has_statistics(pg_url: str) -> None:
     with Database.open(pg_url) as db:
         work = db.work_table("filled")

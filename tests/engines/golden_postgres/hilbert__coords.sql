@@ -62,9 +62,9 @@ WITH "dom1" AS (
   SELECT
     "ünï" AS v,
     CAST(DENSE_RANK() OVER (
-      ORDER BY MIN((
-        CAST(CAST('x' || ENCODE(TIDSEND(ctid), 'hex') AS BIT(48)) AS BIGINT) - 1
-      ))
+      ORDER BY (
+        CAST(CAST('x' || ENCODE(TIDSEND(MIN(ctid)), 'hex') AS BIT(48)) AS BIGINT) - 1
+      )
     ) AS BIGINT) AS sid
   FROM "main"."select"
   GROUP BY

@@ -2,64 +2,64 @@ DROP TABLE IF EXISTS "pg_temp"."tpl it's_verdict";
 /* purpose: recursive (c,l)-diversity verdict per group: r1 < c·(r_l + ... + r_q), c = c_num/c_den exactly; fails when q < l */
 /* params: ls, c_num, c_den */
 /* returns: creates target(gid, size, ok, severity); severity = r1 / tail (tail 0 = +inf) */
-/* ref: SPEC §0.2 (recursive (c,l)-diversity; q < l fails); a group without a counts row (fewer values than the smallest l) skips the list sum, which PostgreSQL runs as a subquery per row */
+/* ref: SPEC §0.2 (recursive (c,l)-diversity; q < l fails); the tails are summed for the groups with a counts row only (the others have fewer values than the smallest l, and PostgreSQL runs the list sum as a subquery per row); one_sa = a single SA, whose groups need no second aggregation */
 CREATE TABLE "pg_temp"."tpl it's_verdict" AS
-WITH t AS (
+WITH tails AS (
+  SELECT
+    gid,
+    s,
+    CAST(COALESCE(
+      (
+        SELECT
+          SUM(v)
+        FROM UNNEST((
+          counts
+        )[(
+          (
+            (
+              CAST(%(ls)s AS BIGINT[])
+            )
+          )[s]
+        ):(
+          CARDINALITY(counts)
+        )]) AS u(v)
+      ),
+      0
+    ) AS DECIMAL) AS tail
+  FROM "pg_temp"."tpl it's_counts_2"
+), t AS (
   SELECT
     g.gid,
     g.s,
     g.size,
-    g.n_values,
-    (
-      (
-        CAST(%(ls)s AS BIGINT[])
-      )
-    )[g.s] AS l,
-    CAST(g.h AS DECIMAL) AS r1,
-    CAST(CASE
-      WHEN c.gid IS NULL
-      THEN 0
-      ELSE COALESCE(
+    CASE
+      WHEN x.gid IS NULL
+      THEN FALSE
+      ELSE g.n_values >= (
         (
-          SELECT
-            SUM(v)
-          FROM UNNEST((
-            c.counts
-          )[(
-            (
-              (
-                CAST(%(ls)s AS BIGINT[])
-              )
-            )[g.s]
-          ):(
-            CARDINALITY(c.counts)
-          )]) AS u(v)
-        ),
-        0
-      )
-    END AS DECIMAL) AS tail
+          CAST(%(ls)s AS BIGINT[])
+        )
+      )[g.s]
+      AND CAST(g.h AS DECIMAL) * (
+        CAST(%(c_den)s AS BIGINT)
+      ) < (
+        CAST(%(c_num)s AS BIGINT)
+      ) * x.tail
+    END AS ok,
+    CASE
+      WHEN COALESCE(x.tail, 0) = 0
+      THEN CAST('infinity' AS DOUBLE PRECISION)
+      ELSE CAST(g.h AS DOUBLE PRECISION) / CAST(x.tail AS DOUBLE PRECISION)
+    END AS severity
   FROM "pg_temp"."tpl it's_stats" AS g
-  LEFT JOIN "pg_temp"."tpl it's_counts_2" AS c
-    ON c.gid = g.gid AND c.s = g.s
+  LEFT JOIN tails AS x
+    ON x.gid = g.gid AND x.s = g.s
 )
 SELECT
   gid,
   MAX(size) AS size,
-  BOOL_AND(
-    n_values >= l
-    AND r1 * (
-      CAST(%(c_den)s AS BIGINT)
-    ) < (
-      CAST(%(c_num)s AS BIGINT)
-    ) * tail
-  ) AS ok,
-  MAX(
-    CASE
-      WHEN tail = 0
-      THEN CAST('infinity' AS DOUBLE PRECISION)
-      ELSE CAST(r1 AS DOUBLE PRECISION) / CAST(tail AS DOUBLE PRECISION)
-    END
-  ) AS severity
+  BOOL_AND(ok) AS ok,
+  MAX(severity) AS severity
 FROM t
 GROUP BY
   gid;

@@ -8,9 +8,9 @@ WITH val AS (
   SELECT
     "ünï" AS v,
     ROW_NUMBER() OVER (
-      ORDER BY MIN((
-        CAST(CAST('x' || ENCODE(TIDSEND(ctid), 'hex') AS BIT(48)) AS BIGINT) - 1
-      ))
+      ORDER BY (
+        CAST(CAST('x' || ENCODE(TIDSEND(MIN(ctid)), 'hex') AS BIT(48)) AS BIGINT) - 1
+      )
     ) AS sid
   FROM "main"."select"
   GROUP BY

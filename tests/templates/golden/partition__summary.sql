@@ -1,12 +1,26 @@
 /* purpose: the table-level statistics of a partition, per SA: groups, rows, k, min distinct, min entropy, and the candidates for the exact frequency l */
 /* params: none */
 /* returns: s, groups, rows, k, distinct_l, min_entropy, freq_candidates (list of [size, h] whose size/h is within 1e-9 of the minimum; exact choice in Python) */
-/* ref: SPEC §0.2; issue 2 item 7 (frequency l = min |G|/h(G), entropy l = exp(min entropy)) */
-WITH r AS (
+/* ref: SPEC §0.2; issue 2 item 7 (frequency l = min |G|/h(G), entropy l = exp(min entropy)); one pass over the groups */
+WITH shapes AS (
+  /* groups of equal (size, h) together: the statistics below need no more, and there are few shapes */
+  SELECT
+    s,
+    size,
+    h,
+    COUNT(*) AS groups,
+    MIN(n_values) AS distinct_l,
+    MIN(entropy) AS min_entropy
+  FROM "temp"."main"."tpl it's_stats"
+  GROUP BY
+    s,
+    size,
+    h
+), r AS (
   SELECT
     *,
     CASE WHEN h > 0 THEN size / h END AS ratio
-  FROM "temp"."main"."tpl it's_stats"
+  FROM shapes
 ), m AS (
   SELECT
     s,
@@ -17,11 +31,11 @@ WITH r AS (
 )
 SELECT
   r.s,
-  COUNT(*) AS groups,
-  CAST(SUM(size) AS BIGINT) AS rows,
+  CAST(SUM(groups) AS BIGINT) AS groups,
+  CAST(SUM(groups * size) AS BIGINT) AS rows,
   MIN(size) AS k,
-  MIN(n_values) AS distinct_l,
-  MIN(entropy) AS min_entropy,
+  MIN(distinct_l) AS distinct_l,
+  MIN(min_entropy) AS min_entropy,
   ARRAY_AGG(DISTINCT [size, h]) FILTER(WHERE
     ratio <= m.min_ratio * (
       1 + 1e-9
