@@ -406,7 +406,13 @@ def translate(
 
 def written_tables(sql: str, reads: bool = False) -> list[str]:
     """``schema.table`` of every table ``sql`` writes (CREATE/INSERT/UPDATE/DELETE/DROP/ALTER targets),
-    or with ``reads`` every table it names."""
+    or with ``reads`` every table it names (remembered per text: a read-only run asks before every
+    statement, and parsing costs about a millisecond)."""
+    return list(_tables_of(sql, reads))
+
+
+@functools.lru_cache(maxsize=4096)
+def _tables_of(sql: str, reads: bool) -> tuple[str, ...]:
     out: list[str] = []
     for stmt in _parse(sql):
         if reads:
@@ -422,4 +428,4 @@ def written_tables(sql: str, reads: bool = False) -> list[str]:
         for t in tables:
             if t.name:
                 out.append(".".join(p for p in (t.args.get("db") and t.db, t.name) if p))
-    return out
+    return tuple(out)
