@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .db import Database
+from .db import RUN_WORK_SCHEMA, Database
 from .errors import BadInput
 from .render import Ident, TableRef, render
 
@@ -118,7 +118,9 @@ def _unreadable(spelled: str) -> BadInput:
 def resolve_table(db: Database, spelled: str) -> Table:
     """Find a table or view by its user spelling; errors list the tables that exist."""
     parts = split_name(spelled)
-    everything = db.rows(render("catalog/tables.sql"))
+    everything = [  # not another run's work tables (PostgreSQL's parallel_work schemas)
+        r for r in db.rows(render("catalog/tables.sql")) if not RUN_WORK_SCHEMA.fullmatch(str(r[1]))
+    ]
 
     def matches(row: tuple[object, ...], fold: bool) -> bool:
         cat, sch, name = str(row[0]), str(row[1]), str(row[2])
@@ -133,7 +135,11 @@ def resolve_table(db: Database, spelled: str) -> Table:
     if len(found) > 1 and len(parts) < 3:
         default = [r for r in found if r[4]]
         found = default or found
-    if not found and len(parts) > 1 and parts[-2].lower() in ("ldiv", "ldiv_work"):
+    if (
+        not found
+        and len(parts) > 1
+        and (parts[-2].lower() in ("ldiv", "ldiv_work") or RUN_WORK_SCHEMA.fullmatch(parts[-2]))
+    ):
         raise BadInput(
             f"{spelled!r} is in the {parts[-2].lower()} schema, which holds ldiv_db's own records and work "
             "tables and is closed to user commands",

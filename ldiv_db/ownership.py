@@ -97,7 +97,10 @@ def _same(a: TableRef, b: TableRef) -> bool:
 
 
 def _in_ldiv_schema(ref: TableRef) -> bool:
-    return (ref.schema or "main").lower() in LDIV_SCHEMAS
+    from .db import RUN_WORK_SCHEMA
+
+    schema = ref.schema or "main"
+    return schema.lower() in LDIV_SCHEMAS or RUN_WORK_SCHEMA.fullmatch(schema) is not None
 
 
 def what_is(db: Database, found: Existing) -> str:

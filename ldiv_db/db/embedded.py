@@ -8,6 +8,7 @@ import contextlib
 import dataclasses
 import hashlib
 import os
+import re
 import tempfile
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -25,6 +26,8 @@ from ..render import Query, TableRef, quote, render
 T = TypeVar("T")
 
 WORK_SCHEMA = "ldiv_work"
+# the schema of one run's work tables on an engine that gives each run its own (PostgreSQL's parallel_work)
+RUN_WORK_SCHEMA = re.compile(r"ldiv_work_(\d+)_[0-9a-f]{8}", re.IGNORECASE)
 # a run over a source of at most this many rows uses one DuckDB thread (:meth:`Database.threads_for`)
 SMALL_SOURCE_ROWS = 100_000
 
@@ -455,7 +458,8 @@ class Database:
         """Run the block with DuckDB's thread count suited to a source of ``rows`` rows: one thread up to
         :data:`SMALL_SOURCE_ROWS` (a release of a small table is ~50 statements of a few ms each, where
         handing work between threads costs more than it saves: bench/README.md, issue 12), the setting
-        as it was above that. Other engines: unchanged.
+        as it was above that. PostgreSQL: above that, the block's work tables are made where it scans
+        them with parallel workers (:meth:`parallel_work`); Spark: unchanged.
 
         A change of the setting costs 2-5 ms (DuckDB stops or starts its worker threads), so after a small
         source the setting stays at one thread for the next small one: it is put back before a large
@@ -529,6 +533,13 @@ class Database:
 
     def _temp_ref(self, name: str) -> TableRef:
         return TableRef(name, "main", "temp")
+
+    @contextlib.contextmanager
+    def parallel_work(self) -> Iterator[None]:
+        """A write command's block whose work tables the engine may scan in parallel (PostgreSQL:
+        unlogged tables in a schema of the connection's own; DuckDB scans temporary tables in parallel
+        already, Spark's work schema is its own)."""
+        yield
 
     def require(self, command: str, detail: str | None = None) -> None:
         """Refuse, with the reason, a command this engine cannot run (every command runs on DuckDB)."""

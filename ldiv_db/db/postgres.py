@@ -6,7 +6,11 @@
   (cached), bound parameters become psycopg's ``%(name)s``;
 * the password (URL, ``PGPASSWORD`` or ``~/.pgpass``, as libpq reads them) never appears in a message:
   every error text goes through :func:`ldiv_db.db.urls.scrub`, and :attr:`path` is the URL without it;
-* work tables are session-temporary (``pg_temp``); :meth:`insert_frame` sends frames with ``COPY``;
+* work tables are session-temporary (``pg_temp``), except within :meth:`parallel_work` (a write
+  command's run): there they are unlogged tables of a schema of the connection's own,
+  ``ldiv_work_<backend pid>_<hex>``, which PostgreSQL scans with parallel workers (it never scans a
+  temporary table in parallel) — dropped at the end of the block, and by the next write command's
+  connection when a killed run left one behind; :meth:`insert_frame` sends frames with ``COPY``;
 * transactions are real (PostgreSQL's DDL is transactional): a release is all-or-nothing;
 * ``mode="read"`` refuses, in :meth:`_send`, every statement that writes outside ``pg_temp``;
 * each statement waits at most ``lock_timeout`` (``LDIV_LOCK_TIMEOUT``, default 10 s) for a lock another
@@ -17,6 +21,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import secrets
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from decimal import Decimal
@@ -30,7 +35,7 @@ from psycopg.adapt import Loader
 from ..errors import BadInput, InternalError, LdivError
 from ..render import Ident, Query, TableRef, quote, render, translate, written_tables
 from ..sql_dialects import param_kind
-from .embedded import Database
+from .embedded import RUN_WORK_SCHEMA, SMALL_SOURCE_ROWS, Database
 from .urls import display_url, scrub, url_password
 
 TEMP_SCHEMA = "pg_temp"
@@ -83,6 +88,7 @@ class PostgresDatabase(Database):
         self.con = _Compat(self)  # type: ignore[assignment]
         self.read_only = read_only
         self._secret = secret
+        self._work_schema: str | None = None  # set within parallel_work
 
     # ------------------------------------------------------------------ opening
     @classmethod
@@ -147,7 +153,67 @@ class PostgresDatabase(Database):
             self.pg.close()
 
     def _temp_ref(self, name: str) -> TableRef:
+        if self._work_schema is not None:
+            return TableRef(name, self._work_schema)
         return TableRef(name, TEMP_SCHEMA)
+
+    @contextlib.contextmanager
+    def threads_for(self, rows: int) -> Iterator[None]:
+        """A run over more than :data:`SMALL_SOURCE_ROWS` rows makes its work tables in
+        :meth:`parallel_work`; a smaller one keeps them temporary (its tables are too small for parallel
+        workers to pay: the release of a 30,000-row table got slower, not faster)."""
+        if rows > SMALL_SOURCE_ROWS:
+            with self.parallel_work():
+                yield
+        else:
+            yield
+
+    @contextlib.contextmanager
+    def parallel_work(self) -> Iterator[None]:
+        """Work tables of the block in a schema of this connection's own, as unlogged tables (no WAL, and
+        PostgreSQL scans, joins and aggregates them with parallel workers, which it never does for a
+        temporary table; at a million rows a join and aggregate of the release took 0.9 s instead of
+        1.6 s). The schema is dropped with its tables at the end of the block; a killed run's schema
+        (its backend gone) is dropped by the next block of any connection of a role that owns it. Without
+        ``CREATE`` on the database the block keeps temporary work tables. Read commands never enter this
+        block: they write nothing outside ``pg_temp``."""
+        if self.read_only or self.keep_work or self._work_schema is not None:
+            yield
+            return
+        pid = int(self.raw_rows("SELECT pg_backend_pid()")[0][0])
+        schema = f"ldiv_work_{pid}_{secrets.token_hex(4)}"  # RUN_WORK_SCHEMA: the pid tells leftovers
+        try:
+            self._drop_leftover_work()
+            self.raw_rows(f"CREATE SCHEMA {quote(schema)}")
+            made = True
+        except BadInput:  # no CREATE on the database: temporary work tables, as for a small source
+            made = False
+        if not made:
+            yield
+            return
+        self._work_schema = schema
+        try:
+            yield
+        finally:
+            self._work_schema = None
+            self._work_tables = [t for t in self._work_tables if t.schema != schema]
+            with contextlib.suppress(LdivError):
+                self.raw_rows(f"DROP SCHEMA IF EXISTS {quote(schema)} CASCADE")
+
+    def _drop_leftover_work(self) -> None:
+        """Drop the work schemas of runs whose backend is gone (killed), where this role may."""
+        rows = self.raw_rows(
+            "SELECT n.nspname FROM pg_catalog.pg_namespace AS n "
+            "WHERE n.nspname LIKE 'ldiv_work_%' AND pg_has_role(n.nspowner, 'USAGE')"
+        )
+        found = [(str(r[0]), m) for r in rows if (m := RUN_WORK_SCHEMA.fullmatch(str(r[0])))]
+        if not found:
+            return
+        alive = {int(r[0]) for r in self.raw_rows("SELECT pid FROM pg_catalog.pg_stat_activity")}
+        for name, m in found:
+            if int(m.group(1)) not in alive:
+                with contextlib.suppress(LdivError):
+                    self.raw_rows(f"DROP SCHEMA IF EXISTS {quote(name)} CASCADE")
 
     def exists(self, ref: TableRef) -> bool:
         """As on DuckDB; a session-temporary table (schema ``pg_temp``, which the information schema
@@ -161,7 +227,11 @@ class PostgresDatabase(Database):
         kinds = tuple(sorted((k, param_kind(v)) for k, v in query.params.items()))
         names = frozenset(k for k, kind in kinds if kind != "null")
         sql = query.sql_for(self.dialect)
-        return translate(sql, self.dialect, names, ldiv_schema=self.ldiv_schema, kinds=kinds)
+        out = translate(sql, self.dialect, names, ldiv_schema=self.ldiv_schema, kinds=kinds)
+        if self._work_schema is not None:  # work tables of parallel_work are unlogged
+            made = f"CREATE TABLE {quote(self._work_schema)}."
+            out = [s.replace(made, f"CREATE UNLOGGED TABLE {quote(self._work_schema)}.", 1) for s in out]
+        return out
 
     def _send(self, query: Query) -> Any:
         statements = self._statements(query)

@@ -106,6 +106,89 @@ def test_same_release_on_both_engines(run, both) -> None:  # type: ignore[no-unt
     assert _groups(pg, tables) == _groups(duck, tables)
 
 
+def _work_schemas(db: Database) -> list[str]:
+    return [
+        str(r[0]) for r in db.raw_rows("SELECT nspname FROM pg_namespace WHERE nspname LIKE 'ldiv_work_%'")
+    ]
+
+
+@pytest.fixture
+def parallel_work(monkeypatch) -> list[str]:  # type: ignore[no-untyped-def]
+    """Every run takes the large-source path (its work tables unlogged in a schema of its own); the
+    statements that created them are collected."""
+    from ldiv_db.db import postgres as pg_engine
+
+    monkeypatch.setattr(pg_engine, "SMALL_SOURCE_ROWS", 0)
+    made: list[str] = []
+    statements = pg_engine.PostgresDatabase._statements
+
+    def spy(self, query):  # type: ignore[no-untyped-def]
+        out = statements(self, query)
+        made.extend(s for s in out if "CREATE UNLOGGED TABLE" in s)
+        return out
+
+    monkeypatch.setattr(pg_engine.PostgresDatabase, "_statements", spy)
+    return made
+
+
+PARALLEL = [r for r in RUNS if r.table == "census" and r.algorithm in ("tp+", "mondrian", "bsgi", "lplus")]
+
+
+@pytest.mark.parametrize("run", PARALLEL, ids=[r.algorithm for r in PARALLEL])
+def test_parallel_work_tables_give_the_same_release(run, both, parallel_work) -> None:  # type: ignore[no-untyped-def]
+    """With the work tables unlogged in the run's own schema (sources over SMALL_SOURCE_ROWS), the
+    release is DuckDB's, and the schema is gone afterwards."""
+    duck, pg, _ = both
+    out = f"par_{run.algorithm.replace('+', 'plus')}"
+    results = [
+        ldiv_db.anonymize(
+            db, run.table, run.qi, run.sa, algorithm=run.algorithm, output=out, replace=True, **run.kwargs
+        )
+        for db in (duck, pg)
+    ]
+    want, got = (r.to_dict() for r in results)
+    assert got["verified"] is True and got["groups"] == want["groups"]
+    assert _groups(pg, [out]) == _groups(duck, [out])
+    assert parallel_work and all('"ldiv_work_' in s for s in parallel_work)
+    assert _work_schemas(pg) == []
+
+
+def test_a_killed_parallel_run_leaves_nothing(both, parallel_work, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """Killed after the release table is written: no release, no row links, no work schema."""
+    _, pg, url = both
+    releases_before = pg.scalar(Query("n", "SELECT count(*) FROM ldiv.release"))
+    monkeypatch.setattr(importlib.import_module("ldiv_db.pipeline.one_table"), "check_written", _killed)
+    with pytest.raises(KeyboardInterrupt):
+        ldiv_db.anonymize(
+            url, "census", list(census.QI[:4]), census.SA, algorithm="tp+", l=3, output="par_killed"
+        )
+    assert parallel_work
+    assert not pg.exists(TableRef("par_killed", "main"))
+    assert pg.scalar(Query("n", "SELECT count(*) FROM ldiv.release")) == releases_before
+    assert _work_schemas(pg) == []
+
+
+def _killed(*args: Any, **kwargs: Any) -> Any:
+    raise KeyboardInterrupt
+
+
+def test_a_dead_runs_work_schema_is_dropped_by_the_next_run(both, parallel_work) -> None:  # type: ignore[no-untyped-def]
+    """A run killed without cleaning up (its backend gone) leaves its schema; the next large run of a
+    role that owns it drops it. A live connection's schema and a schema of another name stay."""
+    _, pg, url = both
+    live_pid = int(pg.raw_rows("SELECT pg_backend_pid()")[0][0])
+    dead, live, other = "ldiv_work_999999_0123abcd", f"ldiv_work_{live_pid}_0123abcd", "ldiv_work_notes"
+    for name in (dead, live, other):
+        pg.raw_rows(f'CREATE SCHEMA "{name}"')
+    pg.raw_rows(f'CREATE TABLE "{dead}".t AS SELECT 1 AS x')
+    ldiv_db.anonymize(
+        url, "census", list(census.QI[:4]), census.SA, algorithm="tp", l=3, output="par_next", replace=True
+    )
+    assert sorted(_work_schemas(pg)) == sorted([live, other])
+    for name in (live, other):
+        pg.raw_rows(f'DROP SCHEMA "{name}"')
+
+
 def test_check_statistics_are_identical(both) -> None:  # type: ignore[no-untyped-def]
     duck, pg, _ = both
     a, b = (

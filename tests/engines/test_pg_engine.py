@@ -306,3 +306,32 @@ def test_concurrent_reader_sees_no_half_release(pg_url: str) -> None:
             t.join()
         assert seen == [0]
         assert db.exists(TableRef("r", "main"))
+
+
+def test_parallel_work_tables_are_unlogged_and_go_with_the_block(pg_url: str, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from ldiv_db.db import RUN_WORK_SCHEMA
+
+    with Database.open(pg_url) as db:
+        with db.parallel_work():
+            ref = db.work_table("w")
+            assert RUN_WORK_SCHEMA.fullmatch(ref.schema or "")
+            db.run(Query("t", f"CREATE OR REPLACE TABLE {ref.sql()} AS SELECT 1 AS x"))
+            kind = db.raw_rows(
+                "SELECT c.relpersistence FROM pg_class AS c JOIN pg_namespace AS n ON n.oid = c.relnamespace "
+                "WHERE n.nspname = ? AND c.relname = 'w'",
+                (ref.schema,),
+            )
+            assert kind == [("u",)]
+        assert not db.raw_rows("SELECT 1 FROM pg_namespace WHERE nspname = ?", (ref.schema,))
+        assert db.work_table("w").schema == "pg_temp"  # outside the block: temporary again
+
+        refused = type(db).raw_rows
+
+        def no_create(self, sql, params=None):  # type: ignore[no-untyped-def]
+            if sql.startswith("CREATE SCHEMA"):
+                raise BadInput("PostgreSQL refused bookkeeping query: permission denied for database")
+            return refused(self, sql, params)
+
+        monkeypatch.setattr(type(db), "raw_rows", no_create)
+        with db.parallel_work():  # without CREATE on the database: temporary work tables
+            assert db.work_table("w").schema == "pg_temp"
