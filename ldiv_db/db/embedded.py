@@ -375,7 +375,9 @@ class Database:
             out.append(cls(**rec))
         return out
 
-    def df(self, query: Query) -> pd.DataFrame:
+    def df(self, query: Query, *, bulk: bool = False) -> pd.DataFrame:
+        """The result as a pandas frame. ``bulk``: a result of about a row per source row, which an
+        engine may fetch by a faster path (PostgreSQL: ``COPY``); DuckDB hands every frame over as is."""
         cur = self._execute(query)
         with _interruptible():
             frame = self._frame(cur)

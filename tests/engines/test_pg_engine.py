@@ -335,3 +335,29 @@ def test_parallel_work_tables_are_unlogged_and_go_with_the_block(pg_url: str, mo
         monkeypatch.setattr(type(db), "raw_rows", no_create)
         with db.parallel_work():  # without CREATE on the database: temporary work tables
             assert db.work_table("w").schema == "pg_temp"
+
+
+def test_a_bulk_frame_is_the_ordinary_frame(pg_url: str, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """Integer results come by COPY as CSV: the same frame as row by row (int64; float64 with NaN where a
+    column holds NULL; empty); another type takes the ordinary path."""
+    ints = [
+        "SELECT g AS a, g * 3000000000 AS b, CAST(g % 7 AS SMALLINT) AS c FROM generate_series(1, 5000) AS g "
+        "ORDER BY g",
+        "SELECT g AS a, CASE WHEN g % 3 = 0 THEN NULL ELSE g END AS b FROM generate_series(1, 50) AS g ORDER BY g",
+        "SELECT g AS a FROM generate_series(1, 0) AS g",
+    ]
+    text = "SELECT g AS a, CAST(g AS VARCHAR) AS t FROM generate_series(1, 20) AS g ORDER BY g"
+    with Database.open(pg_url) as db:
+        plain = {sql: db.df(Query("t", sql)) for sql in [*ints, text]}
+        ordinary = Database.df
+        used: list[str] = []
+
+        def counted(self, query, *, bulk=False):  # type: ignore[no-untyped-def]
+            used.append(query.sql)
+            return ordinary(self, query)
+
+        monkeypatch.setattr(Database, "df", counted)
+        for sql, want in plain.items():
+            got = db.df(Query("t", sql), bulk=True)
+            pd.testing.assert_frame_equal(got, want, check_dtype=len(want) > 0)
+    assert used == [text]  # only the text result took the ordinary path

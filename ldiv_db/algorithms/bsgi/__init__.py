@@ -265,7 +265,10 @@ class Bsgi(Algorithm):
         order = mix_order(attrs, domains)
         orders = locality_orders(order, 1 if window is None else ORDERS)
         frame = db.df(
-            render("bsgi/cells.sql", codes=codes, qcols=qcols, extra=extra, individual=individual is not None)
+            render(
+                "bsgi/cells.sql", codes=codes, qcols=qcols, extra=extra, individual=individual is not None
+            ),
+            bulk=True,
         )
         cells = _cells(frame, len(qcols), extra, individual is not None)
         if individual is not None:

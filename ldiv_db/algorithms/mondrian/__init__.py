@@ -76,7 +76,7 @@ class Mondrian(Algorithm):
                 sas=sas,
             )
         )
-        frame = db.df(render("mondrian/vectors.sql", rows=rows, ords=ords, sas=sas))
+        frame = db.df(render("mondrian/vectors.sql", rows=rows, ords=ords, sas=sas), bulk=True)
         self._check_missing(request, frame, kinds)
         trees = load_trees(db, hids, kinds)
         data = _Vectors(frame, len(ords), len(sas))

@@ -315,7 +315,8 @@ def split_rows(
             sa=inputs.sa[0].ident,
             kinds=kinds,
             assignment=scope,
-        )
+        ),
+        bulk=True,
     )
     d = len(inputs.qi)
     n_rows = len(frame)
