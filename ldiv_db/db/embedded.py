@@ -461,7 +461,7 @@ class Database:
         :data:`SMALL_SOURCE_ROWS` (a release of a small table is ~50 statements of a few ms each, where
         handing work between threads costs more than it saves: bench/README.md, issue 12), the setting
         as it was above that. PostgreSQL: above that, the block's work tables are made where it scans
-        them with parallel workers (:meth:`parallel_work`); Spark: unchanged.
+        them with parallel workers (``PostgresDatabase.parallel_work``); Spark: unchanged.
 
         A change of the setting costs 2-5 ms (DuckDB stops or starts its worker threads), so after a small
         source the setting stays at one thread for the next small one: it is put back before a large
@@ -535,13 +535,6 @@ class Database:
 
     def _temp_ref(self, name: str) -> TableRef:
         return TableRef(name, "main", "temp")
-
-    @contextlib.contextmanager
-    def parallel_work(self) -> Iterator[None]:
-        """A write command's block whose work tables the engine may scan in parallel (PostgreSQL:
-        unlogged tables in a schema of the connection's own; DuckDB scans temporary tables in parallel
-        already, Spark's work schema is its own)."""
-        yield
 
     def require(self, command: str, detail: str | None = None) -> None:
         """Refuse, with the reason, a command this engine cannot run (every command runs on DuckDB)."""

@@ -84,17 +84,22 @@ RUNS = [r for r in PLAN if r.algorithm != "full-domain"] + [
 ]
 
 
+def _on_both(run: Any, out: str, duck: Database, pg: Database) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The run's release on DuckDB and on PostgreSQL, as result dicts."""
+    want, got = (
+        ldiv_db.anonymize(
+            db, run.table, run.qi, run.sa, algorithm=run.algorithm, output=out, replace=True, **run.kwargs
+        ).to_dict()
+        for db in (duck, pg)
+    )
+    return want, got
+
+
 @pytest.mark.parametrize("run", RUNS, ids=[f"{r.table}-{r.algorithm}" for r in RUNS])
 def test_same_release_on_both_engines(run, both) -> None:  # type: ignore[no-untyped-def]
     duck, pg, _ = both
     out = f"{run.table}_{run.algorithm.replace('+', 'plus').replace('-', '_')}"
-    results = [
-        ldiv_db.anonymize(
-            db, run.table, run.qi, run.sa, algorithm=run.algorithm, output=out, replace=True, **run.kwargs
-        )
-        for db in (duck, pg)
-    ]
-    want, got = (r.to_dict() for r in results)
+    want, got = _on_both(run, out, duck, pg)
     assert got["verified"] is True and want["verified"] is True
     for key in ("rows_in", "rows_published", "rows_suppressed", "groups"):
         assert got[key] == want[key], key
@@ -140,13 +145,7 @@ def test_parallel_work_tables_give_the_same_release(run, both, parallel_work) ->
     release is DuckDB's, and the schema is gone afterwards."""
     duck, pg, _ = both
     out = f"par_{run.algorithm.replace('+', 'plus')}"
-    results = [
-        ldiv_db.anonymize(
-            db, run.table, run.qi, run.sa, algorithm=run.algorithm, output=out, replace=True, **run.kwargs
-        )
-        for db in (duck, pg)
-    ]
-    want, got = (r.to_dict() for r in results)
+    want, got = _on_both(run, out, duck, pg)
     assert got["verified"] is True and got["groups"] == want["groups"]
     assert _groups(pg, [out]) == _groups(duck, [out])
     assert parallel_work and all('"ldiv_work_' in s for s in parallel_work)
