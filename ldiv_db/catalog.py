@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .db import RUN_WORK_SCHEMA, Database
+from .db import RUN_WORK_SCHEMA, Database, ldiv_schema_name
 from .errors import BadInput
 from .render import Ident, TableRef, render
 
@@ -135,11 +135,7 @@ def resolve_table(db: Database, spelled: str) -> Table:
     if len(found) > 1 and len(parts) < 3:
         default = [r for r in found if r[4]]
         found = default or found
-    if (
-        not found
-        and len(parts) > 1
-        and (parts[-2].lower() in ("ldiv", "ldiv_work") or RUN_WORK_SCHEMA.fullmatch(parts[-2]))
-    ):
+    if not found and len(parts) > 1 and ldiv_schema_name(parts[-2]):
         raise BadInput(
             f"{spelled!r} is in the {parts[-2].lower()} schema, which holds ldiv_db's own records and work "
             "tables and is closed to user commands",

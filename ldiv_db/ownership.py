@@ -30,7 +30,6 @@ from .render import TableRef, render
 if TYPE_CHECKING:
     from .db import Database
 
-LDIV_SCHEMAS = ("ldiv", "ldiv_work")
 OTHER_NAME = "choose another --output name (output = ... in a job file)"
 
 
@@ -97,10 +96,9 @@ def _same(a: TableRef, b: TableRef) -> bool:
 
 
 def _in_ldiv_schema(ref: TableRef) -> bool:
-    from .db import RUN_WORK_SCHEMA
+    from .db import ldiv_schema_name
 
-    schema = ref.schema or "main"
-    return schema.lower() in LDIV_SCHEMAS or RUN_WORK_SCHEMA.fullmatch(schema) is not None
+    return ldiv_schema_name(ref.schema or "main")
 
 
 def what_is(db: Database, found: Existing) -> str:

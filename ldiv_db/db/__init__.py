@@ -30,10 +30,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .embedded import RUN_WORK_SCHEMA, Database, Step, register_engine
+from .embedded import RUN_WORK_SCHEMA, Database, Step, ldiv_schema_name, register_engine
 from .urls import is_postgres_url, is_spark_url
 
-__all__ = ["RUN_WORK_SCHEMA", "Database", "Step", "register_engine"]
+__all__ = ["RUN_WORK_SCHEMA", "Database", "Step", "ldiv_schema_name", "register_engine"]
 
 
 def _open_postgres(url: str, *, mode: str, attach: Mapping[str, str] | None, migrate: bool) -> Any:

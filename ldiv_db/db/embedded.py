@@ -28,6 +28,14 @@ T = TypeVar("T")
 WORK_SCHEMA = "ldiv_work"
 # the schema of one run's work tables on an engine that gives each run its own (PostgreSQL's parallel_work)
 RUN_WORK_SCHEMA = re.compile(r"ldiv_work_(\d+)_[0-9a-f]{8}", re.IGNORECASE)
+
+
+def ldiv_schema_name(name: str) -> bool:
+    """Whether ``name`` is one of ldiv_db's own schemas, closed to user commands: ``ldiv`` (its records),
+    ``ldiv_work`` (work tables kept with ``--keep-work``) or a run's own work schema."""
+    return name.lower() in ("ldiv", WORK_SCHEMA) or RUN_WORK_SCHEMA.fullmatch(name) is not None
+
+
 # a run over a source of at most this many rows uses one DuckDB thread (:meth:`Database.threads_for`)
 SMALL_SOURCE_ROWS = 100_000
 

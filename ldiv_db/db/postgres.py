@@ -69,6 +69,11 @@ class _NumericLoader(Loader):
         return int(value) if value.is_integer() and "." not in text else value
 
 
+def _bound(query: Query) -> dict[str, Any] | None:
+    """The values a statement binds (a NULL is written into its text by the translation), or None."""
+    return {k: v for k, v in query.params.items() if v is not None} or None
+
+
 def _message(exc: BaseException, secret: str | None) -> str:
     diag = getattr(exc, "diag", None)
     primary = getattr(diag, "message_primary", None) if diag is not None else None
@@ -242,14 +247,14 @@ class PostgresDatabase(Database):
         statements = self._statements(query)
         if self.read_only:
             self._refuse_writes(query.name, query.sql)
-        params = {k: v for k, v in query.params.items() if v is not None} or None
+        params = _bound(query)
         cur = self.pg.cursor()
         created = -1  # rows of the table the previous statement created from a query
         try:
             for sql in statements:
                 if sql.startswith("ANALYZE ") and 0 <= created < ANALYZE_MIN_ROWS:
                     continue  # a small work table: planned from its size, statistics would cost more
-                cur.execute(sql.encode(), params if params and "%(" in sql else None)
+                cur.execute(sql.encode(), params if "%(" in sql else None)
                 created = cur.rowcount if (cur.statusmessage or "").startswith("SELECT") else -1
         except psycopg.Error as exc:
             cur.close()
@@ -304,11 +309,11 @@ class PostgresDatabase(Database):
         if self.read_only:
             self._refuse_writes(query.name, query.sql)
         sql = statements[0]
-        params = {k: v for k, v in query.params.items() if v is not None} if "%(" in sql else {}
+        params = _bound(query) if "%(" in sql else None
         try:
             with self.pg.cursor() as cur:
                 # sql: a rendered template, translated (render.py quotes every name and binds every value)
-                cur.execute(f"SELECT * FROM ({sql}) AS ldiv_bulk LIMIT 0".encode(), params or None)  # noqa: S608
+                cur.execute(f"SELECT * FROM ({sql}) AS ldiv_bulk LIMIT 0".encode(), params)  # noqa: S608
                 described = cur.description or []
             self.queries += 1
             if not described or any(d.type_code not in _COPY_TYPES for d in described):
