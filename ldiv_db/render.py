@@ -83,6 +83,7 @@ class Query:
     sql: str
     params: Mapping[str, Any] = field(default_factory=dict)
     variants: Mapping[str, str] = field(default_factory=dict)
+    hints: frozenset[str] = frozenset()
 
     def sql_for(self, dialect: str) -> str:
         """The text to translate for ``dialect``: its variant if the template has one, else ``sql``."""
@@ -94,6 +95,7 @@ class TemplateHeader:
     purpose: str
     params: frozenset[str]
     returns: str
+    hints: frozenset[str] = frozenset()
 
 
 @functools.lru_cache(maxsize=4096)
@@ -161,6 +163,12 @@ def _finalize(value: Any) -> Any:
 
 VARIANT_DIALECTS = ("postgres", "spark")
 
+# ``-- hints: a, b`` in a template header: facts about the statement's data that an engine's planner
+# cannot see. They never change the result, only how an engine may run it.
+PLAN_HINTS = {
+    "many-groups": "its aggregation makes about as many groups as it reads rows (aggregate by sorting)",
+}
+
 _HEADER_LINE = re.compile(r"^--\s*(\w+)\s*:\s*(.*)$")
 
 
@@ -178,7 +186,11 @@ def parse_header(text: str) -> TemplateHeader:
             fields[m.group(1).lower()] = m.group(2).strip()
     raw = fields.get("params", "none")
     params = frozenset() if raw.lower() in ("", "none") else frozenset(p.strip() for p in raw.split(","))
-    return TemplateHeader(fields.get("purpose", ""), params, fields.get("returns", ""))
+    hints = frozenset(h.strip() for h in fields.get("hints", "").split(",") if h.strip())
+    unknown = hints - PLAN_HINTS.keys()
+    if unknown:
+        raise ValueError(f"unknown plan hints {sorted(unknown)}; known: {sorted(PLAN_HINTS)}")
+    return TemplateHeader(fields.get("purpose", ""), params, fields.get("returns", ""), hints)
 
 
 class Renderer:
@@ -242,7 +254,7 @@ class Renderer:
         used = {
             k: v for k, v in bound.items() if any(re.search(r"\$" + re.escape(k) + r"\b", t) for t in texts)
         }
-        return Query(name, sql, used, variants)
+        return Query(name, sql, used, variants, header.hints)
 
 
 @functools.lru_cache(maxsize=1)

@@ -21,6 +21,6 @@ WITH t AS (
 SELECT gid, count(*) AS size{% for key in keys %}, any_value({{ ('k' ~ loop.index) | ident }}) AS {{ ('k' ~ loop.index) | ident }}{% endfor %}
 
 FROM t
-WHERE list_contains($gids, gid)
+WHERE gid = ANY($gids)
 GROUP BY gid
 ORDER BY gid

@@ -209,6 +209,24 @@ def test_integer_sums_stay_integers(pg_url: str) -> None:
     assert got == (6, 2.0) and isinstance(got[0], int)
 
 
+def test_a_many_groups_hint_sorts_for_its_statement_only(pg_url: str) -> None:
+    hinted = Query("t", "SELECT current_setting('enable_hashagg')", hints=frozenset({"many-groups"}))
+    failing = Query("t", "SELECT 1 / 0", hints=frozenset({"many-groups"}))
+    with Database.open(pg_url) as db:
+        plain = Query("t", "SELECT current_setting('enable_hashagg')")
+        assert db.scalar(plain) == "on"
+        assert db.scalar(hinted) == "off"
+        assert db.scalar(plain) == "on"
+        with pytest.raises(LdivError):
+            db.scalar(failing)
+        assert db.scalar(plain) == "on"
+        with pytest.raises(RuntimeError), db.transaction():
+            with pytest.raises(LdivError):
+                db.scalar(failing)  # the transaction is aborted here; its rollback undoes the SET
+            raise RuntimeError("stop")
+        assert db.scalar(plain) == "on"
+
+
 def test_transaction_rolls_back_ddl_and_rows(pg_url: str) -> None:
     with Database.open(pg_url) as db:
         ref = _people(db)

@@ -60,6 +60,14 @@ def test_header_parsing() -> None:
     assert parse_header("-- params: none\nSELECT 1").params == frozenset()
 
 
+def test_plan_hints_come_from_the_header_and_unknown_ones_are_refused() -> None:
+    assert parse_header("-- purpose: p\n-- hints: many-groups\nSELECT 1").hints == frozenset({"many-groups"})
+    assert parse_header("-- purpose: p\nSELECT 1").hints == frozenset()
+    with pytest.raises(ValueError, match="unknown plan hints \\['fast'\\]"):
+        parse_header("-- hints: many-groups, fast\nSELECT 1")
+    assert "many-groups" in Renderer().render("partition/group_stats.sql", target=TableRef("s"), hist=TableRef("h")).hints
+
+
 def test_shipped_templates_all_have_headers() -> None:
     r = Renderer()
     names = r.templates()

@@ -24,15 +24,11 @@ SELECT
   )[1] AS "k2"
 FROM t
 WHERE
-  CASE
-    WHEN gid IS NULL
-    THEN NULL
-    ELSE COALESCE(gid = ANY(
-      (
-        CAST(%(gids)s AS BIGINT[])
-      )
-    ), FALSE)
-  END
+  gid = ANY(
+    (
+      CAST(%(gids)s AS BIGINT[])
+    )
+  )
 GROUP BY
   gid
 ORDER BY

@@ -1,6 +1,7 @@
 DROP TABLE IF EXISTS "pg_temp"."wk hist's";
 /* purpose: the compressed partition: per group (equal key tuple) and SA, the count of every SA value */
 /* params: none */
+/* hints: many-groups */
 /* returns: creates target(gid, gid2, s, v, unknown, n): gid = a 63-bit hash of the key tuple (or its dense rank when exact_ids), gid2 = an independent hash used to detect gid collisions, s = SA position (1-based), v = SA value as text, unknown = a NULL SA that counts in |G| but is no value (with null_as_value NULL is a value of its own), n = rows */
 /* ref: DESIGN §5 (compress first); SPEC §0.1 (QI-groups, X(v)). Hashing the keys avoids sorting or storing them; partition/gid_check.sql proves the ids are collision-free before any verdict is trusted. */
 CREATE TABLE "pg_temp"."wk hist's" AS

@@ -16,7 +16,9 @@ SELECT
   ANY_VALUE("k2") AS "k2"
 FROM t
 WHERE
-  ARRAY_CONTAINS($gids, gid)
+  gid = ANY(
+    $gids
+  )
 GROUP BY
   gid
 ORDER BY
