@@ -65,7 +65,10 @@ def test_plan_hints_come_from_the_header_and_unknown_ones_are_refused() -> None:
     assert parse_header("-- purpose: p\nSELECT 1").hints == frozenset()
     with pytest.raises(ValueError, match="unknown plan hints \\['fast'\\]"):
         parse_header("-- hints: many-groups, fast\nSELECT 1")
-    assert "many-groups" in Renderer().render("partition/group_stats.sql", target=TableRef("s"), hist=TableRef("h")).hints
+    assert (
+        "many-groups"
+        in Renderer().render("partition/group_stats.sql", target=TableRef("s"), hist=TableRef("h")).hints
+    )
 
 
 def test_shipped_templates_all_have_headers() -> None:
