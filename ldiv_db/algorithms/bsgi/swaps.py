@@ -180,16 +180,15 @@ class SwapPricer:
         the deepest node of their chain, the intersection of their ranges, the unmixed value if any)
         joined with the row. Deep trees add 0."""
         out: CostArray = np.zeros(rows.shape, dtype=self.dtype)
-        if len(self.hier.attrs):
-            out += self.packed.merged[self.core[0][:, cls, None] + self.packed.codes[:, rows]].sum(axis=0)
-        if len(self.num.attrs):
-            v = self.num.codes[:, rows]
-            span = np.maximum(self.core[2][:, cls, None], v) - np.minimum(self.core[1][:, cls, None], v)
-            out += (span * self.num_unit[:, :, :, 0]).sum(axis=0)
-        if len(self.flat.attrs):
-            out += (
-                (self.core[3][:, cls, None] != self.flat.codes[:, rows]) * self.flat_unit[:, :, :, 0]
-            ).sum(axis=0)
+        merged = self.packed.merged
+        for g in range(self.core[0].shape[0]):
+            out += merged[self.core[0][g][cls, None] + self.packed.codes[g][rows]]
+        for q in range(self.core[1].shape[0]):
+            v = self.num.codes[q][rows]
+            span = np.maximum(self.core[2][q][cls, None], v) - np.minimum(self.core[1][q][cls, None], v)
+            out += span * self.num_unit[q, 0, 0, 0]
+        for q in range(self.core[3].shape[0]):
+            out += (self.core[3][q][cls, None] != self.flat.codes[q][rows]) * self.flat_unit[q, 0, 0, 0]
         return out
 
     def hopeful(self, ma: IntArray, mb: IntArray, a: IntArray, b: IntArray, now: CostArray) -> Mask:
@@ -212,32 +211,36 @@ class SwapPricer:
         return out
 
     def costs(self, ma: IntArray, mb: IntArray, a: IntArray, b: IntArray) -> tuple[CostArray, CostArray]:
-        """(pairs × |A| × |B|): the costs of A and of B after swapping a_i (rows ``ma``) and b_j (``mb``)."""
-        sa, sb = ma.shape[1], mb.shape[1]
-        cost_a: CostArray = np.zeros((len(a), sa, sb), dtype=self.dtype)
-        cost_b: CostArray = np.zeros((len(a), sa, sb), dtype=self.dtype)
-        if len(self.hier.attrs):
-            loo_a, loo_b = self.hier.state[0][:, a, :sa], self.hier.state[0][:, b, :sb]
-            code_a, code_b = self.packed.codes[:, ma], self.packed.codes[:, mb]
-            cost_a += self.packed.merged[loo_a[:, :, :, None] + code_b[:, :, None, :]].sum(axis=0)
-            cost_b += self.packed.merged[loo_b[:, :, None, :] + code_a[:, :, :, None]].sum(axis=0)
-        if len(self.num.attrs):
-            lo, hi = self.num.state
-            va, vb = self.num.codes[:, ma][:, :, :, None], self.num.codes[:, mb][:, :, None, :]
-            span_a = np.maximum(hi[:, a, :sa, None], vb) - np.minimum(lo[:, a, :sa, None], vb)
-            span_b = np.maximum(hi[:, b, None, :sb], va) - np.minimum(lo[:, b, None, :sb], va)
-            cost_a += (span_a * self.num_unit).sum(axis=0)
-            cost_b += (span_b * self.num_unit).sum(axis=0)
-        if len(self.flat.attrs):
-            loo_a, loo_b = self.flat.state[0][:, a, :sa, None], self.flat.state[0][:, b, None, :sb]
-            code_a, code_b = self.flat.codes[:, ma][:, :, :, None], self.flat.codes[:, mb][:, :, None, :]
-            cost_a += ((loo_a != code_b) * self.flat_unit).sum(axis=0)
-            cost_b += ((loo_b != code_a) * self.flat_unit).sum(axis=0)
+        """(pairs × |A| × |B|): the costs of A and of B after swapping a_i (rows ``ma``) and b_j (``mb``).
+        Two classes of two: A without a_i is the row a_{1−i}, and a merged state's cost is symmetric in
+        its two rows, so B's cost after swapping a_i and b_j (rows b_{1−j}, a_i) is A's after swapping
+        a_{1−i} and b_{1−j} — the same numbers, priced once."""
+        cost_a = self._joined(a, ma.shape[1], mb)
+        if ma.shape[1] == mb.shape[1] == 2:
+            return cost_a, cost_a[:, ::-1, ::-1]
+        return cost_a, self._joined(b, mb.shape[1], ma).transpose(0, 2, 1)
+
+    def _joined(self, cls: IntArray, size: int, rows: IntArray) -> CostArray:
+        """(pairs × size × |rows|): the cost of class ``cls[p]`` without its i-th row and with
+        ``rows[p, j]``, summed QI by QI into one array (no QI × pairs temporary)."""
+        out: CostArray = np.zeros((len(cls), size, rows.shape[1]), dtype=self.dtype)
+        hier, merged = self.hier.state[0], self.packed.merged
+        for g in range(hier.shape[0]):
+            out += merged[hier[g][cls, :size, None] + self.packed.codes[g][rows][:, None, :]]
+        lo, hi = self.num.state
+        for q in range(lo.shape[0]):
+            v = self.num.codes[q][rows][:, None, :]
+            span = np.maximum(hi[q][cls, :size, None], v) - np.minimum(lo[q][cls, :size, None], v)
+            out += span * self.num_unit[q, 0, 0, 0]
+        flat = self.flat.state[0]
+        for q in range(flat.shape[0]):
+            out += (flat[q][cls, :size, None] != self.flat.codes[q][rows][:, None, :]) * self.flat_unit[
+                q, 0, 0, 0
+            ]
         for at, codes, state in zip(self.deep, self.deep_codes, self.deep_state, strict=True):
             assert at.node_cost is not None
-            cost_a += at.node_cost[climb(at.tree, state[a, :sa, None], codes[mb][:, None, :])]
-            cost_b += at.node_cost[climb(at.tree, state[b, None, :sb], codes[ma][:, :, None])]
-        return cost_a, cost_b
+            out += at.node_cost[climb(at.tree, state[cls, :size, None], codes[rows][:, None, :])]
+        return out
 
 
 def climb(tree: Tree | None, x: IntArray, y: IntArray) -> IntArray:
