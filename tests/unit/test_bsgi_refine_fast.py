@@ -180,3 +180,60 @@ def test_pair_bound_never_skips_an_improving_pair(case: dict[str, Any]) -> None:
 
     refiner.pricer.hopeful = check  # type: ignore[method-assign]
     refiner.run(case["gid"].copy())
+
+
+@settings(max_examples=60, deadline=None)
+@given(case=cases())
+def test_swap_bounds_are_below_every_swap_and_priced_swaps_are_the_dense_numbers(
+    case: dict[str, Any],
+) -> None:
+    """Per swap, the bound is at most |A|·cost(A') + |B|·cost(B') (so an unpriced swap never improves),
+    and the swaps priced one by one cost what the direct pricing says."""
+    refiner = Refiner(CostModel(case["attrs"]), case["codes"], case["distinct"], case["locality"])
+    seen = {"swaps": 0}
+    bounds, priced = refiner.pricer.bounds, refiner.pricer.priced
+
+    def check(ma: np.ndarray, mb: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        bound = bounds(ma, mb, a, b)
+        cost_a, cost_b = Plain._swap_costs(refiner, a, b, ma.shape[1], mb.shape[1])  # type: ignore[arg-type]
+        assert (bound <= ma.shape[1] * cost_a + mb.shape[1] * cost_b).all()
+        every = np.nonzero(np.ones(bound.shape, dtype=bool))
+        one_a, one_b = priced(ma, mb, a, b, every)
+        assert np.array_equal(one_a, cost_a[every]) and np.array_equal(one_b, cost_b[every])
+        seen["swaps"] += bound.size
+        return bound
+
+    refiner.pricer.bounds = check  # type: ignore[method-assign]
+    refiner.run(case["gid"].copy())
+
+
+def test_classes_of_three_are_priced_swap_by_swap() -> None:
+    """Two classes of three whose exchange pays: the bounds leave the paying swaps, which are priced one
+    by one and applied (the same result as the plain search)."""
+    city, sex = Tree(H_CITY.arrays), Tree(H_SEX.arrays)
+    leaves = _leaves(city)
+    attrs = [
+        Attribute("city", "hierarchy", Fraction(1), tree=city),
+        Attribute("sex", "hierarchy", Fraction(1), tree=sex),
+    ]
+    # class 0 holds two 'a' rows and one 'f'; class 1 two 'f' rows and one 'a': one swap unmixes both
+    case = {
+        "attrs": attrs,
+        "codes": [leaves[[0, 0, 5, 5, 5, 0]], _leaves(sex)[[0, 0, 0, 0, 0, 0]]],
+        "distinct": [np.array([0, 1, 2, 0, 1, 2], dtype=np.int64)],
+        "locality": np.arange(6, dtype=np.int64)[:, None],
+        "gid": np.array([0, 0, 0, 1, 1, 1], dtype=np.int64),
+        "window": 1,
+    }
+    refiner = Refiner(CostModel(case["attrs"]), case["codes"], case["distinct"], case["locality"], window=1)
+    calls = {"bounds": 0}
+    bounds = refiner.pricer.bounds
+
+    def count(*args: Any) -> np.ndarray:
+        calls["bounds"] += 1
+        return bounds(*args)
+
+    refiner.pricer.bounds = count  # type: ignore[method-assign]
+    fast = refiner.run(case["gid"].copy())
+    assert calls["bounds"] >= 1 and fast.moves == 1 and fast.il_after == 0
+    _same(fast, _run(Plain, case))

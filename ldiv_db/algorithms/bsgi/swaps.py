@@ -11,10 +11,11 @@ running minimum and maximum of its codes from the left and from the right, two `
 Pricing a swap of a_i (class A) with b_j (class B) then needs, per QI, the cost of A's leave-one-out state
 of i joined with b_j's code: for a hierarchy (with an LCA table) one lookup in a node × node table of the
 cost of the merged node; for a numeric QI ``max(hi, v) − min(lo, v)`` in value space; for a flat QI
-``unit`` unless the leave-one-out value equals the code. The QIs of one kind are stacked (kind × pairs ×
-|A| × |B|) so a round costs a fixed handful of numpy calls whatever the number of QIs. The costs are the
-same numbers :class:`~.refine._Attr` computes state by state (integers when the model is exact), so the
-search finds exactly the exchanges it found before.
+``unit`` unless the leave-one-out value equals the code. The QIs are added one after another into one
+pairs × |A| × |B| array (a QI × pairs × |A| × |B| temporary cost twice as much), or, where most swaps are
+bounded out, into one entry per remaining swap (:meth:`SwapPricer.priced`). The costs are the same numbers
+:class:`~.refine._Attr` computes state by state (integers when the model is exact), so the search finds
+exactly the exchanges it found before.
 """
 
 from __future__ import annotations
@@ -128,6 +129,9 @@ class SwapPricer:
         self.num.alloc(k, width, 2, self.dtype)
         self.flat.alloc(k, width, 1)
         self.deep_state = [np.zeros((k, width), dtype=np.int64) for _ in self.deep]
+        self.loo_cost: CostArray = np.zeros(
+            (k, width), dtype=self.dtype
+        )  # per member: its leave-one-out cost
         self.loo_min: CostArray = np.zeros(k, dtype=self.dtype)  # the cheapest leave-one-out state's cost
         # per class, its core (the state inside every leave-one-out state, sizes ≥ 3): packed hierarchy
         # states, numeric lo and hi, flat values
@@ -172,6 +176,7 @@ class SwapPricer:
             lo, hi = _loo(codes[members])
             deep[classes, :size] = climb(at.tree, lo, hi)
             cost += at.node_cost[deep[classes, :size]]
+        self.loo_cost[classes, :size] = cost
         self.loo_min[classes] = cost.min(axis=1)
 
     def _entering(self, cls: IntArray, rows: IntArray) -> CostArray:
@@ -193,21 +198,48 @@ class SwapPricer:
 
     def hopeful(self, ma: IntArray, mb: IntArray, a: IntArray, b: IntArray, now: CostArray) -> Mask:
         """Per pair: False when no swap can bring |A|·cost(A') + |B|·cost(B') below ``now`` (A' = A − a_i
-        + b_j): A' costs at least A's cheapest leave-one-out state and, when |A| ≥ 3, at least A's core
-        joined with the cheapest entering row; the same for B. The second bound is priced only for
-        the pairs the first leaves."""
+        + b_j), because A' costs at least A's cheapest leave-one-out state, and B' likewise."""
+        return ma.shape[1] * self.loo_min[a] + mb.shape[1] * self.loo_min[b] < now  # type: ignore[no-any-return]
+
+    def bounds(self, ma: IntArray, mb: IntArray, a: IntArray, b: IntArray) -> CostArray:
+        """(pairs × |A| × |B|): a lower bound on |A|·cost(A') + |B|·cost(B') after swapping a_i and b_j:
+        A' costs at least A without a_i and, when |A| ≥ 3, at least A's core joined with b_j; B' likewise.
+        Every term is a cost of a state inside A' (B'), and a join never costs less than its parts."""
         sa, sb = ma.shape[1], mb.shape[1]
-        in_a, in_b = self.loo_min[a], self.loo_min[b]
-        out: Mask = sa * in_a + sb * in_b < now
-        if max(sa, sb) < 3:
-            return out
-        p = np.flatnonzero(out)
-        in_a, in_b = in_a[p], in_b[p]
+        in_a = self.loo_cost[a, :sa, None]
         if sa >= 3:
-            in_a = np.maximum(in_a, self._entering(a[p], mb[p]).min(axis=1))
+            in_a = np.maximum(in_a, self._entering(a, mb)[:, None, :])
+        in_b = self.loo_cost[b, None, :sb]
         if sb >= 3:
-            in_b = np.maximum(in_b, self._entering(b[p], ma[p]).min(axis=1))
-        out[p] = sa * in_a + sb * in_b < now[p]
+            in_b = np.maximum(in_b, self._entering(b, ma)[:, :, None])
+        return sa * in_a + sb * in_b  # type: ignore[no-any-return]
+
+    def priced(
+        self, ma: IntArray, mb: IntArray, a: IntArray, b: IntArray, swaps: tuple[np.ndarray[Any, Any], ...]
+    ) -> tuple[CostArray, CostArray]:
+        """The costs of A and of B after the swaps (pair p, a_i, b_j) listed in ``swaps`` = (p, i, j): the
+        numbers :meth:`costs` gives at those places, summed in the same order."""
+        p, i, j = swaps
+        return self._joined_at(a[p], i, mb[p, j]), self._joined_at(b[p], j, ma[p, i])
+
+    def _joined_at(self, cls: IntArray, pos: IntArray, row: IntArray) -> CostArray:
+        """Per entry: the cost of class ``cls`` without its member at ``pos`` and with ``row``."""
+        out: CostArray = np.zeros(len(cls), dtype=self.dtype)
+        hier, merged = self.hier.state[0], self.packed.merged
+        for g in range(hier.shape[0]):
+            out += merged[hier[g][cls, pos] + self.packed.codes[g][row]]
+        lo, hi = self.num.state
+        for q in range(lo.shape[0]):
+            v = self.num.codes[q][row]
+            out += (np.maximum(hi[q][cls, pos], v) - np.minimum(lo[q][cls, pos], v)) * self.num_unit[
+                q, 0, 0, 0
+            ]
+        flat = self.flat.state[0]
+        for q in range(flat.shape[0]):
+            out += (flat[q][cls, pos] != self.flat.codes[q][row]) * self.flat_unit[q, 0, 0, 0]
+        for at, codes, state in zip(self.deep, self.deep_codes, self.deep_state, strict=True):
+            assert at.node_cost is not None
+            out += at.node_cost[climb(at.tree, state[cls, pos], codes[row])]
         return out
 
     def costs(self, ma: IntArray, mb: IntArray, a: IntArray, b: IntArray) -> tuple[CostArray, CostArray]:
