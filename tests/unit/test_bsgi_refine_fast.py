@@ -193,15 +193,19 @@ def test_swap_bounds_are_below_every_swap_and_priced_swaps_are_the_dense_numbers
     seen = {"swaps": 0}
     bounds, priced = refiner.pricer.bounds, refiner.pricer.priced
 
-    def check(ma: np.ndarray, mb: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
-        bound = bounds(ma, mb, a, b)
+    def check(
+        ma: np.ndarray, mb: np.ndarray, a: np.ndarray, b: np.ndarray, now: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray]:
+        keep, below = bounds(ma, mb, a, b, now)
         cost_a, cost_b = Plain._swap_costs(refiner, a, b, ma.shape[1], mb.shape[1])  # type: ignore[arg-type]
-        assert (bound <= ma.shape[1] * cost_a + mb.shape[1] * cost_b).all()
-        every = np.nonzero(np.ones(bound.shape, dtype=bool))
+        after = ma.shape[1] * cost_a + mb.shape[1] * cost_b
+        assert (after[~keep] >= now[~keep, None, None]).all()
+        assert (after[keep][~below] >= np.broadcast_to(now[keep][:, None, None], below.shape)[~below]).all()
+        every = np.nonzero(np.ones(after.shape, dtype=bool))
         one_a, one_b = priced(ma, mb, a, b, every)
         assert np.array_equal(one_a, cost_a[every]) and np.array_equal(one_b, cost_b[every])
-        seen["swaps"] += bound.size
-        return bound
+        seen["swaps"] += after.size
+        return keep, below
 
     refiner.pricer.bounds = check  # type: ignore[method-assign]
     refiner.run(case["gid"].copy())
@@ -229,7 +233,7 @@ def test_classes_of_three_are_priced_swap_by_swap() -> None:
     calls = {"bounds": 0}
     bounds = refiner.pricer.bounds
 
-    def count(*args: Any) -> np.ndarray:
+    def count(*args: Any) -> tuple[np.ndarray, np.ndarray]:
         calls["bounds"] += 1
         return bounds(*args)
 

@@ -216,9 +216,8 @@ class Refiner:
         ma, mb = mem[a, :sa], mem[b, :sb]
         now = sa * cost[a] + sb * cost[b]
         if self.prune and max(sa, sb) >= 3:  # price only the swaps whose lower bound is below the cost
-            below = self.pricer.bounds(ma, mb, a, b) < now[:, None, None]
-            keep = below.reshape(len(a), -1).any(axis=1)
-            a, b, ma, mb, now, below = a[keep], b[keep], ma[keep], mb[keep], now[keep], below[keep]
+            keep, below = self.pricer.bounds(ma, mb, a, b, now)
+            a, b, ma, mb, now = a[keep], b[keep], ma[keep], mb[keep], now[keep]
             swaps = np.nonzero(below & self._admissible(ma, mb))
             cost_a, cost_b = self.pricer.priced(ma, mb, a, b, swaps)
             sel = _best(swaps, sa * cost_a + sb * cost_b - now[swaps[0]], now, self.exact)
@@ -335,9 +334,7 @@ class Refiner:
         return Refined(out, il_before, il, passes, moves, time.perf_counter() - t0)
 
 
-def _best(
-    swaps: tuple[np.ndarray[Any, Any], ...], delta: CostArray, now: CostArray, exact: bool
-) -> IntArray:
+def _best(swaps: tuple[np.ndarray[Any, Any], ...], delta: CostArray, now: CostArray, exact: bool) -> IntArray:
     """Of priced swaps (pair, i, j in row-major order) with their IL changes, the best improving one of
     each pair: the lowest change, the first in (i, j) order on ties — the dense argmin's choice (a swap
     left unpriced has a bound at or above the cost, so it never is that choice)."""

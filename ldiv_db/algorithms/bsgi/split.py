@@ -151,8 +151,12 @@ def _cuts(
     hi = np.minimum.reduce([p // s, k - (-(-q // (s + 1))), k - m_right[j]])
     ok = (lo <= hi) & (code[j - 1] != code[j])
     j, sj, p, size, k, lo, hi = (x[ok] for x in (j, sj, p, size, k, lo, hi))
-    pick = np.lexsort((p, np.abs(2 * p - size), sj))
-    first = pick[np.r_[True, sj[pick][1:] != sj[pick][:-1]]] if len(pick) else pick
+    # per segment the position nearest its middle, the lower on ties: the least score (unique within a
+    # segment); positions come grouped by segment, so a segmented minimum finds it without a sort
+    score = np.abs(2 * p - size) * (size + 1) + p
+    seg_start = np.flatnonzero(np.r_[True, sj[1:] != sj[:-1]]) if len(sj) else sj
+    low = np.minimum.reduceat(score, seg_start) if len(sj) else score
+    first = np.flatnonzero(score == np.repeat(low, np.diff(np.append(seg_start, len(sj)))))
     cut = np.full(m, -1, dtype=np.int64)
     k1 = np.zeros(m, dtype=np.int64)
     cut[sj[first]] = p[first]

@@ -201,18 +201,30 @@ class SwapPricer:
         + b_j), because A' costs at least A's cheapest leave-one-out state, and B' likewise."""
         return ma.shape[1] * self.loo_min[a] + mb.shape[1] * self.loo_min[b] < now  # type: ignore[no-any-return]
 
-    def bounds(self, ma: IntArray, mb: IntArray, a: IntArray, b: IntArray) -> CostArray:
-        """(pairs × |A| × |B|): a lower bound on |A|·cost(A') + |B|·cost(B') after swapping a_i and b_j:
-        A' costs at least A without a_i and, when |A| ≥ 3, at least A's core joined with b_j; B' likewise.
-        Every term is a cost of a state inside A' (B'), and a join never costs less than its parts."""
+    def bounds(
+        self, ma: IntArray, mb: IntArray, a: IntArray, b: IntArray, now: CostArray
+    ) -> tuple[Mask, Mask]:
+        """Lower bounds on |A|·cost(A') + |B|·cost(B') after swapping a_i and b_j: A' costs at least A
+        without a_i and, when |A| ≥ 3, at least A's core joined with b_j; B' likewise (each is the cost of
+        a state inside A' or B', and a join never costs less than its parts). Returns, per pair, whether
+        its cheapest bound is below ``now``, and for those pairs (pairs × |A| × |B|) which swaps' are."""
         sa, sb = ma.shape[1], mb.shape[1]
-        in_a = self.loo_cost[a, :sa, None]
-        if sa >= 3:
-            in_a = np.maximum(in_a, self._entering(a, mb)[:, None, :])
-        in_b = self.loo_cost[b, None, :sb]
-        if sb >= 3:
-            in_b = np.maximum(in_b, self._entering(b, ma)[:, :, None])
-        return sa * in_a + sb * in_b  # type: ignore[no-any-return]
+        in_a, in_b = self.loo_cost[a, :sa], self.loo_cost[b, :sb]
+        enter_a = self._entering(a, mb) if sa >= 3 else None  # pairs × |B|
+        enter_b = self._entering(b, ma) if sb >= 3 else None  # pairs × |A|
+        low_a, low_b = in_a.min(axis=1), in_b.min(axis=1)
+        if enter_a is not None:
+            low_a = np.maximum(low_a, enter_a.min(axis=1))
+        if enter_b is not None:
+            low_b = np.maximum(low_b, enter_b.min(axis=1))
+        keep: Mask = sa * low_a + sb * low_b < now
+        swap_a = in_a[keep][:, :, None]
+        if enter_a is not None:
+            swap_a = np.maximum(swap_a, enter_a[keep][:, None, :])
+        swap_b = in_b[keep][:, None, :]
+        if enter_b is not None:
+            swap_b = np.maximum(swap_b, enter_b[keep][:, :, None])
+        return keep, sa * swap_a + sb * swap_b < now[keep][:, None, None]
 
     def priced(
         self, ma: IntArray, mb: IntArray, a: IntArray, b: IntArray, swaps: tuple[np.ndarray[Any, Any], ...]
