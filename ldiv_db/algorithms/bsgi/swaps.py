@@ -20,7 +20,7 @@ exactly the exchanges it found before.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -129,10 +129,9 @@ class SwapPricer:
         self.num.alloc(k, width, 2, self.dtype)
         self.flat.alloc(k, width, 1)
         self.deep_state = [np.zeros((k, width), dtype=np.int64) for _ in self.deep]
-        self.loo_cost: CostArray = np.zeros(
-            (k, width), dtype=self.dtype
-        )  # per member: its leave-one-out cost
-        self.loo_min: CostArray = np.zeros(k, dtype=self.dtype)  # the cheapest leave-one-out state's cost
+        # per member: the cost of its class without it (its leave-one-out state), and the cheapest per class
+        self.loo_cost: CostArray = np.zeros((k, width), dtype=self.dtype)
+        self.loo_min: CostArray = np.zeros(k, dtype=self.dtype)
         # per class, its core (the state inside every leave-one-out state, sizes ≥ 3): packed hierarchy
         # states, numeric lo and hi, flat values
         self.core = [
@@ -236,22 +235,25 @@ class SwapPricer:
 
     def _joined_at(self, cls: IntArray, pos: IntArray, row: IntArray) -> CostArray:
         """Per entry: the cost of class ``cls`` without its member at ``pos`` and with ``row``."""
-        out: CostArray = np.zeros(len(cls), dtype=self.dtype)
+        return self._price(lambda state: state[cls, pos], row, (len(cls),))
+
+    def _price(self, take: Callable[[Any], Any], row: IntArray, shape: tuple[int, ...]) -> CostArray:
+        """The cost of classes' leave-one-out states joined with rows, summed QI by QI into one array of
+        ``shape`` (no QI × entries temporary): ``take`` picks the states from a classes × members array."""
+        out: CostArray = np.zeros(shape, dtype=self.dtype)
         hier, merged = self.hier.state[0], self.packed.merged
         for g in range(hier.shape[0]):
-            out += merged[hier[g][cls, pos] + self.packed.codes[g][row]]
+            out += merged[take(hier[g]) + self.packed.codes[g][row]]
         lo, hi = self.num.state
         for q in range(lo.shape[0]):
             v = self.num.codes[q][row]
-            out += (np.maximum(hi[q][cls, pos], v) - np.minimum(lo[q][cls, pos], v)) * self.num_unit[
-                q, 0, 0, 0
-            ]
+            out += (np.maximum(take(hi[q]), v) - np.minimum(take(lo[q]), v)) * self.num_unit[q, 0, 0, 0]
         flat = self.flat.state[0]
         for q in range(flat.shape[0]):
-            out += (flat[q][cls, pos] != self.flat.codes[q][row]) * self.flat_unit[q, 0, 0, 0]
+            out += (take(flat[q]) != self.flat.codes[q][row]) * self.flat_unit[q, 0, 0, 0]
         for at, codes, state in zip(self.deep, self.deep_codes, self.deep_state, strict=True):
             assert at.node_cost is not None
-            out += at.node_cost[climb(at.tree, state[cls, pos], codes[row])]
+            out += at.node_cost[climb(at.tree, take(state), codes[row])]
         return out
 
     def costs(self, ma: IntArray, mb: IntArray, a: IntArray, b: IntArray) -> tuple[CostArray, CostArray]:
@@ -266,25 +268,9 @@ class SwapPricer:
 
     def _joined(self, cls: IntArray, size: int, rows: IntArray) -> CostArray:
         """(pairs × size × |rows|): the cost of class ``cls[p]`` without its i-th row and with
-        ``rows[p, j]``, summed QI by QI into one array (no QI × pairs temporary)."""
-        out: CostArray = np.zeros((len(cls), size, rows.shape[1]), dtype=self.dtype)
-        hier, merged = self.hier.state[0], self.packed.merged
-        for g in range(hier.shape[0]):
-            out += merged[hier[g][cls, :size, None] + self.packed.codes[g][rows][:, None, :]]
-        lo, hi = self.num.state
-        for q in range(lo.shape[0]):
-            v = self.num.codes[q][rows][:, None, :]
-            span = np.maximum(hi[q][cls, :size, None], v) - np.minimum(lo[q][cls, :size, None], v)
-            out += span * self.num_unit[q, 0, 0, 0]
-        flat = self.flat.state[0]
-        for q in range(flat.shape[0]):
-            out += (flat[q][cls, :size, None] != self.flat.codes[q][rows][:, None, :]) * self.flat_unit[
-                q, 0, 0, 0
-            ]
-        for at, codes, state in zip(self.deep, self.deep_codes, self.deep_state, strict=True):
-            assert at.node_cost is not None
-            out += at.node_cost[climb(at.tree, state[cls, :size, None], codes[rows][:, None, :])]
-        return out
+        ``rows[p, j]`` (the states sliced, not gathered member by member: a tenth faster)."""
+        shape = (len(cls), size, rows.shape[1])
+        return self._price(lambda state: state[cls, :size, None], rows[:, None, :], shape)
 
 
 def climb(tree: Tree | None, x: IntArray, y: IntArray) -> IntArray:
