@@ -26,7 +26,7 @@ last changed (it had no improving swap then and has none now: the pass's pair lo
 and a pair whose lower bound (:meth:`.swaps.SwapPricer.hopeful`) shows that no swap can lower its cost.
 Between classes of three rows or more, a swap is priced only when its own lower bound
 (:meth:`.swaps.SwapPricer.bounds`: A without a_i, A's core joined with b_j, and the same for B) is below
-the pair's cost — on Adult 0.3–2 % of the swaps. Each skipped pair or swap would have applied nothing,
+the pair's cost — on Adult 0.3–2 % of the swaps of the pairs that pass the first bound. Each skipped pair or swap would have applied nothing,
 so the exchanges applied, their order and the release are those of pricing every swap.
 
 ``MIN_GAIN`` is 0.75 % (0.5 % before): on Adult l = 2..7 and CUP l = 3, 7 it saves the last pass in five
