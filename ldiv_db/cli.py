@@ -424,7 +424,7 @@ def _main_guarded(argv: Sequence[str] | None) -> int:
 def _stop_background() -> None:
     """No ldiv thread may still run in the engine when the process exits on Ctrl-C (the interpreter's end
     of such a thread aborts the process): stop and wait for any a run left behind."""
-    background = sys.modules.get("ldiv_db.metrics.background")  # not imported yet: no thread either
+    background = sys.modules.get("ldiv_db.background")  # not imported yet: no thread either
     if background is not None:
         with contextlib.suppress(Exception, KeyboardInterrupt):  # a further Ctrl-C: it waited all the same
             background.stop_all()

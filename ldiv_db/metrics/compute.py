@@ -21,12 +21,12 @@ from typing import Any
 
 import pandas as pd
 
+from ..background import Background
 from ..catalog import Column, Table
 from ..db import Database
 from ..errors import BadInput, InternalError, LdivError
 from ..render import Ident, TableRef, render
 from .arx_loss import arx_loss
-from .background import Background
 from .covers import CoverTables, attribute_summaries, build_covers, drop_covers
 from .groups import RowCounts, cavg, classification, discernibility, group_counts, row_counts
 from .il import information_loss

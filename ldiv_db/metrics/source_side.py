@@ -20,11 +20,11 @@ from dataclasses import dataclass
 
 import pandas as pd
 
+from ..background import Background
 from ..catalog import Column, Table
 from ..db import Database
 from ..errors import LdivError
 from ..render import render
-from .background import Background
 from .covers import build_domain
 
 

@@ -20,12 +20,12 @@ from ..algorithms.base import (
     lca_hierarchy_ids,
     lca_kinds,
 )
+from ..background import Background
 from ..check import CheckResult
 from ..db import Database
 from ..errors import InternalError
 from ..guarantees import Written, verify_all
 from ..inputs import Inputs
-from ..metrics.background import Background
 from ..metrics.source_side import SourceSide
 from ..privacy import PrivacyModel
 from ..progress import Progress

@@ -18,13 +18,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..algorithms.base import Partitioning, lca_kinds
+from ..background import Background
 from ..catalog import Column, Table
 from ..check import CheckResult, SaStats
 from ..db import Database
 from ..errors import InternalError
 from ..evaluator import SqlEvaluator, summary_of
 from ..inputs import Inputs
-from ..metrics.background import Background
 from ..metrics.compute import ReleaseAggregate
 from ..metrics.source_side import SourceSide
 from ..privacy import Distinct, PrivacyModel, UniqueDistinct

@@ -127,3 +127,48 @@ def test_construction_forms_theorem_1s_classes(sizes: list[int], l: int, seed: i
     assert np.bincount(gid[chosen], minlength=k).tolist() == [l] * k
     for g in range(k):
         assert len(set(bucket[gid == g].tolist())) == l
+
+
+def test_a_failing_greedy_stops_the_starts_thread(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The refinement's other starts run on a thread beside the greedy (bsgi/starts.py): when the greedy
+    fails, its error reaches the caller, the thread has ended and nothing is written."""
+    from ldiv_db.algorithms import bsgi
+
+    rng = np.random.default_rng(5)
+    n = 60
+    frame = pd.DataFrame(
+        {
+            "city": rng.choice(list("abcdef"), n),
+            "age": rng.integers(20, 40, n),
+            "kind": rng.choice(list("xyz"), n),
+            "sa": rng.choice(list("PQRSTU"), n),
+        }
+    )
+    jobs, asked = [], []
+    begin = bsgi.starts.begin
+
+    def spy(*args: Any) -> Any:
+        jobs.append(begin(*args))
+        return jobs[-1]
+
+    def slow(*args: Any) -> Any:  # the starts' work, until asked to stop (10 s at most)
+        asked.append(args[-1].wait(10))
+        raise bsgi.starts.Stopped
+
+    def fail(*args: Any, **kwargs: Any) -> Any:
+        raise RuntimeError("greedy failed")
+
+    monkeypatch.setattr(bsgi.starts, "begin", spy)
+    monkeypatch.setattr(bsgi.starts, "build", slow)
+    monkeypatch.setattr(bsgi.Bsgi, "_group", fail)
+    with Database.open(":memory:") as db:
+        make_table(db, "r", frame)
+        f = tmp_path / "city.csv"
+        f.write_text("\n".join(";".join(x) for x in CITY) + "\n", encoding="utf-8")
+        import_hierarchy(db, "r", "city", f)
+        with pytest.raises(Exception, match="greedy failed"):
+            ldiv_db.anonymize(db, "r", ["city", "age", "kind"], "sa", algorithm="bsgi", l=2, output="rel")
+        assert len(jobs) == 1 and not jobs[0]._thread.is_alive() and asked == [True]
+        assert db.con.execute(
+            "SELECT count(*) FROM information_schema.tables WHERE table_name = 'rel'"
+        ).fetchone() == (0,)

@@ -9,6 +9,7 @@ not tabled, included), classes of two sizes and several distinct keys."""
 
 from __future__ import annotations
 
+import threading
 from fractions import Fraction
 from typing import Any
 
@@ -125,6 +126,7 @@ def _run(cls: type[Refiner], case: dict[str, Any]) -> refine.Refined:
     refiner = cls(
         CostModel(case["attrs"]), case["codes"], case["distinct"], case["locality"], window=case["window"]
     )
+    refiner.workers = case.get("workers", refiner.workers)
     return refiner.run(case["gid"].copy())
 
 
@@ -239,3 +241,38 @@ def test_classes_of_three_are_priced_swap_by_swap() -> None:
     fast = refiner.run(case["gid"].copy())
     assert calls["bounds"] >= 1 and fast.moves == 1 and fast.il_after == 0
     _same(fast, _run(Plain, case))
+
+
+@settings(max_examples=40, deadline=None)
+@given(case=cases())
+def test_chunks_on_threads_apply_the_exchanges_of_one_thread(case: dict[str, Any]) -> None:
+    """A round's pairs priced in chunks on several threads (chunks of one pair here) apply exactly the
+    exchanges of the whole round on one thread."""
+    one = _run(Refiner, {**case, "workers": 1})
+    threads: set[str] = set()
+    saved = refine.CHUNK
+    refine.CHUNK = 1
+    try:
+        refiner = Refiner(
+            CostModel(case["attrs"]), case["codes"], case["distinct"], case["locality"], window=case["window"]
+        )
+        refiner.workers = 3
+        exchange, chunks, largest = refiner._exchange, refiner._chunks, [0]
+
+        def spy(*args: Any) -> int:
+            threads.add(threading.current_thread().name)
+            return exchange(*args)
+
+        def group(*args: Any) -> int:
+            largest[0] = max(largest[0], len(args[2]))
+            return chunks(*args)
+
+        refiner._exchange = spy  # type: ignore[method-assign]
+        refiner._chunks = group  # type: ignore[method-assign,assignment]
+        many = refiner.run(case["gid"].copy())
+    finally:
+        refine.CHUNK = saved
+    _same(many, one)
+    assert many.threads == 3
+    if largest[0] >= 2:  # a round had two pairs of one size combination or more: split over threads
+        assert len(threads) >= 2

@@ -5,6 +5,7 @@ distinct SA values in each class — and the exchange search started from it nev
 from __future__ import annotations
 
 import itertools
+import threading
 from fractions import Fraction
 from typing import Any
 
@@ -118,3 +119,27 @@ def test_split_partition_is_valid(case: dict[str, Any], tries: int) -> None:
     assert refined.il_before == partition_cost(refiner, out.gid)
     assert refined.il_after <= refined.il_before
     _classes_ok(refined.gid, value, k, n // k)
+
+
+class _StopAfter(threading.Event):
+    """Set once it has been asked ``calls`` times (the split asks once per level)."""
+
+    def __init__(self, calls: int) -> None:
+        super().__init__()
+        self.left = calls
+
+    def is_set(self) -> bool:
+        self.left -= 1
+        return self.left < 0
+
+
+def test_split_stops_between_levels() -> None:
+    rng = np.random.default_rng(3)
+    n = 400
+    value = np.tile(np.arange(4, dtype=np.int64), n // 4)
+    attrs = [Attribute("age", "numeric", Fraction(1), lo=0, hi=99, values=np.arange(100))]
+    refiner = Refiner(CostModel(attrs), [rng.integers(0, 100, n)], [value], np.arange(n, dtype=np.int64))
+    key = rng.permutation(n).astype(np.int64)
+    whole = split(refiner, key, 100, stop=_StopAfter(10**6))
+    assert whole is not None and whole.levels >= 3
+    assert split(refiner, key, 100, stop=_StopAfter(2)) is None  # asked before the third level: stopped

@@ -187,7 +187,7 @@ def test_an_error_in_a_shared_leaf_reaches_the_solving_thread(monkeypatch: pytes
 def test_background_result_lets_the_waiting_caller_help() -> None:
     import threading
 
-    from ldiv_db.metrics.background import Background
+    from ldiv_db.background import Background
 
     release = threading.Event()
     helped: list[str] = []
@@ -209,7 +209,7 @@ def test_stop_all_interrupts_and_waits_for_every_background_thread() -> None:
     process exits (the interpreter's end of such a thread aborts the process)."""
     import threading
 
-    from ldiv_db.metrics.background import Background, stop_all
+    from ldiv_db.background import Background, stop_all
 
     stop = threading.Event()
     asked: list[str] = []
@@ -227,7 +227,7 @@ def test_stop_all_interrupts_and_waits_for_every_background_thread() -> None:
 def test_cancel_waits_through_a_second_ctrl_c() -> None:
     import threading
 
-    from ldiv_db.metrics.background import Background
+    from ldiv_db.background import Background
 
     gate = threading.Event()
     calls: list[int] = []

@@ -27,8 +27,8 @@ Refinement (beyond the paper; ``--refine exchange``, the default; ``--refine non
 algorithm exactly): with a single SA and no individual column, a locality construction
 (:mod:`.construct`) and a split of the table form the same number of classes of l distinct values; the
 lowest-IL start among them and the greedy's classes whose DM is not above the greedy's
-(:func:`.split.best_start`) is then improved by exchanging rows between nearby classes (:mod:`.refine`)
-while every class keeps its size and never gains a repeated SA value or individual, so the class count and
+(:func:`.starts.best_start`; the two are built on a second thread while the greedy runs) is then
+improved by exchanging rows between nearby classes (:mod:`.refine`) while every class keeps its size and never gains a repeated SA value or individual, so the class count and
 CAVG stay the paper's and neither the DM nor the IL rises above it. The details report IL before/after, passes, moves.
 """
 
@@ -56,12 +56,12 @@ from ..base import Algorithm, AnonymizeRequest, Partitioning, lca_hierarchy_ids
 from ..shared.lca import labeller, lca_labels
 from ..shared.schedule import max_l_schedule
 from ..shared.trees import Kind, Tree, load_trees, qi_kinds
+from . import starts
 from .cells import locality_keys, locality_orders
-from .construct import construct
 from .cost import Attribute, CostModel
 from .engine import Cells, Engine, Result
-from .refine import REFINE, Refined, refine_details, refiner_for
-from .split import best_start, split_start
+from .refine import REFINE, Refined, refine_details
+from .starts import Starts, best_start
 
 DEFAULT_WINDOW = 12
 EXACT_BUDGET = 2_000_000  # fast mode runs the exact greedy when Σ_buckets rows × cells stays below this
@@ -200,11 +200,20 @@ class Bsgi(Algorithm):
         window = None if opts["exact"] else int(opts["window"])
         prep = self._prepare(request, l, window)
         t_sql = time.perf_counter()
-        result, greedy, waves, schedule = self._group(request, prep, l, window)
+        schedule = None if prep.variant else max_l_schedule(prep.sizes.tolist(), l)
+        beside = None  # the refinement's other starts, built while the greedy runs (:mod:`.starts`)
+        if opts["refine"] == "exchange":
+            beside = starts.begin(prep.cells, prep.cost, prep.order, ORDERS, l, schedule, opts["incorporate"])
+        try:
+            result, greedy, waves = self._group(request, prep, l, window, schedule)
+        except BaseException:
+            if beside is not None:
+                beside.cancel()
+            raise
         t_engine = time.perf_counter()
         refined, start = None, dict[str, Any]()
-        if opts["refine"] == "exchange":
-            result, refined, start = self._refine(request, prep, l, result, schedule)
+        if beside is not None:
+            result, refined, start = self._refine(prep, result, beside.result())
         t_refine = time.perf_counter()
         assignment, summary, labels = self._write(request, prep, result, l)
         t_end = time.perf_counter()
@@ -277,11 +286,10 @@ class Bsgi(Algorithm):
         return _Prepared(codes, extra, individual, weights, cost, sizes, order, orders, cells)
 
     def _group(
-        self, request: AnonymizeRequest, prep: _Prepared, l: int, window: int | None
-    ) -> tuple[Result, str, int | None, Any]:
+        self, request: AnonymizeRequest, prep: _Prepared, l: int, window: int | None, schedule: Any
+    ) -> tuple[Result, str, int | None]:
         """Select, group, incorporate (the paper's greedy, fast or exact)."""
         rng = random.Random(request.seed) if request.seed is not None else None
-        schedule = None if prep.variant else max_l_schedule(prep.sizes.tolist(), l)
         work = _exact_work(prep.cells)
         if window is None or work <= EXACT_BUDGET:
             greedy, engine_window, waves = "sequential, whole buckets (exact)", None, None
@@ -305,35 +313,19 @@ class Bsgi(Algorithm):
                 + (" and belong to different individuals" if prep.individual else ""),
                 "lower l, or drop secondary SAs / the individual column",
             )
-        return result, greedy, waves, schedule
+        return result, greedy, waves
 
     def _refine(
-        self, request: AnonymizeRequest, prep: _Prepared, l: int, greedy: Result, schedule: Any
+        self, prep: _Prepared, greedy: Result, beside: Starts
     ) -> tuple[Result, Refined, dict[str, Any]]:
-        """``--refine exchange``: the exchange search from the best start (:func:`.split.best_start`):
+        """``--refine exchange``: the exchange search from the best start (:func:`.starts.best_start`):
         the greedy's classes or (single SA, no individual column) the locality construction or the
         feasible split; exchanges never raise the IL, so it never exceeds the paper's."""
-        cells = prep.cells
-        keys = locality_keys(cells.codes, locality_orders(prep.order, ORDERS))
-        refiner = refiner_for(cells, prep.cost, keys)
-        starts: list[tuple[str, Result]] = [("greedy", greedy)]
-        info: dict[str, Any] = {}
-        if schedule is not None:
-            row_key = np.repeat(
-                keys.reshape(len(keys), -1)[:, 0], np.diff(np.append(cells.cell_start, cells.n))
-            )
-            rank = np.empty(cells.n, dtype=np.int64)
-            rank[np.argsort(row_key, kind="stable")] = np.arange(cells.n, dtype=np.int64)
-            chosen = construct(refiner.distinct[0], rank, l, schedule.classes)
-            engine = Engine(cells, prep.cost, l, criterion=request.options["incorporate"])
-            engine.adopt(chosen, *refiner.selection_states(chosen, schedule.classes))
-            starts.append(("locality", engine.run(None)))
-            starts, info = split_start(refiner, rank, greedy, starts)
-        start, chosen_info = best_start(starts, greedy, prep.cost)
-        refined = refiner.run(start.gid)
+        start, chosen_info = best_start(beside.candidates(greedy), greedy, prep.cost)
+        refined = beside.refiner.run(start.gid)
         refined.il_before = greedy.il_scaled
         start = dataclasses.replace(start, gid=refined.gid, il_scaled=refined.il_after)
-        return start, refined, {**chosen_info, **info}
+        return start, refined, {**chosen_info, **beside.info}
 
     def _write(
         self, request: AnonymizeRequest, prep: _Prepared, result: Result, l: int

@@ -53,17 +53,13 @@ ties). About log2(k) levels; each is a few sorts and segmented numpy reductions 
 
 from __future__ import annotations
 
-import dataclasses
-import time
+import threading
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from ..shared.trees import IntArray
-from .cost import CostModel
-from .engine import Result
 from .refine import Refiner
 
 TRIES = 3  # a node is cut along the best of its TRIES widest QIs
@@ -293,10 +289,12 @@ class Split:
     near: int  # cuts made by the near-prefix split (no admissible clean cut)
 
 
-def split(refiner: Refiner, key: IntArray, k: int, tries: int = TRIES) -> Split | None:
+def split(
+    refiner: Refiner, key: IntArray, k: int, tries: int = TRIES, stop: threading.Event | None = None
+) -> Split | None:
     """The feasible-split partition of the refiner's rows into k classes (sizes in {n//k, n//k + 1},
     distinct SA values in each), rows sorted second by ``key`` (the locality key); ``None`` when some SA
-    value has more than k rows (no such partition exists)."""
+    value has more than k rows (no such partition exists), or when ``stop`` is set (checked per level)."""
     n = len(key)
     value = refiner.distinct[0]
     if k < 1 or n < k or (n and int(np.bincount(value).max()) > k):
@@ -305,6 +303,8 @@ def split(refiner: Refiner, key: IntArray, k: int, tries: int = TRIES) -> Split 
     lv = _Level(np.arange(n, dtype=np.int64), np.array([n], dtype=np.int64), np.array([k], dtype=np.int64))
     levels = 0
     while len(lv.lens):
+        if stop is not None and stop.is_set():
+            return None
         lv = sp.level(lv)
         levels += 1
     return Split(sp.gid, levels, sp.near)
@@ -322,38 +322,6 @@ def partition_cost(refiner: Refiner, gid: IntArray) -> int | float:
     return total
 
 
-def split_start(
-    refiner: Refiner, key: IntArray, greedy: Result, starts: list[tuple[str, Result]]
-) -> tuple[list[tuple[str, Result]], dict[str, Any]]:
-    """``starts`` with the feasible split of the greedy's class count appended (when it exists), and the
-    release details of the construction."""
-    t0 = time.perf_counter()
-    cut = split(refiner, key, greedy.classes)
-    if cut is None:
-        return starts, {"split": None}
-    il = partition_cost(refiner, cut.gid)
-    seconds = round(time.perf_counter() - t0, 4)
-    info = {"split": {"levels": cut.levels, "near_prefix_cuts": cut.near, "seconds": seconds}}
-    return [*starts, ("split", dataclasses.replace(greedy, gid=cut.gid, il_scaled=il))], info
-
-
 def dm(gid: IntArray) -> int:
     """Σ_G |G|² of a partition (row position → class)."""
     return int((np.bincount(gid).astype(np.int64) ** 2).sum())
-
-
-def best_start(
-    starts: list[tuple[str, Result]], greedy: Result, model: CostModel
-) -> tuple[Result, dict[str, Any]]:
-    """The exchange search's start: of the candidates with the greedy's class count and a DM not above
-    the greedy's (so DM and CAVG stay the paper's or better), the lowest IL; equal ILs go to the earlier
-    candidate (greedy, locality, split), so the choice is deterministic. The greedy always qualifies."""
-    limit = dm(greedy.gid)
-    fit = [(name, r) for name, r in starts if r.classes == greedy.classes and dm(r.gid) <= limit]
-    name, start = min(fit, key=lambda c: c[1].il_scaled)
-    info = {
-        "start": name,
-        "start_il": float(model.ncp(start.il_scaled)),
-        "start_candidates": {n: float(model.ncp(r.il_scaled)) for n, r in starts},
-    }
-    return start, info
