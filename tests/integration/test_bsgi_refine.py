@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 
 import ldiv_db
 from ldiv_db.algorithms.bsgi.construct import construct
+from ldiv_db.algorithms.shared.schedule import max_l_schedule
 from ldiv_db.db import Database
 from ldiv_db.errors import BadInput
 from ldiv_db.taxonomy import import_hierarchy
@@ -127,6 +128,45 @@ def test_construction_forms_theorem_1s_classes(sizes: list[int], l: int, seed: i
     assert np.bincount(gid[chosen], minlength=k).tolist() == [l] * k
     for g in range(k):
         assert len(set(bucket[gid == g].tolist())) == l
+
+
+def _construct_by_scan(bucket: np.ndarray, rank: np.ndarray, l: int, k: int) -> np.ndarray:
+    """The construction as bsgi/construct.py states it, every value's next row scanned for each class."""
+    n, m = len(bucket), int(bucket.max()) + 1
+    at = np.empty(n, dtype=np.int64)
+    at[rank] = np.arange(n)  # the row at each position of the locality order
+    placed, gid = np.zeros(n, dtype=bool), np.full(n, -1, dtype=np.int64)
+    rem = np.bincount(bucket, minlength=m)
+    for g in range(k):
+        heads = []  # (position of the value's first unplaced row, value)
+        for v in range(m):
+            rows = np.flatnonzero((bucket == v) & ~placed)
+            if len(rows):
+                heads.append((int(rank[rows].min()), v))
+        saturated = sorted(h for h in heads if rem[h[1]] >= k - g)
+        if len(saturated) >= l:
+            members = saturated[:l]
+        else:
+            members = saturated + sorted(h for h in heads if rem[h[1]] < k - g)[: l - len(saturated)]
+        for p, v in members:
+            placed[at[p]], gid[at[p]] = True, g
+            rem[v] -= 1
+    return gid
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    sizes=st.lists(st.integers(1, 12), min_size=2, max_size=12),
+    l=st.integers(2, 5),
+    seed=st.integers(0, 2**16),
+)
+def test_construction_takes_the_classes_the_scan_takes(sizes: list[int], l: int, seed: int) -> None:
+    """The heaps of bsgi/construct.py form exactly the classes of the plain scan over every value."""
+    assume(len(sizes) >= l)
+    bucket = np.repeat(np.arange(len(sizes)), sizes).astype(np.int64)
+    rank = np.random.default_rng(seed).permutation(len(bucket)).astype(np.int64)
+    k = max_l_schedule(sizes, l).classes
+    assert np.array_equal(construct(bucket, rank, l, k), _construct_by_scan(bucket, rank, l, k))
 
 
 def test_a_failing_greedy_stops_the_starts_thread(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
