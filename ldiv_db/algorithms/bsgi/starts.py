@@ -47,11 +47,12 @@ class Starts:
     info: dict[str, Any] = dataclasses.field(default_factory=dict)
 
     def candidates(self, greedy: Result) -> list[tuple[str, Result]]:
-        """The greedy's classes, then the locality construction and the split (when built)."""
+        """The greedy's classes, then the locality construction and the split (when built; the split only
+        with the greedy's class count, which with a schedule it always has)."""
         out = [("greedy", greedy)]
         if self.locality is not None:
             out.append(("locality", self.locality))
-        if self.split_gid is not None:
+        if self.split_gid is not None and int(self.split_gid.max()) + 1 == greedy.classes:
             out.append(("split", dataclasses.replace(greedy, gid=self.split_gid, il_scaled=self.split_il)))
         return out
 
