@@ -28,8 +28,9 @@ algorithm exactly): with a single SA and no individual column, a locality constr
 (:mod:`.construct`) and a split of the table form the same number of classes of l distinct values; the
 lowest-IL start among them and the greedy's classes whose DM is not above the greedy's
 (:func:`.starts.best_start`; the two are built on a second thread while the greedy runs) is then
-improved by exchanging rows between nearby classes (:mod:`.refine`) while every class keeps its size and never gains a repeated SA value or individual, so the class count and
-CAVG stay the paper's and neither the DM nor the IL rises above it. The details report IL before/after, passes, moves.
+improved by exchanging rows between nearby classes (:mod:`.refine`) while every class keeps its size and
+never gains a repeated SA value or individual, so the class count and CAVG stay the paper's and neither the
+DM nor the IL rises above it. The details report IL before/after, passes, moves.
 """
 
 from __future__ import annotations
