@@ -5,6 +5,7 @@ release's repeats, is verified under a model no weaker, and its IL is never abov
 
 from __future__ import annotations
 
+import importlib
 from pathlib import Path
 from typing import Any
 
@@ -212,3 +213,48 @@ def test_a_failing_greedy_stops_the_starts_thread(tmp_path: Path, monkeypatch: p
         assert db.con.execute(
             "SELECT count(*) FROM information_schema.tables WHERE table_name = 'rel'"
         ).fetchone() == (0,)
+
+
+def test_the_exchange_passes_report_progress(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A refined run reports the rounds of its exchange passes on the run's progress, pass after pass, so
+    a long refinement does not look stalled."""
+    anonymize_module = importlib.import_module("ldiv_db.anonymize")  # the package exports the function
+    seen: list[tuple[float, float | None, str]] = []
+
+    class Recorder:
+        def __init__(self, label: str, *, quiet: bool = False) -> None:
+            self.label = label
+
+        def update(self, done: float, total: float | None = None, note: str = "") -> None:
+            seen.append((done, total, note))
+
+        def done(self, note: str = "") -> None:
+            pass
+
+    monkeypatch.setattr(anonymize_module, "Progress", Recorder)
+    rng = np.random.default_rng(11)
+    n = 80
+    frame = pd.DataFrame(
+        {
+            "city": rng.choice(list("abcdef"), n),
+            "age": rng.integers(20, 60, n),
+            "kind": rng.choice(list("xyz"), n),
+            "sa": rng.choice(list("PQRSTU"), n),
+        }
+    )
+    with Database.open(":memory:") as db:
+        make_table(db, "r", frame)
+        f = tmp_path / "city.csv"
+        f.write_text("\n".join(";".join(x) for x in CITY) + "\n", encoding="utf-8")
+        import_hierarchy(db, "r", "city", f)
+        result = ldiv_db.anonymize(
+            db, "r", ["city", "age", "kind"], "sa", algorithm="bsgi", l=2, output="rel"
+        )
+    passes = result.details["refine"]["passes"]
+    notes = [note for _, _, note in seen]
+    assert passes >= 1
+    passes_seen = [int(note.split()[2]) for note in notes if note.startswith("exchange pass")]
+    assert passes_seen == sorted(passes_seen) and set(passes_seen) == set(range(1, passes + 1))
+    last = [(d, t) for d, t, note in seen if note == f"exchange pass {passes} (at most 10)"]
+    assert last and last[-1][0] == last[-1][1]
+    assert f"exchange pass {passes + 1} (at most 10)" not in notes

@@ -276,3 +276,30 @@ def test_chunks_on_threads_apply_the_exchanges_of_one_thread(case: dict[str, Any
     assert many.threads == 3
     if largest[0] >= 2:  # a round had two pairs of one size combination or more: split over threads
         assert len(threads) >= 2
+
+
+@settings(max_examples=30, deadline=None)
+@given(case=cases(), log=st.booleans())
+def test_progress_reports_every_round_of_every_pass(case: dict[str, Any], log: bool) -> None:
+    """The exchange search reports each round of each pass (rounds done, rounds per pass, which pass),
+    with the pair log and without it, and reporting changes no exchange."""
+    quiet = _run(Refiner, case)
+    refiner = Refiner(
+        CostModel(case["attrs"]), case["codes"], case["distinct"], case["locality"], window=case["window"]
+    )
+    refiner.skip_priced = log
+    seen: list[tuple[int, int, str]] = []
+    refiner.progress = lambda done, total, note: seen.append((done, total, note))
+    out = refiner.run(case["gid"].copy())
+    _same(out, quiet)
+    k = int(case["gid"].max()) + 1
+    per_pass = case["locality"].reshape(len(case["locality"]), -1).shape[1] * 3 * case["window"] * 2
+    if k < 2:
+        assert seen == []
+        return
+    expected = [
+        (done, per_pass, f"exchange pass {p} (at most {refine.MAX_PASSES})")
+        for p in range(1, out.passes + 1)
+        for done in range(1, per_pass + 1)
+    ]
+    assert seen == expected

@@ -214,7 +214,7 @@ class Bsgi(Algorithm):
         t_engine = time.perf_counter()
         refined, start = None, dict[str, Any]()
         if beside is not None:
-            result, refined, start = self._refine(prep, result, beside.result())
+            result, refined, start = self._refine(prep, result, beside.result(), request)
         t_refine = time.perf_counter()
         assignment, summary, labels = self._write(request, prep, result, l)
         t_end = time.perf_counter()
@@ -317,12 +317,14 @@ class Bsgi(Algorithm):
         return result, greedy, waves
 
     def _refine(
-        self, prep: _Prepared, greedy: Result, beside: Starts
+        self, prep: _Prepared, greedy: Result, beside: Starts, request: AnonymizeRequest
     ) -> tuple[Result, Refined, dict[str, Any]]:
         """``--refine exchange``: the exchange search from the best start (:func:`.starts.best_start`):
         the greedy's classes or (single SA, no individual column) the locality construction or the
-        feasible split; exchanges never raise the IL, so it never exceeds the paper's."""
+        feasible split; exchanges never raise the IL, so it never exceeds the paper's. Progress: the
+        rounds of each exchange pass."""
         start, chosen_info = best_start(beside.candidates(greedy), greedy, prep.cost)
+        beside.refiner.progress = request.progress.update
         refined = beside.refiner.run(start.gid)
         refined.il_before = greedy.il_scaled
         start = dataclasses.replace(start, gid=refined.gid, il_scaled=refined.il_after)

@@ -47,7 +47,7 @@ import contextlib
 import itertools
 import os
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Executor, ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
@@ -168,6 +168,8 @@ class Refiner:
         self._pairs = _PairLog()
         self.workers = workers()
         self._pool: Executor | None = None
+        # called after every round with (rounds done in this pass, rounds per pass, note)
+        self.progress: Callable[[int, int, str], None] | None = None
 
     # ------------------------------------------------------------------ class states
     def _states(self, members: IntArray) -> list[State]:
@@ -360,21 +362,30 @@ class Refiner:
     ) -> tuple[Any, int, int]:
         """Exchange passes until one gains less than ``min_gain`` of the IL; returns (IL, passes, moves)."""
         k, passes, moves = len(sizes), 0, 0
+        per_pass = self.locality.shape[1] * (3 if self.extremes else 1) * self.window * 2
         while passes < self.max_passes and k > 1:
             passes += 1
             self._active, self._changed = self._changed, np.zeros(k, dtype=bool)
+            note = f"exchange pass {passes} (at most {self.max_passes})"
             if log:
                 rounds = list(self._rounds(mem, sizes))
-                for (a, b), pid in zip(rounds, self._pairs.begin(rounds, k), strict=True):
+                pids = self._pairs.begin(rounds, k)
+                for done, ((a, b), pid) in enumerate(zip(rounds, pids, strict=True), start=1):
                     moves += self._round(mem, sizes, cost, a, b, pid)
+                    self._report(done, per_pass, note)
             else:
-                for a, b in self._rounds(mem, sizes):
+                for done, (a, b) in enumerate(self._rounds(mem, sizes), start=1):
                     moves += self._round(mem, sizes, cost, a, b, None)
+                    self._report(done, per_pass, note)
             now = (sizes * cost).sum().item()
             gained, il = il - now, now
             if gained <= self.min_gain * il:
                 break
         return il, passes, moves
+
+    def _report(self, done: int, total: int, note: str) -> None:
+        if self.progress is not None:
+            self.progress(done, total, note)
 
 
 def _best(swaps: tuple[np.ndarray[Any, Any], ...], delta: CostArray, now: CostArray, exact: bool) -> IntArray:
