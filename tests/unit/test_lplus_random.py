@@ -147,3 +147,76 @@ def test_full_domain_is_a_subset(case: tuple[list[Tax], list[Row], dict[str, F]]
             continue
         assert fd.cost == min(feasible)
         assert fs.cost is not None and fs.cost <= fd.cost
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(st.integers(-(2**40), 2**40), min_size=1, max_size=40),
+    st.lists(st.integers(0, 39), min_size=0, max_size=400),
+)
+def test_grouping_order_sorts_the_keys(values: list[int], picks: list[int]) -> None:
+    """The search's grouping permutation (hashed codes, ranks of the distinct keys, a 16-bit radix sort)
+    is a permutation that sorts the keys, whichever path it takes."""
+    import numpy as np
+
+    from ldiv_db.algorithms.lplus import partitions
+
+    keys = np.array([values[i % len(values)] for i in picks] or values, dtype=np.int64)
+    saved = partitions.FAST_GROUPING_MIN, partitions.FAST_GROUPING_SHARE
+    for low, share in [(0, 1.0), (0, 0.5), saved]:
+        partitions.FAST_GROUPING_MIN, partitions.FAST_GROUPING_SHARE = low, share
+        try:
+            order = partitions.grouping_order(keys)
+        finally:
+            partitions.FAST_GROUPING_MIN, partitions.FAST_GROUPING_SHARE = saved
+        assert np.array_equal(np.sort(order), np.arange(keys.size))
+        assert np.array_equal(keys[order], np.sort(keys))
+
+
+@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(problems())
+def test_fast_grouping_changes_no_search_and_no_release(
+    case: tuple[list[Tax], list[Row], dict[str, F]],
+) -> None:
+    """The search's evaluations group cells by the fast permutation (forced here on every key array) and
+    the release's evaluation by ``np.argsort``: the optimum, the counts of visited and pruned cuts and
+    the release (partition, deleted rows and suppressed SA per cell) are those of ``np.argsort``
+    everywhere, and the optimum is still the brute force's."""
+    import numpy as np
+
+    from ldiv_db.algorithms.lplus import partitions
+
+    taxes, rows, theta = case
+    saved = partitions.FAST_GROUPING_MIN, partitions.FAST_GROUPING_SHARE, partitions.grouping_order
+    for metric, scheme in COMBOS:
+        problem, _ = to_problem(taxes, rows, theta, metric, scheme)
+        runs = []
+        for fast in (True, False):
+            if fast:
+                partitions.FAST_GROUPING_MIN, partitions.FAST_GROUPING_SHARE = 0, 1.0
+            else:
+                partitions.grouping_order = np.argsort  # type: ignore[assignment]
+            try:
+                result = Search(problem).run()
+                release = Search(problem).apply(result.cut) if result.cut is not None else None
+            finally:
+                partitions.FAST_GROUPING_MIN, partitions.FAST_GROUPING_SHARE, partitions.grouping_order = (
+                    saved
+                )
+            runs.append((result, release))
+        (fast_r, fast_rel), (plain_r, plain_rel) = runs
+        assert (fast_r.cost, fast_r.cut, fast_r.visited, fast_r.pruned) == (
+            plain_r.cost,
+            plain_r.cut,
+            plain_r.visited,
+            plain_r.pruned,
+        ), (metric, scheme)
+        if fast_rel is None or plain_rel is None:
+            assert fast_rel is plain_rel is None
+            continue
+        for x, y in zip(fast_rel, plain_rel, strict=True):
+            assert np.array_equal(np.asarray(x, dtype=object), np.asarray(y, dtype=object)), (metric, scheme)
+        expected = optimum(brute_force(taxes, rows, theta, metric, scheme))
+        assert (fast_r.cost is None) == (expected is None)
+        if expected is not None:
+            assert fast_r.cost is not None and F(fast_r.cost, fast_r.unit) == expected

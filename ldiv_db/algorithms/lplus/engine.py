@@ -255,7 +255,7 @@ class Search:
         if idx.size == 0:
             return 0, 0, 0, 0
         metric, scheme = self.p.metric, self.p.scheme
-        P = split(idx, self.ks, self.cnt, self.m, self.tp, self.tq)
+        P = split(idx, self.ks, self.cnt, self.m, self.tp, self.tq, exact=self._want_detail)
         minrm = min_removals(P, metric, scheme)
         D, pdel = recursive_deletions(P, scheme in ("viorec", "allrec"))
         kept, dele, supp, feasible = scheme_counts(P, scheme, D)

@@ -11,11 +11,32 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+import pandas as pd
 
 from ...taxonomy.arrays import IntArray
 from .problem import Metric, Scheme, starts
 
 BoolArray = npt.NDArray[np.bool_]
+
+FAST_GROUPING_MIN = 4096  # fewer keys: numpy's argsort is as quick as hashing them first
+FAST_GROUPING_SHARE = 0.5  # more distinct keys than this share of the keys: hashing them saves nothing
+
+
+def grouping_order(keys: IntArray) -> IntArray:
+    """A permutation that sorts ``keys`` ascending, for the places where only the grouping of equal keys
+    matters, not their order among themselves. When the keys repeat (a search's partition and
+    sub-partition keys do: few distinct values over many cells), they are hashed into codes
+    (``pandas.factorize``, linear), the distinct keys alone are sorted into ranks, and the ranks are
+    sorted by numpy's 16-bit radix sort: 2.5–3× faster than ``np.argsort`` on 100k–1M keys with up to
+    60k distinct values. Otherwise (few keys, or more than 65,535 distinct) ``np.argsort``."""
+    if keys.size < FAST_GROUPING_MIN:
+        return np.argsort(keys)
+    codes, uniq = pd.factorize(keys)
+    if uniq.size > min(65_535, keys.size * FAST_GROUPING_SHARE):
+        return np.argsort(keys)
+    rank = np.empty(uniq.size, dtype=np.uint16)
+    rank[np.argsort(uniq)] = np.arange(uniq.size, dtype=np.uint16)
+    return np.argsort(rank[codes], kind="stable")
 
 
 @dataclass
@@ -45,10 +66,16 @@ class Parts:
         return np.repeat(np.arange(self.pstart.size), np.diff(np.append(self.pstart, self.idx_s.size)))
 
 
-def split(idx: IntArray, ks: IntArray, cnt: IntArray, m: int, tp: IntArray, tq: IntArray) -> Parts:
-    """Sort the cells ``idx`` by ``ks`` (partition key · m + SA code) into pairs and partitions."""
+def split(
+    idx: IntArray, ks: IntArray, cnt: IntArray, m: int, tp: IntArray, tq: IntArray, *, exact: bool = True
+) -> Parts:
+    """Sort the cells ``idx`` by ``ks`` (partition key · m + SA code) into pairs and partitions. The
+    figures of the pairs and partitions do not depend on the order of the cells within a pair, but the
+    rows a release deletes do (SPEC §5.3: a pair's deletions are taken in cell order): with ``exact``
+    (the release's evaluation) the cells are ordered by ``np.argsort`` as they always were; the search's
+    evaluations pass ``exact=False`` and take the faster :func:`grouping_order`."""
     comp = ks[idx]
-    order = np.argsort(comp)
+    order = np.argsort(comp) if exact else grouping_order(comp)
     comp_s = comp[order]
     idx_s = idx[order]
     c_s = cnt[idx_s]
@@ -166,7 +193,7 @@ def _dm_spec_bound(P: Parts, spec_s: IntArray, D: IntArray, scheme: Scheme, tota
     cells_g = np.repeat(np.arange(G), np.diff(np.append(P.first_cell, P.idx_s.size)))
     # Cut_spec sub-partitions: the spec key refines the partition key, so sorting by it alone groups
     # them (and they nest in the partitions)
-    o = np.argsort(spec_s)
+    o = grouping_order(spec_s)  # sums per sub-partition: the order within one does not matter
     st = starts(spec_s[o])
     size = np.add.reduceat(c[o], st)
     grp = cells_g[o][st]
@@ -177,7 +204,7 @@ def _dm_spec_bound(P: Parts, spec_s: IntArray, D: IntArray, scheme: Scheme, tota
     # partitions that lose rows need the sort
     sel = np.flatnonzero(D[grp] > 0)
     g2, s2 = grp[sel], size[sel]
-    o2 = np.argsort(g2 * (int(s2.max()) + 1) + s2)
+    o2 = grouping_order(g2 * (int(s2.max()) + 1) + s2)  # equal keys are equal sizes
     g2, s2 = g2[o2], s2[o2]
     cum = np.cumsum(s2)
     st2 = starts(g2)
@@ -194,7 +221,7 @@ def _cm_spec_bound(
     """CM lower bounds of non-homogeneous partitions: the minority of each Cut_spec sub-partition."""
     G, n = P.G, P.n
     cells_g = np.repeat(np.arange(G), np.diff(np.append(P.first_cell, P.idx_s.size)))
-    o = np.argsort(spec_s * ncls + klass_s)
+    o = grouping_order(spec_s * ncls + klass_s)  # sums per (sub-partition, class)
     sg, sp, sk, sc = cells_g[o], spec_s[o], klass_s[o], P.c_s[o]
     newsub = np.ones(sp.size, dtype=bool)
     np.not_equal(sp[1:], sp[:-1], out=newsub[1:])
