@@ -170,21 +170,28 @@ def test_construction_takes_the_classes_the_scan_takes(sizes: list[int], l: int,
     assert np.array_equal(construct(bucket, rank, l, k), _construct_by_scan(bucket, rank, l, k))
 
 
+def _random_city_table(db: Database, tmp_path: Path, *, seed: int, n: int, max_age: int) -> None:
+    """Table ``r`` of n random rows (city with the CITY hierarchy, age 20..max_age − 1, kind, SA ``sa``)."""
+    rng = np.random.default_rng(seed)
+    frame = pd.DataFrame(
+        {
+            "city": rng.choice(list("abcdef"), n),
+            "age": rng.integers(20, max_age, n),
+            "kind": rng.choice(list("xyz"), n),
+            "sa": rng.choice(list("PQRSTU"), n),
+        }
+    )
+    make_table(db, "r", frame)
+    f = tmp_path / "city.csv"
+    f.write_text("\n".join(";".join(x) for x in CITY) + "\n", encoding="utf-8")
+    import_hierarchy(db, "r", "city", f)
+
+
 def test_a_failing_greedy_stops_the_starts_thread(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The refinement's other starts run on a thread beside the greedy (bsgi/starts.py): when the greedy
     fails, its error reaches the caller, the thread has ended and nothing is written."""
     from ldiv_db.algorithms import bsgi
 
-    rng = np.random.default_rng(5)
-    n = 60
-    frame = pd.DataFrame(
-        {
-            "city": rng.choice(list("abcdef"), n),
-            "age": rng.integers(20, 40, n),
-            "kind": rng.choice(list("xyz"), n),
-            "sa": rng.choice(list("PQRSTU"), n),
-        }
-    )
     jobs, asked = [], []
     begin = bsgi.starts.begin
 
@@ -203,10 +210,7 @@ def test_a_failing_greedy_stops_the_starts_thread(tmp_path: Path, monkeypatch: p
     monkeypatch.setattr(bsgi.starts, "build", slow)
     monkeypatch.setattr(bsgi.Bsgi, "_group", fail)
     with Database.open(":memory:") as db:
-        make_table(db, "r", frame)
-        f = tmp_path / "city.csv"
-        f.write_text("\n".join(";".join(x) for x in CITY) + "\n", encoding="utf-8")
-        import_hierarchy(db, "r", "city", f)
+        _random_city_table(db, tmp_path, seed=5, n=60, max_age=40)
         with pytest.raises(Exception, match="greedy failed"):
             ldiv_db.anonymize(db, "r", ["city", "age", "kind"], "sa", algorithm="bsgi", l=2, output="rel")
         assert len(jobs) == 1 and not jobs[0]._thread.is_alive() and asked == [True]
@@ -232,21 +236,8 @@ def test_the_exchange_passes_report_progress(tmp_path: Path, monkeypatch: pytest
             pass
 
     monkeypatch.setattr(anonymize_module, "Progress", Recorder)
-    rng = np.random.default_rng(11)
-    n = 80
-    frame = pd.DataFrame(
-        {
-            "city": rng.choice(list("abcdef"), n),
-            "age": rng.integers(20, 60, n),
-            "kind": rng.choice(list("xyz"), n),
-            "sa": rng.choice(list("PQRSTU"), n),
-        }
-    )
     with Database.open(":memory:") as db:
-        make_table(db, "r", frame)
-        f = tmp_path / "city.csv"
-        f.write_text("\n".join(";".join(x) for x in CITY) + "\n", encoding="utf-8")
-        import_hierarchy(db, "r", "city", f)
+        _random_city_table(db, tmp_path, seed=11, n=80, max_age=60)
         result = ldiv_db.anonymize(
             db, "r", ["city", "age", "kind"], "sa", algorithm="bsgi", l=2, output="rel"
         )
