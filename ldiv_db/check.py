@@ -4,10 +4,11 @@ verdict of a chosen model, computed in SQL on the compressed partition."""
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any
+from typing import Any, TypeVar
 
 from .db import Database
 from .errors import BadInput
@@ -16,7 +17,9 @@ from .inputs import Inputs, resolve_inputs
 from .options import parse_int
 from .privacy import PrivacyModel
 from .privacy.spec import ModelSpec, model_spec
-from .stats import PartitionSummary, RecursiveBound
+from .stats import PartitionSummary, RecursiveBound, Verdict
+
+T = TypeVar("T")
 
 
 def _frac(x: Fraction | None) -> str | None:
@@ -194,7 +197,9 @@ def check(
         privacy = spec.build(inputs)
         if privacy is not None:
             spec.check_values(database, inputs, strict=False)
-        return evaluate(database, inputs, privacy, null_as_value=null_as_value, worst=worst, t0=t0, q0=q0)
+        return evaluate(
+            database, inputs, privacy, null_as_value=null_as_value, worst=worst, t0=t0, q0=q0, split=True
+        )
     finally:
         database.drop_work_tables()
         if database is not db:
@@ -211,34 +216,159 @@ def evaluate(
     t0: float | None = None,
     q0: int | None = None,
     prefix: str = "check",
+    split: bool = False,
+    parts: int | None = None,
 ) -> CheckResult:
-    """Run the statistics (and the model) on resolved inputs; used by check and by release verification."""
+    """Run the statistics (and the model) on resolved inputs; used by check and by release verification.
+
+    With ``split`` (a read of committed data: ``check``), the groups are divided among the sessions the
+    engine offers for the source's size (:meth:`Database.snapshot_sessions`: several PostgreSQL sessions
+    on one snapshot above 200,000 rows), each part built and judged beside the others, and the parts'
+    results merged exactly — a group is never split. ``parts`` forces that many parts (on one session
+    they run one after another): the tests compare a split evaluation with the whole one."""
     t0 = time.perf_counter() if t0 is None else t0
     q0 = db.queries if q0 is None else q0
     keys = [inputs.group.ident] if inputs.group else [c.ident for c in inputs.qi]
-    ev = SqlEvaluator(
-        db, inputs.table.ref, keys, [c.ident for c in inputs.sa], null_as_value=null_as_value, prefix=prefix
-    ).build()
-    summaries = ev.summary()
-    profile = ev.recursive_profile([s.distinct_l for s in summaries])
-    per_sa = [SaStats(col.name, s, profile.get(s.s, [])) for col, s in zip(inputs.sa, summaries, strict=True)]
-    first = summaries[0]
-    result = CheckResult(
-        table=inputs.table.name,
-        keys=[k.name for k in keys],
-        sa=[c.name for c in inputs.sa],
-        rows=first.rows,
-        groups=first.groups,
-        k=first.k,
-        per_sa=per_sa,
-    )
-    if privacy is not None:
-        v = ev.verdict(privacy, worst)
-        result.model = privacy
-        result.satisfied = v.satisfied
-        result.violating_groups = v.violating_groups
-        result.violating_rows = v.violating_rows
-        result.worst = ev.group_keys(list(v.worst_gids))
+    splittable = (split or parts is not None) and (privacy is None or privacy.per_part)
+    with db.snapshot_sessions(inputs.rows if splittable else 0) as sessions:
+        if splittable and parts is not None and len(sessions) == 1:
+            sessions = sessions * parts
+        n = len(sessions)
+        shared = len({id(session) for session in sessions}) < n  # then the parts name their tables apart
+        evs = [
+            SqlEvaluator(
+                session,
+                inputs.table.ref,
+                keys,
+                [c.ident for c in inputs.sa],
+                null_as_value=null_as_value,
+                prefix=f"{prefix}_p{i}" if shared else prefix,  # alike: translated once for all sessions
+                part=(i, n),
+            )
+            for i, session in enumerate(sessions)
+        ]
+
+        def built(ev: SqlEvaluator) -> tuple[list[PartitionSummary], Judged | None]:
+            # split: each part judges at once, so its session works on without waiting for the others
+            judged = None if privacy is None or n == 1 else _judged(ev, privacy, worst)
+            return ev.build().summary(), judged
+
+        firsts = _each(evs, built)
+        summaries = merge_summaries([f[0] for f in firsts])
+        max_ls = [s.distinct_l for s in summaries]
+        profile = merge_profiles(_each(evs, lambda ev: ev.recursive_profile(max_ls)))
+        first = summaries[0]
+        result = CheckResult(
+            table=inputs.table.name,
+            keys=[k.name for k in keys],
+            sa=[c.name for c in inputs.sa],
+            rows=first.rows,
+            groups=first.groups,
+            k=first.k,
+            per_sa=[
+                SaStats(c.name, s, profile.get(s.s, [])) for c, s in zip(inputs.sa, summaries, strict=True)
+            ],
+        )
+        if privacy is not None:
+            result.model = privacy
+            _merge_verdicts(result, evs, privacy, [f[1] for f in firsts], worst)
     result.seconds = time.perf_counter() - t0
     result.queries = db.queries - q0
     return result
+
+
+Judged = tuple[Verdict, list[tuple[float, int, int]]]
+
+
+def _judged(ev: SqlEvaluator, privacy: PrivacyModel, worst: int) -> Judged:
+    """One part's verdict counts and its worst groups as (severity, size, gid)."""
+    ev.build()
+    return ev.verdict(privacy, 0), ev.worst_groups(privacy, worst)
+
+
+def _merge_verdicts(
+    result: CheckResult,
+    evs: list[SqlEvaluator],
+    privacy: PrivacyModel,
+    judged: list[Judged | None],
+    worst: int,
+) -> None:
+    """The verdict of the whole from the parts': violations add up, the worst groups of all parts are
+    ordered as one verdict orders them (severity, then size, then id) and named by their keys."""
+    if len(evs) == 1:
+        v = evs[0].verdict(privacy, worst)
+        result.satisfied, result.violating_groups, result.violating_rows = (
+            v.satisfied,
+            v.violating_groups,
+            v.violating_rows,
+        )
+        result.worst = evs[0].group_keys(list(v.worst_gids))
+        return
+    parts = [j for j in judged if j is not None]
+    result.violating_groups = sum(v.violating_groups for v, _ in parts)
+    result.violating_rows = sum(v.violating_rows for v, _ in parts)
+    result.satisfied = result.violating_groups == 0
+    ranked = sorted((-sev, -size, gid, i) for i, (_, rows) in enumerate(parts) for sev, size, gid in rows)[
+        :worst
+    ]
+    if not any(ev.exact_ids for ev in evs):  # a hashed id names its group alike in every part: one lookup
+        result.worst = evs[0].group_keys([gid for *_, gid, _ in ranked])
+        return
+    mine = [[gid for *_, gid, part in ranked if part == i] for i in range(len(evs))]  # each part's own ids
+    named = _each(evs, lambda ev: {g["gid"]: g for g in ev.group_keys(mine[ev.part[0]])})
+    result.worst = [named[part][gid] for *_, gid, part in ranked]
+
+
+def _each(evs: list[SqlEvaluator], step: Callable[[SqlEvaluator], T]) -> list[T]:
+    """``step`` on every part: on their own sessions at once (the first in this thread; a failure or
+    Ctrl-C here cancels the others' statements), or one after another where the parts share a session."""
+    if len(evs) == 1 or len({id(ev.db) for ev in evs}) < len(evs):
+        return [step(ev) for ev in evs]
+    with ThreadPoolExecutor(max_workers=len(evs) - 1, thread_name_prefix="ldiv-part") as pool:
+        others = [pool.submit(step, ev) for ev in evs[1:]]
+        try:
+            return [step(evs[0]), *(f.result() for f in others)]
+        except BaseException:
+            for ev in evs[1:]:
+                ev.db.interrupt()
+            raise
+
+
+def merge_summaries(parts: Sequence[Sequence[PartitionSummary]]) -> list[PartitionSummary]:
+    """Per SA, the statistics of the union of disjoint sets of groups."""
+    by_s: dict[int, list[PartitionSummary]] = {}
+    for part in parts:
+        for x in part:
+            by_s.setdefault(x.s, []).append(x)
+    out = []
+    for s, xs in sorted(by_s.items()):
+        entropies = [x.min_entropy for x in xs if x.min_entropy is not None]
+        freqs = [x.frequency_l for x in xs if x.frequency_l is not None]
+        out.append(
+            PartitionSummary(
+                s=s,
+                groups=sum(x.groups for x in xs),
+                rows=sum(x.rows for x in xs),
+                k=min(x.k for x in xs),
+                distinct_l=min(x.distinct_l for x in xs),
+                min_entropy=min(entropies) if entropies else None,
+                frequency_l=min(freqs) if freqs else None,
+            )
+        )
+    return out
+
+
+def merge_profiles(
+    parts: Sequence[Mapping[int, Sequence[RecursiveBound]]],
+) -> dict[int, list[RecursiveBound]]:
+    """Per SA and l, the largest c_above of any part: recursive (c,l) holds in every group above it."""
+    best: dict[tuple[int, int], Fraction] = {}
+    for part in parts:
+        for s, bounds in part.items():
+            for b in bounds:
+                key = (s, b.l)
+                best[key] = max(best.get(key, b.c_above), b.c_above)
+    out: dict[int, list[RecursiveBound]] = {}
+    for (s, l_value), c in sorted(best.items()):
+        out.setdefault(s, []).append(RecursiveBound(l_value, c))
+    return out

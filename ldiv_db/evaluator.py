@@ -35,6 +35,7 @@ class SqlEvaluator:
         *,
         null_as_value: bool = False,
         prefix: str = "part",
+        part: tuple[int, int] = (0, 1),
     ) -> None:
         self.db = db
         self.source = source
@@ -44,6 +45,7 @@ class SqlEvaluator:
         self.hist = db.work_table(f"{prefix}_hist")
         self.stats = db.work_table(f"{prefix}_stats")
         self.prefix = prefix
+        self.part = part  # (index, count): only the groups whose hashed id is index modulo count
         self.exact_ids = False
         self.raw_id: Ident | None = None  # exact ids that are this integer column's values
         self._built = False
@@ -79,9 +81,12 @@ class SqlEvaluator:
         return target
 
     def _histogram(self) -> None:
+        index, count = self.part
         self.db.run(
             render(
                 "partition/histogram.sql",
+                {"parts": count, "part": index},
+                partitioned=count > 1,
                 target=self.hist,
                 source=self.source,
                 keys=self.keys,
@@ -144,6 +149,13 @@ class SqlEvaluator:
         rec = self.db.records(render("privacy/summary.sql", {"worst": worst}, verdict=target))[0]
         vg = int(rec["violating_groups"])
         return Verdict(vg == 0, vg, int(rec["violating_rows"]), tuple(int(g) for g in rec["worst_gids"]))
+
+    def worst_groups(self, model: ModelLike, worst: int) -> list[tuple[float, int, int]]:
+        """The ``worst`` violating groups of the verdict :meth:`verdict` wrote for ``model``, worst first,
+        as (severity, size, gid): what merges the worst groups of several parts."""
+        target = self.work(f"verdict_{model.name}".replace("-", "_"))
+        q = render("privacy/worst.sql", {"worst": worst}, verdict=target)
+        return [(float(sev), int(size), int(gid)) for gid, sev, size in self.db.rows(q)]
 
     def group_keys(self, gids: Sequence[int]) -> list[dict[str, Any]]:
         if not gids:

@@ -529,6 +529,15 @@ class Database:
         self.steps.extend(side.steps)
         side.steps.clear()
 
+    def snapshot_sessions(self, rows: int) -> contextlib.AbstractContextManager[list[Database]]:
+        """Sessions reading one snapshot, among which a read of ``rows`` source rows is split by group
+        (``check``); here this one alone, as DuckDB runs each statement on all its threads. PostgreSQL
+        opens more for a large source (:meth:`PostgresDatabase.snapshot_sessions`)."""
+        return contextlib.nullcontext([self])
+
+    def interrupt(self) -> None:
+        """Cancel the statement this session runs in another thread (no-op where sessions are not split)."""
+
     # ------------------------------------------------------------------ work tables
     def work_table(self, name: str) -> TableRef:
         """A name for an intermediate table: temporary by default, schema ldiv_work with keep_work."""

@@ -43,6 +43,9 @@ class PrivacyModel(ABC):
 
     name: str = ""
     ls: tuple[int, ...] = ()
+    # the verdict reads only the evaluator's own tables, so a check split by group among sessions
+    # (ldiv_db/check.py) may apply it on each part; a model reading other tables leaves this False
+    per_part: bool = False
 
     @abstractmethod
     def apply(self, ev: SqlEvaluator, target: TableRef) -> None:

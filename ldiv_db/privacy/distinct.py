@@ -15,6 +15,7 @@ if TYPE_CHECKING:
 
 class Distinct(PrivacyModel):
     name = "distinct"
+    per_part = True
 
     def __init__(self, ls: tuple[int, ...]) -> None:
         self.ls = ls

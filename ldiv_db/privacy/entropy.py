@@ -24,6 +24,7 @@ def entropy(counts: Mapping[str, int] | list[int]) -> float:
 
 class Entropy(PrivacyModel):
     name = "entropy"
+    per_part = True
 
     def __init__(self, ls: tuple[int, ...]) -> None:
         self.ls = ls

@@ -20,6 +20,7 @@ def l_eligible(counts: Mapping[str, int] | list[int], l: int) -> bool:
 
 class Frequency(PrivacyModel):
     name = "frequency"
+    per_part = True
 
     def __init__(self, ls: tuple[int, ...]) -> None:
         self.ls = ls

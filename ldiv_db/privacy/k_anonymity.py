@@ -16,6 +16,7 @@ if TYPE_CHECKING:
 
 class KAnonymity(PrivacyModel):
     name = "k-anonymity"
+    per_part = True
 
     def __init__(self, k: int) -> None:
         if int(k) != k or k < 1:

@@ -24,6 +24,7 @@ def recursive_holds(counts: Sequence[int], l: int, c: Fraction) -> bool:
 
 class Recursive(PrivacyModel):
     name = "recursive"
+    per_part = True
 
     def __init__(self, ls: tuple[int, ...], c: Any) -> None:
         if c is None:

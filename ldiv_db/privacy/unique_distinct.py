@@ -17,6 +17,7 @@ if TYPE_CHECKING:
 
 class UniqueDistinct(PrivacyModel):
     name = "unique-distinct"
+    per_part = True
 
     def __init__(self, ls: tuple[int, ...]) -> None:
         self.ls = ls

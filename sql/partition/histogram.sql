@@ -1,8 +1,10 @@
 -- purpose: the compressed partition: per group (equal key tuple) and SA, the count of every SA value
--- params: none
+-- params: parts, part
 -- hints: many-groups
 -- returns: creates target(gid, gid2, s, v, unknown, n): gid = a 63-bit hash of the key tuple (or its dense rank when exact_ids), gid2 = an independent hash used to detect gid collisions, s = SA position (1-based), v = SA value as text, unknown = a NULL SA that counts in |G| but is no value (with null_as_value NULL is a value of its own), n = rows
 -- ref: DESIGN §5 (compress first); SPEC §0.1 (QI-groups, X(v)). Hashing the keys avoids sorting or storing them; partition/gid_check.sql proves the ids are collision-free before any verdict is trusted.
+--      partitioned: only the groups whose hashed id is part modulo parts (the other parts are built beside
+--      it, on other sessions: ldiv_db/check.py); a group is never split, so every statistic merges exactly
 {{ target | create_table }} AS
 {% if exact_ids %}
 WITH k AS (
@@ -18,6 +20,9 @@ SELECT r.rank_id AS gid, r.rank_id AS gid2, {{ loop.index }} AS s,
 FROM {{ source | table }} AS src
 JOIN r ON {% for key in keys %}r.{{ key | ident }} IS NOT DISTINCT FROM src.{{ key | ident }}{% if not loop.last %} AND {% endif %}{% endfor %}
 
+{% if partitioned %}
+WHERE CAST(hash({{ keys | idents(prefix='src') }}) >> 1 AS BIGINT) % $parts = $part
+{% endif %}
 GROUP BY ALL
 {% if not loop.last %}
 UNION ALL
@@ -33,6 +38,9 @@ SELECT
     {% if null_as_value %}false{% else %}{{ col | ident }} IS NULL{% endif %} AS unknown,
     count(*) AS n
 FROM {{ source | table }}
+{% if partitioned %}
+WHERE CAST(hash({{ keys | idents }}) >> 1 AS BIGINT) % $parts = $part
+{% endif %}
 GROUP BY ALL
 {% if not loop.last %}
 UNION ALL

@@ -107,8 +107,8 @@ def _golden(env: HostileEnv, name: str, q: Query) -> None:
     if env.db.dialect != "postgres":
         return
     text = ";\n".join(
-        sqlglot.transpile(s, read="postgres", write="postgres", pretty=True)[0]
-        for s in env.db._statements(q)  # type: ignore[attr-defined]
+        sqlglot.transpile(s.replace("%%", "%"), read="postgres", write="postgres", pretty=True)[0]
+        for s in env.db._statements(q)  # type: ignore[attr-defined]  # "%%": psycopg's literal %
     )
     golden = GOLDEN / (name.replace("/", "__"))
     if os.environ.get("UPDATE_GOLDEN"):

@@ -1,9 +1,11 @@
 DROP TABLE IF EXISTS "pg_temp"."wk hist's";
 /* purpose: the compressed partition: per group (equal key tuple) and SA, the count of every SA value */
-/* params: none */
+/* params: parts, part */
 /* hints: many-groups */
 /* returns: creates target(gid, gid2, s, v, unknown, n): gid = a 63-bit hash of the key tuple (or its dense rank when exact_ids), gid2 = an independent hash used to detect gid collisions, s = SA position (1-based), v = SA value as text, unknown = a NULL SA that counts in |G| but is no value (with null_as_value NULL is a value of its own), n = rows */
 /* ref: DESIGN §5 (compress first); SPEC §0.1 (QI-groups, X(v)). Hashing the keys avoids sorting or storing them; partition/gid_check.sql proves the ids are collision-free before any verdict is trusted. */
+/*      partitioned: only the groups whose hashed id is part modulo parts (the other parts are built beside */
+/*      it, on other sessions: ldiv_db/check.py); a group is never split, so every statistic merges exactly */
 CREATE TABLE "pg_temp"."wk hist's" AS
 WITH k AS (
   SELECT DISTINCT
@@ -51,6 +53,22 @@ JOIN r
     src."select" IS NULL
   )
   AND COALESCE(CAST(r."select" AS TEXT), '') = COALESCE(CAST(src."select" AS TEXT), '')
+WHERE
+  CAST((
+    HASH_RECORD_EXTENDED(
+      ROW(
+        CAST(src."it's" AS TEXT),
+        CAST(src."a""b" AS TEXT),
+        CAST(src."Zip Code" AS TEXT),
+        CAST(src."select" AS TEXT)
+      ),
+      0
+    ) & 9223372036854775807
+  ) >> 1 AS BIGINT) % (
+    CAST(%(parts)s AS BIGINT)
+  ) = (
+    CAST(%(part)s AS BIGINT)
+  )
 GROUP BY
   1,
   2,
@@ -91,6 +109,22 @@ JOIN r
     src."select" IS NULL
   )
   AND COALESCE(CAST(r."select" AS TEXT), '') = COALESCE(CAST(src."select" AS TEXT), '')
+WHERE
+  CAST((
+    HASH_RECORD_EXTENDED(
+      ROW(
+        CAST(src."it's" AS TEXT),
+        CAST(src."a""b" AS TEXT),
+        CAST(src."Zip Code" AS TEXT),
+        CAST(src."select" AS TEXT)
+      ),
+      0
+    ) & 9223372036854775807
+  ) >> 1 AS BIGINT) % (
+    CAST(%(parts)s AS BIGINT)
+  ) = (
+    CAST(%(part)s AS BIGINT)
+  )
 GROUP BY
   1,
   2,

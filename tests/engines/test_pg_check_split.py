@@ -1,0 +1,117 @@
+"""``check`` on PostgreSQL splits a large table's groups among sessions that share one snapshot
+(``PostgresDatabase.snapshot_sessions``): the same result as one session, the same committed data in every
+part even while another session writes, and nothing left behind."""
+
+from __future__ import annotations
+
+import random
+import threading
+from typing import Any
+
+import psycopg
+import pytest
+
+import ldiv_db
+from ldiv_db.db import postgres
+from ldiv_db.errors import BadInput
+from ldiv_db.evaluator import SqlEvaluator
+
+QI = ["age", "zip code"]
+ROWS = 3000
+
+
+def _table(url: str) -> None:
+    rng = random.Random(5)
+    with psycopg.connect(url, autocommit=True) as con:
+        con.execute('CREATE TABLE public."pa tients" (age int, "zip code" text, disease text, job text)')
+        with con.cursor().copy('COPY public."pa tients" FROM STDIN') as copy:
+            for _ in range(ROWS):
+                copy.write_row(
+                    (
+                        rng.randrange(20, 60),
+                        rng.choice(["130", "14'8", "15x"]),
+                        rng.choice(["flu", "HIV", "cancer", "it's"]),
+                        rng.choice(["a", "b", "c"]),
+                    )
+                )
+
+
+def _check(url: str, **model: Any) -> dict[str, Any]:
+    out = ldiv_db.check(url, 'public."pa tients"', QI, ["disease", "job"], **model).to_dict()
+    out.pop("seconds")
+    out.pop("queries")
+    return out
+
+
+@pytest.fixture
+def split_url(pg_url: str, monkeypatch: pytest.MonkeyPatch) -> str:
+    _table(pg_url)
+    monkeypatch.setattr(postgres, "READ_SESSIONS_MIN_ROWS", 1000)
+    return pg_url
+
+
+@pytest.mark.parametrize(
+    "model",
+    [{}, {"model": "recursive", "l": 2, "c": 3}, {"model": "entropy", "l": 2}],
+    ids=["stats", "rec", "ent"],
+)
+def test_three_sessions_give_the_result_of_one(
+    split_url: str, monkeypatch: pytest.MonkeyPatch, model: Any
+) -> None:
+    opened: list[str] = []
+    connect = postgres.PostgresDatabase.connect.__func__  # type: ignore[attr-defined]
+
+    def counting(cls: type, url: str, **kw: Any) -> Any:
+        opened.append(url)
+        return connect(cls, url, **kw)
+
+    monkeypatch.setattr(postgres.PostgresDatabase, "connect", classmethod(counting))
+    monkeypatch.setenv("LDIV_PG_READ_SESSIONS", "1")
+    one = _check(split_url, **model)
+    assert len(opened) == 1
+    monkeypatch.setenv("LDIV_PG_READ_SESSIONS", "3")
+    three = _check(split_url, **model)
+    assert len(opened) == 1 + 3  # the command's session and two more
+    assert three == one
+    assert one["rows"] == ROWS
+    with psycopg.connect(split_url, autocommit=True) as con:
+        left = con.execute(
+            "SELECT count(*) FROM pg_stat_activity WHERE application_name = 'ldiv_db'"
+        ).fetchone()
+        tables = con.execute(
+            "SELECT count(*) FROM pg_tables WHERE schemaname NOT IN ('pg_catalog', 'information_schema')"
+        ).fetchone()
+    assert left == (0,)  # every session closed
+    assert tables == (1,)  # the source alone: a check writes nothing
+
+
+def test_every_part_reads_the_snapshot_of_the_start(split_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Rows committed by another session after the check began are in no part, although the second part
+    starts building only after that commit."""
+    monkeypatch.setenv("LDIV_PG_READ_SESSIONS", "2")
+    committed = threading.Event()
+    build = SqlEvaluator.build
+
+    def racing(self: SqlEvaluator) -> SqlEvaluator:
+        if self.part == (0, 2) and not committed.is_set():
+            with psycopg.connect(split_url, autocommit=True) as writer:
+                writer.execute(
+                    "INSERT INTO public.\"pa tients\" SELECT age + 100, 'new', 'flu', 'a' FROM public.\"pa tients\""
+                )
+            committed.set()
+        elif self.part == (1, 2):
+            assert committed.wait(30)
+        return build(self)
+
+    monkeypatch.setattr(SqlEvaluator, "build", racing)
+    result = _check(split_url)
+    assert committed.is_set()
+    assert result["rows"] == ROWS
+    monkeypatch.setattr(SqlEvaluator, "build", build)
+    assert _check(split_url)["rows"] == 2 * ROWS  # the next check sees them
+
+
+def test_a_bad_session_count_is_named(split_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("LDIV_PG_READ_SESSIONS", "many")
+    with pytest.raises(BadInput, match="LDIV_PG_READ_SESSIONS"):
+        _check(split_url)
