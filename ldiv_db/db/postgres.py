@@ -13,6 +13,9 @@
   connection when a killed run left one behind; :meth:`insert_frame` sends frames with ``COPY``;
 * transactions are real (PostgreSQL's DDL is transactional): a release is all-or-nothing;
 * ``mode="read"`` refuses, in :meth:`_send`, every statement that writes outside ``pg_temp``;
+* :meth:`snapshot_sessions` gives a large read (``check``) more sessions on one exported snapshot, among
+  which it splits the groups: a read may only create temporary tables, which PostgreSQL never scans
+  with parallel workers, so more sessions are how it uses more than one core;
 * each statement waits at most ``lock_timeout`` (``LDIV_LOCK_TIMEOUT``, default 10 s) for a lock another
   session holds, then fails with a :class:`~ldiv_db.errors.BadInput` naming the tables involved.
 """
