@@ -230,7 +230,7 @@ def evaluate(
     q0 = db.queries if q0 is None else q0
     keys = [inputs.group.ident] if inputs.group else [c.ident for c in inputs.qi]
     splittable = (split or parts is not None) and (privacy is None or privacy.per_part)
-    with db.snapshot_sessions(inputs.rows if splittable else 0) as sessions:
+    with db.snapshot_sessions(inputs.rows, split=splittable) as sessions:
         if splittable and parts is not None and len(sessions) == 1:
             sessions = sessions * parts
         n = len(sessions)

@@ -529,10 +529,13 @@ class Database:
         self.steps.extend(side.steps)
         side.steps.clear()
 
-    def snapshot_sessions(self, rows: int) -> contextlib.AbstractContextManager[list[Database]]:
+    def snapshot_sessions(
+        self, rows: int, *, split: bool = True
+    ) -> contextlib.AbstractContextManager[list[Database]]:
         """Sessions reading one snapshot, among which a read of ``rows`` source rows is split by group
-        (``check``); here this one alone, as DuckDB runs each statement on all its threads. PostgreSQL
-        opens more for a large source (:meth:`PostgresDatabase.snapshot_sessions`)."""
+        (``check``; ``split=False``: one session, for a read that cannot be split); here this one alone,
+        as DuckDB runs each statement on all its threads. PostgreSQL opens more for a large source
+        (:meth:`PostgresDatabase.snapshot_sessions`)."""
         return contextlib.nullcontext([self])
 
     def interrupt(self) -> None:

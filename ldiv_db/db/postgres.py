@@ -13,9 +13,8 @@
   connection when a killed run left one behind; :meth:`insert_frame` sends frames with ``COPY``;
 * transactions are real (PostgreSQL's DDL is transactional): a release is all-or-nothing;
 * ``mode="read"`` refuses, in :meth:`_send`, every statement that writes outside ``pg_temp``;
-* :meth:`snapshot_sessions` gives a large read (``check``) more sessions on one exported snapshot, among
-  which it splits the groups: a read may only create temporary tables, which PostgreSQL never scans
-  with parallel workers, so more sessions are how it uses more than one core;
+* :meth:`snapshot_sessions`: a large read (``check``) splits its groups among sessions on one snapshot
+  (its temporary tables are never scanned in parallel: more sessions are how it uses more cores);
 * each statement waits at most ``lock_timeout`` (``LDIV_LOCK_TIMEOUT``, default 10 s) for a lock another
   session holds, then fails with a :class:`~ldiv_db.errors.BadInput` naming the tables involved.
 """
@@ -56,11 +55,11 @@ ANALYZE_MIN_ROWS = 100_000
 # a template's plan hints (render.PLAN_HINTS) as settings for its statements only. many-groups: a hash
 # aggregate runs in the leader alone, where sorting runs in the parallel workers and the groups stream
 # out of the merge (a 1M-row check: the histogram, 1M rows into 858,000 groups, 1.6 → 1.3 s; the group
-# statistics, those rows into 662,000 groups, 1.2 → 0.75 s)
+# statistics, those rows into 662,000 groups, 1.2 → 0.75 s). Over a source of at most SMALL_SOURCE_ROWS
+# rows no hint applies: no parallel plan is chosen there, and in one process hashing is the faster
+# aggregate (Adult's histogram, 30,162 rows into 18,109 groups: 42 → 34 ms)
 _HINT_SETTINGS = {"many-groups": ("enable_hashagg", "off")}
-# a read (check) of at least this many source rows is split by group among LDIV_PG_READ_SESSIONS sessions
-# (default 2) that share one snapshot: PostgreSQL runs each statement over a temporary table in one
-# process, so sessions are how a read uses more than one core (1M rows: 3.4-4.3 -> 2.5-2.7 s)
+# a check of at least this many rows splits its groups among sessions (snapshot_sessions)
 READ_SESSIONS_MIN_ROWS = 200_000
 MIN_SERVER_VERSION = 140000  # hash_record_extended (the 64-bit ids of hash())
 # Session settings for ldiv_db's statements: they are few, large and analytic. JIT compilation costs
@@ -81,12 +80,10 @@ _TRANSLATING = threading.Lock()
 
 def _read_sessions() -> int:
     text = os.environ.get("LDIV_PG_READ_SESSIONS", "2")
-    if not text.isdigit() or not 1 <= int(text) <= 64:
-        raise BadInput(
-            f"LDIV_PG_READ_SESSIONS is {text!r}; it is the number of PostgreSQL sessions a large check uses",
-            "set it to a whole number from 1 (one session) to 64, e.g. the server's core count",
-        )
-    return int(text)
+    if text.isdigit() and 1 <= int(text) <= 64:
+        return int(text)
+    what = f"LDIV_PG_READ_SESSIONS is {text!r}; it is the number of PostgreSQL sessions a large check uses"
+    raise BadInput(what, "set it to a whole number from 1 (one session) to 64, e.g. the server's cores")
 
 
 class _NumericLoader(Loader):
@@ -133,6 +130,7 @@ class PostgresDatabase(Database):
             url  # for the sessions of snapshot_sessions; never shown (self.path is without the password)
         )
         self._work_schema: str | None = None  # set within parallel_work
+        self._source_rows: int | None = None  # the rows of the source the current block works on, if known
 
     # ------------------------------------------------------------------ opening
     @classmethod
@@ -206,11 +204,20 @@ class PostgresDatabase(Database):
         """A run over more than :data:`SMALL_SOURCE_ROWS` rows makes its work tables in
         :meth:`parallel_work`; a smaller one keeps them temporary (its tables are too small for parallel
         workers to pay: the release of a 30,000-row table got slower, not faster)."""
-        if rows > SMALL_SOURCE_ROWS:
-            with self.parallel_work():
+        with self._sized(rows):
+            if rows > SMALL_SOURCE_ROWS:
+                with self.parallel_work():
+                    yield
+            else:
                 yield
-        else:
+
+    @contextlib.contextmanager
+    def _sized(self, rows: int) -> Iterator[None]:  # the block works on a source of rows rows (plan hints)
+        before, self._source_rows = self._source_rows, rows
+        try:
             yield
+        finally:
+            self._source_rows = before
 
     @contextlib.contextmanager
     def parallel_work(self) -> Iterator[None]:
@@ -245,44 +252,51 @@ class PostgresDatabase(Database):
                 self.raw_rows(f"DROP SCHEMA IF EXISTS {quote(schema)} CASCADE")
 
     @contextlib.contextmanager
-    def snapshot_sessions(self, rows: int) -> Iterator[list[Database]]:
-        """For a read of at least :data:`READ_SESSIONS_MIN_ROWS` rows: this session and
+    def snapshot_sessions(self, rows: int, *, split: bool = True) -> Iterator[list[Database]]:
+        """For a read (``split``) of at least :data:`READ_SESSIONS_MIN_ROWS` rows: this session and
         ``LDIV_PG_READ_SESSIONS - 1`` more (default 2 in all), each in a REPEATABLE READ transaction on
         the snapshot this one exports, so all of them read the same committed data; the transactions are
         rolled back at the end (a read writes nothing; its temporary tables go with them). Fewer if the
         server refuses a connection; only this one for a write connection or a smaller source."""
-        wanted = (
-            _read_sessions() if self.read_only and not self._in_tx and rows >= READ_SESSIONS_MIN_ROWS else 1
-        )
-        if wanted <= 1:
-            yield [self]
-            return
         others: list[PostgresDatabase] = []
+        with self._sized(rows):
+            try:
+                large = split and self.read_only and not self._in_tx and rows >= READ_SESSIONS_MIN_ROWS
+                if large and (more := _read_sessions() - 1) > 0:
+                    others = self._open_sessions(more, rows)
+                yield [self, *others]
+            finally:
+                for other in others:
+                    other.interrupt()
+                    other.close()
+                    self.absorb(other)
+                self._in_tx = False
+                if self.pg.info.transaction_status != psycopg.pq.TransactionStatus.IDLE:
+                    with contextlib.suppress(psycopg.Error):
+                        self.pg.execute(b"ROLLBACK")
+
+    def _open_sessions(self, n: int, rows: int) -> list[PostgresDatabase]:
         try:
             self.pg.execute(b"BEGIN ISOLATION LEVEL REPEATABLE READ")
             self._in_tx = True
             snapshot = str(self.pg.execute(b"SELECT pg_export_snapshot()").fetchone()[0])  # type: ignore[index]
-            for _ in range(wanted - 1):
-                try:
-                    other = type(self).connect(self._url, mode="read", migrate=False)
-                except LdivError:
-                    break  # e.g. too many connections: the sessions opened so far do the work
-                others.append(other)
+        except psycopg.Error as exc:
+            raise self._error("snapshot_sessions", "SELECT pg_export_snapshot()", exc) from None
+        others: list[PostgresDatabase] = []
+        for _ in range(n):
+            try:
+                other = type(self).connect(self._url, mode="read", migrate=False)
+            except LdivError:
+                break  # e.g. too many connections: the sessions opened so far do the work
+            try:
                 other.pg.execute(b"BEGIN ISOLATION LEVEL REPEATABLE READ")
                 other.pg.execute(pgsql.SQL("SET TRANSACTION SNAPSHOT {}").format(snapshot))
-                other._in_tx = True
-            yield [self, *others]
-        except psycopg.Error as exc:
-            raise self._error("snapshot_sessions", "BEGIN", exc) from None
-        finally:
-            for other in others:
-                other.interrupt()
+            except psycopg.Error:
                 other.close()
-                self.absorb(other)
-            self._in_tx = False
-            if self.pg.info.transaction_status != psycopg.pq.TransactionStatus.IDLE:
-                with contextlib.suppress(psycopg.Error):
-                    self.pg.execute(b"ROLLBACK")
+                break
+            other._in_tx, other._source_rows = True, rows
+            others.append(other)
+        return others
 
     def interrupt(self) -> None:
         with contextlib.suppress(psycopg.Error):
@@ -331,7 +345,8 @@ class PostgresDatabase(Database):
         params = _bound(query)
         cur = self.pg.cursor()
         created = -1  # rows of the table the previous statement created from a query
-        settings = [_HINT_SETTINGS[h] for h in sorted(query.hints) if h in _HINT_SETTINGS]
+        small = self._source_rows is not None and self._source_rows <= SMALL_SOURCE_ROWS
+        settings = [] if small else [_HINT_SETTINGS[h] for h in sorted(query.hints) if h in _HINT_SETTINGS]
         try:
             for name, value in settings:
                 cur.execute(f"SET {name} = {value}".encode())

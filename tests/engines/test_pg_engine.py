@@ -227,6 +227,19 @@ def test_a_many_groups_hint_sorts_for_its_statement_only(pg_url: str) -> None:
         assert db.scalar(plain) == "on"
 
 
+def test_the_many_groups_hint_applies_over_a_large_source_only(pg_url: str) -> None:
+    """Over a small source no plan is parallel, and in one process hashing aggregates faster."""
+    hinted = Query("t", "SELECT current_setting('enable_hashagg')", hints=frozenset({"many-groups"}))
+    with Database.open(pg_url) as db:
+        with db.threads_for(30_000):
+            assert db.scalar(hinted) == "on"
+        with db.snapshot_sessions(30_000):
+            assert db.scalar(hinted) == "on"
+        with db.threads_for(1_000_000):
+            assert db.scalar(hinted) == "off"
+        assert db.scalar(hinted) == "off"  # size unknown: the hint holds
+
+
 def test_transaction_rolls_back_ddl_and_rows(pg_url: str) -> None:
     with Database.open(pg_url) as db:
         ref = _people(db)
