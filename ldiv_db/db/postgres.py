@@ -266,8 +266,7 @@ class PostgresDatabase(Database):
                     others = self._open_sessions(more, rows)
                 yield [self, *others]
             finally:
-                for other in others:
-                    other.interrupt()
+                for other in others:  # idle: a part's failure cancelled the others' statements (check._each)
                     other.close()
                     self.absorb(other)
                 self._in_tx = False

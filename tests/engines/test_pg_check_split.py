@@ -115,3 +115,24 @@ def test_a_bad_session_count_is_named(split_url: str, monkeypatch: pytest.Monkey
     monkeypatch.setenv("LDIV_PG_READ_SESSIONS", "many")
     with pytest.raises(BadInput, match="LDIV_PG_READ_SESSIONS"):
         _check(split_url)
+
+
+def test_sessions_the_server_refuses_leave_the_work_to_the_others(
+    split_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """More sessions asked than the server's max_connections (40) allows: the sessions that opened
+    do the work, and the result is the one session's."""
+    monkeypatch.setenv("LDIV_PG_READ_SESSIONS", "1")
+    one = _check(split_url, model="recursive", l=2, c=3)
+    monkeypatch.setenv("LDIV_PG_READ_SESSIONS", "64")
+    opened: list[int] = []
+    connect = postgres.PostgresDatabase.connect.__func__  # type: ignore[attr-defined]
+
+    def counting(cls: type, url: str, **kw: Any) -> Any:
+        db = connect(cls, url, **kw)
+        opened.append(1)
+        return db
+
+    monkeypatch.setattr(postgres.PostgresDatabase, "connect", classmethod(counting))
+    assert _check(split_url, model="recursive", l=2, c=3) == one
+    assert 2 < len(opened) < 40
