@@ -13,8 +13,7 @@
   connection when a killed run left one behind; :meth:`insert_frame` sends frames with ``COPY``;
 * transactions are real (PostgreSQL's DDL is transactional): a release is all-or-nothing;
 * ``mode="read"`` refuses, in :meth:`_send`, every statement that writes outside ``pg_temp``;
-* :meth:`snapshot_sessions`: a large read (``check``) splits its groups among sessions on one snapshot
-  (its temporary tables are never scanned in parallel: more sessions are how it uses more cores);
+* :meth:`snapshot_sessions`: a large ``check`` splits its groups among sessions on one snapshot;
 * each statement waits at most ``lock_timeout`` (``LDIV_LOCK_TIMEOUT``, default 10 s) for a lock another
   session holds, then fails with a :class:`~ldiv_db.errors.BadInput` naming the tables involved.
 """
@@ -59,8 +58,7 @@ ANALYZE_MIN_ROWS = 100_000
 # rows no hint applies: no parallel plan is chosen there, and in one process hashing is the faster
 # aggregate (Adult's histogram, 30,162 rows into 18,109 groups: 42 → 34 ms)
 _HINT_SETTINGS = {"many-groups": ("enable_hashagg", "off")}
-# a check of at least this many rows splits its groups among sessions (snapshot_sessions)
-READ_SESSIONS_MIN_ROWS = 200_000
+READ_SESSIONS_MIN_ROWS = 200_000  # a check of this many rows splits its groups among sessions
 MIN_SERVER_VERSION = 140000  # hash_record_extended (the 64-bit ids of hash())
 # Session settings for ldiv_db's statements: they are few, large and analytic. JIT compilation costs
 # more than it saves at these sizes; hash aggregates and joins over work tables want more than the
@@ -258,12 +256,15 @@ class PostgresDatabase(Database):
         the snapshot this one exports, so all of them read the same committed data; the transactions are
         rolled back at the end (a read writes nothing; its temporary tables go with them). Fewer if the
         server refuses a connection; only this one for a write connection or a smaller source."""
+        large = split and self.read_only and not self._in_tx and rows >= READ_SESSIONS_MIN_ROWS
+        more = _read_sessions() - 1 if large else 0
         others: list[PostgresDatabase] = []
         with self._sized(rows):
-            try:
-                large = split and self.read_only and not self._in_tx and rows >= READ_SESSIONS_MIN_ROWS
-                if large and (more := _read_sessions() - 1) > 0:
-                    others = self._open_sessions(more, rows)
+            if more < 1:  # this session alone, and any transaction it is in stays as it is
+                yield [self]
+                return
+            try:  # the transaction begun here (by _open_sessions) is rolled back here
+                others = self._open_sessions(more, rows)
                 yield [self, *others]
             finally:
                 for other in others:  # idle: a part's failure cancelled the others' statements (check._each)

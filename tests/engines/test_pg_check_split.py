@@ -136,3 +136,19 @@ def test_sessions_the_server_refuses_leave_the_work_to_the_others(
     monkeypatch.setattr(postgres.PostgresDatabase, "connect", classmethod(counting))
     assert _check(split_url, model="recursive", l=2, c=3) == one
     assert 2 < len(opened) < 40
+
+
+def test_one_session_leaves_the_transaction_it_is_in(pg_url: str) -> None:
+    """A release's verification evaluates inside the release's transaction: the sessions block (one
+    session there) must neither end nor roll back that transaction."""
+    from ldiv_db.db import Database
+    from ldiv_db.render import Query
+
+    with Database.open(pg_url) as db:
+        with db.transaction():
+            db.run(Query("t", "CREATE TABLE public.kept AS SELECT 1 AS a"))
+            for split in (False, True):
+                with db.snapshot_sessions(1_000_000, split=split) as sessions:
+                    assert sessions == [db]
+            assert db.scalar(Query("t", "SELECT count(*) FROM public.kept")) == 1
+        assert db.scalar(Query("t", "SELECT count(*) FROM public.kept")) == 1  # committed
