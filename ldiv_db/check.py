@@ -304,13 +304,11 @@ def _merge_verdicts(
         )
         result.worst = evs[0].group_keys(list(v.worst_gids))
         return
-    parts = [j for j in judged if j is not None]
-    result.violating_groups = sum(v.violating_groups for v, _ in parts)
-    result.violating_rows = sum(v.violating_rows for v, _ in parts)
+    parts = [(i, j) for i, j in enumerate(judged) if j is not None]  # every part judged itself (n > 1)
+    result.violating_groups = sum(v.violating_groups for _, (v, _) in parts)
+    result.violating_rows = sum(v.violating_rows for _, (v, _) in parts)
     result.satisfied = result.violating_groups == 0
-    ranked = sorted((-sev, -size, gid, i) for i, (_, rows) in enumerate(parts) for sev, size, gid in rows)[
-        :worst
-    ]
+    ranked = sorted((-sev, -size, gid, i) for i, (_, rows) in parts for sev, size, gid in rows)[:worst]
     if not any(ev.exact_ids for ev in evs):  # a hashed id names its group alike in every part: one lookup
         result.worst = evs[0].group_keys([gid for *_, gid, _ in ranked])
         return

@@ -124,9 +124,7 @@ class PostgresDatabase(Database):
         self.con = _Compat(self)  # type: ignore[assignment]
         self.read_only = read_only
         self._secret = secret
-        self._url = (
-            url  # for the sessions of snapshot_sessions; never shown (self.path is without the password)
-        )
+        self._url = url  # for snapshot_sessions' sessions; never shown (path is without the password)
         self._work_schema: str | None = None  # set within parallel_work
         self._source_rows: int | None = None  # the rows of the source the current block works on, if known
 
@@ -329,9 +327,8 @@ class PostgresDatabase(Database):
         kinds = tuple(sorted((k, param_kind(v)) for k, v in query.params.items()))
         names = frozenset(k for k, kind in kinds if kind != "null")
         sql = query.sql_for(self.dialect)
-        with (
-            _TRANSLATING
-        ):  # sessions of one check in threads: the first translates, the others find it cached
+        # a check's sessions run in threads: the first translates a statement, the others find it cached
+        with _TRANSLATING:
             out = translate(sql, self.dialect, names, ldiv_schema=self.ldiv_schema, kinds=kinds)
         if self._work_schema is not None:  # work tables of parallel_work are unlogged
             made = f"CREATE TABLE {quote(self._work_schema)}."
