@@ -59,7 +59,7 @@ ANALYZE_MIN_ROWS = 100_000
 # aggregate (Adult's histogram, 30,162 rows into 18,109 groups: 42 → 34 ms)
 _HINT_SETTINGS = {"many-groups": ("enable_hashagg", "off")}
 READ_SESSIONS_MIN_ROWS = 200_000  # a check of this many rows splits its groups among sessions
-MIN_SERVER_VERSION = 140000  # hash_record_extended (the 64-bit ids of hash())
+MIN_SERVER_VERSION = 140000  # hash_record_extended (table digests)
 # Session settings for ldiv_db's statements: they are few, large and analytic. JIT compilation costs
 # more than it saves at these sizes; hash aggregates and joins over work tables want more than the
 # default 4 MB before they spill (LDIV_PG_WORK_MEM overrides). Nested loops are discouraged (the planner

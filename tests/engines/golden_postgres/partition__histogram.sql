@@ -55,14 +55,28 @@ JOIN r
   AND COALESCE(CAST(r."select" AS TEXT), '') = COALESCE(CAST(src."select" AS TEXT), '')
 WHERE
   CAST((
-    HASH_RECORD_EXTENDED(
-      ROW(
-        CAST(src."it's" AS TEXT),
-        CAST(src."a""b" AS TEXT),
-        CAST(src."Zip Code" AS TEXT),
-        CAST(src."select" AS TEXT)
-      ),
-      0
+    (
+      COALESCE(
+        HASHTEXTEXTENDED((
+          CAST(src."it's" AS TEXT)
+        ), 31565978154320661),
+        7543343189686326
+      ) # COALESCE(
+        HASHTEXTEXTENDED((
+          CAST(src."a""b" AS TEXT)
+        ), 70870475532305851),
+        62452762661371233
+      ) # COALESCE(
+        HASHTEXTEXTENDED((
+          CAST(src."Zip Code" AS TEXT)
+        ), 43950643238855390),
+        20568759471374425
+      ) # COALESCE(
+        HASHTEXTEXTENDED((
+          CAST(src."select" AS TEXT)
+        ), 65081266400474975),
+        24590370196509114
+      )
     ) & 9223372036854775807
   ) >> 1 AS BIGINT) % (
     CAST(%(parts)s AS BIGINT)
@@ -111,14 +125,28 @@ JOIN r
   AND COALESCE(CAST(r."select" AS TEXT), '') = COALESCE(CAST(src."select" AS TEXT), '')
 WHERE
   CAST((
-    HASH_RECORD_EXTENDED(
-      ROW(
-        CAST(src."it's" AS TEXT),
-        CAST(src."a""b" AS TEXT),
-        CAST(src."Zip Code" AS TEXT),
-        CAST(src."select" AS TEXT)
-      ),
-      0
+    (
+      COALESCE(
+        HASHTEXTEXTENDED((
+          CAST(src."it's" AS TEXT)
+        ), 31565978154320661),
+        7543343189686326
+      ) # COALESCE(
+        HASHTEXTEXTENDED((
+          CAST(src."a""b" AS TEXT)
+        ), 70870475532305851),
+        62452762661371233
+      ) # COALESCE(
+        HASHTEXTEXTENDED((
+          CAST(src."Zip Code" AS TEXT)
+        ), 43950643238855390),
+        20568759471374425
+      ) # COALESCE(
+        HASHTEXTEXTENDED((
+          CAST(src."select" AS TEXT)
+        ), 65081266400474975),
+        24590370196509114
+      )
     ) & 9223372036854775807
   ) >> 1 AS BIGINT) % (
     CAST(%(parts)s AS BIGINT)

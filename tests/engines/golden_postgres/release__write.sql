@@ -23,16 +23,41 @@ WHERE
 ORDER BY
   asg.gid,
   (
-    HASH_RECORD_EXTENDED(
-      ROW(
-        CAST(lab."q1" AS TEXT),
-        CAST(lab."q2" AS TEXT),
-        CAST(lab."q3" AS TEXT),
-        CAST(lab."q4" AS TEXT),
-        CAST(CASE WHEN asg.sa_suppressed THEN NULL ELSE src."ünï" END AS TEXT),
-        CAST(src."order" AS TEXT)
-      ),
-      33632111808828612
+    (
+      COALESCE(
+        HASHTEXTEXTENDED((
+          CAST(lab."q1" AS TEXT)
+        ), 32963450154200289),
+        24335347592574722
+      ) # COALESCE(
+        HASHTEXTEXTENDED((
+          CAST(lab."q2" AS TEXT)
+        ), 21985202975017819),
+        3703417712286953
+      ) # COALESCE(
+        HASHTEXTEXTENDED((
+          CAST(lab."q3" AS TEXT)
+        ), 50260532255638491),
+        20204658107961554
+      ) # COALESCE(
+        HASHTEXTEXTENDED((
+          CAST(lab."q4" AS TEXT)
+        ), 36145668429798368),
+        20597496635259362
+      ) # COALESCE(
+        HASHTEXTEXTENDED(
+          (
+            CAST(CASE WHEN asg.sa_suppressed THEN NULL ELSE src."ünï" END AS TEXT)
+          ),
+          56872094616432545
+        ),
+        38971618480391516
+      ) # COALESCE(
+        HASHTEXTEXTENDED((
+          CAST(src."order" AS TEXT)
+        ), 32474657790807887),
+        41610277659040165
+      )
     ) & 9223372036854775807
   );
 ANALYZE "main"."out it's"
