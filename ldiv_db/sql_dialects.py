@@ -7,7 +7,7 @@ own transpiler does most of the work; the rewrites below cover what it leaves in
 * ``GROUP BY ALL`` becomes the positions of the non-aggregate select items;
 * ``hash(a, b, ...)`` (a 64-bit id; templates shift it right once) becomes the XOR of PostgreSQL's
   ``hashtextextended`` of each argument as text, each position with a seed of its own and a constant of
-  its own for NULL (deterministic on every server, any column type; 15–20 % cheaper than
+  its own for NULL (deterministic on every server, any column type; about 15 % cheaper than
   ``hash_record_extended`` of the row: a million-row histogram 1.10 → 0.94 s); a single value keeps the
   ``hashtextextended`` of its length-prefixed text, so table digests recorded in ``ldiv.release`` still
   match. ``hash(..., 'ldiv')`` stays an independent

@@ -81,7 +81,7 @@ def _read_sessions() -> int:
     if text.isdigit() and 1 <= int(text) <= 64:
         return int(text)
     what = f"LDIV_PG_READ_SESSIONS is {text!r}; it is the number of PostgreSQL sessions a large check uses"
-    raise BadInput(what, "set it to a whole number from 1 (one session) to 64, e.g. the server's cores")
+    raise BadInput(what, "set a whole number from 1 (one session) to 64, at most the server's cores")
 
 
 class _NumericLoader(Loader):

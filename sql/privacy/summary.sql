@@ -6,6 +6,6 @@ SELECT
     count(*) FILTER (WHERE NOT ok) AS violating_groups,
     CAST(coalesce(sum(size) FILTER (WHERE NOT ok), 0) AS BIGINT) AS violating_rows,
     (SELECT coalesce(list(gid), []) FROM (
-        SELECT gid FROM {{ verdict | table }} WHERE NOT ok ORDER BY severity DESC, size DESC, gid LIMIT $worst
+        {% include "_macros/worst_violators.sql" %}
     )) AS worst_gids
 FROM {{ verdict | table }}

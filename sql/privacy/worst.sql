@@ -2,8 +2,4 @@
 -- params: worst
 -- returns: gid, severity, size (at most $worst rows)
 -- ref: issue 2 item 7; a partitioned check (ldiv_db/check.py) merges the worst groups of its parts by these columns
-SELECT gid, CAST(severity AS DOUBLE) AS severity, CAST(size AS BIGINT) AS size
-FROM {{ verdict | table }}
-WHERE NOT ok
-ORDER BY severity DESC, size DESC, gid
-LIMIT $worst
+{% include "_macros/worst_violators.sql" %}

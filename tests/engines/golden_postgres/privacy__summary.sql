@@ -12,7 +12,9 @@ SELECT
       COALESCE(ARRAY_AGG(gid), '{}')
     FROM (
       SELECT
-        gid
+        gid,
+        CAST(severity AS DOUBLE PRECISION) AS severity,
+        CAST(size AS BIGINT) AS size
       FROM "pg_temp"."tpl it's_verdict"
       WHERE
         NOT ok

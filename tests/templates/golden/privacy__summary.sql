@@ -12,7 +12,9 @@ SELECT
       COALESCE(ARRAY_AGG(gid), [])
     FROM (
       SELECT
-        gid
+        gid,
+        CAST(severity AS DOUBLE) AS severity,
+        CAST(size AS BIGINT) AS size
       FROM "temp"."main"."tpl it's_verdict"
       WHERE
         NOT ok
