@@ -143,8 +143,12 @@ class SqlEvaluator:
         return self.db.fetch(q, MinRm)
 
     # ------------------------------------------------------------------ privacy
+    def verdict_table(self, model: ModelLike) -> TableRef:
+        """The work table ``model.apply`` writes its per-group verdict into."""
+        return self.work(f"verdict_{model.name}".replace("-", "_"))
+
     def verdict(self, model: ModelLike, worst: int = 5) -> Verdict:
-        target = self.work(f"verdict_{model.name}".replace("-", "_"))
+        target = self.verdict_table(model)
         model.apply(self, target)
         rec = self.db.records(render("privacy/summary.sql", {"worst": worst}, verdict=target))[0]
         vg = int(rec["violating_groups"])
@@ -153,8 +157,7 @@ class SqlEvaluator:
     def worst_groups(self, model: ModelLike, worst: int) -> list[tuple[float, int, int]]:
         """The ``worst`` violating groups of the verdict :meth:`verdict` wrote for ``model``, worst first,
         as (severity, size, gid): what merges the worst groups of several parts."""
-        target = self.work(f"verdict_{model.name}".replace("-", "_"))
-        q = render("privacy/worst.sql", {"worst": worst}, verdict=target)
+        q = render("privacy/worst.sql", {"worst": worst}, verdict=self.verdict_table(model))
         return [(float(sev), int(size), int(gid)) for gid, sev, size in self.db.rows(q)]
 
     def group_keys(self, gids: Sequence[int]) -> list[dict[str, Any]]:

@@ -286,7 +286,7 @@ def verify_written(
     verdicts = []
     for ev, m in parts:
         ev.build()
-        target = ev.work(f"verdict_{m.name}".replace("-", "_"))
+        target = ev.verdict_table(m)
         m.apply(ev, target)
         verdicts.append(target)
     q = render(
