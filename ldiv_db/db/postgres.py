@@ -41,6 +41,7 @@ from ..errors import BadInput, InternalError, LdivError
 from ..render import Ident, Query, TableRef, quote, render, translate, written_tables
 from ..sql_dialects import param_kind
 from .embedded import RUN_WORK_SCHEMA, SMALL_SOURCE_ROWS, Database
+from .pg_frames import binary_rows, csv_frame, frame_rows
 from .urls import display_url, scrub, url_password
 
 TEMP_SCHEMA = "pg_temp"
@@ -428,17 +429,7 @@ class PostgresDatabase(Database):
             self.queries += 1
         except psycopg.Error as exc:
             raise self._error(query.name, query.sql, exc) from None
-        names = [d.name for d in described]
-        if not buf.tell():
-            return pd.DataFrame(columns=names)
-        buf.seek(0)
-        return pd.read_csv(
-            buf,
-            header=None,
-            names=names,
-            keep_default_na=False,
-            na_values=[""],  # COPY's CSV writes NULL as an empty field
-        )
+        return csv_frame(buf, [d.name for d in described])
 
     def _frame(self, cur: Any) -> pd.DataFrame:
         cols = [d.name for d in cur.description or []]
@@ -451,16 +442,20 @@ class PostgresDatabase(Database):
         return {str(c): frame[c].to_numpy() for c in frame.columns}
 
     def insert_frame(self, table: TableRef, frame: pd.DataFrame) -> None:
-        """Append a frame to an existing table with COPY (columns matched by name, NaN/None as NULL)."""
-        missing = frame.isna()
-        columns = [  # NaN/None/NaT as NULL; integral floats (ints that NaN made float) as int
-            [
-                None if gone else int(v) if isinstance(v, float) and v.is_integer() else v
-                for v, gone in zip(frame[col].astype(object), missing[col], strict=True)
-            ]
-            for col in frame.columns
-        ]
-        self.copy_rows(table, [str(c) for c in frame.columns], zip(*columns, strict=True))
+        """Append a frame to an existing table with COPY (columns matched by name, NaN/None as NULL): in
+        the binary format where every column is integer or boolean (pg_frames), else row by row."""
+        names = [str(c) for c in frame.columns]
+        sql = f"SELECT {', '.join(quote(c) for c in names)} FROM {table.sql()} LIMIT 0"  # noqa: S608
+        try:
+            with self.pg.cursor() as cur:  # the target's column types
+                binary = binary_rows(
+                    frame, [d.type_code for d in cur.execute(sql.encode()).description or []]
+                )
+        except psycopg.Error as exc:
+            raise self._error("insert_frame", sql, exc) from None
+        self.queries += 1
+        rows = frame_rows(frame) if binary is None else [binary]
+        self.copy_rows(table, names, rows, binary=binary is not None)
 
     def load_file(self, query: Query, target: TableRef) -> None:
         """DuckDB (in memory) reads the file with the same template and type detection as a DuckDB
@@ -481,8 +476,11 @@ class PostgresDatabase(Database):
             for batch in duck.batches(render("catalog/all_rows.sql", source=target)):
                 self.copy_rows(target, names, batch)
 
-    def copy_rows(self, table: TableRef, columns: list[str], rows: Iterable[tuple[Any, ...]]) -> int:
-        """Stream rows into a table with COPY (``write_row`` escapes every value); returns the count."""
+    def copy_rows(
+        self, table: TableRef, columns: list[str], rows: Iterable[Any], *, binary: bool = False
+    ) -> int:
+        """Stream rows into a table with COPY (``write_row`` escapes every value), or with ``binary``
+        one encoded stream (:func:`binary_rows`); returns the count of rows, or of streams."""
         if self.read_only and (table.schema or "").lower() != TEMP_SCHEMA:
             self._refuse_writes("copy_rows", f"INSERT INTO {table.sql()} SELECT 1")
         n = 0
@@ -490,10 +488,12 @@ class PostgresDatabase(Database):
         try:
             with (
                 self.pg.cursor() as cur,
-                cur.copy(f"COPY {table.sql()} ({cols}) FROM STDIN".encode()) as copy,
+                cur.copy(
+                    f"COPY {table.sql()} ({cols}) FROM STDIN{' (FORMAT binary)' * binary}".encode()
+                ) as copy,
             ):
                 for row in rows:
-                    copy.write_row(row)
+                    copy.write(row) if binary else copy.write_row(row)
                     n += 1
             if n:
                 # Statistics at once, as for a table created from a query: autovacuum never analyzes

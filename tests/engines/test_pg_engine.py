@@ -6,10 +6,12 @@ from __future__ import annotations
 import re
 import threading
 
+import numpy as np
 import pandas as pd
 import pytest
 
 from ldiv_db.db import Database
+from ldiv_db.db.pg_frames import binary_rows
 from ldiv_db.db.urls import display_url, is_postgres_url, scrub
 from ldiv_db.errors import BadInput, LdivError
 from ldiv_db.render import Query, TableRef, render
@@ -85,6 +87,39 @@ def test_copy_frames_round_trip_hostile_values(pg_url: str) -> None:
     assert back["zip code"].tolist()[0] == "a\tb" and back["zip code"].tolist()[2] == "50%"
     assert pd.isna(back["zip code"][1]) and pd.isna(back["it's"][1])
     assert back["it's"].tolist()[2] == 3.0
+
+
+def test_integer_frames_go_in_binary_and_come_back_exact(pg_url: str) -> None:
+    """An all-integer/boolean frame is sent in COPY's binary format (pg_frames.binary_rows); the
+    extremes of every width, negatives and both booleans must arrive as sent, a value too wide for its
+    column must be refused by the server (not wrapped), and a frame with a NULL takes the text path."""
+    big = np.iinfo(np.int64)
+    frame = pd.DataFrame(
+        {
+            "a": np.array([big.min, -1, 0, big.max], dtype=np.int64),
+            "b": np.array([np.iinfo(np.int32).min, -7, 0, np.iinfo(np.int32).max], dtype=np.int32),
+            "c": np.array([-32768, 1, 2, 32767], dtype=np.int64),  # int64 values into SMALLINT
+            "d": [True, False, True, False],
+            "k": np.arange(4, dtype=np.uint8),
+        }
+    )
+    types = {"a": "BIGINT", "b": "INTEGER", "c": "SMALLINT", "d": "BOOLEAN", "k": "BIGINT"}
+    assert binary_rows(frame, [20, 23, 21, 16, 20]) is not None
+    with Database.open(pg_url) as db:
+        db.raw_rows(f"CREATE TEMP TABLE ints ({', '.join(f'{c} {t}' for c, t in types.items())})")
+        ref = TableRef("ints", "pg_temp")
+        db.insert_frame(ref, frame[["k", "d", "c", "b", "a"]])  # columns matched by name
+        back = pd.DataFrame(
+            db.raw_rows("SELECT a, b, c, d, k FROM pg_temp.ints ORDER BY k"), columns=list(types)
+        )
+        for col in types:
+            assert back[col].tolist() == frame[col].tolist(), col
+        with pytest.raises(LdivError, match="out of range for type smallint"):
+            db.insert_frame(ref, frame.assign(c=[0, 0, 0, 40_000]))
+        db.insert_frame(ref, pd.DataFrame({"a": [5.0, np.nan], "k": [9, 10]}))  # NaN: the text path
+        assert db.raw_rows("SELECT a FROM pg_temp.ints WHERE k >= 9 ORDER BY k") == [(5,), (None,)]
+        db.insert_frame(ref, frame.iloc[:0])
+        assert db.raw_rows("SELECT count(*) FROM pg_temp.ints")[0][0] == 6
 
 
 def test_bound_params_and_percent_literals(pg_url: str) -> None:
