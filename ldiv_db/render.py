@@ -166,7 +166,7 @@ VARIANT_DIALECTS = ("postgres", "spark")
 # ``-- hints: a, b`` in a template header: facts about the statement's data that an engine's planner
 # cannot see. They never change the result, only how an engine may run it.
 PLAN_HINTS = {
-    "many-groups": "its aggregation makes about as many groups as it reads rows (aggregate by sorting)",
+    "many-groups": "its aggregation makes a group for every few rows it reads (aggregate by sorting)",
 }
 
 _HEADER_LINE = re.compile(r"^--\s*(\w+)\s*:\s*(.*)$")

@@ -1,5 +1,6 @@
 /* purpose: suppression labels per group (TP Definition 1): a QI keeps its value when all rows of the group agree, '*' otherwise */
 /* params: none */
+/* hints: many-groups */
 /* returns: creates target(gid, q1..qd) */
 /* ref: SPEC §0.5 (Definition 1 of TP; the SA is never changed); min = max with no NULL is 'all rows agree', cheaper than count(DISTINCT) */
 CREATE OR REPLACE TEMPORARY TABLE "temp"."main"."wk sup's" AS
