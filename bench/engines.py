@@ -72,9 +72,7 @@ def case(name: str, target: str, table: str, repeat: int) -> dict[str, Any]:
                 check(db, table, qi, SA, **kwargs)
             else:
                 out = f"bench_{kind.replace('+', 'p')}"
-                r = anonymize(
-                    db, table, qi, SA, algorithm=kind, output=out, replace=True, kl=False, **kwargs
-                )
+                r = anonymize(db, table, qi, SA, algorithm=kind, output=out, replace=True, kl=False, **kwargs)
                 assert r.verified
             run = (time.perf_counter() - t0, db.queries - q0, db.rows_fetched - f0)
         best = run if best is None or run[0] < best[0] else best
