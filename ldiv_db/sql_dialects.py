@@ -36,6 +36,7 @@ from typing import cast
 import sqlglot
 from sqlglot import ErrorLevel, exp
 
+from .sql_fragments import fragment
 from .sql_spark import spark_statements
 
 _PG_HASH_AT = "coalesce(hashtextextended(ldiv_value, ldiv_seed), ldiv_null)"
@@ -52,7 +53,7 @@ def _parse(sql: str) -> list[exp.Expression]:
 
 
 def _pg_template(text: str) -> exp.Expression:
-    return cast(exp.Expression, sqlglot.parse_one(text, read="postgres"))
+    return fragment(text, "postgres")
 
 
 def _fill(text: str, **nodes: exp.Expression) -> exp.Expression:
@@ -306,7 +307,8 @@ def _map_ldiv(stmt: exp.Expression, schema: str) -> exp.Expression | None:
 
 
 def _postgres(stmt: exp.Expression) -> list[exp.Expression]:
-    stmt = stmt.transform(_rewrite_node).transform(_rewrite_lists)  # twice: lists nest (len in list_sum)
+    # in place (the statement was just parsed for this translation): copying the tree took a third of it
+    stmt = stmt.transform(_rewrite_node, copy=False).transform(_rewrite_lists, copy=False)  # lists nest
     for select in stmt.find_all(exp.Select):
         _group_by_all(select)
     for node in [*stmt.find_all(exp.Select), *stmt.find_all(exp.SetOperation)]:
@@ -371,7 +373,7 @@ def _bind_types(stmt: exp.Expression, kinds: dict[str, str]) -> exp.Expression:
             return exp.Paren(this=exp.Cast(this=node.copy(), to=to))
         return node
 
-    return stmt.transform(visit)
+    return stmt.transform(visit, copy=False)
 
 
 def _params_style(sql: str, params: frozenset[str], positional: bool) -> str:

@@ -32,11 +32,13 @@ from typing import cast
 import sqlglot
 from sqlglot import exp
 
+from .sql_fragments import fragment
+
 _MASK = exp.Literal.number(9223372036854775807)
 
 
 def _spark(text: str) -> exp.Expression:
-    return cast(exp.Expression, sqlglot.parse_one(text, read="spark"))
+    return fragment(text, "spark")
 
 
 def _fill(text: str, **nodes: exp.Expression) -> exp.Expression:
@@ -51,7 +53,7 @@ def _fill(text: str, **nodes: exp.Expression) -> exp.Expression:
 def _sub(node: exp.Expression) -> exp.Expression:
     """A copy of a part of a rewritten node, itself rewritten (sqlglot's transform does not descend into a
     node it replaced)."""
-    return node.copy().transform(_rewrite)
+    return node.copy().transform(_rewrite, copy=False)
 
 
 def _func(name: str, *args: exp.Expression) -> exp.Expression:
@@ -185,7 +187,7 @@ def spark_statements(stmt: exp.Expression) -> list[exp.Expression]:
     """The Spark statements for one parsed DuckDB statement (none for a sequence)."""
     if isinstance(stmt, exp.Create) and str(stmt.args.get("kind", "")).upper() == "SEQUENCE":
         return []
-    stmt = stmt.transform(_rewrite)
+    stmt = stmt.transform(_rewrite, copy=False)  # in place: the statement was parsed for this translation
     _strip_constraints(stmt)
     if isinstance(stmt, exp.Create) and str(stmt.args.get("kind", "")).upper() == "TABLE":
         # work tables are tables of the connection's work schema on Spark (a TEMP table would become a
