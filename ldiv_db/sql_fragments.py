@@ -1,5 +1,5 @@
 """Fixed SQL fragments of the dialect rewrites (:mod:`ldiv_db.sql_dialects`, :mod:`ldiv_db.sql_spark`),
-parsed once per process: a rewrite fills a copy, which costs a fraction of parsing the text again."""
+parsed once per process; each use fills a copy of the parsed tree."""
 
 from __future__ import annotations
 
