@@ -43,9 +43,10 @@ def _result(
 ) -> dict[str, Any]:
     name, options = model
     sa = kw.pop("sa", ["s1"])
+    qi = kw.pop("qi", ["q 1", "q2"])
     nav = kw.pop("null_as_value", True)
     with Database.open(str(path), mode="read") as db:
-        inputs = resolve_inputs(db, "t 1", ["q 1", "q2"], sa, null_as_value=nav, **kw)
+        inputs = resolve_inputs(db, "t 1", qi, sa, null_as_value=nav, **kw)
         privacy = model_spec(name, None, options).build(inputs)
         out = evaluate(db, inputs, privacy, null_as_value=nav, worst=4, parts=parts).to_dict()
         db.drop_work_tables()
@@ -61,20 +62,37 @@ def tables(draw: st.DrawFn) -> list[dict[str, Any]]:
     q2 = st.sampled_from(["a", "b'", "Zé", None])
     s = st.sampled_from(["flu", "HIV", "it's", "x", "y", None])
     return [
-        {"q 1": draw(q1), "q2": draw(q2), "s1": draw(s), "s2": draw(s), "g": draw(st.integers(0, 9))}
+        {
+            "q 1": draw(q1),
+            "q2": draw(q2),
+            "q3": draw(st.sampled_from([True, False, None])),
+            "s1": draw(s),
+            "s2": draw(s),
+            "g": draw(st.integers(0, 9)),
+        }
         for _ in range(n)
     ]
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(rows=tables(), model=st.sampled_from(MODELS), parts=st.integers(2, 5), two_sa=st.booleans())
+@given(
+    rows=tables(),
+    model=st.sampled_from(MODELS),
+    parts=st.integers(2, 5),
+    two_sa=st.booleans(),
+    three_keys=st.booleans(),
+)
 def test_split_check_equals_whole(
-    tmp_path: Path, rows: list[dict[str, Any]], model: Any, parts: int, two_sa: bool
+    tmp_path: Path, rows: list[dict[str, Any]], model: Any, parts: int, two_sa: bool, three_keys: bool
 ) -> None:
+    """With three keys the parts are chosen by the first two (partition/histogram.sql) and still hold
+    whole groups."""
     path = tmp_path / "split.duckdb"
     _table(path, rows)
-    sa = ["s1", "s2"] if two_sa else ["s1"]
-    assert _result(path, model, parts, sa=sa) == _result(path, model, None, sa=sa)
+    kw: dict[str, Any] = {"sa": ["s1", "s2"] if two_sa else ["s1"]}
+    if three_keys:
+        kw["qi"] = ["q 1", "q2", "q3"]
+    assert _result(path, model, parts, **kw) == _result(path, model, None, **kw)
 
 
 @pytest.mark.parametrize("model", MODELS[1:4], ids=lambda m: str(m[0]))
@@ -90,19 +108,27 @@ def test_split_by_group_column_and_with_empty_parts(tmp_path: Path, model: Any) 
     assert _result(path, model, 7, group_column="g") == whole
 
 
+@pytest.mark.parametrize("qi", [["q 1", "q2"], ["q 1", "q2", "q3"]], ids=["two keys", "three keys"])
 def test_a_part_with_exact_ids_merges_with_hashed_parts(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, qi: list[str]
 ) -> None:
     """A part whose hashed ids collide rebuilds with exact ids (global dense ranks) while the other parts
-    keep hashes: the worst groups are still ordered as one verdict orders them and named by their part."""
+    keep hashes: the worst groups are still ordered as one verdict orders them and named by their part.
+    With three keys, both ways of building a part must choose its groups by the same two keys."""
     # ten homogeneous groups of ten sizes (no ties in the worst order) and ten diverse ones
-    rows = [{"q 1": j, "q2": "a", "s1": "flu", "s2": "y", "g": 0} for j in range(10) for _ in range(j + 2)]
+    rows = [
+        {"q 1": j, "q2": "a", "q3": j % 2, "s1": "flu", "s2": "y", "g": 0}
+        for j in range(10)
+        for _ in range(j + 2)
+    ]
     rows += [
-        {"q 1": j, "q2": "b", "s1": v, "s2": "y", "g": 0} for j in range(10) for v in ("flu", "HIV", "x")
+        {"q 1": j, "q2": "b", "q3": j % 2, "s1": v, "s2": "y", "g": 0}
+        for j in range(10)
+        for v in ("flu", "HIV", "x")
     ]
     path = tmp_path / "exact.duckdb"
     _table(path, rows)
-    whole = _result(path, ("recursive", {"l": 2, "c": 2}), None)
+    whole = _result(path, ("recursive", {"l": 2, "c": 2}), None, qi=qi)
     built = SqlEvaluator.build
 
     def collide_in_part_one(self: SqlEvaluator) -> SqlEvaluator:
@@ -111,7 +137,7 @@ def test_a_part_with_exact_ids_merges_with_hashed_parts(
         return built(self)
 
     monkeypatch.setattr(SqlEvaluator, "build", collide_in_part_one)
-    split = _result(path, ("recursive", {"l": 2, "c": 2}), 3)
+    split = _result(path, ("recursive", {"l": 2, "c": 2}), 3, qi=qi)
     assert whole["violating_groups"] == 10
     assert [w["size"] for w in whole["worst"]] == [11, 10, 9, 8]
     assert [w["key"] for w in split["worst"]] == [w["key"] for w in whole["worst"]]
