@@ -54,11 +54,12 @@ _COPY_TYPES = frozenset({21, 23, 20, 26})
 ANALYZE_MIN_ROWS = 100_000
 # a template's plan hints (render.PLAN_HINTS) as settings for its statements only. many-groups: a hash
 # aggregate runs in the leader alone, where sorting runs in the parallel workers and the groups stream
-# out of the merge (a 1M-row check: the histogram, 1M rows into 858,000 groups, 1.6 → 1.3 s; the group
-# statistics, those rows into 662,000 groups, 1.2 → 0.75 s; TP+ on the same table: its suppression
-# labels, into 190,000 groups, 2.3 → 1.5 s, TP's cells 2.4 → 2.0 s, the release aggregate 1.6 → 1.3 s).
-# Over a source of at most SMALL_SOURCE_ROWS rows no hint applies: no parallel plan is chosen there, and in one process hashing is the faster
-# aggregate (Adult's histogram, 30,162 rows into 18,109 groups: 42 → 34 ms)
+# out of the merge (1M rows: the check's histogram into 858,000 groups 1.6 → 1.3 s, its statistics into
+# 662,000 1.2 → 0.75 s; TP+'s labels into 190,000 2.3 → 1.5 s, TP's cells 2.4 → 2.0 s). Into few groups
+# sorting loses (those labels into 1,024 groups: 0.74 s hashed, 0.93 sorted; a generalized release's
+# aggregate, 287,000 distinct rows: 0.86 against 1.46 s, so release/aggregate.sql has no hint). Over a
+# source of at most SMALL_SOURCE_ROWS rows no hint applies: no parallel plan is chosen there, and in one
+# process hashing is the faster aggregate (Adult's histogram, 30,162 rows into 18,109 groups: 42 → 34 ms)
 _HINT_SETTINGS = {"many-groups": ("enable_hashagg", "off")}
 READ_SESSIONS_MIN_ROWS = 200_000  # a check of this many rows splits its groups among sessions
 MIN_SERVER_VERSION = 140000  # hash_record_extended (table digests)

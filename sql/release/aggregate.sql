@@ -1,6 +1,5 @@
 -- purpose: one pass over the written release: its distinct rows (group id, QI labels, SA values, class) with their counts; the reconciliation, both verifications and the metrics read this instead of the release
 -- params: none
--- hints: many-groups
 -- returns: creates target(gid, q1..qd, s1..sk[, k], n): the release's group id, QI, SA (and class) columns as written, under positional names; n = rows
 -- ref: DESIGN §6 (verify on the written table); issue 12 (one pass over the written table feeds every check of the release)
 {{ target | create_table }} AS
