@@ -25,21 +25,26 @@ TRAILER = b"\xff\xff"
 _WIDTHS = {20: ">i8", 23: ">i4", 21: ">i2", 16: "u1"}
 
 
+def binary_candidate(frame: pd.DataFrame) -> bool:
+    """Whether the frame could go binary at all: not empty, and every column integer or boolean (numpy
+    dtypes, so without NULL); the target's types decide the rest (:func:`binary_rows`)."""
+    dtypes = [frame[c].to_numpy().dtype for c in frame.columns]
+    return bool(len(frame)) and all(np.issubdtype(d, np.integer) or d == np.bool_ for d in dtypes)
+
+
 def binary_rows(frame: pd.DataFrame, type_oids: list[int]) -> bytes | None:
     """The frame as a binary ``COPY`` stream for columns of the given types (in the frame's column
     order); None for an empty frame, for a column that is not an integer or boolean column without NULL
     bound for BIGINT, INTEGER, SMALLINT or BOOLEAN, and for a value that does not fit its target's
     width (the caller then sends the frame the general way, where PostgreSQL names what does not fit)."""
-    if not len(frame) or len(type_oids) != len(frame.columns):
+    if not binary_candidate(frame) or len(type_oids) != len(frame.columns):
         return None
     values: list[np.ndarray] = []
     fields: list[tuple[str, str]] = [("count", ">i2")]
     for i, (col, oid) in enumerate(zip(frame.columns, type_oids, strict=True)):
         target = _WIDTHS.get(oid)
         arr = frame[col].to_numpy()
-        if target is None or not (np.issubdtype(arr.dtype, np.integer) or arr.dtype == np.bool_):
-            return None
-        if (oid == 16) != (arr.dtype == np.bool_):
+        if target is None or (oid == 16) != (arr.dtype == np.bool_):
             return None
         cast = arr.astype(target)
         if oid != 16 and not np.array_equal(cast.astype(np.int64), arr):

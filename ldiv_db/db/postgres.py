@@ -41,7 +41,7 @@ from ..errors import BadInput, InternalError, LdivError
 from ..render import Ident, Query, TableRef, quote, render, translate, written_tables
 from ..sql_dialects import param_kind
 from .embedded import RUN_WORK_SCHEMA, SMALL_SOURCE_ROWS, Database
-from .pg_frames import binary_rows, csv_frame, frame_rows
+from .pg_frames import binary_candidate, binary_rows, csv_frame, frame_rows
 from .urls import display_url, scrub, url_password
 
 TEMP_SCHEMA = "pg_temp"
@@ -446,16 +446,16 @@ class PostgresDatabase(Database):
     def insert_frame(self, table: TableRef, frame: pd.DataFrame) -> None:
         """Append a frame to an existing table with COPY (columns matched by name, NaN/None as NULL): in
         the binary format where every column is integer or boolean (pg_frames), else row by row."""
-        names = [str(c) for c in frame.columns]
+        names, binary = [str(c) for c in frame.columns], None
         sql = f"SELECT {', '.join(quote(c) for c in names)} FROM {table.sql()} LIMIT 0"  # noqa: S608
-        try:
-            with self.pg.cursor() as cur:  # the target's column types
-                binary = binary_rows(
-                    frame, [d.type_code for d in cur.execute(sql.encode()).description or []]
-                )
+        try:  # the target's column types, asked only for a frame that could go binary
+            with self.pg.cursor() as cur:
+                if binary_candidate(frame):
+                    described = cur.execute(sql.encode()).description or []
+                    binary = binary_rows(frame, [d.type_code for d in described])
+                    self.queries += 1
         except psycopg.Error as exc:
             raise self._error("insert_frame", sql, exc) from None
-        self.queries += 1
         rows = frame_rows(frame) if binary is None else [binary]
         self.copy_rows(table, names, rows, binary=binary is not None)
 

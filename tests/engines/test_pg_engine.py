@@ -116,7 +116,9 @@ def test_integer_frames_go_in_binary_and_come_back_exact(pg_url: str) -> None:
             assert back[col].tolist() == frame[col].tolist(), col
         with pytest.raises(LdivError, match="out of range for type smallint"):
             db.insert_frame(ref, frame.assign(c=[0, 0, 0, 40_000]))
+        q0 = db.queries
         db.insert_frame(ref, pd.DataFrame({"a": [5.0, np.nan], "k": [9, 10]}))  # NaN: the text path
+        assert db.queries - q0 == 1  # the COPY alone: a float frame never asks for the column types
         assert db.raw_rows("SELECT a FROM pg_temp.ints WHERE k >= 9 ORDER BY k") == [(5,), (None,)]
         db.insert_frame(ref, frame.iloc[:0])
         assert db.raw_rows("SELECT count(*) FROM pg_temp.ints")[0][0] == 6
