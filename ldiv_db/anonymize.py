@@ -20,11 +20,11 @@ from typing import Any
 
 from . import ownership
 from .algorithms import Algorithm, AnonymizeRequest, Partitioning, get_algorithm
-from .catalog import output_ref
+from .catalog import output_ref, require_row_ids
 from .db import Database
 from .errors import BadInput
 from .guarantees import refuse_empty
-from .inputs import Inputs, as_list, refuse_nulls_in_hierarchies, resolve_inputs
+from .inputs import Inputs, as_list, refuse_nulls_in_hierarchies, refuse_unpublishable_qis, resolve_inputs
 from .metrics.source_side import start_source_side
 from .options import parse_flag, parse_int, per_qi, validate
 from .pipeline import stream as streams
@@ -206,11 +206,8 @@ def _model(
 ) -> tuple[ModelSpec, PrivacyModel]:
     """The source must be a base table, named options must name real things, the model must be
     feasible on the data; ``--l auto`` becomes the largest feasible l."""
-    if inputs.table.kind.upper() != "BASE TABLE":
-        raise BadInput(
-            f"{inputs.table.name} is a view; anonymize needs a base table (its rows need stable row ids)",
-            f"materialize it first: CREATE TABLE t AS SELECT * FROM {inputs.table.name}",  # noqa: S608
-        )
+    require_row_ids(db, inputs.table, "anonymize")
+    refuse_unpublishable_qis(db, inputs)
     _check_named(inputs, algo, options)
     spec = spec.with_name(spec.name or algo.default_model)
     if spec.l == "auto":  # the largest feasible l for the model

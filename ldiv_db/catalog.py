@@ -174,6 +174,30 @@ def table_at(db: Database, ref: TableRef) -> Table:
     return Table(TableRef(name, sch), kind, tuple(Column(str(n), str(t), int(p)) for n, t, p in cols))
 
 
+def require_row_ids(db: Database, table: Table, needs: str) -> None:
+    """``needs`` (a command) identifies the table's rows by their row ids: the table must be a base table
+    (a view has none) whose rows are numbered in it alone. On PostgreSQL a row's id is its physical
+    address, which each partition (or inheritance child) numbers on its own, so the rows of a
+    partitioned table or an inheritance parent would share ids, and a row map over them would be wrong."""
+    copy = f"CREATE TABLE t AS SELECT * FROM {table.name}"  # noqa: S608 - advice shown to the user
+    if table.kind.upper() != "BASE TABLE":
+        kind = table.kind.lower()
+        what = f"a {kind}" if "view" in kind else f"a {kind} table, not a base table"
+        raise BadInput(
+            f"{table.name} is {what}; {needs} needs a base table (its rows need stable row ids)",
+            f"materialize it first: {copy}",
+        )
+    ref = table.ref
+    if ref.catalog is None:
+        shared = db.rows(render("catalog/row_ids.sql", {"schema": ref.schema or "main", "name": ref.name}))
+        if shared and shared[0][0]:
+            raise BadInput(
+                f"{table.name} is a partitioned table (or has inheritance children) on PostgreSQL, whose "
+                f"partitions number their rows each on their own; {needs} needs every row's id to be its own",
+                f"anonymize one partition, or a plain copy: {copy}",
+            )
+
+
 def _current_database(db: Database) -> str:
     return str(db.raw_rows("SELECT current_database()")[0][0])
 

@@ -99,6 +99,51 @@ def refuse_nulls(table: Table, columns: Sequence[Column], nulls: Sequence[int], 
         )
 
 
+# column types a quasi-identifier cannot have: compound or binary values, which cannot be ordered,
+# ranged or published as a label (DuckDB's, PostgreSQL's and Spark's spellings)
+_COMPOUND_TYPES = frozenset(
+    {"ARRAY", "BLOB", "BYTEA", "BINARY", "JSON", "JSONB", "BIT", "BIT VARYING", "VARBIT", "XML"}
+)
+_FLOAT_TYPES = frozenset({"FLOAT", "DOUBLE", "REAL", "DOUBLE PRECISION", "FLOAT4", "FLOAT8"})
+
+
+def refuse_unpublishable_qis(db: Database, inputs: Inputs) -> None:
+    """A release's QIs must hold plain values: not compound or binary types (their labels were 'NULL' or
+    the labels' statement failed), and a number column no NaN or infinity (its ranges broke: a crash in
+    TP's arithmetic, a label '0-NaN'). Refused up front, naming the column and the fix."""
+    for c in inputs.qi:
+        t = c.data_type.upper()
+        if (
+            t in _COMPOUND_TYPES
+            or t.endswith("]")
+            or t.startswith(("STRUCT", "MAP", "UNION", "LIST", "ARRAY<"))
+        ):
+            raise BadInput(
+                f"QI column {c.name!r} is of type {c.data_type}; a quasi-identifier must hold plain values "
+                "(numbers, text, dates, booleans) to be grouped, ranged and published as labels",
+                f"publish a text form of it: CREATE TABLE t AS SELECT *, CAST({quote(c.name)} AS VARCHAR) "  # noqa: S608 - advice shown to the user
+                f"AS {quote(c.name + '_text')} FROM {inputs.table.name}, and name {c.name}_text as the QI",
+            )
+    floats = [
+        c
+        for c in inputs.qi
+        if c.data_type.upper() in _FLOAT_TYPES or c.data_type.upper().startswith(("DECIMAL", "NUMERIC"))
+    ]
+    if not floats:
+        return
+    found = db.one(
+        render("catalog/non_finite_counts.sql", source=inputs.table.ref, columns=[c.ident for c in floats])
+    )
+    bad = [(c.name, int(n)) for c, n in zip(floats, found, strict=True) if int(n)]
+    if bad:
+        listing = ", ".join(f"{name!r} has {n} NaN or infinite value(s)" for name, n in bad)
+        raise BadInput(
+            f"non-finite numbers in the QIs of {inputs.table.name}: {listing} (of {inputs.rows} rows); a "
+            "numeric QI is generalized into ranges, where NaN and infinity have no place",
+            "filter those rows out first, or publish the column as text (CAST it to VARCHAR in a copy)",
+        )
+
+
 def refuse_nulls_in_hierarchies(db: Database, inputs: Inputs, hierarchy_ids: Mapping[str, int]) -> None:
     """With --null-as-value, a QI generalized through its stored hierarchy must hold no NULL: a hierarchy
     has a node for every value but none for NULL. Refused up front, naming the columns and the fix."""

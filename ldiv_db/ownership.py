@@ -107,7 +107,8 @@ def what_is(db: Database, found: Existing) -> str:
     if _in_ldiv_schema(ref):
         return _ldiv_phrase(ref)
     if found.is_view:
-        return "a view (ldiv_db did not write it)"
+        kind = found.kind.lower()  # a view, a materialized view, a foreign table
+        return f"a {kind if 'view' in kind else kind + ' table'} (ldiv_db did not write it)"
     own = owner(db, ref)
     if own is not None:
         return f"a table of the release {own.describe()}"

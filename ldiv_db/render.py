@@ -167,6 +167,7 @@ VARIANT_DIALECTS = ("postgres", "spark")
 # cannot see. They never change the result, only how an engine may run it.
 PLAN_HINTS = {
     "many-groups": "its aggregation makes a group for every few rows it reads (aggregate by sorting)",
+    "lookup": "it creates a small table that joins over a whole source look values up in (give it statistics)",
 }
 
 _HEADER_LINE = re.compile(r"^--\s*(\w+)\s*:\s*(.*)$")

@@ -42,38 +42,15 @@ from ..render import Ident, Query, TableRef, quote, render, translate, written_t
 from ..sql_dialects import param_kind
 from .embedded import RUN_WORK_SCHEMA, SMALL_SOURCE_ROWS, Database
 from .pg_frames import binary_candidate, binary_rows, csv_frame, frame_rows
+from .pg_settings import ANALYZE_MIN_ROWS, HINT_SETTINGS, session_options, unlogged_work
 from .urls import display_url, scrub, url_password
 
 TEMP_SCHEMA = "pg_temp"
 # result types a bulk frame may come in by COPY as CSV: the integers (int2, int4, int8, oid), whose text
 # pandas reads back exactly as the ordinary path builds them (int64; float64 with NaN where NULL)
 _COPY_TYPES = frozenset({21, 23, 20, 26})
-# a work table created from a query is analyzed (autovacuum never analyzes temporary tables; without
-# column statistics a join of two large ones may be planned as a nested loop) from this many rows on;
-# below it the planner's estimate from the table's size serves, and ANALYZE would cost more than it saves
-ANALYZE_MIN_ROWS = 100_000
-# a template's plan hints (render.PLAN_HINTS) as settings for its statements only. many-groups: a hash
-# aggregate runs in the leader alone, where sorting runs in the parallel workers and the groups stream
-# out of the merge (1M rows: the check's histogram into 858,000 groups 1.6 → 1.3 s, its statistics into
-# 662,000 1.2 → 0.75 s; TP+'s labels into 190,000 2.3 → 1.5 s, TP's cells 2.4 → 2.0 s). Into few groups
-# sorting loses (those labels into 1,024 groups: 0.74 s hashed, 0.93 sorted; a generalized release's
-# aggregate, 287,000 distinct rows: 0.86 against 1.46 s, so release/aggregate.sql has no hint). Over a
-# source of at most SMALL_SOURCE_ROWS rows no hint applies: no parallel plan is chosen there, and in one
-# process hashing is the faster aggregate (Adult's histogram, 30,162 rows into 18,109 groups: 42 → 34 ms)
-_HINT_SETTINGS = {"many-groups": ("enable_hashagg", "off")}
 READ_SESSIONS_MIN_ROWS = 200_000  # a check of this many rows splits its groups among sessions
 MIN_SERVER_VERSION = 140000  # hash_record_extended (table digests)
-# Session settings for ldiv_db's statements: they are few, large and analytic. JIT compilation costs
-# more than it saves at these sizes; hash aggregates and joins over work tables want more than the
-# default 4 MB before they spill (LDIV_PG_WORK_MEM overrides). Nested loops are discouraged (the planner
-# still uses one where no other join method applies): ldiv_db's joins are equi-joins over whole tables,
-# and null-safe key equalities over several columns make the planner's row estimates collapse to 1 —
-# on a million rows that turned one hash join into a 23-second nested loop.
-#
-# Statistics: ANALYZE samples 300 rows per unit of default_statistics_target. Work tables hold ids and
-# counts, for which row counts and distinct counts are what the planner needs; 6,000 sampled rows give
-# them, where the default 30,000 cost 0.1 s per million-row table.
-_SESSION = f"-c jit=off -c default_statistics_target=20 -c enable_nestloop=off -c parallel_setup_cost=100 -c parallel_tuple_cost=0.001 -c work_mem={os.environ.get('LDIV_PG_WORK_MEM', '256MB')}"
 
 
 _TRANSLATING = threading.Lock()
@@ -150,14 +127,13 @@ class PostgresDatabase(Database):
             )
         secret = url_password(url) or os.environ.get("PGPASSWORD")
         where = display_url(url)
-        timeout = os.environ.get("LDIV_LOCK_TIMEOUT", "10s")
         try:
             con = psycopg.connect(
                 url,
                 autocommit=True,
                 connect_timeout=10,
                 application_name="ldiv_db",
-                options=f"-c lock_timeout={timeout} -c client_encoding=UTF8 {_SESSION}",
+                options=session_options(),
             )
         except psycopg.OperationalError as exc:
             raise _connect_error(where, _message(exc, secret)) from None
@@ -333,9 +309,8 @@ class PostgresDatabase(Database):
         # a check's sessions run in threads: the first translates a statement, the others find it cached
         with _TRANSLATING:
             out = translate(sql, self.dialect, names, ldiv_schema=self.ldiv_schema, kinds=kinds)
-        if self._work_schema is not None:  # work tables of parallel_work are unlogged
-            made = f"CREATE TABLE {quote(self._work_schema)}."
-            out = [s.replace(made, f"CREATE UNLOGGED TABLE {quote(self._work_schema)}.", 1) for s in out]
+        if self._work_schema is not None:  # work tables of parallel_work: unlogged, no autovacuum
+            out = unlogged_work(out, self._work_schema)
         return out
 
     def _send(self, query: Query) -> Any:
@@ -346,12 +321,16 @@ class PostgresDatabase(Database):
         cur = self.pg.cursor()
         created = -1  # rows of the table the previous statement created from a query
         small = self._source_rows is not None and self._source_rows <= SMALL_SOURCE_ROWS
-        settings = [] if small else [_HINT_SETTINGS[h] for h in sorted(query.hints) if h in _HINT_SETTINGS]
+        settings = [] if small else [HINT_SETTINGS[h] for h in sorted(query.hints) if h in HINT_SETTINGS]
         try:
             for name, value in settings:
                 cur.execute(f"SET {name} = {value}".encode())
             for sql in statements:
-                if sql.startswith("ANALYZE ") and 0 <= created < ANALYZE_MIN_ROWS:
+                if (
+                    sql.startswith("ANALYZE ")
+                    and 0 <= created < ANALYZE_MIN_ROWS
+                    and "lookup" not in query.hints
+                ):
                     continue  # a small work table: planned from its size, statistics would cost more
                 cur.execute(sql.encode(), params if "%(" in sql else None)
                 created = cur.rowcount if (cur.statusmessage or "").startswith("SELECT") else -1

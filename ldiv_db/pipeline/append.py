@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from .. import ownership
 from ..algorithms import REGISTRY, Algorithm, get_algorithm
-from ..catalog import output_ref, resolve_table
+from ..catalog import output_ref, require_row_ids, resolve_table
 from ..errors import BadInput, InternalError
 from ..progress import Progress
 from . import stream as streams
@@ -51,11 +51,7 @@ def append(
     tables = algo.output_tables(out)
     ownership.check_release_targets(db, out, tables, replace=True)
     batch = resolve_table(db, source)
-    if batch.kind.upper() != "BASE TABLE":
-        raise BadInput(
-            f"{batch.name} is a view; a release needs a base table (its rows need stable row ids)",
-            "materialize it first with CREATE TABLE ... AS SELECT",
-        )
+    require_row_ids(db, batch, "a release")
     if batch.ref.schema == "ldiv" or batch.name in {t.display() for t in tables}:
         raise BadInput(f"{batch.name} is part of the release itself", "append a table of new rows")
     algo.check_append(db, stream, batch, key)

@@ -190,6 +190,7 @@ def _labels(
                 assignment=part.assignment,
                 source=inputs.table.ref,
                 qi=[c.ident for c in inputs.qi],
+                as_text=[not c.is_numeric for c in inputs.qi],
             )
         )
         return target, "gid"

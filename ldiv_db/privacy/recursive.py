@@ -37,8 +37,14 @@ class Recursive(PrivacyModel):
             raise BadInput(f"c must be positive, got {c}")
 
     def apply(self, ev: SqlEvaluator, target: TableRef) -> None:
-        params = {"ls": list(self.ls), "c_num": self.c.numerator, "c_den": self.c.denominator}
-        counts = ev.counts_table(min(self.ls))
+        least = min(self.ls)  # the counts table holds exactly the groups with at least this many values
+        params = {
+            "ls": list(self.ls),
+            "c_num": self.c.numerator,
+            "c_den": self.c.denominator,
+            "min_values": least,
+        }
+        counts = ev.counts_table(least)
         q = render(
             "privacy/recursive.sql",
             params,

@@ -1,21 +1,22 @@
 -- purpose: recursive (c,l)-diversity verdict per group: r1 < c·(r_l + ... + r_q), c = c_num/c_den exactly; fails when q < l
--- params: ls, c_num, c_den
+-- params: ls, c_num, c_den, min_values
 -- returns: creates target(gid, size, ok, severity); severity = r1 / tail (tail 0 = +inf)
--- ref: SPEC §0.2 (recursive (c,l)-diversity; q < l fails); the tails are summed for the groups with a counts row only (the others have fewer values than the smallest l, and PostgreSQL runs the list sum as a subquery per row); one_sa = a single SA, whose groups need no second aggregation
+-- ref: SPEC §0.2 (recursive (c,l)-diversity; q < l fails); the tails are summed for the groups with a counts row only, those with at least $min_values values (the counts table's bound, the smallest l); the others fail with an infinite severity and are written without a join (PostgreSQL built its join's hash over every group); one_sa = a single SA, whose groups need no second aggregation
 {{ target | create_table }} AS
 WITH tails AS (
     SELECT gid, s, CAST(coalesce(list_sum(list_slice(counts, list_extract($ls, s), len(counts))), 0) AS HUGEINT) AS tail
     FROM {{ counts | table }}
 ), t AS (
-    SELECT g.gid, g.s, g.size,
-           CASE WHEN x.gid IS NULL THEN false
-                ELSE g.n_values >= list_extract($ls, g.s) AND CAST(g.h AS HUGEINT) * $c_den < $c_num * x.tail
-           END AS ok,
-           CASE WHEN coalesce(x.tail, 0) = 0 THEN 'infinity'::DOUBLE
-                ELSE CAST(g.h AS DOUBLE) / CAST(x.tail AS DOUBLE)
-           END AS severity
+    SELECT g.gid, g.s, g.size, false AS ok, 'infinity'::DOUBLE AS severity
     FROM {{ stats | table }} AS g
-    LEFT JOIN tails AS x ON x.gid = g.gid AND x.s = g.s
+    WHERE g.n_values < $min_values
+    UNION ALL
+    SELECT g.gid, g.s, g.size,
+           g.n_values >= list_extract($ls, g.s) AND CAST(g.h AS HUGEINT) * $c_den < $c_num * x.tail AS ok,
+           CASE WHEN x.tail = 0 THEN 'infinity'::DOUBLE ELSE CAST(g.h AS DOUBLE) / CAST(x.tail AS DOUBLE) END AS severity
+    FROM {{ stats | table }} AS g
+    JOIN tails AS x ON x.gid = g.gid AND x.s = g.s
+    WHERE g.n_values >= $min_values
 )
 {% if one_sa | default(false) %}
 SELECT gid, size, ok, severity FROM t

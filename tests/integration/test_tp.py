@@ -23,6 +23,25 @@ from ldiv_db.render import Ident, TableRef, render
 from tests.integration.frames import make_table
 from tests.unit.test_tp_core import brute_force_opt
 
+
+def _coords(db: Database, qi: list[Ident], sa: Ident, kinds: list[str], hids: list[int]) -> pd.DataFrame:
+    """The Hilbert coordinates of every row of table t: its domains and SA ids, then the rows' ranks."""
+    domains, sa_ids, t = TableRef("domains"), TableRef("sa_ids"), TableRef("t")
+    db.run(render("hilbert/domains.sql", {"hids": hids}, target=domains, source=t, qi=qi, kinds=kinds))
+    db.run(render("tp/sa_ids.sql", target=sa_ids, source=t, sa=sa))
+    q = render(
+        "hilbert/coords.sql",
+        {"r_gid": 0},
+        source=t,
+        domains=domains,
+        sa_ids=sa_ids,
+        qi=qi,
+        sa=sa,
+        assignment=None,
+    )
+    return db.df(q)
+
+
 QI3 = ["Age", "Gender", "Education"]
 
 
@@ -266,16 +285,8 @@ def test_coords_follow_the_taxonomy_leaf_order(db: Database, tmp_path: Path) -> 
     from ldiv_db.taxonomy import import_hierarchy
 
     hid = import_hierarchy(db, "t", "c", tmp_path / "h.csv").hierarchy_id
-    frame = db.df(
-        render(
-            "hilbert/coords.sql",
-            {"hids": [hid, 0, 0], "r_gid": 0},
-            source=TableRef("t"),
-            qi=[Ident("c"), Ident("n"), Ident("f")],
-            sa=Ident("s"),
-            kinds=["hierarchy", "value", "value"],
-            assignment=None,
-        )
+    frame = _coords(
+        db, [Ident("c"), Ident("n"), Ident("f")], Ident("s"), ["hierarchy", "value", "value"], [hid, 0, 0]
     )
     assert frame["c1"].tolist() == [0, 2, 1, 2]  # zeta, alpha, mid, alpha in leaf order zeta < mid < alpha
     assert frame["c2"].tolist() == [2, 0, 1, 0]
@@ -322,8 +333,10 @@ def test_sql_phase_one_matches_the_pure_core(
     l, frame = case
     make_table(db, "t", frame)
     rows, cells = TableRef("rows"), TableRef("cells")
-    db.run(render("tp/rows.sql", target=rows, source=TableRef("t"), qi=[Ident("a"), Ident("b")], sa=Ident("s"),
-                  exact_ids=exact_ids))  # fmt: skip
+    sa_ids = TableRef("sa_ids")
+    db.run(render("tp/sa_ids.sql", target=sa_ids, source=TableRef("t"), sa=Ident("s")))
+    db.run(render("tp/rows.sql", target=rows, sa_ids=sa_ids, source=TableRef("t"), qi=[Ident("a"), Ident("b")],
+                  sa=Ident("s"), exact_ids=exact_ids))  # fmt: skip
     db.run(render("tp/cells.sql", {"l": l}, target=cells, rows=rows))
     groups = first_appearance_groups(frame)
     kept, _ = phase_one(groups, l)
@@ -389,16 +402,6 @@ def test_random_tables_through_the_pipeline_many(case: tuple[int, pd.DataFrame])
 def test_hilbert_keys_agree_with_sql_ranks(db: Database) -> None:
     """The E-TP4 keys of SPEC §1.12(b) from the SQL coordinates of the fixture table."""
     paper_table(db, "tp_example4")
-    frame = db.df(
-        render(
-            "hilbert/coords.sql",
-            {"hids": [0, 0, 0], "r_gid": 0},
-            source=TableRef("t"),
-            qi=[Ident(c) for c in QI3],
-            sa=Ident("Disease"),
-            kinds=["value"] * 3,
-            assignment=None,
-        )
-    )
+    frame = _coords(db, [Ident(c) for c in QI3], Ident("Disease"), ["value"] * 3, [0, 0, 0])
     keys = hilbert_keys(frame[["c1", "c2", "c3"]].to_numpy(), 2).tolist()
     assert [keys[i] for i in (0, 4, 12, 8)] == [1, 2, 56, 59]

@@ -132,6 +132,7 @@ CASES = {
             "assignment": _assignment(env),
             "source": env.source,
             "qi": env.qi,
+            "as_text": [i % 2 == 0 for i in range(len(env.qi))],  # both ways
         }
     ),
     "release/labels_levels.sql": Case(

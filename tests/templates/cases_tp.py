@@ -11,11 +11,28 @@ from .harness import Case, HostileEnv
 _DONE: dict[tuple[int, str], TableRef] = {}
 
 
+def _sa_ids(env: HostileEnv) -> TableRef:
+    key = (id(env), "sa_ids")
+    if key not in _DONE:
+        t = env.work("tp sa ids")
+        env.run("tp/sa_ids.sql", target=t, source=env.source, sa=env.sa)
+        _DONE[key] = t
+    return _DONE[key]
+
+
 def _rows(env: HostileEnv) -> TableRef:
     key = (id(env), "rows")
     if key not in _DONE:
         t = env.work("tp rows")
-        env.run("tp/rows.sql", target=t, source=env.source, qi=env.qi, sa=env.sa, exact_ids=False)
+        env.run(
+            "tp/rows.sql",
+            target=t,
+            sa_ids=_sa_ids(env),
+            source=env.source,
+            qi=env.qi,
+            sa=env.sa,
+            exact_ids=False,
+        )
         _DONE[key] = t
     return _DONE[key]
 
@@ -53,20 +70,44 @@ def _split(env: HostileEnv) -> TableRef:
     return _DONE[key]
 
 
+_KINDS = ["hierarchy", "value", "hierarchy", "value"]
+
+
+def _domains(env: HostileEnv) -> TableRef:
+    key = (id(env), "domains")
+    if key not in _DONE:
+        t = env.work("hilbert domains")
+        env.run(
+            "hilbert/domains.sql",
+            {"hids": [1, 0, 2, 0]},
+            target=t,
+            source=env.source,
+            qi=env.qi,
+            kinds=_KINDS,
+        )
+        _DONE[key] = t
+    return _DONE[key]
+
+
 def _coords(env: HostileEnv) -> dict[str, Any]:
     return {
         "source": env.source,
+        "domains": _domains(env),
+        "sa_ids": _sa_ids(env),
         "qi": env.qi,
         "sa": env.sa,
-        "kinds": ["hierarchy", "value", "hierarchy", "value"],
         "assignment": _assignment(env),
     }
 
 
 CASES = {
+    "tp/sa_ids.sql": Case(
+        lambda env: {"target": env.work("tp sa ids 2"), "source": env.source, "sa": env.sa}
+    ),
     "tp/rows.sql": Case(
         lambda env: {
             "target": env.work("tp rows 2"),
+            "sa_ids": _sa_ids(env),
             "source": env.source,
             "qi": env.qi,
             "sa": env.sa,
@@ -84,7 +125,16 @@ CASES = {
         },
         {"gids": [1], "sids": [1], "moves": [1], "r_gid": 7},
     ),
-    "hilbert/coords.sql": Case(_coords, {"hids": [1, 0, 2, 0], "r_gid": 99}),
+    "hilbert/domains.sql": Case(
+        lambda env: {
+            "target": env.work("hilbert domains 2"),
+            "source": env.source,
+            "qi": env.qi,
+            "kinds": _KINDS,
+        },
+        {"hids": [1, 0, 2, 0]},
+    ),
+    "hilbert/coords.sql": Case(_coords, {"r_gid": 99}),
     "hilbert/groups_table.sql": Case(lambda env: {"target": env.work("hilbert groups")}),
     "hilbert/merge.sql": Case(
         lambda env: {"target": env.work("tp plus"), "base": _assignment(env), "split": _split(env)}

@@ -2,8 +2,9 @@
 QI points to a Hilbert curve, then cut the 1-D order into l-eligible groups. ``--algorithm hilbert`` runs it
 on the whole table (TP's baseline); TP+ runs it on TP's residue (:func:`split_rows`).
 
-SQL ranks every QI value in its domain (``sql/hilbert/coords.sql``, one query); the curve index and the
-grouping are one vectorized numpy pass plus a loop over groups in Python.
+SQL ranks every QI value in its domain (``sql/hilbert/domains.sql``) and fetches the rows' ranks
+(``sql/hilbert/coords.sql``, one query); the curve index and the grouping are one vectorized numpy pass
+plus a loop over groups in Python.
 
 The Ghinita text is not available; the index follows Skilling ("Programming the Hilbert curve", 2004)
 and the grouping rule is SPEC §1.12(c) [R/D]. If the original becomes available, align
@@ -295,7 +296,9 @@ def split_rows(
 ) -> Split:
     """Hilbert-l on all source rows, or on the rows of group ``scope_gid`` of the assignment ``scope``.
 
-    One query fetches the rows' domain ranks (``sql/hilbert/coords.sql``); the curve and the grouping run
+    Two statements rank every QI value in its domain and number the SA values (``sql/hilbert/domains.sql``,
+    ``sql/tp/sa_ids.sql``), one query fetches the rows' ranks (``sql/hilbert/coords.sql``); the curve and
+    the grouping run
     in Python (:func:`hilbert_l_groups`); the groups (ids from ``first_gid``) are written with one insert.
     With ``keep_whole_unless_fewer_stars`` (TP+'s guard, SPEC §1.12) nothing is written unless the split
     has fewer stars than the rows as one group.
@@ -306,15 +309,25 @@ def split_rows(
         hid = request.hierarchy_ids.get(col.name)
         kinds.append("hierarchy" if hid is not None and not col.is_numeric else "value")
         hids.append(hid or 0)
+    qi, sa = [c.ident for c in inputs.qi], inputs.sa[0].ident
+    domains, sa_ids = db.work_table("hilbert_domains"), db.work_table("hilbert_sa_ids")
+    db.run(
+        render(
+            "hilbert/domains.sql", {"hids": hids}, target=domains, source=inputs.table.ref, qi=qi, kinds=kinds
+        )
+    )
+    db.run(render("tp/sa_ids.sql", target=sa_ids, source=inputs.table.ref, sa=sa))
     frame = db.df(
         render(
             "hilbert/coords.sql",
-            {"hids": hids, "r_gid": scope_gid},
+            {"r_gid": scope_gid},
             source=inputs.table.ref,
-            qi=[c.ident for c in inputs.qi],
-            sa=inputs.sa[0].ident,
-            kinds=kinds,
+            domains=domains,
+            sa_ids=sa_ids,
+            qi=qi,
+            sa=sa,
             assignment=scope,
+            null_safe=request.null_as_value,  # else the inputs were refused if they held NULL
         ),
         bulk=True,
     )

@@ -44,9 +44,20 @@ def run_tp(request: AnonymizeRequest, l: int) -> TpRun:
     db, inputs = request.db, request.inputs
     qi = [c.ident for c in inputs.qi]
     sa = inputs.sa[0].ident
-    rows, cells = db.work_table("tp_rows"), db.work_table("tp_cells")
+    rows, cells, sa_ids = db.work_table("tp_rows"), db.work_table("tp_cells"), db.work_table("tp_sa_ids")
+    db.run(render("tp/sa_ids.sql", target=sa_ids, source=inputs.table.ref, sa=sa))
     for exact_ids in (False, True):
-        db.run(render("tp/rows.sql", target=rows, source=inputs.table.ref, qi=qi, sa=sa, exact_ids=exact_ids))
+        q = render(
+            "tp/rows.sql",
+            target=rows,
+            sa_ids=sa_ids,
+            source=inputs.table.ref,
+            qi=qi,
+            sa=sa,
+            exact_ids=exact_ids,
+            null_safe=request.null_as_value,  # else the inputs were refused if they held NULL
+        )
+        db.run(q)
         db.run(render("tp/cells.sql", {"l": l}, target=cells, rows=rows))
         recs = db.records(render("tp/residue.sql", cells=cells))
         if not int(recs[0]["collisions"]):

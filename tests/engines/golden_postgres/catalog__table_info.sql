@@ -1,7 +1,7 @@
-/* purpose: the table or view a write target names in the working database (matched case-insensitively), as the catalog spells it */
+/* purpose: the table or view a write target names in the working database (matched case-insensitively), as the catalog spells it (PostgreSQL: materialized views too, which the information schema leaves out) */
 /* params: schema, name */
 /* returns: schema, name, kind (0 or 1 row) */
-/* ref: DESIGN §6 (ldiv_db drops or replaces only its own releases); ldiv_db/ownership.py */
+/* ref: DESIGN §6 (ldiv_db drops or replaces only its own releases); ldiv_db/ownership.py; catalog/table_info.sql */
 SELECT
   table_schema AS schema,
   table_name AS name,
@@ -13,5 +13,21 @@ WHERE
     CAST(%(schema)s AS TEXT)
   ))
   AND LOWER(table_name) = LOWER((
+    CAST(%(name)s AS TEXT)
+  ))
+UNION ALL
+SELECT
+  n.nspname AS schema,
+  c.relname AS name,
+  'MATERIALIZED VIEW' AS kind
+FROM pg_catalog.pg_class AS c
+JOIN pg_catalog.pg_namespace AS n
+  ON n.oid = c.relnamespace
+WHERE
+  c.relkind = 'm'
+  AND LOWER(n.nspname) = LOWER((
+    CAST(%(schema)s AS TEXT)
+  ))
+  AND LOWER(c.relname) = LOWER((
     CAST(%(name)s AS TEXT)
   ))

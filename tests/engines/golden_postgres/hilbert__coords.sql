@@ -1,75 +1,10 @@
-/* purpose: Hilbert coordinates of rows: per QI the 0-based rank of the row's value in the attribute's domain order (numeric: ascending; with a taxonomy: left-to-right leaf order; otherwise sorted values), the domain sizes, and an SA id; all rows, or only those of one group of an assignment */
-/* params: hids, r_gid */
+/* purpose: Hilbert coordinates of rows: per QI the 0-based rank of the row's value in its domain (hilbert/domains.sql), the domain sizes, and an SA id (tp/sa_ids.sql); all rows, or only those of one group of an assignment */
+/* params: r_gid */
 /* returns: rid, sid, c1..cd (ranks), n1..nd (domain sizes, repeated), ordered by rid */
 /* ref: SPEC §1.12(a) (coordinates over the attribute's domain in T, not only over R); Ghinita et al. VLDB 2007 (reconstructed) */
-WITH "dom1" AS (
-  SELECT
-    d.v,
-    CAST(DENSE_RANK() OVER (ORDER BY leaf.node_id, d.v) - 1 AS BIGINT) AS r,
-    CAST(COUNT(*) OVER () AS BIGINT) AS size
-  FROM (
-    SELECT DISTINCT
-      "it's" AS v
-    FROM "main"."select"
-  ) AS d
-  LEFT JOIN ldiv.hierarchy_node AS leaf
-    ON leaf.hierarchy_id = (
-      (
-        CAST(%(hids)s AS BIGINT[])
-      )
-    )[1]
-    AND leaf.height = 0
-    AND leaf.label = CAST(d.v AS TEXT)
-), "dom2" AS (
-  SELECT
-    d.v,
-    CAST(DENSE_RANK() OVER (ORDER BY d.v) - 1 AS BIGINT) AS r,
-    CAST(COUNT(*) OVER () AS BIGINT) AS size
-  FROM (
-    SELECT DISTINCT
-      "a""b" AS v
-    FROM "main"."select"
-  ) AS d
-), "dom3" AS (
-  SELECT
-    d.v,
-    CAST(DENSE_RANK() OVER (ORDER BY leaf.node_id, d.v) - 1 AS BIGINT) AS r,
-    CAST(COUNT(*) OVER () AS BIGINT) AS size
-  FROM (
-    SELECT DISTINCT
-      "Zip Code" AS v
-    FROM "main"."select"
-  ) AS d
-  LEFT JOIN ldiv.hierarchy_node AS leaf
-    ON leaf.hierarchy_id = (
-      (
-        CAST(%(hids)s AS BIGINT[])
-      )
-    )[3]
-    AND leaf.height = 0
-    AND leaf.label = CAST(d.v AS TEXT)
-), "dom4" AS (
-  SELECT
-    d.v,
-    CAST(DENSE_RANK() OVER (ORDER BY d.v) - 1 AS BIGINT) AS r,
-    CAST(COUNT(*) OVER () AS BIGINT) AS size
-  FROM (
-    SELECT DISTINCT
-      "select" AS v
-    FROM "main"."select"
-  ) AS d
-), sa_dom AS (
-  SELECT
-    "ünï" AS v,
-    CAST(DENSE_RANK() OVER (
-      ORDER BY (
-        CAST(CAST('x' || ENCODE(TIDSEND(MIN(ctid)), 'hex') AS BIT(48)) AS BIGINT) - 1
-      )
-    ) AS BIGINT) AS sid
-  FROM "main"."select"
-  GROUP BY
-    1
-)
+/*      null_safe: a column may hold NULL (--null-as-value); else the joins are plain equalities, which PostgreSQL */
+/*      hashes as they are, where a null-safe equality is hashed through both sides cast to text (a million rows, */
+/*      measured while the domains were subqueries of this statement: 3.3-3.4 s null-safe, 2.9-3.2 s plain) */
 SELECT
   CAST((
     CAST(CAST('x' || ENCODE(TIDSEND(src.ctid), 'hex') AS BIT(48)) AS BIGINT) - 1
@@ -91,40 +26,44 @@ JOIN "pg_temp"."wk tp assignment's" AS asg
   AND asg.gid = (
     CAST(%(r_gid)s AS BIGINT)
   )
-JOIN sa_dom AS s
+JOIN "pg_temp"."wk tp sa ids's" AS s
   ON (
     src."ünï" IS NULL
   ) = (
     s.v IS NULL
   )
   AND COALESCE(CAST(src."ünï" AS TEXT), '') = COALESCE(CAST(s.v AS TEXT), '')
-JOIN "dom1"
-  ON (
+JOIN "pg_temp"."wk hilbert domains's" AS "dom1"
+  ON "dom1".i = 1
+  AND (
     src."it's" IS NULL
   ) = (
-    "dom1".v IS NULL
+    "dom1"."v1" IS NULL
   )
-  AND COALESCE(CAST(src."it's" AS TEXT), '') = COALESCE(CAST("dom1".v AS TEXT), '')
-JOIN "dom2"
-  ON (
+  AND COALESCE(CAST(src."it's" AS TEXT), '') = COALESCE(CAST("dom1"."v1" AS TEXT), '')
+JOIN "pg_temp"."wk hilbert domains's" AS "dom2"
+  ON "dom2".i = 2
+  AND (
     src."a""b" IS NULL
   ) = (
-    "dom2".v IS NULL
+    "dom2"."v2" IS NULL
   )
-  AND COALESCE(CAST(src."a""b" AS TEXT), '') = COALESCE(CAST("dom2".v AS TEXT), '')
-JOIN "dom3"
-  ON (
+  AND COALESCE(CAST(src."a""b" AS TEXT), '') = COALESCE(CAST("dom2"."v2" AS TEXT), '')
+JOIN "pg_temp"."wk hilbert domains's" AS "dom3"
+  ON "dom3".i = 3
+  AND (
     src."Zip Code" IS NULL
   ) = (
-    "dom3".v IS NULL
+    "dom3"."v3" IS NULL
   )
-  AND COALESCE(CAST(src."Zip Code" AS TEXT), '') = COALESCE(CAST("dom3".v AS TEXT), '')
-JOIN "dom4"
-  ON (
+  AND COALESCE(CAST(src."Zip Code" AS TEXT), '') = COALESCE(CAST("dom3"."v3" AS TEXT), '')
+JOIN "pg_temp"."wk hilbert domains's" AS "dom4"
+  ON "dom4".i = 4
+  AND (
     src."select" IS NULL
   ) = (
-    "dom4".v IS NULL
+    "dom4"."v4" IS NULL
   )
-  AND COALESCE(CAST(src."select" AS TEXT), '') = COALESCE(CAST("dom4".v AS TEXT), '')
+  AND COALESCE(CAST(src."select" AS TEXT), '') = COALESCE(CAST("dom4"."v4" AS TEXT), '')
 ORDER BY
   rid

@@ -4,12 +4,15 @@ DROP TABLE IF EXISTS "pg_temp"."wk sup's";
 /* hints: many-groups */
 /* returns: creates target(gid, q1..qd) */
 /* ref: SPEC §0.5 (Definition 1 of TP; the SA is never changed); min = max with no NULL is 'all rows agree', cheaper than count(DISTINCT) */
+/*      as_text (per QI): compare the values as text — a column that is not a number, whose type PostgreSQL may have */
+/*      no min/max for (boolean, uuid); the label is that text either way */
 CREATE TABLE "pg_temp"."wk sup's" AS
 SELECT
   asg.gid,
   CASE
-    WHEN MIN(src."it's") = MAX(src."it's") AND COUNT(src."it's") = COUNT(*)
-    THEN CAST(MIN(src."it's") AS TEXT)
+    WHEN MIN(CAST(src."it's" AS TEXT)) = MAX(CAST(src."it's" AS TEXT))
+    AND COUNT(src."it's") = COUNT(*)
+    THEN MIN(CAST(src."it's" AS TEXT))
     ELSE '*'
   END AS "q1",
   CASE
@@ -18,8 +21,9 @@ SELECT
     ELSE '*'
   END AS "q2",
   CASE
-    WHEN MIN(src."Zip Code") = MAX(src."Zip Code") AND COUNT(src."Zip Code") = COUNT(*)
-    THEN CAST(MIN(src."Zip Code") AS TEXT)
+    WHEN MIN(CAST(src."Zip Code" AS TEXT)) = MAX(CAST(src."Zip Code" AS TEXT))
+    AND COUNT(src."Zip Code") = COUNT(*)
+    THEN MIN(CAST(src."Zip Code" AS TEXT))
     ELSE '*'
   END AS "q3",
   CASE
