@@ -178,7 +178,9 @@ def require_row_ids(db: Database, table: Table, needs: str) -> None:
     """``needs`` (a command) identifies the table's rows by their row ids: the table must be a base table
     (a view has none) whose rows are numbered in it alone. On PostgreSQL a row's id is its physical
     address, which each partition (or inheritance child) numbers on its own, so the rows of a
-    partitioned table or an inheritance parent would share ids, and a row map over them would be wrong."""
+    partitioned table or an inheritance parent would share ids, and a row map over them would be wrong.
+    A Spark table has no row ids: its rows are identified by the integer column ``ldiv_rowid`` that
+    ``ldiv load`` writes, which must be there, unique and never NULL."""
     copy = f"CREATE TABLE t AS SELECT * FROM {table.name}"  # noqa: S608 - advice shown to the user
     if table.kind.upper() != "BASE TABLE":
         kind = table.kind.lower()
@@ -188,14 +190,30 @@ def require_row_ids(db: Database, table: Table, needs: str) -> None:
             f"materialize it first: {copy}",
         )
     ref = table.ref
-    if ref.catalog is None:
-        shared = db.rows(render("catalog/row_ids.sql", {"schema": ref.schema or "main", "name": ref.name}))
-        if shared and shared[0][0]:
-            raise BadInput(
-                f"{table.name} is a partitioned table (or has inheritance children) on PostgreSQL, whose "
-                f"partitions number their rows each on their own; {needs} needs every row's id to be its own",
-                f"anonymize one partition, or a plain copy: {copy}",
-            )
+    if ref.catalog is not None:
+        return
+    found = db.rows(render("catalog/row_ids.sql", {"schema": ref.schema or "main", "name": ref.name}))
+    problem = found[0][0] if found else None
+    if problem == "shared":
+        raise BadInput(
+            f"{table.name} is a partitioned table (or has inheritance children) on PostgreSQL, whose "
+            f"partitions number their rows each on their own; {needs} needs every row's id to be its own",
+            f"anonymize one partition, or a plain copy: {copy}",
+        )
+    if problem is not None:  # Spark: the row id column ldiv load writes
+        what = {
+            "missing": "has no row id column ldiv_rowid (a Spark table has no row ids of its own)",
+            "not integer": "has an ldiv_rowid column that is not an integer column",
+            "repeated": "has an ldiv_rowid column whose values repeat or are NULL",
+        }.get(str(problem), f"has no usable row ids ({problem})")
+        add = f"CREATE TABLE t USING parquet AS SELECT *, monotonically_increasing_id() AS ldiv_rowid FROM {table.name}"  # noqa: S608 - advice shown to the user
+        fix = (
+            f"load the table with `ldiv load` (it writes ldiv_rowid), or add one: {add}"
+            if problem == "missing"
+            else "give every row its own integer ldiv_rowid (monotonically_increasing_id() makes one), "
+            "or load the table with `ldiv load`"
+        )
+        raise BadInput(f"{table.name} {what}; {needs} needs a unique integer row id per row", fix)
 
 
 def _current_database(db: Database) -> str:

@@ -321,7 +321,23 @@ class SparkDatabase(Database):
             return _Result(
                 rows=[(f.name, _type_name(f.dataType.simpleString()), i + 1) for i, f in enumerate(cols)]
             )
+        if query.name == "catalog/row_ids.sql":
+            return _Result(rows=[(self._row_id_problem(TableRef(str(p["name"]), str(p["schema"]))),)])
         return None
+
+    def _row_id_problem(self, ref: TableRef) -> str | None:
+        """What keeps a table's rows from having ids of their own: no ``ldiv_rowid`` column, one that is
+        not an integer, or one whose values repeat or are NULL (one pass, only when the column is there)."""
+        fields = {f.name: f for f in self.spark.table(_spark_ref(ref)).schema.fields}
+        if ROWID not in fields:
+            return "missing"
+        if fields[ROWID].dataType.simpleString() not in ("bigint", "int", "smallint", "tinyint"):
+            return "not integer"
+        row = self.spark.sql(
+            f"SELECT count(*) - count(DISTINCT {_bq(ROWID)}) FROM {_spark_ref(ref)}"  # noqa: S608
+        ).collect()[0]
+        self.queries += 1
+        return "repeated" if int(row[0]) else None
 
     def _tables_of(self, schema: str) -> list[tuple[str, str]]:
         if not self.spark.catalog.databaseExists(schema):

@@ -1,10 +1,10 @@
--- purpose: whether a base table's rows share their row ids with other tables' rows: on PostgreSQL a row's id is its physical address (ctid), which each partition or inheritance child numbers on its own, so a partitioned table or an inheritance parent repeats it
+-- purpose: whether every row of a base table has a row id of its own: on PostgreSQL a row's id is its physical address (ctid), which each partition or inheritance child numbers on its own, so a partitioned table or an inheritance parent repeats it
 -- params: schema, name
--- returns: shared (0 or 1 row)
+-- returns: problem (0 or 1 row): 'shared' for a partitioned table or an inheritance parent, else NULL
 -- ref: DESIGN §6 (the source's rows are identified by their row ids); ldiv_db/sql_dialects.py (rowid from ctid)
-SELECT c.relkind = 'p' OR EXISTS (
+SELECT CASE WHEN c.relkind = 'p' OR EXISTS (
     SELECT 1 FROM pg_catalog.pg_inherits AS i WHERE i.inhparent = c.oid
-) AS shared
+) THEN 'shared' END AS problem
 FROM pg_catalog.pg_class AS c
 JOIN pg_catalog.pg_namespace AS n ON n.oid = c.relnamespace
 WHERE n.nspname = $schema AND c.relname = $name

@@ -65,3 +65,41 @@ def test_load_and_check_match_duckdb(tmp_path: Path, spark_session, spark_url) -
         if isinstance(value, float):
             assert got["metrics"][key] == pytest.approx(value, rel=1e-9, abs=1e-9), key
     assert spark_session.catalog.tableExists("main.t")
+
+
+def test_a_table_without_row_ids_is_refused_before_anything_is_written(spark_session, spark_url) -> None:  # type: ignore[no-untyped-def]
+    """A Spark table made without ``ldiv load`` has no ``ldiv_rowid``: anonymize names that and the fix
+    instead of failing inside a statement; a row id column that repeats or is not an integer is refused
+    too; ``check`` needs no row ids; a table given unique ids releases and is verified."""
+    rows = (
+        "VALUES (30,'a','flu'),(31,'b','hiv'),(32,'a','cold'),(33,'b','flu'),(34,'a','hiv'),(35,'b','cold')"
+    )
+    spark_session.sql("CREATE SCHEMA IF NOT EXISTS main")
+    made = {
+        "plain": f"SELECT * FROM {rows} AS t(age, zip, disease)",
+        "twice": f"SELECT *, CAST(age % 3 AS BIGINT) AS ldiv_rowid FROM {rows} AS t(age, zip, disease)",
+        "texts": f"SELECT *, CAST(age AS STRING) AS ldiv_rowid FROM {rows} AS t(age, zip, disease)",
+        "given": f"SELECT *, monotonically_increasing_id() AS ldiv_rowid FROM {rows} AS t(age, zip, disease)",
+    }
+    for name, select in made.items():
+        spark_session.sql(f"DROP TABLE IF EXISTS main.{name}")
+        spark_session.sql(f"CREATE TABLE main.{name} USING parquet AS {select}")
+    refused = {
+        "plain": ("has no row id column ldiv_rowid", "monotonically_increasing_id() AS ldiv_rowid FROM"),
+        "twice": ("whose values repeat or are NULL", "its own integer ldiv_rowid"),
+        "texts": ("that is not an integer column", "its own integer ldiv_rowid"),
+    }
+    for name, (message, hint) in refused.items():
+        for algorithm in ("tp", "bsgi"):
+            with pytest.raises(BadInput, match=message) as info:
+                api.anonymize(
+                    spark_url, name, ["age", "zip"], ["disease"], algorithm=algorithm, output=f"r_{name}", l=2
+                )
+            assert info.value.hint and hint in info.value.hint
+            assert not spark_session.catalog.tableExists(f"main.r_{name}")
+    assert api.check(spark_url, "plain", ["age", "zip"], ["disease"]).rows == 6
+    done = api.anonymize(
+        spark_url, "given", ["age", "zip"], ["disease"], algorithm="tp", output="r_given", l=2
+    )
+    assert done.verified
+    assert spark_session.table("main.r_given").count() + done.rows_deleted == done.rows_in == 6
