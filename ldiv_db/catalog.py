@@ -28,6 +28,9 @@ NUMERIC_TYPES = (
     "NUMERIC",
 )
 
+# character string types: their values are ordered by collation (see Column.is_text)
+TEXT_TYPES = ("VARCHAR", "TEXT", "STRING", "CHAR", "BPCHAR", "CHARACTER", "CHARACTER VARYING", "NAME")
+
 
 @dataclass(frozen=True)
 class Column:
@@ -38,6 +41,13 @@ class Column:
     @property
     def ident(self) -> Ident:
         return Ident(self.name)
+
+    @property
+    def is_text(self) -> bool:
+        """A character string column (DuckDB's, PostgreSQL's and Spark's spellings): ordering its values
+        depends on a collation, which ldiv_db fixes to the bytes' order (``COLLATE "C"``) on every engine."""
+        t = self.data_type.upper()
+        return t in TEXT_TYPES or t.startswith(("VARCHAR(", "CHAR(", "CHARACTER(", "CHARACTER VARYING("))
 
     @property
     def is_numeric(self) -> bool:

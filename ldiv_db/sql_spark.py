@@ -15,6 +15,8 @@ transpiler does most of the work (``$name`` becomes Spark's ``:name`` marker, ``
   DuckDB), ``list_slice`` → ``slice``, ``list(x ORDER BY ...)`` → a sorted ``collect_list`` (keys in
   mixed directions through a comparator; a ``FILTER`` stays on the aggregate), ``len`` of a list →
   ``size``, ``list_sum`` → ``aggregate``;
+* ``x COLLATE "C"`` (the templates' bytes-order for character columns) → ``x``: Spark's strings compare
+  by their bytes already;
 * types: ``HUGEINT``/``UBIGINT`` → ``BIGINT``; ``JSON`` → ``STRING`` and ``CAST(x AS JSON)`` → ``x`` (the
   audit tables keep JSON as text);
 * DDL of the ``ldiv`` schema: sequences are dropped (:data:`ldiv_db.db.spark.SEQUENCES` says which table's
@@ -154,6 +156,8 @@ def _rewrite(node: exp.Expression) -> exp.Expression:
         return _func("size", _sub(node.this))
     if isinstance(node, exp.Cast) and node.to.this == exp.DataType.Type.JSON:
         return _sub(node.this)
+    if isinstance(node, exp.Collate) and node.expression.name.upper() == "C":
+        return _sub(node.this)  # Spark orders strings by their bytes already (UTF8_BINARY)
     if isinstance(node, exp.DataType):
         if node.this in (exp.DataType.Type.INT128, exp.DataType.Type.UBIGINT, exp.DataType.Type.UINT128):
             return exp.DataType.build("BIGINT")

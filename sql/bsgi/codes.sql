@@ -1,7 +1,7 @@
 -- purpose: BSGI's integer codes per source row: the bucket of the primary SA (values numbered by first appearance), codes of the secondary SAs and of the individual (same numbering), and per QI a code the greedy prices: hierarchy = the leaf's preorder node id, numeric = dense rank of the value (with the value itself in v<i>), flat = dense rank of the value
 -- params: hids
 -- returns: creates target(rid, b, s2..sk, q1..qd, v<i> for numeric QIs, ind when an individual column is given); a hierarchy QI whose value is not a leaf gets q<i> NULL
--- ref: SPEC §2.1 (buckets), §0.6 rule 2 (first-appearance order), §0.4 (preorder ids: the LCA of leaves is the LCA of the smallest and largest id), §0.7 (IL per kind), §2.4 (variants)
+-- ref: texts (per QI): a character column, ranked in the bytes' order on every engine (COLLATE "C", see mondrian/rows.sql); SPEC §2.1 (buckets), §0.6 rule 2 (first-appearance order), §0.4 (preorder ids: the LCA of leaves is the LCA of the smallest and largest id), §0.7 (IL per kind), §2.4 (variants)
 {{ target | create_table }} AS
 WITH src AS (
     SELECT rowid AS rid
@@ -33,7 +33,7 @@ individuals AS (
 {% if kinds[loop.index0] != 'hierarchy' %}
 {% set cc = 'c' ~ loop.index %}
 {{ ('dom' ~ loop.index) | ident }} AS (
-    SELECT {{ cc | ident }} AS v, row_number() OVER (ORDER BY {{ cc | ident }}) - 1 AS code
+    SELECT {{ cc | ident }} AS v, row_number() OVER (ORDER BY {{ cc | ident }}{% if texts[loop.index0] %} COLLATE "C"{% endif %}) - 1 AS code
     FROM src GROUP BY {{ cc | ident }}
 ),
 {% endif %}

@@ -2,6 +2,7 @@
 -- params: hids
 -- returns: creates target(rid, vid, o1..od DOUBLE, s1..sk VARCHAR); vid numbers the distinct QI vectors 0..; a hierarchy QI whose value is not a leaf gets o<i> NULL
 -- ref: LeFevre, DeWitt, Ramakrishnan, ICDE 2006 (Mondrian; strict partitioning never separates equal QI vectors); SPEC §0.4 (preorder ids order a hierarchy's leaves left to right)
+--      texts (per QI): a character column, whose values are ranked in the bytes' order (COLLATE "C"), the order of every engine, not the database's collation (a PostgreSQL database in an ICU or libc locale orders 'Banana' before 'apple' differently, and its release would differ from DuckDB's)
 {{ target | create_table }} AS
 WITH ordinals AS (
     SELECT src.rowid AS rid
@@ -12,7 +13,7 @@ WITH ordinals AS (
 {% elif kinds[loop.index0] == 'numeric' %}
          , CAST(src.{{ c | ident }} AS DOUBLE) AS {{ ('o' ~ i) | ident }}
 {% else %}
-         , CAST(dense_rank() OVER (ORDER BY src.{{ c | ident }}) AS DOUBLE) AS {{ ('o' ~ i) | ident }}
+         , CAST(dense_rank() OVER (ORDER BY src.{{ c | ident }}{% if texts[loop.index0] %} COLLATE "C"{% endif %}) AS DOUBLE) AS {{ ('o' ~ i) | ident }}
 {% endif %}
 {% endfor %}
 {% for c in sa %}

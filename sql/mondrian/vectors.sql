@@ -1,7 +1,7 @@
 -- purpose: Mondrian's compressed input: per distinct QI vector its ordinals, and per SA the count of every SA value among its rows
 -- params: none
 -- returns: vid, o1..od, s (SA position, 1-based), v (SA value code: dense rank of the value within its SA), n — ordered by vid, s, v
--- ref: DESIGN §5 (compress first); SPEC §0.1 (QI-groups, X(v))
+-- ref: DESIGN §5 (compress first); SPEC §0.1 (QI-groups, X(v)); the SA values (text) ranked in the bytes' order on every engine (COLLATE "C", see mondrian/rows.sql)
 WITH counts AS (
 {% for s in sas %}
     SELECT vid, {{ loop.index }} AS s, {{ s | ident }} AS value, count(*) AS n
@@ -13,7 +13,7 @@ WITH counts AS (
 {% endfor %}
 ),
 coded AS (
-    SELECT vid, s, dense_rank() OVER (PARTITION BY s ORDER BY value) - 1 AS v, n FROM counts
+    SELECT vid, s, dense_rank() OVER (PARTITION BY s ORDER BY value COLLATE "C") - 1 AS v, n FROM counts
 ),
 vectors AS (
     SELECT vid{% for o in ords %}, any_value({{ o | ident }}) AS {{ o | ident }}{% endfor %}, count(*) FILTER (WHERE {% for o in ords %}{{ o | ident }} IS NULL{% if not loop.last %} OR {% endif %}{% endfor %}) AS missing

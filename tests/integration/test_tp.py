@@ -17,6 +17,7 @@ from fixtures.hostile import HOSTILE_QI, HOSTILE_SA, HOSTILE_TABLE, create_sql
 from fixtures.papers import read_table
 from ldiv_db.algorithms.shared.curve import hilbert_keys
 from ldiv_db.algorithms.tp.core import Counts, l_eligible, phase_one, tp_counts
+from ldiv_db.catalog import table_at
 from ldiv_db.db import Database
 from ldiv_db.errors import BadInput
 from ldiv_db.render import Ident, TableRef, render
@@ -27,7 +28,12 @@ from tests.unit.test_tp_core import brute_force_opt
 def _coords(db: Database, qi: list[Ident], sa: Ident, kinds: list[str], hids: list[int]) -> pd.DataFrame:
     """The Hilbert coordinates of every row of table t: its domains and SA ids, then the rows' ranks."""
     domains, sa_ids, t = TableRef("domains"), TableRef("sa_ids"), TableRef("t")
-    db.run(render("hilbert/domains.sql", {"hids": hids}, target=domains, source=t, qi=qi, kinds=kinds))
+    texts = [c.is_text for c in table_at(db, TableRef("t", "main")).columns_of([q.name for q in qi])]
+    db.run(
+        render(
+            "hilbert/domains.sql", {"hids": hids}, target=domains, source=t, qi=qi, kinds=kinds, texts=texts
+        )
+    )
     db.run(render("tp/sa_ids.sql", target=sa_ids, source=t, sa=sa))
     q = render(
         "hilbert/coords.sql",

@@ -13,6 +13,7 @@ from ldiv_db.render import Ident, TableRef
 from .harness import Case, HostileEnv
 
 KINDS = ["hierarchy", "numeric", "hierarchy", "flat"]  # it's, a"b, Zip Code, select
+TEXTS = [True, False, True, True]  # the character columns among them
 HIDS = {"hids": [0, 0, 0, 0]}
 QCOLS = [Ident(f"q{i}") for i in range(1, 5)]
 EXTRA = [Ident("s2")]
@@ -30,6 +31,7 @@ def _codes(env: HostileEnv) -> TableRef:
         sa=[env.sa, env.klass],
         qi=env.qi,
         kinds=KINDS,
+        texts=TEXTS,
         individual=env.group,
     )
     return target
@@ -42,6 +44,7 @@ def _codes_ctx(env: HostileEnv) -> dict[str, Any]:
         "sa": [env.sa, env.klass],
         "qi": env.qi,
         "kinds": KINDS,
+        "texts": TEXTS,
         "individual": env.group,
     }
 
@@ -78,6 +81,7 @@ def _mondrian_rows(env: HostileEnv) -> TableRef:
         qi=env.qi,
         sa=[env.sa, env.klass],
         kinds=KINDS,
+        texts=TEXTS,
         ords=ORDS,
         sas=SAS,
     )
@@ -106,6 +110,7 @@ CASES = {
             "qi": env.qi,
             "sa": [env.sa, env.klass],
             "kinds": KINDS,
+            "texts": TEXTS,
             "ords": ORDS,
             "sas": SAS,
         },

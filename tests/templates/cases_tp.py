@@ -71,6 +71,7 @@ def _split(env: HostileEnv) -> TableRef:
 
 
 _KINDS = ["hierarchy", "value", "hierarchy", "value"]
+_TEXTS = [True, False, True, True]  # it's, Zip Code and select are character columns
 
 
 def _domains(env: HostileEnv) -> TableRef:
@@ -84,6 +85,7 @@ def _domains(env: HostileEnv) -> TableRef:
             source=env.source,
             qi=env.qi,
             kinds=_KINDS,
+            texts=_TEXTS,
         )
         _DONE[key] = t
     return _DONE[key]
@@ -131,6 +133,7 @@ CASES = {
             "source": env.source,
             "qi": env.qi,
             "kinds": _KINDS,
+            "texts": _TEXTS,
         },
         {"hids": [1, 0, 2, 0]},
     ),

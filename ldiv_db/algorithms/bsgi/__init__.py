@@ -264,6 +264,7 @@ class Bsgi(Algorithm):
                 sa=[c.ident for c in inputs.sa],
                 qi=[c.ident for c in inputs.qi],
                 kinds=kinds,
+                texts=[c.is_text for c in inputs.qi],
                 individual=individual.ident if individual else None,
             )
         )

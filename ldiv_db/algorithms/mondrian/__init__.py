@@ -72,6 +72,7 @@ class Mondrian(Algorithm):
                 qi=[c.ident for c in inputs.qi],
                 sa=[c.ident for c in inputs.sa],
                 kinds=kinds,
+                texts=[c.is_text for c in inputs.qi],
                 ords=ords,
                 sas=sas,
             )

@@ -313,7 +313,13 @@ def split_rows(
     domains, sa_ids = db.work_table("hilbert_domains"), db.work_table("hilbert_sa_ids")
     db.run(
         render(
-            "hilbert/domains.sql", {"hids": hids}, target=domains, source=inputs.table.ref, qi=qi, kinds=kinds
+            "hilbert/domains.sql",
+            {"hids": hids},
+            target=domains,
+            source=inputs.table.ref,
+            qi=qi,
+            kinds=kinds,
+            texts=[c.is_text for c in inputs.qi],
         )
     )
     db.run(render("tp/sa_ids.sql", target=sa_ids, source=inputs.table.ref, sa=sa))

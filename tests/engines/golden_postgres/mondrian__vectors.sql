@@ -1,7 +1,7 @@
 /* purpose: Mondrian's compressed input: per distinct QI vector its ordinals, and per SA the count of every SA value among its rows */
 /* params: none */
 /* returns: vid, o1..od, s (SA position, 1-based), v (SA value code: dense rank of the value within its SA), n — ordered by vid, s, v */
-/* ref: DESIGN §5 (compress first); SPEC §0.1 (QI-groups, X(v)) */
+/* ref: DESIGN §5 (compress first); SPEC §0.1 (QI-groups, X(v)); the SA values (text) ranked in the bytes' order on every engine (COLLATE "C", see mondrian/rows.sql) */
 WITH counts AS (
   SELECT
     vid,
@@ -26,7 +26,7 @@ WITH counts AS (
   SELECT
     vid,
     s,
-    DENSE_RANK() OVER (PARTITION BY s ORDER BY value) - 1 AS v,
+    DENSE_RANK() OVER (PARTITION BY s ORDER BY value COLLATE "C") - 1 AS v,
     n
   FROM counts
 ), vectors AS (

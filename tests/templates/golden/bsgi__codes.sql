@@ -1,7 +1,7 @@
 /* purpose: BSGI's integer codes per source row: the bucket of the primary SA (values numbered by first appearance), codes of the secondary SAs and of the individual (same numbering), and per QI a code the greedy prices: hierarchy = the leaf's preorder node id, numeric = dense rank of the value (with the value itself in v<i>), flat = dense rank of the value */
 /* params: hids */
 /* returns: creates target(rid, b, s2..sk, q1..qd, v<i> for numeric QIs, ind when an individual column is given); a hierarchy QI whose value is not a leaf gets q<i> NULL */
-/* ref: SPEC §2.1 (buckets), §0.6 rule 2 (first-appearance order), §0.4 (preorder ids: the LCA of leaves is the LCA of the smallest and largest id), §0.7 (IL per kind), §2.4 (variants) */
+/* ref: texts (per QI): a character column, ranked in the bytes' order on every engine (COLLATE "C", see mondrian/rows.sql); SPEC §2.1 (buckets), §0.6 rule 2 (first-appearance order), §0.4 (preorder ids: the LCA of leaves is the LCA of the smallest and largest id), §0.7 (IL per kind), §2.4 (variants) */
 CREATE OR REPLACE TEMPORARY TABLE "temp"."main"."wk bsgi codes's" AS
 WITH src AS (
   SELECT
@@ -45,7 +45,7 @@ WITH src AS (
 ), "dom4" AS (
   SELECT
     "c4" AS v,
-    ROW_NUMBER() OVER (ORDER BY "c4") - 1 AS code
+    ROW_NUMBER() OVER (ORDER BY "c4" COLLATE "C") - 1 AS code
   FROM src
   GROUP BY
     "c4"

@@ -2,7 +2,7 @@
 /* params: hids */
 /* hints: lookup */
 /* returns: creates target(i, v1..vd, r, size): on the rows of QI i its value is v_i (the other v columns NULL) */
-/* ref: SPEC §1.12(a) (coordinates over the attribute's domain in T, not only over R); hilbert/coords.sql looks the rows' values up here. A table of its own, not subqueries of that query: PostgreSQL runs a join whose small side aggregates the source in parallel in its leader process alone, and a join over a small table in its workers */
+/* ref: texts (per QI): a character column, ranked in the bytes' order on every engine (COLLATE "C", see mondrian/rows.sql); SPEC §1.12(a) (coordinates over the attribute's domain in T, not only over R); hilbert/coords.sql looks the rows' values up here. A table of its own, not subqueries of that query: PostgreSQL runs a join whose small side aggregates the source in parallel in its leader process alone, and a join over a small table in its workers */
 CREATE OR REPLACE TEMPORARY TABLE "temp"."main"."wk hilbert domains 2's" AS
 SELECT
   1 AS i,
@@ -10,7 +10,7 @@ SELECT
   NULL AS "v2",
   NULL AS "v3",
   NULL AS "v4",
-  CAST(DENSE_RANK() OVER (ORDER BY leaf.node_id, d.v) - 1 AS BIGINT) AS r,
+  CAST(DENSE_RANK() OVER (ORDER BY leaf.node_id, d.v COLLATE "C") - 1 AS BIGINT) AS r,
   CAST(COUNT(*) OVER () AS BIGINT) AS size
 FROM (
   SELECT DISTINCT
@@ -42,7 +42,7 @@ SELECT
   NULL AS "v2",
   d.v AS "v3",
   NULL AS "v4",
-  CAST(DENSE_RANK() OVER (ORDER BY leaf.node_id, d.v) - 1 AS BIGINT) AS r,
+  CAST(DENSE_RANK() OVER (ORDER BY leaf.node_id, d.v COLLATE "C") - 1 AS BIGINT) AS r,
   CAST(COUNT(*) OVER () AS BIGINT) AS size
 FROM (
   SELECT DISTINCT
@@ -60,7 +60,7 @@ SELECT
   NULL AS "v2",
   NULL AS "v3",
   d.v AS "v4",
-  CAST(DENSE_RANK() OVER (ORDER BY d.v) - 1 AS BIGINT) AS r,
+  CAST(DENSE_RANK() OVER (ORDER BY d.v COLLATE "C") - 1 AS BIGINT) AS r,
   CAST(COUNT(*) OVER () AS BIGINT) AS size
 FROM (
   SELECT DISTINCT

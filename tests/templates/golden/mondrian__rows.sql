@@ -2,6 +2,7 @@
 /* params: hids */
 /* returns: creates target(rid, vid, o1..od DOUBLE, s1..sk VARCHAR); vid numbers the distinct QI vectors 0..; a hierarchy QI whose value is not a leaf gets o<i> NULL */
 /* ref: LeFevre, DeWitt, Ramakrishnan, ICDE 2006 (Mondrian; strict partitioning never separates equal QI vectors); SPEC §0.4 (preorder ids order a hierarchy's leaves left to right) */
+/*      texts (per QI): a character column, whose values are ranked in the bytes' order (COLLATE "C"), the order of every engine, not the database's collation (a PostgreSQL database in an ICU or libc locale orders 'Banana' before 'apple' differently, and its release would differ from DuckDB's) */
 CREATE OR REPLACE TEMPORARY TABLE "temp"."main"."wk mondrian rows's" AS
 WITH ordinals AS (
   SELECT
@@ -9,7 +10,7 @@ WITH ordinals AS (
     CAST("n1".node_id AS DOUBLE) AS "o1",
     CAST(src."a""b" AS DOUBLE) AS "o2",
     CAST("n3".node_id AS DOUBLE) AS "o3",
-    CAST(DENSE_RANK() OVER (ORDER BY src."select") AS DOUBLE) AS "o4",
+    CAST(DENSE_RANK() OVER (ORDER BY src."select" COLLATE "C") AS DOUBLE) AS "o4",
     CAST(src."ünï" AS TEXT) AS "s1",
     CAST(src."order" AS TEXT) AS "s2"
   FROM "main"."select" AS src
