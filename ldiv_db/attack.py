@@ -120,9 +120,10 @@ def similarity(
                 f"{len(missing)} SA value(s) of {inputs.table.name}.{inputs.sa[0].name} have no category: {shown}",
                 "add them to the categories file (value;category)",
             )
-        keys = [inputs.group.ident] if inputs.group is not None else [c.ident for c in inputs.qi]
+        cols = [inputs.group] if inputs.group is not None else list(inputs.qi)
+        texts = [c.is_text for c in cols]
         groups, rows, sc_groups, sc_rows, top_v, top_c = database.one(
-            render("attack/similarity.sql", keys=keys, **ctx)
+            render("attack/similarity.sql", keys=[c.ident for c in cols], texts=texts, **ctx)
         )
         return SimilarityResult(
             table=inputs.table.name,

@@ -2,12 +2,13 @@
 -- params: none
 -- returns: one row: groups, rows, single_category_groups, single_category_rows, top_value (object n, size, v, gid), top_category (object n, size, category, gid)
 -- ref: the DuckDB template similarity.sql (same ties: the larger confidence, the more sensitive category, then the first group)
+--      the groups' order and a group's values are ranked in the bytes' order of character values (COLLATE "C"; texts per key), on every engine whatever the database's collation
 WITH cells AS (
     SELECT {{ keys | idents }}, CAST({{ sa | ident }} AS VARCHAR) AS v, count(*) AS n
     FROM {{ source | table }}
     GROUP BY ALL
 ), labeled AS (
-    SELECT dense_rank() OVER (ORDER BY {{ keys | idents }}) AS gid, c.v, c.n, cat.category
+    SELECT dense_rank() OVER (ORDER BY {% for k in keys %}{{ k | ident }}{% if texts[loop.index0] %} COLLATE "C"{% endif %}{% if not loop.last %}, {% endif %}{% endfor %}) AS gid, c.v, c.n, cat.category
     FROM cells AS c
     LEFT JOIN {{ categories | table }} AS cat ON cat.v IS NOT DISTINCT FROM c.v
 ), per_category AS (
@@ -15,7 +16,7 @@ WITH cells AS (
 ), per_group AS (
     SELECT gid, sum(n) AS size, count(DISTINCT category) AS n_categories,
            max(n) AS value_n, (array_agg(v ORDER BY n DESC, rank_v))[1] AS value_v
-    FROM (SELECT *, row_number() OVER (PARTITION BY gid ORDER BY v) AS rank_v FROM labeled) AS ranked
+    FROM (SELECT *, row_number() OVER (PARTITION BY gid ORDER BY v COLLATE "C") AS rank_v FROM labeled) AS ranked
     GROUP BY gid
 ), per_group_category AS (
     SELECT gid, max(n) AS category_n, (array_agg(category ORDER BY n DESC, category))[1] AS category_top

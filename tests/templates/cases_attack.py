@@ -23,6 +23,12 @@ CASES = {
         lambda env: {"source": env.source, "sa": env.sa, "categories": _categories(env)}
     ),
     "attack/similarity.sql": Case(
-        lambda env: {"source": env.source, "sa": env.sa, "categories": _categories(env), "keys": env.qi}
+        lambda env: {
+            "source": env.source,
+            "sa": env.sa,
+            "categories": _categories(env),
+            "keys": env.qi,
+            "texts": [True, False, True, True],  # it's, a"b (integer), Zip Code, select
+        }
     ),
 }

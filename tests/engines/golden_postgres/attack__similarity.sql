@@ -2,6 +2,7 @@
 /* params: none */
 /* returns: one row: groups, rows, single_category_groups, single_category_rows, top_value (object n, size, v, gid), top_category (object n, size, category, gid) */
 /* ref: the DuckDB template similarity.sql (same ties: the larger confidence, the more sensitive category, then the first group) */
+/*      the groups' order and a group's values are ranked in the bytes' order of character values (COLLATE "C"; texts per key), on every engine whatever the database's collation */
 WITH cells AS (
   SELECT
     "it's",
@@ -19,7 +20,9 @@ WITH cells AS (
     5
 ), labeled AS (
   SELECT
-    DENSE_RANK() OVER (ORDER BY "it's", "a""b", "Zip Code", "select") AS gid,
+    DENSE_RANK() OVER (
+      ORDER BY "it's" COLLATE "C", "a""b", "Zip Code" COLLATE "C", "select" COLLATE "C"
+    ) AS gid,
     c.v,
     c.n,
     cat.category
@@ -52,7 +55,7 @@ WITH cells AS (
   FROM (
     SELECT
       *,
-      ROW_NUMBER() OVER (PARTITION BY gid ORDER BY v) AS rank_v
+      ROW_NUMBER() OVER (PARTITION BY gid ORDER BY v COLLATE "C") AS rank_v
     FROM labeled
   ) AS ranked
   GROUP BY

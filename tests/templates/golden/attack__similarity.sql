@@ -2,6 +2,7 @@
 /* params: none */
 /* returns: one row (ties: the more sensitive category, then the first group in label order): groups, rows, single_category_groups, single_category_rows, top_value (struct n, size, v, gid), top_category (struct n, size, category, gid) */
 /* ref: SPEC §3 (categories), §3.2 (Table 5 is the similarity-attack example); confidences are n/size, reported exactly by the controller */
+/*      the groups' order and a group's values are ranked in the bytes' order of character values (COLLATE "C"; texts per key), on every engine whatever the database's collation */
 WITH cells AS (
   SELECT
     "it's",
@@ -14,7 +15,9 @@ WITH cells AS (
   GROUP BY ALL
 ), labeled AS (
   SELECT
-    DENSE_RANK() OVER (ORDER BY "it's", "a""b", "Zip Code", "select") AS gid,
+    DENSE_RANK() OVER (
+      ORDER BY "it's" COLLATE "C", "a""b", "Zip Code" COLLATE "C", "select" COLLATE "C"
+    ) AS gid,
     c.v,
     c.n,
     cat.category
@@ -40,7 +43,7 @@ WITH cells AS (
   FROM (
     SELECT
       *,
-      ROW_NUMBER() OVER (PARTITION BY gid ORDER BY v) AS rank_v
+      ROW_NUMBER() OVER (PARTITION BY gid ORDER BY v COLLATE "C") AS rank_v
     FROM labeled
   )
   GROUP BY
