@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from .db import RUN_WORK_SCHEMA, Database, ldiv_schema_name
 from .errors import BadInput
-from .render import Ident, TableRef, render
+from .render import Ident, TableRef, quote, render
 
 NUMERIC_TYPES = (
     "TINYINT",
@@ -189,7 +189,7 @@ def require_row_ids(db: Database, table: Table, needs: str) -> None:
     (a view has none) whose rows are numbered in it alone. On PostgreSQL a row's id is its physical
     address, which each partition (or inheritance child) numbers on its own, so the rows of a
     partitioned table or an inheritance parent would share ids, and a row map over them would be wrong.
-    A Spark table has no row ids: its rows are identified by the integer column ``ldiv_rowid`` that
+    On DuckDB a column named ``rowid`` hides the row ids. A Spark table has no row ids: its rows are identified by the integer column ``ldiv_rowid`` that
     ``ldiv load`` writes, which must be there, unique and never NULL."""
     copy = f"CREATE TABLE t AS SELECT * FROM {table.name}"  # noqa: S608 - advice shown to the user
     if table.kind.upper() != "BASE TABLE":
@@ -204,6 +204,14 @@ def require_row_ids(db: Database, table: Table, needs: str) -> None:
         return
     found = db.rows(render("catalog/row_ids.sql", {"schema": ref.schema or "main", "name": ref.name}))
     problem = found[0][0] if found else None
+    if problem == "shadowed":
+        hiding = next(c.name for c in table.columns if c.name.lower() == "rowid")
+        renamed = f"CREATE TABLE t AS SELECT * RENAME ({quote(hiding)} AS source_rowid) FROM {table.name}"  # noqa: S608 - advice shown to the user
+        raise BadInput(
+            f"{table.name} has a column named {hiding!r}, which hides the table's own row ids (rowid then "
+            f"reads that column); {needs} needs every row's id to be its own",
+            f"anonymize a copy with that column renamed: {renamed}",
+        )
     if problem == "shared":
         raise BadInput(
             f"{table.name} is a partitioned table (or has inheritance children) on PostgreSQL, whose "
