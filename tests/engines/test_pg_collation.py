@@ -128,3 +128,23 @@ def test_the_similarity_attack_is_duckdbs(both) -> None:  # type: ignore[no-unty
             d.pop("seconds", None)
             d.pop("queries", None)
         assert a == b, table
+
+
+def test_the_report_lists_the_sa_values_in_duckdbs_order(both, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """Values with equal counts are listed in the bytes' order on both engines (the report's bars): here
+    every value has the same count, so the order is the values' alone ('Banana' before 'apple')."""
+    from ldiv_db.report.gather import gather
+
+    ties = tmp_path / "ties.csv"
+    values = ["apple", "Banana", "cherry", "Delta"]
+    ties.write_text(
+        "age,disease\n" + "".join(f"{20 + i % 3},{values[i % 4]}\n" for i in range(24)), encoding="utf-8"
+    )
+    for db in both:
+        ldiv_db.load(db, ties, "ties", replace=True)
+        ldiv_db.anonymize(
+            db, "ties", ["age"], "disease", algorithm="tp", output="ties_release", replace=True, l=2
+        )
+    duck, pg = (gather(db, "ties_release", kl=False).sa_counts["disease"] for db in both)
+    assert [v for v, *_ in duck] == ["Banana", "Delta", "apple", "cherry"]
+    assert pg == duck

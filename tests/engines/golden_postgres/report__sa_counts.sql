@@ -1,6 +1,6 @@
 /* purpose: the SA distribution of the source against a release (PostgreSQL: a FULL JOIN needs an equality, so NULL is matched by a flag) */
 /* params: none */
-/* returns: value (text, NULL for NULL), source_rows, release_rows (ordered by source_rows descending, then value) */
+/* returns: value (text, NULL for NULL), source_rows, release_rows (ordered by source_rows descending, then value in the bytes' order, COLLATE "C", on every engine) */
 /* ref: the DuckDB template sa_counts.sql */
 WITH src AS (
   SELECT
@@ -32,4 +32,4 @@ FULL OUTER JOIN rel
 ORDER BY
   source_rows DESC NULLS LAST,
   release_rows DESC NULLS LAST,
-  value
+  COALESCE(src.value, rel.value) COLLATE "C"

@@ -1,6 +1,6 @@
 /* purpose: the SA distribution of the source against a release: rows per SA value in each (NULL = a suppressed SA value in the release); shows the noise and what suppression removed */
 /* params: none */
-/* returns: value (text, NULL for NULL), source_rows, release_rows (ordered by source_rows descending, then value) */
+/* returns: value (text, NULL for NULL), source_rows, release_rows (ordered by source_rows descending, then value in the bytes' order, COLLATE "C", on every engine) */
 /* ref: SPEC §4 (Decomposition+ noise), §5 (l+ suppression), TP (deleted rows) */
 WITH src AS (
   SELECT
@@ -25,4 +25,4 @@ FULL OUTER JOIN rel
 ORDER BY
   source_rows DESC,
   release_rows DESC,
-  value
+  COALESCE(src.value, rel.value) COLLATE "C"
