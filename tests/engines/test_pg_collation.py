@@ -16,6 +16,7 @@ import pytest
 import ldiv_db
 from ldiv_db import attack
 from ldiv_db.db import Database
+from ldiv_db.errors import BadInput
 
 from .test_pg_end_to_end import _groups, _numbers
 
@@ -148,3 +149,15 @@ def test_the_report_lists_the_sa_values_in_duckdbs_order(both, tmp_path: Path) -
     duck, pg = (gather(db, "ties_release", kl=False).sa_counts["disease"] for db in both)
     assert [v for v, *_ in duck] == ["Banana", "Delta", "apple", "cherry"]
     assert pg == duck
+
+
+def test_messages_name_the_same_values(both) -> None:  # type: ignore[no-untyped-def]
+    """An error that names the first values of a list (here the SA values without a category) names the
+    same ones, in the same order, on both engines."""
+    messages = []
+    for db in both:
+        with pytest.raises(BadInput, match="have no category") as info:
+            attack.similarity(db, "mixed", QI, "disease", categories={"flu": 1})
+        messages.append(str(info.value))
+    assert messages[0] == messages[1]
+    assert "'Cancer', 'Flu', 'HIV', '_none', 'b-x'" in messages[0]

@@ -1,20 +1,25 @@
 /* purpose: similarity attack: the SA values of the table that have no sensitivity category (the controller refuses them), with their row counts */
 /* params: none */
-/* returns: v, n (ordered by v) */
+/* returns: v, n (ordered by v in the bytes' order, COLLATE "C", on every engine) */
 /* ref: SPEC §3.1 (every SA value belongs to one category) */
 SELECT
-  CAST(src."ünï" AS TEXT) AS v,
-  COUNT(*) AS n
-FROM "main"."select" AS src
-WHERE
-  NOT EXISTS(
-    SELECT
-      1
-    FROM "pg_temp"."wk attack categories's" AS cat
-    WHERE
-      cat.v IS NOT DISTINCT FROM CAST(src."ünï" AS TEXT)
-  )
-GROUP BY
-  1
+  v,
+  n
+FROM (
+  SELECT
+    CAST(src."ünï" AS TEXT) AS v,
+    COUNT(*) AS n
+  FROM "main"."select" AS src
+  WHERE
+    NOT EXISTS(
+      SELECT
+        1
+      FROM "pg_temp"."wk attack categories's" AS cat
+      WHERE
+        cat.v IS NOT DISTINCT FROM CAST(src."ünï" AS TEXT)
+    )
+  GROUP BY
+    1
+) AS uncategorized
 ORDER BY
-  v
+  v COLLATE "C"

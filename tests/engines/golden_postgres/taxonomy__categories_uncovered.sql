@@ -1,4 +1,4 @@
-/* purpose: the non-NULL values of an SA column that have no stored sensitivity category: the first 10 in order, with how many there are in all */
+/* purpose: the non-NULL values of an SA column that have no stored sensitivity category: the first 10 in the bytes' order (COLLATE "C": the same values named on every engine), with how many there are in all */
 /* params: table_name, column_name */
 /* returns: v, n_rows (rows carrying v), total (distinct uncovered values) */
 /* ref: SPEC §3.1 (every SA value belongs to one category); DESIGN §6 (name the missing value) */
@@ -31,5 +31,5 @@ FROM (
     1
 ) AS ldiv_sq0
 ORDER BY
-  v
+  v COLLATE "C"
 LIMIT 10

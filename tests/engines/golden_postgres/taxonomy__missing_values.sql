@@ -1,4 +1,4 @@
-/* purpose: distinct non-NULL values of a column (as VARCHAR) that are not leaves of a hierarchy; first 10 sorted */
+/* purpose: distinct non-NULL values of a column (as VARCHAR) that are not leaves of a hierarchy; the first 10 in the bytes' order (COLLATE "C": the same values named on every engine) */
 /* params: hierarchy_id */
 /* returns: value, total (total = number of missing values, repeated on every row; no rows = none missing) */
 /* ref: DESIGN §6 (a hierarchy missing a data value: name the value) */
@@ -30,5 +30,5 @@ SELECT
   COUNT(*) OVER () AS total
 FROM missing
 ORDER BY
-  value
+  value COLLATE "C"
 LIMIT 10
