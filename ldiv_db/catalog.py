@@ -189,8 +189,9 @@ def require_row_ids(db: Database, table: Table, needs: str) -> None:
     (a view has none) whose rows are numbered in it alone. On PostgreSQL a row's id is its physical
     address, which each partition (or inheritance child) numbers on its own, so the rows of a
     partitioned table or an inheritance parent would share ids, and a row map over them would be wrong.
-    On DuckDB a column named ``rowid`` hides the row ids. A Spark table has no row ids: its rows are identified by the integer column ``ldiv_rowid`` that
-    ``ldiv load`` writes, which must be there, unique and never NULL."""
+    On DuckDB a column named ``rowid`` hides the row ids. A Spark table has no row ids: its rows are
+    identified by the integer column ``ldiv_rowid`` that ``ldiv load`` writes, which must be there, unique
+    and never NULL."""
     copy = f"CREATE TABLE t AS SELECT * FROM {table.name}"  # noqa: S608 - advice shown to the user
     if table.kind.upper() != "BASE TABLE":
         kind = table.kind.lower()
@@ -205,7 +206,7 @@ def require_row_ids(db: Database, table: Table, needs: str) -> None:
     found = db.rows(render("catalog/row_ids.sql", {"schema": ref.schema or "main", "name": ref.name}))
     problem = found[0][0] if found else None
     if problem == "shadowed":
-        hiding = next(c.name for c in table.columns if c.name.lower() == "rowid")
+        hiding = next((c.name for c in table.columns if c.name.lower() == "rowid"), "rowid")
         renamed = f"CREATE TABLE t AS SELECT * RENAME ({quote(hiding)} AS source_rowid) FROM {table.name}"  # noqa: S608 - advice shown to the user
         raise BadInput(
             f"{table.name} has a column named {hiding!r}, which hides the table's own row ids (rowid then "

@@ -79,14 +79,15 @@ def both(pg_server, tmp_path_factory) -> Iterator[tuple[Database, Database]]:  #
 
 
 def assert_same_release(
-    duck: Database, other: Database, algorithm: str, qi: Any, sa: Any, kwargs: Any
+    duck: Database, other: Database, algorithm: str, qi: Any, sa: Any, kwargs: Any, table: str = "adult"
 ) -> None:
-    """The release of ``algorithm`` on ``other`` equals DuckDB's: both verified, the same counts, metrics
-    to 1e-9 and groups up to renumbering (shared by the PostgreSQL and Spark parity tests)."""
-    out = "adult_" + algorithm.replace("+", "plus").replace("-", "_")
+    """The release of ``algorithm`` over ``table`` on ``other`` equals DuckDB's: both verified, the same
+    counts, metrics to 1e-9 and groups up to renumbering (shared by the PostgreSQL and Spark parity tests
+    and the collation test)."""
+    out = f"{table}_" + algorithm.replace("+", "plus").replace("-", "_")
     want, got = (
         ldiv_db.anonymize(
-            db, "adult", qi, sa, algorithm=algorithm, output=out, replace=True, **kwargs
+            db, table, qi, sa, algorithm=algorithm, output=out, replace=True, **kwargs
         ).to_dict()
         for db in (duck, other)
     )

@@ -18,7 +18,7 @@ from ldiv_db import attack
 from ldiv_db.db import Database
 from ldiv_db.errors import BadInput
 
-from .test_pg_end_to_end import _groups, _numbers
+from .test_pg_adult import assert_same_release
 
 pytestmark = pytest.mark.postgres
 
@@ -87,22 +87,7 @@ def test_the_database_orders_text_otherwise(both) -> None:  # type: ignore[no-un
     [("mondrian", {"model": "distinct"}), ("tp", {}), ("tp+", {}), ("hilbert", {}), ("bsgi", {})],
 )
 def test_the_release_is_duckdbs(both, algorithm: str, kwargs: dict[str, Any]) -> None:  # type: ignore[no-untyped-def]
-    duck, pg = both
-    out = "m_" + algorithm.replace("+", "plus")
-    want, got = (
-        ldiv_db.anonymize(
-            db, "mixed", QI, "disease", algorithm=algorithm, output=out, replace=True, l=3, **kwargs
-        ).to_dict()
-        for db in (duck, pg)
-    )
-    assert want["verified"] is True and got["verified"] is True
-    for key in ("rows_in", "rows_published", "rows_suppressed", "groups"):
-        assert got[key] == want[key], key
-    wm, gm = _numbers(want["metrics"]), _numbers(got["metrics"])
-    assert wm.keys() == gm.keys()
-    for k in wm:
-        assert gm[k] == pytest.approx(wm[k], rel=1e-9, abs=1e-9), k
-    assert _groups(pg, [out]) == _groups(duck, [out])
+    assert_same_release(*both, algorithm, QI, "disease", {"l": 3, **kwargs}, table="mixed")
 
 
 def test_check_is_duckdbs(both) -> None:  # type: ignore[no-untyped-def]
