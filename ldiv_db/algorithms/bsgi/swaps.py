@@ -209,20 +209,24 @@ class SwapPricer:
         its cheapest bound is below ``now``, and for those pairs (pairs × |A| × |B|) which swaps' are."""
         sa, sb = ma.shape[1], mb.shape[1]
         in_a, in_b = self.loo_cost[a, :sa], self.loo_cost[b, :sb]
-        enter_a = self._entering(a, mb) if sa >= 3 else None  # pairs × |B|
-        enter_b = self._entering(b, ma) if sb >= 3 else None  # pairs × |A|
         low_a, low_b = in_a.min(axis=1), in_b.min(axis=1)
+        enter_a = self._entering(a, mb) if sa >= 3 else None  # pairs × |B|
         if enter_a is not None:
             low_a = np.maximum(low_a, enter_a.min(axis=1))
-        if enter_b is not None:
-            low_b = np.maximum(low_b, enter_b.min(axis=1))
         keep: Mask = sa * low_a + sb * low_b < now
+        enter_b = None  # pairs × |A|, for the pairs A's bound kept only (B's bound can only drop more)
+        if sb >= 3:
+            enter_b = self._entering(b[keep], ma[keep])
+            low_b = low_b[keep]
+            still = sa * low_a[keep] + sb * np.maximum(low_b, enter_b.min(axis=1)) < now[keep]
+            keep[keep] = still
+            enter_b = enter_b[still]
         swap_a = in_a[keep][:, :, None]
         if enter_a is not None:
             swap_a = np.maximum(swap_a, enter_a[keep][:, None, :])
         swap_b = in_b[keep][:, None, :]
         if enter_b is not None:
-            swap_b = np.maximum(swap_b, enter_b[keep][:, :, None])
+            swap_b = np.maximum(swap_b, enter_b[:, :, None])
         return keep, sa * swap_a + sb * swap_b < now[keep][:, None, None]
 
     def priced(
