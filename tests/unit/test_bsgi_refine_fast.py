@@ -169,15 +169,13 @@ def test_climbed_trees_and_unpacked_tables_change_nothing(case: dict[str, Any], 
 def test_pair_bound_never_skips_an_improving_pair(case: dict[str, Any]) -> None:
     """Every pair the bound declares hopeless has no swap that lowers |A|·cost(A) + |B|·cost(B)."""
     refiner = Refiner(CostModel(case["attrs"]), case["codes"], case["distinct"], case["locality"])
-    seen = {"pairs": 0}
     price = refiner.pricer.hopeful
 
-    def check(ma: np.ndarray, mb: np.ndarray, a: np.ndarray, b: np.ndarray, now: np.ndarray) -> np.ndarray:
-        hope = price(ma, mb, a, b, now)
-        cost_a, cost_b = Plain._swap_costs(refiner, a, b, ma.shape[1], mb.shape[1])  # type: ignore[arg-type]
-        best = (ma.shape[1] * cost_a + mb.shape[1] * cost_b).reshape(len(a), -1).min(axis=1)
+    def check(a: np.ndarray, b: np.ndarray, sa: int, sb: int, now: np.ndarray) -> np.ndarray:
+        hope = price(a, b, sa, sb, now)
+        cost_a, cost_b = Plain._swap_costs(refiner, a, b, sa, sb)  # type: ignore[arg-type]
+        best = (sa * cost_a + sb * cost_b).reshape(len(a), -1).min(axis=1)
         assert (best[~hope] >= now[~hope]).all()
-        seen["pairs"] += len(a)
         return hope
 
     refiner.pricer.hopeful = check  # type: ignore[method-assign]
@@ -195,17 +193,19 @@ def test_swap_bounds_are_below_every_swap_and_priced_swaps_are_the_dense_numbers
     bounds, priced = refiner.pricer.bounds, refiner.pricer.priced
 
     def check(
-        ma: np.ndarray, mb: np.ndarray, a: np.ndarray, b: np.ndarray, now: np.ndarray
-    ) -> tuple[np.ndarray, np.ndarray]:
-        keep, below = bounds(ma, mb, a, b, now)
-        cost_a, cost_b = Plain._swap_costs(refiner, a, b, ma.shape[1], mb.shape[1])  # type: ignore[arg-type]
-        after = ma.shape[1] * cost_a + mb.shape[1] * cost_b
+        mem: np.ndarray, a: np.ndarray, b: np.ndarray, sa: int, sb: int, now: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        keep, below, ma_kept, mb_kept = bounds(mem, a, b, sa, sb, now)
+        ma, mb = mem[a, :sa], mem[b, :sb]
+        assert np.array_equal(ma_kept, ma[keep]) and np.array_equal(mb_kept, mb[keep])
+        cost_a, cost_b = Plain._swap_costs(refiner, a, b, sa, sb)  # type: ignore[arg-type]
+        after = sa * cost_a + sb * cost_b
         assert (after[~keep] >= now[~keep, None, None]).all()
         assert (after[keep][~below] >= np.broadcast_to(now[keep][:, None, None], below.shape)[~below]).all()
         every = np.nonzero(np.ones(after.shape, dtype=bool))
         one_a, one_b = priced(ma, mb, a, b, every)
         assert np.array_equal(one_a, cost_a[every]) and np.array_equal(one_b, cost_b[every])
-        return keep, below
+        return keep, below, ma_kept, mb_kept
 
     refiner.pricer.bounds = check  # type: ignore[method-assign]
     refiner.run(case["gid"].copy())

@@ -235,22 +235,22 @@ class Refiner:
     def _exchange(self, mem: IntArray, cost: CostArray, a: IntArray, b: IntArray, sa: int, sb: int) -> int:
         """Apply, for each pair (a[p], b[p]) of classes of sizes sa, sb, its best improving exchange;
         returns the number applied (``mem`` and ``cost`` are updated in place)."""
-        if self.prune:  # pairs with no swap below their cost have none to apply
-            hope = self.pricer.hopeful(mem[a, :sa], mem[b, :sb], a, b, sa * cost[a] + sb * cost[b])
-            a, b = a[hope], b[hope]
-            if not len(a):
-                return 0
-        ma, mb = mem[a, :sa], mem[b, :sb]
         now = sa * cost[a] + sb * cost[b]
         if self.prune and max(sa, sb) >= 3:  # price only the swaps whose lower bound is below the cost
-            keep, below = self.pricer.bounds(ma, mb, a, b, now)
-            a, b, ma, mb, now = a[keep], b[keep], ma[keep], mb[keep], now[keep]
+            keep, below, ma, mb = self.pricer.bounds(mem, a, b, sa, sb, now)
+            a, b, now = a[keep], b[keep], now[keep]
             swaps = np.nonzero(below & self._admissible(ma, mb))
             cost_a, cost_b = self.pricer.priced(ma, mb, a, b, swaps)
             sel = _best(swaps, sa * cost_a + sb * cost_b - now[swaps[0]], now, self.exact)
             new_a, new_b = cost_a[sel], cost_b[sel]
             p, i, j = swaps[0][sel], swaps[1][sel], swaps[2][sel]
         else:
+            if self.prune:  # pairs with no swap below their cost have none to apply
+                hope = self.pricer.hopeful(a, b, sa, sb, now)
+                a, b, now = a[hope], b[hope], now[hope]
+                if not len(a):
+                    return 0
+            ma, mb = mem[a, :sa], mem[b, :sb]
             ok = self._admissible(ma, mb)
             all_a, all_b = self._swap_costs(a, b, sa, sb)
             delta = sa * all_a + sb * all_b - now[:, None, None]

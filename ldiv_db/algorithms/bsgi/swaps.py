@@ -195,39 +195,50 @@ class SwapPricer:
             out += (self.core[3][q][cls, None] != self.flat.codes[q][rows]) * self.flat_unit[q, 0, 0, 0]
         return out
 
-    def hopeful(self, ma: IntArray, mb: IntArray, a: IntArray, b: IntArray, now: CostArray) -> Mask:
-        """Per pair: False when no swap can bring |A|·cost(A') + |B|·cost(B') below ``now`` (A' = A − a_i
-        + b_j), because A' costs at least A's cheapest leave-one-out state, and B' likewise."""
-        return ma.shape[1] * self.loo_min[a] + mb.shape[1] * self.loo_min[b] < now  # type: ignore[no-any-return]
+    def hopeful(self, a: IntArray, b: IntArray, sa: int, sb: int, now: CostArray) -> Mask:
+        """Per pair (classes of sizes sa, sb): False when no swap can bring |A|·cost(A') + |B|·cost(B')
+        below ``now`` (A' = A − a_i + b_j), because A' costs at least A's cheapest leave-one-out state,
+        and B' likewise."""
+        return sa * self.loo_min[a] + sb * self.loo_min[b] < now  # type: ignore[no-any-return]
 
     def bounds(
-        self, ma: IntArray, mb: IntArray, a: IntArray, b: IntArray, now: CostArray
-    ) -> tuple[Mask, Mask]:
-        """Lower bounds on |A|·cost(A') + |B|·cost(B') after swapping a_i and b_j: A' costs at least A
-        without a_i and, when |A| ≥ 3, at least A's core joined with b_j; B' likewise (each is the cost of
-        a state inside A' or B', and a join never costs less than its parts). Returns, per pair, whether
-        its cheapest bound is below ``now``, and for those pairs (pairs × |A| × |B|) which swaps' are."""
-        sa, sb = ma.shape[1], mb.shape[1]
-        in_a, in_b = self.loo_cost[a, :sa], self.loo_cost[b, :sb]
-        low_a, low_b = in_a.min(axis=1), in_b.min(axis=1)
-        enter_a = self._entering(a, mb) if sa >= 3 else None  # pairs × |B|
-        if enter_a is not None:
+        self, mem: IntArray, a: IntArray, b: IntArray, sa: int, sb: int, now: CostArray
+    ) -> tuple[Mask, Mask, IntArray, IntArray]:
+        """Lower bounds on |A|·cost(A') + |B|·cost(B') after swapping a_i and b_j (classes ``a[p]``,
+        ``b[p]`` of sizes sa, sb; rows ``mem``): A' costs at least A without a_i and, when |A| ≥ 3, at
+        least A's core joined with b_j; B' likewise (each is the cost of a state inside A' or B', and a
+        join never costs less than its parts). Returns, per pair, whether its cheapest bound is below
+        ``now``; for those pairs (pairs × |A| × |B|) which swaps' bounds are; and their rows (A's, B's).
+
+        The bounds are taken cheapest first, each on the pairs the previous one kept: the cheapest
+        leave-one-out states (cached per class), then A's core with B's rows, then B's core with A's."""
+        keep: Mask = sa * self.loo_min[a] + sb * self.loo_min[b] < now
+        at = np.flatnonzero(keep)
+        mb = mem[b[at], :sb]
+        low_a, low_b = self.loo_min[a[at]], self.loo_min[b[at]]
+        enter_a = None  # pairs × |B|
+        if sa >= 3:
+            enter_a = self._entering(a[at], mb)
             low_a = np.maximum(low_a, enter_a.min(axis=1))
-        keep: Mask = sa * low_a + sb * low_b < now
-        enter_b = None  # pairs × |A|, for the pairs A's bound kept only (B's bound can only drop more)
+            still = sa * low_a + sb * low_b < now[at]
+            at, mb, enter_a, low_a, low_b = at[still], mb[still], enter_a[still], low_a[still], low_b[still]
+        ma = mem[a[at], :sa]
+        enter_b = None  # pairs × |A|
         if sb >= 3:
-            enter_b = self._entering(b[keep], ma[keep])
-            low_b = low_b[keep]
-            still = sa * low_a[keep] + sb * np.maximum(low_b, enter_b.min(axis=1)) < now[keep]
-            keep[keep] = still
-            enter_b = enter_b[still]
-        swap_a = in_a[keep][:, :, None]
+            enter_b = self._entering(b[at], ma)
+            still = sa * low_a + sb * np.maximum(low_b, enter_b.min(axis=1)) < now[at]
+            at, ma, mb, enter_b = at[still], ma[still], mb[still], enter_b[still]
+            if enter_a is not None:
+                enter_a = enter_a[still]
+        keep[:] = False
+        keep[at] = True
+        swap_a = self.loo_cost[a[at], :sa][:, :, None]
         if enter_a is not None:
-            swap_a = np.maximum(swap_a, enter_a[keep][:, None, :])
-        swap_b = in_b[keep][:, None, :]
+            swap_a = np.maximum(swap_a, enter_a[:, None, :])
+        swap_b = self.loo_cost[b[at], :sb][:, None, :]
         if enter_b is not None:
             swap_b = np.maximum(swap_b, enter_b[:, :, None])
-        return keep, sa * swap_a + sb * swap_b < now[keep][:, None, None]
+        return keep, sa * swap_a + sb * swap_b < now[at][:, None, None], ma, mb
 
     def priced(
         self, ma: IntArray, mb: IntArray, a: IntArray, b: IntArray, swaps: tuple[np.ndarray[Any, Any], ...]
