@@ -217,10 +217,11 @@ class Refiner:
         """(pairs × |A| × |B|): swapping a_i and b_j brings no value into a class that already holds it
         (on every distinct key: primary SA, secondary SAs, individual)."""
         ok = np.ones((ma.shape[0], ma.shape[1], mb.shape[1]), dtype=bool)
+        small = np.int8 if max(ma.shape[1], mb.shape[1]) < 128 else np.int64  # counts up to a class size
         for key in self.distinct:
             eq = key[ma][:, :, None] == key[mb][:, None, :]
-            in_a = eq.sum(axis=1, keepdims=True)  # how often b_j's value is in A
-            in_b = eq.sum(axis=2, keepdims=True)  # how often a_i's value is in B
+            in_a = eq.sum(axis=1, keepdims=True, dtype=small)  # how often b_j's value is in A
+            in_b = eq.sum(axis=2, keepdims=True, dtype=small)  # how often a_i's value is in B
             ok &= (in_a == eq) & (in_b == eq)
         return ok
 

@@ -95,7 +95,18 @@ class _Packed:
         self.nodes = np.array(width, dtype=np.int64)[:, None, None]
         self.offset = np.cumsum([0] + [len(x) for x in tables[:-1]]).astype(np.int64)[:, None, None]
         self.merged: CostArray = np.concatenate(tables) if tables else np.zeros(0, dtype=dtype)
-        self.codes: IntArray = np.tensordot(self.radix, codes, axes=1)  # per group and row: packed leaves
+        self.codes: IntArray = self.pack(codes)  # per group and row: packed leaves
+
+    def pack(self, nodes: IntArray) -> IntArray:
+        """Per group, the packed id of per-QI node ids (QI × ...): Σ radix · node over the group's QIs
+        (the same numbers as ``tensordot(radix, nodes, 1)``, without its copies for a few terms)."""
+        out = np.empty((len(self.groups), *nodes.shape[1:]), dtype=np.int64)
+        for g, members in enumerate(self.groups):
+            acc = nodes[members[0]] * self.radix[g, members[0]]
+            for t in members[1:]:
+                acc = acc + nodes[t] * self.radix[g, t]
+            out[g] = acc
+        return out
 
 
 class SwapPricer:
@@ -150,14 +161,12 @@ class SwapPricer:
             lo, hi = _loo(self.hier.codes[:, members])
             node = self.lca[self.offset + lo * self.nodes + hi]
             pk = self.packed
-            sup = np.tensordot(pk.radix, node, axes=1)
+            sup = pk.pack(node)
             state = pk.offset + sup * pk.nodes
             self.hier.state[0][:, classes, :size] = state
             cost += pk.merged[state + sup].sum(axis=0)
             # the deepest node of each QI: they form a chain (size ≥ 3)
-            self.core[0][:, classes] = (
-                pk.offset[:, :, 0] + np.tensordot(pk.radix, node.max(axis=2), axes=1) * pk.nodes[:, :, 0]
-            )
+            self.core[0][:, classes] = pk.offset[:, :, 0] + pk.pack(node.max(axis=2)) * pk.nodes[:, :, 0]
         if len(self.num.attrs):
             lo, hi = _loo(self.num.codes[:, members])
             self.num.state[0][:, classes, :size] = lo
