@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from ldiv_db.algorithms.bsgi.cost import Attribute, CostModel
 from ldiv_db.algorithms.bsgi.refine import Refiner
-from ldiv_db.algorithms.bsgi.split import deal, dm, partition_cost, split
+from ldiv_db.algorithms.bsgi.split import deal, dm, partition_cost, split, stable_order
 from ldiv_db.algorithms.shared.schedule import max_l_schedule
 
 
@@ -143,3 +143,15 @@ def test_split_stops_between_levels() -> None:
     whole = split(refiner, key, 100, stop=_StopAfter(10**6))
     assert whole is not None and whole.levels >= 3
     assert split(refiner, key, 100, stop=_StopAfter(2)) is None  # asked before the third level: stopped
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    values=st.lists(st.integers(0, 2**40), max_size=300),
+    bits=st.sampled_from([4, 16, 17, 31, 32, 41]),
+)
+def test_stable_order_is_the_stable_argsort(values: list[int], bits: int) -> None:
+    """The radix passes give numpy's stable order for keys of every width (one 16-bit pass, two, or the
+    plain sort above 32 bits), ties in position order."""
+    x = np.array([v % (1 << bits) for v in values], dtype=np.int64)
+    assert np.array_equal(stable_order(x), np.argsort(x, kind="stable"))

