@@ -156,8 +156,9 @@ def _cuts(
     sj = seg[j]
     p, size, k = j - starts[sj], lens[sj], ks[sj]
     q = size - p
-    lo = np.maximum.reduce([-(-p // (s + 1)), m_left[j - 1], k - q // s])
-    hi = np.minimum.reduce([p // s, k - (-(-q // (s + 1))), k - m_right[j]])
+    # chained, not ``np.maximum.reduce([...])``, which stacks its three arrays into one first
+    lo = np.maximum(np.maximum(-(-p // (s + 1)), m_left[j - 1]), k - q // s)
+    hi = np.minimum(np.minimum(p // s, k - (-(-q // (s + 1)))), k - m_right[j])
     ok = (lo <= hi) & (code[j - 1] != code[j])
     j, sj, p, size, k, lo, hi = (x[ok] for x in (j, sj, p, size, k, lo, hi))
     # per segment the position nearest its middle, the lower on ties: the least score (unique within a

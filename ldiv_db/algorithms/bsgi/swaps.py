@@ -56,7 +56,9 @@ class _Group:
     def __init__(self, attrs: Sequence[_Attr], n: int) -> None:
         self.attrs = list(attrs)
         self.codes: IntArray = (
-            np.stack([a.codes for a in attrs]).astype(np.int64) if attrs else np.zeros((0, n), dtype=np.int64)
+            np.stack([a.codes for a in attrs]).astype(np.int64, copy=False)
+            if attrs
+            else np.zeros((0, n), dtype=np.int64)
         )
         self.state: list[np.ndarray[Any, Any]] = []  # per state part: QI × classes × max size
 
@@ -129,7 +131,7 @@ class SwapPricer:
         self.packed = _Packed(tab, dtype, self.hier.codes)
         # numeric: codes become values (codes are ranks, values ascending)
         vals = [a.codes if a.values is None else a.values[a.codes] for a in self.num.attrs]
-        self.num.codes = np.stack(vals).astype(dtype) if vals else np.zeros((0, n), dtype=dtype)
+        self.num.codes = np.stack(vals).astype(dtype, copy=False) if vals else np.zeros((0, n), dtype=dtype)
         self.num_unit = np.array([a.unit for a in self.num.attrs], dtype=dtype)[:, None, None, None]
         self.flat_unit = np.array([a.unit for a in self.flat.attrs], dtype=dtype)[:, None, None, None]
 
