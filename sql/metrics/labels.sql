@@ -2,6 +2,9 @@
 -- params: none
 -- returns: creates target(attr, label, rows, kind, hierarchy_id, node_id, lo, hi, code); lo/hi: node range, parsed interval, or the leaf's number; code: the label's 0-based number in text order per attribute (KL's integer coding)
 -- ref: SPEC §0.5 (output forms: LCA label, "lo-hi" interval, *), §0.7
+--      the interval pattern is matched in the bytes' order (COLLATE "C"): a QI column of a nondeterministic
+--      collation (PostgreSQL: case-insensitive ICU) passes its collation to the labels, and PostgreSQL
+--      refuses regular expressions under such a collation
 {% set release_table = release | table %}
 {% set counted = counted | default(false) %}
 {{ target | create_table }} AS
@@ -23,8 +26,8 @@ parsed AS (
         a.is_numeric,
         a.intervals,
         a.hierarchy_id,
-        TRY_CAST(nullif(regexp_extract(rel.label, '^(-?[0-9]+(?:[.][0-9]+)?)(?:-(-?[0-9]+(?:[.][0-9]+)?))?$', 1), '') AS DOUBLE) AS iv_lo,
-        TRY_CAST(nullif(regexp_extract(rel.label, '^(-?[0-9]+(?:[.][0-9]+)?)(?:-(-?[0-9]+(?:[.][0-9]+)?))?$', 2), '') AS DOUBLE) AS iv_hi
+        TRY_CAST(nullif(regexp_extract(rel.label COLLATE "C", '^(-?[0-9]+(?:[.][0-9]+)?)(?:-(-?[0-9]+(?:[.][0-9]+)?))?$', 1), '') AS DOUBLE) AS iv_lo,
+        TRY_CAST(nullif(regexp_extract(rel.label COLLATE "C", '^(-?[0-9]+(?:[.][0-9]+)?)(?:-(-?[0-9]+(?:[.][0-9]+)?))?$', 2), '') AS DOUBLE) AS iv_hi
     FROM rel
     JOIN {{ attrs | table }} AS a ON a.attr = rel.attr
 )

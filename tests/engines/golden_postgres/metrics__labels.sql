@@ -3,6 +3,9 @@ DROP TABLE IF EXISTS "pg_temp"."wk metrics labels's";
 /* params: none */
 /* returns: creates target(attr, label, rows, kind, hierarchy_id, node_id, lo, hi, code); lo/hi: node range, parsed interval, or the leaf's number; code: the label's 0-based number in text order per attribute (KL's integer coding) */
 /* ref: SPEC §0.5 (output forms: LCA label, "lo-hi" interval, *), §0.7 */
+/*      the interval pattern is matched in the bytes' order (COLLATE "C"): a QI column of a nondeterministic */
+/*      collation (PostgreSQL: case-insensitive ICU) passes its collation to the labels, and PostgreSQL */
+/*      refuses regular expressions under such a collation */
 CREATE TABLE "pg_temp"."wk metrics labels's" AS
 WITH rel AS (
   SELECT
@@ -51,7 +54,12 @@ WITH rel AS (
     CAST(NULLIF(
       COALESCE(
         (
-          REGEXP_MATCH(rel.label, '^(-?[0-9]+(?:[.][0-9]+)?)(?:-(-?[0-9]+(?:[.][0-9]+)?))?$')
+          REGEXP_MATCH(
+            (
+              rel.label COLLATE "C"
+            ),
+            '^(-?[0-9]+(?:[.][0-9]+)?)(?:-(-?[0-9]+(?:[.][0-9]+)?))?$'
+          )
         )[1],
         ''
       ),
@@ -60,7 +68,12 @@ WITH rel AS (
     CAST(NULLIF(
       COALESCE(
         (
-          REGEXP_MATCH(rel.label, '^(-?[0-9]+(?:[.][0-9]+)?)(?:-(-?[0-9]+(?:[.][0-9]+)?))?$')
+          REGEXP_MATCH(
+            (
+              rel.label COLLATE "C"
+            ),
+            '^(-?[0-9]+(?:[.][0-9]+)?)(?:-(-?[0-9]+(?:[.][0-9]+)?))?$'
+          )
         )[2],
         ''
       ),
