@@ -12,8 +12,13 @@ WITH counts AS (
 {% endif %}
 {% endfor %}
 ),
+firsts AS (
+    -- per SA value its first spelling in the bytes' order: values the column's collation holds equal
+    -- (a case-insensitive collation: 'flu', 'FLU') are one value, as every other count of ldiv_db says
+    SELECT vid, s, n, min(value COLLATE "C") OVER (PARTITION BY s, value) AS first FROM counts
+),
 coded AS (
-    SELECT vid, s, dense_rank() OVER (PARTITION BY s ORDER BY value COLLATE "C") - 1 AS v, n FROM counts
+    SELECT vid, s, dense_rank() OVER (PARTITION BY s ORDER BY first COLLATE "C") - 1 AS v, n FROM firsts
 ),
 vectors AS (
     SELECT vid{% for o in ords %}, any_value({{ o | ident }}) AS {{ o | ident }}{% endfor %}, count(*) FILTER (WHERE {% for o in ords %}{{ o | ident }} IS NULL{% if not loop.last %} OR {% endif %}{% endfor %}) AS missing

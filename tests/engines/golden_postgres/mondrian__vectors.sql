@@ -22,13 +22,20 @@ WITH counts AS (
   GROUP BY
     vid,
     "s2"
+), firsts AS (
+  SELECT
+    vid,
+    s,
+    n,
+    MIN(value COLLATE "C") OVER (PARTITION BY s, value) AS first
+  FROM counts
 ), coded AS (
   SELECT
     vid,
     s,
-    DENSE_RANK() OVER (PARTITION BY s ORDER BY value COLLATE "C") - 1 AS v,
+    DENSE_RANK() OVER (PARTITION BY s ORDER BY first COLLATE "C") - 1 AS v,
     n
-  FROM counts
+  FROM firsts
 ), vectors AS (
   SELECT
     vid,

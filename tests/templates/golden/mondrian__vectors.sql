@@ -22,13 +22,22 @@ WITH counts AS (
   GROUP BY
     vid,
     "s2"
+), firsts AS (
+  /* per SA value its first spelling in the bytes' order: values the column's collation holds equal */
+  /* (a case-insensitive collation: 'flu', 'FLU') are one value, as every other count of ldiv_db says */
+  SELECT
+    vid,
+    s,
+    n,
+    MIN(value COLLATE "C") OVER (PARTITION BY s, value) AS first
+  FROM counts
 ), coded AS (
   SELECT
     vid,
     s,
-    DENSE_RANK() OVER (PARTITION BY s ORDER BY value COLLATE "C") - 1 AS v,
+    DENSE_RANK() OVER (PARTITION BY s ORDER BY first COLLATE "C") - 1 AS v,
     n
-  FROM counts
+  FROM firsts
 ), vectors AS (
   SELECT
     vid,
