@@ -144,6 +144,28 @@ def refuse_unpublishable_qis(db: Database, inputs: Inputs) -> None:
         )
 
 
+def refuse_folded_sa(db: Database, inputs: Inputs, algorithm: str) -> None:
+    """An SA column whose collation holds different spellings one value (PostgreSQL's nondeterministic
+    collations, e.g. case-insensitive ICU; DuckDB's COLLATE NOCASE): the algorithms that code SA values in
+    Python, by their spelling, would count 'flu' and 'FLU' as two values where the database — and the
+    verification — counts one (their releases failed verification). Refused up front, naming the column
+    and the fix."""
+    found = db.one(
+        render("catalog/sa_spellings.sql", source=inputs.table.ref, columns=[c.ident for c in inputs.sa])
+    )
+    for i, c in enumerate(inputs.sa):
+        values, spellings = int(found[2 * i]), int(found[2 * i + 1])
+        if spellings > values:
+            raise BadInput(
+                f"SA column {c.name!r} holds {spellings} spellings of {values} values: its collation holds "
+                f"some spellings one value (e.g. 'flu' and 'FLU' under a case-insensitive collation), and "
+                f"{algorithm} tells SA values apart by their spelling",
+                f"give {c.name} one spelling per value in a copy of the table (e.g. lower-cased, with a "
+                "deterministic collation), or use mondrian, tp, tp+, hilbert or bsgi, which count values "
+                "as the collation does",
+            )
+
+
 def refuse_nulls_in_hierarchies(db: Database, inputs: Inputs, hierarchy_ids: Mapping[str, int]) -> None:
     """With --null-as-value, a QI generalized through its stored hierarchy must hold no NULL: a hierarchy
     has a node for every value but none for NULL. Refused up front, naming the columns and the fix."""

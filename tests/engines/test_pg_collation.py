@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import csv
 import random
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -194,3 +195,32 @@ def test_a_case_insensitive_column_releases_as_on_duckdb(both, algorithm: str, c
     assert [results[0].metrics[k] for k in keys] == pytest.approx(
         [results[1].metrics[k] for k in keys], rel=1e-9
     )
+
+
+@pytest.mark.parametrize(("algorithm", "name"), [("lplus", "l+-Optimize"), ("topdown", "top-down")])
+def test_a_case_insensitive_sa_is_refused_where_spellings_are_counted(
+    both,  # type: ignore[no-untyped-def]
+    algorithm: str,
+    name: str,
+) -> None:
+    """l+-Optimize and top-down code SA values in Python by their spelling, so under a case-insensitive
+    collation they counted 'flu' and 'FLU' as two values and their releases failed verification ('a bug
+    in the algorithm'). They refuse such an SA up front, on both engines, naming the column and the fix."""
+    for db, collate in ((both[0], "COLLATE NOCASE"), (both[1], "COLLATE public.ldiv_test_ci")):
+        if db is both[1]:
+            db.execute_script(
+                "ci",
+                "CREATE COLLATION IF NOT EXISTS public.ldiv_test_ci (provider = icu, "
+                "locale = 'und-u-ks-level2', deterministic = false)",
+            )
+        db.execute_script(
+            "ci",
+            "DROP TABLE IF EXISTS main.sa_ci; CREATE TABLE main.sa_ci (age INTEGER, city VARCHAR, job VARCHAR, "
+            f"disease VARCHAR {collate}); INSERT INTO main.sa_ci SELECT age, city, job, disease FROM main.mixed",
+        )
+        model = {"model": "distinct"} if algorithm == "topdown" else {}
+        with pytest.raises(BadInput, match=r"'disease' holds 9 spellings of 6 values.*" + re.escape(name)):
+            ldiv_db.anonymize(
+                db, "sa_ci", QI, "disease", algorithm=algorithm, output="sa_ci_out", l=2, **model
+            )
+        assert not db.exists(ldiv_db.render.TableRef("sa_ci_out", "main"))

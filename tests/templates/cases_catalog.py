@@ -34,6 +34,7 @@ CASES = {
     "catalog/row_ids.sql": Case(lambda env: {}, {"schema": "main", "name": "select"}),
     "catalog/null_counts.sql": Case(_cols),
     "catalog/non_finite_counts.sql": Case(_cols),
+    "catalog/sa_spellings.sql": Case(_cols),
     "catalog/row_count.sql": Case(lambda env: {"source": env.source}),
     "catalog/all_rows.sql": Case(lambda env: {"source": env.source}),
     "catalog/create_schema.sql": Case(lambda env: {"schema": Ident("sch'ema")}),

@@ -20,6 +20,7 @@ from typing import Any
 
 from ...catalog import Column
 from ...errors import BadInput
+from ...inputs import refuse_folded_sa
 from ...options import Option
 from ...privacy.l_plus import LPlus
 from ..base import Algorithm, AnonymizeRequest, Partitioning, stored_hierarchies
@@ -83,6 +84,7 @@ class LPlusOptimize(Algorithm):
         model, metric, scheme, klass = _settings(request)
         space: str = opts["space"]
         warm = bool(opts["warm_start"]) and space == "full-subtree"
+        refuse_folded_sa(request.db, request.inputs, "l+-Optimize")  # its histogram codes SA spellings
         # 1. hierarchies (every QI needs one: a cut is a set of taxonomy nodes)
         hids, hierarchies = stored_hierarchies(request, "l+-Optimize generalizes every QI along a taxonomy")
         taxes = taxonomies(hierarchies, space == "full-domain" or warm)

@@ -25,6 +25,7 @@ from __future__ import annotations
 import time
 
 from ...errors import BadInput, HierarchyError
+from ...inputs import refuse_folded_sa
 from ...taxonomy import missing_values
 from ..base import Algorithm, AnonymizeRequest, Partitioning
 from .judge import AlphaJudge, Child, Judge, PlainJudge, judge_for, repair
@@ -71,6 +72,7 @@ class TopDown(Algorithm):
     def run(self, request: AnonymizeRequest) -> Partitioning:
         t0 = time.perf_counter()
         judge = judge_for(request.model, len(request.inputs.sa))
+        refuse_folded_sa(request.db, request.inputs, "top-down specialization")  # SA coded by spelling
         hids = hierarchy_ids(request)
         top = tuple(max(int(request.heights.get(c.name, 1)) - 1, 0) for c in request.inputs.qi)
         search = Search(Work(request, hids, top, judge), judge, top)
