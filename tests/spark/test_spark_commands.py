@@ -103,3 +103,38 @@ def test_a_table_without_row_ids_is_refused_before_anything_is_written(spark_ses
     )
     assert done.verified
     assert spark_session.table("main.r_given").count() + done.rows_deleted == done.rows_in == 6
+
+
+def test_a_collated_string_column_is_refused_with_its_binary_copy(spark_session, spark_url) -> None:  # type: ignore[no-untyped-def]
+    """A QI or SA of Spark's ``STRING COLLATE UTF8_LCASE`` ('flu' = 'FLU', but not once cast: Spark drops
+    the collation in a cast) ended tp, tp+ and mondrian in 'the release does not reconcile with its source'
+    (18,488 assignments for 400 rows). It is refused, naming the column and type; the copy the hint
+    spells (the column cast to its binary form) releases and is verified."""
+    rows = (
+        "VALUES (30,'a','flu'),(31,'b','FLU'),(32,'a','cold'),(33,'b','Flu'),(34,'a','hiv'),(35,'b','cold'),"
+        "(36,'a','HIV'),(37,'b','cold')"
+    )
+    spark_session.sql("CREATE SCHEMA IF NOT EXISTS main")
+    spark_session.sql("DROP TABLE IF EXISTS main.lcase")
+    spark_session.sql(
+        "CREATE TABLE main.lcase (age INT, zip STRING, disease STRING COLLATE UTF8_LCASE, ldiv_rowid BIGINT) "
+        "USING parquet"
+    )
+    spark_session.sql(
+        f"INSERT INTO main.lcase SELECT *, monotonically_increasing_id() FROM {rows} AS t(age, zip, disease)"
+    )
+    for algorithm in ("tp", "mondrian"):
+        with pytest.raises(BadInput, match="'disease' is of type STRING COLLATE UTF8_LCASE") as info:
+            api.anonymize(
+                spark_url, "lcase", ["age", "zip"], ["disease"], algorithm=algorithm, output="r_lc", l=2
+            )
+        assert not spark_session.catalog.tableExists("main.r_lc")
+    assert info.value.hint
+    copy = info.value.hint.split(": ", 1)[1].replace("CREATE TABLE t2", "CREATE TABLE main.lcase_binary")
+    spark_session.sql("DROP TABLE IF EXISTS main.lcase_binary")
+    spark_session.sql(copy)
+    done = api.anonymize(
+        spark_url, "lcase_binary", ["age", "zip"], ["disease"], algorithm="tp", output="r_lc", l=2
+    )
+    assert done.verified
+    assert spark_session.table("main.r_lc").count() + done.rows_deleted == done.rows_in == 8
