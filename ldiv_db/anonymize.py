@@ -24,7 +24,7 @@ from .catalog import output_ref, require_row_ids
 from .db import Database
 from .errors import BadInput
 from .guarantees import refuse_empty
-from .inputs import Inputs, as_list, refuse_nulls_in_hierarchies, refuse_unpublishable_qis, resolve_inputs
+from .inputs import Inputs, as_list, refuse_nulls_in_hierarchies, refuse_unpublishable_columns, resolve_inputs
 from .metrics.source_side import start_source_side
 from .options import parse_flag, parse_int, per_qi, validate
 from .pipeline import stream as streams
@@ -207,7 +207,7 @@ def _model(
     """The source must be a base table, named options must name real things, the model must be
     feasible on the data; ``--l auto`` becomes the largest feasible l."""
     require_row_ids(db, inputs.table, "anonymize")
-    refuse_unpublishable_qis(db, inputs)
+    refuse_unpublishable_columns(db, inputs)
     _check_named(inputs, algo, options)
     spec = spec.with_name(spec.name or algo.default_model)
     if spec.l == "auto":  # the largest feasible l for the model

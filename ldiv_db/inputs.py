@@ -112,7 +112,7 @@ def _tick(name: str) -> str:
     return "`" + name.replace("`", "``") + "`"
 
 
-def refuse_unpublishable_qis(db: Database, inputs: Inputs) -> None:
+def refuse_unpublishable_columns(db: Database, inputs: Inputs) -> None:
     """A release's QIs must hold plain values: not compound or binary types (their labels were 'NULL' or
     the labels' statement failed), and a number column no NaN or infinity (its ranges broke: a crash in
     TP's arithmetic, a label '0-NaN'). Refused up front, naming the column and the fix.
