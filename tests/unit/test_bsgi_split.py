@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from ldiv_db.algorithms.bsgi.cost import Attribute, CostModel
 from ldiv_db.algorithms.bsgi.refine import Refiner
-from ldiv_db.algorithms.bsgi.split import deal, dm, partition_cost, split, stable_order
+from ldiv_db.algorithms.bsgi.split import _Splitter, deal, dm, partition_cost, split, stable_order
 from ldiv_db.algorithms.shared.schedule import max_l_schedule
 
 
@@ -119,6 +119,32 @@ def test_split_partition_is_valid(case: dict[str, Any], tries: int) -> None:
     assert refined.il_before == partition_cost(refiner, out.gid)
     assert refined.il_after <= refined.il_before
     _classes_ok(refined.gid, value, k, n // k)
+
+
+@settings(max_examples=100, deadline=None)
+@given(case=tables(), data=st.data())
+def test_position_prices_are_the_parts_costs(case: dict[str, Any], data: Any) -> None:
+    """Every position's price (running spans within each node) equals Σ over the two parts of rows ×
+    span cost, computed part by part."""
+    value = case["value"]
+    n = len(value)
+    refiner = Refiner(CostModel(case["attrs"]), case["codes"], [value], np.arange(n, dtype=np.int64))
+    sp = _Splitter(refiner, np.arange(n, dtype=np.int64), 1, 1)
+    lens = data.draw(st.lists(st.integers(1, 12), min_size=1, max_size=8))
+    lens = np.array(lens[: max(1, len(lens))], dtype=np.int64)
+    lens = lens[np.cumsum(lens) <= n]
+    if not len(lens):
+        return
+    rows = case["rng"].permutation(n)[: int(lens.sum())].astype(np.int64)
+    seg = np.repeat(np.arange(len(lens), dtype=np.int64), lens)
+    starts = np.concatenate([[0], np.cumsum(lens)[:-1]])
+    j = np.flatnonzero(np.arange(len(seg)) != starts[seg])
+    got = sp._price(rows, seg, j)
+    for jj, price in zip(j.tolist(), got.tolist(), strict=True):
+        a, b = starts[seg[jj]], starts[seg[jj]] + lens[seg[jj]]
+        parts = np.array([jj - a, b - jj], dtype=np.int64)
+        want = (sp._span_cost(rows[a:b], parts).sum(axis=1) * parts).sum()
+        assert price == want
 
 
 class _StopAfter(threading.Event):

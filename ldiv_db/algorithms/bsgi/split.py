@@ -22,13 +22,13 @@ way Σ|G|² (DM) is the least any k classes of n rows can have, so it is never a
 
 where M_L(p) (M_R(p)) is the largest per-value count of the prefix (suffix). M_L is the running maximum
 of "occurrence number of this row's value so far", so every position of every node of a level is
-checked with a few numpy operations segmented by node (the suffix likewise, from the end). A cut is
-*clean* when the rows on either side of it differ on the QI. Every node made meets (a) and (b), so by
+checked with a few numpy operations segmented by node (the suffix likewise, from the end). Every node
+made meets (a) and (b), so by
 induction every leaf node (k' = 1) is a class of distinct values and size s or s + 1; the root meets (a)
 by the choice of s and (b) iff no SA value has more than k rows (else :func:`split` returns ``None``:
 then the greedy had to repeat values).
 
-**Near-prefix split.** A node with no admissible clean cut is still cut, keeping as much
+**Near-prefix split.** A node with no admissible cut is still cut, keeping as much
 of a prefix as the counts allow: k1 = ⌊k'/2⌋, p = the value nearest n'·k1/k' in
 I = [max(k1·s, n' − (k' − k1)(s + 1)), min(k1(s + 1), n' − (k' − k1)·s)], and the left part takes, of
 each SA value v (c_v rows in the node), its first t_v rows in the sorted order with t_v in
@@ -45,15 +45,25 @@ deal (:func:`deal`) is the proof, not a step of the construction.
 **Rule per level** (every node with k' ≥ 2 at once): the node's QIs are ranked by the weighted cost of
 its span (Mondrian's widest normalized range: the scaled NCP of min..max codes; hierarchical codes are
 preorder node ids, so subtrees are contiguous). Along each of the ``TRIES`` widest, the rows are sorted
-by (that QI's code, locality key) and cut at the admissible position nearest the middle that falls
-between two different codes (k1: the admissible value closest to k'·p/n'), else by the near-prefix
-split. Of these cuts the node takes the one whose parts have the least Σ rows × span cost (the first on
-ties). About log2(k) levels; each is a few sorts and segmented numpy reductions over all rows.
+by (that QI's code, locality key) and cut at the admissible position whose two parts have the least
+Σ rows × span cost over all QIs (nearest the middle on ties; k1: the admissible value closest to
+k'·p/n'), else by the near-prefix split. Of these cuts the node takes the one whose parts have the
+least Σ rows × span cost (the first on ties). Each QI's span of every prefix and suffix is a running
+minimum and maximum of its codes within the node, so pricing every admissible position of a level is
+four accumulations per QI over all rows. About log2(k) levels (more where the cheapest cut is lopsided);
+each is a few sorts and segmented numpy reductions over all rows.
+
+Pricing the positions, rather than taking the admissible one nearest the middle between two different
+codes (the rule until 2026-11-24), lowered the refined IL on Adult by 4–9 % at l = 2, 3 and by
+0.6–1.8 % at l = 4..6 (bench/README.md, "BSGI refinement"): at s = 3 rows per class a part must hold a
+multiple of 3 rows, so a cut between two different codes was rarely admissible and most nodes fell
+back to the near-prefix split at the middle.
 """
 
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -143,10 +153,16 @@ def _segmented_max(x: IntArray, seg: IntArray, reverse: bool) -> IntArray:
 
 
 def _cuts(
-    code: IntArray, value: IntArray, seg: IntArray, lens: IntArray, ks: IntArray, s: int
+    value: IntArray,
+    seg: IntArray,
+    lens: IntArray,
+    ks: IntArray,
+    s: int,
+    price: Callable[[IntArray], npt.NDArray[np.float64]],
 ) -> tuple[IntArray, IntArray]:
-    """For sorted rows grouped by ``seg``: per segment the admissible cut nearest the middle (position p
-    in its rows, −1 if none) and its k1."""
+    """For sorted rows grouped by ``seg``: per segment the admissible cut of the least ``price`` (of
+    the positions j cut before, p = j − segment start ≥ 1), nearest the middle on ties, then the lower
+    (position p in its rows, −1 if none), and its k1."""
     m = len(lens)
     occ, rest = _occurrences(value, seg)
     m_left = _segmented_max(occ, seg, reverse=False)
@@ -159,16 +175,20 @@ def _cuts(
     # chained, not ``np.maximum.reduce([...])``, which stacks its three arrays into one first
     lo = np.maximum(np.maximum(-(-p // (s + 1)), m_left[j - 1]), k - q // s)
     hi = np.minimum(np.minimum(p // s, k - (-(-q // (s + 1)))), k - m_right[j])
-    ok = (lo <= hi) & (code[j - 1] != code[j])
+    ok = lo <= hi
     j, sj, p, size, k, lo, hi = (x[ok] for x in (j, sj, p, size, k, lo, hi))
-    # per segment the position nearest its middle, the lower on ties: the least score (unique within a
-    # segment); positions come grouped by segment, so a segmented minimum finds it without a sort
-    score = np.abs(2 * p - size) * (size + 1) + p
-    seg_start = np.flatnonzero(np.r_[True, sj[1:] != sj[:-1]]) if len(sj) else sj
-    low = np.minimum.reduceat(score, seg_start) if len(sj) else score
-    first = np.flatnonzero(score == np.repeat(low, np.diff(np.append(seg_start, len(sj)))))
     cut = np.full(m, -1, dtype=np.int64)
     k1 = np.zeros(m, dtype=np.int64)
+    if not len(sj):
+        return cut, k1
+    # per segment the cheapest position, then the nearest its middle, then the lower: positions come
+    # grouped by segment, so two segmented minima find it without a sort
+    seg_start = np.flatnonzero(np.r_[True, sj[1:] != sj[:-1]])
+    seg_len = np.diff(np.append(seg_start, len(sj)))
+    cost = price(j)
+    least = np.repeat(np.minimum.reduceat(cost, seg_start), seg_len)
+    middle = np.where(cost == least, np.abs(2 * p - size) * (size + 1) + p, np.iinfo(np.int64).max)
+    first = np.flatnonzero(middle == np.repeat(np.minimum.reduceat(middle, seg_start), seg_len))
     cut[sj[first]] = p[first]
     want = (2 * k[first] * p[first] + size[first]) // (2 * size[first])
     k1[sj[first]] = np.clip(want, lo[first], hi[first])
@@ -239,14 +259,41 @@ class _Splitter:
             cost[:, i] = at.cost(at.join(at.state(lo), at.state(hi)))
         return cost
 
+    def _price(self, rows: IntArray, seg: IntArray, j: IntArray) -> npt.NDArray[np.float64]:
+        """Per position j of the nodes' sorted ``rows`` (segments ``seg``; a cut before row j): p·span
+        cost of the part before it + q·span cost of the part from it (p, q their rows), summed over the
+        QIs — the parts' Σ rows × NCP in scaled units. Each QI's span on either side is a running minimum
+        and maximum within the segment; two offset arrays keep the runs of segments apart."""
+        big = int(self.codes.max()) + 1 if self.codes.size else 1
+        last = int(seg[-1])
+        dtype = np.int32 if big * (last + 1) < 2**31 else np.int64  # the narrower, the faster the runs
+        up = (seg * big).astype(dtype)  # grows along the rows: a running maximum forwards stays in its segment
+        down = ((last - seg) * big).astype(dtype)  # shrinks: the same for a running minimum forwards
+        i, k = j - 1, j  # the last row before the cut, the first after it
+        starts = np.searchsorted(seg, seg[j])
+        p = (j - starts).astype(np.float64)
+        q = np.searchsorted(seg, seg[j], side="right") - j
+        left = np.zeros(len(j))
+        right = np.zeros(len(j))
+        for at in self.attrs:
+            c = at.codes[rows].astype(dtype, copy=False)
+            lo = np.minimum.accumulate(c + down)[i] - down[i]
+            hi = np.maximum.accumulate(c + up)[i] - up[i]
+            left += at.cost(at.join(at.state(lo.astype(np.int64)), at.state(hi.astype(np.int64))))
+            lo = np.minimum.accumulate((c + up)[::-1])[::-1][k] - up[k]
+            hi = np.maximum.accumulate((c + down)[::-1])[::-1][k] - down[k]
+            right += at.cost(at.join(at.state(lo.astype(np.int64)), at.state(hi.astype(np.int64))))
+        out: npt.NDArray[np.float64] = p * left + q * right
+        return out
+
     def _attempt(self, rows: IntArray, seg: IntArray, lens: IntArray, ks: IntArray, qi: IntArray) -> _Cut:
-        """Sort each node's rows by (QI ``qi[node]``, locality key) and cut it: the admissible clean cut
-        nearest the middle, else the near-prefix split; priced by its parts' span costs."""
+        """Sort each node's rows by (QI ``qi[node]``, locality key) and cut it: the admissible cut whose
+        parts cost least (:meth:`_price`), else the near-prefix split; priced by its parts' span costs."""
         code = self.codes[qi[seg], rows]
         order = _sort(seg, code, self.key[rows], self.n)
-        rows, code = rows[order], code[order]
+        rows = rows[order]
         value = self.value[rows]
-        cut, k1 = _cuts(code, value, seg, lens, ks, self.s)
+        cut, k1 = _cuts(value, seg, lens, ks, self.s, lambda j: self._price(rows, seg, j))
         missed = cut < 0
         near = np.flatnonzero(missed)
         if len(near):
@@ -303,7 +350,7 @@ class _Cut:
 class Split:
     gid: IntArray  # per row position: class 0..k-1
     levels: int
-    near: int  # cuts made by the near-prefix split (no admissible clean cut)
+    near: int  # cuts made by the near-prefix split (no admissible cut)
 
 
 def split(
