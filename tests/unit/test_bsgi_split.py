@@ -113,6 +113,10 @@ def test_split_partition_is_valid(case: dict[str, Any], tries: int) -> None:
         return
     assert out is not None
     _classes_ok(out.gid, value, k, n // k)
+    # the tree's depth-first order: a permutation in which every class's rows are contiguous
+    assert np.array_equal(np.sort(out.order), np.arange(n))
+    by_order = out.gid[np.argsort(out.order)]
+    assert int((by_order[1:] != by_order[:-1]).sum()) == k - 1
     r = n - k * (n // k)  # sizes n // k and n // k + 1: the least DM of any k classes of n rows
     assert dm(out.gid) == r * (n // k + 1) ** 2 + (k - r) * (n // k) ** 2
     refined = refiner.run(out.gid)

@@ -65,6 +65,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -77,11 +78,13 @@ TRIES = 3  # a node is cut along the best of its TRIES widest QIs
 
 @dataclass
 class _Level:
-    """The live nodes of a level: their rows (``perm``, nodes contiguous in order), sizes, classes."""
+    """The live nodes of a level: their rows (``perm``, nodes contiguous in order), sizes, classes, and
+    where each node's rows begin in the split tree's depth-first order of all rows (``pos``)."""
 
     perm: IntArray
     lens: IntArray
     ks: IntArray
+    pos: IntArray
 
     @property
     def starts(self) -> IntArray:
@@ -246,6 +249,7 @@ class _Splitter:
         self.s = self.n // k
         self.tries = max(1, min(tries, len(self.attrs)))
         self.gid = np.full(self.n, -1, dtype=np.int64)
+        self.order = np.full(self.n, -1, dtype=np.int64)
         self.classes = 0
         self.near = 0  # cuts made by the near-prefix split
 
@@ -266,9 +270,12 @@ class _Splitter:
         and maximum within the segment; two offset arrays keep the runs of segments apart."""
         big = int(self.codes.max()) + 1 if self.codes.size else 1
         last = int(seg[-1])
-        dtype = np.int32 if big * (last + 1) < 2**31 else np.int64  # the narrower, the faster the runs
-        up = (seg * big).astype(dtype)  # grows along the rows: a running maximum forwards stays in its segment
-        down = ((last - seg) * big).astype(dtype)  # shrinks: the same for a running minimum forwards
+        # the narrower the integers, the faster the runs
+        dtype: type[np.signedinteger[Any]] = np.int32 if big * (last + 1) < 2**31 else np.int64
+        # up grows along the rows, so a running maximum forwards stays within its segment; down shrinks,
+        # the same for a running minimum forwards (and, read backwards, the other way round)
+        up: npt.NDArray[np.signedinteger[Any]] = (seg * big).astype(dtype)
+        down: npt.NDArray[np.signedinteger[Any]] = ((last - seg) * big).astype(dtype)
         i, k = j - 1, j  # the last row before the cut, the first after it
         starts = np.searchsorted(seg, seg[j])
         p = (j - starts).astype(np.float64)
@@ -276,7 +283,7 @@ class _Splitter:
         left = np.zeros(len(j))
         right = np.zeros(len(j))
         for at in self.attrs:
-            c = at.codes[rows].astype(dtype, copy=False)
+            c: npt.NDArray[np.signedinteger[Any]] = at.codes[rows].astype(dtype, copy=False)
             lo = np.minimum.accumulate(c + down)[i] - down[i]
             hi = np.maximum.accumulate(c + up)[i] - up[i]
             left += at.cost(at.join(at.state(lo.astype(np.int64)), at.state(hi.astype(np.int64))))
@@ -305,19 +312,21 @@ class _Splitter:
         cost = self._span_cost(rows, parts).sum(axis=1) * parts
         return _Cut(rows, cut, k1, cost.reshape(-1, 2).sum(axis=1), missed)
 
-    def _finish(self, rows: IntArray, lens: IntArray) -> None:
-        """Nodes of one class each become classes."""
+    def _finish(self, rows: IntArray, lens: IntArray, pos: IntArray) -> None:
+        """Nodes of one class each become classes; their rows take their places in the tree's order."""
         self.gid[rows] = self.classes + np.repeat(np.arange(len(lens), dtype=np.int64), lens)
         self.classes += len(lens)
+        starts = np.concatenate([[0], np.cumsum(lens)[:-1]]).astype(np.int64)
+        self.order[rows] = np.arange(len(rows), dtype=np.int64) + np.repeat(pos - starts, lens)
 
     def level(self, lv: _Level) -> _Level:
         """One level: classes leave, every other node is cut along the best of its ``tries`` widest QIs
         (the lowest Σ rows × span cost of its two parts); returns the next level."""
         leaf = np.repeat(lv.ks == 1, lv.lens)
-        self._finish(lv.perm[leaf], lv.lens[lv.ks == 1])
-        lens, ks, rows = lv.lens[lv.ks >= 2], lv.ks[lv.ks >= 2], lv.perm[~leaf]
+        self._finish(lv.perm[leaf], lv.lens[lv.ks == 1], lv.pos[lv.ks == 1])
+        lens, ks, rows, pos = lv.lens[lv.ks >= 2], lv.ks[lv.ks >= 2], lv.perm[~leaf], lv.pos[lv.ks >= 2]
         if not len(lens):
-            return _Level(rows, lens, ks)
+            return _Level(rows, lens, ks, pos)
         seg = np.repeat(np.arange(len(lens), dtype=np.int64), lens)
         rank = np.argsort(-self._span_cost(rows, lens), axis=1, kind="stable")
         best: _Cut | None = None
@@ -334,7 +343,8 @@ class _Splitter:
         self.near += int(best.near.sum())
         new_lens = np.stack([best.cut, lens - best.cut], axis=1).reshape(-1)
         new_ks = np.stack([best.k1, ks - best.k1], axis=1).reshape(-1)
-        return _Level(best.rows, new_lens.astype(np.int64), new_ks.astype(np.int64))
+        new_pos = np.stack([pos, pos + best.cut], axis=1).reshape(-1)
+        return _Level(best.rows, new_lens.astype(np.int64), new_ks.astype(np.int64), new_pos)
 
 
 @dataclass
@@ -351,6 +361,7 @@ class Split:
     gid: IntArray  # per row position: class 0..k-1
     levels: int
     near: int  # cuts made by the near-prefix split (no admissible cut)
+    order: IntArray  # per row position: its place in the split tree's depth-first order (0..n-1)
 
 
 def split(
@@ -364,14 +375,19 @@ def split(
     if k < 1 or n < k or (n and int(np.bincount(value).max()) > k):
         return None
     sp = _Splitter(refiner, key, k, tries)
-    lv = _Level(np.arange(n, dtype=np.int64), np.array([n], dtype=np.int64), np.array([k], dtype=np.int64))
+    lv = _Level(
+        np.arange(n, dtype=np.int64),
+        np.array([n], dtype=np.int64),
+        np.array([k], dtype=np.int64),
+        np.zeros(1, dtype=np.int64),
+    )
     levels = 0
     while len(lv.lens):
         if stop is not None and stop.is_set():
             return None
         lv = sp.level(lv)
         levels += 1
-    return Split(sp.gid, levels, sp.near)
+    return Split(sp.gid, levels, sp.near, sp.order)
 
 
 def partition_cost(refiner: Refiner, gid: IntArray) -> int | float:

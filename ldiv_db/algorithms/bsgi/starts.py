@@ -83,6 +83,7 @@ def build(
         out.info = {"split": None}
         return out
     out.split_gid, out.split_il = cut.gid, partition_cost(out.refiner, cut.gid)
+    out.refiner.adopt_order(cut.order)  # whichever start wins, the exchanges look along the split's tree
     seconds = round(time.perf_counter() - t0, 4)
     out.info = {"split": {"levels": cut.levels, "near_prefix_cuts": cut.near, "seconds": seconds}}
     return out
