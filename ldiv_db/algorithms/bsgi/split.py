@@ -268,6 +268,15 @@ class _Splitter:
         cost of the part before it + q·span cost of the part from it (p, q their rows), summed over the
         QIs — the parts' Σ rows × NCP in scaled units. Each QI's span on either side is a running minimum
         and maximum within the segment; two offset arrays keep the runs of segments apart."""
+        # only the nodes with an admissible position are priced (from the middle levels on most nodes have
+        # none and are cut by the near-prefix split): their rows alone, in order
+        if not len(j):
+            return np.zeros(0)
+        need = np.zeros(int(seg[-1]) + 1, dtype=bool)
+        need[seg[j]] = True
+        keep = np.flatnonzero(need[seg])
+        if len(keep) < len(seg):
+            rows, seg, j = rows[keep], seg[keep], np.searchsorted(keep, j)
         big = int(self.codes.max()) + 1 if self.codes.size else 1
         last = int(seg[-1])
         # the narrower the integers, the faster the runs
