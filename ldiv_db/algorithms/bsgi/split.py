@@ -291,14 +291,16 @@ class _Splitter:
         q = np.searchsorted(seg, seg[j], side="right") - j
         left = np.zeros(len(j))
         right = np.zeros(len(j))
+        up_i, down_i, up_k, down_k = (x.astype(np.int64) for x in (up[i], down[i], up[k], down[k]))
         for at in self.attrs:
             c: npt.NDArray[np.signedinteger[Any]] = at.codes[rows].astype(dtype, copy=False)
-            lo = np.minimum.accumulate(c + down)[i] - down[i]
-            hi = np.maximum.accumulate(c + up)[i] - up[i]
-            left += at.cost(at.join(at.state(lo.astype(np.int64)), at.state(hi.astype(np.int64))))
-            lo = np.minimum.accumulate((c + up)[::-1])[::-1][k] - up[k]
-            hi = np.maximum.accumulate((c + down)[::-1])[::-1][k] - down[k]
-            right += at.cost(at.join(at.state(lo.astype(np.int64)), at.state(hi.astype(np.int64))))
+            cu, cd = c + up, c + down
+            lo = np.minimum.accumulate(cd)[i] - down_i
+            hi = np.maximum.accumulate(cu)[i] - up_i
+            left += at.cost(at.join(at.state(lo), at.state(hi)))
+            lo = np.minimum.accumulate(cu[::-1])[::-1][k] - up_k
+            hi = np.maximum.accumulate(cd[::-1])[::-1][k] - down_k
+            right += at.cost(at.join(at.state(lo), at.state(hi)))
         out: npt.NDArray[np.float64] = p * left + q * right
         return out
 
