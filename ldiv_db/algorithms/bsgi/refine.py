@@ -12,8 +12,8 @@ priced exactly by the :class:`~.cost.CostModel` (integers; doubles where the mod
 IL never rises above the greedy's.
 
 Where exchanges are looked for. Classes are ordered along each locality order (the mean rank of their
-rows' locality keys: lexicographic QI codes, most costly to mix first, in several rotations; where the
-feasible split was built, its tree's depth-first order of the rows replaces the last rotation —
+rows' locality keys: lexicographic QI codes, most costly to mix first, in several rotations; when the search
+starts from the feasible split, its tree's depth-first order of the rows replaces the last rotation —
 :meth:`Refiner.adopt_order`). A *round*
 pairs each class with the class ``d`` places further in one order — disjoint pairs, ``d`` = 1 ..
 ``WINDOW`` and two phases — and prices every swap of every pair at once: for class A with rows a_1..a_s,

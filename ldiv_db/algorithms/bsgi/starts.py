@@ -43,6 +43,7 @@ class Starts:
     refiner: Refiner
     locality: Result | None = None
     split_gid: np.ndarray | None = None
+    split_order: np.ndarray | None = None  # the split tree's depth-first order of the rows
     split_il: int | float = 0
     info: dict[str, Any] = dataclasses.field(default_factory=dict)
 
@@ -83,7 +84,7 @@ def build(
         out.info = {"split": None}
         return out
     out.split_gid, out.split_il = cut.gid, partition_cost(out.refiner, cut.gid)
-    out.refiner.adopt_order(cut.order)  # whichever start wins, the exchanges look along the split's tree
+    out.split_order = cut.order
     seconds = round(time.perf_counter() - t0, 4)
     out.info = {"split": {"levels": cut.levels, "near_prefix_cuts": cut.near, "seconds": seconds}}
     return out
