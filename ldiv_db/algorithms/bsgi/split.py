@@ -54,8 +54,8 @@ four accumulations per QI over all rows. About log2(k) levels (more where the ch
 each is a few sorts and segmented numpy reductions over all rows.
 
 Pricing the positions, rather than taking the admissible one nearest the middle between two different
-codes (the rule until 2026-11-24), lowered the refined IL on Adult by 4–9 % at l = 2, 3 and by
-0.6–1.8 % at l = 4..6 (bench/README.md, "BSGI refinement"): at s = 3 rows per class a part must hold a
+codes (the rule until 2026-11-24), lowered the refined IL on Adult by 8.8 % and 6.8 % at l = 2, 3 and
+by 0.4–1.0 % at l = 4..6 (bench/README.md, "BSGI refinement"): at s = 3 rows per class a part must hold a
 multiple of 3 rows, so a cut between two different codes was rarely admissible and most nodes fell
 back to the near-prefix split at the middle.
 """
@@ -243,6 +243,7 @@ class _Splitter:
     def __init__(self, refiner: Refiner, key: IntArray, k: int, tries: int) -> None:
         self.attrs = refiner.attrs
         self.codes = np.stack([a.codes for a in self.attrs])
+        self.big = int(self.codes.max()) + 1 if self.codes.size else 1  # codes < big (pricing's offsets)
         self.value = refiner.distinct[0]
         self.key = key
         self.n = len(key)
@@ -277,7 +278,7 @@ class _Splitter:
         keep = np.flatnonzero(need[seg])
         if len(keep) < len(seg):
             rows, seg, j = rows[keep], seg[keep], np.searchsorted(keep, j)
-        big = int(self.codes.max()) + 1 if self.codes.size else 1
+        big = self.big
         last = int(seg[-1])
         # the narrower the integers, the faster the runs
         dtype: type[np.signedinteger[Any]] = np.int32 if big * (last + 1) < 2**31 else np.int64
