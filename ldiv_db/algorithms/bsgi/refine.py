@@ -70,6 +70,7 @@ MAX_PASSES = 10
 MIN_GAIN = 0.0075  # a pass gaining less than this share of the IL ends the search
 _LCA_TABLE = 1024  # taxonomies with at most this many nodes use a full LCA table
 _PAIR_LOG = 1 << 23  # pair slots of a pass (≈ 48 bytes each) up to which priced pairs are logged
+_REFRESH = 1 << 15  # classes whose states are computed at once when a run starts
 CHUNK = 2048  # a round's pairs of one size combination are split into chunks of at least this many
 MAX_WORKERS = 4  # threads pricing a round's chunks side by side (at most the CPUs this process may use)
 
@@ -157,19 +158,20 @@ class Refiner:
         self.exact = model.exact
         self.attrs = [_Attr(a, c, self.dtype) for a, c in zip(model.attrs, codes, strict=True)]
         self.distinct = list(distinct)
-        self.locality = locality.reshape(len(locality), -1)
+        keys = locality.reshape(len(locality), -1)
         # per locality order, each row's rank in it (the keys never change: ranked once, not every pass;
-        # 32-bit, half the memory of the keys)
-        self._ranks = np.empty(self.locality.shape, dtype=np.int32 if len(locality) < 2**31 else np.int64)
-        for k in range(self.locality.shape[1]):
-            self._ranks[np.argsort(self.locality[:, k], kind="stable"), k] = np.arange(len(self.locality))
+        # 32-bit, half the memory of the keys, which are not kept: 30 MiB at a million rows)
+        self._ranks = np.empty(keys.shape, dtype=np.int32 if len(keys) < 2**31 else np.int64)
+        for k in range(keys.shape[1]):
+            self._ranks[np.argsort(keys[:, k], kind="stable"), k] = np.arange(len(keys))
+        self.orders = keys.shape[1]  # locality orders (the last may become the split tree's: adopt_order)
         self.window = window
         self.max_passes = max_passes
         self.min_gain = min_gain
         self.extremes = True
         self.skip_priced = True
         self.prune = True
-        self.pricer = SwapPricer(self.attrs, self.dtype, len(self.locality))
+        self.pricer = SwapPricer(self.attrs, self.dtype, len(self._ranks))
         self._mem: IntArray = np.zeros((0, 0), dtype=np.int64)  # per class: its row positions (−1 pads)
         self._active = np.zeros(0, dtype=bool)  # classes changed in the previous pass
         self._changed = np.zeros(0, dtype=bool)  # classes changed in this pass
@@ -328,7 +330,6 @@ class Refiner:
         QIs their nodes were cut along, where a lexicographic order is close on its leading QIs only. On
         Adult it took the refined IL at l = 3 from 8,653 to 8,257, below Mondrian's 8,434, in the same
         number of rounds (bench/README.md, "BSGI refinement")."""
-        self.locality[:, -1] = order
         self._ranks[:, -1] = order
 
     def _rounds(self, mem: IntArray, sizes: IntArray) -> Iterator[tuple[IntArray, IntArray]]:
@@ -348,7 +349,7 @@ class Refiner:
         out = []
         valid = mem >= 0
         n = len(self._ranks)
-        for k in range(self.locality.shape[1]):
+        for k in range(self.orders):
             ranks = self._ranks[:, k][np.maximum(mem, 0)]
             mean = np.where(valid, ranks, 0).sum(axis=1) / sizes
             out.append(np.argsort(mean, kind="stable"))
@@ -372,18 +373,16 @@ class Refiner:
         self.pricer.alloc(*mem.shape)
         self._touched = np.full(k, -1, dtype=np.int64)
         self._pairs = _PairLog()
-        for size in np.unique(sizes).tolist():
-            self._refresh(mem, np.flatnonzero(sizes == size), size)
+        for size in np.unique(sizes).tolist():  # in slices: the states' temporaries of all classes at once
+            same = np.flatnonzero(sizes == size)  # were the run's peak (8 arrays of 30 MiB at 1M rows)
+            for at in range(0, len(same), _REFRESH):
+                self._refresh(mem, same[at : at + _REFRESH], size)
         il_before = (sizes * cost).sum().item()
         self._changed = np.ones(k, dtype=bool)
         # the pair log holds every pair slot of a pass: kept only while that is small
         # and pays only where a pair costs more to price than to log: classes of three or more rows
         # (classes of two: Adult l = 2, exchange passes 0.64 s without it, 0.75 s with it)
-        log = (
-            self.skip_priced
-            and int(sizes.max()) >= 3
-            and k * self.locality.shape[1] * 3 * self.window <= _PAIR_LOG
-        )
+        log = self.skip_priced and int(sizes.max()) >= 3 and k * self.orders * 3 * self.window <= _PAIR_LOG
         threads = ThreadPoolExecutor(self.workers - 1) if self.workers > 1 else None
         with threads or contextlib.nullcontext():
             self._pool = threads
@@ -401,7 +400,7 @@ class Refiner:
     ) -> tuple[Any, int, int]:
         """Exchange passes until one gains less than ``min_gain`` of the IL; returns (IL, passes, moves)."""
         k, passes, moves = len(sizes), 0, 0
-        per_pass = self.locality.shape[1] * (3 if self.extremes else 1) * self.window * 2
+        per_pass = self.orders * (3 if self.extremes else 1) * self.window * 2
         while passes < self.max_passes and k > 1:
             passes += 1
             self._active, self._changed = self._changed, np.zeros(k, dtype=bool)

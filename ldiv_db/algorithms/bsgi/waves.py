@@ -169,7 +169,11 @@ class _Live:
         real = cells >= 0
         self.cells = cells
         self.hp = np.where(real, eng.head_key[np.maximum(cells, 0)], DEAD)
-        self.codes = [np.where(real, c[np.maximum(cells, 0)], 0) for c in eng.cells.codes]
+        # the QI codes, 32-bit where they fit: the largest arrays of the greedy (192 MiB at 1M rows, five
+        # QIs, four orders, in 64 bits); pricing widens them against the 64-bit class states
+        self.codes: list[IntArray] = [
+            np.where(real, c[np.maximum(cells, 0)], 0).astype(_narrow(c), copy=False) for c in eng.cells.codes
+        ]
         self.off = np.searchsorted(np.sort(bucket), np.arange(eng.m + 1))
 
     def compact(self) -> None:
@@ -202,6 +206,12 @@ class _Live:
         hp = self.hp[index]
         hp[np.concatenate(outside, axis=1)] = DEAD
         return self.cells[index], hp, [c[index] for c in self.codes]
+
+
+def _narrow(codes: IntArray) -> type:
+    """int32 when every code fits in it (numeric codes may be raw values, of any sign), else int64."""
+    fits = not len(codes) or (int(codes.min()) >= -(2**31) and int(codes.max()) < 2**31)
+    return np.int32 if fits else np.int64
 
 
 def _class_buckets(schedule: Schedule) -> IntArray:
