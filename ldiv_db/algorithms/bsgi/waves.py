@@ -145,17 +145,24 @@ class _Live:
         self.keys = keys
         self.kmax = int(keys.max()) + 1 if eng.cells.n_cells else 1
         self.compactions = 0
+        self.cells: IntArray
+        self.hp: IntArray
+        self.codes: list[IntArray]
+        self.gkeys: list[IntArray]
+        self.pos: list[IntArray]
         self._build(np.arange(eng.cells.n_cells, dtype=np.int64))
 
     def _build(self, alive: IntArray) -> None:
         eng, width = self.eng, 2 * self.w
+        # a compaction's arrays replace the previous ones: those go first, not after (at 1M rows both sets
+        # at once were the greedy's peak)
+        self.cells = self.hp = np.zeros(0, dtype=np.int64)
+        self.codes, self.gkeys, self.pos = [], [], []
         bucket = eng.cells.bucket[alive]
         size = len(alive)
         n_orders = self.keys.shape[1]
         self.size = size
         self.base = np.arange(n_orders, dtype=np.int64) * (size + width)
-        self.gkeys: list[IntArray] = []
-        self.pos: list[IntArray] = []
         cells = np.full(n_orders * (size + width), -1, dtype=np.int64)
         for k in range(n_orders):
             key = self.keys[alive, k]
@@ -168,12 +175,14 @@ class _Live:
             self.pos.append(pos)
         real = cells >= 0
         self.cells = cells
-        self.hp = np.where(real, eng.head_key[np.maximum(cells, 0)], DEAD)
+        at = np.maximum(cells, 0)
+        self.hp = np.where(real, eng.head_key[at], DEAD)
         # the QI codes, 32-bit where they fit: the largest arrays of the greedy (192 MiB at 1M rows, five
         # QIs, four orders, in 64 bits); pricing widens them against the 64-bit class states
-        self.codes: list[IntArray] = [
-            np.where(real, c[np.maximum(cells, 0)], 0).astype(_narrow(c), copy=False) for c in eng.cells.codes
-        ]
+        for c in eng.cells.codes:
+            narrow: IntArray = c.astype(_narrow(c), copy=False)
+            self.codes.append(np.where(real, narrow[at], narrow.dtype.type(0)))
+        del at
         self.off = np.searchsorted(np.sort(bucket), np.arange(eng.m + 1))
 
     def compact(self) -> None:
