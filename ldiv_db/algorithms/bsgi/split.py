@@ -71,6 +71,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..shared.trees import IntArray
+from .cells import narrow_dtype
 from .refine import Refiner
 
 TRIES = 3  # a node is cut along the best of its TRIES widest QIs
@@ -245,9 +246,8 @@ class _Splitter:
         self.big = max((int(a.codes.max()) + 1 for a in self.attrs if len(a.codes)), default=1)  # codes < big
         # the codes of every QI in one array to gather a node's sort column from: 32-bit where they fit
         # (half the 38 MiB of 64 bits at 1M rows and five QIs; widened again per gather)
-        low = min((int(a.codes.min()) for a in self.attrs if len(a.codes)), default=0)
-        narrow = np.int32 if self.big <= 2**31 and low >= -(2**31) else np.int64
-        self.codes = np.stack([a.codes.astype(narrow, copy=False) for a in self.attrs])
+        narrow = narrow_dtype(*(a.codes for a in self.attrs))
+        self.codes: IntArray = np.stack([a.codes.astype(narrow, copy=False) for a in self.attrs])
         self.value = refiner.distinct[0]
         self.key = key
         self.n = len(key)

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..shared.trees import IntArray
-from .cells import DEAD
+from .cells import DEAD, narrow_dtype
 from .cost import Attribute, CostArray
 
 if TYPE_CHECKING:
@@ -180,7 +180,7 @@ class _Live:
         # the QI codes, 32-bit where they fit: the largest arrays of the greedy (192 MiB at 1M rows, five
         # QIs, four orders, in 64 bits); pricing widens them against the 64-bit class states
         for c in eng.cells.codes:
-            narrow: IntArray = c.astype(_narrow(c), copy=False)
+            narrow: IntArray = c.astype(narrow_dtype(c), copy=False)
             self.codes.append(np.where(real, narrow[at], narrow.dtype.type(0)))
         del at
         self.off = np.searchsorted(np.sort(bucket), np.arange(eng.m + 1))
@@ -215,12 +215,6 @@ class _Live:
         hp = self.hp[index]
         hp[np.concatenate(outside, axis=1)] = DEAD
         return self.cells[index], hp, [c[index] for c in self.codes]
-
-
-def _narrow(codes: IntArray) -> type:
-    """int32 when every code fits in it (numeric codes may be raw values, of any sign), else int64."""
-    fits = not len(codes) or (int(codes.min()) >= -(2**31) and int(codes.max()) < 2**31)
-    return np.int32 if fits else np.int64
 
 
 def _class_buckets(schedule: Schedule) -> IntArray:
