@@ -89,7 +89,15 @@ def check_written(
             # local recoding ('lca': one label vector per group, from its own values) often gives two
             # groups the same labels; there the check for one partition would only cost
             found[:] = verify_written(
-                db, inputs, out, Ident(group_column), agg, verify_model, null_as_value, part.recoding != "lca"
+                db,
+                inputs,
+                out,
+                Ident(group_column),
+                agg,
+                verify_model,
+                null_as_value,
+                part.recoding != "lca",
+                classed=class_column is not None,
             )
         if meanwhile is not None:
             meanwhile()
@@ -213,6 +221,7 @@ class WrittenPartition(SqlEvaluator):
         null_as_value: bool,
         prefix: str,
         same_as: WrittenPartition | None = None,
+        one_row_each: bool = False,
     ) -> None:
         super().__init__(db, out, keys, _positional("s", n_sa), null_as_value=null_as_value, prefix=prefix)
         self.aggregate = agg
@@ -223,6 +232,9 @@ class WrittenPartition(SqlEvaluator):
         self.exact_ids = not by_labels
         self.raw_id = None if by_labels else self.keys[0]
         self.same_as = same_as
+        # the aggregate has one row per group id and SA value already (one SA, and every group id
+        # carries one label vector): the histogram by group id is those rows, not an aggregation of them
+        self.one_row_each = one_row_each and not by_labels and n_sa == 1
         if same_as is not None:  # the same partition: its histogram and statistics, its group ids
             self.hist, self.stats, self.raw_id = same_as.hist, same_as.stats, same_as.raw_id
             self.exact_ids = True
@@ -248,6 +260,7 @@ class WrittenPartition(SqlEvaluator):
                 qi=_positional("q", self.n_qi),
                 sa=self.sa,
                 by_labels=self.by_labels,
+                one_row_each=self.one_row_each,
                 hash_ids=not self.exact_ids,
                 null_as_value=self.null_as_value,
             )
@@ -264,21 +277,30 @@ def verify_written(
     model: PrivacyModel,
     null_as_value: bool,
     try_one_partition: bool = True,
+    *,
+    classed: bool = False,
 ) -> tuple[CheckResult, CheckResult]:
     """The model on the written release by group id, and :func:`union_stable` of it by QI labels. When
     the two partitions are one (``release/same_partition.sql``: every group id carries exactly one QI
     label vector and no two group ids share one), one histogram serves both: the union-stable model is
-    applied to the partition by group id, whose groups are then named by their labels. Without
+    applied to the partition by group id, whose groups are then named by their labels. When every group
+    id carries one label vector, there is one SA and the aggregate has no class column (``classed``),
+    the aggregate (grouped by group id, labels and SA) has one row per group id and SA value, and the
+    histogram by group id takes its rows as they are (1M rows on PostgreSQL: 1.0-1.6 s aggregated,
+    0.3 s taken). Without
     ``try_one_partition`` both partitions are built without the check."""
     qi = [c.ident for c in inputs.qi]
     n_sa = len(inputs.sa)
     kw: dict[str, Any] = {"null_as_value": null_as_value}
-    by_group = WrittenPartition(db, out, [group], n_sa, agg, by_labels=False, prefix="verify_g", **kw)
-    same = False
+    same = one_vector_each = False
     if try_one_partition:
         q = render("release/same_partition.sql", aggregate=agg, qi=_positional("q", len(qi)))
         found = db.records(q)[0]
-        same = int(found["groups"]) == int(found["label_vectors"]) == int(found["pairs"])
+        one_vector_each = int(found["groups"]) == int(found["pairs"]) and not classed
+        same = one_vector_each and int(found["label_vectors"]) == int(found["pairs"])
+    by_group = WrittenPartition(
+        db, out, [group], n_sa, agg, by_labels=False, prefix="verify_g", one_row_each=one_vector_each, **kw
+    )
     by_labels = WrittenPartition(
         db, out, qi, n_sa, agg, by_labels=True, prefix="verify_q", same_as=by_group if same else None, **kw
     )

@@ -1,7 +1,7 @@
 -- purpose: reconcile a release with its source: every source row assigned exactly once, published + deleted = input, and per SA value the published + deleted + SA-suppressed counts equal the source counts; the published side is read from the release aggregate (release/aggregate.sql) of the written table
 -- params: none
 -- returns: rows_in, assigned, distinct_assigned, published, deleted, sa_suppressed, output_rows, sa_mismatches
--- ref: DESIGN §6 (nothing lost: counts reconcile exactly); issue 12 (one pass over the written table)
+-- ref: DESIGN §6 (nothing lost: counts reconcile exactly); issue 12 (one pass over the written table). Each side is counted per SA value before the sides are summed: summed row by row, PostgreSQL gathered every source and aggregate row into one process (1M rows: 1.8M rows gathered)
 WITH src AS (
     SELECT count(*) AS n FROM {{ source | table }}
 ), asg AS (
@@ -17,15 +17,16 @@ WITH src AS (
     SELECT count(*) AS n FROM (
 {% for c in sa %}
         SELECT {{ loop.index }} AS s, v, sum(d) AS d FROM (
-            SELECT CAST({{ c | ident }} AS VARCHAR) AS v, 1 AS d FROM {{ source | table }}
+            SELECT CAST({{ c | ident }} AS VARCHAR) AS v, count(*) AS d FROM {{ source | table }} GROUP BY 1
             UNION ALL
-            SELECT CAST(agg.{{ ('s' ~ loop.index) | ident }} AS VARCHAR), -agg.n FROM {{ aggregate | table }} AS agg
+            SELECT CAST(agg.{{ ('s' ~ loop.index) | ident }} AS VARCHAR), -sum(agg.n) FROM {{ aggregate | table }} AS agg GROUP BY 1
             UNION ALL
-            SELECT CAST(src.{{ c | ident }} AS VARCHAR), -1
+            SELECT CAST(src.{{ c | ident }} AS VARCHAR), -count(*)
             FROM {{ assignment | table }} AS asg JOIN {{ source | table }} AS src ON src.rowid = asg.rid
             WHERE asg.deleted OR asg.sa_suppressed
+            GROUP BY 1
             UNION ALL
-            SELECT NULL, 1 FROM {{ assignment | table }} AS asg WHERE asg.sa_suppressed AND NOT asg.deleted
+            SELECT NULL, count(*) FROM {{ assignment | table }} AS asg WHERE asg.sa_suppressed AND NOT asg.deleted
         ) GROUP BY v HAVING sum(d) <> 0
 {% if not loop.last %}
         UNION ALL

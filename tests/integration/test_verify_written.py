@@ -24,18 +24,22 @@ from ldiv_db.render import Ident, TableRef
 WRITTEN = 'written "it\'s"'
 
 
-def _written(db: Database, null_sa: bool, one_partition: bool = False) -> Inputs:
+def _written(db: Database, null_sa: bool, one_partition: bool | str = False) -> Inputs:
     """The hostile table as a written release: its QIs, SA and group column; groups 1..3 by "group",
     QI label vectors shared across groups (rows of one group id carry several label vectors). With
     ``one_partition`` the group id is instead the rank of the label vector (it's, select) in descending
-    order: both partitions are one, with group ids unlike the labels' ranks."""
+    order: both partitions are one, with group ids unlike the labels' ranks. With ``one_partition =
+    "vector each"`` the group id is the rank of (it's, select, a"b > 40): every group id carries one
+    label vector, and some label vectors are carried by two group ids."""
     ref = TableRef(WRITTEN, "main")
     db.raw_rows(f'CREATE OR REPLACE TABLE {ref.sql()} AS SELECT * FROM "select"')
     if one_partition:
+        split = ', "a""b" > 40' if one_partition == "vector each" else ""
         db.raw_rows(
-            f'UPDATE {ref.sql()} AS w SET "{HOSTILE_GROUP}" = r.g FROM (SELECT DISTINCT "it\'s", "select", '
-            f'dense_rank() OVER (ORDER BY "it\'s" DESC, "select" DESC) AS g FROM {ref.sql()}) AS r '
-            f'WHERE r."it\'s" = w."it\'s" AND r."select" = w."select"'
+            f'UPDATE {ref.sql()} AS w SET "{HOSTILE_GROUP}" = r.g FROM (SELECT DISTINCT "it\'s", "select"'
+            f'{split + " AS hi" if split else ""}, dense_rank() OVER (ORDER BY "it\'s" DESC, "select" DESC'
+            f'{split}) AS g FROM {ref.sql()}) AS r WHERE r."it\'s" = w."it\'s" AND r."select" = w."select"'
+            + (' AND r.hi = (w."a""b" > 40)' if split else "")
         )
     if null_sa:
         db.raw_rows(f'UPDATE {ref.sql()} SET "ünï" = NULL WHERE "a""b" IN (30, 47)')
@@ -71,9 +75,9 @@ def _same(found: CheckResult, expected: CheckResult) -> None:
     ],
 )
 @pytest.mark.parametrize("null_sa", [False, True])
-@pytest.mark.parametrize("one_partition", [False, True])
+@pytest.mark.parametrize("one_partition", [False, True, "vector each"])
 def test_verdicts_from_the_aggregate_match_check_on_the_written_table(
-    hostile_db: Database, model: str, params: dict[str, int], null_sa: bool, one_partition: bool
+    hostile_db: Database, model: str, params: dict[str, int], null_sa: bool, one_partition: bool | str
 ) -> None:
     inputs = _written(hostile_db, null_sa, one_partition)
     spec = model_spec(model, params.get("l"), {k: v for k, v in params.items() if k != "l"})
@@ -85,7 +89,7 @@ def test_verdicts_from_the_aggregate_match_check_on_the_written_table(
         hostile_db, inputs, inputs.table.ref, Ident(HOSTILE_GROUP), agg, privacy, False
     )
     hists = [s for s in hostile_db.steps[steps:] if s.template == "release/verify_hist.sql"]
-    assert len(hists) == (1 if one_partition else 2)  # one partition: one histogram verifies both
+    assert len(hists) == (1 if one_partition is True else 2)  # one partition: one histogram verifies both
     _same(by_group, evaluate(hostile_db, inputs, privacy, prefix="t_g"))
     labels = Inputs(inputs.table, inputs.qi, inputs.sa, None, inputs.rows)
     _same(by_labels, evaluate(hostile_db, labels, union_stable(privacy), prefix="t_q"))
@@ -231,3 +235,46 @@ def test_a_hash_collision_of_label_vectors_rebuilds_them_with_exact_ids(
     _same(by_group, reference[0])
     _same(by_labels, reference[1])
     assert by_labels.groups > 2  # the collision did not merge the label vectors
+
+
+@pytest.mark.parametrize("classed", [False, True])
+def test_one_label_vector_per_group_takes_the_aggregate_rows_as_the_histogram(
+    hostile_db: Database, monkeypatch: pytest.MonkeyPatch, classed: bool
+) -> None:
+    """Every group id carries one label vector (some vectors two group ids): with one SA the aggregate
+    has one row per group id and SA value, and the histogram by group id is its rows, not an aggregation
+    of them — unless a class column splits them. Either way the verdicts are check's on the table."""
+    import ldiv_db.pipeline.verify as verify_module
+
+    inputs = _written(hostile_db, False, "vector each")
+    # every row again with a"b one higher (same side of 40, so the same group id): each group's SA value
+    # has two rows, which a class column of a"b keeps apart in the aggregate
+    ref = inputs.table.ref
+    hostile_db.raw_rows(
+        f'INSERT INTO {ref.sql()} SELECT * REPLACE ("a""b" + 1 AS "a""b") FROM {ref.sql()} WHERE "a""b" <> 40'
+    )
+    rows = int(hostile_db.raw_rows(f"SELECT count(*) FROM {ref.sql()}")[0][0])
+    inputs = Inputs(table_at(hostile_db, ref), inputs.qi, inputs.sa, inputs.group, rows)
+    privacy = model_spec("distinct", 2, None).build(inputs)
+    assert privacy is not None
+    klass = 'a"b' if classed else None  # a class column whose values vary within a group's SA value
+    agg = aggregate(hostile_db, inputs, inputs.table.ref, HOSTILE_GROUP, klass)
+    real = verify_module.render
+    seen: list[object] = []
+
+    def spy(name: str, params: object = None, **ctx: object) -> object:
+        if name == "release/verify_hist.sql" and not ctx.get("by_labels"):
+            seen.append(ctx.get("one_row_each"))
+        return real(name, params, **ctx)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(verify_module, "render", spy)
+    by_group, by_labels = verify_written(
+        hostile_db, inputs, inputs.table.ref, Ident(HOSTILE_GROUP), agg, privacy, False, classed=classed
+    )
+    assert seen == [not classed]
+    agg_rows = hostile_db.raw_rows(f"SELECT count(*) FROM {agg.sql()}")[0][0]
+    pairs = hostile_db.raw_rows(f"SELECT count(*) FROM (SELECT DISTINCT gid, s1 FROM {agg.sql()})")[0][0]
+    assert (agg_rows == pairs) is (not classed)  # the class column splits a group's SA value into rows
+    _same(by_group, evaluate(hostile_db, inputs, privacy, prefix="t_g"))
+    labels = Inputs(inputs.table, inputs.qi, inputs.sa, None, inputs.rows)
+    _same(by_labels, evaluate(hostile_db, labels, union_stable(privacy), prefix="t_q"))

@@ -1,7 +1,7 @@
 /* purpose: reconcile a release with its source: every source row assigned exactly once, published + deleted = input, and per SA value the published + deleted + SA-suppressed counts equal the source counts; the published side is read from the release aggregate (release/aggregate.sql) of the written table */
 /* params: none */
 /* returns: rows_in, assigned, distinct_assigned, published, deleted, sa_suppressed, output_rows, sa_mismatches */
-/* ref: DESIGN §6 (nothing lost: counts reconcile exactly); issue 12 (one pass over the written table) */
+/* ref: DESIGN §6 (nothing lost: counts reconcile exactly); issue 12 (one pass over the written table). Each side is counted per SA value before the sides are summed: summed row by row, PostgreSQL gathered every source and aggregate row into one process (1M rows: 1.8M rows gathered) */
 WITH src AS (
   SELECT
     COUNT(*) AS n
@@ -32,26 +32,32 @@ WITH src AS (
     FROM (
       SELECT
         CAST("ünï" AS TEXT) AS v,
-        1 AS d
+        COUNT(*) AS d
       FROM "main"."select"
+      GROUP BY
+        1
       UNION ALL
       SELECT
         CAST(agg."s1" AS TEXT),
-        -agg.n
+        -SUM(agg.n)
       FROM "temp"."main"."wk out aggregate's" AS agg
+      GROUP BY
+        1
       UNION ALL
       SELECT
         CAST(src."ünï" AS TEXT),
-        -1
+        -COUNT(*)
       FROM "temp"."main"."wk assignment's" AS asg
       JOIN "main"."select" AS src
         ON src.rowid = asg.rid
       WHERE
         asg.deleted OR asg.sa_suppressed
+      GROUP BY
+        1
       UNION ALL
       SELECT
         NULL,
-        1
+        COUNT(*)
       FROM "temp"."main"."wk assignment's" AS asg
       WHERE
         asg.sa_suppressed AND NOT asg.deleted
