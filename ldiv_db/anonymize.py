@@ -247,7 +247,7 @@ def _release(
     with db.threads_for(inputs.rows):  # one DuckDB thread for a small source
         side = None
         if len(algo.output_tables(how.out)) == 1:  # the metrics' source side, read while the algorithm runs
-            side = start_source_side(db, inputs.table, inputs.qi, inputs.sa, points=how.kl)
+            side = start_source_side(db, inputs.table, inputs.qi, inputs.sa, points=how.kl, rows=inputs.rows)
         try:
             built = algo.run(request)
             t_publish = time.perf_counter()

@@ -497,10 +497,11 @@ class Database:
                 self.con.execute(f"SET threads = {before}")
 
     # ------------------------------------------------------------------ a second reader
-    def side_reader(self) -> Database | None:
+    def side_reader(self, rows: int | None = None) -> Database | None:
         """A second connection to the same database, for reads of committed tables that run in another
         thread beside this connection's statements (its own work tables; closed by :meth:`close`); None
-        where the engine has none. It sees what this connection has committed, with the same current
+        where the engine has none (``rows``: the source's size, for an engine that opens one only for a
+        large source). It sees what this connection has committed, with the same current
         database and search path (names resolve as here); its step log and statement count are this one's to merge (:meth:`absorb`)."""
         if self.dialect != "duckdb":
             return None
@@ -539,7 +540,8 @@ class Database:
         return contextlib.nullcontext([self])
 
     def interrupt(self) -> None:
-        """Cancel the statement this session runs in another thread (no-op where sessions are not split)."""
+        """Cancel the statement this session runs in another thread."""
+        self.con.interrupt()
 
     # ------------------------------------------------------------------ work tables
     def work_table(self, name: str) -> TableRef:

@@ -41,12 +41,18 @@ class SourceSide:
 
 
 def start_source_side(
-    db: Database, source: Table, qi: Sequence[Column], sa: Sequence[Column], *, points: bool
+    db: Database,
+    source: Table,
+    qi: Sequence[Column],
+    sa: Sequence[Column],
+    *,
+    points: bool,
+    rows: int | None = None,
 ) -> Background[SourceSide | None] | None:
-    """Read the domain (and with ``points`` KL's source points) of ``source`` on a second connection in
-    a thread of its own. None where the engine has no second reader; the thread's result is None if the
-    reader failed (the connection then does the work itself)."""
-    side = db.side_reader()
+    """Read the domain (and with ``points`` KL's source points) of ``source`` (of ``rows`` rows) on a
+    second connection in a thread of its own. None where the engine has no second reader; the thread's
+    result is None if the reader failed (the connection then does the work itself)."""
+    side = db.side_reader(rows)
     if side is None:
         return None
     db.warm_conversions()  # the lazy imports happen here, before two threads could need them at once
@@ -75,7 +81,7 @@ def start_source_side(
             side.drop_work_tables()
             side.close()
 
-    return Background(work, name="ldiv-source-side", interrupt=side.con.interrupt)
+    return Background(work, name="ldiv-source-side", interrupt=side.interrupt)
 
 
 def taken(db: Database, pending: Background[SourceSide | None] | None, source_rows: int) -> SourceSide | None:

@@ -89,16 +89,9 @@ def check_written(
             # local recoding ('lca': one label vector per group, from its own values) often gives two
             # groups the same labels; there the check for one partition would only cost
             found[:] = verify_written(
-                db,
-                inputs,
-                out,
-                Ident(group_column),
-                agg,
-                verify_model,
-                null_as_value,
-                part.recoding != "lca",
-                classed=class_column is not None,
-            )
+                db, inputs, out, Ident(group_column), agg, verify_model, null_as_value,
+                part.recoding != "lca", classed=class_column is not None,
+            )  # fmt: skip
         if meanwhile is not None:
             meanwhile()
 

@@ -166,3 +166,35 @@ def test_one_session_leaves_the_transaction_it_is_in(pg_url: str) -> None:
                     assert sessions == [db]
             assert db.scalar(Query("t", "SELECT count(*) FROM public.kept")) == 1
         assert db.scalar(Query("t", "SELECT count(*) FROM public.kept")) == 1  # committed
+
+
+@pytest.mark.parametrize("kl", [False, True])
+def test_a_large_release_reads_its_metrics_source_side_on_a_second_session(
+    split_url: str, monkeypatch: pytest.MonkeyPatch, kl: bool
+) -> None:
+    """From READ_SESSIONS_MIN_ROWS source rows a release reads the metrics' domain (and KL's source
+    points) on a second session while the algorithm runs: the same release and metrics as on the
+    release's own session, and that session closed at the end."""
+    opened: list[str] = []
+    connect = postgres.PostgresDatabase.connect.__func__  # type: ignore[attr-defined]
+
+    def counting(cls: type, url: str, **kw: Any) -> Any:
+        opened.append(kw.get("mode", "write"))
+        return connect(cls, url, **kw)
+
+    monkeypatch.setattr(postgres.PostgresDatabase, "connect", classmethod(counting))
+    found = []
+    for least in (10**9, 1000):  # the release's session alone, then with the second reader
+        monkeypatch.setattr(postgres, "READ_SESSIONS_MIN_ROWS", least)
+        opened.clear()
+        res = ldiv_db.anonymize(
+            split_url, 'public."pa tients"', QI, "disease", algorithm="tp", l=2, output='public."out side"',
+            replace=True, kl=kl,
+        )  # fmt: skip
+        assert opened == (["write"] if least > ROWS else ["write", "read"])
+        with psycopg.connect(split_url, autocommit=True) as con:
+            rows = con.execute('SELECT * FROM public."out side" ORDER BY 1, 2, 3, 4').fetchall()
+            assert _sessions_left(con) == 0
+        found.append((res.metrics, res.groups, rows))
+    assert found[0] == found[1]
+    assert found[0][0]["kl"] is not None if kl else True
