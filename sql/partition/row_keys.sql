@@ -1,0 +1,12 @@
+-- purpose: the key values of source rows given by row id, for reports
+-- params: rids
+-- returns: rid, k1..kd
+-- ref: partition/first_rows.sql (a reported group's lowest row id); issue 2 item 7 (the worst groups)
+SELECT
+    CAST(rowid AS BIGINT) AS rid,
+{% for key in keys %}
+    {{ key | ident }} AS {{ ('k' ~ loop.index) | ident }}{% if not loop.last %},{% endif %}
+
+{% endfor %}
+FROM {{ source | table }}
+WHERE rowid = ANY($rids)
