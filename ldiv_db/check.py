@@ -244,7 +244,6 @@ def evaluate(
                 null_as_value=null_as_value,
                 prefix=f"{prefix}_p{i}" if shared else prefix,  # alike: translated once for all sessions
                 part=(i, n),
-                first_rows=privacy is not None and worst > 0,
             )
             for i, session in enumerate(sessions)
         ]
@@ -278,16 +277,13 @@ def evaluate(
     return result
 
 
-Judged = tuple[Verdict, list[tuple[float, int, int]], dict[int, tuple[int, int]]]
+Judged = tuple[Verdict, list[tuple[float, int, int]]]
 
 
 def _judged(ev: SqlEvaluator, privacy: PrivacyModel, worst: int) -> Judged:
-    """One part's verdict counts, its worst groups as (severity, size, gid), and their first rows (gid ->
-    (row id, size)), looked up in the part's own session while the other parts work."""
+    """One part's verdict counts and its worst groups as (severity, size, gid)."""
     ev.build()
-    verdict = ev.verdict(privacy, 0)  # writes the verdict table the worst groups are read from
-    rows = ev.worst_groups(privacy, worst)
-    return verdict, rows, ev.first_rows_of([gid for *_, gid in rows])
+    return ev.verdict(privacy, 0), ev.worst_groups(privacy, worst)
 
 
 def _merge_verdicts(
@@ -309,17 +305,16 @@ def _merge_verdicts(
         result.worst = evs[0].group_keys(list(v.worst_gids))
         return
     parts = [(i, j) for i, j in enumerate(judged) if j is not None]  # every part judged itself (n > 1)
-    result.violating_groups = sum(v.violating_groups for _, (v, _, _) in parts)
-    result.violating_rows = sum(v.violating_rows for _, (v, _, _) in parts)
+    result.violating_groups = sum(v.violating_groups for _, (v, _) in parts)
+    result.violating_rows = sum(v.violating_rows for _, (v, _) in parts)
     result.satisfied = result.violating_groups == 0
-    ranked = sorted((-sev, -size, gid, i) for i, (_, rows, _) in parts for sev, size, gid in rows)[:worst]
-    # each group by its part's first row (a row id names the same row in every session): one lookup
-    firsts = {i: found for i, (_, _, found) in parts}
-    keys = evs[0].keys_of_rows([firsts[part][gid][0] for *_, gid, part in ranked])
-    result.worst = [
-        {"gid": gid, "size": firsts[part][gid][1], "key": keys[firsts[part][gid][0]]}
-        for *_, gid, part in ranked
-    ]
+    ranked = sorted((-sev, -size, gid, i) for i, (_, rows) in parts for sev, size, gid in rows)[:worst]
+    if not any(ev.exact_ids for ev in evs):  # a hashed id names its group alike in every part: one lookup
+        result.worst = evs[0].group_keys([gid for *_, gid, _ in ranked])
+        return
+    mine = [[gid for *_, gid, part in ranked if part == i] for i in range(len(evs))]  # each part's own ids
+    named = _each(evs, lambda ev: {g["gid"]: g for g in ev.group_keys(mine[ev.part[0]])})
+    result.worst = [named[part][gid] for *_, gid, part in ranked]
 
 
 def _each(evs: list[SqlEvaluator], step: Callable[[SqlEvaluator], T]) -> list[T]:

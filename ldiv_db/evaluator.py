@@ -36,7 +36,6 @@ class SqlEvaluator:
         null_as_value: bool = False,
         prefix: str = "part",
         part: tuple[int, int] = (0, 1),
-        first_rows: bool = False,
     ) -> None:
         self.db = db
         self.source = source
@@ -47,7 +46,6 @@ class SqlEvaluator:
         self.stats = db.work_table(f"{prefix}_stats")
         self.prefix = prefix
         self.part = part  # (index, count): only the groups whose hashed id is index modulo count
-        self.first_rows = first_rows  # the histogram keeps each group's lowest row id: keys by row
         self.exact_ids = False
         self.raw_id: Ident | None = None  # exact ids that are this integer column's values
         self._built = False
@@ -95,7 +93,6 @@ class SqlEvaluator:
                 sa=self.sa,
                 null_as_value=self.null_as_value,
                 exact_ids=self.exact_ids,
-                first_rows=self.first_rows,
             )
         )
 
@@ -163,30 +160,9 @@ class SqlEvaluator:
         q = render("privacy/worst.sql", {"worst": worst}, verdict=self.verdict_table(model))
         return [(float(sev), int(size), int(gid)) for gid, sev, size in self.db.rows(q)]
 
-    def first_rows_of(self, gids: Sequence[int]) -> dict[int, tuple[int, int]]:
-        """For a histogram built with ``first_rows``: group id -> (lowest row id, size) of ``gids``."""
-        if not gids:
-            return {}
-        q = render("partition/first_rows.sql", {"gids": list(gids)}, hist=self.hist)
-        return {int(gid): (int(row), int(size)) for gid, row, size in self.db.rows(q)}
-
-    def keys_of_rows(self, rids: Sequence[int]) -> dict[int, dict[str, Any]]:
-        """Row id -> the key values of that source row."""
-        if not rids:
-            return {}
-        q = render("partition/row_keys.sql", {"rids": list(rids)}, source=self.source, keys=self.keys)
-        return {
-            int(r["rid"]): {k.name: r[f"k{i}"] for i, k in enumerate(self.keys, 1)}
-            for r in self.db.records(q)
-        }
-
     def group_keys(self, gids: Sequence[int]) -> list[dict[str, Any]]:
         if not gids:
             return []
-        if self.first_rows:  # through the groups' first rows: no scan of the source
-            firsts = self.first_rows_of(gids)
-            keys = self.keys_of_rows([firsts[g][0] for g in gids])
-            return [{"gid": g, "size": firsts[g][1], "key": keys[firsts[g][0]]} for g in gids]
         q = render(
             "partition/group_keys.sql",
             {"gids": list(gids)},

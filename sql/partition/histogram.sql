@@ -1,7 +1,7 @@
 -- purpose: the compressed partition: per group (equal key tuple) and SA, the count of every SA value
 -- params: parts, part
 -- hints: many-groups
--- returns: creates target(gid, gid2, s, v, unknown, n): gid = a 63-bit hash of the key tuple (or its dense rank when exact_ids), gid2 = an independent hash used to detect gid collisions, s = SA position (1-based), v = SA value as text, unknown = a NULL SA that counts in |G| but is no value (with null_as_value NULL is a value of its own), n = rows; with first_rows also first_row = the lowest row id among them (partition/first_rows.sql finds a reported group's keys through it)
+-- returns: creates target(gid, gid2, s, v, unknown, n): gid = a 63-bit hash of the key tuple (or its dense rank when exact_ids), gid2 = an independent hash used to detect gid collisions, s = SA position (1-based), v = SA value as text, unknown = a NULL SA that counts in |G| but is no value (with null_as_value NULL is a value of its own), n = rows
 -- ref: DESIGN §5 (compress first); SPEC §0.1 (QI-groups, X(v)). Hashing the keys avoids sorting or storing them; partition/gid_check.sql proves the ids are collision-free before any verdict is trusted.
 --      partitioned: only the groups whose first two key values hash to part modulo parts (the other parts
 --      are built beside it, on other sessions: ldiv_db/check.py); a group is never split, so every
@@ -9,7 +9,6 @@
 --      on PostgreSQL a million rows' part of seven keys took 0.84 s, of two 0.71 s, while the parts of a
 --      million-row Adult were 51 / 49 % (one key, age: 59 / 41 %)
 {% set part_keys = keys[:2] %}
-{% set first_rows = first_rows | default(false) %}
 {{ target | create_table }} AS
 {% if exact_ids %}
 WITH k AS (
@@ -21,9 +20,7 @@ WITH k AS (
 SELECT r.rank_id AS gid, r.rank_id AS gid2, {{ loop.index }} AS s,
        CAST(src.{{ col | ident }} AS VARCHAR) AS v,
        {% if null_as_value %}false{% else %}src.{{ col | ident }} IS NULL{% endif %} AS unknown,
-       count(*) AS n{% if first_rows %},
-       CAST(min(src.rowid) AS BIGINT) AS first_row{% endif %}
-
+       count(*) AS n
 FROM {{ source | table }} AS src
 JOIN r ON {% for key in keys %}r.{{ key | ident }} IS NOT DISTINCT FROM src.{{ key | ident }}{% if not loop.last %} AND {% endif %}{% endfor %}
 
@@ -43,9 +40,7 @@ SELECT
     {{ loop.index }} AS s,
     CAST({{ col | ident }} AS VARCHAR) AS v,
     {% if null_as_value %}false{% else %}{{ col | ident }} IS NULL{% endif %} AS unknown,
-    count(*) AS n{% if first_rows %},
-    CAST(min(rowid) AS BIGINT) AS first_row{% endif %}
-
+    count(*) AS n
 FROM {{ source | table }}
 {% if partitioned %}
 WHERE CAST(hash({{ part_keys | idents }}) >> 1 AS BIGINT) % $parts = $part

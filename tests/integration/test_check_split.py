@@ -4,7 +4,6 @@ the worst groups with their keys. On DuckDB the parts run one after another on t
 
 from __future__ import annotations
 
-import importlib
 from pathlib import Path
 from typing import Any
 
@@ -187,32 +186,3 @@ def test_recursive_profile_merges_the_largest_c_of_every_part(tmp_path: Path, pa
         {"l": 2, "c_above": "7"}
     ]  # group 6: 7 flu, 1 HIV
     assert _result(path, (None, {}), parts) == whole
-
-
-class _ScanningEvaluator(SqlEvaluator):
-    """The evaluator without first rows: the worst groups' keys by a scan of the source that hashes every
-    row (partition/group_keys.sql)."""
-
-    def __init__(self, *args: Any, **kw: Any) -> None:
-        kw["first_rows"] = False
-        super().__init__(*args, **kw)
-
-
-@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(rows=tables(), model=st.sampled_from(MODELS[1:]), by_group=st.booleans(), parts=st.integers(2, 4))
-def test_worst_groups_named_by_their_first_rows_equal_a_scan_of_the_source(
-    tmp_path: Path, rows: list[dict[str, Any]], model: Any, by_group: bool, parts: int
-) -> None:
-    """check names its worst groups through each group's lowest row id (the histogram keeps it): the same
-    groups, sizes and keys as the lookup that scans the source, whole or split into parts."""
-    check_module = importlib.import_module("ldiv_db.check")  # the package's `check` is the function
-
-    path = tmp_path / "first.duckdb"
-    _table(path, rows)
-    kw: dict[str, Any] = {"group_column": "g"} if by_group else {}
-    by_rows, split = _result(path, model, None, **kw), _result(path, model, parts, **kw)
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(check_module, "SqlEvaluator", _ScanningEvaluator)
-        scanned = _result(path, model, None, **kw)
-    assert by_rows == scanned
-    assert split == scanned

@@ -21,17 +21,6 @@ def ev(env: HostileEnv) -> SqlEvaluator:
     return _EVAL[key]
 
 
-def ev_first(env: HostileEnv) -> SqlEvaluator:
-    """An evaluator whose histogram keeps each group's first row, with exact ids (dense ranks of the
-    keys: the same group ids on every engine, where hashed ids differ)."""
-    key = -id(env)
-    if key not in _EVAL:
-        e = SqlEvaluator(env.db, env.source, env.qi[:2], [env.sa], prefix="tpl first", first_rows=True)
-        e.exact_ids = True
-        _EVAL[key] = e.build()
-    return _EVAL[key]
-
-
 def _hist_stats(env: HostileEnv) -> dict[str, Any]:
     e = ev(env)
     return {"hist": e.hist, "stats": e.stats}
@@ -65,7 +54,6 @@ CASES = {
             "null_as_value": True,
             "exact_ids": True,
             "partitioned": True,
-            "first_rows": True,
         },
         # one part of one: the same rows on every engine (which groups fall in a part of several depends
         # on the engine's hash; tests/integration/test_check_split.py covers several parts)
@@ -86,10 +74,6 @@ CASES = {
     "partition/value_counts.sql": Case(lambda env: {"hist": ev(env).hist}),
     "partition/group_keys.sql": Case(
         lambda env: {"source": env.source, "keys": env.qi[:2], "exact_ids": False}, {"gids": [1, 2]}
-    ),
-    "partition/first_rows.sql": Case(lambda env: {"hist": ev_first(env).hist}, {"gids": [1, 2, 99]}),
-    "partition/row_keys.sql": Case(
-        lambda env: {"source": env.source, "keys": env.qi[:2]}, {"rids": [0, 2, 5]}
     ),
     "privacy/value_table.sql": Case(lambda env: {"target": env.work("values")}),
     "privacy/k_anonymity.sql": Case(_verdict, {"k": 2}),

@@ -2,7 +2,7 @@ DROP TABLE IF EXISTS "pg_temp"."wk hist's";
 /* purpose: the compressed partition: per group (equal key tuple) and SA, the count of every SA value */
 /* params: parts, part */
 /* hints: many-groups */
-/* returns: creates target(gid, gid2, s, v, unknown, n): gid = a 63-bit hash of the key tuple (or its dense rank when exact_ids), gid2 = an independent hash used to detect gid collisions, s = SA position (1-based), v = SA value as text, unknown = a NULL SA that counts in |G| but is no value (with null_as_value NULL is a value of its own), n = rows; with first_rows also first_row = the lowest row id among them (partition/first_rows.sql finds a reported group's keys through it) */
+/* returns: creates target(gid, gid2, s, v, unknown, n): gid = a 63-bit hash of the key tuple (or its dense rank when exact_ids), gid2 = an independent hash used to detect gid collisions, s = SA position (1-based), v = SA value as text, unknown = a NULL SA that counts in |G| but is no value (with null_as_value NULL is a value of its own), n = rows */
 /* ref: DESIGN §5 (compress first); SPEC §0.1 (QI-groups, X(v)). Hashing the keys avoids sorting or storing them; partition/gid_check.sql proves the ids are collision-free before any verdict is trusted. */
 /*      partitioned: only the groups whose first two key values hash to part modulo parts (the other parts */
 /*      are built beside it, on other sessions: ldiv_db/check.py); a group is never split, so every */
@@ -29,10 +29,7 @@ SELECT
   1 AS s,
   CAST(src."ünï" AS TEXT) AS v,
   FALSE AS unknown,
-  COUNT(*) AS n,
-  CAST((
-    CAST(CAST('x' || ENCODE(TIDSEND(MIN(src.ctid)), 'hex') AS BIT(48)) AS BIGINT) - 1
-  ) AS BIGINT) AS first_row
+  COUNT(*) AS n
 FROM "main"."select" AS src
 JOIN r
   ON (
@@ -92,10 +89,7 @@ SELECT
   2 AS s,
   CAST(src."order" AS TEXT) AS v,
   FALSE AS unknown,
-  COUNT(*) AS n,
-  CAST((
-    CAST(CAST('x' || ENCODE(TIDSEND(MIN(src.ctid)), 'hex') AS BIT(48)) AS BIGINT) - 1
-  ) AS BIGINT) AS first_row
+  COUNT(*) AS n
 FROM "main"."select" AS src
 JOIN r
   ON (
