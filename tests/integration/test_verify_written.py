@@ -278,3 +278,20 @@ def test_one_label_vector_per_group_takes_the_aggregate_rows_as_the_histogram(
     _same(by_group, evaluate(hostile_db, inputs, privacy, prefix="t_g"))
     labels = Inputs(inputs.table, inputs.qi, inputs.sa, None, inputs.rows)
     _same(by_labels, evaluate(hostile_db, labels, union_stable(privacy), prefix="t_q"))
+
+
+def test_one_partition_with_a_class_column_is_still_verified_once(hostile_db: Database) -> None:
+    """A class column keeps the histogram an aggregation, but not two partitions apart: when the group
+    ids and the label vectors are one partition, one histogram verifies both, as without it."""
+    inputs = _written(hostile_db, False, one_partition=True)
+    privacy = model_spec("distinct", 2, None).build(inputs)
+    assert privacy is not None
+    agg = aggregate(hostile_db, inputs, inputs.table.ref, HOSTILE_GROUP, 'a"b')
+    steps = len(hostile_db.steps)
+    by_group, by_labels = verify_written(
+        hostile_db, inputs, inputs.table.ref, Ident(HOSTILE_GROUP), agg, privacy, False, classed=True
+    )
+    assert [s.template for s in hostile_db.steps[steps:]].count("release/verify_hist.sql") == 1
+    _same(by_group, evaluate(hostile_db, inputs, privacy, prefix="t_g"))
+    labels = Inputs(inputs.table, inputs.qi, inputs.sa, None, inputs.rows)
+    _same(by_labels, evaluate(hostile_db, labels, union_stable(privacy), prefix="t_q"))
