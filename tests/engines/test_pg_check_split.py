@@ -4,6 +4,7 @@ part even while another session writes, and nothing left behind."""
 
 from __future__ import annotations
 
+import importlib
 import random
 import threading
 import time
@@ -183,6 +184,16 @@ def test_a_large_release_reads_its_metrics_source_side_on_a_second_session(
         return connect(cls, url, **kw)
 
     monkeypatch.setattr(postgres.PostgresDatabase, "connect", classmethod(counting))
+    compute = importlib.import_module("ldiv_db.metrics.compute")
+    adopted: list[bool] = []
+    taken = compute.taken
+
+    def adopting(*args: Any) -> Any:
+        side = taken(*args)
+        adopted.append(side is not None)
+        return side
+
+    monkeypatch.setattr(compute, "taken", adopting)
     found = []
     for least in (10**9, 1000):  # the release's session alone, then with the second reader
         monkeypatch.setattr(postgres, "READ_SESSIONS_MIN_ROWS", least)
@@ -192,9 +203,11 @@ def test_a_large_release_reads_its_metrics_source_side_on_a_second_session(
             replace=True, kl=kl,
         )  # fmt: skip
         assert opened == (["write"] if least > ROWS else ["write", "read"])
+        assert adopted.pop() is (least <= ROWS)  # the second session's domain was the one used
         with psycopg.connect(split_url, autocommit=True) as con:
             rows = con.execute('SELECT * FROM public."out side" ORDER BY 1, 2, 3, 4').fetchall()
             assert _sessions_left(con) == 0
         found.append((res.metrics, res.groups, rows))
     assert found[0] == found[1]
-    assert found[0][0]["kl"] is not None if kl else True
+    if kl:  # KL's source points came from the second session too
+        assert found[0][0]["kl"] is not None
