@@ -1,6 +1,7 @@
-"""ldiv_db: in-database l-diversity anonymization on DuckDB.
+"""ldiv_db: in-database l-diversity anonymization on DuckDB, PostgreSQL and Spark.
 
-Public API (each accepts a database path, a duckdb connection or a :class:`Database`)::
+Public API (each accepts a database path, a PostgreSQL URL, a ``spark://`` session, a duckdb connection
+or a :class:`Database`)::
 
     ldiv_db.check(db, table, qi, sa, model=..., l=...)      # privacy statistics and a model's verdict
     ldiv_db.anonymize(db, table, qi, sa, algorithm=..., l=..., output=...)

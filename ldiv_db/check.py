@@ -174,7 +174,7 @@ def check(
 ) -> CheckResult:
     """Statistics of ``table`` grouped by its QI values (or ``group_column``) and, with ``model``, the
     verdict of that privacy model (its parameters as keywords, or ``model`` a ModelSpec). ``db`` is a
-    path, a duckdb connection or a Database."""
+    path, a PostgreSQL URL, a ``spark://`` session, a duckdb connection or a Database."""
     t0 = time.perf_counter()
     spec = model_spec(model, None, model_options)
     if spec.l == "auto":

@@ -17,13 +17,25 @@ EPILOG = """examples:
        --levels age=2,sex=0 --l 2 --output adult_release
   ldiv report my.duckdb --release adult_release --html report.html
   ldiv compare my.duckdb --table adult --qi age,sex,race --sa occupation --l 4 --html compare.html
+  ldiv check postgresql://analyst@db.example:5432/hospital --table ward.patients --qi age,sex \\
+       --sa diagnosis --model distinct --l 3        # the password: PGPASSWORD or ~/.pgpass
+  ldiv check 'spark://local[2]?warehouse=/data/wh' --table lake.people --qi age,sex --sa job --l 3
+
+DB is where the data lives: a DuckDB file, a PostgreSQL URL or a Spark session (README: "PostgreSQL:
+  anonymize where the data lives", "Spark as an engine").
 """
+
+
+DB_HELP = (
+    "a DuckDB file (a write command creates it if missing), a PostgreSQL URL "
+    "(postgresql://user@host:port/dbname) or a Spark session (spark://local[2], spark://HOST:PORT)"
+)
 
 
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="ldiv",
-        description="In-database l-diversity anonymization on DuckDB.",
+        description="In-database l-diversity anonymization on DuckDB, PostgreSQL and Spark.",
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -254,7 +266,10 @@ def _add_admin_commands(sub: Any) -> None:
         "--repair recreates missing audit objects empty, re-records migrations whose objects are all "
         "present, and says what it cannot repair; user tables and release data are never touched.",
     )
-    dr.add_argument("db", help="DuckDB database file")
+    dr.add_argument(
+        "db",
+        help="DuckDB database file (on PostgreSQL and Spark every command checks the schema as it opens)",
+    )
     dr.add_argument("--repair", action="store_true", help="restore what can be restored safely")
     dr.add_argument("--json", action="store_true")
 
@@ -280,5 +295,10 @@ def _add_model_args(p: argparse.ArgumentParser) -> None:
 
 
 def _add_db(p: argparse.ArgumentParser) -> None:
-    p.add_argument("db", help="DuckDB database file (a write command creates it if missing)")
-    p.add_argument("--attach", action="append", metavar="NAME=PATH", help="attach another database read-only")
+    p.add_argument("db", help=DB_HELP)
+    p.add_argument(
+        "--attach",
+        action="append",
+        metavar="NAME=PATH",
+        help="attach another DuckDB file read-only (DuckDB only)",
+    )

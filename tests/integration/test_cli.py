@@ -101,6 +101,19 @@ def test_help_runs_as_a_program() -> None:
     assert "anonymize" in out.stdout and "check" in out.stdout
 
 
+@pytest.mark.parametrize(
+    "command", ["check", "anonymize", "load", "metrics", "suggest-l", "releases", "report"]
+)
+def test_help_names_every_engine_for_db(command: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """DB takes a DuckDB file, a PostgreSQL URL or a Spark session: each command's help says so (it said
+    "DuckDB database file" after the other engines came), and --attach says it is for DuckDB files."""
+    with pytest.raises(SystemExit):
+        main([command, "--help"])
+    out = " ".join(capsys.readouterr().out.split())  # argparse wraps the help text
+    assert "a DuckDB file" in out and "a PostgreSQL URL (postgresql://" in out and "spark://local[2]" in out
+    assert "attach another DuckDB file read-only (DuckDB only)" in out
+
+
 def test_attack_similarity_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     papers = Path(__file__).resolve().parents[2] / "fixtures" / "papers"
     db = str(tmp_path / "a.duckdb")
