@@ -13,7 +13,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ldiv_db.algorithms.bsgi import locality_keys, parse_weights
+from ldiv_db.algorithms.bsgi import locality_keys, parse_weights, refine
 from ldiv_db.algorithms.bsgi.cost import Attribute, CostModel, Tree
 from ldiv_db.algorithms.bsgi.engine import Cells, Engine
 from ldiv_db.algorithms.shared.schedule import max_l_schedule
@@ -369,3 +369,29 @@ def test_parse_weights() -> None:
             assert exc.hint or exc.message
         else:
             raise AssertionError(f"{bad!r} accepted")
+
+
+@settings(max_examples=40, deadline=None)
+@given(bigger(), st.booleans())
+def test_refiner_keeps_small_codes_narrow_and_refines_alike(
+    table: tuple[list[Row], int], twice: bool
+) -> None:
+    """The refiner keeps taxonomy node ids and flat codes 32-bit (numeric codes, raw values whose
+    differences it takes, as they are) and refines exactly as with 64-bit codes: the same classes, the
+    same exchanges; with every row twice (cells of several rows) too."""
+    rows, l_value = table
+    if twice:
+        rows = [(i, sa, vals) for i, (_, sa, vals) in enumerate(r for r in rows for _ in range(2))]
+    cells, model = build(rows, SPECS)
+    sizes = np.bincount(cells.bucket, weights=np.diff(np.append(cells.cell_start, cells.n))).astype(int)
+    greedy = Engine(cells, model, l_value).run(max_l_schedule(sizes.tolist(), l_value))
+    narrow = refine.refiner_for(cells, model, cells.key)
+    assert [a.codes.dtype for a in narrow.attrs] == [
+        np.dtype(np.int64 if kind == "numeric" else np.int32) for kind, _ in SPECS
+    ]
+    rows_of = np.repeat(np.arange(cells.n_cells), np.diff(np.append(cells.cell_start, cells.n)))
+    wide = refine.Refiner(
+        model, [c[rows_of] for c in cells.codes], [cells.bucket[rows_of]], cells.key[rows_of]
+    )
+    a, b = narrow.run(greedy.gid), wide.run(greedy.gid)
+    assert np.array_equal(a.gid, b.gid) and (a.il_after, a.moves) == (b.il_after, b.moves)

@@ -61,6 +61,7 @@ import pandas as pd
 
 from ...options import Option
 from ..shared.trees import IntArray, Tree
+from .cells import narrow_dtype
 from .cost import Attribute, CostArray, CostModel
 from .engine import Cells
 from .swaps import SwapPricer, climb
@@ -207,7 +208,8 @@ class Refiner:
         rows = np.flatnonzero(gid >= 0)
         rows = rows[np.argsort(gid[rows], kind="stable")]
         states = self._states(rows.reshape(k, -1))
-        return np.stack([x for s in states for x in s], axis=1), self._cost(states)
+        matrix = np.stack([x for s in states for x in s], axis=1).astype(np.int64, copy=False)
+        return matrix, self._cost(states)
 
     def class_costs(self, members: IntArray, sizes: IntArray) -> CostArray:
         """Scaled cost (Σ_i w_i·NCP_i) of every class, classes grouped by size."""
@@ -473,13 +475,19 @@ def workers() -> int:
 
 def refiner_for(cells: Cells, model: CostModel, keys: IntArray) -> Refiner:
     """The refiner of the fetched rows (row positions ordered by cell): a row's codes, distinct keys
-    and locality keys are its cell's."""
+    and locality keys are its cell's. Taxonomy node ids and flat codes are kept 32-bit where they fit
+    (numeric codes, which may be raw values whose differences are taken, stay as they are); with the
+    pricer's stacks narrowed alike (:class:`.swaps.SwapPricer`) the refiner's per-row arrays took 80
+    bytes a row instead of 120 at a million rows (four taxonomy QIs and age: 114 → 76 MiB)."""
     rows = np.diff(np.append(cells.cell_start, cells.n))
     row_cell = np.repeat(np.arange(cells.n_cells, dtype=np.int64), rows)
     distinct = [cells.bucket[row_cell]] + [x[row_cell] for x in cells.extra_sa]
     if cells.individual is not None:
         distinct.append(cells.individual[row_cell])
-    codes = [c[row_cell] for c in cells.codes]
+    codes = [
+        (c if a.kind == "numeric" else c.astype(narrow_dtype(c), copy=False))[row_cell]
+        for a, c in zip(model.attrs, cells.codes, strict=True)
+    ]
     return Refiner(model, codes, distinct, keys[row_cell])
 
 

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..shared.trees import IntArray, Tree
+from .cells import narrow_dtype
 from .cost import CostArray
 
 PACK = 1 << 18  # entries of a packed merged-cost table
@@ -53,12 +54,12 @@ def _loo(x: IntArray) -> tuple[IntArray, IntArray]:
 class _Group:
     """The QIs of one kind: their codes per row (QI × n) and leave-one-out states per class."""
 
-    def __init__(self, attrs: Sequence[_Attr], n: int) -> None:
+    def __init__(self, attrs: Sequence[_Attr], n: int, dtype: type = np.int64) -> None:
         self.attrs = list(attrs)
         self.codes: IntArray = (
-            np.stack([a.codes for a in attrs]).astype(np.int64, copy=False)
+            np.stack([a.codes for a in attrs]).astype(dtype, copy=False)
             if attrs
-            else np.zeros((0, n), dtype=np.int64)
+            else np.zeros((0, n), dtype=dtype)
         )
         self.state: list[np.ndarray[Any, Any]] = []  # per state part: QI × classes × max size
 
@@ -97,7 +98,8 @@ class _Packed:
         self.nodes = np.array(width, dtype=np.int64)[:, None, None]
         self.offset = np.cumsum([0] + [len(x) for x in tables[:-1]]).astype(np.int64)[:, None, None]
         self.merged: CostArray = np.concatenate(tables) if tables else np.zeros(0, dtype=dtype)
-        self.codes: IntArray = self.pack(codes)  # per group and row: packed leaves
+        packed = self.pack(codes)  # per group and row: packed leaves (32-bit where they fit: at scale)
+        self.codes: IntArray = packed.astype(narrow_dtype(packed), copy=False)
 
     def pack(self, nodes: IntArray) -> IntArray:
         """Per group, the packed id of per-QI node ids (QI × ...): Σ radix · node over the group's QIs
@@ -117,11 +119,14 @@ class SwapPricer:
     def __init__(self, attrs: Sequence[_Attr], dtype: Any, n: int) -> None:
         self.dtype = dtype
         tab = [a for a in attrs if a.kind == "hierarchy" and a.table is not None]
-        self.hier = _Group(tab, n)
+        # node ids and flat codes are small: their stacks 32-bit (a million rows, four tabled QIs: 15 MiB
+        # instead of 30); they are widened where they meet the 64-bit offsets and states
+        self.hier = _Group(tab, n, narrow_dtype(*(a.codes for a in tab)))
         self.deep = [a for a in attrs if a.kind == "hierarchy" and a.table is None]  # LCA by climbing
         self.deep_codes = [a.codes for a in self.deep]
         self.num = _Group([a for a in attrs if a.kind == "numeric"], n)
-        self.flat = _Group([a for a in attrs if a.kind == "flat"], n)
+        flat = [a for a in attrs if a.kind == "flat"]
+        self.flat = _Group(flat, n, narrow_dtype(*(a.codes for a in flat)))
         # hierarchy: LCA tables (node × node, flattened, one after another) to find leave-one-out nodes
         sizes = [a.nodes for a in tab]
         self.offset = np.cumsum([0] + [s * s for s in sizes[:-1]]).astype(np.int64)[:, None, None]
