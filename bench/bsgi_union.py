@@ -79,14 +79,9 @@ def members(gid: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def class_cost(refiner: Refiner, rows: np.ndarray) -> np.ndarray:
-    """The scaled cost of each class of rows (last axis: the class's rows)."""
-    total: Any = 0
-    for at in refiner.attrs:
-        state = at.leaf(rows[..., 0])
-        for j in range(1, rows.shape[-1]):
-            state = at.join(state, at.leaf(rows[..., j]))
-        total = total + at.cost(state)
-    return np.asarray(total)
+    """The scaled cost of each class of rows (last axis: the class's rows), priced by the refiner."""
+    flat = rows.reshape(-1, rows.shape[-1])
+    return np.asarray(refiner._cost(refiner._states(flat))).reshape(rows.shape[:-1])
 
 
 _SPLITS: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] = {}
@@ -176,17 +171,10 @@ def resplit_round(refiner: Refiner, gid: np.ndarray, s: int, window: int, log: L
     """One round: along every locality order (by mean, lowest and highest row rank), for d = 1..window
     and both phases, the disjoint pairs of each class with the one d places further."""
     changed = 0
-    for k in range(refiner._ranks.shape[1]):
-        mem, sizes = members(gid)
-        valid = mem >= 0
-        rank = refiner._ranks[:, k][np.maximum(mem, 0)].astype(np.int64)
-        keys = (
-            np.where(valid, rank, 0).sum(axis=1) / sizes,
-            np.where(valid, rank, len(gid)).min(axis=1),
-            np.where(valid, rank, -1).max(axis=1),
-        )
-        for key in keys:
-            order = np.argsort(key, kind="stable")
+    per_order = 3 if refiner.extremes else 1
+    for k in range(refiner.orders):
+        mem, sizes = members(gid)  # the classes as they are now, ordered along the k-th locality order
+        for order in refiner._orders(mem, sizes)[k * per_order : (k + 1) * per_order]:
             for d in range(1, window + 1):
                 for phase in (0, 1):
                     t = np.arange(max(len(order) - d, 0))

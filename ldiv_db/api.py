@@ -1,5 +1,6 @@
 """The public API, mirroring the CLI. Every function accepts a database path, a PostgreSQL URL, a
-``spark://`` session, a duckdb connection or a :class:`~ldiv_db.db.Database`, and returns a result object with ``to_dict()`` and ``render_text()``."""
+``spark://`` session, a duckdb connection or a :class:`~ldiv_db.db.Database`, and returns a result
+object with ``to_dict()`` and ``render_text()``."""
 
 from __future__ import annotations
 
