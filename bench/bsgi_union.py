@@ -3,13 +3,13 @@ re-split*. Two classes of s rows each (s = l) are merged and split again into tw
 distinct SA values, the split of least Σ |G|·cost(G) over all such splits; it holds every exchange the
 search of ``ldiv_db/algorithms/bsgi/refine.py`` makes (one swap) and every combination of them.
 
-An experiment, not a mode of ldiv_db: plain numpy, single SA, classes of equal size only, no pair log or
-bound. It starts from the refined release of ``anonymize`` (the chosen start, or ``--start split``:
+An experiment, not a mode of ldiv_db: plain numpy, single SA, classes of equal size only, no bound
+that skips a pair before pricing it (``--log`` skips the pairs priced since neither class changed). It starts from the refined release of ``anonymize`` (the chosen start, or ``--start split``:
 the exchange search from the feasible split's classes), then alternates one round of re-splits — the
 pairs of classes up to ``--window`` places apart along each of the refiner's locality orders (by mean,
 lowest and highest row rank), as the exchange search pairs them — with the exchange search.
 
-    python -m bench.bsgi_union --l 7 [--start split] [--rounds 10] [--window 4]
+    python -m bench.bsgi_union --l 7 [--start split] [--rounds 10] [--window 4] [--log]
 
 Writes bench/results/bsgi_union.json; reads Adult from ../shared/datasets (never copied here).
 """
