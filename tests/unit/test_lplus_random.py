@@ -9,6 +9,7 @@ import itertools
 import os
 from fractions import Fraction as F
 
+import numpy as np
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -220,3 +221,32 @@ def test_fast_grouping_changes_no_search_and_no_release(
         assert (fast_r.cost is None) == (expected is None)
         if expected is not None:
             assert fast_r.cost is not None and F(fast_r.cost, fast_r.unit) == expected
+
+
+@settings(max_examples=EXAMPLES // 2, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(problems(), st.sampled_from(["full-subtree", "full-domain"]))
+def test_search_keeps_node_ids_narrow_and_flags_boolean(
+    case: tuple[list[Tax], list[Row], dict[str, F]], space: str
+) -> None:
+    """Memory at scale: the search holds its per-cell node ids in 32 bits and its feasibility flags as
+    booleans, however wide the histogram's ids (64-bit here), and still finds the optimum (full-subtree:
+    the brute force's; full-domain: the least of every level combination evaluated)."""
+    taxes, rows, theta = case
+    problem, _ = to_problem(taxes, rows, theta, "dm", "allrec")
+    problem.taxonomies = [
+        Taxonomy(t.arrays, _levels(tx)) for t, tx in zip(problem.taxonomies, taxes, strict=True)
+    ]
+    assert problem.leaf.dtype == np.int64
+    search = Search(problem, space=space)  # type: ignore[arg-type]
+    assert search.leaf.dtype == search.g.dtype == np.int32
+    assert search.ci.dtype == search.li.dtype == np.bool_
+    result = search.run()
+    assert search.g.dtype == np.int32  # backtracking restores 32-bit ids
+    assert result.cost is not None and result.cut is not None
+    evaluator = Search(problem, space=space)  # type: ignore[arg-type]
+    assert evaluator.apply(result.cut)[4] == result.cost
+    if space == "full-subtree":
+        assert F(result.cost, result.unit) == optimum(brute_force(taxes, rows, theta, "dm", "allrec"))
+    else:
+        levels = itertools.product(*(range(len(t.levels)) for t in problem.taxonomies))
+        assert result.cost == min(evaluator.apply([(lv,) for lv in combo])[4] for combo in levels)

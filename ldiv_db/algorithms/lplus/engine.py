@@ -24,6 +24,7 @@ import math
 import random
 import time
 from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -40,6 +41,8 @@ from .partitions import (
     split,
 )
 from .problem import ALLOWED, INF, Order, Problem, Result, Space
+
+NodeArray = npt.NDArray[np.signedinteger[Any]]  # node ids: 32-bit where they fit (:func:`_narrow`)
 
 
 class Search:
@@ -87,18 +90,19 @@ class Search:
         self.occ: dict[tuple[int, int], int] = {}
         self._want_detail = False
         self._cell_del = np.zeros(0, dtype=np.int64)
-        # per cell: the cost / infeasible flag / LB / infinite-LB flag of the partition it represents
+        # per cell: the cost / infeasible flag / LB / infinite-LB flag of the partition it represents (the
+        # flags as booleans: every visited node saves them for the cells it touches)
         self.cc = np.zeros(self.C, dtype=np.int64)
-        self.ci = np.zeros(self.C, dtype=np.int64)
+        self.ci = np.zeros(self.C, dtype=bool)
         self.lc = np.zeros(self.C, dtype=np.int64)
-        self.li = np.zeros(self.C, dtype=np.int64)
+        self.li = np.zeros(self.C, dtype=bool)
         self._setup_state()
 
     def _histogram(self, p: Problem) -> None:
         """The cells' leaf ids, SA codes, counts, thresholds and classes as arrays."""
         d = len(self.trees)
         self.d = d
-        leaf = np.asarray(p.leaf, dtype=np.int64).reshape(d, -1)
+        leaf = _narrow(np.asarray(p.leaf).reshape(d, -1))
         self.leaf = leaf
         self.C = leaf.shape[1]
         self.sa = np.asarray(p.sa, dtype=np.int64)
@@ -154,16 +158,20 @@ class Search:
     def _setup_state(self) -> None:
         d = self.d
         if self.space == "full-subtree":
-            self.g = np.zeros((d, self.C), dtype=np.int64)  # every cell at the root
+            self.g: NodeArray = np.zeros((d, self.C), dtype=_node_dtype(self.trees))  # every cell at the root
             self.level = [0] * d
         else:
             self.level = [len(t.levels) - 1 for t in self.trees]
-            self.g = np.stack(
-                [
-                    t.levels[self.level[a]][self.leaf[a]] if self.C else np.zeros(0, dtype=np.int64)
-                    for a, t in enumerate(self.trees)
-                ]
-            ).reshape(d, self.C)
+            self.g = (
+                np.stack(
+                    [
+                        t.levels[self.level[a]][self.leaf[a]] if self.C else np.zeros(0, dtype=np.int64)
+                        for a, t in enumerate(self.trees)
+                    ]
+                )
+                .reshape(d, self.C)
+                .astype(_node_dtype(self.trees))
+            )
         self.key = (self.g * self.stride[:, None]).sum(axis=0) if self.C else np.zeros(0, dtype=np.int64)
         self.ks = self.key * self.m + self.sa
         # Cut_spec image: leaf where the value is open, the cut value where it is locked
@@ -205,15 +213,15 @@ class Search:
         self.spec[idx] -= (ga - self.leaf[a][idx]) * self.stride[a]
         self.gs[idx] -= self.lmu[a][ga]
 
-    def _regen(self, a: int, idx: IntArray, new: IntArray) -> IntArray:
+    def _regen(self, a: int, idx: IntArray, new: NodeArray) -> NodeArray:
         """Move the cells ``idx`` of attribute ``a`` to the cut nodes ``new``; returns the old nodes."""
-        old = self.g[a][idx]
+        old: NodeArray = self.g[a][idx]
         self.g[a][idx] = new
         delta = (new - old) * self.stride[a]
         self.key[idx] += delta
         self.ks[idx] += delta * self.m
         self.gc[idx] += self.lmu[a][new] - self.lmu[a][old]
-        return np.asarray(old, dtype=np.int64)
+        return old
 
     # ------------------------------------------------------------------ values
     # A value is (a, v): a cut node v of attribute a (full-subtree), or (a, level) (full-domain).
@@ -583,3 +591,14 @@ class Search:
 
 class _Timeout(Exception):
     pass
+
+
+def _narrow(a: NodeArray) -> NodeArray:
+    """Node ids and cell positions in 32 bits where they fit: the search keeps several of them per cell
+    and saves the touched cells' positions and old nodes at every node it visits."""
+    fits = a.size == 0 or (int(a.min()) >= -(2**31) and int(a.max()) < 2**31)
+    return a.astype(np.int32, copy=False) if fits else a
+
+
+def _node_dtype(trees: Sequence[TreeIndex]) -> type:
+    return np.int32 if max((t.n for t in trees), default=0) < 2**31 else np.int64

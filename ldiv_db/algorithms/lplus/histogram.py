@@ -92,7 +92,7 @@ def build(
     )
     problem = Problem(
         taxonomies=taxes,
-        leaf=np.stack([hist[f"l{i}"].to_numpy(dtype=np.int64) for i in range(1, d + 1)]).reshape(d, -1),
+        leaf=np.stack([hist[f"l{i}"].to_numpy(dtype=np.int32) for i in range(1, d + 1)]).reshape(d, -1),
         sa=hist["s"].map(sa_code).to_numpy(dtype=np.int64),
         count=hist["n"].to_numpy(dtype=np.int64),
         theta=[(th.numerator, th.denominator) for th in thetas],
