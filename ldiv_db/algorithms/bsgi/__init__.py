@@ -56,7 +56,7 @@ from ...render import Ident, render
 from ..base import Algorithm, AnonymizeRequest, Partitioning, lca_hierarchy_ids
 from ..shared.lca import labeller, lca_labels
 from ..shared.schedule import max_l_schedule
-from ..shared.trees import Kind, Tree, load_trees, qi_kinds
+from ..shared.trees import IntArray, Kind, Tree, load_trees, qi_kinds
 from . import starts
 from .cells import locality_keys, locality_orders
 from .cost import Attribute, CostModel
@@ -569,12 +569,17 @@ def _cells(frame: pd.DataFrame, d: int, extra: Sequence[Ident], individual: bool
     n = len(cell)
     starts = np.flatnonzero(np.r_[True, cell[1:] != cell[:-1]]) if n else np.zeros(0, dtype=np.int64)
     first = frame.iloc[starts]
+
+    def column(of: pd.DataFrame, name: str) -> IntArray:
+        # copies: a view would keep its frame's whole block of integer columns alive through the run
+        return of[name].to_numpy(dtype=np.int64, copy=True)
+
     return Cells(
-        rid=frame["rid"].to_numpy(dtype=np.int64),
+        rid=column(frame, "rid"),
         cell_start=starts.astype(np.int64),
-        bucket=first["b"].to_numpy(dtype=np.int64),
+        bucket=column(first, "b"),
         key=np.zeros(len(first), dtype=np.int64),
-        codes=[first[f"q{i}"].to_numpy(dtype=np.int64) for i in range(1, d + 1)],
-        extra_sa=[first[s.name].to_numpy(dtype=np.int64) for s in extra],
-        individual=first["ind"].to_numpy(dtype=np.int64) if individual else None,
+        codes=[column(first, f"q{i}") for i in range(1, d + 1)],
+        extra_sa=[column(first, s.name) for s in extra],
+        individual=column(first, "ind") if individual else None,
     )
