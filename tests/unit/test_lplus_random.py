@@ -250,3 +250,21 @@ def test_search_keeps_node_ids_narrow_and_flags_boolean(
     else:
         levels = itertools.product(*(range(len(t.levels)) for t in problem.taxonomies))
         assert result.cost == min(evaluator.apply([(lv,) for lv in combo])[4] for combo in levels)
+
+
+@settings(max_examples=EXAMPLES // 2, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(problems(), st.sampled_from(sorted(COMBOS)))
+def test_backtracking_restores_the_root_exactly(
+    case: tuple[list[Tax], list[Row], dict[str, F]], combo: tuple[str, str]
+) -> None:
+    """Every node the search visits saves what it changes (a frame keeps the touched partitions' values,
+    not every touched cell's) and restores it on the way back: after the whole search every cell holds
+    its root node, key and partition values again, as a fresh search evaluating the root has them."""
+    taxes, rows, theta = case
+    problem, _ = to_problem(taxes, rows, theta, *combo)
+    searched = Search(problem)
+    searched.run()
+    fresh = Search(problem)
+    fresh._eval(fresh.all_cells)
+    for name in ("g", "key", "ks", "spec", "gc", "gs", "cc", "ci", "lc", "li"):
+        assert np.array_equal(getattr(searched, name), getattr(fresh, name)), name

@@ -43,6 +43,8 @@ from .partitions import (
 from .problem import ALLOWED, INF, Order, Problem, Result, Space
 
 NodeArray = npt.NDArray[np.signedinteger[Any]]  # node ids: 32-bit where they fit (:func:`_narrow`)
+BoolArray = npt.NDArray[np.bool_]
+_Saved = tuple[IntArray, IntArray, BoolArray, IntArray, BoolArray]  # cells, cost, infeasible, LB, infinite LB
 
 
 class Search:
@@ -405,11 +407,18 @@ class Search:
             self.level[a] = v
             self.open_attr[a] = True
 
-    def _save(self, idx: IntArray) -> tuple[IntArray, IntArray, IntArray, IntArray]:
-        return self.cc[idx], self.ci[idx], self.lc[idx], self.li[idx]  # fancy indexing copies
+    def _save(self, idx: IntArray) -> _Saved:
+        """The partition values of cells ``idx`` before a change: only at the cells holding any (a
+        partition's values sit at its first cell, every other cell holds zeros), so a frame of the search
+        keeps one entry per partition it touches, not per cell."""
+        cc, ci, lc, li = self.cc[idx], self.ci[idx], self.lc[idx], self.li[idx]  # fancy indexing copies
+        at = np.flatnonzero((cc != 0) | ci | (lc != 0) | li)
+        return idx[at], cc[at], ci[at], lc[at], li[at]
 
-    def _restore(self, idx: IntArray, arrays: Sequence[IntArray]) -> None:
-        self.cc[idx], self.ci[idx], self.lc[idx], self.li[idx] = arrays
+    def _restore(self, idx: IntArray, saved: _Saved) -> None:
+        cells, cc, ci, lc, li = saved
+        self.cc[idx], self.ci[idx], self.lc[idx], self.li[idx] = 0, False, 0, False
+        self.cc[cells], self.ci[cells], self.lc[cells], self.li[cells] = cc, ci, lc, li
 
     def _prod(self, vals: Sequence[tuple[int, int]]) -> int:
         out = 1
@@ -428,7 +437,7 @@ class Search:
 
     def _dfs(self, open_vals: list[tuple[int, int]], depth: int) -> None:
         saved = (self.cost_t, self.icost_t, self.lb_t, self.ilb_t)
-        locked: list[tuple[tuple[int, int], IntArray, IntArray, IntArray, IntArray, IntArray]] = []
+        locked: list[tuple[tuple[int, int], IntArray, _Saved]] = []
         self.frames.append(self._lb_eff())
         try:
             for i, val in enumerate(open_vals):
@@ -436,7 +445,7 @@ class Search:
                     prev = open_vals[i - 1]
                     idx = self._val_cells(prev)
                     lb0, ilb0 = int(self.lc[idx].sum()), int(self.li[idx].sum())
-                    locked.append((prev, idx, *self._save(idx)))
+                    locked.append((prev, idx, self._save(idx)))
                     self._lock(prev)
                     _, _, lb1, ilb1 = self._eval(idx)
                     self.lb_t += lb1 - lb0
@@ -476,9 +485,9 @@ class Search:
                 self.cost_t, self.icost_t, self.lb_t, self.ilb_t = here
         finally:
             if not self._aborting:
-                for val, idx, *arrays in reversed(locked):
+                for val, idx, arrays in reversed(locked):
                     self._unlock(val)
-                    self._restore(idx, tuple(arrays))
+                    self._restore(idx, arrays)
                 self.cost_t, self.icost_t, self.lb_t, self.ilb_t = saved
                 self.frames.pop()
 
