@@ -24,13 +24,12 @@ import math
 import random
 import time
 from collections.abc import Callable, Sequence
-from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from ...taxonomy.arrays import IntArray
-from .index import TreeIndex
+from .index import NodeArray, TreeIndex, narrow_ids, node_dtype
 from .partitions import (
     cell_detail,
     cm_minority,
@@ -42,7 +41,6 @@ from .partitions import (
 )
 from .problem import ALLOWED, INF, Order, Problem, Result, Space
 
-NodeArray = npt.NDArray[np.signedinteger[Any]]  # node ids: 32-bit where they fit (:func:`_narrow`)
 BoolArray = npt.NDArray[np.bool_]
 _Saved = tuple[IntArray, IntArray, BoolArray, IntArray, BoolArray]  # cells, cost, infeasible, LB, infinite LB
 
@@ -104,7 +102,7 @@ class Search:
         """The cells' leaf ids, SA codes, counts, thresholds and classes as arrays."""
         d = len(self.trees)
         self.d = d
-        leaf = _narrow(np.asarray(p.leaf).reshape(d, -1))
+        leaf = narrow_ids(np.asarray(p.leaf).reshape(d, -1))
         self.leaf = leaf
         self.C = leaf.shape[1]
         self.sa = np.asarray(p.sa, dtype=np.int64)
@@ -160,7 +158,7 @@ class Search:
     def _setup_state(self) -> None:
         d = self.d
         if self.space == "full-subtree":
-            self.g: NodeArray = np.zeros((d, self.C), dtype=_node_dtype(self.trees))  # every cell at the root
+            self.g: NodeArray = np.zeros((d, self.C), dtype=node_dtype(self.trees))  # every cell at the root
             self.level = [0] * d
         else:
             self.level = [len(t.levels) - 1 for t in self.trees]
@@ -172,7 +170,7 @@ class Search:
                     ]
                 )
                 .reshape(d, self.C)
-                .astype(_node_dtype(self.trees))
+                .astype(node_dtype(self.trees))
             )
         self.key = (self.g * self.stride[:, None]).sum(axis=0) if self.C else np.zeros(0, dtype=np.int64)
         self.ks = self.key * self.m + self.sa
@@ -408,9 +406,8 @@ class Search:
             self.open_attr[a] = True
 
     def _save(self, idx: IntArray) -> _Saved:
-        """The partition values of cells ``idx`` before a change: only at the cells holding any (a
-        partition's values sit at its first cell, every other cell holds zeros), so a frame of the search
-        keeps one entry per partition it touches, not per cell."""
+        """The partition values of cells ``idx``, kept only where nonzero (at a partition's first cell): a
+        search frame holds one entry per partition it touches, not per cell."""
         cc, ci, lc, li = self.cc[idx], self.ci[idx], self.lc[idx], self.li[idx]  # fancy indexing copies
         at = np.flatnonzero((cc != 0) | ci | (lc != 0) | li)
         return idx[at], cc[at], ci[at], lc[at], li[at]
@@ -600,14 +597,3 @@ class Search:
 
 class _Timeout(Exception):
     pass
-
-
-def _narrow(a: NodeArray) -> NodeArray:
-    """Node ids and cell positions in 32 bits where they fit: the search keeps several of them per cell
-    and saves the touched cells' positions and old nodes at every node it visits."""
-    fits = a.size == 0 or (int(a.min()) >= -(2**31) and int(a.max()) < 2**31)
-    return a.astype(np.int32, copy=False) if fits else a
-
-
-def _node_dtype(trees: Sequence[TreeIndex]) -> type:
-    return np.int32 if max((t.n for t in trees), default=0) < 2**31 else np.int64
