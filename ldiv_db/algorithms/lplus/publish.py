@@ -8,6 +8,7 @@ from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from ... import taxonomy
@@ -30,7 +31,8 @@ def assign(
     if cost != result.cost:
         raise InternalError(f"l+-Optimize: the chosen cut re-evaluates to {cost}, not {result.cost}")
     hist = h.frame
-    frame = pd.DataFrame({f"l{i}": hist[f"l{i}"].astype("int64") for i in range(1, d + 1)})
+    leaf = h.problem.leaf
+    frame = pd.DataFrame({f"l{i}": leaf[i - 1].astype(np.int64) for i in range(1, d + 1)})
     frame["s"] = hist["s"]
     frame["k"] = hist["k"]
     for i in range(d):
