@@ -18,6 +18,7 @@ from ...errors import BadInput
 from ...privacy.l_plus import LPlus
 from ...render import TableRef, render
 from ..base import AnonymizeRequest
+from .index import narrow_ids
 from .problem import Metric, Problem, Scheme, Taxonomy
 
 
@@ -92,7 +93,9 @@ def build(
     )
     problem = Problem(
         taxonomies=taxes,
-        leaf=np.stack([hist[f"l{i}"].to_numpy(dtype=np.int32) for i in range(1, d + 1)]).reshape(d, -1),
+        leaf=narrow_ids(
+            np.stack([hist[f"l{i}"].to_numpy(dtype=np.int64) for i in range(1, d + 1)]).reshape(d, -1)
+        ),
         sa=hist["s"].map(sa_code).to_numpy(dtype=np.int64),
         count=hist["n"].to_numpy(dtype=np.int64, copy=True),
         theta=[(th.numerator, th.denominator) for th in thetas],
