@@ -41,13 +41,6 @@ class Cells:
         return [c[rows] for c in self.codes]
 
 
-def narrow_dtype(*codes: IntArray) -> type:
-    """int32 when every code of ``codes`` fits in it (numeric codes may be raw values, of any sign), else
-    int64: the code stacks of the waves and the split are kept in it and widened where they are priced."""
-    fits = all(not len(c) or (int(c.min()) >= -(2**31) and int(c.max()) < 2**31) for c in codes)
-    return np.int32 if fits else np.int64
-
-
 def locality_orders(order: Sequence[int], k: int) -> list[list[int]]:
     """Up to k rotations of the QI order (most costly to mix first): a fast-mode pick prices the window
     around its seed in each, so that QIs late in one order lead in another."""

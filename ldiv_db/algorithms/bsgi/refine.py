@@ -60,8 +60,7 @@ import numpy as np
 import pandas as pd
 
 from ...options import Option
-from ..shared.trees import IntArray, Tree
-from .cells import narrow_dtype
+from ..shared.trees import IntArray, Tree, narrow_dtype
 from .cost import Attribute, CostArray, CostModel
 from .engine import Cells
 from .swaps import SwapPricer, climb

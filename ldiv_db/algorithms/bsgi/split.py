@@ -70,8 +70,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from ..shared.trees import IntArray
-from .cells import narrow_dtype
+from ..shared.trees import IntArray, narrow_dtype
 from .refine import Refiner
 
 TRIES = 3  # a node is cut along the best of its TRIES widest QIs

@@ -25,8 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ..shared.trees import IntArray, Tree
-from .cells import narrow_dtype
+from ..shared.trees import IntArray, Tree, narrow_dtype
 from .cost import CostArray
 
 PACK = 1 << 18  # entries of a packed merged-cost table

@@ -25,8 +25,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..shared.trees import IntArray
-from .cells import DEAD, narrow_dtype
+from ..shared.trees import IntArray, narrow_dtype
+from .cells import DEAD
 from .cost import Attribute, CostArray
 
 if TYPE_CHECKING:

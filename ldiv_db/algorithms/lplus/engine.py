@@ -29,7 +29,8 @@ import numpy as np
 import numpy.typing as npt
 
 from ...taxonomy.arrays import IntArray
-from .index import NodeArray, TreeIndex, narrow_ids, node_dtype
+from ..shared.trees import narrow_dtype
+from .index import NodeArray, TreeIndex, node_dtype
 from .partitions import (
     cell_detail,
     cm_minority,
@@ -102,8 +103,8 @@ class Search:
         """The cells' leaf ids, SA codes, counts, thresholds and classes as arrays."""
         d = len(self.trees)
         self.d = d
-        leaf = narrow_ids(np.asarray(p.leaf).reshape(d, -1))
-        self.leaf = leaf
+        leaf = np.asarray(p.leaf).reshape(d, -1)
+        self.leaf = leaf = leaf.astype(narrow_dtype(leaf), copy=False)  # 32-bit ids where they fit
         self.C = leaf.shape[1]
         self.sa = np.asarray(p.sa, dtype=np.int64)
         self.cnt = np.asarray(p.count, dtype=np.int64)

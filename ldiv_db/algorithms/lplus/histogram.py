@@ -18,7 +18,7 @@ from ...errors import BadInput
 from ...privacy.l_plus import LPlus
 from ...render import TableRef, render
 from ..base import AnonymizeRequest
-from .index import narrow_ids
+from ..shared.trees import narrow_dtype
 from .problem import Metric, Problem, Scheme, Taxonomy
 
 
@@ -91,11 +91,10 @@ def build(
         if klass is not None
         else None
     )
+    leaf = np.stack([hist[f"l{i}"].to_numpy(dtype=np.int64) for i in range(1, d + 1)]).reshape(d, -1)
     problem = Problem(
         taxonomies=taxes,
-        leaf=narrow_ids(
-            np.stack([hist[f"l{i}"].to_numpy(dtype=np.int64) for i in range(1, d + 1)]).reshape(d, -1)
-        ),
+        leaf=leaf.astype(narrow_dtype(leaf), copy=False),
         sa=hist["s"].map(sa_code).to_numpy(dtype=np.int64),
         count=hist["n"].to_numpy(dtype=np.int64, copy=True),
         theta=[(th.numerator, th.denominator) for th in thetas],

@@ -11,7 +11,7 @@ import numpy.typing as npt
 
 from .problem import Taxonomy
 
-NodeArray = npt.NDArray[np.signedinteger[Any]]  # node ids: 32-bit where they fit (:func:`narrow_ids`)
+NodeArray = npt.NDArray[np.signedinteger[Any]]  # node ids: 32-bit where they fit (``narrow_dtype``)
 
 
 class TreeIndex:
@@ -55,14 +55,6 @@ class TreeIndex:
             anc[k] = cur
         self.anc = anc
         self.levels = [np.array(lv, dtype=np.int64) for lv in t.levels]
-
-
-def narrow_ids(a: NodeArray) -> NodeArray:
-    """Node ids in 32 bits where they fit: the search keeps two per QI and cell (leaf, cut node) and saves
-    the touched cells' old nodes at every node it visits. (Cell positions stay 64-bit: numpy converts a
-    32-bit index array on every fancy index.)"""
-    fits = a.size == 0 or (int(a.min()) >= -(2**31) and int(a.max()) < 2**31)
-    return a.astype(np.int32, copy=False) if fits else a
 
 
 def node_dtype(trees: Sequence[TreeIndex]) -> type:

@@ -77,3 +77,11 @@ def load_trees(db: Database, hids: Sequence[int], kinds: Sequence[str]) -> dict[
     """The stored taxonomies of the hierarchy QIs, by id (read by the taxonomy store)."""
     wanted = [h for h, k in zip(hids, kinds, strict=True) if k == "hierarchy"]
     return {hid: Tree(arrays) for hid, arrays in load_arrays(db, wanted).items()}
+
+
+def narrow_dtype(*codes: np.ndarray) -> type:
+    """int32 when every value of ``codes`` fits in it (codes may be raw values, of any sign), else int64:
+    what the algorithms keep per row or cell at scale (BSGI's code stacks, l+-Optimize's node ids) is kept
+    in it and widened where it is priced (numpy promotes int32 against int64 operands)."""
+    fits = all(c.size == 0 or (int(c.min()) >= -(2**31) and int(c.max()) < 2**31) for c in codes)
+    return np.int32 if fits else np.int64
