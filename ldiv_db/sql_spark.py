@@ -14,7 +14,9 @@ transpiler does most of the work (``$name`` becomes Spark's ``:name`` marker, ``
 * list functions: ``list_extract`` and ``l[i]`` with a computed ``i`` → ``element_at`` (1-based, as in
   DuckDB), ``list_slice`` → ``slice``, ``list(x ORDER BY ...)`` → a sorted ``collect_list`` (keys in
   mixed directions through a comparator; a ``FILTER`` stays on the aggregate), ``len`` of a list →
-  ``size``, ``list_sum`` → ``aggregate``;
+  ``size``, ``list_sum`` → ``aggregate``; ``x = ANY(l)`` → ``array_contains(l, x)`` (sqlglot's
+  ``exists(l, e -> x = e)`` runs its lambda per row: the check's worst groups' keys on a million rows took
+  2.6-4.0 s that way, 1.1-1.5 s with ``array_contains``);
 * ``x COLLATE "C"`` (the templates' bytes-order for character columns) → ``x``: Spark's strings compare
   by their bytes already;
 * types: ``HUGEINT``/``UBIGINT`` → ``BIGINT``; ``JSON`` → ``STRING`` and ``CAST(x AS JSON)`` → ``x`` (the
@@ -152,6 +154,10 @@ def _rewrite(node: exp.Expression) -> exp.Expression:
             a, lo, hi = inner.expressions
             arr = _fill("slice(ldiv_a, ldiv_lo, ldiv_hi - ldiv_lo + 1)", a=a, lo=lo, hi=hi)
         return _fill("aggregate(ldiv_a, CAST(0 AS BIGINT), (acc, x) -> acc + x)", a=arr)
+    if isinstance(node, exp.EQ) and isinstance(node.expression, exp.Any):
+        arr = node.expression.this  # x = ANY(list): Spark writes a lambda per row (2.6-4.0 s on 1M rows)
+        arr = arr.this if isinstance(arr, exp.Paren) else arr
+        return _func("array_contains", _sub(arr), _sub(node.this))
     if isinstance(node, exp.Length) and _is_list(node.this):
         return _func("size", _sub(node.this))
     if isinstance(node, exp.Cast) and node.to.this == exp.DataType.Type.JSON:

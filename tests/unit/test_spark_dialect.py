@@ -86,3 +86,13 @@ def test_ordered_lists_series_and_single_argument_least() -> None:
     assert "LEAST" not in sql.upper()
     (inclusive,) = translate("SELECT * FROM generate_series(1, 3) AS g(v)", "spark")
     assert "RANGE((1), ((3) + 1))" in inclusive
+
+
+def test_equal_to_any_of_a_list_is_array_contains() -> None:
+    # Spark's own translation, exists(l, x -> gid = x), evaluates a lambda on every row of the scan
+    (sql,) = translate(
+        "SELECT gid FROM t WHERE gid = ANY($gids) AND s = ANY([1, 2])", "spark", frozenset({"gids"})
+    )
+    assert "ARRAY_CONTAINS(:gids, gid)" in sql and "ARRAY_CONTAINS(ARRAY(1, 2), s)" in sql
+    assert "EXISTS" not in sql.upper() and "->" not in sql
+    assert sqlglot.parse_one(sql, read="spark") is not None
