@@ -6,9 +6,14 @@ transpiler does most of the work (``$name`` becomes Spark's ``:name`` marker, ``
 
 * ``CREATE OR REPLACE TABLE t AS ...`` becomes ``DROP TABLE IF EXISTS t`` + ``CREATE TABLE t AS ...``
   (Spark replaces only v2 tables);
-* ``hash(a, b, ...)`` becomes ``xxhash64`` of the same injective text encoding the PostgreSQL rewrite
-  uses (length-prefixed, NULL marked), masked to 63 bits: deterministic, and ``hash(..., 'ldiv')`` stays
-  an independent second hash. The ids differ from DuckDB's; the algorithms renumber groups by content;
+* ``hash(a, b, ...)`` becomes Spark's ``xxhash64`` of the values themselves, each followed by whether it
+  is NULL (xxhash64 skips a NULL, so without the flag (NULL, x) and (x, NULL) would hash alike), masked
+  to 63 bits. xxhash64 chains its arguments (each hashed with the previous one's hash as seed), so the
+  constant arguments go first: ``hash(..., 'ldiv')`` then starts its chain from another seed and stays
+  an independent second hash (with 'ldiv' last, two tuples whose chains met would collide in both
+  hashes). A text encoding of every value (as on PostgreSQL) cost more than the scan: two hashes of
+  seven columns over a million rows 1.1-2.6 s that way, 0.4-0.6 s on the values. The ids differ from
+  DuckDB's; the algorithms renumber groups by content;
 * ``rowid`` (Spark tables have none) is the column ``ldiv_rowid`` that ``ldiv load`` writes on Spark
   (0..n-1 in file order); the catalog hides it from the table's columns;
 * list functions: ``list_extract`` and ``l[i]`` with a computed ``i`` → ``element_at`` (1-based, as in
@@ -64,15 +69,15 @@ def _func(name: str, *args: exp.Expression) -> exp.Expression:
     return cast(exp.Expression, exp.func(name, *args))
 
 
-def _hash_input(args: list[exp.Expression]) -> exp.Expression:
-    parts: list[exp.Expression] = []
+def _hash_args(args: list[exp.Expression]) -> list[exp.Expression]:
+    """The arguments of ``xxhash64`` for ``hash(args)``: the constants first, then every other value with
+    its NULL flag."""
+    constant = [a for a in args if isinstance(a, exp.Literal)]
+    out = [_sub(a) for a in constant]
     for a in args:
-        as_text = exp.cast(_sub(a), "STRING")
-        framed = _func(
-            "concat", exp.cast(exp.Length(this=as_text.copy()), "STRING"), exp.Literal.string(":"), as_text
-        )
-        parts.append(exp.Coalesce(this=framed, expressions=[exp.Literal.string("N")]))
-    return _func("concat_ws", exp.Literal.string("|"), *parts)
+        if not isinstance(a, exp.Literal):
+            out += [_sub(a), exp.Is(this=exp.Paren(this=_sub(a)), expression=exp.Null())]
+    return out
 
 
 def _ordered_list(node: exp.ArrayAgg, where: exp.Expression | None = None) -> exp.Expression | None:
@@ -132,7 +137,7 @@ def _rewrite(node: exp.Expression) -> exp.Expression:
         return _sub(node.this)
     name = node.name.lower() if isinstance(node, exp.Anonymous) else ""
     if name == "hash":
-        xx = _func("xxhash64", _hash_input(list(node.expressions)))
+        xx = _func("xxhash64", *_hash_args(list(node.expressions)))
         return exp.Paren(this=exp.BitwiseAnd(this=xx, expression=_MASK.copy()))
     if isinstance(node, exp.Column) and node.name.lower() == "rowid" and not node.this.quoted:
         col = exp.column("ldiv_rowid", table=node.table or None, quoted=True)

@@ -50,6 +50,24 @@ def test_bound_values_and_hostile_names(db) -> None:  # type: ignore[no-untyped-
         db.raw_rows('CREATE TABLE t_bound."pe ople" (a INT)')
 
 
+def test_hash_tells_null_places_and_splits_apart_and_its_second_hash_is_its_own(db) -> None:  # type: ignore[no-untyped-def]
+    rows = [("x", None), (None, "x"), ("ab", "c"), ("a", "bc"), (None, None), ("", None), (None, "")]
+    values = ", ".join("(" + ", ".join("NULL" if v is None else f"'{v}'" for v in r) + ")" for r in rows)
+    q = Query(
+        "t",
+        f"SELECT hash(a, b) AS h, hash(a, b, 'ldiv') AS h2 FROM (VALUES {values}) AS v(a, b)",
+    )
+    got = [tuple(r) for r in db.rows(q)]
+    first = [h for h, _ in got]
+    second = [h2 for _, h2 in got]
+    assert len(set(first)) == len(rows) and len(set(second)) == len(rows)
+    assert all(h >= 0 for h in first + second)  # masked to 63 bits
+    assert not set(first) & set(second)
+    # the same values hash alike in another statement (ids name groups across statements)
+    again = [tuple(r) for r in db.rows(q)]
+    assert again == got
+
+
 def test_ids_from_the_largest_plus_one(db) -> None:  # type: ignore[no-untyped-def]
     ids = [
         db.scalar(
