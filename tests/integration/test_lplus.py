@@ -133,6 +133,36 @@ def test_fig1_unique_optimum_is_published(db: Database) -> None:
     assert out == [("Sec", "France", 2, 2), ("Sec", "UK", 2, 2), ("Uni", "Am", 5, 5), ("Uni", "UK", 1, 0)]
 
 
+@pytest.mark.parametrize("warm", [False, True])
+def test_the_search_is_freed_before_the_release_is_written(
+    db: Database, warm: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # its per-cell arrays and saved frames would sit beside the release's write (the peak at 1M rows)
+    import gc
+    import weakref
+
+    from ldiv_db.algorithms import lplus
+    from ldiv_db.algorithms.lplus.engine import Search
+
+    searches: list[weakref.ref[Search]] = []
+    alive_at_write: list[bool] = []
+    run, assign = Search.run, lplus.assign
+
+    def spy_run(self: Search, *args: Any, **kwargs: Any) -> Any:
+        searches.append(weakref.ref(self))
+        return run(self, *args, **kwargs)
+
+    def spy_assign(*args: Any, **kwargs: Any) -> Any:
+        gc.collect()
+        alive_at_write.append(any(ref() is not None for ref in searches))
+        return assign(*args, **kwargs)
+
+    monkeypatch.setattr(Search, "run", spy_run)
+    monkeypatch.setattr(lplus, "assign", spy_assign)
+    res = _lplus(db, output="out", l=2, metric="lm", suppression="viosa", warm_start=warm)
+    assert res.verified and len(searches) == (2 if warm else 1) and alive_at_write == [False]
+
+
 @pytest.mark.parametrize(
     ("options", "match"),
     [

@@ -105,8 +105,11 @@ class LPlusOptimize(Algorithm):
                 "violates a threshold, and generalization cannot lower a confidence below the table's",
                 "use a suppression scheme (--suppression viorec, allrec, viosa or allsa), or raise the thresholds",
             )
-        # 4. the chosen cut's decisions per cell -> SQL assignment and labels
-        assignment, labels, summary = assign(request, search, result, h, hids)
+        # 4. the chosen cut's decisions per cell -> SQL assignment and labels; the search (its per-cell
+        # arrays, saved frames and node stacks) is freed first: it would sit beside the release's write
+        decisions = search.apply(result.cut)
+        del search
+        assignment, labels, summary = assign(request, decisions, result, h, hids)
         out = details(request, opts, result, h, hierarchies, summary)
         out["seconds_histogram"] = round(t_hist - t0, 4)
         out["seconds_search"] = round(t_search - t_hist, 4)

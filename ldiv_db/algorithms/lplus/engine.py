@@ -40,7 +40,7 @@ from .partitions import (
     scheme_counts,
     split,
 )
-from .problem import ALLOWED, INF, Order, Problem, Result, Space
+from .problem import ALLOWED, INF, Decisions, Order, Problem, Result, Space
 
 BoolArray = npt.NDArray[np.bool_]
 _Saved = tuple[IntArray, IntArray, BoolArray, IntArray, BoolArray]  # cells, cost, infeasible, LB, infinite LB
@@ -567,9 +567,7 @@ class Search:
         )
 
     # ------------------------------------------------------------------ the release
-    def apply(
-        self, cut: Sequence[Sequence[int]]
-    ) -> tuple[IntArray, IntArray, IntArray, npt.NDArray[np.bool_], int]:
+    def apply(self, cut: Sequence[Sequence[int]]) -> Decisions:
         """Evaluate one cut for the release: per cell (in input order) its generalized node per attribute
         is in ``self.g``; returns (partition number, rows deleted, SA suppressed) per cell and the cost."""
         for a, t in enumerate(self.trees):

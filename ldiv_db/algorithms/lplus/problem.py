@@ -16,6 +16,9 @@ Metric = Literal["lm", "dm", "cm"]
 Scheme = Literal["nosupp", "viosa", "allsa", "viorec", "allrec"]
 Space = Literal["full-subtree", "full-domain"]
 Order = Literal["occurrences", "taxonomy"]
+# a cut's decisions per cell (Search.apply): generalized node per QI (QI × cells), partition number,
+# rows deleted, SA suppressed; and the cut's cost
+Decisions = tuple[IntArray, IntArray, IntArray, "np.ndarray[tuple[int], np.dtype[np.bool_]]", int]
 
 SCHEMES: tuple[Scheme, ...] = ("nosupp", "viosa", "allsa", "viorec", "allrec")
 METRICS: tuple[Metric, ...] = ("lm", "dm", "cm")

@@ -15,19 +15,19 @@ from ... import taxonomy
 from ...errors import InternalError
 from ...render import TableRef, render
 from ..base import AnonymizeRequest
-from .engine import Search
 from .histogram import Histogram
-from .problem import Result
+from .problem import Decisions, Result
 
 
 def assign(
-    request: AnonymizeRequest, search: Search, result: Result, h: Histogram, hids: Sequence[int]
+    request: AnonymizeRequest, decisions: Decisions, result: Result, h: Histogram, hids: Sequence[int]
 ) -> tuple[TableRef, TableRef, dict[str, Any]]:
-    """(assignment, labels, summary counts) of the cut ``result.cut``."""
+    """(assignment, labels, summary counts) of the cut ``result.cut``, from its per-cell ``decisions``
+    (:meth:`Search.apply`; the search itself is freed before the release is written)."""
     db, inputs = request.db, request.inputs
     assert result.cut is not None
     d = len(inputs.qi)
-    g, gid, dele, supp, cost = search.apply(result.cut)
+    g, gid, dele, supp, cost = decisions
     if cost != result.cost:
         raise InternalError(f"l+-Optimize: the chosen cut re-evaluates to {cost}, not {result.cost}")
     hist = h.frame
