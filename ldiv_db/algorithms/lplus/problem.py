@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 import numpy as np
+import numpy.typing as npt
 
 from ...taxonomy.arrays import IntArray, TaxonomyArrays
 
@@ -18,7 +19,7 @@ Space = Literal["full-subtree", "full-domain"]
 Order = Literal["occurrences", "taxonomy"]
 # a cut's decisions per cell (Search.apply): generalized node per QI (QI × cells), partition number,
 # rows deleted, SA suppressed; and the cut's cost
-Decisions = tuple[IntArray, IntArray, IntArray, "np.ndarray[tuple[int], np.dtype[np.bool_]]", int]
+Decisions = tuple[IntArray, IntArray, IntArray, npt.NDArray[np.bool_], int]
 
 SCHEMES: tuple[Scheme, ...] = ("nosupp", "viosa", "allsa", "viorec", "allrec")
 METRICS: tuple[Metric, ...] = ("lm", "dm", "cm")
