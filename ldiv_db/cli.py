@@ -10,6 +10,7 @@ import json
 import os
 import signal
 import sys
+import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -368,12 +369,33 @@ _HANDLERS: dict[str, Callable[[argparse.Namespace], int]] = {
 _ENDED = {"command": False}
 
 
+# a Ctrl-C that lands inside an import is raised once the import is over, this often (seconds) asked again
+_RETRY = 0.02
+
+
+def _importing(frame: Any) -> bool:
+    """Whether the interrupted code runs inside an import. A KeyboardInterrupt raised while a native
+    extension initializes (DuckDB's module sets up its types by calling back into Python) aborts the whole
+    process with a traceback instead of unwinding, so an interrupt there must wait for the import's end."""
+    while frame is not None:
+        if frame.f_code.co_filename.startswith("<frozen importlib"):
+            return True
+        frame = frame.f_back
+    return False
+
+
 def _on_sigint(signum: int, frame: Any) -> None:
     if _ENDED["command"]:  # its outcome stands; the process is about to exit (no traceback from here)
         return
     from .errors import note_interrupt
 
     note_interrupt()
+    if _importing(frame):
+        # ask again shortly: the signal is delivered to this handler again, outside the import by then
+        timer = threading.Timer(_RETRY, os.kill, (os.getpid(), signal.SIGINT))
+        timer.daemon = True
+        timer.start()
+        return
     raise KeyboardInterrupt
 
 
