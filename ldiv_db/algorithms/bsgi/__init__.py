@@ -220,6 +220,8 @@ class Bsgi(Algorithm):
         if opts["refine"] == "exchange":
             built = beside.result() if beside is not None else starts.build(*build)
             result, refined, start = self._refine(prep, result, built, request)
+            # the refiner's per-row arrays and the other starts go before the write (80 B a row)
+            del built, beside
         t_refine = time.perf_counter()
         assignment, summary, labels = self._write(request, prep, result, l)
         t_end = time.perf_counter()

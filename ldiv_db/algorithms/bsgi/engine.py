@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..shared.schedule import Schedule
-from ..shared.trees import IntArray
+from ..shared.trees import IntArray, narrow_dtype
 from .cells import DEAD, Cells
 from .cost import CostArray, CostModel
 from .incorporate import incorporate
@@ -68,7 +68,7 @@ class _Bucket:
     def __init__(self, cells: IntArray, eng: Engine) -> None:
         self.cells = cells
         self.keys = eng.key1[cells]
-        self.mat = eng.table_codes[cells]
+        self.mat = eng.table_codes(cells)
         self.direct = [eng.cells.codes[i][cells] for i in eng.direct]
         self.extra = [c[cells] for c in eng.cells.extra_sa]
         self.ind = eng.cells.individual[cells] if eng.cells.individual is not None else None
@@ -139,14 +139,15 @@ class Engine:
                 self.domain.append(int(codes.max()) + 1 if len(codes) else 1)
         self.tabled = [i for i in range(len(self.attrs)) if self.domain[i] <= TABLE_LIMIT]
         self.direct = [i for i in range(len(self.attrs)) if self.domain[i] > TABLE_LIMIT]
-        offsets = np.cumsum([0] + [self.domain[i] for i in self.tabled])
-        self.table_codes = (
-            np.stack([cells.codes[i] + offsets[k] for k, i in enumerate(self.tabled)], axis=1)
-            if self.tabled
+        self.offsets = np.cumsum([0] + [self.domain[i] for i in self.tabled]).tolist()
+        self.key1 = cells.key if cells.key.ndim == 1 else cells.key[:, 0]  # the sequential path's order
+        # a cell's codes, read a cell at a time: 32-bit where they fit (a 64-bit stack was 27 MiB at 1M rows)
+        narrow = narrow_dtype(*cells.codes)
+        self.code_rows = (
+            np.stack([c.astype(narrow, copy=False) for c in cells.codes], axis=1)
+            if cells.codes
             else np.zeros((nc, 0), dtype=np.int64)
         )
-        self.key1 = cells.key if cells.key.ndim == 1 else cells.key[:, 0]  # the sequential path's order
-        self.code_rows = np.stack(cells.codes, axis=1) if cells.codes else np.zeros((nc, 0), dtype=np.int64)
         self._row_cache: list[dict[tuple[int, int], CostArray]] = [{} for _ in self.attrs]
         self._parent = [a.tree.parent.tolist() if a.tree is not None else [] for a in self.attrs]
         self._last = [a.tree.last.tolist() if a.tree is not None else [] for a in self.attrs]
@@ -154,13 +155,16 @@ class Engine:
     def _queues(self, cells: Cells) -> None:
         """The cells as queues of row positions in row-id order, and the per-bucket seed queues."""
         n, nc = cells.n, cells.n_cells
-        # row positions -> rank of the row id (the tie key), and the cell of each row
+        # row positions -> rank of the row id (the tie key), and the cell of each row; per-row positions
+        # and ranks in 32 bits while n fits (the head keys, which hold DEAD, stay 64-bit)
+        pos = np.int32 if n < 2**31 else np.int64
         order = np.argsort(cells.rid, kind="stable")
-        self.rank = np.empty(n, dtype=np.int64)
-        self.rank[order] = np.arange(n, dtype=np.int64)
+        self.rank = np.empty(n, dtype=pos)
+        self.rank[order] = np.arange(n, dtype=pos)
+        del order
         self.cell_end = np.append(cells.cell_start[1:], n).astype(np.int64)
-        self.row_cell = np.repeat(np.arange(nc, dtype=np.int64), self.cell_end - cells.cell_start)
-        self.slot = np.arange(n, dtype=np.int64)  # cell queues: slots cell_start..cell_end hold positions
+        self.row_cell = np.repeat(np.arange(nc, dtype=pos), self.cell_end - cells.cell_start)
+        self.slot = np.arange(n, dtype=pos)  # cell queues: slots cell_start..cell_end hold positions
         self.head = cells.cell_start.astype(np.int64).copy()
         self.head_key = self.rank[cells.cell_start].astype(np.int64)
         self.taken = np.zeros(n, dtype=bool)
@@ -169,12 +173,20 @@ class Engine:
         self.m = m
         # bucket rows by row id: the seed queue of Fig. 2 line 4
         row_bucket = cells.bucket[self.row_cell]
-        by_bucket = np.lexsort((self.rank, row_bucket))
+        by_bucket = np.lexsort((self.rank, row_bucket)).astype(pos)
         bounds = np.searchsorted(row_bucket[by_bucket], np.arange(m + 1))
+        del row_bucket
         self.seed_rows = [by_bucket[bounds[b] : bounds[b + 1]] for b in range(m)]
         self.seed_ptr = [0] * m
         self.remaining = np.diff(bounds).astype(np.int64)
         self._buckets: list[_Bucket] | None = None  # the sequential path's per-bucket arrays
+
+    def table_codes(self, cells: IntArray) -> IntArray:
+        """The cells' tabled codes as offsets into one cost table (cells × tabled QIs): sequential path."""
+        if not self.tabled:
+            return np.zeros((len(cells), 0), dtype=np.int64)
+        codes = self.cells.codes
+        return np.stack([codes[i][cells] + self.offsets[k] for k, i in enumerate(self.tabled)], axis=1)
 
     # ------------------------------------------------------------------ pricing
     def _lca(self, i: int, x: int, v: int) -> int:

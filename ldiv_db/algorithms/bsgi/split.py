@@ -76,6 +76,12 @@ from .refine import Refiner
 TRIES = 3  # a node is cut along the best of its TRIES widest QIs
 
 
+def _index(n: int) -> type[np.signedinteger[Any]]:
+    """The integer type of per-row positions, segment numbers and counts among n rows: 32-bit while they
+    fit (half the memory of the level's per-row arrays; products of them are taken in 64 bits)."""
+    return np.int32 if n < 2**31 else np.int64
+
+
 @dataclass
 class _Level:
     """The live nodes of a level: their rows (``perm``, nodes contiguous in order), sizes, classes, and
@@ -91,7 +97,7 @@ class _Level:
         return np.concatenate([[0], np.cumsum(self.lens)[:-1]]).astype(np.int64)
 
     def seg(self) -> IntArray:
-        return np.repeat(np.arange(len(self.lens), dtype=np.int64), self.lens)
+        return np.repeat(np.arange(len(self.lens), dtype=_index(len(self.perm))), self.lens)
 
 
 def deal(value: IntArray, key: IntArray, seg: IntArray, ks: IntArray) -> IntArray:
@@ -111,7 +117,7 @@ def _sort(seg: IntArray, code: IntArray, key: IntArray, n: int) -> IntArray:
         return seg
     radix = (int(code.max()) + 1) * n
     if radix * (int(seg.max()) + 1) < 2**62:
-        return np.argsort((seg * radix) + code * n + key)
+        return np.argsort(seg.astype(np.int64) * radix + code * n + key)
     return np.lexsort((key, code, seg))
 
 
@@ -132,27 +138,32 @@ def _occurrences(value: IntArray, seg: IntArray) -> tuple[IntArray, IntArray]:
     """Per position: the occurrence number (1-based) of its value within its segment so far, and the
     number of occurrences from it to the segment's end."""
     n = len(value)
-    group = seg * (int(value.max()) + 1 if n else 1) + value
+    group = seg.astype(np.int64) * (int(value.max()) + 1 if n else 1) + value
     order = stable_order(group)
     g = group[order]
+    del group
     first = np.flatnonzero(np.r_[True, g[1:] != g[:-1]])
-    sizes = np.diff(np.append(first, n))
-    run = np.arange(n, dtype=np.int64) - np.repeat(first, sizes)
-    occ = np.empty(n, dtype=np.int64)
+    del g
+    sizes = np.diff(np.append(first, n)).astype(_index(n))
+    small = _index(n)
+    run = np.arange(n, dtype=small) - np.repeat(first.astype(small), sizes)
+    occ = np.empty(n, dtype=small)
     occ[order] = run + 1
-    total = np.empty(n, dtype=np.int64)
+    del run
+    total = np.empty(n, dtype=small)
     total[order] = np.repeat(sizes, sizes)
-    return occ, total - occ + 1
+    total -= occ - 1
+    return occ, total
 
 
 def _segmented_max(x: IntArray, seg: IntArray, reverse: bool) -> IntArray:
     """Running maximum of x (≥ 0) within each segment, from its start (or from its end)."""
     big = int(x.max()) + 1 if len(x) else 1
     if not reverse:
-        off = seg * big
-        return np.maximum.accumulate(x + off) - off
-    off = (int(seg.max()) - seg) * big if len(seg) else seg
-    return (np.maximum.accumulate((x + off)[::-1]) - off[::-1])[::-1]
+        off = seg.astype(np.int64) * big
+        return (np.maximum.accumulate(x + off) - off).astype(x.dtype)
+    off = (int(seg.max()) - seg.astype(np.int64)) * big if len(seg) else seg.astype(np.int64)
+    return (np.maximum.accumulate((x + off)[::-1]) - off[::-1])[::-1].astype(x.dtype)
 
 
 def _cuts(
@@ -213,7 +224,7 @@ def _near_prefix(
     p = np.clip((lens * k1 + ks // 2) // ks, lo, hi)
     low = np.maximum(0, cnt - (ks - k1)[seg])
     high = np.minimum(cnt, k1[seg])
-    group = seg * (int(value.max()) + 1) + value
+    group = seg.astype(np.int64) * (int(value.max()) + 1) + value
     natural = np.bincount(group, weights=local < p[seg], minlength=int(group.max()) + 1)[group]
     take = np.clip(natural.astype(np.int64), low, high)  # per row: its value's left count
     first = occ == 1
@@ -231,7 +242,7 @@ def _nearest(rows: IntArray, seg: IntArray, dist: IntArray, want: IntArray, m: i
     d = dist[rows]
     low = int(d.min()) if len(d) else 0
     span = (int(d.max()) - low + 1) if len(d) else 1
-    order = rows[stable_order(seg[rows] * span + (d - low))]  # by segment, then distance (lexsort's)
+    order = rows[stable_order(seg[rows].astype(np.int64) * span + (d - low))]  # by segment, then distance (lexsort's)
     sg = seg[order]
     rank = np.arange(len(order)) - np.searchsorted(sg, sg, side="left")
     return order[rank < want[sg]]
@@ -253,7 +264,7 @@ class _Splitter:
         self.s = self.n // k
         self.tries = max(1, min(tries, len(self.attrs)))
         self.gid = np.full(self.n, -1, dtype=np.int64)
-        self.order = np.full(self.n, -1, dtype=np.int64)
+        self.order = np.full(self.n, -1, dtype=_index(self.n))
         self.classes = 0
         self.near = 0  # cuts made by the near-prefix split
 
@@ -287,8 +298,8 @@ class _Splitter:
         dtype: type[np.signedinteger[Any]] = np.int32 if big * (last + 1) < 2**31 else np.int64
         # up grows along the rows, so a running maximum forwards stays within its segment; down shrinks,
         # the same for a running minimum forwards (and, read backwards, the other way round)
-        up: npt.NDArray[np.signedinteger[Any]] = (seg * big).astype(dtype)
-        down: npt.NDArray[np.signedinteger[Any]] = ((last - seg) * big).astype(dtype)
+        up: npt.NDArray[np.signedinteger[Any]] = seg.astype(dtype) * big
+        down: npt.NDArray[np.signedinteger[Any]] = (last - seg.astype(dtype)) * big
         i, k = j - 1, j  # the last row before the cut, the first after it
         starts = np.searchsorted(seg, seg[j])
         p = (j - starts).astype(np.float64)
@@ -311,9 +322,11 @@ class _Splitter:
     def _attempt(self, rows: IntArray, seg: IntArray, lens: IntArray, ks: IntArray, qi: IntArray) -> _Cut:
         """Sort each node's rows by (QI ``qi[node]``, locality key) and cut it: the admissible cut whose
         parts cost least (:meth:`_price`), else the near-prefix split; priced by its parts' span costs."""
-        code = self.codes[qi[seg], rows].astype(np.int64)
+        code = self.codes[qi.astype(np.int32)[seg], rows].astype(np.int64)
         order = _sort(seg, code, self.key[rows], self.n)
+        del code
         rows = rows[order]
+        del order
         value = self.value[rows]
         cut, k1 = _cuts(value, seg, lens, ks, self.s, lambda j: self._price(rows, seg, j))
         missed = cut < 0
@@ -342,7 +355,7 @@ class _Splitter:
         lens, ks, rows, pos = lv.lens[lv.ks >= 2], lv.ks[lv.ks >= 2], lv.perm[~leaf], lv.pos[lv.ks >= 2]
         if not len(lens):
             return _Level(rows, lens, ks, pos)
-        seg = np.repeat(np.arange(len(lens), dtype=np.int64), lens)
+        seg = np.repeat(np.arange(len(lens), dtype=_index(self.n)), lens)
         rank = np.argsort(-self._span_cost(rows, lens), axis=1, kind="stable")
         best: _Cut | None = None
         for r in range(self.tries):
@@ -391,7 +404,7 @@ def split(
         return None
     sp = _Splitter(refiner, key, k, tries)
     lv = _Level(
-        np.arange(n, dtype=np.int64),
+        np.arange(n, dtype=_index(n)),
         np.array([n], dtype=np.int64),
         np.array([k], dtype=np.int64),
         np.zeros(1, dtype=np.int64),
