@@ -144,8 +144,8 @@ def _occurrences(value: IntArray, seg: IntArray) -> tuple[IntArray, IntArray]:
     del group
     first = np.flatnonzero(np.r_[True, g[1:] != g[:-1]])
     del g
-    sizes = np.diff(np.append(first, n)).astype(_index(n))
     small = _index(n)
+    sizes = np.diff(np.append(first, n)).astype(small)
     run = np.arange(n, dtype=small) - np.repeat(first.astype(small), sizes)
     occ = np.empty(n, dtype=small)
     occ[order] = run + 1
@@ -161,9 +161,9 @@ def _segmented_max(x: IntArray, seg: IntArray, reverse: bool) -> IntArray:
     big = int(x.max()) + 1 if len(x) else 1
     if not reverse:
         off = seg.astype(np.int64) * big
-        return (np.maximum.accumulate(x + off) - off).astype(x.dtype)
+        return (np.maximum.accumulate(x + off) - off).astype(x.dtype, copy=False)
     off = (int(seg.max()) - seg.astype(np.int64)) * big if len(seg) else seg.astype(np.int64)
-    return (np.maximum.accumulate((x + off)[::-1]) - off[::-1])[::-1].astype(x.dtype)
+    return (np.maximum.accumulate((x + off)[::-1]) - off[::-1])[::-1].astype(x.dtype, copy=False)
 
 
 def _cuts(
@@ -242,7 +242,8 @@ def _nearest(rows: IntArray, seg: IntArray, dist: IntArray, want: IntArray, m: i
     d = dist[rows]
     low = int(d.min()) if len(d) else 0
     span = (int(d.max()) - low + 1) if len(d) else 1
-    order = rows[stable_order(seg[rows].astype(np.int64) * span + (d - low))]  # by segment, then distance (lexsort's)
+    # by segment, then distance (lexsort's order)
+    order = rows[stable_order(seg[rows].astype(np.int64) * span + (d - low))]
     sg = seg[order]
     rank = np.arange(len(order)) - np.searchsorted(sg, sg, side="left")
     return order[rank < want[sg]]

@@ -21,7 +21,7 @@ wave, and candidates are limited to the window. The distance in IL is measured i
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -164,7 +164,7 @@ class _Live:
         self.size = size
         self.base = np.arange(n_orders, dtype=np.int64) * (size + width)
         # cell ids and positions in 32 bits while the cells fit (at 1M rows, 64-bit ones were 38 MiB)
-        small = np.int32 if eng.cells.n_cells + width < 2**31 else np.int64
+        small: Any = np.int32 if eng.cells.n_cells + width < 2**31 else np.int64
         cells = np.full(n_orders * (size + width), -1, dtype=small)
         for k in range(n_orders):
             key = self.keys[alive, k]
