@@ -369,7 +369,7 @@ _HANDLERS: dict[str, Callable[[argparse.Namespace], int]] = {
 _ENDED = {"command": False}
 
 
-# a Ctrl-C that lands inside an import is raised once the import is over, this often (seconds) asked again
+# seconds between the re-sent SIGINTs of a Ctrl-C that landed inside an import (raised once it is over)
 _RETRY = 0.02
 
 

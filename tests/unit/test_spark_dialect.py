@@ -41,9 +41,8 @@ def test_hash_is_63_bit_xxhash_of_the_values_with_null_flags_constants_first() -
     # every value with its NULL flag (xxhash64 skips a NULL); the constant seeds the second hash's chain
     assert "XXHASH64(a, (a) IS NULL, b, (b) IS NULL)" in sql
     assert "XXHASH64('ldiv', a, (a) IS NULL)" in sql
-    assert (
-        "CONCAT" not in sql.upper()
-    )  # no text encoding (tests/spark: NULL places and split strings hash apart)
+    # no text encoding (tests/spark: NULL places and split strings hash apart)
+    assert "CONCAT" not in sql.upper()
 
 
 def test_rowid_lists_and_types() -> None:
