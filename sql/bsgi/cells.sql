@@ -1,10 +1,13 @@
--- purpose: BSGI's compressed rows: a cell = the rows of one bucket with equal QI codes (and equal secondary SA and individual codes)
--- params: none
--- returns: rid, cell, b, q1..qd, s2..sk, ind — one row per source row, ordered by cell, rid (cells numbered by bucket, then codes)
+-- purpose: BSGI's compressed rows: a cell = the rows of one bucket with equal QI codes (and equal secondary SA and individual codes); with parted, the rows of one part only (sql/bsgi/parts.sql)
+-- params: part
+-- returns: rid, cell, b, q1..qd, s2..sk, ind — one row per source row (of the part), ordered by cell, rid (cells numbered by bucket, then codes)
 -- ref: DESIGN §5 (compress first); SPEC §0.6 rule 1 (a cell's rows leave it in ascending row id)
 SELECT rid,
        dense_rank() OVER (ORDER BY b, {{ qcols | idents }}{% for s in extra %}, {{ s | ident }}{% endfor %}{% if individual %}, ind{% endif %}) - 1 AS cell,
        b, {{ qcols | idents }}{% for s in extra %}, {{ s | ident }}{% endfor %}{% if individual %}, ind{% endif %}
 
 FROM {{ codes | table }}
+{% if parted %}
+WHERE part = $part
+{% endif %}
 ORDER BY cell, rid

@@ -62,6 +62,38 @@ def _assignment(env: HostileEnv) -> TableRef:
     return target
 
 
+def _part_bounds(env: HostileEnv) -> TableRef:
+    """Two parts: each bucket's first two ranks in part 0, the rest in part 1."""
+    target = env.work("bsgi part bounds")
+    env.run("bsgi/part_bounds.sql", target=target)
+    buckets = 8  # more than the fixture's SA values
+    frame = pd.DataFrame(
+        {
+            "b": list(range(buckets)) * 2,
+            "part": [0] * buckets + [1] * buckets,
+            "lo": [0] * buckets + [2] * buckets,
+            "hi": [2] * buckets + [10**6] * buckets,
+        }
+    )
+    env.db.insert_frame(target, frame)
+    return target
+
+
+def _parts_ctx(env: HostileEnv) -> dict[str, Any]:
+    return {
+        "target": env.work("bsgi parts"),
+        "codes": _codes(env),
+        "bounds": _part_bounds(env),
+        "order": [QCOLS[2], QCOLS[0], QCOLS[3], QCOLS[1]],
+    }
+
+
+def _parts(env: HostileEnv) -> TableRef:
+    ctx = _parts_ctx(env)
+    env.run("bsgi/parts.sql", **ctx)
+    return ctx["target"]
+
+
 def _summary_ctx(env: HostileEnv) -> dict[str, Any]:
     return {
         "assignment": _assignment(env),
@@ -99,8 +131,18 @@ CASES = {
     "bsgi/codes.sql": Case(_codes_ctx, HIDS),
     "bsgi/domains.sql": Case(lambda env: {"codes": _codes(env), "qi": QCOLS, "kinds": KINDS}),
     "bsgi/cells.sql": Case(
-        lambda env: {"codes": _codes(env), "qcols": QCOLS, "extra": EXTRA, "individual": True}
+        lambda env: {
+            "codes": _parts(env),
+            "qcols": QCOLS,
+            "extra": EXTRA,
+            "individual": True,
+            "parted": True,
+        },
+        {"part": 1},
     ),
+    "bsgi/part_bounds.sql": Case(lambda env: {"target": env.work("bsgi part bounds")}),
+    "bsgi/parts.sql": Case(_parts_ctx),
+    "bsgi/part_histogram.sql": Case(lambda env: {"codes": _codes(env), "prefix": [QCOLS[2], QCOLS[0]]}),
     "bsgi/assignment.sql": Case(lambda env: {"target": env.work("bsgi assignment")}),
     "bsgi/summary.sql": Case(_summary_ctx, {"l": 2}),
     "mondrian/rows.sql": Case(

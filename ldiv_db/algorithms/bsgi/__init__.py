@@ -30,7 +30,10 @@ lowest-IL start among them and the greedy's classes whose DM is not above the gr
 (:func:`.starts.best_start`; the two are built on a second thread while the greedy runs) is then
 improved by exchanging rows between nearby classes (:mod:`.refine`) while every class keeps its size and
 never gains a repeated SA value or individual, so the class count and CAVG stay the paper's and neither the
-DM nor the IL rises above it. The details report IL before/after, passes, moves.
+DM nor the IL rises above it. The details report IL before/after, passes, moves. Above
+:data:`.parts.PART_ROWS` rows (single SA, no individual column) the refined algorithm works in parts
+(:mod:`.parts`): slabs of the locality order that keep Theorem 1's class count, each grouped and refined
+alone, so its IL and DM are those of each part's own greedy or better (the details list the parts).
 """
 
 from __future__ import annotations
@@ -57,16 +60,17 @@ from ..base import Algorithm, AnonymizeRequest, Partitioning, lca_hierarchy_ids
 from ..shared.lca import labeller, lca_labels
 from ..shared.schedule import max_l_schedule
 from ..shared.trees import IntArray, Kind, Tree, load_trees, qi_kinds
-from . import starts
-from .cells import locality_keys, locality_orders
+from . import parts, starts
+from .cells import ORDERS, locality_keys, locality_orders
 from .cost import Attribute, CostModel
+from .details import release_details
 from .engine import Cells, Engine, Result
+from .parts import Grouped
 from .refine import REFINE, Refined, refine_details
 from .starts import Starts, best_start
 
 DEFAULT_WINDOW = 12
 EXACT_BUDGET = 2_000_000  # fast mode runs the exact greedy when Σ_buckets rows × cells stays below this
-ORDERS = 4  # locality orders (rotations of the mix-cost order) whose windows a fast-mode pick prices
 # the refinement's starts are built beside the greedy (a second thread) up to this many rows, after it
 # above: side by side both hold their arrays at once (1M rows on PostgreSQL: peak 1,341 → 878 MiB)
 BESIDE_MAX_ROWS = 200_000
@@ -133,22 +137,30 @@ def mix_order(attrs: Sequence[Attribute], domains: pd.DataFrame) -> list[int]:
 
 
 @dataclass
-class _Prepared:
-    """What the SQL preparation hands to the greedy, the refinement and the writer."""
+class Coded:
+    """What the SQL preparation hands to the greedy, the refinement and the writer (but the rows)."""
 
     codes: Any  # the coded work table
     extra: list[Ident]  # secondary SA columns of it
+    qcols: list[Ident]  # its QI code columns
     individual: Column | None
     weights: list[Fraction]
     cost: CostModel
     sizes: np.ndarray  # rows per primary SA bucket
     order: list[int]  # QIs, most costly to mix first
     orders: list[list[int]]  # the greedy's locality orders
-    cells: Cells
+    distinct: list[int]  # per QI, its distinct codes
 
     @property
     def variant(self) -> bool:
         return self.individual is not None or bool(self.extra)
+
+
+@dataclass
+class Prepared(Coded):
+    """:class:`Coded` and the fetched rows (of the whole table, or of one part)."""
+
+    cells: Cells
 
 
 class Bsgi(Algorithm):
@@ -202,52 +214,52 @@ class Bsgi(Algorithm):
             )
         l = max(model.ls)
         window = None if opts["exact"] else int(opts["window"])
-        prep = self._prepare(request, l, window)
-        t_sql = time.perf_counter()
-        schedule = None if prep.variant else max_l_schedule(prep.sizes.tolist(), l)
-        beside = None  # the refinement's other starts, built while the greedy runs (:mod:`.starts`)
-        build = (prep.cells, prep.cost, prep.order, ORDERS, l, schedule, opts["incorporate"])
-        if opts["refine"] == "exchange" and prep.cells.n <= BESIDE_MAX_ROWS:
-            beside = starts.begin(*build)
-        try:
-            result, greedy, waves = self._group(request, prep, l, window, schedule)
-        except BaseException:
-            if beside is not None:
-                beside.cancel()
-            raise
-        t_engine = time.perf_counter()
-        refined, start = None, dict[str, Any]()
-        if opts["refine"] == "exchange":
-            built = beside.result() if beside is not None else starts.build(*build)
-            result, refined, start = self._refine(prep, result, built, request)
-            # the refiner's per-row arrays and the other starts go before the write (80 B a row)
-            del built, beside
+        coded = self._prepare(request, l, window)
+        schedule = None if coded.variant else max_l_schedule(coded.sizes.tolist(), l)
+        # refined, above PART_ROWS rows: part by part (:mod:`.parts`; the paper's greedy stays whole)
+        plan = (
+            parts.planned(request.db, coded, schedule) if opts["refine"] == "exchange" and schedule else None
+        )
+        if plan is None:
+            prep = self.fetch(request, coded)
+            t_sql = time.perf_counter()
+            grouped = self._whole(request, prep, l, window, schedule)
+            rid, cells = prep.cells.rid, prep.cells
+            del prep
+        else:
+            t_sql = time.perf_counter()
+            grouped = parts.run_parts(self, request, coded, l, window, plan)
+            assert grouped.rid is not None
+            rid, cells = grouped.rid, None
+        result, refined = grouped.result, grouped.refined
         t_refine = time.perf_counter()
-        assignment, summary, labels = self._write(request, prep, result, l)
+        assignment, summary, labels = self._write(request, coded, rid, cells, result, l)
         t_end = time.perf_counter()
         seconds = {
-            "sql_prepare": t_sql - t_start,
-            "greedy": t_engine - t_sql,
-            "refine": t_refine - t_engine,
+            "sql_prepare": t_sql - t_start + grouped.fetch,
+            "greedy": grouped.greedy_seconds,
+            "refine": grouped.refine_seconds,
             "write_and_count": t_end - t_refine,
         }
-        details = self._details(
-            request, l, result, summary, schedule, prep, window, greedy, waves, seconds
+        details = release_details(
+            request, l, result, summary, schedule, coded, window, grouped.greedy, grouped.waves, seconds
         )  # fmt: skip
         if refined is not None:
-            details["refine"] = {**refine_details(refined, prep.cost), **start}
+            details["refine"] = {**refine_details(refined, coded.cost), **grouped.start}
+        if plan is not None:
+            details["parts"] = grouped.parts
         return Partitioning(
             assignment=assignment,
             recoding="lca",
             group_labels=labels,
             details=details,
             verify_model=self._verify_model(model, result, summary),
-            metric_weights=prep.weights if any(w != 1 for w in prep.weights) else None,
-            guarantees=(OnePerGroup(prep.individual),) if prep.individual is not None else (),
+            metric_weights=coded.weights if any(w != 1 for w in coded.weights) else None,
+            guarantees=(OnePerGroup(coded.individual),) if coded.individual is not None else (),
         )
 
-    def _prepare(self, request: AnonymizeRequest, l: int, window: int | None) -> _Prepared:
-        """Codes, buckets and domains in SQL; the cost model; the locality order and the cells."""
+    def _prepare(self, request: AnonymizeRequest, l: int, window: int | None) -> Coded:
+        """Codes, buckets and domains in SQL; the cost model; the locality orders."""
         db, inputs = request.db, request.inputs
         qi_names = [c.name for c in inputs.qi]
         weights = parse_weights(request.options.get("weights"), qi_names)
@@ -282,20 +294,31 @@ class Bsgi(Algorithm):
             )
         order = mix_order(attrs, domains)
         orders = locality_orders(order, 1 if window is None else ORDERS)
-        frame = db.df(
-            render(
-                "bsgi/cells.sql", codes=codes, qcols=qcols, extra=extra, individual=individual is not None
-            ),
-            bulk=True,
+        distinct = [int((domains["attr"] == i).sum()) for i in range(1, len(qcols) + 1)]
+        return Coded(codes, extra, qcols, individual, weights, cost, sizes, order, orders, distinct)
+
+    def fetch(self, request: AnonymizeRequest, coded: Coded, parts: Any = None, part: int = 0) -> Prepared:
+        """The rows as cells — of the whole coded table, or of one ``part`` of ``parts``
+        (``sql/bsgi/parts.sql``) — with their locality keys."""
+        query = render(
+            "bsgi/cells.sql",
+            {"part": part},
+            codes=coded.codes if parts is None else parts,
+            qcols=coded.qcols,
+            extra=coded.extra,
+            individual=coded.individual is not None,
+            parted=parts is not None,
         )
-        cells = _cells(frame, len(qcols), extra, individual is not None)
-        if individual is not None:
-            individual_bound(cells, l, individual.name)
-        cells.key = locality_keys(cells.codes, orders)
-        return _Prepared(codes, extra, individual, weights, cost, sizes, order, orders, cells)
+        cells = _cells(
+            request.db.df(query, bulk=True), len(coded.qcols), coded.extra, coded.individual is not None
+        )
+        if coded.individual is not None:
+            individual_bound(cells, max(request.model.ls), coded.individual.name)
+        cells.key = locality_keys(cells.codes, coded.orders)
+        return Prepared(**vars(coded), cells=cells)
 
     def _group(
-        self, request: AnonymizeRequest, prep: _Prepared, l: int, window: int | None, schedule: Any
+        self, request: AnonymizeRequest, prep: Prepared, l: int, window: int | None, schedule: Any
     ) -> tuple[Result, str, int | None]:
         """Select, group, incorporate (the paper's greedy, fast or exact)."""
         rng = random.Random(request.seed) if request.seed is not None else None
@@ -324,8 +347,32 @@ class Bsgi(Algorithm):
             )
         return result, greedy, waves
 
+    def _whole(
+        self, request: AnonymizeRequest, prep: Prepared, l: int, window: int | None, schedule: Any
+    ) -> Grouped:
+        """The greedy over all rows at once, then (``--refine exchange``) the exchange search."""
+        build = (prep.cells, prep.cost, prep.order, ORDERS, l, schedule, request.options["incorporate"])
+        refine = request.options["refine"] == "exchange"
+        t0 = time.perf_counter()
+        # the refinement's other starts, built while the greedy runs (:mod:`.starts`)
+        beside = starts.begin(*build) if refine and prep.cells.n <= BESIDE_MAX_ROWS else None
+        try:
+            result, greedy, waves = self._group(request, prep, l, window, schedule)
+        except BaseException:
+            if beside is not None:
+                beside.cancel()
+            raise
+        t1 = time.perf_counter()
+        refined, start = None, dict[str, Any]()
+        if refine:
+            built = beside.result() if beside is not None else starts.build(*build)
+            result, refined, start = self._refine(prep, result, built, request)
+            # the refiner's per-row arrays and the other starts go before the write (80 B a row)
+            del built, beside
+        return Grouped(result, refined, start, greedy, waves, 0.0, t1 - t0, time.perf_counter() - t1)
+
     def _refine(
-        self, prep: _Prepared, greedy: Result, beside: Starts, request: AnonymizeRequest
+        self, prep: Prepared, greedy: Result, beside: Starts, request: AnonymizeRequest
     ) -> tuple[Result, Refined, dict[str, Any]]:
         """``--refine exchange``: the exchange search from the best start (:func:`.starts.best_start`):
         the greedy's classes or (single SA, no individual column) the locality construction or the
@@ -344,37 +391,41 @@ class Bsgi(Algorithm):
         return start, refined, {**chosen_info, **beside.info}
 
     def _write(
-        self, request: AnonymizeRequest, prep: _Prepared, result: Result, l: int
+        self,
+        request: AnonymizeRequest,
+        coded: Coded,
+        rid: IntArray,
+        cells: Cells | None,
+        result: Result,
+        l: int,
     ) -> tuple[Any, Any, Any]:
         """Write the assignment and count the classes in SQL; refuse repeated individuals; the classes'
-        LCA labels from the codes where every QI is a taxonomy (:func:`.shared.lca.lca_labels`)."""
-        db, cells = request.db, prep.cells
+        LCA labels from the codes where every QI is a taxonomy (:func:`.shared.lca.lca_labels`; without
+        ``cells``, as in parts, the pipeline labels them in SQL)."""
+        db = request.db
         assignment = db.work_table("bsgi_assignment")
         db.run(render("bsgi/assignment.sql", target=assignment))
+        n = len(rid)
+        zeros = np.zeros(n, dtype=bool)
         db.insert_frame(
             assignment,
-            pd.DataFrame(
-                {
-                    "rid": cells.rid,
-                    "gid": result.gid + 1,
-                    "deleted": np.zeros(cells.n, dtype=bool),
-                    "sa_suppressed": np.zeros(cells.n, dtype=bool),
-                }
-            ),
+            pd.DataFrame({"rid": rid, "gid": result.gid + 1, "deleted": zeros, "sa_suppressed": zeros}),
         )
         summary = db.records(
             render(
                 "bsgi/summary.sql",
                 {"l": l},
                 assignment=assignment,
-                codes=prep.codes,
-                extra=prep.extra,
-                individual=prep.individual is not None,
+                codes=coded.codes,
+                extra=coded.extra,
+                individual=coded.individual is not None,
             )
         )[0]
-        if prep.individual is not None:
-            refuse_repeated_individuals(summary, cells, l, prep.individual.name)
-        how = [labeller(a, c) for a, c in zip(prep.cost.attrs, request.inputs.qi, strict=True)]
+        if cells is None:  # parts: single SA, no individual column
+            return assignment, summary, None
+        if coded.individual is not None:
+            refuse_repeated_individuals(summary, cells, l, coded.individual.name)
+        how = [labeller(a, c) for a, c in zip(coded.cost.attrs, request.inputs.qi, strict=True)]
         return assignment, summary, lca_labels(db, how, cells.row_codes, result.gid + 1)
 
     # ------------------------------------------------------------------ helpers
@@ -461,64 +512,6 @@ class Bsgi(Algorithm):
             f"SA value (the table violates the l-Property, n_1·l > n), so {model.describe()} does not hold",
             "use --model unique-distinct or distinct (verified as distinct l-diversity), or a smaller l",
         )
-
-    def _details(
-        self,
-        request: AnonymizeRequest,
-        l: int,
-        result: Result,
-        summary: Mapping[str, Any],
-        schedule: Any,
-        prep: _Prepared,
-        window: int | None,
-        greedy: str,
-        waves: int | None,
-        seconds: Mapping[str, float],
-    ) -> dict[str, Any]:
-        cost, weights, orders, variant = prep.cost, prep.weights, prep.orders, prep.variant
-        criterion = request.options["incorporate"]
-        repeats = int(summary["classes_with_repeats"])
-        exact_l = int(summary["exact_classes"])
-        classes = int(summary["classes"])
-        il = cost.ncp(result.il_scaled)
-        details: dict[str, Any] = {
-            "l": l,
-            "mode": "exact" if window is None else "fast",
-            "greedy": greedy,
-            "window": window,
-            "batch": waves,
-            "classes": classes,
-            "residual_rows": result.residual_rows,
-            "classes_incorporated": result.classes_incorporated,
-            "unique_distinct": repeats == 0,
-            "unique_distinct_exact": repeats == 0 and exact_l == classes,
-            "classes_exactly_l": exact_l,
-            "classes_l_plus_1": int(summary["classes_l_plus_1"]),
-            "classes_with_repeats": repeats,
-            "min_distinct": int(summary["min_distinct"]),
-            "incorporate": criterion,
-            "first_pick": "random (seed)" if request.seed is not None else "smallest row id",
-            "picks": result.picks,
-            "window_fallbacks": result.window_fallbacks,
-            "locality_orders": [[request.inputs.qi[i].name for i in o] for o in orders],
-            "exact_costs": cost.exact,
-            "il_weighted": float(il) if not isinstance(il, float) else il,
-            "seconds": {k: round(v, 4) for k, v in seconds.items()},
-        }
-        if any(w != 1 for w in weights):
-            details["weights"] = [str(w) for w in weights]
-        if schedule is not None:
-            details["schedule_runs"] = len(schedule.runs)
-        if variant:
-            details["variant"] = {
-                "individual_column": request.options.get("individual_column"),
-                "secondary_sa": [c.name for c in request.inputs.sa[1:]],
-                "skipped_buckets": result.skipped_buckets,
-                "stopped_early": result.stopped_early,
-                "individual_repeats": result.individual_repeats,
-                "classes_with_repeated_individuals": int(summary["classes_with_repeated_individuals"]),
-            }
-        return details
 
 
 def _largest_individual(cells: Cells) -> tuple[int, int]:

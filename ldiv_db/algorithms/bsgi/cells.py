@@ -13,6 +13,7 @@ import numpy as np
 from ..shared.trees import IntArray
 
 DEAD = np.int64(2**62)  # added to a cell's tie key when it is empty or inadmissible
+ORDERS = 4  # locality orders (rotations of the mix-cost order) whose windows a fast-mode pick prices
 
 
 @dataclass
