@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl
 
+import numpy as np
 import pandas as pd
 
 from ..errors import BadInput, InternalError, LdivError
@@ -154,6 +155,23 @@ def stop_sessions() -> None:
             with contextlib.suppress(Exception):
                 session.stop()
         _SESSIONS.clear()
+
+
+def _arrow_ready(frame: pd.DataFrame) -> pd.DataFrame:
+    """The frame as ``createDataFrame`` takes it through Arrow: integer and boolean numpy columns as they
+    are (they hold no NULL); every other column as Python values with None for NULL (exact ints beside
+    NULLs, categories as their labels). Converting every column to objects cost ~100 bytes a value: 1.1 GB
+    for a 10M-row assignment of four columns."""
+    native = [
+        c for c in frame.columns if isinstance(frame[c].dtype, np.dtype) and frame[c].dtype.kind in "biu"
+    ]
+    if len(native) == len(frame.columns):
+        return frame
+    out = frame.astype({c: object for c in frame.columns if c not in native})
+    for c in out.columns:
+        if c not in native:
+            out[c] = out[c].where(out[c].notna(), None)
+    return out
 
 
 def _first_line(exc: BaseException) -> str:
@@ -435,7 +453,7 @@ class SparkDatabase(Database):
             return
         target = self.spark.table(_spark_ref(table))
         types = {f.name.lower(): f.dataType for f in target.schema.fields}
-        data = self.spark.createDataFrame(frame.astype(object).where(frame.notna(), None))
+        data = self.spark.createDataFrame(_arrow_ready(frame))
         view = f"ldiv_frame_{uuid.uuid4().hex[:12]}"
         cols = [str(c) for c in frame.columns]
         data.createOrReplaceTempView(view)

@@ -3,10 +3,12 @@ parameters, frames in and out, work tables, read mode, and releases published th
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 import pytest
 
 from ldiv_db.db import Database
+from ldiv_db.db.spark import _arrow_ready
 from ldiv_db.errors import BadInput, LdivError
 from ldiv_db.pipeline.staged import previous_ref, publish_staged, recover, staging_ref
 from ldiv_db.render import Query, TableRef, render
@@ -48,6 +50,35 @@ def test_bound_values_and_hostile_names(db) -> None:  # type: ignore[no-untyped-
     assert db.scalar(render("catalog/row_count.sql", source=ref)) == 3
     with pytest.raises(BadInput, match="letters, digits and _"):
         db.raw_rows('CREATE TABLE t_bound."pe ople" (a INT)')
+
+
+def test_insert_frame_keeps_every_kind_of_column(db) -> None:  # type: ignore[no-untyped-def]
+    """Native integer and boolean columns go through Arrow as they are; the others as Python values:
+    63-bit ints beside NULLs stay exact, categories arrive as their labels, NaN arrives as NULL."""
+    db.raw_rows("CREATE SCHEMA IF NOT EXISTS t_kinds")
+    db.raw_rows("CREATE TABLE t_kinds.k (i BIGINT, n INT, b BOOLEAN, big BIGINT, c VARCHAR, f DOUBLE)")
+    big = 2**62 + 1
+    frame = pd.DataFrame(
+        {
+            "i": np.array([2**40, -5, 7], dtype=np.int64),
+            "n": np.array([1, 2, 3], dtype=np.int32),
+            "b": np.array([True, False, True]),
+            "big": pd.Series([big, None, -big], dtype=object),
+            "c": pd.Categorical(["x", "y", "x"]),
+            "f": [0.5, np.nan, 2.0],
+        }
+    )
+    db.insert_frame(TableRef("k", "t_kinds"), frame)
+    got = db.raw_rows("SELECT i, n, b, big, c, f FROM t_kinds.k ORDER BY n")
+    assert [tuple(r) for r in got] == [
+        (2**40, 1, True, big, "x", 0.5),
+        (-5, 2, False, None, "y", None),
+        (7, 3, True, -big, "x", 2.0),
+    ]
+    # a frame of integers and booleans only (an algorithm's assignment) is handed over as it is, not
+    # converted to Python objects (~100 bytes a value: 1.1 GB for 10M rows of four columns)
+    native = frame[["i", "n", "b"]]
+    assert _arrow_ready(native) is native
 
 
 def test_hash_tells_null_places_and_splits_apart_and_its_second_hash_is_its_own(db) -> None:  # type: ignore[no-untyped-def]
