@@ -111,6 +111,24 @@ def test_same_release_on_both_engines(run, both) -> None:  # type: ignore[no-unt
     assert _groups(pg, tables) == _groups(duck, tables)
 
 
+def test_bsgi_in_parts_gives_the_same_release(both, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """BSGI's refinement in parts (the threshold lowered to 400 of the census table's rows): the same
+    parts, classes and metrics on both engines, verified."""
+    from ldiv_db.algorithms.bsgi import parts
+
+    monkeypatch.setattr(parts, "PART_ROWS", 400)
+    duck, pg, _ = both
+    run = next(r for r in RUNS if r.table == "census" and r.algorithm == "bsgi")
+    want, got = _on_both(run, "parts_bsgi", duck, pg)
+    assert got["verified"] is True and want["verified"] is True
+    assert len(got["details"]["parts"]) == len(want["details"]["parts"]) == -(-N // 400)
+    assert got["details"]["parts"] == want["details"]["parts"]
+    assert got["groups"] == want["groups"]
+    wm, gm = _numbers(want["metrics"]), _numbers(got["metrics"])
+    assert all(gm[k] == pytest.approx(wm[k], rel=1e-9, abs=1e-9) for k in wm)
+    assert _groups(pg, ["parts_bsgi"]) == _groups(duck, ["parts_bsgi"])
+
+
 def _work_schemas(db: Database) -> list[str]:
     return [
         str(r[0]) for r in db.raw_rows("SELECT nspname FROM pg_namespace WHERE nspname LIKE 'ldiv_work_%'")

@@ -133,3 +133,20 @@ def test_refused_algorithms_say_why_and_write_nothing(both) -> None:  # type: ig
     assert info.value.hint and "DuckDB" in info.value.hint
     assert spark.scalar(Query("n", "SELECT count(*) FROM ldiv.run")) == before
     assert not spark.exists(TableRef("d", "main"))
+
+
+def test_bsgi_in_parts_is_the_same_on_spark(both, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """BSGI's refinement in parts (threshold lowered to 4 rows): the same parts and release as DuckDB's."""
+    from ldiv_db.algorithms.bsgi import parts
+
+    monkeypatch.setattr(parts, "PART_ROWS", 4)
+    duck, spark = both
+    want, got = (
+        ldiv_db.anonymize(db, "tp_example4", TABLES["tp_example4"], "Disease", algorithm="bsgi", l=2,
+                          output="parts_bsgi", replace=True).to_dict()
+        for db in (duck, spark)
+    )  # fmt: skip
+    assert got["verified"] is True and want["verified"] is True
+    assert len(want["details"]["parts"]) >= 2 and got["details"]["parts"] == want["details"]["parts"]
+    assert got["groups"] == want["groups"]
+    assert _groups(spark, "parts_bsgi") == _groups(duck, "parts_bsgi")
