@@ -70,6 +70,9 @@ DEFAULTS = {
     "spark.sql.shuffle.partitions": "4",
     "spark.sql.session.timeZone": "UTC",
     "spark.sql.execution.arrow.pyspark.enabled": "true",
+    # results reach pandas without a second full copy: Arrow's buffers are released column by column as
+    # they are converted (a large fetch held both the Arrow table and the frame at its peak)
+    "spark.sql.execution.arrow.pyspark.selfDestruct.enabled": "true",
     "spark.sql.legacy.createHiveTableByDefault": "false",
     "spark.sql.ansi.enabled": "false",
     "spark.driver.memory": "1g",

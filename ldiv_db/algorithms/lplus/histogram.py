@@ -91,7 +91,8 @@ def build(
         if klass is not None
         else None
     )
-    leaf = np.stack([hist[f"l{i}"].to_numpy(dtype=np.int64) for i in range(1, d + 1)]).reshape(d, -1)
+    # the leaf ids as fetched (32-bit, histogram.sql), never widened: 64-bit they were 48 bytes a cell
+    leaf = np.stack([hist[f"l{i}"].to_numpy(dtype=np.int32) for i in range(1, d + 1)]).reshape(d, -1)
     problem = Problem(
         taxonomies=taxes,
         leaf=leaf.astype(narrow_dtype(leaf), copy=False),
