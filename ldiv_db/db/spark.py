@@ -161,19 +161,14 @@ def stop_sessions() -> None:
 
 
 def _arrow_ready(frame: pd.DataFrame) -> pd.DataFrame:
-    """The frame as ``createDataFrame`` takes it through Arrow: integer and boolean numpy columns as they
-    are (they hold no NULL); every other column as Python values with None for NULL (exact ints beside
-    NULLs, categories as their labels). Converting every column to objects cost ~100 bytes a value: 1.1 GB
-    for a 10M-row assignment of four columns."""
-    native = [
-        c for c in frame.columns if isinstance(frame[c].dtype, np.dtype) and frame[c].dtype.kind in "biu"
-    ]
-    if len(native) == len(frame.columns):
+    """The frame for ``createDataFrame`` through Arrow: integer and boolean numpy columns as they are (no
+    NULL there); the others as Python values, None for NULL (exact ints beside NULLs, categories as labels).
+    All columns as objects cost ~100 bytes a value: 1.1 GB for a 10M-row assignment of four columns."""
+    other = [str(c) for c, t in frame.dtypes.items() if not (isinstance(t, np.dtype) and t.kind in "biu")]
+    if not other:
         return frame
-    out = frame.astype({c: object for c in frame.columns if c not in native})
-    for c in out.columns:
-        if c not in native:
-            out[c] = out[c].where(out[c].notna(), None)
+    out = frame.astype(dict.fromkeys(other, object))
+    out[other] = out[other].where(out[other].notna(), None)
     return out
 
 
