@@ -76,7 +76,7 @@ def test_insert_frame_keeps_every_kind_of_column(db) -> None:  # type: ignore[no
         (7, 3, True, -big, "x", 2.0),
     ]
     # a frame of integers and booleans only (an algorithm's assignment) is handed over as it is, not
-    # converted to Python objects (~100 bytes a value: 1.1 GB for 10M rows of four columns)
+    # converted to Python objects (a 10M-row assignment of four columns took 1.1 GB more that way)
     native = frame[["i", "n", "b"]]
     assert _arrow_ready(native) is native
 
