@@ -259,12 +259,12 @@ def test_backtracking_restores_the_root_exactly(
 ) -> None:
     """Every node the search visits saves what it changes (a frame keeps the touched partitions' values,
     not every touched cell's) and restores it on the way back: after the whole search every cell holds
-    its root node, key and partition values again, as a fresh search evaluating the root has them."""
+    its root node, partition key and partition values again, as a fresh search evaluating the root has them."""
     taxes, rows, theta = case
     problem, _ = to_problem(taxes, rows, theta, *combo)
     searched = Search(problem)
     searched.run()
     fresh = Search(problem)
     fresh._eval(fresh.all_cells)
-    for name in ("g", "key", "ks", "spec", "gc", "gs", "cc", "ci", "lc", "li"):
+    for name in ("g", "ks", "spec", "gc", "gs", "cc", "ci", "lc", "li"):
         assert np.array_equal(getattr(searched, name), getattr(fresh, name)), name

@@ -119,7 +119,8 @@ class Search:
     def _cost_units(self, p: Problem) -> None:
         """Exact integer costs: LM in units of 1/L with L = lcm(|A_i| - 1); DM and CM as counts."""
         d = self.d
-        if p.metric == "lm":
+        self.lm = p.metric == "lm"
+        if self.lm:
             dens = [int(t.n_leaves[0]) - 1 for t in self.trees if t.n_leaves[0] > 1]
             self.unit = math.lcm(*dens) if dens else 1
             self.lmu = [
@@ -173,16 +174,12 @@ class Search:
                 .reshape(d, self.C)
                 .astype(node_dtype(self.trees))
             )
-        self.key = (self.g * self.stride[:, None]).sum(axis=0) if self.C else np.zeros(0, dtype=np.int64)
-        self.ks = self.key * self.m + self.sa
+        self._rekey()
         # Cut_spec image: leaf where the value is open, the cut value where it is locked
         self.open_node = [np.zeros(t.n, dtype=bool) for t in self.trees]  # full-subtree
         self.open_attr = [True] * d  # full-domain
         self.spec = (self.leaf * self.stride[:, None]).sum(axis=0) if self.C else np.zeros(0, dtype=np.int64)
-        self.gc = np.zeros(self.C, dtype=np.int64)  # LM per row at the cut
-        self.gs = np.zeros(self.C, dtype=np.int64)  # LM per row at Cut_spec (locked values only)
-        for a in range(d):
-            self.gc += self.lmu[a][self.g[a]]
+        self.gs = np.zeros(self.C if self.lm else 0, dtype=np.int64)  # LM per row at Cut_spec (locked only)
         self.cut: list[set[int]] = [set() for _ in range(d)]
         if self.space == "full-subtree":
             for a, t in enumerate(self.trees):
@@ -194,35 +191,37 @@ class Search:
             # a one-node taxonomy: the root is a leaf, locked
             for a, t in enumerate(self.trees):
                 if t.is_leaf[0]:
-                    self._lock_cells(a, self.all_cells)
+                    self._lock_cells(a, self.all_cells, 0)
         else:
             for a in range(d):
                 if self.level[a] == 0:
                     self.open_attr[a] = False
-                    self._lock_cells(a, self.all_cells)
+                    self._lock_cells(a, self.all_cells, self.g[a])
+
+    def _rekey(self) -> None:
+        """The partition keys (times m, plus the SA code) and LM's per-row cost of the cut in ``self.g``."""
+        key = (self.g * self.stride[:, None]).sum(axis=0) if self.C else np.zeros(0, dtype=np.int64)
+        self.ks = key * self.m + self.sa
+        self.gc = np.zeros(self.C if self.lm else 0, dtype=np.int64)  # LM per row at the cut
+        for a in range(self.d if self.lm else 0):
+            self.gc += self.lmu[a][self.g[a]]
 
     def _cells(self, a: int, v: int) -> IntArray:
         return self.order_a[a][self.lo[a][v] : self.hi[a][v]]
 
-    def _lock_cells(self, a: int, idx: IntArray) -> None:
-        ga = self.g[a][idx]
-        self.spec[idx] += (ga - self.leaf[a][idx]) * self.stride[a]
-        self.gs[idx] += self.lmu[a][ga]
+    def _lock_cells(self, a: int, idx: IntArray, ga: int | NodeArray, sign: int = 1) -> None:
+        """Lock (``sign`` -1: unlock) attribute ``a`` of cells ``idx`` at their cut nodes ``ga``."""
+        self.spec[idx] += sign * (ga - self.leaf[a][idx].astype(np.int64)) * self.stride[a]
+        if self.lm:
+            self.gs[idx] += sign * self.lmu[a][ga]
 
-    def _unlock_cells(self, a: int, idx: IntArray) -> None:
-        ga = self.g[a][idx]
-        self.spec[idx] -= (ga - self.leaf[a][idx]) * self.stride[a]
-        self.gs[idx] -= self.lmu[a][ga]
-
-    def _regen(self, a: int, idx: IntArray, new: NodeArray) -> NodeArray:
-        """Move the cells ``idx`` of attribute ``a`` to the cut nodes ``new``; returns the old nodes."""
-        old: NodeArray = self.g[a][idx]
-        self.g[a][idx] = new
-        delta = (new - old) * self.stride[a]
-        self.key[idx] += delta
-        self.ks[idx] += delta * self.m
-        self.gc[idx] += self.lmu[a][new] - self.lmu[a][old]
-        return old
+    def _move(self, a: int, idx: IntArray, old: int | NodeArray, new: int | NodeArray) -> None:
+        """Move attribute ``a`` of the cells ``idx`` from the cut nodes ``old`` to ``new`` (the search keeps
+        ``self.g`` only in the full-domain space: in a full-subtree cut every cell under a cut node has that
+        node, so the old node of a specialization is one number)."""
+        self.ks[idx] += (np.asarray(new, dtype=np.int64) - old) * (self.stride[a] * self.m)
+        if self.lm:
+            self.gc[idx] += self.lmu[a][new] - self.lmu[a][old]
 
     # ------------------------------------------------------------------ values
     # A value is (a, v): a cut node v of attribute a (full-subtree), or (a, level) (full-domain).
@@ -353,19 +352,19 @@ class Search:
         a, v = val
         if self.space == "full-subtree":
             self.open_node[a][v] = False
-            self._lock_cells(a, self._cells(a, v))
+            self._lock_cells(a, self._cells(a, v), v)
         else:
             self.open_attr[a] = False
-            self._lock_cells(a, self.all_cells)
+            self._lock_cells(a, self.all_cells, self.g[a])
 
     def _unlock(self, val: tuple[int, int]) -> None:
         a, v = val
         if self.space == "full-subtree":
             self.open_node[a][v] = True
-            self._unlock_cells(a, self._cells(a, v))
+            self._lock_cells(a, self._cells(a, v), v, -1)
         else:
             self.open_attr[a] = True
-            self._unlock_cells(a, self.all_cells)
+            self._lock_cells(a, self.all_cells, self.g[a], -1)
 
     def _specialize(self, val: tuple[int, int]) -> tuple[IntArray, IntArray, list[tuple[int, int]]]:
         """Split the partitions holding ``val``; returns (cells, their old nodes, new open values)."""
@@ -374,7 +373,7 @@ class Search:
         if self.space == "full-subtree":
             idx = self._cells(a, v)
             new = t.anc[int(t.depth[v]) + 1][self.leaf[a][idx]]
-            old = self._regen(a, idx, new)
+            self._move(a, idx, v, new)
             self.cut[a].discard(v)
             kids = t.children[v]
             self.cut[a].update(kids)
@@ -382,19 +381,27 @@ class Search:
             opened = [(a, k) for k in kids if not t.is_leaf[k]]
             for _, k in opened:
                 self.open_node[a][k] = True
-            return idx, old, opened
+            return idx, new, opened
         idx = self.all_cells
         new = t.levels[v - 1][self.leaf[a]]
-        old = self._regen(a, idx, new)
+        old = self.g[a].copy()
+        self.g[a] = new
+        self._move(a, idx, old, new)
         self.level[a] = v - 1
         if v - 1 == 0:
             self.open_attr[a] = False  # level 0 = the leaves: locked (spec image unchanged)
             return idx, old, []
         return idx, old, [(a, v - 1)]
 
-    def _undo(self, val: tuple[int, int], idx: IntArray, old: IntArray) -> None:
+    def _undo(self, val: tuple[int, int], idx: IntArray, moved: IntArray) -> None:
+        """Undo :meth:`_specialize`; ``moved`` is what it returned (full-subtree: the new nodes;
+        full-domain: the old ones)."""
         a, v = val
-        self._regen(a, idx, old)
+        if self.space == "full-subtree":
+            self._move(a, idx, moved, v)
+        else:
+            self._move(a, idx, self.g[a], moved)
+            self.g[a] = moved
         if self.space == "full-subtree":
             t = self.trees[a]
             for k in t.children[v]:
@@ -578,7 +585,11 @@ class Search:
                 new = to[self.leaf[a]]
             else:
                 new = t.levels[cut[a][0]][self.leaf[a]]
-            self._regen(a, self.all_cells, new)
+            self.g[a] = new
+        self._rekey()
+        # every value open: the lower bounds stay valid bounds even after a stop mid-search
+        self.spec = (self.leaf * self.stride[:, None]).sum(axis=0)
+        self.gs[:] = 0
         self._want_detail = True
         try:
             cost, icost, _, _ = self._eval(self.all_cells)
