@@ -498,11 +498,7 @@ class Search:
 
     def cut_of_levels(self, levels: Sequence[int]) -> tuple[tuple[int, ...], ...]:
         """The full-subtree cut of a full-domain level vector (the level nodes of every leaf)."""
-        out = []
-        for t, lv in zip(self.trees, levels, strict=True):
-            leaves = np.flatnonzero(t.is_leaf)
-            out.append(tuple(sorted({int(x) for x in t.levels[lv][leaves]})))
-        return tuple(out)
+        return tuple(t.level_cut(lv) for t, lv in zip(self.trees, levels, strict=True))
 
     def run(self, incumbents: Sequence[tuple[int, tuple[tuple[int, ...], ...]]] = ()) -> Result:
         """Search; ``incumbents`` are known (cost, cut) pairs of this space (a warm start: the DFS then
@@ -578,14 +574,8 @@ class Search:
         """Evaluate one cut for the release: per cell (in input order) its generalized node per attribute
         is in ``self.g``; returns (partition number, rows deleted, SA suppressed) per cell and the cost."""
         for a, t in enumerate(self.trees):
-            if self.space == "full-subtree":
-                to = np.arange(t.n, dtype=np.int64)
-                for u in sorted(cut[a], key=lambda x: t.depth[x]):
-                    to[u : t.last[u] + 1] = u
-                new = to[self.leaf[a]]
-            else:
-                new = t.levels[cut[a][0]][self.leaf[a]]
-            self.g[a] = new
+            to = t.cut_map(cut[a]) if self.space == "full-subtree" else t.levels[cut[a][0]]
+            self.g[a] = to[self.leaf[a]]
         self._rekey()
         # every value open: the lower bounds stay valid bounds even after a stop mid-search
         self.spec = (self.leaf * self.stride[:, None]).sum(axis=0)

@@ -56,6 +56,17 @@ class TreeIndex:
         self.anc = anc
         self.levels = [np.array(lv, dtype=np.int64) for lv in t.levels]
 
+    def cut_map(self, cut: Sequence[int]) -> npt.NDArray[np.int64]:
+        """Per node, the node of the full-subtree cut ``cut`` above it (itself above the cut)."""
+        to = np.arange(self.n, dtype=np.int64)
+        for u in sorted(cut, key=lambda x: self.depth[x]):
+            to[u : self.last[u] + 1] = u
+        return to
+
+    def level_cut(self, level: int) -> tuple[int, ...]:
+        """The full-subtree cut of one full-domain level: the level's nodes of every leaf."""
+        return tuple(sorted({int(x) for x in self.levels[level][np.flatnonzero(self.is_leaf)]}))
+
 
 def node_dtype(trees: Sequence[TreeIndex]) -> type:
     return np.int32 if max((t.n for t in trees), default=0) < 2**31 else np.int64
