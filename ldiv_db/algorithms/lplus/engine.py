@@ -43,7 +43,8 @@ from .partitions import (
 from .problem import ALLOWED, INF, Decisions, Order, Problem, Result, Space
 
 BoolArray = npt.NDArray[np.bool_]
-_Saved = tuple[IntArray, IntArray, BoolArray, IntArray, BoolArray]  # cells, cost, infeasible, LB, infinite LB
+# a frame's saved partition values: cells, cost, infeasible, LB, infinite LB (the flags only under NoSupp)
+_Saved = tuple[IntArray, IntArray, BoolArray | None, IntArray, BoolArray | None]
 
 
 class Search:
@@ -297,18 +298,15 @@ class Search:
             klass_s=klass_s,
             ncls=self.ncls,
         )
-        self.cc[idx] = 0
-        self.ci[idx] = 0
-        self.lc[idx] = 0
-        self.li[idx] = 0
+        self.cc[idx], self.lc[idx] = 0, 0
         self.cc[rep] = np.where(feasible, part_cost, 0)
-        self.ci[rep] = ~feasible
         if self._want_detail:
             self.detail = cell_detail(P, metric, scheme, pdel, self._cell_del)
         cost = int(part_cost[feasible].sum())
-        if scheme == "nosupp":
+        if scheme == "nosupp":  # the other schemes make every partition feasible: the flags stay False
+            self.ci[idx], self.li[idx] = False, False
+            self.ci[rep], self.li[rep] = ~feasible, P.gviol
             self.lc[rep] = np.where(P.gviol, 0, lb_part)
-            self.li[rep] = P.gviol
             infeasible = int(P.gviol.sum())
             return cost, infeasible, int(lb_part[~P.gviol].sum()), infeasible
         self.lc[rep] = lb_part
@@ -413,23 +411,28 @@ class Search:
             self.level[a] = v
             self.open_attr[a] = True
 
-    def _save(self, idx: IntArray) -> _Saved:
-        """The partition values of cells ``idx``, kept only where nonzero (at a partition's first cell): a
-        search frame holds one entry per partition it touches, not per cell."""
-        cc, ci, lc, li = self.cc[idx], self.ci[idx], self.lc[idx], self.li[idx]  # fancy indexing copies
+    def _save(self, idx: IntArray) -> tuple[_Saved, tuple[int, int, int, int]]:
+        """The partition values of cells ``idx``, kept only where nonzero (at a partition's first cell: a
+        search frame holds one entry per partition it touches, not per cell), and their four sums."""
+        cc, lc = self.cc[idx], self.lc[idx]  # fancy indexing copies
+        if self.p.scheme != "nosupp":  # no partition is infeasible: the flags stay False
+            at = np.flatnonzero((cc != 0) | (lc != 0))
+            return (idx[at], cc[at], None, lc[at], None), (int(cc.sum()), 0, int(lc.sum()), 0)
+        ci, li = self.ci[idx], self.li[idx]
         at = np.flatnonzero((cc != 0) | ci | (lc != 0) | li)
-        return idx[at], cc[at], ci[at], lc[at], li[at]
+        sums = (int(cc.sum()), int(ci.sum()), int(lc.sum()), int(li.sum()))
+        return (idx[at], cc[at], ci[at], lc[at], li[at]), sums
 
     def _restore(self, idx: IntArray, saved: _Saved) -> None:
         cells, cc, ci, lc, li = saved
-        self.cc[idx], self.ci[idx], self.lc[idx], self.li[idx] = 0, False, 0, False
-        self.cc[cells], self.ci[cells], self.lc[cells], self.li[cells] = cc, ci, lc, li
+        self.cc[idx], self.lc[idx] = 0, 0
+        self.cc[cells], self.lc[cells] = cc, lc
+        if ci is not None and li is not None:
+            self.ci[idx], self.li[idx] = False, False
+            self.ci[cells], self.li[cells] = ci, li
 
     def _prod(self, vals: Sequence[tuple[int, int]]) -> int:
-        out = 1
-        for val in vals:
-            out *= self._ncuts(val)
-        return out
+        return math.prod(self._ncuts(val) for val in vals)
 
     def _tick(self) -> None:
         now = time.perf_counter()
@@ -449,8 +452,8 @@ class Search:
                 if i > 0:  # v_1..v_{i-1} are locked now: a tighter LB (Observation 5)
                     prev = open_vals[i - 1]
                     idx = self._val_cells(prev)
-                    lb0, ilb0 = int(self.lc[idx].sum()), int(self.li[idx].sum())
-                    locked.append((prev, idx, self._save(idx)))
+                    saved_prev, (_, _, lb0, ilb0) = self._save(idx)
+                    locked.append((prev, idx, saved_prev))
                     self._lock(prev)
                     _, _, lb1, ilb1 = self._eval(idx)
                     self.lb_t += lb1 - lb0
@@ -464,9 +467,7 @@ class Search:
                 self._tick()
                 here = (self.cost_t, self.icost_t, self.lb_t, self.ilb_t)
                 idx = self._val_cells(val)
-                c0, ic0 = int(self.cc[idx].sum()), int(self.ci[idx].sum())
-                lb0, ilb0 = int(self.lc[idx].sum()), int(self.li[idx].sum())
-                kept = self._save(idx)
+                kept, (c0, ic0, lb0, ilb0) = self._save(idx)
                 idx, old, opened = self._specialize(val)
                 c1, ic1, lb1, ilb1 = self._eval(idx)
                 self.cost_t += c1 - c0
