@@ -141,21 +141,21 @@ class Search:
         """Partition keys (mixed radix over node ids) and, per attribute, the cells in leaf order, so the
         cells under node v are the contiguous range ``lo[v]..hi[v]``."""
         d, leaf = self.d, self.leaf
-        self.stride = np.ones(d, dtype=np.int64)
-        for a in range(d - 2, -1, -1):
-            self.stride[a] = self.stride[a + 1] * self.trees[a + 1].n
-        # cell order per attribute (cells under node v = a contiguous range)
+        self.stride = np.array(
+            [math.prod(t.n for t in self.trees[a + 1 :]) for a in range(d)], dtype=np.int64
+        )
+        # cell order per attribute (cells under node v = a contiguous range); 32-bit cell numbers where they fit
+        cell = np.int32 if self.C < 2**31 else np.int64
         self.order_a: list[IntArray] = []
         self.lo: list[IntArray] = []
         self.hi: list[IntArray] = []
         for a, t in enumerate(self.trees):
-            o = np.argsort(leaf[a], kind="stable")
+            o = np.argsort(leaf[a], kind="stable").astype(cell)
             srt = leaf[a][o]
-            nodes = np.arange(t.n)
             self.order_a.append(o)
-            self.lo.append(np.searchsorted(srt, nodes, "left"))
+            self.lo.append(np.searchsorted(srt, np.arange(t.n), "left"))
             self.hi.append(np.searchsorted(srt, t.last, "right"))
-        self.all_cells = np.arange(self.C, dtype=np.int64)
+        self.all_cells = np.arange(self.C, dtype=cell)
 
     # ------------------------------------------------------------------ state
     def _setup_state(self) -> None:
