@@ -145,17 +145,17 @@ class Search:
             [math.prod(t.n for t in self.trees[a + 1 :]) for a in range(d)], dtype=np.int64
         )
         # cell order per attribute (cells under node v = a contiguous range); 32-bit cell numbers where they fit
-        cell = np.int32 if self.C < 2**31 else np.int64
+        cell: type = np.int32 if self.C < 2**31 else np.int64
         self.order_a: list[IntArray] = []
         self.lo: list[IntArray] = []
         self.hi: list[IntArray] = []
         for a, t in enumerate(self.trees):
-            o = np.argsort(leaf[a], kind="stable").astype(cell)
+            o: IntArray = np.argsort(leaf[a], kind="stable").astype(cell)
             srt = leaf[a][o]
             self.order_a.append(o)
             self.lo.append(np.searchsorted(srt, np.arange(t.n), "left"))
             self.hi.append(np.searchsorted(srt, t.last, "right"))
-        self.all_cells = np.arange(self.C, dtype=cell)
+        self.all_cells: IntArray = np.arange(self.C, dtype=cell)
 
     # ------------------------------------------------------------------ state
     def _setup_state(self) -> None:
