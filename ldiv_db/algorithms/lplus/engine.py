@@ -365,7 +365,8 @@ class Search:
             self._lock_cells(a, self.all_cells, self.g[a], -1)
 
     def _specialize(self, val: tuple[int, int]) -> tuple[IntArray, IntArray, list[tuple[int, int]]]:
-        """Split the partitions holding ``val``; returns (cells, their old nodes, new open values)."""
+        """Split the partitions holding ``val``; returns (the cells moved, what :meth:`_undo` needs to move
+        them back — full-subtree: their new nodes; full-domain: their old ones —, the new open values)."""
         a, v = val
         t = self.trees[a]
         if self.space == "full-subtree":
@@ -392,15 +393,10 @@ class Search:
         return idx, old, [(a, v - 1)]
 
     def _undo(self, val: tuple[int, int], idx: IntArray, moved: IntArray) -> None:
-        """Undo :meth:`_specialize`; ``moved`` is what it returned (full-subtree: the new nodes;
-        full-domain: the old ones)."""
+        """Undo :meth:`_specialize`, given what it returned."""
         a, v = val
         if self.space == "full-subtree":
             self._move(a, idx, moved, v)
-        else:
-            self._move(a, idx, self.g[a], moved)
-            self.g[a] = moved
-        if self.space == "full-subtree":
             t = self.trees[a]
             for k in t.children[v]:
                 self.cut[a].discard(k)
@@ -408,6 +404,8 @@ class Search:
             self.cut[a].add(v)
             self.open_node[a][v] = True
         else:
+            self._move(a, idx, self.g[a], moved)
+            self.g[a] = moved
             self.level[a] = v
             self.open_attr[a] = True
 
@@ -468,7 +466,7 @@ class Search:
                 here = (self.cost_t, self.icost_t, self.lb_t, self.ilb_t)
                 idx = self._val_cells(val)
                 kept, (c0, ic0, lb0, ilb0) = self._save(idx)
-                idx, old, opened = self._specialize(val)
+                idx, moved, opened = self._specialize(val)
                 c1, ic1, lb1, ilb1 = self._eval(idx)
                 self.cost_t += c1 - c0
                 self.icost_t += ic1 - ic0
@@ -486,7 +484,7 @@ class Search:
                     if not self.icost_t:
                         self._offer(self.cost_t)
                     self._dfs(child_open, depth + 1)
-                self._undo(val, idx, old)
+                self._undo(val, idx, moved)
                 self._restore(idx, kept)
                 self.cost_t, self.icost_t, self.lb_t, self.ilb_t = here
         finally:
