@@ -30,7 +30,8 @@ import numpy.typing as npt
 
 from ...taxonomy.arrays import IntArray
 from ..shared.trees import narrow_dtype
-from .index import NodeArray, TreeIndex, node_dtype
+from . import merge
+from .index import NodeArray, TreeIndex, cost_units, node_dtype
 from .partitions import (
     cell_detail,
     cm_minority,
@@ -79,7 +80,8 @@ class Search:
         self.enumerate_all = enumerate_all
         self.trees = [TreeIndex(t) for t in p.taxonomies]
         self._histogram(p)
-        self._cost_units(p)
+        self.lm = p.metric == "lm"
+        self.unit, self.lmu, self.cs = cost_units(self.trees, p.metric, p.scheme, self.T)
         self._cell_ranges()
         # search state (set by run)
         self.t0 = self._last_progress = 0.0
@@ -92,6 +94,11 @@ class Search:
         self.occ: dict[tuple[int, int], int] = {}
         self._want_detail = False
         self._cell_del = np.zeros(0, dtype=np.int64)
+        # merging cells under locked values (:mod:`.merge`): cells locked so far, and when to look again
+        self.locked_mass = 0
+        big = space == "full-subtree" and self.C >= merge.MIN_CELLS
+        self.merge_at = merge.CHECK_SHARE * self.C if big else math.inf
+        self.merge_stats = merge.Stats()
         # per cell: the cost / infeasible flag / LB / infinite-LB flag of the partition it represents (the
         # flags as booleans: every visited node saves them for the cells it touches)
         self.cc = np.zeros(self.C, dtype=np.int64)
@@ -117,26 +124,6 @@ class Search:
         self.ncls = 1 if self.klass is None or not self.C else int(self.klass.max()) + 1
         self.T = int(p.total_rows if p.total_rows is not None else self.cnt.sum())
 
-    def _cost_units(self, p: Problem) -> None:
-        """Exact integer costs: LM in units of 1/L with L = lcm(|A_i| - 1); DM and CM as counts."""
-        d = self.d
-        self.lm = p.metric == "lm"
-        if self.lm:
-            dens = [int(t.n_leaves[0]) - 1 for t in self.trees if t.n_leaves[0] > 1]
-            self.unit = math.lcm(*dens) if dens else 1
-            self.lmu = [
-                (t.n_leaves - 1) * (self.unit // (int(t.n_leaves[0]) - 1))
-                if t.n_leaves[0] > 1
-                else np.zeros(t.n, dtype=np.int64)
-                for t in self.trees
-            ]
-            rec = p.scheme in ("viorec", "allrec")
-            self.cs = (2 if rec else 1) * d * self.unit
-        else:
-            self.unit = 1
-            self.lmu = [np.zeros(t.n, dtype=np.int64) for t in self.trees]
-            self.cs = self.T if p.metric == "dm" else 1
-
     def _cell_ranges(self) -> None:
         """Partition keys (mixed radix over node ids) and, per attribute, the cells in leaf order, so the
         cells under node v are the contiguous range ``lo[v]..hi[v]``."""
@@ -150,7 +137,8 @@ class Search:
         self.lo: list[IntArray] = []
         self.hi: list[IntArray] = []
         for a, t in enumerate(self.trees):
-            o: IntArray = np.argsort(leaf[a], kind="stable").astype(cell)
+            ids = leaf[a].astype(np.int16) if t.n < 2**15 else leaf[a]  # 16 bits: numpy sorts by radix
+            o: IntArray = np.argsort(ids, kind="stable").astype(cell)
             srt = leaf[a][o]
             self.order_a.append(o)
             self.lo.append(np.searchsorted(srt, np.arange(t.n), "left"))
@@ -350,6 +338,7 @@ class Search:
         a, v = val
         if self.space == "full-subtree":
             self.open_node[a][v] = False
+            self.locked_mass += int(self.hi[a][v] - self.lo[a][v])
             self._lock_cells(a, self._cells(a, v), v)
         else:
             self.open_attr[a] = False
@@ -359,6 +348,7 @@ class Search:
         a, v = val
         if self.space == "full-subtree":
             self.open_node[a][v] = True
+            self.locked_mass -= int(self.hi[a][v] - self.lo[a][v])
             self._lock_cells(a, self._cells(a, v), v, -1)
         else:
             self.open_attr[a] = True
@@ -441,13 +431,16 @@ class Search:
             self._last_progress = now
             self.on_progress(self)
 
-    def _dfs(self, open_vals: list[tuple[int, int]], depth: int) -> None:
+    def _dfs(self, open_vals: list[tuple[int, int]], depth: int, start: int = 0) -> None:
+        """One frame of the DFS, from stage ``start`` (a sub-search takes over a frame at a stage)."""
         saved = (self.cost_t, self.icost_t, self.lb_t, self.ilb_t)
         locked: list[tuple[tuple[int, int], IntArray, _Saved]] = []
+        merge_at = self.merge_at
         self.frames.append(self._lb_eff())
         try:
-            for i, val in enumerate(open_vals):
-                if i > 0:  # v_1..v_{i-1} are locked now: a tighter LB (Observation 5)
+            for i in range(start, len(open_vals)):
+                val = open_vals[i]
+                if i > start:  # v_1..v_{i-1} are locked now: a tighter LB (Observation 5)
                     prev = open_vals[i - 1]
                     idx = self._val_cells(prev)
                     saved_prev, (_, _, lb0, ilb0) = self._save(idx)
@@ -457,6 +450,8 @@ class Search:
                     self.lb_t += lb1 - lb0
                     self.ilb_t += ilb1 - ilb0
                     self.frames[-1] = self._lb_eff()
+                    if self.locked_mass >= self.merge_at and merge.descend(self, open_vals, depth, i):
+                        break
                 if self.trace and i > 0:
                     self.trace("stage", depth, INF, self._lb_eff())
                 if not self.enumerate_all and self._lb_eff() >= self.bound():
@@ -494,6 +489,7 @@ class Search:
                     self._restore(idx, arrays)
                 self.cost_t, self.icost_t, self.lb_t, self.ilb_t = saved
                 self.frames.pop()
+            self.merge_at = merge_at
 
     def cut_of_levels(self, levels: Sequence[int]) -> tuple[tuple[int, ...], ...]:
         """The full-subtree cut of a full-domain level vector (the level nodes of every leaf)."""
@@ -566,6 +562,7 @@ class Search:
             unit=self.unit,
             top=top,
             timed_out=timed_out,
+            sub_searches=self.merge_stats.merges,
         )
 
     # ------------------------------------------------------------------ the release

@@ -3,6 +3,7 @@ number of full-subtree cuts under each node, and the ancestor of every node at e
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import Any
 
@@ -66,6 +67,25 @@ class TreeIndex:
     def level_cut(self, level: int) -> tuple[int, ...]:
         """The full-subtree cut of one full-domain level: the level's nodes of every leaf."""
         return tuple(sorted({int(x) for x in self.levels[level][np.flatnonzero(self.is_leaf)]}))
+
+
+def cost_units(
+    trees: Sequence[TreeIndex], metric: str, scheme: str, total: int
+) -> tuple[int, list[npt.NDArray[np.int64]], int]:
+    """Exact integer costs: LM in units of 1/L with L = lcm(|A_i| - 1), DM and CM as counts. Returns the
+    unit, LM's cost per node and attribute in units, and the cost of one removed row."""
+    if metric != "lm":
+        return 1, [np.zeros(t.n, dtype=np.int64) for t in trees], total if metric == "dm" else 1
+    dens = [int(t.n_leaves[0]) - 1 for t in trees if t.n_leaves[0] > 1]
+    unit = math.lcm(*dens) if dens else 1
+    lmu = [
+        (t.n_leaves - 1) * (unit // (int(t.n_leaves[0]) - 1))
+        if t.n_leaves[0] > 1
+        else np.zeros(t.n, dtype=np.int64)
+        for t in trees
+    ]
+    rec = scheme in ("viorec", "allrec")
+    return unit, lmu, (2 if rec else 1) * len(trees) * unit
 
 
 def node_dtype(trees: Sequence[TreeIndex]) -> type:

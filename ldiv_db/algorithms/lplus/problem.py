@@ -89,6 +89,7 @@ class Result:
     unit: int  # cost = value / unit (LM: L; DM, CM: 1)
     top: list[tuple[int, tuple[tuple[int, ...], ...]]] = field(default_factory=list)
     timed_out: bool = False
+    sub_searches: int = 0  # frames run over merged cells (engine's merge module)
 
     @property
     def pruned_share(self) -> float:

@@ -91,5 +91,6 @@ def details(
         "deleted_rows": int(summary["deleted"]),
         "sa_suppressed_rows": int(summary["sa_suppressed"]),
         "histogram_cells": len(h.frame),
+        "sub_searches": result.sub_searches,
     }
     return out
