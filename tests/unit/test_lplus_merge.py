@@ -17,10 +17,10 @@ from hypothesis import strategies as st
 
 from ldiv_db.algorithms.lplus import merge
 from ldiv_db.algorithms.lplus.engine import Search
-from ldiv_db.algorithms.lplus.problem import Problem
+from ldiv_db.algorithms.lplus.problem import INF, Problem, Taxonomy
 from tests.reference.lplus_oracle import Row, Tax, brute_force, optimum
 from tests.unit.lplus_fixtures import to_problem
-from tests.unit.test_lplus_random import COMBOS, EXAMPLES, problems
+from tests.unit.test_lplus_random import COMBOS, EXAMPLES, _levels, problems
 
 
 def _run(
@@ -58,6 +58,31 @@ def test_merging_changes_nothing_but_the_work(
         assert search.merge_stats.merges >= 1
     expected = optimum(brute_force(taxes, rows, theta, *combo))
     assert (None if merged.cost is None else F(merged.cost, merged.unit)) == expected
+
+
+@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(problems(), st.sampled_from(sorted(COMBOS)), st.booleans())
+def test_merging_in_the_full_domain_space(
+    case: tuple[list[Tax], list[Row], dict[str, F]], combo: tuple[str, str], everything: bool
+) -> None:
+    """The full-domain search (one level per attribute; the warm start) merges the same way: a locked
+    attribute keeps its level's node for every cell."""
+    taxes, rows, theta = case
+    problem, _ = to_problem(taxes, rows, theta, *combo)
+    problem.taxonomies = [
+        Taxonomy(t.arrays, _levels(tx)) for t, tx in zip(problem.taxonomies, taxes, strict=True)
+    ]
+    plain, plain_events, _ = _run(problem, False, space="full-domain", enumerate_all=everything)
+    merged, merged_events, search = _run(problem, True, space="full-domain", enumerate_all=everything)
+    _same(merged, plain)
+    assert merged_events == plain_events
+    if any(e[0] == "stage" for e in plain_events):
+        assert search.merge_stats.merges >= 1
+    levels = itertools.product(*(range(len(t.levels)) for t in problem.taxonomies))
+    evaluator = Search(problem, space="full-domain")
+    costs = [evaluator.apply([(lv,) for lv in combo])[4] for combo in levels]
+    feasible = [c for c in costs if c < INF]
+    assert merged.cost == (min(feasible) if feasible else None)
 
 
 def _many_cells() -> Problem:

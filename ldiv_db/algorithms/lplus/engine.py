@@ -96,8 +96,7 @@ class Search:
         self._cell_del = np.zeros(0, dtype=np.int64)
         # merging cells under locked values (:mod:`.merge`): cells locked so far, and when to look again
         self.locked_mass = 0
-        big = space == "full-subtree" and self.C >= merge.MIN_CELLS
-        self.merge_at = merge.CHECK_SHARE * self.C if big else math.inf
+        self.merge_at = merge.CHECK_SHARE * self.C if self.C >= merge.MIN_CELLS else math.inf
         self.merge_stats = merge.Stats()
         # per cell: the cost / infeasible flag / LB / infinite-LB flag of the partition it represents (the
         # flags as booleans: every visited node saves them for the cells it touches)
@@ -336,23 +335,25 @@ class Search:
 
     def _lock(self, val: tuple[int, int]) -> None:
         a, v = val
+        idx = self._val_cells(val)
+        self.locked_mass += idx.size
         if self.space == "full-subtree":
             self.open_node[a][v] = False
-            self.locked_mass += int(self.hi[a][v] - self.lo[a][v])
-            self._lock_cells(a, self._cells(a, v), v)
+            self._lock_cells(a, idx, v)
         else:
             self.open_attr[a] = False
-            self._lock_cells(a, self.all_cells, self.g[a])
+            self._lock_cells(a, idx, self.g[a])
 
     def _unlock(self, val: tuple[int, int]) -> None:
         a, v = val
+        idx = self._val_cells(val)
+        self.locked_mass -= idx.size
         if self.space == "full-subtree":
             self.open_node[a][v] = True
-            self.locked_mass -= int(self.hi[a][v] - self.lo[a][v])
-            self._lock_cells(a, self._cells(a, v), v, -1)
+            self._lock_cells(a, idx, v, -1)
         else:
             self.open_attr[a] = True
-            self._lock_cells(a, self.all_cells, self.g[a], -1)
+            self._lock_cells(a, idx, self.g[a], -1)
 
     def _specialize(self, val: tuple[int, int]) -> tuple[IntArray, IntArray, list[tuple[int, int]]]:
         """Split the partitions holding ``val``; returns (the cells moved, what :meth:`_undo` needs to move

@@ -2,18 +2,19 @@
 
 Below a DFS frame, a locked cut node ``u`` of attribute ``a`` is never specialized again, so every cell
 under ``u`` keeps node ``u`` for ``a`` in every cut of that subtree, and its Cut_spec image holds ``u``
-too. Two cells that differ only in such leaves (same SA value and class, the same node elsewhere) then
+too (in the full-domain space a locked attribute keeps its level's node for every cell). Two cells that differ only in such leaves (same SA value and class, the same node elsewhere) then
 fall in the same partition of every cut the subtree visits: they are one cell with the summed count. On
 a table where nearly every row is its own QI vector (the amplified Adult: 761,839 cells of 1M rows) the
 locks of the first values collapse most of them, and a search's cost is proportional to the cells it
 touches.
 
 When the cells locked since the search (or sub-search) began reach a share of its cells, a frame counts
-the distinct (effective node vector, SA[, class]) cells; when they are few enough it runs its subtree in
-a *sub-search* over the merged cells — the same taxonomies, cut, open and locked values, incumbent
-heap, counters and frame stack — whose root evaluation must reproduce the running totals exactly. The
-sub-search visits the same cuts in the same order, so the result (cost, cut, ties, counts, trace) is the
-one without merging; only the work per visit shrinks. A sub-search may merge again below.
+the distinct (effective node vector, SA[, class]) cells at its next stage; when they are few enough it
+runs the rest of its stages in a *sub-search* over the merged cells — the same taxonomies, cut, open and
+locked values, incumbent heap, counters and frame stack, and the running totals and each partition's
+values carried over (``VERIFY``, set by the tests, re-evaluates its root and compares). The sub-search
+visits the same cuts in the same order, so the result (cost, cut, ties, counts, trace) is the one
+without merging; only the work per visit shrinks. A sub-search may merge again below.
 """
 
 from __future__ import annotations
@@ -112,7 +113,9 @@ def _sub_search(s: Search, codes: np.ndarray, n: int) -> Search:
     sub.klass = None if s.klass is None else s.klass[first]
     sub.C = n
     sub._cell_ranges()
-    sub.g = s.g[:, :0]  # the full-subtree search keeps no nodes per cell (Search.apply rebuilds them)
+    # the full-domain search keeps each cell's node per attribute; the full-subtree one none (its
+    # Search.apply rebuilds them)
+    sub.g = s.g[:, first] if s.space == "full-domain" else s.g[:, :0]
     sub.gc, sub.gs = (s.gc[first], s.gs[first]) if s.lm else (s.gc, s.gs)
     # each partition's values sit at one of its cells (merged cells share their partition)
     held = np.flatnonzero((s.cc != 0) | (s.lc != 0) | s.ci | s.li)
@@ -124,6 +127,7 @@ def _sub_search(s: Search, codes: np.ndarray, n: int) -> Search:
     # its own cut, open values and locks (what it inherits is in its leaf ids), and its own merging
     sub.cut = [set(c) for c in s.cut]
     sub.open_node = [o.copy() for o in s.open_node]
+    sub.open_attr, sub.level = list(s.open_attr), list(s.level)  # full-domain
     sub.locked_mass = 0
     sub.merge_at = CHECK_SHARE * n if n >= MIN_CELLS else math.inf
     sub._aborting = False
