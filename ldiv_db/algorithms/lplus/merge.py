@@ -2,8 +2,9 @@
 
 Below a DFS frame, a locked cut node ``u`` of attribute ``a`` is never specialized again, so every cell
 under ``u`` keeps node ``u`` for ``a`` in every cut of that subtree, and its Cut_spec image holds ``u``
-too (in the full-domain space a locked attribute keeps its level's node for every cell). Two cells that differ only in such leaves (same SA value and class, the same node elsewhere) then
-fall in the same partition of every cut the subtree visits: they are one cell with the summed count. On
+too (in the full-domain space, a locked attribute keeps its level's node in every cell). Two cells that
+differ only in such leaves (same SA value and class, the same node elsewhere) then fall in the same
+partition of every cut the subtree visits: they are one cell with the summed count. On
 a table where nearly every row is its own QI vector (the amplified Adult: 761,839 cells of 1M rows) the
 locks of the first values collapse most of them, and a search's cost is proportional to the cells it
 touches.
@@ -26,6 +27,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
+
+from ..shared.trees import narrow_dtype
 
 if TYPE_CHECKING:
     from .engine import Search
@@ -54,11 +57,14 @@ def effective_keys(s: Search) -> np.ndarray | None:
     """Per cell, one integer for its (effective node per attribute, SA[, class]): the locked cut node
     where the cell lies under one, else its own node — which is its Cut_spec image, kept by the search.
     ``None`` when the key could overflow 64 bits."""
-    if s.klass is None:
-        return s.spec * s.m + s.sa  # the partition keys' radix: fits as they do
-    if int(s.stride[0]) * s.trees[0].n * s.m * s.ncls >= 2**62:
+    if s.klass is not None and int(s.stride[0]) * s.trees[0].n * s.m * s.ncls >= 2**62:
         return None
-    return (s.spec * s.m + s.sa) * s.ncls + s.klass
+    key = s.spec * s.m  # the partition keys' radix: fits as they do
+    key += s.ks % s.m  # the SA code (a sub-search keeps no SA array: it is the partition key's remainder)
+    if s.klass is not None:
+        key *= s.ncls
+        key += s.klass
+    return key
 
 
 def descend(s: Search, open_vals: list[tuple[int, int]], depth: int, i: int) -> bool:
@@ -80,6 +86,7 @@ def descend(s: Search, open_vals: list[tuple[int, int]], depth: int, i: int) -> 
 
 
 def _try_merge(s: Search) -> Search | None:
+    """The sub-search over the merged cells, or ``None`` when they are not few enough."""
     t0 = time.perf_counter()
     s.merge_stats.checks += 1
     try:
@@ -87,9 +94,12 @@ def _try_merge(s: Search) -> Search | None:
         if key is None:
             return None
         codes, uniq = pd.factorize(key)  # merged cell numbers, in the order of their first cell
-        if uniq.size > KEEP_SHARE * s.C:
+        n = uniq.size
+        del key, uniq  # the memory goes to the sub-search: a merge at 10M cells holds ~100 bytes a cell
+        if n > KEEP_SHARE * s.C:
             return None
-        return _sub_search(s, codes.astype(np.int64, copy=False), uniq.size)
+        codes = codes.astype(narrow_dtype(codes), copy=False)  # (the 64-bit numbers go)
+        return _sub_search(s, codes, n)
     finally:
         s.merge_stats.seconds += time.perf_counter() - t0
 
@@ -106,9 +116,11 @@ def _sub_search(s: Search, codes: np.ndarray, n: int) -> Search:
     spec = s.spec[first]
     # the leaf ids of a merged cell are its effective nodes (its Cut_spec image): the locked ones
     # hold every merged cell's node below them, as the parent's spec does
-    leaf = np.stack([(spec // s.stride[a]) % t.n for a, t in enumerate(s.trees)]) if s.d else s.leaf[:, :0]
-    sub.leaf = leaf.astype(s.leaf.dtype)
-    sub.sa, sub.spec, sub.ks = s.sa[first], spec, s.ks[first]
+    small = all(t.n < 2**15 for t in s.trees)  # node ids in 16 bits: 12 bytes a cell less with 6 QIs
+    sub.leaf = np.empty((s.d, n), dtype=np.int16 if small else s.leaf.dtype)
+    for a, t in enumerate(s.trees):
+        sub.leaf[a] = (spec // s.stride[a]) % t.n
+    sub.sa, sub.spec, sub.ks = s.sa[:0], spec, s.ks[first]  # (the SA code: ks % m)
     sub.cnt = np.bincount(codes, weights=s.cnt, minlength=n).astype(np.int64)  # exact below 2**53 rows
     sub.klass = None if s.klass is None else s.klass[first]
     sub.C = n
