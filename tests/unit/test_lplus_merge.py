@@ -1,7 +1,7 @@
 """l+-Optimize's sub-searches over merged cells (ldiv_db/algorithms/lplus/merge.py) change the work per
 visit, never the search: with merging forced at every frame, the search visits the same cuts in the same
 order with the same costs and bounds, and returns the same result as without merging, for every allowed
-metric × scheme, top-h and a stop by time limit."""
+metric × scheme, in both cut spaces, with top-h, a warm start and a stop by time limit."""
 
 from __future__ import annotations
 

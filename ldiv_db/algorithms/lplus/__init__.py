@@ -24,6 +24,7 @@ from ...inputs import refuse_folded_sa
 from ...options import Option
 from ...privacy.l_plus import LPlus
 from ..base import Algorithm, AnonymizeRequest, Partitioning, stored_hierarchies
+from ..shared.memory import return_freed_memory
 from .engine import Search
 from .histogram import build, taxonomies
 from .problem import ALLOWED, INF, METRICS, SCHEMES, Metric, Order, Problem, Result, Scheme
@@ -109,6 +110,7 @@ class LPlusOptimize(Algorithm):
         # arrays, saved frames and node stacks) is freed first: it would sit beside the release's write
         decisions = search.apply(result.cut)
         del search
+        return_freed_memory()  # the search's freed blocks, before the write adds its own
         assignment, labels, summary = assign(request, decisions, result, h, hids)
         out = details(request, opts, result, h, hierarchies, summary)
         out["seconds_histogram"] = round(t_hist - t0, 4)
@@ -186,6 +188,7 @@ def _search(
         # the warm start's per-cell arrays go before the full-subtree search builds its own: both alive
         # were 2 × 35 MiB of cell orders alone at 1M rows
         del fd
+        return_freed_memory()
     left = None if time_limit is None else max(0.0, time_limit - (time.perf_counter() - t_hist))
     search = Search(
         problem,
