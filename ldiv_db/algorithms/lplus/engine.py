@@ -564,6 +564,8 @@ class Search:
             top=top,
             timed_out=timed_out,
             sub_searches=self.merge_stats.merges,
+            merge_counts=self.merge_stats.checks,
+            merge_seconds=self.merge_stats.seconds,
         )
 
     # ------------------------------------------------------------------ the release

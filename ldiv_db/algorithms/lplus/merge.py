@@ -95,7 +95,7 @@ def _try_merge(s: Search) -> Search | None:
             return None
         codes, uniq = pd.factorize(key)  # merged cell numbers, in the order of their first cell
         n = uniq.size
-        del key, uniq  # the memory goes to the sub-search: a merge at 10M cells holds ~100 bytes a cell
+        del key, uniq  # freed before the sub-search's arrays are built
         if n > KEEP_SHARE * s.C:
             return None
         codes = codes.astype(narrow_dtype(codes), copy=False)  # (the 64-bit numbers go)

@@ -92,5 +92,7 @@ def details(
         "sa_suppressed_rows": int(summary["sa_suppressed"]),
         "histogram_cells": len(h.frame),
         "sub_searches": result.sub_searches,
+        "merge_counts": result.merge_counts,
+        "seconds_merging": round(result.merge_seconds, 4),
     }
     return out
