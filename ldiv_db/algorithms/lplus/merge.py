@@ -37,7 +37,7 @@ if TYPE_CHECKING:
 CHECK_SHARE = 0.5
 #: ... and runs its subtree on them when they are at most this share of the search's cells
 KEEP_SHARE = 0.5
-#: no sub-search over fewer cells than this: below it a search's visits are already cheap
+#: a search (or sub-search) of fewer cells than this never merges: its visits are already cheap
 MIN_CELLS = 20_000
 #: re-evaluate a sub-search's root and compare it with the running totals (the tests set it)
 VERIFY = False
