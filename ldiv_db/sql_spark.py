@@ -17,7 +17,7 @@ transpiler does most of the work (``$name`` becomes Spark's ``:name`` marker, ``
 * ``rowid`` (Spark tables have none) is the column ``ldiv_rowid`` that ``ldiv load`` writes on Spark
   (0..n-1 in file order); the catalog hides it from the table's columns;
 * list functions: ``list_extract`` and ``l[i]`` with a computed ``i`` → ``element_at`` (1-based, as in
-  DuckDB), ``list_slice`` → ``slice``, ``list(x ORDER BY ...)`` → a sorted ``collect_list`` (keys in
+  DuckDB), ``list_slice`` and ``l[lo:hi]`` → ``slice``, ``list(x ORDER BY ...)`` → a sorted ``collect_list`` (keys in
   mixed directions through a comparator; a ``FILTER`` stays on the aggregate), ``len`` of a list →
   ``size``, ``list_sum`` → ``aggregate``; ``x = ANY(l)`` → ``array_contains(l, x)`` (sqlglot's
   ``exists(l, e -> x = e)`` runs its lambda per row: the check's worst groups' keys on a million rows took
@@ -144,6 +144,14 @@ def _rewrite(node: exp.Expression) -> exp.Expression:
         return col
     if isinstance(node, exp.Bracket) and len(node.expressions) == 1:
         (idx,) = node.expressions  # DuckDB's list[i] is 1-based; sqlglot shifts only literal indices
+        if isinstance(idx, exp.Slice):  # list[lo:hi]: from lo to hi, both included (1-based)
+            lo = idx.this if idx.this is not None else exp.Literal.number(1)
+            hi = idx.expression
+            if hi is None:
+                return _fill("slice(ldiv_a, ldiv_lo, size(ldiv_a))", a=_sub(node.this), lo=_sub(lo))
+            return _fill(
+                "slice(ldiv_a, ldiv_lo, ldiv_hi - ldiv_lo + 1)", a=_sub(node.this), lo=_sub(lo), hi=_sub(hi)
+            )
         if not isinstance(idx, exp.Literal):
             return _func("element_at", _sub(node.this), _sub(idx))
     if name == "list_extract":
@@ -233,13 +241,33 @@ def spark_next_id(sql: str) -> tuple[str, str]:
     return tree.sql(dialect="spark"), m.group(1)
 
 
+def _overwrite_from_itself(tree: exp.Insert, scratch: str) -> list[str] | None:
+    """``INSERT OVERWRITE TABLE t SELECT ... FROM t ...``: Spark refuses to overwrite a table its query
+    reads, so the query's rows go to ``scratch`` first (None when the query does not read ``t``)."""
+    target = tree.this
+    key = (target.db.lower(), target.name.lower())
+    query = tree.expression
+    if query is None or not any((t.db.lower(), t.name.lower()) == key for t in query.find_all(exp.Table)):
+        return None
+    name = target.sql(dialect="spark")
+    return [
+        f"DROP TABLE IF EXISTS {scratch}",
+        f"CREATE TABLE {scratch} AS {query.sql(dialect='spark')}",
+        f"INSERT OVERWRITE TABLE {name} SELECT * FROM {scratch}",  # noqa: S608
+        f"DROP TABLE IF EXISTS {scratch}",
+    ]
+
+
 def emulate_dml(sql: str, columns: Callable[[str], list[str]], scratch: str) -> list[str] | None:
     """``UPDATE``/``DELETE`` on a Spark table without row-level operations (plain Parquet tables, such as
     the ``ldiv`` audit tables): the table's new content is built in ``scratch`` (a ``schema.table`` name
     of the work schema) and written back with ``INSERT OVERWRITE``. ``columns(table)`` gives the table's
-    columns in order. None when ``sql`` is neither. The rewrite is not atomic: the audit tables are
+    columns in order. An ``INSERT OVERWRITE`` that reads its own target goes through ``scratch`` the same
+    way. None when ``sql`` is none of these. The rewrite is not atomic: the audit tables are
     small, and an interrupted rewrite of one leaves ``scratch`` holding the new content."""
     tree = sqlglot.parse_one(sql, read="spark")
+    if isinstance(tree, exp.Insert) and tree.args.get("overwrite") and isinstance(tree.this, exp.Table):
+        return _overwrite_from_itself(tree, scratch)
     if not isinstance(tree, (exp.Update, exp.Delete)):
         return None
     table = tree.this

@@ -290,7 +290,8 @@ class SparkDatabase(Database):
         used = {k: v for k, v in params.items() if f":{k}" in sql}
         try:
             dml = None
-            if _LEADING_COMMENTS.sub("", sql)[:6].upper() in ("UPDATE", "DELETE"):
+            head = _LEADING_COMMENTS.sub("", sql)[:16].upper()
+            if head[:6] in ("UPDATE", "DELETE") or head == "INSERT OVERWRITE":
                 dml = emulate_dml(sql, self._columns, _spark_ref(self.work_table("ldiv_dml")))
             for stmt in dml or []:
                 self.spark.sql(stmt, args=(used or None) if ":" in stmt else None)

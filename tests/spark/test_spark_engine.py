@@ -113,6 +113,45 @@ def test_ids_from_the_largest_plus_one(db) -> None:  # type: ignore[no-untyped-d
     assert db.scalar(Query("t", "SELECT command FROM ldiv.run WHERE run_id = $i", {"i": ids[1]})) == "check"
 
 
+def test_list_slices_as_on_duckdb(db) -> None:  # type: ignore[no-untyped-def]
+    """DuckDB's ``l[lo:hi]`` (1-based, both ends included, an open end) on Spark gives DuckDB's lists."""
+    sql = (
+        "SELECT [1, 2, 3, 4, 5, 6, 7][2:5] AS a, [1, 2, 3][2:] AS b, [1, 2, 3][:2] AS c, "
+        "(SELECT list(x ORDER BY x DESC)[1:3] FROM range(10) AS t(x)) AS d, [1, 2][1:9] AS e"
+    )
+    with Database.open(":memory:", migrate=False) as duck:
+        want = duck.rows(Query("t", sql))
+    got = db.rows(Query("t", sql))
+    assert [tuple(list(v) for v in r) for r in got] == [tuple(list(v) for v in r) for r in want]
+    assert want == [([2, 3, 4, 5], [2, 3], [1, 2], [9, 8, 7], [1, 2])]
+
+
+def test_stream_state_is_saved_by_name_and_replaced(db) -> None:  # type: ignore[no-untyped-def]
+    """``decomposition/stream_save.sql`` (an upsert on DuckDB and PostgreSQL): on Spark the table is
+    rewritten without the name's row plus the new one, through a scratch table."""
+
+    def save(name: str, releases: int) -> None:
+        params = {
+            "name": name,
+            "source": "main.s",
+            "config": '{"a": 1}',
+            "releases": releases,
+            "first_release": 1,
+            "next_key": 10 * releases,
+            "retained": "ldiv.r",
+        }
+        db.run(render("decomposition/stream_save.sql", params))
+
+    save("main.one", 1)
+    save("main.two", 1)
+    save("main.one", 2)
+    rows = db.rows(
+        Query("t", "SELECT name, releases, next_key FROM ldiv.stream WHERE name LIKE 'main.%' ORDER BY name")
+    )
+    assert rows == [("main.one", 2, 20), ("main.two", 1, 10)]
+    db.run(Query("t", "DELETE FROM ldiv.stream WHERE name IN ('main.one', 'main.two')"))
+
+
 def test_work_tables_live_in_their_own_schema_and_go(spark_session, spark_url) -> None:  # type: ignore[no-untyped-def]
     with Database.open(spark_url) as d:
         ref = d.work_table("wk x's")

@@ -37,7 +37,7 @@ CASES = {
     "catalog/sa_spellings.sql": Case(_cols),
     "catalog/row_count.sql": Case(lambda env: {"source": env.source}),
     "catalog/all_rows.sql": Case(lambda env: {"source": env.source}),
-    "catalog/create_schema.sql": Case(lambda env: {"schema": Ident("sch'ema")}),
+    "catalog/create_schema.sql": Case(lambda env: {"schema": Ident(env.catalog_name("sch'ema"))}),
     "catalog/create_columns.sql": Case(
         lambda env: {"target": env.work("created"), "columns": _COLUMNS},
         prepare=lambda env: env.db.con.execute(f"DROP TABLE IF EXISTS {env.work('created').sql()}"),

@@ -19,10 +19,23 @@ PUB = [Ident("it's"), Ident('a"b'), Ident("Zip Code"), Ident("select"), Ident("g
 PUB_SLOTS = [Ident(f"c{i}") for i in range(1, 6)]
 ALL_SLOTS = [Ident(f"c{i}") for i in range(1, 8)]
 GROUP = Ident("group id")
-QID = TableRef("rel it's_qid", "main")
-SAT = TableRef("rel it's_sa", "main")
-MARG = TableRef("rel it's_marginals", "main")
-RETAINED = TableRef("retained:main.rel it's", "ldiv")
+
+
+def _qid(env: HostileEnv) -> TableRef:
+    """The release's tables: hostile names (the engine's catalog spelling, harness.HostileEnv.named)."""
+    return env.named("rel it's_qid")
+
+
+def _sat(env: HostileEnv) -> TableRef:
+    return env.named("rel it's_sa")
+
+
+def _marg(env: HostileEnv) -> TableRef:
+    return env.named("rel it's_marginals")
+
+
+def _retained(env: HostileEnv) -> TableRef:
+    return env.named("retained:main.rel it's", "ldiv")
 
 
 def _columns(env: HostileEnv) -> list[Ident]:
@@ -76,26 +89,25 @@ def _written(env: HostileEnv) -> None:
     con = env.db.con
     con.execute("CREATE SCHEMA IF NOT EXISTS ldiv")
     con.execute(
-        f'CREATE OR REPLACE TABLE {QID.sql()} AS SELECT c1 AS "it\'s", c2 AS "a""b", c3 AS "Zip Code", '
+        f'CREATE OR REPLACE TABLE {_qid(env).sql()} AS SELECT c1 AS "it\'s", c2 AS "a""b", c3 AS "Zip Code", '
         f'c4 AS "select", c5 AS "group", a.gid AS "group id" FROM {pool.sql()} p JOIN {asg.sql()} a USING (rk)'
     )
     con.execute(
-        f'CREATE OR REPLACE TABLE {SAT.sql()} AS SELECT gid AS "group id", s1 AS "ünï", s2 AS "order" FROM {sa_rows.sql()}'
+        f'CREATE OR REPLACE TABLE {_sat(env).sql()} AS SELECT gid AS "group id", s1 AS "ünï", s2 AS "order" FROM {sa_rows.sql()}'
     )
     con.execute(
-        f'CREATE OR REPLACE TABLE {MARG.sql()} AS SELECT c6 AS "ünï", c7 AS "order" FROM {pool.sql()} p '
+        f'CREATE OR REPLACE TABLE {_marg(env).sql()} AS SELECT c6 AS "ünï", c7 AS "order" FROM {pool.sql()} p '
         f"JOIN {asg.sql()} a USING (rk)"
     )
     con.execute(
-        f"CREATE OR REPLACE TABLE {RETAINED.sql()} AS SELECT rk, arrived, 0 AS starvation, c1, c2, c3, c4, c5, c6, c7 "
+        f"CREATE OR REPLACE TABLE {_retained(env).sql()} AS SELECT rk, arrived, 0 AS starvation, c1, c2, c3, c4, c5, c6, c7 "
         f"FROM {pool.sql()} WHERE rk >= 11"
     )
 
 
-def _drop(*refs: TableRef) -> Any:
+def _drop(name: str, schema: str = "main") -> Any:
     def prepare(env: HostileEnv) -> None:
-        for ref in refs:
-            env.db.con.execute(f"DROP TABLE IF EXISTS {ref.sql()}")
+        env.db.con.execute(f"DROP TABLE IF EXISTS {env.named(name, schema).sql()}")
 
     return prepare
 
@@ -103,16 +115,16 @@ def _drop(*refs: TableRef) -> Any:
 def _reconcile_ctx(env: HostileEnv) -> dict[str, Any]:
     _written(env)
     prev = env.work("dec prev marginals")
-    env.run("decomposition/copy.sql", target=prev, source=MARG)
+    env.run("decomposition/copy.sql", target=prev, source=_marg(env))
     prev_qid = env.work("dec prev qid")
-    env.run("decomposition/copy.sql", target=prev_qid, source=QID)
+    env.run("decomposition/copy.sql", target=prev_qid, source=_qid(env))
     return {
         "pool": _pool(env),
         "assignment": _assignment(env),
-        "retained": RETAINED,
-        "qid": QID,
-        "sa_table": SAT,
-        "marginals": MARG,
+        "retained": _retained(env),
+        "qid": _qid(env),
+        "sa_table": _sat(env),
+        "marginals": _marg(env),
         "previous_qid": prev_qid,
         "previous_marginals": prev,
         "noise": _noise(env),
@@ -126,7 +138,7 @@ def _channel_ctx(env: HostileEnv) -> dict[str, Any]:
     _written(env)
     return {
         "assignment": _assignment(env),
-        "previous_sa": SAT,
+        "previous_sa": _sat(env),
         "sa_rows": _sa_rows(env),
         "group_column": GROUP,
         "sa": SA,
@@ -138,7 +150,7 @@ def _write_ctx(env: HostileEnv, with_previous: bool) -> dict[str, Any]:
     if with_previous:
         _written(env)
         prev = env.work("dec prev")
-        env.run("decomposition/copy.sql", target=prev, source=MARG)
+        env.run("decomposition/copy.sql", target=prev, source=_marg(env))
     return {"previous": prev}
 
 
@@ -148,7 +160,7 @@ CASES = {
             "target": env.work("dec pool 2"),
             "source": env.source,
             "columns": _columns(env),
-            "retained": (_written(env), RETAINED)[1],
+            "retained": (_written(env), _retained(env))[1],
         },
         {"offset": 100, "release": 2},
     ),
@@ -159,7 +171,7 @@ CASES = {
     "decomposition/copy.sql": Case(lambda env: {"target": env.work("dec copy"), "source": env.source}),
     "decomposition/write_qid.sql": Case(
         lambda env: {
-            "output": TableRef("out it's_qid", "main"),
+            "output": env.named("out it's_qid", "main"),
             "previous": None,
             "pool": _pool(env),
             "assignment": _assignment(env),
@@ -167,38 +179,38 @@ CASES = {
             "slots": PUB_SLOTS,
             "group_column": GROUP,
         },
-        prepare=_drop(TableRef("out it's_qid", "main")),
+        prepare=_drop("out it's_qid", "main"),
     ),
     "decomposition/write_sa.sql": Case(
         lambda env: {
-            "output": TableRef("out it's_sa", "main"),
-            "previous": (_written(env), SAT)[1],
+            "output": env.named("out it's_sa", "main"),
+            "previous": (_written(env), _sat(env))[1],
             "sa_rows": _sa_rows(env),
             "sa": SA,
             "group_column": GROUP,
         },
-        prepare=_drop(TableRef("out it's_sa", "main")),
+        prepare=_drop("out it's_sa", "main"),
     ),
     "decomposition/write_marginals.sql": Case(
         lambda env: {
-            "output": TableRef("out it's_marginals", "main"),
+            "output": env.named("out it's_marginals", "main"),
             **_write_ctx(env, True),
             "pool": _pool(env),
             "assignment": _assignment(env),
             "sa": SA,
             "slots": SA_SLOTS,
         },
-        prepare=_drop(TableRef("out it's_marginals", "main")),
+        prepare=_drop("out it's_marginals", "main"),
     ),
     "decomposition/write_retained.sql": Case(
         lambda env: {
-            "target": TableRef("retained:main.out it's", "ldiv"),
+            "target": env.named("retained:main.out it's", "ldiv"),
             "pool": _pool(env),
             "assignment": _assignment(env),
             "slots": ALL_SLOTS,
         },
         {"release": 1},
-        prepare=_drop(TableRef("retained:main.out it's", "ldiv")),
+        prepare=_drop("retained:main.out it's", "ldiv"),
     ),
     "decomposition/stream_rows.sql": Case(
         lambda env: {"source": env.source},
@@ -227,22 +239,24 @@ CASES = {
         {"name": "main.rel it's", "release": 1, "first_release": None, "sa_names": ["ünï", "order"]},
     ),
     "decomposition/diverse.sql": Case(
-        lambda env: {"target": (_written(env), SAT)[1], "group_column": GROUP, "sa": SA}, {"ls": [3, 2]}
+        lambda env: {"target": (_written(env), _sat(env))[1], "group_column": GROUP, "sa": SA}, {"ls": [3, 2]}
     ),
     "decomposition/channel.sql": Case(
         _channel_ctx, {"name": "main.rel it's", "first_release": 1, "previous_id": 1}
     ),
     "decomposition/history.sql": Case(lambda env: {}, {"name": "main.rel it's", "first_release": 1}),
-    "decomposition/waiting.sql": Case(lambda env: {"retained": (_written(env), RETAINED)[1]}),
+    "decomposition/waiting.sql": Case(lambda env: {"retained": (_written(env), _retained(env))[1]}),
     "decomposition/previous_sa.sql": Case(
-        lambda env: {"source": (_written(env), SAT)[1], "group_column": GROUP, "sa": SA}
+        lambda env: {"source": (_written(env), _sat(env))[1], "group_column": GROUP, "sa": SA}
     ),
-    "decomposition/previous_marginals.sql": Case(lambda env: {"source": (_written(env), MARG)[1], "sa": SA}),
+    "decomposition/previous_marginals.sql": Case(
+        lambda env: {"source": (_written(env), _marg(env))[1], "sa": SA}
+    ),
 }
 
 
 def _keys_table(env: HostileEnv) -> TableRef:
-    target = TableRef("keys:main.rel it's", "ldiv")
+    target = env.named("keys:main.rel it's", "ldiv")
     env.db.con.execute("CREATE SCHEMA IF NOT EXISTS ldiv")
     env.db.con.execute(f"DROP TABLE IF EXISTS {target.sql()}")
     env.run(

@@ -12,9 +12,11 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+import pandas as pd
+
 from fixtures.hostile import HIERARCHIES, HOSTILE_TABLE
 from ldiv_db.db import Database
-from ldiv_db.render import TableRef, quote
+from ldiv_db.render import Query, TableRef, quote
 
 from .harness import Case, HostileEnv
 
@@ -30,7 +32,6 @@ def store_arx_rows(db: Database, table_name: str, column_name: str, rows: Sequen
     order; node ids are preorder, ``last_leaf`` is the last id of the subtree, lo/hi are the numeric range
     of the leaves below when every leaf is a number.
     """
-    con = db.con
     parent: dict[str, str | None] = {}
     children: dict[str, list[str]] = {}
     for row in rows:
@@ -69,48 +70,77 @@ def store_arx_rows(db: Database, table_name: str, column_name: str, rows: Sequen
         last[v] = ids[v] if not kids else max(last[c] for c in kids)
     numeric = all(_NUMBER.match(x) for x in leaves_of[roots[0]])
 
-    hid_rows = con.execute(
-        "SELECT hierarchy_id FROM ldiv.hierarchy WHERE table_name = ? AND column_name = ?",
-        [table_name, column_name],
-    ).fetchall()
-    for (old,) in hid_rows:
-        con.execute("DELETE FROM ldiv.hierarchy_level WHERE hierarchy_id = ?", [old])
-        con.execute("DELETE FROM ldiv.hierarchy_node WHERE hierarchy_id = ?", [old])
-        con.execute("DELETE FROM ldiv.hierarchy WHERE hierarchy_id = ?", [old])
-    hid = int(
-        con.execute(
-            "INSERT INTO ldiv.hierarchy (hierarchy_id, table_name, column_name, kind, height, leaves, nodes, source) "
-            "VALUES (nextval('ldiv.hierarchy_seq'), ?, ?, 'imported', ?, ?, ?, 'test') RETURNING hierarchy_id",
-            [table_name, column_name, max(len(r) for r in rows), len(leaves_of[roots[0]]), len(order)],
-        ).fetchone()[0]  # type: ignore[index]
+    ids_of = Query(
+        "test: stored hierarchies",
+        "SELECT hierarchy_id FROM ldiv.hierarchy WHERE table_name = $t AND column_name = $c",
+        {"t": table_name, "c": column_name},
     )
-    con.executemany(
-        "INSERT INTO ldiv.hierarchy_node VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        [
-            [
-                hid,
-                ids[v],
-                v,
-                ids[p] if (p := parent[v]) is not None else None,
-                depth[v],
-                height[v],
-                len(leaves_of[v]),
-                last[v],
-                min(float(x) for x in leaves_of[v]) if numeric else None,
-                max(float(x) for x in leaves_of[v]) if numeric else None,
-            ]
-            for v in order
-        ],
-    )
+    for (old,) in db.rows(ids_of):
+        for part in ("hierarchy_level", "hierarchy_node", "hierarchy"):
+            db.run(
+                Query(
+                    "test: forget hierarchy", f"DELETE FROM ldiv.{part} WHERE hierarchy_id = $h", {"h": old}
+                )
+            )
     levels = max(len(r) for r in rows)
-    con.executemany(
-        "INSERT INTO ldiv.hierarchy_level VALUES (?, ?, ?, ?)",
-        [[hid, r[0], k, r[min(k, len(r) - 1)]] for r in rows for k in range(levels)],
+    hid = int(
+        db.scalar(
+            Query(
+                "test: store hierarchy",
+                "INSERT INTO ldiv.hierarchy (hierarchy_id, table_name, column_name, kind, height, leaves, nodes, "
+                "source) VALUES (nextval('ldiv.hierarchy_seq'), $t, $c, 'imported', $height, $leaves, $nodes, "
+                "'test') RETURNING hierarchy_id",
+                {
+                    "t": table_name,
+                    "c": column_name,
+                    "height": levels,
+                    "leaves": len(leaves_of[roots[0]]),
+                    "nodes": len(order),
+                },
+            )
+        )
+    )
+    nodes = pd.DataFrame(
+        {
+            "hierarchy_id": [hid] * len(order),
+            "node_id": [ids[v] for v in order],
+            "label": order,
+            "parent_id": pd.array([ids[p] if (p := parent[v]) is not None else None for v in order], "Int64"),
+            "depth": [depth[v] for v in order],
+            "height": [height[v] for v in order],
+            "n_leaves": [len(leaves_of[v]) for v in order],
+            "last_leaf": [last[v] for v in order],
+            "lo": pd.array(
+                [min(float(x) for x in leaves_of[v]) if numeric else None for v in order], "Float64"
+            ),
+            "hi": pd.array(
+                [max(float(x) for x in leaves_of[v]) if numeric else None for v in order], "Float64"
+            ),
+        }
+    )
+    db.insert_frame(TableRef("hierarchy_node", "ldiv"), nodes)
+    level_rows = [(r[0], k, r[min(k, len(r) - 1)]) for r in rows for k in range(levels)]
+    db.insert_frame(
+        TableRef("hierarchy_level", "ldiv"),
+        pd.DataFrame(
+            {
+                "hierarchy_id": [hid] * len(level_rows),
+                "leaf": [r[0] for r in level_rows],
+                "level": [r[1] for r in level_rows],
+                "label": [r[2] for r in level_rows],
+            }
+        ),
     )
     return hid
 
 
-RELEASE = TableRef('rel\'ease "x"', "main")
+RELEASE = 'rel\'ease "x"'
+
+
+def _release(env: HostileEnv) -> TableRef:
+    """The release the metrics read (a hostile name, in the engine's catalog spelling)."""
+    return env.named(RELEASE)
+
 
 # Labels per group (1, 2, 3) for the QIs it's, a"b (numeric), Zip Code, select; SA ünï kept.
 _GROUP_LABELS: dict[int, tuple[str, str, str, str]] = {
@@ -124,20 +154,29 @@ def _prepare_release(env: HostileEnv) -> None:
     db = env.db
     for column, rows in HIERARCHIES.items():
         store_arx_rows(db, env.table.name, column, rows)
-    db.con.execute(
-        f"CREATE OR REPLACE TABLE {RELEASE.sql()} ("
-        + ", ".join(f"{quote(c.name)} VARCHAR" for c in env.qi)
-        + f", {quote(env.sa.name)} VARCHAR, {quote(env.group.name)} BIGINT, {quote(env.klass.name)} VARCHAR)"
+    release = _release(env)
+    db.run(
+        Query(
+            "test: release table",
+            f"CREATE OR REPLACE TABLE {release.sql()} ("
+            + ", ".join(f"{quote(c.name)} VARCHAR" for c in env.qi)
+            + f", {quote(env.sa.name)} VARCHAR, {quote(env.group.name)} BIGINT, {quote(env.klass.name)} VARCHAR)",
+        )
     )
-    src = db.con.execute(
-        f"SELECT {quote(env.sa.name)}, {quote(env.group.name)}, {quote(env.klass.name)} FROM {env.source.sql()}"
-    ).fetchall()
+    src = db.rows(
+        Query(
+            "test: source rows",
+            f"SELECT {quote(env.sa.name)}, {quote(env.group.name)}, {quote(env.klass.name)} "
+            f"FROM {env.source.sql()} ORDER BY rowid",
+        )
+    )
     out: list[list[Any]] = []
     for i, (sa, g, k) in enumerate(src):
         if i == 0:
             continue  # deleted by suppression
         out.append([*_GROUP_LABELS[g], None if i == 1 else sa, g, k])
-    db.con.executemany(f"INSERT INTO {RELEASE.sql()} VALUES (?, ?, ?, ?, ?, ?, ?)", out)
+    names = [*(c.name for c in env.qi), env.sa.name, env.group.name, env.klass.name]
+    db.insert_frame(release, pd.DataFrame(out, columns=names))
     t = _tables(env)
     env.run(
         "metrics/attributes.sql",
@@ -160,7 +199,7 @@ def _prepare_release(env: HostileEnv) -> None:
         target=t["labels"],
         attrs=t["attrs"],
         domain=t["domain"],
-        release=RELEASE,
+        release=_release(env),
         rqi=env.qi,
     )
     env.run("metrics/cover.sql", target=t["cover"], labels=t["labels"], domain=t["domain"])
@@ -178,7 +217,7 @@ def _ctx(**extra: Any) -> Any:
         t = _tables(env)
         base: dict[str, Any] = {
             "source": env.source,
-            "release": RELEASE,
+            "release": _release(env),
             "qi": env.qi,
             "rqi": env.qi,
             "sa": [env.sa],

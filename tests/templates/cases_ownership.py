@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-from ldiv_db.render import TableRef
-
 from .harness import Case, HostileEnv
 
+VICTIM = "drop me it's"
 WHERE = {"schema": "main", "name": "select"}
 
 
 def _victim(env: HostileEnv) -> None:
-    env.db.con.execute('CREATE OR REPLACE TABLE "drop me it\'s" AS SELECT 1 AS x')
+    env.db.con.execute(f"CREATE OR REPLACE TABLE {env.named(VICTIM).sql()} AS SELECT 1 AS x")
 
 
 RECORD = {
@@ -32,7 +31,5 @@ CASES = {
     "ownership/release_tables.sql": Case(lambda env: {}, {"release_schema": "main", "release_name": "x"}),
     "ownership/forget.sql": Case(lambda env: {}, WHERE),
     "ownership/record.sql": Case(lambda env: {}, RECORD),
-    "ownership/drop_table.sql": Case(
-        lambda env: {"target": TableRef("drop me it's", "main")}, prepare=_victim
-    ),
+    "ownership/drop_table.sql": Case(lambda env: {"target": env.named(VICTIM)}, prepare=_victim),
 }

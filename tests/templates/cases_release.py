@@ -8,16 +8,30 @@ from typing import Any
 
 from ldiv_db.render import Ident, TableRef
 
-from .harness import Case, HostileEnv
+from .harness import Case, HostileEnv, make_env
 
 KINDS = ["hierarchy", "numeric", "flat", "flat"]
 PAPER_CSV = Path(__file__).resolve().parents[2] / "fixtures" / "papers" / "bsgi_table1.csv"
 PARQUET = Path(tempfile.gettempdir()) / "ldiv_template_case.parquet"
 
 
+LOADED = "loaded it's"
+
+
+def _drop_loaded(env: HostileEnv) -> None:
+    env.db.con.execute(f"DROP TABLE IF EXISTS {env.named(LOADED).sql()}")
+
+
 def _parquet(env: HostileEnv) -> None:
-    env.db.con.execute('DROP TABLE IF EXISTS "loaded it\'s"')
-    env.db.con.execute('COPY (SELECT * FROM main."select") TO $p (FORMAT parquet)', {"p": str(PARQUET)})
+    """The file is the hostile fixture written by an embedded database (whatever engine the case runs on)."""
+    _drop_loaded(env)
+    writer = make_env()
+    try:
+        writer.db.con.execute(
+            'COPY (SELECT * FROM main."select") TO $p (FORMAT parquet)', {"p": str(PARQUET)}
+        )
+    finally:
+        writer.db.close()
 
 
 def _assignment(env: HostileEnv) -> TableRef:
@@ -49,7 +63,7 @@ def _row_labels(env: HostileEnv) -> TableRef:
 
 
 def _out(env: HostileEnv) -> TableRef:
-    return TableRef("out it's", "main")
+    return env.named("out it's")
 
 
 def _write_ctx(env: HostileEnv) -> dict[str, Any]:
@@ -199,14 +213,16 @@ CASES = {
     "catalog/hierarchies_of.sql": Case(lambda env: {}, {"table_name": "main.select"}),
     "catalog/sa_counts.sql": Case(lambda env: {"source": env.source, "sa": env.sa}),
     "catalog/load_csv.sql": Case(
-        lambda env: {"target": TableRef("loaded it's", "main")},
+        lambda env: {"target": env.named(LOADED)},
         {"path": str(PAPER_CSV), "sep": ";"},
-        prepare=lambda env: env.db.con.execute('DROP TABLE IF EXISTS "loaded it\'s"'),
+        prepare=_drop_loaded,
+        load_file=True,
     ),
     "catalog/load_parquet.sql": Case(
-        lambda env: {"target": TableRef("loaded it's", "main")},
+        lambda env: {"target": env.named(LOADED)},
         {"path": str(PARQUET)},
         prepare=_parquet,
+        load_file=True,
     ),
 }
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -44,6 +45,17 @@ class HostileEnv:
     def klass(self) -> Ident:
         return Ident(HOSTILE_CLASS)
 
+    def catalog_name(self, name: str) -> str:
+        """A case's (non-work) table or schema name: the hostile name as given, except on an engine whose
+        catalog takes letters, digits and ``_`` only (Spark: README, "Limits on Spark"), where other
+        characters become ``_``. Column names stay hostile on every engine."""
+        if self.db.dialect == "spark":
+            return re.sub(r"[^A-Za-z0-9_]", "_", name).lower()
+        return name
+
+    def named(self, name: str, schema: str = "main") -> TableRef:
+        return TableRef(self.catalog_name(name), schema)
+
     def work(self, name: str) -> TableRef:
         # hostile work-table names too
         return self.db.work_table(f"wk {name}'s")
@@ -54,6 +66,13 @@ class HostileEnv:
     def run_query(self, q: Query) -> None:
         self.db.run(q)
 
+    def execute(self, case: Case, q: Query, ctx: dict[str, Any]) -> None:
+        """Run a statement the way ldiv_db runs it (a file-reading template through ``load_file``)."""
+        if case.load_file:
+            self.db.load_file(q, ctx["target"])
+        else:
+            self.db.run(q)
+
 
 @dataclass
 class Case:
@@ -61,6 +80,9 @@ class Case:
     params: dict[str, Any] = field(default_factory=dict)
     prepare: Callable[[HostileEnv], None] | None = None
     execute: bool = True
+    # a file-reading template: ``ldiv load`` runs it through ``Database.load_file`` (DuckDB reads the
+    # file, then the table reaches the engine), so the tests run it that way on every engine
+    load_file: bool = False
 
 
 def make_env() -> HostileEnv:

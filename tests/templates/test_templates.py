@@ -74,4 +74,4 @@ def test_template(name: str, env) -> None:  # type: ignore[no-untyped-def]
     if case.execute:
         if case.prepare:
             case.prepare(env)
-        env.db.run(q)
+        env.execute(case, q, ctx)

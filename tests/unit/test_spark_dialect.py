@@ -99,3 +99,26 @@ def test_equal_to_any_of_a_list_is_array_contains() -> None:
     assert "ARRAY_CONTAINS(:gids, gid)" in sql and "ARRAY_CONTAINS(ARRAY(1, 2), s)" in sql
     assert "EXISTS" not in sql.upper() and "->" not in sql
     assert sqlglot.parse_one(sql, read="spark") is not None
+
+
+def test_list_slices_become_slice_with_a_length() -> None:
+    (sql,) = translate("SELECT l[2:5] AS a, l[3:] AS b FROM t", "spark")
+    assert sql.count("SLICE(") == 2 and "ELEMENT_AT" not in sql
+    assert "(5) - (2) + 1" in sql and "SIZE((l))" in sql
+    assert sqlglot.parse_one(sql, read="spark") is not None
+
+
+def test_an_overwrite_that_reads_its_target_goes_through_the_scratch_table() -> None:
+    from ldiv_db.sql_spark import emulate_dml
+
+    def no_columns(table: str) -> list[str]:
+        raise AssertionError("an overwrite needs no column list")
+
+    out = emulate_dml(
+        "INSERT OVERWRITE TABLE ldiv.stream SELECT * FROM ldiv.stream WHERE name <> :n UNION ALL SELECT :n",
+        no_columns,
+        "w.scratch",
+    )
+    assert out is not None and [s.split()[0] for s in out] == ["DROP", "CREATE", "INSERT", "DROP"]
+    assert "ldiv.stream" in out[1] and out[2] == "INSERT OVERWRITE TABLE ldiv.stream SELECT * FROM w.scratch"
+    assert emulate_dml("INSERT OVERWRITE TABLE a.b SELECT * FROM a.c", no_columns, "w.scratch") is None
