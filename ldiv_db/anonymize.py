@@ -29,7 +29,7 @@ from .metrics.source_side import start_source_side
 from .options import parse_flag, parse_int, per_qi, validate
 from .pipeline import stream as streams
 from .pipeline.one_table import OneTable, Publishing
-from .pipeline.publish import Context, publish
+from .pipeline.publish import Context, publish, recover_tables
 from .pipeline.result import AnonymizeResult as AnonymizeResult  # the API's result type, re-exported
 from .pipeline.runs import recorded_run
 from .privacy import PrivacyModel
@@ -231,6 +231,7 @@ def _output(db: Database, inputs: Inputs, algo: Algorithm, output: str, replace:
         and (src.name.lower() == out.name.lower())
     ):
         raise BadInput(f"the output {output!r} is the source table", "choose another --output name")
+    recover_tables(db, (*algo.output_tables(out), *algo.private_tables(db, out)))
     ownership.check_release_targets(db, out, algo.output_tables(out), replace=replace)
     return out
 

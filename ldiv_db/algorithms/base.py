@@ -184,11 +184,9 @@ class StreamState:
     retained: TableRef
 
 
-def retained_ref(name: str) -> TableRef:
+def retained_ref(db: Database, name: str) -> TableRef:
     """The private table (schema ``ldiv``) of the rows a stream keeps back for a later release."""
-    from ..render import TableRef
-
-    return TableRef(f"retained:{name}", "ldiv")
+    return db.private_ref(f"retained:{name}")
 
 
 @dataclass(frozen=True)
@@ -256,6 +254,19 @@ class Release(ABC):
         release: while KL is solved); the pipeline takes the others."""
         return {}
 
+    def staged_tables(self) -> tuple[TableRef, ...]:
+        """The tables a release without transactions writes through staging tables (:meth:`stage`)."""
+        return (*self.tables, *self.private)
+
+    def unlink(self, db: Database, release_id: int) -> None:
+        """Remove what :meth:`link` wrote besides ``ldiv.release_row`` (a staged release that failed before
+        its record, or one killed there)."""
+        return None
+
+    def after_record(self, db: Database, replace: bool) -> None:
+        """A staged release, once recorded: what a transaction would have written with the tables."""
+        return None
+
     def stage(self, tables: Mapping[TableRef, TableRef]) -> None:
         """From now on write, reconcile, verify and check the promises on the table each published table
         maps to (an engine without transactions publishes through staging tables renamed afterwards,
@@ -312,3 +323,7 @@ class Algorithm(ABC):
     def output_tables(self, out: TableRef) -> tuple[TableRef, ...]:
         """The tables a release named ``out`` writes (checked by ldiv_db/ownership.py before the run)."""
         return (out,)
+
+    def private_tables(self, db: Database, out: TableRef) -> tuple[TableRef, ...]:
+        """ldiv_db's own tables (schema ``ldiv``) that releases named ``out`` keep between releases."""
+        return ()

@@ -558,6 +558,11 @@ class Database:
     def _temp_ref(self, name: str) -> TableRef:
         return TableRef(name, "main", "temp")
 
+    def private_ref(self, name: str) -> TableRef:
+        """ldiv_db's own table ``name`` in the ``ldiv`` schema (a stream's kept-back rows, its row keys),
+        spelled as this engine's catalog accepts it (any name here)."""
+        return TableRef(name, "ldiv")
+
     def require(self, command: str, detail: str | None = None) -> None:
         """Refuse, with the reason, a command this engine cannot run (every command runs on DuckDB)."""
 

@@ -48,11 +48,20 @@ SCHEME = "spark://"
 # the algorithms whose every statement runs on Spark, each tested against DuckDB (tests/spark); the others
 # are refused before anything is written, with the reason
 ALGORITHMS = frozenset(
-    {"tp", "tp+", "mondrian", "hilbert", "bsgi", "lplus", "topdown", "full-domain", "optimal"}
+    {
+        "tp",
+        "tp+",
+        "mondrian",
+        "hilbert",
+        "bsgi",
+        "lplus",
+        "topdown",
+        "full-domain",
+        "optimal",
+        "decomposition",
+    }
 )
-REFUSED = {
-    "decomposition": "its releases are streams with private tables, which need transactions",
-}
+REFUSED: dict[str, str] = {}
 NOT_YET = "its templates are not all tested on Spark yet (README: Spark as an engine)"
 ROWID = "ldiv_rowid"  # the row id column of a table loaded on Spark (``rowid`` in the templates)
 _CONF: dict[str, str] = {}
@@ -509,6 +518,11 @@ class SparkDatabase(Database):
         if ref not in self._work_tables:
             self._work_tables.append(ref)
         return ref
+
+    def private_ref(self, name: str) -> TableRef:
+        """ldiv_db's own table ``name`` in ``ldiv``: letters, digits and ``_`` (``retained:main.out`` is
+        ``retained_main_out_`` and 8 hex digits of the name's hash), as Spark's catalog requires."""
+        return TableRef(_catalog_name(name), self.ldiv_schema)
 
     def drop_work_tables(self) -> None:
         if self.keep_work:

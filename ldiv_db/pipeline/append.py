@@ -13,7 +13,7 @@ from ..catalog import output_ref, require_row_ids, resolve_table
 from ..errors import BadInput, InternalError
 from ..progress import Progress
 from . import stream as streams
-from .publish import Context, publish
+from .publish import Context, publish, recover_tables
 from .runs import recorded_run
 
 if TYPE_CHECKING:
@@ -49,6 +49,7 @@ def append(
         )
     algo = _algorithm()
     tables = algo.output_tables(out)
+    recover_tables(db, (*tables, *algo.private_tables(db, out)))  # before the previous release is read
     ownership.check_release_targets(db, out, tables, replace=True)
     batch = resolve_table(db, source)
     require_row_ids(db, batch, "a release")

@@ -31,7 +31,7 @@ from typing import Any
 from .. import ownership
 from ..algorithms.base import Reconciled, Release, Verdict
 from ..db import Database
-from ..errors import BadInput, InternalError, PrivacyViolation
+from ..errors import InternalError, PrivacyViolation
 from ..progress import Progress
 from ..render import TableRef, render
 from . import stream as streams
@@ -132,35 +132,32 @@ def _staged(db: Database, release: Release, ctx: Context, continues: bool) -> tu
     rename; recorded last."""
     if not isinstance(db, StagingEngine):
         raise InternalError(f"the {db.dialect} engine has neither transactions nor staging renames")
-    if release.stream is not None or release.private:
-        raise BadInput(
-            f"{release.header.algorithm} releases (streams with private tables) need transactions, "
-            f"which the {db.dialect} engine lacks",
-            "publish them on a DuckDB file or a PostgreSQL database",
-        )
 
     def recorded(run_id: int) -> bool:
-        return bool(db.scalar(render("meta/run_recorded.sql", {"run_id": run_id})))
+        return _recorded(db, run_id)
 
-    for table in release.tables:  # a killed earlier publish first, so ownership sees the release it left
-        recover(db, table, recorded)
+    staged = release.staged_tables()
+    recover_tables(db, staged)  # a killed earlier publish first, so ownership sees the release it left
     ownership.check_may_replace(db, release.out, release.tables, replace=ctx.replace or continues)
     reserved = int(db.scalar(render("meta/next_release_id.sql")))
 
+    def unlink() -> None:
+        db.run(render("release/forget_rows.sql", {"release_id": reserved}))
+        release.unlink(db, reserved)
+
     def build(stages: Mapping[TableRef, TableRef]) -> tuple[int, Reconciled, Verdict]:
         release.stage(stages)
-        forget = render("release/forget_rows.sql", {"release_id": reserved})
         if int(db.scalar(render("release/orphan_rows.sql", {"release_id": reserved}))):
-            db.run(forget)  # the link of a run killed before its record
+            unlink()  # the link of a run killed before its record
         try:
             return _steps(db, release, ctx, reserved=reserved)
         except BaseException:
-            db.run(forget)
+            unlink()
             raise
 
     def record(built: tuple[int, Reconciled, Verdict]) -> tuple[int, Reconciled, Verdict]:
         release.stage({})
-        release_id = _record_release(db, release, ctx.run_id, built[1], built[2])
+        release_id = _record_release(db, release, ctx.run_id, built[1], built[2], replace=ctx.replace)
         if release_id != reserved:
             raise InternalError(
                 f"release id {release_id} differs from the reserved {reserved}: another process wrote "
@@ -168,14 +165,32 @@ def _staged(db: Database, release: Release, ctx: Context, continues: bool) -> tu
             )
         return built
 
-    return publish_staged(db, release.tables, ctx.run_id, build=build, record=record, recorded=recorded)
+    return publish_staged(db, staged, ctx.run_id, build=build, record=record, recorded=recorded)
 
 
-def _record_release(db: Database, release: Release, run_id: int, rec: Reconciled, verdict: Verdict) -> int:
-    """``ldiv.release``, the ownership of the release's tables, the supersede link and a stream's state."""
+def _recorded(db: Database, run_id: int) -> bool:
+    return bool(db.scalar(render("meta/run_recorded.sql", {"run_id": run_id})))
+
+
+def recover_tables(db: Database, tables: tuple[TableRef, ...]) -> None:
+    """On an engine without transactions: put back what a killed publish of ``tables`` left
+    (:func:`ldiv_db.pipeline.staged.recover`) — before the release's algorithm reads them (a stream's
+    next release reads its previous release and kept-back rows) and again before publishing."""
+    if db.transactional or not isinstance(db, StagingEngine):
+        return
+    for table in tables:
+        recover(db, table, lambda run_id: _recorded(db, run_id))
+
+
+def _record_release(
+    db: Database, release: Release, run_id: int, rec: Reconciled, verdict: Verdict, *, replace: bool = False
+) -> int:
+    """``ldiv.release``, the ownership of the release's tables, the supersede link and a stream's state
+    (staged: and what the release left for after its record, :meth:`Release.after_record`)."""
     release_id = _record(db, release, run_id, rec, verdict)
     ownership.record_release_tables(db, release.out, release_id, release.tables, release.fingerprints())
     db.run(render("meta/release_supersede.sql", {"name": release.header.name, "release_id": release_id}))
+    release.after_record(db, replace)
     if release.stream is not None:
         streams.save(db, release.header.name, release.stream, release_id)
     return release_id

@@ -35,7 +35,7 @@ def load(db: Database, name: str) -> StreamState | None:
         int(r["releases"]),
         int(r["first_release"]),
         int(r["next_key"]),
-        retained_ref(r["name"]),
+        retained_ref(db, r["name"]),
     )
 
 

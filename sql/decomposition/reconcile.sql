@@ -22,7 +22,14 @@ WITH pool AS (
     SELECT 0 AS n
 {% endif %}
 ), stream AS (
+{% if pending %}
+    -- staged: the stream's earlier rows (none for a first release: a replaced stream's are forgotten when
+    -- this one is recorded) and the new ones, waiting in pending
+    SELECT (SELECT count(*) FROM ldiv.stream_row WHERE name = $name AND $release > 1)
+         + (SELECT count(*) FROM {{ pending | table }}) AS n
+{% else %}
     SELECT count(*) AS n FROM ldiv.stream_row WHERE name = $name
+{% endif %}
 ), sizes AS (
     SELECT count(*) AS n FROM (
         SELECT g FROM (

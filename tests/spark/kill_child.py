@@ -6,7 +6,11 @@ a time): ``python -m tests.spark.kill_child URL STEP RUN`` prints one JSON line 
   dies at that step;
 * ``state``: the tables of schema main, the content of ``main.kill_out`` and the records;
 * ``recover``: :func:`ldiv_db.pipeline.staged.recover` for ``main.kill_out`` (a run is recorded when
-  ``main.kill_record`` holds it), then ``state``.
+  ``main.kill_record`` holds it), then ``state``;
+* a Decomposition+ stream ``main.kst`` (``python -m tests.spark.kill_child URL STEP RUN DIR``, the batch
+  files in DIR): ``stream-load`` loads the batches, ``stream-first`` publishes release 1 from batch 0,
+  ``stream-append`` appends batch RUN (with ``LDIV_KILL_AT`` set the process dies at that step),
+  ``stream-state`` prints what the stream keeps (:func:`_stream_state`).
 """
 
 from __future__ import annotations
@@ -33,6 +37,51 @@ def _state(db: Database) -> dict[str, object]:
     return {"tables": names, "content": content, "records": records}
 
 
+def _stream_state(db: Database) -> dict[str, object]:
+    from ldiv_db.algorithms.base import retained_ref
+    from ldiv_db.algorithms.decomposition.keys import keys_ref
+
+    def count(sql: str) -> int:
+        return int(db.scalar(Query("state", sql)))
+
+    names = [*db.table_names("main"), *db.table_names("ldiv")]  # type: ignore[attr-defined]
+    return {
+        "leftovers": sorted(n for n in names if "__ldiv_" in n),
+        "qid_rows": count("SELECT count(*) FROM main.kst_qid"),
+        "sa_rows": count("SELECT count(*) FROM main.kst_sa"),
+        "retained": count(f"SELECT count(*) FROM {retained_ref(db, 'main.kst').sql()}"),
+        "keys": count(f"SELECT count(*) FROM {keys_ref(db, 'main.kst').sql()}"),
+        "stream_rows": count("SELECT count(*) FROM ldiv.stream_row WHERE name = 'main.kst'"),
+        "stream": db.records(
+            Query("state", "SELECT releases, next_key FROM ldiv.stream WHERE name = 'main.kst'")
+        ),
+        "releases": count("SELECT count(*) FROM ldiv.release WHERE name = 'main.kst'"),
+        "release_rows": count("SELECT count(*) FROM ldiv.release_row"),
+        "noise": count("SELECT count(*) FROM ldiv.noise"),
+    }
+
+
+def stream_step(url: str, step: str, run: int, files: str) -> None:
+    import ldiv_db
+    from ldiv_db import api, taxonomy
+
+    with Database.open(url) as db:
+        if step == "stream-load":
+            for i in range(3):
+                ldiv_db.load(db, f"{files}/b{i}.csv", f"b{i}", sep=";")
+            taxonomy.import_hierarchy(db, "b0", "pay", f"{files}/pay.csv")
+            print(json.dumps({"loaded": True}), flush=True)
+            return
+        if step == "stream-first":
+            ldiv_db.anonymize(
+                db, "b0", ["zip", "age"], ["job", "pay"], algorithm="decomposition", l=[3, 3], output="kst",
+                starvation_threshold=1,
+            )  # fmt: skip
+        if step == "stream-append":
+            api.release_append(db, "kst", f"b{run}")
+        print(json.dumps(_stream_state(db), default=str), flush=True)
+
+
 def main(url: str, step: str, run: int) -> None:
     with Database.open(url) as db:
         db.run(Query("setup", f"CREATE TABLE IF NOT EXISTS {RECORD.sql()} (run BIGINT)"))
@@ -57,4 +106,7 @@ def main(url: str, step: str, run: int) -> None:
 
 
 if __name__ == "__main__":
-    main(sys.argv[1], sys.argv[2], int(sys.argv[3]))
+    if sys.argv[2].startswith("stream-"):
+        stream_step(sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4])
+    else:
+        main(sys.argv[1], sys.argv[2], int(sys.argv[3]))

@@ -74,7 +74,8 @@ def _numbers(d: dict[str, Any]) -> dict[str, float]:
 
 
 def test_every_algorithm_spark_runs_is_tested() -> None:
-    assert {a for a, _, _ in RUNS} == set(ALGORITHMS)
+    # Decomposition+ (three tables, a stream): tests/spark/test_spark_decomposition.py
+    assert {a for a, _, _ in RUNS} | {"decomposition"} == set(ALGORITHMS)
 
 
 @pytest.mark.parametrize("run", RUNS, ids=[f"{r[1]}-{r[0]}" for r in RUNS])
@@ -119,20 +120,6 @@ def test_a_second_release_replaces_the_first_through_staging(both) -> None:  # t
     assert [n for n in spark.table_names("main") if n.startswith("tp_again")] == ["tp_again"]  # type: ignore[attr-defined]
     supersedes = spark.scalar(Query("s", "SELECT count(*) FROM ldiv.release WHERE name = 'main.tp_again'"))
     assert supersedes == 2
-
-
-def test_refused_algorithms_say_why_and_write_nothing(both) -> None:  # type: ignore[no-untyped-def]
-    from ldiv_db.errors import BadInput
-
-    _, spark = both
-    before = spark.scalar(Query("n", "SELECT count(*) FROM ldiv.run"))
-    with pytest.raises(BadInput, match="does not run on the Spark engine") as info:
-        ldiv_db.anonymize(
-            spark, "tp_example4", TABLES["tp_example4"], "Disease", algorithm="decomposition", output="d", l=2
-        )
-    assert info.value.hint and "DuckDB" in info.value.hint
-    assert spark.scalar(Query("n", "SELECT count(*) FROM ldiv.run")) == before
-    assert not spark.exists(TableRef("d", "main"))
 
 
 def test_bsgi_in_parts_is_the_same_on_spark(both, monkeypatch) -> None:  # type: ignore[no-untyped-def]

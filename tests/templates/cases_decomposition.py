@@ -83,6 +83,16 @@ def _noise(env: HostileEnv) -> TableRef:
     return target
 
 
+def _pending(env: HostileEnv, filled: bool = False) -> TableRef:
+    """A staged release's new stream rows (empty, or the fixture's rows)."""
+    target = env.work("dec pending")
+    env.run("decomposition/stream_rows_table.sql", target=target)
+    if filled:
+        params = {"name": "main.rel it's", "offset": 0, "source_name": "main.select", "release": 1}
+        env.run("decomposition/stream_rows.sql", params, source=env.source, target=target)
+    return target
+
+
 def _written(env: HostileEnv) -> None:
     """The three release tables and the kept-back rows, as the writer leaves them."""
     pool, asg, sa_rows = _pool(env), _assignment(env), _sa_rows(env)
@@ -122,6 +132,7 @@ def _reconcile_ctx(env: HostileEnv) -> dict[str, Any]:
         "pool": _pool(env),
         "assignment": _assignment(env),
         "retained": _retained(env),
+        "pending": None,  # transactional; the staged form (a pending table) runs in tests/spark
         "qid": _qid(env),
         "sa_table": _sat(env),
         "marginals": _marg(env),
@@ -213,9 +224,12 @@ CASES = {
         prepare=_drop("retained:main.out it's", "ldiv"),
     ),
     "decomposition/stream_rows.sql": Case(
-        lambda env: {"source": env.source},
+        lambda env: {"source": env.source, "target": _pending(env)},  # staged; else ldiv.stream_row
         {"name": "main.rel it's", "offset": 0, "source_name": "main.select", "release": 1},
     ),
+    "decomposition/stream_rows_table.sql": Case(lambda env: {"target": env.work("dec pending 2")}),
+    "decomposition/stream_rows_enter.sql": Case(lambda env: {"source": _pending(env, filled=True)}),
+    "decomposition/noise_forget.sql": Case(lambda env: {}, {"release_id": 1}),
     "decomposition/release_rows.sql": Case(
         lambda env: {"assignment": _assignment(env)}, {"release_id": 1, "previous_id": None}
     ),

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from ...errors import BadInput
 from ...options import Option
 from ...privacy import Distinct
-from ..base import Algorithm, AnonymizeRequest, StreamState, group_column_name
+from ..base import Algorithm, AnonymizeRequest, StreamState, group_column_name, retained_ref
 from . import keys
 from .config import DEFAULT_THRESHOLD, NOISE_MODES, StreamConfig, outputs
 from .keys import key_names, parse_key
@@ -69,6 +69,10 @@ class Decomposition(Algorithm):
 
     def output_tables(self, out: TableRef) -> tuple[TableRef, ...]:
         return outputs(out)
+
+    def private_tables(self, db: Database, out: TableRef) -> tuple[TableRef, ...]:
+        """The stream's kept-back rows and row keys."""
+        return (retained_ref(db, out.display()), keys.keys_ref(db, out.display()))
 
     def run(self, request: AnonymizeRequest) -> StreamRelease:
         """The first release of a stream named ``request.output``."""
@@ -124,7 +128,7 @@ class Decomposition(Algorithm):
         private key table is in place."""
         config = StreamConfig.from_json(stream.config)
         keys.check_append_key(config, stream.name, key, batch)
-        if not db.exists(keys.keys_ref(stream.name)):
+        if not db.exists(keys.keys_ref(db, stream.name)):
             raise BadInput(
                 f"the private row-key table of stream {stream.name} is missing, so ldiv_db cannot tell whether "
                 f"{batch.name} repeats rows the stream already received",

@@ -32,9 +32,9 @@ if TYPE_CHECKING:
 EXAMPLES = 5
 
 
-def keys_ref(name: str) -> TableRef:
+def keys_ref(db: Database, name: str) -> TableRef:
     """The stream's private key table (md5 of every received row's key)."""
-    return TableRef(f"keys:{name}", "ldiv")
+    return db.private_ref(f"keys:{name}")
 
 
 def key_names(value: Any, what: str, text: bool) -> tuple[str, ...]:
@@ -133,7 +133,7 @@ def check_batch(db: Database, name: str, config: StreamConfig, batch: Table, sto
             source=batch.ref,
             key=cols,
             explicit=explicit,
-            keys=keys_ref(name) if stored else None,
+            keys=keys_ref(db, name) if stored else None,
         )
     )[0]
     problems = []
@@ -167,9 +167,12 @@ def check_batch(db: Database, name: str, config: StreamConfig, batch: Table, sto
     )
 
 
-def write_keys(db: Database, name: str, config: StreamConfig, batch: Table, offset: int, first: bool) -> None:
-    """Inside the release transaction: store the batch's keys (the first release creates the table)."""
-    target = keys_ref(name)  # a first release dropped an older stream's table (ownership.drop_for_release)
+def write_keys(
+    db: Database, target: TableRef, name: str, config: StreamConfig, batch: Table, offset: int, first: bool
+) -> None:
+    """Inside the release transaction: store the batch's keys into ``target`` (the stream's key table, or
+    its staging table); the first release creates the table (it dropped an older stream's,
+    ``ownership.drop_for_release``, or stages a new one)."""
     db.run(
         render(
             "decomposition/keys_write.sql",
@@ -182,9 +185,9 @@ def write_keys(db: Database, name: str, config: StreamConfig, batch: Table, offs
     )
 
 
-def reconcile_keys(db: Database, name: str, config: StreamConfig, stream_rows: int) -> list[str]:
-    """One stored key per received row; with an explicit key, no key twice."""
-    rec = db.records(render("decomposition/keys_count.sql", target=keys_ref(name)))[0]
+def reconcile_keys(db: Database, target: TableRef, config: StreamConfig, stream_rows: int) -> list[str]:
+    """One stored key per received row in ``target``; with an explicit key, no key twice."""
+    rec = db.records(render("decomposition/keys_count.sql", target=target))[0]
     problems = []
     if int(rec["keys"]) != stream_rows or int(rec["distinct_rows"]) != stream_rows:
         problems.append(f"{rec['keys']} stored row keys ({rec['distinct_rows']} rows) for {stream_rows} rows")

@@ -28,7 +28,7 @@ shared ``ldiv check`` evaluator); ``ldiv.release_row`` and the noise log. The so
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -176,6 +176,8 @@ class Place:
     hierarchy_source: str
     pool: TableRef
     previous: tuple[TableRef, TableRef, TableRef] | None  # QID, SA, marginals of the previous release
+    retained: TableRef  # the stream's private tables (schema ldiv): the rows kept back
+    keys: TableRef  # and the received rows' keys
 
     @property
     def name(self) -> str:
@@ -240,8 +242,9 @@ def _place(
             retained=stream.retained if stream is not None else None,
         )
     )
+    private = (retained_ref(db, out.display()), keys.keys_ref(db, out.display()))
     if stream is None:
-        return Place(out, None, hierarchy_source, pool, None)
+        return Place(out, None, hierarchy_source, pool, None, *private)
     tables = outputs(out)
     for ref in tables:
         if not db.exists(ref):
@@ -252,7 +255,7 @@ def _place(
     prev_qid, prev_sa, prev_marg = (db.work_table(f"dec_prev_{x}") for x in ("qid", "sa", "marginals"))
     for target, source in zip((prev_qid, prev_sa, prev_marg), tables, strict=True):
         db.run(render("decomposition/copy.sql", target=target, source=source))
-    return Place(out, stream, hierarchy_source, pool, (prev_qid, prev_sa, prev_marg))
+    return Place(out, stream, hierarchy_source, pool, (prev_qid, prev_sa, prev_marg), *private)
 
 
 def _work_tables(db: Database, config: StreamConfig, built: Built) -> tuple[TableRef, TableRef, TableRef]:
@@ -356,8 +359,10 @@ class StreamRelease(Release):
         name, stream = place.name, place.stream
         self.out = place.out
         self.tables = outputs(place.out)
-        self.retained = retained_ref(name)
-        self.private = (self.retained,) if stream is not None else (self.retained, keys.keys_ref(name))
+        self.retained, self.keys = place.retained, place.keys
+        self.private = (self.retained,) if stream is not None else (self.retained, self.keys)
+        self._stages: dict[TableRef, TableRef] = {}
+        self._pending: TableRef | None = None  # staged: the new stream rows, entered when recorded
         self.empty = (len(built.assignment), incoming) if stream is None else None
         self.stream = StreamUpdate(
             source=place.hierarchy_source,
@@ -383,7 +388,7 @@ class StreamRelease(Release):
 
     def write(self, db: Database) -> None:
         """The QID-, SA- and marginals tables, the kept-back rows, the stream row map and row keys."""
-        qid_t, sa_t, marg_t = self.tables
+        qid_t, sa_t, marg_t = (self._at(t) for t in self.tables)
         prev_qid, prev_sa, prev_marg = self.place.previous or (None, None, None)
         config, pool, group = self.config, self.place.pool, Ident(self.config.group_column)
         sa = [Ident(s) for s in config.sa]
@@ -428,25 +433,32 @@ class StreamRelease(Release):
             render(
                 "decomposition/write_retained.sql",
                 {"release": place.release},
-                target=self.retained,
+                target=self._at(self.retained),
                 pool=place.pool,
                 assignment=self.assignment,
                 slots=[Ident(f"c{i + 1}") for i in range(len(config.columns))],
             )
         )
         params = {"name": place.name, "offset": place.offset, "source_name": self.new_rows.name}
+        if self._stages:  # staged: the stream rows wait in a work table until the release is recorded
+            self._pending = db.work_table("dec_stream_rows")
+            db.run(render("decomposition/stream_rows_table.sql", target=self._pending))
         db.run(
             render(
                 "decomposition/stream_rows.sql",
                 {**params, "release": place.release},
                 source=self.new_rows.ref,
+                target=self._pending,
             )
         )
-        keys.write_keys(db, place.name, config, self.new_rows, place.offset, first=place.stream is None)
+        first, key_table = place.stream is None, self._at(self.keys)
+        if key_table != self.keys and not first:  # a staged key table starts as the stream's keys
+            db.run(render("decomposition/copy.sql", target=key_table, source=self.keys))
+        keys.write_keys(db, key_table, place.name, config, self.new_rows, place.offset, first=first)
 
     def reconcile(self, db: Database) -> Reconciled:
         place, config = self.place, self.config
-        qid_t, sa_t, marg_t = self.tables
+        qid_t, sa_t, marg_t = (self._at(t) for t in self.tables)
         found = db.records(
             render(
                 "decomposition/reconcile.sql",
@@ -458,7 +470,8 @@ class StreamRelease(Release):
                 },
                 pool=place.pool,
                 assignment=self.assignment,
-                retained=self.retained,
+                retained=self._at(self.retained),
+                pending=self._pending,
                 qid=qid_t,
                 sa_table=sa_t,
                 marginals=marg_t,
@@ -472,7 +485,7 @@ class StreamRelease(Release):
         )[0]
         rec = {key: int(v) for key, v in found.items()}
         problems = _reconcile_problems(rec, self.incoming, len(self.built.noise))
-        problems += keys.reconcile_keys(db, place.name, config, rec["stream_rows"])
+        problems += keys.reconcile_keys(db, self._at(self.keys), config, rec["stream_rows"])
         return Reconciled(rec["stream_rows"], rec["qid_rows"], rec["retained"], rec, problems)
 
     def verify(self, db: Database, rec: Reconciled) -> Verdict:
@@ -482,7 +495,7 @@ class StreamRelease(Release):
 
         self.progress.update(4, 6, "written and reconciled; verifying")
         config, ls, counts = self.config, list(self.config.ls), rec.counts
-        sa_t = self.tables[1]
+        sa_t = self._at(self.tables[1])
         group, sa = Ident(config.group_column), [Ident(s) for s in config.sa]
         post = db.records(
             render("decomposition/diverse.sql", {"ls": ls}, target=sa_t, group_column=group, sa=sa)
@@ -543,6 +556,32 @@ class StreamRelease(Release):
         db.run(render("decomposition/release_rows.sql", params, assignment=self.assignment))
         db.run(render("decomposition/noise_log.sql", {"release_id": release_id}, noise=self.noise))
         self.progress.update(5, 6, "recorded")
+
+    # ------------------------------------------------------------------ staged (no transactions)
+    def staged_tables(self) -> tuple[TableRef, ...]:
+        """The three tables and both private tables: a staged release replaces the key table too (as a
+        copy with the batch's keys added), so a release that fails leaves the stream's keys as they were."""
+        return (*self.tables, self.retained, self.keys)
+
+    def stage(self, tables: Mapping[TableRef, TableRef]) -> None:
+        self._stages = dict(tables)
+
+    def _at(self, ref: TableRef) -> TableRef:
+        """Where ``ref`` is written now: its staging table while staged, else itself."""
+        return self._stages.get(ref, ref)
+
+    def unlink(self, db: Database, release_id: int) -> None:
+        """The private noise log :meth:`link` wrote under ``release_id`` (a staged release that failed)."""
+        db.run(render("decomposition/noise_forget.sql", {"release_id": release_id}))
+
+    def after_record(self, db: Database, replace: bool) -> None:
+        """Staged, once the release is recorded: forget a replaced stream's row map, then enter the new
+        stream rows (on DuckDB and PostgreSQL both happen inside the transaction)."""
+        if self._pending is None:
+            return
+        if self.place.stream is None and replace:
+            db.run(render("decomposition/stream_forget.sql", {"name": self.place.name}))
+        db.run(render("decomposition/stream_rows_enter.sql", source=self._pending))
 
 
 def _reconcile_problems(rec: dict[str, int], incoming: int, noise: int) -> list[str]:
