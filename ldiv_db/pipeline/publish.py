@@ -18,7 +18,10 @@ An engine without multi-statement transactions (``db.transactional`` False: Spar
 2-7 through the staged writer (:mod:`.staged`) instead of a transaction: the release's tables are written
 to staging tables and reconciled, verified and checked there (the private link under the id its record
 will get), then renamed to their names and recorded last (:func:`_staged`). Step 1 becomes the ownership
-check alone (the previous tables are renamed aside, then dropped, by the staged writer).
+check alone (the previous tables are renamed aside, then dropped, by the staged writer). A stream's
+release stages its private tables too (:meth:`Release.staged_tables`) and enters what a transaction
+would have written with its tables once it is recorded (:meth:`Release.after_record`); a failure removes
+the private link and logs written under the reserved id (:meth:`Release.unlink`).
 """
 
 from __future__ import annotations

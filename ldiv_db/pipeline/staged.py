@@ -20,7 +20,8 @@ failure that Python sees (an error, Ctrl-C) leaves the previous release in place
 killed outright (no cleanup runs) between steps 3 and 5 leaves either no table or an unrecorded,
 verified table under ``<name>``, and the previous release whole under ``<name>__ldiv_prev_R``; the next
 write of the same release runs :func:`recover` first, which puts the previous release back (the record
-of run ``R`` tells whether step 5 completed) and drops leftover staging tables.
+of run ``R`` tells whether step 5 completed) and drops leftover staging tables; a stream's next release
+runs it before reading its previous release (:func:`ldiv_db.pipeline.publish.recover_tables`).
 """
 
 from __future__ import annotations
