@@ -227,6 +227,11 @@ def test_a_stream_is_duckdbs_stream(both) -> None:  # type: ignore[no-untyped-de
         _same(want, got, duck, spark)
         assert got.details["rows_waiting"] == want.details["rows_waiting"]
     assert _leftovers(spark) == []
+    history = [api.release_history(db, "st").to_dict() for db in (duck, spark)]
+    for h in history:
+        for r in h["releases"]:
+            r.pop("release_id"), r.pop("created_at")
+    assert history[1] == history[0] and len(history[1]["releases"]) == 3
     before = _state(spark, "st")
     assert before["stream_rows"] == 120 and len(before["keys"]) == 120
     with pytest.raises(BadInput, match="already received"):

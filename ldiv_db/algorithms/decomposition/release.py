@@ -43,6 +43,7 @@ from ...progress import Progress
 from ...render import Ident, TableRef, render
 from ..base import Header, Reconciled, Release, StreamState, StreamUpdate, Verdict, retained_ref
 from . import frames, keys
+from .checks import channel_check, check_new_groups
 from .coding import Coder, distance_matrix, distance_or_nan
 from .config import StreamConfig, outputs
 from .forming import form_groups
@@ -216,7 +217,7 @@ def build_release(
     progress.update(2, 6, "groups formed; checking")
     work = _work_tables(db, config, built)
     check_new_groups(db, work[1], config.ls, [Ident(f"s{i + 1}") for i in range(len(config.sa))])
-    channel, previous_id = _channel(db, place, config, work)
+    channel, previous_id = channel_check(db, place, config, work)
     progress.update(3, 6, "writing")
     return StreamRelease(place, new_rows, config, built, work, incoming, channel, previous_id, progress)
 
@@ -273,63 +274,6 @@ def _work_tables(db: Database, config: StreamConfig, built: Built) -> tuple[Tabl
     if len(built.noise):
         db.insert_frame(noise, built.noise)
     return assignment, sa_rows, noise
-
-
-def check_new_groups(db: Database, sa_rows: TableRef, ls: Sequence[int], slots: Sequence[Ident]) -> None:
-    """Before anything is written: every new or grown group is (l_1..l_k)-diverse."""
-    pre = db.records(
-        render(
-            "decomposition/diverse.sql",
-            {"ls": list(ls)},
-            target=sa_rows,
-            group_column=Ident("gid"),
-            sa=list(slots),
-        )
-    )[0]
-    if pre["violating"]:
-        raise PrivacyViolation(
-            f"{pre['violating']} new group(s) are not (l_1..l_k)-diverse ({list(ls)}); nothing was written",
-            "this is a bug in the algorithm; please report it with the run id",
-        )
-
-
-def _channel(
-    db: Database, place: Place, config: StreamConfig, work: tuple[TableRef, TableRef, TableRef]
-) -> tuple[dict[str, int], int | None]:
-    """Continuous release: no row changes group or is published twice, no published group's SA values
-    change or grow (the difference of two releases would show them). Returns the counts and the
-    previous release's id."""
-    channel = {"moved": 0, "republished": 0, "sa_changed": 0, "grown": 0}
-    if place.stream is None or place.previous is None:
-        return channel, None
-    name, first = place.name, place.stream.first_release
-    previous_id = _latest_release(db, name, first)
-    found = db.records(
-        render(
-            "decomposition/channel.sql",
-            {"name": name, "first_release": first, "previous_id": previous_id},
-            assignment=work[0],
-            previous_sa=place.previous[1],
-            sa_rows=work[1],
-            group_column=Ident(config.group_column),
-            sa=[Ident(s) for s in config.sa],
-        )
-    )[0]
-    channel = {key: int(v) for key, v in found.items()}
-    if any(channel.values()):
-        raise PrivacyViolation(
-            f"the release would open an inference channel with earlier releases of {name}: "
-            f"{channel['moved']} row(s) would change group, {channel['republished']} published twice, "
-            f"{channel['sa_changed']} SA value(s) of published groups would change, {channel['grown']} "
-            "published group(s) would gain rows (the difference of two releases shows them); nothing was written",
-            "this is a bug in the algorithm; please report it with the run id",
-        )
-    return channel, previous_id
-
-
-def _latest_release(db: Database, name: str, first_release: int) -> int | None:
-    rows = db.records(render("decomposition/history.sql", {"name": name, "first_release": first_release}))
-    return int(rows[-1]["release_id"]) if rows else None
 
 
 # ---------------------------------------------------------------------------- in the release transaction

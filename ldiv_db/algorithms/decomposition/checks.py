@@ -1,0 +1,73 @@
+"""Decomposition+'s checks before anything is written (SPEC §4.3-4.4): every new or grown group is
+(l_1..l_k)-diverse, and a continuous release opens no inference channel with the stream's earlier
+releases."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from ...errors import PrivacyViolation
+from ...render import Ident, TableRef, render
+
+if TYPE_CHECKING:
+    from ...db import Database
+    from .config import StreamConfig
+    from .release import Place
+
+
+def check_new_groups(db: Database, sa_rows: TableRef, ls: Sequence[int], slots: Sequence[Ident]) -> None:
+    """Before anything is written: every new or grown group is (l_1..l_k)-diverse."""
+    pre = db.records(
+        render(
+            "decomposition/diverse.sql",
+            {"ls": list(ls)},
+            target=sa_rows,
+            group_column=Ident("gid"),
+            sa=list(slots),
+        )
+    )[0]
+    if pre["violating"]:
+        raise PrivacyViolation(
+            f"{pre['violating']} new group(s) are not (l_1..l_k)-diverse ({list(ls)}); nothing was written",
+            "this is a bug in the algorithm; please report it with the run id",
+        )
+
+
+def channel_check(
+    db: Database, place: Place, config: StreamConfig, work: tuple[TableRef, TableRef, TableRef]
+) -> tuple[dict[str, int], int | None]:
+    """Continuous release: no row changes group or is published twice, no published group's SA values
+    change or grow (the difference of two releases would show them). Returns the counts and the
+    previous release's id."""
+    channel = {"moved": 0, "republished": 0, "sa_changed": 0, "grown": 0}
+    if place.stream is None or place.previous is None:
+        return channel, None
+    name, first = place.name, place.stream.first_release
+    previous_id = latest_release(db, name, first)
+    found = db.records(
+        render(
+            "decomposition/channel.sql",
+            {"name": name, "first_release": first, "previous_id": previous_id},
+            assignment=work[0],
+            previous_sa=place.previous[1],
+            sa_rows=work[1],
+            group_column=Ident(config.group_column),
+            sa=[Ident(s) for s in config.sa],
+        )
+    )[0]
+    channel = {key: int(v) for key, v in found.items()}
+    if any(channel.values()):
+        raise PrivacyViolation(
+            f"the release would open an inference channel with earlier releases of {name}: "
+            f"{channel['moved']} row(s) would change group, {channel['republished']} published twice, "
+            f"{channel['sa_changed']} SA value(s) of published groups would change, {channel['grown']} "
+            "published group(s) would gain rows (the difference of two releases shows them); nothing was written",
+            "this is a bug in the algorithm; please report it with the run id",
+        )
+    return channel, previous_id
+
+
+def latest_release(db: Database, name: str, first_release: int) -> int | None:
+    rows = db.records(render("decomposition/history.sql", {"name": name, "first_release": first_release}))
+    return int(rows[-1]["release_id"]) if rows else None
