@@ -157,6 +157,8 @@ def check_release_targets(
     """Before any work: may the release ``release`` write ``tables``? Refuses by name otherwise."""
     check_schema(db, release, "the release")
     for ref in tables:
+        db.refuse_table_name(ref, release)
+    for ref in tables:
         _may_write_release_table(db, release, ref, replace=replace)
     _same_shape(db, release, tables)
 

@@ -558,6 +558,10 @@ class Database:
     def _temp_ref(self, name: str) -> TableRef:
         return TableRef(name, "main", "temp")
 
+    def refuse_table_name(self, ref: TableRef, release: TableRef) -> None:
+        """Refuse, before any work, a table of ``release`` whose name this engine's catalog cannot hold
+        (any name here)."""
+
     def private_ref(self, name: str) -> TableRef:
         """ldiv_db's own table ``name`` in the ``ldiv`` schema (a stream's kept-back rows, its row keys),
         spelled as this engine's catalog accepts it (any name here)."""

@@ -42,6 +42,7 @@ from ..errors import BadInput, InternalError, LdivError
 from ..render import Query, TableRef, quote, translate, written_tables
 from ..sql_spark import emulate_dml
 from .embedded import Database
+from .spark_schema import type_name
 from .urls import is_spark_url
 
 SCHEME = "spark://"
@@ -328,7 +329,7 @@ class SparkDatabase(Database):
             fields = self.spark.table(_spark_ref(ref)).schema.fields
             cols = [f for f in fields if f.name != ROWID]
             return _Result(
-                rows=[(f.name, _type_name(f.dataType.simpleString()), i + 1) for i, f in enumerate(cols)]
+                rows=[(f.name, type_name(f.dataType.simpleString()), i + 1) for i, f in enumerate(cols)]
             )
         if query.name == "catalog/row_ids.sql":
             return _Result(rows=[(self._row_id_problem(TableRef(str(p["name"]), str(p["schema"]))),)])
@@ -505,6 +506,15 @@ class SparkDatabase(Database):
             self._work_tables.append(ref)
         return ref
 
+    def refuse_table_name(self, ref: TableRef, release: TableRef) -> None:
+        if any(not re.fullmatch(r"[A-Za-z0-9_]+", p) for p in ref.parts):
+            raise BadInput(
+                f"the release {release.display()} would write the table {ref.display()}, but Spark's catalog "
+                "takes table and schema names of letters, digits and _ only",
+                "name the release with those, e.g. --output "
+                + ".".join(re.sub(r"[^A-Za-z0-9_]", "_", p) for p in release.parts),
+            )
+
     def private_ref(self, name: str) -> TableRef:
         """ldiv_db's own table ``name`` in ``ldiv``: letters, digits and ``_`` (``retained:main.out`` is
         ``retained_main_out_`` and 8 hex digits of the name's hash), as Spark's catalog requires."""
@@ -543,28 +553,6 @@ class SparkDatabase(Database):
             raise self._error("rename", exc) from None
         self.queries += 1
         self._last_t0 = t0
-
-
-_TYPES = {
-    "tinyint": "TINYINT",
-    "smallint": "SMALLINT",
-    "int": "INTEGER",
-    "bigint": "BIGINT",
-    "float": "FLOAT",
-    "double": "DOUBLE",
-    "string": "VARCHAR",
-    "boolean": "BOOLEAN",
-    "date": "DATE",
-    "timestamp": "TIMESTAMP WITH TIME ZONE",
-    "timestamp_ntz": "TIMESTAMP",
-}
-
-
-def _type_name(spark_type: str) -> str:
-    """Spark's type name in the catalog's (DuckDB's) spelling, which the rest of ldiv_db reads."""
-    if spark_type.startswith("decimal"):
-        return spark_type.upper()
-    return _TYPES.get(spark_type, spark_type.upper())
 
 
 def _catalog_name(name: str) -> str:

@@ -1,5 +1,6 @@
 """The ``ldiv`` schema on Spark: the shipped migrations, translated, with the Spark variants in
-``migrations/spark/`` (checksums are always those of the shipped files)."""
+``migrations/spark/`` (checksums are always those of the shipped files); and Spark's column types as
+the catalog lookups spell them."""
 
 from __future__ import annotations
 
@@ -55,3 +56,26 @@ def prepare_spark(db: SparkDatabase, mode: str) -> None:
             "VALUES (?, ?, ?, current_timestamp)",
             [mig.version, mig.name, mig.checksum],
         )
+
+
+# the catalog lookups' column types (catalog/columns.sql on Spark)
+TYPES = {
+    "tinyint": "TINYINT",
+    "smallint": "SMALLINT",
+    "int": "INTEGER",
+    "bigint": "BIGINT",
+    "float": "FLOAT",
+    "double": "DOUBLE",
+    "string": "VARCHAR",
+    "boolean": "BOOLEAN",
+    "date": "DATE",
+    "timestamp": "TIMESTAMP WITH TIME ZONE",
+    "timestamp_ntz": "TIMESTAMP",
+}
+
+
+def type_name(spark_type: str) -> str:
+    """Spark's type name in the catalog's (DuckDB's) spelling, which the rest of ldiv_db reads."""
+    if spark_type.startswith("decimal"):
+        return spark_type.upper()
+    return TYPES.get(spark_type, spark_type.upper())

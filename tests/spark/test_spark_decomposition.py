@@ -209,6 +209,17 @@ def test_a_failed_release_leaves_the_stream_as_it_was(both, monkeypatch) -> None
     assert _state(spark, "fail")["stream_rows"] == 80
 
 
+def test_a_release_name_the_catalog_cannot_hold_is_refused_before_the_run(both) -> None:  # type: ignore[no-untyped-def]
+    _, spark = both
+    runs = spark.scalar(Query("n", "SELECT count(*) FROM ldiv.run"))
+    with pytest.raises(BadInput, match="letters, digits and _ only") as info:
+        ldiv_db.anonymize(
+            spark, "b0", BATCH_QI, BATCH_SA, algorithm="decomposition", l=[3, 2], output="my out"
+        )
+    assert info.value.hint and "my_out" in info.value.hint
+    assert spark.scalar(Query("n", "SELECT count(*) FROM ldiv.run")) == runs  # not even a run recorded
+
+
 @pytest.mark.slow
 def test_a_stream_is_duckdbs_stream(both) -> None:  # type: ignore[no-untyped-def]
     """A first release and two appends give DuckDB's releases; re-appending a batch is refused with
