@@ -142,14 +142,16 @@ def test_stream_state_is_saved_by_name_and_replaced(db) -> None:  # type: ignore
         }
         db.run(render("decomposition/stream_save.sql", params))
 
-    save("main.one", 1)
-    save("main.two", 1)
-    save("main.one", 2)
+    save("t_save.one", 1)
+    save("t_save.two", 1)
+    save("t_save.one", 2)
     rows = db.rows(
-        Query("t", "SELECT name, releases, next_key FROM ldiv.stream WHERE name LIKE 'main.%' ORDER BY name")
+        Query(
+            "t", "SELECT name, releases, next_key FROM ldiv.stream WHERE name LIKE 't_save.%' ORDER BY name"
+        )
     )
-    assert rows == [("main.one", 2, 20), ("main.two", 1, 10)]
-    db.run(Query("t", "DELETE FROM ldiv.stream WHERE name IN ('main.one', 'main.two')"))
+    assert rows == [("t_save.one", 2, 20), ("t_save.two", 1, 10)]
+    db.run(Query("t", "DELETE FROM ldiv.stream WHERE name LIKE 't_save.%'"))
 
 
 def test_work_tables_live_in_their_own_schema_and_go(spark_session, spark_url) -> None:  # type: ignore[no-untyped-def]
