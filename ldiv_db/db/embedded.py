@@ -22,6 +22,7 @@ import pandas as pd
 
 from ..errors import BadInput, InternalError, LdivError, interrupt_requested
 from ..render import Query, TableRef, quote, render
+from .urls import check_database_file
 
 T = TypeVar("T")
 
@@ -51,31 +52,6 @@ class Step:
 def _clean_duckdb_message(exc: Exception) -> str:
     text = str(exc).strip()
     return text.splitlines()[0] if text else type(exc).__name__
-
-
-def check_database_file(path: str, what: str) -> None:
-    """An existing path given as a database (DB or --attach) is a DuckDB file: not a folder, not a CSV,
-    Parquet or other file (DuckDB's own message about those is misleading). A missing or empty file
-    passes (a write command creates the database)."""
-    p = Path(path)
-    if p.is_dir():
-        raise BadInput(f"{what} {path} is a directory", "give the path of a DuckDB database file")
-    if not p.exists() or not p.is_file():
-        return
-    try:
-        with p.open("rb") as f:
-            head = f.read(12)
-    except OSError as exc:
-        raise BadInput(
-            f"cannot read {what} {path}: {exc.strerror or exc}", "check the file's permissions"
-        ) from None
-    if head and head[8:12] != b"DUCK":
-        kind = "a Parquet file" if head.startswith(b"PAR1") else "not a DuckDB database file"
-        raise BadInput(
-            f"{what} {path} is {kind}",
-            "give a DuckDB database file; to use a CSV or Parquet file, load it first: "
-            "ldiv load DB FILE --table T",
-        )
 
 
 def _interrupt(exc: BaseException) -> BaseException:
