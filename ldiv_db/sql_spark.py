@@ -249,10 +249,14 @@ def _overwrite_from_itself(tree: exp.Insert, scratch: str) -> list[str] | None:
     query = tree.expression
     if query is None or not any((t.db.lower(), t.name.lower()) == key for t in query.find_all(exp.Table)):
         return None
-    name = target.sql(dialect="spark")
+    return _through_scratch(target.sql(dialect="spark"), query.sql(dialect="spark"), scratch)
+
+
+def _through_scratch(name: str, body: str, scratch: str) -> list[str]:
+    """Table ``name`` rewritten with the rows of query ``body``, built in ``scratch`` first."""
     return [
         f"DROP TABLE IF EXISTS {scratch}",
-        f"CREATE TABLE {scratch} AS {query.sql(dialect='spark')}",
+        f"CREATE TABLE {scratch} AS {body}",
         f"INSERT OVERWRITE TABLE {name} SELECT * FROM {scratch}",  # noqa: S608
         f"DROP TABLE IF EXISTS {scratch}",
     ]
@@ -291,10 +295,4 @@ def emulate_dml(sql: str, columns: Callable[[str], list[str]], scratch: str) -> 
             new = exp.Case(ifs=[exp.If(this=hit.copy(), true=value.copy())], default=ident.copy())
             items.append(cast(exp.Expression, exp.alias_(new, col, quoted=True)))
         select = exp.select(*items).from_(table.copy())
-    body = select.sql(dialect="spark")
-    return [
-        f"DROP TABLE IF EXISTS {scratch}",
-        f"CREATE TABLE {scratch} AS {body}",
-        f"INSERT OVERWRITE TABLE {name} SELECT * FROM {scratch}",  # noqa: S608
-        f"DROP TABLE IF EXISTS {scratch}",
-    ]
+    return _through_scratch(name, select.sql(dialect="spark"), scratch)
