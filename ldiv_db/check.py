@@ -3,6 +3,7 @@ verdict of a chosen model, computed in SQL on the compressed partition."""
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -244,6 +245,7 @@ def evaluate(
                 null_as_value=null_as_value,
                 prefix=f"{prefix}_p{i}" if shared else prefix,  # alike: translated once for all sessions
                 part=(i, n),
+                stats_only=split,
             )
             for i, session in enumerate(sessions)
         ]
@@ -282,8 +284,8 @@ Judged = tuple[Verdict, list[tuple[float, int, int]]]
 
 def _judged(ev: SqlEvaluator, privacy: PrivacyModel, worst: int) -> Judged:
     """One part's verdict counts and its worst groups as (severity, size, gid)."""
-    ev.build()
-    return ev.verdict(privacy, 0), ev.worst_groups(privacy, worst)
+    v = ev.build().verdict(privacy, worst)
+    return v, list(v.worst)
 
 
 def _merge_verdicts(
@@ -322,7 +324,12 @@ def _each(evs: list[SqlEvaluator], step: Callable[[SqlEvaluator], T]) -> list[T]
     Ctrl-C here cancels the others' statements), or one after another where the parts share a session."""
     if len(evs) == 1 or len({id(ev.db) for ev in evs}) < len(evs):
         return [step(ev) for ev in evs]
-    with ThreadPoolExecutor(max_workers=len(evs) - 1, thread_name_prefix="ldiv-part") as pool:
+    with (
+        contextlib.ExitStack() as sharing,
+        ThreadPoolExecutor(max_workers=len(evs) - 1, thread_name_prefix="ldiv-part") as pool,
+    ):
+        for ev in evs:
+            sharing.enter_context(ev.db.sharing_cores())
         others = [pool.submit(step, ev) for ev in evs[1:]]
         try:
             return [step(evs[0]), *(f.result() for f in others)]

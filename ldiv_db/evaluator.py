@@ -36,13 +36,14 @@ class SqlEvaluator:
         null_as_value: bool = False,
         prefix: str = "part",
         part: tuple[int, int] = (0, 1),
+        stats_only: bool = False,
     ) -> None:
         self.db = db
         self.source = source
         self.keys = list(keys)
         self.sa = list(sa)
         self.null_as_value = null_as_value
-        self.hist = db.work_table(f"{prefix}_hist")
+        self._hist = db.work_table(f"{prefix}_hist")
         self.stats = db.work_table(f"{prefix}_stats")
         self.prefix = prefix
         self.part = part  # (index, count): only the groups whose hashed id is index modulo count
@@ -50,58 +51,97 @@ class SqlEvaluator:
         self.raw_id: Ident | None = None  # exact ids that are this integer column's values
         self._built = False
         self._counts: set[int] = set()
+        # stats_only: the caller needs the group statistics (and the recursive models' counts) only; where
+        # the engine builds them faster straight from the source (Database.stats_from_source), no histogram
+        # is stored unless a model asks for it (:attr:`hist`)
+        self._from_source = stats_only and db.stats_from_source
+        self._hist_built = False
+        self._summary: list[dict[str, Any]] | None = (
+            None  # partition/summary.sql's rows, where build took them
+        )
 
     # ------------------------------------------------------------------ building
     def build(self) -> SqlEvaluator:
         """Materialize the histogram and the group statistics. Group ids are hashes of the key tuple;
         if the collision check finds two tuples sharing an id, the histogram is rebuilt with exact ids."""
         if not self._built:
-            self._histogram()
-            self.db.run(render("partition/group_stats.sql", target=self.stats, hist=self.hist))
-            if self.db.scalar(render("partition/gid_check.sql", stats=self.stats)):
-                self.exact_ids = True
+            if self._from_source:  # the collision count comes with the summary, taken at once
+                self.db.run(render("partition/source_stats.sql", self._part_params(), **self._rows_ctx()))
+                self._summary = self.db.records(render("partition/summary.sql", stats=self.stats))
+                collided = any(int(rec["collisions"]) for rec in self._summary)
+            else:
                 self._histogram()
-                self.db.run(render("partition/group_stats.sql", target=self.stats, hist=self.hist))
+                self.db.run(render("partition/group_stats.sql", target=self.stats, hist=self._hist))
+                collided = bool(self.db.scalar(render("partition/gid_check.sql", stats=self.stats)))
+            if collided:
+                self.exact_ids, self._from_source, self._summary = True, False, None
+                self._histogram()
+                self.db.run(render("partition/group_stats.sql", target=self.stats, hist=self._hist))
             self._built = True
         return self
+
+    @property
+    def hist(self) -> TableRef:
+        """The histogram table; where :meth:`build` took the statistics straight from the source, the
+        histogram is stored on first use (a model that reads it: the (l,α) and l+ models)."""
+        if self._from_source:
+            self.build()
+            if self._from_source and not self._hist_built:
+                self._histogram()
+        return self._hist
+
+    @hist.setter
+    def hist(self, ref: TableRef) -> None:
+        self._hist = ref
 
     def counts_table(self, min_values: int) -> TableRef:
         """Descending SA counts of the groups with at least ``min_values`` values (built on demand)."""
         target = self.work(f"counts_{min_values}")
         if min_values not in self._counts:
-            q = render(
-                "partition/group_counts.sql",
-                {"min_values": min_values},
-                target=target,
-                hist=self.hist,
-                stats=self.stats,
-            )
+            if self._from_source:  # the statistics keep each group's counts
+                q = render(
+                    "partition/stats_counts.sql", {"min_values": min_values}, target=target, stats=self.stats
+                )
+            else:
+                q = render(
+                    "partition/group_counts.sql",
+                    {"min_values": min_values},
+                    target=target,
+                    hist=self.hist,
+                    stats=self.stats,
+                )
             self.db.run(q)
             self._counts.add(min_values)
         return target
 
-    def _histogram(self) -> None:
+    def _part_params(self) -> dict[str, int]:
         index, count = self.part
-        self.db.run(
-            render(
-                "partition/histogram.sql",
-                {"parts": count, "part": index},
-                partitioned=count > 1,
-                target=self.hist,
-                source=self.source,
-                keys=self.keys,
-                sa=self.sa,
-                null_as_value=self.null_as_value,
-                exact_ids=self.exact_ids,
-            )
-        )
+        return {"parts": count, "part": index}
+
+    def _rows_ctx(self) -> dict[str, Any]:
+        return {
+            "partitioned": self.part[1] > 1,
+            "target": self.stats,
+            "source": self.source,
+            "keys": self.keys,
+            "sa": self.sa,
+            "null_as_value": self.null_as_value,
+        }
+
+    def _histogram(self) -> None:
+        ctx = {**self._rows_ctx(), "target": self._hist, "exact_ids": self.exact_ids}
+        self.db.run(render("partition/histogram.sql", self._part_params(), **ctx))
+        self._hist_built = True
 
     def work(self, name: str) -> TableRef:
         return self.db.work_table(f"{self.prefix}_{name}")
 
     # ------------------------------------------------------------------ statistics
     def summary(self) -> list[PartitionSummary]:
-        return [summary_of(rec) for rec in self.db.records(render("partition/summary.sql", stats=self.stats))]
+        recs = self._summary
+        if recs is None:
+            recs = self.db.records(render("partition/summary.sql", stats=self.stats))
+        return [summary_of(rec) for rec in recs]
 
     def recursive_profile(self, max_ls: Sequence[int]) -> dict[int, list[RecursiveBound]]:
         """Per SA s: for l = 2..max_ls[s-1] (at most that SA's distinct l), the infimum c above which
@@ -152,13 +192,15 @@ class SqlEvaluator:
         model.apply(self, target)
         rec = self.db.records(render("privacy/summary.sql", {"worst": worst}, verdict=target))[0]
         vg = int(rec["violating_groups"])
-        return Verdict(vg == 0, vg, int(rec["violating_rows"]), tuple(int(g) for g in rec["worst_gids"]))
-
-    def worst_groups(self, model: ModelLike, worst: int) -> list[tuple[float, int, int]]:
-        """The ``worst`` violating groups of the verdict :meth:`verdict` wrote for ``model``, worst first,
-        as (severity, size, gid): what merges the worst groups of several parts."""
-        q = render("privacy/worst.sql", {"worst": worst}, verdict=self.verdict_table(model))
-        return [(float(sev), int(size), int(gid)) for gid, sev, size in self.db.rows(q)]
+        gids = tuple(int(g) for g in rec["worst_gids"])
+        ranked = zip(rec["worst_severities"], rec["worst_sizes"], gids, strict=True)
+        return Verdict(
+            vg == 0,
+            vg,
+            int(rec["violating_rows"]),
+            gids,
+            tuple((float(sev), int(size), gid) for sev, size, gid in ranked),
+        )
 
     def group_keys(self, gids: Sequence[int]) -> list[dict[str, Any]]:
         if not gids:

@@ -5,10 +5,14 @@ own transpiler does most of the work; the rewrites below cover what it leaves in
 
 * ``CREATE OR REPLACE TABLE t AS ...`` becomes ``DROP TABLE IF EXISTS t`` + ``CREATE TABLE t AS ...``;
 * ``GROUP BY ALL`` becomes the positions of the non-aggregate select items;
-* ``hash(a, b, ...)`` (a 64-bit id; templates shift it right once) becomes the XOR of PostgreSQL's
-  ``hashtextextended`` of each argument as text, each position with a seed of its own and a constant of
-  its own for NULL (deterministic on every server, any column type; about 15 % cheaper than
-  ``hash_record_extended`` of the row: a million-row histogram 1.10 → 0.94 s); a single value keeps the
+* ``hash(a, b, ...)`` (a 64-bit id; templates shift it right once) becomes the XOR of a hash of each
+  argument, each position with a seed of its own and a constant of its own for NULL (deterministic on
+  every server; about 15 % cheaper than ``hash_record_extended`` of the row: a million-row histogram
+  1.10 → 0.94 s). Each argument is hashed by its type, as DuckDB's ``hash`` does: ``pg_temp.ldiv_hash``
+  (:data:`PG_HASH_FUNCTIONS`, made in each session that needs them) is overloaded by type and inlined by
+  the planner — integers by ``hashint8extended`` and friends (equal across widths), text by
+  ``hashtextextended``, any other type by that of its text (a million-row check's integer key hashed as
+  text cost 0.1 s); a single value keeps the
   ``hashtextextended`` of its length-prefixed text, so table digests recorded in ``ldiv.release`` still
   match. ``hash(..., 'ldiv')`` stays an independent
   second hash: the trailing literal picks other seeds. The ids differ from DuckDB's, so a release must
@@ -39,7 +43,20 @@ from sqlglot import ErrorLevel, exp
 from .sql_fragments import fragment
 from .sql_spark import spark_statements
 
-_PG_HASH_AT = "coalesce(hashtextextended(ldiv_value, ldiv_seed), ldiv_null)"
+_PG_HASH_AT = "coalesce(pg_temp.ldiv_hash(ldiv_value, ldiv_seed), ldiv_null)"
+# the overloads of pg_temp.ldiv_hash(value, seed): SQL functions of one expression, which the planner
+# inlines (a call costs nothing); PostgreSQL picks the overload by the argument's type when it plans
+PG_HASH_FUNCTIONS = tuple(
+    f"CREATE OR REPLACE FUNCTION pg_temp.ldiv_hash({arg}, bigint) RETURNS bigint "
+    f"LANGUAGE sql IMMUTABLE PARALLEL SAFE AS 'SELECT {body}'"
+    for arg, body in (
+        ("smallint", "hashint2extended($1, $2)"),
+        ("integer", "hashint4extended($1, $2)"),
+        ("bigint", "hashint8extended($1, $2)"),
+        ("text", "hashtextextended($1, $2)"),
+        ("anyelement", "hashtextextended(CAST($1 AS text), $2)"),
+    )
+)
 _PG_HASH_ONE = "hashtextextended(ldiv_hash_input, 0) & 9223372036854775807"
 # page * 65536 + tuple - 1, read from the tid's 6-byte binary form (4× cheaper than parsing its text)
 _PG_ROWID = "(CAST(CAST('x' || encode(tidsend(ldiv_t.ctid), 'hex') AS BIT(48)) AS BIGINT) - 1)"
@@ -111,7 +128,7 @@ def _rewrite_hash(node: exp.Expression) -> exp.Expression:
     for i, arg in enumerate(args):  # each position its own seed, and its own mark for NULL
         term = _fill(
             _PG_HASH_AT,
-            value=exp.cast(arg.copy(), "TEXT"),
+            value=arg.copy(),
             seed=exp.Literal.number(_position_seed(seed, i, "seed")),
             null=exp.Literal.number(_position_seed(seed, i, "null")),
         )

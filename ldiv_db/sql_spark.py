@@ -127,6 +127,9 @@ def _series_table(node: exp.Table) -> exp.Expression | None:
 
 
 def _rewrite(node: exp.Expression) -> exp.Expression:
+    if isinstance(node, exp.CTE) and node.args.get("materialized") is not None:
+        node.set("materialized", None)  # Spark's WITH has no MATERIALIZED; it plans the CTE as it will
+        return node
     if isinstance(node, exp.Filter) and isinstance(node.this, exp.ArrayAgg):
         return _ordered_list(node.this, node.expression) or node
     if isinstance(node, exp.ArrayAgg):

@@ -41,6 +41,7 @@ class Verdict:
     violating_groups: int
     violating_rows: int
     worst_gids: tuple[int, ...]
+    worst: tuple[tuple[float, int, int], ...] = ()  # (severity, size, gid) of worst_gids, in their order
 
 
 @dataclass(frozen=True)

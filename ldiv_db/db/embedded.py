@@ -92,6 +92,10 @@ class Database:
     default_schema = "main"
     transactional = True
     driver_error: type[Exception] = duckdb.Error
+    # an evaluation that needs only the group statistics builds them straight from the source, its
+    # histogram never stored (partition/source_stats.sql), where the engine gains by it: on DuckDB the
+    # statistics' lists of counts cost more than the histogram table they save
+    stats_from_source = False
 
     def __init__(self, con: duckdb.DuckDBPyConnection, path: str | None, *, owned: bool) -> None:
         self.con = con
@@ -518,6 +522,10 @@ class Database:
     def interrupt(self) -> None:
         """Cancel the statement this session runs in another thread."""
         self.con.interrupt()
+
+    def sharing_cores(self) -> contextlib.AbstractContextManager[None]:
+        """A block whose statements run beside other sessions' (a split check's parts)."""
+        return contextlib.nullcontext()
 
     # ------------------------------------------------------------------ work tables
     def work_table(self, name: str) -> TableRef:

@@ -33,21 +33,5 @@ UNION ALL
 {% endif %}
 {% endfor %}
 {% else %}
-{% for col in sa %}
-SELECT
-    CAST(hash({{ keys | idents }}) >> 1 AS BIGINT) AS gid,
-    CAST(hash({{ keys | idents }}, 'ldiv') >> 1 AS BIGINT) AS gid2,
-    {{ loop.index }} AS s,
-    CAST({{ col | ident }} AS VARCHAR) AS v,
-    {% if null_as_value %}false{% else %}{{ col | ident }} IS NULL{% endif %} AS unknown,
-    count(*) AS n
-FROM {{ source | table }}
-{% if partitioned %}
-WHERE CAST(hash({{ part_keys | idents }}) >> 1 AS BIGINT) % $parts = $part
-{% endif %}
-GROUP BY ALL
-{% if not loop.last %}
-UNION ALL
-{% endif %}
-{% endfor %}
+{% include "_macros/histogram_rows.sql" %}
 {% endif %}

@@ -1,10 +1,11 @@
 -- purpose: the table-level statistics of a partition, per SA: groups, rows, k, min distinct, min entropy, and the candidates for the exact frequency l
 -- params: none
--- returns: s, groups, rows, k, distinct_l, min_entropy, freq_candidates (list of [size, h] whose size/h is within 1e-9 of the minimum; exact choice in Python)
+-- returns: s, groups, rows, k, distinct_l, min_entropy, freq_candidates (list of [size, h] whose size/h is within 1e-9 of the minimum; exact choice in Python), collisions (groups whose hashed id two key tuples share: partition/gid_check.sql's count, read here where the statistics come without that check)
 -- ref: SPEC §0.2; issue 2 item 7 (frequency l = min |G|/h(G), entropy l = exp(min entropy)); one pass over the groups
 WITH shapes AS (
     -- groups of equal (size, h) together: the statistics below need no more, and there are few shapes
-    SELECT s, size, h, count(*) AS groups, min(n_values) AS distinct_l, min(entropy) AS min_entropy
+    SELECT s, size, h, count(*) AS groups, min(n_values) AS distinct_l, min(entropy) AS min_entropy,
+           count(*) FILTER (WHERE collided) AS collided
     FROM {{ stats | table }}
     GROUP BY s, size, h
 ), r AS (
@@ -19,7 +20,8 @@ SELECT
     min(size) AS k,
     min(distinct_l) AS distinct_l,
     min(min_entropy) AS min_entropy,
-    list(DISTINCT [size, h]) FILTER (WHERE ratio <= m.min_ratio * (1 + 1e-9)) AS freq_candidates
+    list(DISTINCT [size, h]) FILTER (WHERE ratio <= m.min_ratio * (1 + 1e-9)) AS freq_candidates,
+    CAST(sum(collided) AS BIGINT) AS collisions
 FROM r JOIN m ON r.s = m.s
 GROUP BY r.s
 ORDER BY r.s

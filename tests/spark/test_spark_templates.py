@@ -48,7 +48,10 @@ def envs(spark_session, spark_url):  # type: ignore[no-untyped-def]
     duck.db.close()
 
 
-def _norm(v: Any) -> Any:
+def _norm(v: Any, sets: bool = False) -> Any:
+    """A value for comparison; with ``sets``, a list's elements in sorted order (a case's unordered lists)."""
+    if sets and (isinstance(v, (list, tuple)) or hasattr(v, "tolist")):
+        return tuple(sorted((_norm(x) for x in (v.tolist() if hasattr(v, "tolist") else v)), key=repr))
     if v is None or (isinstance(v, float) and math.isnan(v)):
         return None
     if isinstance(v, float):
@@ -60,8 +63,10 @@ def _norm(v: Any) -> Any:
     return v
 
 
-def _rows(frame: pd.DataFrame) -> list[tuple[Any, ...]]:
-    return sorted((tuple(_norm(x) for x in r) for r in frame.itertuples(index=False, name=None)), key=repr)
+def _rows(frame: pd.DataFrame, sets: bool = False) -> list[tuple[Any, ...]]:
+    return sorted(
+        (tuple(_norm(x, sets) for x in r) for r in frame.itertuples(index=False, name=None)), key=repr
+    )
 
 
 def _result(env: HostileEnv, name: str) -> list[tuple[Any, ...]] | None:
@@ -79,7 +84,7 @@ def _result(env: HostileEnv, name: str) -> list[tuple[Any, ...]] | None:
         if target is not None:
             content = env.db.df(Query("content", f"SELECT * FROM {target.sql()}"))
             # a table ldiv load wrote on Spark carries its row ids (hidden from the catalog's columns)
-            return _rows(content.drop(columns=[ROWID], errors="ignore"))
+            return _rows(content.drop(columns=[ROWID], errors="ignore"), case.unordered_lists)
     return None
 
 

@@ -83,6 +83,8 @@ class Case:
     # a file-reading template: ``ldiv load`` runs it through ``Database.load_file`` (DuckDB reads the
     # file, then the table reaches the engine), so the tests run it that way on every engine
     load_file: bool = False
+    # its lists are sets (e.g. counts aggregated in no order): the engines are compared with them sorted
+    unordered_lists: bool = False
 
 
 def make_env() -> HostileEnv:

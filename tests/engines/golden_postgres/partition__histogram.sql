@@ -59,17 +59,7 @@ JOIN r
 WHERE
   CAST((
     (
-      COALESCE(
-        HASHTEXTEXTENDED((
-          CAST(src."it's" AS TEXT)
-        ), 31565978154320661),
-        7543343189686326
-      ) # COALESCE(
-        HASHTEXTEXTENDED((
-          CAST(src."a""b" AS TEXT)
-        ), 70870475532305851),
-        62452762661371233
-      )
+      COALESCE(pg_temp.ldiv_hash(src."it's", 31565978154320661), 7543343189686326) # COALESCE(pg_temp.ldiv_hash(src."a""b", 70870475532305851), 62452762661371233)
     ) & 9223372036854775807
   ) >> 1 AS BIGINT) % (
     CAST(%(parts)s AS BIGINT)
@@ -119,17 +109,7 @@ JOIN r
 WHERE
   CAST((
     (
-      COALESCE(
-        HASHTEXTEXTENDED((
-          CAST(src."it's" AS TEXT)
-        ), 31565978154320661),
-        7543343189686326
-      ) # COALESCE(
-        HASHTEXTEXTENDED((
-          CAST(src."a""b" AS TEXT)
-        ), 70870475532305851),
-        62452762661371233
-      )
+      COALESCE(pg_temp.ldiv_hash(src."it's", 31565978154320661), 7543343189686326) # COALESCE(pg_temp.ldiv_hash(src."a""b", 70870475532305851), 62452762661371233)
     ) & 9223372036854775807
   ) >> 1 AS BIGINT) % (
     CAST(%(parts)s AS BIGINT)

@@ -1,6 +1,6 @@
 /* purpose: the table-level statistics of a partition, per SA: groups, rows, k, min distinct, min entropy, and the candidates for the exact frequency l */
 /* params: none */
-/* returns: s, groups, rows, k, distinct_l, min_entropy, freq_candidates (list of [size, h] whose size/h is within 1e-9 of the minimum; exact choice in Python) */
+/* returns: s, groups, rows, k, distinct_l, min_entropy, freq_candidates (list of [size, h] whose size/h is within 1e-9 of the minimum; exact choice in Python), collisions (groups whose hashed id two key tuples share: partition/gid_check.sql's count, read here where the statistics come without that check) */
 /* ref: SPEC §0.2; issue 2 item 7 (frequency l = min |G|/h(G), entropy l = exp(min entropy)); one pass over the groups */
 WITH shapes AS (
   SELECT
@@ -9,7 +9,9 @@ WITH shapes AS (
     h,
     COUNT(*) AS groups,
     MIN(n_values) AS distinct_l,
-    MIN(entropy) AS min_entropy
+    MIN(entropy) AS min_entropy,
+    COUNT(*) FILTER(WHERE
+      collided) AS collided
   FROM "pg_temp"."tpl it's_stats"
   GROUP BY
     s,
@@ -38,7 +40,8 @@ SELECT
   ARRAY_AGG(DISTINCT ARRAY[size, h]) FILTER(WHERE
     ratio <= m.min_ratio * (
       1 + 1e-9
-    )) AS freq_candidates
+    )) AS freq_candidates,
+  CAST(SUM(collided) AS BIGINT) AS collisions
 FROM r
 JOIN m
   ON r.s = m.s

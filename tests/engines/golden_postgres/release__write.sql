@@ -24,40 +24,12 @@ ORDER BY
   asg.gid,
   (
     (
-      COALESCE(
-        HASHTEXTEXTENDED((
-          CAST(lab."q1" AS TEXT)
-        ), 32963450154200289),
-        24335347592574722
-      ) # COALESCE(
-        HASHTEXTEXTENDED((
-          CAST(lab."q2" AS TEXT)
-        ), 21985202975017819),
-        3703417712286953
-      ) # COALESCE(
-        HASHTEXTEXTENDED((
-          CAST(lab."q3" AS TEXT)
-        ), 50260532255638491),
-        20204658107961554
-      ) # COALESCE(
-        HASHTEXTEXTENDED((
-          CAST(lab."q4" AS TEXT)
-        ), 36145668429798368),
-        20597496635259362
-      ) # COALESCE(
-        HASHTEXTEXTENDED(
-          (
-            CAST(CASE WHEN asg.sa_suppressed THEN NULL ELSE src."ünï" END AS TEXT)
-          ),
-          56872094616432545
-        ),
+      COALESCE(pg_temp.ldiv_hash(lab."q1", 32963450154200289), 24335347592574722) # COALESCE(pg_temp.ldiv_hash(lab."q2", 21985202975017819), 3703417712286953) # COALESCE(pg_temp.ldiv_hash(lab."q3", 50260532255638491), 20204658107961554) # COALESCE(pg_temp.ldiv_hash(lab."q4", 36145668429798368), 20597496635259362) # COALESCE(
+        pg_temp.ldiv_hash((
+          CASE WHEN asg.sa_suppressed THEN NULL ELSE src."ünï" END
+        ), 56872094616432545),
         38971618480391516
-      ) # COALESCE(
-        HASHTEXTEXTENDED((
-          CAST(src."order" AS TEXT)
-        ), 32474657790807887),
-        41610277659040165
-      )
+      ) # COALESCE(pg_temp.ldiv_hash(src."order", 32474657790807887), 41610277659040165)
     ) & 9223372036854775807
   );
 ANALYZE "main"."out it's"

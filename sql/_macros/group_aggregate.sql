@@ -1,0 +1,40 @@
+{#- Included fragment (not a statement): per group and SA, size, distinct values, pillar height, entropy and
+    the collision flag, from the histogram table (Context: hist) or, with from_source, from the histogram's
+    rows as a subquery (Context: as for _macros/histogram_rows.sql), adding each group's unordered list of
+    known-value counts where it has two values or more (NULL otherwise: no statistic needs the counts of a
+    group of one value, and most groups of a large table have one; the table is a third narrower). With one SA (s = 1 in every row) the rows are grouped by gid alone: their order from
+    the histogram's aggregation then serves the statistics' without a further sort. -#}
+{% set one_sa = from_source and sa | length == 1 %}
+SELECT
+    gid,
+    s,
+    size,
+    n_values,
+    h,
+    CAST(known AS BIGINT) AS known,
+    CASE WHEN n_values = 0 THEN NULL ELSE greatest(0.0, ln(known) - n_ln_n / known) END AS entropy,
+    collided{% if from_source %},
+    counts{% endif %}
+
+FROM (
+    SELECT
+        gid,
+        {% if one_sa %}1 AS s{% else %}s{% endif %},
+        CAST(sum(CAST(n AS DOUBLE)) AS BIGINT) AS size,
+        count(*) FILTER (WHERE NOT unknown) AS n_values,
+        CAST(coalesce(max(n) FILTER (WHERE NOT unknown), 0) AS BIGINT) AS h,
+        coalesce(sum(CAST(n AS DOUBLE)) FILTER (WHERE NOT unknown), 0) AS known,
+        sum(n * ln(n)) FILTER (WHERE NOT unknown) AS n_ln_n,
+        min(gid2) <> max(gid2) AS collided{% if from_source %},
+        CASE WHEN count(*) FILTER (WHERE NOT unknown) >= 2 THEN list(n) FILTER (WHERE NOT unknown) END AS counts{% endif %}
+
+{% if from_source %}
+    FROM (
+{% include "_macros/histogram_rows.sql" %}
+    ) AS hs
+{% else %}
+    FROM {{ hist | table }}
+{% endif %}
+    GROUP BY gid{% if not one_sa %}, s{% endif %}
+
+) AS g

@@ -1,0 +1,133 @@
+"""An engine that builds a check's group statistics straight from the source (``stats_from_source``:
+partition/source_stats.sql, no histogram table, the counts kept as lists) gives exactly the check the
+histogram gives: every statistic, the recursive profile, the verdict and the worst groups with their keys,
+split into parts or whole. PostgreSQL takes that path; here DuckDB is made to take it, on the same tables
+(tests/engines/test_pg_check_fast.py compares the two on PostgreSQL)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from ldiv_db.check import evaluate
+from ldiv_db.db import Database
+from ldiv_db.evaluator import SqlEvaluator
+from ldiv_db.inputs import resolve_inputs
+from ldiv_db.privacy.spec import model_spec
+from tests.integration.test_check_split import MODELS, _table, tables
+
+
+def _check(
+    path: Path, model: tuple[str | None, dict[str, Any]], parts: int | None, *, from_source: bool, **kw: Any
+) -> dict[str, Any]:
+    name, options = model
+    sa = kw.pop("sa", ["s1"])
+    qi = kw.pop("qi", ["q 1", "q2"])
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(Database, "stats_from_source", from_source)
+        with Database.open(str(path), mode="read") as db:
+            inputs = resolve_inputs(db, "t 1", qi, sa, null_as_value=True, **kw)
+            privacy = model_spec(name, None, options).build(inputs)
+            out = evaluate(
+                db, inputs, privacy, null_as_value=True, worst=4, split=True, parts=parts
+            ).to_dict()
+            db.drop_work_tables()
+    out.pop("seconds")
+    out.pop("queries")
+    return out
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    rows=tables(),
+    model=st.sampled_from(MODELS),
+    parts=st.sampled_from([None, 2, 3]),
+    two_sa=st.booleans(),
+    three_keys=st.booleans(),
+)
+def test_statistics_from_the_source_equal_the_histograms(
+    tmp_path: Path, rows: list[dict[str, Any]], model: Any, parts: int | None, two_sa: bool, three_keys: bool
+) -> None:
+    path = tmp_path / "t.duckdb"
+    _table(path, rows)
+    kw: dict[str, Any] = {"sa": ["s1", "s2"] if two_sa else ["s1"]}
+    if three_keys:
+        kw["qi"] = ["q 1", "q2", "q3"]
+    assert _check(path, model, parts, from_source=True, **kw) == _check(
+        path, model, parts, from_source=False, **kw
+    )
+
+
+def _profiled_rows() -> list[dict[str, Any]]:
+    """Twelve groups of two or three values in different skews (a recursive profile to compute) and one
+    group of a single value."""
+    rows = []
+    for j in range(12):
+        counts = {"flu": j + 1, "HIV": 1 + j % 3, **({"x": 1} if j % 2 else {})}
+        rows += [
+            {"q 1": j, "q2": "a", "s1": v, "s2": "y", "g": 0} for v, n in counts.items() for _ in range(n)
+        ]
+    rows += [{"q 1": 99, "q2": "b", "s1": "flu", "s2": "y", "g": 0}] * 3
+    return rows
+
+
+def test_the_recursive_profile_reads_the_kept_counts(tmp_path: Path) -> None:
+    path = tmp_path / "profile.duckdb"
+    rows = [r for r in _profiled_rows() if r["q 1"] != 99]  # every group with two values or more
+    _table(path, rows)
+    lean = _check(path, ("recursive", {"l": 2, "c": 3}), None, from_source=True)
+    assert lean["recursive"] == [{"l": 2, "c_above": "7"}]
+    assert lean == _check(path, ("recursive", {"l": 2, "c": 3}), None, from_source=False)
+
+
+def test_a_model_that_reads_the_histogram_gets_it_stored(tmp_path: Path) -> None:
+    """The (l,α) models read the histogram beside the statistics: it is stored when first asked for."""
+    path = tmp_path / "alpha.duckdb"
+    _table(path, _profiled_rows())
+    model = ("recursive-alpha", {"l": 2, "c": 3, "alpha": 1, "categories": {"flu": 1, "HIV": 1, "x": 2}})
+    stored: list[bool] = []
+    histogram = SqlEvaluator._histogram
+
+    def spy(self: SqlEvaluator) -> None:
+        stored.append(self._from_source)
+        histogram(self)
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(SqlEvaluator, "_histogram", spy)
+        lean = _check(path, model, None, from_source=True)
+    assert stored == [True]  # built from the source, then the histogram once, for the model
+    assert lean == _check(path, model, None, from_source=False)
+
+
+def test_a_collision_found_by_the_summary_rebuilds_with_exact_ids(tmp_path: Path) -> None:
+    path = tmp_path / "collide.duckdb"
+    _table(path, _profiled_rows())
+    model = ("recursive", {"l": 2, "c": 3})
+    records = Database.records
+    seen: list[SqlEvaluator] = []
+    build = SqlEvaluator.build
+
+    def collide_once(self: Database, query: Any) -> list[dict[str, Any]]:
+        out = records(self, query)
+        if query.name == "partition/summary.sql" and len(seen) == 1 and not seen[0].exact_ids:
+            out = [{**r, "collisions": 1} for r in out]  # as if two key tuples shared a hashed id
+        return out
+
+    def remember(self: SqlEvaluator) -> SqlEvaluator:
+        if self not in seen:
+            seen.append(self)
+        return build(self)
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(Database, "records", collide_once)
+        mp.setattr(SqlEvaluator, "build", remember)
+        lean = _check(path, model, None, from_source=True)
+    assert seen and seen[0].exact_ids and not seen[0]._from_source
+    whole = _check(path, model, None, from_source=False)
+    named = [(w["size"], w["key"]) for w in whole["worst"]]
+    assert [(w["size"], w["key"]) for w in lean.pop("worst")] == named  # exact ids, not hashed ones
+    assert lean == {k: v for k, v in whole.items() if k != "worst"}

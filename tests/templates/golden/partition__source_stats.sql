@@ -1,0 +1,78 @@
+/* purpose: the group statistics of partition/group_stats.sql straight from the source, the histogram an inner aggregation of the same statement that is never stored; with each group's known-value counts as an unordered list */
+/* params: parts, part */
+/* hints: many-groups */
+/* returns: creates target(gid, s, size, n_values, h, known, entropy, collided, counts); as partition/group_stats.sql over partition/histogram.sql with hashed ids, counts = the group's counts of its known values (no order) */
+/* ref: DESIGN §5 (compress first; fewer passes). For an evaluation that needs only the group statistics (ldiv check): */
+/*      on PostgreSQL a million-row part's histogram, its statistics and the recursive model's counts took */
+/*      three statements and two stored tables. An engine opts in (Database.stats_from_source); the */
+/*      evaluator stores the histogram later if a model asks for it (ldiv_db/evaluator.py) */
+CREATE OR REPLACE TEMPORARY TABLE "temp"."main"."wk source stats's" AS
+SELECT
+  gid,
+  s,
+  size,
+  n_values,
+  h,
+  CAST(known AS BIGINT) AS known,
+  CASE WHEN n_values = 0 THEN NULL ELSE GREATEST(0.0, LN(known) - n_ln_n / known) END AS entropy,
+  collided,
+  counts
+FROM (
+  SELECT
+    gid,
+    s,
+    CAST(SUM(CAST(n AS DOUBLE)) AS BIGINT) AS size,
+    COUNT(*) FILTER(WHERE
+      NOT unknown) AS n_values,
+    CAST(COALESCE(MAX(n) FILTER(WHERE
+      NOT unknown), 0) AS BIGINT) AS h,
+    COALESCE(SUM(CAST(n AS DOUBLE)) FILTER(WHERE
+      NOT unknown), 0) AS known,
+    SUM(n * LN(n)) FILTER(WHERE
+      NOT unknown) AS n_ln_n,
+    MIN(gid2) <> MAX(gid2) AS collided,
+    CASE
+      WHEN COUNT(*) FILTER(WHERE
+        NOT unknown) >= 2
+      THEN ARRAY_AGG(n) FILTER(WHERE
+        NOT unknown)
+    END AS counts
+  FROM (
+    SELECT
+      CAST(HASH("it's", "a""b") >> 1 AS BIGINT) AS gid,
+      CAST(HASH("it's", "a""b", 'ldiv') >> 1 AS BIGINT) AS gid2,
+      1 AS s,
+      CAST("ünï" AS TEXT) AS v,
+      FALSE AS unknown,
+      COUNT(*) AS n
+    FROM "main"."select"
+    WHERE
+      CAST(HASH("it's", "a""b") >> 1 AS BIGINT) % $parts = $part
+    GROUP BY
+      1,
+      3,
+      2,
+      4,
+      5 /* gid and s first: the statistics over these rows group by them */
+    UNION ALL
+    SELECT
+      CAST(HASH("it's", "a""b") >> 1 AS BIGINT) AS gid,
+      CAST(HASH("it's", "a""b", 'ldiv') >> 1 AS BIGINT) AS gid2,
+      2 AS s,
+      CAST("order" AS TEXT) AS v,
+      FALSE AS unknown,
+      COUNT(*) AS n
+    FROM "main"."select"
+    WHERE
+      CAST(HASH("it's", "a""b") >> 1 AS BIGINT) % $parts = $part
+    GROUP BY
+      1,
+      3,
+      2,
+      4,
+      5 /* gid and s first: the statistics over these rows group by them */
+  ) AS hs
+  GROUP BY
+    gid,
+    s
+) AS g
