@@ -94,6 +94,14 @@ class SqlEvaluator:
     def hist(self, ref: TableRef) -> None:
         self._hist = ref
 
+    def counts_for(self, min_values: int) -> tuple[TableRef, bool]:
+        """For one statement over the counts of the groups with at least ``min_values`` values: the
+        statistics themselves where they keep each group's counts (unordered: False), else
+        :meth:`counts_table` (descending: True) — a table fewer where one statement reads them."""
+        if self._from_source:
+            return self.stats, False
+        return self.counts_table(min_values), True
+
     def counts_table(self, min_values: int) -> TableRef:
         """Descending SA counts of the groups with at least ``min_values`` values (built on demand)."""
         target = self.work(f"counts_{min_values}")

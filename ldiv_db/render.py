@@ -168,6 +168,7 @@ VARIANT_DIALECTS = ("postgres", "spark")
 PLAN_HINTS = {
     "many-groups": "its aggregation makes a group for every few rows it reads (aggregate by sorting)",
     "lookup": "it creates a small table that joins over a whole source look values up in (give it statistics)",
+    "read-whole": "the statements after it read its table whole (its statistics would change no plan)",
 }
 
 _HEADER_LINE = re.compile(r"^--\s*(\w+)\s*:\s*(.*)$")

@@ -22,7 +22,9 @@ own transpiler does most of the work; the rewrites below cover what it leaves in
   while the table is not modified — ldiv_db never modifies a source; ``min(rowid)`` / ``max(rowid)``
   decode ``min(ctid)`` / ``max(ctid)``, once per group;
 * list functions: ``list_extract`` → subscript, ``len`` of a list → ``cardinality``,
-  ``list_sum(list_slice(...))`` → a sum over ``unnest`` of the slice; ``list_slice`` → an array slice; ``arg_max(a, b)`` → the first
+  ``list_sum(list_slice(...))`` → a sum over ``unnest`` of the slice (of a ``list_reverse_sort``ed list:
+  the elements' ordered scan, offset and limited); ``list_sort`` / ``list_reverse_sort`` → ``array_agg``
+  of the ordered elements; ``list_slice`` → an array slice; ``arg_max(a, b)`` → the first
   element of ``array_agg(a ORDER BY b DESC)``; ``any_value`` → the first non-NULL
   element of ``array_agg`` (both skip NULLs as DuckDB does);
 * ``HUGEINT``/``UBIGINT`` → ``NUMERIC``; ``TRY_CAST`` keeps sqlglot's ``CAST``;
@@ -50,11 +52,11 @@ PG_HASH_FUNCTIONS = tuple(
     f"CREATE OR REPLACE FUNCTION pg_temp.ldiv_hash({arg}, bigint) RETURNS bigint "
     f"LANGUAGE sql IMMUTABLE PARALLEL SAFE AS 'SELECT {body}'"
     for arg, body in (
-        ("smallint", "hashint2extended($1, $2)"),
-        ("integer", "hashint4extended($1, $2)"),
-        ("bigint", "hashint8extended($1, $2)"),
-        ("text", "hashtextextended($1, $2)"),
-        ("anyelement", "hashtextextended(CAST($1 AS text), $2)"),
+        ("smallint", "pg_catalog.hashint2extended($1, $2)"),
+        ("integer", "pg_catalog.hashint4extended($1, $2)"),
+        ("bigint", "pg_catalog.hashint8extended($1, $2)"),
+        ("text", "pg_catalog.hashtextextended($1, $2)"),
+        ("anyelement", "pg_catalog.hashtextextended(CAST($1 AS pg_catalog.text), $2)"),
     )
 )
 _PG_HASH_ONE = "hashtextextended(ldiv_hash_input, 0) & 9223372036854775807"
@@ -168,6 +170,23 @@ def _is_list(node: exp.Expression) -> bool:
     )
 
 
+_PG_SORTED = {
+    True: "(SELECT array_agg(v ORDER BY v ASC) FROM unnest(ldiv_a) AS u(v))",
+    False: "(SELECT array_agg(v ORDER BY v DESC) FROM unnest(ldiv_a) AS u(v))",
+}
+_PG_SORTED_SLICE_SUM = {
+    True: "(SELECT sum(v) FROM (SELECT v FROM unnest(ldiv_a) AS u(v) ORDER BY v ASC "
+    "OFFSET ldiv_lo - 1 LIMIT greatest(ldiv_hi - ldiv_lo + 1, 0)) AS w)",
+    False: "(SELECT sum(v) FROM (SELECT v FROM unnest(ldiv_a) AS u(v) ORDER BY v DESC "
+    "OFFSET ldiv_lo - 1 LIMIT greatest(ldiv_hi - ldiv_lo + 1, 0)) AS w)",
+}
+
+
+def _ascending(node: exp.ArraySort) -> bool:
+    asc = node.args.get("asc")
+    return not (isinstance(asc, exp.Boolean) and asc.this is False)
+
+
 def _rewrite_lists(node: exp.Expression) -> exp.Expression:
     name = node.name.lower() if isinstance(node, exp.Anonymous) else ""
     if name == "list_extract":
@@ -177,10 +196,14 @@ def _rewrite_lists(node: exp.Expression) -> exp.Expression:
         (inner,) = node.expressions
         if isinstance(inner, exp.Anonymous) and inner.name.lower() == "list_slice":
             arr, lo, hi = inner.expressions
+            if isinstance(arr, exp.ArraySort):  # a slice of the sorted list: one ordered scan of its elements
+                return _fill(_PG_SORTED_SLICE_SUM[_ascending(arr)], a=arr.this, lo=lo, hi=hi)
             return _fill(
                 "(SELECT sum(v) FROM unnest((ldiv_a)[ldiv_lo:ldiv_hi]) AS u(v))", a=arr, lo=lo, hi=hi
             )
         return _fill("(SELECT sum(v) FROM unnest(ldiv_a) AS u(v))", a=inner)
+    if isinstance(node, exp.ArraySort):  # list_sort / list_reverse_sort
+        return _fill(_PG_SORTED[_ascending(node)], a=node.this)
     if name == "list_slice":
         arr, lo, hi = node.expressions
         return _fill("(ldiv_a)[ldiv_lo:ldiv_hi]", a=arr, lo=lo, hi=hi)

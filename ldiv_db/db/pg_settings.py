@@ -15,7 +15,7 @@ from ..render import quote
 # — except for a table made by a template with the lookup hint: a never-analyzed table of 14 rows was
 # planned as 1,200, and the million-row join that looked values up in it as a merge join that sorted the
 # source (TP's row map: 1.0 s; analyzed, a parallel hash join: 0.57-0.60 s)
-ANALYZE_MIN_ROWS = 100_000
+ANALYZE_MIN_ROWS = 100_000  # and never for a template with the read-whole hint (render.PLAN_HINTS)
 # a template's plan hints (render.PLAN_HINTS) as settings for its statements only. many-groups: a hash
 # aggregate runs in the leader alone, where sorting runs in the parallel workers and the groups stream
 # out of the merge (1M rows: the check's histogram into 858,000 groups 1.6 → 1.3 s, its statistics into

@@ -362,12 +362,11 @@ class PostgresDatabase(Database):
             for name, value in settings:
                 cur.execute(f"SET {name} = {value}".encode())
             for sql in statements:
-                if (
-                    sql.startswith("ANALYZE ")
-                    and 0 <= created < ANALYZE_MIN_ROWS
-                    and "lookup" not in query.hints
+                if sql.startswith("ANALYZE ") and (
+                    (0 <= created < ANALYZE_MIN_ROWS and "lookup" not in query.hints)
+                    or "read-whole" in query.hints
                 ):
-                    continue  # a small work table: planned from its size, statistics would cost more
+                    continue  # a small or wholly read work table: statistics would cost more than they save
                 cur.execute(sql.encode(), params if "%(" in sql else None)
                 created = cur.rowcount if (cur.statusmessage or "").startswith("SELECT") else -1
         except psycopg.Error as exc:

@@ -44,13 +44,14 @@ class Recursive(PrivacyModel):
             "c_den": self.c.denominator,
             "min_values": least,
         }
-        counts = ev.counts_table(least)
+        counts, ordered = ev.counts_for(least)
         q = render(
             "privacy/recursive.sql",
             params,
             target=target,
             stats=ev.stats,
             counts=counts,
+            sorted_counts=ordered,
             one_sa=len(self.ls) == 1,
         )
         ev.db.run(q)

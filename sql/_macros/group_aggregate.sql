@@ -1,8 +1,7 @@
 {#- Included fragment (not a statement): per group and SA, size, distinct values, pillar height, entropy and
     the collision flag, from the histogram table (Context: hist) or, with from_source, from the histogram's
     rows as a subquery (Context: as for _macros/histogram_rows.sql), adding each group's unordered list of
-    known-value counts where it has two values or more (NULL otherwise: no statistic needs the counts of a
-    group of one value, and most groups of a large table have one; the table is a third narrower). With one SA (s = 1 in every row) the rows are grouped by gid alone: their order from
+    known-value counts. With one SA (s = 1 in every row) the rows are grouped by gid alone: their order from
     the histogram's aggregation then serves the statistics' without a further sort. -#}
 {% set one_sa = from_source and sa | length == 1 %}
 SELECT
@@ -26,7 +25,7 @@ FROM (
         coalesce(sum(CAST(n AS DOUBLE)) FILTER (WHERE NOT unknown), 0) AS known,
         sum(n * ln(n)) FILTER (WHERE NOT unknown) AS n_ln_n,
         min(gid2) <> max(gid2) AS collided{% if from_source %},
-        CASE WHEN count(*) FILTER (WHERE NOT unknown) >= 2 THEN list(n) FILTER (WHERE NOT unknown) END AS counts{% endif %}
+        list(n) FILTER (WHERE NOT unknown) AS counts{% endif %}
 
 {% if from_source %}
     FROM (

@@ -129,3 +129,43 @@ def test_without_temp_a_hashing_statement_names_the_privilege(pg_server) -> None
         ldiv_db.check(url, "public.t", ["a"], "s")
     assert "session-temporary functions" in str(info.value) and "notemppw" not in str(info.value)
     assert "GRANT TEMP" in (info.value.hint or "")
+
+
+def test_a_read_whole_table_is_not_analyzed(pg_url: str) -> None:
+    """A work table of 100,000 rows or more is analyzed when created, unless its template says the
+    statements after it read it whole (the check's statistics from the source)."""
+    make = "CREATE TEMPORARY TABLE {} AS SELECT i AS a FROM generate_series(1, 120000) AS i"
+    with Database.open(pg_url, mode="read") as db:
+        db.run(Query("t", make.format("pg_temp.plain")))
+        db.run(Query("t", make.format("pg_temp.whole"), hints=frozenset({"read-whole"})))
+        analyzed = dict(
+            db.raw_rows(
+                "SELECT c.relname, c.reltuples FROM pg_catalog.pg_class AS c "
+                "WHERE c.relname IN ('plain', 'whole') AND c.relpersistence = 't'"
+            )
+        )
+    assert analyzed["plain"] == 120000 and analyzed["whole"] < 0  # -1: never analyzed
+
+
+def test_sorted_lists_and_their_tails_as_on_duckdb(pg_url: str) -> None:
+    """``list_reverse_sort`` / ``list_sort`` and the sum of a slice of a sorted list (the recursive model's
+    tail over the statistics' unordered counts) give DuckDB's values on PostgreSQL."""
+    sql = (
+        "SELECT i, list_reverse_sort(counts) AS d, list_sort(counts) AS a, "
+        "coalesce(list_sum(list_slice(list_reverse_sort(counts), 2, len(counts))), 0) AS tail2, "
+        "coalesce(list_sum(list_slice(list_reverse_sort(counts), 4, len(counts))), 0) AS tail4 "
+        "FROM (VALUES (1, [3, 1, 2]), (2, [5]), (3, [2, 2, 7, 1]), (4, [4, 4])) AS t(i, counts) ORDER BY i"
+    )
+    with Database.open(":memory:") as duck:
+        want = duck.rows(Query("lists", sql))
+    with Database.open(pg_url, mode="read") as db:
+        got = db.rows(Query("lists", sql))
+    assert [tuple(r) for r in want] == [
+        (1, [3, 2, 1], [1, 2, 3], 3, 0),
+        (2, [5], [5], 0, 0),
+        (3, [7, 2, 2, 1], [1, 2, 2, 7], 5, 1),
+        (4, [4, 4], [4, 4], 4, 0),
+    ]
+    assert [(i, list(d), list(a), int(t2), int(t4)) for i, d, a, t2, t4 in got] == [
+        (i, list(d), list(a), int(t2), int(t4)) for i, d, a, t2, t4 in want
+    ]
