@@ -56,17 +56,18 @@ class SqlEvaluator:
         # is stored unless a model asks for it (:attr:`hist`)
         self._from_source = stats_only and db.stats_from_source
         self._hist_built = False
-        self._summary: list[dict[str, Any]] | None = (
-            None  # partition/summary.sql's rows, where build took them
-        )
+        # partition/summary.sql's rows where build took them (with the collision count, from the source)
+        self._summary: list[dict[str, Any]] | None = None
 
     # ------------------------------------------------------------------ building
     def build(self) -> SqlEvaluator:
-        """Materialize the histogram and the group statistics. Group ids are hashes of the key tuple;
-        if the collision check finds two tuples sharing an id, the histogram is rebuilt with exact ids."""
+        """Materialize the histogram and the group statistics (or, from the source, the statistics alone
+        and their summary, which counts the collisions). Group ids are hashes of the key tuple; if two
+        tuples share an id, the histogram and statistics are rebuilt with exact ids."""
         if not self._built:
             if self._from_source:  # the collision count comes with the summary, taken at once
-                self.db.run(render("partition/source_stats.sql", self._part_params(), **self._rows_ctx()))
+                ctx = self._rows_ctx(self.stats)
+                self.db.run(render("partition/source_stats.sql", self._part_params(), **ctx))
                 self._summary = self.db.records(render("partition/summary.sql", stats=self.stats))
                 collided = any(int(rec["collisions"]) for rec in self._summary)
             else:
@@ -126,10 +127,11 @@ class SqlEvaluator:
         index, count = self.part
         return {"parts": count, "part": index}
 
-    def _rows_ctx(self) -> dict[str, Any]:
+    def _rows_ctx(self, target: TableRef) -> dict[str, Any]:
+        """The context of the histogram's rows (_macros/histogram_rows.sql) for a statement creating target."""
         return {
             "partitioned": self.part[1] > 1,
-            "target": self.stats,
+            "target": target,
             "source": self.source,
             "keys": self.keys,
             "sa": self.sa,
@@ -137,7 +139,7 @@ class SqlEvaluator:
         }
 
     def _histogram(self) -> None:
-        ctx = {**self._rows_ctx(), "target": self._hist, "exact_ids": self.exact_ids}
+        ctx = {**self._rows_ctx(self._hist), "exact_ids": self.exact_ids}
         self.db.run(render("partition/histogram.sql", self._part_params(), **ctx))
         self._hist_built = True
 

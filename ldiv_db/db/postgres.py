@@ -102,7 +102,7 @@ class PostgresDatabase(Database):
         self._url = url  # for snapshot_sessions' sessions; never shown (path is without the password)
         self._work_schema: str | None = None  # set within parallel_work
         self._source_rows: int | None = None  # the rows of the source the current block works on, if known
-        self._hash_functions = False  # pg_temp.ldiv_hash made in this session (connect)
+        self._hash_refusal: str | None = "not made"  # why pg_temp.ldiv_hash is missing (None: made, connect)
 
     # ------------------------------------------------------------------ opening
     @classmethod
@@ -144,12 +144,12 @@ class PostgresDatabase(Database):
         con.prepare_threshold = None  # work tables are replaced under the same statement text
         db = cls(con, url, read_only=mode == "read", secret=secret)
         try:
-            # outside any transaction, so that no rollback takes them away; without TEMP on the database
-            # a statement that hashes says so when it comes (_statements)
+            # outside any transaction, so that no rollback takes them away; refused (no TEMP on the
+            # database, a read-only standby), a statement that hashes says why when it comes (_statements)
             con.execute(";".join(PG_HASH_FUNCTIONS).encode())
-            db._hash_functions = True
-        except pgerr.InsufficientPrivilege:
-            pass
+            db._hash_refusal = None
+        except psycopg.Error as exc:
+            db._hash_refusal = error_message(exc, secret)
         try:
             if migrate:
                 from ..schema import prepare
@@ -341,11 +341,14 @@ class PostgresDatabase(Database):
             out = translate(sql, self.dialect, names, ldiv_schema=self.ldiv_schema, kinds=kinds)
         if self._work_schema is not None:  # work tables of parallel_work: unlogged, no autovacuum
             out = unlogged_work(out, self._work_schema)
-        if not self._hash_functions and any("pg_temp.ldiv_hash" in st for st in out):
+        if self._hash_refusal is not None and any("pg_temp.ldiv_hash" in st for st in out):
             raise BadInput(
-                f"{query.name} hashes with session-temporary functions, and this role may not create "
-                "temporary objects in the database",
-                "GRANT TEMP ON DATABASE <db> TO <role> (PostgreSQL grants it to everyone by default)",
+                f"{query.name} hashes with session-temporary functions, which the server refused: "
+                f"{self._hash_refusal}",
+                privilege_hint(self._hash_refusal)
+                if "permission denied" in self._hash_refusal.lower()
+                else "ldiv_db keeps its work in temporary objects: use a primary server, not a read-only "
+                "standby, and a role without default_transaction_read_only",
             )
         return out
 

@@ -127,7 +127,8 @@ def test_without_temp_a_hashing_statement_names_the_privilege(pg_server) -> None
         admin.execute("GRANT SELECT ON ALL TABLES IN SCHEMA ldiv TO ldiv_notemp")
     with pytest.raises(BadInput) as info:  # now the first statement that hashes
         ldiv_db.check(url, "public.t", ["a"], "s")
-    assert "session-temporary functions" in str(info.value) and "notemppw" not in str(info.value)
+    assert "session-temporary functions, which the server refused: permission denied" in str(info.value)
+    assert "notemppw" not in str(info.value)
     assert "GRANT TEMP" in (info.value.hint or "")
 
 
@@ -169,3 +170,20 @@ def test_sorted_lists_and_their_tails_as_on_duckdb(pg_url: str) -> None:
     assert [(i, list(d), list(a), int(t2), int(t4)) for i, d, a, t2, t4 in got] == [
         (i, list(d), list(a), int(t2), int(t4)) for i, d, a, t2, t4 in want
     ]
+
+
+def test_a_read_only_session_is_told_why(pg_server) -> None:  # type: ignore[no-untyped-def]
+    """A session whose transactions are read-only takes no temporary objects: the first statement that
+    hashes says so, and how to run instead (not an internal error)."""
+    name = pg_server.new_database()
+    url = pg_server.url(name)
+    _table(url)
+    Database.open(url).close()  # the ldiv schema, so that the read needs no temporary stand-ins
+    with pg_server.admin(name) as admin:
+        admin.execute(
+            f'ALTER ROLE {pg_server_mod.ROLE} IN DATABASE "{name}" SET default_transaction_read_only = on'
+        )
+    with pytest.raises(BadInput) as info:
+        ldiv_db.check(url, 'public."pa tients"', QI, ["disease"])
+    assert "read-only transaction" in str(info.value)
+    assert "default_transaction_read_only" in (info.value.hint or "")
