@@ -9,7 +9,7 @@ own transpiler does most of the work; the rewrites below cover what it leaves in
   argument, each position with a seed of its own and a constant of its own for NULL (deterministic on
   every server; about 15 % cheaper than ``hash_record_extended`` of the row: a million-row histogram
   1.10 → 0.94 s). Each argument is hashed by its type, as DuckDB's ``hash`` does: ``pg_temp.ldiv_hash``
-  (:data:`PG_HASH_FUNCTIONS`, made in each session that needs them) is overloaded by type and inlined by
+  (:data:`PG_HASH_FUNCTIONS`, made in each session as it connects) is overloaded by type and inlined by
   the planner — integers by ``hashint8extended`` and friends (equal across widths), text by
   ``hashtextextended``, any other type by that of its text (a million-row check's integer key hashed as
   text cost 0.1 s); a single value keeps the
