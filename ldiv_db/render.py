@@ -15,6 +15,7 @@ marks it :func:`html_safe` (the inline SVG charts the plotting library wrote).
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import re
 from collections.abc import Iterable, Mapping
@@ -88,6 +89,14 @@ class Query:
     def sql_for(self, dialect: str) -> str:
         """The text to translate for ``dialect``: its variant if the template has one, else ``sql``."""
         return self.variants.get(dialect, self.sql)
+
+    def hinted(self, *hints: str) -> Query:
+        """This statement with more plan hints (:data:`PLAN_HINTS`), for a fact about its data that only
+        the caller knows (e.g. a release aggregate over groups of a few rows each)."""
+        unknown = set(hints) - PLAN_HINTS.keys()
+        if unknown:
+            raise ValueError(f"unknown plan hints {sorted(unknown)}; known: {sorted(PLAN_HINTS)}")
+        return dataclasses.replace(self, hints=self.hints | frozenset(hints))
 
 
 @dataclass(frozen=True)
@@ -169,6 +178,7 @@ PLAN_HINTS = {
     "many-groups": "its aggregation makes a group for every few rows it reads (aggregate by sorting)",
     "lookup": "it creates a small table that joins over a whole source look values up in (give it statistics)",
     "read-whole": "the statements after it read its table whole (its statistics would change no plan)",
+    "joins-in-order": "its joins are written in the order that keeps the fewest rows (estimates cannot tell)",
 }
 
 _HEADER_LINE = re.compile(r"^--\s*(\w+)\s*:\s*(.*)$")

@@ -24,7 +24,8 @@ ANALYZE_MIN_ROWS = 100_000  # and never for a template with the read-whole hint 
 # aggregate, 287,000 distinct rows: 0.86 against 1.46 s, so release/aggregate.sql has no hint). Over a
 # source of at most SMALL_SOURCE_ROWS rows no hint applies: no parallel plan is chosen there, and in one
 # process hashing is the faster aggregate (Adult's histogram, 30,162 rows into 18,109 groups: 42 → 34 ms)
-HINT_SETTINGS = {"many-groups": ("enable_hashagg", "off")}
+# joins-in-order: the joins as written (hilbert/coords.sql: a group's rows first, then their values' ranks).
+HINT_SETTINGS = {"many-groups": ("enable_hashagg", "off"), "joins-in-order": ("join_collapse_limit", "1")}
 # Session settings for ldiv_db's statements: they are few, large and analytic. JIT compilation costs
 # more than it saves at these sizes; hash aggregates and joins over work tables want more than the
 # default 4 MB before they spill (LDIV_PG_WORK_MEM overrides). Nested loops are discouraged (the planner

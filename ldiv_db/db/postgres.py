@@ -359,27 +359,35 @@ class PostgresDatabase(Database):
         params = _bound(query)
         cur = self.pg.cursor()
         created = -1  # rows of the table the previous statement created from a query
+        try:
+            with self._hinted(query):
+                for sql in statements:
+                    if sql.startswith("ANALYZE ") and (
+                        (0 <= created < ANALYZE_MIN_ROWS and "lookup" not in query.hints)
+                        or "read-whole" in query.hints
+                    ):
+                        continue  # a small or wholly read work table: statistics would cost more than they save
+                    cur.execute(sql.encode(), params if "%(" in sql else None)
+                    created = cur.rowcount if (cur.statusmessage or "").startswith("SELECT") else -1
+        except psycopg.Error as exc:
+            cur.close()
+            raise self._error(query.name, query.sql, exc) from None
+        return cur
+
+    @contextlib.contextmanager
+    def _hinted(self, query: Query) -> Iterator[None]:
+        """The settings of the statement's plan hints (:data:`HINT_SETTINGS`) for the block: none over a
+        source of at most :data:`SMALL_SOURCE_ROWS` rows."""
         small = self._source_rows is not None and self._source_rows <= SMALL_SOURCE_ROWS
         settings = [] if small else [HINT_SETTINGS[h] for h in sorted(query.hints) if h in HINT_SETTINGS]
         try:
             for name, value in settings:
-                cur.execute(f"SET {name} = {value}".encode())
-            for sql in statements:
-                if sql.startswith("ANALYZE ") and (
-                    (0 <= created < ANALYZE_MIN_ROWS and "lookup" not in query.hints)
-                    or "read-whole" in query.hints
-                ):
-                    continue  # a small or wholly read work table: statistics would cost more than they save
-                cur.execute(sql.encode(), params if "%(" in sql else None)
-                created = cur.rowcount if (cur.statusmessage or "").startswith("SELECT") else -1
-        except psycopg.Error as exc:
-            cur.close()
-            raise self._error(query.name, query.sql, exc) from None
+                self.pg.execute(f"SET {name} = {value}".encode())
+            yield
         finally:  # in a failed transaction block the rollback undoes the SET
             if settings and self.pg.info.transaction_status != psycopg.pq.TransactionStatus.INERROR:
                 for name, _ in settings:
                     self.pg.execute(f"RESET {name}".encode())
-        return cur
 
     def _refuse_writes(self, name: str, sql: str) -> None:
         outside = [t for t in written_tables(sql) if not t.lower().startswith(TEMP_SCHEMA + ".")]
@@ -442,7 +450,7 @@ class PostgresDatabase(Database):
             if params:
                 copy = psycopg.ClientCursor(self.pg).mogrify(copy, params)
             buf = io.BytesIO()
-            with self.pg.cursor() as cur, cur.copy(copy.encode()) as out:
+            with self._hinted(query), self.pg.cursor() as cur, cur.copy(copy.encode()) as out:
                 for chunk in out:
                     buf.write(chunk)
             self.queries += 1

@@ -82,12 +82,15 @@ class OneTable(Release):
             output=how.out.display(),
         )
         self.labels: tuple[TableRef, str] | None = None
+        self.groups: int | None = None
         self.checked: Checked | None = None
         self.rows: tuple[int, int] = (0, 0)
         self._fingerprints: dict[TableRef, tuple[int, str]] = {}
 
     def prepare(self, db: Database) -> None:
         self.labels = _labels(db, self.inputs, self.part, self.how.hids)
+        if self.labels[1] == "gid":  # one label row per group: the release's number of groups
+            self.groups = int(db.scalar(render("catalog/row_count.sql", source=self.labels[0])))
 
     def write(self, db: Database) -> None:
         assert self.labels is not None
@@ -132,6 +135,7 @@ class OneTable(Release):
             source_side=how.source_side,
             meanwhile=fingerprint,
             expected=self.empty,
+            groups=self.groups,
         )
         rec = self.checked.reconciliation
         self.rows = (int(rec["rows_in"]), int(rec["output_rows"]))

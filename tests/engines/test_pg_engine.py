@@ -264,6 +264,19 @@ def test_a_many_groups_hint_sorts_for_its_statement_only(pg_url: str) -> None:
         assert db.scalar(plain) == "on"
 
 
+def test_a_joins_in_order_hint_keeps_the_written_join_order_for_its_statement_only(pg_url: str) -> None:
+    hinted = Query("t", "SELECT current_setting('join_collapse_limit')", hints=frozenset({"joins-in-order"}))
+    plain = Query("t", "SELECT current_setting('join_collapse_limit')")
+    with Database.open(pg_url) as db:
+        before = db.scalar(plain)
+        assert db.scalar(hinted) == "1" and before != "1"
+        assert db.scalar(plain) == before
+        # a bulk fetch (COPY) runs under the hint's settings too
+        sql = "SELECT CAST(current_setting('join_collapse_limit') AS bigint) AS v"
+        bulk = db.df(Query("t", sql, hints=frozenset({"joins-in-order"})), bulk=True)
+        assert bulk["v"].tolist() == [1] and db.scalar(plain) == before
+
+
 def test_the_many_groups_hint_applies_over_a_large_source_only(pg_url: str) -> None:
     """Over a small source no plan is parallel, and in one process hashing aggregates faster."""
     hinted = Query("t", "SELECT current_setting('enable_hashagg')", hints=frozenset({"many-groups"}))

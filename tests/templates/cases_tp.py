@@ -138,6 +138,7 @@ CASES = {
         {"hids": [1, 0, 2, 0]},
     ),
     "hilbert/coords.sql": Case(_coords, {"r_gid": 99}),
+    "hilbert/domain_sizes.sql": Case(lambda env: {"domains": _domains(env)}),
     "hilbert/groups_table.sql": Case(lambda env: {"target": env.work("hilbert groups")}),
     "hilbert/merge.sql": Case(
         lambda env: {"target": env.work("tp plus"), "base": _assignment(env), "split": _split(env)}

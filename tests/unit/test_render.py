@@ -71,6 +71,14 @@ def test_plan_hints_come_from_the_header_and_unknown_ones_are_refused() -> None:
     )
 
 
+def test_a_caller_adds_plan_hints_to_a_rendered_statement() -> None:
+    q = Renderer().render("partition/group_stats.sql", target=TableRef("s"), hist=TableRef("h"))
+    more = q.hinted("joins-in-order")
+    assert more.hints == q.hints | {"joins-in-order"} and more.sql == q.sql and more.params == q.params
+    with pytest.raises(ValueError, match="unknown plan hints \\['fast'\\]"):
+        q.hinted("fast")
+
+
 def test_shipped_templates_all_have_headers() -> None:
     r = Renderer()
     names = r.templates()

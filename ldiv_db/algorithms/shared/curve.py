@@ -342,7 +342,7 @@ def split_rows(
     if n_rows == 0:
         return Split(None, 0, 0, 0, 0, None, 0)
     coords = frame[[f"c{i}" for i in range(1, d + 1)]].to_numpy(dtype=np.int64)
-    sizes = [int(frame[f"n{i}"].iloc[0]) for i in range(1, d + 1)]
+    sizes = [int(r["size"]) for r in db.records(render("hilbert/domain_sizes.sql", domains=domains))]
     rids = frame["rid"].to_numpy(dtype=np.int64)
     grouping = hilbert_l_groups(coords, frame["sid"].to_numpy(dtype=np.int64), rids, l, bits=bits_for(sizes))
     whole = stars_of(coords, np.arange(n_rows))

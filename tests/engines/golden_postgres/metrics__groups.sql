@@ -2,6 +2,8 @@
 /* params: none */
 /* returns: groups, dm_published, cm_published (cm_published is 0 without a class column) */
 /* ref: SPEC §0.7 (DM, CM), §5.4; groups = the group column, else identical QI-label vectors */
+/*      without a class column a group is its own class, counted in one aggregation (TP+'s aggregate at 1M on PostgreSQL, */
+/*      190,000 groups: 0.44 → 0.36 s) */
 WITH per_class AS (
   SELECT
     "group" AS g1,
