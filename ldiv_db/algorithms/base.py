@@ -124,6 +124,9 @@ class Partitioning:
     verify_model: PrivacyModel | None = None  # defaults to the request's model
     metric_weights: Sequence[Fraction] | None = None  # QI weights of the reported IL/NCP (default 1 each)
     guarantees: Sequence[Guarantee] = ()  # promises beyond the model, verified on the written release
+    # the number of published groups where the algorithm counts them: a fact for the engine's plans (the
+    # release aggregate, ldiv_db/pipeline/verify.py), never for a verdict (the release's checks count them)
+    groups: int | None = None
 
 
 # ---------------------------------------------------------------------------- several tables

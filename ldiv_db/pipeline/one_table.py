@@ -81,34 +81,36 @@ class OneTable(Release):
             sa=[c.name for c in inputs.sa],
             output=how.out.display(),
         )
-        self.labels: tuple[TableRef, str] | None = None
-        self.groups: int | None = None
+        self.labels: tuple[TableRef | None, str] | None = None
+        self.groups: int | None = part.groups  # where the algorithm counts them (else from the labels)
         self.checked: Checked | None = None
         self.rows: tuple[int, int] = (0, 0)
         self._fingerprints: dict[TableRef, tuple[int, str]] = {}
 
     def prepare(self, db: Database) -> None:
         self.labels = _labels(db, self.inputs, self.part, self.how.hids)
-        if self.labels[1] == "gid":  # one label row per group: the release's number of groups
-            self.groups = int(db.scalar(render("catalog/row_count.sql", source=self.labels[0])))
+        labels, by = self.labels
+        if self.groups is None and labels is not None and by == "gid":  # one label row per group
+            self.groups = int(db.scalar(render("catalog/row_count.sql", source=labels)))
 
     def write(self, db: Database) -> None:
         assert self.labels is not None
         keep = [self.inputs.table.column(k) for k in self.how.keep_columns]
-        db.run(
-            render(
-                "release/write.sql",
-                output=self.target,
-                assignment=self.part.assignment,
-                source=self.inputs.table.ref,
-                labels=self.labels[0],
-                labels_by=self.labels[1],
-                qi=[c.ident for c in self.inputs.qi],
-                sa=[c.ident for c in self.inputs.sa],
-                keep=[c.ident for c in keep],
-                group_column=Ident(self.group_column),
-            )
-        )
+        labels, by = self.labels
+        common = {
+            "output": self.target,
+            "assignment": self.part.assignment,
+            "source": self.inputs.table.ref,
+            "qi": [c.ident for c in self.inputs.qi],
+            "sa": [c.ident for c in self.inputs.sa],
+            "keep": [c.ident for c in keep],
+            "group_column": Ident(self.group_column),
+        }
+        if labels is None:  # suppression: each group labelled as it is written
+            as_text = [not c.is_numeric for c in self.inputs.qi]
+            db.run(render("release/write_suppress.sql", as_text=as_text, **common))
+        else:
+            db.run(render("release/write.sql", labels=labels, labels_by=by, **common))
 
     def reconcile(self, db: Database) -> Reconciled:
         """Reconciles, verifies and measures in one call (a reconciliation problem raises there)."""
@@ -180,24 +182,16 @@ class OneTable(Release):
 
 def _labels(
     db: Database, inputs: Inputs, part: Partitioning, hids: Mapping[str, int]
-) -> tuple[TableRef, str]:
+) -> tuple[TableRef | None, str]:
+    """The labels table and its key ('rid' or 'gid'); for suppression, none: release/write.sql labels
+    each group as it writes it (labels_by 'suppress')."""
     if part.recoding == "labels":
         if part.labels is None:
             raise InternalError("the algorithm chose 'labels' recoding without a labels table")
         return part.labels, "rid"
-    target = db.work_table("release_labels")
     if part.recoding == "suppress":
-        db.run(
-            render(
-                "release/labels_suppress.sql",
-                target=target,
-                assignment=part.assignment,
-                source=inputs.table.ref,
-                qi=[c.ident for c in inputs.qi],
-                as_text=[not c.is_numeric for c in inputs.qi],
-            )
-        )
-        return target, "gid"
+        return None, "suppress"
+    target = db.work_table("release_labels")
     if part.recoding == "lca" and part.group_labels is not None:
         return (
             part.group_labels,

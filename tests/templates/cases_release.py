@@ -80,6 +80,11 @@ def _write_ctx(env: HostileEnv) -> dict[str, Any]:
     }
 
 
+def _write_suppress_ctx(env: HostileEnv) -> dict[str, Any]:
+    ctx = {k: v for k, v in _write_ctx(env).items() if k not in ("labels", "labels_by")}
+    return {**ctx, "as_text": [i % 2 == 0 for i in range(len(env.qi))]}  # compared both ways
+
+
 def _drop_out(env: HostileEnv) -> None:
     env.db.con.execute(f"DROP TABLE IF EXISTS {_out(env).sql()}")
 
@@ -140,15 +145,6 @@ CASES = {
         },
         {"hids": [0, 0, 0, 0]},
     ),
-    "release/labels_suppress.sql": Case(
-        lambda env: {
-            "target": env.work("sup"),
-            "assignment": _assignment(env),
-            "source": env.source,
-            "qi": env.qi,
-            "as_text": [i % 2 == 0 for i in range(len(env.qi))],  # both ways
-        }
-    ),
     "release/labels_levels.sql": Case(
         lambda env: {
             "target": env.work("lev"),
@@ -160,6 +156,7 @@ CASES = {
         {"hids": [0, 0, 0, 0], "levels": [1, 0, 0, 0]},
     ),
     "release/write.sql": Case(_write_ctx, prepare=_drop_out),
+    "release/write_suppress.sql": Case(_write_suppress_ctx, prepare=_drop_out),
     "release/release_rows.sql": Case(lambda env: {"assignment": _assignment(env)}, {"release_id": 99}),
     "release/reconcile.sql": Case(
         lambda env: {

@@ -39,4 +39,5 @@ class Hilbert(Algorithm):
                 "hilbert_leftover_rows": split.leftovers,
                 "algorithm_seconds": round(time.perf_counter() - t0, 4),
             },
+            groups=split.groups,
         )

@@ -126,7 +126,8 @@ class TP(Algorithm):
         t0 = time.perf_counter()
         tp = run_tp(request, eligible_l(request, self.name))
         details = {**tp.details, "algorithm_seconds": round(time.perf_counter() - t0, 4)}
-        return Partitioning(assignment=tp.assignment, recoding="suppress", details=details)
+        groups = int(tp.details["qi_groups_published"]) + (1 if tp.residue_rows else 0)
+        return Partitioning(assignment=tp.assignment, recoding="suppress", details=details, groups=groups)
 
 
 class TPPlus(Algorithm):
@@ -165,4 +166,5 @@ class TPPlus(Algorithm):
                     render("hilbert/merge.sql", target=assignment, base=tp.assignment, split=split.table)
                 )
         details["algorithm_seconds"] = round(time.perf_counter() - t0, 4)
-        return Partitioning(assignment=assignment, recoding="suppress", details=details)
+        groups = int(details["qi_groups_published"]) + int(details.get("residue_groups", 0))
+        return Partitioning(assignment=assignment, recoding="suppress", details=details, groups=groups)
