@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from .. import ownership
 from ..algorithms.base import (
@@ -97,7 +98,7 @@ class OneTable(Release):
         assert self.labels is not None
         keep = [self.inputs.table.column(k) for k in self.how.keep_columns]
         labels, by = self.labels
-        common = {
+        common: dict[str, Any] = {
             "output": self.target,
             "assignment": self.part.assignment,
             "source": self.inputs.table.ref,
