@@ -231,7 +231,9 @@ class WrittenPartition(SqlEvaluator):
         same_as: WrittenPartition | None = None,
         one_row_each: bool = False,
     ) -> None:
-        super().__init__(db, out, keys, _positional("s", n_sa), null_as_value=null_as_value, prefix=prefix)
+        super().__init__(
+            db, out, keys, _positional("s", n_sa), null_as_value=null_as_value, prefix=prefix, stats_only=True
+        )
         self.aggregate = agg
         self.by_labels = by_labels
         self.n_qi = len(keys) if by_labels else 0
@@ -243,37 +245,53 @@ class WrittenPartition(SqlEvaluator):
         # the aggregate has one row per group id and SA value already (one SA, and every group id
         # carries one label vector): the histogram by group id is those rows, not an aggregation of them
         self.one_row_each = one_row_each and not by_labels and n_sa == 1
-        if same_as is not None:  # the same partition: its histogram and statistics, its group ids
-            self.hist, self.stats, self.raw_id = same_as.hist, same_as.stats, same_as.raw_id
+        if same_as is not None:  # the same partition: its statistics (and histogram), its group ids
+            self._hist, self.stats, self.raw_id = same_as._hist, same_as.stats, same_as.raw_id
+            self._from_source = same_as._from_source
             self.exact_ids = True
 
     def build(self) -> SqlEvaluator:
+        """The statistics: straight from the aggregate where the engine takes statistics from the source
+        (release/verify_stats.sql; the histogram is stored only if a model reads it), else from the
+        histogram (release/verify_hist.sql, partition/group_stats.sql). A hash collision of two label
+        vectors rebuilds both with exact ranks."""
         if self.same_as is not None:
             self.same_as.build()
             self._built = True
         if not self._built:
-            self._hist_and_stats()
+            if self._from_source:
+                self.db.run(render("release/verify_stats.sql", **self._rows_ctx(self.stats)))
+            else:
+                self._histogram()
+                self.db.run(render("partition/group_stats.sql", target=self.stats, hist=self._hist))
             if not self.exact_ids and self.db.scalar(render("partition/gid_check.sql", stats=self.stats)):
-                self.exact_ids = True  # two label vectors share a hash: rebuild with exact ranks
-                self._hist_and_stats()
+                self.exact_ids, self._from_source = True, False  # two label vectors share a hash
+                self._histogram()
+                self.db.run(render("partition/group_stats.sql", target=self.stats, hist=self._hist))
             self._built = True
         return self
 
-    def _hist_and_stats(self) -> None:
-        self.db.run(
-            render(
-                "release/verify_hist.sql",
-                target=self.hist,
-                aggregate=self.aggregate,
-                qi=_positional("q", self.n_qi),
-                sa=self.sa,
-                by_labels=self.by_labels,
-                one_row_each=self.one_row_each,
-                hash_ids=not self.exact_ids,
-                null_as_value=self.null_as_value,
-            )
-        )
-        self.db.run(render("partition/group_stats.sql", target=self.stats, hist=self.hist))
+    def _rows_ctx(self, target: TableRef) -> dict[str, Any]:
+        """The context of the verification's histogram rows (_macros/verify_rows.sql)."""
+        return {
+            "target": target,
+            "aggregate": self.aggregate,
+            "qi": _positional("q", self.n_qi),
+            "sa": self.sa,
+            "by_labels": self.by_labels,
+            "one_row_each": self.one_row_each,
+            "hash_ids": not self.exact_ids,
+            "null_as_value": self.null_as_value,
+        }
+
+    def _histogram(self) -> None:
+        """Store the histogram (where the statistics came from the aggregate: when a model reads it); the
+        same partition's where there is one."""
+        if self.same_as is not None:
+            self._hist = self.same_as.hist
+        else:
+            self.db.run(render("release/verify_hist.sql", **self._rows_ctx(self._hist)))
+        self._hist_built = True
 
 
 def verify_written(

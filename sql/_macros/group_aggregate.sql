@@ -1,6 +1,7 @@
 {#- Included fragment (not a statement): per group and SA, size, distinct values, pillar height, entropy and
     the collision flag, from the histogram table (Context: hist) or, with from_source, from the histogram's
-    rows as a subquery (Context: as for _macros/histogram_rows.sql), adding each group's unordered list of
+    rows as a subquery (Context: as for _macros/histogram_rows.sql, or for the fragment rows_macro names),
+    adding each group's unordered list of
     known-value counts. With one SA (s = 1 in every row) the rows are grouped by gid alone: their order from
     the histogram's aggregation then serves the statistics' without a further sort. -#}
 {% set one_sa = from_source and sa | length == 1 %}
@@ -29,7 +30,7 @@ FROM (
 
 {% if from_source %}
     FROM (
-{% include "_macros/histogram_rows.sql" %}
+{% include rows_macro | default("_macros/histogram_rows.sql") %}
     ) AS hs
 {% else %}
     FROM {{ hist | table }}

@@ -1,7 +1,9 @@
 """The checks of a written release read one aggregate of it (ldiv_db/pipeline/verify.py). Each is compared
 with the independent path that reads the written table itself: the model's verdict by group id and by
 QI labels against ``check.evaluate``, the metrics against ``compute_metrics`` on the table, and the
-reconciliation against tampered tables. Hostile names throughout."""
+reconciliation against tampered tables. Hostile names throughout. Every test runs on both paths a
+partition is built by: its histogram, then its statistics; and (PostgreSQL's, ``stats_from_source``) its
+statistics straight from the aggregate, the histogram stored only if a model reads it."""
 
 from __future__ import annotations
 
@@ -22,6 +24,24 @@ from ldiv_db.privacy.spec import model_spec
 from ldiv_db.render import Ident, TableRef
 
 WRITTEN = 'written "it\'s"'
+# the statements that build a partition of the written release: its histogram (then its statistics), or
+# its statistics straight from the aggregate where the engine takes statistics from the source
+BUILDS = ("release/verify_hist.sql", "release/verify_stats.sql")
+
+
+@pytest.fixture(autouse=True, params=[False, True], ids=["histogram", "from_aggregate"])
+def from_aggregate(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> bool:
+    """Every test on both paths: DuckDB made to take PostgreSQL's (statistics from the aggregate)."""
+    monkeypatch.setattr(Database, "stats_from_source", request.param)
+    return bool(request.param)
+
+
+def _builds(db: Database, since: int, *, from_aggregate: bool) -> int:
+    """Partitions built since step ``since``; on the aggregate path, checks no histogram was stored."""
+    steps = [s.template for s in db.steps[since:]]
+    if from_aggregate:
+        assert "release/verify_hist.sql" not in steps
+    return sum(1 for t in steps if t in BUILDS)
 
 
 def _written(db: Database, null_sa: bool, one_partition: bool | str = False) -> Inputs:
@@ -77,7 +97,12 @@ def _same(found: CheckResult, expected: CheckResult) -> None:
 @pytest.mark.parametrize("null_sa", [False, True])
 @pytest.mark.parametrize("one_partition", [False, True, "vector each"])
 def test_verdicts_from_the_aggregate_match_check_on_the_written_table(
-    hostile_db: Database, model: str, params: dict[str, int], null_sa: bool, one_partition: bool | str
+    hostile_db: Database,
+    model: str,
+    params: dict[str, int],
+    null_sa: bool,
+    one_partition: bool | str,
+    from_aggregate: bool,
 ) -> None:
     inputs = _written(hostile_db, null_sa, one_partition)
     spec = model_spec(model, params.get("l"), {k: v for k, v in params.items() if k != "l"})
@@ -88,8 +113,8 @@ def test_verdicts_from_the_aggregate_match_check_on_the_written_table(
     by_group, by_labels = verify_written(
         hostile_db, inputs, inputs.table.ref, Ident(HOSTILE_GROUP), agg, privacy, False
     )
-    hists = [s for s in hostile_db.steps[steps:] if s.template == "release/verify_hist.sql"]
-    assert len(hists) == (1 if one_partition is True else 2)  # one partition: one histogram verifies both
+    built = _builds(hostile_db, steps, from_aggregate=from_aggregate)
+    assert built == (1 if one_partition is True else 2)  # one partition: built once, verifies both
     _same(by_group, evaluate(hostile_db, inputs, privacy, prefix="t_g"))
     labels = Inputs(inputs.table, inputs.qi, inputs.sa, None, inputs.rows)
     _same(by_labels, evaluate(hostile_db, labels, union_stable(privacy), prefix="t_q"))
@@ -109,7 +134,9 @@ def test_a_violation_is_found_by_group_id_and_by_labels(hostile_db: Database) ->
     assert by_labels.satisfied is False and by_labels.violating_groups > 0
 
 
-def test_one_partition_verified_once_gives_the_verdicts_of_both(hostile_db: Database) -> None:
+def test_one_partition_verified_once_gives_the_verdicts_of_both(
+    hostile_db: Database, from_aggregate: bool
+) -> None:
     inputs = _written(hostile_db, False, one_partition=True)
     privacy = model_spec("distinct", 3, None).build(inputs)
     assert privacy is not None
@@ -122,8 +149,7 @@ def test_one_partition_verified_once_gives_the_verdicts_of_both(hostile_db: Data
                 hostile_db, inputs, inputs.table.ref, Ident(HOSTILE_GROUP), agg, privacy, False, once
             )
         )
-        hists = [s for s in hostile_db.steps[steps:] if s.template == "release/verify_hist.sql"]
-        assert len(hists) == (1 if once else 2)
+        assert _builds(hostile_db, steps, from_aggregate=from_aggregate) == (1 if once else 2)
     (group_once, labels_once), (group_both, labels_both) = found
     assert not group_both.satisfied and not labels_both.satisfied  # violations, named in both partitions
     _same(group_once, group_both)
@@ -202,7 +228,7 @@ def test_pipeline_metrics_equal_the_metrics_of_the_written_table(
 
 
 def test_a_hash_collision_of_label_vectors_rebuilds_them_with_exact_ids(
-    hostile_db: Database, monkeypatch: pytest.MonkeyPatch
+    hostile_db: Database, monkeypatch: pytest.MonkeyPatch, from_aggregate: bool
 ) -> None:
     """The label vectors' hashed ids (forced to collide here: the first hash keeps 1 bit) are caught by
     the collision check and rebuilt with exact ranks; the verdicts are those without the collision."""
@@ -219,7 +245,7 @@ def test_a_hash_collision_of_label_vectors_rebuilds_them_with_exact_ids(
 
     def colliding(name: str, params: object = None, **ctx: object) -> object:
         q = real(name, params, **ctx)  # type: ignore[arg-type]
-        if name == "release/verify_hist.sql" and ctx.get("hash_ids"):
+        if name in BUILDS and ctx.get("hash_ids") and ctx.get("by_labels"):
             sql = q.sql.replace(") >> 1 AS BIGINT) AS gid,", ") >> 63 AS BIGINT) AS gid,", 1)
             assert sql != q.sql
             return type(q)(q.name, sql, q.params)
@@ -230,8 +256,10 @@ def test_a_hash_collision_of_label_vectors_rebuilds_them_with_exact_ids(
     by_group, by_labels = verify_written(
         hostile_db, inputs, inputs.table.ref, Ident(HOSTILE_GROUP), agg, privacy, False
     )
-    hists = [s for s in hostile_db.steps[steps:] if s.template == "release/verify_hist.sql"]
-    assert len(hists) == 3  # by group id, by labels hashed (collided), by labels ranked
+    built = [s.template for s in hostile_db.steps[steps:] if s.template in BUILDS]
+    # by group id, by labels hashed (collided), by labels ranked (always from a stored histogram)
+    first = "release/verify_stats.sql" if from_aggregate else "release/verify_hist.sql"
+    assert built == [first, first, "release/verify_hist.sql"]
     _same(by_group, reference[0])
     _same(by_labels, reference[1])
     assert by_labels.groups > 2  # the collision did not merge the label vectors
@@ -263,7 +291,7 @@ def test_one_label_vector_per_group_takes_the_aggregate_rows_as_the_histogram(
     seen: list[object] = []
 
     def spy(name: str, params: object = None, **ctx: object) -> object:
-        if name == "release/verify_hist.sql" and not ctx.get("by_labels"):
+        if name in BUILDS and not ctx.get("by_labels"):
             seen.append(ctx.get("one_row_each"))
         return real(name, params, **ctx)  # type: ignore[arg-type]
 
@@ -291,7 +319,7 @@ def test_one_partition_with_a_class_column_is_still_verified_once(hostile_db: Da
     by_group, by_labels = verify_written(
         hostile_db, inputs, inputs.table.ref, Ident(HOSTILE_GROUP), agg, privacy, False, classed=True
     )
-    assert [s.template for s in hostile_db.steps[steps:]].count("release/verify_hist.sql") == 1
+    assert sum(1 for s in hostile_db.steps[steps:] if s.template in BUILDS) == 1
     _same(by_group, evaluate(hostile_db, inputs, privacy, prefix="t_g"))
     labels = Inputs(inputs.table, inputs.qi, inputs.sa, None, inputs.rows)
     _same(by_labels, evaluate(hostile_db, labels, union_stable(privacy), prefix="t_q"))

@@ -1,5 +1,5 @@
 """Template cases: the release aggregate and the verification of a written release (sql/release/aggregate,
-verify_hist, verify_summary, same_partition). The hostile table stands in for a written release: it has
+verify_hist, verify_stats, verify_summary, same_partition). The hostile table stands in for a written release: it has
 QI, SA, group and class columns with hostile names."""
 
 from __future__ import annotations
@@ -59,6 +59,12 @@ CASES = {
     # by labels with hashed ids, the path a release takes (by group id and exact ranks: verify_summary's)
     "release/verify_hist.sql": Case(
         lambda env: {**_hist_ctx(env, True, "hist"), "hash_ids": True}, prepare=build_aggregate
+    ),
+    # the statistics straight from the aggregate, by labels with hashed ids (their lists have no order)
+    "release/verify_stats.sql": Case(
+        lambda env: {**_hist_ctx(env, True, "stats"), "hash_ids": True},
+        prepare=build_aggregate,
+        unordered_lists=True,
     ),
     "release/verify_summary.sql": Case(_verdicts, {"worst": 2}),
     "release/same_partition.sql": Case(

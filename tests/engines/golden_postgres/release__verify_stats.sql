@@ -1,0 +1,68 @@
+DROP TABLE IF EXISTS "pg_temp"."wk stats's";
+/* purpose: the group statistics of a written release's partition (by group id, or by QI label vector with hashed ids) straight from the release aggregate: partition/group_stats.sql over release/verify_hist.sql's rows, the histogram an inner aggregation never stored; with each group's known-value counts as an unordered list */
+/* params: none */
+/* hints: many-groups */
+/* returns: creates target(gid, s, size, n_values, h, known, entropy, collided, counts) as partition/source_stats.sql */
+/* ref: DESIGN §6 (the model holds on the written table, by group id and by QI labels); for an engine that takes statistics from */
+/*      the source (Database.stats_from_source): TP+ at 1M on PostgreSQL, the histograms of both partitions and their */
+/*      statistics took four statements and two stored tables. Not for exact ranks of label vectors (after a hash collision: */
+/*      release/verify_hist.sql, then partition/group_stats.sql) */
+CREATE TABLE "pg_temp"."wk stats's" AS
+SELECT
+  gid,
+  s,
+  size,
+  n_values,
+  h,
+  CAST(known AS BIGINT) AS known,
+  CASE
+    WHEN n_values = 0
+    THEN NULL
+    ELSE GREATEST(0.0, LN(known) - CAST(n_ln_n AS DOUBLE PRECISION) / known)
+  END AS entropy,
+  collided,
+  counts
+FROM (
+  SELECT
+    gid,
+    1 AS s,
+    CAST(SUM(CAST(n AS DOUBLE PRECISION)) AS BIGINT) AS size,
+    COUNT(*) FILTER(WHERE
+      NOT unknown) AS n_values,
+    CAST(COALESCE(MAX(n) FILTER(WHERE
+      NOT unknown), 0) AS BIGINT) AS h,
+    COALESCE(SUM(CAST(n AS DOUBLE PRECISION)) FILTER(WHERE
+      NOT unknown), 0) AS known,
+    SUM(n * LN(n)) FILTER(WHERE
+      NOT unknown) AS n_ln_n,
+    MIN(gid2) <> MAX(gid2) AS collided,
+    ARRAY_AGG(n) FILTER(WHERE
+      NOT unknown) AS counts
+  FROM (
+    SELECT
+      CAST((
+        (
+          COALESCE(pg_temp.ldiv_hash("q1", 31565978154320661), 7543343189686326) # COALESCE(pg_temp.ldiv_hash("q2", 70870475532305851), 62452762661371233) # COALESCE(pg_temp.ldiv_hash("q3", 43950643238855390), 20568759471374425) # COALESCE(pg_temp.ldiv_hash("q4", 65081266400474975), 24590370196509114)
+        ) & 9223372036854775807
+      ) >> 1 AS BIGINT) AS gid,
+      CAST((
+        (
+          COALESCE(pg_temp.ldiv_hash("q1", 41866637979928421), 26063243464609475) # COALESCE(pg_temp.ldiv_hash("q2", 55699176436906730), 69577165633933557) # COALESCE(pg_temp.ldiv_hash("q3", 69755431934507538), 54521352686616167) # COALESCE(pg_temp.ldiv_hash("q4", 38145830008994748), 48717305715736069)
+        ) & 9223372036854775807
+      ) >> 1 AS BIGINT) AS gid2,
+      1 AS s,
+      CAST("s1" AS TEXT) AS v,
+      "s1" IS NULL AS unknown,
+      CAST(SUM(n) AS BIGINT) AS n
+    FROM "pg_temp"."wk aggregate's"
+    GROUP BY
+      1,
+      2,
+      3,
+      4,
+      5
+  ) AS hs
+  GROUP BY
+    gid
+) AS g;
+ANALYZE "pg_temp"."wk stats's"
