@@ -80,10 +80,9 @@ def check_written(
     metrics start on the aggregate at once (KL's arrays are then solved in a thread) and the
     reconciliation runs beside KL, before the verification; the metrics' own row count of the
     aggregate must equal ``published``, and the reconciliation proves ``assigned`` is the source's row
-    count. Without them the reconciliation runs first. ``groups``: the release's number of groups, where
-    the caller knows it (how the aggregate is best computed)."""
-    few_rows_each = groups is not None and expected is not None and groups * FEW_ROWS >= expected[0]
-    agg = aggregate(db, inputs, out, group_column, class_column, many_groups=few_rows_each)
+    count. Without them the reconciliation runs first. ``groups``: the number of groups, if known."""
+    few = groups is not None and expected is not None and groups * FEW_ROWS >= expected[0]
+    agg = aggregate(db, inputs, out, group_column, class_column, many_groups=few)
     recs: list[dict[str, int]] = []
     if expected is None:
         recs.append(reconcile(db, inputs, part, agg))
