@@ -161,10 +161,17 @@ class TPPlus(Algorithm):
                 hilbert_leftover_rows=split.leftovers,
             )
             if split.table is not None:
+                if split.rows != tp.residue_rows:  # the split holds every row of R (merge.sql relies on it)
+                    raise InternalError(f"Hilbert split {split.rows} of the residue's {tp.residue_rows} rows")
                 assignment = request.db.work_table("tp_plus_assignment")
-                request.db.run(
-                    render("hilbert/merge.sql", target=assignment, base=tp.assignment, split=split.table)
+                q = render(
+                    "hilbert/merge.sql",
+                    {"scope_gid": tp.residue_gid},
+                    target=assignment,
+                    base=tp.assignment,
+                    split=split.table,
                 )
+                request.db.run(q)
         details["algorithm_seconds"] = round(time.perf_counter() - t0, 4)
         groups = int(details["qi_groups_published"]) + int(details.get("residue_groups", 0))
         return Partitioning(assignment=assignment, recoding="suppress", details=details, groups=groups)
