@@ -21,7 +21,8 @@ ANALYZE_MIN_ROWS = 100_000  # and never for a template with the read-whole hint 
 # out of the merge (1M rows: the check's histogram into 858,000 groups 1.6 → 1.3 s, its statistics into
 # 662,000 1.2 → 0.75 s; TP+'s labels into 190,000 2.3 → 1.5 s, TP's cells 2.4 → 2.0 s). Into few groups
 # sorting loses (those labels into 1,024 groups: 0.74 s hashed, 0.93 sorted; a generalized release's
-# aggregate, 287,000 distinct rows: 0.86 against 1.46 s, so release/aggregate.sql has no hint). Over a
+# aggregate, 287,000 distinct rows: 0.86 against 1.46 s, so release/aggregate.sql is hinted by its caller
+# only for a release of small groups, ldiv_db/pipeline/verify.py's FEW_ROWS). Over a
 # source of at most SMALL_SOURCE_ROWS rows no hint applies: no parallel plan is chosen there, and in one
 # process hashing is the faster aggregate (Adult's histogram, 30,162 rows into 18,109 groups: 42 → 34 ms)
 # joins-in-order: the joins as written (hilbert/coords.sql: a group's rows first, then their values' ranks).

@@ -184,8 +184,8 @@ class OneTable(Release):
 def _labels(
     db: Database, inputs: Inputs, part: Partitioning, hids: Mapping[str, int]
 ) -> tuple[TableRef | None, str]:
-    """The labels table and its key ('rid' or 'gid'); for suppression, none: release/write.sql labels
-    each group as it writes it (labels_by 'suppress')."""
+    """The labels table and its key ('rid' or 'gid'); for suppression none ('suppress'):
+    release/write_suppress.sql labels each group as it writes it."""
     if part.recoding == "labels":
         if part.labels is None:
             raise InternalError("the algorithm chose 'labels' recoding without a labels table")

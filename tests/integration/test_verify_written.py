@@ -323,3 +323,40 @@ def test_one_partition_with_a_class_column_is_still_verified_once(hostile_db: Da
     _same(by_group, evaluate(hostile_db, inputs, privacy, prefix="t_g"))
     labels = Inputs(inputs.table, inputs.qi, inputs.sa, None, inputs.rows)
     _same(by_labels, evaluate(hostile_db, labels, union_stable(privacy), prefix="t_q"))
+
+
+@pytest.mark.parametrize(
+    ("algorithm", "qi", "kw", "sorted_aggregate"),
+    [
+        ("tp", ["it's", "select"], {}, True),  # the algorithm counts its groups: a few rows each
+        ("mondrian", ["it's", 'a"b'], {}, True),  # its labels table counts them
+        # labels by row: no count, no hint
+        ("full-domain", ["it's", "select"], {"levels": {"it's": 1, "select": 0}}, False),
+    ],
+)
+def test_the_release_aggregate_is_sorted_for_a_release_of_small_groups(
+    hostile_db: Database,
+    monkeypatch: pytest.MonkeyPatch,
+    algorithm: str,
+    qi: list[str],
+    kw: dict[str, object],
+    sorted_aggregate: bool,
+) -> None:
+    """The release aggregate carries the many-groups plan hint (aggregate by sorting) when the release's
+    groups hold at most FEW_ROWS rows on average, as the algorithm or the labels table counts them."""
+    from ldiv_db.pipeline import verify as verify_module
+
+    hints: list[frozenset[str]] = []
+    real = Database.run
+
+    def spy(self: Database, query: object) -> object:
+        if getattr(query, "name", None) == "release/aggregate.sql":
+            hints.append(query.hints)  # type: ignore[attr-defined]
+        return real(self, query)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Database, "run", spy)
+    res = ldiv_db.anonymize(
+        hostile_db, "select", qi, HOSTILE_SA, algorithm=algorithm, l=2, output="out it's", **kw
+    )  # type: ignore[arg-type]
+    assert res.groups * verify_module.FEW_ROWS >= res.rows_published  # every release here has small groups
+    assert hints == [frozenset({"many-groups"}) if sorted_aggregate else frozenset()]
