@@ -1,9 +1,11 @@
 {#- Included fragment (not a statement): per group and SA, size, distinct values, pillar height, entropy and
     the collision flag, from the histogram table (Context: hist) or, with from_source, from the histogram's
     rows as a subquery (Context: as for _macros/histogram_rows.sql, or for the fragment rows_macro names),
-    adding each group's unordered list of
-    known-value counts. With one SA (s = 1 in every row) the rows are grouped by gid alone: their order from
-    the histogram's aggregation then serves the statistics' without a further sort. -#}
+    adding each group's known-value counts: those above 1 as an unordered list (counts, NULL when there is
+    none) and the number of values counted once (ones): most values of a large table's small groups are
+    counted once, and their lists cost a million-row part on PostgreSQL 0.07 of its 0.74 s (so kept:
+    0.03). With one SA (s = 1 in every row) the rows are grouped by gid alone: their order from the
+    histogram's aggregation then serves the statistics' without a further sort. -#}
 {% set one_sa = from_source and sa | length == 1 %}
 SELECT
     gid,
@@ -14,7 +16,8 @@ SELECT
     CAST(known AS BIGINT) AS known,
     CASE WHEN n_values = 0 THEN NULL ELSE greatest(0.0, ln(known) - n_ln_n / known) END AS entropy,
     collided{% if from_source %},
-    counts{% endif %}
+    counts,
+    ones{% endif %}
 
 FROM (
     SELECT
@@ -26,7 +29,8 @@ FROM (
         coalesce(sum(CAST(n AS DOUBLE)) FILTER (WHERE NOT unknown), 0) AS known,
         sum(n * ln(n)) FILTER (WHERE NOT unknown) AS n_ln_n,
         min(gid2) <> max(gid2) AS collided{% if from_source %},
-        list(n) FILTER (WHERE NOT unknown) AS counts{% endif %}
+        list(n) FILTER (WHERE NOT unknown AND n > 1) AS counts,
+        count(*) FILTER (WHERE NOT unknown AND n = 1) AS ones{% endif %}
 
 {% if from_source %}
     FROM (

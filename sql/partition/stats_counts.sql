@@ -1,12 +1,8 @@
--- purpose: the descending SA counts of every group with at least $min_values distinct values, from the lists partition/source_stats.sql keeps (partition/group_counts.sql's table, without the histogram)
+-- purpose: the descending SA counts of every group with at least $min_values distinct values, from the statistics partition/source_stats.sql keeps (partition/group_counts.sql's table, without the histogram)
 -- params: min_values
--- returns: creates target(gid, s, counts)
+-- returns: creates target(gid, s, counts, ones): counts = the group's counts above 1, descending (NULL when there is none), ones = its values counted once, which follow them in the descending order
 -- ref: SPEC §0.2 (recursive (c,l)-diversity); as partition/group_counts.sql
 {{ target | create_table }} AS
-SELECT gid, s, list(n ORDER BY n DESC) AS counts
-FROM (
-    SELECT gid, s, unnest(counts) AS n
-    FROM {{ stats | table }}
-    WHERE n_values >= $min_values
-) AS c
-GROUP BY gid, s
+SELECT gid, s, list_reverse_sort(counts) AS counts, ones
+FROM {{ stats | table }}
+WHERE n_values >= $min_values

@@ -84,6 +84,26 @@ def test_the_recursive_profile_reads_the_kept_counts(tmp_path: Path) -> None:
     assert lean == _check(path, ("recursive", {"l": 2, "c": 3}), None, from_source=False)
 
 
+@pytest.mark.parametrize("l", [2, 3, 4])
+def test_the_recursive_verdict_counts_the_ones_it_keeps_apart(tmp_path: Path, l: int) -> None:
+    """The statistics from the source list a group's counts above 1 and count its ones apart: groups of
+    only ones ([1, 1] and [1, 1, 1]), of ones after larger counts ([2, 2, 1], [3, 1, 1]) and of no ones
+    give the histogram's verdicts, worst groups and profile at every l."""
+    path = tmp_path / f"ones_{l}.duckdb"
+    shapes = [[1, 1], [1, 1, 1], [2, 2, 1], [3, 1, 1], [4, 2], [1, 1, 1, 1], [5, 1, 1, 1]]
+    rows = [
+        {"q 1": j, "q2": "a", "s1": f"v{k}", "s2": "y", "g": 0}
+        for j, shape in enumerate(shapes)
+        for k, n in enumerate(shape)
+        for _ in range(n)
+    ]
+    _table(path, rows)
+    model = ("recursive", {"l": l, "c": "3/2"})
+    lean = _check(path, model, None, from_source=True)
+    assert lean == _check(path, model, None, from_source=False)
+    assert lean["satisfied"] is False and lean["violating_groups"] > 0
+
+
 def test_a_model_that_reads_the_histogram_gets_it_stored(tmp_path: Path) -> None:
     """The (l,α) models read the histogram beside the statistics: it is stored when first asked for."""
     path = tmp_path / "alpha.duckdb"

@@ -1,8 +1,8 @@
 DROP TABLE IF EXISTS "pg_temp"."wk stats's";
-/* purpose: the group statistics of a written release's partition (by group id, or by QI label vector with hashed ids) straight from the release aggregate: partition/group_stats.sql over release/verify_hist.sql's rows, the histogram an inner aggregation never stored; with each group's known-value counts as an unordered list */
+/* purpose: the group statistics of a written release's partition (by group id, or by QI label vector with hashed ids) straight from the release aggregate: partition/group_stats.sql over release/verify_hist.sql's rows, the histogram an inner aggregation never stored; with each group's known-value counts as partition/source_stats.sql keeps them */
 /* params: none */
 /* hints: many-groups */
-/* returns: creates target(gid, s, size, n_values, h, known, entropy, collided, counts) as partition/source_stats.sql */
+/* returns: creates target(gid, s, size, n_values, h, known, entropy, collided, counts, ones) as partition/source_stats.sql */
 /* ref: DESIGN §6 (the model holds on the written table, by group id and by QI labels); for an engine that takes statistics from */
 /*      the source (Database.stats_from_source): TP+ at 1M on PostgreSQL, the histograms of both partitions and their */
 /*      statistics took four statements and two stored tables. Not for exact ranks of label vectors (after a hash collision: */
@@ -21,7 +21,8 @@ SELECT
     ELSE GREATEST(0.0, LN(known) - CAST(n_ln_n AS DOUBLE PRECISION) / known)
   END AS entropy,
   collided,
-  counts
+  counts,
+  ones
 FROM (
   SELECT
     gid,
@@ -37,7 +38,9 @@ FROM (
       NOT unknown) AS n_ln_n,
     MIN(gid2) <> MAX(gid2) AS collided,
     ARRAY_AGG(n) FILTER(WHERE
-      NOT unknown) AS counts
+      NOT unknown AND n > 1) AS counts,
+    COUNT(*) FILTER(WHERE
+      NOT unknown AND n = 1) AS ones
   FROM (
     SELECT
       CAST((

@@ -1,13 +1,16 @@
 /* purpose: the strongest recursive (c,l) per SA s and l: for each l in 2..$max_ls[s] (that SA's distinct l; $max_l is their maximum) the groups maximizing r1 / (r_l + ... + r_q) */
 /* params: max_l, max_ls */
 /* returns: s, l, candidates (list of [r1, tail] within 1e-9 of the maximum ratio; exact choice in Python) */
-/* ref: SPEC §0.2 (recursive (c,l): r1 < c·(r_l + … + r_q)); holds for every c > max ratio; max_l ≤ every group's distinct count */
+/* ref: SPEC §0.2 (recursive (c,l): r1 < c·(r_l + … + r_q)); holds for every c > max ratio; max_l ≤ every group's distinct count. */
+/*      counts: descending, with the group's `ones` values counted once after them (none in partition/group_counts.sql's */
+/*      lists, left out of partition/stats_counts.sql's): the tail from l is the listed counts' from l plus the ones, less */
+/*      those among the first l - 1 */
 WITH t AS (
   SELECT
     g.s,
     CAST(ls.l AS INT) AS l,
-    g.counts[1] AS r1,
-    LIST_SUM(LIST_SLICE(g.counts, CAST(ls.l AS INT), LENGTH(g.counts))) AS tail
+    COALESCE(g.counts[1], 1) AS r1,
+    COALESCE(LIST_SUM(LIST_SLICE(g.counts, CAST(ls.l AS INT), LENGTH(g.counts))), 0) + g.ones - GREATEST(0, CAST(ls.l AS INT) - 1 - COALESCE(LENGTH(g.counts), 0)) AS tail
   FROM "temp"."main"."tpl it's_counts_2" AS g
   CROSS JOIN RANGE(2, $max_l + 1) AS ls(l)
   WHERE

@@ -1,7 +1,7 @@
-/* purpose: the group statistics of partition/group_stats.sql straight from the source, the histogram an inner aggregation of the same statement that is never stored; with each group's known-value counts as an unordered list */
+/* purpose: the group statistics of partition/group_stats.sql straight from the source, the histogram an inner aggregation of the same statement that is never stored; with each group's known-value counts: those above 1 as an unordered list, and how many values are counted once */
 /* params: parts, part */
 /* hints: many-groups, read-whole */
-/* returns: creates target(gid, s, size, n_values, h, known, entropy, collided, counts); as partition/group_stats.sql over partition/histogram.sql with hashed ids, counts = the group's counts of its known values (no order) */
+/* returns: creates target(gid, s, size, n_values, h, known, entropy, collided, counts, ones); as partition/group_stats.sql over partition/histogram.sql with hashed ids, counts = the group's counts above 1 of its known values (no order; NULL when there is none), ones = its known values counted once */
 /* ref: DESIGN §5 (compress first; fewer passes). For an evaluation that needs only the group statistics (ldiv check): */
 /*      on PostgreSQL a million-row part's histogram, its statistics and the recursive model's counts took */
 /*      three statements and two stored tables. An engine opts in (Database.stats_from_source); the */
@@ -17,7 +17,8 @@ SELECT
   CAST(known AS BIGINT) AS known,
   CASE WHEN n_values = 0 THEN NULL ELSE GREATEST(0.0, LN(known) - n_ln_n / known) END AS entropy,
   collided,
-  counts
+  counts,
+  ones
 FROM (
   SELECT
     gid,
@@ -33,7 +34,9 @@ FROM (
       NOT unknown) AS n_ln_n,
     MIN(gid2) <> MAX(gid2) AS collided,
     ARRAY_AGG(n) FILTER(WHERE
-      NOT unknown) AS counts
+      NOT unknown AND n > 1) AS counts,
+    COUNT(*) FILTER(WHERE
+      NOT unknown AND n = 1) AS ones
   FROM (
     SELECT
       CAST(HASH("it's", "a""b") >> 1 AS BIGINT) AS gid,

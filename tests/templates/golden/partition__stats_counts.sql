@@ -1,21 +1,13 @@
-/* purpose: the descending SA counts of every group with at least $min_values distinct values, from the lists partition/source_stats.sql keeps (partition/group_counts.sql's table, without the histogram) */
+/* purpose: the descending SA counts of every group with at least $min_values distinct values, from the statistics partition/source_stats.sql keeps (partition/group_counts.sql's table, without the histogram) */
 /* params: min_values */
-/* returns: creates target(gid, s, counts) */
+/* returns: creates target(gid, s, counts, ones): counts = the group's counts above 1, descending (NULL when there is none), ones = its values counted once, which follow them in the descending order */
 /* ref: SPEC §0.2 (recursive (c,l)-diversity); as partition/group_counts.sql */
 CREATE OR REPLACE TEMPORARY TABLE "temp"."main"."wk stats counts's" AS
 SELECT
   gid,
   s,
-  ARRAY_AGG(n ORDER BY n DESC) AS counts
-FROM (
-  SELECT
-    gid,
-    s,
-    UNNEST(counts) AS n
-  FROM "temp"."main"."wk stats from source's"
-  WHERE
-    n_values >= $min_values
-) AS c
-GROUP BY
-  gid,
-  s
+  ARRAY_REVERSE_SORT(counts) AS counts,
+  ones
+FROM "temp"."main"."wk stats from source's"
+WHERE
+  n_values >= $min_values
