@@ -3,8 +3,9 @@
     rows as a subquery (Context: as for _macros/histogram_rows.sql, or for the fragment rows_macro names),
     adding each group's known-value counts: those above 1 as an unordered list (counts, NULL when there is
     none) and the number of values counted once (ones): most values of a large table's small groups are
-    counted once (a million-row part on PostgreSQL: 0.75 s with every count listed, 0.715 s so). With one SA (s = 1 in every row) the rows are grouped by gid alone: their order from the
-    histogram's aggregation then serves the statistics' without a further sort. -#}
+    counted once (a million-row part on PostgreSQL: 0.75 s with every count listed, 0.715 s so). With one
+    SA (s = 1 in every row) the rows are grouped by gid alone: their order from the histogram's
+    aggregation then serves the statistics' without a further sort. -#}
 {% set one_sa = from_source and sa | length == 1 %}
 SELECT
     gid,
