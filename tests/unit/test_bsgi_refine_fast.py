@@ -127,22 +127,96 @@ def _run(cls: type[Refiner], case: dict[str, Any]) -> refine.Refined:
         CostModel(case["attrs"]), case["codes"], case["distinct"], case["locality"], window=case["window"]
     )
     refiner.workers = case.get("workers", refiner.workers)
+    refiner.sideways = case.get("sideways", True)
     return refiner.run(case["gid"].copy())
 
 
 def _same(fast: refine.Refined, plain: refine.Refined) -> None:
     assert np.array_equal(fast.gid, plain.gid)
-    assert (fast.moves, fast.passes) == (plain.moves, plain.passes)
+    assert (fast.moves, fast.passes, fast.sideways) == (plain.moves, plain.passes, plain.sideways)
     assert fast.il_before == plain.il_before and fast.il_after == plain.il_after
 
 
 @settings(max_examples=60, deadline=None)
-@given(case=cases())
-def test_fast_pass_finds_the_plain_exchanges(case: dict[str, Any]) -> None:
+@given(case=cases(), sideways=st.booleans())
+def test_fast_pass_finds_the_plain_exchanges(case: dict[str, Any], sideways: bool) -> None:
+    """With sideways exchanges (the default) and without them."""
+    case = {**case, "sideways": sideways}
     plain = _run(Plain, case)
     fast = _run(Refiner, case)
     _same(fast, plain)
     assert fast.il_after <= fast.il_before
+    assert fast.sideways <= fast.moves and (sideways or fast.sideways == 0)
+
+
+def _spread(refiner: Refiner, rows: np.ndarray) -> np.ndarray:
+    """Σ over each class's pairs of rows (classes × size) of the cost of a class of the two, priced the
+    direct way (:meth:`Refiner._states`, :meth:`Refiner._cost`)."""
+    out = np.zeros(len(rows), dtype=np.float64)
+    for u in range(rows.shape[1]):
+        for v in range(u + 1, rows.shape[1]):
+            out += refiner._cost(refiner._states(rows[:, [u, v]]))
+    return out
+
+
+@settings(max_examples=40, deadline=None)
+@given(case=cases(), deep=st.booleans())
+def test_spread_changes_are_the_direct_numbers(case: dict[str, Any], deep: bool) -> None:
+    """A row pair's distance is the cost of a class of the two rows, and every spread change the search
+    prices is spread(A') + spread(B') − spread(A) − spread(B) recomputed from the rows (trees climbed or
+    tabled, QIs packed)."""
+    saved = refine._LCA_TABLE
+    refine._LCA_TABLE = 0 if deep else saved
+    try:
+        refiner = Refiner(CostModel(case["attrs"]), case["codes"], case["distinct"], case["locality"])
+    finally:
+        refine._LCA_TABLE = saved
+    pricer, change = refiner.pricer, refiner.pricer.spread_change
+    n = len(case["gid"])
+    x, y = np.arange(n), np.random.default_rng(0).permutation(n)
+    assert np.array_equal(pricer.distance(x, y), refiner._cost(refiner._states(np.stack([x, y], axis=1))))
+    calls = [0]
+
+    def check(ma: np.ndarray, mb: np.ndarray, a: np.ndarray, b: np.ndarray, sw: Any) -> np.ndarray:
+        got = change(ma, mb, a, b, sw)
+        p, i, j = sw
+        after_a, after_b = ma[p].copy(), mb[p].copy()
+        after_a[np.arange(len(p)), i], after_b[np.arange(len(p)), j] = mb[p, j], ma[p, i]
+        want = (
+            _spread(refiner, after_a)
+            + _spread(refiner, after_b)
+            - _spread(refiner, ma[p])
+            - _spread(refiner, mb[p])
+        )
+        assert np.allclose(got, want, rtol=1e-12, atol=1e-9)
+        calls[0] += 1
+        return got
+
+    pricer.spread_change = check  # type: ignore[method-assign]
+    out = refiner.run(case["gid"].copy())
+    assert calls[0] > 0 or out.moves == 0 or np.bincount(case["gid"]).max() < 3
+
+
+def test_a_sideways_exchange_opens_the_way_to_an_improving_one() -> None:
+    """Two classes of four, each two F and two M, every SA value in both: any one exchange leaves both
+    mixed (the IL stays), so the search without sideways exchanges stops at once; a sideways exchange
+    (one class 3 F + 1 M: fewer mixed pairs) and then an improving one separate the sexes (IL 0)."""
+    sex = Tree(H_SEX.arrays)
+    f, m = _leaves(sex)
+    case = {
+        "attrs": [Attribute("sex", "hierarchy", Fraction(1), tree=sex)],
+        "codes": [np.array([f, f, m, m, m, m, f, f], dtype=np.int64)],
+        "distinct": [np.array([0, 1, 2, 3, 0, 1, 2, 3], dtype=np.int64)],
+        "locality": np.arange(8, dtype=np.int64)[:, None],
+        "gid": np.array([0, 0, 0, 0, 1, 1, 1, 1], dtype=np.int64),
+        "window": 1,
+    }
+    stuck = _run(Refiner, {**case, "sideways": False})
+    assert stuck.moves == 0 and stuck.il_after == stuck.il_before > 0
+    out = _run(Refiner, case)
+    assert (out.moves, out.sideways, out.il_after) == (2, 1, 0)
+    assert len({tuple(sorted(case["codes"][0][out.gid == g])) for g in (0, 1)}) == 2
+    _same(out, _run(Plain, case))
 
 
 @settings(max_examples=25, deadline=None)
@@ -297,8 +371,9 @@ def test_progress_reports_every_round_of_every_pass(case: dict[str, Any], log: b
     if k < 2:
         assert seen == []
         return
+    most = refine.SIDEWAYS_PASSES if np.bincount(case["gid"]).max() >= 3 else refine.MAX_PASSES
     expected = [
-        (done, per_pass, f"exchange pass {p} (at most {refine.MAX_PASSES})")
+        (done, per_pass, f"exchange pass {p} (at most {most})")
         for p in range(1, out.passes + 1)
         for done in range(1, per_pass + 1)
     ]

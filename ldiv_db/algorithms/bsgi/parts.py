@@ -258,6 +258,7 @@ def run_parts(
         moves=sum(r.moves for r in refined),
         seconds=sum(r.seconds for r in refined),
         threads=max(r.threads for r in refined),
+        sideways=sum(r.sideways for r in refined),
     )
     start = {"start": "per part", "start_il": sum(p["start_il"] for p in info)}
     return Grouped(merged, total, start, greedy, waves, fetch, greedy_s, refine_s, np.concatenate(rids), info)

@@ -8,8 +8,24 @@ there: the primary SA bucket, every secondary SA (``--sa a,b``) and the individu
 (``--individual-column``). So no exchange creates a repeated value — a class of l distinct values keeps l
 distinct values, and a class that already repeats a value (the l-Property failed) repeats no more. It is
 applied only when it lowers the IL sum Σ |G|·cost(G) (SPEC §0.7, with ``--weights``) of the two classes,
-priced exactly by the :class:`~.cost.CostModel` (integers; doubles where the model is inexact), so the
-IL never rises above the greedy's.
+or — a *sideways* exchange — when it keeps that sum exactly and lowers the two classes' spread (below),
+priced exactly by the :class:`~.cost.CostModel` (integers; doubles where the model is inexact, where a
+sideways exchange may not raise the sum by its rounding either), so the IL never rises above the greedy's.
+
+Sideways exchanges. A class's cost is fixed by each QI's extremes (its LCA, its range), so one exchange
+rarely lowers it: a class with two rows of the other sex stays mixed when one of them leaves, and an
+exchange search that takes only improving exchanges stops there — on Adult at l = 7 it stopped at IL
+67,217, where pairs of classes re-split all at once still reached 62,356 (bench/README.md). The *spread*
+of a class, Σ over its pairs of rows of the pair's distance (the cost of a class of those two rows,
+:meth:`.swaps.SwapPricer.distance`), sees each such step: the exchange that sends one of the two rows away
+lowers it. So an exchange that keeps the IL sum of the pair and lowers the sum of their spreads is taken
+too, and the next exchange can lower the IL. A pair applies its best exchange by (IL change, spread
+change): an improving one first, else the sideways one that lowers the spread most. Every exchange lowers
+(IL sum, spread sum) in that order, so the search cannot cycle. Between two classes of two the spread is
+the cost (one pair of rows), so l = 2 has no sideways exchanges. A pass with them costs two to three plain
+ones and the search gains over more passes, so it stops after ``SIDEWAYS_PASSES`` (or by ``MIN_GAIN``).
+On Adult (bench/README.md, 2026-11-26) they took the refined IL at l = 3..7 from 8,257 / 16,946 / 30,314 /
+46,732 / 67,217 to 8,180 / 16,495 / 29,148 / 43,635 / 60,793 (the whole call at l = 7 1.1 → 1.8 s).
 
 Where exchanges are looked for. Classes are ordered along each locality order (the mean rank of their
 rows' locality keys: lexicographic QI codes, most costly to mix first, in several rotations; when the search
@@ -18,9 +34,9 @@ starts from the feasible split, its tree's depth-first order of the rows replace
 pairs each class with the class ``d`` places further in one order — disjoint pairs, ``d`` = 1 ..
 ``WINDOW`` and two phases — and prices every swap of every pair at once: for class A with rows a_1..a_s,
 the state of A without a_i (its leave-one-out state) joined with b_j's codes is A's state after the swap
-(:mod:`.swaps` prices all QIs of a round in a few numpy calls). Each pair applies its best improving swap.
+(:mod:`.swaps` prices all QIs of a round in a few numpy calls). Each pair applies its best swap.
 A *pass* runs every round; passes repeat until one gains less than ``MIN_GAIN`` of the IL or
-``MAX_PASSES`` ran, so a pass is O(n·l·WINDOW·orders).
+``MAX_PASSES`` ran (``SIDEWAYS_PASSES`` with sideways exchanges), so a pass is O(n·l·WINDOW·orders).
 
 Pairs not priced, without changing what the search finds: a pair of classes whose costs are both 0, or
 neither of which changed in this pass or the previous one (as always); a pair priced since either class
@@ -30,8 +46,9 @@ logging it);
 and a pair whose lower bound (:meth:`.swaps.SwapPricer.hopeful`) shows that no swap can lower its cost.
 Between classes of three rows or more, a swap is priced only when its own lower bound
 (:meth:`.swaps.SwapPricer.bounds`: A without a_i, A's core joined with b_j, and the same for B) is below
-the pair's cost — on Adult 0.3–2 % of the swaps of the pairs that pass the first bound. Each skipped pair or swap would have applied nothing,
-so the exchanges applied, their order and the release are those of pricing every swap.
+the pair's cost (or at it, with sideways exchanges) — on Adult 0.3–2 % of the swaps of the pairs that pass
+the first bound without sideways exchanges. Each skipped pair or swap would have applied nothing, so the
+exchanges applied, their order and the release are those of pricing every swap.
 
 Two threads (or more, :func:`workers`). The pairs of a round are disjoint and each applies its own best
 swap, priced from its own two classes' states, so a round's pairs can be split into chunks priced and
@@ -39,7 +56,9 @@ applied side by side: the chunks write disjoint classes' members, costs and stat
 exchanges one chunk would. Numpy leaves the interpreter lock while it prices, so at 1M rows two threads
 take the passes from 77 to 53 s. A group of fewer than ``2 * CHUNK`` pairs stays in one piece: a round
 holds at most k / 2 pairs (Adult: 7,540 at l = 2, 5,027 at l = 3, under 4,096 from l = 4 on), and on Adult
-even chunks of 256 pairs on two threads gained nothing measurable.
+even chunks of 256 pairs on two threads gained nothing measurable (with sideways exchanges, chunks of
+1,024 or 512 pairs: l = 7 1.76–1.80 s against 1.79–1.83 s the whole call, l = 3 1.15–1.18 against
+1.10–1.13 s — noise either way).
 
 ``MIN_GAIN`` is 0.75 % (0.5 % before): on Adult l = 2..7 and CUP l = 3, 7 it saves the last pass in five
 of the eight cases and leaves the IL at most 0.44 % higher (bench/README.md, BSGI refinement).
@@ -61,12 +80,13 @@ import pandas as pd
 
 from ...options import Option
 from ..shared.trees import IntArray, Tree, narrow_dtype
-from .cost import Attribute, CostArray, CostModel
+from .cost import Attribute, CostArray, CostModel, FloatArray
 from .engine import Cells
-from .swaps import SwapPricer, climb
+from .swaps import Mask, SwapPricer, climb
 
 WINDOW = 4  # classes paired at distances 1..WINDOW along each locality order
 MAX_PASSES = 10
+SIDEWAYS_PASSES = 4  # passes at most with sideways exchanges (each costs 2-3 plain ones)
 MIN_GAIN = 0.0075  # a pass gaining less than this share of the IL ends the search
 _LCA_TABLE = 1024  # taxonomies with at most this many nodes use a full LCA table
 _PAIR_LOG = 1 << 23  # pair slots of a pass (≈ 48 bytes each) up to which priced pairs are logged
@@ -95,6 +115,7 @@ class Refined:
     moves: int  # exchanges applied (each moves two rows)
     seconds: float
     threads: int = 1  # threads the exchange passes could use (:func:`workers`)
+    sideways: int = 0  # of the moves, those that kept the IL and lowered the spread
 
 
 class _Attr:
@@ -171,6 +192,9 @@ class Refiner:
         self.extremes = True
         self.skip_priced = True
         self.prune = True
+        self.sideways = True  # also exchanges that keep the IL and lower the spread (module docstring)
+        self.sideways_passes = SIDEWAYS_PASSES
+        self._level: list[int] = []  # sideways exchanges applied, per priced group of pairs
         self.pricer = SwapPricer(self.attrs, self.dtype, len(self._ranks))
         self._mem: IntArray = np.zeros((0, 0), dtype=np.int64)  # per class: its row positions (−1 pads)
         self._active = np.zeros(0, dtype=bool)  # classes changed in the previous pass
@@ -240,34 +264,56 @@ class Refiner:
         return self.pricer.costs(self._mem[a, :sa], self._mem[b, :sb], a, b)
 
     def _exchange(self, mem: IntArray, cost: CostArray, a: IntArray, b: IntArray, sa: int, sb: int) -> int:
-        """Apply, for each pair (a[p], b[p]) of classes of sizes sa, sb, its best improving exchange;
-        returns the number applied (``mem`` and ``cost`` are updated in place)."""
+        """Apply, for each pair (a[p], b[p]) of classes of sizes sa, sb, its best improving exchange (or
+        its best sideways one); returns the number applied (``mem`` and ``cost`` are updated in place)."""
         now = sa * cost[a] + sb * cost[b]
+        # between two classes of two the spread is the cost: no exchange keeps one and lowers the other
+        sideways = self.sideways and max(sa, sb) >= 3
         if self.prune and max(sa, sb) >= 3:  # price only the swaps whose lower bound is below the cost
             keep, below, ma, mb = self.pricer.bounds(mem, a, b, sa, sb, now)
             a, b, now = a[keep], b[keep], now[keep]
             swaps = np.nonzero(below & self._admissible(ma, mb))
             cost_a, cost_b = self.pricer.priced(ma, mb, a, b, swaps)
-            sel = _best(swaps, sa * cost_a + sb * cost_b - now[swaps[0]], now, self.exact)
-            new_a, new_b = cost_a[sel], cost_b[sel]
-            p, i, j = swaps[0][sel], swaps[1][sel], swaps[2][sel]
-        else:
-            if self.prune:  # pairs with no swap below their cost have none to apply
-                hope = self.pricer.hopeful(a, b, sa, sb, now)
-                a, b, now = a[hope], b[hope], now[hope]
-                if not len(a):
-                    return 0
+        elif sideways:  # every swap priced (the reference the bounds are tested against)
             ma, mb = mem[a, :sa], mem[b, :sb]
-            ok = self._admissible(ma, mb)
+            swaps = np.nonzero(self._admissible(ma, mb))
             all_a, all_b = self._swap_costs(a, b, sa, sb)
-            delta = sa * all_a + sb * all_b - now[:, None, None]
-            flat = delta.reshape(len(a), -1)
-            flat[~ok.reshape(len(a), -1)] = 0
-            best = np.argmin(flat, axis=1)
-            gain = flat[np.arange(len(a)), best]
-            p = np.flatnonzero(gain < 0 if self.exact else gain < -1e-12 * np.maximum(1.0, np.abs(now)))
-            i, j = np.divmod(best[p], sb)
-            new_a, new_b = all_a[p, i, j], all_b[p, i, j]
+            cost_a, cost_b = all_a[swaps], all_b[swaps]
+        else:
+            return self._exchange_dense(mem, cost, a, b, sa, sb, now)
+        delta = sa * cost_a + sb * cost_b - now[swaps[0]]
+        spread = self.pricer.spread_change(ma, mb, a, b, swaps) if sideways else None
+        sel = _best(swaps, delta, spread, now, self.exact)
+        if sideways:  # the sideways ones among the exchanges applied
+            self._level.append(int((~_improves(delta[sel], now[swaps[0][sel]], self.exact)).sum()))
+        return self._apply(
+            mem, cost, a, b, sa, sb, swaps[0][sel], swaps[1][sel], swaps[2][sel], cost_a[sel], cost_b[sel]
+        )
+
+    def _exchange_dense(
+        self, mem: IntArray, cost: CostArray, a: IntArray, b: IntArray, sa: int, sb: int, now: CostArray
+    ) -> int:
+        """:meth:`_exchange` pricing every swap of the pairs at once, without sideways exchanges."""
+        if self.prune:  # pairs with no swap below their cost have none to apply
+            hope = self.pricer.hopeful(a, b, sa, sb, now)
+            a, b, now = a[hope], b[hope], now[hope]
+            if not len(a):
+                return 0
+        ok = self._admissible(mem[a, :sa], mem[b, :sb])
+        all_a, all_b = self._swap_costs(a, b, sa, sb)
+        delta = sa * all_a + sb * all_b - now[:, None, None]
+        flat = delta.reshape(len(a), -1)
+        flat[~ok.reshape(len(a), -1)] = 0
+        best = np.argmin(flat, axis=1)
+        p = np.flatnonzero(_improves(flat[np.arange(len(a)), best], now, self.exact))
+        i, j = np.divmod(best[p], sb)
+        return self._apply(mem, cost, a, b, sa, sb, p, i, j, all_a[p, i, j], all_b[p, i, j])
+
+    def _apply(
+        self, mem: IntArray, cost: CostArray, a: IntArray, b: IntArray, sa: int, sb: int,
+        p: IntArray, i: IntArray, j: IntArray, new_a: CostArray, new_b: CostArray,
+    ) -> int:  # fmt: skip
+        """Swap a[p]'s member i with b[p]'s member j, with the classes' new costs; returns how many."""
         if not len(p):
             return 0
         ra, rb = mem[a[p], i], mem[b[p], j]
@@ -371,6 +417,8 @@ class Refiner:
         cost = self.class_costs(mem, sizes)
         self._mem = mem
         self._sizes = np.unique(sizes).tolist()  # the class sizes present (a few)
+        self.pricer.sideways = self.sideways
+        self._level = []
         self.pricer.alloc(*mem.shape)
         self._touched = np.full(k, -1, dtype=np.int64)
         self._pairs = _PairLog()
@@ -394,7 +442,8 @@ class Refiner:
         out = np.empty_like(gid)
         valid = mem >= 0
         out[mem[valid]] = np.repeat(np.arange(k, dtype=np.int64), valid.sum(axis=1))
-        return Refined(out, il_before, il, passes, moves, time.perf_counter() - t0, self.workers)
+        seconds = time.perf_counter() - t0
+        return Refined(out, il_before, il, passes, moves, seconds, self.workers, sum(self._level))
 
     def _passes(
         self, mem: IntArray, sizes: IntArray, cost: CostArray, il: Any, log: bool
@@ -402,10 +451,13 @@ class Refiner:
         """Exchange passes until one gains less than ``min_gain`` of the IL; returns (IL, passes, moves)."""
         k, passes, moves = len(sizes), 0, 0
         per_pass = self.orders * (3 if self.extremes else 1) * self.window * 2
-        while passes < self.max_passes and k > 1:
+        most = self.max_passes
+        if self.sideways and int(sizes.max()) >= 3:
+            most = min(most, self.sideways_passes)
+        while passes < most and k > 1:
             passes += 1
             self._active, self._changed = self._changed, np.zeros(k, dtype=bool)
-            note = f"exchange pass {passes} (at most {self.max_passes})"
+            note = f"exchange pass {passes} (at most {most})"
             if log:
                 rounds = list(self._rounds(mem, sizes))
                 pids = self._pairs.begin(rounds, k)
@@ -427,14 +479,33 @@ class Refiner:
             self.progress(done, total, note)
 
 
-def _best(swaps: tuple[np.ndarray[Any, Any], ...], delta: CostArray, now: CostArray, exact: bool) -> IntArray:
+def _improves(delta: CostArray, now: CostArray, exact: bool) -> Mask:
+    """Where a change of a pair's cost ``now`` lowers it: below 0 (exact costs), or beyond the rounding
+    of the pair's cost (inexact costs)."""
+    return delta < 0 if exact else delta < -1e-12 * np.maximum(1.0, np.abs(now))
+
+
+def _best(
+    swaps: tuple[np.ndarray[Any, Any], ...],
+    delta: CostArray,
+    spread: FloatArray | None,
+    now: CostArray,
+    exact: bool,
+) -> IntArray:
     """Of priced swaps (pair, i, j in row-major order) with their IL changes, the best improving one of
-    each pair: the lowest change, the first in (i, j) order on ties — the dense argmin's choice (a swap
-    left unpriced has a bound at or above the cost, so it never is that choice)."""
+    each pair: the lowest change, then (sideways exchanges, ``spread`` given) the lowest spread change,
+    then the first in (i, j) order — the dense argmin's choice without sideways exchanges (a swap left
+    unpriced has a bound above the cost, or at it without sideways exchanges, so it never is that choice).
+    With ``spread``, a swap that keeps the IL (exactly; inexact costs: not beyond rounding, never up) is
+    taken when it lowers the spread of the two classes."""
     p = swaps[0]
-    good = delta < 0 if exact else delta < -1e-12 * np.maximum(1.0, np.abs(now[p]))
+    good = _improves(delta, now[p], exact)
+    if spread is not None:
+        level = delta == 0 if exact else (delta <= 0) & ~good
+        good |= level & (spread < -1e-9 * np.maximum(1.0, np.abs(now[p])))
     cand = np.flatnonzero(good)
-    order = cand[np.lexsort((cand, delta[cand], p[cand]))]
+    keys = (cand, delta[cand], p[cand]) if spread is None else (cand, spread[cand], delta[cand], p[cand])
+    order = cand[np.lexsort(keys)]
     first = np.r_[True, p[order][1:] != p[order][:-1]] if len(order) else np.zeros(0, dtype=bool)
     return order[first]
 
@@ -491,12 +562,14 @@ def refiner_for(cells: Cells, model: CostModel, keys: IntArray) -> Refiner:
 
 
 def refine_details(refined: Refined, model: CostModel) -> dict[str, float | int]:
-    """The release details of a refinement: IL (weighted, SPEC §0.7) before and after, passes, moves."""
+    """The release details of a refinement: IL (weighted, SPEC §0.7) before and after, passes, moves (of
+    which ``sideways``: exchanges that kept the IL and lowered the spread)."""
     return {
         "il_before": float(model.ncp(refined.il_before)),
         "il_after": float(model.ncp(refined.il_after)),
         "passes": refined.passes,
         "moves": refined.moves,
+        "sideways": refined.sideways,
         "refine_seconds": round(refined.seconds, 4),
         "threads": refined.threads,
     }

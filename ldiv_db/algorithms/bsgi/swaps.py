@@ -20,13 +20,14 @@ exactly the exchanges it found before.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from ..shared.trees import IntArray, Tree, narrow_dtype
-from .cost import CostArray
+from .cost import CostArray, FloatArray
 
 PACK = 1 << 18  # entries of a packed merged-cost table
 
@@ -138,6 +139,7 @@ class SwapPricer:
         self.num.codes = np.stack(vals).astype(dtype, copy=False) if vals else np.zeros((0, n), dtype=dtype)
         self.num_unit = np.array([a.unit for a in self.num.attrs], dtype=dtype)[:, None, None, None]
         self.flat_unit = np.array([a.unit for a in self.flat.attrs], dtype=dtype)[:, None, None, None]
+        self.sideways = False  # keep each class's spread (:meth:`spread_change`), for sideways exchanges
 
     def alloc(self, k: int, width: int) -> None:
         """Room for the states of k classes of at most ``width`` rows."""
@@ -149,6 +151,8 @@ class SwapPricer:
         # per member: the cost of its class without it (its leave-one-out state), and the cheapest per class
         self.loo_cost: CostArray = np.zeros((k, width), dtype=self.dtype)
         self.loo_min: CostArray = np.zeros(k, dtype=self.dtype)
+        # per member: Σ of its distances to its class's other rows (with sideways exchanges only)
+        self.spread = np.zeros((k, width) if self.sideways else (0, 0), dtype=np.float64)
         # per class, its core (the state inside every leave-one-out state, sizes ≥ 3): packed hierarchy
         # states, numeric lo and hi, flat values
         self.core = [
@@ -192,6 +196,45 @@ class SwapPricer:
             cost += at.node_cost[deep[classes, :size]]
         self.loo_cost[classes, :size] = cost
         self.loo_min[classes] = cost.min(axis=1)
+        if self.sideways:  # each pair of members priced once: Σ over the pairs a member is in
+            i, j = np.triu_indices(size, 1)
+            pairs = self.distance(members[:, i], members[:, j])
+            self.spread[classes, :size] = pairs @ _incidence(size)
+
+    def distance(self, x: IntArray, y: IntArray) -> FloatArray:
+        """Per entry: the distance of rows x and y — the cost of a class of the two (SPEC §0.7, weighted,
+        scaled), so a class's *spread*, Σ over its pairs of rows, is a smooth companion of its cost."""
+        out: FloatArray = np.zeros(np.broadcast_shapes(x.shape, y.shape), dtype=np.float64)
+        pk = self.packed
+        for g in range(len(pk.groups)):
+            base = pk.offset[g, 0, 0] + pk.codes[g][x].astype(np.int64) * pk.nodes[g, 0, 0]
+            out += pk.merged[base + pk.codes[g][y]]
+        for q in range(len(self.num.attrs)):
+            out += np.abs(self.num.codes[q][x] - self.num.codes[q][y]) * self.num_unit[q, 0, 0, 0]
+        for q in range(len(self.flat.attrs)):
+            out += (self.flat.codes[q][x] != self.flat.codes[q][y]) * self.flat_unit[q, 0, 0, 0]
+        for at, codes in zip(self.deep, self.deep_codes, strict=True):
+            assert at.node_cost is not None
+            out += at.node_cost[climb(at.tree, codes[x], codes[y])]
+        return out
+
+    def spread_change(
+        self, ma: IntArray, mb: IntArray, a: IntArray, b: IntArray, swaps: tuple[np.ndarray[Any, Any], ...]
+    ) -> FloatArray:
+        """The change of spread(A) + spread(B) by each swap (pair p, a_i, b_j) listed in ``swaps``: A loses
+        a_i's distances to its rows and gains b_j's to every row of A but a_i; B likewise."""
+        p, i, j = swaps
+        listed = np.zeros(len(ma), dtype=bool)
+        listed[p] = True
+        at = np.flatnonzero(listed)  # the pairs with a swap listed, and each swap's place among them
+        local = (np.cumsum(listed) - 1)[p]
+        cross = self.distance(ma[at][:, :, None], mb[at][:, None, :])  # a_i to b_j
+        into_a, into_b = cross.sum(axis=1), cross.sum(axis=2)  # b_j to all of A, a_i to all of B
+        c = cross[local, i, j]
+        out: FloatArray = (into_a[local, j] - c - self.spread[a[p], i]) + (
+            into_b[local, i] - c - self.spread[b[p], j]
+        )
+        return out
 
     def _entering(self, cls: IntArray, rows: IntArray) -> CostArray:
         """(classes × rows): a lower bound on the cost of class ``cls[p]`` (size ≥ 3) without any one of
@@ -223,11 +266,12 @@ class SwapPricer:
         ``b[p]`` of sizes sa, sb; rows ``mem``): A' costs at least A without a_i and, when |A| ≥ 3, at
         least A's core joined with b_j; B' likewise (each is the cost of a state inside A' or B', and a
         join never costs less than its parts). Returns, per pair, whether its cheapest bound is below
-        ``now``; for those pairs (pairs × |A| × |B|) which swaps' bounds are; and their rows (A's, B's).
+        ``now`` (or at it, with sideways exchanges); for those pairs (pairs × |A| × |B|) which swaps'
+        bounds are; and their rows (A's, B's).
 
         The bounds are taken cheapest first, each on the pairs the previous one kept: the cheapest
         leave-one-out states (cached per class), then A's core with B's rows, then B's core with A's."""
-        keep: Mask = sa * self.loo_min[a] + sb * self.loo_min[b] < now
+        keep: Mask = self._under(sa * self.loo_min[a] + sb * self.loo_min[b], now)
         at = np.flatnonzero(keep)
         mb = mem[b[at], :sb]
         low_a, low_b = self.loo_min[a[at]], self.loo_min[b[at]]
@@ -235,13 +279,13 @@ class SwapPricer:
         if sa >= 3:
             enter_a = self._entering(a[at], mb)
             low_a = np.maximum(low_a, enter_a.min(axis=1))
-            still = sa * low_a + sb * low_b < now[at]
+            still = self._under(sa * low_a + sb * low_b, now[at])
             at, mb, enter_a, low_a, low_b = at[still], mb[still], enter_a[still], low_a[still], low_b[still]
         ma = mem[a[at], :sa]
         enter_b = None  # pairs × |A|
         if sb >= 3:
             enter_b = self._entering(b[at], ma)
-            still = sa * low_a + sb * np.maximum(low_b, enter_b.min(axis=1)) < now[at]
+            still = self._under(sa * low_a + sb * np.maximum(low_b, enter_b.min(axis=1)), now[at])
             at, ma, mb, enter_b = at[still], ma[still], mb[still], enter_b[still]
             if enter_a is not None:
                 enter_a = enter_a[still]
@@ -253,7 +297,11 @@ class SwapPricer:
         swap_b = self.loo_cost[b[at], :sb][:, None, :]
         if enter_b is not None:
             swap_b = np.maximum(swap_b, enter_b[:, :, None])
-        return keep, sa * swap_a + sb * swap_b < now[at][:, None, None], ma, mb
+        return keep, self._under(sa * swap_a + sb * swap_b, now[at][:, None, None]), ma, mb
+
+    def _under(self, bound: CostArray, now: CostArray) -> Mask:
+        """Where a swap may still be applied: its bound below the cost, or (sideways exchanges) at it."""
+        return bound <= now if self.sideways else bound < now
 
     def priced(
         self, ma: IntArray, mb: IntArray, a: IntArray, b: IntArray, swaps: tuple[np.ndarray[Any, Any], ...]
@@ -301,6 +349,15 @@ class SwapPricer:
         ``rows[p, j]`` (the states sliced, not gathered member by member: a tenth faster)."""
         shape = (len(cls), size, rows.shape[1])
         return self._price(lambda state: state[cls, :size, None], rows[:, None, :], shape)
+
+
+@functools.cache
+def _incidence(size: int) -> FloatArray:
+    """(pairs of members × members): 1 where the pair (in ``triu_indices`` order) holds the member."""
+    i, j = np.triu_indices(size, 1)
+    out = np.zeros((len(i), size), dtype=np.float64)
+    out[np.arange(len(i)), i] = out[np.arange(len(i)), j] = 1.0
+    return out
 
 
 def climb(tree: Tree | None, x: IntArray, y: IntArray) -> IntArray:
