@@ -71,9 +71,10 @@ def _leaves(tree: Tree) -> np.ndarray:
 
 
 @st.composite
-def cases(draw: Any) -> dict[str, Any]:
-    """Rows with a hierarchy, a numeric (with values), a flat and a two-leaf QI; classes of sizes s and
-    s + 1 (s = 2..5) with distinct primary values; optionally a second distinct key."""
+def cases(draw: Any, inexact: bool = False) -> dict[str, Any]:
+    """Rows with a hierarchy, a numeric (with values; ``inexact``: with fractions), a flat and a two-leaf
+    QI; classes of sizes s and s + 1 (s = 2..5) with distinct primary values; optionally a second
+    distinct key."""
     rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
     s = draw(st.integers(2, 5))
     k = draw(st.integers(2, 30))
@@ -89,10 +90,18 @@ def cases(draw: Any) -> dict[str, Any]:
     weights = draw(st.lists(st.integers(0, 3), min_size=4, max_size=4).filter(lambda w: sum(w) > 0))
     span = draw(st.integers(1, 30))
     values = np.sort(rng.choice(np.arange(3 * span + 1), span + 1, replace=False)).astype(np.int64)
+    if inexact:  # a numeric QI with fractions: the costs are doubles (CostModel.exact is False)
+        values = values + rng.random(len(values)) * 0.9  # still ascending
     attrs = [
         Attribute("city", "hierarchy", Fraction(weights[0]), tree=city),
         Attribute(
-            "age", "numeric", Fraction(weights[1]), lo=float(values[0]), hi=float(values[-1]), values=values
+            "age",
+            "numeric",
+            Fraction(weights[1]),
+            lo=float(values[0]),
+            hi=float(values[-1]),
+            values=values,
+            integral=not inexact,
         ),
         Attribute("kind", "flat", Fraction(weights[2])),
         Attribute("sex", "hierarchy", Fraction(weights[3]), tree=sex),
@@ -147,6 +156,38 @@ def test_fast_pass_finds_the_plain_exchanges(case: dict[str, Any], sideways: boo
     _same(fast, plain)
     assert fast.il_after <= fast.il_before
     assert fast.sideways <= fast.moves and (sideways or fast.sideways == 0)
+
+
+@settings(max_examples=40, deadline=None)
+@given(case=cases(inexact=True))
+def test_inexact_costs_keep_every_class_and_never_raise_the_il(case: dict[str, Any]) -> None:
+    """Doubles (a numeric QI with fractions): the search — sideways exchanges included, which may not raise
+    the IL by its rounding — keeps every class's size and distinct values, and ends at an IL (recomputed
+    from the final classes) not above the start's. (Fast and plain pricing sum the doubles in different
+    orders, so they are compared on exact costs only.)"""
+    refiner = Refiner(CostModel(case["attrs"]), case["codes"], case["distinct"], case["locality"])
+    assert not refiner.exact
+    gid = case["gid"]
+    out = refiner.run(gid.copy())
+    assert np.array_equal(np.bincount(out.gid), np.bincount(gid))
+    for key in case["distinct"]:
+        assert len(set(zip(out.gid.tolist(), key.tolist(), strict=True))) == len(gid)
+    assert out.sideways <= out.moves
+
+    def il(g: np.ndarray) -> float:
+        order = np.argsort(g, kind="stable")
+        total = 0.0
+        for size in np.unique(np.bincount(g)).tolist():
+            classes = np.flatnonzero(np.bincount(g) == size)
+            rows = order[np.isin(g[order], classes)].reshape(len(classes), size)
+            total += size * float(refiner._cost(refiner._states(rows)).sum())
+        return total
+
+    start, end = il(gid), il(out.gid)
+    assert np.isclose(end, float(out.il_after), rtol=1e-9) and np.isclose(
+        start, float(out.il_before), rtol=1e-9
+    )
+    assert end <= start * (1 + 1e-9) + 1e-12
 
 
 def _spread(refiner: Refiner, rows: np.ndarray) -> np.ndarray:
