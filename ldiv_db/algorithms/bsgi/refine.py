@@ -40,7 +40,7 @@ A *pass* runs every round; passes repeat until one gains less than ``MIN_GAIN`` 
 
 Pairs not priced, without changing what the search finds: a pair of classes whose costs are both 0, or
 neither of which changed in this pass or the previous one (as always); a pair priced since either class
-last changed (it had no improving swap then and has none now: the pass's pair log, :class:`_PairLog`,
+last changed (it had no swap to apply then and has none now: the pass's pair log, :class:`_PairLog`,
 kept where classes have three rows or more — between classes of two pricing a pair costs less than
 logging it);
 and a pair whose lower bound (:meth:`.swaps.SwapPricer.hopeful`) shows that no swap can lower its cost.
@@ -336,7 +336,7 @@ class Refiner:
         keep = (cost[a] > 0) | (cost[b] > 0)  # two classes of cost 0 cannot improve
         # a pair of classes that did not change since the previous pass was priced then
         keep &= self._active[a] | self._active[b] | self._changed[a] | self._changed[b]
-        if pid is not None:  # a pair priced since either class last changed has no improving swap
+        if pid is not None:  # a pair priced since either class last changed has no swap to apply
             keep &= self._pairs.stamp[pid] <= np.maximum(self._touched[a], self._touched[b])
             self._pairs.stamp[pid[keep]] = self._clock
         a, b = a[keep], b[keep]
