@@ -23,7 +23,9 @@ too, and the next exchange can lower the IL. A pair applies its best exchange by
 change): an improving one first, else the sideways one that lowers the spread most. Every exchange lowers
 (IL sum, spread sum) in that order, so the search cannot cycle. Between two classes of two the spread is
 the cost (one pair of rows), so l = 2 has no sideways exchanges. A pass with them costs two to three plain
-ones and the search gains over more passes, so it stops after ``SIDEWAYS_PASSES`` (or by ``MIN_GAIN``).
+ones and the search gains over more passes, so it stops after ``SIDEWAYS_PASSES`` passes that applied
+sideways exchanges (or by ``MIN_GAIN``; passes that applied none — few rows tie on some data — count as
+plain ones).
 On Adult (bench/README.md, 2026-11-26) they took the refined IL at l = 3..7 from 8,257 / 16,946 / 30,314 /
 46,732 / 67,217 to 8,180 / 16,495 / 29,148 / 43,635 / 60,793 (the whole call at l = 7 1.1 → 1.8 s).
 
@@ -36,7 +38,7 @@ pairs each class with the class ``d`` places further in one order — disjoint p
 the state of A without a_i (its leave-one-out state) joined with b_j's codes is A's state after the swap
 (:mod:`.swaps` prices all QIs of a round in a few numpy calls). Each pair applies its best swap.
 A *pass* runs every round; passes repeat until one gains less than ``MIN_GAIN`` of the IL or
-``MAX_PASSES`` ran (``SIDEWAYS_PASSES`` with sideways exchanges), so a pass is O(n·l·WINDOW·orders).
+``MAX_PASSES`` ran (or ``SIDEWAYS_PASSES`` with sideways exchanges), so a pass is O(n·l·WINDOW·orders).
 
 Pairs not priced, without changing what the search finds: a pair of classes whose costs are both 0, or
 neither of which changed in this pass or the previous one (as always); a pair priced since either class
@@ -86,7 +88,7 @@ from .swaps import Mask, SwapPricer, climb
 
 WINDOW = 4  # classes paired at distances 1..WINDOW along each locality order
 MAX_PASSES = 10
-SIDEWAYS_PASSES = 4  # passes at most with sideways exchanges (each costs 2-3 plain ones)
+SIDEWAYS_PASSES = 4  # passes at most that apply sideways exchanges (each costs 2-3 plain ones)
 MIN_GAIN = 0.0075  # a pass gaining less than this share of the IL ends the search
 _LCA_TABLE = 1024  # taxonomies with at most this many nodes use a full LCA table
 _PAIR_LOG = 1 << 23  # pair slots of a pass (≈ 48 bytes each) up to which priced pairs are logged
@@ -448,16 +450,21 @@ class Refiner:
     def _passes(
         self, mem: IntArray, sizes: IntArray, cost: CostArray, il: Any, log: bool
     ) -> tuple[Any, int, int]:
-        """Exchange passes until one gains less than ``min_gain`` of the IL; returns (IL, passes, moves)."""
-        k, passes, moves = len(sizes), 0, 0
+        """Exchange passes until one gains less than ``min_gain`` of the IL, ``max_passes`` ran or
+        ``sideways_passes`` passes applied sideways exchanges; returns (IL, passes, moves)."""
+        k, passes, moves, level_passes = len(sizes), 0, 0, 0
         per_pass = self.orders * (3 if self.extremes else 1) * self.window * 2
-        most = self.max_passes
-        if self.sideways and int(sizes.max()) >= 3:
-            most = min(most, self.sideways_passes)
-        while passes < most and k > 1:
+        sideways = self.sideways and int(sizes.max()) >= 3
+        most = (
+            f"{self.max_passes}; {self.sideways_passes} with sideways exchanges"
+            if sideways
+            else self.max_passes
+        )
+        while passes < self.max_passes and level_passes < self.sideways_passes and k > 1:
             passes += 1
             self._active, self._changed = self._changed, np.zeros(k, dtype=bool)
             note = f"exchange pass {passes} (at most {most})"
+            level = sum(self._level)
             if log:
                 rounds = list(self._rounds(mem, sizes))
                 pids = self._pairs.begin(rounds, k)
@@ -468,6 +475,7 @@ class Refiner:
                 for done, (a, b) in enumerate(self._rounds(mem, sizes), start=1):
                     moves += self._round(mem, sizes, cost, a, b, None)
                     self._report(done, per_pass, note)
+            level_passes += sum(self._level) > level
             now = (sizes * cost).sum().item()
             gained, il = il - now, now
             if gained <= self.min_gain * il:
