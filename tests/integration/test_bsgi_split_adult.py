@@ -60,7 +60,7 @@ def _mondrian_il(db: Database, table: str, qi: list[str], sa: str, l: int) -> fl
 
 @pytest.mark.parametrize("l", [2, 3])
 def test_adult_below_mondrian(adult: Database, l: int) -> None:
-    """Issue 17: below Mondrian at l = 2 and 3 (3,573 against 4,169; 8,180 against 8,434)."""
+    """Issue 17: below Mondrian at l = 2 and 3 (3,573 against 4,169; 8,246 against 8,434)."""
     r = _refined(adult, "adult", ADULT_QI, "occupation", l)
     assert r.details["refine"]["start"] == "split"
     assert r.metrics["il"] < _mondrian_il(adult, "adult", ADULT_QI, "occupation", l)
@@ -68,8 +68,8 @@ def test_adult_below_mondrian(adult: Database, l: int) -> None:
 
 @pytest.mark.parametrize(("l", "share"), [(4, 0.3), (7, 0.7)])
 def test_adult_targets(adult: Database, l: int, share: float) -> None:
-    """At least 70 % below the paper's greedy at l = 4 (issue 17: ≤ 19,100; 16,495) and 30 % below at
-    l = 7 (≤ 62,400; 60,793, which only the sideways exchanges reach: 67,217 without them)."""
+    """At least 70 % below the paper's greedy at l = 4 (issue 17: ≤ 19,100; 16,456) and 30 % below at
+    l = 7 (≤ 62,400; 61,634, which only the sideways exchanges reach: 67,217 without them)."""
     plain = ldiv_db.anonymize(
         adult, "adult", ADULT_QI, "occupation", algorithm="bsgi", l=l, output=f"plain_{l}", replace=True,
         kl=False, refine="none",

@@ -139,10 +139,10 @@ class SwapPricer:
         self.num.codes = np.stack(vals).astype(dtype, copy=False) if vals else np.zeros((0, n), dtype=dtype)
         self.num_unit = np.array([a.unit for a in self.num.attrs], dtype=dtype)[:, None, None, None]
         self.flat_unit = np.array([a.unit for a in self.flat.attrs], dtype=dtype)[:, None, None, None]
-        self.sideways = False  # keep each class's spread (:meth:`spread_change`), for sideways exchanges
+        self.sideways = False  # sideways exchanges now: bounds at the cost admitted, spreads kept
 
-    def alloc(self, k: int, width: int) -> None:
-        """Room for the states of k classes of at most ``width`` rows."""
+    def alloc(self, k: int, width: int, spread: bool = False) -> None:
+        """Room for the states of k classes of at most ``width`` rows (and their spreads)."""
         self.hier.alloc(k, width, 1)
         self.hier.state = [np.zeros((len(self.packed.groups), k, width), dtype=np.int64)]
         self.num.alloc(k, width, 2, self.dtype)
@@ -151,8 +151,8 @@ class SwapPricer:
         # per member: the cost of its class without it (its leave-one-out state), and the cheapest per class
         self.loo_cost: CostArray = np.zeros((k, width), dtype=self.dtype)
         self.loo_min: CostArray = np.zeros(k, dtype=self.dtype)
-        # per member: Σ of its distances to its class's other rows (with sideways exchanges only)
-        self.spread = np.zeros((k, width) if self.sideways else (0, 0), dtype=np.float64)
+        # per member: Σ of its distances to its class's other rows (for sideways exchanges only)
+        self.spread = np.zeros((k, width) if spread else (0, 0), dtype=np.float64)
         # per class, its core (the state inside every leave-one-out state, sizes ≥ 3): packed hierarchy
         # states, numeric lo and hi, flat values
         self.core = [
@@ -196,10 +196,15 @@ class SwapPricer:
             cost += at.node_cost[deep[classes, :size]]
         self.loo_cost[classes, :size] = cost
         self.loo_min[classes] = cost.min(axis=1)
-        if self.sideways:  # each pair of members priced once: Σ over the pairs a member is in
-            i, j = np.triu_indices(size, 1)
-            pairs = self.distance(members[:, i], members[:, j])
-            self.spread[classes, :size] = pairs @ _incidence(size)
+        if self.sideways:
+            self.refresh_spread(members, classes)
+
+    def refresh_spread(self, members: IntArray, classes: IntArray) -> None:
+        """Recompute the spreads of ``classes`` (rows ``members``: classes × size): per member, Σ of its
+        distances to the class's other rows, each pair of members priced once."""
+        size = members.shape[1]
+        i, j = np.triu_indices(size, 1)
+        self.spread[classes, :size] = self.distance(members[:, i], members[:, j]) @ _incidence(size)
 
     def distance(self, x: IntArray, y: IntArray) -> FloatArray:
         """Per entry: the distance of rows x and y — the cost of a class of the two (SPEC §0.7, weighted,
