@@ -235,7 +235,9 @@ def test_spread_changes_are_the_direct_numbers(case: dict[str, Any], deep: bool)
 
     pricer.spread_change = check  # type: ignore[method-assign]
     out = refiner.run(case["gid"].copy())
-    assert calls[0] > 0 or out.moves == 0 or np.bincount(case["gid"]).max() < 3
+    # priced unless no pass took sideways exchanges: classes of two, or every class at cost 0 after the
+    # plain first pass
+    assert calls[0] > 0 or out.il_after == 0 or np.bincount(case["gid"]).max() < 3
 
 
 def test_a_sideways_exchange_opens_the_way_to_an_improving_one() -> None:

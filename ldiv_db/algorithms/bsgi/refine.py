@@ -83,9 +83,9 @@ import pandas as pd
 
 from ...options import Option
 from ..shared.trees import IntArray, Tree, narrow_dtype
-from .cost import Attribute, CostArray, CostModel, FloatArray
+from .cost import Attribute, CostArray, CostModel
 from .engine import Cells
-from .swaps import Mask, SwapPricer, climb
+from .swaps import SwapPricer, best_swaps, climb, improves
 
 WINDOW = 4  # classes paired at distances 1..WINDOW along each locality order
 MAX_PASSES = 10
@@ -197,7 +197,6 @@ class Refiner:
         self.prune = True
         self.sideways = True  # also exchanges that keep the IL and lower the spread (module docstring)
         self.sideways_passes = SIDEWAYS_PASSES
-        self._sideways_now = False  # this pass takes sideways exchanges
         self._level: list[int] = []  # sideways exchanges applied, per priced group of pairs
         self.pricer = SwapPricer(self.attrs, self.dtype, len(self._ranks))
         self._mem: IntArray = np.zeros((0, 0), dtype=np.int64)  # per class: its row positions (−1 pads)
@@ -272,7 +271,7 @@ class Refiner:
         its best sideways one); returns the number applied (``mem`` and ``cost`` are updated in place)."""
         now = sa * cost[a] + sb * cost[b]
         # between two classes of two the spread is the cost: no exchange keeps one and lowers the other
-        sideways = self._sideways_now and max(sa, sb) >= 3
+        sideways = self.pricer.sideways and max(sa, sb) >= 3
         if self.prune and max(sa, sb) >= 3:  # price only the swaps whose lower bound is below the cost
             keep, below, ma, mb = self.pricer.bounds(mem, a, b, sa, sb, now)
             a, b, now = a[keep], b[keep], now[keep]
@@ -287,9 +286,9 @@ class Refiner:
             return self._exchange_dense(mem, cost, a, b, sa, sb, now)
         delta = sa * cost_a + sb * cost_b - now[swaps[0]]
         spread = self.pricer.spread_change(ma, mb, a, b, swaps) if sideways else None
-        sel = _best(swaps, delta, spread, now, self.exact)
+        sel = best_swaps(swaps, delta, spread, now, self.exact)
         if sideways:  # the sideways ones among the exchanges applied
-            self._level.append(int((~_improves(delta[sel], now[swaps[0][sel]], self.exact)).sum()))
+            self._level.append(int((~improves(delta[sel], now[swaps[0][sel]], self.exact)).sum()))
         return self._apply(
             mem, cost, a, b, sa, sb, swaps[0][sel], swaps[1][sel], swaps[2][sel], cost_a[sel], cost_b[sel]
         )
@@ -309,7 +308,7 @@ class Refiner:
         flat = delta.reshape(len(a), -1)
         flat[~ok.reshape(len(a), -1)] = 0
         best = np.argmin(flat, axis=1)
-        p = np.flatnonzero(_improves(flat[np.arange(len(a)), best], now, self.exact))
+        p = np.flatnonzero(improves(flat[np.arange(len(a)), best], now, self.exact))
         i, j = np.divmod(best[p], sb)
         return self._apply(mem, cost, a, b, sa, sb, p, i, j, all_a[p, i, j], all_b[p, i, j])
 
@@ -421,15 +420,13 @@ class Refiner:
         cost = self.class_costs(mem, sizes)
         self._mem = mem
         self._sizes = np.unique(sizes).tolist()  # the class sizes present (a few)
-        self.pricer.sideways = self._sideways_now = False  # the first pass: improving exchanges only
+        self.pricer.sideways = False  # the first pass: improving exchanges only
         self._level = []
         self.pricer.alloc(*mem.shape, spread=self.sideways)
         self._touched = np.full(k, -1, dtype=np.int64)
         self._pairs = _PairLog()
-        for size in np.unique(sizes).tolist():  # in slices: the states' temporaries of all classes at once
-            same = np.flatnonzero(sizes == size)  # were the run's peak (8 arrays of 30 MiB at 1M rows)
-            for at in range(0, len(same), _REFRESH):
-                self._refresh(mem, same[at : at + _REFRESH], size)
+        for classes, size in _slices(sizes):
+            self._refresh(mem, classes, size)
         il_before = (sizes * cost).sum().item()
         self._changed = np.ones(k, dtype=bool)
         # the pair log holds every pair slot of a pass: kept only while that is small
@@ -490,11 +487,9 @@ class Refiner:
     def _begin_sideways(self, mem: IntArray, sizes: IntArray) -> None:
         """From this pass on, sideways exchanges: every class's spread computed, every pair priced again
         (a pair without an improving exchange may have a sideways one)."""
-        self.pricer.sideways = self._sideways_now = True
-        for size in np.unique(sizes).tolist():
-            same = np.flatnonzero(sizes == size)
-            for at in range(0, len(same), _REFRESH):
-                self.pricer.refresh_spread(mem[same[at : at + _REFRESH], :size], same[at : at + _REFRESH])
+        self.pricer.sideways = True
+        for classes, size in _slices(sizes):
+            self.pricer.refresh_spread(mem[classes, :size], classes)
         self._pairs = _PairLog()
         self._changed[:] = True
 
@@ -503,35 +498,13 @@ class Refiner:
             self.progress(done, total, note)
 
 
-def _improves(delta: CostArray, now: CostArray, exact: bool) -> Mask:
-    """Where a change of a pair's cost ``now`` lowers it: below 0 (exact costs), or beyond the rounding
-    of the pair's cost (inexact costs)."""
-    return delta < 0 if exact else delta < -1e-12 * np.maximum(1.0, np.abs(now))
-
-
-def _best(
-    swaps: tuple[np.ndarray[Any, Any], ...],
-    delta: CostArray,
-    spread: FloatArray | None,
-    now: CostArray,
-    exact: bool,
-) -> IntArray:
-    """Of priced swaps (pair, i, j in row-major order) with their IL changes, the best improving one of
-    each pair: the lowest change, then (sideways exchanges, ``spread`` given) the lowest spread change,
-    then the first in (i, j) order — the dense argmin's choice without sideways exchanges (a swap left
-    unpriced has a bound above the cost, or at it without sideways exchanges, so it never is that choice).
-    With ``spread``, a swap that keeps the IL (exactly; inexact costs: not beyond rounding, never up) is
-    taken when it lowers the spread of the two classes."""
-    p = swaps[0]
-    good = _improves(delta, now[p], exact)
-    if spread is not None:
-        level = delta == 0 if exact else (delta <= 0) & ~good
-        good |= level & (spread < -1e-9 * np.maximum(1.0, np.abs(now[p])))
-    cand = np.flatnonzero(good)
-    keys = (cand, delta[cand], p[cand]) if spread is None else (cand, spread[cand], delta[cand], p[cand])
-    order = cand[np.lexsort(keys)]
-    first = np.r_[True, p[order][1:] != p[order][:-1]] if len(order) else np.zeros(0, dtype=bool)
-    return order[first]
+def _slices(sizes: IntArray) -> Iterator[tuple[IntArray, int]]:
+    """Every class, as slices of at most ``_REFRESH`` classes of one size: the states' temporaries of all
+    classes at once were a run's peak (8 arrays of 30 MiB at 1M rows)."""
+    for size in np.unique(sizes).tolist():
+        same = np.flatnonzero(sizes == size)
+        for at in range(0, len(same), _REFRESH):
+            yield same[at : at + _REFRESH], size
 
 
 class _PairLog:

@@ -1,5 +1,6 @@
 """The exchange search's pricing (:mod:`.refine`): every QI of a class at once, from cached leave-one-out
-states, in a few numpy operations per round.
+states, in a few numpy operations per round; the classes' spreads for sideways exchanges
+(:meth:`SwapPricer.spread_change`); and each pair's choice among its priced swaps (:func:`best_swaps`).
 
 One fact makes the states cheap. Codes are ordered so that a class's state per QI is fixed by its lowest
 and highest code: a numeric QI's state *is* ``[lo, hi]``; a flat QI is unmixed exactly when ``lo = hi``;
@@ -354,6 +355,37 @@ class SwapPricer:
         ``rows[p, j]`` (the states sliced, not gathered member by member: a tenth faster)."""
         shape = (len(cls), size, rows.shape[1])
         return self._price(lambda state: state[cls, :size, None], rows[:, None, :], shape)
+
+
+def improves(delta: CostArray, now: CostArray, exact: bool) -> Mask:
+    """Where a change of a pair's cost ``now`` lowers it: below 0 (exact costs), or beyond the rounding
+    of the pair's cost (inexact costs)."""
+    return delta < 0 if exact else delta < -1e-12 * np.maximum(1.0, np.abs(now))
+
+
+def best_swaps(
+    swaps: tuple[np.ndarray[Any, Any], ...],
+    delta: CostArray,
+    spread: FloatArray | None,
+    now: CostArray,
+    exact: bool,
+) -> IntArray:
+    """Of priced swaps (pair, i, j in row-major order) with their IL changes, the best improving one of
+    each pair: the lowest change, then (sideways exchanges, ``spread`` given) the lowest spread change,
+    then the first in (i, j) order — the dense argmin's choice without sideways exchanges (a swap left
+    unpriced has a bound above the cost, or at it without sideways exchanges, so it never is that choice).
+    With ``spread``, a swap that keeps the IL (exactly; inexact costs: not beyond rounding, never up) is
+    taken when it lowers the spread of the two classes."""
+    p = swaps[0]
+    good = improves(delta, now[p], exact)
+    if spread is not None:
+        level = delta == 0 if exact else (delta <= 0) & ~good
+        good |= level & (spread < -1e-9 * np.maximum(1.0, np.abs(now[p])))
+    cand = np.flatnonzero(good)
+    keys = (cand, delta[cand], p[cand]) if spread is None else (cand, spread[cand], delta[cand], p[cand])
+    order = cand[np.lexsort(keys)]
+    first = np.r_[True, p[order][1:] != p[order][:-1]] if len(order) else np.zeros(0, dtype=bool)
+    return order[first]
 
 
 @functools.cache
