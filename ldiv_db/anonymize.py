@@ -29,6 +29,7 @@ from .metrics.source_side import start_source_side
 from .options import parse_flag, parse_int, per_qi, validate
 from .pipeline import stream as streams
 from .pipeline.one_table import OneTable, Publishing
+from .pipeline.publication import draft_composition
 from .pipeline.publish import Context, publish, recover_tables
 from .pipeline.result import AnonymizeResult as AnonymizeResult  # the API's result type, re-exported
 from .pipeline.runs import recorded_run
@@ -102,7 +103,7 @@ def anonymize(
     q0 = database.queries
     try:
         database.require("anonymize", algo.name)
-        return _anonymize(
+        result = _anonymize(
             database,
             table,
             qi,
@@ -122,6 +123,8 @@ def anonymize(
             t0=t0,
             q0=q0,
         )
+        result.composition = draft_composition(database, result.release_id)
+        return result
     finally:
         database.drop_work_tables()
         if database is not db:

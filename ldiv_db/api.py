@@ -109,18 +109,43 @@ class ReleaseList:
         for r in self.rows:
             state = "verified" if r["verified"] else "NOT VERIFIED"
             sup = f", superseded by {r['superseded_by']}" if r["superseded_by"] else ""
+            pub = r.get("state", "draft") + (" (accepted below l)" if r.get("accepted_below_l") else "")
             out.append(
                 f"{r['release_id']:>4}  {r['name']}  <- {r['source']}  {r['algorithm']}/{r['model']} l={r['l']}  "
-                f"{r['rows_published']}/{r['rows_in']} rows, {r['groups']} groups, {state}{sup}  {r['created_at']}"
+                f"{r['rows_published']}/{r['rows_in']} rows, {r['groups']} groups, {state}, {pub}{sup}  "
+                f"{r['created_at']}"
             )
         return "\n".join(out)
 
 
 def releases(db: Any) -> ReleaseList:
+    from .pipeline.publication import DRAFT, states
+
     database = Database.open(db, mode="read")
     try:
-        return ReleaseList(database.records(render("meta/releases.sql")))
+        rows = database.records(render("meta/releases.sql"))
+        published = states(database)
+        for r in rows:
+            r["state"], r["accepted_below_l"] = published.get(int(r["release_id"]), (DRAFT, False))
+        return ReleaseList(rows)
     finally:
+        if database is not db:
+            database.close()
+
+
+def publish(db: Any, release: str, *, accept_composition: bool = False) -> Any:
+    """Publish the draft ``release`` after checking how it composes with the published releases of its
+    source (:mod:`ldiv_db.pipeline.publication`); refuses (:class:`~ldiv_db.errors.PrivacyViolation`)
+    below l unless ``accept_composition``."""
+    from .options import parse_flag
+    from .pipeline.publication import publish_release
+
+    accept = parse_flag(accept_composition, "accept_composition", text=True)
+    database = Database.open(db, mode="write")
+    try:
+        return publish_release(database, release, accept=accept)
+    finally:
+        database.drop_work_tables()
         if database is not db:
             database.close()
 
@@ -169,6 +194,7 @@ __all__ = [
     "compare",
     "load",
     "metrics",
+    "publish",
     "release_append",
     "release_history",
     "releases",

@@ -323,6 +323,9 @@ def _cmd_attack(args: argparse.Namespace) -> int:
 def _cmd_release(args: argparse.Namespace) -> int:
     from . import api
 
+    if args.rcommand == "publish":
+        _emit(args, api.publish(_open(args), args.release, accept_composition=args.accept_composition))
+        return 0
     if args.rcommand == "append":
         _emit(
             args,

@@ -199,7 +199,8 @@ def _add_other_commands(sub: Any) -> None:
     sim.add_argument("--json", action="store_true")
     # release streams (Decomposition+ continuous release)
     rs = sub.add_parser(
-        "release", help="continuous release: append the next release of a stream, or its history"
+        "release",
+        help="publish a release; continuous release: append the next release of a stream, or its history",
     )
     rss = rs.add_subparsers(dest="rcommand", required=True, metavar="ACTION")
     ra = rss.add_parser("append", help="publish the next release of a stream from a table of new rows")
@@ -215,6 +216,22 @@ def _add_other_commands(sub: Any) -> None:
     _add_db(rh)
     rh.add_argument("--release", required=True)
     rh.add_argument("--json", action="store_true")
+    rpub = rss.add_parser(
+        "publish",
+        help="publish a draft release: checked with the published releases of its source first",
+        description="A release is a draft until it is published. Publishing runs the composition check "
+        "(ldiv compose) on the release and every published release of its source, and refuses (exit 1) "
+        "when together they leave some source row with fewer SA values than a release's l. A published "
+        "release is final: ldiv_db never replaces its table.",
+    )
+    _add_db(rpub)
+    rpub.add_argument("--release", required=True, help="the release to publish (its --output)")
+    rpub.add_argument(
+        "--accept-composition",
+        action="store_true",
+        help="publish even when it composes below l with the published releases (recorded as accepted)",
+    )
+    rpub.add_argument("--json", action="store_true")
 
 
 def _add_report_commands(sub: Any) -> None:

@@ -152,14 +152,14 @@ def check_schema(db: Database, ref: TableRef, role: str) -> TableRef:
 
 # ---------------------------------------------------------------------------- releases
 def check_release_targets(
-    db: Database, release: TableRef, tables: Sequence[TableRef], *, replace: bool
+    db: Database, release: TableRef, tables: Sequence[TableRef], *, replace: bool, stream: bool = False
 ) -> None:
     """Before any work: may the release ``release`` write ``tables``? Refuses by name otherwise."""
     check_schema(db, release, "the release")
     for ref in tables:
         db.refuse_table_name(ref, release)
     for ref in tables:
-        _may_write_release_table(db, release, ref, replace=replace)
+        _may_write_release_table(db, release, ref, replace=replace, stream=stream)
     _same_shape(db, release, tables)
 
 
@@ -184,8 +184,17 @@ def _same_shape(db: Database, release: TableRef, tables: Sequence[TableRef]) -> 
 
 
 def _may_write_release_table(
-    db: Database, release: TableRef, ref: TableRef, *, replace: bool, content: bool = True
+    db: Database,
+    release: TableRef,
+    ref: TableRef,
+    *,
+    replace: bool,
+    content: bool = True,
+    stream: bool = False,
 ) -> Existing | None:
+    """May the release ``release`` write ``ref``? ``stream``: the next release of a Decomposition+ stream,
+    which replaces its previous release's tables by design (the continuous-release rule checks it), also
+    when that release is published."""
     found = existing(db, ref)
     if found is None:
         return None
@@ -194,6 +203,13 @@ def _may_write_release_table(
         raise BadInput(
             f"cannot write the release {release.display()}: {found.ref.display()} already exists and is "
             f"{what_is(db, found)}; ldiv_db replaces only its own releases",
+            OTHER_NAME,
+        )
+    if _published(db, own.release_id) and not stream:
+        raise BadInput(
+            f"cannot replace {found.ref.display()}: it is the published release {own.release_id}, which "
+            "has left the database; ldiv_db keeps a published release as the record of what was "
+            "published, and checks every later publication of its source against it",
             OTHER_NAME,
         )
     changed = _changed(db, found.ref, own) if content else None
@@ -210,6 +226,31 @@ def _may_write_release_table(
             "pass --replace to replace it (atomically: the old release stays until the new one is written)",
         )
     return found
+
+
+def _published(db: Database, release_id: int) -> bool:
+    return str(db.scalar(render("publication/state.sql", {"release_id": release_id}))) == "published"
+
+
+def release_table_problem(db: Database, release_id: int) -> str | None:
+    """Why the tables of release ``release_id`` are not as ldiv_db wrote them (missing, changed, replaced
+    by a later release), or None when every one is."""
+    rows = db.records(render("ownership/tables_of_release.sql", {"release_id": release_id}))
+    if not rows:
+        return "its tables were replaced or are not recorded"
+    for r in rows:
+        ref = TableRef(str(r["table_name"]), str(r["schema_name"]))
+        if existing(db, ref) is None:
+            return f"its table {ref.display()} is missing"
+        own = Owner(ref, release_id, None, _int(r["rows"]), None if r["digest"] is None else str(r["digest"]))
+        changed = _changed(db, ref, own)
+        if changed:
+            return f"its table {ref.display()} changed since it was written ({changed})"
+    return None
+
+
+def _int(x: object) -> int | None:
+    return None if x is None else int(str(x))
 
 
 def _changed(db: Database, ref: TableRef, own: Owner) -> str | None:
@@ -230,6 +271,7 @@ def drop_for_release(
     *,
     replace: bool,
     private: Sequence[TableRef] = (),
+    stream: bool = False,
 ) -> None:
     """Inside the release's transaction: drop the release's previous tables (checked again: without
     ``replace`` an existing table is refused), and its private tables in schema ``ldiv``
@@ -237,7 +279,7 @@ def drop_for_release(
     before the run, which every writer calls first (and no other process can write the file while
     ldiv_db holds it open), so it is not hashed a second time."""
     for ref in tables:
-        found = _may_write_release_table(db, release, ref, replace=replace, content=False)
+        found = _may_write_release_table(db, release, ref, replace=replace, content=False, stream=stream)
         if found is not None:
             db.run(render("ownership/drop_table.sql", target=found.ref))
             db.run(render("ownership/forget.sql", {"schema": found.ref.schema, "name": found.ref.name}))
@@ -249,11 +291,13 @@ def drop_for_release(
             db.run(render("ownership/drop_table.sql", target=found.ref))
 
 
-def check_may_replace(db: Database, release: TableRef, tables: Sequence[TableRef], *, replace: bool) -> None:
+def check_may_replace(
+    db: Database, release: TableRef, tables: Sequence[TableRef], *, replace: bool, stream: bool = False
+) -> None:
     """The checks of :func:`drop_for_release` without the drop: an engine that publishes through
     staging (:mod:`ldiv_db.pipeline.staged`) replaces the previous tables by a rename after verifying."""
     for ref in tables:
-        _may_write_release_table(db, release, ref, replace=replace, content=False)
+        _may_write_release_table(db, release, ref, replace=replace, content=False, stream=stream)
 
 
 def record_release_tables(

@@ -50,7 +50,7 @@ def append(
     algo = _algorithm()
     tables = algo.output_tables(out)
     recover_tables(db, (*tables, *algo.private_tables(db, out)))  # before the previous release is read
-    ownership.check_release_targets(db, out, tables, replace=True)
+    ownership.check_release_targets(db, out, tables, replace=True, stream=True)
     batch = resolve_table(db, source)
     require_row_ids(db, batch, "a release")
     if batch.ref.schema == "ldiv" or batch.name in {t.display() for t in tables}:

@@ -72,7 +72,12 @@ def publish(db: Database, release: Release, ctx: Context) -> AnonymizeResult:
                 if update is not None and not continues and ctx.replace:
                     streams.forget(db, h.name)
                 ownership.drop_for_release(
-                    db, release.out, release.tables, replace=ctx.replace or continues, private=release.private
+                    db,
+                    release.out,
+                    release.tables,
+                    replace=ctx.replace or continues,
+                    private=release.private,
+                    stream=continues,
                 )
                 release_id, rec, verdict = _steps(db, release, ctx, reserved=None)
         else:
@@ -141,7 +146,9 @@ def _staged(db: Database, release: Release, ctx: Context, continues: bool) -> tu
 
     staged = release.staged_tables()
     recover_tables(db, staged)  # a killed earlier publish first, so ownership sees the release it left
-    ownership.check_may_replace(db, release.out, release.tables, replace=ctx.replace or continues)
+    ownership.check_may_replace(
+        db, release.out, release.tables, replace=ctx.replace or continues, stream=continues
+    )
     reserved = int(db.scalar(render("meta/next_release_id.sql")))
 
     def unlink() -> None:

@@ -26,6 +26,9 @@ class AnonymizeResult:
     metrics: dict[str, Any]
     details: dict[str, Any] = field(default_factory=dict)
     verification: dict[str, Any] = field(default_factory=dict)
+    # a new release is a draft: how it composes with the published releases of its source
+    # (pipeline/publication.py draft_composition; None: nothing of the source is published)
+    composition: dict[str, Any] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -46,6 +49,8 @@ class AnonymizeResult:
             "verified": self.verified,
             "metrics": self.metrics,
             "details": self.details,
+            "state": "draft",
+            "composition": self.composition,
         }
 
     def render_text(self) -> str:
@@ -64,7 +69,20 @@ class AnonymizeResult:
         for k, v in self.details.items():
             if not k.startswith("_"):
                 lines.append(f"  {k}: {v}")
+        lines.append(_publication_line(self.output, self.composition))
         return "\n".join(lines)
+
+
+def _publication_line(output: str, comp: dict[str, Any] | None) -> str:
+    """The draft's state, and how it would compose with the published releases of its source."""
+    head = f"state        draft: publish it with `ldiv release publish DB --release {output}`"
+    if comp is None:
+        return head + " (nothing of its source is published yet)"
+    names = ", ".join(comp["with"])
+    if not comp.get("checked"):
+        return f"{head}\n  beside the published {names}: not checked ({comp.get('reason')})"
+    verdict = "composes safely" if comp.get("ok") else "WOULD BE REFUSED"
+    return f"{head}\n  beside the published {names}: {verdict} ({comp.get('summary')})"
 
 
 def _g(x: Any) -> str:

@@ -13,6 +13,7 @@ from ..catalog import output_ref, resolve_table
 from ..db import Database
 from ..errors import BadInput, LdivError
 from ..inputs import Inputs, as_list, resolve_inputs
+from ..pipeline.publication import mark_candidate
 from .gather import ReleaseFacts, gather, summary
 
 DEFAULT_ALGORITHMS = ("bsgi", "mondrian", "tp", "tp+", "hilbert", "lplus", "topdown")
@@ -203,6 +204,7 @@ def run_algorithms(
         except LdivError as exc:
             entries.append(Entry(algo, algo, out, "failed", exc.message, time.perf_counter() - t0))
             continue
+        mark_candidate(db, res.release_id)  # a draft among candidates: nothing compare writes is published
         note = ""
         if algo == "lplus" and res.details.get("optimal") is False:
             note = f"stopped at the {LPLUS_TIME_LIMIT:g} s time limit: the best cut found, proven gap {res.details.get('gap')}"

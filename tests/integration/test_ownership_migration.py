@@ -1,6 +1,7 @@
 """Migration 0003 backfills ``ldiv.release_table`` in a database written before it: the tables of the
 current releases that exist are recorded (three per Decomposition+ release), superseded releases and
-missing tables are not, and what it recorded is then replaced, while a table changed since is refused."""
+missing tables are not; migration 0004 then counts those releases as published, so what 0003 recorded
+is refused by its release's name, and a table changed since is refused."""
 
 from __future__ import annotations
 
@@ -71,8 +72,11 @@ def test_backfill(old_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
     ]
     base = ["anonymize", str(old_file), "--table", "people", "--qi", "zip,sex", "--sa", "disease", "--l", "2"]
     base += ["--algorithm", "mondrian", "--quiet", "--replace", "--output"]
-    assert main([*base, "rel"]) == 0
-    assert main([*base, '"s.x".rel']) == 0
+    # migration 0004 counts the releases written before it as published: recorded as theirs, and final
+    assert main([*base, "rel"]) == 2
+    assert "it is the published release 103" in capsys.readouterr().err
+    assert main([*base, '"s.x".rel']) == 2
+    assert "it is the published release 104" in capsys.readouterr().err
     assert main([*base, "grown"]) == 2
     assert "40 rows then, 80 now" in capsys.readouterr().err
     assert main([*base, "people"]) == 2
