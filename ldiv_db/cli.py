@@ -51,6 +51,7 @@ WRITE_COMMANDS = frozenset(
         "hierarchy build",
         "hierarchy import-categories",
         "release append",
+        "release publish",
     }
 )
 

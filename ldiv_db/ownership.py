@@ -205,19 +205,19 @@ def _may_write_release_table(
             f"{what_is(db, found)}; ldiv_db replaces only its own releases",
             OTHER_NAME,
         )
-    if _published(db, own.release_id) and not stream:
-        raise BadInput(
-            f"cannot replace {found.ref.display()}: it is the published release {own.release_id}, which "
-            "has left the database; ldiv_db keeps a published release as the record of what was "
-            "published, and checks every later publication of its source against it",
-            OTHER_NAME,
-        )
     changed = _changed(db, found.ref, own) if content else None
     if changed:
         raise BadInput(
             f"cannot replace {found.ref.display()}: ldiv_db wrote it as release {own.release_id} but it has "
             f"changed since ({changed}); ldiv_db replaces only its own releases, as it wrote them",
             OTHER_NAME + ", or drop the table yourself if you no longer need it",
+        )
+    if _published(db, own.release_id) and not stream:
+        raise BadInput(
+            f"cannot replace {found.ref.display()}: it is the published release {own.release_id}, which "
+            "has left the database; ldiv_db keeps a published release as the record of what was "
+            "published, and checks every later publication of its source against it",
+            OTHER_NAME,
         )
     if not replace:
         raise BadInput(

@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..catalog import output_ref
 from ..db import Database
 from ..errors import BadInput, LdivError, PrivacyViolation
 from ..ownership import release_table_problem
@@ -107,7 +108,7 @@ def published_of(db: Database, source: str, *, besides: int | None = None) -> li
 
 
 def _current(db: Database, name: str) -> dict[str, Any]:
-    rows = db.records(render("publication/release.sql", {"name": name}))
+    rows = db.records(render("publication/release.sql", {"name": output_ref(name).display()}))
     if not rows:
         raise BadInput(
             f"no release is recorded under the name {name!r}",
