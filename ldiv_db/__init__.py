@@ -11,6 +11,7 @@ or a :class:`Database`)::
     ldiv_db.compare(db, table, qi, sa, l, html="compare.html")  # run the algorithms, one page to choose
     ldiv_db.load(db, file, table)
     ldiv_db.run_job(path)                                   # an ETL job file (TOML)
+    ldiv_db.publish(db, release)                            # publish a draft, checked with the published
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ if TYPE_CHECKING:
         compare,
         load,
         metrics,
+        publish,
         releases,
         report,
         suggest_l,
@@ -63,6 +65,7 @@ _LAZY = {
             "compare",
             "load",
             "metrics",
+            "publish",
             "releases",
             "report",
             "suggest_l",
@@ -113,6 +116,7 @@ __all__ = [
     "compare",
     "load",
     "metrics",
+    "publish",
     "releases",
     "report",
     "run_job",
