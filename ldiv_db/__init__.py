@@ -9,6 +9,7 @@ or a :class:`Database`)::
     ldiv_db.suggest_l(db, table, sa)
     ldiv_db.report(db, releases, html="report.html")         # the offline HTML report of releases
     ldiv_db.compare(db, table, qi, sa, l, html="compare.html")  # run the algorithms, one page to choose
+    ldiv_db.compose(db, ["release_a", "release_b"])          # what several releases reveal together
     ldiv_db.load(db, file, table)
     ldiv_db.run_job(path)                                   # an ETL job file (TOML)
 """
@@ -27,6 +28,7 @@ if TYPE_CHECKING:
         AnonymizeResult,
         CheckResult,
         CompareResult,
+        Composition,
         LoadResult,
         MetricsResult,
         ReportResult,
@@ -34,6 +36,7 @@ if TYPE_CHECKING:
         anonymize,
         check,
         compare,
+        compose,
         load,
         metrics,
         releases,
@@ -54,6 +57,7 @@ _LAZY = {
             "AnonymizeResult",
             "CheckResult",
             "CompareResult",
+            "Composition",
             "LoadResult",
             "MetricsResult",
             "ReportResult",
@@ -61,6 +65,7 @@ _LAZY = {
             "anonymize",
             "check",
             "compare",
+            "compose",
             "load",
             "metrics",
             "releases",
@@ -99,6 +104,7 @@ __all__ = [
     "BadInput",
     "CheckResult",
     "CompareResult",
+    "Composition",
     "Database",
     "Job",
     "LdivError",
@@ -111,6 +117,7 @@ __all__ = [
     "anonymize",
     "check",
     "compare",
+    "compose",
     "load",
     "metrics",
     "releases",
