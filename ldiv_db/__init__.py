@@ -9,6 +9,7 @@ or a :class:`Database`)::
     ldiv_db.suggest_l(db, table, sa)
     ldiv_db.report(db, releases, html="report.html")         # the offline HTML report of releases
     ldiv_db.compare(db, table, qi, sa, l, html="compare.html")  # run the algorithms, one page to choose
+    ldiv_db.compose(db, ["release_a", "release_b"])          # what several releases reveal together
     ldiv_db.load(db, file, table)
     ldiv_db.run_job(path)                                   # an ETL job file (TOML)
     ldiv_db.publish(db, release)                            # publish a draft, checked with the published
@@ -28,6 +29,7 @@ if TYPE_CHECKING:
         AnonymizeResult,
         CheckResult,
         CompareResult,
+        Composition,
         LoadResult,
         MetricsResult,
         ReportResult,
@@ -35,6 +37,7 @@ if TYPE_CHECKING:
         anonymize,
         check,
         compare,
+        compose,
         load,
         metrics,
         publish,
@@ -56,6 +59,7 @@ _LAZY = {
             "AnonymizeResult",
             "CheckResult",
             "CompareResult",
+            "Composition",
             "LoadResult",
             "MetricsResult",
             "ReportResult",
@@ -63,6 +67,7 @@ _LAZY = {
             "anonymize",
             "check",
             "compare",
+            "compose",
             "load",
             "metrics",
             "publish",
@@ -102,6 +107,7 @@ __all__ = [
     "BadInput",
     "CheckResult",
     "CompareResult",
+    "Composition",
     "Database",
     "Job",
     "LdivError",
@@ -114,6 +120,7 @@ __all__ = [
     "anonymize",
     "check",
     "compare",
+    "compose",
     "load",
     "metrics",
     "publish",

@@ -14,6 +14,7 @@ from .check import CheckResult, check
 from .db import Database
 from .inputs import as_list, resolve_inputs
 from .load import LoadResult, load
+from .pipeline.compose import Composition
 from .render import render
 from .report import CompareResult, ReportResult, compare, report
 from .suggest import SuggestResult
@@ -150,6 +151,25 @@ def publish(db: Any, release: str, *, accept_composition: bool = False) -> Any:
             database.close()
 
 
+def compose(db: Any, releases: Sequence[str | int], *, worst: int = 5) -> Composition:
+    """The composition check of several releases of one source (``ldiv compose``): the rows an attacker
+    who knows their QI values narrows below a release's l by intersecting the releases. ``releases``:
+    release tables (the release written last to each) or release ids. A read: opens read-only."""
+    from .pipeline.compose import compose as _compose
+    from .pipeline.compose import release_ids
+
+    database = Database.open(db, mode="read")
+    try:
+        names = [r for r in releases if not isinstance(r, int)]
+        found = iter(release_ids(database, names))
+        ids = [r if isinstance(r, int) else next(found) for r in releases]
+        return _compose(database, ids, worst=worst)
+    finally:
+        database.drop_work_tables()
+        if database is not db:
+            database.close()
+
+
 # ---------------------------------------------------------------------------- release streams (Decomposition+)
 def release_append(
     db: Any, release: str, source: str, *, quiet: bool = True, key: str | Sequence[str] | None = None
@@ -184,6 +204,7 @@ __all__ = [
     "AnonymizeResult",
     "CheckResult",
     "CompareResult",
+    "Composition",
     "LoadResult",
     "MetricsResult",
     "ReleaseList",
@@ -192,6 +213,7 @@ __all__ = [
     "anonymize",
     "check",
     "compare",
+    "compose",
     "load",
     "metrics",
     "publish",

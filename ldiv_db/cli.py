@@ -179,6 +179,8 @@ def _parse_values(args: argparse.Namespace) -> None:
         args.model_spec = _model_spec(args)
     if args.command == "check":
         args.worst = parse_int(args.worst, "--worst", low=0, high=10**6, text=True)
+    elif args.command == "compose":
+        args.worst = parse_int(args.worst, "--worst", low=0, high=1000, text=True)
     elif args.command in ("metrics", "report") and args.l is not None:
         args.l = parse_int(args.l, "--l", low=2, text=True)
     elif args.command == "compare":
@@ -272,6 +274,14 @@ def _cmd_metrics(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_compose(args: argparse.Namespace) -> int:
+    from . import api
+
+    res = api.compose(_open(args), args.release, worst=args.worst)
+    _emit(args, res)
+    return 0 if res.ok else 1
+
+
 def _cmd_suggest_l(args: argparse.Namespace) -> int:
     from . import api
 
@@ -357,6 +367,7 @@ _HANDLERS: dict[str, Callable[[argparse.Namespace], int]] = {
     "hierarchy": _cmd_hierarchy,
     "check": _cmd_check,
     "metrics": _cmd_metrics,
+    "compose": _cmd_compose,
     "suggest-l": _cmd_suggest_l,
     "anonymize": _cmd_anonymize,
     "run": _cmd_run,

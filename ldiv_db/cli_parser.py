@@ -95,7 +95,7 @@ def _add_data_commands(sub: Any) -> None:
 
 
 def _add_inspect_commands(sub: Any) -> None:
-    """Check, metrics, suggest-l."""
+    """Check, metrics, compose, suggest-l."""
     c = sub.add_parser("check", help="privacy statistics of any table, and a model's verdict")
     _add_db(c)
     c.add_argument("--table", required=True)
@@ -130,6 +130,18 @@ def _add_inspect_commands(sub: Any) -> None:
     )
     m.add_argument("--no-kl", action="store_true", help="skip the KL-divergence (the costliest metric)")
     m.add_argument("--json", action="store_true")
+    cm = sub.add_parser(
+        "compose",
+        help="what several releases of one source reveal together: rows left below l",
+        description="An attacker who knows a person's QI values takes, in each release, the SA values of "
+        "the classes whose labels cover them, and intersects the releases. Reports the source rows left "
+        "fewer than each release's l values (per release and per pair) and the worst rows. Exit 0 when no "
+        "row is below l, 1 when some is, 2 for bad input.",
+    )
+    _add_db(cm)
+    cm.add_argument("--release", action="append", required=True, help="a release table (repeat: A, B, ...)")
+    cm.add_argument("--worst", default="5", help="how many of the worst rows to list (0..1000; default 5)")
+    cm.add_argument("--json", action="store_true")
     g = sub.add_parser("suggest-l", help="the largest feasible l per model, with the reason")
     _add_db(g)
     g.add_argument("--table", required=True)

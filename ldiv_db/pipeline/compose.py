@@ -1,0 +1,413 @@
+"""The composition check: what an attacker learns about a person from several releases of one source.
+
+The attacker knows a target's exact QI values and that the target is in the source. In each release the
+classes whose published labels cover those values are the candidates (a label covers a value when it is
+the value, an ancestor of it in the QI's stored hierarchy, ``*``, or an interval ``lo-hi`` holding it:
+:mod:`ldiv_db.metrics.covers`); the attacker takes the union of the candidates' SA values in each
+release and intersects the unions across the releases. A release that left the target's row out (deleted
+it) tells nothing about the target; a published unknown (NULL) SA value stands for every value. A row is
+below a release's l when fewer than that l values remain (docs/decisions/0001-composition-check.md).
+
+All of it runs in SQL over distinct QI vectors (``sql/compose/``): per release the cover tables, its
+classes (label vector → SA values), a covering join matched attribute by attribute, then the per-target
+intersections as bit masks over the releases. :func:`compose` is the one entry point.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from itertools import combinations
+from typing import Any
+
+from ..catalog import Column, Table, output_ref, resolve_table
+from ..db import Database
+from ..errors import BadInput
+from ..metrics.covers import attribute_summaries, build_covers, drop_covers
+from ..progress import Progress
+from ..render import TableRef, render
+
+# Algorithms whose releases publish numeric QIs as 'lo-hi' ranges (the 'lca' recoding): such a label is
+# the interval even where a hierarchy node has the same text (ARX's age node '40-44' holds 41..45).
+INTERVAL_ALGORITHMS = frozenset({"bsgi", "mondrian"})
+MAX_RELEASES = 62  # the releases are bits of one BIGINT mask
+WORST = 5
+
+
+@dataclass(frozen=True)
+class Composition:
+    """What the attacker of the module docstring learns from a set of releases of one source.
+
+    ``below[r]``: source rows left fewer SA values than release r's l; ``single``: rows left exactly one
+    (always their own); ``pairs``: (release a, release b, rows left fewer than min(l_a, l_b) by a and b
+    alone); ``worst``: the rows left fewest values, as QI values and the SA values left; ``empty``: rows
+    left no value at all, which only a release table changed after it was written can cause."""
+
+    source: str
+    release_ids: tuple[int, ...]
+    names: tuple[str, ...]
+    ls: tuple[int, ...]
+    rows: int
+    below: tuple[int, ...]
+    single: int
+    pairs: tuple[tuple[int, int, int], ...]
+    worst: tuple[dict[str, Any], ...]
+    seconds: float
+    empty: int = 0
+
+    @property
+    def ok(self) -> bool:
+        """No row is left below any release's l."""
+        return not any(self.below) and not self.empty
+
+    def summary(self) -> str:
+        """One line for the CLI."""
+        parts = [f"{b:,} below l={l} ({n})" for n, l, b in zip(self.names, self.ls, self.below, strict=True)]
+        verdict = "composes safely" if self.ok else "COMPOSES BELOW l"
+        return (
+            f"{verdict}: {len(self.names)} releases of {self.source}, {self.rows:,} rows: "
+            + ", ".join(parts)
+            + f", {self.single:,} left one value"
+        )
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "ok": self.ok,
+            "source": self.source,
+            "releases": [
+                {"release_id": i, "name": n, "l": l, "below": b}
+                for i, n, l, b in zip(self.release_ids, self.names, self.ls, self.below, strict=True)
+            ],
+            "rows": self.rows,
+            "single": self.single,
+            "empty": self.empty,
+            "pairs": [{"a": a, "b": b, "below": n} for a, b, n in self.pairs],
+            "worst": list(self.worst),
+            "seconds": round(self.seconds, 3),
+        }
+
+    def to_dict(self) -> dict[str, Any]:
+        return self.as_json()
+
+    def render_text(self) -> str:
+        lines = [self.summary()]
+        by_id = dict(zip(self.release_ids, self.names, strict=True))
+        lines += [f"  {by_id[a]} + {by_id[b]}: {n:,} rows below the smaller l" for a, b, n in self.pairs]
+        if self.empty:
+            lines.append(f"  {self.empty:,} rows left no value: a release table changed after it was written")
+        for w in self.worst:
+            qi = ", ".join(f"{k}={v}" for k, v in w["qi"].items())
+            lines.append(f"  {w['left']} left ({', '.join(w['values'])}) for {w['rows']} row(s) with {qi}")
+        return "\n".join(lines)
+
+
+@dataclass(frozen=True)
+class _Release:
+    """One release to compose, checked: its table, QI columns (source spelling) and l."""
+
+    release_id: int
+    name: str
+    algorithm: str
+    table: Table
+    qi: tuple[Column, ...]
+    l: int
+    deleted: int
+
+
+def release_ids(db: Database, names: Sequence[str]) -> list[int]:
+    """The recorded release written last to each named table (``ldiv compose --release NAME``)."""
+    out = []
+    for name in names:
+        rows = db.records(render("report/release.sql", {"name": output_ref(name).display()}))
+        if not rows:
+            raise BadInput(
+                f"{name} is not a release recorded in this database",
+                "name a table that ldiv anonymize wrote (ldiv releases lists them)",
+            )
+        out.append(int(rows[0]["release_id"]))
+    return out
+
+
+def compose(
+    db: Database, release_ids: Sequence[int], *, progress: Progress | None = None, worst: int = WORST
+) -> Composition:
+    """The composition check of ``release_ids`` (releases of one source). Reads only; its work tables
+    are the caller's to drop (``db.drop_work_tables()``)."""
+    t0 = time.perf_counter()
+    source, sa, releases = _releases(db, release_ids)
+    union = _union_qi(releases)
+    _refuse_nulls(db, source, union)
+    tables = _Work(db)
+    positions = [r for r, rel in enumerate(releases, 1) if rel.deleted]
+    db.run(
+        render(
+            "compose/keys.sql",
+            {"deleting": [releases[r - 1].release_id for r in positions]},
+            target=tables.keys,
+            source=source.ref,
+            qi=[c.ident for c in union],
+            positions=positions,
+            full=2 ** len(releases) - 1,
+        )
+    )
+    vs = [f"v{i}" for i in range(1, len(union) + 1)]
+    db.run(render("compose/points.sql", target=tables.points, keys=tables.keys, vs=vs))
+    db.run(render("compose/sa_domain.sql", target=tables.domain, source=source.ref, sa=sa.ident))
+    counts = db.one(render("compose/distinct_counts.sql", points=tables.points, vs=vs))
+    names = [c.name for c in union]
+    candidates = []
+    for r, rel in enumerate(releases, 1):
+        if progress is not None:
+            progress.update(r - 1, len(releases), rel.name)
+        # the covering join takes the QIs with the fewest distinct values first
+        order = sorted(range(len(rel.qi)), key=lambda i, rel=rel: (counts[names.index(rel.qi[i].name)], i))
+        at = [vs[names.index(rel.qi[i].name)] for i in order]
+        candidates.append(_candidates(db, tables, source, sa, rel, r, order, at))
+    result = _result(db, tables, source, releases, candidates, union, worst, t0)
+    if progress is not None:
+        progress.done(result.summary())
+    return result
+
+
+class _Work:
+    """The check's work tables (the per-release ones are numbered by the release's position)."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+        self.keys = db.work_table("compose_keys")
+        self.points = db.work_table("compose_points")
+        self.domain = db.work_table("compose_sa_domain")
+        self.membership = db.work_table("compose_membership")
+        self.values = db.work_table("compose_values")
+
+    def of(self, what: str, r: int) -> TableRef:
+        return self.db.work_table(f"compose_{what}_{r}")
+
+
+def _releases(db: Database, ids: Sequence[int]) -> tuple[Table, Column, list[_Release]]:
+    """The releases' records, checked: one source, one SA, each with an l and its table in place."""
+    ids = [int(i) for i in ids]
+    if not ids:
+        raise BadInput("no release to compose", "name the releases: --release A --release B")
+    twice = sorted({i for i in ids if ids.count(i) > 1})
+    if twice:
+        raise BadInput(f"release {twice[0]} is given twice", "name every release once")
+    if len(ids) > MAX_RELEASES:
+        raise BadInput(f"{len(ids)} releases given; the check composes at most {MAX_RELEASES}")
+    recs = {int(r["release_id"]): r for r in db.records(render("compose/releases.sql", {"ids": ids}))}
+    missing = [i for i in ids if i not in recs]
+    if missing:
+        raise BadInput(f"no release {missing[0]} is recorded in this database", "ldiv releases lists them")
+    ordered = [recs[i] for i in ids]
+    sources = sorted({str(r["source"]) for r in ordered})
+    if len(sources) > 1:
+        raise BadInput(
+            f"the releases are of different sources ({', '.join(sources)})",
+            "compose releases of one source: what one release tells about another table's rows is not this check",
+        )
+    source = resolve_table(db, sources[0])
+    sas = {tuple(json.loads(str(r["sa"]))) for r in ordered}
+    if len(sas) > 1 or len(next(iter(sas))) != 1:
+        raise BadInput(
+            "the composition check needs releases of one and the same sensitive attribute, one SA each; "
+            f"these publish {' / '.join(','.join(s) for s in sorted(sas))}",
+            "compose releases of the same single SA",
+        )
+    sa = source.column(next(iter(sas))[0])
+    return source, sa, [_release(db, source, r) for r in ordered]
+
+
+def _release(db: Database, source: Table, rec: dict[str, Any]) -> _Release:
+    rid, name, model = int(rec["release_id"]), str(rec["name"]), str(rec["model"])
+    what = f"release {rid} ({name})"
+    if rec["algorithm"] == "decomposition":
+        raise BadInput(
+            f"{what} is a Decomposition+ release: the composition check does not support it (its QIs and "
+            "SA are published in separate tables linked by group, and its noise is not modelled)",
+            "compose the other releases; docs/decisions/0001-composition-check.md says why",
+        )
+    if rec["superseded_by"] is not None:
+        raise BadInput(
+            f"{what} was replaced by release {rec['superseded_by']}: its table holds that release now",
+            f"compose release {rec['superseded_by']} instead",
+        )
+    ls = json.loads(str(rec["l"])) if rec["l"] else None
+    if not ls or ls[0] is None:
+        raise BadInput(
+            f"{what} has model {model}, which promises no l: the check counts the rows left fewer than "
+            "l SA values",
+            "compose releases of an l-diversity model (distinct, entropy, recursive, frequency, ...)",
+        )
+    try:
+        table = resolve_table(db, name)
+    except BadInput:
+        raise BadInput(
+            f"{what}: its table {name} is missing (dropped or renamed after it was written)",
+            "compose releases whose tables exist; ldiv releases lists them",
+        ) from None
+    qi = tuple(source.column(q) for q in json.loads(str(rec["qi"])))
+    for c in qi:
+        table.column(c.name)
+    deleted = int(db.scalar(render("compose/deleted_count.sql", {"release_id": rid})))
+    return _Release(rid, table.ref.display(), str(rec["algorithm"]), table, qi, int(ls[0]), deleted)
+
+
+def _union_qi(releases: Sequence[_Release]) -> list[Column]:
+    """Every QI some release publishes, in first-seen order: the attacker knows them all."""
+    out: list[Column] = []
+    for rel in releases:
+        out += [c for c in rel.qi if c.name not in {o.name for o in out}]
+    return out
+
+
+def _refuse_nulls(db: Database, source: Table, qi: Sequence[Column]) -> None:
+    """A NULL QI value has no label that covers it: the check refuses such a source by name."""
+    row = db.one(render("catalog/null_counts.sql", source=source.ref, columns=[c.ident for c in qi]))
+    for c, n in zip(qi, row[1:], strict=True):
+        if n:
+            raise BadInput(
+                f"{source.ref.display()}.{c.name} holds {n} NULL value(s): the composition check does not "
+                "support NULL QI values",
+                "compose releases of a source without NULLs in its QI columns",
+            )
+
+
+def _candidates(
+    db: Database,
+    tables: _Work,
+    source: Table,
+    sa: Column,
+    rel: _Release,
+    r: int,
+    order: Sequence[int],
+    at: Sequence[str],
+) -> TableRef:
+    """The table (pid, sa) of release ``rel``'s union of covering classes' SA values per target vector.
+    ``order``: the release's QI positions (0-based) in join order; ``at``: their target columns."""
+    rqi = [rel.table.column(c.name).ident for c in rel.qi]
+    intervals = [c.is_numeric for c in rel.qi] if rel.algorithm in INTERVAL_ALGORITHMS else None
+    covers = build_covers(db, source, rel.table, rel.qi, rqi, intervals)
+    attribute_summaries(db, covers, source, rel.table, rel.qi)  # refuses labels that cover nothing
+    ls = [f"l{i}" for i in range(1, len(rel.qi) + 1)]
+    values, classes = tables.of("values", r), tables.of("classes", r)
+    db.run(
+        render(
+            "compose/class_values.sql",
+            target=values,
+            release=rel.table.ref,
+            rqi=rqi,
+            ls=ls,
+            sa=rel.table.column(sa.name).ident,
+            domain=tables.domain,
+        )
+    )
+    db.run(render("compose/classes.sql", target=classes, values=values, ls=ls))
+    prev: TableRef | None = None
+    for j, i in enumerate(order):
+        step = tables.of(f"covering{j}", r)
+        db.run(
+            render(
+                "compose/covering.sql",
+                target=step,
+                prev=prev,
+                points=tables.points,
+                classes=classes,
+                cover=covers.cover,
+                cols=list(at[: j + 1]),
+                attr=i + 1,
+                label=ls[i],
+                last=j == len(order) - 1,
+            )
+        )
+        prev = step
+    assert prev is not None  # a release publishes at least one QI
+    out = tables.of("candidates", r)
+    db.run(render("compose/candidates.sql", target=out, pairs=prev, values=values))
+    drop_covers(db, covers)
+    return out
+
+
+def _result(
+    db: Database,
+    tables: _Work,
+    source: Table,
+    releases: Sequence[_Release],
+    candidates: Sequence[TableRef],
+    union: Sequence[Column],
+    worst: int,
+    t0: float,
+) -> Composition:
+    vs = [f"v{i}" for i in range(1, len(union) + 1)]
+    db.run(render("compose/membership.sql", target=tables.membership, tables=list(candidates)))
+    pairs = list(combinations(range(len(releases)), 2))
+    db.run(
+        render(
+            "compose/values_left.sql",
+            target=tables.values,
+            keys=tables.keys,
+            points=tables.points,
+            domain=tables.domain,
+            membership=tables.membership,
+            vs=vs,
+            pair_bits=[2**a + 2**b for a, b in pairs],
+        )
+    )
+    ls = [rel.l for rel in releases]
+    row = db.one(
+        render(
+            "compose/summary.sql",
+            {"ls": ls, "pair_ls": [min(ls[a], ls[b]) for a, b in pairs]},
+            values=tables.values,
+            m=len(releases),
+            pairs=len(pairs),
+        )
+    )
+    m = len(releases)
+    below = tuple(int(x) for x in row[3 : 3 + m])
+    pair_rows = tuple(
+        (releases[a].release_id, releases[b].release_id, int(n))
+        for (a, b), n in zip(pairs, row[3 + m :], strict=True)
+    )
+    return Composition(
+        source=source.ref.display(),
+        release_ids=tuple(rel.release_id for rel in releases),
+        names=tuple(rel.name for rel in releases),
+        ls=tuple(ls),
+        rows=int(row[0]),
+        below=below,
+        single=int(row[1]),
+        pairs=pair_rows,
+        worst=_worst(db, tables, union, vs, worst),
+        seconds=time.perf_counter() - t0,
+        empty=int(row[2]),
+    )
+
+
+def _worst(
+    db: Database, tables: _Work, union: Sequence[Column], vs: Sequence[str], worst: int
+) -> tuple[dict[str, Any], ...]:
+    """The ``worst`` targets left fewest values: QI values and the SA values left, never a row id."""
+    if worst <= 0:
+        return ()
+    rows = db.rows(
+        render(
+            "compose/worst.sql",
+            {"worst": worst},
+            values=tables.values,
+            points=tables.points,
+            membership=tables.membership,
+            vs=list(vs),
+        )
+    )
+    k = len(union)
+    return tuple(
+        {
+            "qi": {c.name: v for c, v in zip(union, row[2 : 2 + k], strict=True)},
+            "values": [str(x) for x in (row[2 + k] or [])],
+            "left": int(row[0]),
+            "rows": int(row[1]),
+        }
+        for row in rows
+    )

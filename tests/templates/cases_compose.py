@@ -1,0 +1,163 @@
+"""Template cases: sql/compose/ (the composition check), run on the hostile fixture: the metrics cases'
+hostile release (labels from the fixture's hierarchies, an interval, a deleted row, a suppressed SA)
+is composed with itself, every statement of the chain prepared by the ones before it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ldiv_db.render import TableRef
+
+from .cases_metrics import _prepare_release, _release, _tables
+from .harness import Case, HostileEnv
+
+VS = ["v1", "v2", "v3", "v4"]
+LS = ["l1", "l2", "l3", "l4"]
+
+
+def _work(env: HostileEnv) -> dict[str, TableRef]:
+    names = (
+        "keys",
+        "points",
+        "domain",
+        "values",
+        "classes",
+        "step0",
+        "step1",
+        "candidates",
+        "membership",
+        "left",
+    )
+    return {n: env.work(f"compose {n}") for n in names}
+
+
+def _ctx(**extra: Any) -> Any:
+    def build(env: HostileEnv) -> dict[str, Any]:
+        w = _work(env)
+        base: dict[str, Any] = {
+            "source": env.source,
+            "release": _release(env),
+            "qi": env.qi,
+            "rqi": env.qi,
+            "sa": env.sa,
+            "vs": VS,
+            "ls": LS,
+            "k": 4,
+            "positions": [1],
+            "full": 3,
+            "keys": w["keys"],
+            "points": w["points"],
+            "domain": w["domain"],
+            "values": w["values"],
+            "classes": w["classes"],
+            "cover": _tables(env)["cover"],
+            "membership": w["membership"],
+            "tables": [w["candidates"], w["candidates"]],
+            "pair_bits": [3],
+            "m": 2,
+            "pairs": 1,
+        }
+        return {**base, **{k: (v(env) if callable(v) else v) for k, v in extra.items()}}
+
+    return build
+
+
+def _step(env: HostileEnv, name: str, params: dict[str, Any] | None = None, **extra: Any) -> None:
+    env.run(f"compose/{name}.sql", params, **_ctx(**extra)(env))
+
+
+def _prepare(upto: str) -> Any:
+    """Run the chain's statements before ``upto``."""
+    chain = ["keys", "points", "sa_domain", "class_values", "classes", "step0", "step1", "candidates",
+             "membership", "values_left", "done"]  # fmt: skip
+
+    def prepare(env: HostileEnv) -> None:
+        _prepare_release(env)
+        w = _work(env)
+        for name in chain[: chain.index(upto)]:
+            if name == "keys":
+                _step(env, "keys", {"deleting": [1]}, target=w["keys"])
+            elif name == "points":
+                _step(env, "points", target=w["points"])
+            elif name == "sa_domain":
+                _step(env, "sa_domain", target=w["domain"])
+            elif name == "class_values":
+                _step(env, "class_values", target=w["values"])
+            elif name == "classes":
+                _step(env, "classes", target=w["classes"])
+            elif name == "step0":
+                _step(env, "covering", **_covering(0)(env))
+            elif name == "step1":
+                _step(env, "covering", **_covering(1)(env))
+            elif name == "candidates":
+                _step(env, "candidates", target=w["candidates"], pairs=w["step1"])
+            elif name == "membership":
+                _step(env, "membership", target=w["membership"])
+            elif name == "values_left":
+                _step(env, "values_left", target=w["left"])
+
+    return prepare
+
+
+def _covering(j: int) -> Any:
+    """Step j of the covering join: QI 1 alone, then QIs 1..4 at once (the last step)."""
+
+    def build(env: HostileEnv) -> dict[str, Any]:
+        w = _work(env)
+        if j == 0:
+            return {
+                "target": w["step0"],
+                "prev": None,
+                "cols": ["v1"],
+                "attr": 1,
+                "label": "l1",
+                "last": False,
+            }
+        return {
+            "target": w["step1"],
+            "prev": w["step0"],
+            "cols": VS[:2],
+            "attr": 2,
+            "label": "l2",
+            "last": True,
+        }
+
+    return build
+
+
+def _left(env: HostileEnv) -> TableRef:
+    return _work(env)["left"]
+
+
+CASES = {
+    "compose/releases.sql": Case(_ctx(), {"ids": [1, 2]}),
+    "compose/deleted_count.sql": Case(_ctx(), {"release_id": 1}),
+    "compose/keys.sql": Case(
+        _ctx(target=lambda env: _work(env)["keys"]), {"deleting": [1]}, prepare=_prepare("keys")
+    ),
+    "compose/points.sql": Case(_ctx(target=lambda env: _work(env)["points"]), prepare=_prepare("points")),
+    "compose/distinct_counts.sql": Case(_ctx(), prepare=_prepare("sa_domain")),
+    "compose/sa_domain.sql": Case(
+        _ctx(target=lambda env: _work(env)["domain"]), prepare=_prepare("sa_domain")
+    ),
+    "compose/class_values.sql": Case(
+        _ctx(target=lambda env: _work(env)["values"]), prepare=_prepare("class_values")
+    ),
+    "compose/classes.sql": Case(_ctx(target=lambda env: _work(env)["classes"]), prepare=_prepare("classes")),
+    "compose/covering.sql": Case(lambda env: {**_ctx()(env), **_covering(1)(env)}, prepare=_prepare("step1")),
+    "compose/candidates.sql": Case(
+        _ctx(target=lambda env: _work(env)["candidates"], pairs=lambda env: _work(env)["step1"]),
+        prepare=_prepare("candidates"),
+    ),
+    "compose/membership.sql": Case(
+        _ctx(target=lambda env: _work(env)["membership"]), prepare=_prepare("membership")
+    ),
+    "compose/values_left.sql": Case(_ctx(target=_left), prepare=_prepare("values_left")),
+    "compose/summary.sql": Case(
+        _ctx(values=_left),
+        {"ls": [2, 3], "pair_ls": [2]},
+        prepare=_prepare("done"),
+        unordered_lists=True,
+    ),
+    "compose/worst.sql": Case(_ctx(values=_left), {"worst": 3}, prepare=_prepare("done")),
+}

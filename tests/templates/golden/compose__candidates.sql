@@ -1,0 +1,11 @@
+/* purpose: what one release leaves a target: for every target vector, the union of the SA values of the classes covering it */
+/* params: none */
+/* returns: creates target(pid, sa) */
+/* ref: docs/decisions/0001-composition-check.md (the attacker's union of the covering classes' SA values, per release) */
+CREATE OR REPLACE TEMPORARY TABLE "temp"."main"."wk compose candidates's" AS
+SELECT DISTINCT
+  pc.pid,
+  cv.sa
+FROM "temp"."main"."wk compose step1's" AS pc
+JOIN "temp"."main"."wk compose values's" AS cv
+  ON cv.cid = pc.cid

@@ -1,0 +1,12 @@
+/* purpose: one release's distinct QI label vectors, numbered as in its class values */
+/* params: none */
+/* returns: creates target(cid, l1..lk) */
+/* ref: docs/decisions/0001-composition-check.md */
+CREATE OR REPLACE TEMPORARY TABLE "temp"."main"."wk compose classes's" AS
+SELECT DISTINCT
+  cid,
+  "l1",
+  "l2",
+  "l3",
+  "l4"
+FROM "temp"."main"."wk compose values's"
