@@ -94,7 +94,9 @@ def _record(
                 "release_id": release_id,
                 "state": state,
                 "accepted": accepted,
-                "composition": None if composition is None else json.dumps(composition.as_json(), default=str),
+                "composition": None
+                if composition is None
+                else json.dumps(composition.as_json(), default=str),
                 "note": note,
             },
         )
@@ -136,7 +138,9 @@ def publish_release(db: Database, name: str, *, accept: bool = False) -> Publish
     if state_of(db, release_id) == PUBLISHED:
         return PublishResult(release_id, display, source, PUBLISHED, False, already=True)
     if not rec["verified"]:
-        raise BadInput(f"{display} (release {release_id}) is not verified; a release that failed verification is never published")
+        raise BadInput(
+            f"{display} (release {release_id}) is not verified; a release that failed verification is never published"
+        )
     own = release_table_problem(db, release_id)
     if own is not None:
         raise BadInput(

@@ -133,7 +133,9 @@ def test_a_published_release_is_never_replaced(world: Path, capsys: pytest.Captu
     assert a["release_id"] not in [r[0] for r in published_rows(world)]  # the replaced draft never was
 
 
-def test_a_changed_or_unknown_release_is_not_published(world: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_changed_or_unknown_release_is_not_published(
+    world: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     code, _, err = cli(capsys, "release", "publish", world, "--release", "nothing")
     assert code == 2 and "no release is recorded under the name" in err
     anonymize(capsys, world, "by_sex", "zip=1,sex=0")
@@ -145,7 +147,9 @@ def test_a_changed_or_unknown_release_is_not_published(world: Path, capsys: pyte
     assert published_rows(world) == []
 
 
-def test_a_published_table_changed_since_blocks_the_check(world: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_published_table_changed_since_blocks_the_check(
+    world: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     anonymize(capsys, world, "by_sex", "zip=1,sex=0")
     assert cli(capsys, "release", "publish", world, "--release", "by_sex")[0] == 0
     db = Database.open(world)
@@ -158,7 +162,7 @@ def test_a_published_table_changed_since_blocks_the_check(world: Path, capsys: p
 
 
 def test_compare_writes_candidates(world: Path, capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
-    code, out, err = cli(
+    code, _, err = cli(
         capsys, "compare", world, "--table", "people", "--qi", "zip,sex", "--sa", "disease", "--l", "2",
         "--algorithms", "mondrian,full-domain", "--html", tmp_path / "c.html", "--json",
     )  # fmt: skip
