@@ -3,4 +3,4 @@
 -- returns: inserts one row into ldiv.publication
 -- ref: migrations/0004_publication.sql
 INSERT INTO ldiv.publication (release_id, state, accepted, composition, note)
-VALUES ($release_id, $state, $accepted, $composition, $note)
+VALUES ($release_id, $state, $accepted, CAST($composition AS JSON), $note)

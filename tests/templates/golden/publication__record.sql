@@ -10,4 +10,4 @@ INSERT INTO ldiv.publication (
   note
 )
 VALUES
-  ($release_id, $state, $accepted, $composition, $note)
+  ($release_id, $state, $accepted, CAST($composition AS JSON), $note)
