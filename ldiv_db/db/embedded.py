@@ -20,6 +20,7 @@ import duckdb
 import numpy as np
 import pandas as pd
 
+from .. import interrupts
 from ..errors import BadInput, InternalError, LdivError, interrupt_requested
 from ..render import Query, TableRef, quote, render
 from .urls import check_database_file
@@ -106,6 +107,7 @@ class Database:
         self.steps: list[Step] = []
         self.keep_work = False
         self._in_tx = False
+        self._committing: list[str] = []  # what the open transaction wrote (on_commit)
         self._work_tables: list[TableRef] = []
         self._last_t0 = 0.0
         self._scratch: list[str] = []
@@ -427,21 +429,43 @@ class Database:
     # ------------------------------------------------------------------ transactions
     @contextlib.contextmanager
     def transaction(self) -> Iterator[None]:
-        """All-or-nothing: commit on success, roll back on any exception. Nested calls join the outer one."""
+        """All-or-nothing: commit on success, roll back on any exception (a Ctrl-C included) that comes
+        before the COMMIT has completed. Nested calls join the outer one.
+
+        THE commit point of everything ldiv_db writes: the COMMIT (or ROLLBACK) runs with Ctrl-C held
+        (:func:`ldiv_db.interrupts.deferred`), and what the transaction wrote is noted as committed
+        (:meth:`on_commit`) before a Ctrl-C held meanwhile is raised — so an interrupt is either before
+        the commit (nothing was written) or after it (the notes say what was)."""
         if self._in_tx:
             yield
             return
         self.con.execute("BEGIN TRANSACTION")
         self._in_tx = True
+        self._committing = []
+        done = False
         try:
             yield
+            with interrupts.deferred():
+                self.con.execute("COMMIT")
+                done = True
+                for what in self._committing:
+                    interrupts.note_committed(what)
         except BaseException:
-            self._in_tx = False
-            with contextlib.suppress(self.driver_error):
-                self.con.execute("ROLLBACK")
+            if not done:
+                with interrupts.deferred(), contextlib.suppress(self.driver_error):
+                    self.con.execute("ROLLBACK")
             raise
-        self._in_tx = False
-        self.con.execute("COMMIT")
+        finally:
+            self._in_tx = False
+            self._committing = []
+
+    def on_commit(self, what: str) -> None:
+        """Note ``what`` (a release, a loaded table) as committed once the transaction it was written in
+        commits (at once outside a transaction: the statement that wrote it has committed)."""
+        if self._in_tx:
+            self._committing.append(what)
+        else:
+            interrupts.note_committed(what)
 
     @contextlib.contextmanager
     def threads_for(self, rows: int) -> Iterator[None]:

@@ -1,6 +1,8 @@
 """The run lifecycle in ``ldiv.run``: ``running`` when a run starts, then ``done``, ``failed`` or
-``interrupted`` (Ctrl-C, best effort) when it ends. A run stopped after its release was committed is
-``done`` (with a note): the release is complete.
+``interrupted`` (Ctrl-C) when it ends. A run stopped after its release was committed is ``done`` (with a
+note): the release is complete. Which of the two is decided by the database (does the run's release
+exist?), and the end is recorded with Ctrl-C held (:func:`ldiv_db.interrupts.deferred`), so a second
+Ctrl-C cannot leave the run ``running``.
 
 A run whose process was killed cannot record its end. DuckDB lets one process at a time open a file for
 writing, so a ``running`` row that a new writer sees is dead unless this very process started it (a
@@ -18,7 +20,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ..errors import LdivError
+from .. import interrupts
+from ..errors import LdivError, interrupt_requested
 from ..render import render
 
 if TYPE_CHECKING:
@@ -27,6 +30,9 @@ if TYPE_CHECKING:
 STALE_NOTE = "interrupted: the process stopped before the run finished (marked by a later command)"
 CTRL_C_NOTE = "interrupted by the user (Ctrl-C); nothing of this run was published"
 PUBLISHED_NOTE = "the process stopped right after its release was committed (the release is complete)"
+CTRL_C_PUBLISHED_NOTE = (
+    "interrupted by the user (Ctrl-C) after its release was committed (the release is complete)"
+)
 
 _LIVE: set[tuple[str, int]] = set()  # (database file, run_id) of the runs this process has under way
 
@@ -47,12 +53,14 @@ def _end_unfinished(
     note: str,
     seconds: float | None = None,
     queries: int | None = None,
+    *,
+    published_note: str = PUBLISHED_NOTE,
 ) -> list[tuple[int, str]]:
     params = {
         "run_id": run_id,
         "live": live,
         "note": note,
-        "published_note": PUBLISHED_NOTE,
+        "published_note": published_note,
         "seconds": seconds,
         "queries": queries,
     }
@@ -108,16 +116,35 @@ def recorded_run(
     try:
         yield run
     except KeyboardInterrupt:
-        with contextlib.suppress(Exception):
-            _end_unfinished(db, run.run_id, [], CTRL_C_NOTE, time.perf_counter() - t0, db.queries - q0)
-            db.flush_steps(run.run_id)
+        _interrupted(db, run.run_id, t0, q0)
         raise
     except Exception as exc:
+        if interrupt_requested():  # Ctrl-C surfaced by the engine as an error
+            _interrupted(db, run.run_id, t0, q0)
+            raise
         error = str(exc) if isinstance(exc, LdivError) else f"{type(exc).__name__}: {exc}"
-        with contextlib.suppress(Exception):
+        with interrupts.deferred(), contextlib.suppress(Exception):
             finish_run(db, run.run_id, "failed", t0, q0, None, error)
         raise
     else:
-        finish_run(db, run.run_id, "done", t0, q0, run.metrics, None)
+        with interrupts.deferred():  # the end is recorded whole; a Ctrl-C meanwhile comes after it
+            finish_run(db, run.run_id, "done", t0, q0, run.metrics, None)
     finally:
         _LIVE.discard(key)
+
+
+def _interrupted(db: Database, run_id: int, t0: float, q0: int) -> None:
+    """Ctrl-C ended the run: ``done`` (with :data:`CTRL_C_PUBLISHED_NOTE`) when its release is in the
+    database (the interrupt came after the commit point), else ``interrupted``. Decided by the database,
+    not by where the interrupt was seen."""
+    with interrupts.deferred(), contextlib.suppress(Exception):
+        _end_unfinished(
+            db,
+            run_id,
+            [],
+            CTRL_C_NOTE,
+            time.perf_counter() - t0,
+            db.queries - q0,
+            published_note=CTRL_C_PUBLISHED_NOTE,
+        )
+        db.flush_steps(run_id)
