@@ -15,7 +15,7 @@ from __future__ import annotations
 import contextlib
 import signal
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from types import FrameType
 from typing import Any
 
@@ -62,6 +62,30 @@ def deferred() -> Iterator[None]:
         signal.signal(signal.SIGINT, previous)
         if held:
             _deliver(previous, held[-1])
+
+
+@contextlib.contextmanager
+def atomic(execute: Callable[[str], Any], errors: type[Exception]) -> Iterator[list[str]]:
+    """A transaction on a connection whose ``execute`` runs BEGIN, COMMIT and ROLLBACK: the block runs
+    between BEGIN and COMMIT, and puts in the yielded list what it wrote (for :func:`note_committed`).
+    Any exception before the COMMIT has completed (a Ctrl-C between the block's end and the COMMIT
+    included) rolls back; the COMMIT and ROLLBACK run with Ctrl-C held; the notes are made right after
+    the COMMIT, still held. So a Ctrl-C is either before the commit point or after it, and
+    :func:`committed` tells which."""
+    execute("BEGIN TRANSACTION")
+    notes: list[str] = []
+    done = False
+    try:
+        yield notes
+        with deferred():
+            execute("COMMIT")
+            done = True
+            _COMMITTED.extend(notes)
+    except BaseException:
+        if not done:
+            with deferred(), contextlib.suppress(errors):
+                execute("ROLLBACK")
+        raise
 
 
 def _deliver(handler: Any, frame: FrameType | None) -> None:

@@ -97,6 +97,9 @@ class Database:
     # histogram never stored (partition/source_stats.sql), where the engine gains by it: on DuckDB the
     # statistics' lists of counts cost more than the histogram table they save
     stats_from_source = False
+    # the first provisional row id of a row an open transaction wrote (DuckDB's MAX_ROW_ID; renumbered
+    # at commit): catalog.require_row_ids refuses such rows. None: an engine's row ids are final at once
+    local_row_base: int | None = 36_028_797_018_960_000
 
     def __init__(self, con: duckdb.DuckDBPyConnection, path: str | None, *, owned: bool) -> None:
         self.con = con
@@ -429,39 +432,22 @@ class Database:
     # ------------------------------------------------------------------ transactions
     @contextlib.contextmanager
     def transaction(self) -> Iterator[None]:
-        """All-or-nothing: commit on success, roll back on any exception (a Ctrl-C included) that comes
-        before the COMMIT has completed. Nested calls join the outer one.
-
-        THE commit point of everything ldiv_db writes: the COMMIT (or ROLLBACK) runs with Ctrl-C held
-        (:func:`ldiv_db.interrupts.deferred`), and what the transaction wrote is noted as committed
-        (:meth:`on_commit`) before a Ctrl-C held meanwhile is raised — so an interrupt is either before
-        the commit (nothing was written) or after it (the notes say what was)."""
+        """All-or-nothing: commit on success, roll back on any exception (Ctrl-C included) before the
+        COMMIT completed. Nested calls join the outer one. The COMMIT is THE commit point
+        (:func:`ldiv_db.interrupts.atomic`): Ctrl-C is held across it, and what the block wrote
+        (:meth:`on_commit`) is noted as committed before a held Ctrl-C is raised."""
         if self._in_tx:
             yield
             return
-        self.con.execute("BEGIN TRANSACTION")
         self._in_tx = True
-        self._committing = []
-        done = False
         try:
-            yield
-            with interrupts.deferred():
-                self.con.execute("COMMIT")
-                done = True
-                for what in self._committing:
-                    interrupts.note_committed(what)
-        except BaseException:
-            if not done:
-                with interrupts.deferred(), contextlib.suppress(self.driver_error):
-                    self.con.execute("ROLLBACK")
-            raise
+            with interrupts.atomic(self.con.execute, self.driver_error) as self._committing:
+                yield
         finally:
             self._in_tx = False
-            self._committing = []
 
     def on_commit(self, what: str) -> None:
-        """Note ``what`` (a release, a loaded table) as committed once the transaction it was written in
-        commits (at once outside a transaction: the statement that wrote it has committed)."""
+        """Note ``what`` (a release) as committed once the open transaction commits (at once outside one)."""
         if self._in_tx:
             self._committing.append(what)
         else:

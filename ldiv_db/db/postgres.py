@@ -87,6 +87,7 @@ class PostgresDatabase(Database):
     dialect = "postgres"
     default_schema = "main"  # unqualified releases go to schema main, as on DuckDB (created on write)
     transactional = True
+    local_row_base = None  # row ids are final when written (ctid)
     driver_error = psycopg.Error
     stats_from_source = True  # see Database; measured in bench/README.md (Engines)
     ldiv_schema = "ldiv"  # pg_temp when a read stands in for a missing ldiv schema (server_schema.py)

@@ -205,6 +205,7 @@ class SparkDatabase(Database):
     dialect = "spark"
     default_schema = "default"
     transactional = False
+    local_row_base = None  # rows are identified by ldiv_rowid, final when written
     driver_error = Exception
     ldiv_schema = "ldiv"
 
