@@ -23,6 +23,7 @@ import pandas as pd
 from .. import interrupts
 from ..errors import BadInput, InternalError, LdivError, interrupt_requested
 from ..render import Query, TableRef, quote, render
+from .owners import RunOwners
 from .urls import check_database_file
 
 T = TypeVar("T")
@@ -86,7 +87,7 @@ def register_engine(accepts: Callable[[str], bool], opener: EngineOpener) -> Non
     _ENGINES.append((accepts, opener))
 
 
-class Database:
+class Database(RunOwners):
     """One DuckDB connection plus ldiv_db's bookkeeping (the embedded default engine)."""
 
     dialect = "duckdb"
