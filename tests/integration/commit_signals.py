@@ -1,9 +1,10 @@
 """The child process of tests/integration/test_commit_point.py: runs ``ldiv anonymize`` (the CLI's main,
-in this real process) once per case, each on its own copy of a database file, with a real SIGINT sent
-at a chosen moment, and prints one JSON line per case: the exit code, what the CLI printed, and what the
-database holds afterwards (the run's status and note, the release record, the release table).
+in this real process) once per case, each on its own database (a DuckDB file or a PostgreSQL URL)
+holding the same source, with a real SIGINT sent at a chosen moment, and prints one JSON line per case:
+the exit code, what the CLI printed, and what the database holds afterwards (the run's status and note,
+the release record, the release table).
 
-A case is ``ALGORITHM HOOK DELAY``. HOOK names the moment the SIGINT is raised (``signal.raise_signal``,
+A case is ``ALGORITHM:HOOK:DELAY:DATABASE``. HOOK names the moment the SIGINT is raised (``signal.raise_signal``,
 delivered at once in this main thread, as a terminal's Ctrl-C is):
 
 * ``record``: while the release's record (``ldiv.release``) is being inserted — before the commit;
@@ -14,7 +15,7 @@ delivered at once in this main thread, as a terminal's Ctrl-C is):
 * ``timer``: a timer thread sends it DELAY seconds after the COMMIT started (a sweep of real
   asynchronous signals around the commit).
 
-Usage: python -m tests.integration.commit_signals TEMPLATE_DB WORKDIR CASE...
+Usage: python -m tests.integration.commit_signals CASE...
 """
 
 from __future__ import annotations
@@ -24,17 +25,15 @@ import importlib
 import io
 import json
 import os
-import shutil
 import signal
 import sys
 import threading
-from pathlib import Path
 from typing import Any
 
 import duckdb
 
 from ldiv_db import cli
-from ldiv_db.db import embedded
+from ldiv_db.db import Database, embedded, postgres
 
 signal.signal(signal.SIGINT, signal.default_int_handler)  # as a user's terminal hands it over
 anonymize_module = importlib.import_module("ldiv_db.anonymize")
@@ -61,19 +60,25 @@ class _Con:
         return getattr(self._con, name)
 
     def execute(self, sql: Any, *args: Any, **kwargs: Any) -> Any:
-        if sql == "COMMIT" and STATE["armed"]:  # the first COMMIT after the release's record
-            hook, STATE["hook"], STATE["armed"] = STATE["hook"], None, False
-            if hook == "commit":
-                _ctrl_c()
-            else:
-                timer = threading.Timer(STATE["delay"], os.kill, (os.getpid(), signal.SIGINT))
-                STATE["timer"] = timer
-                timer.start()
+        _before_commit(sql)
         return self._con.execute(sql, *args, **kwargs)
+
+
+def _before_commit(sql: Any) -> None:
+    if sql == "COMMIT" and STATE["armed"]:  # the first COMMIT after the release's record
+        hook, STATE["hook"], STATE["armed"] = STATE["hook"], None, False
+        if hook == "commit":
+            _ctrl_c()
+        else:
+            timer = threading.Timer(STATE["delay"], os.kill, (os.getpid(), signal.SIGINT))
+            STATE["timer"] = timer
+            timer.start()
 
 
 _init = embedded.Database.__init__
 _send = embedded.Database._send
+_pg_send = postgres.PostgresDatabase._send
+_pg_execute = postgres._Compat.execute
 _publish = anonymize_module.publish
 _emit = cli._emit
 
@@ -82,7 +87,7 @@ def _hooked_init(self: Any, con: Any, path: Any, *, owned: bool) -> None:
     _init(self, _Con(con) if isinstance(con, duckdb.DuckDBPyConnection) else con, path, owned=owned)
 
 
-def _hooked_send(self: Any, query: Any) -> Any:
+def _before_send(query: Any) -> None:
     if STATE["hook"] in ("commit", "timer") and query.name == "meta/release_insert.sql":
         STATE["armed"] = True
     if (STATE["hook"], query.name) in (
@@ -91,7 +96,21 @@ def _hooked_send(self: Any, query: Any) -> Any:
     ):
         STATE["hook"] = None
         _ctrl_c()
+
+
+def _hooked_send(self: Any, query: Any) -> Any:
+    _before_send(query)
     return _send(self, query)
+
+
+def _hooked_pg_send(self: Any, query: Any) -> Any:
+    _before_send(query)
+    return _pg_send(self, query)
+
+
+def _hooked_pg_execute(self: Any, sql: str, params: Any = None) -> Any:
+    _before_commit(sql)
+    return _pg_execute(self, sql, params)
 
 
 def _hooked_publish(*args: Any, **kwargs: Any) -> Any:
@@ -111,25 +130,27 @@ def _hooked_emit(args: Any, result: Any) -> None:
 
 embedded.Database.__init__ = _hooked_init  # type: ignore[method-assign]
 embedded.Database._send = _hooked_send  # type: ignore[method-assign]
+postgres.PostgresDatabase._send = _hooked_pg_send  # type: ignore[method-assign]
+postgres._Compat.execute = _hooked_pg_execute  # type: ignore[method-assign]
 anonymize_module.publish = _hooked_publish
 cli._emit = _hooked_emit
 
 
-def _state(path: Path) -> dict[str, Any]:
-    con = duckdb.connect(str(path), read_only=True)
+def _state(target: str) -> dict[str, Any]:
+    db = Database.open(target, mode="read")
     try:
-        runs = con.execute("SELECT status, error FROM ldiv.run ORDER BY run_id").fetchall()
-        releases = con.execute("SELECT release_id, run_id FROM ldiv.release WHERE name = 'main.r'").fetchall()
-        table = con.execute("SELECT count(*) FROM duckdb_tables() WHERE table_name = 'r'").fetchone()
+        runs = db.raw_rows("SELECT status, error FROM ldiv.run ORDER BY run_id")
+        releases = db.raw_rows("SELECT release_id, run_id FROM ldiv.release WHERE name = 'main.r'")
+        table = db.raw_rows(
+            "SELECT count(*) FROM information_schema.tables WHERE table_schema = 'main' AND table_name = 'r'"
+        )
     finally:
-        con.close()
-    return {"runs": runs, "releases": releases, "table": bool(table and table[0])}
+        db.close()
+    return {"runs": runs, "releases": releases, "table": bool(table[0][0])}
 
 
-def run_case(template: Path, work: Path, algorithm: str, hook: str, delay: float) -> dict[str, Any]:
-    db = work / f"{algorithm}-{hook}-{delay}.duckdb"
-    shutil.copy(template, db)
-    argv = ["anonymize", str(db), "--table", "census", "--qi", "age,sex", "--sa", "occupation", "--l", "3"]
+def run_case(db: str, algorithm: str, hook: str, delay: float) -> dict[str, Any]:
+    argv = ["anonymize", db, "--table", "census", "--qi", "age,sex", "--sa", "occupation", "--l", "3"]
     argv += [*ARGS[algorithm], "--output", "r", "--quiet"]
     STATE.update(hook=hook, delay=delay, timer=None, armed=False)
     out, err = io.StringIO(), io.StringIO()
@@ -148,10 +169,9 @@ def run_case(template: Path, work: Path, algorithm: str, hook: str, delay: float
 
 
 def main(argv: list[str]) -> int:
-    template, work = Path(argv[0]), Path(argv[1])
-    for case in argv[2:]:
-        algorithm, hook, delay = case.split(":")
-        print(json.dumps(run_case(template, work, algorithm, hook, float(delay)), default=str), flush=True)
+    for case in argv:
+        algorithm, hook, delay, db = case.split(":", 3)
+        print(json.dumps(run_case(db, algorithm, hook, float(delay)), default=str), flush=True)
     return 0
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from collections import Counter
@@ -39,10 +40,21 @@ def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
-def _cases(template: Path, work: Path, cases: list[str]) -> list[dict[str, Any]]:
+def _copies(template: Path, work: Path, cases: list[str]) -> list[str]:
+    """Each case (``ALGORITHM:HOOK:DELAY``) on its own copy of the template database file."""
     work.mkdir(exist_ok=True)
+    out = []
+    for i, case in enumerate(cases):
+        db = work / f"case{i}.duckdb"
+        shutil.copy(template, db)
+        out.append(f"{case}:{db}")
+    return out
+
+
+def run_cases(cases: list[str]) -> list[dict[str, Any]]:
+    """Run ``ALGORITHM:HOOK:DELAY:DATABASE`` cases in the child process (commit_signals.py)."""
     proc = subprocess.run(
-        [sys.executable, "-m", "tests.integration.commit_signals", str(template), str(work), *cases],
+        [sys.executable, "-m", "tests.integration.commit_signals", *cases],
         capture_output=True,
         text=True,
         timeout=600,
@@ -55,7 +67,7 @@ def _cases(template: Path, work: Path, cases: list[str]) -> list[dict[str, Any]]
     return [json.loads(line) for line in proc.stdout.splitlines()]
 
 
-def _outcome(case: dict[str, Any]) -> str:
+def outcome(case: dict[str, Any]) -> str:
     """The one story the case's records tell, or an AssertionError naming the disagreement."""
     where = f"{case['algorithm']} {case['hook']} {case['delay']}: {case}"
     assert "Traceback" not in case["stderr"], where
@@ -76,19 +88,21 @@ def _outcome(case: dict[str, Any]) -> str:
     return "committed, then interrupted"
 
 
+# the outcome a Ctrl-C raised at each moment must have (commit_signals.py names the moments)
+EXPECTED = {
+    "record": "nothing written",
+    "commit": "committed, then interrupted",
+    "published": "committed, then interrupted",
+    "finish": "committed, then interrupted",
+    "emit": "committed, then interrupted",
+}
+
+
 def test_a_ctrl_c_at_each_moment_around_the_commit(template: Path, tmp_path: Path) -> None:
-    expected = {
-        "record": "nothing written",
-        "commit": "committed, then interrupted",
-        "published": "committed, then interrupted",
-        "finish": "committed, then interrupted",
-        "emit": "committed, then interrupted",
-    }
-    cases = [f"{a}:{hook}:0" for a in ALGORITHMS for hook in expected]
-    got = {(c["algorithm"], c["hook"]): _outcome(c) for c in _cases(template, tmp_path / "w", cases)}
-    assert got == {(a, hook): want for a in ALGORITHMS for hook, want in expected.items()}
-    notes = Counter(got.values())
-    print(f"exact moments: {dict(notes)}")
+    cases = [f"{a}:{hook}:0" for a in ALGORITHMS for hook in EXPECTED]
+    got = {(c["algorithm"], c["hook"]): outcome(c) for c in run_cases(_copies(template, tmp_path, cases))}
+    assert got == {(a, hook): want for a in ALGORITHMS for hook, want in EXPECTED.items()}
+    print(f"exact moments: {dict(Counter(got.values()))}")
 
 
 def test_a_ctrl_c_from_a_timer_around_the_commit_is_told_as_it_happened(
@@ -96,9 +110,9 @@ def test_a_ctrl_c_from_a_timer_around_the_commit_is_told_as_it_happened(
 ) -> None:
     delays = (0.0, 0.0005, 0.002, 0.008, 0.03, 0.3)
     cases = [f"{a}:timer:{d}" for a in ALGORITHMS for d in delays]
-    results = _cases(template, tmp_path / "w", cases)
+    results = run_cases(_copies(template, tmp_path, cases))
     assert len(results) == len(cases)
-    tally = Counter((r["algorithm"], _outcome(r)) for r in results)
+    tally = Counter((r["algorithm"], outcome(r)) for r in results)
     print("timer sweep:", {f"{a} / {o}": n for (a, o), n in sorted(tally.items())})
     # the timer starts with the COMMIT: the release is always complete, whatever the moment
     assert all(r["releases"] for r in results)
