@@ -185,7 +185,9 @@ def _end_lost(db: Database, run_id: int, error: str) -> ConnectionLost:
             f"{message}; run {run_id} could not be recorded as ended (the server is unreachable)",
             "the next ldiv command that writes to this database records it failed; `ldiv doctor` lists it",
         )
-    if ended and ended[0][1] == "done":
+    if not ended:  # another session ended it meanwhile
+        return ConnectionLost(f"{message}; run {run_id} had already been ended", "see ldiv.run")
+    if ended[0][1] == "done":
         return ConnectionLost(
             f"{message}; the release had been committed: run {run_id} is recorded done",
             "the release is complete",
