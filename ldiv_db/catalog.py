@@ -191,7 +191,8 @@ def require_row_ids(db: Database, table: Table, needs: str) -> None:
     partitioned table or an inheritance parent would share ids, and a row map over them would be wrong.
     On DuckDB a column named ``rowid`` hides the row ids. A Spark table has no row ids: its rows are
     identified by the integer column ``ldiv_rowid`` that ``ldiv load`` writes, which must be there, unique
-    and never NULL."""
+    and never NULL. The rows must be committed: DuckDB's ids of rows an open transaction wrote are
+    provisional (issue 51, class 8)."""
     copy = f"CREATE TABLE t AS SELECT * FROM {table.name}"  # noqa: S608 - advice shown to the user
     if table.kind.upper() != "BASE TABLE":
         kind = table.kind.lower()
@@ -203,6 +204,14 @@ def require_row_ids(db: Database, table: Table, needs: str) -> None:
     ref = table.ref
     if ref.catalog is not None:
         return
+    if _uncommitted_rows(db, ref):
+        raise BadInput(
+            f"{table.name} holds rows that the open transaction wrote and has not committed; {needs} links "
+            "every published row to its source row by row id, and the ids of uncommitted rows are "
+            "provisional (renumbered at commit), so the link would name rows that do not exist",
+            "commit the transaction that loaded or inserted the rows first (a job file commits its load "
+            "before it anonymizes)",
+        )
     found = db.rows(render("catalog/row_ids.sql", {"schema": ref.schema or "main", "name": ref.name}))
     problem = found[0][0] if found else None
     if problem == "shadowed":
@@ -233,6 +242,15 @@ def require_row_ids(db: Database, table: Table, needs: str) -> None:
             "or load the table with `ldiv load`"
         )
         raise BadInput(f"{table.name} {what}; {needs} needs a unique integer row id per row", fix)
+
+
+def _uncommitted_rows(db: Database, ref: TableRef) -> bool:
+    """Whether the table holds rows the open transaction wrote and has not committed (their row ids are
+    provisional), on an engine that numbers such rows apart (``Database.local_row_base``)."""
+    if db.local_row_base is None:
+        return False
+    q = render("catalog/uncommitted_rows.sql", {"local_base": db.local_row_base}, source=ref)
+    return bool(db.scalar(q))
 
 
 def _current_database(db: Database) -> str:

@@ -416,8 +416,10 @@ def _on_sigint(signum: int, frame: Any) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     from .errors import clear_interrupt
+    from .interrupts import clear_committed
 
     clear_interrupt()
+    clear_committed()
     _ENDED["command"] = False
     previous = signal.getsignal(signal.SIGINT)
     if previous is signal.default_int_handler:  # not when SIGINT is ignored (a background job)
@@ -441,7 +443,7 @@ def _main_guarded(argv: Sequence[str] | None) -> int:
         return code
     except KeyboardInterrupt:  # also during start-up: the imports and the parser build
         _stop_background()
-        print("interrupted: nothing was written", file=sys.stderr)
+        _report_interrupt()
         return 130
     except BrokenPipeError:  # `ldiv ... --json | head`: the reader left; silent (before Exception)
         _quiet_stdout()
@@ -454,8 +456,25 @@ def _main_guarded(argv: Sequence[str] | None) -> int:
         if not interrupt_requested():
             raise
         _stop_background()
-        print("interrupted: nothing was written", file=sys.stderr)
+        _report_interrupt()
         return 130
+
+
+def _report_interrupt() -> None:
+    """Say what a Ctrl-C left: nothing, or what was committed before it (exit 130 either way: the command
+    was stopped; a release committed before the stop is complete, and its run is recorded ``done``)."""
+    from .interrupts import committed
+
+    done = committed()
+    if not done:
+        print("interrupted: nothing was written", file=sys.stderr)
+        return
+    print(
+        f"interrupted after the release was committed: {'; '.join(done)} "
+        f"{'is' if len(done) == 1 else 'are'} published, complete (run recorded done); "
+        "nothing after it was written",
+        file=sys.stderr,
+    )
 
 
 def _stop_background() -> None:

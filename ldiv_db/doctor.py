@@ -17,7 +17,8 @@ from typing import Any
 from .db import Database
 from .db.urls import display_url, is_postgres_url
 from .errors import BadInput
-from .migrate import BOOKKEEPING, shipped_migrations
+from .migrate import BOOKKEEPING, applied_migrations, shipped_migrations
+from .pipeline.runs import mark_stale_runs, stale_runs
 from .render import TableRef, quote, render
 from .schema import Finding, State, expected, inspect
 
@@ -66,6 +67,8 @@ class DoctorResult:
     actions: list[Action]
     repair: bool  # --repair was given (every repairable problem was repaired)
     healthy: bool
+    # runs left 'running' whose owner is gone, with the status --repair gave them ('running': not yet)
+    stale_runs: list[tuple[int, str]] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -84,6 +87,7 @@ class DoctorResult:
                 }
                 for a in self.actions
             ],
+            "stale_runs": [{"run_id": r, "status": st} for r, st in self.stale_runs],
         }
 
     def render_text(self) -> str:
@@ -103,6 +107,16 @@ class DoctorResult:
                 lines.append(f"  {a.finding}\n    {done}{a.repair}")
             else:
                 lines.append(f"  {a.finding}\n    cannot repair: {a.reason}")
+        for run, status in self.stale_runs:
+            if status == "running":
+                lines.append(
+                    f"  run {run} is 'running' but its owner is gone (its process or session ended)\n"
+                    "    the next write command records its end; --repair would do it now"
+                )
+            else:
+                lines.append(
+                    f"  run {run} was 'running' but its owner is gone\n    repaired: recorded {status}"
+                )
         if self.healthy:
             lines.append("healthy" if not self.actions else "healthy after the repair")
         elif self.repair:
@@ -200,10 +214,7 @@ def plan(db: Database, state: State) -> list[Action]:
 def doctor(target: Any, *, repair: bool = False) -> DoctorResult:
     """Inspect (and with ``repair`` restore what can be restored safely) the ldiv schema of ``target``."""
     if isinstance(target, str) and is_postgres_url(target):
-        raise BadInput(
-            f"ldiv doctor inspects DuckDB files; {display_url(target)} is a PostgreSQL database",
-            "on PostgreSQL every command checks the recorded migrations and their checksums when it opens",
-        )
+        return _server(target, repair)
     if isinstance(target, str | Path) and str(target) != ":memory:" and not Path(target).exists():
         raise BadInput(f"database file {target} does not exist", "check the path; doctor creates nothing")
     db = Database.open(target, mode="write" if repair else "read", migrate=False)
@@ -229,7 +240,34 @@ def doctor(target: Any, *, repair: bool = False) -> DoctorResult:
             actions,
             repair=repair,
             healthy=state.healthy,
+            stale_runs=_stale_runs(db, repair) if state.healthy and state.version > 0 else [],
         )
     finally:
         if db is not target:
             db.close()
+
+
+def _stale_runs(db: Database, repair: bool) -> list[tuple[int, str]]:
+    """The runs left ``running`` whose owner is gone (:func:`ldiv_db.pipeline.runs.stale_runs`), ended
+    now with ``repair``."""
+    if repair:
+        return mark_stale_runs(db)
+    return [(run, "running") for run in stale_runs(db)]
+
+
+def _server(url: str, repair: bool) -> DoctorResult:
+    """On PostgreSQL every open checks the recorded migrations and their checksums (a mismatch is
+    refused there); the doctor reports the runs left ``running`` whose session is gone."""
+    db = Database.open(url, mode="write" if repair else "read", migrate=not repair)
+    try:
+        return DoctorResult(
+            display_url(url),
+            len(applied_migrations(db)),
+            len(shipped_migrations()),
+            [],
+            repair=repair,
+            healthy=True,
+            stale_runs=_stale_runs(db, repair),
+        )
+    finally:
+        db.close()

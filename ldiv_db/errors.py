@@ -30,6 +30,11 @@ class MigrationError(LdivError):
     """The ldiv schema in a database file does not match the migrations this version ships."""
 
 
+class ConnectionLost(LdivError):
+    """The connection to the database server was lost mid-command (a terminated session, a stopped
+    server): nothing of the command's open transaction was kept."""
+
+
 class PrivacyViolation(LdivError):
     """A release failed verification on the written table; nothing was published."""
 

@@ -39,21 +39,26 @@ naming any other table is refused (ldiv_db/ownership.py).
 
 from __future__ import annotations
 
+import dataclasses
+import time
 import tomllib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from . import ownership
 from .algorithms import get_algorithm
 from .anonymize import MAX_SEED, AnonymizeResult, anonymize
+from .catalog import output_ref, table_at
 from .db import Database
 from .db.urls import is_postgres_url
 from .errors import BadInput
 from .files import read_text
-from .load import LoadResult, load
+from .load import LoadResult, load, load_table, parse_sep
 from .options import did_you_mean, parse_int, validate
 from .privacy.spec import ModelSpec
+from .render import TableRef
 
 TOP_KEYS = ("database", "source", "hierarchies", "anonymize")
 SOURCE_KEYS = ("table", "load", "sep", "attach")
@@ -255,43 +260,75 @@ class JobResult:
 
 
 def run_job(path: str | Path, *, quiet: bool = True) -> JobResult:
-    from . import taxonomy
-
     job = Job.read(path)
     db = Database.open(job.database, mode="write", attach=job.attach)
     try:
-        with db.transaction():  # one job, one transaction: a refused step leaves the file as it was
-            loaded = load(db, job.load_file, job.table, sep=job.sep, replace=True) if job.load_file else None
-            result = JobResult(str(job.path), loaded)
-            for col, spec in job.hierarchies.items():
-                if "file" in spec:
-                    info = taxonomy.import_hierarchy(
-                        db, job.table, col, spec["file"], sep=spec.get("sep", ";")
-                    )
-                else:
-                    info = taxonomy.build_hierarchy(db, job.table, col, spec["intervals"])
-                result.hierarchies.append(str(info))
-            an = job.anonymize
-            result.release = anonymize(
-                db,
-                job.table,
-                an["qi"],
-                an["sa"],
-                algorithm=an["algorithm"],
-                output=an["output"],
-                l=an.get("l"),
-                model=an.get("model"),
-                replace=True,
-                quiet=quiet,
-                keep_columns=an.get("keep_columns", []),
-                class_column=an.get("class_column"),
-                null_as_value=an.get("null_as_value", False),
-                seed=an.get("seed"),
-                model_options=an.get("model_options") or {},
-                kl=an.get("kl", True),
-                allow_empty=an.get("allow_empty", False),
-                **an["options"],
-            )
-            return result
+        staged = _stage_load(db, job)
+        try:
+            return _run(db, job, staged, quiet)
+        finally:
+            if staged is not None:  # the job was refused: its staged load goes (renamed away otherwise)
+                ownership.drop_job_stage(db, staged[0])
     finally:
         db.close()
+
+
+def _stage_load(db: Database, job: Job) -> tuple[TableRef, TableRef, LoadResult] | None:
+    """The job's load, committed before the job's transaction where the engine's row ids of uncommitted
+    rows are provisional (DuckDB: ``Database.local_row_base``): into a table beside the one it reloads
+    (:func:`ownership.job_stage`), so that the release's private link ``ldiv.release_row`` names the
+    rows' committed ids. The job's transaction then gives it the table's name (a rename keeps the ids).
+    Returns (staging table, target, what was loaded), or None where the load runs in the transaction."""
+    if job.load_file is None or db.local_row_base is None:
+        return None
+    target = ownership.check_load_target(db, output_ref(job.table), replace=True)
+    stage = ownership.job_stage(db, target)
+    loaded = load_table(
+        db, job.load_file, stage, sep=parse_sep(job.sep), replace=False, t0=time.perf_counter()
+    )
+    return stage, target, loaded
+
+
+def _run(
+    db: Database, job: Job, staged: tuple[TableRef, TableRef, LoadResult] | None, quiet: bool
+) -> JobResult:
+    from . import taxonomy
+
+    with db.transaction():  # one job, one transaction: a refused step leaves the file as it was
+        if staged is not None:
+            stage, target, loaded_stage = staged
+            ownership.swap_in_job_stage(db, stage, target)
+            loaded: LoadResult | None = dataclasses.replace(loaded_stage, table=table_at(db, target).name)
+        elif job.load_file:
+            loaded = load(db, job.load_file, job.table, sep=job.sep, replace=True)
+        else:
+            loaded = None
+        result = JobResult(str(job.path), loaded)
+        for col, spec in job.hierarchies.items():
+            if "file" in spec:
+                info = taxonomy.import_hierarchy(db, job.table, col, spec["file"], sep=spec.get("sep", ";"))
+            else:
+                info = taxonomy.build_hierarchy(db, job.table, col, spec["intervals"])
+            result.hierarchies.append(str(info))
+        an = job.anonymize
+        result.release = anonymize(
+            db,
+            job.table,
+            an["qi"],
+            an["sa"],
+            algorithm=an["algorithm"],
+            output=an["output"],
+            l=an.get("l"),
+            model=an.get("model"),
+            replace=True,
+            quiet=quiet,
+            keep_columns=an.get("keep_columns", []),
+            class_column=an.get("class_column"),
+            null_as_value=an.get("null_as_value", False),
+            seed=an.get("seed"),
+            model_options=an.get("model_options") or {},
+            kl=an.get("kl", True),
+            allow_empty=an.get("allow_empty", False),
+            **an["options"],
+        )
+        return result

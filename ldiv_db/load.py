@@ -18,7 +18,7 @@ from . import ownership
 from .catalog import output_ref, table_at
 from .db import Database
 from .errors import BadInput, LdivError
-from .render import render
+from .render import TableRef, render
 
 SEPARATORS = (",", ";", "\t", "|")
 DIAGNOSE_LINES = 1_000_000
@@ -152,32 +152,40 @@ def load(
     sep = parse_sep(sep)
     database = Database.open(db, mode="write")
     try:
-        path = Path(file)
-        _check_file(path)
+        _check_file(Path(file))
         target = ownership.check_load_target(database, output_ref(table), replace=replace)
-        is_parquet = path.suffix.lower() in (".parquet", ".pq")
-        delim = sep or ("," if is_parquet else _sniff_sep(path))
-        with database.transaction():
-            if replace:
-                ownership.drop_for_load(database, target)
-            try:
-                if is_parquet:
-                    q = render("catalog/load_parquet.sql", {"path": str(path)}, target=target)
-                else:
-                    q = render("catalog/load_csv.sql", {"path": str(path), "sep": delim}, target=target)
-                database.load_file(q, target)
-            except LdivError as exc:
-                if not is_parquet:
-                    raise _csv_error(path, delim, exc) from None
-                raise BadInput(
-                    f"cannot load {path}: {exc.message.split(': ', 1)[-1]}",
-                    "check the file format (CSV with a header row, or Parquet) and --sep",
-                ) from None
-            t = table_at(database, target)
-            if not is_parquet:
-                _one_column_check(path, delim, [c.name for c in t.columns])
-            rows = int(database.scalar(render("catalog/row_count.sql", source=t.ref)))
-        return LoadResult(t.name, rows, [(c.name, c.data_type) for c in t.columns], time.perf_counter() - t0)
+        return load_table(database, Path(file), target, sep=sep, replace=replace, t0=t0)
     finally:
         if database is not db:
             database.close()
+
+
+def load_table(
+    database: Database, path: Path, target: TableRef, *, sep: str | None, replace: bool, t0: float
+) -> LoadResult:
+    """Load ``path`` into ``target`` (checked by :func:`ownership.check_load_target`) in one
+    transaction (the caller's, if one is open)."""
+    _check_file(path)
+    is_parquet = path.suffix.lower() in (".parquet", ".pq")
+    delim = sep or ("," if is_parquet else _sniff_sep(path))
+    with database.transaction():
+        if replace:
+            ownership.drop_for_load(database, target)
+        try:
+            if is_parquet:
+                q = render("catalog/load_parquet.sql", {"path": str(path)}, target=target)
+            else:
+                q = render("catalog/load_csv.sql", {"path": str(path), "sep": delim}, target=target)
+            database.load_file(q, target)
+        except LdivError as exc:
+            if not is_parquet:
+                raise _csv_error(path, delim, exc) from None
+            raise BadInput(
+                f"cannot load {path}: {exc.message.split(': ', 1)[-1]}",
+                "check the file format (CSV with a header row, or Parquet) and --sep",
+            ) from None
+        t = table_at(database, target)
+        if not is_parquet:
+            _one_column_check(path, delim, [c.name for c in t.columns])
+        rows = int(database.scalar(render("catalog/row_count.sql", source=t.ref)))
+    return LoadResult(t.name, rows, [(c.name, c.data_type) for c in t.columns], time.perf_counter() - t0)

@@ -357,6 +357,33 @@ def drop_for_load(db: Database, ref: TableRef) -> None:
         db.run(render("ownership/forget.sql", {"schema": target.schema or "main", "name": target.name}))
 
 
+# ---------------------------------------------------------------------------- a job's staged load
+JOB_STAGE = "__ldiv_job_load"
+
+
+def job_stage(db: Database, target: TableRef) -> TableRef:
+    """Where a job loads its file before its transaction (:func:`ldiv_db.job.run_job`): the table
+    ``<table>__ldiv_job_load`` beside ``target`` (a rename cannot change a table's schema). The name is
+    ldiv_db's own: one a killed job left behind is dropped here."""
+    stage = TableRef(target.name + JOB_STAGE, target.schema, target.catalog)
+    drop_job_stage(db, stage)
+    return stage
+
+
+def drop_job_stage(db: Database, stage: TableRef) -> None:
+    """Drop a job's staged load (after its job was refused, or left by a killed one), if it is there."""
+    found = existing(db, stage)
+    if found is not None and not found.is_view and found.ref.name.endswith(JOB_STAGE):
+        db.run(render("ownership/drop_table.sql", target=found.ref))
+
+
+def swap_in_job_stage(db: Database, stage: TableRef, target: TableRef) -> None:
+    """Inside the job's transaction: the table the job reloads is dropped (as ``ldiv load --replace``
+    would) and the staged load takes its name. A rename keeps the rows and their committed row ids."""
+    drop_for_load(db, target)
+    db.run(render("ownership/rename_table.sql", {}, source=stage, new_name=target.name))
+
+
 # ---------------------------------------------------------------------------- records kept per table
 def refuse_ldiv_table(ref: TableRef, action: str) -> None:
     """Hierarchy and category commands store records about a data table; never about ldiv's own."""

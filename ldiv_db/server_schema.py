@@ -7,8 +7,9 @@
   older migration), the whole schema is created empty as session-temporary tables and the engine
   reads ``ldiv.x`` from there (:attr:`ldiv_db.db.postgres.PostgresDatabase.ldiv_schema`).
 
-Runs a dead process left ``running`` are not marked here: on a server another session may still be
-running them.
+* ``write`` also ends the ``running`` runs whose session is gone (a run's session holds an advisory
+  lock on it: :mod:`ldiv_db.db.pg_owners`), as ``failed`` (``done`` when their release was committed);
+  runs of live sessions are left alone.
 """
 
 from __future__ import annotations
@@ -29,6 +30,9 @@ def prepare_server(db: Database, mode: str) -> None:
         with db.transaction():
             db.execute_script("ldiv release schema", "CREATE SCHEMA IF NOT EXISTS main")
         apply_migrations(db)
+        from .pipeline.runs import mark_stale_runs
+
+        mark_stale_runs(db)
         return
     if len(applied) < latest:
         db.ldiv_schema = "pg_temp"  # type: ignore[attr-defined]

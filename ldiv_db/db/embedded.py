@@ -20,8 +20,10 @@ import duckdb
 import numpy as np
 import pandas as pd
 
+from .. import interrupts
 from ..errors import BadInput, InternalError, LdivError, interrupt_requested
 from ..render import Query, TableRef, quote, render
+from .owners import RunOwners
 from .urls import check_database_file
 
 T = TypeVar("T")
@@ -85,7 +87,7 @@ def register_engine(accepts: Callable[[str], bool], opener: EngineOpener) -> Non
     _ENGINES.append((accepts, opener))
 
 
-class Database:
+class Database(RunOwners):
     """One DuckDB connection plus ldiv_db's bookkeeping (the embedded default engine)."""
 
     dialect = "duckdb"
@@ -96,6 +98,9 @@ class Database:
     # histogram never stored (partition/source_stats.sql), where the engine gains by it: on DuckDB the
     # statistics' lists of counts cost more than the histogram table they save
     stats_from_source = False
+    # the first provisional row id of a row an open transaction wrote (DuckDB's MAX_ROW_ID; renumbered
+    # at commit): catalog.require_row_ids refuses such rows. None: an engine's row ids are final at once
+    local_row_base: int | None = 36_028_797_018_960_000
 
     def __init__(self, con: duckdb.DuckDBPyConnection, path: str | None, *, owned: bool) -> None:
         self.con = con
@@ -106,6 +111,7 @@ class Database:
         self.steps: list[Step] = []
         self.keep_work = False
         self._in_tx = False
+        self._committing: list[str] = []  # what the open transaction wrote (on_commit)
         self._work_tables: list[TableRef] = []
         self._last_t0 = 0.0
         self._scratch: list[str] = []
@@ -427,21 +433,26 @@ class Database:
     # ------------------------------------------------------------------ transactions
     @contextlib.contextmanager
     def transaction(self) -> Iterator[None]:
-        """All-or-nothing: commit on success, roll back on any exception. Nested calls join the outer one."""
+        """All-or-nothing: commit on success, roll back on any exception (Ctrl-C included) before the
+        COMMIT completed. Nested calls join the outer one. The COMMIT is THE commit point
+        (:func:`ldiv_db.interrupts.atomic`): Ctrl-C is held across it, and what the block wrote
+        (:meth:`on_commit`) is noted as committed before a held Ctrl-C is raised."""
         if self._in_tx:
             yield
             return
-        self.con.execute("BEGIN TRANSACTION")
         self._in_tx = True
         try:
-            yield
-        except BaseException:
+            with interrupts.atomic(self.con.execute, self.driver_error) as self._committing:
+                yield
+        finally:
             self._in_tx = False
-            with contextlib.suppress(self.driver_error):
-                self.con.execute("ROLLBACK")
-            raise
-        self._in_tx = False
-        self.con.execute("COMMIT")
+
+    def on_commit(self, what: str) -> None:
+        """Note ``what`` (a release) as committed once the open transaction commits (at once outside one)."""
+        if self._in_tx:
+            self._committing.append(what)
+        else:
+            interrupts.note_committed(what)
 
     @contextlib.contextmanager
     def threads_for(self, rows: int) -> Iterator[None]:

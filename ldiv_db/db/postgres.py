@@ -37,12 +37,13 @@ from psycopg import errors as pgerr
 from psycopg import sql as pgsql
 from psycopg.adapt import Loader
 
-from ..errors import BadInput, InternalError, LdivError
+from ..errors import BadInput, ConnectionLost, InternalError, LdivError
 from ..render import Ident, Query, TableRef, quote, render, translate, written_tables
 from ..sql_dialects import PG_HASH_FUNCTIONS, param_kind
 from .embedded import RUN_WORK_SCHEMA, SMALL_SOURCE_ROWS, Database
 from .pg_errors import connect_error, error_message, privilege_hint
 from .pg_frames import binary_candidate, binary_rows, csv_frame, frame_rows
+from .pg_owners import PgRunOwners
 from .pg_settings import ANALYZE_MIN_ROWS, HINT_SETTINGS, session_options, unlogged_work
 from .urls import display_url, scrub, url_password
 
@@ -81,12 +82,13 @@ def _bound(query: Query) -> dict[str, Any] | None:
     return {k: v for k, v in query.params.items() if v is not None} or None
 
 
-class PostgresDatabase(Database):
+class PostgresDatabase(PgRunOwners, Database):
     """One psycopg connection (autocommit; :meth:`transaction` issues BEGIN/COMMIT) plus the bookkeeping."""
 
     dialect = "postgres"
     default_schema = "main"  # unqualified releases go to schema main, as on DuckDB (created on write)
     transactional = True
+    local_row_base = None  # row ids are final when written (ctid)
     driver_error = psycopg.Error
     stats_from_source = True  # see Database; measured in bench/README.md (Engines)
     ldiv_schema = "ldiv"  # pg_temp when a read stands in for a missing ldiv schema (server_schema.py)
@@ -410,7 +412,7 @@ class PostgresDatabase(Database):
         if isinstance(exc, pgerr.InsufficientPrivilege):
             return BadInput(f"PostgreSQL refused {name}: {text}", privilege_hint(text))
         if isinstance(exc, psycopg.OperationalError):
-            return BadInput(f"lost the PostgreSQL connection during {name}: {text}", "check the server")
+            return ConnectionLost(f"lost the PostgreSQL connection during {name}: {text}", "check the server")
         return LdivError(
             f"query {name} failed: {text}",
             "this is a bug in ldiv_db if the input passed validation; please report it with the query name",

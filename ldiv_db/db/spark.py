@@ -205,6 +205,11 @@ class SparkDatabase(Database):
     dialect = "spark"
     default_schema = "default"
     transactional = False
+    local_row_base = None  # rows are identified by ldiv_rowid, final when written
+
+    def owners_gone(self, run_ids: list[int]) -> list[int]:
+        return []  # nothing tells a live run from a dead one (ldiv_db/db/owners.py)
+
     driver_error = Exception
     ldiv_schema = "ldiv"
 

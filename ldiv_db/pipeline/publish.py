@@ -80,6 +80,7 @@ def publish(db: Database, release: Release, ctx: Context) -> AnonymizeResult:
                     stream=continues,
                 )
                 release_id, rec, verdict = _steps(db, release, ctx, reserved=None)
+                db.on_commit(_committed(h.name, release_id, ctx.run_id))
         else:
             release_id, rec, verdict = _staged(db, release, ctx, continues)
     finally:
@@ -173,9 +174,15 @@ def _staged(db: Database, release: Release, ctx: Context, continues: bool) -> tu
                 f"release id {release_id} differs from the reserved {reserved}: another process wrote "
                 f"a release into this {db.dialect} catalog meanwhile (one writer per catalog)"
             )
+        db.on_commit(_committed(release.header.name, release_id, ctx.run_id))
         return built
 
     return publish_staged(db, staged, ctx.run_id, build=build, record=record, recorded=recorded)
+
+
+def _committed(name: str, release_id: int, run_id: int) -> str:
+    """How a committed release is named when a Ctrl-C is reported after it (the CLI's message)."""
+    return f"release {name} (release {release_id}, run {run_id})"
 
 
 def _recorded(db: Database, run_id: int) -> bool:

@@ -11,8 +11,9 @@ For a release of the tables ``T`` (each ``<name>``) of run ``R``:
    staging tables and raises: no release name was touched;
 3. **aside**: each existing previous table ``<name>`` is renamed ``<name>__ldiv_prev_R``;
 4. **publish**: each staging table is renamed ``<name>`` (one catalog operation per table);
-5. **record** the release in ``ldiv`` (the last step); if recording fails, the new tables are renamed
-   back to staging (and dropped) and the previous ones to ``<name>``;
+5. **record** the release in ``ldiv`` (the last step, the commit point: a Ctrl-C is held across it and
+   raised once the release stands); if recording fails, the new tables are renamed back to staging (and
+   dropped) and the previous ones to ``<name>``;
 6. the previous tables are dropped.
 
 The guarantee, exactly: a table that failed verification never bears a release's name, and every
@@ -31,6 +32,7 @@ import os
 from collections.abc import Callable, Mapping, Sequence
 from typing import Protocol, TypeVar, runtime_checkable
 
+from .. import interrupts
 from ..render import TableRef
 
 T = TypeVar("T")
@@ -117,14 +119,20 @@ def publish_staged(
             db.rename(stages[out], out)
             published.append(out)
         _seeded_kill("publish")
-        result = record(built)
-        _seeded_kill("record")
     except BaseException:
         with contextlib.suppress(Exception):
             undo()
         raise
-    for out in aside:
-        _drop(db, previous_ref(out, run_id))
+    with interrupts.deferred():  # the commit point: a Ctrl-C meanwhile comes after it, never undoes it
+        try:
+            result = record(built)
+        except BaseException:
+            with contextlib.suppress(Exception):
+                undo()
+            raise
+        _seeded_kill("record")
+        for out in aside:
+            _drop(db, previous_ref(out, run_id))
     return result
 
 

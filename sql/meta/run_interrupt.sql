@@ -1,16 +1,12 @@
--- purpose: end the runs that could not record their end: with run_id NULL every run a stopped process
---          left 'running' (all but this process's $live runs; a writer holds the file alone), else the
---          run $run_id stopped by Ctrl-C. A run whose release was committed is 'done' (it stopped after
---          the commit), any other 'interrupted'.
--- params: run_id, live, note, published_note, seconds, queries
+-- purpose: end runs that could not record their end where they ran: the runs $runs, if still 'running' (stopped by Ctrl-C, their connection lost, or their owner gone: $stale, marked by a later command, which cannot know when they stopped). A run whose release was committed is 'done' (it stopped after the commit point), any other $status
+-- params: runs, status, note, published_note, stale, seconds, queries
 -- returns: run_id, status
--- ref: issue 11 (audit state: no run stays 'running' once the next command has run)
+-- ref: issue 11 (audit state); issue 51 class 7 (a commit is reported as done) and class 9 (no run stays 'running')
 UPDATE ldiv.run
-SET status = CASE WHEN run_id IN (SELECT r.run_id FROM ldiv.release AS r) THEN 'done' ELSE 'interrupted' END,
+SET status = CASE WHEN run_id IN (SELECT r.run_id FROM ldiv.release AS r) THEN 'done' ELSE $status END,
     error = CASE WHEN run_id IN (SELECT r.run_id FROM ldiv.release AS r) THEN $published_note ELSE $note END,
-    finished_at = CASE WHEN $run_id IS NULL THEN NULL ELSE current_timestamp END,
+    finished_at = CASE WHEN $stale THEN NULL ELSE current_timestamp END,
     seconds = $seconds,
     queries = $queries
-WHERE status = 'running'
-  AND CASE WHEN $run_id IS NULL THEN NOT list_contains(CAST($live AS INTEGER[]), run_id) ELSE run_id = $run_id END
+WHERE status = 'running' AND list_contains(CAST($runs AS INTEGER[]), run_id)
 RETURNING run_id, status

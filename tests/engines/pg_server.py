@@ -91,6 +91,19 @@ class PgServer:
         self._databases.append(name)
         return name
 
+    def halt(self) -> None:
+        """Stop the server as an operator would mid-work ("fast" shutdown: sessions are ended, their
+        transactions rolled back), keeping its data for :meth:`resume`."""
+        cmd = [str(self.bindir / "pg_ctl"), "-D", str(self.root / "data"), "-m", "fast", "-w", "stop"]
+        subprocess.run(_as_user(cmd, self.run_as), check=True, capture_output=True)
+        if self._proc is not None:
+            self._proc.wait(timeout=20)
+
+    def resume(self, timeout: float = 60.0) -> None:
+        """Start the halted server again on its port, with its data."""
+        _launch(self)
+        _wait_ready(self, time.monotonic() + timeout)
+
     def stop(self) -> None:
         if self._proc is not None and self._proc.poll() is None:
             self._proc.terminate()  # SIGTERM: "smart" shutdown; fast enough with idle sessions gone

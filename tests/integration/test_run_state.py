@@ -1,6 +1,7 @@
 """Audit state (issue 11): a run killed by SIGKILL stays ``running`` only until the next write command,
-which marks it ``interrupted`` (a read does not); Ctrl-C during a run marks it ``interrupted`` and
-publishes nothing; a run this process still has under way is never marked by another open."""
+which marks it ``interrupted`` (a read does not; ``ldiv doctor`` lists it, issue 51 class 9); Ctrl-C
+during a run marks it ``interrupted`` and publishes nothing; a run this process still has under way is
+never marked by another open."""
 
 from __future__ import annotations
 
@@ -197,3 +198,18 @@ def test_a_run_killed_right_after_its_commit_is_done(dbfile: Path) -> None:
     assert [r["status"] for r in runs(dbfile)] == ["running"] and releases(dbfile) == 1
     Database.open(dbfile).close()  # any write open
     assert [(r["status"], r["error"]) for r in runs(dbfile)] == [("done", PUBLISHED_NOTE)]
+
+
+def test_doctor_lists_a_killed_run_and_repair_ends_it(
+    dbfile: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    proc = signalled(dbfile, "SIGKILL", "killed")
+    assert proc.returncode == -9, proc.stderr
+    capsys.readouterr()
+    assert main(["doctor", str(dbfile), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["stale_runs"] == [{"run_id": 1, "status": "running"}]
+    assert [r["status"] for r in runs(dbfile)] == ["running"]  # the doctor only reads
+    assert main(["doctor", str(dbfile), "--repair"]) == 0
+    out = capsys.readouterr().out
+    assert "run 1 was 'running' but its owner is gone" in out and "recorded interrupted" in out, out
+    assert [(r["status"], r["error"]) for r in runs(dbfile)] == [("interrupted", STALE_NOTE)]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from ldiv_db.render import Ident
+
 from .harness import Case, HostileEnv
 
 VICTIM = "drop me it's"
@@ -10,6 +12,15 @@ WHERE = {"schema": "main", "name": "select"}
 
 def _victim(env: HostileEnv) -> None:
     env.db.con.execute(f"CREATE OR REPLACE TABLE {env.named(VICTIM).sql()} AS SELECT 1 AS x")
+
+
+STAGED = "staged it's__ldiv_job_load"
+RENAMED = "renamed it's"
+
+
+def _staged(env: HostileEnv) -> None:
+    env.db.con.execute(f"CREATE OR REPLACE TABLE {env.named(STAGED).sql()} AS SELECT 1 AS x")
+    env.db.con.execute(f"DROP TABLE IF EXISTS {env.named(RENAMED).sql()}")
 
 
 RECORD = {
@@ -33,4 +44,8 @@ CASES = {
     "ownership/forget.sql": Case(lambda env: {}, WHERE),
     "ownership/record.sql": Case(lambda env: {}, RECORD),
     "ownership/drop_table.sql": Case(lambda env: {"target": env.named(VICTIM)}, prepare=_victim),
+    "ownership/rename_table.sql": Case(
+        lambda env: {"source": env.named(STAGED), "new_name": Ident(env.catalog_name(RENAMED))},
+        prepare=_staged,
+    ),
 }

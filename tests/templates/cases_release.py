@@ -189,13 +189,15 @@ CASES = {
         lambda env: {},
         {"run_id": 1, "status": "done", "seconds": 1.0, "queries": 3, "metrics": "{}", "error": None},
     ),
+    "meta/running_runs.sql": Case(lambda env: {}),
     "meta/run_interrupt.sql": Case(
         lambda env: {},
         {
-            "run_id": None,
-            "live": [1, 2],
+            "runs": [1, 2],
+            "status": "interrupted",
             "note": "stopped",
             "published_note": "p",
+            "stale": True,
             "seconds": None,
             "queries": None,
         },

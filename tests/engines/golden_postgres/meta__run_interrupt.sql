@@ -1,10 +1,7 @@
-/* purpose: end the runs that could not record their end: with run_id NULL every run a stopped process */
-/*          left 'running' (all but this process's $live runs; a writer holds the file alone), else the */
-/*          run $run_id stopped by Ctrl-C. A run whose release was committed is 'done' (it stopped after */
-/*          the commit), any other 'interrupted'. */
-/* params: run_id, live, note, published_note, seconds, queries */
+/* purpose: end runs that could not record their end where they ran: the runs $runs, if still 'running' (stopped by Ctrl-C, their connection lost, or their owner gone: $stale, marked by a later command, which cannot know when they stopped). A run whose release was committed is 'done' (it stopped after the commit point), any other $status */
+/* params: runs, status, note, published_note, stale, seconds, queries */
 /* returns: run_id, status */
-/* ref: issue 11 (audit state: no run stays 'running' once the next command has run) */
+/* ref: issue 11 (audit state); issue 51 class 7 (a commit is reported as done) and class 9 (no run stays 'running') */
 UPDATE ldiv.run SET status = CASE
   WHEN run_id IN (
     SELECT
@@ -12,7 +9,9 @@ UPDATE ldiv.run SET status = CASE
     FROM ldiv.release AS r
   )
   THEN 'done'
-  ELSE 'interrupted'
+  ELSE (
+    CAST(%(status)s AS TEXT)
+  )
 END, error = CASE
   WHEN run_id IN (
     SELECT
@@ -25,20 +24,18 @@ END, error = CASE
   ELSE (
     CAST(%(note)s AS TEXT)
   )
-END, finished_at = CASE WHEN NULL IS NULL THEN NULL ELSE CURRENT_TIMESTAMP END, seconds = NULL, queries = NULL
+END, finished_at = CASE WHEN (
+  CAST(%(stale)s AS BOOLEAN)
+) THEN NULL ELSE CURRENT_TIMESTAMP END, seconds = NULL, queries = NULL
 WHERE
   status = 'running'
   AND CASE
-    WHEN NULL IS NULL
-    THEN NOT CASE
-      WHEN run_id IS NULL
-      THEN NULL
-      ELSE COALESCE(run_id = ANY(
-        CAST((
-          CAST(%(live)s AS BIGINT[])
-        ) AS INT[])
-      ), FALSE)
-    END
-    ELSE run_id = NULL
+    WHEN run_id IS NULL
+    THEN NULL
+    ELSE COALESCE(run_id = ANY(
+      CAST((
+        CAST(%(runs)s AS BIGINT[])
+      ) AS INT[])
+    ), FALSE)
   END
 RETURNING run_id, status
