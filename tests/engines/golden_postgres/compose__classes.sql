@@ -2,7 +2,7 @@ DROP TABLE IF EXISTS "pg_temp"."wk compose classes's";
 /* purpose: one release's distinct QI label vectors, numbered as in its class values */
 /* params: none */
 /* returns: creates target(cid, l1..lk) */
-/* ref: docs/decisions/0001-composition-check.md */
+/* ref: docs/decisions/0005-composition-check.md */
 CREATE TABLE "pg_temp"."wk compose classes's" AS
 SELECT DISTINCT
   cid,

@@ -2,7 +2,7 @@ DROP TABLE IF EXISTS "pg_temp"."wk compose step1's";
 /* purpose: one step of the covering join: the (target vector prefix, class) pairs whose class labels cover the prefix's values, extended by one QI; the last step gives (pid, cid) for the whole vectors */
 /* params: none */
 /* returns: creates target(<prefix columns> or pid, cid) */
-/* ref: docs/decisions/0001-composition-check.md; a label covers a value when the cover table (metrics/cover.sql) pairs them. The vectors are matched attribute by attribute (a trie join): the pairs of distinct prefixes and classes stay few where one join over every attribute would pair each vector with every class covering any one of its values */
+/* ref: docs/decisions/0005-composition-check.md; a label covers a value when the cover table (metrics/cover.sql) pairs them. The vectors are matched attribute by attribute (a trie join): the pairs of distinct prefixes and classes stay few where one join over every attribute would pair each vector with every class covering any one of its values */
 CREATE TABLE "pg_temp"."wk compose step1's" AS
 SELECT
   p.pid,

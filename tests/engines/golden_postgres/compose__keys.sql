@@ -2,7 +2,7 @@ DROP TABLE IF EXISTS "pg_temp"."wk compose keys's";
 /* purpose: the attacker's targets: every source row's QI values (as text) and the set of releases that publish it, counted per distinct pair */
 /* params: deleting */
 /* returns: creates target(v1..vk, present, n): present is the bit mask (bit r-1 for the r-th release) of the releases holding the row, n the source rows */
-/* ref: docs/decisions/0001-composition-check.md; deleting (shape): per release with deleted rows its position r, and deleting[i] its release id, read from ldiv.release_row (the private link, never published) */
+/* ref: docs/decisions/0005-composition-check.md; deleting (shape): per release with deleted rows its position r, and deleting[i] its release id, read from ldiv.release_row (the private link, never published) */
 CREATE TABLE "pg_temp"."wk compose keys's" AS
 SELECT
   CAST(s."it's" AS TEXT) AS "v1",

@@ -2,7 +2,7 @@ DROP TABLE IF EXISTS "pg_temp"."wk compose membership's";
 /* purpose: per target vector and SA value, the releases that leave the value (bit r-1 for the r-th release) */
 /* params: none */
 /* returns: creates target(pid, sa, mask) */
-/* ref: docs/decisions/0001-composition-check.md (the intersection across releases is read from the masks) */
+/* ref: docs/decisions/0005-composition-check.md (the intersection across releases is read from the masks) */
 CREATE TABLE "pg_temp"."wk compose membership's" AS
 SELECT
   pid,

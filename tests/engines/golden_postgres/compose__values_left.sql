@@ -2,7 +2,7 @@ DROP TABLE IF EXISTS "pg_temp"."wk compose left's";
 /* purpose: how many SA values the releases leave each target: the intersection over the releases holding its row of each release's union, for all of them and for every pair */
 /* params: none */
 /* returns: creates target(pid, present, n, left_all, left1..leftP); a target no release holds is left every value of the SA domain */
-/* ref: docs/decisions/0001-composition-check.md; pair_bits (shape): the two releases' bits of each pair, in pair order */
+/* ref: docs/decisions/0005-composition-check.md; pair_bits (shape): the two releases' bits of each pair, in pair order */
 CREATE TABLE "pg_temp"."wk compose left's" AS
 WITH k AS (
   SELECT

@@ -1,7 +1,7 @@
 /* purpose: the targets the releases leave fewest SA values: their QI values and the values left (never a source row id) */
 /* params: worst */
 /* returns: left_all, n, v1..vk, sa_left (a list, in text order); fewest values first, then most rows, then the vectors' order */
-/* ref: docs/decisions/0001-composition-check.md; targets no release holds are left every value and are not listed */
+/* ref: docs/decisions/0005-composition-check.md; targets no release holds are left every value and are not listed */
 WITH w AS (
   SELECT
     pid,
