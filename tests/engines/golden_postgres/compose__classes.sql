@@ -1,5 +1,5 @@
 DROP TABLE IF EXISTS "pg_temp"."wk compose classes's";
-/* purpose: one release's distinct QI label vectors, numbered as in its class values */
+/* purpose: one release's distinct QI label vectors (label codes), numbered as in its class masks */
 /* params: none */
 /* returns: creates target(cid, l1..lk) */
 /* ref: docs/decisions/0005-composition-check.md */
@@ -10,5 +10,5 @@ SELECT DISTINCT
   "l2",
   "l3",
   "l4"
-FROM "pg_temp"."wk compose values's";
+FROM "pg_temp"."wk compose masks's";
 ANALYZE "pg_temp"."wk compose classes's"

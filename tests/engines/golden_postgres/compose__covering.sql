@@ -12,6 +12,6 @@ JOIN "pg_temp"."wk compose points's" AS p
   ON p."v1" = r."v1"
 JOIN "pg_temp"."wk compose classes's" AS c
   ON c.cid = r.cid
-JOIN "pg_temp"."wk metrics cover's" AS cv
+JOIN "pg_temp"."wk compose cover's" AS cv
   ON cv.attr = 2 AND cv.label = c."l2" AND cv.value = p."v2";
 ANALYZE "pg_temp"."wk compose step1's"

@@ -1,7 +1,7 @@
 DROP TABLE IF EXISTS "pg_temp"."wk compose points's";
-/* purpose: the distinct QI vectors of the attacker's targets, numbered */
+/* purpose: the distinct QI vectors of the attacker's targets (as value codes), numbered */
 /* params: none */
-/* returns: creates target(pid, v1..vk); pid numbers the vectors in their text order */
+/* returns: creates target(pid, v1..vk) */
 /* ref: docs/decisions/0005-composition-check.md; DESIGN §5 (compress first: the check works per distinct vector, not per row) */
 CREATE TABLE "pg_temp"."wk compose points's" AS
 SELECT
