@@ -40,7 +40,9 @@ def _releases(db: Any, table: str, qi: list[str]) -> list[str]:
             release_ids(db, [name])
         except ldiv_db.LdivError:
             t0 = time.perf_counter()
-            ldiv_db.anonymize(db, table, qi, SA, algorithm=algorithm, l=L, output=name, replace=True, kl=False)
+            ldiv_db.anonymize(
+                db, table, qi, SA, algorithm=algorithm, l=L, output=name, replace=True, kl=False
+            )
             print(f"  made {name} in {time.perf_counter() - t0:.1f} s", flush=True)
         names.append(name)
     return names
@@ -89,7 +91,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     db = ldiv_db.Database.open(args.db)
-    tables = {name for (name,) in db.con.execute("SELECT table_name FROM information_schema.tables").fetchall()}
+    tables = {
+        name for (name,) in db.con.execute("SELECT table_name FROM information_schema.tables").fetchall()
+    }
     if "adult" not in tables:
         ldiv_db.load(db, ADULT / "adult.csv", "adult", sep=";")
         for c in QI8:

@@ -164,11 +164,10 @@ def compose(
     for r, rel in enumerate(releases, 1):
         if progress is not None:
             progress.update(r - 1, len(releases), rel.name)
+        at = [names.index(c.name) for c in rel.qi]
         # the covering join takes the QIs with the fewest distinct values first
-        order = sorted(range(len(rel.qi)), key=lambda i, rel=rel: (counts[names.index(rel.qi[i].name)], i))
-        candidates.append(
-            _candidates(db, tables, source, sa, rel, r, order, [names.index(c.name) for c in rel.qi])
-        )
+        order = sorted(range(len(at)), key=lambda i: (int(counts[at[i]]), i))
+        candidates.append(_candidates(db, tables, source, sa, rel, r, order, at))
     result = _result(db, tables, source, releases, candidates, union, worst, t0)
     if progress is not None:
         progress.done(result.summary())
