@@ -141,6 +141,7 @@ def _add_inspect_commands(sub: Any) -> None:
     _add_db(cm)
     cm.add_argument("--release", action="append", required=True, help="a release table (repeat: A, B, ...)")
     cm.add_argument("--worst", default="5", help="how many of the worst rows to list (0..1000; default 5)")
+    cm.add_argument("--quiet", action="store_true", help="no progress on stderr")
     cm.add_argument("--json", action="store_true")
     g = sub.add_parser("suggest-l", help="the largest feasible l per model, with the reason")
     _add_db(g)

@@ -59,17 +59,16 @@ class Composition:
 
     @property
     def ok(self) -> bool:
-        """No row is left below any release's l."""
-        return not any(self.below) and not self.empty
+        """No row is left below any release's l (a row left no value is below every l)."""
+        return not any(self.below)
 
     def summary(self) -> str:
         """One line for the CLI."""
         parts = [f"{b:,} below l={l} ({n})" for n, l, b in zip(self.names, self.ls, self.below, strict=True)]
         verdict = "composes safely" if self.ok else "COMPOSES BELOW l"
         return (
-            f"{verdict}: {len(self.names)} releases of {self.source}, {self.rows:,} rows: "
-            + ", ".join(parts)
-            + f", {self.single:,} left one value"
+            f"{verdict}: {len(self.names)} release{'s' if len(self.names) > 1 else ''} of {self.source}, "
+            f"{self.rows:,} rows: " + ", ".join(parts) + f", {self.single:,} left one value"
         )
 
     def as_json(self) -> dict[str, Any]:
@@ -169,6 +168,7 @@ def compose(
         order = sorted(range(len(at)), key=lambda i: (int(counts[at[i]]), i))
         candidates.append(_candidates(db, tables, source, sa, rel, r, order, at))
     result = _result(db, tables, source, releases, candidates, union, worst, t0)
+    tables.drop()
     if progress is not None:
         progress.done(result.summary())
     return result
@@ -186,8 +186,25 @@ class _Work:
         self.membership = db.work_table("compose_membership")
         self.values = db.work_table("compose_values")
 
+        self.made: list[TableRef] = [
+            self.codes,
+            self.keys,
+            self.points,
+            self.domain,
+            self.membership,
+            self.values,
+        ]
+
     def of(self, what: str, r: int) -> TableRef:
-        return self.db.work_table(f"compose_{what}_{r}")
+        ref = self.db.work_table(f"compose_{what}_{r}")
+        self.made.append(ref)
+        return ref
+
+    def drop(self) -> None:
+        """Drop the check's work tables, unless the database keeps work tables (``--keep-work``)."""
+        if not self.db.keep_work:
+            for ref in self.made:
+                self.db.run(render("metrics/drop.sql", target=ref))
 
 
 def _releases(db: Database, ids: Sequence[int]) -> tuple[Table, Column, list[_Release]]:

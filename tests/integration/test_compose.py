@@ -12,7 +12,7 @@ from typing import Any
 
 import pandas as pd
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 import ldiv_db
@@ -104,11 +104,14 @@ def brute_force(db: Database, names: Sequence[str]) -> dict[str, Any]:
     left: list[set[str]] = [set(domain) for _ in source]
     ls = []
     for name in names:
-        rid, algorithm, l_json = db.con.execute(
-            "SELECT release_id, algorithm, l FROM ldiv.release WHERE name = ? AND superseded_by IS NULL",
+        rid, algorithm, l_json, qi_json = db.con.execute(
+            "SELECT release_id, algorithm, l, CAST(qi AS VARCHAR) FROM ldiv.release "
+            "WHERE name = ? AND superseded_by IS NULL",
             [f"main.{name}"],
         ).fetchall()[0]
         ls.append(json.loads(l_json)[0])
+        qi = json.loads(qi_json)  # a release may publish some of the QIs only
+        at = [QI.index(q) for q in qi]
         deleted = {
             r[0]
             for r in db.con.execute(
@@ -116,7 +119,9 @@ def brute_force(db: Database, names: Sequence[str]) -> dict[str, Any]:
             ).fetchall()
         }
         classes: dict[tuple[str, ...], set[str]] = {}
-        for *labels, sa in db.con.execute(f'SELECT cat, num, flat, s FROM "{name}"').fetchall():
+        cols = ", ".join([*qi, "s"])
+        for *labels, sa in db.con.execute(f'SELECT {cols} FROM "{name}"').fetchall():
+            # a published unknown SA stands for every value
             classes.setdefault(tuple(labels), set()).update(domain if sa is None else {sa})
         for i, (rowid, *values, _sa) in enumerate(source):
             if rowid in deleted:
@@ -124,7 +129,7 @@ def brute_force(db: Database, names: Sequence[str]) -> dict[str, Any]:
             union: set[str] = set()
             for labels, values_left in classes.items():
                 if all(
-                    covers(a, lab, v, algorithm in LCA) for a, lab, v in zip(QI, labels, values, strict=True)
+                    covers(QI[a], lab, values[a], algorithm in LCA) for a, lab in zip(at, labels, strict=True)
                 ):
                     union |= values_left
             left[i] &= union
@@ -159,6 +164,8 @@ def tables(draw: st.DrawFn) -> tuple[list[tuple[Any, ...]], list[tuple[str, dict
         ("hilbert", {}),
         ("full-domain", {"levels": draw(levels), "suppression_limit": "1"}),
         ("full-domain", {"levels": draw(levels), "suppression_limit": "1/2"}),
+        # two QIs only (the attacker knows all three), and SA values suppressed to NULL (unknown)
+        ("lplus", {"suppression": draw(st.sampled_from(["viosa", "allsa", "viorec"])), "qi": ["cat", "num"]}),
     ]
     picked = draw(st.lists(st.sampled_from(range(len(pool))), min_size=2, max_size=3, unique=True))
     return [(*r, s) for r, s in zip(rows, sa, strict=True)], [pool[i] for i in picked]
@@ -176,14 +183,18 @@ def test_random_releases_against_brute_force(case: Any) -> None:
         for col, h in HIER.items():
             _store(db, col, h)
         names = []
-        for i, (algorithm, options) in enumerate(algorithms):
+        for i, (algorithm, given) in enumerate(algorithms):
+            options = dict(given)
+            qi = options.pop("qi", QI)
             try:
                 ldiv_db.anonymize(
-                    db, "t", QI, "s", algorithm=algorithm, l=2, output=f"r{i}", kl=False, **options
+                    db, "t", qi, "s", algorithm=algorithm, l=2, output=f"r{i}", kl=False, **options
                 )
             except LdivError:
                 continue  # infeasible here (e.g. every row deleted): composed without it
             names.append(f"r{i}")
+            unknown = db.con.execute(f'SELECT count(*) FROM "r{i}" WHERE s IS NULL').fetchall()[0][0]
+            event(f"{algorithm}: {'an unknown SA published' if unknown else 'every SA published'}")
         if not names:
             return
         got = ldiv_db.compose(db, names, worst=1)
