@@ -132,8 +132,9 @@ def release_ids(db: Database, names: Sequence[str]) -> list[int]:
 def compose(
     db: Database, release_ids: Sequence[int], *, progress: Progress | None = None, worst: int = WORST
 ) -> Composition:
-    """The composition check of ``release_ids`` (releases of one source). Reads only; its work tables
-    are the caller's to drop (``db.drop_work_tables()``)."""
+    """The composition check of ``release_ids`` (releases of one source): THE place the counts are made.
+    Reads only; its work tables are dropped when it returns (kept with ``keep_work``), and a failure
+    leaves them to the caller's ``db.drop_work_tables()``. ``worst``: how many of the worst rows to list."""
     t0 = time.perf_counter()
     source, sa, releases = _releases(db, release_ids)
     union = _union_qi(releases)
@@ -185,15 +186,7 @@ class _Work:
         self.domain = db.work_table("compose_sa_domain")
         self.membership = db.work_table("compose_membership")
         self.values = db.work_table("compose_values")
-
-        self.made: list[TableRef] = [
-            self.codes,
-            self.keys,
-            self.points,
-            self.domain,
-            self.membership,
-            self.values,
-        ]
+        self.made = [self.codes, self.keys, self.points, self.domain, self.membership, self.values]
 
     def of(self, what: str, r: int) -> TableRef:
         ref = self.db.work_table(f"compose_{what}_{r}")
