@@ -17,6 +17,7 @@ EPILOG = """examples:
        --levels age=2,sex=0 --l 2 --output adult_release
   ldiv report my.duckdb --release adult_release --html report.html
   ldiv compare my.duckdb --table adult --qi age,sex,race --sa occupation --l 4 --html compare.html
+  ldiv compose my.duckdb --release adult_cmp_bsgi --release adult_cmp_mondrian
   ldiv check postgresql://analyst@db.example:5432/hospital --table ward.patients --qi age,sex \\
        --sa diagnosis --model distinct --l 3        # the password: PGPASSWORD or ~/.pgpass
   ldiv check 'spark://local[2]?warehouse=/data/wh' --table lake.people --qi age,sex --sa job --l 3
