@@ -183,8 +183,8 @@ def test_random_releases_against_brute_force(case: Any) -> None:
         for col, h in HIER.items():
             _store(db, col, h)
         names = []
-        for i, (algorithm, given) in enumerate(algorithms):
-            options = dict(given)
+        for i, (algorithm, spec) in enumerate(algorithms):
+            options = dict(spec)
             qi = options.pop("qi", QI)
             try:
                 ldiv_db.anonymize(
