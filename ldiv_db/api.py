@@ -151,19 +151,21 @@ def publish(db: Any, release: str, *, accept_composition: bool = False) -> Any:
             database.close()
 
 
-def compose(db: Any, releases: Sequence[str | int], *, worst: int = 5) -> Composition:
+def compose(db: Any, releases: Sequence[str | int], *, worst: int = 5, quiet: bool = True) -> Composition:
     """The composition check of several releases of one source (``ldiv compose``): the rows an attacker
     who knows their QI values narrows below a release's l by intersecting the releases. ``releases``:
-    release tables (the release written last to each) or release ids. A read: opens read-only."""
+    release tables (the release written last to each) or release ids. A read: opens read-only.
+    ``quiet=False``: progress on stderr for work over 2 s."""
     from .pipeline.compose import compose as _compose
     from .pipeline.compose import release_ids
+    from .progress import Progress
 
     database = Database.open(db, mode="read")
     try:
         names = [r for r in releases if not isinstance(r, int)]
         found = iter(release_ids(database, names))
         ids = [r if isinstance(r, int) else next(found) for r in releases]
-        return _compose(database, ids, worst=worst)
+        return _compose(database, ids, worst=worst, progress=Progress("compose", quiet=quiet))
     finally:
         database.drop_work_tables()
         if database is not db:

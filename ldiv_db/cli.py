@@ -277,7 +277,7 @@ def _cmd_metrics(args: argparse.Namespace) -> int:
 def _cmd_compose(args: argparse.Namespace) -> int:
     from . import api
 
-    res = api.compose(_open(args), args.release, worst=args.worst)
+    res = api.compose(_open(args), args.release, worst=args.worst, quiet=args.quiet)
     _emit(args, res)
     return 0 if res.ok else 1
 

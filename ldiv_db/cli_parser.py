@@ -17,6 +17,7 @@ EPILOG = """examples:
        --levels age=2,sex=0 --l 2 --output adult_release
   ldiv report my.duckdb --release adult_release --html report.html
   ldiv compare my.duckdb --table adult --qi age,sex,race --sa occupation --l 4 --html compare.html
+  ldiv compose my.duckdb --release adult_cmp_bsgi --release adult_cmp_mondrian
   ldiv check postgresql://analyst@db.example:5432/hospital --table ward.patients --qi age,sex \\
        --sa diagnosis --model distinct --l 3        # the password: PGPASSWORD or ~/.pgpass
   ldiv check 'spark://local[2]?warehouse=/data/wh' --table lake.people --qi age,sex --sa job --l 3
@@ -141,6 +142,7 @@ def _add_inspect_commands(sub: Any) -> None:
     _add_db(cm)
     cm.add_argument("--release", action="append", required=True, help="a release table (repeat: A, B, ...)")
     cm.add_argument("--worst", default="5", help="how many of the worst rows to list (0..1000; default 5)")
+    cm.add_argument("--quiet", action="store_true", help="no progress on stderr")
     cm.add_argument("--json", action="store_true")
     g = sub.add_parser("suggest-l", help="the largest feasible l per model, with the reason")
     _add_db(g)

@@ -6,7 +6,7 @@ the value, an ancestor of it in the QI's stored hierarchy, ``*``, or an interval
 :mod:`ldiv_db.metrics.covers`); the attacker takes the union of the candidates' SA values in each
 release and intersects the unions across the releases. A release that left the target's row out (deleted
 it) tells nothing about the target; a published unknown (NULL) SA value stands for every value. A row is
-below a release's l when fewer than that l values remain (docs/decisions/0001-composition-check.md).
+below a release's l when fewer than that l values remain (docs/decisions/0005-composition-check.md).
 
 All of it runs in SQL over distinct QI vectors (``sql/compose/``): per release the cover tables, its
 classes (label vector → SA values), a covering join matched attribute by attribute, then the per-target
@@ -59,17 +59,16 @@ class Composition:
 
     @property
     def ok(self) -> bool:
-        """No row is left below any release's l."""
-        return not any(self.below) and not self.empty
+        """No row is left below any release's l (a row left no value is below every l)."""
+        return not any(self.below)
 
     def summary(self) -> str:
         """One line for the CLI."""
         parts = [f"{b:,} below l={l} ({n})" for n, l, b in zip(self.names, self.ls, self.below, strict=True)]
         verdict = "composes safely" if self.ok else "COMPOSES BELOW l"
         return (
-            f"{verdict}: {len(self.names)} releases of {self.source}, {self.rows:,} rows: "
-            + ", ".join(parts)
-            + f", {self.single:,} left one value"
+            f"{verdict}: {len(self.names)} release{'s' if len(self.names) > 1 else ''} of {self.source}, "
+            f"{self.rows:,} rows: " + ", ".join(parts) + f", {self.single:,} left one value"
         )
 
     def as_json(self) -> dict[str, Any]:
@@ -133,13 +132,16 @@ def release_ids(db: Database, names: Sequence[str]) -> list[int]:
 def compose(
     db: Database, release_ids: Sequence[int], *, progress: Progress | None = None, worst: int = WORST
 ) -> Composition:
-    """The composition check of ``release_ids`` (releases of one source). Reads only; its work tables
-    are the caller's to drop (``db.drop_work_tables()``)."""
+    """The composition check of ``release_ids`` (releases of one source): THE place the counts are made.
+    Reads only; its work tables are dropped when it returns (kept with ``keep_work``), and a failure
+    leaves them to the caller's ``db.drop_work_tables()``. ``worst``: how many of the worst rows to list."""
     t0 = time.perf_counter()
     source, sa, releases = _releases(db, release_ids)
     union = _union_qi(releases)
     _refuse_nulls(db, source, union)
     tables = _Work(db)
+    qi = [c.ident for c in union]
+    db.run(render("compose/value_codes.sql", target=tables.codes, source=source.ref, qi=qi))
     positions = [r for r, rel in enumerate(releases, 1) if rel.deleted]
     db.run(
         render(
@@ -147,7 +149,8 @@ def compose(
             {"deleting": [releases[r - 1].release_id for r in positions]},
             target=tables.keys,
             source=source.ref,
-            qi=[c.ident for c in union],
+            codes=tables.codes,
+            qi=qi,
             positions=positions,
             full=2 ** len(releases) - 1,
         )
@@ -161,11 +164,12 @@ def compose(
     for r, rel in enumerate(releases, 1):
         if progress is not None:
             progress.update(r - 1, len(releases), rel.name)
+        at = [names.index(c.name) for c in rel.qi]
         # the covering join takes the QIs with the fewest distinct values first
-        order = sorted(range(len(rel.qi)), key=lambda i, rel=rel: (counts[names.index(rel.qi[i].name)], i))
-        at = [vs[names.index(rel.qi[i].name)] for i in order]
+        order = sorted(range(len(at)), key=lambda i: (int(counts[at[i]]), i))
         candidates.append(_candidates(db, tables, source, sa, rel, r, order, at))
     result = _result(db, tables, source, releases, candidates, union, worst, t0)
+    tables.drop()
     if progress is not None:
         progress.done(result.summary())
     return result
@@ -176,14 +180,24 @@ class _Work:
 
     def __init__(self, db: Database) -> None:
         self.db = db
+        self.codes = db.work_table("compose_value_codes")
         self.keys = db.work_table("compose_keys")
         self.points = db.work_table("compose_points")
         self.domain = db.work_table("compose_sa_domain")
         self.membership = db.work_table("compose_membership")
         self.values = db.work_table("compose_values")
+        self.made = [self.codes, self.keys, self.points, self.domain, self.membership, self.values]
 
     def of(self, what: str, r: int) -> TableRef:
-        return self.db.work_table(f"compose_{what}_{r}")
+        ref = self.db.work_table(f"compose_{what}_{r}")
+        self.made.append(ref)
+        return ref
+
+    def drop(self) -> None:
+        """Drop the check's work tables, unless the database keeps work tables (``--keep-work``)."""
+        if not self.db.keep_work:
+            for ref in self.made:
+                self.db.run(render("metrics/drop.sql", target=ref))
 
 
 def _releases(db: Database, ids: Sequence[int]) -> tuple[Table, Column, list[_Release]]:
@@ -226,7 +240,7 @@ def _release(db: Database, source: Table, rec: dict[str, Any]) -> _Release:
         raise BadInput(
             f"{what} is a Decomposition+ release: the composition check does not support it (its QIs and "
             "SA are published in separate tables linked by group, and its noise is not modelled)",
-            "compose the other releases; docs/decisions/0001-composition-check.md says why",
+            "compose the other releases; docs/decisions/0005-composition-check.md says why",
         )
     if rec["superseded_by"] is not None:
         raise BadInput(
@@ -282,28 +296,41 @@ def _candidates(
     rel: _Release,
     r: int,
     order: Sequence[int],
-    at: Sequence[str],
+    at: Sequence[int],
 ) -> TableRef:
-    """The table (pid, sa) of release ``rel``'s union of covering classes' SA values per target vector.
-    ``order``: the release's QI positions (0-based) in join order; ``at``: their target columns."""
+    """The table (pid, word, mask) of release ``rel``'s union of covering classes' SA values per target
+    vector. ``order``: the release's QI positions (0-based) in join order; ``at``: the targets' QI
+    position (0-based) of each release QI."""
     rqi = [rel.table.column(c.name).ident for c in rel.qi]
     intervals = [c.is_numeric for c in rel.qi] if rel.algorithm in INTERVAL_ALGORITHMS else None
     covers = build_covers(db, source, rel.table, rel.qi, rqi, intervals)
     attribute_summaries(db, covers, source, rel.table, rel.qi)  # refuses labels that cover nothing
     ls = [f"l{i}" for i in range(1, len(rel.qi) + 1)]
-    values, classes = tables.of("values", r), tables.of("classes", r)
+    cover, masks, classes = tables.of("cover", r), tables.of("masks", r), tables.of("classes", r)
     db.run(
         render(
-            "compose/class_values.sql",
-            target=values,
+            "compose/cover_codes.sql",
+            target=cover,
+            cover=covers.cover,
+            labels=covers.labels,
+            codes=tables.codes,
+            at=[u + 1 for u in at],
+        )
+    )
+    db.run(
+        render(
+            "compose/class_masks.sql",
+            target=masks,
             release=rel.table.ref,
             rqi=rqi,
             ls=ls,
             sa=rel.table.column(sa.name).ident,
+            labels=covers.labels,
             domain=tables.domain,
         )
     )
-    db.run(render("compose/classes.sql", target=classes, values=values, ls=ls))
+    drop_covers(db, covers)
+    db.run(render("compose/classes.sql", target=classes, masks=masks, ls=ls))
     prev: TableRef | None = None
     for j, i in enumerate(order):
         step = tables.of(f"covering{j}", r)
@@ -314,8 +341,8 @@ def _candidates(
                 prev=prev,
                 points=tables.points,
                 classes=classes,
-                cover=covers.cover,
-                cols=list(at[: j + 1]),
+                cover=cover,
+                cols=[f"v{at[x] + 1}" for x in order[: j + 1]],
                 attr=i + 1,
                 label=ls[i],
                 last=j == len(order) - 1,
@@ -324,8 +351,7 @@ def _candidates(
         prev = step
     assert prev is not None  # a release publishes at least one QI
     out = tables.of("candidates", r)
-    db.run(render("compose/candidates.sql", target=out, pairs=prev, values=values))
-    drop_covers(db, covers)
+    db.run(render("compose/candidates.sql", target=out, pairs=prev, masks=masks))
     return out
 
 
@@ -342,6 +368,7 @@ def _result(
     vs = [f"v{i}" for i in range(1, len(union) + 1)]
     db.run(render("compose/membership.sql", target=tables.membership, tables=list(candidates)))
     pairs = list(combinations(range(len(releases)), 2))
+    m = len(releases)
     db.run(
         render(
             "compose/values_left.sql",
@@ -351,7 +378,8 @@ def _result(
             domain=tables.domain,
             membership=tables.membership,
             vs=vs,
-            pair_bits=[2**a + 2**b for a, b in pairs],
+            m=m,
+            pairs=[(a + 1, b + 1) for a, b in pairs],
         )
     )
     ls = [rel.l for rel in releases]
@@ -361,10 +389,9 @@ def _result(
             {"ls": ls, "pair_ls": [min(ls[a], ls[b]) for a, b in pairs]},
             values=tables.values,
             m=len(releases),
-            pairs=len(pairs),
+            pairs=pairs,
         )
     )
-    m = len(releases)
     below = tuple(int(x) for x in row[3 : 3 + m])
     pair_rows = tuple(
         (releases[a].release_id, releases[b].release_id, int(n))
@@ -379,14 +406,14 @@ def _result(
         below=below,
         single=int(row[1]),
         pairs=pair_rows,
-        worst=_worst(db, tables, union, vs, worst),
+        worst=_worst(db, tables, union, vs, m, worst),
         seconds=time.perf_counter() - t0,
         empty=int(row[2]),
     )
 
 
 def _worst(
-    db: Database, tables: _Work, union: Sequence[Column], vs: Sequence[str], worst: int
+    db: Database, tables: _Work, union: Sequence[Column], vs: Sequence[str], m: int, worst: int
 ) -> tuple[dict[str, Any], ...]:
     """The ``worst`` targets left fewest values: QI values and the SA values left, never a row id."""
     if worst <= 0:
@@ -398,7 +425,10 @@ def _worst(
             values=tables.values,
             points=tables.points,
             membership=tables.membership,
+            codes=tables.codes,
+            domain=tables.domain,
             vs=list(vs),
+            m=m,
         )
     )
     k = len(union)

@@ -1,8 +1,9 @@
--- purpose: what one release leaves a target: for every target vector, the union of the SA values of the classes covering it
+-- purpose: what one release leaves a target: for every target vector, the union of the SA values of the classes covering it, as bit masks per word
 -- params: none
--- returns: creates target(pid, sa)
--- ref: docs/decisions/0001-composition-check.md (the attacker's union of the covering classes' SA values, per release)
+-- returns: creates target(pid, word, mask)
+-- ref: docs/decisions/0005-composition-check.md (the attacker's union of the covering classes' SA values, per release)
 {{ target | create_table }} AS
-SELECT DISTINCT pc.pid, cv.sa
+SELECT pc.pid, cm.word, bit_or(cm.mask) AS mask
 FROM {{ pairs | table }} AS pc
-JOIN {{ values | table }} AS cv ON cv.cid = pc.cid
+JOIN {{ masks | table }} AS cm ON cm.cid = pc.cid
+GROUP BY pc.pid, cm.word

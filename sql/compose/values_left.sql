@@ -1,7 +1,7 @@
--- purpose: how many SA values the releases leave each target: the intersection over the releases holding its row of each release's union, for all of them and for every pair
+-- purpose: how many SA values the releases leave each target: the intersection (AND of the union masks) over the releases holding its row, for all of them and for every pair, counted bit by bit
 -- params: none
--- returns: creates target(pid, present, n, left_all, left1..leftP); a target no release holds is left every value of the SA domain
--- ref: docs/decisions/0001-composition-check.md; pair_bits (shape): the two releases' bits of each pair, in pair order
+-- returns: creates target(pid, present, n, left_all, left1..leftP); a target no release (of the pair) holds is left every value of the SA domain
+-- ref: docs/decisions/0005-composition-check.md; pairs (shape): the two releases' positions of each pair; a release not holding the row takes part as -1 (every bit set)
 {{ target | create_table }} AS
 WITH k AS (
     SELECT p.pid, k.present, k.n
@@ -9,17 +9,28 @@ WITH k AS (
     JOIN {{ points | table }} AS p ON {% for v in vs %}p.{{ v | ident }} = k.{{ v | ident }}{% if not loop.last %} AND {% endif %}{% endfor %}
 
 ),
+a AS (
+    SELECT k.pid, k.present, k.n,
+           {% for r in range(1, m + 1) %}CASE WHEN (k.present & {{ 2 ** (r - 1) }}) = 0 THEN -1 ELSE coalesce(m.{{ ('m' ~ r) | ident }}, 0) END{% if not loop.last %} & {% endif %}{% endfor %} AS a_all
+{% for pair in pairs %}
+{% set a = ('a' ~ loop.index) | ident %}
+         , {% for r in pair %}CASE WHEN (k.present & {{ 2 ** (r - 1) }}) = 0 THEN -1 ELSE coalesce(m.{{ ('m' ~ r) | ident }}, 0) END{% if not loop.last %} & {% endif %}{% endfor %} AS {{ a }}
+{% endfor %}
+    FROM k
+    LEFT JOIN {{ membership | table }} AS m ON m.pid = k.pid
+),
 d AS (
     SELECT count(*) AS size FROM {{ domain | table }}
 )
-SELECT k.pid, k.present, CAST(k.n AS BIGINT) AS n,
-       CASE WHEN k.present = 0 THEN d.size
-            ELSE count(m.sa) FILTER (WHERE (m.mask & k.present) = k.present) END AS left_all
-{% for b in pair_bits %}
-     , CASE WHEN (k.present & {{ b }}) = 0 THEN d.size
-            ELSE count(m.sa) FILTER (WHERE (m.mask & k.present & {{ b }}) = (k.present & {{ b }})) END AS {{ ('left' ~ loop.index) | ident }}
+SELECT a.pid, a.present, CAST(a.n AS BIGINT) AS n,
+       CASE WHEN a.present = 0 THEN d.size
+            ELSE sum({% for i in range(62) %}((a.a_all >> {{ i }}) & 1){% if not loop.last %} + {% endif %}{% endfor %}) END AS left_all
+{% for pair in pairs %}
+{% set a = ('a' ~ loop.index) | ident %}
+{% set left = ('left' ~ loop.index) | ident %}
+     , CASE WHEN (a.present & {{ 2 ** (pair[0] - 1) + 2 ** (pair[1] - 1) }}) = 0 THEN d.size
+            ELSE sum({% for i in range(62) %}((a.{{ a }} >> {{ i }}) & 1){% if not loop.last %} + {% endif %}{% endfor %}) END AS {{ left }}
 {% endfor %}
-FROM k
+FROM a
 CROSS JOIN d
-LEFT JOIN {{ membership | table }} AS m ON m.pid = k.pid
-GROUP BY k.pid, k.present, k.n, d.size
+GROUP BY a.pid, a.present, a.n, d.size

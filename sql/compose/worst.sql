@@ -1,18 +1,30 @@
 -- purpose: the targets the releases leave fewest SA values: their QI values and the values left (never a source row id)
 -- params: worst
--- returns: left_all, n, v1..vk, sa_left (a list, in text order); fewest values first, then most rows, then the vectors' order
--- ref: docs/decisions/0001-composition-check.md; targets no release holds are left every value and are not listed
+-- returns: left_all, n, v1..vk (the QI values as text), sa_left (a list, in the bytes' order); fewest values first, then most rows, then the vectors' order
+-- ref: docs/decisions/0005-composition-check.md; targets no release holds are left every value and are not listed; the values left are the AND, over the releases holding the row, of their union masks (as values_left.sql)
 WITH w AS (
     SELECT pid, present, n, left_all
     FROM {{ values | table }}
     WHERE present <> 0
     ORDER BY left_all, n DESC, pid
     LIMIT $worst
+),
+a AS (
+    SELECT w.pid, m.word,
+           {% for r in range(1, m + 1) %}CASE WHEN (w.present & {{ 2 ** (r - 1) }}) = 0 THEN -1 ELSE m.{{ ('m' ~ r) | ident }} END{% if not loop.last %} & {% endif %}{% endfor %} AS mask
+    FROM w
+    JOIN {{ membership | table }} AS m ON m.pid = w.pid
 )
-SELECT w.left_all, w.n, {{ vs | idents('p') }},
-       list(m.sa ORDER BY m.sa) FILTER (WHERE (m.mask & w.present) = w.present) AS sa_left
+SELECT w.left_all, w.n{% for v in vs %}, {{ ('t' ~ loop.index) | ident }}.value AS {{ v | ident }}{% endfor %},
+       list(d.sa ORDER BY d.sa COLLATE "C") FILTER (WHERE d.sa IS NOT NULL) AS sa_left
 FROM w
 JOIN {{ points | table }} AS p ON p.pid = w.pid
-LEFT JOIN {{ membership | table }} AS m ON m.pid = w.pid
-GROUP BY w.pid, w.present, w.n, w.left_all, {{ vs | idents('p') }}
+{% for v in vs %}
+{% set t = ('t' ~ loop.index) | ident %}
+JOIN {{ codes | table }} AS {{ t }} ON {{ t }}.attr = {{ loop.index }} AND {{ t }}.code = p.{{ v | ident }}
+{% endfor %}
+LEFT JOIN a ON a.pid = w.pid
+LEFT JOIN {{ domain | table }} AS d ON d.word = a.word AND (a.mask & d.bit) <> 0
+GROUP BY w.pid, w.present, w.n, w.left_all{% for v in vs %}, {{ ('t' ~ loop.index) | ident }}.value{% endfor %}
+
 ORDER BY w.left_all, w.n DESC, w.pid

@@ -16,18 +16,8 @@ LS = ["l1", "l2", "l3", "l4"]
 
 
 def _work(env: HostileEnv) -> dict[str, TableRef]:
-    names = (
-        "keys",
-        "points",
-        "domain",
-        "values",
-        "classes",
-        "step0",
-        "step1",
-        "candidates",
-        "membership",
-        "left",
-    )
+    names = ("codes", "keys", "points", "domain", "cover", "masks", "classes", "step0", "step1", "candidates",
+             "membership", "left")  # fmt: skip
     return {n: env.work(f"compose {n}") for n in names}
 
 
@@ -45,17 +35,19 @@ def _ctx(**extra: Any) -> Any:
             "k": 4,
             "positions": [1],
             "full": 3,
+            "codes": w["codes"],
             "keys": w["keys"],
             "points": w["points"],
             "domain": w["domain"],
-            "values": w["values"],
+            "masks": w["masks"],
             "classes": w["classes"],
-            "cover": _tables(env)["cover"],
+            "cover": w["cover"],
+            "labels": _tables(env)["labels"],
+            "at": [1, 2, 3, 4],
             "membership": w["membership"],
             "tables": [w["candidates"], w["candidates"]],
-            "pair_bits": [3],
             "m": 2,
-            "pairs": 1,
+            "pairs": [(1, 2)],
         }
         return {**base, **{k: (v(env) if callable(v) else v) for k, v in extra.items()}}
 
@@ -68,21 +60,25 @@ def _step(env: HostileEnv, name: str, params: dict[str, Any] | None = None, **ex
 
 def _prepare(upto: str) -> Any:
     """Run the chain's statements before ``upto``."""
-    chain = ["keys", "points", "sa_domain", "class_values", "classes", "step0", "step1", "candidates",
-             "membership", "values_left", "done"]  # fmt: skip
+    chain = ["value_codes", "keys", "points", "sa_domain", "cover_codes", "class_masks", "classes", "step0",
+             "step1", "candidates", "membership", "values_left", "done"]  # fmt: skip
 
     def prepare(env: HostileEnv) -> None:
         _prepare_release(env)
         w = _work(env)
         for name in chain[: chain.index(upto)]:
-            if name == "keys":
+            if name == "value_codes":
+                _step(env, "value_codes", target=w["codes"])
+            elif name == "cover_codes":
+                _step(env, "cover_codes", target=w["cover"], cover=_tables(env)["cover"])
+            elif name == "keys":
                 _step(env, "keys", {"deleting": [1]}, target=w["keys"])
             elif name == "points":
                 _step(env, "points", target=w["points"])
             elif name == "sa_domain":
                 _step(env, "sa_domain", target=w["domain"])
-            elif name == "class_values":
-                _step(env, "class_values", target=w["values"])
+            elif name == "class_masks":
+                _step(env, "class_masks", target=w["masks"])
             elif name == "classes":
                 _step(env, "classes", target=w["classes"])
             elif name == "step0":
@@ -140,8 +136,15 @@ CASES = {
     "compose/sa_domain.sql": Case(
         _ctx(target=lambda env: _work(env)["domain"]), prepare=_prepare("sa_domain")
     ),
-    "compose/class_values.sql": Case(
-        _ctx(target=lambda env: _work(env)["values"]), prepare=_prepare("class_values")
+    "compose/value_codes.sql": Case(
+        _ctx(target=lambda env: _work(env)["codes"]), prepare=_prepare("value_codes")
+    ),
+    "compose/cover_codes.sql": Case(
+        _ctx(target=lambda env: _work(env)["cover"], cover=lambda env: _tables(env)["cover"]),
+        prepare=_prepare("cover_codes"),
+    ),
+    "compose/class_masks.sql": Case(
+        _ctx(target=lambda env: _work(env)["masks"]), prepare=_prepare("class_masks")
     ),
     "compose/classes.sql": Case(_ctx(target=lambda env: _work(env)["classes"]), prepare=_prepare("classes")),
     "compose/covering.sql": Case(lambda env: {**_ctx()(env), **_covering(1)(env)}, prepare=_prepare("step1")),

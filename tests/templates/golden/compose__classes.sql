@@ -1,7 +1,7 @@
-/* purpose: one release's distinct QI label vectors, numbered as in its class values */
+/* purpose: one release's distinct QI label vectors (label codes), numbered as in its class masks */
 /* params: none */
 /* returns: creates target(cid, l1..lk) */
-/* ref: docs/decisions/0001-composition-check.md */
+/* ref: docs/decisions/0005-composition-check.md */
 CREATE OR REPLACE TEMPORARY TABLE "temp"."main"."wk compose classes's" AS
 SELECT DISTINCT
   cid,
@@ -9,4 +9,4 @@ SELECT DISTINCT
   "l2",
   "l3",
   "l4"
-FROM "temp"."main"."wk compose values's"
+FROM "temp"."main"."wk compose masks's"

@@ -1,7 +1,7 @@
 /* purpose: the number of distinct values of every QI among the targets' vectors, which orders the covering join (fewest first) */
 /* params: none */
 /* returns: n1..nk (one row) */
-/* ref: docs/decisions/0001-composition-check.md (the join matches the vectors' prefixes attribute by attribute: few distinct prefixes first keep the intermediate pairs few) */
+/* ref: docs/decisions/0005-composition-check.md (the join matches the vectors' prefixes attribute by attribute: few distinct prefixes first keep the intermediate pairs few) */
 SELECT
   COUNT(DISTINCT "v1") AS "n1",
   COUNT(DISTINCT "v2") AS "n2",

@@ -1,7 +1,7 @@
 /* purpose: the recorded releases a composition check reads: what each was made from and what it promises */
 /* params: ids */
 /* returns: release_id, name, source, algorithm, model, l, qi, sa, superseded_by (one row per recorded id) */
-/* ref: DESIGN §6 (ldiv.release); docs/decisions/0001-composition-check.md */
+/* ref: DESIGN §6 (ldiv.release); docs/decisions/0005-composition-check.md */
 SELECT
   release_id,
   name,

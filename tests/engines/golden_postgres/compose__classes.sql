@@ -1,0 +1,14 @@
+DROP TABLE IF EXISTS "pg_temp"."wk compose classes's";
+/* purpose: one release's distinct QI label vectors (label codes), numbered as in its class masks */
+/* params: none */
+/* returns: creates target(cid, l1..lk) */
+/* ref: docs/decisions/0005-composition-check.md */
+CREATE TABLE "pg_temp"."wk compose classes's" AS
+SELECT DISTINCT
+  cid,
+  "l1",
+  "l2",
+  "l3",
+  "l4"
+FROM "pg_temp"."wk compose masks's";
+ANALYZE "pg_temp"."wk compose classes's"

@@ -1,0 +1,72 @@
+/* purpose: the targets the releases leave fewest SA values: their QI values and the values left (never a source row id) */
+/* params: worst */
+/* returns: left_all, n, v1..vk (the QI values as text), sa_left (a list, in the bytes' order); fewest values first, then most rows, then the vectors' order */
+/* ref: docs/decisions/0005-composition-check.md; targets no release holds are left every value and are not listed; the values left are the AND, over the releases holding the row, of their union masks (as values_left.sql) */
+WITH w AS (
+  SELECT
+    pid,
+    present,
+    n,
+    left_all
+  FROM "pg_temp"."wk compose left's"
+  WHERE
+    present <> 0
+  ORDER BY
+    left_all,
+    n DESC NULLS LAST,
+    pid
+  LIMIT (
+    CAST(%(worst)s AS BIGINT)
+  )
+), a AS (
+  SELECT
+    w.pid,
+    m.word,
+    CASE WHEN (
+      w.present & 1
+    ) = 0 THEN -1 ELSE m."m1" END & CASE WHEN (
+      w.present & 2
+    ) = 0 THEN -1 ELSE m."m2" END AS mask
+  FROM w
+  JOIN "pg_temp"."wk compose membership's" AS m
+    ON m.pid = w.pid
+)
+SELECT
+  w.left_all,
+  w.n,
+  "t1".value AS "v1",
+  "t2".value AS "v2",
+  "t3".value AS "v3",
+  "t4".value AS "v4",
+  ARRAY_AGG(d.sa ORDER BY d.sa COLLATE "C") FILTER(WHERE
+    NOT d.sa IS NULL) AS sa_left
+FROM w
+JOIN "pg_temp"."wk compose points's" AS p
+  ON p.pid = w.pid
+JOIN "pg_temp"."wk compose codes's" AS "t1"
+  ON "t1".attr = 1 AND "t1".code = p."v1"
+JOIN "pg_temp"."wk compose codes's" AS "t2"
+  ON "t2".attr = 2 AND "t2".code = p."v2"
+JOIN "pg_temp"."wk compose codes's" AS "t3"
+  ON "t3".attr = 3 AND "t3".code = p."v3"
+JOIN "pg_temp"."wk compose codes's" AS "t4"
+  ON "t4".attr = 4 AND "t4".code = p."v4"
+LEFT JOIN a
+  ON a.pid = w.pid
+LEFT JOIN "pg_temp"."wk compose domain's" AS d
+  ON d.word = a.word AND (
+    a.mask & d.bit
+  ) <> 0
+GROUP BY
+  w.pid,
+  w.present,
+  w.n,
+  w.left_all,
+  "t1".value,
+  "t2".value,
+  "t3".value,
+  "t4".value
+ORDER BY
+  w.left_all,
+  w.n DESC NULLS LAST,
+  w.pid

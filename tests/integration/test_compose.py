@@ -1,0 +1,294 @@
+"""The composition check (``ldiv compose``): a hand-derived case, random small releases against a brute
+force written here (pure Python over the published tables, the private row links and the hierarchies'
+ARX rows), and the command's exit codes and JSON."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+import pytest
+from hypothesis import HealthCheck, event, given, settings
+from hypothesis import strategies as st
+
+import ldiv_db
+from ldiv_db.cli import main
+from ldiv_db.db import Database
+from ldiv_db.errors import LdivError
+from ldiv_db.taxonomy import import_hierarchy
+
+# ---------------------------------------------------------------- the hand-derived case
+# Four people, each twice: (a, b, s). Release "by_b" publishes a as '*' and b as is, "by_a" the other way
+# round; each is 2-diverse ({s1,s3} / {s2,s4} and {s1,s2} / {s3,s4}). Whoever knows (a1, b1) reads
+# {s1,s3} in by_b and {s1,s2} in by_a: only s1 is left, for every one of the 8 rows. "none" publishes
+# both as '*': beside it, by_b leaves every row 2 values.
+PEOPLE = [("a1", "b1", "s1"), ("a1", "b2", "s2"), ("a2", "b1", "s3"), ("a2", "b2", "s4")]
+AB_HIER = {"a": [["a1", "*"], ["a2", "*"]], "b": [["b1", "*"], ["b2", "*"]]}
+
+
+def _write_hierarchy(path: Path, rows: Sequence[Sequence[str]]) -> Path:
+    path.write_text("\n".join(";".join(r) for r in rows) + "\n", encoding="utf-8")
+    return path
+
+
+def make_ab(db: Database, tmp: Path) -> None:
+    """The hand-derived case's table, hierarchies and releases by_b, by_a, none (full-domain, l = 2)."""
+    data = tmp / "ab.csv"
+    data.write_text("a;b;s\n" + "".join(f"{a};{b};{s}\n" for a, b, s in PEOPLE * 2), encoding="utf-8")
+    ldiv_db.load(db, data, "ab", sep=";")
+    for col, rows in AB_HIER.items():
+        import_hierarchy(db, "ab", col, _write_hierarchy(tmp / f"ab_{col}.csv", rows))
+    for out, levels in (("by_b", "a=1,b=0"), ("by_a", "a=0,b=1"), ("none", "a=1,b=1")):
+        ldiv_db.anonymize(
+            db, "ab", "a,b", "s", algorithm="full-domain", levels=levels, l=2, output=out, kl=False
+        )
+
+
+def test_hand_derived_case(tmp_path: Path) -> None:
+    db = Database.open(tmp_path / "ab.duckdb")
+    make_ab(db, tmp_path)
+    res = ldiv_db.compose(db, ["by_b", "by_a"], worst=2)
+    assert (res.rows, res.below, res.single, res.empty) == (8, (8, 8), 8, 0)
+    assert res.pairs == ((res.release_ids[0], res.release_ids[1], 8),)
+    assert not res.ok
+    # the worst rows: one value left, their own, for 2 rows each; QI values only
+    assert [(w["left"], w["rows"], len(w["values"])) for w in res.worst] == [(1, 2, 1), (1, 2, 1)]
+    for w in res.worst:
+        assert w["values"] == [dict(((a, b), s) for a, b, s in PEOPLE)[(w["qi"]["a"], w["qi"]["b"])]]
+        assert set(w) == {"qi", "values", "left", "rows"}
+    safe = ldiv_db.compose(db, ["by_b", "none"])
+    assert safe.ok and safe.below == (0, 0) and safe.single == 0 and safe.pairs[0][2] == 0
+    assert ldiv_db.compose(db, ["by_a"]).ok  # one release alone: its own classes are 2-diverse
+    db.close()
+
+
+# ---------------------------------------------------------------- random small releases vs brute force
+CAT = [["a", "ab", "*"], ["b", "ab", "*"], ["c", "cd", "*"], ["d", "cd", "*"]]
+# ARX-style bands: the node '0-2' holds 1..3, so a local recoding's interval '1-2' and this node differ
+NUM = [[str(v), "0-2" if v <= 3 else "3-5", "*"] for v in range(1, 7)]
+HIER = {"cat": CAT, "num": NUM}
+QI = ["cat", "num", "flat"]
+LCA = {"bsgi", "mondrian"}
+
+
+def _interval(label: str) -> tuple[float, float] | None:
+    head, sep, tail = label[1:].partition("-")
+    try:
+        lo = float(label[0] + head)
+        return (lo, float(tail)) if sep else (lo, lo)
+    except ValueError:
+        return None
+
+
+def covers(attr: str, label: str, value: Any, lca: bool) -> bool:
+    """Whether a published label covers a source value (the attacker model, written out)."""
+    if label == "*":
+        return True
+    if attr == "num" and lca:  # a local recoding's numeric label is an interval
+        iv = _interval(label)
+        return iv is not None and iv[0] <= float(value) <= iv[1]
+    if attr in HIER:
+        row = next(r for r in HIER[attr] if r[0] == str(value))
+        return label in row
+    return label == str(value)
+
+
+def brute_force(db: Database, names: Sequence[str]) -> dict[str, Any]:
+    """Every source row's SA values left, by the attacker model, row by row."""
+    source = db.con.execute('SELECT rowid, cat, num, flat, s FROM "t"').fetchall()
+    domain = {r[4] for r in source}
+    left: list[set[str]] = [set(domain) for _ in source]
+    ls = []
+    for name in names:
+        rid, algorithm, l_json, qi_json = db.con.execute(
+            "SELECT release_id, algorithm, l, CAST(qi AS VARCHAR) FROM ldiv.release "
+            "WHERE name = ? AND superseded_by IS NULL",
+            [f"main.{name}"],
+        ).fetchall()[0]
+        ls.append(json.loads(l_json)[0])
+        qi = json.loads(qi_json)  # a release may publish some of the QIs only
+        at = [QI.index(q) for q in qi]
+        deleted = {
+            r[0]
+            for r in db.con.execute(
+                "SELECT source_rowid FROM ldiv.release_row WHERE release_id = ? AND group_id IS NULL", [rid]
+            ).fetchall()
+        }
+        classes: dict[tuple[str, ...], set[str]] = {}
+        cols = ", ".join([*qi, "s"])
+        for *labels, sa in db.con.execute(f'SELECT {cols} FROM "{name}"').fetchall():
+            # a published unknown SA stands for every value
+            classes.setdefault(tuple(labels), set()).update(domain if sa is None else {sa})
+        for i, (rowid, *values, _sa) in enumerate(source):
+            if rowid in deleted:
+                continue  # the release does not hold the target: it tells nothing about it
+            union: set[str] = set()
+            for labels, values_left in classes.items():
+                if all(
+                    covers(QI[a], lab, values[a], algorithm in LCA) for a, lab in zip(at, labels, strict=True)
+                ):
+                    union |= values_left
+            left[i] &= union
+    counts = [len(x) for x in left]
+    m = len(names)
+    return {
+        "rows": len(source),
+        "below": tuple(sum(c < ls[r] for c in counts) for r in range(m)),
+        "single": sum(c == 1 for c in counts),
+        "empty": sum(c == 0 for c in counts),
+        "fewest": min(counts),
+        "counts": counts,
+        "own_kept": all(src[4] in x for src, x in zip(source, left, strict=True)),
+    }
+
+
+@st.composite
+def tables(draw: st.DrawFn) -> tuple[list[tuple[Any, ...]], list[tuple[str, dict[str, Any]]]]:
+    n = draw(st.integers(8, 22))
+    rows = [
+        (draw(st.sampled_from("abcd")), draw(st.integers(1, 6)), draw(st.sampled_from("xyz")))
+        for _ in range(n)
+    ]
+    k = draw(st.integers(3, 5))
+    order = draw(st.permutations(list(range(n))))
+    sa = [f"s{order[i] % k}" for i in range(n)]  # every value at most ceil(n/k) times: l = 2 is feasible
+    levels = st.builds(lambda c, u: f"cat={c},num={u},flat=0", st.integers(0, 2), st.integers(0, 2))
+    pool = [
+        ("mondrian", {}),
+        ("bsgi", {}),
+        ("tp", {}),
+        ("hilbert", {}),
+        ("full-domain", {"levels": draw(levels), "suppression_limit": "1"}),
+        ("full-domain", {"levels": draw(levels), "suppression_limit": "1/2"}),
+        # two QIs only (the attacker knows all three), and SA values suppressed to NULL (unknown)
+        ("lplus", {"suppression": draw(st.sampled_from(["viosa", "allsa", "viorec"])), "qi": ["cat", "num"]}),
+    ]
+    picked = draw(st.lists(st.sampled_from(range(len(pool))), min_size=2, max_size=3, unique=True))
+    return [(*r, s) for r, s in zip(rows, sa, strict=True)], [pool[i] for i in picked]
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=list(HealthCheck))
+@given(tables())
+def test_random_releases_against_brute_force(case: Any) -> None:
+    rows, algorithms = case
+    db = Database.open(":memory:")
+    try:
+        db.con.register("rows_df", pd.DataFrame(rows, columns=[*QI, "s"]))
+        db.con.execute('CREATE TABLE "t" AS SELECT * FROM rows_df')
+        db.con.unregister("rows_df")
+        for col, h in HIER.items():
+            _store(db, col, h)
+        names = []
+        for i, (algorithm, spec) in enumerate(algorithms):
+            options = dict(spec)
+            qi = options.pop("qi", QI)
+            try:
+                ldiv_db.anonymize(
+                    db, "t", qi, "s", algorithm=algorithm, l=2, output=f"r{i}", kl=False, **options
+                )
+            except LdivError:
+                continue  # infeasible here (e.g. every row deleted): composed without it
+            names.append(f"r{i}")
+            unknown = db.con.execute(f'SELECT count(*) FROM "r{i}" WHERE s IS NULL').fetchall()[0][0]
+            event(f"{algorithm}: {'an unknown SA published' if unknown else 'every SA published'}")
+        if not names:
+            return
+        got = ldiv_db.compose(db, names, worst=1)
+        want = brute_force(db, names)
+        assert (got.rows, got.below, got.single, got.empty) == (
+            want["rows"],
+            want["below"],
+            want["single"],
+            want["empty"],
+        )
+        assert want["own_kept"] and got.empty == 0  # the target's own value always survives
+        assert got.worst[0]["left"] == want["fewest"] if got.worst else want["fewest"] >= 1
+        for a, b, n in got.pairs:
+            pair = [got.release_ids.index(a), got.release_ids.index(b)]
+            alone = brute_force(db, [names[p] for p in pair])["counts"]
+            assert n == sum(c < min(got.ls[p] for p in pair) for c in alone)
+    finally:
+        db.close()
+
+
+def _store(db: Database, column: str, rows: Sequence[Sequence[str]]) -> None:
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as d:
+        import_hierarchy(db, "t", column, _write_hierarchy(Path(d) / f"{column}.csv", rows))
+
+
+# ---------------------------------------------------------------- the command
+def _digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def test_command_exit_codes_and_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "ab.duckdb"
+    db = Database.open(path)
+    make_ab(db, tmp_path)
+    ldiv_db.anonymize(
+        db,
+        "ab",
+        "a,b",
+        "s",
+        algorithm="topdown",
+        model="k-anonymity",
+        model_options={"k": 2},
+        output="k2",
+        kl=False,
+    )
+    db.close()
+    before = _digest(path)
+
+    def run(*args: str) -> tuple[int, str, str]:
+        code = main(["compose", str(path), *args])
+        out, err = capsys.readouterr()
+        return code, out, err
+
+    code, out, _ = run("--release", "by_b", "--release", "by_a", "--json", "--worst", "1")
+    d = json.loads(out)
+    assert code == 1
+    assert set(d) == {"ok", "source", "releases", "rows", "single", "empty", "pairs", "worst", "seconds"}
+    assert d["ok"] is False and d["rows"] == 8 and d["single"] == 8
+    assert [r["below"] for r in d["releases"]] == [8, 8] and [r["l"] for r in d["releases"]] == [2, 2]
+    assert d["pairs"][0]["below"] == 8 and len(d["worst"]) == 1
+    assert "rowid" not in out.lower()
+    code, out, _ = run("--release", "by_b", "--release", "none")
+    assert code == 0 and out.startswith("composes safely")
+    for args, needle in (
+        (("--release", "by_b", "--release", "nope"), "nope is not a release"),
+        (("--release", "by_b", "--release", "by_b"), "given twice"),
+        (("--release", "by_b", "--release", "k2"), "promises no l"),
+        (("--release", "by_b", "--worst", "-1"), "--worst"),
+    ):
+        code, out, err = run(*args)
+        assert code == 2 and needle in err and "Traceback" not in err, (args, err)
+    assert _digest(path) == before  # a read: the file is unchanged
+
+
+def test_refusals(tmp_path: Path) -> None:
+    db = Database.open(tmp_path / "ab.duckdb")
+    make_ab(db, tmp_path)
+    db.con.execute('CREATE TABLE "ab2" AS SELECT * FROM "ab"')
+    for col, rows in AB_HIER.items():
+        import_hierarchy(db, "ab2", col, _write_hierarchy(tmp_path / f"ab2_{col}.csv", rows))
+    ldiv_db.anonymize(
+        db, "ab2", "a,b", "s", algorithm="full-domain", levels="a=1,b=0", l=2, output="other", kl=False
+    )
+    ldiv_db.anonymize(db, "ab", "a,b", "s", algorithm="decomposition", l=2, output="dec", kl=False)
+    cases = (
+        (["by_b", "other"], "different sources"),
+        (["by_b", "dec"], "Decomposition+"),
+    )
+    for names, needle in cases:
+        with pytest.raises(LdivError, match=needle):
+            ldiv_db.compose(db, names)
+    db.con.execute('DROP TABLE "by_a"')
+    with pytest.raises(LdivError, match="missing"):
+        ldiv_db.compose(db, ["by_b", "by_a"])
+    db.close()
