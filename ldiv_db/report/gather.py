@@ -314,9 +314,7 @@ def gather(
         inputs = resolve_inputs(db, release, qi_names, sa_names, null_sa_unknown=True)
         keys = [c.ident for c in inputs.qi]
         intervals = [c.is_numeric for c in src.qi] if interval_labels else None
-        metrics = _metrics(
-            db, rec if state is not None and state.intact else None, src, inputs.table, l, intervals, kl
-        )
+        metrics = _current_metrics(db, rec, state, src, inputs, l, intervals, kl)
         qi_ncp = _qi_ncp(db, src.table, inputs.table, inputs, intervals)
     rel = inputs.table.ref
     sizes = [(int(s), int(c)) for s, c in db.rows(render("report/class_sizes.sql", source=rel, keys=keys))]
@@ -361,6 +359,27 @@ def _sa_counts(db: Database, src: Inputs, inputs: Inputs, i: int) -> list[tuple[
         release_sa=inputs.sa[i].ident,
     )
     return [(None if v is None else str(v), int(a), int(b)) for v, a, b in db.rows(q)]
+
+
+def _current_metrics(
+    db: Database,
+    rec: dict[str, Any] | None,
+    state: TableState | None,
+    src: Inputs,
+    inputs: Inputs,
+    l: int | None,
+    intervals: list[bool] | None,
+    kl: bool,
+) -> dict[str, Any]:
+    """The metrics of the table as it is: recorded while it is as verified; a table changed since is
+    measured now, and one the metrics cannot measure any more (more rows than its source) gets a note
+    instead, so that the page can still say what happened to it."""
+    if state is None or state.intact:
+        return _metrics(db, rec, src, inputs.table, l, intervals, kl)
+    try:
+        return _metrics(db, None, src, inputs.table, l, intervals, kl)
+    except BadInput as exc:
+        return {"rows": inputs.rows, "deleted_rows": 0, "metrics_note": exc.message}
 
 
 def _metrics(

@@ -212,6 +212,7 @@ def release_section(f: ReleaseFacts, index: int) -> dict[str, Any]:
             if key in m
         ],
         "kl_note": m.get("kl_note"),
+        "metrics_note": m.get("metrics_note"),
     }
 
 

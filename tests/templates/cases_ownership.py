@@ -29,6 +29,7 @@ CASES = {
     "ownership/sources.sql": Case(lambda env: {}, {"name": "main.select"}),
     "ownership/digest.sql": Case(lambda env: {"target": env.source}),
     "ownership/release_tables.sql": Case(lambda env: {}, {"release_schema": "main", "release_name": "x"}),
+    "ownership/recorded_tables.sql": Case(lambda env: {}),
     "ownership/forget.sql": Case(lambda env: {}, WHERE),
     "ownership/record.sql": Case(lambda env: {}, RECORD),
     "ownership/drop_table.sql": Case(lambda env: {"target": env.named(VICTIM)}, prepare=_victim),
