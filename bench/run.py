@@ -22,6 +22,7 @@ SUITES = [
     "report",
     "pipeline",
     "engines",
+    "release_state",
 ]
 
 

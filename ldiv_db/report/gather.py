@@ -92,7 +92,9 @@ class ReleaseFacts:
 
     @property
     def rows_published(self) -> int:
-        return int(self.recorded["rows_published"]) if self.as_recorded else int(self.metrics["rows"])
+        if self.as_recorded and self.recorded is not None:
+            return int(self.recorded["rows_published"])
+        return int(self.metrics["rows"])
 
     @property
     def rows_deleted(self) -> int:
@@ -102,7 +104,7 @@ class ReleaseFacts:
     @property
     def rows_suppressed(self) -> int:
         """Recorded: the pipeline's count; otherwise deleted rows plus rows that carry a ``*``."""
-        if self.as_recorded:
+        if self.as_recorded and self.recorded is not None:
             return int(self.recorded["rows_suppressed"])
         return self.rows_deleted + int(self.metrics.get("starred_rows") or 0)
 

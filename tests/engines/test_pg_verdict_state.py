@@ -34,9 +34,7 @@ def test_an_untouched_release_says_verified_on_postgres(
     assert "✔" in seen["headline"]
 
 
-@pytest.mark.parametrize(
-    "change", ["update_every_sa_value", "update_one_sa_value", "delete_rows", "drop_the_table"]
-)
+@pytest.mark.parametrize("change", sorted(CHANGES))
 def test_a_changed_release_never_shows_its_verdict_on_postgres(
     pg: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], change: str
 ) -> None:

@@ -28,12 +28,15 @@ ANON = ["--qi", "age,sex", "--sa", "disease", "--l", "2", "--algorithm", "mondri
 
 # each change made by hand to the release table `rel`, and what the reads must then say
 CHANGES = {
-    "update_one_sa_value": ("UPDATE rel SET disease = 'z' WHERE age = (SELECT min(age) FROM rel)", "changed"),
-    "update_every_sa_value": ("UPDATE rel SET disease = 'flu'", "changed"),
-    "delete_rows": ("DELETE FROM rel WHERE age = (SELECT max(age) FROM rel)", "changed"),
-    "insert_a_row": ("INSERT INTO rel SELECT * FROM rel LIMIT 1", "changed"),
-    "add_a_column": ("ALTER TABLE rel ADD COLUMN note VARCHAR", "changed"),
-    "drop_the_table": ("DROP TABLE rel", "missing"),
+    "update_one_sa_value": (
+        "UPDATE main.rel SET disease = 'z' WHERE age = (SELECT min(age) FROM main.rel)",
+        "changed",
+    ),
+    "update_every_sa_value": ("UPDATE main.rel SET disease = 'flu'", "changed"),
+    "delete_rows": ("DELETE FROM main.rel WHERE age = (SELECT max(age) FROM main.rel)", "changed"),
+    "insert_a_row": ("INSERT INTO main.rel SELECT * FROM main.rel LIMIT 1", "changed"),
+    "add_a_column": ("ALTER TABLE main.rel ADD COLUMN note VARCHAR", "changed"),
+    "drop_the_table": ("DROP TABLE main.rel", "missing"),
 }
 WORD = {"changed": "CHANGED since verification", "missing": "MISSING"}
 
