@@ -116,9 +116,10 @@ class ReleaseFacts:
 
 @dataclass
 class MissingRelease:
-    """A recorded release whose table (or one of Decomposition+'s three) no longer exists: the pages
-    say so instead of its verdict, and measure nothing."""
+    """A recorded release whose table (or one of Decomposition+'s three) no longer exists, or changed so
+    that it cannot be measured: the pages say so instead of its verdict, and measure nothing."""
 
+    why: str
     name: str
     source: str
     qi: list[str]
@@ -129,7 +130,7 @@ class MissingRelease:
 
 
 class ReleaseMissing(BadInput):
-    """Raised by :func:`gather` for a recorded release whose table is missing; ``ldiv report`` shows
+    """Raised by :func:`gather` for a recorded release it cannot measure (:class:`MissingRelease`); ``ldiv report`` shows
     :attr:`facts`, other readers (``ldiv compare --release``) stop with the message."""
 
     def __init__(self, facts: MissingRelease) -> None:
@@ -288,12 +289,36 @@ def gather(
     interval_labels: bool | None = None,
     kl: bool = True,
 ) -> ReleaseFacts:
-    """Measure ``release``. A recorded release knows its source, QIs, SA and l; other tables need them."""
+    """Measure ``release``. A recorded release knows its source, QIs, SA and l; other tables need them.
+    A recorded release is first checked against its verification (:mod:`ldiv_db.release_state`): one
+    whose table is missing, or changed so that it cannot be measured, raises :class:`ReleaseMissing`."""
     t0 = time.perf_counter()
     rec = recorded_release(db, release)
     state = None if rec is None else release_state(db, rec)
     if rec is not None and state is not None and state.state == MISSING:
-        raise ReleaseMissing(_missing(rec, state, l))
+        raise ReleaseMissing(_missing(rec, state, l, "the release's table is not there"))
+    try:
+        return _measure(db, release, rec, state, t0, source, qi, sa, l, interval_labels, kl)
+    except BadInput as exc:
+        if rec is None or state is None or state.intact or isinstance(exc, ReleaseMissing):
+            raise
+        why = f"the table as it is now cannot be measured: {exc.message}"
+        raise ReleaseMissing(_missing(rec, state, l, why)) from None
+
+
+def _measure(
+    db: Database,
+    release: str,
+    rec: dict[str, Any] | None,
+    state: TableState | None,
+    t0: float,
+    source: str | None,
+    qi: str | Sequence[str] | None,
+    sa: str | Sequence[str] | None,
+    l: int | None,
+    interval_labels: bool | None,
+    kl: bool,
+) -> ReleaseFacts:
     if rec is not None:
         source = source or str(rec["source"])
         qi = qi or rec["qi"]
@@ -347,8 +372,9 @@ def gather(
     )
 
 
-def _missing(rec: dict[str, Any], state: TableState, l: int | None) -> MissingRelease:
+def _missing(rec: dict[str, Any], state: TableState, l: int | None, why: str) -> MissingRelease:
     return MissingRelease(
+        why=why,
         name=str(rec["name"]),
         source=str(rec["source"]),
         qi=list(rec["qi"] or []),

@@ -36,6 +36,7 @@ CHANGES = {
     "delete_rows": ("DELETE FROM main.rel WHERE age = (SELECT max(age) FROM main.rel)", "changed"),
     "insert_a_row": ("INSERT INTO main.rel SELECT * FROM main.rel LIMIT 1", "changed"),
     "add_a_column": ("ALTER TABLE main.rel ADD COLUMN note VARCHAR", "changed"),
+    "drop_the_sa_column": ("ALTER TABLE main.rel DROP COLUMN disease", "changed"),
     "drop_the_table": ("DROP TABLE main.rel", "missing"),
 }
 WORD = {"changed": "CHANGED since verification", "missing": "MISSING"}
