@@ -3,8 +3,9 @@ recorded verdict asks first (``ldiv releases``, ``ldiv report``, ``ldiv compare 
 :func:`ldiv_db.api.releases`).
 
 The rule (issue 51, class 6): a recorded verdict is shown only for a release whose tables are, row count
-and content digest, as recorded when the release was written and verified (``ldiv.release_table``,
-:func:`ldiv_db.ownership.fingerprint`, taken inside the release's transaction). Otherwise the reader says
+and content digest (the rows and the column names), as recorded when the release was written and
+verified (``ldiv.release_table``, :func:`ldiv_db.ownership.fingerprint`, taken in the release's
+transaction). Otherwise the reader says
 the table changed, or is missing, instead of the verdict. A release has one table, or Decomposition+'s
 three: every one of them is checked. The check only reads (a read-only DuckDB file, PostgreSQL, Spark).
 
