@@ -23,6 +23,7 @@ SUITES = [
     "pipeline",
     "engines",
     "compose",
+    "release_state",
 ]
 
 

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from . import release_state
 from .anonymize import AnonymizeResult, anonymize
 from .catalog import resolve_table
 from .check import CheckResult, check
@@ -98,6 +99,10 @@ def suggest_l(db: Any, table: str, sa: str | Sequence[str]) -> SuggestResult:
 
 @dataclass
 class ReleaseList:
+    """``ldiv releases``: every recorded release, newest first. ``verified`` is the recorded verdict
+    where it still holds (the table is as verified: ``table_state`` intact), else None; the verdict
+    as recorded is ``verified_when_written`` (:mod:`ldiv_db.release_state`)."""
+
     rows: list[dict[str, Any]]
 
     def to_dict(self) -> dict[str, Any]:
@@ -108,26 +113,45 @@ class ReleaseList:
             return "no releases recorded"
         out = []
         for r in self.rows:
-            state = "verified" if r["verified"] else "NOT VERIFIED"
-            sup = f", superseded by {r['superseded_by']}" if r["superseded_by"] else ""
-            pub = r.get("state", "draft") + (" (accepted below l)" if r.get("accepted_below_l") else "")
+            pub = r.get("publication", "draft") + (" (accepted below l)" if r.get("accepted_below_l") else "")
             out.append(
                 f"{r['release_id']:>4}  {r['name']}  <- {r['source']}  {r['algorithm']}/{r['model']} l={r['l']}  "
-                f"{r['rows_published']}/{r['rows_in']} rows, {r['groups']} groups, {state}, {pub}{sup}  "
+                f"{r['rows_published']}/{r['rows_in']} rows, {r['groups']} groups, {_shown_state(r)}, {pub}  "
                 f"{r['created_at']}"
             )
         return "\n".join(out)
 
 
+def _shown_state(r: dict[str, Any]) -> str:
+    """The verdict where it still holds; otherwise what happened to the table instead of it."""
+    state, detail = r["table_state"], r["table_detail"]
+    if not r["verified_when_written"]:
+        return "NOT VERIFIED"
+    if state == release_state.INTACT:
+        return "verified"
+    if state == release_state.SUPERSEDED:
+        return f"superseded by {r['superseded_by']}"
+    word = {release_state.UNKNOWN: "UNCONFIRMED"}.get(state, state.upper() + " since verification")
+    return f"{word} ({detail})"
+
+
 def releases(db: Any) -> ReleaseList:
-    from .pipeline.publication import DRAFT, states
+    """Every recorded release, each with the state of its tables (:func:`release_state.release_states`)
+    and its publication state (:mod:`ldiv_db.pipeline.publication`: draft, candidate, published)."""
+    from .pipeline.publication import DRAFT, states as publication_states
 
     database = Database.open(db, mode="read")
     try:
         rows = database.records(render("meta/releases.sql"))
-        published = states(database)
+        states = release_state.release_states(database, rows)
+        published = publication_states(database)
         for r in rows:
-            r["state"], r["accepted_below_l"] = published.get(int(r["release_id"]), (DRAFT, False))
+            st = states[int(r["release_id"])]
+            written = bool(r.pop("verified"))
+            r.update(st.to_dict())
+            r["verified"] = written if st.intact or not written else None
+            r["verified_when_written"] = written
+            r["publication"], r["accepted_below_l"] = published.get(int(r["release_id"]), (DRAFT, False))
         return ReleaseList(rows)
     finally:
         if database is not db:

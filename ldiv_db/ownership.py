@@ -20,6 +20,7 @@ the algorithm runs), then, inside their transaction, :func:`drop_for_release` / 
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -84,11 +85,25 @@ def owner(db: Database, ref: TableRef) -> Owner | None:
 
 
 def fingerprint(db: Database, ref: TableRef, *, like: str | None = None) -> tuple[int, str]:
-    """A table's row count and digest. ``like``: a digest recorded earlier, which this one is compared
-    with; one recorded before PostgreSQL's record-hash digests (prefix ``r:``) is re-made the same way."""
+    """A table's row count and digest: the rows' hashes, then the column names in order (a row hash
+    does not see them, and a column renamed is a table changed). ``like``: a digest recorded earlier,
+    which this one is compared with; one recorded before PostgreSQL's record-hash digests (prefix
+    ``r:``), or before the column names were part of it, is re-made the same way."""
     legacy = like is not None and not like.startswith("r:")
     n, digest = db.one(render("ownership/digest.sql", target=ref, legacy=legacy))
-    return int(n), str(digest)
+    if like is not None and COLUMNS not in like:
+        return int(n), str(digest)
+    return int(n), f"{digest}{COLUMNS}{_column_names_hash(db, ref)}"
+
+
+COLUMNS = ";columns:"
+
+
+def _column_names_hash(db: Database, ref: TableRef) -> str:
+    from .catalog import table_at
+
+    names = [c.name for c in sorted(table_at(db, ref).columns, key=lambda c: c.position)]
+    return hashlib.sha256("\x1f".join(names).encode()).hexdigest()[:16]
 
 
 def _same(a: TableRef, b: TableRef) -> bool:
@@ -230,27 +245,6 @@ def _may_write_release_table(
 
 def _published(db: Database, release_id: int) -> bool:
     return str(db.scalar(render("publication/state.sql", {"release_id": release_id}))) == "published"
-
-
-def release_table_problem(db: Database, release_id: int) -> str | None:
-    """Why the tables of release ``release_id`` are not as ldiv_db wrote them (missing, changed, replaced
-    by a later release), or None when every one is."""
-    rows = db.records(render("ownership/tables_of_release.sql", {"release_id": release_id}))
-    if not rows:
-        return "its tables were replaced or are not recorded"
-    for r in rows:
-        ref = TableRef(str(r["table_name"]), str(r["schema_name"]))
-        if existing(db, ref) is None:
-            return f"its table {ref.display()} is missing"
-        own = Owner(ref, release_id, None, _int(r["rows"]), None if r["digest"] is None else str(r["digest"]))
-        changed = _changed(db, ref, own)
-        if changed:
-            return f"its table {ref.display()} changed since it was written ({changed})"
-    return None
-
-
-def _int(x: object) -> int | None:
-    return None if x is None else int(str(x))
 
 
 def _changed(db: Database, ref: TableRef, own: Owner) -> str | None:

@@ -23,7 +23,7 @@ from typing import Any
 from ..catalog import output_ref
 from ..db import Database
 from ..errors import BadInput, LdivError, PrivacyViolation
-from ..ownership import release_table_problem
+from ..release_state import release_state
 from ..render import render
 from .compose import Composition, compose
 
@@ -49,7 +49,7 @@ class PublishResult:
             "release_id": self.release_id,
             "release": self.name,
             "source": self.source,
-            "state": self.state,
+            "publication": self.state,
             "accepted_below_l": self.accepted,
             "checked_with": self.with_releases,
             "composition": self.composition,
@@ -119,11 +119,17 @@ def _current(db: Database, name: str) -> dict[str, Any]:
     return rows[0]
 
 
+def _problem(db: Database, release: dict[str, Any]) -> str | None:
+    """Why a release's tables cannot be read as the ones verified (:mod:`ldiv_db.release_state`), or None."""
+    st = release_state(db, release)
+    return None if st.intact else f"its tables are {st.state} ({st.detail})"
+
+
 def _unreadable(db: Database, ids: Sequence[tuple[int, str]]) -> list[str]:
     """The published releases whose tables are no longer as ldiv_db wrote them (the check reads them)."""
     out = []
     for release_id, name in ids:
-        problem = release_table_problem(db, release_id)
+        problem = _problem(db, {"release_id": release_id, "superseded_by": None})
         if problem is not None:
             out.append(f"{name} (release {release_id}): {problem}")
     return out
@@ -141,7 +147,7 @@ def publish_release(db: Database, name: str, *, accept: bool = False) -> Publish
         raise BadInput(
             f"{display} (release {release_id}) is not verified; a release that failed verification is never published"
         )
-    own = release_table_problem(db, release_id)
+    own = _problem(db, rec)
     if own is not None:
         raise BadInput(
             f"cannot publish {display} (release {release_id}): {own}",

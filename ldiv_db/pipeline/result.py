@@ -49,7 +49,7 @@ class AnonymizeResult:
             "verified": self.verified,
             "metrics": self.metrics,
             "details": self.details,
-            "state": "draft",
+            "publication": "draft",
             "composition": self.composition,
         }
 

@@ -13,6 +13,7 @@ import json
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from .. import release_state
 from ..algorithms.base import StreamState, StreamUpdate, retained_ref
 from ..catalog import output_ref
 from ..errors import BadInput
@@ -80,13 +81,13 @@ class History:
         lines = [
             f"release stream {self.name} (starvation threshold {self.threshold})",
             f"{'#':>3} {'id':>5}  {'arrived':>8} {'published':>10} {'total':>8} {'waiting':>8} {'max P_s':>7} "
-            f"{'placed':>6} {'groups':>7} {'noise':>6}  verified  created",
+            f"{'placed':>6} {'groups':>7} {'noise':>6}  {'verified':<11}  created",
         ]
         for r in self.releases:
             lines.append(
                 f"{r['release']:>3} {r['release_id']:>5}  {r['rows_arriving']:>8} {r['rows_newly_published']:>10} "
                 f"{r['rows_published']:>8} {r['rows_waiting']:>8} {_dash(r['max_starvation_waiting']):>7} "
-                f"{r['incorporated']:>6} {r['groups']:>7} {r['noise']:>6}  {'yes' if r['verified'] else 'NO':<8}  "
+                f"{r['incorporated']:>6} {r['groups']:>7} {r['noise']:>6}  {_verdict_word(r):<11}  "
                 f"{r['created_at']}"
             )
         if self.waiting:
@@ -99,11 +100,23 @@ class History:
         return "\n".join(lines)
 
 
+def _verdict_word(r: dict[str, Any]) -> str:
+    """The recorded verdict where it still holds (:mod:`ldiv_db.release_state`); an earlier release of
+    the stream is history ('was yes'), a current one whose tables changed says so instead."""
+    if not r["verified_when_written"]:
+        return "NO"
+    return {
+        release_state.INTACT: "yes",
+        release_state.SUPERSEDED: "was yes",
+        release_state.UNKNOWN: "UNCONFIRMED",
+    }.get(r["table_state"], str(r["table_state"]).upper())
+
+
 def _dash(x: Any) -> str:
     return "-" if x is None else str(x)
 
 
-def _history_row(r: dict[str, Any]) -> dict[str, Any]:
+def _history_row(r: dict[str, Any], state: release_state.TableState) -> dict[str, Any]:
     d = json.loads(r["details"] or "{}")
     return {
         "release": d.get("release"),
@@ -119,7 +132,9 @@ def _history_row(r: dict[str, Any]) -> dict[str, Any]:
         "new_groups": d.get("new_groups"),
         "groups": int(r["groups"]),
         "noise": d.get("noise"),
-        "verified": bool(r["verified"]),
+        "verified": bool(r["verified"]) if state.intact or not r["verified"] else None,
+        "verified_when_written": bool(r["verified"]),
+        **state.to_dict(),
         "created_at": str(r["created_at"]),
     }
 
@@ -138,4 +153,5 @@ def history(db: Database, release: str) -> History:
         for s, n in db.rows(render("decomposition/waiting.sql", retained=stream.retained))
     ]
     threshold = int(json.loads(stream.config)["starvation_threshold"])
-    return History(name, threshold, [_history_row(r) for r in rows], waiting)
+    states = release_state.release_states(db, rows)
+    return History(name, threshold, [_history_row(r, states[int(r["release_id"])]) for r in rows], waiting)

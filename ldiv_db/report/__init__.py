@@ -13,12 +13,12 @@ from typing import Any
 from ..db import Database
 from ..errors import BadInput
 from .compare import CompareResult, compare
-from .gather import ReleaseFacts, gather
+from .gather import MissingRelease, ReleaseFacts, ReleaseMissing, gather, verdict_line
 
 
 @dataclass
 class ReportResult:
-    releases: list[ReleaseFacts]
+    releases: list[ReleaseFacts | MissingRelease]
     html: str | None
     seconds: float
 
@@ -33,7 +33,9 @@ class ReportResult:
 
     def render_text(self) -> str:
         names = ", ".join(f.name for f in self.releases)
-        return f"report on {names} ({self.seconds:.2f} s)" + (f"\npage: {self.html}" if self.html else "")
+        lines = [f"report on {names} ({self.seconds:.2f} s)"]
+        lines += [f"  {f.name}: {verdict_line(f.verdict)}" for f in self.releases]
+        return "\n".join(lines) + (f"\npage: {self.html}" if self.html else "")
 
 
 def report(
@@ -62,10 +64,16 @@ def report(
         check_page_path(html)  # before any work: a page never replaces the user's data
     database = Database.open(db, mode="read")
     try:
-        facts = [
-            gather(database, n, source=source, qi=qi, sa=sa, l=l, interval_labels=interval_labels, kl=kl)
-            for n in names
-        ]
+        facts: list[ReleaseFacts | MissingRelease] = []
+        for n in names:
+            try:
+                facts.append(
+                    gather(
+                        database, n, source=source, qi=qi, sa=sa, l=l, interval_labels=interval_labels, kl=kl
+                    )
+                )
+            except ReleaseMissing as missing:  # the page says so instead of the verdict
+                facts.append(missing.facts)
         path = None
         if html is not None:
             from .output import write_page
@@ -79,4 +87,4 @@ def report(
             database.close()
 
 
-__all__ = ["CompareResult", "ReleaseFacts", "ReportResult", "compare", "gather", "report"]
+__all__ = ["CompareResult", "MissingRelease", "ReleaseFacts", "ReportResult", "compare", "gather", "report"]

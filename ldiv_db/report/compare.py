@@ -87,6 +87,8 @@ class CompareResult:
                 f"classes {s['classes']:>6}  max confidence {s['max_confidence']:.3f}  "
                 f"{'' if e.seconds is None else f'{e.seconds:.1f} s'}"
             )
+            if s["table_state"] not in (None, "intact"):
+                lines.append(f"  {'':<10} {s['headline']}")
         lines += [f"  - {n}" for n in self.notes]
         if self.html:
             lines.append(f"page: {self.html}")
@@ -338,4 +340,5 @@ def tradeoffs(result: CompareResult) -> list[str]:
     unverified = [n for n, s in rows if s["verified"] is False]
     if unverified:
         notes.append(f"Not l-diverse at l = {result.l}: {', '.join(unverified)}.")
+    notes += [f"{n}: {s['headline']}." for n, s in rows if s["table_state"] not in (None, "intact")]
     return notes

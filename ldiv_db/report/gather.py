@@ -21,6 +21,7 @@ from ..db import Database
 from ..errors import BadInput
 from ..inputs import Inputs, as_list, resolve_inputs
 from ..privacy.spec import model_spec
+from ..release_state import MISSING, TableState, release_state
 from ..render import render
 
 # Algorithms that publish numeric QIs as 'lo-hi' ranges (the 'lca' recoding): their metrics read such
@@ -76,6 +77,14 @@ class ReleaseFacts:
         return str(self.recorded["algorithm"]) if self.recorded else "(external)"
 
     @property
+    def as_recorded(self) -> bool:
+        """Do the recorded counts and metrics describe the table? Yes while it is as verified; for
+        Decomposition+ always (its counts and noise only its record knows: the page says so)."""
+        if self.recorded is None:
+            return False
+        return self.verdict.get("table_state") == "intact" or self.recorded["algorithm"] == "decomposition"
+
+    @property
     def rows_in(self) -> int:
         if self.recorded:
             return int(self.recorded["rows_in"])
@@ -83,17 +92,19 @@ class ReleaseFacts:
 
     @property
     def rows_published(self) -> int:
-        return int(self.recorded["rows_published"]) if self.recorded else int(self.metrics["rows"])
+        if self.as_recorded and self.recorded is not None:
+            return int(self.recorded["rows_published"])
+        return int(self.metrics["rows"])
 
     @property
     def rows_deleted(self) -> int:
         """Rows not published: deleted by suppression, or (Decomposition+) kept back for a later release."""
-        return self.rows_in - self.rows_published
+        return max(self.rows_in - self.rows_published, 0)
 
     @property
     def rows_suppressed(self) -> int:
         """Recorded: the pipeline's count; otherwise deleted rows plus rows that carry a ``*``."""
-        if self.recorded:
+        if self.as_recorded and self.recorded is not None:
             return int(self.recorded["rows_suppressed"])
         return self.rows_deleted + int(self.metrics.get("starred_rows") or 0)
 
@@ -101,6 +112,33 @@ class ReleaseFacts:
     def max_confidence(self) -> float:
         bins = self.diversity.get("confidence", [])
         return max((b.hi for b in bins), default=0.0)
+
+
+@dataclass
+class MissingRelease:
+    """A recorded release whose table (or one of Decomposition+'s three) no longer exists, or changed so
+    that it cannot be measured: the pages say so instead of its verdict, and measure nothing."""
+
+    why: str
+    name: str
+    source: str
+    qi: list[str]
+    sa: list[str]
+    l: int | None
+    recorded: dict[str, Any]
+    verdict: dict[str, Any]
+
+
+class ReleaseMissing(BadInput):
+    """Raised by :func:`gather` for a recorded release it cannot measure (:class:`MissingRelease`); ``ldiv report`` shows
+    :attr:`facts`, other readers (``ldiv compare --release``) stop with the message."""
+
+    def __init__(self, facts: MissingRelease) -> None:
+        super().__init__(
+            f"release {facts.name}: {facts.verdict['headline']}",
+            "re-run the release to write it again, or list what is left with: ldiv releases DB",
+        )
+        self.facts = facts
 
 
 def recorded_release(db: Database, name: str) -> dict[str, Any] | None:
@@ -162,42 +200,82 @@ def _qi_ncp(
     ]
 
 
-def _similarity(db: Database, inputs: Inputs) -> dict[str, Any] | None:
+def _similarity(db: Database, inputs: Inputs, state: TableState | None) -> dict[str, Any] | None:
+    """The similarity attack where categories are stored; left out for a table changed since
+    verification that it cannot measure (an SA value written by hand has no category)."""
     if inputs.categories is None or len(inputs.sa) != 1:
         return None
     from ..attack import similarity
 
     group = inputs.group.name if inputs.group is not None else None
-    return similarity(
-        db, inputs.table.name, [c.name for c in inputs.qi], inputs.sa[0].name, None, group
-    ).to_dict()
+    try:
+        return similarity(
+            db, inputs.table.name, [c.name for c in inputs.qi], inputs.sa[0].name, None, group
+        ).to_dict()
+    except BadInput:
+        if state is None or state.intact:
+            raise
+        return None
 
 
-def _verdict(db: Database, inputs: Inputs, recorded: dict[str, Any] | None, l: int | None) -> dict[str, Any]:
-    """The recorded verification, or for an external table the distinct l-diversity check at ``l``."""
-    if recorded is not None:
-        ver = recorded.get("verification") or {}
-        return {
-            "model": ver.get("model") or recorded["model"],
-            "verified": bool(recorded["verified"]),
-            "recorded": True,
-            "run_id": recorded["run_id"],
-            "release_id": recorded["release_id"],
-            "created_at": str(recorded["created_at"]),
-            "by_group": ver.get("by_group"),
-            "by_qi_labels": ver.get("by_qi_labels"),
-        }
+def _verdict(
+    db: Database, inputs: Inputs, recorded: dict[str, Any] | None, l: int | None, state: TableState | None
+) -> dict[str, Any]:
+    """The recorded verification while the table is as verified (``state``, :mod:`ldiv_db.release_state`),
+    else what happened to the table instead of it; for an external table the distinct l-diversity check
+    at ``l``, computed now."""
+    if recorded is not None and state is not None:
+        return recorded_verdict(recorded, state)
     if l is None:
-        return {"model": None, "verified": None, "recorded": False}
+        return {"model": None, "verified": None, "recorded": False, "table_state": None}
     model = model_spec("distinct", [l] * len(inputs.sa)).build(inputs)
     res = evaluate(db, inputs, model, prefix="report_v")
     return {
         "model": model.describe() if model else None,
         "verified": res.satisfied,
         "recorded": False,
+        "table_state": None,
         "violating_groups": res.violating_groups,
         "violating_rows": res.violating_rows,
     }
+
+
+def recorded_verdict(recorded: dict[str, Any], state: TableState) -> dict[str, Any]:
+    """A recorded release's verdict as a reader may show it: ``verified`` is the recorded verdict only
+    while the table is intact (else None, and ``headline`` says why)."""
+    ver = recorded.get("verification") or {}
+    model = str(ver.get("model") or recorded["model"])
+    written = bool(recorded["verified"])
+    return {
+        "model": model,
+        "verified": written if state.intact or not written else None,
+        "verified_when_written": written,
+        **state.to_dict(),
+        "headline": None if state.intact else state.headline(model),
+        "recorded": True,
+        "run_id": recorded["run_id"],
+        "release_id": recorded["release_id"],
+        "created_at": str(recorded["created_at"]),
+        "by_group": ver.get("by_group"),
+        "by_qi_labels": ver.get("by_qi_labels"),
+    }
+
+
+def verdict_line(verdict: dict[str, Any]) -> str:
+    """The headline of a release in words (the CLI's text; the page draws the same in _macros.html)."""
+    model = verdict.get("model")
+    if verdict.get("headline"):
+        return str(verdict["headline"])
+    if verdict.get("verified") is None:
+        return "no privacy model to check (give l)"
+    if not verdict["verified"]:
+        return f"✘ {model} does NOT hold"
+    if verdict.get("recorded"):
+        return (
+            f"✔ {model} holds — verified on the written table by run {verdict['run_id']} "
+            f"(release {verdict['release_id']}), which is unchanged since"
+        )
+    return f"✔ {model} holds — checked now on the table"
 
 
 def gather(
@@ -211,9 +289,36 @@ def gather(
     interval_labels: bool | None = None,
     kl: bool = True,
 ) -> ReleaseFacts:
-    """Measure ``release``. A recorded release knows its source, QIs, SA and l; other tables need them."""
+    """Measure ``release``. A recorded release knows its source, QIs, SA and l; other tables need them.
+    A recorded release is first checked against its verification (:mod:`ldiv_db.release_state`): one
+    whose table is missing, or changed so that it cannot be measured, raises :class:`ReleaseMissing`."""
     t0 = time.perf_counter()
     rec = recorded_release(db, release)
+    state = None if rec is None else release_state(db, rec)
+    if rec is not None and state is not None and state.state == MISSING:
+        raise ReleaseMissing(_missing(rec, state, l, "the release's table is not there"))
+    try:
+        return _measure(db, release, rec, state, t0, source, qi, sa, l, interval_labels, kl)
+    except BadInput as exc:
+        if rec is None or state is None or state.intact or isinstance(exc, ReleaseMissing):
+            raise
+        why = f"the table as it is now cannot be measured: {exc.message}"
+        raise ReleaseMissing(_missing(rec, state, l, why)) from None
+
+
+def _measure(
+    db: Database,
+    release: str,
+    rec: dict[str, Any] | None,
+    state: TableState | None,
+    t0: float,
+    source: str | None,
+    qi: str | Sequence[str] | None,
+    sa: str | Sequence[str] | None,
+    l: int | None,
+    interval_labels: bool | None,
+    kl: bool,
+) -> ReleaseFacts:
     if rec is not None:
         source = source or str(rec["source"])
         qi = qi or rec["qi"]
@@ -243,7 +348,7 @@ def gather(
         inputs = resolve_inputs(db, release, qi_names, sa_names, null_sa_unknown=True)
         keys = [c.ident for c in inputs.qi]
         intervals = [c.is_numeric for c in src.qi] if interval_labels else None
-        metrics = _metrics(db, rec, src, inputs.table, l, intervals, kl)
+        metrics = _current_metrics(db, rec, state, src, inputs, l, intervals, kl)
         qi_ncp = _qi_ncp(db, src.table, inputs.table, inputs, intervals)
     rel = inputs.table.ref
     sizes = [(int(s), int(c)) for s, c in db.rows(render("report/class_sizes.sql", source=rel, keys=keys))]
@@ -261,9 +366,22 @@ def gather(
         diversity=_diversity(db, inputs, keys, l),
         qi_ncp=qi_ncp,
         sa_counts={r.name: _sa_counts(db, src, inputs, i) for i, r in enumerate(inputs.sa)},
-        similarity=_similarity(db, inputs),
-        verdict=_verdict(db, inputs, rec, l),
+        similarity=_similarity(db, inputs, state),
+        verdict=_verdict(db, inputs, rec, l, state),
         seconds=time.perf_counter() - t0,
+    )
+
+
+def _missing(rec: dict[str, Any], state: TableState, l: int | None, why: str) -> MissingRelease:
+    return MissingRelease(
+        why=why,
+        name=str(rec["name"]),
+        source=str(rec["source"]),
+        qi=list(rec["qi"] or []),
+        sa=list(rec["sa"] or []),
+        l=l if l is not None or not rec["l"] else int(rec["l"][0]),
+        recorded=rec,
+        verdict=recorded_verdict(rec, state),
     )
 
 
@@ -276,6 +394,27 @@ def _sa_counts(db: Database, src: Inputs, inputs: Inputs, i: int) -> list[tuple[
         release_sa=inputs.sa[i].ident,
     )
     return [(None if v is None else str(v), int(a), int(b)) for v, a, b in db.rows(q)]
+
+
+def _current_metrics(
+    db: Database,
+    rec: dict[str, Any] | None,
+    state: TableState | None,
+    src: Inputs,
+    inputs: Inputs,
+    l: int | None,
+    intervals: list[bool] | None,
+    kl: bool,
+) -> dict[str, Any]:
+    """The metrics of the table as it is: recorded while it is as verified; a table changed since is
+    measured now, and one the metrics cannot measure any more (more rows than its source) gets a note
+    instead, so that the page can still say what happened to it."""
+    if state is None or state.intact:
+        return _metrics(db, rec, src, inputs.table, l, intervals, kl)
+    try:
+        return _metrics(db, None, src, inputs.table, l, intervals, kl)
+    except BadInput as exc:
+        return {"rows": inputs.rows, "deleted_rows": 0, "metrics_note": exc.message}
 
 
 def _metrics(
@@ -307,12 +446,16 @@ def _metrics(
     ).to_dict()
 
 
-def summary(f: ReleaseFacts) -> dict[str, Any]:
-    """The comparison's numbers of one release."""
+def summary(f: ReleaseFacts | MissingRelease) -> dict[str, Any]:
+    """The comparison's numbers of one release (a missing release: its state, and no numbers)."""
+    state = {"table_state": f.verdict.get("table_state"), "headline": verdict_line(f.verdict)}
+    if isinstance(f, MissingRelease):
+        return {"release": f.name, "verified": None, **state}
     m = f.metrics
     return {
         "release": f.name,
         "verified": f.verdict.get("verified"),
+        **state,
         "ncp": float(m.get("ncp") or 0.0),
         "il": m.get("il"),
         "dm": m.get("dm"),

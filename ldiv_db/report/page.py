@@ -12,7 +12,7 @@ from typing import Any
 from .. import __version__
 from ..render import html_safe, render_html
 from .charts import Chart, bar_chart, grouped_bars
-from .gather import ENTROPY_WIDTH, ReleaseFacts, confidence_bins
+from .gather import ENTROPY_WIDTH, MissingRelease, ReleaseFacts, confidence_bins
 
 SA_SHOWN = 15  # SA values drawn one by one; the rest are summed into "other values"
 SIZE_BARS = 30  # class sizes drawn one by one; beyond that, sizes are binned
@@ -185,6 +185,7 @@ def release_section(f: ReleaseFacts, index: int) -> dict[str, Any]:
     return {
         "f": f,
         "anchor": f"release-{index}",
+        "missing": False,
         "charts": [
             {"name": c.name, "svg": html_safe(c.svg), "bars": c.bars, "points": c.points} for c in charts
         ],
@@ -211,11 +212,17 @@ def release_section(f: ReleaseFacts, index: int) -> dict[str, Any]:
             if key in m
         ],
         "kl_note": m.get("kl_note"),
+        "metrics_note": m.get("metrics_note"),
     }
 
 
-def report_page(facts: Sequence[ReleaseFacts], database: str) -> str:
-    sections = [release_section(f, i) for i, f in enumerate(facts, 1)]
+def report_page(facts: Sequence[ReleaseFacts | MissingRelease], database: str) -> str:
+    sections = [
+        {"f": f, "anchor": f"release-{i}", "missing": True}
+        if isinstance(f, MissingRelease)
+        else release_section(f, i)
+        for i, f in enumerate(facts, 1)
+    ]
     return render_html(
         "report.html",
         title="ldiv_db report: " + ", ".join(f.name for f in facts),

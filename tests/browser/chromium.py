@@ -51,6 +51,7 @@ class PageView:
     charts: list[dict[str, Any]]
     title: str
     numbers: dict[str, list[str]]
+    verdicts: list[dict[str, Any]]
 
 
 _CHARTS_JS = """
@@ -75,6 +76,14 @@ document.querySelectorAll('[data-key]').forEach(function (e) {
   var k = e.getAttribute('data-key'); (out[k] = out[k] || []).push(e.getAttribute('data-value'));
 });
 return out;
+"""
+
+_VERDICTS_JS = """
+return Array.from(document.querySelectorAll('.verdict')).map(function (e) {
+  var box = e.getBoundingClientRect();
+  return {state: e.getAttribute('data-state'), text: e.textContent, color: getComputedStyle(e).color,
+          width: box.width, height: box.height};
+});
 """
 
 
@@ -112,6 +121,7 @@ def open_page(html: Path, screenshot: Path) -> PageView:
         driver.get(html.resolve().as_uri())
         charts = driver.execute_script(_CHARTS_JS)
         numbers = driver.execute_script(_NUMBERS_JS)
+        verdicts = driver.execute_script(_VERDICTS_JS)
         title = driver.title
         _full_screenshot(driver, screenshot)
         console = driver.get_log("browser")
@@ -119,7 +129,7 @@ def open_page(html: Path, screenshot: Path) -> PageView:
     finally:
         driver.quit()
         shutil.rmtree(profile, ignore_errors=True)
-    return PageView(console, requests, charts, title, numbers)
+    return PageView(console, requests, charts, title, numbers, verdicts)
 
 
 def _page_requests(log: list[dict[str, Any]], page_url: str) -> list[str]:

@@ -5,10 +5,12 @@ go to ``$LDIV_SCREENSHOTS`` (default: the test's temporary folder)."""
 from __future__ import annotations
 
 import os
+import shutil
 from pathlib import Path
 
 import duckdb
 
+import ldiv_db
 from tests.report_env import QI, SA, ReportEnv
 
 from .chromium import PageView, open_page, require_browser
@@ -57,6 +59,32 @@ def test_report_page_in_chromium(report_env: ReportEnv, tmp_path: Path) -> None:
         assert charts[f"r{i}-sa"]["bars"] == 2 * min(values[0], 16)
     con.close()
     assert shot.stat().st_size > 10_000
+
+
+RED = "rgb(181, 68, 59)"  # --bad in templates/base.html
+GREEN = "rgb(47, 125, 74)"  # --ok
+
+
+def test_a_changed_release_is_headlined_in_red_without_its_verdict(
+    report_env: ReportEnv, tmp_path: Path
+) -> None:
+    """One SA value of a release changed by hand: the page's headline is red and says so, no ✔; the
+    untouched release beside it keeps its green ✔ (ldiv_db/release_state.py)."""
+    require_browser()
+    db = tmp_path / "changed.duckdb"
+    shutil.copy(report_env.db, db)
+    con = duckdb.connect(str(db))
+    con.execute(f"UPDATE rel_mondrian SET \"{SA}\" = 'flu' WHERE rowid = 0")
+    con.close()
+    page = tmp_path / "changed.html"
+    ldiv_db.report(str(db), ["rel_mondrian", "rel_tp"], html=str(page))
+    view = open_page(page, _shots(tmp_path) / "changed.png")
+    _common(view)
+    changed, intact = view.verdicts
+    assert changed["state"] == "changed" and "CHANGED since verification" in changed["text"], changed
+    assert "✔" not in changed["text"] and changed["color"] == RED, changed
+    assert intact["state"] == "intact" and "✔" in intact["text"] and intact["color"] == GREEN, intact
+    assert all(v["width"] > 100 and v["height"] > 10 for v in view.verdicts), view.verdicts
 
 
 def test_compare_page_in_chromium(report_env: ReportEnv, tmp_path: Path) -> None:

@@ -38,7 +38,7 @@ def test_publication_on_postgres(url: str, capsys: pytest.CaptureFixture[str]) -
 
     code, out, err = anonymize("by_sex", "zip=1,sex=0")
     assert code == 0, err
-    assert json.loads(out)["state"] == "draft"
+    assert json.loads(out)["publication"] == "draft"
     assert cli(capsys, "release", "publish", url, "--release", "by_sex")[0] == 0
     code, out, err = anonymize("by_zip", "zip=0,sex=1")
     assert code == 0, err
@@ -51,5 +51,5 @@ def test_publication_on_postgres(url: str, capsys: pytest.CaptureFixture[str]) -
     code, _, err = anonymize("by_sex", "zip=2,sex=0", "--replace")
     assert code == 2 and "published release" in err
     code, out, _ = cli(capsys, "releases", url, "--json")
-    got = {r["name"]: (r["state"], r["accepted_below_l"]) for r in json.loads(out)["releases"]}
+    got = {r["name"]: (r["publication"], r["accepted_below_l"]) for r in json.loads(out)["releases"]}
     assert got == {"main.by_sex": ("published", False), "main.by_zip": ("published", True)}

@@ -58,7 +58,7 @@ def anonymize(capsys: pytest.CaptureFixture[str], db: Path, out: str, levels: st
 def states(capsys: pytest.CaptureFixture[str], db: Path) -> dict[str, str]:
     code, out, err = cli(capsys, "releases", db, "--json")
     assert code == 0, err
-    return {r["name"]: r["state"] for r in json.loads(out)["releases"] if r["superseded_by"] is None}
+    return {r["name"]: r["publication"] for r in json.loads(out)["releases"] if r["superseded_by"] is None}
 
 
 def published_rows(db: Path) -> list[tuple[int, str, bool]]:
@@ -76,11 +76,11 @@ def published_rows(db: Path) -> list[tuple[int, str, bool]]:
 
 def test_a_release_is_a_draft_until_published(world: Path, capsys: pytest.CaptureFixture[str]) -> None:
     a = anonymize(capsys, world, "by_sex", "zip=1,sex=0")
-    assert a["state"] == "draft" and a["composition"] is None  # nothing of the source published yet
+    assert a["publication"] == "draft" and a["composition"] is None  # nothing of the source published yet
     assert states(capsys, world) == {"main.by_sex": "draft"}
     code, out, err = cli(capsys, "release", "publish", world, "--release", "by_sex", "--json")
     assert code == 0, err
-    assert json.loads(out)["state"] == "published" and json.loads(out)["checked_with"] == []
+    assert json.loads(out)["publication"] == "published" and json.loads(out)["checked_with"] == []
     assert states(capsys, world) == {"main.by_sex": "published"}
     code, out, _ = cli(capsys, "release", "publish", world, "--release", "by_sex")
     assert code == 0 and "already published" in out
@@ -143,7 +143,7 @@ def test_a_changed_or_unknown_release_is_not_published(
     db.con.execute("UPDATE by_sex SET disease = 'a'")
     db.close()
     code, _, err = cli(capsys, "release", "publish", world, "--release", "by_sex")
-    assert code == 2 and "changed since it was written" in err
+    assert code == 2 and "its tables are changed" in err
     assert published_rows(world) == []
 
 

@@ -40,7 +40,7 @@ CASES = {
     "ownership/sources.sql": Case(lambda env: {}, {"name": "main.select"}),
     "ownership/digest.sql": Case(lambda env: {"target": env.source}),
     "ownership/release_tables.sql": Case(lambda env: {}, {"release_schema": "main", "release_name": "x"}),
-    "ownership/tables_of_release.sql": Case(lambda env: {}, {"release_id": 1}),
+    "ownership/recorded_tables.sql": Case(lambda env: {}),
     "ownership/forget.sql": Case(lambda env: {}, WHERE),
     "ownership/record.sql": Case(lambda env: {}, RECORD),
     "ownership/drop_table.sql": Case(lambda env: {"target": env.named(VICTIM)}, prepare=_victim),
