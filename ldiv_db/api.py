@@ -116,7 +116,7 @@ class ReleaseList:
             pub = r.get("publication", "draft") + (" (accepted below l)" if r.get("accepted_below_l") else "")
             out.append(
                 f"{r['release_id']:>4}  {r['name']}  <- {r['source']}  {r['algorithm']}/{r['model']} l={r['l']}  "
-                f"{r['rows_published']}/{r['rows_in']} rows, {r['groups']} groups, {_shown_state(r)}, {pub}  "
+                f"{r['rows_published']}/{r['rows_in']} rows, {r['groups']} groups, {pub}, {_shown_state(r)}  "
                 f"{r['created_at']}"
             )
         return "\n".join(out)
