@@ -62,6 +62,15 @@ class PrivacyModel(ABC):
         args = ", ".join(f"{k}={v}" for k, v in self.params().items())
         return f"{self.name}({args})"
 
+    def on_unions(self) -> PrivacyModel:
+        """The model that holds on every union of classes that satisfy this one: an attacker who groups a
+        release more coarsely (by its QI labels, where several classes share one label vector) sees such
+        unions. Every model here is preserved by merging classes (SPEC §0.2: sizes, distinct values, SA
+        counts and category weights add up; entropy is concave; recursive (c,l) holds since the merged top
+        count is at most the sum of the tops and the merged tail at least the sum of the tails) except
+        Unique Distinct, which overrides this."""
+        return self
+
 
 def check_ls(ls: Sequence[int], n_sa: int) -> tuple[int, ...]:
     if len(ls) == 1 and n_sa > 1:
