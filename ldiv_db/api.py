@@ -4,6 +4,7 @@ object with ``to_dict()`` and ``render_text()``."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -14,6 +15,7 @@ from .check import CheckResult, check
 from .db import Database
 from .inputs import as_list, resolve_inputs
 from .load import LoadResult, load
+from .privacy.verdicts import partitions_of, verdict_brief
 from .render import render
 from .report import CompareResult, ReportResult, compare, report
 from .suggest import SuggestResult
@@ -97,6 +99,9 @@ def suggest_l(db: Any, table: str, sa: str | Sequence[str]) -> SuggestResult:
 
 @dataclass
 class ReleaseList:
+    """The recorded releases, newest first; ``verification`` of each: per partition the published table
+    reveals, the model verified there and its verdict (:mod:`ldiv_db.privacy.verdicts`)."""
+
     rows: list[dict[str, Any]]
 
     def to_dict(self) -> dict[str, Any]:
@@ -108,10 +113,12 @@ class ReleaseList:
         out = []
         for r in self.rows:
             state = "verified" if r["verified"] else "NOT VERIFIED"
+            models = verdict_brief({"partitions": r["verification"]})
             sup = f", superseded by {r['superseded_by']}" if r["superseded_by"] else ""
             out.append(
                 f"{r['release_id']:>4}  {r['name']}  <- {r['source']}  {r['algorithm']}/{r['model']} l={r['l']}  "
-                f"{r['rows_published']}/{r['rows_in']} rows, {r['groups']} groups, {state}{sup}  {r['created_at']}"
+                f"{r['rows_published']}/{r['rows_in']} rows, {r['groups']} groups, {state}"
+                f"{f' ({models})' if models else ''}{sup}  {r['created_at']}"
             )
         return "\n".join(out)
 
@@ -119,7 +126,10 @@ class ReleaseList:
 def releases(db: Any) -> ReleaseList:
     database = Database.open(db, mode="read")
     try:
-        return ReleaseList(database.records(render("meta/releases.sql")))
+        rows = database.records(render("meta/releases.sql"))
+        for r in rows:
+            r["verification"] = partitions_of(json.loads(r["verification"]) if r["verification"] else None)
+        return ReleaseList(rows)
     finally:
         if database is not db:
             database.close()

@@ -120,3 +120,13 @@ def verdict_lines(verification: Mapping[str, Any] | None) -> list[str]:
                 f"classes violate ({e['violating_rows']} rows)"
             )
     return out
+
+
+def verdict_brief(verification: Mapping[str, Any] | None) -> str:
+    """The models verified, one phrase per partition: 'unique-distinct(l=[4]) by group_id + QI labels,
+    distinct(l=[4]) by QI labels' (a partition whose model does not hold is marked NOT)."""
+    return ", ".join(
+        f"{'' if e.get('holds') else 'NOT '}{e['describe']} by "
+        f"{partition_name(e.get('partition'), list(e.get('keys') or []))}"
+        for e in partitions_of(verification)
+    )

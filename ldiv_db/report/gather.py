@@ -21,6 +21,7 @@ from ..db import Database
 from ..errors import BadInput
 from ..inputs import Inputs, as_list, resolve_inputs
 from ..privacy.spec import model_spec
+from ..privacy.verdicts import claimed, partition_name, partitions_of, verdict_lines
 from ..render import render
 
 # Algorithms that publish numeric QIs as 'lo-hi' ranges (the 'lca' recoding): their metrics read such
@@ -177,15 +178,18 @@ def _verdict(db: Database, inputs: Inputs, recorded: dict[str, Any] | None, l: i
     """The recorded verification, or for an external table the distinct l-diversity check at ``l``."""
     if recorded is not None:
         ver = recorded.get("verification") or {}
+        top = claimed(ver)
         return {
             "model": ver.get("model") or recorded["model"],
+            # where the claimed model was verified (the finest partition) and every partition's verdict
+            "partition": None if top is None else partition_name(top["partition"], top["keys"]),
+            "partitions": partitions_of(ver),
+            "lines": verdict_lines(ver),
             "verified": bool(recorded["verified"]),
             "recorded": True,
             "run_id": recorded["run_id"],
             "release_id": recorded["release_id"],
             "created_at": str(recorded["created_at"]),
-            "by_group": ver.get("by_group"),
-            "by_qi_labels": ver.get("by_qi_labels"),
         }
     if l is None:
         return {"model": None, "verified": None, "recorded": False}
@@ -313,6 +317,9 @@ def summary(f: ReleaseFacts) -> dict[str, Any]:
     return {
         "release": f.name,
         "verified": f.verdict.get("verified"),
+        "model": f.verdict.get("model"),
+        # a recorded release: per partition it reveals, the model verified there and its verdict
+        "verification": f.verdict.get("partitions") or [],
         "ncp": float(m.get("ncp") or 0.0),
         "il": m.get("il"),
         "dm": m.get("dm"),
