@@ -28,6 +28,7 @@ from ..guarantees import Written, verify_all
 from ..inputs import Inputs
 from ..metrics.source_side import SourceSide
 from ..privacy import PrivacyModel
+from ..privacy.base import sql_text
 from ..progress import Progress
 from ..render import Ident, TableRef, render
 from .verify import Checked, check_written
@@ -63,7 +64,7 @@ class OneTable(Release):
         how: Publishing,
     ) -> None:
         self.inputs, self.part, self.privacy, self.how = inputs, part, privacy, how
-        self.verify_model = part.verify_model or privacy
+        self.verify_model = (part.verify_model or privacy).fixed(lambda: _value_counts(db, inputs))
         self.out = how.out
         self.tables = (how.out,)
         self.target = how.out  # the table written and checked: OUT, or its staging table
@@ -212,3 +213,12 @@ def _labels(
         )
         return target, "gid"
     raise InternalError(f"unknown recoding {part.recoding!r}")
+
+
+def _value_counts(db: Database, inputs: Inputs) -> dict[int, list[tuple[str | None, int]]]:
+    """Per SA (1, 2, ...) of the source: its values as the statistics spell them, with their counts."""
+    out: dict[int, list[tuple[str | None, int]]] = {}
+    for s, col in enumerate(inputs.sa, 1):
+        rows = db.rows(render("catalog/sa_counts.sql", source=inputs.table.ref, sa=col.ident))
+        out[s] = [(sql_text(v), int(n)) for v, n in rows]
+    return out

@@ -32,11 +32,11 @@ from ..privacy import PrivacyModel
 from ..privacy.verdicts import (
     CLASSES,
     PartitionModel,
-    PartitionVerdict,
     entry,
     partition_models,
     partition_name,
     record,
+    verdict_of,
 )
 from ..progress import Progress
 from ..render import Ident, TableRef, render
@@ -157,13 +157,6 @@ def check_written(
         verification.update(model=parts[0].model.describe(), partition=parts[0].partition)
     progress.update(3, 5, "verified and measured")
     return Checked(rec, results, verified, verification, metrics)
-
-
-def verdict_of(r: CheckResult) -> PartitionVerdict:
-    """What a partition's check found, as the verification records it."""
-    return PartitionVerdict(
-        bool(r.satisfied), r.groups, r.violating_groups, r.violating_rows, r.k, r.distinct_l
-    )
 
 
 def interval_labels(inputs: Inputs, part: Partitioning, hids: Mapping[str, int]) -> list[bool] | None:

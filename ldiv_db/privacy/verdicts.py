@@ -15,19 +15,20 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from .base import PrivacyModel
 
 CLASSES = "classes"  # by group id and QI labels: the finest partition a table with a group column reveals
 LABELS = "labels"  # by QI labels alone
+GROUPS = "groups"  # by group id alone: a release that publishes its SA values per group (Decomposition+)
 
 
 @dataclass(frozen=True)
 class PartitionModel:
     """One partition the published table reveals, its key columns and the model verified on it."""
 
-    partition: str  # CLASSES or LABELS
+    partition: str  # CLASSES, LABELS or GROUPS
     keys: tuple[str, ...]  # the columns of the published table that name a class of the partition
     model: PrivacyModel
 
@@ -42,6 +43,24 @@ class PartitionVerdict:
     violating_rows: int
     k: int
     distinct_l: int
+
+
+class Checked(Protocol):
+    """What a check of one partition found (:class:`ldiv_db.check.CheckResult`)."""
+
+    satisfied: bool | None
+    groups: int
+    violating_groups: int
+    violating_rows: int
+    k: int
+
+    @property
+    def distinct_l(self) -> int: ...
+
+
+def verdict_of(r: Checked) -> PartitionVerdict:
+    """A partition's check as the verification records it."""
+    return PartitionVerdict(bool(r.satisfied), r.groups, r.violating_groups, r.violating_rows, r.k, r.distinct_l)
 
 
 def partition_models(
@@ -103,6 +122,8 @@ def partition_name(partition: str | None, keys: Sequence[str]) -> str:
     """How a partition is named for people: 'group_id + QI labels' (the classes), 'QI labels'."""
     if partition == CLASSES:
         return f"{keys[0]} + QI labels" if keys else "group id + QI labels"
+    if partition == GROUPS:
+        return keys[0] if keys else "group id"
     return "QI labels"
 
 
