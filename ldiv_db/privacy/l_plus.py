@@ -36,7 +36,7 @@ class LPlus(PrivacyModel):
     def __init__(
         self,
         ls: tuple[int, ...] | None,
-        thresholds: Mapping[str, Any] | None = None,
+        thresholds: Mapping[Any, Any] | None = None,
         sensitivity: bool = False,
     ) -> None:
         self.ls = ls or ()

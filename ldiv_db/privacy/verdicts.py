@@ -60,7 +60,9 @@ class Checked(Protocol):
 
 def verdict_of(r: Checked) -> PartitionVerdict:
     """A partition's check as the verification records it."""
-    return PartitionVerdict(bool(r.satisfied), r.groups, r.violating_groups, r.violating_rows, r.k, r.distinct_l)
+    return PartitionVerdict(
+        bool(r.satisfied), r.groups, r.violating_groups, r.violating_rows, r.k, r.distinct_l
+    )
 
 
 def partition_models(

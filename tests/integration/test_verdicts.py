@@ -58,7 +58,16 @@ RUNS: dict[str, tuple[list[str], list[str]]] = {
     "mondrian/frequency": (QI, ["--l", "3", "--model", "frequency"]),
     "full-domain/entropy": (
         census.QI[:5],
-        ["--l", "3", "--model", "entropy", "--levels", "age=3,education=2,marital_status=1", "--suppression-limit", "0.1"],
+        [
+            "--l",
+            "3",
+            "--model",
+            "entropy",
+            "--levels",
+            "age=3,education=2,marital_status=1",
+            "--suppression-limit",
+            "0.1",
+        ],
     ),
     "lplus/sensitivity": (QI, ["--l", "4", "--sensitivity"]),
     "topdown/recursive-alpha": (QI, ["--l", "3", "--model", "recursive-alpha", "--alpha", "1", "--c", "3"]),
@@ -173,7 +182,11 @@ def test_bsgi_claims_unique_distinct_only_where_it_holds(
     )  # fmt: skip
     assert code == 0, err
     classes, labels = res["verification"]
-    assert (classes["partition"], classes["model"], classes["params"]) == ("classes", "unique-distinct", {"l": [4]})
+    assert (classes["partition"], classes["model"], classes["params"]) == (
+        "classes",
+        "unique-distinct",
+        {"l": [4]},
+    )
     assert (labels["partition"], labels["model"], labels["params"]) == ("labels", "distinct", {"l": [4]})
     assert labels["classes"] < classes["classes"]  # some classes share their labels
     base = ["check", str(dbfile), "--table", "bsgi_ud", "--sa", SA, "--json", "--l", "4"]
@@ -185,8 +198,10 @@ def test_bsgi_claims_unique_distinct_only_where_it_holds(
     code, shown, _ = ldiv(capsys, "releases", str(dbfile))
     assert "unique-distinct(l=[4]) by group_id + QI labels, distinct(l=[4]) by QI labels" in shown
     with capsys.disabled():
-        print(f"\nBSGI l=4 on the census fixture ({N} rows): unique-distinct holds on its {classes['classes']} "
-              f"classes, fails by labels in {by_labels}; recorded there: distinct(l=[4])")
+        print(
+            f"\nBSGI l=4 on the census fixture ({N} rows): unique-distinct holds on its {classes['classes']} "
+            f"classes, fails by labels in {by_labels}; recorded there: distinct(l=[4])"
+        )
 
 
 # ---------------------------------------------------------------------------- class 4
@@ -209,7 +224,9 @@ def test_bsgi_above_the_l_property_is_refused_unless_distinct_is_named(
     base = ["anonymize", str(dbfile), "--table", "skewed", "--qi", "age", "--sa", "sa", "--algorithm", "bsgi"]
     code, _, err = ldiv(capsys, *base, "--l", str(largest + 1), "--output", "sk", "--quiet")
     assert code == 2
-    assert f"largest feasible l for unique-distinct is ⌊n/n1⌋ = {largest}" in err and "--model distinct" in err
+    assert (
+        f"largest feasible l for unique-distinct is ⌊n/n1⌋ = {largest}" in err and "--model distinct" in err
+    )
     assert "Traceback" not in err
     code, listed, _ = ldiv(capsys, "releases", str(dbfile), "--json")
     assert all(r["name"] != "main.sk" for r in listed["releases"])  # nothing was written
@@ -243,7 +260,9 @@ class _Weakening(Algorithm):
         )
         delivered = Distinct(request.model.ls)
         assert isinstance(request.model, (Entropy, Distinct))
-        return Partitioning(assignment=t, recoding="suppress", verify_model=delivered, shortfall="a test says so")
+        return Partitioning(
+            assignment=t, recoding="suppress", verify_model=delivered, shortfall="a test says so"
+        )
 
 
 def test_any_weaker_delivered_model_is_refused_before_writing(

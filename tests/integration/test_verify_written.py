@@ -98,7 +98,9 @@ def _classes(db: Database, inputs: Inputs, privacy: PrivacyModel) -> CheckResult
     )[0][0]
     if one_each:
         return evaluate(db, inputs, privacy, prefix="t_g")
-    both = Inputs(inputs.table, (inputs.table.column(HOSTILE_GROUP), *inputs.qi), inputs.sa, None, inputs.rows)
+    both = Inputs(
+        inputs.table, (inputs.table.column(HOSTILE_GROUP), *inputs.qi), inputs.sa, None, inputs.rows
+    )
     return evaluate(db, both, privacy, prefix="t_g")
 
 
@@ -154,7 +156,7 @@ def test_a_violation_is_found_on_the_classes_and_by_labels(hostile_db: Database)
     by_id = hostile_db.raw_rows(f'SELECT "{HOSTILE_GROUP}", count(DISTINCT "ünï") FROM {ref} GROUP BY 1')
     assert sorted(by_id) == [(1, 3), (2, 3), (3, 4)]
     classes, bad, bad_rows = hostile_db.raw_rows(
-        f'SELECT count(*), count(*) FILTER (WHERE d < 4), sum(n) FILTER (WHERE d < 4) FROM (SELECT '
+        f"SELECT count(*), count(*) FILTER (WHERE d < 4), sum(n) FILTER (WHERE d < 4) FROM (SELECT "
         f'count(DISTINCT "ünï") AS d, count(*) AS n FROM {ref} GROUP BY "{HOSTILE_GROUP}", "it\'s", "select")'
     )[0]
     assert classes > 3 and bad > 2  # group 3's classes violate too
@@ -176,7 +178,14 @@ def test_one_partition_verified_once_gives_the_verdicts_of_both(
         steps = len(hostile_db.steps)
         found.append(
             verify_written(
-                hostile_db, inputs, inputs.table.ref, Ident(HOSTILE_GROUP), agg, _parts(inputs, privacy), False, once
+                hostile_db,
+                inputs,
+                inputs.table.ref,
+                Ident(HOSTILE_GROUP),
+                agg,
+                _parts(inputs, privacy),
+                False,
+                once,
             )
         )
         assert _builds(hostile_db, steps, from_aggregate=from_aggregate) == (1 if once else 2)
@@ -330,7 +339,14 @@ def test_one_label_vector_per_group_takes_the_aggregate_rows_as_the_histogram(
 
     monkeypatch.setattr(verify_module, "render", spy)
     by_group, by_labels = verify_written(
-        hostile_db, inputs, inputs.table.ref, Ident(HOSTILE_GROUP), agg, _parts(inputs, privacy), False, classed=classed
+        hostile_db,
+        inputs,
+        inputs.table.ref,
+        Ident(HOSTILE_GROUP),
+        agg,
+        _parts(inputs, privacy),
+        False,
+        classed=classed,
     )
     assert seen == [not classed]
     agg_rows = hostile_db.raw_rows(f"SELECT count(*) FROM {agg.sql()}")[0][0]
@@ -350,7 +366,14 @@ def test_one_partition_with_a_class_column_is_still_verified_once(hostile_db: Da
     agg = aggregate(hostile_db, inputs, inputs.table.ref, HOSTILE_GROUP, 'a"b')
     steps = len(hostile_db.steps)
     by_group, by_labels = verify_written(
-        hostile_db, inputs, inputs.table.ref, Ident(HOSTILE_GROUP), agg, _parts(inputs, privacy), False, classed=True
+        hostile_db,
+        inputs,
+        inputs.table.ref,
+        Ident(HOSTILE_GROUP),
+        agg,
+        _parts(inputs, privacy),
+        False,
+        classed=True,
     )
     assert sum(1 for s in hostile_db.steps[steps:] if s.template in BUILDS) == 1
     _same(by_group, _classes(hostile_db, inputs, privacy))
