@@ -197,6 +197,16 @@ def test_bsgi_claims_unique_distinct_only_where_it_holds(
     assert code == 0 and chk["groups"] == classes["classes"]
     code, shown, _ = ldiv(capsys, "releases", str(dbfile))
     assert "unique-distinct(l=[4]) by group_id + QI labels, distinct(l=[4]) by QI labels" in shown
+    page = dbfile.parent / "bsgi_ud.html"
+    code, rep, err = ldiv(
+        capsys, "report", str(dbfile), "--release", "bsgi_ud", "--no-kl", "--json", "--html", str(page)
+    )
+    assert code == 0, err
+    assert rep["releases"][0]["verification"] == res["verification"]
+    assert rep["releases"][0]["model"] == "unique-distinct(l=[4])"
+    html = page.read_text(encoding="utf-8")
+    assert "unique-distinct(l=[4]) holds by group_id + QI labels" in html
+    assert f"distinct(l=[4]) holds by QI labels ({labels['classes']} classes)" in html
     with capsys.disabled():
         print(
             f"\nBSGI l=4 on the census fixture ({N} rows): unique-distinct holds on its {classes['classes']} "
