@@ -23,7 +23,7 @@ from .algorithms import Algorithm, AnonymizeRequest, Partitioning, get_algorithm
 from .catalog import output_ref, require_row_ids
 from .db import Database
 from .errors import BadInput
-from .guarantees import refuse_empty
+from .guarantees import refuse_empty, refuse_weakened
 from .inputs import Inputs, as_list, refuse_nulls_in_hierarchies, refuse_unpublishable_columns, resolve_inputs
 from .metrics.source_side import start_source_side
 from .options import parse_flag, parse_int, per_qi, validate
@@ -216,7 +216,13 @@ def _model(
     if spec.l == "auto":  # the largest feasible l for the model
         from .suggest import suggest_l
 
-        spec = spec.with_l(suggest_l(db, inputs).best_for(str(spec.name)))
+        best = suggest_l(db, inputs).best_for(str(spec.name))
+        if best < 2:
+            raise BadInput(
+                f"--l auto: no l of at least 2 is feasible for {spec.name} on {inputs.table.name}",
+                "ldiv suggest-l gives the largest feasible l per model and why; choose another model",
+            )
+        spec = spec.with_l(best)
     privacy = spec.build(inputs)
     assert privacy is not None
     spec.check_values(db, inputs)
@@ -256,6 +262,7 @@ def _release(
             built = algo.run(request)
             t_publish = time.perf_counter()
             if isinstance(built, Partitioning):
+                refuse_weakened(db, inputs, privacy, built.verify_model, algo.name, built.shortfall)
                 request.progress.update(1, 5, "partitioned; writing the release")
                 how = dataclasses.replace(how, source_side=side)
                 built = OneTable(db, inputs, built, privacy, algo.name, how)

@@ -4,6 +4,7 @@ object with ``to_dict()`` and ``render_text()``."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -16,6 +17,7 @@ from .db import Database
 from .inputs import as_list, resolve_inputs
 from .load import LoadResult, load
 from .pipeline.compose import Composition
+from .privacy.verdicts import partitions_of, verdict_brief
 from .render import render
 from .report import CompareResult, ReportResult, compare, report
 from .suggest import SuggestResult
@@ -101,7 +103,9 @@ def suggest_l(db: Any, table: str, sa: str | Sequence[str]) -> SuggestResult:
 class ReleaseList:
     """``ldiv releases``: every recorded release, newest first. ``verified`` is the recorded verdict
     where it still holds (the table is as verified: ``table_state`` intact), else None; the verdict
-    as recorded is ``verified_when_written`` (:mod:`ldiv_db.release_state`)."""
+    as recorded is ``verified_when_written`` (:mod:`ldiv_db.release_state`). ``verification`` of each:
+    per partition the published table reveals, the model verified there and its verdict
+    (:mod:`ldiv_db.privacy.verdicts`)."""
 
     rows: list[dict[str, Any]]
 
@@ -114,10 +118,11 @@ class ReleaseList:
         out = []
         for r in self.rows:
             pub = r.get("publication", "draft") + (" (accepted below l)" if r.get("accepted_below_l") else "")
+            models = verdict_brief({"partitions": r["verification"]}) if r.get("verified") else ""
             out.append(
                 f"{r['release_id']:>4}  {r['name']}  <- {r['source']}  {r['algorithm']}/{r['model']} l={r['l']}  "
-                f"{r['rows_published']}/{r['rows_in']} rows, {r['groups']} groups, {pub}, {_shown_state(r)}  "
-                f"{r['created_at']}"
+                f"{r['rows_published']}/{r['rows_in']} rows, {r['groups']} groups, {pub}, {_shown_state(r)}"
+                f"{f' ({models})' if models else ''}  {r['created_at']}"
             )
         return "\n".join(out)
 
@@ -152,6 +157,7 @@ def releases(db: Any) -> ReleaseList:
             r["verified"] = written if st.intact or not written else None
             r["verified_when_written"] = written
             r["publication"], r["accepted_below_l"] = published.get(int(r["release_id"]), (DRAFT, False))
+            r["verification"] = partitions_of(json.loads(r["verification"]) if r["verification"] else None)
         return ReleaseList(rows)
     finally:
         if database is not db:

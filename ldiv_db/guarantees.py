@@ -1,5 +1,6 @@
-"""Guarantees an algorithm promises beyond the privacy model, verified on the written release, and the
-empty-release rule every release obeys.
+"""Guarantees an algorithm promises beyond the privacy model, verified on the written release; the rule
+that the model asked for is the model published (:func:`refuse_weakened`); and the empty-release rule
+every release obeys.
 
 An algorithm declares them in its :class:`~ldiv_db.algorithms.base.Partitioning` (``guarantees``); the
 release pipeline (:func:`ldiv_db.pipeline.publish.publish`) checks every one inside the release transaction,
@@ -140,6 +141,31 @@ def verify_all(
         )
     )
     return broken
+
+
+# ---------------------------------------------------------------------------- the model delivered
+def refuse_weakened(
+    db: Database,
+    inputs: Inputs,
+    requested: PrivacyModel,
+    delivered: PrivacyModel | None,
+    algo_name: str,
+    why: str,
+) -> None:
+    """THE rule that a guarantee is never silently weakened, for every algorithm, before anything is
+    written: a run publishes the model that was asked for — by name, or as the algorithm's default model
+    by choosing the algorithm — or is refused, saying why and the largest feasible l. ``delivered``: the
+    model the algorithm's partition holds where it is not ``requested`` (None: ``requested``). A weaker
+    model is published only when the user names it (``--model distinct``): then it is the request."""
+    if delivered is None or delivered.describe() == requested.describe():
+        return
+    raise BadInput(
+        f"{algo_name} cannot deliver {requested.describe()} on this table, only {delivered.describe()}: "
+        f"{why or 'the partition it found holds the weaker model only'}"
+        f"{_largest_l(db, inputs, requested)}; nothing was written",
+        "lower l (ldiv suggest-l gives the largest feasible l per model), or ask for the weaker model by "
+        f"name to publish it as such: --model {delivered.name}",
+    )
 
 
 # ---------------------------------------------------------------------------- empty releases

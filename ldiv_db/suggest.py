@@ -111,12 +111,13 @@ def suggest_l(db: Database, inputs: Inputs) -> SuggestResult:
             "an l-eligible partition needs l·n1 ≤ n",
         )
     )
-    ud = max(2, freq)
     sugg.append(
         Suggestion(
             "unique-distinct",
-            min(ud, m),
-            f"max(2, ⌊n/n1⌋) = {ud} (BSGI Cor. 3): the largest l with n_i/n ≤ 1/l for every value",
+            min(freq, m),
+            f"⌊n/n1⌋ = ⌊{b_f.n}/{b_f.n1}⌋ (BSGI Cor. 3): a class holds each value at most once, so the n1 rows "
+            "of the most frequent value need n1 classes of at least l rows: l·n1 ≤ n"
+            + ("; no l ≥ 2 is feasible, distinct l-diversity allows repeated values" if freq < 2 else ""),
         )
     )
     return SuggestResult(bs, sugg)
@@ -138,6 +139,14 @@ def check_feasible(db: Database, inputs: Inputs, model: PrivacyModel) -> None:
                 f"l = {l_value} is infeasible for entropy l-diversity: the whole table's entropy of {b.sa} is "
                 f"ln {math.exp(b.entropy):.4f}",
                 f"the largest feasible l is {max(1, math.floor(math.exp(b.entropy) + 1e-12))}",
+            )
+        if isinstance(model, UniqueDistinct) and l_value * b.n1 > b.n:
+            raise BadInput(
+                f"l = {l_value} is infeasible for unique-distinct: {b.sa} = {b.top!r} holds {b.n1} of {b.n} rows, "
+                f"and a class holds each value at most once, so {b.n1} classes of at least {l_value} rows "
+                f"would need {b.n1 * l_value} rows (BSGI Cor. 3: l·n1 ≤ n)",
+                f"the largest feasible l for unique-distinct is ⌊n/n1⌋ = {b.n // b.n1}; or ask for the weaker "
+                "model by name: --model distinct (classes of at least l distinct values, values may repeat)",
             )
         if isinstance(model, Frequency) and l_value * b.n1 > b.n:
             raise BadInput(

@@ -121,7 +121,11 @@ class Partitioning:
     labels: TableRef | None = None
     group_labels: TableRef | None = None  # 'lca': the algorithm's own (gid, q1..qd), shared/lca.py
     details: dict[str, Any] = field(default_factory=dict)
-    verify_model: PrivacyModel | None = None  # defaults to the request's model
+    # the model the partition delivers where it differs from the request's (None: the request's); a run
+    # that delivers another model than the one asked for is refused before anything is written
+    # (:func:`ldiv_db.guarantees.refuse_weakened`), ``shortfall`` saying why
+    verify_model: PrivacyModel | None = None
+    shortfall: str = ""
     metric_weights: Sequence[Fraction] | None = None  # QI weights of the reported IL/NCP (default 1 each)
     guarantees: Sequence[Guarantee] = ()  # promises beyond the model, verified on the written release
     # the number of published groups where the algorithm counts them: a fact for the engine's plans (the

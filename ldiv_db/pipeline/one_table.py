@@ -1,7 +1,7 @@
 """A one-table release: the :class:`~ldiv_db.algorithms.base.Partitioning` an algorithm returns, as the
 release the pipeline publishes. OUT holds the QIs as published labels, the SAs as published, the kept
 columns and the group column; rows deleted by suppression are left out. The written table is reconciled,
-verified (by group id and by QI labels) and measured by :func:`ldiv_db.pipeline.verify.check_written`;
+verified (on every partition it reveals, :mod:`ldiv_db.privacy.verdicts`) and measured by :func:`ldiv_db.pipeline.verify.check_written`;
 the algorithm's guarantees (:mod:`ldiv_db.guarantees`) are checked on the recorded release."""
 
 from __future__ import annotations
@@ -22,13 +22,13 @@ from ..algorithms.base import (
     lca_kinds,
 )
 from ..background import Background
-from ..check import CheckResult
 from ..db import Database
 from ..errors import InternalError
 from ..guarantees import Written, verify_all
 from ..inputs import Inputs
 from ..metrics.source_side import SourceSide
 from ..privacy import PrivacyModel
+from ..privacy.base import sql_text
 from ..progress import Progress
 from ..render import Ident, TableRef, render
 from .verify import Checked, check_written
@@ -64,7 +64,7 @@ class OneTable(Release):
         how: Publishing,
     ) -> None:
         self.inputs, self.part, self.privacy, self.how = inputs, part, privacy, how
-        self.verify_model = part.verify_model or privacy
+        self.verify_model = (part.verify_model or privacy).fixed(lambda: _value_counts(db, inputs))
         self.out = how.out
         self.tables = (how.out,)
         self.target = how.out  # the table written and checked: OUT, or its staging table
@@ -157,10 +157,10 @@ class OneTable(Release):
             verification=checked.verification,
             metrics=metrics,
             details=self.part.details,
-            groups=checked.by_group.groups if checked.by_group else 0,
+            groups=checked.classes,
             rows_suppressed=deleted + rec.counts["sa_suppressed"] + starred,
             rows_deleted=deleted,
-            violation=f"{self.verify_model.describe()} ({_brief_violation(checked.by_group, checked.by_labels)})",
+            violation=checked.violation(),
         )
 
     def fingerprints(self) -> Mapping[TableRef, tuple[int, str]]:
@@ -215,10 +215,10 @@ def _labels(
     raise InternalError(f"unknown recoding {part.recoding!r}")
 
 
-def _brief_violation(a: CheckResult | None, b: CheckResult | None) -> str:
-    parts = []
-    if a is not None and not a.satisfied:
-        parts.append(f"{a.violating_groups} groups by group id")
-    if b is not None and not b.satisfied:
-        parts.append(f"{b.violating_groups} groups by QI labels")
-    return ", ".join(parts) or "unknown"
+def _value_counts(db: Database, inputs: Inputs) -> dict[int, list[tuple[str | None, int]]]:
+    """Per SA (1, 2, ...) of the source: its values as the statistics spell them, with their counts."""
+    out: dict[int, list[tuple[str | None, int]]] = {}
+    for s, col in enumerate(inputs.sa, 1):
+        rows = db.rows(render("catalog/sa_counts.sql", source=inputs.table.ref, sa=col.ident))
+        out[s] = [(sql_text(v), int(n)) for v, n in rows]
+    return out

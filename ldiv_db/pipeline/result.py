@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..privacy.verdicts import partitions_of, verdict_lines
+
 
 @dataclass
 class AnonymizeResult:
@@ -47,6 +49,8 @@ class AnonymizeResult:
             "queries": self.queries,
             "output": self.output,
             "verified": self.verified,
+            # per partition the published table reveals, finest first: the model verified there and its verdict
+            "verification": partitions_of(self.verification),
             "metrics": self.metrics,
             "details": self.details,
             "publication": "draft",
@@ -64,6 +68,7 @@ class AnonymizeResult:
             f"metrics      IL {_g(m.get('il'))}, LM {_g(m.get('lm'))}, DM {_g(m.get('dm'))}, "
             f"CAVG {_g(m.get('cavg'))}, KL {_g(m.get('kl'))}, stars {m.get('stars')}",
             f"verified     {'yes' if self.verified else 'NO'}",
+            *(f"  {line}" for line in verdict_lines(self.verification)),
             f"time         {self.seconds:.2f} s, {self.queries} queries",
         ]
         for k, v in self.details.items():

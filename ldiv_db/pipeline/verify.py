@@ -1,12 +1,13 @@
 """Check a release once it is written, inside the release transaction: its rows and SA values reconcile
-with the source, the privacy model holds on the written table (by group id, and by QI labels as an
-attacker groups them), and its utility metrics.
+with the source, the privacy model holds on every partition the written table reveals (its classes, by
+group id and QI labels; its label classes, as an attacker groups them: the model per partition is
+:func:`ldiv_db.privacy.verdicts.partition_models`'s), and its utility metrics.
 
 One pass over the written table (``release/aggregate.sql``) reduces it to its distinct rows — group id,
 QI labels, SA values (and class) — with their counts. Everything else reads that aggregate, never the
-release again: the reconciliation's published counts, the two partitions the model is verified on
-(``release/verify_hist.sql``: per group id and per QI label vector, the count of every SA value), the
-verdicts of both partitions in one summary (``release/verify_summary.sql``), and the metrics
+release again: the reconciliation's published counts, the partitions the models are verified on
+(``release/verify_hist.sql``: per class and per QI label vector, the count of every SA value), the
+verdicts of all partitions in one summary (``release/verify_summary.sql``), and the metrics
 (:class:`~ldiv_db.metrics.compute.ReleaseAggregate`). The aggregate is the written table with equal
 rows counted once, so every check is exactly as strong as on the table itself.
 """
@@ -27,7 +28,16 @@ from ..evaluator import SqlEvaluator, summary_of
 from ..inputs import Inputs
 from ..metrics.compute import ReleaseAggregate
 from ..metrics.source_side import SourceSide
-from ..privacy import Distinct, PrivacyModel, UniqueDistinct
+from ..privacy import PrivacyModel
+from ..privacy.verdicts import (
+    CLASSES,
+    PartitionModel,
+    entry,
+    partition_models,
+    partition_name,
+    record,
+    verdict_of,
+)
 from ..progress import Progress
 from ..render import Ident, TableRef, render
 
@@ -42,14 +52,29 @@ FEW_ROWS = 8
 
 @dataclass(frozen=True)
 class Checked:
-    """What the checks of one written release found."""
+    """What the checks of one written release found: per partition it reveals (finest first), the model
+    verified there and its result (none for an empty release)."""
 
     reconciliation: dict[str, int]
-    by_group: CheckResult | None
-    by_labels: CheckResult | None
+    results: list[tuple[PartitionModel, CheckResult]]
     verified: bool
     verification: dict[str, Any]
     metrics: dict[str, Any]
+
+    @property
+    def classes(self) -> int:
+        """The number of classes of the finest partition."""
+        return self.results[0][1].groups if self.results else 0
+
+    def violation(self) -> str:
+        """The partitions whose model does not hold, for the refusal."""
+        bad = [
+            f"{part.model.describe()} by {partition_name(part.partition, part.keys)}: "
+            f"{r.violating_groups} violating classes"
+            for part, r in self.results
+            if not r.satisfied
+        ]
+        return ", ".join(bad) or "unknown"
 
 
 def check_written(
@@ -88,16 +113,19 @@ def check_written(
         recs.append(reconcile(db, inputs, part, agg))
         expected = (recs[0]["output_rows"], recs[0]["rows_in"])
     progress.update(2, 5, "written; reconciling, verifying and measuring")
-    found: list[CheckResult | None] = [None, None]
+    parts = partition_models(verify_model, [c.name for c in inputs.qi], group_column)
+    found: list[CheckResult] = []
 
     def verify() -> None:
         if not recs:
             recs.append(reconcile(db, inputs, part, agg))
         if recs[0]["published"]:
-            # local recoding ('lca': one label vector per group, from its own values) often gives two
-            # groups the same labels; there the check for one partition would only cost
+            # local recoding ('lca') writes one label row per group id (release/write.sql joins them by
+            # group id; a duplicated label row would fail the reconciliation): every group id carries one
+            # label vector, the classes are the group ids, and as two groups often share their labels
+            # the check for one partition would only cost. Other recodings are checked.
             found[:] = verify_written(
-                db, inputs, out, Ident(group_column), agg, verify_model, null_as_value,
+                db, inputs, out, Ident(group_column), agg, parts, null_as_value,
                 part.recoding != "lca", classed=class_column is not None,
             )  # fmt: skip
         if meanwhile is not None:
@@ -122,16 +150,15 @@ def check_written(
         source_side=source_side,
     ).to_dict()
     rec = recs[0]
-    by_group, by_labels = found
-    verified = bool(by_group is None or (by_group.satisfied and by_labels and by_labels.satisfied))
-    verification = {
-        "model": verify_model.describe(),
-        "by_group": None if by_group is None else brief(by_group),
-        "by_qi_labels": None if by_labels is None else brief(by_labels),
-        "reconciliation": dict(rec),
-    }
+    results = list(zip(parts, found, strict=True)) if found else []
+    verified = all(r.satisfied for _, r in results)
+    entries = [entry(p, verdict_of(r)) for p, r in results]
+    # an empty release has no classes: it records the models it would be verified for, with no verdicts
+    verification = {**record(entries), "reconciliation": dict(rec)}
+    if not entries:
+        verification.update(model=parts[0].model.describe(), partition=parts[0].partition)
     progress.update(3, 5, "verified and measured")
-    return Checked(rec, by_group, by_labels, verified, verification, metrics)
+    return Checked(rec, results, verified, verification, metrics)
 
 
 def interval_labels(inputs: Inputs, part: Partitioning, hids: Mapping[str, int]) -> list[bool] | None:
@@ -211,10 +238,12 @@ def reconcile(db: Database, inputs: Inputs, part: Partitioning, agg: TableRef) -
 
 
 class WrittenPartition(SqlEvaluator):
-    """A partition of the written release (by its group id, or by its QI label vector), built from the
-    release aggregate (``release/verify_hist.sql``): the models verify it with their usual templates.
-    Group ids: the group id as written; for the label vectors the hashes check's histogram uses, with
-    its collision check (a collision rebuilds the partition with exact ranks)."""
+    """A partition of the written release (by its group id, by its QI label vector, or by both), built from
+    the release aggregate (``release/verify_hist.sql``): the models verify it with their usual templates.
+    Group ids: the group id as written; for label vectors (with or without the group id) the hashes
+    check's histogram uses, with its collision check (a collision rebuilds the partition with exact
+    ranks). ``keys`` name the partition's columns in the written table, ``agg_keys`` the same columns in
+    the aggregate (by labels)."""
 
     def __init__(
         self,
@@ -227,6 +256,7 @@ class WrittenPartition(SqlEvaluator):
         by_labels: bool,
         null_as_value: bool,
         prefix: str,
+        agg_keys: Sequence[Ident] = (),
         same_as: WrittenPartition | None = None,
         one_row_each: bool = False,
     ) -> None:
@@ -235,7 +265,7 @@ class WrittenPartition(SqlEvaluator):
         )
         self.aggregate = agg
         self.by_labels = by_labels
-        self.n_qi = len(keys) if by_labels else 0
+        self.agg_keys = list(agg_keys) if by_labels else []
         # by group id: the id itself; by labels: hashes of the label vector, as check's histogram has
         # them (exact ranks when two vectors collide, see build)
         self.exact_ids = not by_labels
@@ -275,7 +305,7 @@ class WrittenPartition(SqlEvaluator):
         return {
             "target": target,
             "aggregate": self.aggregate,
-            "qi": _positional("q", self.n_qi),
+            "qi": self.agg_keys,
             "sa": self.sa,
             "by_labels": self.by_labels,
             "one_row_each": self.one_row_each,
@@ -299,40 +329,53 @@ def verify_written(
     out: TableRef,
     group: Ident,
     agg: TableRef,
-    model: PrivacyModel,
+    parts: Sequence[PartitionModel],
     null_as_value: bool,
     try_one_partition: bool = True,
     *,
     classed: bool = False,
-) -> tuple[CheckResult, CheckResult]:
-    """The model on the written release by group id, and :func:`union_stable` of it by QI labels. When
-    the two partitions are one (``release/same_partition.sql``: every group id carries exactly one QI
-    label vector and no two group ids share one), one histogram serves both: the union-stable model is
-    applied to the partition by group id, whose groups are then named by their labels. When every group
-    id carries one label vector, there is one SA and the aggregate has no class column (``classed``),
-    the aggregate (grouped by group id, labels and SA) has one row per group id and SA value, and the
-    histogram by group id takes its rows as they are (TP+ at 1M on PostgreSQL: 1.23 s aggregated,
-    0.43 s taken). Without
-    ``try_one_partition`` both partitions are built without the check."""
+) -> list[CheckResult]:
+    """Each partition's model (:func:`~ldiv_db.privacy.verdicts.partition_models`) on the written release,
+    in the order of ``parts``. The classes (group id and labels) are the partition by group id where
+    every group id carries exactly one QI label vector (``release/same_partition.sql``), else by group id
+    and label vector. When the classes and the label classes are one partition (moreover no two group ids
+    share a label vector), one histogram serves both: the label classes' model is applied to the
+    partition by group id, whose groups are then named by their labels. When every group id carries one
+    label vector, there is one SA and the aggregate has no class column (``classed``), the aggregate
+    (grouped by group id, labels and SA) has one row per group id and SA value, and the histogram by
+    group id takes its rows as they are (TP+ at 1M on PostgreSQL: 1.23 s aggregated, 0.43 s taken).
+    Without ``try_one_partition`` (the caller wrote one label vector per group id) the partitions are
+    built apart, the classes by group id."""
     qi = [c.ident for c in inputs.qi]
+    agg_q = _positional("q", len(qi))
     n_sa = len(inputs.sa)
     kw: dict[str, Any] = {"null_as_value": null_as_value}
-    same = one_vector_each = False
-    if try_one_partition:
-        q = render("release/same_partition.sql", aggregate=agg, qi=_positional("q", len(qi)))
-        found = db.records(q)[0]
+    with_classes = any(p.partition == CLASSES for p in parts)
+    same, one_vector_each, one_row_each = False, not try_one_partition, False
+    if try_one_partition and with_classes:
+        found = db.records(render("release/same_partition.sql", aggregate=agg, qi=agg_q))[0]
         one_vector_each = int(found["groups"]) == int(found["pairs"])
         same = one_vector_each and int(found["label_vectors"]) == int(found["pairs"])
-    by_group = WrittenPartition(
-        db, out, [group], n_sa, agg, by_labels=False, prefix="verify_g",
-        one_row_each=one_vector_each and not classed, **kw,
+        one_row_each = one_vector_each and not classed
+    evaluators: dict[str, WrittenPartition] = {}
+    if with_classes:
+        if one_vector_each:
+            evaluators[CLASSES] = WrittenPartition(
+                db, out, [group], n_sa, agg, by_labels=False, prefix="verify_g",
+                one_row_each=one_row_each, **kw,
+            )  # fmt: skip
+        else:  # a group id with several label vectors: the classes are (group id, label vector)
+            evaluators[CLASSES] = WrittenPartition(
+                db, out, [group, *qi], n_sa, agg, by_labels=True, prefix="verify_c",
+                agg_keys=[Ident("gid"), *agg_q], **kw,
+            )  # fmt: skip
+    evaluators["labels"] = WrittenPartition(
+        db, out, qi, n_sa, agg, by_labels=True, prefix="verify_q", agg_keys=agg_q,
+        same_as=evaluators[CLASSES] if same else None, **kw,
     )  # fmt: skip
-    by_labels = WrittenPartition(
-        db, out, qi, n_sa, agg, by_labels=True, prefix="verify_q", same_as=by_group if same else None, **kw
-    )
-    parts = [(by_group, model), (by_labels, union_stable(model))]
+    chosen = [(evaluators[p.partition], p.model) for p in parts]
     verdicts = []
-    for ev, m in parts:
+    for ev, m in chosen:
         ev.build()
         target = ev.verdict_table(m)
         m.apply(ev, target)
@@ -340,17 +383,15 @@ def verify_written(
     q = render(
         "release/verify_summary.sql",
         {"worst": WORST},
-        stats_group=parts[0][0].stats,
-        stats_labels=parts[1][0].stats,
-        verdict_group=verdicts[0],
-        verdict_labels=verdicts[1],
+        stats=[ev.stats for ev, _ in chosen],
+        verdicts=verdicts,
     )
     rows = db.records(q)
     results = []
-    for i, (ev, m) in enumerate(parts, 1):
+    for i, (ev, m) in enumerate(chosen, 1):
         mine = [r for r in rows if int(r["part"]) == i]
         results.append(_result(ev, m, mine, [c.name for c in inputs.sa]))
-    return results[0], results[1]
+    return results
 
 
 def _result(ev: SqlEvaluator, model: PrivacyModel, rows: list[dict[str, Any]], sa: list[str]) -> CheckResult:
@@ -374,22 +415,3 @@ def _result(ev: SqlEvaluator, model: PrivacyModel, rows: list[dict[str, Any]], s
         violating_rows=int(first["violating_rows"]),
         worst=ev.group_keys([int(g) for g in first["worst_gids"]]),
     )
-
-
-def union_stable(model: PrivacyModel) -> PrivacyModel:
-    """The model to check on the QI-label partition (groups with equal labels merge in an attacker's view).
-    Unique Distinct is not closed under union, its distinct l-diversity core is."""
-    if isinstance(model, UniqueDistinct):
-        return Distinct(model.ls)
-    return model
-
-
-def brief(r: CheckResult) -> dict[str, Any]:
-    return {
-        "satisfied": r.satisfied,
-        "groups": r.groups,
-        "violating_groups": r.violating_groups,
-        "violating_rows": r.violating_rows,
-        "k": r.k,
-        "distinct_l": r.distinct_l,
-    }

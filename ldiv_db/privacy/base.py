@@ -5,7 +5,7 @@ algorithms use for decisions on small candidate sets."""
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
@@ -61,6 +61,21 @@ class PrivacyModel(ABC):
     def describe(self) -> str:
         args = ", ".join(f"{k}={v}" for k, v in self.params().items())
         return f"{self.name}({args})"
+
+    def fixed(self, value_counts: Callable[[], Mapping[int, list[tuple[str | None, int]]]]) -> PrivacyModel:
+        """The model as a release is verified and recorded: parameters derived from the source (per SA,
+        its values with their counts, read on demand) made explicit, so that a check of the published
+        table applies the same ones. Most models have none."""
+        return self
+
+    def on_unions(self) -> PrivacyModel:
+        """The model that holds on every union of classes that satisfy this one: an attacker who groups a
+        release more coarsely (by its QI labels, where several classes share one label vector) sees such
+        unions. Every model here is preserved by merging classes (SPEC §0.2: sizes, distinct values, SA
+        counts and category weights add up; entropy is concave; recursive (c,l) holds since the merged top
+        count is at most the sum of the tops and the merged tail at least the sum of the tails) except
+        Unique Distinct, which overrides this."""
+        return self
 
 
 def check_ls(ls: Sequence[int], n_sa: int) -> tuple[int, ...]:

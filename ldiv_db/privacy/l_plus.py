@@ -4,7 +4,7 @@ frequency (``sensitivity``: θ_s = θ if fr(s) ≤ |T|/m, else θ·fr(s)/(|T|/m)
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
@@ -36,7 +36,7 @@ class LPlus(PrivacyModel):
     def __init__(
         self,
         ls: tuple[int, ...] | None,
-        thresholds: Mapping[str, Any] | None = None,
+        thresholds: Mapping[Any, Any] | None = None,
         sensitivity: bool = False,
     ) -> None:
         self.ls = ls or ()
@@ -72,6 +72,15 @@ class LPlus(PrivacyModel):
             theta.update({(s, v): th for v, th in derived.items()})
         self._theta = theta
         return theta
+
+    def fixed(self, value_counts: Callable[[], Mapping[int, list[tuple[str | None, int]]]]) -> PrivacyModel:
+        """Sensitivity thresholds follow the value frequencies of the source T (SPEC §5.1), which differ
+        from a release's where rows were deleted: the release is verified and recorded with the θ they
+        give, as explicit thresholds (one SA; the algorithm's own θ where it resolved them)."""
+        if not self.sensitivity or len(self.ls) != 1:
+            return self
+        theta = self._theta if self._theta is not None else self.resolve(value_counts())
+        return LPlus(self.ls, {v: th for (s, v), th in theta.items() if s == 1})
 
     def theta(self, s: int, v: str | None) -> Fraction:
         if self._theta is not None and (s, v) in self._theta:

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from ..render import render
 from .base import PrivacyModel
+from .distinct import Distinct
 
 if TYPE_CHECKING:
     from ..evaluator import SqlEvaluator
@@ -28,3 +29,8 @@ class UniqueDistinct(PrivacyModel):
     def group_ok(self, counts: Mapping[str, int], s: int = 1) -> bool:
         present = [n for n in counts.values() if n > 0]
         return all(n == 1 for n in present) and len(present) >= self.ls[s - 1]
+
+    def on_unions(self) -> PrivacyModel:
+        """Two classes holding one value each merge into a class holding it twice: on unions of classes only
+        the distinct l-diversity core survives."""
+        return Distinct(self.ls)

@@ -22,6 +22,7 @@ from ..errors import BadInput
 from ..inputs import Inputs, as_list, resolve_inputs
 from ..privacy.spec import model_spec
 from ..release_state import MISSING, TableState, release_state
+from ..privacy.verdicts import claimed, partition_name, partitions_of, verdict_lines
 from ..render import render
 
 # Algorithms that publish numeric QIs as 'lo-hi' ranges (the 'lca' recoding): their metrics read such
@@ -245,6 +246,7 @@ def recorded_verdict(recorded: dict[str, Any], state: TableState) -> dict[str, A
     while the table is intact (else None, and ``headline`` says why)."""
     ver = recorded.get("verification") or {}
     model = str(ver.get("model") or recorded["model"])
+    top = claimed(ver)
     written = bool(recorded["verified"])
     return {
         "model": model,
@@ -256,8 +258,10 @@ def recorded_verdict(recorded: dict[str, Any], state: TableState) -> dict[str, A
         "run_id": recorded["run_id"],
         "release_id": recorded["release_id"],
         "created_at": str(recorded["created_at"]),
-        "by_group": ver.get("by_group"),
-        "by_qi_labels": ver.get("by_qi_labels"),
+        # where the claimed model was verified (the finest partition) and every partition's verdict
+        "partition": None if top is None else partition_name(top["partition"], top["keys"]),
+        "partitions": partitions_of(ver),
+        "lines": verdict_lines(ver),
     }
 
 
@@ -268,11 +272,12 @@ def verdict_line(verdict: dict[str, Any]) -> str:
         return str(verdict["headline"])
     if verdict.get("verified") is None:
         return "no privacy model to check (give l)"
+    by = f" by {verdict['partition']}" if verdict.get("partition") else ""
     if not verdict["verified"]:
-        return f"✘ {model} does NOT hold"
+        return f"✘ {model} does NOT hold{by}"
     if verdict.get("recorded"):
         return (
-            f"✔ {model} holds — verified on the written table by run {verdict['run_id']} "
+            f"✔ {model} holds{by} — verified on the written table by run {verdict['run_id']} "
             f"(release {verdict['release_id']}), which is unchanged since"
         )
     return f"✔ {model} holds — checked now on the table"
@@ -456,6 +461,9 @@ def summary(f: ReleaseFacts | MissingRelease) -> dict[str, Any]:
         "release": f.name,
         "verified": f.verdict.get("verified"),
         **state,
+        "model": f.verdict.get("model"),
+        # a recorded release: per partition it reveals, the model verified there and its verdict
+        "verification": f.verdict.get("partitions") or [],
         "ncp": float(m.get("ncp") or 0.0),
         "il": m.get("il"),
         "dm": m.get("dm"),

@@ -157,9 +157,11 @@ def test_random_tables_match_the_reference(tmp_path: Path, table: tuple[list[Any
         f = tmp_path / "city.csv"
         f.write_text("\n".join(";".join(x) for x in CITY) + "\n", encoding="utf-8")
         import_hierarchy(db, "r", "city", f)
-        res = run(db, table="r", qi=["city", "age", "kind"], sa="sa", l=l_value, refine="none")
-        assert res.verified and res.rows_published == len(rows)
         sizes = tuple(sorted(frame["sa"].value_counts().tolist(), reverse=True))
+        # where the l-Property fails (l·n1 > n), Unique Distinct is refused: distinct is asked for by name
+        model = "unique-distinct" if l_value * sizes[0] <= len(rows) else "distinct"
+        res = run(db, table="r", qi=["city", "age", "kind"], sa="sa", l=l_value, refine="none", model=model)
+        assert res.verified and res.rows_published == len(rows) and res.model == model
         assert res.details["classes"] == max_groups(sizes, l_value)
         specs: list[tuple[str, Hierarchy | None]] = [
             ("hierarchy", Hierarchy(CITY)),
@@ -236,14 +238,19 @@ def test_several_sensitive_attributes(db: Database) -> None:
 
 # ---------------------------------------------------------------------------- l-Property violated
 def test_repeats_when_the_l_property_fails(db: Database) -> None:
-    """One value in more than 1/l of the rows: residual rows repeat values; verified as distinct."""
+    """One value in more than 1/l of the rows: residual rows repeat values. Asked for by name, distinct is
+    published and recorded as such; Unique Distinct (the default) is refused up front with the largest
+    feasible l, and a model Unique Distinct would have implied is refused once the classes repeat values."""
     frame = pd.DataFrame({"age": list(range(20, 30)), "sa": ["a"] * 6 + ["b", "c", "b", "c"]})
     make_table(db, "s", frame)
-    r = run(db, table="s", qi="age", sa="sa", l=2)
+    r = run(db, table="s", qi="age", sa="sa", l=2, model="distinct")
     assert r.verified and r.model == "distinct"
     assert not r.details["unique_distinct"] and r.details["classes_with_repeats"] > 0
-    with pytest.raises(BadInput, match="l-Property"):
+    with pytest.raises(BadInput, match=r"⌊n/n1⌋ = 1"):
+        run(db, table="s", qi="age", sa="sa", l=2)
+    with pytest.raises(BadInput, match="l-Property") as err:
         run(db, table="s", qi="age", sa="sa", l=2, model="entropy")
+    assert "--model distinct" in str(err.value.hint)
 
 
 # ---------------------------------------------------------------------------- names, CLI, errors

@@ -67,8 +67,12 @@ def _table(n: int, seed: int) -> pd.DataFrame:
 
 
 def _release(db: Database, l: int, name: str, refine: str = "exchange") -> ldiv_db.AnonymizeResult:
+    n, n1 = db.con.execute("SELECT sum(c), max(c) FROM (SELECT count(*) AS c FROM t GROUP BY sa)").fetchone()
+    # where the l-Property fails (l·n1 > n) Unique Distinct is refused: distinct is asked for by name
+    model = "distinct" if l * n1 > n else "unique-distinct"
     return ldiv_db.anonymize(
-        db, "t", ["age", "zip", "kind"], "sa", algorithm="bsgi", l=l, output=name, replace=True, refine=refine
+        db, "t", ["age", "zip", "kind"], "sa", algorithm="bsgi", l=l, output=name, replace=True, refine=refine,
+        model=model,
     )  # fmt: skip
 
 

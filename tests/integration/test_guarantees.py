@@ -104,14 +104,31 @@ def test_the_pipeline_verifies_individuals_on_the_written_release(
     path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # an algorithm that forgot its own check: the pipeline still finds the repeats through ldiv.release_row
+    # (distinct asked for by name: the stranded rows also repeat SA values, which refuses Unique Distinct)
     monkeypatch.setattr(bsgi, "refuse_repeated_individuals", lambda *a, **k: None)
-    assert _bsgi(path, "half", 2) == 1
+    assert _bsgi(path, "half", 2, "--model", "distinct") == 1
     err = capsys.readouterr().err
     assert (
         "the written release breaks what the run promised: no class holds two rows of one individual ('pid')"
         in err
     )
     assert "classes hold two or more rows of one individual" in err and "nothing was published" in err
+    _nothing_written(path, "rel")
+
+
+def test_bsgi_refuses_unique_distinct_its_individuals_break(
+    path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Within ⌊n/n1⌋, yet the rows BSGI strands to keep individuals apart land in classes that hold their
+    SA value: the delivered model (distinct) is not the one asked for, so the run is refused by the one
+    rule (ldiv_db/guarantees.py refuse_weakened), before anything is written."""
+    monkeypatch.setattr(bsgi, "refuse_repeated_individuals", lambda *a, **k: None)
+    counts = _sql(path, "SELECT count(*) AS n FROM half GROUP BY occupation")["n"]
+    assert 2 * int(counts.max()) <= int(counts.sum())  # not the l-Property: the up-front bound passes
+    assert _bsgi(path, "half", 2) == 2
+    err = capsys.readouterr().err
+    assert "bsgi cannot deliver unique-distinct(l=[2]) on this table, only distinct(l=[2])" in err
+    assert "l-Property" not in err and "--model distinct" in err and "nothing was written" in err
     _nothing_written(path, "rel")
 
 

@@ -132,7 +132,9 @@ def test_cli_json(dbfile: Path, capsys: pytest.CaptureFixture[str]) -> None:
         (["--l", "2", "--suppression-limit", "five"], "--suppression-limit must be a number"),
         (["--l", "2", "--metric", "ncp"], "--metric must be one of loss, lm, dm, aecs, cm"),
         (["--l", "2", "--metric", "cm"], "--metric cm needs the class attribute"),
-        (["--l", "5", "--model", "unique-distinct"], "no full-domain transformation satisfies"),
+        (["--l", "2", "--model", "unique-distinct"], "no full-domain transformation satisfies"),
+        # above ⌊n/n1⌋ = ⌊120/45⌋: refused before any search (BSGI Cor. 3)
+        (["--l", "3", "--model", "unique-distinct"], "largest feasible l for unique-distinct is ⌊n/n1⌋ = 2"),
         (["--model", "k-anonymity", "--k", "121"], "no full-domain transformation satisfies"),
     ],
 )

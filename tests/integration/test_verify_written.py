@@ -1,6 +1,6 @@
 """The checks of a written release read one aggregate of it (ldiv_db/pipeline/verify.py). Each is compared
-with the independent path that reads the written table itself: the model's verdict by group id and by
-QI labels against ``check.evaluate``, the metrics against ``compute_metrics`` on the table, and the
+with the independent path that reads the written table itself: the models' verdicts on the classes (by
+group id and QI labels) and on the label classes against ``check.evaluate``, the metrics against ``compute_metrics`` on the table, and the
 reconciliation against tampered tables. Hostile names throughout. Every test runs on both paths a
 partition is built by: its histogram, then its statistics; and (PostgreSQL's, ``stats_from_source``) its
 statistics straight from the aggregate, the histogram stored only if a model reads it."""
@@ -18,9 +18,10 @@ from ldiv_db.db import Database
 from ldiv_db.errors import InternalError
 from ldiv_db.inputs import Inputs
 from ldiv_db.metrics import compute_metrics
-from ldiv_db.pipeline.verify import aggregate, reconcile, union_stable, verify_written
+from ldiv_db.pipeline.verify import aggregate, reconcile, verify_written
 from ldiv_db.privacy import PrivacyModel
 from ldiv_db.privacy.spec import model_spec
+from ldiv_db.privacy.verdicts import PartitionModel, partition_models
 from ldiv_db.render import Ident, TableRef
 
 WRITTEN = 'written "it\'s"'
@@ -82,6 +83,27 @@ def _same(found: CheckResult, expected: CheckResult) -> None:
     assert found.frequency_l == expected.frequency_l
 
 
+def _parts(inputs: Inputs, privacy: PrivacyModel) -> list[PartitionModel]:
+    return partition_models(privacy, [c.name for c in inputs.qi], HOSTILE_GROUP)
+
+
+def _classes(db: Database, inputs: Inputs, privacy: PrivacyModel) -> CheckResult:
+    """``check`` on the classes: by group id where every group id carries one label vector, else by
+    group id and labels."""
+    ref = inputs.table.ref.sql()
+    labels = ", ".join(f'"{c.name.replace(chr(34), chr(34) * 2)}"' for c in inputs.qi)
+    one_each = db.raw_rows(
+        f'SELECT count(DISTINCT "{HOSTILE_GROUP}") = count(*) FROM '
+        f'(SELECT DISTINCT "{HOSTILE_GROUP}", {labels} FROM {ref})'
+    )[0][0]
+    if one_each:
+        return evaluate(db, inputs, privacy, prefix="t_g")
+    both = Inputs(
+        inputs.table, (inputs.table.column(HOSTILE_GROUP), *inputs.qi), inputs.sa, None, inputs.rows
+    )
+    return evaluate(db, both, privacy, prefix="t_g")
+
+
 @pytest.mark.parametrize(
     ("model", "params"),
     [
@@ -111,26 +133,36 @@ def test_verdicts_from_the_aggregate_match_check_on_the_written_table(
     agg = aggregate(hostile_db, inputs, inputs.table.ref, HOSTILE_GROUP, None)
     steps = len(hostile_db.steps)
     by_group, by_labels = verify_written(
-        hostile_db, inputs, inputs.table.ref, Ident(HOSTILE_GROUP), agg, privacy, False
+        hostile_db, inputs, inputs.table.ref, Ident(HOSTILE_GROUP), agg, _parts(inputs, privacy), False
     )
     built = _builds(hostile_db, steps, from_aggregate=from_aggregate)
     assert built == (1 if one_partition is True else 2)  # one partition: built once, verifies both
-    _same(by_group, evaluate(hostile_db, inputs, privacy, prefix="t_g"))
+    _same(by_group, _classes(hostile_db, inputs, privacy))
     labels = Inputs(inputs.table, inputs.qi, inputs.sa, None, inputs.rows)
-    _same(by_labels, evaluate(hostile_db, labels, union_stable(privacy), prefix="t_q"))
+    _same(by_labels, evaluate(hostile_db, labels, privacy.on_unions(), prefix="t_q"))
 
 
-def test_a_violation_is_found_by_group_id_and_by_labels(hostile_db: Database) -> None:
+def test_a_violation_is_found_on_the_classes_and_by_labels(hostile_db: Database) -> None:
+    """Group ids that carry several label vectors: the classes are (group id, label vector), finer than
+    the group ids (groups 1 and 2 hold 3 distinct SA values, group 3 holds 4, yet its classes fewer)."""
     inputs = _written(hostile_db, False)
     privacy = model_spec("distinct", 4, None).build(inputs)
     assert privacy is not None
     agg = aggregate(hostile_db, inputs, inputs.table.ref, HOSTILE_GROUP, None)
     by_group, by_labels = verify_written(
-        hostile_db, inputs, inputs.table.ref, Ident(HOSTILE_GROUP), agg, privacy, False
+        hostile_db, inputs, inputs.table.ref, Ident(HOSTILE_GROUP), agg, _parts(inputs, privacy), False
     )
-    # groups 1 and 2 hold 3 distinct SA values, group 3 holds 4 (Asthma, Cancer, Flu, Obesity)
-    assert (by_group.satisfied, by_group.violating_groups, by_group.violating_rows) == (False, 2, 7)
-    assert {w["key"][HOSTILE_GROUP] for w in by_group.worst} == {1, 2}
+    ref = inputs.table.ref.sql()
+    by_id = hostile_db.raw_rows(f'SELECT "{HOSTILE_GROUP}", count(DISTINCT "ünï") FROM {ref} GROUP BY 1')
+    assert sorted(by_id) == [(1, 3), (2, 3), (3, 4)]
+    classes, bad, bad_rows = hostile_db.raw_rows(
+        f"SELECT count(*), count(*) FILTER (WHERE d < 4), sum(n) FILTER (WHERE d < 4) FROM (SELECT "
+        f'count(DISTINCT "ünï") AS d, count(*) AS n FROM {ref} GROUP BY "{HOSTILE_GROUP}", "it\'s", "select")'
+    )[0]
+    assert classes > 3 and bad > 2  # group 3's classes violate too
+    assert (by_group.satisfied, by_group.groups) == (False, classes)
+    assert (by_group.violating_groups, by_group.violating_rows) == (bad, bad_rows)
+    assert by_group.keys == [HOSTILE_GROUP, *(c.name for c in inputs.qi)]
     assert by_labels.satisfied is False and by_labels.violating_groups > 0
 
 
@@ -146,7 +178,14 @@ def test_one_partition_verified_once_gives_the_verdicts_of_both(
         steps = len(hostile_db.steps)
         found.append(
             verify_written(
-                hostile_db, inputs, inputs.table.ref, Ident(HOSTILE_GROUP), agg, privacy, False, once
+                hostile_db,
+                inputs,
+                inputs.table.ref,
+                Ident(HOSTILE_GROUP),
+                agg,
+                _parts(inputs, privacy),
+                False,
+                once,
             )
         )
         assert _builds(hostile_db, steps, from_aggregate=from_aggregate) == (1 if once else 2)
@@ -239,7 +278,7 @@ def test_a_hash_collision_of_label_vectors_rebuilds_them_with_exact_ids(
     assert privacy is not None
     agg = aggregate(hostile_db, inputs, inputs.table.ref, HOSTILE_GROUP, None)
     reference = verify_written(
-        hostile_db, inputs, inputs.table.ref, Ident(HOSTILE_GROUP), agg, privacy, False
+        hostile_db, inputs, inputs.table.ref, Ident(HOSTILE_GROUP), agg, _parts(inputs, privacy), False
     )
     real = verify_module.render
 
@@ -254,12 +293,13 @@ def test_a_hash_collision_of_label_vectors_rebuilds_them_with_exact_ids(
     monkeypatch.setattr(verify_module, "render", colliding)
     steps = len(hostile_db.steps)
     by_group, by_labels = verify_written(
-        hostile_db, inputs, inputs.table.ref, Ident(HOSTILE_GROUP), agg, privacy, False
+        hostile_db, inputs, inputs.table.ref, Ident(HOSTILE_GROUP), agg, _parts(inputs, privacy), False
     )
     built = [s.template for s in hostile_db.steps[steps:] if s.template in BUILDS]
-    # by group id, by labels hashed (collided), by labels ranked (always from a stored histogram)
+    # the classes (group id and labels: group ids carry several label vectors here) and the labels, each
+    # hashed (collided), then ranked (always from a stored histogram)
     first = "release/verify_stats.sql" if from_aggregate else "release/verify_hist.sql"
-    assert built == [first, first, "release/verify_hist.sql"]
+    assert built == [first, "release/verify_hist.sql", first, "release/verify_hist.sql"]
     _same(by_group, reference[0])
     _same(by_labels, reference[1])
     assert by_labels.groups > 2  # the collision did not merge the label vectors
@@ -297,15 +337,22 @@ def test_one_label_vector_per_group_takes_the_aggregate_rows_as_the_histogram(
 
     monkeypatch.setattr(verify_module, "render", spy)
     by_group, by_labels = verify_written(
-        hostile_db, inputs, inputs.table.ref, Ident(HOSTILE_GROUP), agg, privacy, False, classed=classed
+        hostile_db,
+        inputs,
+        inputs.table.ref,
+        Ident(HOSTILE_GROUP),
+        agg,
+        _parts(inputs, privacy),
+        False,
+        classed=classed,
     )
     assert seen == [not classed]
     agg_rows = hostile_db.raw_rows(f"SELECT count(*) FROM {agg.sql()}")[0][0]
     pairs = hostile_db.raw_rows(f"SELECT count(*) FROM (SELECT DISTINCT gid, s1 FROM {agg.sql()})")[0][0]
     assert (agg_rows == pairs) is (not classed)  # the class column splits a group's SA value into rows
-    _same(by_group, evaluate(hostile_db, inputs, privacy, prefix="t_g"))
+    _same(by_group, _classes(hostile_db, inputs, privacy))
     labels = Inputs(inputs.table, inputs.qi, inputs.sa, None, inputs.rows)
-    _same(by_labels, evaluate(hostile_db, labels, union_stable(privacy), prefix="t_q"))
+    _same(by_labels, evaluate(hostile_db, labels, privacy.on_unions(), prefix="t_q"))
 
 
 def test_one_partition_with_a_class_column_is_still_verified_once(hostile_db: Database) -> None:
@@ -317,12 +364,19 @@ def test_one_partition_with_a_class_column_is_still_verified_once(hostile_db: Da
     agg = aggregate(hostile_db, inputs, inputs.table.ref, HOSTILE_GROUP, 'a"b')
     steps = len(hostile_db.steps)
     by_group, by_labels = verify_written(
-        hostile_db, inputs, inputs.table.ref, Ident(HOSTILE_GROUP), agg, privacy, False, classed=True
+        hostile_db,
+        inputs,
+        inputs.table.ref,
+        Ident(HOSTILE_GROUP),
+        agg,
+        _parts(inputs, privacy),
+        False,
+        classed=True,
     )
     assert sum(1 for s in hostile_db.steps[steps:] if s.template in BUILDS) == 1
-    _same(by_group, evaluate(hostile_db, inputs, privacy, prefix="t_g"))
+    _same(by_group, _classes(hostile_db, inputs, privacy))
     labels = Inputs(inputs.table, inputs.qi, inputs.sa, None, inputs.rows)
-    _same(by_labels, evaluate(hostile_db, labels, union_stable(privacy), prefix="t_q"))
+    _same(by_labels, evaluate(hostile_db, labels, privacy.on_unions(), prefix="t_q"))
 
 
 @pytest.mark.parametrize(

@@ -43,14 +43,15 @@ def _hist_ctx(env: HostileEnv, by_labels: bool, name: str) -> dict[str, Any]:
 
 def _verdicts(env: HostileEnv) -> dict[str, Any]:
     build_aggregate(env)
-    out: dict[str, Any] = {}
+    out: dict[str, Any] = {"stats": [], "verdicts": []}
     for part, by_labels in (("group", True), ("labels", False)):
         ctx = _hist_ctx(env, by_labels, f"hist {part}")
         env.db.run(render("release/verify_hist.sql", **ctx))
         stats, verdict = env.work(f"stats {part}"), env.work(f"verdict {part}")
         env.db.run(render("partition/group_stats.sql", target=stats, hist=ctx["target"]))
         env.db.run(render("privacy/distinct.sql", {"ls": [3]}, target=verdict, stats=stats))
-        out[f"stats_{part}"], out[f"verdict_{part}"] = stats, verdict
+        out["stats"].append(stats)
+        out["verdicts"].append(verdict)
     return out
 
 

@@ -248,12 +248,14 @@ class Bsgi(Algorithm):
             details["refine"] = {**refine_details(refined, coded.cost), **grouped.start}
         if plan is not None:
             details["parts"] = grouped.parts
+        delivered, shortfall = self._delivered(model, result, summary, coded.sizes.tolist())
         return Partitioning(
             assignment=assignment,
             recoding="lca",
             group_labels=labels,
             details=details,
-            verify_model=self._verify_model(model, result, summary),
+            verify_model=delivered,
+            shortfall=shortfall,
             metric_weights=coded.weights if any(w != 1 for w in coded.weights) else None,
             guarantees=(OnePerGroup(coded.individual),) if coded.individual is not None else (),
         )
@@ -501,16 +503,25 @@ class Bsgi(Algorithm):
             f"--column '{col.name}' FILE",
         )
 
-    def _verify_model(self, model: PrivacyModel, result: Result, summary: Mapping[str, Any]) -> PrivacyModel:
+    def _delivered(
+        self, model: PrivacyModel, result: Result, summary: Mapping[str, Any], sizes: Sequence[int]
+    ) -> tuple[PrivacyModel | None, str]:
+        """The model the classes deliver where it is not the request's, and why: a class that repeats an
+        SA value holds only distinct l-diversity (SPEC §2.4), not Unique Distinct nor the models Unique
+        Distinct implies (the pipeline refuses the run unless distinct was asked for). ``sizes``: the
+        primary SA's bucket sizes."""
         repeats = int(summary["classes_with_repeats"])
         if not repeats:
-            return model
-        if isinstance(model, (UniqueDistinct, Distinct)):
-            return Distinct(model.ls)  # SPEC §2.4: still ≥ l distinct values, but values repeat
-        raise BadInput(
-            f"BSGI had to place {result.residual_repeats} residual row(s) into classes that already hold their "
-            f"SA value (the table violates the l-Property, n_1·l > n), so {model.describe()} does not hold",
-            "use --model unique-distinct or distinct (verified as distinct l-diversity), or a smaller l",
+            return None, ""
+        l, n1, n = max(model.ls), max(sizes, default=0), sum(sizes)
+        cause = (
+            "the table violates the l-Property, n_1·l > n"
+            if l * n1 > n
+            else "rows kept apart by --individual-column or by the other SAs had no class without their value"
+        )
+        return Distinct(model.ls), (
+            f"BSGI had to place {result.residual_repeats} residual row(s) into classes that already hold "
+            f"their SA value ({repeats} classes repeat a value: {cause})"
         )
 
 

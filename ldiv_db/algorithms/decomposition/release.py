@@ -39,6 +39,7 @@ from ...catalog import Table, table_at
 from ...errors import BadInput, PrivacyViolation
 from ...inputs import Inputs, check_nulls
 from ...privacy import Distinct
+from ...privacy.verdicts import GROUPS, PartitionModel, entry, record, verdict_of
 from ...progress import Progress
 from ...render import Ident, TableRef, render
 from ..base import Header, Reconciled, Release, StreamState, StreamUpdate, Verdict, retained_ref
@@ -468,20 +469,17 @@ class StreamRelease(Release):
                 "min_group_size": None if post["min_group"] is None else int(post["min_group"]),
             }
         )
+        # the SA-table publishes each group's SA values: its groups are the one partition it reveals
+        part = PartitionModel(GROUPS, (config.group_column,), Distinct(tuple(ls)))
         verification = {
-            "model": f"distinct l={ls} per SA, on the written SA-table",
+            **record([] if by_group is None else [entry(part, verdict_of(by_group))]),
             "violating_groups": int(post["violating"]),
             "violating_by_sa": {config.sa[i]: int(post[f"v{i + 1}"]) for i in range(len(config.sa))},
-            "by_group": None
-            if by_group is None
-            else {
-                "satisfied": by_group.satisfied,
-                "groups": by_group.groups,
-                "violating_groups": by_group.violating_groups,
-            },
             "inference_channel": self.channel,
             "reconciliation": counts,
         }
+        if by_group is None:
+            verification.update(model=part.model.describe(), partition=GROUPS)
         metrics = {
             "groups": groups,
             "avg_group_size": counts["qid_rows"] / groups if groups else None,

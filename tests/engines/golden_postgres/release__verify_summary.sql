@@ -1,7 +1,7 @@
-/* purpose: the verdicts of a written release on both of its partitions (by group id, by QI labels) in one query: per partition and SA the table-level statistics of partition/summary.sql, and the violations of privacy/summary.sql */
+/* purpose: the verdicts of a written release on each partition it reveals (by group id and QI labels, by QI labels) in one query: per partition and SA the table-level statistics of partition/summary.sql, and the violations of privacy/summary.sql */
 /* params: worst */
-/* returns: part (1 = by group id, 2 = by QI labels), s, groups, rows, k, distinct_l, min_entropy, freq_candidates, violating_groups, violating_rows, worst_gids (up to $worst gids, worst first: severity, then size) */
-/* ref: DESIGN §6 (re-verification on the written table); SPEC §0.2; issue 12 (both verifications read one aggregate) */
+/* returns: part (1, 2, ...: the partitions in the order of stats and verdicts), s, groups, rows, k, distinct_l, min_entropy, freq_candidates, violating_groups, violating_rows, worst_gids (up to $worst gids, worst first: severity, then size) */
+/* ref: DESIGN §6 (re-verification on the written table, on every partition it reveals); SPEC §0.2; issue 12 (every verification reads one aggregate); issue 51 (the model verified per partition) */
 WITH st AS (
   SELECT
     1 AS part,
