@@ -4,6 +4,7 @@ object with ``to_dict()`` and ``render_text()``."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -111,15 +112,27 @@ class ReleaseList:
             sup = f", superseded by {r['superseded_by']}" if r["superseded_by"] else ""
             out.append(
                 f"{r['release_id']:>4}  {r['name']}  <- {r['source']}  {r['algorithm']}/{r['model']} l={r['l']}  "
-                f"{r['rows_published']}/{r['rows_in']} rows, {r['groups']} groups, {state}{sup}  {r['created_at']}"
+                f"{r['rows_published']}/{r['rows_in']} rows, {r['classes']} classes (k {r['k']}), {state}{sup}  "
+                f"{r['created_at']}"
             )
         return "\n".join(out)
+
+
+def _release_row(r: dict[str, Any]) -> dict[str, Any]:
+    """A recorded release as listed: its class count, k and re-identification risk as anonymize measured
+    them on the written table (:mod:`ldiv_db.classes`; k and risk None for a release recorded before they
+    were kept)."""
+    text = r.pop("metrics")
+    metrics = json.loads(text) if text else {}
+    out = {k: v for k, v in r.items() if k != "groups"}
+    out.update(classes=r["groups"], k=metrics.get("k"), risk=metrics.get("risk"))
+    return out
 
 
 def releases(db: Any) -> ReleaseList:
     database = Database.open(db, mode="read")
     try:
-        return ReleaseList(database.records(render("meta/releases.sql")))
+        return ReleaseList([_release_row(r) for r in database.records(render("meta/releases.sql"))])
     finally:
         if database is not db:
             database.close()

@@ -18,7 +18,7 @@ class AnonymizeResult:
     rows_published: int
     rows_suppressed: int
     rows_deleted: int
-    groups: int
+    classes: int  # the classes of ldiv_db.classes (the finest partition the published table reveals)
     seconds: float
     queries: int
     output: str
@@ -26,6 +26,17 @@ class AnonymizeResult:
     metrics: dict[str, Any]
     details: dict[str, Any] = field(default_factory=dict)
     verification: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def groups(self) -> int:
+        """The class count under its former name (Python API compatibility)."""
+        return self.classes
+
+    @property
+    def k(self) -> int | None:
+        """The smallest class, as the metrics measured it on the written table."""
+        k = self.metrics.get("k")
+        return None if k is None else int(k)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -39,7 +50,9 @@ class AnonymizeResult:
             "rows_published": self.rows_published,
             "rows_suppressed": self.rows_suppressed,
             "rows_deleted": self.rows_deleted,
-            "groups": self.groups,
+            "classes": self.classes,
+            "k": self.k,
+            "risk": self.metrics.get("risk"),
             "seconds": round(self.seconds, 4),
             "queries": self.queries,
             "output": self.output,
@@ -55,7 +68,7 @@ class AnonymizeResult:
             f"algorithm    {self.algorithm}, model {self.model} {self.model_params}",
             f"rows         {self.rows_in} in, {self.rows_published} published, {self.rows_deleted} deleted, "
             f"{self.rows_suppressed} with suppressed values",
-            f"groups       {self.groups} (average size {_g(m.get('avg_group_size'))})",
+            f"classes      {self.classes} (average size {_g(m.get('avg_class_size'))}, k {_g(self.k)}){_risk(m)}",
             f"metrics      IL {_g(m.get('il'))}, LM {_g(m.get('lm'))}, DM {_g(m.get('dm'))}, "
             f"CAVG {_g(m.get('cavg'))}, KL {_g(m.get('kl'))}, stars {m.get('stars')}",
             f"verified     {'yes' if self.verified else 'NO'}",
@@ -71,3 +84,14 @@ def _g(x: Any) -> str:
     if x is None:
         return "n/a"
     return f"{x:.6g}" if isinstance(x, float) else str(x)
+
+
+def _risk(m: dict[str, Any]) -> str:
+    """The classes' re-identification risk, as the report shows it."""
+    r = m.get("risk")
+    if not r:
+        return ""
+    return (
+        f"\nrisk         highest {r['highest'] * 100:.4g} %, average {r['average'] * 100:.4g} %, rows above "
+        f"5/10/20 %: {r['above_5pct'] * 100:.4g} / {r['above_10pct'] * 100:.4g} / {r['above_20pct'] * 100:.4g} %"
+    )

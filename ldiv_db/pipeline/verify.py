@@ -1,6 +1,8 @@
 """Check a release once it is written, inside the release transaction: its rows and SA values reconcile
 with the source, the privacy model holds on the written table (by group id, and by QI labels as an
-attacker groups them), and its utility metrics.
+attacker groups them; for a release written without its group column by QI labels alone, where the
+label classes are the only classes the table reveals and must hold the model itself), and its utility
+metrics.
 
 One pass over the written table (``release/aggregate.sql``) reduces it to its distinct rows — group id,
 QI labels, SA values (and class) — with their counts. Everything else reads that aggregate, never the
@@ -57,7 +59,7 @@ def check_written(
     inputs: Inputs,
     part: Partitioning,
     out: TableRef,
-    group_column: str,
+    group_column: str | None,
     verify_model: PrivacyModel,
     privacy: PrivacyModel,
     *,
@@ -80,7 +82,8 @@ def check_written(
     metrics start on the aggregate at once (KL's arrays are then solved in a thread) and the
     reconciliation runs beside KL, before the verification; the metrics' own row count of the
     aggregate must equal ``published``, and the reconciliation proves ``assigned`` is the source's row
-    count. Without them the reconciliation runs first. ``groups``: the number of groups, if known."""
+    count. Without them the reconciliation runs first. ``groups``: the number of groups, if known.
+    ``group_column`` None: the release is written without it (its classes are its label vectors)."""
     few = groups is not None and expected is not None and groups * FEW_ROWS >= expected[0]
     agg = aggregate(db, inputs, out, group_column, class_column, many_groups=few)
     recs: list[dict[str, int]] = []
@@ -93,7 +96,11 @@ def check_written(
     def verify() -> None:
         if not recs:
             recs.append(reconcile(db, inputs, part, agg))
-        if recs[0]["published"]:
+        if not recs[0]["published"]:
+            pass
+        elif group_column is None:
+            found[:] = [None, verify_labels(db, inputs, out, agg, verify_model, null_as_value)]
+        else:
             # local recoding ('lca': one label vector per group, from its own values) often gives two
             # groups the same labels; there the check for one partition would only cost
             found[:] = verify_written(
@@ -117,13 +124,20 @@ def check_written(
         interval_labels=interval_labels(inputs, part, hids),
         kl=kl,
         weights=part.metric_weights,
-        aggregate=ReleaseAggregate(agg, expected[1], class_column is not None, expected[0]),
+        aggregate=ReleaseAggregate(
+            agg, expected[1], class_column is not None, expected[0], has_group=group_column is not None
+        ),
         meanwhile=verify,  # reconciled and verified while KL is solved
         source_side=source_side,
     ).to_dict()
     rec = recs[0]
     by_group, by_labels = found
-    verified = bool(by_group is None or (by_group.satisfied and by_labels and by_labels.satisfied))
+    if (
+        group_column is None
+    ):  # the label classes are the only ones: they hold the model, or nothing is published
+        verified = bool(by_labels is None or by_labels.satisfied)
+    else:
+        verified = bool(by_group is None or (by_group.satisfied and by_labels and by_labels.satisfied))
     verification = {
         "model": verify_model.describe(),
         "by_group": None if by_group is None else brief(by_group),
@@ -147,7 +161,7 @@ def aggregate(
     db: Database,
     inputs: Inputs,
     out: TableRef,
-    group_column: str,
+    group_column: str | None,
     class_column: str | None,
     *,
     many_groups: bool = False,
@@ -160,7 +174,7 @@ def aggregate(
         "release/aggregate.sql",
         target=target,
         output=out,
-        group_column=Ident(group_column),
+        group_column=None if group_column is None else Ident(group_column),
         qi=[c.ident for c in inputs.qi],
         sa=[c.ident for c in inputs.sa],
         klass=None if class_column is None else Ident(class_column),
@@ -169,7 +183,7 @@ def aggregate(
     return target
 
 
-def written_table(out: TableRef, inputs: Inputs, group_column: str, class_column: str | None) -> Table:
+def written_table(out: TableRef, inputs: Inputs, group_column: str | None, class_column: str | None) -> Table:
     """The written table as ``release/write.sql`` creates it (QI labels as text, the SA columns, the
     class column, the group id), without asking the catalog."""
     cols = [Column(c.name, "VARCHAR", 0) for c in inputs.qi] + [
@@ -179,7 +193,8 @@ def written_table(out: TableRef, inputs: Inputs, group_column: str, class_column
         cols.append(
             Column(inputs.table.column(class_column).name, inputs.table.column(class_column).data_type, 0)
         )
-    cols.append(Column(group_column, "BIGINT", 0))
+    if group_column is not None:
+        cols.append(Column(group_column, "BIGINT", 0))
     return Table(out, "BASE TABLE", tuple(Column(c.name, c.data_type, i) for i, c in enumerate(cols, 1)))
 
 
@@ -351,6 +366,30 @@ def verify_written(
         mine = [r for r in rows if int(r["part"]) == i]
         results.append(_result(ev, m, mine, [c.name for c in inputs.sa]))
     return results[0], results[1]
+
+
+def verify_labels(
+    db: Database, inputs: Inputs, out: TableRef, agg: TableRef, model: PrivacyModel, null_as_value: bool
+) -> CheckResult:
+    """The model itself (not :func:`union_stable` of it) on the written release by QI labels: for a release
+    written without its group column, whose label classes are the only classes it reveals."""
+    ev = WrittenPartition(
+        db, out, [c.ident for c in inputs.qi], len(inputs.sa), agg, by_labels=True, prefix="verify_q",
+        null_as_value=null_as_value,
+    )  # fmt: skip
+    ev.build()
+    target = ev.verdict_table(model)
+    model.apply(ev, target)
+    q = render(
+        "release/verify_summary.sql",
+        {"worst": WORST},
+        stats_group=ev.stats,
+        stats_labels=ev.stats,
+        verdict_group=target,
+        verdict_labels=target,
+    )
+    mine = [r for r in db.records(q) if int(r["part"]) == 2]
+    return _result(ev, model, mine, [c.name for c in inputs.sa])
 
 
 def _result(ev: SqlEvaluator, model: PrivacyModel, rows: list[dict[str, Any]], sa: list[str]) -> CheckResult:

@@ -1,7 +1,9 @@
 """The numbers of one release, for the report and the comparison page.
 
 Everything is a small SQL aggregate over the written table (``sql/report/``, the metrics templates and the
-partition statistics of ``ldiv check``); no row of the release is read into Python. A recorded release
+partition statistics of ``ldiv check``); no row of the release is read into Python. Every class-level
+number (classes, k, risk, the diversity charts, DM, CAVG) is on the classes of
+:func:`ldiv_db.classes.class_keys`, as ``ldiv check`` computes them on the release. A recorded release
 (``ldiv.release``) brings its verdict, provenance and metrics; a table made by another tool is measured
 against the source the caller names, with the same statements.
 """
@@ -12,11 +14,11 @@ import json
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from fractions import Fraction
 from typing import Any
 
-from ..catalog import Table, output_ref
+from ..catalog import Table, output_ref, resolve_table
 from ..check import CheckResult, evaluate
+from ..classes import Risk, class_keys, published_group_column
 from ..db import Database
 from ..errors import BadInput
 from ..inputs import Inputs, as_list, resolve_inputs
@@ -26,7 +28,6 @@ from ..render import render
 # Algorithms that publish numeric QIs as 'lo-hi' ranges (the 'lca' recoding): their metrics read such
 # labels as intervals, as the anonymize command does (``ldiv metrics --interval-labels``).
 INTERVAL_ALGORITHMS = frozenset({"bsgi", "mondrian"})
-RISK_THRESHOLDS = (Fraction(1, 20), Fraction(1, 10), Fraction(1, 5))
 CONFIDENCE_BINS = 20  # about this many bins over (0, 1]; a multiple of l, so that 1/l is a bin edge
 ENTROPY_WIDTH = 0.25
 
@@ -38,15 +39,6 @@ class Bin:
     rows: int
     lo: float
     hi: float
-
-
-@dataclass(frozen=True)
-class Risk:
-    """Re-identification risk 1/|G| per published row (the prosecutor model)."""
-
-    max: Fraction
-    average: Fraction
-    above: dict[str, Fraction]  # threshold (as text, e.g. '1/20') -> share of rows whose risk exceeds it
 
 
 @dataclass
@@ -117,17 +109,6 @@ def recorded_release(db: Database, name: str) -> dict[str, Any] | None:
         rec[key] = json.loads(rec[key]) if rec[key] is not None else None
     rec["l"] = json.loads(rec["l"]) if rec["l"] else None
     return rec
-
-
-def _risk(sizes: Sequence[tuple[int, int]]) -> Risk:
-    rows = sum(s * c for s, c in sizes)
-    classes = sum(c for _, c in sizes)
-    if not rows:
-        return Risk(Fraction(0), Fraction(0), {str(t): Fraction(0) for t in RISK_THRESHOLDS})
-    above = {
-        str(t): Fraction(sum(s * c for s, c in sizes if Fraction(1, s) > t), rows) for t in RISK_THRESHOLDS
-    }
-    return Risk(Fraction(1, min(s for s, _ in sizes)), Fraction(classes, rows), above)
 
 
 def confidence_bins(l: int | None) -> int:
@@ -240,13 +221,16 @@ def gather(
         metrics = dict(rec.get("metrics") or {})
         qi_ncp = [(q, 0.0, 0) for q in qi_names]
     else:
-        inputs = resolve_inputs(db, release, qi_names, sa_names, null_sa_unknown=True)
-        keys = [c.ident for c in inputs.qi]
+        # a recorded release: its classes are by its published group column and the labels; any other
+        # table's by its labels, as ldiv check groups them
+        group = published_group_column(db, resolve_table(db, release)) if rec is not None else None
+        inputs = resolve_inputs(db, release, qi_names, sa_names, group_column=group, null_sa_unknown=True)
+        keys = class_keys(inputs.group.ident if inputs.group else None, [c.ident for c in inputs.qi])
         intervals = [c.is_numeric for c in src.qi] if interval_labels else None
-        metrics = _metrics(db, rec, src, inputs.table, l, intervals, kl)
+        metrics = _metrics(db, rec, src, inputs, l, intervals, kl)
         qi_ncp = _qi_ncp(db, src.table, inputs.table, inputs, intervals)
-    rel = inputs.table.ref
-    sizes = [(int(s), int(c)) for s, c in db.rows(render("report/class_sizes.sql", source=rel, keys=keys))]
+    check = evaluate(db, inputs, None, prefix="report_c")
+    assert check.sizes is not None
     return ReleaseFacts(
         name=inputs.table.name if rec is None or rec["algorithm"] != "decomposition" else str(rec["name"]),
         source=src.table.name,
@@ -254,10 +238,10 @@ def gather(
         sa=sa_names,
         l=l,
         recorded=rec,
-        check=evaluate(db, inputs, None, prefix="report_c"),
+        check=check,
         metrics=metrics,
-        class_sizes=sizes,
-        risk=_risk(sizes),
+        class_sizes=list(check.sizes.sizes),
+        risk=check.sizes.risk,
         diversity=_diversity(db, inputs, keys, l),
         qi_ncp=qi_ncp,
         sa_counts={r.name: _sa_counts(db, src, inputs, i) for i, r in enumerate(inputs.sa)},
@@ -282,26 +266,25 @@ def _metrics(
     db: Database,
     rec: dict[str, Any] | None,
     src: Inputs,
-    rel_table: Table,
+    rel: Inputs,
     l: int | None,
     intervals: list[bool] | None,
     kl: bool,
 ) -> dict[str, Any]:
     """The recorded metrics of the release (what anonymize computed on the written table), or computed now
-    by the same function ``ldiv metrics`` calls."""
+    by the same function ``ldiv metrics`` calls, on the same classes as the check (``rel.group``)."""
     if rec is not None and rec.get("metrics") and "il" in rec["metrics"]:
         return dict(rec["metrics"])
     from ..metrics import compute_metrics
 
-    group = "group_id" if any(c.name.lower() == "group_id" for c in rel_table.columns) else None
     return compute_metrics(
         db,
         src.table,
-        rel_table,
+        rel.table,
         list(src.qi),
         list(src.sa),
         l=l,
-        group_column=group,
+        group_column=rel.group.name if rel.group is not None else None,
         interval_labels=intervals,
         kl=kl,
     ).to_dict()
@@ -320,7 +303,9 @@ def summary(f: ReleaseFacts) -> dict[str, Any]:
         "rows_in": f.rows_in,
         "rows_published": f.rows_published,
         "rows_suppressed": f.rows_suppressed,
+        "partition": f.check.partition,
         "classes": f.check.groups,
         "k": f.check.k,
+        "risk": f.risk.to_dict(),
         "max_confidence": f.max_confidence,
     }
