@@ -81,7 +81,7 @@ def test_bsgi_table4_il_dm(db: Database) -> None:
     assert m.il == Fraction(59, 6)
     assert m.dm == 17
     assert m.rows == 7 and m.groups == 3 and m.deleted_rows == 0
-    assert m.avg_group_size == Fraction(7, 3)
+    assert m.avg_class_size == Fraction(7, 3)
     assert m.cavg == Fraction(7, 6)
     assert m.ncp == Fraction(59, 6) / 21 and m.il_pct == 100 * Fraction(59, 6) / 21
     assert m.stars == 5 and m.starred_rows == 5
@@ -94,7 +94,7 @@ def test_bsgi_table4_il_dm(db: Database) -> None:
     assert d["il"] == pytest.approx(59 / 6) and d["dm"] == 17 and "cm" not in d
     assert set(d) == {
         "il", "il_pct", "ncp", "lm", "dm", "cavg", "kl", "kl_note", "stars", "starred_rows",
-        "deleted_rows", "rows", "groups", "avg_group_size", "arx_loss",
+        "deleted_rows", "rows", "groups", "avg_class_size", "arx_loss",
     }  # fmt: skip
 
 
