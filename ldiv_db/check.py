@@ -1,13 +1,15 @@
 """``ldiv check``: the privacy statistics of any table (a release of ldiv_db or of another tool) and the
 verdict of a chosen model, computed in SQL on the compressed partition.
 
-The partition is the classes of :func:`ldiv_db.classes.class_keys`: on a release ldiv_db recorded, its
-published group column with the QI labels (the finest partition the table reveals; none for a release
-written without a group column), on any other table the QI values, or ``--group-column`` with them."""
+The partition (:func:`ldiv_db.classes.partition_keys`): on a release ldiv_db recorded, its classes — its
+published group column with the QI labels, the finest partition the table reveals (the labels for a
+release written without a group column); on any other table the QI values, or the ``--group-column``
+named."""
 
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import time
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -16,7 +18,7 @@ from fractions import Fraction
 from typing import Any, TypeVar
 
 from .catalog import resolve_table
-from .classes import ClassFacts, class_keys, describe, published_group_column
+from .classes import ClassFacts, describe, partition_keys, published_group_column
 from .db import Database
 from .errors import BadInput
 from .evaluator import SqlEvaluator
@@ -184,8 +186,8 @@ def check(
     **model_options: Any,
 ) -> CheckResult:
     """Statistics of ``table`` grouped into its classes and, with ``model``, the verdict of that privacy
-    model (its parameters as keywords, or ``model`` a ModelSpec). The classes: by ``group_column`` and the
-    QI values where it is given; on a release ldiv_db recorded, by its published group column and the QI
+    model (its parameters as keywords, or ``model`` a ModelSpec). The classes: by ``group_column`` where
+    it is given; on a release ldiv_db recorded, by its published group column and the QI
     labels; else by the QI values. ``db`` is a path, a PostgreSQL URL, a ``spark://`` session, a duckdb
     connection or a Database."""
     t0 = time.perf_counter()
@@ -198,17 +200,20 @@ def check(
     database = Database.open(db, mode="read")
     q0 = database.queries
     try:
+        published = None
         if group_column is None:  # a recorded release: its classes (ldiv_db/classes.py)
-            group_column = published_group_column(database, resolve_table(database, table))
+            published = published_group_column(database, resolve_table(database, table))
         inputs = resolve_inputs(
             database,
             table,
             qi,
             sa,
-            group_column=group_column,
+            group_column=group_column or published,
             null_as_value=null_as_value,
             null_sa_unknown=null_sa_unknown,
         )
+        if published is not None:
+            inputs = dataclasses.replace(inputs, published_group=True)
         privacy = spec.build(inputs)
         if privacy is not None:
             spec.check_values(database, inputs, strict=False)
@@ -243,7 +248,7 @@ def evaluate(
     they run one after another): the tests compare a split evaluation with the whole one."""
     t0 = time.perf_counter() if t0 is None else t0
     q0 = db.queries if q0 is None else q0
-    keys = class_keys(inputs.group.ident if inputs.group else None, [c.ident for c in inputs.qi])
+    keys = partition_keys(inputs)
     splittable = (split or parts is not None) and (privacy is None or privacy.per_part)
     with db.snapshot_sessions(inputs.rows, split=splittable) as sessions:
         if splittable and parts is not None and len(sessions) == 1:
@@ -285,7 +290,10 @@ def evaluate(
                 SaStats(c.name, s, profile.get(s.s, [])) for c, s in zip(inputs.sa, summaries, strict=True)
             ],
             sizes=ClassFacts.of([p for f in firsts for p in f[1]]),
-            partition=describe(inputs.group.name if inputs.group else None, [c.name for c in inputs.qi]),
+            partition=describe(
+                inputs.group.name if inputs.group else None,
+                [c.name for c in inputs.qi] if inputs.group is None or inputs.published_group else [],
+            ),
         )
         if privacy is not None:
             result.model = privacy

@@ -20,8 +20,9 @@ from typing import TYPE_CHECKING, Any
 from .render import Ident, TableRef, render
 
 if TYPE_CHECKING:
-    from .catalog import Table
+    from .catalog import Column, Table
     from .db import Database
+    from .inputs import Inputs
 
 DEFAULT_GROUP_COLUMN = "group_id"
 # the shares of rows shown whose risk 1/|class| exceeds 5 %, 10 % and 20 %
@@ -33,6 +34,22 @@ def class_keys(group: Ident | None, labels: Sequence[Ident]) -> list[Ident]:
     column together with the QI labels where the group column is published, else the QI labels. (With
     one label vector per group the classes are the groups; the labels never split them less finely.)"""
     return [group, *labels] if group is not None else list(labels)
+
+
+def partition_columns(inputs: Inputs) -> list[Column]:
+    """The columns a check groups resolved inputs by: a release's classes (as :func:`class_keys`) where
+    ``inputs.group`` is its published group column, a group column the caller named alone (``ldiv check
+    --group-column``), else the QI values (the classes of a table that publishes only them)."""
+    if inputs.group is not None and not inputs.published_group:
+        return [inputs.group]
+    return [*([inputs.group] if inputs.group is not None else []), *inputs.qi]
+
+
+def partition_keys(inputs: Inputs) -> list[Ident]:
+    """:func:`partition_columns` as identifiers; for a release, ``class_keys`` of its group column and labels."""
+    if inputs.group is not None and inputs.published_group:
+        return class_keys(inputs.group.ident, [c.ident for c in inputs.qi])
+    return [c.ident for c in partition_columns(inputs)]
 
 
 def describe(group: str | None, labels: Sequence[str]) -> str:

@@ -10,6 +10,7 @@ against the source the caller names, with the same statements.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import time
 from collections.abc import Sequence
@@ -18,7 +19,7 @@ from typing import Any
 
 from ..catalog import Table, output_ref, resolve_table
 from ..check import CheckResult, evaluate
-from ..classes import Risk, class_keys, published_group_column
+from ..classes import Risk, partition_keys, published_group_column
 from ..db import Database
 from ..errors import BadInput
 from ..inputs import Inputs, as_list, resolve_inputs
@@ -148,7 +149,8 @@ def _similarity(db: Database, inputs: Inputs) -> dict[str, Any] | None:
         return None
     from ..attack import similarity
 
-    group = inputs.group.name if inputs.group is not None else None
+    # a release's classes: similarity finds its group column itself and groups by it and the labels
+    group = inputs.group.name if inputs.group is not None and not inputs.published_group else None
     return similarity(
         db, inputs.table.name, [c.name for c in inputs.qi], inputs.sa[0].name, None, group
     ).to_dict()
@@ -217,7 +219,7 @@ def gather(
         inputs = resolve_inputs(
             db, f"{release}_sa", None, sa_names, group_column="group_id", require_qi=False
         )
-        keys = [inputs.group.ident] if inputs.group is not None else []
+        keys = partition_keys(inputs)
         metrics = dict(rec.get("metrics") or {})
         qi_ncp = [(q, 0.0, 0) for q in qi_names]
     else:
@@ -225,7 +227,8 @@ def gather(
         # table's by its labels, as ldiv check groups them
         group = published_group_column(db, resolve_table(db, release)) if rec is not None else None
         inputs = resolve_inputs(db, release, qi_names, sa_names, group_column=group, null_sa_unknown=True)
-        keys = class_keys(inputs.group.ident if inputs.group else None, [c.ident for c in inputs.qi])
+        inputs = dataclasses.replace(inputs, published_group=group is not None)
+        keys = partition_keys(inputs)
         intervals = [c.is_numeric for c in src.qi] if interval_labels else None
         metrics = _metrics(db, rec, src, inputs, l, intervals, kl)
         qi_ncp = _qi_ncp(db, src.table, inputs.table, inputs, intervals)

@@ -18,7 +18,6 @@ from pathlib import Path
 from typing import Any
 
 import duckdb
-import pandas as pd
 import pytest
 
 from fixtures import census
@@ -37,7 +36,7 @@ def expected(path: Path, table: str, keys: Sequence[str]) -> dict[str, Any]:
     (NULL labels equal, as in SQL's GROUP BY) — not by any code of ldiv_db."""
     con = duckdb.connect(str(path), read_only=True)
     try:
-        df = con.sql(f'SELECT * FROM "{table}"').df()  # noqa: S608 - a test's own table name
+        df = con.sql(f'SELECT * FROM "{table}"').df()
     finally:
         con.close()
     sizes = df.groupby(list(keys), dropna=False).size()
@@ -111,7 +110,9 @@ def test_every_output_shows_the_classes_of_the_published_table(
     rec = next(r for r in rels["releases"] if r["release_id"] == anon["release_id"])
     same(rec, want, "releases --json")
 
-    code, chk, _ = run(capsys, "check", str(dbfile), "--table", out, "--qi", ",".join(QI), "--sa", SA, "--json")
+    code, chk, _ = run(
+        capsys, "check", str(dbfile), "--table", out, "--qi", ",".join(QI), "--sa", SA, "--json"
+    )
     assert code == 0 and chk["keys"] == ["group_id", *QI] and "group_id" in chk["partition"]
     same(chk, want, "check --json")
 
@@ -125,7 +126,9 @@ def test_every_output_shows_the_classes_of_the_published_table(
     )
 
 
-def test_compare_shows_the_same_classes(dbfile: Path, capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+def test_compare_shows_the_same_classes(
+    dbfile: Path, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
     code, cmp, err = run(
         capsys, "compare", str(dbfile), "--table", "census", "--qi", ",".join(QI), "--sa", SA, "--l", str(L),
         "--algorithms", "tp+,bsgi,mondrian", "--json", "--no-kl",
@@ -139,7 +142,9 @@ def test_compare_shows_the_same_classes(dbfile: Path, capsys: pytest.CaptureFixt
 
 
 def test_check_on_other_tables_groups_by_qi_values(dbfile: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code, chk, _ = run(capsys, "check", str(dbfile), "--table", "census", "--qi", "age,sex", "--sa", SA, "--json")
+    code, chk, _ = run(
+        capsys, "check", str(dbfile), "--table", "census", "--qi", "age,sex", "--sa", SA, "--json"
+    )
     assert code == 0 and chk["keys"] == ["age", "sex"]
     same(chk, expected(dbfile, "census", ["age", "sex"]), "check on the source")
 
@@ -154,7 +159,8 @@ def test_release_without_group_column_is_verified_and_checked_on_labels(
         cols = [r[0] for r in con.sql("DESCRIBE rel_nogroup").fetchall()]
         verification = json.loads(
             con.execute(
-                "SELECT CAST(verification AS VARCHAR) FROM ldiv.release WHERE release_id = ?", [anon["release_id"]]
+                "SELECT CAST(verification AS VARCHAR) FROM ldiv.release WHERE release_id = ?",
+                [anon["release_id"]],
             ).fetchone()[0]
         )
     finally:
@@ -174,10 +180,12 @@ def test_release_without_group_column_is_verified_and_checked_on_labels(
     same(rep["releases"][0], want, "report --json (no group column)")
 
 
-def test_label_classes_that_break_the_model_are_refused(dbfile: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_label_classes_that_break_the_model_are_refused(
+    dbfile: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     # BSGI's groups hold l distinct values each (unique-distinct); where two groups share their labels,
     # the merged label class repeats a value
-    code, anon, err = _anonymize(capsys, dbfile, "bsgi", "rel_bsgi_g")
+    code, _, err = _anonymize(capsys, dbfile, "bsgi", "rel_bsgi_g")
     assert code == 0, err
     want = expected(dbfile, "rel_bsgi_g", ["group_id", *QI])
     assert want["label_classes"] < want["classes"]  # the case exists on this table

@@ -6,12 +6,12 @@ from fractions import Fraction
 
 import pytest
 
+from ldiv_db.classes import ClassFacts, Risk
 from ldiv_db.errors import BadInput
 from ldiv_db.metrics import Metrics
 from ldiv_db.metrics.arx_loss import arx_loss, attribute_share_loss
 from ldiv_db.metrics.compute import _weights
 from ldiv_db.metrics.covers import AttributeSummary
-from ldiv_db.classes import ClassFacts, Risk
 from ldiv_db.metrics.groups import cavg, discernibility
 from ldiv_db.metrics.il import attribute_ncp, information_loss
 from ldiv_db.metrics.lm import attribute_lm, loss_metric

@@ -6,9 +6,9 @@ from __future__ import annotations
 import re
 from fractions import Fraction
 
+from ldiv_db.classes import ClassFacts
 from ldiv_db.render import html_safe, render_html
 from ldiv_db.report.charts import bar_chart, scatter
-from ldiv_db.classes import ClassFacts
 from ldiv_db.report.gather import confidence_bins
 from ldiv_db.report.page import fmt
 
