@@ -157,13 +157,7 @@ def _anonymize(
 ) -> AnonymizeResult:
     inputs = resolve_inputs(db, table, qi, sa, extra=keep_columns, null_as_value=null_as_value)
     spec, privacy = _model(db, inputs, algo, spec, options)
-    out = _output(db, inputs, algo, output, replace)
-    if no_group_column and (algo.streams or len(algo.output_tables(out)) != 1):
-        raise BadInput(
-            f"{algo.name} publishes its groups as a table of their own, so it has no release without a "
-            "group column",
-            "leave out --no-group-column for this algorithm",
-        )
+    out = _output(db, inputs, algo, output, replace, no_group_column)
     hids, heights = hierarchy_ids(db, inputs.table.name)
     if null_as_value and algo.generalizes_by_hierarchy:
         refuse_nulls_in_hierarchies(db, inputs, hids)
@@ -236,9 +230,18 @@ def _model(
     return spec, privacy
 
 
-def _output(db: Database, inputs: Inputs, algo: Algorithm, output: str, replace: bool) -> TableRef:
-    """The release name: not the source, and every table it writes one ldiv_db may write."""
+def _output(
+    db: Database, inputs: Inputs, algo: Algorithm, output: str, replace: bool, no_group_column: bool = False
+) -> TableRef:
+    """The release name: not the source, and every table it writes one ldiv_db may write; without a group
+    column only for a release of one table (a stream's or Decomposition+'s groups are a table of their own)."""
     out = output_ref(output)
+    if no_group_column and (algo.streams or len(algo.output_tables(out)) != 1):
+        raise BadInput(
+            f"{algo.name} publishes its groups as a table of their own, so it has no release without a "
+            "group column",
+            "leave out --no-group-column for this algorithm",
+        )
     src = inputs.table.ref
     if (
         src.catalog is None

@@ -25,7 +25,7 @@ import pandas as pd
 
 from ..background import Background
 from ..catalog import Column, Table
-from ..classes import Risk, class_keys, class_sizes
+from ..classes import ClassFacts, Risk, class_keys, class_sizes
 from ..db import Database
 from ..errors import BadInput, InternalError, LdivError
 from ..render import Ident, TableRef, render
@@ -180,17 +180,16 @@ def compute_metrics(
 ) -> Metrics:
     """Compute IL/NCP, LM, DM, CAVG, KL, CM, stars and ARX's Loss of ``release`` against ``source``.
 
-        ``qi``/``sa`` are source columns; the release's columns of the same names (matched like the catalog
-        matches names) hold the published labels. ``group_column`` is used when the release has it.
-        ``interval_labels[i]``: QI i's range labels ``lo-hi`` are intervals even where a hierarchy node has the
-        same text (see :func:`.covers.build_covers`). ``group_column``: the release's published group column
-    (classes are by it and the labels); None: the release publishes none (classes by the labels). ``kl=False`` skips the KL-divergence (reported as None).
-        With ``aggregate`` (the release pipeline's), every statement reads it instead of the release.
-        ``meanwhile``: statements of the caller's to run on the connection while KL's arrays are solved in a
-        thread of their own (the release pipeline's verification); it runs once before the metrics return.
-        ``source_side``: the domain and KL's source points, read beside this connection
-        (:func:`.source_side.start_source_side`); adopted when the reader saw the source with this
-        connection's row count.
+    ``qi``/``sa`` are source columns; the release's columns of the same names (matched like the catalog
+    matches names) hold the published labels. ``group_column``: the release's group column, used when the
+    release has it (its classes are then by it and the labels, else by the labels). ``interval_labels[i]``: QI
+    i's range labels ``lo-hi`` are intervals even where a hierarchy node has the same text (see
+    :func:`.covers.build_covers`). ``kl=False`` skips the KL-divergence (reported as None). With ``aggregate``
+    (the release pipeline's), every statement reads it instead of the release. ``meanwhile``: statements of
+    the caller's to run on the connection while KL's arrays are solved in a thread of their own (the release
+    pipeline's verification); it runs once before the metrics return. ``source_side``: the domain and KL's
+    source points, read beside this connection (:func:`.source_side.start_source_side`); adopted when the
+    reader saw the source with this connection's row count.
     """
     if not qi:
         raise BadInput("no QI attributes given", "name at least one quasi-identifier column")
@@ -211,13 +210,7 @@ def compute_metrics(
         if rc is None:
             rc = _row_counts_of_aggregate(db, cols, known)
         summaries = attribute_summaries(db, tables, source, release, qi)
-        keys = class_keys(cols.group, cols.qi)
-        facts = class_sizes(db, cols.table, keys, counted=cols.counted)
-        cm = (
-            None
-            if cols.klass is None
-            else minority_rows(db, cols.table, keys, cols.klass, counted=cols.counted)
-        )
+        facts, cm = _classes(db, cols)
         if meanwhile is not None:
             meanwhile()
         kl_result = kl_job.result() if isinstance(kl_job, Background) else kl_job or KlResult(None, NOT_ASKED)
@@ -251,6 +244,16 @@ def compute_metrics(
 
 
 NOT_ASKED = "not computed (KL was not asked for)"
+
+
+def _classes(db: Database, cols: _Columns) -> tuple[ClassFacts, int | None]:
+    """The release's classes (:func:`ldiv_db.classes.class_keys`: group column and labels, or labels) and,
+    with a class column, their published minority rows (CM)."""
+    keys = class_keys(cols.group, cols.qi)
+    facts = class_sizes(db, cols.table, keys, counted=cols.counted)
+    if cols.klass is None:
+        return facts, None
+    return facts, minority_rows(db, cols.table, keys, cols.klass, counted=cols.counted)
 
 
 def _abandon(db: Database, tables: CoverTables, kl_job: Background[KlResult] | KlResult | None) -> None:

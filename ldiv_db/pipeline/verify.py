@@ -96,17 +96,10 @@ def check_written(
     def verify() -> None:
         if not recs:
             recs.append(reconcile(db, inputs, part, agg))
-        if not recs[0]["published"]:
-            pass
-        elif group_column is None:
-            found[:] = [None, verify_labels(db, inputs, out, agg, verify_model, null_as_value)]
-        else:
-            # local recoding ('lca': one label vector per group, from its own values) often gives two
-            # groups the same labels; there the check for one partition would only cost
-            found[:] = verify_written(
-                db, inputs, out, Ident(group_column), agg, verify_model, null_as_value,
-                part.recoding != "lca", classed=class_column is not None,
-            )  # fmt: skip
+        if recs[0]["published"]:
+            found[:] = _verify_partitions(
+                db, inputs, out, group_column, agg, verify_model, null_as_value, part, class_column
+            )
         if meanwhile is not None:
             meanwhile()
 
@@ -132,12 +125,7 @@ def check_written(
     ).to_dict()
     rec = recs[0]
     by_group, by_labels = found
-    if (
-        group_column is None
-    ):  # the label classes are the only ones: they hold the model, or nothing is published
-        verified = bool(by_labels is None or by_labels.satisfied)
-    else:
-        verified = bool(by_group is None or (by_group.satisfied and by_labels and by_labels.satisfied))
+    verified = _verified(group_column is not None, by_group, by_labels)
     verification = {
         "model": verify_model.describe(),
         "by_group": None if by_group is None else brief(by_group),
@@ -146,6 +134,39 @@ def check_written(
     }
     progress.update(3, 5, "verified and measured")
     return Checked(rec, by_group, by_labels, verified, verification, metrics)
+
+
+def _verify_partitions(
+    db: Database,
+    inputs: Inputs,
+    out: TableRef,
+    group_column: str | None,
+    agg: TableRef,
+    model: PrivacyModel,
+    null_as_value: bool,
+    part: Partitioning,
+    class_column: str | None,
+) -> list[CheckResult | None]:
+    """(by group id, by QI labels): both partitions; without a group column the label partition alone,
+    on the model itself (:func:`verify_labels`)."""
+    if group_column is None:
+        return [None, verify_labels(db, inputs, out, agg, model, null_as_value)]
+    # local recoding ('lca': one label vector per group, from its own values) often gives two groups the
+    # same labels; there the check for one partition would only cost
+    return list(
+        verify_written(
+            db, inputs, out, Ident(group_column), agg, model, null_as_value,
+            part.recoding != "lca", classed=class_column is not None,
+        )
+    )  # fmt: skip
+
+
+def _verified(with_group: bool, by_group: CheckResult | None, by_labels: CheckResult | None) -> bool:
+    """The model holds on every partition verified (none verified: nothing was published). Without a
+    group column the label classes are the only ones the table reveals."""
+    if not with_group:
+        return bool(by_labels is None or by_labels.satisfied)
+    return bool(by_group is None or (by_group.satisfied and by_labels and by_labels.satisfied))
 
 
 def interval_labels(inputs: Inputs, part: Partitioning, hids: Mapping[str, int]) -> list[bool] | None:
