@@ -1,10 +1,10 @@
 """A one-table release: the :class:`~ldiv_db.algorithms.base.Partitioning` an algorithm returns, as the
 release the pipeline publishes. OUT holds the QIs as published labels, the SAs as published, the kept
-columns and the group column (unless the release is written without it: ``--no-group-column``, where its
-classes are its label vectors and must hold the model themselves); rows deleted by suppression are left
-out. The written table is reconciled,
-verified (by group id and by QI labels) and measured by :func:`ldiv_db.pipeline.verify.check_written`;
-the algorithm's guarantees (:mod:`ldiv_db.guarantees`) are checked on the recorded release."""
+columns and the group column (unless written without it, ``--no-group-column``: its classes are then its
+label vectors, which must hold the model themselves); rows deleted by suppression are left out. The
+written table is reconciled, verified (by group id and by QI labels) and measured by
+:func:`ldiv_db.pipeline.verify.check_written`; the algorithm's guarantees (:mod:`ldiv_db.guarantees`) are
+checked on the recorded release."""
 
 from __future__ import annotations
 

@@ -207,3 +207,26 @@ def test_no_group_column_is_refused_where_the_groups_are_a_table(
 ) -> None:
     code, _, err = _anonymize(capsys, dbfile, "decomposition", "rel_dec", "--no-group-column")
     assert code == 2 and "no-group-column" in err
+
+
+def test_job_file_writes_a_release_without_group_column(
+    dbfile: Path, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    job = tmp_path / "job.toml"
+    job.write_text(
+        f'database = "{dbfile}"\n[source]\ntable = "census"\n[anonymize]\nqi = {json.dumps(QI)}\n'
+        f'sa = "{SA}"\nalgorithm = "mondrian"\nl = {L}\noutput = "rel_job"\nkl = false\nno_group_column = true\n',
+        encoding="utf-8",
+    )
+    code, _, err = run(capsys, "run", str(job), "--quiet")
+    assert code == 0, err
+    con = duckdb.connect(str(dbfile), read_only=True)
+    try:
+        cols = [r[0] for r in con.sql("DESCRIBE rel_job").fetchall()]
+    finally:
+        con.close()
+    assert cols == [*QI, SA]
+    code, chk, _ = run(
+        capsys, "check", str(dbfile), "--table", "rel_job", "--qi", ",".join(QI), "--sa", SA, "--json"
+    )
+    same(chk, expected(dbfile, "rel_job", QI), "check on a job's release without group column")
