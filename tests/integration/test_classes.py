@@ -51,7 +51,7 @@ def expected(path: Path, table: str, keys: Sequence[str]) -> dict[str, Any]:
         "risk": {"highest": 1 / int(sizes.min()), "average": len(sizes) / rows, **above},
         "dm": int((sizes.astype("int64") ** 2).sum()),
         "rows": rows,
-        "label_classes": len(df.groupby(QI, dropna=False).size()),
+        "label_classes": len(df.groupby([k for k in keys if k != "group_id"], dropna=False).size()),
     }
 
 
