@@ -82,7 +82,7 @@ def _run(db: Any, table: str, algorithm: str, l: int, kl: bool, **options: Any) 
         "il": round(float(r.metrics["il"]), 3),
         "il_pct": round(float(r.metrics["il_pct"]), 4),
         "dm": r.metrics["dm"],
-        "avg_group_size": round(float(r.metrics["avg_group_size"]), 4),
+        "avg_class_size": round(float(r.metrics["avg_class_size"]), 4),
         "kl_value": r.metrics.get("kl"),
         "verified": r.verified,
     }
@@ -248,7 +248,7 @@ def table(report: dict[str, Any]) -> str:
             f"| {data} | {r['algorithm']} | {r['l']} | {r['mode']} | {'on' if r['kl'] else 'off'} | "
             f"{r['seconds']:.2f} | {r['algorithm_seconds']:.2f} | {r['queries']} | {r['classes']} | "
             f"{r['residual_rows'] if r['residual_rows'] is not None else '–'} | {r['il']:,.1f} | "
-            f"{r['avg_group_size']:.4f} |"
+            f"{r['avg_class_size']:.4f} |"
         )
     return "\n".join(lines)
 

@@ -68,7 +68,7 @@ def _run(
         "classes": r.groups,
         "il": round(float(r.metrics["il"]), 1),
         "dm": r.metrics["dm"],
-        "avg_group_size": round(float(r.metrics["avg_group_size"]), 4),
+        "avg_class_size": round(float(r.metrics["avg_class_size"]), 4),
         "verified": r.verified,
         "refine": r.details.get("refine"),
         "peak_rss_mib": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0, 1),

@@ -72,18 +72,21 @@ def anonymize(
     model_options: Mapping[str, Any] | None = None,
     kl: bool = True,
     allow_empty: bool = False,
+    no_group_column: bool = False,
     **options: Any,
 ) -> AnonymizeResult:
     """Anonymize ``table`` with ``algorithm`` into the new table ``output`` (see the module docstring).
     ``options`` are the algorithm's declared options; ``model`` is a model name (its parameters in ``l``
     and ``model_options``) or a :class:`~ldiv_db.privacy.spec.ModelSpec`. Every value is validated
-    before the database is opened: nothing is written for a refused call."""
+    before the database is opened: nothing is written for a refused call. ``no_group_column``: publish
+    the release without its group column; its classes are then its QI label vectors, which must hold the
+    model themselves (else the run is refused)."""
     t0 = time.perf_counter()
     algo = get_algorithm(algorithm)
     opts = validate(algo.options, options, "api", f"{algo.name} options")
     spec = model_spec(model, l, model_options)
     seed = None if seed is None else parse_int(seed, "seed", low=0, high=MAX_SEED, text=True)
-    replace, quiet, null_as_value, kl, allow_empty = (
+    replace, quiet, null_as_value, kl, allow_empty, no_group_column = (
         parse_flag(value, name, text=True)
         for name, value in (
             ("replace", replace),
@@ -91,6 +94,7 @@ def anonymize(
             ("null_as_value", null_as_value),
             ("kl", kl),
             ("allow_empty", allow_empty),
+            ("no_group_column", no_group_column),
         )
     )
     if class_column is not None and (not isinstance(class_column, str) or not class_column):
@@ -120,6 +124,7 @@ def anonymize(
             options=opts,
             kl=kl,
             allow_empty=allow_empty,
+            no_group_column=no_group_column,
             t0=t0,
             q0=q0,
         )
@@ -149,12 +154,13 @@ def _anonymize(
     options: dict[str, Any],
     kl: bool,
     allow_empty: bool,
+    no_group_column: bool,
     t0: float,
     q0: int,
 ) -> AnonymizeResult:
     inputs = resolve_inputs(db, table, qi, sa, extra=keep_columns, null_as_value=null_as_value)
     spec, privacy = _model(db, inputs, algo, spec, options)
-    out = _output(db, inputs, algo, output, replace)
+    out = _output(db, inputs, algo, output, replace, no_group_column)
     hids, heights = hierarchy_ids(db, inputs.table.name)
     if null_as_value and algo.generalizes_by_hierarchy:
         refuse_nulls_in_hierarchies(db, inputs, hids)
@@ -183,8 +189,11 @@ def _anonymize(
         "model": privacy.describe(),
         "options": options,
         "seed": seed,
+        **({"no_group_column": True} if no_group_column else {}),
     }
-    how = Publishing(out, keep_columns, class_column, hids, null_as_value, kl, progress)
+    how = Publishing(
+        out, keep_columns, class_column, hids, null_as_value, kl, progress, group_column=not no_group_column
+    )
     with recorded_run(
         db,
         command="anonymize",
@@ -230,9 +239,18 @@ def _model(
     return spec, privacy
 
 
-def _output(db: Database, inputs: Inputs, algo: Algorithm, output: str, replace: bool) -> TableRef:
-    """The release name: not the source, and every table it writes one ldiv_db may write."""
+def _output(
+    db: Database, inputs: Inputs, algo: Algorithm, output: str, replace: bool, no_group_column: bool = False
+) -> TableRef:
+    """The release name: not the source, and every table it writes one ldiv_db may write; without a group
+    column only for a release of one table (a stream's or Decomposition+'s groups are a table of their own)."""
     out = output_ref(output)
+    if no_group_column and (algo.streams or len(algo.output_tables(out)) != 1):
+        raise BadInput(
+            f"{algo.name} publishes its groups as a table of their own, so it has no release without a "
+            "group column",
+            "leave out --no-group-column for this algorithm",
+        )
     src = inputs.table.ref
     if (
         src.catalog is None

@@ -121,8 +121,8 @@ class ReleaseList:
             models = verdict_brief({"partitions": r["verification"]}) if r.get("verified") else ""
             out.append(
                 f"{r['release_id']:>4}  {r['name']}  <- {r['source']}  {r['algorithm']}/{r['model']} l={r['l']}  "
-                f"{r['rows_published']}/{r['rows_in']} rows, {r['groups']} groups, {pub}, {_shown_state(r)}"
-                f"{f' ({models})' if models else ''}  {r['created_at']}"
+                f"{r['rows_published']}/{r['rows_in']} rows, {r['classes']} classes (k {r['k']}), {pub}, "
+                f"{_shown_state(r)}{f' ({models})' if models else ''}  {r['created_at']}"
             )
         return "\n".join(out)
 
@@ -140,6 +140,17 @@ def _shown_state(r: dict[str, Any]) -> str:
     return f"{word} ({detail})"
 
 
+def _release_row(r: dict[str, Any]) -> dict[str, Any]:
+    """A recorded release as listed: its class count, k and re-identification risk as anonymize measured
+    them on the written table (:mod:`ldiv_db.classes`; k and risk None for a release recorded before they
+    were kept)."""
+    text = r.pop("metrics")
+    metrics = json.loads(text) if text else {}
+    out = {k: v for k, v in r.items() if k != "groups"}
+    out.update(classes=r["groups"], k=metrics.get("k"), risk=metrics.get("risk"))
+    return out
+
+
 def releases(db: Any) -> ReleaseList:
     """Every recorded release, each with the state of its tables (:func:`release_state.release_states`)
     and its publication state (:mod:`ldiv_db.pipeline.publication`: draft, candidate, published)."""
@@ -147,7 +158,7 @@ def releases(db: Any) -> ReleaseList:
 
     database = Database.open(db, mode="read")
     try:
-        rows = database.records(render("meta/releases.sql"))
+        rows = [_release_row(r) for r in database.records(render("meta/releases.sql"))]
         states = release_state.release_states(database, rows)
         published = publication_states(database)
         for r in rows:

@@ -8,6 +8,7 @@ attacker sees), or the values of a group column."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -16,6 +17,8 @@ from typing import Any
 
 import pandas as pd
 
+from .catalog import resolve_table
+from .classes import partition_columns, published_group_column
 from .db import Database
 from .errors import BadInput
 from .inputs import resolve_inputs
@@ -95,14 +98,19 @@ def similarity(
     group_column: str | None = None,
 ) -> SimilarityResult:
     """Similarity-attack exposure of ``table`` (a published release or any table): groups are the rows with
-    equal ``qi`` values, or equal ``group_column`` values when given. ``categories`` maps SA value ->
+    equal ``qi`` values, or equal ``group_column`` values when given; on a release ldiv_db recorded, its
+    classes (its published group column with the QI labels, :mod:`ldiv_db.classes`). ``categories`` maps SA value ->
     category rank (1 = most sensitive), or is a ``value;category`` CSV file; None uses the categories
     stored for the SA (of this table, or of the source of the release written to it)."""
     database = Database.open(db, mode="read")
     try:
+        published = None
+        if group_column is None and qi:  # a recorded release: its classes
+            published = published_group_column(database, resolve_table(database, table))
         inputs = resolve_inputs(
-            database, table, qi, sa, group_column=group_column, require_qi=group_column is None
+            database, table, qi, sa, group_column=group_column or published, require_qi=group_column is None
         )
+        inputs = dataclasses.replace(inputs, published_group=published is not None)
         if len(inputs.sa) != 1:
             raise BadInput("the similarity attack takes one sensitive attribute", "name one column with --sa")
         cats = _categories(categories, inputs.categories)
@@ -120,7 +128,7 @@ def similarity(
                 f"{len(missing)} SA value(s) of {inputs.table.name}.{inputs.sa[0].name} have no category: {shown}",
                 "add them to the categories file (value;category)",
             )
-        cols = [inputs.group] if inputs.group is not None else list(inputs.qi)
+        cols = partition_columns(inputs)
         texts = [c.is_text for c in cols]
         groups, rows, sc_groups, sc_rows, top_v, top_c = database.one(
             render("attack/similarity.sql", keys=[c.ident for c in cols], texts=texts, **ctx)

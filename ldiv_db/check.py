@@ -1,9 +1,15 @@
 """``ldiv check``: the privacy statistics of any table (a release of ldiv_db or of another tool) and the
-verdict of a chosen model, computed in SQL on the compressed partition."""
+verdict of a chosen model, computed in SQL on the compressed partition.
+
+The partition (:func:`ldiv_db.classes.partition_keys`): on a release ldiv_db recorded, its classes — its
+published group column with the QI labels, the finest partition the table reveals (the labels for a
+release written without a group column); on any other table the QI values, or the ``--group-column``
+named."""
 
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import time
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -11,6 +17,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, TypeVar
 
+from .catalog import resolve_table
+from .classes import ClassFacts, describe, partition_keys, published_group_column
 from .db import Database
 from .errors import BadInput
 from .evaluator import SqlEvaluator
@@ -62,6 +70,8 @@ class CheckResult:
     worst: list[dict[str, Any]] = field(default_factory=list)
     seconds: float = 0.0
     queries: int = 0
+    sizes: ClassFacts | None = None  # the classes' size histogram (count, k, risk)
+    partition: str = ""  # the partition in words (:func:`ldiv_db.classes.describe`)
 
     # The weakest SA decides the table-level numbers.
     @property
@@ -93,9 +103,11 @@ class CheckResult:
             "table": self.table,
             "keys": self.keys,
             "sa": self.sa,
-            "groups": self.groups,
+            "partition": self.partition,
+            "classes": self.groups,
             "rows": self.rows,
             "k": self.k,
+            "risk": None if self.sizes is None else self.sizes.risk.to_dict(),
             "distinct_l": self.distinct_l,
             "entropy_l": self.entropy_l,
             "frequency_l": None if self.frequency_l is None else float(self.frequency_l),
@@ -110,7 +122,7 @@ class CheckResult:
                     "model": self.model.name,
                     "model_params": self.model.params(),
                     "satisfied": self.satisfied,
-                    "violating_groups": self.violating_groups,
+                    "violating_classes": self.violating_groups,
                     "violating_rows": self.violating_rows,
                     "worst": self.worst,
                 }
@@ -122,13 +134,13 @@ class CheckResult:
     def render_text(self) -> str:
         lines = [
             f"table        {self.table}",
-            f"grouped by   {', '.join(self.keys)}",
+            f"classes by   {self.partition or ', '.join(self.keys)}",
             f"SA           {', '.join(self.sa)}",
             f"rows         {self.rows}",
-            f"groups       {self.groups}",
-            f"k            {self.k}  (smallest group)",
+            f"classes      {self.groups}",
+            f"k            {self.k}  (smallest class)",
             f"distinct l   {self.distinct_l}",
-            f"entropy l    {_fmt(self.entropy_l)}  (exp of the smallest group entropy)",
+            f"entropy l    {_fmt(self.entropy_l)}  (exp of the smallest class entropy)",
             f"frequency l  {_fmt(None if self.frequency_l is None else float(self.frequency_l))}"
             f"  (= {_frac(self.frequency_l)}, min |G|/h(G))",
         ]
@@ -136,7 +148,7 @@ class CheckResult:
             strongest = ", ".join(f"l={b.l}: c>{_fmt(float(b.c_above))}" for b in self.recursive[:8])
             lines.append(f"recursive    {strongest}" + (" ..." if len(self.recursive) > 8 else ""))
         else:
-            lines.append("recursive    none (some group has fewer than 2 distinct values)")
+            lines.append("recursive    none (some class has fewer than 2 distinct values)")
         if len(self.per_sa) > 1:
             for s in self.per_sa:
                 lines.append(
@@ -147,7 +159,7 @@ class CheckResult:
             verdict = "SATISFIED" if self.satisfied else "VIOLATED"
             lines.append(f"model        {self.model.describe()}: {verdict}")
             if not self.satisfied:
-                lines.append(f"violating    {self.violating_groups} groups, {self.violating_rows} rows")
+                lines.append(f"violating    {self.violating_groups} classes, {self.violating_rows} rows")
                 for w in self.worst:
                     key = ", ".join(f"{k}={v}" for k, v in w["key"].items())
                     lines.append(f"  worst      [{key}] size {w['size']}")
@@ -173,9 +185,11 @@ def check(
     null_sa_unknown: bool = False,
     **model_options: Any,
 ) -> CheckResult:
-    """Statistics of ``table`` grouped by its QI values (or ``group_column``) and, with ``model``, the
-    verdict of that privacy model (its parameters as keywords, or ``model`` a ModelSpec). ``db`` is a
-    path, a PostgreSQL URL, a ``spark://`` session, a duckdb connection or a Database."""
+    """Statistics of ``table`` grouped into its classes and, with ``model``, the verdict of that privacy
+    model (its parameters as keywords, or ``model`` a ModelSpec). The classes: by ``group_column`` where
+    it is given; on a release ldiv_db recorded, by its published group column and the QI
+    labels; else by the QI values. ``db`` is a path, a PostgreSQL URL, a ``spark://`` session, a duckdb
+    connection or a Database."""
     t0 = time.perf_counter()
     spec = model_spec(model, None, model_options)
     if spec.l == "auto":
@@ -186,15 +200,20 @@ def check(
     database = Database.open(db, mode="read")
     q0 = database.queries
     try:
+        published = None
+        if group_column is None:  # a recorded release: its classes (ldiv_db/classes.py)
+            published = published_group_column(database, resolve_table(database, table))
         inputs = resolve_inputs(
             database,
             table,
             qi,
             sa,
-            group_column=group_column,
+            group_column=group_column or published,
             null_as_value=null_as_value,
             null_sa_unknown=null_sa_unknown,
         )
+        if published is not None:
+            inputs = dataclasses.replace(inputs, published_group=True)
         privacy = spec.build(inputs)
         if privacy is not None:
             spec.check_values(database, inputs, strict=False)
@@ -229,7 +248,7 @@ def evaluate(
     they run one after another): the tests compare a split evaluation with the whole one."""
     t0 = time.perf_counter() if t0 is None else t0
     q0 = db.queries if q0 is None else q0
-    keys = [inputs.group.ident] if inputs.group else [c.ident for c in inputs.qi]
+    keys = partition_keys(inputs)
     splittable = (split or parts is not None) and (privacy is None or privacy.per_part)
     with db.snapshot_sessions(inputs.rows, split=splittable) as sessions:
         if splittable and parts is not None and len(sessions) == 1:
@@ -250,10 +269,10 @@ def evaluate(
             for i, session in enumerate(sessions)
         ]
 
-        def built(ev: SqlEvaluator) -> tuple[list[PartitionSummary], Judged | None]:
+        def built(ev: SqlEvaluator) -> tuple[list[PartitionSummary], list[tuple[int, int]], Judged | None]:
             # split: each part judges at once, so its session works on without waiting for the others
             judged = None if privacy is None or n == 1 else _judged(ev, privacy, worst)
-            return ev.build().summary(), judged
+            return ev.build().summary(), ev.class_sizes(), judged
 
         firsts = _each(evs, built)
         summaries = merge_summaries([f[0] for f in firsts])
@@ -270,10 +289,15 @@ def evaluate(
             per_sa=[
                 SaStats(c.name, s, profile.get(s.s, [])) for c, s in zip(inputs.sa, summaries, strict=True)
             ],
+            sizes=ClassFacts.of([p for f in firsts for p in f[1]]),
+            partition=describe(
+                inputs.group.name if inputs.group else None,
+                [c.name for c in inputs.qi] if inputs.group is None or inputs.published_group else [],
+            ),
         )
         if privacy is not None:
             result.model = privacy
-            _merge_verdicts(result, evs, privacy, [f[1] for f in firsts], worst)
+            _merge_verdicts(result, evs, privacy, [f[2] for f in firsts], worst)
     result.seconds = time.perf_counter() - t0
     result.queries = db.queries - q0
     return result

@@ -309,6 +309,7 @@ def _cmd_anonymize(args: argparse.Namespace) -> int:
         keep_work=args.keep_work,
         kl=not args.no_kl,
         allow_empty=args.allow_empty,
+        no_group_column=args.no_group_column,
         **args.algorithm_options,
     )
     _emit(args, ares)

@@ -182,6 +182,12 @@ def _add_anonymize_command(sub: Any) -> None:
         action="store_true",
         help="publish the release even when it has no rows (refused by default, with the reason)",
     )
+    a.add_argument(
+        "--no-group-column",
+        action="store_true",
+        help="publish no group column: the release's classes are its QI label vectors, which must hold "
+        "the model themselves (the run is refused where they do not)",
+    )
     a.add_argument("--option", action="append", metavar="KEY=VALUE", help="algorithm option")
     alg = a.add_argument_group("algorithm options (also as --option KEY=VALUE)")
     for name, opts in declarations().items():

@@ -153,6 +153,12 @@ class SqlEvaluator:
             recs = self.db.records(render("partition/summary.sql", stats=self.stats))
         return [summary_of(rec) for rec in recs]
 
+    def class_sizes(self) -> list[tuple[int, int]]:
+        """The partition's (size, groups) histogram: its classes' sizes where its keys are the class keys."""
+        return [
+            (int(a), int(b)) for a, b in self.db.rows(render("partition/class_sizes.sql", stats=self.stats))
+        ]
+
     def recursive_profile(self, max_ls: Sequence[int]) -> dict[int, list[RecursiveBound]]:
         """Per SA s: for l = 2..max_ls[s-1] (at most that SA's distinct l), the infimum c above which
         recursive (c,l) holds in every group."""

@@ -26,6 +26,9 @@ class Inputs:
     group: Column | None
     rows: int
     categories: dict[str, int] | None = None  # sensitivity categories stored for the (single) SA
+    # the table is a release and ``group`` its published group column: grouped into its classes (the
+    # group column with the QI labels, ldiv_db/classes.py), not by the group column alone
+    published_group: bool = False
 
 
 def as_list(value: str | Sequence[str] | None) -> list[str]:

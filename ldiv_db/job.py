@@ -75,6 +75,7 @@ ANONYMIZE_KEYS: dict[str, tuple[type | tuple[type, ...], str]] = {
     "null_as_value": (bool, "true or false"),
     "kl": (bool, "true or false"),
     "allow_empty": (bool, "true or false"),
+    "no_group_column": (bool, "true or false"),
     "seed": (int, "an integer"),
     "options": (dict, "a table of algorithm options"),
     "model_options": (dict, "a table of model options"),
@@ -329,6 +330,7 @@ def _run(
             model_options=an.get("model_options") or {},
             kl=an.get("kl", True),
             allow_empty=an.get("allow_empty", False),
+            no_group_column=an.get("no_group_column", False),
             **an["options"],
         )
         return result

@@ -2,11 +2,13 @@
 
 Release format: one VARCHAR column per QI (named like the source's QI column) holding a label (see
 :mod:`.covers`), the SA column(s) unchanged or NULL where the SA was suppressed, and optionally a group
-column (default ``group_id``; without it a group is an identical QI-label vector). Rows deleted by
-suppression are absent: ``deleted = source rows − release rows``.
+column (default ``group_id``). Every class-level figure (classes, k, risk, DM, CAVG, CM) is on the
+classes of :func:`ldiv_db.classes.class_keys`: the group column with the QI labels where the release
+publishes one, else the QI labels. Rows deleted by suppression are absent: ``deleted = source rows −
+release rows``.
 
 Statements issued: the source row count, four work tables (attrs, domain, labels, cover), the
-per-attribute summary, the row counts, the group counts, KL, and the drops of the work tables. The
+per-attribute summary, the row counts, the class sizes (and with a class column the CM count), KL, and the drops of the work tables. The
 release pipeline passes a :class:`ReleaseAggregate` of the written release (its distinct rows with
 counts) and the source's row count: every statement then reads the aggregate, not the release.
 """
@@ -23,12 +25,13 @@ import pandas as pd
 
 from ..background import Background
 from ..catalog import Column, Table
+from ..classes import ClassFacts, Risk, class_keys, class_sizes
 from ..db import Database
 from ..errors import BadInput, InternalError, LdivError
 from ..render import Ident, TableRef, render
 from .arx_loss import arx_loss
 from .covers import CoverTables, attribute_summaries, build_covers, drop_covers
-from .groups import RowCounts, cavg, classification, discernibility, group_counts, row_counts
+from .groups import RowCounts, cavg, discernibility, minority_rows, row_counts
 from .il import information_loss
 from .kl import KlInputs, KlResult, kl_fetch
 from .lm import loss_metric
@@ -41,7 +44,8 @@ class Metrics:
 
     ``il``: Σ_G |G|·Σ_i w_i NCP_i(G); ``ncp`` = il/(|T*|·Σw); ``il_pct`` = 100·ncp. ``lm``: total LM cost
     (published cells + |QI| per SA-suppressed row + 2·|QI| per deleted row). ``dm``: Σ|G|² + deleted·|T|.
-    ``cavg``: (|T*|/#groups)/l, None without l. ``kl``: None when infinite (see ``kl_note``).
+    ``cavg``: (|T*|/#classes)/l, None without l. ``classes``, ``k``, ``risk``: the classes'
+    (:mod:`ldiv_db.classes`) count, smallest size and re-identification risk. ``kl``: None when infinite (see ``kl_note``).
     ``arx_loss``: ARX's Loss metric (gs 0.5, geometric mean). ``cm``: None without a class column.
     ``rows`` = |T*| (published rows); ``deleted_rows`` = source rows − |T*|.
     """
@@ -58,8 +62,10 @@ class Metrics:
     starred_rows: int
     deleted_rows: int
     rows: int
-    groups: int
-    avg_group_size: Fraction
+    classes: int
+    k: int
+    risk: Risk
+    avg_class_size: Fraction
     arx_loss: float
     cm: int | None = None
 
@@ -68,10 +74,11 @@ class Metrics:
         out: dict[str, Any] = {}
         for key in (
             "il", "il_pct", "ncp", "lm", "dm", "cavg", "kl", "kl_note", "stars", "starred_rows",
-            "deleted_rows", "rows", "groups", "avg_group_size", "arx_loss",
+            "deleted_rows", "rows", "classes", "k", "avg_class_size", "arx_loss",
         ):  # fmt: skip
             value = getattr(self, key)
             out[key] = float(value) if isinstance(value, Fraction) else value
+        out["risk"] = self.risk.to_dict()
         if self.cm is not None:
             out["cm"] = self.cm
         return out
@@ -100,7 +107,8 @@ def _ratio(num: Fraction, den: Fraction) -> Fraction:
 class ReleaseAggregate:
     """A written release reduced to its distinct rows with their counts (``sql/release/aggregate.sql``:
     columns ``gid``, ``q1..qd``, ``s1..sk``, ``k`` with a class column, ``n``), built once by the release
-    pipeline; the metrics read it instead of the release. ``source_rows``: the source's row count, as
+    pipeline; the metrics read it instead of the release. ``has_group``: the release publishes its group
+    column (else ``gid`` is no published column, and the classes are the label vectors). ``source_rows``: the source's row count, as
     the reconciliation found it or as the assignment has it (the reconciliation then proves it);
     ``published_rows``: the rows the release was to publish."""
 
@@ -108,6 +116,7 @@ class ReleaseAggregate:
     source_rows: int
     has_class: bool = False
     published_rows: int | None = None
+    has_group: bool = True
 
 
 @dataclass(frozen=True)
@@ -135,7 +144,7 @@ def _columns(
             aggregate.ref,
             [Ident(f"q{i}") for i in range(1, len(qi) + 1)],
             [Ident(f"s{i}") for i in range(1, len(sa) + 1)],
-            Ident("gid"),
+            Ident("gid") if aggregate.has_group else None,
             Ident("k") if aggregate.has_class else None,
             True,
         )
@@ -172,15 +181,15 @@ def compute_metrics(
     """Compute IL/NCP, LM, DM, CAVG, KL, CM, stars and ARX's Loss of ``release`` against ``source``.
 
     ``qi``/``sa`` are source columns; the release's columns of the same names (matched like the catalog
-    matches names) hold the published labels. ``group_column`` is used when the release has it.
-    ``interval_labels[i]``: QI i's range labels ``lo-hi`` are intervals even where a hierarchy node has the
-    same text (see :func:`.covers.build_covers`). ``kl=False`` skips the KL-divergence (reported as None).
-    With ``aggregate`` (the release pipeline's), every statement reads it instead of the release.
-    ``meanwhile``: statements of the caller's to run on the connection while KL's arrays are solved in a
-    thread of their own (the release pipeline's verification); it runs once before the metrics return.
-    ``source_side``: the domain and KL's source points, read beside this connection
-    (:func:`.source_side.start_source_side`); adopted when the reader saw the source with this
-    connection's row count.
+    matches names) hold the published labels. ``group_column``: the release's group column, used when the
+    release has it (its classes are then by it and the labels, else by the labels). ``interval_labels[i]``: QI
+    i's range labels ``lo-hi`` are intervals even where a hierarchy node has the same text (see
+    :func:`.covers.build_covers`). ``kl=False`` skips the KL-divergence (reported as None). With ``aggregate``
+    (the release pipeline's), every statement reads it instead of the release. ``meanwhile``: statements of
+    the caller's to run on the connection while KL's arrays are solved in a thread of their own (the release
+    pipeline's verification); it runs once before the metrics return. ``source_side``: the domain and KL's
+    source points, read beside this connection (:func:`.source_side.start_source_side`); adopted when the
+    reader saw the source with this connection's row count.
     """
     if not qi:
         raise BadInput("no QI attributes given", "name at least one quasi-identifier column")
@@ -201,7 +210,7 @@ def compute_metrics(
         if rc is None:
             rc = _row_counts_of_aggregate(db, cols, known)
         summaries = attribute_summaries(db, tables, source, release, qi)
-        gc = group_counts(db, cols.table, cols.qi, group=cols.group, klass=cols.klass, counted=cols.counted)
+        facts, cm = _classes(db, cols)
         if meanwhile is not None:
             meanwhile()
         kl_result = kl_job.result() if isinstance(kl_job, Background) else kl_job or KlResult(None, NOT_ASKED)
@@ -217,22 +226,34 @@ def compute_metrics(
         il_pct=100 * ncp,
         ncp=ncp,
         lm=loss_metric(summaries, sa_suppressed_rows=rc.sa_suppressed_rows, deleted_rows=deleted),
-        dm=discernibility(gc, deleted_rows=deleted, source_rows=source_rows),
-        cavg=cavg(rc.rows, gc.groups, l),
+        dm=discernibility(facts, deleted_rows=deleted, source_rows=source_rows),
+        cavg=cavg(rc.rows, facts.classes, l),
         kl=kl_result.kl,
         kl_note=kl_result.note,
         stars=sum(s.stars for s in summaries),
         starred_rows=rc.starred_rows,
         deleted_rows=deleted,
         rows=rc.rows,
-        groups=gc.groups,
-        avg_group_size=_ratio(Fraction(rc.rows), Fraction(gc.groups)),
+        classes=facts.classes,
+        k=facts.k,
+        risk=facts.risk,
+        avg_class_size=_ratio(Fraction(rc.rows), Fraction(facts.classes)),
         arx_loss=arx_loss(summaries, source_rows=source_rows, deleted_rows=deleted, weights=w),
-        cm=classification(gc, deleted_rows=deleted) if cols.klass is not None else None,
+        cm=None if cm is None else cm + deleted,
     )
 
 
 NOT_ASKED = "not computed (KL was not asked for)"
+
+
+def _classes(db: Database, cols: _Columns) -> tuple[ClassFacts, int | None]:
+    """The release's classes (:func:`ldiv_db.classes.class_keys`: group column and labels, or labels) and,
+    with a class column, their published minority rows (CM)."""
+    keys = class_keys(cols.group, cols.qi)
+    facts = class_sizes(db, cols.table, keys, counted=cols.counted)
+    if cols.klass is None:
+        return facts, None
+    return facts, minority_rows(db, cols.table, keys, cols.klass, counted=cols.counted)
 
 
 def _abandon(db: Database, tables: CoverTables, kl_job: Background[KlResult] | KlResult | None) -> None:

@@ -1,8 +1,10 @@
 """A one-table release: the :class:`~ldiv_db.algorithms.base.Partitioning` an algorithm returns, as the
 release the pipeline publishes. OUT holds the QIs as published labels, the SAs as published, the kept
-columns and the group column; rows deleted by suppression are left out. The written table is reconciled,
-verified (on every partition it reveals, :mod:`ldiv_db.privacy.verdicts`) and measured by :func:`ldiv_db.pipeline.verify.check_written`;
-the algorithm's guarantees (:mod:`ldiv_db.guarantees`) are checked on the recorded release."""
+columns and the group column (unless written without it, ``--no-group-column``: its classes are then its
+label vectors, which must hold the model themselves); rows deleted by suppression are left out. The
+written table is reconciled, verified (on every partition it reveals, :mod:`ldiv_db.privacy.verdicts`)
+and measured by :func:`ldiv_db.pipeline.verify.check_written`; the algorithm's guarantees
+(:mod:`ldiv_db.guarantees`) are checked on the recorded release."""
 
 from __future__ import annotations
 
@@ -22,8 +24,9 @@ from ..algorithms.base import (
     lca_kinds,
 )
 from ..background import Background
+from ..check import CheckResult
 from ..db import Database
-from ..errors import InternalError
+from ..errors import BadInput, InternalError
 from ..guarantees import Written, verify_all
 from ..inputs import Inputs
 from ..metrics.source_side import SourceSide
@@ -49,6 +52,7 @@ class Publishing:
     kl: bool
     progress: Progress
     source_side: Background[SourceSide | None] | None = None
+    group_column: bool = True  # publish the group column (False: --no-group-column)
 
 
 class OneTable(Release):
@@ -68,7 +72,9 @@ class OneTable(Release):
         self.out = how.out
         self.tables = (how.out,)
         self.target = how.out  # the table written and checked: OUT, or its staging table
-        self.group_column = group_column_name(inputs, how.keep_columns)
+        self.group_column = group_column_name(inputs, how.keep_columns) if how.group_column else None
+        if self.group_column is None:
+            _refuse_group_guarantees(part, algo)
         counts = db.records(render("release/published_count.sql", assignment=part.assignment))[0]
         self.empty = (int(counts["published"]), int(counts["assigned"]))
         self.header = Header(
@@ -105,7 +111,7 @@ class OneTable(Release):
             "qi": [c.ident for c in self.inputs.qi],
             "sa": [c.ident for c in self.inputs.sa],
             "keep": [c.ident for c in keep],
-            "group_column": Ident(self.group_column),
+            "group_column": None if self.group_column is None else Ident(self.group_column),
         }
         if labels is None:  # suppression: each group labelled as it is written
             as_text = [not c.is_numeric for c in self.inputs.qi]
@@ -152,11 +158,14 @@ class OneTable(Release):
         # rows that carry a star; a hierarchy root label under generalization is not counted here
         starred = int(metrics.get("starred_rows") or 0) if self.part.recoding == "suppress" else 0
         deleted = rec.counts["deleted"]
+        if self.group_column is None and not checked.verified:
+            _refuse_label_classes(self.header.algorithm, self.verify_model, checked.results[0][1])
         return Verdict(
             verified=checked.verified,
             verification=checked.verification,
             metrics=metrics,
-            details=self.part.details,
+            # the group column written (None: none), which ldiv check and the report group by
+            details={**self.part.details, "group_column": self.group_column},
             groups=checked.classes,
             rows_suppressed=deleted + rec.counts["sa_suppressed"] + starred,
             rows_deleted=deleted,
@@ -176,7 +185,8 @@ class OneTable(Release):
 
     def promises(self, db: Database, release_id: int, verdict: Verdict) -> list[str]:
         src = self.inputs.table.ref
-        written = Written(db, release_id, src, self.target, Ident(self.group_column), *self.rows)
+        group = Ident(self.group_column or "group_id")  # without one no guarantee reads it (see __init__)
+        written = Written(db, release_id, src, self.target, group, *self.rows)
         broken = verify_all(self.part.guarantees, written, verdict.verification, verdict.verified)
         return [f"{o.guarantee}: {o.found}" for o in broken]
 
@@ -222,3 +232,38 @@ def _value_counts(db: Database, inputs: Inputs) -> dict[int, list[tuple[str | No
         rows = db.rows(render("catalog/sa_counts.sql", source=inputs.table.ref, sa=col.ident))
         out[s] = [(sql_text(v), int(n)) for v, n in rows]
     return out
+
+
+def _refuse_group_guarantees(part: Partitioning, algo: str) -> None:
+    """A guarantee checked per published group (BSGI's one row per individual) cannot be checked on a
+    release written without its group column: refused before anything is written."""
+    from ..guarantees import OnePerGroup
+
+    for g in part.guarantees:
+        if isinstance(g, OnePerGroup):
+            raise BadInput(
+                f"{algo} promises {g.description}, which is checked per published group, and "
+                "--no-group-column publishes none",
+                "keep the group column (leave out --no-group-column), or run without --individual-column",
+            )
+
+
+def _refuse_label_classes(algo: str, model: PrivacyModel, by_labels: CheckResult | None) -> None:
+    """Without its group column a release's classes are its label vectors; where the algorithm's groups
+    share labels, the merged classes must hold the model themselves. Refused (the transaction rolls back)
+    naming the model, the violating label classes and what to do."""
+    n = 0 if by_labels is None else by_labels.violating_groups
+    rows = 0 if by_labels is None else by_labels.violating_rows
+    worst = [] if by_labels is None else by_labels.worst[:3]
+    named = "; ".join(
+        "[" + ", ".join(f"{k}={v}" for k, v in w["key"].items()) + f"] {w['size']} rows" for w in worst
+    )
+    raise BadInput(
+        f"without the group column the published table's classes are its QI label vectors, and {algo}'s "
+        f"partition does not satisfy {model.describe()} on them: {n} label classes ({rows} rows) violate it"
+        + (f", e.g. {named}" if named else "")
+        + "; nothing was published",
+        "keep the group column (leave out --no-group-column), or use an algorithm whose label classes are "
+        "its groups (a global recoding: full-domain, lplus, optimal), or a model that holds on merged "
+        "classes (e.g. --model distinct)",
+    )

@@ -96,7 +96,7 @@ def publish(db: Database, release: Release, ctx: Context) -> AnonymizeResult:
         rows_published=rec.published,
         rows_suppressed=verdict.rows_suppressed,
         rows_deleted=verdict.rows_deleted,
-        groups=verdict.groups,
+        classes=verdict.groups,
         seconds=0.0,
         queries=0,
         output=h.output,

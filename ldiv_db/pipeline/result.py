@@ -20,7 +20,7 @@ class AnonymizeResult:
     rows_published: int
     rows_suppressed: int
     rows_deleted: int
-    groups: int
+    classes: int  # the classes of ldiv_db.classes (the finest partition the published table reveals)
     seconds: float
     queries: int
     output: str
@@ -31,6 +31,17 @@ class AnonymizeResult:
     # a new release is a draft: how it composes with the published releases of its source
     # (pipeline/publication.py draft_composition; None: nothing of the source is published)
     composition: dict[str, Any] | None = None
+
+    @property
+    def groups(self) -> int:
+        """The class count under its former name (Python API compatibility)."""
+        return self.classes
+
+    @property
+    def k(self) -> int | None:
+        """The smallest class, as the metrics measured it on the written table."""
+        k = self.metrics.get("k")
+        return None if k is None else int(k)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -44,7 +55,9 @@ class AnonymizeResult:
             "rows_published": self.rows_published,
             "rows_suppressed": self.rows_suppressed,
             "rows_deleted": self.rows_deleted,
-            "groups": self.groups,
+            "classes": self.classes,
+            "k": self.k,
+            "risk": self.metrics.get("risk"),
             "seconds": round(self.seconds, 4),
             "queries": self.queries,
             "output": self.output,
@@ -64,7 +77,7 @@ class AnonymizeResult:
             f"algorithm    {self.algorithm}, model {self.model} {self.model_params}",
             f"rows         {self.rows_in} in, {self.rows_published} published, {self.rows_deleted} deleted, "
             f"{self.rows_suppressed} with suppressed values",
-            f"groups       {self.groups} (average size {_g(m.get('avg_group_size'))})",
+            f"classes      {self.classes} (average size {_g(m.get('avg_class_size'))}, k {_g(self.k)}){_risk(m)}",
             f"metrics      IL {_g(m.get('il'))}, LM {_g(m.get('lm'))}, DM {_g(m.get('dm'))}, "
             f"CAVG {_g(m.get('cavg'))}, KL {_g(m.get('kl'))}, stars {m.get('stars')}",
             f"verified     {'yes' if self.verified else 'NO'}",
@@ -94,3 +107,14 @@ def _g(x: Any) -> str:
     if x is None:
         return "n/a"
     return f"{x:.6g}" if isinstance(x, float) else str(x)
+
+
+def _risk(m: dict[str, Any]) -> str:
+    """The classes' re-identification risk, as the report shows it."""
+    r = m.get("risk")
+    if not r:
+        return ""
+    return (
+        f"\nrisk         highest {r['highest'] * 100:.4g} %, average {r['average'] * 100:.4g} %, rows above "
+        f"5/10/20 %: {r['above_5pct'] * 100:.4g} / {r['above_10pct'] * 100:.4g} / {r['above_20pct'] * 100:.4g} %"
+    )

@@ -1,7 +1,8 @@
 """Check a release once it is written, inside the release transaction: its rows and SA values reconcile
 with the source, the privacy model holds on every partition the written table reveals (its classes, by
 group id and QI labels; its label classes, as an attacker groups them: the model per partition is
-:func:`ldiv_db.privacy.verdicts.partition_models`'s), and its utility metrics.
+:func:`ldiv_db.privacy.verdicts.partition_models`'s; a release written without its group column reveals
+its label classes alone, which must hold the model itself), and its utility metrics.
 
 One pass over the written table (``release/aggregate.sql``) reduces it to its distinct rows — group id,
 QI labels, SA values (and class) — with their counts. Everything else reads that aggregate, never the
@@ -82,7 +83,7 @@ def check_written(
     inputs: Inputs,
     part: Partitioning,
     out: TableRef,
-    group_column: str,
+    group_column: str | None,
     verify_model: PrivacyModel,
     privacy: PrivacyModel,
     *,
@@ -105,7 +106,8 @@ def check_written(
     metrics start on the aggregate at once (KL's arrays are then solved in a thread) and the
     reconciliation runs beside KL, before the verification; the metrics' own row count of the
     aggregate must equal ``published``, and the reconciliation proves ``assigned`` is the source's row
-    count. Without them the reconciliation runs first. ``groups``: the number of groups, if known."""
+    count. Without them the reconciliation runs first. ``groups``: the number of groups, if known.
+    ``group_column`` None: the release is written without it (its classes are its label vectors)."""
     few = groups is not None and expected is not None and groups * FEW_ROWS >= expected[0]
     agg = aggregate(db, inputs, out, group_column, class_column, many_groups=few)
     recs: list[dict[str, int]] = []
@@ -125,8 +127,8 @@ def check_written(
             # label vector, the classes are the group ids, and as two groups often share their labels
             # the check for one partition would only cost. Other recodings are checked.
             found[:] = verify_written(
-                db, inputs, out, Ident(group_column), agg, parts, null_as_value,
-                part.recoding != "lca", classed=class_column is not None,
+                db, inputs, out, None if group_column is None else Ident(group_column), agg, parts,
+                null_as_value, part.recoding != "lca", classed=class_column is not None,
             )  # fmt: skip
         if meanwhile is not None:
             meanwhile()
@@ -145,7 +147,9 @@ def check_written(
         interval_labels=interval_labels(inputs, part, hids),
         kl=kl,
         weights=part.metric_weights,
-        aggregate=ReleaseAggregate(agg, expected[1], class_column is not None, expected[0]),
+        aggregate=ReleaseAggregate(
+            agg, expected[1], class_column is not None, expected[0], has_group=group_column is not None
+        ),
         meanwhile=verify,  # reconciled and verified while KL is solved
         source_side=source_side,
     ).to_dict()
@@ -174,7 +178,7 @@ def aggregate(
     db: Database,
     inputs: Inputs,
     out: TableRef,
-    group_column: str,
+    group_column: str | None,
     class_column: str | None,
     *,
     many_groups: bool = False,
@@ -187,7 +191,7 @@ def aggregate(
         "release/aggregate.sql",
         target=target,
         output=out,
-        group_column=Ident(group_column),
+        group_column=None if group_column is None else Ident(group_column),
         qi=[c.ident for c in inputs.qi],
         sa=[c.ident for c in inputs.sa],
         klass=None if class_column is None else Ident(class_column),
@@ -196,7 +200,7 @@ def aggregate(
     return target
 
 
-def written_table(out: TableRef, inputs: Inputs, group_column: str, class_column: str | None) -> Table:
+def written_table(out: TableRef, inputs: Inputs, group_column: str | None, class_column: str | None) -> Table:
     """The written table as ``release/write.sql`` creates it (QI labels as text, the SA columns, the
     class column, the group id), without asking the catalog."""
     cols = [Column(c.name, "VARCHAR", 0) for c in inputs.qi] + [
@@ -206,7 +210,8 @@ def written_table(out: TableRef, inputs: Inputs, group_column: str, class_column
         cols.append(
             Column(inputs.table.column(class_column).name, inputs.table.column(class_column).data_type, 0)
         )
-    cols.append(Column(group_column, "BIGINT", 0))
+    if group_column is not None:
+        cols.append(Column(group_column, "BIGINT", 0))
     return Table(out, "BASE TABLE", tuple(Column(c.name, c.data_type, i) for i, c in enumerate(cols, 1)))
 
 
@@ -327,7 +332,7 @@ def verify_written(
     db: Database,
     inputs: Inputs,
     out: TableRef,
-    group: Ident,
+    group: Ident | None,
     agg: TableRef,
     parts: Sequence[PartitionModel],
     null_as_value: bool,

@@ -1,22 +1,25 @@
 """The numbers of one release, for the report and the comparison page.
 
 Everything is a small SQL aggregate over the written table (``sql/report/``, the metrics templates and the
-partition statistics of ``ldiv check``); no row of the release is read into Python. A recorded release
+partition statistics of ``ldiv check``); no row of the release is read into Python. Every class-level
+number (classes, k, risk, the diversity charts, DM, CAVG) is on the classes of
+:func:`ldiv_db.classes.class_keys`, as ``ldiv check`` computes them on the release. A recorded release
 (``ldiv.release``) brings its verdict, provenance and metrics; a table made by another tool is measured
 against the source the caller names, with the same statements.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from fractions import Fraction
 from typing import Any
 
-from ..catalog import Table, output_ref
+from ..catalog import Table, output_ref, resolve_table
 from ..check import CheckResult, evaluate
+from ..classes import Risk, partition_keys, published_group_column
 from ..db import Database
 from ..errors import BadInput
 from ..inputs import Inputs, as_list, resolve_inputs
@@ -28,7 +31,6 @@ from ..render import render
 # Algorithms that publish numeric QIs as 'lo-hi' ranges (the 'lca' recoding): their metrics read such
 # labels as intervals, as the anonymize command does (``ldiv metrics --interval-labels``).
 INTERVAL_ALGORITHMS = frozenset({"bsgi", "mondrian"})
-RISK_THRESHOLDS = (Fraction(1, 20), Fraction(1, 10), Fraction(1, 5))
 CONFIDENCE_BINS = 20  # about this many bins over (0, 1]; a multiple of l, so that 1/l is a bin edge
 ENTROPY_WIDTH = 0.25
 
@@ -40,15 +42,6 @@ class Bin:
     rows: int
     lo: float
     hi: float
-
-
-@dataclass(frozen=True)
-class Risk:
-    """Re-identification risk 1/|G| per published row (the prosecutor model)."""
-
-    max: Fraction
-    average: Fraction
-    above: dict[str, Fraction]  # threshold (as text, e.g. '1/20') -> share of rows whose risk exceeds it
 
 
 @dataclass
@@ -158,17 +151,6 @@ def recorded_release(db: Database, name: str) -> dict[str, Any] | None:
     return rec
 
 
-def _risk(sizes: Sequence[tuple[int, int]]) -> Risk:
-    rows = sum(s * c for s, c in sizes)
-    classes = sum(c for _, c in sizes)
-    if not rows:
-        return Risk(Fraction(0), Fraction(0), {str(t): Fraction(0) for t in RISK_THRESHOLDS})
-    above = {
-        str(t): Fraction(sum(s * c for s, c in sizes if Fraction(1, s) > t), rows) for t in RISK_THRESHOLDS
-    }
-    return Risk(Fraction(1, min(s for s, _ in sizes)), Fraction(classes, rows), above)
-
-
 def confidence_bins(l: int | None) -> int:
     return CONFIDENCE_BINS if not l else l * -(-CONFIDENCE_BINS // l)
 
@@ -208,7 +190,8 @@ def _similarity(db: Database, inputs: Inputs, state: TableState | None) -> dict[
         return None
     from ..attack import similarity
 
-    group = inputs.group.name if inputs.group is not None else None
+    # a release's classes: similarity finds its group column itself and groups by it and the labels
+    group = inputs.group.name if inputs.group is not None and not inputs.published_group else None
     try:
         return similarity(
             db, inputs.table.name, [c.name for c in inputs.qi], inputs.sa[0].name, None, group
@@ -346,17 +329,21 @@ def _measure(
         inputs = resolve_inputs(
             db, f"{release}_sa", None, sa_names, group_column="group_id", require_qi=False
         )
-        keys = [inputs.group.ident] if inputs.group is not None else []
+        keys = partition_keys(inputs)
         metrics = dict(rec.get("metrics") or {})
         qi_ncp = [(q, 0.0, 0) for q in qi_names]
     else:
-        inputs = resolve_inputs(db, release, qi_names, sa_names, null_sa_unknown=True)
-        keys = [c.ident for c in inputs.qi]
+        # a recorded release: its classes are by its published group column and the labels; any other
+        # table's by its labels, as ldiv check groups them
+        group = published_group_column(db, resolve_table(db, release)) if rec is not None else None
+        inputs = resolve_inputs(db, release, qi_names, sa_names, group_column=group, null_sa_unknown=True)
+        inputs = dataclasses.replace(inputs, published_group=group is not None)
+        keys = partition_keys(inputs)
         intervals = [c.is_numeric for c in src.qi] if interval_labels else None
         metrics = _current_metrics(db, rec, state, src, inputs, l, intervals, kl)
         qi_ncp = _qi_ncp(db, src.table, inputs.table, inputs, intervals)
-    rel = inputs.table.ref
-    sizes = [(int(s), int(c)) for s, c in db.rows(render("report/class_sizes.sql", source=rel, keys=keys))]
+    check = evaluate(db, inputs, None, prefix="report_c")
+    assert check.sizes is not None
     return ReleaseFacts(
         name=inputs.table.name if rec is None or rec["algorithm"] != "decomposition" else str(rec["name"]),
         source=src.table.name,
@@ -364,10 +351,10 @@ def _measure(
         sa=sa_names,
         l=l,
         recorded=rec,
-        check=evaluate(db, inputs, None, prefix="report_c"),
+        check=check,
         metrics=metrics,
-        class_sizes=sizes,
-        risk=_risk(sizes),
+        class_sizes=list(check.sizes.sizes),
+        risk=check.sizes.risk,
         diversity=_diversity(db, inputs, keys, l),
         qi_ncp=qi_ncp,
         sa_counts={r.name: _sa_counts(db, src, inputs, i) for i, r in enumerate(inputs.sa)},
@@ -415,9 +402,9 @@ def _current_metrics(
     measured now, and one the metrics cannot measure any more (more rows than its source) gets a note
     instead, so that the page can still say what happened to it."""
     if state is None or state.intact:
-        return _metrics(db, rec, src, inputs.table, l, intervals, kl)
+        return _metrics(db, rec, src, inputs, l, intervals, kl)
     try:
-        return _metrics(db, None, src, inputs.table, l, intervals, kl)
+        return _metrics(db, None, src, inputs, l, intervals, kl)
     except BadInput as exc:
         return {"rows": inputs.rows, "deleted_rows": 0, "metrics_note": exc.message}
 
@@ -426,26 +413,25 @@ def _metrics(
     db: Database,
     rec: dict[str, Any] | None,
     src: Inputs,
-    rel_table: Table,
+    rel: Inputs,
     l: int | None,
     intervals: list[bool] | None,
     kl: bool,
 ) -> dict[str, Any]:
     """The recorded metrics of the release (what anonymize computed on the written table), or computed now
-    by the same function ``ldiv metrics`` calls."""
+    by the same function ``ldiv metrics`` calls, on the same classes as the check (``rel.group``)."""
     if rec is not None and rec.get("metrics") and "il" in rec["metrics"]:
         return dict(rec["metrics"])
     from ..metrics import compute_metrics
 
-    group = "group_id" if any(c.name.lower() == "group_id" for c in rel_table.columns) else None
     return compute_metrics(
         db,
         src.table,
-        rel_table,
+        rel.table,
         list(src.qi),
         list(src.sa),
         l=l,
-        group_column=group,
+        group_column=rel.group.name if rel.group is not None else None,
         interval_labels=intervals,
         kl=kl,
     ).to_dict()
@@ -471,7 +457,9 @@ def summary(f: ReleaseFacts | MissingRelease) -> dict[str, Any]:
         "rows_in": f.rows_in,
         "rows_published": f.rows_published,
         "rows_suppressed": f.rows_suppressed,
+        "partition": f.check.partition,
         "classes": f.check.groups,
         "k": f.check.k,
+        "risk": f.risk.to_dict(),
         "max_confidence": f.max_confidence,
     }

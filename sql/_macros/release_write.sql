@@ -1,6 +1,6 @@
 {#- Included fragment (not a statement): the query the published table is created from, ordered by group, then
     within a group by a hash of the row's published values. Context: assignment, source, qi, sa, keep,
-    group_column; with fused false, labels and labels_by ('gid' or 'rid': the labels table's key); with fused
+    group_column (None: the group column is not published, and the rows are ordered by the hash alone); with fused false, labels and labels_by ('gid' or 'rid': the labels table's key); with fused
     true, as_text (per QI), and the suppression labels are computed over each group's rows in the statement. -#}
 {% if fused %}
 WITH rows_in AS (
@@ -44,12 +44,16 @@ SELECT
     lab.{{ ('q' ~ loop.index) | ident }} AS {{ c | ident }},
 {% endfor %}
 {% for c in sa %}
-    CASE WHEN {% if fused %}lab{% else %}asg{% endif %}.sa_suppressed THEN NULL ELSE {% if fused %}lab.{{ ('s' ~ loop.index) | ident }}{% else %}src.{{ c | ident }}{% endif %} END AS {{ c | ident }},
+    CASE WHEN {% if fused %}lab{% else %}asg{% endif %}.sa_suppressed THEN NULL ELSE {% if fused %}lab.{{ ('s' ~ loop.index) | ident }}{% else %}src.{{ c | ident }}{% endif %} END AS {{ c | ident }}{% if not loop.last or keep or group_column %},{% endif %}
+
 {% endfor %}
 {% for c in keep %}
-    {% if fused %}lab.{{ ('k' ~ loop.index) | ident }}{% else %}src.{{ c | ident }}{% endif %} AS {{ c | ident }},
+    {% if fused %}lab.{{ ('k' ~ loop.index) | ident }}{% else %}src.{{ c | ident }}{% endif %} AS {{ c | ident }}{% if not loop.last or group_column %},{% endif %}
+
 {% endfor %}
+{% if group_column %}
     {% if fused %}lab{% else %}asg{% endif %}.gid AS {{ group_column | ident }}
+{% endif %}
 {% if fused %}
 FROM lab
 {% else %}
@@ -60,7 +64,9 @@ JOIN {{ labels | table }} AS lab ON lab.{% if labels_by == 'rid' %}rid = asg.rid
 WHERE NOT asg.deleted
 {% endif %}
 ORDER BY
+{% if group_column %}
     {% if fused %}lab{% else %}asg{% endif %}.gid,
+{% endif %}
     hash(
 {% for c in qi %}
         lab.{{ ('q' ~ loop.index) | ident }},

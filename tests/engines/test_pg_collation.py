@@ -191,7 +191,7 @@ def test_a_case_insensitive_column_releases_as_on_duckdb(both, algorithm: str, c
     for r in results:
         assert r.verified
         assert r.rows_in == r.rows_published + r.rows_deleted == ROWS
-    keys = ("il", "dm", "groups", "avg_group_size")
+    keys = ("il", "dm", "classes", "avg_class_size")
     assert [results[0].metrics[k] for k in keys] == pytest.approx(
         [results[1].metrics[k] for k in keys], rel=1e-9
     )

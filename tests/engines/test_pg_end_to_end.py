@@ -101,7 +101,7 @@ def test_same_release_on_both_engines(run, both) -> None:  # type: ignore[no-unt
     out = f"{run.table}_{run.algorithm.replace('+', 'plus').replace('-', '_')}"
     want, got = _on_both(run, out, duck, pg)
     assert got["verified"] is True and want["verified"] is True
-    for key in ("rows_in", "rows_published", "rows_suppressed", "groups"):
+    for key in ("rows_in", "rows_published", "rows_suppressed", "classes"):
         assert got[key] == want[key], key
     wm, gm = _numbers(want["metrics"]), _numbers(got["metrics"])
     assert wm.keys() == gm.keys()
@@ -123,7 +123,7 @@ def test_bsgi_in_parts_gives_the_same_release(both, monkeypatch) -> None:  # typ
     assert got["verified"] is True and want["verified"] is True
     assert len(got["details"]["parts"]) == len(want["details"]["parts"]) == -(-N // 400)
     assert got["details"]["parts"] == want["details"]["parts"]
-    assert got["groups"] == want["groups"]
+    assert got["classes"] == want["classes"]
     wm, gm = _numbers(want["metrics"]), _numbers(got["metrics"])
     assert all(gm[k] == pytest.approx(wm[k], rel=1e-9, abs=1e-9) for k in wm)
     assert _groups(pg, ["parts_bsgi"]) == _groups(duck, ["parts_bsgi"])
@@ -164,7 +164,7 @@ def test_parallel_work_tables_give_the_same_release(run, both, parallel_work) ->
     duck, pg, _ = both
     out = f"par_{run.algorithm.replace('+', 'plus')}"
     want, got = _on_both(run, out, duck, pg)
-    assert got["verified"] is True and got["groups"] == want["groups"]
+    assert got["verified"] is True and got["classes"] == want["classes"]
     assert _groups(pg, [out]) == _groups(duck, [out])
     assert parallel_work and all('"ldiv_work_' in s for s in parallel_work)
     # out of autovacuum's reach: set where a table is made from a query, else right after its creation
@@ -367,7 +367,7 @@ def test_continuous_release_append_and_history(both) -> None:  # type: ignore[no
         results.append((first.to_dict(), second.to_dict(), history))
     (f1, s1, h1), (f2, s2, h2) = results
     assert s2["verified"] is True
-    for key in ("rows_in", "rows_published", "groups"):
+    for key in ("rows_in", "rows_published", "classes"):
         assert (f2[key], s2[key]) == (f1[key], s1[key]), key
     assert [r["rows_published"] for r in h2["releases"]] == [r["rows_published"] for r in h1["releases"]]
 

@@ -64,7 +64,7 @@ def test_paper_tables_1_to_4(db: Database, options: dict[str, Any]) -> None:
     assert groups_of(db, r.release_id) == [[1, 2], [5, 6], [3, 4, 7]]
     assert Fraction(r.metrics["il"]).limit_denominator(1000) == Fraction(59, 6)
     assert r.metrics["dm"] == 17
-    assert r.metrics["avg_group_size"] == pytest.approx(7 / 3)
+    assert r.metrics["avg_class_size"] == pytest.approx(7 / 3)
     assert r.verified and r.model == "unique-distinct"
     d = r.details
     assert d["l"] == 2 and d["classes"] == 3 and d["residual_rows"] == 1

@@ -104,7 +104,7 @@ def test_split_by_group_column_and_with_empty_parts(tmp_path: Path, model: Any) 
     path = tmp_path / "groups.duckdb"
     _table(path, rows)
     whole = _result(path, model, None, group_column="g")
-    assert whole["groups"] == 2
+    assert whole["classes"] == 2
     assert _result(path, model, 7, group_column="g") == whole
 
 
@@ -138,7 +138,7 @@ def test_a_part_with_exact_ids_merges_with_hashed_parts(
 
     monkeypatch.setattr(SqlEvaluator, "build", collide_in_part_one)
     split = _result(path, ("recursive", {"l": 2, "c": 2}), 3, qi=qi)
-    assert whole["violating_groups"] == 10
+    assert whole["violating_classes"] == 10
     assert [w["size"] for w in whole["worst"]] == [11, 10, 9, 8]
     assert [w["key"] for w in split["worst"]] == [w["key"] for w in whole["worst"]]
     assert {k: v for k, v in split.items() if k != "worst"} == {

@@ -35,7 +35,7 @@ def test_check_json_and_exit_codes(dbfile: Path, capsys: pytest.CaptureFixture[s
     code, out, _ = run(capsys, *base, "--json")
     d = json.loads(out)
     assert code == 0
-    for key in ("groups", "rows", "k", "distinct_l", "entropy_l", "frequency_l", "recursive"):
+    for key in ("classes", "rows", "k", "risk", "distinct_l", "entropy_l", "frequency_l", "recursive"):
         assert key in d
     code, out, _ = run(capsys, *base, "--model", "distinct", "--l", "3", "--json")
     d = json.loads(out)
@@ -43,7 +43,7 @@ def test_check_json_and_exit_codes(dbfile: Path, capsys: pytest.CaptureFixture[s
     code, out, _ = run(capsys, *base, "--model", "unique-distinct", "--l", "2", "--json")
     d = json.loads(out)
     assert code == 1 and d["satisfied"] is False
-    assert d["violating_groups"] == 2 and d["violating_rows"] == 9 and len(d["worst"]) == 2
+    assert d["violating_classes"] == 2 and d["violating_rows"] == 9 and len(d["worst"]) == 2
 
 
 @pytest.mark.parametrize(

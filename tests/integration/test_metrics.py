@@ -80,8 +80,8 @@ def test_bsgi_table4_il_dm(db: Database) -> None:
     m = metrics(db, source, release, ["Gender", "Postcode", "Age"], ["Disease"], l=2)
     assert m.il == Fraction(59, 6)
     assert m.dm == 17
-    assert m.rows == 7 and m.groups == 3 and m.deleted_rows == 0
-    assert m.avg_group_size == Fraction(7, 3)
+    assert m.rows == 7 and m.classes == 3 and m.deleted_rows == 0
+    assert m.avg_class_size == Fraction(7, 3)
     assert m.cavg == Fraction(7, 6)
     assert m.ncp == Fraction(59, 6) / 21 and m.il_pct == 100 * Fraction(59, 6) / 21
     assert m.stars == 5 and m.starred_rows == 5
@@ -94,14 +94,14 @@ def test_bsgi_table4_il_dm(db: Database) -> None:
     assert d["il"] == pytest.approx(59 / 6) and d["dm"] == 17 and "cm" not in d
     assert set(d) == {
         "il", "il_pct", "ncp", "lm", "dm", "cavg", "kl", "kl_note", "stars", "starred_rows",
-        "deleted_rows", "rows", "groups", "avg_group_size", "arx_loss",
+        "deleted_rows", "rows", "classes", "k", "risk", "avg_class_size", "arx_loss",
     }  # fmt: skip
 
 
 def test_bsgi_groups_from_label_vectors(db: Database) -> None:
     source, release = bsgi(db, with_group=False)
     m = metrics(db, source, release, ["Gender", "Postcode", "Age"], ["Disease"])
-    assert (m.il, m.dm, m.groups, m.cavg) == (Fraction(59, 6), 17, 3, None)
+    assert (m.il, m.dm, m.classes, m.cavg) == (Fraction(59, 6), 17, 3, None)
 
 
 def test_bsgi_weights(db: Database) -> None:
@@ -320,7 +320,7 @@ def test_deleted_rows_class_and_unknown_sa(db: Database) -> None:
         [("a", "x", "P"), ("a", None, "N"), ("*", "x", "P"), ("*", "y", "P")],
     )
     m = metrics(db, source, release, ["q"], ["s"], class_column="cls")
-    assert m.deleted_rows == 1 and m.rows == 4 and m.groups == 2
+    assert m.deleted_rows == 1 and m.rows == 4 and m.classes == 2
     assert m.dm == 2 * 2 + 2 * 2 + 1 * 5
     assert m.cm == 1 + 0 + 1
     # flat attribute with 2 values: '*' costs 1 per cell; 1 SA-suppressed row costs |QI|; deleted 2|QI|
@@ -434,7 +434,7 @@ def test_hostile_names_end_to_end(db: Database) -> None:
         class_column=HOSTILE_CLASS,
         group_column="group id",
     )
-    assert (m.rows, m.groups, m.deleted_rows, m.dm) == (12, 3, 0, 9 + 16 + 25)
+    assert (m.rows, m.classes, m.deleted_rows, m.dm) == (12, 3, 0, 9 + 16 + 25)
     assert m.stars == 12 + 5 and m.starred_rows == 12
     # it's: leaves (0); a"b over 30..60: 3 x 2/30 + 4 x 7/30 + 5 x 1; Zip Code 1007* covers 5 of 5; select '*' 2 of 2
     assert m.il == Fraction(6 + 28, 30) + 5 + 12 + 12
@@ -464,7 +464,7 @@ def test_no_sensitive_attribute(db: Database) -> None:
     m = metrics(db, source, release, ["q"], [])
     expect = 2 / 3 * math.log(4 / 3) + 1 / 3 * math.log(2 / 3)
     assert m.kl == pytest.approx(expect, rel=1e-12)
-    assert (m.dm, m.groups, m.il, m.lm) == (9, 1, 3, 3)
+    assert (m.dm, m.classes, m.il, m.lm) == (9, 1, 3, 3)
 
 
 def _kl_brute(src: Sequence[tuple[Any, ...]], rel: Sequence[tuple[Any, ...]]) -> float | None:

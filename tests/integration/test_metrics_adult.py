@@ -71,7 +71,7 @@ def test_arx_loss_distinct3_no_suppression(adult: tuple[Database, Table, dict[st
     t0 = time.perf_counter()
     m = compute_metrics(db, source, release, source.columns_of(QI), source.columns_of([SA]), l=3)
     seconds = time.perf_counter() - t0
-    assert (m.rows, m.deleted_rows, m.groups) == (30162, 0, 28)
+    assert (m.rows, m.deleted_rows, m.classes) == (30162, 0, 28)
     assert round(m.arx_loss, 4) == 0.5422
     assert m.kl is not None
     print(f"\nAdult, 28 ECs: compute_metrics {seconds * 1000:.0f} ms, {m.to_dict()}")
@@ -83,7 +83,7 @@ def test_arx_loss_distinct3_five_percent(adult: tuple[Database, Table, dict[str,
     t0 = time.perf_counter()
     m = compute_metrics(db, source, release, source.columns_of(QI), source.columns_of([SA]), l=3)
     seconds = time.perf_counter() - t0
-    assert (m.deleted_rows, m.groups) == (1102, 473)
+    assert (m.deleted_rows, m.classes) == (1102, 473)
     assert round(m.arx_loss, 4) == 0.1629
     assert m.kl is None and m.kl_note is not None  # deleted rows leave points uncovered
     print(f"\nAdult, 473 ECs: compute_metrics {seconds * 1000:.0f} ms, {m.to_dict()}")

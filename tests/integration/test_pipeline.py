@@ -47,7 +47,9 @@ def test_release_written_recorded_and_verified(hostile_db: Database) -> None:
         "rows_in",
         "rows_published",
         "rows_suppressed",
-        "groups",
+        "classes",
+        "k",
+        "risk",
         "seconds",
         "queries",
         "output",
@@ -55,7 +57,7 @@ def test_release_written_recorded_and_verified(hostile_db: Database) -> None:
         "metrics",
     ):
         assert key in d
-    for key in ("il", "lm", "dm", "cavg", "kl", "stars", "avg_group_size"):
+    for key in ("il", "lm", "dm", "cavg", "kl", "stars", "avg_class_size"):
         assert key in d["metrics"]
     assert res.verified and res.rows_in == 12 and res.rows_published + res.rows_deleted == 12
     cols = [r[0] for r in hostile_db.raw_rows('DESCRIBE "rel 1"')]

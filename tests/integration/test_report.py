@@ -67,7 +67,7 @@ def test_report_numbers_equal_check_and_metrics(
     db = str(report_env.db)
     chk = _cli_json(capsys, "check", db, "--table", release, "--qi", ",".join(QI), "--sa", SA)
     for key, ours in (
-        ("groups", "classes"),
+        ("classes", "classes"),
         ("k", "k"),
         ("distinct_l", "distinct_l"),
         ("entropy_l", "entropy_l"),

@@ -101,7 +101,7 @@ def test_the_recursive_verdict_counts_the_ones_it_keeps_apart(tmp_path: Path, l:
     model = ("recursive", {"l": l, "c": "3/2"})
     lean = _check(path, model, None, from_source=True)
     assert lean == _check(path, model, None, from_source=False)
-    assert lean["satisfied"] is False and lean["violating_groups"] > 0
+    assert lean["satisfied"] is False and lean["violating_classes"] > 0
 
 
 def test_a_model_that_reads_the_histogram_gets_it_stored(tmp_path: Path) -> None:

@@ -94,7 +94,7 @@ def test_same_release_on_spark_and_duckdb(run, both, record_property) -> None:  
     record_property("spark_statements", statements)
     print(f"{algorithm} on {table}: {statements} Spark statements")
     assert got["verified"] is True and want["verified"] is True
-    for key in ("rows_in", "rows_published", "rows_suppressed", "groups", "verification"):
+    for key in ("rows_in", "rows_published", "rows_suppressed", "classes", "verification"):
         assert got[key] == want[key], key
     wm, gm = _numbers(want["metrics"]), _numbers(got["metrics"])
     assert wm.keys() == gm.keys()
@@ -135,5 +135,5 @@ def test_bsgi_in_parts_is_the_same_on_spark(both, monkeypatch) -> None:  # type:
     )  # fmt: skip
     assert got["verified"] is True and want["verified"] is True
     assert len(want["details"]["parts"]) >= 2 and got["details"]["parts"] == want["details"]["parts"]
-    assert got["groups"] == want["groups"]
+    assert got["classes"] == want["classes"]
     assert _groups(spark, "parts_bsgi") == _groups(duck, "parts_bsgi")

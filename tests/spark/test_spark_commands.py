@@ -54,7 +54,7 @@ def test_load_and_check_match_duckdb(tmp_path: Path, spark_session, spark_url) -
         for db in (duck, spark_url)
     }
     got, want = released[spark_url], released[duck]
-    for key in ("verified", "rows_in", "rows_published", "rows_suppressed", "groups"):
+    for key in ("verified", "rows_in", "rows_published", "rows_suppressed", "classes"):
         assert got[key] == want[key], key
     assert got["verified"] is True
     for key, value in want["metrics"].items():
@@ -134,3 +134,29 @@ def test_a_collated_string_column_is_refused_with_its_binary_copy(spark_session,
     )
     assert done.verified
     assert spark_session.table("main.r_lc").count() + done.rows_deleted == done.rows_in == 8
+
+
+def test_classes_and_no_group_column_match_duckdb(tmp_path: Path, spark_url) -> None:  # type: ignore[no-untyped-def]
+    """One definition of class on Spark: check on a recorded release groups by its group column and
+    labels, with DuckDB's classes, k and risk; a release without its group column is written without it
+    and checked on its labels."""
+    table = PAPER_TABLES["bsgi_table1"]
+    duck = str(tmp_path / "classes.duckdb")
+    qi, sa = list(table.qi), list(table.sa)
+    found = {}
+    for db in (duck, spark_url):
+        api.load(db, str(table.path), "bsgi_classes")
+        res = api.anonymize(db, "bsgi_classes", qi, sa, algorithm="mondrian", output="cls", l=2).to_dict()
+        chk = api.check(db, "cls", qi, sa).to_dict()
+        assert chk["keys"] == ["group_id", *qi] and (chk["classes"], chk["k"]) == (res["classes"], res["k"])
+        assert chk["risk"] == pytest.approx(res["risk"], rel=1e-12)
+        bare = api.anonymize(
+            db, "bsgi_classes", qi, sa, algorithm="tp", output="cls_bare", l=2, no_group_column=True
+        ).to_dict()
+        bare_chk = api.check(db, "cls_bare", qi, sa).to_dict()
+        assert bare["details"]["group_column"] is None and bare_chk["keys"] == qi
+        assert (bare_chk["classes"], bare_chk["k"]) == (bare["classes"], bare["k"])
+        found[db] = ((chk["classes"], chk["k"], bare_chk["classes"]), chk["risk"], bare_chk["risk"])
+    assert found[spark_url][0] == found[duck][0]
+    for i in (1, 2):
+        assert found[spark_url][i] == pytest.approx(found[duck][i], rel=1e-12)

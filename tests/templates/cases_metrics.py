@@ -247,8 +247,8 @@ CASES = {
     "metrics/cover.sql": Case(_ctx(target=_target("cover")), prepare=_prepare_release),
     "metrics/attribute_summary.sql": Case(_ctx(), prepare=_prepare_release),
     "metrics/rows.sql": Case(_ctx(), prepare=_prepare_release),
-    "metrics/groups.sql": Case(
-        _ctx(group=lambda env: env.group, klass=lambda env: env.klass), prepare=_prepare_release
+    "metrics/class_minority.sql": Case(
+        _ctx(keys=lambda env: [env.group, *env.qi], klass=lambda env: env.klass), prepare=_prepare_release
     ),
     "metrics/kl_inputs.sql": Case(_ctx(), prepare=_prepare_release),
     "metrics/kl_cover.sql": Case(_ctx(), prepare=_prepare_release),

@@ -99,6 +99,7 @@ CASES = {
         lambda env: {"target": env.work("stats counts"), "stats": _source_stats(env)}, {"min_values": 2}
     ),
     "partition/summary.sql": Case(lambda env: {"stats": ev(env).stats}),
+    "partition/class_sizes.sql": Case(lambda env: {"stats": ev(env).stats}),
     "partition/recursive_profile.sql": Case(
         lambda env: {"counts": ev(env).counts_table(2)}, {"max_l": 2, "max_ls": [2, 2]}
     ),

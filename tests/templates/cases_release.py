@@ -207,6 +207,8 @@ CASES = {
     "release/forget_rows.sql": Case(lambda env: {}, {"release_id": 99}),
     "release/orphan_rows.sql": Case(lambda env: {}, {"release_id": 1}),
     "meta/run_recorded.sql": Case(lambda env: {}, {"run_id": 1}),
+    "meta/release_details.sql": Case(lambda env: {}, {"release_id": 1}),
+    "release/class_sizes.sql": Case(lambda env: {"source": env.source, "keys": [env.group, *env.qi]}),
     "meta/release_supersede.sql": Case(lambda env: {}, {"name": "main.out", "release_id": 2}),
     "meta/releases.sql": Case(lambda env: {}),
     "catalog/hierarchies_of.sql": Case(lambda env: {}, {"table_name": "main.select"}),

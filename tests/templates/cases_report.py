@@ -7,7 +7,6 @@ from .harness import Case
 
 CASES = {
     "report/release.sql": Case(lambda env: {}, {"name": "main.it's a release"}),
-    "report/class_sizes.sql": Case(lambda env: {"source": env.source, "keys": env.qi}),
     "report/diversity.sql": Case(
         lambda env: {"source": env.source, "keys": env.qi, "sa": env.sa},
         {"entropy_width": 0.25, "confidence_bins": 20},

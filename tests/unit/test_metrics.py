@@ -6,12 +6,13 @@ from fractions import Fraction
 
 import pytest
 
+from ldiv_db.classes import ClassFacts, Risk
 from ldiv_db.errors import BadInput
 from ldiv_db.metrics import Metrics
 from ldiv_db.metrics.arx_loss import arx_loss, attribute_share_loss
 from ldiv_db.metrics.compute import _weights
 from ldiv_db.metrics.covers import AttributeSummary
-from ldiv_db.metrics.groups import GroupCounts, cavg, classification, discernibility
+from ldiv_db.metrics.groups import cavg, discernibility
 from ldiv_db.metrics.il import attribute_ncp, information_loss
 from ldiv_db.metrics.lm import attribute_lm, loss_metric
 
@@ -67,9 +68,8 @@ def test_arx_geometric_mean() -> None:
 
 
 def test_group_metrics() -> None:
-    g = GroupCounts(groups=3, dm_published=17, cm_published=2)
+    g = ClassFacts.of([(2, 2), (3, 1)])  # Σ|G|² = 4 + 4 + 9
     assert discernibility(g, deleted_rows=2, source_rows=9) == 17 + 18
-    assert classification(g, deleted_rows=2) == 4
     assert cavg(7, 3, 2) == Fraction(7, 6)
     assert cavg(7, 3, None) is None and cavg(0, 0, 2) is None
 
@@ -88,8 +88,8 @@ def test_weights_validation() -> None:
 def test_to_dict() -> None:
     m = Metrics(
         il=Fraction(59, 6), il_pct=Fraction(100), ncp=Fraction(1), lm=Fraction(3, 2), dm=17, cavg=None, kl=None,
-        kl_note="why", stars=5, starred_rows=5, deleted_rows=0, rows=7, groups=3, avg_group_size=Fraction(7, 3),
-        arx_loss=0.25,
+        kl_note="why", stars=5, starred_rows=5, deleted_rows=0, rows=7, classes=3, k=2, avg_class_size=Fraction(7, 3),
+        risk=Risk(Fraction(1, 2), Fraction(3, 7), {}), arx_loss=0.25,
     )  # fmt: skip
     d = m.to_dict()
     assert d["il"] == pytest.approx(59 / 6) and isinstance(d["lm"], float) and d["cavg"] is None

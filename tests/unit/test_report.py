@@ -6,20 +6,26 @@ from __future__ import annotations
 import re
 from fractions import Fraction
 
+from ldiv_db.classes import ClassFacts
 from ldiv_db.render import html_safe, render_html
 from ldiv_db.report.charts import bar_chart, scatter
-from ldiv_db.report.gather import _risk, confidence_bins
+from ldiv_db.report.gather import confidence_bins
 from ldiv_db.report.page import fmt
 
 
 def test_risk_from_class_sizes() -> None:
     # classes: 2 of size 3, 1 of size 10, 1 of size 25 -> 41 rows, 4 classes
-    r = _risk([(3, 2), (10, 1), (25, 1)])
+    f = ClassFacts.of([(3, 1), (10, 1), (25, 1), (3, 1)])  # the histogram of parts merges
+    assert (f.classes, f.rows, f.k, f.dm) == (4, 41, 3, 9 + 9 + 100 + 625)
+    r = f.risk
     assert r.max == Fraction(1, 3)
     assert r.average == Fraction(4, 41)  # sum over rows of 1/|G| = number of classes
     assert r.above == {"1/20": Fraction(16, 41), "1/10": Fraction(6, 41), "1/5": Fraction(6, 41)}
     # a class of exactly 20 rows has risk 1/20, which does not exceed 5 %
-    assert _risk([(20, 1)]).above["1/20"] == 0
+    assert ClassFacts.of([(20, 1)]).risk.above["1/20"] == 0
+    assert ClassFacts.of([(20, 1)]).risk.to_dict() == {
+        "highest": 0.05, "average": 0.05, "above_5pct": 0.0, "above_10pct": 0.0, "above_20pct": 0.0
+    }  # fmt: skip
 
 
 def test_confidence_bins_put_one_over_l_on_an_edge() -> None:
