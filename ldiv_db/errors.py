@@ -30,6 +30,11 @@ class MigrationError(LdivError):
     """The ldiv schema in a database file does not match the migrations this version ships."""
 
 
+class StorageError(LdivError):
+    """The user's environment stops a command: no space left on a device, a file or directory this user
+    may not write, a read-only file system (ldiv_db/db/engine_errors.py). Nothing was written."""
+
+
 class PrivacyViolation(LdivError):
     """A release failed verification on the written table; nothing was published."""
 
