@@ -35,6 +35,11 @@ class StorageError(LdivError):
     may not write, a read-only file system (ldiv_db/db/engine_errors.py). Nothing was written."""
 
 
+class WriteConflict(LdivError):
+    """Another connection writes the same table at the same time (DuckDB lets one transaction at a time
+    change a table); this command's transaction was rolled back: nothing was written."""
+
+
 class PrivacyViolation(LdivError):
     """A release failed verification on the written table; nothing was published."""
 

@@ -281,7 +281,9 @@ class Database:
         disk, a directory that may not be written), a busy connection, or a failed statement (a bug)."""
         try:
             yield
-        except (duckdb.Error, RuntimeError) as exc:
+        except LdivError:
+            raise
+        except (duckdb.Error, RuntimeError, self.driver_error) as exc:
             mapped = engine_error(exc, what, self.path)
             self._disk_failed |= isinstance(mapped, StorageError)
             if mapped is exc:

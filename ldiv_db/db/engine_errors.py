@@ -8,7 +8,8 @@ with the PostgreSQL engine and the CLI's last line of defence:
   path and what to change: no space left on the device holding it, a file or a directory this user may
   not write (DuckDB creates its write-ahead log ``DB.wal`` beside the database file), a read-only file
   system. The engine rolled the statement's transaction back, so nothing of the command was written;
-* a connection that another thread is using names the rule (one connection, one thread at a time);
+* a connection that another thread is using names the rule (one connection, one thread at a time); a
+  write that meets another connection's write of the same table is a WriteConflict (exit 2);
 * anything else is a statement of ldiv_db's that failed: an :class:`~ldiv_db.errors.LdivError` asking
   for a report.
 
@@ -23,7 +24,7 @@ from pathlib import Path
 
 import duckdb
 
-from ..errors import BadInput, LdivError, StorageError, interrupt_requested
+from ..errors import BadInput, LdivError, StorageError, WriteConflict, interrupt_requested
 
 BUG_HINT = "this is a bug in ldiv_db if the input passed validation; please report it with the query name"
 
@@ -39,6 +40,17 @@ def shared_connection() -> BadInput:
         "the DuckDB connection is busy with a call of another thread",
         "a connection runs one call at a time: give each thread its own (the database path, or "
         "con.cursor() per thread); ldiv_db gives its calls from another thread a cursor of their own",
+    )
+
+
+def write_conflict(text: str) -> WriteConflict:
+    """DuckDB's "write-write conflict on create with "Schema\\0main\\0Table\\0main\\0t"": name t."""
+    m = re.search(r'with "([^"]+)"', text)
+    name = re.split(r"\\0|\x00", m.group(1))[-1] if m else None
+    what = f"table {name}" if name else "a table it writes"
+    return WriteConflict(
+        f"another connection is writing {what} at the same time; nothing of this command was written",
+        "run it again once the other write has ended: DuckDB lets one transaction at a time change a table",
     )
 
 
@@ -119,4 +131,6 @@ def engine_error(exc: BaseException, what: str, path: str | None) -> BaseExcepti
         return exc
     if "connection is busy" in str(exc).lower():
         return shared_connection()
+    if "conflict" in str(exc).lower() and isinstance(exc, duckdb.TransactionException):
+        return write_conflict(str(exc))
     return LdivError(f"{what} failed: {first_line(exc)}", BUG_HINT)

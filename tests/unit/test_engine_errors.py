@@ -12,7 +12,7 @@ import pytest
 
 from ldiv_db.algorithms.lplus.index import cost_units
 from ldiv_db.db.engine_errors import engine_error, environment_error
-from ldiv_db.errors import BadInput, LdivError, StorageError
+from ldiv_db.errors import BadInput, LdivError, StorageError, WriteConflict
 
 WAL = "/data/w.duckdb.wal"
 
@@ -58,6 +58,10 @@ def test_anything_else_is_not_the_environment() -> None:
     assert isinstance(
         engine_error(duckdb.InterruptException("INTERRUPT Error"), "q", None), KeyboardInterrupt
     )
+    text = 'TransactionContext Error: Catalog write-write conflict on create with "Schema\\0main\\0Table\\0main\\0t"'
+    conflict = engine_error(duckdb.TransactionException(text), "q", None)
+    assert isinstance(conflict, WriteConflict) and conflict.exit_code == 2
+    assert conflict.message.startswith("another connection is writing table t at the same time")
     plain = RuntimeError("something else")
     assert engine_error(plain, "q", None) is plain
 
