@@ -319,7 +319,7 @@ class Database:
 
     def rows(self, query: Query) -> list[tuple[Any, ...]]:
         cur = self._execute(query)
-        with self._engine("fetching a result"):
+        with self._engine(f"query {query.name}"):
             out: list[tuple[Any, ...]] = cur.fetchall()
         self._log(query, len(out))
         return out
@@ -336,7 +336,7 @@ class Database:
     def records(self, query: Query) -> list[dict[str, Any]]:
         cur = self._execute(query)
         cols = [d[0] for d in cur.description or []]
-        with self._engine("fetching a result"):
+        with self._engine(f"query {query.name}"):
             out = [dict(zip(cols, r, strict=True)) for r in cur.fetchall()]
         self._log(query, len(out))
         return out
@@ -356,7 +356,7 @@ class Database:
         """The result as a pandas frame. ``bulk``: a result of about a row per source row, which an
         engine may fetch by a faster path (PostgreSQL: ``COPY``); DuckDB hands every frame over as is."""
         cur = self._execute(query)
-        with self._engine("fetching a result"):
+        with self._engine(f"query {query.name}"):
             frame = self._frame(cur)
         self._log(query, len(frame))
         return frame
@@ -364,7 +364,7 @@ class Database:
     def arrays(self, query: Query) -> dict[str, Any]:
         """The columns of a result without NULLs as numpy arrays, by column name."""
         cur = self._execute(query)
-        with self._engine("fetching a result"):
+        with self._engine(f"query {query.name}"):
             out = self._arrays(cur)
         self._log(query, len(next(iter(out.values()))) if out else 0)
         return out
@@ -386,7 +386,7 @@ class Database:
         cur = self._execute(query)
         n = 0
         while True:
-            with self._engine("fetching a result"):
+            with self._engine(f"query {query.name}"):
                 batch = cur.fetchmany(size)
             if not batch:
                 break
