@@ -2,8 +2,9 @@
 
 * Files. DuckDB keeps one instance per file and process, opened read-only or read-write by its first
   connection. A read joins whatever instance there is (it writes nothing either way). A write that finds
-  the file open read-only by reads of this process waits for them to close (at most
-  :data:`READERS_WAIT` seconds), then opens it read-write. A file a write open created is removed again
+  the file open read-only by reads of other threads waits for them to close (at most
+  :data:`READERS_WAIT` seconds), then opens it read-write; one that a read of its own thread blocks is
+  refused at once. A file a write open created is removed again
   when the disk filled before anything was committed to it (:meth:`Database.close`), but only once no
   other ``Database`` of this process has it open.
 * Threads. A connection runs one call at a time, and a call's statements (its transaction, temporary
@@ -35,9 +36,10 @@ READERS_WAIT = 120.0  # seconds a write waits for this process's read-only conne
 
 _FIRST_CALLER: weakref.WeakKeyDictionary[duckdb.DuckDBPyConnection, int] = weakref.WeakKeyDictionary()
 _OPEN: Counter[str] = Counter()  # real path of a file -> ldiv_db's connections to it in this process
-_READ_ONLY: Counter[str] = Counter()  # ... of those, the ones on a read-only instance
-# each counted connection: its file's key and whether its instance is read-only
-_COUNTED: weakref.WeakKeyDictionary[duckdb.DuckDBPyConnection, tuple[str, bool]] = weakref.WeakKeyDictionary()
+# each counted connection: its file's key, whether its instance is read-only, the thread that opened it
+_COUNTED: weakref.WeakKeyDictionary[duckdb.DuckDBPyConnection, tuple[str, bool, int]] = (
+    weakref.WeakKeyDictionary()
+)
 _CHANGED = threading.Condition()
 
 
@@ -65,15 +67,21 @@ def connect_file(path: str, mode: str) -> duckdb.DuckDBPyConnection:
                 break
             except duckdb.ConnectionException as exc:
                 left = deadline - time.monotonic()
-                if read or "different configuration" not in str(exc) or not _READ_ONLY[key] or left <= 0:
+                if read or "different configuration" not in str(exc) or not _others_read(key) or left <= 0:
                     raise _open_error(exc, path) from None
-                _CHANGED.wait(min(left, 1.0))  # reads of this process hold the file read-only
+                _CHANGED.wait(min(left, 1.0))  # other threads' reads hold the file read-only
             except duckdb.Error as exc:
                 raise _open_error(exc, path) from None
         _OPEN[key] += 1
-        _READ_ONLY[key] += read_only
-        _COUNTED[con] = (key, read_only)
+        _COUNTED[con] = (key, read_only, threading.get_ident())
     return con
+
+
+def _others_read(key: str) -> bool:
+    """Whether reads of other threads, and none of this one (it would wait for itself), hold the file
+    ``key`` read-only."""
+    holders = {t for k, ro, t in _COUNTED.values() if k == key and ro}
+    return bool(holders) and threading.get_ident() not in holders
 
 
 def _connect(path: str, read: bool) -> tuple[duckdb.DuckDBPyConnection, bool]:
@@ -110,13 +118,11 @@ def release(con: duckdb.DuckDBPyConnection) -> bool:
         counted = _COUNTED.pop(con, None)
         if counted is None:
             return False
-        key, read_only = counted
-        _READ_ONLY[key] -= read_only
+        key = counted[0]
         _OPEN[key] -= 1
         last = _OPEN[key] <= 0
-        for c in (_OPEN, _READ_ONLY):
-            if c[key] <= 0:
-                del c[key]
+        if last:
+            del _OPEN[key]
         _CHANGED.notify_all()
     return last
 

@@ -13,6 +13,7 @@ both threads derive it at once, as two threads of a fresh process do.
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
@@ -24,7 +25,7 @@ import pytest
 import ldiv_db
 from ldiv_db import api, schema
 from ldiv_db.db import Database
-from ldiv_db.errors import WriteConflict
+from ldiv_db.errors import BadInput, WriteConflict
 
 ROUNDS = 20
 
@@ -167,3 +168,19 @@ def test_two_writers_of_one_release_take_turns_or_are_told(
     finally:
         con.close()
     assert verified == [(True,)] and rows == [(40,)]
+
+
+def test_a_write_beside_its_own_threads_read_is_refused_at_once(tmp_path: Path) -> None:
+    """A write cannot wait for a read-only connection its own thread holds: refused at once, naming it."""
+    path = tmp_path / "own.duckdb"
+    _table(path)
+    reader = Database.open(path, mode="read")
+    try:
+        t0 = time.monotonic()
+        with pytest.raises(BadInput, match="different configuration") as caught:
+            _anonymize(str(path), "r")
+        assert time.monotonic() - t0 < 30
+        assert "read-only ones in this process" in str(caught.value.hint)
+    finally:
+        reader.close()
+    _anonymize(str(path), "r")  # once the read is closed
