@@ -59,7 +59,7 @@ def connect_file(path: str, mode: str) -> duckdb.DuckDBPyConnection:
             "check the path; a read creates nothing (ldiv load DB FILE --table T creates a database)",
         )
     check_database_file(path, "database")
-    key, deadline = _key(path), time.monotonic() + READERS_WAIT
+    key, deadline, existed = _key(path), time.monotonic() + READERS_WAIT, Path(path).exists()
     with _CHANGED:
         while True:
             try:
@@ -68,10 +68,10 @@ def connect_file(path: str, mode: str) -> duckdb.DuckDBPyConnection:
             except duckdb.ConnectionException as exc:
                 left = deadline - time.monotonic()
                 if read or "different configuration" not in str(exc) or not _others_read(key) or left <= 0:
-                    raise _open_error(exc, path) from None
+                    raise _open_error(exc, path, existed) from None
                 _CHANGED.wait(min(left, 1.0))  # other threads' reads hold the file read-only
             except duckdb.Error as exc:
-                raise _open_error(exc, path) from None
+                raise _open_error(exc, path, existed) from None
         _OPEN[key] += 1
         _COUNTED[con] = (key, read_only, threading.get_ident())
     return con
@@ -100,9 +100,11 @@ def _connect(path: str, read: bool) -> tuple[duckdb.DuckDBPyConnection, bool]:
     return con, True
 
 
-def _open_error(exc: duckdb.Error, path: str) -> LdivError:
+def _open_error(exc: duckdb.Error, path: str, existed: bool) -> LdivError:
     env = environment_error(exc, path)
     if env is not None:
+        if not existed and not _OPEN[_key(path)]:  # the header DuckDB began on a full disk
+            remove_database_file(path)
         return env
     return BadInput(
         f"cannot open database {path}: {first_line(exc)}",
