@@ -77,8 +77,8 @@ def environment_error(
     if any(p in low for p in _DISK_FULL):
         return StorageError(
             f"no space left on the device holding {where}",
-            "free space on that device (or move the database to a disk with room), then run the command "
-            "again; nothing of this command was written",
+            "free space on that device (or move the database, or the file written, to a disk with room), "
+            "then run the command again; nothing of this command was written",
         )
     if any(p in low for p in _READ_ONLY_FS):
         return StorageError(
@@ -89,7 +89,7 @@ def environment_error(
     if not any(p in low for p in _DENIED):
         return None
     folder = str(Path(named or path or ".").parent)
-    beside = named is not None and (named.endswith((".wal", ".tmp")) or ".tmp/" in named)
+    beside = named is not None and (named.endswith(".wal") or ".tmp/" in named)  # DB.wal, DB.tmp/...
     if beside or (named and path and Path(named).name != Path(path).name):  # made beside the file
         return StorageError(
             f"cannot create {where}: the directory {owner}{folder} is not writable for this user",

@@ -4,6 +4,8 @@ on l+-Optimize's exact LM unit."""
 
 from __future__ import annotations
 
+import errno
+from pathlib import Path
 from types import SimpleNamespace
 
 import duckdb
@@ -77,3 +79,15 @@ def test_lm_units_stay_exact_or_are_refused() -> None:
     with pytest.raises(BadInput, match="2\\^62"):
         cost_units(_trees(10_007, 20_012, 30_032, 40_010), "lm", "viorec", 1_000_000)  # type: ignore[arg-type]
     assert cost_units(_trees(10_007, 20_012, 30_032, 40_010), "dm", "viorec", 1_000_000)[0] == 1  # type: ignore[arg-type]
+
+
+def test_a_page_on_a_full_disk(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from ldiv_db.report.output import write_page
+
+    def full(self: Path, *args: object, **kwargs: object) -> int:
+        raise OSError(errno.ENOSPC, "No space left on device", str(self))
+
+    monkeypatch.setattr(Path, "write_text", full)
+    with pytest.raises(StorageError, match=f"no space left on the device holding {tmp_path}/"):
+        write_page(tmp_path / "page.html", "<!doctype html>")
+    assert list(tmp_path.iterdir()) == []
