@@ -504,10 +504,7 @@ def _main(argv: Sequence[str] | None) -> int:
     try:
         code = _cmd(args)
     except LdivError as exc:
-        print(f"error: {exc.message}", file=sys.stderr)
-        if exc.hint:
-            print(f"  hint: {exc.hint}", file=sys.stderr)
-        code = exc.exit_code
+        code = _say(exc)
     except BrokenPipeError:  # the command ran; only its output's reader left
         code = 0
         raise
@@ -518,15 +515,36 @@ def _main(argv: Sequence[str] | None) -> int:
 
         if interrupt_requested() or "query interrupted" in str(exc).lower():  # Ctrl-C inside the engine
             raise KeyboardInterrupt from None
-        if os.environ.get("LDIV_DEBUG"):
+        env = _environment(exc, args)
+        if env is not None:  # a full disk, a directory that may not be written: the user's to change
+            code = _say(env)
+        elif os.environ.get("LDIV_DEBUG"):
             raise
-        print(f"internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
-        print("  hint: set LDIV_DEBUG=1 to see the traceback and please report it", file=sys.stderr)
-        code = 3
+        else:
+            print(f"internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
+            print("  hint: set LDIV_DEBUG=1 to see the traceback and please report it", file=sys.stderr)
+            code = 3
     finally:
         _ENDED["command"] = True  # done, written or not: a Ctrl-C while the databases close changes nothing
         _end(code, new_file)
     return code
+
+
+def _say(exc: LdivError) -> int:
+    print(f"error: {exc.message}", file=sys.stderr)
+    if exc.hint:
+        print(f"  hint: {exc.hint}", file=sys.stderr)
+    return exc.exit_code
+
+
+def _environment(exc: Exception, args: argparse.Namespace) -> LdivError | None:
+    """An engine's or the OS's error that no layer below classified, told apart by the engines' own
+    classifier (:func:`ldiv_db.db.engine_errors.environment_error`) when its cause is the user's
+    environment."""
+    from .db.engine_errors import os_or_engine_cause
+
+    db = getattr(args, "db", None)
+    return os_or_engine_cause(exc, db if isinstance(db, str) else None)
 
 
 if __name__ == "__main__":

@@ -35,6 +35,16 @@ class ConnectionLost(LdivError):
     server): nothing of the command's open transaction was kept."""
 
 
+class StorageError(LdivError):
+    """The user's environment stops a command: no space left on a device, a file or directory this user
+    may not write, a read-only file system (ldiv_db/db/engine_errors.py). Nothing was written."""
+
+
+class WriteConflict(LdivError):
+    """Another connection writes the same table at the same time (DuckDB lets one transaction at a time
+    change a table); this command's transaction was rolled back: nothing was written."""
+
+
 class PrivacyViolation(LdivError):
     """A release failed verification on the written table; nothing was published."""
 

@@ -18,6 +18,8 @@ process, with a snapshot after each migration (an object's columns may change in
 
 from __future__ import annotations
 
+import itertools
+import threading
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -30,6 +32,16 @@ if TYPE_CHECKING:
 
 EMPTY_CATALOG = "ldiv_empty"  # the in-memory catalog that stands in for missing objects on reads
 EXPECTED_CATALOG = "ldiv_expected"  # where the expected schema is derived (detached right after)
+# A catalog attached to one connection is seen by every connection to the same DuckDB instance (one per
+# file and process): each scratch catalog gets a name of its own, so that threads opening one file (or
+# deriving the expected schema at once) never meet each other's
+_SCRATCH_NO = itertools.count(1)
+
+
+def _scratch_name(base: str) -> str:
+    return f"{base}_{next(_SCRATCH_NO)}"
+
+
 SCHEMA = "ldiv"
 
 # One catalog query: the ldiv schema itself, its tables' columns (in order) and its sequences.
@@ -92,13 +104,21 @@ class Expected:
 
 
 _CACHE: list[Expected] = []
+_DERIVING = threading.Lock()  # one thread derives the expected schema; the others wait for it
 
 
 def expected(db: Database) -> Expected:
     """The expected schema, derived once per process in a scratch catalog of ``db``."""
     if _CACHE:
         return _CACHE[0]
-    with db.scratch_catalog(EXPECTED_CATALOG):
+    with _DERIVING:
+        if not _CACHE:
+            _CACHE.append(_derive(db))
+    return _CACHE[0]
+
+
+def _derive(db: Database) -> Expected:
+    with db.scratch_catalog(_scratch_name(EXPECTED_CATALOG)):
         db.execute_script("ldiv bookkeeping", BOOKKEEPING)
         after = [snapshot(db)]
         created_in = dict.fromkeys(after[0].objects(), 0)
@@ -110,8 +130,7 @@ def expected(db: Database) -> Expected:
             for obj in after[-1].objects():
                 created_in.setdefault(obj, mig.version)
         ddl = {str(n): str(s) for n, s in db.raw_rows(_TABLE_DDL)}
-    _CACHE.append(Expected(tuple(after), created_in, ddl, names))
-    return _CACHE[0]
+    return Expected(tuple(after), created_in, ddl, names)
 
 
 @dataclass(frozen=True)
@@ -230,13 +249,14 @@ def provide_missing(db: Database, state: State) -> None:
     empty, and sits on the search path behind the file's own ``ldiv`` schema (DuckDB resolves
     ``ldiv.x`` in the first search-path entry whose schema ``ldiv`` has ``x``)."""
     current = str(db.raw_rows("SELECT current_database()")[0][0])
-    with db.scratch_catalog(EMPTY_CATALOG, keep=True):
+    empty = _scratch_name(EMPTY_CATALOG)
+    with db.scratch_catalog(empty, keep=True):
         for i, sql in enumerate([BOOKKEEPING, *(m.sql for m in shipped_migrations())]):
             db.execute_script(f"ldiv schema stand-in {i}", sql)
     entries = [f"{_q(current)}.main"]
     if state.actual.has_schema:
         entries.append(f"{_q(current)}.{SCHEMA}")
-    entries.append(f"{EMPTY_CATALOG}.{SCHEMA}")
+    entries.append(f"{empty}.{SCHEMA}")
     db.set_search_path(",".join(entries))
 
 

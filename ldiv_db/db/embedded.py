@@ -7,9 +7,8 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import hashlib
-import os
 import re
-import tempfile
+import threading
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -21,8 +20,10 @@ import numpy as np
 import pandas as pd
 
 from .. import interrupts
-from ..errors import BadInput, InternalError, LdivError, interrupt_requested
+from ..errors import BadInput, InternalError, LdivError, StorageError, interrupt_requested
 from ..render import Query, TableRef, quote, render
+from . import sharing
+from .engine_errors import engine_error, first_line
 from .owners import RunOwners
 from .urls import check_database_file
 
@@ -49,31 +50,6 @@ class Step:
     sql_hash: str
     rows: int
     ms: float
-
-
-def _clean_duckdb_message(exc: Exception) -> str:
-    text = str(exc).strip()
-    return text.splitlines()[0] if text else type(exc).__name__
-
-
-def _interrupt(exc: BaseException) -> BaseException:
-    """Ctrl-C during a statement: DuckDB raises InterruptException, or a RuntimeError "Query
-    interrupted" while fetching; both are the user's interrupt, not an error of ldiv_db."""
-    if (
-        isinstance(exc, duckdb.InterruptException)
-        or "interrupted" in str(exc).lower()
-        or interrupt_requested()
-    ):
-        return KeyboardInterrupt()
-    return exc
-
-
-@contextlib.contextmanager
-def _interruptible() -> Iterator[None]:
-    try:
-        yield
-    except (duckdb.InterruptException, RuntimeError) as exc:
-        raise _interrupt(exc) from None
 
 
 EngineOpener = Callable[..., "Database"]
@@ -118,6 +94,11 @@ class Database(RunOwners):
         self._search_path: str | None = None
         self._attached: dict[str, Path] = {}
         self._threads_before: int | None = None  # the setting threads_for lowered, to put back
+        self._thread: int | None = None  # the thread it serves (:mod:`.sharing`; None: whichever uses it)
+        self._own_cursor = False  # a cursor for another thread's call: closed with it, the instance not
+        self._created = False  # open created the file: removed by close when the disk filled first
+        self._disk_failed = False
+        self._path_set: str | None = None  # the search path ldiv_db set here (a cursor gets it too)
 
     # ------------------------------------------------------------------ opening
     @classmethod
@@ -129,24 +110,34 @@ class Database(RunOwners):
         attach: Mapping[str, str] | None = None,
         migrate: bool = True,
     ) -> Database:
-        """Open a database file, or wrap an existing connection (a Database is returned as it is).
+        """Open a database file, or wrap an existing connection (a Database is returned as it is, to the
+        thread that opened it; another thread's call gets a cursor of its own: :mod:`.sharing`).
 
         ``mode="write"`` (load, hierarchy import/build, anonymize, release append, run): the file is
         created if missing and migrated. ``mode="read"`` (every other command): the file must exist and
         is opened read-only; nothing is created or migrated (:func:`ldiv_db.schema.prepare`).
         ``migrate=False`` skips the schema rule altogether (``ldiv doctor``, tests)."""
         if isinstance(target, Database):
-            return target
+            return target if target._thread in (None, threading.get_ident()) else target.for_thread()
         if mode not in ("read", "write"):
             raise ValueError(f"mode must be 'read' or 'write', not {mode!r}")
         if isinstance(target, str):
             for accepts, opener in _ENGINES:
                 if accepts(target):
-                    return opener(target, mode=mode, attach=attach, migrate=migrate)
+                    opened: Database = opener(target, mode=mode, attach=attach, migrate=migrate)
+                    opened._thread = threading.get_ident()
+                    return opened
+        created = False
         if isinstance(target, duckdb.DuckDBPyConnection):
-            db = cls(target, None, owned=False)
+            if sharing.first_caller(target):
+                db = cls(target, None, owned=False)
+            else:
+                db = cls(sharing.own_cursor(target, None), None, owned=True)
+                db._own_cursor = True
         else:
-            db = cls(cls._connect(str(target), mode), str(target), owned=True)
+            created = str(target) != ":memory:" and not Path(target).exists()
+            db = cls(sharing.connect_file(str(target), mode), str(target), owned=True)
+        db._thread = threading.get_ident()
         try:
             for alias, file in (attach or {}).items():
                 db.attach(alias, file)
@@ -155,40 +146,20 @@ class Database(RunOwners):
 
                 prepare(db, mode)
         except BaseException:
+            db._created = created
             db.close()
             raise
+        db._created = created  # the migrations' commits are ldiv_db's own: the user's count from here
         return db
 
-    @staticmethod
-    def _connect(path: str, mode: str) -> duckdb.DuckDBPyConnection:
-        read = mode == "read"
-        if read and path != ":memory:" and not Path(path).exists():
-            raise BadInput(
-                f"database file {path} does not exist",
-                "check the path; a read creates nothing (ldiv load DB FILE --table T creates a database)",
-            )
-        if path != ":memory:":
-            check_database_file(path, "database")
-        try:
-            try:
-                con = duckdb.connect(path, read_only=read and path != ":memory:")
-                if read and path != ":memory:":
-                    # DuckDB would spill beside the file (DB.tmp/); a read creates nothing there
-                    spill = str(Path(tempfile.gettempdir()) / f"ldiv_db_spill_{os.getpid()}")
-                    con.execute("SET temp_directory = '" + spill.replace("'", "''") + "'")
-                return con
-            except duckdb.ConnectionException as exc:
-                if not (read and "different configuration" in str(exc)):
-                    raise
-                # this process already has the file open for writing (DuckDB shares one instance per
-                # file and process): share it; the read path itself writes nothing
-                return duckdb.connect(path)
-        except duckdb.Error as exc:
-            raise BadInput(
-                f"cannot open database {path}: {_clean_duckdb_message(exc)}",
-                "check the path and that no other process holds a lock on it (a write needs the file "
-                "alone: close other connections to it, also read-only ones in this process)",
-            ) from None
+    def for_thread(self) -> Database:
+        """This database for a call from a thread other than the one it serves: a cursor of its own
+        (:mod:`.sharing`), closed when the call ends. Engines without cursors refuse."""
+        if self.dialect != "duckdb":
+            raise sharing.other_thread_refused(self.dialect)
+        db = type(self)(sharing.own_cursor(self.con, self._path_set), self.path, owned=True)
+        db._own_cursor, db._thread, db.keep_work = True, threading.get_ident(), self.keep_work
+        return db
 
     @contextlib.contextmanager
     def scratch_catalog(self, alias: str, *, keep: bool = False) -> Iterator[None]:
@@ -218,21 +189,23 @@ class Database(RunOwners):
     def set_search_path(self, path: str) -> None:
         self._remember_search_path()
         self.con.execute("SET search_path = " + "'" + path.replace("'", "''") + "'")
+        self._path_set = path
 
     def _restore_search_path(self) -> None:
         if self._search_path == "":
             self.con.execute("RESET search_path")
         elif self._search_path is not None:
             self.con.execute("SET search_path = " + "'" + self._search_path.replace("'", "''") + "'")
-        self._search_path = None
+        self._search_path = self._path_set = None
 
     def _undo_scratch(self) -> None:
         """Leave a connection we do not own as we found it."""
         with contextlib.suppress(duckdb.Error):
             self._restore_search_path()
-            for alias in self._scratch:
+            for alias in [*self._scratch, *self._attached]:
                 self.con.execute(f"DETACH {quote(alias)}")
         self._scratch.clear()
+        self._attached.clear()
 
     def attach(self, alias: str, file: str, read_only: bool = True) -> None:
         """Attach ``file`` as ``alias`` (the one place --attach is checked): the file is a DuckDB
@@ -269,16 +242,23 @@ class Database(RunOwners):
         try:
             self.con.execute(f"ATTACH $path AS {quote(alias)}{opts}", {"path": file})
         except duckdb.Error as exc:
-            raise BadInput(f"cannot attach {file} as {alias}: {_clean_duckdb_message(exc)}") from None
+            raise BadInput(f"cannot attach {file} as {alias}: {first_line(exc)}") from None
         self._attached[alias] = real
 
     def close(self) -> None:
-        if self._owned:  # the setting lowered by threads_for goes with the connection
-            self.con.close()
-            return
-        self.restore_threads()
-        if self._scratch:
+        if not self._owned or self._own_cursor:  # the instance stays: leave it as it was
+            self.restore_threads()
+        if self._scratch or self._attached:  # catalogs are the instance's: another connection may stay
             self._undo_scratch()
+        if not self._owned:
+            return
+        try:
+            with self._engine("closing the database"):  # a close writes a checkpoint
+                self.con.close()
+        finally:
+            last = sharing.release(self.con)
+            if last and self._created and self._disk_failed:  # nothing of the user's was committed to it
+                sharing.remove_database_file(str(self.path))
 
     def __enter__(self) -> Database:
         return self
@@ -297,15 +277,24 @@ class Database(RunOwners):
         return cur
 
     def _send(self, query: Query) -> Any:
-        try:
+        with self._engine(f"query {query.name}"):
             return self.con.execute(query.sql, dict(query.params) if query.params else None)
-        except (duckdb.InterruptException, RuntimeError) as exc:
-            raise _interrupt(exc) from None
-        except duckdb.Error as exc:
-            raise LdivError(
-                f"query {query.name} failed: {_clean_duckdb_message(exc)}",
-                "this is a bug in ldiv_db if the input passed validation; please report it with the query name",
-            ) from exc
+
+    @contextlib.contextmanager
+    def _engine(self, what: str) -> Iterator[None]:
+        """Run DuckDB calls (``what``: for the message), their errors told apart by the one mapping,
+        :func:`~ldiv_db.db.engine_errors.engine_error`: the user's Ctrl-C, the user's environment (a full
+        disk, a directory that may not be written), a busy connection, or a failed statement (a bug)."""
+        try:
+            yield
+        except LdivError:
+            raise
+        except (duckdb.Error, RuntimeError, self.driver_error) as exc:
+            mapped = engine_error(exc, what, self.path)
+            self._disk_failed |= isinstance(mapped, StorageError)
+            if mapped is exc:
+                raise
+            raise mapped from (exc if type(mapped) is LdivError else None)
 
     def _frame(self, cur: Any) -> pd.DataFrame:
         frame: pd.DataFrame = cur.df()
@@ -336,7 +325,7 @@ class Database(RunOwners):
 
     def rows(self, query: Query) -> list[tuple[Any, ...]]:
         cur = self._execute(query)
-        with _interruptible():
+        with self._engine(f"query {query.name}"):
             out: list[tuple[Any, ...]] = cur.fetchall()
         self._log(query, len(out))
         return out
@@ -353,7 +342,7 @@ class Database(RunOwners):
     def records(self, query: Query) -> list[dict[str, Any]]:
         cur = self._execute(query)
         cols = [d[0] for d in cur.description or []]
-        with _interruptible():
+        with self._engine(f"query {query.name}"):
             out = [dict(zip(cols, r, strict=True)) for r in cur.fetchall()]
         self._log(query, len(out))
         return out
@@ -373,7 +362,7 @@ class Database(RunOwners):
         """The result as a pandas frame. ``bulk``: a result of about a row per source row, which an
         engine may fetch by a faster path (PostgreSQL: ``COPY``); DuckDB hands every frame over as is."""
         cur = self._execute(query)
-        with _interruptible():
+        with self._engine(f"query {query.name}"):
             frame = self._frame(cur)
         self._log(query, len(frame))
         return frame
@@ -381,7 +370,7 @@ class Database(RunOwners):
     def arrays(self, query: Query) -> dict[str, Any]:
         """The columns of a result without NULLs as numpy arrays, by column name."""
         cur = self._execute(query)
-        with _interruptible():
+        with self._engine(f"query {query.name}"):
             out = self._arrays(cur)
         self._log(query, len(next(iter(out.values()))) if out else 0)
         return out
@@ -392,7 +381,8 @@ class Database(RunOwners):
         self.con.register(view, frame)
         try:
             cols = ", ".join(quote(str(c)) for c in frame.columns)
-            self.con.execute(f"INSERT INTO {table.sql()} ({cols}) SELECT {cols} FROM {quote(view)}")  # noqa: S608
+            with self._engine(f"inserting rows into {table.sql()}"):
+                self.con.execute(f"INSERT INTO {table.sql()} ({cols}) SELECT {cols} FROM {quote(view)}")  # noqa: S608
             self.queries += 1
         finally:
             self.con.unregister(view)
@@ -402,7 +392,7 @@ class Database(RunOwners):
         cur = self._execute(query)
         n = 0
         while True:
-            with _interruptible():
+            with self._engine(f"query {query.name}"):
                 batch = cur.fetchmany(size)
             if not batch:
                 break
@@ -417,10 +407,8 @@ class Database(RunOwners):
 
     def execute_script(self, name: str, sql: str) -> None:
         """Run a multi-statement script (migrations only)."""
-        try:
+        with self._engine(name):
             self.con.execute(sql)
-        except duckdb.Error as exc:
-            raise LdivError(f"{name} failed: {_clean_duckdb_message(exc)}") from exc
         self.queries += 1
 
     def raw_rows(
@@ -428,7 +416,8 @@ class Database(RunOwners):
     ) -> list[tuple[Any, ...]]:
         """Fixed bookkeeping SQL with bound values (migrations); user names never reach it."""
         self.queries += 1
-        return self.con.execute(sql, params).fetchall()
+        with self._engine("a bookkeeping query"):
+            return self.con.execute(sql, params).fetchall()
 
     # ------------------------------------------------------------------ transactions
     @contextlib.contextmanager
@@ -442,10 +431,20 @@ class Database(RunOwners):
             return
         self._in_tx = True
         try:
-            with interrupts.atomic(self.con.execute, self.driver_error) as self._committing:
+            with interrupts.atomic(self._tx_statement, self.driver_error) as self._committing:
                 yield
+            self._created = False  # the user's data is committed to the file now: close keeps it
         finally:
             self._in_tx = False
+
+    def _tx_statement(self, sql: str) -> None:
+        """BEGIN or COMMIT with its error mapped as every statement's (a full disk at COMMIT is the
+        user's); ROLLBACK as it is (its failure is suppressed by the caller)."""
+        if sql == "ROLLBACK":
+            self.con.execute(sql)
+            return
+        with self._engine(sql):
+            self.con.execute(sql)
 
     def on_commit(self, what: str) -> None:
         """Note ``what`` (a release) as committed once the open transaction commits (at once outside one)."""
@@ -542,7 +541,8 @@ class Database(RunOwners):
     def work_table(self, name: str) -> TableRef:
         """A name for an intermediate table: temporary by default, schema ldiv_work with keep_work."""
         if self.keep_work:
-            self.con.execute(f"CREATE SCHEMA IF NOT EXISTS {quote(WORK_SCHEMA)}")
+            with self._engine(f"creating schema {WORK_SCHEMA}"):
+                self.con.execute(f"CREATE SCHEMA IF NOT EXISTS {quote(WORK_SCHEMA)}")
             ref = TableRef(name, WORK_SCHEMA)
         else:
             ref = self._temp_ref(name)

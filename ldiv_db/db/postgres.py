@@ -41,6 +41,7 @@ from ..errors import BadInput, ConnectionLost, InternalError, LdivError
 from ..render import Ident, Query, TableRef, quote, render, translate, written_tables
 from ..sql_dialects import PG_HASH_FUNCTIONS, param_kind
 from .embedded import RUN_WORK_SCHEMA, SMALL_SOURCE_ROWS, Database
+from .engine_errors import environment_error
 from .pg_errors import connect_error, error_message, privilege_hint
 from .pg_frames import binary_candidate, binary_rows, csv_frame, frame_rows
 from .pg_owners import PgRunOwners
@@ -411,6 +412,10 @@ class PostgresDatabase(PgRunOwners, Database):
             )
         if isinstance(exc, pgerr.InsufficientPrivilege):
             return BadInput(f"PostgreSQL refused {name}: {text}", privilege_hint(text))
+        if str(getattr(exc, "sqlstate", None) or "")[:2] in ("53", "58"):  # resources, the server's files
+            env = environment_error(text, "data directory", owner="the PostgreSQL server's ")
+            if env is not None:
+                return env
         if isinstance(exc, psycopg.OperationalError):
             return ConnectionLost(f"lost the PostgreSQL connection during {name}: {text}", "check the server")
         return LdivError(

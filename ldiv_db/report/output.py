@@ -10,6 +10,7 @@ data."""
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 from pathlib import Path
 
@@ -65,7 +66,10 @@ def write_page(path: str | Path, html: str) -> str:
     except OSError as exc:
         with contextlib.suppress(OSError):
             tmp.unlink(missing_ok=True)
-        raise BadInput(
+        from ..db.engine_errors import environment_error  # a full disk is named as every write names it
+
+        full = exc.errno in (errno.ENOSPC, errno.EDQUOT)
+        raise (environment_error(exc, str(target)) if full else None) or BadInput(
             f"cannot write {target}: {exc.strerror}", "choose a writable path for --html"
         ) from None
     return str(target)

@@ -557,7 +557,7 @@ class Search:
             lower_bound=lower,
             optimal=optimal,
             visited=self.visited,
-            pruned=float(self.pruned),
+            pruned=self.pruned,
             total_cuts=self.total,
             seconds=seconds,
             unit=self.unit,

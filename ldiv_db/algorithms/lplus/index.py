@@ -10,7 +10,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from .problem import Taxonomy
+from ...errors import BadInput
+from .problem import INF, Taxonomy
 
 NodeArray = npt.NDArray[np.signedinteger[Any]]  # node ids: 32-bit where they fit (``narrow_dtype``)
 
@@ -78,6 +79,13 @@ def cost_units(
         return 1, [np.zeros(t.n, dtype=np.int64) for t in trees], total if metric == "dm" else 1
     dens = [int(t.n_leaves[0]) - 1 for t in trees if t.n_leaves[0] > 1]
     unit = math.lcm(*dens) if dens else 1
+    if 2 * len(trees) * unit * max(total, 1) >= INF:  # a cut's LM (<= 2 d L per row) must stay exact
+        raise BadInput(
+            f"l+-Optimize counts LM exactly in units of 1/{unit} (the least common multiple of the QI "
+            f"hierarchies' leaf counts minus one): over {total} rows a cost could pass 2^62",
+            "use --metric dm (or cm), whose costs are counts of rows; or fewer QIs, or hierarchies "
+            "whose leaf counts minus one share factors",
+        )
     lmu = [
         (t.n_leaves - 1) * (unit // (int(t.n_leaves[0]) - 1))
         if t.n_leaves[0] > 1
