@@ -100,6 +100,7 @@ def anonymize(
     database = Database.open(db, mode="write")
     database.keep_work = keep_work
     q0 = database.queries
+    failed = False  # a failed command leaves no database file it created
     try:
         database.require("anonymize", algo.name)
         return _anonymize(
@@ -122,10 +123,13 @@ def anonymize(
             t0=t0,
             q0=q0,
         )
+    except BaseException:
+        failed = True
+        raise
     finally:
         database.drop_work_tables()
         if database is not db:
-            database.close()
+            database.close(failed=failed)
 
 
 def _anonymize(
@@ -213,7 +217,7 @@ def _model(
     if spec.l == "auto":  # the largest feasible l for the model
         from .suggest import suggest_l
 
-        spec = spec.with_l(suggest_l(db, inputs).best_for(str(spec.name)))
+        spec = spec.with_l(suggest_l(db, inputs).auto_l(str(spec.name)))
     privacy = spec.build(inputs)
     assert privacy is not None
     spec.check_values(db, inputs)

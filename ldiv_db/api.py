@@ -135,12 +135,16 @@ def release_append(
     from .pipeline.append import append
 
     database = Database.open(db, mode="write")
+    failed = False  # a failed command leaves no database file it created
     try:
         return append(database, release, source, quiet=quiet, key=key)
+    except BaseException:
+        failed = True
+        raise
     finally:
         database.drop_work_tables()
         if database is not db:
-            database.close()
+            database.close(failed=failed)
 
 
 def release_history(db: Any, release: str) -> Any:

@@ -259,6 +259,7 @@ def run_job(path: str | Path, *, quiet: bool = True) -> JobResult:
 
     job = Job.read(path)
     db = Database.open(job.database, mode="write", attach=job.attach)
+    failed = False  # a failed job leaves no database file it created
     try:
         with db.transaction():  # one job, one transaction: a refused step leaves the file as it was
             loaded = load(db, job.load_file, job.table, sep=job.sep, replace=True) if job.load_file else None
@@ -293,5 +294,8 @@ def run_job(path: str | Path, *, quiet: bool = True) -> JobResult:
                 **an["options"],
             )
             return result
+    except BaseException:
+        failed = True
+        raise
     finally:
-        db.close()
+        db.close(failed=failed)

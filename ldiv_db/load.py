@@ -151,6 +151,7 @@ def load(
     t0 = time.perf_counter()
     sep = parse_sep(sep)
     database = Database.open(db, mode="write")
+    failed = False  # a failed command leaves no database file it created
     try:
         path = Path(file)
         _check_file(path)
@@ -178,6 +179,9 @@ def load(
                 _one_column_check(path, delim, [c.name for c in t.columns])
             rows = int(database.scalar(render("catalog/row_count.sql", source=t.ref)))
         return LoadResult(t.name, rows, [(c.name, c.data_type) for c in t.columns], time.perf_counter() - t0)
+    except BaseException:
+        failed = True
+        raise
     finally:
         if database is not db:
-            database.close()
+            database.close(failed=failed)

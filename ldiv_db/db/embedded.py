@@ -22,6 +22,7 @@ import pandas as pd
 
 from ..errors import BadInput, InternalError, LdivError, interrupt_requested
 from ..render import Query, TableRef, quote, render
+from .created import closed, open_counted
 from .urls import check_database_file
 
 T = TypeVar("T")
@@ -101,6 +102,7 @@ class Database:
         self.con = con
         self.path = path
         self._owned = owned
+        self.created: bool | None = None  # counted opens: whether this one created the file
         self.queries = 0
         self.rows_fetched = 0  # rows that crossed into Python (fetches, not statements' own work)
         self.steps: list[Step] = []
@@ -140,7 +142,9 @@ class Database:
         if isinstance(target, duckdb.DuckDBPyConnection):
             db = cls(target, None, owned=False)
         else:
-            db = cls(cls._connect(str(target), mode), str(target), owned=True)
+            con, created = open_counted(str(target), lambda: cls._connect(str(target), mode))
+            db = cls(con, str(target), owned=True)
+            db.created = created and str(target) != ":memory:"
         try:
             for alias, file in (attach or {}).items():
                 db.attach(alias, file)
@@ -149,7 +153,7 @@ class Database:
 
                 prepare(db, mode)
         except BaseException:
-            db.close()
+            db.close(failed=True)
             raise
         return db
 
@@ -266,9 +270,13 @@ class Database:
             raise BadInput(f"cannot attach {file} as {alias}: {_clean_duckdb_message(exc)}") from None
         self._attached[alias] = real
 
-    def close(self) -> None:
+    def close(self, *, failed: bool = False) -> None:
+        """``failed``: the command failed, so a file this open created is removed (:mod:`.created`)."""
         if self._owned:  # the setting lowered by threads_for goes with the connection
             self.con.close()
+            if self.created is not None:  # an open counted by open_counted, uncounted once
+                closed(str(self.path), created=self.created, failed=failed)
+                self.created = None
             return
         self.restore_threads()
         if self._scratch:
