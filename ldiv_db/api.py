@@ -47,18 +47,26 @@ def metrics(
     class_column: str | None = None,
     group_column: str | None = "group_id",
     weights: Sequence[Any] | None = None,
-    interval_labels: bool = False,
+    interval_labels: bool | None = None,
     kl: bool = True,
 ) -> MetricsResult:
-    """Utility metrics (IL/NCP, LM, DM, CAVG, KL, CM, stars, ARX loss) of ``release`` against ``source``."""
+    """Utility metrics (IL/NCP, LM, DM, CAVG, KL, CM, stars, ARX loss) of ``release`` against ``source``.
+    A release ldiv_db recorded is read as it was measured when written: its numeric 'lo-hi' labels as
+    intervals where its algorithm publishes them so (``interval_labels`` None), its l for CAVG."""
     from fractions import Fraction
 
     from .metrics import compute_metrics
+    from .report.gather import INTERVAL_ALGORITHMS, recorded_release
 
     database = Database.open(db, mode="read")
     try:
         src = resolve_inputs(database, source, qi, sa)
         rel = resolve_table(database, release)
+        rec = recorded_release(database, release)
+        if interval_labels is None:
+            interval_labels = rec is not None and rec["algorithm"] in INTERVAL_ALGORITHMS
+        if l is None and rec is not None and rec["l"] and len(set(rec["l"])) == 1:
+            l = int(rec["l"][0])
         for name in [*as_list(qi), *as_list(sa)]:
             rel.column(name)
         group = None

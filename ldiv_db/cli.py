@@ -249,7 +249,7 @@ def _cmd_metrics(args: argparse.Namespace) -> int:
         l=args.l,
         class_column=args.class_column,
         group_column=args.group_column,
-        interval_labels=args.interval_labels,
+        interval_labels=True if args.interval_labels else None,
         kl=not args.no_kl,
     )
     _emit(args, mres)

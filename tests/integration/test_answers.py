@@ -252,3 +252,173 @@ def test_suggest_l_entropy_agrees_with_check_on_random_counts(tmp_path: Path) ->
             assert ldiv_db.check(db, "t", "g", "s", model="entropy", l=best).satisfied
         assert not ldiv_db.check(db, "t", "g", "s", model="entropy", l=best + 1).satisfied
     assert len(seen) > 3  # the cases differ
+
+
+# ---------------------------------------------------------------------------- doctor lists a changed migration
+def _tampered(tmp_path: Path, capsys: pytest.CaptureFixture[str], sql: str) -> Path:
+    db = tmp_path / "d.duckdb"
+    assert run(capsys, "load", db, small_csv(tmp_path), "--table", "t")[0] == 0
+    con = duckdb.connect(str(db))
+    con.execute(sql)
+    con.close()
+    return db
+
+
+def test_doctor_lists_a_tampered_checksum_and_repairs_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = _tampered(tmp_path, capsys, "UPDATE ldiv.schema_migration SET checksum = 'x' WHERE version = 2")
+    code, out, err = run(capsys, "doctor", db)
+    assert code == 1, (out, err)  # a finding, not a failure of doctor itself
+    assert "migration 0002_decomposition" in out and "checksum x in the database" in out, out
+    assert "--repair would: record the shipped checksum" in out, out
+    code, _, err = run(capsys, "check", db, "--table", "t", "--qi", "a", "--sa", "s")
+    assert code == 2 and "does not match the shipped file" in err and "ldiv doctor" in err, err
+    code, out, _ = run(capsys, "doctor", db, "--repair")
+    assert code == 0 and "healthy after the repair" in out, out
+    assert run(capsys, "doctor", db)[0] == 0
+    assert run(capsys, "check", db, "--table", "t", "--qi", "a", "--sa", "s")[0] == 0
+
+
+def test_doctor_does_not_repair_a_changed_migration_whose_objects_changed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = _tampered(tmp_path, capsys, "UPDATE ldiv.schema_migration SET checksum = 'x' WHERE version = 2")
+    con = duckdb.connect(str(db))
+    table = con.execute(
+        "SELECT table_name FROM duckdb_tables() WHERE schema_name = 'ldiv' AND table_name = 'stream'"
+    ).fetchall()
+    con.close()
+    assert table, "migration 0002 creates ldiv.stream"
+    con = duckdb.connect(str(db))
+    con.execute("ALTER TABLE ldiv.stream ADD COLUMN extra INTEGER")  # changed, and it holds a row
+    con.execute(
+        "INSERT INTO ldiv.stream (name, source, config, releases, first_release, next_key, retained) "
+        "VALUES ('x', 't', '{}', 0, 0, 0, 'r')"
+    )
+    con.close()
+    code, out, _ = run(capsys, "doctor", db, "--repair")
+    assert code == 1, out
+    assert "ldiv.stream holds 1 row(s)" in out, out
+    assert "migration 0002_decomposition" in out and "some of its objects cannot be repaired" in out, out
+
+
+def test_doctor_lists_a_migration_of_a_newer_ldiv_db(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = _tampered(
+        tmp_path,
+        capsys,
+        "INSERT INTO ldiv.schema_migration (version, name, checksum) VALUES (999, 'future', 'y')",
+    )
+    code, out, _ = run(capsys, "doctor", db)
+    assert code == 1 and "migration 0999_future" in out and "upgrade ldiv_db" in out, out
+    code, _, err = run(capsys, "check", db, "--table", "t", "--qi", "a", "--sa", "s")
+    assert code == 2 and "does not ship" in err, err
+
+
+# ---------------------------------------------------------------------------- CSV: an unbalanced quote
+@pytest.mark.parametrize(
+    ("text", "line"),
+    [
+        ('a;b;c\n1;"2;3\n4;5\n', 2),
+        ('a;b;c\n1;"2;3\n4;5;6\n', 2),
+        ('a;b;c\n1;"2;3\n', 2),
+        ('a;b;c\n4;5;6\n7;8;9\n1;"2;3\n4;5;6\n', 4),
+    ],
+)
+def test_csv_with_an_unclosed_quote_is_refused_with_its_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str, line: int
+) -> None:
+    csv = tmp_path / "q.csv"
+    csv.write_text(text, encoding="utf-8")
+    db = tmp_path / "q.duckdb"
+    for sep in ([], ["--sep", ";"]):
+        code, _, err = run(capsys, "load", db, csv, "--table", "q", *sep)
+        assert code == 2, err
+        assert f"line {line} has an unbalanced quote" in err, err
+        assert not db.exists()
+
+
+def test_csv_quoting_that_is_well_formed_still_loads(tmp_path: Path) -> None:
+    csv = tmp_path / "ok.csv"
+    csv.write_text('a;b;c\n1;"x;y";3\n2;"say ""hi""";4\n3;"two\nlines";5\n', encoding="utf-8")
+    ldiv_db.load(tmp_path / "ok.duckdb", csv, "t")
+    con = duckdb.connect(str(tmp_path / "ok.duckdb"), read_only=True)
+    assert con.execute("SELECT b FROM t ORDER BY a").fetchall() == [("x;y",), ('say "hi"',), ("two\nlines",)]
+    con.close()
+
+
+# ---------------------------------------------------------------------------- metrics read a release as recorded
+def test_metrics_of_a_recorded_release_are_the_recorded_ones(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Mondrian publishes a's group as the range '20-22'; the stored hierarchy of a has a node of that
+    text covering 20 and 22 only. Read as anonymize measured it (an interval), the range covers all
+    three rows, so KL is finite and LM counts 3 leaves per cell; read as the node, 21 would be covered
+    by nothing (KL None, 'usually deleted by suppression' with 0 rows deleted)."""
+    import json
+
+    db = tmp_path / "m.duckdb"
+    assert run(capsys, "load", db, write_csv(tmp_path / "t.csv", "a;b;s", ["20;0;x", "21;0;y", "22;0;x"]),
+               "--table", "t")[0] == 0  # fmt: skip
+    hier = write_csv(tmp_path / "h.csv", "20;20-22;*", ["21;odd;*", "22;20-22;*"])
+    assert run(capsys, "hierarchy", "import", db, "--table", "t", "--column", "a", hier)[0] == 0
+    code, out, err = run(
+        capsys, "anonymize", db, "--table", "t", "--qi", "a,b", "--sa", "s", "--l", "2",
+        "--algorithm", "mondrian", "--output", "r", "--json",
+    )  # fmt: skip
+    assert code == 0, err
+    recorded = json.loads(out)["metrics"]
+    assert recorded["deleted_rows"] == 0 and recorded["kl"] is not None
+    assert recorded["lm"] == pytest.approx(3 * (3 - 1) / (3 - 1))  # every cell: 3 of 3 leaves, one QI of two
+    code, out, err = run(capsys, "metrics", db, "--source", "t", "--release", "r", "--qi", "a,b", "--sa", "s",
+                         "--json")  # fmt: skip
+    assert code == 0, err
+    later = json.loads(out)
+    for key, value in recorded.items():
+        assert later[key] == pytest.approx(value) if isinstance(value, float) else later[key] == value, key
+    # read the other way on purpose: the note does not blame suppression when nothing was deleted
+    m = ldiv_db.metrics(db, "t", "r", ["a", "b"], "s", interval_labels=False)
+    assert m.values["kl"] is None and m.values["deleted_rows"] == 0
+    assert "suppression" not in m.values["kl_note"] and "--interval-labels" in m.values["kl_note"]
+
+
+# ---------------------------------------------------------------------------- release append: the stream's types
+def test_release_append_refuses_a_batch_of_other_types(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = tmp_path / "s.duckdb"
+    rows = [f"{i};{30 + i % 40};{'mf'[i % 2]};{'abcd'[i % 4]};job{i % 5}" for i in range(200)]
+    csv = write_csv(tmp_path / "a1.csv", "id;age;sex;race;occ", rows)
+    assert run(capsys, "load", db, csv, "--table", "a1")[0] == 0
+    code, _, err = run(
+        capsys, "anonymize", db, "--table", "a1", "--qi", "age,sex,race", "--sa", "occ", "--l", "3",
+        "--algorithm", "decomposition", "--output", "st", "--key", "id",
+    )  # fmt: skip
+    assert code == 0, err
+    con = duckdb.connect(str(db))
+    con.execute("CREATE TABLE b_text AS SELECT '62 yrs' AS age, 'm' AS sex, 'a' AS race, 'job1' AS occ")
+    con.execute(
+        "CREATE TABLE b_num AS SELECT 62 AS age, 'm' AS sex, 'a' AS race, 7 AS occ"
+    )  # INTEGER, INTEGER
+    before = con.execute("SELECT * FROM st_qid ORDER BY ALL").fetchall()
+    con.close()
+    code, _, err = run(capsys, "release", "append", db, "--release", "st", "--from", "b_text")
+    assert code == 2, err
+    assert "age is VARCHAR (the stream's is BIGINT)" in err and "nothing was written" in err, err
+    code, _, err = run(capsys, "release", "append", db, "--release", "st", "--from", "b_num")
+    assert code == 2, err
+    assert (
+        "age is INTEGER (the stream's is BIGINT)" in err and "occ is INTEGER (the stream's is VARCHAR)" in err
+    )
+    con = duckdb.connect(str(db), read_only=True)
+    types = dict(
+        con.execute(
+            "SELECT column_name, data_type FROM duckdb_columns() WHERE table_name = 'st_qid'"
+        ).fetchall()
+    )
+    assert types["age"] == "BIGINT"
+    assert con.execute("SELECT * FROM st_qid ORDER BY ALL").fetchall() == before
+    assert con.execute("SELECT count(*) FROM ldiv.release").fetchall() == [(1,)]
+    con.close()
