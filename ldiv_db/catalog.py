@@ -156,9 +156,14 @@ def resolve_table(db: Database, spelled: str) -> Table:
             {f"{r[1]}.{r[2]}" if r[0] == everything[0][0] else f"{r[0]}.{r[1]}.{r[2]}" for r in everything}
         )
         listing = ", ".join(names[:30]) + (" ..." if len(names) > 30 else "") if names else "none"
+        unseen = (  # PostgreSQL's catalog lists only the tables a role holds a privilege on
+            "; a table this role has no privilege on is not listed: GRANT SELECT ON TABLE ... TO role"
+            if db.dialect == "postgres"
+            else ""
+        )
         raise BadInput(
             f"unknown table {spelled!r}",
-            f"tables in this database: {listing}; load a file with `ldiv load DB FILE --table NAME`",
+            f"tables in this database: {listing}; load a file with `ldiv load DB FILE --table NAME`{unseen}",
         )
     if len(found) > 1:
         raise BadInput(
