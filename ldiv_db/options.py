@@ -115,15 +115,15 @@ def parse_number(
         )
     if isinstance(value, float) and not math.isfinite(value):
         raise BadInput(f"{what} must be {expected}, got {value!r}", hint)
-    text = value.strip() if isinstance(value, str) else None
-    if text is not None:
-        m = _DECIMAL.match(text)
-        if not (m or _RATIO.match(text)) or len(text) > 40:
+    written = value.strip() if isinstance(value, str) else None
+    if written is not None:
+        m = _DECIMAL.match(written)
+        if not (m or _RATIO.match(written)) or len(written) > 40:
             raise BadInput(f"{what} must be {expected}, got {value!r}", hint)
         if m and m.group(2) and abs(int(m.group(2))) > 30:  # 1e999: out of range before it is computed
             raise BadInput(f"{what} must be {expected}, got {value!r}", hint)
         try:
-            x = Fraction(text.replace(" ", ""))
+            x = Fraction(written.replace(" ", ""))
         except ZeroDivisionError:
             raise BadInput(f"{what} must be {expected}, got {value!r} (a division by zero)", hint) from None
     else:
