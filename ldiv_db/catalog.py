@@ -3,6 +3,8 @@ produces clear errors that list what does exist."""
 
 from __future__ import annotations
 
+import re
+
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -27,6 +29,20 @@ NUMERIC_TYPES = (
     "DOUBLE PRECISION",  # PostgreSQL's spellings
     "NUMERIC",
 )
+
+# integer types whose every value is a DECIMAL(38, 0) (see Column.is_integer)
+INTEGER_TYPES = (
+    "TINYINT",
+    "SMALLINT",
+    "INTEGER",
+    "BIGINT",
+    "UTINYINT",
+    "USMALLINT",
+    "UINTEGER",
+    "UBIGINT",
+    "INT",
+)
+_SCALE_0 = re.compile(r"^(DECIMAL|NUMERIC)\(\s*\d+\s*,\s*0\s*\)$")
 
 # character string types: their values are ordered by collation (see Column.is_text)
 TEXT_TYPES = ("VARCHAR", "TEXT", "STRING", "CHAR", "BPCHAR", "CHARACTER", "CHARACTER VARYING", "NAME")
@@ -53,6 +69,13 @@ class Column:
     def is_numeric(self) -> bool:
         t = self.data_type.upper()
         return t in NUMERIC_TYPES or t.startswith(("DECIMAL", "NUMERIC"))
+
+    @property
+    def is_integer(self) -> bool:
+        """Integer values that DECIMAL(38, 0) holds exactly: the metrics compute their bounds exactly,
+        where a DOUBLE would merge values above 2^53 (``sql/metrics/domain.sql``)."""
+        t = self.data_type.upper()
+        return t in INTEGER_TYPES or _SCALE_0.match(t) is not None
 
 
 @dataclass(frozen=True)

@@ -120,8 +120,7 @@ def _check_outputs(db: Database, inputs: Inputs, algorithms: Sequence[str]) -> N
             _own_output(db, out)
         except BadInput as exc:
             raise BadInput(
-                f"compare writes {algo}'s release to {out}, but {exc.message.split(': ', 1)[-1]}; "
-                "nothing was written",
+                f"{exc.message} (compare writes {algo}'s release to {out}); nothing was written",
                 f"drop or rename {out}, or leave {algo} out of --algorithms",
             ) from None
 

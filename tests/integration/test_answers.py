@@ -422,3 +422,77 @@ def test_release_append_refuses_a_batch_of_other_types(
     assert con.execute("SELECT * FROM st_qid ORDER BY ALL").fetchall() == before
     assert con.execute("SELECT count(*) FROM ldiv.release").fetchall() == [(1,)]
     con.close()
+
+
+# ---------------------------------------------------------------------------- exact bounds of integer columns
+def _near_2_63(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> tuple[Path, int]:
+    """700 BIGINT values B..B+699 just below 2^63 (B a multiple of 7: every interval of width 7 is full),
+    the SA alternating a/b, so every interval holds both SA values."""
+    base = (2**63 - 1000) // 7 * 7
+    db = tmp_path / "big.duckdb"
+    csv = write_csv(tmp_path / "big.csv", "v;s", [f"{base + k};{'ab'[k % 2]}" for k in range(700)])
+    assert run(capsys, "load", db, csv, "--table", "t")[0] == 0
+    con = duckdb.connect(str(db), read_only=True)
+    assert con.execute("SELECT data_type FROM duckdb_columns() WHERE column_name = 'v'").fetchall() == [
+        ("BIGINT",)
+    ]
+    con.close()
+    return db, base
+
+
+def test_interval_hierarchy_metrics_on_bigint_near_2_63_are_exact(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Level 1 of --intervals 7,14,28 publishes each value as its interval of 7 values. Each cell then
+    spans 6 of the domain's 699 (max - min), and covers 7 of its 700 leaves: NCP = 6/699 per cell,
+    IL = 700 * 6/699, and LM = 700 * (7 - 1)/(700 - 1), the same. As DOUBLE, the bounds merge (ulp 2048
+    near 2^63): IL and NCP were 0 beside LM 6.0."""
+    import json
+
+    db, _ = _near_2_63(tmp_path, capsys)
+    assert (
+        run(capsys, "hierarchy", "build", db, "--table", "t", "--column", "v", "--intervals", "7,14,28")[0]
+        == 0
+    )
+    code, out, err = run(
+        capsys, "anonymize", db, "--table", "t", "--qi", "v", "--sa", "s", "--l", "2",
+        "--algorithm", "full-domain", "--levels", "v=1", "--output", "r", "--json",
+    )  # fmt: skip
+    assert code == 0, err
+    recorded = json.loads(out)["metrics"]
+    assert recorded["deleted_rows"] == 0
+    assert recorded["il"] == pytest.approx(700 * 6 / 699, rel=1e-12)
+    assert recorded["ncp"] == pytest.approx(6 / 699, rel=1e-12)
+    assert recorded["lm"] == pytest.approx(700 * 6 / 699, rel=1e-12)
+    code, out, err = run(
+        capsys, "metrics", db, "--source", "t", "--release", "r", "--qi", "v", "--sa", "s", "--json"
+    )
+    assert code == 0, err
+    assert json.loads(out)["il"] == pytest.approx(recorded["il"], rel=1e-12)
+
+
+def test_range_labels_on_bigint_near_2_63_are_read_exactly(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Mondrian publishes 'lo-hi' ranges; the IL is derived here from the published labels with Python's
+    exact integers: Σ over rows of (hi - lo) / (max - min)."""
+    import json
+
+    db, base = _near_2_63(tmp_path, capsys)
+    code, out, err = run(
+        capsys, "anonymize", db, "--table", "t", "--qi", "v", "--sa", "s", "--l", "2",
+        "--algorithm", "mondrian", "--output", "m", "--json",
+    )  # fmt: skip
+    assert code == 0, err
+    recorded = json.loads(out)["metrics"]
+    con = duckdb.connect(str(db), read_only=True)
+    labels = [str(r[0]) for r in con.execute("SELECT v FROM m").fetchall()]
+    con.close()
+    spans = []
+    for label in labels:
+        lo, _, hi = label.partition("-")
+        spans.append(int(hi or lo) - int(lo))
+    assert min(int(x.partition("-")[0]) for x in labels) == base
+    expected = sum(spans) / 699
+    assert expected > 0
+    assert recorded["il"] == pytest.approx(expected, rel=1e-12)
