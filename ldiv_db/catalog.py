@@ -4,7 +4,6 @@ produces clear errors that list what does exist."""
 from __future__ import annotations
 
 import re
-
 from collections.abc import Sequence
 from dataclasses import dataclass
 
