@@ -17,7 +17,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .migrate import BOOKKEEPING, applied_migrations, apply_migrations, shipped_migrations, verify_applied
-from .render import render
 
 if TYPE_CHECKING:
     from .db import Database
@@ -34,7 +33,11 @@ def prepare_server(db: Database, mode: str) -> None:
     if mode == "write":
         # PostgreSQL checks CREATE on the database before IF NOT EXISTS: a role with USAGE, CREATE on
         # an existing main (README's privileges after the first run) must not need more
-        if not db.scalar(render("catalog/schema_exists.sql", {"schema": "main"})):
+        main = db.raw_rows(
+            "SELECT count(*) FROM information_schema.schemata "
+            "WHERE catalog_name = current_database() AND schema_name = 'main'"
+        )
+        if not main[0][0]:
             with db.transaction():
                 db.execute_script("ldiv release schema", "CREATE SCHEMA IF NOT EXISTS main")
         apply_migrations(db)

@@ -31,7 +31,6 @@ CASES = {
     "catalog/tables.sql": Case(lambda env: {}),
     "catalog/columns.sql": Case(lambda env: {}, {"catalog": "memory", "schema": "main", "name": "select"}),
     "catalog/table_exists.sql": Case(lambda env: {}, {"catalog": None, "schema": "main", "name": "select"}),
-    "catalog/schema_exists.sql": Case(lambda env: {}, {"schema": "main"}),
     "catalog/row_ids.sql": Case(lambda env: {}, {"schema": "main", "name": "select"}),
     "catalog/null_counts.sql": Case(_cols),
     "catalog/non_finite_counts.sql": Case(_cols),
