@@ -105,6 +105,7 @@ def anonymize(
     database = Database.open(db, mode="write")
     database.keep_work = keep_work
     q0 = database.queries
+    failed = False  # a failed command leaves no database file it created
     try:
         database.require("anonymize", algo.name)
         result = _anonymize(
@@ -130,10 +131,13 @@ def anonymize(
         )
         result.composition = draft_composition(database, result.release_id)
         return result
+    except BaseException:
+        failed = True
+        raise
     finally:
         database.drop_work_tables()
         if database is not db:
-            database.close()
+            database.close(failed=failed)
 
 
 def _anonymize(
@@ -225,13 +229,7 @@ def _model(
     if spec.l == "auto":  # the largest feasible l for the model
         from .suggest import suggest_l
 
-        best = suggest_l(db, inputs).best_for(str(spec.name))
-        if best < 2:
-            raise BadInput(
-                f"--l auto: no l of at least 2 is feasible for {spec.name} on {inputs.table.name}",
-                "ldiv suggest-l gives the largest feasible l per model and why; choose another model",
-            )
-        spec = spec.with_l(best)
+        spec = spec.with_l(suggest_l(db, inputs).auto_l(str(spec.name)))
     privacy = spec.build(inputs)
     assert privacy is not None
     spec.check_values(db, inputs)

@@ -51,18 +51,26 @@ def metrics(
     class_column: str | None = None,
     group_column: str | None = "group_id",
     weights: Sequence[Any] | None = None,
-    interval_labels: bool = False,
+    interval_labels: bool | None = None,
     kl: bool = True,
 ) -> MetricsResult:
-    """Utility metrics (IL/NCP, LM, DM, CAVG, KL, CM, stars, ARX loss) of ``release`` against ``source``."""
+    """Utility metrics (IL/NCP, LM, DM, CAVG, KL, CM, stars, ARX loss) of ``release`` against ``source``.
+    A release ldiv_db recorded is read as it was measured when written: its numeric 'lo-hi' labels as
+    intervals where its algorithm publishes them so (``interval_labels`` None), its l for CAVG."""
     from fractions import Fraction
 
     from .metrics import compute_metrics
+    from .report.gather import INTERVAL_ALGORITHMS, recorded_release
 
     database = Database.open(db, mode="read")
     try:
         src = resolve_inputs(database, source, qi, sa)
         rel = resolve_table(database, release)
+        rec = recorded_release(database, release)
+        if interval_labels is None:
+            interval_labels = rec is not None and rec["algorithm"] in INTERVAL_ALGORITHMS
+        if l is None and rec is not None and rec["l"] and len(set(rec["l"])) == 1:
+            l = int(rec["l"][0])
         for name in [*as_list(qi), *as_list(sa)]:
             rel.column(name)
         group = None
@@ -154,7 +162,8 @@ def _release_row(r: dict[str, Any]) -> dict[str, Any]:
 def releases(db: Any) -> ReleaseList:
     """Every recorded release, each with the state of its tables (:func:`release_state.release_states`)
     and its publication state (:mod:`ldiv_db.pipeline.publication`: draft, candidate, published)."""
-    from .pipeline.publication import DRAFT, states as publication_states
+    from .pipeline.publication import DRAFT
+    from .pipeline.publication import states as publication_states
 
     database = Database.open(db, mode="read")
     try:
@@ -223,12 +232,16 @@ def release_append(
     from .pipeline.append import append
 
     database = Database.open(db, mode="write")
+    failed = False  # a failed command leaves no database file it created
     try:
         return append(database, release, source, quiet=quiet, key=key)
+    except BaseException:
+        failed = True
+        raise
     finally:
         database.drop_work_tables()
         if database is not db:
-            database.close()
+            database.close(failed=failed)
 
 
 def release_history(db: Any, release: str) -> Any:

@@ -3,6 +3,7 @@ produces clear errors that list what does exist."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -27,6 +28,20 @@ NUMERIC_TYPES = (
     "DOUBLE PRECISION",  # PostgreSQL's spellings
     "NUMERIC",
 )
+
+# integer types whose every value is a DECIMAL(38, 0) (see Column.is_integer)
+INTEGER_TYPES = (
+    "TINYINT",
+    "SMALLINT",
+    "INTEGER",
+    "BIGINT",
+    "UTINYINT",
+    "USMALLINT",
+    "UINTEGER",
+    "UBIGINT",
+    "INT",
+)
+_SCALE_0 = re.compile(r"^(DECIMAL|NUMERIC)\(\s*\d+\s*,\s*0\s*\)$")
 
 # character string types: their values are ordered by collation (see Column.is_text)
 TEXT_TYPES = ("VARCHAR", "TEXT", "STRING", "CHAR", "BPCHAR", "CHARACTER", "CHARACTER VARYING", "NAME")
@@ -53,6 +68,13 @@ class Column:
     def is_numeric(self) -> bool:
         t = self.data_type.upper()
         return t in NUMERIC_TYPES or t.startswith(("DECIMAL", "NUMERIC"))
+
+    @property
+    def is_integer(self) -> bool:
+        """Integer values that DECIMAL(38, 0) holds exactly: the metrics compute their bounds exactly,
+        where a DOUBLE would merge values above 2^53 (``sql/metrics/domain.sql``)."""
+        t = self.data_type.upper()
+        return t in INTEGER_TYPES or _SCALE_0.match(t) is not None
 
 
 @dataclass(frozen=True)
@@ -156,9 +178,14 @@ def resolve_table(db: Database, spelled: str) -> Table:
             {f"{r[1]}.{r[2]}" if r[0] == everything[0][0] else f"{r[0]}.{r[1]}.{r[2]}" for r in everything}
         )
         listing = ", ".join(names[:30]) + (" ..." if len(names) > 30 else "") if names else "none"
+        unseen = (  # PostgreSQL's catalog lists only the tables a role holds a privilege on
+            "; a table this role has no privilege on is not listed: GRANT SELECT ON TABLE ... TO role"
+            if db.dialect == "postgres"
+            else ""
+        )
         raise BadInput(
             f"unknown table {spelled!r}",
-            f"tables in this database: {listing}; load a file with `ldiv load DB FILE --table NAME`",
+            f"tables in this database: {listing}; load a file with `ldiv load DB FILE --table NAME`{unseen}",
         )
     if len(found) > 1:
         raise BadInput(

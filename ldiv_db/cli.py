@@ -12,7 +12,6 @@ import signal
 import sys
 import threading
 from collections.abc import Callable, Sequence
-from pathlib import Path
 from typing import Any
 
 from .cli_parser import build_parser
@@ -75,26 +74,12 @@ def _open(args: argparse.Namespace) -> Any:
     return db
 
 
-def _new_file(args: argparse.Namespace) -> Path | None:
-    """The database file a write command would create (its path does not exist yet), else None."""
-    from .db.urls import is_postgres_url
-
-    db = getattr(args, "db", None)
-    if not isinstance(db, str) or db.strip() in ("", ":memory:") or is_postgres_url(db) or Path(db).exists():
-        return None
-    return Path(db)
-
-
-def _end(code: int, new_file: Path | None) -> None:
+def _end(code: int) -> None:
     """Close what the command opened (a Ctrl-C meanwhile is ignored: see ``_ENDED``); a command that
-    failed leaves no database file it created."""
+    failed leaves no database file it created (``Database.close(failed=...)``)."""
     while _OPENED:
         with contextlib.suppress(Exception):
-            _OPENED.pop().close()
-    if code != 0 and new_file is not None:
-        for f in (new_file, Path(f"{new_file}.wal")):
-            with contextlib.suppress(OSError):
-                f.unlink()
+            _OPENED.pop().close(failed=code != 0)
 
 
 def _emit(args: argparse.Namespace, result: Any) -> None:
@@ -267,7 +252,7 @@ def _cmd_metrics(args: argparse.Namespace) -> int:
         l=args.l,
         class_column=args.class_column,
         group_column=args.group_column,
-        interval_labels=args.interval_labels,
+        interval_labels=True if args.interval_labels else None,
         kl=not args.no_kl,
     )
     _emit(args, mres)
@@ -499,7 +484,6 @@ def _quiet_stdout() -> None:
 def _main(argv: Sequence[str] | None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    new_file = _new_file(args)
     code = 130  # until the command returns: an interrupt or a broken pipe
     try:
         code = _cmd(args)
@@ -526,7 +510,7 @@ def _main(argv: Sequence[str] | None) -> int:
             code = 3
     finally:
         _ENDED["command"] = True  # done, written or not: a Ctrl-C while the databases close changes nothing
-        _end(code, new_file)
+        _end(code)
     return code
 
 

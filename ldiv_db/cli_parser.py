@@ -127,7 +127,7 @@ def _add_inspect_commands(sub: Any) -> None:
         "--interval-labels",
         action="store_true",
         help="read numeric 'lo-hi' labels as ranges even where a hierarchy node has the same text "
-        "(releases of bsgi and mondrian; the anonymize command does this itself)",
+        "(a release ldiv_db recorded is read as anonymize measured it: bsgi's and mondrian's this way)",
     )
     m.add_argument("--no-kl", action="store_true", help="skip the KL-divergence (the costliest metric)")
     m.add_argument("--json", action="store_true")

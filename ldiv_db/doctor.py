@@ -199,15 +199,23 @@ def plan(db: Database, state: State) -> list[Action]:
     for f in state.findings:
         if f.what != "migration":
             continue
-        if f.version in blocked:
+        if f.kind == "newer":
+            actions.append(
+                Action(
+                    f, None, "upgrade ldiv_db to use this file (this version does not know that migration)"
+                )
+            )
+        elif f.version in blocked:
             actions.append(Action(f, None, "some of its objects cannot be repaired (see above)"))
         else:
             m = shipped[f.version]
-            actions.append(
-                Action(
-                    f, "record it (its objects are all present)", None, record=(m.version, m.name, m.checksum)
-                )
+            what = (
+                "record the shipped checksum (every object of the migration is as shipped: its tables' "
+                "columns and types, its sequences); or restore the file from a backup"
+                if f.kind == "changed"
+                else "record it (its objects are all present)"
             )
+            actions.append(Action(f, what, None, record=(m.version, m.name, m.checksum)))
     return actions
 
 
@@ -227,6 +235,8 @@ def doctor(target: Any, *, repair: bool = False) -> DoctorResult:
                 for a in todo:
                     for sql in a.sql:
                         db.execute_script(f"doctor: {a.finding.name}", sql)
+                    if a.record is not None and a.finding.kind == "changed":
+                        db.raw_rows("DELETE FROM ldiv.schema_migration WHERE version = ?", [a.record[0]])
                     if a.record is not None:
                         db.raw_rows(
                             "INSERT INTO ldiv.schema_migration (version, name, checksum) VALUES (?, ?, ?)",

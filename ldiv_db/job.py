@@ -263,6 +263,7 @@ class JobResult:
 def run_job(path: str | Path, *, quiet: bool = True) -> JobResult:
     job = Job.read(path)
     db = Database.open(job.database, mode="write", attach=job.attach)
+    failed = False  # a failed job leaves no database file it created
     try:
         staged = _stage_load(db, job)
         try:
@@ -270,8 +271,11 @@ def run_job(path: str | Path, *, quiet: bool = True) -> JobResult:
         finally:
             if staged is not None:  # the job was refused: its staged load goes (renamed away otherwise)
                 ownership.drop_job_stage(db, staged[0])
+    except BaseException:
+        failed = True
+        raise
     finally:
-        db.close()
+        db.close(failed=failed)
 
 
 def _stage_load(db: Database, job: Job) -> tuple[TableRef, TableRef, LoadResult] | None:

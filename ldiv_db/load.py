@@ -151,13 +151,17 @@ def load(
     t0 = time.perf_counter()
     sep = parse_sep(sep)
     database = Database.open(db, mode="write")
+    failed = False  # a failed command leaves no database file it created
     try:
         _check_file(Path(file))
         target = ownership.check_load_target(database, output_ref(table), replace=replace)
         return load_table(database, Path(file), target, sep=sep, replace=replace, t0=t0)
+    except BaseException:
+        failed = True
+        raise
     finally:
         if database is not db:
-            database.close()
+            database.close(failed=failed)
 
 
 def load_table(

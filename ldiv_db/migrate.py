@@ -65,27 +65,50 @@ def applied_migrations(db: Database) -> dict[int, tuple[str, str]]:
     return {v: (n, c) for v, n, c in db.raw_rows("SELECT version, name, checksum FROM ldiv.schema_migration")}
 
 
+def migration_problems(
+    where: str, applied: dict[int, tuple[str, str]], folder: Path | None = None
+) -> list[tuple[str, int, MigrationError]]:
+    """The recorded migrations this ldiv_db cannot accept, as (kind, version, error): ``newer`` (one it
+    does not ship) or ``changed`` (its checksum differs from the shipped file's)."""
+    shipped = {m.version: m for m in shipped_migrations(folder)}
+    out: list[tuple[str, int, MigrationError]] = []
+    for version, (name, checksum) in sorted(applied.items()):
+        mig = shipped.get(version)
+        if mig is None:
+            out.append(
+                (
+                    "newer",
+                    version,
+                    MigrationError(
+                        f"{where} has migration {version:04d}_{name} which this ldiv_db does not ship",
+                        "the file was written by a newer ldiv_db; upgrade ldiv_db to use it",
+                    ),
+                )
+            )
+        elif mig.checksum != checksum:
+            out.append(
+                (
+                    "changed",
+                    version,
+                    MigrationError(
+                        f"{where}: applied migration {version:04d}_{name} does not match the shipped file "
+                        f"(checksum {checksum[:12]} in the database, {mig.checksum[:12]} shipped)",
+                        "the ldiv schema was changed after it was applied; restore the database from a "
+                        "backup or export your data to a new file (`ldiv doctor DB` lists what differs)",
+                    ),
+                )
+            )
+    return out
+
+
 def verify_applied(
     db: Database, applied: dict[int, tuple[str, str]], folder: Path | None = None
 ) -> dict[int, Migration]:
     """Refuse a database with a migration this ldiv_db does not ship or one whose checksum differs."""
-    shipped = {m.version: m for m in shipped_migrations(folder)}
-    where = db.path or "this database"
-    for version, (name, checksum) in sorted(applied.items()):
-        mig = shipped.get(version)
-        if mig is None:
-            raise MigrationError(
-                f"{where} has migration {version:04d}_{name} which this ldiv_db does not ship",
-                "the file was written by a newer ldiv_db; upgrade ldiv_db to use it",
-            )
-        if mig.checksum != checksum:
-            raise MigrationError(
-                f"{where}: applied migration {version:04d}_{name} does not match the shipped file "
-                f"(checksum {checksum[:12]} in the database, {mig.checksum[:12]} shipped)",
-                "the ldiv schema was changed after it was applied; restore the database from a backup "
-                "or export your data to a new file",
-            )
-    return shipped
+    problems = migration_problems(str(db.path or "this database"), applied, folder)
+    if problems:
+        raise problems[0][2]
+    return {m.version: m for m in shipped_migrations(folder)}
 
 
 def apply_migrations(db: Database, folder: Path | None = None) -> list[int]:

@@ -97,24 +97,33 @@ def parse_number(
     low: Fraction | int | None = None,
     high: Fraction | int = 10**9,
     low_open: bool = False,
+    text: bool = True,
 ) -> Fraction:
     """An exact number (SPEC §0.3: 0.9 is 9/10): an int, a finite float, a Fraction or text such as
-    ``0.25``, ``1/4`` or ``3e2``; within [low, high] (``low_open``: low itself excluded)."""
+    ``0.25``, ``1/4`` or ``3e2``; within [low, high] (``low_open``: low itself excluded). ``text``
+    False (a job file's typed values): a number must be a TOML number; text only for a fraction
+    (``"1/4"``), which TOML cannot write as a number."""
     expected = "a number " + _range_text(low, high, low_open)
     hint = f"exact decimals or fractions such as 0.25 or 1/4, {_range_text(low, high, low_open)}"
     if isinstance(value, bool) or not isinstance(value, (int, float, Fraction, str)):
         raise _type_error(what, expected, value, hint)
+    if isinstance(value, str) and not text and not _RATIO.match(value.strip()):
+        raise BadInput(
+            f"{what} must be {expected}, got {value!r} (text)",
+            f"write {what} = {value.strip() or 0.5} (a TOML number, without quotes; only a fraction is "
+            'written as text, e.g. "1/4")',
+        )
     if isinstance(value, float) and not math.isfinite(value):
         raise BadInput(f"{what} must be {expected}, got {value!r}", hint)
-    text = value.strip() if isinstance(value, str) else None
-    if text is not None:
-        m = _DECIMAL.match(text)
-        if not (m or _RATIO.match(text)) or len(text) > 40:
+    written = value.strip() if isinstance(value, str) else None
+    if written is not None:
+        m = _DECIMAL.match(written)
+        if not (m or _RATIO.match(written)) or len(written) > 40:
             raise BadInput(f"{what} must be {expected}, got {value!r}", hint)
         if m and m.group(2) and abs(int(m.group(2))) > 30:  # 1e999: out of range before it is computed
             raise BadInput(f"{what} must be {expected}, got {value!r}", hint)
         try:
-            x = Fraction(text.replace(" ", ""))
+            x = Fraction(written.replace(" ", ""))
         except ZeroDivisionError:
             raise BadInput(f"{what} must be {expected}, got {value!r} (a division by zero)", hint) from None
     else:
@@ -249,10 +258,10 @@ class Option:
             return parse_int(value, what, low=self.low, high=self.high or MAX_INT, text=text)
         if self.kind == "number":
             high = self.high if self.high is not None else 10**9
-            return parse_number(value, what, low=self.low, high=high, low_open=self.low_open)
+            return parse_number(value, what, low=self.low, high=high, low_open=self.low_open, text=text)
         if not isinstance(value, str) or not value.strip():
             if self.kind == "pairs" and isinstance(value, (Mapping, list, tuple)):
-                return self._pairs(value, what)
+                return self._pairs(value, what, text)
             raise _type_error(what, self.type_text(), value)
         if self.kind == "choice":
             word = value.strip().lower().replace("_", "-")
@@ -268,20 +277,21 @@ class Option:
                 )
             return word
         if self.kind == "pairs":
-            return self._pairs(value, what)
+            return self._pairs(value, what, text)
         return value.strip()
 
     def _item(self, value: Any, what: str, text: bool) -> Any:
         if self.item == "int":
             return parse_int(value, what, low=self.low, high=self.high or MAX_INT, text=text)
         high = self.high if self.high is not None else 10**9
-        return parse_number(value, what, low=self.low, high=high, low_open=self.low_open)
+        return parse_number(value, what, low=self.low, high=high, low_open=self.low_open, text=text)
 
-    def _pairs(self, value: Any, what: str) -> dict[str, Any] | list[Any]:
+    def _pairs(self, value: Any, what: str, text: bool) -> dict[str, Any] | list[Any]:
+        """``text``: the source may give values as text (the CLI, the API); a job file's are typed."""
         if isinstance(value, Mapping):
-            items: list[tuple[str | None, Any, bool]] = [(str(k), v, False) for k, v in value.items()]
+            items: list[tuple[str | None, Any, bool]] = [(str(k), v, text) for k, v in value.items()]
         elif isinstance(value, (list, tuple)):
-            items = [(None, v, False) for v in value]
+            items = [(None, v, text) for v in value]
         else:
             parts = [p.strip() for p in str(value).split(",")]
             if any(not p for p in parts):

@@ -25,7 +25,13 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from .errors import MigrationError
-from .migrate import BOOKKEEPING, applied_migrations, shipped_migrations, verify_applied
+from .migrate import (
+    BOOKKEEPING,
+    applied_migrations,
+    migration_problems,
+    shipped_migrations,
+    verify_applied,
+)
 
 if TYPE_CHECKING:
     from .db import Database
@@ -137,7 +143,7 @@ def _derive(db: Database) -> Expected:
 class Finding:
     """One difference between the file and the shipped migrations."""
 
-    kind: str  # missing | different | unrecorded
+    kind: str  # missing | different | unrecorded | changed (checksum) | newer (not shipped)
     what: str  # table | sequence | migration
     name: str  # ldiv.<object>, or the migration NNNN_name
     version: int  # the migration that creates the object (0: bookkeeping)
@@ -175,15 +181,21 @@ def _column_difference(want: Columns, have: Columns) -> str:
 
 
 def inspect(db: Database) -> State:
-    """Compare the file with the shipped migrations (raises MigrationError for a migration this
-    ldiv_db does not ship or one whose checksum differs)."""
+    """Compare the file with the shipped migrations: every difference is a finding (a migration this
+    ldiv_db does not ship, or one whose checksum differs, included)."""
     exp = expected(db)
     actual = snapshot(db)
     recorded = applied_migrations(db) if "schema_migration" in actual.tables else {}
-    verify_applied(db, recorded)
+    problems = migration_problems(str(db.path or "this database"), recorded)
+    newer = {v for kind, v, _ in problems if kind == "newer"}
     present_versions = [exp.created_in[o] for o in actual.objects() if o in exp.created_in]
-    version = max([*recorded, *present_versions], default=-1)
+    version = max([*(set(recorded) - newer), *present_versions], default=-1)
     state = State(actual, recorded, version)
+    for kind, v, err in problems:  # listed by doctor; refused by every other open (prepare)
+        label = f"migration {v:04d}_{recorded[v][0]}"
+        shown = "recorded with another checksum than the shipped file's " + err.message.rsplit("file ", 1)[-1]
+        detail = shown if kind == "changed" else "written by a newer ldiv_db"
+        state.findings.append(Finding(kind, "migration", label, v, detail))
     if version < 0:  # no ldiv object at all: a file ldiv_db has not written to
         return state
     want = exp.after[version]
@@ -231,6 +243,8 @@ def prepare(db: Database, mode: str) -> None:
         prepare_server(db, mode)
         return
     state = inspect(db)
+    if any(f.kind in ("newer", "changed") for f in state.findings):
+        verify_applied(db, state.recorded)  # raises the migration's own error
     if not state.healthy:
         raise damage_error(db, state)
     if mode == "write":

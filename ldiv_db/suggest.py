@@ -10,6 +10,7 @@ from .db import Database
 from .errors import BadInput
 from .inputs import Inputs
 from .privacy import Distinct, Entropy, Frequency, PrivacyModel, UniqueDistinct
+from .privacy.entropy import TOLERANCE, entropy
 from .render import render
 
 
@@ -35,7 +36,18 @@ class Buckets:
 
     @property
     def entropy(self) -> float:
-        return math.log(self.n) - sum(c * math.log(c) for _, c in self.counts) / self.n if self.n else 0.0
+        return entropy([c for _, c in self.counts])
+
+
+def largest_entropy_l(h: float) -> int:
+    """The largest l that entropy l-diversity admits at entropy ``h``, by the check's own rule
+    (``h >= ln l - TOLERANCE``, SPEC §0.2): ``suggest-l``, the feasibility check and ``check`` agree."""
+    l = max(1, math.floor(math.exp(h + TOLERANCE)))
+    while h < math.log(l) - TOLERANCE:
+        l -= 1
+    while h >= math.log(l + 1) - TOLERANCE:
+        l += 1
+    return l
 
 
 @dataclass(frozen=True)
@@ -51,11 +63,28 @@ class SuggestResult:
     suggestions: list[Suggestion]
 
     def best_for(self, model: str) -> int:
+        return self.suggestion_for(model).l
+
+    def suggestion_for(self, model: str) -> Suggestion:
+        """The bound that applies to ``model``: its own, else the frequency bound (which every model
+        of SPEC §0.2 implies: no group can be l-diverse while one value fills more than 1/l of it)."""
         key = {"lplus": "frequency"}.get(model, model)
         for s in self.suggestions:
             if s.model == key:
-                return s.l
-        return min(s.l for s in self.suggestions if s.model == "frequency")
+                return s
+        return min((s for s in self.suggestions if s.model == "frequency"), key=lambda s: s.l)
+
+    def auto_l(self, model: str) -> int:
+        """``--l auto``: the largest feasible l for ``model``; refused, with the reason, when that is 1."""
+        s = self.suggestion_for(model)
+        if s.l < 2:
+            raise BadInput(
+                f"--l auto: no l >= 2 is feasible for {model} on this table: {s.reason}, so the largest "
+                f"feasible l is {s.l}",
+                "l-diversity needs at least two well-represented SA values in every group: choose another "
+                "SA, or add rows with other SA values",
+            )
+        return s.l
 
     def to_dict(self) -> dict[str, object]:
         return {
@@ -92,7 +121,7 @@ def suggest_l(db: Database, inputs: Inputs) -> SuggestResult:
     b_m = min(bs, key=lambda b: b.m)
     sugg.append(Suggestion("distinct", m, f"{b_m.sa} has {m} distinct values; no group can hold more"))
     b_e = min(bs, key=lambda b: b.entropy)
-    le = max(1, math.floor(math.exp(b_e.entropy) + 1e-12))
+    le = largest_entropy_l(b_e.entropy)
     sugg.append(
         Suggestion(
             "entropy",
@@ -111,15 +140,16 @@ def suggest_l(db: Database, inputs: Inputs) -> SuggestResult:
             "an l-eligible partition needs l·n1 ≤ n",
         )
     )
-    sugg.append(
-        Suggestion(
-            "unique-distinct",
-            min(freq, m),
-            f"⌊n/n1⌋ = ⌊{b_f.n}/{b_f.n1}⌋ (BSGI Cor. 3): a class holds each value at most once, so the n1 rows "
-            "of the most frequent value need n1 classes of at least l rows: l·n1 ≤ n"
-            + ("; no l ≥ 2 is feasible, distinct l-diversity allows repeated values" if freq < 2 else ""),
-        )
+    ud = min(freq, m)
+    ud_reason = (
+        f"⌊n/n1⌋ = ⌊{b_f.n}/{b_f.n1}⌋ (BSGI Cor. 3): a class holds each value at most once, so the n1 rows "
+        "of the most frequent value need n1 classes of at least l rows: l·n1 ≤ n"
     )
+    if m < freq:  # fewer values than that: a group cannot hold l distinct ones
+        ud_reason = f"{b_m.sa} has {m} distinct values; no group can hold more"
+    if ud < 2:
+        ud_reason += "; no l ≥ 2 is feasible, distinct l-diversity allows repeated values"
+    sugg.append(Suggestion("unique-distinct", ud, ud_reason))
     return SuggestResult(bs, sugg)
 
 
@@ -134,11 +164,11 @@ def check_feasible(db: Database, inputs: Inputs, model: PrivacyModel) -> None:
                 f"l = {l_value} is infeasible: {b.sa} has only {b.m} distinct values",
                 f"the largest feasible l for {model.name} is {b.m}",
             )
-        if isinstance(model, Entropy) and math.log(l_value) > b.entropy + 1e-12:
+        if isinstance(model, Entropy) and l_value > largest_entropy_l(b.entropy):
             raise BadInput(
                 f"l = {l_value} is infeasible for entropy l-diversity: the whole table's entropy of {b.sa} is "
                 f"ln {math.exp(b.entropy):.4f}",
-                f"the largest feasible l is {max(1, math.floor(math.exp(b.entropy) + 1e-12))}",
+                f"the largest feasible l is {largest_entropy_l(b.entropy)}",
             )
         if isinstance(model, UniqueDistinct) and l_value * b.n1 > b.n:
             raise BadInput(

@@ -20,7 +20,7 @@ import numpy as np
 import pandas as pd
 
 from .. import interrupts
-from ..errors import BadInput, InternalError, LdivError, StorageError, interrupt_requested
+from ..errors import BadInput, InternalError, LdivError, StorageError
 from ..render import Query, TableRef, quote, render
 from . import sharing
 from .engine_errors import engine_error, first_line
@@ -70,9 +70,8 @@ class Database(RunOwners):
     default_schema = "main"
     transactional = True
     driver_error: type[Exception] = duckdb.Error
-    # an evaluation that needs only the group statistics builds them straight from the source, its
-    # histogram never stored (partition/source_stats.sql), where the engine gains by it: on DuckDB the
-    # statistics' lists of counts cost more than the histogram table they save
+    # group statistics straight from the source, the histogram never stored (partition/source_stats.sql),
+    # where the engine gains by it (on DuckDB the lists of counts cost more than the histogram saves)
     stats_from_source = False
     # the first provisional row id of a row an open transaction wrote (DuckDB's MAX_ROW_ID; renumbered
     # at commit): catalog.require_row_ids refuses such rows. None: an engine's row ids are final at once
@@ -97,6 +96,7 @@ class Database(RunOwners):
         self._thread: int | None = None  # the thread it serves (:mod:`.sharing`; None: whichever uses it)
         self._own_cursor = False  # a cursor for another thread's call: closed with it, the instance not
         self._created = False  # open created the file: removed by close when the disk filled first
+        self._created_file = False  # open created the file: removed by close(failed=True)
         self._disk_failed = False
         self._path_set: str | None = None  # the search path ldiv_db set here (a cursor gets it too)
 
@@ -146,10 +146,10 @@ class Database(RunOwners):
 
                 prepare(db, mode)
         except BaseException:
-            db._created = created
-            db.close()
+            db._created = db._created_file = created
+            db.close(failed=True)
             raise
-        db._created = created  # the migrations' commits are ldiv_db's own: the user's count from here
+        db._created = db._created_file = created  # the migrations' commits are ldiv_db's own
         return db
 
     def for_thread(self) -> Database:
@@ -245,7 +245,9 @@ class Database(RunOwners):
             raise BadInput(f"cannot attach {file} as {alias}: {first_line(exc)}") from None
         self._attached[alias] = real
 
-    def close(self) -> None:
+    def close(self, *, failed: bool = False) -> None:
+        """``failed``: the command failed: a file this open created goes once no other connection of
+        this process holds it (:mod:`.sharing`), as does one whose disk filled before a user commit."""
         if not self._owned or self._own_cursor:  # the instance stays: leave it as it was
             self.restore_threads()
         if self._scratch or self._attached:  # catalogs are the instance's: another connection may stay
@@ -257,7 +259,7 @@ class Database(RunOwners):
                 self.con.close()
         finally:
             last = sharing.release(self.con)
-            if last and self._created and self._disk_failed:  # nothing of the user's was committed to it
+            if last and ((failed and self._created_file) or (self._created and self._disk_failed)):
                 sharing.remove_database_file(str(self.path))
 
     def __enter__(self) -> Database:
@@ -265,7 +267,7 @@ class Database(RunOwners):
 
     def __exit__(self, *exc: object) -> None:
         self.drop_work_tables()
-        self.close()
+        self.close(failed=exc[0] is not None)
 
     # ------------------------------------------------------------------ executing
     def _execute(self, query: Query) -> Any:
@@ -438,8 +440,7 @@ class Database(RunOwners):
             self._in_tx = False
 
     def _tx_statement(self, sql: str) -> None:
-        """BEGIN or COMMIT with its error mapped as every statement's (a full disk at COMMIT is the
-        user's); ROLLBACK as it is (its failure is suppressed by the caller)."""
+        """BEGIN or COMMIT with its error mapped (a full disk at COMMIT is the user's); ROLLBACK bare."""
         if sql == "ROLLBACK":
             self.con.execute(sql)
             return

@@ -23,16 +23,24 @@ def privilege_hint(text: str) -> str:
         )
     if "for database" in low:
         return (
-            "a write needs CREATE on the database (ldiv_db creates the schemas ldiv and main once): "
-            "GRANT CREATE ON DATABASE db TO role; reads need no write privilege"
+            "the first write needs CREATE on the database (ldiv_db creates the schemas ldiv and main once): "
+            "GRANT CREATE ON DATABASE db TO role; after it, USAGE, CREATE on both suffice (GRANT USAGE, "
+            "CREATE ON SCHEMA ldiv, main TO role: a role that cannot use ldiv tries to create it); reads "
+            "need no write privilege"
         )
-    if "schema" in low:
+    if "for schema" in low:
         return (
-            "the role needs CREATE on the database (for schemas ldiv and main) and USAGE, CREATE on the "
-            "schemas it writes: GRANT CREATE ON DATABASE db TO role; GRANT USAGE, CREATE ON SCHEMA s TO role"
+            "a write needs USAGE, CREATE on the schemas ldiv and main and on the schema of its --output: "
+            "GRANT USAGE, CREATE ON SCHEMA ldiv, main TO role"
         )
+    if "for sequence" in low:
+        return "a write numbers its runs and releases: GRANT USAGE, SELECT, UPDATE ON ALL SEQUENCES IN SCHEMA ldiv TO role"
     if "table" in low or "relation" in low:
-        return "the role needs SELECT on the source table: GRANT SELECT ON TABLE t TO role"
+        return (
+            "the role needs SELECT on the source table and, to write, SELECT, INSERT, UPDATE, DELETE on the "
+            "tables of ldiv: GRANT SELECT ON TABLE t TO role; GRANT SELECT, INSERT, UPDATE, DELETE ON ALL "
+            "TABLES IN SCHEMA ldiv TO role"
+        )
     return "grant the role the privilege named in the message"
 
 

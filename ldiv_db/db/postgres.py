@@ -171,7 +171,7 @@ class PostgresDatabase(PgRunOwners, Database):
         raise LdivError("scratch catalogs are a DuckDB feature; the PostgreSQL engine does not use them")
         yield  # pragma: no cover
 
-    def close(self) -> None:
+    def close(self, *, failed: bool = False) -> None:
         with contextlib.suppress(psycopg.Error):
             self.pg.close()
 

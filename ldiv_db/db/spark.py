@@ -260,7 +260,7 @@ class SparkDatabase(Database):
     def set_search_path(self, path: str) -> None:
         raise LdivError("the Spark engine keeps the session's current schema")
 
-    def close(self) -> None:
+    def close(self, *, failed: bool = False) -> None:
         """Drop this connection's work schema (the session itself stays for the process)."""
         if self._work_ready and not self.keep_work:
             with contextlib.suppress(Exception):

@@ -33,7 +33,7 @@ from .arx_loss import arx_loss
 from .covers import CoverTables, attribute_summaries, build_covers, drop_covers
 from .groups import RowCounts, cavg, discernibility, minority_rows, row_counts
 from .il import information_loss
-from .kl import KlInputs, KlResult, kl_fetch
+from .kl import DELETED_CAUSE, UNREAD_CAUSE, KlInputs, KlResult, kl_fetch
 from .lm import loss_metric
 from .source_side import SourceSide, taken
 
@@ -229,7 +229,9 @@ def compute_metrics(
         dm=discernibility(facts, deleted_rows=deleted, source_rows=source_rows),
         cavg=cavg(rc.rows, facts.classes, l),
         kl=kl_result.kl,
-        kl_note=kl_result.note,
+        kl_note=kl_result.note.replace(DELETED_CAUSE, UNREAD_CAUSE)
+        if kl_result.note and not deleted
+        else kl_result.note,
         stars=sum(s.stars for s in summaries),
         starred_rows=rc.starred_rows,
         deleted_rows=deleted,

@@ -135,6 +135,7 @@ def build_domain(
             qi=idents,
             numeric=numeric,
             intervals=as_intervals,
+            integer=[c.is_integer for c in qi],
         )
     )
     if rows is not None:

@@ -186,6 +186,14 @@ def kl_fetch(
     )
 
 
+DELETED_CAUSE = "usually their rows were deleted by suppression"
+# where no row was deleted, the labels do not cover the source values as they were read
+UNREAD_CAUSE = (
+    "no row was deleted, so some published labels do not stand for the values they replaced as read "
+    "here: numeric 'lo-hi' labels count as intervals only where they are read so (--interval-labels)"
+)
+
+
 def _solve_kl(inp: KlInputs) -> KlResult:
     x, s, n, lab, t, c = inp.x, inp.s, inp.n, inp.lab, inp.t, inp.c
     d, k = x.shape[1], s.shape[1]
@@ -224,8 +232,7 @@ def _solve_kl(inp: KlInputs) -> KlResult:
         return KlResult(
             None,
             f"{uncovered} of {len(x)} distinct source points (QI values and SA) lie in no published "
-            "row's region, so F*(x) = 0 there and KL is infinite; usually their rows were deleted by "
-            "suppression",
+            f"row's region, so F*(x) = 0 there and KL is infinite; {DELETED_CAUSE}",
         )
     f = n / n.sum()
     return KlResult(math.fsum((f * np.log(f / fstar)).tolist()), None)

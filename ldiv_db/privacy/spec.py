@@ -29,6 +29,11 @@ def parse_l(value: Any, what: str = "l", text: bool = True) -> Ls:
     if isinstance(value, str):
         if value.strip().lower() == "auto":
             return "auto"
+        if not text:  # a typed source (a job file): a number is a TOML integer, never text
+            raise BadInput(
+                f'{what} must be an integer >= 2, a list of them (one per SA) or "auto", got {value!r} (text)',
+                f"write {what} = {value.strip()} (a TOML integer, without quotes)",
+            )
         parts = [p.strip() for p in value.split(",")]
         nums = [parse_int(p, what, low=2, text=True) for p in parts]
     elif isinstance(value, (list, tuple)):
@@ -52,7 +57,11 @@ def _thresholds(value: Any, what: str, text: bool) -> dict[str | None, Fraction]
     raw = parse_thresholds(value)
     assert raw is not None
     # keys as the statistics spell SA values (True -> 'true'); None is the NULL value (--null-as-value)
-    return {sql_text(k): parse_number(v, f"{what} of {k!r}", low=0, high=1) for k, v in raw.items()}
+    typed = not text and isinstance(value, Mapping)  # a job file's table of values: TOML numbers
+    return {
+        sql_text(k): parse_number(v, f"{what} of {k!r}", low=0, high=1, text=not typed)
+        for k, v in raw.items()
+    }
 
 
 def _category_weights(value: Any, what: str, text: bool) -> str | dict[int, Fraction]:
@@ -81,7 +90,8 @@ def _category_weights(value: Any, what: str, text: bool) -> str | dict[int, Frac
         rank = int(k)
         if rank < 1 or rank in out:
             raise BadInput(f"{what} names rank {k!r} {'twice' if rank in out else 'below 1'}", hint)
-        out[rank] = parse_number(v, f"{what} of category {rank}", low=0, high=10**6)
+        typed = not text and isinstance(value, Mapping)  # a job file's table: TOML numbers
+        out[rank] = parse_number(v, f"{what} of category {rank}", low=0, high=10**6, text=not typed)
     return out
 
 

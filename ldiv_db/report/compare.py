@@ -110,6 +110,24 @@ def _own_output(db: Database, name: str) -> bool:
     return True
 
 
+def _check_outputs(db: Database, inputs: Inputs, algorithms: Sequence[str]) -> None:
+    """Before the first release is written: every table compare would write may be written (refused by
+    name otherwise), so a compare that is refused writes none."""
+    from ..algorithms import REGISTRY
+
+    for algo in algorithms:
+        if algo not in REGISTRY or _applicable(db, inputs, algo) is not None:
+            continue  # the loop reports these
+        out = output_name(inputs.table.name, algo)
+        try:
+            _own_output(db, out)
+        except BadInput as exc:
+            raise BadInput(
+                f"{exc.message} (compare writes {algo}'s release to {out}); nothing was written",
+                f"drop or rename {out}, or leave {algo} out of --algorithms",
+            ) from None
+
+
 def _applicable(db: Database, inputs: Inputs, algorithm: str) -> str | None:
     """Why ``algorithm`` does not apply to these inputs (None when it does)."""
     from ..anonymize import hierarchy_ids
@@ -179,6 +197,7 @@ def run_algorithms(
 
     entries = []
     table = inputs.table.name
+    _check_outputs(db, inputs, algorithms)
     for algo in algorithms:
         if algo not in REGISTRY:
             raise BadInput(f"unknown algorithm {algo!r}", f"available: {', '.join(sorted(REGISTRY))}")
@@ -241,6 +260,7 @@ def compare(
 
         check_page_path(html)  # before any work: a page never replaces the user's data
     database = Database.open(db, mode="write")
+    failed = False  # a failed command leaves no database file it created
     try:
         inputs = resolve_inputs(database, table, qi, sa)
         for name in releases:  # before anything is written
@@ -271,10 +291,13 @@ def compare(
             result.html = write_page(html, compare_page(result, database.path or "(in memory)"))
         result.seconds = time.perf_counter() - t0
         return result
+    except BaseException:
+        failed = True
+        raise
     finally:
         database.drop_work_tables()
         if database is not db:
-            database.close()
+            database.close(failed=failed)
 
 
 def _names(names: Sequence[str]) -> str:

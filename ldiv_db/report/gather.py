@@ -24,8 +24,8 @@ from ..db import Database
 from ..errors import BadInput
 from ..inputs import Inputs, as_list, resolve_inputs
 from ..privacy.spec import model_spec
-from ..release_state import MISSING, TableState, release_state
 from ..privacy.verdicts import claimed, partition_name, partitions_of, verdict_lines
+from ..release_state import MISSING, TableState, release_state
 from ..render import render
 
 # Algorithms that publish numeric QIs as 'lo-hi' ranges (the 'lca' recoding): their metrics read such

@@ -1,6 +1,7 @@
 -- purpose: load a delimited text file into a new table (types detected; header row expected)
 -- params: path, sep
 -- returns: creates target
--- ref: issue 2 item 3 (ldiv load DB FILE --table T [--sep ';'])
+-- ref: issue 2 item 3 (ldiv load DB FILE --table T [--sep ';']); issue 52: the quote is '"' (a quote
+--      inside a quoted value doubled), never detected, so an unbalanced quote is an error, not text
 CREATE TABLE {{ target | table }} AS
-SELECT * FROM read_csv($path, delim = $sep, header = true)
+SELECT * FROM read_csv($path, delim = $sep, header = true, quote = '"', escape = '"')

@@ -1,15 +1,15 @@
 -- purpose: one row per QI attribute (1-based position in the QI list): whether its source column is numeric, and the hierarchy stored for it, if any
 -- params: table_name, qi_names
--- returns: creates target(attr, is_numeric, intervals, hierarchy_id); hierarchy_id is NULL for a flat attribute; intervals: a numeric label 'lo-hi' is read as the interval even where a hierarchy node has the same text
+-- returns: creates target(attr, is_numeric, intervals, is_integer, hierarchy_id); hierarchy_id is NULL for a flat attribute; intervals: a numeric label 'lo-hi' is read as the interval even where a hierarchy node has the same text; is_integer: the column's values are integers, whose numbers the metrics hold relative to the attribute's least value (exact below 2^53 apart)
 -- ref: SPEC §0.4 (taxonomies), §0.7 (metrics); hierarchies are looked up by (resolved source table name, column)
 {{ target | create_table }} AS
-SELECT a.attr, a.is_numeric, a.intervals, h.hierarchy_id
+SELECT a.attr, a.is_numeric, a.intervals, a.is_integer, h.hierarchy_id
 FROM (
     VALUES
 {% for c in qi %}
-        ({{ loop.index }}, {% if numeric[loop.index0] %}TRUE{% else %}FALSE{% endif %}, {% if intervals[loop.index0] %}TRUE{% else %}FALSE{% endif %}){% if not loop.last %},{% endif %}
+        ({{ loop.index }}, {% if numeric[loop.index0] %}TRUE{% else %}FALSE{% endif %}, {% if intervals[loop.index0] %}TRUE{% else %}FALSE{% endif %}, {% if integer[loop.index0] %}TRUE{% else %}FALSE{% endif %}){% if not loop.last %},{% endif %}
 
 {% endfor %}
-) AS a(attr, is_numeric, intervals)
+) AS a(attr, is_numeric, intervals, is_integer)
 LEFT JOIN ldiv.hierarchy AS h
     ON h.table_name = $table_name AND h.column_name = $qi_names[a.attr]

@@ -8,6 +8,7 @@ import os
 import re
 import subprocess
 import sys
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -488,7 +489,9 @@ def _toml(value: Any) -> str:
         return "[" + ", ".join(_toml(v) for v in value) + "]"
     if isinstance(value, str):
         return f'"{value}"'
-    return f'"{value}"' if not isinstance(value, int) else str(value)
+    if isinstance(value, Fraction):  # a TOML number; a fraction, which TOML cannot write, as text
+        return str(value.numerator) if value.denominator == 1 else f'"{value}"'
+    return str(value)
 
 
 def _listed(hint: str) -> set[str]:

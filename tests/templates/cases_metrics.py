@@ -185,6 +185,7 @@ def _prepare_release(env: HostileEnv) -> None:
         qi=env.qi,
         numeric=_NUMERIC,
         intervals=_NUMERIC,
+        integer=_NUMERIC,
     )
     env.run(
         "metrics/domain.sql",
@@ -224,6 +225,7 @@ def _ctx(**extra: Any) -> Any:
             "rsa": [env.sa],
             "numeric": _NUMERIC,
             "intervals": _NUMERIC,
+            "integer": _NUMERIC,
             **t,
         }
         return {**base, **{k: (v(env) if callable(v) else v) for k, v in extra.items()}}

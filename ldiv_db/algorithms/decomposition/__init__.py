@@ -20,6 +20,7 @@ from ...options import Option
 from ...privacy import Distinct
 from ..base import Algorithm, AnonymizeRequest, StreamState, group_column_name, retained_ref
 from . import keys
+from .checks import check_batch_types
 from .config import DEFAULT_THRESHOLD, NOISE_MODES, StreamConfig, outputs
 from .keys import key_names, parse_key
 from .release import StreamRelease, build_release
@@ -124,10 +125,11 @@ class Decomposition(Algorithm):
         )
 
     def check_append(self, db: Database, stream: StreamState, batch: Table, key: Any) -> None:
-        """The batch is keyed like the stream (``key``, when given, is the stream's), and the stream's
-        private key table is in place."""
+        """The batch is keyed like the stream (``key``, when given, is the stream's), its columns have
+        the stream's types, and the stream's private key table is in place."""
         config = StreamConfig.from_json(stream.config)
         keys.check_append_key(config, stream.name, key, batch)
+        check_batch_types(db, stream, config, batch)
         if not db.exists(keys.keys_ref(db, stream.name)):
             raise BadInput(
                 f"the private row-key table of stream {stream.name} is missing, so ldiv_db cannot tell whether "

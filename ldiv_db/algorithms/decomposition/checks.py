@@ -7,13 +7,43 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from ...errors import PrivacyViolation
+from ...errors import BadInput, PrivacyViolation
 from ...render import Ident, TableRef, render
 
 if TYPE_CHECKING:
+    from ...catalog import Table
     from ...db import Database
+    from ..base import StreamState
     from .config import StreamConfig
     from .release import Place
+
+
+def check_batch_types(db: Database, stream: StreamState, config: StreamConfig, batch: Table) -> None:
+    """Before anything is written: the batch's stream columns (QIs, kept columns, SAs) have the stream's
+    types (its first table's; the published QID-table's where that table is gone), so no published
+    column changes type and no SA value is spelled two ways (62 and '62')."""
+    from ...catalog import output_ref, resolve_table, table_at
+    from .config import outputs
+
+    try:
+        first: Table | None = resolve_table(db, stream.source)
+    except BadInput:
+        first = None
+    names = config.columns if first is not None else config.published
+    ref = first if first is not None else table_at(db, outputs(output_ref(stream.name))[0])
+    differ = []
+    for name in names:
+        want, have = ref.column(name).data_type, batch.column(name).data_type
+        if want.upper() != have.upper():
+            differ.append(f"{name} is {have} (the stream's is {want})")
+    if differ:
+        raise BadInput(
+            f"{batch.name} cannot join the stream {stream.name}: its column types differ from the stream's: "
+            + "; ".join(differ)
+            + "; nothing was written",
+            "give the batch the stream's column types (e.g. CREATE TABLE b2 AS SELECT CAST(col AS TYPE) ... "
+            "after cleaning the values)",
+        )
 
 
 def check_new_groups(db: Database, sa_rows: TableRef, ls: Sequence[int], slots: Sequence[Ident]) -> None:

@@ -1,7 +1,7 @@
 DROP TABLE IF EXISTS "pg_temp"."wk metrics domain's";
 /* purpose: the domain of every QI attribute — the hierarchy's leaves where one is stored, else the distinct source values — with the number of source rows holding each value */
 /* params: none */
-/* returns: creates target(attr, value, num, source_rows, code); value is the text form (CAST AS VARCHAR), num its number on numeric attributes, code the value's 0-based number in text order per attribute (KL's integer coding) */
+/* returns: creates target(attr, value, num, source_rows, code); value is the text form (CAST AS VARCHAR), num its number on numeric attributes (on an integer attribute its distance from the attribute's least value, exact), code the value's 0-based number in text order per attribute (KL's integer coding) */
 /* ref: SPEC §0.7 (|A| = leaf count; "domain sizes for * come from the schema"); datasets README (ARX: domain size = hierarchy rows) */
 CREATE TABLE "pg_temp"."wk metrics domain's" AS
 WITH src AS (
@@ -64,14 +64,40 @@ WITH src AS (
   FROM "pg_temp"."wk metrics attrs's" AS a
   JOIN ldiv.hierarchy_node AS n
     ON n.hierarchy_id = a.hierarchy_id AND n.height = 0
+), joined AS (
+  SELECT
+    COALESCE(l.attr, s.attr) AS attr,
+    COALESCE(l.value, s.value) AS value,
+    COALESCE(s.num, l.num) AS num,
+    COALESCE(s.source_rows, 0) AS source_rows
+  FROM leaf AS l
+  FULL JOIN src AS s
+    ON s.attr = l.attr AND s.value = l.value
+), exact AS (
+  SELECT
+    j.*,
+    CASE
+      WHEN a.is_integer AND j.value COLLATE "C" ~ '^-?[0-9]{1,38}$'
+      THEN CAST(j.value AS DECIMAL(38, 0))
+    END AS whole
+  FROM joined AS j
+  JOIN "pg_temp"."wk metrics attrs's" AS a
+    ON a.attr = j.attr
+), based AS (
+  SELECT
+    *,
+    MIN(whole) OVER (PARTITION BY attr) AS base
+  FROM exact
 )
 SELECT
-  COALESCE(l.attr, s.attr) AS attr,
-  COALESCE(l.value, s.value) AS value,
-  COALESCE(s.num, l.num) AS num,
-  COALESCE(s.source_rows, 0) AS source_rows,
-  CAST(ROW_NUMBER() OVER (PARTITION BY COALESCE(l.attr, s.attr) ORDER BY COALESCE(l.value, s.value)) - 1 AS INT) AS code
-FROM leaf AS l
-FULL JOIN src AS s
-  ON s.attr = l.attr AND s.value = l.value;
+  attr,
+  value,
+  CASE
+    WHEN base IS NULL
+    THEN num
+    ELSE COALESCE(CAST(whole - base AS DOUBLE PRECISION), num - CAST(base AS DOUBLE PRECISION))
+  END AS num,
+  source_rows,
+  CAST(ROW_NUMBER() OVER (PARTITION BY attr ORDER BY value) - 1 AS INT) AS code
+FROM based;
 ANALYZE "pg_temp"."wk metrics domain's"

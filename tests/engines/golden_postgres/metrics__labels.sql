@@ -1,7 +1,7 @@
 DROP TABLE IF EXISTS "pg_temp"."wk metrics labels's";
 /* purpose: every distinct QI label of the release, classified: a numeric range 'lo-hi' on an attribute whose labels are intervals ('interval', first), a hierarchy node ('leaf'/'node'), '*' ('star'), a domain value ('leaf'), a numeric interval 'lo-hi' or number ('interval'), else 'unknown'; with counted, the release is a release aggregate (release/aggregate.sql) whose rows stand for n rows each */
 /* params: none */
-/* returns: creates target(attr, label, rows, kind, hierarchy_id, node_id, lo, hi, code); lo/hi: node range, parsed interval, or the leaf's number; code: the label's 0-based number in text order per attribute (KL's integer coding) */
+/* returns: creates target(attr, label, rows, kind, hierarchy_id, node_id, lo, hi, code); lo/hi: node range, parsed interval, or the leaf's number (on an integer attribute: distances from its least domain value, read exactly; a node's left NULL, metrics/attribute_summary.sql takes its cover's least and greatest value, the same range exactly); code: the label's 0-based number in text order per attribute (KL's integer coding) */
 /* ref: SPEC §0.5 (output forms: LCA label, "lo-hi" interval, *), §0.7 */
 /*      the interval pattern is matched in the bytes' order (COLLATE "C"): a QI column of a nondeterministic */
 /*      collation (PostgreSQL: case-insensitive ICU) passes its collation to the labels, and PostgreSQL */
@@ -43,15 +43,33 @@ WITH rel AS (
   GROUP BY
     1,
     2
-), parsed AS (
+), base AS (
+  SELECT
+    d.attr,
+    MIN(
+      CASE
+        WHEN d.value COLLATE "C" ~ '^-?[0-9]{1,38}$'
+        THEN CAST(d.value AS DECIMAL(38, 0))
+      END
+    ) AS base
+  FROM "pg_temp"."wk metrics domain's" AS d
+  JOIN "pg_temp"."wk metrics attrs's" AS a
+    ON a.attr = d.attr
+  WHERE
+    a.is_integer
+  GROUP BY
+    d.attr
+), bounds AS (
   SELECT
     rel.attr,
     rel.label,
     rel.rows,
     a.is_numeric,
     a.intervals,
+    a.is_integer,
     a.hierarchy_id,
-    CAST(NULLIF(
+    b.base,
+    NULLIF(
       COALESCE(
         (
           REGEXP_MATCH(
@@ -64,8 +82,8 @@ WITH rel AS (
         ''
       ),
       ''
-    ) AS DOUBLE PRECISION) AS iv_lo,
-    CAST(NULLIF(
+    ) AS lo_text,
+    NULLIF(
       COALESCE(
         (
           REGEXP_MATCH(
@@ -78,10 +96,32 @@ WITH rel AS (
         ''
       ),
       ''
-    ) AS DOUBLE PRECISION) AS iv_hi
+    ) AS hi_text
   FROM rel
   JOIN "pg_temp"."wk metrics attrs's" AS a
     ON a.attr = rel.attr
+  LEFT JOIN base AS b
+    ON b.attr = rel.attr
+), parsed AS (
+  SELECT
+    *,
+    CASE
+      WHEN base IS NULL
+      THEN CAST(lo_text AS DOUBLE PRECISION)
+      ELSE COALESCE(
+        CAST(CAST(CASE WHEN POSITION('.' IN lo_text) = 0 AND LENGTH(lo_text) <= 38 THEN lo_text END AS DECIMAL(38, 0)) - base AS DOUBLE PRECISION),
+        CAST(lo_text AS DOUBLE PRECISION) - CAST(base AS DOUBLE PRECISION)
+      )
+    END AS iv_lo,
+    CASE
+      WHEN base IS NULL
+      THEN CAST(hi_text AS DOUBLE PRECISION)
+      ELSE COALESCE(
+        CAST(CAST(CASE WHEN POSITION('.' IN hi_text) = 0 AND LENGTH(hi_text) <= 38 THEN hi_text END AS DECIMAL(38, 0)) - base AS DOUBLE PRECISION),
+        CAST(hi_text AS DOUBLE PRECISION) - CAST(base AS DOUBLE PRECISION)
+      )
+    END AS iv_hi
+  FROM bounds
 )
 SELECT
   p.attr,
@@ -107,6 +147,8 @@ SELECT
   CASE
     WHEN p.intervals AND p.is_numeric AND NOT p.iv_hi IS NULL
     THEN p.iv_lo
+    WHEN NOT n.node_id IS NULL AND NOT p.base IS NULL
+    THEN NULL /* exact: its cover's least value */
     WHEN NOT n.node_id IS NULL
     THEN n.lo
     WHEN p.label = '*'
@@ -118,6 +160,8 @@ SELECT
   CASE
     WHEN p.intervals AND p.is_numeric AND NOT p.iv_hi IS NULL
     THEN COALESCE(p.iv_hi, p.iv_lo)
+    WHEN NOT n.node_id IS NULL AND NOT p.base IS NULL
+    THEN NULL /* exact: its cover's greatest value */
     WHEN NOT n.node_id IS NULL
     THEN n.hi
     WHEN p.label = '*'

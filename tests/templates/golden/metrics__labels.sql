@@ -1,6 +1,6 @@
 /* purpose: every distinct QI label of the release, classified: a numeric range 'lo-hi' on an attribute whose labels are intervals ('interval', first), a hierarchy node ('leaf'/'node'), '*' ('star'), a domain value ('leaf'), a numeric interval 'lo-hi' or number ('interval'), else 'unknown'; with counted, the release is a release aggregate (release/aggregate.sql) whose rows stand for n rows each */
 /* params: none */
-/* returns: creates target(attr, label, rows, kind, hierarchy_id, node_id, lo, hi, code); lo/hi: node range, parsed interval, or the leaf's number; code: the label's 0-based number in text order per attribute (KL's integer coding) */
+/* returns: creates target(attr, label, rows, kind, hierarchy_id, node_id, lo, hi, code); lo/hi: node range, parsed interval, or the leaf's number (on an integer attribute: distances from its least domain value, read exactly; a node's left NULL, metrics/attribute_summary.sql takes its cover's least and greatest value, the same range exactly); code: the label's 0-based number in text order per attribute (KL's integer coding) */
 /* ref: SPEC §0.5 (output forms: LCA label, "lo-hi" interval, *), §0.7 */
 /*      the interval pattern is matched in the bytes' order (COLLATE "C"): a QI column of a nondeterministic */
 /*      collation (PostgreSQL: case-insensitive ICU) passes its collation to the labels, and PostgreSQL */
@@ -34,25 +34,67 @@ WITH rel AS (
     COUNT(*) AS rows
   FROM "main"."rel'ease ""x"""
   GROUP BY ALL
-), parsed AS (
+), base AS (
+  /* an integer attribute's numbers are distances from its least domain value (metrics/domain.sql) */
+  SELECT
+    d.attr,
+    MIN(
+      CASE
+        WHEN REGEXP_MATCHES(d.value COLLATE "C", '^-?[0-9]{1,38}$')
+        THEN CAST(d.value AS DECIMAL(38, 0))
+      END
+    ) AS base
+  FROM "temp"."main"."wk metrics domain's" AS d
+  JOIN "temp"."main"."wk metrics attrs's" AS a
+    ON a.attr = d.attr
+  WHERE
+    a.is_integer
+  GROUP BY
+    d.attr
+), bounds AS (
   SELECT
     rel.attr,
     rel.label,
     rel.rows,
     a.is_numeric,
     a.intervals,
+    a.is_integer,
     a.hierarchy_id,
-    TRY_CAST(NULLIF(
+    b.base,
+    NULLIF(
       REGEXP_EXTRACT(rel.label COLLATE "C", '^(-?[0-9]+(?:[.][0-9]+)?)(?:-(-?[0-9]+(?:[.][0-9]+)?))?$', 1),
       ''
-    ) AS DOUBLE) AS iv_lo,
-    TRY_CAST(NULLIF(
+    ) AS lo_text,
+    NULLIF(
       REGEXP_EXTRACT(rel.label COLLATE "C", '^(-?[0-9]+(?:[.][0-9]+)?)(?:-(-?[0-9]+(?:[.][0-9]+)?))?$', 2),
       ''
-    ) AS DOUBLE) AS iv_hi
+    ) AS hi_text
   FROM rel
   JOIN "temp"."main"."wk metrics attrs's" AS a
     ON a.attr = rel.attr
+  LEFT JOIN base AS b
+    ON b.attr = rel.attr
+), parsed AS (
+  /* on an integer attribute a whole bound is read exactly, as its distance from the base */
+  SELECT
+    *,
+    CASE
+      WHEN base IS NULL
+      THEN TRY_CAST(lo_text AS DOUBLE)
+      ELSE COALESCE(
+        CAST(CAST(CASE WHEN STRPOS(lo_text, '.') = 0 AND LENGTH(lo_text) <= 38 THEN lo_text END AS DECIMAL(38, 0)) - base AS DOUBLE),
+        TRY_CAST(lo_text AS DOUBLE) - CAST(base AS DOUBLE)
+      )
+    END AS iv_lo,
+    CASE
+      WHEN base IS NULL
+      THEN TRY_CAST(hi_text AS DOUBLE)
+      ELSE COALESCE(
+        CAST(CAST(CASE WHEN STRPOS(hi_text, '.') = 0 AND LENGTH(hi_text) <= 38 THEN hi_text END AS DECIMAL(38, 0)) - base AS DOUBLE),
+        TRY_CAST(hi_text AS DOUBLE) - CAST(base AS DOUBLE)
+      )
+    END AS iv_hi
+  FROM bounds
 )
 SELECT
   p.attr,
@@ -78,6 +120,8 @@ SELECT
   CASE
     WHEN p.intervals AND p.is_numeric AND NOT p.iv_hi IS NULL
     THEN p.iv_lo
+    WHEN NOT n.node_id IS NULL AND NOT p.base IS NULL
+    THEN NULL /* exact: its cover's least value */
     WHEN NOT n.node_id IS NULL
     THEN n.lo
     WHEN p.label = '*'
@@ -89,6 +133,8 @@ SELECT
   CASE
     WHEN p.intervals AND p.is_numeric AND NOT p.iv_hi IS NULL
     THEN COALESCE(p.iv_hi, p.iv_lo)
+    WHEN NOT n.node_id IS NULL AND NOT p.base IS NULL
+    THEN NULL /* exact: its cover's greatest value */
     WHEN NOT n.node_id IS NULL
     THEN n.hi
     WHEN p.label = '*'
