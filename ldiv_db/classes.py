@@ -53,11 +53,11 @@ def partition_keys(inputs: Inputs) -> list[Ident]:
 
 
 def describe(group: str | None, labels: Sequence[str]) -> str:
-    """The partition in words, as the outputs name it."""
+    """The partition in words, as the outputs name it (a release's QI values are its published labels)."""
     qi = ", ".join(labels)
     if group is None:
-        return f"QI labels ({qi})" if qi else "no columns"
-    return f"{group} and the QI labels ({qi})" if qi else group
+        return f"QI values ({qi})" if qi else "no columns"
+    return f"{group} and QI values ({qi})" if qi else group
 
 
 @dataclass(frozen=True)
