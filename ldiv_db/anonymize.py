@@ -97,11 +97,7 @@ def anonymize(
             ("no_group_column", no_group_column),
         )
     )
-    if class_column is not None and (not isinstance(class_column, str) or not class_column):
-        raise BadInput(
-            f"the class column {class_column!r} is not a column name",
-            "name the source column that holds the class (for CM), or leave the option out",
-        )
+    _check_class_column(class_column)
     database = Database.open(db, mode="write")
     database.keep_work = keep_work
     q0 = database.queries
@@ -138,6 +134,14 @@ def anonymize(
         database.drop_work_tables()
         if database is not db:
             database.close(failed=failed)
+
+
+def _check_class_column(class_column: Any) -> None:
+    if class_column is not None and (not isinstance(class_column, str) or not class_column):
+        raise BadInput(
+            f"the class column {class_column!r} is not a column name",
+            "name the source column that holds the class (for CM), or leave the option out",
+        )
 
 
 def _anonymize(

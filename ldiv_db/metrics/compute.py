@@ -229,9 +229,7 @@ def compute_metrics(
         dm=discernibility(facts, deleted_rows=deleted, source_rows=source_rows),
         cavg=cavg(rc.rows, facts.classes, l),
         kl=kl_result.kl,
-        kl_note=kl_result.note.replace(DELETED_CAUSE, UNREAD_CAUSE)
-        if kl_result.note and not deleted
-        else kl_result.note,
+        kl_note=_kl_note(kl_result.note, deleted),
         stars=sum(s.stars for s in summaries),
         starred_rows=rc.starred_rows,
         deleted_rows=deleted,
@@ -246,6 +244,11 @@ def compute_metrics(
 
 
 NOT_ASKED = "not computed (KL was not asked for)"
+
+
+def _kl_note(note: str | None, deleted: int) -> str | None:
+    """KL's note; with no row deleted, its cause is not suppression."""
+    return note.replace(DELETED_CAUSE, UNREAD_CAUSE) if note and not deleted else note
 
 
 def _classes(db: Database, cols: _Columns) -> tuple[ClassFacts, int | None]:

@@ -153,16 +153,24 @@ def check_written(
         meanwhile=verify,  # reconciled and verified while KL is solved
         source_side=source_side,
     ).to_dict()
-    rec = recs[0]
+    progress.update(3, 5, "verified and measured")
+    return _checked(recs[0], parts, found, metrics)
+
+
+def _checked(
+    rec: dict[str, int],
+    parts: Sequence[PartitionModel],
+    found: Sequence[CheckResult],
+    metrics: dict[str, Any],
+) -> Checked:
+    """The verdict of every partition, and the verification record (an empty release has no classes: it
+    records the models it would be verified for, with no verdicts)."""
     results = list(zip(parts, found, strict=True)) if found else []
-    verified = all(r.satisfied for _, r in results)
     entries = [entry(p, verdict_of(r)) for p, r in results]
-    # an empty release has no classes: it records the models it would be verified for, with no verdicts
     verification = {**record(entries), "reconciliation": dict(rec)}
     if not entries:
         verification.update(model=parts[0].model.describe(), partition=parts[0].partition)
-    progress.update(3, 5, "verified and measured")
-    return Checked(rec, results, verified, verification, metrics)
+    return Checked(rec, results, all(r.satisfied for _, r in results), verification, metrics)
 
 
 def interval_labels(inputs: Inputs, part: Partitioning, hids: Mapping[str, int]) -> list[bool] | None:
