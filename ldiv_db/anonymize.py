@@ -75,11 +75,10 @@ def anonymize(
     no_group_column: bool = False,
     **options: Any,
 ) -> AnonymizeResult:
-    """Anonymize ``table`` with ``algorithm`` into the new table ``output`` (see the module docstring).
-    ``options`` are the algorithm's declared options; ``model`` is a model name (its parameters in ``l``
-    and ``model_options``) or a :class:`~ldiv_db.privacy.spec.ModelSpec`. Every value is validated
-    before the database is opened: nothing is written for a refused call. ``no_group_column``: no group
-    column is published; the QI label vectors are the classes and must hold the model (else refused)."""
+    """Anonymize ``table`` with ``algorithm`` into the new table ``output`` (the module docstring).
+    ``options``: the algorithm's declared options; ``model``: a model name (parameters in ``l`` and
+    ``model_options``) or a ModelSpec. Every value is validated before the database is opened.
+    ``no_group_column``: the QI label vectors are the classes and must hold the model (else refused)."""
     t0 = time.perf_counter()
     algo = get_algorithm(algorithm)
     opts = validate(algo.options, options, "api", f"{algo.name} options")
