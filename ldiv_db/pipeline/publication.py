@@ -157,16 +157,16 @@ def publish_release(db: Database, name: str, *, accept: bool = False) -> Publish
     result = PublishResult(release_id, display, source, PUBLISHED, accept, [n for _, n in others])
     comp: Composition | None = None
     if others:
-        broken = _unreadable(db, others)
-        if broken and not accept:
-            raise PrivacyViolation(
-                f"cannot check how {display} composes with the published releases of {source}: "
-                + "; ".join(broken),
-                "restore those tables as published, or pass --accept-composition to publish without "
-                "the check (recorded in the audit trail)",
-            )
-        if not broken:
-            comp = compose(db, [release_id, *(i for i, _ in others)])
+        comp, why = _composition(db, release_id, others)
+        if comp is None:
+            result.summary = f"not checked: {why}"
+            if not accept:
+                raise PrivacyViolation(
+                    f"cannot check how {display} composes with the published releases of {source}: {why}",
+                    "make the set readable (restore a published table as it was), or pass "
+                    "--accept-composition to publish it unchecked (recorded with this reason)",
+                )
+        else:
             result.composition, result.summary = comp.as_json(), comp.summary()
             if not comp.ok and not accept:
                 raise PrivacyViolation(
@@ -176,27 +176,37 @@ def publish_release(db: Database, name: str, *, accept: bool = False) -> Publish
                     "(recorded in the audit trail); `ldiv compose` shows the rows",
                 )
         result.accepted = accept and (comp is None or not comp.ok)
-    note = "published" if not result.accepted else "published below l: accepted by --accept-composition"
+    note = "published" if not result.accepted else f"accepted by --accept-composition: {result.summary}"
     with db.transaction():
         _record(db, release_id, PUBLISHED, accepted=result.accepted, composition=comp, note=note)
     return result
 
 
+def _composition(
+    db: Database, release_id: int, others: Sequence[tuple[int, str]]
+) -> tuple[Composition | None, str]:
+    """The composition check of the release with the published ``others``, or None and why it cannot run
+    (a published table changed or missing; a release the check does not support, e.g. Decomposition+)."""
+    broken = _unreadable(db, others)
+    if broken:
+        return None, "; ".join(broken)
+    try:
+        return compose(db, [release_id, *(i for i, _ in others)]), ""
+    except LdivError as exc:
+        return None, exc.message
+
+
 def draft_composition(db: Database, release_id: int) -> dict[str, Any] | None:
     """How a new draft composes with the published releases of its source: the check's JSON with the
     names it was checked with, or None when nothing of the source is published. A check that cannot run
-    (a published table changed, a model without l) is reported as such, never raised: the draft stays a
-    draft either way, and publishing it runs the check again."""
+    is reported as such, never raised: the draft stays a draft either way, and publishing it runs the
+    check again."""
     source = str(db.scalar(render("publication/source.sql", {"release_id": release_id})))
     others = published_of(db, source, besides=release_id)
     if not others:
         return None
     names = [n for _, n in others]
-    broken = _unreadable(db, others)
-    if broken:
-        return {"with": names, "checked": False, "reason": "; ".join(broken)}
-    try:
-        comp = compose(db, [release_id, *(i for i, _ in others)])
-    except LdivError as exc:
-        return {"with": names, "checked": False, "reason": exc.message}
+    comp, why = _composition(db, release_id, others)
+    if comp is None:
+        return {"with": names, "checked": False, "reason": why}
     return {"with": names, "checked": True, "ok": comp.ok, "summary": comp.summary(), **comp.as_json()}

@@ -169,3 +169,32 @@ def test_compare_writes_candidates(world: Path, capsys: pytest.CaptureFixture[st
     assert code == 0, err
     written = {n: s for n, s in states(capsys, world).items() if "_cmp_" in n}
     assert written and set(written.values()) == {"candidate"}, written
+
+
+def test_a_set_the_check_cannot_read_is_refused_unless_accepted(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Decomposition+ releases (several SAs) are outside the composition check, which names why:
+    publishing a second one of a source is refused until the user accepts it unchecked, recorded."""
+    from tests.integration.frames import make_table
+    from tests.integration.test_decomposition import synthetic
+
+    path = tmp_path / "d.duckdb"
+    db = Database.open(path)
+    make_table(db, "staff", synthetic(120, 11))
+    db.close()
+    args = ["--qi", "zip,age", "--sa", "job,pay", "--l", "3,3", "--noise", "random", "--quiet"]
+    for out, seed in (("first", "1"), ("second", "2")):
+        code, _, err = cli(
+            capsys, "anonymize", path, "--table", "staff", "--algorithm", "decomposition", *args,
+            "--seed", seed, "--output", out,
+        )  # fmt: skip
+        assert code == 0, err
+    assert cli(capsys, "release", "publish", path, "--release", "first")[0] == 0  # alone: nothing to check
+    code, _, err = cli(capsys, "release", "publish", path, "--release", "second")
+    assert code == 1 and "cannot check how main.second composes" in err and "one SA each" in err, err
+    code, out, err = cli(capsys, "release", "publish", path, "--release", "second", "--accept-composition", "--json")  # fmt: skip
+    assert code == 0, err
+    got = json.loads(out)
+    assert got["accepted_below_l"] is True and got["composition"] is None
+    assert published_rows(path)[-1][1:] == ("published", True)
