@@ -20,13 +20,15 @@ from typing import Any
 
 from . import ownership
 from .algorithms import Algorithm, AnonymizeRequest, Partitioning, get_algorithm
+from .algorithms.base import Release
 from .catalog import output_ref, require_row_ids
 from .db import Database
-from .errors import BadInput
+from .errors import BadInput, InternalError
 from .guarantees import refuse_empty
 from .inputs import Inputs, as_list, refuse_nulls_in_hierarchies, refuse_unpublishable_columns, resolve_inputs
 from .metrics.source_side import start_source_side
 from .options import parse_flag, parse_int, per_qi, validate
+from .pipeline import opaque
 from .pipeline import stream as streams
 from .pipeline.one_table import OneTable, Publishing
 from .pipeline.publish import Context, publish, recover_tables
@@ -43,7 +45,7 @@ def _jsonable(x: Any) -> str:
     return json.dumps(x, default=str, sort_keys=True)
 
 
-MAX_SEED = 2**63 - 1
+MAX_SEED = opaque.MAX_SEED
 
 
 def hierarchy_ids(db: Database, table_name: str) -> tuple[dict[str, int], dict[str, int]]:
@@ -156,6 +158,7 @@ def _anonymize(
     if null_as_value and algo.generalizes_by_hierarchy:
         refuse_nulls_in_hierarchies(db, inputs, hids)
     progress = Progress(f"{algo.name}", quiet=quiet)
+    order_seed = opaque.run_seed(seed)  # private: recorded with the run (ldiv.run), never published
     request = AnonymizeRequest(
         db=db,
         inputs=inputs,
@@ -164,6 +167,7 @@ def _anonymize(
         options=options,
         progress=progress,
         seed=seed,
+        order_seed=order_seed,
         class_column=class_column,
         heights=heights,
         output=out,
@@ -179,7 +183,8 @@ def _anonymize(
         "sa": [c.name for c in inputs.sa],
         "model": privacy.describe(),
         "options": options,
-        "seed": seed,
+        "seed": order_seed,
+        "seed_given": seed is not None,
     }
     how = Publishing(out, keep_columns, class_column, hids, null_as_value, kl, progress)
     with recorded_run(
@@ -192,7 +197,8 @@ def _anonymize(
         t0=t0,
         q0=q0,
     ) as run:
-        result = _release(request, algo, Context(run.run_id, replace, progress), how, allow_empty)
+        ctx = Context(run.run_id, replace, progress, order_seed)
+        result = _release(request, algo, ctx, how, allow_empty)
         progress.done()
         result.seconds = time.perf_counter() - t0
         result.queries = db.queries - q0
@@ -250,7 +256,7 @@ def _release(
         if len(algo.output_tables(how.out)) == 1:  # the metrics' source side, read while the algorithm runs
             side = start_source_side(db, inputs.table, inputs.qi, inputs.sa, points=how.kl, rows=inputs.rows)
         try:
-            built = algo.run(request)
+            built = _run(request, algo, how.out)
             t_publish = time.perf_counter()
             if isinstance(built, Partitioning):
                 request.progress.update(1, 5, "partitioned; writing the release")
@@ -263,6 +269,21 @@ def _release(
     if "seconds_search" in result.details:  # a search reports its time apart from the pipeline's
         result.details["seconds_pipeline"] = round(time.perf_counter() - t_publish, 4)
     return result
+
+
+def _run(request: AnonymizeRequest, algo: Algorithm, out: TableRef) -> Partitioning | Release:
+    """The algorithm's result. A one-table algorithm reads the source through its seeded copy
+    (:func:`ldiv_db.pipeline.opaque.seeded_inputs`: every tie among rows falls by the run's seeded key),
+    and its partitioning is mapped back to the source's row ids. A release of several tables links its
+    rows itself, so it reads the source as it is and orders its rows by the same key itself
+    (Decomposition+: ``sql/decomposition/pool_rows.sql``)."""
+    if algo.streams or len(algo.output_tables(out)) != 1:
+        return algo.run(request)
+    seeded = opaque.seeded_inputs(request.db, request.inputs, request.order_seed)
+    built = algo.run(dataclasses.replace(request, inputs=seeded))
+    if not isinstance(built, Partitioning):
+        raise InternalError(f"{algo.name} writes one table but returned no partitioning")
+    return opaque.to_source(request.db, built, seeded)
 
 
 def _check_named(inputs: Inputs, algo: Algorithm, options: Mapping[str, Any]) -> None:

@@ -6,6 +6,7 @@ the algorithm's guarantees (:mod:`ldiv_db.guarantees`) are checked on the record
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -32,6 +33,8 @@ from ..privacy import PrivacyModel
 from ..progress import Progress
 from ..render import Ident, TableRef, render
 from .verify import Checked, check_written
+
+ASSIGNMENT = ("rid", "gid", "deleted", "sa_suppressed")  # the columns of an algorithm's assignment
 
 
 @dataclass(frozen=True)
@@ -87,6 +90,23 @@ class OneTable(Release):
         self.checked: Checked | None = None
         self.rows: tuple[int, int] = (0, 0)
         self._fingerprints: dict[TableRef, tuple[int, str]] = {}
+
+    def group_tables(self) -> list[tuple[TableRef, Sequence[str]]]:
+        part = self.part
+        tables: list[tuple[TableRef, Sequence[str]]] = [(part.assignment, ASSIGNMENT)]
+        if part.group_labels is not None:
+            labels = ["gid", *(f"q{i}" for i in range(1, len(self.inputs.qi) + 1))]
+            tables.append((part.group_labels, labels))
+        return tables
+
+    def regrouped(self, tables: Mapping[TableRef, TableRef]) -> None:
+        part = self.part
+        labels = part.group_labels
+        self.part = dataclasses.replace(
+            part,
+            assignment=tables[part.assignment],
+            group_labels=None if labels is None else tables[labels],
+        )
 
     def prepare(self, db: Database) -> None:
         self.labels = _labels(db, self.inputs, self.part, self.how.hids)

@@ -1,7 +1,7 @@
-/* purpose: what group forming and noise read: per pool row its key, arrival and SA values as text, in row-key order */
-/* params: none */
-/* returns: rk, arrived, s1..sk (VARCHAR) ordered by rk */
-/* ref: SPEC §0.6 (first-appearance order of the primary values follows the row keys); DESIGN §5 */
+/* purpose: what group forming and noise read: per pool row its key, arrival and SA values as text, in the order of the seeded tie key of the row key */
+/* params: seed */
+/* returns: rk, arrived, s1..sk (VARCHAR) ordered by the seeded key of rk (keyed: the identifier rk) */
+/* ref: SPEC §0.6 (first-appearance order of the primary values follows the row order); DESIGN §6 (ties are broken by a seeded key, never by the source's row order: the row key is the source row id plus an offset); _macros/seeded_key.sql; DESIGN §5 */
 SELECT
   rk,
   arrived,
@@ -9,4 +9,5 @@ SELECT
   CAST("c7" AS TEXT) AS "s2"
 FROM "temp"."main"."wk dec pool's"
 ORDER BY
+  HASH(XOR(CAST("rk" AS BIGINT), CAST($seed AS BIGINT))),
   rk
