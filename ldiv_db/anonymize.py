@@ -279,11 +279,24 @@ def _run(request: AnonymizeRequest, algo: Algorithm, out: TableRef) -> Partition
     (Decomposition+: ``sql/decomposition/pool_rows.sql``)."""
     if algo.streams or len(algo.output_tables(out)) != 1:
         return algo.run(request)
-    seeded = opaque.seeded_inputs(request.db, request.inputs, request.order_seed)
+    named = [  # the columns the algorithm may read besides the QIs and SAs
+        *request.keep_columns,
+        *(
+            name
+            for opt in algo.options
+            if opt.kind == "text" and request.options.get(opt.name) is not None
+            for name in _names(request.options[opt.name])
+        ),
+    ]
+    seeded = opaque.seeded_inputs(request.db, request.inputs, request.order_seed, named)
     built = algo.run(dataclasses.replace(request, inputs=seeded))
     if not isinstance(built, Partitioning):
         raise InternalError(f"{algo.name} writes one table but returned no partitioning")
     return opaque.to_source(request.db, built, seeded)
+
+
+def _names(value: Any) -> tuple[str, ...]:
+    return tuple(str(v) for v in value) if isinstance(value, tuple) else (str(value),)
 
 
 def _check_named(inputs: Inputs, algo: Algorithm, options: Mapping[str, Any]) -> None:
@@ -296,5 +309,5 @@ def _check_named(inputs: Inputs, algo: Algorithm, options: Mapping[str, Any]) ->
         if opt.kind == "pairs":
             per_qi(value, [c.name for c in inputs.qi], opt.flag)
         elif opt.kind == "text":
-            for name in value if isinstance(value, tuple) else (str(value),):
+            for name in _names(value):
                 inputs.table.column(name)

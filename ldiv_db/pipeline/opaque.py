@@ -40,10 +40,13 @@ def run_seed(seed: int | None) -> int:
     return secrets.randbelow(MAX_SEED + 1) if seed is None else seed
 
 
-def seeded_inputs(db: Database, inputs: Inputs, seed: int) -> Inputs:
+def seeded_inputs(db: Database, inputs: Inputs, seed: int, also: Sequence[str] = ()) -> Inputs:
     """``inputs`` reading a copy of the source whose rows are stored (and numbered) in the seeded key's
-    order; names and hierarchies stay the source's (:attr:`ldiv_db.catalog.Table.copy_of`)."""
+    order: its QIs, SAs and the columns ``also`` names (kept columns, columns options name), no other;
+    names and hierarchies stay the source's (:attr:`ldiv_db.catalog.Table.copy_of`)."""
     source = inputs.table
+    wanted = {c.name for c in (*inputs.qi, *inputs.sa)} | {source.column(n).name for n in also}
+    columns = tuple(c for c in source.columns if c.name in wanted)
     target = db.work_table("seeded_source")
     db.run(
         render(
@@ -51,10 +54,11 @@ def seeded_inputs(db: Database, inputs: Inputs, seed: int) -> Inputs:
             {"seed": seed},
             target=target,
             source=source.ref,
-            columns=[c.ident for c in source.columns],
+            columns=[c.ident for c in columns],
+            keyed=Ident("ldiv_source_rowid"),
         )
     )
-    return dataclasses.replace(inputs, table=Table(target, source.kind, source.columns, copy_of=source.ref))
+    return dataclasses.replace(inputs, table=Table(target, source.kind, columns, copy_of=source.ref))
 
 
 def to_source(db: Database, part: Partitioning, inputs: Inputs) -> Partitioning:

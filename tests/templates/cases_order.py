@@ -17,6 +17,7 @@ def _seeded(env: HostileEnv) -> TableRef:
         target=target,
         source=env.source,
         columns=[c.ident for c in env.table.columns],
+        keyed=Ident("ldiv_source_rowid"),
     )
     return target
 
@@ -53,6 +54,7 @@ CASES = {
             "target": env.work("seeded it's"),
             "source": env.source,
             "columns": [c.ident for c in env.table.columns],
+            "keyed": Ident("ldiv_source_rowid"),
         },
         {"seed": SEED},
     ),
