@@ -258,7 +258,9 @@ def test_e_tp2_e_tp3_as_tables(
     db: Database, fixture: str, phase: int, residue: int, kept: list[tuple[int, ...]]
 ) -> None:
     counts_table(db, fixture)
-    rows = {int(r[0]): (str(r[1]), int(r[2])) for r in db.con.execute("SELECT rowid, grp, val FROM t").fetchall()}
+    rows = {
+        int(r[0]): (str(r[1]), int(r[2])) for r in db.con.execute("SELECT rowid, grp, val FROM t").fetchall()
+    }
     # SPEC's outcome: the pure core with groups and values numbered by first appearance in row id order
     assert _kept_by_core([rows[i] for i in sorted(rows)], 3) == kept
     r = run(db, "tp", qi=["grp"], sa="val", l=3, seed=2026)
@@ -271,7 +273,9 @@ def test_e_tp2_e_tp3_as_tables(
     for g, v, n in published:
         got.setdefault(g, [0] * 5)[int(v) - 1] = int(n)
     # the release: the same core with first appearance in the seeded key's order (its ties)
-    assert [tuple(got[g]) for g in sorted(got)] == _kept_by_core([rows[i] for i in key_order(db, "t", 2026)], 3)
+    assert [tuple(got[g]) for g in sorted(got)] == _kept_by_core(
+        [rows[i] for i in key_order(db, "t", 2026)], 3
+    )
     assert r.metrics["stars"] == residue  # one QI, starred on every residue row
     assert r.rows_suppressed == residue
 

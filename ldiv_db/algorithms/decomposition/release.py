@@ -127,7 +127,13 @@ def _build(
         "seconds_noise": round(t_noise, 4),
     }
     return Built(
-        assignment, sa_table, frames.noise_frame(config, coders, noise), new, len(prev.gids) + new, details, base
+        assignment,
+        sa_table,
+        frames.noise_frame(config, coders, noise),
+        new,
+        len(prev.gids) + new,
+        details,
+        base,
     )
 
 
