@@ -55,7 +55,6 @@ def seeded_inputs(db: Database, inputs: Inputs, seed: int, also: Sequence[str] =
             target=target,
             source=source.ref,
             columns=[c.ident for c in columns],
-            keyed=Ident("ldiv_source_rowid"),
         )
     )
     return dataclasses.replace(inputs, table=Table(target, source.kind, columns, copy_of=source.ref))
@@ -101,7 +100,6 @@ def publish_ids(db: Database, release: Release, seed: int) -> None:
             target=ids,
             assignment=assignment,
             deleted="deleted" in first_columns,
-            keyed=Ident("keyed"),
         )
     )
     renamed: dict[TableRef, TableRef] = {}

@@ -1,8 +1,15 @@
 -- purpose: what group forming and noise read: per pool row its key, arrival and SA values as text, in the order of the seeded tie key of the row key
 -- params: seed
--- returns: rk, arrived, s1..sk (VARCHAR) ordered by the seeded key of rk (keyed: the identifier rk)
+-- returns: rk, arrived, s1..sk (VARCHAR) ordered by the seeded key of rk
 -- ref: SPEC §0.6 (first-appearance order of the primary values follows the row order); DESIGN §6 (ties are broken by a seeded key, never by the source's row order: the row key is the source row id plus an offset); _macros/seeded_key.sql; DESIGN §5
-SELECT rk, arrived{% for s in slots %}, CAST({{ s | ident }} AS VARCHAR) AS {{ ('s' ~ loop.index) | ident }}{% endfor %}
+WITH ldiv_keyed AS (
+    SELECT rk AS ldiv_k, rk, arrived{% for s in slots %}, CAST({{ s | ident }} AS VARCHAR) AS {{ ('s' ~ loop.index) | ident }}{% endfor %}
 
-FROM {{ pool | table }}
-ORDER BY {% include "_macros/seeded_key.sql" %}, rk
+    FROM {{ pool | table }}
+),
+{% include "_macros/seeded_key.sql" %}
+
+SELECT rk, arrived{% for s in slots %}, {{ ('s' ~ loop.index) | ident }}{% endfor %}
+
+FROM ldiv_keys
+ORDER BY ldiv_key, rk

@@ -41,10 +41,6 @@ ENGINE_SPECIFIC: dict[str, str] = {
     "catalog/columns.sql": "the case binds DuckDB's catalog name; types are spelled per engine",
     "ownership/digest.sql": "a digest from the engine's own hash; compared only within one database",
     "meta/releases.sql": "creation timestamps of the releases the cases wrote",
-    # the seeded tie key is the engine's hash (sql_dialects.py): the order and permutation it gives differ
-    "order/group_ids.sql": "a permutation of the group ids by the engine's hash of the seeded key",
-    "order/renumber.sql": "the group ids of order/group_ids.sql",
-    "order/source_rids.sql": "the seeded copy's row ids follow the engine's hash of the seeded key",
 }
 
 _ID = "<id>"

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -18,32 +20,48 @@ def make_table(db: Database, name: str, frame: pd.DataFrame) -> None:
 
 
 # ---------------------------------------------------------------------------- the seeded tie key
-# Every algorithm breaks ties among rows by the key hash(rowid XOR seed) (sql/_macros/seeded_key.sql),
-# never by row id. The tests derive what a release must be from that definition, on DuckDB: the rows in
+# Every algorithm breaks ties among rows by the seeded key of their row ids (sql/_macros/seeded_key.sql:
+# a 6-round Feistel permutation of the row id keyed by 21-bit slices of the seed), never by row id. The
+# tests compute the key here from that definition and derive what a release must be from it: the rows in
 # key order, or a seed whose key orders a small table's rows as their row ids do (the order the papers'
 # worked examples break their ties by).
-_KEY = "hash(xor(CAST(rowid AS BIGINT), CAST(? AS BIGINT)))"
+_ROUNDS = (
+    (0, 1103515245, 12345),
+    (21, 1664525, 1013904223),
+    (42, 22695477, 2531011),
+    (11, 134775813, 1),
+    (32, 1588635695, 7),
+    (53, 1340134909, 11),
+)
+
+
+def seeded_key(x: Any, seed: Any) -> Any:
+    """The key of row key(s) ``x`` under ``seed`` (ints, or numpy int64 arrays broadcast together)."""
+    left, right = x >> 31, x % 2**31
+    for shift, a, b in _ROUNDS:
+        k = (seed >> shift) % 2**21
+        left, right = right, left ^ ((((right ^ k) * a + b) >> 15) % 2**31)
+    return left * 2**31 + right
 
 
 def key_order(db: Database, name: str, seed: int) -> list[int]:
     """The row ids of table ``name`` in the order of the seeded key of ``seed``."""
-    rows = db.con.execute(f'SELECT rowid FROM "{name}" ORDER BY {_KEY}, rowid', [seed]).fetchall()
-    return [int(r[0]) for r in rows]
+    rids = [int(r[0]) for r in db.con.execute(f'SELECT rowid FROM "{name}"').fetchall()]
+    return sorted(rids, key=lambda r: (seeded_key(r, seed), r))
 
 
 def identity_seeds(db: Database, name: str, count: int = 1, search: int = 4_000_000) -> list[int]:
     """The first ``count`` seeds whose key orders the rows of table ``name`` (a few rows) by row id."""
-    rids = [int(r[0]) for r in db.con.execute(f'SELECT rowid FROM "{name}" ORDER BY rowid').fetchall()]
+    rids = np.array(
+        [int(r[0]) for r in db.con.execute(f'SELECT rowid FROM "{name}" ORDER BY rowid').fetchall()],
+        dtype=np.int64,
+    )
     found: list[int] = []
-    chunk = 100_000
+    chunk = 200_000
     for lo in range(0, search, chunk):
-        keys = db.con.execute(
-            "SELECT hash(xor(CAST(r.rid AS BIGINT), CAST(s.seed AS BIGINT))) AS k "
-            "FROM range(?, ?) AS s(seed), unnest(CAST(? AS BIGINT[])) AS r(rid) ORDER BY s.seed, r.rid",
-            [lo, lo + chunk, rids],
-        ).fetchnumpy()["k"]
-        by_seed = np.asarray(keys, dtype=np.uint64).reshape(chunk, len(rids))
-        ok = np.flatnonzero((by_seed[:, 1:] > by_seed[:, :-1]).all(axis=1))
+        seeds = np.arange(lo, lo + chunk, dtype=np.int64)[:, None]
+        keys = seeded_key(rids[None, :], seeds)
+        ok = np.flatnonzero((keys[:, 1:] > keys[:, :-1]).all(axis=1))
         found += [lo + int(i) for i in ok[: count - len(found)]]
         if len(found) == count:
             return found

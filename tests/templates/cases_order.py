@@ -17,7 +17,6 @@ def _seeded(env: HostileEnv) -> TableRef:
         target=target,
         source=env.source,
         columns=[c.ident for c in env.table.columns],
-        keyed=Ident("ldiv_source_rowid"),
     )
     return target
 
@@ -41,7 +40,6 @@ def _ids(env: HostileEnv) -> TableRef:
         target=target,
         assignment=_assignment(env),
         deleted=True,
-        keyed=Ident("keyed"),
     )
     return target
 
@@ -54,7 +52,6 @@ CASES = {
             "target": env.work("seeded it's"),
             "source": env.source,
             "columns": [c.ident for c in env.table.columns],
-            "keyed": Ident("ldiv_source_rowid"),
         },
         {"seed": SEED},
     ),
@@ -71,7 +68,6 @@ CASES = {
             "target": env.work("published ids"),
             "assignment": _assignment(env),
             "deleted": True,
-            "keyed": Ident("keyed"),
         },
         {"seed": SEED, "base": 1},
     ),

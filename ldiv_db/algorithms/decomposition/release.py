@@ -74,7 +74,6 @@ def _build(
             {"seed": seed},
             pool=pool,
             slots=config.slots(config.sa),
-            keyed=Ident("rk"),
         )
     )
     coders = [Coder(frame[f"s{i + 1}"]) for i in range(k)]
