@@ -1,14 +1,19 @@
 DROP TABLE IF EXISTS "pg_temp"."wk seeded it's's";
-/* purpose: the source as every algorithm reads it: its rows (the named columns), stored in the order of the seeded tie key, each with the source row id it stands for */
+/* purpose: the source as every algorithm reads it (PostgreSQL: a row id is its physical address, page * 65536 + tuple - 1, so the key is taken of the row's position in that order, 0..n-1: the row ids DuckDB and Spark give a table loaded alike, hence the same key and the same release) */
 /* params: seed */
-/* returns: creates target(ldiv_source_rowid, <columns>): the copy's own row ids follow the key, so any tie an algorithm breaks by row id or row order is broken by the key */
-/* ref: DESIGN §6 (nothing published is a function of the source's row ids or row order); _macros/seeded_key.sql; ldiv_db/pipeline/opaque.py (the rows map back to the source's ids before anything is written) */
+/* returns: creates target(ldiv_source_rowid, <columns>) in the key's order */
+/* ref: the DuckDB template seeded_source.sql */
 CREATE TABLE "pg_temp"."wk seeded it's's" AS
 WITH ldiv_keyed AS (
   SELECT
     CAST((
       CAST(CAST('x' || ENCODE(TIDSEND(ctid), 'hex') AS BIT(48)) AS BIGINT) - 1
-    ) AS BIGINT) AS ldiv_k,
+    ) AS BIGINT) AS ldiv_source_rowid,
+    CAST(ROW_NUMBER() OVER (
+      ORDER BY (
+        CAST(CAST('x' || ENCODE(TIDSEND(ctid), 'hex') AS BIT(48)) AS BIGINT) - 1
+      )
+    ) - 1 AS BIGINT) AS ldiv_k,
     "it's",
     "a""b",
     "Zip Code",
@@ -90,7 +95,7 @@ WITH ldiv_keyed AS (
   FROM ldiv_k6
 )
 SELECT
-  ldiv_k AS ldiv_source_rowid,
+  ldiv_source_rowid,
   "it's",
   "a""b",
   "Zip Code",
