@@ -20,13 +20,15 @@ from typing import Any
 
 from . import ownership
 from .algorithms import Algorithm, AnonymizeRequest, Partitioning, get_algorithm
+from .algorithms.base import Release
 from .catalog import output_ref, require_row_ids
 from .db import Database
-from .errors import BadInput
+from .errors import BadInput, InternalError
 from .guarantees import refuse_empty, refuse_weakened
 from .inputs import Inputs, as_list, refuse_nulls_in_hierarchies, refuse_unpublishable_columns, resolve_inputs
 from .metrics.source_side import start_source_side
 from .options import parse_flag, parse_int, per_qi, validate
+from .pipeline import opaque
 from .pipeline import stream as streams
 from .pipeline.one_table import OneTable, Publishing
 from .pipeline.publication import draft_composition
@@ -44,7 +46,7 @@ def _jsonable(x: Any) -> str:
     return json.dumps(x, default=str, sort_keys=True)
 
 
-MAX_SEED = 2**63 - 1
+MAX_SEED = opaque.MAX_SEED
 
 
 def hierarchy_ids(db: Database, table_name: str) -> tuple[dict[str, int], dict[str, int]]:
@@ -171,6 +173,7 @@ def _anonymize(
     if null_as_value and algo.generalizes_by_hierarchy:
         refuse_nulls_in_hierarchies(db, inputs, hids)
     progress = Progress(f"{algo.name}", quiet=quiet)
+    order_seed = opaque.run_seed(seed)  # private: recorded with the run (ldiv.run), never published
     request = AnonymizeRequest(
         db=db,
         inputs=inputs,
@@ -179,6 +182,7 @@ def _anonymize(
         options=options,
         progress=progress,
         seed=seed,
+        order_seed=order_seed,
         class_column=class_column,
         heights=heights,
         output=out,
@@ -194,7 +198,8 @@ def _anonymize(
         "sa": [c.name for c in inputs.sa],
         "model": privacy.describe(),
         "options": options,
-        "seed": seed,
+        "seed": order_seed,
+        "seed_given": seed is not None,
         **({"no_group_column": True} if no_group_column else {}),
     }
     how = Publishing(
@@ -210,7 +215,8 @@ def _anonymize(
         t0=t0,
         q0=q0,
     ) as run:
-        result = _release(request, algo, Context(run.run_id, replace, progress), how, allow_empty)
+        ctx = Context(run.run_id, replace, progress, order_seed)
+        result = _release(request, algo, ctx, how, allow_empty)
         progress.done()
         result.seconds = time.perf_counter() - t0
         result.queries = db.queries - q0
@@ -277,7 +283,7 @@ def _release(
         if len(algo.output_tables(how.out)) == 1:  # the metrics' source side, read while the algorithm runs
             side = start_source_side(db, inputs.table, inputs.qi, inputs.sa, points=how.kl, rows=inputs.rows)
         try:
-            built = algo.run(request)
+            built = _run(request, algo, how.out)
             t_publish = time.perf_counter()
             if isinstance(built, Partitioning):
                 refuse_weakened(db, inputs, privacy, built.verify_model, algo.name, built.shortfall)
@@ -293,6 +299,34 @@ def _release(
     return result
 
 
+def _run(request: AnonymizeRequest, algo: Algorithm, out: TableRef) -> Partitioning | Release:
+    """The algorithm's result. A one-table algorithm reads the source through its seeded copy
+    (:func:`ldiv_db.pipeline.opaque.seeded_inputs`: every tie among rows falls by the run's seeded key),
+    and its partitioning is mapped back to the source's row ids. A release of several tables links its
+    rows itself, so it reads the source as it is and orders its rows by the same key itself
+    (Decomposition+: ``sql/decomposition/pool_rows.sql``)."""
+    if algo.streams or len(algo.output_tables(out)) != 1:
+        return algo.run(request)
+    named = [  # the columns the algorithm may read besides the QIs and SAs
+        *request.keep_columns,
+        *(
+            name
+            for opt in algo.options
+            if opt.kind == "text" and request.options.get(opt.name) is not None
+            for name in _names(request.options[opt.name])
+        ),
+    ]
+    seeded = opaque.seeded_inputs(request.db, request.inputs, request.order_seed, named)
+    built = algo.run(dataclasses.replace(request, inputs=seeded))
+    if not isinstance(built, Partitioning):
+        raise InternalError(f"{algo.name} writes one table but returned no partitioning")
+    return opaque.to_source(request.db, built, seeded)
+
+
+def _names(value: Any) -> tuple[str, ...]:
+    return tuple(str(v) for v in value) if isinstance(value, tuple) else (str(value),)
+
+
 def _check_named(inputs: Inputs, algo: Algorithm, options: Mapping[str, Any]) -> None:
     """Options that name things must name real ones, checked before the run is recorded: a ``pairs``
     option names QIs (``--levels``, ``--weights``), a ``text`` option names a column of the table."""
@@ -303,5 +337,5 @@ def _check_named(inputs: Inputs, algo: Algorithm, options: Mapping[str, Any]) ->
         if opt.kind == "pairs":
             per_qi(value, [c.name for c in inputs.qi], opt.flag)
         elif opt.kind == "text":
-            for name in value if isinstance(value, tuple) else (str(value),):
+            for name in _names(value):
                 inputs.table.column(name)

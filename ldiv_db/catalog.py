@@ -82,11 +82,14 @@ class Table:
     ref: TableRef
     kind: str
     columns: tuple[Column, ...]
+    # the table this one stands in for, where ``ref`` is a copy of it (the seeded copy an algorithm reads,
+    # ldiv_db/pipeline/opaque.py): names, hierarchies and messages are the original's
+    copy_of: TableRef | None = None
 
     @property
     def name(self) -> str:
         """The canonical display name: schema.table in the current database, catalog.schema.table otherwise."""
-        return self.ref.display()
+        return (self.copy_of or self.ref).display()
 
     def column(self, spelled: str) -> Column:
         exact = [c for c in self.columns if c.name == spelled]

@@ -169,7 +169,11 @@ def _add_anonymize_command(sub: Any) -> None:
     a.add_argument("--replace", action="store_true", help="replace an existing output (atomically)")
     a.add_argument("--quiet", action="store_true", help="no progress on stderr")
     a.add_argument("--json", action="store_true")
-    a.add_argument("--seed", help="seed of the random choices (integer in [0, 2^63-1])")
+    a.add_argument(
+        "--seed",
+        help="seed of the random choices and of the key that breaks ties among rows (integer in [0, 2^63-1];"
+        " private: recorded in ldiv.run only; default: a fresh one per run)",
+    )
     a.add_argument("--keep-work", action="store_true", help="keep intermediate tables in schema ldiv_work")
     a.add_argument("--keep-columns", help="other columns to publish unchanged (never identifiers!)")
     a.add_argument("--class-column", help="class column (CM metric); published unchanged")

@@ -35,3 +35,13 @@ def pg_server():  # type: ignore[no-untyped-def]
 def pg_url(pg_server) -> str:  # type: ignore[no-untyped-def]
     """A fresh database on the session's server, as a postgresql:// URL with the test role's password."""
     return str(pg_server.url(pg_server.new_database()))
+
+
+@pytest.fixture(autouse=True)
+def one_drawn_seed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Runs without --seed draw one fixed seed in the tests, as a test fixes a random generator: their
+    ties fall by one key (ldiv_db/pipeline/opaque.py), run after run and engine after engine. A test of
+    the drawing itself restores ``opaque.run_seed``."""
+    from ldiv_db.pipeline import opaque
+
+    monkeypatch.setattr(opaque, "run_seed", lambda given: 20261126 if given is None else given)

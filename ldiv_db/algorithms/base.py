@@ -101,7 +101,9 @@ class AnonymizeRequest:
     hierarchy_ids: Mapping[str, int]  # QI column name -> ldiv.hierarchy id (absent: no hierarchy)
     options: Mapping[str, Any]  # the algorithm's declared options, validated, defaults filled in
     progress: Progress
-    seed: int | None = None
+    seed: int | None = None  # the user's --seed: an algorithm's random choices (None: its default ones)
+    # the run's seed (--seed, else drawn per run): the key that breaks ties among rows (ldiv_db.pipeline.opaque)
+    order_seed: int = 0
     class_column: str | None = None  # the class column (CM metric), as spelled by the user
     heights: Mapping[str, int] = field(default_factory=dict)  # QI column name -> its hierarchy's height
     output: TableRef | None = None  # the release name (--output)
@@ -215,7 +217,7 @@ class Release(ABC):
     (:mod:`ldiv_db.pipeline.one_table`). ``tables`` are the published tables (owned by the release),
     ``private`` its private tables in schema ``ldiv`` (replaced with it); ``empty`` is (published,
     received) for the empty-release rule, None where the rule does not apply (a stream's later
-    release). The pipeline calls ``prepare``, then inside its transaction ``write``, ``reconcile``,
+    release). The pipeline renumbers its groups (:meth:`group_tables`), calls ``prepare``, then inside its transaction ``write``, ``reconcile``,
     ``verify``, ``link`` and ``promises``, in that order."""
 
     header: Header
@@ -224,6 +226,18 @@ class Release(ABC):
     private: tuple[TableRef, ...] = ()
     stream: StreamUpdate | None = None
     empty: tuple[int, int] | None = None
+    # group ids up to this one were published by earlier releases of a stream and keep their ids
+    published_groups: int = 0
+
+    @abstractmethod
+    def group_tables(self) -> Sequence[tuple[TableRef, Sequence[str]]]:
+        """Every work table of the release whose ``gid`` column holds group ids, with its columns; the
+        first holds every group. The pipeline renumbers them all by one map before anything is written
+        (:func:`ldiv_db.pipeline.opaque.publish_ids`), then calls :meth:`regrouped`."""
+
+    @abstractmethod
+    def regrouped(self, tables: Mapping[TableRef, TableRef]) -> None:
+        """From now on read each table of :meth:`group_tables` from the renumbered table it maps to."""
 
     def prepare(self, db: Database) -> None:
         """Work-table statements that run once the release is known not to be empty, before the
@@ -319,10 +333,10 @@ class Algorithm(ABC):
         raise BadInput(f"{self.name} releases are not streams", "append to a Decomposition+ release")
 
     def append(
-        self, db: Database, stream: StreamState, batch: Table, *, out: TableRef, progress: Progress
+        self, db: Database, stream: StreamState, batch: Table, *, out: TableRef, progress: Progress, seed: int
     ) -> Release:
         """The next release of ``stream`` (named ``out``) from the rows of ``batch`` (``ldiv release
-        append``)."""
+        append``); ``seed``: the run's, whose key breaks the ties among rows."""
         from ..errors import BadInput
 
         raise BadInput(f"{self.name} releases are not streams", "append to a Decomposition+ release")

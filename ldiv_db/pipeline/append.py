@@ -12,6 +12,7 @@ from ..algorithms import REGISTRY, Algorithm, get_algorithm
 from ..catalog import output_ref, require_row_ids, resolve_table
 from ..errors import BadInput, InternalError
 from ..progress import Progress
+from . import opaque
 from . import stream as streams
 from .publish import Context, publish, recover_tables
 from .runs import recorded_run
@@ -56,19 +57,20 @@ def append(
     if batch.ref.schema == "ldiv" or batch.name in {t.display() for t in tables}:
         raise BadInput(f"{batch.name} is part of the release itself", "append a table of new rows")
     algo.check_append(db, stream, batch, key)
+    seed = opaque.run_seed(None)  # private: recorded with the run only
     with recorded_run(
         db,
         command="release append",
         algorithm=algo.name,
         source=batch.name,
         output=name,
-        params=json.dumps({"release": name, "from": batch.name}),
+        params=json.dumps({"release": name, "from": batch.name, "seed": seed}),
         t0=t0,
         q0=q0,
     ) as run:
         progress = Progress(f"{algo.name} append", quiet=quiet)
-        built = algo.append(db, stream, batch, out=out, progress=progress)
-        result = publish(db, built, Context(run.run_id, replace=False, progress=progress))
+        built = algo.append(db, stream, batch, out=out, progress=progress, seed=seed)
+        result = publish(db, built, Context(run.run_id, replace=False, progress=progress, seed=seed))
         progress.done()
         result.seconds = time.perf_counter() - t0
         result.queries = db.queries - q0

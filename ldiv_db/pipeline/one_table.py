@@ -8,6 +8,7 @@ and measured by :func:`ldiv_db.pipeline.verify.check_written`; the algorithm's g
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -35,6 +36,8 @@ from ..privacy.base import sql_text
 from ..progress import Progress
 from ..render import Ident, TableRef, render
 from .verify import Checked, check_written
+
+ASSIGNMENT = ("rid", "gid", "deleted", "sa_suppressed")  # the columns of an algorithm's assignment
 
 
 @dataclass(frozen=True)
@@ -93,6 +96,23 @@ class OneTable(Release):
         self.checked: Checked | None = None
         self.rows: tuple[int, int] = (0, 0)
         self._fingerprints: dict[TableRef, tuple[int, str]] = {}
+
+    def group_tables(self) -> list[tuple[TableRef, Sequence[str]]]:
+        part = self.part
+        tables: list[tuple[TableRef, Sequence[str]]] = [(part.assignment, ASSIGNMENT)]
+        if part.group_labels is not None:
+            labels = ["gid", *(f"q{i}" for i in range(1, len(self.inputs.qi) + 1))]
+            tables.append((part.group_labels, labels))
+        return tables
+
+    def regrouped(self, tables: Mapping[TableRef, TableRef]) -> None:
+        part = self.part
+        labels = part.group_labels
+        self.part = dataclasses.replace(
+            part,
+            assignment=tables[part.assignment],
+            group_labels=None if labels is None else tables[labels],
+        )
 
     def prepare(self, db: Database) -> None:
         self.labels = _labels(db, self.inputs, self.part, self.how.hids)

@@ -1,6 +1,7 @@
 """THE release writer: every release of every algorithm — one table or several, a first release or a
 stream's next one — is published here, in ONE transaction:
 
+0. (before the transaction) give the release's groups their published, opaque ids (:mod:`.opaque`);
 1. drop the release's previous tables (ownership rules, :mod:`ldiv_db.ownership`);
 2. write the tables (the release's statements);
 3. reconcile the written tables with the input: rows in = published + withheld, and every count the
@@ -37,6 +38,7 @@ from ..db import Database
 from ..errors import InternalError, PrivacyViolation
 from ..progress import Progress
 from ..render import TableRef, render
+from . import opaque
 from . import stream as streams
 from .result import AnonymizeResult
 from .staged import StagingEngine, publish_staged, recover
@@ -46,12 +48,14 @@ BUG_HINT = "this is a bug in the algorithm; please report it with the run id"
 
 @dataclass(frozen=True)
 class Context:
-    """How a release is published: its run, whether it may replace a release of the same name, and the
-    empty-release rule ``refuse_empty(published, received)`` (None: the rule does not apply)."""
+    """How a release is published: its run, whether it may replace a release of the same name, the run's
+    seed (:mod:`.opaque`) and the empty-release rule ``refuse_empty(published, received)`` (None: the rule
+    does not apply)."""
 
     run_id: int
     replace: bool
     progress: Progress
+    seed: int
     refuse_empty: Callable[[int, int], None] | None = None
 
 
@@ -66,6 +70,7 @@ def publish(db: Database, release: Release, ctx: Context) -> AnonymizeResult:
     h, update = release.header, release.stream
     continues = update is not None and update.first_release is not None
     try:
+        opaque.publish_ids(db, release, ctx.seed)  # before anything reads or writes a group id
         release.prepare(db)
         if db.transactional:
             with db.transaction():

@@ -6,7 +6,7 @@ that every release, Decomposition+'s first one and ``release append`` included, 
 from __future__ import annotations
 
 import importlib
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 import numpy as np
@@ -84,6 +84,12 @@ class _Halves(Release):
         )
 
     def link(self, db: Database, release_id: int) -> None:
+        return None
+
+    def group_tables(self) -> list[tuple[TableRef, list[str]]]:
+        return []  # its tables carry no group ids
+
+    def regrouped(self, tables: Mapping[TableRef, TableRef]) -> None:
         return None
 
 

@@ -175,7 +175,7 @@ CASES = {
         },
         {"offset": 100, "release": 2},
     ),
-    "decomposition/pool_rows.sql": Case(lambda env: {"pool": _pool(env), "slots": SA_SLOTS}),
+    "decomposition/pool_rows.sql": Case(lambda env: {"pool": _pool(env), "slots": SA_SLOTS}, {"seed": 7}),
     "decomposition/assignment.sql": Case(lambda env: {"target": env.work("dec assignment 2")}),
     "decomposition/sa_rows.sql": Case(lambda env: {"target": env.work("dec sa rows 2"), "slots": S_SLOTS}),
     "decomposition/noise_rows.sql": Case(lambda env: {"target": env.work("dec noise 2")}),

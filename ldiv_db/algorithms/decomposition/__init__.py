@@ -122,6 +122,7 @@ class Decomposition(Algorithm):
             stream=None,
             hierarchy_source=inputs.table.name,
             progress=request.progress,
+            seed=request.order_seed,
         )
 
     def check_append(self, db: Database, stream: StreamState, batch: Table, key: Any) -> None:
@@ -138,7 +139,7 @@ class Decomposition(Algorithm):
             )
 
     def append(
-        self, db: Database, stream: StreamState, batch: Table, *, out: TableRef, progress: Progress
+        self, db: Database, stream: StreamState, batch: Table, *, out: TableRef, progress: Progress, seed: int
     ) -> StreamRelease:
         return build_release(
             db,
@@ -148,4 +149,5 @@ class Decomposition(Algorithm):
             stream=stream,
             hierarchy_source=stream.source,
             progress=progress,
+            seed=seed,
         )

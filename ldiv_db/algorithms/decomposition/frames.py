@@ -28,6 +28,7 @@ class Built:
     new_groups: int
     groups_total: int
     details: dict[str, Any]
+    published_groups: int = 0  # the largest group id earlier releases published (new groups come after)
 
 
 @dataclass

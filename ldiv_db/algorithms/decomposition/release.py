@@ -64,10 +64,19 @@ def _build(
     hierarchy_source: str,
     previous_sa: TableRef | None,
     previous_marginals: TableRef | None,
+    seed: int,
 ) -> Built:
-    """Fetch the pool, form the groups, add the noise: the frames the writer inserts."""
+    """Fetch the pool (in the order of the seeded key of its row keys, ``seed``), form the groups, add the
+    noise: the frames the writer inserts."""
     k = len(config.sa)
-    frame = db.df(render("decomposition/pool_rows.sql", pool=pool, slots=config.slots(config.sa)))
+    frame = db.df(
+        render(
+            "decomposition/pool_rows.sql",
+            {"seed": seed},
+            pool=pool,
+            slots=config.slots(config.sa),
+        )
+    )
     coders = [Coder(frame[f"s{i + 1}"]) for i in range(k)]
     arrived = frame["arrived"].to_numpy(dtype=np.int64)
     starvation = release - arrived
@@ -118,7 +127,13 @@ def _build(
         "seconds_noise": round(t_noise, 4),
     }
     return Built(
-        assignment, sa_table, frames.noise_frame(config, coders, noise), new, len(prev.gids) + new, details
+        assignment,
+        sa_table,
+        frames.noise_frame(config, coders, noise),
+        new,
+        len(prev.gids) + new,
+        details,
+        base,
     )
 
 
@@ -203,9 +218,11 @@ def build_release(
     stream: StreamState | None,
     hierarchy_source: str,
     progress: Progress,
+    seed: int,
 ) -> StreamRelease:
     """The first release (``stream`` None) or the next release of a stream from ``new_rows``: form the
-    groups and add the noise, and check them, before anything is written."""
+    groups and add the noise, and check them, before anything is written. ``seed``: the run's, whose key
+    breaks the ties among rows (:mod:`ldiv_db.pipeline.opaque`)."""
     incoming = int(db.scalar(render("catalog/row_count.sql", source=new_rows.ref)))
     if not config.null_as_value:
         check_nulls(db, new_rows, [new_rows.column(c) for c in (*config.qi, *config.sa)], incoming)
@@ -214,7 +231,7 @@ def build_release(
     place = _place(db, out, new_rows, config, stream, hierarchy_source)
     progress.update(1, 6, "forming groups")
     prev_sa, prev_marg = place.previous[1:] if place.previous else (None, None)
-    built = _build(db, config, place.pool, place.release, hierarchy_source, prev_sa, prev_marg)
+    built = _build(db, config, place.pool, place.release, hierarchy_source, prev_sa, prev_marg, seed)
     progress.update(2, 6, "groups formed; checking")
     work = _work_tables(db, config, built)
     check_new_groups(db, work[1], config.ls, [Ident(f"s{i + 1}") for i in range(len(config.sa))])
@@ -309,6 +326,7 @@ class StreamRelease(Release):
         self._stages: dict[TableRef, TableRef] = {}
         self._pending: TableRef | None = None  # staged: the new stream rows, entered when recorded
         self.empty = (len(built.assignment), incoming) if stream is None else None
+        self.published_groups = built.published_groups
         self.stream = StreamUpdate(
             source=place.hierarchy_source,
             config=config.to_json(),
@@ -329,6 +347,19 @@ class StreamRelease(Release):
             sa=list(config.sa),
             output=", ".join(t.display() for t in self.tables),
             shown_l=ls,
+        )
+
+    def group_tables(self) -> list[tuple[TableRef, Sequence[str]]]:
+        sa = [f"s{i + 1}" for i in range(len(self.config.sa))]
+        return [
+            (self.assignment, ("rk", "gid")),
+            (self.sa_rows, ("gid", *sa)),
+            (self.noise, ("gid", "sa", "replaced", "noise", "distance")),
+        ]
+
+    def regrouped(self, tables: Mapping[TableRef, TableRef]) -> None:
+        self.assignment, self.sa_rows, self.noise = (
+            tables[t] for t in (self.assignment, self.sa_rows, self.noise)
         )
 
     def write(self, db: Database) -> None:

@@ -1,0 +1,17 @@
+DROP TABLE IF EXISTS "pg_temp"."wk by source's";
+/* purpose: a work table keyed by the row ids of the seeded copy (sql/order/seeded_source.sql), keyed by the source's row ids instead */
+/* params: none */
+/* returns: creates target(rid, <columns>) */
+/* ref: ldiv_db/pipeline/opaque.py (an algorithm's assignment and row labels name the copy's rows; the release names the source's) */
+CREATE TABLE "pg_temp"."wk by source's" AS
+SELECT
+  CAST(s.ldiv_source_rowid AS BIGINT) AS rid,
+  t."gid",
+  t."deleted",
+  t."sa_suppressed"
+FROM "pg_temp"."wk seeded assignment's" AS t
+JOIN "pg_temp"."wk seeded it's's" AS s
+  ON (
+    CAST(CAST('x' || ENCODE(TIDSEND(s.ctid), 'hex') AS BIT(48)) AS BIGINT) - 1
+  ) = t.rid;
+ANALYZE "pg_temp"."wk by source's"
