@@ -77,7 +77,7 @@ def release_states(db: Database, releases: Iterable[Mapping[str, Any]]) -> dict[
     for rel in releases:
         rid = int(rel["release_id"])
         if rel.get("superseded_by") is not None:
-            out[rid] = TableState(SUPERSEDED, f"replaced by release {rel['superseded_by']}")
+            out[rid] = TableState(SUPERSEDED, "replaced by a later release of the same name")
         else:
             out[rid] = _state(db, recorded.get(rid, []))
     return out
