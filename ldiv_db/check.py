@@ -23,7 +23,7 @@ from .db import Database
 from .errors import BadInput
 from .evaluator import SqlEvaluator
 from .inputs import Inputs, resolve_inputs
-from .options import parse_int
+from .options import parse_flag, parse_int
 from .privacy import PrivacyModel
 from .privacy.spec import ModelSpec, model_spec
 from .stats import PartitionSummary, RecursiveBound, Verdict
@@ -183,12 +183,14 @@ def check(
     null_as_value: bool = False,
     worst: int = 5,
     null_sa_unknown: bool = False,
+    by_labels: bool = False,
     **model_options: Any,
 ) -> CheckResult:
     """Statistics of ``table`` grouped into its classes and, with ``model``, the verdict of that privacy
     model (its parameters as keywords, or ``model`` a ModelSpec). The classes: by ``group_column`` where
-    it is given; on a release ldiv_db recorded, by its published group column and the QI
-    labels; else by the QI values. ``db`` is a path, a PostgreSQL URL, a ``spark://`` session, a duckdb
+    it is given; on a release ldiv_db recorded, by its published group column and the QI labels (with
+    ``by_labels``: its label classes, the labels alone, the coarser partition a release also reveals);
+    else by the QI values. ``db`` is a path, a PostgreSQL URL, a ``spark://`` session, a duckdb
     connection or a Database."""
     t0 = time.perf_counter()
     spec = model_spec(model, None, model_options)
@@ -201,7 +203,8 @@ def check(
     q0 = database.queries
     try:
         published = None
-        if group_column is None:  # a recorded release: its classes (ldiv_db/classes.py)
+        if group_column is None and not parse_flag(by_labels, "by_labels", text=True):
+            # a recorded release: its classes (ldiv_db/classes.py)
             published = published_group_column(database, resolve_table(database, table))
         inputs = resolve_inputs(
             database,

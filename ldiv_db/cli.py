@@ -235,6 +235,7 @@ def _cmd_check(args: argparse.Namespace) -> int:
         null_as_value=args.null_as_value,
         worst=args.worst,
         null_sa_unknown=args.null_sa_unknown,
+        by_labels=args.by_labels,
     )
     _emit(args, res)
     return 0 if res.satisfied in (None, True) else 1

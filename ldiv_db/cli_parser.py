@@ -103,6 +103,11 @@ def _add_inspect_commands(sub: Any) -> None:
     c.add_argument("--qi", help="quasi-identifier columns a,b,c")
     c.add_argument("--sa", required=True, help="sensitive attribute(s)")
     c.add_argument("--group-column", help="group by this column instead of the QI values")
+    c.add_argument(
+        "--by-labels",
+        action="store_true",
+        help="on a recorded release: group by the QI labels alone (its label classes) instead of its classes",
+    )
     c.add_argument("--null-as-value", action="store_true", help="treat NULL as a value of its own")
     c.add_argument("--worst", default="5", help="how many of the worst groups to list (0..10^6; default 5)")
     c.add_argument(

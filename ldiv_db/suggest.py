@@ -145,7 +145,7 @@ def suggest_l(db: Database, inputs: Inputs) -> SuggestResult:
         f"⌊n/n1⌋ = ⌊{b_f.n}/{b_f.n1}⌋ (BSGI Cor. 3): a class holds each value at most once, so the n1 rows "
         "of the most frequent value need n1 classes of at least l rows: l·n1 ≤ n"
     )
-    if m < freq:  # fewer values than that: a group cannot hold l distinct ones
+    if m <= freq:  # no more values than that: a group cannot hold more distinct ones
         ud_reason = f"{b_m.sa} has {m} distinct values; no group can hold more"
     if ud < 2:
         ud_reason += "; no l ≥ 2 is feasible, distinct l-diversity allows repeated values"

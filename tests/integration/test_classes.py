@@ -166,7 +166,10 @@ def test_release_without_group_column_is_verified_and_checked_on_labels(
     finally:
         con.close()
     assert cols == [*QI, SA]  # no group column
-    assert verification["by_group"] is None and verification["by_qi_labels"]["satisfied"] is True
+    # the label classes are the only partition the table reveals, verified on the model asked for
+    [labels] = verification["partitions"]
+    assert (labels["partition"], labels["keys"], labels["holds"]) == ("labels", QI, True)
+    assert labels["model"] == "frequency"
     assert anon["details"]["group_column"] is None
     want = expected(dbfile, "rel_nogroup", QI)
     same(anon, want, "anonymize --json (no group column)")

@@ -39,5 +39,5 @@ def test_lplus_on_20000_leaves_in_groups_of_10(tmp_path: Path, capsys: pytest.Ca
     assert d["cuts_total"] == 2 ** (LEAVES // GROUP) + 1  # the root, or each group's node kept or split
     assert d["cost_exact"] == f"{ROWS * (GROUP - 1)}/{LEAVES - 1}" and d["optimal"] is True
     assert 0 < d["pruned_share"] <= 1
-    assert (res["rows_published"], res["rows_deleted"], res["groups"]) == (ROWS, 0, ROWS // GROUP)
+    assert (res["rows_published"], res["rows_deleted"], res["classes"]) == (ROWS, 0, ROWS // GROUP)
     assert d["cut"]["code"][:2] == ["g0000", "g0001"]

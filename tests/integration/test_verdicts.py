@@ -147,7 +147,7 @@ def test_recorded_verdicts_agree_with_check(
     for part in parts:
         assert part["holds"] and part["violating_classes"] == 0
         if part["partition"] == "labels":
-            grouping = ["--qi", ",".join(part["keys"])]
+            grouping = ["--qi", ",".join(part["keys"]), "--by-labels"]
         else:  # the classes: by group id (every group id carries one label vector, checked below)
             grouping = ["--group-column", part["keys"][0]]
         code, chk, err = ldiv(
@@ -155,7 +155,7 @@ def test_recorded_verdicts_agree_with_check(
             *grouping, *flags(part["model"], part["params"], categories),
         )  # fmt: skip
         assert code == 0, err
-        assert (chk["satisfied"], chk["groups"], chk["violating_groups"]) == (
+        assert (chk["satisfied"], chk["classes"], chk["violating_classes"]) == (
             part["holds"], part["classes"], part["violating_classes"],
         ), part["partition"]  # fmt: skip
         assert chk["model"] == part["model"] and chk["model_params"] == part["params"]
@@ -190,11 +190,11 @@ def test_bsgi_claims_unique_distinct_only_where_it_holds(
     assert (labels["partition"], labels["model"], labels["params"]) == ("labels", "distinct", {"l": [4]})
     assert labels["classes"] < classes["classes"]  # some classes share their labels
     base = ["check", str(dbfile), "--table", "bsgi_ud", "--sa", SA, "--json", "--l", "4"]
-    code, chk, _ = ldiv(capsys, *base, "--qi", ",".join(QI), "--model", "unique-distinct")
-    assert code == 1 and chk["violating_groups"] > 0
-    by_labels = f"{chk['violating_groups']} of {chk['groups']} label classes"
+    code, chk, _ = ldiv(capsys, *base, "--qi", ",".join(QI), "--by-labels", "--model", "unique-distinct")
+    assert code == 1 and chk["violating_classes"] > 0
+    by_labels = f"{chk['violating_classes']} of {chk['classes']} label classes"
     code, chk, _ = ldiv(capsys, *base, "--group-column", "group_id", "--model", "unique-distinct")
-    assert code == 0 and chk["groups"] == classes["classes"]
+    assert code == 0 and chk["classes"] == classes["classes"]
     code, shown, _ = ldiv(capsys, "releases", str(dbfile))
     assert "unique-distinct(l=[4]) by group_id + QI labels, distinct(l=[4]) by QI labels" in shown
     page = dbfile.parent / "bsgi_ud.html"

@@ -51,13 +51,13 @@ def test_bsgi_l4_on_adult_records_the_models_that_hold(
     assert (classes["partition"], classes["model"], classes["holds"]) == ("classes", "unique-distinct", True)
     assert (labels["partition"], labels["model"], labels["holds"]) == ("labels", "distinct", True)
     base = ["check", str(path), "--table", "bsgi_4", "--sa", SA, "--l", "4", "--json"]
-    by_labels = ["--qi", ",".join(QI)]
+    by_labels = ["--qi", ",".join(QI), "--by-labels"]
     by_group = ["--group-column", "group_id"]
     found = {}
     for name, grouping in (("classes", by_group), ("labels", by_labels)):
         for model in ("unique-distinct", "distinct"):
             code, chk = ldiv(capsys, *base, *grouping, "--model", model)
-            found[(name, model)] = (code, chk["groups"], chk["violating_groups"])
+            found[(name, model)] = (code, chk["classes"], chk["violating_classes"])
     # what the record claims holds, with the same class counts and no violation
     assert found[("classes", "unique-distinct")] == (0, classes["classes"], 0)
     assert found[("labels", "distinct")] == (0, labels["classes"], 0)
