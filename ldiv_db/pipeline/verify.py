@@ -372,6 +372,8 @@ def verify_written(
         one_row_each = one_vector_each and not classed
     evaluators: dict[str, WrittenPartition] = {}
     if with_classes:
+        if group is None:
+            raise InternalError("the classes partition needs the release's group column")
         if one_vector_each:
             evaluators[CLASSES] = WrittenPartition(
                 db, out, [group], n_sa, agg, by_labels=False, prefix="verify_g",
