@@ -1,7 +1,7 @@
 /* purpose: similarity attack (PostgreSQL: the DuckDB template's structs and list-ordered arg_max as JSON objects and ordered array_agg) */
 /* params: none */
 /* returns: one row: groups, rows, single_category_groups, single_category_rows, top_value (object n, size, v, gid), top_category (object n, size, category, gid) */
-/* ref: the DuckDB template similarity.sql (same ties: the larger confidence, the more sensitive category, then the first group) */
+/* ref: the DuckDB template similarity.sql (same ties: the larger confidence, the more sensitive category or the value first in text order, then the first group) */
 /*      the groups' order and a group's values are ranked in the bytes' order of character values (COLLATE "C"; texts per key), on every engine whatever the database's collation */
 WITH cells AS (
   SELECT
@@ -25,7 +25,8 @@ WITH cells AS (
     ) AS gid,
     c.v,
     c.n,
-    cat.category
+    cat.category,
+    DENSE_RANK() OVER (ORDER BY c.v COLLATE "C") AS vrank
   FROM cells AS c
   LEFT JOIN "pg_temp"."wk attack categories's" AS cat
     ON (
@@ -51,7 +52,10 @@ WITH cells AS (
     MAX(n) AS value_n,
     (
       ARRAY_AGG(v ORDER BY n DESC NULLS LAST, rank_v)
-    )[1] AS value_v
+    )[1] AS value_v,
+    (
+      ARRAY_AGG(vrank ORDER BY n DESC NULLS LAST, rank_v)
+    )[1] AS value_vrank
   FROM (
     SELECT
       *,
@@ -88,7 +92,7 @@ SELECT
     n_categories = 1), 0) AS single_category_rows,
   (
     ARRAY_AGG(
-      JSON_BUILD_OBJECT('n', value_n, 'size', size, 'v', value_v, 'gid', gid) ORDER BY CAST(value_n AS DOUBLE PRECISION) / size DESC NULLS LAST, gid
+      JSON_BUILD_OBJECT('n', value_n, 'size', size, 'v', value_v, 'gid', gid) ORDER BY CAST(value_n AS DOUBLE PRECISION) / size DESC NULLS LAST, value_vrank, gid
     )
   )[1] AS top_value,
   (

@@ -1,6 +1,6 @@
 /* purpose: similarity attack (Sun, Li, Wang 2010 §1, Table 5): per group (rows with equal key values: the published QI labels or a group column), whether every SA value falls in one sensitivity category, and the largest confidence of a value and of a category in a group */
 /* params: none */
-/* returns: one row (ties: the more sensitive category, then the first group in label order): groups, rows, single_category_groups, single_category_rows, top_value (struct n, size, v, gid), top_category (struct n, size, category, gid) */
+/* returns: one row (ties: the more sensitive category, the value first in text order, then the first group in key order): groups, rows, single_category_groups, single_category_rows, top_value (struct n, size, v, gid), top_category (struct n, size, category, gid) */
 /* ref: SPEC §3 (categories), §3.2 (Table 5 is the similarity-attack example); confidences are n/size, reported exactly by the controller */
 /*      the groups' order and a group's values are ranked in the bytes' order of character values (COLLATE "C"; texts per key), on every engine whatever the database's collation */
 WITH cells AS (
@@ -20,7 +20,8 @@ WITH cells AS (
     ) AS gid,
     c.v,
     c.n,
-    cat.category
+    cat.category,
+    DENSE_RANK() OVER (ORDER BY c.v COLLATE "C") AS vrank
   FROM cells AS c
   LEFT JOIN "temp"."main"."wk attack categories's" AS cat
     ON cat.v IS NOT DISTINCT FROM c.v
@@ -39,7 +40,8 @@ WITH cells AS (
     SUM(n) AS size,
     COUNT(DISTINCT category) AS n_categories,
     MAX(n) AS value_n,
-    ARG_MAX(v, [n, -rank_v]) AS value_v
+    ARG_MAX(v, [n, -rank_v]) AS value_v,
+    ARG_MAX(vrank, [n, -rank_v]) AS value_vrank
   FROM (
     SELECT
       *,
@@ -74,7 +76,7 @@ SELECT
     n_categories = 1), 0) AS single_category_rows,
   ARG_MAX(
     {'n': value_n, 'size': size, 'v': value_v, 'gid': gid},
-    [CAST(value_n AS DOUBLE) / size, -gid]
+    [CAST(value_n AS DOUBLE) / size, -value_vrank, -gid]
   ) AS top_value,
   ARG_MAX(
     {'n': category_n, 'size': size, 'category': category_top, 'gid': gid},
