@@ -27,7 +27,7 @@ def db(spark_session, spark_url):  # type: ignore[no-untyped-def]
 def test_migrations_apply_once_with_checksums(spark_session, spark_url) -> None:  # type: ignore[no-untyped-def]
     with Database.open(spark_url) as first:
         rows = first.raw_rows("SELECT version, checksum FROM ldiv.schema_migration ORDER BY version")
-    assert [v for v, _ in rows] == [1, 2, 3]
+    assert [v for v, _ in rows] == [1, 2, 3, 4]
     with Database.open(spark_url) as again:
         assert again.raw_rows("SELECT version, checksum FROM ldiv.schema_migration ORDER BY version") == rows
         assert again.dialect == "spark" and not again.transactional
