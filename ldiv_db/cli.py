@@ -401,6 +401,19 @@ def _on_sigint(signum: int, frame: Any) -> None:
     raise KeyboardInterrupt
 
 
+def _on_unraisable(info: Any) -> None:
+    """A Ctrl-C raised where Python cannot raise it (a weakref or finalizer callback run by the garbage
+    collector) would be printed as "Exception ignored" and lost: it is asked for again shortly, outside
+    the callback, unless the command has ended. Anything else goes to Python's own hook."""
+    if info.exc_type is not None and issubclass(info.exc_type, KeyboardInterrupt):
+        if not _ENDED["command"]:
+            timer = threading.Timer(_RETRY, os.kill, (os.getpid(), signal.SIGINT))
+            timer.daemon = True
+            timer.start()
+        return
+    sys.__unraisablehook__(info)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     from .errors import clear_interrupt
     from .interrupts import clear_committed
@@ -409,9 +422,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     clear_committed()
     _ENDED["command"] = False
     previous = signal.getsignal(signal.SIGINT)
+    previous_hook = sys.unraisablehook
     if previous is signal.default_int_handler:  # not when SIGINT is ignored (a background job)
         with contextlib.suppress(ValueError):  # only the main thread may set it
             signal.signal(signal.SIGINT, _on_sigint)
+            sys.unraisablehook = _on_unraisable
     try:
         return _main_guarded(argv)
     finally:
@@ -419,6 +434,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         # a caller in this process gets its handler back; the process's own command line (argv None:
         # `ldiv ...`) keeps the ending handler until it exits, so a late Ctrl-C prints no traceback
         if argv is not None:
+            sys.unraisablehook = previous_hook
             with contextlib.suppress(ValueError, TypeError):
                 signal.signal(signal.SIGINT, previous)
 
