@@ -227,7 +227,7 @@ def _may_write_release_table(
             f"changed since ({changed}); ldiv_db replaces only its own releases, as it wrote them",
             OTHER_NAME + ", or drop the table yourself if you no longer need it",
         )
-    if _published(db, own.release_id) and not stream:
+    if publication_state(db, own.release_id) == "published" and not stream:
         raise BadInput(
             f"cannot replace {found.ref.display()}: it is the published release {own.release_id}, which "
             "has left the database; ldiv_db keeps a published release as the record of what was "
@@ -243,8 +243,9 @@ def _may_write_release_table(
     return found
 
 
-def _published(db: Database, release_id: int) -> bool:
-    return str(db.scalar(render("publication/state.sql", {"release_id": release_id}))) == "published"
+def publication_state(db: Database, release_id: int) -> str:
+    """'draft', 'candidate' or 'published' (migration 0004; :mod:`ldiv_db.pipeline.publication`)."""
+    return str(db.scalar(render("publication/state.sql", {"release_id": release_id})))
 
 
 def _changed(db: Database, ref: TableRef, own: Owner) -> str | None:

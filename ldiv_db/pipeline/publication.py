@@ -23,6 +23,7 @@ from typing import Any
 from ..catalog import output_ref
 from ..db import Database
 from ..errors import BadInput, LdivError, PrivacyViolation
+from ..ownership import publication_state
 from ..release_state import release_state
 from ..render import render
 from .compose import Composition, compose
@@ -64,11 +65,6 @@ class PublishResult:
             return head + "\n  no other published release of this source: nothing to compose with"
         acc = "\n  ACCEPTED below l by --accept-composition (recorded)" if self.accepted else ""
         return f"{head}\n  composition with {', '.join(self.with_releases)}: {self.summary}{acc}"
-
-
-def state_of(db: Database, release_id: int) -> str:
-    """'draft', 'candidate' or 'published'."""
-    return str(db.scalar(render("publication/state.sql", {"release_id": release_id})))
 
 
 def states(db: Database) -> dict[int, tuple[str, bool]]:
@@ -141,7 +137,7 @@ def publish_release(db: Database, name: str, *, accept: bool = False) -> Publish
     source and ``accept`` is False; :class:`BadInput` for a release that cannot be published."""
     rec = _current(db, name)
     release_id, source, display = int(rec["release_id"]), str(rec["source"]), str(rec["name"])
-    if state_of(db, release_id) == PUBLISHED:
+    if publication_state(db, release_id) == PUBLISHED:
         return PublishResult(release_id, display, source, PUBLISHED, False, already=True)
     if not rec["verified"]:
         raise BadInput(
