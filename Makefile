@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 DEMO_DB ?= demo/ldiv_demo.duckdb
 
-.PHONY: demo test test-postgres test-spark test-slow bench lint typecheck wheel-smoke clean venv
+.PHONY: demo test test-postgres test-spark test-slow bench lint typecheck wheel-smoke clean venv docs
 
 venv: $(STAMP)
 
@@ -40,6 +40,16 @@ test-spark: $(SPARK_STAMP)
 test-slow: $(STAMP)
 	$(BIN)/python -m pytest -q -m slow -p no:cacheprovider
 
+# The docs site (mkdocs-material, the `docs` extra) into site/, offline; --strict: a warning fails it.
+# docs/hooks.py writes the reference pages from the code (docs/gen_reference.py) before the build.
+DOCS_STAMP := $(VENV)/.installed-docs
+$(DOCS_STAMP): $(STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[dev,docs]'
+	touch $(DOCS_STAMP)
+
+docs: $(DOCS_STAMP)
+	$(BIN)/mkdocs build --strict --quiet
+
 bench: $(STAMP)
 	$(BIN)/python -m bench.run
 
@@ -54,4 +64,4 @@ wheel-smoke: $(STAMP)
 	bash bench/wheel_smoke.sh
 
 clean:
-	rm -rf $(VENV) build dist demo .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) build dist demo site docs/reference .pytest_cache .mypy_cache .ruff_cache

@@ -40,6 +40,7 @@ naming any other table is refused (ldiv_db/ownership.py).
 from __future__ import annotations
 
 import dataclasses
+import re
 import time
 import tomllib
 from collections.abc import Sequence
@@ -53,11 +54,11 @@ from .anonymize import MAX_SEED, AnonymizeResult, anonymize
 from .catalog import output_ref, table_at
 from .db import Database
 from .db.urls import is_postgres_url
-from .errors import BadInput
+from .errors import BadInput, LdivError
 from .files import read_text
 from .load import LoadResult, load, load_table, parse_sep
 from .options import did_you_mean, parse_int, validate
-from .privacy.spec import ModelSpec
+from .privacy.spec import MODEL_OPTIONS, ModelSpec
 from .render import TableRef
 
 TOP_KEYS = ("database", "source", "hierarchies", "anonymize")
@@ -260,8 +261,44 @@ class JobResult:
         return "\n".join(lines)
 
 
+# [anonymize] keys the command line spells as a flag of another shape
+_FLAG_KEYS = {
+    "--no-kl": "kl = false",
+    "--allow-empty": "allow_empty = true",
+    "--no-group-column": "no_group_column = true",
+    "--null-as-value": "null_as_value = true",
+}
+_FLAG = re.compile(r"--[a-z][a-z-]*")
+
+
+def job_words(text: str, algorithm: str) -> str:
+    """``text`` (an error's message or hint) in a job file's words: each command-line flag becomes the
+    job key that sets it, with its table (``--suppression-limit`` -> ``suppression_limit in
+    [anonymize.options]``). Flags a job has no key for stay as they are."""
+    keys: dict[str, str] = {}
+    for name in ("qi", "sa", "output", "keep_columns", "class_column", "seed", "model", "l"):
+        keys["--" + name.replace("_", "-")] = f"{name} in [anonymize]"
+    keys |= {flag: f"{key} in [anonymize]" for flag, key in _FLAG_KEYS.items()}
+    keys |= {o.flag: f"{o.name} in [anonymize.model_options]" for o in MODEL_OPTIONS if o.flag not in keys}
+    keys |= {o.flag: f"{o.name} in [anonymize.options]" for o in get_algorithm(algorithm).options}
+    return _FLAG.sub(lambda m: keys.get(m.group(0), m.group(0)), text)
+
+
 def run_job(path: str | Path, *, quiet: bool = True) -> JobResult:
+    """Run a job file; an error raised while it runs names the job's keys, not the command line's flags
+    (the one translation: :func:`job_words`)."""
     job = Job.read(path)
+    try:
+        return _run_opened(job, quiet)
+    except LdivError as exc:
+        algorithm = str(job.anonymize["algorithm"])
+        exc.message = job_words(exc.message, algorithm)
+        exc.hint = job_words(exc.hint, algorithm) if exc.hint else exc.hint
+        exc.args = (exc.message,)
+        raise
+
+
+def _run_opened(job: Job, quiet: bool) -> JobResult:
     db = Database.open(job.database, mode="write", attach=job.attach)
     failed = False  # a failed job leaves no database file it created
     try:
