@@ -46,7 +46,9 @@ def first_paragraph(doc: str | None) -> str:
 # -- commands and flags -------------------------------------------------------------------------------
 
 
-def _commands(parser: argparse.ArgumentParser, prefix: str) -> Iterator[tuple[str, argparse.ArgumentParser, str]]:
+def _commands(
+    parser: argparse.ArgumentParser, prefix: str
+) -> Iterator[tuple[str, argparse.ArgumentParser, str]]:
     for action in parser._actions:
         if isinstance(action, argparse._SubParsersAction):
             helps = {a.dest: a.help or "" for a in action._choices_actions}
@@ -88,7 +90,11 @@ def cli_page() -> str:
         "([guarantees](../concepts/guarantees.md#reads-write-nothing)).\n\n"
     )
     listing = [
-        [f"[`{p.strip()}`](#{p.strip().replace(' ', '-')})", "write" if p.strip()[5:] in WRITE_COMMANDS else "read", h]
+        [
+            f"[`{p.strip()}`](#{p.strip().replace(' ', '-')})",
+            "write" if p.strip()[5:] in WRITE_COMMANDS else "read",
+            h,
+        ]
         for p, _, h in _commands(parser, "ldiv")
     ]
     out.append(table(["command", "kind", "what it does"], listing) + "\n")
@@ -108,7 +114,11 @@ def cli_page() -> str:
 def _option_rows(options: Iterable[Any]) -> list[list[str]]:
     rows = []
     for o in options:
-        default = "" if o.default is None else f"`{str(o.default).lower() if isinstance(o.default, bool) else o.default}`"
+        default = (
+            ""
+            if o.default is None
+            else f"`{str(o.default).lower() if isinstance(o.default, bool) else o.default}`"
+        )
         rows.append([f"`{o.flag}`", f"`{o.name}`", o.type_text(), default, o.help])
     return rows
 
@@ -133,7 +143,12 @@ def options_page() -> str:
     for name, cls in sorted(REGISTRY.items()):
         out.append(f"## {name}\n\n{cls.summary}. Default model: `{cls.default_model}`.\n\n")
         if cls.options:
-            out.append(table(["flag", "job / API key", "type and range", "default", "meaning"], _option_rows(cls.options)))
+            out.append(
+                table(
+                    ["flag", "job / API key", "type and range", "default", "meaning"],
+                    _option_rows(cls.options),
+                )
+            )
         else:
             out.append("No options of its own.\n")
         out.append("\n")
@@ -142,7 +157,9 @@ def options_page() -> str:
         "takes `model` and `l` under `[anonymize]` and the others under `[anonymize.model_options]`; the "
         "API takes `model=`, `l=` and `model_options=` (or a `ModelSpec`).\n\n"
     )
-    out.append(table(["flag", "job / API key", "type and range", "default", "meaning"], _option_rows(MODEL_OPTIONS)))
+    out.append(
+        table(["flag", "job / API key", "type and range", "default", "meaning"], _option_rows(MODEL_OPTIONS))
+    )
     out.append("\n## Job file keys of `[anonymize]`\n\n")
     rows = [[f"`{k}`", what] for k, (_, what) in ANONYMIZE_KEYS.items()]
     out.append(table(["key", "TOML type"], rows))
@@ -157,7 +174,9 @@ def models_metrics_page() -> str:
     from ldiv_db.algorithms import REGISTRY
 
     out = ["# Models and metrics\n\n", GENERATED]
-    out.append("## Privacy models\n\nThe models `--model` accepts, each with the algorithms whose default it is.\n\n")
+    out.append(
+        "## Privacy models\n\nThe models `--model` accepts, each with the algorithms whose default it is.\n\n"
+    )
     modules = {
         "k-anonymity": "k_anonymity", "distinct": "distinct", "entropy": "entropy", "recursive": "recursive",
         "frequency": "frequency", "unique-distinct": "unique_distinct", "lplus": "l_plus",
@@ -169,7 +188,9 @@ def models_metrics_page() -> str:
         default_of = ", ".join(f"`{a}`" for a, c in sorted(REGISTRY.items()) if c.default_model == name)
         rows.append([f"`{name}`", default_of, first_paragraph(mod.__doc__)])
     out.append(table(["model", "default of", "definition (from its module)"], rows))
-    out.append("\n## Utility metrics\n\nEvery release reports these (`metrics` in `--json`), on its classes.\n\n")
+    out.append(
+        "\n## Utility metrics\n\nEvery release reports these (`metrics` in `--json`), on its classes.\n\n"
+    )
     rows = []
     for mod_name in ("il", "lm", "groups", "kl", "arx_loss"):
         mod = importlib.import_module(f"ldiv_db.metrics.{mod_name}")
@@ -204,7 +225,12 @@ def exit_codes_page() -> str:
         "the command line prints the message and its hint and exits with the class's code.\n\n"
     )
     rows = [
-        [f"`{c.__module__}.{c.__name__}`", c.__mro__[1].__name__, getattr(c, "exit_code", ""), first_paragraph(c.__doc__)]
+        [
+            f"`{c.__module__}.{c.__name__}`",
+            c.__mro__[1].__name__,
+            getattr(c, "exit_code", ""),
+            first_paragraph(c.__doc__),
+        ]
         for c in [errors.LdivError, *_subclasses(errors.LdivError)]
     ]
     out.append(table(["exception", "is a", "exit code", "when"], rows))
@@ -230,10 +256,20 @@ def _columns(body: str) -> list[list[str]]:
     rows = []
     for line in body.split("\n"):
         code, _, comment = line.partition("--")
-        m = re.match(r"\s*(\w+)\s+([A-Z][A-Z0-9_\[\](), ]*?)(?:\s+(PRIMARY KEY|NOT NULL|DEFAULT|UNIQUE|REFERENCES)|,|$)", code)
+        m = re.match(
+            r"\s*(\w+)\s+([A-Z][A-Z0-9_\[\](), ]*?)(?:\s+(PRIMARY KEY|NOT NULL|DEFAULT|UNIQUE|REFERENCES)|,|$)",
+            code,
+        )
         if not m or m.group(1).upper() in ("PRIMARY", "UNIQUE", "FOREIGN", "CHECK", "CONSTRAINT"):
             continue
-        rows.append([f"`{m.group(1)}`", m.group(2).strip(), "NOT NULL" in code or "PRIMARY KEY" in code, comment.strip()])
+        rows.append(
+            [
+                f"`{m.group(1)}`",
+                m.group(2).strip(),
+                "NOT NULL" in code or "PRIMARY KEY" in code,
+                comment.strip(),
+            ]
+        )
     return [[n, t, "yes" if nn else "", c] for n, t, nn, c in rows]
 
 
@@ -246,12 +282,17 @@ def schema_page() -> str:
     )
     for path in sorted((ROOT / "migrations").glob("[0-9]*.sql")):
         text = path.read_text(encoding="utf-8")
-        head = " ".join(line.lstrip("- ") for line in text.split("\n") if line.startswith("--")).split(". ")[0]
+        head = " ".join(line.lstrip("- ") for line in text.split("\n") if line.startswith("--")).split(". ")[
+            0
+        ]
         out.append(f"## {path.name}\n\n{head.strip()}.\n\n")
         for m in _CREATE.finditer(text):
             out.append(f"### ldiv.{m.group(1)}\n\n{_table_doc(text, m.start())}\n\n")
             out.append(table(["column", "type", "required", "meaning"], _columns(m.group(2))) + "\n")
-        alters = [[f"`ldiv.{t}`", f"`{c}`", ty.strip(), (note or "").strip()] for t, c, ty, note in _ALTER.findall(text)]
+        alters = [
+            [f"`ldiv.{t}`", f"`{c}`", ty.strip(), (note or "").strip()]
+            for t, c, ty, note in _ALTER.findall(text)
+        ]
         if alters:
             out.append("Columns added:\n\n" + table(["table", "column", "type", "meaning"], alters) + "\n")
     return "".join(out)
@@ -297,8 +338,44 @@ def json_page() -> str:
         qi, sa = ["--qi", "Gender,Postcode,Age"], ["--sa", "Disease"]
         runs: list[tuple[str, list[str]]] = [
             ("load", ["load", db, str(paper / "bsgi_table1.csv"), "--table", "t", "--sep", ";"]),
-            ("anonymize", ["anonymize", db, "--table", "t", *qi, *sa, "--algorithm", "mondrian", "--l", "2", "--output", "r", "--seed", "1"]),
-            ("anonymize (a second release)", ["anonymize", db, "--table", "t", *qi, *sa, "--algorithm", "tp", "--l", "2", "--output", "r2", "--seed", "1"]),
+            (
+                "anonymize",
+                [
+                    "anonymize",
+                    db,
+                    "--table",
+                    "t",
+                    *qi,
+                    *sa,
+                    "--algorithm",
+                    "mondrian",
+                    "--l",
+                    "2",
+                    "--output",
+                    "r",
+                    "--seed",
+                    "1",
+                ],
+            ),
+            (
+                "anonymize (a second release)",
+                [
+                    "anonymize",
+                    db,
+                    "--table",
+                    "t",
+                    *qi,
+                    *sa,
+                    "--algorithm",
+                    "tp",
+                    "--l",
+                    "2",
+                    "--output",
+                    "r2",
+                    "--seed",
+                    "1",
+                ],
+            ),
             ("check", ["check", db, "--table", "r", *qi, *sa, "--model", "distinct", "--l", "2"]),
             ("suggest-l", ["suggest-l", db, "--table", "t", *sa]),
             ("metrics", ["metrics", db, "--source", "t", "--release", "r", *qi, *sa]),

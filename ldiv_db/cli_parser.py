@@ -22,8 +22,8 @@ EPILOG = """examples:
        --sa diagnosis --model distinct --l 3        # the password: PGPASSWORD or ~/.pgpass
   ldiv check 'spark://local[2]?warehouse=/data/wh' --table lake.people --qi age,sex --sa job --l 3
 
-DB is where the data lives: a DuckDB file, a PostgreSQL URL or a Spark session (README: "PostgreSQL:
-  anonymize where the data lives", "Spark as an engine").
+DB is where the data lives: a DuckDB file, a PostgreSQL URL or a Spark session (docs/how-to/postgresql.md,
+  docs/concepts/engines.md).
 """
 
 

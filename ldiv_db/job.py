@@ -114,7 +114,8 @@ def _types(expected: type | tuple[type, ...]) -> tuple[type, ...]:
 def _hierarchies(p: Path, data: Any, rel: Any) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise BadInput(
-            f"job file {p}: [hierarchies] must be a table column = file", "see the README's job example"
+            f"job file {p}: [hierarchies] must be a table column = file",
+            "see the job file example in docs/how-to/job-files.md",
         )
     hier: dict[str, Any] = {}
     for col, spec in data.items():
@@ -166,7 +167,7 @@ class Job:
                 "give the path of a TOML job file",
             )
         try:
-            data = tomllib.loads(read_text(p, "job file", "a TOML job file (see the README)"))
+            data = tomllib.loads(read_text(p, "job file", "a TOML job file (see docs/how-to/job-files.md)"))
         except tomllib.TOMLDecodeError as exc:
             raise BadInput(f"job file {p} is not valid TOML: {exc}", "check the line it names") from None
         base = p.parent
@@ -179,7 +180,7 @@ class Job:
         for key in ("database", "source", "anonymize"):
             if key not in data:
                 raise BadInput(
-                    f"job file {p} lacks '{key}'", "see `ldiv run --help` and the README's job example"
+                    f"job file {p} lacks '{key}'", "see the job file example in docs/how-to/job-files.md"
                 )
         _typed(p, "", "database", data["database"], str, "a file path")
         src = _typed(p, "", "source", data["source"], dict, "a table [source]")
@@ -196,7 +197,10 @@ class Job:
         _check_keys(p, "[anonymize]", an, list(ANONYMIZE_KEYS))
         for key in ("qi", "sa", "algorithm", "output"):
             if key not in an:
-                raise BadInput(f"job file {p}: [anonymize] needs {key}", "see the README's job example")
+                raise BadInput(
+                    f"job file {p}: [anonymize] needs {key}",
+                    "see the job file example in docs/how-to/job-files.md",
+                )
         for key, value in an.items():
             _typed(p, "anonymize.", key, value, *ANONYMIZE_KEYS[key])
         try:

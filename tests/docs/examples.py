@@ -17,6 +17,11 @@ RUN_LANGS = {"bash", "sh", "console", "python"}
 _FENCE = re.compile(r"^(\s*)(`{3,}|~{3,})\s*([\w+-]*)")
 _MARK = re.compile(r"<!--\s*docs-test:\s*(.*?)\s*-->")
 TIMEOUT = 600  # seconds per block
+# the writers' page shows markers as examples; the reference pages and the benchmarks page are generated
+# at build time (docs/hooks.py) from the code and bench/README.md
+NOT_EXAMPLES = {"docs/README-for-writers.md", "docs/benchmarks.md"} | {
+    f"docs/reference/{p.name}" for p in (ROOT / "docs" / "reference").glob("*.md")
+}
 
 
 @dataclass
@@ -42,7 +47,7 @@ class Page:
 
 def pages() -> list[Page]:
     files = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
-    out = [parse(f) for f in files if f.name != "README-for-writers.md"]
+    out = [parse(f) for f in files if f.relative_to(ROOT).as_posix() not in NOT_EXAMPLES]
     return [p for p in out if p.blocks]
 
 

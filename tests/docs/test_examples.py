@@ -16,7 +16,9 @@ PAGES = [p for p in examples.pages() if p.requires is None]
 
 
 @pytest.mark.parametrize("page", PAGES, ids=[p.path for p in PAGES])
-def test_page_examples_run(page: examples.Page, tmp_path: Path, record_property: pytest.RecordProperty) -> None:
+def test_page_examples_run(
+    page: examples.Page, tmp_path: Path, record_property: pytest.RecordProperty
+) -> None:
     env = examples.workdir(tmp_path)
     done, skipped = examples.run(page, tmp_path, env)
     record_property("docs_blocks_run", len(done))

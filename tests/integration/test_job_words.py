@@ -30,7 +30,9 @@ def test_a_refused_job_names_the_job_key(tmp_path: Path, capsys: pytest.CaptureF
 
 
 def test_job_words_maps_each_kind_of_flag() -> None:
-    said = job_words("raise --l, set --c, use --suppression-limit, drop --no-kl, keep --attach", "full-domain")
+    said = job_words(
+        "raise --l, set --c, use --suppression-limit, drop --no-kl, keep --attach", "full-domain"
+    )
     assert said == (
         "raise l in [anonymize], set c in [anonymize.model_options], use suppression_limit in "
         "[anonymize.options], drop kl = false in [anonymize], keep --attach"
