@@ -47,7 +47,37 @@ def build_parser() -> argparse.ArgumentParser:
     _add_other_commands(sub)
     _add_report_commands(sub)
     _add_admin_commands(sub)
+    _fill_help(p)
     return p
+
+
+# The meaning of the arguments many commands share, for those declared without a help of their own
+# (--help and the generated reference, docs/gen_reference.py, show it)
+COMMON_HELP = {
+    "json": "print one JSON object on stdout instead of text",
+    "table": "the table: NAME or SCHEMA.NAME (an attached file's: ALIAS.SCHEMA.NAME)",
+    "qi": "quasi-identifier columns, comma-separated: a,b,c",
+    "sa": "sensitive attribute column (several, comma-separated, where the command allows)",
+    "release": "a release table (the --output of its anonymize)",
+    "source": "the source table of the release",
+    "quiet": "no progress on stderr",
+    "column": "the column",
+    "sep": "the file's field separator",
+    "replace": "replace an existing table of this name (refused unless ldiv_db may replace it)",
+    "null_as_value": "treat NULL as a value of its own",
+    "algorithm": "the algorithm (listed above, with their options below)",
+    "file": "the file to read",
+    "job": "the TOML job file (paths in it are relative to it)",
+}
+
+
+def _fill_help(parser: argparse.ArgumentParser) -> None:
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for sub in action.choices.values():
+                _fill_help(sub)
+        elif action.help is None and action.dest in COMMON_HELP:
+            action.help = COMMON_HELP[action.dest]
 
 
 def _add_data_commands(sub: Any) -> None:
