@@ -62,3 +62,18 @@ def test_a_failing_block_fails(tmp_path: Path) -> None:
     page.write_text("```bash\necho before\nldiv check nowhere.duckdb --table t --sa s\necho after\n```\n")
     with pytest.raises(AssertionError, match=r"p.md:1: exit 2, expected 0"):
         examples.run(examples.parse_file(page, "p.md"), tmp_path, examples.workdir(tmp_path))
+
+
+def test_the_readme_is_short_and_its_set_up_is_what_ci_runs() -> None:
+    """README ≤ ~200 lines; its two set-up commands are the Makefile targets .ci/run calls, and the
+    site is built in CI."""
+    readme = (examples.ROOT / "README.md").read_text(encoding="utf-8")
+    ci = (examples.ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
+    assert len(readme.splitlines()) <= 200
+    setup = next(b for b in examples.parse(examples.ROOT / "README.md").blocks if b.skip)
+    assert [line.split("#")[0].strip() for line in setup.code.splitlines() if line.startswith("make")] == [
+        "make demo",
+        "make test",
+    ]
+    assert "make test" in ci and "make docs" in ci
+    assert "source .venv/bin/activate" in readme and ".venv/bin/ldiv" in readme
