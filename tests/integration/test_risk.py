@@ -55,7 +55,7 @@ def brute(
     out["population_uniques"] = (
         None if population is None else Fraction(sum(1 for p in pop if pop.count(p) == 1), len(pop))
     )
-    out["row_risk"] = sorted(zip(rows, size, [s == 1 for s in size], big), key=repr)
+    out["row_risk"] = sorted(zip(rows, size, [s == 1 for s in size], big, strict=True), key=repr)
     return out
 
 
