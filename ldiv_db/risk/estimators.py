@@ -190,6 +190,8 @@ def snb_parameters(fof: Mapping[int, int], fraction: float) -> tuple[float, floa
     k = shlosser(fof, fraction)
 
     def residual(x: float, y: float) -> tuple[float, float] | None:
+        if not (abs(x) < 50 and abs(y) < 50):  # α or β at the edge of its range: no fit there
+            return None
         a, b = math.exp(x), 1 / (1 + math.exp(-y))
         if not 0 < b < 1:
             return None

@@ -10,6 +10,8 @@ import math
 from fractions import Fraction
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from ldiv_db.risk import estimators as e
 
@@ -148,3 +150,17 @@ def test_dankar_rule(
 def test_no_sample_uniques_means_no_population_uniques() -> None:
     est = e.estimate({2: 5, 3: 2}, 1000)
     assert (est.pitman, est.zayatz, est.snb, est.dankar) == (0.0, 0.0, 0.0, 0.0)
+
+
+@settings(max_examples=50, deadline=None)
+@given(
+    fof=st.dictionaries(st.integers(1, 8), st.integers(1, 6), min_size=1, max_size=5),
+    scale=st.sampled_from([1.0001, 1.3, 2.0, 9.0, 50.0, 1e4]),
+)
+def test_estimates_are_in_range_or_absent_never_an_error(fof: dict[int, int], scale: float) -> None:
+    """Whatever the frequencies, every estimate is a number of uniques in [0, N] or None (no fit)."""
+    n = sum(i * c for i, c in fof.items())
+    big_n = n * scale
+    est = e.estimate(fof, big_n)
+    for value in (est.pitman, est.zayatz, est.snb, est.dankar):
+        assert value is None or 0 <= value <= big_n
