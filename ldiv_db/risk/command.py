@@ -9,6 +9,7 @@ table ``rows_out`` asks for: a new table, written in one transaction (``ownershi
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -94,16 +95,22 @@ def _population_size(population: Any, fraction: Any, rows: int) -> tuple[float |
     return None, "none given"
 
 
-def _target(db: Database, name: str, qi: str | Sequence[str] | None, null_as_value: bool) -> Target:
-    from ..report.gather import recorded_release
+def recorded_qi(db: Database, name: str) -> list[str]:
+    """The QIs of the newest release recorded as written to table ``name`` (none for another table)."""
+    try:
+        display = output_ref(name).display()
+    except BadInput:
+        return []
+    rows = db.records(render("report/release.sql", {"name": display}))
+    qi = json.loads(rows[0]["qi"]) if rows and rows[0]["qi"] is not None else []
+    return [str(q) for q in qi]
 
+
+def _target(db: Database, name: str, qi: str | Sequence[str] | None, null_as_value: bool) -> Target:
     table = resolve_table(db, name)
-    names = as_list(qi)
+    names = as_list(qi) or recorded_qi(db, name)
     if not names:
-        rec = recorded_release(db, name)
-        if rec is None or not rec.get("qi"):
-            raise BadInput("no quasi-identifiers given", "name them with --qi a,b,c")
-        names = [str(q) for q in rec["qi"]]
+        raise BadInput("no quasi-identifiers given", "name them with --qi a,b,c")
     cols = tuple(table.columns_of(names))
     dups = sorted({c.name for c in cols if [d.name for d in cols].count(c.name) > 1})
     if dups:
@@ -208,7 +215,27 @@ def _measure(
     rows_out: str | None,
     null_as_value: bool,
 ) -> RiskResult:
-    target = _target(db, name, qi, null_as_value)
+    return assess(
+        db, _target(db, name, qi, null_as_value), tau, population, fraction, population_table, rows_out
+    )
+
+
+def release_risk(db: Database, table: Table, qi: Sequence[Column], group: Column | None) -> RiskResult:
+    """The figures of a release on its classes (``group``: its published group column), against no
+    population, at the threshold 0.2: the report's risk section."""
+    return assess(db, Target(table, tuple(qi), group), Fraction(1, 5))
+
+
+def assess(
+    db: Database,
+    target: Target,
+    tau: Fraction,
+    population: Any = None,
+    fraction: Any = None,
+    population_table: str | None = None,
+    rows_out: str | None = None,
+) -> RiskResult:
+    """Every figure of ``target`` (a table resolved, its keys by :func:`class_keys`)."""
     rows_target = None
     if rows_out:
         rows_target = ownership.check_new_table(
