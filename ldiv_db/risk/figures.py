@@ -60,13 +60,13 @@ DEFINITIONS: dict[str, Definition] = {
     "journalist_average": Definition(
         "journalist risk, average per record",
         "(1/n)·Σ_j f_j/F_j",
-        "as journalist risk, highest",
+        "as for journalist risk, highest",
         EL_EMAM_2008,
     ),
     "journalist_above": Definition(
         "records with journalist risk above the threshold",
         "(1/n)·Σ_{j: 1/F_j > τ} f_j",
-        "as journalist risk, highest",
+        "as for journalist risk, highest",
         EL_EMAM_2008,
     ),
     "marketer": Definition(
@@ -117,7 +117,7 @@ DEFINITIONS: dict[str, Definition] = {
     "dankar": Definition(
         "population uniqueness, Dankar's rule",
         "π ≤ 0.1: Pitman (Zayatz where Pitman has none); π > 0.1: min(Zayatz, SNB) (Zayatz where SNB has none)",
-        "as the model it picks",
+        "as the model it picks (its assumption above)",
         DANKAR_2012,
     ),
     "qi_contribution": Definition(

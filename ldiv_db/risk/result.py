@@ -161,13 +161,16 @@ class RiskResult:
             f"risk of {self.table}: {self.rows:,} rows in {self.classes:,} classes (by {self.partition})",
             f"threshold {float(self.threshold):g}; population: {self._population_line()}",
         ]
+        explained: set[str] = set()
         for f in self.figures():
             d = f.to_dict()
             label = d["label"] + (f" [{f.key.split(':', 1)[1]}]" if ":" in f.key else "")
             value = "n/a" if d["value"] is None else f"{float(d['value']):.5f}"
             note = f"  ({d['note']})" if d["note"] else ""
             lines.append(f"  {label:<58} {value}{note}")
-            lines.append(f"      = {d['formula']}; assumes {d['assumption']}")
+            if f.key.split(":")[0] not in explained:  # the per-QI figures share one definition
+                explained.add(f.key.split(":")[0])
+                lines.append(f"      = {d['formula']}; assumes {d['assumption']} [{d['ref']}]")
         if self.rows_out:
             lines.append(f"per-row risk written to {self.rows_out}")
         return "\n".join(lines)
