@@ -1,5 +1,5 @@
 """Population-uniqueness estimators on a sample's frequency-of-frequencies vector: Zayatz (1991), Pitman's
-sampling formula as Hoshino (2001) uses it, the shifted negative binomial of Chen & Keller-McNulty (1998),
+sampling formula as Hoshino (2001) uses it, the slide (shifted) negative binomial of Chen & Keller-McNulty (1998),
 and Dankar, El Emam, Neisa & Roffey's (2012) rule choosing among them.
 
 Every estimator takes ``fof`` — {class size i: number of sample classes of that size (F_i)} — the sample

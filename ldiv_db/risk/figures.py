@@ -107,7 +107,7 @@ DEFINITIONS: dict[str, Definition] = {
         "the sample, US Census Bureau SRD Report 91/08",
     ),
     "snb": Definition(
-        "population uniqueness, SNB",
+        "population uniqueness, SNB (slide negative binomial)",
         "Û/N, Û = K·β^α with K by Shlosser's estimator and (α, β) matching E[F_1], E[F_2] to the sample",
         "records are sampled independently with probability π = n/N; population class sizes are 1 + "
         "negative binomial(α, β)",
