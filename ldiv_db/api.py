@@ -20,6 +20,7 @@ from .pipeline.compose import Composition
 from .privacy.verdicts import partitions_of, verdict_brief
 from .render import render
 from .report import CompareResult, ReportResult, compare, report
+from .risk import RiskResult, risk
 from .suggest import SuggestResult
 from .suggest import suggest_l as _suggest
 
@@ -265,6 +266,7 @@ __all__ = [
     "MetricsResult",
     "ReleaseList",
     "ReportResult",
+    "RiskResult",
     "SuggestResult",
     "anonymize",
     "check",
@@ -277,5 +279,6 @@ __all__ = [
     "release_history",
     "releases",
     "report",
+    "risk",
     "suggest_l",
 ]

@@ -68,7 +68,8 @@ _OPENED: list[Any] = []  # the databases this command opened, closed when it end
 def _open(args: argparse.Namespace) -> Any:
     from .db import Database
 
-    mode = "write" if command_name(args) in WRITE_COMMANDS else "read"
+    writes = command_name(args) in WRITE_COMMANDS or getattr(args, "rows_out", None)  # risk --rows-out
+    mode = "write" if writes else "read"
     db = Database.open(args.db, mode=mode, attach=_attach(getattr(args, "attach", None)))
     _OPENED.append(db)
     return db
@@ -275,6 +276,25 @@ def _cmd_suggest_l(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_risk(args: argparse.Namespace) -> int:
+    from .risk import risk
+
+    res = risk(
+        _open(args),
+        args.table,
+        release=args.release,
+        qi=args.qi,
+        population=args.population,
+        sampling_fraction=args.sampling_fraction,
+        population_table=args.population_table,
+        threshold=args.threshold,
+        rows_out=args.rows_out,
+        null_as_value=args.null_as_value,
+    )
+    _emit(args, res)
+    return 0
+
+
 def _cmd_anonymize(args: argparse.Namespace) -> int:
     from . import api
 
@@ -356,6 +376,7 @@ _HANDLERS: dict[str, Callable[[argparse.Namespace], int]] = {
     "metrics": _cmd_metrics,
     "compose": _cmd_compose,
     "suggest-l": _cmd_suggest_l,
+    "risk": _cmd_risk,
     "anonymize": _cmd_anonymize,
     "run": _cmd_run,
     "attack": _cmd_attack,

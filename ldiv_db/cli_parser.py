@@ -13,6 +13,7 @@ EPILOG = """examples:
   ldiv hierarchy import-categories my.duckdb --table adult --column health categories.csv
   ldiv check my.duckdb --table adult --qi age,sex,race --sa occupation --model distinct --l 3
   ldiv suggest-l my.duckdb --table adult --sa occupation
+  ldiv risk my.duckdb --table adult --qi age,sex,race --sampling-fraction 0.01
   ldiv anonymize my.duckdb --table adult --qi age,sex --sa occupation --algorithm full-domain \\
        --levels age=2,sex=0 --l 2 --output adult_release
   ldiv report my.duckdb --release adult_release --html report.html
@@ -179,11 +180,44 @@ def _add_inspect_commands(sub: Any) -> None:
     cm.add_argument("--worst", default="5", help="how many of the worst rows to list (0..1000; default 5)")
     cm.add_argument("--quiet", action="store_true", help="no progress on stderr")
     cm.add_argument("--json", action="store_true")
+    _add_risk_command(sub)
     g = sub.add_parser("suggest-l", help="the largest feasible l per model, with the reason")
     _add_db(g)
     g.add_argument("--table", required=True)
     g.add_argument("--sa", required=True)
     g.add_argument("--json", action="store_true")
+
+
+def _add_risk_command(sub: Any) -> None:
+    k = sub.add_parser(
+        "risk",
+        help="re-identification risk: prosecutor, journalist, marketer, uniques, population estimates",
+        description="The risk of re-identifying a record of a table or a release, on its classes (for a "
+        "release the finest partition it publishes). Every figure is shown with its formula, the "
+        "attacker model it assumes and its paper (docs/how-to/risk.md). A read, except --rows-out.",
+    )
+    _add_db(k)
+    what = k.add_mutually_exclusive_group(required=True)
+    what.add_argument("--table", help="the table to measure (its QIs: --qi)")
+    what.add_argument("--release", help="a release table (its QIs: the recorded ones unless --qi)")
+    k.add_argument("--qi", help="quasi-identifier columns a,b,c")
+    pop = k.add_mutually_exclusive_group()
+    pop.add_argument("--population", help="the population size N (an integer >= the rows)")
+    pop.add_argument("--sampling-fraction", dest="sampling_fraction", help="n/N in (0, 1]")
+    pop.add_argument(
+        "--population-table",
+        dest="population_table",
+        help="a table of the whole population with the same QI columns (journalist risk, exact uniqueness)",
+    )
+    k.add_argument("--threshold", default="0.2", help="risk threshold in (0, 1] (default 0.2)")
+    k.add_argument(
+        "--rows-out",
+        dest="rows_out",
+        metavar="TABLE",
+        help="write a new table with every row's class keys and risks (one transaction; never replaces)",
+    )
+    k.add_argument("--null-as-value", action="store_true", help="treat NULL as a value of its own")
+    k.add_argument("--json", action="store_true")
 
 
 def _add_anonymize_command(sub: Any) -> None:

@@ -27,6 +27,7 @@ from ..privacy.spec import model_spec
 from ..privacy.verdicts import claimed, partition_name, partitions_of, verdict_lines
 from ..release_state import MISSING, TableState, release_state
 from ..render import render
+from ..risk.command import release_risk
 
 # Algorithms that publish numeric QIs as 'lo-hi' ranges (the 'lca' recoding): their metrics read such
 # labels as intervals, as the anonymize command does (``ldiv metrics --interval-labels``).
@@ -361,6 +362,7 @@ def _measure(
         similarity=_similarity(db, inputs, state),
         verdict=_verdict(db, inputs, rec, l, state),
         seconds=time.perf_counter() - t0,
+        extra={"risk": release_risk(db, inputs.table, inputs.qi, inputs.group)},
     )
 
 
@@ -461,5 +463,7 @@ def summary(f: ReleaseFacts | MissingRelease) -> dict[str, Any]:
         "classes": f.check.groups,
         "k": f.check.k,
         "risk": f.risk.to_dict(),
+        # every re-identification figure with its formula, assumption and paper (ldiv risk's)
+        "risk_figures": [x.to_dict() for x in f.extra["risk"].figures()] if "risk" in f.extra else [],
         "max_confidence": f.max_confidence,
     }

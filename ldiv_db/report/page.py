@@ -154,6 +154,19 @@ def _sa_chart(name: str, f: ReleaseFacts, sa: str) -> Chart:
     )
 
 
+def _risk_figures(f: ReleaseFacts) -> list[dict[str, Any]]:
+    """``ldiv risk``'s figures of the release, each with its footnote: formula, assumption, paper."""
+    if "risk" not in f.extra:
+        return []
+    out = []
+    for fig in f.extra["risk"].figures():
+        d = fig.to_dict()
+        label = d["label"] + (f" — {fig.key.split(':', 1)[1]}" if ":" in fig.key else "")
+        text = "n/a" if d["value"] is None else pct(d["value"])
+        out.append({**d, "label": label, "text": text, "exact": d["exact"] or repr(d["value"])})
+    return out
+
+
 def release_section(f: ReleaseFacts, index: int) -> dict[str, Any]:
     """The context of one release's section of the report page."""
     p = f"r{index}-"
@@ -211,6 +224,7 @@ def release_section(f: ReleaseFacts, index: int) -> dict[str, Any]:
             for key, label, text in METRIC_HELP
             if key in m
         ],
+        "risk_figures": _risk_figures(f),
         "kl_note": m.get("kl_note"),
         "metrics_note": m.get("metrics_note"),
     }
