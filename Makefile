@@ -21,12 +21,12 @@ demo: $(STAMP)
 # the default suite runs in parallel processes (one per core, at most 4); TEST_WORKERS=0 runs it in one
 TEST_WORKERS ?= auto
 test: $(STAMP)
-	$(BIN)/python -m pytest -q -m "not slow and not postgres and not spark" -p no:cacheprovider \
+	$(BIN)/python -m pytest -q -m "not slow and not postgres and not spark and not dbt" -p no:cacheprovider \
 		-n $(TEST_WORKERS) --maxprocesses 4
 
 # the engine tests: a throw-away PostgreSQL server (Debian's postgresql package) started by the tests
 test-postgres: $(STAMP)
-	$(BIN)/python -m pytest -q -m "postgres and not slow" -p no:cacheprovider
+	$(BIN)/python -m pytest -q -m "postgres and not slow and not dbt" -p no:cacheprovider
 
 # The Spark engine (tests/spark): pyspark into the same venv, then the spark-marked tests only.
 SPARK_STAMP := $(VENV)/.installed-spark

@@ -7,6 +7,8 @@ import argparse
 from collections.abc import Sequence
 from typing import Any
 
+from . import __version__
+
 EPILOG = """examples:
   ldiv load my.duckdb adult.csv --table adult --sep ';'
   ldiv hierarchy import my.duckdb --table adult --column age adult_hierarchy_age.csv
@@ -40,6 +42,7 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+    p.add_argument("--version", action="version", version=f"ldiv {__version__}")
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
     _add_data_commands(sub)
     _add_inspect_commands(sub)

@@ -17,7 +17,9 @@ from typing import Any
 from . import ownership
 from .catalog import output_ref, table_at
 from .db import Database
+from .db.frames import copy_frame
 from .errors import BadInput, LdivError
+from .frame_convert import is_frame
 from .render import TableRef, render
 
 SEPARATORS = (",", ";", "\t", "|")
@@ -145,14 +147,17 @@ def parse_sep(sep: str | None) -> str | None:
     return sep
 
 
-def load(
-    db: Any, file: str | Path, table: str, *, sep: str | None = None, replace: bool = False
-) -> LoadResult:
+def load(db: Any, file: Any, table: str, *, sep: str | None = None, replace: bool = False) -> LoadResult:
+    """``file`` (a CSV or Parquet file, a glob or a Parquet dataset folder, or a pandas/Polars/Arrow
+    table) into the new table ``table`` of ``db``."""
     t0 = time.perf_counter()
     sep = parse_sep(sep)
     database = Database.open(db, mode="write")
     failed = False  # a failed command leaves no database file it created
     try:
+        if is_frame(file):
+            target = ownership.check_load_target(database, output_ref(table), replace=replace)
+            return load_frame(database, file, target, replace=replace, t0=t0)
         _check_file(Path(file))
         target = ownership.check_load_target(database, output_ref(table), replace=replace)
         return load_table(database, Path(file), target, sep=sep, replace=replace, t0=t0)
@@ -191,5 +196,18 @@ def load_table(
         t = table_at(database, target)
         if not is_parquet:
             _one_column_check(path, delim, [c.name for c in t.columns])
+        rows = int(database.scalar(render("catalog/row_count.sql", source=t.ref)))
+    return LoadResult(t.name, rows, [(c.name, c.data_type) for c in t.columns], time.perf_counter() - t0)
+
+
+def load_frame(database: Database, frame: Any, target: TableRef, *, replace: bool, t0: float) -> LoadResult:
+    """A pandas/Polars/Arrow table into ``target``, its row ids the frame's row positions."""
+    if type(frame).__name__ == "LazyFrame":
+        frame = frame.collect()
+    with database.transaction():
+        if replace:
+            ownership.drop_for_load(database, target)
+        copy_frame(database, frame, target)
+        t = table_at(database, target)
         rows = int(database.scalar(render("catalog/row_count.sql", source=t.ref)))
     return LoadResult(t.name, rows, [(c.name, c.data_type) for c in t.columns], time.perf_counter() - t0)
