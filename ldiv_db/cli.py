@@ -51,13 +51,17 @@ WRITE_COMMANDS = frozenset(
         "hierarchy import-categories",
         "release append",
         "release publish",
+        "sql install",
     }
 )
 
 
 def command_name(args: argparse.Namespace) -> str:
     sub = (
-        getattr(args, "hcommand", None) or getattr(args, "rcommand", None) or getattr(args, "acommand", None)
+        getattr(args, "hcommand", None)
+        or getattr(args, "rcommand", None)
+        or getattr(args, "acommand", None)
+        or getattr(args, "scommand", None)
     )
     return f"{args.command} {sub}" if sub else str(args.command)
 
@@ -349,6 +353,13 @@ def _cmd_doctor(args: argparse.Namespace) -> int:
     return 0 if dres.healthy else 1
 
 
+def _cmd_sql(args: argparse.Namespace) -> int:
+    from .sql_functions import install
+
+    _emit(args, install(_open(args)))
+    return 0
+
+
 _HANDLERS: dict[str, Callable[[argparse.Namespace], int]] = {
     "load": _cmd_load,
     "hierarchy": _cmd_hierarchy,
@@ -362,6 +373,7 @@ _HANDLERS: dict[str, Callable[[argparse.Namespace], int]] = {
     "release": _cmd_release,
     "releases": _cmd_releases,
     "doctor": _cmd_doctor,
+    "sql": _cmd_sql,
     "report": _cmd_report,
     "compare": _cmd_report,
 }

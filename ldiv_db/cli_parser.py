@@ -304,7 +304,7 @@ def _add_report_commands(sub: Any) -> None:
 
 
 def _add_admin_commands(sub: Any) -> None:
-    """Releases, doctor."""
+    """Releases, doctor, sql install."""
     rl = sub.add_parser("releases", help="list recorded releases")
     _add_db(rl)
     rl.add_argument("--json", action="store_true")
@@ -321,6 +321,19 @@ def _add_admin_commands(sub: Any) -> None:
     )
     dr.add_argument("--repair", action="store_true", help="restore what can be restored safely")
     dr.add_argument("--json", action="store_true")
+    sq = sub.add_parser(
+        "sql", help="ldiv_db's checks as SQL functions of the database (ldiv.l_diversity, ...)"
+    )
+    sqs = sq.add_subparsers(dest="scommand", required=True, metavar="ACTION")
+    si = sqs.add_parser(
+        "install",
+        help="create ldiv.l_diversity, ldiv.violations, ldiv.recursive_violations, ldiv.class_stats",
+        description="Creates (or replaces) in schema ldiv DuckDB table macros or PostgreSQL functions: "
+        "SELECT * FROM ldiv.l_diversity('patients', ['age','sex','zip'], 'diagnosis') gives the statistics "
+        "of ldiv check; ldiv.violations(table, qi, sa, model, n) the violating classes. Idempotent.",
+    )
+    _add_db(si)
+    si.add_argument("--json", action="store_true")
 
 
 def _add_option(g: Any, opt: Any, dest: str, also: Sequence[Any] = ()) -> None:
