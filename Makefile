@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 DEMO_DB ?= demo/ldiv_demo.duckdb
 
-.PHONY: demo test test-postgres test-spark test-slow bench lint typecheck wheel-smoke clean venv
+.PHONY: demo test test-postgres test-spark test-dbt test-slow bench lint typecheck wheel-smoke clean venv
 
 venv: $(STAMP)
 
@@ -37,6 +37,20 @@ $(SPARK_STAMP): $(STAMP)
 test-spark: $(SPARK_STAMP)
 	$(BIN)/python -m pytest -q -m "spark and not slow" -p no:cacheprovider tests/spark
 
+# The dbt package (integrations/dbt) in a real dbt project (tests/dbt): dbt-core, dbt-duckdb and
+# dbt-postgres (pinned: pyproject's dbt extra) in a venv of their own, since dbt-core pins pathspec
+# below what mypy (dev) needs; DuckDB and the throw-away PostgreSQL server.
+DBT_VENV  := .venv-dbt
+DBT_STAMP := $(DBT_VENV)/.installed
+$(DBT_STAMP): pyproject.toml
+	$(PYTHON) -m venv $(DBT_VENV)
+	$(DBT_VENV)/bin/python -m pip install --quiet --upgrade pip
+	$(DBT_VENV)/bin/python -m pip install --quiet -e '.[dbt]' pytest 'psycopg[binary]>=3.1'
+	touch $(DBT_STAMP)
+
+test-dbt: $(DBT_STAMP)
+	$(DBT_VENV)/bin/python -m pytest -q -m dbt -p no:cacheprovider tests/dbt
+
 test-slow: $(STAMP)
 	$(BIN)/python -m pytest -q -m slow -p no:cacheprovider
 
@@ -54,4 +68,4 @@ wheel-smoke: $(STAMP)
 	bash bench/wheel_smoke.sh
 
 clean:
-	rm -rf $(VENV) build dist demo .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) $(DBT_VENV) build dist demo .pytest_cache .mypy_cache .ruff_cache
