@@ -240,6 +240,7 @@ def _cmd_check(args: argparse.Namespace) -> int:
         worst=args.worst,
         null_sa_unknown=args.null_sa_unknown,
         by_labels=args.by_labels,
+        from_=args.from_,
     )
     _emit(args, res)
     return 0 if res.satisfied in (None, True) else 1
@@ -300,6 +301,7 @@ def _cmd_anonymize(args: argparse.Namespace) -> int:
         kl=not args.no_kl,
         allow_empty=args.allow_empty,
         no_group_column=args.no_group_column,
+        from_=args.from_,
         **args.algorithm_options,
     )
     _emit(args, ares)

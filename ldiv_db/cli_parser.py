@@ -35,6 +35,12 @@ DB_HELP = (
 )
 
 
+FROM_HELP = (
+    "DuckDB: read the rows with a table function, e.g. \"read_parquet('data/*.parquet')\" (kept in a table "
+    "first, its row ids the rows' order in the read)"
+)
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="ldiv",
@@ -55,7 +61,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _add_data_commands(sub: Any) -> None:
     """Load, hierarchy (import, build, show, import-categories)."""
-    s = sub.add_parser("load", help="load a CSV or Parquet file into a table")
+    s = sub.add_parser(
+        "load", help="load a CSV or Parquet file, a glob of them or a Parquet dataset folder into a table"
+    )
     _add_db(s)
     s.add_argument("file")
     s.add_argument("--table", required=True)
@@ -102,7 +110,8 @@ def _add_inspect_commands(sub: Any) -> None:
     """Check, metrics, compose, suggest-l."""
     c = sub.add_parser("check", help="privacy statistics of any table, and a model's verdict")
     _add_db(c)
-    c.add_argument("--table", required=True)
+    c.add_argument("--table", help="the table to check (or --from)")
+    c.add_argument("--from", dest="from_", metavar="CALL", help=FROM_HELP)
     c.add_argument("--qi", help="quasi-identifier columns a,b,c")
     c.add_argument("--sa", required=True, help="sensitive attribute(s)")
     c.add_argument("--group-column", help="group by this column instead of the QI values")
@@ -169,7 +178,10 @@ def _add_anonymize_command(sub: Any) -> None:
         description="algorithms: " + "; ".join(f"{n}: {cls.summary}" for n, cls in sorted(REGISTRY.items())),
     )
     _add_db(a)
-    a.add_argument("--table", required=True)
+    a.add_argument(
+        "--table", required=True, help="the source table (with --from: the new table its rows go to)"
+    )
+    a.add_argument("--from", dest="from_", metavar="CALL", help=FROM_HELP)
     a.add_argument("--qi", required=True)
     a.add_argument("--sa", required=True)
     a.add_argument("--algorithm", required=True, choices=sorted(REGISTRY))

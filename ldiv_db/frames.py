@@ -23,6 +23,7 @@ from .errors import BadInput
 from .frame_convert import is_frame
 from .pipeline.result import AnonymizeResult
 from .render import render
+from .sources import for_anonymize, for_check
 
 FRAME_TABLE = "frame"  # the frame's table in the in-memory database, unless named
 DEFAULT_OUTPUT = "release"
@@ -69,14 +70,26 @@ def check(
     table: Any = None,
     qi: str | Sequence[str] | None = None,
     sa: str | Sequence[str] | None = None,
+    *,
+    from_: str | None = None,
     **options: Any,
 ) -> CheckResult:
     """:func:`ldiv_db.check.check`, where ``db`` may also be a DataFrame (then ``table`` names its table,
-    default ``frame``). ``result.violations()`` lists the violating classes (``worst=None``: all)."""
+    default ``frame``), or the rows may come from a DuckDB table function (``from_="read_parquet('x/*')"``,
+    in place of ``table``). ``result.violations()`` lists the violating classes (``worst=None``: all)."""
     sa = _require_sa(sa)
     if is_frame(db):
         with frame_database(db, table) as (database, name):
             return check_table(database, name, qi, sa, **options)
+    if from_ is not None:
+        if table is not None:
+            raise BadInput("both a table and --from are given", "name the rows once: --table T or --from ...")
+        database = Database.open(db, mode="read")
+        try:
+            return check_table(database, for_check(database, from_), qi, sa, **options)
+        finally:
+            if database is not db:
+                database.close()
     _refuse_frame_table(db, table)
     return check_table(db, table, qi, sa, **options)
 
@@ -89,11 +102,13 @@ def anonymize(
     *,
     algorithm: str,
     output: str | None = None,
+    from_: str | None = None,
     **options: Any,
 ) -> AnonymizeResult:
     """:func:`ldiv_db.anonymize.anonymize`, where ``db`` may also be a DataFrame (an in-memory DuckDB;
     ``output`` defaults to ``release``). ``result.to_pandas()`` (``to_polars()``, ``to_arrow()``) is the
-    published table: read before the in-memory database closes, else read from ``db`` when asked."""
+    published table: read before the in-memory database closes, else read from ``db`` when asked. With
+    ``from_`` (a DuckDB table function), its rows are first kept in the new table ``table``, the source."""
     sa = _require_sa(sa)
     if qi is None:
         raise BadInput("no quasi-identifiers given", "pass qi=['age', 'sex', 'zip']")
@@ -107,6 +122,18 @@ def anonymize(
     _refuse_frame_table(db, table)
     if output is None:
         raise BadInput("no output table given", "pass output='patients_release' (the new table's name)")
+    if from_ is not None:
+        database = Database.open(db, mode="write")
+        try:
+            table = for_anonymize(database, from_, table)
+            result = anonymize_table(
+                database, table, qi, sa, algorithm=algorithm, output=output or "", **options
+            )
+        finally:
+            if database is not db:
+                database.close()
+        result.release_rows = lambda: read_table(db, result.output)
+        return result
     result = anonymize_table(db, table, qi, sa, algorithm=algorithm, output=output, **options)
     result.release_rows = lambda: read_table(db, result.output)
     return result

@@ -34,7 +34,7 @@ BEGIN
         WHEN 'entropy' THEN s.entropy >= ln(n::DOUBLE PRECISION) - 1e-12
         WHEN 'frequency' THEN n * s.top_count <= s.class_size
         WHEN 'unique-distinct' THEN s.class_size = s.distinct_values AND s.distinct_values >= n
-        ELSE s.top_count <= n * s.class_size
+        ELSE n * s.top_count <= s.class_size
     END
     ORDER BY s.class_size DESC;
 END
