@@ -56,7 +56,9 @@ def measure(db_path: Path, table: str) -> list[dict[str, Any]]:
         sql_s, bad = _best(lambda: con.execute(violations.format("count(*)", ""), [table, QI, SA]).fetchall())
         assert bad[0][0] == res.violating_groups, (bad, res.violating_groups)
         rows.append(_row(table, "violations counted", check_s, sql_s, bad[0][0]))
-        sql_s, worst = _best(lambda: con.execute(violations.format("*", " LIMIT 5"), [table, QI, SA]).fetchall())
+        sql_s, worst = _best(
+            lambda: con.execute(violations.format("*", " LIMIT 5"), [table, QI, SA]).fetchall()
+        )
         assert len(worst) == min(5, res.violating_groups)
         rows.append(_row(table, "violations, 5 largest", check_s, sql_s, len(worst)))
     finally:

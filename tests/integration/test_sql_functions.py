@@ -107,3 +107,20 @@ def test_the_revision_is_one_number() -> None:
     for name in ("version.sql", "version.postgres.sql"):
         text = (root / "functions" / name).read_text(encoding="utf-8")
         assert re.search(rf"\b(AS|SELECT) {sql_functions.REVISION}\b", text.split("\n", 4)[-1]), name
+
+
+ADULT = Path(__file__).resolve().parents[3] / "shared" / "datasets" / "adult" / "adult.csv"
+
+
+@pytest.mark.slow
+def test_adult(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The functions on Adult (30,162 rows, seven QIs) give ldiv check's numbers."""
+    if not ADULT.exists():
+        pytest.skip(f"{ADULT} not found")
+    db = str(tmp_path / "adult.duckdb")
+    assert main(["load", db, str(ADULT), "--table", "adult", "--sep", ";"]) == 0
+    assert main(["sql", "install", db]) == 0
+    qi = ["sex", "age", "race", "marital-status", "education", "native-country", "workclass"]
+    query = duck_query(db)
+    assert_statistics(query, capsys, db, "adult", qi, "occupation")
+    assert assert_violations(query, capsys, db, "adult", qi, "occupation", as_json=False) >= 5
