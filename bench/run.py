@@ -25,6 +25,7 @@ SUITES = [
     "compose",
     "release_state",
     "risk",
+    "sql_functions",
 ]
 
 

@@ -52,7 +52,7 @@ if TYPE_CHECKING:
     from .job import Job, run_job
     from .privacy.spec import ModelSpec
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 # The public names load on first use (PEP 562): ``import ldiv_db`` stays light, so the ``ldiv`` command
 # reaches its own error handling (Ctrl-C during start-up, broken pipes) before the heavy imports.

@@ -1,6 +1,8 @@
 """The public API, mirroring the CLI. Every function accepts a database path, a PostgreSQL URL, a
-``spark://`` session, a duckdb connection or a :class:`~ldiv_db.db.Database`, and returns a result
-object with ``to_dict()`` and ``render_text()``."""
+``spark://`` session, a duckdb connection (or dbt-duckdb's session) or a :class:`~ldiv_db.db.Database`,
+and returns a result object with ``to_dict()`` and ``render_text()``; ``check`` and ``anonymize`` also take
+a pandas/Polars/Arrow table (:mod:`ldiv_db.frames`), and their results have ``to_pandas()``,
+``to_polars()`` and ``to_arrow()``."""
 
 from __future__ import annotations
 
@@ -10,10 +12,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from . import release_state
-from .anonymize import AnonymizeResult, anonymize
+from .anonymize import AnonymizeResult
 from .catalog import resolve_table
-from .check import CheckResult, check
+from .check import CheckResult
 from .db import Database
+from .frames import anonymize, check  # a DataFrame in the database's place: an in-memory DuckDB
 from .inputs import as_list, resolve_inputs
 from .load import LoadResult, load
 from .pipeline.compose import Composition

@@ -17,11 +17,14 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, TypeVar
 
+import pandas as pd
+
 from .catalog import resolve_table
 from .classes import ClassFacts, describe, partition_keys, published_group_column
 from .db import Database
 from .errors import BadInput
 from .evaluator import SqlEvaluator
+from .frame_convert import FrameResult, to_library
 from .inputs import Inputs, resolve_inputs
 from .options import parse_flag, parse_int
 from .privacy import PrivacyModel
@@ -29,6 +32,7 @@ from .privacy.spec import ModelSpec, model_spec
 from .stats import PartitionSummary, RecursiveBound, Verdict
 
 T = TypeVar("T")
+EVERY_CLASS = 2**62  # ``worst=None``: every violating class is listed
 
 
 def _frac(x: Fraction | None) -> str | None:
@@ -55,7 +59,7 @@ class SaStats:
 
 
 @dataclass
-class CheckResult:
+class CheckResult(FrameResult):
     table: str
     keys: list[str]
     sa: list[str]
@@ -131,6 +135,16 @@ class CheckResult:
         d["queries"] = self.queries
         return d
 
+    def to_pandas(self) -> pd.DataFrame:
+        """The table-level statistics and verdict as one row (:meth:`to_dict`'s scalar entries)."""
+        return pd.DataFrame([{k: v for k, v in self.to_dict().items() if not isinstance(v, (list, dict))}])
+
+    def violations(self, library: str = "pandas") -> Any:
+        """The violating classes the verdict lists (the ``worst`` asked for; ``worst=None``: all), worst
+        first: one row per class, its key values (QI values or group column) and its size."""
+        rows = [{**w["key"], "size": w["size"]} for w in self.worst]
+        return to_library(pd.DataFrame(rows, columns=[*self.keys, "size"]), library)
+
     def render_text(self) -> str:
         lines = [
             f"table        {self.table}",
@@ -181,7 +195,7 @@ def check(
     model: str | ModelSpec | None = None,
     group_column: str | None = None,
     null_as_value: bool = False,
-    worst: int = 5,
+    worst: int | None = 5,
     null_sa_unknown: bool = False,
     by_labels: bool = False,
     **model_options: Any,
@@ -198,7 +212,7 @@ def check(
         raise BadInput(
             "check takes l as numbers; 'auto' is for anonymize", "give --l 3 (or one per SA: --l 5,3)"
         )
-    worst = parse_int(worst, "worst", low=0, high=10**6, text=True)
+    worst = EVERY_CLASS if worst is None else parse_int(worst, "worst", low=0, high=10**6, text=True)
     database = Database.open(db, mode="read")
     q0 = database.queries
     try:

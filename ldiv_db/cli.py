@@ -51,13 +51,17 @@ WRITE_COMMANDS = frozenset(
         "hierarchy import-categories",
         "release append",
         "release publish",
+        "sql install",
     }
 )
 
 
 def command_name(args: argparse.Namespace) -> str:
     sub = (
-        getattr(args, "hcommand", None) or getattr(args, "rcommand", None) or getattr(args, "acommand", None)
+        getattr(args, "hcommand", None)
+        or getattr(args, "rcommand", None)
+        or getattr(args, "acommand", None)
+        or getattr(args, "scommand", None)
     )
     return f"{args.command} {sub}" if sub else str(args.command)
 
@@ -237,6 +241,7 @@ def _cmd_check(args: argparse.Namespace) -> int:
         worst=args.worst,
         null_sa_unknown=args.null_sa_unknown,
         by_labels=args.by_labels,
+        from_=args.from_,
     )
     _emit(args, res)
     return 0 if res.satisfied in (None, True) else 1
@@ -316,6 +321,7 @@ def _cmd_anonymize(args: argparse.Namespace) -> int:
         kl=not args.no_kl,
         allow_empty=args.allow_empty,
         no_group_column=args.no_group_column,
+        from_=args.from_,
         **args.algorithm_options,
     )
     _emit(args, ares)
@@ -369,6 +375,13 @@ def _cmd_doctor(args: argparse.Namespace) -> int:
     return 0 if dres.healthy else 1
 
 
+def _cmd_sql(args: argparse.Namespace) -> int:
+    from .sql_functions import install
+
+    _emit(args, install(_open(args)))
+    return 0
+
+
 _HANDLERS: dict[str, Callable[[argparse.Namespace], int]] = {
     "load": _cmd_load,
     "hierarchy": _cmd_hierarchy,
@@ -383,6 +396,7 @@ _HANDLERS: dict[str, Callable[[argparse.Namespace], int]] = {
     "release": _cmd_release,
     "releases": _cmd_releases,
     "doctor": _cmd_doctor,
+    "sql": _cmd_sql,
     "report": _cmd_report,
     "compare": _cmd_report,
 }

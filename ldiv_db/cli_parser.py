@@ -7,6 +7,8 @@ import argparse
 from collections.abc import Sequence
 from typing import Any
 
+from . import __version__
+
 EPILOG = """examples:
   ldiv load my.duckdb adult.csv --table adult --sep ';'
   ldiv hierarchy import my.duckdb --table adult --column age adult_hierarchy_age.csv
@@ -34,6 +36,12 @@ DB_HELP = (
 )
 
 
+FROM_HELP = (
+    "DuckDB: read the rows with a table function, e.g. \"read_parquet('data/*.parquet')\" (kept in a table "
+    "first, its row ids the rows' order in the read)"
+)
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="ldiv",
@@ -41,6 +49,7 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+    p.add_argument("--version", action="version", version=f"ldiv {__version__}")
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
     _add_data_commands(sub)
     _add_inspect_commands(sub)
@@ -83,7 +92,9 @@ def _fill_help(parser: argparse.ArgumentParser) -> None:
 
 def _add_data_commands(sub: Any) -> None:
     """Load, hierarchy (import, build, show, import-categories)."""
-    s = sub.add_parser("load", help="load a CSV or Parquet file into a table")
+    s = sub.add_parser(
+        "load", help="load a CSV or Parquet file, a glob of them or a Parquet dataset folder into a table"
+    )
     _add_db(s)
     s.add_argument("file")
     s.add_argument("--table", required=True)
@@ -130,7 +141,8 @@ def _add_inspect_commands(sub: Any) -> None:
     """Check, metrics, compose, suggest-l."""
     c = sub.add_parser("check", help="privacy statistics of any table, and a model's verdict")
     _add_db(c)
-    c.add_argument("--table", required=True)
+    c.add_argument("--table", help="the table to check (or --from)")
+    c.add_argument("--from", dest="from_", metavar="CALL", help=FROM_HELP)
     c.add_argument("--qi", help="quasi-identifier columns a,b,c")
     c.add_argument("--sa", required=True, help="sensitive attribute(s)")
     c.add_argument("--group-column", help="group by this column instead of the QI values")
@@ -230,7 +242,10 @@ def _add_anonymize_command(sub: Any) -> None:
         description="algorithms: " + "; ".join(f"{n}: {cls.summary}" for n, cls in sorted(REGISTRY.items())),
     )
     _add_db(a)
-    a.add_argument("--table", required=True)
+    a.add_argument(
+        "--table", required=True, help="the source table (with --from: the new table its rows go to)"
+    )
+    a.add_argument("--from", dest="from_", metavar="CALL", help=FROM_HELP)
     a.add_argument("--qi", required=True)
     a.add_argument("--sa", required=True)
     a.add_argument("--algorithm", required=True, choices=sorted(REGISTRY))
@@ -365,7 +380,7 @@ def _add_report_commands(sub: Any) -> None:
 
 
 def _add_admin_commands(sub: Any) -> None:
-    """Releases, doctor."""
+    """Releases, doctor, sql install."""
     rl = sub.add_parser("releases", help="list recorded releases")
     _add_db(rl)
     rl.add_argument("--json", action="store_true")
@@ -382,6 +397,19 @@ def _add_admin_commands(sub: Any) -> None:
     )
     dr.add_argument("--repair", action="store_true", help="restore what can be restored safely")
     dr.add_argument("--json", action="store_true")
+    sq = sub.add_parser(
+        "sql", help="ldiv_db's checks as SQL functions of the database (ldiv.l_diversity, ...)"
+    )
+    sqs = sq.add_subparsers(dest="scommand", required=True, metavar="ACTION")
+    si = sqs.add_parser(
+        "install",
+        help="create ldiv.l_diversity, ldiv.violations, ldiv.recursive_violations, ldiv.class_stats",
+        description="Creates (or replaces) in schema ldiv DuckDB table macros or PostgreSQL functions: "
+        "SELECT * FROM ldiv.l_diversity('patients', ['age','sex','zip'], 'diagnosis') gives the statistics "
+        "of ldiv check; ldiv.violations(table, qi, sa, model, n) the violating classes. Idempotent.",
+    )
+    _add_db(si)
+    si.add_argument("--json", action="store_true")
 
 
 def _add_option(g: Any, opt: Any, dest: str, also: Sequence[Any] = ()) -> None:

@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+import pandas as pd
+
+from ..errors import BadInput
+from ..frame_convert import FrameResult
 from ..privacy.verdicts import partitions_of, verdict_lines
 
 
 @dataclass
-class AnonymizeResult:
+class AnonymizeResult(FrameResult):
     run_id: int
     release_id: int
     algorithm: str
@@ -31,6 +36,14 @@ class AnonymizeResult:
     # a new release is a draft: how it composes with the published releases of its source
     # (pipeline/publication.py draft_composition; None: nothing of the source is published)
     composition: dict[str, Any] | None = None
+    # the published table's rows, read on demand (the API sets it: ldiv_db/frames.py)
+    release_rows: Callable[[], pd.DataFrame] | None = field(default=None, repr=False, compare=False)
+
+    def to_pandas(self) -> pd.DataFrame:
+        """The published table (``to_polars()``, ``to_arrow()`` likewise)."""
+        if self.release_rows is None:
+            raise BadInput(f"the release {self.output} was not written through the API", "read the table")
+        return self.release_rows()
 
     @property
     def groups(self) -> int:

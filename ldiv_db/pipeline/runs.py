@@ -22,7 +22,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from .. import interrupts
+from .. import __version__, interrupts
 from ..errors import ConnectionLost, LdivError, interrupt_requested
 from ..render import render
 
@@ -132,6 +132,7 @@ def recorded_run(
 ) -> Iterator[Run]:
     """Record a run in ``ldiv.run`` around the block: ``done`` when it ends normally, ``failed`` with the
     error, ``interrupted`` on Ctrl-C (then the KeyboardInterrupt goes on)."""
+    params = json.dumps({**json.loads(params), "ldiv_version": __version__}, sort_keys=True)  # who ran it
     start = {"command": command, "algorithm": algorithm, "source": source, "output": output, "params": params}
     with db.transaction():  # the row is visible only with its owner's claim (PostgreSQL: its lock)
         run = Run(int(db.scalar(render("meta/run_start.sql", start))))
