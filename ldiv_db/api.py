@@ -22,6 +22,7 @@ from .render import render
 from .report import CompareResult, ReportResult, compare, report
 from .suggest import SuggestResult
 from .suggest import suggest_l as _suggest
+from .words import model_phrase, number
 
 
 @dataclass
@@ -123,16 +124,47 @@ class ReleaseList:
     def render_text(self) -> str:
         if not self.rows:
             return "no releases recorded"
-        out = []
+        table = [RELEASE_COLUMNS]
         for r in self.rows:
             pub = r.get("publication", "draft") + (" (accepted below l)" if r.get("accepted_below_l") else "")
             models = verdict_brief({"partitions": r["verification"]}) if r.get("verified") else ""
-            out.append(
-                f"{r['release_id']:>4}  {r['name']}  <- {r['source']}  {r['algorithm']}/{r['model']} l={r['l']}  "
-                f"{r['rows_published']}/{r['rows_in']} rows, {r['classes']} classes (k {r['k']}), {pub}, "
-                f"{_shown_state(r)}{f' ({models})' if models else ''}  {r['created_at']}"
+            table.append(
+                (
+                    str(r["release_id"]),
+                    str(r["name"]),
+                    str(r["source"]),
+                    str(r["algorithm"]),
+                    _model_of(r),
+                    f"{number(r['rows_published'])}/{number(r['rows_in'])}",
+                    number(r["classes"]),
+                    number(r["k"]),
+                    pub,
+                    str(r["created_at"])[:19],
+                    _shown_state(r) + (f" ({models})" if models else ""),
+                )
             )
-        return "\n".join(out)
+        widths = [max(len(row[i]) for row in table) for i in range(len(RELEASE_COLUMNS) - 1)]
+        return "\n".join(
+            "  ".join([*(c.ljust(w) for c, w in zip(row, widths, strict=False)), row[-1]]).rstrip()
+            for row in table
+        )
+
+
+# the header row of ``ldiv releases`` (the last column, the verdict, is as long as it needs)
+RELEASE_COLUMNS = (
+    "id", "release", "source", "algorithm", "model", "rows published/in", "classes", "k", "publication",
+    "created", "verdict",
+)  # fmt: skip
+
+
+def _model_of(r: dict[str, Any]) -> str:
+    """The model the release claims, with every parameter (``recursive (c=3, l=4)``): from the verdict
+    of its finest partition, else from its record's model and l."""
+    parts = r.get("verification") or []
+    if parts and parts[0].get("model"):
+        return model_phrase(parts[0]["model"], parts[0].get("params"))
+    l = json.loads(r["l"]) if isinstance(r.get("l"), str) else r.get("l")
+    return model_phrase(r["model"], {"l": l} if l else None)
 
 
 def _shown_state(r: dict[str, Any]) -> str:

@@ -47,7 +47,9 @@ class Metrics:
     ``cavg``: (|T*|/#classes)/l, None without l. ``classes``, ``k``, ``risk``: the classes'
     (:mod:`ldiv_db.classes`) count, smallest size and re-identification risk. ``kl``: None when infinite (see ``kl_note``).
     ``arx_loss``: ARX's Loss metric (gs 0.5, geometric mean). ``cm``: None without a class column.
-    ``rows`` = |T*| (published rows); ``deleted_rows`` = source rows − |T*|.
+    ``rows`` = |T*| (published rows); ``deleted_rows`` = source rows − |T*|. ``cells_suppressed``: the
+    stars plus the SA cells published as unknown; ``rows_with_suppressed_cells``: published rows with
+    either (the words: :mod:`ldiv_db.words`).
     """
 
     il: Fraction
@@ -62,6 +64,8 @@ class Metrics:
     starred_rows: int
     deleted_rows: int
     rows: int
+    cells_suppressed: int
+    rows_with_suppressed_cells: int
     classes: int
     k: int
     risk: Risk
@@ -74,7 +78,7 @@ class Metrics:
         out: dict[str, Any] = {}
         for key in (
             "il", "il_pct", "ncp", "lm", "dm", "cavg", "kl", "kl_note", "stars", "starred_rows",
-            "deleted_rows", "rows", "classes", "k", "avg_class_size", "arx_loss",
+            "cells_suppressed", "rows_with_suppressed_cells", "deleted_rows", "rows", "classes", "k", "avg_class_size", "arx_loss",
         ):  # fmt: skip
             value = getattr(self, key)
             out[key] = float(value) if isinstance(value, Fraction) else value
@@ -234,6 +238,8 @@ def compute_metrics(
         starred_rows=rc.starred_rows,
         deleted_rows=deleted,
         rows=rc.rows,
+        cells_suppressed=sum(s.stars for s in summaries) + rc.sa_unknown_cells,
+        rows_with_suppressed_cells=rc.rows_with_suppressed_cells,
         classes=facts.classes,
         k=facts.k,
         risk=facts.risk,

@@ -24,7 +24,7 @@ from ..db import Database
 from ..errors import BadInput
 from ..inputs import Inputs, as_list, resolve_inputs
 from ..privacy.spec import model_spec
-from ..privacy.verdicts import claimed, partition_name, partitions_of, verdict_lines
+from ..privacy.verdicts import claimed, described, partition_name, partitions_of, verdict_lines
 from ..release_state import MISSING, TableState, release_state
 from ..render import render
 
@@ -228,8 +228,8 @@ def recorded_verdict(recorded: dict[str, Any], state: TableState) -> dict[str, A
     """A recorded release's verdict as a reader may show it: ``verified`` is the recorded verdict only
     while the table is intact (else None, and ``headline`` says why)."""
     ver = recorded.get("verification") or {}
-    model = str(ver.get("model") or recorded["model"])
     top = claimed(ver)
+    model = described(top) if top is not None else str(ver.get("model") or recorded["model"])
     written = bool(recorded["verified"])
     return {
         "model": model,
