@@ -17,7 +17,7 @@ from matplotlib import rc_context
 from matplotlib.axes import Axes
 from matplotlib.backends.backend_svg import FigureCanvasSVG
 from matplotlib.figure import Figure
-from matplotlib.ticker import EngFormatter
+from matplotlib.ticker import EngFormatter, MaxNLocator
 
 PALETTE = ("#3b6ea8", "#d9822b", "#4c9a5b", "#b5443b", "#7b5ea7", "#8c6d46", "#c55d9f", "#6b6b6b", "#a8a23b")
 _RC: dict[str, Any] = {
@@ -80,10 +80,12 @@ def bar_chart(
     log: bool = False,
     xs: Sequence[float] | None = None,
     width: float = 0.8,
+    integer_x: bool = False,
 ) -> Chart:
     """A bar per label; with ``xs`` the bars stand on a numeric axis (a histogram: bar i covers
-    [xs[i], xs[i] + width)) and the labels only name them. An optional dashed vertical line marks the
-    model's threshold (in axis units)."""
+    [xs[i], xs[i] + width)) and the labels only name them. An optional dashed vertical line (id
+    ``<name>-threshold``) marks the model's threshold at its value on that axis. Counts get integer
+    ticks: the value axis when every value is an integer, the numeric x axis with ``integer_x``."""
     with rc_context(_RC):  # type: ignore[arg-type]
         fig = _figure()
         ax = fig.add_subplot()
@@ -104,14 +106,21 @@ def bar_chart(
                 positions, list(labels), rotation=45 if rotate else 0, ha="right" if rotate else "center"
             )
         if threshold is not None:
-            ax.axvline(threshold, color="#b5443b", linestyle="--", linewidth=1.2, label=threshold_label)
+            line = ax.axvline(
+                threshold, color="#b5443b", linestyle="--", linewidth=1.2, label=threshold_label
+            )
+            line.set_gid(f"{name}-threshold")
             ax.legend(frameon=False, loc="best")
+        if integer_x:
+            ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         if log:
             ax.set_yscale("log")
         else:
             _big_numbers(ax, values)
             if values and max(values) == 0:
                 ax.set_ylim(0, 1)  # all bars zero (e.g. NCP of unchanged QIs): no negative axis
+            if all(float(v).is_integer() for v in values):
+                ax.yaxis.set_major_locator(MaxNLocator(integer=True))
         ax.set_title(title, loc="left", fontsize=10)
         ax.set_xlabel(xlabel)
         ax.set_ylabel(ylabel)
@@ -139,6 +148,8 @@ def grouped_bars(
             for b in bars:
                 b.set_gid(f"{name}-bar-{count}")
                 count += 1
+        if all(float(v).is_integer() for _, values in series for v in values):
+            ax.yaxis.set_major_locator(MaxNLocator(integer=True))
         ax.set_xticks(range(len(labels)), list(labels), rotation=45, ha="right")
         ax.legend(frameon=False, loc="best")
         ax.set_title(title, loc="left", fontsize=10)
