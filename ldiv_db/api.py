@@ -22,7 +22,7 @@ from .render import render
 from .report import CompareResult, ReportResult, compare, report
 from .suggest import SuggestResult
 from .suggest import suggest_l as _suggest
-from .words import model_phrase, number
+from .words import METRICS, model_phrase, number, percent, show
 
 
 @dataclass
@@ -35,10 +35,28 @@ class MetricsResult:
         return {"source": self.source, "release": self.release, **self.values}
 
     def render_text(self) -> str:
+        """One line per figure in its unit (:mod:`ldiv_db.words`); a note only where there is one."""
+        v = self.values
         lines = [f"release {self.release} of {self.source}"]
-        for k, v in self.values.items():
-            lines.append(f"  {k:<16} {v:.6g}" if isinstance(v, float) else f"  {k:<16} {v}")
+        shown = [k for k in METRIC_LINES if k in v]
+        lines += [f"  {METRICS[k].label:<26} {show(k, v[k])}" for k in shown]
+        risk = v.get("risk")
+        if risk:
+            lines.append(
+                f"  {'re-identification risk':<26} highest {percent(risk['highest'])}, average "
+                f"{percent(risk['average'])}, rows above 5/10/20 %: {percent(risk['above_5pct'])} / "
+                f"{percent(risk['above_10pct'])} / {percent(risk['above_20pct'])}"
+            )
+        if v.get("kl_note"):
+            lines.append(f"  KL: {v['kl_note']}")
         return "\n".join(lines)
+
+
+# the figures of ``ldiv metrics``' text, in this order (the rows first, in the words of ldiv_db/words.py)
+METRIC_LINES = (
+    "rows", "deleted_rows", "cells_suppressed", "rows_with_suppressed_cells", "classes", "k",
+    "ncp", "il", "lm", "dm", "cavg", "kl", "stars", "arx_loss", "cm",
+)  # fmt: skip
 
 
 def metrics(

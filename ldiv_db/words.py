@@ -24,14 +24,16 @@ from fractions import Fraction
 from typing import Any
 
 # ------------------------------------------------------------------------------------------ row counts
-COUNTS: dict[str, str] = {
-    "rows_in": "rows in the source",
-    "rows_published": "rows published",
-    "rows_deleted": "rows deleted (not published)",
-    "rows_waiting": "rows waiting (kept back for a later release of the stream)",
-    "rows_with_suppressed_cells": "rows with suppressed cells (a * or an unknown SA)",
-    "cells_suppressed": "cells suppressed (values published as * or unknown)",
+# key -> (label, what it counts); the pages show "label (what it counts)", the CLI the label
+_COUNTS: dict[str, tuple[str, str]] = {
+    "rows_in": ("rows in", "rows of the source"),
+    "rows_published": ("rows published", "rows of the release"),
+    "rows_deleted": ("rows deleted", "not published: removed by suppression"),
+    "rows_waiting": ("rows waiting", "kept back for a later release of the stream"),
+    "cells_suppressed": ("cells suppressed", "values published as * or unknown"),
+    "rows_with_suppressed_cells": ("rows with suppressed cells", "published rows with a * or an unknown SA"),
 }
+COUNTS: dict[str, str] = {k: f"{label} ({what})" for k, (label, what) in _COUNTS.items()}
 
 
 # ---------------------------------------------------------------------------------------------- metrics
@@ -84,7 +86,10 @@ METRICS: dict[str, Metric] = {
         ),
         Metric("risk", "re-identification risk", "%", "1/|G| of a row's class"),
         Metric("seconds", "run time", "s", "the whole run, writing and verification included"),
-        *(Metric(k, label, "count", label) for k, label in COUNTS.items()),
+        *(Metric(k, label, "count", what) for k, (label, what) in _COUNTS.items()),
+        # ``ldiv metrics``' names of two of the counts
+        Metric("rows", "rows published", "count", _COUNTS["rows_published"][1]),
+        Metric("deleted_rows", "rows deleted", "count", _COUNTS["rows_deleted"][1]),
     )
 }
 

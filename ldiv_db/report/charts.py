@@ -8,6 +8,7 @@ artist's gid as the id of its group), so a page test can count what was drawn. T
 from __future__ import annotations
 
 import io
+import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -61,6 +62,20 @@ def _big_numbers(ax: Axes, values: Sequence[float]) -> None:
         ax.yaxis.set_major_formatter(EngFormatter(sep=" "))
 
 
+def _integer_axis(ax: Axes, centers: Sequence[float], threshold: float | None) -> None:
+    """Integer ticks on a histogram's numeric x axis, one per integer around the bars and the threshold
+    (a locator falls back to fractions when the view holds fewer than two integers: one bar)."""
+    values = [*centers, *([] if threshold is None else [threshold])]
+    if not values:
+        return
+    lo, hi = math.floor(min(values)) - 1, math.ceil(max(values)) + 1
+    if hi - lo > 30:
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+        return
+    ax.set_xticks(range(lo, hi + 1))
+    ax.set_xlim(lo - 0.5, hi + 0.5)
+
+
 def _figure(width: float = 5.6, height: float = 2.6) -> Figure:
     return Figure(figsize=(width, height), dpi=96)
 
@@ -112,7 +127,7 @@ def bar_chart(
             line.set_gid(f"{name}-threshold")
             ax.legend(frameon=False, loc="best")
         if integer_x:
-            ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+            _integer_axis(ax, [p + width / 2 for p in positions], threshold)
         if log:
             ax.set_yscale("log")
         else:
