@@ -185,15 +185,13 @@ def compute_metrics(
     """Compute IL/NCP, LM, DM, CAVG, KL, CM, stars and ARX's Loss of ``release`` against ``source``.
 
     ``qi``/``sa`` are source columns; the release's columns of the same names (matched like the catalog
-    matches names) hold the published labels. ``group_column``: the release's group column, used when the
-    release has it (its classes are then by it and the labels, else by the labels). ``interval_labels[i]``: QI
-    i's range labels ``lo-hi`` are intervals even where a hierarchy node has the same text (see
-    :func:`.covers.build_covers`). ``kl=False`` skips the KL-divergence (reported as None). With ``aggregate``
-    (the release pipeline's), every statement reads it instead of the release. ``meanwhile``: statements of
-    the caller's to run on the connection while KL's arrays are solved in a thread of their own (the release
-    pipeline's verification); it runs once before the metrics return. ``source_side``: the domain and KL's
-    source points, read beside this connection (:func:`.source_side.start_source_side`); adopted when the
-    reader saw the source with this connection's row count.
+    matches names) hold the published labels. ``group_column``: the release's group column, used when
+    the release has it (its classes are then by it and the labels, else by the labels). ``interval_labels
+    [i]``: QI i's range labels ``lo-hi`` are intervals even where a hierarchy node has the same text
+    (:func:`.covers.build_covers`). ``kl=False`` skips KL (None). With ``aggregate`` (the pipeline's),
+    every statement reads it instead of the release. ``meanwhile``: the caller's statements, run on the
+    connection while KL's arrays are solved in a thread (the pipeline's verification), once. ``source_side``:
+    the domain and KL's source points, read beside this connection (:func:`.source_side.start_source_side`).
     """
     if not qi:
         raise BadInput("no QI attributes given", "name at least one quasi-identifier column")

@@ -15,7 +15,7 @@ from ..errors import BadInput, LdivError
 from ..inputs import Inputs, as_list, resolve_inputs
 from ..pipeline.publication import mark_candidate
 from ..words import l_of, number, show
-from .gather import ReleaseFacts, gather, recorded_release, summary
+from .gather import ReleaseFacts, comparable, gather, recorded_release, summary
 
 DEFAULT_ALGORITHMS = ("bsgi", "mondrian", "tp", "tp+", "hilbert", "lplus", "topdown")
 NOT_COMPARED = {
@@ -337,14 +337,6 @@ def _names(names: Sequence[str]) -> str:
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
-def comparable(result: CompareResult, s: dict[str, Any]) -> bool:
-    """Is a release's privacy comparable with the comparison's: made for the same l on every SA? A
-    release made for another l (added with --release) is judged against its own l, and is left out of
-    every privacy ranking."""
-    ls = s.get("l") or []
-    return bool(ls) and all(x == result.l for x in ls)
-
-
 def _own_l(s: dict[str, Any]) -> str:
     ls = s.get("l") or []
     return l_of({"l": ls}) if ls else "no l"
@@ -360,9 +352,9 @@ def tradeoffs(result: CompareResult) -> list[str]:
         f"{n} was made for {s['model'] or 'no model'}, not for l = {result.l}: judged against its own l "
         f"({_own_l(s)}), and not comparable on privacy with the others (left out of the privacy rankings)."
         for n, s in every
-        if not comparable(result, s)
+        if not comparable(result.l, s)
     ]
-    rows = [(n, s) for n, s in every if comparable(result, s)] or every
+    rows = [(n, s) for n, s in every if comparable(result.l, s)] or every
 
     def best(key: str) -> tuple[str, dict[str, Any]]:
         return min(rows, key=lambda r: (r[1][key] if r[1][key] is not None else float("inf"), r[0]))

@@ -505,3 +505,11 @@ def summary(f: ReleaseFacts | MissingRelease) -> dict[str, Any]:
         "risk": f.risk.to_dict(),
         "max_confidence": f.max_confidence,
     }
+
+
+def comparable(l: int, s: dict[str, Any]) -> bool:
+    """Is a release's privacy (its :func:`summary` ``s``) comparable with a comparison at ``l``: made
+    for that l on every SA? A release made for another l (``ldiv compare --release``) is judged against
+    its own l, and left out of every privacy ranking."""
+    ls = s.get("l") or []
+    return bool(ls) and all(x == l for x in ls)

@@ -10,7 +10,7 @@ from .. import __version__
 from ..render import html_safe, render_html
 from ..words import METRICS, l_of, show
 from .charts import Chart, bar_chart, scatter
-from .compare import comparable
+from .gather import comparable
 from .page import _confidence_chart, _num, _size_chart, fmt, pct
 
 if TYPE_CHECKING:
@@ -58,7 +58,7 @@ def compare_page(result: CompareResult, database: str) -> str:
                 "s": s,
                 "cells": cells,
                 "label": e.label,
-                "comparable": s is None or comparable(result, s),
+                "comparable": s is None or comparable(result.l, s),
             }
         )
     charts: list[Chart] = []
