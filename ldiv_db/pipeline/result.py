@@ -55,6 +55,10 @@ class AnonymizeResult:
         """Rows a stream keeps back for a later release (Decomposition+); 0 elsewhere."""
         return int(self.metrics.get("rows_waiting") or 0)
 
+    def _smallest(self) -> int | None:
+        """k, or the smallest group of a release whose classes are its groups (Decomposition+)."""
+        return self.k if self.k is not None else self.details.get("min_group_size")
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "run_id": self.run_id,
@@ -92,8 +96,8 @@ class AnonymizeResult:
             f"algorithm    {self.algorithm}",
             f"model        {model_phrase(self.model, self.model_params)}",
             f"rows         {_rows(self)}",
-            f"classes      {number(self.classes)} (k {show('k', self.k)}, average size "
-            f"{number(m.get('avg_class_size'))}){_risk(m)}",
+            f"classes      {number(self.classes)} (k {show('k', self._smallest())}, average size "
+            f"{number(m.get('avg_class_size', m.get('avg_group_size')))}){_risk(m)}",
             f"metrics      {metrics_line(m, _SHOWN_METRICS if 'ncp' in m else _STREAM_METRICS)}",
             f"verified     {'yes' if self.verified else 'NO'}",
             *(f"  {line}" for line in verdict_lines(self.verification)),
@@ -102,7 +106,8 @@ class AnonymizeResult:
         if verbose:
             lines.append("details")
             lines += [f"  {k}: {v}" for k, v in flat_items(self.details)]
-        lines.append(_publication_line(self.output, self.composition))
+        # a stream's release is published by the stream's name, not by its tables' names
+        lines.append(_publication_line(str(self.details.get("stream") or self.output), self.composition))
         return "\n".join(lines)
 
 

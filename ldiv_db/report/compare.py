@@ -344,13 +344,14 @@ def _own_l(s: dict[str, Any]) -> str:
 
 def tradeoffs(result: CompareResult) -> list[str]:
     """Plain-language notes on what the numbers show: the best release per criterion and who dominates,
-    among the releases comparable on privacy (:func:`comparable`); the others are named as such."""
+    among the releases made for the comparison's l (:func:`comparable`); the others are named as such,
+    and each release's guessing bound is judged against its own l."""
     every = [(e.label, summary(e.facts)) for e in result.measured() if e.facts is not None]
     if not every:
         return ["no release could be measured; see the reasons in the table"]
     notes = [
         f"{n} was made for {s['model'] or 'no model'}, not for l = {result.l}: judged against its own l "
-        f"({_own_l(s)}), and not comparable on privacy with the others (left out of the privacy rankings)."
+        f"({_own_l(s)}), and not comparable on privacy with the others (left out of the rankings below)."
         for n, s in every
         if not comparable(result.l, s)
     ]
@@ -359,11 +360,11 @@ def tradeoffs(result: CompareResult) -> list[str]:
     def best(key: str) -> tuple[str, dict[str, Any]]:
         return min(rows, key=lambda r: (r[1][key] if r[1][key] is not None else float("inf"), r[0]))
 
-    name, s = min(every, key=lambda r: (r[1]["ncp"], r[0]))
+    name, s = min(rows, key=lambda r: (r[1]["ncp"], r[0]))
     notes.append(
         f"Least information loss: {name} (NCP {show('ncp', s['ncp'])} of the QI detail lost per cell)."
     )
-    clean = [n for n, r in every if r["rows_deleted"] == 0 and r["cells_suppressed"] == 0]
+    clean = [n for n, r in rows if r["rows_deleted"] == 0 and r["cells_suppressed"] == 0]
     if clean:
         notes.append(
             f"{_names(clean)} {'deletes' if len(clean) == 1 else 'delete'} no row and "
@@ -371,7 +372,7 @@ def tradeoffs(result: CompareResult) -> list[str]:
             "generalized values instead."
         )
     else:
-        name, s = min(every, key=lambda r: (r[1]["rows_deleted"], r[1]["cells_suppressed"] or 0, r[0]))
+        name, s = min(rows, key=lambda r: (r[1]["rows_deleted"], r[1]["cells_suppressed"] or 0, r[0]))
         notes.append(
             f"Fewest rows deleted, then cells suppressed: {name} ({number(s['rows_deleted'])} of "
             f"{number(s['rows_in'])} rows deleted; "
@@ -390,7 +391,7 @@ def tradeoffs(result: CompareResult) -> list[str]:
             "a probability above 1/l of its own l: distinct l-diversity bounds how many values a class "
             "holds, not how often the most frequent one occurs."
         )
-    kls = [r for r in every if r[1]["kl"] is not None]
+    kls = [r for r in rows if r[1]["kl"] is not None]
     if kls:
         name, s = min(kls, key=lambda r: r[1]["kl"])
         notes.append(f"Closest (QI, SA) distribution to the source: {name} (KL {show('kl', s['kl'])}).")

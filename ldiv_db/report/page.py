@@ -137,8 +137,9 @@ def _confidence_chart(name: str, f: ReleaseFacts, sa: str | None = None, l: int 
         [b.classes for b in c],
         xs=[(b.bin - 1) / bins for b in c],
         width=1 / bins,
-        title="Highest value confidence per class (the attacker's best guess)"
-        + (f", {sa}" if len(f.diversity) > 1 else ""),
+        title=f"Highest value confidence of {sa} per class"
+        if len(f.diversity) > 1
+        else "Highest value confidence per class (the attacker's best guess)",
         xlabel="max over SA values of rows / |G|",
         ylabel="classes",
         threshold=None if l is None else 1 / l,
@@ -248,7 +249,11 @@ def release_section(f: ReleaseFacts, index: int) -> dict[str, Any]:
         "loss_charts": [_chart(c) for c in lost],
         "rows": rows,
         "privacy": _privacy_numbers(f),
-        "metrics": [{**_num(key, m.get(key)), "help": METRICS[key].help} for key in METRIC_KEYS if key in m],
+        "metrics": [
+            {**_num(key, m.get(key), label=METRICS[key].label), "help": METRICS[key].help}
+            for key in METRIC_KEYS
+            if key in m
+        ],
         "kl_note": m.get("kl_note"),
         "metrics_note": m.get("metrics_note"),
     }

@@ -217,6 +217,7 @@ def test_report_l_line_at_l_and_integer_ticks(
     assert page["cells_suppressed"][0] == str(cells) and page["rows_with_suppressed_cells"][0] == str(rows)
     assert page["rows_deleted"][0] == "0" and "rows_suppressed" not in page
     assert page["ncp"][1].endswith(" %")  # NCP's one unit, as on the comparison page and in the CLI
+    assert '<tr><th>NCP</th><td class="n" data-key="ncp"' in html.read_text(encoding="utf-8")
     print("l line of r1-distinct at", at, "; cells suppressed", cells, "in rows", rows)
 
 
@@ -278,6 +279,8 @@ def test_compare_judges_each_release_by_its_own_l(
     assert re.match(r"\s+m3\s+3\s", next(x for x in lines if x.strip().startswith("m3")))
     assert "m3 was made for distinct (l=3), not for l = 4" in text and "not comparable on privacy" in text
     assert "dominated by m3" not in text and "m3 is dominated" not in text
+    notes = text.split("\n  - ")[2:]  # after the note on m3, no ranking names it
+    assert notes and not any(re.search(r"\bm3\b", n) and "1/l" not in n for n in notes), notes
     page = _page(html, "data-label")
     assert page.values["m3"]["l"][0] == "3" and page.values["mondrian"]["l"][0] == "4"
     assert 'data-label="m3" data-status="external" data-comparable="no"' in html.read_text(encoding="utf-8")
