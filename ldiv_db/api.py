@@ -204,8 +204,18 @@ def _release_row(r: dict[str, Any]) -> dict[str, Any]:
     were kept)."""
     text = r.pop("metrics")
     metrics = json.loads(text) if text else {}
-    out = {k: v for k, v in r.items() if k != "groups"}
-    out.update(classes=r["groups"], k=metrics.get("k"), risk=metrics.get("risk"))
+    # the audit column rows_suppressed is not shown: the words of ldiv_db/words.py instead (decision 0011)
+    out = {k: v for k, v in r.items() if k not in ("groups", "rows_suppressed")}
+    waiting = int(metrics.get("rows_waiting") or 0)
+    out.update(
+        classes=r["groups"],
+        k=metrics.get("k"),
+        risk=metrics.get("risk"),
+        rows_deleted=int(r["rows_in"]) - int(r["rows_published"]) - waiting,
+        rows_waiting=waiting,
+        cells_suppressed=metrics.get("cells_suppressed"),
+        rows_with_suppressed_cells=metrics.get("rows_with_suppressed_cells"),
+    )
     return out
 
 

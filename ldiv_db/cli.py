@@ -333,6 +333,7 @@ def _cmd_release(args: argparse.Namespace) -> int:
         _emit(
             args,
             api.release_append(_open(args), args.release, args.from_table, quiet=args.quiet, key=args.key),
+            verbose=args.verbose,
         )
     else:
         _emit(args, api.release_history(_open(args), args.release))

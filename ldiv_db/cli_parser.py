@@ -249,6 +249,9 @@ def _add_other_commands(sub: Any) -> None:
     )
     ra.add_argument("--quiet", action="store_true")
     ra.add_argument("--json", action="store_true")
+    ra.add_argument(
+        "--verbose", action="store_true", help="also print the algorithm's details (always in --json)"
+    )
     rh = rss.add_parser("history", help="releases of a stream, rows published, rows waiting, starvation")
     _add_db(rh)
     rh.add_argument("--release", required=True)

@@ -133,6 +133,11 @@ def test_releases_header_and_recursive_c(
     rec = next(x for x in lines if "main.rec" in x)
     assert "recursive (c=3, l=3)" in rec and "None" not in "\n".join(lines)
     assert "distinct (l=3)" in next(x for x in lines if "main.mon" in x)
+    listed = json.loads(_run(capsys, "releases", str(db), "--json"))["releases"]
+    for r in listed:
+        cells, rows = _suppressed(_frame(db, r["name"].split(".")[1]), [SA])
+        assert (r["rows_deleted"], r["cells_suppressed"], r["rows_with_suppressed_cells"]) == (0, cells, rows)
+        assert "rows_suppressed" not in r
 
 
 # ------------------------------------------------------------------------------------------ the pages
