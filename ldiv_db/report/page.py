@@ -81,7 +81,7 @@ def _size_chart(name: str, f: ReleaseFacts) -> Chart:
     )
 
 
-def _sa_suffix(f: ReleaseFacts, j: int) -> str:
+def _sa_suffix(j: int) -> str:
     """The name part of the j-th SA's chart or number (none for the first: one-SA pages keep theirs)."""
     return f"-{j}" if j else ""
 
@@ -94,7 +94,7 @@ def _diversity_charts(prefix: str, f: ReleaseFacts) -> list[Chart]:
         d, e = f.diversity[sa]["distinct"], f.diversity[sa]["entropy"]
         l = f.l_of(j)
         of = f" of {sa}" if len(f.diversity) > 1 else ""
-        tail = _sa_suffix(f, j)
+        tail = _sa_suffix(j)
         charts += [
             bar_chart(
                 f"{prefix}distinct{tail}",
@@ -128,7 +128,8 @@ def _diversity_charts(prefix: str, f: ReleaseFacts) -> list[Chart]:
 def _confidence_chart(name: str, f: ReleaseFacts, sa: str | None = None, l: int | None = None) -> Chart:
     """Classes by their highest value confidence of ``sa`` (default: the first SA, at its l)."""
     sa = sa if sa is not None else next(iter(f.diversity))
-    l = l if sa is not None and l is not None else f.l_of(list(f.diversity).index(sa))
+    if l is None:
+        l = f.l_of(list(f.diversity).index(sa))
     c = f.diversity[sa]["confidence"]
     bins = confidence_bins(l)
     return bar_chart(
@@ -231,7 +232,7 @@ def release_section(f: ReleaseFacts, index: int) -> dict[str, Any]:
         )
     )
     lost = [_loss_chart(f"{p}qi-ncp", f)]
-    lost += [_sa_chart(f"{p}sa" + (f"-{j}" if j else ""), f, sa) for j, sa in enumerate(f.sa_counts)]
+    lost += [_sa_chart(f"{p}sa{_sa_suffix(j)}", f, sa) for j, sa in enumerate(f.sa_counts)]
     m = f.metrics
     rows = [_num("rows_in", f.rows_in), _num("rows_published", f.rows_published)]
     rows.append(_num("rows_deleted", f.rows_deleted))
