@@ -26,6 +26,7 @@ from .report import CompareResult, ReportResult, compare, report
 from .risk import RiskResult, risk
 from .suggest import SuggestResult
 from .suggest import suggest_l as _suggest
+from .words import METRICS, model_phrase, number, percent, show
 
 
 @dataclass
@@ -38,10 +39,28 @@ class MetricsResult:
         return {"source": self.source, "release": self.release, **self.values}
 
     def render_text(self) -> str:
+        """One line per figure in its unit (:mod:`ldiv_db.words`); a note only where there is one."""
+        v = self.values
         lines = [f"release {self.release} of {self.source}"]
-        for k, v in self.values.items():
-            lines.append(f"  {k:<16} {v:.6g}" if isinstance(v, float) else f"  {k:<16} {v}")
+        shown = [k for k in METRIC_LINES if k in v]
+        lines += [f"  {METRICS[k].label:<26} {show(k, v[k])}" for k in shown]
+        risk = v.get("risk")
+        if risk:
+            lines.append(
+                f"  {'re-identification risk':<26} highest {percent(risk['highest'])}, average "
+                f"{percent(risk['average'])}, rows above 5/10/20 %: {percent(risk['above_5pct'])} / "
+                f"{percent(risk['above_10pct'])} / {percent(risk['above_20pct'])}"
+            )
+        if v.get("kl_note"):
+            lines.append(f"  KL: {v['kl_note']}")
         return "\n".join(lines)
+
+
+# the figures of ``ldiv metrics``' text, in this order (the rows first, in the words of ldiv_db/words.py)
+METRIC_LINES = (
+    "rows", "deleted_rows", "cells_suppressed", "rows_with_suppressed_cells", "classes", "k",
+    "ncp", "il", "lm", "dm", "cavg", "kl", "stars", "arx_loss", "cm",
+)  # fmt: skip
 
 
 def metrics(
@@ -127,16 +146,47 @@ class ReleaseList:
     def render_text(self) -> str:
         if not self.rows:
             return "no releases recorded"
-        out = []
+        table = [RELEASE_COLUMNS]
         for r in self.rows:
             pub = r.get("publication", "draft") + (" (accepted below l)" if r.get("accepted_below_l") else "")
             models = verdict_brief({"partitions": r["verification"]}) if r.get("verified") else ""
-            out.append(
-                f"{r['release_id']:>4}  {r['name']}  <- {r['source']}  {r['algorithm']}/{r['model']} l={r['l']}  "
-                f"{r['rows_published']}/{r['rows_in']} rows, {r['classes']} classes (k {r['k']}), {pub}, "
-                f"{_shown_state(r)}{f' ({models})' if models else ''}  {r['created_at']}"
+            table.append(
+                (
+                    str(r["release_id"]),
+                    str(r["name"]),
+                    str(r["source"]),
+                    str(r["algorithm"]),
+                    _model_of(r),
+                    f"{number(r['rows_published'])}/{number(r['rows_in'])}",
+                    number(r["classes"]),
+                    number(r["k"]),
+                    pub,
+                    str(r["created_at"])[:19],
+                    _shown_state(r) + (f" ({models})" if models else ""),
+                )
             )
-        return "\n".join(out)
+        widths = [max(len(row[i]) for row in table) for i in range(len(RELEASE_COLUMNS) - 1)]
+        return "\n".join(
+            "  ".join([*(c.ljust(w) for c, w in zip(row, widths, strict=False)), row[-1]]).rstrip()
+            for row in table
+        )
+
+
+# the header row of ``ldiv releases`` (the last column, the verdict, is as long as it needs)
+RELEASE_COLUMNS = (
+    "id", "release", "source", "algorithm", "model", "rows published/in", "classes", "k", "publication",
+    "created", "verdict",
+)  # fmt: skip
+
+
+def _model_of(r: dict[str, Any]) -> str:
+    """The model the release claims, with every parameter (``recursive (c=3, l=4)``): from the verdict
+    of its finest partition, else from its record's model and l."""
+    parts = r.get("verification") or []
+    if parts and parts[0].get("model"):
+        return model_phrase(parts[0]["model"], parts[0].get("params"))
+    l = json.loads(r["l"]) if isinstance(r.get("l"), str) else r.get("l")
+    return model_phrase(r["model"], {"l": l} if l else None)
 
 
 def _shown_state(r: dict[str, Any]) -> str:
@@ -158,8 +208,18 @@ def _release_row(r: dict[str, Any]) -> dict[str, Any]:
     were kept)."""
     text = r.pop("metrics")
     metrics = json.loads(text) if text else {}
-    out = {k: v for k, v in r.items() if k != "groups"}
-    out.update(classes=r["groups"], k=metrics.get("k"), risk=metrics.get("risk"))
+    # the audit column rows_suppressed is not shown: the words of ldiv_db/words.py instead (decision 0011)
+    out = {k: v for k, v in r.items() if k not in ("groups", "rows_suppressed")}
+    waiting = int(metrics.get("rows_waiting") or 0)
+    out.update(
+        classes=r["groups"],
+        k=metrics.get("k"),
+        risk=metrics.get("risk"),
+        rows_deleted=int(r["rows_in"]) - int(r["rows_published"]) - waiting,
+        rows_waiting=waiting,
+        cells_suppressed=metrics.get("cells_suppressed"),
+        rows_with_suppressed_cells=metrics.get("rows_with_suppressed_cells"),
+    )
     return out
 
 

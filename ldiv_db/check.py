@@ -30,6 +30,7 @@ from .options import parse_flag, parse_int
 from .privacy import PrivacyModel
 from .privacy.spec import ModelSpec, model_spec
 from .stats import PartitionSummary, RecursiveBound, Verdict
+from .words import number
 
 T = TypeVar("T")
 EVERY_CLASS = 2**62  # ``worst=None``: every violating class is listed
@@ -150,9 +151,9 @@ class CheckResult(FrameResult):
             f"table        {self.table}",
             f"classes by   {self.partition or ', '.join(self.keys)}",
             f"SA           {', '.join(self.sa)}",
-            f"rows         {self.rows}",
-            f"classes      {self.groups}",
-            f"k            {self.k}  (smallest class)",
+            f"rows         {number(self.rows)}",
+            f"classes      {number(self.groups)}",
+            f"k            {number(self.k)}  (smallest class)",
             f"distinct l   {self.distinct_l}",
             f"entropy l    {_fmt(self.entropy_l)}  (exp of the smallest class entropy)",
             f"frequency l  {_fmt(None if self.frequency_l is None else float(self.frequency_l))}"
@@ -173,10 +174,12 @@ class CheckResult(FrameResult):
             verdict = "SATISFIED" if self.satisfied else "VIOLATED"
             lines.append(f"model        {self.model.describe()}: {verdict}")
             if not self.satisfied:
-                lines.append(f"violating    {self.violating_groups} classes, {self.violating_rows} rows")
+                lines.append(
+                    f"violating    {number(self.violating_groups)} classes, {number(self.violating_rows)} rows"
+                )
                 for w in self.worst:
-                    key = ", ".join(f"{k}={v}" for k, v in w["key"].items())
-                    lines.append(f"  worst      [{key}] size {w['size']}")
+                    key = ", ".join(f"{k}={'NULL' if v is None else v}" for k, v in w["key"].items())
+                    lines.append(f"  worst      [{key}] size {number(w['size'])}")
         return "\n".join(lines)
 
 

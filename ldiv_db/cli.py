@@ -87,9 +87,13 @@ def _end(code: int) -> None:
             _OPENED.pop().close(failed=code != 0)
 
 
-def _emit(args: argparse.Namespace, result: Any) -> None:
+def _emit(args: argparse.Namespace, result: Any, *, verbose: bool = False) -> None:
+    """The result as JSON (``--json``) or as text; ``verbose`` (``--verbose``, anonymize and run) asks
+    the text for the algorithm's details too."""
     if getattr(args, "json", False):
         print(json.dumps(result.to_dict(), default=str, ensure_ascii=False))
+    elif verbose:
+        print(result.render_text(verbose=True))
     else:
         print(result.render_text())
 
@@ -324,14 +328,15 @@ def _cmd_anonymize(args: argparse.Namespace) -> int:
         from_=args.from_,
         **args.algorithm_options,
     )
-    _emit(args, ares)
+    _emit(args, ares, verbose=args.verbose)
     return 0
 
 
 def _cmd_run(args: argparse.Namespace) -> int:
     from .job import run_job
 
-    _emit(args, run_job(args.job, quiet=args.quiet))
+    res = run_job(args.job, quiet=args.quiet)
+    _emit(args, res, verbose=args.verbose or res.verbose)
     return 0
 
 
@@ -354,6 +359,7 @@ def _cmd_release(args: argparse.Namespace) -> int:
         _emit(
             args,
             api.release_append(_open(args), args.release, args.from_table, quiet=args.quiet, key=args.key),
+            verbose=args.verbose,
         )
     else:
         _emit(args, api.release_history(_open(args), args.release))

@@ -254,6 +254,9 @@ def _add_anonymize_command(sub: Any) -> None:
     a.add_argument("--quiet", action="store_true", help="no progress on stderr")
     a.add_argument("--json", action="store_true")
     a.add_argument(
+        "--verbose", action="store_true", help="also print the algorithm's details (always in --json)"
+    )
+    a.add_argument(
         "--seed",
         help="seed of the random choices and of the key that breaks ties among rows (integer in [0, 2^63-1];"
         " private: recorded in ldiv.run only; default: a fresh one per run)",
@@ -288,6 +291,11 @@ def _add_other_commands(sub: Any) -> None:
     r = sub.add_parser("run", help="run an ETL job file (TOML)")
     r.add_argument("job")
     r.add_argument("--json", action="store_true")
+    r.add_argument(
+        "--verbose",
+        action="store_true",
+        help="also print the algorithm's details (always in --json; the job key: [anonymize] verbose)",
+    )
     r.add_argument("--quiet", action="store_true")
     at = sub.add_parser("attack", help="attacks on a release")
     ats = at.add_subparsers(dest="acommand", required=True, metavar="ATTACK")
@@ -320,6 +328,9 @@ def _add_other_commands(sub: Any) -> None:
     )
     ra.add_argument("--quiet", action="store_true")
     ra.add_argument("--json", action="store_true")
+    ra.add_argument(
+        "--verbose", action="store_true", help="also print the algorithm's details (always in --json)"
+    )
     rh = rss.add_parser("history", help="releases of a stream, rows published, rows waiting, starvation")
     _add_db(rh)
     rh.add_argument("--release", required=True)

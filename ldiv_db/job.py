@@ -22,6 +22,7 @@
     output = "adult_release"
     kl = true                   # false skips the KL-divergence metric (the costliest one)
     allow_empty = false         # true publishes a release without rows (refused by default)
+    verbose = false             # true: the text output lists the algorithm's details (ldiv run --verbose)
 
     [anonymize.options]         # algorithm options
     levels = { age = 2, education = 1, sex = 0 }
@@ -77,6 +78,7 @@ ANONYMIZE_KEYS: dict[str, tuple[type | tuple[type, ...], str]] = {
     "kl": (bool, "true or false"),
     "allow_empty": (bool, "true or false"),
     "no_group_column": (bool, "true or false"),
+    "verbose": (bool, "true or false"),
     "seed": (int, "an integer"),
     "options": (dict, "a table of algorithm options"),
     "model_options": (dict, "a table of model options"),
@@ -246,6 +248,7 @@ class JobResult:
     loaded: LoadResult | None
     hierarchies: list[str] = field(default_factory=list)
     release: AnonymizeResult | None = None
+    verbose: bool = False  # [anonymize] verbose: the text lists the algorithm's details
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -255,13 +258,13 @@ class JobResult:
             "release": self.release.to_dict() if self.release else None,
         }
 
-    def render_text(self) -> str:
+    def render_text(self, verbose: bool = False) -> str:
         lines = [f"job {self.job}"]
         if self.loaded:
             lines.append(self.loaded.render_text())
         lines += [f"hierarchy {h}" for h in self.hierarchies]
         if self.release:
-            lines.append(self.release.render_text())
+            lines.append(self.release.render_text(verbose=verbose or self.verbose))
         return "\n".join(lines)
 
 
@@ -349,7 +352,7 @@ def _run(
             loaded = load(db, job.load_file, job.table, sep=job.sep, replace=True)
         else:
             loaded = None
-        result = JobResult(str(job.path), loaded)
+        result = JobResult(str(job.path), loaded, verbose=bool(job.anonymize.get("verbose", False)))
         for col, spec in job.hierarchies.items():
             if "file" in spec:
                 info = taxonomy.import_hierarchy(db, job.table, col, spec["file"], sep=spec.get("sep", ";"))
