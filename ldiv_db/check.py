@@ -24,7 +24,8 @@ from .errors import BadInput
 from .evaluator import SqlEvaluator
 from .inputs import Inputs, resolve_inputs
 from .options import parse_flag, parse_int
-from .privacy import PrivacyModel
+from .privacy import AllOf, PrivacyModel
+from .privacy.baseline import DistributionModel, Largest
 from .privacy.spec import ModelSpec, model_spec
 from .stats import PartitionSummary, RecursiveBound, Verdict
 
@@ -72,6 +73,7 @@ class CheckResult:
     queries: int = 0
     sizes: ClassFacts | None = None  # the classes' size histogram (count, k, risk)
     partition: str = ""  # the partition in words (:func:`ldiv_db.classes.describe`)
+    largest: dict[str, Largest] = field(default_factory=dict)  # t, delta, beta: the largest over the classes
 
     # The weakest SA decides the table-level numbers.
     @property
@@ -127,6 +129,9 @@ class CheckResult:
                     "worst": self.worst,
                 }
             )
+            for key, big in self.largest.items():
+                d[f"largest_{key}"] = big.to_dict()["value"]
+                d[f"largest_{key}_exact"] = big.to_dict()["exact"]
         d["seconds"] = round(self.seconds, 4)
         d["queries"] = self.queries
         return d
@@ -158,6 +163,9 @@ class CheckResult:
         if self.model is not None:
             verdict = "SATISFIED" if self.satisfied else "VIOLATED"
             lines.append(f"model        {self.model.describe()}: {verdict}")
+            for key, big in self.largest.items():
+                exact = f"  (= {big.exact})" if big.exact is not None else ""
+                lines.append(f"{'largest ' + key:<12} {_fmt(big.value)}{exact}  (over the classes)")
             if not self.satisfied:
                 lines.append(f"violating    {self.violating_groups} classes, {self.violating_rows} rows")
                 for w in self.worst:
@@ -332,6 +340,7 @@ def _merge_verdicts(
             v.violating_rows,
         )
         result.worst = evs[0].group_keys(list(v.worst_gids))
+        result.largest = largest_measures(evs[0], privacy)
         return
     parts = [(i, j) for i, j in enumerate(judged) if j is not None]  # every part judged itself (n > 1)
     result.violating_groups = sum(v.violating_groups for _, (v, _) in parts)
@@ -344,6 +353,20 @@ def _merge_verdicts(
     mine = [[gid for *_, gid, part in ranked if part == i] for i in range(len(evs))]  # each part's own ids
     named = _each(evs, lambda ev: {g["gid"]: g for g in ev.group_keys(mine[ev.part[0]])})
     result.worst = [named[part][gid] for *_, gid, part in ranked]
+
+
+MEASURES = {"t-closeness": "t", "delta-disclosure": "delta", "beta-likeness": "beta"}
+
+
+def largest_measures(ev: SqlEvaluator, privacy: PrivacyModel) -> dict[str, Largest]:
+    """The largest t, δ or β over the classes, from the verdict tables the model's ``apply`` wrote."""
+    if isinstance(privacy, AllOf):
+        tables = list(zip(privacy.parts, privacy.verdicts, strict=True))
+    else:
+        tables = [(privacy, ev.verdict_table(privacy))]
+    return {
+        MEASURES[m.name]: m.largest(ev, table) for m, table in tables if isinstance(m, DistributionModel)
+    }
 
 
 def _each(evs: list[SqlEvaluator], step: Callable[[SqlEvaluator], T]) -> list[T]:

@@ -38,8 +38,8 @@ def sensitivity_weights(k: int, beta: Any = 2) -> dict[int, Fraction]:
     w(S_j) = Σ_{i=2..j} (i−1)^−β / Σ_{i=2..k} (i−1)^−β (β = 2, k = 4: 0, 36/49, 45/49, 1). The paper's printed
     9/61, 45/61, 115/61 do not follow from it; pass them as explicit weights instead."""
     b = exact(beta, "beta")
-    if b < 1:
-        raise BadInput(f"beta must be at least 1, got {beta}", "give --beta in [1, 16] (default 2)")
+    if not 1 <= b <= 16:
+        raise BadInput(f"beta of the sensitivity weights must be in [1, 16], got {beta}", "give --beta in [1, 16] (default 2)")
     if k < 2:
         return {1: Fraction(1)}
 
