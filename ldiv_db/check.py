@@ -25,7 +25,9 @@ from .evaluator import SqlEvaluator
 from .inputs import Inputs, resolve_inputs
 from .options import parse_flag, parse_int
 from .privacy import AllOf, PrivacyModel
-from .privacy.baseline import DistributionModel, Largest
+from .privacy import TCloseness
+from .privacy.base import sql_text
+from .privacy.baseline import DistributionModel, Largest, on_release
 from .privacy.spec import ModelSpec, model_spec
 from .stats import PartitionSummary, RecursiveBound, Verdict
 
@@ -228,6 +230,8 @@ def check(
         privacy = spec.build(inputs)
         if privacy is not None:
             spec.check_values(database, inputs, strict=False)
+            if published is not None or group_column is None:
+                privacy = release_model(database, inputs, privacy)
         return evaluate(
             database, inputs, privacy, null_as_value=null_as_value, worst=worst, t0=t0, q0=q0, split=True
         )
@@ -235,6 +239,39 @@ def check(
         database.drop_work_tables()
         if database is not db:
             database.close()
+
+
+def release_model(db: Database, inputs: Inputs, privacy: PrivacyModel) -> PrivacyModel:
+    """On a release ldiv_db recorded, the distribution models judge against the source's SA
+    distribution (recorded with its verification): :func:`ldiv_db.privacy.baseline.on_release`."""
+    import json
+
+    from . import ownership
+    from .render import render
+
+    if not any(isinstance(m, DistributionModel) for m in privacy.components()):
+        return privacy
+    own = ownership.owner(db, inputs.table.ref)
+    if own is None:
+        return privacy
+    rows = db.records(render("meta/release_source.sql", {"release_id": own.release_id}))
+    if not rows:
+        return privacy
+    verification = json.loads(rows[0]["verification"]) if rows[0]["verification"] else None
+    source = resolve_table(db, str(rows[0]["source"]))
+
+    def counts() -> dict[int, list[tuple[str | None, int]]]:
+        out: dict[int, list[tuple[str | None, int]]] = {}
+        for s, col in enumerate(inputs.sa, 1):
+            q = render("catalog/sa_counts.sql", source=source.ref, sa=source.column(col.name).ident)
+            out[s] = [(sql_text(v), int(n)) for v, n in db.rows(q)]
+        return out
+
+    model = on_release(privacy, verification, counts)
+    for m in model.components():
+        if isinstance(m, TCloseness):
+            m.table = source.name  # the SA's hierarchy is stored for the source
+    return model
 
 
 def evaluate(

@@ -196,3 +196,34 @@ def explicit_baseline(params: Mapping[str, Any]) -> dict[int, list[tuple[str | N
     if not isinstance(raw, Mapping):
         return None
     return {int(s): [(None if v is None else str(v), int(n)) for v, n in pairs] for s, pairs in raw.items()}
+
+
+def recorded_params(verification: Mapping[str, Any] | None, name: str) -> Mapping[str, Any] | None:
+    """The parameters a release's verification recorded for the model ``name`` on its finest partition
+    (alone, or as a part of a combination)."""
+    parts = (verification or {}).get("partitions") or []
+    if not parts:
+        return None
+    params = parts[0].get("params") or {}
+    if parts[0].get("model") == name:
+        return dict(params)
+    for p in params.get("models") or []:
+        if p.get("model") == name:
+            return dict(p.get("params") or {})
+    return None
+
+
+def on_release(
+    model: PrivacyModel, verification: Mapping[str, Any] | None, source: Callable[[], ValueCounts]
+) -> PrivacyModel:
+    """``model`` as a check of a recorded release applies it: each distribution model against the
+    baseline its verification recorded, else against the source's SA distribution (``source``), never
+    against the release's own rows, which lack the deleted ones."""
+    from .combined import AllOf
+
+    if isinstance(model, AllOf):
+        return AllOf([on_release(p, verification, source) for p in model.parts])
+    if not isinstance(model, DistributionModel) or model.explicit:
+        return model
+    recorded = explicit_baseline(recorded_params(verification, model.name) or {})
+    return model.with_baseline(recorded if recorded is not None else source())
