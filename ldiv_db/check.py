@@ -24,8 +24,7 @@ from .errors import BadInput
 from .evaluator import SqlEvaluator
 from .inputs import Inputs, resolve_inputs
 from .options import parse_flag, parse_int
-from .privacy import AllOf, PrivacyModel
-from .privacy import TCloseness
+from .privacy import AllOf, PrivacyModel, TCloseness
 from .privacy.base import sql_text
 from .privacy.baseline import DistributionModel, Largest, on_release
 from .privacy.spec import ModelSpec, model_spec
@@ -401,9 +400,7 @@ def largest_measures(ev: SqlEvaluator, privacy: PrivacyModel) -> dict[str, Large
         tables = list(zip(privacy.parts, privacy.verdicts, strict=True))
     else:
         tables = [(privacy, ev.verdict_table(privacy))]
-    return {
-        MEASURES[m.name]: m.largest(ev, table) for m, table in tables if isinstance(m, DistributionModel)
-    }
+    return {MEASURES[m.name]: m.largest(ev, table) for m, table in tables if isinstance(m, DistributionModel)}
 
 
 def _each(evs: list[SqlEvaluator], step: Callable[[SqlEvaluator], T]) -> list[T]:

@@ -43,7 +43,6 @@ __all__ = [
     "AllOf",
     "BetaLikeness",
     "DeltaDisclosure",
-    "TCloseness",
     "Distinct",
     "Entropy",
     "Frequency",
@@ -52,6 +51,7 @@ __all__ = [
     "LPlus",
     "PrivacyModel",
     "Recursive",
+    "TCloseness",
     "UniqueDistinct",
     "build_model",
     "exact",
@@ -92,12 +92,16 @@ def build_model(
     common = dict(l=l, c=c, k=k, alpha=alpha, thresholds=thresholds, sensitivity=sensitivity)
     common.update(categories=categories, weights=weights, beta=beta, entropy_over=entropy_over)
     if len(names) > 1:
-        if beta is not None and any(n.strip().lower().startswith("beta") for n in names) and weights == "sensitivity":
+        if (
+            beta is not None
+            and any(n.strip().lower().startswith("beta") for n in names)
+            and weights == "sensitivity"
+        ):
             raise BadInput(
                 "beta is both β-likeness's β and the sensitivity weights' β here",
                 "combine beta-likeness with an (l,α) model of explicit or uniform weights",
             )
-        return AllOf([build_model(n, n_sa, **common, **distribution) for n in names])  # type: ignore[arg-type]
+        return AllOf([build_model(n, n_sa, **common, **distribution) for n in names])
     return _one_model(name, n_sa, common, distribution)
 
 

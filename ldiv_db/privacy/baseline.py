@@ -63,7 +63,9 @@ class DistributionModel(PrivacyModel):
     def __init__(self, n_sa: int, baseline: ValueCounts | None = None) -> None:
         self.n_sa = n_sa
         self._baseline: dict[int, list[tuple[str | None, int]]] | None = (
-            None if baseline is None else {int(s): [(sql_text(v), int(n)) for v, n in p] for s, p in baseline.items()}
+            None
+            if baseline is None
+            else {int(s): [(sql_text(v), int(n)) for v, n in p] for s, p in baseline.items()}
         )
         self.explicit = baseline is not None  # fixed from the source (a release's verification)
 
@@ -102,9 +104,7 @@ class DistributionModel(PrivacyModel):
         self.resolve(ev.value_counts())
         target = ev.work("baseline")
         ev.db.run(render("privacy/baseline_table.sql", target=target))
-        rows = [
-            (s, v, n, r) for s in range(1, self.n_sa + 1) for r, (v, n) in enumerate(self.baseline(s), 1)
-        ]
+        rows = [(s, v, n, r) for s in range(1, self.n_sa + 1) for r, (v, n) in enumerate(self.baseline(s), 1)]
         if rows:
             ev.db.insert_frame(target, pd.DataFrame(rows, columns=["s", "v", "n", "r"]))
         return target

@@ -55,7 +55,9 @@ class TCloseness(DistributionModel):
             raise BadInput("the t-closeness model needs t", "give --t, e.g. --t 0.2 (a distance in [0, 1])")
         self.t = exact(t, "t")
         if not 0 <= self.t <= 1:
-            raise BadInput(f"t must be in [0, 1], got {t}", "the distances are normalized to [0, 1]: e.g. --t 0.2")
+            raise BadInput(
+                f"t must be in [0, 1], got {t}", "the distances are normalized to [0, 1]: e.g. --t 0.2"
+            )
         if distance not in DISTANCES:
             raise BadInput(f"unknown distance {distance!r}", f"use --distance {'|'.join(DISTANCES)}")
         self.distance = distance
@@ -126,7 +128,9 @@ class TCloseness(DistributionModel):
 
     def tree(self, s: int) -> dict[str | None, tuple[str, ...]]:
         if self._tree is None:
-            raise BadInput("the hierarchical distance needs the SA's hierarchy", "prepare the model on a database")
+            raise BadInput(
+                "the hierarchical distance needs the SA's hierarchy", "prepare the model on a database"
+            )
         return self._tree[s]
 
     def height(self, s: int) -> int:
@@ -141,7 +145,7 @@ class TCloseness(DistributionModel):
             return {}
         target = ev.work("tree")
         ev.db.run(render("privacy/tree_table.sql", target=target))
-        rows = []
+        rows: list[tuple[int, str | None, int, str]] = []
         for s in range(1, self.n_sa + 1):
             tree, top = self.tree(s), self.height(s)
             for v, _ in self.baseline(s):

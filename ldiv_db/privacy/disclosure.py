@@ -22,7 +22,9 @@ class DeltaDisclosure(DistributionModel):
     name = "delta-disclosure"
     template = "privacy/delta_disclosure.sql"
 
-    def __init__(self, n_sa: int, delta: Any, variant: str = "paper", baseline: ValueCounts | None = None) -> None:
+    def __init__(
+        self, n_sa: int, delta: Any, variant: str = "paper", baseline: ValueCounts | None = None
+    ) -> None:
         super().__init__(n_sa, baseline)
         if delta is None:
             raise BadInput("the delta-disclosure model needs δ", "give --delta, e.g. --delta 1.2 (δ > 0)")
@@ -30,7 +32,9 @@ class DeltaDisclosure(DistributionModel):
         if self.delta <= 0:
             raise BadInput(f"delta must be positive, got {delta}", "e.g. --delta 1.2")
         if variant not in VARIANTS:
-            raise BadInput(f"unknown δ-disclosure variant {variant!r}", f"use --delta-variant {'|'.join(VARIANTS)}")
+            raise BadInput(
+                f"unknown δ-disclosure variant {variant!r}", f"use --delta-variant {'|'.join(VARIANTS)}"
+            )
         self.variant = variant
 
     def with_baseline(self, baseline: ValueCounts) -> DeltaDisclosure:
@@ -55,7 +59,8 @@ class DeltaDisclosure(DistributionModel):
         present = counts > 0
         with np.errstate(divide="ignore"):
             ratio = np.abs(
-                np.log(np.where(present, counts, 1).astype(np.float64) * big_n) - np.log(b[None, :] * m[:, None])
+                np.log(np.where(present, counts, 1).astype(np.float64) * big_n)
+                - np.log(b[None, :] * m[:, None])
             )
         if self.variant == "arx":
             ratio = np.where(present, ratio / math.log(2), 0.0)

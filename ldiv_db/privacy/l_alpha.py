@@ -39,7 +39,10 @@ def sensitivity_weights(k: int, beta: Any = 2) -> dict[int, Fraction]:
     9/61, 45/61, 115/61 do not follow from it; pass them as explicit weights instead."""
     b = exact(beta, "beta")
     if not 1 <= b <= 16:
-        raise BadInput(f"beta of the sensitivity weights must be in [1, 16], got {beta}", "give --beta in [1, 16] (default 2)")
+        raise BadInput(
+            f"beta of the sensitivity weights must be in [1, 16], got {beta}",
+            "give --beta in [1, 16] (default 2)",
+        )
     if k < 2:
         return {1: Fraction(1)}
 

@@ -20,7 +20,9 @@ class BetaLikeness(DistributionModel):
     name = "beta-likeness"
     template = "privacy/beta_likeness.sql"
 
-    def __init__(self, n_sa: int, beta: Any, variant: str = "basic", baseline: ValueCounts | None = None) -> None:
+    def __init__(
+        self, n_sa: int, beta: Any, variant: str = "basic", baseline: ValueCounts | None = None
+    ) -> None:
         super().__init__(n_sa, baseline)
         if beta is None:
             raise BadInput("the beta-likeness model needs β", "give --beta, e.g. --beta 1 (β > 0)")

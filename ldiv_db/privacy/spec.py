@@ -121,7 +121,9 @@ def _sa_order(value: Any, what: str, text: bool) -> list[str]:
     """The SA's values lowest first: ``v1,v2,...`` or a list."""
     items = value.split(",") if isinstance(value, str) else value
     if not isinstance(items, (list, tuple)) or not items or any(not str(v).strip() for v in items):
-        raise BadInput(f"{what} must list the SA's values lowest first, got {value!r}", "e.g. --sa-order low,mid,high")
+        raise BadInput(
+            f"{what} must list the SA's values lowest first, got {value!r}", "e.g. --sa-order low,mid,high"
+        )
     out = [str(v).strip() for v in items]
     if len(set(out)) != len(out):
         raise BadInput(f"{what} names a value twice", "list every value of the SA once, lowest first")
@@ -171,7 +173,9 @@ MODEL_OPTIONS: tuple[Option, ...] = (
         low_open=True,
         high=10**6,
     ),
-    Option("t", "number", "t of t-closeness: the largest EMD to the whole input's SA distribution", low=0, high=1),
+    Option(
+        "t", "number", "t of t-closeness: the largest EMD to the whole input's SA distribution", low=0, high=1
+    ),
     Option(
         "distance",
         "choice",
@@ -186,7 +190,14 @@ MODEL_OPTIONS: tuple[Option, ...] = (
         parser=_sa_order,
         label="v1,v2,...",
     ),
-    Option("delta", "number", "delta of delta-disclosure: |ln(p(s|class)/p(s))| < delta", low=0, low_open=True, high=10**6),
+    Option(
+        "delta",
+        "number",
+        "delta of delta-disclosure: |ln(p(s|class)/p(s))| < delta",
+        low=0,
+        low_open=True,
+        high=10**6,
+    ),
     Option(
         "delta_variant",
         "choice",

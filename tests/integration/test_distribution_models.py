@@ -11,13 +11,13 @@ violating classes) and the largest measure; the algorithms' judge (``group_ok``)
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections import Counter
 from fractions import Fraction
 from pathlib import Path
 
 import duckdb
-import pandas as pd
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -26,11 +26,19 @@ import ldiv_db
 from ldiv_db import taxonomy
 
 LEAVES = ["a", "b", "c", "d", "e"]
-TREE = {"a": ("a", "ab", "*"), "b": ("b", "ab", "*"), "c": ("c", "cde", "*"), "d": ("d", "cde", "*"), "e": ("e", "cde", "*")}
+TREE = {
+    "a": ("a", "ab", "*"),
+    "b": ("b", "ab", "*"),
+    "c": ("c", "cde", "*"),
+    "d": ("d", "cde", "*"),
+    "e": ("e", "cde", "*"),
+}
 NUMBERS = [2, 9, 10, 30]  # as text "10" < "2" < "30" < "9": the ordered distance must rank them as numbers
 
 
-def emd(p: dict[object, Fraction], q: dict[object, Fraction], dist: dict[tuple[object, object], Fraction]) -> Fraction:
+def emd(
+    p: dict[object, Fraction], q: dict[object, Fraction], dist: dict[tuple[object, object], Fraction]
+) -> Fraction:
     """Earth Mover's Distance by successive shortest paths on the transportation network, exactly."""
     src = [v for v in p if p[v] > 0]
     dst = [v for v in q if q[v] > 0]
@@ -59,10 +67,10 @@ def emd(p: dict[object, Fraction], q: dict[object, Fraction], dist: dict[tuple[o
             path.append(prev[path[-1]])  # type: ignore[arg-type]
         path.reverse()
         push = min(supply[path[0][1]], demand[end[1]])
-        for a, b in zip(path, path[1:]):
+        for a, b in itertools.pairwise(path):
             if a[0] == "t":  # a reverse arc j -> i cancels flow i -> j
                 push = min(push, flow[b[1], a[1]])
-        for a, b in zip(path, path[1:]):
+        for a, b in itertools.pairwise(path):
             if a[0] == "s":
                 flow[a[1], b[1]] += push
                 total += push * dist[a[1], b[1]]
@@ -143,12 +151,16 @@ CASES = [
 @pytest.mark.parametrize(("kind", "variant", "model", "options"), CASES)
 @settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=st.data())
-def test_brute_force(store: Path, kind: str, variant: str, model: str, options: dict, data: st.DataObject) -> None:  # type: ignore[type-arg]
+def test_brute_force(
+    store: Path, kind: str, variant: str, model: str, options: dict, data: st.DataObject
+) -> None:  # type: ignore[type-arg]
     domain: list[object] = list(NUMBERS) if kind == "ordered" else list(LEAVES)
     rows = data.draw(
         st.lists(st.tuples(st.integers(0, 3), st.sampled_from(domain)), min_size=1, max_size=14), label="rows"
     )
-    bound = data.draw(st.sampled_from([Fraction(1, 10), Fraction(1, 4), Fraction(1, 2), Fraction(1), Fraction(3, 2)]))
+    bound = data.draw(
+        st.sampled_from([Fraction(1, 10), Fraction(1, 4), Fraction(1, 2), Fraction(1), Fraction(3, 2)])
+    )
     key = {"t-closeness": "t", "delta-disclosure": "delta", "beta-likeness": "beta"}[model]
     con = duckdb.connect()
     sa_type = "INTEGER" if kind == "ordered" else "VARCHAR"

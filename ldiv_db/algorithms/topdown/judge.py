@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import cast
 
 from ...errors import BadInput
-from ...privacy import AllOf, Distinct, Entropy, Frequency, KAnonymity, LAlpha, PrivacyModel, Recursive
+from ...privacy import Distinct, Entropy, Frequency, KAnonymity, LAlpha, PrivacyModel, Recursive
 from ...privacy.baseline import DistributionModel
 from ...privacy.entropy import TOLERANCE, entropy
 
