@@ -170,7 +170,6 @@ MODEL_OPTIONS: tuple[Option, ...] = (
         "number",
         "beta of beta-likeness (> 0), or of the (l,alpha) sensitivity weights (in [1, 16], default 2)",
         low=0,
-        low_open=True,
         high=10**6,
     ),
     Option(
