@@ -117,7 +117,7 @@ class DistributionModel(PrivacyModel):
 
     def apply(self, ev: SqlEvaluator, target: TableRef) -> None:
         baseline = self.baseline_table(ev)
-        ctx = {"hist": ev.hist, "stats": ev.stats, "baseline": baseline, **self.template_context(ev)}
+        ctx = {"hist": ev.hist, "baseline": baseline, "one_sa": len(ev.sa) == 1, **self.template_context(ev)}
         ev.db.run(render(self.template_name(), self.template_params(), target=target, **ctx))
 
     def template_name(self) -> str:

@@ -37,7 +37,7 @@ def _tree(env: HostileEnv) -> TableRef:
 
 def _ctx(env: HostileEnv) -> dict[str, Any]:
     e = ev(env)
-    return {"target": e.work("dist verdict"), "hist": e.hist, "stats": e.stats, "baseline": _baseline(env)}
+    return {"target": e.work("dist verdict"), "hist": e.hist, "baseline": _baseline(env), "one_sa": False}
 
 
 def _verdict_ready(env: HostileEnv) -> None:

@@ -1,7 +1,7 @@
 /* purpose: t-closeness verdict per group, hierarchical ground distance level(LCA)/H over the SA's hierarchy: EMD = Σ_nodes (h/H)·min(positive extra, negative extra of the node's children) ≤ t = t_num/t_den, exactly in integers */
 /* params: t_num, t_den */
-/* returns: creates target(gid, size, ok, severity, num, den); num/den = the group's distance (worst SA), severity = that as DOUBLE */
-/* ref: Li, Li, Venkatasubramanian 2007 §4.3 (hierarchical distance, extra(N) = Σ_leaves below N (p_i(G) − p_i)); tree: (s, v, h, node) per leaf and level; a node is (level, label); every (group, leaf) pair is one row; a group holding a value the baseline lacks fails */
+/* returns: creates target(gid, size, ok, severity, num, den); num/den = the group's distance (worst SA), severity = that as DOUBLE; a group without a known value, or holding a value the baseline lacks, fails (infinite severity) */
+/* ref: Li, Li, Venkatasubramanian 2007 §4.3 (hierarchical distance, extra(N) = Σ_leaves below N (p_i(G) − p_i)); tree: (s, v, h, node) per leaf and level; a node is (level, label); every (group, leaf) pair is one row */
 CREATE OR REPLACE TEMPORARY TABLE "temp"."main"."tpl it's_dist verdict" AS
 WITH tot AS (
   SELECT
@@ -15,36 +15,43 @@ WITH tot AS (
   SELECT
     hs.gid,
     hs.s,
+    hs.unknown,
     CAST(hs.n AS INT128) AS n,
-    CAST(COALESCE(b.n, 0) AS INT128) AS bn,
+    CAST(CASE WHEN hs.unknown THEN 0 ELSE COALESCE(b.n, 0) END AS INT128) AS bn,
     b.r,
-    CAST(g.known AS INT128) AS m,
+    CAST(SUM(CASE WHEN hs.unknown THEN 0 ELSE hs.n END) OVER (PARTITION BY hs.gid, hs.s) AS INT128) AS m,
     t.bt,
     t.bm
   FROM "temp"."main"."tpl it's_hist" AS hs
-  JOIN "temp"."main"."tpl it's_stats" AS g
-    ON g.gid = hs.gid AND g.s = hs.s
   JOIN tot AS t
     ON t.s = hs.s
   LEFT JOIN "temp"."main"."tpl it's_baseline it's" AS b
     ON b.s = hs.s AND b.v IS NOT DISTINCT FROM hs.v
-  WHERE
-    NOT hs.unknown
+), grp AS (
+  SELECT
+    gid,
+    s,
+    SUM(n) AS size,
+    MAX(m) AS m,
+    MAX(bt) AS bt,
+    BOOL_OR(CAST(NOT unknown AND bn = 0 AS BOOLEAN)) AS stray
+  FROM cells
+  GROUP BY
+    gid,
+    s
 ), grid AS (
   SELECT
     g.gid,
     g.s,
     b.v,
-    CAST(COALESCE(hs.n, 0) AS INT128) * t.bt - CAST(b.n AS INT128) * CAST(g.known AS INT128) AS diff
-  FROM "temp"."main"."tpl it's_stats" AS g
+    CAST(COALESCE(hs.n, 0) AS INT128) * g.bt - CAST(b.n AS INT128) * g.m AS diff
+  FROM grp AS g
   JOIN "temp"."main"."tpl it's_baseline it's" AS b
     ON b.s = g.s
-  JOIN tot AS t
-    ON t.s = g.s
   LEFT JOIN "temp"."main"."tpl it's_hist" AS hs
     ON hs.gid = g.gid AND hs.s = g.s AND NOT hs.unknown AND hs.v IS NOT DISTINCT FROM b.v
   WHERE
-    g.known > 0
+    g.m > 0
 ), extra AS (
   SELECT
     grid.gid,
@@ -98,44 +105,32 @@ WITH tot AS (
   GROUP BY
     gid,
     s
-), f AS (
-  SELECT
-    gid,
-    s,
-    MAX(m) AS m,
-    MAX(bt) AS bt,
-    BOOL_OR(CAST(bn = 0 AS BOOLEAN)) AS stray
-  FROM cells
-  GROUP BY
-    gid,
-    s
 ), d AS (
   SELECT
-    e.gid,
-    e.s,
-    NOT f.stray AND e.num * $t_den <= $t_num * ht.top * f.m * f.bt AS ok,
+    g.gid,
+    g.s,
+    g.size,
+    g.m > 0 AND NOT g.stray AND e.num * $t_den <= $t_num * ht.top * g.m * g.bt AS ok,
     CASE
-      WHEN f.stray
+      WHEN g.m = 0 OR g.stray
       THEN CAST('infinity' AS DOUBLE)
-      ELSE CAST(e.num AS DOUBLE) / CAST(ht.top * f.m * f.bt AS DOUBLE)
+      ELSE CAST(e.num AS DOUBLE) / CAST(ht.top * g.m * g.bt AS DOUBLE)
     END AS severity,
     e.num,
-    ht.top * f.m * f.bt AS den
-  FROM e
-  JOIN f
-    ON f.gid = e.gid AND f.s = e.s
+    ht.top * g.m * g.bt AS den
+  FROM grp AS g
   JOIN height AS ht
-    ON ht.s = e.s
+    ON ht.s = g.s
+  LEFT JOIN e
+    ON e.gid = g.gid AND e.s = g.s
 )
 SELECT
-  g.gid,
-  CAST(MAX(g.size) AS BIGINT) AS size,
-  BOOL_AND(CAST(COALESCE(d.ok, FALSE) AS BOOLEAN)) AS ok,
-  MAX(COALESCE(d.severity, CAST('infinity' AS DOUBLE))) AS severity,
-  ARG_MAX(d.num, COALESCE(d.severity, CAST('infinity' AS DOUBLE))) AS num,
-  ARG_MAX(d.den, COALESCE(d.severity, CAST('infinity' AS DOUBLE))) AS den
-FROM "temp"."main"."tpl it's_stats" AS g
-LEFT JOIN d
-  ON d.gid = g.gid AND d.s = g.s
+  gid,
+  CAST(MAX(size) AS BIGINT) AS size,
+  BOOL_AND(CAST(ok AS BOOLEAN)) AS ok,
+  MAX(severity) AS severity,
+  ARG_MAX(num, severity) AS num,
+  ARG_MAX(den, severity) AS den
+FROM d
 GROUP BY
-  g.gid
+  gid
