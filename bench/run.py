@@ -24,6 +24,7 @@ SUITES = [
     "engines",
     "compose",
     "release_state",
+    "closeness",
 ]
 
 

@@ -43,7 +43,7 @@ class AllOf(PrivacyModel):
             table = ev.work(f"verdict_part{i}")
             p.apply(ev, table)
             tables.append(table)
-        ev.db.run(render("privacy/all_of.sql", {"models": len(tables)}, target=target, verdicts=tables))
+        ev.db.run(render("privacy/all_of.sql", target=target, verdicts=tables))
         self.verdicts = tables
 
     def group_ok(self, counts: Mapping[str, int], s: int = 1) -> bool:

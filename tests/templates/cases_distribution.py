@@ -59,7 +59,6 @@ CASES = {
     ),
     "privacy/all_of.sql": Case(
         lambda env: {"target": ev(env).work("all of"), "verdicts": [ev(env).work("dist verdict")] * 2},
-        {"models": 2},
         prepare=_verdict_ready,
     ),
     "meta/release_source.sql": Case(lambda env: {}, {"release_id": 1}),
