@@ -217,7 +217,7 @@ class DistributionJudge(Judge):
     table (set by :meth:`admit`). It depends on which value has which count, so nothing is remembered by
     shape; repair prefers the value the parent holds least of relative to its baseline share."""
 
-    def __init__(self, model: PrivacyModel, whole: Counts | None = None) -> None:
+    def __init__(self, model: PrivacyModel) -> None:
         self.model = model
         self.shares: dict[str | None, int] = {}
 
