@@ -59,6 +59,7 @@ class DistributionModel(PrivacyModel):
 
     per_part = False  # the baseline is the whole table's: a part of the groups cannot derive it
     template = ""
+    reads_stats = False  # the template reads the group statistics (ev.stats) too
 
     def __init__(self, n_sa: int, baseline: ValueCounts | None = None) -> None:
         self.n_sa = n_sa
@@ -118,6 +119,8 @@ class DistributionModel(PrivacyModel):
     def apply(self, ev: SqlEvaluator, target: TableRef) -> None:
         baseline = self.baseline_table(ev)
         ctx = {"hist": ev.hist, "baseline": baseline, "one_sa": len(ev.sa) == 1, **self.template_context(ev)}
+        if self.reads_stats:
+            ctx["stats"] = ev.stats
         ev.db.run(render(self.template_name(), self.template_params(), target=target, **ctx))
 
     def template_name(self) -> str:

@@ -164,6 +164,10 @@ class TCloseness(DistributionModel):
     def template_name(self) -> str:
         return f"privacy/t_{self.distance}.sql"
 
+    @property
+    def reads_stats(self) -> bool:  # type: ignore[override]
+        return self.distance == "equal"
+
     # ------------------------------------------------------------------ numpy
     def distances(self, s: int, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Per class (row of ``counts`` over the baseline's values): the EMD as num / den, exactly."""

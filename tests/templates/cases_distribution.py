@@ -41,7 +41,7 @@ def _ctx(env: HostileEnv) -> dict[str, Any]:
 
 
 def _verdict_ready(env: HostileEnv) -> None:
-    env.run("privacy/t_equal.sql", {"t_num": 1, "t_den": 5}, **_ctx(env))
+    env.run("privacy/t_equal.sql", {"t_num": 1, "t_den": 5}, **_ctx(env), stats=ev(env).stats)
 
 
 T = {"t_num": 1, "t_den": 5}
@@ -49,7 +49,7 @@ T = {"t_num": 1, "t_den": 5}
 CASES = {
     "privacy/baseline_table.sql": Case(lambda env: {"target": ev(env).work("empty baseline")}),
     "privacy/tree_table.sql": Case(lambda env: {"target": ev(env).work("empty tree")}),
-    "privacy/t_equal.sql": Case(_ctx, T),
+    "privacy/t_equal.sql": Case(lambda env: {**_ctx(env), "stats": ev(env).stats}, T),
     "privacy/t_ordered.sql": Case(_ctx, T),
     "privacy/t_hierarchical.sql": Case(lambda env: {**_ctx(env), "tree": _tree(env)}, T),
     "privacy/delta_disclosure.sql": Case(lambda env: {**_ctx(env), "arx": False}, {"delta": 2.0}),
