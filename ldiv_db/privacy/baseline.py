@@ -105,10 +105,19 @@ class DistributionModel(PrivacyModel):
         self.resolve(ev.value_counts())
         target = ev.work("baseline")
         ev.db.run(render("privacy/baseline_table.sql", target=target))
-        rows = [(s, v, n, r) for s in range(1, self.n_sa + 1) for r, (v, n) in enumerate(self.baseline(s), 1)]
+        rows = [
+            (s, v, n, r, pt)
+            for s in range(1, self.n_sa + 1)
+            for r, ((v, n), pt) in enumerate(zip(self.baseline(s), self.points(s), strict=True), 1)
+        ]
         if rows:
-            ev.db.insert_frame(target, pd.DataFrame(rows, columns=["s", "v", "n", "r"]))
+            ev.db.insert_frame(target, pd.DataFrame(rows, columns=["s", "v", "n", "r", "pt"]))
         return target
+
+    def points(self, s: int) -> list[int]:
+        """Per baseline value v, a class holding v alone measured against the baseline, as the numerator
+        of the template's fraction per row of the class (0 where the template does not read it)."""
+        return [0] * len(self.baseline(s))
 
     def template_params(self) -> dict[str, Any]:
         return {}

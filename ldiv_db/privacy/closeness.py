@@ -164,9 +164,33 @@ class TCloseness(DistributionModel):
     def template_name(self) -> str:
         return f"privacy/t_{self.distance}.sql"
 
-    @property
-    def reads_stats(self) -> bool:  # type: ignore[override]
-        return self.distance == "equal"
+    reads_stats = True
+
+    def points(self, s: int) -> list[int]:
+        """Σ_u N_u·d(v, u) per baseline value v over the distance's integer numerator d (equal: 2 per other
+        value, over 2; ordered: |r_v − r_u|, over M − 1; hierarchical: level(v, u), over H): the EMD of a
+        class holding v alone is m·pt / (den·m·N), since all its mass moves from v. Ordered by prefix sums;
+        hierarchical as Σ_{h<H} (N − the rows under v's ancestor at level h)."""
+        pairs = self.baseline(s)
+        counts = [n for _, n in pairs]
+        big_n = sum(counts)
+        if self.distance == "equal":
+            return [2 * (big_n - n) for n in counts]
+        if self.distance == "ordered":
+            out, below, below_w = [], 0, 0  # rows and rank-weighted rows of the values below
+            total_w = sum(r * n for r, n in enumerate(counts))
+            for r, n in enumerate(counts):
+                above, above_w = big_n - below - n, total_w - below_w - r * n
+                out.append(r * below - below_w + above_w - r * above)
+                below, below_w = below + n, below_w + r * n
+            return out
+        tree, top = self.tree(s), self.height(s)
+        paths = [tree[v] + (tree[v][-1],) * (top + 1 - len(tree[v])) for v, _ in pairs]
+        under: dict[tuple[int, str], int] = {}
+        for p, n in zip(paths, counts, strict=True):
+            for h in range(top):
+                under[(h, p[h])] = under.get((h, p[h]), 0) + n
+        return [sum(big_n - under[(h, p[h])] for h in range(top)) for p in paths]
 
     # ------------------------------------------------------------------ numpy
     def distances(self, s: int, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -1,19 +1,15 @@
 -- purpose: t-closeness verdict per group, hierarchical ground distance level(LCA)/H over the SA's hierarchy: EMD = Σ_nodes (h/H)·min(positive extra, negative extra of the node's children) ≤ t = t_num/t_den, exactly in integers
 -- params: t_num, t_den
 -- returns: creates target(gid, size, ok, severity, num, den); num/den = the group's distance (worst SA), severity = that as DOUBLE; a group without a known value, or holding a value the baseline lacks, fails (infinite severity)
--- ref: Li, Li, Venkatasubramanian 2007 §4.3 (hierarchical distance, extra(N) = Σ_leaves below N (p_i(G) − p_i)); tree: (s, v, h, node) per leaf and level; a node is (level, label); every (group, leaf) pair is one row
+-- ref: Li, Li, Venkatasubramanian 2007 §4.3 (hierarchical distance, extra(N) = Σ_leaves below N (p_i(G) − p_i)); tree: (s, v, h, node) per leaf and level, a node being (level, label); a group of one value v moves all its mass from v: m·pt(v) with pt(v) = Σ_u N_u·level(v, u) (the baseline table's); a group of several values is one row per (group, leaf)
 {{ target | create_table }} AS
-WITH {% include "_macros/baseline_cells.sql" %}
-, grp AS (
-    SELECT gid, s, sum(n) AS size, max(m) AS m, max(bt) AS bt, bool_or(NOT unknown AND bn = 0) AS stray
-    FROM cells
-    GROUP BY gid, s
-), grid AS (
-    SELECT g.gid, g.s, b.v, CAST(coalesce(hs.n, 0) AS HUGEINT) * g.bt - CAST(b.n AS HUGEINT) * g.m AS diff
-    FROM grp AS g
+WITH {% include "_macros/point_groups.sql" %}
+, grid AS (
+    SELECT g.gid, g.s, b.v, hs.n IS NOT NULL AS held,
+           CAST(coalesce(hs.n, 0) AS HUGEINT) * g.bt - CAST(b.n AS HUGEINT) * g.m AS diff
+    FROM multi AS g
     JOIN {{ baseline | table }} AS b ON b.s = g.s
     LEFT JOIN {{ hist | table }} AS hs ON hs.gid = g.gid AND hs.s = g.s AND NOT hs.unknown AND hs.v IS NOT DISTINCT FROM b.v
-    WHERE g.m > 0
 ), extra AS (
     SELECT grid.gid, grid.s, tr.h, tr.node, sum(grid.diff) AS x
     FROM grid
@@ -33,17 +29,22 @@ WITH {% include "_macros/baseline_cells.sql" %}
     FROM {{ tree | table }}
     GROUP BY s
 ), e AS (
-    SELECT gid, s, sum(c) AS num
-    FROM cost
-    GROUP BY gid, s
+    SELECT g.gid, g.s, g.size, g.m, g.bt, c.num, h.held < g.n_values AS stray
+    FROM multi AS g
+    JOIN (SELECT gid, s, sum(c) AS num FROM cost GROUP BY gid, s) AS c ON c.gid = g.gid AND c.s = g.s
+    JOIN (SELECT gid, s, count(*) FILTER (WHERE held) AS held FROM grid GROUP BY gid, s) AS h
+        ON h.gid = g.gid AND h.s = g.s
+    UNION ALL
+    SELECT gid, s, size, m, bt, num, stray FROM single
+    UNION ALL
+    SELECT gid, s, size, m, bt, NULL, false FROM grp WHERE n_values = 0
 ), d AS (
-    SELECT g.gid, g.s, g.size,
-           g.m > 0 AND NOT g.stray AND e.num * $t_den <= $t_num * ht.top * g.m * g.bt AS ok,
-           CASE WHEN g.m = 0 OR g.stray THEN 'infinity'::DOUBLE
-                ELSE CAST(e.num AS DOUBLE) / CAST(ht.top * g.m * g.bt AS DOUBLE) END AS severity,
-           e.num, ht.top * g.m * g.bt AS den
-    FROM grp AS g
-    JOIN height AS ht ON ht.s = g.s
-    LEFT JOIN e ON e.gid = g.gid AND e.s = g.s
+    SELECT e.gid, e.s, e.size,
+           e.m > 0 AND NOT e.stray AND e.num * $t_den <= $t_num * ht.top * e.m * e.bt AS ok,
+           CASE WHEN e.m = 0 OR e.stray THEN 'infinity'::DOUBLE
+                ELSE CAST(e.num AS DOUBLE) / CAST(ht.top * e.m * e.bt AS DOUBLE) END AS severity,
+           e.num, ht.top * e.m * e.bt AS den
+    FROM e
+    JOIN height AS ht ON ht.s = e.s
 )
 {% include "_macros/distribution_verdict.sql" %}

@@ -1,34 +1,33 @@
 -- purpose: t-closeness verdict per group, ordered ground distance |i − j|/(M − 1) over the ranks of the baseline's M values: EMD = Σ_i |Σ_{j≤i} (p_j(G) − p_j)| / (M − 1) ≤ t = t_num/t_den, exactly in integers
 -- params: t_num, t_den
 -- returns: creates target(gid, size, ok, severity, num, den); num/den = the group's distance (worst SA), severity = that as DOUBLE; a group without a known value, or holding a value the baseline lacks, fails (infinite severity)
--- ref: Li, Li, Venkatasubramanian 2007 §4.2 (ordered distance); every (group, baseline value) pair is one row (a value absent from G counts 0), so the cost grows with groups × M
+-- ref: Li, Li, Venkatasubramanian 2007 §4.2 (ordered distance); a group of one value v moves all its mass from v: m·pt(v) with pt(v) = Σ_u N_u·|r_v − r_u| (the baseline table's); a group of several values is one row per (group, baseline value) (a value absent from it counts 0), so that part grows with those groups × M
 {{ target | create_table }} AS
-WITH {% include "_macros/baseline_cells.sql" %}
-, grp AS (
-    SELECT gid, s, sum(n) AS size, max(m) AS m, max(bt) AS bt, greatest(max(bm) - 1, 1) AS span,
-           bool_or(NOT unknown AND bn = 0) AS stray
-    FROM cells
-    GROUP BY gid, s
-), grid AS (
-    SELECT g.gid, g.s, b.r, CAST(coalesce(hs.n, 0) AS HUGEINT) * g.bt - CAST(b.n AS HUGEINT) * g.m AS diff
-    FROM grp AS g
+WITH {% include "_macros/point_groups.sql" %}
+, grid AS (
+    SELECT g.gid, g.s, b.r, hs.n IS NOT NULL AS held,
+           CAST(coalesce(hs.n, 0) AS HUGEINT) * g.bt - CAST(b.n AS HUGEINT) * g.m AS diff
+    FROM multi AS g
     JOIN {{ baseline | table }} AS b ON b.s = g.s
     LEFT JOIN {{ hist | table }} AS hs ON hs.gid = g.gid AND hs.s = g.s AND NOT hs.unknown AND hs.v IS NOT DISTINCT FROM b.v
-    WHERE g.m > 0
 ), run AS (
-    SELECT gid, s, sum(diff) OVER (PARTITION BY gid, s ORDER BY r ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS cum
+    SELECT gid, s, held, sum(diff) OVER (PARTITION BY gid, s ORDER BY r ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS cum
     FROM grid
 ), e AS (
-    SELECT gid, s, sum(abs(cum)) AS num
-    FROM run
-    GROUP BY gid, s
+    SELECT g.gid, g.s, g.size, g.m, g.bt, g.bm, x.num, x.held < g.n_values AS stray
+    FROM multi AS g
+    JOIN (SELECT gid, s, sum(abs(cum)) AS num, count(*) FILTER (WHERE held) AS held FROM run GROUP BY gid, s) AS x
+        ON x.gid = g.gid AND x.s = g.s
+    UNION ALL
+    SELECT gid, s, size, m, bt, bm, num, stray FROM single
+    UNION ALL
+    SELECT gid, s, size, m, bt, bm, NULL, false FROM grp WHERE n_values = 0
 ), d AS (
-    SELECT g.gid, g.s, g.size,
-           g.m > 0 AND NOT g.stray AND e.num * $t_den <= $t_num * g.span * g.m * g.bt AS ok,
-           CASE WHEN g.m = 0 OR g.stray THEN 'infinity'::DOUBLE
-                ELSE CAST(e.num AS DOUBLE) / CAST(g.span * g.m * g.bt AS DOUBLE) END AS severity,
-           e.num, g.span * g.m * g.bt AS den
-    FROM grp AS g
-    LEFT JOIN e ON e.gid = g.gid AND e.s = g.s
+    SELECT gid, s, size,
+           m > 0 AND NOT stray AND num * $t_den <= $t_num * greatest(bm - 1, 1) * m * bt AS ok,
+           CASE WHEN m = 0 OR stray THEN 'infinity'::DOUBLE
+                ELSE CAST(num AS DOUBLE) / CAST(greatest(bm - 1, 1) * m * bt AS DOUBLE) END AS severity,
+           num, greatest(bm - 1, 1) * m * bt AS den
+    FROM e
 )
 {% include "_macros/distribution_verdict.sql" %}

@@ -18,8 +18,8 @@ def _baseline(env: HostileEnv) -> TableRef:
     e = ev(env)
     target = e.work("baseline it's")
     env.run("privacy/baseline_table.sql", target=target)
-    rows = [(s, v, n, r) for s, pairs in e.value_counts().items() for r, (v, n) in enumerate(pairs, 1)]
-    env.db.insert_frame(target, pd.DataFrame(rows, columns=["s", "v", "n", "r"]))
+    rows = [(s, v, n, r, n % 5) for s, pairs in e.value_counts().items() for r, (v, n) in enumerate(pairs, 1)]
+    env.db.insert_frame(target, pd.DataFrame(rows, columns=["s", "v", "n", "r", "pt"]))
     return target
 
 
@@ -50,8 +50,8 @@ CASES = {
     "privacy/baseline_table.sql": Case(lambda env: {"target": ev(env).work("empty baseline")}),
     "privacy/tree_table.sql": Case(lambda env: {"target": ev(env).work("empty tree")}),
     "privacy/t_equal.sql": Case(lambda env: {**_ctx(env), "stats": ev(env).stats}, T),
-    "privacy/t_ordered.sql": Case(_ctx, T),
-    "privacy/t_hierarchical.sql": Case(lambda env: {**_ctx(env), "tree": _tree(env)}, T),
+    "privacy/t_ordered.sql": Case(lambda env: {**_ctx(env), "stats": ev(env).stats}, T),
+    "privacy/t_hierarchical.sql": Case(lambda env: {**_ctx(env), "stats": ev(env).stats, "tree": _tree(env)}, T),
     "privacy/delta_disclosure.sql": Case(lambda env: {**_ctx(env), "arx": False}, {"delta": 2.0}),
     "privacy/beta_likeness.sql": Case(lambda env: {**_ctx(env), "enhanced": True}, {"b_num": 3, "b_den": 2}),
     "privacy/largest.sql": Case(
