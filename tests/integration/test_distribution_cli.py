@@ -140,3 +140,28 @@ def test_job_release_verified_and_checked(tmp_path: Path, capsys: pytest.Capture
     )  # fmt: skip
     assert code == 0, err
     assert Fraction(json.loads(out)["largest_t_exact"]) <= Fraction(1, 10)
+
+
+def test_unknown_sa_values(tmp_path: Path) -> None:
+    """With --null-sa-unknown a NULL SA counts in |G| but is no value: the baseline is a 3, b 2 (the known
+    rows). q = 2 holds NULLs only and has no distribution: it fails every model. q = 3 = {a, NULL} is
+    (1, 0) against (3/5, 2/5): distance 2/5 ≤ 1/2, but it lacks b, so the paper's δ fails it too."""
+    import duckdb
+
+    import ldiv_db
+
+    con = duckdb.connect()
+    con.execute("CREATE TABLE t (row_id INTEGER, q INTEGER, s VARCHAR)")
+    rows = [(1, "a"), (1, "b"), (2, None), (2, None), (3, "a"), (3, None), (4, "b"), (4, "a")]
+    con.executemany("INSERT INTO t VALUES (?, ?, ?)", [(i, q, s) for i, (q, s) in enumerate(rows, 1)])
+    cases = [
+        ({"model": "t-closeness", "t": "1/2"}, [2]),
+        ({"model": "t-closeness", "t": "1/2", "distance": "ordered", "sa_order": ["a", "b"]}, [2]),
+        ({"model": "delta-disclosure", "delta": 5}, [2, 3]),
+        ({"model": "beta-likeness", "beta": 5}, [2]),
+    ]
+    for opts, bad in cases:
+        r = ldiv_db.check(con, "t", ["q"], "s", null_sa_unknown=True, **opts)  # type: ignore[arg-type]
+        assert sorted(w["key"]["q"] for w in r.worst) == bad, opts
+    r = ldiv_db.check(con, "t", ["q"], "s", null_sa_unknown=True, model="t-closeness", t="2/5")
+    assert r.violating_groups == 1  # q = 3 is at exactly 2/5
