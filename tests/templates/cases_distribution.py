@@ -51,7 +51,9 @@ CASES = {
     "privacy/tree_table.sql": Case(lambda env: {"target": ev(env).work("empty tree")}),
     "privacy/t_equal.sql": Case(lambda env: {**_ctx(env), "stats": ev(env).stats}, T),
     "privacy/t_ordered.sql": Case(lambda env: {**_ctx(env), "stats": ev(env).stats}, T),
-    "privacy/t_hierarchical.sql": Case(lambda env: {**_ctx(env), "stats": ev(env).stats, "tree": _tree(env)}, T),
+    "privacy/t_hierarchical.sql": Case(
+        lambda env: {**_ctx(env), "stats": ev(env).stats, "tree": _tree(env)}, T
+    ),
     "privacy/delta_disclosure.sql": Case(lambda env: {**_ctx(env), "arx": False}, {"delta": 2.0}),
     "privacy/beta_likeness.sql": Case(lambda env: {**_ctx(env), "enhanced": True}, {"b_num": 3, "b_den": 2}),
     "privacy/largest.sql": Case(
