@@ -61,6 +61,8 @@ class Work:
         self.rid = frame["rid"].to_numpy(dtype=np.int64)
         self.sa, self.sa_values = factorize(frame["a1"])
         judge.admit(self.sa_values)
+        whole = np.bincount(self.sa, minlength=len(self.sa_values))
+        judge.set_baseline({v: int(n) for v, n in zip(self.sa_values, whole, strict=True)})
         self.codes: list[list[IntArray]] = []  # [QI][level] -> label code per row
         self.labels: list[list[list[str | None]]] = []  # [QI][level] -> label per code
         for i, (col, hid) in enumerate(zip(inputs.qi, hids, strict=True)):
