@@ -22,6 +22,7 @@ import pandas as pd
 
 from ..errors import BadInput
 from ..render import render
+from ..words import model_phrase
 from .base import PrivacyModel, sql_text
 
 if TYPE_CHECKING:
@@ -198,8 +199,7 @@ class DistributionModel(PrivacyModel):
         """The user's parameters (t, δ, β and their options)."""
 
     def describe(self) -> str:
-        args = ", ".join(f"{k}={v}" for k, v in self.own_params().items())
-        return f"{self.name}({args})"
+        return model_phrase(self.name, self.own_params())
 
 
 def explicit_baseline(params: Mapping[str, Any]) -> dict[int, list[tuple[str | None, int]]] | None:
