@@ -316,28 +316,32 @@ class SparkDatabase(Database):
         ]
 
     def load_file(self, query: Query, target: TableRef) -> None:
-        """``ldiv load`` on Spark: DuckDB reads the file in memory with the same template (the same type
-        detection), and the table reaches Spark as one Arrow DataFrame with the row id column
-        ``ldiv_rowid`` (0..n-1 in file order, what ``rowid`` means in the templates on Spark)."""
+        """``ldiv load`` on Spark: DuckDB reads the file with the same template (the same type detection),
+        and the table reaches Spark in Arrow batches of at most ``fetch_rows`` rows (the first creates it,
+        the others append), with the row id column ``ldiv_rowid`` (0..n-1 in file order, what ``rowid``
+        means in the templates on Spark): the driver holds one batch at a time."""
         import duckdb
+        import pyarrow as pa  # type: ignore[import-untyped]  # an extra of ldiv_db[spark]
 
         sch, name = target.schema, target.name
-        ref = TableRef(name, sch or self.default_schema)
+        ref = spark_ref(TableRef(name, sch or self.default_schema))
         local = duckdb.connect()
         try:
             if sch:
                 local.execute(f"CREATE SCHEMA IF NOT EXISTS {quote(sch)}")
             local.execute(query.sql, dict(query.params))
-            table = local.sql(
+            batches = local.sql(
                 f"SELECT *, rowid AS {quote(ROWID)} FROM {TableRef(name, sch or None).sql()}"  # noqa: S608
-            ).to_arrow_table()
+            ).fetch_record_batch(self.fetch_rows)
+            with self._engine(query.name):
+                for i, batch in enumerate(batches):
+                    frame = self.spark.createDataFrame(pa.Table.from_batches([batch]))
+                    frame.write.format("parquet").mode("append" if i else "errorifexists").saveAsTable(ref)
+                    self.queries += 1
         except duckdb.Error as exc:
             raise LdivError(f"query {query.name} failed: {str(exc).splitlines()[0]}") from None
         finally:
             local.close()
-        with self._engine(query.name):
-            self.spark.createDataFrame(table).write.format("parquet").saveAsTable(spark_ref(ref))
-        self.queries += 1
 
     def spark_ref(self, ref: TableRef) -> str:
         """``ref`` as Spark SQL and the DataFrame API name it (back-quoted parts)."""

@@ -64,7 +64,7 @@ def job(session: Any, name: str, fallback: Callable[[str, BaseException], BaseEx
         if isinstance(exc, KeyboardInterrupt) or _RUNNING.get("cancelled") or interrupt_requested():
             _cancel()
             raise KeyboardInterrupt from None
-        if isinstance(exc, LdivError):
+        if isinstance(exc, LdivError) or not isinstance(exc, Exception):
             raise
         mapped = spark_error(session, name, exc) or fallback(name, exc)
         if mapped is exc:
