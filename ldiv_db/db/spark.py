@@ -307,12 +307,16 @@ class SparkDatabase(Database):
         return "repeated" if int(row[0]) else None
 
     def _tables_of(self, schema: str) -> list[tuple[str, str]]:
+        """The schema's tables and views: two listings (``catalog.listTables`` reads every table's
+        metadata from the metastore, one call per table)."""
         if not self.spark.catalog.databaseExists(schema):
             return []
+        where = _bq(schema)
+        views = {str(r[1]) for r in self.spark.sql(f"SHOW VIEWS IN {where}").collect() if not r[2]}
         return [
-            (str(t.name), "VIEW" if t.tableType == "VIEW" else "BASE TABLE")
-            for t in self.spark.catalog.listTables(schema)
-            if not t.isTemporary
+            (str(r[1]), "VIEW" if str(r[1]) in views else "BASE TABLE")
+            for r in self.spark.sql(f"SHOW TABLES IN {where}").collect()
+            if not r[2]
         ]
 
     def load_file(self, query: Query, target: TableRef) -> None:
@@ -495,9 +499,7 @@ class SparkDatabase(Database):
 
     def table_names(self, schema: str) -> list[str]:
         """The tables of ``schema`` as the catalog spells them (none when it does not exist)."""
-        if not self.spark.catalog.databaseExists(schema):
-            return []
-        return [str(t.name) for t in self.spark.catalog.listTables(schema)]
+        return [name for name, _ in self._tables_of(schema)]
 
     def drop_table(self, ref: TableRef) -> None:
         with self._engine("drop_table"):

@@ -1,7 +1,7 @@
 """Spark under a small driver (issue 52): nothing that grows with the table reaches the driver at once.
 
-The census fixture (600 rows) is loaded on Spark and in a DuckDB file; the Spark database's fetch bound
-is set far below the table's size (``fetch_rows`` = 40 rows), so a result that grows with the table and
+The census fixture (400 rows) is loaded on Spark and in a DuckDB file; the Spark database's fetch bound
+is set far below the table's size (``fetch_rows`` = 60 rows), so a result that grows with the table and
 was not declared bulk is refused, and a declared one goes through the batched path. The algorithms run
 under that bound and must give DuckDB's release (the reference engine: same classes up to renumbering,
 same counts). The slow module-level run (``test_every_algorithm_under_a_tiny_bound``) covers every
@@ -27,7 +27,7 @@ from ldiv_db.render import Query, TableRef
 
 pytestmark = pytest.mark.spark
 
-ROWS, BOUND = 600, 40
+ROWS, BOUND = 400, 60
 QI, SA = ["age", "sex", "race"], "occupation"
 
 
@@ -62,7 +62,9 @@ def _same_release(both: tuple[Database, Database], algorithm: str, **options: An
     duck, spark = both
     out = f"small_{algorithm.replace('+', 'p').replace('-', '_')}"
     want, got = (
-        ldiv_db.anonymize(db, "census_small", QI, SA, algorithm=algorithm, output=out, replace=True, **options)
+        ldiv_db.anonymize(
+            db, "census_small", QI, SA, algorithm=algorithm, output=out, replace=True, **options
+        )
         for db in (duck, spark)
     )
     assert got.verified and want.verified
