@@ -175,14 +175,18 @@ def _batches(db: Any, frame: Any, bound: int, convert: Callable[[Any], T]) -> li
 
     ref: TableRef = db.work_table(f"ldiv_fetch_{uuid.uuid4().hex[:8]}")
     target = db.spark_ref(ref)
-    frame.withColumn(FETCH_NO, F.monotonically_increasing_id()).write.format("parquet").saveAsTable(target)
+    names = list(frame.columns)  # stored as c0, c1, ...: a Parquet column cannot have every name
+    numbered = frame.toDF(*(f"c{i}" for i in range(len(names)))).withColumn(
+        FETCH_NO, F.monotonically_increasing_id()
+    )
+    numbered.write.format("parquet").saveAsTable(target)
     try:
         table = db.spark.table(target)
         no = F.col(FETCH_NO)
         parts = table.groupBy(F.shiftright(no, _PART_SHIFT).alias("p")).count().orderBy("p").collect()
         out = []
         for lo, hi in batch_ranges([(int(p), int(n)) for p, n in parts], bound):
-            out.append(convert(table.where((no >= lo) & (no <= hi)).orderBy(no).drop(FETCH_NO)))
+            out.append(convert(table.where((no >= lo) & (no <= hi)).orderBy(no).drop(FETCH_NO).toDF(*names)))
         db.queries += 2 + len(out)
         return out
     finally:
