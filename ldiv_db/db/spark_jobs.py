@@ -63,6 +63,7 @@ def job(session: Any, name: str, fallback: Callable[[str, BaseException], BaseEx
     except BaseException as exc:
         if isinstance(exc, KeyboardInterrupt) or _RUNNING.get("cancelled") or interrupt_requested():
             _cancel()
+            _drop_interrupted_connection(sc)
             raise KeyboardInterrupt from None
         if isinstance(exc, LdivError) or not isinstance(exc, Exception):
             raise
@@ -92,6 +93,18 @@ def _cancel_on_sigint() -> Any:
 
     signal.signal(signal.SIGINT, cancel_then)
     return previous
+
+
+def _drop_interrupted_connection(sc: Any) -> None:
+    """The interrupted thread's connection to the JVM still owes it the answer to the interrupted call:
+    closed, so the thread's next call (the clean-up after Ctrl-C) opens a new one instead of reading that
+    answer as its own."""
+    with contextlib.suppress(Exception):
+        client = sc._gateway._gateway_client
+        connection = client.get_thread_connection()
+        if connection is not None:
+            connection.close(True)
+        client.thread_connection.connection = None
 
 
 def _cancel() -> None:

@@ -13,6 +13,7 @@ JVM that exits closes them, the wait ends at once, and :func:`driver_exit` tells
 from __future__ import annotations
 
 import contextlib
+import re
 import signal
 import threading
 from collections.abc import Mapping
@@ -182,7 +183,16 @@ def setting(session: Any, key: str, default: str = "") -> str:
     return _SETTINGS.get(id(session), {}).get(key, default)
 
 
+_JAVA_CAUSE = re.compile(r"^(?:Caused by: |: )?([\w.$]+(?:Exception|Error): .+)$", re.MULTILINE)
+
+
 def first_line(exc: BaseException) -> str:
-    text = str(exc).strip().splitlines()
-    line = text[0] if text else type(exc).__name__
+    """The line of an error that says what happened: a Java error's own line (a Py4JJavaError's first
+    line only names the call), else the first line."""
+    text = str(exc).strip()
+    lines = text.splitlines()
+    line = lines[0] if lines else type(exc).__name__
+    if line.startswith("An error occurred while calling"):
+        cause = _JAVA_CAUSE.search(text)
+        line = cause.group(1) if cause else line
     return line.split("; line ")[0][:400]

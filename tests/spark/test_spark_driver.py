@@ -20,6 +20,7 @@ import pytest
 
 import ldiv_db
 from fixtures import census
+from ldiv_db import taxonomy
 from ldiv_db.db import Database
 from ldiv_db.db.spark import ALGORITHMS
 from ldiv_db.errors import LdivError
@@ -112,6 +113,13 @@ SLOW_RUNS: list[tuple[str, dict[str, Any]]] = [
     ("hilbert", {"l": 4}),
     ("bsgi", {"l": 4}),
 ]
+# the algorithms that generalize by the QIs' hierarchies run on a copy with the census hierarchies
+HIERARCHY_RUNS: list[tuple[str, dict[str, Any]]] = [
+    ("lplus", {"l": 4}),
+    ("topdown", {"l": 4, "model": "distinct"}),
+    ("optimal", {"l": 4}),
+    ("full-domain", {"l": 4, "levels": {"age": 2, "sex": 1, "race": 1}, "suppression_limit": "0.5"}),
+]
 
 
 @pytest.mark.slow
@@ -119,3 +127,24 @@ SLOW_RUNS: list[tuple[str, dict[str, Any]]] = [
 def test_every_algorithm_under_a_tiny_bound(both, algorithm: str, options: dict[str, Any]) -> None:  # type: ignore[no-untyped-def]
     assert algorithm in ALGORITHMS
     _same_release(both, algorithm, **options)
+
+
+@pytest.fixture(scope="module")
+def with_hierarchies(both, tmp_path_factory) -> tuple[Database, Database]:  # type: ignore[no-untyped-def]
+    files = census.write(tmp_path_factory.mktemp("census_h"), n=ROWS)
+    for db in both:
+        ldiv_db.load(db, files["data"], "census_h", sep=";", replace=True)
+        for col in QI:
+            taxonomy.import_hierarchy(db, "census_h", col, files[col])
+    return both  # type: ignore[no-any-return]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("algorithm", "options"), HIERARCHY_RUNS, ids=[a for a, _ in HIERARCHY_RUNS])
+def test_every_hierarchy_algorithm_under_a_tiny_bound(  # type: ignore[no-untyped-def]
+    with_hierarchies, algorithm: str, options: dict[str, Any]
+) -> None:
+    assert {a for a, _ in SLOW_RUNS + HIERARCHY_RUNS} | {"tp+", "mondrian", "decomposition"} == set(
+        ALGORITHMS
+    )
+    _same_release(with_hierarchies, algorithm, table="census_h", **options)

@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_a_driver_out_of_heap_is_a_clear_error_not_a_hang(tmp_path: Path, spark_session) -> None:  # type: ignore[no-untyped-def]
-    url = f"spark://local[1]?warehouse={tmp_path / 'wh'}&spark.driver.memory=384m&fetch_rows=1000000000"
+    url = f"spark://local[1]?warehouse={tmp_path / 'wh'}&spark.driver.memory=512m&fetch_rows=1000000000"
     t0 = time.perf_counter()
     proc = subprocess.run(
         [sys.executable, "-m", "tests.spark.driver_child", url, "oom"],
@@ -66,3 +66,25 @@ def test_ctrl_c_during_a_spark_run_exits_130(tmp_path: Path, spark_session) -> N
     print(f"exit {proc.returncode} {time.perf_counter() - t0:.1f} s after Ctrl-C: {err.strip()[-300:]}")
     assert proc.returncode == 130, err[-2000:]
     assert "interrupted" in err and "Traceback" not in err and "Py4J" not in err
+
+
+ADULT = ROOT.parent / "shared" / "datasets" / "adult" / "adult.csv"
+
+
+@pytest.mark.skipif(not ADULT.exists(), reason="../shared/datasets/adult is not there")
+def test_the_issues_case_tp_plus_on_adult_with_the_default_driver(tmp_path: Path, spark_session) -> None:  # type: ignore[no-untyped-def]
+    url = f"spark://local[2]?warehouse={tmp_path / 'wh'}"  # spark.driver.memory left at its default
+    ldiv = str(Path(sys.executable).with_name("ldiv"))
+    load = subprocess.run(
+        [ldiv, "load", url, str(ADULT), "--table", "adult"], capture_output=True, text=True, check=False
+    )
+    assert load.returncode == 0, load.stderr[-2000:]
+    cmd = [ldiv, "anonymize", url, "--table", "adult", "--qi", "age,sex,race", "--sa", "occupation",
+           "--algorithm", "tp+", "--l", "4", "--output", "adult_tpp", "--json", "--quiet"]  # fmt: skip
+    t0 = time.perf_counter()
+    run = subprocess.run(cmd, capture_output=True, text=True, timeout=1800, check=False)
+    assert run.returncode == 0, run.stderr[-3000:]
+    got = json.loads(run.stdout)
+    print(f"tp+ on Adult, default driver: {time.perf_counter() - t0:.0f} s, {got.get('classes')} classes")
+    rows = sum(1 for _ in ADULT.open(encoding="utf-8")) - 1  # the file's data lines
+    assert got["verified"] is True and got["rows_in"] == rows == 30_162

@@ -13,7 +13,7 @@ import sqlglot
 
 from ldiv_db.db import spark_jobs
 from ldiv_db.db.spark_jobs import batch_ranges, spark_error
-from ldiv_db.db.spark_session import FETCH_ROWS, fetch_rows_of, parse_url
+from ldiv_db.db.spark_session import FETCH_ROWS, fetch_rows_of, first_line, parse_url
 from ldiv_db.errors import BadInput, EngineResources, StorageError
 from ldiv_db.render import translate
 
@@ -119,3 +119,16 @@ def test_zipped_unnests_stay_zipped_on_spark() -> None:
     (sql,) = translate("SELECT unnest($a) AS x, 7 AS k, unnest($b) AS y", "spark", frozenset({"a", "b"}))
     assert sql.count("EXPLODE") == 0 and "INLINE(ARRAYS_ZIP(:a, :b)) AS (x, y)" in sql
     assert sqlglot.parse_one(sql, read="spark") is not None
+
+
+def test_a_java_failure_is_told_by_its_own_line() -> None:
+    exc = RuntimeError(
+        "An error occurred while calling None.org.apache.spark.api.java.JavaSparkContext.\n"
+        ": java.lang.IllegalArgumentException: System memory 402653184 must be at least 471859200.\n"
+        "\tat org.apache.spark.memory.UnifiedMemoryManager$.getMaxMemory(UnifiedMemoryManager.scala:1)"
+    )
+    assert (
+        first_line(exc)
+        == "java.lang.IllegalArgumentException: System memory 402653184 must be at least 471859200."
+    )
+    assert first_line(RuntimeError("plain\nsecond")) == "plain"
