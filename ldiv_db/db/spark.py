@@ -2,15 +2,17 @@
 
 ``DB`` is ``spark://local[N]`` (a local session in this process) or ``spark://HOST:PORT`` (a standalone
 master), optionally with options after ``?``: ``warehouse=PATH`` (the catalog's warehouse; the metastore
-lives beside it, so a later run sees the same tables) and any Spark conf key (``spark.sql...=v``).
-:func:`configure` adds conf keys for the process (a job file's ``[spark]`` section).
+lives beside it, so a later run sees the same tables), ``fetch_rows=N`` and any Spark conf key
+(``spark.sql...=v``); sessions and conf: :mod:`ldiv_db.db.spark_session`.
 
 :class:`SparkDatabase` keeps the interface of :class:`ldiv_db.db.Database`; what differs:
 
 * statements are rendered in DuckDB's dialect and translated by :func:`ldiv_db.render.translate` to
   Spark SQL; bound values go to ``spark.sql(..., args=...)`` (``:name`` markers), never into the text;
-* results come back through Arrow (``toPandas``); :meth:`insert_frame` sends a whole frame as one
-  DataFrame and one ``INSERT ... SELECT`` (never row by row);
+* results come back through Arrow, each through the bounded fetch of :mod:`ldiv_db.db.spark_jobs` (a
+  result over ``fetch_rows`` rows only where the caller declared it bulk, then in batches);
+  :meth:`insert_frame` sends a frame as one DataFrame and one ``INSERT ... SELECT`` per batch of at most
+  ``fetch_rows`` rows (never row by row); every statement runs in a job group Ctrl-C cancels;
 * the ``ldiv`` audit tables live in the Spark schema ``ldiv`` (the shipped migrations, translated; a
   migration with a Spark variant in ``migrations/spark/`` runs that instead); ids that DuckDB draws from
   sequences are the table's largest id plus one (one writer per Spark catalog at a time);
