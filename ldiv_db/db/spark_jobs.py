@@ -103,7 +103,7 @@ def _drop_interrupted_connection(sc: Any) -> None:
         client = sc._gateway._gateway_client
         connection = client.get_thread_connection()
         if connection is not None:
-            connection.close(True)
+            connection.socket.close()  # not connection.close(): it would ask the JVM, and log its failure
         client.thread_connection.connection = None
 
 

@@ -13,6 +13,8 @@ JVM that exits closes them, the wait ends at once, and :func:`driver_exit` tells
 from __future__ import annotations
 
 import contextlib
+import logging
+import os
 import re
 import signal
 import threading
@@ -137,9 +139,20 @@ def session_for(url: str) -> Any:
         finally:
             _keep_handler(handler)
         session.sparkContext.setLogLevel("FATAL")
+        if not any(isinstance(f, _Py4jQuiet) for f in logging.getLogger().filters):
+            logging.getLogger().addFilter(_Py4jQuiet())  # py4j's logging.exception(...) calls
+            logging.getLogger("py4j").setLevel(logging.CRITICAL)  # its own loggers (and children)
         _SESSIONS[url] = session
         _SETTINGS[id(session)] = settings
         return session
+
+
+class _Py4jQuiet(logging.Filter):
+    """py4j logs a Ctrl-C during a call (and the broken connection after it) with a traceback on the root
+    logger; the command reports the interrupt itself (exit 130)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return f"{os.sep}py4j{os.sep}" not in record.pathname
 
 
 def _keep_handler(handler: Any) -> None:

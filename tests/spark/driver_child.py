@@ -20,7 +20,12 @@ def main(url: str, step: str) -> None:
     out: dict[str, object] = {}
     if step == "oom":
         try:
-            db.rows(Query("probe/huge.sql", "SELECT id, id * 2 AS b, id * 3 AS c FROM range(400000000)"))
+            db.rows(
+                Query(
+                    "probe/huge.sql",
+                    "SELECT range AS a, range * 2 AS b, range * 3 AS c FROM range(400000000)",
+                )
+            )
         except LdivError as exc:
             out = {
                 "error": type(exc).__name__,

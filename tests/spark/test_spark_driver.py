@@ -59,13 +59,13 @@ def _classes(db: Database, table: str) -> Counter[str]:
     return Counter(json.dumps(sorted(rows)) for rows in by.values())
 
 
-def _same_release(both: tuple[Database, Database], algorithm: str, **options: Any) -> dict[str, Any]:
+def _same_release(
+    both: tuple[Database, Database], algorithm: str, table: str = "census_small", **options: Any
+) -> dict[str, Any]:
     duck, spark = both
-    out = f"small_{algorithm.replace('+', 'p').replace('-', '_')}"
+    out = f"{table}_{algorithm.replace('+', 'p').replace('-', '_')}"
     want, got = (
-        ldiv_db.anonymize(
-            db, "census_small", QI, SA, algorithm=algorithm, output=out, replace=True, **options
-        )
+        ldiv_db.anonymize(db, table, QI, SA, algorithm=algorithm, output=out, replace=True, **options)
         for db in (duck, spark)
     )
     assert got.verified and want.verified
