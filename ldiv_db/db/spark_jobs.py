@@ -125,7 +125,8 @@ def spark_error(session: Any, name: str, exc: BaseException) -> LdivError | None
     """The error the user sees for Spark's ``exc`` raised by statement ``name``, or None when it is none
     of the resource or environment cases (the engine's own mapping then decides)."""
     mem = setting(session, "spark.driver.memory", "1g")
-    code = driver_exit(session)
+    low = f"{type(exc).__name__} {exc}".lower()
+    code = driver_exit(session, wait=5.0 if any(p in low for p in _LOST) else 0.0)
     if code is not None:
         forget_session(session)
         why = "ran out of memory (Java heap space)" if code == 3 else f"stopped (exit status {code})"
@@ -133,7 +134,7 @@ def spark_error(session: Any, name: str, exc: BaseException) -> LdivError | None
             f"the Spark driver (the JVM this process started) {why} during {name}; nothing was published",
             TUNE_MEMORY.format(mem=mem),
         )
-    text, low = first_line(exc), f"{type(exc).__name__} {exc}".lower()
+    text = first_line(exc)
     if any(p in low for p in _OOM):
         return EngineResources(f"Spark ran out of memory during {name}: {text}", TUNE_MEMORY.format(mem=mem))
     if any(p in low for p in _RESULTS):

@@ -182,12 +182,17 @@ def forget_session(session: Any) -> None:
             del _SESSIONS[url]
 
 
-def driver_exit(session: Any) -> int | None:
-    """The exit status of the session's driver JVM when this process started it and it has ended, else
-    None (running, or not ours to see)."""
+def driver_exit(session: Any, wait: float = 0.0) -> int | None:
+    """The exit status of the session's driver JVM when this process started it and it has ended (within
+    ``wait`` seconds: a JVM whose connections just closed may not be reaped yet), else None (running, or
+    not ours to see)."""
     proc = getattr(getattr(session.sparkContext, "_gateway", None), "proc", None)
-    poll = getattr(proc, "poll", None)
-    return poll() if callable(poll) else None
+    if proc is None or not callable(getattr(proc, "wait", None)):
+        return None
+    try:
+        return int(proc.wait(timeout=wait))
+    except Exception:  # subprocess.TimeoutExpired: still running
+        return None
 
 
 def setting(session: Any, key: str, default: str = "") -> str:

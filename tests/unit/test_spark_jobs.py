@@ -43,7 +43,9 @@ class _Proc:
     def __init__(self, code: int | None) -> None:
         self.code = code
 
-    def poll(self) -> int | None:
+    def wait(self, timeout: float) -> int:
+        if self.code is None:
+            raise TimeoutError
         return self.code
 
 
