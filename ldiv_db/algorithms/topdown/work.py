@@ -69,7 +69,9 @@ class Work:
             self.labels.append([])
             for level in range(top[i]):
                 mapping = dict(
-                    db.rows(render("taxonomy/level_map.sql", {"hierarchy_id": hid, "level": level}))
+                    db.rows(
+                        render("taxonomy/level_map.sql", {"hierarchy_id": hid, "level": level}), bulk=True
+                    )
                 )
                 missing = [leaf for leaf in leaves if leaf is not None and leaf not in mapping]
                 if missing:
