@@ -57,7 +57,7 @@ class Work:
         self.source = inputs.table.ref
         self.qi = [c.ident for c in inputs.qi]
         self.sa_ident = inputs.sa[0].ident
-        frame = db.df(render("topdown/rows.sql", source=self.source, qi=self.qi, sa=self.sa_ident))
+        frame = db.df(render("topdown/rows.sql", source=self.source, qi=self.qi, sa=self.sa_ident), bulk=True)
         self.rid = frame["rid"].to_numpy(dtype=np.int64)
         self.sa, self.sa_values = factorize(frame["a1"])
         judge.admit(self.sa_values)
@@ -71,7 +71,9 @@ class Work:
             self.labels.append([])
             for level in range(top[i]):
                 mapping = dict(
-                    db.rows(render("taxonomy/level_map.sql", {"hierarchy_id": hid, "level": level}))
+                    db.rows(
+                        render("taxonomy/level_map.sql", {"hierarchy_id": hid, "level": level}), bulk=True
+                    )
                 )
                 missing = [leaf for leaf in leaves if leaf is not None and leaf not in mapping]
                 if missing:
