@@ -327,7 +327,7 @@ class SparkDatabase(Database):
         the others append), with the row id column ``ldiv_rowid`` (0..n-1 in file order, what ``rowid``
         means in the templates on Spark): the driver holds one batch at a time."""
         import duckdb
-        import pyarrow as pa  # type: ignore[import-untyped]  # an extra of ldiv_db[spark]
+        import pyarrow as pa  # an extra of ldiv_db[spark]
 
         sch, name = target.schema, target.name
         ref = spark_ref(TableRef(name, sch or self.default_schema))
