@@ -183,7 +183,7 @@ public class ArxFigures {
             parts.add(f.node("ordered_t_" + t, QI7, "age", true, "{\"t\": " + t + "}",
                              new OrderedDistanceTCloseness("age", t)));
         }
-        for (double beta : new double[] {1d, 2d}) {
+        for (double beta : new double[] {1d, 3d}) {
             parts.add(f.node("beta_basic_" + beta, QI8, occ, false, "{\"beta\": " + beta + "}",
                              new BasicBLikeness(occ, beta)));
             parts.add(f.node("beta_enhanced_" + beta, QI8, occ, false, "{\"beta\": " + beta + "}",

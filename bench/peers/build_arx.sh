@@ -47,6 +47,12 @@ if [ -f "$CACHE/stamp" ] && [ "$(cat "$CACHE/stamp")" = "$STAMP" ]; then
     exit 0
 fi
 
+# Only a directory this script made (its marker) or an empty one is ever cleared.
+if [ -e "$CACHE" ] && [ ! -f "$CACHE/.ldiv-arx-cache" ] && [ -n "$(ls -A "$CACHE" 2>/dev/null)" ]; then
+    echo "error: $CACHE exists and was not made by this script; set ARX_CACHE to a new directory"
+    exit 2
+fi
+
 WORK="$(mktemp -d)"
 trap 'rm -rf "$WORK"' EXIT
 if [ -n "${ARX_SRC:-}" ] && [ -d "$ARX_SRC/src/main" ]; then
@@ -68,6 +74,8 @@ else
 fi
 
 rm -rf "$CACHE"
+mkdir -p "$CACHE"
+touch "$CACHE/.ldiv-arx-cache"
 mkdir -p "$CACHE/classes" "$CACHE/stubs" "$CACHE/figures" "$CACHE/lib"
 
 # Dependencies: ARX's own lib/ant jars, without the other platforms' SWT.

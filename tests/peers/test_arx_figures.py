@@ -86,9 +86,9 @@ CASES: dict[str, tuple[str, list[str], list[str], str]] = {
     "ordered_t_0.1": ("age", QI7, ["t-closeness", "--t", "0.1", "--distance", "ordered"], "t"),
     "ordered_t_0.05": ("age", QI7, ["t-closeness", "--t", "0.05", "--distance", "ordered"], "t"),
     "beta_basic_1.0": ("occupation", QI8, ["beta-likeness", "--beta", "1", "--likeness", "basic"], "beta"),
-    "beta_basic_2.0": ("occupation", QI8, ["beta-likeness", "--beta", "2", "--likeness", "basic"], "beta"),
+    "beta_basic_3.0": ("occupation", QI8, ["beta-likeness", "--beta", "3", "--likeness", "basic"], "beta"),
     "beta_enhanced_1.0": ("occupation", QI8, ["beta-likeness", "--beta", "1", "--likeness", "enhanced"], "beta"),
-    "beta_enhanced_2.0": ("occupation", QI8, ["beta-likeness", "--beta", "2", "--likeness", "enhanced"], "beta"),
+    "beta_enhanced_3.0": ("occupation", QI8, ["beta-likeness", "--beta", "3", "--likeness", "enhanced"], "beta"),
     "delta_2.0": ("occupation", QI8, ["delta-disclosure", "--delta", "2", "--delta-variant", "arx"], "delta"),
     "delta_3.0": ("occupation", QI8, ["delta-disclosure", "--delta", "3", "--delta-variant", "arx"], "delta"),
 }  # fmt: skip
@@ -102,6 +102,9 @@ def test_build_is_the_reference_tool(arx: dict[str, Any]) -> None:
         assert node["levels"] == [1, 4, 1, 1, 3, 1, 2, 1]
         assert node["deleted"] == 235
         assert round(node["loss"], 5) == 0.81500
+    # Enhanced β-likeness bounds a value's gain by min(β, -ln p): above β = -ln(4038/30162) ≈ 2.01 it is
+    # stricter than basic, so the β = 3 cases tell the two definitions apart (β = 1 cannot).
+    assert arx["nodes"]["beta_basic_3.0"]["levels"] != arx["nodes"]["beta_enhanced_3.0"]["levels"]
 
 
 @pytest.mark.parametrize("name", list(CASES))
