@@ -3,7 +3,7 @@
  * (Flash, 5 % suppression limit, Loss metric gs = 0.5) under t-closeness with the hierarchical and the
  * ordered ground distance, basic and enhanced beta-likeness and delta-disclosure, and the risk
  * analysis of the raw table (sample risks, sample uniques, population uniqueness by Pitman, Zayatz,
- * SNB and Dankar's rule) at given sampling fractions. Uses ARX's public API only; prints one JSON
+ * SNB and Dankar's rule) at given sampling fractions, and the sample risks of ARX's distinct-3 release. Uses ARX's public API only; prints one JSON
  * object. Built by bench/peers/build_arx.sh.
  *
  *   java -cp "$(cat ~/.cache/ldiv_db/arx/classpath.txt):~/.cache/ldiv_db/arx/figures" ArxFigures ADULT_DIR
@@ -13,6 +13,7 @@ import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 
@@ -36,6 +37,7 @@ import org.deidentifier.arx.criteria.PrivacyCriterion;
 import org.deidentifier.arx.metric.Metric;
 import org.deidentifier.arx.risk.RiskEstimateBuilder;
 import org.deidentifier.arx.risk.RiskModelPopulationUniqueness;
+import org.deidentifier.arx.risk.RiskModelSampleRiskDistribution;
 import org.deidentifier.arx.risk.RiskModelSampleRisks;
 import org.deidentifier.arx.ARXLattice.ARXNode;
 
@@ -132,6 +134,7 @@ public class ArxFigures {
         out.append(", \"prosecutor_average\": ").append(sample.getAverageRisk());
         out.append(", \"sample_uniques\": ").append(base.getSampleBasedUniquenessRisk().getFractionOfUniqueRecords());
         out.append(", \"classes\": ").append(base.getEquivalenceClassModel().getNumClasses());
+        out.append(", \"prosecutor_above_0.2\": ").append(above(base, 0.2d));
         out.append(", \"population\": [");
         for (int i = 0; i < FRACTIONS.length; i++) {
             ARXPopulationModel population = ARXPopulationModel.create(handle.getNumRows(), FRACTIONS[i]);
@@ -146,6 +149,39 @@ public class ArxFigures {
             out.append("}");
         }
         return out.append("]}").toString();
+    }
+
+    /** The share of records whose risk is strictly above the threshold, from ARX's risk histogram. */
+    static double above(RiskEstimateBuilder builder, double threshold) {
+        RiskModelSampleRiskDistribution distribution = builder.getSampleBasedRiskDistribution();
+        double[] upper = distribution.getAvailableUpperRiskThresholds();
+        int index = Arrays.binarySearch(upper, threshold);
+        if (index < 0) {
+            throw new IllegalArgumentException("not one of ARX's risk thresholds: " + threshold);
+        }
+        return 1d - distribution.getFractionOfRecordsForCumulativeRiskThresholds()[index];
+    }
+
+    /** The risk of ARX's own release: distinct-3 l-diversity, its optimum, suppressed records left out. */
+    String releaseRisk() throws IOException {
+        Data data = adult(QI8, "occupation", false);
+        ARXConfiguration config = ARXConfiguration.create();
+        config.addPrivacyModel(new DistinctLDiversity("occupation", 3));
+        config.setSuppressionLimit(0.05d);
+        config.setQualityModel(Metric.createLossMetric(0.5d));
+        ARXResult result = new ARXAnonymizer().anonymize(data, config);
+        DataHandle output = result.getOutput(result.getGlobalOptimum(), false);
+        RiskEstimateBuilder builder = output.getRiskEstimator(ARXPopulationModel.create(output.getNumRows(), 0.1d));
+        RiskModelSampleRisks sample = builder.getSampleBasedReidentificationRisk();
+        StringBuilder out = new StringBuilder("\"release_risk\": {\"model\": \"distinct-3\"");
+        out.append(", \"records\": ").append(builder.getEquivalenceClassModel().getNumRecords());
+        out.append(", \"classes\": ").append(builder.getEquivalenceClassModel().getNumClasses());
+        out.append(", \"prosecutor_highest\": ").append(sample.getHighestRisk());
+        out.append(", \"prosecutor_average\": ").append(sample.getAverageRisk());
+        out.append(", \"prosecutor_above_0.2\": ").append(above(builder, 0.2d));
+        out.append(", \"sample_uniques\": ").append(builder.getSampleBasedUniquenessRisk().getFractionOfUniqueRecords());
+        output.release();
+        return out.append("}").toString();
     }
 
     static String value(boolean available, double v) {
@@ -195,7 +231,7 @@ public class ArxFigures {
         }
         StringBuilder out = new StringBuilder("{\"tool\": \"ARX\", \"suppression_limit\": 0.05, ");
         out.append("\"metric\": \"Loss gs=0.5\", \"nodes\": {").append(String.join(", ", parts)).append("}, ");
-        out.append(f.risk()).append("}");
+        out.append(f.risk()).append(", ").append(f.releaseRisk()).append("}");
         System.out.println(out);
     }
 }

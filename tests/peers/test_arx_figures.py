@@ -204,9 +204,37 @@ def test_population_estimates_as_arx(
     assert fig["prosecutor_highest"] == ref["prosecutor_highest"]
     assert fig["prosecutor_average"] == pytest.approx(ref["prosecutor_average"], rel=1e-12)
     assert fig["sample_uniques"] == pytest.approx(ref["sample_uniques"], rel=1e-12)
+    assert fig["prosecutor_above"] == pytest.approx(ref["prosecutor_above_0.2"], rel=1e-12)
     assert fig["zayatz"] == pytest.approx(pop["zayatz"], rel=1e-8)
     assert fig["pitman"] == pytest.approx(pop["pitman"], rel=1e-5)  # two numerical solvers of one likelihood
     assert pop["snb"] is None
     assert fig["snb"] is not None and 0 < fig["snb"] < 1 and math.isfinite(fig["snb"])
     assert got["population"]["dankar_model"] == pop["dankar_model"].lower()
     assert fig["dankar"] == pytest.approx(pop["dankar"], rel=1e-5)
+
+
+def test_release_risk_as_arx(arx: dict[str, Any], adult: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """The sample risks of a release (distinct-3, optimal at 5 %): both tools leave the deleted records
+    out and measure the published classes; ``ldiv risk --release`` uses the finest partition the release
+    publishes, which for this full-domain release is ARX's classes."""
+    ref = arx["release_risk"]
+    _ldiv(
+        capsys, "anonymize", adult, "--table", "adult", "--qi", ",".join(QI8), "--sa", "occupation",
+        "--algorithm", "optimal", "--output", "distinct3", "--replace", "--quiet",
+        "--suppression-limit", "0.05", "--metric", "loss", "--model", "distinct", "--l", "3",
+    )  # fmt: skip
+    got = _ldiv(capsys, "risk", adult, "--release", "distinct3", "--threshold", "0.2")
+    fig = {f["key"]: f["value"] for f in got["figures"]}
+    print(
+        "ARX",
+        ref,
+        "| ldiv",
+        got["rows"],
+        got["classes"],
+        {k: fig[k] for k in fig if k.startswith("prosecutor")},
+    )
+    assert (got["rows"], got["classes"]) == (ref["records"], ref["classes"])
+    assert fig["prosecutor_highest"] == pytest.approx(ref["prosecutor_highest"], rel=1e-12)
+    assert fig["prosecutor_average"] == pytest.approx(ref["prosecutor_average"], rel=1e-12)
+    assert fig["prosecutor_above"] == pytest.approx(ref["prosecutor_above_0.2"], rel=1e-12)
+    assert fig["sample_uniques"] == ref["sample_uniques"]
