@@ -18,8 +18,6 @@ or a :class:`Database`)::
 from __future__ import annotations
 
 import importlib
-import sys
-import types
 from typing import TYPE_CHECKING, Any
 
 from .errors import BadInput, LdivError, PrivacyViolation
@@ -45,8 +43,8 @@ if TYPE_CHECKING:
         report,
         suggest_l,
     )
+    from .commands.job import Job, run_job
     from .db import Database
-    from .job import Job, run_job
     from .privacy.spec import ModelSpec
 
 __version__ = "0.1.0"
@@ -79,8 +77,8 @@ _LAZY = {
     ),
     "Database": ".db",
     "ModelSpec": ".privacy.spec",
-    "Job": ".job",
-    "run_job": ".job",
+    "Job": ".commands.job",
+    "run_job": ".commands.job",
 }
 
 
@@ -92,15 +90,6 @@ def __getattr__(name: str) -> Any:
     globals()[name] = value
     return value
 
-
-class _Package(types.ModuleType):
-    def __setattr__(self, name: str, value: Any) -> None:
-        if name in _LAZY and isinstance(value, types.ModuleType):
-            return  # a submodule (ldiv_db.anonymize, .check, .load, .metrics): the name stays the function
-        super().__setattr__(name, value)
-
-
-sys.modules[__name__].__class__ = _Package
 
 __all__ = [
     "AnonymizeResult",

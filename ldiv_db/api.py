@@ -9,19 +9,19 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from . import release_state
-from .anonymize import AnonymizeResult, anonymize
-from .catalog import resolve_table
-from .check import CheckResult, check
+from .commands.anonymize import AnonymizeResult, anonymize
+from .commands.check import CheckResult, check
+from .commands.load import LoadResult, load
+from .core import release_state
+from .core.catalog import resolve_table
+from .core.inputs import as_list, resolve_inputs
 from .db import Database
-from .inputs import as_list, resolve_inputs
-from .load import LoadResult, load
 from .pipeline.compose import Composition
 from .privacy.verdicts import partitions_of, verdict_brief
-from .render import render
-from .report import CompareResult, ReportResult, compare, report
-from .suggest import SuggestResult
-from .suggest import suggest_l as _suggest
+from .reporting import CompareResult, ReportResult, compare, report
+from .sqlgen.render import render
+from .verify.suggest import SuggestResult
+from .verify.suggest import suggest_l as _suggest
 
 
 @dataclass
@@ -59,8 +59,8 @@ def metrics(
     intervals where its algorithm publishes them so (``interval_labels`` None), its l for CAVG."""
     from fractions import Fraction
 
-    from .metrics import compute_metrics
-    from .report.gather import INTERVAL_ALGORITHMS, recorded_release
+    from .reporting.gather import INTERVAL_ALGORITHMS, recorded_release
+    from .utility import compute_metrics
 
     database = Database.open(db, mode="read")
     try:
@@ -111,7 +111,7 @@ def suggest_l(db: Any, table: str, sa: str | Sequence[str]) -> SuggestResult:
 class ReleaseList:
     """``ldiv releases``: every recorded release, newest first. ``verified`` is the recorded verdict
     where it still holds (the table is as verified: ``table_state`` intact), else None; the verdict
-    as recorded is ``verified_when_written`` (:mod:`ldiv_db.release_state`). ``verification`` of each:
+    as recorded is ``verified_when_written`` (:mod:`ldiv_db.core.release_state`). ``verification`` of each:
     per partition the published table reveals, the model verified there and its verdict
     (:mod:`ldiv_db.privacy.verdicts`)."""
 
@@ -150,7 +150,7 @@ def _shown_state(r: dict[str, Any]) -> str:
 
 def _release_row(r: dict[str, Any]) -> dict[str, Any]:
     """A recorded release as listed: its class count, k and re-identification risk as anonymize measured
-    them on the written table (:mod:`ldiv_db.classes`; k and risk None for a release recorded before they
+    them on the written table (:mod:`ldiv_db.core.classes`; k and risk None for a release recorded before they
     were kept)."""
     text = r.pop("metrics")
     metrics = json.loads(text) if text else {}
@@ -188,7 +188,7 @@ def publish(db: Any, release: str, *, accept_composition: bool = False) -> Any:
     """Publish the draft ``release`` after checking how it composes with the published releases of its
     source (:mod:`ldiv_db.pipeline.publication`); refuses (:class:`~ldiv_db.errors.PrivacyViolation`)
     below l unless ``accept_composition``."""
-    from .options import parse_flag
+    from .core.options import parse_flag
     from .pipeline.publication import publish_release
 
     accept = parse_flag(accept_composition, "accept_composition", text=True)
@@ -208,7 +208,7 @@ def compose(db: Any, releases: Sequence[str | int], *, worst: int = 5, quiet: bo
     ``quiet=False``: progress on stderr for work over 2 s."""
     from .pipeline.compose import compose as _compose
     from .pipeline.compose import release_ids
-    from .progress import Progress
+    from .util.progress import Progress
 
     database = Database.open(db, mode="read")
     try:

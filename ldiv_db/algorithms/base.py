@@ -23,17 +23,17 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Literal
 
-from ..options import Option
+from ..core.options import Option
 
 if TYPE_CHECKING:
-    from ..catalog import Column, Table
+    from ..core.catalog import Column, Table
+    from ..core.inputs import Inputs
     from ..db import Database
-    from ..guarantees import Guarantee
-    from ..inputs import Inputs
     from ..privacy import PrivacyModel
-    from ..progress import Progress
-    from ..render import TableRef
+    from ..sqlgen.render import TableRef
     from ..taxonomy import Hierarchy
+    from ..util.progress import Progress
+    from ..verify.guarantees import Guarantee
 
 Recoding = Literal["lca", "suppress", "levels", "labels"]
 LabelKind = Literal["hierarchy", "numeric", "flat"]
@@ -125,7 +125,7 @@ class Partitioning:
     details: dict[str, Any] = field(default_factory=dict)
     # the model the partition delivers where it differs from the request's (None: the request's); a run
     # that delivers another model than the one asked for is refused before anything is written
-    # (:func:`ldiv_db.guarantees.refuse_weakened`), ``shortfall`` saying why
+    # (:func:`ldiv_db.verify.guarantees.refuse_weakened`), ``shortfall`` saying why
     verify_model: PrivacyModel | None = None
     shortfall: str = ""
     metric_weights: Sequence[Fraction] | None = None  # QI weights of the reported IL/NCP (default 1 each)
@@ -270,7 +270,7 @@ class Release(ABC):
         return None
 
     def fingerprints(self) -> Mapping[TableRef, tuple[int, str]]:
-        """Fingerprints (:func:`ldiv_db.ownership.fingerprint`) of published tables that :meth:`reconcile`
+        """Fingerprints (:func:`ldiv_db.core.ownership.fingerprint`) of published tables that :meth:`reconcile`
         or :meth:`verify` took on the tables as written, while they waited for other work (a one-table
         release: while KL is solved); the pipeline takes the others."""
         return {}
@@ -301,7 +301,7 @@ class Release(ABC):
 
 
 class Algorithm(ABC):
-    """One anonymization algorithm. ``options`` declares its options once (:class:`~ldiv_db.options.Option`:
+    """One anonymization algorithm. ``options`` declares its options once (:class:`~ldiv_db.core.options.Option`:
     name, type, range, default, help); the ``ldiv anonymize`` flags, ``--option`` keys, job-file keys and
     API keywords are generated from it, and ``run`` finds every declared option in ``request.options``,
     validated, with its default when not given. Two algorithms may declare the same name only with the
@@ -342,7 +342,7 @@ class Algorithm(ABC):
         raise BadInput(f"{self.name} releases are not streams", "append to a Decomposition+ release")
 
     def output_tables(self, out: TableRef) -> tuple[TableRef, ...]:
-        """The tables a release named ``out`` writes (checked by ldiv_db/ownership.py before the run)."""
+        """The tables a release named ``out`` writes (checked by ldiv_db/core/ownership.py before the run)."""
         return (out,)
 
     def private_tables(self, db: Database, out: TableRef) -> tuple[TableRef, ...]:

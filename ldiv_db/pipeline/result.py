@@ -20,7 +20,7 @@ class AnonymizeResult:
     rows_published: int
     rows_suppressed: int
     rows_deleted: int
-    classes: int  # the classes of ldiv_db.classes (the finest partition the published table reveals)
+    classes: int  # the classes of ldiv_db.core.classes (the finest partition the published table reveals)
     seconds: float
     queries: int
     output: str

@@ -1,7 +1,7 @@
 """The run lifecycle in ``ldiv.run``: ``running`` when a run starts, then ``done``, ``failed`` or
 ``interrupted`` (Ctrl-C) when it ends. A run stopped after its release was committed is ``done`` (with a
 note): the release is complete. Which of the two is decided by the database (does the run's release
-exist?), and the end is recorded with Ctrl-C held (:func:`ldiv_db.interrupts.deferred`), so a second
+exist?), and the end is recorded with Ctrl-C held (:func:`ldiv_db.util.interrupts.deferred`), so a second
 Ctrl-C cannot leave the run ``running``.
 
 A run whose process was killed, or whose connection died, cannot record its end where it ran. A run
@@ -22,9 +22,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from .. import interrupts
 from ..errors import ConnectionLost, LdivError, interrupt_requested
-from ..render import render
+from ..sqlgen.render import render
+from ..util import interrupts
 
 if TYPE_CHECKING:
     from ..db import Database

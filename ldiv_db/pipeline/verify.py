@@ -9,7 +9,7 @@ QI labels, SA values (and class) — with their counts. Everything else reads th
 release again: the reconciliation's published counts, the partitions the models are verified on
 (``release/verify_hist.sql``: per class and per QI label vector, the count of every SA value), the
 verdicts of all partitions in one summary (``release/verify_summary.sql``), and the metrics
-(:class:`~ldiv_db.metrics.compute.ReleaseAggregate`). The aggregate is the written table with equal
+(:class:`~ldiv_db.utility.compute.ReleaseAggregate`). The aggregate is the written table with equal
 rows counted once, so every check is exactly as strong as on the table itself.
 """
 
@@ -20,15 +20,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..algorithms.base import Partitioning, lca_kinds
-from ..background import Background
-from ..catalog import Column, Table
-from ..check import CheckResult, SaStats
+from ..commands.check import CheckResult, SaStats
+from ..core.catalog import Column, Table
+from ..core.evaluator import SqlEvaluator, summary_of
+from ..core.inputs import Inputs
 from ..db import Database
 from ..errors import InternalError
-from ..evaluator import SqlEvaluator, summary_of
-from ..inputs import Inputs
-from ..metrics.compute import ReleaseAggregate
-from ..metrics.source_side import SourceSide
 from ..privacy import PrivacyModel
 from ..privacy.verdicts import (
     CLASSES,
@@ -39,8 +36,11 @@ from ..privacy.verdicts import (
     record,
     verdict_of,
 )
-from ..progress import Progress
-from ..render import Ident, TableRef, render
+from ..sqlgen.render import Ident, TableRef, render
+from ..util.background import Background
+from ..util.progress import Progress
+from ..utility.compute import ReleaseAggregate
+from ..utility.source_side import SourceSide
 
 WORST = 5  # violating groups named in a failed verification
 # a release whose groups hold at most this many rows on average has nearly as many distinct rows as rows
@@ -133,7 +133,7 @@ def check_written(
         if meanwhile is not None:
             meanwhile()
 
-    from ..metrics import compute_metrics
+    from ..utility import compute_metrics
 
     metrics = compute_metrics(
         db,

@@ -12,8 +12,8 @@ from typing import TYPE_CHECKING, Any
 from ..errors import BadInput
 
 if TYPE_CHECKING:
-    from ..evaluator import SqlEvaluator
-    from ..render import TableRef
+    from ..core.evaluator import SqlEvaluator
+    from ..sqlgen.render import TableRef
 
 
 def exact(value: Any, what: str) -> Fraction:
@@ -44,7 +44,7 @@ class PrivacyModel(ABC):
     name: str = ""
     ls: tuple[int, ...] = ()
     # the verdict reads only the evaluator's own tables, so a check split by group among sessions
-    # (ldiv_db/check.py) may apply it on each part; a model reading other tables leaves this False
+    # (ldiv_db/commands/check.py) may apply it on each part; a model reading other tables leaves this False
     per_part: bool = False
 
     @abstractmethod

@@ -12,16 +12,16 @@ from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
+from ..core.options import match_names
 from ..errors import BadInput
-from ..options import match_names
-from ..render import render
+from ..sqlgen.render import render
 from .base import PrivacyModel, exact, sql_text
 from .entropy import TOLERANCE, entropy
 from .recursive import recursive_holds
 
 if TYPE_CHECKING:
-    from ..evaluator import SqlEvaluator
-    from ..render import TableRef
+    from ..core.evaluator import SqlEvaluator
+    from ..sqlgen.render import TableRef
 
 VARIANTS = ("distinct", "entropy", "recursive")
 

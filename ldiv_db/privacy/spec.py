@@ -10,14 +10,14 @@ from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ..core.options import Option, Source, match_names, parse_int, parse_number, validate
 from ..errors import BadInput
-from ..options import Option, Source, match_names, parse_int, parse_number, validate
 from . import MODELS, PrivacyModel, build_model
 from .base import sql_text
 
 if TYPE_CHECKING:
+    from ..core.inputs import Inputs
     from ..db import Database
-    from ..inputs import Inputs
 
 Ls = int | list[int] | str | None  # one l, one per SA, or "auto"
 
@@ -47,7 +47,7 @@ def parse_l(value: Any, what: str = "l", text: bool = True) -> Ls:
 
 def _thresholds(value: Any, what: str, text: bool) -> dict[str | None, Fraction]:
     """l+ thresholds: a file (CSV value;theta), inline ``v1=0.3,v2=1/4``, or a mapping value -> theta."""
-    from ..inputs import parse_thresholds
+    from ..core.inputs import parse_thresholds
 
     if not isinstance(value, (str, Mapping)) or (isinstance(value, str) and not value.strip()):
         raise BadInput(
@@ -213,7 +213,7 @@ class ModelSpec:
         """Explicit l+ thresholds must name values of the SA, spelled as the data spells them. ``strict``
         (anonymize, on the source): every value must exist. Otherwise (check, which may read a release
         whose rows of a value were deleted): a value that exists only in another case is refused."""
-        from ..render import render
+        from ..sqlgen.render import render
 
         thresholds = self.params.get("thresholds")
         if not thresholds or len(inputs.sa) != 1:

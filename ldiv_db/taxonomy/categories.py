@@ -13,12 +13,12 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..catalog import Column, Table, resolve_table
+from ..core.catalog import Column, Table, resolve_table
+from ..core.ownership import refuse_ldiv_table
 from ..db import Database
 from ..errors import BadInput, HierarchyError
-from ..files import read_text
-from ..ownership import refuse_ldiv_table
-from ..render import TableRef, render
+from ..sqlgen.render import TableRef, render
+from ..util.files import read_text
 
 _CATEGORY_TABLE = TableRef("sa_category", "ldiv")
 

@@ -31,7 +31,7 @@ ANONYMIZE += ["--algorithm", "mondrian", "--l", "3", "--quiet"]
 
 def _ldiv(*argv: str) -> subprocess.Popen[str]:
     return subprocess.Popen(
-        [sys.executable, "-m", "ldiv_db.cli", *argv],
+        [sys.executable, "-m", "ldiv_db.cli.main", *argv],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -125,7 +125,7 @@ def test_a_terminated_session_ends_its_run_failed_on_a_fresh_connection(
 TERMINATE_AT_RECORD = """
 import sys
 import psycopg
-from ldiv_db.cli import main
+from ldiv_db.cli.main import main
 from ldiv_db.db import postgres
 
 send = postgres.PostgresDatabase._send

@@ -358,7 +358,7 @@ def test_missing_hierarchy_and_existing_release(db: Database) -> None:
 
 
 def test_job_file_publishes_a_decomposition_release(tmp_path: Path) -> None:
-    from ldiv_db.job import run_job
+    from ldiv_db.commands.job import run_job
 
     data = tmp_path / "t.csv"
     read_table(PAPER).to_csv(data, sep=";", index=False)

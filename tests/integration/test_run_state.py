@@ -24,7 +24,7 @@ from tests.integration.frames import make_table
 
 PAPER = PAPER_TABLES["decomposition_table1"]
 anonymize_module = importlib.import_module(
-    "ldiv_db.anonymize"
+    "ldiv_db.commands.anonymize"
 )  # the module (ldiv_db.anonymize is the function)
 ROOT = Path(__file__).resolve().parents[2]
 ANONYMIZE = [
@@ -45,11 +45,11 @@ ANONYMIZE = [
 # output, anonymize flags).
 SIGNALLED = """
 import importlib, os, signal, sys, time
-from ldiv_db.cli import main
+from ldiv_db.cli.main import main
 
 # a test runner's worker may hand its children SIGINT ignored; a user's terminal does not
 signal.signal(signal.SIGINT, signal.default_int_handler)
-anonymize = importlib.import_module("ldiv_db.anonymize")
+anonymize = importlib.import_module("ldiv_db.commands.anonymize")
 
 original = anonymize.publish
 name, _, when = sys.argv[2].partition(":")

@@ -19,8 +19,8 @@ import ldiv_db
 from fixtures.papers import paper_tables
 from ldiv_db import taxonomy
 from ldiv_db.db import Database
-from ldiv_db.db.spark import ALGORITHMS
-from ldiv_db.render import Query, TableRef
+from ldiv_db.db.spark.engine import ALGORITHMS
+from ldiv_db.sqlgen.render import Query, TableRef
 
 pytestmark = [pytest.mark.spark, pytest.mark.slow]
 

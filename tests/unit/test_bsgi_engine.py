@@ -404,7 +404,7 @@ def test_cells_own_their_arrays_so_the_fetched_frame_is_freed() -> None:
     import pandas as pd
 
     from ldiv_db.algorithms.bsgi import _cells
-    from ldiv_db.render import Ident
+    from ldiv_db.sqlgen.render import Ident
 
     frame = pd.DataFrame(
         {

@@ -1,4 +1,4 @@
-"""The ownership rule has one enforcement point: only ldiv_db/ownership.py renders the statement that
+"""The ownership rule has one enforcement point: only ldiv_db/core/ownership.py renders the statement that
 drops a table the user can see, and every module that creates one goes through ownership first."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from ldiv_db._resources import sql_dir
+from ldiv_db.util.resources import sql_dir
 
 ROOT = Path(__file__).resolve().parents[2] / "ldiv_db"
 WORK_TABLE_DROPS = {"metrics/drop.sql"}  # drops the metrics work tables (Database.work_table refs)
@@ -56,7 +56,7 @@ def test_every_writer_of_a_persistent_table_asks_ownership() -> None:
                 _only_the_pipeline_writes_releases()
                 continue
             assert re.search(r"ownership\.(drop_for_release|drop_for_load)\(", text), (
-                f"{module} creates tables with {name} without ldiv_db/ownership.py"
+                f"{module} creates tables with {name} without ldiv_db/core/ownership.py"
             )
     assert not any("CREATE OR REPLACE TABLE {{" in t for t in _templates().values())
 

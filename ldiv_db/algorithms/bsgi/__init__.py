@@ -49,13 +49,13 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ...catalog import Column
+from ...core.catalog import Column
+from ...core.inputs import check_nulls
+from ...core.options import Option, per_qi
 from ...errors import BadInput, HierarchyError
-from ...guarantees import OnePerGroup
-from ...inputs import check_nulls
-from ...options import Option, per_qi
 from ...privacy import Distinct, Entropy, Frequency, PrivacyModel, Recursive, UniqueDistinct
-from ...render import Ident, render
+from ...sqlgen.render import Ident, render
+from ...verify.guarantees import OnePerGroup
 from ..base import Algorithm, AnonymizeRequest, Partitioning, lca_hierarchy_ids
 from ..shared.lca import labeller, lca_labels
 from ..shared.schedule import max_l_schedule

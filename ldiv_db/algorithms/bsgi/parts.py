@@ -36,8 +36,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ...progress import Progress
-from ...render import render
+from ...sqlgen.render import render
+from ...util.progress import Progress
 from ..base import AnonymizeRequest
 from ..shared.schedule import Schedule, max_l_schedule
 from ..shared.trees import IntArray

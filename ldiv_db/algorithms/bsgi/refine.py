@@ -81,7 +81,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ...options import Option
+from ...core.options import Option
 from ..shared.trees import IntArray, Tree, narrow_dtype
 from .cost import Attribute, CostArray, CostModel
 from .engine import Cells

@@ -4,12 +4,12 @@ With a single SA and no individual column, the locality construction (:mod:`.con
 feasible split (:mod:`.split`) form the class count of the Max-l schedule (BSGI Theorem 1's maximum),
 which is known before the greedy starts. Neither reads anything the greedy writes: the fetched cells and
 the cost model are only read, and each construction has its own engine. So :func:`begin` starts them in
-a :class:`~ldiv_db.background.Background` thread and the greedy runs meanwhile; :func:`best_start` then
+a :class:`~ldiv_db.util.background.Background` thread and the greedy runs meanwhile; :func:`best_start` then
 compares them with the greedy's classes. Numpy leaves the interpreter lock while it sorts and prices, so
 the two run on two cores: at 1M rows the split takes ~19 s and the greedy ~18 s, which now overlap.
 
 Stopping: the thread checks its stop flag between the constructions and between the split's levels, so
-Ctrl-C (:func:`ldiv_db.background.stop_all`) or an error of the greedy ends it within one level.
+Ctrl-C (:func:`ldiv_db.util.background.stop_all`) or an error of the greedy ends it within one level.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from ...background import Background
+from ...util.background import Background
 from ..shared.schedule import Schedule
 from .cells import Cells, locality_keys, locality_orders
 from .construct import construct

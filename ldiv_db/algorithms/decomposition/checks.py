@@ -8,10 +8,10 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from ...errors import BadInput, PrivacyViolation
-from ...render import Ident, TableRef, render
+from ...sqlgen.render import Ident, TableRef, render
 
 if TYPE_CHECKING:
-    from ...catalog import Table
+    from ...core.catalog import Table
     from ...db import Database
     from ..base import StreamState
     from .config import StreamConfig
@@ -22,7 +22,7 @@ def check_batch_types(db: Database, stream: StreamState, config: StreamConfig, b
     """Before anything is written: the batch's stream columns (QIs, kept columns, SAs) have the stream's
     types (its first table's; the published QID-table's where that table is gone), so no published
     column changes type and no SA value is spelled two ways (62 and '62')."""
-    from ...catalog import output_ref, resolve_table, table_at
+    from ...core.catalog import output_ref, resolve_table, table_at
     from .config import outputs
 
     try:

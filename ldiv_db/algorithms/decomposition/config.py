@@ -7,7 +7,7 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ...render import Ident, TableRef
+from ...sqlgen.render import Ident, TableRef
 
 NOISE_MODES = ("distance", "random")
 DEFAULT_THRESHOLD = 2

@@ -35,13 +35,13 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pandas as pd
 
-from ...catalog import Table, table_at
+from ...core.catalog import Table, table_at
+from ...core.inputs import Inputs, check_nulls
 from ...errors import BadInput, PrivacyViolation
-from ...inputs import Inputs, check_nulls
 from ...privacy import Distinct
 from ...privacy.verdicts import GROUPS, PartitionModel, entry, record, verdict_of
-from ...progress import Progress
-from ...render import Ident, TableRef, render
+from ...sqlgen.render import Ident, TableRef, render
+from ...util.progress import Progress
 from ..base import Header, Reconciled, Release, StreamState, StreamUpdate, Verdict, retained_ref
 from . import frames, keys
 from .checks import channel_check, check_new_groups
@@ -467,7 +467,7 @@ class StreamRelease(Release):
     def verify(self, db: Database, rec: Reconciled) -> Verdict:
         """(l_1..l_k)-diversity on the written SA-table, by the stream's own statement and by the shared
         ``ldiv check`` evaluator."""
-        from ...check import evaluate
+        from ...commands.check import evaluate
 
         self.progress.update(4, 6, "written and reconciled; verifying")
         config, ls, counts = self.config, list(self.config.ls), rec.counts

@@ -18,10 +18,10 @@ import time
 from fractions import Fraction
 from typing import Any
 
-from ...catalog import Column
+from ...core.catalog import Column
+from ...core.inputs import refuse_folded_sa
+from ...core.options import Option
 from ...errors import BadInput
-from ...inputs import refuse_folded_sa
-from ...options import Option
 from ...privacy.l_plus import LPlus
 from ..base import Algorithm, AnonymizeRequest, Partitioning, stored_hierarchies
 from ..shared.memory import return_freed_memory

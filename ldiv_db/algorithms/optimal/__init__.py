@@ -17,8 +17,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from ...core.options import Option
 from ...errors import BadInput, InternalError
-from ...options import Option
 from ..base import Algorithm, AnonymizeRequest, Partitioning
 from ..shared.levels import SUPPRESSION_LIMIT, apply_levels
 from . import histogram

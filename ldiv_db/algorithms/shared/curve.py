@@ -22,7 +22,7 @@ import numpy.typing as npt
 import pandas as pd
 
 from ...errors import BadInput, InternalError
-from ...render import TableRef, render
+from ...sqlgen.render import TableRef, render
 from ..base import AnonymizeRequest
 
 # models an l-eligible partition satisfies with the same l (SPEC §0.2: max p ≤ 1/l ⇒ ≥ l values and

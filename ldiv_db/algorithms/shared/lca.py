@@ -26,11 +26,11 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
-from ...render import TableRef, render
+from ...sqlgen.render import TableRef, render
 from .trees import IntArray, Tree
 
 if TYPE_CHECKING:
-    from ...catalog import Column
+    from ...core.catalog import Column
     from ...db import Database
 
 

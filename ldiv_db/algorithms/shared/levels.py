@@ -9,11 +9,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from fractions import Fraction
 
+from ...core.evaluator import SqlEvaluator
+from ...core.options import Option
 from ...errors import BadInput
-from ...evaluator import SqlEvaluator
-from ...guarantees import MaxDeleted
-from ...options import Option
-from ...render import Ident, render
+from ...sqlgen.render import Ident, render
+from ...verify.guarantees import MaxDeleted
 from ..base import AnonymizeRequest, Partitioning
 
 SUPPRESSION_LIMIT = Option(

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...errors import InternalError
-from ...render import TableRef, render
+from ...sqlgen.render import TableRef, render
 from ..base import Algorithm, AnonymizeRequest, Partitioning
 from ..shared.curve import eligible_l, require_l_eligible, split_rows
 from .core import Counts, phases_two_three

@@ -1,0 +1,102 @@
+"""The comparison page: one table and one plot per criterion across the releases, the releases side by
+side, and the plain-language notes of :func:`.compare.tradeoffs`."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import TYPE_CHECKING, Any
+
+from .. import __version__
+from ..sqlgen.render import html_safe, render_html
+from .charts import Chart, bar_chart, scatter
+from .page import _confidence_chart, _num, _size_chart, fmt, pct
+
+if TYPE_CHECKING:
+    from .compare import CompareResult
+
+CRITERIA = (
+    # key, title, axis label, scale
+    ("ncp", "Information loss (NCP)", "NCP %", 100.0),
+    ("dm", "Discernibility (DM)", "DM", 1.0),
+    ("kl", "KL-divergence from the source", "KL", 1.0),
+    ("rows_suppressed", "Suppressed rows", "rows", 1.0),
+    ("classes", "Classes", "classes", 1.0),
+    ("max_confidence", "Highest value confidence (attacker's best guess)", "confidence", 1.0),
+    ("seconds", "Run time (write and verification included)", "seconds", 1.0),
+)
+
+
+def _chart(c: Chart) -> dict[str, Any]:
+    return {"name": c.name, "svg": html_safe(c.svg), "bars": c.bars, "points": c.points}
+
+
+def compare_page(result: CompareResult, database: str) -> str:
+    from .gather import summary
+
+    measured = [e for e in result.entries if e.facts is not None]
+    rows: list[dict[str, Any]] = []
+    for e in result.entries:
+        s = summary(e.facts) if e.facts is not None else None
+        cells = []
+        if s is not None:
+            s["seconds"] = e.seconds
+            cells = [
+                _num("ncp", s["ncp"], pct(s["ncp"])),
+                _num("dm", s["dm"]),
+                _num("kl", s["kl"]),
+                _num("rows_suppressed", s["rows_suppressed"]),
+                _num("classes", s["classes"]),
+                _num("k", s["k"]),
+                _num("max_confidence", s["max_confidence"]),
+                _num("seconds", e.seconds, "–" if e.seconds is None else f"{e.seconds:.1f}"),
+            ]
+        rows.append({"e": e, "s": s, "cells": cells, "label": e.label})
+    charts: list[Chart] = []
+    if measured:
+        charts.append(
+            scatter(
+                "cmp-tradeoff",
+                [
+                    (e.label, 100 * float(e.facts.metrics.get("ncp") or 0.0), e.facts.max_confidence)
+                    for e in measured
+                    if e.facts is not None
+                ],
+                title="Utility against privacy (lower left is better on both)",
+                xlabel="information loss, NCP %",
+                ylabel="highest value confidence",
+            )
+        )
+        for key, title, axis, scale in CRITERIA:
+            pairs = [
+                (str(r["label"]), r["s"][key]) for r in rows if r["s"] is not None and r["s"][key] is not None
+            ]
+            if pairs:
+                charts.append(
+                    bar_chart(
+                        f"cmp-{key.replace('_', '-')}",
+                        [p for p, _ in pairs],
+                        [float(v) * scale for _, v in pairs],
+                        title=title,
+                        ylabel=axis,
+                        rotate=len(pairs) > 5,
+                    )
+                )
+    side = []
+    for i, e in enumerate(measured, 1):
+        assert e.facts is not None
+        size = _size_chart(f"s{i}-class-sizes", e.facts)
+        conf = _confidence_chart(f"s{i}-confidence", e.facts)
+        side.append({"e": e, "f": e.facts, "charts": [_chart(size), _chart(conf)]})
+    return render_html(
+        "compare.html",
+        title=f"ldiv_db comparison: {result.table}, l = {result.l}",
+        result=result,
+        rows=rows,
+        charts=[_chart(c) for c in charts],
+        side=side,
+        database=database,
+        generated=dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC"),
+        version=__version__,
+        fmt=fmt,
+        pct=pct,
+    )
