@@ -21,6 +21,7 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 from .errors import BadInput, LdivError, PrivacyViolation
+from .version import __version__ as __version__
 
 if TYPE_CHECKING:
     from .api import (
@@ -46,8 +47,6 @@ if TYPE_CHECKING:
     from .commands.job import Job, run_job
     from .db import Database
     from .privacy.spec import ModelSpec
-
-__version__ = "0.1.0"
 
 # The public names load on first use (PEP 562): ``import ldiv_db`` stays light, so the ``ldiv`` command
 # reaches its own error handling (Ctrl-C during start-up, broken pipes) before the heavy imports.

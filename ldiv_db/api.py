@@ -7,19 +7,29 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 from .commands.anonymize import AnonymizeResult, anonymize
-from .commands.check import CheckResult, check
 from .commands.load import LoadResult, load
 from .core import release_state
 from .core.catalog import resolve_table
 from .core.inputs import as_list, resolve_inputs
+from .core.options import parse_flag
 from .db import Database
-from .pipeline.compose import Composition
+from .pipeline.append import append
+from .pipeline.compose import Composition, release_ids
+from .pipeline.compose import compose as _compose
+from .pipeline.publication import DRAFT, publish_release
+from .pipeline.publication import states as publication_states
+from .pipeline.stream import history
 from .privacy.verdicts import partitions_of, verdict_brief
 from .reporting import CompareResult, ReportResult, compare, report
+from .reporting.gather import INTERVAL_ALGORITHMS, recorded_release
 from .sqlgen.render import render
+from .util.progress import Progress
+from .utility import compute_metrics
+from .verify.check import CheckResult, check
 from .verify.suggest import SuggestResult
 from .verify.suggest import suggest_l as _suggest
 
@@ -57,10 +67,6 @@ def metrics(
     """Utility metrics (IL/NCP, LM, DM, CAVG, KL, CM, stars, ARX loss) of ``release`` against ``source``.
     A release ldiv_db recorded is read as it was measured when written: its numeric 'lo-hi' labels as
     intervals where its algorithm publishes them so (``interval_labels`` None), its l for CAVG."""
-    from fractions import Fraction
-
-    from .reporting.gather import INTERVAL_ALGORITHMS, recorded_release
-    from .utility import compute_metrics
 
     database = Database.open(db, mode="read")
     try:
@@ -162,8 +168,6 @@ def _release_row(r: dict[str, Any]) -> dict[str, Any]:
 def releases(db: Any) -> ReleaseList:
     """Every recorded release, each with the state of its tables (:func:`release_state.release_states`)
     and its publication state (:mod:`ldiv_db.pipeline.publication`: draft, candidate, published)."""
-    from .pipeline.publication import DRAFT
-    from .pipeline.publication import states as publication_states
 
     database = Database.open(db, mode="read")
     try:
@@ -188,8 +192,6 @@ def publish(db: Any, release: str, *, accept_composition: bool = False) -> Any:
     """Publish the draft ``release`` after checking how it composes with the published releases of its
     source (:mod:`ldiv_db.pipeline.publication`); refuses (:class:`~ldiv_db.errors.PrivacyViolation`)
     below l unless ``accept_composition``."""
-    from .core.options import parse_flag
-    from .pipeline.publication import publish_release
 
     accept = parse_flag(accept_composition, "accept_composition", text=True)
     database = Database.open(db, mode="write")
@@ -206,9 +208,6 @@ def compose(db: Any, releases: Sequence[str | int], *, worst: int = 5, quiet: bo
     who knows their QI values narrows below a release's l by intersecting the releases. ``releases``:
     release tables (the release written last to each) or release ids. A read: opens read-only.
     ``quiet=False``: progress on stderr for work over 2 s."""
-    from .pipeline.compose import compose as _compose
-    from .pipeline.compose import release_ids
-    from .util.progress import Progress
 
     database = Database.open(db, mode="read")
     try:
@@ -229,7 +228,6 @@ def release_append(
     """Publish the next release of a Decomposition+ stream from the rows of table ``source`` plus the
     rows kept back so far; the row-key and inference-channel checks run before anything is written.
     ``key`` (optional) must name the stream's key columns."""
-    from .pipeline.append import append
 
     database = Database.open(db, mode="write")
     failed = False  # a failed command leaves no database file it created
@@ -246,7 +244,6 @@ def release_append(
 
 def release_history(db: Any, release: str) -> Any:
     """The releases of a Decomposition+ stream: rows published, rows waiting and their starvation."""
-    from .pipeline.stream import history
 
     database = Database.open(db, mode="read")
     try:

@@ -23,7 +23,9 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Literal
 
+from .. import taxonomy
 from ..core.options import Option
+from ..errors import BadInput
 
 if TYPE_CHECKING:
     from ..core.catalog import Column, Table
@@ -73,8 +75,6 @@ def group_column_name(inputs: Inputs, keep: Sequence[str]) -> str:
 def stored_hierarchies(request: AnonymizeRequest, why: str) -> tuple[list[int], list[Hierarchy]]:
     """Every QI's stored hierarchy (its ldiv.hierarchy id and model), for algorithms that generalize
     every QI along one; a QI without one is a BadInput saying ``why`` the algorithm needs it."""
-    from .. import taxonomy
-    from ..errors import BadInput
 
     db, inputs = request.db, request.inputs
     hids: list[int] = []
@@ -292,7 +292,6 @@ class Release(ABC):
         """From now on write, reconcile, verify and check the promises on the table each published table
         maps to (an engine without transactions publishes through staging tables renamed afterwards,
         :mod:`ldiv_db.pipeline.staged`); an empty mapping: the published tables again."""
-        from ..errors import BadInput
 
         raise BadInput(
             f"{self.header.algorithm} releases cannot be published through staging tables yet",
@@ -328,7 +327,6 @@ class Algorithm(ABC):
     def check_append(self, db: Database, stream: StreamState, batch: Table, key: Any) -> None:
         """Before a stream's next release is recorded: may ``batch`` join ``stream`` (``key``, when given,
         must be the stream's)? A release stream is an algorithm's; the others have none."""
-        from ..errors import BadInput
 
         raise BadInput(f"{self.name} releases are not streams", "append to a Decomposition+ release")
 
@@ -337,7 +335,6 @@ class Algorithm(ABC):
     ) -> Release:
         """The next release of ``stream`` (named ``out``) from the rows of ``batch`` (``ldiv release
         append``); ``seed``: the run's, whose key breaks the ties among rows."""
-        from ..errors import BadInput
 
         raise BadInput(f"{self.name} releases are not streams", "append to a Decomposition+ release")
 

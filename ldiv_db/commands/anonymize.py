@@ -2,7 +2,7 @@
 
 1. resolve and validate the inputs (names, roles, NULLs, l against the largest feasible l, the release
    name and the tables it writes) before anything is recorded;
-2. record the run (:mod:`ldiv_db.pipeline.runs`); let the algorithm build what to publish: a
+2. record the run (:mod:`ldiv_db.schema.runs`); let the algorithm build what to publish: a
    partitioning (one table, :mod:`ldiv_db.pipeline.one_table`) or a release of several tables;
 3. publish it through the one release pipeline (:mod:`ldiv_db.pipeline.publish`): in ONE transaction
    write, reconcile, verify on the written tables, record. Any failure rolls everything back: no
@@ -38,14 +38,14 @@ from ..pipeline.one_table import OneTable, Publishing
 from ..pipeline.publication import draft_composition
 from ..pipeline.publish import Context, publish, recover_tables
 from ..pipeline.result import AnonymizeResult as AnonymizeResult  # the API's result type, re-exported
-from ..pipeline.runs import recorded_run
 from ..privacy import PrivacyModel
 from ..privacy.spec import ModelSpec, model_spec
+from ..schema.runs import recorded_run
 from ..sqlgen.render import TableRef, render
 from ..util.progress import Progress
 from ..utility.source_side import start_source_side
 from ..verify.guarantees import refuse_empty, refuse_weakened
-from ..verify.suggest import check_feasible
+from ..verify.suggest import check_feasible, suggest_l
 
 
 def _jsonable(x: Any) -> str:
@@ -241,8 +241,6 @@ def _model(
     _check_named(inputs, algo, options)
     spec = spec.with_name(spec.name or algo.default_model)
     if spec.l == "auto":  # the largest feasible l for the model
-        from ..verify.suggest import suggest_l
-
         spec = spec.with_l(suggest_l(db, inputs).auto_l(str(spec.name)))
     privacy = spec.build(inputs)
     assert privacy is not None

@@ -17,8 +17,8 @@ from typing import Any
 from ..db import Database
 from ..db.urls import display_url, is_postgres_url
 from ..errors import BadInput
-from ..pipeline.runs import mark_stale_runs, stale_runs
 from ..schema.migrate import BOOKKEEPING, applied_migrations, shipped_migrations
+from ..schema.runs import mark_stale_runs, stale_runs
 from ..schema.state import Finding, State, expected, inspect
 from ..sqlgen.render import TableRef, quote, render
 
@@ -258,7 +258,7 @@ def doctor(target: Any, *, repair: bool = False) -> DoctorResult:
 
 
 def _stale_runs(db: Database, repair: bool) -> list[tuple[int, str]]:
-    """The runs left ``running`` whose owner is gone (:func:`ldiv_db.pipeline.runs.stale_runs`), ended
+    """The runs left ``running`` whose owner is gone (:func:`ldiv_db.schema.runs.stale_runs`), ended
     now with ``repair``."""
     if repair:
         return mark_stale_runs(db)

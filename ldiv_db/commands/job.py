@@ -47,6 +47,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .. import taxonomy
 from ..algorithms import get_algorithm
 from ..core import ownership
 from ..core.catalog import output_ref, table_at
@@ -297,7 +298,6 @@ def _stage_load(db: Database, job: Job) -> tuple[TableRef, TableRef, LoadResult]
 def _run(
     db: Database, job: Job, staged: tuple[TableRef, TableRef, LoadResult] | None, quiet: bool
 ) -> JobResult:
-    from .. import taxonomy
 
     with db.transaction():  # one job, one transaction: a refused step leaves the file as it was
         if staged is not None:

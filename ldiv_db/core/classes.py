@@ -12,12 +12,14 @@ enforcement point: every statement that groups a release into classes takes its 
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from ..sqlgen.render import Ident, TableRef, render
+from . import ownership
 
 if TYPE_CHECKING:
     from ..db import Database
@@ -134,7 +136,6 @@ def class_sizes(
 def published_group_column(db: Database, table: Table) -> str | None:
     """The group column ``table`` publishes when it is a release ldiv_db recorded (None for a release
     written without one, and for any other table: its columns are not known to be a group id)."""
-    from . import ownership
 
     own = ownership.owner(db, table.ref)
     return None if own is None else recorded_group_column(db, own.release_id, table)
@@ -145,7 +146,6 @@ def recorded_group_column(db: Database, release_id: int, table: Table) -> str | 
     (``details.group_column``; null for a release written without one), or for a release recorded
     before that was kept, the written table's last column where it is named ``group_id`` (``_`` appended
     while a published column had that name: the pipeline's naming, which puts it last)."""
-    import json
 
     rows = db.rows(render("meta/release_details.sql", {"release_id": release_id}))
     details = json.loads(rows[0][0]) if rows and rows[0][0] is not None else {}

@@ -13,9 +13,9 @@ from typing import Any
 from ..db import Database
 from ..errors import BadInput
 from ..sqlgen.render import quote, render
-from ..taxonomy.categories import stored_categories
 from ..util.files import read_text
 from .catalog import Column, Table, check_distinct_roles, resolve_table
+from .stored import stored_categories
 
 
 @dataclass(frozen=True)

@@ -90,6 +90,18 @@ def parse_int(
     return n
 
 
+def exact(value: Any, what: str) -> Fraction:
+    """A user number as an exact fraction (SPEC §0.3): 0.9 -> 9/10, "1/3" -> 1/3."""
+    if isinstance(value, Fraction):
+        return value
+    if isinstance(value, bool):
+        raise BadInput(f"{what} must be a number, not {value!r}")
+    try:
+        return Fraction(str(value).strip())
+    except (ValueError, ZeroDivisionError):
+        raise BadInput(f"{what} must be a number such as 3, 0.25 or 1/4, not {value!r}") from None
+
+
 def parse_number(
     value: Any,
     what: str,

@@ -25,8 +25,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from ..db import ldiv_schema_name
 from ..errors import BadInput
 from ..sqlgen.render import TableRef, render
+from .catalog import table_at
 
 if TYPE_CHECKING:
     from ..db import Database
@@ -100,7 +102,6 @@ COLUMNS = ";columns:"
 
 
 def _column_names_hash(db: Database, ref: TableRef) -> str:
-    from .catalog import table_at
 
     names = [c.name for c in sorted(table_at(db, ref).columns, key=lambda c: c.position)]
     return hashlib.sha256("\x1f".join(names).encode()).hexdigest()[:16]
@@ -111,7 +112,6 @@ def _same(a: TableRef, b: TableRef) -> bool:
 
 
 def _in_ldiv_schema(ref: TableRef) -> bool:
-    from ..db import ldiv_schema_name
 
     return ldiv_schema_name(ref.schema or "main")
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -20,8 +21,6 @@ class PartitionSummary:
 
     @property
     def entropy_l(self) -> float | None:
-        import math
-
         return None if self.min_entropy is None else math.exp(self.min_entropy)
 
 

@@ -2,7 +2,7 @@
 
 A run's process records its end. When it cannot — the process was killed, or its connection died — the
 next write command that opens the database ends the runs whose owner is gone
-(:func:`ldiv_db.pipeline.runs.mark_stale_runs`), and ``ldiv doctor`` reports them. How an engine knows
+(:func:`ldiv_db.schema.runs.mark_stale_runs`), and ``ldiv doctor`` reports them. How an engine knows
 that the owner is gone:
 
 * DuckDB (this default): one process at a time opens a file for writing, so a ``running`` row that a new

@@ -23,7 +23,6 @@ from ..algorithms.base import (
     lca_hierarchy_ids,
     lca_kinds,
 )
-from ..commands.check import CheckResult
 from ..core import ownership
 from ..core.inputs import Inputs
 from ..db import Database
@@ -34,7 +33,8 @@ from ..sqlgen.render import Ident, TableRef, render
 from ..util.background import Background
 from ..util.progress import Progress
 from ..utility.source_side import SourceSide
-from ..verify.guarantees import Written, verify_all
+from ..verify.check import CheckResult
+from ..verify.guarantees import OnePerGroup, Written, verify_all
 from .verify import Checked, check_written
 
 ASSIGNMENT = ("rid", "gid", "deleted", "sa_suppressed")  # the columns of an algorithm's assignment
@@ -257,7 +257,6 @@ def _value_counts(db: Database, inputs: Inputs) -> dict[int, list[tuple[str | No
 def _refuse_group_guarantees(part: Partitioning, algo: str) -> None:
     """A guarantee checked per published group (BSGI's one row per individual) cannot be checked on a
     release written without its group column: refused before anything is written."""
-    from ..verify.guarantees import OnePerGroup
 
     for g in part.guarantees:
         if isinstance(g, OnePerGroup):

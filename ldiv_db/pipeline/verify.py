@@ -20,7 +20,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..algorithms.base import Partitioning, lca_kinds
-from ..commands.check import CheckResult, SaStats
 from ..core.catalog import Column, Table
 from ..core.evaluator import SqlEvaluator, summary_of
 from ..core.inputs import Inputs
@@ -39,8 +38,10 @@ from ..privacy.verdicts import (
 from ..sqlgen.render import Ident, TableRef, render
 from ..util.background import Background
 from ..util.progress import Progress
+from ..utility import compute_metrics
 from ..utility.compute import ReleaseAggregate
 from ..utility.source_side import SourceSide
+from ..verify.check import CheckResult, SaStats
 
 WORST = 5  # violating groups named in a failed verification
 # a release whose groups hold at most this many rows on average has nearly as many distinct rows as rows
@@ -132,8 +133,6 @@ def check_written(
             )  # fmt: skip
         if meanwhile is not None:
             meanwhile()
-
-    from ..utility import compute_metrics
 
     metrics = compute_metrics(
         db,

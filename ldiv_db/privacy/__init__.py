@@ -5,13 +5,15 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from ..core.options import exact
 from ..errors import BadInput
-from .base import PrivacyModel, check_ls, exact
+from ..taxonomy.weights import sensitivity_weights, uniform_weights
+from .base import PrivacyModel, check_ls
 from .distinct import Distinct
 from .entropy import Entropy
 from .frequency import Frequency
 from .k_anonymity import KAnonymity
-from .l_alpha import LAlpha, sensitivity_weights, uniform_weights
+from .l_alpha import LAlpha
 from .l_plus import LPlus, sensitivity_thresholds
 from .recursive import Recursive
 from .unique_distinct import UniqueDistinct

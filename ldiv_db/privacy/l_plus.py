@@ -10,9 +10,10 @@ from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
+from ..core.options import exact
 from ..errors import BadInput
 from ..sqlgen.render import render
-from .base import PrivacyModel, exact, sql_text
+from .base import PrivacyModel, sql_text
 
 if TYPE_CHECKING:
     from ..core.evaluator import SqlEvaluator

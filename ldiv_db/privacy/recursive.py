@@ -6,9 +6,10 @@ from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
+from ..core.options import exact
 from ..errors import BadInput
 from ..sqlgen.render import render
-from .base import PrivacyModel, exact
+from .base import PrivacyModel
 
 if TYPE_CHECKING:
     from ..core.evaluator import SqlEvaluator

@@ -46,7 +46,7 @@ class PartitionVerdict:
 
 
 class Checked(Protocol):
-    """What a check of one partition found (:class:`ldiv_db.commands.check.CheckResult`)."""
+    """What a check of one partition found (:class:`ldiv_db.verify.check.CheckResult`)."""
 
     satisfied: bool | None
     groups: int

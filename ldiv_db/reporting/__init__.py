@@ -6,14 +6,18 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from ..db import Database
 from ..errors import BadInput
-from .compare import CompareResult, compare
-from .gather import MissingRelease, ReleaseFacts, ReleaseMissing, gather, verdict_line
+from .compare import compare
+from .comparison import CompareResult
+from .gather import MissingRelease, ReleaseFacts, ReleaseMissing, gather, summary, verdict_line
+from .output import check_page_path, write_page
+from .page import report_page
 
 
 @dataclass
@@ -23,7 +27,6 @@ class ReportResult:
     seconds: float
 
     def to_dict(self) -> dict[str, Any]:
-        from .gather import summary
 
         return {
             "html": self.html,
@@ -52,15 +55,12 @@ def report(
 ) -> ReportResult:
     """Measure each release and, with ``html``, write the report page there. A release recorded by
     ldiv_db knows its source, QIs, SA and l; for other tables give ``source``, ``qi`` and ``sa``."""
-    import time
 
     t0 = time.perf_counter()
     names = [releases] if isinstance(releases, str) else list(releases)
     if not names:
         raise BadInput("no release given", "name one with --release OUT (repeat it for several)")
     if html is not None:
-        from .output import check_page_path
-
         check_page_path(html)  # before any work: a page never replaces the user's data
     database = Database.open(db, mode="read")
     try:
@@ -76,9 +76,6 @@ def report(
                 facts.append(missing.facts)
         path = None
         if html is not None:
-            from .output import write_page
-            from .page import report_page
-
             path = write_page(html, report_page(facts, database.path or "(in memory)"))
         return ReportResult(facts, path, time.perf_counter() - t0)
     finally:

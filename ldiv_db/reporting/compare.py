@@ -5,16 +5,21 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
+from ..algorithms import REGISTRY
+from ..commands.anonymize import anonymize, hierarchy_ids
 from ..core import ownership
 from ..core.catalog import output_ref, resolve_table
 from ..core.inputs import Inputs, as_list, resolve_inputs
 from ..db import Database
 from ..errors import BadInput, LdivError
 from ..pipeline.publication import mark_candidate
-from .gather import ReleaseFacts, gather, summary
+from ..privacy.spec import MODEL_OPTIONS
+from .comparison import CompareResult, Entry
+from .gather import gather, summary
+from .output import check_page_path, write_page
+from .page_compare import compare_page
 
 DEFAULT_ALGORITHMS = ("bsgi", "mondrian", "tp", "tp+", "hilbert", "lplus", "topdown")
 NOT_COMPARED = {
@@ -23,76 +28,6 @@ NOT_COMPARED = {
     "decomposition": "publishes three tables (QIDs, SA multisets, marginals), not one generalized table",
 }
 LPLUS_TIME_LIMIT = 8.0  # seconds; l+-Optimize then publishes its best cut and reports the proven gap
-
-
-@dataclass
-class Entry:
-    """One column of the comparison: an algorithm run here, or a release added with ``--release``."""
-
-    label: str
-    algorithm: str
-    output: str | None
-    status: str  # ok | failed | skipped | external
-    reason: str = ""
-    seconds: float | None = None
-    facts: ReleaseFacts | None = None
-
-
-@dataclass
-class CompareResult:
-    table: str
-    qi: list[str]
-    sa: list[str]
-    l: int
-    entries: list[Entry]
-    notes: list[str] = field(default_factory=list)
-    html: str | None = None
-    seconds: float = 0.0
-
-    def measured(self) -> list[Entry]:
-        return [e for e in self.entries if e.facts is not None]
-
-    def to_dict(self) -> dict[str, Any]:
-        out = []
-        for e in self.entries:
-            d: dict[str, Any] = {
-                "label": e.label,
-                "algorithm": e.algorithm,
-                "output": e.output,
-                "status": e.status,
-                "reason": e.reason,
-                "seconds": e.seconds,
-            }
-            if e.facts is not None:
-                d.update(summary(e.facts))
-            out.append(d)
-        return {
-            "table": self.table,
-            "l": self.l,
-            "entries": out,
-            "notes": self.notes,
-            "html": self.html,
-            "seconds": round(self.seconds, 3),
-        }
-
-    def render_text(self) -> str:
-        lines = [f"comparison on {self.table} (l = {self.l}), {self.seconds:.1f} s"]
-        for e in self.entries:
-            if e.facts is None:
-                lines.append(f"  {e.label:<10} {e.status}: {e.reason}")
-                continue
-            s = summary(e.facts)
-            lines.append(
-                f"  {e.label:<10} NCP {s['ncp'] * 100:6.2f} %  suppressed {s['rows_suppressed']:>6}  "
-                f"classes {s['classes']:>6}  max confidence {s['max_confidence']:.3f}  "
-                f"{'' if e.seconds is None else f'{e.seconds:.1f} s'}"
-            )
-            if s["table_state"] not in (None, "intact"):
-                lines.append(f"  {'':<10} {s['headline']}")
-        lines += [f"  - {n}" for n in self.notes]
-        if self.html:
-            lines.append(f"page: {self.html}")
-        return "\n".join(lines)
 
 
 def output_name(table: str, algorithm: str) -> str:
@@ -113,7 +48,6 @@ def _own_output(db: Database, name: str) -> bool:
 def _check_outputs(db: Database, inputs: Inputs, algorithms: Sequence[str]) -> None:
     """Before the first release is written: every table compare would write may be written (refused by
     name otherwise), so a compare that is refused writes none."""
-    from ..algorithms import REGISTRY
 
     for algo in algorithms:
         if algo not in REGISTRY or _applicable(db, inputs, algo) is not None:
@@ -130,7 +64,6 @@ def _check_outputs(db: Database, inputs: Inputs, algorithms: Sequence[str]) -> N
 
 def _applicable(db: Database, inputs: Inputs, algorithm: str) -> str | None:
     """Why ``algorithm`` does not apply to these inputs (None when it does)."""
-    from ..commands.anonymize import hierarchy_ids
 
     if algorithm in NOT_COMPARED:
         return NOT_COMPARED[algorithm]
@@ -148,7 +81,6 @@ def _applicable(db: Database, inputs: Inputs, algorithm: str) -> str | None:
 
 def _chosen_algorithms(algorithms: str | Sequence[str] | None) -> list[str]:
     """The algorithms to run, checked before anything is opened: known, each named once, not empty."""
-    from ..algorithms import REGISTRY
 
     if algorithms is None:
         return list(DEFAULT_ALGORITHMS)
@@ -169,7 +101,6 @@ def _chosen_algorithms(algorithms: str | Sequence[str] | None) -> list[str]:
 
 def _alpha(alpha: Any) -> Any:
     """--alpha parsed by the model option's own declaration (type and range), whether or not topdown runs."""
-    from ..privacy.spec import MODEL_OPTIONS
 
     return next(o for o in MODEL_OPTIONS if o.name == "alpha").parse(alpha, "cli")
 
@@ -192,8 +123,6 @@ def run_algorithms(
     quiet: bool,
     kl: bool,
 ) -> list[Entry]:
-    from ..algorithms import REGISTRY
-    from ..commands.anonymize import anonymize
 
     entries = []
     table = inputs.table.name
@@ -256,8 +185,6 @@ def compare(
     chosen = _chosen_algorithms(algorithms)
     alpha = _alpha(alpha)
     if html is not None:
-        from .output import check_page_path
-
         check_page_path(html)  # before any work: a page never replaces the user's data
     database = Database.open(db, mode="write")
     failed = False  # a failed command leaves no database file it created
@@ -284,9 +211,6 @@ def compare(
         result = CompareResult(inputs.table.name, names, sas, l, entries)
         result.notes = tradeoffs(result)
         if html is not None:
-            from .output import write_page
-            from .page_compare import compare_page
-
             result.seconds = time.perf_counter() - t0
             result.html = write_page(html, compare_page(result, database.path or "(in memory)"))
         result.seconds = time.perf_counter() - t0

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..commands.check import CheckResult, evaluate
+from ..commands.attack import similarity
 from ..core.catalog import Table, output_ref, resolve_table
 from ..core.classes import Risk, partition_keys, published_group_column
 from ..core.inputs import Inputs, as_list, resolve_inputs
@@ -27,6 +27,10 @@ from ..errors import BadInput
 from ..privacy.spec import model_spec
 from ..privacy.verdicts import claimed, partition_name, partitions_of, verdict_lines
 from ..sqlgen.render import render
+from ..utility import compute_metrics
+from ..utility.covers import attribute_summaries, build_covers, drop_covers
+from ..utility.il import attribute_ncp
+from ..verify.check import CheckResult, evaluate
 
 # Algorithms that publish numeric QIs as 'lo-hi' ranges (the 'lca' recoding): their metrics read such
 # labels as intervals, as the anonymize command does (``ldiv metrics --interval-labels``).
@@ -168,8 +172,6 @@ def _qi_ncp(
     db: Database, source: Table, release: Table, inputs: Inputs, intervals: list[bool] | None
 ) -> list[tuple[str, float, int]]:
     """Per QI: the average NCP of the published cells and the number of ``*`` cells (the metrics' covers)."""
-    from ..utility.covers import attribute_summaries, build_covers, drop_covers
-    from ..utility.il import attribute_ncp
 
     qi = [source.column(c.name) for c in inputs.qi]
     tables = build_covers(db, source, release, qi, [c.ident for c in inputs.qi], intervals)
@@ -188,7 +190,6 @@ def _similarity(db: Database, inputs: Inputs, state: TableState | None) -> dict[
     verification that it cannot measure (an SA value written by hand has no category)."""
     if inputs.categories is None or len(inputs.sa) != 1:
         return None
-    from ..commands.attack import similarity
 
     # a release's classes: similarity finds its group column itself and groups by it and the labels
     group = inputs.group.name if inputs.group is not None and not inputs.published_group else None
@@ -422,7 +423,6 @@ def _metrics(
     by the same function ``ldiv metrics`` calls, on the same classes as the check (``rel.group``)."""
     if rec is not None and rec.get("metrics") and "il" in rec["metrics"]:
         return dict(rec["metrics"])
-    from ..utility import compute_metrics
 
     return compute_metrics(
         db,

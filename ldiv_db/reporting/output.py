@@ -14,6 +14,7 @@ import errno
 import os
 from pathlib import Path
 
+from ..db.engine_errors import environment_error
 from ..errors import BadInput
 
 HINT = "give a new file (or an earlier page) in an existing folder, e.g. --html report.html"
@@ -66,7 +67,6 @@ def write_page(path: str | Path, html: str) -> str:
     except OSError as exc:
         with contextlib.suppress(OSError):
             tmp.unlink(missing_ok=True)
-        from ..db.engine_errors import environment_error  # a full disk is named as every write names it
 
         full = exc.errno in (errno.ENOSPC, errno.EDQUOT)
         raise (environment_error(exc, str(target)) if full else None) or BadInput(

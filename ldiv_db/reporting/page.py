@@ -9,8 +9,8 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
-from .. import __version__
 from ..sqlgen.render import html_safe, render_html
+from ..version import __version__
 from .charts import Chart, bar_chart, grouped_bars
 from .gather import ENTROPY_WIDTH, MissingRelease, ReleaseFacts, confidence_bins
 

@@ -6,13 +6,14 @@ from __future__ import annotations
 import datetime as dt
 from typing import TYPE_CHECKING, Any
 
-from .. import __version__
 from ..sqlgen.render import html_safe, render_html
+from ..version import __version__
 from .charts import Chart, bar_chart, scatter
+from .gather import summary
 from .page import _confidence_chart, _num, _size_chart, fmt, pct
 
 if TYPE_CHECKING:
-    from .compare import CompareResult
+    from .comparison import CompareResult
 
 CRITERIA = (
     # key, title, axis label, scale
@@ -31,7 +32,6 @@ def _chart(c: Chart) -> dict[str, Any]:
 
 
 def compare_page(result: CompareResult, database: str) -> str:
-    from .gather import summary
 
     measured = [e for e in result.entries if e.facts is not None]
     rows: list[dict[str, Any]] = []

@@ -16,7 +16,7 @@ from ..errors import MigrationError
 from ..util.resources import migrations_dir
 
 if TYPE_CHECKING:
-    from ..db import Database
+    from .database import SchemaDatabase
 
 _NAME = re.compile(r"^(\d{4})_([A-Za-z0-9_]+)\.sql$")
 
@@ -55,7 +55,7 @@ def shipped_migrations(folder: Path | None = None) -> list[Migration]:
     return out
 
 
-def applied_migrations(db: Database) -> dict[int, tuple[str, str]]:
+def applied_migrations(db: SchemaDatabase) -> dict[int, tuple[str, str]]:
     rows = db.raw_rows(
         "SELECT count(*) FROM information_schema.tables "
         "WHERE table_schema = 'ldiv' AND table_name = 'schema_migration' AND table_catalog = current_database()"
@@ -102,7 +102,7 @@ def migration_problems(
 
 
 def verify_applied(
-    db: Database, applied: dict[int, tuple[str, str]], folder: Path | None = None
+    db: SchemaDatabase, applied: dict[int, tuple[str, str]], folder: Path | None = None
 ) -> dict[int, Migration]:
     """Refuse a database with a migration this ldiv_db does not ship or one whose checksum differs."""
     problems = migration_problems(str(db.path or "this database"), applied, folder)
@@ -111,7 +111,7 @@ def verify_applied(
     return {m.version: m for m in shipped_migrations(folder)}
 
 
-def apply_migrations(db: Database, folder: Path | None = None) -> list[int]:
+def apply_migrations(db: SchemaDatabase, folder: Path | None = None) -> list[int]:
     """Verify applied migrations and apply pending ones; returns the versions applied now."""
     applied = applied_migrations(db)
     shipped = verify_applied(db, applied, folder)

@@ -18,12 +18,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .migrate import BOOKKEEPING, applied_migrations, apply_migrations, shipped_migrations, verify_applied
+from .runs import mark_stale_runs
 
 if TYPE_CHECKING:
-    from ..db import Database
+    from .database import SchemaDatabase
 
 
-def prepare_server(db: Database, mode: str) -> None:
+def prepare_server(db: SchemaDatabase, mode: str) -> None:
     applied = applied_migrations(db)
     if not applied and db.raw_rows("SELECT to_regclass('ldiv.schema_migration') IS NOT NULL")[0][0]:
         # the catalog hides a table the role holds no privilege on: read it, so that the refusal names
@@ -42,7 +43,6 @@ def prepare_server(db: Database, mode: str) -> None:
             with db.transaction():
                 db.execute_script("ldiv release schema", "CREATE SCHEMA IF NOT EXISTS main")
         apply_migrations(db)
-        from ..pipeline.runs import mark_stale_runs
 
         mark_stale_runs(db)
         return

@@ -8,7 +8,7 @@ do to the file:
   whose row is missing, is refused before anything is written (``ldiv doctor DB --repair`` restores
   what can be restored safely);
 * ``write`` then applies the pending migrations and marks the runs a dead process left ``running`` as
-  ``interrupted`` (:mod:`ldiv_db.pipeline.runs`);
+  ``interrupted`` (:mod:`ldiv_db.schema.runs`);
 * ``read`` writes nothing: the objects the file lacks (no ``ldiv`` schema at all, or an older migration
   version) are provided empty by an in-memory catalog on the search path, behind the file's own.
 
@@ -28,13 +28,16 @@ from ..errors import MigrationError
 from .migrate import (
     BOOKKEEPING,
     applied_migrations,
+    apply_migrations,
     migration_problems,
     shipped_migrations,
     verify_applied,
 )
+from .runs import mark_stale_runs
+from .server import prepare_server
 
 if TYPE_CHECKING:
-    from ..db import Database
+    from .database import SchemaDatabase
 
 EMPTY_CATALOG = "ldiv_empty"  # the in-memory catalog that stands in for missing objects on reads
 EXPECTED_CATALOG = "ldiv_expected"  # where the expected schema is derived (detached right after)
@@ -80,7 +83,7 @@ class Snapshot:
         return set(self.tables) | set(self.sequences)
 
 
-def snapshot(db: Database) -> Snapshot:
+def snapshot(db: SchemaDatabase) -> Snapshot:
     tables: dict[str, list[tuple[str, str]]] = {}
     sequences: set[str] = set()
     has_schema = False
@@ -113,7 +116,7 @@ _CACHE: list[Expected] = []
 _DERIVING = threading.Lock()  # one thread derives the expected schema; the others wait for it
 
 
-def expected(db: Database) -> Expected:
+def expected(db: SchemaDatabase) -> Expected:
     """The expected schema, derived once per process in a scratch catalog of ``db``."""
     if _CACHE:
         return _CACHE[0]
@@ -123,7 +126,7 @@ def expected(db: Database) -> Expected:
     return _CACHE[0]
 
 
-def _derive(db: Database) -> Expected:
+def _derive(db: SchemaDatabase) -> Expected:
     with db.scratch_catalog(_scratch_name(EXPECTED_CATALOG)):
         db.execute_script("ldiv bookkeeping", BOOKKEEPING)
         after = [snapshot(db)]
@@ -180,7 +183,7 @@ def _column_difference(want: Columns, have: Columns) -> str:
     return "; ".join(parts) if parts else "columns in another order"
 
 
-def inspect(db: Database) -> State:
+def inspect(db: SchemaDatabase) -> State:
     """Compare the file with the shipped migrations: every difference is a finding (a migration this
     ldiv_db does not ship, or one whose checksum differs, included)."""
     exp = expected(db)
@@ -223,7 +226,7 @@ def inspect(db: Database) -> State:
     return state
 
 
-def damage_error(db: Database, state: State) -> MigrationError:
+def damage_error(db: SchemaDatabase, state: State) -> MigrationError:
     where = db.path or "this database"
     shown = "; ".join(str(f) for f in state.findings[:6])
     more = f" (and {len(state.findings) - 6} more)" if len(state.findings) > 6 else ""
@@ -235,11 +238,9 @@ def damage_error(db: Database, state: State) -> MigrationError:
     )
 
 
-def prepare(db: Database, mode: str) -> None:
+def prepare(db: SchemaDatabase, mode: str) -> None:
     """The open-time rule (see the module docstring)."""
     if db.dialect != "duckdb":
-        from .server import prepare_server
-
         prepare_server(db, mode)
         return
     state = inspect(db)
@@ -248,9 +249,6 @@ def prepare(db: Database, mode: str) -> None:
     if not state.healthy:
         raise damage_error(db, state)
     if mode == "write":
-        from ..pipeline.runs import mark_stale_runs
-        from .migrate import apply_migrations
-
         apply_migrations(db)
         mark_stale_runs(db)
         return
@@ -258,7 +256,7 @@ def prepare(db: Database, mode: str) -> None:
         provide_missing(db, state)
 
 
-def provide_missing(db: Database, state: State) -> None:
+def provide_missing(db: SchemaDatabase, state: State) -> None:
     """Reads of a file without (all of) the ldiv objects: an in-memory catalog holds the whole schema,
     empty, and sits on the search path behind the file's own ``ldiv`` schema (DuckDB resolves
     ``ldiv.x`` in the first search-path entry whose schema ``ldiv`` has ``x``)."""

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import BadInput
 from ..sqlgen.render import Ident, TableRef, render
+from .suggest import suggest_l
 
 if TYPE_CHECKING:
     from ..core.catalog import Column
@@ -198,7 +199,6 @@ def _largest_l(db: Database, inputs: Inputs, privacy: PrivacyModel) -> str:
     """' (l = 500 is above 6, the largest l ...: reason)' when the model's l exceeds suggest-l's bound."""
     if not privacy.ls or not inputs.rows:
         return ""
-    from .suggest import suggest_l
 
     result = suggest_l(db, inputs)
     key = {"lplus": "frequency", "distinct-alpha": "distinct"}.get(privacy.name, privacy.name)

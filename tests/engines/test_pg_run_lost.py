@@ -20,7 +20,7 @@ import pytest
 import ldiv_db
 from fixtures import census
 from ldiv_db.db import Database
-from ldiv_db.pipeline.runs import LOST_NOTE, SESSION_GONE_NOTE, recorded_run
+from ldiv_db.schema.runs import LOST_NOTE, SESSION_GONE_NOTE, recorded_run
 from tests.engines import pg_server as server_mod
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -23,7 +23,7 @@ from hypothesis.errors import InvalidArgument
 
 from tests.reference.evaluator import reference_check
 
-check_module = pytest.importorskip("ldiv_db.commands.check")
+check_module = pytest.importorskip("ldiv_db.verify.check")
 sql_check = check_module.check
 
 try:

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from fixtures.hostile import create_sql
-from ldiv_db.cli import main
+from ldiv_db.cli.main import main
 from ldiv_db.db import Database
 
 

@@ -18,7 +18,7 @@ import ldiv_db
 from fixtures.papers import PAPER_TABLES, read_table
 from ldiv_db import api
 from ldiv_db.algorithms.decomposition import release as dr
-from ldiv_db.cli import main
+from ldiv_db.cli.main import main
 from ldiv_db.db import Database
 from ldiv_db.errors import BadInput, InternalError, PrivacyViolation
 from ldiv_db.taxonomy import import_hierarchy

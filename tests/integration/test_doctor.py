@@ -11,7 +11,7 @@ import pytest
 
 import ldiv_db
 from fixtures.papers import PAPER_TABLES, read_table
-from ldiv_db.cli import main
+from ldiv_db.cli.main import main
 from ldiv_db.db import Database
 from ldiv_db.schema.migrate import shipped_migrations
 from tests.integration.frames import make_table

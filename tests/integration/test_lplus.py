@@ -225,7 +225,7 @@ def test_top_h_and_full_domain(db: Database) -> None:
 
 
 def test_cli_anonymize_and_check(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from ldiv_db.cli import main
+    from ldiv_db.cli.main import main
 
     path = tmp_path / "fig1.duckdb"
     database = Database.open(path)

@@ -10,7 +10,7 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from ldiv_db.cli import main
+from ldiv_db.cli.main import main
 from ldiv_db.core.catalog import split_name
 from ldiv_db.db import Database
 from ldiv_db.sqlgen.render import TableRef

@@ -17,7 +17,7 @@ import pytest
 import ldiv_db
 from ldiv_db import taxonomy
 from ldiv_db.algorithms import REGISTRY
-from ldiv_db.cli import main
+from ldiv_db.cli.main import main
 from ldiv_db.commands.job import run_job
 from ldiv_db.db import Database
 from ldiv_db.errors import BadInput

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from ldiv_db.cli import main
+from ldiv_db.cli.main import main
 from ldiv_db.db import Database
 from tests.integration.frames import make_table
 from tests.integration.test_decomposition import synthetic

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from ldiv_db.cli import main
+from ldiv_db.cli.main import main
 from ldiv_db.db import Database
 from ldiv_db.schema.migrate import apply_migrations
 from ldiv_db.util.resources import migrations_dir

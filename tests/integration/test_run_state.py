@@ -17,9 +17,9 @@ import pytest
 
 import ldiv_db
 from fixtures.papers import PAPER_TABLES, read_table
-from ldiv_db.cli import main
+from ldiv_db.cli.main import main
 from ldiv_db.db import Database
-from ldiv_db.pipeline.runs import CTRL_C_NOTE, PUBLISHED_NOTE, STALE_NOTE
+from ldiv_db.schema.runs import CTRL_C_NOTE, PUBLISHED_NOTE, STALE_NOTE
 from tests.integration.frames import make_table
 
 PAPER = PAPER_TABLES["decomposition_table1"]

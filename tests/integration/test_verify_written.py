@@ -12,7 +12,6 @@ import pytest
 import ldiv_db
 from fixtures.hostile import HOSTILE_CLASS, HOSTILE_GROUP, HOSTILE_QI, HOSTILE_SA
 from ldiv_db.algorithms import Partitioning
-from ldiv_db.commands.check import CheckResult, evaluate
 from ldiv_db.core.catalog import resolve_table, table_at
 from ldiv_db.core.inputs import Inputs
 from ldiv_db.db import Database
@@ -23,6 +22,7 @@ from ldiv_db.privacy.spec import model_spec
 from ldiv_db.privacy.verdicts import PartitionModel, partition_models
 from ldiv_db.sqlgen.render import Ident, TableRef
 from ldiv_db.utility import compute_metrics
+from ldiv_db.verify.check import CheckResult, evaluate
 
 WRITTEN = 'written "it\'s"'
 # the statements that build a partition of the written release: its histogram (then its statistics), or

@@ -55,6 +55,7 @@ from ...core.options import Option, per_qi
 from ...errors import BadInput, HierarchyError
 from ...privacy import Distinct, Entropy, Frequency, PrivacyModel, Recursive, UniqueDistinct
 from ...sqlgen.render import Ident, render
+from ...taxonomy import missing_values
 from ...verify.guarantees import OnePerGroup
 from ..base import Algorithm, AnonymizeRequest, Partitioning, lca_hierarchy_ids
 from ..shared.lca import labeller, lca_labels
@@ -62,6 +63,7 @@ from ..shared.schedule import max_l_schedule
 from ..shared.trees import IntArray, Kind, Tree, load_trees, qi_kinds
 from . import parts, starts
 from .cells import ORDERS, locality_keys, locality_orders
+from .coded import Coded
 from .cost import Attribute, CostModel
 from .details import release_details
 from .engine import Cells, Engine, Result
@@ -134,26 +136,6 @@ def mix_order(attrs: Sequence[Attribute], domains: pd.DataFrame) -> list[int]:
         codes = dom["code"].to_numpy(dtype=np.int64)
         mix.append(expected_mix_cost(a, codes, dom["n"].to_numpy(dtype=np.float64)))
     return sorted(range(len(attrs)), key=lambda i: (-mix[i], i))
-
-
-@dataclass
-class Coded:
-    """What the SQL preparation hands to the greedy, the refinement and the writer (but the rows)."""
-
-    codes: Any  # the coded work table
-    extra: list[Ident]  # secondary SA columns of it
-    qcols: list[Ident]  # its QI code columns
-    individual: Column | None
-    weights: list[Fraction]
-    cost: CostModel
-    sizes: np.ndarray  # rows per primary SA bucket
-    order: list[int]  # QIs, most costly to mix first
-    orders: list[list[int]]  # the greedy's locality orders
-    distinct: list[int]  # per QI, its distinct codes
-
-    @property
-    def variant(self) -> bool:
-        return self.individual is not None or bool(self.extra)
 
 
 @dataclass
@@ -492,7 +474,6 @@ class Bsgi(Algorithm):
         return attrs
 
     def _missing(self, request: AnonymizeRequest, col: Column) -> None:
-        from ...taxonomy import missing_values
 
         hid = request.hierarchy_ids[col.name]
         count, examples = missing_values(request.db, request.inputs.table, col, hid)

@@ -9,7 +9,7 @@ from ..base import AnonymizeRequest
 from .engine import Result
 
 if TYPE_CHECKING:
-    from . import Coded
+    from .coded import Coded
 
 
 def release_details(

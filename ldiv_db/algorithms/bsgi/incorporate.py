@@ -11,10 +11,10 @@ from ..shared.trees import IntArray
 from .cost import CostArray
 
 if TYPE_CHECKING:
-    from .engine import Engine
+    from .state import GreedyState
 
 
-def incorporate(self: Engine) -> tuple[int, int, int, int]:
+def incorporate(self: GreedyState) -> tuple[int, int, int, int]:
     """Fig. 3 for every residual row in ascending row id (SPEC §2.2, §2.7 item 3): prefer classes
     without the row's SA value(s) (and, with individuals, without its individual [D]), then the
     least IL of the merged class ('merged') or the least increase ('increase'), then the smallest
@@ -71,13 +71,13 @@ def incorporate(self: Engine) -> tuple[int, int, int, int]:
     return int(residual.size), repeats, ind_repeats, len(grown)
 
 
-def state_matrix(self: Engine) -> IntArray:
+def state_matrix(self: GreedyState) -> IntArray:
     if self.state_array is not None:
         return self.state_array.copy()
     return np.array(self.states, dtype=np.int64).reshape(len(self.states), self.width)
 
 
-def merged(self: Engine, st: IntArray, cell: int) -> tuple[IntArray, CostArray]:
+def merged(self: GreedyState, st: IntArray, cell: int) -> tuple[IntArray, CostArray]:
     """Every class's state and scaled cost after adding one cell's codes (vectorized over classes)."""
     new = st.copy()
     total: CostArray = np.zeros(len(st), dtype=self.dtype)

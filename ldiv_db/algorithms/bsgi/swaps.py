@@ -23,19 +23,44 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import numpy as np
 
-from ..shared.trees import IntArray, Tree, narrow_dtype
+from ..shared.trees import IntArray, Kind, Tree, narrow_dtype
 from .cost import CostArray, FloatArray
 
 PACK = 1 << 18  # entries of a packed merged-cost table
 
 Mask = np.ndarray[Any, np.dtype[np.bool_]]
 
-if TYPE_CHECKING:
-    from .refine import _Attr
+
+class PricedQI(Protocol):
+    """What the pricing reads of one QI (the refinement's :class:`~.refine._Attr`)."""
+
+    @property
+    def kind(self) -> Kind: ...
+
+    @property
+    def codes(self) -> IntArray: ...
+
+    @property
+    def table(self) -> IntArray | None: ...
+
+    @property
+    def nodes(self) -> int: ...
+
+    @property
+    def tree(self) -> Tree | None: ...
+
+    @property
+    def node_cost(self) -> CostArray | None: ...
+
+    @property
+    def unit(self) -> int | float: ...
+
+    @property
+    def values(self) -> CostArray | None: ...
 
 
 def _loo(x: IntArray) -> tuple[IntArray, IntArray]:
@@ -55,7 +80,7 @@ def _loo(x: IntArray) -> tuple[IntArray, IntArray]:
 class _Group:
     """The QIs of one kind: their codes per row (QI × n) and leave-one-out states per class."""
 
-    def __init__(self, attrs: Sequence[_Attr], n: int, dtype: type = np.int64) -> None:
+    def __init__(self, attrs: Sequence[PricedQI], n: int, dtype: type = np.int64) -> None:
         self.attrs = list(attrs)
         self.codes: IntArray = (
             np.stack([a.codes for a in attrs]).astype(dtype, copy=False)
@@ -72,7 +97,7 @@ class _Packed:
     """Hierarchy QIs packed into groups whose merged-cost table (the group's node tuple × leaf tuple →
     Σ cost of the merged nodes) has at most ``PACK`` entries, so one lookup prices several QIs."""
 
-    def __init__(self, tab: Sequence[_Attr], dtype: Any, codes: IntArray) -> None:
+    def __init__(self, tab: Sequence[PricedQI], dtype: Any, codes: IntArray) -> None:
         self.groups: list[list[int]] = []
         width: list[int] = []
         for t in sorted(range(len(tab)), key=lambda t: -tab[t].nodes):
@@ -117,7 +142,7 @@ class _Packed:
 class SwapPricer:
     """Leave-one-out states of every class and the costs of A and B after every swap of a pair."""
 
-    def __init__(self, attrs: Sequence[_Attr], dtype: Any, n: int) -> None:
+    def __init__(self, attrs: Sequence[PricedQI], dtype: Any, n: int) -> None:
         self.dtype = dtype
         tab = [a for a in attrs if a.kind == "hierarchy" and a.table is not None]
         # node ids and flat codes are small: their stacks 32-bit (a million rows, four tabled QIs: 15 MiB

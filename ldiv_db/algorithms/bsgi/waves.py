@@ -31,7 +31,7 @@ from .cost import Attribute, CostArray
 
 if TYPE_CHECKING:
     from ..shared.schedule import Schedule
-    from .engine import Engine
+    from .state import GreedyState
 
 LCA_TABLE_LIMIT = 1024  # trees with at most this many nodes get a full LCA table
 TOP = 16  # candidates ranked per class and pricing round
@@ -40,7 +40,7 @@ TOP = 16  # candidates ranked per class and pricing round
 class _Tables:
     """Vectorized pricing of (class state, candidate code) pairs for every QI."""
 
-    def __init__(self, eng: Engine) -> None:
+    def __init__(self, eng: GreedyState) -> None:
         self.eng = eng
         self.lca: list[IntArray | None] = []
         self.cost: list[CostArray | None] = []
@@ -138,7 +138,7 @@ class _Live:
     field (cell id, head key, QI codes), padded with dead cells, so that the windows of all orders are
     one gather per field."""
 
-    def __init__(self, eng: Engine, w: int) -> None:
+    def __init__(self, eng: GreedyState, w: int) -> None:
         self.eng = eng
         self.w = w
         keys = eng.cells.key.reshape(eng.cells.n_cells, -1)
@@ -228,7 +228,7 @@ def _class_buckets(schedule: Schedule) -> IntArray:
     return np.repeat(rows, counts, axis=0)
 
 
-def select_waves(eng: Engine, schedule: Schedule, window: int, batch: int) -> None:
+def select_waves(eng: GreedyState, schedule: Schedule, window: int, batch: int) -> None:
     """Fast-mode Select (module docstring): fills eng.gid, eng.state_array, eng.class_cost/size."""
     tables = _Tables(eng)
     live = _Live(eng, window)
@@ -260,7 +260,7 @@ def select_waves(eng: Engine, schedule: Schedule, window: int, batch: int) -> No
     eng.class_size = [schedule.l] * len(state_array)
 
 
-def _seeds(eng: Engine, first: IntArray) -> tuple[IntArray, IntArray]:
+def _seeds(eng: GreedyState, first: IntArray) -> tuple[IntArray, IntArray]:
     """Per class, in class order, take the smallest remaining row id of its first bucket (a random
     remaining row when seeded); returns the cells and row positions taken."""
     cells = np.empty(len(first), dtype=np.int64)
@@ -294,7 +294,7 @@ def _seeds(eng: Engine, first: IntArray) -> tuple[IntArray, IntArray]:
 
 
 def _pick_step(
-    eng: Engine, live: _Live, tables: _Tables, buckets: IntArray, keys: IntArray, st: IntArray
+    eng: GreedyState, live: _Live, tables: _Tables, buckets: IntArray, keys: IntArray, st: IntArray
 ) -> tuple[IntArray, IntArray]:
     """One lockstep pick for every class of a wave (module docstring, items 2–3); takes the rows and
     returns the chosen cells and row positions.
@@ -367,7 +367,7 @@ def _pick_step(
     return chosen, rows
 
 
-def _pick_whole(eng: Engine, live: _Live, tables: _Tables, b: int, state: IntArray) -> int:
+def _pick_whole(eng: GreedyState, live: _Live, tables: _Tables, b: int, state: IntArray) -> int:
     """The least (IL, row id) live cell of the whole bucket b."""
     cells = np.flatnonzero(eng.cells.bucket == b)
     hp = eng.head_key[cells]

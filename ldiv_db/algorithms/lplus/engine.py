@@ -48,7 +48,7 @@ BoolArray = npt.NDArray[np.bool_]
 _Saved = tuple[IntArray, IntArray, BoolArray | None, IntArray, BoolArray | None]
 
 
-class Search:
+class Search(merge.MergeableSearch):
     """One l+-Optimize search (SPEC §5.6). ``run`` returns a :class:`Result`."""
 
     def __init__(

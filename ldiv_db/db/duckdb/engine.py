@@ -20,6 +20,7 @@ import numpy as np
 import pandas as pd
 
 from ...errors import BadInput, InternalError, LdivError, StorageError
+from ...schema.state import prepare
 from ...sqlgen.render import Query, TableRef, quote, render
 from ...util import interrupts
 from ..engine_errors import engine_error, first_line
@@ -142,8 +143,6 @@ class Database(RunOwners):
             for alias, file in (attach or {}).items():
                 db.attach(alias, file)
             if migrate:
-                from ...schema.state import prepare
-
                 prepare(db, mode)
         except BaseException:
             db._created = db._created_file = created

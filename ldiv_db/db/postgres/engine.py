@@ -38,6 +38,7 @@ from psycopg import sql as pgsql
 from psycopg.adapt import Loader
 
 from ...errors import BadInput, ConnectionLost, InternalError, LdivError
+from ...schema.state import prepare
 from ...sqlgen.dialects import PG_HASH_FUNCTIONS, param_kind
 from ...sqlgen.render import Ident, Query, TableRef, quote, render, translate, written_tables
 from ..duckdb.engine import RUN_WORK_SCHEMA, SMALL_SOURCE_ROWS, Database
@@ -155,8 +156,6 @@ class PostgresDatabase(PgRunOwners, Database):
             db._hash_refusal = error_message(exc, secret)
         try:
             if migrate:
-                from ...schema.state import prepare
-
                 prepare(db, mode)
         except BaseException:
             db.close()

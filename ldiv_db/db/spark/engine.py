@@ -35,15 +35,16 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl
 
+import duckdb
 import numpy as np
 import pandas as pd
 
 from ...errors import BadInput, InternalError, LdivError
 from ...sqlgen.render import Query, TableRef, quote, translate, written_tables
-from ...sqlgen.spark import emulate_dml
+from ...sqlgen.spark import emulate_dml, spark_next_id
 from ..duckdb.engine import Database
 from ..urls import is_spark_url
-from .schema import type_name
+from .schema import prepare_spark, type_name
 
 SCHEME = "spark://"
 # the algorithms whose every statement runs on Spark, each tested against DuckDB (tests/spark); the others
@@ -235,13 +236,16 @@ class SparkDatabase(Database):
             raise BadInput("--attach works with DuckDB files only", "on Spark, name a table as schema.table")
         db = cls(session_for(url), url, read_only=mode == "read")
         if migrate:
-            from .schema import prepare_spark
-
             prepare_spark(db, mode)
         return db
 
     def attach(self, alias: str, file: str, read_only: bool = True) -> None:
         raise BadInput("--attach works with DuckDB files only", "on Spark, name a table as schema.table")
+
+    def use_stand_in_schema(self) -> None:
+        """A read writes nothing: the whole ldiv schema stands in, empty, in the work schema."""
+        self.ldiv_schema = self.work_table("ldiv_stand_in").schema or self.work_schema
+        self._work_tables.clear()
 
     def require(self, command: str, detail: str | None = None) -> None:
         """An algorithm that does not run on Spark (yet) is refused before anything is written."""
@@ -367,8 +371,6 @@ class SparkDatabase(Database):
         """``ldiv load`` on Spark: DuckDB reads the file in memory with the same template (the same type
         detection), and the table reaches Spark as one Arrow DataFrame with the row id column
         ``ldiv_rowid`` (0..n-1 in file order, what ``rowid`` means in the templates on Spark)."""
-        import duckdb
-
         sch, name = target.schema, target.name
         ref = TableRef(name, sch or self.default_schema)
         local = duckdb.connect()
@@ -395,7 +397,6 @@ class SparkDatabase(Database):
     def _next_id(self, name: str, sql: str, params: Mapping[str, Any]) -> tuple[str, dict[str, Any], int]:
         """``nextval('ldiv.x_seq')``: the table's largest id plus one, bound as a value; a ``RETURNING``
         clause (which Spark lacks) is answered with that id."""
-        from ...sqlgen.spark import spark_next_id
 
         sql, seq = spark_next_id(sql)
         table, column = SEQUENCES[seq]

@@ -4,13 +4,18 @@ the catalog lookups spell them."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
+from ...schema.database import SchemaDatabase
+from ...schema.migrate import BOOKKEEPING, shipped_migrations, verify_applied
 from ...sqlgen.render import TableRef
 from ...util.resources import migrations_dir
 
-if TYPE_CHECKING:
-    from .engine import SparkDatabase
+
+class SparkSchemaDatabase(SchemaDatabase, Protocol):
+    """What the open-time rule on Spark needs of the Spark engine beyond :class:`SchemaDatabase`."""
+
+    def use_stand_in_schema(self) -> None: ...
 
 
 def spark_variant(name: str) -> str | None:
@@ -19,12 +24,10 @@ def spark_variant(name: str) -> str | None:
     return path.read_text(encoding="utf-8") if path.exists() else None
 
 
-def prepare_spark(db: SparkDatabase, mode: str) -> None:
+def prepare_spark(db: SparkSchemaDatabase, mode: str) -> None:
     """The open-time rule on Spark: verify the recorded migrations (names, checksums of the shipped
     files); a write applies the pending ones (each recorded after it ran: Spark has no transaction, so
     a migration interrupted half-way is re-run, and every statement of a Spark variant is idempotent)."""
-    from ...schema.migrate import BOOKKEEPING, shipped_migrations, verify_applied
-
     has = db.exists(TableRef("schema_migration", "ldiv"))
     applied = (
         {
@@ -39,9 +42,7 @@ def prepare_spark(db: SparkDatabase, mode: str) -> None:
     if not pending:
         return
     if mode != "write":
-        # a read writes nothing: the whole ldiv schema stands in, empty, in the work schema
-        db.ldiv_schema = db.work_table("ldiv_stand_in").schema or db.work_schema
-        db._work_tables.clear()
+        db.use_stand_in_schema()
         for mig in [None, *shipped_migrations()]:
             text = BOOKKEEPING if mig is None else spark_variant(f"{mig.version:04d}_{mig.name}") or mig.sql
             db.execute_script("ldiv schema stand-in", text)

@@ -27,7 +27,7 @@ from ..sqlgen.render import render
 from ..util import interrupts
 
 if TYPE_CHECKING:
-    from ..db import Database
+    from .database import SchemaDatabase
 
 STALE_NOTE = "interrupted: the process stopped before the run finished (marked by a later command)"
 SESSION_GONE_NOTE = (
@@ -44,7 +44,7 @@ CTRL_C_PUBLISHED_NOTE = (
 _LIVE: set[tuple[str, int]] = set()  # (database file, run_id) of the runs this process has under way
 
 
-def _file_key(db: Database) -> str:
+def _file_key(db: SchemaDatabase) -> str:
     if db.dialect != "duckdb":
         return str(db.path)
     row = db.raw_rows(
@@ -54,7 +54,7 @@ def _file_key(db: Database) -> str:
 
 
 def _end_unfinished(
-    db: Database,
+    db: SchemaDatabase,
     runs: list[int],
     status: str,
     note: str,
@@ -78,7 +78,7 @@ def _end_unfinished(
     return [(int(r), str(s)) for r, s in db.rows(render("meta/run_interrupt.sql", params))]
 
 
-def stale_runs(db: Database) -> list[int]:
+def stale_runs(db: SchemaDatabase) -> list[int]:
     """The ``running`` runs whose owner is gone (none of this process's runs)."""
     key = _file_key(db)
     live = {run for k, run in _LIVE if k == key}
@@ -86,7 +86,7 @@ def stale_runs(db: Database) -> list[int]:
     return db.owners_gone(running) if running else []
 
 
-def mark_stale_runs(db: Database) -> list[tuple[int, str]]:
+def mark_stale_runs(db: SchemaDatabase) -> list[tuple[int, str]]:
     """End every ``running`` run whose owner is gone: ``done`` when its release was committed, else the
     engine's status for it (``interrupted`` on DuckDB, ``failed`` on PostgreSQL). Returns (run_id,
     status) of each."""
@@ -106,7 +106,7 @@ class Run:
 
 
 def finish_run(
-    db: Database,
+    db: SchemaDatabase,
     run_id: int,
     status: str,
     t0: float,
@@ -128,7 +128,15 @@ def finish_run(
 
 @contextlib.contextmanager
 def recorded_run(
-    db: Database, *, command: str, algorithm: str, source: str, output: str, params: str, t0: float, q0: int
+    db: SchemaDatabase,
+    *,
+    command: str,
+    algorithm: str,
+    source: str,
+    output: str,
+    params: str,
+    t0: float,
+    q0: int,
 ) -> Iterator[Run]:
     """Record a run in ``ldiv.run`` around the block: ``done`` when it ends normally, ``failed`` with the
     error, ``interrupted`` on Ctrl-C (then the KeyboardInterrupt goes on)."""
@@ -166,7 +174,7 @@ def recorded_run(
         db.release_run(run.run_id)
 
 
-def _end_lost(db: Database, run_id: int, error: str) -> ConnectionLost:
+def _end_lost(db: SchemaDatabase, run_id: int, error: str) -> ConnectionLost:
     """The run's connection died: its end is recorded on a fresh connection when one can be opened (the
     server rolled back the run's open transaction; a release it had committed makes it ``done``), else
     left to the next write command (:func:`mark_stale_runs`). Returns the error to raise, saying which."""
@@ -198,7 +206,7 @@ def _end_lost(db: Database, run_id: int, error: str) -> ConnectionLost:
     )
 
 
-def _interrupted(db: Database, run_id: int, t0: float, q0: int) -> None:
+def _interrupted(db: SchemaDatabase, run_id: int, t0: float, q0: int) -> None:
     """Ctrl-C ended the run: ``done`` (with :data:`CTRL_C_PUBLISHED_NOTE`) when its release is in the
     database (the interrupt came after the commit point), else ``interrupted``. Decided by the database,
     not by where the interrupt was seen."""
