@@ -23,7 +23,6 @@ from .pipeline.compose import compose as _compose
 from .pipeline.publication import DRAFT, publish_release
 from .pipeline.publication import states as publication_states
 from .pipeline.stream import history
-from .privacy.verdicts import partitions_of, verdict_brief
 from .reporting import CompareResult, ReportResult, compare, report
 from .reporting.gather import INTERVAL_ALGORITHMS, recorded_release
 from .sqlgen.render import render
@@ -32,6 +31,7 @@ from .utility import compute_metrics
 from .verify.check import CheckResult, check
 from .verify.suggest import SuggestResult
 from .verify.suggest import suggest_l as _suggest
+from .verify.verdicts import partitions_of, verdict_brief
 
 
 @dataclass
@@ -119,7 +119,7 @@ class ReleaseList:
     where it still holds (the table is as verified: ``table_state`` intact), else None; the verdict
     as recorded is ``verified_when_written`` (:mod:`ldiv_db.core.release_state`). ``verification`` of each:
     per partition the published table reveals, the model verified there and its verdict
-    (:mod:`ldiv_db.privacy.verdicts`)."""
+    (:mod:`ldiv_db.verify.verdicts`)."""
 
     rows: list[dict[str, Any]]
 

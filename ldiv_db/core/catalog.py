@@ -183,7 +183,7 @@ def resolve_table(db: Database, spelled: str) -> Table:
         listing = ", ".join(names[:30]) + (" ..." if len(names) > 30 else "") if names else "none"
         unseen = (  # PostgreSQL's catalog lists only the tables a role holds a privilege on
             "; a table this role has no privilege on is not listed: GRANT SELECT ON TABLE ... TO role"
-            if db.dialect == "postgres"
+            if db.lists_only_granted_tables
             else ""
         )
         raise BadInput(

@@ -2,7 +2,7 @@
 release the pipeline publishes. OUT holds the QIs as published labels, the SAs as published, the kept
 columns and the group column (unless written without it, ``--no-group-column``: its classes are then its
 label vectors, which must hold the model themselves); rows deleted by suppression are left out. The
-written table is reconciled, verified (on every partition it reveals, :mod:`ldiv_db.privacy.verdicts`)
+written table is reconciled, verified (on every partition it reveals, :mod:`ldiv_db.verify.verdicts`)
 and measured by :func:`ldiv_db.pipeline.verify.check_written`; the algorithm's guarantees
 (:mod:`ldiv_db.verify.guarantees`) are checked on the recorded release."""
 

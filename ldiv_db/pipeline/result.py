@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..privacy.verdicts import partitions_of, verdict_lines
+from ..verify.verdicts import partitions_of, verdict_lines
 
 
 @dataclass

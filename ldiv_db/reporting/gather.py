@@ -25,12 +25,12 @@ from ..core.release_state import MISSING, TableState, release_state
 from ..db import Database
 from ..errors import BadInput
 from ..privacy.spec import model_spec
-from ..privacy.verdicts import claimed, partition_name, partitions_of, verdict_lines
 from ..sqlgen.render import render
 from ..utility import compute_metrics
 from ..utility.covers import attribute_summaries, build_covers, drop_covers
 from ..utility.il import attribute_ncp
 from ..verify.check import CheckResult, evaluate
+from ..verify.verdicts import claimed, partition_name, partitions_of, verdict_lines
 
 # Algorithms that publish numeric QIs as 'lo-hi' ranges (the 'lca' recoding): their metrics read such
 # labels as intervals, as the anonymize command does (``ldiv metrics --interval-labels``).

@@ -17,6 +17,7 @@ from ..sqlgen.render import Query, TableRef
 
 class SchemaDatabase(Protocol):
     dialect: str
+    embedded: bool
     path: str | None
     queries: int
     stale_status: str

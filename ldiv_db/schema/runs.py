@@ -45,7 +45,7 @@ _LIVE: set[tuple[str, int]] = set()  # (database file, run_id) of the runs this 
 
 
 def _file_key(db: SchemaDatabase) -> str:
-    if db.dialect != "duckdb":
+    if not db.embedded:
         return str(db.path)
     row = db.raw_rows(
         "SELECT path, database_name FROM duckdb_databases() WHERE database_name = current_database()"

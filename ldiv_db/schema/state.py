@@ -240,7 +240,7 @@ def damage_error(db: SchemaDatabase, state: State) -> MigrationError:
 
 def prepare(db: SchemaDatabase, mode: str) -> None:
     """The open-time rule (see the module docstring)."""
-    if db.dialect != "duckdb":
+    if not db.embedded:
         prepare_server(db, mode)
         return
     state = inspect(db)

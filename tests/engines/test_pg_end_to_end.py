@@ -114,7 +114,7 @@ def test_same_release_on_both_engines(run, both) -> None:  # type: ignore[no-unt
 def test_bsgi_in_parts_gives_the_same_release(both, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     """BSGI's refinement in parts (the threshold lowered to 400 of the census table's rows): the same
     parts, classes and metrics on both engines, verified."""
-    from ldiv_db.algorithms.bsgi import parts
+    from ldiv_db.algorithms.bsgi.refine import parts
 
     monkeypatch.setattr(parts, "PART_ROWS", 400)
     duck, pg, _ = both

@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 import ldiv_db
-from ldiv_db.algorithms.bsgi.construct import construct
+from ldiv_db.algorithms.bsgi.refine.construct import construct
 from ldiv_db.algorithms.shared.schedule import max_l_schedule
 from ldiv_db.db import Database
 from ldiv_db.errors import BadInput

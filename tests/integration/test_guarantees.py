@@ -17,7 +17,7 @@ import pytest
 from fixtures import census
 from ldiv_db import taxonomy
 from ldiv_db.algorithms import bsgi
-from ldiv_db.algorithms.shared import levels
+from ldiv_db.algorithms.full_domain import levels
 from ldiv_db.cli.main import main
 from ldiv_db.db import Database
 from ldiv_db.verify.guarantees import MaxDeleted

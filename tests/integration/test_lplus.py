@@ -142,7 +142,7 @@ def test_the_search_is_freed_before_the_release_is_written(
     import weakref
 
     from ldiv_db.algorithms import lplus
-    from ldiv_db.algorithms.lplus.engine import Search
+    from ldiv_db.algorithms.lplus.search import Search
 
     searches: list[weakref.ref[Search]] = []
     alive_at_write: list[bool] = []

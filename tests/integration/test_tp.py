@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 import ldiv_db
 from fixtures.hostile import HOSTILE_QI, HOSTILE_SA, HOSTILE_TABLE, create_sql
 from fixtures.papers import read_table
-from ldiv_db.algorithms.shared.curve import hilbert_keys
+from ldiv_db.algorithms.hilbert.curve import hilbert_keys
 from ldiv_db.algorithms.tp.core import Counts, l_eligible, phase_one, tp_counts
 from ldiv_db.core.catalog import table_at
 from ldiv_db.db import Database

@@ -19,10 +19,10 @@ from ldiv_db.errors import InternalError
 from ldiv_db.pipeline.verify import aggregate, reconcile, verify_written
 from ldiv_db.privacy import PrivacyModel
 from ldiv_db.privacy.spec import model_spec
-from ldiv_db.privacy.verdicts import PartitionModel, partition_models
 from ldiv_db.sqlgen.render import Ident, TableRef
 from ldiv_db.utility import compute_metrics
 from ldiv_db.verify.check import CheckResult, evaluate
+from ldiv_db.verify.verdicts import PartitionModel, partition_models
 
 WRITTEN = 'written "it\'s"'
 # the statements that build a partition of the written release: its histogram (then its statistics), or

@@ -32,8 +32,8 @@ def test_one_template_drops_user_visible_tables_and_only_ownership_renders_it() 
     drops = {name for name, text in _templates().items() if re.search(r"\bDROP\s+(TABLE|VIEW)\b", text, re.I)}
     assert drops == {"ownership/drop_table.sql"} | WORK_TABLE_DROPS
     users = {m for m, text in _modules().items() if "ownership/drop_table.sql" in text}
-    assert users == {"ownership.py"}
-    for engine in ("db/__init__.py", "db/postgres.py"):  # the engine layer drops only its work tables
+    assert users == {"core/ownership.py"}
+    for engine in ("db/__init__.py", "db/postgres/engine.py"):  # the engine layer drops only its work tables
         assert "DROP TABLE" not in _modules()[engine].replace("DROP TABLE IF EXISTS {ref.sql()}", "")
 
 

@@ -10,7 +10,7 @@ import numpy as np
 
 from ...core.catalog import Column
 from ...sqlgen.render import Ident
-from .cost import CostModel
+from .greedy.cost import CostModel
 
 
 @dataclass

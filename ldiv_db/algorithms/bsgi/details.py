@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from ..base import AnonymizeRequest
-from .engine import Result
+from .greedy.select import Result
 
 if TYPE_CHECKING:
     from .coded import Coded

@@ -38,10 +38,10 @@ from ...core.catalog import Table, table_at
 from ...core.inputs import Inputs, check_nulls
 from ...errors import BadInput, PrivacyViolation
 from ...privacy import Distinct
-from ...privacy.verdicts import GROUPS, PartitionModel, entry, record, verdict_of
 from ...sqlgen.render import Ident, TableRef, render
 from ...util.progress import Progress
 from ...verify.check import evaluate
+from ...verify.verdicts import GROUPS, PartitionModel, entry, record, verdict_of
 from ..base import Header, Reconciled, Release, StreamState, StreamUpdate, Verdict, retained_ref
 from . import frames, keys
 from .checks import channel_check, check_new_groups

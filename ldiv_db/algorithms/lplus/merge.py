@@ -54,7 +54,7 @@ class Stats:
 
 
 class MergeableSearch:
-    """What merging reads and changes of a search (:class:`~.engine.Search` derives from it): its cells,
+    """What merging reads and changes of a search (:class:`~.search.Search` derives from it): its cells,
     cut, locks, counters and frame stack, and the three steps a sub-search runs on its own."""
 
     C: int

@@ -70,6 +70,11 @@ class Database(RunOwners):
     dialect = "duckdb"
     default_schema = "main"
     transactional = True
+    # capability flags (an engine overrides what differs): the data sits in this process, so frames
+    # and Python work beside the SQL cost nothing to move (a server engine would send them over the wire)
+    embedded = True
+    # the catalog lists only the tables this role may read (PostgreSQL's privileges)
+    lists_only_granted_tables = False
     driver_error: type[Exception] = duckdb.Error
     # group statistics straight from the source, the histogram never stored (partition/source_stats.sql),
     # where the engine gains by it (on DuckDB the lists of counts cost more than the histogram saves)

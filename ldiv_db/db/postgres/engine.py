@@ -90,10 +90,12 @@ class PostgresDatabase(PgRunOwners, Database):
     dialect = "postgres"
     default_schema = "main"  # unqualified releases go to schema main, as on DuckDB (created on write)
     transactional = True
+    embedded = False
+    lists_only_granted_tables = True
     local_row_base = None  # row ids are final when written (ctid)
     driver_error = psycopg.Error
     stats_from_source = True  # see Database; measured in bench/README.md (Engines)
-    ldiv_schema = "ldiv"  # pg_temp when a read stands in for a missing ldiv schema (server_schema.py)
+    ldiv_schema = "ldiv"  # pg_temp when a read stands in for a missing ldiv schema (ldiv_db/schema/server.py)
 
     def __init__(
         self, con: psycopg.Connection[Any], url: str, *, read_only: bool, secret: str | None

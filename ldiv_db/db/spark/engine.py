@@ -206,6 +206,7 @@ class SparkDatabase(Database):
     dialect = "spark"
     default_schema = "default"
     transactional = False
+    embedded = False
     local_row_base = None  # rows are identified by ldiv_rowid, final when written
 
     def owners_gone(self, run_ids: list[int]) -> list[int]:

@@ -22,13 +22,13 @@ from typing import Any
 
 import numpy as np
 
-from ...util.background import Background
-from ..shared.schedule import Schedule
-from .cells import Cells, locality_keys, locality_orders
+from ....util.background import Background
+from ...shared.schedule import Schedule
+from ..greedy.cells import Cells, locality_keys, locality_orders
+from ..greedy.cost import CostModel
+from ..greedy.select import Engine, Result
 from .construct import construct
-from .cost import CostModel
-from .engine import Engine, Result
-from .refine import Refiner, refiner_for
+from .exchange import Refiner, refiner_for
 from .split import dm, partition_cost, split
 
 

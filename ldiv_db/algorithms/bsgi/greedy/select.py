@@ -4,7 +4,7 @@ Why Python/numpy and not SQL: the greedy is sequential — each pick depends on 
 removed and on the class built so far — and one query per pick (~0.3 ms each, 26,000 picks on Adult)
 cannot meet the benchmarks. SQL prepares everything set-based (codes, buckets in first-appearance order,
 the compressed cells, the locality order; ``sql/bsgi/``); the Max-l schedule is closed-form
-(:mod:`.bsgi_schedule`); this module makes the picks, each with a handful of vectorized numpy operations
+(:mod:`~ldiv_db.algorithms.shared.schedule`); this module makes the picks, each with a handful of vectorized numpy operations
 over the candidate cells of one bucket.
 
 Cells: rows of one bucket with identical QI codes (and, in the variants, identical secondary SA values
@@ -29,8 +29,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..shared.schedule import Schedule
-from ..shared.trees import IntArray
+from ...shared.schedule import Schedule
+from ...shared.trees import IntArray
 from .cells import DEAD, Cells
 from .cost import CostArray
 from .incorporate import incorporate
@@ -174,7 +174,7 @@ class Engine(GreedyState):
 
     # ------------------------------------------------------------------ incorporate
     def incorporate(self) -> tuple[int, int, int, int]:
-        """Fig. 3 for every residual row (:func:`.incorporate.incorporate`)."""
+        """Fig. 3 for every residual row (:func:`~.incorporate.incorporate`)."""
         return incorporate(self)
 
     def adopt(self, gid: IntArray, states: IntArray, costs: CostArray) -> None:

@@ -1,5 +1,5 @@
 """The compressed input of BSGI's greedy (:class:`Cells`) and the tie-key sentinel, shared by the
-sequential engine (:mod:`.engine`) and the fast mode's waves (:mod:`.waves`); the locality orders and
+sequential engine (:mod:`.select`) and the fast mode's waves (:mod:`.waves`); the locality orders and
 keys that sort the cells by their QI codes."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..shared.trees import IntArray
+from ...shared.trees import IntArray
 
 DEAD = np.int64(2**62)  # added to a cell's tie key when it is empty or inadmissible
 ORDERS = 4  # locality orders (rotations of the mix-cost order) whose windows a fast-mode pick prices

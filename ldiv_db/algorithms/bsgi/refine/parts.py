@@ -36,15 +36,15 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ...sqlgen.render import render
-from ...util.progress import Progress
-from ..base import AnonymizeRequest
-from ..shared.schedule import Schedule, max_l_schedule
-from ..shared.trees import IntArray
+from ....sqlgen.render import render
+from ....util.progress import Progress
+from ...base import AnonymizeRequest
+from ...shared.schedule import Schedule, max_l_schedule
+from ...shared.trees import IntArray
+from ..greedy.cells import ORDERS
+from ..greedy.select import Result
 from . import starts
-from .cells import ORDERS
-from .engine import Result
-from .refine import Refined
+from .exchange import Refined
 
 PART_ROWS = 1_000_000  # above this many rows the refined BSGI works part by part
 
@@ -177,7 +177,7 @@ class Grouped:
 
     result: Result
     refined: Refined | None
-    start: dict[str, Any]  # the refinement's chosen start (:func:`.starts.best_start`)
+    start: dict[str, Any]  # the refinement's chosen start (:func:`~.starts.best_start`)
     greedy: str  # which greedy ran
     waves: int | None  # its wave size (fast mode)
     fetch: float  # seconds fetching rows (parts: every part's fetch)

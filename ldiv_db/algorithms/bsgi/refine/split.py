@@ -53,11 +53,9 @@ minimum and maximum of its codes within the node, so pricing every admissible po
 four accumulations per QI over all rows. About log2(k) levels (more where the cheapest cut is lopsided);
 each is a few sorts and segmented numpy reductions over all rows.
 
-Pricing the positions, rather than taking the admissible one nearest the middle between two different
-codes (the rule until 2026-11-24), lowered the refined IL on Adult by 8.8 % and 6.8 % at l = 2, 3 and
-by 0.4–1.0 % at l = 4..6 (bench/README.md, "BSGI refinement"): at s = 3 rows per class a part must hold a
-multiple of 3 rows, so a cut between two different codes was rarely admissible and most nodes fell
-back to the near-prefix split at the middle.
+Positions are priced rather than cut near the middle between two different codes: at s = 3 rows per
+class a part must hold a multiple of 3 rows, so such a cut is rarely admissible and most nodes would fall
+back to the near-prefix split at the middle (what pricing gains: bench/README.md, "BSGI refinement").
 """
 
 from __future__ import annotations
@@ -70,8 +68,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from ..shared.trees import IntArray, narrow_dtype
-from .refine import Refiner
+from ...shared.trees import IntArray, narrow_dtype
+from .exchange import Refiner
 
 TRIES = 3  # a node is cut along the best of its TRIES widest QIs
 

@@ -9,26 +9,24 @@ there: the primary SA bucket, every secondary SA (``--sa a,b``) and the individu
 distinct values, and a class that already repeats a value (the l-Property failed) repeats no more. It is
 applied only when it lowers the IL sum Σ |G|·cost(G) (SPEC §0.7, with ``--weights``) of the two classes,
 or — a *sideways* exchange — when it keeps that sum exactly and lowers the two classes' spread (below),
-priced exactly by the :class:`~.cost.CostModel` (integers; doubles where the model is inexact, where a
+priced exactly by the :class:`~..greedy.cost.CostModel` (integers; doubles where the model is inexact, where a
 sideways exchange may not raise the sum by its rounding either), so the IL never rises above the greedy's.
 
 Sideways exchanges. A class's cost is fixed by each QI's extremes (its LCA, its range), so one exchange
 rarely lowers it: a class with two rows of the other sex stays mixed when one of them leaves, and an
-exchange search that takes only improving exchanges stops there — on Adult at l = 7 it stopped at IL
-67,217, where pairs of classes re-split all at once still reached 62,356 (bench/README.md). The *spread*
+exchange search that takes only improving exchanges stops there, well above what re-splitting pairs of
+classes reaches (bench/README.md, BSGI refinement). The *spread*
 of a class, Σ over its pairs of rows of the pair's distance (the cost of a class of those two rows,
-:meth:`.swaps.SwapPricer.distance`), sees each such step: the exchange that sends one of the two rows away
+:meth:`~.swaps.SwapPricer.distance`), sees each such step: the exchange that sends one of the two rows away
 lowers it. So an exchange that keeps the IL sum of the pair and lowers the sum of their spreads is taken
 too, and the next exchange can lower the IL. A pair applies its best exchange by (IL change, spread
 change): an improving one first, else the sideways one that lowers the spread most. Every exchange lowers
 (IL sum, spread sum) in that order, so the search cannot cycle. Between two classes of two the spread is
 the cost (one pair of rows), so l = 2 has no sideways exchanges. A pass with them costs two to three plain
 ones and the search gains over more passes. So the first pass takes improving exchanges only (from a
-start most of the gain is there, at half a sideways pass's cost: Adult l = 7 0.23 s against 0.43 s), and
-the search stops after ``SIDEWAYS_PASSES`` passes that applied sideways exchanges (or by ``MIN_GAIN``, from
-the second pass on; passes that applied none — few rows tie on some data — count as plain ones).
-On Adult (bench/README.md, 2026-11-26) they took the refined IL at l = 3..7 from 8,257 / 16,946 / 30,314 /
-46,732 / 67,217 to 8,246 / 16,456 / 29,256 / 44,030 / 61,634 (the whole call at l = 7 1.1 → 1.7 s).
+start most of the gain is there, at half a sideways pass's cost), and the search stops after ``SIDEWAYS_PASSES`` passes that applied sideways exchanges (or by ``MIN_GAIN``, from
+the second pass on; passes that applied none — few rows tie on some data — count as plain ones). What
+they gain and cost: bench/README.md, BSGI refinement.
 
 Where exchanges are looked for. Classes are ordered along each locality order (the mean rank of their
 rows' locality keys: lexicographic QI codes, most costly to mix first, in several rotations; when the search
@@ -46,9 +44,9 @@ neither of which changed in this pass or the previous one (as always); a pair pr
 last changed (it had no swap to apply then and has none now: the pass's pair log, :class:`_PairLog`,
 kept where classes have three rows or more — between classes of two pricing a pair costs less than
 logging it);
-and a pair whose lower bound (:meth:`.swaps.SwapPricer.hopeful`) shows that no swap can lower its cost.
+and a pair whose lower bound (:meth:`~.swaps.SwapPricer.hopeful`) shows that no swap can lower its cost.
 Between classes of three rows or more, a swap is priced only when its own lower bound
-(:meth:`.swaps.SwapPricer.bounds`: A without a_i, A's core joined with b_j, and the same for B) is below
+(:meth:`~.swaps.SwapPricer.bounds`: A without a_i, A's core joined with b_j, and the same for B) is below
 the pair's cost (or at it, with sideways exchanges) — on Adult 0.3–2 % of the swaps of the pairs that pass
 the first bound without sideways exchanges. Each skipped pair or swap would have applied nothing, so the
 exchanges applied, their order and the release are those of pricing every swap.
@@ -56,15 +54,11 @@ exchanges applied, their order and the release are those of pricing every swap.
 Two threads (or more, :func:`workers`). The pairs of a round are disjoint and each applies its own best
 swap, priced from its own two classes' states, so a round's pairs can be split into chunks priced and
 applied side by side: the chunks write disjoint classes' members, costs and states, and apply exactly the
-exchanges one chunk would. Numpy leaves the interpreter lock while it prices, so at 1M rows two threads
-take the passes from 77 to 53 s. A group of fewer than ``2 * CHUNK`` pairs stays in one piece: a round
-holds at most k / 2 pairs (Adult: 7,540 at l = 2, 5,027 at l = 3, under 4,096 from l = 4 on), and on Adult
-even chunks of 256 pairs on two threads gained nothing measurable (with sideways exchanges, chunks of
-1,024 or 512 pairs: l = 7 1.76–1.80 s against 1.79–1.83 s the whole call, l = 3 1.15–1.18 against
-1.10–1.13 s — noise either way).
+exchanges one chunk would (numpy leaves the interpreter lock while it prices). A group of fewer than
+``2 * CHUNK`` pairs stays in one piece: smaller chunks gain nothing measurable.
 
-``MIN_GAIN`` is 0.75 % (0.5 % before): on Adult l = 2..7 and CUP l = 3, 7 it saves the last pass in five
-of the eight cases and leaves the IL at most 0.44 % higher (bench/README.md, BSGI refinement).
+``MIN_GAIN`` saves the last pass in most cases at a small rise of the IL. The figures behind ``CHUNK``,
+``SIDEWAYS_PASSES`` and ``MIN_GAIN``: bench/README.md, BSGI refinement.
 """
 
 from __future__ import annotations
@@ -81,10 +75,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ...core.options import Option
-from ..shared.trees import IntArray, Tree, narrow_dtype
-from .cost import Attribute, CostArray, CostModel
-from .engine import Cells
+from ....core.options import Option
+from ...shared.trees import IntArray, Tree, narrow_dtype
+from ..greedy.cost import Attribute, CostArray, CostModel
+from ..greedy.select import Cells
 from .swaps import SwapPricer, best_swaps, climb, improves
 
 WINDOW = 4  # classes paired at distances 1..WINDOW along each locality order
@@ -544,7 +538,7 @@ def refiner_for(cells: Cells, model: CostModel, keys: IntArray) -> Refiner:
     """The refiner of the fetched rows (row positions ordered by cell): a row's codes, distinct keys
     and locality keys are its cell's. Taxonomy node ids and flat codes are kept 32-bit where they fit
     (numeric codes, which may be raw values whose differences are taken, stay as they are); with the
-    pricer's stacks narrowed alike (:class:`.swaps.SwapPricer`) the refiner's per-row arrays took 80
+    pricer's stacks narrowed alike (:class:`~.swaps.SwapPricer`) the refiner's per-row arrays took 80
     bytes a row instead of 120 at a million rows (four taxonomy QIs and age: 114 → 76 MiB)."""
     rows = np.diff(np.append(cells.cell_start, cells.n))
     row_cell = np.repeat(np.arange(cells.n_cells, dtype=np.int64), rows)

@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from .base import PrivacyModel
+from ..privacy.base import PrivacyModel
 
 CLASSES = "classes"  # by group id and QI labels: the finest partition a table with a group column reveals
 LABELS = "labels"  # by QI labels alone

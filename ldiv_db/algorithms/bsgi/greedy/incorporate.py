@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..shared.trees import IntArray
+from ...shared.trees import IntArray
 from .cost import CostArray
 
 if TYPE_CHECKING:

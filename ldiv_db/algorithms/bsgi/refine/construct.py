@@ -20,8 +20,7 @@ Cost. A value's rows are taken in order (a class takes a value's first unplaced 
 a head. Value v is saturated from class k − rem_v on, and stays so (taking a row lowers rem_v and the
 classes left alike), so two heaps by head position — saturated values, the others — and a list of the
 values that saturate at each class make a class O(l log m) for m SA values, where scanning every
-value's head made it O(m): CUP's 21,147 classes over 814 values took 5.8 s (now 0.12 s), all of it
-holding the interpreter lock the greedy needs beside it.
+value's head made it O(m), all of it holding the interpreter lock the greedy needs beside it.
 """
 
 from __future__ import annotations
@@ -31,7 +30,7 @@ from collections import defaultdict
 
 import numpy as np
 
-from ..shared.trees import IntArray
+from ...shared.trees import IntArray
 
 
 def construct(bucket: IntArray, rank: IntArray, l: int, k: int) -> IntArray:

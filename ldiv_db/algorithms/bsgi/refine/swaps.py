@@ -1,4 +1,4 @@
-"""The exchange search's pricing (:mod:`.refine`): every QI of a class at once, from cached leave-one-out
+"""The exchange search's pricing (:mod:`.exchange`): every QI of a class at once, from cached leave-one-out
 states, in a few numpy operations per round; the classes' spreads for sideways exchanges
 (:meth:`SwapPricer.spread_change`); and each pair's choice among its priced swaps (:func:`best_swaps`).
 
@@ -15,7 +15,7 @@ cost of the merged node; for a numeric QI ``max(hi, v) − min(lo, v)`` in value
 ``unit`` unless the leave-one-out value equals the code. The QIs are added one after another into one
 pairs × |A| × |B| array (a QI × pairs × |A| × |B| temporary cost twice as much), or, where most swaps are
 bounded out, into one entry per remaining swap (:meth:`SwapPricer.priced`). The costs are the same numbers
-:class:`~.refine._Attr` computes state by state (integers when the model is exact), so the search finds
+:class:`~.exchange._Attr` computes state by state (integers when the model is exact), so the search finds
 exactly the exchanges it found before.
 """
 
@@ -27,8 +27,8 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from ..shared.trees import IntArray, Kind, Tree, narrow_dtype
-from .cost import CostArray, FloatArray
+from ...shared.trees import IntArray, Kind, Tree, narrow_dtype
+from ..greedy.cost import CostArray, FloatArray
 
 PACK = 1 << 18  # entries of a packed merged-cost table
 
@@ -36,7 +36,7 @@ Mask = np.ndarray[Any, np.dtype[np.bool_]]
 
 
 class PricedQI(Protocol):
-    """What the pricing reads of one QI (the refinement's :class:`~.refine._Attr`)."""
+    """What the pricing reads of one QI (the refinement's :class:`~.exchange._Attr`)."""
 
     @property
     def kind(self) -> Kind: ...

@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from ..shared.trees import Kind, Tree
+from ...shared.trees import Kind, Tree
 
 FloatArray = npt.NDArray[np.float64]
 CostArray = npt.NDArray[Any]  # int64 (exact costs) or float64

@@ -1,6 +1,6 @@
 """BSGI fast mode: the greedy Select of many classes at once ("waves"; SPEC §2.2, Ye et al. Fig. 2).
 
-The Max-l schedule (:mod:`.bsgi_schedule`) fixes, before any QI is looked at, which buckets give a row
+The Max-l schedule (:mod:`~ldiv_db.algorithms.shared.schedule`) fixes, before any QI is looked at, which buckets give a row
 to which class. Classes therefore only interact through the rows they take, and classes whose
 candidates do not overlap could be built in any order. A *wave* is ``batch`` consecutive classes of the
 schedule, built step by step in lockstep:
@@ -25,12 +25,12 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ..shared.trees import IntArray, narrow_dtype
+from ...shared.trees import IntArray, narrow_dtype
 from .cells import DEAD
 from .cost import Attribute, CostArray
 
 if TYPE_CHECKING:
-    from ..shared.schedule import Schedule
+    from ...shared.schedule import Schedule
     from .state import GreedyState
 
 LCA_TABLE_LIMIT = 1024  # trees with at most this many nodes get a full LCA table

@@ -1,5 +1,5 @@
-"""The state of BSGI's greedy (:mod:`.engine`): the cells by bucket in key order, the class states and
-their cost, and the pricing of a candidate against a class state; the steps (:mod:`.engine`,
+"""The state of BSGI's greedy (:mod:`.select`): the cells by bucket in key order, the class states and
+their cost, and the pricing of a candidate against a class state; the steps (:mod:`.select`,
 :mod:`.waves`, :mod:`.incorporate`) read and change it here.
 """
 
@@ -10,7 +10,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from ..shared.trees import IntArray, narrow_dtype
+from ...shared.trees import IntArray, narrow_dtype
 from .cells import DEAD, Cells
 from .cost import CostArray, CostModel
 
