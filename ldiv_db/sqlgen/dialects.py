@@ -37,6 +37,8 @@ from __future__ import annotations
 import functools
 import hashlib
 import re
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import cast
 
 import sqlglot
@@ -44,6 +46,8 @@ from sqlglot import ErrorLevel, exp
 
 from .fragments import fragment
 from .spark import spark_statements
+
+AS_WRITTEN = frozenset({"duckdb"})  # the dialects that run sql/ as written (the templates are DuckDB's)
 
 _PG_HASH_AT = "coalesce(pg_temp.ldiv_hash(ldiv_value, ldiv_seed), ldiv_null)"
 # the overloads of pg_temp.ldiv_hash(value, seed): SQL functions of one expression, which the planner
@@ -426,6 +430,31 @@ def _params_style(sql: str, params: frozenset[str], positional: bool) -> str:
     return re.sub(r"%(?!\((?:" + names + r")\)s)", "%%", sql)
 
 
+def _no_binding(stmt: exp.Expression, kinds: dict[str, str]) -> exp.Expression:
+    return stmt
+
+
+def _no_params_style(sql: str, params: frozenset[str], positional: bool) -> str:
+    return sql
+
+
+@dataclass(frozen=True)
+class Target:
+    """How the templates' DuckDB dialect becomes one engine's: sqlglot's generator for ``dialect``, the
+    statement rewrites run before it, the typing of bound parameters, the spelling of placeholders."""
+
+    statements: Callable[[exp.Expression], list[exp.Expression]]
+    bind_types: Callable[[exp.Expression, dict[str, str]], exp.Expression] = _no_binding
+    params_style: Callable[[str, frozenset[str], bool], str] = _no_params_style
+
+
+# the dialects the templates are translated to (DuckDB's own runs them as written)
+TARGETS: dict[str, Target] = {
+    "postgres": Target(_postgres, _bind_types, _params_style),
+    "spark": Target(spark_statements),
+}
+
+
 @functools.lru_cache(maxsize=8192)
 def translate(
     sql: str,
@@ -438,9 +467,10 @@ def translate(
     """The statements that run ``sql`` (DuckDB dialect, possibly several statements) on ``dialect``;
     ``ldiv_schema`` other than ``ldiv`` reads and writes ldiv_db's tables there instead; ``kinds``
     gives each named parameter's :func:`param_kind` (part of the cache key, as the SQL depends on it)."""
-    if dialect == "duckdb":
+    if dialect in AS_WRITTEN:
         return [sql]
-    if dialect not in ("postgres", "spark"):
+    target = TARGETS.get(dialect)
+    if target is None:
         raise ValueError(f"no translation to {dialect!r}")
     if positional:
         sql = sql.replace("?", "$ldiv_pos_")  # keep the positions through the parser
@@ -449,14 +479,14 @@ def translate(
         stmt = parsed if ldiv_schema == "ldiv" else _map_ldiv(parsed, ldiv_schema)
         if stmt is None:
             continue
-        if kinds and dialect == "postgres":
-            stmt = _bind_types(stmt, dict(kinds))
-        for part in _postgres(stmt) if dialect == "postgres" else spark_statements(stmt):
+        if kinds:
+            stmt = target.bind_types(stmt, dict(kinds))
+        for part in target.statements(stmt):
             # RAISE: a construct the target cannot express is an error here, never a silently different query
             text = part.sql(dialect=dialect, unsupported_level=ErrorLevel.RAISE)
             if positional:
                 text = text.replace("%(ldiv_pos_)s", "?").replace(":ldiv_pos_", "?")
-            out.append(_params_style(text, params, positional) if dialect == "postgres" else text)
+            out.append(target.params_style(text, params, positional))
     return out
 
 

@@ -1,6 +1,5 @@
-"""The DuckDB engine (the embedded default) and the interface every engine provides; see
-:mod:`ldiv_db.db`. Other engines subclass :class:`Database` and register how they are opened with
-:func:`register_engine`, so this module never imports them."""
+"""The DuckDB engine (the embedded default) and the interface every engine provides (:mod:`ldiv_db.db`).
+Other engines subclass :class:`Database` and register their opener (:func:`register_engine`)."""
 
 from __future__ import annotations
 
@@ -70,11 +69,8 @@ class Database(RunOwners):
     dialect = "duckdb"
     default_schema = "main"
     transactional = True
-    # capability flags (an engine overrides what differs): the data sits in this process, so frames
-    # and Python work beside the SQL cost nothing to move (a server engine would send them over the wire)
-    embedded = True
-    # the catalog lists only the tables this role may read (PostgreSQL's privileges)
-    lists_only_granted_tables = False
+    embedded = True  # the data sits in this process: frames and Python work beside the SQL move for free
+    lists_only_granted_tables = False  # the catalog lists only what this role may read (PostgreSQL)
     driver_error: type[Exception] = duckdb.Error
     # group statistics straight from the source, the histogram never stored (partition/source_stats.sql),
     # where the engine gains by it (on DuckDB the lists of counts cost more than the histogram saves)
