@@ -19,6 +19,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from .. import utility
 from ..algorithms.base import Partitioning, lca_kinds
 from ..core.catalog import Column, Table
 from ..core.evaluator import SqlEvaluator, summary_of
@@ -29,7 +30,6 @@ from ..privacy import PrivacyModel
 from ..sqlgen.render import Ident, TableRef, render
 from ..util.background import Background
 from ..util.progress import Progress
-from ..utility import compute_metrics
 from ..utility.compute import ReleaseAggregate
 from ..utility.source_side import SourceSide
 from ..verify.check import CheckResult, SaStats
@@ -132,7 +132,7 @@ def check_written(
         if meanwhile is not None:
             meanwhile()
 
-    metrics = compute_metrics(
+    metrics = utility.compute_metrics(
         db,
         inputs.table,
         written_table(out, inputs, group_column, class_column),

@@ -139,7 +139,7 @@ def test_ctrl_c_during_a_run_marks_it_interrupted_and_publishes_nothing(dbfile: 
 # `ldiv ...` as the process's own command line (main() without argv), then a Ctrl-C once it has returned
 ENDED = """
 import os, signal, sys, time
-from ldiv_db import cli
+from ldiv_db.cli import main as cli
 
 signal.signal(signal.SIGINT, signal.default_int_handler)  # as a user's terminal hands it over
 sys.argv = ["ldiv", "anonymize", sys.argv[1], *sys.argv[2:], "--output", "late", "--quiet"]
