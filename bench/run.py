@@ -24,6 +24,8 @@ SUITES = [
     "engines",
     "compose",
     "release_state",
+    "risk",
+    "sql_functions",
 ]
 
 

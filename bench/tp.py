@@ -55,7 +55,7 @@ def _run(db: Any, table: str, qi: list[str], l: int, algorithm: str, repeat: int
         "algorithm_seconds_median": round(statistics.median(r[1] for r in runs), 4),
         "queries": result.queries,
         "stars": result.metrics["stars"],
-        "suppressed_rows": result.rows_suppressed,
+        "suppressed_rows": result.rows_with_suppressed_cells,  # TP's "suppressed rows" (SPEC §0.5)
         "groups": result.groups,
         "phase": d.get("phase_ended"),
         "residue_rows": d.get("residue_rows"),

@@ -10,6 +10,7 @@ or a :class:`Database`)::
     ldiv_db.report(db, releases, html="report.html")         # the offline HTML report of releases
     ldiv_db.compare(db, table, qi, sa, l, html="compare.html")  # run the algorithms, one page to choose
     ldiv_db.compose(db, ["release_a", "release_b"])          # what several releases reveal together
+    ldiv_db.risk(db, "adult", qi=["age", "sex"])             # re-identification risk, every figure audited
     ldiv_db.load(db, file, table)
     ldiv_db.run_job(path)                                   # an ETL job file (TOML)
     ldiv_db.publish(db, release)                            # publish a draft, checked with the published
@@ -32,6 +33,7 @@ if TYPE_CHECKING:
         LoadResult,
         MetricsResult,
         ReportResult,
+        RiskResult,
         SuggestResult,
         anonymize,
         check,
@@ -42,6 +44,7 @@ if TYPE_CHECKING:
         publish,
         releases,
         report,
+        risk,
         suggest_l,
     )
     from .commands.job import Job, run_job
@@ -60,6 +63,7 @@ _LAZY = {
             "LoadResult",
             "MetricsResult",
             "ReportResult",
+            "RiskResult",
             "SuggestResult",
             "anonymize",
             "check",
@@ -70,6 +74,7 @@ _LAZY = {
             "publish",
             "releases",
             "report",
+            "risk",
             "suggest_l",
         ),
         ".api",
@@ -104,6 +109,7 @@ __all__ = [
     "ModelSpec",
     "PrivacyViolation",
     "ReportResult",
+    "RiskResult",
     "SuggestResult",
     "anonymize",
     "check",
@@ -114,6 +120,7 @@ __all__ = [
     "publish",
     "releases",
     "report",
+    "risk",
     "run_job",
     "suggest_l",
 ]

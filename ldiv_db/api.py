@@ -1,6 +1,8 @@
 """The public API, mirroring the CLI. Every function accepts a database path, a PostgreSQL URL, a
-``spark://`` session, a duckdb connection or a :class:`~ldiv_db.db.Database`, and returns a result
-object with ``to_dict()`` and ``render_text()``."""
+``spark://`` session, a duckdb connection (or dbt-duckdb's session) or a :class:`~ldiv_db.db.Database`,
+and returns a result object with ``to_dict()`` and ``render_text()``; ``check`` and ``anonymize`` also take
+a pandas/Polars/Arrow table (:mod:`ldiv_db.commands.frames`), and their results have ``to_pandas()``,
+``to_polars()`` and ``to_arrow()``."""
 
 from __future__ import annotations
 
@@ -10,7 +12,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from .commands.anonymize import AnonymizeResult, anonymize
+from .commands.anonymize import AnonymizeResult
+from .commands.frames import anonymize, check  # a DataFrame in the database's place: an in-memory DuckDB
 from .commands.load import LoadResult, load
 from .core import release_state
 from .core.catalog import resolve_table
@@ -25,10 +28,12 @@ from .pipeline.publication import states as publication_states
 from .pipeline.stream import history
 from .reporting import CompareResult, ReportResult, compare, report
 from .reporting.gather import INTERVAL_ALGORITHMS, recorded_release
+from .risk import RiskResult, risk
 from .sqlgen.render import render
 from .util.progress import Progress
+from .util.words import METRICS, model_phrase, number, percent, show
 from .utility import compute_metrics
-from .verify.check import CheckResult, check
+from .verify.check import CheckResult
 from .verify.suggest import SuggestResult
 from .verify.suggest import suggest_l as _suggest
 from .verify.verdicts import partitions_of, verdict_brief
@@ -44,10 +49,28 @@ class MetricsResult:
         return {"source": self.source, "release": self.release, **self.values}
 
     def render_text(self) -> str:
+        """One line per figure in its unit (:mod:`ldiv_db.util.words`); a note only where there is one."""
+        v = self.values
         lines = [f"release {self.release} of {self.source}"]
-        for k, v in self.values.items():
-            lines.append(f"  {k:<16} {v:.6g}" if isinstance(v, float) else f"  {k:<16} {v}")
+        shown = [k for k in METRIC_LINES if k in v]
+        lines += [f"  {METRICS[k].label:<26} {show(k, v[k])}" for k in shown]
+        risk = v.get("risk")
+        if risk:
+            lines.append(
+                f"  {'re-identification risk':<26} highest {percent(risk['highest'])}, average "
+                f"{percent(risk['average'])}, rows above 5/10/20 %: {percent(risk['above_5pct'])} / "
+                f"{percent(risk['above_10pct'])} / {percent(risk['above_20pct'])}"
+            )
+        if v.get("kl_note"):
+            lines.append(f"  KL: {v['kl_note']}")
         return "\n".join(lines)
+
+
+# the figures of ``ldiv metrics``' text, in this order (the rows first, in the words of ldiv_db/util/words.py)
+METRIC_LINES = (
+    "rows", "deleted_rows", "cells_suppressed", "rows_with_suppressed_cells", "classes", "k",
+    "ncp", "il", "lm", "dm", "cavg", "kl", "stars", "arx_loss", "cm",
+)  # fmt: skip
 
 
 def metrics(
@@ -129,16 +152,47 @@ class ReleaseList:
     def render_text(self) -> str:
         if not self.rows:
             return "no releases recorded"
-        out = []
+        table = [RELEASE_COLUMNS]
         for r in self.rows:
             pub = r.get("publication", "draft") + (" (accepted below l)" if r.get("accepted_below_l") else "")
             models = verdict_brief({"partitions": r["verification"]}) if r.get("verified") else ""
-            out.append(
-                f"{r['release_id']:>4}  {r['name']}  <- {r['source']}  {r['algorithm']}/{r['model']} l={r['l']}  "
-                f"{r['rows_published']}/{r['rows_in']} rows, {r['classes']} classes (k {r['k']}), {pub}, "
-                f"{_shown_state(r)}{f' ({models})' if models else ''}  {r['created_at']}"
+            table.append(
+                (
+                    str(r["release_id"]),
+                    str(r["name"]),
+                    str(r["source"]),
+                    str(r["algorithm"]),
+                    _model_of(r),
+                    f"{number(r['rows_published'])}/{number(r['rows_in'])}",
+                    number(r["classes"]),
+                    number(r["k"]),
+                    pub,
+                    str(r["created_at"])[:19],
+                    _shown_state(r) + (f" ({models})" if models else ""),
+                )
             )
-        return "\n".join(out)
+        widths = [max(len(row[i]) for row in table) for i in range(len(RELEASE_COLUMNS) - 1)]
+        return "\n".join(
+            "  ".join([*(c.ljust(w) for c, w in zip(row, widths, strict=False)), row[-1]]).rstrip()
+            for row in table
+        )
+
+
+# the header row of ``ldiv releases`` (the last column, the verdict, is as long as it needs)
+RELEASE_COLUMNS = (
+    "id", "release", "source", "algorithm", "model", "rows published/in", "classes", "k", "publication",
+    "created", "verdict",
+)  # fmt: skip
+
+
+def _model_of(r: dict[str, Any]) -> str:
+    """The model the release claims, with every parameter (``recursive (c=3, l=4)``): from the verdict
+    of its finest partition, else from its record's model and l."""
+    parts = r.get("verification") or []
+    if parts and parts[0].get("model"):
+        return model_phrase(parts[0]["model"], parts[0].get("params"))
+    l = json.loads(r["l"]) if isinstance(r.get("l"), str) else r.get("l")
+    return model_phrase(r["model"], {"l": l} if l else None)
 
 
 def _shown_state(r: dict[str, Any]) -> str:
@@ -160,8 +214,18 @@ def _release_row(r: dict[str, Any]) -> dict[str, Any]:
     were kept)."""
     text = r.pop("metrics")
     metrics = json.loads(text) if text else {}
-    out = {k: v for k, v in r.items() if k != "groups"}
-    out.update(classes=r["groups"], k=metrics.get("k"), risk=metrics.get("risk"))
+    # the audit column rows_suppressed is not shown: the words of ldiv_db/util/words.py instead (decision 0011)
+    out = {k: v for k, v in r.items() if k not in ("groups", "rows_suppressed")}
+    waiting = int(metrics.get("rows_waiting") or 0)
+    out.update(
+        classes=r["groups"],
+        k=metrics.get("k"),
+        risk=metrics.get("risk"),
+        rows_deleted=int(r["rows_in"]) - int(r["rows_published"]) - waiting,
+        rows_waiting=waiting,
+        cells_suppressed=metrics.get("cells_suppressed"),
+        rows_with_suppressed_cells=metrics.get("rows_with_suppressed_cells"),
+    )
     return out
 
 
@@ -262,6 +326,7 @@ __all__ = [
     "MetricsResult",
     "ReleaseList",
     "ReportResult",
+    "RiskResult",
     "SuggestResult",
     "anonymize",
     "check",
@@ -274,5 +339,6 @@ __all__ = [
     "release_history",
     "releases",
     "report",
+    "risk",
     "suggest_l",
 ]

@@ -174,7 +174,7 @@ class Verdict:
     metrics: dict[str, Any]
     details: dict[str, Any]
     groups: int
-    rows_suppressed: int = 0
+    rows_with_suppressed_cells: int = 0  # published rows with a '*' or an unknown SA (ldiv_db/util/words.py)
     rows_deleted: int = 0
     violation: str = ""  # which groups break the model, for the refusal
 

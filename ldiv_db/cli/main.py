@@ -51,13 +51,17 @@ WRITE_COMMANDS = frozenset(
         "hierarchy import-categories",
         "release append",
         "release publish",
+        "sql install",
     }
 )
 
 
 def command_name(args: argparse.Namespace) -> str:
     sub = (
-        getattr(args, "hcommand", None) or getattr(args, "rcommand", None) or getattr(args, "acommand", None)
+        getattr(args, "hcommand", None)
+        or getattr(args, "rcommand", None)
+        or getattr(args, "acommand", None)
+        or getattr(args, "scommand", None)
     )
     return f"{args.command} {sub}" if sub else str(args.command)
 
@@ -68,7 +72,8 @@ _OPENED: list[Any] = []  # the databases this command opened, closed when it end
 def _open(args: argparse.Namespace) -> Any:
     from ..db import Database
 
-    mode = "write" if command_name(args) in WRITE_COMMANDS else "read"
+    writes = command_name(args) in WRITE_COMMANDS or getattr(args, "rows_out", None)  # risk --rows-out
+    mode = "write" if writes else "read"
     db = Database.open(args.db, mode=mode, attach=_attach(getattr(args, "attach", None)))
     _OPENED.append(db)
     return db
@@ -82,9 +87,13 @@ def _end(code: int) -> None:
             _OPENED.pop().close(failed=code != 0)
 
 
-def _emit(args: argparse.Namespace, result: Any) -> None:
+def _emit(args: argparse.Namespace, result: Any, *, verbose: bool = False) -> None:
+    """The result as JSON (``--json``) or as text; ``verbose`` (``--verbose``, anonymize and run) asks
+    the text for the algorithm's details too."""
     if getattr(args, "json", False):
         print(json.dumps(result.to_dict(), default=str, ensure_ascii=False))
+    elif verbose:
+        print(result.render_text(verbose=True))
     else:
         print(result.render_text())
 
@@ -236,6 +245,7 @@ def _cmd_check(args: argparse.Namespace) -> int:
         worst=args.worst,
         null_sa_unknown=args.null_sa_unknown,
         by_labels=args.by_labels,
+        from_=args.from_,
     )
     _emit(args, res)
     return 0 if res.satisfied in (None, True) else 1
@@ -275,6 +285,25 @@ def _cmd_suggest_l(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_risk(args: argparse.Namespace) -> int:
+    from ..risk import risk
+
+    res = risk(
+        _open(args),
+        args.table,
+        release=args.release,
+        qi=args.qi,
+        population=args.population,
+        sampling_fraction=args.sampling_fraction,
+        population_table=args.population_table,
+        threshold=args.threshold,
+        rows_out=args.rows_out,
+        null_as_value=args.null_as_value,
+    )
+    _emit(args, res)
+    return 0
+
+
 def _cmd_anonymize(args: argparse.Namespace) -> int:
     from .. import api
 
@@ -296,16 +325,18 @@ def _cmd_anonymize(args: argparse.Namespace) -> int:
         kl=not args.no_kl,
         allow_empty=args.allow_empty,
         no_group_column=args.no_group_column,
+        from_=args.from_,
         **args.algorithm_options,
     )
-    _emit(args, ares)
+    _emit(args, ares, verbose=args.verbose)
     return 0
 
 
 def _cmd_run(args: argparse.Namespace) -> int:
     from ..commands.job import run_job
 
-    _emit(args, run_job(args.job, quiet=args.quiet))
+    res = run_job(args.job, quiet=args.quiet)
+    _emit(args, res, verbose=args.verbose or res.verbose)
     return 0
 
 
@@ -328,6 +359,7 @@ def _cmd_release(args: argparse.Namespace) -> int:
         _emit(
             args,
             api.release_append(_open(args), args.release, args.from_table, quiet=args.quiet, key=args.key),
+            verbose=args.verbose,
         )
     else:
         _emit(args, api.release_history(_open(args), args.release))
@@ -349,6 +381,13 @@ def _cmd_doctor(args: argparse.Namespace) -> int:
     return 0 if dres.healthy else 1
 
 
+def _cmd_sql(args: argparse.Namespace) -> int:
+    from ..commands.sql_functions import install
+
+    _emit(args, install(_open(args)))
+    return 0
+
+
 _HANDLERS: dict[str, Callable[[argparse.Namespace], int]] = {
     "load": _cmd_load,
     "hierarchy": _cmd_hierarchy,
@@ -356,12 +395,14 @@ _HANDLERS: dict[str, Callable[[argparse.Namespace], int]] = {
     "metrics": _cmd_metrics,
     "compose": _cmd_compose,
     "suggest-l": _cmd_suggest_l,
+    "risk": _cmd_risk,
     "anonymize": _cmd_anonymize,
     "run": _cmd_run,
     "attack": _cmd_attack,
     "release": _cmd_release,
     "releases": _cmd_releases,
     "doctor": _cmd_doctor,
+    "sql": _cmd_sql,
     "report": _cmd_report,
     "compare": _cmd_report,
 }

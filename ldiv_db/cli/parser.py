@@ -7,12 +7,15 @@ import argparse
 from collections.abc import Sequence
 from typing import Any
 
+from ..version import __version__
+
 EPILOG = """examples:
   ldiv load my.duckdb adult.csv --table adult --sep ';'
   ldiv hierarchy import my.duckdb --table adult --column age adult_hierarchy_age.csv
   ldiv hierarchy import-categories my.duckdb --table adult --column health categories.csv
   ldiv check my.duckdb --table adult --qi age,sex,race --sa occupation --model distinct --l 3
   ldiv suggest-l my.duckdb --table adult --sa occupation
+  ldiv risk my.duckdb --table adult --qi age,sex,race --sampling-fraction 0.01
   ldiv anonymize my.duckdb --table adult --qi age,sex --sa occupation --algorithm full-domain \\
        --levels age=2,sex=0 --l 2 --output adult_release
   ldiv report my.duckdb --release adult_release --html report.html
@@ -22,14 +25,20 @@ EPILOG = """examples:
        --sa diagnosis --model distinct --l 3        # the password: PGPASSWORD or ~/.pgpass
   ldiv check 'spark://local[2]?warehouse=/data/wh' --table lake.people --qi age,sex --sa job --l 3
 
-DB is where the data lives: a DuckDB file, a PostgreSQL URL or a Spark session (README: "PostgreSQL:
-  anonymize where the data lives", "Spark as an engine").
+DB is where the data lives: a DuckDB file, a PostgreSQL URL or a Spark session (docs/how-to/postgresql.md,
+  docs/concepts/engines.md).
 """
 
 
 DB_HELP = (
     "a DuckDB file (a write command creates it if missing), a PostgreSQL URL "
     "(postgresql://user@host:port/dbname) or a Spark session (spark://local[2], spark://HOST:PORT)"
+)
+
+
+FROM_HELP = (
+    "DuckDB: read the rows with a table function, e.g. \"read_parquet('data/*.parquet')\" (kept in a table "
+    "first, its row ids the rows' order in the read)"
 )
 
 
@@ -40,6 +49,7 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+    p.add_argument("--version", action="version", version=f"ldiv {__version__}")
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
     _add_data_commands(sub)
     _add_inspect_commands(sub)
@@ -47,12 +57,44 @@ def build_parser() -> argparse.ArgumentParser:
     _add_other_commands(sub)
     _add_report_commands(sub)
     _add_admin_commands(sub)
+    _fill_help(p)
     return p
+
+
+# The meaning of the arguments many commands share, for those declared without a help of their own
+# (--help and the generated reference, docs/gen_reference.py, show it)
+COMMON_HELP = {
+    "json": "print one JSON object on stdout instead of text",
+    "table": "the table: NAME or SCHEMA.NAME (an attached file's: ALIAS.SCHEMA.NAME)",
+    "qi": "quasi-identifier columns, comma-separated: a,b,c",
+    "sa": "sensitive attribute column (several, comma-separated, where the command allows)",
+    "release": "a release table (the --output of its anonymize)",
+    "source": "the source table of the release",
+    "quiet": "no progress on stderr",
+    "column": "the column",
+    "sep": "the file's field separator",
+    "replace": "replace an existing table of this name (refused unless ldiv_db may replace it)",
+    "null_as_value": "treat NULL as a value of its own",
+    "algorithm": "the algorithm (listed above, with their options below)",
+    "file": "the file to read",
+    "job": "the TOML job file (paths in it are relative to it)",
+}
+
+
+def _fill_help(parser: argparse.ArgumentParser) -> None:
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for sub in action.choices.values():
+                _fill_help(sub)
+        elif action.help is None and action.dest in COMMON_HELP:
+            action.help = COMMON_HELP[action.dest]
 
 
 def _add_data_commands(sub: Any) -> None:
     """Load, hierarchy (import, build, show, import-categories)."""
-    s = sub.add_parser("load", help="load a CSV or Parquet file into a table")
+    s = sub.add_parser(
+        "load", help="load a CSV or Parquet file, a glob of them or a Parquet dataset folder into a table"
+    )
     _add_db(s)
     s.add_argument("file")
     s.add_argument("--table", required=True)
@@ -99,7 +141,8 @@ def _add_inspect_commands(sub: Any) -> None:
     """Check, metrics, compose, suggest-l."""
     c = sub.add_parser("check", help="privacy statistics of any table, and a model's verdict")
     _add_db(c)
-    c.add_argument("--table", required=True)
+    c.add_argument("--table", help="the table to check (or --from)")
+    c.add_argument("--from", dest="from_", metavar="CALL", help=FROM_HELP)
     c.add_argument("--qi", help="quasi-identifier columns a,b,c")
     c.add_argument("--sa", required=True, help="sensitive attribute(s)")
     c.add_argument("--group-column", help="group by this column instead of the QI values")
@@ -149,11 +192,44 @@ def _add_inspect_commands(sub: Any) -> None:
     cm.add_argument("--worst", default="5", help="how many of the worst rows to list (0..1000; default 5)")
     cm.add_argument("--quiet", action="store_true", help="no progress on stderr")
     cm.add_argument("--json", action="store_true")
+    _add_risk_command(sub)
     g = sub.add_parser("suggest-l", help="the largest feasible l per model, with the reason")
     _add_db(g)
     g.add_argument("--table", required=True)
     g.add_argument("--sa", required=True)
     g.add_argument("--json", action="store_true")
+
+
+def _add_risk_command(sub: Any) -> None:
+    k = sub.add_parser(
+        "risk",
+        help="re-identification risk: prosecutor, journalist, marketer, uniques, population estimates",
+        description="The risk of re-identifying a record of a table or a release, on its classes (for a "
+        "release the finest partition it publishes). Every figure is shown with its formula, the "
+        "attacker model it assumes and its paper (docs/how-to/risk.md). A read, except --rows-out.",
+    )
+    _add_db(k)
+    what = k.add_mutually_exclusive_group(required=True)
+    what.add_argument("--table", help="the table to measure (its QIs: --qi)")
+    what.add_argument("--release", help="a release table (its QIs: the recorded ones unless --qi)")
+    k.add_argument("--qi", help="quasi-identifier columns a,b,c")
+    pop = k.add_mutually_exclusive_group()
+    pop.add_argument("--population", help="the population size N (an integer >= the rows)")
+    pop.add_argument("--sampling-fraction", dest="sampling_fraction", help="n/N in (0, 1]")
+    pop.add_argument(
+        "--population-table",
+        dest="population_table",
+        help="a table of the whole population with the same QI columns (journalist risk, exact uniqueness)",
+    )
+    k.add_argument("--threshold", default="0.2", help="risk threshold in (0, 1] (default 0.2)")
+    k.add_argument(
+        "--rows-out",
+        dest="rows_out",
+        metavar="TABLE",
+        help="write a new table with every row's class keys and risks (one transaction; never replaces)",
+    )
+    k.add_argument("--null-as-value", action="store_true", help="treat NULL as a value of its own")
+    k.add_argument("--json", action="store_true")
 
 
 def _add_anonymize_command(sub: Any) -> None:
@@ -166,7 +242,10 @@ def _add_anonymize_command(sub: Any) -> None:
         description="algorithms: " + "; ".join(f"{n}: {cls.summary}" for n, cls in sorted(REGISTRY.items())),
     )
     _add_db(a)
-    a.add_argument("--table", required=True)
+    a.add_argument(
+        "--table", required=True, help="the source table (with --from: the new table its rows go to)"
+    )
+    a.add_argument("--from", dest="from_", metavar="CALL", help=FROM_HELP)
     a.add_argument("--qi", required=True)
     a.add_argument("--sa", required=True)
     a.add_argument("--algorithm", required=True, choices=sorted(REGISTRY))
@@ -174,6 +253,9 @@ def _add_anonymize_command(sub: Any) -> None:
     a.add_argument("--replace", action="store_true", help="replace an existing output (atomically)")
     a.add_argument("--quiet", action="store_true", help="no progress on stderr")
     a.add_argument("--json", action="store_true")
+    a.add_argument(
+        "--verbose", action="store_true", help="also print the algorithm's details (always in --json)"
+    )
     a.add_argument(
         "--seed",
         help="seed of the random choices and of the key that breaks ties among rows (integer in [0, 2^63-1];"
@@ -209,6 +291,11 @@ def _add_other_commands(sub: Any) -> None:
     r = sub.add_parser("run", help="run an ETL job file (TOML)")
     r.add_argument("job")
     r.add_argument("--json", action="store_true")
+    r.add_argument(
+        "--verbose",
+        action="store_true",
+        help="also print the algorithm's details (always in --json; the job key: [anonymize] verbose)",
+    )
     r.add_argument("--quiet", action="store_true")
     at = sub.add_parser("attack", help="attacks on a release")
     ats = at.add_subparsers(dest="acommand", required=True, metavar="ATTACK")
@@ -241,6 +328,9 @@ def _add_other_commands(sub: Any) -> None:
     )
     ra.add_argument("--quiet", action="store_true")
     ra.add_argument("--json", action="store_true")
+    ra.add_argument(
+        "--verbose", action="store_true", help="also print the algorithm's details (always in --json)"
+    )
     rh = rss.add_parser("history", help="releases of a stream, rows published, rows waiting, starvation")
     _add_db(rh)
     rh.add_argument("--release", required=True)
@@ -301,7 +391,7 @@ def _add_report_commands(sub: Any) -> None:
 
 
 def _add_admin_commands(sub: Any) -> None:
-    """Releases, doctor."""
+    """Releases, doctor, sql install."""
     rl = sub.add_parser("releases", help="list recorded releases")
     _add_db(rl)
     rl.add_argument("--json", action="store_true")
@@ -318,6 +408,19 @@ def _add_admin_commands(sub: Any) -> None:
     )
     dr.add_argument("--repair", action="store_true", help="restore what can be restored safely")
     dr.add_argument("--json", action="store_true")
+    sq = sub.add_parser(
+        "sql", help="ldiv_db's checks as SQL functions of the database (ldiv.l_diversity, ...)"
+    )
+    sqs = sq.add_subparsers(dest="scommand", required=True, metavar="ACTION")
+    si = sqs.add_parser(
+        "install",
+        help="create ldiv.l_diversity, ldiv.violations, ldiv.recursive_violations, ldiv.class_stats",
+        description="Creates (or replaces) in schema ldiv DuckDB table macros or PostgreSQL functions: "
+        "SELECT * FROM ldiv.l_diversity('patients', ['age','sex','zip'], 'diagnosis') gives the statistics "
+        "of ldiv check; ldiv.violations(table, qi, sa, model, n) the violating classes. Idempotent.",
+    )
+    _add_db(si)
+    si.add_argument("--json", action="store_true")
 
 
 def _add_option(g: Any, opt: Any, dest: str, also: Sequence[Any] = ()) -> None:

@@ -22,6 +22,7 @@
     output = "adult_release"
     kl = true                   # false skips the KL-divergence metric (the costliest one)
     allow_empty = false         # true publishes a release without rows (refused by default)
+    verbose = false             # true: the text output lists the algorithm's details (ldiv run --verbose)
 
     [anonymize.options]         # algorithm options
     levels = { age = 2, education = 1, sex = 0 }
@@ -40,6 +41,7 @@ naming any other table is refused (ldiv_db/core/ownership.py).
 from __future__ import annotations
 
 import dataclasses
+import re
 import time
 import tomllib
 from collections.abc import Sequence
@@ -54,8 +56,8 @@ from ..core.catalog import output_ref, table_at
 from ..core.options import did_you_mean, parse_int, validate
 from ..db import Database
 from ..db.urls import is_postgres_url
-from ..errors import BadInput
-from ..privacy.spec import ModelSpec
+from ..errors import BadInput, LdivError
+from ..privacy.spec import MODEL_OPTIONS, ModelSpec
 from ..sqlgen.render import TableRef
 from ..util.files import read_text
 from .anonymize import MAX_SEED, AnonymizeResult, anonymize
@@ -77,6 +79,7 @@ ANONYMIZE_KEYS: dict[str, tuple[type | tuple[type, ...], str]] = {
     "kl": (bool, "true or false"),
     "allow_empty": (bool, "true or false"),
     "no_group_column": (bool, "true or false"),
+    "verbose": (bool, "true or false"),
     "seed": (int, "an integer"),
     "options": (dict, "a table of algorithm options"),
     "model_options": (dict, "a table of model options"),
@@ -114,7 +117,8 @@ def _types(expected: type | tuple[type, ...]) -> tuple[type, ...]:
 def _hierarchies(p: Path, data: Any, rel: Any) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise BadInput(
-            f"job file {p}: [hierarchies] must be a table column = file", "see the README's job example"
+            f"job file {p}: [hierarchies] must be a table column = file",
+            "see the job file example in docs/how-to/job-files.md",
         )
     hier: dict[str, Any] = {}
     for col, spec in data.items():
@@ -166,7 +170,7 @@ class Job:
                 "give the path of a TOML job file",
             )
         try:
-            data = tomllib.loads(read_text(p, "job file", "a TOML job file (see the README)"))
+            data = tomllib.loads(read_text(p, "job file", "a TOML job file (see docs/how-to/job-files.md)"))
         except tomllib.TOMLDecodeError as exc:
             raise BadInput(f"job file {p} is not valid TOML: {exc}", "check the line it names") from None
         base = p.parent
@@ -179,7 +183,7 @@ class Job:
         for key in ("database", "source", "anonymize"):
             if key not in data:
                 raise BadInput(
-                    f"job file {p} lacks '{key}'", "see `ldiv run --help` and the README's job example"
+                    f"job file {p} lacks '{key}'", "see the job file example in docs/how-to/job-files.md"
                 )
         _typed(p, "", "database", data["database"], str, "a file path")
         src = _typed(p, "", "source", data["source"], dict, "a table [source]")
@@ -196,7 +200,10 @@ class Job:
         _check_keys(p, "[anonymize]", an, list(ANONYMIZE_KEYS))
         for key in ("qi", "sa", "algorithm", "output"):
             if key not in an:
-                raise BadInput(f"job file {p}: [anonymize] needs {key}", "see the README's job example")
+                raise BadInput(
+                    f"job file {p}: [anonymize] needs {key}",
+                    "see the job file example in docs/how-to/job-files.md",
+                )
         for key, value in an.items():
             _typed(p, "anonymize.", key, value, *ANONYMIZE_KEYS[key])
         try:
@@ -242,6 +249,7 @@ class JobResult:
     loaded: LoadResult | None
     hierarchies: list[str] = field(default_factory=list)
     release: AnonymizeResult | None = None
+    verbose: bool = False  # [anonymize] verbose: the text lists the algorithm's details
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -251,18 +259,54 @@ class JobResult:
             "release": self.release.to_dict() if self.release else None,
         }
 
-    def render_text(self) -> str:
+    def render_text(self, verbose: bool = False) -> str:
         lines = [f"job {self.job}"]
         if self.loaded:
             lines.append(self.loaded.render_text())
         lines += [f"hierarchy {h}" for h in self.hierarchies]
         if self.release:
-            lines.append(self.release.render_text())
+            lines.append(self.release.render_text(verbose=verbose or self.verbose))
         return "\n".join(lines)
 
 
+# [anonymize] keys the command line spells as a flag of another shape
+_FLAG_KEYS = {
+    "--no-kl": "kl = false",
+    "--allow-empty": "allow_empty = true",
+    "--no-group-column": "no_group_column = true",
+    "--null-as-value": "null_as_value = true",
+}
+_FLAG = re.compile(r"--[a-z][a-z-]*")
+
+
+def job_words(text: str, algorithm: str) -> str:
+    """``text`` (an error's message or hint) in a job file's words: each command-line flag becomes the
+    job key that sets it, with its table (``--suppression-limit`` -> ``suppression_limit in
+    [anonymize.options]``). Flags a job has no key for stay as they are."""
+    keys: dict[str, str] = {}
+    for name in ("qi", "sa", "output", "keep_columns", "class_column", "seed", "model", "l"):
+        keys["--" + name.replace("_", "-")] = f"{name} in [anonymize]"
+    keys |= {flag: f"{key} in [anonymize]" for flag, key in _FLAG_KEYS.items()}
+    keys |= {o.flag: f"{o.name} in [anonymize.model_options]" for o in MODEL_OPTIONS if o.flag not in keys}
+    keys |= {o.flag: f"{o.name} in [anonymize.options]" for o in get_algorithm(algorithm).options}
+    return _FLAG.sub(lambda m: keys.get(m.group(0), m.group(0)), text)
+
+
 def run_job(path: str | Path, *, quiet: bool = True) -> JobResult:
+    """Run a job file; an error raised while it runs names the job's keys, not the command line's flags
+    (the one translation: :func:`job_words`)."""
     job = Job.read(path)
+    try:
+        return _run_opened(job, quiet)
+    except LdivError as exc:
+        algorithm = str(job.anonymize["algorithm"])
+        exc.message = job_words(exc.message, algorithm)
+        exc.hint = job_words(exc.hint, algorithm) if exc.hint else exc.hint
+        exc.args = (exc.message,)
+        raise
+
+
+def _run_opened(job: Job, quiet: bool) -> JobResult:
     db = Database.open(job.database, mode="write", attach=job.attach)
     failed = False  # a failed job leaves no database file it created
     try:
@@ -308,7 +352,7 @@ def _run(
             loaded = load(db, job.load_file, job.table, sep=job.sep, replace=True)
         else:
             loaded = None
-        result = JobResult(str(job.path), loaded)
+        result = JobResult(str(job.path), loaded, verbose=bool(job.anonymize.get("verbose", False)))
         for col, spec in job.hierarchies.items():
             if "file" in spec:
                 info = taxonomy.import_hierarchy(db, job.table, col, spec["file"], sep=spec.get("sep", ";"))

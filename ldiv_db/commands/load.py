@@ -8,6 +8,7 @@ What the target may be is decided by :mod:`ldiv_db.core.ownership`.
 from __future__ import annotations
 
 import csv
+import glob
 import re
 import time
 from dataclasses import dataclass
@@ -17,8 +18,10 @@ from typing import Any
 from ..core import ownership
 from ..core.catalog import output_ref, table_at
 from ..db import Database
+from ..db.frames import copy_frame
 from ..errors import BadInput, LdivError
 from ..sqlgen.render import TableRef, render
+from ..util.frame_convert import is_frame
 
 SEPARATORS = (",", ";", "\t", "|")
 DIAGNOSE_LINES = 1_000_000
@@ -145,17 +148,20 @@ def parse_sep(sep: str | None) -> str | None:
     return sep
 
 
-def load(
-    db: Any, file: str | Path, table: str, *, sep: str | None = None, replace: bool = False
-) -> LoadResult:
+def load(db: Any, file: Any, table: str, *, sep: str | None = None, replace: bool = False) -> LoadResult:
+    """``file`` (a CSV or Parquet file, a glob or a Parquet dataset folder, or a pandas/Polars/Arrow
+    table) into the new table ``table`` of ``db``."""
     t0 = time.perf_counter()
     sep = parse_sep(sep)
     database = Database.open(db, mode="write")
     failed = False  # a failed command leaves no database file it created
     try:
-        _check_file(Path(file))
+        if is_frame(file):
+            target = ownership.check_load_target(database, output_ref(table), replace=replace)
+            return load_frame(database, file, target, replace=replace, t0=t0)
+        first, pattern = files_of(str(file))
         target = ownership.check_load_target(database, output_ref(table), replace=replace)
-        return load_table(database, Path(file), target, sep=sep, replace=replace, t0=t0)
+        return load_table(database, first, target, sep=sep, replace=replace, t0=t0, pattern=pattern)
     except BaseException:
         failed = True
         raise
@@ -164,11 +170,49 @@ def load(
             database.close(failed=failed)
 
 
+GLOB_CHARS = ("*", "?", "[")
+
+
+def files_of(spelled: str) -> tuple[Path, str | None]:
+    """What ``ldiv load`` reads: a file (``None``: read it alone), a glob (``data/*.parquet``,
+    ``logs/**/*.csv``) or a Parquet dataset folder (every ``*.parquet`` under it, hive partitions read as
+    columns). Returns the first file (its format and separator decide) and the pattern DuckDB reads; a
+    pattern that matches nothing is refused."""
+    path = Path(spelled)
+    if path.is_dir():
+        found = sorted(path.rglob("*.parquet"))
+        if not found:
+            raise BadInput(
+                f"{path} is a directory without Parquet files", "give a CSV or Parquet file, or a glob"
+            )
+        return found[0], str(path / "**" / "*.parquet")
+    if any(c in spelled for c in GLOB_CHARS):
+        matches = sorted(Path(p) for p in glob.glob(spelled, recursive=True) if Path(p).is_file())
+        if not matches:
+            raise BadInput(
+                f"{spelled} matches no file", "check the pattern (quote it so the shell does not expand it)"
+            )
+        kinds = {m.suffix.lower() in (".parquet", ".pq") for m in matches}
+        if len(kinds) > 1:
+            raise BadInput(f"{spelled} matches both Parquet and other files", "match one format")
+        return matches[0], spelled
+    _check_file(path)
+    return path, None
+
+
 def load_table(
-    database: Database, path: Path, target: TableRef, *, sep: str | None, replace: bool, t0: float
+    database: Database,
+    path: Path,
+    target: TableRef,
+    *,
+    sep: str | None,
+    replace: bool,
+    t0: float,
+    pattern: str | None = None,
 ) -> LoadResult:
-    """Load ``path`` into ``target`` (checked by :func:`ownership.check_load_target`) in one
-    transaction (the caller's, if one is open)."""
+    """Load ``path`` (or every file ``pattern`` matches, ``path`` the first of them) into ``target``
+    (checked by :func:`ownership.check_load_target`) in one transaction (the caller's, if one is open).
+    DuckDB reads a pattern's files in name order: the table's row ids follow it."""
     _check_file(path)
     is_parquet = path.suffix.lower() in (".parquet", ".pq")
     delim = sep or ("," if is_parquet else _sniff_sep(path))
@@ -176,10 +220,11 @@ def load_table(
         if replace:
             ownership.drop_for_load(database, target)
         try:
+            source = pattern or str(path)
             if is_parquet:
-                q = render("catalog/load_parquet.sql", {"path": str(path)}, target=target)
+                q = render("catalog/load_parquet.sql", {"path": source}, target=target)
             else:
-                q = render("catalog/load_csv.sql", {"path": str(path), "sep": delim}, target=target)
+                q = render("catalog/load_csv.sql", {"path": source, "sep": delim}, target=target)
             database.load_file(q, target)
         except LdivError as exc:
             if not is_parquet:
@@ -191,5 +236,18 @@ def load_table(
         t = table_at(database, target)
         if not is_parquet:
             _one_column_check(path, delim, [c.name for c in t.columns])
+        rows = int(database.scalar(render("catalog/row_count.sql", source=t.ref)))
+    return LoadResult(t.name, rows, [(c.name, c.data_type) for c in t.columns], time.perf_counter() - t0)
+
+
+def load_frame(database: Database, frame: Any, target: TableRef, *, replace: bool, t0: float) -> LoadResult:
+    """A pandas/Polars/Arrow table into ``target``, its row ids the frame's row positions."""
+    if type(frame).__name__ == "LazyFrame":
+        frame = frame.collect()
+    with database.transaction():
+        if replace:
+            ownership.drop_for_load(database, target)
+        copy_frame(database, frame, target)
+        t = table_at(database, target)
         rows = int(database.scalar(render("catalog/row_count.sql", source=t.ref)))
     return LoadResult(t.name, rows, [(c.name, c.data_type) for c in t.columns], time.perf_counter() - t0)

@@ -332,16 +332,6 @@ class Option:
         return out
 
 
-def readme_rows(options: Iterable[Option], owners: Mapping[str, Sequence[str]] | None = None) -> list[str]:
-    """The README's table rows for declared options (the README lists exactly these)."""
-    rows = []
-    for o in options:
-        default = "" if o.default is None else _plain(o.default)
-        who = f" {', '.join(owners[o.name])} |" if owners is not None else ""
-        rows.append(f"| `{o.flag}` |{who} {o.type_text().replace('|', chr(92) + '|')} | {default} |")
-    return rows
-
-
 def _plain(x: Any) -> str:
     if isinstance(x, bool):
         return "true" if x else "false"

@@ -323,6 +323,25 @@ def record_release_tables(
         )
 
 
+# ---------------------------------------------------------------------------- derived tables
+def check_new_table(db: Database, ref: TableRef, role: str, flag: str) -> TableRef:
+    """A table ldiv_db derives for the user (``ldiv risk --rows-out``) is created new, in an existing
+    schema of the working database, and never over an existing table or view: it records no release, so
+    nothing would let a later run tell it from the user's own table. Returns the target as the catalog
+    spells its schema."""
+    target = check_schema(db, ref, role)
+    found = existing(db, target)
+    if found is not None:
+        what = what_is(db, found)
+        kind = "" if what.startswith("a user table") else f" ({what})"  # an earlier --rows-out is one too
+        raise BadInput(
+            f"cannot write {role} {found.ref.display()}: a table of that name already exists{kind}; "
+            "ldiv_db writes it only as a new table and never replaces a table it recorded as no release",
+            f"choose another {flag} name, or drop the old table yourself if you no longer need it",
+        )
+    return target
+
+
 # ---------------------------------------------------------------------------- ldiv load
 def check_load_target(db: Database, ref: TableRef, *, replace: bool) -> TableRef:
     """Before loading: the table ``ldiv load`` creates, or replaces when ``--replace`` names it."""

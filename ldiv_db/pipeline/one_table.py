@@ -174,9 +174,6 @@ class OneTable(Release):
         checked = self.checked
         assert checked is not None
         metrics = checked.metrics
-        # suppressed = deleted rows + rows whose SA became unknown + (suppression recoding, TP Definition 1)
-        # rows that carry a star; a hierarchy root label under generalization is not counted here
-        starred = int(metrics.get("starred_rows") or 0) if self.part.recoding == "suppress" else 0
         deleted = rec.counts["deleted"]
         if self.group_column is None and not checked.verified:
             _refuse_label_classes(self.header.algorithm, self.verify_model, checked.results[0][1])
@@ -187,7 +184,7 @@ class OneTable(Release):
             # the group column written (None: none), which ldiv check and the report group by
             details={**self.part.details, "group_column": self.group_column},
             groups=checked.classes,
-            rows_suppressed=deleted + rec.counts["sa_suppressed"] + starred,
+            rows_with_suppressed_cells=int(metrics.get("rows_with_suppressed_cells") or 0),
             rows_deleted=deleted,
             violation=checked.violation(),
         )

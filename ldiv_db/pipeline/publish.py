@@ -99,7 +99,7 @@ def publish(db: Database, release: Release, ctx: Context) -> AnonymizeResult:
         l=h.shown_l,
         rows_in=rec.rows_in,
         rows_published=rec.published,
-        rows_suppressed=verdict.rows_suppressed,
+        rows_with_suppressed_cells=verdict.rows_with_suppressed_cells,
         rows_deleted=verdict.rows_deleted,
         classes=verdict.groups,
         seconds=0.0,
@@ -241,7 +241,8 @@ def _record(db: Database, release: Release, run_id: int, rec: Reconciled, verdic
         "sa": _jsonable(h.sa),
         "rows_in": rec.rows_in,
         "rows_published": rec.published,
-        "rows_suppressed": verdict.rows_suppressed,
+        # the audit column keeps its name: rows deleted + published rows with suppressed cells (0011)
+        "rows_suppressed": verdict.rows_deleted + verdict.rows_with_suppressed_cells,
         "groups": verdict.groups,
         "metrics": _jsonable(verdict.metrics),
         "details": _jsonable(verdict.details),

@@ -2,14 +2,20 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+import pandas as pd
+
+from ..errors import BadInput
+from ..util.frame_convert import FrameResult
+from ..util.words import metrics_line, model_phrase, number, percent, show
 from ..verify.verdicts import partitions_of, verdict_lines
 
 
 @dataclass
-class AnonymizeResult:
+class AnonymizeResult(FrameResult):
     run_id: int
     release_id: int
     algorithm: str
@@ -18,8 +24,8 @@ class AnonymizeResult:
     l: Any
     rows_in: int
     rows_published: int
-    rows_suppressed: int
-    rows_deleted: int
+    rows_with_suppressed_cells: int  # published rows with a '*' or an unknown SA (ldiv_db/util/words.py)
+    rows_deleted: int  # rows not published (suppression deleted them)
     classes: int  # the classes of ldiv_db.core.classes (the finest partition the published table reveals)
     seconds: float
     queries: int
@@ -29,8 +35,16 @@ class AnonymizeResult:
     details: dict[str, Any] = field(default_factory=dict)
     verification: dict[str, Any] = field(default_factory=dict)
     # a new release is a draft: how it composes with the published releases of its source
-    # (pipeline/publication.py draft_composition; None: nothing of the source is published)
+    # (pipeline/publication.py draft_composition; None: nothing of its source is published)
     composition: dict[str, Any] | None = None
+    # the published table's rows, read on demand (the API sets it: ldiv_db/commands/frames.py)
+    release_rows: Callable[[], pd.DataFrame] | None = field(default=None, repr=False, compare=False)
+
+    def to_pandas(self) -> pd.DataFrame:
+        """The published table (``to_polars()``, ``to_arrow()`` likewise)."""
+        if self.release_rows is None:
+            raise BadInput(f"the release {self.output} was not written through the API", "read the table")
+        return self.release_rows()
 
     @property
     def groups(self) -> int:
@@ -43,6 +57,20 @@ class AnonymizeResult:
         k = self.metrics.get("k")
         return None if k is None else int(k)
 
+    @property
+    def cells_suppressed(self) -> int:
+        """Published cells whose value is withheld: QI cells published as ``*``, SA cells as unknown."""
+        return int(self.metrics.get("cells_suppressed") or 0)
+
+    @property
+    def rows_waiting(self) -> int:
+        """Rows a stream keeps back for a later release (Decomposition+); 0 elsewhere."""
+        return int(self.metrics.get("rows_waiting") or 0)
+
+    def _smallest(self) -> int | None:
+        """k, or the smallest group of a release whose classes are its groups (Decomposition+)."""
+        return self.k if self.k is not None else self.details.get("min_group_size")
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "run_id": self.run_id,
@@ -53,8 +81,10 @@ class AnonymizeResult:
             "l": self.l,
             "rows_in": self.rows_in,
             "rows_published": self.rows_published,
-            "rows_suppressed": self.rows_suppressed,
             "rows_deleted": self.rows_deleted,
+            "rows_waiting": self.rows_waiting,
+            "rows_with_suppressed_cells": self.rows_with_suppressed_cells,
+            "cells_suppressed": self.cells_suppressed,
             "classes": self.classes,
             "k": self.k,
             "risk": self.metrics.get("risk"),
@@ -70,25 +100,67 @@ class AnonymizeResult:
             "composition": self.composition,
         }
 
-    def render_text(self) -> str:
+    def render_text(self, verbose: bool = False) -> str:
+        """A short summary; ``verbose`` adds the algorithm's details, one ``key: value`` line each."""
         m = self.metrics
         lines = [
             f"release      {self.output} (release {self.release_id}, run {self.run_id})",
-            f"algorithm    {self.algorithm}, model {self.model} {self.model_params}",
-            f"rows         {self.rows_in} in, {self.rows_published} published, {self.rows_deleted} deleted, "
-            f"{self.rows_suppressed} with suppressed values",
-            f"classes      {self.classes} (average size {_g(m.get('avg_class_size'))}, k {_g(self.k)}){_risk(m)}",
-            f"metrics      IL {_g(m.get('il'))}, LM {_g(m.get('lm'))}, DM {_g(m.get('dm'))}, "
-            f"CAVG {_g(m.get('cavg'))}, KL {_g(m.get('kl'))}, stars {m.get('stars')}",
+            f"algorithm    {self.algorithm}",
+            f"model        {model_phrase(self.model, self.model_params)}",
+            f"rows         {_rows(self)}",
+            f"classes      {number(self.classes)} (k {show('k', self._smallest())}, average size "
+            f"{number(m.get('avg_class_size', m.get('avg_group_size')))}){_risk(m)}",
+            f"metrics      {metrics_line(m, _SHOWN_METRICS if 'ncp' in m else _STREAM_METRICS)}",
             f"verified     {'yes' if self.verified else 'NO'}",
             *(f"  {line}" for line in verdict_lines(self.verification)),
             f"time         {self.seconds:.2f} s, {self.queries} queries",
         ]
-        for k, v in self.details.items():
-            if not k.startswith("_"):
-                lines.append(f"  {k}: {v}")
-        lines.append(_publication_line(self.output, self.composition))
+        if verbose:
+            lines.append("details")
+            lines += [f"  {k}: {v}" for k, v in flat_items(self.details)]
+        # a stream's release is published by the stream's name, not by its tables' names
+        lines.append(_publication_line(str(self.details.get("stream") or self.output), self.composition))
         return "\n".join(lines)
+
+
+_SHOWN_METRICS = ("ncp", "il", "lm", "dm", "cavg", "kl")
+_STREAM_METRICS = ("noise",)
+
+
+def _rows(r: AnonymizeResult) -> str:
+    """The row counts in the one vocabulary of :mod:`ldiv_db.util.words`."""
+    text = f"{number(r.rows_in)} in, {number(r.rows_published)} published, {number(r.rows_deleted)} deleted"
+    if r.rows_waiting:
+        text += f", {number(r.rows_waiting)} waiting"
+    return (
+        f"{text}; {number(r.cells_suppressed)} cells suppressed in "
+        f"{number(r.rows_with_suppressed_cells)} rows"
+    )
+
+
+def flat_items(values: Mapping[str, Any], prefix: str = "") -> list[tuple[str, str]]:
+    """A details mapping as ``key: value`` pairs for people: nested mappings flattened to ``a.b``,
+    lists joined, private keys (``_x``) and missing values left out."""
+    out: list[tuple[str, str]] = []
+    for k, v in values.items():
+        if k.startswith("_") or v is None:
+            continue
+        key = f"{prefix}{k}"
+        if isinstance(v, Mapping):
+            out += flat_items(v, key + ".")
+        elif isinstance(v, (list, tuple)):
+            out.append((key, ", ".join(_item(x) for x in v)))
+        else:
+            out.append((key, _item(v)))
+    return out
+
+
+def _item(v: Any) -> str:
+    if isinstance(v, (list, tuple)):
+        return "[" + ", ".join(_item(x) for x in v) + "]"
+    if isinstance(v, Mapping):
+        return "{" + ", ".join(f"{k}: {_item(x)}" for k, x in v.items()) + "}"
+    return number(v)
 
 
 def _publication_line(output: str, comp: dict[str, Any] | None) -> str:
@@ -103,18 +175,12 @@ def _publication_line(output: str, comp: dict[str, Any] | None) -> str:
     return f"{head}\n  beside the published {names}: {verdict} ({comp.get('summary')})"
 
 
-def _g(x: Any) -> str:
-    if x is None:
-        return "n/a"
-    return f"{x:.6g}" if isinstance(x, float) else str(x)
-
-
 def _risk(m: dict[str, Any]) -> str:
     """The classes' re-identification risk, as the report shows it."""
     r = m.get("risk")
     if not r:
         return ""
     return (
-        f"\nrisk         highest {r['highest'] * 100:.4g} %, average {r['average'] * 100:.4g} %, rows above "
-        f"5/10/20 %: {r['above_5pct'] * 100:.4g} / {r['above_10pct'] * 100:.4g} / {r['above_20pct'] * 100:.4g} %"
+        f"\nrisk         highest {percent(r['highest'])}, average {percent(r['average'])}, rows above "
+        f"5/10/20 %: {percent(r['above_5pct'])} / {percent(r['above_10pct'])} / {percent(r['above_20pct'])}"
     )

@@ -9,6 +9,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..errors import BadInput
+from ..util.words import model_phrase
 
 if TYPE_CHECKING:
     from ..core.evaluator import SqlEvaluator
@@ -46,8 +47,8 @@ class PrivacyModel(ABC):
         return {"l": list(self.ls)} if self.ls else {}
 
     def describe(self) -> str:
-        args = ", ".join(f"{k}={v}" for k, v in self.params().items())
-        return f"{self.name}({args})"
+        """The model for people, as every command and page names it (``recursive (c=3, l=4)``)."""
+        return model_phrase(self.name, self.params())
 
     def fixed(self, value_counts: Callable[[], Mapping[int, list[tuple[str | None, int]]]]) -> PrivacyModel:
         """The model as a release is verified and recorded: parameters derived from the source (per SA,

@@ -8,6 +8,7 @@ artist's gid as the id of its group), so a page test can count what was drawn. T
 from __future__ import annotations
 
 import io
+import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -17,7 +18,7 @@ from matplotlib import rc_context
 from matplotlib.axes import Axes
 from matplotlib.backends.backend_svg import FigureCanvasSVG
 from matplotlib.figure import Figure
-from matplotlib.ticker import EngFormatter
+from matplotlib.ticker import EngFormatter, MaxNLocator
 
 PALETTE = ("#3b6ea8", "#d9822b", "#4c9a5b", "#b5443b", "#7b5ea7", "#8c6d46", "#c55d9f", "#6b6b6b", "#a8a23b")
 _RC: dict[str, Any] = {
@@ -61,6 +62,20 @@ def _big_numbers(ax: Axes, values: Sequence[float]) -> None:
         ax.yaxis.set_major_formatter(EngFormatter(sep=" "))
 
 
+def _integer_axis(ax: Axes, centers: Sequence[float], threshold: float | None) -> None:
+    """Integer ticks on a histogram's numeric x axis, one per integer around the bars and the threshold
+    (a locator falls back to fractions when the view holds fewer than two integers: one bar)."""
+    values = [*centers, *([] if threshold is None else [threshold])]
+    if not values:
+        return
+    lo, hi = math.floor(min(values)) - 1, math.ceil(max(values)) + 1
+    if hi - lo > 30:
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+        return
+    ax.set_xticks(range(lo, hi + 1))
+    ax.set_xlim(lo - 0.5, hi + 0.5)
+
+
 def _figure(width: float = 5.6, height: float = 2.6) -> Figure:
     return Figure(figsize=(width, height), dpi=96)
 
@@ -80,10 +95,12 @@ def bar_chart(
     log: bool = False,
     xs: Sequence[float] | None = None,
     width: float = 0.8,
+    integer_x: bool = False,
 ) -> Chart:
     """A bar per label; with ``xs`` the bars stand on a numeric axis (a histogram: bar i covers
-    [xs[i], xs[i] + width)) and the labels only name them. An optional dashed vertical line marks the
-    model's threshold (in axis units)."""
+    [xs[i], xs[i] + width)) and the labels only name them. An optional dashed vertical line (id
+    ``<name>-threshold``) marks the model's threshold at its value on that axis. Counts get integer
+    ticks: the value axis when every value is an integer, the numeric x axis with ``integer_x``."""
     with rc_context(_RC):  # type: ignore[arg-type]
         fig = _figure()
         ax = fig.add_subplot()
@@ -104,14 +121,21 @@ def bar_chart(
                 positions, list(labels), rotation=45 if rotate else 0, ha="right" if rotate else "center"
             )
         if threshold is not None:
-            ax.axvline(threshold, color="#b5443b", linestyle="--", linewidth=1.2, label=threshold_label)
+            line = ax.axvline(
+                threshold, color="#b5443b", linestyle="--", linewidth=1.2, label=threshold_label
+            )
+            line.set_gid(f"{name}-threshold")
             ax.legend(frameon=False, loc="best")
+        if integer_x:
+            _integer_axis(ax, [p + width / 2 for p in positions], threshold)
         if log:
             ax.set_yscale("log")
         else:
             _big_numbers(ax, values)
             if values and max(values) == 0:
                 ax.set_ylim(0, 1)  # all bars zero (e.g. NCP of unchanged QIs): no negative axis
+            if all(float(v).is_integer() for v in values):
+                ax.yaxis.set_major_locator(MaxNLocator(integer=True))
         ax.set_title(title, loc="left", fontsize=10)
         ax.set_xlabel(xlabel)
         ax.set_ylabel(ylabel)
@@ -139,6 +163,8 @@ def grouped_bars(
             for b in bars:
                 b.set_gid(f"{name}-bar-{count}")
                 count += 1
+        if all(float(v).is_integer() for _, values in series for v in values):
+            ax.yaxis.set_major_locator(MaxNLocator(integer=True))
         ax.set_xticks(range(len(labels)), list(labels), rotation=45, ha="right")
         ax.legend(frameon=False, loc="best")
         ax.set_title(title, loc="left", fontsize=10)

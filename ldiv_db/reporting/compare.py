@@ -16,8 +16,9 @@ from ..db import Database
 from ..errors import BadInput, LdivError
 from ..pipeline.publication import mark_candidate
 from ..privacy.spec import MODEL_OPTIONS
+from ..util.words import l_of, number, show
 from .comparison import CompareResult, Entry
-from .gather import gather, summary
+from .gather import comparable, gather, recorded_release, summary
 from .output import check_page_path, write_page
 from .page_compare import compare_page
 
@@ -199,9 +200,21 @@ def compare(
         sas = [c.name for c in inputs.sa]
         for e in entries:
             if e.status in ("ok", "external") and e.output is not None:
-                e.facts = gather(database, e.output, source=inputs.table.name, qi=names, sa=sas, l=l, kl=kl)
+                # a recorded release is judged against its own l; another tool's table against this l
+                own = e.status == "external" and recorded_release(database, e.output) is not None
+                e.facts = gather(
+                    database,
+                    e.output,
+                    source=inputs.table.name,
+                    qi=names,
+                    sa=sas,
+                    l=None if own else l,
+                    kl=kl,
+                )
                 if e.status == "external":
-                    e.reason = "measured against the source"
+                    e.reason = "measured against the source" + (
+                        "" if own else f" and judged at l = {l} (no recorded model)"
+                    )
         if not any(e.facts is not None for e in entries):
             raise BadInput(
                 "no release could be measured: "
@@ -228,64 +241,94 @@ def _names(names: Sequence[str]) -> str:
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
+def _own_l(s: dict[str, Any]) -> str:
+    ls = s.get("l") or []
+    return l_of({"l": ls}) if ls else "no l"
+
+
 def tradeoffs(result: CompareResult) -> list[str]:
-    """Plain-language notes on what the numbers show: the best release per criterion and who dominates."""
-    rows = [(e.label, summary(e.facts)) for e in result.measured() if e.facts is not None]
-    if not rows:
+    """Plain-language notes on what the numbers show: the best release per criterion and who dominates,
+    among the releases made for the comparison's l (:func:`comparable`); the others are named as such,
+    and each release's guessing bound is judged against its own l."""
+    every = [(e.label, summary(e.facts)) for e in result.measured() if e.facts is not None]
+    if not every:
         return ["no release could be measured; see the reasons in the table"]
-    notes = []
+    notes = [
+        f"{n} was made for {s['model'] or 'no model'}, not for l = {result.l}: judged against its own l "
+        f"({_own_l(s)}), and not comparable on privacy with the others (left out of the rankings below)."
+        for n, s in every
+        if not comparable(result.l, s)
+    ]
+    rows = [(n, s) for n, s in every if comparable(result.l, s)] or every
 
     def best(key: str) -> tuple[str, dict[str, Any]]:
         return min(rows, key=lambda r: (r[1][key] if r[1][key] is not None else float("inf"), r[0]))
 
-    name, s = best("ncp")
+    name, s = min(rows, key=lambda r: (r[1]["ncp"], r[0]))
     notes.append(
-        f"Least information loss: {name} (NCP {s['ncp'] * 100:.2f} % of the QI detail lost per cell)."
+        f"Least information loss: {name} (NCP {show('ncp', s['ncp'])} of the QI detail lost per cell)."
     )
-    clean = [n for n, r in rows if not r["rows_suppressed"]]
+    clean = [n for n, r in rows if r["rows_deleted"] == 0 and r["cells_suppressed"] == 0]
     if clean:
         notes.append(
-            f"{_names(clean)} {'suppresses' if len(clean) == 1 else 'suppress'} nothing: every row is "
-            "published, with generalized values instead."
+            f"{_names(clean)} {'deletes' if len(clean) == 1 else 'delete'} no row and "
+            f"{'suppresses' if len(clean) == 1 else 'suppress'} no cell: every row is published, with "
+            "generalized values instead."
         )
     else:
-        name, s = best("rows_suppressed")
+        name, s = min(rows, key=lambda r: (r[1]["rows_deleted"], r[1]["cells_suppressed"] or 0, r[0]))
         notes.append(
-            f"Fewest suppressed rows: {name} ({s['rows_suppressed']:,} of {s['rows_in']:,} rows deleted, "
-            "starred or with the SA removed)."
+            f"Fewest rows deleted, then cells suppressed: {name} ({number(s['rows_deleted'])} of "
+            f"{number(s['rows_in'])} rows deleted; "
+            f"{number(s['cells_suppressed'])} cells suppressed)."
         )
     _, s = best("max_confidence")
     top = [n for n, r in rows if r["max_confidence"] <= s["max_confidence"] + 1e-12]
     notes.append(
         f"Strongest protection against a best guess: {_names(top)} (an attacker who finds a person's class "
-        f"guesses the SA value right with probability at most {s['max_confidence']:.3f})."
+        f"guesses the SA value right with probability at most {show('max_confidence', s['max_confidence'])})."
     )
-    loose = [n for n, r in rows if r["max_confidence"] > 1 / result.l + 1e-12]
+    loose = [n for n, r in every if _above_one_over_l(r)]
     if loose:
         notes.append(
             f"{_names(loose)} {'lets' if len(loose) == 1 else 'let'} an attacker guess some SA value with "
-            f"a probability above 1/l = 1/{result.l}: distinct l-diversity bounds how many values a class "
+            "a probability above 1/l of its own l: distinct l-diversity bounds how many values a class "
             "holds, not how often the most frequent one occurs."
         )
     kls = [r for r in rows if r[1]["kl"] is not None]
     if kls:
         name, s = min(kls, key=lambda r: r[1]["kl"])
-        notes.append(f"Closest (QI, SA) distribution to the source: {name} (KL {s['kl']:.3f}).")
+        notes.append(f"Closest (QI, SA) distribution to the source: {name} (KL {show('kl', s['kl'])}).")
     timed = [(e.label, e.seconds) for e in result.entries if e.status == "ok" and e.seconds is not None]
     if timed:
         name, sec = min(timed, key=lambda t: t[1])
         notes.append(f"Fastest: {name} ({sec:.1f} s for the whole run, writing and verification included).")
-    keys = ("ncp", "rows_suppressed", "max_confidence")
+    notes += _dominated(rows)
+    unverified = [f"{n} ({_own_l(s)})" for n, s in every if s["verified"] is False]
+    if unverified:
+        notes.append(f"Not l-diverse at their own l: {', '.join(unverified)}.")
+    notes += [f"{n}: {s['headline']}." for n, s in every if s["table_state"] not in (None, "intact")]
+    return notes
+
+
+def _above_one_over_l(s: dict[str, Any]) -> bool:
+    """Some SA's highest confidence above 1/l of that SA's own l."""
+    ls = s.get("l") or []
+    return bool(ls) and s["max_confidence"] > 1 / min(ls) + 1e-12
+
+
+def _dominated(rows: list[tuple[str, dict[str, Any]]]) -> list[str]:
+    """Releases another one beats or equals on every criterion (rows comparable on privacy only)."""
+    keys = ("ncp", "rows_deleted", "cells_suppressed", "max_confidence")
+    out = []
     for a, sa_ in rows:
         for b, sb in rows:
-            if a != b and all(sb[k] <= sa_[k] for k in keys) and any(sb[k] < sa_[k] for k in keys):
-                notes.append(
-                    f"{a} is dominated by {b}: {b} loses no more information, suppresses no more rows and "
-                    "gives the attacker no better guess."
+            va = [sa_[k] if sa_[k] is not None else float("inf") for k in keys]
+            vb = [sb[k] if sb[k] is not None else float("inf") for k in keys]
+            if a != b and all(y <= x for x, y in zip(va, vb, strict=True)) and vb != va:
+                out.append(
+                    f"{a} is dominated by {b} (same l): {b} loses no more information, deletes no more rows, "
+                    "suppresses no more cells and gives the attacker no better guess."
                 )
                 break
-    unverified = [n for n, s in rows if s["verified"] is False]
-    if unverified:
-        notes.append(f"Not l-diverse at l = {result.l}: {', '.join(unverified)}.")
-    notes += [f"{n}: {s['headline']}." for n, s in rows if s["table_state"] not in (None, "intact")]
-    return notes
+    return out

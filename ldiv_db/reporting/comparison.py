@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..util.words import l_of, number, show
 from .gather import ReleaseFacts, summary
 
 
@@ -61,15 +62,28 @@ class CompareResult:
 
     def render_text(self) -> str:
         lines = [f"comparison on {self.table} (l = {self.l}), {self.seconds:.1f} s"]
+        lines.append("  " + "  ".join(h.rjust(w) if i else h.ljust(w) for i, (h, w) in enumerate(_COLUMNS)))
         for e in self.entries:
             if e.facts is None:
-                lines.append(f"  {e.label:<10} {e.status}: {e.reason}")
+                lines.append(f"  {e.label:<10}  {e.status}: {e.reason}")
                 continue
             s = summary(e.facts)
+            cells = [
+                e.label,
+                l_of({"l": s["l"]}),
+                show("ncp", s["ncp"]),
+                number(s["rows_deleted"]),
+                number(s["cells_suppressed"]),
+                number(s["classes"]),
+                show("max_confidence", s["max_confidence"]),
+                "–" if e.seconds is None else show("seconds", e.seconds),
+            ]
             lines.append(
-                f"  {e.label:<10} NCP {s['ncp'] * 100:6.2f} %  suppressed {s['rows_suppressed']:>6}  "
-                f"classes {s['classes']:>6}  max confidence {s['max_confidence']:.3f}  "
-                f"{'' if e.seconds is None else f'{e.seconds:.1f} s'}"
+                "  "
+                + "  ".join(
+                    c.rjust(w) if i else c.ljust(w)
+                    for i, (c, (_, w)) in enumerate(zip(cells, _COLUMNS, strict=True))
+                )
             )
             if s["table_state"] not in (None, "intact"):
                 lines.append(f"  {'':<10} {s['headline']}")
@@ -77,3 +91,10 @@ class CompareResult:
         if self.html:
             lines.append(f"page: {self.html}")
         return "\n".join(lines)
+
+
+# the text table of ``ldiv compare``: heading and width of each column
+_COLUMNS = (
+    ("release", 10), ("l", 3), ("NCP", 8), ("rows deleted", 12), ("cells suppressed", 16), ("classes", 7),
+    ("max confidence", 14), ("time", 8),
+)  # fmt: skip

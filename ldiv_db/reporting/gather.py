@@ -25,12 +25,13 @@ from ..core.release_state import MISSING, TableState, release_state
 from ..db import Database
 from ..errors import BadInput
 from ..privacy.spec import model_spec
+from ..risk.command import release_risk
 from ..sqlgen.render import render
 from ..utility import compute_metrics
 from ..utility.covers import attribute_summaries, build_covers, drop_covers
 from ..utility.il import attribute_ncp
 from ..verify.check import CheckResult, evaluate
-from ..verify.verdicts import claimed, partition_name, partitions_of, verdict_lines
+from ..verify.verdicts import claimed, described, partition_name, partitions_of, verdict_lines
 
 # Algorithms that publish numeric QIs as 'lo-hi' ranges (the 'lca' recoding): their metrics read such
 # labels as intervals, as the anonymize command does (``ldiv metrics --interval-labels``).
@@ -56,19 +57,26 @@ class ReleaseFacts:
     source: str
     qi: list[str]
     sa: list[str]
-    l: int | None
+    l: int | None  # the l of the first SA (the page's default threshold)
     recorded: dict[str, Any] | None
     check: CheckResult
     metrics: dict[str, Any]
     class_sizes: list[tuple[int, int]]
     risk: Risk
-    diversity: dict[str, list[Bin]]
+    diversity: dict[str, dict[str, list[Bin]]]  # per SA: 'distinct', 'entropy', 'confidence' bins
     qi_ncp: list[tuple[str, float, int]]  # QI, average NCP over published rows, starred cells
     sa_counts: dict[str, list[tuple[str | None, int, int]]]  # per SA: value, source rows, release rows
     similarity: dict[str, Any] | None
     verdict: dict[str, Any]
     seconds: float = 0.0
     extra: dict[str, Any] = field(default_factory=dict)
+    ls: list[int] | None = None  # per SA, the l it is judged against (None: no l)
+
+    def l_of(self, i: int) -> int | None:
+        """The l of the i-th SA (a release's recorded l per SA, else the one l given)."""
+        if self.ls and i < len(self.ls):
+            return self.ls[i]
+        return self.l
 
     @property
     def algorithm(self) -> str:
@@ -95,21 +103,39 @@ class ReleaseFacts:
         return int(self.metrics["rows"])
 
     @property
-    def rows_deleted(self) -> int:
-        """Rows not published: deleted by suppression, or (Decomposition+) kept back for a later release."""
-        return max(self.rows_in - self.rows_published, 0)
+    def rows_waiting(self) -> int:
+        """Rows a stream keeps back for a later release (Decomposition+, recorded); 0 elsewhere."""
+        return int(self.metrics.get("rows_waiting") or 0) if self.as_recorded else 0
 
     @property
-    def rows_suppressed(self) -> int:
-        """Recorded: the pipeline's count; otherwise deleted rows plus rows that carry a ``*``."""
-        if self.as_recorded and self.recorded is not None:
-            return int(self.recorded["rows_suppressed"])
-        return self.rows_deleted + int(self.metrics.get("starred_rows") or 0)
+    def rows_deleted(self) -> int:
+        """Rows not published and not waiting: deleted by suppression (the words: ldiv_db/util/words.py)."""
+        return max(self.rows_in - self.rows_published - self.rows_waiting, 0)
+
+    @property
+    def cells_suppressed(self) -> int | None:
+        """QI cells published as ``*`` and SA cells published as unknown (None: a release recorded
+        before the count was kept)."""
+        if self.recorded is not None and self.recorded["algorithm"] == "decomposition":
+            return 0  # the QIs are published unchanged, every SA value is published
+        value = self.metrics.get("cells_suppressed")
+        return None if value is None else int(value)
+
+    @property
+    def rows_with_suppressed_cells(self) -> int | None:
+        if self.recorded is not None and self.recorded["algorithm"] == "decomposition":
+            return 0
+        value = self.metrics.get("rows_with_suppressed_cells")
+        return None if value is None else int(value)
+
+    def max_confidence_of(self, sa: str) -> float:
+        bins = self.diversity.get(sa, {}).get("confidence", [])
+        return max((b.hi for b in bins), default=0.0)
 
     @property
     def max_confidence(self) -> float:
-        bins = self.diversity.get("confidence", [])
-        return max((b.hi for b in bins), default=0.0)
+        """The highest over the SAs (the attacker picks the SA easiest to guess)."""
+        return max((self.max_confidence_of(s) for s in self.diversity), default=0.0)
 
 
 @dataclass
@@ -159,8 +185,9 @@ def confidence_bins(l: int | None) -> int:
     return CONFIDENCE_BINS if not l else l * -(-CONFIDENCE_BINS // l)
 
 
-def _diversity(db: Database, inputs: Inputs, keys: list[Any], l: int | None) -> dict[str, list[Bin]]:
-    ctx = {"source": inputs.table.ref, "keys": keys, "sa": inputs.sa[0].ident}
+def _diversity(db: Database, inputs: Inputs, keys: list[Any], i: int, l: int | None) -> dict[str, list[Bin]]:
+    """The diversity distributions of the i-th SA over the classes."""
+    ctx = {"source": inputs.table.ref, "keys": keys, "sa": inputs.sa[i].ident}
     params = {"entropy_width": ENTROPY_WIDTH, "confidence_bins": confidence_bins(l)}
     out: dict[str, list[Bin]] = {"distinct": [], "entropy": [], "confidence": []}
     for r in db.records(render("report/diversity.sql", params, **ctx)):
@@ -229,8 +256,8 @@ def recorded_verdict(recorded: dict[str, Any], state: TableState) -> dict[str, A
     """A recorded release's verdict as a reader may show it: ``verified`` is the recorded verdict only
     while the table is intact (else None, and ``headline`` says why)."""
     ver = recorded.get("verification") or {}
-    model = str(ver.get("model") or recorded["model"])
     top = claimed(ver)
+    model = described(top) if top is not None else str(ver.get("model") or recorded["model"])
     written = bool(recorded["verified"])
     return {
         "model": model,
@@ -308,12 +335,14 @@ def _measure(
     interval_labels: bool | None,
     kl: bool,
 ) -> ReleaseFacts:
+    ls = None if l is None else [l]
     if rec is not None:
         source = source or str(rec["source"])
         qi = qi or rec["qi"]
         sa = sa or rec["sa"]
         if l is None and rec["l"]:
-            l = int(rec["l"][0])
+            ls = [int(x) for x in rec["l"]]
+            l = ls[0]
         if interval_labels is None:
             interval_labels = rec["algorithm"] in INTERVAL_ALGORITHMS
     if source is None or not as_list(qi) or not as_list(sa):
@@ -356,13 +385,22 @@ def _measure(
         metrics=metrics,
         class_sizes=list(check.sizes.sizes),
         risk=check.sizes.risk,
-        diversity=_diversity(db, inputs, keys, l),
+        diversity={s.name: _diversity(db, inputs, keys, i, _nth(ls, i)) for i, s in enumerate(inputs.sa)},
         qi_ncp=qi_ncp,
         sa_counts={r.name: _sa_counts(db, src, inputs, i) for i, r in enumerate(inputs.sa)},
         similarity=_similarity(db, inputs, state),
         verdict=_verdict(db, inputs, rec, l, state),
         seconds=time.perf_counter() - t0,
+        extra={"risk": release_risk(db, inputs.table, inputs.qi, inputs.group)},
+        ls=None if not ls else [ls[min(i, len(ls) - 1)] for i in range(len(inputs.sa))],
     )
+
+
+def _nth(ls: list[int] | None, i: int) -> int | None:
+    """The i-th SA's l: one per SA, or the one l for all."""
+    if not ls:
+        return None
+    return ls[i] if i < len(ls) else ls[-1]
 
 
 def _missing(rec: dict[str, Any], state: TableState, l: int | None, why: str) -> MissingRelease:
@@ -448,18 +486,34 @@ def summary(f: ReleaseFacts | MissingRelease) -> dict[str, Any]:
         "verified": f.verdict.get("verified"),
         **state,
         "model": f.verdict.get("model"),
+        # the model's name (a recorded release's; distinct for an external one, as checked)
+        "model_name": str(f.recorded["model"]) if f.recorded else ("distinct" if f.l is not None else None),
         # a recorded release: per partition it reveals, the model verified there and its verdict
         "verification": f.verdict.get("partitions") or [],
         "ncp": float(m.get("ncp") or 0.0),
         "il": m.get("il"),
         "dm": m.get("dm"),
         "kl": m.get("kl"),
+        "l": f.ls or ([] if f.l is None else [f.l]),
         "rows_in": f.rows_in,
         "rows_published": f.rows_published,
-        "rows_suppressed": f.rows_suppressed,
+        "rows_deleted": f.rows_deleted,
+        "rows_waiting": f.rows_waiting,
+        "rows_with_suppressed_cells": f.rows_with_suppressed_cells,
+        "cells_suppressed": f.cells_suppressed,
         "partition": f.check.partition,
         "classes": f.check.groups,
         "k": f.check.k,
         "risk": f.risk.to_dict(),
+        # every re-identification figure with its formula, assumption and paper (ldiv risk's)
+        "risk_figures": [x.to_dict() for x in f.extra["risk"].figures()] if "risk" in f.extra else [],
         "max_confidence": f.max_confidence,
     }
+
+
+def comparable(l: int, s: dict[str, Any]) -> bool:
+    """Is a release's privacy (its :func:`summary` ``s``) comparable with a comparison at ``l``: made
+    for that l on every SA? A release made for another l (``ldiv compare --release``) is judged against
+    its own l, and left out of every privacy ranking."""
+    ls = s.get("l") or []
+    return bool(ls) and all(x == l for x in ls)

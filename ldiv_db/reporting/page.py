@@ -10,6 +10,7 @@ from fractions import Fraction
 from typing import Any
 
 from ..sqlgen.render import html_safe, render_html
+from ..util.words import COUNTS, METRICS, number, percent, show
 from ..version import __version__
 from .charts import Chart, bar_chart, grouped_bars
 from .gather import ENTROPY_WIDTH, MissingRelease, ReleaseFacts, confidence_bins
@@ -17,47 +18,43 @@ from .gather import ENTROPY_WIDTH, MissingRelease, ReleaseFacts, confidence_bins
 SA_SHOWN = 15  # SA values drawn one by one; the rest are summed into "other values"
 SIZE_BARS = 30  # class sizes drawn one by one; beyond that, sizes are binned
 
-METRIC_HELP = (
-    (
-        "ncp",
-        "NCP",
-        "information loss per cell, 0 = original values, 1 = every cell fully generalized (Xu et al. 2006)",
-    ),
-    ("il", "IL", "the sum of NCP over every published cell (BSGI's information loss)"),
-    ("dm", "DM", "discernibility: Σ|G|² over classes plus |T| per deleted row; lower = finer classes"),
-    ("cavg", "CAVG", "average class size divided by l; 1 is the ideal"),
-    ("kl", "KL", "KL-divergence of the release's (QI, SA) distribution from the source's; 0 = identical"),
-    ("stars", "stars", "cells published as * (suppressed values)"),
-    ("arx_loss", "ARX Loss", "ARX's loss metric (geometric mean of the per-attribute loss); 0 = none"),
-    ("lm", "LM", "loss metric: Σ per cell of (#leaves − 1)/(|A| − 1), deleted rows count fully"),
-    ("noise", "noise", "SA values replaced by noise (Decomposition+: the QIs are published unchanged)"),
-    ("rows_waiting", "rows waiting", "rows kept back for a later release of the stream (Decomposition+)"),
-)
+# the utility metrics of the page's table, in this order (labels, units and meanings: ldiv_db/util/words.py)
+METRIC_KEYS = ("ncp", "il", "dm", "cavg", "kl", "stars", "arx_loss", "lm", "noise")
 
 
 def fmt(x: Any, digits: int = 4) -> str:
-    """Numbers for people: thousands separators for integers, 4 significant digits for the rest."""
-    if x is None:
-        return "n/a"
-    if isinstance(x, bool):
-        return "yes" if x else "no"
-    if isinstance(x, int):
-        return f"{x:,}"
-    if isinstance(x, Fraction):
-        x = float(x)
-    if isinstance(x, float):
-        return f"{x:,.{digits}g}" if abs(x) < 1e6 else f"{x:,.0f}"
-    return str(x)
+    """A plain number for people (:func:`ldiv_db.util.words.number`)."""
+    return number(x, digits)
 
 
 def pct(x: Any) -> str:
-    return "n/a" if x is None else f"{100 * float(x):.2f} %"
+    return percent(x)
 
 
-def _num(key: str, value: Any, text: str | None = None) -> dict[str, Any]:
-    """A number cell: the shown text and the exact value a test (or a script) can read back."""
+def _num(key: str, value: Any, text: str | None = None, label: str | None = None) -> dict[str, Any]:
+    """A number cell: the shown text (in the figure's unit, :func:`ldiv_db.util.words.show`), its label and
+    the exact value a test (or a script) can read back."""
     exact = "" if value is None else (str(value) if not isinstance(value, float) else repr(value))
-    return {"key": key, "value": exact, "text": text if text is not None else fmt(value)}
+    base = key.split("@")[0]
+    shown = text if text is not None else show(base, value)
+    return {"key": key, "value": exact, "text": shown, "label": label or LABELS.get(base, base)}
+
+
+# the labels of the page's number tables (the row counts' words: ldiv_db/util/words.py)
+LABELS: dict[str, str] = {
+    **COUNTS,
+    "classes": "classes (rows an attacker cannot tell apart)",
+    "k": "k (smallest class)",
+    "distinct_l": "distinct l (fewest SA values in a class)",
+    "entropy_l": "entropy l (exp of the smallest class entropy)",
+    "frequency_l": "frequency l (min |G|/h(G))",
+    "max_confidence": "highest value confidence",
+    "risk_max": "re-identification risk, highest (1/k)",
+    "risk_avg": "re-identification risk, average per row",
+    "risk_above_1/20": "rows with risk above 5 %",
+    "risk_above_1/10": "rows with risk above 10 %",
+    "risk_above_1/5": "rows with risk above 20 %",
+}
 
 
 def _size_chart(name: str, f: ReleaseFacts) -> Chart:
@@ -84,41 +81,56 @@ def _size_chart(name: str, f: ReleaseFacts) -> Chart:
     )
 
 
+def _sa_suffix(j: int) -> str:
+    """The name part of the j-th SA's chart or number (none for the first: one-SA pages keep theirs)."""
+    return f"-{j}" if j else ""
+
+
 def _diversity_charts(prefix: str, f: ReleaseFacts) -> list[Chart]:
-    """Histograms of the per-class distinct count, entropy l and highest confidence, with l drawn in."""
-    d, e = f.diversity["distinct"], f.diversity["entropy"]
-    l = f.l
-    return [
-        bar_chart(
-            f"{prefix}distinct",
-            [str(b.bin) for b in d],
-            [b.classes for b in d],
-            xs=[b.bin - 0.4 for b in d],
-            title="Distinct SA values per class",
-            xlabel="distinct values in the class",
-            ylabel="classes",
-            threshold=None if l is None else l - 0.5,
-            threshold_label=f"l = {l}",
-        ),
-        bar_chart(
-            f"{prefix}entropy",
-            [f"{b.bin * ENTROPY_WIDTH:g}" for b in e],
-            [b.classes for b in e],
-            xs=[b.bin * ENTROPY_WIDTH for b in e],
-            width=ENTROPY_WIDTH,
-            title="Entropy l per class (exp of the SA entropy)",
-            xlabel=f"entropy l (bins of {ENTROPY_WIDTH:g})",
-            ylabel="classes",
-            threshold=None if l is None else float(l),
-            threshold_label=f"entropy l = {l}",
-        ),
-        _confidence_chart(f"{prefix}confidence", f),
-    ]
+    """Per SA: histograms of the per-class distinct count, entropy l and highest confidence, each with
+    that SA's l drawn in at its value."""
+    charts = []
+    for j, sa in enumerate(f.diversity):
+        d, e = f.diversity[sa]["distinct"], f.diversity[sa]["entropy"]
+        l = f.l_of(j)
+        of = f" of {sa}" if len(f.diversity) > 1 else ""
+        tail = _sa_suffix(j)
+        charts += [
+            bar_chart(
+                f"{prefix}distinct{tail}",
+                [str(b.bin) for b in d],
+                [b.classes for b in d],
+                xs=[b.bin - 0.4 for b in d],
+                title=f"Distinct SA values{of} per class",
+                xlabel="distinct values in the class",
+                ylabel="classes",
+                threshold=None if l is None else float(l),
+                threshold_label=f"l = {l}",
+                integer_x=True,
+            ),
+            bar_chart(
+                f"{prefix}entropy{tail}",
+                [f"{b.bin * ENTROPY_WIDTH:g}" for b in e],
+                [b.classes for b in e],
+                xs=[b.bin * ENTROPY_WIDTH for b in e],
+                width=ENTROPY_WIDTH,
+                title=f"Entropy l{of} per class (exp of the SA entropy)",
+                xlabel=f"entropy l (bins of {ENTROPY_WIDTH:g})",
+                ylabel="classes",
+                threshold=None if l is None else float(l),
+                threshold_label=f"entropy l = {l}",
+            ),
+            _confidence_chart(f"{prefix}confidence{tail}", f, sa, l),
+        ]
+    return charts
 
 
-def _confidence_chart(name: str, f: ReleaseFacts) -> Chart:
-    c = f.diversity["confidence"]
-    l = f.l
+def _confidence_chart(name: str, f: ReleaseFacts, sa: str | None = None, l: int | None = None) -> Chart:
+    """Classes by their highest value confidence of ``sa`` (default: the first SA, at its l)."""
+    sa = sa if sa is not None else next(iter(f.diversity))
+    if l is None:
+        l = f.l_of(list(f.diversity).index(sa))
+    c = f.diversity[sa]["confidence"]
     bins = confidence_bins(l)
     return bar_chart(
         name,
@@ -126,7 +138,9 @@ def _confidence_chart(name: str, f: ReleaseFacts) -> Chart:
         [b.classes for b in c],
         xs=[(b.bin - 1) / bins for b in c],
         width=1 / bins,
-        title="Highest value confidence per class (the attacker's best guess)",
+        title=f"Highest value confidence of {sa} per class"
+        if len(f.diversity) > 1
+        else "Highest value confidence per class (the attacker's best guess)",
         xlabel="max over SA values of rows / |G|",
         ylabel="classes",
         threshold=None if l is None else 1 / l,
@@ -154,13 +168,74 @@ def _sa_chart(name: str, f: ReleaseFacts, sa: str) -> Chart:
     )
 
 
+def _risk_figures(f: ReleaseFacts) -> list[dict[str, Any]]:
+    """``ldiv risk``'s figures of the release, each with its footnote: formula, assumption, paper."""
+    if "risk" not in f.extra:
+        return []
+    out = []
+    for fig in f.extra["risk"].figures():
+        d = fig.to_dict()
+        label = d["label"] + (f" — {fig.key.split(':', 1)[1]}" if ":" in fig.key else "")
+        text = "n/a" if d["value"] is None else pct(d["value"])
+        out.append({**d, "label": label, "text": text, "exact": d["exact"] or repr(d["value"])})
+    return out
+
+
+def _loss_chart(name: str, f: ReleaseFacts) -> Chart:
+    """What the QIs lost: NCP per QI; for Decomposition+, which publishes its QIs unchanged and noises
+    its SAs instead, the SA values replaced by noise per SA."""
+    if f.recorded is not None and f.recorded["algorithm"] == "decomposition":
+        noise = (f.recorded.get("details") or {}).get("noise_by_sa") or {}
+        return bar_chart(
+            name,
+            list(f.sa),
+            [int(noise.get(sa, 0)) for sa in f.sa],
+            title="Noise per SA (values replaced; the QIs are published unchanged, NCP 0 %)",
+            ylabel="SA values replaced",
+        )
+    return bar_chart(
+        name,
+        [q for q, _, _ in f.qi_ncp],
+        [v * 100 for _, v, _ in f.qi_ncp],
+        title="Generalization per QI (average NCP of its cells)",
+        ylabel=METRICS["ncp"].axis,
+        rotate=len(f.qi_ncp) > 4,
+    )
+
+
+def _privacy_numbers(f: ReleaseFacts) -> list[dict[str, Any]]:
+    """The privacy table: the classes' numbers, then each SA's own diversity (one SA's l is never shown
+    beside another's chart: a page of several SAs names the SA in every row)."""
+    chk, risk = f.check, f.risk
+    out = [_num("classes", chk.groups), _num("k", chk.k)]
+    many = len(chk.per_sa) > 1
+    for j, s in enumerate(chk.per_sa):
+        values = (
+            ("distinct_l", s.summary.distinct_l),
+            ("entropy_l", s.summary.entropy_l),
+            ("frequency_l", s.summary.frequency_l),
+            ("max_confidence", f.max_confidence_of(s.name)),
+        )
+        for k, v in values:
+            key, label = (f"{k}@{s.name}", f"{LABELS[k]}, SA {s.name}") if many else (k, LABELS[k])
+            out.append(_num(key, v, fmt(v) if k == "frequency_l" else None, label))
+        if many and f.l_of(j) is not None:
+            out.append(_num(f"l@{s.name}", f.l_of(j), label=f"l judged against, SA {s.name}"))
+    out += [
+        _num("risk_max", risk.max, pct(risk.max)),
+        _num("risk_avg", risk.average, pct(risk.average)),
+        *[_num(f"risk_above_{t}", v, pct(v)) for t, v in risk.above.items()],
+    ]
+    return out
+
+
 def release_section(f: ReleaseFacts, index: int) -> dict[str, Any]:
     """The context of one release's section of the report page."""
     p = f"r{index}-"
-    charts: list[Chart] = [_size_chart(f"{p}class-sizes", f)]
-    charts += _diversity_charts(p, f)
+    privacy: list[Chart] = [_size_chart(f"{p}class-sizes", f)]
+    privacy += _diversity_charts(p, f)
     risk = f.risk
-    charts.append(
+    privacy.append(
         bar_chart(
             f"{p}risk",
             [f"> {float(Fraction(t)) * 100:g} %" for t in risk.above],
@@ -169,51 +244,38 @@ def release_section(f: ReleaseFacts, index: int) -> dict[str, Any]:
             ylabel="% of published rows",
         )
     )
-    charts.append(
-        bar_chart(
-            f"{p}qi-ncp",
-            [q for q, _, _ in f.qi_ncp],
-            [v * 100 for _, v, _ in f.qi_ncp],
-            title="Generalization per QI (average NCP of its cells)",
-            ylabel="NCP %",
-            rotate=len(f.qi_ncp) > 4,
-        )
-    )
-    charts += [_sa_chart(f"{p}sa" + (f"-{j}" if j else ""), f, sa) for j, sa in enumerate(f.sa_counts)]
+    lost = [_loss_chart(f"{p}qi-ncp", f)]
+    lost += [_sa_chart(f"{p}sa{_sa_suffix(j)}", f, sa) for j, sa in enumerate(f.sa_counts)]
     m = f.metrics
-    chk = f.check
+    rows = [_num("rows_in", f.rows_in), _num("rows_published", f.rows_published)]
+    rows.append(_num("rows_deleted", f.rows_deleted))
+    if f.rows_waiting:
+        rows.append(_num("rows_waiting", f.rows_waiting))
+    rows += [
+        _num("cells_suppressed", f.cells_suppressed),
+        _num("rows_with_suppressed_cells", f.rows_with_suppressed_cells),
+    ]
     return {
         "f": f,
         "anchor": f"release-{index}",
         "missing": False,
-        "charts": [
-            {"name": c.name, "svg": html_safe(c.svg), "bars": c.bars, "points": c.points} for c in charts
-        ],
-        "rows": [
-            _num("rows_in", f.rows_in),
-            _num("rows_published", f.rows_published),
-            _num("rows_suppressed", f.rows_suppressed),
-            _num("rows_deleted", f.rows_deleted),
-        ],
-        "privacy": [
-            _num("classes", chk.groups),
-            _num("k", chk.k),
-            _num("distinct_l", chk.distinct_l),
-            _num("entropy_l", chk.entropy_l),
-            _num("frequency_l", chk.frequency_l, fmt(chk.frequency_l)),
-            _num("max_confidence", f.max_confidence),
-            _num("risk_max", risk.max, pct(risk.max)),
-            _num("risk_avg", risk.average, pct(risk.average)),
-            *[_num(f"risk_above_{t}", v, pct(v)) for t, v in risk.above.items()],
-        ],
+        "charts": [_chart(c) for c in privacy],
+        "loss_charts": [_chart(c) for c in lost],
+        "rows": rows,
+        "privacy": _privacy_numbers(f),
         "metrics": [
-            {**_num(key, m.get(key)), "label": label, "help": text}
-            for key, label, text in METRIC_HELP
+            {**_num(key, m.get(key), label=METRICS[key].label), "help": METRICS[key].help}
+            for key in METRIC_KEYS
             if key in m
         ],
+        "risk_figures": _risk_figures(f),
         "kl_note": m.get("kl_note"),
         "metrics_note": m.get("metrics_note"),
     }
+
+
+def _chart(c: Chart) -> dict[str, Any]:
+    return {"name": c.name, "svg": html_safe(c.svg), "bars": c.bars, "points": c.points}
 
 
 def report_page(facts: Sequence[ReleaseFacts | MissingRelease], database: str) -> str:

@@ -7,23 +7,25 @@ import datetime as dt
 from typing import TYPE_CHECKING, Any
 
 from ..sqlgen.render import html_safe, render_html
+from ..util.words import METRICS, l_of, show
 from ..version import __version__
 from .charts import Chart, bar_chart, scatter
-from .gather import summary
+from .gather import comparable, summary
 from .page import _confidence_chart, _num, _size_chart, fmt, pct
 
 if TYPE_CHECKING:
     from .comparison import CompareResult
 
 CRITERIA = (
-    # key, title, axis label, scale
-    ("ncp", "Information loss (NCP)", "NCP %", 100.0),
-    ("dm", "Discernibility (DM)", "DM", 1.0),
-    ("kl", "KL-divergence from the source", "KL", 1.0),
-    ("rows_suppressed", "Suppressed rows", "rows", 1.0),
-    ("classes", "Classes", "classes", 1.0),
-    ("max_confidence", "Highest value confidence (attacker's best guess)", "confidence", 1.0),
-    ("seconds", "Run time (write and verification included)", "seconds", 1.0),
+    # key, title (the axis label and unit: ldiv_db/util/words.py)
+    ("ncp", "Information loss (NCP)"),
+    ("dm", "Discernibility (DM)"),
+    ("kl", "KL-divergence from the source"),
+    ("rows_deleted", "Rows deleted (not published)"),
+    ("cells_suppressed", "Cells suppressed (published as * or unknown)"),
+    ("classes", "Classes"),
+    ("max_confidence", "Highest value confidence (attacker's best guess)"),
+    ("seconds", "Run time (write and verification included)"),
 )
 
 
@@ -41,16 +43,23 @@ def compare_page(result: CompareResult, database: str) -> str:
         if s is not None:
             s["seconds"] = e.seconds
             cells = [
-                _num("ncp", s["ncp"], pct(s["ncp"])),
-                _num("dm", s["dm"]),
-                _num("kl", s["kl"]),
-                _num("rows_suppressed", s["rows_suppressed"]),
-                _num("classes", s["classes"]),
-                _num("k", s["k"]),
+                _num("l", s["l"][0] if len(s["l"]) == 1 else None, l_of({"l": s["l"]})),
+                *(
+                    _num(k, s[k])
+                    for k in ("ncp", "dm", "kl", "rows_deleted", "cells_suppressed", "classes", "k")
+                ),
                 _num("max_confidence", s["max_confidence"]),
-                _num("seconds", e.seconds, "–" if e.seconds is None else f"{e.seconds:.1f}"),
+                _num("seconds", e.seconds, "–" if e.seconds is None else show("seconds", e.seconds)),
             ]
-        rows.append({"e": e, "s": s, "cells": cells, "label": e.label})
+        rows.append(
+            {
+                "e": e,
+                "s": s,
+                "cells": cells,
+                "label": e.label,
+                "comparable": s is None or comparable(result.l, s),
+            }
+        )
     charts: list[Chart] = []
     if measured:
         charts.append(
@@ -62,11 +71,12 @@ def compare_page(result: CompareResult, database: str) -> str:
                     if e.facts is not None
                 ],
                 title="Utility against privacy (lower left is better on both)",
-                xlabel="information loss, NCP %",
-                ylabel="highest value confidence",
+                xlabel=f"information loss, {METRICS['ncp'].axis}",
+                ylabel=METRICS["max_confidence"].label,
             )
         )
-        for key, title, axis, scale in CRITERIA:
+        for key, title in CRITERIA:
+            scale = 100.0 if METRICS[key].unit == "%" else 1.0
             pairs = [
                 (str(r["label"]), r["s"][key]) for r in rows if r["s"] is not None and r["s"][key] is not None
             ]
@@ -77,7 +87,7 @@ def compare_page(result: CompareResult, database: str) -> str:
                         [p for p, _ in pairs],
                         [float(v) * scale for _, v in pairs],
                         title=title,
-                        ylabel=axis,
+                        ylabel=METRICS[key].axis,
                         rotate=len(pairs) > 5,
                     )
                 )

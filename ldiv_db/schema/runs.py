@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 from ..errors import ConnectionLost, LdivError, interrupt_requested
 from ..sqlgen.render import render
 from ..util import interrupts
+from ..version import __version__
 
 if TYPE_CHECKING:
     from .database import SchemaDatabase
@@ -140,6 +141,7 @@ def recorded_run(
 ) -> Iterator[Run]:
     """Record a run in ``ldiv.run`` around the block: ``done`` when it ends normally, ``failed`` with the
     error, ``interrupted`` on Ctrl-C (then the KeyboardInterrupt goes on)."""
+    params = json.dumps({**json.loads(params), "ldiv_version": __version__}, sort_keys=True)  # who ran it
     start = {"command": command, "algorithm": algorithm, "source": source, "output": output, "params": params}
     with db.transaction():  # the row is visible only with its owner's claim (PostgreSQL: its lock)
         run = Run(int(db.scalar(render("meta/run_start.sql", start))))

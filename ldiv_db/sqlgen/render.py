@@ -29,6 +29,7 @@ from jinja2.sandbox import SandboxedEnvironment
 from sqlglot import exp
 
 from ..util.resources import sql_dir
+from .table_function import TableFunction
 
 
 class SqlText(str):
@@ -147,6 +148,13 @@ def _create_table(value: Any) -> SqlText:
     return SqlText(f"CREATE OR REPLACE {temp}TABLE {ref.sql()}")
 
 
+def _table_function(value: Any) -> SqlText:
+    """A checked table-function call (:class:`~ldiv_db.sqlgen.table_function.TableFunction`), nothing else."""
+    if isinstance(value, TableFunction):
+        return SqlText(value.sql)
+    raise TypeError(f"table function expected, got {type(value).__name__}")
+
+
 def _sqltype(value: Any) -> SqlText:
     """A column type as the catalog spells it (``DECIMAL(18,3)``, ``VARCHAR``), checked by parsing it
     as a type: anything else is refused."""
@@ -225,6 +233,7 @@ class Renderer:
         self.env.filters["table"] = _table
         self.env.filters["create_table"] = _create_table
         self.env.filters["sqltype"] = _sqltype
+        self.env.filters["table_function"] = _table_function
 
     @functools.cache  # noqa: B019 - one renderer per process, templates are immutable
     def header(self, name: str) -> TemplateHeader:

@@ -47,7 +47,9 @@ class Metrics:
     ``cavg``: (|T*|/#classes)/l, None without l. ``classes``, ``k``, ``risk``: the classes'
     (:mod:`ldiv_db.core.classes`) count, smallest size and re-identification risk. ``kl``: None when infinite (see ``kl_note``).
     ``arx_loss``: ARX's Loss metric (gs 0.5, geometric mean). ``cm``: None without a class column.
-    ``rows`` = |T*| (published rows); ``deleted_rows`` = source rows − |T*|.
+    ``rows`` = |T*| (published rows); ``deleted_rows`` = source rows − |T*|. ``cells_suppressed``: the
+    stars plus the SA cells published as unknown; ``rows_with_suppressed_cells``: published rows with
+    either (the words: :mod:`ldiv_db.util.words`).
     """
 
     il: Fraction
@@ -62,6 +64,8 @@ class Metrics:
     starred_rows: int
     deleted_rows: int
     rows: int
+    cells_suppressed: int
+    rows_with_suppressed_cells: int
     classes: int
     k: int
     risk: Risk
@@ -74,7 +78,7 @@ class Metrics:
         out: dict[str, Any] = {}
         for key in (
             "il", "il_pct", "ncp", "lm", "dm", "cavg", "kl", "kl_note", "stars", "starred_rows",
-            "deleted_rows", "rows", "classes", "k", "avg_class_size", "arx_loss",
+            "cells_suppressed", "rows_with_suppressed_cells", "deleted_rows", "rows", "classes", "k", "avg_class_size", "arx_loss",
         ):  # fmt: skip
             value = getattr(self, key)
             out[key] = float(value) if isinstance(value, Fraction) else value
@@ -181,15 +185,13 @@ def compute_metrics(
     """Compute IL/NCP, LM, DM, CAVG, KL, CM, stars and ARX's Loss of ``release`` against ``source``.
 
     ``qi``/``sa`` are source columns; the release's columns of the same names (matched like the catalog
-    matches names) hold the published labels. ``group_column``: the release's group column, used when the
-    release has it (its classes are then by it and the labels, else by the labels). ``interval_labels[i]``: QI
-    i's range labels ``lo-hi`` are intervals even where a hierarchy node has the same text (see
-    :func:`.covers.build_covers`). ``kl=False`` skips the KL-divergence (reported as None). With ``aggregate``
-    (the release pipeline's), every statement reads it instead of the release. ``meanwhile``: statements of
-    the caller's to run on the connection while KL's arrays are solved in a thread of their own (the release
-    pipeline's verification); it runs once before the metrics return. ``source_side``: the domain and KL's
-    source points, read beside this connection (:func:`.source_side.start_source_side`); adopted when the
-    reader saw the source with this connection's row count.
+    matches names) hold the published labels. ``group_column``: the release's group column, used when
+    the release has it (its classes are then by it and the labels, else by the labels). ``interval_labels
+    [i]``: QI i's range labels ``lo-hi`` are intervals even where a hierarchy node has the same text
+    (:func:`.covers.build_covers`). ``kl=False`` skips KL (None). With ``aggregate`` (the pipeline's),
+    every statement reads it instead of the release. ``meanwhile``: the caller's statements, run on the
+    connection while KL's arrays are solved in a thread (the pipeline's verification), once. ``source_side``:
+    the domain and KL's source points, read beside this connection (:func:`.source_side.start_source_side`).
     """
     if not qi:
         raise BadInput("no QI attributes given", "name at least one quasi-identifier column")
@@ -234,6 +236,8 @@ def compute_metrics(
         starred_rows=rc.starred_rows,
         deleted_rows=deleted,
         rows=rc.rows,
+        cells_suppressed=sum(s.stars for s in summaries) + rc.sa_unknown_cells,
+        rows_with_suppressed_cells=rc.rows_with_suppressed_cells,
         classes=facts.classes,
         k=facts.k,
         risk=facts.risk,

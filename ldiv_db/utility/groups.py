@@ -28,6 +28,8 @@ class RowCounts:
     rows: int
     starred_rows: int
     sa_suppressed_rows: int
+    sa_unknown_cells: int  # SA cells published as unknown (NULL)
+    rows_with_suppressed_cells: int  # a '*' QI cell or an unknown SA (ldiv_db/util/words.py)
 
 
 def row_counts(

@@ -17,6 +17,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, TypeVar
 
+import pandas as pd
+
 from ..core.catalog import resolve_table
 from ..core.classes import ClassFacts, describe, partition_keys, published_group_column
 from ..core.evaluator import SqlEvaluator
@@ -27,8 +29,11 @@ from ..db import Database
 from ..errors import BadInput
 from ..privacy import PrivacyModel
 from ..privacy.spec import ModelSpec, model_spec
+from ..util.frame_convert import FrameResult, to_library
+from ..util.words import number
 
 T = TypeVar("T")
+EVERY_CLASS = 2**62  # ``worst=None``: every violating class is listed
 
 
 def _frac(x: Fraction | None) -> str | None:
@@ -55,7 +60,7 @@ class SaStats:
 
 
 @dataclass
-class CheckResult:
+class CheckResult(FrameResult):
     table: str
     keys: list[str]
     sa: list[str]
@@ -131,14 +136,24 @@ class CheckResult:
         d["queries"] = self.queries
         return d
 
+    def to_pandas(self) -> pd.DataFrame:
+        """The table-level statistics and verdict as one row (:meth:`to_dict`'s scalar entries)."""
+        return pd.DataFrame([{k: v for k, v in self.to_dict().items() if not isinstance(v, (list, dict))}])
+
+    def violations(self, library: str = "pandas") -> Any:
+        """The violating classes the verdict lists (the ``worst`` asked for; ``worst=None``: all), worst
+        first: one row per class, its key values (QI values or group column) and its size."""
+        rows = [{**w["key"], "size": w["size"]} for w in self.worst]
+        return to_library(pd.DataFrame(rows, columns=[*self.keys, "size"]), library)
+
     def render_text(self) -> str:
         lines = [
             f"table        {self.table}",
             f"classes by   {self.partition or ', '.join(self.keys)}",
             f"SA           {', '.join(self.sa)}",
-            f"rows         {self.rows}",
-            f"classes      {self.groups}",
-            f"k            {self.k}  (smallest class)",
+            f"rows         {number(self.rows)}",
+            f"classes      {number(self.groups)}",
+            f"k            {number(self.k)}  (smallest class)",
             f"distinct l   {self.distinct_l}",
             f"entropy l    {_fmt(self.entropy_l)}  (exp of the smallest class entropy)",
             f"frequency l  {_fmt(None if self.frequency_l is None else float(self.frequency_l))}"
@@ -159,10 +174,12 @@ class CheckResult:
             verdict = "SATISFIED" if self.satisfied else "VIOLATED"
             lines.append(f"model        {self.model.describe()}: {verdict}")
             if not self.satisfied:
-                lines.append(f"violating    {self.violating_groups} classes, {self.violating_rows} rows")
+                lines.append(
+                    f"violating    {number(self.violating_groups)} classes, {number(self.violating_rows)} rows"
+                )
                 for w in self.worst:
-                    key = ", ".join(f"{k}={v}" for k, v in w["key"].items())
-                    lines.append(f"  worst      [{key}] size {w['size']}")
+                    key = ", ".join(f"{k}={'NULL' if v is None else v}" for k, v in w["key"].items())
+                    lines.append(f"  worst      [{key}] size {number(w['size'])}")
         return "\n".join(lines)
 
 
@@ -181,7 +198,7 @@ def check(
     model: str | ModelSpec | None = None,
     group_column: str | None = None,
     null_as_value: bool = False,
-    worst: int = 5,
+    worst: int | None = 5,
     null_sa_unknown: bool = False,
     by_labels: bool = False,
     **model_options: Any,
@@ -198,7 +215,7 @@ def check(
         raise BadInput(
             "check takes l as numbers; 'auto' is for anonymize", "give --l 3 (or one per SA: --l 5,3)"
         )
-    worst = parse_int(worst, "worst", low=0, high=10**6, text=True)
+    worst = EVERY_CLASS if worst is None else parse_int(worst, "worst", low=0, high=10**6, text=True)
     database = Database.open(db, mode="read")
     q0 = database.queries
     try:

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from ..privacy.base import PrivacyModel
+from ..util.words import model_phrase
 
 CLASSES = "classes"  # by group id and QI labels: the finest partition a table with a group column reveals
 LABELS = "labels"  # by QI labels alone
@@ -129,27 +130,33 @@ def partition_name(partition: str | None, keys: Sequence[str]) -> str:
     return "QI labels"
 
 
+def described(e: Mapping[str, Any]) -> str:
+    """A recorded entry's model in today's words (:func:`ldiv_db.util.words.model_phrase`), whatever words
+    its ``describe`` was recorded in."""
+    return model_phrase(e["model"], e.get("params")) if e.get("model") else str(e.get("describe"))
+
+
 def verdict_lines(verification: Mapping[str, Any] | None) -> list[str]:
-    """One line per partition, finest first: 'unique-distinct(l=[4]) holds by group_id + QI labels
+    """One line per partition, finest first: 'unique-distinct (l=4) holds by group_id + QI labels
     (7540 classes)' or '... does NOT hold by QI labels: 664 of 5926 classes violate (2,301 rows)'."""
     out = []
     for e in partitions_of(verification):
         where = partition_name(e.get("partition"), list(e.get("keys") or []))
         if e.get("holds"):
-            out.append(f"{e['describe']} holds by {where} ({e['classes']} classes)")
+            out.append(f"{described(e)} holds by {where} ({e['classes']} classes)")
         else:
             out.append(
-                f"{e['describe']} does NOT hold by {where}: {e['violating_classes']} of {e['classes']} "
+                f"{described(e)} does NOT hold by {where}: {e['violating_classes']} of {e['classes']} "
                 f"classes violate ({e['violating_rows']} rows)"
             )
     return out
 
 
 def verdict_brief(verification: Mapping[str, Any] | None) -> str:
-    """The models verified, one phrase per partition: 'unique-distinct(l=[4]) by group_id + QI labels,
-    distinct(l=[4]) by QI labels' (a partition whose model does not hold is marked NOT)."""
+    """The models verified, one phrase per partition: 'unique-distinct (l=4) by group_id + QI labels,
+    distinct (l=4) by QI labels' (a partition whose model does not hold is marked NOT)."""
     return ", ".join(
-        f"{'' if e.get('holds') else 'NOT '}{e['describe']} by "
+        f"{'' if e.get('holds') else 'NOT '}{described(e)} by "
         f"{partition_name(e.get('partition'), list(e.get('keys') or []))}"
         for e in partitions_of(verification)
     )

@@ -1,4 +1,4 @@
--- purpose: load a delimited text file into a new table (types detected; header row expected)
+-- purpose: load a delimited text file, or the files a glob matches (in name order), into a new table (types detected; header row expected)
 -- params: path, sep
 -- returns: creates target
 -- ref: issue 2 item 3 (ldiv load DB FILE --table T [--sep ';']); issue 52: the quote is '"' (a quote

@@ -1,7 +1,7 @@
--- purpose: row-level counts of a release: published rows, rows with at least one '*' QI cell, rows whose SA was suppressed (NULL = "unknown"); with counted, the release is a release aggregate (release/aggregate.sql) whose rows stand for n rows each
+-- purpose: row-level counts of a release: published rows, rows with at least one '*' QI cell, rows whose SA was suppressed (NULL = "unknown"), SA cells published as unknown, rows with any suppressed cell (a '*' or an unknown SA); with counted, the release is a release aggregate (release/aggregate.sql) whose rows stand for n rows each
 -- params: none
--- returns: rows, starred_rows, sa_suppressed_rows
--- ref: SPEC §0.5 (a row carrying a * is suppressed), §5.3 (vioSA/allSA replace SA values by "unknown")
+-- returns: rows, starred_rows, sa_suppressed_rows, sa_unknown_cells, rows_with_suppressed_cells
+-- ref: SPEC §0.5 (a row carrying a * is suppressed), §5.3 (vioSA/allSA replace SA values by "unknown"); docs/decisions/0011 (the words)
 {% set counted = counted | default(false) %}
 SELECT
     CAST(coalesce(sum({% if counted %}n{% else %}1{% endif %}), 0) AS BIGINT) AS rows,
@@ -17,8 +17,24 @@ SELECT
         {{ c | ident }} IS NULL{% if not loop.last %} OR{% endif %}
 
 {% endfor %}
-    ), 0) AS BIGINT) AS sa_suppressed_rows
+    ), 0) AS BIGINT) AS sa_suppressed_rows,
+    CAST(coalesce(sum({% if counted %}n{% else %}1{% endif %} * (
+{% for c in rsa %}
+        CASE WHEN {{ c | ident }} IS NULL THEN 1 ELSE 0 END{% if not loop.last %} +{% endif %}
+
+{% endfor %}
+    )), 0) AS BIGINT) AS sa_unknown_cells,
 {% else %}
-    0 AS sa_suppressed_rows
+    0 AS sa_suppressed_rows,
+    0 AS sa_unknown_cells,
 {% endif %}
+    CAST(coalesce(sum({% if counted %}n{% else %}1{% endif %}) FILTER (WHERE
+{% for c in rqi %}
+        CAST({{ c | ident }} AS VARCHAR) = '*' OR
+{% endfor %}
+{% for c in rsa %}
+        {{ c | ident }} IS NULL OR
+{% endfor %}
+        FALSE
+    ), 0) AS BIGINT) AS rows_with_suppressed_cells
 FROM {{ release | table }}

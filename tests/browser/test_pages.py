@@ -94,7 +94,7 @@ def test_compare_page_in_chromium(report_env: ReportEnv, tmp_path: Path) -> None
     charts = _common(view)
     measured = [e for e in report_env.compare.entries if e.facts is not None]
     assert charts["cmp-tradeoff"]["points"] == len(measured)
-    for key in ("ncp", "dm", "rows-suppressed", "classes", "max-confidence"):
+    for key in ("ncp", "dm", "rows-deleted", "cells-suppressed", "classes", "max-confidence"):
         assert charts[f"cmp-{key}"]["bars"] == len(measured)
     assert charts["cmp-seconds"]["bars"] == len([e for e in measured if e.seconds is not None])
     assert len([n for n in charts if n.endswith("-class-sizes")]) == len(measured)

@@ -92,7 +92,7 @@ def assert_same_release(
         for db in (duck, other)
     )
     assert got["verified"] is True and want["verified"] is True
-    for key in ("rows_in", "rows_published", "rows_suppressed", "classes"):
+    for key in ("rows_in", "rows_published", "rows_deleted", "cells_suppressed", "classes"):
         assert got[key] == want[key], key
     wm, gm = _numbers(want["metrics"]), _numbers(got["metrics"])
     assert wm.keys() == gm.keys()

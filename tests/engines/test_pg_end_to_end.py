@@ -101,7 +101,7 @@ def test_same_release_on_both_engines(run, both) -> None:  # type: ignore[no-unt
     out = f"{run.table}_{run.algorithm.replace('+', 'plus').replace('-', '_')}"
     want, got = _on_both(run, out, duck, pg)
     assert got["verified"] is True and want["verified"] is True
-    for key in ("rows_in", "rows_published", "rows_suppressed", "classes"):
+    for key in ("rows_in", "rows_published", "rows_deleted", "cells_suppressed", "classes"):
         assert got[key] == want[key], key
     wm, gm = _numbers(want["metrics"]), _numbers(got["metrics"])
     assert wm.keys() == gm.keys()

@@ -1,5 +1,5 @@
 """PostgreSQL least privilege (issue 52): a role that is not the owner, holding exactly the privileges
-README's PostgreSQL section documents for a write command after the first run, runs the write and read
+docs/how-to/postgresql.md documents for a write command after the first run, runs the write and read
 commands; a role missing one of them gets an error naming what is missing (exit 2), never a traceback.
 
 The documented set, granted here and nothing more (PUBLIC keeps PostgreSQL's defaults, CONNECT and
@@ -122,9 +122,16 @@ def test_a_missing_privilege_is_named(
     assert made == (0,)
 
 
-def test_readme_states_the_privileges_this_test_grants() -> None:
-    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
-    section = readme.split("**Privileges**", 1)[1].split("\n\n", 1)[0]
+def test_the_docs_state_the_privileges_this_test_grants() -> None:
+    """The PostgreSQL how-to states these privileges, and its GRANT block is exactly GRANTS."""
+    page = (Path(__file__).resolve().parents[2] / "docs" / "how-to" / "postgresql.md").read_text(
+        encoding="utf-8"
+    )
+    section = page.split("## Roles and privileges", 1)[1].split("\n## ", 1)[0]
+    block = section.split("```sql\n", 1)[1].split("```", 1)[0]
+    assert [line.rstrip(";") for line in block.splitlines()] == [
+        g.format(role="bob").replace("main.src", "main.adult") for g in GRANTS
+    ]
     flat = " ".join(section.split())
     for phrase in (
         "`USAGE, CREATE` on the schemas `ldiv` and `main`",

@@ -127,7 +127,7 @@ def test_bsgi_refuses_unique_distinct_its_individuals_break(
     assert 2 * int(counts.max()) <= int(counts.sum())  # not the l-Property: the up-front bound passes
     assert _bsgi(path, "half", 2) == 2
     err = capsys.readouterr().err
-    assert "bsgi cannot deliver unique-distinct(l=[2]) on this table, only distinct(l=[2])" in err
+    assert "bsgi cannot deliver unique-distinct (l=2) on this table, only distinct (l=2)" in err
     assert "l-Property" not in err and "--model distinct" in err and "nothing was written" in err
     _nothing_written(path, "rel")
 

@@ -85,6 +85,8 @@ def test_bsgi_table4_il_dm(db: Database) -> None:
     assert m.cavg == Fraction(7, 6)
     assert m.ncp == Fraction(59, 6) / 21 and m.il_pct == 100 * Fraction(59, 6) / 21
     assert m.stars == 5 and m.starred_rows == 5
+    # Gender '*' on 5 rows, no SA unknown: 5 cells suppressed, in those 5 rows (ldiv_db/util/words.py)
+    assert m.cells_suppressed == 5 and m.rows_with_suppressed_cells == 5
     # LM: Gender '*' 5 x 1; Postcode '1007*' 3 x 1; Age over 5 distinct values: '25-40' covers {25,30,40}
     # -> 3 x 2/4, '20-25' covers {20,25} -> 2 x 1/4.
     assert m.lm == 5 + 3 + Fraction(3, 2) + Fraction(1, 2)
@@ -94,7 +96,8 @@ def test_bsgi_table4_il_dm(db: Database) -> None:
     assert d["il"] == pytest.approx(59 / 6) and d["dm"] == 17 and "cm" not in d
     assert set(d) == {
         "il", "il_pct", "ncp", "lm", "dm", "cavg", "kl", "kl_note", "stars", "starred_rows",
-        "deleted_rows", "rows", "classes", "k", "risk", "avg_class_size", "arx_loss",
+        "cells_suppressed", "rows_with_suppressed_cells", "deleted_rows", "rows", "classes", "k", "risk",
+        "avg_class_size", "arx_loss",
     }  # fmt: skip
 
 
@@ -326,6 +329,8 @@ def test_deleted_rows_class_and_unknown_sa(db: Database) -> None:
     # flat attribute with 2 values: '*' costs 1 per cell; 1 SA-suppressed row costs |QI|; deleted 2|QI|
     assert m.lm == 2 + 1 + 2
     assert m.il == 2 and m.stars == 2 and m.starred_rows == 2
+    # two '*' cells and one unknown SA, each in a row of its own
+    assert m.cells_suppressed == 3 and m.rows_with_suppressed_cells == 3
     assert m.kl is None and m.kl_note is not None and "infinite" in m.kl_note
     assert m.to_dict()["cm"] == 2
 

@@ -619,25 +619,6 @@ def test_api_and_job_share_the_validator(dbfile: Path, tmp_path: Path) -> None:
     assert run_job(job).release is not None
 
 
-def test_readme_lists_every_option_exactly() -> None:
-    """The README's option tables are the declarations: every declared option with its type, range and
-    default, and no option that is not declared."""
-    from ldiv_db.core.options import readme_rows
-    from ldiv_db.privacy.spec import MODEL_OPTIONS
-
-    owners: dict[Any, list[str]] = {}  # each distinct declaration and the algorithms declaring it
-    for name in sorted(REGISTRY):
-        for opt in REGISTRY[name].options:
-            owners.setdefault(opt, []).append(name)
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    expected = [row for opt, who in owners.items() for row in readme_rows([opt], {opt.name: who})]
-    expected += readme_rows(MODEL_OPTIONS)
-    for row in expected:
-        assert row in readme, row
-    listed = {line.split("`")[1] for line in readme.splitlines() if re.match(r"^\| `--[a-z-]+` \|", line)}
-    assert listed == {r.split("`")[1] for r in expected}
-
-
 @pytest.mark.parametrize(
     "args",
     [

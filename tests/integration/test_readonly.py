@@ -73,6 +73,7 @@ def read_commands(path: Path) -> list[list[str]]:
         ["check", db, "--table", "m", "--qi", "Gender,Zip", "--sa", "Occupation", "--json"],
         ["metrics", db, "--source", "t", "--release", "m", "--qi", "Gender,Zip", "--sa", "Occupation"],
         ["suggest-l", db, "--table", "t", "--sa", "Occupation"],
+        ["risk", db, "--table", "t", "--qi", QI, "--sampling-fraction", "0.1"],
         ["releases", db],
         ["release", "history", db, "--release", "rel"],
         ["hierarchy", "show", db, "--table", "t"],
@@ -121,6 +122,7 @@ def test_reads_of_a_plain_file_create_no_ldiv_schema(
     code, out, _ = results["doctor " + str(path)]
     assert code == 0 and "no ldiv schema" in out
     assert results["attack similarity"][0] == 0 and results["metrics " + str(path)][0] == 0
+    assert results["risk " + str(path)][0] == 0
     db = Database.open(path, mode="read", migrate=False)
     schemas = db.raw_rows("SELECT schema_name FROM duckdb_schemas() WHERE database_name = current_database()")
     db.close()
@@ -143,6 +145,7 @@ def test_a_missing_table_is_an_error_and_writes_nothing(
         ["check", "--table", "t", "--qi", "a", "--sa", "b"],
         ["releases"],
         ["suggest-l", "--table", "t", "--sa", "b"],
+        ["risk", "--table", "t", "--qi", "a"],
         ["doctor"],
     ],
 )
@@ -163,6 +166,8 @@ def test_api_reads_create_nothing(tmp_path: Path) -> None:
         ldiv_db.check(str(path), "t", ["a"], "b")
     with pytest.raises(BadInput, match="does not exist"):
         api.releases(str(path))
+    with pytest.raises(BadInput, match="does not exist"):
+        ldiv_db.risk(str(path), "t", qi=["a"])
     assert not path.exists()
 
 

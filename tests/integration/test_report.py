@@ -147,7 +147,8 @@ def test_compare_page_and_outputs(report_env: ReportEnv) -> None:
         assert f is not None
         assert _close(page.values[label]["ncp"], f.metrics["ncp"])
         assert int(page.values[label]["classes"]) == f.check.groups
-        assert int(page.values[label]["rows_suppressed"]) == f.rows_suppressed
+        assert int(page.values[label]["rows_deleted"]) == f.rows_deleted
+        assert int(page.values[label]["cells_suppressed"]) == f.cells_suppressed
     measured = len([e for e in res.entries if e.facts is not None])
     assert page.charts["cmp-tradeoff"] == measured
     assert page.charts["cmp-ncp"] == measured

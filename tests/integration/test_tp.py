@@ -95,7 +95,7 @@ def test_e_tp1(db: Database, algorithm: str) -> None:
     assert r.verified and r.model == "frequency"
     assert r.details["phase_ended"] == 1 and r.details["optimal_rows"]
     assert r.details["residue_rows"] == 4
-    assert r.metrics["stars"] == 8 and r.rows_suppressed == 4 and r.metrics["starred_rows"] == 4
+    assert r.metrics["stars"] == 8 and r.rows_with_suppressed_cells == 4 and r.metrics["starred_rows"] == 4
     assert groups_of(db, r.release_id) == [[1, 2, 3, 4], [5, 6], [7, 8]]
     labels = labels_of(db, r.release_id, "o", QI3)
     assert {labels[i] for i in (1, 2, 3, 4)} == {("*", "M", "*")}
@@ -123,12 +123,12 @@ def test_e_tp4_tp_and_tp_plus(db: Database) -> None:
     paper_table(db, "tp_example4")
     tp = run(db, "tp", "o_tp")
     assert tp.details["phase_ended"] == 1 and tp.details["residue_rows"] == 8
-    assert tp.metrics["stars"] == 24 and tp.rows_suppressed == 8
+    assert tp.metrics["stars"] == 24 and tp.rows_with_suppressed_cells == 8
     paper_tp = [[1, 4], [2, 3, 6, 7, 10, 11, 14, 15], [5, 8], [9, 12], [13, 16]]
     assert contents(db, groups_of(db, tp.release_id)) == contents(db, paper_tp)
     plus = run(db, "tp+", "o_plus")
     assert plus.details["residue_split"] is True and plus.details["residue_groups"] == 4
-    assert plus.metrics["stars"] == 8 and plus.rows_suppressed == 8
+    assert plus.metrics["stars"] == 8 and plus.rows_with_suppressed_cells == 8
     paper_plus = [[1, 4], [2, 6], [3, 7], [5, 8], [9, 12], [10, 14], [11, 15], [13, 16]]
     assert contents(db, groups_of(db, plus.release_id)) == contents(db, paper_plus)
     labels = labels_of(db, plus.release_id, "o_plus", QI3)
@@ -277,7 +277,7 @@ def test_e_tp2_e_tp3_as_tables(
         [rows[i] for i in key_order(db, "t", 2026)], 3
     )
     assert r.metrics["stars"] == residue  # one QI, starred on every residue row
-    assert r.rows_suppressed == residue
+    assert r.rows_with_suppressed_cells == residue
 
 
 # ------------------------------------------------------------------------------------------ errors
@@ -453,7 +453,7 @@ def _pipeline_case(case: tuple[int, pd.DataFrame]) -> None:
                 assert r.details["phase_ended"] == expected.phase
                 assert r.details["residue_rows"] == expected.residue_rows
                 assert r.details["residue_rows_phase_one"] == sum(r1.values())
-                assert r.rows_suppressed == expected.residue_rows
+                assert r.rows_with_suppressed_cells == expected.residue_rows
         assert stars["tp+"] <= stars["tp"]
     finally:
         db.close()

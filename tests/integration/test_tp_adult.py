@@ -53,7 +53,7 @@ def test_tp_tp_plus_hilbert(db: Database, d: int) -> None:
                 assert r.details["hilbert_stars"] == r.metrics["stars"]
                 continue
             details = r.details
-            assert r.rows_suppressed == details["residue_rows"], (algorithm, d, l)
+            assert r.rows_with_suppressed_cells == details["residue_rows"], (algorithm, d, l)
             assert details["residue_rows"] >= details["residue_lower_bound"]
             if details["phase_ended"] == 1:
                 assert details["residue_rows"] == details["residue_rows_phase_one"]

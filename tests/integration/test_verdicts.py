@@ -196,21 +196,21 @@ def test_bsgi_claims_unique_distinct_only_where_it_holds(
     code, chk, _ = ldiv(capsys, *base, "--group-column", "group_id", "--model", "unique-distinct")
     assert code == 0 and chk["classes"] == classes["classes"]
     code, shown, _ = ldiv(capsys, "releases", str(dbfile))
-    assert "unique-distinct(l=[4]) by group_id + QI labels, distinct(l=[4]) by QI labels" in shown
+    assert "unique-distinct (l=4) by group_id + QI labels, distinct (l=4) by QI labels" in shown
     page = dbfile.parent / "bsgi_ud.html"
     code, rep, err = ldiv(
         capsys, "report", str(dbfile), "--release", "bsgi_ud", "--no-kl", "--json", "--html", str(page)
     )
     assert code == 0, err
     assert rep["releases"][0]["verification"] == res["verification"]
-    assert rep["releases"][0]["model"] == "unique-distinct(l=[4])"
+    assert rep["releases"][0]["model"] == "unique-distinct (l=4)"
     html = page.read_text(encoding="utf-8")
-    assert "unique-distinct(l=[4]) holds by group_id + QI labels" in html
-    assert f"distinct(l=[4]) holds by QI labels ({labels['classes']} classes)" in html
+    assert "unique-distinct (l=4) holds by group_id + QI labels" in html
+    assert f"distinct (l=4) holds by QI labels ({labels['classes']} classes)" in html
     with capsys.disabled():
         print(
             f"\nBSGI l=4 on the census fixture ({N} rows): unique-distinct holds on its {classes['classes']} "
-            f"classes, fails by labels in {by_labels}; recorded there: distinct(l=[4])"
+            f"classes, fails by labels in {by_labels}; recorded there: distinct (l=4)"
         )
 
 
@@ -284,7 +284,7 @@ def test_any_weaker_delivered_model_is_refused_before_writing(
         base = ["anonymize", str(dbfile), "--table", "skewed", "--qi", "age", "--sa", "sa", "--algorithm"]
         code, _, err = ldiv(capsys, *base, "weakening-test", "--l", "2", "--output", "weak", "--quiet")
         assert code == 2
-        assert "cannot deliver entropy(l=[2])" in err and "only distinct(l=[2]): a test says so" in err
+        assert "cannot deliver entropy (l=2)" in err and "only distinct (l=2): a test says so" in err
         assert "--model distinct" in err
         code, listed, _ = ldiv(capsys, "releases", str(dbfile), "--json")
         assert all(r["name"] != "main.weak" for r in listed["releases"])

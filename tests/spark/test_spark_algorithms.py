@@ -94,7 +94,7 @@ def test_same_release_on_spark_and_duckdb(run, both, record_property) -> None:  
     record_property("spark_statements", statements)
     print(f"{algorithm} on {table}: {statements} Spark statements")
     assert got["verified"] is True and want["verified"] is True
-    for key in ("rows_in", "rows_published", "rows_suppressed", "classes", "verification"):
+    for key in ("rows_in", "rows_published", "rows_deleted", "cells_suppressed", "classes", "verification"):
         assert got[key] == want[key], key
     wm, gm = _numbers(want["metrics"]), _numbers(got["metrics"])
     assert wm.keys() == gm.keys()

@@ -54,7 +54,7 @@ def test_load_and_check_match_duckdb(tmp_path: Path, spark_session, spark_url) -
         for db in (duck, spark_url)
     }
     got, want = released[spark_url], released[duck]
-    for key in ("verified", "rows_in", "rows_published", "rows_suppressed", "classes"):
+    for key in ("verified", "rows_in", "rows_published", "rows_deleted", "cells_suppressed", "classes"):
         assert got[key] == want[key], key
     assert got["verified"] is True
     for key, value in want["metrics"].items():

@@ -116,7 +116,7 @@ def _same(
 ) -> None:
     w, g = want.to_dict(), got.to_dict()
     assert g["verified"] is True and w["verified"] is True
-    for key in ("rows_in", "rows_published", "rows_suppressed", "classes"):
+    for key in ("rows_in", "rows_published", "rows_deleted", "cells_suppressed", "classes"):
         assert g[key] == w[key], key
     for key, value in w["metrics"].items():
         if isinstance(value, int | float) and not isinstance(value, bool):

@@ -31,7 +31,20 @@ pytestmark = pytest.mark.spark
 TEMPLATES = default_renderer().templates()
 CASES = all_cases()
 ENGINE_IDS: set[str] = set()
-SPARK_GAPS: dict[str, str] = {}
+# ldiv sql install serves DuckDB and PostgreSQL only: a Spark SQL function cannot read a table its argument
+# names (docs/decisions/0016), and the install refuses Spark before rendering these
+SPARK_GAPS: dict[str, str] = {
+    f"functions/{name}.sql": "SQL functions are installed on DuckDB and PostgreSQL only (ldiv sql install)"
+    for name in (
+        "class_stats",
+        "installed",
+        "l_diversity",
+        "recursive_violations",
+        "revision",
+        "version",
+        "violations",
+    )
+}
 
 
 @pytest.fixture(scope="module")

@@ -22,6 +22,8 @@ _COLUMNS = [
     _Col("when", "TIMESTAMP"),
 ]
 
+_FRAME_COPY = "frame's copy"
+
 
 def _cols(env: HostileEnv) -> dict[str, object]:
     return {"source": env.source, "columns": [*env.qi, env.sa]}
@@ -40,6 +42,11 @@ CASES = {
         lambda env: {"source": env.source}, {"local_base": 36028797018960000}
     ),
     "catalog/all_rows.sql": Case(lambda env: {"source": env.source}),
+    # a frame is registered on the connection by name; here the hostile table stands in for it
+    "catalog/load_frame.sql": Case(
+        lambda env: {"frame": env.source, "target": env.named(_FRAME_COPY)},
+        prepare=lambda env: env.db.con.execute(f"DROP TABLE IF EXISTS {env.named(_FRAME_COPY).sql()}"),
+    ),
     "catalog/create_schema.sql": Case(lambda env: {"schema": Ident(env.catalog_name("sch'ema"))}),
     "catalog/create_columns.sql": Case(
         lambda env: {"target": env.work("created"), "columns": _COLUMNS},

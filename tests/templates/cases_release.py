@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from ldiv_db.sqlgen.render import Ident, TableRef
+from ldiv_db.sqlgen.table_function import TableFunction
 
 from .harness import Case, HostileEnv, make_env
 
@@ -216,6 +217,16 @@ CASES = {
     "catalog/load_csv.sql": Case(
         lambda env: {"target": env.named(LOADED)},
         {"path": str(PAPER_CSV), "sep": ";"},
+        prepare=_drop_loaded,
+        load_file=True,
+    ),
+    "catalog/load_function.sql": Case(
+        lambda env: {
+            "target": env.named(LOADED),
+            "source": TableFunction.parse(
+                "read_csv('fixtures/papers/bsgi_table1.csv', delim = ';', header = true)"
+            ),
+        },
         prepare=_drop_loaded,
         load_file=True,
     ),

@@ -35,7 +35,7 @@ MAX_FUNCTION_LINES = 80
 FORBIDDEN_FOR_ALGORITHMS = ("ldiv_db.commands", "ldiv_db.cli", "ldiv_db.pipeline")
 # where an import may stand inside a function: the command line (start-up), and optional dependencies
 DEFERRING = ("ldiv_db.cli",)
-OPTIONAL = ("psycopg", "pyspark", "ldiv_db.db.postgres", "ldiv_db.db.spark")
+OPTIONAL = ("psycopg", "pyspark", "polars", "pyarrow", "ldiv_db.db.postgres", "ldiv_db.db.spark")
 SHARED = {"shared", "base"}
 # an algorithm that builds on another's code (the independence contract in pyproject.toml names them too)
 BUILDS_ON = {

@@ -88,12 +88,14 @@ def test_weights_validation() -> None:
 def test_to_dict() -> None:
     m = Metrics(
         il=Fraction(59, 6), il_pct=Fraction(100), ncp=Fraction(1), lm=Fraction(3, 2), dm=17, cavg=None, kl=None,
-        kl_note="why", stars=5, starred_rows=5, deleted_rows=0, rows=7, classes=3, k=2, avg_class_size=Fraction(7, 3),
+        kl_note="why", stars=5, starred_rows=5, deleted_rows=0, rows=7, cells_suppressed=6,
+        rows_with_suppressed_cells=5, classes=3, k=2, avg_class_size=Fraction(7, 3),
         risk=Risk(Fraction(1, 2), Fraction(3, 7), {}), arx_loss=0.25,
     )  # fmt: skip
     d = m.to_dict()
     assert d["il"] == pytest.approx(59 / 6) and isinstance(d["lm"], float) and d["cavg"] is None
     assert "cm" not in d and d["kl_note"] == "why"
+    assert (d["cells_suppressed"], d["rows_with_suppressed_cells"]) == (6, 5)
     assert Metrics(**{**m.__dict__, "cm": 4}).to_dict()["cm"] == 4
 
 

@@ -191,8 +191,9 @@ def test_judge_for_refuses_what_topdown_cannot_target() -> None:
     assert isinstance(judge_for(model(), 1), Judge)
 
 
-def test_readme_names_exactly_the_models_topdown_accepts() -> None:
-    """The README's algorithm table row of topdown lists every model judge_for accepts, and no other."""
+def test_docs_name_exactly_the_models_topdown_accepts() -> None:
+    """The algorithms page's row of topdown (docs/concepts/algorithms.md) lists every model judge_for
+    accepts, and no other."""
     import re
     from pathlib import Path
 
@@ -206,8 +207,10 @@ def test_readme_names_exactly_the_models_topdown_accepts() -> None:
         except BadInput:
             continue
         accepted.add(name)
-    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
-    row = next(line for line in readme.splitlines() if line.startswith("| `topdown` |"))
+    page = Path(__file__).resolve().parents[2] / "docs" / "concepts" / "algorithms.md"
+    row = next(
+        line for line in page.read_text(encoding="utf-8").splitlines() if line.startswith("| `topdown` |")
+    )
     listed = {name for name in re.findall(r"`([a-z-]+)`", row) if name in MODELS}
     assert listed == accepted
     assert accepted == {"distinct", "entropy", "recursive", "frequency", "k-anonymity",

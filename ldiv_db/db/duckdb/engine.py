@@ -24,6 +24,7 @@ from ...sqlgen.render import Query, TableRef, quote, render
 from ...util import interrupts
 from ..engine_errors import engine_error, first_line
 from ..owners import RunOwners
+from ..targets import database_target
 from ..urls import check_database_file
 from . import sharing
 
@@ -71,10 +72,11 @@ class Database(RunOwners):
     transactional = True
     embedded = True  # the data sits in this process: frames and Python work beside the SQL move for free
     lists_only_granted_tables = False  # the catalog lists only what this role may read (PostgreSQL)
+    reads_files = True  # table functions read files beside the database (read_parquet, read_csv)
     driver_error: type[Exception] = duckdb.Error
-    # group statistics straight from the source, the histogram never stored (partition/source_stats.sql),
-    # where the engine gains by it (on DuckDB the lists of counts cost more than the histogram saves)
-    stats_from_source = False
+    stats_from_source = (
+        False  # group statistics from the source (partition/source_stats.sql) cost DuckDB more
+    )
     # the first provisional row id of a row an open transaction wrote (DuckDB's MAX_ROW_ID; renumbered
     # at commit): catalog.require_row_ids refuses such rows. None: an engine's row ids are final at once
     local_row_base: int | None = 36_028_797_018_960_000
@@ -106,7 +108,7 @@ class Database(RunOwners):
     @classmethod
     def open(
         cls,
-        target: str | Path | duckdb.DuckDBPyConnection | Database,
+        target: Any,
         *,
         mode: str = "write",
         attach: Mapping[str, str] | None = None,
@@ -117,19 +119,20 @@ class Database(RunOwners):
 
         ``mode="write"`` (load, hierarchy import/build, anonymize, release append, run): the file is
         created if missing and migrated. ``mode="read"`` (every other command): the file must exist and
-        is opened read-only; nothing is created or migrated (:func:`ldiv_db.schema.state.prepare`).
-        ``migrate=False`` skips the schema rule altogether (``ldiv doctor``, tests)."""
+        is opened read-only; nothing is created or migrated (:func:`ldiv_db.schema.state.prepare`). ``migrate=
+        False`` skips the schema rule (tests, doctor). Objects: :func:`.targets.database_target`."""
         if isinstance(target, Database):
             return target if target._thread in (None, threading.get_ident()) else target.for_thread()
         if mode not in ("read", "write"):
             raise ValueError(f"mode must be 'read' or 'write', not {mode!r}")
+        target = database_target(target)  # a tool's wrapper unwrapped; an unknown object refused
         if isinstance(target, str):
             for accepts, opener in _ENGINES:
                 if accepts(target):
                     opened: Database = opener(target, mode=mode, attach=attach, migrate=migrate)
                     opened._thread = threading.get_ident()
                     return opened
-        created = False
+        created = isinstance(target, str) and target != ":memory:" and not Path(target).exists()
         if isinstance(target, duckdb.DuckDBPyConnection):
             if sharing.first_caller(target):
                 db = cls(target, None, owned=False)
@@ -137,8 +140,7 @@ class Database(RunOwners):
                 db = cls(sharing.own_cursor(target, None), None, owned=True)
                 db._own_cursor = True
         else:
-            created = str(target) != ":memory:" and not Path(target).exists()
-            db = cls(sharing.connect_file(str(target), mode), str(target), owned=True)
+            db = cls(sharing.connect_file(target, mode), target, owned=True)
         db._thread = threading.get_ident()
         try:
             for alias, file in (attach or {}).items():
@@ -510,8 +512,7 @@ class Database(RunOwners):
         first use, and a Ctrl-C that lands in such an import in one thread while another thread waits
         for the same module can leave both waiting for good. Called before a second thread starts."""
         if self.dialect == "duckdb":
-            cur = self.con.execute("SELECT 'x' AS s, 1 AS n, 1.5 AS f")
-            cur.df()
+            self.con.execute("SELECT 'x' AS s, 1 AS n, 1.5 AS f").df()
             self.con.execute("SELECT 'x' AS s, 1 AS n").fetchnumpy()
 
     def absorb(self, side: Database) -> None:

@@ -92,6 +92,7 @@ class PostgresDatabase(PgRunOwners, Database):
     transactional = True
     embedded = False
     lists_only_granted_tables = True
+    reads_files = False
     local_row_base = None  # row ids are final when written (ctid)
     driver_error = psycopg.Error
     stats_from_source = True  # see Database; measured in bench/README.md (Engines)

@@ -51,7 +51,7 @@ SCHEME = "spark://"
 # are refused before anything is written, with the reason
 _ONE_TABLE = ("tp", "tp+", "mondrian", "hilbert", "bsgi", "lplus", "topdown", "full-domain", "optimal")
 ALGORITHMS = frozenset((*_ONE_TABLE, "decomposition"))  # every algorithm today
-NOT_YET = "its templates are not all tested on Spark yet (README: Spark as an engine)"
+NOT_YET = "its templates are not all tested on Spark yet (docs/concepts/engines.md, Spark)"
 ROWID = "ldiv_rowid"  # the row id column of a table loaded on Spark (``rowid`` in the templates)
 _CONF: dict[str, str] = {}
 _SESSIONS: dict[str, Any] = {}
@@ -207,6 +207,7 @@ class SparkDatabase(Database):
     default_schema = "default"
     transactional = False
     embedded = False
+    reads_files = False
     local_row_base = None  # rows are identified by ldiv_rowid, final when written
 
     def owners_gone(self, run_ids: list[int]) -> list[int]:

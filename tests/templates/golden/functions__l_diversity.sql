@@ -1,0 +1,17 @@
+/* purpose: install the DuckDB table macro ldiv.l_diversity(table, qi, sa): the privacy statistics of a table's classes, as ldiv check reports them */
+/* params: none */
+/* returns: creates macro ldiv.l_diversity returning one row (classes, rows, k, distinct_l, entropy_l, frequency_l); no row's statistics for an empty table: classes 0, the others NULL */
+/* ref: issue 55 item 2; ldiv check --json (classes, rows, k, distinct_l, entropy_l = exp of the smallest class entropy, frequency_l = min |G|/h(G)); SPEC §0.2 */
+CREATE OR REPLACE MACRO ldiv.l_diversity(
+    t,
+    qi,
+    sa
+) AS TABLE
+SELECT
+  COUNT(*) AS classes,
+  CAST(COALESCE(SUM(class_size), 0) AS BIGINT) AS rows,
+  MIN(class_size) AS k,
+  MIN(distinct_values) AS distinct_l,
+  EXP(MIN(entropy)) AS entropy_l,
+  MIN(CAST(class_size AS DOUBLE) / top_count) AS frequency_l
+FROM ldiv.CLASS_STATS(t, qi, sa)
