@@ -28,7 +28,7 @@ from .pipeline.publication import states as publication_states
 from .pipeline.stream import history
 from .reporting import CompareResult, ReportResult, compare, report
 from .reporting.gather import INTERVAL_ALGORITHMS, recorded_release
-from .risk import RiskResult, risk
+from .risks import RiskResult, risk
 from .sqlgen.render import render
 from .util.progress import Progress
 from .util.words import METRICS, model_phrase, number, percent, show

@@ -286,7 +286,7 @@ def _cmd_suggest_l(args: argparse.Namespace) -> int:
 
 
 def _cmd_risk(args: argparse.Namespace) -> int:
-    from ..risk import risk
+    from ..risks import risk
 
     res = risk(
         _open(args),

@@ -25,7 +25,7 @@ from ..core.release_state import MISSING, TableState, release_state
 from ..db import Database
 from ..errors import BadInput
 from ..privacy.spec import model_spec
-from ..risk.command import release_risk
+from ..risks.command import release_risk
 from ..sqlgen.render import render
 from ..utility import compute_metrics
 from ..utility.covers import attribute_summaries, build_covers, drop_covers

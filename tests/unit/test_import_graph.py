@@ -275,6 +275,21 @@ def test_the_graph_sees_every_kind_of_import() -> None:
     assert _cycles({"a": ["b"], "b": []}) == []
 
 
+def test_no_module_is_named_like_an_api_function() -> None:
+    """``ldiv_db.risk`` is a function: a submodule of that name would replace it as soon as it is
+    imported (``import ldiv_db.risk.command`` sets the package's attribute)."""
+    init = TREES["ldiv_db"]
+    exported = next(
+        {ast.literal_eval(e) for e in node.value.elts}
+        for node in init.body
+        if isinstance(node, ast.Assign)
+        and ast.unparse(node.targets[0]) == "__all__"
+        and isinstance(node.value, ast.List)
+    )
+    tops = {m.split(".")[1] for m in MODULES if m.count(".") >= 1}
+    assert not tops & exported, sorted(tops & exported)
+
+
 def test_few_modules_at_the_top() -> None:
     """The top of ldiv_db/ holds the package's face (``__init__``, ``api``, ``errors``, ``version``);
     everything else lives in a layer's folder (docs/decisions/0013-layers.md)."""

@@ -594,8 +594,5 @@ class Database(RunOwners):
         self.steps.clear()
 
     def exists(self, ref: TableRef) -> bool:
-        q = render(
-            "catalog/table_exists.sql",
-            {"catalog": ref.catalog, "schema": ref.schema or "main", "name": ref.name},
-        )
-        return bool(self.scalar(q))
+        key = {"catalog": ref.catalog, "schema": ref.schema or "main", "name": ref.name}
+        return bool(self.scalar(render("catalog/table_exists.sql", key)))
