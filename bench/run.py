@@ -26,6 +26,7 @@ SUITES = [
     "release_state",
     "risk",
     "sql_functions",
+    "closeness",
 ]
 
 

@@ -13,6 +13,14 @@ lives; ``ldiv load`` on Spark would pass the whole file through the driver. Resu
 --out after every case, so an interrupted run keeps what completed.
 
     nice python -m bench.spark_scale --rows 10000000 [--engines duckdb,spark] [--cases check,tp+,lplus,bsgi]
+
+``--adult`` (issue 52/57): the user's path on Adult with DEFAULT driver memory, ``ldiv load`` then ``ldiv
+anonymize --algorithm mondrian`` (QIs age, sex, race, SA occupation, l = 4) and ``tp+`` (the same, the
+issue's case), each a CLI process of its own on one fresh warehouse, timed end to end; then the same
+steps through the API with a per-statement profile: the process's start (imports), the session's start
+(JVM, metastore, migrations), and per template its statements' seconds (fetches included), largest first.
+
+    python -m bench.spark_scale --adult [--repeat 3]
 """
 
 from __future__ import annotations
@@ -130,6 +138,77 @@ def _run(name: str, engine: str, target: str, table: str, timeout: float) -> dic
     return {"case": name, "engine": engine, "process_s": round(time.perf_counter() - t0, 1), **res}
 
 
+ADULT_QI, ADULT_SA = "age,sex,race", "occupation"
+ADULT_STEPS = {
+    "load": ["load", "{db}", str(ADULT / "adult.csv"), "--table", "adult", "--replace"],
+    "mondrian": ["anonymize", "{db}", "--table", "adult", "--qi", ADULT_QI, "--sa", ADULT_SA,
+                 "--algorithm", "mondrian", "--l", "4", "--output", "adult_mondrian", "--replace", "--quiet"],
+    "tp+": ["anonymize", "{db}", "--table", "adult", "--qi", ADULT_QI, "--sa", ADULT_SA,
+            "--algorithm", "tp+", "--l", "4", "--output", "adult_tpp", "--replace", "--quiet"],
+}  # fmt: skip
+
+
+def adult_cli(work: Path) -> dict[str, Any]:
+    """Each step as the user runs it (``ldiv ...``, a process of its own), on a fresh warehouse."""
+    import shutil
+
+    shutil.rmtree(work, ignore_errors=True)
+    work.mkdir(parents=True)
+    url = f"spark://local[2]?warehouse={work / 'warehouse'}"
+    ldiv = str(Path(sys.executable).with_name("ldiv"))
+    out: dict[str, Any] = {}
+    for step, argv in ADULT_STEPS.items():
+        t0 = time.perf_counter()
+        done = subprocess.run(
+            [ldiv, *(a.replace("{db}", url) for a in argv)], capture_output=True, text=True, check=False
+        )
+        out[f"{step}_s"] = round(time.perf_counter() - t0, 1)
+        if done.returncode:
+            out[f"{step}_error"] = f"exit {done.returncode}: {done.stderr.strip().splitlines()[-3:]}"
+    return out
+
+
+def adult_profile(work: Path, step: str) -> dict[str, Any]:
+    """One step through the API in this process: import, session start (with the migrations), and the
+    step's statements by template (seconds, largest first)."""
+    t0 = time.perf_counter()
+    import ldiv_db
+
+    t_import = time.perf_counter() - t0
+    url = f"spark://local[2]?warehouse={work / 'warehouse'}"
+    t1 = time.perf_counter()
+    db = ldiv_db.Database.open(url)
+    t_open = time.perf_counter() - t1
+    steps: list[Any] = []
+    flush = db.flush_steps
+
+    def keep_then_flush(run_id: int) -> None:  # a run writes its steps to ldiv.run_step and clears them
+        steps.extend(db.steps)
+        flush(run_id)
+
+    db.flush_steps = keep_then_flush  # type: ignore[method-assign]
+    t2 = time.perf_counter()
+    if step == "load":
+        ldiv_db.load(db, ADULT / "adult.csv", "adult", replace=True)
+    else:
+        ldiv_db.anonymize(db, "adult", ADULT_QI.split(","), ADULT_SA, algorithm=step, l=4,
+                          output=f"adult_{step.replace('+', 'p')}", replace=True)  # fmt: skip
+    t_step = time.perf_counter() - t2
+    by: dict[str, list[float]] = {}
+    for s in [*steps, *db.steps]:
+        by.setdefault(s.template, []).append(s.ms / 1000.0)
+    db.close()
+    top = sorted(by.items(), key=lambda kv: -sum(kv[1]))[:15]
+    return {
+        "step": step,
+        "import_s": round(t_import, 2),
+        "session_and_migrations_s": round(t_open, 2),
+        "step_s": round(t_step, 2),
+        "statements": db.queries,
+        "by_template_s": {k: [len(v), round(sum(v), 2)] for k, v in top},
+    }
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m bench.spark_scale")
     p.add_argument("--case")
@@ -143,7 +222,23 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--timeout", type=float, default=1800.0, help="seconds per case")
     p.add_argument("--work", type=Path, default=Path("/tmp/ldiv_spark_scale"))
     p.add_argument("--out", type=Path)
+    p.add_argument("--adult", action="store_true", help="load + mondrian + tp+ of Adult, CLI and profile")
+    p.add_argument("--profile", help="(internal) profile one --adult step in this process")
+    p.add_argument("--repeat", type=int, default=1)
     args = p.parse_args(argv)
+    if args.profile:
+        print(json.dumps(adult_profile(args.work, args.profile)))
+        return 0
+    if args.adult:
+        work = args.work / "adult"
+        runs = [adult_cli(work) for _ in range(args.repeat)]
+        for r in runs:
+            print(json.dumps({"cli": r}), flush=True)
+        for step in ADULT_STEPS:
+            done = _sub(["--profile", step, "--work", str(work)])
+            line = done.stdout.strip().splitlines()[-1:] if not done.returncode else done.stderr[-500:]
+            print(line[0] if isinstance(line, list) and line else line, flush=True)
+        return 0
     if args.case:
         print(json.dumps(case(args.case, args.target, args.table)))
         return 0

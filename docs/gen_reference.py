@@ -181,6 +181,7 @@ def models_metrics_page() -> str:
         "k-anonymity": "k_anonymity", "distinct": "distinct", "entropy": "entropy", "recursive": "recursive",
         "frequency": "frequency", "unique-distinct": "unique_distinct", "lplus": "l_plus",
         "distinct-alpha": "l_alpha", "entropy-alpha": "l_alpha", "recursive-alpha": "l_alpha",
+        "t-closeness": "closeness", "delta-disclosure": "disclosure", "beta-likeness": "likeness",
     }  # fmt: skip
     rows = []
     for name in privacy.MODELS:

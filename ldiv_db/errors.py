@@ -45,6 +45,11 @@ class WriteConflict(LdivError):
     change a table); this command's transaction was rolled back: nothing was written."""
 
 
+class EngineResources(LdivError):
+    """The database engine ran out of a resource the user sizes (a Spark driver's memory, its result
+    size limit) or its process stopped: the message names the statement and the setting to change."""
+
+
 class PrivacyViolation(LdivError):
     """A release failed verification on the written table; nothing was published."""
 

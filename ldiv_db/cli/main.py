@@ -185,6 +185,12 @@ def _parse_values(args: argparse.Namespace) -> None:
         from ..privacy.spec import ModelSpec
 
         args.weights_spec = ModelSpec.parse({"weights": args.category_weights, "beta": args.beta}, "cli")
+        beta = args.weights_spec.params["beta"]
+        if beta is not None and not 1 <= beta <= 16:  # the sensitivity weights' β (β-likeness's is no weight)
+            raise LdivError(
+                f"--beta must be a number in [1, 16] for the sensitivity weights, got {args.beta}",
+                "give --beta in [1, 16] (default 2)",
+            )
     elif args.command == "anonymize":
         from ..algorithms import get_algorithm
         from ..commands.anonymize import MAX_SEED

@@ -28,7 +28,7 @@
     levels = { age = 2, education = 1, sex = 0 }
 
     [anonymize.model_options]   # c, k, alpha, thresholds, sensitivity, categories, weights, beta,
-    c = 3                       # entropy_over
+    c = 3                       # entropy_over, t, distance, sa_order, delta, delta_variant, likeness
 
 Every key is checked: unknown keys, values of the wrong type and out-of-range numbers are errors that
 name the key.
@@ -71,7 +71,10 @@ ANONYMIZE_KEYS: dict[str, tuple[type | tuple[type, ...], str]] = {
     "sa": ((str, list), "a column name or a list of names"),
     "algorithm": (str, "an algorithm name"),
     "output": (str, "a table name"),
-    "model": (str, "a model name"),
+    "model": (
+        (str, list),
+        'a model name, or a list of models that hold at once: ["distinct", "t-closeness"]',
+    ),
     "l": ((int, list, str), 'an integer >= 2, a list (one per SA) or "auto"'),
     "keep_columns": ((str, list), "a list of column names"),
     "class_column": (str, "a column name"),

@@ -9,12 +9,16 @@ from ..core.options import exact
 from ..errors import BadInput
 from ..taxonomy.weights import sensitivity_weights, uniform_weights
 from .base import PrivacyModel, check_ls
+from .closeness import TCloseness
+from .combined import AllOf
+from .disclosure import DeltaDisclosure
 from .distinct import Distinct
 from .entropy import Entropy
 from .frequency import Frequency
 from .k_anonymity import KAnonymity
 from .l_alpha import LAlpha
 from .l_plus import LPlus, sensitivity_thresholds
+from .likeness import BetaLikeness
 from .recursive import Recursive
 from .unique_distinct import UniqueDistinct
 
@@ -29,10 +33,18 @@ MODELS = (
     "distinct-alpha",
     "entropy-alpha",
     "recursive-alpha",
+    "t-closeness",
+    "delta-disclosure",
+    "beta-likeness",
 )
+DISTRIBUTION_MODELS = ("t-closeness", "delta-disclosure", "beta-likeness")
 
 __all__ = [
+    "DISTRIBUTION_MODELS",
     "MODELS",
+    "AllOf",
+    "BetaLikeness",
+    "DeltaDisclosure",
     "Distinct",
     "Entropy",
     "Frequency",
@@ -41,6 +53,7 @@ __all__ = [
     "LPlus",
     "PrivacyModel",
     "Recursive",
+    "TCloseness",
     "UniqueDistinct",
     "build_model",
     "exact",
@@ -69,13 +82,41 @@ def build_model(
     sensitivity: bool = False,
     categories: Mapping[str, int] | None = None,
     weights: Any = None,
-    beta: Any = 2,
+    beta: Any = None,
     entropy_over: str = "categories",
+    **distribution: Any,
 ) -> PrivacyModel:
-    """Build a privacy model by name, validating its parameters (clear errors for bad input)."""
+    """Build a privacy model by name, validating its parameters (clear errors for bad input). Several
+    names separated by commas (``distinct,t-closeness``) build their conjunction (:class:`AllOf`); the
+    distribution models' options (t, distance, sa_order, delta, delta_variant, likeness, and the inputs'
+    numeric, table, sa_names) come as keywords."""
+    names = [n for n in name.split(",") if n.strip()]
+    common = dict(l=l, c=c, k=k, alpha=alpha, thresholds=thresholds, sensitivity=sensitivity)
+    common.update(categories=categories, weights=weights, beta=beta, entropy_over=entropy_over)
+    if len(names) > 1:
+        if (
+            beta is not None
+            and any(n.strip().lower().startswith("beta") for n in names)
+            and weights == "sensitivity"
+        ):
+            raise BadInput(
+                "beta is both β-likeness's β and the sensitivity weights' β here",
+                "combine beta-likeness with an (l,α) model of explicit or uniform weights",
+            )
+        return AllOf([build_model(n, n_sa, **common, **distribution) for n in names])
+    return _one_model(name, n_sa, common, distribution)
+
+
+def _one_model(name: str, n_sa: int, common: dict[str, Any], distribution: dict[str, Any]) -> PrivacyModel:
+    l, c, k, alpha = common["l"], common["c"], common["k"], common["alpha"]
+    thresholds, sensitivity, categories = common["thresholds"], common["sensitivity"], common["categories"]
+    weights, beta, entropy_over = common["weights"], common["beta"], common["entropy_over"]
     key = name.strip().lower().replace("_", "-")
     aliases = {"eligible": "frequency", "l-eligible": "frequency", "k": "k-anonymity", "l+": "lplus"}
+    aliases.update({"t": "t-closeness", "delta": "delta-disclosure", "beta": "beta-likeness"})
     key = aliases.get(key, key)
+    if key in DISTRIBUTION_MODELS:
+        return _distribution(key, n_sa, beta, distribution)
     if key == "k-anonymity":
         if k is None:
             raise BadInput("the k-anonymity model needs k", "give --k, e.g. --k 5")
@@ -106,8 +147,24 @@ def build_model(
             alpha,
             categories,
             weights=weights,
-            beta=beta,
+            beta=2 if beta is None else beta,
             c=c,
             entropy_over=entropy_over,
         )
     raise BadInput(f"unknown privacy model {name!r}", f"the models are: {', '.join(MODELS)}")
+
+
+def _distribution(key: str, n_sa: int, beta: Any, opts: Mapping[str, Any]) -> PrivacyModel:
+    if key == "t-closeness":
+        return TCloseness(
+            n_sa,
+            opts.get("t"),
+            opts.get("distance") or "equal",
+            numeric=opts.get("numeric") or (),
+            sa_order=opts.get("sa_order"),
+            table=opts.get("table"),
+            sa_names=opts.get("sa_names") or (),
+        )
+    if key == "delta-disclosure":
+        return DeltaDisclosure(n_sa, opts.get("delta"), opts.get("delta_variant") or "paper")
+    return BetaLikeness(n_sa, beta, opts.get("likeness") or "basic")

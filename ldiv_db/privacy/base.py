@@ -13,6 +13,7 @@ from ..util.words import model_phrase
 
 if TYPE_CHECKING:
     from ..core.evaluator import SqlEvaluator
+    from ..db import Database
     from ..sqlgen.render import TableRef
 
 
@@ -56,13 +57,24 @@ class PrivacyModel(ABC):
         table applies the same ones. Most models have none."""
         return self
 
+    def components(self) -> list[PrivacyModel]:
+        """The models this one requires at once (itself; a combination its parts)."""
+        return [self]
+
+    def prepare(self, db: Database) -> None:
+        """Read what the model needs besides the counts before an algorithm judges with it (the SA
+        hierarchy of t-closeness's hierarchical distance); most models need nothing."""
+        return None
+
     def on_unions(self) -> PrivacyModel:
         """The model that holds on every union of classes that satisfy this one: an attacker who groups a
         release more coarsely (by its QI labels, where several classes share one label vector) sees such
         unions. Every model here is preserved by merging classes (SPEC §0.2: sizes, distinct values, SA
         counts and category weights add up; entropy is concave; recursive (c,l) holds since the merged top
-        count is at most the sum of the tops and the merged tail at least the sum of the tails) except
-        Unique Distinct, which overrides this."""
+        count is at most the sum of the tops and the merged tail at least the sum of the tails; a merged
+        distribution is a mixture of the classes', so its EMD to a fixed baseline (convex), its largest
+        log ratio and its largest relative gain stay within the parts') except Unique Distinct, which
+        overrides this."""
         return self
 
 

@@ -109,11 +109,27 @@ def _categories(value: Any, what: str, text: bool) -> str | dict[Any, int]:
 
 
 def _model_name(value: Any, what: str, text: bool) -> str:
+    """A model's name, or several (a list, or names separated by commas) that must hold at once."""
+    if isinstance(value, (list, tuple)) and value and all(isinstance(v, str) and v.strip() for v in value):
+        value = ",".join(v.strip() for v in value)
     if not isinstance(value, str) or not value.strip():
         raise BadInput(
             f"{what} must be the name of a model, got {value!r}", f"the models are: {', '.join(MODELS)}"
         )
-    return value.strip()
+    return ",".join(n.strip() for n in value.split(",") if n.strip())
+
+
+def _sa_order(value: Any, what: str, text: bool) -> list[str]:
+    """The SA's values lowest first: ``v1,v2,...`` or a list."""
+    items = value.split(",") if isinstance(value, str) else value
+    if not isinstance(items, (list, tuple)) or not items or any(not str(v).strip() for v in items):
+        raise BadInput(
+            f"{what} must list the SA's values lowest first, got {value!r}", "e.g. --sa-order low,mid,high"
+        )
+    out = [str(v).strip() for v in items]
+    if len(set(out)) != len(out):
+        raise BadInput(f"{what} names a value twice", "list every value of the SA once, lowest first")
+    return out
 
 
 MODEL_OPTIONS: tuple[Option, ...] = (
@@ -151,7 +167,52 @@ MODEL_OPTIONS: tuple[Option, ...] = (
         label="uniform|sensitivity|rank=weight,... (weights in [0, 10^6])",
         cli="category-weights",
     ),
-    Option("beta", "number", "beta of the sensitivity weights", default=Fraction(2), low=1, high=16),
+    Option(
+        "beta",
+        "number",
+        "beta of beta-likeness (> 0), or of the (l,alpha) sensitivity weights (in [1, 16], default 2)",
+        low=0,
+        high=10**6,
+    ),
+    Option(
+        "t", "number", "t of t-closeness: the largest EMD to the whole input's SA distribution", low=0, high=1
+    ),
+    Option(
+        "distance",
+        "choice",
+        "t-closeness ground distance: equal, ordered (numeric SA or --sa-order), hierarchical (the SA's hierarchy)",
+        default="equal",
+        choices=("equal", "ordered", "hierarchical"),
+    ),
+    Option(
+        "sa_order",
+        "text",
+        "the SA's values lowest first, for --distance ordered on a text SA: v1,v2,...",
+        parser=_sa_order,
+        label="v1,v2,...",
+    ),
+    Option(
+        "delta",
+        "number",
+        "delta of delta-disclosure: |ln(p(s|class)/p(s))| < delta",
+        low=0,
+        low_open=True,
+        high=10**6,
+    ),
+    Option(
+        "delta_variant",
+        "choice",
+        "delta-disclosure: paper (natural log, an absent value fails) or arx (log2, absent values ignored)",
+        default="paper",
+        choices=("paper", "arx"),
+    ),
+    Option(
+        "likeness",
+        "choice",
+        "beta-likeness: basic, or enhanced (the gain also at most -ln p(s))",
+        default="basic",
+        choices=("basic", "enhanced"),
+    ),
     Option(
         "entropy_over",
         "choice",
@@ -208,7 +269,16 @@ class ModelSpec:
         cats = read_categories(cats) if isinstance(cats, str) else cats
         if cats is None:  # the categories stored for the SA (ldiv hierarchy import-categories)
             cats = inputs.categories
-        return build_model(self.name, len(inputs.sa), l=self.l, categories=cats, **p)  # type: ignore[arg-type]
+        return build_model(
+            self.name,
+            len(inputs.sa),
+            l=self.l,  # type: ignore[arg-type]
+            categories=cats,
+            numeric=[c.is_numeric for c in inputs.sa],
+            table=inputs.table.name,
+            sa_names=[c.name for c in inputs.sa],
+            **p,
+        )
 
     def check_values(self, db: Database, inputs: Inputs, *, strict: bool = True) -> None:
         """Explicit l+ thresholds must name values of the SA, spelled as the data spells them. ``strict``

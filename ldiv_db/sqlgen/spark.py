@@ -126,7 +126,27 @@ def _series_table(node: exp.Table) -> exp.Expression | None:
     return exp.Subquery(this=inner, alias=exp.TableAlias(this=exp.to_identifier(name, quoted=True)))
 
 
+def _zipped_unnests(node: exp.Select) -> exp.Select:
+    """``SELECT unnest(a) AS x, unnest(b) AS y``: DuckDB zips the lists (row i holds a[i], b[i]); Spark
+    would give every combination (a·b rows), so they become one ``inline(arrays_zip(a, b)) AS (x, y)``."""
+    found = [
+        (i, p)
+        for i, p in enumerate(node.expressions)
+        if isinstance(p, exp.Alias) and isinstance(p.this, exp.Explode)
+    ]
+    if len(found) < 2:
+        return node
+    zipped = exp.Inline(this=exp.ArraysZip(expressions=[p.this.this for _, p in found]))
+    names = [exp.to_identifier(p.alias) for _, p in found]
+    merged = exp.Aliases(this=zipped, expressions=names)
+    keep = [p for i, p in enumerate(node.expressions) if i not in {j for j, _ in found}]
+    node.set("expressions", [*keep[: found[0][0]], merged, *keep[found[0][0] :]])
+    return node
+
+
 def _rewrite(node: exp.Expression) -> exp.Expression:
+    if isinstance(node, exp.Select):
+        return _zipped_unnests(node)
     if isinstance(node, exp.CTE) and node.args.get("materialized") is not None:
         node.set("materialized", None)  # Spark's WITH has no MATERIALIZED; it plans the CTE as it will
         return node

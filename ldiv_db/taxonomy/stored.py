@@ -148,7 +148,7 @@ def load_arrays(db: Database, hids: Sequence[int]) -> dict[int, TaxonomyArrays]:
     wanted = sorted(set(hids))
     if not wanted:
         return {}
-    nodes = db.df(render("taxonomy/arrays.sql", {"hids": wanted}))
+    nodes = db.df(render("taxonomy/arrays.sql", {"hids": wanted}), bulk=True)
     out: dict[int, TaxonomyArrays] = {}
     for hid, part in nodes.groupby("hierarchy_id", sort=True):
         out[int(str(hid))] = TaxonomyArrays(

@@ -22,9 +22,12 @@ def sensitivity_weights(k: int, beta: Any = 2) -> dict[int, Fraction]:
     """SPEC §3.1 sensitivity scheme, the literal formula: gaps w_{i,i−1} = 1/(i−1)^β, so
     w(S_j) = Σ_{i=2..j} (i−1)^−β / Σ_{i=2..k} (i−1)^−β (β = 2, k = 4: 0, 36/49, 45/49, 1). The paper's printed
     9/61, 45/61, 115/61 do not follow from it; pass them as explicit weights instead."""
-    b = exact(beta, "beta")
-    if b < 1:
-        raise BadInput(f"beta must be at least 1, got {beta}", "give --beta in [1, 16] (default 2)")
+    b = exact(2 if beta is None else beta, "beta")
+    if not 1 <= b <= 16:
+        raise BadInput(
+            f"--beta must be a number in [1, 16] for the sensitivity weights, got {beta}",
+            "give --beta in [1, 16] (default 2)",
+        )
     if k < 2:
         return {1: Fraction(1)}
 

@@ -148,6 +148,9 @@ def model_phrase(name: str | None, params: Mapping[str, Any] | None) -> str:
     if not name:
         return "(no model)"
     params = dict(params or {})
+    if isinstance(params.get("models"), (list, tuple)):  # a combination: each part in its own words
+        return " and ".join(model_phrase(m.get("model"), m.get("params")) for m in params["models"])
+    params.pop("baseline", None)  # the source's SA counts a distribution model recorded: data, not a knob
     order = [k for k in ("c", "l") if k in params] + [k for k in params if k not in ("c", "l")]
     parts = [f"{k}={_param(params[k])}" for k in order if params[k] is not None]
     return f"{name} ({', '.join(parts)})" if parts else name

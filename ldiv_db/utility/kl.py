@@ -162,7 +162,8 @@ def kl_fetch(
             rsa=list(release_sa),
             counted=counted,
             parts=parts,
-        )
+        ),
+        bulk=True,
     )
     names = ["part", *(f"c{i}" for i in range(1, d + k + 1)), "n"]
     if points is not None:
@@ -173,7 +174,7 @@ def kl_fetch(
     )
     weights = np.asarray(both["n"], dtype=np.float64)
     is_point = part == 1
-    pairs = db.arrays(render("metrics/kl_cover.sql", cover=cover, labels=labels, domain=domain))
+    pairs = db.arrays(render("metrics/kl_cover.sql", cover=cover, labels=labels, domain=domain), bulk=True)
     return KlInputs(
         x=codes[is_point, :d],
         s=codes[is_point, d:],

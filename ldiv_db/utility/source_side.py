@@ -62,7 +62,7 @@ def start_source_side(
             attrs, domain = side.work_table("metrics_attrs"), side.work_table("metrics_domain")
             rows = int(side.scalar(render("catalog/row_count.sql", source=source.ref)))
             build_domain(side, attrs, domain, source, qi)
-            frame = side.df(render("catalog/all_rows.sql", source=domain))
+            frame = side.df(render("catalog/all_rows.sql", source=domain), bulk=True)
             found = None
             if points:
                 q = render(
@@ -73,7 +73,7 @@ def start_source_side(
                     sa=[c.ident for c in sa],
                     parts="points",
                 )
-                found = side.df(q)
+                found = side.df(q, bulk=True)
             return SourceSide(rows, frame, found, side)
         except LdivError:
             return None

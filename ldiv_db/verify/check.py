@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import json
 import time
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -19,6 +20,7 @@ from typing import Any, TypeVar
 
 import pandas as pd
 
+from ..core import ownership
 from ..core.catalog import resolve_table
 from ..core.classes import ClassFacts, describe, partition_keys, published_group_column
 from ..core.evaluator import SqlEvaluator
@@ -27,8 +29,11 @@ from ..core.options import parse_flag, parse_int
 from ..core.stats import PartitionSummary, RecursiveBound, Verdict
 from ..db import Database
 from ..errors import BadInput
-from ..privacy import PrivacyModel
+from ..privacy import AllOf, PrivacyModel, TCloseness
+from ..privacy.base import sql_text
+from ..privacy.baseline import DistributionModel, Largest, on_release
 from ..privacy.spec import ModelSpec, model_spec
+from ..sqlgen.render import render
 from ..util.frame_convert import FrameResult, to_library
 from ..util.words import number
 
@@ -77,6 +82,7 @@ class CheckResult(FrameResult):
     queries: int = 0
     sizes: ClassFacts | None = None  # the classes' size histogram (count, k, risk)
     partition: str = ""  # the partition in words (:func:`ldiv_db.core.classes.describe`)
+    largest: dict[str, Largest] = field(default_factory=dict)  # t, delta, beta: the largest over the classes
 
     # The weakest SA decides the table-level numbers.
     @property
@@ -132,6 +138,9 @@ class CheckResult(FrameResult):
                     "worst": self.worst,
                 }
             )
+            for key, big in self.largest.items():
+                d[f"largest_{key}"] = big.to_dict()["value"]
+                d[f"largest_{key}_exact"] = big.to_dict()["exact"]
         d["seconds"] = round(self.seconds, 4)
         d["queries"] = self.queries
         return d
@@ -173,6 +182,9 @@ class CheckResult(FrameResult):
         if self.model is not None:
             verdict = "SATISFIED" if self.satisfied else "VIOLATED"
             lines.append(f"model        {self.model.describe()}: {verdict}")
+            for key, big in self.largest.items():
+                exact = f"  (= {big.exact})" if big.exact is not None else ""
+                lines.append(f"{'largest ' + key:<12} {_fmt(big.value)}{exact}  (over the classes)")
             if not self.satisfied:
                 lines.append(
                     f"violating    {number(self.violating_groups)} classes, {number(self.violating_rows)} rows"
@@ -237,6 +249,8 @@ def check(
         privacy = spec.build(inputs)
         if privacy is not None:
             spec.check_values(database, inputs, strict=False)
+            if published is not None or group_column is None:
+                privacy = release_model(database, inputs, privacy)
         return evaluate(
             database, inputs, privacy, null_as_value=null_as_value, worst=worst, t0=t0, q0=q0, split=True
         )
@@ -244,6 +258,35 @@ def check(
         database.drop_work_tables()
         if database is not db:
             database.close()
+
+
+def release_model(db: Database, inputs: Inputs, privacy: PrivacyModel) -> PrivacyModel:
+    """On a release ldiv_db recorded, the distribution models judge against the source's SA
+    distribution (recorded with its verification): :func:`ldiv_db.privacy.baseline.on_release`."""
+
+    if not any(isinstance(m, DistributionModel) for m in privacy.components()):
+        return privacy
+    own = ownership.owner(db, inputs.table.ref)
+    if own is None:
+        return privacy
+    rows = db.records(render("meta/release_source.sql", {"release_id": own.release_id}))
+    if not rows:
+        return privacy
+    verification = json.loads(rows[0]["verification"]) if rows[0]["verification"] else None
+    source = resolve_table(db, str(rows[0]["source"]))
+
+    def counts() -> dict[int, list[tuple[str | None, int]]]:
+        out: dict[int, list[tuple[str | None, int]]] = {}
+        for s, col in enumerate(inputs.sa, 1):
+            q = render("catalog/sa_counts.sql", source=source.ref, sa=source.column(col.name).ident)
+            out[s] = [(sql_text(v), int(n)) for v, n in db.rows(q)]
+        return out
+
+    model = on_release(privacy, verification, counts)
+    for m in model.components():
+        if isinstance(m, TCloseness):
+            m.table = source.name  # the SA's hierarchy is stored for the source
+    return model
 
 
 def evaluate(
@@ -349,6 +392,7 @@ def _merge_verdicts(
             v.violating_rows,
         )
         result.worst = evs[0].group_keys(list(v.worst_gids))
+        result.largest = largest_measures(evs[0], privacy)
         return
     parts = [(i, j) for i, j in enumerate(judged) if j is not None]  # every part judged itself (n > 1)
     result.violating_groups = sum(v.violating_groups for _, (v, _) in parts)
@@ -361,6 +405,18 @@ def _merge_verdicts(
     mine = [[gid for *_, gid, part in ranked if part == i] for i in range(len(evs))]  # each part's own ids
     named = _each(evs, lambda ev: {g["gid"]: g for g in ev.group_keys(mine[ev.part[0]])})
     result.worst = [named[part][gid] for *_, gid, part in ranked]
+
+
+MEASURES = {"t-closeness": "t", "delta-disclosure": "delta", "beta-likeness": "beta"}
+
+
+def largest_measures(ev: SqlEvaluator, privacy: PrivacyModel) -> dict[str, Largest]:
+    """The largest t, δ or β over the classes, from the verdict tables the model's ``apply`` wrote."""
+    if isinstance(privacy, AllOf):
+        tables = list(zip(privacy.parts, privacy.verdicts, strict=True))
+    else:
+        tables = [(privacy, ev.verdict_table(privacy))]
+    return {MEASURES[m.name]: m.largest(ev, table) for m, table in tables if isinstance(m, DistributionModel)}
 
 
 def _each(evs: list[SqlEvaluator], step: Callable[[SqlEvaluator], T]) -> list[T]:

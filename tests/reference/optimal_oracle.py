@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 
 from ldiv_db.privacy import LPlus, PrivacyModel
+from ldiv_db.privacy.baseline import DistributionModel
 from ldiv_db.taxonomy import Hierarchy
 
 Row = tuple[tuple[str, ...], tuple[str, ...], str | None]  # (leaf per QI, value per SA, class)
@@ -76,8 +77,9 @@ def brute_force(
     """(exact cost, levels, deleted rows) of the best node by (cost, sum of levels, levels), or None; entropy
     costs (floating point) within 1e-9 (relative, at least 1 bit) of the least one count as equal to it."""
     n_sa = len(rows[0][1])
-    if isinstance(model, LPlus):
-        model.resolve({s + 1: list(Counter(r[1][s] for r in rows).items()) for s in range(n_sa)})
+    for part in model.components():  # the whole table's SA counts: l+ thresholds, distribution baselines
+        if isinstance(part, (LPlus, DistributionModel)):
+            part.resolve({s + 1: list(Counter(r[1][s] for r in rows).items()) for s in range(n_sa)})
     found: list[tuple[Fraction | float, int, tuple[int, ...], int]] = []
     for levels in itertools.product(*(range(h.levels) for h in hierarchies)):
         groups: dict[tuple[str, ...], list[Row]] = defaultdict(list)

@@ -39,6 +39,11 @@ MODELS: dict[str, Callable[[int], PrivacyModel]] = {
     "recursive-alpha": lambda n: build_model(
         "recursive-alpha", 1, l=2, alpha="1/2", c=2, categories=CATEGORIES
     ),
+    "t-closeness": lambda n: build_model("t-closeness", n, t="1/4"),
+    "t-ordered": lambda n: build_model("t-closeness", 1, t="1/4", distance="ordered", sa_order=SA_VALUES),
+    "delta-arx": lambda n: build_model("delta-disclosure", n, delta="3/2", delta_variant="arx"),
+    "beta-enhanced": lambda n: build_model("beta-likeness", n, beta=1, likeness="enhanced"),
+    "distinct+t": lambda n: build_model("distinct,t-closeness", n, l=2, t="1/3"),
 }
 LIMITS = [Fraction(0), Fraction(1, 10), Fraction(1, 4), Fraction(1)]
 

@@ -17,6 +17,10 @@ PRIVATE_WRITERS = {"decomposition/keys_write.sql": "algorithms/decomposition/key
 # A release's tables are created by its Release.write, which only the one release pipeline calls, right
 # after ownership.drop_for_release.
 PIPELINE = "pipeline/publish.py"
+# An engine-level helper that creates the table its caller names (a DataFrame's copy, db/frames.py):
+# the engine layer may not ask ownership, so every caller must — or create the table in a database it
+# opened itself, in memory, where no user table can exist.
+HELPER_WRITERS = {"catalog/load_frame.sql": ("db/frames.py", "copy_frame")}
 
 
 def _templates() -> dict[str, str]:
@@ -52,6 +56,9 @@ def test_every_writer_of_a_persistent_table_asks_ownership() -> None:
             if PRIVATE_WRITERS.get(name) == module:
                 assert re.search(r'db\.private_ref\(f"keys:\{name\}"\)', text), f"{name} is no longer private"
                 continue
+            if HELPER_WRITERS.get(name, ("",))[0] == module:
+                _callers_ask_ownership(*HELPER_WRITERS[name])
+                continue
             if re.search(r"^class \w+\(Release\):", text, re.M):
                 _only_the_pipeline_writes_releases()
                 continue
@@ -61,6 +68,15 @@ def test_every_writer_of_a_persistent_table_asks_ownership() -> None:
                 f"{module} creates tables with {name} without ldiv_db/core/ownership.py"
             )
     assert not any("CREATE OR REPLACE TABLE {{" in t for t in _templates().values())
+
+
+def _callers_ask_ownership(module: str, function: str) -> None:
+    callers = {m: t for m, t in _modules().items() if m != module and re.search(rf"\b{function}\(", t)}
+    assert callers, f"{module}: {function} is called nowhere"
+    for caller, text in callers.items():
+        asks = re.search(r"ownership\.(check_load_target|drop_for_load)\(", text)
+        in_memory = re.search(r'Database\.open\(":memory:"', text)
+        assert asks or in_memory, f"{caller} calls {function} without ldiv_db/core/ownership.py"
 
 
 def _only_the_pipeline_writes_releases() -> None:

@@ -266,7 +266,7 @@ class Bsgi(Algorithm):
                 individual=individual.ident if individual else None,
             )
         )
-        domains = db.df(render("bsgi/domains.sql", codes=codes, qi=qcols, kinds=kinds))
+        domains = db.df(render("bsgi/domains.sql", codes=codes, qi=qcols, kinds=kinds), bulk=True)
         trees = load_trees(db, hids, kinds)
         attrs = self._attributes(request, kinds, weights, trees, domains)
         cost = CostModel(attrs)  # scales the attributes' units (exact integers where possible)

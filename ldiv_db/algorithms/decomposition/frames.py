@@ -69,11 +69,12 @@ def previous(
     prev = db.df(
         render(
             "decomposition/previous_sa.sql", source=sa, group_column=Ident(config.group_column), sa=sa_idents
-        )
+        ),
+        bulk=True,
     )
     group = prev["gid"].to_numpy(dtype=np.int64)
     codes = [coders[i].encode(prev[f"s{i + 1}"].tolist()) for i in range(k)]
-    marg = db.df(render("decomposition/previous_marginals.sql", source=marginals, sa=sa_idents))
+    marg = db.df(render("decomposition/previous_marginals.sql", source=marginals, sa=sa_idents), bulk=True)
     marg_codes = [coders[i].encode(marg[f"s{i + 1}"].tolist()) for i in range(k)]
     return Previous(group, np.unique(group), codes, marg_codes)
 

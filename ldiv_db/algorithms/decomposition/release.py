@@ -75,7 +75,8 @@ def _build(
             {"seed": seed},
             pool=pool,
             slots=config.slots(config.sa),
-        )
+        ),
+        bulk=True,
     )
     coders = [Coder(frame[f"s{i + 1}"]) for i in range(k)]
     arrived = frame["arrived"].to_numpy(dtype=np.int64)

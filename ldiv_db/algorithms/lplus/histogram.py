@@ -72,7 +72,7 @@ def build(
             klass=klass.ident if klass is not None else None,
         )
     )
-    hist = db.df(render("lplus/histogram.sql", rows=rows, d=d))
+    hist = db.df(render("lplus/histogram.sql", rows=rows, d=d), bulk=True)
     for i, col in enumerate(inputs.qi, 1):
         if hist[f"l{i}"].isna().any():
             count, sample = taxonomy.missing_values(db, inputs.table, col, hids[i - 1])

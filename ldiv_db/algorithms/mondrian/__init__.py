@@ -54,7 +54,8 @@ class Mondrian(Algorithm):
         if not isinstance(model, (Distinct, Frequency)) or not model.ls:
             raise BadInput(
                 f"Mondrian cuts while both halves stay l-diverse; it cannot target {model.describe()}",
-                "use --model distinct (default) or frequency",
+                "use --model distinct (default) or frequency; for t-closeness, delta-disclosure or "
+                "beta-likeness use --algorithm optimal or topdown",
             )
         form = self._form(request)
         kinds = qi_kinds(request)

@@ -103,6 +103,7 @@ class Optimal(Algorithm):
                 f"the lattice has {size} nodes, more than the optimal search takes ({MAX_LATTICE})",
                 "drop QIs or use hierarchies with fewer levels",
             )
+        request.model.prepare(request.db)
         judge = build_judge(request.model, coded.values, coded.totals)
         metric = Metric(opts.metric, coded.space.base, coded.cover, coded.domain, coded.space.codes)
         max_deleted = int(opts.suppression_limit * inputs.rows)  # floor: deleted ≤ limit·rows

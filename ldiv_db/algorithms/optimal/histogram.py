@@ -60,7 +60,8 @@ def build(request: AnonymizeRequest, class_column: str | None) -> Coded:
             qi=[c.ident for c in inputs.qi],
             sa=[c.ident for c in inputs.sa],
             klass=klass.ident if klass is not None else None,
-        )
+        ),
+        bulk=True,
     )
     for i, col in enumerate(inputs.qi, 1):
         if hist[f"l{i}"].isna().any():

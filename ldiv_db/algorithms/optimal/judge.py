@@ -33,8 +33,19 @@ import numpy as np
 import pandas as pd
 
 from ...errors import BadInput
-from ...privacy import Distinct, Entropy, Frequency, KAnonymity, LAlpha, LPlus, Recursive, UniqueDistinct
+from ...privacy import (
+    AllOf,
+    Distinct,
+    Entropy,
+    Frequency,
+    KAnonymity,
+    LAlpha,
+    LPlus,
+    Recursive,
+    UniqueDistinct,
+)
 from ...privacy.base import PrivacyModel, sql_text
+from ...privacy.baseline import DistributionModel
 from ...privacy.entropy import TOLERANCE
 
 SIZES, PRESENCE, COUNTS = 0, 1, 2  # what a judge reads of the SA values: nothing, the values present, counts
@@ -249,11 +260,70 @@ def _lalpha(model: LAlpha, values: Sequence[str | None]) -> Judge:
     return Judge(test, monotone=True, merge_safe=False, relax=base, relax_detail=COUNTS)
 
 
+def _distribution(
+    model: DistributionModel, values: Sequence[Sequence[str | None]], totals: Sequence[np.ndarray]
+) -> Judge:
+    """t-closeness, δ-disclosure, β-likeness against the baseline of the whole input (``totals``: the
+    histogram's rows per value, suppressed rows included). Monotone without suppression: a merged class's
+    distribution is a mixture of its parts', whose EMD to the baseline (convex), largest log ratio and
+    largest relative gain stay within theirs; not merge-safe, and no cheap relaxation."""
+    model.resolve(
+        {
+            s + 1: [(v, int(t)) for v, t in zip(vals, tot, strict=True)]
+            for s, (vals, tot) in enumerate(zip(values, totals, strict=True))
+        }
+    )
+    perms = []
+    for s, vals in enumerate(values):
+        code = {v: i for i, v in enumerate(vals)}
+        perms.append(np.array([code[v] for v, _ in model.baseline(s + 1)], dtype=np.int64))
+
+    def test(g: Groups) -> np.ndarray:
+        ok = np.ones(len(g.size), dtype=bool)
+        for s, (m, perm) in enumerate(zip(g.counts, perms, strict=True)):
+            ok &= model.rows_ok(s + 1, m[:, perm])
+        return ok
+
+    return Judge(test, monotone=True, merge_safe=False)
+
+
+def _all_of(judges: Sequence[Judge]) -> Judge:
+    """A class passes every part; a part's relaxation (or a merge-safe part's own test) is necessary."""
+    relaxes = [(j.relax, j.relax_detail) if j.relax is not None else (j.test, j.detail) for j in judges]
+    relaxes = [r for r, j in zip(relaxes, judges, strict=True) if j.relax is not None or j.merge_safe]
+
+    def test(g: Groups) -> np.ndarray:
+        ok = np.ones(len(g.size), dtype=bool)
+        for j in judges:
+            ok &= j.test(g)
+        return ok
+
+    def relax(g: Groups) -> np.ndarray:
+        ok = np.ones(len(g.size), dtype=bool)
+        for r, _ in relaxes:
+            assert r is not None
+            ok &= r(g)
+        return ok
+
+    return Judge(
+        test,
+        monotone=all(j.monotone for j in judges),
+        merge_safe=all(j.merge_safe for j in judges),
+        relax=relax if relaxes else None,
+        detail=max(j.detail for j in judges),
+        relax_detail=max((d for _, d in relaxes), default=PRESENCE),
+    )
+
+
 def build_judge(
     model: PrivacyModel, values: Sequence[Sequence[str | None]], totals: Sequence[np.ndarray]
 ) -> Judge:
     """The numpy judge of ``model``; ``values[s]`` are SA ``s``'s values by code, ``totals[s]`` their rows."""
     ls = list(model.ls)
+    if isinstance(model, AllOf):
+        return _all_of([build_judge(p, values, totals) for p in model.parts])
+    if isinstance(model, DistributionModel):
+        return _distribution(model, values, totals)
     if isinstance(model, KAnonymity):
         k = model.k
         return Judge(lambda g: np.asarray(g.size >= k), monotone=True, merge_safe=True, detail=SIZES)

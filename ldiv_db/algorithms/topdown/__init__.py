@@ -72,6 +72,7 @@ class TopDown(Algorithm):
     def run(self, request: AnonymizeRequest) -> Partitioning:
         t0 = time.perf_counter()
         judge = judge_for(request.model, len(request.inputs.sa))
+        request.model.prepare(request.db)
         refuse_folded_sa(request.db, request.inputs, "top-down specialization")  # SA coded by spelling
         hids = hierarchy_ids(request)
         top = tuple(max(int(request.heights.get(c.name, 1)) - 1, 0) for c in request.inputs.qi)

@@ -25,6 +25,7 @@ from typing import cast
 
 from ...errors import BadInput
 from ...privacy import Distinct, Entropy, Frequency, KAnonymity, LAlpha, PrivacyModel, Recursive
+from ...privacy.baseline import DistributionModel
 from ...privacy.entropy import TOLERANCE, entropy
 
 Counts = Mapping[str | None, int]  # SA value (None: NULL with --null-as-value) -> rows
@@ -69,6 +70,10 @@ class Judge(ABC):
 
     def admit(self, values: list[str | None]) -> None:
         """Refuse SA values the model cannot judge (a BadInput), before the search starts."""
+        return None
+
+    def set_baseline(self, whole: Counts) -> None:
+        """The whole table's SA counts, which the distribution models compare every class with."""
         return None
 
     def hint(self) -> str:
@@ -207,8 +212,47 @@ class PlainJudge(Judge):
         return out
 
 
+class DistributionJudge(Judge):
+    """A distribution model's (or a combination's) own ``group_ok``, against the baseline of the whole
+    table (set by :meth:`admit`). It depends on which value has which count, so nothing is remembered by
+    shape; repair prefers the value the parent holds least of relative to its baseline share."""
+
+    def __init__(self, model: PrivacyModel) -> None:
+        self.model = model
+        self.shares: dict[str | None, int] = {}
+
+    def set_baseline(self, whole: Counts) -> None:
+        pairs = [(v, int(n)) for v, n in whole.items() if n > 0]
+        for m in self.model.components():
+            if isinstance(m, DistributionModel):
+                m.resolve({1: pairs})
+        self.shares = dict(pairs)
+
+    def ok(self, counts: Counts) -> bool:
+        return self.model.group_ok(cast("Mapping[str, int]", {v: n for v, n in counts.items() if n > 0}))
+
+    def spare(self, counts: Counts) -> list[str | None]:
+        present = {v: n for v, n in counts.items() if n > 0}
+        return [v for v in present if self.ok({**present, v: present[v] - 1})]
+
+    def key(self, v: str | None, in_parent: int) -> tuple[int, ...]:
+        return (-(in_parent * 10**9) // max(self.shares.get(v, 1), 1),)
+
+    def hint(self) -> str:
+        return "raise --t, --delta or --beta (or lower --l)"
+
+
 def judge_for(model: PrivacyModel, n_sa: int) -> Judge:
     """The judge of ``model``; a model top-down cannot target is a BadInput naming those it can."""
+    if any(isinstance(m, DistributionModel) for m in model.components()):
+        parts = model.components()
+        if n_sa != 1 or not all(isinstance(m, (*PLAIN, DistributionModel)) for m in parts):
+            raise BadInput(
+                f"topdown cannot target {model.describe()}",
+                "combine a distribution model with distinct, entropy, recursive, frequency or k-anonymity, "
+                "for one SA",
+            )
+        return DistributionJudge(model)
     if isinstance(model, LAlpha):
         return AlphaJudge(model)
     if isinstance(model, PLAIN):

@@ -57,10 +57,12 @@ class Work:
         self.source = inputs.table.ref
         self.qi = [c.ident for c in inputs.qi]
         self.sa_ident = inputs.sa[0].ident
-        frame = db.df(render("topdown/rows.sql", source=self.source, qi=self.qi, sa=self.sa_ident))
+        frame = db.df(render("topdown/rows.sql", source=self.source, qi=self.qi, sa=self.sa_ident), bulk=True)
         self.rid = frame["rid"].to_numpy(dtype=np.int64)
         self.sa, self.sa_values = factorize(frame["a1"])
         judge.admit(self.sa_values)
+        whole = np.bincount(self.sa, minlength=len(self.sa_values))
+        judge.set_baseline({v: int(n) for v, n in zip(self.sa_values, whole, strict=True)})
         self.codes: list[list[IntArray]] = []  # [QI][level] -> label code per row
         self.labels: list[list[list[str | None]]] = []  # [QI][level] -> label per code
         for i, (col, hid) in enumerate(zip(inputs.qi, hids, strict=True)):
@@ -69,7 +71,9 @@ class Work:
             self.labels.append([])
             for level in range(top[i]):
                 mapping = dict(
-                    db.rows(render("taxonomy/level_map.sql", {"hierarchy_id": hid, "level": level}))
+                    db.rows(
+                        render("taxonomy/level_map.sql", {"hierarchy_id": hid, "level": level}), bulk=True
+                    )
                 )
                 missing = [leaf for leaf in leaves if leaf is not None and leaf not in mapping]
                 if missing:

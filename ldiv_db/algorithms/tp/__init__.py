@@ -78,7 +78,7 @@ def run_tp(request: AnonymizeRequest, l: int) -> TpRun:
     else:
         # the groups that keep rows, in first-appearance order (empty groups are dead: SPEC §1.3)
         state: dict[int, Counts] = {}
-        for gid, sid, kept in db.rows(render("tp/kept.sql", cells=cells)):
+        for gid, sid, kept in db.rows(render("tp/kept.sql", cells=cells), bulk=True):
             state.setdefault(int(gid), {})[int(sid)] = int(kept)
         gids = list(state)
         outcome = phases_two_three([state[g] for g in gids], r1, l)

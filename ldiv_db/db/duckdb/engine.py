@@ -327,7 +327,7 @@ class Database(RunOwners):
         self._execute(query)
         self._log(query, -1)
 
-    def rows(self, query: Query) -> list[tuple[Any, ...]]:
+    def rows(self, query: Query, *, bulk: bool = False) -> list[tuple[Any, ...]]:
         cur = self._execute(query)
         with self._engine(f"query {query.name}"):
             out: list[tuple[Any, ...]] = cur.fetchall()
@@ -343,7 +343,7 @@ class Database(RunOwners):
     def scalar(self, query: Query) -> Any:
         return self.one(query)[0]
 
-    def records(self, query: Query) -> list[dict[str, Any]]:
+    def records(self, query: Query, *, bulk: bool = False) -> list[dict[str, Any]]:
         cur = self._execute(query)
         cols = [d[0] for d in cur.description or []]
         with self._engine(f"query {query.name}"):
@@ -363,16 +363,16 @@ class Database(RunOwners):
         return out
 
     def df(self, query: Query, *, bulk: bool = False) -> pd.DataFrame:
-        """The result as a pandas frame. ``bulk``: a result of about a row per source row, which an
-        engine may fetch by a faster path (PostgreSQL: ``COPY``); DuckDB hands every frame over as is."""
+        """The result as a pandas frame. ``bulk``: a result that grows with the source, which an engine may
+        fetch by another path (PostgreSQL: ``COPY``; Spark: in batches); DuckDB hands every frame over."""
         cur = self._execute(query)
         with self._engine(f"query {query.name}"):
             frame = self._frame(cur)
         self._log(query, len(frame))
         return frame
 
-    def arrays(self, query: Query) -> dict[str, Any]:
-        """The columns of a result without NULLs as numpy arrays, by column name."""
+    def arrays(self, query: Query, *, bulk: bool = False) -> dict[str, Any]:
+        """The columns of a result without NULLs as numpy arrays, by column name (``bulk``: as :meth:`df`)."""
         cur = self._execute(query)
         with self._engine(f"query {query.name}"):
             out = self._arrays(cur)

@@ -2,15 +2,17 @@
 
 ``DB`` is ``spark://local[N]`` (a local session in this process) or ``spark://HOST:PORT`` (a standalone
 master), optionally with options after ``?``: ``warehouse=PATH`` (the catalog's warehouse; the metastore
-lives beside it, so a later run sees the same tables) and any Spark conf key (``spark.sql...=v``).
-:func:`configure` adds conf keys for the process (a job file's ``[spark]`` section).
+lives beside it, so a later run sees the same tables), ``fetch_rows=N`` and any Spark conf key
+(``spark.sql...=v``); sessions and conf: :mod:`ldiv_db.db.spark.session`.
 
 :class:`SparkDatabase` keeps the interface of :class:`ldiv_db.db.Database`; what differs:
 
 * statements are rendered in DuckDB's dialect and translated by :func:`ldiv_db.sqlgen.render.translate` to
   Spark SQL; bound values go to ``spark.sql(..., args=...)`` (``:name`` markers), never into the text;
-* results come back through Arrow (``toPandas``); :meth:`insert_frame` sends a whole frame as one
-  DataFrame and one ``INSERT ... SELECT`` (never row by row);
+* results come back through Arrow, each through the bounded fetch of :mod:`ldiv_db.db.spark.jobs` (a
+  result over ``fetch_rows`` rows only where the caller declared it bulk, then in batches);
+  :meth:`insert_frame` sends a frame as one DataFrame and one ``INSERT ... SELECT`` per batch of at most
+  ``fetch_rows`` rows (never row by row); every statement runs in a job group Ctrl-C cancels;
 * the ``ldiv`` audit tables live in the Spark schema ``ldiv`` (the shipped migrations, translated; a
   migration with a Spark variant in ``migrations/spark/`` runs that instead); ids that DuckDB draws from
   sequences are the table's largest id plus one (one writer per Spark catalog at a time);
@@ -27,13 +29,10 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import re
-import threading
 import time
 import uuid
 from collections.abc import Iterator, Mapping, Sequence
-from pathlib import Path
 from typing import Any
-from urllib.parse import parse_qsl
 
 import duckdb
 import numpy as np
@@ -43,116 +42,32 @@ from ...errors import BadInput, InternalError, LdivError
 from ...sqlgen.render import Query, TableRef, quote, translate, written_tables
 from ...sqlgen.spark import emulate_dml, spark_next_id
 from ..duckdb.engine import Database
-from ..urls import is_spark_url
+from .jobs import fetch, job
 from .schema import prepare_spark, type_name
+from .session import (  # noqa: F401 - the engine's session API, as before
+    DEFAULTS,
+    FETCH_ROWS,
+    SCHEME,
+    configure,
+    fetch_rows_of,
+    first_line,
+    parse_url,
+    session_for,
+    stop_sessions,
+)
 
-SCHEME = "spark://"
 # the algorithms whose every statement runs on Spark, each tested against DuckDB (tests/spark); the others
 # are refused before anything is written, with the reason
 _ONE_TABLE = ("tp", "tp+", "mondrian", "hilbert", "bsgi", "lplus", "topdown", "full-domain", "optimal")
 ALGORITHMS = frozenset((*_ONE_TABLE, "decomposition"))  # every algorithm today
 NOT_YET = "its templates are not all tested on Spark yet (docs/concepts/engines.md, Spark)"
 ROWID = "ldiv_rowid"  # the row id column of a table loaded on Spark (``rowid`` in the templates)
-_CONF: dict[str, str] = {}
-_SESSIONS: dict[str, Any] = {}
-_LOCK = threading.Lock()
 # ids DuckDB draws from ldiv's sequences: (table, id column)
 SEQUENCES = {
     "hierarchy_seq": ("hierarchy", "hierarchy_id"),
     "run_seq": ("run", "run_id"),
     "release_seq": ("release", "release_id"),
 }
-DEFAULTS = {
-    "spark.ui.enabled": "false",
-    "spark.ui.showConsoleProgress": "false",
-    "spark.sql.shuffle.partitions": "4",
-    "spark.sql.session.timeZone": "UTC",
-    "spark.sql.execution.arrow.pyspark.enabled": "true",
-    "spark.sql.legacy.createHiveTableByDefault": "false",
-    "spark.sql.ansi.enabled": "false",
-    "spark.driver.memory": "1g",
-}
-
-
-def configure(conf: Mapping[str, Any]) -> None:
-    """Spark conf keys for every session this process opens from now on (a job file's ``[spark]``)."""
-    for key, value in conf.items():
-        if not str(key).startswith("spark."):
-            raise BadInput(
-                f"[spark] key {key!r} is not a Spark conf key", "keys start with spark. (spark.sql...)"
-            )
-        _CONF[str(key)] = str(value)
-
-
-def parse_url(url: str) -> tuple[str, dict[str, str]]:
-    """``spark://local[2]?warehouse=/w`` -> (``local[2]``, {spark.sql.warehouse.dir: /w, ...})."""
-    if not is_spark_url(url):
-        raise BadInput(f"{url} is not a spark:// URL", "write spark://local[2] or spark://HOST:PORT")
-    rest = url[len(SCHEME) :]
-    where, _, query = rest.partition("?")
-    if not where:
-        raise BadInput(f"{url} names no master", "write spark://local[2] or spark://HOST:PORT")
-    master = where if where.startswith("local") else SCHEME + where
-    conf: dict[str, str] = {}
-    for key, value in parse_qsl(query, keep_blank_values=True):
-        if key == "warehouse":
-            conf["spark.sql.warehouse.dir"] = str(Path(value).resolve())
-        elif key.startswith("spark."):
-            conf[key] = value
-        else:
-            raise BadInput(
-                f"unknown option {key!r} in {url}",
-                "options are warehouse=PATH and Spark conf keys (spark.sql.shuffle.partitions=8)",
-            )
-    return master, conf
-
-
-def session_for(url: str) -> Any:
-    """The process's Spark session for ``url`` (started once; pyspark keeps one active session)."""
-    master, conf = parse_url(url)
-    with _LOCK:
-        if url in _SESSIONS:
-            return _SESSIONS[url]
-        try:
-            from pyspark.sql import SparkSession
-        except ImportError:
-            raise BadInput(
-                "DB names a Spark session but pyspark is not installed",
-                "pip install 'ldiv_db[spark]' (Spark also needs Java 17: openjdk-17-jre-headless)",
-            ) from None
-        settings = {**DEFAULTS, **_CONF, **conf}
-        builder = SparkSession.builder.master(master).appName("ldiv_db")
-        warehouse = settings.get("spark.sql.warehouse.dir")
-        java_opts = [f"-Dlog4j2.configurationFile={Path(__file__).with_name('spark_log4j2.properties')}"]
-        if warehouse:
-            db_path = Path(warehouse).parent / (Path(warehouse).name + "_metastore")
-            settings.setdefault(
-                "spark.hadoop.javax.jdo.option.ConnectionURL",
-                f"jdbc:derby:;databaseName={db_path};create=true",
-            )
-            java_opts.append(f"-Dderby.stream.error.file={db_path}.derby.log")
-            builder = builder.enableHiveSupport()
-        settings.setdefault("spark.driver.extraJavaOptions", " ".join(java_opts))
-        for key, value in settings.items():
-            builder = builder.config(key, value)
-        try:
-            session = builder.getOrCreate()
-        except Exception as exc:
-            raise BadInput(
-                f"cannot start Spark for {url}: {_first_line(exc)}",
-                "check that Java 17 is installed (JAVA_HOME) and the master is reachable",
-            ) from None
-        session.sparkContext.setLogLevel("FATAL")
-        _SESSIONS[url] = session
-        return session
-
-
-def stop_sessions() -> None:
-    with _LOCK:
-        for session in _SESSIONS.values():
-            with contextlib.suppress(Exception):
-                session.stop()
-        _SESSIONS.clear()
 
 
 def _arrow_ready(frame: pd.DataFrame) -> pd.DataFrame:
@@ -167,18 +82,16 @@ def _arrow_ready(frame: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
-def _first_line(exc: BaseException) -> str:
-    text = str(exc).strip().splitlines()
-    line = text[0] if text else type(exc).__name__
-    return line.split("; line ")[0][:400]
-
-
 class _Result:
-    """What :meth:`SparkDatabase._send` returns: a DataFrame (or fixed rows) read like a cursor."""
+    """What :meth:`SparkDatabase._send` returns: a DataFrame (or fixed rows) read like a cursor, through
+    the bounded fetch (:func:`ldiv_db.db.spark.jobs.fetch`)."""
 
-    def __init__(self, frame: Any = None, rows: list[tuple[Any, ...]] | None = None) -> None:
+    def __init__(
+        self, frame: Any = None, rows: list[tuple[Any, ...]] | None = None, db: Any = None, name: str = ""
+    ) -> None:
         self.frame = frame
         self.fixed = rows
+        self.db, self.name = db, name
         self.description = [(c,) for c in frame.columns] if frame is not None else [("id",)] if rows else None
 
     def fetchall(self) -> list[tuple[Any, ...]]:
@@ -186,18 +99,28 @@ class _Result:
             return self.fixed
         if self.frame is None:
             return []
-        to_arrow = getattr(self.frame, "toArrow", None)
-        if to_arrow is not None:  # exact Python values (ints stay ints beside NULLs), through Arrow
-            table = to_arrow()
-            cols = [table.column(i).to_pylist() for i in range(table.num_columns)]
-            return list(zip(*cols, strict=True)) if cols else []
-        return [tuple(r) for r in self.frame.collect()]
+        pieces = fetch(self.db, self.frame, self.name, bulk=self.db.bulk_fetch, convert=_rows, size=len)
+        return [r for piece in pieces for r in piece]
 
     def df(self) -> pd.DataFrame:
         if self.frame is None:
             return pd.DataFrame(self.fixed or [])
-        pdf: pd.DataFrame = self.frame.toPandas()
-        return pdf
+        pieces = fetch(self.db, self.frame, self.name, bulk=self.db.bulk_fetch, convert=_pandas, size=len)
+        return pieces[0] if len(pieces) == 1 else pd.concat(pieces, ignore_index=True)
+
+
+def _rows(frame: Any) -> list[tuple[Any, ...]]:
+    to_arrow = getattr(frame, "toArrow", None)
+    if to_arrow is None:
+        return [tuple(r) for r in frame.collect()]
+    table = to_arrow()  # exact Python values (ints stay ints beside NULLs), through Arrow
+    cols = [table.column(i).to_pylist() for i in range(table.num_columns)]
+    return list(zip(*cols, strict=True)) if cols else []
+
+
+def _pandas(frame: Any) -> pd.DataFrame:
+    pdf: pd.DataFrame = frame.toPandas()
+    return pdf
 
 
 class SparkDatabase(Database):
@@ -223,6 +146,8 @@ class SparkDatabase(Database):
         self.read_only = read_only
         self.work_schema = f"ldiv_work_{uuid.uuid4().hex[:10]}"
         self._work_ready = False
+        self.fetch_rows = fetch_rows_of(url)  # the most rows one fetch brings into the driver
+        self.bulk_fetch = False  # the fetch running now was declared bulk (rows, records, df, arrays)
 
     # ------------------------------------------------------------------ opening
     @classmethod
@@ -285,9 +210,41 @@ class SparkDatabase(Database):
             query.sql_for(self.dialect), self.dialect, frozenset(params), ldiv_schema=self.ldiv_schema
         )
         result: Any = _Result()
-        for sql in statements:
-            result = self._statement(query.name, sql, params)
+        with self._engine(query.name):
+            for sql in statements:
+                result = self._statement(query.name, sql, params)
         return result
+
+    @contextlib.contextmanager
+    def _engine(self, what: str) -> Iterator[None]:
+        """Spark calls as one statement's job (:func:`ldiv_db.db.spark.jobs.job`): cancelled on Ctrl-C,
+        its failure named with what to tune."""
+        with job(self.spark, what.removeprefix("query "), self._error):
+            yield
+
+    @contextlib.contextmanager
+    def _declared(self, bulk: bool) -> Iterator[None]:
+        self.bulk_fetch = bulk
+        try:
+            yield
+        finally:
+            self.bulk_fetch = False
+
+    def rows(self, query: Query, *, bulk: bool = False) -> list[tuple[Any, ...]]:
+        with self._declared(bulk):
+            return super().rows(query)
+
+    def records(self, query: Query, *, bulk: bool = False) -> list[dict[str, Any]]:
+        with self._declared(bulk):
+            return super().records(query)
+
+    def df(self, query: Query, *, bulk: bool = False) -> pd.DataFrame:
+        with self._declared(bulk):
+            return super().df(query)
+
+    def arrays(self, query: Query, *, bulk: bool = False) -> dict[str, Any]:
+        with self._declared(bulk):
+            return super().arrays(query)
 
     def _statement(self, name: str, sql: str, params: Mapping[str, Any]) -> _Result:
         fixed: list[tuple[Any, ...]] | None = None
@@ -295,19 +252,16 @@ class SparkDatabase(Database):
             sql, params, new_id = self._next_id(name, sql, params)
             fixed = [(new_id,)]
         used = {k: v for k, v in params.items() if f":{k}" in sql}
-        try:
-            dml = None
-            head = _LEADING_COMMENTS.sub("", sql)[:16].upper()
-            if head[:6] in ("UPDATE", "DELETE") or head == "INSERT OVERWRITE":
-                dml = emulate_dml(sql, self._columns, _spark_ref(self.work_table("ldiv_dml")))
-            for stmt in dml or []:
-                self.spark.sql(stmt, args=(used or None) if ":" in stmt else None)
-            frame = None if dml else self.spark.sql(sql, args=used or None)
-        except Exception as exc:
-            raise self._error(name, exc) from None
+        dml = None
+        head = _LEADING_COMMENTS.sub("", sql)[:16].upper()
+        if head[:6] in ("UPDATE", "DELETE") or head == "INSERT OVERWRITE":
+            dml = emulate_dml(sql, self._columns, spark_ref(self.work_table("ldiv_dml")))
+        for stmt in dml or []:
+            self.spark.sql(stmt, args=(used or None) if ":" in stmt else None)
+        frame = None if dml else self.spark.sql(sql, args=used or None)
         if fixed is not None:
             return _Result(rows=fixed)
-        return _Result(frame)
+        return _Result(frame, db=self, name=name)
 
     # ------------------------------------------------------------------ catalog lookups
     def _catalog(self, query: Query) -> _Result | None:
@@ -337,7 +291,7 @@ class SparkDatabase(Database):
             return _Result(rows=[(any(n.lower() == name.lower() for n, _ in self._tables_of(sch)),)])
         if query.name == "catalog/columns.sql":
             ref = TableRef(str(p["name"]), str(p["schema"]))
-            fields = self.spark.table(_spark_ref(ref)).schema.fields
+            fields = self.spark.table(spark_ref(ref)).schema.fields
             cols = [f for f in fields if f.name != ROWID]
             return _Result(
                 rows=[(f.name, type_name(f.dataType.simpleString()), i + 1) for i, f in enumerate(cols)]
@@ -349,49 +303,60 @@ class SparkDatabase(Database):
     def _row_id_problem(self, ref: TableRef) -> str | None:
         """What keeps a table's rows from having ids of their own: no ``ldiv_rowid`` column, one that is
         not an integer, or one whose values repeat or are NULL (one pass, only when the column is there)."""
-        fields = {f.name: f for f in self.spark.table(_spark_ref(ref)).schema.fields}
+        fields = {f.name: f for f in self.spark.table(spark_ref(ref)).schema.fields}
         if ROWID not in fields:
             return "missing"
         if fields[ROWID].dataType.simpleString() not in ("bigint", "int", "smallint", "tinyint"):
             return "not integer"
         row = self.spark.sql(
-            f"SELECT count(*) - count(DISTINCT {_bq(ROWID)}) FROM {_spark_ref(ref)}"  # noqa: S608
+            f"SELECT count(*) - count(DISTINCT {_bq(ROWID)}) FROM {spark_ref(ref)}"  # noqa: S608
         ).collect()[0]
         self.queries += 1
         return "repeated" if int(row[0]) else None
 
     def _tables_of(self, schema: str) -> list[tuple[str, str]]:
+        """The schema's tables and views: two listings (``catalog.listTables`` reads every table's
+        metadata from the metastore, one call per table)."""
         if not self.spark.catalog.databaseExists(schema):
             return []
+        where = _bq(schema)
+        views = {str(r[1]) for r in self.spark.sql(f"SHOW VIEWS IN {where}").collect() if not r[2]}
         return [
-            (str(t.name), "VIEW" if t.tableType == "VIEW" else "BASE TABLE")
-            for t in self.spark.catalog.listTables(schema)
-            if not t.isTemporary
+            (str(r[1]), "VIEW" if str(r[1]) in views else "BASE TABLE")
+            for r in self.spark.sql(f"SHOW TABLES IN {where}").collect()
+            if not r[2]
         ]
 
     def load_file(self, query: Query, target: TableRef) -> None:
-        """``ldiv load`` on Spark: DuckDB reads the file in memory with the same template (the same type
-        detection), and the table reaches Spark as one Arrow DataFrame with the row id column
-        ``ldiv_rowid`` (0..n-1 in file order, what ``rowid`` means in the templates on Spark)."""
+        """``ldiv load`` on Spark: DuckDB reads the file with the same template (the same type detection),
+        and the table reaches Spark in Arrow batches of at most ``fetch_rows`` rows (the first creates it,
+        the others append), with the row id column ``ldiv_rowid`` (0..n-1 in file order, what ``rowid``
+        means in the templates on Spark): the driver holds one batch at a time."""
+        import pyarrow as pa  # an extra of ldiv_db[spark]
+
         sch, name = target.schema, target.name
-        ref = TableRef(name, sch or self.default_schema)
+        ref = spark_ref(TableRef(name, sch or self.default_schema))
         local = duckdb.connect()
         try:
             if sch:
                 local.execute(f"CREATE SCHEMA IF NOT EXISTS {quote(sch)}")
             local.execute(query.sql, dict(query.params))
-            table = local.sql(
+            batches = local.sql(
                 f"SELECT *, rowid AS {quote(ROWID)} FROM {TableRef(name, sch or None).sql()}"  # noqa: S608
-            ).to_arrow_table()
+            ).fetch_record_batch(self.fetch_rows)
+            with self._engine(query.name):
+                for i, batch in enumerate(batches):
+                    frame = self.spark.createDataFrame(pa.Table.from_batches([batch]))
+                    frame.write.format("parquet").mode("append" if i else "errorifexists").saveAsTable(ref)
+                    self.queries += 1
         except duckdb.Error as exc:
             raise LdivError(f"query {query.name} failed: {str(exc).splitlines()[0]}") from None
         finally:
             local.close()
-        try:
-            self.spark.createDataFrame(table).write.format("parquet").saveAsTable(_spark_ref(ref))
-        except Exception as exc:
-            raise self._error(query.name, exc) from None
-        self.queries += 1
+
+    def spark_ref(self, ref: TableRef) -> str:
+        """``ref`` as Spark SQL and the DataFrame API name it (back-quoted parts)."""
+        return spark_ref(ref)
 
     def _columns(self, table: str) -> list[str]:
         return [str(c) for c in self.spark.table(table).columns]
@@ -404,7 +369,7 @@ class SparkDatabase(Database):
         table, column = SEQUENCES[seq]
         ref = TableRef(table, self.ldiv_schema)
         rows = self.spark.sql(
-            f"SELECT coalesce(max({_bq(column)}), 0) + 1 FROM {_spark_ref(ref)}"  # noqa: S608
+            f"SELECT coalesce(max({_bq(column)}), 0) + 1 FROM {spark_ref(ref)}"  # noqa: S608
         ).collect()
         new_id = int(rows[0][0])
         return sql, {**params, "ldiv_next_id": new_id}, new_id
@@ -418,7 +383,7 @@ class SparkDatabase(Database):
             )
 
     def _error(self, name: str, exc: BaseException) -> LdivError:
-        text = _first_line(exc)
+        text = first_line(exc)
         kind = type(exc).__name__
         if "INVALID_SCHEMA_OR_RELATION_NAME" in text:
             return BadInput(
@@ -446,12 +411,16 @@ class SparkDatabase(Database):
         return {str(c): frame[c].to_numpy() for c in frame.columns}
 
     def insert_frame(self, table: TableRef, frame: pd.DataFrame) -> None:
-        """Append a frame to an existing table: one DataFrame (through Arrow), one INSERT ... SELECT."""
+        """Append a frame to an existing table: per batch of at most ``fetch_rows`` rows one DataFrame
+        (through Arrow) and one INSERT ... SELECT, so the driver never holds more than a batch of it."""
         if self.read_only and (table.schema or "") != self.work_schema:
             self._refuse_writes("insert_frame", f"INSERT INTO {table.sql()} SELECT 1")
-        if frame.empty:
-            return
-        target = self.spark.table(_spark_ref(table))
+        with self._engine("insert_frame"):
+            for start in range(0, len(frame), self.fetch_rows):
+                self._insert_batch(table, frame.iloc[start : start + self.fetch_rows])
+
+    def _insert_batch(self, table: TableRef, frame: pd.DataFrame) -> None:
+        target = self.spark.table(spark_ref(table))
         types = {f.name.lower(): f.dataType for f in target.schema.fields}
         data = self.spark.createDataFrame(_arrow_ready(frame))
         view = f"ldiv_frame_{uuid.uuid4().hex[:12]}"
@@ -466,21 +435,17 @@ class SparkDatabase(Database):
             )
             names = ", ".join(_bq(c) for c in cols)
             self.spark.sql(
-                f"INSERT INTO {_spark_ref(table)} ({names}) SELECT {select} FROM {_bq(view)}"  # noqa: S608
+                f"INSERT INTO {spark_ref(table)} ({names}) SELECT {select} FROM {_bq(view)}"  # noqa: S608
             )
-        except Exception as exc:
-            raise self._error("insert_frame", exc) from None
         finally:
             self.spark.catalog.dropTempView(view)
         self.queries += 1
 
     def execute_script(self, name: str, sql: str) -> None:
         """A fixed multi-statement script (migrations), each statement translated."""
-        for stmt in translate(sql, self.dialect, ldiv_schema=self.ldiv_schema):
-            try:
+        with self._engine(name):
+            for stmt in translate(sql, self.dialect, ldiv_schema=self.ldiv_schema):
                 self.spark.sql(stmt)
-            except Exception as exc:
-                raise self._error(name, exc) from None
         self.queries += 1
 
     def raw_rows(
@@ -490,13 +455,12 @@ class SparkDatabase(Database):
         self.queries += 1
         statements = translate(sql, self.dialect, positional=True, ldiv_schema=self.ldiv_schema)
         out: list[tuple[Any, ...]] = []
-        for i, stmt in enumerate(statements):
-            args = list(params) if params is not None and i == len(statements) - 1 else None
-            try:
-                frame = self.spark.sql(stmt, args=args or None)
-            except Exception as exc:
-                raise self._error("bookkeeping query", exc) from None
-            out = _Result(frame).fetchall()
+        with self._engine("bookkeeping query"):
+            for i, stmt in enumerate(statements):
+                args = list(params) if params is not None and i == len(statements) - 1 else None
+                out = _Result(
+                    self.spark.sql(stmt, args=args or None), db=self, name="bookkeeping query"
+                ).fetchall()
         return out
 
     # ------------------------------------------------------------------ transactions, work tables
@@ -533,32 +497,26 @@ class SparkDatabase(Database):
             return
         for ref in self._work_tables:
             with contextlib.suppress(Exception):
-                self.spark.sql(f"DROP TABLE IF EXISTS {_spark_ref(ref)}")
+                self.spark.sql(f"DROP TABLE IF EXISTS {spark_ref(ref)}")
         self._work_tables.clear()
 
     def exists(self, ref: TableRef) -> bool:
-        return bool(self.spark.catalog.tableExists(_spark_ref(ref)))
+        return bool(self.spark.catalog.tableExists(spark_ref(ref)))
 
     def table_names(self, schema: str) -> list[str]:
         """The tables of ``schema`` as the catalog spells them (none when it does not exist)."""
-        if not self.spark.catalog.databaseExists(schema):
-            return []
-        return [str(t.name) for t in self.spark.catalog.listTables(schema)]
+        return [name for name, _ in self._tables_of(schema)]
 
     def drop_table(self, ref: TableRef) -> None:
-        try:
-            self.spark.sql(f"DROP TABLE IF EXISTS {_spark_ref(ref)}")
-        except Exception as exc:
-            raise self._error("drop_table", exc) from None
+        with self._engine("drop_table"):
+            self.spark.sql(f"DROP TABLE IF EXISTS {spark_ref(ref)}")
         self.queries += 1
 
     def rename(self, old: TableRef, new: TableRef) -> None:
         """``ALTER TABLE old RENAME TO new``: one catalog operation (the publish step of a release)."""
         t0 = time.perf_counter()
-        try:
-            self.spark.sql(f"ALTER TABLE {_spark_ref(old)} RENAME TO {_spark_ref(new)}")
-        except Exception as exc:
-            raise self._error("rename", exc) from None
+        with self._engine("rename"):
+            self.spark.sql(f"ALTER TABLE {spark_ref(old)} RENAME TO {spark_ref(new)}")
         self.queries += 1
         self._last_t0 = t0
 
@@ -589,5 +547,5 @@ def _bq(name: str) -> str:
     return "`" + name.replace("`", "``") + "`"
 
 
-def _spark_ref(ref: TableRef) -> str:
+def spark_ref(ref: TableRef) -> str:
     return ".".join(_bq(p) for p in ref.parts)

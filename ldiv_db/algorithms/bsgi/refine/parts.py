@@ -196,7 +196,7 @@ def planned(db: Any, coded: Any, schedule: Schedule) -> Plan | None:
         return None
     k = prefix_length(coded.order, coded.distinct)
     prefix = [coded.qcols[i] for i in coded.order[:k]]
-    hist = db.df(render("bsgi/part_histogram.sql", codes=coded.codes, prefix=prefix))
+    hist = db.df(render("bsgi/part_histogram.sql", codes=coded.codes, prefix=prefix), bulk=True)
     return plan(schedule, natural=natural_counts(hist, k, len(sizes), parts))
 
 

@@ -1,0 +1,236 @@
+"""t-closeness (Li, Li, Venkatasubramanian, ICDE 2007): in every class, the Earth Mover's Distance between
+the class's SA distribution and the baseline (the whole input's, :mod:`.baseline`) is at most t.
+
+Ground distances (§4.2, §4.3): ``equal`` (every two values at distance 1: half the L1 distance),
+``ordered`` (|i − j|/(M − 1) over the ranks of the baseline's M distinct values: numbers ordered as
+numbers, text by a declared order) and ``hierarchical`` (level(LCA)/H over the SA's stored hierarchy of
+height H, a node being a (level, label) of ``ldiv.hierarchy_level``). Every distance is a fraction over
+the common denominator (2 or M − 1 or H)·m·N, so t is compared exactly: t_den·num ≤ t_num·den."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import pandas as pd
+
+from ..core.options import exact
+from ..errors import BadInput
+from ..sqlgen.render import render
+from ..taxonomy.stored import load
+from .base import sql_text
+from .baseline import DistributionModel, Pairs, ValueCounts
+
+if TYPE_CHECKING:
+    from ..core.evaluator import SqlEvaluator
+    from ..db import Database
+
+DISTANCES = ("equal", "ordered", "hierarchical")
+
+
+def _number(v: str | None) -> float:
+    try:
+        return float(v) if v is not None else float("inf")
+    except ValueError:
+        raise BadInput(f"the ordered distance reads the SA as numbers, and {v!r} is none") from None
+
+
+class TCloseness(DistributionModel):
+    name = "t-closeness"
+
+    def __init__(
+        self,
+        n_sa: int,
+        t: Any,
+        distance: str = "equal",
+        *,
+        numeric: Sequence[bool] = (),
+        sa_order: Sequence[Any] | None = None,
+        table: str | None = None,
+        sa_names: Sequence[str] = (),
+        baseline: ValueCounts | None = None,
+    ) -> None:
+        super().__init__(n_sa, baseline)
+        if t is None:
+            raise BadInput("the t-closeness model needs t", "give --t, e.g. --t 0.2 (a distance in [0, 1])")
+        self.t = exact(t, "t")
+        if not 0 <= self.t <= 1:
+            raise BadInput(
+                f"t must be in [0, 1], got {t}", "the distances are normalized to [0, 1]: e.g. --t 0.2"
+            )
+        if distance not in DISTANCES:
+            raise BadInput(f"unknown distance {distance!r}", f"use --distance {'|'.join(DISTANCES)}")
+        self.distance = distance
+        self.numeric = tuple(numeric) or (False,) * n_sa
+        self.sa_order = None if sa_order is None else [sql_text(v) for v in sa_order]
+        self.table, self.sa_names = table, tuple(sa_names)
+        if distance == "ordered" and self.sa_order is None and not all(self.numeric):
+            raise BadInput(
+                "the ordered distance needs a numeric SA or a declared order of its values",
+                "give the order with --sa-order v1,v2,... (lowest first), or use --distance equal|hierarchical",
+            )
+        if self.sa_order is not None and n_sa != 1:
+            raise BadInput("--sa-order orders one sensitive attribute", "check one SA at a time")
+        self._tree: dict[int, dict[str | None, tuple[str, ...]]] | None = None
+
+    def with_baseline(self, baseline: ValueCounts) -> TCloseness:
+        out = TCloseness(
+            self.n_sa,
+            self.t,
+            self.distance,
+            numeric=self.numeric,
+            sa_order=self.sa_order,
+            table=self.table,
+            sa_names=self.sa_names,
+            baseline=baseline,
+        )
+        out._tree = self._tree
+        return out
+
+    def own_params(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"t": str(self.t), "distance": self.distance}
+        if self.sa_order is not None:
+            out["sa_order"] = list(self.sa_order)
+        return out
+
+    # ------------------------------------------------------------------ order and tree
+    def order(self, s: int, pairs: Pairs) -> list[tuple[str | None, int]]:
+        if self.distance != "ordered":
+            return super().order(s, pairs)
+        if self.sa_order is not None:
+            rank = {v: i for i, v in enumerate(self.sa_order)}
+            missing = [str(v) for v, _ in pairs if v not in rank]
+            if missing:
+                raise BadInput(
+                    f"--sa-order lacks {len(missing)} value(s) of the SA: {', '.join(missing[:10])}",
+                    "list every value of the SA once, lowest first",
+                )
+            return sorted(pairs, key=lambda p: rank[p[0]])
+        return sorted(pairs, key=lambda p: _number(p[0]))
+
+    def prepare(self, db: Database) -> None:
+        """The hierarchical distance reads the SA's hierarchy stored for the input table (the source of a
+        release): per leaf, its labels from level 0 (itself) to the root."""
+        if self.distance != "hierarchical" or self._tree is not None:
+            return
+
+        tree: dict[int, dict[str | None, tuple[str, ...]]] = {}
+        for s, col in enumerate(self.sa_names, 1):
+            h = load(db, self.table or "", col)
+            if h is None:
+                raise BadInput(
+                    f"the hierarchical distance needs a hierarchy of the SA {col!r} of {self.table}, and none is stored",
+                    f"import one: ldiv hierarchy import DB --table {self.table} --column '{col}' FILE",
+                )
+            tree[s] = {row[0]: tuple(row) for row in h.rows()}
+        self._tree = tree
+
+    def tree(self, s: int) -> dict[str | None, tuple[str, ...]]:
+        if self._tree is None:
+            raise BadInput(
+                "the hierarchical distance needs the SA's hierarchy", "prepare the model on a database"
+            )
+        return self._tree[s]
+
+    def height(self, s: int) -> int:
+        return max((len(r) - 1 for r in self.tree(s).values()), default=1)
+
+    # ------------------------------------------------------------------ SQL
+    def template_params(self) -> dict[str, Any]:
+        return {"t_num": self.t.numerator, "t_den": self.t.denominator}
+
+    def template_context(self, ev: SqlEvaluator) -> dict[str, Any]:
+        if self.distance != "hierarchical":
+            return {}
+        target = ev.work("tree")
+        ev.db.run(render("privacy/tree_table.sql", target=target))
+        rows: list[tuple[int, str | None, int, str]] = []
+        for s in range(1, self.n_sa + 1):
+            tree, top = self.tree(s), self.height(s)
+            for v, _ in self.baseline(s):
+                path = tree.get(v)
+                if path is None:
+                    raise BadInput(
+                        f"the SA value {v!r} is no leaf of the hierarchy of {self.sa_names[s - 1]!r}",
+                        "re-import the hierarchy with a row for every value of the SA",
+                    )
+                path = path + (path[-1],) * (top + 1 - len(path))
+                rows.extend((s, v, h, label) for h, label in enumerate(path))
+        if rows:
+            ev.db.insert_frame(target, pd.DataFrame(rows, columns=["s", "v", "h", "node"]))
+        return {"tree": target}
+
+    def template_name(self) -> str:
+        return f"privacy/t_{self.distance}.sql"
+
+    reads_stats = True
+
+    def points(self, s: int) -> list[int]:
+        """Σ_u N_u·d(v, u) per baseline value v over the distance's integer numerator d (equal: 2 per other
+        value, over 2; ordered: |r_v − r_u|, over M − 1; hierarchical: level(v, u), over H): the EMD of a
+        class holding v alone is m·pt / (den·m·N), since all its mass moves from v. Ordered by prefix sums;
+        hierarchical as Σ_{h<H} (N − the rows under v's ancestor at level h)."""
+        pairs = self.baseline(s)
+        counts = [n for _, n in pairs]
+        big_n = sum(counts)
+        if self.distance == "equal":
+            return [2 * (big_n - n) for n in counts]
+        if self.distance == "ordered":
+            out, below, below_w = [], 0, 0  # rows and rank-weighted rows of the values below
+            total_w = sum(r * n for r, n in enumerate(counts))
+            for r, n in enumerate(counts):
+                above, above_w = big_n - below - n, total_w - below_w - r * n
+                out.append(r * below - below_w + above_w - r * above)
+                below, below_w = below + n, below_w + r * n
+            return out
+        tree, top = self.tree(s), self.height(s)
+        paths = [tree[v] + (tree[v][-1],) * (top + 1 - len(tree[v])) for v, _ in pairs]
+        under: dict[tuple[int, str], int] = {}
+        for p, n in zip(paths, counts, strict=True):
+            for h in range(top):
+                under[(h, p[h])] = under.get((h, p[h]), 0) + n
+        return [sum(big_n - under[(h, p[h])] for h in range(top)) for p in paths]
+
+    # ------------------------------------------------------------------ numpy
+    def distances(self, s: int, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Per class (row of ``counts`` over the baseline's values): the EMD as num / den, exactly."""
+        top = self.height(s) if self.distance == "hierarchical" else 1
+        d, m, big_n, _ = self.diff(s, counts, factor=self.t.denominator * self.t.numerator * top)
+        width = counts.shape[1]
+        if self.distance == "equal":
+            return np.abs(d).sum(axis=1), 2 * m * big_n
+        if self.distance == "ordered":
+            return np.abs(np.cumsum(d, axis=1)).sum(axis=1), max(width - 1, 1) * m * big_n
+        tree = self.tree(s)
+        paths = [tree[v] for v, _ in self.baseline(s)]
+        paths = [p + (p[-1],) * (top + 1 - len(p)) for p in paths]
+        num = np.zeros(len(counts), dtype=d.dtype)
+        for h in range(1, top + 1):
+            children = sorted({p[h - 1] for p in paths})
+            child_of = {c: i for i, c in enumerate(children)}
+            up = np.zeros((width, len(children)), dtype=np.int64)
+            parent_of: dict[int, str] = {}
+            for j, p in enumerate(paths):
+                up[j, child_of[p[h - 1]]] = 1
+                parent_of[child_of[p[h - 1]]] = p[h]
+            parents = sorted(set(parent_of.values()))
+            to_parent = np.zeros((len(children), len(parents)), dtype=np.int64)
+            for ci, par in parent_of.items():
+                to_parent[ci, parents.index(par)] = 1
+            extra = d @ up.astype(d.dtype)
+            pos = np.where(extra > 0, extra, 0) @ to_parent.astype(d.dtype)
+            neg = np.where(extra < 0, -extra, 0) @ to_parent.astype(d.dtype)
+            num = num + h * np.minimum(pos, neg).sum(axis=1)
+        return num, top * m * big_n
+
+    def rows_ok(self, s: int, counts: np.ndarray) -> np.ndarray:
+        num, den = self.distances(s, counts)
+        ok = (num * self.t.denominator <= den * self.t.numerator) & (counts.sum(axis=1) > 0)
+        return np.asarray(ok, dtype=bool)
+
+    def distance_of(self, counts: Mapping[Any, int], s: int = 1) -> Fraction:
+        """One class's EMD (for tests and messages)."""
+        num, den = self.distances(s, self.matrix(s, counts))
+        return Fraction(int(num[0]), int(den[0]))
