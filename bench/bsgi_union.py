@@ -1,7 +1,7 @@
 """How far a stronger move takes BSGI's refined classes (issue 17, the Adult l = 7 line): the *pair
 re-split*. Two classes of s rows each (s = l) are merged and split again into two classes of s rows with
 distinct SA values, the split of least Σ |G|·cost(G) over all such splits; it holds every exchange the
-search of ``ldiv_db/algorithms/bsgi/refine.py`` makes (one swap) and every combination of them.
+search of ``ldiv_db/algorithms/bsgi/refine/exchange.py`` makes (one swap) and every combination of them.
 
 An experiment, not a mode of ldiv_db: plain numpy, single SA, classes of equal size only, no bound
 that skips a pair before pricing it (``--log`` skips the pairs priced since neither class changed). It starts from the refined release of ``anonymize`` (the chosen start, or ``--start split``:
@@ -28,8 +28,8 @@ import numpy as np
 import ldiv_db
 from bench.bsgi_refine import CASES, _load
 from ldiv_db.algorithms import bsgi
-from ldiv_db.algorithms.bsgi.refine import Refiner
-from ldiv_db.algorithms.bsgi.split import partition_cost
+from ldiv_db.algorithms.bsgi.refine.exchange import Refiner
+from ldiv_db.algorithms.bsgi.refine.split import partition_cost
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "bench" / "results" / "bsgi_union.json"

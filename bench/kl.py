@@ -29,8 +29,8 @@ SA = "occupation"
 
 
 def _measure(db: Any, source: str, release: str, qi: list[str], l: int, repeat: int) -> dict[str, Any]:
-    from ldiv_db.catalog import resolve_table
-    from ldiv_db.metrics import compute_metrics
+    from ldiv_db.core.catalog import resolve_table
+    from ldiv_db.utility import compute_metrics
 
     src, rel = resolve_table(db, source), resolve_table(db, release)
     cols = [src.column(c) for c in qi]

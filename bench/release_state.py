@@ -1,5 +1,5 @@
 """What it costs to check, on every read that shows a verdict, that a release's tables are as verified
-(ldiv_db/release_state.py: each table's row count and content digest, recomputed and compared with the
+(ldiv_db/core/release_state.py: each table's row count and content digest, recomputed and compared with the
 ones recorded when it was written). Writes bench/results/release_state.json.
 
     python -m bench.release_state                  # Adult and 1,000,000 rows
@@ -50,9 +50,10 @@ def _best(fn: Callable[[], Any], repeat: int) -> tuple[float, list[float]]:
 
 def run_case(case: str, repeat: int) -> dict[str, Any]:
     import ldiv_db
-    from ldiv_db import api, ownership
+    from ldiv_db import api
+    from ldiv_db.core import ownership
     from ldiv_db.db import Database
-    from ldiv_db.render import TableRef, render
+    from ldiv_db.sqlgen.render import TableRef, render
     from ldiv_db.taxonomy import import_hierarchy
 
     spec = CASES[case]

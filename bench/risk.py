@@ -29,7 +29,10 @@ TARGET = {"adult": 10.0, "adult_1m": 10.0}  # seconds
 def _ldiv(*args: str) -> tuple[float, dict[str, Any]]:
     t0 = time.perf_counter()
     out = subprocess.run(
-        [sys.executable, "-m", "ldiv_db.cli", *args, "--json"], check=True, capture_output=True, text=True
+        [sys.executable, "-m", "ldiv_db.cli.main", *args, "--json"],
+        check=True,
+        capture_output=True,
+        text=True,
     ).stdout
     return time.perf_counter() - t0, json.loads(out)
 

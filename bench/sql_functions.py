@@ -38,7 +38,7 @@ def _best(step: Callable[[], Any]) -> tuple[float, Any]:
 
 def measure(db_path: Path, table: str) -> list[dict[str, Any]]:
     import ldiv_db
-    from ldiv_db import sql_functions
+    from ldiv_db.commands import sql_functions
 
     sql_functions.install(str(db_path))
     db = ldiv_db.Database.open(str(db_path))

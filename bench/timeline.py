@@ -25,7 +25,7 @@ Event = tuple[float, float, str, str, int]  # start, end, template, thread, rows
 
 def _instrument() -> tuple[list[Event], dict[str, float]]:
     from ldiv_db.algorithms import REGISTRY
-    from ldiv_db.db import embedded
+    from ldiv_db.db.duckdb import engine as embedded
 
     events: list[Event] = []
     marks: dict[str, float] = {}

@@ -146,7 +146,7 @@ def run(
     check: bool = False,
 ) -> dict[str, Any]:
     import ldiv_db
-    from ldiv_db.attack import similarity
+    from ldiv_db.commands.attack import similarity
     from ldiv_db.errors import BadInput
 
     if algorithm == "topdown":

@@ -1,5 +1,5 @@
 """The reference pages of the docs site, generated from the code: every command and flag (the argparse
-parser of ldiv_db/cli_parser.py), every algorithm and model option (their declarations), the models and
+parser of ldiv_db/cli/parser.py), every algorithm and model option (their declarations), the models and
 metrics (their modules' docstrings), the ``--json`` output (run on a paper's table), the exit codes
 (ldiv_db/errors.py) and the ``ldiv`` schema (migrations/).
 
@@ -78,8 +78,8 @@ def _flag_rows(sub: argparse.ArgumentParser) -> list[list[str]]:
 
 
 def cli_page() -> str:
-    from ldiv_db.cli import WRITE_COMMANDS
-    from ldiv_db.cli_parser import build_parser
+    from ldiv_db.cli.main import WRITE_COMMANDS
+    from ldiv_db.cli.parser import build_parser
 
     parser = build_parser()
     out = ["# Commands and flags\n\n", GENERATED]
@@ -125,13 +125,13 @@ def _option_rows(options: Iterable[Any]) -> list[list[str]]:
 
 def options_page() -> str:
     from ldiv_db.algorithms import REGISTRY
-    from ldiv_db.job import ANONYMIZE_KEYS
+    from ldiv_db.commands.job import ANONYMIZE_KEYS
     from ldiv_db.privacy.spec import MODEL_OPTIONS
 
     out = ["# Algorithm and model options\n\n", GENERATED]
     out.append(
         "Each algorithm declares its options once (name, type, range, default, help: "
-        "`ldiv_db/options.py` and the algorithm's `options`). The `ldiv anonymize` flags, "
+        "`ldiv_db/core/options.py` and the algorithm's `options`). The `ldiv anonymize` flags, "
         "`--option KEY=VALUE`, a job file's `[anonymize.options]` and the keywords of "
         "`ldiv_db.anonymize` are made from that declaration and checked by one validator, so the three "
         "accept exactly the same keys. A key the chosen algorithm does not declare, a value of the wrong "
@@ -194,8 +194,8 @@ def models_metrics_page() -> str:
     )
     rows = []
     for mod_name in ("il", "lm", "groups", "kl", "arx_loss"):
-        mod = importlib.import_module(f"ldiv_db.metrics.{mod_name}")
-        rows.append([f"`ldiv_db/metrics/{mod_name}.py`", first_paragraph(mod.__doc__)])
+        mod = importlib.import_module(f"ldiv_db.utility.{mod_name}")
+        rows.append([f"`ldiv_db/utility/{mod_name}.py`", first_paragraph(mod.__doc__)])
     out.append(table(["module", "what it computes"], rows))
     return "".join(out)
 
@@ -211,7 +211,7 @@ def _subclasses(cls: type) -> Iterator[type]:
 
 def exit_codes_page() -> str:
     from ldiv_db import errors
-    from ldiv_db.report import gather  # noqa: F401  (defines an error class of its own)
+    from ldiv_db.reporting import gather  # noqa: F401  (defines an error class of its own)
 
     out = ["# Exit codes and errors\n\n", GENERATED]
     out.append(
@@ -325,7 +325,7 @@ def _json_of(main: Callable[[list[str]], int], argv: list[str]) -> Any:
 
 def json_page() -> str:
     """Each command's ``--json`` object, from a run on BSGI's Table 1 (fixtures/papers)."""
-    from ldiv_db.cli import main
+    from ldiv_db.cli.main import main
 
     paper = ROOT / "fixtures" / "papers"
     out = ["# `--json` output\n\n", GENERATED]

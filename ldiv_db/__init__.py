@@ -19,11 +19,10 @@ or a :class:`Database`)::
 from __future__ import annotations
 
 import importlib
-import sys
-import types
 from typing import TYPE_CHECKING, Any
 
 from .errors import BadInput, LdivError, PrivacyViolation
+from .version import __version__ as __version__
 
 if TYPE_CHECKING:
     from .api import (
@@ -48,11 +47,9 @@ if TYPE_CHECKING:
         risk,
         suggest_l,
     )
+    from .commands.job import Job, run_job
     from .db import Database
-    from .job import Job, run_job
     from .privacy.spec import ModelSpec
-
-__version__ = "0.2.0"
 
 # The public names load on first use (PEP 562): ``import ldiv_db`` stays light, so the ``ldiv`` command
 # reaches its own error handling (Ctrl-C during start-up, broken pipes) before the heavy imports.
@@ -84,8 +81,8 @@ _LAZY = {
     ),
     "Database": ".db",
     "ModelSpec": ".privacy.spec",
-    "Job": ".job",
-    "run_job": ".job",
+    "Job": ".commands.job",
+    "run_job": ".commands.job",
 }
 
 
@@ -97,15 +94,6 @@ def __getattr__(name: str) -> Any:
     globals()[name] = value
     return value
 
-
-class _Package(types.ModuleType):
-    def __setattr__(self, name: str, value: Any) -> None:
-        if name in _LAZY and isinstance(value, types.ModuleType):
-            return  # a submodule (ldiv_db.anonymize, .check, .load, .metrics): the name stays the function
-        super().__setattr__(name, value)
-
-
-sys.modules[__name__].__class__ = _Package
 
 __all__ = [
     "AnonymizeResult",

@@ -1,7 +1,7 @@
 """The public API, mirroring the CLI. Every function accepts a database path, a PostgreSQL URL, a
 ``spark://`` session, a duckdb connection (or dbt-duckdb's session) or a :class:`~ldiv_db.db.Database`,
 and returns a result object with ``to_dict()`` and ``render_text()``; ``check`` and ``anonymize`` also take
-a pandas/Polars/Arrow table (:mod:`ldiv_db.frames`), and their results have ``to_pandas()``,
+a pandas/Polars/Arrow table (:mod:`ldiv_db.commands.frames`), and their results have ``to_pandas()``,
 ``to_polars()`` and ``to_arrow()``."""
 
 from __future__ import annotations
@@ -9,24 +9,34 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
-from . import release_state
-from .anonymize import AnonymizeResult
-from .catalog import resolve_table
-from .check import CheckResult
+from .commands.anonymize import AnonymizeResult
+from .commands.frames import anonymize, check  # a DataFrame in the database's place: an in-memory DuckDB
+from .commands.load import LoadResult, load
+from .core import release_state
+from .core.catalog import resolve_table
+from .core.inputs import as_list, resolve_inputs
+from .core.options import parse_flag
 from .db import Database
-from .frames import anonymize, check  # a DataFrame in the database's place: an in-memory DuckDB
-from .inputs import as_list, resolve_inputs
-from .load import LoadResult, load
-from .pipeline.compose import Composition
-from .privacy.verdicts import partitions_of, verdict_brief
-from .render import render
-from .report import CompareResult, ReportResult, compare, report
-from .risk import RiskResult, risk
-from .suggest import SuggestResult
-from .suggest import suggest_l as _suggest
-from .words import METRICS, model_phrase, number, percent, show
+from .pipeline.append import append
+from .pipeline.compose import Composition, release_ids
+from .pipeline.compose import compose as _compose
+from .pipeline.publication import DRAFT, publish_release
+from .pipeline.publication import states as publication_states
+from .pipeline.stream import history
+from .reporting import CompareResult, ReportResult, compare, report
+from .reporting.gather import INTERVAL_ALGORITHMS, recorded_release
+from .risks import RiskResult, risk
+from .sqlgen.render import render
+from .util.progress import Progress
+from .util.words import METRICS, model_phrase, number, percent, show
+from .utility import compute_metrics
+from .verify.check import CheckResult
+from .verify.suggest import SuggestResult
+from .verify.suggest import suggest_l as _suggest
+from .verify.verdicts import partitions_of, verdict_brief
 
 
 @dataclass
@@ -39,7 +49,7 @@ class MetricsResult:
         return {"source": self.source, "release": self.release, **self.values}
 
     def render_text(self) -> str:
-        """One line per figure in its unit (:mod:`ldiv_db.words`); a note only where there is one."""
+        """One line per figure in its unit (:mod:`ldiv_db.util.words`); a note only where there is one."""
         v = self.values
         lines = [f"release {self.release} of {self.source}"]
         shown = [k for k in METRIC_LINES if k in v]
@@ -56,7 +66,7 @@ class MetricsResult:
         return "\n".join(lines)
 
 
-# the figures of ``ldiv metrics``' text, in this order (the rows first, in the words of ldiv_db/words.py)
+# the figures of ``ldiv metrics``' text, in this order (the rows first, in the words of ldiv_db/util/words.py)
 METRIC_LINES = (
     "rows", "deleted_rows", "cells_suppressed", "rows_with_suppressed_cells", "classes", "k",
     "ncp", "il", "lm", "dm", "cavg", "kl", "stars", "arx_loss", "cm",
@@ -80,10 +90,6 @@ def metrics(
     """Utility metrics (IL/NCP, LM, DM, CAVG, KL, CM, stars, ARX loss) of ``release`` against ``source``.
     A release ldiv_db recorded is read as it was measured when written: its numeric 'lo-hi' labels as
     intervals where its algorithm publishes them so (``interval_labels`` None), its l for CAVG."""
-    from fractions import Fraction
-
-    from .metrics import compute_metrics
-    from .report.gather import INTERVAL_ALGORITHMS, recorded_release
 
     database = Database.open(db, mode="read")
     try:
@@ -134,9 +140,9 @@ def suggest_l(db: Any, table: str, sa: str | Sequence[str]) -> SuggestResult:
 class ReleaseList:
     """``ldiv releases``: every recorded release, newest first. ``verified`` is the recorded verdict
     where it still holds (the table is as verified: ``table_state`` intact), else None; the verdict
-    as recorded is ``verified_when_written`` (:mod:`ldiv_db.release_state`). ``verification`` of each:
+    as recorded is ``verified_when_written`` (:mod:`ldiv_db.core.release_state`). ``verification`` of each:
     per partition the published table reveals, the model verified there and its verdict
-    (:mod:`ldiv_db.privacy.verdicts`)."""
+    (:mod:`ldiv_db.verify.verdicts`)."""
 
     rows: list[dict[str, Any]]
 
@@ -204,11 +210,11 @@ def _shown_state(r: dict[str, Any]) -> str:
 
 def _release_row(r: dict[str, Any]) -> dict[str, Any]:
     """A recorded release as listed: its class count, k and re-identification risk as anonymize measured
-    them on the written table (:mod:`ldiv_db.classes`; k and risk None for a release recorded before they
+    them on the written table (:mod:`ldiv_db.core.classes`; k and risk None for a release recorded before they
     were kept)."""
     text = r.pop("metrics")
     metrics = json.loads(text) if text else {}
-    # the audit column rows_suppressed is not shown: the words of ldiv_db/words.py instead (decision 0011)
+    # the audit column rows_suppressed is not shown: the words of ldiv_db/util/words.py instead (decision 0011)
     out = {k: v for k, v in r.items() if k not in ("groups", "rows_suppressed")}
     waiting = int(metrics.get("rows_waiting") or 0)
     out.update(
@@ -226,8 +232,6 @@ def _release_row(r: dict[str, Any]) -> dict[str, Any]:
 def releases(db: Any) -> ReleaseList:
     """Every recorded release, each with the state of its tables (:func:`release_state.release_states`)
     and its publication state (:mod:`ldiv_db.pipeline.publication`: draft, candidate, published)."""
-    from .pipeline.publication import DRAFT
-    from .pipeline.publication import states as publication_states
 
     database = Database.open(db, mode="read")
     try:
@@ -252,8 +256,6 @@ def publish(db: Any, release: str, *, accept_composition: bool = False) -> Any:
     """Publish the draft ``release`` after checking how it composes with the published releases of its
     source (:mod:`ldiv_db.pipeline.publication`); refuses (:class:`~ldiv_db.errors.PrivacyViolation`)
     below l unless ``accept_composition``."""
-    from .options import parse_flag
-    from .pipeline.publication import publish_release
 
     accept = parse_flag(accept_composition, "accept_composition", text=True)
     database = Database.open(db, mode="write")
@@ -270,9 +272,6 @@ def compose(db: Any, releases: Sequence[str | int], *, worst: int = 5, quiet: bo
     who knows their QI values narrows below a release's l by intersecting the releases. ``releases``:
     release tables (the release written last to each) or release ids. A read: opens read-only.
     ``quiet=False``: progress on stderr for work over 2 s."""
-    from .pipeline.compose import compose as _compose
-    from .pipeline.compose import release_ids
-    from .progress import Progress
 
     database = Database.open(db, mode="read")
     try:
@@ -293,7 +292,6 @@ def release_append(
     """Publish the next release of a Decomposition+ stream from the rows of table ``source`` plus the
     rows kept back so far; the row-key and inference-channel checks run before anything is written.
     ``key`` (optional) must name the stream's key columns."""
-    from .pipeline.append import append
 
     database = Database.open(db, mode="write")
     failed = False  # a failed command leaves no database file it created
@@ -310,7 +308,6 @@ def release_append(
 
 def release_history(db: Any, release: str) -> Any:
     """The releases of a Decomposition+ stream: rows published, rows waiting and their starvation."""
-    from .pipeline.stream import history
 
     database = Database.open(db, mode="read")
     try:

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from ..core.options import Option, did_you_mean
 from ..errors import BadInput, InternalError
-from ..options import Option, did_you_mean
 from .base import Algorithm, AnonymizeRequest, Partitioning
 from .bsgi import Bsgi
 from .decomposition import Decomposition

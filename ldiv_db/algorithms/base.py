@@ -23,17 +23,19 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Literal
 
-from ..options import Option
+from .. import taxonomy
+from ..core.options import Option
+from ..errors import BadInput
 
 if TYPE_CHECKING:
-    from ..catalog import Column, Table
+    from ..core.catalog import Column, Table
+    from ..core.inputs import Inputs
     from ..db import Database
-    from ..guarantees import Guarantee
-    from ..inputs import Inputs
     from ..privacy import PrivacyModel
-    from ..progress import Progress
-    from ..render import TableRef
+    from ..sqlgen.render import TableRef
     from ..taxonomy import Hierarchy
+    from ..util.progress import Progress
+    from ..verify.guarantees import Guarantee
 
 Recoding = Literal["lca", "suppress", "levels", "labels"]
 LabelKind = Literal["hierarchy", "numeric", "flat"]
@@ -73,8 +75,6 @@ def group_column_name(inputs: Inputs, keep: Sequence[str]) -> str:
 def stored_hierarchies(request: AnonymizeRequest, why: str) -> tuple[list[int], list[Hierarchy]]:
     """Every QI's stored hierarchy (its ldiv.hierarchy id and model), for algorithms that generalize
     every QI along one; a QI without one is a BadInput saying ``why`` the algorithm needs it."""
-    from .. import taxonomy
-    from ..errors import BadInput
 
     db, inputs = request.db, request.inputs
     hids: list[int] = []
@@ -125,7 +125,7 @@ class Partitioning:
     details: dict[str, Any] = field(default_factory=dict)
     # the model the partition delivers where it differs from the request's (None: the request's); a run
     # that delivers another model than the one asked for is refused before anything is written
-    # (:func:`ldiv_db.guarantees.refuse_weakened`), ``shortfall`` saying why
+    # (:func:`ldiv_db.verify.guarantees.refuse_weakened`), ``shortfall`` saying why
     verify_model: PrivacyModel | None = None
     shortfall: str = ""
     metric_weights: Sequence[Fraction] | None = None  # QI weights of the reported IL/NCP (default 1 each)
@@ -174,7 +174,7 @@ class Verdict:
     metrics: dict[str, Any]
     details: dict[str, Any]
     groups: int
-    rows_with_suppressed_cells: int = 0  # published rows with a '*' or an unknown SA (ldiv_db/words.py)
+    rows_with_suppressed_cells: int = 0  # published rows with a '*' or an unknown SA (ldiv_db/util/words.py)
     rows_deleted: int = 0
     violation: str = ""  # which groups break the model, for the refusal
 
@@ -270,7 +270,7 @@ class Release(ABC):
         return None
 
     def fingerprints(self) -> Mapping[TableRef, tuple[int, str]]:
-        """Fingerprints (:func:`ldiv_db.ownership.fingerprint`) of published tables that :meth:`reconcile`
+        """Fingerprints (:func:`ldiv_db.core.ownership.fingerprint`) of published tables that :meth:`reconcile`
         or :meth:`verify` took on the tables as written, while they waited for other work (a one-table
         release: while KL is solved); the pipeline takes the others."""
         return {}
@@ -292,7 +292,6 @@ class Release(ABC):
         """From now on write, reconcile, verify and check the promises on the table each published table
         maps to (an engine without transactions publishes through staging tables renamed afterwards,
         :mod:`ldiv_db.pipeline.staged`); an empty mapping: the published tables again."""
-        from ..errors import BadInput
 
         raise BadInput(
             f"{self.header.algorithm} releases cannot be published through staging tables yet",
@@ -301,7 +300,7 @@ class Release(ABC):
 
 
 class Algorithm(ABC):
-    """One anonymization algorithm. ``options`` declares its options once (:class:`~ldiv_db.options.Option`:
+    """One anonymization algorithm. ``options`` declares its options once (:class:`~ldiv_db.core.options.Option`:
     name, type, range, default, help); the ``ldiv anonymize`` flags, ``--option`` keys, job-file keys and
     API keywords are generated from it, and ``run`` finds every declared option in ``request.options``,
     validated, with its default when not given. Two algorithms may declare the same name only with the
@@ -328,7 +327,6 @@ class Algorithm(ABC):
     def check_append(self, db: Database, stream: StreamState, batch: Table, key: Any) -> None:
         """Before a stream's next release is recorded: may ``batch`` join ``stream`` (``key``, when given,
         must be the stream's)? A release stream is an algorithm's; the others have none."""
-        from ..errors import BadInput
 
         raise BadInput(f"{self.name} releases are not streams", "append to a Decomposition+ release")
 
@@ -337,12 +335,11 @@ class Algorithm(ABC):
     ) -> Release:
         """The next release of ``stream`` (named ``out``) from the rows of ``batch`` (``ldiv release
         append``); ``seed``: the run's, whose key breaks the ties among rows."""
-        from ..errors import BadInput
 
         raise BadInput(f"{self.name} releases are not streams", "append to a Decomposition+ release")
 
     def output_tables(self, out: TableRef) -> tuple[TableRef, ...]:
-        """The tables a release named ``out`` writes (checked by ldiv_db/ownership.py before the run)."""
+        """The tables a release named ``out`` writes (checked by ldiv_db/core/ownership.py before the run)."""
         return (out,)
 
     def private_tables(self, db: Database, out: TableRef) -> tuple[TableRef, ...]:

@@ -8,8 +8,8 @@ import itertools
 from typing import Any
 
 from ..errors import BadInput
-from ..render import TableRef, render
-from .embedded import Database
+from ..sqlgen.render import TableRef, render
+from .duckdb.engine import Database
 
 _NAMES = itertools.count()
 

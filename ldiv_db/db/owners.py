@@ -2,12 +2,12 @@
 
 A run's process records its end. When it cannot — the process was killed, or its connection died — the
 next write command that opens the database ends the runs whose owner is gone
-(:func:`ldiv_db.pipeline.runs.mark_stale_runs`), and ``ldiv doctor`` reports them. How an engine knows
+(:func:`ldiv_db.schema.runs.mark_stale_runs`), and ``ldiv doctor`` reports them. How an engine knows
 that the owner is gone:
 
 * DuckDB (this default): one process at a time opens a file for writing, so a ``running`` row that a new
   writer sees belongs to a stopped process (unless this very process runs it);
-* PostgreSQL (:mod:`.pg_owners`): the run's session holds an advisory lock on the run id from before
+* PostgreSQL (:mod:`.postgres.owners`): the run's session holds an advisory lock on the run id from before
   its row is visible until it ends; a lock that can be taken means the session is gone (terminated,
   the server restarted, the process killed);
 * Spark: no session outlives its process and nothing can tell a live run from a dead one: runs are

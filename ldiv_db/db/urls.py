@@ -22,7 +22,7 @@ def is_postgres_url(target: str) -> bool:
 
 
 def is_spark_url(target: str) -> bool:
-    """``spark://local[N]`` or ``spark://HOST:PORT`` (a Spark session; see :mod:`ldiv_db.db.spark`)."""
+    """``spark://local[N]`` or ``spark://HOST:PORT`` (a Spark session; see :mod:`ldiv_db.db.spark.engine`)."""
     return target.lower().startswith("spark://")
 
 

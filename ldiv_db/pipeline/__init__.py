@@ -5,7 +5,7 @@ the privacy model on the written tables, measure, record — in one transaction.
   :class:`ldiv_db.algorithms.base.Release`);
 - :mod:`.one_table`: a :class:`~ldiv_db.algorithms.base.Partitioning` as the release of one table;
 - :mod:`.verify`: the checks of a written one-table release (reconcile, verify, metrics);
-- :mod:`.runs`: the run lifecycle in ``ldiv.run``;
+- :mod:`ldiv_db.schema.runs`: the run lifecycle in ``ldiv.run``;
 - :mod:`.stream`: release streams' state (``ldiv.stream``) and ``ldiv release history``;
 - :mod:`.append`: ``ldiv release append``;
 - :mod:`.result`: what a release reports.

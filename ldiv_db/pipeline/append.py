@@ -7,15 +7,15 @@ import json
 import time
 from typing import TYPE_CHECKING, Any
 
-from .. import ownership
 from ..algorithms import REGISTRY, Algorithm, get_algorithm
-from ..catalog import output_ref, require_row_ids, resolve_table
+from ..core import ownership
+from ..core.catalog import output_ref, require_row_ids, resolve_table
 from ..errors import BadInput, InternalError
-from ..progress import Progress
+from ..schema.runs import recorded_run
+from ..util.progress import Progress
 from . import opaque
 from . import stream as streams
 from .publish import Context, publish, recover_tables
-from .runs import recorded_run
 
 if TYPE_CHECKING:
     from ..db import Database

@@ -3,7 +3,7 @@
 The attacker knows a target's exact QI values and that the target is in the source. In each release the
 classes whose published labels cover those values are the candidates (a label covers a value when it is
 the value, an ancestor of it in the QI's stored hierarchy, ``*``, or an interval ``lo-hi`` holding it:
-:mod:`ldiv_db.metrics.covers`); the attacker takes the union of the candidates' SA values in each
+:mod:`ldiv_db.utility.covers`); the attacker takes the union of the candidates' SA values in each
 release and intersects the unions across the releases. A release that left the target's row out (deleted
 it) tells nothing about the target; a published unknown (NULL) SA value stands for every value. A row is
 below a release's l when fewer than that l values remain (docs/decisions/0005-composition-check.md).
@@ -22,12 +22,12 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import Any
 
-from ..catalog import Column, Table, output_ref, resolve_table
+from ..core.catalog import Column, Table, output_ref, resolve_table
 from ..db import Database
 from ..errors import BadInput
-from ..metrics.covers import attribute_summaries, build_covers, drop_covers
-from ..progress import Progress
-from ..render import TableRef, render
+from ..sqlgen.render import TableRef, render
+from ..util.progress import Progress
+from ..utility.covers import attribute_summaries, build_covers, drop_covers
 
 # Algorithms whose releases publish numeric QIs as 'lo-hi' ranges (the 'lca' recoding): such a label is
 # the interval even where a hierarchy node has the same text (ARX's age node '40-44' holds 41..45).

@@ -2,9 +2,9 @@
 release the pipeline publishes. OUT holds the QIs as published labels, the SAs as published, the kept
 columns and the group column (unless written without it, ``--no-group-column``: its classes are then its
 label vectors, which must hold the model themselves); rows deleted by suppression are left out. The
-written table is reconciled, verified (on every partition it reveals, :mod:`ldiv_db.privacy.verdicts`)
+written table is reconciled, verified (on every partition it reveals, :mod:`ldiv_db.verify.verdicts`)
 and measured by :func:`ldiv_db.pipeline.verify.check_written`; the algorithm's guarantees
-(:mod:`ldiv_db.guarantees`) are checked on the recorded release."""
+(:mod:`ldiv_db.verify.guarantees`) are checked on the recorded release."""
 
 from __future__ import annotations
 
@@ -13,7 +13,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .. import ownership
 from ..algorithms.base import (
     Header,
     Partitioning,
@@ -24,17 +23,18 @@ from ..algorithms.base import (
     lca_hierarchy_ids,
     lca_kinds,
 )
-from ..background import Background
-from ..check import CheckResult
+from ..core import ownership
+from ..core.inputs import Inputs
 from ..db import Database
 from ..errors import BadInput, InternalError
-from ..guarantees import Written, verify_all
-from ..inputs import Inputs
-from ..metrics.source_side import SourceSide
 from ..privacy import PrivacyModel
 from ..privacy.base import sql_text
-from ..progress import Progress
-from ..render import Ident, TableRef, render
+from ..sqlgen.render import Ident, TableRef, render
+from ..util.background import Background
+from ..util.progress import Progress
+from ..utility.source_side import SourceSide
+from ..verify.check import CheckResult
+from ..verify.guarantees import OnePerGroup, Written, verify_all
 from .verify import Checked, check_written
 
 ASSIGNMENT = ("rid", "gid", "deleted", "sa_suppressed")  # the columns of an algorithm's assignment
@@ -44,7 +44,7 @@ ASSIGNMENT = ("rid", "gid", "deleted", "sa_suppressed")  # the columns of an alg
 class Publishing:
     """How the pipeline publishes a partitioning: the release name, the kept and class columns, the
     QIs' hierarchies, NULL handling, whether KL is measured, and the source's side of the metrics as a
-    second reader reads it while the algorithm runs (:func:`ldiv_db.metrics.source_side.start_source_side`,
+    second reader reads it while the algorithm runs (:func:`ldiv_db.utility.source_side.start_source_side`,
     started and stopped by the caller; None: read on the connection)."""
 
     out: TableRef
@@ -254,7 +254,6 @@ def _value_counts(db: Database, inputs: Inputs) -> dict[int, list[tuple[str | No
 def _refuse_group_guarantees(part: Partitioning, algo: str) -> None:
     """A guarantee checked per published group (BSGI's one row per individual) cannot be checked on a
     release written without its group column: refused before anything is written."""
-    from ..guarantees import OnePerGroup
 
     for g in part.guarantees:
         if isinstance(g, OnePerGroup):

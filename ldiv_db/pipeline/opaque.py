@@ -24,13 +24,13 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from ..algorithms.base import Partitioning
-from ..catalog import Table
-from ..render import Ident, TableRef, render
+from ..core.catalog import Table
+from ..sqlgen.render import Ident, TableRef, render
 
 if TYPE_CHECKING:
     from ..algorithms.base import Release
+    from ..core.inputs import Inputs
     from ..db import Database
-    from ..inputs import Inputs
 
 MAX_SEED = 2**63 - 1
 
@@ -43,7 +43,7 @@ def run_seed(seed: int | None) -> int:
 def seeded_inputs(db: Database, inputs: Inputs, seed: int, also: Sequence[str] = ()) -> Inputs:
     """``inputs`` reading a copy of the source whose rows are stored (and numbered) in the seeded key's
     order: its QIs, SAs and the columns ``also`` names (kept columns, columns options name), no other;
-    names and hierarchies stay the source's (:attr:`ldiv_db.catalog.Table.copy_of`)."""
+    names and hierarchies stay the source's (:attr:`ldiv_db.core.catalog.Table.copy_of`)."""
     source = inputs.table
     wanted = {c.name for c in (*inputs.qi, *inputs.sa)} | {source.column(n).name for n in also}
     columns = tuple(c for c in source.columns if c.name in wanted)

@@ -3,7 +3,7 @@ as a set (DESIGN §6; README "Publishing").
 
 * ``anonymize`` writes a **draft**; ``compare`` writes drafts marked **candidate**; ``ldiv release publish``
   makes a release **published**, which is final: its table is what left the database, so ldiv_db never
-  replaces it (:mod:`ldiv_db.ownership`) and every later publication of the same source is checked
+  replaces it (:mod:`ldiv_db.core.ownership`) and every later publication of the same source is checked
   against it.
 * Publishing runs the composition check (:mod:`.compose`) on the release together with every published
   release of its source, and refuses when the set leaves some source row with fewer SA values than a
@@ -20,12 +20,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..catalog import output_ref
+from ..core.catalog import output_ref
+from ..core.ownership import publication_state
+from ..core.release_state import release_state
 from ..db import Database
 from ..errors import BadInput, LdivError, PrivacyViolation
-from ..ownership import publication_state
-from ..release_state import release_state
-from ..render import render
+from ..sqlgen.render import render
 from .compose import Composition, compose
 
 PUBLISHED, CANDIDATE, DRAFT = "published", "candidate", "draft"
@@ -116,7 +116,7 @@ def _current(db: Database, name: str) -> dict[str, Any]:
 
 
 def _problem(db: Database, release: dict[str, Any]) -> str | None:
-    """Why a release's tables cannot be read as the ones verified (:mod:`ldiv_db.release_state`), or None."""
+    """Why a release's tables cannot be read as the ones verified (:mod:`ldiv_db.core.release_state`), or None."""
     st = release_state(db, release)
     return None if st.intact else f"its tables are {st.state} ({st.detail})"
 

@@ -2,7 +2,7 @@
 stream's next one — is published here, in ONE transaction:
 
 0. (before the transaction) give the release's groups their published, opaque ids (:mod:`.opaque`);
-1. drop the release's previous tables (ownership rules, :mod:`ldiv_db.ownership`);
+1. drop the release's previous tables (ownership rules, :mod:`ldiv_db.core.ownership`);
 2. write the tables (the release's statements);
 3. reconcile the written tables with the input: rows in = published + withheld, and every count the
    release defines — a release that does not reconcile is an :class:`InternalError`;
@@ -13,7 +13,7 @@ stream's next one — is published here, in ONE transaction:
 7. refuse a release that fails 4 or 6: the transaction rolls back, nothing is published and a previous
    release of the same name stays intact.
 
-The empty-release rule (:func:`ldiv_db.guarantees.refuse_empty`) runs before the transaction.
+The empty-release rule (:func:`ldiv_db.verify.guarantees.refuse_empty`) runs before the transaction.
 
 An engine without multi-statement transactions (``db.transactional`` False: Spark) runs the same steps
 2-7 through the staged writer (:mod:`.staged`) instead of a transaction: the release's tables are written
@@ -32,12 +32,12 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from .. import ownership
 from ..algorithms.base import Reconciled, Release, Verdict
+from ..core import ownership
 from ..db import Database
 from ..errors import InternalError, PrivacyViolation
-from ..progress import Progress
-from ..render import TableRef, render
+from ..sqlgen.render import TableRef, render
+from ..util.progress import Progress
 from . import opaque
 from . import stream as streams
 from .result import AnonymizeResult

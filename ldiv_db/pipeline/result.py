@@ -9,9 +9,9 @@ from typing import Any
 import pandas as pd
 
 from ..errors import BadInput
-from ..frame_convert import FrameResult
-from ..privacy.verdicts import partitions_of, verdict_lines
-from ..words import metrics_line, model_phrase, number, percent, show
+from ..util.frame_convert import FrameResult
+from ..util.words import metrics_line, model_phrase, number, percent, show
+from ..verify.verdicts import partitions_of, verdict_lines
 
 
 @dataclass
@@ -24,9 +24,9 @@ class AnonymizeResult(FrameResult):
     l: Any
     rows_in: int
     rows_published: int
-    rows_with_suppressed_cells: int  # published rows with a '*' or an unknown SA (ldiv_db/words.py)
+    rows_with_suppressed_cells: int  # published rows with a '*' or an unknown SA (ldiv_db/util/words.py)
     rows_deleted: int  # rows not published (suppression deleted them)
-    classes: int  # the classes of ldiv_db.classes (the finest partition the published table reveals)
+    classes: int  # the classes of ldiv_db.core.classes (the finest partition the published table reveals)
     seconds: float
     queries: int
     output: str
@@ -37,7 +37,7 @@ class AnonymizeResult(FrameResult):
     # a new release is a draft: how it composes with the published releases of its source
     # (pipeline/publication.py draft_composition; None: nothing of its source is published)
     composition: dict[str, Any] | None = None
-    # the published table's rows, read on demand (the API sets it: ldiv_db/frames.py)
+    # the published table's rows, read on demand (the API sets it: ldiv_db/commands/frames.py)
     release_rows: Callable[[], pd.DataFrame] | None = field(default=None, repr=False, compare=False)
 
     def to_pandas(self) -> pd.DataFrame:
@@ -128,7 +128,7 @@ _STREAM_METRICS = ("noise",)
 
 
 def _rows(r: AnonymizeResult) -> str:
-    """The row counts in the one vocabulary of :mod:`ldiv_db.words`."""
+    """The row counts in the one vocabulary of :mod:`ldiv_db.util.words`."""
     text = f"{number(r.rows_in)} in, {number(r.rows_published)} published, {number(r.rows_deleted)} deleted"
     if r.rows_waiting:
         text += f", {number(r.rows_waiting)} waiting"

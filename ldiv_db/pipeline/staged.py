@@ -32,8 +32,8 @@ import os
 from collections.abc import Callable, Mapping, Sequence
 from typing import Protocol, TypeVar, runtime_checkable
 
-from .. import interrupts
-from ..render import TableRef
+from ..sqlgen.render import TableRef
+from ..util import interrupts
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -41,7 +41,7 @@ R = TypeVar("R")
 
 @runtime_checkable
 class StagingEngine(Protocol):
-    """What publishing through staging needs of an engine (:class:`ldiv_db.db.spark.SparkDatabase`)."""
+    """What publishing through staging needs of an engine (:class:`ldiv_db.db.spark.engine.SparkDatabase`)."""
 
     default_schema: str
 

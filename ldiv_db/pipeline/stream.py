@@ -13,11 +13,11 @@ import json
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from .. import release_state
 from ..algorithms.base import StreamState, StreamUpdate, retained_ref
-from ..catalog import output_ref
+from ..core import release_state
+from ..core.catalog import output_ref
 from ..errors import BadInput
-from ..render import render
+from ..sqlgen.render import render
 
 if TYPE_CHECKING:
     from ..db import Database
@@ -101,7 +101,7 @@ class History:
 
 
 def _verdict_word(r: dict[str, Any]) -> str:
-    """The recorded verdict where it still holds (:mod:`ldiv_db.release_state`); an earlier release of
+    """The recorded verdict where it still holds (:mod:`ldiv_db.core.release_state`); an earlier release of
     the stream is history ('was yes'), a current one whose tables changed says so instead."""
     if not r["verified_when_written"]:
         return "NO"

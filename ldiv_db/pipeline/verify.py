@@ -1,7 +1,7 @@
 """Check a release once it is written, inside the release transaction: its rows and SA values reconcile
 with the source, the privacy model holds on every partition the written table reveals (its classes, by
 group id and QI labels; its label classes, as an attacker groups them: the model per partition is
-:func:`ldiv_db.privacy.verdicts.partition_models`'s; a release written without its group column reveals
+:func:`ldiv_db.verify.verdicts.partition_models`'s; a release written without its group column reveals
 its label classes alone, which must hold the model itself), and its utility metrics.
 
 One pass over the written table (``release/aggregate.sql``) reduces it to its distinct rows — group id,
@@ -9,7 +9,7 @@ QI labels, SA values (and class) — with their counts. Everything else reads th
 release again: the reconciliation's published counts, the partitions the models are verified on
 (``release/verify_hist.sql``: per class and per QI label vector, the count of every SA value), the
 verdicts of all partitions in one summary (``release/verify_summary.sql``), and the metrics
-(:class:`~ldiv_db.metrics.compute.ReleaseAggregate`). The aggregate is the written table with equal
+(:class:`~ldiv_db.utility.compute.ReleaseAggregate`). The aggregate is the written table with equal
 rows counted once, so every check is exactly as strong as on the table itself.
 """
 
@@ -19,18 +19,21 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from .. import utility
 from ..algorithms.base import Partitioning, lca_kinds
-from ..background import Background
-from ..catalog import Column, Table
-from ..check import CheckResult, SaStats
+from ..core.catalog import Column, Table
+from ..core.evaluator import SqlEvaluator, summary_of
+from ..core.inputs import Inputs
 from ..db import Database
 from ..errors import InternalError
-from ..evaluator import SqlEvaluator, summary_of
-from ..inputs import Inputs
-from ..metrics.compute import ReleaseAggregate
-from ..metrics.source_side import SourceSide
 from ..privacy import PrivacyModel
-from ..privacy.verdicts import (
+from ..sqlgen.render import Ident, TableRef, render
+from ..util.background import Background
+from ..util.progress import Progress
+from ..utility.compute import ReleaseAggregate
+from ..utility.source_side import SourceSide
+from ..verify.check import CheckResult, SaStats
+from ..verify.verdicts import (
     CLASSES,
     PartitionModel,
     entry,
@@ -39,15 +42,11 @@ from ..privacy.verdicts import (
     record,
     verdict_of,
 )
-from ..progress import Progress
-from ..render import Ident, TableRef, render
 
 WORST = 5  # violating groups named in a failed verification
 # a release whose groups hold at most this many rows on average has nearly as many distinct rows as rows
 # (every group brings its own label vector and several SA values): its aggregate is computed by sorting
-# (plan hint many-groups). TP+ at 1M on PostgreSQL, 190,000 groups of 1,000,000 rows, 822,000 distinct
-# rows: 1.12-1.14 s hashed, 0.73 s sorted; a generalized release's 287,000 distinct rows were slower
-# sorted, 0.86 → 1.46 s
+# (plan hint many-groups; measured in bench/README.md, Engines)
 FEW_ROWS = 8
 
 
@@ -133,9 +132,7 @@ def check_written(
         if meanwhile is not None:
             meanwhile()
 
-    from ..metrics import compute_metrics
-
-    metrics = compute_metrics(
+    metrics = utility.compute_metrics(
         db,
         inputs.table,
         written_table(out, inputs, group_column, class_column),
@@ -348,7 +345,7 @@ def verify_written(
     *,
     classed: bool = False,
 ) -> list[CheckResult]:
-    """Each partition's model (:func:`~ldiv_db.privacy.verdicts.partition_models`) on the written release,
+    """Each partition's model (:func:`~ldiv_db.verify.verdicts.partition_models`) on the written release,
     in the order of ``parts``. The classes (group id and labels) are the partition by group id where
     every group id carries exactly one QI label vector (``release/same_partition.sql``), else by group id
     and label vector. When the classes and the label classes are one partition (moreover no two group ids

@@ -5,8 +5,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from ..core.options import exact
 from ..errors import BadInput
-from .base import PrivacyModel, check_ls, exact
+from ..taxonomy.weights import sensitivity_weights, uniform_weights
+from .base import PrivacyModel, check_ls
 from .closeness import TCloseness
 from .combined import AllOf
 from .disclosure import DeltaDisclosure
@@ -14,7 +16,7 @@ from .distinct import Distinct
 from .entropy import Entropy
 from .frequency import Frequency
 from .k_anonymity import KAnonymity
-from .l_alpha import LAlpha, sensitivity_weights, uniform_weights
+from .l_alpha import LAlpha
 from .l_plus import LPlus, sensitivity_thresholds
 from .likeness import BetaLikeness
 from .recursive import Recursive

@@ -6,28 +6,15 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
-from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from ..errors import BadInput
-from ..words import model_phrase
+from ..util.words import model_phrase
 
 if TYPE_CHECKING:
+    from ..core.evaluator import SqlEvaluator
     from ..db import Database
-    from ..evaluator import SqlEvaluator
-    from ..render import TableRef
-
-
-def exact(value: Any, what: str) -> Fraction:
-    """A user number as an exact fraction (SPEC §0.3): 0.9 -> 9/10, "1/3" -> 1/3."""
-    if isinstance(value, Fraction):
-        return value
-    if isinstance(value, bool):
-        raise BadInput(f"{what} must be a number, not {value!r}")
-    try:
-        return Fraction(str(value).strip())
-    except (ValueError, ZeroDivisionError):
-        raise BadInput(f"{what} must be a number such as 3, 0.25 or 1/4, not {value!r}") from None
+    from ..sqlgen.render import TableRef
 
 
 def sql_text(value: Any) -> str | None:
@@ -46,7 +33,7 @@ class PrivacyModel(ABC):
     name: str = ""
     ls: tuple[int, ...] = ()
     # the verdict reads only the evaluator's own tables, so a check split by group among sessions
-    # (ldiv_db/check.py) may apply it on each part; a model reading other tables leaves this False
+    # (ldiv_db/verify/check.py) may apply it on each part; a model reading other tables leaves this False
     per_part: bool = False
 
     @abstractmethod

@@ -21,14 +21,15 @@ import numpy as np
 import pandas as pd
 
 from ..errors import BadInput
-from ..render import render
-from ..words import model_phrase
+from ..sqlgen.render import render
+from ..util.words import model_phrase
 from .base import PrivacyModel, sql_text
+from .combined import AllOf
 
 if TYPE_CHECKING:
+    from ..core.evaluator import SqlEvaluator
     from ..db import Database
-    from ..evaluator import SqlEvaluator
-    from ..render import TableRef
+    from ..sqlgen.render import TableRef
 
 Pairs = Sequence[tuple[str | None, int]]  # (value, rows), the baseline of one SA
 ValueCounts = Mapping[int, Pairs]  # per SA (1-based)
@@ -231,7 +232,6 @@ def on_release(
     """``model`` as a check of a recorded release applies it: each distribution model against the
     baseline its verification recorded, else against the source's SA distribution (``source``), never
     against the release's own rows, which lack the deleted ones."""
-    from .combined import AllOf
 
     if isinstance(model, AllOf):
         return AllOf([on_release(p, verification, source) for p in model.parts])

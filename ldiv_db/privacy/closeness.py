@@ -16,14 +16,16 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
+from ..core.options import exact
 from ..errors import BadInput
-from ..render import render
-from .base import exact, sql_text
+from ..sqlgen.render import render
+from ..taxonomy.stored import load
+from .base import sql_text
 from .baseline import DistributionModel, Pairs, ValueCounts
 
 if TYPE_CHECKING:
+    from ..core.evaluator import SqlEvaluator
     from ..db import Database
-    from ..evaluator import SqlEvaluator
 
 DISTANCES = ("equal", "ordered", "hierarchical")
 
@@ -113,7 +115,6 @@ class TCloseness(DistributionModel):
         release): per leaf, its labels from level 0 (itself) to the root."""
         if self.distance != "hierarchical" or self._tree is not None:
             return
-        from ..taxonomy.stored import load
 
         tree: dict[int, dict[str | None, tuple[str, ...]]] = {}
         for s, col in enumerate(self.sa_names, 1):

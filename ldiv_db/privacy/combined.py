@@ -7,13 +7,13 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..errors import BadInput
-from ..render import render
+from ..sqlgen.render import render
 from .base import PrivacyModel
 
 if TYPE_CHECKING:
+    from ..core.evaluator import SqlEvaluator
     from ..db import Database
-    from ..evaluator import SqlEvaluator
-    from ..render import TableRef
+    from ..sqlgen.render import TableRef
 
 
 class AllOf(PrivacyModel):

@@ -5,12 +5,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
-from ..render import render
+from ..sqlgen.render import render
 from .base import PrivacyModel
 
 if TYPE_CHECKING:
-    from ..evaluator import SqlEvaluator
-    from ..render import TableRef
+    from ..core.evaluator import SqlEvaluator
+    from ..sqlgen.render import TableRef
 
 
 class Distinct(PrivacyModel):

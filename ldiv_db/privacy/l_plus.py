@@ -10,13 +10,14 @@ from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
+from ..core.options import exact
 from ..errors import BadInput
-from ..render import render
-from .base import PrivacyModel, exact, sql_text
+from ..sqlgen.render import render
+from .base import PrivacyModel, sql_text
 
 if TYPE_CHECKING:
-    from ..evaluator import SqlEvaluator
-    from ..render import TableRef
+    from ..core.evaluator import SqlEvaluator
+    from ..sqlgen.render import TableRef
 
 
 def sensitivity_thresholds(counts: Mapping[str | None, int], theta: Fraction) -> dict[str | None, Fraction]:

@@ -9,8 +9,8 @@ from typing import Any
 
 import numpy as np
 
+from ..core.options import exact
 from ..errors import BadInput
-from .base import exact
 from .baseline import DistributionModel, ValueCounts
 
 VARIANTS = ("basic", "enhanced")

@@ -6,13 +6,14 @@ from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
+from ..core.options import exact
 from ..errors import BadInput
-from ..render import render
-from .base import PrivacyModel, exact
+from ..sqlgen.render import render
+from .base import PrivacyModel
 
 if TYPE_CHECKING:
-    from ..evaluator import SqlEvaluator
-    from ..render import TableRef
+    from ..core.evaluator import SqlEvaluator
+    from ..sqlgen.render import TableRef
 
 
 def recursive_holds(counts: Sequence[int], l: int, c: Fraction) -> bool:

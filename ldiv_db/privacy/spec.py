@@ -10,14 +10,17 @@ from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ..core.inputs import parse_thresholds
+from ..core.options import Option, Source, match_names, parse_int, parse_number, validate
 from ..errors import BadInput
-from ..options import Option, Source, match_names, parse_int, parse_number, validate
+from ..sqlgen.render import render
+from ..taxonomy.categories import read_categories
 from . import MODELS, PrivacyModel, build_model
 from .base import sql_text
 
 if TYPE_CHECKING:
+    from ..core.inputs import Inputs
     from ..db import Database
-    from ..inputs import Inputs
 
 Ls = int | list[int] | str | None  # one l, one per SA, or "auto"
 
@@ -47,7 +50,6 @@ def parse_l(value: Any, what: str = "l", text: bool = True) -> Ls:
 
 def _thresholds(value: Any, what: str, text: bool) -> dict[str | None, Fraction]:
     """l+ thresholds: a file (CSV value;theta), inline ``v1=0.3,v2=1/4``, or a mapping value -> theta."""
-    from ..inputs import parse_thresholds
 
     if not isinstance(value, (str, Mapping)) or (isinstance(value, str) and not value.strip()):
         raise BadInput(
@@ -247,7 +249,6 @@ class ModelSpec:
 
     def build(self, inputs: Inputs) -> PrivacyModel | None:
         """The privacy model for the resolved inputs (stored categories are used when none are given)."""
-        from ..taxonomy.categories import read_categories
 
         if self.name is None:
             given = [
@@ -283,7 +284,6 @@ class ModelSpec:
         """Explicit l+ thresholds must name values of the SA, spelled as the data spells them. ``strict``
         (anonymize, on the source): every value must exist. Otherwise (check, which may read a release
         whose rows of a value were deleted): a value that exists only in another case is refused."""
-        from ..render import render
 
         thresholds = self.params.get("thresholds")
         if not thresholds or len(inputs.sa) != 1:

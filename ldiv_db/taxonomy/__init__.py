@@ -13,6 +13,7 @@ they always did: the public names are re-exported here.
 
 from __future__ import annotations
 
+from ..core.stored import stored_categories
 from .arrays import TaxonomyArrays
 from .categories import (
     CategoriesInfo,
@@ -20,7 +21,6 @@ from .categories import (
     import_categories,
     read_categories,
     show_categories,
-    stored_categories,
 )
 from .model import ROOT_LABEL, Hierarchy
 from .parsers import build_intervals, parse_arx

@@ -13,19 +13,16 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..catalog import Column, Table, resolve_table
+from ..core.catalog import Column, Table, resolve_table
+from ..core.ownership import refuse_ldiv_table
+from ..core.stored import column_key
 from ..db import Database
 from ..errors import BadInput, HierarchyError
-from ..files import read_text
-from ..ownership import refuse_ldiv_table
-from ..render import TableRef, render
+from ..sqlgen.render import TableRef, render
+from ..util.files import read_text
+from .weights import category_weights
 
 _CATEGORY_TABLE = TableRef("sa_category", "ldiv")
-
-
-def column_key(table: Table, column: Column) -> dict[str, str]:
-    """The (table, column) key of the stored hierarchies and categories."""
-    return {"table_name": table.name, "column_name": column.name}
 
 
 @dataclass(frozen=True)
@@ -117,26 +114,11 @@ def import_categories(
     return CategoriesInfo(table.name, column.name, cats, unused, source)
 
 
-def stored_categories(db: Database, table: Table, column: Column) -> dict[str, int] | None:
-    """The categories stored for (table, column); for a recorded release without its own, those of the
-    release's source table (the release keeps the SA column's name). None when there are none."""
-    key = column_key(table, column)
-    rows = db.rows(render("taxonomy/categories_of.sql", key))
-    if not rows:
-        src = db.rows(render("taxonomy/release_source.sql", {"name": table.name}))
-        if src:
-            key = {"table_name": str(src[0][0]), "column_name": column.name}
-            rows = db.rows(render("taxonomy/categories_of.sql", key))
-    return {str(v): int(r) for v, r in rows} if rows else None
-
-
 def show_categories(
     db: Database, table: Table, column: Column | None, weights: object = None, beta: object = 2
 ) -> list[str]:
     """Text lines: per SA column with stored categories, each category with its weight under the scheme
     (uniform, sensitivity with β, or explicit) and its values."""
-    from ..privacy.l_alpha import category_weights
-
     columns = [column] if column is not None else list(table.columns)
     out: list[str] = []
     for col in columns:

@@ -9,7 +9,7 @@ from fractions import Fraction
 from pathlib import Path
 
 from ..errors import HierarchyError
-from ..files import read_text
+from ..util.files import read_text
 from .model import ROOT_LABEL, Hierarchy, Number
 
 

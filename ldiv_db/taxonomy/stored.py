@@ -12,13 +12,14 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from ..catalog import Column, Table, resolve_table
+from ..core.catalog import Column, Table, resolve_table
+from ..core.ownership import refuse_ldiv_table
+from ..core.stored import column_key
 from ..db import Database
 from ..errors import HierarchyError
-from ..ownership import refuse_ldiv_table
-from ..render import TableRef, render
+from ..sqlgen.render import TableRef, render
 from .arrays import TaxonomyArrays
-from .categories import column_key, show_categories
+from .categories import show_categories
 from .model import Hierarchy, Number
 from .parsers import build_intervals, parse_arx
 

@@ -1,5 +1,5 @@
 -- purpose: forget that ldiv_db owns a table (it is being replaced, or loaded over by `ldiv load --replace`)
 -- params: schema, name
 -- returns: deletes from ldiv.release_table
--- ref: ldiv_db/ownership.py
+-- ref: ldiv_db/core/ownership.py
 DELETE FROM ldiv.release_table WHERE lower(schema_name) = lower($schema) AND lower(table_name) = lower($name)

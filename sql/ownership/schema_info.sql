@@ -1,7 +1,7 @@
 -- purpose: where a write target's schema part points: a schema of the working database, or an attached database of that name
 -- params: schema
 -- returns: schema (the working database's spelling, NULL if none), attached (an attached database of that name), read_only
--- ref: ldiv_db/ownership.py (outputs are written into an existing schema of the working database)
+-- ref: ldiv_db/core/ownership.py (outputs are written into an existing schema of the working database)
 SELECT
     (SELECT min(schema_name) FROM information_schema.schemata
      WHERE catalog_name = current_database() AND lower(schema_name) = lower($schema)) AS schema,

@@ -1,7 +1,7 @@
 -- purpose: each class of a table matched with the population's class of equal QI values: how many classes have each pair (size in the table, size in the population); values compare as text, NULL equal to NULL
 -- params: none
 -- returns: sample_size, population_size (0: no population row has the class's QI values), classes
--- ref: ldiv_db/risk/figures.py (journalist and marketer risk against a population table; El Emam & Dankar 2008, JAMIA 15(5)); the table's keys are ldiv_db/classes.py's class_keys, matched on their QI part (pairs)
+-- ref: ldiv_db/risks/figures.py (journalist and marketer risk against a population table; El Emam & Dankar 2008, JAMIA 15(5)); the table's keys are ldiv_db/core/classes.py's class_keys, matched on their QI part (pairs)
 WITH sample_classes AS (
     SELECT {{ keys | idents }}, count(*) AS f
     FROM {{ source | table }}

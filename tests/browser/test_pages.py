@@ -69,7 +69,7 @@ def test_a_changed_release_is_headlined_in_red_without_its_verdict(
     report_env: ReportEnv, tmp_path: Path
 ) -> None:
     """One SA value of a release changed by hand: the page's headline is red and says so, no ✔; the
-    untouched release beside it keeps its green ✔ (ldiv_db/release_state.py)."""
+    untouched release beside it keeps its green ✔ (ldiv_db/core/release_state.py)."""
     require_browser()
     db = tmp_path / "changed.duckdb"
     shutil.copy(report_env.db, db)

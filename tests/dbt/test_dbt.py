@@ -19,7 +19,7 @@ import duckdb
 import pytest
 
 from fixtures import census
-from ldiv_db.cli import main
+from ldiv_db.cli.main import main
 
 ROOT = Path(__file__).resolve().parents[2]
 PROJECT = Path(__file__).parent / "project"

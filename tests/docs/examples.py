@@ -114,7 +114,7 @@ def workdir(tmp: Path) -> dict[str, str]:
     else:  # not run from a venv: stand-ins that call this interpreter
         bin_dir = tmp / ".venv" / "bin"
         bin_dir.mkdir(parents=True)
-        for name, call in (("python", ""), ("ldiv", "-m ldiv_db.cli")):
+        for name, call in (("python", ""), ("ldiv", "-m ldiv_db.cli.main")):
             exe = bin_dir / name
             exe.write_text(f'#!/bin/sh\nexec "{sys.executable}" {call} "$@"\n')
             exe.chmod(0o755)

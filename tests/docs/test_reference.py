@@ -13,7 +13,7 @@ from types import ModuleType
 import pytest
 
 from ldiv_db.algorithms import REGISTRY
-from ldiv_db.cli_parser import build_parser
+from ldiv_db.cli.parser import build_parser
 from ldiv_db.privacy.spec import MODEL_OPTIONS
 
 ROOT = Path(__file__).resolve().parents[2]

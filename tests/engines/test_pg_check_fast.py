@@ -10,10 +10,11 @@ import psycopg
 import pytest
 
 import ldiv_db
-from ldiv_db.db import Database, postgres
+from ldiv_db.core.evaluator import SqlEvaluator
+from ldiv_db.db import Database
+from ldiv_db.db.postgres import engine as postgres
 from ldiv_db.errors import BadInput
-from ldiv_db.evaluator import SqlEvaluator
-from ldiv_db.render import Query
+from ldiv_db.sqlgen.render import Query
 from tests.engines import pg_server as pg_server_mod
 from tests.engines.test_pg_check_split import QI, _table
 

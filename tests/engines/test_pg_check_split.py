@@ -14,9 +14,9 @@ import psycopg
 import pytest
 
 import ldiv_db
-from ldiv_db.db import postgres
+from ldiv_db.core.evaluator import SqlEvaluator
+from ldiv_db.db.postgres import engine as postgres
 from ldiv_db.errors import BadInput
-from ldiv_db.evaluator import SqlEvaluator
 
 QI = ["age", "zip code"]
 ROWS = 3000
@@ -157,7 +157,7 @@ def test_one_session_leaves_the_transaction_it_is_in(pg_url: str) -> None:
     """A release's verification evaluates inside the release's transaction: the sessions block (one
     session there) must neither end nor roll back that transaction."""
     from ldiv_db.db import Database
-    from ldiv_db.render import Query
+    from ldiv_db.sqlgen.render import Query
 
     with Database.open(pg_url) as db:
         with db.transaction():
@@ -184,7 +184,7 @@ def test_a_large_release_reads_its_metrics_source_side_on_a_second_session(
         return connect(cls, url, **kw)
 
     monkeypatch.setattr(postgres.PostgresDatabase, "connect", classmethod(counting))
-    compute = importlib.import_module("ldiv_db.metrics.compute")
+    compute = importlib.import_module("ldiv_db.utility.compute")
     adopted: list[bool] = []
     taken = compute.taken
 

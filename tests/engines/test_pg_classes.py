@@ -14,7 +14,7 @@ import pytest
 import ldiv_db
 from fixtures import census
 from ldiv_db import api, taxonomy
-from ldiv_db.catalog import resolve_table
+from ldiv_db.core.catalog import resolve_table
 from ldiv_db.db import Database
 from ldiv_db.errors import BadInput
 

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 import ldiv_db
-from ldiv_db import attack
+from ldiv_db.commands import attack
 from ldiv_db.db import Database
 from ldiv_db.errors import BadInput
 
@@ -120,7 +120,7 @@ def test_the_similarity_attack_is_duckdbs(both) -> None:  # type: ignore[no-unty
 def test_the_report_lists_the_sa_values_in_duckdbs_order(both, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     """Values with equal counts are listed in the bytes' order on both engines (the report's bars): here
     every value has the same count, so the order is the values' alone ('Banana' before 'apple')."""
-    from ldiv_db.report.gather import gather
+    from ldiv_db.reporting.gather import gather
 
     ties = tmp_path / "ties.csv"
     values = ["apple", "Banana", "cherry", "Delta"]
@@ -223,4 +223,4 @@ def test_a_case_insensitive_sa_is_refused_where_spellings_are_counted(
             ldiv_db.anonymize(
                 db, "sa_ci", QI, "disease", algorithm=algorithm, output="sa_ci_out", l=2, **model
             )
-        assert not db.exists(ldiv_db.render.TableRef("sa_ci_out", "main"))
+        assert not db.exists(ldiv_db.sqlgen.render.TableRef("sa_ci_out", "main"))

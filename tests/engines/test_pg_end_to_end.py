@@ -26,7 +26,7 @@ from fixtures.papers import paper_tables
 from ldiv_db import api, taxonomy
 from ldiv_db.db import Database
 from ldiv_db.errors import BadInput, LdivError
-from ldiv_db.render import Query, TableRef, render
+from ldiv_db.sqlgen.render import Query, TableRef, render
 
 N = 1500
 
@@ -114,7 +114,7 @@ def test_same_release_on_both_engines(run, both) -> None:  # type: ignore[no-unt
 def test_bsgi_in_parts_gives_the_same_release(both, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     """BSGI's refinement in parts (the threshold lowered to 400 of the census table's rows): the same
     parts, classes and metrics on both engines, verified."""
-    from ldiv_db.algorithms.bsgi import parts
+    from ldiv_db.algorithms.bsgi.refine import parts
 
     monkeypatch.setattr(parts, "PART_ROWS", 400)
     duck, pg, _ = both
@@ -139,7 +139,7 @@ def _work_schemas(db: Database) -> list[str]:
 def parallel_work(monkeypatch) -> list[str]:  # type: ignore[no-untyped-def]
     """Every run takes the large-source path (its work tables unlogged in a schema of its own); the
     statements that created them are collected."""
-    from ldiv_db.db import postgres as pg_engine
+    from ldiv_db.db.postgres import engine as pg_engine
 
     monkeypatch.setattr(pg_engine, "SMALL_SOURCE_ROWS", 0)
     made: list[str] = []
@@ -281,7 +281,7 @@ def test_a_killed_run_leaves_no_partial_release(both, monkeypatch) -> None:  # t
 
 def test_cli_on_postgres_never_shows_the_password(both, pg_server, tmp_path) -> None:  # type: ignore[no-untyped-def]
     _, pg, url = both
-    ldiv = [sys.executable, "-m", "ldiv_db.cli"]
+    ldiv = [sys.executable, "-m", "ldiv_db.cli.main"]
     job = tmp_path / "job.toml"
     job.write_text(
         f'database = "{url}"\n\n[source]\ntable = "census"\n\n[anonymize]\nqi = ["age", "sex"]\n'
@@ -337,7 +337,7 @@ def test_a_read_command_refuses_to_write(both) -> None:  # type: ignore[no-untyp
 
 
 def test_similarity_attack_is_the_same(both) -> None:  # type: ignore[no-untyped-def]
-    from ldiv_db.attack import similarity
+    from ldiv_db.commands.attack import similarity
 
     duck, pg, _ = both
     for db in (duck, pg):

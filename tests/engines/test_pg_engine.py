@@ -11,10 +11,10 @@ import pandas as pd
 import pytest
 
 from ldiv_db.db import Database
-from ldiv_db.db.pg_frames import binary_rows
+from ldiv_db.db.postgres.frames import binary_rows
 from ldiv_db.db.urls import display_url, is_postgres_url, scrub
 from ldiv_db.errors import BadInput, LdivError
-from ldiv_db.render import Query, TableRef, render
+from ldiv_db.sqlgen.render import Query, TableRef, render
 
 
 def test_urls_pick_the_engine_and_lose_the_password() -> None:
@@ -208,7 +208,7 @@ def test_min_and_max_rowid_per_group_are_those_of_the_rows(pg_url: str) -> None:
 def test_digest_by_record_hash_and_its_fallbacks(pg_url: str) -> None:
     """A table whose column types all hash gets an r: digest; a json column, or a digest recorded in the
     older text form, gets the text form; each stays equal while the table is unchanged."""
-    from ldiv_db.ownership import fingerprint
+    from ldiv_db.core.ownership import fingerprint
 
     with Database.open(pg_url) as db:
         db.raw_rows(

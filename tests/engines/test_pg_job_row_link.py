@@ -12,9 +12,9 @@ from typing import Any
 
 import pytest
 
-from ldiv_db.cli import main
+from ldiv_db.cli.main import main
 from ldiv_db.db import Database
-from ldiv_db.render import Query
+from ldiv_db.sqlgen.render import Query
 from tests.integration.test_job_row_link import DECOMPOSITION, ONE_TABLE, ROWS, _csv
 
 

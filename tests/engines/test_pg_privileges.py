@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from ldiv_db.cli import main
+from ldiv_db.cli.main import main
 
 WORKER = "ldiv_worker"
 GRANTS = (

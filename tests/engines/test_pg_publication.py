@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from ldiv_db.cli import main
+from ldiv_db.cli.main import main
 from tests.integration.test_publication import ANON, ROWS, cli
 
 

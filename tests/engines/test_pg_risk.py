@@ -10,10 +10,10 @@ from typing import Any
 import pytest
 
 from fixtures import census
-from ldiv_db.catalog import resolve_table
-from ldiv_db.cli import main
+from ldiv_db.cli.main import main
+from ldiv_db.core.catalog import resolve_table
 from ldiv_db.db import Database
-from ldiv_db.render import Query, TableRef
+from ldiv_db.sqlgen.render import Query, TableRef
 
 QI = "age,sex,race,education"
 

@@ -20,7 +20,7 @@ import pytest
 import ldiv_db
 from fixtures import census
 from ldiv_db.db import Database
-from ldiv_db.pipeline.runs import LOST_NOTE, SESSION_GONE_NOTE, recorded_run
+from ldiv_db.schema.runs import LOST_NOTE, SESSION_GONE_NOTE, recorded_run
 from tests.engines import pg_server as server_mod
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -31,7 +31,7 @@ ANONYMIZE += ["--algorithm", "mondrian", "--l", "3", "--quiet"]
 
 def _ldiv(*argv: str) -> subprocess.Popen[str]:
     return subprocess.Popen(
-        [sys.executable, "-m", "ldiv_db.cli", *argv],
+        [sys.executable, "-m", "ldiv_db.cli.main", *argv],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -125,7 +125,7 @@ def test_a_terminated_session_ends_its_run_failed_on_a_fresh_connection(
 TERMINATE_AT_RECORD = """
 import sys
 import psycopg
-from ldiv_db.cli import main
+from ldiv_db.cli.main import main
 from ldiv_db.db import postgres
 
 send = postgres.PostgresDatabase._send

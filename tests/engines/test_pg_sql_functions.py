@@ -14,8 +14,8 @@ import pytest
 
 from fixtures import census
 from fixtures.hostile import HOSTILE_QI, HOSTILE_SA, HOSTILE_TABLE, create_sql
-from ldiv_db import sql_functions
-from ldiv_db.cli import main
+from ldiv_db.cli.main import main
+from ldiv_db.commands import sql_functions
 from tests.integration.sql_function_checks import assert_statistics, assert_violations, cli_json
 
 QI = ["age", "sex", "race"]

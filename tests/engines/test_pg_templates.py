@@ -2,7 +2,7 @@
 hostile-names fixture, and returns the same rows (a statement that creates a table: the same table).
 
 Values are compared after normalization: floats to 9 significant digits, lists as tuples. Hash-based
-ids (any integer beyond 32 bits) differ between engines by design (ldiv_db/sql_dialects.py): they are
+ids (any integer beyond 32 bits) differ between engines by design (ldiv_db/sqlgen/dialects.py): they are
 compared up to renumbering — the rows must partition the same way under each id column.
 """
 
@@ -21,9 +21,9 @@ import sqlglot
 from sqlglot import exp
 
 from fixtures.hostile import HOSTILE_TABLE, create_sql
-from ldiv_db.catalog import resolve_table
+from ldiv_db.core.catalog import resolve_table
 from ldiv_db.db import Database
-from ldiv_db.render import Query, TableRef, default_renderer
+from ldiv_db.sqlgen.render import Query, TableRef, default_renderer
 from tests.templates.harness import HostileEnv, all_cases, make_env
 
 TEMPLATES = default_renderer().templates()

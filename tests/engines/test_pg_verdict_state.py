@@ -1,4 +1,4 @@
-"""A verdict shown is a verdict that still holds, on PostgreSQL (ldiv_db/release_state.py): the cases of
+"""A verdict shown is a verdict that still holds, on PostgreSQL (ldiv_db/core/release_state.py): the cases of
 tests/integration/test_verdict_state.py against a server database, where the digest is
 sql/ownership/digest.postgres.sql (each row's hash_record_extended)."""
 

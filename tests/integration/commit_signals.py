@@ -32,11 +32,13 @@ from typing import Any
 
 import duckdb
 
-from ldiv_db import cli
-from ldiv_db.db import Database, embedded, postgres
+from ldiv_db.cli import main as cli
+from ldiv_db.db import Database
+from ldiv_db.db.duckdb import engine as embedded
+from ldiv_db.db.postgres import engine as postgres
 
 signal.signal(signal.SIGINT, signal.default_int_handler)  # as a user's terminal hands it over
-anonymize_module = importlib.import_module("ldiv_db.anonymize")
+anonymize_module = importlib.import_module("ldiv_db.commands.anonymize")
 
 ARGS = {
     "mondrian": ["--algorithm", "mondrian"],

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from ldiv_db.cli import main
+from ldiv_db.cli.main import main
 
 Query = Callable[[str, Sequence[Any]], list[tuple[Any, ...]]]
 

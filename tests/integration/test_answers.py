@@ -13,7 +13,7 @@ import pytest
 
 import ldiv_db
 from ldiv_db import api
-from ldiv_db.cli import main
+from ldiv_db.cli.main import main
 from ldiv_db.errors import BadInput
 
 

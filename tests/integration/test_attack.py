@@ -1,4 +1,4 @@
-"""The similarity attack (ldiv_db.attack.similarity) on the (l,α) paper's Tables 5–7 (SPEC §3.2):
+"""The similarity attack (ldiv_db.commands.attack.similarity) on the (l,α) paper's Tables 5–7 (SPEC §3.2):
 groups are the rows with equal QI labels."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from fractions import Fraction as F
 import pytest
 
 from fixtures.papers import paper_tables, read_table
-from ldiv_db.attack import similarity
+from ldiv_db.commands.attack import similarity
 from ldiv_db.db import Database
 from ldiv_db.errors import BadInput
 

@@ -316,7 +316,7 @@ def test_hostile_names_with_labels_from_the_arrays(
 
 
 def test_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from ldiv_db.cli import main
+    from ldiv_db.cli.main import main
 
     path = tmp_path / "p.duckdb"
     with Database.open(path) as db:

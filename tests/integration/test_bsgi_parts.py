@@ -1,4 +1,4 @@
-"""BSGI refined in parts (:mod:`ldiv_db.algorithms.bsgi.parts`): above ``PART_ROWS`` rows the table is cut
+"""BSGI refined in parts (:mod:`ldiv_db.algorithms.bsgi.refine.parts`): above ``PART_ROWS`` rows the table is cut
 into parts that keep BSGI Theorem 1's class count, and each is grouped and refined alone. Here the
 threshold is lowered so that small tables take that path: the parts plan keeps the schedule's classes for
 any bucket sizes, and a release in parts is verified, has the whole table's class count, distinct SA values
@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import ldiv_db
-from ldiv_db.algorithms.bsgi import parts
+from ldiv_db.algorithms.bsgi.refine import parts
 from ldiv_db.algorithms.shared.schedule import max_l_schedule
 from ldiv_db.db import Database
 from tests.integration.frames import make_table

@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 import ldiv_db
-from ldiv_db.algorithms.bsgi.construct import construct
+from ldiv_db.algorithms.bsgi.refine.construct import construct
 from ldiv_db.algorithms.shared.schedule import max_l_schedule
 from ldiv_db.db import Database
 from ldiv_db.errors import BadInput
@@ -226,7 +226,9 @@ def test_a_failing_greedy_stops_the_starts_thread(tmp_path: Path, monkeypatch: p
 def test_the_exchange_passes_report_progress(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A refined run reports the rounds of its exchange passes on the run's progress, pass after pass, so
     a long refinement does not look stalled."""
-    anonymize_module = importlib.import_module("ldiv_db.anonymize")  # the package exports the function
+    anonymize_module = importlib.import_module(
+        "ldiv_db.commands.anonymize"
+    )  # the package exports the function
     seen: list[tuple[float, float | None, str]] = []
 
     class Recorder:

@@ -11,8 +11,8 @@ import pytest
 
 import ldiv_db
 from fixtures.papers import paper_tables, read_table
-from ldiv_db.attack import similarity
-from ldiv_db.cli import main
+from ldiv_db.cli.main import main
+from ldiv_db.commands.attack import similarity
 from ldiv_db.db import Database
 from ldiv_db.errors import BadInput, HierarchyError
 from ldiv_db.taxonomy import import_categories, import_hierarchy, show_hierarchy

@@ -23,7 +23,7 @@ from hypothesis.errors import InvalidArgument
 
 from tests.reference.evaluator import reference_check
 
-check_module = pytest.importorskip("ldiv_db.check")
+check_module = pytest.importorskip("ldiv_db.verify.check")
 sql_check = check_module.check
 
 try:
@@ -202,7 +202,7 @@ def run_both(case: Case, **kwargs: Any) -> tuple[dict[str, Any], dict[str, Any]]
 
 
 def assert_agree(got: dict[str, Any], expected: dict[str, Any]) -> None:
-    # check's JSON names its groups classes (ldiv_db/classes.py); the reference evaluator, groups
+    # check's JSON names its groups classes (ldiv_db/core/classes.py); the reference evaluator, groups
     got = {**got, "groups": got.get("classes"), "violating_groups": got.get("violating_classes")}
     bad = _same_stats(got, expected, STAT_KEYS + (MODEL_KEYS if "model" in expected else ()), "")
     if "per_sa" in expected or "per_sa" in got:

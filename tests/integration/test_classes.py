@@ -21,7 +21,7 @@ import duckdb
 import pytest
 
 from fixtures import census
-from ldiv_db.cli import main
+from ldiv_db.cli.main import main
 from ldiv_db.db import Database
 from ldiv_db.taxonomy import import_hierarchy
 

@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
+from ldiv_db.commands.load import load
 from ldiv_db.db import Database
-from ldiv_db.load import load
 from ldiv_db.taxonomy import import_hierarchy
 
 from .test_classes import expected, run, same

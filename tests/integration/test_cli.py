@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from fixtures.hostile import create_sql
-from ldiv_db.cli import main
+from ldiv_db.cli.main import main
 from ldiv_db.db import Database
 
 
@@ -96,7 +96,7 @@ def test_load_suggest_anonymize_run(tmp_path: Path, capsys: pytest.CaptureFixtur
 
 def test_help_runs_as_a_program() -> None:
     out = subprocess.run(
-        [sys.executable, "-m", "ldiv_db.cli", "--help"], capture_output=True, text=True, check=True
+        [sys.executable, "-m", "ldiv_db.cli.main", "--help"], capture_output=True, text=True, check=True
     )
     assert "anonymize" in out.stdout and "check" in out.stdout
 

@@ -21,7 +21,7 @@ import pytest
 from fixtures import census
 from ldiv_db import taxonomy
 from ldiv_db.db import Database
-from ldiv_db.pipeline.runs import CTRL_C_NOTE, CTRL_C_PUBLISHED_NOTE
+from ldiv_db.schema.runs import CTRL_C_NOTE, CTRL_C_PUBLISHED_NOTE
 from tests.integration.frames import make_table
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -19,7 +19,7 @@ import pytest
 
 import ldiv_db
 from fixtures import census
-from ldiv_db.cli import main
+from ldiv_db.cli.main import main
 
 pl = pytest.importorskip("polars")
 pa = pytest.importorskip("pyarrow")

@@ -18,7 +18,7 @@ import ldiv_db
 from fixtures.papers import PAPER_TABLES, read_table
 from ldiv_db import api
 from ldiv_db.algorithms.decomposition import release as dr
-from ldiv_db.cli import main
+from ldiv_db.cli.main import main
 from ldiv_db.db import Database
 from ldiv_db.errors import BadInput, InternalError, PrivacyViolation
 from ldiv_db.taxonomy import import_hierarchy
@@ -358,7 +358,7 @@ def test_missing_hierarchy_and_existing_release(db: Database) -> None:
 
 
 def test_job_file_publishes_a_decomposition_release(tmp_path: Path) -> None:
-    from ldiv_db.job import run_job
+    from ldiv_db.commands.job import run_job
 
     data = tmp_path / "t.csv"
     read_table(PAPER).to_csv(data, sep=";", index=False)

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from ldiv_db.cli import main
+from ldiv_db.cli.main import main
 
 # zip -> disease: a = {flu, hiv, flu}, b = {cold, flu, hiv}, c = {cold}; the whole: flu 3, hiv 2, cold 2 of 7
 ROWS = [("a", "flu"), ("a", "hiv"), ("a", "flu"), ("b", "cold"), ("b", "flu"), ("b", "hiv"), ("c", "cold")]

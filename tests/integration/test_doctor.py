@@ -11,9 +11,9 @@ import pytest
 
 import ldiv_db
 from fixtures.papers import PAPER_TABLES, read_table
-from ldiv_db.cli import main
+from ldiv_db.cli.main import main
 from ldiv_db.db import Database
-from ldiv_db.migrate import shipped_migrations
+from ldiv_db.schema.migrate import shipped_migrations
 from tests.integration.frames import make_table
 
 PAPER = PAPER_TABLES["decomposition_table1"]

@@ -17,10 +17,10 @@ import pytest
 from fixtures import census
 from ldiv_db import taxonomy
 from ldiv_db.algorithms import bsgi
-from ldiv_db.algorithms.shared import levels
-from ldiv_db.cli import main
+from ldiv_db.algorithms.full_domain import levels
+from ldiv_db.cli.main import main
 from ldiv_db.db import Database
-from ldiv_db.guarantees import MaxDeleted
+from ldiv_db.verify.guarantees import MaxDeleted
 
 N = 3016
 QI3 = "age,sex,race"
@@ -121,7 +121,7 @@ def test_bsgi_refuses_unique_distinct_its_individuals_break(
 ) -> None:
     """Within ⌊n/n1⌋, yet the rows BSGI strands to keep individuals apart land in classes that hold their
     SA value: the delivered model (distinct) is not the one asked for, so the run is refused by the one
-    rule (ldiv_db/guarantees.py refuse_weakened), before anything is written."""
+    rule (ldiv_db/verify/guarantees.py refuse_weakened), before anything is written."""
     monkeypatch.setattr(bsgi, "refuse_repeated_individuals", lambda *a, **k: None)
     counts = _sql(path, "SELECT count(*) AS n FROM half GROUP BY occupation")["n"]
     assert 2 * int(counts.max()) <= int(counts.sum())  # not the l-Property: the up-front bound passes

@@ -9,7 +9,7 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from ldiv_db.cli import main
+from ldiv_db.cli.main import main
 
 
 def _state(db: Path) -> dict[str, object]:

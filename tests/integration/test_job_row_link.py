@@ -16,7 +16,7 @@ import duckdb
 import pytest
 
 import ldiv_db
-from ldiv_db.cli import main
+from ldiv_db.cli.main import main
 from ldiv_db.db import Database
 from ldiv_db.errors import BadInput
 

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from ldiv_db.cli import main
-from ldiv_db.job import job_words
+from ldiv_db.cli.main import main
+from ldiv_db.commands.job import job_words
 
 
 def test_a_refused_job_names_the_job_key(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -14,11 +14,11 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ldiv_db.catalog import resolve_table
+from ldiv_db.core.catalog import resolve_table
 from ldiv_db.db import Database
-from ldiv_db.metrics import compute_metrics
-from ldiv_db.metrics.compute import ReleaseAggregate
-from ldiv_db.render import TableRef
+from ldiv_db.sqlgen.render import TableRef
+from ldiv_db.utility import compute_metrics
+from ldiv_db.utility.compute import ReleaseAggregate
 
 CATS = ["a", "b", "c"]
 SA1 = ["x", "y", "z"]

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from ldiv_db.cli import main
+from ldiv_db.cli.main import main
 from ldiv_db.db import Database
 from tests.integration.test_ownership import state
 

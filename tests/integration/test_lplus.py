@@ -126,7 +126,7 @@ def test_fig1_unique_optimum_is_published(db: Database) -> None:
         suppression="viosa",
     )
     assert res.details["cut"] == {"education": ["Sec", "Uni"], "country": ["UK", "France", "Am"]}
-    # one SA cell published as unknown, no row deleted (the words: ldiv_db/words.py)
+    # one SA cell published as unknown, no row deleted (the words: ldiv_db/util/words.py)
     assert (res.cells_suppressed, res.rows_with_suppressed_cells, res.rows_deleted) == (1, 1, 0)
     out = db.con.execute(
         "SELECT education, country, count(*), count(disease) FROM out GROUP BY ALL ORDER BY ALL"
@@ -143,7 +143,7 @@ def test_the_search_is_freed_before_the_release_is_written(
     import weakref
 
     from ldiv_db.algorithms import lplus
-    from ldiv_db.algorithms.lplus.engine import Search
+    from ldiv_db.algorithms.lplus.search import Search
 
     searches: list[weakref.ref[Search]] = []
     alive_at_write: list[bool] = []
@@ -226,7 +226,7 @@ def test_top_h_and_full_domain(db: Database) -> None:
 
 
 def test_cli_anonymize_and_check(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from ldiv_db.cli import main
+    from ldiv_db.cli.main import main
 
     path = tmp_path / "fig1.duckdb"
     database = Database.open(path)

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from ldiv_db.cli import main
+from ldiv_db.cli.main import main
 
 LEAVES, GROUP, ROWS = 20_000, 10, 1_000
 

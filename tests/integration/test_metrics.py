@@ -14,11 +14,11 @@ from typing import Any
 import numpy as np
 import pytest
 
-from ldiv_db.catalog import Table, resolve_table
+from ldiv_db.core.catalog import Table, resolve_table
 from ldiv_db.db import Database
 from ldiv_db.errors import BadInput
-from ldiv_db.metrics import Metrics, compute_metrics
-from ldiv_db.render import TableRef, quote, render
+from ldiv_db.sqlgen.render import TableRef, quote, render
+from ldiv_db.utility import Metrics, compute_metrics
 from tests.templates.cases_metrics import store_arx_rows
 
 
@@ -85,7 +85,7 @@ def test_bsgi_table4_il_dm(db: Database) -> None:
     assert m.cavg == Fraction(7, 6)
     assert m.ncp == Fraction(59, 6) / 21 and m.il_pct == 100 * Fraction(59, 6) / 21
     assert m.stars == 5 and m.starred_rows == 5
-    # Gender '*' on 5 rows, no SA unknown: 5 cells suppressed, in those 5 rows (ldiv_db/words.py)
+    # Gender '*' on 5 rows, no SA unknown: 5 cells suppressed, in those 5 rows (ldiv_db/util/words.py)
     assert m.cells_suppressed == 5 and m.rows_with_suppressed_cells == 5
     # LM: Gender '*' 5 x 1; Postcode '1007*' 3 x 1; Age over 5 distinct values: '25-40' covers {25,30,40}
     # -> 3 x 2/4, '20-25' covers {20,25} -> 2 x 1/4.
@@ -183,7 +183,7 @@ def test_an_error_meanwhile_leaves_no_kl_thread_behind(db: Database, monkeypatch
     import threading
     import time
 
-    kl = importlib.import_module("ldiv_db.metrics.kl")
+    kl = importlib.import_module("ldiv_db.utility.kl")
     solve_leaf = kl._solve_leaf
     started = threading.Event()
 
@@ -212,7 +212,7 @@ def test_an_error_meanwhile_leaves_no_kl_thread_behind(db: Database, monkeypatch
 
 
 def test_an_error_of_the_kl_solve_reaches_the_caller(db: Database, monkeypatch: pytest.MonkeyPatch) -> None:
-    from ldiv_db.metrics import kl
+    from ldiv_db.utility import kl
 
     def broken(self: object) -> object:
         raise ZeroDivisionError("solve failed")
@@ -230,7 +230,7 @@ def test_an_error_of_the_kl_solve_reaches_the_caller(db: Database, monkeypatch: 
 
 
 def _side(db: Database, source: Table, points: bool = True) -> Any:
-    from ldiv_db.metrics.source_side import start_source_side
+    from ldiv_db.utility.source_side import start_source_side
 
     pending = start_source_side(
         db, source, source.columns_of(["Zipcode"]), source.columns_of(["Disease"]), points=points
@@ -255,8 +255,8 @@ def test_kl_with_the_source_side_of_a_second_reader(db: Database) -> None:
 
 def test_the_adopted_domain_is_the_one_the_connection_builds(db: Database) -> None:
     """Same rows and the same column types: a NULL number stays NULL, text stays text."""
-    from ldiv_db.metrics.covers import build_domain
-    from ldiv_db.metrics.source_side import taken
+    from ldiv_db.utility.covers import build_domain
+    from ldiv_db.utility.source_side import taken
 
     source, _ = table8(db, [f"435{i}" for i in range(10)])
     qi = source.columns_of(["Zipcode"])
@@ -295,7 +295,7 @@ def test_a_failing_second_reader_leaves_the_work_to_the_connection(
     db: Database, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from ldiv_db.errors import LdivError
-    from ldiv_db.metrics import source_side
+    from ldiv_db.utility import source_side
 
     def broken(*args: object, **kw: object) -> None:
         raise LdivError("the reader failed")
@@ -505,7 +505,7 @@ def test_kl_two_sas_random_against_definition(
     db: Database, seed: int, split: bool, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     if split:  # split on dimensions down to single points (large releases take this path)
-        monkeypatch.setattr(importlib.import_module("ldiv_db.metrics.kl"), "_SPLIT_WORK", 0)
+        monkeypatch.setattr(importlib.import_module("ldiv_db.utility.kl"), "_SPLIT_WORK", 0)
     rnd = random.Random(seed)
     n = rnd.randint(1, 14)
     src = [

@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from ldiv_db.catalog import Table, resolve_table
+from ldiv_db.core.catalog import Table, resolve_table
 from ldiv_db.db import Database
-from ldiv_db.metrics import compute_metrics
-from ldiv_db.render import quote
+from ldiv_db.sqlgen.render import quote
+from ldiv_db.utility import compute_metrics
 from tests.templates.cases_metrics import store_arx_rows
 
 ADULT = Path(__file__).parents[2].parent / "shared" / "datasets" / "adult"

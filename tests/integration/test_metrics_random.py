@@ -18,9 +18,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ldiv_db.catalog import resolve_table
+from ldiv_db.core.catalog import resolve_table
 from ldiv_db.db import Database
-from ldiv_db.metrics import compute_metrics
+from ldiv_db.utility import compute_metrics
 from tests.templates.cases_metrics import store_arx_rows
 
 # QIs: cat (hierarchy; leaf 'e' never occurs in the data), num (numeric, no hierarchy),

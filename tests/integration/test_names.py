@@ -10,10 +10,10 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from ldiv_db.catalog import split_name
-from ldiv_db.cli import main
+from ldiv_db.cli.main import main
+from ldiv_db.core.catalog import split_name
 from ldiv_db.db import Database
-from ldiv_db.render import TableRef
+from ldiv_db.sqlgen.render import TableRef
 from tests.integration.frames import make_table
 from tests.integration.test_decomposition import synthetic
 

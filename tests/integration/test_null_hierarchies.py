@@ -8,7 +8,7 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from ldiv_db.cli import main
+from ldiv_db.cli.main import main
 
 NULLS = 58  # i % 7 == 0 for i in range(400)
 

@@ -14,7 +14,7 @@ import pandas as pd
 import pytest
 
 import ldiv_db
-from ldiv_db.cli import main
+from ldiv_db.cli.main import main
 from ldiv_db.db import Database
 from ldiv_db.errors import BadInput
 from ldiv_db.privacy import build_model

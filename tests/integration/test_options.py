@@ -1,4 +1,4 @@
-"""Options declared once (ldiv_db/options.py): every bad value, unknown key or unknown name is a clear
+"""Options declared once (ldiv_db/core/options.py): every bad value, unknown key or unknown name is a clear
 error at the command line (exit 2, `error:` with the problem and a `hint:`), never an internal error,
 and a refused anonymize run writes nothing. The CLI, the job file and the API accept the same options."""
 
@@ -17,10 +17,10 @@ import pytest
 import ldiv_db
 from ldiv_db import taxonomy
 from ldiv_db.algorithms import REGISTRY
-from ldiv_db.cli import main
+from ldiv_db.cli.main import main
+from ldiv_db.commands.job import run_job
 from ldiv_db.db import Database
 from ldiv_db.errors import BadInput
-from ldiv_db.job import run_job
 
 OCC = ["Prof-specialty", "Sales", "Craft-repair", "Adm-clerical"]
 ROOT = Path(__file__).resolve().parents[2]
@@ -545,7 +545,7 @@ def test_help_shows_every_option_with_type_range_and_default(capsys: pytest.Capt
 
 def _ldiv(*args: str, **kw: Any) -> subprocess.Popen[bytes]:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    return subprocess.Popen([sys.executable, "-m", "ldiv_db.cli", *args], env=env, **kw)
+    return subprocess.Popen([sys.executable, "-m", "ldiv_db.cli.main", *args], env=env, **kw)
 
 
 def test_broken_pipe_is_quiet(dbfile: Path) -> None:
@@ -563,8 +563,8 @@ def test_ctrl_c_during_start_up_is_one_line(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """The heavy imports happen inside main (building the parser imports the algorithms), so Ctrl-C
-    there is one line and exit 130; `import ldiv_db.cli` itself loads no database driver or numpy."""
-    import ldiv_db.cli as cli
+    there is one line and exit 130; `import ldiv_db.cli.main` itself loads no database driver or numpy."""
+    import ldiv_db.cli.main as cli
 
     def interrupted() -> None:
         raise KeyboardInterrupt
@@ -573,7 +573,7 @@ def test_ctrl_c_during_start_up_is_one_line(
     assert cli.main(["releases", "x.duckdb"]) == 130
     out, err = capsys.readouterr()
     assert err == "interrupted: nothing was written\n" and out == ""
-    probe = "import sys, ldiv_db.cli; print(sorted({'duckdb', 'numpy', 'pandas', 'ldiv_db.api'} & set(sys.modules)))"
+    probe = "import sys, ldiv_db.cli.main; print(sorted({'duckdb', 'numpy', 'pandas', 'ldiv_db.api'} & set(sys.modules)))"
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=ROOT, check=True)
     assert done.stdout.strip() == "[]"
 
@@ -584,7 +584,7 @@ def test_ctrl_c_wrapped_by_an_import_is_still_one_line(
     """Ctrl-C inside a class body's import comes out as a RuntimeError (``__set_name__`` wraps it):
     after the signal handler noted the interrupt it is still one line and exit 130; without that note
     the same error is not swallowed."""
-    import ldiv_db.cli as cli
+    import ldiv_db.cli.main as cli
     from ldiv_db.errors import note_interrupt
 
     def wrapped() -> None:

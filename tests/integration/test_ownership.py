@@ -1,4 +1,4 @@
-"""ldiv_db drops or replaces only tables its releases recorded (ldiv_db/ownership.py): every refusal at
+"""ldiv_db drops or replaces only tables its releases recorded (ldiv_db/core/ownership.py): every refusal at
 CLI level exits 2, names the table and what it is, and leaves every table of the database unchanged
 (row count and content hash of each, the ldiv audit tables included)."""
 
@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from ldiv_db.cli import main
+from ldiv_db.cli.main import main
 from ldiv_db.db import Database
 from tests.integration.frames import make_table
 from tests.integration.test_decomposition import synthetic

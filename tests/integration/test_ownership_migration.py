@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from ldiv_db._resources import migrations_dir
-from ldiv_db.cli import main
+from ldiv_db.cli.main import main
 from ldiv_db.db import Database
-from ldiv_db.migrate import apply_migrations
+from ldiv_db.schema.migrate import apply_migrations
+from ldiv_db.util.resources import migrations_dir
 
 RELEASE = (
     "INSERT INTO ldiv.release (release_id, run_id, name, source, algorithm, model, qi, sa, rows_in, "

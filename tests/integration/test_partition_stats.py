@@ -9,11 +9,11 @@ from pathlib import Path
 import pandas as pd
 
 import ldiv_db
-from ldiv_db.catalog import resolve_table
+from ldiv_db.core.catalog import resolve_table
+from ldiv_db.core.evaluator import SqlEvaluator
 from ldiv_db.db import Database
-from ldiv_db.evaluator import SqlEvaluator
 from ldiv_db.privacy import LPlus
-from ldiv_db.render import TableRef, render
+from ldiv_db.sqlgen.render import TableRef, render
 
 # l+-Optimize Fig. 1 rows 5-10 share <Uni, AnyCountry>: Asthma 3, Cancer 2, Flu 1 (SPEC §5.7 Example 4)
 EXAMPLE4 = [("Uni", "Asthma")] * 3 + [("Uni", "Cancer")] * 2 + [("Uni", "Flu")] + [("Sec", "Flu")] * 2

@@ -15,7 +15,7 @@ from ldiv_db.algorithms import REGISTRY, Algorithm, AnonymizeRequest, Partitioni
 from ldiv_db.algorithms.full_domain import FullDomain
 from ldiv_db.db import Database
 from ldiv_db.errors import BadInput, PrivacyViolation
-from ldiv_db.render import Query
+from ldiv_db.sqlgen.render import Query
 
 QI = ["it's", "select"]
 
@@ -94,7 +94,7 @@ def test_failure_inside_the_transaction_leaves_nothing(hostile_db: Database, mon
     def boom(*a, **k):  # type: ignore[no-untyped-def]
         raise RuntimeError("disk full")
 
-    monkeypatch.setattr(sys.modules["ldiv_db.metrics"], "compute_metrics", boom)
+    monkeypatch.setattr(sys.modules["ldiv_db.utility"], "compute_metrics", boom)
     with pytest.raises(RuntimeError):
         _anon(hostile_db, replace=True, levels={"it's": 2, "select": 1})
     assert hostile_db.raw_rows('SELECT * FROM "rel 1" ORDER BY ALL') == before
@@ -113,8 +113,8 @@ def test_a_failed_release_leaves_no_reader_running_beside_the_connection(
     import threading
     import time
 
-    from ldiv_db.metrics import source_side
     from ldiv_db.pipeline.one_table import OneTable
+    from ldiv_db.utility import source_side
 
     started: list[object] = []
     real_start, real_domain = source_side.start_source_side, source_side.build_domain
@@ -131,7 +131,9 @@ def test_a_failed_release_leaves_no_reader_running_beside_the_connection(
     def boom(*args: object) -> None:
         raise RuntimeError("disk full")
 
-    anonymize_module = importlib.import_module("ldiv_db.anonymize")  # the package's name is the function's
+    anonymize_module = importlib.import_module(
+        "ldiv_db.commands.anonymize"
+    )  # the package's name is the function's
     monkeypatch.setattr(anonymize_module, "start_source_side", start)
     monkeypatch.setattr(source_side, "build_domain", slow_domain)
     with monkeypatch.context() as m:
@@ -229,7 +231,7 @@ def _threads(db: Database) -> int:
 def test_a_small_source_runs_on_one_thread_and_the_setting_is_restored(
     hostile_db: Database, monkeypatch
 ) -> None:  # type: ignore[no-untyped-def]
-    from ldiv_db.db import embedded
+    from ldiv_db.db.duckdb import engine as embedded
 
     hostile_db.raw_rows("SET threads = 3")
     seen: list[int] = []

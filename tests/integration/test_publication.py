@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from ldiv_db.cli import main
+from ldiv_db.cli.main import main
 from ldiv_db.db import Database
 
 ANON = ["--table", "people", "--qi", "zip,sex", "--sa", "disease", "--l", "2", "--quiet"]

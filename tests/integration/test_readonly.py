@@ -17,10 +17,10 @@ import pytest
 import ldiv_db
 from fixtures.papers import PAPER_TABLES, read_table
 from ldiv_db import api
-from ldiv_db.cli import main
+from ldiv_db.cli.main import main
 from ldiv_db.db import Database
 from ldiv_db.errors import BadInput
-from ldiv_db.migrate import BOOKKEEPING, shipped_migrations
+from ldiv_db.schema.migrate import BOOKKEEPING, shipped_migrations
 from ldiv_db.taxonomy import import_hierarchy
 from tests.integration.frames import make_table
 

@@ -20,7 +20,7 @@ from ldiv_db.algorithms import REGISTRY, Algorithm, AnonymizeRequest, register
 from ldiv_db.algorithms.base import Header, Reconciled, Release, Verdict
 from ldiv_db.db import Database
 from ldiv_db.errors import InternalError, PrivacyViolation
-from ldiv_db.render import Query, TableRef
+from ldiv_db.sqlgen.render import Query, TableRef
 from tests.integration.frames import make_table
 
 publish_module = importlib.import_module("ldiv_db.pipeline.publish")

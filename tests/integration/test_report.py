@@ -14,7 +14,7 @@ import duckdb
 import pytest
 
 import ldiv_db
-from ldiv_db.cli import main
+from ldiv_db.cli.main import main
 from ldiv_db.errors import BadInput
 from tests.report_env import QI, SA, ReportEnv
 

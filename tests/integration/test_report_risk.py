@@ -12,7 +12,7 @@ from html.parser import HTMLParser
 import duckdb
 import pytest
 
-from ldiv_db.cli import main
+from ldiv_db.cli.main import main
 from tests.report_env import QI, ReportEnv
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from ldiv_db.cli import main
+from ldiv_db.cli.main import main
 
 ADULT = Path(__file__).parents[2].parent / "shared" / "datasets" / "adult"
 QI = "sex,age,race,marital-status,education,native-country,workclass,salary-class"

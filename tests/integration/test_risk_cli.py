@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from fixtures import census
-from ldiv_db.cli import main
+from ldiv_db.cli.main import main
 from ldiv_db.db import Database
 
 QI = "age,sex,race,education"

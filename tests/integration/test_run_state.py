@@ -17,14 +17,14 @@ import pytest
 
 import ldiv_db
 from fixtures.papers import PAPER_TABLES, read_table
-from ldiv_db.cli import main
+from ldiv_db.cli.main import main
 from ldiv_db.db import Database
-from ldiv_db.pipeline.runs import CTRL_C_NOTE, PUBLISHED_NOTE, STALE_NOTE
+from ldiv_db.schema.runs import CTRL_C_NOTE, PUBLISHED_NOTE, STALE_NOTE
 from tests.integration.frames import make_table
 
 PAPER = PAPER_TABLES["decomposition_table1"]
 anonymize_module = importlib.import_module(
-    "ldiv_db.anonymize"
+    "ldiv_db.commands.anonymize"
 )  # the module (ldiv_db.anonymize is the function)
 ROOT = Path(__file__).resolve().parents[2]
 ANONYMIZE = [
@@ -45,11 +45,11 @@ ANONYMIZE = [
 # output, anonymize flags).
 SIGNALLED = """
 import importlib, os, signal, sys, time
-from ldiv_db.cli import main
+from ldiv_db.cli.main import main
 
 # a test runner's worker may hand its children SIGINT ignored; a user's terminal does not
 signal.signal(signal.SIGINT, signal.default_int_handler)
-anonymize = importlib.import_module("ldiv_db.anonymize")
+anonymize = importlib.import_module("ldiv_db.commands.anonymize")
 
 original = anonymize.publish
 name, _, when = sys.argv[2].partition(":")
@@ -139,7 +139,7 @@ def test_ctrl_c_during_a_run_marks_it_interrupted_and_publishes_nothing(dbfile: 
 # `ldiv ...` as the process's own command line (main() without argv), then a Ctrl-C once it has returned
 ENDED = """
 import os, signal, sys, time
-from ldiv_db import cli
+from ldiv_db.cli import main as cli
 
 signal.signal(signal.SIGINT, signal.default_int_handler)  # as a user's terminal hands it over
 sys.argv = ["ldiv", "anonymize", sys.argv[1], *sys.argv[2:], "--output", "late", "--quiet"]

@@ -14,7 +14,7 @@ import pandas as pd
 import pytest
 
 from fixtures import census
-from ldiv_db.cli import main
+from ldiv_db.cli.main import main
 
 pa = pytest.importorskip("pyarrow")
 ds = pytest.importorskip("pyarrow.dataset")

@@ -15,9 +15,9 @@ import pytest
 
 from fixtures import census
 from fixtures.hostile import HOSTILE_QI, HOSTILE_SA, HOSTILE_TABLE, create_sql
-from ldiv_db import sql_functions
-from ldiv_db.cli import main
-from ldiv_db.render import default_renderer
+from ldiv_db.cli.main import main
+from ldiv_db.commands import sql_functions
+from ldiv_db.sqlgen.render import default_renderer
 
 from .sql_function_checks import assert_statistics, assert_violations, cli_json
 

@@ -13,11 +13,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ldiv_db.check import evaluate
+from ldiv_db.core.evaluator import SqlEvaluator
+from ldiv_db.core.inputs import resolve_inputs
 from ldiv_db.db import Database
-from ldiv_db.evaluator import SqlEvaluator
-from ldiv_db.inputs import resolve_inputs
 from ldiv_db.privacy.spec import model_spec
+from ldiv_db.verify.check import evaluate
 from tests.integration.test_check_split import MODELS, _table, tables
 
 

@@ -28,8 +28,8 @@ import pytest
 
 import ldiv_db
 from ldiv_db import api
-from ldiv_db.cli import main
-from ldiv_db.db import sharing
+from ldiv_db.cli.main import main
+from ldiv_db.db.duckdb import sharing
 from ldiv_db.errors import StorageError
 
 REPO = Path(__file__).resolve().parents[2]
@@ -153,7 +153,7 @@ def _cli(*args: str, user: int | None = None) -> subprocess.CompletedProcess[str
     env = {**os.environ, "PYTHONPATH": str(REPO)}
     become = [] if user is None else ["setpriv", f"--reuid={user}", f"--regid={user}", "--clear-groups"]
     return subprocess.run(
-        [*become, sys.executable, "-m", "ldiv_db.cli", *args], capture_output=True, text=True, env=env,
+        [*become, sys.executable, "-m", "ldiv_db.cli.main", *args], capture_output=True, text=True, env=env,
         check=False, timeout=300, cwd=REPO,
     )  # fmt: skip
 

@@ -13,7 +13,7 @@ import pandas as pd
 import pytest
 
 from fixtures import census
-from ldiv_db.cli import main
+from ldiv_db.cli.main import main
 from ldiv_db.db import Database
 
 QI = "age,sex,race"

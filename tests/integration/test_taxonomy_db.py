@@ -11,10 +11,10 @@ import numpy as np
 import pytest
 
 from fixtures.hostile import HIERARCHIES, HOSTILE_TABLE, create_sql
-from ldiv_db.catalog import resolve_table
+from ldiv_db.core.catalog import resolve_table
 from ldiv_db.db import Database
 from ldiv_db.errors import BadInput, HierarchyError
-from ldiv_db.render import render
+from ldiv_db.sqlgen.render import render
 from ldiv_db.taxonomy import (
     Hierarchy,
     build_hierarchy,

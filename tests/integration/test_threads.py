@@ -4,7 +4,7 @@
 Rule: a connection (or a ``Database``) serves the thread that first handed it to ldiv_db; a call from
 another thread runs on a cursor of its own; scratch catalogs (instance-wide in DuckDB) get names of their
 own; a write waits for this process's read-only connections to its file. Enforcement point:
-``Database.open`` (ldiv_db/db/embedded.py, with ldiv_db/db/sharing.py).
+``Database.open`` (ldiv_db/db/duckdb/engine.py, with ldiv_db/db/duckdb/sharing.py).
 
 Each round starts the two calls together (a barrier) and forgets the expected ldiv schema first, so that
 both threads derive it at once, as two threads of a fresh process do.
@@ -23,9 +23,10 @@ import duckdb
 import pytest
 
 import ldiv_db
-from ldiv_db import api, schema
+from ldiv_db import api
 from ldiv_db.db import Database
 from ldiv_db.errors import BadInput, WriteConflict
+from ldiv_db.schema import state as schema
 
 ROUNDS = 20
 

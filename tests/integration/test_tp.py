@@ -15,12 +15,12 @@ from hypothesis import strategies as st
 import ldiv_db
 from fixtures.hostile import HOSTILE_QI, HOSTILE_SA, HOSTILE_TABLE, create_sql
 from fixtures.papers import read_table
-from ldiv_db.algorithms.shared.curve import hilbert_keys
+from ldiv_db.algorithms.hilbert.curve import hilbert_keys
 from ldiv_db.algorithms.tp.core import Counts, l_eligible, phase_one, tp_counts
-from ldiv_db.catalog import table_at
+from ldiv_db.core.catalog import table_at
 from ldiv_db.db import Database
 from ldiv_db.errors import BadInput
-from ldiv_db.render import Ident, TableRef, render
+from ldiv_db.sqlgen.render import Ident, TableRef, render
 from tests.integration.frames import fix_drawn_seed, key_order, make_table
 from tests.unit.test_tp_core import brute_force_opt
 

@@ -1,4 +1,4 @@
-"""A verdict shown is a verdict that still holds (issue 51, class 6; ldiv_db/release_state.py).
+"""A verdict shown is a verdict that still holds (issue 51, class 6; ldiv_db/core/release_state.py).
 
 After a hand-made change to a release's table — one SA value updated, a row deleted or inserted, a
 column added, the table dropped — ``ldiv releases`` and ``ldiv report`` (text, --json and the page's
@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from ldiv_db import api
-from ldiv_db.cli import main
+from ldiv_db.cli.main import main
 from ldiv_db.db import Database
 from tests.integration.frames import make_table
 from tests.integration.test_decomposition import synthetic

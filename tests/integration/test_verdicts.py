@@ -24,10 +24,10 @@ from fixtures import census
 from fixtures.papers import PAPER_TABLES, read_table
 from ldiv_db import taxonomy
 from ldiv_db.algorithms import REGISTRY, Algorithm, AnonymizeRequest, Partitioning, register
-from ldiv_db.cli import main
+from ldiv_db.cli.main import main
 from ldiv_db.db import Database
 from ldiv_db.privacy import Distinct, Entropy
-from ldiv_db.render import Query
+from ldiv_db.sqlgen.render import Query
 from tests.integration.frames import make_table
 
 QI = ["age", "sex", "race", "marital_status"]

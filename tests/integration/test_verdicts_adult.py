@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 import ldiv_db
-from ldiv_db.cli import main
+from ldiv_db.cli.main import main
 from ldiv_db.db import Database
 from ldiv_db.taxonomy import import_hierarchy
 

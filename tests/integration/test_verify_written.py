@@ -12,17 +12,17 @@ import pytest
 import ldiv_db
 from fixtures.hostile import HOSTILE_CLASS, HOSTILE_GROUP, HOSTILE_QI, HOSTILE_SA
 from ldiv_db.algorithms import Partitioning
-from ldiv_db.catalog import resolve_table, table_at
-from ldiv_db.check import CheckResult, evaluate
+from ldiv_db.core.catalog import resolve_table, table_at
+from ldiv_db.core.inputs import Inputs
 from ldiv_db.db import Database
 from ldiv_db.errors import InternalError
-from ldiv_db.inputs import Inputs
-from ldiv_db.metrics import compute_metrics
 from ldiv_db.pipeline.verify import aggregate, reconcile, verify_written
 from ldiv_db.privacy import PrivacyModel
 from ldiv_db.privacy.spec import model_spec
-from ldiv_db.privacy.verdicts import PartitionModel, partition_models
-from ldiv_db.render import Ident, TableRef
+from ldiv_db.sqlgen.render import Ident, TableRef
+from ldiv_db.utility import compute_metrics
+from ldiv_db.verify.check import CheckResult, evaluate
+from ldiv_db.verify.verdicts import PartitionModel, partition_models
 
 WRITTEN = 'written "it\'s"'
 # the statements that build a partition of the written release: its histogram (then its statistics), or

@@ -17,7 +17,7 @@ import pytest
 import ldiv_db
 from fixtures import census
 from ldiv_db import taxonomy
-from ldiv_db.cli import main
+from ldiv_db.cli.main import main
 
 QI = ["age", "sex", "race", "marital_status"]
 SA = census.SA

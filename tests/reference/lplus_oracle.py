@@ -1,7 +1,7 @@
 """An independent brute force for l+-Optimize (SPEC §5.2–5.4): every full-subtree cut is enumerated and
 priced row by row with Fractions. vioRec follows SPEC §5.3 literally (repeat: the violated value with the
 highest confidence, then the smallest value id, loses ⌈(n_s − θ_s·n)/(1 − θ_s)⌉ rows). It shares no code
-with ldiv_db.algorithms.lplus.engine."""
+with ldiv_db.algorithms.lplus.search."""
 
 from __future__ import annotations
 

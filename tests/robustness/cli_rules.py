@@ -22,7 +22,7 @@ from pathlib import Path
 
 import duckdb
 
-from ldiv_db.cli import main
+from ldiv_db.cli.main import main
 
 from . import catalog_state as cs
 from .hostile_inputs import WRITERS

@@ -1,7 +1,7 @@
 """Hostile command lines and job files for every ``ldiv`` subcommand, derived from the parser.
 
 The subcommands, their flags, which flags are required, their choices and types are read from
-``ldiv_db.cli.build_parser()``; the algorithm option names from its "algorithm options" group and the
+``ldiv_db.cli.main.build_parser()``; the algorithm option names from its "algorithm options" group and the
 model option names from its "privacy model" group. A new flag or option is therefore exercised without
 changing this file. Values are drawn from pools: valid ones (so that a command gets deep into the
 program) and hostile ones (wrong types, out-of-range numbers, unknown names, quotes, unicode, empty,
@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 
 from fixtures import census
 from fixtures.hostile import HOSTILE_QI, HOSTILE_SA
-from ldiv_db.cli import build_parser
+from ldiv_db.cli.main import build_parser
 from ldiv_db.privacy import MODELS
 
 from . import catalog_state as cs

@@ -1,5 +1,5 @@
 """Fault injection (issue 11): seeded SIGKILL and SIGINT at random moments of real ``python -m
-ldiv_db.cli`` processes — anonymize (several algorithms, new outputs and ``--replace`` of a release),
+ldiv_db.cli.main`` processes — anonymize (several algorithms, new outputs and ``--replace`` of a release),
 ``release append`` of a Decomposition+ stream and ``load --replace``.
 
 After each kill: the file opens; every user table the command does not target is unchanged (content
@@ -86,7 +86,7 @@ class Base:
 def _spawn(argv: Sequence[str]) -> subprocess.Popen[str]:
     env = {k: v for k, v in os.environ.items() if k != "LDIV_DEBUG"}
     return subprocess.Popen(
-        [sys.executable, "-m", "ldiv_db.cli", *argv],
+        [sys.executable, "-m", "ldiv_db.cli.main", *argv],
         cwd=REPO,
         env=env,
         stdout=subprocess.PIPE,

@@ -22,7 +22,7 @@ SCRIPT = textwrap.dedent(
     """
     import importlib.abc, os, signal, sys, time
 
-    from ldiv_db import cli
+    from ldiv_db.cli import main as cli
 
     class Interrupt(importlib.abc.MetaPathFinder):
         def find_spec(self, name, path, target=None):

@@ -45,7 +45,7 @@ def spark_session(spark_url: str) -> Iterator[object]:
         _unavailable(f"pyspark is not installed ({exc}); pip install 'ldiv_db[spark]'")
     if shutil.which("java") is None and not os.environ.get("JAVA_HOME"):
         _unavailable("no Java runtime (Debian: apt-get install openjdk-17-jre-headless)")
-    from ldiv_db.db.spark import session_for
+    from ldiv_db.db.spark.engine import session_for
 
     t0 = time.perf_counter()
     try:
@@ -54,6 +54,6 @@ def spark_session(spark_url: str) -> Iterator[object]:
         _unavailable(f"{type(exc).__name__}: {exc}")
     os.environ["LDIV_SPARK_STARTUP_SECONDS"] = f"{time.perf_counter() - t0:.1f}"
     yield session
-    from ldiv_db.db.spark import stop_sessions
+    from ldiv_db.db.spark.engine import stop_sessions
 
     stop_sessions()

@@ -11,7 +11,7 @@ import time
 
 from ldiv_db.db import Database
 from ldiv_db.errors import LdivError
-from ldiv_db.render import Query
+from ldiv_db.sqlgen.render import Query
 
 
 def main(url: str, step: str) -> None:

@@ -22,7 +22,7 @@ import pandas as pd
 
 from ldiv_db.db import Database
 from ldiv_db.pipeline.staged import publish_staged, recover
-from ldiv_db.render import Query, TableRef
+from ldiv_db.sqlgen.render import Query, TableRef
 
 OUT = TableRef("kill_out", "main")
 RECORD = TableRef("kill_record", "main")

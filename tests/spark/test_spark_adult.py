@@ -9,7 +9,7 @@ from collections.abc import Iterator
 import pytest
 
 from ldiv_db.db import Database
-from ldiv_db.db.spark import ALGORITHMS
+from ldiv_db.db.spark.engine import ALGORITHMS
 from tests.engines.test_pg_adult import ADULT, QI6, RUNS, SA, _load, assert_same_check, assert_same_release
 
 pytestmark = [

@@ -19,8 +19,8 @@ import ldiv_db
 from fixtures.papers import paper_tables
 from ldiv_db import taxonomy
 from ldiv_db.db import Database
-from ldiv_db.db.spark import ALGORITHMS
-from ldiv_db.render import Query, TableRef
+from ldiv_db.db.spark.engine import ALGORITHMS
+from ldiv_db.sqlgen.render import Query, TableRef
 
 pytestmark = [pytest.mark.spark, pytest.mark.slow]
 
@@ -124,7 +124,7 @@ def test_a_second_release_replaces_the_first_through_staging(both) -> None:  # t
 
 def test_bsgi_in_parts_is_the_same_on_spark(both, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     """BSGI's refinement in parts (threshold lowered to 4 rows): the same parts and release as DuckDB's."""
-    from ldiv_db.algorithms.bsgi import parts
+    from ldiv_db.algorithms.bsgi.refine import parts
 
     monkeypatch.setattr(parts, "PART_ROWS", 4)
     duck, spark = both

@@ -25,7 +25,7 @@ from ldiv_db.algorithms.decomposition import release as dr
 from ldiv_db.algorithms.decomposition.keys import keys_ref
 from ldiv_db.db import Database
 from ldiv_db.errors import BadInput, PrivacyViolation
-from ldiv_db.render import Query, TableRef
+from ldiv_db.sqlgen.render import Query, TableRef
 from tests.integration.frames import fix_drawn_seed, identity_seeds
 
 pytestmark = pytest.mark.spark

@@ -22,9 +22,9 @@ import ldiv_db
 from fixtures import census
 from ldiv_db import taxonomy
 from ldiv_db.db import Database
-from ldiv_db.db.spark import ALGORITHMS
+from ldiv_db.db.spark.engine import ALGORITHMS
 from ldiv_db.errors import LdivError
-from ldiv_db.render import Query, TableRef
+from ldiv_db.sqlgen.render import Query, TableRef
 
 pytestmark = pytest.mark.spark
 

@@ -8,10 +8,10 @@ import pandas as pd
 import pytest
 
 from ldiv_db.db import Database
-from ldiv_db.db.spark import _arrow_ready
+from ldiv_db.db.spark.engine import _arrow_ready
 from ldiv_db.errors import BadInput, LdivError
 from ldiv_db.pipeline.staged import previous_ref, publish_staged, recover, staging_ref
-from ldiv_db.render import Query, TableRef, render
+from ldiv_db.sqlgen.render import Query, TableRef, render
 
 pytestmark = pytest.mark.spark
 

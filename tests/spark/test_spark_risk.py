@@ -10,9 +10,9 @@ import pytest
 import ldiv_db
 from fixtures.papers import PAPER_TABLES
 from ldiv_db import api
-from ldiv_db.catalog import resolve_table
+from ldiv_db.core.catalog import resolve_table
 from ldiv_db.db import Database
-from ldiv_db.render import Query
+from ldiv_db.sqlgen.render import Query
 
 pytestmark = pytest.mark.spark
 

@@ -1,4 +1,4 @@
-"""A verdict shown is a verdict that still holds, on Spark (ldiv_db/release_state.py): a release's table
+"""A verdict shown is a verdict that still holds, on Spark (ldiv_db/core/release_state.py): a release's table
 fingerprint there is sql/ownership/digest.spark.sql (the sum of xxhash64 over each row's columns), taken
 after the staged writer renamed the table into place. Spark's tables take no UPDATE or DELETE; a row
 inserted or the table dropped must turn ``ldiv releases`` and ``ldiv report`` away from the verdict."""

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ldiv_db.render import TableRef
+from ldiv_db.sqlgen.render import TableRef
 
 from .harness import Case, HostileEnv
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ldiv_db.render import Ident
+from ldiv_db.sqlgen.render import Ident
 
 from .harness import Case, HostileEnv
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ldiv_db.render import TableRef
+from ldiv_db.sqlgen.render import TableRef
 
 from .cases_metrics import _prepare_release, _release, _tables
 from .harness import Case, HostileEnv

@@ -8,7 +8,7 @@ from typing import Any
 
 import pandas as pd
 
-from ldiv_db.render import Ident, TableRef
+from ldiv_db.sqlgen.render import Ident, TableRef
 
 from .harness import Case, HostileEnv
 

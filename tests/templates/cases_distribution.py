@@ -8,7 +8,7 @@ from typing import Any
 
 import pandas as pd
 
-from ldiv_db.render import TableRef
+from ldiv_db.sqlgen.render import TableRef
 
 from .cases_partition import ev
 from .harness import Case, HostileEnv

@@ -16,7 +16,7 @@ import pandas as pd
 
 from fixtures.hostile import HIERARCHIES, HOSTILE_TABLE
 from ldiv_db.db import Database
-from ldiv_db.render import Query, TableRef, quote
+from ldiv_db.sqlgen.render import Query, TableRef, quote
 
 from .harness import Case, HostileEnv
 

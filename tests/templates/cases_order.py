@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ldiv_db.render import Ident, TableRef
+from ldiv_db.sqlgen.render import Ident, TableRef
 
 from .harness import Case, HostileEnv
 

@@ -6,8 +6,8 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from ldiv_db.render import Ident, TableRef
-from ldiv_db.table_function import TableFunction
+from ldiv_db.sqlgen.render import Ident, TableRef
+from ldiv_db.sqlgen.table_function import TableFunction
 
 from .harness import Case, HostileEnv, make_env
 
@@ -91,7 +91,7 @@ def _drop_out(env: HostileEnv) -> None:
 
 
 def _write_out(env: HostileEnv) -> None:
-    from ldiv_db.render import render
+    from ldiv_db.sqlgen.render import render
 
     _drop_out(env)
     env.db.run(render("release/write.sql", **_write_ctx(env)))
@@ -102,7 +102,7 @@ def _out_aggregate(env: HostileEnv) -> TableRef:
 
 
 def _write_aggregate(env: HostileEnv) -> None:
-    from ldiv_db.render import render
+    from ldiv_db.sqlgen.render import render
 
     _write_out(env)
     ctx = {
@@ -240,7 +240,7 @@ CASES = {
 
 
 def _guarantee_ctx(env: HostileEnv) -> dict[str, Any]:
-    from ldiv_db.render import render
+    from ldiv_db.sqlgen.render import render
 
     _write_out(env)
     env.db.run(render("release/release_rows.sql", {"release_id": 1}, assignment=_assignment(env)))

@@ -3,7 +3,7 @@ population too."""
 
 from __future__ import annotations
 
-from ldiv_db.render import Ident
+from ldiv_db.sqlgen.render import Ident
 
 from .harness import Case, HostileEnv
 

@@ -12,8 +12,8 @@ from __future__ import annotations
 from typing import Any
 
 from fixtures.hostile import HIERARCHIES, HOSTILE_SA
-from ldiv_db.catalog import Column, Table
-from ldiv_db.render import Ident, TableRef
+from ldiv_db.core.catalog import Column, Table
+from ldiv_db.sqlgen.render import Ident, TableRef
 from ldiv_db.taxonomy import Hierarchy, list_hierarchies, store
 
 from .harness import Case, HostileEnv

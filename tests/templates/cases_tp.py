@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ldiv_db.render import TableRef
+from ldiv_db.sqlgen.render import TableRef
 
 from .harness import Case, HostileEnv
 

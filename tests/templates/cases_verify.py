@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ldiv_db.render import Ident, TableRef, render
+from ldiv_db.sqlgen.render import Ident, TableRef, render
 
 from .harness import Case, HostileEnv
 

@@ -15,9 +15,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from fixtures.hostile import HOSTILE_CLASS, HOSTILE_GROUP, HOSTILE_QI, HOSTILE_SA, HOSTILE_TABLE, create_sql
-from ldiv_db.catalog import Table, resolve_table
+from ldiv_db.core.catalog import Table, resolve_table
 from ldiv_db.db import Database
-from ldiv_db.render import Ident, Query, TableRef, render
+from ldiv_db.sqlgen.render import Ident, Query, TableRef, render
 
 
 @dataclass

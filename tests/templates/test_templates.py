@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 import sqlglot
 
-from ldiv_db.render import default_renderer
+from ldiv_db.sqlgen.render import default_renderer
 
 from .harness import all_cases, make_env
 

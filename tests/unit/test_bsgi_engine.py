@@ -13,9 +13,10 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ldiv_db.algorithms.bsgi import locality_keys, parse_weights, refine
-from ldiv_db.algorithms.bsgi.cost import Attribute, CostModel, Tree
-from ldiv_db.algorithms.bsgi.engine import Cells, Engine
+from ldiv_db.algorithms.bsgi import locality_keys, parse_weights
+from ldiv_db.algorithms.bsgi.greedy.cost import Attribute, CostModel, Tree
+from ldiv_db.algorithms.bsgi.greedy.select import Cells, Engine
+from ldiv_db.algorithms.bsgi.refine import exchange as refine
 from ldiv_db.algorithms.shared.schedule import max_l_schedule
 from ldiv_db.errors import BadInput
 from ldiv_db.taxonomy import Hierarchy
@@ -404,7 +405,7 @@ def test_cells_own_their_arrays_so_the_fetched_frame_is_freed() -> None:
     import pandas as pd
 
     from ldiv_db.algorithms.bsgi import _cells
-    from ldiv_db.render import Ident
+    from ldiv_db.sqlgen.render import Ident
 
     frame = pd.DataFrame(
         {

@@ -17,9 +17,10 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ldiv_db.algorithms.bsgi import refine, swaps
-from ldiv_db.algorithms.bsgi.cost import Attribute, CostModel, Tree
-from ldiv_db.algorithms.bsgi.refine import Refiner
+from ldiv_db.algorithms.bsgi.greedy.cost import Attribute, CostModel, Tree
+from ldiv_db.algorithms.bsgi.refine import exchange as refine
+from ldiv_db.algorithms.bsgi.refine import swaps
+from ldiv_db.algorithms.bsgi.refine.exchange import Refiner
 from ldiv_db.taxonomy import Hierarchy
 
 H_CITY = Hierarchy(

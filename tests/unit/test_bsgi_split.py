@@ -13,9 +13,9 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ldiv_db.algorithms.bsgi.cost import Attribute, CostModel
-from ldiv_db.algorithms.bsgi.refine import Refiner
-from ldiv_db.algorithms.bsgi.split import _Splitter, deal, dm, partition_cost, split, stable_order
+from ldiv_db.algorithms.bsgi.greedy.cost import Attribute, CostModel
+from ldiv_db.algorithms.bsgi.refine.exchange import Refiner
+from ldiv_db.algorithms.bsgi.refine.split import _Splitter, deal, dm, partition_cost, split, stable_order
 from ldiv_db.algorithms.shared.schedule import max_l_schedule
 
 

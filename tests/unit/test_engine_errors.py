@@ -82,7 +82,7 @@ def test_lm_units_stay_exact_or_are_refused() -> None:
 
 
 def test_a_page_on_a_full_disk(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from ldiv_db.report.output import write_page
+    from ldiv_db.reporting.output import write_page
 
     def full(self: Path, *args: object, **kwargs: object) -> int:
         raise OSError(errno.ENOSPC, "No space left on device", str(self))

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from ldiv_db.algorithms.shared.curve import bits_for, hilbert_keys, hilbert_l_groups, stars_of
+from ldiv_db.algorithms.hilbert.curve import bits_for, hilbert_keys, hilbert_l_groups, stars_of
 from ldiv_db.algorithms.tp.core import l_eligible
 
 

@@ -1,21 +1,23 @@
 """The architecture rules of ``ldiv_db/``, read from the source with ``ast`` (nothing is imported):
 
-* the module import graph has no cycle;
-* an algorithm package (``ldiv_db/algorithms/<name>/``) imports neither ``ldiv_db.anonymize``,
+* the module import graph has no cycle, type-only imports (under ``if TYPE_CHECKING:``) included: a
+  layer that a lower one must call back into declares what it needs as a ``Protocol`` of its own (the
+  schema layer's :class:`ldiv_db.schema.database.SchemaDatabase`, which every engine provides);
+* no import stands inside a function, except in ``ldiv_db/cli/`` (the command line loads the layers
+  below only once its parser and its Ctrl-C handler are in place) and of an optional dependency (the
+  PostgreSQL and Spark engines, which import psycopg and pyspark);
+* an algorithm package (``ldiv_db/algorithms/<name>/``) imports neither ``ldiv_db.commands``,
   ``ldiv_db.cli``, ``ldiv_db.pipeline`` nor another algorithm package (``algorithms/shared/`` and
-  ``algorithms/base.py`` are what they share);
+  ``algorithms/base.py`` are what they share; ``BUILDS_ON`` names the two that build on another's code);
 * no module is over 600 lines, no function over 80.
 
+The layers themselves (which folder may import which) are import-linter's ``layers`` contract in
+``pyproject.toml``, run by ``make lint``; docs/decisions/0013-layers.md says what goes where.
+
 Every import statement is read wherever it stands: at module level, inside a function, and under
-``if TYPE_CHECKING:``. Function-level imports are edges like any other (deferring an import hides a
-cycle, it does not remove it). Type-only imports (under ``if TYPE_CHECKING:``) are edges for the layer
-rule (an algorithm may not even name ``anonymize``'s types) but not for cycles: they never execute, and
-"module B's functions take module A's object as a parameter, while A calls B" (``db`` opening a file
-runs the schema rule, whose functions take the ``Database``) is the ordinary shape of a layer below
-another, not a knot; counting them would force a Protocol copy of ``Database`` into every such module.
-An edge goes to the module named (``from a.b import c`` goes to ``a.b.c`` when that is a module, else to
-``a.b``); the parent packages Python initializes on the way are not edges (they are already loading when
-a child imports them).
+``if TYPE_CHECKING:``. An edge goes to the module named (``from a.b import c`` goes to ``a.b.c`` when
+that is a module, else to ``a.b``); the parent packages Python initializes on the way are not edges
+(they are already loading when a child imports them).
 
 ``KNOWN`` lists the offenders other work owns, each with its owner; it must match exactly (an entry that
 no longer offends fails too), so removing an entry is the whole job once its owner's change is in.
@@ -30,8 +32,16 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2] / "ldiv_db"
 MAX_MODULE_LINES = 600
 MAX_FUNCTION_LINES = 80
-FORBIDDEN_FOR_ALGORITHMS = ("ldiv_db.anonymize", "ldiv_db.cli", "ldiv_db.pipeline")
+FORBIDDEN_FOR_ALGORITHMS = ("ldiv_db.commands", "ldiv_db.cli", "ldiv_db.pipeline")
+# where an import may stand inside a function: the command line (start-up), and optional dependencies
+DEFERRING = ("ldiv_db.cli",)
+OPTIONAL = ("psycopg", "pyspark", "polars", "pyarrow", "ldiv_db.db.postgres", "ldiv_db.db.spark")
 SHARED = {"shared", "base"}
+# an algorithm that builds on another's code (the independence contract in pyproject.toml names them too)
+BUILDS_ON = {
+    ("ldiv_db.algorithms.tp", "ldiv_db.algorithms.hilbert.curve"),
+    ("ldiv_db.algorithms.optimal", "ldiv_db.algorithms.full_domain.levels"),
+}
 
 # offender -> owner. Offenders: "cycle: <modules, sorted>", "import: <module> -> <module>",
 # "module: <module>", "function: <module>.<qualified name>".
@@ -101,7 +111,6 @@ def _parse(module: str) -> ast.Module:
 
 TREES = {m: _parse(m) for m in MODULES}
 GRAPH = {m: sorted(set(_targets(m, TREES[m]))) for m in MODULES}  # every import
-RUNTIME = {m: sorted(set(_targets(m, TREES[m], type_only=False))) for m in MODULES}  # those that execute
 
 
 def _cycles(graph: dict[str, list[str]]) -> list[list[str]]:
@@ -154,7 +163,34 @@ def _algorithm(module: str) -> str | None:
 
 
 def cycle_offenders() -> set[str]:
-    return {"cycle: " + ", ".join(c) for c in _cycles(RUNTIME)}
+    return {"cycle: " + ", ".join(c) for c in _cycles(GRAPH)}
+
+
+def _under(name: str, prefixes: tuple[str, ...]) -> bool:
+    return any(name == p or name.startswith(p + ".") for p in prefixes)
+
+
+def deferred_offenders() -> set[str]:
+    """``deferred: <module>:<line> <imported>`` for each import inside a function that may not be there."""
+    out = set()
+    for module, tree in TREES.items():
+        if _under(module, DEFERRING):
+            continue
+        for func in ast.walk(tree):
+            if not isinstance(func, ast.FunctionDef | ast.AsyncFunctionDef):
+                continue
+            for node in ast.walk(func):
+                if isinstance(node, ast.Import):
+                    names = [a.name for a in node.names]
+                elif isinstance(node, ast.ImportFrom):
+                    base = _resolve(module, node)
+                    names = [f"{base}.{a.name}" for a in node.names]
+                else:
+                    continue
+                for name in names:
+                    if not _under(name, OPTIONAL):
+                        out.add(f"deferred: {module}:{node.lineno} {name}")
+    return out
 
 
 def layer_offenders() -> set[str]:
@@ -166,7 +202,8 @@ def layer_offenders() -> set[str]:
         for t in targets:
             other = _algorithm(t)
             forbidden = any(t == f or t.startswith(f + ".") for f in FORBIDDEN_FOR_ALGORITHMS)
-            if forbidden or t == "ldiv_db.algorithms" or (other is not None and other != own):
+            across = other is not None and other != own and (module, t) not in BUILDS_ON
+            if forbidden or t == "ldiv_db.algorithms" or across:
                 out.add(f"import: {module} -> {t}")
     return out
 
@@ -206,6 +243,10 @@ def test_no_import_cycle() -> None:
     _check(cycle_offenders(), "cycle: ")
 
 
+def test_no_import_inside_a_function() -> None:
+    _check(deferred_offenders(), "deferred: ")
+
+
 def test_algorithms_import_only_shared_code() -> None:
     _check(layer_offenders(), "import: ")
 
@@ -220,15 +261,37 @@ def test_the_graph_sees_every_kind_of_import() -> None:
     """The walker itself: relative, function-level and TYPE_CHECKING imports are edges."""
     src = (
         "from typing import TYPE_CHECKING\n"
-        "from .render import render\n"
-        "if TYPE_CHECKING:\n    from .db import Database\n"
-        "def f():\n    from . import errors\n    import ldiv_db.catalog\n"
+        "from ..sqlgen.render import render\n"
+        "if TYPE_CHECKING:\n    from ..db import Database\n"
+        "def f():\n    from .. import errors\n    import ldiv_db.core.catalog\n"
     )
-    edges = set(_targets("ldiv_db.inputs", ast.parse(src)))
-    assert edges == {"ldiv_db.render", "ldiv_db.db", "ldiv_db.errors", "ldiv_db.catalog"}
-    assert set(_targets("ldiv_db.inputs", ast.parse(src), type_only=False)) == edges - {"ldiv_db.db"}
-    assert set(_targets("ldiv_db.algorithms.tp.core", ast.parse("from ...anonymize import x"))) == {
-        "ldiv_db.anonymize"
+    edges = set(_targets("ldiv_db.core.inputs", ast.parse(src)))
+    assert edges == {"ldiv_db.sqlgen.render", "ldiv_db.db", "ldiv_db.errors", "ldiv_db.core.catalog"}
+    assert set(_targets("ldiv_db.core.inputs", ast.parse(src), type_only=False)) == edges - {"ldiv_db.db"}
+    assert set(_targets("ldiv_db.algorithms.tp.core", ast.parse("from ...commands.anonymize import x"))) == {
+        "ldiv_db.commands.anonymize"
     }
     assert _cycles({"a": ["b"], "b": ["c"], "c": ["a"], "d": ["a"]}) == [["a", "b", "c"]]
     assert _cycles({"a": ["b"], "b": []}) == []
+
+
+def test_no_module_is_named_like_an_api_function() -> None:
+    """``ldiv_db.risk`` is a function: a submodule of that name would replace it as soon as it is
+    imported (``import ldiv_db.risk.command`` sets the package's attribute)."""
+    init = TREES["ldiv_db"]
+    exported = next(
+        {ast.literal_eval(e) for e in node.value.elts}
+        for node in init.body
+        if isinstance(node, ast.Assign)
+        and ast.unparse(node.targets[0]) == "__all__"
+        and isinstance(node.value, ast.List)
+    )
+    tops = {m.split(".")[1] for m in MODULES if m.count(".") >= 1}
+    assert not tops & exported, sorted(tops & exported)
+
+
+def test_few_modules_at_the_top() -> None:
+    """The top of ldiv_db/ holds the package's face (``__init__``, ``api``, ``errors``, ``version``);
+    everything else lives in a layer's folder (docs/decisions/0013-layers.md)."""
+    tops = sorted(p.name for p in ROOT.glob("*.py"))
+    assert len(tops) <= 8, tops

@@ -18,7 +18,7 @@ from ldiv_db import taxonomy
 from ldiv_db.algorithms import bsgi
 from ldiv_db.algorithms.shared import lca
 from ldiv_db.algorithms.shared.trees import Tree
-from ldiv_db.catalog import Column
+from ldiv_db.core.catalog import Column
 from ldiv_db.db import Database
 from ldiv_db.taxonomy import TaxonomyArrays
 

@@ -16,8 +16,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ldiv_db.algorithms.lplus import merge
-from ldiv_db.algorithms.lplus.engine import Search
 from ldiv_db.algorithms.lplus.problem import INF, Problem, Taxonomy
+from ldiv_db.algorithms.lplus.search import Search
 from tests.reference.lplus_oracle import Row, Tax, brute_force, optimum
 from tests.unit.lplus_fixtures import to_problem
 from tests.unit.test_lplus_random import COMBOS, EXAMPLES, _levels, problems
@@ -132,7 +132,7 @@ def test_a_stop_inside_a_sub_search_keeps_a_proven_gap(monkeypatch: pytest.Monke
     """A time limit that runs out inside a sub-search stops the whole search, with the open frames'
     bounds (the sub-search's among them) proving the gap, as without merging. The search's clock is a
     counter of its own readings, so both runs stop at the same visit."""
-    import ldiv_db.algorithms.lplus.engine as engine
+    import ldiv_db.algorithms.lplus.search as engine
 
     problem = _many_cells()
     results = []

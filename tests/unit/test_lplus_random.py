@@ -13,8 +13,8 @@ import numpy as np
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ldiv_db.algorithms.lplus.engine import Search
 from ldiv_db.algorithms.lplus.problem import ALLOWED, Taxonomy
+from ldiv_db.algorithms.lplus.search import Search
 from tests.reference.lplus_oracle import Row, Tax, brute_force, optimum
 from tests.unit.lplus_fixtures import preorder, to_problem
 from tests.unit.test_lplus_spec import _lb_sound

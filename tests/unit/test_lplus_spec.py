@@ -9,8 +9,8 @@ from fractions import Fraction as F
 
 import pytest
 
-from ldiv_db.algorithms.lplus.engine import Search
 from ldiv_db.algorithms.lplus.problem import INF, least_deletions, min_rm
+from ldiv_db.algorithms.lplus.search import Search
 from tests.reference.lplus_oracle import Tax, brute_force
 from tests.unit.lplus_fixtures import COUNTRY, EDU, FIG1, to_problem
 

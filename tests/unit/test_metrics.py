@@ -6,15 +6,15 @@ from fractions import Fraction
 
 import pytest
 
-from ldiv_db.classes import ClassFacts, Risk
+from ldiv_db.core.classes import ClassFacts, Risk
 from ldiv_db.errors import BadInput
-from ldiv_db.metrics import Metrics
-from ldiv_db.metrics.arx_loss import arx_loss, attribute_share_loss
-from ldiv_db.metrics.compute import _weights
-from ldiv_db.metrics.covers import AttributeSummary
-from ldiv_db.metrics.groups import cavg, discernibility
-from ldiv_db.metrics.il import attribute_ncp, information_loss
-from ldiv_db.metrics.lm import attribute_lm, loss_metric
+from ldiv_db.utility import Metrics
+from ldiv_db.utility.arx_loss import arx_loss, attribute_share_loss
+from ldiv_db.utility.compute import _weights
+from ldiv_db.utility.covers import AttributeSummary
+from ldiv_db.utility.groups import cavg, discernibility
+from ldiv_db.utility.il import attribute_ncp, information_loss
+from ldiv_db.utility.lm import attribute_lm, loss_metric
 
 
 def summary(**kw: object) -> AttributeSummary:
@@ -102,7 +102,7 @@ def test_to_dict() -> None:
 def test_kl_subset_sums_are_the_masses_of_each_byte_values_set_bits() -> None:
     import numpy as np
 
-    from ldiv_db.metrics.kl import _subset_sums
+    from ldiv_db.utility.kl import _subset_sums
 
     mass = np.random.default_rng(7).random((3, 8))
     got = _subset_sums(mass)
@@ -118,7 +118,7 @@ def _kl_leaves(monkeypatch: pytest.MonkeyPatch) -> tuple[list[object], object, o
 
     import numpy as np
 
-    kl = importlib.import_module("ldiv_db.metrics.kl")
+    kl = importlib.import_module("ldiv_db.utility.kl")
     monkeypatch.setattr(kl, "_SPLIT_WORK", 0)
     rng = np.random.default_rng(11)
     n_points, n_patterns = 300, 500
@@ -189,7 +189,7 @@ def test_an_error_in_a_shared_leaf_reaches_the_solving_thread(monkeypatch: pytes
 def test_background_result_lets_the_waiting_caller_help() -> None:
     import threading
 
-    from ldiv_db.background import Background
+    from ldiv_db.util.background import Background
 
     release = threading.Event()
     helped: list[str] = []
@@ -211,7 +211,7 @@ def test_stop_all_interrupts_and_waits_for_every_background_thread() -> None:
     process exits (the interpreter's end of such a thread aborts the process)."""
     import threading
 
-    from ldiv_db.background import Background, stop_all
+    from ldiv_db.util.background import Background, stop_all
 
     stop = threading.Event()
     asked: list[str] = []
@@ -229,7 +229,7 @@ def test_stop_all_interrupts_and_waits_for_every_background_thread() -> None:
 def test_cancel_waits_through_a_second_ctrl_c() -> None:
     import threading
 
-    from ldiv_db.background import Background
+    from ldiv_db.util.background import Background
 
     gate = threading.Event()
     calls: list[int] = []

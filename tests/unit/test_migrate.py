@@ -8,7 +8,7 @@ import pytest
 
 from ldiv_db.db import Database
 from ldiv_db.errors import MigrationError
-from ldiv_db.migrate import apply_migrations, shipped_migrations
+from ldiv_db.schema.migrate import apply_migrations, shipped_migrations
 
 
 def test_first_use_applies_and_records(tmp_path: Path) -> None:

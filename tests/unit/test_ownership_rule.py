@@ -1,4 +1,4 @@
-"""The ownership rule has one enforcement point: only ldiv_db/ownership.py renders the statement that
+"""The ownership rule has one enforcement point: only ldiv_db/core/ownership.py renders the statement that
 drops a table the user can see, and every module that creates one goes through ownership first."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from ldiv_db._resources import sql_dir
+from ldiv_db.util.resources import sql_dir
 
 ROOT = Path(__file__).resolve().parents[2] / "ldiv_db"
 WORK_TABLE_DROPS = {"metrics/drop.sql"}  # drops the metrics work tables (Database.work_table refs)
@@ -36,8 +36,8 @@ def test_one_template_drops_user_visible_tables_and_only_ownership_renders_it() 
     drops = {name for name, text in _templates().items() if re.search(r"\bDROP\s+(TABLE|VIEW)\b", text, re.I)}
     assert drops == {"ownership/drop_table.sql"} | WORK_TABLE_DROPS
     users = {m for m, text in _modules().items() if "ownership/drop_table.sql" in text}
-    assert users == {"ownership.py"}
-    for engine in ("db/__init__.py", "db/postgres.py"):  # the engine layer drops only its work tables
+    assert users == {"core/ownership.py"}
+    for engine in ("db/__init__.py", "db/postgres/engine.py"):  # the engine layer drops only its work tables
         assert "DROP TABLE" not in _modules()[engine].replace("DROP TABLE IF EXISTS {ref.sql()}", "")
 
 
@@ -65,7 +65,7 @@ def test_every_writer_of_a_persistent_table_asks_ownership() -> None:
             # check_new_table: a derived table (ldiv risk --rows-out) is only ever new; its CREATE TABLE
             # (never OR REPLACE, asserted below) fails rather than replace a table made meanwhile
             assert re.search(r"ownership\.(drop_for_release|drop_for_load|check_new_table)\(", text), (
-                f"{module} creates tables with {name} without ldiv_db/ownership.py"
+                f"{module} creates tables with {name} without ldiv_db/core/ownership.py"
             )
     assert not any("CREATE OR REPLACE TABLE {{" in t for t in _templates().values())
 
@@ -76,7 +76,7 @@ def _callers_ask_ownership(module: str, function: str) -> None:
     for caller, text in callers.items():
         asks = re.search(r"ownership\.(check_load_target|drop_for_load)\(", text)
         in_memory = re.search(r'Database\.open\(":memory:"', text)
-        assert asks or in_memory, f"{caller} calls {function} without ldiv_db/ownership.py"
+        assert asks or in_memory, f"{caller} calls {function} without ldiv_db/core/ownership.py"
 
 
 def _only_the_pipeline_writes_releases() -> None:

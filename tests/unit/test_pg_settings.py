@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from ldiv_db.db.pg_settings import session_options, unlogged_work
+from ldiv_db.db.postgres.settings import session_options, unlogged_work
 from ldiv_db.errors import BadInput
 
 

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import io
 
-from ldiv_db.progress import Progress
+from ldiv_db.util.progress import Progress
 
 
 def test_silent_before_the_delay_and_when_quiet() -> None:

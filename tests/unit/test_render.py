@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from ldiv_db.render import Ident, Renderer, TableRef, parse_header, quote
+from ldiv_db.sqlgen.render import Ident, Renderer, TableRef, parse_header, quote
 
 
 @pytest.fixture

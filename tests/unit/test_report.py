@@ -6,11 +6,11 @@ from __future__ import annotations
 import re
 from fractions import Fraction
 
-from ldiv_db.classes import ClassFacts
-from ldiv_db.render import html_safe, render_html
-from ldiv_db.report.charts import bar_chart, scatter
-from ldiv_db.report.gather import confidence_bins
-from ldiv_db.report.page import fmt
+from ldiv_db.core.classes import ClassFacts
+from ldiv_db.reporting.charts import bar_chart, scatter
+from ldiv_db.reporting.gather import confidence_bins
+from ldiv_db.reporting.page import fmt
+from ldiv_db.sqlgen.render import html_safe, render_html
 
 
 def test_risk_from_class_sizes() -> None:
@@ -51,7 +51,7 @@ def test_chart_ids_are_unique_per_chart_and_bars_are_tagged() -> None:
 def test_html_escapes_values_but_not_marked_markup() -> None:
     page = render_html("_macros.html")  # the macros file renders to nothing but must parse
     assert page.strip() == ""
-    from ldiv_db.render import _html_env
+    from ldiv_db.sqlgen.render import _html_env
 
     tpl = _html_env().from_string("{{ a }}|{{ b }}")
     assert tpl.render(a="<b>x</b>", b=html_safe("<svg/>")) == "&lt;b&gt;x&lt;/b&gt;|<svg/>"

@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ldiv_db.risk import estimators as e
+from ldiv_db.risks import estimators as e
 
 EULER = 0.5772156649015329
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import sqlglot
 
-from ldiv_db.db.spark import parse_url
+from ldiv_db.db.spark.engine import parse_url
 from ldiv_db.errors import BadInput
-from ldiv_db.render import translate
-from ldiv_db.sql_spark import spark_next_id
+from ldiv_db.sqlgen.render import translate
+from ldiv_db.sqlgen.spark import spark_next_id
 
 
 def test_urls_name_a_local_session_or_a_master() -> None:
@@ -109,7 +109,7 @@ def test_list_slices_become_slice_with_a_length() -> None:
 
 
 def test_an_overwrite_that_reads_its_target_goes_through_the_scratch_table() -> None:
-    from ldiv_db.sql_spark import emulate_dml
+    from ldiv_db.sqlgen.spark import emulate_dml
 
     def no_columns(table: str) -> list[str]:
         raise AssertionError("an overwrite needs no column list")

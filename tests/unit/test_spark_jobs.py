@@ -11,11 +11,11 @@ from typing import Any
 import pytest
 import sqlglot
 
-from ldiv_db.db import spark_jobs
-from ldiv_db.db.spark_jobs import batch_ranges, spark_error
-from ldiv_db.db.spark_session import FETCH_ROWS, fetch_rows_of, first_line, parse_url
+from ldiv_db.db.spark import jobs as spark_jobs
+from ldiv_db.db.spark.jobs import batch_ranges, spark_error
+from ldiv_db.db.spark.session import FETCH_ROWS, fetch_rows_of, first_line, parse_url
 from ldiv_db.errors import BadInput, EngineResources, StorageError
-from ldiv_db.render import translate
+from ldiv_db.sqlgen.render import translate
 
 
 def _ids(parts: list[tuple[int, int]]) -> list[int]:

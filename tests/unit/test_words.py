@@ -1,4 +1,4 @@
-"""ldiv_db/words.py: one name per model, one unit per figure (issue 52's examples)."""
+"""ldiv_db/util/words.py: one name per model, one unit per figure (issue 52's examples)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from fractions import Fraction
 
 from ldiv_db.privacy.distinct import Distinct
 from ldiv_db.privacy.recursive import Recursive
-from ldiv_db.words import COUNTS, METRICS, model_phrase, show
+from ldiv_db.util.words import COUNTS, METRICS, model_phrase, show
 
 
 def test_model_phrase_names_every_parameter_c_first() -> None:

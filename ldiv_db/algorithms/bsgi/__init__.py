@@ -10,11 +10,11 @@ then by least IL (``--incorporate merged|increase``). The pipeline publishes eac
 
 Where the work happens: SQL codes the rows, numbers the buckets by first appearance and compresses the
 table into cells (``sql/bsgi/``); the Max-l schedule is closed-form from the bucket sizes
-(:mod:`.bsgi_schedule`); the greedy picks run over arrays fetched once (:mod:`.bsgi_engine`, numpy — the
+(:mod:`~ldiv_db.algorithms.shared.schedule`); the greedy picks run over arrays fetched once (:mod:`.greedy.select`, numpy — the
 greedy is sequential and one query per pick would cost ~0.3 ms each); SQL writes and counts the classes.
 
 Modes. ``--exact``: the sequential greedy over whole buckets (Fig. 2, O(n²)). Fast (default): classes are
-built in waves of 256 (:mod:`.bsgi_waves`), every pick pricing the ``--window`` cells on each side of the
+built in waves of 256 (:mod:`.greedy.waves`), every pick pricing the ``--window`` cells on each side of the
 seed in each of 4 locality orders; on small inputs (Σ rows × cells per bucket ≤ 2,000,000) fast mode
 runs the exact greedy, so there the two are identical. Fast mode keeps the schedule — the same classes'
 SA values, residual rows and Unique Distinct guarantee — and stays within a few percent of the exact
@@ -25,14 +25,14 @@ Variants (SPEC §2.4): ``--individual-column`` (no two rows of one individual in
 
 Refinement (beyond the paper; ``--refine exchange``, the default; ``--refine none`` is the paper's
 algorithm exactly): with a single SA and no individual column, a locality construction
-(:mod:`.construct`) and a split of the table form the same number of classes of l distinct values; the
+(:mod:`.refine.construct`) and a split of the table form the same number of classes of l distinct values; the
 lowest-IL start among them and the greedy's classes whose DM is not above the greedy's
-(:func:`.starts.best_start`; the two are built on a second thread while the greedy runs) is then
-improved by exchanging rows between nearby classes (:mod:`.refine`) while every class keeps its size and
+(:func:`~.refine.starts.best_start`; the two are built on a second thread while the greedy runs) is then
+improved by exchanging rows between nearby classes (:mod:`.refine.exchange`) while every class keeps its size and
 never gains a repeated SA value or individual, so the class count and CAVG stay the paper's and neither the
 DM nor the IL rises above it. The details report IL before/after, passes, moves. Above
-:data:`.parts.PART_ROWS` rows (single SA, no individual column) the refined algorithm works in parts
-(:mod:`.parts`): slabs of the locality order that keep Theorem 1's class count, each grouped and refined
+:data:`~.refine.parts.PART_ROWS` rows (single SA, no individual column) the refined algorithm works in parts
+(:mod:`.refine.parts`): slabs of the locality order that keep Theorem 1's class count, each grouped and refined
 alone, so its IL and DM are those of each part's own greedy or better (the details list the parts).
 """
 
@@ -49,25 +49,27 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ...catalog import Column
+from ...core.catalog import Column
+from ...core.inputs import check_nulls
+from ...core.options import Option, per_qi
 from ...errors import BadInput, HierarchyError
-from ...guarantees import OnePerGroup
-from ...inputs import check_nulls
-from ...options import Option, per_qi
 from ...privacy import Distinct, Entropy, Frequency, PrivacyModel, Recursive, UniqueDistinct
-from ...render import Ident, render
+from ...sqlgen.render import Ident, render
+from ...taxonomy import missing_values
+from ...verify.guarantees import OnePerGroup
 from ..base import Algorithm, AnonymizeRequest, Partitioning, lca_hierarchy_ids
 from ..shared.lca import labeller, lca_labels
 from ..shared.schedule import max_l_schedule
 from ..shared.trees import IntArray, Kind, Tree, load_trees, qi_kinds
-from . import parts, starts
-from .cells import ORDERS, locality_keys, locality_orders
-from .cost import Attribute, CostModel
+from .coded import Coded
 from .details import release_details
-from .engine import Cells, Engine, Result
-from .parts import Grouped
-from .refine import REFINE, Refined, refine_details
-from .starts import Starts, best_start
+from .greedy.cells import ORDERS, locality_keys, locality_orders
+from .greedy.cost import Attribute, CostModel
+from .greedy.select import Cells, Engine, Result
+from .refine import parts, starts
+from .refine.exchange import REFINE, Refined, refine_details
+from .refine.parts import Grouped
+from .refine.starts import Starts, best_start
 
 DEFAULT_WINDOW = 12
 EXACT_BUDGET = 2_000_000  # fast mode runs the exact greedy when Σ_buckets rows × cells stays below this
@@ -137,26 +139,6 @@ def mix_order(attrs: Sequence[Attribute], domains: pd.DataFrame) -> list[int]:
 
 
 @dataclass
-class Coded:
-    """What the SQL preparation hands to the greedy, the refinement and the writer (but the rows)."""
-
-    codes: Any  # the coded work table
-    extra: list[Ident]  # secondary SA columns of it
-    qcols: list[Ident]  # its QI code columns
-    individual: Column | None
-    weights: list[Fraction]
-    cost: CostModel
-    sizes: np.ndarray  # rows per primary SA bucket
-    order: list[int]  # QIs, most costly to mix first
-    orders: list[list[int]]  # the greedy's locality orders
-    distinct: list[int]  # per QI, its distinct codes
-
-    @property
-    def variant(self) -> bool:
-        return self.individual is not None or bool(self.extra)
-
-
-@dataclass
 class Prepared(Coded):
     """:class:`Coded` and the fetched rows (of the whole table, or of one part)."""
 
@@ -216,7 +198,7 @@ class Bsgi(Algorithm):
         window = None if opts["exact"] else int(opts["window"])
         coded = self._prepare(request, l, window)
         schedule = None if coded.variant else max_l_schedule(coded.sizes.tolist(), l)
-        # refined, above PART_ROWS rows: part by part (:mod:`.parts`; the paper's greedy stays whole)
+        # refined, above PART_ROWS rows: part by part (:mod:`.refine.parts`; the paper's greedy stays whole)
         plan = (
             parts.planned(request.db, coded, schedule) if opts["refine"] == "exchange" and schedule else None
         )
@@ -356,7 +338,7 @@ class Bsgi(Algorithm):
         build = (prep.cells, prep.cost, prep.order, ORDERS, l, schedule, request.options["incorporate"])
         refine = request.options["refine"] == "exchange"
         t0 = time.perf_counter()
-        # the refinement's other starts, built while the greedy runs (:mod:`.starts`)
+        # the refinement's other starts, built while the greedy runs (:mod:`.refine.starts`)
         beside = starts.begin(*build) if refine and prep.cells.n <= BESIDE_MAX_ROWS else None
         try:
             result, greedy, waves = self._group(request, prep, l, window, schedule)
@@ -376,7 +358,7 @@ class Bsgi(Algorithm):
     def _refine(
         self, prep: Prepared, greedy: Result, beside: Starts, request: AnonymizeRequest
     ) -> tuple[Result, Refined, dict[str, Any]]:
-        """``--refine exchange``: the exchange search from the best start (:func:`.starts.best_start`):
+        """``--refine exchange``: the exchange search from the best start (:func:`~.refine.starts.best_start`):
         the greedy's classes or (single SA, no individual column) the locality construction or the
         feasible split; exchanges never raise the IL, so it never exceeds the paper's. Progress: the
         rounds of each exchange pass."""
@@ -402,7 +384,7 @@ class Bsgi(Algorithm):
         l: int,
     ) -> tuple[Any, Any, Any]:
         """Write the assignment and count the classes in SQL; refuse repeated individuals; the classes'
-        LCA labels from the codes where every QI is a taxonomy (:func:`.shared.lca.lca_labels`; without
+        LCA labels from the codes where every QI is a taxonomy (:func:`~ldiv_db.algorithms.shared.lca.lca_labels`; without
         ``cells``, as in parts, the pipeline labels them in SQL)."""
         db = request.db
         assignment = db.work_table("bsgi_assignment")
@@ -492,7 +474,6 @@ class Bsgi(Algorithm):
         return attrs
 
     def _missing(self, request: AnonymizeRequest, col: Column) -> None:
-        from ...taxonomy import missing_values
 
         hid = request.hierarchy_ids[col.name]
         count, examples = missing_values(request.db, request.inputs.table, col, hid)

@@ -6,10 +6,10 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from ..base import AnonymizeRequest
-from .engine import Result
+from .greedy.select import Result
 
 if TYPE_CHECKING:
-    from . import Coded
+    from .coded import Coded
 
 
 def release_details(

@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from ...core.options import Option
 from ...errors import BadInput
-from ...options import Option
 from ...privacy import Distinct
 from ..base import Algorithm, AnonymizeRequest, StreamState, group_column_name, retained_ref
 from . import keys
@@ -26,10 +26,10 @@ from .keys import key_names, parse_key
 from .release import StreamRelease, build_release
 
 if TYPE_CHECKING:
-    from ...catalog import Table
+    from ...core.catalog import Table
     from ...db import Database
-    from ...progress import Progress
-    from ...render import TableRef
+    from ...sqlgen.render import TableRef
+    from ...util.progress import Progress
 
 
 class Decomposition(Algorithm):

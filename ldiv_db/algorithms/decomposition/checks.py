@@ -7,24 +7,20 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from ...core.catalog import Table, output_ref, resolve_table, table_at
 from ...errors import BadInput, PrivacyViolation
-from ...render import Ident, TableRef, render
+from ...sqlgen.render import Ident, TableRef, render
+from .config import Place, StreamConfig, outputs
 
 if TYPE_CHECKING:
-    from ...catalog import Table
     from ...db import Database
     from ..base import StreamState
-    from .config import StreamConfig
-    from .release import Place
 
 
 def check_batch_types(db: Database, stream: StreamState, config: StreamConfig, batch: Table) -> None:
     """Before anything is written: the batch's stream columns (QIs, kept columns, SAs) have the stream's
     types (its first table's; the published QID-table's where that table is gone), so no published
     column changes type and no SA value is spelled two ways (62 and '62')."""
-    from ...catalog import output_ref, resolve_table, table_at
-    from .config import outputs
-
     try:
         first: Table | None = resolve_table(db, stream.source)
     except BadInput:

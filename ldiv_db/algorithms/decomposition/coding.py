@@ -10,6 +10,7 @@ import numpy as np
 import pandas as pd
 
 from ...errors import BadInput
+from ...taxonomy import load
 
 if TYPE_CHECKING:
     from ...db import Database
@@ -68,7 +69,6 @@ def _value_key(v: str | None) -> tuple[int, float, str]:
 
 def distance_matrix(db: Database, source: str, column: str, coder: Coder) -> np.ndarray:
     """d(v1, v2) = height(LCA) / H over the SA's hierarchy (SPEC §4.4)."""
-    from ...taxonomy import load
 
     tree = load(db, source, column)
     if tree is None:

@@ -1,5 +1,5 @@
 """What every release of a Decomposition+ stream shares, stored as the stream's configuration (JSON in
-``ldiv.stream.config``), and the names of a release's tables."""
+``ldiv.stream.config``), the names of a release's tables, and where a release goes."""
 
 from __future__ import annotations
 
@@ -7,7 +7,8 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ...render import Ident, TableRef
+from ...sqlgen.render import Ident, TableRef
+from ..base import StreamState
 
 NOISE_MODES = ("distance", "random")
 DEFAULT_THRESHOLD = 2
@@ -86,3 +87,29 @@ def outputs(out: TableRef) -> tuple[TableRef, TableRef, TableRef]:
         TableRef(f"{out.name}_sa", out.schema),
         TableRef(f"{out.name}_marginals", out.schema),
     )
+
+
+@dataclass(frozen=True)
+class Place:
+    """Where a release goes: its name, the stream it continues (None: a first release), the source of
+    the hierarchies, and the work tables that hold the pool and copies of the previous release."""
+
+    out: TableRef
+    stream: StreamState | None
+    hierarchy_source: str
+    pool: TableRef
+    previous: tuple[TableRef, TableRef, TableRef] | None  # QID, SA, marginals of the previous release
+    retained: TableRef  # the stream's private tables (schema ldiv): the rows kept back
+    keys: TableRef  # and the received rows' keys
+
+    @property
+    def name(self) -> str:
+        return self.out.display()
+
+    @property
+    def release(self) -> int:
+        return 1 if self.stream is None else self.stream.releases + 1
+
+    @property
+    def offset(self) -> int:
+        return 0 if self.stream is None else self.stream.next_key

@@ -6,7 +6,7 @@ writes the assignment back with one insert.
 
 **Schedule.** Largest-l re-sorts the primary buckets by size before every group and takes one row from
 each of the ``l_pri`` largest (ties: first appearance). That order depends only on the bucket sizes, so
-it is BSGI's closed-form Max-l schedule (:mod:`.bsgi_schedule`): group g takes its j-th row from bucket
+it is BSGI's closed-form Max-l schedule (:mod:`ldiv_db.algorithms.shared.schedule`): group g takes its j-th row from bucket
 ``plan[g, j]``. The per-bucket residual counts (SPEC §4.7, Table 7(a)) follow from it alone.
 
 **Which rows (batched, [D]).** A row is described by its *combo*: its bucket and its codes on the

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
-from ...render import Ident, TableRef, render
+from ...sqlgen.render import Ident, TableRef, render
 from .coding import Coder
 from .config import StreamConfig
 from .forming import Forming, Published, ValueSets

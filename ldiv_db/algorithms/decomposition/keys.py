@@ -20,12 +20,12 @@ import json
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from ...core.inputs import as_list
 from ...errors import BadInput
-from ...inputs import as_list
-from ...render import Ident, TableRef, render
+from ...sqlgen.render import Ident, TableRef, render
 
 if TYPE_CHECKING:
-    from ...catalog import Table
+    from ...core.catalog import Table
     from ...db import Database
     from .config import StreamConfig
 

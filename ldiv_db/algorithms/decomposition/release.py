@@ -29,24 +29,24 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
 
-from ...catalog import Table, table_at
+from ...core.catalog import Table, table_at
+from ...core.inputs import Inputs, check_nulls
 from ...errors import BadInput, PrivacyViolation
-from ...inputs import Inputs, check_nulls
 from ...privacy import Distinct
-from ...privacy.verdicts import GROUPS, PartitionModel, entry, record, verdict_of
-from ...progress import Progress
-from ...render import Ident, TableRef, render
+from ...sqlgen.render import Ident, TableRef, render
+from ...util.progress import Progress
+from ...verify.check import evaluate
+from ...verify.verdicts import GROUPS, PartitionModel, entry, record, verdict_of
 from ..base import Header, Reconciled, Release, StreamState, StreamUpdate, Verdict, retained_ref
 from . import frames, keys
 from .checks import channel_check, check_new_groups
 from .coding import Coder, distance_matrix, distance_or_nan
-from .config import StreamConfig, outputs
+from .config import Place, StreamConfig, outputs
 from .forming import form_groups
 from .frames import Built, Previous
 from .noise import Noise, add_noise
@@ -184,32 +184,6 @@ def _noise(
 
 
 # ---------------------------------------------------------------------------- before anything is written
-@dataclass(frozen=True)
-class Place:
-    """Where a release goes: its name, the stream it continues (None: a first release), the source of
-    the hierarchies, and the work tables that hold the pool and copies of the previous release."""
-
-    out: TableRef
-    stream: StreamState | None
-    hierarchy_source: str
-    pool: TableRef
-    previous: tuple[TableRef, TableRef, TableRef] | None  # QID, SA, marginals of the previous release
-    retained: TableRef  # the stream's private tables (schema ldiv): the rows kept back
-    keys: TableRef  # and the received rows' keys
-
-    @property
-    def name(self) -> str:
-        return self.out.display()
-
-    @property
-    def release(self) -> int:
-        return 1 if self.stream is None else self.stream.releases + 1
-
-    @property
-    def offset(self) -> int:
-        return 0 if self.stream is None else self.stream.next_key
-
-
 def build_release(
     db: Database,
     *,
@@ -468,7 +442,6 @@ class StreamRelease(Release):
     def verify(self, db: Database, rec: Reconciled) -> Verdict:
         """(l_1..l_k)-diversity on the written SA-table, by the stream's own statement and by the shared
         ``ldiv check`` evaluator."""
-        from ...check import evaluate
 
         self.progress.update(4, 6, "written and reconciled; verifying")
         config, ls, counts = self.config, list(self.config.ls), rec.counts

@@ -9,10 +9,10 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
+from ...core.options import Option, per_qi
 from ...errors import BadInput
-from ...options import Option, per_qi
 from ..base import Algorithm, AnonymizeRequest, Partitioning
-from ..shared.levels import SUPPRESSION_LIMIT, apply_levels, level_kinds
+from .levels import SUPPRESSION_LIMIT, apply_levels, level_kinds
 
 
 def parse_levels(spec: Any, qi: list[str]) -> dict[str, int]:

@@ -1,7 +1,7 @@
 """Ghinita et al.'s "Hilbert" l-diversity heuristic on the whole table (TP's baseline, SPEC §1.12).
 
-The curve and the l-eligible grouping live in :mod:`..shared.curve`, which TP+ uses on its residue too;
-this package holds only the decision to run them over every row.
+The curve and the l-eligible grouping are :mod:`.curve`, which TP+ runs on its residue too; this module
+runs them over every row.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import time
 
 from ...errors import InternalError
 from ..base import Algorithm, AnonymizeRequest, Partitioning
-from ..shared.curve import eligible_l, require_l_eligible, split_rows
+from .curve import eligible_l, require_l_eligible, split_rows
 
 
 class Hilbert(Algorithm):

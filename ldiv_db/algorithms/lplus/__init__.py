@@ -4,7 +4,7 @@ enumeration tree pruned with lower bounds.
 
 How the work is split: SQL maps every row to its leaf node per QI and compresses the table into the
 (leaf vector, SA value[, class]) → count histogram (``sql/lplus/rows.sql``, ``histogram.sql``); the
-search then runs on that histogram in :mod:`.engine` (numpy; :mod:`.histogram` builds its input, :mod:`.publish` takes the cut back), because it visits up to hundreds of
+search then runs on that histogram in :mod:`.search` (numpy; :mod:`.histogram` builds its input, :mod:`.publish` takes the cut back), because it visits up to hundreds of
 thousands of cuts and a round trip per cut (~0.3 ms plus the query) would cost more than the whole
 in-memory evaluation of one. The chosen cut's decisions per histogram cell go back to SQL, which
 assigns rows (``assign.sql``: partitions, the deleted rows, the "unknown" SA values), forms the
@@ -18,17 +18,17 @@ import time
 from fractions import Fraction
 from typing import Any
 
-from ...catalog import Column
+from ...core.catalog import Column
+from ...core.inputs import refuse_folded_sa
+from ...core.options import Option
 from ...errors import BadInput
-from ...inputs import refuse_folded_sa
-from ...options import Option
 from ...privacy.l_plus import LPlus
 from ..base import Algorithm, AnonymizeRequest, Partitioning, stored_hierarchies
 from ..shared.memory import return_freed_memory
-from .engine import Search
 from .histogram import build, taxonomies
 from .problem import ALLOWED, INF, METRICS, SCHEMES, Metric, Order, Problem, Result, Scheme
 from .publish import assign, details
+from .search import Search
 
 
 class LPlusOptimize(Algorithm):

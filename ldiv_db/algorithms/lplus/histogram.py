@@ -13,10 +13,10 @@ import numpy as np
 import pandas as pd
 
 from ... import taxonomy
-from ...catalog import Column
+from ...core.catalog import Column
 from ...errors import BadInput
 from ...privacy.l_plus import LPlus
-from ...render import TableRef, render
+from ...sqlgen.render import TableRef, render
 from ..base import AnonymizeRequest
 from ..shared.trees import narrow_dtype
 from .problem import Metric, Problem, Scheme, Taxonomy

@@ -23,15 +23,15 @@ from __future__ import annotations
 import copy
 import math
 import time
-from typing import TYPE_CHECKING
+from typing import TypeVar
 
 import numpy as np
 import pandas as pd
 
+from ...taxonomy.arrays import IntArray
 from ..shared.trees import narrow_dtype
-
-if TYPE_CHECKING:
-    from .engine import Search
+from .index import NodeArray, TreeIndex
+from .problem import Space
 
 #: a frame counts the merged cells once the cells locked since its search began reach this share ...
 CHECK_SHARE = 0.5
@@ -53,7 +53,65 @@ class Stats:
         self.seconds = 0.0
 
 
-def effective_keys(s: Search) -> np.ndarray | None:
+class MergeableSearch:
+    """What merging reads and changes of a search (:class:`~.search.Search` derives from it): its cells,
+    cut, locks, counters and frame stack, and the three steps a sub-search runs on its own."""
+
+    C: int
+    d: int
+    m: int
+    ncls: int
+    lm: bool
+    space: Space
+    trees: list[TreeIndex]
+    stride: np.ndarray
+    leaf: np.ndarray
+    sa: np.ndarray
+    spec: np.ndarray
+    ks: np.ndarray
+    cnt: np.ndarray
+    klass: np.ndarray | None
+    g: NodeArray
+    gc: np.ndarray
+    gs: np.ndarray
+    cc: np.ndarray
+    lc: np.ndarray
+    ci: np.ndarray
+    li: np.ndarray
+    _cell_del: np.ndarray
+    all_cells: IntArray
+    cut: list[set[int]]
+    open_node: list[np.ndarray]
+    open_attr: list[bool]
+    level: list[int]
+    frames: list[int]
+    locked_mass: int
+    merge_at: float
+    merge_stats: Stats
+    visited: int
+    pruned: int
+    seq: int
+    cost_t: int
+    icost_t: int
+    lb_t: int
+    ilb_t: int
+    _last_progress: float
+    _aborting: bool
+
+    def _cell_ranges(self) -> None:
+        raise NotImplementedError
+
+    def _eval(self, idx: IntArray) -> tuple[int, int, int, int]:
+        raise NotImplementedError
+
+    def _dfs(self, open_vals: list[tuple[int, int]], depth: int, start: int = 0) -> None:
+        raise NotImplementedError
+
+
+S = TypeVar("S", bound=MergeableSearch)
+
+
+def effective_keys(s: MergeableSearch) -> np.ndarray | None:
     """Per cell, one integer for its (effective node per attribute, SA[, class]): the locked cut node
     where the cell lies under one, else its own node — which is its Cut_spec image, kept by the search.
     ``None`` when the key could overflow 64 bits."""
@@ -67,7 +125,7 @@ def effective_keys(s: Search) -> np.ndarray | None:
     return key
 
 
-def descend(s: Search, open_vals: list[tuple[int, int]], depth: int, i: int) -> bool:
+def descend(s: MergeableSearch, open_vals: list[tuple[int, int]], depth: int, i: int) -> bool:
     """Run stages ``i``.. of the current frame of ``s`` in a sub-search over its merged cells, when the
     locks make that pay (``True``); else note to look again only after more locks (``False``)."""
     sub = _try_merge(s)
@@ -85,7 +143,7 @@ def descend(s: Search, open_vals: list[tuple[int, int]], depth: int, i: int) -> 
     return True
 
 
-def _try_merge(s: Search) -> Search | None:
+def _try_merge(s: S) -> S | None:
     """The sub-search over the merged cells, or ``None`` when they are not few enough."""
     t0 = time.perf_counter()
     s.merge_stats.checks += 1
@@ -104,7 +162,7 @@ def _try_merge(s: Search) -> Search | None:
         s.merge_stats.seconds += time.perf_counter() - t0
 
 
-def _sub_search(s: Search, codes: np.ndarray, n: int) -> Search:
+def _sub_search(s: S, codes: np.ndarray, n: int) -> S:
     """The sub-search over the ``n`` merged cells (``codes``: each cell's merged cell), in ``s``'s state:
     a shallow copy of ``s`` (the taxonomies, thresholds, cost units, incumbent heap, frame stack and order
     of values are shared) whose per-cell arrays and cut are its own."""
@@ -150,7 +208,7 @@ def _sub_search(s: Search, codes: np.ndarray, n: int) -> Search:
     return sub
 
 
-def _verify(sub: Search) -> None:
+def _verify(sub: MergeableSearch) -> None:
     """The sub-search's root evaluated afresh gives its running totals and, partition by partition, the
     values carried over from the parent (which the search then goes on with)."""
     carried = sub.cc.copy(), sub.lc.copy(), sub.ci.copy(), sub.li.copy()

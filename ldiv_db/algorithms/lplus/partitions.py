@@ -1,7 +1,7 @@
 """The partition arithmetic of one l+-Optimize evaluation (SPEC §5.3, §5.7), vectorized with numpy and
 free of search state: the touched cells are sorted into (partition, SA value) pairs; each partition's
 violations, the rows a scheme deletes or suppresses, its minority rows (CM) and the DM/CM lower bounds
-of non-homogeneous partitions follow from those pairs. :class:`~.engine.Search` keeps the running totals.
+of non-homogeneous partitions follow from those pairs. :class:`~.search.Search` keeps the running totals.
 """
 
 from __future__ import annotations

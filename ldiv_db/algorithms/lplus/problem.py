@@ -89,7 +89,7 @@ class Result:
     unit: int  # cost = value / unit (LM: L; DM, CM: 1)
     top: list[tuple[int, tuple[tuple[int, ...], ...]]] = field(default_factory=list)
     timed_out: bool = False
-    sub_searches: int = 0  # frames run over merged cells (engine's merge module) ...
+    sub_searches: int = 0  # frames run over merged cells (the search's merge module) ...
     merge_counts: int = 0  # ... of the times a frame counted its merged cells
     merge_seconds: float = 0.0  # counting and building them
 

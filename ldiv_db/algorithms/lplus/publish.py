@@ -12,7 +12,7 @@ import pandas as pd
 
 from ... import taxonomy
 from ...errors import InternalError
-from ...render import TableRef, render
+from ...sqlgen.render import TableRef, render
 from ..base import AnonymizeRequest
 from .histogram import Histogram
 from .problem import Decisions, Result

@@ -29,10 +29,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ...core.options import Option
 from ...errors import BadInput, HierarchyError
-from ...options import Option
 from ...privacy import Distinct, Frequency
-from ...render import Ident, render
+from ...sqlgen.render import Ident, render
 from ..base import Algorithm, AnonymizeRequest, Partitioning, lca_hierarchy_ids
 from ..shared.trees import Tree, load_trees, qi_kinds
 

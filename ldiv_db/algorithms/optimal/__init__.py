@@ -6,7 +6,7 @@ How the work is split (DESIGN §4): SQL compresses the table once into the (leaf
 class) → rows histogram (``sql/optimal/histogram.sql``); numpy searches the lattice on it
 (:mod:`.lattice`: best-first by a monotone lower bound, predictive tagging, exact judging of every node it
 does not tag, :mod:`.judge` per model, :mod:`.cost` per metric); the chosen levels are then published by
-the same code as ``full-domain --levels`` (:mod:`ldiv_db.algorithms.shared.levels`), so the release is labelled,
+the same code as ``full-domain --levels`` (:mod:`ldiv_db.algorithms.full_domain.levels`), so the release is labelled,
 judged in SQL, written, reconciled and verified as any other, and its metrics equal the search's cost.
 """
 
@@ -17,10 +17,10 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from ...core.options import Option
 from ...errors import BadInput, InternalError
-from ...options import Option
 from ..base import Algorithm, AnonymizeRequest, Partitioning
-from ..shared.levels import SUPPRESSION_LIMIT, apply_levels
+from ..full_domain.levels import SUPPRESSION_LIMIT, apply_levels
 from . import histogram
 from .cost import METRICS, Metric, MetricName
 from .judge import build_judge

@@ -1,11 +1,11 @@
 """The loss metrics the optimal search minimizes, exactly, per lattice node, each equal to the figure the
 release reports (``metrics`` of the anonymize result) for the published node.
 
-* ``loss``: ARX's Loss (:mod:`ldiv_db.metrics.arx_loss`: gs = 0.5, geometric mean over the QIs, a deleted
+* ``loss``: ARX's Loss (:mod:`ldiv_db.utility.arx_loss`: gs = 0.5, geometric mean over the QIs, a deleted
   row counts as fully generalized). With N rows, |A_j| leaves and S_j = Σ over published rows of the
   leaves under the row's node, ``v_j + 1 = (S_j + deleted·|A_j| + N·(|A_j| − 2)) / (N·(|A_j| − 1))``; the
   denominators are constant, so the search compares the product of the numerators (an exact integer).
-* ``lm``: Iyengar's LM as :mod:`ldiv_db.metrics.lm` reports it: Σ_j Σ_published (#leaves − 1)/(|A_j| − 1)
+* ``lm``: Iyengar's LM as :mod:`ldiv_db.utility.lm` reports it: Σ_j Σ_published (#leaves − 1)/(|A_j| − 1)
   plus 2·|QI| per deleted row (scaled by lcm(|A_j| − 1) to stay integral).
 * ``dm``: Σ over published groups of |G|² plus |T| per deleted row.
 * ``aecs``: |T| / classes, where the deleted rows form one class (as ARX keeps them: one class of all-``*``

@@ -12,7 +12,7 @@ import pandas as pd
 
 from ... import taxonomy
 from ...errors import BadInput
-from ...render import render
+from ...sqlgen.render import render
 from ..base import AnonymizeRequest, stored_hierarchies
 from .judge import Groups, value_codes
 from .lattice import Space

@@ -26,11 +26,11 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
-from ...render import TableRef, render
+from ...sqlgen.render import TableRef, render
 from .trees import IntArray, Tree
 
 if TYPE_CHECKING:
-    from ...catalog import Column
+    from ...core.catalog import Column
     from ...db import Database
 
 
@@ -56,7 +56,7 @@ def lca_labels(
     ``labellers``: per QI its taxonomy, its integer values, or None (neither: the template labels it);
     ``codes()``: per QI every published row's code (leaf node id, or value rank), asked for only when
     every QI can be labelled here; ``gid``: every published row's group id as written."""
-    if db.dialect != "duckdb" or not len(gid) or any(t is None for t in labellers):
+    if not db.embedded or not len(gid) or any(t is None for t in labellers):
         return None
     order = np.argsort(gid, kind="stable")
     sorted_gid = gid[order]

@@ -24,8 +24,8 @@ from __future__ import annotations
 
 import time
 
+from ...core.inputs import refuse_folded_sa
 from ...errors import BadInput, HierarchyError
-from ...inputs import refuse_folded_sa
 from ...taxonomy import missing_values
 from ..base import Algorithm, AnonymizeRequest, Partitioning
 from .judge import AlphaJudge, Child, Judge, PlainJudge, judge_for, repair

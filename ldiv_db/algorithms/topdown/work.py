@@ -24,7 +24,7 @@ import numpy.typing as npt
 import pandas as pd
 
 from ...errors import HierarchyError, InternalError
-from ...render import TableRef, render
+from ...sqlgen.render import TableRef, render
 from .judge import Child, Judge
 
 if TYPE_CHECKING:

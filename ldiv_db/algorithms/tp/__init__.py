@@ -9,7 +9,7 @@ What runs where (DESIGN §4: SQL works over rows, Python decides):
 2. ``sql/tp/residue.sql`` — per SA value its total and its residue count: the l-eligibility check of T
    (SPEC §1.1) and condition (1) on R¹ (Cor. 5.9: if it holds, TP ends optimal after phase one).
 3. only if R¹ is not l-eligible: ``sql/tp/kept.sql`` fetches the compact (group, value, count) state;
-   phases two and three run on counts in :mod:`.tp_core`.
+   phases two and three run on counts in :mod:`.core`.
 4. ``sql/tp/assign.sql`` — one statement applies every move, choosing the rows with the largest row ids
    (SPEC §1.7); R becomes one group published with Definition 1 (recoding ``suppress``, SPEC §1.8).
 
@@ -25,9 +25,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...errors import InternalError
-from ...render import TableRef, render
+from ...sqlgen.render import TableRef, render
 from ..base import Algorithm, AnonymizeRequest, Partitioning
-from ..shared.curve import eligible_l, require_l_eligible, split_rows
+from ..hilbert.curve import eligible_l, require_l_eligible, split_rows
 from .core import Counts, phases_two_three
 
 

@@ -1,7 +1,7 @@
 /* purpose: the table or view a write target names in the working database (matched case-insensitively), as the catalog spells it (PostgreSQL: materialized views too, which the information schema leaves out) */
 /* params: schema, name */
 /* returns: schema, name, kind (0 or 1 row) */
-/* ref: DESIGN §6 (ldiv_db drops or replaces only its own releases); ldiv_db/ownership.py; catalog/table_info.sql */
+/* ref: DESIGN §6 (ldiv_db drops or replaces only its own releases); ldiv_db/core/ownership.py; catalog/table_info.sql */
 SELECT
   table_schema AS schema,
   table_name AS name,

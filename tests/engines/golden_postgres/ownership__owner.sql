@@ -1,7 +1,7 @@
 /* purpose: the release that owns a table of the working database, if ldiv_db recorded one */
 /* params: schema, name */
 /* returns: release_schema, release_name, release_id, algorithm, rows, digest (0 or 1 row) */
-/* ref: migrations/0003_release_table.sql; ldiv_db/ownership.py */
+/* ref: migrations/0003_release_table.sql; ldiv_db/core/ownership.py */
 SELECT
   o.release_schema,
   o.release_name,

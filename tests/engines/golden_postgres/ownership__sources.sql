@@ -1,7 +1,7 @@
 /* purpose: the releases (and release streams) that read a table as their source, by its display name */
 /* params: name */
 /* returns: release (display name), newest first */
-/* ref: ldiv_db/ownership.py (a source table is never dropped or replaced by a release) */
+/* ref: ldiv_db/core/ownership.py (a source table is never dropped or replaced by a release) */
 SELECT
   release
 FROM (

@@ -1,7 +1,7 @@
 /* purpose: how many groups and rows violate the model, and which groups are the worst */
 /* params: worst */
 /* returns: violating_groups, violating_rows, worst_gids (up to $worst gids, worst first: severity, then size, then gid), worst_severities and worst_sizes (theirs, in the same order) */
-/* ref: issue 2 item 7; a partitioned check (ldiv_db/check.py) merges the worst groups of its parts by their severity and size */
+/* ref: issue 2 item 7; a partitioned check (ldiv_db/verify/check.py) merges the worst groups of its parts by their severity and size */
 WITH w AS (
   SELECT
     gid,

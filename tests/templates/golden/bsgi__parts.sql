@@ -1,7 +1,7 @@
 /* purpose: BSGI in parts: every coded row with the part it belongs to — within its SA bucket the rows are ranked by their QI codes in the locality order (then row id) and the plan cuts those ranks into the parts' ranges */
 /* params: none */
 /* returns: creates target(every column of codes, rn, part): one row per source row */
-/* ref: ldiv_db/algorithms/bsgi/parts.py (why each part keeps its share of the classes); order = the q<i> columns, most costly to mix first (bsgi mix_order) */
+/* ref: ldiv_db/algorithms/bsgi/refine/parts.py (why each part keeps its share of the classes); order = the q<i> columns, most costly to mix first (bsgi mix_order) */
 CREATE OR REPLACE TEMPORARY TABLE "temp"."main"."wk bsgi parts's" AS
 WITH ranked AS (
   SELECT

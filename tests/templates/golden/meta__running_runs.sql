@@ -1,4 +1,4 @@
-/* purpose: the runs recorded as 'running' (their owners may be gone: ldiv_db/pipeline/runs.py stale_runs) */
+/* purpose: the runs recorded as 'running' (their owners may be gone: ldiv_db/schema/runs.py stale_runs) */
 /* params: none */
 /* returns: run_id */
 /* ref: issue 51 class 9 (a run is never left 'running') */

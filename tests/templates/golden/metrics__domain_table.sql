@@ -1,7 +1,7 @@
 /* purpose: the empty domain work table, with metrics/domain.sql's columns and types, to hold the rows a second reader built it with */
 /* params: none */
 /* returns: creates target(attr, value, num, source_rows, code) */
-/* ref: ldiv_db/metrics/source_side.py (the domain depends on the source only, so it is read while the algorithm runs) */
+/* ref: ldiv_db/utility/source_side.py (the domain depends on the source only, so it is read while the algorithm runs) */
 CREATE OR REPLACE TEMPORARY TABLE "temp"."main"."wk metrics domain from's" (
   attr INT,
   value TEXT,

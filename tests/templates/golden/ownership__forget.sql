@@ -1,7 +1,7 @@
 /* purpose: forget that ldiv_db owns a table (it is being replaced, or loaded over by `ldiv load --replace`) */
 /* params: schema, name */
 /* returns: deletes from ldiv.release_table */
-/* ref: ldiv_db/ownership.py */
+/* ref: ldiv_db/core/ownership.py */
 DELETE FROM ldiv.release_table
 WHERE
   LOWER(schema_name) = LOWER($schema) AND LOWER(table_name) = LOWER($name)

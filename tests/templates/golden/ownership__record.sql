@@ -1,7 +1,7 @@
 /* purpose: record that a release owns a table it has just written, with its fingerprint */
 /* params: schema, name, release_schema, release_name, release_id, rows, digest */
 /* returns: inserts one row of ldiv.release_table */
-/* ref: migrations/0003_release_table.sql; ldiv_db/ownership.py */
+/* ref: migrations/0003_release_table.sql; ldiv_db/core/ownership.py */
 INSERT INTO ldiv.release_table (
   schema_name,
   table_name,

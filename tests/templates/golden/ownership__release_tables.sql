@@ -1,7 +1,7 @@
 /* purpose: the tables recorded for a release name (one, or Decomposition+'s three) */
 /* params: release_schema, release_name */
 /* returns: schema_name, table_name, release_id */
-/* ref: ldiv_db/ownership.py (a release replaces all of its tables or none) */
+/* ref: ldiv_db/core/ownership.py (a release replaces all of its tables or none) */
 SELECT
   schema_name,
   table_name,

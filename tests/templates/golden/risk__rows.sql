@@ -1,7 +1,7 @@
 /* purpose: write the per-row risk table of `ldiv risk --rows-out`: every row's class keys, its class size, prosecutor risk 1/|class|, whether it is a sample unique and whether its risk exceeds the threshold (exactly: threshold_den > threshold_num·|class|); with a population table also its population class size and journalist risk */
 /* params: threshold_num, threshold_den */
 /* returns: nothing (creates the table) */
-/* ref: ldiv_db/risk/command.py (written in one transaction, a new table only: ldiv_db/ownership.py check_new_table); the keys are ldiv_db/classes.py's class_keys */
+/* ref: ldiv_db/risks/command.py (written in one transaction, a new table only: ldiv_db/core/ownership.py check_new_table); the keys are ldiv_db/core/classes.py's class_keys */
 CREATE TABLE "main"."risk rows's" AS
 WITH sized AS (
   SELECT

@@ -1,0 +1,380 @@
+"""BSGI fast mode: the greedy Select of many classes at once ("waves"; SPEC §2.2, Ye et al. Fig. 2).
+
+The Max-l schedule (:mod:`~ldiv_db.algorithms.shared.schedule`) fixes, before any QI is looked at, which buckets give a row
+to which class. Classes therefore only interact through the rows they take, and classes whose
+candidates do not overlap could be built in any order. A *wave* is ``batch`` consecutive classes of the
+schedule, built step by step in lockstep:
+
+1. seeds: every class takes the smallest remaining row id of its first bucket (in class order);
+2. step i = 2..l: every class prices the ``2·window`` live cells of its i-th bucket nearest to its seed in
+   each locality order (rotated lexicographic orders of the QI codes) against its own partial class —
+   one vectorized gather per QI over a (classes × candidates) matrix through per-QI tables indexed by
+   (class state, code) — and ranks its ``TOP`` best by (IL(e ∪ t), row id);
+3. in class order, every class takes the best of its ranked cells that still has a row (so two classes
+   wanting the last row of a cell: the earlier one gets it); a class whose list runs dry is priced again.
+
+So a wave costs ~40 numpy operations per step, whatever its size: Adult (30,162 rows) needs ~100 steps,
+1,000,000 rows a few thousand. Differences from the sequential greedy (``--exact``): a class sees the
+rows that earlier classes of its wave take only at the same step, seeds are taken at the start of the
+wave, and candidates are limited to the window. The distance in IL is measured in bench/README.md.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from ...shared.trees import IntArray, narrow_dtype
+from .cells import DEAD
+from .cost import Attribute, CostArray
+
+if TYPE_CHECKING:
+    from ...shared.schedule import Schedule
+    from .state import GreedyState
+
+LCA_TABLE_LIMIT = 1024  # trees with at most this many nodes get a full LCA table
+TOP = 16  # candidates ranked per class and pricing round
+
+
+class _Tables:
+    """Vectorized pricing of (class state, candidate code) pairs for every QI."""
+
+    def __init__(self, eng: GreedyState) -> None:
+        self.eng = eng
+        self.lca: list[IntArray | None] = []
+        self.cost: list[CostArray | None] = []
+        for a in eng.attrs:
+            if a.kind == "hierarchy" and a.tree is not None and len(a.tree.parent) <= LCA_TABLE_LIMIT:
+                assert a.node_cost is not None
+                table = np.stack([a.tree.lca_row(x) for x in range(len(a.tree.parent))])
+                self.lca.append(table.ravel())
+                self.cost.append(a.node_cost[table].astype(eng.dtype, copy=False).ravel())
+            else:
+                self.lca.append(None)
+                self.cost.append(None)
+
+    def _walk(self, a: Attribute, x: IntArray, v: IntArray) -> IntArray:
+        """LCA of node arrays x and v by walking x up until its id range holds v."""
+        assert a.tree is not None
+        x = np.broadcast_to(x, np.broadcast_shapes(x.shape, v.shape)).copy()
+        v = np.broadcast_to(v, x.shape)
+        last, parent = a.tree.last, a.tree.parent
+        out = (x > v) | (last[x] < v)
+        while out.any():
+            x[out] = parent[x[out]]
+            out[out] = (x[out] > v[out]) | (last[x[out]] < v[out])
+        return x
+
+    def price(self, st: IntArray, codes: list[IntArray]) -> CostArray:
+        """Scaled NCP of (class ∪ candidate): st is (q × width) states, codes[i] (q × k) candidate codes."""
+        eng = self.eng
+        total: CostArray | None = None
+        for i, a in enumerate(eng.attrs):
+            j = eng.slots[i]
+            v = codes[i]
+            if a.kind == "hierarchy":
+                table = self.cost[i]
+                if table is not None:
+                    assert a.tree is not None
+                    part = table[st[:, j, None] * len(a.tree.parent) + v]
+                else:
+                    assert a.node_cost is not None
+                    part = a.node_cost[self._walk(a, st[:, j, None], v)]
+            elif a.kind == "numeric":
+                lo, hi = st[:, j, None], st[:, j + 1, None]
+                if a.values is None:
+                    part = (np.maximum(v, hi) - np.minimum(v, lo)) * a.unit
+                else:
+                    part = (a.values[np.maximum(v, hi)] - a.values[np.minimum(v, lo)]) * a.unit
+            else:
+                s = st[:, j, None]
+                part = ((v != s) | (s < 0)) * a.unit
+            total = part if total is None else total + part
+        assert total is not None
+        return total
+
+    def merge(self, st: IntArray, codes: IntArray) -> None:
+        """st (q × width) absorbs one code row each (q × d), in place."""
+        eng = self.eng
+        for i, a in enumerate(eng.attrs):
+            j = eng.slots[i]
+            v = codes[:, i]
+            if a.kind == "hierarchy":
+                assert a.tree is not None
+                table = self.lca[i]
+                n = len(a.tree.parent)
+                st[:, j] = table[st[:, j] * n + v] if table is not None else self._walk(a, st[:, j], v)
+            elif a.kind == "numeric":
+                st[:, j] = np.minimum(st[:, j], v)
+                st[:, j + 1] = np.maximum(st[:, j + 1], v)
+            else:
+                st[:, j] = np.where(st[:, j] == v, v, -1)
+
+    def state_cost(self, st: IntArray) -> CostArray:
+        eng = self.eng
+        total: CostArray = np.zeros(len(st), dtype=eng.dtype)
+        for i, a in enumerate(eng.attrs):
+            j = eng.slots[i]
+            if a.kind == "hierarchy":
+                assert a.node_cost is not None
+                total = total + a.node_cost[st[:, j]]
+            elif a.kind == "numeric":
+                span = (
+                    st[:, j + 1] - st[:, j]
+                    if a.values is None
+                    else a.values[st[:, j + 1]] - a.values[st[:, j]]
+                )
+                total = total + span * a.unit
+            else:
+                total = total + (st[:, j] < 0) * a.unit
+        return total
+
+
+class _Live:
+    """Every bucket's live cells in each locality order, compacted when a window finds nothing live.
+
+    Order k's cells, sorted by (bucket, key), occupy ``base[k] .. base[k] + size + 2w`` of one array per
+    field (cell id, head key, QI codes), padded with dead cells, so that the windows of all orders are
+    one gather per field."""
+
+    def __init__(self, eng: GreedyState, w: int) -> None:
+        self.eng = eng
+        self.w = w
+        keys = eng.cells.key.reshape(eng.cells.n_cells, -1)
+        self.keys = keys
+        self.kmax = int(keys.max()) + 1 if eng.cells.n_cells else 1
+        self.compactions = 0
+        self.cells: IntArray
+        self.hp: IntArray
+        self.codes: list[IntArray]
+        self.gkeys: list[IntArray]
+        self.pos: list[IntArray]
+        self._build(np.arange(eng.cells.n_cells, dtype=np.int64))
+
+    def _build(self, alive: IntArray) -> None:
+        eng, width = self.eng, 2 * self.w
+        # a compaction's arrays replace the previous ones: those go first, not after (at 1M rows both sets
+        # at once were the greedy's peak)
+        self.cells = self.hp = np.zeros(0, dtype=np.int64)
+        self.codes, self.gkeys, self.pos = [], [], []
+        bucket = eng.cells.bucket[alive]
+        size = len(alive)
+        n_orders = self.keys.shape[1]
+        self.size = size
+        self.base = np.arange(n_orders, dtype=np.int64) * (size + width)
+        # cell ids and positions in 32 bits while the cells fit (at 1M rows, 64-bit ones were 38 MiB)
+        small: Any = np.int32 if eng.cells.n_cells + width < 2**31 else np.int64
+        cells = np.full(n_orders * (size + width), -1, dtype=small)
+        for k in range(n_orders):
+            key = self.keys[alive, k]
+            order = np.lexsort((key, bucket))
+            ordered = alive[order]
+            cells[self.base[k] : self.base[k] + size] = ordered
+            self.gkeys.append(bucket[order] * self.kmax + key[order])
+            pos = np.full(eng.cells.n_cells, -1, dtype=small)
+            pos[ordered] = np.arange(size, dtype=small)
+            self.pos.append(pos)
+        real = cells >= 0
+        self.cells = cells
+        at = np.maximum(cells, 0)
+        self.hp = np.where(real, eng.head_key[at], DEAD)
+        # the QI codes, 32-bit where they fit: the largest arrays of the greedy (192 MiB at 1M rows, five
+        # QIs, four orders, in 64 bits); pricing widens them against the 64-bit class states
+        for c in eng.cells.codes:
+            narrow: IntArray = c.astype(narrow_dtype(c), copy=False)
+            self.codes.append(np.where(real, narrow[at], narrow.dtype.type(0)))
+        del at
+        self.off = np.searchsorted(np.sort(bucket), np.arange(eng.m + 1))
+
+    def compact(self) -> None:
+        """Drop the empty cells (the orders are rebuilt from the live cells)."""
+        first = self.cells[: self.size]
+        self._build(np.sort(first[self.eng.head_key[first] < DEAD]))
+        self.compactions += 1
+
+    def taken(self, cells: IntArray) -> None:
+        """Refresh the head keys of cells after rows were taken from them."""
+        hk = self.eng.head_key[cells]
+        for k, pos in enumerate(self.pos):
+            at = pos[cells]
+            ok = at >= 0
+            self.hp[self.base[k] + at[ok]] = hk[ok]
+
+    def window(self, buckets: IntArray, keys: IntArray) -> tuple[IntArray, IntArray, list[IntArray]]:
+        """Per class, the 2w live cells around its key in its bucket in every order: (cells, head keys
+        with DEAD outside the bucket, codes per QI), each (q × 2w·orders)."""
+        w = self.w
+        lo_b, hi_b = self.off[buckets], self.off[buckets + 1]
+        span = np.arange(2 * w)
+        starts, outside = [], []
+        for k, gkey in enumerate(self.gkeys):
+            pos = np.searchsorted(gkey, buckets * self.kmax + keys[:, k])
+            lo = np.clip(pos - w, lo_b, np.maximum(hi_b - 2 * w, lo_b))
+            starts.append(self.base[k] + lo)
+            outside.append((lo[:, None] + span) >= hi_b[:, None])
+        index = (np.stack(starts, axis=1)[:, :, None] + span).reshape(len(buckets), -1)
+        hp = self.hp[index]
+        hp[np.concatenate(outside, axis=1)] = DEAD
+        return self.cells[index], hp, [c[index] for c in self.codes]
+
+
+def _class_buckets(schedule: Schedule) -> IntArray:
+    """The schedule expanded: row k = the bucket order of class k."""
+    if not schedule.runs:
+        return np.zeros((0, schedule.l), dtype=np.int64)
+    rows = np.array([r.buckets for r in schedule.runs], dtype=np.int64)
+    counts = np.array([r.count for r in schedule.runs], dtype=np.int64)
+    return np.repeat(rows, counts, axis=0)
+
+
+def select_waves(eng: GreedyState, schedule: Schedule, window: int, batch: int) -> None:
+    """Fast-mode Select (module docstring): fills eng.gid, eng.state_array, eng.class_cost/size."""
+    tables = _Tables(eng)
+    live = _Live(eng, window)
+    plan = _class_buckets(schedule)
+    total = len(plan)
+    widths = [2 if a.kind == "numeric" else 1 for a in eng.attrs]
+    states: list[IntArray] = []
+    for c0 in range(0, total, batch):
+        wave = plan[c0 : c0 + batch]
+        q = len(wave)
+        gids = np.arange(c0, c0 + q, dtype=np.int64)
+        seeds, rows = _seeds(eng, wave[:, 0])
+        live.taken(seeds)
+        eng.gid[rows] = gids
+        st = np.repeat(eng.code_rows[seeds].astype(np.int64), widths, axis=1)  # states priced in 64 bits
+        keys = eng.cells.key.reshape(eng.cells.n_cells, -1)[seeds]
+        for i in range(1, wave.shape[1]):
+            cells, rows = _pick_step(eng, live, tables, wave[:, i], keys, st)
+            eng.gid[rows] = gids
+            tables.merge(st, eng.code_rows[cells])
+            eng.picks += q
+        states.append(st)
+        if eng.progress is not None and (c0 // batch) % 16 == 15:
+            eng.progress(c0 + q, total)
+    eng.compactions += live.compactions
+    state_array = np.concatenate(states) if states else np.zeros((0, eng.width), dtype=np.int64)
+    eng.state_array = state_array
+    eng.class_cost = tables.state_cost(state_array).tolist()
+    eng.class_size = [schedule.l] * len(state_array)
+
+
+def _seeds(eng: GreedyState, first: IntArray) -> tuple[IntArray, IntArray]:
+    """Per class, in class order, take the smallest remaining row id of its first bucket (a random
+    remaining row when seeded); returns the cells and row positions taken."""
+    cells = np.empty(len(first), dtype=np.int64)
+    rows = np.empty(len(first), dtype=np.int64)
+    for b in np.unique(first).tolist():
+        where = np.flatnonzero(first == b)
+        if eng.rng is not None:
+            for k in where.tolist():
+                cell = eng.random_seed(b)
+                cells[k] = cell
+                rows[k] = eng.take(cell)
+            continue
+        queue = eng.seed_rows[b]
+        ptr = eng.seed_ptr[b]
+        need = len(where)
+        span = need * 2 + 64
+        while True:
+            free = np.flatnonzero(~eng.taken[queue[ptr : ptr + span]])
+            if len(free) >= need or ptr + span >= len(queue):
+                break
+            span *= 2
+        if len(free) < need:
+            raise AssertionError("the schedule asked a bucket for more rows than it holds")
+        got = queue[ptr + free[:need]]
+        eng.seed_ptr[b] = ptr + int(free[need - 1]) + 1
+        cells[where] = eng.row_cell[got]
+        taken = eng.take_many(cells[where])
+        assert np.array_equal(taken, got), "seed rows must be the heads of their cells"
+        rows[where] = taken
+    return cells, rows
+
+
+def _pick_step(
+    eng: GreedyState, live: _Live, tables: _Tables, buckets: IntArray, keys: IntArray, st: IntArray
+) -> tuple[IntArray, IntArray]:
+    """One lockstep pick for every class of a wave (module docstring, items 2–3); takes the rows and
+    returns the chosen cells and row positions.
+
+    Each pricing round ranks every class's ``TOP`` best candidates; conflicts are then settled over
+    those ranked lists without pricing again: in class order, each class takes the first of its cells
+    with a row left (a few hundred scalar steps, cheaper than vectorized rounds). A class that runs
+    through its list is priced again; a window with nothing live compacts the live cells once, then
+    falls back to the whole bucket."""
+    q = len(buckets)
+    chosen = np.full(q, -1, dtype=np.int64)
+    rows = np.full(q, -1, dtype=np.int64)
+    todo = np.arange(q)
+    compacted = False
+    while len(todo):
+        cells, hp, codes = live.window(buckets[todo], keys[todo])
+        cost = tables.price(st[todo], codes)
+        top = min(TOP, cells.shape[1])
+        if eng.int_keys:
+            tie = cost * eng.key_mult + hp
+        else:  # doubles: rank by cost, then by row id among near-equal costs
+            masked = np.where(hp >= DEAD, np.inf, cost)
+            best = masked.min(axis=1, keepdims=True)
+            near = masked <= best + 1e-12 * np.maximum(1.0, np.abs(best))
+            tie = np.where(near, hp, DEAD + 1 + np.argsort(np.argsort(masked, axis=1), axis=1))
+        part = (
+            np.argpartition(tie, top - 1, axis=1)[:, :top] if top < tie.shape[1] else np.argsort(tie, axis=1)
+        )
+        ranked = np.take_along_axis(part, np.argsort(np.take_along_axis(tie, part, 1), axis=1), 1)
+        cand = np.take_along_axis(cells, ranked, 1)
+        live_cand = np.take_along_axis(hp, ranked, 1) < DEAD
+        if not live_cand[:, 0].all() and not compacted:
+            live.compact()
+            compacted = True
+            continue
+        # settle in class order over the ranked lists (a few hundred scalar steps: cheaper than rounds)
+        cand_rows = cand.tolist()
+        live_rows = live_cand.tolist()
+        room = (eng.cell_end[cand] - eng.head[cand]).tolist()
+        left_of: dict[int, int] = {}
+        got = np.full(len(todo), -1, dtype=np.int64)
+        for k in range(len(todo)):
+            cands, lives, rooms = cand_rows[k], live_rows[k], room[k]
+            for r in range(top):
+                if not lives[r]:
+                    break
+                c = cands[r]
+                free = left_of.get(c, rooms[r])
+                if free > 0:
+                    left_of[c] = free - 1
+                    got[k] = c
+                    break
+        settled = got >= 0
+        chosen[todo[settled]] = got[settled]
+        rows[todo[settled]] = eng.take_many(got[settled])
+        live.taken(got[settled])
+        left = todo[chosen[todo] < 0]
+        if len(left) and not compacted and not (live_cand[:, 0]).all():
+            live.compact()
+            compacted = True
+        elif len(left) == len(todo):  # nothing settled even after compaction: whole buckets, one by one
+            for k in left.tolist():
+                cell = _pick_whole(eng, live, tables, int(buckets[k]), st[k])
+                chosen[k] = cell
+                rows[k] = eng.take(cell)
+                live.taken(np.array([cell]))
+                eng.fallbacks += 1
+            left = left[:0]
+        todo = left
+    return chosen, rows
+
+
+def _pick_whole(eng: GreedyState, live: _Live, tables: _Tables, b: int, state: IntArray) -> int:
+    """The least (IL, row id) live cell of the whole bucket b."""
+    cells = np.flatnonzero(eng.cells.bucket == b)
+    hp = eng.head_key[cells]
+    cost = tables.price(state[None, :], [c[cells][None, :] for c in eng.cells.codes])[0]
+    masked = np.where(hp >= DEAD, np.inf, cost.astype(np.float64))
+    best = masked.min()
+    if not np.isfinite(best):
+        raise AssertionError(f"bucket {b} has no row left for the schedule")
+    ties = np.flatnonzero(masked <= best)
+    return int(cells[ties[np.argmin(hp[ties])]])

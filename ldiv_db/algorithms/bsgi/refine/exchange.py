@@ -1,0 +1,566 @@
+"""BSGI refinement (``--refine exchange``, beyond the paper): a local search over a finished partition
+that exchanges rows between nearby classes while every class keeps its size and its distinct values.
+
+What may change and what may not. An exchange swaps one row of class A with one row of class B, so every
+class keeps its size (the class count stays BSGI Theorem 1's maximum, DM and CAVG stay optimal). It is
+admissible only when the row entering a class shares none of its *distinct keys* with the rows staying
+there: the primary SA bucket, every secondary SA (``--sa a,b``) and the individual
+(``--individual-column``). So no exchange creates a repeated value — a class of l distinct values keeps l
+distinct values, and a class that already repeats a value (the l-Property failed) repeats no more. It is
+applied only when it lowers the IL sum Σ |G|·cost(G) (SPEC §0.7, with ``--weights``) of the two classes,
+or — a *sideways* exchange — when it keeps that sum exactly and lowers the two classes' spread (below),
+priced exactly by the :class:`~..greedy.cost.CostModel` (integers; doubles where the model is inexact, where a
+sideways exchange may not raise the sum by its rounding either), so the IL never rises above the greedy's.
+
+Sideways exchanges. A class's cost is fixed by each QI's extremes (its LCA, its range), so one exchange
+rarely lowers it: a class with two rows of the other sex stays mixed when one of them leaves, and an
+exchange search that takes only improving exchanges stops there, well above what re-splitting pairs of
+classes reaches (bench/README.md, BSGI refinement). The *spread*
+of a class, Σ over its pairs of rows of the pair's distance (the cost of a class of those two rows,
+:meth:`~.swaps.SwapPricer.distance`), sees each such step: the exchange that sends one of the two rows away
+lowers it. So an exchange that keeps the IL sum of the pair and lowers the sum of their spreads is taken
+too, and the next exchange can lower the IL. A pair applies its best exchange by (IL change, spread
+change): an improving one first, else the sideways one that lowers the spread most. Every exchange lowers
+(IL sum, spread sum) in that order, so the search cannot cycle. Between two classes of two the spread is
+the cost (one pair of rows), so l = 2 has no sideways exchanges. A pass with them costs two to three plain
+ones and the search gains over more passes. So the first pass takes improving exchanges only (from a
+start most of the gain is there, at half a sideways pass's cost), and the search stops after ``SIDEWAYS_PASSES`` passes that applied sideways exchanges (or by ``MIN_GAIN``, from
+the second pass on; passes that applied none — few rows tie on some data — count as plain ones). What
+they gain and cost: bench/README.md, BSGI refinement.
+
+Where exchanges are looked for. Classes are ordered along each locality order (the mean rank of their
+rows' locality keys: lexicographic QI codes, most costly to mix first, in several rotations; when the search
+starts from the feasible split, its tree's depth-first order of the rows replaces the last rotation —
+:meth:`Refiner.adopt_order`). A *round*
+pairs each class with the class ``d`` places further in one order — disjoint pairs, ``d`` = 1 ..
+``WINDOW`` and two phases — and prices every swap of every pair at once: for class A with rows a_1..a_s,
+the state of A without a_i (its leave-one-out state) joined with b_j's codes is A's state after the swap
+(:mod:`.swaps` prices all QIs of a round in a few numpy calls). Each pair applies its best swap.
+A *pass* runs every round; passes repeat until one gains less than ``MIN_GAIN`` of the IL or
+``MAX_PASSES`` ran (or ``SIDEWAYS_PASSES`` with sideways exchanges), so a pass is O(n·l·WINDOW·orders).
+
+Pairs not priced, without changing what the search finds: a pair of classes whose costs are both 0, or
+neither of which changed in this pass or the previous one (as always); a pair priced since either class
+last changed (it had no swap to apply then and has none now: the pass's pair log, :class:`_PairLog`,
+kept where classes have three rows or more — between classes of two pricing a pair costs less than
+logging it);
+and a pair whose lower bound (:meth:`~.swaps.SwapPricer.hopeful`) shows that no swap can lower its cost.
+Between classes of three rows or more, a swap is priced only when its own lower bound
+(:meth:`~.swaps.SwapPricer.bounds`: A without a_i, A's core joined with b_j, and the same for B) is below
+the pair's cost (or at it, with sideways exchanges) — on Adult 0.3–2 % of the swaps of the pairs that pass
+the first bound without sideways exchanges. Each skipped pair or swap would have applied nothing, so the
+exchanges applied, their order and the release are those of pricing every swap.
+
+Two threads (or more, :func:`workers`). The pairs of a round are disjoint and each applies its own best
+swap, priced from its own two classes' states, so a round's pairs can be split into chunks priced and
+applied side by side: the chunks write disjoint classes' members, costs and states, and apply exactly the
+exchanges one chunk would (numpy leaves the interpreter lock while it prices). A group of fewer than
+``2 * CHUNK`` pairs stays in one piece: smaller chunks gain nothing measurable.
+
+``MIN_GAIN`` saves the last pass in most cases at a small rise of the IL. The figures behind ``CHUNK``,
+``SIDEWAYS_PASSES`` and ``MIN_GAIN``: bench/README.md, BSGI refinement.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+import os
+import time
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import Executor, ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ....core.options import Option
+from ...shared.trees import IntArray, Tree, narrow_dtype
+from ..greedy.cost import Attribute, CostArray, CostModel
+from ..greedy.select import Cells
+from .swaps import SwapPricer, best_swaps, climb, improves
+
+WINDOW = 4  # classes paired at distances 1..WINDOW along each locality order
+MAX_PASSES = 10
+SIDEWAYS_PASSES = 3  # passes at most that apply sideways exchanges (each costs 2-3 plain ones)
+MIN_GAIN = 0.0075  # a pass gaining less than this share of the IL ends the search
+_LCA_TABLE = 1024  # taxonomies with at most this many nodes use a full LCA table
+_PAIR_LOG = 1 << 23  # pair slots of a pass (≈ 48 bytes each) up to which priced pairs are logged
+_REFRESH = 1 << 15  # classes whose states are computed at once when a run starts
+CHUNK = 2048  # a round's pairs of one size combination are split into chunks of at least this many
+MAX_WORKERS = 4  # threads pricing a round's chunks side by side (at most the CPUs this process may use)
+
+REFINE = Option(
+    "refine",
+    "choice",
+    "bsgi: after the greedy, exchange rows between nearby classes while the IL drops (every class keeps "
+    "its size and distinct values); none = the paper's algorithm",
+    default="exchange",
+    choices=("exchange", "none"),
+)
+
+State = tuple[IntArray, ...]  # one attribute's state: (node,) / (lo, hi) / (code or -1,)
+
+
+@dataclass
+class Refined:
+    gid: IntArray  # per row position: class id (unchanged ids, exchanged rows)
+    il_before: int | float  # scaled Σ |G|·cost(G)
+    il_after: int | float
+    passes: int
+    moves: int  # exchanges applied (each moves two rows)
+    seconds: float
+    threads: int = 1  # threads the exchange passes could use (:func:`workers`)
+    sideways: int = 0  # of the moves, those that kept the IL and lowered the spread
+
+
+class _Attr:
+    """One QI's codes per row and how to join and price its class states (vectorized)."""
+
+    def __init__(self, a: Attribute, codes: IntArray, dtype: type) -> None:
+        self.kind = a.kind
+        self.codes = codes
+        self.dtype = dtype
+        self.unit = a.unit
+        self.tree: Tree | None = a.tree
+        self.node_cost = a.node_cost
+        self.values: CostArray | None = a.values.astype(dtype) if a.values is not None else None
+        self.table: IntArray | None = None  # LCA(x, y) at x·N + y
+        self.nodes = len(a.tree.parent) if a.tree is not None else 0
+        if a.tree is not None and self.nodes <= _LCA_TABLE:
+            self.table = np.concatenate([a.tree.lca_row(x) for x in range(self.nodes)])
+
+    def leaf(self, rows: IntArray) -> State:
+        return self.state(self.codes[rows])
+
+    def state(self, c: IntArray) -> State:
+        return (c, c) if self.kind == "numeric" else (c,)
+
+    def join(self, x: State, y: State) -> State:
+        if self.kind == "numeric":
+            return np.minimum(x[0], y[0]), np.maximum(x[1], y[1])
+        if self.kind == "flat":
+            return (np.where(x[0] == y[0], x[0], -1),)
+        if self.table is not None:
+            return (self.table[x[0] * self.nodes + y[0]],)
+        return (climb(self.tree, x[0], y[0]),)
+
+    def cost(self, s: State) -> CostArray:
+        if self.kind == "hierarchy":
+            assert self.node_cost is not None
+            out: CostArray = self.node_cost[s[0]]
+            return out
+        if self.kind == "numeric":
+            v = self.values
+            span = s[1] - s[0] if v is None else v[s[1]] - v[s[0]]
+            return (span * self.unit).astype(self.dtype, copy=False)
+        return ((s[0] < 0) * self.unit).astype(self.dtype, copy=False)
+
+
+class Refiner:
+    """The exchange search over a partition of ``n`` rows (see the module docstring)."""
+
+    def __init__(
+        self,
+        model: CostModel,
+        codes: Sequence[IntArray],
+        distinct: Sequence[IntArray],
+        locality: IntArray,
+        *,
+        window: int = WINDOW,
+        max_passes: int = MAX_PASSES,
+        min_gain: float = MIN_GAIN,
+    ) -> None:
+        self.dtype = model.dtype
+        self.exact = model.exact
+        self.attrs = [_Attr(a, c, self.dtype) for a, c in zip(model.attrs, codes, strict=True)]
+        self.distinct = list(distinct)
+        keys = locality.reshape(len(locality), -1)
+        # per locality order, each row's rank in it (the keys never change: ranked once, not every pass;
+        # 32-bit, half the memory of the keys, which are not kept: 30 MiB at a million rows)
+        self._ranks = np.empty(keys.shape, dtype=np.int32 if len(keys) < 2**31 else np.int64)
+        for k in range(keys.shape[1]):
+            self._ranks[np.argsort(keys[:, k], kind="stable"), k] = np.arange(len(keys))
+        self.orders = keys.shape[1]  # locality orders (the last may become the split tree's: adopt_order)
+        self.window = window
+        self.max_passes = max_passes
+        self.min_gain = min_gain
+        self.extremes = True
+        self.skip_priced = True
+        self.prune = True
+        self.sideways = True  # also exchanges that keep the IL and lower the spread (module docstring)
+        self.sideways_passes = SIDEWAYS_PASSES
+        self._level: list[int] = []  # sideways exchanges applied, per priced group of pairs
+        self.pricer = SwapPricer(self.attrs, self.dtype, len(self._ranks))
+        self._mem: IntArray = np.zeros((0, 0), dtype=np.int64)  # per class: its row positions (−1 pads)
+        self._active = np.zeros(0, dtype=bool)  # classes changed in the previous pass
+        self._changed = np.zeros(0, dtype=bool)  # classes changed in this pass
+        self._clock = 0  # rounds run
+        self._touched: IntArray = np.zeros(0, dtype=np.int64)  # per class: the round it last changed in
+        self._pairs = _PairLog()
+        self._sizes: list[int] = []
+        self.workers = workers()
+        self._pool: Executor | None = None
+        # called after every round with (rounds done in this pass, rounds per pass, note)
+        self.progress: Callable[[int, int, str], None] | None = None
+
+    # ------------------------------------------------------------------ class states
+    def _states(self, members: IntArray) -> list[State]:
+        """Per attribute, the joined state of each row of ``members`` (classes × size)."""
+        out = []
+        for at in self.attrs:
+            s = at.leaf(members[:, 0])
+            for j in range(1, members.shape[1]):
+                s = at.join(s, at.leaf(members[:, j]))
+            out.append(s)
+        return out
+
+    def _cost(self, states: Sequence[State]) -> CostArray:
+        total: CostArray = np.zeros(states[0][0].shape, dtype=self.dtype) if states else np.zeros(0)
+        for at, s in zip(self.attrs, states, strict=True):
+            total = total + at.cost(s)
+        return total
+
+    def selection_states(self, gid: IntArray, k: int) -> tuple[IntArray, CostArray]:
+        """The engine's state matrix (classes × slots: node / lo, hi / code or −1) and scaled cost of the
+        k equal-size classes of a selection (row position → class, −1 for rows not selected)."""
+        rows = np.flatnonzero(gid >= 0)
+        rows = rows[np.argsort(gid[rows], kind="stable")]
+        states = self._states(rows.reshape(k, -1))
+        matrix = np.stack([x for s in states for x in s], axis=1).astype(np.int64, copy=False)
+        return matrix, self._cost(states)
+
+    def class_costs(self, members: IntArray, sizes: IntArray) -> CostArray:
+        """Scaled cost (Σ_i w_i·NCP_i) of every class, classes grouped by size."""
+        out: CostArray = np.zeros(len(sizes), dtype=self.dtype)
+        for s in np.unique(sizes).tolist():
+            idx = np.flatnonzero(sizes == s)
+            out[idx] = self._cost(self._states(members[idx, :s]))
+        return out
+
+    # ------------------------------------------------------------------ exchanges
+    def _admissible(self, ma: IntArray, mb: IntArray) -> np.ndarray:
+        """(pairs × |A| × |B|): swapping a_i and b_j brings no value into a class that already holds it
+        (on every distinct key: primary SA, secondary SAs, individual)."""
+        ok = np.ones((ma.shape[0], ma.shape[1], mb.shape[1]), dtype=bool)
+        small = np.int8 if max(ma.shape[1], mb.shape[1]) < 128 else np.int64  # counts up to a class size
+        for key in self.distinct:
+            eq = key[ma][:, :, None] == key[mb][:, None, :]
+            in_a = eq.sum(axis=1, keepdims=True, dtype=small)  # how often b_j's value is in A
+            in_b = eq.sum(axis=2, keepdims=True, dtype=small)  # how often a_i's value is in B
+            ok &= (in_a == eq) & (in_b == eq)
+        return ok
+
+    def _refresh(self, mem: IntArray, classes: IntArray, size: int) -> None:
+        """Recompute the cached leave-one-out states of classes (all of one size)."""
+        self.pricer.refresh(mem[classes, :size], classes)
+
+    def _swap_costs(self, a: IntArray, b: IntArray, sa: int, sb: int) -> tuple[CostArray, CostArray]:
+        """(pairs × |A| × |B|): the costs of A and of B after swapping a_i and b_j."""
+        return self.pricer.costs(self._mem[a, :sa], self._mem[b, :sb], a, b)
+
+    def _exchange(self, mem: IntArray, cost: CostArray, a: IntArray, b: IntArray, sa: int, sb: int) -> int:
+        """Apply, for each pair (a[p], b[p]) of classes of sizes sa, sb, its best improving exchange (or
+        its best sideways one); returns the number applied (``mem`` and ``cost`` are updated in place)."""
+        now = sa * cost[a] + sb * cost[b]
+        # between two classes of two the spread is the cost: no exchange keeps one and lowers the other
+        sideways = self.pricer.sideways and max(sa, sb) >= 3
+        if self.prune and max(sa, sb) >= 3:  # price only the swaps whose lower bound is below the cost
+            keep, below, ma, mb = self.pricer.bounds(mem, a, b, sa, sb, now)
+            a, b, now = a[keep], b[keep], now[keep]
+            swaps = np.nonzero(below & self._admissible(ma, mb))
+            cost_a, cost_b = self.pricer.priced(ma, mb, a, b, swaps)
+        elif sideways:  # every swap priced (the reference the bounds are tested against)
+            ma, mb = mem[a, :sa], mem[b, :sb]
+            swaps = np.nonzero(self._admissible(ma, mb))
+            all_a, all_b = self._swap_costs(a, b, sa, sb)
+            cost_a, cost_b = all_a[swaps], all_b[swaps]
+        else:
+            return self._exchange_dense(mem, cost, a, b, sa, sb, now)
+        delta = sa * cost_a + sb * cost_b - now[swaps[0]]
+        spread = self.pricer.spread_change(ma, mb, a, b, swaps) if sideways else None
+        sel = best_swaps(swaps, delta, spread, now, self.exact)
+        if sideways:  # the sideways ones among the exchanges applied
+            self._level.append(int((~improves(delta[sel], now[swaps[0][sel]], self.exact)).sum()))
+        return self._apply(
+            mem, cost, a, b, sa, sb, swaps[0][sel], swaps[1][sel], swaps[2][sel], cost_a[sel], cost_b[sel]
+        )
+
+    def _exchange_dense(
+        self, mem: IntArray, cost: CostArray, a: IntArray, b: IntArray, sa: int, sb: int, now: CostArray
+    ) -> int:
+        """:meth:`_exchange` pricing every swap of the pairs at once, without sideways exchanges."""
+        if self.prune:  # pairs with no swap below their cost have none to apply
+            hope = self.pricer.hopeful(a, b, sa, sb, now)
+            a, b, now = a[hope], b[hope], now[hope]
+            if not len(a):
+                return 0
+        ok = self._admissible(mem[a, :sa], mem[b, :sb])
+        all_a, all_b = self._swap_costs(a, b, sa, sb)
+        delta = sa * all_a + sb * all_b - now[:, None, None]
+        flat = delta.reshape(len(a), -1)
+        flat[~ok.reshape(len(a), -1)] = 0
+        best = np.argmin(flat, axis=1)
+        p = np.flatnonzero(improves(flat[np.arange(len(a)), best], now, self.exact))
+        i, j = np.divmod(best[p], sb)
+        return self._apply(mem, cost, a, b, sa, sb, p, i, j, all_a[p, i, j], all_b[p, i, j])
+
+    def _apply(
+        self, mem: IntArray, cost: CostArray, a: IntArray, b: IntArray, sa: int, sb: int,
+        p: IntArray, i: IntArray, j: IntArray, new_a: CostArray, new_b: CostArray,
+    ) -> int:  # fmt: skip
+        """Swap a[p]'s member i with b[p]'s member j, with the classes' new costs; returns how many."""
+        if not len(p):
+            return 0
+        ra, rb = mem[a[p], i], mem[b[p], j]
+        mem[a[p], i], mem[b[p], j] = rb, ra
+        cost[a[p]], cost[b[p]] = new_a, new_b
+        self._changed[a[p]] = self._changed[b[p]] = True
+        self._touched[a[p]] = self._touched[b[p]] = self._clock
+        if sa == sb:  # one refresh for both sides (the classes of a round are distinct)
+            self._refresh(mem, np.concatenate((a[p], b[p])), sa)
+        else:
+            self._refresh(mem, a[p], sa)
+            self._refresh(mem, b[p], sb)
+        return len(p)
+
+    def _round(
+        self, mem: IntArray, sizes: IntArray, cost: CostArray, a: IntArray, b: IntArray, pid: IntArray | None
+    ) -> int:
+        """Price the disjoint pairs (a[p], b[p]) of one round (pair ids ``pid`` in the pass's log, if
+        logged) and apply each one's best improving exchange."""
+        keep = (cost[a] > 0) | (cost[b] > 0)  # two classes of cost 0 cannot improve
+        # a pair of classes that did not change since the previous pass was priced then
+        keep &= self._active[a] | self._active[b] | self._changed[a] | self._changed[b]
+        if pid is not None:  # a pair priced since either class last changed has no swap to apply
+            keep &= self._pairs.stamp[pid] <= np.maximum(self._touched[a], self._touched[b])
+            self._pairs.stamp[pid[keep]] = self._clock
+        a, b = a[keep], b[keep]
+        moves = 0
+        if len(self._sizes) == 1:  # every class of one size: the round is one group
+            s = int(self._sizes[0])
+            moves += self._chunks(mem, cost, a, b, s, s) if len(a) else 0
+        else:
+            sa_, sb_ = sizes[a], sizes[b]
+            for x in self._sizes:
+                ga = sa_ == x
+                if not ga.any():
+                    continue
+                for y in self._sizes:
+                    g = ga & (sb_ == y)
+                    if g.any():
+                        moves += self._chunks(mem, cost, a[g], b[g], int(x), int(y))
+        self._clock += 1
+        return moves
+
+    def _chunks(self, mem: IntArray, cost: CostArray, a: IntArray, b: IntArray, sa: int, sb: int) -> int:
+        """:meth:`_exchange` over disjoint pairs, in chunks on the pool's threads when there are enough."""
+        parts = min(self.workers, len(a) // CHUNK)
+        if parts < 2 or self._pool is None:
+            return self._exchange(mem, cost, a, b, sa, sb)
+        cut = np.linspace(0, len(a), parts + 1).astype(np.int64).tolist()
+        rest = [
+            self._pool.submit(self._exchange, mem, cost, a[s:e], b[s:e], sa, sb)
+            for s, e in itertools.pairwise(cut[1:])
+        ]
+        moves = self._exchange(mem, cost, a[: cut[1]], b[: cut[1]], sa, sb)
+        return moves + sum(f.result() for f in rest)
+
+    def adopt_order(self, order: IntArray) -> None:
+        """A data-adaptive locality order (row position → its place, a permutation of 0..n-1) replaces the
+        last lexicographic rotation: the feasible split's depth-first order of its tree (:mod:`.split`),
+        in which the classes near a class are its siblings and cousins in the tree — close on whichever
+        QIs their nodes were cut along, where a lexicographic order is close on its leading QIs only. On
+        Adult it took the refined IL at l = 3 from 8,653 to 8,257, below Mondrian's 8,434, in the same
+        number of rounds (bench/README.md, "BSGI refinement")."""
+        self._ranks[:, -1] = order
+
+    def _rounds(self, mem: IntArray, sizes: IntArray) -> Iterator[tuple[IntArray, IntArray]]:
+        """A pass's rounds (the orders taken at its start): along each order, each distance d =
+        1..window and phase, the disjoint pairs of each class with the one d places further."""
+        for order in self._orders(mem, sizes):
+            for d in range(1, self.window + 1):
+                for phase in (0, 1):
+                    t = np.arange(max(len(order) - d, 0))
+                    t = t[(t // d) % 2 == phase]
+                    yield order[t], order[t + d]
+
+    def _orders(self, mem: IntArray, sizes: IntArray) -> list[IntArray]:
+        """The classes along each locality order by the mean rank of their rows, and by their lowest and
+        their highest row (so that a class spread far apart is also paired with the classes near each
+        of its ends)."""
+        out = []
+        valid = mem >= 0
+        n = len(self._ranks)
+        for k in range(self.orders):
+            ranks = self._ranks[:, k][np.maximum(mem, 0)]
+            mean = np.where(valid, ranks, 0).sum(axis=1) / sizes
+            out.append(np.argsort(mean, kind="stable"))
+            if self.extremes:
+                out.append(np.argsort(np.where(valid, ranks, n).min(axis=1), kind="stable"))
+                out.append(np.argsort(np.where(valid, ranks, -1).max(axis=1), kind="stable"))
+        return out
+
+    def run(self, gid: IntArray) -> Refined:
+        """Refine the partition ``gid`` (row position → class id 0..k-1); class ids are kept."""
+        t0 = time.perf_counter()
+        k = int(gid.max()) + 1 if len(gid) else 0
+        sizes = np.bincount(gid, minlength=k).astype(np.int64)
+        rows = np.argsort(gid, kind="stable")
+        start = np.concatenate([[0], np.cumsum(sizes)[:-1]])
+        mem = np.full((k, int(sizes.max())), -1, dtype=np.int64)
+        mem[gid[rows], np.arange(len(rows)) - start[gid[rows]]] = rows
+        cost = self.class_costs(mem, sizes)
+        self._mem = mem
+        self._sizes = np.unique(sizes).tolist()  # the class sizes present (a few)
+        self.pricer.sideways = False  # the first pass: improving exchanges only
+        self._level = []
+        self.pricer.alloc(*mem.shape, spread=self.sideways)
+        self._touched = np.full(k, -1, dtype=np.int64)
+        self._pairs = _PairLog()
+        for classes, size in _slices(sizes):
+            self._refresh(mem, classes, size)
+        il_before = (sizes * cost).sum().item()
+        self._changed = np.ones(k, dtype=bool)
+        # the pair log holds every pair slot of a pass: kept only while that is small
+        # and pays only where a pair costs more to price than to log: classes of three or more rows
+        # (classes of two: Adult l = 2, exchange passes 0.64 s without it, 0.75 s with it)
+        log = self.skip_priced and int(sizes.max()) >= 3 and k * self.orders * 3 * self.window <= _PAIR_LOG
+        threads = ThreadPoolExecutor(self.workers - 1) if self.workers > 1 else None
+        with threads or contextlib.nullcontext():
+            self._pool = threads
+            try:
+                il, passes, moves = self._passes(mem, sizes, cost, il_before, log)
+            finally:
+                self._pool = None
+        out = np.empty_like(gid)
+        valid = mem >= 0
+        out[mem[valid]] = np.repeat(np.arange(k, dtype=np.int64), valid.sum(axis=1))
+        seconds = time.perf_counter() - t0
+        return Refined(out, il_before, il, passes, moves, seconds, self.workers, sum(self._level))
+
+    def _passes(
+        self, mem: IntArray, sizes: IntArray, cost: CostArray, il: Any, log: bool
+    ) -> tuple[Any, int, int]:
+        """Exchange passes until one gains less than ``min_gain`` of the IL, ``max_passes`` ran or
+        ``sideways_passes`` passes applied sideways exchanges (from the second pass on); returns (IL,
+        passes, moves)."""
+        k, passes, moves, level_passes = len(sizes), 0, 0, 0
+        per_pass = self.orders * (3 if self.extremes else 1) * self.window * 2
+        sideways = self.sideways and int(sizes.max()) >= 3
+        most = (
+            f"{self.max_passes}; {self.sideways_passes} with sideways exchanges"
+            if sideways
+            else self.max_passes
+        )
+        while passes < self.max_passes and level_passes < self.sideways_passes and k > 1:
+            passes += 1
+            if sideways and passes == 2:
+                self._begin_sideways(mem, sizes)
+            self._active, self._changed = self._changed, np.zeros(k, dtype=bool)
+            note = f"exchange pass {passes} (at most {most})"
+            level = sum(self._level)
+            if log:
+                rounds = list(self._rounds(mem, sizes))
+                pids = self._pairs.begin(rounds, k)
+                for done, ((a, b), pid) in enumerate(zip(rounds, pids, strict=True), start=1):
+                    moves += self._round(mem, sizes, cost, a, b, pid)
+                    self._report(done, per_pass, note)
+            else:
+                for done, (a, b) in enumerate(self._rounds(mem, sizes), start=1):
+                    moves += self._round(mem, sizes, cost, a, b, None)
+                    self._report(done, per_pass, note)
+            level_passes += sum(self._level) > level
+            now = (sizes * cost).sum().item()
+            gained, il = il - now, now
+            if gained <= self.min_gain * il and not (sideways and passes == 1):
+                break
+        return il, passes, moves
+
+    def _begin_sideways(self, mem: IntArray, sizes: IntArray) -> None:
+        """From this pass on, sideways exchanges: every class's spread computed, every pair priced again
+        (a pair without an improving exchange may have a sideways one)."""
+        self.pricer.sideways = True
+        for classes, size in _slices(sizes):
+            self.pricer.refresh_spread(mem[classes, :size], classes)
+        self._pairs = _PairLog()
+        self._changed[:] = True
+
+    def _report(self, done: int, total: int, note: str) -> None:
+        if self.progress is not None:
+            self.progress(done, total, note)
+
+
+def _slices(sizes: IntArray) -> Iterator[tuple[IntArray, int]]:
+    """Every class, as slices of at most ``_REFRESH`` classes of one size: the states' temporaries of all
+    classes at once were a run's peak (8 arrays of 30 MiB at 1M rows)."""
+    for size in np.unique(sizes).tolist():
+        same = np.flatnonzero(sizes == size)
+        for at in range(0, len(same), _REFRESH):
+            yield same[at : at + _REFRESH], size
+
+
+class _PairLog:
+    """The round in which each pair of classes of a pass was last priced (−1: never), kept across passes.
+
+    Pairs are numbered by hashing (``pandas.factorize``), and a pass finds the previous pass's stamps by a
+    hash lookup: sorting the pass's pair keys (``numpy.unique``) cost more than the pricing it saved on
+    Adult at l = 2 (0.38 of 0.97 s of exchange passes)."""
+
+    def __init__(self) -> None:
+        self.keys: IntArray = np.zeros(0, dtype=np.int64)  # the pass's distinct pair keys min·k + max
+        self.stamp: IntArray = np.zeros(0, dtype=np.int64)
+
+    def begin(self, rounds: Sequence[tuple[IntArray, IntArray]], k: int) -> list[IntArray]:
+        """Log the pairs of a pass's rounds; returns each round's pair ids."""
+        parts = [np.minimum(a, b) * k + np.maximum(a, b) for a, b in rounds]
+        ids, keys = pd.factorize(np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64))
+        stamp = np.full(len(keys), -1, dtype=np.int64)
+        if len(self.keys):
+            at = pd.Index(self.keys).get_indexer(pd.Index(keys))
+            hit = at >= 0
+            stamp[hit] = self.stamp[at[hit]]
+        self.keys, self.stamp = np.asarray(keys, dtype=np.int64), stamp
+        return np.split(ids.astype(np.int64, copy=False), np.cumsum([len(p) for p in parts])[:-1])
+
+
+def workers() -> int:
+    """Threads for a round's chunks: the CPUs this process may run on, at most ``MAX_WORKERS``."""
+    try:
+        cpus = len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        cpus = os.cpu_count() or 1
+    return max(1, min(MAX_WORKERS, cpus))
+
+
+def refiner_for(cells: Cells, model: CostModel, keys: IntArray) -> Refiner:
+    """The refiner of the fetched rows (row positions ordered by cell): a row's codes, distinct keys
+    and locality keys are its cell's. Taxonomy node ids and flat codes are kept 32-bit where they fit
+    (numeric codes, which may be raw values whose differences are taken, stay as they are); with the
+    pricer's stacks narrowed alike (:class:`~.swaps.SwapPricer`) the refiner's per-row arrays took 80
+    bytes a row instead of 120 at a million rows (four taxonomy QIs and age: 114 → 76 MiB)."""
+    rows = np.diff(np.append(cells.cell_start, cells.n))
+    row_cell = np.repeat(np.arange(cells.n_cells, dtype=np.int64), rows)
+    distinct = [cells.bucket[row_cell]] + [x[row_cell] for x in cells.extra_sa]
+    if cells.individual is not None:
+        distinct.append(cells.individual[row_cell])
+    codes = [
+        (c if a.kind == "numeric" else c.astype(narrow_dtype(c), copy=False))[row_cell]
+        for a, c in zip(model.attrs, cells.codes, strict=True)
+    ]
+    return Refiner(model, codes, distinct, keys[row_cell])
+
+
+def refine_details(refined: Refined, model: CostModel) -> dict[str, float | int]:
+    """The release details of a refinement: IL (weighted, SPEC §0.7) before and after, passes, moves (of
+    which ``sideways``: exchanges that kept the IL and lowered the spread)."""
+    return {
+        "il_before": float(model.ncp(refined.il_before)),
+        "il_after": float(model.ncp(refined.il_after)),
+        "passes": refined.passes,
+        "moves": refined.moves,
+        "sideways": refined.sideways,
+        "refine_seconds": round(refined.seconds, 4),
+        "threads": refined.threads,
+    }

@@ -1,0 +1,434 @@
+"""A top-down "feasible split" construction of BSGI's classes (``--refine exchange``, single SA, no
+individual column): Mondrian-like cuts that are only made where every part can still be dealt into
+classes of distinct SA values with the target sizes.
+
+Let k be the class count of the Max-l greedy (BSGI Theorem 1's maximum), n the rows, s = n // k.
+
+**Lemma (dealing).** A node of n' rows can be dealt into k' classes whose sizes are in {s, s + 1} and
+whose SA values are all distinct iff (a) k'·s ≤ n' ≤ k'·(s + 1) and (b) every SA value occurs at most
+k' times in the node. *Necessity*: k' classes of sizes in [s, s + 1] hold between k'·s and k'·(s + 1)
+rows, and a value in a class of distinct values occurs once per class at most. *Sufficiency*: sort the
+node's rows by SA value and give the j-th row to class j mod k'. The class sizes differ by at most one
+and sum to n', so each is ⌊n'/k'⌋ or ⌈n'/k'⌉, both in [s, s + 1] by (a); a value occupies at most k'
+consecutive positions, whose residues mod k' are distinct, so no class holds it twice. When k divides n
+every class then has exactly s rows (the sizes sum to k·s), otherwise the sizes are s and s + 1; either
+way Σ|G|² (DM) is the least any k classes of n rows can have, so it is never above the greedy's.
+
+**Cuts.** Sort a node's rows along one QI and cut it at position p into (p rows, k1 classes) and
+(n' − p rows, k' − k1 classes). Each part can be dealt iff it meets (a) and (b), so the cut is
+*admissible* iff some integer k1 satisfies
+
+    max(⌈p/(s+1)⌉, M_L(p), k' − ⌊(n'−p)/s⌋) ≤ k1 ≤ min(⌊p/s⌋, k' − ⌈(n'−p)/(s+1)⌉, k' − M_R(p))
+
+where M_L(p) (M_R(p)) is the largest per-value count of the prefix (suffix). M_L is the running maximum
+of "occurrence number of this row's value so far", so every position of every node of a level is
+checked with a few numpy operations segmented by node (the suffix likewise, from the end). Every node
+made meets (a) and (b), so by
+induction every leaf node (k' = 1) is a class of distinct values and size s or s + 1; the root meets (a)
+by the choice of s and (b) iff no SA value has more than k rows (else :func:`split` returns ``None``:
+then the greedy had to repeat values).
+
+**Near-prefix split.** A node with no admissible cut is still cut, keeping as much
+of a prefix as the counts allow: k1 = ⌊k'/2⌋, p = the value nearest n'·k1/k' in
+I = [max(k1·s, n' − (k' − k1)(s + 1)), min(k1(s + 1), n' − (k' − k1)·s)], and the left part takes, of
+each SA value v (c_v rows in the node), its first t_v rows in the sorted order with t_v in
+[L_v, U_v] = [max(0, c_v − (k' − k1)), min(c_v, k1)] and Σ t_v = p: t_v starts as v's count in the
+prefix of p rows, clipped to [L_v, U_v]; the shortfall (excess) is made up by the rows nearest the cut
+position that may still join (leave) the left. Both parts then meet (a) and (b). Such t_v exist: deal the
+node by the lemma into classes of sizes f and f + 1 (f = ⌊n'/k'⌋); the totals of k1 of these classes
+cover I exactly (for f = s, I = k1·s + [max(0, r − k' + k1), min(k1, r)] with r = n' − k'·s, which
+are the totals of k1 classes of which r are larger; for f = s + 1, r = 0 and I = {k1(s + 1)}), and
+k1 classes of distinct values hold at most min(c_v, k1) and at least c_v − (k' − k1) rows of v, so
+Σ L_v ≤ p ≤ Σ U_v. Hence every node with k' ≥ 2 is cut and the recursion ends in classes; the lemma's
+deal (:func:`deal`) is the proof, not a step of the construction.
+
+**Rule per level** (every node with k' ≥ 2 at once): the node's QIs are ranked by the weighted cost of
+its span (Mondrian's widest normalized range: the scaled NCP of min..max codes; hierarchical codes are
+preorder node ids, so subtrees are contiguous). Along each of the ``TRIES`` widest, the rows are sorted
+by (that QI's code, locality key) and cut at the admissible position whose two parts have the least
+Σ rows × span cost over all QIs (nearest the middle on ties; k1: the admissible value closest to
+k'·p/n'), else by the near-prefix split. Of these cuts the node takes the one whose parts have the
+least Σ rows × span cost (the first on ties). Each QI's span of every prefix and suffix is a running
+minimum and maximum of its codes within the node, so pricing every admissible position of a level is
+four accumulations per QI over all rows. About log2(k) levels (more where the cheapest cut is lopsided);
+each is a few sorts and segmented numpy reductions over all rows.
+
+Positions are priced rather than cut near the middle between two different codes: at s = 3 rows per
+class a part must hold a multiple of 3 rows, so such a cut is rarely admissible and most nodes would fall
+back to the near-prefix split at the middle (what pricing gains: bench/README.md, "BSGI refinement").
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from ...shared.trees import IntArray, narrow_dtype
+from .exchange import Refiner
+
+TRIES = 3  # a node is cut along the best of its TRIES widest QIs
+
+
+def _index(n: int) -> type[np.signedinteger[Any]]:
+    """The integer type of per-row positions, segment numbers and counts among n rows: 32-bit while they
+    fit (half the memory of the level's per-row arrays; products of them are taken in 64 bits)."""
+    return np.int32 if n < 2**31 else np.int64
+
+
+@dataclass
+class _Level:
+    """The live nodes of a level: their rows (``perm``, nodes contiguous in order), sizes, classes, and
+    where each node's rows begin in the split tree's depth-first order of all rows (``pos``)."""
+
+    perm: IntArray
+    lens: IntArray
+    ks: IntArray
+    pos: IntArray
+
+    @property
+    def starts(self) -> IntArray:
+        return np.concatenate([[0], np.cumsum(self.lens)[:-1]]).astype(np.int64)
+
+    def seg(self) -> IntArray:
+        return np.repeat(np.arange(len(self.lens), dtype=_index(len(self.perm))), self.lens)
+
+
+def deal(value: IntArray, key: IntArray, seg: IntArray, ks: IntArray) -> IntArray:
+    """The lemma's round-robin: per segment (rows grouped by ``seg``, ascending), the class 0..k'-1 of
+    each row when the segment's rows, sorted by (value, key), are dealt in turn."""
+    order = np.lexsort((key, value, seg))
+    start = np.searchsorted(seg[order], seg[order], side="left")
+    local = np.arange(len(seg), dtype=np.int64) - start
+    out = np.empty(len(seg), dtype=np.int64)
+    out[order] = local % ks[seg[order]]
+    return out
+
+
+def _sort(seg: IntArray, code: IntArray, key: IntArray, n: int) -> IntArray:
+    """The order of rows by (seg, code, key), ``key`` unique and < n: one int64 sort when they fit."""
+    if not len(seg):
+        return seg
+    radix = (int(code.max()) + 1) * n
+    if radix * (int(seg.max()) + 1) < 2**62:
+        return np.argsort(seg.astype(np.int64) * radix + code * n + key)
+    return np.lexsort((key, code, seg))
+
+
+def stable_order(x: IntArray) -> IntArray:
+    """``np.argsort(x, kind="stable")`` for non-negative integers, by 16-bit radix passes when x < 2³²:
+    numpy sorts a 16-bit array stably by radix (30,000 values: 0.27 ms, against 1.7 ms for int64), and
+    sorting by the low half, then stably by the high half, is the stable order of the whole."""
+    top = int(x.max()) if len(x) else 0
+    if top < 1 << 16:
+        return np.argsort(x.astype(np.uint16), kind="stable")
+    if top >= 1 << 32:
+        return np.argsort(x, kind="stable")
+    low = np.argsort((x & 0xFFFF).astype(np.uint16), kind="stable")
+    return low[np.argsort((x[low] >> 16).astype(np.uint16), kind="stable")]
+
+
+def _occurrences(value: IntArray, seg: IntArray) -> tuple[IntArray, IntArray]:
+    """Per position: the occurrence number (1-based) of its value within its segment so far, and the
+    number of occurrences from it to the segment's end."""
+    n = len(value)
+    group = seg.astype(np.int64) * (int(value.max()) + 1 if n else 1) + value
+    order = stable_order(group)
+    g = group[order]
+    del group
+    first = np.flatnonzero(np.r_[True, g[1:] != g[:-1]])
+    del g
+    small = _index(n)
+    sizes = np.diff(np.append(first, n)).astype(small)
+    run = np.arange(n, dtype=small) - np.repeat(first.astype(small), sizes)
+    occ = np.empty(n, dtype=small)
+    occ[order] = run + 1
+    del run
+    total = np.empty(n, dtype=small)
+    total[order] = np.repeat(sizes, sizes)
+    total -= occ - 1
+    return occ, total
+
+
+def _segmented_max(x: IntArray, seg: IntArray, reverse: bool) -> IntArray:
+    """Running maximum of x (≥ 0) within each segment, from its start (or from its end)."""
+    big = int(x.max()) + 1 if len(x) else 1
+    if not reverse:
+        off = seg.astype(np.int64) * big
+        return (np.maximum.accumulate(x + off) - off).astype(x.dtype, copy=False)
+    off = (int(seg.max()) - seg.astype(np.int64)) * big if len(seg) else seg.astype(np.int64)
+    return (np.maximum.accumulate((x + off)[::-1]) - off[::-1])[::-1].astype(x.dtype, copy=False)
+
+
+def _cuts(
+    value: IntArray,
+    seg: IntArray,
+    lens: IntArray,
+    ks: IntArray,
+    s: int,
+    price: Callable[[IntArray], npt.NDArray[np.float64]],
+) -> tuple[IntArray, IntArray]:
+    """For sorted rows grouped by ``seg``: per segment the admissible cut of the least ``price`` (of
+    the positions j cut before, p = j − segment start ≥ 1), nearest the middle on ties, then the lower
+    (position p in its rows, −1 if none), and its k1."""
+    m = len(lens)
+    occ, rest = _occurrences(value, seg)
+    m_left = _segmented_max(occ, seg, reverse=False)
+    m_right = _segmented_max(rest, seg, reverse=True)
+    starts = np.concatenate([[0], np.cumsum(lens)[:-1]]).astype(np.int64)
+    j = np.flatnonzero(np.arange(len(seg)) != starts[seg])  # cut before row j (p ≥ 1)
+    sj = seg[j]
+    p, size, k = j - starts[sj], lens[sj], ks[sj]
+    q = size - p
+    # chained, not ``np.maximum.reduce([...])``, which stacks its three arrays into one first
+    lo = np.maximum(np.maximum(-(-p // (s + 1)), m_left[j - 1]), k - q // s)
+    hi = np.minimum(np.minimum(p // s, k - (-(-q // (s + 1)))), k - m_right[j])
+    ok = lo <= hi
+    j, sj, p, size, k, lo, hi = (x[ok] for x in (j, sj, p, size, k, lo, hi))
+    cut = np.full(m, -1, dtype=np.int64)
+    k1 = np.zeros(m, dtype=np.int64)
+    if not len(sj):
+        return cut, k1
+    # per segment the cheapest position, then the nearest its middle, then the lower: positions come
+    # grouped by segment, so two segmented minima find it without a sort
+    seg_start = np.flatnonzero(np.r_[True, sj[1:] != sj[:-1]])
+    seg_len = np.diff(np.append(seg_start, len(sj)))
+    cost = price(j)
+    least = np.repeat(np.minimum.reduceat(cost, seg_start), seg_len)
+    middle = np.where(cost == least, np.abs(2 * p - size) * (size + 1) + p, np.iinfo(np.int64).max)
+    first = np.flatnonzero(middle == np.repeat(np.minimum.reduceat(middle, seg_start), seg_len))
+    cut[sj[first]] = p[first]
+    want = (2 * k[first] * p[first] + size[first]) // (2 * size[first])
+    k1[sj[first]] = np.clip(want, lo[first], hi[first])
+    return cut, k1
+
+
+def _near_prefix(
+    value: IntArray, seg: IntArray, lens: IntArray, ks: IntArray, s: int
+) -> tuple[IntArray, IntArray, IntArray]:
+    """For sorted rows grouped by ``seg`` (every segment dealable): the near-prefix split of each
+    segment (see the module docstring): which rows go left, and per segment p and k1."""
+    occ, rest = _occurrences(value, seg)
+    cnt = occ + rest - 1  # the value's count in the segment
+    starts = np.concatenate([[0], np.cumsum(lens)[:-1]]).astype(np.int64)
+    local = np.arange(len(seg), dtype=np.int64) - starts[seg]
+    k1 = ks // 2
+    lo = np.maximum(k1 * s, lens - (ks - k1) * (s + 1))
+    hi = np.minimum(k1 * (s + 1), lens - (ks - k1) * s)
+    p = np.clip((lens * k1 + ks // 2) // ks, lo, hi)
+    low = np.maximum(0, cnt - (ks - k1)[seg])
+    high = np.minimum(cnt, k1[seg])
+    group = seg.astype(np.int64) * (int(value.max()) + 1) + value
+    natural = np.bincount(group, weights=local < p[seg], minlength=int(group.max()) + 1)[group]
+    take = np.clip(natural.astype(np.int64), low, high)  # per row: its value's left count
+    first = occ == 1
+    deficit = p - np.bincount(seg[first], weights=take[first], minlength=len(lens)).astype(np.int64)
+    left = occ <= take
+    more = np.flatnonzero((occ > take) & (occ <= high))  # rows that may join the left, nearest first
+    left[_nearest(more, seg, local, np.maximum(deficit, 0), len(lens))] = True
+    fewer = np.flatnonzero((occ <= take) & (occ > low))  # rows that may leave it, nearest first
+    left[_nearest(fewer, seg, -local, np.maximum(-deficit, 0), len(lens))] = False
+    return left, p, k1
+
+
+def _nearest(rows: IntArray, seg: IntArray, dist: IntArray, want: IntArray, m: int) -> IntArray:
+    """Per segment, its ``want`` rows of ``rows`` with the smallest ``dist``."""
+    d = dist[rows]
+    low = int(d.min()) if len(d) else 0
+    span = (int(d.max()) - low + 1) if len(d) else 1
+    # by segment, then distance (lexsort's order)
+    order = rows[stable_order(seg[rows].astype(np.int64) * span + (d - low))]
+    sg = seg[order]
+    rank = np.arange(len(order)) - np.searchsorted(sg, sg, side="left")
+    return order[rank < want[sg]]
+
+
+class _Splitter:
+    """The level loop of :func:`split` (see the module docstring)."""
+
+    def __init__(self, refiner: Refiner, key: IntArray, k: int, tries: int) -> None:
+        self.attrs = refiner.attrs
+        self.big = max((int(a.codes.max()) + 1 for a in self.attrs if len(a.codes)), default=1)  # codes < big
+        # the codes of every QI in one array to gather a node's sort column from: 32-bit where they fit
+        # (half the 38 MiB of 64 bits at 1M rows and five QIs; widened again per gather)
+        narrow = narrow_dtype(*(a.codes for a in self.attrs))
+        self.codes: IntArray = np.stack([a.codes.astype(narrow, copy=False) for a in self.attrs])
+        self.value = refiner.distinct[0]
+        self.key = key
+        self.n = len(key)
+        self.s = self.n // k
+        self.tries = max(1, min(tries, len(self.attrs)))
+        self.gid = np.full(self.n, -1, dtype=np.int64)
+        self.order = np.full(self.n, -1, dtype=_index(self.n))
+        self.classes = 0
+        self.near = 0  # cuts made by the near-prefix split
+
+    def _span_cost(self, rows: IntArray, lens: IntArray) -> npt.NDArray[np.float64]:
+        """Per segment of ``rows`` (contiguous, lengths ``lens`` ≥ 1) and QI: the scaled cost of its span."""
+        starts = np.concatenate([[0], np.cumsum(lens)[:-1]]).astype(np.int64)
+        cost = np.zeros((len(lens), len(self.attrs)))
+        for i, at in enumerate(self.attrs):
+            c = at.codes[rows]
+            lo, hi = np.minimum.reduceat(c, starts), np.maximum.reduceat(c, starts)
+            cost[:, i] = at.cost(at.join(at.state(lo), at.state(hi)))
+        return cost
+
+    def _price(self, rows: IntArray, seg: IntArray, j: IntArray) -> npt.NDArray[np.float64]:
+        """Per position j of the nodes' sorted ``rows`` (segments ``seg``; a cut before row j): p·span
+        cost of the part before it + q·span cost of the part from it (p, q their rows), summed over the
+        QIs — the parts' Σ rows × NCP in scaled units. Each QI's span on either side is a running minimum
+        and maximum within the segment; two offset arrays keep the runs of segments apart."""
+        # only the nodes with an admissible position are priced (from the middle levels on most nodes have
+        # none and are cut by the near-prefix split): their rows alone, in order
+        if not len(j):
+            return np.zeros(0)
+        need = np.zeros(int(seg[-1]) + 1, dtype=bool)
+        need[seg[j]] = True
+        keep = np.flatnonzero(need[seg])
+        if len(keep) < len(seg):
+            rows, seg, j = rows[keep], seg[keep], np.searchsorted(keep, j)
+        big = self.big
+        last = int(seg[-1])
+        # the narrower the integers, the faster the runs
+        dtype: type[np.signedinteger[Any]] = np.int32 if big * (last + 1) < 2**31 else np.int64
+        # up grows along the rows, so a running maximum forwards stays within its segment; down shrinks,
+        # the same for a running minimum forwards (and, read backwards, the other way round)
+        up: npt.NDArray[np.signedinteger[Any]] = seg.astype(dtype) * big
+        down: npt.NDArray[np.signedinteger[Any]] = (last - seg.astype(dtype)) * big
+        i, k = j - 1, j  # the last row before the cut, the first after it
+        starts = np.searchsorted(seg, seg[j])
+        p = (j - starts).astype(np.float64)
+        q = np.searchsorted(seg, seg[j], side="right") - j
+        left = np.zeros(len(j))
+        right = np.zeros(len(j))
+        up_i, down_i, up_k, down_k = (x.astype(np.int64) for x in (up[i], down[i], up[k], down[k]))
+        for at in self.attrs:
+            c: npt.NDArray[np.signedinteger[Any]] = at.codes[rows].astype(dtype, copy=False)
+            cu, cd = c + up, c + down
+            lo = np.minimum.accumulate(cd)[i] - down_i
+            hi = np.maximum.accumulate(cu)[i] - up_i
+            left += at.cost(at.join(at.state(lo), at.state(hi)))
+            lo = np.minimum.accumulate(cu[::-1])[::-1][k] - up_k
+            hi = np.maximum.accumulate(cd[::-1])[::-1][k] - down_k
+            right += at.cost(at.join(at.state(lo), at.state(hi)))
+        out: npt.NDArray[np.float64] = p * left + q * right
+        return out
+
+    def _attempt(self, rows: IntArray, seg: IntArray, lens: IntArray, ks: IntArray, qi: IntArray) -> _Cut:
+        """Sort each node's rows by (QI ``qi[node]``, locality key) and cut it: the admissible cut whose
+        parts cost least (:meth:`_price`), else the near-prefix split; priced by its parts' span costs."""
+        code = self.codes[qi.astype(np.int32)[seg], rows].astype(np.int64)
+        order = _sort(seg, code, self.key[rows], self.n)
+        del code
+        rows = rows[order]
+        del order
+        value = self.value[rows]
+        cut, k1 = _cuts(value, seg, lens, ks, self.s, lambda j: self._price(rows, seg, j))
+        missed = cut < 0
+        near = np.flatnonzero(missed)
+        if len(near):
+            inner = cut[seg] < 0
+            sub = np.searchsorted(near, seg[inner])
+            left, cut[near], k1[near] = _near_prefix(value[inner], sub, lens[near], ks[near], self.s)
+            rows[inner] = rows[inner][stable_order(sub * 2 + ~left)]  # per node, its left part first
+        parts = np.stack([cut, lens - cut], axis=1).reshape(-1)
+        cost = self._span_cost(rows, parts).sum(axis=1) * parts
+        return _Cut(rows, cut, k1, cost.reshape(-1, 2).sum(axis=1), missed)
+
+    def _finish(self, rows: IntArray, lens: IntArray, pos: IntArray) -> None:
+        """Nodes of one class each become classes; their rows take their places in the tree's order."""
+        self.gid[rows] = self.classes + np.repeat(np.arange(len(lens), dtype=np.int64), lens)
+        self.classes += len(lens)
+        starts = np.concatenate([[0], np.cumsum(lens)[:-1]]).astype(np.int64)
+        self.order[rows] = np.arange(len(rows), dtype=np.int64) + np.repeat(pos - starts, lens)
+
+    def level(self, lv: _Level) -> _Level:
+        """One level: classes leave, every other node is cut along the best of its ``tries`` widest QIs
+        (the lowest Σ rows × span cost of its two parts); returns the next level."""
+        leaf = np.repeat(lv.ks == 1, lv.lens)
+        self._finish(lv.perm[leaf], lv.lens[lv.ks == 1], lv.pos[lv.ks == 1])
+        lens, ks, rows, pos = lv.lens[lv.ks >= 2], lv.ks[lv.ks >= 2], lv.perm[~leaf], lv.pos[lv.ks >= 2]
+        if not len(lens):
+            return _Level(rows, lens, ks, pos)
+        seg = np.repeat(np.arange(len(lens), dtype=_index(self.n)), lens)
+        rank = np.argsort(-self._span_cost(rows, lens), axis=1, kind="stable")
+        best: _Cut | None = None
+        for r in range(self.tries):
+            c = self._attempt(rows, seg, lens, ks, rank[:, r])
+            if best is None:
+                best = c
+                continue
+            better = c.cost < best.cost
+            best.rows[better[seg]] = c.rows[better[seg]]
+            best.cut[better], best.k1[better], best.cost[better] = c.cut[better], c.k1[better], c.cost[better]
+            best.near[better] = c.near[better]
+        assert best is not None
+        self.near += int(best.near.sum())
+        new_lens = np.stack([best.cut, lens - best.cut], axis=1).reshape(-1)
+        new_ks = np.stack([best.k1, ks - best.k1], axis=1).reshape(-1)
+        new_pos = np.stack([pos, pos + best.cut], axis=1).reshape(-1)
+        return _Level(best.rows, new_lens.astype(np.int64), new_ks.astype(np.int64), new_pos)
+
+
+@dataclass
+class _Cut:
+    rows: IntArray  # the nodes' rows, each node's left part first
+    cut: IntArray  # per node: rows of the left part
+    k1: IntArray  # per node: classes of the left part
+    cost: npt.NDArray[np.float64]  # per node: Σ over its parts of rows × span cost
+    near: npt.NDArray[np.bool_]  # per node: cut by the near-prefix split
+
+
+@dataclass
+class Split:
+    gid: IntArray  # per row position: class 0..k-1
+    levels: int
+    near: int  # cuts made by the near-prefix split (no admissible cut)
+    order: IntArray  # per row position: its place in the split tree's depth-first order (0..n-1)
+
+
+def split(
+    refiner: Refiner, key: IntArray, k: int, tries: int = TRIES, stop: threading.Event | None = None
+) -> Split | None:
+    """The feasible-split partition of the refiner's rows into k classes (sizes in {n//k, n//k + 1},
+    distinct SA values in each), rows sorted second by ``key`` (the locality key); ``None`` when some SA
+    value has more than k rows (no such partition exists), or when ``stop`` is set (checked per level)."""
+    n = len(key)
+    value = refiner.distinct[0]
+    if k < 1 or n < k or (n and int(np.bincount(value).max()) > k):
+        return None
+    sp = _Splitter(refiner, key, k, tries)
+    lv = _Level(
+        np.arange(n, dtype=_index(n)),
+        np.array([n], dtype=np.int64),
+        np.array([k], dtype=np.int64),
+        np.zeros(1, dtype=np.int64),
+    )
+    levels = 0
+    while len(lv.lens):
+        if stop is not None and stop.is_set():
+            return None
+        lv = sp.level(lv)
+        levels += 1
+    return Split(sp.gid, levels, sp.near, sp.order)
+
+
+def partition_cost(refiner: Refiner, gid: IntArray) -> int | float:
+    """Σ_G |G|·cost(G) of a partition (row position → class 0..k-1), in the cost model's scaled units."""
+    k = int(gid.max()) + 1
+    sizes = np.bincount(gid, minlength=k).astype(np.int64)
+    rows = np.argsort(gid, kind="stable")
+    start = np.concatenate([[0], np.cumsum(sizes)[:-1]])
+    mem = np.full((k, int(sizes.max())), -1, dtype=np.int64)
+    mem[gid[rows], np.arange(len(rows)) - start[gid[rows]]] = rows
+    total: int | float = (sizes * refiner.class_costs(mem, sizes)).sum().item()
+    return total
+
+
+def dm(gid: IntArray) -> int:
+    """Σ_G |G|² of a partition (row position → class)."""
+    return int((np.bincount(gid).astype(np.int64) ** 2).sum())

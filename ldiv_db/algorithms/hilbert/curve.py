@@ -1,0 +1,358 @@
+"""Ghinita et al.'s "Hilbert" l-diversity heuristic (VLDB 2007), as SPEC §1.12 reconstructs it: map the
+QI points to a Hilbert curve, then cut the 1-D order into l-eligible groups. ``--algorithm hilbert`` runs it
+on the whole table (TP's baseline); TP+ runs it on TP's residue (:func:`split_rows`).
+
+SQL ranks every QI value in its domain (``sql/hilbert/domains.sql``) and fetches the rows' ranks
+(``sql/hilbert/coords.sql``, one query); the curve index and the grouping are one vectorized numpy pass
+plus a loop over groups in Python.
+
+The Ghinita text is not available; the index follows Skilling ("Programming the Hilbert curve", 2004)
+and the grouping rule is SPEC §1.12(c) [R/D]. If the original becomes available, align
+:func:`hilbert_l_groups` with it (SPEC §1.13 item 6).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+import pandas as pd
+
+from ...errors import BadInput, InternalError
+from ...sqlgen.render import TableRef, render
+from ..base import AnonymizeRequest
+
+# models an l-eligible partition satisfies with the same l (SPEC §0.2: max p ≤ 1/l ⇒ ≥ l values and
+# Shannon entropy ≥ min-entropy ≥ ln l)
+IMPLIED_MODELS = ("frequency", "distinct", "entropy")
+
+IntArray = npt.NDArray[np.int64]
+
+
+def bits_for(domain_sizes: Sequence[int]) -> int:
+    """b = max(1, ⌈log2(largest domain size)⌉) (SPEC §1.12(a))."""
+    largest = max((int(s) for s in domain_sizes), default=1)
+    return max(1, (largest - 1).bit_length())
+
+
+def hilbert_keys(coords: npt.ArrayLike, bits: int) -> npt.NDArray[Any]:
+    """Hilbert index of each row of ``coords`` (n × d non-negative integers < 2**bits), vectorized.
+
+    Skilling's AxesToTranspose (SPEC §1.12(b)): the "inverse undo" loop, Gray encoding, then the bits
+    interleaved from the most significant bit-plane down, axis 0 first. An int64 array when d·bits ≤ 63,
+    else an object array of Python ints.
+    """
+    arr = np.asarray(coords, dtype=np.int64)
+    if arr.ndim != 2:
+        raise ValueError("coords must be a 2-D array (rows × dimensions)")
+    n, d = arr.shape
+    if n and (arr.min() < 0 or arr.max() >= (1 << bits)):
+        raise ValueError(f"coordinates must lie in [0, 2**{bits})")
+    x = [arr[:, i].astype(np.uint64) for i in range(d)]
+    top = np.uint64(1 << (bits - 1))
+    q = top
+    while q > 1:
+        p = np.uint64(q - np.uint64(1))
+        for i in range(d):
+            high = (x[i] & q) != 0
+            x[0] = np.where(high, x[0] ^ p, x[0])  # invert the low bits of axis 0
+            t = np.where(high, np.uint64(0), (x[0] ^ x[i]) & p)  # or exchange them with axis i
+            x[0] ^= t
+            x[i] ^= t
+        q = np.uint64(q >> np.uint64(1))
+    for i in range(1, d):  # Gray encode
+        x[i] ^= x[i - 1]
+    t = np.zeros(n, dtype=np.uint64)
+    q = top
+    while q > 1:
+        t ^= np.where((x[d - 1] & q) != 0, np.uint64(q - np.uint64(1)), np.uint64(0))
+        q = np.uint64(q >> np.uint64(1))
+    for i in range(d):
+        x[i] ^= t
+    if d * bits <= 63:
+        key = np.zeros(n, dtype=np.int64)
+        for plane in range(bits - 1, -1, -1):
+            for i in range(d):
+                key = (key << 1) | ((x[i] >> np.uint64(plane)) & np.uint64(1)).astype(np.int64)
+        return key
+    big = np.zeros(n, dtype=object)
+    for plane in range(bits - 1, -1, -1):
+        for i in range(d):
+            big = (big << 1) | ((x[i] >> np.uint64(plane)) & np.uint64(1)).astype(np.int64).astype(object)
+    return big
+
+
+def curve_order(keys: npt.NDArray[Any], rids: npt.ArrayLike) -> IntArray:
+    """Positions sorted by (Hilbert key, row id)."""
+    r = np.asarray(rids, dtype=np.int64)
+    if keys.dtype != object:
+        return np.lexsort((r, keys)).astype(np.int64)
+    return np.array(sorted(range(len(r)), key=lambda i: (keys[i], r[i])), dtype=np.int64)
+
+
+def stars_of(coords: IntArray, members: Sequence[int] | IntArray) -> int:
+    """Definition 1 (SPEC §0.5): |G| × the number of QI attributes not constant on G."""
+    if len(members) == 0:
+        return 0
+    block = coords[np.asarray(members, dtype=np.int64)]
+    return int(len(members) * int((block.min(axis=0) != block.max(axis=0)).sum()))
+
+
+@dataclass(frozen=True)
+class Grouping:
+    """Hilbert-l's result: ``group[i]`` = 0-based group of row i (input order); ``stars`` of all groups."""
+
+    group: IntArray
+    groups: int
+    stars: int
+    max_l_from: int | None  # the group number at which Max-l mode started (None: never)
+    leftovers: int
+
+
+def hilbert_l_groups(
+    coords: IntArray, sids: npt.ArrayLike, rids: npt.ArrayLike, l: int, bits: int | None = None
+) -> Grouping:
+    """SPEC §1.12(c): cut the rows (an l-eligible set) into l-eligible groups along the Hilbert curve.
+
+    Rows are sorted by (key, row id) and bucketed by SA value. While ≥ l buckets are non-empty, a group
+    takes the head of every critical bucket (|b|·l > n − l) plus the bucket with the globally first head,
+    filled up to l buckets by increasing head; once more than l buckets are critical, it takes the heads
+    of the l largest buckets (Max-l). The few leftover rows join the group without their SA value that
+    gains the fewest stars. ``bits`` comes from the domain sizes of the whole table (SPEC §1.12(a));
+    by default from the largest coordinate present.
+    """
+    coords = np.asarray(coords, dtype=np.int64)
+    sid_arr = np.asarray(sids, dtype=np.int64)
+    n_rows = len(sid_arr)
+    group = np.full(n_rows, -1, dtype=np.int64)
+    if n_rows == 0:
+        return Grouping(group, 0, 0, None, 0)
+    d = coords.shape[1]
+    if bits is None:
+        bits = bits_for([int(coords[:, i].max()) + 1 for i in range(d)] if d else [])
+    keys = hilbert_keys(coords, bits) if d else np.zeros(n_rows, dtype=np.int64)
+    order = curve_order(keys, rids)
+    pos_sid = sid_arr[order]
+    groups, leftovers, max_l_from = _pick_groups(pos_sid, l)
+    pos_group = np.full(n_rows, -1, dtype=np.int64)
+    for g, members in enumerate(groups):
+        pos_group[members] = g
+    if leftovers:
+        _place_leftovers(pos_group, pos_sid, coords[order], leftovers, len(groups))
+    group[order] = pos_group
+    stars = 0
+    if d:
+        lo = np.full((len(groups), d), np.iinfo(np.int64).max, dtype=np.int64)
+        hi = np.full((len(groups), d), -1, dtype=np.int64)
+        np.minimum.at(lo, group, coords)
+        np.maximum.at(hi, group, coords)
+        gsize = np.bincount(group, minlength=len(groups))
+        stars = int((gsize * (lo != hi).sum(axis=1)).sum())
+    return Grouping(group, len(groups), stars, max_l_from, len(leftovers))
+
+
+def _pick_groups(pos_sid: IntArray, l: int) -> tuple[list[list[int]], list[int], int | None]:
+    """The groups of curve positions (see :func:`hilbert_l_groups`), the leftover positions, and the
+    group from which Max-l picked (None: never)."""
+    # buckets: per SA id, its rows' curve positions in curve order; the head is the first unused one
+    buckets: dict[int, list[int]] = {}
+    for pos, s in enumerate(pos_sid.tolist()):
+        buckets.setdefault(s, []).append(pos)
+    head = dict.fromkeys(buckets, 0)
+    size = {s: len(b) for s, b in buckets.items()}
+    active = set(buckets)
+    remaining = len(pos_sid)
+    groups: list[list[int]] = []
+    max_l_from: int | None = None
+    while len(active) >= l:
+        crit: list[int] = []
+        if max_l_from is None:
+            crit = [s for s in active if size[s] * l > remaining - l]
+            if len(crit) > l:
+                max_l_from = len(groups)
+        if max_l_from is not None:
+            chosen = sorted(active, key=lambda s: (-size[s], buckets[s][head[s]]))[:l]
+        else:
+            chosen = sorted(crit, key=lambda s: buckets[s][head[s]])
+            anchor = min(active, key=lambda s: buckets[s][head[s]])
+            if anchor not in chosen:
+                chosen.append(anchor)
+            if len(chosen) < l:
+                taken = set(chosen)
+                others = sorted((s for s in active if s not in taken), key=lambda s: buckets[s][head[s]])
+                chosen.extend(others[: l - len(chosen)])
+        members = []
+        for s in chosen:
+            members.append(buckets[s][head[s]])
+            head[s] += 1
+            size[s] -= 1
+            if not size[s]:
+                active.discard(s)
+        remaining -= len(members)
+        groups.append(members)
+    if not groups:
+        raise InternalError("Hilbert: the rows to group are not l-eligible")
+    leftovers = [buckets[s][k] for s in sorted(active) for k in range(head[s], len(buckets[s]))]
+    return groups, leftovers, max_l_from
+
+
+def _place_leftovers(
+    pos_group: IntArray, pos_sid: IntArray, pos_coords: IntArray, leftovers: list[int], n_groups: int
+) -> None:
+    """Max-l leaves at most one row per bucket: each joins the group without its SA value that gains
+    the fewest stars (the first such group on ties), in curve order; fills ``pos_group``."""
+    d = pos_coords.shape[1]
+    gsize = np.bincount(pos_group[pos_group >= 0], minlength=n_groups).astype(np.int64)
+    lo = np.full((n_groups, d), np.iinfo(np.int64).max, dtype=np.int64)
+    hi = np.full((n_groups, d), -1, dtype=np.int64)
+    placed = pos_group >= 0
+    np.minimum.at(lo, pos_group[placed], pos_coords[placed])
+    np.maximum.at(hi, pos_group[placed], pos_coords[placed])
+    for pos in sorted(leftovers):
+        s, point = int(pos_sid[pos]), pos_coords[pos]
+        has_s = np.zeros(n_groups, dtype=bool)
+        has_s[pos_group[(pos_sid == s) & (pos_group >= 0)]] = True
+        cand = np.flatnonzero(~has_s)
+        if not len(cand):
+            cand = np.arange(n_groups)
+        mixed = (lo[cand] != hi[cand]).sum(axis=1)
+        mixed_after = (np.minimum(lo[cand], point) != np.maximum(hi[cand], point)).sum(axis=1)
+        delta = (gsize[cand] + 1) * mixed_after - gsize[cand] * mixed
+        g = int(cand[int(np.argmin(delta))])  # argmin: the first group on ties
+        pos_group[pos] = g
+        gsize[g] += 1
+        lo[g] = np.minimum(lo[g], point)
+        hi[g] = np.maximum(hi[g], point)
+
+
+# ------------------------------------------------------------------------------------------- in the database
+
+
+@dataclass(frozen=True)
+class Split:
+    """Hilbert-l applied to rows of the source: where they went and what it costs in stars."""
+
+    table: (
+        TableRef | None
+    )  # work table (rid, gid, deleted, sa_suppressed) of the split rows; None if kept whole
+    rows: int
+    groups: int
+    stars: int
+    stars_whole: int  # the rows as one group
+    max_l_from: int | None
+    leftovers: int
+
+
+def eligible_l(request: AnonymizeRequest, algorithm: str) -> int:
+    """The l of an l-eligibility algorithm (TP, TP+, Hilbert): one SA, a model their output satisfies."""
+    inputs, model = request.inputs, request.model
+    if len(inputs.sa) != 1:
+        raise BadInput(
+            f"{algorithm} supports one sensitive attribute; got {len(inputs.sa)} "
+            f"({', '.join(c.name for c in inputs.sa)})",
+            "anonymize with one --sa, or use an algorithm for several SAs",
+        )
+    if model.name not in IMPLIED_MODELS or not model.ls:
+        raise BadInput(
+            f"{algorithm} builds l-eligible groups (frequency l-diversity, SPEC §0.2), which implies "
+            f"distinct and entropy l-diversity, but not {model.describe()}",
+            "use --model frequency (the default for this algorithm), distinct or entropy",
+        )
+    return int(model.ls[0])
+
+
+def not_eligible_error(sa: str, value: str, n1: int, n: int, l: int) -> BadInput:
+    """SPEC §1.1: T must be l-eligible; name the most frequent value, its count and |T|/l."""
+    return BadInput(
+        f"the table is not {l}-eligible: {sa} = {value!r} holds {n1} of {n} rows, more than |T|/l = "
+        f"{n}/{l} = {n / l:.2f}",
+        f"an l-eligible partition needs l·n1 ≤ |T| (TP Lemma 1); "
+        f"the largest feasible l is ⌊{n}/{n1}⌋ = {n // n1}",
+    )
+
+
+def require_l_eligible(request: AnonymizeRequest, l: int) -> None:
+    """Refuse a table no partition into l-eligible groups exists for (one query over the SA counts)."""
+    inputs = request.inputs
+    counts = request.db.rows(render("catalog/sa_counts.sql", source=inputs.table.ref, sa=inputs.sa[0].ident))
+    pairs = [(str(v), int(c)) for v, c in counts]
+    n = sum(c for _, c in pairs)
+    value, n1 = max(pairs, key=lambda p: p[1])
+    if l * n1 > n:
+        raise not_eligible_error(inputs.sa[0].name, value, n1, n, l)
+
+
+def split_rows(
+    request: AnonymizeRequest,
+    l: int,
+    *,
+    first_gid: int,
+    scope: TableRef | None = None,
+    scope_gid: int = 0,
+    keep_whole_unless_fewer_stars: bool = False,
+) -> Split:
+    """Hilbert-l on all source rows, or on the rows of group ``scope_gid`` of the assignment ``scope``.
+
+    Two statements rank every QI value in its domain and number the SA values (``sql/hilbert/domains.sql``,
+    ``sql/tp/sa_ids.sql``), one query fetches the rows' ranks (``sql/hilbert/coords.sql``); the curve and
+    the grouping run
+    in Python (:func:`hilbert_l_groups`); the groups (ids from ``first_gid``) are written with one insert.
+    With ``keep_whole_unless_fewer_stars`` (TP+'s guard, SPEC §1.12) nothing is written unless the split
+    has fewer stars than the rows as one group.
+    """
+    db, inputs = request.db, request.inputs
+    kinds, hids = [], []
+    for col in inputs.qi:
+        hid = request.hierarchy_ids.get(col.name)
+        kinds.append("hierarchy" if hid is not None and not col.is_numeric else "value")
+        hids.append(hid or 0)
+    qi, sa = [c.ident for c in inputs.qi], inputs.sa[0].ident
+    domains, sa_ids = db.work_table("hilbert_domains"), db.work_table("hilbert_sa_ids")
+    db.run(
+        render(
+            "hilbert/domains.sql",
+            {"hids": hids},
+            target=domains,
+            source=inputs.table.ref,
+            qi=qi,
+            kinds=kinds,
+            texts=[c.is_text for c in inputs.qi],
+        )
+    )
+    db.run(render("tp/sa_ids.sql", target=sa_ids, source=inputs.table.ref, sa=sa))
+    frame = db.df(
+        render(
+            "hilbert/coords.sql",
+            {"r_gid": scope_gid},
+            source=inputs.table.ref,
+            domains=domains,
+            sa_ids=sa_ids,
+            qi=qi,
+            sa=sa,
+            assignment=scope,
+            null_safe=request.null_as_value,  # else the inputs were refused if they held NULL
+        ),
+        bulk=True,
+    )
+    d = len(inputs.qi)
+    n_rows = len(frame)
+    if n_rows == 0:
+        return Split(None, 0, 0, 0, 0, None, 0)
+    coords = frame[[f"c{i}" for i in range(1, d + 1)]].to_numpy(dtype=np.int64)
+    sizes = [int(r["size"]) for r in db.records(render("hilbert/domain_sizes.sql", domains=domains))]
+    rids = frame["rid"].to_numpy(dtype=np.int64)
+    grouping = hilbert_l_groups(coords, frame["sid"].to_numpy(dtype=np.int64), rids, l, bits=bits_for(sizes))
+    whole = stars_of(coords, np.arange(n_rows))
+    if keep_whole_unless_fewer_stars and grouping.stars >= whole:
+        return Split(
+            None, n_rows, grouping.groups, grouping.stars, whole, grouping.max_l_from, grouping.leftovers
+        )
+    table = db.work_table("hilbert_groups")
+    db.run(render("hilbert/groups_table.sql", target=table))
+    db.insert_frame(table, pd.DataFrame({"rid": rids, "gid": grouping.group + first_gid}))
+    return Split(
+        table, n_rows, grouping.groups, grouping.stars, whole, grouping.max_l_from, grouping.leftovers
+    )

@@ -1,0 +1,258 @@
+"""Partition statistics in SQL.
+
+A :class:`SqlEvaluator` materializes the compressed partition of a table — per group (equal key tuple:
+the QI values, or a given group column) and SA, the count of every SA value — and answers every
+statistic from it with the templates in ``sql/partition``, ``sql/privacy`` and ``sql/bounds``. Python
+only reads back small results (one row per SA, or the handful of worst groups).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from fractions import Fraction
+from typing import Any, Protocol
+
+from ..db import Database
+from ..sqlgen.render import Ident, TableRef, render
+from .stats import Confidence, MinRm, PartitionSummary, Pillar, RecursiveBound, Verdict
+
+
+class ModelLike(Protocol):
+    name: str
+
+    def apply(self, ev: SqlEvaluator, target: TableRef) -> None: ...
+
+
+class SqlEvaluator:
+    """The compressed partition of ``source`` grouped by ``keys``, for the SAs ``sa``."""
+
+    def __init__(
+        self,
+        db: Database,
+        source: TableRef,
+        keys: Sequence[Ident],
+        sa: Sequence[Ident],
+        *,
+        null_as_value: bool = False,
+        prefix: str = "part",
+        part: tuple[int, int] = (0, 1),
+        stats_only: bool = False,
+    ) -> None:
+        self.db = db
+        self.source = source
+        self.keys = list(keys)
+        self.sa = list(sa)
+        self.null_as_value = null_as_value
+        self._hist = db.work_table(f"{prefix}_hist")
+        self.stats = db.work_table(f"{prefix}_stats")
+        self.prefix = prefix
+        self.part = part  # (index, count): only the groups whose hashed id is index modulo count
+        self.exact_ids = False
+        self.raw_id: Ident | None = None  # exact ids that are this integer column's values
+        self._built = False
+        self._counts: set[int] = set()
+        # stats_only: the caller needs the group statistics (and the recursive models' counts) only; where
+        # the engine builds them faster straight from the source (Database.stats_from_source), no histogram
+        # is stored unless a model asks for it (:attr:`hist`)
+        self._from_source = stats_only and db.stats_from_source
+        self._hist_built = False
+        # partition/summary.sql's rows where build took them (with the collision count, from the source)
+        self._summary: list[dict[str, Any]] | None = None
+
+    # ------------------------------------------------------------------ building
+    def build(self) -> SqlEvaluator:
+        """Materialize the histogram and the group statistics (or, from the source, the statistics alone
+        and their summary, which counts the collisions). Group ids are hashes of the key tuple; if two
+        tuples share an id, the histogram and statistics are rebuilt with exact ids."""
+        if not self._built:
+            if self._from_source:  # the collision count comes with the summary, taken at once
+                ctx = self._rows_ctx(self.stats)
+                self.db.run(render("partition/source_stats.sql", self._part_params(), **ctx))
+                self._summary = self.db.records(render("partition/summary.sql", stats=self.stats))
+                collided = any(int(rec["collisions"]) for rec in self._summary)
+            else:
+                self._histogram()
+                self.db.run(render("partition/group_stats.sql", target=self.stats, hist=self._hist))
+                collided = bool(self.db.scalar(render("partition/gid_check.sql", stats=self.stats)))
+            if collided:
+                self.exact_ids, self._from_source, self._summary = True, False, None
+                self._histogram()
+                self.db.run(render("partition/group_stats.sql", target=self.stats, hist=self._hist))
+            self._built = True
+        return self
+
+    @property
+    def hist(self) -> TableRef:
+        """The histogram table; where :meth:`build` took the statistics straight from the source, the
+        histogram is stored on first use (a model that reads it: the (l,α) and l+ models)."""
+        if self._from_source:
+            self.build()
+            if self._from_source and not self._hist_built:
+                self._histogram()
+        return self._hist
+
+    @hist.setter
+    def hist(self, ref: TableRef) -> None:
+        self._hist = ref
+
+    def counts_for(self, min_values: int) -> tuple[TableRef, bool]:
+        """For one statement over the counts of the groups with at least ``min_values`` values: the
+        statistics themselves where they keep each group's counts (unordered: False), else
+        :meth:`counts_table` (descending: True) — a table fewer where one statement reads them."""
+        if self._from_source:
+            return self.stats, False
+        return self.counts_table(min_values), True
+
+    def counts_table(self, min_values: int) -> TableRef:
+        """Descending SA counts of the groups with at least ``min_values`` values (built on demand)."""
+        target = self.work(f"counts_{min_values}")
+        if min_values not in self._counts:
+            if self._from_source:  # the statistics keep each group's counts
+                q = render(
+                    "partition/stats_counts.sql", {"min_values": min_values}, target=target, stats=self.stats
+                )
+            else:
+                q = render(
+                    "partition/group_counts.sql",
+                    {"min_values": min_values},
+                    target=target,
+                    hist=self.hist,
+                    stats=self.stats,
+                )
+            self.db.run(q)
+            self._counts.add(min_values)
+        return target
+
+    def _part_params(self) -> dict[str, int]:
+        index, count = self.part
+        return {"parts": count, "part": index}
+
+    def _rows_ctx(self, target: TableRef) -> dict[str, Any]:
+        """The context of the histogram's rows (_macros/histogram_rows.sql) for a statement creating target."""
+        return {
+            "partitioned": self.part[1] > 1,
+            "target": target,
+            "source": self.source,
+            "keys": self.keys,
+            "sa": self.sa,
+            "null_as_value": self.null_as_value,
+        }
+
+    def _histogram(self) -> None:
+        ctx = {**self._rows_ctx(self._hist), "exact_ids": self.exact_ids}
+        self.db.run(render("partition/histogram.sql", self._part_params(), **ctx))
+        self._hist_built = True
+
+    def work(self, name: str) -> TableRef:
+        return self.db.work_table(f"{self.prefix}_{name}")
+
+    # ------------------------------------------------------------------ statistics
+    def summary(self) -> list[PartitionSummary]:
+        recs = self._summary
+        if recs is None:
+            recs = self.db.records(render("partition/summary.sql", stats=self.stats))
+        return [summary_of(rec) for rec in recs]
+
+    def class_sizes(self) -> list[tuple[int, int]]:
+        """The partition's (size, groups) histogram: its classes' sizes where its keys are the class keys."""
+        return [
+            (int(a), int(b)) for a, b in self.db.rows(render("partition/class_sizes.sql", stats=self.stats))
+        ]
+
+    def recursive_profile(self, max_ls: Sequence[int]) -> dict[int, list[RecursiveBound]]:
+        """Per SA s: for l = 2..max_ls[s-1] (at most that SA's distinct l), the infimum c above which
+        recursive (c,l) holds in every group."""
+        out: dict[int, list[RecursiveBound]] = {}
+        if max(max_ls, default=0) < 2:
+            return out
+        q = render(
+            "partition/recursive_profile.sql",
+            {"max_l": max(max_ls), "max_ls": list(max_ls)},
+            counts=self.counts_table(2),
+        )
+        for s, l_value, cands in self.db.rows(q):
+            exact = max(Fraction(int(a), int(b)) for a, b in cands)
+            out.setdefault(int(s), []).append(RecursiveBound(int(l_value), exact))
+        return out
+
+    def value_counts(self) -> dict[int, list[tuple[str | None, int]]]:
+        """Per SA: every value (None = NULL with null_as_value) with its count in the whole table."""
+        out: dict[int, list[tuple[str | None, int]]] = {}
+        for s, v, n in self.db.rows(render("partition/value_counts.sql", hist=self.hist)):
+            out.setdefault(int(s), []).append((None if v is None else str(v), int(n)))
+        return out
+
+    def pillars(self) -> list[Pillar]:
+        return self.db.fetch(render("partition/pillars.sql", hist=self.hist, stats=self.stats), Pillar)
+
+    def confidences(self) -> list[Confidence]:
+        return self.db.fetch(render("partition/confidence.sql", hist=self.hist, stats=self.stats), Confidence)
+
+    def min_rm(self, thresholds: TableRef, default: Fraction) -> list[MinRm]:
+        q = render(
+            "bounds/min_rm.sql",
+            {"p_default": default.numerator, "q_default": default.denominator},
+            hist=self.hist,
+            stats=self.stats,
+            thresholds=thresholds,
+        )
+        return self.db.fetch(q, MinRm)
+
+    # ------------------------------------------------------------------ privacy
+    def verdict_table(self, model: ModelLike) -> TableRef:
+        """The work table ``model.apply`` writes its per-group verdict into."""
+        return self.work(f"verdict_{model.name}".replace("-", "_"))
+
+    def verdict(self, model: ModelLike, worst: int = 5) -> Verdict:
+        target = self.verdict_table(model)
+        model.apply(self, target)
+        rec = self.db.records(render("privacy/summary.sql", {"worst": worst}, verdict=target))[0]
+        vg = int(rec["violating_groups"])
+        gids = tuple(int(g) for g in rec["worst_gids"])
+        ranked = zip(rec["worst_severities"], rec["worst_sizes"], gids, strict=True)
+        return Verdict(
+            vg == 0,
+            vg,
+            int(rec["violating_rows"]),
+            gids,
+            tuple((float(sev), int(size), gid) for sev, size, gid in ranked),
+        )
+
+    def group_keys(self, gids: Sequence[int]) -> list[dict[str, Any]]:
+        if not gids:
+            return []
+        q = render(
+            "partition/group_keys.sql",
+            {"gids": list(gids)},
+            source=self.source,
+            keys=self.keys,
+            exact_ids=self.exact_ids,
+            raw_id=self.raw_id,
+        )
+        recs = {int(r["gid"]): r for r in self.db.records(q)}
+        out = []
+        for gid in gids:
+            r = recs[gid]
+            out.append(
+                {
+                    "gid": gid,
+                    "size": int(r["size"]),
+                    "key": {k.name: r[f"k{i}"] for i, k in enumerate(self.keys, 1)},
+                }
+            )
+        return out
+
+
+def summary_of(rec: Mapping[str, Any]) -> PartitionSummary:
+    """One SA's partition statistics from a row of ``partition/summary.sql`` (or a query returning its
+    columns: s, groups, rows, k, distinct_l, min_entropy, freq_candidates)."""
+    cands = [Fraction(int(a), int(b)) for a, b in rec["freq_candidates"] or [] if int(b) > 0]
+    return PartitionSummary(
+        s=int(rec["s"]),
+        groups=int(rec["groups"]),
+        rows=int(rec["rows"]),
+        k=int(rec["k"]),
+        distinct_l=int(rec["distinct_l"]),
+        min_entropy=None if rec["min_entropy"] is None else float(rec["min_entropy"]),
+        frequency_l=min(cands) if cands else None,
+    )

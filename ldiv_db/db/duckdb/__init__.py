@@ -1,0 +1,1 @@
+"""DuckDB, the embedded default engine."""

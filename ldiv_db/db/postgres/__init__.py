@@ -1,0 +1,1 @@
+"""PostgreSQL as an engine (``pip install 'ldiv_db[postgres]'``)."""

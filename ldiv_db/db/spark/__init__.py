@@ -1,0 +1,1 @@
+"""Apache Spark as an engine (``pip install 'ldiv_db[spark]'``)."""

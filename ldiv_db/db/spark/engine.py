@@ -1,0 +1,551 @@
+"""Apache Spark as an engine: the only module that talks to pyspark (``pip install 'ldiv_db[spark]'``).
+
+``DB`` is ``spark://local[N]`` (a local session in this process) or ``spark://HOST:PORT`` (a standalone
+master), optionally with options after ``?``: ``warehouse=PATH`` (the catalog's warehouse; the metastore
+lives beside it, so a later run sees the same tables), ``fetch_rows=N`` and any Spark conf key
+(``spark.sql...=v``); sessions and conf: :mod:`ldiv_db.db.spark.session`.
+
+:class:`SparkDatabase` keeps the interface of :class:`ldiv_db.db.Database`; what differs:
+
+* statements are rendered in DuckDB's dialect and translated by :func:`ldiv_db.sqlgen.render.translate` to
+  Spark SQL; bound values go to ``spark.sql(..., args=...)`` (``:name`` markers), never into the text;
+* results come back through Arrow, each through the bounded fetch of :mod:`ldiv_db.db.spark.jobs` (a
+  result over ``fetch_rows`` rows only where the caller declared it bulk, then in batches);
+  :meth:`insert_frame` sends a frame as one DataFrame and one ``INSERT ... SELECT`` per batch of at most
+  ``fetch_rows`` rows (never row by row); every statement runs in a job group Ctrl-C cancels;
+* the ``ldiv`` audit tables live in the Spark schema ``ldiv`` (the shipped migrations, translated; a
+  migration with a Spark variant in ``migrations/spark/`` runs that instead); ids that DuckDB draws from
+  sequences are the table's largest id plus one (one writer per Spark catalog at a time);
+* work tables live in a schema of their own per connection (``ldiv_work_<hex>``), dropped on close;
+* there are no multi-statement transactions (``transactional = False``): :meth:`transaction` is only a
+  bracket, and the release pipeline publishes through staging tables and a rename
+  (:mod:`ldiv_db.pipeline.staged`); :meth:`require` refuses the algorithms not in :data:`ALGORITHMS`;
+* a template with a Spark variant (``x.spark.sql``) runs that variant, translated;
+* ``mode="read"`` refuses every statement that writes outside the connection's work schema.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import re
+import time
+import uuid
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any
+
+import duckdb
+import numpy as np
+import pandas as pd
+
+from ...errors import BadInput, InternalError, LdivError
+from ...sqlgen.render import Query, TableRef, quote, translate, written_tables
+from ...sqlgen.spark import emulate_dml, spark_next_id
+from ..duckdb.engine import Database
+from .jobs import fetch, job
+from .schema import prepare_spark, type_name
+from .session import (  # noqa: F401 - the engine's session API, as before
+    DEFAULTS,
+    FETCH_ROWS,
+    SCHEME,
+    configure,
+    fetch_rows_of,
+    first_line,
+    parse_url,
+    session_for,
+    stop_sessions,
+)
+
+# the algorithms whose every statement runs on Spark, each tested against DuckDB (tests/spark); the others
+# are refused before anything is written, with the reason
+_ONE_TABLE = ("tp", "tp+", "mondrian", "hilbert", "bsgi", "lplus", "topdown", "full-domain", "optimal")
+ALGORITHMS = frozenset((*_ONE_TABLE, "decomposition"))  # every algorithm today
+NOT_YET = "its templates are not all tested on Spark yet (docs/concepts/engines.md, Spark)"
+ROWID = "ldiv_rowid"  # the row id column of a table loaded on Spark (``rowid`` in the templates)
+# ids DuckDB draws from ldiv's sequences: (table, id column)
+SEQUENCES = {
+    "hierarchy_seq": ("hierarchy", "hierarchy_id"),
+    "run_seq": ("run", "run_id"),
+    "release_seq": ("release", "release_id"),
+}
+
+
+def _arrow_ready(frame: pd.DataFrame) -> pd.DataFrame:
+    """The frame for ``createDataFrame`` through Arrow: integer and boolean numpy columns as they are (no
+    NULL there); the others as Python values, None for NULL (exact ints beside NULLs, categories as labels).
+    As objects, a 10M-row assignment of four columns (two of them integers) took 1.1 GB more on the driver."""
+    other = [str(c) for c, t in frame.dtypes.items() if not (isinstance(t, np.dtype) and t.kind in "biu")]
+    if not other:
+        return frame
+    out = frame.astype(dict.fromkeys(other, object))
+    out[other] = out[other].where(out[other].notna(), None)
+    return out
+
+
+class _Result:
+    """What :meth:`SparkDatabase._send` returns: a DataFrame (or fixed rows) read like a cursor, through
+    the bounded fetch (:func:`ldiv_db.db.spark.jobs.fetch`)."""
+
+    def __init__(
+        self, frame: Any = None, rows: list[tuple[Any, ...]] | None = None, db: Any = None, name: str = ""
+    ) -> None:
+        self.frame = frame
+        self.fixed = rows
+        self.db, self.name = db, name
+        self.description = [(c,) for c in frame.columns] if frame is not None else [("id",)] if rows else None
+
+    def fetchall(self) -> list[tuple[Any, ...]]:
+        if self.fixed is not None:
+            return self.fixed
+        if self.frame is None:
+            return []
+        pieces = fetch(self.db, self.frame, self.name, bulk=self.db.bulk_fetch, convert=_rows, size=len)
+        return [r for piece in pieces for r in piece]
+
+    def df(self) -> pd.DataFrame:
+        if self.frame is None:
+            return pd.DataFrame(self.fixed or [])
+        pieces = fetch(self.db, self.frame, self.name, bulk=self.db.bulk_fetch, convert=_pandas, size=len)
+        return pieces[0] if len(pieces) == 1 else pd.concat(pieces, ignore_index=True)
+
+
+def _rows(frame: Any) -> list[tuple[Any, ...]]:
+    to_arrow = getattr(frame, "toArrow", None)
+    if to_arrow is None:
+        return [tuple(r) for r in frame.collect()]
+    table = to_arrow()  # exact Python values (ints stay ints beside NULLs), through Arrow
+    cols = [table.column(i).to_pylist() for i in range(table.num_columns)]
+    return list(zip(*cols, strict=True)) if cols else []
+
+
+def _pandas(frame: Any) -> pd.DataFrame:
+    pdf: pd.DataFrame = frame.toPandas()
+    return pdf
+
+
+class SparkDatabase(Database):
+    """One Spark session plus the bookkeeping; statements through ``spark.sql`` with bound ``args``."""
+
+    dialect = "spark"
+    default_schema = "default"
+    transactional = False
+    embedded = False
+    reads_files = False
+    local_row_base = None  # rows are identified by ldiv_rowid, final when written
+
+    def owners_gone(self, run_ids: list[int]) -> list[int]:
+        return []  # nothing tells a live run from a dead one (ldiv_db/db/owners.py)
+
+    driver_error = Exception
+    ldiv_schema = "ldiv"
+
+    def __init__(self, session: Any, url: str, *, read_only: bool) -> None:
+        super().__init__(session, url, owned=False)
+        self.spark = session
+        self.con = _DuckDialectConnection(self)  # type: ignore[assignment]
+        self.read_only = read_only
+        self.work_schema = f"ldiv_work_{uuid.uuid4().hex[:10]}"
+        self._work_ready = False
+        self.fetch_rows = fetch_rows_of(url)  # the most rows one fetch brings into the driver
+        self.bulk_fetch = False  # the fetch running now was declared bulk (rows, records, df, arrays)
+
+    # ------------------------------------------------------------------ opening
+    @classmethod
+    def connect(
+        cls,
+        url: str,
+        *,
+        mode: str = "write",
+        attach: Mapping[str, str] | None = None,
+        migrate: bool = True,
+    ) -> SparkDatabase:
+        if attach:
+            raise BadInput("--attach works with DuckDB files only", "on Spark, name a table as schema.table")
+        db = cls(session_for(url), url, read_only=mode == "read")
+        if migrate:
+            prepare_spark(db, mode)
+        return db
+
+    def attach(self, alias: str, file: str, read_only: bool = True) -> None:
+        raise BadInput("--attach works with DuckDB files only", "on Spark, name a table as schema.table")
+
+    def use_stand_in_schema(self) -> None:
+        """A read writes nothing: the whole ldiv schema stands in, empty, in the work schema."""
+        self.ldiv_schema = self.work_table("ldiv_stand_in").schema or self.work_schema
+        self._work_tables.clear()
+
+    def require(self, command: str, detail: str | None = None) -> None:
+        """An algorithm that does not run on Spark (yet) is refused before anything is written."""
+        if command == "anonymize" and detail not in ALGORITHMS:
+            raise BadInput(
+                f"anonymize --algorithm {detail} does not run on the Spark engine: {NOT_YET}",
+                f"run it on a DuckDB file or a PostgreSQL database; on Spark, anonymize with "
+                f"{', '.join(sorted(ALGORITHMS))}",
+            )
+
+    @contextlib.contextmanager
+    def scratch_catalog(self, alias: str, *, keep: bool = False) -> Iterator[None]:
+        raise LdivError("scratch catalogs are a DuckDB feature; the Spark engine does not use them")
+        yield  # pragma: no cover
+
+    def set_search_path(self, path: str) -> None:
+        raise LdivError("the Spark engine keeps the session's current schema")
+
+    def close(self, *, failed: bool = False) -> None:
+        """Drop this connection's work schema (the session itself stays for the process)."""
+        if self._work_ready and not self.keep_work:
+            with contextlib.suppress(Exception):
+                self.spark.sql(f"DROP SCHEMA IF EXISTS {_bq(self.work_schema)} CASCADE")
+            self._work_ready = False
+
+    # ------------------------------------------------------------------ executing
+    def _send(self, query: Query) -> Any:
+        answer = self._catalog(query)
+        if answer is not None:
+            return answer
+        if self.read_only:
+            self._refuse_writes(query.name, query.sql)
+        params = dict(query.params) if query.params else {}
+        statements = translate(
+            query.sql_for(self.dialect), self.dialect, frozenset(params), ldiv_schema=self.ldiv_schema
+        )
+        result: Any = _Result()
+        with self._engine(query.name):
+            for sql in statements:
+                result = self._statement(query.name, sql, params)
+        return result
+
+    @contextlib.contextmanager
+    def _engine(self, what: str) -> Iterator[None]:
+        """Spark calls as one statement's job (:func:`ldiv_db.db.spark.jobs.job`): cancelled on Ctrl-C,
+        its failure named with what to tune."""
+        with job(self.spark, what.removeprefix("query "), self._error):
+            yield
+
+    @contextlib.contextmanager
+    def _declared(self, bulk: bool) -> Iterator[None]:
+        self.bulk_fetch = bulk
+        try:
+            yield
+        finally:
+            self.bulk_fetch = False
+
+    def rows(self, query: Query, *, bulk: bool = False) -> list[tuple[Any, ...]]:
+        with self._declared(bulk):
+            return super().rows(query)
+
+    def records(self, query: Query, *, bulk: bool = False) -> list[dict[str, Any]]:
+        with self._declared(bulk):
+            return super().records(query)
+
+    def df(self, query: Query, *, bulk: bool = False) -> pd.DataFrame:
+        with self._declared(bulk):
+            return super().df(query)
+
+    def arrays(self, query: Query, *, bulk: bool = False) -> dict[str, Any]:
+        with self._declared(bulk):
+            return super().arrays(query)
+
+    def _statement(self, name: str, sql: str, params: Mapping[str, Any]) -> _Result:
+        fixed: list[tuple[Any, ...]] | None = None
+        if "nextval(" in sql.lower():
+            sql, params, new_id = self._next_id(name, sql, params)
+            fixed = [(new_id,)]
+        used = {k: v for k, v in params.items() if f":{k}" in sql}
+        dml = None
+        head = _LEADING_COMMENTS.sub("", sql)[:16].upper()
+        if head[:6] in ("UPDATE", "DELETE") or head == "INSERT OVERWRITE":
+            dml = emulate_dml(sql, self._columns, spark_ref(self.work_table("ldiv_dml")))
+        for stmt in dml or []:
+            self.spark.sql(stmt, args=(used or None) if ":" in stmt else None)
+        frame = None if dml else self.spark.sql(sql, args=used or None)
+        if fixed is not None:
+            return _Result(rows=fixed)
+        return _Result(frame, db=self, name=name)
+
+    # ------------------------------------------------------------------ catalog lookups
+    def _catalog(self, query: Query) -> _Result | None:
+        """The catalog templates (information_schema on DuckDB and PostgreSQL, which Spark lacks) are
+        answered from Spark's catalog API, in the templates' columns."""
+        p = query.params
+        if query.name == "catalog/tables.sql":
+            current = self.spark.catalog.currentDatabase()
+            # the catalog column is what current_database() says, so resolved names need no catalog
+            rows = [
+                (current, sch, name, kind, sch == current)
+                for sch in sorted(str(d.name) for d in self.spark.catalog.listDatabases())
+                if sch != "ldiv" and not sch.startswith("ldiv_work")
+                for name, kind in self._tables_of(sch)
+            ]
+            return _Result(rows=sorted(rows, key=lambda r: (not r[4], r[1], r[2])))
+        if query.name == "ownership/schema_info.sql":
+            wanted = str(p["schema"]).lower()
+            names = [str(d.name) for d in self.spark.catalog.listDatabases() if str(d.name).lower() == wanted]
+            return _Result(rows=[(names[0] if names else None, False, False)])
+        if query.name == "catalog/table_info.sql":
+            sch, name = str(p["schema"]), str(p["name"])
+            hits = [(sch, n, k) for n, k in self._tables_of(sch) if n.lower() == name.lower()]
+            return _Result(rows=hits)
+        if query.name == "catalog/table_exists.sql":
+            sch, name = str(p["schema"]), str(p["name"])
+            return _Result(rows=[(any(n.lower() == name.lower() for n, _ in self._tables_of(sch)),)])
+        if query.name == "catalog/columns.sql":
+            ref = TableRef(str(p["name"]), str(p["schema"]))
+            fields = self.spark.table(spark_ref(ref)).schema.fields
+            cols = [f for f in fields if f.name != ROWID]
+            return _Result(
+                rows=[(f.name, type_name(f.dataType.simpleString()), i + 1) for i, f in enumerate(cols)]
+            )
+        if query.name == "catalog/row_ids.sql":
+            return _Result(rows=[(self._row_id_problem(TableRef(str(p["name"]), str(p["schema"]))),)])
+        return None
+
+    def _row_id_problem(self, ref: TableRef) -> str | None:
+        """What keeps a table's rows from having ids of their own: no ``ldiv_rowid`` column, one that is
+        not an integer, or one whose values repeat or are NULL (one pass, only when the column is there)."""
+        fields = {f.name: f for f in self.spark.table(spark_ref(ref)).schema.fields}
+        if ROWID not in fields:
+            return "missing"
+        if fields[ROWID].dataType.simpleString() not in ("bigint", "int", "smallint", "tinyint"):
+            return "not integer"
+        row = self.spark.sql(
+            f"SELECT count(*) - count(DISTINCT {_bq(ROWID)}) FROM {spark_ref(ref)}"  # noqa: S608
+        ).collect()[0]
+        self.queries += 1
+        return "repeated" if int(row[0]) else None
+
+    def _tables_of(self, schema: str) -> list[tuple[str, str]]:
+        """The schema's tables and views: two listings (``catalog.listTables`` reads every table's
+        metadata from the metastore, one call per table)."""
+        if not self.spark.catalog.databaseExists(schema):
+            return []
+        where = _bq(schema)
+        views = {str(r[1]) for r in self.spark.sql(f"SHOW VIEWS IN {where}").collect() if not r[2]}
+        return [
+            (str(r[1]), "VIEW" if str(r[1]) in views else "BASE TABLE")
+            for r in self.spark.sql(f"SHOW TABLES IN {where}").collect()
+            if not r[2]
+        ]
+
+    def load_file(self, query: Query, target: TableRef) -> None:
+        """``ldiv load`` on Spark: DuckDB reads the file with the same template (the same type detection),
+        and the table reaches Spark in Arrow batches of at most ``fetch_rows`` rows (the first creates it,
+        the others append), with the row id column ``ldiv_rowid`` (0..n-1 in file order, what ``rowid``
+        means in the templates on Spark): the driver holds one batch at a time."""
+        import pyarrow as pa  # an extra of ldiv_db[spark]
+
+        sch, name = target.schema, target.name
+        ref = spark_ref(TableRef(name, sch or self.default_schema))
+        local = duckdb.connect()
+        try:
+            if sch:
+                local.execute(f"CREATE SCHEMA IF NOT EXISTS {quote(sch)}")
+            local.execute(query.sql, dict(query.params))
+            batches = local.sql(
+                f"SELECT *, rowid AS {quote(ROWID)} FROM {TableRef(name, sch or None).sql()}"  # noqa: S608
+            ).fetch_record_batch(self.fetch_rows)
+            with self._engine(query.name):
+                for i, batch in enumerate(batches):
+                    frame = self.spark.createDataFrame(pa.Table.from_batches([batch]))
+                    frame.write.format("parquet").mode("append" if i else "errorifexists").saveAsTable(ref)
+                    self.queries += 1
+        except duckdb.Error as exc:
+            raise LdivError(f"query {query.name} failed: {str(exc).splitlines()[0]}") from None
+        finally:
+            local.close()
+
+    def spark_ref(self, ref: TableRef) -> str:
+        """``ref`` as Spark SQL and the DataFrame API name it (back-quoted parts)."""
+        return spark_ref(ref)
+
+    def _columns(self, table: str) -> list[str]:
+        return [str(c) for c in self.spark.table(table).columns]
+
+    def _next_id(self, name: str, sql: str, params: Mapping[str, Any]) -> tuple[str, dict[str, Any], int]:
+        """``nextval('ldiv.x_seq')``: the table's largest id plus one, bound as a value; a ``RETURNING``
+        clause (which Spark lacks) is answered with that id."""
+
+        sql, seq = spark_next_id(sql)
+        table, column = SEQUENCES[seq]
+        ref = TableRef(table, self.ldiv_schema)
+        rows = self.spark.sql(
+            f"SELECT coalesce(max({_bq(column)}), 0) + 1 FROM {spark_ref(ref)}"  # noqa: S608
+        ).collect()
+        new_id = int(rows[0][0])
+        return sql, {**params, "ldiv_next_id": new_id}, new_id
+
+    def _refuse_writes(self, name: str, sql: str) -> None:
+        outside = [t for t in written_tables(sql) if not t.lower().startswith(self.work_schema + ".")]
+        if outside:
+            raise LdivError(
+                f"{name} would write {', '.join(outside)} in a read-only command",
+                "a read writes nothing but its own work tables; please report this",
+            )
+
+    def _error(self, name: str, exc: BaseException) -> LdivError:
+        text = first_line(exc)
+        kind = type(exc).__name__
+        if "INVALID_SCHEMA_OR_RELATION_NAME" in text:
+            return BadInput(
+                f"Spark: {name}: {text}",
+                "Spark's catalog takes table and schema names of letters, digits and _ only: rename the "
+                "table (column names may be anything)",
+            )
+        if "TABLE_OR_VIEW_NOT_FOUND" in text or "SCHEMA_NOT_FOUND" in text:
+            return BadInput(f"Spark: {name}: {text}", "check the table's name (schema.table) in the catalog")
+        if kind in ("Py4JNetworkError", "ConnectionRefusedError") or "SparkContext was shut down" in text:
+            return BadInput(f"lost the Spark session during {name}: {text}", "check the Spark master")
+        return LdivError(
+            f"query {name} failed on Spark: {text}",
+            "this is a bug in ldiv_db if the input passed validation; please report it with the query name",
+        )
+
+    def _frame(self, cur: Any) -> pd.DataFrame:
+        frame: pd.DataFrame = cur.df()
+        return frame
+
+    def _arrays(self, cur: Any) -> dict[str, Any]:
+        frame = self._frame(cur)
+        if frame.isna().to_numpy().any():
+            raise InternalError("a numeric result holds NULL")
+        return {str(c): frame[c].to_numpy() for c in frame.columns}
+
+    def insert_frame(self, table: TableRef, frame: pd.DataFrame) -> None:
+        """Append a frame to an existing table: per batch of at most ``fetch_rows`` rows one DataFrame
+        (through Arrow) and one INSERT ... SELECT, so the driver never holds more than a batch of it."""
+        if self.read_only and (table.schema or "") != self.work_schema:
+            self._refuse_writes("insert_frame", f"INSERT INTO {table.sql()} SELECT 1")
+        with self._engine("insert_frame"):
+            for start in range(0, len(frame), self.fetch_rows):
+                self._insert_batch(table, frame.iloc[start : start + self.fetch_rows])
+
+    def _insert_batch(self, table: TableRef, frame: pd.DataFrame) -> None:
+        target = self.spark.table(spark_ref(table))
+        types = {f.name.lower(): f.dataType for f in target.schema.fields}
+        data = self.spark.createDataFrame(_arrow_ready(frame))
+        view = f"ldiv_frame_{uuid.uuid4().hex[:12]}"
+        cols = [str(c) for c in frame.columns]
+        data.createOrReplaceTempView(view)
+        try:
+            select = ", ".join(
+                f"CAST({_bq(c)} AS {types[c.lower()].simpleString()}) AS {_bq(c)}"
+                if c.lower() in types
+                else _bq(c)
+                for c in cols
+            )
+            names = ", ".join(_bq(c) for c in cols)
+            self.spark.sql(
+                f"INSERT INTO {spark_ref(table)} ({names}) SELECT {select} FROM {_bq(view)}"  # noqa: S608
+            )
+        finally:
+            self.spark.catalog.dropTempView(view)
+        self.queries += 1
+
+    def execute_script(self, name: str, sql: str) -> None:
+        """A fixed multi-statement script (migrations), each statement translated."""
+        with self._engine(name):
+            for stmt in translate(sql, self.dialect, ldiv_schema=self.ldiv_schema):
+                self.spark.sql(stmt)
+        self.queries += 1
+
+    def raw_rows(
+        self, sql: str, params: Sequence[Any] | Mapping[str, Any] | None = None
+    ) -> list[tuple[Any, ...]]:
+        """Fixed bookkeeping SQL with bound values (``?`` positions)."""
+        self.queries += 1
+        statements = translate(sql, self.dialect, positional=True, ldiv_schema=self.ldiv_schema)
+        out: list[tuple[Any, ...]] = []
+        with self._engine("bookkeeping query"):
+            for i, stmt in enumerate(statements):
+                args = list(params) if params is not None and i == len(statements) - 1 else None
+                out = _Result(
+                    self.spark.sql(stmt, args=args or None), db=self, name="bookkeeping query"
+                ).fetchall()
+        return out
+
+    # ------------------------------------------------------------------ transactions, work tables
+    @contextlib.contextmanager
+    def transaction(self) -> Iterator[None]:
+        """Only a bracket: Spark has no multi-statement transactions (``transactional`` is False)."""
+        yield
+
+    def work_table(self, name: str) -> TableRef:
+        if not self._work_ready:
+            self.spark.sql(f"CREATE SCHEMA IF NOT EXISTS {_bq(self.work_schema)}")
+            self._work_ready = True
+        ref = TableRef(_catalog_name(name), self.work_schema)
+        if ref not in self._work_tables:
+            self._work_tables.append(ref)
+        return ref
+
+    def refuse_table_name(self, ref: TableRef, release: TableRef) -> None:
+        if any(not re.fullmatch(r"[A-Za-z0-9_]+", p) for p in ref.parts):
+            raise BadInput(
+                f"the release {release.display()} would write the table {ref.display()}, but Spark's catalog "
+                "takes table and schema names of letters, digits and _ only",
+                "name the release with those, e.g. --output "
+                + ".".join(re.sub(r"[^A-Za-z0-9_]", "_", p) for p in release.parts),
+            )
+
+    def private_ref(self, name: str) -> TableRef:
+        """ldiv_db's own table ``name`` in ``ldiv``: letters, digits and ``_`` (``retained:main.out`` is
+        ``retained_main_out_`` and 8 hex digits of the name's hash), as Spark's catalog requires."""
+        return TableRef(_catalog_name(name), self.ldiv_schema)
+
+    def drop_work_tables(self) -> None:
+        if self.keep_work:
+            return
+        for ref in self._work_tables:
+            with contextlib.suppress(Exception):
+                self.spark.sql(f"DROP TABLE IF EXISTS {spark_ref(ref)}")
+        self._work_tables.clear()
+
+    def exists(self, ref: TableRef) -> bool:
+        return bool(self.spark.catalog.tableExists(spark_ref(ref)))
+
+    def table_names(self, schema: str) -> list[str]:
+        """The tables of ``schema`` as the catalog spells them (none when it does not exist)."""
+        return [name for name, _ in self._tables_of(schema)]
+
+    def drop_table(self, ref: TableRef) -> None:
+        with self._engine("drop_table"):
+            self.spark.sql(f"DROP TABLE IF EXISTS {spark_ref(ref)}")
+        self.queries += 1
+
+    def rename(self, old: TableRef, new: TableRef) -> None:
+        """``ALTER TABLE old RENAME TO new``: one catalog operation (the publish step of a release)."""
+        t0 = time.perf_counter()
+        with self._engine("rename"):
+            self.spark.sql(f"ALTER TABLE {spark_ref(old)} RENAME TO {spark_ref(new)}")
+        self.queries += 1
+        self._last_t0 = t0
+
+
+def _catalog_name(name: str) -> str:
+    """A work table's name as the catalog accepts it (letters, digits, _), distinct per original name."""
+    safe = re.sub(r"[^A-Za-z0-9_]", "_", name).lower()
+    if safe == name:
+        return name
+    return f"{safe}_{hashlib.sha1(name.encode()).hexdigest()[:8]}"
+
+
+_LEADING_COMMENTS = re.compile(r"^(\s|/\*.*?\*/)*", re.DOTALL)
+
+
+class _DuckDialectConnection:
+    """``db.con`` of a Spark database: DuckDB-dialect SQL (tests' fixed set-up statements) translated
+    and run on the session."""
+
+    def __init__(self, db: SparkDatabase) -> None:
+        self._db = db
+
+    def execute(self, sql: str, params: Mapping[str, Any] | None = None) -> _Result:
+        return self._db._send(Query("statement", sql, dict(params or {})))  # type: ignore[no-any-return]
+
+
+def _bq(name: str) -> str:
+    return "`" + name.replace("`", "``") + "`"
+
+
+def spark_ref(ref: TableRef) -> str:
+    return ".".join(_bq(p) for p in ref.parts)

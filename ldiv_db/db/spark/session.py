@@ -1,0 +1,216 @@
+"""The process's Spark sessions: ``spark://`` URLs, the conf every session gets, and the driver JVM.
+
+``DB`` is ``spark://local[N]`` (a local session in this process) or ``spark://HOST:PORT`` (a standalone
+master), optionally with options after ``?``: ``warehouse=PATH``, ``fetch_rows=N`` (the most rows one
+fetch brings into the driver: :mod:`ldiv_db.db.spark.jobs`) and any Spark conf key. :func:`configure` adds
+conf keys for the process (a job file's ``[spark]`` section).
+
+The driver JVM is started with ``-XX:+ExitOnOutOfMemoryError``: a JVM out of heap otherwise keeps its
+sockets open with the threads that would answer them dead, and the ``ldiv`` process waits for good; a
+JVM that exits closes them, the wait ends at once, and :func:`driver_exit` tells why.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import re
+import signal
+import threading
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qsl
+
+from ...errors import BadInput
+from ..urls import is_spark_url
+
+SCHEME = "spark://"
+_CONF: dict[str, str] = {}
+_SESSIONS: dict[str, Any] = {}
+_SETTINGS: dict[int, dict[str, str]] = {}
+_LOCK = threading.Lock()
+DEFAULTS = {
+    "spark.ui.enabled": "false",
+    "spark.ui.showConsoleProgress": "false",
+    "spark.sql.shuffle.partitions": "4",
+    "spark.sql.session.timeZone": "UTC",
+    "spark.sql.execution.arrow.pyspark.enabled": "true",
+    "spark.sql.legacy.createHiveTableByDefault": "false",
+    "spark.sql.ansi.enabled": "false",
+    "spark.driver.memory": "1g",
+    # a bounded fetch (LIMIT n + 1) reads every partition in one job, not 1, then 4, then 16 of them
+    "spark.sql.limit.initialNumPartitions": "100000",
+}
+# the most rows one fetch brings into the driver (``fetch_rows=N`` in the URL): a larger result is
+# refused unless the caller declared it bulk, which is then fetched in batches of this many rows
+FETCH_ROWS = 200_000
+_JVM_FLAGS = "-XX:+ExitOnOutOfMemoryError"
+
+
+def configure(conf: Mapping[str, Any]) -> None:
+    """Spark conf keys for every session this process opens from now on (a job file's ``[spark]``)."""
+    for key, value in conf.items():
+        if not str(key).startswith("spark."):
+            raise BadInput(
+                f"[spark] key {key!r} is not a Spark conf key", "keys start with spark. (spark.sql...)"
+            )
+        _CONF[str(key)] = str(value)
+
+
+def _options(url: str) -> tuple[str, list[tuple[str, str]]]:
+    if not is_spark_url(url):
+        raise BadInput(f"{url} is not a spark:// URL", "write spark://local[2] or spark://HOST:PORT")
+    where, _, query = url[len(SCHEME) :].partition("?")
+    if not where:
+        raise BadInput(f"{url} names no master", "write spark://local[2] or spark://HOST:PORT")
+    return where, parse_qsl(query, keep_blank_values=True)
+
+
+def parse_url(url: str) -> tuple[str, dict[str, str]]:
+    """``spark://local[2]?warehouse=/w`` -> (``local[2]``, {spark.sql.warehouse.dir: /w, ...})."""
+    where, options = _options(url)
+    master = where if where.startswith("local") else SCHEME + where
+    conf: dict[str, str] = {}
+    for key, value in options:
+        if key == "warehouse":
+            conf["spark.sql.warehouse.dir"] = str(Path(value).resolve())
+        elif key.startswith("spark."):
+            conf[key] = value
+        elif key != "fetch_rows":
+            raise BadInput(
+                f"unknown option {key!r} in {url}",
+                "options are warehouse=PATH, fetch_rows=N and Spark conf keys "
+                "(spark.sql.shuffle.partitions=8)",
+            )
+    return master, conf
+
+
+def fetch_rows_of(url: str) -> int:
+    """The URL's ``fetch_rows=N`` (default :data:`FETCH_ROWS`)."""
+    given = [v for k, v in _options(url)[1] if k == "fetch_rows"]
+    if not given:
+        return FETCH_ROWS
+    if not given[-1].isdigit() or int(given[-1]) < 1:
+        raise BadInput(
+            f"fetch_rows={given[-1]} in {url} is not a positive integer", "write fetch_rows=200000"
+        )
+    return int(given[-1])
+
+
+def session_for(url: str) -> Any:
+    """The process's Spark session for ``url`` (started once; pyspark keeps one active session)."""
+    master, conf = parse_url(url)
+    with _LOCK:
+        if url in _SESSIONS:
+            return _SESSIONS[url]
+        try:
+            from pyspark.sql import SparkSession
+        except ImportError:
+            raise BadInput(
+                "DB names a Spark session but pyspark is not installed",
+                "pip install 'ldiv_db[spark]' (Spark also needs Java 17: openjdk-17-jre-headless)",
+            ) from None
+        settings = {**DEFAULTS, **_CONF, **conf}
+        builder = SparkSession.builder.master(master).appName("ldiv_db")
+        warehouse = settings.get("spark.sql.warehouse.dir")
+        java_opts = [f"-Dlog4j2.configurationFile={Path(__file__).with_name('spark_log4j2.properties')}"]
+        if warehouse:
+            db_path = Path(warehouse).parent / (Path(warehouse).name + "_metastore")
+            settings.setdefault(
+                "spark.hadoop.javax.jdo.option.ConnectionURL",
+                f"jdbc:derby:;databaseName={db_path};create=true",
+            )
+            java_opts.append(f"-Dderby.stream.error.file={db_path}.derby.log")
+            builder = builder.enableHiveSupport()
+        settings.setdefault("spark.driver.extraJavaOptions", " ".join(java_opts))
+        settings["spark.driver.extraJavaOptions"] += " " + _JVM_FLAGS
+        for key, value in settings.items():
+            builder = builder.config(key, value)
+        handler = signal.getsignal(signal.SIGINT)
+        try:
+            session = builder.getOrCreate()
+        except Exception as exc:
+            raise BadInput(
+                f"cannot start Spark for {url}: {first_line(exc)}",
+                "check that Java 17 is installed (JAVA_HOME) and the master is reachable",
+            ) from None
+        finally:
+            _keep_handler(handler)
+        session.sparkContext.setLogLevel("FATAL")
+        if not any(isinstance(f, _Py4jQuiet) for f in logging.getLogger().filters):
+            logging.getLogger().addFilter(_Py4jQuiet())  # py4j's logging.exception(...) calls
+            logging.getLogger("py4j").setLevel(logging.CRITICAL)  # its own loggers (and children)
+        _SESSIONS[url] = session
+        _SETTINGS[id(session)] = settings
+        return session
+
+
+class _Py4jQuiet(logging.Filter):
+    """py4j logs a Ctrl-C during a call (and the broken connection after it) with a traceback on the root
+    logger; the command reports the interrupt itself (exit 130)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return f"{os.sep}py4j{os.sep}" not in record.pathname
+
+
+def _keep_handler(handler: Any) -> None:
+    """pyspark installs a SIGINT handler of its own that calls the JVM from the interrupted thread (whose
+    connection is mid-call): the handler before it is put back; :func:`ldiv_db.db.spark.jobs.job`
+    cancels the running job on Ctrl-C instead."""
+    if (
+        threading.current_thread() is threading.main_thread()
+        and signal.getsignal(signal.SIGINT) is not handler
+    ):
+        with contextlib.suppress(ValueError, TypeError):
+            signal.signal(signal.SIGINT, handler)
+
+
+def stop_sessions() -> None:
+    with _LOCK:
+        for session in _SESSIONS.values():
+            with contextlib.suppress(Exception):
+                session.stop()
+        _SESSIONS.clear()
+
+
+def forget_session(session: Any) -> None:
+    """A session whose driver JVM is gone: the next open starts another."""
+    with _LOCK:
+        for url in [u for u, s in _SESSIONS.items() if s is session]:
+            del _SESSIONS[url]
+
+
+def driver_exit(session: Any, wait: float = 0.0) -> int | None:
+    """The exit status of the session's driver JVM when this process started it and it has ended (within
+    ``wait`` seconds: a JVM whose connections just closed may not be reaped yet), else None (running, or
+    not ours to see)."""
+    proc = getattr(getattr(session.sparkContext, "_gateway", None), "proc", None)
+    if proc is None or not callable(getattr(proc, "wait", None)):
+        return None
+    try:
+        return int(proc.wait(timeout=wait))
+    except Exception:  # subprocess.TimeoutExpired: still running
+        return None
+
+
+def setting(session: Any, key: str, default: str = "") -> str:
+    """A conf key as this process started the session with it (read without asking the JVM, which may
+    not answer)."""
+    return _SETTINGS.get(id(session), {}).get(key, default)
+
+
+_JAVA_CAUSE = re.compile(r"^(?:Caused by: |: )?([\w.$]+(?:Exception|Error): .+)$", re.MULTILINE)
+
+
+def first_line(exc: BaseException) -> str:
+    """The line of an error that says what happened: a Java error's own line (a Py4JJavaError's first
+    line only names the call), else the first line."""
+    text = str(exc).strip()
+    lines = text.splitlines()
+    line = lines[0] if lines else type(exc).__name__
+    if line.startswith("An error occurred while calling"):
+        cause = _JAVA_CAUSE.search(text)
+        line = cause.group(1) if cause else line
+    return line.split("; line ")[0][:400]

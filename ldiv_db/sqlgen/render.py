@@ -1,0 +1,319 @@
+"""The only place that renders SQL. Templates live in ``sql/`` (DuckDB dialect, one statement per file).
+
+Rules enforced here:
+
+* identifiers reach SQL only through the ``ident`` / ``idents`` / ``table`` filters, which quote with
+  sqlglot (``zip"code`` becomes ``"zip""code"``);
+* values never reach SQL text: they are bound parameters (``$l``, ``$theta``) whose names the template's
+  header declares (``-- params: l, theta``); :func:`render` refuses missing or undeclared params;
+* a ``finalize`` hook refuses any raw ``str`` printed by ``{{ }}``, so a value cannot be pasted in by mistake.
+
+The HTML pages of ``ldiv report`` / ``ldiv compare`` (``ldiv_db/reporting/templates/``) are rendered here
+too, by a second sandboxed environment with autoescape on: every value is escaped unless the page code
+marks it :func:`html_safe` (the inline SVG charts the plotting library wrote).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import jinja2
+import markupsafe
+from jinja2.sandbox import SandboxedEnvironment
+from sqlglot import exp
+
+from ..util.resources import sql_dir
+from .table_function import TableFunction
+
+
+class SqlText(str):
+    """A fragment of SQL produced by a filter (a quoted identifier list); safe to print."""
+
+
+@dataclass(frozen=True)
+class Ident:
+    """A resolved identifier (column or table part), spelled exactly as the catalog spells it."""
+
+    name: str
+
+    def __str__(self) -> str:
+        return quote(self.name)
+
+
+@dataclass(frozen=True)
+class TableRef:
+    """A resolved table: optional catalog and schema plus the name, as the catalog spells them."""
+
+    name: str
+    schema: str | None = None
+    catalog: str | None = None
+
+    @property
+    def parts(self) -> tuple[str, ...]:
+        return tuple(p for p in (self.catalog, self.schema, self.name) if p is not None)
+
+    def sql(self) -> str:
+        return ".".join(quote(p) for p in self.parts)
+
+    def display(self) -> str:
+        """``schema.table`` for people, and for ``split_name`` to read back: a part holding a dot or
+        starting with a double quote is quoted (``main."a.b"``); any other part is shown as it is."""
+        return ".".join(_display_part(p) for p in self.parts)
+
+    def __str__(self) -> str:
+        return self.sql()
+
+
+def _display_part(part: str) -> str:
+    if "." in part or part.startswith('"') or not part:
+        return '"' + part.replace('"', '""') + '"'
+    return part
+
+
+@dataclass(frozen=True)
+class Query:
+    """A rendered statement: template name, SQL text and the bound parameters. ``variants`` holds the
+    rendering of a per-dialect template variant (``x.postgres.sql`` beside ``x.sql``), by dialect."""
+
+    name: str
+    sql: str
+    params: Mapping[str, Any] = field(default_factory=dict)
+    variants: Mapping[str, str] = field(default_factory=dict)
+    hints: frozenset[str] = frozenset()
+
+    def sql_for(self, dialect: str) -> str:
+        """The text to translate for ``dialect``: its variant if the template has one, else ``sql``."""
+        return self.variants.get(dialect, self.sql)
+
+    def hinted(self, *hints: str) -> Query:
+        """This statement with more plan hints (:data:`PLAN_HINTS`), for a fact about its data that only
+        the caller knows (e.g. a release aggregate over groups of a few rows each)."""
+        unknown = set(hints) - PLAN_HINTS.keys()
+        if unknown:
+            raise ValueError(f"unknown plan hints {sorted(unknown)}; known: {sorted(PLAN_HINTS)}")
+        return dataclasses.replace(self, hints=self.hints | frozenset(hints))
+
+
+@dataclass(frozen=True)
+class TemplateHeader:
+    purpose: str
+    params: frozenset[str]
+    returns: str
+    hints: frozenset[str] = frozenset()
+
+
+@functools.lru_cache(maxsize=4096)
+def quote(name: str) -> str:
+    """Quote one identifier for DuckDB via sqlglot (cached: names repeat across every statement)."""
+    return str(exp.to_identifier(name, quoted=True).sql(dialect="duckdb"))
+
+
+def _as_name(value: Any) -> str:
+    if isinstance(value, Ident):
+        return value.name
+    if isinstance(value, str):
+        return value
+    raise TypeError(f"identifier expected, got {type(value).__name__}")
+
+
+def _ident(value: Any, prefix: str | None = None) -> SqlText:
+    if isinstance(value, TableRef):
+        return SqlText(value.sql())
+    text = quote(_as_name(value))
+    return SqlText(f"{prefix}.{text}" if prefix else text)
+
+
+def _idents(values: Iterable[Any], prefix: str | None = None, sep: str = ", ") -> SqlText:
+    return SqlText(sep.join(_ident(v, prefix) for v in values))
+
+
+def _table(value: Any) -> SqlText:
+    if isinstance(value, TableRef):
+        return SqlText(value.sql())
+    raise TypeError(f"table reference expected, got {type(value).__name__}")
+
+
+def _create_table(value: Any) -> SqlText:
+    """``CREATE OR REPLACE [TEMP] TABLE name``: work tables in the temp catalog are temporary."""
+    ref = value if isinstance(value, TableRef) else None
+    if ref is None:
+        raise TypeError(f"table reference expected, got {type(value).__name__}")
+    temp = "TEMP " if ref.catalog == "temp" else ""
+    return SqlText(f"CREATE OR REPLACE {temp}TABLE {ref.sql()}")
+
+
+def _table_function(value: Any) -> SqlText:
+    """A checked table-function call (:class:`~ldiv_db.sqlgen.table_function.TableFunction`), nothing else."""
+    if isinstance(value, TableFunction):
+        return SqlText(value.sql)
+    raise TypeError(f"table function expected, got {type(value).__name__}")
+
+
+def _sqltype(value: Any) -> SqlText:
+    """A column type as the catalog spells it (``DECIMAL(18,3)``, ``VARCHAR``), checked by parsing it
+    as a type: anything else is refused."""
+    if not isinstance(value, str):
+        raise TypeError(f"type name expected, got {type(value).__name__}")
+    return SqlText(exp.DataType.build(value, dialect="duckdb").sql(dialect="duckdb"))
+
+
+def _finalize(value: Any) -> Any:
+    if isinstance(value, SqlText):
+        return value
+    if isinstance(value, (Ident, TableRef)):
+        return str(value)
+    if isinstance(value, bool):
+        raise TypeError("booleans must be bound as parameters, not printed into SQL")
+    if isinstance(value, int):
+        return value  # loop indices and column positions; never user data
+    raise TypeError(
+        f"refusing to print a raw {type(value).__name__} into SQL ({value!r}); "
+        "use a bound $param for values or the ident filter for names"
+    )
+
+
+VARIANT_DIALECTS = ("postgres", "spark")
+
+# ``-- hints: a, b`` in a template header: facts about the statement's data that an engine's planner
+# cannot see. They never change the result, only how an engine may run it.
+PLAN_HINTS = {
+    "many-groups": "its aggregation makes a group for every few rows it reads (aggregate by sorting)",
+    "lookup": "it creates a small table that joins over a whole source look values up in (give it statistics)",
+    "read-whole": "the statements after it read its table whole (its statistics would change no plan)",
+    "joins-in-order": "its joins are written in the order that keeps the fewest rows (estimates cannot tell)",
+}
+
+_HEADER_LINE = re.compile(r"^--\s*(\w+)\s*:\s*(.*)$")
+
+
+def parse_header(text: str) -> TemplateHeader:
+    """Read the ``-- key: value`` comment block at the top of a template."""
+    fields: dict[str, str] = {}
+    for line in text.splitlines():
+        stripped = line.strip()
+        if not stripped:
+            continue
+        if not stripped.startswith("--"):
+            break
+        m = _HEADER_LINE.match(stripped)
+        if m:
+            fields[m.group(1).lower()] = m.group(2).strip()
+    raw = fields.get("params", "none")
+    params = frozenset() if raw.lower() in ("", "none") else frozenset(p.strip() for p in raw.split(","))
+    hints = frozenset(h.strip() for h in fields.get("hints", "").split(",") if h.strip())
+    unknown = hints - PLAN_HINTS.keys()
+    if unknown:
+        raise ValueError(f"unknown plan hints {sorted(unknown)}; known: {sorted(PLAN_HINTS)}")
+    return TemplateHeader(fields.get("purpose", ""), params, fields.get("returns", ""), hints)
+
+
+class Renderer:
+    """Renders templates from a directory (default: the shipped ``sql/``)."""
+
+    def __init__(self, root: Path | None = None) -> None:
+        self.root = root or sql_dir()
+        self.env = SandboxedEnvironment(
+            loader=jinja2.FileSystemLoader(str(self.root)),
+            undefined=jinja2.StrictUndefined,
+            finalize=_finalize,
+            autoescape=False,
+            trim_blocks=True,
+            lstrip_blocks=True,
+            keep_trailing_newline=False,
+            auto_reload=False,  # the templates do not change while a process runs: no stat() per render
+        )
+        self.env.filters["ident"] = _ident
+        self.env.filters["idents"] = _idents
+        self.env.filters["table"] = _table
+        self.env.filters["create_table"] = _create_table
+        self.env.filters["sqltype"] = _sqltype
+        self.env.filters["table_function"] = _table_function
+
+    @functools.cache  # noqa: B019 - one renderer per process, templates are immutable
+    def header(self, name: str) -> TemplateHeader:
+        return parse_header((self.root / name).read_text(encoding="utf-8"))
+
+    def templates(self) -> list[str]:
+        """Every renderable template (macros excluded), as paths relative to the root."""
+        return sorted(
+            p.relative_to(self.root).as_posix()
+            for p in self.root.rglob("*.sql")
+            if not p.relative_to(self.root).as_posix().startswith("_") and "." not in p.stem
+        )
+
+    @functools.cache  # noqa: B019 - one renderer per process, templates are immutable
+    def variants_of(self, name: str) -> tuple[str, ...]:
+        """The dialects with a variant of template ``name`` (``sql/a/x.postgres.sql`` for ``a/x.sql``);
+        a variant is written for sqlglot's DuckDB parser too (then translated), in the subset the
+        target dialect accepts, and declares the same params."""
+        stem = name.removesuffix(".sql")
+        return tuple(d for d in VARIANT_DIALECTS if (self.root / f"{stem}.{d}.sql").exists())
+
+    def render(self, name: str, params: Mapping[str, Any] | None = None, **ctx: Any) -> Query:
+        header = self.header(name)
+        bound = dict(params or {})
+        missing = header.params - bound.keys()
+        extra = bound.keys() - header.params
+        if missing or extra:
+            raise TypeError(
+                f"{name}: params mismatch (missing {sorted(missing)}, undeclared {sorted(extra)}); "
+                f"the header declares {sorted(header.params)}"
+            )
+        sql = self.env.get_template(name).render(**ctx).strip()
+        variants = {
+            d: self.env.get_template(f"{name.removesuffix('.sql')}.{d}.sql").render(**ctx).strip()
+            for d in self.variants_of(name)
+        }
+        # Bind only what the rendered text uses: shape branches may drop a declared param.
+        texts = [sql, *variants.values()]
+        used = {
+            k: v for k, v in bound.items() if any(re.search(r"\$" + re.escape(k) + r"\b", t) for t in texts)
+        }
+        return Query(name, sql, used, variants, header.hints)
+
+
+@functools.lru_cache(maxsize=1)
+def default_renderer() -> Renderer:
+    return Renderer()
+
+
+def render(name: str, params: Mapping[str, Any] | None = None, **ctx: Any) -> Query:
+    """Render ``sql/<name>`` with the shared renderer."""
+    return default_renderer().render(name, params, **ctx)
+
+
+# ---------------------------------------------------------------------------- HTML pages (ldiv report)
+_HTML_DIR = Path(__file__).resolve().parents[1] / "reporting" / "templates"
+
+
+@functools.lru_cache(maxsize=1)
+def _html_env() -> SandboxedEnvironment:
+    return SandboxedEnvironment(
+        loader=jinja2.FileSystemLoader(str(_HTML_DIR)),
+        undefined=jinja2.StrictUndefined,
+        autoescape=True,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+
+
+def html_safe(text: str) -> markupsafe.Markup:
+    """Mark trusted markup (an SVG chart written by the plotting library) as safe to insert unescaped."""
+    return markupsafe.Markup(text)
+
+
+def render_html(name: str, **ctx: Any) -> str:
+    """Render the page template ``ldiv_db/reporting/templates/<name>``; every value is HTML-escaped."""
+    return _html_env().get_template(name).render(**ctx)
+
+
+# ---------------------------------------------------------------------------- other engines' dialects
+from .dialects import translate, written_tables  # noqa: E402
+
+__all__ = ["Query", "Renderer", "TableRef", "quote", "render", "translate", "written_tables"]

@@ -1,0 +1,1 @@
+"""Plain helpers below every other layer: files, resources, progress, interrupts, threads."""
