@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from ldiv_db.cli import main
+from ldiv_db.cli.main import main
 
 ROOT = Path(__file__).resolve().parents[2]
 ADULT = ROOT.parent / "shared" / "datasets" / "adult"
