@@ -123,11 +123,11 @@ def _hooked_publish(*args: Any, **kwargs: Any) -> Any:
     return result
 
 
-def _hooked_emit(args: Any, result: Any) -> None:
+def _hooked_emit(args: Any, result: Any, **kw: Any) -> None:
     if STATE["hook"] == "emit":
         STATE["hook"] = None
         _ctrl_c()
-    _emit(args, result)
+    _emit(args, result, **kw)
 
 
 embedded.Database.__init__ = _hooked_init  # type: ignore[method-assign]

@@ -112,7 +112,7 @@ def test_plain_models_need_no_categories_on_the_command_line(
 def test_plain_infeasible_root_names_the_model(db: Database, tmp_path: Path) -> None:
     make_table(db, "t", fixture_frame())
     hierarchies(db, tmp_path)
-    with pytest.raises(BadInput, match=r"does not satisfy recursive\(l=\[3\], c=1/10\)") as err:
+    with pytest.raises(BadInput, match=r"does not satisfy recursive \(c=1/10, l=3\)") as err:
         ldiv_db.anonymize(db, "t", QI, "s", algorithm="topdown", output="o", l=3, model="recursive", model_options={"c": "1/10"})  # fmt: skip
     assert err.value.hint == "lower --l or raise --c"
     with pytest.raises(BadInput, match="k-anonymity") as err:

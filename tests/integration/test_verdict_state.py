@@ -132,7 +132,7 @@ def test_an_untouched_release_says_verified(
 ) -> None:
     rows, lines = listed(capsys, duck)
     assert rows["main.rel"]["table_state"] == "intact" and rows["main.rel"]["verified"] is True
-    assert ", verified " in lines["main.rel"]
+    assert " verified (" in lines["main.rel"]
     seen = reported(capsys, duck, "rel", tmp_path / "r.html")
     assert seen["json"]["table_state"] == "intact" and seen["json"]["verified"] is True
     assert 'class="verdict ok"' in seen["headline"] and "✔" in seen["headline"]
@@ -148,9 +148,9 @@ def test_a_changed_release_never_shows_its_verdict(
     rows, lines = listed(capsys, duck)
     row = rows["main.rel"]
     assert row["table_state"] == state and row["verified"] is None and row["verified_when_written"] is True
-    assert WORD[state] in lines["main.rel"] and ", verified " not in lines["main.rel"]
+    assert WORD[state] in lines["main.rel"] and " verified (" not in lines["main.rel"]
     # the other release is untouched: the check is per release, not per database
-    assert rows["main.other"]["table_state"] == "intact" and ", verified " in lines["main.other"]
+    assert rows["main.other"]["table_state"] == "intact" and " verified (" in lines["main.other"]
     seen = reported(capsys, duck, "rel", tmp_path / "r.html")
     assert_not_verified(seen, state)
     assert (

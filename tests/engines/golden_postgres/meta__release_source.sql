@@ -1,0 +1,12 @@
+/* purpose: the source table and the recorded verification of one release (a check of the release judges distribution models against the source's SA distribution) */
+/* params: release_id */
+/* returns: source, verification (JSON as text); 0 or 1 row */
+/* ref: docs/decisions/0014-distribution-models.md (the baseline is the whole input's SA distribution); DESIGN §6 */
+SELECT
+  r.source,
+  CAST(r.verification AS TEXT) AS verification
+FROM ldiv.release AS r
+WHERE
+  r.release_id = (
+    CAST(%(release_id)s AS BIGINT)
+  )
