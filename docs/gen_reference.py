@@ -177,17 +177,10 @@ def models_metrics_page() -> str:
     out.append(
         "## Privacy models\n\nThe models `--model` accepts, each with the algorithms whose default it is.\n\n"
     )
-    modules = {
-        "k-anonymity": "k_anonymity", "distinct": "distinct", "entropy": "entropy", "recursive": "recursive",
-        "frequency": "frequency", "unique-distinct": "unique_distinct", "lplus": "l_plus",
-        "distinct-alpha": "l_alpha", "entropy-alpha": "l_alpha", "recursive-alpha": "l_alpha",
-        "t-closeness": "closeness", "delta-disclosure": "disclosure", "beta-likeness": "likeness",
-    }  # fmt: skip
     rows = []
     for name in privacy.MODELS:
-        mod = importlib.import_module(f"ldiv_db.privacy.{modules.get(name, name)}")
         default_of = ", ".join(f"`{a}`" for a, c in sorted(REGISTRY.items()) if c.default_model == name)
-        rows.append([f"`{name}`", default_of, first_paragraph(mod.__doc__)])
+        rows.append([f"`{name}`", default_of, dict(privacy.definitions(name)).get(name, "")])
     out.append(table(["model", "default of", "definition (from its module)"], rows))
     out.append(
         "\n## Utility metrics\n\nEvery release reports these (`metrics` in `--json`), on its classes.\n\n"

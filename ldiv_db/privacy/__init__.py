@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -38,6 +39,13 @@ MODELS = (
     "beta-likeness",
 )
 DISTRIBUTION_MODELS = ("t-closeness", "delta-disclosure", "beta-likeness")
+# the class of each model name: its module's first paragraph is the model's definition and paper
+_CLASSES: dict[str, type[PrivacyModel]] = {
+    "k-anonymity": KAnonymity, "distinct": Distinct, "entropy": Entropy, "recursive": Recursive,
+    "frequency": Frequency, "unique-distinct": UniqueDistinct, "lplus": LPlus, "distinct-alpha": LAlpha,
+    "entropy-alpha": LAlpha, "recursive-alpha": LAlpha, "t-closeness": TCloseness,
+    "delta-disclosure": DeltaDisclosure, "beta-likeness": BetaLikeness,
+}  # fmt: skip
 
 __all__ = [
     "DISTRIBUTION_MODELS",
@@ -56,11 +64,26 @@ __all__ = [
     "TCloseness",
     "UniqueDistinct",
     "build_model",
+    "definitions",
     "exact",
     "sensitivity_thresholds",
     "sensitivity_weights",
     "uniform_weights",
 ]
+
+
+def definitions(name: str | None) -> list[tuple[str, str]]:
+    """Each model of ``name`` (one, or a combination as ``distinct+t-closeness`` / ``distinct,t-closeness``)
+    with its definition and the paper it comes from: the first paragraph of its module's docstring, the
+    text the report's footnotes and the generated reference both show. Unknown names are left out."""
+    out = []
+    for part in (name or "").replace("+", ",").split(","):
+        key = part.strip().lower()
+        cls = _CLASSES.get(key)
+        doc = sys.modules[cls.__module__].__doc__ if cls is not None else None
+        if doc:
+            out.append((key, " ".join(doc.strip().split("\n\n")[0].split())))
+    return out
 
 
 def _ls(l: int | Sequence[int] | None, n_sa: int, model: str) -> tuple[int, ...]:

@@ -1,4 +1,4 @@
-"""Distinct l-diversity: at least l distinct SA values per group (SPEC §0.2)."""
+"""Distinct l-diversity: at least l distinct SA values per group (Machanavajjhala et al., ICDE 2006 / TKDD 2007; SPEC §0.2)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Entropy l-diversity: -Σ p ln p ≥ ln l per group, natural log, 1e-12 tolerance (SPEC §0.2)."""
+"""Entropy l-diversity: -Σ p ln p ≥ ln l per group, natural log, 1e-12 tolerance (Machanavajjhala et al., ICDE 2006 / TKDD 2007;
+SPEC §0.2)."""
 
 from __future__ import annotations
 

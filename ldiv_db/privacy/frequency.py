@@ -1,4 +1,5 @@
-"""l-eligibility (frequency l-diversity): l·h(G) ≤ |G| in integers (SPEC §0.2; TP, Anatomy)."""
+"""l-eligibility (frequency l-diversity): l·h(G) ≤ |G| in integers (Xiao & Tao, Anatomy, VLDB 2006;
+the TP paper; SPEC §0.2)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""k-anonymity: every group has at least k rows (Sweeney)."""
+"""k-anonymity: every class has at least k rows (Sweeney, IJUFKS 2002)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Recursive (c,l)-diversity: r1 < c·(r_l + … + r_q) on the descending counts; q < l fails (SPEC §0.2)."""
+"""Recursive (c,l)-diversity: r1 < c·(r_l + … + r_q) on the descending counts; q < l fails
+(Machanavajjhala et al., ICDE 2006 / TKDD 2007; SPEC §0.2)."""
 
 from __future__ import annotations
 

@@ -24,6 +24,7 @@ from ..core.inputs import Inputs, as_list, resolve_inputs
 from ..core.release_state import MISSING, TableState, release_state
 from ..db import Database
 from ..errors import BadInput
+from ..privacy import definitions
 from ..privacy.spec import model_spec
 from ..risks.command import release_risk
 from ..sqlgen.render import render
@@ -244,6 +245,7 @@ def _verdict(
     res = evaluate(db, inputs, model, prefix="report_v")
     return {
         "model": model.describe() if model else None,
+        "definitions": definitions(model.name if model else None),
         "verified": res.satisfied,
         "recorded": False,
         "table_state": None,
@@ -261,6 +263,9 @@ def recorded_verdict(recorded: dict[str, Any], state: TableState) -> dict[str, A
     written = bool(recorded["verified"])
     return {
         "model": model,
+        "definitions": definitions(
+            str(top["model"]) if top is not None and top.get("model") else recorded["model"]
+        ),
         "verified": written if state.intact or not written else None,
         "verified_when_written": written,
         **state.to_dict(),
