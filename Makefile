@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 DEMO_DB ?= demo/ldiv_demo.duckdb
 
-.PHONY: demo test test-postgres test-spark test-dbt test-slow bench lint typecheck wheel-smoke clean venv docs
+.PHONY: demo test test-docs test-postgres test-spark test-dbt test-slow bench lint typecheck wheel-smoke clean venv docs
 
 venv: $(STAMP)
 
@@ -21,8 +21,14 @@ demo: $(STAMP)
 # the default suite runs in parallel processes (one per core, at most 4); TEST_WORKERS=0 runs it in one
 TEST_WORKERS ?= auto
 test: $(STAMP)
-	$(BIN)/python -m pytest -q -m "not slow and not postgres and not spark and not dbt" -p no:cacheprovider \
-		-n $(TEST_WORKERS) --maxprocesses 4
+	$(BIN)/python -m pytest -q -m "not slow and not postgres and not spark and not dbt and not docs" \
+		-p no:cacheprovider -n $(TEST_WORKERS) --maxprocesses 4
+
+# every bash/python example of README.md and docs/ run as written (the PostgreSQL and Spark pages run in
+# their engines' targets); its own target so that `make test` stays within its ten minutes
+test-docs: $(STAMP)
+	$(BIN)/python -m pytest -q -m "docs and not postgres and not spark" -p no:cacheprovider \
+		-n $(TEST_WORKERS) --maxprocesses 4 tests/docs
 
 # the engine tests: a throw-away PostgreSQL server (Debian's postgresql package) started by the tests
 test-postgres: $(STAMP)

@@ -15,6 +15,7 @@ from tests.docs import examples
 PAGES = [p for p in examples.pages() if p.requires is None]
 
 
+@pytest.mark.docs
 @pytest.mark.parametrize("page", PAGES, ids=[p.path for p in PAGES])
 def test_page_examples_run(
     page: examples.Page, tmp_path: Path, record_property: pytest.RecordProperty

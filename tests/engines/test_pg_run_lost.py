@@ -126,7 +126,7 @@ TERMINATE_AT_RECORD = """
 import sys
 import psycopg
 from ldiv_db.cli.main import main
-from ldiv_db.db import postgres
+from ldiv_db.db.postgres import engine as postgres
 
 send = postgres.PostgresDatabase._send
 

@@ -28,7 +28,7 @@ def test_an_untouched_release_says_verified_on_postgres(
     pg: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     rows, lines = listed(capsys, pg)
-    assert rows["main.rel"]["table_state"] == "intact" and ", verified " in lines["main.rel"]
+    assert rows["main.rel"]["table_state"] == "intact" and " verified (" in lines["main.rel"]
     seen = reported(capsys, pg, "rel", tmp_path / "r.html")
     assert seen["json"]["table_state"] == "intact" and seen["json"]["verified"] is True
     assert "✔" in seen["headline"]
@@ -42,7 +42,7 @@ def test_a_changed_release_never_shows_its_verdict_on_postgres(
     execute(pg, sql)
     rows, lines = listed(capsys, pg)
     assert rows["main.rel"]["table_state"] == state and rows["main.rel"]["verified"] is None
-    assert WORD[state] in lines["main.rel"] and ", verified " not in lines["main.rel"]
+    assert WORD[state] in lines["main.rel"] and " verified (" not in lines["main.rel"]
     assert rows["main.other"]["table_state"] == "intact"
     seen = reported(capsys, pg, "rel", tmp_path / "r.html")
     assert_not_verified(seen, state)
