@@ -70,7 +70,14 @@ def _same_release(
     )
     assert got.verified and want.verified
     w, g = want.to_dict(), got.to_dict()
-    for key in ("rows_in", "rows_published", "rows_suppressed", "classes"):
+    for key in (
+        "rows_in",
+        "rows_published",
+        "rows_deleted",
+        "cells_suppressed",
+        "rows_with_suppressed_cells",
+        "classes",
+    ):
         assert g[key] == w[key], key
     assert _classes(spark, out) == _classes(duck, out)
     return g
