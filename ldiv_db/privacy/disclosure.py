@@ -58,9 +58,8 @@ class DeltaDisclosure(DistributionModel):
         m = counts.sum(axis=1).astype(np.float64)
         present = counts > 0
         with np.errstate(divide="ignore"):
-            ratio = np.abs(
-                np.log(np.where(present, counts, 1).astype(np.float64) * big_n)
-                - np.log(b[None, :] * m[:, None])
+            ratio = np.abs(  # the log of one rounded quotient: a ratio of exactly 2 gives log 2 exactly
+                np.log((np.where(present, counts, 1).astype(np.float64) * big_n) / (b[None, :] * m[:, None]))
             )
         if self.variant == "arx":
             ratio = np.where(present, ratio / math.log(2), 0.0)

@@ -8,7 +8,7 @@ WITH {% include "_macros/baseline_cells.sql" %}
     SELECT gid, s, sum(n) AS size, max(m) AS m,
            max(CASE WHEN unknown THEN 0.0
                     WHEN bn = 0 THEN 'infinity'::DOUBLE
-                    ELSE abs(ln(CAST(n * bt AS DOUBLE)) - ln(CAST(bn * m AS DOUBLE))) END) AS worst,
+                    ELSE abs(ln(CAST(n * bt AS DOUBLE) / CAST(bn * m AS DOUBLE))) END) AS worst,
            count(*) FILTER (WHERE NOT unknown AND bn > 0) AS present,
            max(bm) AS bm
     FROM cells

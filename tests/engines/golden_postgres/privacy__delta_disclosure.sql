@@ -46,7 +46,7 @@ WITH tot AS (
         THEN 0.0
         WHEN bn = 0
         THEN CAST('infinity' AS DOUBLE PRECISION)
-        ELSE ABS(LN(CAST(n * bt AS DOUBLE PRECISION)) - LN(CAST(bn * m AS DOUBLE PRECISION)))
+        ELSE ABS(LN(CAST(n * bt AS DOUBLE PRECISION) / CAST(bn * m AS DOUBLE PRECISION)))
       END
     ) AS worst,
     COUNT(*) FILTER(WHERE

@@ -39,7 +39,7 @@ WITH tot AS (
         THEN 0.0
         WHEN bn = 0
         THEN CAST('infinity' AS DOUBLE)
-        ELSE ABS(LN(CAST(n * bt AS DOUBLE)) - LN(CAST(bn * m AS DOUBLE)))
+        ELSE ABS(LN(CAST(n * bt AS DOUBLE) / CAST(bn * m AS DOUBLE)))
       END
     ) AS worst,
     COUNT(*) FILTER(WHERE
