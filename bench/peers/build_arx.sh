@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds the reference tool (ARX, its core library) from its public source with Java 17, and the
-# project's own ArxFigures.java against it, into a cache directory outside the repository.
+# project's own programs against it (ArxFigures.java for tests/peers, ArxPeers.java for the peers suite
+# of `make bench`), into a cache directory outside the repository.
 #
 #   bench/peers/build_arx.sh            # build (or reuse) ~/.cache/ldiv_db/arx
 #
@@ -10,7 +11,9 @@
 #             the tag ARX_TAG (default v3.9.2) is extracted blob by blob, so a snapshot without its
 #             largest files still builds
 # Output (ARX_CACHE, default ~/.cache/ldiv_db/arx):
-#   libarx-<tag>.jar, classpath.txt (the jars to run with), figures/ArxFigures.class, stamp
+#   libarx-<tag>.jar, classpath.txt (the jars to run with), figures/ArxFigures.class and ArxPeers.class,
+#   stamp (the source, each program's digest, the Java version). When only a program changed, the
+#   programs alone are recompiled against the ARX already built.
 #
 # ARX's source and jars are never copied into this repository. The core library needs neither the
 # PDF certificate (pdfbox) nor the classifiers' Hadoop types at run time, and snapshots may lack those
@@ -41,10 +44,30 @@ else
 fi
 
 FIGURES_SUM="$(sha256sum "$HERE/ArxFigures.java" | cut -c1-16)"
-STAMP="$SOURCE_ID figures:$FIGURES_SUM java:$JAVA_MAJOR"
+PEERS_SUM="$(sha256sum "$HERE/ArxPeers.java" | cut -c1-16)"
+STAMP="$SOURCE_ID figures:$FIGURES_SUM peers:$PEERS_SUM java:$JAVA_MAJOR"
 if [ -f "$CACHE/stamp" ] && [ "$(cat "$CACHE/stamp")" = "$STAMP" ]; then
     echo "ok: ARX $TAG already built in $CACHE"
     exit 0
+fi
+
+programs() {  # the project's programs against the built ARX (classpath $1)
+    rm -rf "$CACHE/figures"
+    mkdir -p "$CACHE/figures"
+    javac -nowarn -encoding UTF-8 -d "$CACHE/figures" -cp "$1" "$HERE/ArxFigures.java" "$HERE/ArxPeers.java"
+}
+
+# The same ARX (source and Java) already built: only the programs changed.
+if [ -f "$CACHE/.ldiv-arx-cache" ] && [ -f "$CACHE/stamp" ] && [ -f "$CACHE/classpath.txt" ] \
+    && [ -f "$CACHE/libarx-$TAG.jar" ]; then
+    case "$(cat "$CACHE/stamp")" in
+        "$SOURCE_ID "*" java:$JAVA_MAJOR")
+            programs "$(cat "$CACHE/classpath.txt")"
+            echo "$STAMP" >"$CACHE/stamp"
+            echo "ok: ARX $TAG already built in $CACHE; its programs recompiled"
+            exit 0
+            ;;
+    esac
 fi
 
 # Only a directory this script made (its marker) or an empty one is ever cleared.
@@ -111,7 +134,7 @@ javac -nowarn -encoding UTF-8 -J-Xmx1g -d "$CACHE/classes" -cp "$LIBCP$CACHE/stu
 rm -rf "$CACHE/classes"
 
 CP="$CACHE/libarx-$TAG.jar:$LIBCP$CACHE/stubs"
-javac -nowarn -encoding UTF-8 -d "$CACHE/figures" -cp "$CP" "$HERE/ArxFigures.java"
+programs "$CP"
 echo "$CP" >"$CACHE/classpath.txt"
 echo "$STAMP" >"$CACHE/stamp"
 echo "ok: ARX $TAG built in $CACHE (run: java -cp \"\$(cat $CACHE/classpath.txt):$CACHE/figures\" ArxFigures DIR)"

@@ -1,0 +1,135 @@
+"""The peer tools of the peers suite (bench/peers/suite.py): whether each can run here (and, if not, the
+message naming the command that provides it), building them on request, and running ARX's workloads in
+one JVM (bench/peers/ArxPeers.java) with its output parsed."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from bench.peers.data import CACHE as DATA_CACHE
+from bench.peers.data import ROOT
+from bench.peers.ours import Dataset
+
+HERE = Path(__file__).resolve().parent
+ARX_CACHE = Path(os.environ.get("ARX_CACHE", Path.home() / ".cache" / "ldiv_db" / "arx"))
+PEERS_VENV = DATA_CACHE / "venv"
+PEERS_PYTHON = PEERS_VENV / "bin" / "python"
+PINS_FILE = "ldiv-peers-pins.txt"  # in the venv: the pins it was made from
+BUILD = "python -m bench.peers --build"
+
+
+@dataclass(frozen=True)
+class Workload:
+    key: str
+    label: str
+    kind: str  # optimal, check or anjana
+    dataset: str  # adult, million or ihis (bench/peers/suite.py datasets)
+    model: str  # distinct, entropy or recursive
+    l: int
+    c: float = 0.0
+    limit: float = 0.05
+    large: bool = False  # run with --large only
+
+
+def digest(path: Path) -> str:
+    """The first 16 hex digits of the file's SHA-256, as bench/peers/build_arx.sh stamps its programs."""
+    return hashlib.sha256(path.read_bytes()).hexdigest()[:16]
+
+
+def arx_unavailable(cache: Path = ARX_CACHE, program: Path = HERE / "ArxPeers.java") -> str | None:
+    """Why ARX cannot run here, or None."""
+    if shutil.which("java") is None:
+        return "java not found: the reference tool needs Java 17 (apt-get install openjdk-17-jdk-headless)"
+    stamp = cache / "stamp"
+    if not stamp.exists() or not (cache / "figures" / "ArxPeers.class").exists():
+        return f"ARX is not built in {cache}: run {BUILD}"
+    if f"peers:{digest(program)}" not in stamp.read_text(encoding="utf-8"):
+        return f"{program.name} changed since the build in {cache}: run {BUILD}"
+    return None
+
+
+def peer_pins(pyproject: Path = ROOT / "pyproject.toml") -> list[str]:
+    """The ``peers`` extra of pyproject.toml: pycanon and anjana, pinned."""
+    with pyproject.open("rb") as f:
+        extras = tomllib.load(f)["project"]["optional-dependencies"]
+    pins: list[str] = extras["peers"]
+    return pins
+
+
+def python_peers_unavailable(venv: Path = PEERS_VENV, pins: list[str] | None = None) -> str | None:
+    """Why pycanon and anjana cannot run here, or None."""
+    marker = venv / PINS_FILE
+    if not (venv / "bin" / "python").exists() or not marker.exists():
+        return f"pycanon and anjana are not installed in {venv}: run {BUILD}"
+    if marker.read_text(encoding="utf-8").split() != sorted(pins if pins is not None else peer_pins()):
+        return f"the peers extra of pyproject.toml changed since {venv} was made: run {BUILD}"
+    return None
+
+
+def build() -> None:
+    """ARX from its source (bench/peers/build_arx.sh: it says "skip: ..." when it cannot) and a venv of
+    its own for pycanon and anjana (they pin numpy and pandas below ldiv_db's)."""
+    subprocess.run(["bash", str(HERE / "build_arx.sh")], check=False)
+    pins = sorted(peer_pins())
+    if python_peers_unavailable(PEERS_VENV, pins) is None:
+        print(f"ok: pycanon and anjana already installed in {PEERS_VENV}")
+        return
+    shutil.rmtree(PEERS_VENV, ignore_errors=True)
+    subprocess.run([sys.executable, "-m", "venv", str(PEERS_VENV)], check=True)
+    subprocess.run([str(PEERS_PYTHON), "-m", "pip", "install", "--quiet", *pins], check=True)
+    (PEERS_VENV / PINS_FILE).write_text("\n".join(pins) + "\n", encoding="utf-8")
+    print(f"ok: {', '.join(pins)} installed in {PEERS_VENV}")
+
+
+def spec_line(w: Workload, ds: Dataset, repeat: int) -> str:
+    """One line of ArxPeers' spec (its header): kind name csv prefix qis sa model l c limit warm-up repeat.
+    The IHIS-shaped runs take seconds to minutes each: no warm-up run beyond the repeats."""
+    warmup = 0 if w.dataset == "ihis" else 1
+    fields = [w.kind, w.key, str(ds.csv), ds.prefix, ",".join(ds.qi), ds.sa, w.model, str(w.l), str(w.c),
+              str(w.limit), str(warmup), str(repeat)]  # fmt: skip
+    if any("\t" in f or "\n" in f for f in fields):
+        raise ValueError(f"a field of workload {w.key} holds a tab or a newline")
+    return "\t".join(fields)
+
+
+def parse_arx(stdout: str) -> dict[str, Any]:
+    """ArxPeers' JSON lines by workload name; other lines (ARX's own warnings) are left out."""
+    out: dict[str, Any] = {}
+    for line in stdout.splitlines():
+        if line.startswith("{"):
+            figures = json.loads(line)
+            out[figures["name"]] = figures
+    return out
+
+
+def run_arx(
+    workloads: list[Workload], sets: dict[str, Dataset], repeat: int, cache: Path = ARX_CACHE
+) -> dict[str, Any]:
+    """Every workload in one JVM, in the order given; its figures by workload key."""
+    if not workloads:
+        return {}
+    cp = (cache / "classpath.txt").read_text(encoding="utf-8").strip() + os.pathsep + str(cache / "figures")
+    with tempfile.NamedTemporaryFile("w", suffix=".tsv", delete=False, encoding="utf-8") as spec:
+        spec.write("".join(spec_line(w, sets[w.dataset], repeat) + "\n" for w in workloads))
+    try:
+        run = subprocess.run(
+            ["java", "-Xmx4g", "-cp", cp, "ArxPeers", spec.name], capture_output=True, text=True, timeout=7200
+        )
+    finally:
+        os.unlink(spec.name)
+    figures = parse_arx(run.stdout)
+    if run.returncode != 0:
+        print(f"ARX failed ({run.returncode}): {run.stderr.strip()[-800:]}", flush=True)
+    for key, f in figures.items():
+        print(f"ARX {key}: {json.dumps(f)}", flush=True)
+    return figures
