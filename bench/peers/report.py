@@ -91,7 +91,10 @@ def rows(
     for w in workloads:
         mine = ours.get(w.key)
         load = mine.get("load") if mine else None
-        if w.kind == "optimal" and w.key in arx and mine:
+        if w.key in arx and "unfinished_after" in arx[w.key] and mine:
+            text = f"ARX unfinished after {arx[w.key]['unfinished_after']:.0f} s (stopped)"
+            out.append(_row(w, "ARX", None, mine, (text, True), load))
+        elif w.kind == "optimal" and w.key in arx and mine:
             a = arx[w.key]
             out.append(
                 _row(

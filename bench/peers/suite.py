@@ -84,8 +84,9 @@ def datasets(needed: set[str]) -> dict[str, Dataset]:
 
 
 def chosen(only: str | None, large: bool) -> list[Workload]:
-    kinds = set(only.split(",")) if only else {"optimal", "check", "anjana"}
-    return [w for w in WORKLOADS if w.kind in kinds and (large or not w.large)]
+    """The workloads of the kinds or keys named (all kinds by default); the large ones with ``large``."""
+    names = set(only.split(",")) if only else {"optimal", "check", "anjana"}
+    return [w for w in WORKLOADS if (w.kind in names or w.key in names) and (large or not w.large)]
 
 
 def run_ours(
@@ -161,7 +162,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--build", action="store_true", help="build ARX and the Python peers' venv first")
     ap.add_argument("--large", action="store_true", help="add the IHIS-shaped table and pycanon on 1M rows")
     ap.add_argument("--repeat", type=int, default=3)
-    ap.add_argument("--only", help="comma-separated kinds: optimal, check, anjana")
+    ap.add_argument("--only", help="comma-separated kinds (optimal, check, anjana) or workload keys")
+    ap.add_argument("--arx-timeout", type=float, default=900, help="seconds for ARX on one large workload")
     args = ap.parse_args(argv)
     if not (ADULT / "adult.csv").exists():
         print(f"skipped: {ADULT} is not available")
@@ -175,7 +177,8 @@ def main(argv: list[str] | None = None) -> int:
         if reason:
             print(f"skip {tool}: {reason}", flush=True)
     started, load0 = time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime()), os.getloadavg()
-    arx = {} if arx_reason else run_arx([w for w in workloads if w.kind != "anjana"], sets, args.repeat)
+    arx_work = [w for w in workloads if w.kind != "anjana"]
+    arx = {} if arx_reason else run_arx(arx_work, sets, args.repeat, args.arx_timeout)
     with tempfile.TemporaryDirectory() as tmp:
         py = {} if py_reason else run_python_peers(workloads, sets, args.repeat, args.large, Path(tmp))
         ours = run_ours(workloads, sets, args.repeat, Path(tmp), py)

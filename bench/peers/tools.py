@@ -11,6 +11,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
@@ -113,23 +114,53 @@ def parse_arx(stdout: str) -> dict[str, Any]:
 
 
 def run_arx(
-    workloads: list[Workload], sets: dict[str, Dataset], repeat: int, cache: Path = ARX_CACHE
+    workloads: list[Workload], sets: dict[str, Dataset], repeat: int, timeout: float, cache: Path = ARX_CACHE
 ) -> dict[str, Any]:
-    """Every workload in one JVM, in the order given; its figures by workload key."""
-    if not workloads:
-        return {}
+    """The workloads in one JVM, in the order given, except the large ones: each in a JVM of its own,
+    stopped after ``timeout`` seconds (then its figures say so). Figures by workload key."""
+    out: dict[str, Any] = {}
+    small = [w for w in workloads if not w.large]
+    if small:
+        out.update(_jvm(small, sets, repeat, None, cache))
+    for w in workloads:
+        if w.large:
+            got = _jvm([w], sets, repeat, timeout, cache)
+            out[w.key] = got.get(w.key, {"name": w.key, "unfinished_after": timeout})
+    return out
+
+
+def _jvm(
+    workloads: list[Workload], sets: dict[str, Dataset], repeat: int, timeout: float | None, cache: Path
+) -> dict[str, Any]:
     cp = (cache / "classpath.txt").read_text(encoding="utf-8").strip() + os.pathsep + str(cache / "figures")
     with tempfile.NamedTemporaryFile("w", suffix=".tsv", delete=False, encoding="utf-8") as spec:
         spec.write("".join(spec_line(w, sets[w.dataset], repeat) + "\n" for w in workloads))
+    lines: list[str] = []
+    timer = None
     try:
-        run = subprocess.run(
-            ["java", "-Xmx4g", "-cp", cp, "ArxPeers", spec.name], capture_output=True, text=True, timeout=7200
-        )
+        # Streamed: a workload's line is printed as soon as ARX has done it (the large ones take minutes);
+        # stderr into a file, so that a chatty stderr cannot block the JVM while stdout is read.
+        with tempfile.TemporaryFile("w+", encoding="utf-8") as errors, subprocess.Popen(
+            ["java", "-Xmx4g", "-cp", cp, "ArxPeers", spec.name], stdout=subprocess.PIPE, stderr=errors, text=True
+        ) as proc:  # fmt: skip
+            if timeout is not None:
+                timer = threading.Timer(timeout, proc.kill)
+                timer.start()
+            assert proc.stdout is not None
+            for line in proc.stdout:
+                lines.append(line)
+                if line.startswith("{"):
+                    print(f"ARX: {line.strip()}", flush=True)
+            proc.wait()
+            errors.seek(0)
+            err = errors.read()
     finally:
+        if timer is not None:
+            timer.cancel()
         os.unlink(spec.name)
-    figures = parse_arx(run.stdout)
-    if run.returncode != 0:
-        print(f"ARX failed ({run.returncode}): {run.stderr.strip()[-800:]}", flush=True)
-    for key, f in figures.items():
-        print(f"ARX {key}: {json.dumps(f)}", flush=True)
-    return figures
+    if proc.returncode != 0:
+        print(
+            f"ARX stopped ({proc.returncode}; after {timeout} s when killed): {err.strip()[-800:]}",
+            flush=True,
+        )
+    return parse_arx("".join(lines))

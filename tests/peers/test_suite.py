@@ -213,3 +213,21 @@ def test_every_peer_absent_is_skipped_not_failed(
     assert [r["key"] for r in saved["rows"]] == ["optimal_adult_distinct", "optimal_adult_entropy",
                                                   "optimal_adult_recursive"]  # fmt: skip
     assert all(r["peer"].endswith("(peer skipped)") for r in saved["rows"])
+
+
+def test_a_large_workload_arx_did_not_finish() -> None:
+    w = Workload(
+        "optimal_ihis_0", "optimal, IHIS-shaped", "optimal", "ihis", "recursive", 3, 4, limit=0.0, large=True
+    )
+    mine = {"seconds": 3.0, "cpu_seconds": 2.0, "levels": [1], "deleted": 0, "loss": 0.3, "verified": True}
+    (row,) = report.rows([w], {w.key: {"name": w.key, "unfinished_after": 900.0}}, {}, {w.key: mine})
+    assert row["agree"] == "ARX unfinished after 900 s (stopped)" and row["ratio"] is None and row["ok"]
+
+
+def test_workloads_chosen_by_kind_or_key() -> None:
+    assert [w.key for w in suite.chosen("check", large=False)] == ["check_million", "check_adult"]
+    assert [w.key for w in suite.chosen("optimal_ihis_5,anjana", large=True)] == [
+        "optimal_ihis_5",
+        "anjana_adult",
+    ]
+    assert suite.chosen("optimal_ihis_5", large=False) == []  # large ones only with --large
