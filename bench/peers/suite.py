@@ -21,7 +21,7 @@ happens only with ``--build`` (bench/peers/build_arx.sh, and a venv for pycanon 
 ``peers`` extra of pyproject.toml, kept apart because both pin numpy and pandas below ldiv_db's).
 Exit 1 only when an ldiv_db release fails verification or an optimum is worse than the peer's.
 
-  python -m bench.peers [--build] [--large] [--repeat 3] [--only optimal,check,anjana]
+  python -m bench.peers [--build] [--large] [--repeat 3] [--only KINDS_OR_KEYS] [--arx-timeout 900]
 """
 
 from __future__ import annotations
@@ -165,12 +165,18 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--only", help="comma-separated kinds (optimal, check, anjana) or workload keys")
     ap.add_argument("--arx-timeout", type=float, default=900, help="seconds for ARX on one large workload")
     args = ap.parse_args(argv)
+    if args.repeat < 1:
+        ap.error(f"--repeat {args.repeat}: give 1 or more runs to take the best of")
+    workloads = chosen(args.only, args.large)
+    if not workloads:
+        keys = ", ".join(w.key for w in WORKLOADS)
+        ap.error(f"--only {args.only}: no workload (add --large for the IHIS-shaped ones); kinds: optimal, "
+                 f"check, anjana; keys: {keys}")  # fmt: skip
     if not (ADULT / "adult.csv").exists():
         print(f"skipped: {ADULT} is not available")
         return 0
     if args.build:
         build()
-    workloads = chosen(args.only, args.large)
     sets = datasets({w.dataset for w in workloads})
     arx_reason, py_reason = arx_unavailable(), python_peers_unavailable()
     for tool, reason in (("ARX", arx_reason), ("pycanon and anjana", py_reason)):

@@ -231,3 +231,15 @@ def test_workloads_chosen_by_kind_or_key() -> None:
         "anjana_adult",
     ]
     assert suite.chosen("optimal_ihis_5", large=False) == []  # large ones only with --large
+
+
+@pytest.mark.parametrize(
+    ("args", "words"), [(["--repeat", "0"], "--repeat 0"), (["--only", "optimal_ihis_0"], "--large")]
+)
+def test_bad_options_are_refused_with_the_fix(
+    args: list[str], words: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as stop:
+        suite.main(args)
+    assert stop.value.code == 2
+    assert words in capsys.readouterr().err
