@@ -62,7 +62,7 @@ class CommandParser(argparse.ArgumentParser):
             self._later.pop(0)(self)
             _fill_help(self)
 
-    def parse_known_args(self, args: Any = None, namespace: Any = None) -> Any:  # type: ignore[override]
+    def parse_known_args(self, args: Any = None, namespace: Any = None) -> Any:
         self.complete()
         return super().parse_known_args(args, namespace)
 

@@ -1,6 +1,6 @@
 -- purpose: the table-level statistics of a partition, per SA: groups, rows, k, min distinct, min entropy, and the candidates for the exact frequency l
 -- params: none
--- returns: s, groups, rows, k, distinct_l, min_entropy, freq_candidates (list of [size, h] whose size/h is within 1e-9 of the minimum; exact choice in Python), collisions (groups whose hashed id two key tuples share: partition/gid_check.sql's count, read here where the statistics come without that check)
+-- returns: s, groups, rows, k, distinct_l, min_entropy, freq_candidates (list of [size, h] whose size/h is within 1e-9 of the minimum; exact choice in Python), collisions (groups whose hashed id two key tuples share: partition/gid_check.sql's count, read here where the statistics come without that check), class_sizes (list of [size, groups] of the SA's groups, in no order: s = 1's is partition/class_sizes.sql's histogram, every group having a row for the first SA)
 -- ref: SPEC §0.2; issue 2 item 7 (frequency l = min |G|/h(G), entropy l = exp(min entropy)); one pass over the groups
 WITH shapes AS (
     -- groups of equal (size, h) together: the statistics below need no more, and there are few shapes
@@ -12,7 +12,11 @@ WITH shapes AS (
     SELECT *, CASE WHEN h > 0 THEN size / h END AS ratio FROM shapes
 ), m AS (
     SELECT s, min(ratio) AS min_ratio FROM r GROUP BY s
-)
+), sizes AS (
+    SELECT s, list([size, groups]) AS class_sizes
+    FROM (SELECT s, size, CAST(sum(groups) AS BIGINT) AS groups FROM shapes GROUP BY s, size) AS z
+    GROUP BY s
+), summary AS (
 SELECT
     r.s,
     CAST(sum(groups) AS BIGINT) AS groups,
@@ -24,4 +28,7 @@ SELECT
     CAST(sum(collided) AS BIGINT) AS collisions
 FROM r JOIN m ON r.s = m.s
 GROUP BY r.s
-ORDER BY r.s
+)
+SELECT summary.*, sizes.class_sizes
+FROM summary JOIN sizes ON sizes.s = summary.s
+ORDER BY summary.s

@@ -74,9 +74,10 @@ class Database(RunOwners):
     lists_only_granted_tables = False  # the catalog lists only what this role may read (PostgreSQL)
     reads_files = True  # table functions read files beside the database (read_parquet, read_csv)
     driver_error: type[Exception] = duckdb.Error
-    stats_from_source = (
-        False  # group statistics from the source (partition/source_stats.sql) cost DuckDB more
-    )
+    # a check's group statistics straight from the source (partition/source_stats.sql, one statement for
+    # three), on a source of at most stats_from_source_rows rows (None: any); above it they cost DuckDB more
+    stats_from_source = True
+    stats_from_source_rows: int | None = SMALL_SOURCE_ROWS
     # the first provisional row id of a row an open transaction wrote (DuckDB's MAX_ROW_ID; renumbered
     # at commit): catalog.require_row_ids refuses such rows. None: an engine's row ids are final at once
     local_row_base: int | None = 36_028_797_018_960_000
