@@ -53,12 +53,12 @@ class SqlEvaluator:
         self._built = False
         self._counts: set[int] = set()
         # stats_only: the caller needs the group statistics (and the recursive models' counts) only; where
-        # the engine builds them faster straight from the source (Database.stats_from_source, up to
-        # stats_from_source_rows of the source's ``rows``), no histogram is stored unless a model asks for
-        # it (:attr:`hist`)
-        limit = db.stats_from_source_rows
-        small = limit is None or (rows is not None and rows <= limit)
-        self._from_source = stats_only and db.stats_from_source and small
+        # the engine builds them faster straight from the source (Database.stats_from_source: always, or
+        # up to a number of the source's ``rows``), no histogram is stored unless a model asks for it
+        # (:attr:`hist`)
+        fast = db.stats_from_source
+        sized = fast is not False and rows is not None and rows <= fast
+        self._from_source = stats_only and (fast is True or sized)
         self._hist_built = False
         # partition/summary.sql's rows where build took them (with the collision count, from the source)
         self._summary: list[dict[str, Any]] | None = None

@@ -16,19 +16,19 @@ WITH shapes AS (
     SELECT s, list([size, groups]) AS class_sizes
     FROM (SELECT s, size, CAST(sum(groups) AS BIGINT) AS groups FROM shapes GROUP BY s, size) AS z
     GROUP BY s
-), summary AS (
-SELECT
-    r.s,
-    CAST(sum(groups) AS BIGINT) AS groups,
-    CAST(sum(groups * size) AS BIGINT) AS rows,
-    min(size) AS k,
-    min(distinct_l) AS distinct_l,
-    min(min_entropy) AS min_entropy,
-    list(DISTINCT [size, h]) FILTER (WHERE ratio <= m.min_ratio * (1 + 1e-9)) AS freq_candidates,
-    CAST(sum(collided) AS BIGINT) AS collisions
-FROM r JOIN m ON r.s = m.s
-GROUP BY r.s
+), per_sa AS (
+    SELECT
+        r.s,
+        CAST(sum(groups) AS BIGINT) AS groups,
+        CAST(sum(groups * size) AS BIGINT) AS rows,
+        min(size) AS k,
+        min(distinct_l) AS distinct_l,
+        min(min_entropy) AS min_entropy,
+        list(DISTINCT [size, h]) FILTER (WHERE ratio <= m.min_ratio * (1 + 1e-9)) AS freq_candidates,
+        CAST(sum(collided) AS BIGINT) AS collisions
+    FROM r JOIN m ON r.s = m.s
+    GROUP BY r.s
 )
-SELECT summary.*, sizes.class_sizes
-FROM summary JOIN sizes ON sizes.s = summary.s
-ORDER BY summary.s
+SELECT per_sa.*, sizes.class_sizes
+FROM per_sa JOIN sizes ON sizes.s = per_sa.s
+ORDER BY per_sa.s

@@ -1,5 +1,5 @@
 """The statements ``check`` issues on DuckDB (issue 57 item 1, docs/decisions/0023-start-up.md): on a
-source of at most ``stats_from_source_rows`` rows the group statistics come straight from the source in one
+source of at most ``Database.stats_from_source`` rows (a number on DuckDB) the group statistics come straight from the source in one
 statement and the summary carries the class sizes; a larger source builds the histogram as before. Both
 give the statistics and the verdict a brute force over the rows gives."""
 
@@ -61,7 +61,7 @@ def _brute() -> tuple[int, int, int, int]:
 @pytest.mark.parametrize("limit", [None, 3])
 def test_check_statements_and_numbers(db: Path, limit: int | None, monkeypatch: pytest.MonkeyPatch) -> None:
     if limit is not None:  # a source above the limit: the histogram path
-        monkeypatch.setattr(Database, "stats_from_source_rows", limit)
+        monkeypatch.setattr(Database, "stats_from_source", limit)
     with Database.open(str(db), mode="read") as database:
         ldiv_db.check(database, "t", "age,sex", "disease", model="distinct", l=2)  # warm-up
         database.steps.clear()

@@ -95,7 +95,7 @@ class PostgresDatabase(PgRunOwners, Database):
     reads_files = False
     local_row_base = None  # row ids are final when written (ctid)
     driver_error = psycopg.Error
-    stats_from_source, stats_from_source_rows = True, None  # see Database; bench/README.md (Engines)
+    stats_from_source = True  # see Database; measured in bench/README.md (Engines)
     ldiv_schema = "ldiv"  # pg_temp when a read stands in for a missing ldiv schema (ldiv_db/schema/server.py)
 
     def __init__(

@@ -46,7 +46,7 @@ WITH shapes AS (
   ) AS z
   GROUP BY
     s
-), summary AS (
+), per_sa AS (
   SELECT
     r.s,
     CAST(SUM(groups) AS BIGINT) AS groups,
@@ -66,10 +66,10 @@ WITH shapes AS (
     r.s
 )
 SELECT
-  summary.*,
+  per_sa.*,
   sizes.class_sizes
-FROM summary
+FROM per_sa
 JOIN sizes
-  ON sizes.s = summary.s
+  ON sizes.s = per_sa.s
 ORDER BY
-  summary.s
+  per_sa.s
