@@ -11,9 +11,12 @@ directory), in processes of their own, alternating, ``--repeat`` times:
   wall and CPU seconds of the call, and the statements it issued with the time of each (its step log).
 
 Best of ``--repeat`` per figure (a figure's runs alternate with the other tree's, under the same load);
-the load average is printed beside them. Writes bench/results/startup.json.
+the load average is printed beside them. Writes bench/results/startup.json. ``--paths N`` instead
+alternates, in this process, the two ways a check builds its group statistics on DuckDB (from the source,
+the histogram: ``Database.stats_from_source``) N times each and prints their wall and CPU.
 
     python -m bench.startup [--before 4579ba3] [--repeat 3]
+    python -m bench.startup --paths 40
 """
 
 from __future__ import annotations
@@ -148,6 +151,34 @@ def measure(trees: dict[str, Path], db: Path, repeat: int) -> dict[str, Any]:
     return out
 
 
+def paths(db: Path, n: int) -> dict[str, dict[str, float]]:
+    """Wall and CPU ms (min, p25, median) of ``check`` on Adult by each statistics path, alternating."""
+    import ldiv_db
+
+    database = ldiv_db.Database.open(db, mode="read")
+    ways: dict[str, bool | int] = {"from the source": 100_000, "histogram": False}
+    runs: dict[str, list[tuple[float, float]]] = {k: [] for k in ways}
+    for i in range(n + 1):
+        for name, way in ways.items():
+            database.stats_from_source = way
+            w0, c0 = time.perf_counter(), time.process_time()
+            ldiv_db.check(database, "adult", QI, SA, model="recursive", l=3, c=4)
+            if i:  # the first round warms up
+                runs[name].append((time.perf_counter() - w0, time.process_time() - c0))
+    database.close()
+    out = {}
+    for name, xs in runs.items():
+        wall, cpu = sorted(x[0] for x in xs), sorted(x[1] for x in xs)
+        out[name] = {
+            "wall_min": wall[0] * 1000,
+            "wall_p25": wall[len(wall) // 4] * 1000,
+            "wall_median": wall[len(wall) // 2] * 1000,
+            "cpu_min": cpu[0] * 1000,
+            "cpu_median": cpu[len(cpu) // 2] * 1000,
+        }
+    return out
+
+
 def _report(result: dict[str, Any], trees: dict[str, Path]) -> None:
     print(f"{result['workload']}; load average {result['load_before']} before, {result['load_after']} after")
     print(
@@ -173,8 +204,21 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--before", help="a commit measured beside the working tree (e.g. 4579ba3)")
     ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--paths", type=int, help="alternate the two statistics paths N times each (no file)")
     a = ap.parse_args()
     load_before = os.getloadavg()
+    if a.paths:
+        with tempfile.TemporaryDirectory(prefix="ldiv_startup_") as tmp:
+            found = paths(_prepare(Path(tmp)), a.paths)
+        print(
+            f"check on Adult by statistics path, {a.paths} calls each; load {load_before} -> {os.getloadavg()}"
+        )
+        for name, f in found.items():
+            print(
+                f"  {name:16} wall ms min {f['wall_min']:.1f} p25 {f['wall_p25']:.1f} median "
+                f"{f['wall_median']:.1f}; CPU ms min {f['cpu_min']:.1f} median {f['cpu_median']:.1f}"
+            )
+        return
     with tempfile.TemporaryDirectory(prefix="ldiv_startup_") as tmp:
         trees = (
             {"after": ROOT} if not a.before else {"before": _export(a.before, Path(tmp) / "t"), "after": ROOT}
