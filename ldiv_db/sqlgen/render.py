@@ -181,8 +181,9 @@ def _finalize(value: Any) -> Any:
 VARIANT_DIALECTS = ("postgres", "spark")
 
 # the contexts a rendering is kept for: made of values that compare equal only when they print alike
-# (the type is part of the key: True and 1 are equal, but a bool may not be printed)
-_FROZEN_TYPES = frozenset({str, int, float, bool, type(None), SqlText, Ident, TableRef, TableFunction})
+# (the type is part of the key: True and 1 are equal, but a bool may not be printed; no float: -0.0 and
+# 0.0 are equal, and a template could join one into a name)
+_FROZEN_TYPES = frozenset({str, int, bool, type(None), SqlText, Ident, TableRef, TableFunction})
 _UNCACHED = object()  # a context holding any other value (an object whose state a template may read)
 RENDERED_KEPT = 4096  # renderings kept per renderer; the store starts again when full
 
