@@ -28,6 +28,7 @@ SUITES = [
     "sql_functions",
     "closeness",
     "peers",
+    "startup",
 ]
 
 

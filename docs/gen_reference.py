@@ -81,7 +81,7 @@ def cli_page() -> str:
     from ldiv_db.cli.main import WRITE_COMMANDS
     from ldiv_db.cli.parser import build_parser
 
-    parser = build_parser()
+    parser = build_parser(whole=True)
     out = ["# Commands and flags\n\n", GENERATED]
     out.append(f"{parser.description}\n\n")
     out.append(

@@ -6,7 +6,6 @@ a pandas/Polars/Arrow table (:mod:`ldiv_db.commands.frames`), and their results 
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -15,7 +14,7 @@ from typing import Any
 from .commands.anonymize import AnonymizeResult
 from .commands.frames import anonymize, check  # a DataFrame in the database's place: an in-memory DuckDB
 from .commands.load import LoadResult, load
-from .core import release_state
+from .commands.releases import ReleaseList, releases
 from .core.catalog import resolve_table
 from .core.inputs import as_list, resolve_inputs
 from .core.options import parse_flag
@@ -23,20 +22,17 @@ from .db import Database
 from .pipeline.append import append
 from .pipeline.compose import Composition, release_ids
 from .pipeline.compose import compose as _compose
-from .pipeline.publication import DRAFT, publish_release
-from .pipeline.publication import states as publication_states
+from .pipeline.publication import publish_release
 from .pipeline.stream import history
 from .reporting import CompareResult, ReportResult, compare, report
 from .reporting.gather import INTERVAL_ALGORITHMS, recorded_release
 from .risks import RiskResult, risk
-from .sqlgen.render import render
 from .util.progress import Progress
-from .util.words import METRICS, model_phrase, number, percent, show
+from .util.words import METRICS, percent, show
 from .utility import compute_metrics
 from .verify.check import CheckResult
 from .verify.suggest import SuggestResult
 from .verify.suggest import suggest_l as _suggest
-from .verify.verdicts import partitions_of, verdict_brief
 
 
 @dataclass
@@ -131,122 +127,6 @@ def suggest_l(db: Any, table: str, sa: str | Sequence[str]) -> SuggestResult:
     database = Database.open(db, mode="read")
     try:
         return _suggest(database, resolve_inputs(database, table, None, sa, require_qi=False))
-    finally:
-        if database is not db:
-            database.close()
-
-
-@dataclass
-class ReleaseList:
-    """``ldiv releases``: every recorded release, newest first. ``verified`` is the recorded verdict
-    where it still holds (the table is as verified: ``table_state`` intact), else None; the verdict
-    as recorded is ``verified_when_written`` (:mod:`ldiv_db.core.release_state`). ``verification`` of each:
-    per partition the published table reveals, the model verified there and its verdict
-    (:mod:`ldiv_db.verify.verdicts`)."""
-
-    rows: list[dict[str, Any]]
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"releases": self.rows}
-
-    def render_text(self) -> str:
-        if not self.rows:
-            return "no releases recorded"
-        table = [RELEASE_COLUMNS]
-        for r in self.rows:
-            pub = r.get("publication", "draft") + (" (accepted below l)" if r.get("accepted_below_l") else "")
-            models = verdict_brief({"partitions": r["verification"]}) if r.get("verified") else ""
-            table.append(
-                (
-                    str(r["release_id"]),
-                    str(r["name"]),
-                    str(r["source"]),
-                    str(r["algorithm"]),
-                    _model_of(r),
-                    f"{number(r['rows_published'])}/{number(r['rows_in'])}",
-                    number(r["classes"]),
-                    number(r["k"]),
-                    pub,
-                    str(r["created_at"])[:19],
-                    _shown_state(r) + (f" ({models})" if models else ""),
-                )
-            )
-        widths = [max(len(row[i]) for row in table) for i in range(len(RELEASE_COLUMNS) - 1)]
-        return "\n".join(
-            "  ".join([*(c.ljust(w) for c, w in zip(row, widths, strict=False)), row[-1]]).rstrip()
-            for row in table
-        )
-
-
-# the header row of ``ldiv releases`` (the last column, the verdict, is as long as it needs)
-RELEASE_COLUMNS = (
-    "id", "release", "source", "algorithm", "model", "rows published/in", "classes", "k", "publication",
-    "created", "verdict",
-)  # fmt: skip
-
-
-def _model_of(r: dict[str, Any]) -> str:
-    """The model the release claims, with every parameter (``recursive (c=3, l=4)``): from the verdict
-    of its finest partition, else from its record's model and l."""
-    parts = r.get("verification") or []
-    if parts and parts[0].get("model"):
-        return model_phrase(parts[0]["model"], parts[0].get("params"))
-    l = json.loads(r["l"]) if isinstance(r.get("l"), str) else r.get("l")
-    return model_phrase(r["model"], {"l": l} if l else None)
-
-
-def _shown_state(r: dict[str, Any]) -> str:
-    """The verdict where it still holds; otherwise what happened to the table instead of it."""
-    state, detail = r["table_state"], r["table_detail"]
-    if not r["verified_when_written"]:
-        return "NOT VERIFIED"
-    if state == release_state.INTACT:
-        return "verified"
-    if state == release_state.SUPERSEDED:
-        return f"superseded by {r['superseded_by']}"
-    word = {release_state.UNKNOWN: "UNCONFIRMED"}.get(state, state.upper() + " since verification")
-    return f"{word} ({detail})"
-
-
-def _release_row(r: dict[str, Any]) -> dict[str, Any]:
-    """A recorded release as listed: its class count, k and re-identification risk as anonymize measured
-    them on the written table (:mod:`ldiv_db.core.classes`; k and risk None for a release recorded before they
-    were kept)."""
-    text = r.pop("metrics")
-    metrics = json.loads(text) if text else {}
-    # the audit column rows_suppressed is not shown: the words of ldiv_db/util/words.py instead (decision 0011)
-    out = {k: v for k, v in r.items() if k not in ("groups", "rows_suppressed")}
-    waiting = int(metrics.get("rows_waiting") or 0)
-    out.update(
-        classes=r["groups"],
-        k=metrics.get("k"),
-        risk=metrics.get("risk"),
-        rows_deleted=int(r["rows_in"]) - int(r["rows_published"]) - waiting,
-        rows_waiting=waiting,
-        cells_suppressed=metrics.get("cells_suppressed"),
-        rows_with_suppressed_cells=metrics.get("rows_with_suppressed_cells"),
-    )
-    return out
-
-
-def releases(db: Any) -> ReleaseList:
-    """Every recorded release, each with the state of its tables (:func:`release_state.release_states`)
-    and its publication state (:mod:`ldiv_db.pipeline.publication`: draft, candidate, published)."""
-
-    database = Database.open(db, mode="read")
-    try:
-        rows = [_release_row(r) for r in database.records(render("meta/releases.sql"))]
-        states = release_state.release_states(database, rows)
-        published = publication_states(database)
-        for r in rows:
-            st = states[int(r["release_id"])]
-            written = bool(r.pop("verified"))
-            r.update(st.to_dict())
-            r["verified"] = written if st.intact or not written else None
-            r["verified_when_written"] = written
-            r["publication"], r["accepted_below_l"] = published.get(int(r["release_id"]), (DRAFT, False))
-            r["verification"] = partitions_of(json.loads(r["verification"]) if r["verification"] else None)
-        return ReleaseList(rows)
     finally:
         if database is not db:
             database.close()

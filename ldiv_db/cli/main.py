@@ -373,9 +373,9 @@ def _cmd_release(args: argparse.Namespace) -> int:
 
 
 def _cmd_releases(args: argparse.Namespace) -> int:
-    from .. import api
+    from ..commands.releases import releases  # not the whole API: no algorithm, model or report
 
-    _emit(args, api.releases(_open(args)))
+    _emit(args, releases(_open(args)))
     return 0
 
 

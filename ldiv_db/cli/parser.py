@@ -1,10 +1,14 @@
 """The ``ldiv`` command line's parser: one sub-parser per command; the model flags and every
-algorithm's options are generated from their declarations (:mod:`ldiv_db.core.options`)."""
+algorithm's options are generated from their declarations (:mod:`ldiv_db.core.options`).
+
+Those declarations live beside the models and the algorithms, whose imports are most of a command's
+start-up: a command's parser adds them when that command is chosen (:class:`CommandParser`), so ``ldiv
+--help`` and ``ldiv --version`` import neither (docs/decisions/0023-start-up.md)."""
 
 from __future__ import annotations
 
 import argparse
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..version import __version__
@@ -42,7 +46,30 @@ FROM_HELP = (
 )
 
 
-def build_parser() -> argparse.ArgumentParser:
+class CommandParser(argparse.ArgumentParser):
+    """A command's parser whose costly arguments (:meth:`later`) are added when it parses or when
+    :func:`build_parser` is asked for the whole tree, not when the parser of all commands is built."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._later: list[Callable[[argparse.ArgumentParser], None]] = []
+
+    def later(self, add: Callable[[argparse.ArgumentParser], None]) -> None:
+        self._later.append(add)
+
+    def complete(self) -> None:
+        while self._later:
+            self._later.pop(0)(self)
+            _fill_help(self)
+
+    def parse_known_args(self, args: Any = None, namespace: Any = None) -> Any:
+        self.complete()
+        return super().parse_known_args(args, namespace)
+
+
+def build_parser(*, whole: bool = False) -> argparse.ArgumentParser:
+    """The parser of every command; each command's model and algorithm options are added once it is
+    chosen, or at once with ``whole`` (a reader of the whole tree: the reference, the tests)."""
     p = argparse.ArgumentParser(
         prog="ldiv",
         description="In-database l-diversity anonymization on DuckDB, PostgreSQL and Spark.",
@@ -50,7 +77,7 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("--version", action="version", version=f"ldiv {__version__}")
-    sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND", parser_class=CommandParser)
     _add_data_commands(sub)
     _add_inspect_commands(sub)
     _add_anonymize_command(sub)
@@ -58,7 +85,18 @@ def build_parser() -> argparse.ArgumentParser:
     _add_report_commands(sub)
     _add_admin_commands(sub)
     _fill_help(p)
+    if whole:
+        _complete(p)
     return p
+
+
+def _complete(parser: argparse.ArgumentParser) -> None:
+    if isinstance(parser, CommandParser):
+        parser.complete()
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for sub in action.choices.values():
+                _complete(sub)
 
 
 # The meaning of the arguments many commands share, for those declared without a help of their own
@@ -233,14 +271,8 @@ def _add_risk_command(sub: Any) -> None:
 
 
 def _add_anonymize_command(sub: Any) -> None:
-    """Anonymize, with every algorithm's declared options as flags."""
-    from ..algorithms import REGISTRY, declarations
-
-    a = sub.add_parser(
-        "anonymize",
-        help="anonymize a table into a new, verified release",
-        description="algorithms: " + "; ".join(f"{n}: {cls.summary}" for n, cls in sorted(REGISTRY.items())),
-    )
+    """Anonymize, with every algorithm's declared options as flags (added once the command is chosen)."""
+    a = sub.add_parser("anonymize", help="anonymize a table into a new, verified release")
     _add_db(a)
     a.add_argument(
         "--table", required=True, help="the source table (with --from: the new table its rows go to)"
@@ -248,7 +280,7 @@ def _add_anonymize_command(sub: Any) -> None:
     a.add_argument("--from", dest="from_", metavar="CALL", help=FROM_HELP)
     a.add_argument("--qi", required=True)
     a.add_argument("--sa", required=True)
-    a.add_argument("--algorithm", required=True, choices=sorted(REGISTRY))
+    a.add_argument("--algorithm", required=True)  # its choices: _add_algorithm_options
     a.add_argument("--output", required=True, help="the release table to write")
     a.add_argument("--replace", action="store_true", help="replace an existing output (atomically)")
     a.add_argument("--quiet", action="store_true", help="no progress on stderr")
@@ -280,10 +312,26 @@ def _add_anonymize_command(sub: Any) -> None:
         "the model themselves (the run is refused where they do not)",
     )
     a.add_argument("--option", action="append", metavar="KEY=VALUE", help="algorithm option")
+    _later(a, _add_algorithm_options)
+    _add_model_args(a)
+
+
+def _add_algorithm_options(a: argparse.ArgumentParser) -> None:
+    from ..algorithms import REGISTRY, declarations
+
+    a.description = "algorithms: " + "; ".join(f"{n}: {cls.summary}" for n, cls in sorted(REGISTRY.items()))
+    next(x for x in a._actions if x.dest == "algorithm").choices = sorted(REGISTRY)
     alg = a.add_argument_group("algorithm options (also as --option KEY=VALUE)")
     for name, opts in declarations().items():
         _add_option(alg, opts[0], "a_" + name, opts[1:])
-    _add_model_args(a)
+
+
+def _later(p: argparse.ArgumentParser, add: Callable[[argparse.ArgumentParser], None]) -> None:
+    """``add`` runs when ``p`` parses (a :class:`CommandParser`), at once on any other parser."""
+    if isinstance(p, CommandParser):
+        p.later(add)
+    else:
+        add(p)
 
 
 def _add_other_commands(sub: Any) -> None:
@@ -436,6 +484,10 @@ def _add_option(g: Any, opt: Any, dest: str, also: Sequence[Any] = ()) -> None:
 
 
 def _add_model_args(p: argparse.ArgumentParser) -> None:
+    _later(p, _model_args)
+
+
+def _model_args(p: argparse.ArgumentParser) -> None:
     from ..privacy.spec import MODEL_OPTIONS
 
     g = p.add_argument_group("privacy model")

@@ -37,6 +37,7 @@ class SqlEvaluator:
         prefix: str = "part",
         part: tuple[int, int] = (0, 1),
         stats_only: bool = False,
+        rows: int | None = None,
     ) -> None:
         self.db = db
         self.source = source
@@ -52,12 +53,16 @@ class SqlEvaluator:
         self._built = False
         self._counts: set[int] = set()
         # stats_only: the caller needs the group statistics (and the recursive models' counts) only; where
-        # the engine builds them faster straight from the source (Database.stats_from_source), no histogram
-        # is stored unless a model asks for it (:attr:`hist`)
-        self._from_source = stats_only and db.stats_from_source
+        # the engine builds them faster straight from the source (Database.stats_from_source: always, or
+        # up to a number of the source's ``rows``), no histogram is stored unless a model asks for it
+        # (:attr:`hist`)
+        fast = db.stats_from_source
+        sized = fast is not False and rows is not None and rows <= fast
+        self._from_source = stats_only and (fast is True or sized)
         self._hist_built = False
         # partition/summary.sql's rows where build took them (with the collision count, from the source)
         self._summary: list[dict[str, Any]] | None = None
+        self._sizes: list[tuple[int, int]] | None = None  # the class sizes the last summary read
 
     # ------------------------------------------------------------------ building
     def build(self) -> SqlEvaluator:
@@ -75,7 +80,7 @@ class SqlEvaluator:
                 self.db.run(render("partition/group_stats.sql", target=self.stats, hist=self._hist))
                 collided = bool(self.db.scalar(render("partition/gid_check.sql", stats=self.stats)))
             if collided:
-                self.exact_ids, self._from_source, self._summary = True, False, None
+                self.exact_ids, self._from_source, self._summary, self._sizes = True, False, None, None
                 self._histogram()
                 self.db.run(render("partition/group_stats.sql", target=self.stats, hist=self._hist))
             self._built = True
@@ -151,10 +156,14 @@ class SqlEvaluator:
         recs = self._summary
         if recs is None:
             recs = self.db.records(render("partition/summary.sql", stats=self.stats))
+        self._sizes = [(int(a), int(b)) for a, b in recs[0]["class_sizes"]] if recs else []
         return [summary_of(rec) for rec in recs]
 
     def class_sizes(self) -> list[tuple[int, int]]:
-        """The partition's (size, groups) histogram: its classes' sizes where its keys are the class keys."""
+        """The partition's (size, groups) histogram: its classes' sizes where its keys are the class keys
+        (read with :meth:`summary` where it ran on the statistics as they are)."""
+        if self._sizes is not None:
+            return self._sizes
         return [
             (int(a), int(b)) for a, b in self.db.rows(render("partition/class_sizes.sql", stats=self.stats))
         ]

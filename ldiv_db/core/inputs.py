@@ -41,7 +41,7 @@ def as_list(value: str | Sequence[str] | None) -> list[str]:
 
 def resolve_inputs(
     db: Database,
-    table: str,
+    table: str | Table,
     qi: str | Sequence[str] | None,
     sa: str | Sequence[str],
     *,
@@ -51,7 +51,7 @@ def resolve_inputs(
     require_qi: bool = True,
     null_sa_unknown: bool = False,
 ) -> Inputs:
-    t = resolve_table(db, table)
+    t = table if isinstance(table, Table) else resolve_table(db, table)  # a Table: resolved already
     qi_names, sa_names = as_list(qi), as_list(sa)
     if require_qi and not qi_names and group_column is None:
         raise BadInput("no quasi-identifiers given", "name them with --qi a,b,c")

@@ -17,11 +17,5 @@ def column_key(table: Table, column: Column) -> dict[str, str]:
 def stored_categories(db: Database, table: Table, column: Column) -> dict[str, int] | None:
     """The categories stored for (table, column); for a recorded release without its own, those of the
     release's source table (the release keeps the SA column's name). None when there are none."""
-    key = column_key(table, column)
-    rows = db.rows(render("taxonomy/categories_of.sql", key))
-    if not rows:
-        src = db.rows(render("taxonomy/release_source.sql", {"name": table.name}))
-        if src:
-            key = {"table_name": str(src[0][0]), "column_name": column.name}
-            rows = db.rows(render("taxonomy/categories_of.sql", key))
+    rows = db.rows(render("taxonomy/categories_for.sql", column_key(table, column)))
     return {str(v): int(r) for v, r in rows} if rows else None

@@ -18,7 +18,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -180,6 +180,27 @@ def _finalize(value: Any) -> Any:
 
 VARIANT_DIALECTS = ("postgres", "spark")
 
+# the contexts a rendering is kept for: made of values that compare equal only when they print alike
+# (the type is part of the key: True and 1 are equal, but a bool may not be printed; no float: -0.0 and
+# 0.0 are equal, and a template could join one into a name)
+_FROZEN_TYPES = frozenset({str, int, bool, type(None), SqlText, Ident, TableRef, TableFunction})
+_UNCACHED = object()  # a context holding any other value (an object whose state a template may read)
+RENDERED_KEPT = 4096  # renderings kept per renderer; the store starts again when full
+
+
+def _frozen(value: Any) -> Hashable:
+    """``value`` as a hashable key, or :data:`_UNCACHED`."""
+    if type(value) in _FROZEN_TYPES:
+        return (type(value), value)
+    if isinstance(value, (list, tuple)):
+        items = tuple(_frozen(v) for v in value)
+        return _UNCACHED if _UNCACHED in items else (type(value), items)
+    if isinstance(value, dict):
+        pairs = tuple((k, _frozen(v)) for k, v in value.items())
+        return _UNCACHED if any(v is _UNCACHED or type(k) is not str for k, v in pairs) else (dict, pairs)
+    return _UNCACHED
+
+
 # ``-- hints: a, b`` in a template header: facts about the statement's data that an engine's planner
 # cannot see. They never change the result, only how an engine may run it.
 PLAN_HINTS = {
@@ -234,6 +255,9 @@ class Renderer:
         self.env.filters["create_table"] = _create_table
         self.env.filters["sqltype"] = _sqltype
         self.env.filters["table_function"] = _table_function
+        # the rendered text by template and context (bound values are not part of it): a command renders
+        # the same statements again, call after call (a check in a loop, a search's repeated steps)
+        self._rendered: dict[tuple[str, Hashable], tuple[str, Mapping[str, str]]] = {}
 
     @functools.cache  # noqa: B019 - one renderer per process, templates are immutable
     def header(self, name: str) -> TemplateHeader:
@@ -265,17 +289,29 @@ class Renderer:
                 f"{name}: params mismatch (missing {sorted(missing)}, undeclared {sorted(extra)}); "
                 f"the header declares {sorted(header.params)}"
             )
+        key = _frozen(ctx)
+        texts = self._rendered.get((name, key)) if key is not _UNCACHED else None
+        if texts is None:
+            texts = self._render_texts(name, ctx)
+            if key is not _UNCACHED:
+                if len(self._rendered) >= RENDERED_KEPT:
+                    self._rendered.clear()
+                self._rendered[(name, key)] = texts
+        sql, variants = texts
+        # Bind only what the rendered text uses: shape branches may drop a declared param.
+        every = [sql, *variants.values()]
+        used = {
+            k: v for k, v in bound.items() if any(re.search(r"\$" + re.escape(k) + r"\b", t) for t in every)
+        }
+        return Query(name, sql, used, dict(variants), header.hints)
+
+    def _render_texts(self, name: str, ctx: Mapping[str, Any]) -> tuple[str, Mapping[str, str]]:
         sql = self.env.get_template(name).render(**ctx).strip()
         variants = {
             d: self.env.get_template(f"{name.removesuffix('.sql')}.{d}.sql").render(**ctx).strip()
             for d in self.variants_of(name)
         }
-        # Bind only what the rendered text uses: shape branches may drop a declared param.
-        texts = [sql, *variants.values()]
-        used = {
-            k: v for k, v in bound.items() if any(re.search(r"\$" + re.escape(k) + r"\b", t) for t in texts)
-        }
-        return Query(name, sql, used, variants, header.hints)
+        return sql, variants
 
 
 @functools.lru_cache(maxsize=1)

@@ -232,12 +232,13 @@ def check(
     q0 = database.queries
     try:
         published = None
+        resolved = resolve_table(database, table)
         if group_column is None and not parse_flag(by_labels, "by_labels", text=True):
             # a recorded release: its classes (ldiv_db/core/classes.py)
-            published = published_group_column(database, resolve_table(database, table))
+            published = published_group_column(database, resolved)
         inputs = resolve_inputs(
             database,
-            table,
+            resolved,
             qi,
             sa,
             group_column=group_column or published,
@@ -328,6 +329,7 @@ def evaluate(
                 prefix=f"{prefix}_p{i}" if shared else prefix,  # alike: translated once for all sessions
                 part=(i, n),
                 stats_only=split,
+                rows=inputs.rows,
             )
             for i, session in enumerate(sessions)
         ]

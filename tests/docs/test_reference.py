@@ -54,9 +54,9 @@ def test_every_declared_option_is_on_the_options_page(gen: ModuleType) -> None:
 
 def test_every_command_and_flag_is_on_the_cli_page(gen: ModuleType) -> None:
     page = gen.cli_page()
-    commands = [path.strip() for path, _, _ in gen._commands(build_parser(), "ldiv")]
+    commands = [path.strip() for path, _, _ in gen._commands(build_parser(whole=True), "ldiv")]
     assert len(commands) >= 19
-    for path, sub, _ in gen._commands(build_parser(), "ldiv"):
+    for path, sub, _ in gen._commands(build_parser(whole=True), "ldiv"):
         section = page.split(f"\n## {path.strip()}\n", 1)[1].split("\n## ", 1)[0]
         for action in sub._actions:
             for flag in action.option_strings:

@@ -49,7 +49,7 @@ def _group_dests(parser: argparse.ArgumentParser, title: str) -> list[str]:
     return []
 
 
-PARSER = build_parser()
+PARSER = build_parser(whole=True)
 LEAVES = leaf_parsers(PARSER)
 ANONYMIZE = LEAVES[("anonymize",)]
 ALGORITHMS: list[str] = next(a.choices for a in ANONYMIZE._actions if a.dest == "algorithm")  # type: ignore[assignment]

@@ -89,5 +89,5 @@ CASES = {
     "taxonomy/categories_uncovered.sql": Case(_sa_ctx, _SA_KEY),
     "taxonomy/categories_unused.sql": Case(_sa_ctx, _SA_KEY),
     "taxonomy/categories_delete.sql": Case(lambda env: {}, _PSEUDO_KEY),
-    "taxonomy/release_source.sql": Case(lambda env: {}, {"name": "main.select"}),
+    "taxonomy/categories_for.sql": Case(lambda env: {}, _SA_KEY),
 }

@@ -84,3 +84,42 @@ def test_shipped_templates_all_have_headers() -> None:
     names = r.templates()
     assert names, "no templates found"
     assert not any(n.startswith("_") for n in names)
+
+
+def test_a_rendering_is_kept_only_for_contexts_that_print_alike(tmp_path: Path) -> None:
+    """The rendered text is kept by template and context (render.py's store): the same context gives the
+    stored text without rendering again, any other context its own text, and a context holding an object
+    (whose state the template may read) is rendered every time."""
+    (tmp_path / "shape.sql").write_text(
+        "-- purpose: test\n-- params: l\n-- returns: x\n"
+        "SELECT {{ cols | idents }}{% if flag %}, 1{% endif %} FROM {{ t | table }} WHERE n >= $l"
+        "{% if obj %} AND {{ obj.col | ident }} > 0{% endif %}\n"
+    )
+    r = Renderer(tmp_path)
+    calls: list[str] = []
+    template = r.env.get_template("shape.sql")
+    original = template.render
+
+    def counted(*args: object, **kw: object) -> str:
+        calls.append("render")
+        return original(*args, **kw)
+
+    template.render = counted  # type: ignore[method-assign]
+    t = TableRef("t", "main")
+    a = r.render("shape.sql", {"l": 2}, cols=[Ident("a"), Ident("b")], t=t, flag=False, obj=None)
+    b = r.render("shape.sql", {"l": 5}, cols=[Ident("a"), Ident("b")], t=t, flag=False, obj=None)
+    assert a.sql == b.sql and a.sql.endswith('\nSELECT "a", "b" FROM "main"."t" WHERE n >= $l')
+    assert (a.params, b.params) == ({"l": 2}, {"l": 5}) and len(calls) == 1  # values are bound, not kept
+    c = r.render("shape.sql", {"l": 2}, cols=[Ident("a"), Ident("c")], t=t, flag=1, obj=None)
+    assert c.sql.endswith('\nSELECT "a", "c", 1 FROM "main"."t" WHERE n >= $l') and len(calls) == 2
+    d = r.render("shape.sql", {"l": 2}, cols=[Ident("a"), Ident("c")], t=t, flag=True, obj=None)
+    assert d.sql == c.sql and len(calls) == 3  # True is not 1 in the key (a bool may not be printed)
+
+    class Holder:
+        col = Ident("x")
+
+    held = Holder()
+    e = r.render("shape.sql", {"l": 2}, cols=[Ident("a")], t=t, flag=False, obj=held)
+    held.col = Ident("y")
+    f = r.render("shape.sql", {"l": 2}, cols=[Ident("a")], t=t, flag=False, obj=held)
+    assert e.sql.endswith('"x" > 0') and f.sql.endswith('"y" > 0') and len(calls) == 5

@@ -74,9 +74,9 @@ class Database(RunOwners):
     lists_only_granted_tables = False  # the catalog lists only what this role may read (PostgreSQL)
     reads_files = True  # table functions read files beside the database (read_parquet, read_csv)
     driver_error: type[Exception] = duckdb.Error
-    stats_from_source = (
-        False  # group statistics from the source (partition/source_stats.sql) cost DuckDB more
-    )
+    # group statistics straight from the source (partition/source_stats.sql, one statement for three):
+    # True always, False never, a number for a read of a source of at most that many rows (check's)
+    stats_from_source: bool | int = SMALL_SOURCE_ROWS  # above it they cost DuckDB more
     # the first provisional row id of a row an open transaction wrote (DuckDB's MAX_ROW_ID; renumbered
     # at commit): catalog.require_row_ids refuses such rows. None: an engine's row ids are final at once
     local_row_base: int | None = 36_028_797_018_960_000

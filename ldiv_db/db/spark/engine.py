@@ -132,6 +132,7 @@ class SparkDatabase(Database):
     embedded = False
     reads_files = False
     local_row_base = None  # rows are identified by ldiv_rowid, final when written
+    stats_from_source = False  # a check builds the histogram (partition/source_stats.sql is not run on Spark)
 
     def owners_gone(self, run_ids: list[int]) -> list[int]:
         return []  # nothing tells a live run from a dead one (ldiv_db/db/owners.py)

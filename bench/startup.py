@@ -1,0 +1,243 @@
+"""Fixed costs on small inputs (issue 57 item 1): the command line's start-up and ``check`` on Adult.
+
+Per tree (the working tree as "after"; with ``--before REF`` that commit too, exported to a temporary
+directory), in processes of their own, alternating, ``--repeat`` times:
+
+* the commands ``ldiv --help``, ``ldiv --version``, ``ldiv releases DB`` and ``ldiv check DB`` (Adult, 8
+  QIs, recursive (4, 3)) as the ``ldiv`` script runs them: wall and CPU seconds (the child's rusage), and
+  in one more run the modules the command imported (how many of ldiv_db's, and which of the heavy
+  libraries);
+* ``ldiv_db.check(...)`` in-process on the loaded Adult database, the same model, after a warm-up call:
+  wall and CPU seconds of the call, and the statements it issued with the time of each (its step log).
+
+Best of ``--repeat`` per figure (a figure's runs alternate with the other tree's, under the same load);
+the load average is printed beside them. Writes bench/results/startup.json. ``--paths N`` instead
+alternates, in this process, the two ways a check builds its group statistics on DuckDB (from the source,
+the histogram: ``Database.stats_from_source``) N times each and prints their wall and CPU.
+
+    python -m bench.startup [--before 4579ba3] [--repeat 3]
+    python -m bench.startup --paths 40
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import resource
+import subprocess
+import sys
+import tarfile
+import tempfile
+import time
+from io import BytesIO
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+QI = ["sex", "age", "race", "marital-status", "education", "native-country", "workclass", "salary-class"]
+SA = "occupation"
+MODEL = ["--model", "recursive", "--l", "3", "--c", "4"]
+HEAVY = ("pandas", "numpy", "duckdb", "sqlglot", "jinja2", "matplotlib", "pyarrow")
+GOALS = {"--help": 0.25, "check_in_process": 0.015}  # seconds (issue 57 item 1)
+
+# the ``ldiv`` console script's own two lines; -c puts the current directory (the tree) first on the path
+_LDIV = "import sys; from ldiv_db.cli.main import main; sys.exit(main())"
+_PROBE = """
+import json, sys
+from ldiv_db.cli.main import main
+try:
+    main(json.loads(sys.argv[1]))
+except SystemExit:
+    pass
+mods = sorted(sys.modules)
+print(json.dumps({"ldiv_db": len([m for m in mods if m.startswith("ldiv_db")]),
+                  "heavy": [m for m in mods if m in json.loads(sys.argv[2])], "file": sys.modules["ldiv_db"].__file__}))
+"""
+_IN_PROCESS = """
+import json, sys, time
+import ldiv_db
+db_path, qi, sa, repeat = sys.argv[1], json.loads(sys.argv[2]), sys.argv[3], int(sys.argv[4])
+db = ldiv_db.Database.open(db_path, mode="read")
+ldiv_db.check(db, "adult", qi, sa, model="recursive", l=3, c=4)  # warm-up: imports, templates, first query
+runs = []
+for _ in range(repeat):
+    db.steps.clear()
+    w0, c0 = time.perf_counter(), time.process_time()
+    r = ldiv_db.check(db, "adult", qi, sa, model="recursive", l=3, c=4)
+    wall, cpu = time.perf_counter() - w0, time.process_time() - c0
+    runs.append({"wall": wall, "cpu": cpu, "statements": [[s.template, round(s.ms, 2)] for s in db.steps]})
+best = min(runs, key=lambda x: x["wall"])
+print(json.dumps({"wall": best["wall"], "cpu": min(x["cpu"] for x in runs), "statements": best["statements"],
+                  "queries": r.queries, "satisfied": r.satisfied, "violating": r.violating_groups,
+                  "file": ldiv_db.__file__}))
+"""
+
+
+def _export(ref: str, into: Path) -> Path:
+    data = subprocess.run(["git", "archive", ref], cwd=ROOT, check=True, capture_output=True).stdout
+    with tarfile.open(fileobj=BytesIO(data)) as tar:
+        tar.extractall(into, filter="data")
+    return into
+
+
+def _env(tree: Path) -> dict[str, str]:
+    return {**os.environ, "PYTHONPATH": str(tree), "COLUMNS": "100"}
+
+
+def _timed(tree: Path, args: list[str]) -> tuple[float, float]:
+    """Wall and CPU seconds of one command (the CPU of the child alone: its rusage)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t0 = time.perf_counter()
+    subprocess.run([sys.executable, "-c", _LDIV, *args], cwd=tree, env=_env(tree), capture_output=True)
+    wall = time.perf_counter() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return wall, cpu
+
+
+def _json(tree: Path, code: str, *args: str) -> dict[str, Any]:
+    done = subprocess.run(
+        [sys.executable, "-c", code, *args],
+        cwd=tree,
+        env=_env(tree),
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    out: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
+    assert Path(out["file"]).resolve().is_relative_to(tree.resolve()), out["file"]
+    return out
+
+
+def _commands(db: Path) -> dict[str, list[str]]:
+    check = ["check", str(db), "--table", "adult", "--qi", ",".join(QI), "--sa", SA, *MODEL]
+    return {
+        "--help": ["--help"],
+        "--version": ["--version"],
+        "releases": ["releases", str(db)],
+        "check": check,
+    }
+
+
+def _prepare(workdir: Path) -> Path:
+    from bench.foundation import _load
+
+    db = workdir / "adult.duckdb"
+    _load(db)
+    return db
+
+
+def measure(trees: dict[str, Path], db: Path, repeat: int) -> dict[str, Any]:
+    commands = _commands(db)
+    out: dict[str, Any] = {name: {"commands": {}, "check_in_process": None} for name in trees}
+    for _ in range(repeat):
+        for name, tree in trees.items():
+            for cmd, args in commands.items():
+                wall, cpu = _timed(tree, args)
+                best = out[name]["commands"].setdefault(cmd, {"wall": wall, "cpu": cpu})
+                best["wall"], best["cpu"] = min(best["wall"], wall), min(best["cpu"], cpu)
+            got = _json(tree, _IN_PROCESS, str(db), json.dumps(QI), SA, "10")
+            kept = out[name]["check_in_process"]
+            if kept is None or got["wall"] < kept["wall"]:
+                got["cpu"] = min(got["cpu"], kept["cpu"]) if kept else got["cpu"]
+                out[name]["check_in_process"] = got
+    for name, tree in trees.items():
+        for cmd, args in commands.items():
+            seen = _json(tree, _PROBE, json.dumps(args), json.dumps(HEAVY))
+            out[name]["commands"][cmd].update(ldiv_db_modules=seen["ldiv_db"], heavy=seen["heavy"])
+        out[name]["check_in_process"].pop("file")
+    return out
+
+
+def paths(db: Path, n: int) -> dict[str, dict[str, float]]:
+    """Wall and CPU ms (min, p25, median) of ``check`` on Adult by each statistics path, alternating."""
+    import ldiv_db
+
+    database = ldiv_db.Database.open(db, mode="read")
+    ways: dict[str, bool | int] = {"from the source": 100_000, "histogram": False}
+    runs: dict[str, list[tuple[float, float]]] = {k: [] for k in ways}
+    for i in range(n + 1):
+        for name, way in ways.items():
+            database.stats_from_source = way
+            w0, c0 = time.perf_counter(), time.process_time()
+            ldiv_db.check(database, "adult", QI, SA, model="recursive", l=3, c=4)
+            if i:  # the first round warms up
+                runs[name].append((time.perf_counter() - w0, time.process_time() - c0))
+    database.close()
+    out = {}
+    for name, xs in runs.items():
+        wall, cpu = sorted(x[0] for x in xs), sorted(x[1] for x in xs)
+        out[name] = {
+            "wall_min": wall[0] * 1000,
+            "wall_p25": wall[len(wall) // 4] * 1000,
+            "wall_median": wall[len(wall) // 2] * 1000,
+            "cpu_min": cpu[0] * 1000,
+            "cpu_median": cpu[len(cpu) // 2] * 1000,
+        }
+    return out
+
+
+def _report(result: dict[str, Any], trees: dict[str, Path]) -> None:
+    print(f"{result['workload']}; load average {result['load_before']} before, {result['load_after']} after")
+    print(
+        f"{'tree':7} {'command':10} {'wall s':>7} {'cpu s':>7} {'ldiv_db mods':>12}  heavy libraries imported"
+    )
+    for name in trees:
+        for cmd, r in result[name]["commands"].items():
+            print(
+                f"{name:7} {cmd:10} {r['wall']:7.3f} {r['cpu']:7.3f} {r['ldiv_db_modules']:12d}  "
+                f"{', '.join(r['heavy']) or '-'}"
+            )
+    for name in trees:
+        c = result[name]["check_in_process"]
+        print(
+            f"{name:7} check in-process: {c['wall'] * 1000:.1f} ms wall, {c['cpu'] * 1000:.1f} ms CPU, "
+            f"{c['queries']} statements (goal {GOALS['check_in_process'] * 1000:.0f} ms):"
+        )
+        for template, ms in c["statements"]:
+            print(f"          {ms:7.2f} ms  {template}")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--before", help="a commit measured beside the working tree (e.g. 4579ba3)")
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--paths", type=int, help="alternate the two statistics paths N times each (no file)")
+    a = ap.parse_args()
+    load_before = os.getloadavg()
+    if a.paths:
+        with tempfile.TemporaryDirectory(prefix="ldiv_startup_") as tmp:
+            found = paths(_prepare(Path(tmp)), a.paths)
+        print(
+            f"check on Adult by statistics path, {a.paths} calls each; load {load_before} -> {os.getloadavg()}"
+        )
+        for name, f in found.items():
+            print(
+                f"  {name:16} wall ms min {f['wall_min']:.1f} p25 {f['wall_p25']:.1f} median "
+                f"{f['wall_median']:.1f}; CPU ms min {f['cpu_min']:.1f} median {f['cpu_median']:.1f}"
+            )
+        return
+    with tempfile.TemporaryDirectory(prefix="ldiv_startup_") as tmp:
+        trees = (
+            {"after": ROOT} if not a.before else {"before": _export(a.before, Path(tmp) / "t"), "after": ROOT}
+        )
+        db = _prepare(Path(tmp))
+        measured = measure(trees, db, a.repeat)
+    result = {
+        "workload": f"ldiv commands and check on Adult ({len(QI)} QIs, recursive (4, 3)), best of {a.repeat}",
+        "before": a.before,
+        **measured,
+        "load_before": [round(x, 2) for x in load_before],
+        "load_after": [round(x, 2) for x in os.getloadavg()],
+        "goals": GOALS,
+        "python": platform.python_version(),
+        "cpus": os.cpu_count(),
+    }
+    (ROOT / "bench" / "results" / "startup.json").write_text(json.dumps(result, indent=2) + "\n")
+    _report(result, trees)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,76 @@
+"""The statements ``check`` issues on DuckDB (issue 57 item 1, docs/decisions/0023-start-up.md): on a
+source of at most ``Database.stats_from_source`` rows (a number on DuckDB) the group statistics come straight from the source in one
+statement and the summary carries the class sizes; a larger source builds the histogram as before. Both
+give the statistics and the verdict a brute force over the rows gives."""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+import duckdb
+import pytest
+
+import ldiv_db
+from ldiv_db.db import Database
+
+ROWS = [
+    (a, s, d)
+    for a in range(6)
+    for s in ("f", "m")
+    for d in ("flu", "hiv", "flu", "cold")[: 1 + (a + len(s)) % 4]
+]
+SMALL_PATH = [
+    "catalog/tables.sql",
+    "catalog/columns.sql",
+    "ownership/owner.sql",
+    "catalog/null_counts.sql",
+    "taxonomy/categories_for.sql",
+    "partition/source_stats.sql",
+    "partition/summary.sql",
+    "privacy/distinct.sql",
+    "privacy/summary.sql",
+    "partition/group_keys.sql",
+]
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> Path:
+    path = tmp_path / "t.duckdb"
+    con = duckdb.connect(str(path))
+    con.execute("CREATE TABLE t (age INTEGER, sex VARCHAR, disease VARCHAR)")
+    con.executemany("INSERT INTO t VALUES (?, ?, ?)", ROWS)
+    con.close()
+    return path
+
+
+def _brute() -> tuple[int, int, int, int]:
+    """(classes, k, distinct l, classes with fewer than 2 values) from the rows themselves."""
+    groups: dict[tuple[int, str], Counter[str]] = {}
+    for a, s, d in ROWS:
+        groups.setdefault((a, s), Counter())[d] += 1
+    sizes = [sum(c.values()) for c in groups.values()]
+    return (
+        len(groups),
+        min(sizes),
+        min(len(c) for c in groups.values()),
+        sum(len(c) < 2 for c in groups.values()),
+    )
+
+
+@pytest.mark.parametrize("limit", [None, 3])
+def test_check_statements_and_numbers(db: Path, limit: int | None, monkeypatch: pytest.MonkeyPatch) -> None:
+    if limit is not None:  # a source above the limit: the histogram path
+        monkeypatch.setattr(Database, "stats_from_source", limit)
+    with Database.open(str(db), mode="read") as database:
+        ldiv_db.check(database, "t", "age,sex", "disease", model="distinct", l=2)  # warm-up
+        database.steps.clear()
+        r = ldiv_db.check(database, "t", "age,sex", "disease", model="distinct", l=2)
+        issued = [s.template for s in database.steps]
+    classes, k, distinct_l, violating = _brute()
+    assert (r.groups, r.k, r.distinct_l, r.violating_groups) == (classes, k, distinct_l, violating)
+    assert r.satisfied is False and r.sizes is not None and r.sizes.classes == classes and r.sizes.k == k
+    if limit is None:
+        assert issued == SMALL_PATH and r.queries == len(SMALL_PATH)
+    else:
+        assert "partition/histogram.sql" in issued and "partition/source_stats.sql" not in issued

@@ -1,0 +1,105 @@
+"""A command imports what it uses (issue 57 item 1, docs/decisions/0023-start-up.md): ``ldiv --help`` and
+``ldiv --version`` build the parser of every command without importing the libraries or the layers the
+commands run on; a chosen command's parser gets its model and algorithm flags when it parses, the same
+flags, help and errors as the parser built whole."""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from ldiv_db.cli.main import main
+from ldiv_db.cli.parser import build_parser
+
+ROOT = Path(__file__).resolve().parents[2]
+HEAVY = ("pandas", "numpy", "duckdb", "sqlglot", "jinja2", "matplotlib", "pyarrow")
+
+# runs the command in a fresh interpreter and prints which of HEAVY (and which ldiv_db layers) it loaded
+_PROBE = """
+import json, sys
+from ldiv_db.cli.main import main
+try:
+    code = main(json.loads(sys.argv[1]))
+except SystemExit as exc:
+    code = exc.code
+print(json.dumps({"code": code, "modules": sorted(sys.modules)}), file=sys.stderr)
+"""
+
+
+def _loaded(args: list[str]) -> tuple[int, set[str]]:
+    done = subprocess.run(
+        [sys.executable, "-c", _PROBE, json.dumps(args)], capture_output=True, text=True, cwd=ROOT, check=True
+    )
+    out = json.loads(done.stderr.strip().splitlines()[-1])
+    return int(out["code"] or 0), set(out["modules"])
+
+
+@pytest.mark.parametrize("args", [["--help"], ["--version"]])
+def test_help_and_version_import_no_engine_library(args: list[str]) -> None:
+    code, modules = _loaded(args)
+    assert code == 0
+    assert not {m for m in modules if m.split(".")[0] in HEAVY}, sorted(
+        m for m in modules if m.split(".")[0] in HEAVY
+    )
+    # the layers the commands run on (their declarations too: the models' and the algorithms' flags)
+    below = ("api", "algorithms", "privacy", "db", "sqlgen", "verify", "pipeline", "reporting", "commands")
+    loaded = sorted(m for m in modules if m.split(".")[:2] in [["ldiv_db", b] for b in below])
+    assert not loaded, loaded
+
+
+def test_a_chosen_command_gets_its_model_and_algorithm_flags() -> None:
+    """The flags added when the command is chosen parse as the whole parser's do."""
+    argv = ["anonymize", "x.duckdb", "--table", "t", "--qi", "a,b", "--sa", "s", "--algorithm", "tp"]
+    argv += ["--output", "r", "--l", "3", "--model", "recursive", "--c", "4", "--suppression-limit", "0.05"]
+    lazy = vars(build_parser().parse_args(argv))
+    tree = build_parser(whole=True)
+    whole = vars(tree.parse_args(argv))
+    assert lazy == whole
+    anonymize = next(a for a in tree._actions if isinstance(a, argparse._SubParsersAction)).choices[
+        "anonymize"
+    ]
+    dest = {o: a.dest for a in anonymize._actions for o in a.option_strings}
+    got = {flag: lazy[dest[flag]] for flag in ("--l", "--c", "--model", "--algorithm", "--suppression-limit")}
+    assert got == {
+        "--l": "3",
+        "--c": "4",
+        "--model": "recursive",
+        "--algorithm": "tp",
+        "--suppression-limit": "0.05",
+    }
+
+
+def _help(args: list[str]) -> str:
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out), pytest.raises(SystemExit):
+        main(args)
+    return out.getvalue()
+
+
+@pytest.mark.parametrize("command", [["check"], ["anonymize"], ["hierarchy", "show"], ["releases"]])
+def test_help_of_a_command_is_the_whole_parsers(command: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("COLUMNS", "100")
+    lazy = _help([*command, "--help"])
+    parser = build_parser(whole=True)
+    for name in command:
+        parser = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction)).choices[name]
+    assert lazy == parser.format_help()
+    if command == ["anonymize"]:
+        assert "--algorithm {bsgi," in lazy and "algorithm options" in lazy and "--suppression-limit" in lazy
+    if command == ["check"]:
+        assert "privacy model" in lazy and "--model" in lazy
+
+
+def test_an_unknown_algorithm_is_refused_as_before(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exc:
+        main(["anonymize", "x.duckdb", "--table", "t", "--qi", "a", "--sa", "s", "--algorithm", "nope"])
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert "argument --algorithm: invalid choice: 'nope'" in err and "'bsgi'" in err
