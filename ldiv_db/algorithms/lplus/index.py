@@ -24,6 +24,7 @@ class TreeIndex:
         parent = arrays.parent
         n = arrays.size
         self.n = n
+        self.parent = parent
         depth = arrays.depth
         self.depth = depth
         self.last = arrays.last
