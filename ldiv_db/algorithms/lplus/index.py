@@ -24,7 +24,6 @@ class TreeIndex:
         parent = arrays.parent
         n = arrays.size
         self.n = n
-        self.parent = parent
         depth = arrays.depth
         self.depth = depth
         self.last = arrays.last

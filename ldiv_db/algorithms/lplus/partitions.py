@@ -14,14 +14,12 @@ import numpy.typing as npt
 import pandas as pd
 
 from ...taxonomy.arrays import IntArray
-from .problem import INF, Metric, Scheme, starts
+from .problem import Metric, Scheme, starts
 
 BoolArray = npt.NDArray[np.bool_]
 
 FAST_GROUPING_MIN = 4096  # fewer keys: numpy's argsort is as quick as hashing them first
 FAST_GROUPING_SHARE = 0.5  # more distinct keys than this share of the keys: hashing them saves nothing
-#: LM's bound from the Cut_spec sub-partitions (:func:`_leaf_bound`); the bench turns it off to compare
-LEAF_BOUND = True
 
 
 def grouping_order(keys: IntArray) -> IntArray:
@@ -250,35 +248,30 @@ def _cm_spec_bound(
 @dataclass(frozen=True)
 class Pricing:
     """The search's constants that price a partition and bound it: the metric and scheme, the cost of one
-    removed row (``cs``), |T|, the number of classes (CM) and the SA thresholds θ = tp / tq per code."""
+    removed row (``cs``), |T| and the number of classes (CM)."""
 
     metric: Metric
     scheme: Scheme
     cs: int
     total: int
     ncls: int
-    m: int
-    tp: IntArray
-    tq: IntArray
 
 
 @dataclass
 class AtSpec:
-    """The touched cells (sorted as in :class:`Parts`) as the subtree's most specific cut Cut_spec sees them.
-    ``exact``: each partition's cost at Cut_spec; ``gsp``: its LM per row at Cut_spec (LM only); ``step``:
-    per cell, the least LM a row adds when one of its open values is not taken down to its leaf (LM only;
-    ``INF`` when the cell has no open value)."""
+    """The touched cells (sorted as in :class:`Parts`) as the subtree's most specific cut Cut_spec sees them:
+    their Cut_spec images, each partition's exact cost at Cut_spec, its LM per row at Cut_spec (LM only),
+    and the cells' classes (CM only)."""
 
     spec_s: IntArray
     exact: IntArray
     gsp: IntArray | None = None
-    step: IntArray | None = None
     klass_s: IntArray | None = None
 
 
 def lower_bounds(P: Parts, at: AtSpec, D: IntArray, minrm: IntArray, price: Pricing) -> IntArray:
-    """Each partition's lower bound (SPEC §5.7): its exact cost at Cut_spec when homogeneous, else the
-    metric's bound; for LM at least the sum of its Cut_spec sub-partitions' bounds (:func:`_leaf_bound`)."""
+    """Each partition's lower bound (SPEC §5.7): its exact cost at Cut_spec when homogeneous there, else the
+    metric's bound (``price.cs``: the cost of one removed row)."""
     metric, scheme, spec_s = price.metric, price.scheme, at.spec_s
     first = P.first_cell
     homog = np.minimum.reduceat(spec_s, first) == np.maximum.reduceat(spec_s, first)
@@ -293,44 +286,12 @@ def lower_bounds(P: Parts, at: AtSpec, D: IntArray, minrm: IntArray, price: Pric
             bound = sum_minrm * price.cs + P.n * gsp
         else:  # Cor 7 (independence holds for LM): d·c + (n - d)·cost_g at Cut_spec
             bound = D * price.cs + (P.n - D) * gsp
-        if LEAF_BOUND and not homog.all():
-            bound = np.maximum(bound, _leaf_bound(P, at, homog, price))
     elif metric == "dm":
         bound = _dm_spec_bound(P, spec_s, D, scheme, price.total)
     else:
         assert at.klass_s is not None
         bound = _cm_spec_bound(P, spec_s, D, sum_minrm, scheme, at.klass_s, price.ncls)
     return np.asarray(np.where(homog, at.exact, bound), dtype=np.int64)
-
-
-def _leaf_bound(P: Parts, at: AtSpec, homog: BoolArray, price: Pricing) -> IntArray:
-    """LM: per partition, the sum over its Cut_spec sub-partitions Q of min(cost of Q on its own at Cut_spec,
-    n_Q · (LM at Cut_spec + the cell's ``step``)). In a cut of the subtree Q's rows share one generalized
-    vector: either every open value at its leaf — then their partition is Q itself, at Q's own cost — or
-    one open value above its leaf, and each row costs at least that step more than at Cut_spec (a removed
-    or suppressed row costs at least as much as a generalized one, SPEC §5.8). Zero for homogeneous
-    partitions (their exact cost is used)."""
-    assert at.gsp is not None and at.step is not None
-    cells_g = np.repeat(np.arange(P.G), np.diff(np.append(P.first_cell, P.idx_s.size)))
-    sel = np.flatnonzero(~homog[cells_g])
-    g = cells_g[sel]
-    sa = np.repeat(P.pv, np.diff(np.append(P.pstart, P.idx_s.size)))[sel]
-    key = at.spec_s[sel] * price.m + sa
-    Q = split(np.arange(sel.size), key, P.c_s[sel], price.m, price.tp, price.tq, exact=False)
-    qd, _ = recursive_deletions(Q, price.scheme in ("viorec", "allrec"))
-    kept, dele, supp, feasible = scheme_counts(Q, price.scheme, qd)
-    q_cell = Q.idx_s[Q.first_cell]
-    q_part = g[q_cell]
-    gs = at.gsp[q_part]
-    own = np.where(feasible, kept * gs + (dele + supp) * price.cs, INF)
-    step = at.step[sel][q_cell]
-    can = step < INF
-    merged = np.where(can, Q.n * (gs + np.where(can, step, 0)), INF)
-    per_q = np.minimum(own, merged)
-    per_q = np.where(per_q >= INF, 0, per_q)  # (no open value and infeasible: cannot happen off homogeneous)
-    out = np.zeros(P.G, dtype=np.int64)
-    np.add.at(out, q_part, per_q)
-    return out
 
 
 def cell_detail(

@@ -85,12 +85,7 @@ class Search(merge.MergeableSearch):
         self.lm = p.metric == "lm"
         self.unit, self.lmu, self.cs = cost_units(self.trees, p.metric, p.scheme, self.T)
         self._cell_ranges()
-        self.pricing = Pricing(p.metric, p.scheme, self.cs, self.T, self.ncls, self.m, self.tp, self.tq)
-        # LM of each node's parent: the least a value above a leaf costs
-        self.lmpar = [
-            np.where(t.parent >= 0, lm[np.maximum(t.parent, 0)], 0)
-            for t, lm in zip(self.trees, self.lmu, strict=True)
-        ]
+        self.pricing = Pricing(p.metric, p.scheme, self.cs, self.T, self.ncls)
         # search state (set by run)
         self.t0 = self._last_progress = 0.0
         self._aborting = False
@@ -280,8 +275,7 @@ class Search(merge.MergeableSearch):
         removed = (supp + dele) * self.cs
         part_cost = gen + removed
         spec_s = self.spec[P.idx_s]
-        step = self._step(P.idx_s, spec_s) if metric == "lm" else None
-        at = AtSpec(spec_s, gen_spec + removed, gsp, step, klass_s)
+        at = AtSpec(spec_s, gen_spec + removed, gsp, klass_s)
         lb_part = lower_bounds(P, at, D, minrm, self.pricing)
         self.cc[idx], self.lc[idx] = 0, 0
         self.cc[rep] = np.where(feasible, part_cost, 0)
@@ -296,19 +290,6 @@ class Search(merge.MergeableSearch):
             return cost, infeasible, int(lb_part[~P.gviol].sum()), infeasible
         self.lc[rep] = lb_part
         return cost, 0, int(lb_part.sum()), 0
-
-    def _step(self, idx_s: IntArray, spec_s: IntArray) -> IntArray:
-        """Per cell: the least LM one of its open values adds when it stays above its leaf (the LM of the
-        leaf's parent, over the attributes whose cut node lies above the Cut_spec node); ``INF`` if none."""
-        key = self.ks[idx_s] // self.m
-        out = np.full(idx_s.size, INF, dtype=np.int64)
-        for a, t in enumerate(self.trees):
-            g = (key // self.stride[a]) % t.n
-            s = (spec_s // self.stride[a]) % t.n
-            open_ = g != s
-            if open_.any():
-                np.minimum(out, np.where(open_, self.lmpar[a][s], INF), out=out)
-        return out
 
     # ------------------------------------------------------------------ search
     def _lb_eff(self) -> int:
