@@ -11,8 +11,14 @@ hierarchies of ../shared/datasets/adult; SA occupation, class salary-class, θ =
   ``--time-limit 60`` (and the full-domain warm start): best cost, proven lower bound, gap.
 * million: Adult amplified to 1,000,000 rows (bench/amplify.py, seed 7), 6 QIs, DM/allRec, l = 4, the
   whole pipeline (target ≤ 300 s).
+* small: issue 57's small-domain cases, the defaults (LM, vioRec, warm start) at l = 2 and 3 on tables of
+  ../shared/datasets with 5–6 QIs of small integer or short categorical domains: a 20,186-row sample of
+  MACH2019 (age, gender, married, familysize, race, religion; SA Q1A), the FARS subset (iage, isex,
+  ihispanic, iinjury, irace, ideathmon; SA ideathday, 31 values) and a 20,186-row sample of CUP (AGE,
+  GENDER, INCOME, STATE, NGIFTALL; SA MINRAMNT): cuts visited, search seconds and CPU seconds, and the
+  optimum asserted equal to the one proven before (``SMALL_OPTIMA``; decision 0024).
 
-``python -m bench.lplus [--only grid,fd7,seven,million] [--seven-seconds 60] [--proof-minutes 0]``
+``python -m bench.lplus [--only grid,fd7,seven,million,small] [--seven-seconds 60] [--proof-minutes 0]``
 writes bench/results/lplus.json. Exit status 1 when a target is missed or a release fails verification.
 """
 
@@ -20,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import platform
 import sys
 import tempfile
@@ -39,6 +46,41 @@ COMBOS = [("lm", s) for s in ("nosupp", "viosa", "allsa", "viorec", "allrec")] +
 ]
 TARGET_GRID = 10.0
 TARGET_MILLION = 300.0
+DATASETS = ROOT.parent / "shared" / "datasets"
+SMALL_ROWS = 20_186
+#: name: (data file, hierarchy file pattern, QIs, SA, rows sampled (pandas, random_state=1) or None)
+SMALL: dict[str, tuple[str, str, list[str], str, int | None]] = {
+    "mach2019": (
+        "mach2019/mach2019_int.csv",
+        "mach2019/mach2019_int_hierarchy_{}.csv",
+        ["age", "gender", "married", "familysize", "race", "religion"],
+        "Q1A",
+        SMALL_ROWS,
+    ),
+    "fars": (
+        "fars/fars_subset.csv",
+        "fars/fars_hierarchy_{}.csv",
+        ["iage", "isex", "ihispanic", "iinjury", "irace", "ideathmon"],
+        "ideathday",
+        None,
+    ),
+    "cup": (
+        "cup/cup.csv",
+        "cup/cup_hierarchy_{}.csv",
+        ["AGE", "GENDER", "INCOME", "STATE", "NGIFTALL"],
+        "MINRAMNT",
+        SMALL_ROWS,
+    ),
+}
+#: the optima (LM / vioRec, proven) by the search of main 4579ba3 (issue 57), per (table, l)
+SMALL_OPTIMA = {
+    ("mach2019", 2): "29382097/1540",
+    ("mach2019", 3): "103256113/2772",
+    ("fars", 2): "98452384/1881",
+    ("fars", 3): "128018009/1881",
+    ("cup", 2): "148114237/7821",
+    ("cup", 3): "293856547/7821",
+}
 
 
 def load(db: Any, table: str = "adult") -> None:
@@ -181,9 +223,54 @@ def million() -> dict[str, Any]:
     return r
 
 
+def small() -> list[dict[str, Any]]:
+    import resource
+
+    import pandas as pd
+
+    import ldiv_db
+    from ldiv_db import taxonomy
+
+    out = []
+    db = ldiv_db.Database.open(":memory:")
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, (data, pattern, qi, sa, rows) in SMALL.items():
+            frame = pd.read_csv(DATASETS / data, sep=";", dtype=str)
+            if rows is not None and rows < len(frame):
+                frame = frame.sample(n=rows, random_state=1)
+            path = Path(tmp) / f"{name}.csv"
+            frame[[*qi, sa]].to_csv(path, sep=";", index=False)
+            ldiv_db.load(db, path, name, sep=";")
+            for col in qi:
+                taxonomy.import_hierarchy(db, name, col, DATASETS / pattern.format(col))
+            for l_value in (2, 3):
+                cpu0 = resource.getrusage(resource.RUSAGE_SELF)
+                res = ldiv_db.anonymize(
+                    db, name, qi, sa, algorithm="lplus", output="small_out", replace=True, l=l_value, kl=False
+                )
+                cpu1 = resource.getrusage(resource.RUSAGE_SELF)
+                d = res.details
+                r = {
+                    "table": name,
+                    "rows": len(frame),
+                    "l": l_value,
+                    "cost": d["cost_exact"],
+                    "same_optimum": d["cost_exact"] == SMALL_OPTIMA[(name, l_value)] and d["optimal"],
+                    "cuts_visited": d["cuts_visited"],
+                    "seconds_search": d["seconds_search"],
+                    "cpu_seconds": round(cpu1.ru_utime - cpu0.ru_utime + cpu1.ru_stime - cpu0.ru_stime, 2),
+                    "load": round(os.getloadavg()[0], 1),
+                    "verified": res.verified,
+                }
+                out.append(r)
+                print(json.dumps(r), flush=True)
+    db.close()
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("--only", default="grid,fd7,seven,million")
+    ap.add_argument("--only", default="grid,fd7,seven,million,small")
     ap.add_argument("--seven-seconds", type=float, default=60.0)
     args = ap.parse_args(argv)
     parts = set(args.only.split(","))
@@ -213,6 +300,9 @@ def main(argv: list[str] | None = None) -> int:
         m = results["million"]
         if not (m["optimal"] and m["verified"] and m["seconds_pipeline"] <= TARGET_MILLION):
             failed.append("million")
+    if "small" in parts:
+        results["small"] = small()
+        failed += [f"small {r['table']} l={r['l']}" for r in results["small"] if not r["same_optimum"]]
     out = ROOT / "bench" / "results" / "lplus.json"
     out.parent.mkdir(parents=True, exist_ok=True)
     previous = json.loads(out.read_text()) if out.exists() else {}

@@ -245,41 +245,53 @@ def _cm_spec_bound(
     return np.asarray(np.maximum(sum_minrm, minority), dtype=np.int64)  # vioRec: Thm 4 (safe for CM)
 
 
-def lower_bounds(
-    P: Parts,
-    spec_s: IntArray,
-    exact_spec: IntArray,
-    gsp: IntArray | None,
-    D: IntArray,
-    minrm: IntArray,
-    *,
-    metric: Metric,
-    scheme: Scheme,
-    cs: int,
-    total: int,
-    klass_s: IntArray | None,
-    ncls: int,
-) -> IntArray:
-    """Each partition's lower bound (SPEC §5.7): its exact cost at Cut_spec when homogeneous there, else
-    the metric's bound (``gsp``: LM per row at Cut_spec, ``cs``: the cost of one removed row)."""
+@dataclass(frozen=True)
+class Pricing:
+    """The search's constants that price a partition and bound it: the metric and scheme, the cost of one
+    removed row (``cs``), |T| and the number of classes (CM)."""
+
+    metric: Metric
+    scheme: Scheme
+    cs: int
+    total: int
+    ncls: int
+
+
+@dataclass
+class AtSpec:
+    """The touched cells (sorted as in :class:`Parts`) as the subtree's most specific cut Cut_spec sees them:
+    their Cut_spec images, each partition's exact cost at Cut_spec, its LM per row at Cut_spec (LM only),
+    and the cells' classes (CM only)."""
+
+    spec_s: IntArray
+    exact: IntArray
+    gsp: IntArray | None = None
+    klass_s: IntArray | None = None
+
+
+def lower_bounds(P: Parts, at: AtSpec, D: IntArray, minrm: IntArray, price: Pricing) -> IntArray:
+    """Each partition's lower bound (SPEC §5.7): its exact cost at Cut_spec when homogeneous there, else the
+    metric's bound (``price.cs``: the cost of one removed row)."""
+    metric, scheme, spec_s = price.metric, price.scheme, at.spec_s
     first = P.first_cell
     homog = np.minimum.reduceat(spec_s, first) == np.maximum.reduceat(spec_s, first)
     sum_minrm = np.bincount(P.pg, weights=minrm, minlength=P.G).astype(np.int64)
     bound: Any
     if metric == "lm":
+        gsp = at.gsp
         assert gsp is not None
         if scheme == "nosupp":
             bound = P.n * gsp
         elif scheme in ("viosa", "allsa"):  # Thm 5
-            bound = sum_minrm * cs + P.n * gsp
+            bound = sum_minrm * price.cs + P.n * gsp
         else:  # Cor 7 (independence holds for LM): d·c + (n - d)·cost_g at Cut_spec
-            bound = D * cs + (P.n - D) * gsp
+            bound = D * price.cs + (P.n - D) * gsp
     elif metric == "dm":
-        bound = _dm_spec_bound(P, spec_s, D, scheme, total)
+        bound = _dm_spec_bound(P, spec_s, D, scheme, price.total)
     else:
-        assert klass_s is not None
-        bound = _cm_spec_bound(P, spec_s, D, sum_minrm, scheme, klass_s, ncls)
-    return np.asarray(np.where(homog, exact_spec, bound), dtype=np.int64)
+        assert at.klass_s is not None
+        bound = _cm_spec_bound(P, spec_s, D, sum_minrm, scheme, at.klass_s, price.ncls)
+    return np.asarray(np.where(homog, at.exact, bound), dtype=np.int64)
 
 
 def cell_detail(

@@ -33,6 +33,8 @@ from ..shared.trees import narrow_dtype
 from . import merge
 from .index import NodeArray, TreeIndex, cost_units, node_dtype
 from .partitions import (
+    AtSpec,
+    Pricing,
     cell_detail,
     cm_minority,
     lower_bounds,
@@ -83,6 +85,7 @@ class Search(merge.MergeableSearch):
         self.lm = p.metric == "lm"
         self.unit, self.lmu, self.cs = cost_units(self.trees, p.metric, p.scheme, self.T)
         self._cell_ranges()
+        self.pricing = Pricing(p.metric, p.scheme, self.cs, self.T, self.ncls)
         # search state (set by run)
         self.t0 = self._last_progress = 0.0
         self._aborting = False
@@ -271,20 +274,9 @@ class Search(merge.MergeableSearch):
                 self._cell_del = cell_del
         removed = (supp + dele) * self.cs
         part_cost = gen + removed
-        lb_part = lower_bounds(
-            P,
-            self.spec[P.idx_s],
-            gen_spec + removed,
-            gsp,
-            D,
-            minrm,
-            metric=metric,
-            scheme=scheme,
-            cs=self.cs,
-            total=self.T,
-            klass_s=klass_s,
-            ncls=self.ncls,
-        )
+        spec_s = self.spec[P.idx_s]
+        at = AtSpec(spec_s, gen_spec + removed, gsp, klass_s)
+        lb_part = lower_bounds(P, at, D, minrm, self.pricing)
         self.cc[idx], self.lc[idx] = 0, 0
         self.cc[rep] = np.where(feasible, part_cost, 0)
         if self._want_detail:
