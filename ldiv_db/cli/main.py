@@ -14,6 +14,7 @@ import threading
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from ..core.run_flags import AnonymizeFlags, CheckFlags, from_namespace
 from ..errors import LdivError
 from .parser import build_parser
 
@@ -172,7 +173,7 @@ def _parse_values(args: argparse.Namespace) -> None:
     if hasattr(args, "m_model"):
         args.model_spec = _model_spec(args)
     if args.command == "check":
-        args.worst = parse_int(args.worst, "--worst", low=0, high=10**6, text=True)
+        args.check_flags = from_namespace(CheckFlags, args)
     elif args.command == "compose":
         args.worst = parse_int(args.worst, "--worst", low=0, high=1000, text=True)
     elif args.command in ("metrics", "report") and args.l is not None:
@@ -193,15 +194,15 @@ def _parse_values(args: argparse.Namespace) -> None:
             )
     elif args.command == "anonymize":
         from ..algorithms import get_algorithm
-        from ..commands.anonymize import MAX_SEED
+        from ..commands.anonymize import AnonymizeCall
         from ..core.options import validate
 
         algo = get_algorithm(args.algorithm)
-        args.algorithm_options = validate(
-            algo.options, _algorithm_options(args), "cli", f"{algo.name} options"
+        options = validate(algo.options, _algorithm_options(args), "cli", f"{algo.name} options")
+        flags = from_namespace(AnonymizeFlags, args)
+        args.call = AnonymizeCall(
+            args.table, args.qi, args.sa, args.output, algo.name, args.model_spec, options, flags
         )
-        if args.seed is not None:
-            args.seed = parse_int(args.seed, "--seed", low=0, high=MAX_SEED, text=True)
 
 
 def _cmd(args: argparse.Namespace) -> int:
@@ -240,19 +241,8 @@ def _cmd_hierarchy(args: argparse.Namespace) -> int:
 def _cmd_check(args: argparse.Namespace) -> int:
     from .. import api
 
-    res = api.check(
-        _open(args),
-        args.table,
-        args.qi,
-        args.sa,
-        model=args.model_spec,
-        group_column=args.group_column,
-        null_as_value=args.null_as_value,
-        worst=args.worst,
-        null_sa_unknown=args.null_sa_unknown,
-        by_labels=args.by_labels,
-        from_=args.from_,
-    )
+    res = api.check(_open(args), args.table, args.qi, args.sa, model=args.model_spec, from_=args.from_,
+                    flags=args.check_flags)  # fmt: skip
     _emit(args, res)
     return 0 if res.satisfied in (None, True) else 1
 
@@ -311,30 +301,9 @@ def _cmd_risk(args: argparse.Namespace) -> int:
 
 
 def _cmd_anonymize(args: argparse.Namespace) -> int:
-    from .. import api
+    from ..commands.frames import run_call
 
-    ares = api.anonymize(
-        _open(args),
-        args.table,
-        args.qi,
-        args.sa,
-        algorithm=args.algorithm,
-        output=args.output,
-        model=args.model_spec,
-        replace=args.replace,
-        quiet=args.quiet,
-        keep_columns=[x for x in (args.keep_columns or "").split(",") if x.strip()],
-        class_column=args.class_column,
-        null_as_value=args.null_as_value,
-        seed=args.seed,
-        keep_work=args.keep_work,
-        kl=not args.no_kl,
-        allow_empty=args.allow_empty,
-        no_group_column=args.no_group_column,
-        from_=args.from_,
-        **args.algorithm_options,
-    )
-    _emit(args, ares, verbose=args.verbose)
+    _emit(args, run_call(_open(args), args.call, args.from_), verbose=args.call.flags.verbose)
     return 0
 
 

@@ -7,6 +7,7 @@ import argparse
 from collections.abc import Sequence
 from typing import Any
 
+from ..core.run_flags import AnonymizeFlags, CheckFlags, add_arguments
 from ..version import __version__
 
 EPILOG = """examples:
@@ -145,19 +146,7 @@ def _add_inspect_commands(sub: Any) -> None:
     c.add_argument("--from", dest="from_", metavar="CALL", help=FROM_HELP)
     c.add_argument("--qi", help="quasi-identifier columns a,b,c")
     c.add_argument("--sa", required=True, help="sensitive attribute(s)")
-    c.add_argument("--group-column", help="group by this column instead of the QI values")
-    c.add_argument(
-        "--by-labels",
-        action="store_true",
-        help="on a recorded release: group by the QI labels alone (its label classes) instead of its classes",
-    )
-    c.add_argument("--null-as-value", action="store_true", help="treat NULL as a value of its own")
-    c.add_argument("--worst", default="5", help="how many of the worst groups to list (0..10^6; default 5)")
-    c.add_argument(
-        "--null-sa-unknown",
-        action="store_true",
-        help="a NULL SA value is a suppressed 'unknown' (counts in the group size, is no value)",
-    )
+    add_arguments(c, CheckFlags)
     c.add_argument("--json", action="store_true")
     _add_model_args(c)
     m = sub.add_parser("metrics", help="utility metrics of a release against its source")
@@ -250,35 +239,8 @@ def _add_anonymize_command(sub: Any) -> None:
     a.add_argument("--sa", required=True)
     a.add_argument("--algorithm", required=True, choices=sorted(REGISTRY))
     a.add_argument("--output", required=True, help="the release table to write")
-    a.add_argument("--replace", action="store_true", help="replace an existing output (atomically)")
-    a.add_argument("--quiet", action="store_true", help="no progress on stderr")
     a.add_argument("--json", action="store_true")
-    a.add_argument(
-        "--verbose", action="store_true", help="also print the algorithm's details (always in --json)"
-    )
-    a.add_argument(
-        "--seed",
-        help="seed of the random choices and of the key that breaks ties among rows (integer in [0, 2^63-1];"
-        " private: recorded in ldiv.run only; default: a fresh one per run)",
-    )
-    a.add_argument("--keep-work", action="store_true", help="keep intermediate tables in schema ldiv_work")
-    a.add_argument("--keep-columns", help="other columns to publish unchanged (never identifiers!)")
-    a.add_argument("--class-column", help="class column (CM metric); published unchanged")
-    a.add_argument("--null-as-value", action="store_true")
-    a.add_argument(
-        "--no-kl", action="store_true", help="skip the KL-divergence metric (the costliest metric)"
-    )
-    a.add_argument(
-        "--allow-empty",
-        action="store_true",
-        help="publish the release even when it has no rows (refused by default, with the reason)",
-    )
-    a.add_argument(
-        "--no-group-column",
-        action="store_true",
-        help="publish no group column: the release's classes are its QI label vectors, which must hold "
-        "the model themselves (the run is refused where they do not)",
-    )
+    add_arguments(a, AnonymizeFlags)
     a.add_argument("--option", action="append", metavar="KEY=VALUE", help="algorithm option")
     alg = a.add_argument_group("algorithm options (also as --option KEY=VALUE)")
     for name, opts in declarations().items():

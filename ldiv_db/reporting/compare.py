@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..algorithms import REGISTRY
-from ..commands.anonymize import anonymize, hierarchy_ids
+from ..commands.anonymize import AnonymizeCall, anonymize, hierarchy_ids
 from ..core import ownership
 from ..core.catalog import output_ref, resolve_table
 from ..core.inputs import Inputs, as_list, resolve_inputs
@@ -139,19 +139,10 @@ def run_algorithms(
         replace = _own_output(db, out)
         t0 = time.perf_counter()
         try:
-            res = anonymize(
-                db,
-                table,
-                [c.name for c in inputs.qi],
-                [c.name for c in inputs.sa],
-                algorithm=algo,
-                output=out,
-                l=l if len(inputs.sa) == 1 else [l] * len(inputs.sa),
-                replace=replace,
-                quiet=quiet,
-                kl=kl,
-                **_options(algo, alpha),
-            )
+            kw = {"l": l if len(inputs.sa) == 1 else [l] * len(inputs.sa), **_options(algo, alpha)}
+            qi, sa = [c.name for c in inputs.qi], [c.name for c in inputs.sa]
+            kw |= {"algorithm": algo, "replace": replace, "quiet": quiet, "kl": kl}
+            res = anonymize(db, AnonymizeCall.from_api(table, qi, sa, out, kw))
         except LdivError as exc:
             entries.append(Entry(algo, algo, out, "failed", exc.message, time.perf_counter() - t0))
             continue

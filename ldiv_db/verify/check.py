@@ -25,7 +25,7 @@ from ..core.catalog import resolve_table
 from ..core.classes import ClassFacts, describe, partition_keys, published_group_column
 from ..core.evaluator import SqlEvaluator
 from ..core.inputs import Inputs, resolve_inputs
-from ..core.options import parse_flag, parse_int
+from ..core.run_flags import CheckFlags, api_keys, parse_flags
 from ..core.stats import PartitionSummary, RecursiveBound, Verdict
 from ..db import Database
 from ..errors import BadInput
@@ -208,31 +208,32 @@ def check(
     sa: str | Sequence[str],
     *,
     model: str | ModelSpec | None = None,
-    group_column: str | None = None,
-    null_as_value: bool = False,
-    worst: int | None = 5,
-    null_sa_unknown: bool = False,
-    by_labels: bool = False,
-    **model_options: Any,
+    flags: CheckFlags | None = None,
+    **options: Any,
 ) -> CheckResult:
     """Statistics of ``table`` grouped into its classes and, with ``model``, the verdict of that privacy
-    model (its parameters as keywords, or ``model`` a ModelSpec). The classes: by ``group_column`` where
-    it is given; on a release ldiv_db recorded, by its published group column and the QI labels (with
-    ``by_labels``: its label classes, the labels alone, the coarser partition a release also reveals);
-    else by the QI values. ``db`` is a path, a PostgreSQL URL, a ``spark://`` session, a duckdb
-    connection or a Database."""
+    model (its parameters as keywords, or ``model`` a ModelSpec). ``options``: the model's parameters
+    and, unless ``flags`` gives them validated, the flags of :class:`~ldiv_db.core.run_flags.CheckFlags`
+    (``worst=None``: every violating class). The classes: by ``group_column`` where it is given; on a
+    release ldiv_db recorded, by its published group column and the QI labels (with ``by_labels``: its
+    label classes, the labels alone, the coarser partition a release also reveals); else by the QI
+    values. ``db`` is a path, a PostgreSQL URL, a ``spark://`` session, a duckdb connection or a
+    Database."""
     t0 = time.perf_counter()
+    model_options = dict(options)
+    if flags is None:
+        flags = check_flags(model_options)
     spec = model_spec(model, None, model_options)
     if spec.l == "auto":
         raise BadInput(
             "check takes l as numbers; 'auto' is for anonymize", "give --l 3 (or one per SA: --l 5,3)"
         )
-    worst = EVERY_CLASS if worst is None else parse_int(worst, "worst", low=0, high=10**6, text=True)
     database = Database.open(db, mode="read")
     q0 = database.queries
     try:
         published = None
-        if group_column is None and not parse_flag(by_labels, "by_labels", text=True):
+        group_column = flags.group_column
+        if group_column is None and not flags.by_labels:
             # a recorded release: its classes (ldiv_db/core/classes.py)
             published = published_group_column(database, resolve_table(database, table))
         inputs = resolve_inputs(
@@ -241,8 +242,8 @@ def check(
             qi,
             sa,
             group_column=group_column or published,
-            null_as_value=null_as_value,
-            null_sa_unknown=null_sa_unknown,
+            null_as_value=flags.null_as_value,
+            null_sa_unknown=flags.null_sa_unknown,
         )
         if published is not None:
             inputs = dataclasses.replace(inputs, published_group=True)
@@ -252,12 +253,21 @@ def check(
             if published is not None or group_column is None:
                 privacy = release_model(database, inputs, privacy)
         return evaluate(
-            database, inputs, privacy, null_as_value=null_as_value, worst=worst, t0=t0, q0=q0, split=True
-        )
+            database, inputs, privacy, null_as_value=flags.null_as_value, worst=flags.worst, t0=t0, q0=q0,
+            split=True,
+        )  # fmt: skip
     finally:
         database.drop_work_tables()
         if database is not db:
             database.close()
+
+
+def check_flags(options: dict[str, Any]) -> CheckFlags:
+    """The API's check flags, taken out of ``options`` and validated (the rest are the model's)."""
+    given = {k: options.pop(k) for k in api_keys(CheckFlags) if k in options}
+    every = "worst" in given and given["worst"] is None
+    flags = parse_flags(CheckFlags, given, "api")
+    return dataclasses.replace(flags, worst=EVERY_CLASS) if every else flags
 
 
 def release_model(db: Database, inputs: Inputs, privacy: PrivacyModel) -> PrivacyModel:
