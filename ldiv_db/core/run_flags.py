@@ -54,7 +54,7 @@ class Flag:
         if self.kind == "bool":
             return "true/false"
         if self.kind == "int":
-            high = "2^63-1" if self.high == MAX_SEED else str(self.high)
+            high = {MAX_SEED: "2^63-1", 10**6: "10^6"}.get(self.high or MAX_SEED, str(self.high))
             return f"integer in [{self.low}, {high}]"
         return "a column name" if self.kind == "text" else "column names, comma-separated or a list"
 
@@ -137,7 +137,7 @@ class AnonymizeFlags:
 @dataclass(frozen=True)
 class CheckFlags:
     """The flags of ``ldiv check`` / ``ldiv_db.check`` besides the table, the QIs, the SAs and the model
-    (``worst``: None in the API lists every violating class)."""
+    (``worst``: None in the API lists every violating class). No job file runs a check: no job keys."""
 
     group_column: str | None = _flag(
         None,
@@ -145,32 +145,26 @@ class CheckFlags:
         "text",
         job=False,
         noun="group column",
-        absent="job: check has no job file",
     )
     by_labels: bool = _flag(
         False,
         "on a recorded release: group by the QI labels alone (its label classes) instead of its classes",
         "bool",
         job=False,
-        absent="job: check has no job file",
     )
-    null_as_value: bool = _flag(
-        False, "treat NULL as a value of its own", "bool", job=False, absent="job: check has no job file"
-    )
+    null_as_value: bool = _flag(False, "treat NULL as a value of its own", "bool", job=False)
     worst: int = _flag(
         5,
         "how many of the worst groups to list (0..10^6; default 5)",
         "int",
         high=10**6,
         job=False,
-        absent="job: check has no job file",
     )
     null_sa_unknown: bool = _flag(
         False,
         "a NULL SA value is a suppressed 'unknown' (counts in the group size, is no value)",
         "bool",
         job=False,
-        absent="job: check has no job file",
     )
 
 
