@@ -153,6 +153,7 @@ def options_page() -> str:
         else:
             out.append("No options of its own.\n")
         out.append("\n")
+    out.append(run_flags_section())
     out.append(
         "## Privacy model options\n\n`ldiv check` and `ldiv anonymize` take these flags; a job file "
         "takes `model` and `l` under `[anonymize]` and the others under `[anonymize.model_options]`; the "
@@ -165,7 +166,6 @@ def options_page() -> str:
     rows = [[f"`{k}`", what] for k, (_, what) in ANONYMIZE_KEYS.items()]
     rows += [[f"`{f.name}`", d.type_text()] for f, d in declared(AnonymizeFlags) if d.job]
     out.append(table(["key", "TOML type"], rows))
-    out.append(run_flags_section())
     return "".join(out)
 
 
@@ -174,7 +174,7 @@ def run_flags_section() -> str:
     from ldiv_db.core.run_flags import AnonymizeFlags, CheckFlags, declared
 
     out = [
-        "\n## Run flags\n\nDeclared once (`ldiv_db/core/run_flags.py`), validated once where they are "
+        "## Run flags\n\nDeclared once (`ldiv_db/core/run_flags.py`), validated once where they are "
         "given: the command line, the job file (`[anonymize]`), the API's keywords. A dash: that edge "
         "does not take it (the last column says why).\n\n"
     ]
