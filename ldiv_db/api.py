@@ -32,7 +32,7 @@ from .risks import RiskResult, risk
 from .sqlgen.render import render
 from .util.progress import Progress
 from .util.words import METRICS, model_phrase, number, percent, show
-from .utility import compute_metrics
+from .utility import Measured, MetricsOptions, compute_metrics
 from .verify.check import CheckResult
 from .verify.suggest import SuggestResult
 from .verify.suggest import suggest_l as _suggest
@@ -106,18 +106,15 @@ def metrics(
         if group_column:
             names = {c.name.lower() for c in rel.columns}
             group = rel.column(group_column).name if group_column.lower() in names else None
-        values = compute_metrics(
-            database,
-            src.table,
-            rel,
-            list(src.qi),
-            list(src.sa),
+        klass = rel.column(class_column).name if class_column else None
+        how = MetricsOptions(
             l=l,
-            class_column=rel.column(class_column).name if class_column else None,
             weights=[Fraction(str(w)) for w in weights] if weights else None,
-            group_column=group,
             interval_labels=[c.is_numeric for c in src.qi] if interval_labels else None,
             kl=kl,
+        )
+        values = compute_metrics(
+            database, Measured(src.table, rel, src.qi, src.sa, group, klass), how
         ).to_dict()
         return MetricsResult(src.table.name, rel.name, values)
     finally:

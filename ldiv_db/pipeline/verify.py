@@ -132,18 +132,16 @@ def check_written(
         if meanwhile is not None:
             meanwhile()
 
+    written = written_table(out, inputs, group_column, class_column)
     metrics = utility.compute_metrics(
         db,
-        inputs.table,
-        written_table(out, inputs, group_column, class_column),
-        list(inputs.qi),
-        list(inputs.sa),
-        l=privacy.ls[0] if privacy.ls else None,
-        class_column=class_column,
-        group_column=group_column,
-        interval_labels=interval_labels(inputs, part, hids),
-        kl=kl,
-        weights=part.metric_weights,
+        utility.Measured(inputs.table, written, inputs.qi, inputs.sa, group_column, class_column),
+        utility.MetricsOptions(
+            l=privacy.ls[0] if privacy.ls else None,
+            weights=part.metric_weights,
+            interval_labels=interval_labels(inputs, part, hids),
+            kl=kl,
+        ),
         aggregate=ReleaseAggregate(
             agg, expected[1], class_column is not None, expected[0], has_group=group_column is not None
         ),

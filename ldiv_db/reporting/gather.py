@@ -28,7 +28,7 @@ from ..privacy import definitions
 from ..privacy.spec import model_spec
 from ..risks.command import release_risk
 from ..sqlgen.render import render
-from ..utility import compute_metrics
+from ..utility import Measured, MetricsOptions, compute_metrics
 from ..utility.covers import attribute_summaries, build_covers, drop_covers
 from ..utility.il import attribute_ncp
 from ..verify.check import CheckResult, evaluate
@@ -467,16 +467,11 @@ def _metrics(
     if rec is not None and rec.get("metrics") and "il" in rec["metrics"]:
         return dict(rec["metrics"])
 
+    group = rel.group.name if rel.group is not None else None
     return compute_metrics(
         db,
-        src.table,
-        rel.table,
-        list(src.qi),
-        list(src.sa),
-        l=l,
-        group_column=rel.group.name if rel.group is not None else None,
-        interval_labels=intervals,
-        kl=kl,
+        Measured(src.table, rel.table, src.qi, src.sa, group),
+        MetricsOptions(l=l, interval_labels=intervals, kl=kl),
     ).to_dict()
 
 
