@@ -36,10 +36,11 @@ from ..db import Database
 from ..errors import BadInput, InternalError
 from ..pipeline import opaque
 from ..pipeline import stream as streams
-from ..pipeline.one_table import OneTable, Publishing
+from ..pipeline.one_table import OneTable
 from ..pipeline.publication import draft_composition
 from ..pipeline.publish import Context, publish, recover_tables
 from ..pipeline.result import AnonymizeResult as AnonymizeResult  # the API's result type, re-exported
+from ..pipeline.verify import Publishing
 from ..privacy import PrivacyModel
 from ..privacy.spec import ModelSpec, model_spec
 from ..schema.runs import recorded_run
