@@ -319,7 +319,8 @@ def gather(
     if rec is not None and state is not None and state.state == MISSING:
         raise ReleaseMissing(_missing(rec, state, l, "the release's table is not there"))
     try:
-        return _measure(db, release, rec, state, t0, source, qi, sa, l, interval_labels, kl)
+        asked = Asked(source, qi, sa, l, interval_labels, kl)
+        return _measure(db, release, (rec, state), t0, asked)
     except BadInput as exc:
         if rec is None or state is None or state.intact or isinstance(exc, ReleaseMissing):
             raise
@@ -327,19 +328,27 @@ def gather(
         raise ReleaseMissing(_missing(rec, state, l, why)) from None
 
 
+@dataclass(frozen=True)
+class Asked:
+    """What the caller says of a release to measure (a recorded release fills in what is not given)."""
+
+    source: str | None
+    qi: str | Sequence[str] | None
+    sa: str | Sequence[str] | None
+    l: int | None
+    interval_labels: bool | None
+    kl: bool
+
+
 def _measure(
     db: Database,
     release: str,
-    rec: dict[str, Any] | None,
-    state: TableState | None,
+    recorded: tuple[dict[str, Any] | None, TableState | None],
     t0: float,
-    source: str | None,
-    qi: str | Sequence[str] | None,
-    sa: str | Sequence[str] | None,
-    l: int | None,
-    interval_labels: bool | None,
-    kl: bool,
+    asked: Asked,
 ) -> ReleaseFacts:
+    (rec, state), kl = recorded, asked.kl
+    source, qi, sa, l, interval_labels = asked.source, asked.qi, asked.sa, asked.l, asked.interval_labels
     ls = None if l is None else [l]
     if rec is not None:
         source = source or str(rec["source"])

@@ -253,7 +253,7 @@ def check(
             if published is not None or group_column is None:
                 privacy = release_model(database, inputs, privacy)
         return evaluate(
-            database, inputs, privacy, null_as_value=flags.null_as_value, worst=flags.worst, t0=t0, q0=q0,
+            database, inputs, privacy, null_as_value=flags.null_as_value, worst=flags.worst, started=(t0, q0),
             split=True,
         )  # fmt: skip
     finally:
@@ -306,8 +306,7 @@ def evaluate(
     *,
     null_as_value: bool = False,
     worst: int = 5,
-    t0: float | None = None,
-    q0: int | None = None,
+    started: tuple[float, int] | None = None,
     prefix: str = "check",
     split: bool = False,
     parts: int | None = None,
@@ -318,9 +317,9 @@ def evaluate(
     engine offers for the source's size (:meth:`Database.snapshot_sessions`: several PostgreSQL sessions
     on one snapshot above 200,000 rows), each part built and judged beside the others, and the parts'
     results merged exactly — a group is never split. ``parts`` forces that many parts (on one session
-    they run one after another): the tests compare a split evaluation with the whole one."""
-    t0 = time.perf_counter() if t0 is None else t0
-    q0 = db.queries if q0 is None else q0
+    they run one after another): the tests compare a split evaluation with the whole one. ``started``:
+    the caller's start (perf_counter seconds, queries), for the result's seconds and query count."""
+    t0, q0 = (time.perf_counter(), db.queries) if started is None else started
     keys = partition_keys(inputs)
     splittable = (split or parts is not None) and (privacy is None or privacy.per_part)
     with db.snapshot_sessions(inputs.rows, split=splittable) as sessions:
