@@ -14,7 +14,14 @@ import threading
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from ..core.run_flags import AnonymizeFlags, CheckFlags, from_namespace
+from ..core.run_flags import (
+    AnonymizeFlags,
+    CheckFlags,
+    CompareFlags,
+    MetricsFlags,
+    RiskFlags,
+    from_namespace,
+)
 from ..errors import LdivError
 from .parser import build_parser
 
@@ -147,19 +154,7 @@ def _cmd_report(args: argparse.Namespace) -> int:
             ),
         )
         return 0
-    res = api.compare(
-        _open(args),
-        args.table,
-        args.qi,
-        args.sa,
-        args.l,
-        algorithms=args.algorithms,
-        releases=args.release,
-        html=args.html,
-        alpha=args.alpha,
-        quiet=args.quiet,
-        kl=not args.no_kl,
-    )
+    res = api.compare(_open(args), args.table, args.qi, args.sa, args.l, flags=args.flags)
     _emit(args, res)
     return 0
 
@@ -176,10 +171,15 @@ def _parse_values(args: argparse.Namespace) -> None:
         args.check_flags = from_namespace(CheckFlags, args)
     elif args.command == "compose":
         args.worst = parse_int(args.worst, "--worst", low=0, high=1000, text=True)
-    elif args.command in ("metrics", "report") and args.l is not None:
+    elif args.command == "metrics":
+        args.flags = from_namespace(MetricsFlags, args)
+    elif args.command == "risk":
+        args.flags = from_namespace(RiskFlags, args)
+    elif args.command == "report" and args.l is not None:
         args.l = parse_int(args.l, "--l", low=2, text=True)
     elif args.command == "compare":
         args.l = parse_int(args.l, "--l", low=1, text=True)
+        args.flags = from_namespace(CompareFlags, args)
     elif args.command == "hierarchy" and args.hcommand == "build":
         args.widths = [parse_int(x, "--intervals entry", low=1, text=True) for x in args.intervals.split(",")]
     elif args.command == "hierarchy" and args.hcommand == "show":
@@ -250,18 +250,7 @@ def _cmd_check(args: argparse.Namespace) -> int:
 def _cmd_metrics(args: argparse.Namespace) -> int:
     from .. import api
 
-    mres = api.metrics(
-        _open(args),
-        args.source,
-        args.release,
-        args.qi,
-        args.sa,
-        l=args.l,
-        class_column=args.class_column,
-        group_column=args.group_column,
-        interval_labels=True if args.interval_labels else None,
-        kl=not args.no_kl,
-    )
+    mres = api.metrics(_open(args), args.source, args.release, args.qi, args.sa, flags=args.flags)
     _emit(args, mres)
     return 0
 
@@ -284,18 +273,7 @@ def _cmd_suggest_l(args: argparse.Namespace) -> int:
 def _cmd_risk(args: argparse.Namespace) -> int:
     from ..risks import risk
 
-    res = risk(
-        _open(args),
-        args.table,
-        release=args.release,
-        qi=args.qi,
-        population=args.population,
-        sampling_fraction=args.sampling_fraction,
-        population_table=args.population_table,
-        threshold=args.threshold,
-        rows_out=args.rows_out,
-        null_as_value=args.null_as_value,
-    )
+    res = risk(_open(args), args.table, release=args.release, qi=args.qi, flags=args.flags)
     _emit(args, res)
     return 0
 

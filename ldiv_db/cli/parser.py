@@ -7,7 +7,14 @@ import argparse
 from collections.abc import Sequence
 from typing import Any
 
-from ..core.run_flags import AnonymizeFlags, CheckFlags, add_arguments
+from ..core.run_flags import (
+    AnonymizeFlags,
+    CheckFlags,
+    CompareFlags,
+    MetricsFlags,
+    RiskFlags,
+    add_arguments,
+)
 from ..version import __version__
 
 EPILOG = """examples:
@@ -155,18 +162,7 @@ def _add_inspect_commands(sub: Any) -> None:
     m.add_argument("--release", required=True)
     m.add_argument("--qi", required=True)
     m.add_argument("--sa", required=True)
-    m.add_argument("--l", help="l for CAVG (integer >= 2)")
-    m.add_argument("--class-column", help="class column for CM (must be in the release)")
-    m.add_argument(
-        "--group-column", default="group_id", help="group column of the release (default group_id)"
-    )
-    m.add_argument(
-        "--interval-labels",
-        action="store_true",
-        help="read numeric 'lo-hi' labels as ranges even where a hierarchy node has the same text "
-        "(a release ldiv_db recorded is read as anonymize measured it: bsgi's and mondrian's this way)",
-    )
-    m.add_argument("--no-kl", action="store_true", help="skip the KL-divergence (the costliest metric)")
+    add_arguments(m, MetricsFlags)
     m.add_argument("--json", action="store_true")
     cm = sub.add_parser(
         "compose",
@@ -202,22 +198,9 @@ def _add_risk_command(sub: Any) -> None:
     what.add_argument("--table", help="the table to measure (its QIs: --qi)")
     what.add_argument("--release", help="a release table (its QIs: the recorded ones unless --qi)")
     k.add_argument("--qi", help="quasi-identifier columns a,b,c")
-    pop = k.add_mutually_exclusive_group()
-    pop.add_argument("--population", help="the population size N (an integer >= the rows)")
-    pop.add_argument("--sampling-fraction", dest="sampling_fraction", help="n/N in (0, 1]")
-    pop.add_argument(
-        "--population-table",
-        dest="population_table",
-        help="a table of the whole population with the same QI columns (journalist risk, exact uniqueness)",
-    )
-    k.add_argument("--threshold", default="0.2", help="risk threshold in (0, 1] (default 0.2)")
-    k.add_argument(
-        "--rows-out",
-        dest="rows_out",
-        metavar="TABLE",
-        help="write a new table with every row's class keys and risks (one transaction; never replaces)",
-    )
-    k.add_argument("--null-as-value", action="store_true", help="treat NULL as a value of its own")
+    alone = ("population", "sampling_fraction", "population_table")
+    add_arguments(k.add_mutually_exclusive_group(), RiskFlags, alone)
+    add_arguments(k, RiskFlags, ("threshold", "rows_out", "null_as_value"))
     k.add_argument("--json", action="store_true")
 
 
@@ -341,14 +324,7 @@ def _add_report_commands(sub: Any) -> None:
     cp.add_argument("--qi", required=True)
     cp.add_argument("--sa", required=True)
     cp.add_argument("--l", required=True, help="l of every algorithm's model (integer >= 1)")
-    cp.add_argument(
-        "--algorithms", help="comma-separated (default: bsgi,mondrian,tp,tp+,hilbert,lplus,topdown)"
-    )
-    cp.add_argument("--release", action="append", default=[], help="add a release made by another tool")
-    cp.add_argument("--alpha", default="1", help="alpha of topdown's distinct-alpha model (default 1)")
-    cp.add_argument("--html", help="the HTML file to write")
-    cp.add_argument("--no-kl", action="store_true", help="skip the KL-divergence metric")
-    cp.add_argument("--quiet", action="store_true", help="no progress on stderr")
+    add_arguments(cp, CompareFlags)
     cp.add_argument("--json", action="store_true")
 
 
