@@ -1,6 +1,7 @@
-"""The run flags are declared once (ldiv_db/core/run_flags.py): every declared flag exists at each edge it
-names (the command-line flag, documented in --help; the job file's [anonymize] key; the API keyword),
-and a wrong value is refused at every edge with the same message, before any database is opened."""
+"""The run flags are declared once (ldiv_db/core/run_flags.py): every declared flag of anonymize, check,
+metrics, compare and risk exists at each edge it names (the command-line flag, documented in --help;
+the job file's [anonymize] key; the API keyword), and a wrong value is refused at every edge with the
+same message, before any database is opened."""
 
 from __future__ import annotations
 
@@ -13,19 +14,48 @@ import pytest
 
 import ldiv_db
 from ldiv_db.cli.main import main
-from ldiv_db.core.run_flags import AnonymizeFlags, CheckFlags, Flag, declared
+from ldiv_db.commands.anonymize import AnonymizeCall
+from ldiv_db.core.run_flags import (
+    AnonymizeFlags,
+    CheckFlags,
+    CompareFlags,
+    Flag,
+    MetricsFlags,
+    RiskFlags,
+    api_flags,
+    declared,
+)
 from ldiv_db.errors import BadInput
+from ldiv_db.verify.check import check_flags
 
 # What each kind says of a wrong value (written here, not read from the code), and a wrong value of a
-# type no edge accepts
+# type no edge accepts; "raw" values are read against the data (a population size against the rows)
 EXPECTED = {
     "bool": ("must be true or false", 3),
-    "int": ("must be an integer in [0, ", -1),
+    "int": ("must be an integer", -1),
+    "number": ("must be a number in [0, ", -1),
     "text": ("must be a column name", 5),
+    "file": ("must be a file path", 5),
     "names": ("must be a list of column names", 5),
+    "numbers": ("must be a list of numbers", 5),
 }
-ANON = ["--table", "p", "--qi", "zip,sex", "--sa", "occ", "--algorithm", "tp", "--l", "2", "--output", "r"]
-CHECK = ["--table", "p", "--qi", "zip", "--sa", "occ"]
+GROUPS = {
+    "anonymize": AnonymizeFlags,
+    "check": CheckFlags,
+    "metrics": MetricsFlags,
+    "compare": CompareFlags,
+    "risk": RiskFlags,
+}
+# each command's other arguments, for its flags on the command line
+ARGS = {
+    "anonymize": ["--table", "p", "--qi", "zip,sex", "--sa", "occ", "--algorithm", "tp", "--l", "2",
+                  "--output", "r"],
+    "check": ["--table", "p", "--qi", "zip", "--sa", "occ"],
+    "metrics": ["--source", "p", "--release", "r", "--qi", "zip", "--sa", "occ"],
+    "compare": ["--table", "p", "--qi", "zip", "--sa", "occ", "--l", "2"],
+    "risk": ["--table", "p"],
+}  # fmt: skip
+ANON = ARGS["anonymize"]
 JOB = """database = "never.duckdb"
 [source]
 table = "p"
@@ -38,18 +68,28 @@ l = 2
 """
 
 
-def _flags(group: type[Any]) -> list[tuple[str, Field[Any], Flag]]:
-    name = "anonymize" if group is AnonymizeFlags else "check"
-    return [(name, f, d) for f, d in declared(group)]
+def _api(command: str, db: Path, kw: dict[str, Any]) -> Any:
+    """The public function of ``command`` called with ``kw`` (it must refuse before opening ``db``)."""
+    calls = {
+        "anonymize": lambda: ldiv_db.anonymize(str(db), "p", "zip,sex", "occ", algorithm="tp", l=2, output="r", **kw),
+        "check": lambda: ldiv_db.check(str(db), "p", "zip", "occ", **kw),
+        "metrics": lambda: ldiv_db.metrics(str(db), "p", "r", "zip", "occ", **kw),
+        "compare": lambda: ldiv_db.compare(str(db), "p", "zip", "occ", 2, **kw),
+        "risk": lambda: ldiv_db.risk(str(db), "p", **kw),
+    }  # fmt: skip
+    return calls[command]()
 
 
-ALL = _flags(AnonymizeFlags) + _flags(CheckFlags)
+ALL = [(command, f, d) for command, group in GROUPS.items() for f, d in declared(group)]
+IDS = [f"{c}-{f.name}" for c, f, _ in ALL]
 
 
-def _said(err: str, spelled: str) -> str:
+def _said(err: str, spelled: str | None) -> str:
     """The problem as an error states it, without the spelling of the flag and the value given."""
     first = err.strip().removeprefix("error: ").split("\n")[0]
     first = re.sub(r"^job file \S+: ", "", first)
+    if spelled is None:  # a special form: its own message, whole
+        return first
     assert first.startswith(spelled), (spelled, first)
     return first[len(spelled) :].split(", got ")[0]
 
@@ -59,19 +99,21 @@ def _cli_error(capsys: pytest.CaptureFixture[str], args: list[str]) -> str:
     return capsys.readouterr().err
 
 
-@pytest.mark.parametrize(("command", "f", "d"), ALL, ids=[f"{c}-{f.name}" for c, f, _ in ALL])
+@pytest.mark.parametrize(("command", "f", "d"), ALL, ids=IDS)
 def test_every_run_flag_exists_at_its_edges_and_is_documented(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], command: str, f: Field[Any], d: Flag
 ) -> None:
     flag = d.flag_of(f.name)
-    assert flag is not None, "every run flag has a command-line flag"
     with pytest.raises(SystemExit):
         main([command, "--help"])
     shown = " ".join(capsys.readouterr().out.split())
-    assert f" {flag} " in shown or f" {flag}\n" in shown, flag
-    assert " ".join((d.cli_help or d.help).split()) in shown, flag  # its help, whole
-    if command == "check":
-        assert not d.job, "a check has no job file"
+    if flag is None:
+        assert d.absent.startswith("CLI:"), f"{f.name}: an edge without it says why"
+    else:
+        assert f" {flag} " in shown, flag
+        assert " ".join((d.cli_help or d.help).split()) in shown, flag  # its help, whole
+    if command != "anonymize":
+        assert not d.job, "only anonymize has a job file"
     elif not d.job or not d.api:
         assert d.absent, f"{f.name}: an edge without it says why"
     if d.job:  # a valid value is taken, an unknown key is not: the key exists
@@ -82,48 +124,47 @@ def test_every_run_flag_exists_at_its_edges_and_is_documented(
         read = ldiv_db.Job.read(job)
         assert getattr(read.call.flags, f.name) not in (None, f.default)
     if d.api:
-        kw = {f.name: not f.default if d.kind == "bool" else "zip" if d.kind in ("text", "names") else 7}
-        got = _api_flags(command, kw)
+        given = {
+            "bool": not f.default, "int": 7, "number": "3/4", "text": "zip", "file": "x.html",
+            "names": "zip", "numbers": [1, 2], "raw": "0.5",
+        }[d.kind]  # fmt: skip
+        got = _api_flags(command, {f.name: given})
         assert getattr(got, f.name) not in (None, f.default), f.name
 
 
 def _api_flags(command: str, kw: dict[str, Any]) -> Any:
     """The flags the API builds from ``kw``, read where the command receives them."""
-    from ldiv_db.commands.anonymize import AnonymizeCall
-    from ldiv_db.verify.check import check_flags
-
     if command == "anonymize":
         return AnonymizeCall.from_api("p", "zip", "occ", "r", {"algorithm": "tp", "l": 2, **kw}).flags
-    return check_flags(dict(kw))
+    if command == "check":
+        return check_flags(dict(kw))
+    return api_flags(GROUPS[command], None, kw, command)
 
 
-@pytest.mark.parametrize(("command", "f", "d"), ALL, ids=[f"{c}-{f.name}" for c, f, _ in ALL])
+@pytest.mark.parametrize(("command", "f", "d"), ALL, ids=IDS)
 def test_a_wrong_value_is_refused_with_the_same_message_at_every_edge(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], command: str, f: Field[Any], d: Flag
 ) -> None:
-    expected, wrong = EXPECTED[d.kind]
+    if d.kind == "raw":
+        pytest.skip("read against the data: refused there, after the database is opened")
+    expected, wrong = EXPECTED[d.kind] if d.parser is None else ("the threshold -1 is outside (0, 1]", -1)
     never = tmp_path / "never.duckdb"
     said: dict[str, str] = {}
     if d.api:
         with pytest.raises(BadInput) as exc:
-            if command == "anonymize":
-                ldiv_db.anonymize(
-                    str(never), "p", "zip,sex", "occ", algorithm="tp", l=2, output="r", **{f.name: wrong}
-                )
-            else:
-                ldiv_db.check(str(never), "p", "zip", "occ", **{f.name: wrong})
-        said["api"] = _said(exc.value.message, f.name)
+            _api(command, never, {f.name: wrong})
+        said["api"] = _said(exc.value.message, None if d.parser else f.name)
     if d.job:
         job = tmp_path / "job.toml"
         job.write_text(JOB + f"{f.name} = {wrong}\n")
         said["job"] = _said(_cli_error(capsys, ["run", str(job)]), f"anonymize.{f.name}")
-    if d.kind == "int":  # the command line gives text: the same number, refused alike
-        base = ANON if command == "anonymize" else CHECK
-        err = _cli_error(capsys, [command, str(never), *base, str(d.flag_of(f.name)), str(wrong)])
-        said["cli"] = _said(err, str(d.flag_of(f.name)))
+    flag = d.flag_of(f.name)
+    if d.kind in ("int", "number") and flag is not None:  # the command line gives text: the same number
+        err = _cli_error(capsys, [command, str(never), *ARGS[command], flag, str(wrong)])
+        said["cli"] = _said(err, None if d.parser else flag)
     assert said, "every flag is refused somewhere"
     for edge, text in said.items():
-        assert text.startswith(" " + expected), (edge, text)
+        assert text.strip().startswith(expected), (edge, text)
     assert len(set(said.values())) == 1, said
     assert not never.exists()
 
@@ -145,8 +186,6 @@ def test_text_booleans_are_the_apis_and_not_the_job_files(
 ) -> None:
     """The API takes the command line's words for a boolean (as before: kl="false"); a job file's
     booleans are TOML booleans."""
-    from ldiv_db.commands.anonymize import AnonymizeCall
-
     call = AnonymizeCall.from_api("p", "zip", "occ", "r", {"algorithm": "tp", "l": 2, "kl": "false"})
     assert call.flags.kl is False
     job = tmp_path / "job.toml"
