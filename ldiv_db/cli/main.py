@@ -110,7 +110,7 @@ def _model_spec(args: argparse.Namespace) -> Any:
     """The model flags as one ModelSpec (the only place the command line's model options are read)."""
     from ..privacy.spec import MODEL_OPTIONS, ModelSpec
 
-    values = {o.name: getattr(args, "m_" + o.name, None) for o in MODEL_OPTIONS}
+    values = {o.name: getattr(args, o.name, None) for o in MODEL_OPTIONS}
     return ModelSpec.parse({k: v for k, v in values.items() if v is not None}, "cli")
 
 
@@ -165,7 +165,7 @@ def _parse_values(args: argparse.Namespace) -> None:
     from ..core.options import parse_int
 
     _attach(getattr(args, "attach", None))
-    if hasattr(args, "m_model"):
+    if hasattr(args, "model"):
         args.model_spec = _model_spec(args)
     if args.command == "check":
         args.check_flags = from_namespace(CheckFlags, args)

@@ -378,7 +378,7 @@ def _add_model_args(p: argparse.ArgumentParser) -> None:
 
     g = p.add_argument_group("privacy model")
     for opt in MODEL_OPTIONS:
-        _add_option(g, opt, "m_" + opt.name)
+        _add_option(g, opt, opt.name)  # one name from the flag to the spec: --l is args.l is spec.l
 
 
 def _add_db(p: argparse.ArgumentParser) -> None:
