@@ -241,8 +241,8 @@ def _cmd_hierarchy(args: argparse.Namespace) -> int:
 def _cmd_check(args: argparse.Namespace) -> int:
     from .. import api
 
-    res = api.check(_open(args), args.table, args.qi, args.sa, model=args.model_spec, from_=args.from_,
-                    flags=args.check_flags)  # fmt: skip
+    db, flags = _open(args), args.check_flags
+    res = api.check(db, args.table, args.qi, args.sa, model=args.model_spec, from_=args.from_, flags=flags)
     _emit(args, res)
     return 0 if res.satisfied in (None, True) else 1
 

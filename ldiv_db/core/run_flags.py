@@ -1,9 +1,10 @@
-"""The run flags declared once: typed, frozen groups of settings (:class:`AnonymizeFlags`,
-:class:`CheckFlags`), each field carrying its :class:`Flag` (help, kind, range, the edges that take it).
+"""The run flags declared once: one typed, frozen group of settings per command (:class:`AnonymizeFlags`,
+:class:`CheckFlags`, :class:`MetricsFlags`, :class:`CompareFlags`, :class:`RiskFlags`), each field
+carrying its :class:`Flag` (help, kind, range, the edges that take it). Decision 0020.
 
 From these declarations come the ``ldiv`` flags and their ``--help`` (:func:`add_arguments`), a job
-file's ``[anonymize]`` keys and their TOML type checks (:func:`job_keys`, :meth:`parse` with source
-``"job"``), the keywords of :func:`ldiv_db.anonymize` / :func:`ldiv_db.check` and the generated reference
+file's ``[anonymize]`` keys and their TOML type checks (:func:`job_keys`, :func:`parse_flags` with source
+``"job"``), the keywords of the API functions (:func:`api_flags`) and the generated reference
 (docs/gen_reference.py). :func:`parse_flags` is the one validator: it runs once, at the edge (the command
 line's parse, the job file's load, the API call); the layers below receive the frozen object and never
 validate again. The algorithm and model options have their own declarations (:mod:`ldiv_db.core.options`,
