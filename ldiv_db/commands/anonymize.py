@@ -159,16 +159,7 @@ def _anonymize(
         "seed_given": flags.seed is not None,
         **({"no_group_column": True} if flags.no_group_column else {}),
     }
-    how = Publishing(
-        out,
-        keep_columns,
-        flags.class_column,
-        hids,
-        flags.null_as_value,
-        flags.kl,
-        progress,
-        group_column=not flags.no_group_column,
-    )
+    how = Publishing(out, keep_columns, hids, flags, progress)
     with recorded_run(
         db,
         command="anonymize",
@@ -180,7 +171,7 @@ def _anonymize(
         q0=q0,
     ) as run:
         ctx = Context(run.run_id, flags.replace, progress, order_seed)
-        result = _release(request, algo, ctx, how, flags.allow_empty)
+        result = _release(request, algo, ctx, how)
         progress.done()
         result.seconds = time.perf_counter() - t0
         result.queries = db.queries - q0
@@ -231,19 +222,19 @@ def _output(
     return out
 
 
-def _release(
-    request: AnonymizeRequest, algo: Algorithm, ctx: Context, how: Publishing, allow_empty: bool
-) -> AnonymizeResult:
+def _release(request: AnonymizeRequest, algo: Algorithm, ctx: Context, how: Publishing) -> AnonymizeResult:
     """Let the algorithm build what to publish, then publish it through the one release pipeline."""
     db, inputs, privacy = request.db, request.inputs, request.model
 
     def empty(published: int, received: int) -> None:
-        refuse_empty(db, inputs, privacy, algo.name, published, received, allow_empty)
+        refuse_empty(db, inputs, privacy, algo.name, published, received, how.flags.allow_empty)
 
     with db.threads_for(inputs.rows):  # one DuckDB thread for a small source
         side = None
         if len(algo.output_tables(how.out)) == 1:  # the metrics' source side, read while the algorithm runs
-            side = start_source_side(db, inputs.table, inputs.qi, inputs.sa, points=how.kl, rows=inputs.rows)
+            side = start_source_side(
+                db, inputs.table, inputs.qi, inputs.sa, points=how.flags.kl, rows=inputs.rows
+            )
         try:
             built = _run(request, algo, how.out)
             t_publish = time.perf_counter()

@@ -53,7 +53,9 @@ class OneTable(Release):
         self.out = how.out
         self.tables = (how.out,)
         self.target = how.out  # the table written and checked: OUT, or its staging table
-        self.group_column = group_column_name(inputs, how.keep_columns) if how.group_column else None
+        self.group_column = (
+            group_column_name(inputs, how.keep_columns) if not how.flags.no_group_column else None
+        )
         if self.group_column is None:
             _refuse_group_guarantees(part, algo)
         counts = db.records(render("release/published_count.sql", assignment=part.assignment))[0]

@@ -24,6 +24,7 @@ from ..algorithms.base import Partitioning, lca_kinds
 from ..core.catalog import Column, Table
 from ..core.evaluator import SqlEvaluator, summary_of
 from ..core.inputs import Inputs
+from ..core.run_flags import AnonymizeFlags
 from ..db import Database
 from ..errors import InternalError
 from ..privacy import PrivacyModel
@@ -79,20 +80,18 @@ class Checked:
 
 @dataclass(frozen=True)
 class Publishing:
-    """How the pipeline publishes a partitioning: the release name, the kept and class columns, the
-    QIs' hierarchies, NULL handling, whether KL is measured, and the source's side of the metrics as a
-    second reader reads it while the algorithm runs (:func:`ldiv_db.utility.source_side.start_source_side`,
-    started and stopped by the caller; None: read on the connection)."""
+    """How the pipeline publishes a partitioning: the release name, the columns published unchanged (the
+    kept ones and the class column), the QIs' hierarchies, the run's flags (class column, NULL handling,
+    KL, group column), and the source's side of the metrics as a second reader reads it while the
+    algorithm runs (:func:`ldiv_db.utility.source_side.start_source_side`, started and stopped by the
+    caller; None: read on the connection)."""
 
     out: TableRef
     keep_columns: Sequence[str]
-    class_column: str | None
     hids: Mapping[str, int]
-    null_as_value: bool
-    kl: bool
+    flags: AnonymizeFlags
     progress: Progress
     source_side: Background[SourceSide | None] | None = None
-    group_column: bool = True  # publish the group column (False: --no-group-column)
 
 
 @dataclass(frozen=True)
@@ -129,7 +128,7 @@ def check_written(
     aggregate must equal ``published``, and the reconciliation proves ``assigned`` is the source's row
     count. Without them the reconciliation runs first. ``groups``: the number of groups, if known."""
     inputs, part, out, group_column = written.inputs, written.part, written.out, written.group_column
-    class_column, null_as_value, progress = how.class_column, how.null_as_value, how.progress
+    class_column, null_as_value, progress = how.flags.class_column, how.flags.null_as_value, how.progress
     few = groups is not None and expected is not None and groups * FEW_ROWS >= expected[0]
     agg = aggregate(db, inputs, out, group_column, class_column, many_groups=few)
     recs: list[dict[str, int]] = []
@@ -163,7 +162,7 @@ def check_written(
             l=written.privacy.ls[0] if written.privacy.ls else None,
             weights=part.metric_weights,
             interval_labels=interval_labels(inputs, part, how.hids),
-            kl=how.kl,
+            kl=how.flags.kl,
         ),
         aggregate=ReleaseAggregate(
             agg, expected[1], class_column is not None, expected[0], has_group=group_column is not None
