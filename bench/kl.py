@@ -3,7 +3,7 @@ education, marital-status, race, sex, native-country, workclass with ARX hierarc
 released by BSGI and Mondrian at l = 2 and 7 and by TP at l = 2 and 7 on the first six QIs, and TP on
 1,000,000 rows of amplified Adult (bench/amplify.py, seed 7; six QIs, l = 2).
 
-For every release: the metrics with KL and without (``compute_metrics(..., kl=False)``), best of
+For every release: the metrics with KL and without (``compute_metrics`` with ``MetricsOptions(kl=False)``), best of
 ``--repeat``; the difference is KL's cost. Also the distinct source points and release patterns KL
 works on. Writes bench/results/kl.json.
 
@@ -30,7 +30,7 @@ SA = "occupation"
 
 def _measure(db: Any, source: str, release: str, qi: list[str], l: int, repeat: int) -> dict[str, Any]:
     from ldiv_db.core.catalog import resolve_table
-    from ldiv_db.utility import compute_metrics
+    from ldiv_db.utility import Measured, MetricsOptions, compute_metrics
 
     src, rel = resolve_table(db, source), resolve_table(db, release)
     cols = [src.column(c) for c in qi]
@@ -40,9 +40,8 @@ def _measure(db: Any, source: str, release: str, qi: list[str], l: int, repeat: 
     for _ in range(repeat):
         for with_kl in (False, True):
             t0 = time.perf_counter()
-            m = compute_metrics(
-                db, src, rel, cols, [src.column(SA)], l=l, interval_labels=intervals, kl=with_kl
-            )
+            how = MetricsOptions(l=l, interval_labels=intervals, kl=with_kl)
+            m = compute_metrics(db, Measured(src, rel, cols, [src.column(SA)]), how)
             times[with_kl].append(time.perf_counter() - t0)
             if with_kl:
                 kl = m.kl

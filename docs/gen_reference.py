@@ -126,6 +126,7 @@ def _option_rows(options: Iterable[Any]) -> list[list[str]]:
 def options_page() -> str:
     from ldiv_db.algorithms import REGISTRY
     from ldiv_db.commands.job import ANONYMIZE_KEYS
+    from ldiv_db.core.run_flags import AnonymizeFlags, declared
     from ldiv_db.privacy.spec import MODEL_OPTIONS
 
     out = ["# Algorithm and model options\n\n", GENERATED]
@@ -152,6 +153,7 @@ def options_page() -> str:
         else:
             out.append("No options of its own.\n")
         out.append("\n")
+    out.append(run_flags_section())
     out.append(
         "## Privacy model options\n\n`ldiv check` and `ldiv anonymize` take these flags; a job file "
         "takes `model` and `l` under `[anonymize]` and the others under `[anonymize.model_options]`; the "
@@ -162,7 +164,37 @@ def options_page() -> str:
     )
     out.append("\n## Job file keys of `[anonymize]`\n\n")
     rows = [[f"`{k}`", what] for k, (_, what) in ANONYMIZE_KEYS.items()]
+    rows += [[f"`{f.name}`", d.type_text()] for f, d in declared(AnonymizeFlags) if d.job]
     out.append(table(["key", "TOML type"], rows))
+    return "".join(out)
+
+
+def run_flags_section() -> str:
+    """The run flags (ldiv_db/core/run_flags.py): per group, each one's flag, job key and API keyword."""
+    from ldiv_db.core.run_flags import AnonymizeFlags, CheckFlags, declared
+
+    out = [
+        "## Run flags\n\nDeclared once (`ldiv_db/core/run_flags.py`), validated once where they are "
+        "given: the command line, the job file (`[anonymize]`), the API's keywords. A dash: that edge "
+        "does not take it (the last column says why).\n\n"
+    ]
+    for group, command in ((AnonymizeFlags, "anonymize"), (CheckFlags, "check")):
+        rows = []
+        for f, d in declared(group):
+            default = f.default if not isinstance(f.default, bool) else str(f.default).lower()
+            rows.append(
+                [
+                    f"`{d.flag_of(f.name)}`" if d.flag_of(f.name) else "-",
+                    f"`{f.name}`" if d.job else "-",
+                    f"`{f.name}=`" if d.api else "-",
+                    d.type_text(),
+                    "" if default in (None, ()) else f"`{default}`",
+                    d.help + (f" ({d.absent})" if d.absent else ""),
+                ]
+            )
+        out.append(f"### `ldiv {command}`\n\n")
+        header = ["flag", "job key", "API keyword", "type and range", "API default", "meaning"]
+        out.append(table(header, rows) + "\n")
     return "".join(out)
 
 

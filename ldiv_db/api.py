@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from fractions import Fraction
 from typing import Any
 
 from .commands.anonymize import AnonymizeResult
@@ -18,6 +17,7 @@ from .commands.releases import ReleaseList, releases
 from .core.catalog import resolve_table
 from .core.inputs import as_list, resolve_inputs
 from .core.options import parse_flag
+from .core.run_flags import MetricsFlags, api_flags
 from .db import Database
 from .pipeline.append import append
 from .pipeline.compose import Composition, release_ids
@@ -29,7 +29,7 @@ from .reporting.gather import INTERVAL_ALGORITHMS, recorded_release
 from .risks import RiskResult, risk
 from .util.progress import Progress
 from .util.words import METRICS, percent, show
-from .utility import compute_metrics
+from .utility import Measured, MetricsOptions, compute_metrics
 from .verify.check import CheckResult
 from .verify.suggest import SuggestResult
 from .verify.suggest import suggest_l as _suggest
@@ -76,17 +76,16 @@ def metrics(
     qi: str | Sequence[str],
     sa: str | Sequence[str],
     *,
-    l: int | None = None,
-    class_column: str | None = None,
-    group_column: str | None = "group_id",
-    weights: Sequence[Any] | None = None,
-    interval_labels: bool | None = None,
-    kl: bool = True,
+    flags: MetricsFlags | None = None,
+    **kw: Any,
 ) -> MetricsResult:
     """Utility metrics (IL/NCP, LM, DM, CAVG, KL, CM, stars, ARX loss) of ``release`` against ``source``.
-    A release ldiv_db recorded is read as it was measured when written: its numeric 'lo-hi' labels as
-    intervals where its algorithm publishes them so (``interval_labels`` None), its l for CAVG."""
-
+    ``kw``: the keywords of :class:`~ldiv_db.core.run_flags.MetricsFlags` (``l``, ``class_column``,
+    ``group_column``, ``weights``, ``interval_labels``, ``kl``), or ``flags`` validated. A release
+    ldiv_db recorded is read as it was measured when written: its numeric 'lo-hi' labels as intervals
+    where its algorithm publishes them so (``interval_labels`` None), its l for CAVG."""
+    f = api_flags(MetricsFlags, flags, kw, "ldiv_db.metrics")
+    l, class_column, group_column, interval_labels = f.l, f.class_column, f.group_column, f.interval_labels
     database = Database.open(db, mode="read")
     try:
         src = resolve_inputs(database, source, qi, sa)
@@ -102,18 +101,15 @@ def metrics(
         if group_column:
             names = {c.name.lower() for c in rel.columns}
             group = rel.column(group_column).name if group_column.lower() in names else None
-        values = compute_metrics(
-            database,
-            src.table,
-            rel,
-            list(src.qi),
-            list(src.sa),
+        klass = rel.column(class_column).name if class_column else None
+        how = MetricsOptions(
             l=l,
-            class_column=rel.column(class_column).name if class_column else None,
-            weights=[Fraction(str(w)) for w in weights] if weights else None,
-            group_column=group,
+            weights=list(f.weights) if f.weights else None,
             interval_labels=[c.is_numeric for c in src.qi] if interval_labels else None,
-            kl=kl,
+            kl=f.kl,
+        )
+        values = compute_metrics(
+            database, Measured(src.table, rel, src.qi, src.sa, group, klass), how
         ).to_dict()
         return MetricsResult(src.table.name, rel.name, values)
     finally:

@@ -14,6 +14,14 @@ import threading
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from ..core.run_flags import (
+    AnonymizeFlags,
+    CheckFlags,
+    CompareFlags,
+    MetricsFlags,
+    RiskFlags,
+    from_namespace,
+)
 from ..errors import LdivError
 from .parser import build_parser
 
@@ -102,7 +110,7 @@ def _model_spec(args: argparse.Namespace) -> Any:
     """The model flags as one ModelSpec (the only place the command line's model options are read)."""
     from ..privacy.spec import MODEL_OPTIONS, ModelSpec
 
-    values = {o.name: getattr(args, "m_" + o.name, None) for o in MODEL_OPTIONS}
+    values = {o.name: getattr(args, o.name, None) for o in MODEL_OPTIONS}
     return ModelSpec.parse({k: v for k, v in values.items() if v is not None}, "cli")
 
 
@@ -146,19 +154,7 @@ def _cmd_report(args: argparse.Namespace) -> int:
             ),
         )
         return 0
-    res = api.compare(
-        _open(args),
-        args.table,
-        args.qi,
-        args.sa,
-        args.l,
-        algorithms=args.algorithms,
-        releases=args.release,
-        html=args.html,
-        alpha=args.alpha,
-        quiet=args.quiet,
-        kl=not args.no_kl,
-    )
+    res = api.compare(_open(args), args.table, args.qi, args.sa, args.l, flags=args.flags)
     _emit(args, res)
     return 0
 
@@ -169,16 +165,21 @@ def _parse_values(args: argparse.Namespace) -> None:
     from ..core.options import parse_int
 
     _attach(getattr(args, "attach", None))
-    if hasattr(args, "m_model"):
+    if hasattr(args, "model"):
         args.model_spec = _model_spec(args)
     if args.command == "check":
-        args.worst = parse_int(args.worst, "--worst", low=0, high=10**6, text=True)
+        args.check_flags = from_namespace(CheckFlags, args)
     elif args.command == "compose":
         args.worst = parse_int(args.worst, "--worst", low=0, high=1000, text=True)
-    elif args.command in ("metrics", "report") and args.l is not None:
+    elif args.command == "metrics":
+        args.flags = from_namespace(MetricsFlags, args)
+    elif args.command == "risk":
+        args.flags = from_namespace(RiskFlags, args)
+    elif args.command == "report" and args.l is not None:
         args.l = parse_int(args.l, "--l", low=2, text=True)
     elif args.command == "compare":
         args.l = parse_int(args.l, "--l", low=1, text=True)
+        args.flags = from_namespace(CompareFlags, args)
     elif args.command == "hierarchy" and args.hcommand == "build":
         args.widths = [parse_int(x, "--intervals entry", low=1, text=True) for x in args.intervals.split(",")]
     elif args.command == "hierarchy" and args.hcommand == "show":
@@ -193,15 +194,15 @@ def _parse_values(args: argparse.Namespace) -> None:
             )
     elif args.command == "anonymize":
         from ..algorithms import get_algorithm
-        from ..commands.anonymize import MAX_SEED
+        from ..commands.anonymize import AnonymizeCall
         from ..core.options import validate
 
         algo = get_algorithm(args.algorithm)
-        args.algorithm_options = validate(
-            algo.options, _algorithm_options(args), "cli", f"{algo.name} options"
+        options = validate(algo.options, _algorithm_options(args), "cli", f"{algo.name} options")
+        flags = from_namespace(AnonymizeFlags, args)
+        args.call = AnonymizeCall(
+            args.table, args.qi, args.sa, args.output, algo.name, args.model_spec, options, flags
         )
-        if args.seed is not None:
-            args.seed = parse_int(args.seed, "--seed", low=0, high=MAX_SEED, text=True)
 
 
 def _cmd(args: argparse.Namespace) -> int:
@@ -240,19 +241,8 @@ def _cmd_hierarchy(args: argparse.Namespace) -> int:
 def _cmd_check(args: argparse.Namespace) -> int:
     from .. import api
 
-    res = api.check(
-        _open(args),
-        args.table,
-        args.qi,
-        args.sa,
-        model=args.model_spec,
-        group_column=args.group_column,
-        null_as_value=args.null_as_value,
-        worst=args.worst,
-        null_sa_unknown=args.null_sa_unknown,
-        by_labels=args.by_labels,
-        from_=args.from_,
-    )
+    db, flags = _open(args), args.check_flags
+    res = api.check(db, args.table, args.qi, args.sa, model=args.model_spec, from_=args.from_, flags=flags)
     _emit(args, res)
     return 0 if res.satisfied in (None, True) else 1
 
@@ -260,18 +250,7 @@ def _cmd_check(args: argparse.Namespace) -> int:
 def _cmd_metrics(args: argparse.Namespace) -> int:
     from .. import api
 
-    mres = api.metrics(
-        _open(args),
-        args.source,
-        args.release,
-        args.qi,
-        args.sa,
-        l=args.l,
-        class_column=args.class_column,
-        group_column=args.group_column,
-        interval_labels=True if args.interval_labels else None,
-        kl=not args.no_kl,
-    )
+    mres = api.metrics(_open(args), args.source, args.release, args.qi, args.sa, flags=args.flags)
     _emit(args, mres)
     return 0
 
@@ -294,47 +273,15 @@ def _cmd_suggest_l(args: argparse.Namespace) -> int:
 def _cmd_risk(args: argparse.Namespace) -> int:
     from ..risks import risk
 
-    res = risk(
-        _open(args),
-        args.table,
-        release=args.release,
-        qi=args.qi,
-        population=args.population,
-        sampling_fraction=args.sampling_fraction,
-        population_table=args.population_table,
-        threshold=args.threshold,
-        rows_out=args.rows_out,
-        null_as_value=args.null_as_value,
-    )
+    res = risk(_open(args), args.table, release=args.release, qi=args.qi, flags=args.flags)
     _emit(args, res)
     return 0
 
 
 def _cmd_anonymize(args: argparse.Namespace) -> int:
-    from .. import api
+    from ..commands.frames import run_call
 
-    ares = api.anonymize(
-        _open(args),
-        args.table,
-        args.qi,
-        args.sa,
-        algorithm=args.algorithm,
-        output=args.output,
-        model=args.model_spec,
-        replace=args.replace,
-        quiet=args.quiet,
-        keep_columns=[x for x in (args.keep_columns or "").split(",") if x.strip()],
-        class_column=args.class_column,
-        null_as_value=args.null_as_value,
-        seed=args.seed,
-        keep_work=args.keep_work,
-        kl=not args.no_kl,
-        allow_empty=args.allow_empty,
-        no_group_column=args.no_group_column,
-        from_=args.from_,
-        **args.algorithm_options,
-    )
-    _emit(args, ares, verbose=args.verbose)
+    _emit(args, run_call(_open(args), args.call, args.from_), verbose=args.call.flags.verbose)
     return 0
 
 

@@ -11,6 +11,14 @@ import argparse
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from ..core.run_flags import (
+    AnonymizeFlags,
+    CheckFlags,
+    CompareFlags,
+    MetricsFlags,
+    RiskFlags,
+    add_arguments,
+)
 from ..version import __version__
 
 EPILOG = """examples:
@@ -183,19 +191,7 @@ def _add_inspect_commands(sub: Any) -> None:
     c.add_argument("--from", dest="from_", metavar="CALL", help=FROM_HELP)
     c.add_argument("--qi", help="quasi-identifier columns a,b,c")
     c.add_argument("--sa", required=True, help="sensitive attribute(s)")
-    c.add_argument("--group-column", help="group by this column instead of the QI values")
-    c.add_argument(
-        "--by-labels",
-        action="store_true",
-        help="on a recorded release: group by the QI labels alone (its label classes) instead of its classes",
-    )
-    c.add_argument("--null-as-value", action="store_true", help="treat NULL as a value of its own")
-    c.add_argument("--worst", default="5", help="how many of the worst groups to list (0..10^6; default 5)")
-    c.add_argument(
-        "--null-sa-unknown",
-        action="store_true",
-        help="a NULL SA value is a suppressed 'unknown' (counts in the group size, is no value)",
-    )
+    add_arguments(c, CheckFlags)
     c.add_argument("--json", action="store_true")
     _add_model_args(c)
     m = sub.add_parser("metrics", help="utility metrics of a release against its source")
@@ -204,18 +200,7 @@ def _add_inspect_commands(sub: Any) -> None:
     m.add_argument("--release", required=True)
     m.add_argument("--qi", required=True)
     m.add_argument("--sa", required=True)
-    m.add_argument("--l", help="l for CAVG (integer >= 2)")
-    m.add_argument("--class-column", help="class column for CM (must be in the release)")
-    m.add_argument(
-        "--group-column", default="group_id", help="group column of the release (default group_id)"
-    )
-    m.add_argument(
-        "--interval-labels",
-        action="store_true",
-        help="read numeric 'lo-hi' labels as ranges even where a hierarchy node has the same text "
-        "(a release ldiv_db recorded is read as anonymize measured it: bsgi's and mondrian's this way)",
-    )
-    m.add_argument("--no-kl", action="store_true", help="skip the KL-divergence (the costliest metric)")
+    add_arguments(m, MetricsFlags)
     m.add_argument("--json", action="store_true")
     cm = sub.add_parser(
         "compose",
@@ -251,22 +236,9 @@ def _add_risk_command(sub: Any) -> None:
     what.add_argument("--table", help="the table to measure (its QIs: --qi)")
     what.add_argument("--release", help="a release table (its QIs: the recorded ones unless --qi)")
     k.add_argument("--qi", help="quasi-identifier columns a,b,c")
-    pop = k.add_mutually_exclusive_group()
-    pop.add_argument("--population", help="the population size N (an integer >= the rows)")
-    pop.add_argument("--sampling-fraction", dest="sampling_fraction", help="n/N in (0, 1]")
-    pop.add_argument(
-        "--population-table",
-        dest="population_table",
-        help="a table of the whole population with the same QI columns (journalist risk, exact uniqueness)",
-    )
-    k.add_argument("--threshold", default="0.2", help="risk threshold in (0, 1] (default 0.2)")
-    k.add_argument(
-        "--rows-out",
-        dest="rows_out",
-        metavar="TABLE",
-        help="write a new table with every row's class keys and risks (one transaction; never replaces)",
-    )
-    k.add_argument("--null-as-value", action="store_true", help="treat NULL as a value of its own")
+    alone = ("population", "sampling_fraction", "population_table")
+    add_arguments(k.add_mutually_exclusive_group(), RiskFlags, alone)
+    add_arguments(k, RiskFlags, ("threshold", "rows_out", "null_as_value"))
     k.add_argument("--json", action="store_true")
 
 
@@ -282,35 +254,8 @@ def _add_anonymize_command(sub: Any) -> None:
     a.add_argument("--sa", required=True)
     a.add_argument("--algorithm", required=True)  # its choices: _add_algorithm_options
     a.add_argument("--output", required=True, help="the release table to write")
-    a.add_argument("--replace", action="store_true", help="replace an existing output (atomically)")
-    a.add_argument("--quiet", action="store_true", help="no progress on stderr")
     a.add_argument("--json", action="store_true")
-    a.add_argument(
-        "--verbose", action="store_true", help="also print the algorithm's details (always in --json)"
-    )
-    a.add_argument(
-        "--seed",
-        help="seed of the random choices and of the key that breaks ties among rows (integer in [0, 2^63-1];"
-        " private: recorded in ldiv.run only; default: a fresh one per run)",
-    )
-    a.add_argument("--keep-work", action="store_true", help="keep intermediate tables in schema ldiv_work")
-    a.add_argument("--keep-columns", help="other columns to publish unchanged (never identifiers!)")
-    a.add_argument("--class-column", help="class column (CM metric); published unchanged")
-    a.add_argument("--null-as-value", action="store_true")
-    a.add_argument(
-        "--no-kl", action="store_true", help="skip the KL-divergence metric (the costliest metric)"
-    )
-    a.add_argument(
-        "--allow-empty",
-        action="store_true",
-        help="publish the release even when it has no rows (refused by default, with the reason)",
-    )
-    a.add_argument(
-        "--no-group-column",
-        action="store_true",
-        help="publish no group column: the release's classes are its QI label vectors, which must hold "
-        "the model themselves (the run is refused where they do not)",
-    )
+    add_arguments(a, AnonymizeFlags)
     a.add_argument("--option", action="append", metavar="KEY=VALUE", help="algorithm option")
     _later(a, _add_algorithm_options)
     _add_model_args(a)
@@ -427,14 +372,7 @@ def _add_report_commands(sub: Any) -> None:
     cp.add_argument("--qi", required=True)
     cp.add_argument("--sa", required=True)
     cp.add_argument("--l", required=True, help="l of every algorithm's model (integer >= 1)")
-    cp.add_argument(
-        "--algorithms", help="comma-separated (default: bsgi,mondrian,tp,tp+,hilbert,lplus,topdown)"
-    )
-    cp.add_argument("--release", action="append", default=[], help="add a release made by another tool")
-    cp.add_argument("--alpha", default="1", help="alpha of topdown's distinct-alpha model (default 1)")
-    cp.add_argument("--html", help="the HTML file to write")
-    cp.add_argument("--no-kl", action="store_true", help="skip the KL-divergence metric")
-    cp.add_argument("--quiet", action="store_true", help="no progress on stderr")
+    add_arguments(cp, CompareFlags)
     cp.add_argument("--json", action="store_true")
 
 
@@ -492,7 +430,7 @@ def _model_args(p: argparse.ArgumentParser) -> None:
 
     g = p.add_argument_group("privacy model")
     for opt in MODEL_OPTIONS:
-        _add_option(g, opt, "m_" + opt.name)
+        _add_option(g, opt, opt.name)  # one name from the flag to the spec: --l is args.l is spec.l
 
 
 def _add_db(p: argparse.ArgumentParser) -> None:

@@ -16,6 +16,7 @@ import dataclasses
 import json
 import time
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..algorithms import Algorithm, AnonymizeRequest, Partitioning, get_algorithm
@@ -29,15 +30,17 @@ from ..core.inputs import (
     refuse_unpublishable_columns,
     resolve_inputs,
 )
-from ..core.options import parse_flag, parse_int, per_qi, validate
+from ..core.options import per_qi, validate
+from ..core.run_flags import AnonymizeFlags, api_keys, parse_flags
 from ..db import Database
 from ..errors import BadInput, InternalError
 from ..pipeline import opaque
 from ..pipeline import stream as streams
-from ..pipeline.one_table import OneTable, Publishing
+from ..pipeline.one_table import OneTable
 from ..pipeline.publication import draft_composition
 from ..pipeline.publish import Context, publish, recover_tables
 from ..pipeline.result import AnonymizeResult as AnonymizeResult  # the API's result type, re-exported
+from ..pipeline.verify import Publishing
 from ..privacy import PrivacyModel
 from ..privacy.spec import ModelSpec, model_spec
 from ..schema.runs import recorded_run
@@ -52,85 +55,56 @@ def _jsonable(x: Any) -> str:
     return json.dumps(x, default=str, sort_keys=True)
 
 
-MAX_SEED = opaque.MAX_SEED
-
-
 def hierarchy_ids(db: Database, table_name: str) -> tuple[dict[str, int], dict[str, int]]:
     rows = db.rows(render("catalog/hierarchies_of.sql", {"table_name": table_name}))
     return {str(r[0]): int(r[1]) for r in rows}, {str(r[0]): int(r[2]) for r in rows}
 
 
-def anonymize(
-    db: Any,
-    table: str,
-    qi: str | Sequence[str],
-    sa: str | Sequence[str],
-    *,
-    algorithm: str,
-    output: str,
-    l: int | Sequence[int] | str | None = None,
-    model: str | ModelSpec | None = None,
-    replace: bool = False,
-    quiet: bool = True,
-    keep_columns: Sequence[str] = (),
-    class_column: str | None = None,
-    null_as_value: bool = False,
-    seed: int | None = None,
-    keep_work: bool = False,
-    model_options: Mapping[str, Any] | None = None,
-    kl: bool = True,
-    allow_empty: bool = False,
-    no_group_column: bool = False,
-    **options: Any,
-) -> AnonymizeResult:
-    """Anonymize ``table`` with ``algorithm`` into the new table ``output`` (the module docstring).
-    ``options``: the algorithm's declared options; ``model``: a model name (parameters in ``l`` and
-    ``model_options``) or a ModelSpec. Every value is validated before the database is opened.
-    ``no_group_column``: the QI label vectors are the classes and must hold the model (else refused)."""
+@dataclass(frozen=True)
+class AnonymizeCall:
+    """One anonymize run as its edge validated it (the command line, a job file, the API): the names
+    (resolved against the database later), the algorithm, its options and the model, validated, and the
+    run flags. The layers below take it as it is and validate nothing again."""
+
+    table: str
+    qi: str | Sequence[str]
+    sa: str | Sequence[str]
+    output: str
+    algorithm: str
+    model: ModelSpec
+    options: Mapping[str, Any] = field(default_factory=dict)
+    flags: AnonymizeFlags = field(default_factory=AnonymizeFlags)
+
+    @classmethod
+    def from_api(
+        cls, table: str, qi: str | Sequence[str], sa: str | Sequence[str], output: str, kw: Mapping[str, Any]
+    ) -> AnonymizeCall:
+        """The keywords of :func:`ldiv_db.anonymize` (``algorithm``, the model's ``model``, ``l`` and
+        ``model_options``, the run flags, and the algorithm's options) validated against their
+        declarations; an unknown keyword is an unknown option of the algorithm."""
+        rest = dict(kw)
+        algo = get_algorithm(rest.pop("algorithm"))
+        given = {k: rest.pop(k) for k in api_keys(AnonymizeFlags) if k in rest}
+        model = (rest.pop("model", None), rest.pop("l", None), rest.pop("model_options", None))
+        opts = validate(algo.options, rest, "api", f"{algo.name} options")
+        spec = model_spec(*model)
+        flags = parse_flags(AnonymizeFlags, given, "api")
+        return cls(table, qi, sa, output, algo.name, spec, opts, flags)
+
+
+def anonymize(db: Any, call: AnonymizeCall) -> AnonymizeResult:
+    """Run ``call`` (the module docstring): anonymize its table with its algorithm into the new table
+    its output names. ``flags.no_group_column``: the QI label vectors are the classes and must hold the
+    model (else refused)."""
     t0 = time.perf_counter()
-    algo = get_algorithm(algorithm)
-    opts = validate(algo.options, options, "api", f"{algo.name} options")
-    spec = model_spec(model, l, model_options)
-    seed = None if seed is None else parse_int(seed, "seed", low=0, high=MAX_SEED, text=True)
-    replace, quiet, null_as_value, kl, allow_empty, no_group_column = (
-        parse_flag(value, name, text=True)
-        for name, value in (
-            ("replace", replace),
-            ("quiet", quiet),
-            ("null_as_value", null_as_value),
-            ("kl", kl),
-            ("allow_empty", allow_empty),
-            ("no_group_column", no_group_column),
-        )
-    )
-    _check_class_column(class_column)
+    algo = get_algorithm(call.algorithm)
     database = Database.open(db, mode="write")
-    database.keep_work = keep_work
+    database.keep_work = call.flags.keep_work
     q0 = database.queries
     failed = False  # a failed command leaves no database file it created
     try:
         database.require("anonymize", algo.name)
-        result = _anonymize(
-            database,
-            table,
-            qi,
-            sa,
-            algo=algo,
-            output=output,
-            spec=spec,
-            replace=replace,
-            quiet=quiet,
-            keep_columns=as_list(list(keep_columns)) + ([class_column] if class_column else []),
-            class_column=class_column,
-            null_as_value=null_as_value,
-            seed=seed,
-            options=opts,
-            kl=kl,
-            allow_empty=allow_empty,
-            no_group_column=no_group_column,
-            t0=t0,
-            q0=q0,
-        )
+        result = _anonymize(database, call, algo, (t0, q0))
         result.composition = draft_composition(database, result.release_id)
         return result
     except BaseException:
@@ -142,59 +116,36 @@ def anonymize(
             database.close(failed=failed)
 
 
-def _check_class_column(class_column: Any) -> None:
-    if class_column is not None and (not isinstance(class_column, str) or not class_column):
-        raise BadInput(
-            f"the class column {class_column!r} is not a column name",
-            "name the source column that holds the class (for CM), or leave the option out",
-        )
-
-
 def _anonymize(
-    db: Database,
-    table: str,
-    qi: str | Sequence[str],
-    sa: str | Sequence[str],
-    *,
-    algo: Algorithm,
-    output: str,
-    spec: ModelSpec,
-    replace: bool,
-    quiet: bool,
-    keep_columns: list[str],
-    class_column: str | None,
-    null_as_value: bool,
-    seed: int | None,
-    options: dict[str, Any],
-    kl: bool,
-    allow_empty: bool,
-    no_group_column: bool,
-    t0: float,
-    q0: int,
+    db: Database, call: AnonymizeCall, algo: Algorithm, started: tuple[float, int]
 ) -> AnonymizeResult:
-    inputs = resolve_inputs(db, table, qi, sa, extra=keep_columns, null_as_value=null_as_value)
-    spec, privacy = _model(db, inputs, algo, spec, options)
-    out = _output(db, inputs, algo, output, replace, no_group_column)
+    flags, (t0, q0) = call.flags, started
+    keep_columns = as_list(list(flags.keep_columns)) + ([flags.class_column] if flags.class_column else [])
+    inputs = resolve_inputs(
+        db, call.table, call.qi, call.sa, extra=keep_columns, null_as_value=flags.null_as_value
+    )
+    spec, privacy = _model(db, inputs, algo, call.model, call.options)
+    out = _output(db, inputs, algo, call.output, flags.replace, flags.no_group_column)
     hids, heights = hierarchy_ids(db, inputs.table.name)
-    if null_as_value and algo.generalizes_by_hierarchy:
+    if flags.null_as_value and algo.generalizes_by_hierarchy:
         refuse_nulls_in_hierarchies(db, inputs, hids)
-    progress = Progress(f"{algo.name}", quiet=quiet)
-    order_seed = opaque.run_seed(seed)  # private: recorded with the run (ldiv.run), never published
+    progress = Progress(f"{algo.name}", quiet=flags.quiet)
+    order_seed = opaque.run_seed(flags.seed)  # private: recorded with the run (ldiv.run), never published
     request = AnonymizeRequest(
         db=db,
         inputs=inputs,
         model=privacy,
         hierarchy_ids=hids,
-        options=options,
+        options=call.options,
         progress=progress,
-        seed=seed,
+        seed=flags.seed,
         order_seed=order_seed,
-        class_column=class_column,
+        class_column=flags.class_column,
         heights=heights,
         output=out,
-        replace=replace,
+        replace=flags.replace,
         keep_columns=keep_columns,
-        null_as_value=null_as_value,
+        null_as_value=flags.null_as_value,
         stream=streams.load(db, out.display()) if algo.streams else None,
     )
     algo.check(request)  # the options against the data, before the run is recorded
@@ -203,14 +154,12 @@ def _anonymize(
         "qi": [c.name for c in inputs.qi],
         "sa": [c.name for c in inputs.sa],
         "model": privacy.describe(),
-        "options": options,
+        "options": call.options,
         "seed": order_seed,
-        "seed_given": seed is not None,
-        **({"no_group_column": True} if no_group_column else {}),
+        "seed_given": flags.seed is not None,
+        **({"no_group_column": True} if flags.no_group_column else {}),
     }
-    how = Publishing(
-        out, keep_columns, class_column, hids, null_as_value, kl, progress, group_column=not no_group_column
-    )
+    how = Publishing(out, keep_columns, hids, flags, progress)
     with recorded_run(
         db,
         command="anonymize",
@@ -221,8 +170,8 @@ def _anonymize(
         t0=t0,
         q0=q0,
     ) as run:
-        ctx = Context(run.run_id, replace, progress, order_seed)
-        result = _release(request, algo, ctx, how, allow_empty)
+        ctx = Context(run.run_id, flags.replace, progress, order_seed)
+        result = _release(request, algo, ctx, how)
         progress.done()
         result.seconds = time.perf_counter() - t0
         result.queries = db.queries - q0
@@ -273,19 +222,19 @@ def _output(
     return out
 
 
-def _release(
-    request: AnonymizeRequest, algo: Algorithm, ctx: Context, how: Publishing, allow_empty: bool
-) -> AnonymizeResult:
+def _release(request: AnonymizeRequest, algo: Algorithm, ctx: Context, how: Publishing) -> AnonymizeResult:
     """Let the algorithm build what to publish, then publish it through the one release pipeline."""
     db, inputs, privacy = request.db, request.inputs, request.model
 
     def empty(published: int, received: int) -> None:
-        refuse_empty(db, inputs, privacy, algo.name, published, received, allow_empty)
+        refuse_empty(db, inputs, privacy, algo.name, published, received, how.flags.allow_empty)
 
     with db.threads_for(inputs.rows):  # one DuckDB thread for a small source
         side = None
         if len(algo.output_tables(how.out)) == 1:  # the metrics' source side, read while the algorithm runs
-            side = start_source_side(db, inputs.table, inputs.qi, inputs.sa, points=how.kl, rows=inputs.rows)
+            side = start_source_side(
+                db, inputs.table, inputs.qi, inputs.sa, points=how.flags.kl, rows=inputs.rows
+            )
         try:
             built = _run(request, algo, how.out)
             t_publish = time.perf_counter()

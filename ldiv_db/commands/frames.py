@@ -8,6 +8,7 @@ user's. Results come back with ``to_pandas()``, ``to_polars()`` and ``to_arrow()
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 from collections.abc import Iterator, Sequence
 from typing import Any
 
@@ -23,6 +24,7 @@ from ..sqlgen.render import render
 from ..util.frame_convert import is_frame
 from ..verify.check import CheckResult
 from ..verify.check import check as check_table
+from .anonymize import AnonymizeCall
 from .anonymize import anonymize as anonymize_table
 
 FRAME_TABLE = "frame"  # the frame's table in the in-memory database, unless named
@@ -108,33 +110,41 @@ def anonymize(
     """:func:`ldiv_db.commands.anonymize.anonymize`, where ``db`` may also be a DataFrame (an in-memory DuckDB;
     ``output`` defaults to ``release``). ``result.to_pandas()`` (``to_polars()``, ``to_arrow()``) is the
     published table: read before the in-memory database closes, else read from ``db`` when asked. With
-    ``from_`` (a DuckDB table function), its rows are first kept in the new table ``table``, the source."""
+    ``from_`` (a DuckDB table function), its rows are first kept in the new table ``table``, the source.
+    ``options``: the model (``model``, ``l``, ``model_options``), the run flags
+    (:class:`~ldiv_db.core.run_flags.AnonymizeFlags`) and the algorithm's options, validated here."""
     sa = _require_sa(sa)
     if qi is None:
         raise BadInput("no quasi-identifiers given", "pass qi=['age', 'sex', 'zip']")
+    if not is_frame(db):
+        _refuse_frame_table(db, table)
+        if output is None:
+            raise BadInput("no output table given", "pass output='patients_release' (the new table's name)")
+    name = FRAME_TABLE if table is None else table  # only a frame's table may be unnamed
+    call = AnonymizeCall.from_api(name, qi, sa, output or DEFAULT_OUTPUT, {"algorithm": algorithm, **options})
+    return run_call(db, call, from_)
+
+
+def run_call(db: Any, call: AnonymizeCall, from_: str | None = None) -> AnonymizeResult:
+    """Run a validated call on ``db`` (a database or a DataFrame); ``from_``: read the rows with a DuckDB
+    table function into the call's table first."""
     if is_frame(db):
-        with frame_database(db, table) as (database, name):
-            out = output or DEFAULT_OUTPUT
-            result = anonymize_table(database, name, qi, sa, algorithm=algorithm, output=out, **options)
+        with frame_database(db, call.table) as (database, name):
+            result = anonymize_table(database, dataclasses.replace(call, table=name))
             rows = read_table(database, result.output)
         result.release_rows = lambda: rows
         return result
-    _refuse_frame_table(db, table)
-    if output is None:
-        raise BadInput("no output table given", "pass output='patients_release' (the new table's name)")
     if from_ is not None:
         database = Database.open(db, mode="write")
         try:
-            table = for_anonymize(database, from_, table)
-            result = anonymize_table(
-                database, table, qi, sa, algorithm=algorithm, output=output or "", **options
-            )
+            table = for_anonymize(database, from_, call.table)
+            result = anonymize_table(database, dataclasses.replace(call, table=table))
         finally:
             if database is not db:
                 database.close()
         result.release_rows = lambda: read_table(db, result.output)
         return result
-    result = anonymize_table(db, table, qi, sa, algorithm=algorithm, output=output, **options)
+    result = anonymize_table(db, call)
     result.release_rows = lambda: read_table(db, result.output)
     return result
 

@@ -54,18 +54,20 @@ from ..algorithms import get_algorithm
 from ..core import ownership
 from ..core.catalog import output_ref, table_at
 from ..core.options import did_you_mean, parse_int, validate
+from ..core.run_flags import AnonymizeFlags, declared, job_keys, parse_flags
 from ..db import Database
 from ..db.urls import is_postgres_url
 from ..errors import BadInput, LdivError
 from ..privacy.spec import MODEL_OPTIONS, ModelSpec
 from ..sqlgen.render import TableRef
 from ..util.files import read_text
-from .anonymize import MAX_SEED, AnonymizeResult, anonymize
+from .anonymize import AnonymizeCall, AnonymizeResult, anonymize
 from .load import LoadResult, load, load_table, parse_sep
 
 TOP_KEYS = ("database", "source", "hierarchies", "anonymize")
 SOURCE_KEYS = ("table", "load", "sep", "attach")
-# [anonymize] key -> (expected type, its name in errors); options/model_options are checked by declaration
+# [anonymize] key -> (expected type, its name in errors); options/model_options are checked by declaration,
+# the run flags by theirs (ldiv_db/core/run_flags.py: AnonymizeFlags)
 ANONYMIZE_KEYS: dict[str, tuple[type | tuple[type, ...], str]] = {
     "qi": ((str, list), "a column name or a list of names"),
     "sa": ((str, list), "a column name or a list of names"),
@@ -76,17 +78,10 @@ ANONYMIZE_KEYS: dict[str, tuple[type | tuple[type, ...], str]] = {
         'a model name, or a list of models that hold at once: ["distinct", "t-closeness"]',
     ),
     "l": ((int, list, str), 'an integer >= 2, a list (one per SA) or "auto"'),
-    "keep_columns": ((str, list), "a list of column names"),
-    "class_column": (str, "a column name"),
-    "null_as_value": (bool, "true or false"),
-    "kl": (bool, "true or false"),
-    "allow_empty": (bool, "true or false"),
-    "no_group_column": (bool, "true or false"),
-    "verbose": (bool, "true or false"),
-    "seed": (int, "an integer"),
     "options": (dict, "a table of algorithm options"),
     "model_options": (dict, "a table of model options"),
 }
+FLAG_KEYS = job_keys(AnonymizeFlags)
 
 
 def _check_keys(p: Path, where: str, table: dict[str, Any], allowed: Sequence[str]) -> None:
@@ -162,7 +157,8 @@ class Job:
     sep: str | None
     attach: dict[str, str]
     hierarchies: dict[str, Any]
-    anonymize: dict[str, Any]
+    anonymize: dict[str, Any]  # the [anonymize] table as written (options validated)
+    call: AnonymizeCall  # the same, validated: what the job runs
 
     @classmethod
     def read(cls, path: str | Path) -> Job:
@@ -200,7 +196,7 @@ class Job:
         for k, v in attach.items():
             _typed(p, "source.attach.", k, v, str, "a file path")
         an = dict(_typed(p, "", "anonymize", data["anonymize"], dict, "a table [anonymize]"))
-        _check_keys(p, "[anonymize]", an, list(ANONYMIZE_KEYS))
+        _check_keys(p, "[anonymize]", an, [*ANONYMIZE_KEYS, *FLAG_KEYS])
         for key in ("qi", "sa", "algorithm", "output"):
             if key not in an:
                 raise BadInput(
@@ -208,13 +204,8 @@ class Job:
                     "see the job file example in docs/how-to/job-files.md",
                 )
         for key, value in an.items():
-            _typed(p, "anonymize.", key, value, *ANONYMIZE_KEYS[key])
-        try:
-            if "seed" in an:
-                parse_int(an["seed"], "anonymize.seed", low=0, high=MAX_SEED)
-        except BadInput as exc:
-            raise BadInput(f"job file {p}: {exc.message}", exc.hint) from None
-        cls._options(p, an)
+            if key in ANONYMIZE_KEYS:
+                _typed(p, "anonymize.", key, value, *ANONYMIZE_KEYS[key])
         cats = (an.get("model_options") or {}).get("categories")
         if isinstance(cats, str):  # a file: relative to the job file, like every path in it
             an["model_options"] = {**an["model_options"], "categories": str(rel(cats))}
@@ -229,21 +220,25 @@ class Job:
             attach={k: str(rel(v)) for k, v in attach.items()},
             hierarchies=_hierarchies(p, data.get("hierarchies") or {}, rel),
             anonymize=an,
+            call=cls._call(p, str(src["table"]), an),
         )
 
     @staticmethod
-    def _options(p: Path, an: dict[str, Any]) -> None:
-        """Validate the algorithm and model options against their declarations (keys and types)."""
+    def _call(p: Path, table: str, an: dict[str, Any]) -> AnonymizeCall:
+        """The [anonymize] table validated against its declarations: the algorithm's options, the model
+        and the run flags (keys and types), once, as the job is read."""
         algo = get_algorithm(an["algorithm"])
-        where = f"job file {p}: "
         try:
             an["options"] = validate(
                 algo.options, an.get("options") or {}, "job", f"{algo.name} options", "options."
             )
             model = {"model": an.get("model"), "l": an.get("l"), **(an.get("model_options") or {})}
-            ModelSpec.parse({k: v for k, v in model.items() if v is not None}, "job", "anonymize.")
+            spec = ModelSpec.parse({k: v for k, v in model.items() if v is not None}, "job", "anonymize.")
+            given = {k: an[k] for k in FLAG_KEYS if k in an}
+            flags = parse_flags(AnonymizeFlags, given, "job", "anonymize.")
         except BadInput as exc:
-            raise BadInput(where + exc.message, exc.hint) from None
+            raise BadInput(f"job file {p}: " + exc.message, exc.hint) from None
+        return AnonymizeCall(table, an["qi"], an["sa"], an["output"], algo.name, spec, an["options"], flags)
 
 
 @dataclass
@@ -272,13 +267,6 @@ class JobResult:
         return "\n".join(lines)
 
 
-# [anonymize] keys the command line spells as a flag of another shape
-_FLAG_KEYS = {
-    "--no-kl": "kl = false",
-    "--allow-empty": "allow_empty = true",
-    "--no-group-column": "no_group_column = true",
-    "--null-as-value": "null_as_value = true",
-}
 _FLAG = re.compile(r"--[a-z][a-z-]*")
 
 
@@ -286,10 +274,12 @@ def job_words(text: str, algorithm: str) -> str:
     """``text`` (an error's message or hint) in a job file's words: each command-line flag becomes the
     job key that sets it, with its table (``--suppression-limit`` -> ``suppression_limit in
     [anonymize.options]``). Flags a job has no key for stay as they are."""
-    keys: dict[str, str] = {}
-    for name in ("qi", "sa", "output", "keep_columns", "class_column", "seed", "model", "l"):
-        keys["--" + name.replace("_", "-")] = f"{name} in [anonymize]"
-    keys |= {flag: f"{key} in [anonymize]" for flag, key in _FLAG_KEYS.items()}
+    keys = {f"--{name}": f"{name} in [anonymize]" for name in ("qi", "sa", "output", "model", "l")}
+    for f, d in declared(AnonymizeFlags):
+        flag = d.flag_of(f.name)
+        if d.job and flag is not None:  # a switch is a boolean key: --no-kl is kl = false
+            said = f"{f.name} = {'false' if d.negated else 'true'}" if d.kind == "bool" else f.name
+            keys[flag] = f"{said} in [anonymize]"
     keys |= {o.flag: f"{o.name} in [anonymize.model_options]" for o in MODEL_OPTIONS if o.flag not in keys}
     keys |= {o.flag: f"{o.name} in [anonymize.options]" for o in get_algorithm(algorithm).options}
     return _FLAG.sub(lambda m: keys.get(m.group(0), m.group(0)), text)
@@ -355,33 +345,13 @@ def _run(
             loaded = load(db, job.load_file, job.table, sep=job.sep, replace=True)
         else:
             loaded = None
-        result = JobResult(str(job.path), loaded, verbose=bool(job.anonymize.get("verbose", False)))
+        result = JobResult(str(job.path), loaded, verbose=job.call.flags.verbose)
         for col, spec in job.hierarchies.items():
             if "file" in spec:
                 info = taxonomy.import_hierarchy(db, job.table, col, spec["file"], sep=spec.get("sep", ";"))
             else:
                 info = taxonomy.build_hierarchy(db, job.table, col, spec["intervals"])
             result.hierarchies.append(str(info))
-        an = job.anonymize
-        result.release = anonymize(
-            db,
-            job.table,
-            an["qi"],
-            an["sa"],
-            algorithm=an["algorithm"],
-            output=an["output"],
-            l=an.get("l"),
-            model=an.get("model"),
-            replace=True,
-            quiet=quiet,
-            keep_columns=an.get("keep_columns", []),
-            class_column=an.get("class_column"),
-            null_as_value=an.get("null_as_value", False),
-            seed=an.get("seed"),
-            model_options=an.get("model_options") or {},
-            kl=an.get("kl", True),
-            allow_empty=an.get("allow_empty", False),
-            no_group_column=an.get("no_group_column", False),
-            **an["options"],
-        )
+        flags = dataclasses.replace(job.call.flags, replace=True, quiet=quiet)
+        result.release = anonymize(db, dataclasses.replace(job.call, flags=flags))
         return result

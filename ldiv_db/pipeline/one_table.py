@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from ..algorithms.base import (
@@ -30,32 +29,11 @@ from ..errors import BadInput, InternalError
 from ..privacy import PrivacyModel
 from ..privacy.base import sql_text
 from ..sqlgen.render import Ident, TableRef, render
-from ..util.background import Background
-from ..util.progress import Progress
-from ..utility.source_side import SourceSide
 from ..verify.check import CheckResult
 from ..verify.guarantees import OnePerGroup, Written, verify_all
-from .verify import Checked, check_written
+from .verify import Checked, Publishing, WrittenRelease, check_written
 
 ASSIGNMENT = ("rid", "gid", "deleted", "sa_suppressed")  # the columns of an algorithm's assignment
-
-
-@dataclass(frozen=True)
-class Publishing:
-    """How the pipeline publishes a partitioning: the release name, the kept and class columns, the
-    QIs' hierarchies, NULL handling, whether KL is measured, and the source's side of the metrics as a
-    second reader reads it while the algorithm runs (:func:`ldiv_db.utility.source_side.start_source_side`,
-    started and stopped by the caller; None: read on the connection)."""
-
-    out: TableRef
-    keep_columns: Sequence[str]
-    class_column: str | None
-    hids: Mapping[str, int]
-    null_as_value: bool
-    kl: bool
-    progress: Progress
-    source_side: Background[SourceSide | None] | None = None
-    group_column: bool = True  # publish the group column (False: --no-group-column)
 
 
 class OneTable(Release):
@@ -75,7 +53,9 @@ class OneTable(Release):
         self.out = how.out
         self.tables = (how.out,)
         self.target = how.out  # the table written and checked: OUT, or its staging table
-        self.group_column = group_column_name(inputs, how.keep_columns) if how.group_column else None
+        self.group_column = (
+            group_column_name(inputs, how.keep_columns) if not how.flags.no_group_column else None
+        )
         if self.group_column is None:
             _refuse_group_guarantees(part, algo)
         counts = db.records(render("release/published_count.sql", assignment=part.assignment))[0]
@@ -148,23 +128,11 @@ class OneTable(Release):
             if self.target == self.out:
                 self._fingerprints[self.out] = ownership.fingerprint(db, self.out)
 
+        written = WrittenRelease(
+            self.inputs, self.part, self.target, self.group_column, self.verify_model, self.privacy
+        )
         self.checked = check_written(
-            db,
-            self.inputs,
-            self.part,
-            self.target,
-            self.group_column,
-            self.verify_model,
-            self.privacy,
-            class_column=how.class_column,
-            hids=how.hids,
-            null_as_value=how.null_as_value,
-            kl=how.kl,
-            progress=how.progress,
-            source_side=how.source_side,
-            meanwhile=fingerprint,
-            expected=self.empty,
-            groups=self.groups,
+            db, written, how, meanwhile=fingerprint, expected=self.empty, groups=self.groups
         )
         rec = self.checked.reconciliation
         self.rows = (int(rec["rows_in"]), int(rec["output_rows"]))

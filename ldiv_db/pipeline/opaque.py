@@ -25,14 +25,13 @@ from typing import TYPE_CHECKING
 
 from ..algorithms.base import Partitioning
 from ..core.catalog import Table
+from ..core.run_flags import MAX_SEED
 from ..sqlgen.render import Ident, TableRef, render
 
 if TYPE_CHECKING:
     from ..algorithms.base import Release
     from ..core.inputs import Inputs
     from ..db import Database
-
-MAX_SEED = 2**63 - 1
 
 
 def run_seed(seed: int | None) -> int:

@@ -24,6 +24,7 @@ from ..algorithms.base import Partitioning, lca_kinds
 from ..core.catalog import Column, Table
 from ..core.evaluator import SqlEvaluator, summary_of
 from ..core.inputs import Inputs
+from ..core.run_flags import AnonymizeFlags
 from ..db import Database
 from ..errors import InternalError
 from ..privacy import PrivacyModel
@@ -77,36 +78,57 @@ class Checked:
         return ", ".join(bad) or "unknown"
 
 
+@dataclass(frozen=True)
+class Publishing:
+    """How the pipeline publishes a partitioning: the release name, the columns published unchanged (the
+    kept ones and the class column), the QIs' hierarchies, the run's flags (class column, NULL handling,
+    KL, group column), and the source's side of the metrics as a second reader reads it while the
+    algorithm runs (:func:`ldiv_db.utility.source_side.start_source_side`, started and stopped by the
+    caller; None: read on the connection)."""
+
+    out: TableRef
+    keep_columns: Sequence[str]
+    hids: Mapping[str, int]
+    flags: AnonymizeFlags
+    progress: Progress
+    source_side: Background[SourceSide | None] | None = None
+
+
+@dataclass(frozen=True)
+class WrittenRelease:
+    """A release just written to ``out``: its inputs, the partitioning written, the group column's name
+    (None: written without it, its classes are its label vectors), the model it is verified for and the
+    model asked for (whose l is CAVG's)."""
+
+    inputs: Inputs
+    part: Partitioning
+    out: TableRef
+    group_column: str | None
+    verify_model: PrivacyModel
+    privacy: PrivacyModel
+
+
 def check_written(
     db: Database,
-    inputs: Inputs,
-    part: Partitioning,
-    out: TableRef,
-    group_column: str | None,
-    verify_model: PrivacyModel,
-    privacy: PrivacyModel,
+    written: WrittenRelease,
+    how: Publishing,
     *,
-    class_column: str | None,
-    hids: Mapping[str, int],
-    null_as_value: bool,
-    kl: bool,
-    progress: Progress,
-    source_side: Background[SourceSide | None] | None = None,
     meanwhile: Callable[[], None] | None = None,
     expected: tuple[int, int] | None = None,
     groups: int | None = None,
 ) -> Checked:
-    """Reconcile, verify and measure the release just written to ``out``. A release that does not
-    reconcile raises :class:`InternalError`; a failed verification is reported in ``verified`` (the
-    caller refuses to publish it). ``meanwhile``: the caller's statements on the written table, run
-    after the verification while KL is still being solved.
+    """Reconcile, verify and measure the release just written. A release that does not reconcile raises
+    :class:`InternalError`; a failed verification is reported in ``verified`` (the caller refuses to
+    publish it). ``meanwhile``: the caller's statements on the written table, run after the verification
+    while KL is still being solved.
 
     ``expected``: the (published, assigned) row counts of the partition's assignment. With them the
     metrics start on the aggregate at once (KL's arrays are then solved in a thread) and the
     reconciliation runs beside KL, before the verification; the metrics' own row count of the
     aggregate must equal ``published``, and the reconciliation proves ``assigned`` is the source's row
-    count. Without them the reconciliation runs first. ``groups``: the number of groups, if known.
-    ``group_column`` None: the release is written without it (its classes are its label vectors)."""
+    count. Without them the reconciliation runs first. ``groups``: the number of groups, if known."""
+    inputs, part, out, group_column = written.inputs, written.part, written.out, written.group_column
+    class_column, null_as_value, progress = how.flags.class_column, how.flags.null_as_value, how.progress
     few = groups is not None and expected is not None and groups * FEW_ROWS >= expected[0]
     agg = aggregate(db, inputs, out, group_column, class_column, many_groups=few)
     recs: list[dict[str, int]] = []
@@ -114,7 +136,7 @@ def check_written(
         recs.append(reconcile(db, inputs, part, agg))
         expected = (recs[0]["output_rows"], recs[0]["rows_in"])
     progress.update(2, 5, "written; reconciling, verifying and measuring")
-    parts = partition_models(verify_model, [c.name for c in inputs.qi], group_column)
+    parts = partition_models(written.verify_model, [c.name for c in inputs.qi], group_column)
     found: list[CheckResult] = []
 
     def verify() -> None:
@@ -132,23 +154,21 @@ def check_written(
         if meanwhile is not None:
             meanwhile()
 
+    table = written_table(out, inputs, group_column, class_column)
     metrics = utility.compute_metrics(
         db,
-        inputs.table,
-        written_table(out, inputs, group_column, class_column),
-        list(inputs.qi),
-        list(inputs.sa),
-        l=privacy.ls[0] if privacy.ls else None,
-        class_column=class_column,
-        group_column=group_column,
-        interval_labels=interval_labels(inputs, part, hids),
-        kl=kl,
-        weights=part.metric_weights,
+        utility.Measured(inputs.table, table, inputs.qi, inputs.sa, group_column, class_column),
+        utility.MetricsOptions(
+            l=written.privacy.ls[0] if written.privacy.ls else None,
+            weights=part.metric_weights,
+            interval_labels=interval_labels(inputs, part, how.hids),
+            kl=how.flags.kl,
+        ),
         aggregate=ReleaseAggregate(
             agg, expected[1], class_column is not None, expected[0], has_group=group_column is not None
         ),
         meanwhile=verify,  # reconciled and verified while KL is solved
-        source_side=source_side,
+        source_side=how.source_side,
     ).to_dict()
     progress.update(3, 5, "verified and measured")
     return _checked(recs[0], parts, found, metrics)
@@ -247,6 +267,20 @@ def reconcile(db: Database, inputs: Inputs, part: Partitioning, agg: TableRef) -
     return rec
 
 
+@dataclass(frozen=True)
+class Keys:
+    """What a partition of the written release groups by: ``keys``, its columns in the written table,
+    and ``agg_keys``, the same columns in the aggregate (by labels); ``n_sa`` SAs; ``prefix`` names its
+    tables; ``one_row_each``: the aggregate has one row per group id and SA value already."""
+
+    keys: Sequence[Ident]
+    n_sa: int
+    by_labels: bool
+    prefix: str
+    agg_keys: Sequence[Ident] = ()
+    one_row_each: bool = False
+
+
 class WrittenPartition(SqlEvaluator):
     """A partition of the written release (by its group id, by its QI label vector, or by both), built from
     the release aggregate (``release/verify_hist.sql``): the models verify it with their usual templates.
@@ -259,19 +293,27 @@ class WrittenPartition(SqlEvaluator):
         self,
         db: Database,
         out: TableRef,
-        keys: Sequence[Ident],
-        n_sa: int,
         agg: TableRef,
+        by: Keys,
         *,
-        by_labels: bool,
         null_as_value: bool,
-        prefix: str,
-        agg_keys: Sequence[Ident] = (),
         same_as: WrittenPartition | None = None,
-        one_row_each: bool = False,
     ) -> None:
+        keys, n_sa, by_labels, agg_keys, one_row_each = (
+            by.keys,
+            by.n_sa,
+            by.by_labels,
+            by.agg_keys,
+            by.one_row_each,
+        )
         super().__init__(
-            db, out, keys, _positional("s", n_sa), null_as_value=null_as_value, prefix=prefix, stats_only=True
+            db,
+            out,
+            keys,
+            _positional("s", n_sa),
+            null_as_value=null_as_value,
+            prefix=by.prefix,
+            stats_only=True,
         )
         self.aggregate = agg
         self.by_labels = by_labels
@@ -372,19 +414,14 @@ def verify_written(
         if group is None:
             raise InternalError("the classes partition needs the release's group column")
         if one_vector_each:
-            evaluators[CLASSES] = WrittenPartition(
-                db, out, [group], n_sa, agg, by_labels=False, prefix="verify_g",
-                one_row_each=one_row_each, **kw,
-            )  # fmt: skip
+            by = Keys([group], n_sa, False, "verify_g", one_row_each=one_row_each)
+            evaluators[CLASSES] = WrittenPartition(db, out, agg, by, **kw)
         else:  # a group id with several label vectors: the classes are (group id, label vector)
-            evaluators[CLASSES] = WrittenPartition(
-                db, out, [group, *qi], n_sa, agg, by_labels=True, prefix="verify_c",
-                agg_keys=[Ident("gid"), *agg_q], **kw,
-            )  # fmt: skip
-    evaluators["labels"] = WrittenPartition(
-        db, out, qi, n_sa, agg, by_labels=True, prefix="verify_q", agg_keys=agg_q,
-        same_as=evaluators[CLASSES] if same else None, **kw,
-    )  # fmt: skip
+            by = Keys([group, *qi], n_sa, True, "verify_c", [Ident("gid"), *agg_q])
+            evaluators[CLASSES] = WrittenPartition(db, out, agg, by, **kw)
+    same_as = evaluators[CLASSES] if same else None
+    by = Keys(qi, n_sa, True, "verify_q", agg_q)
+    evaluators["labels"] = WrittenPartition(db, out, agg, by, same_as=same_as, **kw)
     chosen = [(evaluators[p.partition], p.model) for p in parts]
     verdicts = []
     for ev, m in chosen:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from ..core.options import exact
@@ -93,53 +94,61 @@ def _ls(l: int | Sequence[int] | None, n_sa: int, model: str) -> tuple[int, ...]
     return check_ls(values, n_sa)
 
 
-def build_model(
-    name: str,
-    n_sa: int = 1,
-    *,
-    l: int | Sequence[int] | None = None,
-    c: Any = None,
-    k: int | None = None,
-    alpha: Any = None,
-    thresholds: Mapping[str, Any] | None = None,
-    sensitivity: bool = False,
-    categories: Mapping[str, int] | None = None,
-    weights: Any = None,
-    beta: Any = None,
-    entropy_over: str = "categories",
-    **distribution: Any,
-) -> PrivacyModel:
+@dataclass(frozen=True)
+class ModelParams:
+    """A model's parameters as :class:`~ldiv_db.privacy.spec.ModelSpec` validated them (each model reads
+    its own), with what the inputs tell the distribution models: the SAs' numeric kinds, the table and
+    the SA names."""
+
+    l: int | Sequence[int] | None = None
+    c: Any = None
+    k: int | None = None
+    alpha: Any = None
+    thresholds: Mapping[str, Any] | None = None
+    sensitivity: bool = False
+    categories: Mapping[str, int] | None = None
+    weights: Any = None
+    beta: Any = None
+    entropy_over: str = "categories"
+    t: Any = None
+    distance: str | None = None
+    sa_order: Sequence[str] | None = None
+    delta: Any = None
+    delta_variant: str | None = None
+    likeness: str | None = None
+    numeric: Sequence[bool] = ()
+    table: str | None = None
+    sa_names: Sequence[str] = ()
+
+
+def build_model(name: str, n_sa: int = 1, params: ModelParams = ModelParams()) -> PrivacyModel:
     """Build a privacy model by name, validating its parameters (clear errors for bad input). Several
-    names separated by commas (``distinct,t-closeness``) build their conjunction (:class:`AllOf`); the
-    distribution models' options (t, distance, sa_order, delta, delta_variant, likeness, and the inputs'
-    numeric, table, sa_names) come as keywords."""
+    names separated by commas (``distinct,t-closeness``) build their conjunction (:class:`AllOf`)."""
     names = [n for n in name.split(",") if n.strip()]
-    common = dict(l=l, c=c, k=k, alpha=alpha, thresholds=thresholds, sensitivity=sensitivity)
-    common.update(categories=categories, weights=weights, beta=beta, entropy_over=entropy_over)
     if len(names) > 1:
         if (
-            beta is not None
+            params.beta is not None
             and any(n.strip().lower().startswith("beta") for n in names)
-            and weights == "sensitivity"
+            and params.weights == "sensitivity"
         ):
             raise BadInput(
                 "beta is both β-likeness's β and the sensitivity weights' β here",
                 "combine beta-likeness with an (l,α) model of explicit or uniform weights",
             )
-        return AllOf([build_model(n, n_sa, **common, **distribution) for n in names])
-    return _one_model(name, n_sa, common, distribution)
+        return AllOf([build_model(n, n_sa, params) for n in names])
+    return _one_model(name, n_sa, params)
 
 
-def _one_model(name: str, n_sa: int, common: dict[str, Any], distribution: dict[str, Any]) -> PrivacyModel:
-    l, c, k, alpha = common["l"], common["c"], common["k"], common["alpha"]
-    thresholds, sensitivity, categories = common["thresholds"], common["sensitivity"], common["categories"]
-    weights, beta, entropy_over = common["weights"], common["beta"], common["entropy_over"]
+def _one_model(name: str, n_sa: int, p: ModelParams) -> PrivacyModel:
+    l, c, k, alpha = p.l, p.c, p.k, p.alpha
+    thresholds, sensitivity, categories = p.thresholds, p.sensitivity, p.categories
+    weights, beta, entropy_over = p.weights, p.beta, p.entropy_over
     key = name.strip().lower().replace("_", "-")
     aliases = {"eligible": "frequency", "l-eligible": "frequency", "k": "k-anonymity", "l+": "lplus"}
     aliases.update({"t": "t-closeness", "delta": "delta-disclosure", "beta": "beta-likeness"})
     key = aliases.get(key, key)
     if key in DISTRIBUTION_MODELS:
-        return _distribution(key, n_sa, beta, distribution)
+        return _distribution(key, n_sa, p)
     if key == "k-anonymity":
         if k is None:
             raise BadInput("the k-anonymity model needs k", "give --k, e.g. --k 5")
@@ -177,17 +186,17 @@ def _one_model(name: str, n_sa: int, common: dict[str, Any], distribution: dict[
     raise BadInput(f"unknown privacy model {name!r}", f"the models are: {', '.join(MODELS)}")
 
 
-def _distribution(key: str, n_sa: int, beta: Any, opts: Mapping[str, Any]) -> PrivacyModel:
+def _distribution(key: str, n_sa: int, p: ModelParams) -> PrivacyModel:
     if key == "t-closeness":
         return TCloseness(
             n_sa,
-            opts.get("t"),
-            opts.get("distance") or "equal",
-            numeric=opts.get("numeric") or (),
-            sa_order=opts.get("sa_order"),
-            table=opts.get("table"),
-            sa_names=opts.get("sa_names") or (),
+            p.t,
+            p.distance or "equal",
+            numeric=p.numeric or (),
+            sa_order=p.sa_order,
+            table=p.table,
+            sa_names=p.sa_names or (),
         )
     if key == "delta-disclosure":
-        return DeltaDisclosure(n_sa, opts.get("delta"), opts.get("delta_variant") or "paper")
-    return BetaLikeness(n_sa, beta, opts.get("likeness") or "basic")
+        return DeltaDisclosure(n_sa, p.delta, p.delta_variant or "paper")
+    return BetaLikeness(n_sa, p.beta, p.likeness or "basic")

@@ -15,7 +15,7 @@ from ..core.options import Option, Source, match_names, parse_int, parse_number,
 from ..errors import BadInput
 from ..sqlgen.render import render
 from ..taxonomy.categories import read_categories
-from . import MODELS, PrivacyModel, build_model
+from . import MODELS, ModelParams, PrivacyModel, build_model
 from .base import sql_text
 
 if TYPE_CHECKING:
@@ -272,12 +272,14 @@ class ModelSpec:
         return build_model(
             self.name,
             len(inputs.sa),
-            l=self.l,  # type: ignore[arg-type]
-            categories=cats,
-            numeric=[c.is_numeric for c in inputs.sa],
-            table=inputs.table.name,
-            sa_names=[c.name for c in inputs.sa],
-            **p,
+            ModelParams(
+                l=self.l,  # type: ignore[arg-type]
+                categories=cats,
+                numeric=[c.is_numeric for c in inputs.sa],
+                table=inputs.table.name,
+                sa_names=[c.name for c in inputs.sa],
+                **p,
+            ),
         )
 
     def check_values(self, db: Database, inputs: Inputs, *, strict: bool = True) -> None:

@@ -80,27 +80,51 @@ def _figure(width: float = 5.6, height: float = 2.6) -> Figure:
     return Figure(figsize=(width, height), dpi=96)
 
 
+@dataclass(frozen=True)
+class Look:
+    """How a chart is labelled and drawn: its title and axis labels, the labels rotated, a log value
+    axis, integer ticks on the numeric x axis (counts), the bars' colours."""
+
+    title: str
+    xlabel: str = ""
+    ylabel: str = ""
+    rotate: bool = False
+    log: bool = False
+    integer_x: bool = False
+    colors: Sequence[str] | None = None
+
+
+@dataclass(frozen=True)
+class Threshold:
+    """A dashed vertical line at ``value`` on the x axis (the model's threshold), named ``label``."""
+
+    value: float
+    label: str
+
+
+@dataclass(frozen=True)
+class Histogram:
+    """Bars on a numeric axis: bar i covers [xs[i], xs[i] + width)."""
+
+    xs: Sequence[float]
+    width: float = 0.8
+
+
 def bar_chart(
     name: str,
     labels: Sequence[str],
     values: Sequence[float],
+    look: Look,
     *,
-    title: str,
-    xlabel: str = "",
-    ylabel: str = "",
-    threshold: float | None = None,
-    threshold_label: str = "",
-    rotate: bool = False,
-    colors: Sequence[str] | None = None,
-    log: bool = False,
-    xs: Sequence[float] | None = None,
-    width: float = 0.8,
-    integer_x: bool = False,
+    threshold: Threshold | None = None,
+    bins: Histogram | None = None,
 ) -> Chart:
-    """A bar per label; with ``xs`` the bars stand on a numeric axis (a histogram: bar i covers
-    [xs[i], xs[i] + width)) and the labels only name them. An optional dashed vertical line (id
-    ``<name>-threshold``) marks the model's threshold at its value on that axis. Counts get integer
-    ticks: the value axis when every value is an integer, the numeric x axis with ``integer_x``."""
+    """A bar per label; with ``bins`` the bars stand on a numeric axis (a histogram) and the labels only
+    name them. An optional dashed vertical line (id ``<name>-threshold``) marks the model's threshold at
+    its value on that axis. Counts get integer ticks: the value axis when every value is an integer, the
+    numeric x axis with ``look.integer_x``."""
+    xs, width = (bins.xs, bins.width) if bins is not None else (None, 0.8)
+    colors, rotate = look.colors, look.rotate
     with rc_context(_RC):  # type: ignore[arg-type]
         fig = _figure()
         ax = fig.add_subplot()
@@ -122,13 +146,15 @@ def bar_chart(
             )
         if threshold is not None:
             line = ax.axvline(
-                threshold, color="#b5443b", linestyle="--", linewidth=1.2, label=threshold_label
+                threshold.value, color="#b5443b", linestyle="--", linewidth=1.2, label=threshold.label
             )
             line.set_gid(f"{name}-threshold")
             ax.legend(frameon=False, loc="best")
-        if integer_x:
-            _integer_axis(ax, [p + width / 2 for p in positions], threshold)
-        if log:
+        if look.integer_x:
+            _integer_axis(
+                ax, [p + width / 2 for p in positions], None if threshold is None else threshold.value
+            )
+        if look.log:
             ax.set_yscale("log")
         else:
             _big_numbers(ax, values)
@@ -136,9 +162,9 @@ def bar_chart(
                 ax.set_ylim(0, 1)  # all bars zero (e.g. NCP of unchanged QIs): no negative axis
             if all(float(v).is_integer() for v in values):
                 ax.yaxis.set_major_locator(MaxNLocator(integer=True))
-        ax.set_title(title, loc="left", fontsize=10)
-        ax.set_xlabel(xlabel)
-        ax.set_ylabel(ylabel)
+        ax.set_title(look.title, loc="left", fontsize=10)
+        ax.set_xlabel(look.xlabel)
+        ax.set_ylabel(look.ylabel)
         svg = _unique_ids(_svg(fig, 0.36 if rotate else 0.2), name)
     return Chart(name, svg, len(labels), 0)
 

@@ -8,14 +8,14 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..algorithms import REGISTRY
-from ..commands.anonymize import anonymize, hierarchy_ids
+from ..commands.anonymize import AnonymizeCall, anonymize, hierarchy_ids
 from ..core import ownership
 from ..core.catalog import output_ref, resolve_table
 from ..core.inputs import Inputs, as_list, resolve_inputs
+from ..core.run_flags import CompareFlags, api_flags
 from ..db import Database
 from ..errors import BadInput, LdivError
 from ..pipeline.publication import mark_candidate
-from ..privacy.spec import MODEL_OPTIONS
 from ..util.words import l_of, number, show
 from .comparison import CompareResult, Entry
 from .gather import comparable, gather, recorded_release, summary
@@ -100,12 +100,6 @@ def _chosen_algorithms(algorithms: str | Sequence[str] | None) -> list[str]:
     return chosen
 
 
-def _alpha(alpha: Any) -> Any:
-    """--alpha parsed by the model option's own declaration (type and range), whether or not topdown runs."""
-
-    return next(o for o in MODEL_OPTIONS if o.name == "alpha").parse(alpha, "cli")
-
-
 def _options(algorithm: str, alpha: Any) -> dict[str, Any]:
     if algorithm == "lplus":
         return {"time_limit": LPLUS_TIME_LIMIT}
@@ -139,19 +133,10 @@ def run_algorithms(
         replace = _own_output(db, out)
         t0 = time.perf_counter()
         try:
-            res = anonymize(
-                db,
-                table,
-                [c.name for c in inputs.qi],
-                [c.name for c in inputs.sa],
-                algorithm=algo,
-                output=out,
-                l=l if len(inputs.sa) == 1 else [l] * len(inputs.sa),
-                replace=replace,
-                quiet=quiet,
-                kl=kl,
-                **_options(algo, alpha),
-            )
+            kw = {"l": l if len(inputs.sa) == 1 else [l] * len(inputs.sa), **_options(algo, alpha)}
+            qi, sa = [c.name for c in inputs.qi], [c.name for c in inputs.sa]
+            kw |= {"algorithm": algo, "replace": replace, "quiet": quiet, "kl": kl}
+            res = anonymize(db, AnonymizeCall.from_api(table, qi, sa, out, kw))
         except LdivError as exc:
             entries.append(Entry(algo, algo, out, "failed", exc.message, time.perf_counter() - t0))
             continue
@@ -170,21 +155,19 @@ def compare(
     sa: str | Sequence[str],
     l: int,
     *,
-    algorithms: str | Sequence[str] | None = None,
-    releases: Sequence[str] = (),
-    html: str | None = None,
-    alpha: Any = 1,
-    quiet: bool = True,
-    kl: bool = True,
+    flags: CompareFlags | None = None,
+    **kw: Any,
 ) -> CompareResult:
     """Run every applicable algorithm (or ``algorithms``) on ``table`` at ``l``, each into
     ``<table>_cmp_<algorithm>``; measure them and ``releases`` (tables of other tools, QI labels in the
-    source's QI columns); write the page to ``html`` when given."""
+    source's QI columns); write the page to ``html`` when given. ``kw``: the keywords of
+    :class:`~ldiv_db.core.run_flags.CompareFlags`, or ``flags`` validated."""
     t0 = time.perf_counter()
+    f = api_flags(CompareFlags, flags, kw, "ldiv_db.compare")
     if not isinstance(l, int) or l < 1:
         raise BadInput(f"l = {l!r} is not a positive integer", "give --l 2 or more")
-    chosen = _chosen_algorithms(algorithms)
-    alpha = _alpha(alpha)
+    chosen = _chosen_algorithms(f.algorithms)
+    alpha, releases, html, quiet, kl = f.alpha, f.releases, f.html, f.quiet, f.kl
     if html is not None:
         check_page_path(html)  # before any work: a page never replaces the user's data
     database = Database.open(db, mode="write")

@@ -28,7 +28,7 @@ from ..privacy import definitions
 from ..privacy.spec import model_spec
 from ..risks.command import release_risk
 from ..sqlgen.render import render
-from ..utility import compute_metrics
+from ..utility import Measured, MetricsOptions, compute_metrics
 from ..utility.covers import attribute_summaries, build_covers, drop_covers
 from ..utility.il import attribute_ncp
 from ..verify.check import CheckResult, evaluate
@@ -319,7 +319,8 @@ def gather(
     if rec is not None and state is not None and state.state == MISSING:
         raise ReleaseMissing(_missing(rec, state, l, "the release's table is not there"))
     try:
-        return _measure(db, release, rec, state, t0, source, qi, sa, l, interval_labels, kl)
+        asked = Asked(source, qi, sa, l, interval_labels, kl)
+        return _measure(db, release, (rec, state), t0, asked)
     except BadInput as exc:
         if rec is None or state is None or state.intact or isinstance(exc, ReleaseMissing):
             raise
@@ -327,19 +328,27 @@ def gather(
         raise ReleaseMissing(_missing(rec, state, l, why)) from None
 
 
+@dataclass(frozen=True)
+class Asked:
+    """What the caller says of a release to measure (a recorded release fills in what is not given)."""
+
+    source: str | None
+    qi: str | Sequence[str] | None
+    sa: str | Sequence[str] | None
+    l: int | None
+    interval_labels: bool | None
+    kl: bool
+
+
 def _measure(
     db: Database,
     release: str,
-    rec: dict[str, Any] | None,
-    state: TableState | None,
+    recorded: tuple[dict[str, Any] | None, TableState | None],
     t0: float,
-    source: str | None,
-    qi: str | Sequence[str] | None,
-    sa: str | Sequence[str] | None,
-    l: int | None,
-    interval_labels: bool | None,
-    kl: bool,
+    asked: Asked,
 ) -> ReleaseFacts:
+    (rec, state), kl = recorded, asked.kl
+    source, qi, sa, l, interval_labels = asked.source, asked.qi, asked.sa, asked.l, asked.interval_labels
     ls = None if l is None else [l]
     if rec is not None:
         source = source or str(rec["source"])
@@ -467,16 +476,11 @@ def _metrics(
     if rec is not None and rec.get("metrics") and "il" in rec["metrics"]:
         return dict(rec["metrics"])
 
+    group = rel.group.name if rel.group is not None else None
     return compute_metrics(
         db,
-        src.table,
-        rel.table,
-        list(src.qi),
-        list(src.sa),
-        l=l,
-        group_column=rel.group.name if rel.group is not None else None,
-        interval_labels=intervals,
-        kl=kl,
+        Measured(src.table, rel.table, src.qi, src.sa, group),
+        MetricsOptions(l=l, interval_labels=intervals, kl=kl),
     ).to_dict()
 
 

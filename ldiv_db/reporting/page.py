@@ -12,7 +12,7 @@ from typing import Any
 from ..sqlgen.render import html_safe, render_html
 from ..util.words import COUNTS, METRICS, number, percent, show
 from ..version import __version__
-from .charts import Chart, bar_chart, grouped_bars
+from .charts import Chart, Histogram, Look, Threshold, bar_chart, grouped_bars
 from .gather import ENTROPY_WIDTH, MissingRelease, ReleaseFacts, confidence_bins
 
 SA_SHOWN = 15  # SA values drawn one by one; the rest are summed into "other values"
@@ -69,16 +69,14 @@ def _size_chart(name: str, f: ReleaseFacts) -> Chart:
             bins[b] = bins.get(b, 0) + c
         labels = [f"{1 << b}–{(1 << (b + 1)) - 1}" if b else "1" for b in sorted(bins)]
         values = [bins[b] for b in sorted(bins)]
-    return bar_chart(
-        name,
-        labels,
-        values,
-        title="Class sizes (rows with equal published QI labels)",
+    look = Look(
+        "Class sizes (rows with equal published QI labels)",
         xlabel="rows in the class",
         ylabel="classes",
         rotate=len(labels) > 6,
         log=max(values, default=1) > 50 * max(min(values, default=1), 1),
     )
+    return bar_chart(name, labels, values, look)
 
 
 def _sa_suffix(j: int) -> str:
@@ -100,25 +98,26 @@ def _diversity_charts(prefix: str, f: ReleaseFacts) -> list[Chart]:
                 f"{prefix}distinct{tail}",
                 [str(b.bin) for b in d],
                 [b.classes for b in d],
-                xs=[b.bin - 0.4 for b in d],
-                title=f"Distinct SA values{of} per class",
-                xlabel="distinct values in the class",
-                ylabel="classes",
-                threshold=None if l is None else float(l),
-                threshold_label=f"l = {l}",
-                integer_x=True,
+                Look(
+                    f"Distinct SA values{of} per class",
+                    "distinct values in the class",
+                    "classes",
+                    integer_x=True,
+                ),
+                threshold=None if l is None else Threshold(float(l), f"l = {l}"),
+                bins=Histogram([b.bin - 0.4 for b in d]),
             ),
             bar_chart(
                 f"{prefix}entropy{tail}",
                 [f"{b.bin * ENTROPY_WIDTH:g}" for b in e],
                 [b.classes for b in e],
-                xs=[b.bin * ENTROPY_WIDTH for b in e],
-                width=ENTROPY_WIDTH,
-                title=f"Entropy l{of} per class (exp of the SA entropy)",
-                xlabel=f"entropy l (bins of {ENTROPY_WIDTH:g})",
-                ylabel="classes",
-                threshold=None if l is None else float(l),
-                threshold_label=f"entropy l = {l}",
+                Look(
+                    f"Entropy l{of} per class (exp of the SA entropy)",
+                    f"entropy l (bins of {ENTROPY_WIDTH:g})",
+                    "classes",
+                ),
+                threshold=None if l is None else Threshold(float(l), f"entropy l = {l}"),
+                bins=Histogram([b.bin * ENTROPY_WIDTH for b in e], ENTROPY_WIDTH),
             ),
             _confidence_chart(f"{prefix}confidence{tail}", f, sa, l),
         ]
@@ -132,19 +131,18 @@ def _confidence_chart(name: str, f: ReleaseFacts, sa: str | None = None, l: int 
         l = f.l_of(list(f.diversity).index(sa))
     c = f.diversity[sa]["confidence"]
     bins = confidence_bins(l)
+    title = (
+        f"Highest value confidence of {sa} per class"
+        if len(f.diversity) > 1
+        else "Highest value confidence per class (the attacker's best guess)"
+    )
     return bar_chart(
         name,
         [f"≤{b.bin / bins:.2f}" for b in c],
         [b.classes for b in c],
-        xs=[(b.bin - 1) / bins for b in c],
-        width=1 / bins,
-        title=f"Highest value confidence of {sa} per class"
-        if len(f.diversity) > 1
-        else "Highest value confidence per class (the attacker's best guess)",
-        xlabel="max over SA values of rows / |G|",
-        ylabel="classes",
-        threshold=None if l is None else 1 / l,
-        threshold_label=f"1/l = 1/{l}",
+        Look(title, "max over SA values of rows / |G|", "classes"),
+        threshold=None if l is None else Threshold(1 / l, f"1/l = 1/{l}"),
+        bins=Histogram([(b.bin - 1) / bins for b in c], 1 / bins),
     )
 
 
@@ -190,16 +188,20 @@ def _loss_chart(name: str, f: ReleaseFacts) -> Chart:
             name,
             list(f.sa),
             [int(noise.get(sa, 0)) for sa in f.sa],
-            title="Noise per SA (values replaced; the QIs are published unchanged, NCP 0 %)",
-            ylabel="SA values replaced",
+            Look(
+                "Noise per SA (values replaced; the QIs are published unchanged, NCP 0 %)",
+                ylabel="SA values replaced",
+            ),
         )
     return bar_chart(
         name,
         [q for q, _, _ in f.qi_ncp],
         [v * 100 for _, v, _ in f.qi_ncp],
-        title="Generalization per QI (average NCP of its cells)",
-        ylabel=METRICS["ncp"].axis,
-        rotate=len(f.qi_ncp) > 4,
+        Look(
+            "Generalization per QI (average NCP of its cells)",
+            ylabel=METRICS["ncp"].axis,
+            rotate=len(f.qi_ncp) > 4,
+        ),
     )
 
 
@@ -240,8 +242,7 @@ def release_section(f: ReleaseFacts, index: int) -> dict[str, Any]:
             f"{p}risk",
             [f"> {float(Fraction(t)) * 100:g} %" for t in risk.above],
             [float(v) * 100 for v in risk.above.values()],
-            title="Rows whose re-identification risk 1/|G| exceeds",
-            ylabel="% of published rows",
+            Look("Rows whose re-identification risk 1/|G| exceeds", ylabel="% of published rows"),
         )
     )
     lost = [_loss_chart(f"{p}qi-ncp", f)]

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 from ..sqlgen.render import html_safe, render_html
 from ..util.words import METRICS, l_of, show
 from ..version import __version__
-from .charts import Chart, bar_chart, scatter
+from .charts import Chart, Look, bar_chart, scatter
 from .gather import comparable, summary
 from .page import _confidence_chart, _num, _size_chart, fmt, pct
 
@@ -86,9 +86,7 @@ def compare_page(result: CompareResult, database: str) -> str:
                         f"cmp-{key.replace('_', '-')}",
                         [p for p, _ in pairs],
                         [float(v) * scale for _, v in pairs],
-                        title=title,
-                        ylabel=METRICS[key].axis,
-                        rotate=len(pairs) > 5,
+                        Look(title, ylabel=METRICS[key].axis, rotate=len(pairs) > 5),
                     )
                 )
     side = []

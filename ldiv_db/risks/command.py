@@ -19,7 +19,7 @@ from ..core import ownership
 from ..core.catalog import Column, Table, output_ref, resolve_table
 from ..core.classes import class_keys, describe, published_group_column
 from ..core.inputs import as_list, null_counts, refuse_nulls
-from ..core.options import parse_flag
+from ..core.run_flags import RiskFlags, api_flags
 from ..db import Database
 from ..errors import BadInput
 from ..sqlgen.render import Ident, TableRef, render
@@ -48,19 +48,6 @@ class Target:
     @property
     def keys(self) -> list[Ident]:
         return class_keys(self.group.ident if self.group else None, [c.ident for c in self.qi])
-
-
-def parse_threshold(value: Any) -> Fraction:
-    """The risk threshold τ, exact: a number in (0, 1] (``0.2``, ``1/5``)."""
-    try:
-        t = Fraction(str(value).strip())
-    except (ValueError, ZeroDivisionError):
-        raise BadInput(
-            f"cannot read the threshold {value!r}", "give a number in (0, 1], e.g. 0.2 or 1/5"
-        ) from None
-    if not 0 < t <= 1:
-        raise BadInput(f"the threshold {value} is outside (0, 1]", "give a risk between 0 and 1, e.g. 0.2")
-    return t
 
 
 def _population_size(population: Any, fraction: Any, rows: int) -> tuple[float | None, str]:
@@ -171,53 +158,27 @@ def risk(
     *,
     release: str | None = None,
     qi: str | Sequence[str] | None = None,
-    population: int | str | None = None,
-    sampling_fraction: float | str | None = None,
-    population_table: str | None = None,
-    threshold: float | str | Fraction = "0.2",
-    rows_out: str | None = None,
-    null_as_value: bool = False,
+    flags: RiskFlags | None = None,
+    **kw: Any,
 ) -> RiskResult:
     """Re-identification risk of ``table`` (or ``release``) under the prosecutor, journalist and marketer
-    models, sample uniques, population-uniqueness estimates and each QI's contribution. ``rows_out``: also
-    write a per-row risk table of that (new) name."""
+    models, sample uniques, population-uniqueness estimates and each QI's contribution. ``kw``: the
+    keywords of :class:`~ldiv_db.core.run_flags.RiskFlags` (``population``, ``sampling_fraction``,
+    ``population_table``, ``threshold``, ``rows_out``: also write a per-row risk table of that (new)
+    name, ``null_as_value``), or ``flags`` validated."""
     if (table is None) == (release is None):
         raise BadInput("name what to measure", "give --table T or --release R (one of them)")
-    tau = parse_threshold(threshold)
-    null_as_value = parse_flag(null_as_value, "null_as_value", text=True)
-    database = Database.open(db, mode="write" if rows_out else "read")
+    f = api_flags(RiskFlags, flags, kw, "ldiv_db.risk")
+    database = Database.open(db, mode="write" if f.rows_out else "read")
     try:
-        return _measure(
-            database,
-            str(table or release),
-            qi,
-            population,
-            sampling_fraction,
-            population_table,
-            tau,
-            rows_out,
-            null_as_value,
+        target = _target(database, str(table or release), qi, f.null_as_value)
+        return assess(
+            database, target, f.threshold, f.population, f.sampling_fraction, f.population_table, f.rows_out
         )
     finally:
         database.drop_work_tables()
         if database is not db:
             database.close()
-
-
-def _measure(
-    db: Database,
-    name: str,
-    qi: str | Sequence[str] | None,
-    population: Any,
-    fraction: Any,
-    population_table: str | None,
-    tau: Fraction,
-    rows_out: str | None,
-    null_as_value: bool,
-) -> RiskResult:
-    return assess(
-        db, _target(db, name, qi, null_as_value), tau, population, fraction, population_table, rows_out
-    )
 
 
 def release_risk(db: Database, table: Table, qi: Sequence[Column], group: Column | None) -> RiskResult:

@@ -2,6 +2,6 @@
 (:mod:`.lm`), DM/CAVG/CM/stars (:mod:`.groups`), KL-divergence (:mod:`.kl`) and ARX's Loss
 (:mod:`.arx_loss`), all resting on the label covers of :mod:`.covers`."""
 
-from .compute import Metrics, compute_metrics
+from .compute import Measured, Metrics, MetricsOptions, compute_metrics
 
-__all__ = ["Metrics", "compute_metrics"]
+__all__ = ["Measured", "Metrics", "MetricsOptions", "compute_metrics"]

@@ -33,7 +33,7 @@ from .arx_loss import arx_loss
 from .covers import CoverTables, attribute_summaries, build_covers, drop_covers
 from .groups import RowCounts, cavg, discernibility, minority_rows, row_counts
 from .il import information_loss
-from .kl import DELETED_CAUSE, UNREAD_CAUSE, KlInputs, KlResult, kl_fetch
+from .kl import DELETED_CAUSE, UNREAD_CAUSE, KlInputs, KlQuery, KlResult, kl_fetch
 from .lm import loss_metric
 from .source_side import SourceSide, taken
 
@@ -165,40 +165,56 @@ def _columns(
     )
 
 
+@dataclass(frozen=True)
+class Measured:
+    """What the metrics measure: ``release`` against ``source``. ``qi``/``sa`` are source columns; the
+    release's columns of the same names (matched like the catalog matches names) hold the published
+    labels. ``group_column``: the release's group column, used when the release has it (its classes are
+    then by it and the labels, else by the labels); ``class_column``: the class column of CM."""
+
+    source: Table
+    release: Table
+    qi: Sequence[Column]
+    sa: Sequence[Column]
+    group_column: str | None = "group_id"
+    class_column: str | None = None
+
+
+@dataclass(frozen=True)
+class MetricsOptions:
+    """How: ``l`` of CAVG; the QIs' ``weights`` of IL/NCP (1 each by default); ``interval_labels[i]``:
+    QI i's range labels ``lo-hi`` are intervals even where a hierarchy node has the same text
+    (:func:`.covers.build_covers`); ``kl=False`` skips KL (None)."""
+
+    l: int | None = None
+    weights: Sequence[Fraction] | None = None
+    interval_labels: Sequence[bool] | None = None
+    kl: bool = True
+
+
 def compute_metrics(
     db: Database,
-    source: Table,
-    release: Table,
-    qi: list[Column],
-    sa: list[Column],
+    what: Measured,
+    how: MetricsOptions = MetricsOptions(),
     *,
-    l: int | None = None,
-    class_column: str | None = None,
-    weights: Sequence[Fraction] | None = None,
-    group_column: str | None = "group_id",
-    interval_labels: Sequence[bool] | None = None,
-    kl: bool = True,
     aggregate: ReleaseAggregate | None = None,
     meanwhile: Callable[[], None] | None = None,
     source_side: Background[SourceSide | None] | None = None,
 ) -> Metrics:
-    """Compute IL/NCP, LM, DM, CAVG, KL, CM, stars and ARX's Loss of ``release`` against ``source``.
-
-    ``qi``/``sa`` are source columns; the release's columns of the same names (matched like the catalog
-    matches names) hold the published labels. ``group_column``: the release's group column, used when
-    the release has it (its classes are then by it and the labels, else by the labels). ``interval_labels
-    [i]``: QI i's range labels ``lo-hi`` are intervals even where a hierarchy node has the same text
-    (:func:`.covers.build_covers`). ``kl=False`` skips KL (None). With ``aggregate`` (the pipeline's),
-    every statement reads it instead of the release. ``meanwhile``: the caller's statements, run on the
-    connection while KL's arrays are solved in a thread (the pipeline's verification), once. ``source_side``:
-    the domain and KL's source points, read beside this connection (:func:`.source_side.start_source_side`).
+    """Compute IL/NCP, LM, DM, CAVG, KL, CM, stars and ARX's Loss of ``what`` (:class:`Measured`) as
+    ``how`` says. With ``aggregate`` (the pipeline's), every statement reads it instead of the release.
+    ``meanwhile``: the caller's statements, run on the connection while KL's arrays are solved in a
+    thread (the pipeline's verification), once. ``source_side``: the domain and KL's source points, read
+    beside this connection (:func:`.source_side.start_source_side`).
     """
+    source, release, qi, sa = what.source, what.release, list(what.qi), list(what.sa)
+    l, interval_labels = how.l, how.interval_labels
     if not qi:
         raise BadInput("no QI attributes given", "name at least one quasi-identifier column")
     if l is not None and l < 1:
         raise BadInput(f"l = {l} is not a positive integer", "CAVG uses k = l >= 1")
-    w = _weights(weights, len(qi))
-    cols = _columns(release, qi, sa, group_column, class_column, aggregate)
+    w = _weights(how.weights, len(qi))
+    cols = _columns(release, qi, sa, what.group_column, what.class_column, aggregate)
     source_rows = aggregate.source_rows if aggregate is not None else _row_count(db, source)
     known, rc = _published_rows(db, cols, release, source, aggregate, source_rows)
     deleted = source_rows - known
@@ -208,7 +224,7 @@ def compute_metrics(
     try:
         # KL's arrays are solved in a thread from here on: what does not feed them runs meanwhile
         points = None if side is None else side.points
-        kl_job = _start_kl(db, source, tables, qi, sa, cols, known, points) if kl else None
+        kl_job = _start_kl(db, source, tables, qi, sa, cols, known, points) if how.kl else None
         if rc is None:
             rc = _row_counts_of_aggregate(db, cols, known)
         summaries = attribute_summaries(db, tables, source, release, qi)
@@ -346,21 +362,20 @@ def _start_kl(
 ) -> Background[KlResult] | KlResult:
     """KL's queries on this connection, then its arrays solved in a thread of their own (the result
     itself when there is nothing to solve)."""
-    fetched = kl_fetch(
-        db,
-        source=source.ref,
-        release=cols.table,
-        domain=tables.domain,
-        labels=tables.labels,
-        cover=tables.cover,
-        qi=[c.ident for c in qi],
-        sa=[c.ident for c in sa],
-        release_qi=cols.qi,
-        release_sa=cols.sa,
-        published_rows=published_rows,
-        counted=cols.counted,
-        points=points,
+    query = KlQuery(
+        source.ref,
+        cols.table,
+        tables.domain,
+        tables.labels,
+        tables.cover,
+        [c.ident for c in qi],
+        [c.ident for c in sa],
+        cols.qi,
+        cols.sa,
+        published_rows,
+        cols.counted,
     )
+    fetched = kl_fetch(db, query, points)
     if isinstance(fetched, KlInputs):
         return Background(fetched.solve, name="ldiv-kl", helper=fetched.help, interrupt=fetched.stop)
     return fetched

@@ -52,37 +52,28 @@ class KlResult:
     note: str | None
 
 
-def kl_divergence(
-    db: Database,
-    *,
-    source: TableRef,
-    release: TableRef,
-    domain: TableRef,
-    labels: TableRef,
-    cover: TableRef,
-    qi: Sequence[Ident],
-    sa: Sequence[Ident],
-    release_qi: Sequence[Ident],
-    release_sa: Sequence[Ident],
-    published_rows: int,
-    counted: bool = False,
-) -> KlResult:
-    """KL of ``release`` against ``source`` (see the module docstring); ``counted``: ``release`` is a
-    release aggregate whose rows stand for ``n`` rows each."""
-    fetched = kl_fetch(
-        db,
-        source=source,
-        release=release,
-        domain=domain,
-        labels=labels,
-        cover=cover,
-        qi=qi,
-        sa=sa,
-        release_qi=release_qi,
-        release_sa=release_sa,
-        published_rows=published_rows,
-        counted=counted,
-    )
+@dataclass(frozen=True)
+class KlQuery:
+    """What KL reads: the source and release tables, the covers' tables (:mod:`.covers`: the domain, the
+    labels and the label -> value cover), the QI and SA columns in each, and the release's row count;
+    ``counted``: ``release`` is a release aggregate whose rows stand for ``n`` rows each."""
+
+    source: TableRef
+    release: TableRef
+    domain: TableRef
+    labels: TableRef
+    cover: TableRef
+    qi: Sequence[Ident]
+    sa: Sequence[Ident]
+    release_qi: Sequence[Ident]
+    release_sa: Sequence[Ident]
+    published_rows: int
+    counted: bool = False
+
+
+def kl_divergence(db: Database, query: KlQuery) -> KlResult:
+    """KL of ``query.release`` against ``query.source`` (see the module docstring)."""
+    fetched = kl_fetch(db, query)
     return fetched if isinstance(fetched, KlResult) else fetched.solve()
 
 
@@ -125,42 +116,28 @@ class KlStopped(Exception):
     """:meth:`KlInputs.stop` ended the solve before its result."""
 
 
-def kl_fetch(
-    db: Database,
-    *,
-    source: TableRef,
-    release: TableRef,
-    domain: TableRef,
-    labels: TableRef,
-    cover: TableRef,
-    qi: Sequence[Ident],
-    sa: Sequence[Ident],
-    release_qi: Sequence[Ident],
-    release_sa: Sequence[Ident],
-    published_rows: int,
-    counted: bool = False,
-    points: pd.DataFrame | None = None,
-) -> KlInputs | KlResult:
+def kl_fetch(db: Database, query: KlQuery, points: pd.DataFrame | None = None) -> KlInputs | KlResult:
     """The database part of :func:`kl_divergence`: its two queries, as :class:`KlInputs` (or the result
     itself for an empty release). ``points``: the source points a second reader fetched, coded by the
     domain this connection adopted from it (:mod:`.source_side`); then only the release's patterns are
     read here."""
-    if published_rows == 0:
+    q = query
+    if q.published_rows == 0:
         return KlResult(None, "the release is empty, so F* is 0 everywhere and KL is infinite")
-    d, k = len(qi), len(sa)
+    d, k = len(q.qi), len(q.sa)
     parts = "both" if points is None else "patterns"
     both = db.arrays(
         render(
             "metrics/kl_inputs.sql",
-            source=source,
-            release=release,
-            domain=domain,
-            labels=labels,
-            qi=list(qi),
-            sa=list(sa),
-            rqi=list(release_qi),
-            rsa=list(release_sa),
-            counted=counted,
+            source=q.source,
+            release=q.release,
+            domain=q.domain,
+            labels=q.labels,
+            qi=list(q.qi),
+            sa=list(q.sa),
+            rqi=list(q.release_qi),
+            rsa=list(q.release_sa),
+            counted=q.counted,
             parts=parts,
         ),
         bulk=True,
@@ -174,7 +151,9 @@ def kl_fetch(
     )
     weights = np.asarray(both["n"], dtype=np.float64)
     is_point = part == 1
-    pairs = db.arrays(render("metrics/kl_cover.sql", cover=cover, labels=labels, domain=domain), bulk=True)
+    pairs = db.arrays(
+        render("metrics/kl_cover.sql", cover=q.cover, labels=q.labels, domain=q.domain), bulk=True
+    )
     return KlInputs(
         x=codes[is_point, :d],
         s=codes[is_point, d:],
@@ -183,7 +162,7 @@ def kl_fetch(
         t=codes[~is_point, d:],
         c=weights[~is_point],
         pairs=pairs,
-        published_rows=published_rows,
+        published_rows=q.published_rows,
     )
 
 

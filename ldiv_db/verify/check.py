@@ -25,7 +25,7 @@ from ..core.catalog import resolve_table
 from ..core.classes import ClassFacts, describe, partition_keys, published_group_column
 from ..core.evaluator import SqlEvaluator
 from ..core.inputs import Inputs, resolve_inputs
-from ..core.options import parse_flag, parse_int
+from ..core.run_flags import CheckFlags, api_keys, parse_flags
 from ..core.stats import PartitionSummary, RecursiveBound, Verdict
 from ..db import Database
 from ..errors import BadInput
@@ -208,32 +208,33 @@ def check(
     sa: str | Sequence[str],
     *,
     model: str | ModelSpec | None = None,
-    group_column: str | None = None,
-    null_as_value: bool = False,
-    worst: int | None = 5,
-    null_sa_unknown: bool = False,
-    by_labels: bool = False,
-    **model_options: Any,
+    flags: CheckFlags | None = None,
+    **options: Any,
 ) -> CheckResult:
     """Statistics of ``table`` grouped into its classes and, with ``model``, the verdict of that privacy
-    model (its parameters as keywords, or ``model`` a ModelSpec). The classes: by ``group_column`` where
-    it is given; on a release ldiv_db recorded, by its published group column and the QI labels (with
-    ``by_labels``: its label classes, the labels alone, the coarser partition a release also reveals);
-    else by the QI values. ``db`` is a path, a PostgreSQL URL, a ``spark://`` session, a duckdb
-    connection or a Database."""
+    model (its parameters as keywords, or ``model`` a ModelSpec). ``options``: the model's parameters
+    and, unless ``flags`` gives them validated, the flags of :class:`~ldiv_db.core.run_flags.CheckFlags`
+    (``worst=None``: every violating class). The classes: by ``group_column`` where it is given; on a
+    release ldiv_db recorded, by its published group column and the QI labels (with ``by_labels``: its
+    label classes, the labels alone, the coarser partition a release also reveals); else by the QI
+    values. ``db`` is a path, a PostgreSQL URL, a ``spark://`` session, a duckdb connection or a
+    Database."""
     t0 = time.perf_counter()
+    model_options = dict(options)
+    if flags is None:
+        flags = check_flags(model_options)
     spec = model_spec(model, None, model_options)
     if spec.l == "auto":
         raise BadInput(
             "check takes l as numbers; 'auto' is for anonymize", "give --l 3 (or one per SA: --l 5,3)"
         )
-    worst = EVERY_CLASS if worst is None else parse_int(worst, "worst", low=0, high=10**6, text=True)
     database = Database.open(db, mode="read")
     q0 = database.queries
     try:
         published = None
         resolved = resolve_table(database, table)
-        if group_column is None and not parse_flag(by_labels, "by_labels", text=True):
+        group_column = flags.group_column
+        if group_column is None and not flags.by_labels:
             # a recorded release: its classes (ldiv_db/core/classes.py)
             published = published_group_column(database, resolved)
         inputs = resolve_inputs(
@@ -242,8 +243,8 @@ def check(
             qi,
             sa,
             group_column=group_column or published,
-            null_as_value=null_as_value,
-            null_sa_unknown=null_sa_unknown,
+            null_as_value=flags.null_as_value,
+            null_sa_unknown=flags.null_sa_unknown,
         )
         if published is not None:
             inputs = dataclasses.replace(inputs, published_group=True)
@@ -253,12 +254,21 @@ def check(
             if published is not None or group_column is None:
                 privacy = release_model(database, inputs, privacy)
         return evaluate(
-            database, inputs, privacy, null_as_value=null_as_value, worst=worst, t0=t0, q0=q0, split=True
-        )
+            database, inputs, privacy, null_as_value=flags.null_as_value, worst=flags.worst, started=(t0, q0),
+            split=True,
+        )  # fmt: skip
     finally:
         database.drop_work_tables()
         if database is not db:
             database.close()
+
+
+def check_flags(options: dict[str, Any]) -> CheckFlags:
+    """The API's check flags, taken out of ``options`` and validated (the rest are the model's)."""
+    given = {k: options.pop(k) for k in api_keys(CheckFlags) if k in options}
+    every = "worst" in given and given["worst"] is None
+    flags = parse_flags(CheckFlags, given, "api")
+    return dataclasses.replace(flags, worst=EVERY_CLASS) if every else flags
 
 
 def release_model(db: Database, inputs: Inputs, privacy: PrivacyModel) -> PrivacyModel:
@@ -297,8 +307,7 @@ def evaluate(
     *,
     null_as_value: bool = False,
     worst: int = 5,
-    t0: float | None = None,
-    q0: int | None = None,
+    started: tuple[float, int] | None = None,
     prefix: str = "check",
     split: bool = False,
     parts: int | None = None,
@@ -309,9 +318,9 @@ def evaluate(
     engine offers for the source's size (:meth:`Database.snapshot_sessions`: several PostgreSQL sessions
     on one snapshot above 200,000 rows), each part built and judged beside the others, and the parts'
     results merged exactly — a group is never split. ``parts`` forces that many parts (on one session
-    they run one after another): the tests compare a split evaluation with the whole one."""
-    t0 = time.perf_counter() if t0 is None else t0
-    q0 = db.queries if q0 is None else q0
+    they run one after another): the tests compare a split evaluation with the whole one. ``started``:
+    the caller's start (perf_counter seconds, queries), for the result's seconds and query count."""
+    t0, q0 = (time.perf_counter(), db.queries) if started is None else started
     keys = partition_keys(inputs)
     splittable = (split or parts is not None) and (privacy is None or privacy.per_part)
     with db.snapshot_sessions(inputs.rows, split=splittable) as sessions:

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from ldiv_db.core.catalog import resolve_table
 from ldiv_db.db import Database
 from ldiv_db.sqlgen.render import TableRef
-from ldiv_db.utility import compute_metrics
+from ldiv_db.utility import Measured, compute_metrics
 from ldiv_db.utility.compute import ReleaseAggregate
 
 CATS = ["a", "b", "c"]
@@ -111,9 +111,9 @@ def test_kl_matches_brute_force(case: tuple[list[tuple[Any, ...]], list[tuple[An
         source, rel = resolve_table(db, "src"), resolve_table(db, "rel")
         qi, sa = source.columns_of(["cat", "num"]), source.columns_of(["s1", "s2"])
         want = oracle(rows, release) if release else None
-        on_table = compute_metrics(db, source, rel, qi, sa)
+        on_table = compute_metrics(db, Measured(source, rel, qi, sa))
         on_aggregate = compute_metrics(
-            db, source, rel, qi, sa, aggregate=ReleaseAggregate(TableRef("agg"), len(rows))
+            db, Measured(source, rel, qi, sa), aggregate=ReleaseAggregate(TableRef("agg"), len(rows))
         )
         for got in (on_table, on_aggregate):
             if want is None:

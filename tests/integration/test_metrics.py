@@ -18,7 +18,7 @@ from ldiv_db.core.catalog import Table, resolve_table
 from ldiv_db.db import Database
 from ldiv_db.errors import BadInput
 from ldiv_db.sqlgen.render import TableRef, quote, render
-from ldiv_db.utility import Metrics, compute_metrics
+from ldiv_db.utility import Measured, Metrics, MetricsOptions, compute_metrics
 from tests.templates.cases_metrics import store_arx_rows
 
 
@@ -34,7 +34,12 @@ def make_table(db: Database, name: str, columns: dict[str, str], rows: Sequence[
 def metrics(
     db: Database, source: Table, release: Table, qi: Sequence[str], sa: Sequence[str], **kw: Any
 ) -> Metrics:
-    return compute_metrics(db, source, release, source.columns_of(qi), source.columns_of(sa), **kw)
+    what = Measured(
+        source, release, source.columns_of(qi), source.columns_of(sa), kw.pop("group_column", "group_id"),
+        kw.pop("class_column", None),
+    )  # fmt: skip
+    how = MetricsOptions(**{k: kw.pop(k) for k in ("l", "weights", "interval_labels", "kl") if k in kw})
+    return compute_metrics(db, what, how, **kw)
 
 
 # ---------------------------------------------------------------- BSGI Table 1 -> Table 4 (SPEC §2.5)
@@ -431,14 +436,12 @@ def test_hostile_names_end_to_end(db: Database) -> None:
     )
     m = compute_metrics(
         db,
-        source,
-        release,
-        source.columns_of(HOSTILE_QI),
-        source.columns_of([HOSTILE_SA]),
-        l=2,
-        class_column=HOSTILE_CLASS,
-        group_column="group id",
-    )
+        Measured(
+            source, release, source.columns_of(HOSTILE_QI), source.columns_of([HOSTILE_SA]), "group id",
+            HOSTILE_CLASS,
+        ),
+        MetricsOptions(l=2),
+    )  # fmt: skip
     assert (m.rows, m.classes, m.deleted_rows, m.dm) == (12, 3, 0, 9 + 16 + 25)
     assert m.stars == 12 + 5 and m.starred_rows == 12
     # it's: leaves (0); a"b over 30..60: 3 x 2/30 + 4 x 7/30 + 5 x 1; Zip Code 1007* covers 5 of 5; select '*' 2 of 2

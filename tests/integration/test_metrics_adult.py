@@ -12,7 +12,7 @@ import pytest
 from ldiv_db.core.catalog import Table, resolve_table
 from ldiv_db.db import Database
 from ldiv_db.sqlgen.render import quote
-from ldiv_db.utility import compute_metrics
+from ldiv_db.utility import Measured, MetricsOptions, compute_metrics
 from tests.templates.cases_metrics import store_arx_rows
 
 ADULT = Path(__file__).parents[2].parent / "shared" / "datasets" / "adult"
@@ -69,7 +69,9 @@ def test_arx_loss_distinct3_no_suppression(adult: tuple[Database, Table, dict[st
     db, source, ids = adult
     release = full_domain_release(db, "rel_0pct", ids, [0, 4, 1, 0, 3, 2, 2, 0])
     t0 = time.perf_counter()
-    m = compute_metrics(db, source, release, source.columns_of(QI), source.columns_of([SA]), l=3)
+    m = compute_metrics(
+        db, Measured(source, release, source.columns_of(QI), source.columns_of([SA])), MetricsOptions(l=3)
+    )
     seconds = time.perf_counter() - t0
     assert (m.rows, m.deleted_rows, m.classes) == (30162, 0, 28)
     assert round(m.arx_loss, 4) == 0.5422
@@ -81,7 +83,9 @@ def test_arx_loss_distinct3_five_percent(adult: tuple[Database, Table, dict[str,
     db, source, ids = adult
     release = full_domain_release(db, "rel_5pct", ids, [0, 3, 0, 0, 2, 1, 1, 0], min_distinct=3)
     t0 = time.perf_counter()
-    m = compute_metrics(db, source, release, source.columns_of(QI), source.columns_of([SA]), l=3)
+    m = compute_metrics(
+        db, Measured(source, release, source.columns_of(QI), source.columns_of([SA])), MetricsOptions(l=3)
+    )
     seconds = time.perf_counter() - t0
     assert (m.deleted_rows, m.classes) == (1102, 473)
     assert round(m.arx_loss, 4) == 0.1629
@@ -106,7 +110,7 @@ def test_arx_loss_with_taxonomy_import() -> None:
             for r in db.con.execute("SELECT hierarchy_id, column_name FROM ldiv.hierarchy").fetchall()
         }
         release = full_domain_release(db, "rel_tax", ids, [0, 4, 1, 0, 3, 2, 2, 0])
-        m = compute_metrics(db, source, release, source.columns_of(QI), source.columns_of([SA]))
+        m = compute_metrics(db, Measured(source, release, source.columns_of(QI), source.columns_of([SA])))
         assert round(m.arx_loss, 4) == 0.5422
     finally:
         db.close()

@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 
 from ldiv_db.core.catalog import resolve_table
 from ldiv_db.db import Database
-from ldiv_db.utility import compute_metrics
+from ldiv_db.utility import Measured, MetricsOptions, compute_metrics
 from tests.templates.cases_metrics import store_arx_rows
 
 # QIs: cat (hierarchy; leaf 'e' never occurs in the data), num (numeric, no hierarchy),
@@ -255,13 +255,8 @@ def test_sql_matches_oracle(db: Database, case: Case) -> None:
     source, release = resolve_table(db, "src"), resolve_table(db, "rel")
     m = compute_metrics(
         db,
-        source,
-        release,
-        source.columns_of(QI),
-        source.columns_of(["sa"]),
-        class_column="cls",
-        weights=case.weights,
-        l=2,
+        Measured(source, release, source.columns_of(QI), source.columns_of(["sa"]), class_column="cls"),
+        MetricsOptions(weights=case.weights, l=2),
     )
     want = oracle(case)
     for key in ("il", "lm", "dm", "cm", "stars", "starred_rows", "rows", "deleted_rows", "classes"):

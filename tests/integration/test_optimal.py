@@ -17,7 +17,7 @@ import ldiv_db
 from ldiv_db.cli.main import main
 from ldiv_db.db import Database
 from ldiv_db.errors import BadInput
-from ldiv_db.privacy import build_model
+from ldiv_db.privacy import ModelParams, build_model
 from ldiv_db.taxonomy import Hierarchy, import_hierarchy
 from tests.reference.optimal_oracle import brute_force
 
@@ -91,7 +91,9 @@ def test_optimum_published_and_verified(
     levels = tuple(d["levels"][q] for q in QI)
     rows = [((str(a), z, s), (dis,), c) for a, z, s, dis, c in _rows()]
     kw = {k: v for k, v in opts.items() if k != "model_options"} | opts.get("model_options", {})
-    expected = brute_force(rows, HIERARCHIES, build_model(model, 1, **kw), metric, Fraction(limit))
+    expected = brute_force(
+        rows, HIERARCHIES, build_model(model, 1, ModelParams(**kw)), metric, Fraction(limit)
+    )
     assert expected is not None
     assert levels == expected[1]
     assert res.rows_deleted == d["deleted_rows"] == expected[2]

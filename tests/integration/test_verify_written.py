@@ -20,7 +20,7 @@ from ldiv_db.pipeline.verify import aggregate, reconcile, verify_written
 from ldiv_db.privacy import PrivacyModel
 from ldiv_db.privacy.spec import model_spec
 from ldiv_db.sqlgen.render import Ident, TableRef
-from ldiv_db.utility import compute_metrics
+from ldiv_db.utility import Measured, MetricsOptions, compute_metrics
 from ldiv_db.verify.check import CheckResult, evaluate
 from ldiv_db.verify.verdicts import PartitionModel, partition_models
 
@@ -251,13 +251,14 @@ def test_pipeline_metrics_equal_the_metrics_of_the_written_table(
     written = table_at(hostile_db, TableRef("out it's", "main"))
     expected = compute_metrics(
         hostile_db,
-        source,
-        written,
-        source.columns_of(qi),
-        source.columns_of([HOSTILE_SA]),
-        l=2,
-        class_column=HOSTILE_CLASS,
-        interval_labels=[c == 'a"b' and algorithm == "mondrian" for c in qi],
+        Measured(
+            source,
+            written,
+            source.columns_of(qi),
+            source.columns_of([HOSTILE_SA]),
+            class_column=HOSTILE_CLASS,
+        ),
+        MetricsOptions(l=2, interval_labels=[c == 'a"b' and algorithm == "mondrian" for c in qi]),
     ).to_dict()
     assert res.metrics == expected
     assert res.metrics["cm"] is not None

@@ -19,31 +19,37 @@ from ldiv_db.algorithms.optimal.cost import METRICS, Metric
 from ldiv_db.algorithms.optimal.histogram import code
 from ldiv_db.algorithms.optimal.judge import build_judge
 from ldiv_db.algorithms.optimal.lattice import Search
-from ldiv_db.privacy import PrivacyModel, build_model
+from ldiv_db.privacy import ModelParams, PrivacyModel, build_model
 from ldiv_db.taxonomy import Hierarchy
 from tests.reference.optimal_oracle import Row, brute_force
 
 SA_VALUES = ["a", "b", "c", "d"]
 CATEGORIES = {"a": 1, "b": 2, "c": 2, "d": 3}
 MODELS: dict[str, Callable[[int], PrivacyModel]] = {
-    "k-anonymity": lambda n: build_model("k-anonymity", n, k=2),
-    "distinct": lambda n: build_model("distinct", n, l=2),
-    "entropy": lambda n: build_model("entropy", n, l=2),
-    "recursive": lambda n: build_model("recursive", n, l=2, c="3/2"),
-    "frequency": lambda n: build_model("frequency", n, l=2),
-    "unique-distinct": lambda n: build_model("unique-distinct", n, l=2),
-    "lplus": lambda n: build_model("lplus", n, l=2),
-    "lplus-sensitivity": lambda n: build_model("lplus", n, l=3, sensitivity=True),
-    "distinct-alpha": lambda n: build_model("distinct-alpha", 1, l=2, alpha="1/2", categories=CATEGORIES),
-    "entropy-alpha": lambda n: build_model("entropy-alpha", 1, l=2, alpha="1/2", categories=CATEGORIES),
-    "recursive-alpha": lambda n: build_model(
-        "recursive-alpha", 1, l=2, alpha="1/2", c=2, categories=CATEGORIES
+    "k-anonymity": lambda n: build_model("k-anonymity", n, ModelParams(k=2)),
+    "distinct": lambda n: build_model("distinct", n, ModelParams(l=2)),
+    "entropy": lambda n: build_model("entropy", n, ModelParams(l=2)),
+    "recursive": lambda n: build_model("recursive", n, ModelParams(l=2, c="3/2")),
+    "frequency": lambda n: build_model("frequency", n, ModelParams(l=2)),
+    "unique-distinct": lambda n: build_model("unique-distinct", n, ModelParams(l=2)),
+    "lplus": lambda n: build_model("lplus", n, ModelParams(l=2)),
+    "lplus-sensitivity": lambda n: build_model("lplus", n, ModelParams(l=3, sensitivity=True)),
+    "distinct-alpha": lambda n: build_model(
+        "distinct-alpha", 1, ModelParams(l=2, alpha="1/2", categories=CATEGORIES)
     ),
-    "t-closeness": lambda n: build_model("t-closeness", n, t="1/4"),
-    "t-ordered": lambda n: build_model("t-closeness", 1, t="1/4", distance="ordered", sa_order=SA_VALUES),
-    "delta-arx": lambda n: build_model("delta-disclosure", n, delta="3/2", delta_variant="arx"),
-    "beta-enhanced": lambda n: build_model("beta-likeness", n, beta=1, likeness="enhanced"),
-    "distinct+t": lambda n: build_model("distinct,t-closeness", n, l=2, t="1/3"),
+    "entropy-alpha": lambda n: build_model(
+        "entropy-alpha", 1, ModelParams(l=2, alpha="1/2", categories=CATEGORIES)
+    ),
+    "recursive-alpha": lambda n: build_model(
+        "recursive-alpha", 1, ModelParams(l=2, alpha="1/2", c=2, categories=CATEGORIES)
+    ),
+    "t-closeness": lambda n: build_model("t-closeness", n, ModelParams(t="1/4")),
+    "t-ordered": lambda n: build_model(
+        "t-closeness", 1, ModelParams(t="1/4", distance="ordered", sa_order=SA_VALUES)
+    ),
+    "delta-arx": lambda n: build_model("delta-disclosure", n, ModelParams(delta="3/2", delta_variant="arx")),
+    "beta-enhanced": lambda n: build_model("beta-likeness", n, ModelParams(beta=1, likeness="enhanced")),
+    "distinct+t": lambda n: build_model("distinct,t-closeness", n, ModelParams(l=2, t="1/3")),
 }
 LIMITS = [Fraction(0), Fraction(1, 10), Fraction(1, 4), Fraction(1)]
 

@@ -7,7 +7,7 @@ import re
 from fractions import Fraction
 
 from ldiv_db.core.classes import ClassFacts
-from ldiv_db.reporting.charts import bar_chart, scatter
+from ldiv_db.reporting.charts import Look, bar_chart, scatter
 from ldiv_db.reporting.gather import confidence_bins
 from ldiv_db.reporting.page import fmt
 from ldiv_db.sqlgen.render import html_safe, render_html
@@ -36,8 +36,8 @@ def test_confidence_bins_put_one_over_l_on_an_edge() -> None:
 
 
 def test_chart_ids_are_unique_per_chart_and_bars_are_tagged() -> None:
-    a = bar_chart("one", ["x", "y", "z"], [1, 2, 3], title="t")
-    b = bar_chart("two", ["x", "y", "z"], [1, 2, 3], title="t")
+    a = bar_chart("one", ["x", "y", "z"], [1, 2, 3], Look("t"))
+    b = bar_chart("two", ["x", "y", "z"], [1, 2, 3], Look("t"))
     ids_a = set(re.findall(r'id="([^"]+)"', a.svg))
     ids_b = set(re.findall(r'id="([^"]+)"', b.svg))
     assert ids_a and not ids_a & ids_b
@@ -67,6 +67,6 @@ def test_fmt() -> None:
 def test_hostile_labels_stay_text_inside_the_svg() -> None:
     """Chart labels come from the data (SA values, column and table names): the SVG must carry them as
     escaped text, since the page inserts the SVG unescaped."""
-    c = bar_chart("h", ["<script>alert(1)</script>", 'a&b"'], [1, 2], title="<img src=x onerror=alert(1)>")
+    c = bar_chart("h", ["<script>alert(1)</script>", 'a&b"'], [1, 2], Look("<img src=x onerror=alert(1)>"))
     assert "<script" not in c.svg and "<img" not in c.svg
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in c.svg

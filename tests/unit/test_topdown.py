@@ -197,13 +197,13 @@ def test_docs_name_exactly_the_models_topdown_accepts() -> None:
     import re
     from pathlib import Path
 
-    from ldiv_db.privacy import MODELS, build_model
+    from ldiv_db.privacy import MODELS, ModelParams, build_model
 
     params = {"l": 3, "c": 4, "k": 5, "alpha": 1, "categories": {"x": 1}, "thresholds": {"x": 1}}
     accepted = set()
     for name in MODELS:
         try:
-            judge_for(build_model(name, 1, **params), 1)  # type: ignore[arg-type]
+            judge_for(build_model(name, 1, ModelParams(**params)), 1)  # type: ignore[arg-type]
         except BadInput:
             continue
         accepted.add(name)
