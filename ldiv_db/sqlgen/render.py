@@ -178,8 +178,6 @@ def _finalize(value: Any) -> Any:
     )
 
 
-VARIANT_DIALECTS = ("postgres", "spark")
-
 # ``-- hints: a, b`` in a template header: facts about the statement's data that an engine's planner
 # cannot see. They never change the result, only how an engine may run it.
 PLAN_HINTS = {
@@ -249,11 +247,16 @@ class Renderer:
 
     @functools.cache  # noqa: B019 - one renderer per process, templates are immutable
     def variants_of(self, name: str) -> tuple[str, ...]:
-        """The dialects with a variant of template ``name`` (``sql/a/x.postgres.sql`` for ``a/x.sql``);
+        """The dialects with a variant of template ``name`` (``sql/a/x.postgres.sql`` for ``a/x.sql``: the
+        engine whose ``dialect`` is ``postgres`` runs it instead);
         a variant is written for sqlglot's DuckDB parser too (then translated), in the subset the
         target dialect accepts, and declares the same params."""
-        stem = name.removesuffix(".sql")
-        return tuple(d for d in VARIANT_DIALECTS if (self.root / f"{stem}.{d}.sql").exists())
+        path = self.root / name
+        stem = path.name.removesuffix(".sql")
+        found = (
+            p.name.removesuffix(".sql").removeprefix(stem + ".") for p in path.parent.glob(f"{stem}.*.sql")
+        )
+        return tuple(sorted(d for d in found if d.isidentifier()))
 
     def render(self, name: str, params: Mapping[str, Any] | None = None, **ctx: Any) -> Query:
         header = self.header(name)

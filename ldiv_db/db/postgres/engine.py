@@ -1,9 +1,9 @@
 """PostgreSQL as an engine: the only module that talks to psycopg (``pip install 'ldiv_db[postgres]'``).
 
-:class:`PostgresDatabase` keeps the interface of :class:`ldiv_db.db.Database`; what differs:
+:class:`PostgresDatabase` implements :class:`ldiv_db.db.base.Database`; what differs from DuckDB:
 
-* statements are rendered in DuckDB's dialect and translated here by :func:`ldiv_db.sqlgen.render.translate`
-  (cached), bound parameters become psycopg's ``%(name)s``;
+* statements are rendered in DuckDB's dialect and translated through :data:`.dialect.POSTGRES` by
+  :func:`ldiv_db.sqlgen.dialects.translate` (cached), bound parameters become psycopg's ``%(name)s``;
 * the password (URL, ``PGPASSWORD`` or ``~/.pgpass``, as libpq reads them) never appears in a message:
   every error text goes through :func:`ldiv_db.db.urls.scrub`, and :attr:`path` is the URL without it;
 * work tables are session-temporary (``pg_temp``), except within :meth:`parallel_work` (a write
@@ -39,11 +39,12 @@ from psycopg.adapt import Loader
 
 from ...errors import BadInput, ConnectionLost, InternalError, LdivError
 from ...schema.state import prepare
-from ...sqlgen.dialects import PG_HASH_FUNCTIONS, param_kind
-from ...sqlgen.render import Ident, Query, TableRef, quote, render, translate, written_tables
-from ..duckdb.engine import RUN_WORK_SCHEMA, SMALL_SOURCE_ROWS, Database
+from ...sqlgen.dialects import translate, written_tables
+from ...sqlgen.render import Ident, Query, TableRef, quote, render
+from ..base import RUN_WORK_SCHEMA, SMALL_SOURCE_ROWS, WORK_SCHEMA, Database
 from ..engine_errors import environment_error
 from ..urls import display_url, scrub, url_password
+from .dialect import PG_HASH_FUNCTIONS, POSTGRES, param_kind
 from .errors import connect_error, error_message, privilege_hint
 from .frames import binary_candidate, binary_rows, csv_frame, frame_rows
 from .owners import PgRunOwners
@@ -88,6 +89,7 @@ class PostgresDatabase(PgRunOwners, Database):
     """One psycopg connection (autocommit; :meth:`transaction` issues BEGIN/COMMIT) plus the bookkeeping."""
 
     dialect = "postgres"
+    target = POSTGRES
     default_schema = "main"  # unqualified releases go to schema main, as on DuckDB (created on write)
     transactional = True
     embedded = False
@@ -95,15 +97,14 @@ class PostgresDatabase(PgRunOwners, Database):
     reads_files = False
     local_row_base = None  # row ids are final when written (ctid)
     driver_error = psycopg.Error
-    stats_from_source = True  # see Database; measured in bench/README.md (Engines)
+    stats_from_source = True  # measured in bench/README.md (Engines)
     ldiv_schema = "ldiv"  # pg_temp when a read stands in for a missing ldiv schema (ldiv_db/schema/server.py)
 
     def __init__(
         self, con: psycopg.Connection[Any], url: str, *, read_only: bool, secret: str | None
     ) -> None:
-        super().__init__(con, display_url(url), owned=True)  # type: ignore[arg-type]
+        super().__init__(display_url(url))
         self.pg: psycopg.Connection[Any] = con
-        self.con = _Compat(self)  # type: ignore[assignment]
         self.read_only = read_only
         self._secret = secret
         self._url = url  # for snapshot_sessions' sessions; never shown (path is without the password)
@@ -165,19 +166,14 @@ class PostgresDatabase(PgRunOwners, Database):
             raise
         return db
 
-    def attach(self, alias: str, file: str, read_only: bool = True) -> None:
-        raise BadInput("--attach works with DuckDB files only", "name another schema's table as schema.table")
-
-    @contextlib.contextmanager
-    def scratch_catalog(self, alias: str, *, keep: bool = False) -> Iterator[None]:
-        raise LdivError("scratch catalogs are a DuckDB feature; the PostgreSQL engine does not use them")
-        yield  # pragma: no cover
-
     def close(self, *, failed: bool = False) -> None:
         with contextlib.suppress(psycopg.Error):
             self.pg.close()
 
-    def _temp_ref(self, name: str) -> TableRef:
+    def _work_ref(self, name: str) -> TableRef:
+        if self.keep_work:
+            self._bare(render("catalog/create_schema.sql", schema=Ident(WORK_SCHEMA)))
+            return TableRef(name, WORK_SCHEMA)
         if self._work_schema is not None:
             return TableRef(name, self._work_schema)
         return TableRef(name, TEMP_SCHEMA)
@@ -343,7 +339,7 @@ class PostgresDatabase(PgRunOwners, Database):
         sql = query.sql_for(self.dialect)
         # a check's sessions run in threads: the first translates a statement, the others find it cached
         with _TRANSLATING:
-            out = translate(sql, self.dialect, names, ldiv_schema=self.ldiv_schema, kinds=kinds)
+            out = translate(sql, self.target, names, ldiv_schema=self.ldiv_schema, kinds=kinds)
         if self._work_schema is not None:  # work tables of parallel_work: unlogged, no autovacuum
             out = unlogged_work(out, self._work_schema)
         if self._hash_refusal is not None and any("pg_temp.ldiv_hash" in st for st in out):
@@ -547,7 +543,7 @@ class PostgresDatabase(PgRunOwners, Database):
         """Run a fixed multi-statement script (migrations), each statement translated."""
         try:
             with self.pg.cursor() as cur:
-                for stmt in translate(sql, self.dialect, ldiv_schema=self.ldiv_schema):
+                for stmt in translate(sql, self.target, ldiv_schema=self.ldiv_schema):
                     cur.execute(stmt.encode())
         except psycopg.Error as exc:
             raise self._error(name, sql, exc) from None
@@ -556,7 +552,7 @@ class PostgresDatabase(PgRunOwners, Database):
     def raw_rows(self, sql: str, params: Any = None) -> list[tuple[Any, ...]]:
         """Fixed bookkeeping SQL with bound values; ``?`` placeholders become ``%s``."""
         self.queries += 1
-        text = translate(sql, self.dialect, positional=True, ldiv_schema=self.ldiv_schema)
+        text = translate(sql, self.target, positional=True, ldiv_schema=self.ldiv_schema)
         try:
             with self.pg.cursor() as cur:
                 for stmt in text[:-1]:
@@ -569,32 +565,30 @@ class PostgresDatabase(PgRunOwners, Database):
     def set_search_path(self, path: str) -> None:
         raise LdivError("the PostgreSQL engine keeps the server's search_path")
 
+    def _tx_statement(self, sql: str) -> None:
+        """BEGIN or COMMIT with its error mapped; ROLLBACK bare."""
+        if sql == "ROLLBACK":
+            self.pg.execute(b"ROLLBACK")
+            return
+        with self._engine(sql):
+            self.pg.execute(sql.encode())
+
+    def drop_work_tables(self) -> None:
+        if self.keep_work:
+            return
+        for ref in self._work_tables:
+            with contextlib.suppress(psycopg.Error):
+                self._bare(render("catalog/drop_work_table.sql", target=ref))
+        self._work_tables.clear()
+
+    def _bare(self, query: Query) -> None:
+        """A fixed statement of the engine's own (work tables), translated, neither counted nor checked."""
+        for stmt in translate(query.sql, self.target, ldiv_schema=self.ldiv_schema):
+            self.pg.execute(stmt.encode())
+
 
 @dataclass(frozen=True)
 class _Col:
     name: str
     data_type: str
     position: int
-
-
-class _Compat:
-    """``db.con`` on PostgreSQL: DuckDB-dialect SQL with ``$name`` or ``?`` parameters, translated, on the
-    psycopg connection. Only the base class's fixed statements (BEGIN/COMMIT, DROP of work tables) and
-    test helpers use it; ldiv_db's own statements go through rendered queries."""
-
-    def __init__(self, db: PostgresDatabase) -> None:
-        self._db = db
-
-    def execute(self, sql: str, params: Any = None) -> Any:
-        positional = isinstance(params, (list, tuple))
-        names = frozenset(params) if isinstance(params, Mapping) else frozenset()
-        stmts = translate(sql, "postgres", names, positional=positional, ldiv_schema=self._db.ldiv_schema)
-        cur = self._db.pg.cursor()
-        for i, stmt in enumerate(stmts):
-            cur.execute(stmt.encode(), params if i == len(stmts) - 1 else None)
-        return cur
-
-    def executemany(self, sql: str, seq: Iterable[Any]) -> None:
-        (stmt,) = translate(sql, "postgres", positional=True, ldiv_schema=self._db.ldiv_schema)
-        with self._db.pg.cursor() as cur:
-            cur.executemany(stmt.encode(), list(seq))

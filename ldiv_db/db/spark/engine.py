@@ -5,10 +5,10 @@ master), optionally with options after ``?``: ``warehouse=PATH`` (the catalog's 
 lives beside it, so a later run sees the same tables), ``fetch_rows=N`` and any Spark conf key
 (``spark.sql...=v``); sessions and conf: :mod:`ldiv_db.db.spark.session`.
 
-:class:`SparkDatabase` keeps the interface of :class:`ldiv_db.db.Database`; what differs:
+:class:`SparkDatabase` implements :class:`ldiv_db.db.base.Database`; what differs from DuckDB:
 
-* statements are rendered in DuckDB's dialect and translated by :func:`ldiv_db.sqlgen.render.translate` to
-  Spark SQL; bound values go to ``spark.sql(..., args=...)`` (``:name`` markers), never into the text;
+* statements are rendered in DuckDB's dialect and translated to Spark SQL through :data:`.dialect.SPARK`
+  (:func:`ldiv_db.sqlgen.dialects.translate`); bound values go to ``spark.sql(..., args=...)`` (``:name`` markers), never into the text;
 * results come back through Arrow, each through the bounded fetch of :mod:`ldiv_db.db.spark.jobs` (a
   result over ``fetch_rows`` rows only where the caller declared it bulk, then in batches);
   :meth:`insert_frame` sends a frame as one DataFrame and one ``INSERT ... SELECT`` per batch of at most
@@ -39,9 +39,10 @@ import numpy as np
 import pandas as pd
 
 from ...errors import BadInput, InternalError, LdivError
-from ...sqlgen.render import Query, TableRef, quote, translate, written_tables
-from ...sqlgen.spark import emulate_dml, spark_next_id
-from ..duckdb.engine import Database
+from ...sqlgen.dialects import translate, written_tables
+from ...sqlgen.render import Query, TableRef, quote
+from ..base import Database
+from .dialect import SPARK, emulate_dml, spark_next_id
 from .jobs import fetch, job
 from .schema import prepare_spark, type_name
 from .session import (  # noqa: F401 - the engine's session API, as before
@@ -127,6 +128,7 @@ class SparkDatabase(Database):
     """One Spark session plus the bookkeeping; statements through ``spark.sql`` with bound ``args``."""
 
     dialect = "spark"
+    target = SPARK
     default_schema = "default"
     transactional = False
     embedded = False
@@ -140,9 +142,8 @@ class SparkDatabase(Database):
     ldiv_schema = "ldiv"
 
     def __init__(self, session: Any, url: str, *, read_only: bool) -> None:
-        super().__init__(session, url, owned=False)
+        super().__init__(url)
         self.spark = session
-        self.con = _DuckDialectConnection(self)  # type: ignore[assignment]
         self.read_only = read_only
         self.work_schema = f"ldiv_work_{uuid.uuid4().hex[:10]}"
         self._work_ready = False
@@ -207,7 +208,7 @@ class SparkDatabase(Database):
             self._refuse_writes(query.name, query.sql)
         params = dict(query.params) if query.params else {}
         statements = translate(
-            query.sql_for(self.dialect), self.dialect, frozenset(params), ldiv_schema=self.ldiv_schema
+            query.sql_for(self.dialect), self.target, frozenset(params), ldiv_schema=self.ldiv_schema
         )
         result: Any = _Result()
         with self._engine(query.name):
@@ -444,7 +445,7 @@ class SparkDatabase(Database):
     def execute_script(self, name: str, sql: str) -> None:
         """A fixed multi-statement script (migrations), each statement translated."""
         with self._engine(name):
-            for stmt in translate(sql, self.dialect, ldiv_schema=self.ldiv_schema):
+            for stmt in translate(sql, self.target, ldiv_schema=self.ldiv_schema):
                 self.spark.sql(stmt)
         self.queries += 1
 
@@ -453,7 +454,7 @@ class SparkDatabase(Database):
     ) -> list[tuple[Any, ...]]:
         """Fixed bookkeeping SQL with bound values (``?`` positions)."""
         self.queries += 1
-        statements = translate(sql, self.dialect, positional=True, ldiv_schema=self.ldiv_schema)
+        statements = translate(sql, self.target, positional=True, ldiv_schema=self.ldiv_schema)
         out: list[tuple[Any, ...]] = []
         with self._engine("bookkeeping query"):
             for i, stmt in enumerate(statements):
@@ -469,14 +470,15 @@ class SparkDatabase(Database):
         """Only a bracket: Spark has no multi-statement transactions (``transactional`` is False)."""
         yield
 
-    def work_table(self, name: str) -> TableRef:
+    def _work_ref(self, name: str) -> TableRef:
         if not self._work_ready:
             self.spark.sql(f"CREATE SCHEMA IF NOT EXISTS {_bq(self.work_schema)}")
             self._work_ready = True
-        ref = TableRef(_catalog_name(name), self.work_schema)
-        if ref not in self._work_tables:
-            self._work_tables.append(ref)
-        return ref
+        return TableRef(_catalog_name(name), self.work_schema)
+
+    def interrupt(self) -> None:
+        """Cancel the statement this session runs in another thread (Spark: never asked; its jobs are
+        cancelled by their job group on Ctrl-C, :mod:`.jobs`)."""
 
     def refuse_table_name(self, ref: TableRef, release: TableRef) -> None:
         if any(not re.fullmatch(r"[A-Za-z0-9_]+", p) for p in ref.parts):
@@ -530,17 +532,6 @@ def _catalog_name(name: str) -> str:
 
 
 _LEADING_COMMENTS = re.compile(r"^(\s|/\*.*?\*/)*", re.DOTALL)
-
-
-class _DuckDialectConnection:
-    """``db.con`` of a Spark database: DuckDB-dialect SQL (tests' fixed set-up statements) translated
-    and run on the session."""
-
-    def __init__(self, db: SparkDatabase) -> None:
-        self._db = db
-
-    def execute(self, sql: str, params: Mapping[str, Any] | None = None) -> _Result:
-        return self._db._send(Query("statement", sql, dict(params or {})))  # type: ignore[no-any-return]
 
 
 def _bq(name: str) -> str:
