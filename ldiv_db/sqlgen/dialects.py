@@ -125,7 +125,8 @@ def translate(
             # RAISE: a construct the target cannot express is an error here, never a silently different query
             text = part.sql(dialect=target.dialect, unsupported_level=ErrorLevel.RAISE)
             if positional:
-                text = text.replace("%(ldiv_pos_)s", "?").replace(":ldiv_pos_", "?")
+                for spelled in ("%(ldiv_pos_)s", ":ldiv_pos_", "$ldiv_pos_"):  # the generators' spellings
+                    text = text.replace(spelled, "?")
             out.append(target.params_style(text, params, positional))
     return out
 

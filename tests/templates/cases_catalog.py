@@ -56,6 +56,18 @@ CASES = {
             columns=[_Col(env.qi[0].name, "VARCHAR"), _Col(env.sa.name, "VARCHAR")],
         ),
     ),
+    "catalog/drop_work_schema.sql": Case(
+        lambda env: {"schema": Ident(env.catalog_name("wk sch'ema"))},
+        prepare=lambda env: env.run(
+            "catalog/create_schema.sql", schema=Ident(env.catalog_name("wk sch'ema"))
+        ),
+    ),
+    "catalog/next_id.sql": Case(lambda env: {"column": env.group, "source": env.source}),
+    "catalog/repeated_values.sql": Case(lambda env: {"column": env.sa, "source": env.source}),
+    # a DuckDB table read to be sent elsewhere (the file ldiv load reads for Spark)
+    "catalog/rows_with_ids.sql": Case(
+        lambda env: {"id_column": Ident("row id's"), "source": env.source}, engines=("duckdb",)
+    ),
     "catalog/create_schema.sql": Case(lambda env: {"schema": Ident(env.catalog_name("sch'ema"))}),
     "catalog/drop_work_table.sql": Case(
         lambda env: {"target": env.work("dropme")},

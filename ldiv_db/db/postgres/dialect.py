@@ -52,16 +52,17 @@ from ...sqlgen.fragments import fragment
 _PG_HASH_AT = "coalesce(pg_temp.ldiv_hash(ldiv_value, ldiv_seed), ldiv_null)"
 # the overloads of pg_temp.ldiv_hash(value, seed): SQL functions of one expression, which the planner
 # inlines (a call costs nothing); PostgreSQL picks the overload by the argument's type when it plans
-PG_HASH_FUNCTIONS = tuple(
-    f"CREATE OR REPLACE FUNCTION pg_temp.ldiv_hash({arg}, bigint) RETURNS bigint "
-    f"LANGUAGE sql IMMUTABLE PARALLEL SAFE AS 'SELECT {body}'"
-    for arg, body in (
-        ("smallint", "pg_catalog.hashint2extended($1, $2)"),
-        ("integer", "pg_catalog.hashint4extended($1, $2)"),
-        ("bigint", "pg_catalog.hashint8extended($1, $2)"),
-        ("text", "pg_catalog.hashtextextended($1, $2)"),
-        ("anyelement", "pg_catalog.hashtextextended(CAST($1 AS pg_catalog.text), $2)"),
-    )
+PG_HASH_FUNCTIONS = (
+    "CREATE OR REPLACE FUNCTION pg_temp.ldiv_hash(smallint, bigint) RETURNS bigint LANGUAGE sql IMMUTABLE PARALLEL SAFE "
+    "AS 'SELECT pg_catalog.hashint2extended($1, $2)'",
+    "CREATE OR REPLACE FUNCTION pg_temp.ldiv_hash(integer, bigint) RETURNS bigint LANGUAGE sql IMMUTABLE PARALLEL SAFE "
+    "AS 'SELECT pg_catalog.hashint4extended($1, $2)'",
+    "CREATE OR REPLACE FUNCTION pg_temp.ldiv_hash(bigint, bigint) RETURNS bigint LANGUAGE sql IMMUTABLE PARALLEL SAFE "
+    "AS 'SELECT pg_catalog.hashint8extended($1, $2)'",
+    "CREATE OR REPLACE FUNCTION pg_temp.ldiv_hash(text, bigint) RETURNS bigint LANGUAGE sql IMMUTABLE PARALLEL SAFE "
+    "AS 'SELECT pg_catalog.hashtextextended($1, $2)'",
+    "CREATE OR REPLACE FUNCTION pg_temp.ldiv_hash(anyelement, bigint) RETURNS bigint LANGUAGE sql IMMUTABLE PARALLEL SAFE "
+    "AS 'SELECT pg_catalog.hashtextextended(CAST($1 AS pg_catalog.text), $2)'",
 )
 _PG_HASH_ONE = "hashtextextended(ldiv_hash_input, 0) & 9223372036854775807"
 # page * 65536 + tuple - 1, read from the tid's 6-byte binary form (4× cheaper than parsing its text)

@@ -40,7 +40,7 @@ from psycopg.adapt import Loader
 from ...errors import BadInput, ConnectionLost, InternalError, LdivError
 from ...schema.state import prepare
 from ...sqlgen.dialects import translate, written_tables
-from ...sqlgen.render import Ident, Query, TableRef, quote, render
+from ...sqlgen.render import Ident, Query, TableRef, render
 from ..base import RUN_WORK_SCHEMA, SMALL_SOURCE_ROWS, WORK_SCHEMA, Database
 from ..engine_errors import environment_error
 from ..urls import display_url, scrub, url_password
@@ -214,7 +214,7 @@ class PostgresDatabase(PgRunOwners, Database):
         schema = f"ldiv_work_{pid}_{secrets.token_hex(4)}"  # RUN_WORK_SCHEMA: the pid tells leftovers
         try:
             self._drop_leftover_work()
-            self.raw_rows(f"CREATE SCHEMA {quote(schema)}")
+            self.raw_rows(render("catalog/create_schema.sql", schema=Ident(schema)).sql)
             made = True
         except BadInput:  # no CREATE on the database: temporary work tables, as for a small source
             made = False
@@ -228,7 +228,7 @@ class PostgresDatabase(PgRunOwners, Database):
             self._work_schema = None
             self._work_tables = [t for t in self._work_tables if t.schema != schema]
             with contextlib.suppress(LdivError):
-                self.raw_rows(f"DROP SCHEMA IF EXISTS {quote(schema)} CASCADE")
+                self.raw_rows(render("catalog/drop_work_schema.sql", schema=Ident(schema)).sql)
 
     @contextlib.contextmanager
     def snapshot_sessions(self, rows: int, *, split: bool = True) -> Iterator[list[Database]]:
@@ -323,7 +323,7 @@ class PostgresDatabase(PgRunOwners, Database):
         for name, m in found:
             if int(m.group(1)) not in alive:
                 with contextlib.suppress(LdivError):
-                    self.raw_rows(f"DROP SCHEMA IF EXISTS {quote(name)} CASCADE")
+                    self.raw_rows(render("catalog/drop_work_schema.sql", schema=Ident(name)).sql)
 
     def exists(self, ref: TableRef) -> bool:
         """As on DuckDB; a session-temporary table (schema ``pg_temp``, which the information schema
@@ -383,15 +383,18 @@ class PostgresDatabase(PgRunOwners, Database):
         settings = [] if small else [HINT_SETTINGS[h] for h in sorted(query.hints) if h in HINT_SETTINGS]
         try:
             for name, value in settings:
-                self.pg.execute(f"SET {name} = {value}".encode())
+                self.pg.execute(pgsql.SQL("SET {} = {}").format(pgsql.Identifier(name), pgsql.Literal(value)))
             yield
         finally:  # in a failed transaction block the rollback undoes the SET
             if settings and self.pg.info.transaction_status != psycopg.pq.TransactionStatus.INERROR:
                 for name, _ in settings:
-                    self.pg.execute(f"RESET {name}".encode())
+                    self.pg.execute(pgsql.SQL("RESET {}").format(pgsql.Identifier(name)))
 
-    def _refuse_writes(self, name: str, sql: str) -> None:
-        outside = [t for t in written_tables(sql) if not t.lower().startswith(TEMP_SCHEMA + ".")]
+    def _refuse_writes(self, name: str, sql: str, tables: list[TableRef] | None = None) -> None:
+        """Refuse a statement of a read-only command that writes outside ``pg_temp`` (``tables``: what it
+        writes, where ``sql`` does not say it)."""
+        named = written_tables(sql) if tables is None else [".".join(t.parts[-2:]) for t in tables]
+        outside = [t for t in named if not t.lower().startswith(TEMP_SCHEMA + ".")]
         if outside:
             raise LdivError(
                 f"{name} would write {', '.join(outside)} in a read-only command",
@@ -441,17 +444,17 @@ class PostgresDatabase(PgRunOwners, Database):
             return None
         if self.read_only:
             self._refuse_writes(query.name, query.sql)
-        sql = statements[0]
-        params = _bound(query) if "%(" in sql else None
+        # a rendered template, translated (render.py quotes every name and binds every value)
+        sql = pgsql.SQL(statements[0])
+        params = _bound(query) if "%(" in statements[0] else None
         try:
             with self.pg.cursor() as cur:
-                # sql: a rendered template, translated (render.py quotes every name and binds every value)
-                cur.execute(f"SELECT * FROM ({sql}) AS ldiv_bulk LIMIT 0".encode(), params)  # noqa: S608
+                cur.execute(pgsql.SQL("SELECT * FROM ({}) AS ldiv_bulk LIMIT 0").format(sql), params)
                 described = cur.description or []
             self.queries += 1
             if not described or any(d.type_code not in _COPY_TYPES for d in described):
                 return None
-            copy = f"COPY ({sql}) TO STDOUT WITH (FORMAT csv)"
+            copy = pgsql.SQL("COPY ({}) TO STDOUT WITH (FORMAT csv)").format(sql).as_string(self.pg)
             if params:
                 copy = psycopg.ClientCursor(self.pg).mogrify(copy, params)
             buf = io.BytesIO()
@@ -477,15 +480,16 @@ class PostgresDatabase(PgRunOwners, Database):
         """Append a frame to an existing table with COPY (columns matched by name, NaN/None as NULL): in
         the binary format where every column is integer or boolean (pg_frames), else row by row."""
         names, binary = [str(c) for c in frame.columns], None
-        sql = f"SELECT {', '.join(quote(c) for c in names)} FROM {table.sql()} LIMIT 0"  # noqa: S608
+        cols = pgsql.SQL(", ").join(pgsql.Identifier(c) for c in names)
+        sql = pgsql.SQL("SELECT {} FROM {} LIMIT 0").format(cols, pgsql.Identifier(*table.parts))
         try:  # the target's column types, asked only for a frame that could go binary
             with self.pg.cursor() as cur:
                 if binary_candidate(frame):
-                    described = cur.execute(sql.encode()).description or []
+                    described = cur.execute(sql).description or []
                     binary = binary_rows(frame, [d.type_code for d in described])
                     self.queries += 1
         except psycopg.Error as exc:
-            raise self._error("insert_frame", sql, exc) from None
+            raise self._error("insert_frame", sql.as_string(self.pg), exc) from None
         rows = frame_rows(frame) if binary is None else [binary]
         self.copy_rows(table, names, rows, binary=binary is not None)
 
@@ -514,16 +518,15 @@ class PostgresDatabase(PgRunOwners, Database):
         """Stream rows into a table with COPY (``write_row`` escapes every value), or with ``binary``
         one encoded stream (:func:`binary_rows`); returns the count of rows, or of streams."""
         if self.read_only and (table.schema or "").lower() != TEMP_SCHEMA:
-            self._refuse_writes("copy_rows", f"INSERT INTO {table.sql()} SELECT 1")
+            self._refuse_writes("copy_rows", render("catalog/all_rows.sql", source=table).sql, [table])
         n = 0
-        cols = ", ".join(quote(c) for c in columns)
+        name = pgsql.Identifier(*table.parts)
+        cols = pgsql.SQL(", ").join(pgsql.Identifier(c) for c in columns)
+        copy_in = pgsql.SQL(
+            "COPY {} ({}) FROM STDIN (FORMAT binary)" if binary else "COPY {} ({}) FROM STDIN"
+        )
         try:
-            with (
-                self.pg.cursor() as cur,
-                cur.copy(
-                    f"COPY {table.sql()} ({cols}) FROM STDIN{' (FORMAT binary)' * binary}".encode()
-                ) as copy,
-            ):
+            with self.pg.cursor() as cur, cur.copy(copy_in.format(name, cols)) as copy:
                 send = copy.write if binary else copy.write_row
                 for row in rows:
                     send(row)
@@ -533,9 +536,9 @@ class PostgresDatabase(PgRunOwners, Database):
                 # temporary work tables, and a table analyzed while empty (created, then filled here)
                 # would be planned as tiny — a nested loop against a million-row source.
                 with self.pg.cursor() as cur:
-                    cur.execute(f"ANALYZE {table.sql()}".encode())
+                    cur.execute(pgsql.SQL("ANALYZE {}").format(name))
         except psycopg.Error as exc:
-            raise self._error("copy_rows", f"INSERT INTO {table.sql()} SELECT 1", exc) from None
+            raise self._error("copy_rows", render("catalog/all_rows.sql", source=table).sql, exc) from None
         self.queries += 1
         return n
 
