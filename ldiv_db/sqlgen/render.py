@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import os
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -251,12 +252,18 @@ class Renderer:
         engine whose ``dialect`` is ``postgres`` runs it instead);
         a variant is written for sqlglot's DuckDB parser too (then translated), in the subset the
         target dialect accepts, and declares the same params."""
-        path = self.root / name
-        stem = path.name.removesuffix(".sql")
-        found = (
-            p.name.removesuffix(".sql").removeprefix(stem + ".") for p in path.parent.glob(f"{stem}.*.sql")
-        )
-        return tuple(sorted(d for d in found if d.isidentifier()))
+        folder, _, file = name.rpartition("/")
+        return self._variants_in(folder).get(file.removesuffix(".sql"), ())
+
+    @functools.cache  # noqa: B019 - one renderer per process, templates are immutable
+    def _variants_in(self, folder: str) -> dict[str, tuple[str, ...]]:
+        """The variants in one folder of templates (``x.<dialect>.sql``), by stem: one listing per folder."""
+        found: dict[str, list[str]] = {}
+        for entry in os.scandir(self.root / folder):
+            parts = entry.name.split(".")
+            if len(parts) == 3 and parts[2] == "sql" and parts[1].isidentifier():
+                found.setdefault(parts[0], []).append(parts[1])
+        return {stem: tuple(sorted(ds)) for stem, ds in found.items()}
 
     def render(self, name: str, params: Mapping[str, Any] | None = None, **ctx: Any) -> Query:
         header = self.header(name)
