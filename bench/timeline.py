@@ -25,18 +25,18 @@ Event = tuple[float, float, str, str, int]  # start, end, template, thread, rows
 
 def _instrument() -> tuple[list[Event], dict[str, float]]:
     from ldiv_db.algorithms import REGISTRY
-    from ldiv_db.db.duckdb import engine as embedded
+    from ldiv_db.db import base
 
     events: list[Event] = []
     marks: dict[str, float] = {}
-    log = embedded.Database._log
+    log = base.Database._log
 
     def logged(self: Any, query: Any, rows: int) -> None:
         end = time.perf_counter()
         log(self, query, rows)
         events.append((self._last_t0, end, query.name, threading.current_thread().name, rows))
 
-    embedded.Database._log = logged  # type: ignore[method-assign]
+    base.Database._log = logged  # type: ignore[method-assign]
     for cls in REGISTRY.values():
         original = cls.run
 

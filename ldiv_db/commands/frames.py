@@ -17,7 +17,6 @@ import pandas as pd
 from ..core.catalog import output_ref, resolve_table
 from ..core.sources import for_anonymize, for_check
 from ..db import Database
-from ..db.frames import copy_frame
 from ..errors import BadInput
 from ..pipeline.result import AnonymizeResult
 from ..sqlgen.render import render
@@ -42,7 +41,7 @@ def frame_database(frame: Any, name: str | None) -> Iterator[tuple[Database, str
         if type(frame).__name__ == "LazyFrame":
             frame = frame.collect()
         with database.transaction():
-            copy_frame(database, frame, output_ref(name))
+            database.load_frame(frame, output_ref(name))
         yield database, name
     finally:
         database.close()

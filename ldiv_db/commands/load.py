@@ -18,7 +18,6 @@ from typing import Any
 from ..core import ownership
 from ..core.catalog import output_ref, table_at
 from ..db import Database
-from ..db.frames import copy_frame
 from ..errors import BadInput, LdivError
 from ..sqlgen.render import TableRef, render
 from ..util.frame_convert import is_frame
@@ -247,7 +246,7 @@ def load_frame(database: Database, frame: Any, target: TableRef, *, replace: boo
     with database.transaction():
         if replace:
             ownership.drop_for_load(database, target)
-        copy_frame(database, frame, target)
+        database.load_frame(frame, target)
         t = table_at(database, target)
         rows = int(database.scalar(render("catalog/row_count.sql", source=t.ref)))
     return LoadResult(t.name, rows, [(c.name, c.data_type) for c in t.columns], time.perf_counter() - t0)

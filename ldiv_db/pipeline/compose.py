@@ -197,7 +197,7 @@ class _Work:
         """Drop the check's work tables, unless the database keeps work tables (``--keep-work``)."""
         if not self.db.keep_work:
             for ref in self.made:
-                self.db.run(render("metrics/drop.sql", target=ref))
+                self.db.run(render("catalog/drop_work_table.sql", target=ref))
 
 
 def _releases(db: Database, ids: Sequence[int]) -> tuple[Table, Column, list[_Release]]:

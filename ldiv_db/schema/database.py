@@ -21,6 +21,7 @@ class SchemaDatabase(Protocol):
     path: str | None
     queries: int
     stale_status: str
+    ldiv_schema: str  # where ldiv_db's records are read (a read's stand-in schema when there are none)
 
     def run(self, query: Query) -> None: ...
 

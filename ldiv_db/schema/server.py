@@ -47,6 +47,6 @@ def prepare_server(db: SchemaDatabase, mode: str) -> None:
         mark_stale_runs(db)
         return
     if len(applied) < latest:
-        db.ldiv_schema = "pg_temp"  # type: ignore[attr-defined]
+        db.ldiv_schema = "pg_temp"
         for i, sql in enumerate([BOOKKEEPING, *(m.sql for m in shipped_migrations())]):
             db.execute_script(f"ldiv schema stand-in {i}", sql)

@@ -1,340 +1,87 @@
-"""From the templates' DuckDB dialect to another engine's, on the parsed statement (sqlglot), never on text.
+"""From the templates' DuckDB dialect to an engine's, on the parsed statement (sqlglot), never on text.
 
-:func:`translate` is what :mod:`ldiv_db.sqlgen.render` exposes (cached per statement and dialect). sqlglot's
-own transpiler does most of the work; the rewrites below cover what it leaves in DuckDB's terms:
-
-* ``CREATE OR REPLACE TABLE t AS ...`` becomes ``DROP TABLE IF EXISTS t`` + ``CREATE TABLE t AS ...``;
-* ``GROUP BY ALL`` becomes the positions of the non-aggregate select items;
-* ``hash(a, b, ...)`` (a 64-bit id; templates shift it right once) becomes the XOR of a hash of each
-  argument, each position with a seed of its own and a constant of its own for NULL (deterministic on
-  every server; about 15 % cheaper than ``hash_record_extended`` of the row: a million-row histogram
-  1.10 → 0.94 s). Each argument is hashed by its type, as DuckDB's ``hash`` does: ``pg_temp.ldiv_hash``
-  (:data:`PG_HASH_FUNCTIONS`, made in each session as it connects) is overloaded by type and inlined by
-  the planner — integers by ``hashint8extended`` and friends (equal across widths), text by
-  ``hashtextextended``, any other type by that of its text (a million-row check's integer key hashed as
-  text cost 0.1 s); a single value keeps the
-  ``hashtextextended`` of its length-prefixed text, so table digests recorded in ``ldiv.release`` still
-  match. ``hash(..., 'ldiv')`` stays an independent
-  second hash: the trailing literal picks other seeds. The ids differ from DuckDB's, so a release must
-  never depend on their order (the algorithms renumber groups by their content);
-* ``rowid`` becomes a bigint from the row's physical address (``ctid``: page * 65536 + tuple - 1: on a
-  one-page table the same 0-based numbers as DuckDB's, in insertion order on a freshly loaded one), stable
-  while the table is not modified — ldiv_db never modifies a source; ``min(rowid)`` / ``max(rowid)``
-  decode ``min(ctid)`` / ``max(ctid)``, once per group;
-* list functions: ``list_extract`` → subscript, ``len`` of a list → ``cardinality``,
-  ``list_sum(list_slice(...))`` → a sum over ``unnest`` of the slice (of a ``list_reverse_sort``ed list:
-  the elements' ordered scan, offset and limited); ``list_sort`` / ``list_reverse_sort`` → ``array_agg``
-  of the ordered elements; ``list_slice`` → an array slice; ``arg_max(a, b)`` → the first
-  element of ``array_agg(a ORDER BY b DESC)``; ``any_value`` → the first non-NULL
-  element of ``array_agg`` (both skip NULLs as DuckDB does);
-* ``HUGEINT``/``UBIGINT`` → ``NUMERIC``; ``TRY_CAST`` keeps sqlglot's ``CAST``;
-* ``IS NOT DISTINCT FROM`` joins → hash-joinable equalities (:func:`_hashable_joins`);
-* bound parameters: ``$name`` → psycopg's ``%(name)s`` (literal ``%`` doubled).
+An engine brings its :class:`Target` (``ldiv_db/db/<engine>/dialect.py``): a sqlglot dialect of its own
+whose generator's ``TRANSFORMS`` table holds the rewrites of single nodes (:func:`rewritten`), the
+rewrites of whole statements (one statement may become several), and, where its driver needs them, the
+typing of bound parameters and their spelling. :func:`translate` runs a text through it (cached per
+statement and target); nothing here names an engine.
 """
 
 from __future__ import annotations
 
 import functools
-import hashlib
-import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import cast
 
 import sqlglot
 from sqlglot import ErrorLevel, exp
+from sqlglot.dialects.dialect import Dialect
+from sqlglot.generator import Generator
 
-from .fragments import fragment
-from .spark import spark_statements
-
-AS_WRITTEN = frozenset({"duckdb"})  # the dialects that run sql/ as written (the templates are DuckDB's)
-
-_PG_HASH_AT = "coalesce(pg_temp.ldiv_hash(ldiv_value, ldiv_seed), ldiv_null)"
-# the overloads of pg_temp.ldiv_hash(value, seed): SQL functions of one expression, which the planner
-# inlines (a call costs nothing); PostgreSQL picks the overload by the argument's type when it plans
-PG_HASH_FUNCTIONS = tuple(
-    f"CREATE OR REPLACE FUNCTION pg_temp.ldiv_hash({arg}, bigint) RETURNS bigint "
-    f"LANGUAGE sql IMMUTABLE PARALLEL SAFE AS 'SELECT {body}'"
-    for arg, body in (
-        ("smallint", "pg_catalog.hashint2extended($1, $2)"),
-        ("integer", "pg_catalog.hashint4extended($1, $2)"),
-        ("bigint", "pg_catalog.hashint8extended($1, $2)"),
-        ("text", "pg_catalog.hashtextextended($1, $2)"),
-        ("anyelement", "pg_catalog.hashtextextended(CAST($1 AS pg_catalog.text), $2)"),
-    )
-)
-_PG_HASH_ONE = "hashtextextended(ldiv_hash_input, 0) & 9223372036854775807"
-# page * 65536 + tuple - 1, read from the tid's 6-byte binary form (4× cheaper than parsing its text)
-_PG_ROWID = "(CAST(CAST('x' || encode(tidsend(ldiv_t.ctid), 'hex') AS BIT(48)) AS BIGINT) - 1)"
-
-
-_PG_NULLSAFE_EQ = "(ldiv_a IS NULL) = (ldiv_b IS NULL) AND coalesce(CAST(ldiv_a AS TEXT), '') = coalesce(CAST(ldiv_b AS TEXT), '')"
+Rewrite = Callable[[exp.Expression], exp.Expression]
 
 
 def _parse(sql: str) -> list[exp.Expression]:
     return [cast(exp.Expression, s) for s in sqlglot.parse(sql, read="duckdb") if s is not None]
 
 
-def _pg_template(text: str) -> exp.Expression:
-    return fragment(text, "postgres")
+def _as_generated(base: type[Generator], kind: type[exp.Expr]) -> Callable[..., str]:
+    """How ``base`` writes a node of type ``kind``: its TRANSFORMS entry, its ``<key>_sql`` method, or
+    (a function) its generic call."""
+    entry = base.TRANSFORMS.get(kind)
+    if entry is not None:
+        return entry
+    method = getattr(base, f"{kind.key}_sql", None)
+    if method is not None:
+        return cast(Callable[..., str], method)
+    if issubclass(kind, exp.Func):
+        return cast(Callable[..., str], base.function_fallback_sql)
+    raise TypeError(f"{base.__name__} cannot write a {kind.__name__}")
 
 
-def _fill(text: str, **nodes: exp.Expression) -> exp.Expression:
-    """Parse a fixed PostgreSQL fragment and put the given nodes where its columns ``ldiv_<key>`` are."""
-    tree = _pg_template(text)
-    for col in list(tree.find_all(exp.Column)):
-        key = col.name.removeprefix("ldiv_")
-        if col.name.startswith("ldiv_") and key in nodes:
-            node = nodes[key].copy()
-            col.replace(
-                node if isinstance(node, (exp.Literal, exp.Column, exp.Paren)) else exp.Paren(this=node)
-            )
-    return tree
+def rewritten(
+    base: type[Generator], rules: Mapping[type[exp.Expr], Rewrite]
+) -> dict[type[exp.Expr], Callable[..., str]]:
+    """``TRANSFORMS`` entries for a generator derived from ``base``: a node of a type in ``rules`` is
+    written as the node its rule returns (which may be rewritten in turn); a node the rule returns as it
+    is, ``base`` writes as always."""
+
+    def entry(kind: type[exp.Expr], rule: Rewrite) -> Callable[..., str]:
+        as_base = _as_generated(base, kind)
+
+        def write(gen: Generator, node: exp.Expression) -> str:
+            new = rule(node)
+            return as_base(gen, node) if new is node else gen.sql(new)
+
+        return write
+
+    return {kind: entry(kind, rule) for kind, rule in rules.items()}
 
 
-def _index(node: exp.Expression) -> exp.Expression:
-    """A 1-based subscript for :func:`_fill`: sqlglot shifts integer literals (only) by the dialect's
-    index offset when it writes a subscript it parsed, so a literal goes in 0-based."""
-    if isinstance(node, exp.Literal) and node.is_int:
-        return exp.Literal.number(int(node.this) - 1)
-    return node
+def _one_statement(stmt: exp.Expression) -> list[exp.Expression]:
+    return [stmt]
 
 
-def _framed(arg: exp.Expression) -> exp.Expression:
-    """``arg`` as length-prefixed text, ``'N'`` for NULL (the encoding of single-value hashes)."""
-    as_text = exp.cast(arg.copy(), "TEXT")
-    length = exp.cast(exp.Length(this=as_text.copy()), "TEXT")
-    framed = exp.DPipe(this=exp.DPipe(this=length, expression=exp.Literal.string(":")), expression=as_text)
-    return exp.Coalesce(this=framed, expressions=[exp.Literal.string("N")])
+def _no_binding(stmt: exp.Expression, kinds: dict[str, str]) -> exp.Expression:
+    return stmt
 
 
-def _hash_seed(args: list[exp.Expression]) -> tuple[list[exp.Expression], int]:
-    """The hashed arguments and the seed: a trailing string literal (``hash(..., 'ldiv')``) selects a
-    seed of its own instead of being hashed as one more element — a constant element only XORs fixed
-    bits into the position hashes, so that hash would collide wherever the first one does."""
-    last = args[-1] if len(args) > 1 else None
-    if isinstance(last, exp.Literal) and last.is_string:
-        digest = hashlib.sha256(last.this.encode()).digest()
-        return args[:-1], int.from_bytes(digest[:7], "big")
-    return args, 0
+def _no_params_style(sql: str, params: frozenset[str], positional: bool) -> str:
+    return sql
 
 
-def _position_seed(seed: int, position: int, what: str) -> int:
-    digest = hashlib.sha256(f"ldiv-{what}-{seed}-{position}".encode()).digest()
-    return int.from_bytes(digest[:7], "big")
+@dataclass(frozen=True)
+class Target:
+    """How the templates' DuckDB dialect becomes one engine's: the engine's sqlglot ``dialect`` (its
+    generator's TRANSFORMS rewrite single nodes), the ``statements`` rewrites run on each parsed
+    statement before it is written (one statement may become several), the typing of bound parameters
+    (``kinds``: :func:`translate`), and the spelling of placeholders its driver reads."""
 
-
-def _rewrite_hash(node: exp.Expression) -> exp.Expression:
-    if not (isinstance(node, exp.Anonymous) and str(node.this).lower() == "hash"):
-        return node
-    args, seed = _hash_seed(list(node.expressions))
-    if len(node.expressions) == 1:  # one value (a whole row: ownership digests kept in ldiv.release)
-        return exp.Paren(this=_fill(_PG_HASH_ONE, hash_input=_framed(args[0])))
-    combined: exp.Expression | None = None
-    for i, arg in enumerate(args):  # each position its own seed, and its own mark for NULL
-        term = _fill(
-            _PG_HASH_AT,
-            value=arg.copy(),
-            seed=exp.Literal.number(_position_seed(seed, i, "seed")),
-            null=exp.Literal.number(_position_seed(seed, i, "null")),
-        )
-        combined = term if combined is None else exp.BitwiseXor(this=combined, expression=term)
-    assert combined is not None
-    return exp.Paren(
-        this=exp.BitwiseAnd(this=exp.Paren(this=combined), expression=exp.Literal.number(2**63 - 1))
-    )
-
-
-def _is_rowid(node: exp.Expression | None) -> bool:
-    return isinstance(node, exp.Column) and node.name.lower() == "rowid" and not node.this.quoted
-
-
-def _rewrite_rowid(node: exp.Expression) -> exp.Expression:
-    """``rowid`` as the bigint of its ``ctid``; ``min(rowid)`` / ``max(rowid)`` as that of ``min(ctid)`` /
-    ``max(ctid)`` (the bigint grows with the tid, so the extreme row is the same), decoded once per group
-    instead of once per row (not as a window function, whose result is per row anyway)."""
-    grouped = isinstance(node, (exp.Min, exp.Max)) and not isinstance(node.parent, exp.Window)
-    agg = node if grouped and _is_rowid(node.this) else None
-    column = node.this if agg is not None else node
-    if not _is_rowid(column):
-        return node
-    tree = _pg_template(_PG_ROWID)
-    for col in list(tree.find_all(exp.Column)):
-        if col.table == "ldiv_t":
-            table = column.args.get("table")
-            col.set("table", table.copy() if table is not None else None)
-            if agg is not None:
-                col.replace(type(agg)(this=col.copy()))
-    return tree
-
-
-def _is_list(node: exp.Expression) -> bool:
-    return isinstance(node, (exp.Array, exp.ArrayAgg)) or (
-        isinstance(node, exp.Column) and node.name.lower() == "counts"  # the only list len() is taken of
-    )
-
-
-_PG_SORTED = {
-    True: "(SELECT array_agg(v ORDER BY v ASC) FROM unnest(ldiv_a) AS u(v))",
-    False: "(SELECT array_agg(v ORDER BY v DESC) FROM unnest(ldiv_a) AS u(v))",
-}
-_PG_SORTED_SLICE_SUM = {
-    True: "(SELECT sum(v) FROM (SELECT v FROM unnest(ldiv_a) AS u(v) ORDER BY v ASC "
-    "OFFSET ldiv_lo - 1 LIMIT greatest(ldiv_hi - ldiv_lo + 1, 0)) AS w)",
-    False: "(SELECT sum(v) FROM (SELECT v FROM unnest(ldiv_a) AS u(v) ORDER BY v DESC "
-    "OFFSET ldiv_lo - 1 LIMIT greatest(ldiv_hi - ldiv_lo + 1, 0)) AS w)",
-}
-
-
-def _ascending(node: exp.ArraySort) -> bool:
-    asc = node.args.get("asc")
-    return not (isinstance(asc, exp.Boolean) and asc.this is False)
-
-
-def _rewrite_lists(node: exp.Expression) -> exp.Expression:
-    name = node.name.lower() if isinstance(node, exp.Anonymous) else ""
-    if name == "list_extract":
-        arr, idx = node.expressions
-        return _fill("(ldiv_a)[ldiv_i]", a=arr, i=_index(idx))
-    if name == "list_sum":
-        (inner,) = node.expressions
-        if isinstance(inner, exp.Anonymous) and inner.name.lower() == "list_slice":
-            arr, lo, hi = inner.expressions
-            if isinstance(arr, exp.ArraySort):  # a slice of the sorted list: one ordered scan of its elements
-                return _fill(_PG_SORTED_SLICE_SUM[_ascending(arr)], a=arr.this, lo=lo, hi=hi)
-            return _fill(
-                "(SELECT sum(v) FROM unnest((ldiv_a)[ldiv_lo:ldiv_hi]) AS u(v))", a=arr, lo=lo, hi=hi
-            )
-        return _fill("(SELECT sum(v) FROM unnest(ldiv_a) AS u(v))", a=inner)
-    if isinstance(node, exp.ArraySort):  # list_sort / list_reverse_sort
-        return _fill(_PG_SORTED[_ascending(node)], a=node.this)
-    if name == "list_slice":
-        arr, lo, hi = node.expressions
-        return _fill("(ldiv_a)[ldiv_lo:ldiv_hi]", a=arr, lo=lo, hi=hi)
-    if isinstance(node, exp.Length) and _is_list(node.this):
-        return _fill("cardinality(ldiv_a)", a=node.this)
-    if isinstance(node, exp.ArgMax):  # DuckDB's arg_max skips rows where either argument is NULL
-        return _fill(
-            "(array_agg(ldiv_a ORDER BY ldiv_b DESC) FILTER (WHERE ldiv_a IS NOT NULL AND ldiv_b IS NOT NULL))[1]",
-            a=node.this,
-            b=node.expression,
-        )
-    if isinstance(node, exp.RegexpExtract):
-        group = node.args.get("group") or exp.Literal.number(0)
-        if isinstance(group, exp.Literal) and group.this == "0":
-            return _fill("coalesce(substring(ldiv_a from ldiv_p), '')", a=node.this, p=node.expression)
-        return _fill(
-            "coalesce((regexp_match(ldiv_a, ldiv_p))[ldiv_g], '')",
-            a=node.this,
-            p=node.expression,
-            g=_index(group),
-        )
-    if isinstance(node, exp.IgnoreNulls) and isinstance(node.this, exp.AnyValue):
-        # DuckDB's any_value is read as ANY_VALUE(x) IGNORE NULLS: a non-NULL value when there is one
-        return _fill("(array_agg(ldiv_a) FILTER (WHERE ldiv_a IS NOT NULL))[1]", a=node.this.this)
-    if isinstance(node, exp.AnyValue):
-        return _fill("(array_agg(ldiv_a) FILTER (WHERE ldiv_a IS NOT NULL))[1]", a=node.this)
-    return node
-
-
-def _rewrite_types(node: exp.Expression) -> exp.Expression:
-    if isinstance(node, exp.Bracket) and not isinstance(node.this, (exp.Column, exp.Paren)):
-        node.set("this", exp.Paren(this=node.this))  # PostgreSQL subscripts only a name or (expr)
-        return node
-    if isinstance(node, exp.Array) and not node.expressions:
-        return exp.Literal.string("{}")  # an empty list: typed by its context (coalesce, comparison)
-    if isinstance(node, exp.DataType) and node.this in (
-        exp.DataType.Type.INT128,
-        exp.DataType.Type.UBIGINT,
-        exp.DataType.Type.UINT128,
-    ):
-        return exp.DataType.build("NUMERIC")
-    return node
-
-
-def _rewrite_node(node: exp.Expression) -> exp.Expression:
-    """One pass of every node rewrite (each returns the node itself when it does not apply)."""
-    for rewrite in (_rewrite_hash, _rewrite_rowid, _rewrite_lists, _rewrite_types):
-        new = rewrite(node)
-        if new is not node:
-            return new
-    return node
-
-
-def _group_by_all(select: exp.Select) -> None:
-    group = select.args.get("group")
-    if group is None or not group.args.get("all"):
-        return
-    positions = [
-        exp.Literal.number(i + 1)
-        for i, item in enumerate(select.expressions)
-        if not item.find(exp.AggFunc) and not item.find(exp.Window)
-    ]
-    select.set("group", exp.Group(expressions=positions) if positions else None)
-
-
-def _order_by_all(select: exp.Expression) -> None:
-    order = select.args.get("order")
-    if order is None or len(order.expressions) != 1:
-        return
-    item = order.expressions[0]
-    col = item.this if isinstance(item, exp.Ordered) else item
-    if not (isinstance(col, exp.Var) and col.name.upper() == "ALL"):
-        return
-    first = select
-    while isinstance(first, exp.SetOperation):
-        first = first.this
-    width = len(first.expressions) if isinstance(first, exp.Select) else 0
-    desc = bool(item.args.get("desc")) if isinstance(item, exp.Ordered) else False
-    nulls_first = bool(item.args.get("nulls_first")) if isinstance(item, exp.Ordered) else False
-    order.set(
-        "expressions",
-        [
-            exp.Ordered(this=exp.Literal.number(i + 1), desc=desc, nulls_first=nulls_first)
-            for i in range(width)
-        ],
-    )
-
-
-def _alias_subqueries(stmt: exp.Expression) -> None:
-    """PostgreSQL before 16 wants an alias on every subquery in FROM / JOIN."""
-    for i, sub in enumerate(list(stmt.find_all(exp.Subquery))):
-        if not sub.alias and isinstance(sub.parent, (exp.From, exp.Join)):
-            sub.set("alias", exp.TableAlias(this=exp.to_identifier(f"ldiv_sq{i}")))
-
-
-def _hashable_joins(stmt: exp.Expression) -> None:
-    """``a IS NOT DISTINCT FROM b`` as a join condition leaves PostgreSQL only a nested loop (rows x rows).
-    Each such conjunct becomes ``(a IS NULL) = (b IS NULL) AND coalesce(a::text, '') = coalesce(b::text, '')``:
-    the same pairs for values of one type (text equality is value equality for text, integers and
-    floats, whose text form is exact; not for -0.0), and both parts hash-join."""
-    for join in list(stmt.find_all(exp.Join)):
-        on = join.args.get("on")
-        if on is None:
-            continue
-        for node in list(on.find_all(exp.NullSafeEQ)):
-            parent = node.parent
-            while isinstance(parent, exp.Paren):
-                parent = parent.parent
-            if not (parent is join or isinstance(parent, exp.And)):
-                continue  # only top-level conjuncts; inside OR/NOT the plain form stays
-            node.replace(_fill(_PG_NULLSAFE_EQ, a=node.this, b=node.expression))
-
-
-def _replace_table(stmt: exp.Create) -> list[exp.Expression]:
-    """``CREATE OR REPLACE TABLE`` as DROP + CREATE; a table created from a query is analyzed right
-    away (work tables are temporary, which autovacuum never analyzes: without statistics the planner
-    may pick a nested loop over two large work tables)."""
-    if str(stmt.args.get("kind", "")).upper() != "TABLE":
-        return [stmt]
-    target = stmt.this.this if isinstance(stmt.this, exp.Schema) else stmt.this
-    out: list[exp.Expression] = [stmt]
-    if stmt.args.get("replace"):
-        stmt.set("replace", False)
-        out.insert(0, exp.Drop(tables=[target.copy()], kind="TABLE", exists=True))
-    if stmt.args.get("expression") is not None:
-        out.append(exp.Command(this="ANALYZE", expression=exp.Literal.string(target.sql(dialect="postgres"))))
-    return out
+    dialect: type[Dialect]
+    statements: Callable[[exp.Expression], list[exp.Expression]] = _one_statement
+    bind_types: Callable[[exp.Expression, dict[str, str]], exp.Expression] = _no_binding
+    params_style: Callable[[str, frozenset[str], bool], str] = _no_params_style
 
 
 def _map_ldiv(stmt: exp.Expression, schema: str) -> exp.Expression | None:
@@ -350,128 +97,21 @@ def _map_ldiv(stmt: exp.Expression, schema: str) -> exp.Expression | None:
     return stmt
 
 
-def _postgres(stmt: exp.Expression) -> list[exp.Expression]:
-    # in place (the statement was parsed for this translation): the copies took a third of it, profiled
-    stmt = stmt.transform(_rewrite_node, copy=False).transform(_rewrite_lists, copy=False)  # lists nest
-    for select in stmt.find_all(exp.Select):
-        _group_by_all(select)
-    for node in [*stmt.find_all(exp.Select), *stmt.find_all(exp.SetOperation)]:
-        _order_by_all(cast(exp.Expression, node))
-    _alias_subqueries(stmt)
-    _hashable_joins(stmt)
-    if isinstance(stmt, exp.Create):
-        return _replace_table(stmt)
-    return [stmt]
-
-
-_PG_TYPES = {
-    "int": "BIGINT",
-    "bigint": "NUMERIC",
-    "float": "DOUBLE PRECISION",
-    "str": "TEXT",
-    "bool": "BOOLEAN",
-    "int[]": "BIGINT[]",
-    "float[]": "DOUBLE PRECISION[]",
-    "str[]": "TEXT[]",
-    "[]": "BIGINT[]",
-}
-
-
-def param_kind(value: object) -> str:
-    """The kind of a bound value that decides its SQL type on an engine that needs one (PostgreSQL
-    cannot infer the type of ``$x IS NULL`` or of a list): see :func:`translate`."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "bool"
-    if isinstance(value, int):
-        return "int" if -(2**63) <= value < 2**63 else "bigint"
-    if isinstance(value, float):
-        return "float"
-    if isinstance(value, str):
-        return "str"
-    if isinstance(value, (list, tuple)):
-        kinds = {param_kind(v) for v in value} - {"null"}
-        if not kinds:
-            return "[]"
-        if kinds <= {"int", "bigint"}:
-            return "int[]"
-        if kinds <= {"int", "float"}:
-            return "float[]"
-        return "str[]" if kinds == {"str"} else "other"
-    return "other"
-
-
-def _bind_types(stmt: exp.Expression, kinds: dict[str, str]) -> exp.Expression:
-    """``NULL`` for a parameter bound to None (it carries no value), a cast to the value's type for
-    the others."""
-
-    def visit(node: exp.Expression) -> exp.Expression:
-        if not isinstance(node, exp.Placeholder) or not node.name:
-            return node
-        kind = kinds.get(node.name, "other")
-        if kind == "null":
-            return exp.Null()
-        if kind in _PG_TYPES:
-            to = exp.DataType.build(_PG_TYPES[kind], dialect="postgres")
-            return exp.Paren(this=exp.Cast(this=node.copy(), to=to))
-        return node
-
-    return stmt.transform(visit, copy=False)
-
-
-def _params_style(sql: str, params: frozenset[str], positional: bool) -> str:
-    """psycopg reads ``%``: a literal one is doubled, except in the placeholders themselves."""
-    if positional:
-        return sql.replace("%", "%%").replace("?", "%s") if "?" in sql else sql
-    if not params:
-        return sql
-    names = "|".join(re.escape(p) for p in sorted(params, key=len, reverse=True))
-    return re.sub(r"%(?!\((?:" + names + r")\)s)", "%%", sql)
-
-
-def _no_binding(stmt: exp.Expression, kinds: dict[str, str]) -> exp.Expression:
-    return stmt
-
-
-def _no_params_style(sql: str, params: frozenset[str], positional: bool) -> str:
-    return sql
-
-
-@dataclass(frozen=True)
-class Target:
-    """How the templates' DuckDB dialect becomes one engine's: sqlglot's generator for ``dialect``, the
-    statement rewrites run before it, the typing of bound parameters, the spelling of placeholders."""
-
-    statements: Callable[[exp.Expression], list[exp.Expression]]
-    bind_types: Callable[[exp.Expression, dict[str, str]], exp.Expression] = _no_binding
-    params_style: Callable[[str, frozenset[str], bool], str] = _no_params_style
-
-
-# the dialects the templates are translated to (DuckDB's own runs them as written)
-TARGETS: dict[str, Target] = {
-    "postgres": Target(_postgres, _bind_types, _params_style),
-    "spark": Target(spark_statements),
-}
-
-
 @functools.lru_cache(maxsize=8192)
 def translate(
     sql: str,
-    dialect: str,
+    target: Target | None,
     params: frozenset[str] = frozenset(),
     positional: bool = False,
     ldiv_schema: str = "ldiv",
     kinds: tuple[tuple[str, str], ...] = (),
 ) -> list[str]:
-    """The statements that run ``sql`` (DuckDB dialect, possibly several statements) on ``dialect``;
-    ``ldiv_schema`` other than ``ldiv`` reads and writes ldiv_db's tables there instead; ``kinds``
-    gives each named parameter's :func:`param_kind` (part of the cache key, as the SQL depends on it)."""
-    if dialect in AS_WRITTEN:
-        return [sql]
-    target = TARGETS.get(dialect)
+    """The statements that run ``sql`` (DuckDB dialect, possibly several statements) on the engine of
+    ``target`` (None: DuckDB's own, as written); ``ldiv_schema`` other than ``ldiv`` reads and writes
+    ldiv_db's tables there instead; ``kinds`` gives each named parameter's kind (the engine's
+    ``param_kind``; part of the cache key, as the SQL depends on it)."""
     if target is None:
-        raise ValueError(f"no translation to {dialect!r}")
+        return [sql]
     if positional:
         sql = sql.replace("?", "$ldiv_pos_")  # keep the positions through the parser
     out: list[str] = []
@@ -483,9 +123,10 @@ def translate(
             stmt = target.bind_types(stmt, dict(kinds))
         for part in target.statements(stmt):
             # RAISE: a construct the target cannot express is an error here, never a silently different query
-            text = part.sql(dialect=dialect, unsupported_level=ErrorLevel.RAISE)
+            text = part.sql(dialect=target.dialect, unsupported_level=ErrorLevel.RAISE)
             if positional:
-                text = text.replace("%(ldiv_pos_)s", "?").replace(":ldiv_pos_", "?")
+                for spelled in ("%(ldiv_pos_)s", ":ldiv_pos_", "$ldiv_pos_"):  # the generators' spellings
+                    text = text.replace(spelled, "?")
             out.append(target.params_style(text, params, positional))
     return out
 
@@ -515,3 +156,6 @@ def _tables_of(sql: str, reads: bool) -> tuple[str, ...]:
             if t.name:
                 out.append(".".join(p for p in (t.args.get("db") and t.db, t.name) if p))
     return tuple(out)
+
+
+__all__ = ["Target", "rewritten", "translate", "written_tables"]

@@ -1,4 +1,4 @@
-"""Fixed SQL fragments of the dialect rewrites (:mod:`ldiv_db.sqlgen.dialects`, :mod:`ldiv_db.sqlgen.spark`),
+"""Fixed SQL fragments of the dialect rewrites (:mod:`ldiv_db.db.postgres.dialect`, :mod:`ldiv_db.db.spark.dialect`),
 parsed once per process; each use fills a copy of the parsed tree."""
 
 from __future__ import annotations

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import os
 import re
 from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass, field
@@ -178,8 +179,6 @@ def _finalize(value: Any) -> Any:
     )
 
 
-VARIANT_DIALECTS = ("postgres", "spark")
-
 # the contexts a rendering is kept for: made of values that compare equal only when they print alike
 # (the type is part of the key: True and 1 are equal, but a bool may not be printed; no float: -0.0 and
 # 0.0 are equal, and a template could join one into a name)
@@ -273,11 +272,22 @@ class Renderer:
 
     @functools.cache  # noqa: B019 - one renderer per process, templates are immutable
     def variants_of(self, name: str) -> tuple[str, ...]:
-        """The dialects with a variant of template ``name`` (``sql/a/x.postgres.sql`` for ``a/x.sql``);
+        """The dialects with a variant of template ``name`` (``sql/a/x.postgres.sql`` for ``a/x.sql``: the
+        engine whose ``dialect`` is ``postgres`` runs it instead);
         a variant is written for sqlglot's DuckDB parser too (then translated), in the subset the
         target dialect accepts, and declares the same params."""
-        stem = name.removesuffix(".sql")
-        return tuple(d for d in VARIANT_DIALECTS if (self.root / f"{stem}.{d}.sql").exists())
+        folder, _, file = name.rpartition("/")
+        return self._variants_in(folder).get(file.removesuffix(".sql"), ())
+
+    @functools.cache  # noqa: B019 - one renderer per process, templates are immutable
+    def _variants_in(self, folder: str) -> dict[str, tuple[str, ...]]:
+        """The variants in one folder of templates (``x.<dialect>.sql``), by stem: one listing per folder."""
+        found: dict[str, list[str]] = {}
+        for entry in os.scandir(self.root / folder):
+            parts = entry.name.split(".")
+            if len(parts) == 3 and parts[2] == "sql" and parts[1].isidentifier():
+                found.setdefault(parts[0], []).append(parts[1])
+        return {stem: tuple(sorted(ds)) for stem, ds in found.items()}
 
     def render(self, name: str, params: Mapping[str, Any] | None = None, **ctx: Any) -> Query:
         header = self.header(name)

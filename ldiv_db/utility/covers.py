@@ -181,4 +181,4 @@ def drop_covers(db: Database, tables: CoverTables) -> None:
     if db.keep_work:
         return
     for ref in tables.all():
-        db.run(render("metrics/drop.sql", target=ref))
+        db.run(render("catalog/drop_work_table.sql", target=ref))

@@ -77,10 +77,10 @@ def _before_commit(sql: Any) -> None:
             timer.start()
 
 
-_init = embedded.Database.__init__
-_send = embedded.Database._send
+_init = embedded.DuckDBDatabase.__init__
+_send = embedded.DuckDBDatabase._send
 _pg_send = postgres.PostgresDatabase._send
-_pg_execute = postgres._Compat.execute
+_pg_tx = postgres.PostgresDatabase._tx_statement
 _publish = anonymize_module.publish
 _emit = cli._emit
 
@@ -110,9 +110,9 @@ def _hooked_pg_send(self: Any, query: Any) -> Any:
     return _pg_send(self, query)
 
 
-def _hooked_pg_execute(self: Any, sql: str, params: Any = None) -> Any:
+def _hooked_pg_tx(self: Any, sql: str) -> None:
     _before_commit(sql)
-    return _pg_execute(self, sql, params)
+    _pg_tx(self, sql)
 
 
 def _hooked_publish(*args: Any, **kwargs: Any) -> Any:
@@ -130,10 +130,10 @@ def _hooked_emit(args: Any, result: Any, **kw: Any) -> None:
     _emit(args, result, **kw)
 
 
-embedded.Database.__init__ = _hooked_init  # type: ignore[method-assign]
-embedded.Database._send = _hooked_send  # type: ignore[method-assign]
+embedded.DuckDBDatabase.__init__ = _hooked_init  # type: ignore[method-assign]
+embedded.DuckDBDatabase._send = _hooked_send  # type: ignore[method-assign]
 postgres.PostgresDatabase._send = _hooked_pg_send  # type: ignore[method-assign]
-postgres._Compat.execute = _hooked_pg_execute  # type: ignore[method-assign]
+postgres.PostgresDatabase._tx_statement = _hooked_pg_tx  # type: ignore[method-assign]
 anonymize_module.publish = _hooked_publish
 cli._emit = _hooked_emit
 

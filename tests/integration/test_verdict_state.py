@@ -76,7 +76,7 @@ def world(capsys: pytest.CaptureFixture[str], target: str, folder: Path) -> str:
 def execute(target: str, sql: str) -> None:
     db = Database.open(target)
     try:
-        db.con.execute(sql)
+        db.execute_script("the test's change", sql)
     finally:
         db.close()
 

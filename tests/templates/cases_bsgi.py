@@ -52,9 +52,7 @@ def _codes_ctx(env: HostileEnv) -> dict[str, Any]:
 def _assignment(env: HostileEnv) -> TableRef:
     target = env.work("bsgi assignment")
     env.run("bsgi/assignment.sql", target=target)
-    rows = [
-        r[0] for r in env.db.con.execute(f"SELECT rowid FROM {env.source.sql()} ORDER BY rowid").fetchall()
-    ]
+    rows = [r[0] for r in env.con.execute(f"SELECT rowid FROM {env.source.sql()} ORDER BY rowid").fetchall()]
     frame = pd.DataFrame(
         {"rid": rows, "gid": [i // 3 for i in range(len(rows))], "deleted": False, "sa_suppressed": False}
     )

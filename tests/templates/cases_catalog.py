@@ -45,11 +45,38 @@ CASES = {
     # a frame is registered on the connection by name; here the hostile table stands in for it
     "catalog/load_frame.sql": Case(
         lambda env: {"frame": env.source, "target": env.named(_FRAME_COPY)},
-        prepare=lambda env: env.db.con.execute(f"DROP TABLE IF EXISTS {env.named(_FRAME_COPY).sql()}"),
+        prepare=lambda env: env.con.execute(f"DROP TABLE IF EXISTS {env.named(_FRAME_COPY).sql()}"),
+    ),
+    # the rows of the hostile table (standing in for the frame) appended to an empty copy of two columns
+    "catalog/append_frame.sql": Case(
+        lambda env: {"frame": env.source, "target": env.work("appended"), "columns": [env.qi[0], env.sa]},
+        prepare=lambda env: env.run(
+            "catalog/create_columns.sql",
+            target=env.work("appended"),
+            columns=[_Col(env.qi[0].name, "VARCHAR"), _Col(env.sa.name, "VARCHAR")],
+        ),
+    ),
+    "catalog/drop_work_schema.sql": Case(
+        lambda env: {"schema": Ident(env.catalog_name("wk sch'ema"))},
+        prepare=lambda env: env.run(
+            "catalog/create_schema.sql", schema=Ident(env.catalog_name("wk sch'ema"))
+        ),
+    ),
+    "catalog/next_id.sql": Case(lambda env: {"column": env.group, "source": env.source}),
+    "catalog/repeated_values.sql": Case(lambda env: {"column": env.sa, "source": env.source}),
+    # a DuckDB table read to be sent elsewhere (the file ldiv load reads for Spark)
+    "catalog/rows_with_ids.sql": Case(
+        lambda env: {"id_column": Ident("row id's"), "source": env.source}, engines=("duckdb",)
     ),
     "catalog/create_schema.sql": Case(lambda env: {"schema": Ident(env.catalog_name("sch'ema"))}),
+    "catalog/drop_work_table.sql": Case(
+        lambda env: {"target": env.work("dropme")},
+        prepare=lambda env: env.run(
+            "catalog/create_columns.sql", target=env.work("dropme"), columns=_COLUMNS[:1]
+        ),
+    ),
     "catalog/create_columns.sql": Case(
         lambda env: {"target": env.work("created"), "columns": _COLUMNS},
-        prepare=lambda env: env.db.con.execute(f"DROP TABLE IF EXISTS {env.work('created').sql()}"),
+        prepare=lambda env: env.con.execute(f"DROP TABLE IF EXISTS {env.work('created').sql()}"),
     ),
 }

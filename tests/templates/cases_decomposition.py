@@ -66,7 +66,7 @@ def _sa_rows(env: HostileEnv) -> TableRef:
     target = env.work("dec sa rows")
     env.run("decomposition/sa_rows.sql", target=target, slots=S_SLOTS)
     pool = _pool(env)
-    env.db.con.execute(
+    env.con.execute(
         f"INSERT INTO {target.sql()} SELECT rk // 4 + 1, CAST(c6 AS VARCHAR), CAST(c7 AS VARCHAR) "
         f"FROM {pool.sql()} WHERE rk < 11"
     )
@@ -96,7 +96,7 @@ def _pending(env: HostileEnv, filled: bool = False) -> TableRef:
 def _written(env: HostileEnv) -> None:
     """The three release tables and the kept-back rows, as the writer leaves them."""
     pool, asg, sa_rows = _pool(env), _assignment(env), _sa_rows(env)
-    con = env.db.con
+    con = env.con
     con.execute("CREATE SCHEMA IF NOT EXISTS ldiv")
     con.execute(
         f'CREATE OR REPLACE TABLE {_qid(env).sql()} AS SELECT c1 AS "it\'s", c2 AS "a""b", c3 AS "Zip Code", '
@@ -117,7 +117,7 @@ def _written(env: HostileEnv) -> None:
 
 def _drop(name: str, schema: str = "main") -> Any:
     def prepare(env: HostileEnv) -> None:
-        env.db.con.execute(f"DROP TABLE IF EXISTS {env.named(name, schema).sql()}")
+        env.con.execute(f"DROP TABLE IF EXISTS {env.named(name, schema).sql()}")
 
     return prepare
 
@@ -271,8 +271,8 @@ CASES = {
 
 def _keys_table(env: HostileEnv) -> TableRef:
     target = env.named("keys:main.rel it's", "ldiv")
-    env.db.con.execute("CREATE SCHEMA IF NOT EXISTS ldiv")
-    env.db.con.execute(f"DROP TABLE IF EXISTS {target.sql()}")
+    env.con.execute("CREATE SCHEMA IF NOT EXISTS ldiv")
+    env.con.execute(f"DROP TABLE IF EXISTS {target.sql()}")
     env.run(
         "decomposition/keys_write.sql", {"offset": 0}, target=target, source=env.source, key=KEY, create=True
     )

@@ -34,7 +34,7 @@ def _cells(env: HostileEnv) -> TableRef:
         env.run("lplus/cells_table.sql", target=t, d=D)
         cols = ", ".join(f"l{i}" for i in range(1, D + 1))
         gs = ", ".join(f"l{i} AS g{i}" for i in range(1, D + 1))
-        env.db.con.execute(
+        env.con.execute(
             f"INSERT INTO {t.sql()} SELECT {cols}, s, k, {gs}, 1, 1, false FROM {_rows(env).sql()} GROUP BY ALL"
         )
         _DONE[key] = t

@@ -254,7 +254,6 @@ CASES = {
     ),
     "metrics/kl_inputs.sql": Case(_ctx(), prepare=_prepare_release),
     "metrics/kl_cover.sql": Case(_ctx(), prepare=_prepare_release),
-    "metrics/drop.sql": Case(_ctx(target=lambda env: env.work("metrics dropme")), prepare=_prepare_release),
 }
 
 __all__ = ["CASES", "RELEASE", "store_arx_rows"]

@@ -24,7 +24,7 @@ def _seeded(env: HostileEnv) -> TableRef:
 def _assignment(env: HostileEnv) -> TableRef:
     """An assignment over the seeded copy's row ids: rows 0..2 deleted (group 1), groups of about 3 rows."""
     t = env.work("seeded assignment")
-    env.db.con.execute(
+    env.con.execute(
         f"CREATE OR REPLACE TEMP TABLE {t.sql()} AS SELECT CAST(rowid AS BIGINT) AS rid, "
         f"CAST(rowid // 3 + 1 AS BIGINT) AS gid, rowid < 3 AS deleted, false AS sa_suppressed "
         f'FROM main."select"'

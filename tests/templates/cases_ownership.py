@@ -11,7 +11,7 @@ WHERE = {"schema": "main", "name": "select"}
 
 
 def _victim(env: HostileEnv) -> None:
-    env.db.con.execute(f"CREATE OR REPLACE TABLE {env.named(VICTIM).sql()} AS SELECT 1 AS x")
+    env.con.execute(f"CREATE OR REPLACE TABLE {env.named(VICTIM).sql()} AS SELECT 1 AS x")
 
 
 STAGED = "staged it's__ldiv_job_load"
@@ -19,8 +19,8 @@ RENAMED = "renamed it's"
 
 
 def _staged(env: HostileEnv) -> None:
-    env.db.con.execute(f"CREATE OR REPLACE TABLE {env.named(STAGED).sql()} AS SELECT 1 AS x")
-    env.db.con.execute(f"DROP TABLE IF EXISTS {env.named(RENAMED).sql()}")
+    env.con.execute(f"CREATE OR REPLACE TABLE {env.named(STAGED).sql()} AS SELECT 1 AS x")
+    env.con.execute(f"DROP TABLE IF EXISTS {env.named(RENAMED).sql()}")
 
 
 RECORD = {

@@ -20,7 +20,7 @@ LOADED = "loaded it's"
 
 
 def _drop_loaded(env: HostileEnv) -> None:
-    env.db.con.execute(f"DROP TABLE IF EXISTS {env.named(LOADED).sql()}")
+    env.con.execute(f"DROP TABLE IF EXISTS {env.named(LOADED).sql()}")
 
 
 def _parquet(env: HostileEnv) -> None:
@@ -37,7 +37,7 @@ def _parquet(env: HostileEnv) -> None:
 
 def _assignment(env: HostileEnv) -> TableRef:
     t = env.work("assignment")
-    env.db.con.execute(
+    env.con.execute(
         f'CREATE OR REPLACE TEMP TABLE {t.sql()} AS SELECT rowid AS rid, CAST("group" AS BIGINT) AS gid, '
         'rowid = 0 AS deleted, false AS sa_suppressed FROM main."select"'
     )
@@ -47,7 +47,7 @@ def _assignment(env: HostileEnv) -> TableRef:
 def _labels(env: HostileEnv) -> TableRef:
     t = env.work("labels")
     cols = ", ".join(f'CAST("{i}" AS VARCHAR) AS q{i}' for i in range(1, 5))
-    env.db.con.execute(
+    env.con.execute(
         f"CREATE OR REPLACE TEMP TABLE {t.sql()} AS SELECT gid, {cols} FROM "
         f'(SELECT DISTINCT gid FROM {_assignment(env).sql()}), (SELECT 1 AS "1", 2 AS "2", 3 AS "3", 4 AS "4")'
     )
@@ -56,7 +56,7 @@ def _labels(env: HostileEnv) -> TableRef:
 
 def _row_labels(env: HostileEnv) -> TableRef:
     t = env.work("row labels")
-    env.db.con.execute(
+    env.con.execute(
         f'CREATE OR REPLACE TEMP TABLE {t.sql()} AS SELECT rowid AS rid, CAST("group" AS VARCHAR) AS q1, '
         "'a' AS q2, 'b' AS q3, 'c' AS q4 FROM main.\"select\""
     )
@@ -87,7 +87,7 @@ def _write_suppress_ctx(env: HostileEnv) -> dict[str, Any]:
 
 
 def _drop_out(env: HostileEnv) -> None:
-    env.db.con.execute(f"DROP TABLE IF EXISTS {_out(env).sql()}")
+    env.con.execute(f"DROP TABLE IF EXISTS {_out(env).sql()}")
 
 
 def _write_out(env: HostileEnv) -> None:
@@ -176,7 +176,7 @@ CASES = {
             "qi": [Ident(f"q{i}") for i in range(1, 5)],
             "exact_ids": False,
         },
-        prepare=lambda env: env.db.con.execute(
+        prepare=lambda env: env.con.execute(
             f"CREATE OR REPLACE TEMP TABLE {env.work('verdict').sql()} AS "
             "SELECT 1::BIGINT AS gid, 2::BIGINT AS size, true AS ok, 0.0 AS severity"
         ),

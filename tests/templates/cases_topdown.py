@@ -14,7 +14,7 @@ def _final(env: HostileEnv) -> TableRef:
     if key not in _DONE:
         t = env.work("td final")
         env.run("topdown/final_table.sql", target=t)
-        env.db.con.execute(f"INSERT INTO {t.sql()} SELECT rowid, 0 FROM {env.source.sql()}")
+        env.con.execute(f"INSERT INTO {t.sql()} SELECT rowid, 0 FROM {env.source.sql()}")
         _DONE[key] = t
     return _DONE[key]
 

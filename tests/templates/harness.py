@@ -26,6 +26,14 @@ class HostileEnv:
     table: Table
 
     @property
+    def con(self) -> Any:
+        """Where a case's fixed set-up SQL (DuckDB's dialect, ``$name`` values) runs: DuckDB's connection,
+        or on another engine a statement translated as ldiv_db's own are (its cursor is returned)."""
+        if self.db.dialect == "duckdb":
+            return self.db.con  # type: ignore[attr-defined]
+        return _SetUp(self.db)
+
+    @property
     def source(self) -> TableRef:
         return self.table.ref
 
@@ -74,6 +82,14 @@ class HostileEnv:
             self.db.run(q)
 
 
+class _SetUp:
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    def execute(self, sql: str, params: dict[str, Any] | None = None) -> Any:
+        return self.db._send(Query("test set-up", sql, dict(params or {})))
+
+
 @dataclass
 class Case:
     ctx: Callable[[HostileEnv], dict[str, Any]]
@@ -85,6 +101,8 @@ class Case:
     load_file: bool = False
     # its lists are sets (e.g. counts aggregated in no order): the engines are compared with them sorted
     unordered_lists: bool = False
+    # the engines whose statement it is (empty: every engine); the others' template tests skip it
+    engines: tuple[str, ...] = ()
 
 
 def make_env() -> HostileEnv:

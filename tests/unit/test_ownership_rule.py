@@ -9,7 +9,7 @@ from pathlib import Path
 from ldiv_db.util.resources import sql_dir
 
 ROOT = Path(__file__).resolve().parents[2] / "ldiv_db"
-WORK_TABLE_DROPS = {"metrics/drop.sql"}  # drops the metrics work tables (Database.work_table refs)
+WORK_TABLE_DROPS = {"catalog/drop_work_table.sql"}  # drops work tables (Database.work_table refs)
 # Templates that create only a private table in schema ldiv (never a user-visible one): a stream's row
 # keys. Its module names the table through Database.private_ref (schema ldiv, in the engine's spelling;
 # staged on Spark), and the stream's writer drops it through ownership.
@@ -17,10 +17,10 @@ PRIVATE_WRITERS = {"decomposition/keys_write.sql": "algorithms/decomposition/key
 # A release's tables are created by its Release.write, which only the one release pipeline calls, right
 # after ownership.drop_for_release.
 PIPELINE = "pipeline/publish.py"
-# An engine-level helper that creates the table its caller names (a DataFrame's copy, db/frames.py):
+# An engine-level helper that creates the table its caller names (a DataFrame's copy, Database.load_frame):
 # the engine layer may not ask ownership, so every caller must — or create the table in a database it
 # opened itself, in memory, where no user table can exist.
-HELPER_WRITERS = {"catalog/load_frame.sql": ("db/frames.py", "copy_frame")}
+HELPER_WRITERS = {"catalog/load_frame.sql": ("db/duckdb/engine.py", "load_frame")}
 
 
 def _templates() -> dict[str, str]:
@@ -71,7 +71,9 @@ def test_every_writer_of_a_persistent_table_asks_ownership() -> None:
 
 
 def _callers_ask_ownership(module: str, function: str) -> None:
-    callers = {m: t for m, t in _modules().items() if m != module and re.search(rf"\b{function}\(", t)}
+    callers = {
+        m: t for m, t in _modules().items() if m != module and re.search(rf"(?<!def )\b{function}\(", t)
+    }
     assert callers, f"{module}: {function} is called nowhere"
     for caller, text in callers.items():
         asks = re.search(r"ownership\.(check_load_target|drop_for_load)\(", text)

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import sqlglot
 
+from ldiv_db.db.spark.dialect import SPARK, spark_next_id
 from ldiv_db.db.spark.engine import parse_url
 from ldiv_db.errors import BadInput
-from ldiv_db.sqlgen.render import translate
-from ldiv_db.sqlgen.spark import spark_next_id
+from ldiv_db.sqlgen.dialects import translate
 
 
 def test_urls_name_a_local_session_or_a_master() -> None:
@@ -25,18 +25,18 @@ def test_urls_name_a_local_session_or_a_master() -> None:
 
 
 def test_values_stay_bound_and_names_quoted() -> None:
-    (sql,) = translate('SELECT "it\'s" + $l AS x FROM "we ird"."t`b"', "spark", frozenset({"l"}))
+    (sql,) = translate('SELECT "it\'s" + $l AS x FROM "we ird"."t`b"', SPARK, frozenset({"l"}))
     assert ":l" in sql and "`it's`" in sql and "`t``b`" in sql
     assert sqlglot.parse_one(sql, read="spark") is not None
 
 
 def test_create_or_replace_becomes_drop_and_create() -> None:
-    out = translate('CREATE OR REPLACE TABLE s."t" AS SELECT 1 AS a', "spark")
+    out = translate('CREATE OR REPLACE TABLE s."t" AS SELECT 1 AS a', SPARK)
     assert [s.split()[0] for s in out] == ["DROP", "CREATE"] and "IF EXISTS" in out[0]
 
 
 def test_hash_is_63_bit_xxhash_of_the_values_with_null_flags_constants_first() -> None:
-    (sql,) = translate("SELECT hash(a, b) >> 1, hash(a, 'ldiv') FROM t", "spark")
+    (sql,) = translate("SELECT hash(a, b) >> 1, hash(a, 'ldiv') FROM t", SPARK)
     assert sql.count("XXHASH64") == 2 and sql.count("9223372036854775807") == 2
     # every value with its NULL flag (xxhash64 skips a NULL); the constant seeds the second hash's chain
     assert "XXHASH64(a, (a) IS NULL, b, (b) IS NULL)" in sql
@@ -49,7 +49,7 @@ def test_rowid_lists_and_types() -> None:
     (sql,) = translate(
         "SELECT s.rowid, list_extract(c, 2), len(counts), list_sum(list_slice(counts, 2, 3)), "
         "CAST(x AS HUGEINT), CAST($j AS JSON) FROM t AS s",
-        "spark",
+        SPARK,
         frozenset({"j"}),
     )
     assert "`s`.`ldiv_rowid`" in sql and "ELEMENT_AT" in sql and "SIZE(counts)" in sql
@@ -62,7 +62,7 @@ def test_migration_ddl_loses_sequences_and_constraints() -> None:
         "CREATE SEQUENCE IF NOT EXISTS ldiv.run_seq START 1; CREATE TABLE ldiv.t (a INTEGER PRIMARY KEY, "
         "b VARCHAR NOT NULL, c JSON, d TIMESTAMP NOT NULL DEFAULT current_timestamp, UNIQUE (a, b))"
     )
-    (sql,) = translate(ddl, "spark")
+    (sql,) = translate(ddl, SPARK)
     assert "PRIMARY" not in sql and "NOT NULL" not in sql and "UNIQUE" not in sql
     assert "c STRING" in sql and "DEFAULT" in sql
 
@@ -70,7 +70,7 @@ def test_migration_ddl_loses_sequences_and_constraints() -> None:
 def test_nextval_becomes_a_bound_id_and_returning_goes() -> None:
     (sql,) = translate(
         "INSERT INTO ldiv.run (run_id, command) VALUES (nextval('ldiv.run_seq'), $c) RETURNING run_id",
-        "spark",
+        SPARK,
         frozenset({"c"}),
     )
     text, seq = spark_next_id(sql)
@@ -80,21 +80,21 @@ def test_nextval_becomes_a_bound_id_and_returning_goes() -> None:
 def test_ordered_lists_series_and_single_argument_least() -> None:
     (sql,) = translate(
         "SELECT list(n ORDER BY n DESC) AS c, least(min(h)) AS m FROM s CROSS JOIN range(0, $l) AS j(j)",
-        "spark",
+        SPARK,
         frozenset({"l"}),
     )
     # collect_list has no order: values travel with their keys and are sorted (descending here)
     assert "SORT_ARRAY((COLLECT_LIST(STRUCT(n AS k0, n AS v))), (FALSE))" in sql
     assert "(SELECT id AS `j` FROM RANGE((0), (:l))) AS `j`" in sql
     assert "LEAST" not in sql.upper()
-    (inclusive,) = translate("SELECT * FROM generate_series(1, 3) AS g(v)", "spark")
+    (inclusive,) = translate("SELECT * FROM generate_series(1, 3) AS g(v)", SPARK)
     assert "RANGE((1), ((3) + 1))" in inclusive
 
 
 def test_equal_to_any_of_a_list_is_array_contains() -> None:
     # Spark's own translation, exists(l, x -> gid = x), evaluates a lambda on every row of the scan
     (sql,) = translate(
-        "SELECT gid FROM t WHERE gid = ANY($gids) AND s = ANY([1, 2])", "spark", frozenset({"gids"})
+        "SELECT gid FROM t WHERE gid = ANY($gids) AND s = ANY([1, 2])", SPARK, frozenset({"gids"})
     )
     assert "ARRAY_CONTAINS(:gids, gid)" in sql and "ARRAY_CONTAINS(ARRAY(1, 2), s)" in sql
     assert "EXISTS" not in sql.upper() and "->" not in sql
@@ -102,14 +102,14 @@ def test_equal_to_any_of_a_list_is_array_contains() -> None:
 
 
 def test_list_slices_become_slice_with_a_length() -> None:
-    (sql,) = translate("SELECT l[2:5] AS a, l[3:] AS b FROM t", "spark")
+    (sql,) = translate("SELECT l[2:5] AS a, l[3:] AS b FROM t", SPARK)
     assert sql.count("SLICE(") == 2 and "ELEMENT_AT" not in sql
     assert "(5) - (2) + 1" in sql and "SIZE((l))" in sql
     assert sqlglot.parse_one(sql, read="spark") is not None
 
 
 def test_an_overwrite_that_reads_its_target_goes_through_the_scratch_table() -> None:
-    from ldiv_db.sqlgen.spark import emulate_dml
+    from ldiv_db.db.spark.dialect import emulate_dml
 
     def no_columns(table: str) -> list[str]:
         raise AssertionError("an overwrite needs no column list")

@@ -12,10 +12,11 @@ import pytest
 import sqlglot
 
 from ldiv_db.db.spark import jobs as spark_jobs
+from ldiv_db.db.spark.dialect import SPARK
 from ldiv_db.db.spark.jobs import batch_ranges, spark_error
 from ldiv_db.db.spark.session import FETCH_ROWS, fetch_rows_of, first_line, parse_url
 from ldiv_db.errors import BadInput, EngineResources, StorageError
-from ldiv_db.sqlgen.render import translate
+from ldiv_db.sqlgen.dialects import translate
 
 
 def _ids(parts: list[tuple[int, int]]) -> list[int]:
@@ -118,7 +119,7 @@ def test_a_ctrl_c_during_a_job_cancels_its_group_then_raises() -> None:
 
 
 def test_zipped_unnests_stay_zipped_on_spark() -> None:
-    (sql,) = translate("SELECT unnest($a) AS x, 7 AS k, unnest($b) AS y", "spark", frozenset({"a", "b"}))
+    (sql,) = translate("SELECT unnest($a) AS x, 7 AS k, unnest($b) AS y", SPARK, frozenset({"a", "b"}))
     assert sql.count("EXPLODE") == 0 and "INLINE(ARRAYS_ZIP(:a, :b)) AS (x, y)" in sql
     assert sqlglot.parse_one(sql, read="spark") is not None
 

@@ -1,4 +1,4 @@
-"""How one DuckDB database is shared inside a process (:class:`~ldiv_db.db.duckdb.engine.Database` asks here).
+"""How one DuckDB database is shared inside a process (:class:`~ldiv_db.db.duckdb.engine.DuckDBDatabase` asks here).
 
 * Files. DuckDB keeps one instance per file and process, opened read-only or read-write by its first
   connection. A read joins whatever instance there is (it writes nothing either way). A write that finds
@@ -96,7 +96,7 @@ def _connect(path: str, read: bool) -> tuple[duckdb.DuckDBPyConnection, bool]:
         return duckdb.connect(path), False
     # DuckDB would spill beside the file (DB.tmp/); a read creates nothing there
     spill = str(Path(tempfile.gettempdir()) / f"ldiv_db_spill_{os.getpid()}")
-    con.execute("SET temp_directory = '" + spill.replace("'", "''") + "'")
+    con.execute("SET temp_directory = $spill", {"spill": spill})
     return con, True
 
 
@@ -148,7 +148,7 @@ def own_cursor(con: duckdb.DuckDBPyConnection, search_path: str | None) -> duckd
     set on ``con``, e.g. a read's stand-in for missing ``ldiv`` objects)."""
     cur = con.cursor()
     if search_path:
-        cur.execute("SET search_path = '" + search_path.replace("'", "''") + "'")
+        cur.execute("SET search_path = $path", {"path": search_path})
     return cur
 
 

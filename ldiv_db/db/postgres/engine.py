@@ -1,9 +1,9 @@
 """PostgreSQL as an engine: the only module that talks to psycopg (``pip install 'ldiv_db[postgres]'``).
 
-:class:`PostgresDatabase` keeps the interface of :class:`ldiv_db.db.Database`; what differs:
+:class:`PostgresDatabase` implements :class:`ldiv_db.db.base.Database`; what differs from DuckDB:
 
-* statements are rendered in DuckDB's dialect and translated here by :func:`ldiv_db.sqlgen.render.translate`
-  (cached), bound parameters become psycopg's ``%(name)s``;
+* statements are rendered in DuckDB's dialect and translated through :data:`.dialect.POSTGRES` by
+  :func:`ldiv_db.sqlgen.dialects.translate` (cached), bound parameters become psycopg's ``%(name)s``;
 * the password (URL, ``PGPASSWORD`` or ``~/.pgpass``, as libpq reads them) never appears in a message:
   every error text goes through :func:`ldiv_db.db.urls.scrub`, and :attr:`path` is the URL without it;
 * work tables are session-temporary (``pg_temp``), except within :meth:`parallel_work` (a write
@@ -39,11 +39,12 @@ from psycopg.adapt import Loader
 
 from ...errors import BadInput, ConnectionLost, InternalError, LdivError
 from ...schema.state import prepare
-from ...sqlgen.dialects import PG_HASH_FUNCTIONS, param_kind
-from ...sqlgen.render import Ident, Query, TableRef, quote, render, translate, written_tables
-from ..duckdb.engine import RUN_WORK_SCHEMA, SMALL_SOURCE_ROWS, Database
+from ...sqlgen.dialects import translate, written_tables
+from ...sqlgen.render import Ident, Query, TableRef, render
+from ..base import RUN_WORK_SCHEMA, SMALL_SOURCE_ROWS, WORK_SCHEMA, Database
 from ..engine_errors import environment_error
 from ..urls import display_url, scrub, url_password
+from .dialect import PG_HASH_FUNCTIONS, POSTGRES, param_kind
 from .errors import connect_error, error_message, privilege_hint
 from .frames import binary_candidate, binary_rows, csv_frame, frame_rows
 from .owners import PgRunOwners
@@ -88,6 +89,7 @@ class PostgresDatabase(PgRunOwners, Database):
     """One psycopg connection (autocommit; :meth:`transaction` issues BEGIN/COMMIT) plus the bookkeeping."""
 
     dialect = "postgres"
+    target = POSTGRES
     default_schema = "main"  # unqualified releases go to schema main, as on DuckDB (created on write)
     transactional = True
     embedded = False
@@ -95,15 +97,14 @@ class PostgresDatabase(PgRunOwners, Database):
     reads_files = False
     local_row_base = None  # row ids are final when written (ctid)
     driver_error = psycopg.Error
-    stats_from_source = True  # see Database; measured in bench/README.md (Engines)
+    stats_from_source = True  # measured in bench/README.md (Engines)
     ldiv_schema = "ldiv"  # pg_temp when a read stands in for a missing ldiv schema (ldiv_db/schema/server.py)
 
     def __init__(
         self, con: psycopg.Connection[Any], url: str, *, read_only: bool, secret: str | None
     ) -> None:
-        super().__init__(con, display_url(url), owned=True)  # type: ignore[arg-type]
+        super().__init__(display_url(url))
         self.pg: psycopg.Connection[Any] = con
-        self.con = _Compat(self)  # type: ignore[assignment]
         self.read_only = read_only
         self._secret = secret
         self._url = url  # for snapshot_sessions' sessions; never shown (path is without the password)
@@ -165,19 +166,14 @@ class PostgresDatabase(PgRunOwners, Database):
             raise
         return db
 
-    def attach(self, alias: str, file: str, read_only: bool = True) -> None:
-        raise BadInput("--attach works with DuckDB files only", "name another schema's table as schema.table")
-
-    @contextlib.contextmanager
-    def scratch_catalog(self, alias: str, *, keep: bool = False) -> Iterator[None]:
-        raise LdivError("scratch catalogs are a DuckDB feature; the PostgreSQL engine does not use them")
-        yield  # pragma: no cover
-
     def close(self, *, failed: bool = False) -> None:
         with contextlib.suppress(psycopg.Error):
             self.pg.close()
 
-    def _temp_ref(self, name: str) -> TableRef:
+    def _work_ref(self, name: str) -> TableRef:
+        if self.keep_work:
+            self._bare(render("catalog/create_schema.sql", schema=Ident(WORK_SCHEMA)))
+            return TableRef(name, WORK_SCHEMA)
         if self._work_schema is not None:
             return TableRef(name, self._work_schema)
         return TableRef(name, TEMP_SCHEMA)
@@ -218,7 +214,7 @@ class PostgresDatabase(PgRunOwners, Database):
         schema = f"ldiv_work_{pid}_{secrets.token_hex(4)}"  # RUN_WORK_SCHEMA: the pid tells leftovers
         try:
             self._drop_leftover_work()
-            self.raw_rows(f"CREATE SCHEMA {quote(schema)}")
+            self.raw_rows(render("catalog/create_schema.sql", schema=Ident(schema)).sql)
             made = True
         except BadInput:  # no CREATE on the database: temporary work tables, as for a small source
             made = False
@@ -232,7 +228,7 @@ class PostgresDatabase(PgRunOwners, Database):
             self._work_schema = None
             self._work_tables = [t for t in self._work_tables if t.schema != schema]
             with contextlib.suppress(LdivError):
-                self.raw_rows(f"DROP SCHEMA IF EXISTS {quote(schema)} CASCADE")
+                self.raw_rows(render("catalog/drop_work_schema.sql", schema=Ident(schema)).sql)
 
     @contextlib.contextmanager
     def snapshot_sessions(self, rows: int, *, split: bool = True) -> Iterator[list[Database]]:
@@ -327,7 +323,7 @@ class PostgresDatabase(PgRunOwners, Database):
         for name, m in found:
             if int(m.group(1)) not in alive:
                 with contextlib.suppress(LdivError):
-                    self.raw_rows(f"DROP SCHEMA IF EXISTS {quote(name)} CASCADE")
+                    self.raw_rows(render("catalog/drop_work_schema.sql", schema=Ident(name)).sql)
 
     def exists(self, ref: TableRef) -> bool:
         """As on DuckDB; a session-temporary table (schema ``pg_temp``, which the information schema
@@ -343,7 +339,7 @@ class PostgresDatabase(PgRunOwners, Database):
         sql = query.sql_for(self.dialect)
         # a check's sessions run in threads: the first translates a statement, the others find it cached
         with _TRANSLATING:
-            out = translate(sql, self.dialect, names, ldiv_schema=self.ldiv_schema, kinds=kinds)
+            out = translate(sql, self.target, names, ldiv_schema=self.ldiv_schema, kinds=kinds)
         if self._work_schema is not None:  # work tables of parallel_work: unlogged, no autovacuum
             out = unlogged_work(out, self._work_schema)
         if self._hash_refusal is not None and any("pg_temp.ldiv_hash" in st for st in out):
@@ -387,15 +383,18 @@ class PostgresDatabase(PgRunOwners, Database):
         settings = [] if small else [HINT_SETTINGS[h] for h in sorted(query.hints) if h in HINT_SETTINGS]
         try:
             for name, value in settings:
-                self.pg.execute(f"SET {name} = {value}".encode())
+                self.pg.execute(pgsql.SQL("SET {} = {}").format(pgsql.Identifier(name), pgsql.Literal(value)))
             yield
         finally:  # in a failed transaction block the rollback undoes the SET
             if settings and self.pg.info.transaction_status != psycopg.pq.TransactionStatus.INERROR:
                 for name, _ in settings:
-                    self.pg.execute(f"RESET {name}".encode())
+                    self.pg.execute(pgsql.SQL("RESET {}").format(pgsql.Identifier(name)))
 
-    def _refuse_writes(self, name: str, sql: str) -> None:
-        outside = [t for t in written_tables(sql) if not t.lower().startswith(TEMP_SCHEMA + ".")]
+    def _refuse_writes(self, name: str, sql: str, tables: list[TableRef] | None = None) -> None:
+        """Refuse a statement of a read-only command that writes outside ``pg_temp`` (``tables``: what it
+        writes, where ``sql`` does not say it)."""
+        named = written_tables(sql) if tables is None else [".".join(t.parts[-2:]) for t in tables]
+        outside = [t for t in named if not t.lower().startswith(TEMP_SCHEMA + ".")]
         if outside:
             raise LdivError(
                 f"{name} would write {', '.join(outside)} in a read-only command",
@@ -445,17 +444,17 @@ class PostgresDatabase(PgRunOwners, Database):
             return None
         if self.read_only:
             self._refuse_writes(query.name, query.sql)
-        sql = statements[0]
-        params = _bound(query) if "%(" in sql else None
+        # a rendered template, translated (render.py quotes every name and binds every value)
+        sql = pgsql.SQL(statements[0])
+        params = _bound(query) if "%(" in statements[0] else None
         try:
             with self.pg.cursor() as cur:
-                # sql: a rendered template, translated (render.py quotes every name and binds every value)
-                cur.execute(f"SELECT * FROM ({sql}) AS ldiv_bulk LIMIT 0".encode(), params)  # noqa: S608
+                cur.execute(pgsql.SQL("SELECT * FROM ({}) AS ldiv_bulk LIMIT 0").format(sql), params)
                 described = cur.description or []
             self.queries += 1
             if not described or any(d.type_code not in _COPY_TYPES for d in described):
                 return None
-            copy = f"COPY ({sql}) TO STDOUT WITH (FORMAT csv)"
+            copy = pgsql.SQL("COPY ({}) TO STDOUT WITH (FORMAT csv)").format(sql).as_string(self.pg)
             if params:
                 copy = psycopg.ClientCursor(self.pg).mogrify(copy, params)
             buf = io.BytesIO()
@@ -481,15 +480,16 @@ class PostgresDatabase(PgRunOwners, Database):
         """Append a frame to an existing table with COPY (columns matched by name, NaN/None as NULL): in
         the binary format where every column is integer or boolean (pg_frames), else row by row."""
         names, binary = [str(c) for c in frame.columns], None
-        sql = f"SELECT {', '.join(quote(c) for c in names)} FROM {table.sql()} LIMIT 0"  # noqa: S608
+        cols = pgsql.SQL(", ").join(pgsql.Identifier(c) for c in names)
+        sql = pgsql.SQL("SELECT {} FROM {} LIMIT 0").format(cols, pgsql.Identifier(*table.parts))
         try:  # the target's column types, asked only for a frame that could go binary
             with self.pg.cursor() as cur:
                 if binary_candidate(frame):
-                    described = cur.execute(sql.encode()).description or []
+                    described = cur.execute(sql).description or []
                     binary = binary_rows(frame, [d.type_code for d in described])
                     self.queries += 1
         except psycopg.Error as exc:
-            raise self._error("insert_frame", sql, exc) from None
+            raise self._error("insert_frame", sql.as_string(self.pg), exc) from None
         rows = frame_rows(frame) if binary is None else [binary]
         self.copy_rows(table, names, rows, binary=binary is not None)
 
@@ -518,16 +518,15 @@ class PostgresDatabase(PgRunOwners, Database):
         """Stream rows into a table with COPY (``write_row`` escapes every value), or with ``binary``
         one encoded stream (:func:`binary_rows`); returns the count of rows, or of streams."""
         if self.read_only and (table.schema or "").lower() != TEMP_SCHEMA:
-            self._refuse_writes("copy_rows", f"INSERT INTO {table.sql()} SELECT 1")
+            self._refuse_writes("copy_rows", render("catalog/all_rows.sql", source=table).sql, [table])
         n = 0
-        cols = ", ".join(quote(c) for c in columns)
+        name = pgsql.Identifier(*table.parts)
+        cols = pgsql.SQL(", ").join(pgsql.Identifier(c) for c in columns)
+        copy_in = pgsql.SQL(
+            "COPY {} ({}) FROM STDIN (FORMAT binary)" if binary else "COPY {} ({}) FROM STDIN"
+        )
         try:
-            with (
-                self.pg.cursor() as cur,
-                cur.copy(
-                    f"COPY {table.sql()} ({cols}) FROM STDIN{' (FORMAT binary)' * binary}".encode()
-                ) as copy,
-            ):
+            with self.pg.cursor() as cur, cur.copy(copy_in.format(name, cols)) as copy:
                 send = copy.write if binary else copy.write_row
                 for row in rows:
                     send(row)
@@ -537,9 +536,9 @@ class PostgresDatabase(PgRunOwners, Database):
                 # temporary work tables, and a table analyzed while empty (created, then filled here)
                 # would be planned as tiny — a nested loop against a million-row source.
                 with self.pg.cursor() as cur:
-                    cur.execute(f"ANALYZE {table.sql()}".encode())
+                    cur.execute(pgsql.SQL("ANALYZE {}").format(name))
         except psycopg.Error as exc:
-            raise self._error("copy_rows", f"INSERT INTO {table.sql()} SELECT 1", exc) from None
+            raise self._error("copy_rows", render("catalog/all_rows.sql", source=table).sql, exc) from None
         self.queries += 1
         return n
 
@@ -547,7 +546,7 @@ class PostgresDatabase(PgRunOwners, Database):
         """Run a fixed multi-statement script (migrations), each statement translated."""
         try:
             with self.pg.cursor() as cur:
-                for stmt in translate(sql, self.dialect, ldiv_schema=self.ldiv_schema):
+                for stmt in translate(sql, self.target, ldiv_schema=self.ldiv_schema):
                     cur.execute(stmt.encode())
         except psycopg.Error as exc:
             raise self._error(name, sql, exc) from None
@@ -556,7 +555,7 @@ class PostgresDatabase(PgRunOwners, Database):
     def raw_rows(self, sql: str, params: Any = None) -> list[tuple[Any, ...]]:
         """Fixed bookkeeping SQL with bound values; ``?`` placeholders become ``%s``."""
         self.queries += 1
-        text = translate(sql, self.dialect, positional=True, ldiv_schema=self.ldiv_schema)
+        text = translate(sql, self.target, positional=True, ldiv_schema=self.ldiv_schema)
         try:
             with self.pg.cursor() as cur:
                 for stmt in text[:-1]:
@@ -569,32 +568,30 @@ class PostgresDatabase(PgRunOwners, Database):
     def set_search_path(self, path: str) -> None:
         raise LdivError("the PostgreSQL engine keeps the server's search_path")
 
+    def _tx_statement(self, sql: str) -> None:
+        """BEGIN or COMMIT with its error mapped; ROLLBACK bare."""
+        if sql == "ROLLBACK":
+            self.pg.execute(b"ROLLBACK")
+            return
+        with self._engine(sql):
+            self.pg.execute(sql.encode())
+
+    def drop_work_tables(self) -> None:
+        if self.keep_work:
+            return
+        for ref in self._work_tables:
+            with contextlib.suppress(psycopg.Error):
+                self._bare(render("catalog/drop_work_table.sql", target=ref))
+        self._work_tables.clear()
+
+    def _bare(self, query: Query) -> None:
+        """A fixed statement of the engine's own (work tables), translated, neither counted nor checked."""
+        for stmt in translate(query.sql, self.target, ldiv_schema=self.ldiv_schema):
+            self.pg.execute(stmt.encode())
+
 
 @dataclass(frozen=True)
 class _Col:
     name: str
     data_type: str
     position: int
-
-
-class _Compat:
-    """``db.con`` on PostgreSQL: DuckDB-dialect SQL with ``$name`` or ``?`` parameters, translated, on the
-    psycopg connection. Only the base class's fixed statements (BEGIN/COMMIT, DROP of work tables) and
-    test helpers use it; ldiv_db's own statements go through rendered queries."""
-
-    def __init__(self, db: PostgresDatabase) -> None:
-        self._db = db
-
-    def execute(self, sql: str, params: Any = None) -> Any:
-        positional = isinstance(params, (list, tuple))
-        names = frozenset(params) if isinstance(params, Mapping) else frozenset()
-        stmts = translate(sql, "postgres", names, positional=positional, ldiv_schema=self._db.ldiv_schema)
-        cur = self._db.pg.cursor()
-        for i, stmt in enumerate(stmts):
-            cur.execute(stmt.encode(), params if i == len(stmts) - 1 else None)
-        return cur
-
-    def executemany(self, sql: str, seq: Iterable[Any]) -> None:
-        (stmt,) = translate(sql, "postgres", positional=True, ldiv_schema=self._db.ldiv_schema)
-        with self._db.pg.cursor() as cur:
-            cur.executemany(stmt.encode(), list(seq))

@@ -5,10 +5,10 @@ master), optionally with options after ``?``: ``warehouse=PATH`` (the catalog's 
 lives beside it, so a later run sees the same tables), ``fetch_rows=N`` and any Spark conf key
 (``spark.sql...=v``); sessions and conf: :mod:`ldiv_db.db.spark.session`.
 
-:class:`SparkDatabase` keeps the interface of :class:`ldiv_db.db.Database`; what differs:
+:class:`SparkDatabase` implements :class:`ldiv_db.db.base.Database`; what differs from DuckDB:
 
-* statements are rendered in DuckDB's dialect and translated by :func:`ldiv_db.sqlgen.render.translate` to
-  Spark SQL; bound values go to ``spark.sql(..., args=...)`` (``:name`` markers), never into the text;
+* statements are rendered in DuckDB's dialect and translated to Spark SQL through :data:`.dialect.SPARK`
+  (:func:`ldiv_db.sqlgen.dialects.translate`); bound values go to ``spark.sql(..., args=...)`` (``:name`` markers), never into the text;
 * results come back through Arrow, each through the bounded fetch of :mod:`ldiv_db.db.spark.jobs` (a
   result over ``fetch_rows`` rows only where the caller declared it bulk, then in batches);
   :meth:`insert_frame` sends a frame as one DataFrame and one ``INSERT ... SELECT`` per batch of at most
@@ -39,9 +39,10 @@ import numpy as np
 import pandas as pd
 
 from ...errors import BadInput, InternalError, LdivError
-from ...sqlgen.render import Query, TableRef, quote, translate, written_tables
-from ...sqlgen.spark import emulate_dml, spark_next_id
-from ..duckdb.engine import Database
+from ...sqlgen.dialects import translate, written_tables
+from ...sqlgen.render import Ident, Query, TableRef, render
+from ..base import Database
+from .dialect import SPARK, emulate_dml, spark_next_id
 from .jobs import fetch, job
 from .schema import prepare_spark, type_name
 from .session import (  # noqa: F401 - the engine's session API, as before
@@ -127,6 +128,7 @@ class SparkDatabase(Database):
     """One Spark session plus the bookkeeping; statements through ``spark.sql`` with bound ``args``."""
 
     dialect = "spark"
+    target = SPARK
     default_schema = "default"
     transactional = False
     embedded = False
@@ -141,9 +143,8 @@ class SparkDatabase(Database):
     ldiv_schema = "ldiv"
 
     def __init__(self, session: Any, url: str, *, read_only: bool) -> None:
-        super().__init__(session, url, owned=False)
+        super().__init__(url)
         self.spark = session
-        self.con = _DuckDialectConnection(self)  # type: ignore[assignment]
         self.read_only = read_only
         self.work_schema = f"ldiv_work_{uuid.uuid4().hex[:10]}"
         self._work_ready = False
@@ -196,7 +197,7 @@ class SparkDatabase(Database):
         """Drop this connection's work schema (the session itself stays for the process)."""
         if self._work_ready and not self.keep_work:
             with contextlib.suppress(Exception):
-                self.spark.sql(f"DROP SCHEMA IF EXISTS {_bq(self.work_schema)} CASCADE")
+                self._fixed(render("catalog/drop_work_schema.sql", schema=Ident(self.work_schema)))
             self._work_ready = False
 
     # ------------------------------------------------------------------ executing
@@ -208,7 +209,7 @@ class SparkDatabase(Database):
             self._refuse_writes(query.name, query.sql)
         params = dict(query.params) if query.params else {}
         statements = translate(
-            query.sql_for(self.dialect), self.dialect, frozenset(params), ldiv_schema=self.ldiv_schema
+            query.sql_for(self.dialect), self.target, frozenset(params), ldiv_schema=self.ldiv_schema
         )
         result: Any = _Result()
         with self._engine(query.name):
@@ -309,9 +310,7 @@ class SparkDatabase(Database):
             return "missing"
         if fields[ROWID].dataType.simpleString() not in ("bigint", "int", "smallint", "tinyint"):
             return "not integer"
-        row = self.spark.sql(
-            f"SELECT count(*) - count(DISTINCT {_bq(ROWID)}) FROM {spark_ref(ref)}"  # noqa: S608
-        ).collect()[0]
+        row = self._fixed(render("catalog/repeated_values.sql", column=Ident(ROWID), source=ref))[0]
         self.queries += 1
         return "repeated" if int(row[0]) else None
 
@@ -320,11 +319,11 @@ class SparkDatabase(Database):
         metadata from the metastore, one call per table)."""
         if not self.spark.catalog.databaseExists(schema):
             return []
-        where = _bq(schema)
-        views = {str(r[1]) for r in self.spark.sql(f"SHOW VIEWS IN {where}").collect() if not r[2]}
+        where = {"schema": _bq(schema)}
+        views = {str(r[1]) for r in self.spark.sql(_SHOW_VIEWS, args=where).collect() if not r[2]}
         return [
             (str(r[1]), "VIEW" if str(r[1]) in views else "BASE TABLE")
-            for r in self.spark.sql(f"SHOW TABLES IN {where}").collect()
+            for r in self.spark.sql(_SHOW_TABLES, args=where).collect()
             if not r[2]
         ]
 
@@ -340,11 +339,12 @@ class SparkDatabase(Database):
         local = duckdb.connect()
         try:
             if sch:
-                local.execute(f"CREATE SCHEMA IF NOT EXISTS {quote(sch)}")
+                local.execute(render("catalog/create_schema.sql", schema=Ident(sch)).sql)
             local.execute(query.sql, dict(query.params))
-            batches = local.sql(
-                f"SELECT *, rowid AS {quote(ROWID)} FROM {TableRef(name, sch or None).sql()}"  # noqa: S608
-            ).fetch_record_batch(self.fetch_rows)
+            rows = render(
+                "catalog/rows_with_ids.sql", id_column=Ident(ROWID), source=TableRef(name, sch or None)
+            )
+            batches = local.sql(rows.sql).fetch_record_batch(self.fetch_rows)
             with self._engine(query.name):
                 for i, batch in enumerate(batches):
                     frame = self.spark.createDataFrame(pa.Table.from_batches([batch]))
@@ -354,6 +354,13 @@ class SparkDatabase(Database):
             raise LdivError(f"query {query.name} failed: {str(exc).splitlines()[0]}") from None
         finally:
             local.close()
+
+    def _fixed(self, query: Query) -> list[Any]:
+        """A statement of the engine's own bookkeeping (work schema, ids), translated; its rows collected."""
+        out: list[Any] = []
+        for stmt in translate(query.sql, self.target):  # its tables are named in full (no ldiv stand-in)
+            out = self.spark.sql(stmt).collect()
+        return out
 
     def spark_ref(self, ref: TableRef) -> str:
         """``ref`` as Spark SQL and the DataFrame API name it (back-quoted parts)."""
@@ -369,14 +376,15 @@ class SparkDatabase(Database):
         sql, seq = spark_next_id(sql)
         table, column = SEQUENCES[seq]
         ref = TableRef(table, self.ldiv_schema)
-        rows = self.spark.sql(
-            f"SELECT coalesce(max({_bq(column)}), 0) + 1 FROM {spark_ref(ref)}"  # noqa: S608
-        ).collect()
+        rows = self._fixed(render("catalog/next_id.sql", column=Ident(column), source=ref))
         new_id = int(rows[0][0])
         return sql, {**params, "ldiv_next_id": new_id}, new_id
 
-    def _refuse_writes(self, name: str, sql: str) -> None:
-        outside = [t for t in written_tables(sql) if not t.lower().startswith(self.work_schema + ".")]
+    def _refuse_writes(self, name: str, sql: str, tables: list[TableRef] | None = None) -> None:
+        """Refuse a statement of a read-only command that writes outside the work schema (``tables``: what
+        it writes, where ``sql`` does not say it)."""
+        named = written_tables(sql) if tables is None else [".".join(t.parts[-2:]) for t in tables]
+        outside = [t for t in named if not t.lower().startswith(self.work_schema + ".")]
         if outside:
             raise LdivError(
                 f"{name} would write {', '.join(outside)} in a read-only command",
@@ -415,7 +423,7 @@ class SparkDatabase(Database):
         """Append a frame to an existing table: per batch of at most ``fetch_rows`` rows one DataFrame
         (through Arrow) and one INSERT ... SELECT, so the driver never holds more than a batch of it."""
         if self.read_only and (table.schema or "") != self.work_schema:
-            self._refuse_writes("insert_frame", f"INSERT INTO {table.sql()} SELECT 1")
+            self._refuse_writes("insert_frame", render("catalog/all_rows.sql", source=table).sql, [table])
         with self._engine("insert_frame"):
             for start in range(0, len(frame), self.fetch_rows):
                 self._insert_batch(table, frame.iloc[start : start + self.fetch_rows])
@@ -445,7 +453,7 @@ class SparkDatabase(Database):
     def execute_script(self, name: str, sql: str) -> None:
         """A fixed multi-statement script (migrations), each statement translated."""
         with self._engine(name):
-            for stmt in translate(sql, self.dialect, ldiv_schema=self.ldiv_schema):
+            for stmt in translate(sql, self.target, ldiv_schema=self.ldiv_schema):
                 self.spark.sql(stmt)
         self.queries += 1
 
@@ -454,7 +462,7 @@ class SparkDatabase(Database):
     ) -> list[tuple[Any, ...]]:
         """Fixed bookkeeping SQL with bound values (``?`` positions)."""
         self.queries += 1
-        statements = translate(sql, self.dialect, positional=True, ldiv_schema=self.ldiv_schema)
+        statements = translate(sql, self.target, positional=True, ldiv_schema=self.ldiv_schema)
         out: list[tuple[Any, ...]] = []
         with self._engine("bookkeeping query"):
             for i, stmt in enumerate(statements):
@@ -470,14 +478,15 @@ class SparkDatabase(Database):
         """Only a bracket: Spark has no multi-statement transactions (``transactional`` is False)."""
         yield
 
-    def work_table(self, name: str) -> TableRef:
+    def _work_ref(self, name: str) -> TableRef:
         if not self._work_ready:
-            self.spark.sql(f"CREATE SCHEMA IF NOT EXISTS {_bq(self.work_schema)}")
+            self._fixed(render("catalog/create_schema.sql", schema=Ident(self.work_schema)))
             self._work_ready = True
-        ref = TableRef(_catalog_name(name), self.work_schema)
-        if ref not in self._work_tables:
-            self._work_tables.append(ref)
-        return ref
+        return TableRef(_catalog_name(name), self.work_schema)
+
+    def interrupt(self) -> None:
+        """Cancel the statement this session runs in another thread (Spark: never asked; its jobs are
+        cancelled by their job group on Ctrl-C, :mod:`.jobs`)."""
 
     def refuse_table_name(self, ref: TableRef, release: TableRef) -> None:
         if any(not re.fullmatch(r"[A-Za-z0-9_]+", p) for p in ref.parts):
@@ -498,7 +507,7 @@ class SparkDatabase(Database):
             return
         for ref in self._work_tables:
             with contextlib.suppress(Exception):
-                self.spark.sql(f"DROP TABLE IF EXISTS {spark_ref(ref)}")
+                self.spark.sql(_DROP_TABLE, args={"table": spark_ref(ref)})
         self._work_tables.clear()
 
     def exists(self, ref: TableRef) -> bool:
@@ -510,14 +519,14 @@ class SparkDatabase(Database):
 
     def drop_table(self, ref: TableRef) -> None:
         with self._engine("drop_table"):
-            self.spark.sql(f"DROP TABLE IF EXISTS {spark_ref(ref)}")
+            self.spark.sql(_DROP_TABLE, args={"table": spark_ref(ref)})
         self.queries += 1
 
     def rename(self, old: TableRef, new: TableRef) -> None:
         """``ALTER TABLE old RENAME TO new``: one catalog operation (the publish step of a release)."""
         t0 = time.perf_counter()
         with self._engine("rename"):
-            self.spark.sql(f"ALTER TABLE {spark_ref(old)} RENAME TO {spark_ref(new)}")
+            self.spark.sql(_RENAME, args={"old": spark_ref(old), "new": spark_ref(new)})
         self.queries += 1
         self._last_t0 = t0
 
@@ -530,18 +539,12 @@ def _catalog_name(name: str) -> str:
     return f"{safe}_{hashlib.sha1(name.encode()).hexdigest()[:8]}"
 
 
+# Spark's own catalog statements, names bound (IDENTIFIER takes a qualified, back-quoted name as a value)
+_SHOW_TABLES = "SHOW TABLES IN IDENTIFIER(:schema)"
+_SHOW_VIEWS = "SHOW VIEWS IN IDENTIFIER(:schema)"
+_DROP_TABLE = "DROP TABLE IF EXISTS IDENTIFIER(:table)"
+_RENAME = "ALTER TABLE IDENTIFIER(:old) RENAME TO IDENTIFIER(:new)"
 _LEADING_COMMENTS = re.compile(r"^(\s|/\*.*?\*/)*", re.DOTALL)
-
-
-class _DuckDialectConnection:
-    """``db.con`` of a Spark database: DuckDB-dialect SQL (tests' fixed set-up statements) translated
-    and run on the session."""
-
-    def __init__(self, db: SparkDatabase) -> None:
-        self._db = db
-
-    def execute(self, sql: str, params: Mapping[str, Any] | None = None) -> _Result:
-        return self._db._send(Query("statement", sql, dict(params or {})))  # type: ignore[no-any-return]
 
 
 def _bq(name: str) -> str:

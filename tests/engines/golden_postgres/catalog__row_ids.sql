@@ -1,7 +1,7 @@
 /* purpose: whether every row of a base table has a row id of its own: on PostgreSQL a row's id is its physical address (ctid), which each partition or inheritance child numbers on its own, so a partitioned table or an inheritance parent repeats it */
 /* params: schema, name */
 /* returns: problem (0 or 1 row): 'shared' for a partitioned table or an inheritance parent, else NULL */
-/* ref: DESIGN §6 (the source's rows are identified by their row ids); ldiv_db/sqlgen/dialects.py (rowid from ctid) */
+/* ref: DESIGN §6 (the source's rows are identified by their row ids); ldiv_db/db/postgres/dialect.py (rowid from ctid) */
 SELECT
   CASE
     WHEN c.relkind = 'p'

@@ -10,7 +10,7 @@ from typing import Any
 
 import duckdb
 
-from ..errors import BadInput
+from ...errors import BadInput
 
 # the attributes under which tools keep the duckdb connection they wrap (dbt-duckdb: ``_cursor``; its
 # environments hand out wrappers of wrappers, so unwrapping goes a few levels deep)

@@ -1,7 +1,11 @@
-"""From the templates' DuckDB dialect to Spark SQL, on the parsed statement (sqlglot), never on text.
+"""Spark SQL as ldiv_db writes it: :data:`SPARK`, the engine's :class:`~ldiv_db.sqlgen.dialects.Target`
+(:func:`ldiv_db.sqlgen.dialects.translate` runs it), and the two rewrites the engine applies to a
+translated statement (:func:`spark_next_id`, :func:`emulate_dml`).
 
-:func:`ldiv_db.sqlgen.dialects.translate` calls :func:`spark_statements` for ``dialect="spark"``. sqlglot's
-transpiler does most of the work (``$name`` becomes Spark's ``:name`` marker, ``arg_max`` ``max_by``,
+Rewrites of single nodes that nothing else reads are entries of :class:`LdivSpark`'s generator
+TRANSFORMS (``COLLATE``, JSON casts and types, ``MATERIALIZED``, one-argument ``least``/``greatest``);
+the others run in one pass over the statement, :func:`spark_statements`, since a rewrite there works on
+the nodes below it (decision 0021). sqlglot's transpiler does most of the work (``$name`` becomes Spark's ``:name`` marker, ``arg_max`` ``max_by``,
 ``GROUP BY ALL`` stays); the rewrites below cover the rest:
 
 * ``CREATE OR REPLACE TABLE t AS ...`` becomes ``DROP TABLE IF EXISTS t`` + ``CREATE TABLE t AS ...``
@@ -36,12 +40,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import cast
+from typing import ClassVar, cast
 
 import sqlglot
 from sqlglot import exp
+from sqlglot.dialects.spark import Spark
+from sqlglot.generators.spark import SparkGenerator
 
-from .fragments import fragment
+from ...sqlgen.dialects import Target, rewritten
+from ...sqlgen.fragments import fragment
 
 _MASK = exp.Literal.number(9223372036854775807)
 
@@ -147,17 +154,12 @@ def _zipped_unnests(node: exp.Select) -> exp.Select:
 def _rewrite(node: exp.Expression) -> exp.Expression:
     if isinstance(node, exp.Select):
         return _zipped_unnests(node)
-    if isinstance(node, exp.CTE) and node.args.get("materialized") is not None:
-        node.set("materialized", None)  # Spark's WITH has no MATERIALIZED; it plans the CTE as it will
-        return node
     if isinstance(node, exp.Filter) and isinstance(node.this, exp.ArrayAgg):
         return _ordered_list(node.this, node.expression) or node
     if isinstance(node, exp.ArrayAgg):
         return _ordered_list(node) or node
     if isinstance(node, exp.Table):
         return _series_table(node) or node
-    if isinstance(node, (exp.Least, exp.Greatest)) and not node.expressions:
-        return _sub(node.this)
     name = node.name.lower() if isinstance(node, exp.Anonymous) else ""
     if name == "hash":
         xx = _func("xxhash64", *_hash_args(list(node.expressions)))
@@ -196,19 +198,37 @@ def _rewrite(node: exp.Expression) -> exp.Expression:
         return _func("array_contains", _sub(arr), _sub(node.this))
     if isinstance(node, exp.Length) and _is_list(node.this):
         return _func("size", _sub(node.this))
-    if isinstance(node, exp.Cast) and node.to.this == exp.DataType.Type.JSON:
-        return _sub(node.this)
-    if isinstance(node, exp.Collate) and node.expression.name.upper() == "C":
-        return _sub(node.this)  # Spark orders strings by their bytes already (UTF8_BINARY)
-    if isinstance(node, exp.DataType):
-        if node.this in (exp.DataType.Type.INT128, exp.DataType.Type.UBIGINT, exp.DataType.Type.UINT128):
-            return exp.DataType.build("BIGINT")
-        if node.this == exp.DataType.Type.JSON:
-            return exp.DataType.build("STRING", dialect="spark")
     if isinstance(
         node, (exp.PrimaryKeyColumnConstraint, exp.NotNullColumnConstraint, exp.UniqueColumnConstraint)
     ):
         return exp.Null()  # dropped below (constraints Spark tables do not enforce)
+    return node
+
+
+def _unmaterialized(node: exp.Expression) -> exp.Expression:
+    node.set("materialized", None)  # Spark's WITH has no MATERIALIZED; it plans the CTE as it will
+    return node
+
+
+def _one_argument(node: exp.Expression) -> exp.Expression:
+    return node if node.expressions else node.this  # least(x) / greatest(x): x
+
+
+def _json_cast(node: exp.Expression) -> exp.Expression:
+    to = cast(exp.Cast, node).to
+    return node.this if to.this == exp.DataType.Type.JSON else node  # JSON is kept as text
+
+
+def _bytes_order(node: exp.Expression) -> exp.Expression:
+    # Spark orders strings by their bytes already (UTF8_BINARY)
+    return node.this if node.expression.name.upper() == "C" else node
+
+
+def _spark_type(node: exp.Expression) -> exp.Expression:
+    if node.this in (exp.DataType.Type.INT128, exp.DataType.Type.UBIGINT, exp.DataType.Type.UINT128):
+        return exp.DataType.build("BIGINT")
+    if node.this == exp.DataType.Type.JSON:
+        return exp.DataType.build("STRING", dialect="spark")
     return node
 
 
@@ -319,3 +339,26 @@ def emulate_dml(sql: str, columns: Callable[[str], list[str]], scratch: str) -> 
             items.append(cast(exp.Expression, exp.alias_(new, col, quoted=True)))
         select = exp.select(*items).from_(table.copy())
     return _through_scratch(name, select.sql(dialect="spark"), scratch)
+
+
+class LdivSpark(Spark):
+    """sqlglot's Spark, writing the single nodes it would leave in DuckDB's terms as Spark reads them."""
+
+    class Generator(SparkGenerator):
+        TRANSFORMS: ClassVar[dict[type[exp.Expr], Callable[..., str]]] = {
+            **SparkGenerator.TRANSFORMS,
+            **rewritten(
+                SparkGenerator,
+                {
+                    exp.CTE: _unmaterialized,
+                    exp.Least: _one_argument,
+                    exp.Greatest: _one_argument,
+                    exp.Cast: _json_cast,
+                    exp.Collate: _bytes_order,
+                    exp.DataType: _spark_type,
+                },
+            ),
+        }
+
+
+SPARK = Target(LdivSpark, spark_statements)

@@ -1,4 +1,4 @@
--- purpose: drop one of the metrics work tables (attrs, domain, labels, cover) once the metrics are read
+-- purpose: drop one of a connection's work tables (Database.work_table) once its work is done
 -- params: none
 -- returns: nothing
 -- ref: DESIGN §3 (work tables are dropped on success, kept with --keep-work)

@@ -1,5 +1,0 @@
-/* purpose: drop one of the metrics work tables (attrs, domain, labels, cover) once the metrics are read */
-/* params: none */
-/* returns: nothing */
-/* ref: DESIGN §3 (work tables are dropped on success, kept with --keep-work) */
-DROP TABLE IF EXISTS "temp"."main"."wk metrics dropme's"

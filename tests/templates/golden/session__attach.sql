@@ -1,0 +1,1 @@
+ATTACH $path AS "scratch's" (  READ_WRITE) /* purpose: attach a DuckDB database file (or ':memory:', a scratch catalog) under an alias (DuckDB engine only) */ /* params: path */ /* returns: nothing */ /* ref: ldiv_db/db/duckdb/engine.py (attach: --attach NAME=PATH; scratch_catalog) */
