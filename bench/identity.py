@@ -241,7 +241,10 @@ def _record(db: Any, result: Any, output: str) -> dict[str, Any]:
         "tables": _tables(db, output, canon),
         "rows_in": result.rows_in,
         "rows_published": result.rows_published,
-        "rows_suppressed": result.rows_suppressed,
+        # renamed rows_with_suppressed_cells (the old name read where a checkout still has it)
+        "rows_suppressed": getattr(result, "rows_with_suppressed_cells", None)
+        if hasattr(result, "rows_with_suppressed_cells")
+        else result.rows_suppressed,
         "rows_deleted": result.rows_deleted,
         "groups": result.groups,
         "verified": result.verified,
@@ -249,7 +252,18 @@ def _record(db: Any, result: Any, output: str) -> dict[str, Any]:
     }
 
 
+def _fix_run_seed() -> None:
+    """Runs without --seed draw one fixed seed, as the tests fix it (tests/conftest.py): the releases
+    are then the same from run to run (TP's ties, the group ids)."""
+    try:
+        from ldiv_db.pipeline import opaque
+    except ImportError:  # a checkout from before the seeded order
+        return
+    opaque.run_seed = lambda given: 20261126 if given is None else given  # type: ignore[assignment]
+
+
 def collect(only: list[str] | None = None) -> dict[str, Any]:
+    _fix_run_seed()
     t0 = time.perf_counter()
     releases: dict[str, Any] = {}
     dbs: dict[str, Any] = {}

@@ -37,6 +37,7 @@ from ..base import Algorithm, AnonymizeRequest, Partitioning, lca_hierarchy_ids
 from ..shared.trees import Tree, load_trees, qi_kinds
 
 FORMS = ("distinct", "frequency")
+DENSE_CELLS = 8_000_000  # partitions × values counted in one histogram (64 MB of float64)
 
 
 class Mondrian(Algorithm):
@@ -160,6 +161,13 @@ class _Vectors:
         self.vid = vid[first]
         index = np.searchsorted(self.vid, vid)
         self.ords = frame[[f"o{i}" for i in range(1, d + 1)]].to_numpy(dtype=np.float64)[first]
+        # per QI its distinct ordinals ascending, and each vector's position among them
+        self.values: list[np.ndarray] = []
+        self.codes: list[np.ndarray] = []
+        for a in range(d):
+            values, codes = np.unique(self.ords[:, a], return_inverse=True)
+            self.values.append(values)
+            self.codes.append(codes.reshape(-1).astype(np.int64))
         s = frame["s"].to_numpy(dtype=np.int64)
         self.sa_vec: list[np.ndarray] = []
         self.sa_val: list[np.ndarray] = []
@@ -172,6 +180,53 @@ class _Vectors:
         self.rows = np.bincount(self.sa_vec[0], weights=self.sa_n[0], minlength=len(self.vid)).astype(
             np.int64
         )
+
+
+def _median(
+    x: np.ndarray, code: np.ndarray, values: np.ndarray, p: np.ndarray, w: np.ndarray, n_parts: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per partition the smallest and largest value of one QI and its lower median m (the ⌈|X|/2⌉-th
+    smallest value, rows counted). From the partitions' histograms over the QI's distinct values where
+    they fit in :data:`DENSE_CELLS`, else by sorting each partition's vectors."""
+    n_values = len(values)
+    if n_parts * n_values <= DENSE_CELLS:
+        hist = np.bincount(p * n_values + code, weights=w, minlength=n_parts * n_values)
+        hist = hist.reshape(n_parts, n_values)
+        cum = np.cumsum(hist, axis=1)
+        half = (cum[:, -1].astype(np.int64) + 1) // 2
+        present = hist > 0
+        lo = values[np.argmax(present, axis=1)]
+        hi = values[n_values - 1 - np.argmax(present[:, ::-1], axis=1)]
+        return lo, hi, values[np.argmax(cum >= half[:, None], axis=1)]
+    order = np.lexsort((x, p))
+    ps, xs, ws = p[order], x[order], w[order]
+    starts = np.searchsorted(ps, np.arange(n_parts))
+    total = np.add.reduceat(ws, starts)
+    ends = np.append(starts[1:], len(ps)) - 1
+    cum = np.cumsum(ws)
+    base = np.where(starts > 0, cum[np.maximum(starts - 1, 0)], 0)
+    scale = int(cum[-1]) + 1
+    key = ps * scale + (cum - base[ps])
+    at = np.searchsorted(key, np.arange(n_parts) * scale + (total + 1) // 2)
+    return xs[starts], xs[ends], xs[at]
+
+
+def _half_counts(
+    key: np.ndarray, n: np.ndarray, halves: int, n_val: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per half (``key`` = half · n_val + SA value code, ``n`` rows each): its rows, its distinct SA values
+    and its most frequent value's count. A dense histogram where it fits in :data:`DENSE_CELLS`."""
+    if halves * n_val <= DENSE_CELLS:
+        hist = np.bincount(key, weights=n, minlength=halves * n_val).reshape(halves, n_val)
+        size = hist.sum(axis=1).astype(np.int64)
+        return size, np.count_nonzero(hist, axis=1), hist.max(axis=1).astype(np.int64)
+    keys, inverse = np.unique(key, return_inverse=True)
+    counts = np.bincount(inverse, weights=n).astype(np.int64)
+    group = keys // n_val
+    size = np.bincount(group, weights=counts, minlength=halves).astype(np.int64)
+    top = np.zeros(halves, dtype=np.int64)
+    np.maximum.at(top, group, counts)
+    return size, np.bincount(group, minlength=halves), top
 
 
 def _spans(data: _Vectors, kinds: Sequence[str], trees: Sequence[Tree | None]) -> list[float]:
@@ -252,19 +307,7 @@ class _Partitioner:
         lefts = np.zeros((len(vec), d), dtype=bool)
         for a in range(d):
             x = data.ords[vec, a]
-            order = np.lexsort((x, p))
-            ps, xs, ws = p[order], x[order], w[order]
-            starts = np.searchsorted(ps, np.arange(n_parts))
-            total = np.add.reduceat(ws, starts)
-            lo = xs[starts]
-            ends = np.append(starts[1:], len(ps)) - 1
-            hi = xs[ends]
-            cum = np.cumsum(ws)
-            base = np.where(starts > 0, cum[np.maximum(starts - 1, 0)], 0)
-            scale = int(cum[-1]) + 1
-            key = ps * scale + (cum - base[ps])
-            at = np.searchsorted(key, np.arange(n_parts) * scale + (total + 1) // 2)
-            m = xs[at]
+            lo, hi, m = _median(x, data.codes[a][vec], data.values[a], p, w, n_parts)
             strict = m == hi
             left = np.where(strict[p], x < m[p], x <= m[p])
             lefts[:, a] = left
@@ -290,16 +333,8 @@ class _Partitioner:
             val, n = data.sa_val[j][sel], data.sa_n[j][sel]
             n_val = int(data.sa_val[j].max()) + 1 if len(data.sa_val[j]) else 1
             half = p[pos] * 2 + (~left[pos]).astype(np.int64)
-            keys, inverse = np.unique(half * n_val + val, return_inverse=True)
-            counts = np.bincount(inverse, weights=n).astype(np.int64)
-            group = keys // n_val
-            size = np.bincount(group, weights=counts, minlength=2 * n_parts).astype(np.int64)
-            if self.form == "frequency":
-                top = np.zeros(2 * n_parts, dtype=np.int64)
-                np.maximum.at(top, group, counts)
-                good = l_value * top <= size
-            else:
-                good = np.bincount(group, minlength=2 * n_parts) >= l_value
+            size, distinct, top = _half_counts(half * n_val + val, n, 2 * n_parts, n_val)
+            good = l_value * top <= size if self.form == "frequency" else distinct >= l_value
             good &= size > 0
             ok &= good[0::2] & good[1::2]
         return ok
