@@ -34,6 +34,7 @@ from ...errors import BadInput, HierarchyError
 from ...privacy import Distinct, Frequency
 from ...sqlgen.render import Ident, render
 from ..base import Algorithm, AnonymizeRequest, Partitioning, lca_hierarchy_ids
+from ..shared.lca import INTEGER_TYPES, Integers, lca_labels
 from ..shared.trees import Tree, load_trees, qi_kinds
 
 FORMS = ("distinct", "frequency")
@@ -82,16 +83,15 @@ class Mondrian(Algorithm):
         frame = db.df(render("mondrian/vectors.sql", rows=rows, ords=ords, sas=sas), bulk=True)
         self._check_missing(request, frame, kinds)
         trees = load_trees(db, hids, kinds)
-        data = _Vectors(frame, len(ords), len(sas))
-        spans = _spans(
-            data, kinds, [trees[h] if k == "hierarchy" else None for h, k in zip(hids, kinds, strict=True)]
-        )
+        data = _Vectors(frame, len(ords), len(sas), kinds)
+        tree_of = [trees[h] if k == "hierarchy" else None for h, k in zip(hids, kinds, strict=True)]
+        spans = _spans(data, kinds, tree_of)
         t_sql = time.perf_counter()
         part = _Partitioner(
             data,
             kinds,
             spans,
-            [trees[h] if k == "hierarchy" else None for h, k in zip(hids, kinds, strict=True)],
+            tree_of,
             list(model.ls),
             form,
             progress=lambda done: request.progress.update(done, inputs.rows, "rows in final classes"),
@@ -104,9 +104,11 @@ class Mondrian(Algorithm):
         db.insert_frame(classes, pd.DataFrame({"vid": data.vid, "gid": gid + 1}))
         assignment = db.work_table("mondrian_assignment")
         db.run(render("mondrian/assignment.sql", target=assignment, rows=rows, classes=classes))
+        labels = lca_labels(db, _labellers(request, kinds, tree_of, data), data.leaf_codes, gid + 1)
         return Partitioning(
             assignment=assignment,
             recoding="lca",
+            group_labels=labels,  # None: release/labels_lca.sql labels the groups
             details={
                 "l": max(model.ls),
                 "form": form,
@@ -155,7 +157,7 @@ class Mondrian(Algorithm):
 class _Vectors:
     """The distinct QI vectors (ordinals, row counts) and their SA value counts, from ``vectors.sql``."""
 
-    def __init__(self, frame: pd.DataFrame, d: int, k: int) -> None:
+    def __init__(self, frame: pd.DataFrame, d: int, k: int, kinds: Sequence[str]) -> None:
         vid = frame["vid"].to_numpy(dtype=np.int64)
         first = np.flatnonzero(np.r_[True, vid[1:] != vid[:-1]]) if len(vid) else np.zeros(0, dtype=np.int64)
         self.vid = vid[first]
@@ -180,6 +182,31 @@ class _Vectors:
         self.rows = np.bincount(self.sa_vec[0], weights=self.sa_n[0], minlength=len(self.vid)).astype(
             np.int64
         )
+        self.kinds = kinds
+
+    def leaf_codes(self) -> list[np.ndarray]:
+        """Per QI each vector's code for :func:`~ldiv_db.algorithms.shared.lca.lca_labels`: a taxonomy's
+        leaf node id (the ordinal), else the rank of the value."""
+        return [
+            self.ords[:, a].astype(np.int64) if kind == "hierarchy" else self.codes[a]
+            for a, kind in enumerate(self.kinds)
+        ]
+
+
+def _labellers(
+    request: AnonymizeRequest, kinds: Sequence[str], trees: Sequence[Tree | None], data: _Vectors
+) -> list[Tree | Integers | None]:
+    """How :func:`~ldiv_db.algorithms.shared.lca.lca_labels` labels each QI from the vectors: its
+    taxonomy (ordinals are leaf node ids), an integer column's values (codes are their ranks), or None."""
+    out: list[Tree | Integers | None] = []
+    for a, (col, kind, tree) in enumerate(zip(request.inputs.qi, kinds, trees, strict=True)):
+        if kind == "hierarchy":
+            out.append(tree)
+        elif kind == "numeric" and col.data_type.upper() in INTEGER_TYPES:
+            out.append(Integers(data.values[a].astype(np.int64)))
+        else:
+            out.append(None)
+    return out
 
 
 def _median(
