@@ -204,7 +204,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                 runs[label][name].append(r)
                 print(_line(label, r), flush=True)
                 if args.steps:
-                    print("       " + ", ".join(f"{t} {ms:.0f} ms" for t, ms in r["steps_ms"][:8]), flush=True)
+                    print(
+                        "       " + ", ".join(f"{t} {ms:.0f} ms" for t, ms in r["steps_ms"][:8]), flush=True
+                    )
     best = {c: {n: min(rs, key=lambda r: r["seconds"]) for n, rs in v.items()} for c, v in runs.items()}
     print("\nbest of", args.repeat)
     missed = []
@@ -221,7 +223,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             b, a = best["before"][name]["release"], best["after"][name]["release"]
             if b != a:
                 differ.append(f"{name}: {b} -> {a}")
-        print("\n".join(differ) if differ else "releases identical before and after (assignment, counts, metrics)")
+        print(
+            "\n".join(differ)
+            if differ
+            else "releases identical before and after (assignment, counts, metrics)"
+        )
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(
         json.dumps({"repeat": args.repeat, "goals": GOALS, "best": best, "runs": runs}, indent=1) + "\n"

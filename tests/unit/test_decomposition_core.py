@@ -55,7 +55,9 @@ def _example_noise(mode: str, seed: int | None = None) -> tuple[np.ndarray, list
     order = np.arange(10)
     g1 = gid[0]
     lsv = linkable_values(sorted(set(occ[gid == g1].tolist())), cooccur)
-    noise = add_noise(gid, occ, [NoisySA(sal, 4, cooccur, _salary_distance(), order, 1)], mode=mode, seed=seed)
+    noise = add_noise(
+        gid, occ, [NoisySA(sal, 4, cooccur, _salary_distance(), order, 1)], mode=mode, seed=seed
+    )
     return noise.codes[0], [(a.replaced, a.noise) for a in noise.added], lsv
 
 

@@ -73,7 +73,9 @@ class Work:
         named: list[list[str | None]] = [[] for _ in columns]
         for col, _, value in db.rows(render("topdown/value_list.sql", values=values)):
             named[int(col) - 1].append(None if value is None else str(value))
-        frame = db.arrays(render("topdown/rows.sql", source=self.source, values=values, columns=columns), bulk=True)
+        frame = db.arrays(
+            render("topdown/rows.sql", source=self.source, values=values, columns=columns), bulk=True
+        )
         self.rid = frame.pop("rid").astype(np.int64, copy=False)
         self.sa, self.sa_values = _coded(frame.pop("a1"), named[-1])
         judge.admit(self.sa_values)
@@ -213,7 +215,9 @@ class Work:
         if not more and len(self.rows):
             raise InternalError("topdown: rows are active after the last round")
 
-    def publish(self, levels: dict[int, tuple[int, ...]]) -> tuple[TableRef, TableRef | None, TableRef | None]:
+    def publish(
+        self, levels: dict[int, tuple[int, ...]]
+    ) -> tuple[TableRef, TableRef | None, TableRef | None]:
         """The assignment and the labels: one group per output node (``levels``: node -> its hierarchy
         level per QI), every QI value published at its node's level. The labels are one row per group
         (gid, q1..qd) where every row of a node has the same label vector, which is always so but for a
@@ -245,7 +249,9 @@ class Work:
             labels = db.work_table("td_labels")
             ctx = {"source": self.source, "qi": self.qi, "sa": self.sa_ident}
             db.run(
-                render("topdown/labels.sql", {"hids": self.hids}, target=labels, final=final, nodes=nodes, **ctx)
+                render(
+                    "topdown/labels.sql", {"hids": self.hids}, target=labels, final=final, nodes=nodes, **ctx
+                )
             )
         assignment = db.work_table("td_assignment")
         db.run(render("topdown/assign.sql", target=assignment, final=final, nodes=nodes))
@@ -266,7 +272,9 @@ class Work:
             root = self.db.rows(render("topdown/root_label.sql", {"hierarchy_id": hid}))
             root_label = None if not root or root[0][0] is None else str(root[0][0])
             per_level = [*self.codes[i], self.top_codes[i]]
-            names = [[root_label if x is None else x for x in lab] for lab in [*self.labels[i], self.top_labels[i]]]
+            names = [
+                [root_label if x is None else x for x in lab] for lab in [*self.labels[i], self.top_labels[i]]
+            ]
             distinct = list(dict.fromkeys(x for lab in names for x in lab))
             ids = {x: k for k, x in enumerate(distinct)}
             node_level = np.asarray([levels[n][i] for n in nodes], dtype=np.int64)
