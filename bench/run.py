@@ -27,6 +27,7 @@ SUITES = [
     "risk",
     "sql_functions",
     "closeness",
+    "million",
 ]
 
 
