@@ -29,6 +29,7 @@ SUITES = [
     "closeness",
     "peers",
     "startup",
+    "million",
 ]
 
 

@@ -115,13 +115,14 @@ class AnonymizeRequest:
 
 @dataclass
 class Partitioning:
-    """An algorithm's result. ``labels`` is required for recoding 'labels' (rid, q1..qd)."""
+    """An algorithm's result. Recoding 'labels' needs ``labels`` (rid, q1..qd) or, where every group has
+    one label vector, ``group_labels`` (gid, q1..qd)."""
 
     assignment: TableRef
     recoding: Recoding
     levels: Mapping[str, int] = field(default_factory=dict)
     labels: TableRef | None = None
-    group_labels: TableRef | None = None  # 'lca': the algorithm's own (gid, q1..qd), shared/lca.py
+    group_labels: TableRef | None = None  # 'lca' (shared/lca.py) or 'labels': the algorithm's (gid, q1..qd)
     details: dict[str, Any] = field(default_factory=dict)
     # the model the partition delivers where it differs from the request's (None: the request's); a run
     # that delivers another model than the one asked for is refused before anything is written

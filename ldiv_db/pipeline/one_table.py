@@ -182,9 +182,11 @@ def _labels(
     """The labels table and its key ('rid' or 'gid'); for suppression none ('suppress'):
     release/write_suppress.sql labels each group as it writes it."""
     if part.recoding == "labels":
-        if part.labels is None:
-            raise InternalError("the algorithm chose 'labels' recoding without a labels table")
-        return part.labels, "rid"
+        if part.labels is not None:
+            return part.labels, "rid"
+        if part.group_labels is not None:  # one label vector per group (top-down's nodes)
+            return part.group_labels, "gid"
+        raise InternalError("the algorithm chose 'labels' recoding without a labels table")
     if part.recoding == "suppress":
         return None, "suppress"
     target = db.work_table("release_labels")

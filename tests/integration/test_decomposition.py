@@ -135,7 +135,7 @@ def _nothing_written(db: Database) -> None:
 def _no_noise(*args: Any, **kwargs: Any) -> Any:
     from ldiv_db.algorithms.decomposition.noise import Noise
 
-    return Noise([np.array(o, dtype=np.int64, copy=True) for o in args[2]])
+    return Noise([np.array(sa.codes, dtype=np.int64, copy=True) for sa in args[2]])
 
 
 def test_a_group_without_noise_is_refused_before_writing(

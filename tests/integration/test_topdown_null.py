@@ -12,6 +12,7 @@ import pytest
 
 import ldiv_db
 from fixtures.papers import paper_tables
+from ldiv_db.algorithms.topdown.work import Work
 from ldiv_db.db import Database
 from ldiv_db.errors import BadInput
 from ldiv_db.taxonomy import import_hierarchy
@@ -111,3 +112,19 @@ def test_a_value_missing_from_the_hierarchy_is_named(db: Database) -> None:
     db.con.execute("UPDATE t SET Zipcode = '9999' WHERE Disease = 'Flu' AND Zipcode = '4352'")
     with pytest.raises(BadInput, match=r"lacks 1 value.*'9999'"):
         release(db, CATS)
+
+
+@pytest.mark.parametrize("by_row", [False, True])
+def test_labels_by_node_and_by_row_publish_the_same(
+    db: Database, monkeypatch: pytest.MonkeyPatch, by_row: bool
+) -> None:
+    # the hand-traced case above, published with one label row per node (the default) and with the
+    # per-row labels of topdown/labels.sql (the fallback where a node's rows would get two labels)
+    if by_row:
+        monkeypatch.setattr(Work, "_group_labels", lambda self, levels, nodes: None)
+    make(db, ["4351", "4351", None, "4352", "4352"], ["HIV", "Flu", "HIV", "Flu", "HIV"])
+    groups, labels = release(db, CATS, null_as_value=True)
+    assert groups == [[1, 2, 5], [3, 4]]
+    assert labels == {1: "435*", 2: "435*", 3: "****", 4: "****", 5: "435*"}
+    steps = [r[0] for r in db.con.execute("SELECT template FROM ldiv.run_step").fetchall()]
+    assert ("topdown/labels.sql" in steps) == by_row

@@ -28,26 +28,24 @@ def _nodes(env: HostileEnv) -> TableRef:
     return _DONE[key]
 
 
-def _labels(env: HostileEnv) -> TableRef:
-    key = (id(env), "labels")
+def _values(env: HostileEnv) -> TableRef:
+    key = (id(env), "values")
     if key not in _DONE:
-        t = env.work("td labels")
-        env.run(
-            "topdown/labels.sql",
-            {"hids": [1, 0, 2, 0]},
-            target=t,
-            final=_final(env),
-            nodes=_nodes(env),
-            source=env.source,
-            qi=env.qi,
-            sa=env.sa,
-        )
+        t = env.work("td values")
+        env.run("topdown/values.sql", target=t, source=env.source, columns=[*env.qi, env.sa])
         _DONE[key] = t
     return _DONE[key]
 
 
 CASES = {
-    "topdown/rows.sql": Case(lambda env: {"source": env.source, "qi": env.qi, "sa": env.sa}),
+    "topdown/values.sql": Case(
+        lambda env: {"target": env.work("td values 2"), "source": env.source, "columns": [*env.qi, env.sa]}
+    ),
+    "topdown/value_list.sql": Case(lambda env: {"values": _values(env)}),
+    "topdown/rows.sql": Case(
+        lambda env: {"source": env.source, "values": _values(env), "columns": [*env.qi, env.sa]}
+    ),
+    "topdown/root_label.sql": Case(lambda env: {}, {"hierarchy_id": 1}),
     "topdown/final_table.sql": Case(lambda env: {"target": env.work("td final 2")}),
     "topdown/nodes_table.sql": Case(lambda env: {"target": env.work("td nodes 2"), "qi": env.qi}),
     "topdown/labels.sql": Case(
@@ -61,5 +59,7 @@ CASES = {
         },
         {"hids": [1, 0, 2, 0]},
     ),
-    "topdown/assign.sql": Case(lambda env: {"target": env.work("td assignment"), "labels": _labels(env)}),
+    "topdown/assign.sql": Case(
+        lambda env: {"target": env.work("td assignment"), "final": _final(env), "nodes": _nodes(env)}
+    ),
 }

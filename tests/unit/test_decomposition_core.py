@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ldiv_db.algorithms.decomposition.forming import Published, ValueSets, form_groups
-from ldiv_db.algorithms.decomposition.noise import add_noise, linkable_values
+from ldiv_db.algorithms.decomposition.noise import NoisySA, add_noise, linkable_values
 from tests.unit.test_bsgi_schedule import literal_max_l
 
 # SPEC §4.6: rows 1..8; Occupation coded in first-appearance order, Salary as its own integer
@@ -55,7 +55,9 @@ def _example_noise(mode: str, seed: int | None = None) -> tuple[np.ndarray, list
     order = np.arange(10)
     g1 = gid[0]
     lsv = linkable_values(sorted(set(occ[gid == g1].tolist())), cooccur)
-    noise = add_noise(gid, occ, [sal], [4], [cooccur], [_salary_distance()], [order], mode=mode, seed=seed)
+    noise = add_noise(
+        gid, occ, [NoisySA(sal, 4, cooccur, _salary_distance(), order, 1)], mode=mode, seed=seed
+    )
     return noise.codes[0], [(a.replaced, a.noise) for a in noise.added], lsv
 
 
@@ -138,7 +140,7 @@ def test_noise_properties(t: tuple[list[int], ...], l: int, l2: int, mode: str) 
     placed = f.gid >= 0
     cooccur[bucket[placed], s2[placed]] = True
     dist = np.array([[abs(a - b) / 3 for b in range(4)] for a in range(4)])
-    noise = add_noise(f.gid, bucket, [s2], [l2], [cooccur], [dist], [np.arange(4)], mode=mode, seed=1)
+    noise = add_noise(f.gid, bucket, [NoisySA(s2, l2, cooccur, dist, np.arange(4), 1)], mode=mode, seed=1)
     after = noise.codes[0]
     domain = set(np.nonzero(cooccur.any(axis=0))[0].tolist())
     for g in range(f.new_groups):

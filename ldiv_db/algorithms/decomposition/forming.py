@@ -156,11 +156,9 @@ def form_groups(
     sets = [ValueSets(groups, nv) for nv in n_values]
     rounds = 0
     if groups:
-        plan = np.empty((groups, l), dtype=np.int64)
-        at = 0
-        for run in schedule.runs:
-            plan[at : at + run.count] = np.asarray(run.buckets, dtype=np.int64)
-            at += run.count
+        runs = schedule.runs
+        buckets = np.asarray([r.buckets for r in runs], dtype=np.int64).reshape(len(runs), l)
+        plan = np.repeat(buckets, [r.count for r in runs], axis=0)
         combo = _combos(bucket, others, n_values, m)
         n_combos = int(combo.max()) + 1
         rows_sorted = np.lexsort((prio, combo))
@@ -173,6 +171,7 @@ def form_groups(
         combos_of = np.split(np.arange(n_combos), np.searchsorted(combo_bucket, np.arange(1, m)))
 
         _seed(plan[:, 0], bucket, prio, combo, n_combos, others, sets, gid, ptr)
+        pool = _Pool(rows_sorted, start, counts, ptr, prio, combo_codes, others, sets, gid)
 
         # 2. positions 2..l, one bucket at a time
         for j in range(1, l):
@@ -182,20 +181,7 @@ def form_groups(
                 gs_all = np.nonzero(col == b)[0]
                 chunk = max(1, MATRIX_CELLS // max(len(cb), 1))
                 for c0 in range(0, len(gs_all), chunk):
-                    rounds += _take(
-                        gs_all[c0 : c0 + chunk],
-                        cb,
-                        counts,
-                        start,
-                        ptr,
-                        rows_sorted,
-                        prio,
-                        combo_codes,
-                        others,
-                        sets,
-                        gid,
-                        n,
-                    )
+                    rounds += _take(gs_all[c0 : c0 + chunk], cb, pool)
     out = Forming(gid, groups, schedule, rounds=rounds)
     if threshold is not None:
         _incorporate(out, bucket, others, starv, threshold, sets)
@@ -225,25 +211,33 @@ def _seed(
             s.add(gs, codes[rows])
 
 
-def _take(
-    gs: IntArray,
-    cb: IntArray,
-    counts: IntArray,
-    start: IntArray,
-    ptr: IntArray,
-    rows_sorted: IntArray,
-    prio: IntArray,
-    combo_codes: Sequence[IntArray],
-    others: Sequence[IntArray],
-    sets: Sequence[ValueSets],
-    gid: IntArray,
-    n: int,
-) -> int:
+@dataclass
+class _Pool:
+    """The rows group forming takes from, by combo (:func:`_combos`): ``rows_sorted`` holds the row
+    indices by (combo, priority), combo c's from ``start[c]`` on, ``counts[c]`` of them, of which
+    ``ptr[c]`` are taken; ``prio`` is each row's priority, ``combo_codes`` each combo's non-primary codes,
+    ``others`` each row's; ``sets`` the values each group holds, ``gid`` each row's group (-1: none yet)."""
+
+    rows_sorted: IntArray
+    start: IntArray
+    counts: IntArray
+    ptr: IntArray
+    prio: IntArray
+    combo_codes: Sequence[IntArray]
+    others: Sequence[IntArray]
+    sets: Sequence[ValueSets]
+    gid: IntArray
+
+
+def _take(gs: IntArray, cb: IntArray, pool: _Pool) -> int:
     """Groups ``gs`` (in group order) each take one row of the combos ``cb`` of one bucket.
 
     Every group ranks the combos once, by (penalty, priority of the combo's next row at the start of the
     batch); then, in rounds, every group still without a row asks for its best combo that has rows left,
     and a combo serves its askers in group order (the earliest groups first)."""
+    counts, start, ptr, rows_sorted, prio = pool.counts, pool.start, pool.ptr, pool.rows_sorted, pool.prio
+    sets, others, gid, n = pool.sets, pool.others, pool.gid, len(pool.gid)
+    combo_codes = pool.combo_codes
     remaining = counts[cb] - ptr[cb]
     head = prio[rows_sorted[start[cb] + np.minimum(ptr[cb], counts[cb] - 1)]]
     by_head = np.argsort(np.where(remaining > 0, head, n + 1), kind="stable")

@@ -58,27 +58,37 @@ class Noise:
         return sum(a.distance for a in self.added) / len(self.added) if self.added else None
 
 
+@dataclass(frozen=True)
+class NoisySA:
+    """One non-primary SA S_i as noise reads it: its codes (row-aligned), its l_i, ``cooccur[p, v]``
+    (primary code p and S_i code v co-occur in the marginals), ``distance[a, b]`` (the hierarchical
+    distance of two S_i codes), ``order[v]`` (the rank of code v in value order) and its index among all
+    SAs (1 for the first non-primary one)."""
+
+    codes: IntArray
+    l: int
+    cooccur: BoolArray
+    distance: FloatArray
+    order: IntArray
+    index: int
+
+
 def add_noise(
     gid: IntArray,
     primary: IntArray,
-    others: Sequence[IntArray],
-    ls: Sequence[int],
-    cooccur: Sequence[BoolArray],
-    distance: Sequence[FloatArray],
-    order: Sequence[IntArray],
+    sas: Sequence[NoisySA],
     *,
     mode: str = "distance",
     seed: int | None = None,
-    sa_index: Sequence[int] | None = None,
 ) -> Noise:
-    """Noise for the rows ``gid >= 0`` (rows of other groups are not touched).
-
-    ``cooccur[i][p, v]``: primary code p and S_i code v co-occur in the marginals; ``distance[i][a, b]``:
-    the hierarchical distance of two S_i codes; ``order[i][v]``: the rank of code v in value order.
-    """
+    """Noise for the rows ``gid >= 0`` (rows of other groups are not touched) on every non-primary SA."""
     rng = random.Random(seed)
-    sa_index = list(sa_index) if sa_index is not None else list(range(1, len(others) + 1))
-    result = Noise([np.array(o, dtype=np.int64, copy=True) for o in others])
+    cooccur = [sa.cooccur for sa in sas]
+    distance = [sa.distance for sa in sas]
+    order = [sa.order for sa in sas]
+    ls = [sa.l for sa in sas]
+    sa_index = [sa.index for sa in sas]
+    result = Noise([np.array(sa.codes, dtype=np.int64, copy=True) for sa in sas])
     sel = np.nonzero(gid >= 0)[0]
     if not len(sel):
         return result

@@ -49,7 +49,7 @@ from .coding import Coder, distance_matrix, distance_or_nan
 from .config import Place, StreamConfig, outputs
 from .forming import form_groups
 from .frames import Built, Previous
-from .noise import Noise, add_noise
+from .noise import Noise, NoisySA, add_noise
 
 if TYPE_CHECKING:
     from ...db import Database
@@ -162,17 +162,13 @@ def _noise(
         orders.append(coders[i].order())
         measure = distance_matrix if config.noise == "distance" else distance_or_nan
         distances.append(measure(db, hierarchy_source, config.sa[i], coders[i]))
-    noise = add_noise(
-        noise_gid,
-        bucket,
-        [c.codes for c in coders[1:]],
-        config.ls[1:],
-        cooccur,
-        distances,
-        orders,
-        mode=config.noise,
-        seed=config.seed,
-    )
+    sas = [
+        NoisySA(c.codes, int(l), m, d, o, i)
+        for i, (c, l, m, d, o) in enumerate(
+            zip(coders[1:], config.ls[1:], cooccur, distances, orders, strict=True), 1
+        )
+    ]
+    noise = add_noise(noise_gid, bucket, sas, mode=config.noise, seed=config.seed)
     if noise.unresolved:
         bad_group, bad_sa = noise.unresolved[0]
         raise PrivacyViolation(

@@ -34,9 +34,11 @@ from ...errors import BadInput, HierarchyError
 from ...privacy import Distinct, Frequency
 from ...sqlgen.render import Ident, render
 from ..base import Algorithm, AnonymizeRequest, Partitioning, lca_hierarchy_ids
+from ..shared.lca import INTEGER_TYPES, Integers, lca_labels
 from ..shared.trees import Tree, load_trees, qi_kinds
 
 FORMS = ("distinct", "frequency")
+DENSE_CELLS = 8_000_000  # partitions × values counted in one histogram (64 MB of float64)
 
 
 class Mondrian(Algorithm):
@@ -81,16 +83,15 @@ class Mondrian(Algorithm):
         frame = db.df(render("mondrian/vectors.sql", rows=rows, ords=ords, sas=sas), bulk=True)
         self._check_missing(request, frame, kinds)
         trees = load_trees(db, hids, kinds)
-        data = _Vectors(frame, len(ords), len(sas))
-        spans = _spans(
-            data, kinds, [trees[h] if k == "hierarchy" else None for h, k in zip(hids, kinds, strict=True)]
-        )
+        data = _Vectors(frame, len(ords), len(sas), kinds)
+        tree_of = [trees[h] if k == "hierarchy" else None for h, k in zip(hids, kinds, strict=True)]
+        spans = _spans(data, kinds, tree_of)
         t_sql = time.perf_counter()
         part = _Partitioner(
             data,
             kinds,
             spans,
-            [trees[h] if k == "hierarchy" else None for h, k in zip(hids, kinds, strict=True)],
+            tree_of,
             list(model.ls),
             form,
             progress=lambda done: request.progress.update(done, inputs.rows, "rows in final classes"),
@@ -103,9 +104,11 @@ class Mondrian(Algorithm):
         db.insert_frame(classes, pd.DataFrame({"vid": data.vid, "gid": gid + 1}))
         assignment = db.work_table("mondrian_assignment")
         db.run(render("mondrian/assignment.sql", target=assignment, rows=rows, classes=classes))
+        labels = lca_labels(db, _labellers(request, kinds, tree_of, data), data.leaf_codes, gid + 1)
         return Partitioning(
             assignment=assignment,
             recoding="lca",
+            group_labels=labels,  # None: release/labels_lca.sql labels the groups
             details={
                 "l": max(model.ls),
                 "form": form,
@@ -154,12 +157,19 @@ class Mondrian(Algorithm):
 class _Vectors:
     """The distinct QI vectors (ordinals, row counts) and their SA value counts, from ``vectors.sql``."""
 
-    def __init__(self, frame: pd.DataFrame, d: int, k: int) -> None:
+    def __init__(self, frame: pd.DataFrame, d: int, k: int, kinds: Sequence[str]) -> None:
         vid = frame["vid"].to_numpy(dtype=np.int64)
         first = np.flatnonzero(np.r_[True, vid[1:] != vid[:-1]]) if len(vid) else np.zeros(0, dtype=np.int64)
         self.vid = vid[first]
         index = np.searchsorted(self.vid, vid)
         self.ords = frame[[f"o{i}" for i in range(1, d + 1)]].to_numpy(dtype=np.float64)[first]
+        # per QI its distinct ordinals ascending, and each vector's position among them
+        self.values: list[np.ndarray] = []
+        self.codes: list[np.ndarray] = []
+        for a in range(d):
+            values, codes = np.unique(self.ords[:, a], return_inverse=True)
+            self.values.append(values)
+            self.codes.append(codes.reshape(-1).astype(np.int64))
         s = frame["s"].to_numpy(dtype=np.int64)
         self.sa_vec: list[np.ndarray] = []
         self.sa_val: list[np.ndarray] = []
@@ -172,6 +182,78 @@ class _Vectors:
         self.rows = np.bincount(self.sa_vec[0], weights=self.sa_n[0], minlength=len(self.vid)).astype(
             np.int64
         )
+        self.kinds = kinds
+
+    def leaf_codes(self) -> list[np.ndarray]:
+        """Per QI each vector's code for :func:`~ldiv_db.algorithms.shared.lca.lca_labels`: a taxonomy's
+        leaf node id (the ordinal), else the rank of the value."""
+        return [
+            self.ords[:, a].astype(np.int64) if kind == "hierarchy" else self.codes[a]
+            for a, kind in enumerate(self.kinds)
+        ]
+
+
+def _labellers(
+    request: AnonymizeRequest, kinds: Sequence[str], trees: Sequence[Tree | None], data: _Vectors
+) -> list[Tree | Integers | None]:
+    """How :func:`~ldiv_db.algorithms.shared.lca.lca_labels` labels each QI from the vectors: its
+    taxonomy (ordinals are leaf node ids), an integer column's values (codes are their ranks), or None."""
+    out: list[Tree | Integers | None] = []
+    for a, (col, kind, tree) in enumerate(zip(request.inputs.qi, kinds, trees, strict=True)):
+        if kind == "hierarchy":
+            out.append(tree)
+        elif kind == "numeric" and col.data_type.upper() in INTEGER_TYPES:
+            out.append(Integers(data.values[a].astype(np.int64)))
+        else:
+            out.append(None)
+    return out
+
+
+def _median(
+    x: np.ndarray, code: np.ndarray, values: np.ndarray, p: np.ndarray, w: np.ndarray, n_parts: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per partition the smallest and largest value of one QI and its lower median m (the ⌈|X|/2⌉-th
+    smallest value, rows counted). From the partitions' histograms over the QI's distinct values where
+    they fit in :data:`DENSE_CELLS`, else by sorting each partition's vectors."""
+    n_values = len(values)
+    if n_parts * n_values <= DENSE_CELLS:
+        hist = np.bincount(p * n_values + code, weights=w, minlength=n_parts * n_values)
+        hist = hist.reshape(n_parts, n_values)
+        cum = np.cumsum(hist, axis=1)
+        half = (cum[:, -1].astype(np.int64) + 1) // 2
+        present = hist > 0
+        lo = values[np.argmax(present, axis=1)]
+        hi = values[n_values - 1 - np.argmax(present[:, ::-1], axis=1)]
+        return lo, hi, values[np.argmax(cum >= half[:, None], axis=1)]
+    order = np.lexsort((x, p))
+    ps, xs, ws = p[order], x[order], w[order]
+    starts = np.searchsorted(ps, np.arange(n_parts))
+    total = np.add.reduceat(ws, starts)
+    ends = np.append(starts[1:], len(ps)) - 1
+    cum = np.cumsum(ws)
+    base = np.where(starts > 0, cum[np.maximum(starts - 1, 0)], 0)
+    scale = int(cum[-1]) + 1
+    key = ps * scale + (cum - base[ps])
+    at = np.searchsorted(key, np.arange(n_parts) * scale + (total + 1) // 2)
+    return xs[starts], xs[ends], xs[at]
+
+
+def _half_counts(
+    key: np.ndarray, n: np.ndarray, halves: int, n_val: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per half (``key`` = half · n_val + SA value code, ``n`` rows each): its rows, its distinct SA values
+    and its most frequent value's count. A dense histogram where it fits in :data:`DENSE_CELLS`."""
+    if halves * n_val <= DENSE_CELLS:
+        hist = np.bincount(key, weights=n, minlength=halves * n_val).reshape(halves, n_val)
+        size = hist.sum(axis=1).astype(np.int64)
+        return size, np.count_nonzero(hist, axis=1), hist.max(axis=1).astype(np.int64)
+    keys, inverse = np.unique(key, return_inverse=True)
+    counts = np.bincount(inverse, weights=n).astype(np.int64)
+    group = keys // n_val
+    size = np.bincount(group, weights=counts, minlength=halves).astype(np.int64)
+    top = np.zeros(halves, dtype=np.int64)
+    np.maximum.at(top, group, counts)
+    return size, np.bincount(group, minlength=halves), top
 
 
 def _spans(data: _Vectors, kinds: Sequence[str], trees: Sequence[Tree | None]) -> list[float]:
@@ -252,19 +334,7 @@ class _Partitioner:
         lefts = np.zeros((len(vec), d), dtype=bool)
         for a in range(d):
             x = data.ords[vec, a]
-            order = np.lexsort((x, p))
-            ps, xs, ws = p[order], x[order], w[order]
-            starts = np.searchsorted(ps, np.arange(n_parts))
-            total = np.add.reduceat(ws, starts)
-            lo = xs[starts]
-            ends = np.append(starts[1:], len(ps)) - 1
-            hi = xs[ends]
-            cum = np.cumsum(ws)
-            base = np.where(starts > 0, cum[np.maximum(starts - 1, 0)], 0)
-            scale = int(cum[-1]) + 1
-            key = ps * scale + (cum - base[ps])
-            at = np.searchsorted(key, np.arange(n_parts) * scale + (total + 1) // 2)
-            m = xs[at]
+            lo, hi, m = _median(x, data.codes[a][vec], data.values[a], p, w, n_parts)
             strict = m == hi
             left = np.where(strict[p], x < m[p], x <= m[p])
             lefts[:, a] = left
@@ -290,16 +360,8 @@ class _Partitioner:
             val, n = data.sa_val[j][sel], data.sa_n[j][sel]
             n_val = int(data.sa_val[j].max()) + 1 if len(data.sa_val[j]) else 1
             half = p[pos] * 2 + (~left[pos]).astype(np.int64)
-            keys, inverse = np.unique(half * n_val + val, return_inverse=True)
-            counts = np.bincount(inverse, weights=n).astype(np.int64)
-            group = keys // n_val
-            size = np.bincount(group, weights=counts, minlength=2 * n_parts).astype(np.int64)
-            if self.form == "frequency":
-                top = np.zeros(2 * n_parts, dtype=np.int64)
-                np.maximum.at(top, group, counts)
-                good = l_value * top <= size
-            else:
-                good = np.bincount(group, minlength=2 * n_parts) >= l_value
+            size, distinct, top = _half_counts(half * n_val + val, n, 2 * n_parts, n_val)
+            good = l_value * top <= size if self.form == "frequency" else distinct >= l_value
             good &= size > 0
             ok &= good[0::2] & good[1::2]
         return ok

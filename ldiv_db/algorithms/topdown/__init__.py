@@ -82,11 +82,12 @@ class TopDown(Algorithm):
             request.progress.update(rounds, note=f"topdown round {rounds}: {active} nodes")
 
         levels = search.run(progress)
-        assignment, labels = search.work.publish(levels)
+        assignment, labels, group_labels = search.work.publish(levels)
         return Partitioning(
             assignment=assignment,
             recoding="labels",
             labels=labels,
+            group_labels=group_labels,
             details={
                 "rounds": search.rounds,
                 "nodes": len(levels),

@@ -23,6 +23,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import cast
 
+import numpy as np
+import numpy.typing as npt
+
 from ...errors import BadInput
 from ...privacy import Distinct, Entropy, Frequency, KAnonymity, LAlpha, PrivacyModel, Recursive
 from ...privacy.baseline import DistributionModel
@@ -33,6 +36,32 @@ PLAIN = (Distinct, Entropy, Recursive, Frequency, KAnonymity)
 PLAIN_NAMES = "distinct, entropy, recursive (--c), frequency or k-anonymity (--k)"
 
 
+class RowStack:
+    """One SA value's row ids of a candidate child, held as a numpy array (a child of a million-row run
+    holds up to a million of them, which as Python ints cost ~10× the memory); repair takes the largest
+    from the end. ``ids`` is ascending, or :meth:`sort` makes it so."""
+
+    __slots__ = ("end", "ids")
+
+    def __init__(self, ids: npt.NDArray[np.int64]) -> None:
+        self.ids, self.end = ids, len(ids)
+
+    def sort(self) -> None:
+        self.ids = np.sort(self.ids[: self.end])
+
+    def __getitem__(self, i: int) -> int:
+        if i != -1:
+            raise IndexError("a RowStack gives its last row id only")
+        return int(self.ids[self.end - 1])
+
+    def pop(self) -> int:
+        self.end -= 1
+        return int(self.ids[self.end])
+
+    def __len__(self) -> int:
+        return self.end
+
+
 @dataclass
 class Child:
     """A candidate child of a node: its verdict, its count per SA value and, for the nodes that may need
@@ -41,7 +70,7 @@ class Child:
     label: str | None  # None: the NULL value of the attribute (with --null-as-value), a child of the root
     ok: bool
     n: dict[str | None, int] = field(default_factory=dict)
-    rows: dict[str | None, list[int]] = field(default_factory=dict)
+    rows: dict[str | None, list[int] | RowStack] = field(default_factory=dict)
 
     def counts(self) -> dict[str | None, int]:
         return {v: c for v, c in self.n.items() if c}

@@ -1,8 +1,9 @@
 """The rows of a top-down run, in numpy (the search's core), and the SQL that feeds and publishes them.
 
-SQL reads every row's QI values and SA value once (``topdown/rows.sql``) and each QI's leaf -> label map
-per level (``taxonomy/level_map.sql``); from then on each row is integer codes: its SA value, and per QI
-and level the code of its label. A round groups the active rows by (node, label one level down on the
+SQL numbers each column's values (``topdown/values.sql``), reads every row once as the codes of its QI
+values and SA value (``topdown/rows.sql``: integers, not text, cross into Python) and each QI's leaf ->
+label map per level (``taxonomy/level_map.sql``); from then on each row is integer codes: its SA value,
+and per QI and level the code of its label. A round groups the active rows by (node, label one level down on the
 attribute the node specializes) — the candidate children — counts their SA values, and asks the judge
 (the model's own group test) for each child's verdict; the search's decisions come back as a route per
 child plus the rows repair moved, and move every row at once. At the end SQL publishes each row at its
@@ -25,7 +26,7 @@ import pandas as pd
 
 from ...errors import HierarchyError, InternalError
 from ...sqlgen.render import TableRef, render
-from .judge import Child, Judge
+from .judge import Child, Judge, RowStack
 
 if TYPE_CHECKING:
     from ..base import AnonymizeRequest
@@ -45,6 +46,15 @@ def factorize(values: Any) -> tuple[IntArray, list[str | None]]:
     return out, labels
 
 
+def _coded(codes: Any, values: list[str | None]) -> tuple[IntArray, list[str | None]]:
+    """A column of ``topdown/rows.sql`` as :func:`factorize` gives it: the codes, and the value of each
+    (None for NULL's code, the one after the last value, where some row holds it)."""
+    out = np.asarray(codes, dtype=np.int64)
+    if len(out) and int(out.max()) >= len(values):
+        return out, [*values, None]
+    return out, values
+
+
 class Work:
     """Every row's codes and progress: active rows with their node and the (attribute, level) it
     specializes to this round, and the output node of the rows already final."""
@@ -57,16 +67,26 @@ class Work:
         self.source = inputs.table.ref
         self.qi = [c.ident for c in inputs.qi]
         self.sa_ident = inputs.sa[0].ident
-        frame = db.df(render("topdown/rows.sql", source=self.source, qi=self.qi, sa=self.sa_ident), bulk=True)
-        self.rid = frame["rid"].to_numpy(dtype=np.int64)
-        self.sa, self.sa_values = factorize(frame["a1"])
+        columns = [*self.qi, self.sa_ident]
+        values = db.work_table("td_values")
+        db.run(render("topdown/values.sql", target=values, source=self.source, columns=columns))
+        named: list[list[str | None]] = [[] for _ in columns]
+        for col, _, value in db.rows(render("topdown/value_list.sql", values=values)):
+            named[int(col) - 1].append(None if value is None else str(value))
+        frame = db.arrays(
+            render("topdown/rows.sql", source=self.source, values=values, columns=columns), bulk=True
+        )
+        self.rid = frame.pop("rid").astype(np.int64, copy=False)
+        self.sa, self.sa_values = _coded(frame.pop("a1"), named[-1])
         judge.admit(self.sa_values)
         whole = np.bincount(self.sa, minlength=len(self.sa_values))
         judge.set_baseline({v: int(n) for v, n in zip(self.sa_values, whole, strict=True)})
-        self.codes: list[list[IntArray]] = []  # [QI][level] -> label code per row
+        self.codes: list[list[npt.NDArray[np.int32]]] = []  # [QI][level] -> label code per row
         self.labels: list[list[list[str | None]]] = []  # [QI][level] -> label per code
+        self.top_codes: list[npt.NDArray[np.int32] | None] = []  # [QI] -> root-level label code per row
+        self.top_labels: list[list[str | None]] = []
         for i, (col, hid) in enumerate(zip(inputs.qi, hids, strict=True)):
-            leaf_code, leaves = factorize(frame[f"q{i + 1}"])
+            leaf_code, leaves = _coded(frame.pop(f"q{i + 1}"), named[i])
             self.codes.append([])
             self.labels.append([])
             for level in range(top[i]):
@@ -83,8 +103,19 @@ class Work:
                         f"{inputs.table.name} --column '{col.name}' FILE",
                     )
                 code, labels = factorize([None if leaf is None else mapping[leaf] for leaf in leaves])
-                self.codes[i].append(code[leaf_code])
+                self.codes[i].append(code[leaf_code].astype(np.int32))  # a QI level has few labels
                 self.labels[i].append(labels)
+            # the root level, which only publishing reads (a leaf it lacks is published as NULL: by row)
+            top_map = dict(
+                db.rows(render("taxonomy/level_map.sql", {"hierarchy_id": hid, "level": top[i]}), bulk=True)
+            )
+            if all(leaf is None or leaf in top_map for leaf in leaves):
+                code, labels = factorize([None if leaf is None else top_map[leaf] for leaf in leaves])
+                self.top_codes.append(code[leaf_code].astype(np.int32))
+            else:
+                self.top_codes.append(None)
+                labels = []
+            self.top_labels.append(labels)
         self.depth = 1 + max(top, default=0)  # above every level
         self.radix = 1 + max((len(lab) for per_qi in self.labels for lab in per_qi), default=1)
         n = len(self.rid)
@@ -154,10 +185,10 @@ class Work:
             return
         g, v = self._inv[sel], self.sa[self.rows[sel]]
         order = np.lexsort((self.rows[sel], v, g))
-        g, v, r = g[order], v[order], self.rows[sel][order].tolist()
+        g, v, r = g[order], v[order], self.rows[sel][order]
         cuts = [0, *(np.nonzero((np.diff(g) != 0) | (np.diff(v) != 0))[0] + 1).tolist(), len(r)]
         for start, end in itertools.pairwise(cuts):
-            kids[int(g[start])].rows[self.sa_values[int(v[start])]] = r[start:end]
+            kids[int(g[start])].rows[self.sa_values[int(v[start])]] = RowStack(r[start:end])
 
     def advance(self, route: list[Route], moved: list[int], moved_to: list[int], more: bool) -> None:
         """Move the round's rows by its decisions: to a final node, or on to the next round's node with the
@@ -184,9 +215,14 @@ class Work:
         if not more and len(self.rows):
             raise InternalError("topdown: rows are active after the last round")
 
-    def publish(self, levels: dict[int, tuple[int, ...]]) -> tuple[TableRef, TableRef]:
+    def publish(
+        self, levels: dict[int, tuple[int, ...]]
+    ) -> tuple[TableRef, TableRef | None, TableRef | None]:
         """The assignment and the labels: one group per output node (``levels``: node -> its hierarchy
-        level per QI), every QI value published at its node's level."""
+        level per QI), every QI value published at its node's level. The labels are one row per group
+        (gid, q1..qd) where every row of a node has the same label vector, which is always so but for a
+        hierarchy whose root level lacks a leaf or names the root otherwise than its node 0 does; else
+        one row per row (``topdown/labels.sql``). Returns (assignment, labels by row, labels by group)."""
         if (self.final_node < 0).any():
             raise InternalError("topdown: a row reached no output node")
         db = self.db
@@ -200,11 +236,58 @@ class Work:
         nodes = db.work_table("td_nodes")
         db.run(render("topdown/nodes_table.sql", target=nodes, qi=self.qi))
         db.insert_frame(nodes, frame)
-        labels = db.work_table("td_labels")
-        ctx = {"source": self.source, "qi": self.qi, "sa": self.sa_ident}
-        db.run(
-            render("topdown/labels.sql", {"hids": self.hids}, target=labels, final=final, nodes=nodes, **ctx)
-        )
+        by_group = self._group_labels(levels, list(gid_of))
+        self.codes, self.top_codes = [], []  # the rows are in SQL now
+        labels: TableRef | None = None
+        group_labels: TableRef | None = None
+        if by_group is not None:
+            group_labels = db.work_table("td_group_labels")
+            qi = [f"q{i}" for i in range(1, len(self.qi) + 1)]
+            db.run(render("release/group_labels.sql", target=group_labels, qi=qi))
+            db.insert_frame(group_labels, by_group)
+        else:
+            labels = db.work_table("td_labels")
+            ctx = {"source": self.source, "qi": self.qi, "sa": self.sa_ident}
+            db.run(
+                render(
+                    "topdown/labels.sql", {"hids": self.hids}, target=labels, final=final, nodes=nodes, **ctx
+                )
+            )
         assignment = db.work_table("td_assignment")
-        db.run(render("topdown/assign.sql", target=assignment, labels=labels))
-        return assignment, labels
+        db.run(render("topdown/assign.sql", target=assignment, final=final, nodes=nodes))
+        return assignment, labels, group_labels
+
+    def _group_labels(self, levels: dict[int, tuple[int, ...]], nodes: list[int]) -> pd.DataFrame | None:
+        """Per output node (``nodes`` in gid order) its label per QI as ``topdown/labels.sql`` labels its
+        rows — the label at the node's level, a NULL value the root's — or None where some node's rows
+        would get two labels (or a node has no row)."""
+        node_ids = np.asarray(nodes, dtype=np.int64)
+        pos = np.searchsorted(node_ids, self.final_node)
+        order = np.argsort(pos, kind="stable")
+        starts = np.flatnonzero(np.r_[True, np.diff(pos[order]) != 0])
+        if len(starts) != len(node_ids) or any(t is None for t in self.top_codes):
+            return None
+        columns: dict[str, Any] = {"gid": np.arange(1, len(nodes) + 1, dtype=np.int64)}
+        for i, hid in enumerate(self.hids):
+            root = self.db.rows(render("topdown/root_label.sql", {"hierarchy_id": hid}))
+            root_label = None if not root or root[0][0] is None else str(root[0][0])
+            per_level = [*self.codes[i], self.top_codes[i]]
+            names = [
+                [root_label if x is None else x for x in lab] for lab in [*self.labels[i], self.top_labels[i]]
+            ]
+            distinct = list(dict.fromkeys(x for lab in names for x in lab))
+            ids = {x: k for k, x in enumerate(distinct)}
+            node_level = np.asarray([levels[n][i] for n in nodes], dtype=np.int64)
+            row_level = node_level[pos]
+            key = np.empty(len(pos), dtype=np.int64)
+            for lv in np.unique(node_level).tolist():
+                mask = row_level == lv
+                codes = per_level[lv]
+                assert codes is not None
+                key[mask] = np.asarray([ids[x] for x in names[lv]], dtype=np.int64)[codes[mask]]
+            sorted_key = key[order]
+            lo = np.minimum.reduceat(sorted_key, starts)
+            if (lo != np.maximum.reduceat(sorted_key, starts)).any():
+                return None
+            columns[f"q{i + 1}"] = [distinct[k] for k in lo.tolist()]
+        return pd.DataFrame(columns)
