@@ -27,6 +27,7 @@ from ..owners import RunOwners
 from ..targets import database_target
 from ..urls import check_database_file
 from . import sharing
+from .memory import memory_bound
 
 T = TypeVar("T")
 
@@ -461,7 +462,7 @@ class Database(RunOwners):
         """Run the block with DuckDB's thread count suited to a source of ``rows`` rows: one thread up to
         :data:`SMALL_SOURCE_ROWS` (a release of a small table is ~50 statements of a few ms each, where
         handing work between threads costs more than it saves: bench/README.md, issue 12), the setting
-        as it was above that. PostgreSQL: above that, the block's work tables are made where it scans
+        as it was above that, with the buffer pool bounded (:mod:`.memory`). PostgreSQL: above that, the block's work tables are made where it scans
         them with parallel workers (``PostgresDatabase.parallel_work``); Spark: unchanged.
 
         A change of the setting costs 2-5 ms (DuckDB stops or starts its worker threads), so after a small
@@ -471,9 +472,10 @@ class Database(RunOwners):
         if self.dialect != "duckdb":
             yield
             return
-        if rows > SMALL_SOURCE_ROWS:
+        if rows > SMALL_SOURCE_ROWS:  # every thread, and a bounded buffer pool (:mod:`.memory`)
             self.restore_threads()
-            yield
+            with memory_bound(self.con):
+                yield
             return
         if self._threads_before is None:
             before = int(self.con.execute("SELECT current_setting('threads')").fetchall()[0][0])
