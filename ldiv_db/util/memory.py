@@ -12,6 +12,10 @@ import functools
 import gc
 from typing import Any
 
+# sources of at most this many rows: the algorithm's arrays are a few MiB, and a full collection (tens of
+# milliseconds with the package's modules loaded) would cost more than it frees
+LARGE_ROWS = 100_000
+
 
 @functools.cache
 def _libc() -> Any:
