@@ -45,6 +45,7 @@ from ..privacy import PrivacyModel
 from ..privacy.spec import ModelSpec, model_spec
 from ..schema.runs import recorded_run
 from ..sqlgen.render import TableRef, render
+from ..util.memory import LARGE_ROWS, release_freed
 from ..util.progress import Progress
 from ..utility.source_side import start_source_side
 from ..verify.guarantees import refuse_empty, refuse_weakened
@@ -271,6 +272,8 @@ def _run(request: AnonymizeRequest, algo: Algorithm, out: TableRef) -> Partition
     ]
     seeded = opaque.seeded_inputs(request.db, request.inputs, request.order_seed, named)
     built = algo.run(dataclasses.replace(request, inputs=seeded))
+    if request.inputs.rows > LARGE_ROWS:  # the algorithm's arrays, freed, before the release is written
+        release_freed()
     if not isinstance(built, Partitioning):
         raise InternalError(f"{algo.name} writes one table but returned no partitioning")
     return opaque.to_source(request.db, built, seeded)

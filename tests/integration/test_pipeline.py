@@ -344,3 +344,38 @@ def test_the_order_within_a_group_carries_nothing_of_the_source_order(
         orders.append(groups)
     assert orders[0] == orders[1]
     assert any(len(set(g)) > 1 for g in orders[0].values())  # some group has rows to order
+
+
+def _memory(db: Database) -> str:
+    return str(db.raw_rows("SELECT current_setting('memory_limit')")[0][0])
+
+
+def test_a_large_source_runs_with_duckdbs_buffer_pool_bounded_and_the_setting_is_restored(
+    hostile_db: Database, monkeypatch
+) -> None:  # type: ignore[no-untyped-def]
+    """Above SMALL_SOURCE_ROWS a run holds DuckDB's memory_limit at RUN_MEMORY_LIMIT (512 MiB) while the
+    algorithm runs and the release is written and verified, then puts the user's setting back; a lower
+    setting is left as it is; a small source's run does not touch it."""
+    from ldiv_db.db.duckdb import engine as embedded
+
+    seen: list[str] = []
+    original = FullDomain.run
+
+    def run(self, request):  # type: ignore[no-untyped-def]
+        seen.append(_memory(request.db))
+        return original(self, request)
+
+    monkeypatch.setattr(FullDomain, "run", run)
+    hostile_db.raw_rows("SET memory_limit = '3GiB'")
+    assert _anon(hostile_db).verified  # small: untouched
+    monkeypatch.setattr(embedded, "SMALL_SOURCE_ROWS", 11)
+    assert _anon(hostile_db, replace=True).verified
+    assert seen == ["3.0 GiB", "512.0 MiB"] and _memory(hostile_db) == "3.0 GiB"
+    with pytest.raises(RuntimeError), hostile_db.threads_for(12):
+        assert _memory(hostile_db) == "512.0 MiB"
+        raise RuntimeError("inside")
+    assert _memory(hostile_db) == "3.0 GiB"
+    hostile_db.raw_rows("SET memory_limit = '100MiB'")
+    with hostile_db.threads_for(12):
+        assert _memory(hostile_db) == "100.0 MiB"
+    assert _memory(hostile_db) == "100.0 MiB"

@@ -62,7 +62,7 @@ from ..shared.lca import labeller, lca_labels
 from ..shared.schedule import max_l_schedule
 from ..shared.trees import IntArray, Kind, Tree, load_trees, qi_kinds
 from .coded import Coded
-from .details import release_details
+from .details import GreedyRun, release_details
 from .greedy.cells import ORDERS, locality_keys, locality_orders
 from .greedy.cost import Attribute, CostModel
 from .greedy.select import Cells, Engine, Result
@@ -223,9 +223,8 @@ class Bsgi(Algorithm):
             "refine": grouped.refine_seconds,
             "write_and_count": t_end - t_refine,
         }
-        details = release_details(
-            request, l, result, summary, schedule, coded, window, grouped.greedy, grouped.waves, seconds
-        )  # fmt: skip
+        run = GreedyRun(l, window, grouped.greedy, grouped.waves, schedule)
+        details = release_details(request, run, coded, result, summary, seconds)
         if refined is not None:
             details["refine"] = {**refine_details(refined, coded.cost), **grouped.start}
         if plan is not None:

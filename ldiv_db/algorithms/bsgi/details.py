@@ -3,27 +3,39 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..base import AnonymizeRequest
+from ..shared.schedule import Schedule
 from .greedy.select import Result
 
 if TYPE_CHECKING:
     from .coded import Coded
 
 
+@dataclass(frozen=True)
+class GreedyRun:
+    """How the greedy ran: the l it formed classes of, the fast mode's window (None: exact mode), which
+    greedy ran and its wave size, and the Max-l schedule (None: the variants' dynamic selection)."""
+
+    l: int
+    window: int | None
+    greedy: str
+    waves: int | None
+    schedule: Schedule | None
+
+
 def release_details(
     request: AnonymizeRequest,
-    l: int,
+    run: GreedyRun,
+    prep: Coded,
     result: Result,
     summary: Mapping[str, Any],
-    schedule: Any,
-    prep: Coded,
-    window: int | None,
-    greedy: str,
-    waves: int | None,
     seconds: Mapping[str, float],
 ) -> dict[str, Any]:
+    """The details of a BSGI release (the greedy's classes ``result``, counted in SQL as ``summary``)."""
+    l, window, greedy, waves, schedule = run.l, run.window, run.greedy, run.waves, run.schedule
     cost, weights, orders, variant = prep.cost, prep.weights, prep.orders, prep.variant
     criterion = request.options["incorporate"]
     repeats = int(summary["classes_with_repeats"])

@@ -22,6 +22,7 @@ from ..base import SMALL_SOURCE_ROWS, WORK_SCHEMA, Database
 from ..engine_errors import first_line
 from ..urls import check_database_file
 from . import sharing
+from .memory import memory_bound
 from .targets import database_target
 
 # DuckDB's first provisional row id of a row an open transaction wrote (MAX_ROW_ID; renumbered at commit)
@@ -294,16 +295,16 @@ class DuckDBDatabase(Database):
         """Run the block with DuckDB's thread count suited to a source of ``rows`` rows: one thread up to
         :data:`SMALL_SOURCE_ROWS` (a release of a small table is ~50 statements of a few ms each, where
         handing work between threads costs more than it saves: bench/README.md, issue 12), the setting
-        as it was above that. PostgreSQL: above that, the block's work tables are made where it scans
-        them with parallel workers (``PostgresDatabase.parallel_work``); Spark: unchanged.
+        as it was above that, with the buffer pool bounded (:mod:`.memory`).
 
         A change of the setting costs 2-5 ms (DuckDB stops or starts its worker threads), so after a small
         source the setting stays at one thread for the next small one: it is put back before a large
         source's block and when this :class:`Database` is closed (:meth:`restore_threads`); a connection
         ldiv_db was handed (``Database.open(connection)``) gets its setting back when ldiv_db is done."""
-        if rows > SMALL_SOURCE_ROWS:
+        if rows > SMALL_SOURCE_ROWS:  # every thread, and a bounded buffer pool (:mod:`.memory`)
             self.restore_threads()
-            yield
+            with memory_bound(self.con):
+                yield
             return
         if self._threads_before is None:
             before = int(self.con.execute("SELECT current_setting('threads')").fetchall()[0][0])

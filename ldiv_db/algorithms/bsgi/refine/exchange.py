@@ -115,6 +115,28 @@ class Refined:
     sideways: int = 0  # of the moves, those that kept the IL and lowered the spread
 
 
+@dataclass(frozen=True)
+class _Pairs:
+    """Disjoint pairs of classes of a round, all of sizes (sa, sb): class a[p] with class b[p]."""
+
+    a: IntArray
+    b: IntArray
+    sa: int
+    sb: int
+
+
+@dataclass(frozen=True)
+class _Swaps:
+    """The exchanges chosen for some of those pairs: pair p swaps A's member i with B's member j, after
+    which A costs ``new_a`` and B ``new_b`` (scaled)."""
+
+    p: IntArray
+    i: IntArray
+    j: IntArray
+    new_a: CostArray
+    new_b: CostArray
+
+
 class _Attr:
     """One QI's codes per row and how to join and price its class states (vectorized)."""
 
@@ -283,9 +305,8 @@ class Refiner:
         sel = best_swaps(swaps, delta, spread, now, self.exact)
         if sideways:  # the sideways ones among the exchanges applied
             self._level.append(int((~improves(delta[sel], now[swaps[0][sel]], self.exact)).sum()))
-        return self._apply(
-            mem, cost, a, b, sa, sb, swaps[0][sel], swaps[1][sel], swaps[2][sel], cost_a[sel], cost_b[sel]
-        )
+        chosen = _Swaps(swaps[0][sel], swaps[1][sel], swaps[2][sel], cost_a[sel], cost_b[sel])
+        return self._apply(mem, cost, _Pairs(a, b, sa, sb), chosen)
 
     def _exchange_dense(
         self, mem: IntArray, cost: CostArray, a: IntArray, b: IntArray, sa: int, sb: int, now: CostArray
@@ -304,18 +325,17 @@ class Refiner:
         best = np.argmin(flat, axis=1)
         p = np.flatnonzero(improves(flat[np.arange(len(a)), best], now, self.exact))
         i, j = np.divmod(best[p], sb)
-        return self._apply(mem, cost, a, b, sa, sb, p, i, j, all_a[p, i, j], all_b[p, i, j])
+        return self._apply(mem, cost, _Pairs(a, b, sa, sb), _Swaps(p, i, j, all_a[p, i, j], all_b[p, i, j]))
 
-    def _apply(
-        self, mem: IntArray, cost: CostArray, a: IntArray, b: IntArray, sa: int, sb: int,
-        p: IntArray, i: IntArray, j: IntArray, new_a: CostArray, new_b: CostArray,
-    ) -> int:  # fmt: skip
+    def _apply(self, mem: IntArray, cost: CostArray, pairs: _Pairs, swaps: _Swaps) -> int:
         """Swap a[p]'s member i with b[p]'s member j, with the classes' new costs; returns how many."""
+        a, b, sa, sb = pairs.a, pairs.b, pairs.sa, pairs.sb
+        p, i, j = swaps.p, swaps.i, swaps.j
         if not len(p):
             return 0
         ra, rb = mem[a[p], i], mem[b[p], j]
         mem[a[p], i], mem[b[p], j] = rb, ra
-        cost[a[p]], cost[b[p]] = new_a, new_b
+        cost[a[p]], cost[b[p]] = swaps.new_a, swaps.new_b
         self._changed[a[p]] = self._changed[b[p]] = True
         self._touched[a[p]] = self._touched[b[p]] = self._clock
         if sa == sb:  # one refresh for both sides (the classes of a round are distinct)

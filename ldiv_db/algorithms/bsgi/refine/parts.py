@@ -37,6 +37,7 @@ import numpy as np
 import pandas as pd
 
 from ....sqlgen.render import render
+from ....util.memory import release_freed
 from ....util.progress import Progress
 from ...base import AnonymizeRequest
 from ...shared.schedule import Schedule, max_l_schedule
@@ -248,6 +249,7 @@ def run_parts(
         results.append(dataclasses.replace(result, gid=np.zeros(0, dtype=np.int64)))
         refined.append(dataclasses.replace(done, gid=np.zeros(0, dtype=np.int64)))
         del prep, result, done
+        release_freed()  # this part's arrays, before the next part's are allocated
     merged = _merge(results, np.concatenate(gids))
     del gids
     total = Refined(

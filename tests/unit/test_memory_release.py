@@ -1,0 +1,65 @@
+"""DuckDB's memory setting read in bytes and bounded for a block (ldiv_db/db/duckdb/memory.py), and the
+freed-memory release after an algorithm (ldiv_db/util/memory.py)."""
+
+from __future__ import annotations
+
+import duckdb
+import pytest
+
+from ldiv_db.db.duckdb.memory import memory_bound, setting_bytes
+from ldiv_db.util.memory import release_freed
+
+
+@pytest.mark.parametrize(
+    ("setting", "expected"),
+    [
+        ("18.8 GiB", 18.8 * 2**30),
+        ("512.0 MiB", 512 * 2**20),
+        ("1GB", 10**9),
+        ("976.5 KiB", 976.5 * 1024),
+        ("0 bytes", 0.0),
+        ("-1", float("inf")),
+        ("lots", float("inf")),
+    ],
+)
+def test_a_memory_setting_in_bytes(setting: str, expected: float) -> None:
+    assert setting_bytes(setting) == pytest.approx(expected)
+
+
+def _limit(con: duckdb.DuckDBPyConnection) -> str:
+    return str(con.execute("SELECT current_setting('memory_limit')").fetchall()[0][0])
+
+
+def test_the_bound_lowers_a_higher_setting_for_the_block_only() -> None:
+    con = duckdb.connect()
+    con.execute("SET memory_limit = '2GiB'")
+    with memory_bound(con, 256 * 2**20):
+        assert _limit(con) == "256.0 MiB"
+    assert _limit(con) == "2.0 GiB"
+    con.execute("SET memory_limit = '100MiB'")
+    with memory_bound(con, 256 * 2**20):
+        assert _limit(con) == "100.0 MiB"
+    assert _limit(con) == "100.0 MiB"
+
+
+def test_memory_freed_by_a_step_goes_back_to_the_system() -> None:
+    """A cycle holding a large buffer is unreachable but not freed until collected; release_freed
+    collects it (and on glibc trims the heap)."""
+    import gc
+    import weakref
+
+    class Holder:
+        pass
+
+    a, b = Holder(), Holder()
+    a.other, b.other = b, a  # type: ignore[attr-defined]
+    a.payload = bytearray(8 * 2**20)  # type: ignore[attr-defined]
+    gone = weakref.ref(a)
+    gc.disable()
+    try:
+        del a, b
+        assert gone() is not None
+        release_freed()
+        assert gone() is None
+    finally:
+        gc.enable()
