@@ -239,10 +239,17 @@ def _cmd_hierarchy(args: argparse.Namespace) -> int:
 
 
 def _cmd_check(args: argparse.Namespace) -> int:
-    from .. import api
-
     db, flags = _open(args), args.check_flags
-    res = api.check(db, args.table, args.qi, args.sa, model=args.model_spec, from_=args.from_, flags=flags)
+    if args.from_ is None:  # a table: the check alone, without the API's algorithms and report charts
+        from ..verify.check import check
+
+        res = check(db, args.table, args.qi, args.sa, model=args.model_spec, flags=flags)
+    else:
+        from ..commands.frames import check as check_rows
+
+        res = check_rows(
+            db, args.table, args.qi, args.sa, model=args.model_spec, from_=args.from_, flags=flags
+        )
     _emit(args, res)
     return 0 if res.satisfied in (None, True) else 1
 
