@@ -22,7 +22,7 @@ from ..core.run_flags import (
     RiskFlags,
     from_namespace,
 )
-from ..errors import LdivError
+from ..errors import BadInput, LdivError
 from .parser import build_parser
 
 
@@ -242,6 +242,9 @@ def _cmd_check(args: argparse.Namespace) -> int:
     db, flags = _open(args), args.check_flags
     if args.from_ is None:  # a table: the check alone, without the API's algorithms and report charts
         from ..verify.check import check
+
+        if args.table is None:
+            raise BadInput("no table given", "name the table to read: --table T (or the rows: --from ...)")
 
         res = check(db, args.table, args.qi, args.sa, model=args.model_spec, flags=flags)
     else:

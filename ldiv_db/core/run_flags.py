@@ -371,7 +371,9 @@ def _parse(d: Flag, key: str, value: Any, what: str, source: Source) -> Any:
             raise _wrong(what, "a list of numbers", value, f"write e.g. {key} = [1, 2]")
         return tuple(exact(v, f"{what} entry") for v in value)
     if d.kind == "file":
-        if not isinstance(value, str) or not value.strip():
+        if isinstance(value, str) and not value.strip():
+            raise BadInput(f"the {what} path is empty", "name the file to write, e.g. page.html")
+        if not isinstance(value, str):
             raise _wrong(what, "a file path", value, f'write e.g. {key} = "page.html"')
         return value
     if d.kind == "bool":

@@ -13,6 +13,7 @@ import pytest
 
 import ldiv_db
 from ldiv_db.db import Database
+from ldiv_db.db.duckdb.engine import DuckDBDatabase
 
 ROWS = [
     (a, s, d)
@@ -61,7 +62,7 @@ def _brute() -> tuple[int, int, int, int]:
 @pytest.mark.parametrize("limit", [None, 3])
 def test_check_statements_and_numbers(db: Path, limit: int | None, monkeypatch: pytest.MonkeyPatch) -> None:
     if limit is not None:  # a source above the limit: the histogram path
-        monkeypatch.setattr(Database, "stats_from_source", limit)
+        monkeypatch.setattr(DuckDBDatabase, "stats_from_source", limit)
     with Database.open(str(db), mode="read") as database:
         ldiv_db.check(database, "t", "age,sex", "disease", model="distinct", l=2)  # warm-up
         database.steps.clear()

@@ -112,7 +112,9 @@ def test_check_of_a_table_imports_no_algorithm_and_no_chart(tmp_path: Path) -> N
     path = tmp_path / "t.duckdb"
     with duckdb.connect(str(path)) as con:
         con.execute("CREATE TABLE t AS SELECT i % 3 AS a, i % 5 AS s FROM range(60) r(i)")
-    code, modules = _loaded(["check", str(path), "--table", "t", "--qi", "a", "--sa", "s", "--model", "distinct", "--l", "2"])
+    code, modules = _loaded(
+        ["check", str(path), "--table", "t", "--qi", "a", "--sa", "s", "--model", "distinct", "--l", "2"]
+    )
     assert code == 0
     assert "matplotlib" not in {m.split(".")[0] for m in modules}
     assert not [m for m in modules if m.startswith(("ldiv_db.algorithms", "ldiv_db.reporting"))]

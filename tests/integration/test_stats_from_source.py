@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from ldiv_db.core.evaluator import SqlEvaluator
 from ldiv_db.core.inputs import resolve_inputs
 from ldiv_db.db import Database
+from ldiv_db.db.duckdb.engine import DuckDBDatabase
 from ldiv_db.privacy.spec import model_spec
 from ldiv_db.verify.check import evaluate
 from tests.integration.test_check_split import MODELS, _table, tables
@@ -28,7 +29,7 @@ def _check(
     sa = kw.pop("sa", ["s1"])
     qi = kw.pop("qi", ["q 1", "q2"])
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(Database, "stats_from_source", from_source)
+        mp.setattr(DuckDBDatabase, "stats_from_source", from_source)
         with Database.open(str(path), mode="read") as db:
             inputs = resolve_inputs(db, "t 1", qi, sa, null_as_value=True, **kw)
             privacy = model_spec(name, None, options).build(inputs)

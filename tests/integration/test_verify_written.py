@@ -15,6 +15,7 @@ from ldiv_db.algorithms import Partitioning
 from ldiv_db.core.catalog import resolve_table, table_at
 from ldiv_db.core.inputs import Inputs
 from ldiv_db.db import Database
+from ldiv_db.db.duckdb.engine import DuckDBDatabase
 from ldiv_db.errors import InternalError
 from ldiv_db.pipeline.verify import aggregate, reconcile, verify_written
 from ldiv_db.privacy import PrivacyModel
@@ -33,7 +34,7 @@ BUILDS = ("release/verify_hist.sql", "release/verify_stats.sql")
 @pytest.fixture(autouse=True, params=[False, True], ids=["histogram", "from_aggregate"])
 def from_aggregate(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> bool:
     """Every test on both paths: DuckDB made to take PostgreSQL's (statistics from the aggregate)."""
-    monkeypatch.setattr(Database, "stats_from_source", request.param)
+    monkeypatch.setattr(DuckDBDatabase, "stats_from_source", request.param)
     return bool(request.param)
 
 

@@ -202,11 +202,19 @@ def _labellers(
     for a, (col, kind, tree) in enumerate(zip(request.inputs.qi, kinds, trees, strict=True)):
         if kind == "hierarchy":
             out.append(tree)
-        elif kind == "numeric" and col.data_type.upper() in INTEGER_TYPES:
+        elif kind == "numeric" and col.data_type.upper() in INTEGER_TYPES and _exact(data.values[a]):
             out.append(Integers(data.values[a].astype(np.int64)))
         else:
             out.append(None)
     return out
+
+
+def _exact(values: np.ndarray) -> bool:
+    """Whether an integer column's values survived as numbers exactly (a float holds integers up to 2^53;
+    above, the SQL template labels the groups from the table's own values)."""
+    if values.dtype.kind in "iu":
+        return True
+    return bool(np.isfinite(values).all() and (np.abs(values) < 2.0**53).all())
 
 
 def _median(
