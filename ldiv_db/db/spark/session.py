@@ -39,6 +39,7 @@ DEFAULTS = {
     "spark.sql.execution.arrow.pyspark.enabled": "true",
     "spark.sql.legacy.createHiveTableByDefault": "false",
     "spark.sql.ansi.enabled": "false",
+    "spark.sql.adaptive.enabled": "true",  # small shuffles coalesced into fewer tasks
     "spark.driver.memory": "1g",
     # a bounded fetch (LIMIT n + 1) reads every partition in one job, not 1, then 4, then 16 of them
     "spark.sql.limit.initialNumPartitions": "100000",
@@ -47,6 +48,17 @@ DEFAULTS = {
 # refused unless the caller declared it bulk, which is then fetched in batches of this many rows
 FETCH_ROWS = 200_000
 _JVM_FLAGS = "-XX:+ExitOnOutOfMemoryError"
+
+
+def local_defaults(master: str) -> dict[str, str]:
+    """A local master's shuffle partitions: one per core it runs tasks on (``local[N]``: N, ``local[*]``:
+    the machine's), not 4 or Spark's 200, since every task costs start-up time on rows that fit a core."""
+    m = re.fullmatch(r"local(?:\[(\d+|\*)(?:,\s*\d+)?\])?", master)
+    if m is None:
+        return {}
+    cores = m.group(1) or "1"
+    n = (os.cpu_count() or 1) if cores == "*" else max(int(cores), 1)
+    return {"spark.sql.shuffle.partitions": str(n)}
 
 
 def configure(conf: Mapping[str, Any]) -> None:
@@ -112,7 +124,7 @@ def session_for(url: str) -> Any:
                 "DB names a Spark session but pyspark is not installed",
                 "pip install 'ldiv_db[spark]' (Spark also needs Java 17: openjdk-17-jre-headless)",
             ) from None
-        settings = {**DEFAULTS, **_CONF, **conf}
+        settings = {**DEFAULTS, **local_defaults(master), **_CONF, **conf}
         builder = SparkSession.builder.master(master).appName("ldiv_db")
         warehouse = settings.get("spark.sql.warehouse.dir")
         java_opts = [f"-Dlog4j2.configurationFile={Path(__file__).with_name('spark_log4j2.properties')}"]
@@ -129,6 +141,7 @@ def session_for(url: str) -> Any:
         for key, value in settings.items():
             builder = builder.config(key, value)
         handler = signal.getsignal(signal.SIGINT)
+        _quiet_py4j()  # before the first call on the JVM: a Ctrl-C may come during the start already
         try:
             session = builder.getOrCreate()
         except Exception as exc:
@@ -139,12 +152,15 @@ def session_for(url: str) -> Any:
         finally:
             _keep_handler(handler)
         session.sparkContext.setLogLevel("FATAL")
-        if not any(isinstance(f, _Py4jQuiet) for f in logging.getLogger().filters):
-            logging.getLogger().addFilter(_Py4jQuiet())  # py4j's logging.exception(...) calls
-            logging.getLogger("py4j").setLevel(logging.CRITICAL)  # its own loggers (and children)
         _SESSIONS[url] = session
         _SETTINGS[id(session)] = settings
         return session
+
+
+def _quiet_py4j() -> None:
+    if not any(isinstance(f, _Py4jQuiet) for f in logging.getLogger().filters):
+        logging.getLogger().addFilter(_Py4jQuiet())  # py4j's logging.exception(...) calls
+        logging.getLogger("py4j").setLevel(logging.CRITICAL)  # its own loggers (and children)
 
 
 class _Py4jQuiet(logging.Filter):
