@@ -143,7 +143,7 @@ def session_for(url: str) -> Any:
         handler = signal.getsignal(signal.SIGINT)
         _quiet_py4j()  # before the first call on the JVM: a Ctrl-C may come during the start already
         try:
-            session = builder.getOrCreate()
+            session = _start(builder, handler)
         except Exception as exc:
             raise BadInput(
                 f"cannot start Spark for {url}: {first_line(exc)}",
@@ -155,6 +155,52 @@ def session_for(url: str) -> Any:
         _SESSIONS[url] = session
         _SETTINGS[id(session)] = settings
         return session
+
+
+def _start(builder: Any, handler: Any) -> Any:
+    """``builder.getOrCreate()``; a Ctrl-C meanwhile first kills the driver JVM this start launched (a JVM
+    interrupted before its gateway is up would outlive this process, printing its own stack trace),
+    then goes on as the interrupt."""
+    before = _driver_jvms()
+
+    def kill_then(signum: int, frame: Any) -> None:
+        _kill_new_jvms(before)
+        handler(signum, frame)
+        raise KeyboardInterrupt  # the start cannot go on without its JVM, whatever the handler did
+
+    wrapped = threading.current_thread() is threading.main_thread() and callable(handler)
+    if wrapped:
+        signal.signal(signal.SIGINT, kill_then)
+    try:
+        return builder.getOrCreate()
+    except KeyboardInterrupt:
+        _kill_new_jvms(before)
+        raise
+    finally:
+        if wrapped and signal.getsignal(signal.SIGINT) is kill_then:
+            signal.signal(signal.SIGINT, handler)
+
+
+def _driver_jvms() -> set[int]:
+    """The Spark driver JVMs this process has started and that still run (Linux: from /proc)."""
+    me, found = os.getpid(), set()
+    with contextlib.suppress(OSError):
+        for entry in Path("/proc").iterdir():
+            if not entry.name.isdigit():
+                continue
+            with contextlib.suppress(OSError, ValueError, IndexError):
+                if int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1]) != me:
+                    continue
+                cmdline = (entry / "cmdline").read_bytes()  # spark-submit's script, then the JVM
+                if b"org.apache.spark.deploy.SparkSubmit" in cmdline or b"pyspark-shell" in cmdline:
+                    found.add(int(entry.name))
+    return found
+
+
+def _kill_new_jvms(before: set[int]) -> None:
+    for pid in _driver_jvms() - before:
+        with contextlib.suppress(OSError):
+            os.kill(pid, signal.SIGKILL)  # nothing written yet: the metastore opens at the first catalog call
 
 
 def _quiet_py4j() -> None:
