@@ -14,13 +14,18 @@ lives; ``ldiv load`` on Spark would pass the whole file through the driver. Resu
 
     nice python -m bench.spark_scale --rows 10000000 [--engines duckdb,spark] [--cases check,tp+,lplus,bsgi]
 
-``--adult`` (issue 52/57): the user's path on Adult with DEFAULT driver memory, ``ldiv load`` then ``ldiv
-anonymize --algorithm mondrian`` (QIs age, sex, race, SA occupation, l = 4) and ``tp+`` (the same, the
-issue's case), each a CLI process of its own on one fresh warehouse, timed end to end; then the same
-steps through the API with a per-statement profile: the process's start (imports), the session's start
-(JVM, metastore, migrations), and per template its statements' seconds (fetches included), largest first.
+``--adult`` (issue 52/57, decision 0022): the user's path on Adult with DEFAULT driver memory, ``ldiv
+load`` then ``ldiv anonymize --algorithm mondrian`` (QIs age, sex, race, SA occupation, l = 4) and
+``tp+`` (the same, the issue's case), each a CLI process of its own on one fresh warehouse, timed end to
+end: wall seconds, CPU seconds of the process and its driver JVM, the load average. Then the same steps
+through the API, each in a process of its own on another fresh warehouse, with the profile of
+``bench/spark_profile.py``: imports, the session's start in its parts (JVM and py4j, SparkSession, the
+first catalog call that starts the metastore, the migrations check) and every call on Spark by name
+(statements, seconds, rows), largest first; what is left of a step is Python. ``--steps`` picks steps.
+The CLI runs the ``ldiv_db`` of this checkout (``PYTHONPATH``), so a copy of another revision with these
+bench files measures that revision: run both in one go for a before/after at the same load.
 
-    python -m bench.spark_scale --adult [--repeat 3]
+    python -m bench.spark_scale --adult [--repeat 3] [--steps load,mondrian] [--out FILE]
 """
 
 from __future__ import annotations
