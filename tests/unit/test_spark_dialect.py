@@ -154,3 +154,17 @@ def test_a_local_master_gets_one_shuffle_partition_per_core() -> None:
     assert local_defaults("local[3,2]") == {key: "3"}  # local[N, retries]
     assert local_defaults("local[*]") == {key: str(os.cpu_count() or 1)}
     assert local_defaults("spark://host:7077") == {}  # a cluster's own defaults stand
+
+
+def test_the_users_jvm_options_come_after_ldivs_and_keep_them() -> None:
+    from ldiv_db.db.spark.session import java_options
+
+    ours = ["-Dlog4j2.configurationFile=/q.properties"]
+    assert java_options(ours, "") == "-Dlog4j2.configurationFile=/q.properties -XX:+ExitOnOutOfMemoryError"
+    got = java_options(ours, " -XX:TieredStopAtLevel=1 -Dlog4j2.configurationFile=/mine ").split()
+    assert got == [
+        "-Dlog4j2.configurationFile=/q.properties",
+        "-XX:TieredStopAtLevel=1",
+        "-Dlog4j2.configurationFile=/mine",  # later: the user's wins
+        "-XX:+ExitOnOutOfMemoryError",
+    ]

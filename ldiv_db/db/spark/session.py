@@ -61,6 +61,13 @@ def local_defaults(master: str) -> dict[str, str]:
     return {"spark.sql.shuffle.partitions": str(n)}
 
 
+def java_options(ours: list[str], given: str) -> str:
+    """The driver JVM's options: ldiv_db's (the quiet log, Derby's log file), then the user's
+    (``spark.driver.extraJavaOptions``, e.g. ``-XX:TieredStopAtLevel=1``), then the exit on out of heap.
+    A ``-D`` given twice takes the later value: the user's wins, and ldiv_db's stay otherwise."""
+    return " ".join(o for o in [*ours, given.strip(), _JVM_FLAGS] if o)
+
+
 def configure(conf: Mapping[str, Any]) -> None:
     """Spark conf keys for every session this process opens from now on (a job file's ``[spark]``)."""
     for key, value in conf.items():
@@ -136,8 +143,8 @@ def session_for(url: str) -> Any:
             )
             java_opts.append(f"-Dderby.stream.error.file={db_path}.derby.log")
             builder = builder.enableHiveSupport()
-        settings.setdefault("spark.driver.extraJavaOptions", " ".join(java_opts))
-        settings["spark.driver.extraJavaOptions"] += " " + _JVM_FLAGS
+        key = "spark.driver.extraJavaOptions"
+        settings[key] = java_options(java_opts, settings.get(key, ""))
         for key, value in settings.items():
             builder = builder.config(key, value)
         handler = signal.getsignal(signal.SIGINT)
