@@ -57,9 +57,6 @@ def seeded_inputs(db: Database, inputs: Inputs, seed: int, also: Sequence[str] =
             columns=[c.ident for c in columns],
         )
     )
-    cache = getattr(db, "cache_table", None)
-    if cache is not None:  # every algorithm statement reads the copy: an engine may keep it in memory
-        cache(target)
     return dataclasses.replace(inputs, table=Table(target, source.kind, columns, copy_of=source.ref))
 
 

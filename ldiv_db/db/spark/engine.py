@@ -520,13 +520,6 @@ class SparkDatabase(Database):
     def exists(self, ref: TableRef) -> bool:
         return bool(self.spark.catalog.tableExists(spark_ref(ref)))
 
-    def cache_table(self, ref: TableRef) -> None:
-        """Keep a work table that many statements read in the executors' memory (spilled to disk when it
-        does not fit), from its first read on; dropping the table drops the cache."""
-        with self._engine("cache_table"):
-            self.spark.sql(f"CACHE LAZY TABLE {spark_ref(ref)}")
-        self.queries += 1
-
     def table_names(self, schema: str) -> list[str]:
         """The tables of ``schema`` as the catalog spells them (none when it does not exist)."""
         return [name for name, _ in self._tables_of(schema)]
