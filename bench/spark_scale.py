@@ -14,13 +14,18 @@ lives; ``ldiv load`` on Spark would pass the whole file through the driver. Resu
 
     nice python -m bench.spark_scale --rows 10000000 [--engines duckdb,spark] [--cases check,tp+,lplus,bsgi]
 
-``--adult`` (issue 52/57): the user's path on Adult with DEFAULT driver memory, ``ldiv load`` then ``ldiv
-anonymize --algorithm mondrian`` (QIs age, sex, race, SA occupation, l = 4) and ``tp+`` (the same, the
-issue's case), each a CLI process of its own on one fresh warehouse, timed end to end; then the same
-steps through the API with a per-statement profile: the process's start (imports), the session's start
-(JVM, metastore, migrations), and per template its statements' seconds (fetches included), largest first.
+``--adult`` (issue 52/57, decision 0022): the user's path on Adult with DEFAULT driver memory, ``ldiv
+load`` then ``ldiv anonymize --algorithm mondrian`` (QIs age, sex, race, SA occupation, l = 4) and
+``tp+`` (the same, the issue's case), each a CLI process of its own on one fresh warehouse, timed end to
+end: wall seconds, CPU seconds of the process and its driver JVM, the load average. Then the same steps
+through the API, each in a process of its own on another fresh warehouse, with the profile of
+``bench/spark_profile.py``: imports, the session's start in its parts (JVM and py4j, SparkSession, the
+first catalog call that starts the metastore, the migrations check) and every call on Spark by name
+(statements, seconds, rows), largest first; what is left of a step is Python. ``--steps`` picks steps.
+The CLI runs the ``ldiv_db`` of this checkout (``PYTHONPATH``), so a copy of another revision with these
+bench files measures that revision: run both in one go for a before/after at the same load.
 
-    python -m bench.spark_scale --adult [--repeat 3]
+    python -m bench.spark_scale --adult [--repeat 3] [--steps load,mondrian] [--out FILE]
 """
 
 from __future__ import annotations
@@ -148,45 +153,112 @@ ADULT_STEPS = {
 }  # fmt: skip
 
 
-def adult_cli(work: Path) -> dict[str, Any]:
-    """Each step as the user runs it (``ldiv ...``, a process of its own), on a fresh warehouse."""
+def _load() -> list[float]:
+    import os
+
+    return [round(x, 2) for x in os.getloadavg()]
+
+
+def _timed(cmd: list[str]) -> tuple[float, float, int, str]:
+    """Wall and CPU seconds of a command and of the processes it started (the driver JVM of a local
+    session, which nobody waits for, so RUSAGE_CHILDREN misses it: sampled from /proc every 0.2 s
+    while the command runs), its exit status and its stderr."""
+    import os
+    import tempfile
+
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}  # this checkout's ldiv_db (bench/README: before/after)
+    seen: dict[int, float] = {}
+    with tempfile.TemporaryFile("w+") as err:
+        t0 = time.perf_counter()
+        proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=err, text=True, cwd=ROOT, env=env)
+        while True:
+            try:
+                proc.wait(timeout=0.2)
+                break
+            except subprocess.TimeoutExpired:
+                for pid in _children(proc.pid):
+                    seen[pid] = max(seen.get(pid, 0.0), _cpu_of(pid))
+        wall = time.perf_counter() - t0
+        err.seek(0)
+        text = err.read()
+    return wall, _children_cpu() + sum(seen.values()), proc.returncode, text
+
+
+_CPU_SEEN = [0.0]
+
+
+def _children_cpu() -> float:
+    """CPU seconds of the waited-for children that ended since the last call."""
+    import resource
+
+    u = resource.getrusage(resource.RUSAGE_CHILDREN)
+    total = u.ru_utime + u.ru_stime
+    new, _CPU_SEEN[0] = total - _CPU_SEEN[0], total
+    return new
+
+
+def _children(pid: int) -> list[int]:
+    out = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                if int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1]) == pid:
+                    out.append(int(entry.name))
+            except (OSError, ValueError, IndexError):
+                continue
+    return out
+
+
+def _cpu_of(pid: int) -> float:
+    import os
+
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return 0.0
+
+
+def adult_cli(work: Path, steps: list[str]) -> dict[str, Any]:
+    """Each step as the user runs it (``ldiv ...``, a process of its own), on a fresh warehouse: wall and
+    CPU seconds (the process and its driver JVM) and the load average before and after."""
     import shutil
 
     shutil.rmtree(work, ignore_errors=True)
     work.mkdir(parents=True)
     url = f"spark://local[2]?warehouse={work / 'warehouse'}"
     ldiv = str(Path(sys.executable).with_name("ldiv"))
-    out: dict[str, Any] = {}
-    for step, argv in ADULT_STEPS.items():
-        t0 = time.perf_counter()
-        done = subprocess.run(
-            [ldiv, *(a.replace("{db}", url) for a in argv)], capture_output=True, text=True, check=False
-        )
-        out[f"{step}_s"] = round(time.perf_counter() - t0, 1)
-        if done.returncode:
-            out[f"{step}_error"] = f"exit {done.returncode}: {done.stderr.strip().splitlines()[-3:]}"
+    out: dict[str, Any] = {"load_before": _load()}
+    _children_cpu()
+    for step in steps:
+        wall, cpu, code, err = _timed([ldiv, *(a.replace("{db}", url) for a in ADULT_STEPS[step])])
+        out[f"{step}_s"] = round(wall, 1)
+        out[f"{step}_cpu_s"] = round(cpu, 1)
+        if code:
+            out[f"{step}_error"] = f"exit {code}: {err.strip().splitlines()[-3:]}"
+    out["load_after"] = _load()
     return out
 
 
 def adult_profile(work: Path, step: str) -> dict[str, Any]:
-    """One step through the API in this process: import, session start (with the migrations), and the
-    step's statements by template (seconds, largest first)."""
+    """One step through the API in this process (the CLI's step, same warehouse): imports, the session's
+    start in its parts, and every call on Spark by name (statements, seconds, rows), largest first; the
+    rest of the step is Python. CPU: this process and its driver JVM."""
+    import resource
+
+    from bench import spark_profile
+
     t0 = time.perf_counter()
     import ldiv_db
 
     t_import = time.perf_counter() - t0
+    prof = spark_profile.install()
     url = f"spark://local[2]?warehouse={work / 'warehouse'}"
     t1 = time.perf_counter()
     db = ldiv_db.Database.open(url)
     t_open = time.perf_counter() - t1
-    steps: list[Any] = []
-    flush = db.flush_steps
-
-    def keep_then_flush(run_id: int) -> None:  # a run writes its steps to ldiv.run_step and clears them
-        steps.extend(db.steps)
-        flush(run_id)
-
-    db.flush_steps = keep_then_flush  # type: ignore[method-assign]
+    opening = list(prof.calls)
+    prof.calls.clear()
     t2 = time.perf_counter()
     if step == "load":
         ldiv_db.load(db, ADULT / "adult.csv", "adult", replace=True)
@@ -194,19 +266,48 @@ def adult_profile(work: Path, step: str) -> dict[str, Any]:
         ldiv_db.anonymize(db, "adult", ADULT_QI.split(","), ADULT_SA, algorithm=step, l=4,
                           output=f"adult_{step.replace('+', 'p')}", replace=True)  # fmt: skip
     t_step = time.perf_counter() - t2
-    by: dict[str, list[float]] = {}
-    for s in [*steps, *db.steps]:
-        by.setdefault(s.template, []).append(s.ms / 1000.0)
+    jvm_cpu = spark_profile.jvm_cpu_s(db)
     db.close()
-    top = sorted(by.items(), key=lambda kv: -sum(kv[1]))[:15]
+    statements = prof.calls
+    on_spark = sum(s for _, s, _ in statements)
+    me = resource.getrusage(resource.RUSAGE_SELF)
     return {
         "step": step,
+        "load_avg": _load(),
         "import_s": round(t_import, 2),
-        "session_and_migrations_s": round(t_open, 2),
+        "session": spark_profile.open_split(t_open, opening),
+        "open_calls": prof.by_name(opening),
         "step_s": round(t_step, 2),
-        "statements": db.queries,
-        "by_template_s": {k: [len(v), round(sum(v), 2)] for k, v in top},
+        "step_calls": len(statements),
+        "step_on_spark_s": round(on_spark, 2),
+        "step_python_s": round(t_step - on_spark, 2),
+        "cpu_python_s": round(me.ru_utime + me.ru_stime, 1),
+        "cpu_jvm_s": None if jvm_cpu is None else round(jvm_cpu, 1),
+        "by_name": prof.by_name(),
     }
+
+
+def adult(args: argparse.Namespace) -> dict[str, Any]:
+    """``--adult``: the CLI runs (each on a fresh warehouse), then the profiles (on another fresh one)."""
+    import shutil
+
+    steps = args.steps.split(",")
+    runs = []
+    for _ in range(args.repeat):
+        runs.append(adult_cli(args.work / "adult", steps))
+        print(json.dumps({"cli": runs[-1]}), flush=True)
+    work = args.work / "adult_profile"
+    shutil.rmtree(work, ignore_errors=True)
+    work.mkdir(parents=True)
+    profiles = []
+    for step in steps:
+        done = _sub(["--profile", step, "--work", str(work)])
+        if done.returncode:
+            profiles.append({"step": step, "error": done.stderr[-800:]})
+        else:
+            profiles.append(json.loads(done.stdout.strip().splitlines()[-1]))
+        print(json.dumps(profiles[-1]), flush=True)
+    return {"cli": runs, "profiles": profiles}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -225,19 +326,17 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--adult", action="store_true", help="load + mondrian + tp+ of Adult, CLI and profile")
     p.add_argument("--profile", help="(internal) profile one --adult step in this process")
     p.add_argument("--repeat", type=int, default=1)
+    p.add_argument(
+        "--steps", default=",".join(ADULT_STEPS), help="--adult: the steps, of load, mondrian, tp+"
+    )
     args = p.parse_args(argv)
     if args.profile:
         print(json.dumps(adult_profile(args.work, args.profile)))
         return 0
     if args.adult:
-        work = args.work / "adult"
-        runs = [adult_cli(work) for _ in range(args.repeat)]
-        for r in runs:
-            print(json.dumps({"cli": r}), flush=True)
-        for step in ADULT_STEPS:
-            done = _sub(["--profile", step, "--work", str(work)])
-            line = done.stdout.strip().splitlines()[-1:] if not done.returncode else done.stderr[-500:]
-            print(line[0] if isinstance(line, list) and line else line, flush=True)
+        result = adult(args)
+        if args.out:
+            args.out.write_text(json.dumps(result, indent=2) + "\n")
         return 0
     if args.case:
         print(json.dumps(case(args.case, args.target, args.table)))

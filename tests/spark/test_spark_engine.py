@@ -154,6 +154,31 @@ def test_stream_state_is_saved_by_name_and_replaced(db) -> None:  # type: ignore
     db.run(Query("t", "DELETE FROM ldiv.stream WHERE name LIKE 't_save.%'"))
 
 
+def test_an_update_or_delete_that_matches_no_row_leaves_the_table_unwritten(db) -> None:  # type: ignore[no-untyped-def]
+    """An emulated UPDATE/DELETE rewrites the whole table (a scratch copy, then INSERT OVERWRITE); one
+    that would change no row is skipped after one probe: the table keeps its very files. One that matches
+    rewrites it, with DuckDB's result."""
+    db.run(Query("t", "CREATE TABLE default.t_probe (k INTEGER, v VARCHAR)"))
+    db.run(Query("t", "INSERT INTO default.t_probe VALUES (1, 'a'), (2, NULL), (3, 'c')"))
+
+    def files() -> set[str]:
+        return set(db.spark.table("default.t_probe").inputFiles())
+
+    try:
+        before = files()
+        db.run(Query("t", "DELETE FROM default.t_probe WHERE k = $k", {"k": 9}))
+        db.run(Query("t", "UPDATE default.t_probe SET v = 'x' WHERE v = $v", {"v": "zz"}))
+        db.run(Query("t", "UPDATE default.t_probe SET v = 'x' WHERE v = NULL"))  # NULL: no row
+        assert files() == before
+        db.run(Query("t", "UPDATE default.t_probe SET v = 'x' WHERE k = $k", {"k": 2}))
+        db.run(Query("t", "DELETE FROM default.t_probe WHERE k = $k", {"k": 3}))
+        assert files() != before
+        got = db.rows(Query("t", "SELECT k, v FROM default.t_probe ORDER BY k"))
+        assert got == [(1, "a"), (2, "x")]
+    finally:
+        db.run(Query("t", "DROP TABLE IF EXISTS default.t_probe"))
+
+
 def test_work_tables_live_in_their_own_schema_and_go(spark_session, spark_url) -> None:  # type: ignore[no-untyped-def]
     with Database.open(spark_url) as d:
         ref = d.work_table("wk x's")

@@ -39,8 +39,21 @@ def test_a_driver_out_of_heap_is_a_clear_error_not_a_hang(tmp_path: Path, spark_
     assert "probe/huge.sql" in got["message"] and "spark.driver.memory" in got["hint"]
 
 
-def test_ctrl_c_during_a_spark_run_exits_130(tmp_path: Path, spark_session) -> None:  # type: ignore[no-untyped-def]
-    url = f"spark://local[2]?warehouse={tmp_path / 'wh'}"
+def _our_jvms(warehouse: Path) -> list[int]:
+    """The driver JVMs still running with this test's warehouse."""
+    found = subprocess.run(["pgrep", "-f", f"warehouse.dir={warehouse}"], capture_output=True, text=True)
+    return [int(p) for p in found.stdout.split()]
+
+
+@pytest.mark.parametrize("when", ["session start", "statements"])
+def test_ctrl_c_during_a_spark_run_exits_130_with_the_message_only(  # type: ignore[no-untyped-def]
+    tmp_path: Path, spark_session, when: str
+) -> None:
+    """Ctrl-C while the session starts (the driver JVM launched, its gateway not up) and while statements
+    run (the connection's work schema exists): exit 130, ldiv's line and no Python traceback (py4j's),
+    no driver JVM left behind, and at the start none of the JVM's own stack trace."""
+    warehouse = tmp_path / "wh"
+    url = f"spark://local[2]?warehouse={warehouse}"
     csv = tmp_path / "census.csv"
     census.generate(n=20_000).to_csv(csv, sep=";", index=False)
     ldiv = str(Path(sys.executable).with_name("ldiv"))
@@ -51,23 +64,43 @@ def test_ctrl_c_during_a_spark_run_exits_130(tmp_path: Path, spark_session) -> N
     cmd = [ldiv, "anonymize", url, "--table", "t", "--qi", "age,sex,race", "--sa", "occupation",
            "--algorithm", "tp+", "--l", "4", "--output", "t_tpp"]  # fmt: skip
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    # the driver JVM is the command's child: once it runs, the session starts and statements follow
-    while not subprocess.run(["pgrep", "-P", str(proc.pid)], capture_output=True, check=False).stdout:
+
+    def started() -> bool:
+        if when == "session start":  # the driver JVM is the command's child
+            return bool(subprocess.run(["pgrep", "-P", str(proc.pid)], capture_output=True).stdout)
+        return any(warehouse.glob("ldiv_work_*.db"))  # the session is up and the run under way
+
+    while not started():
         assert proc.poll() is None, proc.communicate()[1][-2000:]
-        time.sleep(0.5)
-    time.sleep(float(os.environ.get("LDIV_TEST_SIGINT_AFTER", "12")))
+        time.sleep(0.2)
+    time.sleep(float(os.environ.get("LDIV_TEST_SIGINT_AFTER", "1")))
     proc.send_signal(signal.SIGINT)
     t0 = time.perf_counter()
     try:
-        _, err = proc.communicate(timeout=120)
+        proc.wait(timeout=120)
     except subprocess.TimeoutExpired:
         proc.kill()
         raise AssertionError("still running 120 s after Ctrl-C") from None
-    print(f"exit {proc.returncode} {time.perf_counter() - t0:.1f} s after Ctrl-C: {err.strip()[-300:]}")
+    waited = time.perf_counter() - t0
+    deadline = time.monotonic() + 30  # a JVM whose pipe closed ends by itself: give it time, then fail
+    while _our_jvms(warehouse) and time.monotonic() < deadline:
+        time.sleep(0.5)
+    left = _our_jvms(warehouse)
+    for pid in left:
+        os.kill(pid, signal.SIGKILL)
+    _, err = proc.communicate(timeout=30)
+    print(f"{when}: exit {proc.returncode} {waited:.1f} s after Ctrl-C: {err.strip()[-300:]}")
     assert proc.returncode == 130, err[-2000:]
-    assert "interrupted: nothing was written" in err and "internal error" not in err
-    # left (issue 52): pyspark's own SIGINT handler still answers some interrupts, and py4j prints its
-    # traceback before ldiv's line; the exit status and the message are the rule's
+    lines = err.splitlines()
+    assert "interrupted: nothing was written" in lines and not any(
+        line.startswith("internal error:") for line in lines
+    ), err[-3000:]
+    assert "Traceback" not in err, err[-3000:]  # py4j's (it was printed before ldiv's line)
+    assert not left, f"driver JVMs {left} outlived the command"
+    if when == "session start":  # a JVM that outlived the command printed its own stack trace after it
+        assert "Exception in thread" not in err, err[-3000:]
+    # left: a Ctrl-C inside a metastore or file operation can still make the JVM print the interrupted
+    # task's Java trace (Hadoop's Shell, "Fatal internal error") on the stderr it shares (decision 0022)
 
 
 ADULT = ROOT.parent / "shared" / "datasets" / "adult" / "adult.csv"

@@ -122,3 +122,49 @@ def test_an_overwrite_that_reads_its_target_goes_through_the_scratch_table() -> 
     assert out is not None and [s.split()[0] for s in out] == ["DROP", "CREATE", "INSERT", "DROP"]
     assert "ldiv.stream" in out[1] and out[2] == "INSERT OVERWRITE TABLE ldiv.stream SELECT * FROM w.scratch"
     assert emulate_dml("INSERT OVERWRITE TABLE a.b SELECT * FROM a.c", no_columns, "w.scratch") is None
+
+
+def test_an_update_or_delete_is_probed_for_a_row_it_would_change() -> None:
+    from ldiv_db.db.spark.dialect import dml_probe
+
+    probe = dml_probe(
+        "DELETE FROM ldiv.release_table WHERE lower(schema_name) = lower(:s) AND table_name = :n"
+    )
+    assert probe == (
+        "SELECT 1 FROM ldiv.release_table WHERE COALESCE(LOWER(schema_name) = LOWER(:s) AND table_name = :n, "
+        "FALSE) LIMIT 1"
+    )
+    # an UPDATE's probe keeps its condition only (the SET values are not needed to know whether it hits)
+    assert dml_probe("UPDATE ldiv.run SET status = :st WHERE run_id = :r") == (
+        "SELECT 1 FROM ldiv.run WHERE COALESCE(run_id = :r, FALSE) LIMIT 1"
+    )
+    assert dml_probe("DELETE FROM a.b") == "SELECT 1 FROM a.b LIMIT 1"  # an empty table: nothing to do
+    assert dml_probe("INSERT INTO a.b SELECT 1") is None
+    assert dml_probe("CREATE TABLE a.b AS SELECT 1") is None
+
+
+def test_a_local_master_gets_one_shuffle_partition_per_core() -> None:
+    import os
+
+    from ldiv_db.db.spark.session import local_defaults
+
+    key = "spark.sql.shuffle.partitions"
+    assert local_defaults("local[2]") == {key: "2"}
+    assert local_defaults("local") == {key: "1"}
+    assert local_defaults("local[3,2]") == {key: "3"}  # local[N, retries]
+    assert local_defaults("local[*]") == {key: str(os.cpu_count() or 1)}
+    assert local_defaults("spark://host:7077") == {}  # a cluster's own defaults stand
+
+
+def test_the_users_jvm_options_come_after_ldivs_and_keep_them() -> None:
+    from ldiv_db.db.spark.session import java_options
+
+    ours = ["-Dlog4j2.configurationFile=/q.properties"]
+    assert java_options(ours, "") == "-Dlog4j2.configurationFile=/q.properties -XX:+ExitOnOutOfMemoryError"
+    got = java_options(ours, " -XX:TieredStopAtLevel=1 -Dlog4j2.configurationFile=/mine ").split()
+    assert got == [
+        "-Dlog4j2.configurationFile=/q.properties",
+        "-XX:TieredStopAtLevel=1",
+        "-Dlog4j2.configurationFile=/mine",  # later: the user's wins
+        "-XX:+ExitOnOutOfMemoryError",
+    ]

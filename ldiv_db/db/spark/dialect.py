@@ -305,6 +305,23 @@ def _through_scratch(name: str, body: str, scratch: str) -> list[str]:
     ]
 
 
+def dml_probe(sql: str) -> str | None:
+    """For an ``UPDATE``/``DELETE`` of a table: a query that returns a row exactly when the statement
+    would change one (``SELECT 1 FROM t WHERE <its condition> LIMIT 1``); None for any other statement.
+    An emulated statement (:func:`emulate_dml`) rewrites the whole table even when it matches nothing, so
+    the engine asks this first and skips the statement when it returns no row."""
+    tree = sqlglot.parse_one(sql, read="spark")
+    if not isinstance(tree, (exp.Update, exp.Delete)) or not isinstance(tree.this, exp.Table):
+        return None
+    if any(tree.args.get(k) for k in ("from", "using", "with", "joins")):
+        return None  # a condition on other tables too: always run
+    probe = exp.select("1").from_(tree.this.copy()).limit(1)
+    where = tree.args.get("where")
+    if where is not None:
+        probe = probe.where(exp.Coalesce(this=where.this.copy(), expressions=[exp.false()]))
+    return probe.sql(dialect="spark")
+
+
 def emulate_dml(sql: str, columns: Callable[[str], list[str]], scratch: str) -> list[str] | None:
     """``UPDATE``/``DELETE`` on a Spark table without row-level operations (plain Parquet tables, such as
     the ``ldiv`` audit tables): the table's new content is built in ``scratch`` (a ``schema.table`` name

@@ -42,7 +42,7 @@ from ...errors import BadInput, InternalError, LdivError
 from ...sqlgen.dialects import translate, written_tables
 from ...sqlgen.render import Ident, Query, TableRef, render
 from ..base import Database
-from .dialect import SPARK, emulate_dml, spark_next_id
+from .dialect import SPARK, dml_probe, emulate_dml, spark_next_id
 from .jobs import fetch, job
 from .schema import prepare_spark, type_name
 from .session import (  # noqa: F401 - the engine's session API, as before
@@ -193,6 +193,12 @@ class SparkDatabase(Database):
     def set_search_path(self, path: str) -> None:
         raise LdivError("the Spark engine keeps the session's current schema")
 
+    def __exit__(self, *exc: object) -> None:
+        """The work schema is dropped whole by :meth:`close` (one catalog call, not one per table)."""
+        if not self.keep_work and self._work_ready:
+            self._work_tables.clear()
+        self.close(failed=exc[0] is not None)
+
     def close(self, *, failed: bool = False) -> None:
         """Drop this connection's work schema (the session itself stays for the process)."""
         if self._work_ready and not self.keep_work:
@@ -257,6 +263,9 @@ class SparkDatabase(Database):
         dml = None
         head = _LEADING_COMMENTS.sub("", sql)[:16].upper()
         if head[:6] in ("UPDATE", "DELETE") or head == "INSERT OVERWRITE":
+            probe = dml_probe(sql)
+            if probe is not None and not self._any_row(probe, params):
+                return _Result()  # it would change no row: the table is not rewritten
             dml = emulate_dml(sql, self._columns, spark_ref(self.work_table("ldiv_dml")))
         for stmt in dml or []:
             self.spark.sql(stmt, args=(used or None) if ":" in stmt else None)
@@ -264,6 +273,10 @@ class SparkDatabase(Database):
         if fixed is not None:
             return _Result(rows=fixed)
         return _Result(frame, db=self, name=name)
+
+    def _any_row(self, sql: str, params: Mapping[str, Any]) -> bool:
+        used = {k: v for k, v in params.items() if f":{k}" in sql}
+        return bool(self.spark.sql(sql, args=used or None).take(1))
 
     # ------------------------------------------------------------------ catalog lookups
     def _catalog(self, query: Query) -> _Result | None:
@@ -281,9 +294,11 @@ class SparkDatabase(Database):
             ]
             return _Result(rows=sorted(rows, key=lambda r: (not r[4], r[1], r[2])))
         if query.name == "ownership/schema_info.sql":
+            # one lookup (listDatabases reads every schema's metadata); the catalog keeps names in
+            # lower case, which is how it spells them back
             wanted = str(p["schema"]).lower()
-            names = [str(d.name) for d in self.spark.catalog.listDatabases() if str(d.name).lower() == wanted]
-            return _Result(rows=[(names[0] if names else None, False, False)])
+            found = self.spark.catalog.databaseExists(wanted)
+            return _Result(rows=[(wanted if found else None, False, False)])
         if query.name == "catalog/table_info.sql":
             sch, name = str(p["schema"]), str(p["name"])
             hits = [(sch, n, k) for n, k in self._tables_of(sch) if n.lower() == name.lower()]
@@ -462,6 +477,8 @@ class SparkDatabase(Database):
     ) -> list[tuple[Any, ...]]:
         """Fixed bookkeeping SQL with bound values (``?`` positions)."""
         self.queries += 1
+        if sql.strip().lower() == "select current_database()":  # the catalog's answer, without a job
+            return [(self.spark.catalog.currentDatabase(),)]
         statements = translate(sql, self.target, positional=True, ldiv_schema=self.ldiv_schema)
         out: list[tuple[Any, ...]] = []
         with self._engine("bookkeeping query"):

@@ -39,6 +39,7 @@ DEFAULTS = {
     "spark.sql.execution.arrow.pyspark.enabled": "true",
     "spark.sql.legacy.createHiveTableByDefault": "false",
     "spark.sql.ansi.enabled": "false",
+    "spark.sql.adaptive.enabled": "true",  # small shuffles coalesced into fewer tasks
     "spark.driver.memory": "1g",
     # a bounded fetch (LIMIT n + 1) reads every partition in one job, not 1, then 4, then 16 of them
     "spark.sql.limit.initialNumPartitions": "100000",
@@ -47,6 +48,24 @@ DEFAULTS = {
 # refused unless the caller declared it bulk, which is then fetched in batches of this many rows
 FETCH_ROWS = 200_000
 _JVM_FLAGS = "-XX:+ExitOnOutOfMemoryError"
+
+
+def local_defaults(master: str) -> dict[str, str]:
+    """A local master's shuffle partitions: one per core it runs tasks on (``local[N]``: N, ``local[*]``:
+    the machine's), not 4 or Spark's 200, since every task costs start-up time on rows that fit a core."""
+    m = re.fullmatch(r"local(?:\[(\d+|\*)(?:,\s*\d+)?\])?", master)
+    if m is None:
+        return {}
+    cores = m.group(1) or "1"
+    n = (os.cpu_count() or 1) if cores == "*" else max(int(cores), 1)
+    return {"spark.sql.shuffle.partitions": str(n)}
+
+
+def java_options(ours: list[str], given: str) -> str:
+    """The driver JVM's options: ldiv_db's (the quiet log, Derby's log file), then the user's
+    (``spark.driver.extraJavaOptions``, e.g. ``-XX:TieredStopAtLevel=1``), then the exit on out of heap.
+    A ``-D`` given twice takes the later value: the user's wins, and ldiv_db's stay otherwise."""
+    return " ".join(o for o in [*ours, given.strip(), _JVM_FLAGS] if o)
 
 
 def configure(conf: Mapping[str, Any]) -> None:
@@ -112,7 +131,7 @@ def session_for(url: str) -> Any:
                 "DB names a Spark session but pyspark is not installed",
                 "pip install 'ldiv_db[spark]' (Spark also needs Java 17: openjdk-17-jre-headless)",
             ) from None
-        settings = {**DEFAULTS, **_CONF, **conf}
+        settings = {**DEFAULTS, **local_defaults(master), **_CONF, **conf}
         builder = SparkSession.builder.master(master).appName("ldiv_db")
         warehouse = settings.get("spark.sql.warehouse.dir")
         java_opts = [f"-Dlog4j2.configurationFile={Path(__file__).with_name('spark_log4j2.properties')}"]
@@ -124,13 +143,14 @@ def session_for(url: str) -> Any:
             )
             java_opts.append(f"-Dderby.stream.error.file={db_path}.derby.log")
             builder = builder.enableHiveSupport()
-        settings.setdefault("spark.driver.extraJavaOptions", " ".join(java_opts))
-        settings["spark.driver.extraJavaOptions"] += " " + _JVM_FLAGS
+        key = "spark.driver.extraJavaOptions"
+        settings[key] = java_options(java_opts, settings.get(key, ""))
         for key, value in settings.items():
             builder = builder.config(key, value)
         handler = signal.getsignal(signal.SIGINT)
+        _quiet_py4j()  # before the first call on the JVM: a Ctrl-C may come during the start already
         try:
-            session = builder.getOrCreate()
+            session = _start(builder, handler)
         except Exception as exc:
             raise BadInput(
                 f"cannot start Spark for {url}: {first_line(exc)}",
@@ -139,12 +159,61 @@ def session_for(url: str) -> Any:
         finally:
             _keep_handler(handler)
         session.sparkContext.setLogLevel("FATAL")
-        if not any(isinstance(f, _Py4jQuiet) for f in logging.getLogger().filters):
-            logging.getLogger().addFilter(_Py4jQuiet())  # py4j's logging.exception(...) calls
-            logging.getLogger("py4j").setLevel(logging.CRITICAL)  # its own loggers (and children)
         _SESSIONS[url] = session
         _SETTINGS[id(session)] = settings
         return session
+
+
+def _start(builder: Any, handler: Any) -> Any:
+    """``builder.getOrCreate()``; a Ctrl-C meanwhile first kills the driver JVM this start launched (a JVM
+    interrupted before its gateway is up would outlive this process, printing its own stack trace),
+    then goes on as the interrupt."""
+    before = _driver_jvms()
+
+    def kill_then(signum: int, frame: Any) -> None:
+        _kill_new_jvms(before)
+        handler(signum, frame)
+        raise KeyboardInterrupt  # the start cannot go on without its JVM, whatever the handler did
+
+    wrapped = threading.current_thread() is threading.main_thread() and callable(handler)
+    if wrapped:
+        signal.signal(signal.SIGINT, kill_then)
+    try:
+        return builder.getOrCreate()
+    except KeyboardInterrupt:
+        _kill_new_jvms(before)
+        raise
+    finally:
+        if wrapped and signal.getsignal(signal.SIGINT) is kill_then:
+            signal.signal(signal.SIGINT, handler)
+
+
+def _driver_jvms() -> set[int]:
+    """The Spark driver JVMs this process has started and that still run (Linux: from /proc)."""
+    me, found = os.getpid(), set()
+    with contextlib.suppress(OSError):
+        for entry in Path("/proc").iterdir():
+            if not entry.name.isdigit():
+                continue
+            with contextlib.suppress(OSError, ValueError, IndexError):
+                if int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1]) != me:
+                    continue
+                cmdline = (entry / "cmdline").read_bytes()  # spark-submit's script, then the JVM
+                if b"org.apache.spark.deploy.SparkSubmit" in cmdline or b"pyspark-shell" in cmdline:
+                    found.add(int(entry.name))
+    return found
+
+
+def _kill_new_jvms(before: set[int]) -> None:
+    for pid in _driver_jvms() - before:
+        with contextlib.suppress(OSError):
+            os.kill(pid, signal.SIGKILL)  # nothing written yet: the metastore opens at the first catalog call
+
+
+def _quiet_py4j() -> None:
+    if not any(isinstance(f, _Py4jQuiet) for f in logging.getLogger().filters):
+        logging.getLogger().addFilter(_Py4jQuiet())  # py4j's logging.exception(...) calls
+        logging.getLogger("py4j").setLevel(logging.CRITICAL)  # its own loggers (and children)
 
 
 class _Py4jQuiet(logging.Filter):
