@@ -10,12 +10,12 @@ because the statement-wide rewrites after them read their output: decision 0021)
 * ``GROUP BY ALL`` becomes the positions of the non-aggregate select items;
 * ``hash(a, b, ...)`` (a 64-bit id; templates shift it right once) becomes the XOR of a hash of each
   argument, each position with a seed of its own and a constant of its own for NULL (deterministic on
-  every server; about 15 % cheaper than ``hash_record_extended`` of the row: a million-row histogram
-  1.10 → 0.94 s). Each argument is hashed by its type, as DuckDB's ``hash`` does: ``pg_temp.ldiv_hash``
+  every server; cheaper than ``hash_record_extended`` of the row: bench/results/history.md, "PostgreSQL's
+  hash translation"). Each argument is hashed by its type, as DuckDB's ``hash`` does: ``pg_temp.ldiv_hash``
   (:data:`PG_HASH_FUNCTIONS`, made in each session as it connects) is overloaded by type and inlined by
   the planner — integers by ``hashint8extended`` and friends (equal across widths), text by
-  ``hashtextextended``, any other type by that of its text (a million-row check's integer key hashed as
-  text cost 0.1 s); a single value keeps the
+  ``hashtextextended``, any other type by that of its text (an integer hashed as text costs more); a
+  single value keeps the
   ``hashtextextended`` of its length-prefixed text, so table digests recorded in ``ldiv.release`` still
   match. ``hash(..., 'ldiv')`` stays an independent
   second hash: the trailing literal picks other seeds. The ids differ from DuckDB's, so a release must
