@@ -169,17 +169,8 @@ def release_append(
     rows kept back so far; the row-key and inference-channel checks run before anything is written.
     ``key`` (optional) must name the stream's key columns."""
 
-    database = Database.open(db, mode="write")
-    failed = False  # a failed command leaves no database file it created
-    try:
+    with Database.writing(db) as database:
         return append(database, release, source, quiet=quiet, key=key)
-    except BaseException:
-        failed = True
-        raise
-    finally:
-        database.drop_work_tables()
-        if database is not db:
-            database.close(failed=failed)
 
 
 def release_history(db: Any, release: str) -> Any:

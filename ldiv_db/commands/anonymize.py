@@ -99,22 +99,13 @@ def anonymize(db: Any, call: AnonymizeCall) -> AnonymizeResult:
     model (else refused)."""
     t0 = time.perf_counter()
     algo = get_algorithm(call.algorithm)
-    database = Database.open(db, mode="write")
-    database.keep_work = call.flags.keep_work
-    q0 = database.queries
-    failed = False  # a failed command leaves no database file it created
-    try:
+    with Database.writing(db) as database:
+        database.keep_work = call.flags.keep_work
+        q0 = database.queries
         database.require("anonymize", algo.name)
         result = _anonymize(database, call, algo, (t0, q0))
         result.composition = draft_composition(database, result.release_id)
         return result
-    except BaseException:
-        failed = True
-        raise
-    finally:
-        database.drop_work_tables()
-        if database is not db:
-            database.close(failed=failed)
 
 
 def _anonymize(

@@ -300,20 +300,13 @@ def run_job(path: str | Path, *, quiet: bool = True) -> JobResult:
 
 
 def _run_opened(job: Job, quiet: bool) -> JobResult:
-    db = Database.open(job.database, mode="write", attach=job.attach)
-    failed = False  # a failed job leaves no database file it created
-    try:
+    with Database.writing(job.database, attach=job.attach) as db:
         staged = _stage_load(db, job)
         try:
             return _run(db, job, staged, quiet)
         finally:
             if staged is not None:  # the job was refused: its staged load goes (renamed away otherwise)
                 ownership.drop_job_stage(db, staged[0])
-    except BaseException:
-        failed = True
-        raise
-    finally:
-        db.close(failed=failed)
 
 
 def _stage_load(db: Database, job: Job) -> tuple[TableRef, TableRef, LoadResult] | None:

@@ -152,21 +152,13 @@ def load(db: Any, file: Any, table: str, *, sep: str | None = None, replace: boo
     table) into the new table ``table`` of ``db``."""
     t0 = time.perf_counter()
     sep = parse_sep(sep)
-    database = Database.open(db, mode="write")
-    failed = False  # a failed command leaves no database file it created
-    try:
+    with Database.writing(db) as database:
         if is_frame(file):
             target = ownership.check_load_target(database, output_ref(table), replace=replace)
             return load_frame(database, file, target, replace=replace, t0=t0)
         first, pattern = files_of(str(file))
         target = ownership.check_load_target(database, output_ref(table), replace=replace)
         return load_table(database, first, target, sep=sep, replace=replace, t0=t0, pattern=pattern)
-    except BaseException:
-        failed = True
-        raise
-    finally:
-        if database is not db:
-            database.close(failed=failed)
 
 
 GLOB_CHARS = ("*", "?", "[")

@@ -134,6 +134,24 @@ class Database(RunOwners, abc.ABC):
         opened._thread = threading.get_ident()
         return opened
 
+    @classmethod
+    @contextlib.contextmanager
+    def writing(cls, target: Any, *, attach: Mapping[str, str] | None = None) -> Iterator[Database]:
+        """``target`` opened for a write command: its work tables dropped at the end, and a database this
+        call opened closed with the outcome, so a failed command leaves no database file it created
+        (:meth:`close`); a :class:`Database` handed in stays open."""
+        database = cls.open(target, mode="write", attach=attach)
+        failed = False
+        try:
+            yield database
+        except BaseException:
+            failed = True
+            raise
+        finally:
+            database.drop_work_tables()
+            if database is not target:
+                database.close(failed=failed)
+
     def for_thread(self) -> Database:
         """This database for a call from a thread other than the one it serves (DuckDB: a cursor of its
         own); refused where the engine has no such thing."""

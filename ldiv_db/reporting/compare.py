@@ -170,9 +170,7 @@ def compare(
     alpha, releases, html, quiet, kl = f.alpha, f.releases, f.html, f.quiet, f.kl
     if html is not None:
         check_page_path(html)  # before any work: a page never replaces the user's data
-    database = Database.open(db, mode="write")
-    failed = False  # a failed command leaves no database file it created
-    try:
+    with Database.writing(db) as database:
         inputs = resolve_inputs(database, table, qi, sa)
         for name in releases:  # before anything is written
             resolve_table(database, name)
@@ -211,13 +209,6 @@ def compare(
             result.html = write_page(html, compare_page(result, database.path or "(in memory)"))
         result.seconds = time.perf_counter() - t0
         return result
-    except BaseException:
-        failed = True
-        raise
-    finally:
-        database.drop_work_tables()
-        if database is not db:
-            database.close(failed=failed)
 
 
 def _names(names: Sequence[str]) -> str:
