@@ -28,9 +28,8 @@ SMALL_PATH = [
     "catalog/null_counts.sql",
     "taxonomy/categories_for.sql",
     "partition/source_stats.sql",
-    "partition/summary.sql",
     "privacy/distinct.sql",
-    "privacy/summary.sql",
+    "partition/shapes.sql",
     "partition/group_keys.sql",
 ]
 
