@@ -63,6 +63,7 @@ class SqlEvaluator:
         # the statistics per SA and the class sizes, from the shapes last read (partition/shapes.sql)
         self._summaries: list[PartitionSummary] | None = None
         self._sizes: list[tuple[int, int]] | None = None
+        self._judging = False  # judge reads the shapes with the verdict: build leaves them to it
 
     # ------------------------------------------------------------------ building
     def build(self) -> SqlEvaluator:
@@ -70,9 +71,10 @@ class SqlEvaluator:
         whose shapes count the collisions). Group ids are hashes of the key tuple; if two tuples share an
         id, the histogram and statistics are rebuilt with exact ids."""
         if not self._built:
-            if self._from_source:  # the collision count comes with the shapes, read at once
-                self._source_stats()
-                while self._shapes_read(self.db.rows(self._shapes_query(None, 0))):
+            if self._from_source:  # the collision count comes with the shapes: read now, or by judge
+                ctx = self._rows_ctx(self.stats)
+                self.db.run(render("partition/source_stats.sql", self._part_params(), **ctx))
+                while not self._judging and self._shapes_read(self.db.rows(self._shapes_query(None, 0))):
                     pass
             else:
                 self._histogram()
@@ -81,11 +83,6 @@ class SqlEvaluator:
                     self._exact()
             self._built = True
         return self
-
-    def _source_stats(self) -> None:
-        ctx = self._rows_ctx(self.stats)
-        self.db.run(render("partition/source_stats.sql", self._part_params(), **ctx))
-        self._built = True
 
     def _exact(self) -> None:
         """Rebuild the histogram and the statistics with exact ids (two key tuples shared a hashed id);
@@ -239,10 +236,11 @@ class SqlEvaluator:
         its ``worst`` violating groups as (severity, size, gid), worst first. From the source, the
         statistics' collision check is that statement's: a collision rebuilds them with exact ids, and
         the model is applied again."""
-        if self._from_source and not self._built:
-            self._source_stats()
-        else:
+        self._judging = True
+        try:
             self.build()
+        finally:
+            self._judging = False
         target = self.verdict_table(model)
         model.apply(self, target)
         rows = self.db.rows(self._shapes_query(target, worst))
