@@ -8,14 +8,15 @@ directory), in processes of their own, alternating, ``--repeat`` times:
   in one more run the modules the command imported (how many of ldiv_db's, and which of the heavy
   libraries);
 * ``ldiv_db.check(...)`` in-process on the loaded Adult database, the same model, after a warm-up call:
-  wall and CPU seconds of the call, and the statements it issued with the time of each (its step log).
+  wall and CPU seconds of the call (the least of ``--calls`` calls in the process), and the statements
+  it issued with the time of each (its step log).
 
 Best of ``--repeat`` per figure (a figure's runs alternate with the other tree's, under the same load);
 the load average is printed beside them. Writes bench/results/startup.json. ``--paths N`` instead
 alternates, in this process, the two ways a check builds its group statistics on DuckDB (from the source,
 the histogram: ``Database.stats_from_source``) N times each and prints their wall and CPU.
 
-    python -m bench.startup [--before 4579ba3] [--repeat 3]
+    python -m bench.startup [--before 4579ba3] [--repeat 3] [--calls 50]
     python -m bench.startup --paths 40
 """
 
@@ -129,7 +130,7 @@ def _prepare(workdir: Path) -> Path:
     return db
 
 
-def measure(trees: dict[str, Path], db: Path, repeat: int) -> dict[str, Any]:
+def measure(trees: dict[str, Path], db: Path, repeat: int, calls: int = 10) -> dict[str, Any]:
     commands = _commands(db)
     out: dict[str, Any] = {name: {"commands": {}, "check_in_process": None} for name in trees}
     for _ in range(repeat):
@@ -138,7 +139,7 @@ def measure(trees: dict[str, Path], db: Path, repeat: int) -> dict[str, Any]:
                 wall, cpu = _timed(tree, args)
                 best = out[name]["commands"].setdefault(cmd, {"wall": wall, "cpu": cpu})
                 best["wall"], best["cpu"] = min(best["wall"], wall), min(best["cpu"], cpu)
-            got = _json(tree, _IN_PROCESS, str(db), json.dumps(QI), SA, "10")
+            got = _json(tree, _IN_PROCESS, str(db), json.dumps(QI), SA, str(calls))
             kept = out[name]["check_in_process"]
             if kept is None or got["wall"] < kept["wall"]:
                 got["cpu"] = min(got["cpu"], kept["cpu"]) if kept else got["cpu"]
@@ -204,6 +205,9 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--before", help="a commit measured beside the working tree (e.g. 4579ba3)")
     ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument(
+        "--calls", type=int, default=10, help="in-process check calls per process (the least counts)"
+    )
     ap.add_argument("--paths", type=int, help="alternate the two statistics paths N times each (no file)")
     a = ap.parse_args()
     load_before = os.getloadavg()
@@ -224,9 +228,10 @@ def main() -> None:
             {"after": ROOT} if not a.before else {"before": _export(a.before, Path(tmp) / "t"), "after": ROOT}
         )
         db = _prepare(Path(tmp))
-        measured = measure(trees, db, a.repeat)
+        measured = measure(trees, db, a.repeat, a.calls)
     result = {
-        "workload": f"ldiv commands and check on Adult ({len(QI)} QIs, recursive (4, 3)), best of {a.repeat}",
+        "workload": f"ldiv commands and check on Adult ({len(QI)} QIs, recursive (4, 3)), best of {a.repeat} "
+        f"(in-process: of {a.repeat} x {a.calls} calls)",
         "before": a.before,
         **measured,
         "load_before": [round(x, 2) for x in load_before],

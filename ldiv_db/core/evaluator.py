@@ -13,7 +13,7 @@ from fractions import Fraction
 from typing import Any, Protocol
 
 from ..db import Database
-from ..sqlgen.render import Ident, TableRef, render
+from ..sqlgen.render import Ident, Query, TableRef, render
 from .stats import Confidence, MinRm, PartitionSummary, Pillar, RecursiveBound, Verdict
 
 
@@ -60,31 +60,37 @@ class SqlEvaluator:
         sized = fast is not False and rows is not None and rows <= fast
         self._from_source = stats_only and (fast is True or sized)
         self._hist_built = False
-        # partition/summary.sql's rows where build took them (with the collision count, from the source)
-        self._summary: list[dict[str, Any]] | None = None
-        self._sizes: list[tuple[int, int]] | None = None  # the class sizes the last summary read
+        # the statistics per SA and the class sizes, from the shapes last read (partition/shapes.sql)
+        self._summaries: list[PartitionSummary] | None = None
+        self._sizes: list[tuple[int, int]] | None = None
+        self._judging = False  # judge reads the shapes with the verdict: build leaves them to it
 
     # ------------------------------------------------------------------ building
     def build(self) -> SqlEvaluator:
-        """Materialize the histogram and the group statistics (or, from the source, the statistics alone
-        and their summary, which counts the collisions). Group ids are hashes of the key tuple; if two
-        tuples share an id, the histogram and statistics are rebuilt with exact ids."""
+        """Materialize the histogram and the group statistics (or, from the source, the statistics alone,
+        whose shapes count the collisions). Group ids are hashes of the key tuple; if two tuples share an
+        id, the histogram and statistics are rebuilt with exact ids."""
         if not self._built:
-            if self._from_source:  # the collision count comes with the summary, taken at once
+            if self._from_source:  # the collision count comes with the shapes: read now, or by judge
                 ctx = self._rows_ctx(self.stats)
                 self.db.run(render("partition/source_stats.sql", self._part_params(), **ctx))
-                self._summary = self.db.records(render("partition/summary.sql", stats=self.stats))
-                collided = any(int(rec["collisions"]) for rec in self._summary)
+                while not self._judging and self._shapes_read(self.db.rows(self._shapes_query(None, 0))):
+                    pass
             else:
                 self._histogram()
                 self.db.run(render("partition/group_stats.sql", target=self.stats, hist=self._hist))
-                collided = bool(self.db.scalar(render("partition/gid_check.sql", stats=self.stats)))
-            if collided:
-                self.exact_ids, self._from_source, self._summary, self._sizes = True, False, None, None
-                self._histogram()
-                self.db.run(render("partition/group_stats.sql", target=self.stats, hist=self._hist))
+                if self.db.scalar(render("partition/gid_check.sql", stats=self.stats)):
+                    self._exact()
             self._built = True
         return self
+
+    def _exact(self) -> None:
+        """Rebuild the histogram and the statistics with exact ids (two key tuples shared a hashed id);
+        what was derived from the hashed ones is made again when asked for."""
+        self.exact_ids, self._from_source, self._summaries, self._sizes = True, False, None, None
+        self._counts.clear()
+        self._histogram()
+        self.db.run(render("partition/group_stats.sql", target=self.stats, hist=self._hist))
 
     @property
     def hist(self) -> TableRef:
@@ -153,20 +159,32 @@ class SqlEvaluator:
 
     # ------------------------------------------------------------------ statistics
     def summary(self) -> list[PartitionSummary]:
-        recs = self._summary
-        if recs is None:
-            recs = self.db.records(render("partition/summary.sql", stats=self.stats))
-        self._sizes = [(int(a), int(b)) for a, b in recs[0]["class_sizes"]] if recs else []
-        return [summary_of(rec) for rec in recs]
+        """Per SA, the table-level statistics (from the shapes :meth:`build` or :meth:`judge` read, or read
+        now)."""
+        self.build()
+        while self._summaries is None:
+            self._shapes_read(self.db.rows(self._shapes_query(None, 0)))
+        return self._summaries
 
     def class_sizes(self) -> list[tuple[int, int]]:
         """The partition's (size, groups) histogram: its classes' sizes where its keys are the class keys
-        (read with :meth:`summary` where it ran on the statistics as they are)."""
-        if self._sizes is not None:
-            return self._sizes
-        return [
-            (int(a), int(b)) for a, b in self.db.rows(render("partition/class_sizes.sql", stats=self.stats))
-        ]
+        (read with the shapes: every group has a row for the first SA)."""
+        self.summary()
+        return self._sizes or []
+
+    def _shapes_query(self, verdict: TableRef | None, worst: int) -> Query:
+        return render("partition/shapes.sql", {"worst": worst}, stats=self.stats, verdict=verdict)
+
+    def _shapes_read(self, rows: Sequence[tuple[Any, ...]]) -> bool:
+        """Keep the statistics of partition/shapes.sql's shape rows; True when they show a collision of
+        hashed ids, which rebuilds the statistics with exact ids (everything read from them is read again)."""
+        shapes = [r for r in rows if r[0] == 0]
+        if not self.exact_ids and any(int(r[7]) for r in shapes):
+            self._exact()
+            return True
+        self._summaries = shape_summaries(shapes)
+        self._sizes = [(int(r[2]), int(r[4])) for r in shapes if r[1] == 1]
+        return False
 
     def recursive_profile(self, max_ls: Sequence[int]) -> dict[int, list[RecursiveBound]]:
         """Per SA s: for l = 2..max_ls[s-1] (at most that SA's distinct l), the infimum c above which
@@ -212,20 +230,27 @@ class SqlEvaluator:
         """The work table ``model.apply`` writes its per-group verdict into."""
         return self.work(f"verdict_{model.name}".replace("-", "_"))
 
-    def verdict(self, model: ModelLike, worst: int = 5) -> Verdict:
+    def judge(self, model: ModelLike, worst: int = 5) -> Verdict:
+        """The model's verdict (its ``apply`` writes :meth:`verdict_table`), read in one statement with the
+        partition's shapes (:meth:`summary`, :meth:`class_sizes`): how many groups and rows violate it and
+        its ``worst`` violating groups as (severity, size, gid), worst first. From the source, the
+        statistics' collision check is that statement's: a collision rebuilds them with exact ids, and
+        the model is applied again."""
+        self._judging = True
+        try:
+            self.build()
+        finally:
+            self._judging = False
         target = self.verdict_table(model)
         model.apply(self, target)
-        rec = self.db.records(render("privacy/summary.sql", {"worst": worst}, verdict=target))[0]
-        vg = int(rec["violating_groups"])
-        gids = tuple(int(g) for g in rec["worst_gids"])
-        ranked = zip(rec["worst_severities"], rec["worst_sizes"], gids, strict=True)
-        return Verdict(
-            vg == 0,
-            vg,
-            int(rec["violating_rows"]),
-            gids,
-            tuple((float(sev), int(size), gid) for sev, size, gid in ranked),
-        )
+        rows = self.db.rows(self._shapes_query(target, worst))
+        if self._shapes_read(rows):
+            return self.judge(model, worst)
+        vg, vr = next((int(r[4]), int(r[2])) for r in rows if r[0] == 1)
+        ranked = [
+            (float(r[9]), int(r[2]), int(r[8])) for r in sorted((r for r in rows if r[0] == 2), key=_place)
+        ]
+        return Verdict(vg == 0, vg, vr, tuple(gid for *_, gid in ranked), tuple(ranked))
 
     def group_keys(self, gids: Sequence[int]) -> list[dict[str, Any]]:
         if not gids:
@@ -265,3 +290,31 @@ def summary_of(rec: Mapping[str, Any]) -> PartitionSummary:
         min_entropy=None if rec["min_entropy"] is None else float(rec["min_entropy"]),
         frequency_l=min(cands) if cands else None,
     )
+
+
+def _place(row: Sequence[Any]) -> int:
+    return int(row[10])
+
+
+def shape_summaries(shapes: Sequence[Sequence[Any]]) -> list[PartitionSummary]:
+    """Per SA, the statistics of partition/shapes.sql's shape rows (part, s, size, h, groups, n_values,
+    entropy, ...): the sums and minima over its shapes; the frequency l the least size / h exactly."""
+    by_s: dict[int, list[Sequence[Any]]] = {}
+    for r in shapes:
+        by_s.setdefault(int(r[1]), []).append(r)
+    out = []
+    for s, rows in sorted(by_s.items()):
+        entropies = [float(r[6]) for r in rows if r[6] is not None]
+        ratios = [Fraction(int(r[2]), int(r[3])) for r in rows if int(r[3]) > 0]
+        out.append(
+            PartitionSummary(
+                s=s,
+                groups=sum(int(r[4]) for r in rows),
+                rows=sum(int(r[4]) * int(r[2]) for r in rows),
+                k=min(int(r[2]) for r in rows),
+                distinct_l=min(int(r[5]) for r in rows),
+                min_entropy=min(entropies) if entropies else None,
+                frequency_l=min(ratios) if ratios else None,
+            )
+        )
+    return out

@@ -343,10 +343,11 @@ def evaluate(
             for i, session in enumerate(sessions)
         ]
 
-        def built(ev: SqlEvaluator) -> tuple[list[PartitionSummary], list[tuple[int, int]], Judged | None]:
-            # split: each part judges at once, so its session works on without waiting for the others
-            judged = None if privacy is None or n == 1 else _judged(ev, privacy, worst)
-            return ev.build().summary(), ev.class_sizes(), judged
+        def built(ev: SqlEvaluator) -> tuple[list[PartitionSummary], list[tuple[int, int]], Verdict | None]:
+            # the verdict first: it is read in one statement with the statistics' summary; split, each
+            # part judges at once, so its session works on without waiting for the others
+            judged = None if privacy is None else ev.judge(privacy, worst)
+            return ev.summary(), ev.class_sizes(), judged
 
         firsts = _each(evs, built)
         summaries = merge_summaries([f[0] for f in firsts])
@@ -377,39 +378,24 @@ def evaluate(
     return result
 
 
-Judged = tuple[Verdict, list[tuple[float, int, int]]]
-
-
-def _judged(ev: SqlEvaluator, privacy: PrivacyModel, worst: int) -> Judged:
-    """One part's verdict counts and its worst groups as (severity, size, gid)."""
-    v = ev.build().verdict(privacy, worst)
-    return v, list(v.worst)
-
-
 def _merge_verdicts(
     result: CheckResult,
     evs: list[SqlEvaluator],
     privacy: PrivacyModel,
-    judged: list[Judged | None],
+    judged: list[Verdict | None],
     worst: int,
 ) -> None:
     """The verdict of the whole from the parts': violations add up, the worst groups of all parts are
     ordered as one verdict orders them (severity, then size, then id) and named by their keys."""
+    parts = [(i, v) for i, v in enumerate(judged) if v is not None]  # every part judged itself
+    result.violating_groups = sum(v.violating_groups for _, v in parts)
+    result.violating_rows = sum(v.violating_rows for _, v in parts)
+    result.satisfied = result.violating_groups == 0
     if len(evs) == 1:
-        v = evs[0].verdict(privacy, worst)
-        result.satisfied, result.violating_groups, result.violating_rows = (
-            v.satisfied,
-            v.violating_groups,
-            v.violating_rows,
-        )
-        result.worst = evs[0].group_keys(list(v.worst_gids))
+        result.worst = evs[0].group_keys(list(parts[0][1].worst_gids))
         result.largest = largest_measures(evs[0], privacy)
         return
-    parts = [(i, j) for i, j in enumerate(judged) if j is not None]  # every part judged itself (n > 1)
-    result.violating_groups = sum(v.violating_groups for _, (v, _) in parts)
-    result.violating_rows = sum(v.violating_rows for _, (v, _) in parts)
-    result.satisfied = result.violating_groups == 0
-    ranked = sorted((-sev, -size, gid, i) for i, (_, rows) in parts for sev, size, gid in rows)[:worst]
+    ranked = sorted((-sev, -size, gid, i) for i, v in parts for sev, size, gid in v.worst)[:worst]
     if not any(ev.exact_ids for ev in evs):  # a hashed id names its group alike in every part: one lookup
         result.worst = evs[0].group_keys([gid for *_, gid, _ in ranked])
         return

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import duckdb
 import pytest
@@ -28,9 +29,8 @@ SMALL_PATH = [
     "catalog/null_counts.sql",
     "taxonomy/categories_for.sql",
     "partition/source_stats.sql",
-    "partition/summary.sql",
     "privacy/distinct.sql",
-    "privacy/summary.sql",
+    "partition/shapes.sql",
     "partition/group_keys.sql",
 ]
 
@@ -75,3 +75,30 @@ def test_check_statements_and_numbers(db: Path, limit: int | None, monkeypatch: 
         assert issued == SMALL_PATH and r.queries == len(SMALL_PATH)
     else:
         assert "partition/histogram.sql" in issued and "partition/source_stats.sql" not in issued
+
+
+def test_a_small_check_runs_on_one_thread_and_gives_the_setting_back(db: Path) -> None:
+    """A check of at most SMALL_SOURCE_ROWS rows runs its statements with DuckDB at one thread; a
+    connection passed in gets its own setting back when the call returns, a Database kept open keeps one
+    thread until it is closed (as a small release does: docs/how-to/python-api.md)."""
+    seen: list[int] = []
+    source_stats = "partition/source_stats.sql"
+    with duckdb.connect(str(db), read_only=True) as con:
+        con.execute("SET threads = 3")
+        run = DuckDBDatabase.run
+
+        def spy(self: DuckDBDatabase, query: Any) -> None:
+            if query.name == source_stats:
+                seen.append(int(self.con.execute("SELECT current_setting('threads')").fetchall()[0][0]))
+            run(self, query)
+
+        with pytest.MonkeyPatch.context() as mp:
+            mp.setattr(DuckDBDatabase, "run", spy)
+            ldiv_db.check(con, "t", "age,sex", "disease", model="distinct", l=2)
+            assert con.execute("SELECT current_setting('threads')").fetchall()[0][0] == 3
+            database = Database.open(con, mode="read")
+            ldiv_db.check(database, "t", "age,sex", "disease", model="distinct", l=2)
+            assert con.execute("SELECT current_setting('threads')").fetchall()[0][0] == 1
+            database.close()
+        assert seen == [1, 1]
+        assert con.execute("SELECT current_setting('threads')").fetchall()[0][0] == 3

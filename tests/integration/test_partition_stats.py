@@ -75,7 +75,7 @@ def test_lplus_verdict_and_group_ok_agree() -> None:
     db = _db(EXAMPLE4)
     ev = _evaluator(db)
     model = LPlus((3,))
-    v = ev.verdict(model)
+    v = ev.judge(model)
     assert (v.satisfied, v.violating_groups, v.violating_rows) == (False, 2, 8)
     assert not model.group_ok({"Asthma": 3, "Cancer": 2, "Flu": 1})
     assert model.group_ok({"Asthma": 2, "Cancer": 2, "Flu": 2})

@@ -98,8 +98,6 @@ CASES = {
     "partition/stats_counts.sql": Case(
         lambda env: {"target": env.work("stats counts"), "stats": _source_stats(env)}, {"min_values": 2}
     ),
-    "partition/summary.sql": Case(lambda env: {"stats": ev(env).stats}),
-    "partition/class_sizes.sql": Case(lambda env: {"stats": ev(env).stats}),
     "partition/recursive_profile.sql": Case(
         lambda env: {"counts": ev(env).counts_table(2)}, {"max_l": 2, "max_ls": [2, 2]}
     ),
@@ -124,8 +122,8 @@ CASES = {
         lambda env: {**_values(env), "variant": "recursive", "over": "categories"},
         {**LS, "a_num": 1, "a_den": 1, "w_den": 3, "c_num": 2, "c_den": 1},
     ),
-    "privacy/summary.sql": Case(
-        lambda env: {"verdict": ev(env).work("verdict")},
+    "partition/shapes.sql": Case(
+        lambda env: {"stats": ev(env).stats, "verdict": ev(env).work("verdict")},
         {"worst": 3},
         prepare=lambda env: env.run(
             "privacy/distinct.sql", {"ls": [2, 2]}, target=ev(env).work("verdict"), stats=ev(env).stats

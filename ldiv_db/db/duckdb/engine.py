@@ -313,6 +313,18 @@ class DuckDBDatabase(Database):
                 self._threads_before = before
         yield
 
+    @contextlib.contextmanager
+    def snapshot_sessions(self, rows: int, *, split: bool = True) -> Iterator[list[Database]]:
+        """This connection alone (a DuckDB read needs no second session for a snapshot); a source of at
+        most :data:`SMALL_SOURCE_ROWS` rows read on one thread, as :meth:`threads_for` runs a small
+        source's release: a check's few statements of a few ms each lose more handing work between
+        threads than they gain (bench/README.md, the in-process check)."""
+        if rows > SMALL_SOURCE_ROWS:
+            yield [self]
+            return
+        with self.threads_for(rows):
+            yield [self]
+
     def restore_threads(self) -> None:
         """Put DuckDB's thread setting back as it was before :meth:`threads_for` lowered it."""
         before, self._threads_before = self._threads_before, None

@@ -1,0 +1,65 @@
+/* purpose: the partition's shapes (per SA, its groups of equal size and pillar height) and, given a verdict, how many groups and rows violate the model and which groups are the worst, in one statement */
+/* params: worst */
+/* returns: part, s, size, h, groups, n_values, entropy, collided, gid, severity, place. part 0, one row per shape: s, size, h, groups (how many), n_values (their least distinct count), entropy (their least), collided (how many of them have a hashed id two key tuples share: partition/gid_check.sql's count); with a verdict, part 1, one row: groups = the violating groups, size = their rows; part 2, one row per worst group (at most worst; rows in no order): gid, severity, size, place (1 = the worst: severity, then size, then gid) */
+/* ref: SPEC §0.2; issue 2 item 7 (frequency l = min |G|/h(G), entropy l = exp(min entropy)); issue 57 item 1 (the partition's summary and the verdict's in one statement of plain aggregates, where two statements joined aggregates); the few shapes are reduced exactly in Python (ldiv_db/core/evaluator.py: shape_summaries) */
+SELECT
+  0 AS part,
+  s,
+  CAST(size AS BIGINT) AS size,
+  CAST(h AS BIGINT) AS h,
+  COUNT(*) AS groups,
+  MIN(n_values) AS n_values,
+  MIN(entropy) AS entropy,
+  COUNT(*) FILTER(WHERE
+    collided) AS collided,
+  CAST(NULL AS BIGINT) AS gid,
+  CAST(NULL AS DOUBLE) AS severity,
+  CAST(NULL AS BIGINT) AS place
+FROM "temp"."main"."tpl it's_stats"
+GROUP BY
+  s,
+  size,
+  h
+UNION ALL
+SELECT
+  1,
+  NULL,
+  CAST(COALESCE(SUM(size) FILTER(WHERE
+    NOT ok), 0) AS BIGINT),
+  NULL,
+  COUNT(*) FILTER(WHERE
+    NOT ok),
+  NULL,
+  NULL,
+  NULL,
+  NULL,
+  NULL,
+  NULL
+FROM "temp"."main"."tpl it's_verdict"
+UNION ALL
+SELECT
+  2,
+  NULL,
+  size,
+  NULL,
+  NULL,
+  NULL,
+  NULL,
+  NULL,
+  gid,
+  severity,
+  ROW_NUMBER() OVER (ORDER BY severity DESC, size DESC, gid) AS place
+FROM (
+  SELECT
+    gid,
+    CAST(severity AS DOUBLE) AS severity,
+    CAST(size AS BIGINT) AS size
+  FROM "temp"."main"."tpl it's_verdict"
+  WHERE
+    NOT ok
+  ORDER BY
+    severity DESC,
+    size DESC,
+    gid
+  LIMIT $worst
+) AS w
