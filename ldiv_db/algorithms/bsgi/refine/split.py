@@ -67,7 +67,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import Executor, ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
@@ -349,7 +349,7 @@ class _Splitter:
         cost = self._span_cost(rows, parts).sum(axis=1) * parts
         return _Cut(rows, cut, k1, cost.reshape(-1, 2).sum(axis=1), missed)
 
-    def _each(self, tries: list[Callable[[], _Cut]]) -> list[_Cut]:
+    def _each(self, tries: Sequence[Callable[[], _Cut]]) -> list[_Cut]:
         """The attempts' cuts in their order: on the pool's threads and this one, when there is a pool."""
         if self.pool is None:
             return [t() for t in tries]
