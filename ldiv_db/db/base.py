@@ -366,6 +366,12 @@ class Database(RunOwners, abc.ABC):
     def restore_threads(self) -> None:
         """Put back any setting :meth:`threads_for` changed."""
 
+    def holding_little(self) -> contextlib.AbstractContextManager[None]:
+        """A block of a run in which the algorithm works on its own arrays and issues no statement: an
+        engine in this process holds as little memory as it can meanwhile (DuckDB, in a run over a large
+        source: :mod:`ldiv_db.db.duckdb.memory`); elsewhere nothing changes."""
+        return contextlib.nullcontext()
+
     def side_reader(self, rows: int | None = None) -> Database | None:
         """A second connection reading committed tables beside this one (merged back by :meth:`absorb`);
         None where the engine has none."""

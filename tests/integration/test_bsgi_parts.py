@@ -115,3 +115,44 @@ def test_release_in_parts(monkeypatch: Any, n: int, l: int, part_rows: int, seed
         # the paper's algorithm (--refine none) never runs in parts
         plain = _release(db, l, "plain", refine="none")
         assert "parts" not in plain.details
+
+
+def test_a_large_runs_grouping_leaves_duckdb_little_memory(monkeypatch: Any) -> None:
+    """Above SMALL_SOURCE_ROWS BSGI groups and refines (whole, and each part) with DuckDB's memory_limit
+    lowered to IDLE_MEMORY_LIMIT (64 MiB: DuckDB writes its blocks out), and writes its assignment under
+    the run's bound (512 MiB) again; the release is the one of a run that does not lower it."""
+    from ldiv_db.algorithms.bsgi import Bsgi
+    from ldiv_db.db.duckdb import engine as embedded
+
+    seen: list[tuple[str, str]] = []
+
+    def spy(step: str) -> Any:
+        original = getattr(Bsgi, step)
+
+        def call(self: Bsgi, request: Any, *args: Any) -> Any:
+            seen.append((step, request.db.raw_rows("SELECT current_setting('memory_limit')")[0][0]))
+            return original(self, request, *args)
+
+        return call
+
+    def release(db: Database, name: str) -> Any:
+        return ldiv_db.anonymize(
+            db, "t", ["age", "zip", "kind"], "sa", algorithm="bsgi", l=3, output=name, seed=7, replace=True
+        )
+
+    with Database.open(":memory:") as db:
+        make_table(db, "t", _table(2000, 4))
+        db.raw_rows("SET memory_limit = '2GiB'")
+        small = release(db, "small")
+        monkeypatch.setattr(Bsgi, "_group", spy("_group"))
+        monkeypatch.setattr(Bsgi, "_write", spy("_write"))
+        monkeypatch.setattr(embedded, "SMALL_SOURCE_ROWS", 100)
+        whole = release(db, "whole")
+        monkeypatch.setattr(parts, "PART_ROWS", 700)
+        cut = release(db, "cut")
+        after = db.raw_rows("SELECT current_setting('memory_limit')")[0][0]
+    low, run = ("_group", "64.0 MiB"), ("_write", "512.0 MiB")
+    assert seen == [low, run, low, low, low, run] and after == "2.0 GiB"
+    assert len(cut.details["parts"]) == 3 and whole.verified and cut.verified
+    assert whole.details["refine"]["il_after"] == small.details["refine"]["il_after"]
+    assert whole.details["classes"] == small.details["classes"] == cut.details["classes"]

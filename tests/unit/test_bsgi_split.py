@@ -125,6 +125,24 @@ def test_split_partition_is_valid(case: dict[str, Any], tries: int) -> None:
     _classes_ok(refined.gid, value, k, n // k)
 
 
+@settings(max_examples=60, deadline=None)
+@given(case=tables(), tries=st.integers(2, 3), threads=st.integers(2, 3))
+def test_split_on_threads_makes_the_same_cuts(case: dict[str, Any], tries: int, threads: int) -> None:
+    """A level's attempts run side by side (``threads``) and are compared in their order: the same
+    classes, tree order, levels and near-prefix cuts as one thread."""
+    value, l = case["value"], case["l"]
+    n = len(value)
+    k = max_l_schedule(np.bincount(value).tolist(), l).classes
+    if k == 0 or int(np.bincount(value).max()) > k:
+        return
+    refiner = Refiner(CostModel(case["attrs"]), case["codes"], [value], np.arange(n, dtype=np.int64))
+    key = case["rng"].permutation(n).astype(np.int64)
+    one, more = split(refiner, key, k, tries), split(refiner, key, k, tries, threads=threads)
+    assert one is not None and more is not None
+    assert np.array_equal(one.gid, more.gid) and np.array_equal(one.order, more.order)
+    assert (one.levels, one.near) == (more.levels, more.near)
+
+
 @settings(max_examples=100, deadline=None)
 @given(case=tables(), data=st.data())
 def test_position_prices_are_the_parts_costs(case: dict[str, Any], data: Any) -> None:

@@ -67,7 +67,7 @@ from .greedy.cells import ORDERS, locality_keys, locality_orders
 from .greedy.cost import Attribute, CostModel
 from .greedy.select import Cells, Engine, Result
 from .refine import parts, starts
-from .refine.exchange import REFINE, Refined, refine_details
+from .refine.exchange import REFINE, Refined, refine_details, workers
 from .refine.parts import Grouped
 from .refine.starts import Starts, best_start
 
@@ -205,7 +205,8 @@ class Bsgi(Algorithm):
         if plan is None:
             prep = self.fetch(request, coded)
             t_sql = time.perf_counter()
-            grouped = self._whole(request, prep, l, window, schedule)
+            with request.db.holding_little():  # no statement until the write: DuckDB's blocks go out
+                grouped = self._whole(request, prep, l, window, schedule)
             rid, cells = prep.cells.rid, prep.cells
             del prep
         else:
@@ -348,7 +349,7 @@ class Bsgi(Algorithm):
         t1 = time.perf_counter()
         refined, start = None, dict[str, Any]()
         if refine:
-            built = beside.result() if beside is not None else starts.build(*build)
+            built = beside.result() if beside is not None else starts.build(*build, threads=workers())
             result, refined, start = self._refine(prep, result, built, request)
             # the refiner's per-row arrays and the other starts go before the write (80 B a row)
             del built, beside

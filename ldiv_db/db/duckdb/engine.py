@@ -22,7 +22,7 @@ from ..base import SMALL_SOURCE_ROWS, WORK_SCHEMA, Database
 from ..engine_errors import first_line
 from ..urls import check_database_file
 from . import sharing
-from .memory import memory_bound
+from .memory import IDLE_MEMORY_LIMIT, memory_bound
 from .targets import database_target
 
 # DuckDB's first provisional row id of a row an open transaction wrote (MAX_ROW_ID; renumbered at commit)
@@ -55,6 +55,7 @@ class DuckDBDatabase(Database):
         self._search_path: str | None = None
         self._attached: dict[str, Path] = {}
         self._threads_before: int | None = None  # the setting threads_for lowered, to put back
+        self._large_run = False  # inside threads_for's block for a large source (holding_little acts)
         self._own_cursor = False  # a cursor for another thread's call: closed with it, the instance not
         self._created = False  # open created the file: removed by close when the disk filled first
         self._created_file = False  # open created the file: removed by close(failed=True)
@@ -304,7 +305,11 @@ class DuckDBDatabase(Database):
         if rows > SMALL_SOURCE_ROWS:  # every thread, and a bounded buffer pool (:mod:`.memory`)
             self.restore_threads()
             with memory_bound(self.con):
-                yield
+                self._large_run = True
+                try:
+                    yield
+                finally:
+                    self._large_run = False
             return
         if self._threads_before is None:
             before = int(self.con.execute("SELECT current_setting('threads')").fetchall()[0][0])
@@ -324,6 +329,16 @@ class DuckDBDatabase(Database):
             return
         with self.threads_for(rows):
             yield [self]
+
+    @contextlib.contextmanager
+    def holding_little(self) -> Iterator[None]:
+        """In a large source's run (:meth:`threads_for`), the buffer pool bounded to
+        :data:`~.memory.IDLE_MEMORY_LIMIT` for the block: DuckDB writes its blocks out at once."""
+        if not self._large_run:
+            yield
+            return
+        with memory_bound(self.con, IDLE_MEMORY_LIMIT, best_effort=True):
+            yield
 
     def restore_threads(self) -> None:
         """Put DuckDB's thread setting back as it was before :meth:`threads_for` lowered it."""

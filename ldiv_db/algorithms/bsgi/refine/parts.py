@@ -45,7 +45,7 @@ from ...shared.trees import IntArray
 from ..greedy.cells import ORDERS
 from ..greedy.select import Result
 from . import starts
-from .exchange import Refined
+from .exchange import Refined, workers
 
 PART_ROWS = 1_000_000  # above this many rows the refined BSGI works part by part
 
@@ -227,11 +227,14 @@ def run_parts(
         prep = alg.fetch(request, coded, table, b)
         t1 = time.perf_counter()
         schedule = max_l_schedule(cut.rows[b].tolist(), l)
-        result, greedy, waves = alg._group(request, prep, l, window, schedule)
-        t2 = time.perf_counter()
-        built = starts.build(prep.cells, prep.cost, prep.order, ORDERS, l, schedule, criterion)
-        result, done, start = alg._refine(prep, result, built, request)
-        del built
+        with db.holding_little():  # no statement until the next part's fetch: DuckDB's blocks go out
+            result, greedy, waves = alg._group(request, prep, l, window, schedule)
+            t2 = time.perf_counter()
+            built = starts.build(
+                prep.cells, prep.cost, prep.order, ORDERS, l, schedule, criterion, threads=workers()
+            )
+            result, done, start = alg._refine(prep, result, built, request)
+            del built
         fetch, greedy_s, refine_s = fetch + t1 - t0, greedy_s + t2 - t1, refine_s + time.perf_counter() - t2
         rids.append(prep.cells.rid)
         gids.append(result.gid.astype(np.int64) + offset)

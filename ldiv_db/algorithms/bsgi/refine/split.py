@@ -53,6 +53,10 @@ minimum and maximum of its codes within the node, so pricing every admissible po
 four accumulations per QI over all rows. About log2(k) levels (more where the cheapest cut is lopsided);
 each is a few sorts and segmented numpy reductions over all rows.
 
+Threads (``threads`` ≥ 2: a large table's split, not one built beside the greedy): a level's ``TRIES``
+attempts read the level's rows and write nothing shared, so they run side by side (numpy leaves the
+interpreter lock while it sorts and accumulates) and are compared in the same order after: the same cuts.
+
 Positions are priced rather than cut near the middle between two different codes: at s = 3 rows per
 class a part must hold a multiple of 3 rows, so such a cut is rarely admissible and most nodes would fall
 back to the near-prefix split at the middle (what pricing gains: bench/README.md, "BSGI refinement").
@@ -60,8 +64,11 @@ back to the near-prefix split at the middle (what pricing gains: bench/README.md
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from concurrent.futures import Executor, ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
@@ -250,7 +257,10 @@ def _nearest(rows: IntArray, seg: IntArray, dist: IntArray, want: IntArray, m: i
 class _Splitter:
     """The level loop of :func:`split` (see the module docstring)."""
 
-    def __init__(self, refiner: Refiner, key: IntArray, k: int, tries: int) -> None:
+    def __init__(
+        self, refiner: Refiner, key: IntArray, k: int, tries: int, pool: Executor | None = None
+    ) -> None:
+        self.pool = pool  # runs a level's attempts beside the calling thread's
         self.attrs = refiner.attrs
         self.big = max((int(a.codes.max()) + 1 for a in self.attrs if len(a.codes)), default=1)  # codes < big
         # the codes of every QI in one array to gather a node's sort column from: 32-bit where they fit
@@ -339,6 +349,14 @@ class _Splitter:
         cost = self._span_cost(rows, parts).sum(axis=1) * parts
         return _Cut(rows, cut, k1, cost.reshape(-1, 2).sum(axis=1), missed)
 
+    def _each(self, tries: Sequence[Callable[[], _Cut]]) -> list[_Cut]:
+        """The attempts' cuts in their order: on the pool's threads and this one, when there is a pool."""
+        if self.pool is None:
+            return [t() for t in tries]
+        rest = [self.pool.submit(t) for t in tries[:-1]]
+        last = tries[-1]()
+        return [f.result() for f in rest] + [last]
+
     def _finish(self, rows: IntArray, lens: IntArray, pos: IntArray) -> None:
         """Nodes of one class each become classes; their rows take their places in the tree's order."""
         self.gid[rows] = self.classes + np.repeat(np.arange(len(lens), dtype=np.int64), lens)
@@ -357,8 +375,8 @@ class _Splitter:
         seg = np.repeat(np.arange(len(lens), dtype=_index(self.n)), lens)
         rank = np.argsort(-self._span_cost(rows, lens), axis=1, kind="stable")
         best: _Cut | None = None
-        for r in range(self.tries):
-            c = self._attempt(rows, seg, lens, ks, rank[:, r])
+        tries = [functools.partial(self._attempt, rows, seg, lens, ks, rank[:, r]) for r in range(self.tries)]
+        for c in self._each(tries):
             if best is None:
                 best = c
                 continue
@@ -392,16 +410,28 @@ class Split:
 
 
 def split(
-    refiner: Refiner, key: IntArray, k: int, tries: int = TRIES, stop: threading.Event | None = None
+    refiner: Refiner,
+    key: IntArray,
+    k: int,
+    tries: int = TRIES,
+    stop: threading.Event | None = None,
+    threads: int = 1,
 ) -> Split | None:
     """The feasible-split partition of the refiner's rows into k classes (sizes in {n//k, n//k + 1},
     distinct SA values in each), rows sorted second by ``key`` (the locality key); ``None`` when some SA
-    value has more than k rows (no such partition exists), or when ``stop`` is set (checked per level)."""
+    value has more than k rows (no such partition exists), or when ``stop`` is set (checked per level).
+    ``threads``: how many of a level's attempts run at once (module docstring)."""
     n = len(key)
     value = refiner.distinct[0]
     if k < 1 or n < k or (n and int(np.bincount(value).max()) > k):
         return None
-    sp = _Splitter(refiner, key, k, tries)
+    width = min(threads, tries) - 1
+    with ThreadPoolExecutor(width, "ldiv-bsgi-split") if width > 0 else contextlib.nullcontext() as pool:
+        return _levels(_Splitter(refiner, key, k, tries, pool), n, k, stop)
+
+
+def _levels(sp: _Splitter, n: int, k: int, stop: threading.Event | None) -> Split | None:
+    """The level loop from the root node of ``n`` rows and ``k`` classes (None when stopped)."""
     lv = _Level(
         np.arange(n, dtype=_index(n)),
         np.array([n], dtype=np.int64),

@@ -60,10 +60,11 @@ class Starts:
 
 def build(
     cells: Cells, cost: CostModel, order: list[int], orders: int, l: int, schedule: Schedule | None,
-    criterion: str, stop: threading.Event | None = None,
+    criterion: str, stop: threading.Event | None = None, threads: int = 1,
 ) -> Starts:  # fmt: skip
     """The refiner and (with ``schedule``: single SA, no individual column) the locality construction and
-    the feasible split of ``schedule.classes`` classes."""
+    the feasible split of ``schedule.classes`` classes (its attempts on ``threads`` threads: built after
+    the greedy, not beside it)."""
     wanted = locality_orders(order, orders)
     # the cells' own keys when they are of these orders (fast mode): a second copy was 22 MiB at 1M rows
     keys = cells.key if cells.key.reshape(len(cells.key), -1).shape[1] == len(wanted) else None
@@ -79,7 +80,7 @@ def build(
     out.locality = _locality(cells, cost, l, criterion, out.refiner, rank, schedule.classes)
     _check(stop)
     t0 = time.perf_counter()
-    cut = split(out.refiner, rank, schedule.classes, stop=stop)
+    cut = split(out.refiner, rank, schedule.classes, stop=stop, threads=threads)
     _check(stop)
     if cut is None:
         out.info = {"split": None}
