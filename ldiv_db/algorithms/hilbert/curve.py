@@ -14,6 +14,7 @@ and the grouping rule is SPEC §1.12(c) [R/D]. If the original becomes available
 from __future__ import annotations
 
 import heapq
+import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -139,18 +140,20 @@ def hilbert_l_groups(
     pos_sid = sid_arr[order]
     groups, leftovers, max_l_from = _pick_groups(pos_sid, l)
     pos_group = np.full(n_rows, -1, dtype=np.int64)
-    for g, members in enumerate(groups):
-        pos_group[members] = g
+    sizes = np.fromiter((len(m) for m in groups), dtype=np.int64, count=len(groups))
+    pos_group[np.fromiter(itertools.chain.from_iterable(groups), dtype=np.int64, count=int(sizes.sum()))] = (
+        np.repeat(np.arange(len(groups), dtype=np.int64), sizes)
+    )
     if leftovers:
         _place_leftovers(pos_group, pos_sid, coords[order], leftovers, len(groups))
     group[order] = pos_group
     stars = 0
-    if d:
-        lo = np.full((len(groups), d), np.iinfo(np.int64).max, dtype=np.int64)
-        hi = np.full((len(groups), d), -1, dtype=np.int64)
-        np.minimum.at(lo, group, coords)
-        np.maximum.at(hi, group, coords)
-        gsize = np.bincount(group, minlength=len(groups))
+    if d:  # Definition 1 per group: its size times its QIs whose smallest and largest coordinate differ
+        by_group = np.argsort(group, kind="stable")
+        starts = np.flatnonzero(np.r_[True, np.diff(group[by_group]) != 0])
+        block = coords[by_group]
+        lo, hi = np.minimum.reduceat(block, starts, axis=0), np.maximum.reduceat(block, starts, axis=0)
+        gsize = np.diff(np.r_[starts, n_rows])
         stars = int((gsize * (lo != hi).sum(axis=1)).sum())
     return Grouping(group, len(groups), stars, max_l_from, len(leftovers))
 
