@@ -55,31 +55,35 @@ def hilbert_keys(coords: npt.ArrayLike, bits: int) -> npt.NDArray[Any]:
         raise ValueError(f"coordinates must lie in [0, 2**{bits})")
     x = [arr[:, i].astype(np.uint64) for i in range(d)]
     top = np.uint64(1 << (bits - 1))
+    one, zero = np.uint64(1), np.uint64(0)
     q = top
-    while q > 1:
-        p = np.uint64(q - np.uint64(1))
+    while q > 1:  # in place: no new array of all the rows per bit level and axis
+        p = np.uint64(q - one)
         for i in range(d):
             high = (x[i] & q) != 0
-            x[0] = np.where(high, x[0] ^ p, x[0])  # invert the low bits of axis 0
-            t = np.where(high, np.uint64(0), (x[0] ^ x[i]) & p)  # or exchange them with axis i
+            np.bitwise_xor(x[0], p, out=x[0], where=high)  # invert the low bits of axis 0
+            t = (x[0] ^ x[i]) & p  # or exchange them with axis i
+            t[high] = zero
             x[0] ^= t
             x[i] ^= t
-        q = np.uint64(q >> np.uint64(1))
+        q = np.uint64(q >> one)
     for i in range(1, d):  # Gray encode
         x[i] ^= x[i - 1]
     t = np.zeros(n, dtype=np.uint64)
     q = top
     while q > 1:
-        t ^= np.where((x[d - 1] & q) != 0, np.uint64(q - np.uint64(1)), np.uint64(0))
-        q = np.uint64(q >> np.uint64(1))
+        np.bitwise_xor(t, np.uint64(q - one), out=t, where=(x[d - 1] & q) != 0)
+        q = np.uint64(q >> one)
     for i in range(d):
         x[i] ^= t
     if d * bits <= 63:
-        key = np.zeros(n, dtype=np.int64)
+        key = np.zeros(n, dtype=np.uint64)
         for plane in range(bits - 1, -1, -1):
+            shift = np.uint64(plane)
             for i in range(d):
-                key = (key << 1) | ((x[i] >> np.uint64(plane)) & np.uint64(1)).astype(np.int64)
-        return key
+                key <<= one
+                key |= (x[i] >> shift) & one
+        return key.astype(np.int64)  # below 2**63
     big = np.zeros(n, dtype=object)
     for plane in range(bits - 1, -1, -1):
         for i in range(d):
