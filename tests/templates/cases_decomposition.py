@@ -289,6 +289,6 @@ CASES.update(
             lambda env: {"target": _keys_table(env), "source": env.source, "key": KEY, "create": False},
             {"offset": 12},
         ),
-        "decomposition/keys_count.sql": Case(lambda env: {"target": _keys_table(env)}),
+        "decomposition/keys_count.sql": Case(lambda env: {"target": _keys_table(env), "explicit": True}),
     }
 )

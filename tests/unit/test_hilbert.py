@@ -9,7 +9,7 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from ldiv_db.algorithms.hilbert.curve import bits_for, hilbert_keys, hilbert_l_groups, stars_of
+from ldiv_db.algorithms.hilbert.curve import _pick_groups, bits_for, hilbert_keys, hilbert_l_groups, stars_of
 from ldiv_db.algorithms.tp.core import l_eligible
 
 
@@ -124,3 +124,48 @@ def test_groups_are_l_eligible(case: tuple[int, list[tuple[int, int, int, int]]]
         assert l_eligible(group_counts, l)
         stars += stars_of(coords, members)
     assert stars == g.stars
+
+
+def _rule_groups(pos_sid: list[int], l: int) -> tuple[list[list[int]], list[int], int | None]:
+    """SPEC §1.12(c)'s bucket rule as the SPEC's pseudo-code states it, every group chosen by looking at
+    every non-empty bucket: the reference the heap of heads in ``_pick_groups`` must agree with."""
+    buckets: dict[int, list[int]] = {}
+    for pos, s in enumerate(pos_sid):
+        buckets.setdefault(s, []).append(pos)
+    groups: list[list[int]] = []
+    max_l_from = None
+    while sum(1 for b in buckets.values() if b) >= l:
+        live = [s for s, b in buckets.items() if b]
+        n = sum(len(buckets[s]) for s in live)
+        crit = [s for s in live if len(buckets[s]) * l > n - l]
+        if max_l_from is not None or len(crit) > l:
+            max_l_from = len(groups) if max_l_from is None else max_l_from
+            chosen = sorted(live, key=lambda s: (-len(buckets[s]), buckets[s][0]))[:l]
+        else:
+            chosen = list(crit)
+            anchor = min(live, key=lambda s: buckets[s][0])
+            chosen += [anchor] if anchor not in chosen else []
+            rest = sorted((s for s in live if s not in chosen), key=lambda s: buckets[s][0])
+            chosen += rest[: max(0, l - len(chosen))]
+        groups.append([buckets[s].pop(0) for s in chosen])
+    leftovers = [p for s in sorted(buckets) for p in buckets[s]]
+    return groups, leftovers, max_l_from
+
+
+@pytest.mark.parametrize("alpha", [0.3, 1.0, 5.0])
+def test_pick_groups_follows_the_rule(alpha: float) -> None:
+    """The heap of heads takes the same groups as the rule on every bucket (skewed SA distributions
+    reach the critical buckets and Max-l), and the same leftovers and Max-l start."""
+    rng = np.random.default_rng(11)
+    modes = set()
+    for _ in range(400):
+        m, l = int(rng.integers(1, 12)), int(rng.integers(2, 6))
+        sids = rng.choice(m, size=int(rng.integers(l, 200)), p=rng.dirichlet(np.full(m, alpha)))
+        expected = _rule_groups(sids.tolist(), l)
+        if not expected[0]:
+            continue
+        groups, leftovers, max_l_from = _pick_groups(sids.astype(np.int64), l)
+        assert [sorted(g) for g in groups] == [sorted(g) for g in expected[0]]
+        assert (sorted(leftovers), max_l_from) == (sorted(expected[1]), expected[2])
+        modes.add(max_l_from is None)
+    assert modes == {True, False}  # both phases were exercised

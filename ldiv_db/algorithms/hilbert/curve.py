@@ -13,6 +13,8 @@ and the grouping rule is SPEC §1.12(c) [R/D]. If the original becomes available
 
 from __future__ import annotations
 
+import heapq
+import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -53,31 +55,35 @@ def hilbert_keys(coords: npt.ArrayLike, bits: int) -> npt.NDArray[Any]:
         raise ValueError(f"coordinates must lie in [0, 2**{bits})")
     x = [arr[:, i].astype(np.uint64) for i in range(d)]
     top = np.uint64(1 << (bits - 1))
+    one, zero = np.uint64(1), np.uint64(0)
     q = top
-    while q > 1:
-        p = np.uint64(q - np.uint64(1))
+    while q > 1:  # in place: no new array of all the rows per bit level and axis
+        p = np.uint64(q - one)
         for i in range(d):
             high = (x[i] & q) != 0
-            x[0] = np.where(high, x[0] ^ p, x[0])  # invert the low bits of axis 0
-            t = np.where(high, np.uint64(0), (x[0] ^ x[i]) & p)  # or exchange them with axis i
+            np.bitwise_xor(x[0], p, out=x[0], where=high)  # invert the low bits of axis 0
+            t = (x[0] ^ x[i]) & p  # or exchange them with axis i
+            t[high] = zero
             x[0] ^= t
             x[i] ^= t
-        q = np.uint64(q >> np.uint64(1))
+        q = np.uint64(q >> one)
     for i in range(1, d):  # Gray encode
         x[i] ^= x[i - 1]
     t = np.zeros(n, dtype=np.uint64)
     q = top
     while q > 1:
-        t ^= np.where((x[d - 1] & q) != 0, np.uint64(q - np.uint64(1)), np.uint64(0))
-        q = np.uint64(q >> np.uint64(1))
+        np.bitwise_xor(t, np.uint64(q - one), out=t, where=(x[d - 1] & q) != 0)
+        q = np.uint64(q >> one)
     for i in range(d):
         x[i] ^= t
     if d * bits <= 63:
-        key = np.zeros(n, dtype=np.int64)
+        key = np.zeros(n, dtype=np.uint64)
         for plane in range(bits - 1, -1, -1):
+            shift = np.uint64(plane)
             for i in range(d):
-                key = (key << 1) | ((x[i] >> np.uint64(plane)) & np.uint64(1)).astype(np.int64)
-        return key
+                key <<= one
+                key |= (x[i] >> shift) & one
+        return key.astype(np.int64)  # below 2**63
     big = np.zeros(n, dtype=object)
     for plane in range(bits - 1, -1, -1):
         for i in range(d):
@@ -138,65 +144,100 @@ def hilbert_l_groups(
     pos_sid = sid_arr[order]
     groups, leftovers, max_l_from = _pick_groups(pos_sid, l)
     pos_group = np.full(n_rows, -1, dtype=np.int64)
-    for g, members in enumerate(groups):
-        pos_group[members] = g
+    sizes = np.fromiter((len(m) for m in groups), dtype=np.int64, count=len(groups))
+    pos_group[np.fromiter(itertools.chain.from_iterable(groups), dtype=np.int64, count=int(sizes.sum()))] = (
+        np.repeat(np.arange(len(groups), dtype=np.int64), sizes)
+    )
     if leftovers:
         _place_leftovers(pos_group, pos_sid, coords[order], leftovers, len(groups))
     group[order] = pos_group
     stars = 0
-    if d:
-        lo = np.full((len(groups), d), np.iinfo(np.int64).max, dtype=np.int64)
-        hi = np.full((len(groups), d), -1, dtype=np.int64)
-        np.minimum.at(lo, group, coords)
-        np.maximum.at(hi, group, coords)
-        gsize = np.bincount(group, minlength=len(groups))
+    if d:  # Definition 1 per group: its size times its QIs whose smallest and largest coordinate differ
+        by_group = np.argsort(group, kind="stable")
+        starts = np.flatnonzero(np.r_[True, np.diff(group[by_group]) != 0])
+        block = coords[by_group]
+        lo, hi = np.minimum.reduceat(block, starts, axis=0), np.maximum.reduceat(block, starts, axis=0)
+        gsize = np.diff(np.r_[starts, n_rows])
         stars = int((gsize * (lo != hi).sum(axis=1)).sum())
     return Grouping(group, len(groups), stars, max_l_from, len(leftovers))
 
 
 def _pick_groups(pos_sid: IntArray, l: int) -> tuple[list[list[int]], list[int], int | None]:
     """The groups of curve positions (see :func:`hilbert_l_groups`), the leftover positions, and the
-    group from which Max-l picked (None: never)."""
+    group from which Max-l picked (None: never). While no bucket is critical the rule takes the l
+    buckets with the first heads, which a heap of the heads gives without looking at every bucket; a
+    group with a critical bucket, and every Max-l group, is chosen by :func:`_choose` from all of them."""
     # buckets: per SA id, its rows' curve positions in curve order; the head is the first unused one
-    buckets: dict[int, list[int]] = {}
-    for pos, s in enumerate(pos_sid.tolist()):
-        buckets.setdefault(s, []).append(pos)
+    by_sid = np.argsort(pos_sid, kind="stable")
+    values, starts = np.unique(pos_sid[by_sid], return_index=True)
+    ends = [*starts[1:].tolist(), len(by_sid)]
+    buckets = {
+        s: by_sid[a:b].tolist() for s, a, b in zip(values.tolist(), starts.tolist(), ends, strict=True)
+    }
     head = dict.fromkeys(buckets, 0)
-    size = {s: len(b) for s, b in buckets.items()}
-    active = set(buckets)
+    size = {s: len(b) for s, b in buckets.items()}  # the active buckets' sizes (a bucket used up leaves)
+    heads = [(b[0], s) for s, b in buckets.items()]  # (head position, SA id) of the active buckets
+    heapq.heapify(heads)
     remaining = len(pos_sid)
     groups: list[list[int]] = []
     max_l_from: int | None = None
-    while len(active) >= l:
-        crit: list[int] = []
-        if max_l_from is None:
-            crit = [s for s in active if size[s] * l > remaining - l]
+    pop, push = heapq.heappop, heapq.heappush
+    while len(size) >= l:
+        if max_l_from is None and max(size.values()) * l <= remaining - l:  # no bucket is critical
+            chosen = [pop(heads)[1] for _ in range(l)]
+            fast = True
+        else:
+            crit = [] if max_l_from is not None else [s for s in size if size[s] * l > remaining - l]
             if len(crit) > l:
                 max_l_from = len(groups)
-        if max_l_from is not None:
-            chosen = sorted(active, key=lambda s: (-size[s], buckets[s][head[s]]))[:l]
-        else:
-            chosen = sorted(crit, key=lambda s: buckets[s][head[s]])
-            anchor = min(active, key=lambda s: buckets[s][head[s]])
-            if anchor not in chosen:
-                chosen.append(anchor)
-            if len(chosen) < l:
-                taken = set(chosen)
-                others = sorted((s for s in active if s not in taken), key=lambda s: buckets[s][head[s]])
-                chosen.extend(others[: l - len(chosen)])
+            chosen = _choose(buckets, head, size, crit, l, max_l=max_l_from is not None)
+            fast = False
         members = []
         for s in chosen:
-            members.append(buckets[s][head[s]])
-            head[s] += 1
+            h = head[s]
+            members.append(buckets[s][h])
+            head[s] = h + 1
             size[s] -= 1
             if not size[s]:
-                active.discard(s)
+                del size[s]
+            elif fast:
+                push(heads, (buckets[s][h + 1], s))
+        if not fast:
+            heads = [(buckets[s][head[s]], s) for s in size]
+            heapq.heapify(heads)
         remaining -= len(members)
         groups.append(members)
     if not groups:
         raise InternalError("Hilbert: the rows to group are not l-eligible")
-    leftovers = [buckets[s][k] for s in sorted(active) for k in range(head[s], len(buckets[s]))]
+    leftovers = [buckets[s][k] for s in sorted(size) for k in range(head[s], len(buckets[s]))]
     return groups, leftovers, max_l_from
+
+
+def _choose(
+    buckets: dict[int, list[int]],
+    head: dict[int, int],
+    size: dict[int, int],
+    crit: list[int],
+    l: int,
+    *,
+    max_l: bool,
+) -> list[int]:
+    """The buckets one group takes (:func:`hilbert_l_groups`): Max-l, the l largest (the first head on
+    ties); else the critical ones, the one with the first head, and more by increasing head up to l."""
+
+    def first(s: int) -> int:
+        return buckets[s][head[s]]
+
+    if max_l:
+        return sorted(size, key=lambda s: (-size[s], first(s)))[:l]
+    chosen = sorted(crit, key=first)
+    anchor = min(size, key=first)
+    if anchor not in chosen:
+        chosen.append(anchor)
+    if len(chosen) < l:
+        taken = set(chosen)
+        chosen.extend(sorted((s for s in size if s not in taken), key=first)[: l - len(chosen)])
+    return chosen
 
 
 def _place_leftovers(

@@ -340,13 +340,14 @@ class _Partitioner:
         w = data.rows[vec]
         widths = np.full((n_parts, d), -np.inf)
         lefts = np.zeros((len(vec), d), dtype=bool)
+        cells = self._sa_cells(vec, p)  # the same for every QI of the round
         for a in range(d):
             x = data.ords[vec, a]
             lo, hi, m = _median(x, data.codes[a][vec], data.values[a], p, w, n_parts)
             strict = m == hi
             left = np.where(strict[p], x < m[p], x <= m[p])
             lefts[:, a] = left
-            ok = (lo < hi) & self._halves_ok(vec, p, left, n_parts)
+            ok = (lo < hi) & self._halves_ok(cells, left, n_parts)
             width = self._width(a, lo, hi)
             widths[:, a] = np.where(ok & (width > 0), width, -np.inf)
         best = np.argmax(widths, axis=1)
@@ -355,20 +356,33 @@ class _Partitioner:
         cut_left = lefts[np.arange(len(vec)), np.maximum(best_attr[p], 0)]
         return best_attr, cut_left
 
-    def _halves_ok(self, vec: np.ndarray, p: np.ndarray, left: np.ndarray, n_parts: int) -> np.ndarray:
-        """Both halves pass the split test for every SA (distinct: ≥ l values; frequency: l·h ≤ |X|)."""
+    def _sa_cells(
+        self, vec: np.ndarray, p: np.ndarray
+    ) -> list[tuple[np.ndarray, np.ndarray, np.ndarray, int]]:
+        """Per SA the (vector, value) cells of the open vectors: each cell's position in ``vec``, its key
+        in the left half of its partition (half · n_val + value code, half = 2 · partition), its rows,
+        and the SA's number of value codes n_val (the right half's key is n_val more)."""
         data = self.data
-        ok = np.ones(n_parts, dtype=bool)
         where = np.full(len(data.vid), -1, dtype=np.int64)
         where[vec] = np.arange(len(vec))
-        for j, l_value in enumerate(self.ls):
+        cells = []
+        for j in range(len(self.ls)):
             pos = where[data.sa_vec[j]]
             sel = pos >= 0
-            pos = pos[sel]
-            val, n = data.sa_val[j][sel], data.sa_n[j][sel]
             n_val = int(data.sa_val[j].max()) + 1 if len(data.sa_val[j]) else 1
-            half = p[pos] * 2 + (~left[pos]).astype(np.int64)
-            size, distinct, top = _half_counts(half * n_val + val, n, 2 * n_parts, n_val)
+            pos = pos[sel]
+            cells.append((pos, p[pos] * 2 * n_val + data.sa_val[j][sel], data.sa_n[j][sel], n_val))
+        return cells
+
+    def _halves_ok(
+        self, cells: Sequence[tuple[np.ndarray, np.ndarray, np.ndarray, int]], left: np.ndarray, n_parts: int
+    ) -> np.ndarray:
+        """Both halves pass the split test for every SA (distinct: ≥ l values; frequency: l·h ≤ |X|);
+        ``cells``: :meth:`_sa_cells`' of the round, ``left``: per open vector whether it goes left."""
+        ok = np.ones(n_parts, dtype=bool)
+        for (pos, key, n, n_val), l_value in zip(cells, self.ls, strict=True):
+            key_here = key + (~left[pos]).astype(np.int64) * n_val
+            size, distinct, top = _half_counts(key_here, n, 2 * n_parts, n_val)
             good = l_value * top <= size if self.form == "frequency" else distinct >= l_value
             good &= size > 0
             ok &= good[0::2] & good[1::2]

@@ -60,23 +60,28 @@ def max_l_schedule(sizes: Sequence[int], l: int) -> Schedule:
     size = [int(s) for s in sizes]
     heap = [(-s, b) for b, s in enumerate(size) if s > 0]
     heapq.heapify(heap)
-    runs: list[Run] = []
+    pop, push = heapq.heappop, heapq.heappush
+    counts: list[int] = []
     # one tuple per distinct bucket order, shared by its runs: a table that barely compresses has a run
     # per few classes (a million amplified Adult rows at l = 4: 38 MiB of runs and tuples before)
+    orders: list[tuple[int, ...]] = []
     seen: dict[tuple[int, ...], tuple[int, ...]] = {}
     while len(heap) >= l:
-        top = [heapq.heappop(heap) for _ in range(l)]
+        top = [pop(heap) for _ in range(l)]
         boundary = -top[-1][0]
         below = -heap[0][0] if heap else 0
         count = boundary - below if boundary > below else 1
-        buckets = tuple(b for _, b in top)
-        buckets = seen.setdefault(buckets, buckets)
-        if runs and runs[-1].buckets == buckets:
-            runs[-1] = Run(runs[-1].count + count, buckets)
+        order = tuple([b for _, b in top])
+        buckets = seen.setdefault(order, order)
+        if orders and orders[-1] is buckets:  # the same order as the run before (one tuple per order)
+            counts[-1] += count
         else:
-            runs.append(Run(count, buckets))
+            counts.append(count)
+            orders.append(buckets)
         for neg, b in top:
-            size[b] = -neg - count
-            if size[b] > 0:
-                heapq.heappush(heap, (-size[b], b))
-    return Schedule(l, tuple(int(s) for s in sizes), tuple(runs), tuple(size))
+            left = -neg - count
+            size[b] = left
+            if left > 0:
+                push(heap, (-left, b))
+    runs = tuple(map(Run, counts, orders))
+    return Schedule(l, tuple(int(s) for s in sizes), runs, tuple(size))
