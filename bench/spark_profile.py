@@ -154,12 +154,15 @@ def jvm_threads(db: Any) -> dict[str, float]:
 
     out: dict[str, float] = {}
     try:
-        tasks = Path(f"/proc/{db.spark.sparkContext._gateway.proc.pid}/task").iterdir()
-        for task in tasks:
+        tasks = list(Path(f"/proc/{db.spark.sparkContext._gateway.proc.pid}/task").iterdir())
+    except (AttributeError, OSError):
+        return {}
+    for task in tasks:
+        try:  # a thread may end while it is read
             stat = (task / "stat").read_text()
             name = re.sub(r"[#\d-]+$", "", stat[stat.index("(") + 1 : stat.rindex(")")]).strip()
             fields = stat.rsplit(")", 1)[1].split()
             out[name] = out.get(name, 0.0) + (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-    except (AttributeError, OSError, ValueError, IndexError):
-        return {}
+        except (OSError, ValueError, IndexError):
+            continue
     return {k: round(v, 1) for k, v in sorted(out.items(), key=lambda kv: -kv[1]) if v >= 0.3}
