@@ -10,7 +10,9 @@ controller, rendering, translation). :func:`report` gives the totals.
 The session's start is split into: ``jvm_py4j_s`` (spark-submit, the driver JVM, the py4j gateway),
 ``spark_session_s`` (SparkContext and SparkSession on that JVM), ``metastore_s`` (the first catalog call,
 which starts the Hive client and its Derby metastore), ``migrations_s`` (the rest of the open-time rule:
-reading ``ldiv.schema_migration`` and applying pending migrations).
+reading ``ldiv.schema_migration`` and applying pending migrations). :func:`jvm_threads` splits the driver
+JVM's CPU by thread (the JIT compilers, the py4j threads that plan statements and call the metastore, the
+executor tasks, the collector).
 """
 
 from __future__ import annotations
@@ -141,3 +143,26 @@ def jvm_cpu_s(db: Any) -> float | None:
         return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
     except (AttributeError, OSError, ValueError, IndexError):
         return None
+
+
+def jvm_threads(db: Any) -> dict[str, float]:
+    """The driver JVM's CPU seconds so far by thread kind (Linux: each thread's name with its numbers
+    dropped, ``C2 CompilerThread0`` -> ``C2 CompilerThread``), kinds under 0.3 s left out."""
+    import os
+    import re
+    from pathlib import Path
+
+    out: dict[str, float] = {}
+    try:
+        tasks = list(Path(f"/proc/{db.spark.sparkContext._gateway.proc.pid}/task").iterdir())
+    except (AttributeError, OSError):
+        return {}
+    for task in tasks:
+        try:  # a thread may end while it is read
+            stat = (task / "stat").read_text()
+            name = re.sub(r"[#\d-]+$", "", stat[stat.index("(") + 1 : stat.rindex(")")]).strip()
+            fields = stat.rsplit(")", 1)[1].split()
+            out[name] = out.get(name, 0.0) + (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        except (OSError, ValueError, IndexError):
+            continue
+    return {k: round(v, 1) for k, v in sorted(out.items(), key=lambda kv: -kv[1]) if v >= 0.3}

@@ -267,6 +267,7 @@ def adult_profile(work: Path, step: str) -> dict[str, Any]:
                           output=f"adult_{step.replace('+', 'p')}", replace=True)  # fmt: skip
     t_step = time.perf_counter() - t2
     jvm_cpu = spark_profile.jvm_cpu_s(db)
+    jvm_threads = spark_profile.jvm_threads(db)
     db.close()
     statements = prof.calls
     on_spark = sum(s for _, s, _ in statements)
@@ -283,6 +284,7 @@ def adult_profile(work: Path, step: str) -> dict[str, Any]:
         "step_python_s": round(t_step - on_spark, 2),
         "cpu_python_s": round(me.ru_utime + me.ru_stime, 1),
         "cpu_jvm_s": None if jvm_cpu is None else round(jvm_cpu, 1),
+        "cpu_jvm_threads_s": jvm_threads,
         "by_name": prof.by_name(),
     }
 

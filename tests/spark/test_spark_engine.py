@@ -189,6 +189,45 @@ def test_work_tables_live_in_their_own_schema_and_go(spark_session, spark_url) -
     assert schema not in names
 
 
+def test_a_work_table_no_statement_made_is_not_dropped_and_the_work_schema_goes_in_one(  # type: ignore[no-untyped-def]
+    spark_session, spark_url, monkeypatch
+) -> None:
+    """The work schema is the connection's own: a DROP TABLE IF EXISTS of a work table no statement named
+    is not sent (the table cannot be there: the DROP half of a first CREATE OR REPLACE, a drop after a
+    run); one that a statement made is dropped. drop_work_tables drops the schema in one statement; the
+    next work table makes it again."""
+    sent: list[str] = []
+    real = type(spark_session).sql
+
+    def spy(self, query, args=None, **kwargs):  # type: ignore[no-untyped-def]
+        sent.append(" ".join(query.split()))
+        return real(self, query, args, **kwargs)
+
+    monkeypatch.setattr(type(spark_session), "sql", spy)
+    with Database.open(spark_url) as d:
+        never, made = d.work_table("never_made"), d.work_table("made_twice")
+        d.run(render("catalog/drop_work_table.sql", target=never))
+        assert not [q for q in sent if "never_made" in q]
+        for v in (1, 2):
+            d.run(Query("t", f"CREATE OR REPLACE TABLE {made.sql()} AS SELECT {v} AS a"))
+        assert d.scalar(Query("t", f"SELECT a FROM {made.sql()}")) == 2
+        # the second CREATE OR REPLACE dropped the first table; the first had nothing to drop
+        assert len([q for q in sent if "DROP TABLE" in q and "made_twice" in q]) == 1
+        d.run(render("catalog/drop_work_table.sql", target=made))
+        assert not d.exists(made)
+        assert len([q for q in sent if "DROP TABLE" in q and "made_twice" in q]) == 2
+        d.run(Query("t", f"CREATE OR REPLACE TABLE {made.sql()} AS SELECT 3 AS a"))
+        assert d.scalar(Query("t", f"SELECT a FROM {made.sql()}")) == 3
+        schema = made.schema
+        before = len(sent)
+        d.drop_work_tables()
+        assert len(sent) - before == 1 and "DROP SCHEMA" in sent[-1]
+        assert schema not in [r[0] for r in real(spark_session, "SHOW SCHEMAS").collect()]
+        again = d.work_table("after")
+        d.run(Query("t", f"CREATE OR REPLACE TABLE {again.sql()} AS SELECT 4 AS a"))
+        assert d.scalar(Query("t", f"SELECT a FROM {again.sql()}")) == 4
+
+
 def test_read_mode_refuses_writes(spark_session, spark_url) -> None:  # type: ignore[no-untyped-def]
     with Database.open(spark_url, mode="read") as d, pytest.raises(LdivError, match="read-only"):
         d.run(Query("t", "CREATE TABLE default.nope AS SELECT 1 AS a"))

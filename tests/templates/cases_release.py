@@ -186,6 +186,10 @@ CASES = {
         lambda env: {},
         {"command": "anonymize", "algorithm": "x", "source": "s", "output": "o", "params": '{"a": 1}'},
     ),
+    "meta/migrations_record.sql": Case(
+        lambda env: {"count": 2},
+        {"versions": [91, 92], "names": ["x's", 'y"z'], "checksums": ["c1", "c2"]},
+    ),
     "meta/run_finish.sql": Case(
         lambda env: {},
         {"run_id": 1, "status": "done", "seconds": 1.0, "queries": 3, "metrics": "{}", "error": None},

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 import sqlglot
 
 from ldiv_db.db.spark.dialect import SPARK, spark_next_id
@@ -154,6 +155,45 @@ def test_a_local_master_gets_one_shuffle_partition_per_core() -> None:
     assert local_defaults("local[3,2]") == {key: "3"}  # local[N, retries]
     assert local_defaults("local[*]") == {key: str(os.cpu_count() or 1)}
     assert local_defaults("spark://host:7077") == {}  # a cluster's own defaults stand
+
+
+def test_a_local_driver_jvm_gets_the_client_compiler_and_the_serial_collector_unless_the_user_says() -> None:
+    from ldiv_db.db.spark.session import java_options, local_jvm
+
+    c1, serial = "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC"
+    for master in ("local", "local[2]", "local[*]", "local[3,2]"):
+        assert local_jvm(master) == [c1, serial]
+    assert local_jvm("spark://host:7077") == []  # a cluster's driver keeps the JVM's defaults
+    ours = ["-Dx=1", *local_jvm("local[2]")]
+    assert java_options(ours, "").split() == ["-Dx=1", c1, serial, "-XX:+ExitOnOutOfMemoryError"]
+    # the user's compiler level comes later and wins; a collector of the user's replaces ours (the JVM
+    # refuses to start with two)
+    got = java_options(ours, "-XX:TieredStopAtLevel=4 -XX:+UseG1GC").split()
+    assert got == ["-Dx=1", c1, "-XX:TieredStopAtLevel=4", "-XX:+UseG1GC", "-XX:+ExitOnOutOfMemoryError"]
+
+
+def test_a_migration_that_only_creates_runs_twice_as_once() -> None:
+    """On Spark a migration is recorded after it ran; one that only creates is made re-runnable, so a
+    run cut short before its record is run again at the next open without an error. Checked on DuckDB:
+    the shipped 0001 twice gives the tables of 0001 once; any other statement keeps a migration as it is."""
+    import duckdb
+
+    from ldiv_db.db.spark.schema import rerunnable
+    from ldiv_db.schema.migrate import shipped_migrations
+
+    first = shipped_migrations()[0]
+    again = rerunnable(first.sql)
+    assert again is not None
+    con, plain = duckdb.connect(), duckdb.connect()
+    con.execute(again)
+    con.execute(again)
+    plain.execute(first.sql)
+    listing = "SELECT table_name, column_name, data_type FROM information_schema.columns ORDER BY ALL"
+    assert con.execute(listing).fetchall() == plain.execute(listing).fetchall() != []
+    with pytest.raises(duckdb.CatalogException):
+        plain.execute(first.sql)  # as shipped, not re-runnable
+    assert rerunnable("CREATE TABLE ldiv.a (x INT); INSERT INTO ldiv.a VALUES (1)") is None
+    assert rerunnable("ALTER TABLE ldiv.a ADD COLUMN y INT") is None
 
 
 def test_the_users_jvm_options_come_after_ldivs_and_keep_them() -> None:

@@ -42,9 +42,11 @@ from ...errors import BadInput, InternalError, LdivError
 from ...sqlgen.dialects import translate, written_tables
 from ...sqlgen.render import Ident, Query, TableRef, render
 from ..base import Database
+from .catalog import ROWID, answer, spark_ref, tables_of
+from .catalog import bq as _bq
 from .dialect import SPARK, dml_probe, emulate_dml, spark_next_id
 from .jobs import fetch, job
-from .schema import prepare_spark, type_name
+from .schema import prepare_spark
 from .session import (  # noqa: F401 - the engine's session API, as before
     DEFAULTS,
     FETCH_ROWS,
@@ -62,7 +64,6 @@ from .session import (  # noqa: F401 - the engine's session API, as before
 _ONE_TABLE = ("tp", "tp+", "mondrian", "hilbert", "bsgi", "lplus", "topdown", "full-domain", "optimal")
 ALGORITHMS = frozenset((*_ONE_TABLE, "decomposition"))  # every algorithm today
 NOT_YET = "its templates are not all tested on Spark yet (docs/concepts/engines.md, Spark)"
-ROWID = "ldiv_rowid"  # the row id column of a table loaded on Spark (``rowid`` in the templates)
 # ids DuckDB draws from ldiv's sequences: (table, id column)
 SEQUENCES = {
     "hierarchy_seq": ("hierarchy", "hierarchy_id"),
@@ -148,6 +149,9 @@ class SparkDatabase(Database):
         self.read_only = read_only
         self.work_schema = f"ldiv_work_{uuid.uuid4().hex[:10]}"
         self._work_ready = False
+        self._made: set[str] = set()  # work tables a statement of this connection may have created
+        # the work tables a statement names (``ws.t``, back-quoted or not): each may exist after it
+        self._work_names = re.compile(rf"`?{self.work_schema}`?\.`?(\w+)`?", re.IGNORECASE)
         self.fetch_rows = fetch_rows_of(url)  # the most rows one fetch brings into the driver
         self.bulk_fetch = False  # the fetch running now was declared bulk (rows, records, df, arrays)
 
@@ -202,9 +206,14 @@ class SparkDatabase(Database):
     def close(self, *, failed: bool = False) -> None:
         """Drop this connection's work schema (the session itself stays for the process)."""
         if self._work_ready and not self.keep_work:
-            with contextlib.suppress(Exception):
-                self._fixed(render("catalog/drop_work_schema.sql", schema=Ident(self.work_schema)))
-            self._work_ready = False
+            self._drop_work_schema()
+
+    def _drop_work_schema(self) -> None:
+        """The work schema with every table in it: one catalog operation (made again when next needed)."""
+        with contextlib.suppress(Exception):
+            self._fixed(render("catalog/drop_work_schema.sql", schema=Ident(self.work_schema)))
+        self._work_ready = False
+        self._made.clear()
 
     # ------------------------------------------------------------------ executing
     def _send(self, query: Query) -> Any:
@@ -261,7 +270,11 @@ class SparkDatabase(Database):
             fixed = [(new_id,)]
         used = {k: v for k, v in params.items() if f":{k}" in sql}
         dml = None
-        head = _LEADING_COMMENTS.sub("", sql)[:16].upper()
+        bare = _LEADING_COMMENTS.sub("", sql)
+        if self._needless_drop(bare):
+            return _Result()  # a work table no statement made: nothing to drop
+        self._made.update(n.lower() for n in self._work_names.findall(bare))
+        head = bare[:16].upper()
         if head[:6] in ("UPDATE", "DELETE") or head == "INSERT OVERWRITE":
             probe = dml_probe(sql)
             if probe is not None and not self._any_row(probe, params):
@@ -274,73 +287,26 @@ class SparkDatabase(Database):
             return _Result(rows=fixed)
         return _Result(frame, db=self, name=name)
 
+    def _needless_drop(self, sql: str) -> bool:
+        """``DROP TABLE IF EXISTS`` of a table of the work schema that no statement of this connection has
+        named: the schema is this connection's own, so the table is not there (the DROP half of a
+        ``CREATE OR REPLACE``, a drop after a run). Not while the ldiv stand-in lives in the work schema
+        (its tables are made by scripts)."""
+        m = _DROP_IF_EXISTS.fullmatch(sql.strip())
+        if m is None or self.ldiv_schema == self.work_schema:
+            return False
+        schema, name = m.group(1).strip("`").lower(), m.group(2).strip("`").lower()
+        return schema == self.work_schema and name not in self._made
+
     def _any_row(self, sql: str, params: Mapping[str, Any]) -> bool:
         used = {k: v for k, v in params.items() if f":{k}" in sql}
         return bool(self.spark.sql(sql, args=used or None).take(1))
 
     # ------------------------------------------------------------------ catalog lookups
     def _catalog(self, query: Query) -> _Result | None:
-        """The catalog templates (information_schema on DuckDB and PostgreSQL, which Spark lacks) are
-        answered from Spark's catalog API, in the templates' columns."""
-        p = query.params
-        if query.name == "catalog/tables.sql":
-            current = self.spark.catalog.currentDatabase()
-            # the catalog column is what current_database() says, so resolved names need no catalog
-            rows = [
-                (current, sch, name, kind, sch == current)
-                for sch in sorted(str(d.name) for d in self.spark.catalog.listDatabases())
-                if sch != "ldiv" and not sch.startswith("ldiv_work")
-                for name, kind in self._tables_of(sch)
-            ]
-            return _Result(rows=sorted(rows, key=lambda r: (not r[4], r[1], r[2])))
-        if query.name == "ownership/schema_info.sql":
-            # one lookup (listDatabases reads every schema's metadata); the catalog keeps names in
-            # lower case, which is how it spells them back
-            wanted = str(p["schema"]).lower()
-            found = self.spark.catalog.databaseExists(wanted)
-            return _Result(rows=[(wanted if found else None, False, False)])
-        if query.name == "catalog/table_info.sql":
-            sch, name = str(p["schema"]), str(p["name"])
-            hits = [(sch, n, k) for n, k in self._tables_of(sch) if n.lower() == name.lower()]
-            return _Result(rows=hits)
-        if query.name == "catalog/table_exists.sql":
-            sch, name = str(p["schema"]), str(p["name"])
-            return _Result(rows=[(any(n.lower() == name.lower() for n, _ in self._tables_of(sch)),)])
-        if query.name == "catalog/columns.sql":
-            ref = TableRef(str(p["name"]), str(p["schema"]))
-            fields = self.spark.table(spark_ref(ref)).schema.fields
-            cols = [f for f in fields if f.name != ROWID]
-            return _Result(
-                rows=[(f.name, type_name(f.dataType.simpleString()), i + 1) for i, f in enumerate(cols)]
-            )
-        if query.name == "catalog/row_ids.sql":
-            return _Result(rows=[(self._row_id_problem(TableRef(str(p["name"]), str(p["schema"]))),)])
-        return None
-
-    def _row_id_problem(self, ref: TableRef) -> str | None:
-        """What keeps a table's rows from having ids of their own: no ``ldiv_rowid`` column, one that is
-        not an integer, or one whose values repeat or are NULL (one pass, only when the column is there)."""
-        fields = {f.name: f for f in self.spark.table(spark_ref(ref)).schema.fields}
-        if ROWID not in fields:
-            return "missing"
-        if fields[ROWID].dataType.simpleString() not in ("bigint", "int", "smallint", "tinyint"):
-            return "not integer"
-        row = self._fixed(render("catalog/repeated_values.sql", column=Ident(ROWID), source=ref))[0]
-        self.queries += 1
-        return "repeated" if int(row[0]) else None
-
-    def _tables_of(self, schema: str) -> list[tuple[str, str]]:
-        """The schema's tables and views: two listings (``catalog.listTables`` reads every table's
-        metadata from the metastore, one call per table)."""
-        if not self.spark.catalog.databaseExists(schema):
-            return []
-        where = {"schema": _bq(schema)}
-        views = {str(r[1]) for r in self.spark.sql(_SHOW_VIEWS, args=where).collect() if not r[2]}
-        return [
-            (str(r[1]), "VIEW" if str(r[1]) in views else "BASE TABLE")
-            for r in self.spark.sql(_SHOW_TABLES, args=where).collect()
-            if not r[2]
-        ]
+        """A catalog template answered from Spark's catalog (:func:`.catalog.answer`), else None."""
+        rows = answer(self, query)
+        return None if rows is None else _Result(rows=rows)
 
     def load_file(self, query: Query, target: TableRef) -> None:
         """``ldiv load`` on Spark: DuckDB reads the file with the same template (the same type detection),
@@ -520,11 +486,16 @@ class SparkDatabase(Database):
         return TableRef(_catalog_name(name), self.ldiv_schema)
 
     def drop_work_tables(self) -> None:
+        """The work schema dropped whole (one catalog operation, not one per table), made again when
+        next needed; table by table while the ldiv stand-in lives there."""
         if self.keep_work:
             return
-        for ref in self._work_tables:
-            with contextlib.suppress(Exception):
-                self.spark.sql(_DROP_TABLE, args={"table": spark_ref(ref)})
+        if self._work_ready and self.ldiv_schema != self.work_schema:
+            self._drop_work_schema()
+        else:
+            for ref in self._work_tables:
+                with contextlib.suppress(Exception):
+                    self.spark.sql(_DROP_TABLE, args={"table": spark_ref(ref)})
         self._work_tables.clear()
 
     def exists(self, ref: TableRef) -> bool:
@@ -532,7 +503,7 @@ class SparkDatabase(Database):
 
     def table_names(self, schema: str) -> list[str]:
         """The tables of ``schema`` as the catalog spells them (none when it does not exist)."""
-        return [name for name, _ in self._tables_of(schema)]
+        return [name for name, _ in tables_of(self.spark, schema)]
 
     def drop_table(self, ref: TableRef) -> None:
         with self._engine("drop_table"):
@@ -544,6 +515,8 @@ class SparkDatabase(Database):
         t0 = time.perf_counter()
         with self._engine("rename"):
             self.spark.sql(_RENAME, args={"old": spark_ref(old), "new": spark_ref(new)})
+        if (new.schema or "").lower() == self.work_schema:
+            self._made.add(new.name.lower())
         self.queries += 1
         self._last_t0 = t0
 
@@ -557,16 +530,7 @@ def _catalog_name(name: str) -> str:
 
 
 # Spark's own catalog statements, names bound (IDENTIFIER takes a qualified, back-quoted name as a value)
-_SHOW_TABLES = "SHOW TABLES IN IDENTIFIER(:schema)"
-_SHOW_VIEWS = "SHOW VIEWS IN IDENTIFIER(:schema)"
 _DROP_TABLE = "DROP TABLE IF EXISTS IDENTIFIER(:table)"
 _RENAME = "ALTER TABLE IDENTIFIER(:old) RENAME TO IDENTIFIER(:new)"
 _LEADING_COMMENTS = re.compile(r"^(\s|/\*.*?\*/)*", re.DOTALL)
-
-
-def _bq(name: str) -> str:
-    return "`" + name.replace("`", "``") + "`"
-
-
-def spark_ref(ref: TableRef) -> str:
-    return ".".join(_bq(p) for p in ref.parts)
+_DROP_IF_EXISTS = re.compile(r"DROP TABLE IF EXISTS (`\w+`|\w+)\.(`\w+`|\w+)", re.IGNORECASE)

@@ -6,9 +6,12 @@ from __future__ import annotations
 
 from typing import Protocol
 
+import sqlglot
+from sqlglot import exp
+
 from ...schema.database import SchemaDatabase
-from ...schema.migrate import BOOKKEEPING, shipped_migrations, verify_applied
-from ...sqlgen.render import TableRef
+from ...schema.migrate import BOOKKEEPING, Migration, shipped_migrations, verify_applied
+from ...sqlgen.render import TableRef, render
 from ...util.resources import migrations_dir
 
 
@@ -18,16 +21,35 @@ class SparkSchemaDatabase(SchemaDatabase, Protocol):
     def use_stand_in_schema(self) -> None: ...
 
 
+_CREATES = ("TABLE", "SCHEMA", "SEQUENCE")  # what a re-runnable migration may create
+
+
 def spark_variant(name: str) -> str | None:
     """The Spark text of migration ``NNNN_name`` when ``migrations/spark/`` holds one."""
     path = migrations_dir() / "spark" / f"{name}.sql"
     return path.read_text(encoding="utf-8") if path.exists() else None
 
 
+def rerunnable(text: str) -> str | None:
+    """``text`` (a migration, DuckDB's dialect) with every ``CREATE`` made ``IF NOT EXISTS``, so that running
+    it again after an interruption changes nothing; None when it holds any other kind of statement."""
+    out = []
+    for stmt in sqlglot.parse(text, read="duckdb"):
+        if stmt is None:
+            continue
+        if not isinstance(stmt, exp.Create) or str(stmt.args.get("kind", "")).upper() not in _CREATES:
+            return None
+        stmt.set("exists", True)
+        out.append(stmt.sql(dialect="duckdb"))
+    return ";\n".join(out)
+
+
 def prepare_spark(db: SparkSchemaDatabase, mode: str) -> None:
     """The open-time rule on Spark: verify the recorded migrations (names, checksums of the shipped
-    files); a write applies the pending ones (each recorded after it ran: Spark has no transaction, so
-    a migration interrupted half-way is re-run, and every statement of a Spark variant is idempotent)."""
+    files); a write applies the pending ones. Spark has no transaction, so a migration is recorded only
+    after it ran, and one interrupted half-way runs again at the next open: the pending migrations that
+    only create (:func:`rerunnable`) run as re-runnable and are recorded together in one statement after
+    the last of them; any other is recorded on its own right after it ran (the ones before it first)."""
     has = db.exists(TableRef("schema_migration", "ldiv"))
     applied = (
         {
@@ -49,14 +71,31 @@ def prepare_spark(db: SparkSchemaDatabase, mode: str) -> None:
         return
     db.execute_script("ldiv bookkeeping", BOOKKEEPING)
     db.execute_script("ldiv release schema", "CREATE SCHEMA IF NOT EXISTS main")
+    ran: list[Migration] = []
     for mig in pending:
         text = spark_variant(f"{mig.version:04d}_{mig.name}") or mig.sql
-        db.execute_script(f"migration {mig.version:04d}_{mig.name}", text)
-        db.raw_rows(
-            "INSERT INTO ldiv.schema_migration (version, name, checksum, applied_at) "
-            "VALUES (?, ?, ?, current_timestamp)",
-            [mig.version, mig.name, mig.checksum],
-        )
+        again = rerunnable(text)
+        if again is None:  # recorded on its own: the ones before it first
+            _record(db, ran)
+            ran = []
+        db.execute_script(f"migration {mig.version:04d}_{mig.name}", again or text)
+        ran.append(mig)
+        if again is None:
+            _record(db, ran)
+            ran = []
+    _record(db, ran)
+
+
+def _record(db: SchemaDatabase, ran: list[Migration]) -> None:
+    """One row of ``ldiv.schema_migration`` per migration in ``ran``, in one statement (one table write)."""
+    if not ran:
+        return
+    values = {
+        "versions": [m.version for m in ran],
+        "names": [m.name for m in ran],
+        "checksums": [m.checksum for m in ran],
+    }
+    db.run(render("meta/migrations_record.sql", values, count=len(ran)))
 
 
 # the catalog lookups' column types (catalog/columns.sql on Spark)

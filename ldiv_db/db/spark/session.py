@@ -7,7 +7,8 @@ conf keys for the process (a job file's ``[spark]`` section).
 
 The driver JVM is started with ``-XX:+ExitOnOutOfMemoryError``: a JVM out of heap otherwise keeps its
 sockets open with the threads that would answer them dead, and the ``ldiv`` process waits for good; a
-JVM that exits closes them, the wait ends at once, and :func:`driver_exit` tells why.
+JVM that exits closes them, the wait ends at once, and :func:`driver_exit` tells why. A local master's
+JVM also gets :data:`LOCAL_JVM` (decision 0032).
 """
 
 from __future__ import annotations
@@ -48,12 +49,18 @@ DEFAULTS = {
 # refused unless the caller declared it bulk, which is then fetched in batches of this many rows
 FETCH_ROWS = 200_000
 _JVM_FLAGS = "-XX:+ExitOnOutOfMemoryError"
+# A local master's driver JVM (which runs the tasks too): the client compiler only and the serial
+# collector. A command's JVM lives for one command, and its optimizing compiler's work (half the JVM's
+# CPU on Adult) does not pay back within it; docs/decisions/0032-spark-session-and-statements.md.
+LOCAL_JVM = ("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC")
+_LOCAL = re.compile(r"local(?:\[(\d+|\*)(?:,\s*\d+)?\])?")
+_GC_CHOICE = re.compile(r"-XX:\+Use\w*GC\b")
 
 
 def local_defaults(master: str) -> dict[str, str]:
     """A local master's shuffle partitions: one per core it runs tasks on (``local[N]``: N, ``local[*]``:
     the machine's), not 4 or Spark's 200, since every task costs start-up time on rows that fit a core."""
-    m = re.fullmatch(r"local(?:\[(\d+|\*)(?:,\s*\d+)?\])?", master)
+    m = _LOCAL.fullmatch(master)
     if m is None:
         return {}
     cores = m.group(1) or "1"
@@ -61,10 +68,18 @@ def local_defaults(master: str) -> dict[str, str]:
     return {"spark.sql.shuffle.partitions": str(n)}
 
 
+def local_jvm(master: str) -> list[str]:
+    """:data:`LOCAL_JVM` for a local master (``local``, ``local[N]``, ``local[*]``), nothing for a cluster's."""
+    return list(LOCAL_JVM) if _LOCAL.fullmatch(master) else []
+
+
 def java_options(ours: list[str], given: str) -> str:
-    """The driver JVM's options: ldiv_db's (the quiet log, Derby's log file), then the user's
-    (``spark.driver.extraJavaOptions``, e.g. ``-XX:TieredStopAtLevel=1``), then the exit on out of heap.
-    A ``-D`` given twice takes the later value: the user's wins, and ldiv_db's stay otherwise."""
+    """The driver JVM's options: ldiv_db's (the quiet log, Derby's log file, :func:`local_jvm`), then the
+    user's (``spark.driver.extraJavaOptions``), then the exit on out of heap. An option given twice takes
+    the later value, so the user's wins (``-XX:TieredStopAtLevel=4`` brings the optimizing compiler
+    back); a collector the user names replaces ldiv_db's (the JVM refuses two)."""
+    if _GC_CHOICE.search(given):
+        ours = [o for o in ours if not _GC_CHOICE.fullmatch(o)]
     return " ".join(o for o in [*ours, given.strip(), _JVM_FLAGS] if o)
 
 
@@ -135,6 +150,7 @@ def session_for(url: str) -> Any:
         builder = SparkSession.builder.master(master).appName("ldiv_db")
         warehouse = settings.get("spark.sql.warehouse.dir")
         java_opts = [f"-Dlog4j2.configurationFile={Path(__file__).with_name('spark_log4j2.properties')}"]
+        java_opts += local_jvm(master)
         if warehouse:
             db_path = Path(warehouse).parent / (Path(warehouse).name + "_metastore")
             settings.setdefault(
