@@ -9,6 +9,7 @@ from fractions import Fraction as F
 
 import pytest
 
+from ldiv_db.algorithms.lplus import boxes
 from ldiv_db.algorithms.lplus.problem import INF, least_deletions, min_rm
 from ldiv_db.algorithms.lplus.search import Search
 from tests.reference.lplus_oracle import Tax, brute_force
@@ -171,7 +172,7 @@ def test_example5_locking_makes_partition_homogeneous() -> None:
     assert F(after[3] - lb18, unit) == (F(8, 3) - F(4, 3)) + (F(8, 3) - F(7, 3))
 
 
-def test_dm_viorec_counterexample() -> None:
+def test_dm_viorec_counterexample(monkeypatch: pytest.MonkeyPatch) -> None:
     # SPEC §5.7: Any → {a, b}; 9 rows a (7 s1, 2 s2), 1 row b (s2); θ = 1/2
     tax = Tax("Any", {"Any": ["a", "b"]})
     rows = [(("a",), "s1", None)] * 7 + [(("a",), "s2", None)] * 2 + [(("b",), "s2", None)]
@@ -179,19 +180,30 @@ def test_dm_viorec_counterexample() -> None:
     costs = brute_force([tax], rows, th, "dm", "viorec")
     assert sorted(costs.values()) == [76, 76]  # type: ignore[type-var]
     problem, _ = to_problem([tax], rows, th, "dm", "viorec")
-    events: list[tuple[str, int, int, int]] = []
-    Search(problem, enumerate_all=True, trace=lambda *e: events.append(e)).run()
-    root = events[0]
+
+    def root_event() -> tuple[str, int, int, int]:
+        events: list[tuple[str, int, int, int]] = []
+        Search(problem, enumerate_all=True, trace=lambda *e: events.append(e)).run()
+        return events[0]
+
+    # with one attribute, the recursion over the partition's boxes (boxes.py) ranges over exactly the
+    # cuts: the root's bound is the brute force's optimum
+    assert root_event()[2:] == (76, 76)
+    with monkeypatch.context() as m:
+        m.setattr(boxes, "MAX_POINTS", 0)  # §5.7's bound alone
+        root = root_event()
     assert root[2] == 76 and root[3] == 46  # the safe bound d·|T| + (n − d) = 4·10 + 6
     thm4 = max(4 * 10, 9**2 + 1**2)  # the paper's generic bound with Σ|Q|² at Cut_spec
     assert thm4 == 82 > 76 >= root[3]
     assert Search(problem).run().cost == 76
-    assert events[0][3] < INF
+    assert root[3] < INF
 
 
 @pytest.mark.parametrize(("metric", "scheme"), [("lm", "viosa"), ("dm", "allrec"), ("lm", "viorec")])
-def test_time_limit_gap_is_proven(metric: str, scheme: str) -> None:
-    # stopped at once: the best so far is the root, the lower bound comes from the open DFS frame
+def test_time_limit_gap_is_proven(metric: str, scheme: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    # stopped at once: the best so far is the root, the lower bound comes from the open DFS frame (§5.7's
+    # bound alone: with the boxes' recursion the root's bound proves the root optimal before any stop)
+    monkeypatch.setattr(boxes, "MAX_POINTS", 0)
     problem, _ = to_problem([EDU, COUNTRY], FIG1, theta(F(1, 3)), metric, scheme)
     best = min(
         c for c in brute_force([EDU, COUNTRY], FIG1, theta(F(1, 3)), metric, scheme).values() if c is not None
@@ -200,3 +212,25 @@ def test_time_limit_gap_is_proven(metric: str, scheme: str) -> None:
     assert result.timed_out and result.cost is not None and result.lower_bound is not None
     assert F(result.lower_bound, result.unit) <= best <= F(result.cost, result.unit)
     assert result.optimal == (result.lower_bound >= result.cost)
+
+
+def test_boxes_bound_proves_an_l2_root(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The l = 2 shape of issue 57 in four rows: the table is 2-diverse, every finer cut holds only
+    one-value partitions (all rows deleted). §5.7's root bound sees no deletion and no locked value (0);
+    the recursion over the root's boxes sees both children's deletions and proves the root optimal."""
+    tax = Tax("Any", {"Any": ["A", "B"], "A": ["a1", "a2"], "B": ["b1", "b2"]})
+    rows = [(("a1",), "s1", None), (("a2",), "s1", None), (("b1",), "s2", None), (("b2",), "s2", None)]
+    th = {"s1": F(1, 2), "s2": F(1, 2)}
+    costs = brute_force([tax], rows, th, "lm", "viorec")
+    assert sorted(c for c in costs.values() if c is not None) == [4, 8, 8, 8, 8]  # root: 4 rows × LM 1
+    problem, _ = to_problem([tax], rows, th, "lm", "viorec")
+
+    def root_bound() -> F:
+        events: list[tuple[str, int, int, int]] = []
+        result = Search(problem, trace=lambda *e: events.append(e)).run()
+        assert result.cost is not None and F(result.cost, result.unit) == 4
+        return F(events[0][3], result.unit)
+
+    assert root_bound() == 4
+    monkeypatch.setattr(boxes, "MAX_POINTS", 0)
+    assert root_bound() == 0

@@ -31,7 +31,7 @@ import pandas as pd
 from ...taxonomy.arrays import IntArray
 from ..shared.trees import narrow_dtype
 from .index import NodeArray, TreeIndex
-from .problem import Space
+from .problem import Problem, Space
 
 #: a frame counts the merged cells once the cells locked since its search began reach this share ...
 CHECK_SHARE = 0.5
@@ -70,6 +70,9 @@ class MergeableSearch:
     spec: np.ndarray
     ks: np.ndarray
     cnt: np.ndarray
+    tp: np.ndarray
+    tq: np.ndarray
+    p: Problem
     klass: np.ndarray | None
     g: NodeArray
     gc: np.ndarray

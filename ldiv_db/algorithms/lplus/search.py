@@ -30,7 +30,8 @@ import numpy.typing as npt
 
 from ...taxonomy.arrays import IntArray
 from ..shared.trees import narrow_dtype
-from . import merge
+from . import boxes, merge
+from .boxes import BoxBound
 from .index import NodeArray, TreeIndex, cost_units, node_dtype
 from .partitions import (
     AtSpec,
@@ -108,6 +109,7 @@ class Search(merge.MergeableSearch):
         self.lc = np.zeros(self.C, dtype=np.int64)
         self.li = np.zeros(self.C, dtype=bool)
         self._setup_state()
+        self.boxes = BoxBound(self, p.metric, p.scheme, self.cs, self.lmu) if boxes.applies(self) else None
 
     def _histogram(self, p: Problem) -> None:
         """The cells' leaf ids, SA codes, counts, thresholds and classes as arrays."""
@@ -277,6 +279,8 @@ class Search(merge.MergeableSearch):
         spec_s = self.spec[P.idx_s]
         at = AtSpec(spec_s, gen_spec + removed, gsp, klass_s)
         lb_part = lower_bounds(P, at, D, minrm, self.pricing)
+        if self.boxes is not None and not self._want_detail:
+            lb_part = np.maximum(lb_part, self.boxes.bounds(self, P, rep, spec_s, lb_part, part_cost))
         self.cc[idx], self.lc[idx] = 0, 0
         self.cc[rep] = np.where(feasible, part_cost, 0)
         if self._want_detail:

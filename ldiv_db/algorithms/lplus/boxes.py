@@ -1,0 +1,193 @@
+"""A tighter lower bound for l+-Optimize's partitions: the least cost of splitting one partition by the
+open values' subtrees on its own (a "guillotine" relaxation), computed exactly on small lattices.
+
+In every cut of a search subtree, the rows of a partition P (generalized vector X, some of its values
+open) fall in boxes: one node per attribute, at or below X's node where the value is open, X's node
+where it is locked. The boxes of one cut restricted to P are what this recursion can produce, taking
+the open attributes in a fixed order a_1..a_k:
+
+    best(B, j) = min(best(B, j + 1), Σ_{children c of B's a_j node} best(B with a_j → c, j)),
+    best(B, k + 1) = cost(B)   (the box as one partition of the cut, with its suppression)
+
+(a cut keeps B's a_j node, or specializes it: the same choice is then made in every box holding that
+node, which the recursion does not demand — it ranges over more partitionings than the cuts, so its
+least cost, ``best(X, 1)``, is at most the cost of every cut of the subtree restricted to P). The
+partitions are disjoint and the cost is a sum over partitions, so the sum of these bounds is a lower
+bound of the subtree, like SPEC §5.7's per-partition bounds; :func:`~.partitions.lower_bounds` keeps
+the larger of the two per partition.
+
+Why: at l = 2 the §5.7 bound of a partition with open values is about the rows its *current* coarse
+partition must delete (few) plus the LM of its locked values; the cost that its finer cuts must pay
+(deletions where the open values are specialized, generalization where they are not) is invisible to
+it, and the search visits 7× the cuts of l = 3 on small-domain tables (decision 0030).
+
+The recursion runs over the lattice of relative depths t (per open attribute, how many levels below
+X's node; deeper than a cell's leaf means its leaf), so its work is the partition's cells times the
+lattice's points: partitions whose lattice has more than ``MAX_POINTS`` points keep the §5.7 bound
+alone. A partition's bound depends only on X and which of its values are open, so it is kept in a
+memo for the whole search (and its sub-searches, whose merged cells hold the same rows).
+"""
+
+from __future__ import annotations
+
+import itertools
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from ...taxonomy.arrays import IntArray
+from .partitions import Parts, recursive_deletions, scheme_counts, split
+from .problem import Metric, Scheme
+
+if TYPE_CHECKING:
+    from .merge import MergeableSearch
+
+#: the most lattice points (relative-depth vectors) a partition's recursion may take
+MAX_POINTS = 64
+#: the most (cell, point) pairs one evaluation may spend on it
+MAX_WORK = 400_000
+
+
+def applies(s: MergeableSearch) -> bool:
+    """Whether the search takes the recursion's bound: LM or DM (CM's boxes would need their classes)
+    with a suppression scheme (under NoSupp a violating box is infeasible, which the flags track), and
+    memo keys that fit 64 bits."""
+    p = s.p
+    if MAX_POINTS < 2 or p.metric == "cm" or p.scheme == "nosupp":
+        return False
+    return int(s.stride[0]) * s.trees[0].n * (1 << s.d) < 2**62
+
+
+class BoxBound:
+    """The memo of partition bounds of one search and the constants that price a box."""
+
+    def __init__(
+        self, s: MergeableSearch, metric: Metric, scheme: Scheme, cs: int, lmu: list[IntArray]
+    ) -> None:
+        self.metric, self.scheme, self.cs, self.lmu = metric, scheme, cs, lmu
+        self.tp, self.tq = s.tp, s.tq
+        self.memo: dict[int, int] = {}
+        self.depth = [t.depth.astype(np.int64) for t in s.trees]
+        self.anc = [t.anc for t in s.trees]
+        self.computed = 0
+
+    def bounds(
+        self, s: MergeableSearch, P: Parts, rep: IntArray, spec_s: IntArray, lb: IntArray, cost: IntArray
+    ) -> IntArray:
+        """Per partition of ``P``, its recursion's bound, or -1 where it was not computed. Only where it can
+        raise the §5.7 bound ``lb``: not where the partition has one Cut_spec image (``spec_s``: the sorted
+        cells' images; then ``lb`` is exact) or no open value, nor where its ``cost`` at the cut, which the
+        recursion never exceeds, is not above ``lb``."""
+        out = np.full(P.G, -1, dtype=np.int64)
+        first = P.first_cell
+        homog = np.minimum.reduceat(spec_s, first) == np.maximum.reduceat(spec_s, first)
+        cand = np.flatnonzero(~homog & (cost > lb))
+        if cand.size == 0:
+            return out
+        d = s.d
+        pkey = s.ks[rep[cand]] // s.m
+        X = np.empty((d, cand.size), dtype=np.int64)
+        mbits = np.zeros(cand.size, dtype=np.int64)
+        for a, t in enumerate(s.trees):
+            X[a] = (pkey // s.stride[a]) % t.n
+            mbits |= s.open_node[a][X[a]].astype(np.int64) << a
+        keys = pkey * (1 << d) + mbits
+        memo = self.memo
+        known = np.asarray([memo.get(k, -2) for k in keys.tolist()], dtype=np.int64)
+        out[cand] = np.maximum(known, -1)
+        miss = np.flatnonzero((known == -2) & (mbits != 0))
+        if miss.size == 0:
+            return out
+        # per open attribute, how many levels the partition's deepest leaf lies below X's node
+        seg = np.diff(np.append(first, P.idx_s.size))
+        H = np.zeros((d, miss.size), dtype=np.int64)
+        for a in range(d):
+            on = (mbits[miss] >> a) & 1 == 1
+            if on.any():
+                deepest = np.maximum.reduceat(self.depth[a][s.leaf[a][P.idx_s]], first)[cand[miss]]
+                H[a] = np.where(on, deepest - self.depth[a][X[a][miss]], 0)
+        points = np.prod(H + 1, axis=0)
+        big = points > MAX_POINTS
+        for k in keys[miss[big]].tolist():
+            memo[k] = -1  # a property of the partition: never computed
+        keep = np.flatnonzero(~big)
+        # in the partitions' order, within the evaluation's budget
+        keep = keep[np.cumsum(points[keep] * seg[cand[miss[keep]]]) <= MAX_WORK]
+        groups: dict[tuple[int, ...], list[int]] = {}
+        for i, h in zip(keep.tolist(), map(tuple, H[:, keep].T.tolist()), strict=True):
+            groups.setdefault(h, []).append(i)
+        for h, at in groups.items():
+            j = miss[np.asarray(at, dtype=np.int64)]
+            vals = self._solve(s, P, X[:, j], h, cand[j], seg)
+            out[cand[j]] = vals
+            for k, v in zip(keys[j].tolist(), vals.tolist(), strict=True):
+                memo[k] = v
+            self.computed += j.size
+        return out
+
+    def _solve(
+        self, s: MergeableSearch, P: Parts, Xr: IntArray, h: tuple[int, ...], roots: IntArray, seg: IntArray
+    ) -> IntArray:
+        """The recursion over the lattice ``h`` for the partitions ``roots`` (of ``P``)."""
+        # the roots' cells, and each cell's root
+        lens = seg[roots]
+        cells = np.concatenate(
+            [P.idx_s[P.first_cell[g] : P.first_cell[g] + n] for g, n in zip(roots, lens, strict=True)]
+        )
+        root_of = np.repeat(np.arange(roots.size), lens)
+        sa = s.ks[cells] % s.m
+        cnt = s.cnt[cells]
+        attrs = [a for a, x in enumerate(h) if x > 0]
+        base = (Xr * s.stride[:, None]).sum(axis=0)[root_of]  # the roots' keys, per cell
+        start_depth = {a: self.depth[a][Xr[a]][root_of] for a in attrs}
+        leaves = {a: s.leaf[a][cells] for a in attrs}
+        box: dict[tuple[int, ...], IntArray] = {}
+        cost: dict[tuple[int, ...], IntArray] = {}
+        local = np.arange(cells.size)
+        for t in itertools.product(*(range(h[a] + 1) for a in attrs)):
+            key = base.copy()
+            lm_extra = np.zeros(cells.size, dtype=np.int64)
+            for a, ta in zip(attrs, t, strict=True):
+                anc = self.anc[a]
+                node = anc[np.minimum(start_depth[a] + ta, anc.shape[0] - 1), leaves[a]]
+                key += (node - Xr[a][root_of]) * s.stride[a]
+                if self.metric == "lm":
+                    lm_extra += self.lmu[a][node] - self.lmu[a][Xr[a][root_of]]
+            Q = split(local, key * s.m + sa, cnt, s.m, self.tp, self.tq, exact=False)
+            D, _ = recursive_deletions(Q, self.scheme in ("viorec", "allrec"))
+            kept, dele, supp, _ = scheme_counts(Q, self.scheme, D)
+            first = Q.idx_s[Q.first_cell]
+            if self.metric == "lm":
+                gen = kept * (s.gc[cells[first]] + lm_extra[first])
+            else:
+                gen = kept * kept
+            cost[t] = gen + (supp + dele) * self.cs
+            b = np.empty(cells.size, dtype=np.int64)
+            b[Q.idx_s] = np.repeat(np.arange(Q.G), np.diff(np.append(Q.first_cell, Q.idx_s.size)))
+            box[t] = b
+        # the recursion, the last attribute first
+        k = len(attrs)
+        value: dict[tuple[int, ...], IntArray] = {}
+        for j in range(k - 1, -1, -1):
+            others = [range(h[attrs[i]] + 1) if i < j else range(1) for i in range(k) if i != j]
+            for rest in itertools.product(*others):
+                for tj in range(h[attrs[j]], -1, -1):
+                    t = (*rest[:j], tj, *rest[j:])
+                    below = cost[t] if j == k - 1 else value[t]  # best(., j + 1) at the same point
+                    if tj == h[attrs[j]]:
+                        value[t] = below
+                        continue
+                    child = (*rest[:j], tj + 1, *rest[j:])
+                    cb, pb = box[child], box[t]
+                    firsts = starts_of(cb)
+                    sums = np.zeros(below.size, dtype=np.int64)
+                    np.add.at(sums, pb[firsts], value[child][cb[firsts]])
+                    value[t] = np.minimum(below, sums)
+        zero = (0,) * k
+        return value[zero][box[zero][np.searchsorted(root_of, np.arange(roots.size))]]
+
+
+def starts_of(b: IntArray) -> IntArray:
+    """One cell of every box number in ``b`` (its first)."""
+    _, first = np.unique(b, return_index=True)
+    return first
