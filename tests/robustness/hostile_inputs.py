@@ -67,6 +67,7 @@ WRITERS: frozenset[Path_] = frozenset(
         ("run",),
         ("compare",),
         ("release", "append"),
+        ("release", "publish"),
         ("sql", "install"),
     }
 )

@@ -14,8 +14,10 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
+from ldiv_db.cli.main import WRITE_COMMANDS
+
 from .cli_rules import Fixture, check
-from .hostile_inputs import LEAVES, argv_for, job_document, sweep_cases
+from .hostile_inputs import LEAVES, WRITERS, argv_for, job_document, sweep_cases
 
 # More examples where there is more to get wrong.
 WEIGHT = {("anonymize",): 4, ("check",): 2, ("load",): 2, ("release", "append"): 2}
@@ -48,6 +50,11 @@ def _assert_behaves(fx: Fixture, argv: list[str], job: str | None = None, loaded
 
 
 COMMANDS = sorted(p for p in LEAVES if p != ("run",))
+
+
+def test_the_sweeps_writers_are_the_clis() -> None:
+    # a write command taken for a read fails the "a read changes nothing" rule only in the long sweep
+    assert {" ".join(p) for p in WRITERS} == set(WRITE_COMMANDS)
 
 
 @pytest.mark.parametrize("path", COMMANDS, ids=" ".join)
