@@ -6,6 +6,7 @@ from __future__ import annotations
 import itertools
 import signal
 import threading
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -96,6 +97,18 @@ def test_the_fetch_bound_is_a_url_option() -> None:
         fetch_rows_of("spark://local[2]?fetch_rows=-3")
 
 
+@pytest.fixture
+def python_sigint() -> Iterator[None]:
+    """Python's own Ctrl-C handler for the test: a process started in the background (``cmd &``) inherits
+    SIGINT ignored, and then ldiv_db rightly leaves it so."""
+    inherited = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, inherited)
+
+
+@pytest.mark.usefixtures("python_sigint")
 def test_a_ctrl_c_during_a_job_cancels_its_group_then_raises() -> None:
     cancelled: list[str] = []
 
