@@ -136,7 +136,11 @@ def _result(env: HostileEnv, name: str) -> tuple[list[str], list[tuple[Any, ...]
         and " RETURNING " in q.sql.upper()
     ):
         return ["returning"], env.db.rows(q)
-    env.execute(case, q, ctx)
+    try:
+        env.execute(case, q, ctx)
+    finally:
+        if case.undo:
+            case.undo(env)
     target = ctx.get("target")
     if isinstance(target, TableRef) and env.db.exists(target):
         raw = env.db.rows(Query("read back", f"SELECT * FROM {target.sql()}"))

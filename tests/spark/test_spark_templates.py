@@ -91,7 +91,11 @@ def _result(env: HostileEnv, name: str) -> list[tuple[Any, ...]] | None:
     created = written_tables(q.sql)
     if q.sql.lstrip().upper().startswith(("SELECT", "WITH", "(")):
         return _rows(env.db.df(q))
-    env.execute(case, q, ctx)
+    try:
+        env.execute(case, q, ctx)
+    finally:
+        if case.undo:
+            case.undo(env)
     if created and q.sql.lstrip().upper().startswith("CREATE"):
         target = next((v for v in ctx.values() if isinstance(v, TableRef) and v.name in created[0]), None)
         if target is not None:

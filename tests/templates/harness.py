@@ -103,6 +103,9 @@ class Case:
     unordered_lists: bool = False
     # the engines whose statement it is (empty: every engine); the others' template tests skip it
     engines: tuple[str, ...] = ()
+    # takes back what the statement wrote outside the fixture's own tables (ldiv's bookkeeping), for an
+    # engine whose database the other tests share (Spark's warehouse)
+    undo: Callable[[HostileEnv], None] | None = None
 
 
 def make_env() -> HostileEnv:

@@ -74,4 +74,8 @@ def test_template(name: str, env) -> None:  # type: ignore[no-untyped-def]
     if case.execute:
         if case.prepare:
             case.prepare(env)
-        env.execute(case, q, ctx)
+        try:
+            env.execute(case, q, ctx)
+        finally:
+            if case.undo:
+                case.undo(env)
