@@ -4,6 +4,7 @@ parsed once per process; each use fills a copy of the parsed tree."""
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from typing import cast
 
 import sqlglot
@@ -13,6 +14,19 @@ from sqlglot import exp
 def fragment(text: str, dialect: str) -> exp.Expression:
     """A fresh tree of ``text`` in ``dialect``, for the caller to change."""
     return _parsed(text, dialect).copy()
+
+
+def filled(
+    text: str, dialect: str, place: Callable[[exp.Expression], exp.Expression], /, **nodes: exp.Expression
+) -> exp.Expression:
+    """A fresh tree of ``text`` in ``dialect`` with each given node where its column ``ldiv_<key>`` is, as
+    ``place`` makes it (the engine's own parenthesizing)."""
+    tree = fragment(text, dialect)
+    for col in list(tree.find_all(exp.Column)):
+        key = col.name.removeprefix("ldiv_")
+        if col.name.startswith("ldiv_") and key in nodes:
+            col.replace(place(nodes[key]))
+    return tree
 
 
 @functools.lru_cache(maxsize=256)

@@ -47,7 +47,7 @@ from sqlglot.dialects.postgres import Postgres
 from sqlglot.generators.postgres import PostgresGenerator
 
 from ...sqlgen.dialects import Target, rewritten
-from ...sqlgen.fragments import fragment
+from ...sqlgen.fragments import filled, fragment
 
 _PG_HASH_AT = "coalesce(pg_temp.ldiv_hash(ldiv_value, ldiv_seed), ldiv_null)"
 # the overloads of pg_temp.ldiv_hash(value, seed): SQL functions of one expression, which the planner
@@ -78,15 +78,12 @@ def _pg_template(text: str) -> exp.Expression:
 
 def _fill(text: str, **nodes: exp.Expression) -> exp.Expression:
     """Parse a fixed PostgreSQL fragment and put the given nodes where its columns ``ldiv_<key>`` are."""
-    tree = _pg_template(text)
-    for col in list(tree.find_all(exp.Column)):
-        key = col.name.removeprefix("ldiv_")
-        if col.name.startswith("ldiv_") and key in nodes:
-            node = nodes[key].copy()
-            col.replace(
-                node if isinstance(node, (exp.Literal, exp.Column, exp.Paren)) else exp.Paren(this=node)
-            )
-    return tree
+    return filled(text, "postgres", _pg_place, **nodes)
+
+
+def _pg_place(node: exp.Expression) -> exp.Expression:
+    node = node.copy()
+    return node if isinstance(node, (exp.Literal, exp.Column, exp.Paren)) else exp.Paren(this=node)
 
 
 def _index(node: exp.Expression) -> exp.Expression:

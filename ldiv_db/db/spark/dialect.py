@@ -48,7 +48,7 @@ from sqlglot.dialects.spark import Spark
 from sqlglot.generators.spark import SparkGenerator
 
 from ...sqlgen.dialects import Target, rewritten
-from ...sqlgen.fragments import fragment
+from ...sqlgen.fragments import filled, fragment
 
 _MASK = exp.Literal.number(9223372036854775807)
 
@@ -58,12 +58,7 @@ def _spark(text: str) -> exp.Expression:
 
 
 def _fill(text: str, **nodes: exp.Expression) -> exp.Expression:
-    tree = _spark(text)
-    for col in list(tree.find_all(exp.Column)):
-        key = col.name.removeprefix("ldiv_")
-        if col.name.startswith("ldiv_") and key in nodes:
-            col.replace(exp.Paren(this=_sub(nodes[key])))
-    return tree
+    return filled(text, "spark", lambda node: exp.Paren(this=_sub(node)), **nodes)
 
 
 def _sub(node: exp.Expression) -> exp.Expression:
