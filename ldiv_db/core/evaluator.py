@@ -332,7 +332,6 @@ def shape_summaries(shapes: Sequence[Sequence[Any]]) -> list[PartitionSummary]:
     out = []
     for s, rows in sorted(by_s.items()):
         entropies = [float(r[6]) for r in rows if r[6] is not None]
-        ratios = [Fraction(int(r[2]), int(r[3])) for r in rows if int(r[3]) > 0]
         out.append(
             PartitionSummary(
                 s=s,
@@ -341,7 +340,17 @@ def shape_summaries(shapes: Sequence[Sequence[Any]]) -> list[PartitionSummary]:
                 k=min(int(r[2]) for r in rows),
                 distinct_l=min(int(r[5]) for r in rows),
                 min_entropy=min(entropies) if entropies else None,
-                frequency_l=min(ratios) if ratios else None,
+                frequency_l=_least_ratio([(int(r[2]), int(r[3])) for r in rows]),
             )
         )
     return out
+
+
+def _least_ratio(pairs: Sequence[tuple[int, int]]) -> Fraction | None:
+    """The least a / b over the pairs with b > 0, exactly (compared crosswise: one Fraction, not one per
+    pair)."""
+    best: tuple[int, int] | None = None
+    for a, b in pairs:
+        if b > 0 and (best is None or a * best[1] < best[0] * b):
+            best = (a, b)
+    return None if best is None else Fraction(*best)
