@@ -16,11 +16,29 @@ from ..db import Database
 from ..sqlgen.render import Ident, Query, TableRef, render
 from .stats import Confidence, MinRm, PartitionSummary, Pillar, RecursiveBound, Verdict
 
+# the params a verdict read inline may bind in partition/shapes.sql (its header's, but worst)
+INLINE_PARAMS = ("ls", "c_num", "c_den", "min_values")
+
+
+class VerdictLike(Protocol):
+    """A verdict statement to read inline (:class:`ldiv_db.privacy.base.VerdictSql`)."""
+
+    @property
+    def template(self) -> str: ...
+
+    @property
+    def params(self) -> Mapping[str, Any]: ...
+
+    @property
+    def context(self) -> Mapping[str, Any]: ...
+
 
 class ModelLike(Protocol):
     name: str
 
     def apply(self, ev: SqlEvaluator, target: TableRef) -> None: ...
+
+    def verdict_sql(self, ev: SqlEvaluator) -> VerdictLike | None: ...
 
 
 class SqlEvaluator:
@@ -172,8 +190,12 @@ class SqlEvaluator:
         self.summary()
         return self._sizes or []
 
-    def _shapes_query(self, verdict: TableRef | None, worst: int) -> Query:
-        return render("partition/shapes.sql", {"worst": worst}, stats=self.stats, verdict=verdict)
+    def _shapes_query(self, verdict: TableRef | None, worst: int, inline: VerdictLike | None = None) -> Query:
+        params = {"worst": worst, **dict.fromkeys(INLINE_PARAMS)}
+        if inline is None:
+            return render("partition/shapes.sql", params, stats=self.stats, verdict=verdict)
+        ctx = {**inline.context, "target": None, "verdict_template": inline.template, "stats": self.stats}
+        return render("partition/shapes.sql", {**params, **inline.params}, **ctx, verdict=verdict)
 
     def _shapes_read(self, rows: Sequence[tuple[Any, ...]]) -> bool:
         """Keep the statistics of partition/shapes.sql's shape rows; True when they show a collision of
@@ -231,19 +253,24 @@ class SqlEvaluator:
         return self.work(f"verdict_{model.name}".replace("-", "_"))
 
     def judge(self, model: ModelLike, worst: int = 5) -> Verdict:
-        """The model's verdict (its ``apply`` writes :meth:`verdict_table`), read in one statement with the
-        partition's shapes (:meth:`summary`, :meth:`class_sizes`): how many groups and rows violate it and
-        its ``worst`` violating groups as (severity, size, gid), worst first. From the source, the
-        statistics' collision check is that statement's: a collision rebuilds them with exact ids, and
-        the model is applied again."""
+        """The model's verdict, read in one statement with the partition's shapes (:meth:`summary`,
+        :meth:`class_sizes`): how many groups and rows violate it and its ``worst`` violating groups as
+        (severity, size, gid), worst first. A model whose verdict nothing else reads (``verdict_sql``)
+        is computed inside that statement; any other writes :meth:`verdict_table` first (``apply``). From
+        the source, the statistics' collision check is that statement's: a collision rebuilds them with
+        exact ids, and the model is applied again."""
         self._judging = True
         try:
             self.build()
         finally:
             self._judging = False
-        target = self.verdict_table(model)
-        model.apply(self, target)
-        rows = self.db.rows(self._shapes_query(target, worst))
+        inline = model.verdict_sql(self)
+        if inline is None:
+            target = self.verdict_table(model)
+            model.apply(self, target)
+            rows = self.db.rows(self._shapes_query(target, worst))
+        else:  # a name for the statement's own verdict rows (a CTE), not a table
+            rows = self.db.rows(self._shapes_query(TableRef("verdict"), worst, inline))
         if self._shapes_read(rows):
             return self.judge(model, worst)
         vg, vr = next((int(r[4]), int(r[2])) for r in rows if r[0] == 1)
@@ -305,7 +332,6 @@ def shape_summaries(shapes: Sequence[Sequence[Any]]) -> list[PartitionSummary]:
     out = []
     for s, rows in sorted(by_s.items()):
         entropies = [float(r[6]) for r in rows if r[6] is not None]
-        ratios = [Fraction(int(r[2]), int(r[3])) for r in rows if int(r[3]) > 0]
         out.append(
             PartitionSummary(
                 s=s,
@@ -314,7 +340,17 @@ def shape_summaries(shapes: Sequence[Sequence[Any]]) -> list[PartitionSummary]:
                 k=min(int(r[2]) for r in rows),
                 distinct_l=min(int(r[5]) for r in rows),
                 min_entropy=min(entropies) if entropies else None,
-                frequency_l=min(ratios) if ratios else None,
+                frequency_l=_least_ratio([(int(r[2]), int(r[3])) for r in rows]),
             )
         )
     return out
+
+
+def _least_ratio(pairs: Sequence[tuple[int, int]]) -> Fraction | None:
+    """The least a / b over the pairs with b > 0, exactly (compared crosswise: one Fraction, not one per
+    pair)."""
+    best: tuple[int, int] | None = None
+    for a, b in pairs:
+        if b > 0 and (best is None or a * best[1] < best[0] * b):
+            best = (a, b)
+    return None if best is None else Fraction(*best)

@@ -18,4 +18,5 @@ def stored_categories(db: Database, table: Table, column: Column) -> dict[str, i
     """The categories stored for (table, column); for a recorded release without its own, those of the
     release's source table (the release keeps the SA column's name). None when there are none."""
     rows = db.rows(render("taxonomy/categories_for.sql", column_key(table, column)))
-    return {str(v): int(r) for v, r in rows} if rows else None
+    own = [r for r in rows if r[2]]
+    return {str(v): int(r) for v, r, _ in own or rows} if rows else None

@@ -6,9 +6,11 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..errors import BadInput
+from ..sqlgen.render import render
 from ..util.words import model_phrase
 
 if TYPE_CHECKING:
@@ -27,6 +29,19 @@ def sql_text(value: Any) -> str | None:
     return str(value)
 
 
+@dataclass(frozen=True)
+class VerdictSql:
+    """A model's verdict statement: its template, bound params and context but the ``target``. ``apply``
+    renders it creating the verdict table; a check reads its rows inline (``partition/shapes.sql``)."""
+
+    template: str
+    params: Mapping[str, Any]
+    context: Mapping[str, Any]
+
+    def create(self, ev: SqlEvaluator, target: TableRef) -> None:
+        ev.db.run(render(self.template, dict(self.params), target=target, **self.context))
+
+
 class PrivacyModel(ABC):
     """One privacy model with its parameters; ``ls`` holds one l per SA (SPEC §4.1)."""
 
@@ -39,6 +54,12 @@ class PrivacyModel(ABC):
     @abstractmethod
     def apply(self, ev: SqlEvaluator, target: TableRef) -> None:
         """Create ``target(gid, ok, severity, ...)`` from the evaluator's partition."""
+
+    def verdict_sql(self, ev: SqlEvaluator) -> VerdictSql | None:
+        """The verdict as one SELECT over the evaluator's tables that nothing reads again but the check's
+        summary, so that it may be read inline (:meth:`SqlEvaluator.judge`); None: :meth:`apply` writes a
+        table that others read (a combination's parts, the largest t / δ / β)."""
+        return None
 
     @abstractmethod
     def group_ok(self, counts: Mapping[str, int], s: int = 1) -> bool:

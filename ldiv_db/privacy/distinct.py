@@ -5,8 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
-from ..sqlgen.render import render
-from .base import PrivacyModel
+from .base import PrivacyModel, VerdictSql
 
 if TYPE_CHECKING:
     from ..core.evaluator import SqlEvaluator
@@ -21,7 +20,10 @@ class Distinct(PrivacyModel):
         self.ls = ls
 
     def apply(self, ev: SqlEvaluator, target: TableRef) -> None:
-        ev.db.run(render("privacy/distinct.sql", {"ls": list(self.ls)}, target=target, stats=ev.stats))
+        self.verdict_sql(ev).create(ev, target)
+
+    def verdict_sql(self, ev: SqlEvaluator) -> VerdictSql:
+        return VerdictSql("privacy/distinct.sql", {"ls": list(self.ls)}, {"stats": ev.stats})
 
     def group_ok(self, counts: Mapping[str, int], s: int = 1) -> bool:
         return sum(1 for n in counts.values() if n > 0) >= self.ls[s - 1]

@@ -7,8 +7,7 @@ import math
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
-from ..sqlgen.render import render
-from .base import PrivacyModel
+from .base import PrivacyModel, VerdictSql
 
 if TYPE_CHECKING:
     from ..core.evaluator import SqlEvaluator
@@ -31,7 +30,10 @@ class Entropy(PrivacyModel):
         self.ls = ls
 
     def apply(self, ev: SqlEvaluator, target: TableRef) -> None:
-        ev.db.run(render("privacy/entropy.sql", {"ls": list(self.ls)}, target=target, stats=ev.stats))
+        self.verdict_sql(ev).create(ev, target)
+
+    def verdict_sql(self, ev: SqlEvaluator) -> VerdictSql:
+        return VerdictSql("privacy/entropy.sql", {"ls": list(self.ls)}, {"stats": ev.stats})
 
     def group_ok(self, counts: Mapping[str, int], s: int = 1) -> bool:
         return entropy(counts) >= math.log(self.ls[s - 1]) - TOLERANCE

@@ -9,8 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..core.options import exact
 from ..errors import BadInput
-from ..sqlgen.render import render
-from .base import PrivacyModel
+from .base import PrivacyModel, VerdictSql
 
 if TYPE_CHECKING:
     from ..core.evaluator import SqlEvaluator
@@ -39,6 +38,9 @@ class Recursive(PrivacyModel):
             raise BadInput(f"c must be positive, got {c}")
 
     def apply(self, ev: SqlEvaluator, target: TableRef) -> None:
+        self.verdict_sql(ev).create(ev, target)
+
+    def verdict_sql(self, ev: SqlEvaluator) -> VerdictSql:
         least = min(self.ls)  # the counts table holds exactly the groups with at least this many values
         params = {
             "ls": list(self.ls),
@@ -47,16 +49,8 @@ class Recursive(PrivacyModel):
             "min_values": least,
         }
         counts, ordered = ev.counts_for(least)
-        q = render(
-            "privacy/recursive.sql",
-            params,
-            target=target,
-            stats=ev.stats,
-            counts=counts,
-            sorted_counts=ordered,
-            one_sa=len(self.ls) == 1,
-        )
-        ev.db.run(q)
+        context = {"stats": ev.stats, "counts": counts, "sorted_counts": ordered, "one_sa": len(self.ls) == 1}
+        return VerdictSql("privacy/recursive.sql", params, context)
 
     def group_ok(self, counts: Mapping[str, int], s: int = 1) -> bool:
         return recursive_holds(list(counts.values()), self.ls[s - 1], self.c)

@@ -13,6 +13,8 @@ import ldiv_db
 from fixtures.papers import paper_tables, read_table
 from ldiv_db.cli.main import main
 from ldiv_db.commands.attack import similarity
+from ldiv_db.core.catalog import resolve_table
+from ldiv_db.core.stored import stored_categories
 from ldiv_db.db import Database
 from ldiv_db.errors import BadInput, HierarchyError
 from ldiv_db.taxonomy import import_categories, import_hierarchy, show_hierarchy
@@ -129,7 +131,7 @@ def test_show_lists_categories_with_the_weights_of_each_scheme(db: Database) -> 
     assert show_hierarchy(db, "t", "Age") == "no hierarchies stored for main.t.Age"
 
 
-def test_stored_categories_serve_check_anonymize_and_attack(db: Database) -> None:
+def test_stored_categories_serve_check_anonymize_and_attack(db: Database, tmp_path: Path) -> None:
     t = paper_tables()["lalpha_table8"]
     frame = read_table(t).sort_values("row_id").drop(columns=["row_id"]).astype({"Zipcode": str})
     db.con.register("__frame", frame)
@@ -166,6 +168,14 @@ def test_stored_categories_serve_check_anonymize_and_attack(db: Database) -> Non
     # an explicit --categories still wins: Flu made category 1 too -> both groups single-category
     override = {"HIV": 1, "Flu": 1}
     assert similarity(db, "o", ["Zipcode"], "Disease", override).single_category_rows == 4
+    # categories stored for the release itself are its own: they replace the source's, never mix with them
+    own = tmp_path / "own.csv"
+    own.write_text("value;category\nHIV;1\nFlu;1\n", encoding="utf-8")
+    import_categories(db, "o", "Disease", own)
+    release, source = resolve_table(db, "o"), resolve_table(db, "t")
+    assert stored_categories(db, release, release.column("Disease")) == {"Flu": 1, "HIV": 1}
+    assert stored_categories(db, source, source.column("Disease")) == TABLE5
+    assert similarity(db, "o", ["Zipcode"], "Disease").single_category_rows == 4
 
 
 def test_cli_import_show_attack(db: Database, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -122,12 +122,19 @@ CASES = {
         lambda env: {**_values(env), "variant": "recursive", "over": "categories"},
         {**LS, "a_num": 1, "a_den": 1, "w_den": 3, "c_num": 2, "c_den": 1},
     ),
+    # as a check reads a verdict inline (SqlEvaluator.judge): the recursive model's rows as the CTE
+    # "verdict", its own WITH nested in it (a stored verdict table is read by the same branches)
     "partition/shapes.sql": Case(
-        lambda env: {"stats": ev(env).stats, "verdict": ev(env).work("verdict")},
-        {"worst": 3},
-        prepare=lambda env: env.run(
-            "privacy/distinct.sql", {"ls": [2, 2]}, target=ev(env).work("verdict"), stats=ev(env).stats
-        ),
+        lambda env: {
+            "stats": ev(env).stats,
+            "verdict": TableRef("verdict"),
+            "verdict_template": "privacy/recursive.sql",
+            "target": None,
+            "counts": ev(env).counts_table(2),
+            "sorted_counts": True,
+            "one_sa": False,
+        },
+        {"worst": 3, **LS, "c_num": 3, "c_den": 1, "min_values": 2},
     ),
     "bounds/min_rm.sql": Case(_minrm, {"p_default": 1, "q_default": 3}),
 }

@@ -1,17 +1,12 @@
 /* purpose: the table's row count and the NULL count per column (QI and SA columns must be NULL-free unless --null-as-value), in one scan */
 /* params: none */
 /* returns: rows, then one column per checked column, in the given order */
-/* ref: DESIGN §6 (NULLs in QI/SA: say how many) */
+/* ref: DESIGN §6 (NULLs in QI/SA: say how many). A NULL count is the rows less the column's count of values, which DuckDB reads from a column's statistics where they show no NULL, where a filter per column was evaluated on every row (a check on Adult, 9 columns: 1.14 → 0.83 ms; issue 57 item 1, round 3) */
 SELECT
   COUNT(*) AS "rows",
-  COUNT(*) FILTER(WHERE
-    "it's" IS NULL) AS "n1",
-  COUNT(*) FILTER(WHERE
-    "a""b" IS NULL) AS "n2",
-  COUNT(*) FILTER(WHERE
-    "Zip Code" IS NULL) AS "n3",
-  COUNT(*) FILTER(WHERE
-    "select" IS NULL) AS "n4",
-  COUNT(*) FILTER(WHERE
-    "ünï" IS NULL) AS "n5"
+  COUNT(*) - COUNT("it's") AS "n1",
+  COUNT(*) - COUNT("a""b") AS "n2",
+  COUNT(*) - COUNT("Zip Code") AS "n3",
+  COUNT(*) - COUNT("select") AS "n4",
+  COUNT(*) - COUNT("ünï") AS "n5"
 FROM "main"."select"

@@ -1,7 +1,7 @@
 DROP TABLE IF EXISTS "pg_temp"."tpl it's_verdict";
 /* purpose: l-eligibility (frequency l-diversity) verdict per group: l·h(G) <= |G| */
 /* params: ls */
-/* returns: creates target(gid, size, ok, severity); severity = l·h / |G| */
+/* returns: creates target(gid, size, ok, severity) (target none: the rows, for partition/shapes.sql to read inline); severity = l·h / |G| */
 /* ref: SPEC §0.2 (l-eligible, integer comparison); TP, Anatomy */
 CREATE TABLE "pg_temp"."tpl it's_verdict" AS
 SELECT

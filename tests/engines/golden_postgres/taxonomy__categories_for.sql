@@ -1,50 +1,34 @@
-/* purpose: the sensitivity categories of an SA column: those stored for (table, column), or where none is, those of the column in the source of the newest recorded release written as that table (a release's SA keeps its source's categories) */
+/* purpose: the sensitivity categories of an SA column: those stored for (table, column), and those of the column in the source of the newest recorded release written as that table (a release's SA keeps its source's categories); the caller keeps the first where there are any (ldiv_db/core/stored.py) */
 /* params: table_name, column_name */
-/* returns: value, category (ordered by category, then value); no row when neither has categories */
-/* ref: SPEC §3.1; DESIGN §6 (every release is recorded in ldiv.release). One statement for the two reads a check made */
-WITH own AS (
-  SELECT
-    value,
-    category
-  FROM ldiv.sa_category
-  WHERE
+/* returns: value, category, own (true: stored for the table itself), ordered by category, then value; no row when neither has categories */
+/* ref: SPEC §3.1; DESIGN §6 (every release is recorded in ldiv.release). One statement for the two reads a check made; one scan of each table, the choice between them in Python, where a CTE chose with NOT EXISTS (a check on Adult 1.38 → 0.86 ms: issue 57 item 1, round 3) */
+SELECT
+  value,
+  category,
+  table_name = (
+    CAST(%(table_name)s AS TEXT)
+  ) AS own
+FROM ldiv.sa_category
+WHERE
+  column_name = (
+    CAST(%(column_name)s AS TEXT)
+  )
+  AND (
     table_name = (
       CAST(%(table_name)s AS TEXT)
     )
-    AND column_name = (
-      CAST(%(column_name)s AS TEXT)
+    OR table_name = (
+      SELECT
+        (
+          ARRAY_AGG(source ORDER BY release_id DESC) FILTER(WHERE
+            source IS NOT NULL AND release_id IS NOT NULL)
+        )[1]
+      FROM ldiv.release
+      WHERE
+        name = (
+          CAST(%(table_name)s AS TEXT)
+        )
     )
-), src AS (
-  SELECT
-    source
-  FROM ldiv.release
-  WHERE
-    name = (
-      CAST(%(table_name)s AS TEXT)
-    )
-  ORDER BY
-    release_id DESC NULLS LAST
-  LIMIT 1
-)
-SELECT
-  value,
-  category
-FROM own
-UNION ALL
-SELECT
-  c.value,
-  c.category
-FROM ldiv.sa_category AS c
-JOIN src
-  ON c.table_name = src.source
-WHERE
-  c.column_name = (
-    CAST(%(column_name)s AS TEXT)
-  )
-  AND NOT EXISTS(
-    SELECT
-      1
-    FROM own
   )
 ORDER BY
   category,
