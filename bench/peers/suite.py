@@ -15,8 +15,9 @@ Workloads (Adult: the 8 QIs of ../shared/datasets/README.md, SA occupation, ARX'
 
 Best of ``--repeat`` (3) warm runs for ARX, pycanon and ldiv_db; anjana runs once. Prints one table
 (workload, peer seconds, ldiv_db seconds, ratio = ldiv_db / peer, whether the answers agree), with CPU
-seconds and the load average; writes bench/results/peers.json. A peer that is absent (Java, the ARX
-build, the Python peers' venv) is skipped with a message naming the command that provides it; building
+seconds and the load average; writes bench/results/peers.json (with ``--only``, over the last file:
+the other workloads keep their rows). A peer that is absent (Java, the ARX build, the Python peers' venv)
+is skipped with a message naming the command that provides it; building
 happens only with ``--build`` (bench/peers/build_arx.sh, and a venv for pycanon and anjana from the
 ``peers`` extra of pyproject.toml, kept apart because both pin numpy and pandas below ldiv_db's).
 Exit 1 only when an ldiv_db release fails verification or an optimum is worse than the peer's.
@@ -156,6 +157,21 @@ def run_python_peers(
     return out
 
 
+def merged(result: dict[str, Any]) -> dict[str, Any]:
+    """A run of some workloads (``--only``) written over the last results file: its workloads replace
+    theirs, the others are kept as they were measured (each row keeps its own load)."""
+    try:
+        last = json.loads(RESULTS.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return result
+    keys = {r["key"] for r in result["rows"]}
+    rows = [r for r in last.get("rows", []) if r.get("key") not in keys] + result["rows"]
+    out = dict(result, rows=rows, partial_runs=[*last.get("partial_runs", []), result["started"]])
+    for part in ("arx", "python_peers", "ldiv_db"):
+        out[part] = {**{k: v for k, v in last.get(part, {}).items() if k not in keys}, **result[part]}
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m bench.peers", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)  # fmt: skip
@@ -191,11 +207,12 @@ def main(argv: list[str] | None = None) -> int:
     rows = report.rows(workloads, arx, py, ours)
     load1 = os.getloadavg()
     print(report.render(rows, started, load0, load1))
-    RESULTS.write_text(json.dumps({
+    result = {
         "started": started, "load_average_start": load0, "load_average_end": load1, "repeat": args.repeat,
         "python": platform.python_version(), "skipped": {"arx": arx_reason, "python_peers": py_reason},
         "rows": rows, "arx": arx, "python_peers": py, "ldiv_db": ours,
-    }, indent=2) + "\n", encoding="utf-8")  # fmt: skip
+    }  # fmt: skip
+    RESULTS.write_text(json.dumps(merged(result) if args.only else result, indent=2) + "\n", encoding="utf-8")
     return 0 if all(r["ok"] for r in rows) else 1
 
 
