@@ -18,7 +18,9 @@ def test_vectors_count_every_spelling_and_null_under_its_code() -> None:
              CASE WHEN i % 6 = 0 THEN NULL ELSE 'b' || (i % 3) END AS s2
            FROM range(500) t(i)"""
     )
-    q = render("mondrian/vectors.sql", rows=TableRef("r it's"), ords=[Ident("o1")], sas=[Ident("s1"), Ident("s2")])
+    q = render(
+        "mondrian/vectors.sql", rows=TableRef("r it's"), ords=[Ident("o1")], sas=[Ident("s1"), Ident("s2")]
+    )
     found = con.execute(q.sql).fetchall()
 
     rows = con.execute('SELECT vid, o1, s1, s2 FROM "r it\'s"').fetchall()
