@@ -416,3 +416,41 @@ def test_the_release_aggregate_is_sorted_for_a_release_of_small_groups(
     )  # type: ignore[arg-type]
     assert res.groups * verify_module.FEW_ROWS >= res.rows_published  # every release here has small groups
     assert hints == [frozenset({"many-groups"}) if sorted_aggregate else frozenset()]
+
+
+@pytest.mark.parametrize(
+    ("algorithm", "qi"),
+    [("mondrian", ["it's", 'a"b']), ("tp", ["it's", "select"]), ("tp", ["it's", 'a"b', "select"])],
+)
+def test_a_release_written_with_one_label_vector_per_group_is_verified_by_its_rows(
+    hostile_db: Database, monkeypatch: pytest.MonkeyPatch, algorithm: str, qi: list[str]
+) -> None:
+    """Local recoding and suppression write one label vector per group id (pipeline/verify.py:
+    one_vector_per_group): no statement asks whether they do, the histogram by group id is the aggregate's
+    rows, and the verdict on the classes is a brute force's over the written table's rows."""
+    import ldiv_db.pipeline.verify as verify_module
+
+    real = verify_module.render
+    seen: list[object] = []
+
+    def spy(name: str, params: object = None, **ctx: object) -> object:
+        if name in BUILDS and not ctx.get("by_labels"):
+            seen.append(ctx.get("one_row_each"))
+        return real(name, params, **ctx)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(verify_module, "render", spy)
+    res = ldiv_db.anonymize(
+        hostile_db, "select", qi, HOSTILE_SA, algorithm=algorithm, l=2, output="out it's", seed=3
+    )  # type: ignore[arg-type]
+    assert seen == [True]
+    ran = hostile_db.raw_rows(f"SELECT template FROM ldiv.run_step WHERE run_id = {int(res.run_id)}")
+    assert "release/aggregate.sql" in {t for (t,) in ran}
+    assert "release/same_partition.sql" not in {t for (t,) in ran}
+    written = hostile_db.con.execute('SELECT * FROM "out it\'s"').df()
+    classes = written.groupby(["group_id", *qi], dropna=False)[HOSTILE_SA]
+    assert written.groupby("group_id")[qi].nunique(dropna=False).max().max() == 1  # one vector per group
+    found = next(p for p in res.verification["partitions"] if p["partition"] == "classes")
+    assert found["classes"] == classes.ngroups == res.classes
+    assert found["k"] == int(classes.size().min())
+    assert found["distinct_l"] == int(classes.nunique().min())
+    assert found["violating_classes"] == 0 and res.verified

@@ -1,7 +1,8 @@
 /* purpose: Mondrian's compressed input: per distinct QI vector its ordinals, and per SA the count of every SA value among its rows */
 /* params: none */
 /* returns: vid, o1..od, s (SA position, 1-based), v (SA value code: dense rank of the value within its SA), n — ordered by vid, s, v */
-/* ref: DESIGN §5 (compress first); SPEC §0.1 (QI-groups, X(v)); the SA values (text) ranked in the bytes' order on every engine (COLLATE "C", see mondrian/rows.sql) */
+/* ref: DESIGN §5 (compress first); SPEC §0.1 (QI-groups, X(v)); the SA values (text) ranked in the bytes' order on every engine (COLLATE "C", see mondrian/rows.sql), */
+/*      each spelling coded once and joined back to the (vector, value) counts (bench/results/history.md, "One million rows", Round 3) */
 WITH counts AS (
   SELECT
     vid,
@@ -22,20 +23,39 @@ WITH counts AS (
   GROUP BY
     vid,
     "s2"
-), firsts AS (
-  SELECT
-    vid,
+), spellings AS (
+  SELECT DISTINCT
     s,
-    n,
-    MIN(value COLLATE "C") OVER (PARTITION BY s, value) AS first
+    value COLLATE "C" AS spelling,
+    value
   FROM counts
+), codes AS (
+  SELECT
+    s,
+    spelling,
+    DENSE_RANK() OVER (PARTITION BY s ORDER BY first COLLATE "C") - 1 AS v
+  FROM (
+    SELECT
+      s,
+      spelling,
+      MIN(spelling) OVER (PARTITION BY s, value) AS first
+    FROM spellings
+  ) AS f
 ), coded AS (
   SELECT
-    vid,
-    s,
-    DENSE_RANK() OVER (PARTITION BY s ORDER BY first COLLATE "C") - 1 AS v,
-    n
-  FROM firsts
+    c.vid,
+    c.s,
+    codes.v,
+    c.n
+  FROM counts AS c
+  JOIN codes
+    ON codes.s = c.s
+    AND COALESCE(codes.spelling, '') = COALESCE(c.value COLLATE "C", '')
+    AND (
+      codes.spelling IS NULL
+    ) = (
+      c.value IS NULL
+    )
 ), vectors AS (
   SELECT
     vid,
