@@ -187,12 +187,14 @@ def _checked(
 
 
 def one_vector_per_group(part: Partitioning) -> bool:
-    """Whether the written table carries one QI label vector per group id by the way it is written:
-    labels joined by group id (local recoding 'lca', or 'labels' with one row per group: release/write.sql;
-    a duplicated label row would fail the reconciliation, which runs before the verification), or computed
-    over each group's rows (suppression, release/write_suppress.sql). The classes are then the group ids,
-    with no statement to find it out (:func:`verify_written`, ``try_one_partition``)."""
-    return part.recoding in ("lca", "suppress") or (part.recoding == "labels" and part.labels is None)
+    """Whether the written table carries one QI label vector per group id by a check already made: labels
+    joined by group id (local recoding 'lca', or 'labels' with one row per group: release/write.sql), where
+    a duplicated label row would fail the reconciliation, which runs before the verification. The classes
+    are then the group ids, with no statement to find it out (:func:`verify_written`,
+    ``try_one_partition``). A suppression release labels each group over its rows
+    (release/write_suppress.sql), but only by the statement's construction: release/same_partition.sql
+    checks it on the written table, as the verification must not take the writer's word."""
+    return part.recoding == "lca" or (part.recoding == "labels" and part.labels is None)
 
 
 def interval_labels(inputs: Inputs, part: Partitioning, hids: Mapping[str, int]) -> list[bool] | None:
