@@ -1,4 +1,4 @@
--- purpose: the columns of one resolved table, in table order (PostgreSQL: read from pg_catalog as information_schema.columns defines them — the same names, data_type spellings, positions and visibility — without the view's cost, 5–7 ms a lookup)
+-- purpose: the columns of one resolved table, in table order (PostgreSQL: read from pg_catalog as information_schema.columns defines them — the same names, data_type spellings, positions and visibility — without the view's cost)
 -- params: catalog, schema, name
 -- returns: name, data_type, position
 -- ref: DESIGN §3; PostgreSQL's information_schema.columns (data_type: the base type of a domain, ARRAY, USER-DEFINED; a column is listed to a role that owns the table or holds a privilege on the column)

@@ -6,7 +6,7 @@
 --      on PostgreSQL a million-row part's histogram, its statistics and the recursive model's counts took
 --      three statements and two stored tables. An engine opts in (Database.stats_from_source); the
 --      evaluator stores the histogram later if a model asks for it (ldiv_db/core/evaluator.py). read-whole: the check's
---      statements after it aggregate the table or filter it (the million-row check 27 ms faster unanalyzed, median of ten alternating pairs)
+--      statements after it aggregate the table or filter it
 {{ target | create_table }} AS
 {% set from_source = true %}
 {% include "_macros/group_aggregate.sql" %}

@@ -3,8 +3,8 @@
 -- returns: creates output(<QI columns>, <SA columns>, <kept columns>, <group column>) ordered by group, then within a group by a hash of the row's published values; without the group column as release/write.sql
 -- ref: SPEC §0.5 (Definition 1 of TP; the SA is never changed); DESIGN §6 (as release/write.sql, whose statement this is with the
 --      labels computed in it). min = max with no NULL is 'all rows agree'; the labels are window aggregates over each group's rows,
---      which the ORDER BY sorts by group anyway (TP+ at 1M on PostgreSQL, in a run: a labels statement and the write 1.22 + 1.65 s, this
---      statement alone 2.08-2.26 s; DuckDB 0.63-0.68 s either way). as_text (per QI): its values compared as text, for a column that
+--      which the ORDER BY sorts by group anyway (on PostgreSQL cheaper than a labels statement and the write).
+--      as_text (per QI): its values compared as text, for a column that
 --      is not a number, whose type PostgreSQL may have no min/max for (boolean, uuid); the label is that text either way
 {% set fused = true %}
 CREATE TABLE {{ output | table }} AS

@@ -3,9 +3,8 @@ DROP TABLE IF EXISTS "pg_temp"."tpl it's_verdict";
 /* params: ls, c_num, c_den, min_values */
 /* returns: creates target(gid, size, ok, severity) (target none: the rows, for partition/shapes.sql to read inline); severity = r1 / tail (tail 0 = +inf). counts: the groups' descending counts (partition/group_counts.sql), or with sorted_counts = false the statistics (partition/source_stats.sql: the counts above 1 unordered, and the number of ones), whose counts are sorted here for the groups with at least $min_values values; the ones come last in the descending order: the tail from position l is the listed counts' from l plus the ones, less those ones that are among the first l - 1 */
 /* ref: SPEC §0.2 (recursive (c,l)-diversity; q < l fails); the tails are summed for the groups with a counts row only, those with at least $min_values values (the counts table's bound, the smallest l); the others fail with an infinite severity and are written without a join (PostgreSQL built its join's hash over every group); one_sa = a single SA, whose groups need no second aggregation. tails is MATERIALIZED: PostgreSQL inlined it and summed each */
-/*      group's tail three times, once per use (a million-row check's verdict 317 → 234 ms in one session). With the */
-/*      statistics' unordered lists the tails keep the group's statistics they need, and no join finds them again (a */
-/*      million-row check's verdict on PostgreSQL, one session: 0.40 → 0.35 s) */
+/*      group's tail three times, once per use. With the */
+/*      statistics' unordered lists the tails keep the group's statistics they need, and no join finds them again */
 CREATE TABLE "pg_temp"."tpl it's_verdict" AS
 WITH tails AS MATERIALIZED (
   SELECT

@@ -1,9 +1,9 @@
 /* purpose: reconcile a release with its source: every source row assigned exactly once, published + deleted = input, and per SA value the published + deleted + SA-suppressed counts equal the source counts; the published side is read from the release aggregate (release/aggregate.sql) of the written table */
 /* params: none */
 /* returns: rows_in, assigned, distinct_assigned, published, deleted, sa_suppressed, output_rows, sa_mismatches */
-/* ref: DESIGN §6 (nothing lost: counts reconcile exactly); issue 12 (one pass over the written table). Each side is counted per SA value before the sides are summed: summed row by row, PostgreSQL gathered every source and aggregate row into one process (1M rows: 1.8M rows gathered); the */
+/* ref: DESIGN §6 (nothing lost: counts reconcile exactly); issue 12 (one pass over the written table). Each side is counted per SA value before the sides are summed: summed row by row, PostgreSQL gathered every source and aggregate row into one process; the */
 /*      source rows that are deleted or SA-suppressed are found by a semi-join, whose small side is the assignment's few such */
-/*      rows (as a join, PostgreSQL hashed the whole source for them: TP+ at 1M, no such rows, 0.27 → 0.03 s); a row assigned */
+/*      rows (as a join, PostgreSQL hashed the whole source for them); a row assigned */
 /*      twice is counted once here and found by distinct_assigned */
 WITH src AS (
   SELECT

@@ -2,7 +2,7 @@
 /* params: none */
 /* hints: lookup */
 /* returns: creates target(v, sid) */
-/* ref: SPEC §0.6 (SA values in first-appearance order); a table of its own, not a subquery of the statements that look it up: PostgreSQL runs a join whose small side aggregates the source in parallel in its leader process alone, and a join over a small table in its workers (a million rows: 1.05-1.10 s as one statement, 0.12 + 0.57-0.60 s as two) */
+/* ref: SPEC §0.6 (SA values in first-appearance order); a table of its own, not a subquery of the statements that look it up: PostgreSQL runs a join whose small side aggregates the source in parallel in its leader process alone, and a join over a small table in its workers */
 CREATE OR REPLACE TEMPORARY TABLE "temp"."main"."wk tp sa ids 2's" AS
 SELECT
   "ünï" AS v,
