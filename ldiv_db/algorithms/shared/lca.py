@@ -1,7 +1,7 @@
 """An algorithm's own LCA labels per group (recoding 'lca'), from the arrays it already holds.
 
 ``release/labels_lca.sql`` labels a group by joining its rows back to the source and looking the LCA of
-every QI's leaves up in the taxonomy (~30 ms of a 30,000-row release, on the release's path). An
+every QI's leaves up in the taxonomy, on the release's path. An
 algorithm that priced its classes by the same LCA (BSGI) holds every row's leaf ids and group, so the
 labels are one sort and a few array lookups: the smallest and largest leaf id of a group span its
 leaves, and the LCA is the deepest ancestor of the smallest whose subtree reaches the largest (SPEC §0.4,

@@ -13,8 +13,7 @@ def return_freed_memory() -> None:
     A search that allocates and frees many mid-sized arrays (l+-Optimize's sub-searches over merged cells)
     leaves the freed memory resident: glibc raises its threshold for mapping a block on its own each time
     such a block is freed (up to 32 MiB), so later arrays come from the heap and stay mapped after they go,
-    and the next phase (the release's write) adds its own memory to that. Measured on the 1M-row histogram:
-    352 MiB resident after the search was deleted, 237 MiB after this call. A no-op without glibc."""
+    and the next phase (the release's write) adds its own memory to that. A no-op without glibc."""
     if not sys.platform.startswith("linux"):
         return
     try:

@@ -298,7 +298,7 @@ class DuckDBDatabase(Database):
         handing work between threads costs more than it saves: bench/README.md, issue 12), the setting
         as it was above that, with the buffer pool bounded (:mod:`.memory`).
 
-        A change of the setting costs 2-5 ms (DuckDB stops or starts its worker threads), so after a small
+        A change of the setting stops or starts DuckDB's worker threads, so after a small
         source the setting stays at one thread for the next small one: it is put back before a large
         source's block and when this :class:`Database` is closed (:meth:`restore_threads`); a connection
         ldiv_db was handed (``Database.open(connection)``) gets its setting back when ldiv_db is done."""

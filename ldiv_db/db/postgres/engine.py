@@ -202,8 +202,7 @@ class PostgresDatabase(PgRunOwners, Database):
     def parallel_work(self) -> Iterator[None]:
         """Work tables of the block in a schema of this connection's own, as unlogged tables (no WAL, and
         PostgreSQL scans, joins and aggregates them with parallel workers, which it never does for a
-        temporary table; at a million rows a join and aggregate of the release took 0.9 s instead of
-        1.6 s). The schema is dropped with its tables at the end of the block; a killed run's schema
+        temporary table: history.md, "Figures moved out of the code"). The schema is dropped with its tables at the end of the block; a killed run's schema
         (its backend gone) is dropped by the next block of any connection of a role that owns it. Without
         ``CREATE`` on the database the block keeps temporary work tables. Read commands never enter this
         block: they write nothing outside ``pg_temp``."""
@@ -282,7 +281,7 @@ class PostgresDatabase(PgRunOwners, Database):
     def side_reader(self, rows: int | None = None) -> Database | None:
         """Another session on the same database in read mode (its work tables temporary), for a source of
         at least :data:`READ_SESSIONS_MIN_ROWS` rows, the size from which ``check`` splits too: the
-        metrics' domain of a million-row source took 0.8-1.2 s on the release's session. A smaller
+        metrics' domain of a large source is read beside the release's session. A smaller
         release keeps one session (and one connection). None for a smaller source, or if the server
         refuses the connection."""
         if rows is None or rows < READ_SESSIONS_MIN_ROWS:
@@ -302,7 +301,7 @@ class PostgresDatabase(PgRunOwners, Database):
     def sharing_cores(self) -> Iterator[None]:
         """No parallel workers while other sessions of the same work keep the server's cores busy: with
         a split check's two sessions on two cores the workers only added the cost of gathering their
-        rows (a million-row check 1.31-1.35 → 1.26-1.29 s, four alternating runs each)."""
+        rows."""
         self.pg.execute(b"SET max_parallel_workers_per_gather = 0")
         try:
             yield
@@ -426,9 +425,8 @@ class PostgresDatabase(PgRunOwners, Database):
 
     def df(self, query: Query, *, bulk: bool = False) -> pd.DataFrame:
         """As on DuckDB; a ``bulk`` result whose columns are all integers arrives by ``COPY ... TO
-        STDOUT`` as CSV, parsed by pandas: a million rows of twelve integers took 2.2 s as Python tuples
-        and a frame made of them, 0.15 s so (the same frame: int64, or float64 with NaN where a column
-        holds NULL). Any other result takes the ordinary path."""
+        STDOUT`` as CSV, parsed by pandas, an order of magnitude faster than Python tuples
+        and a frame made of them (the same frame: int64, or float64 with NaN where a column holds NULL). Any other result takes the ordinary path."""
         if bulk:
             t0 = time.perf_counter()
             frame = self._copy_frame(query)
