@@ -1,5 +1,6 @@
-"""Mondrian's per-partition statistics (ldiv_db/algorithms/mondrian: _median, _half_counts): the dense
-histograms and the sorting fallback against a brute force over the rows, on random partitions."""
+"""Mondrian's per-partition statistics (ldiv_db/algorithms/mondrian: _median, _half_counts,
+_half_distinct): the dense histograms and the sorting fallback against a brute force over the rows, on
+random partitions."""
 
 from __future__ import annotations
 
@@ -53,6 +54,7 @@ def test_half_counts(rows: list[tuple[int, int, int]], dense: bool, monkeypatch:
     with monkeypatch.context() as m:
         m.setattr(mondrian, "DENSE_CELLS", 10**9 if dense else 0)
         size, distinct, top = mondrian._half_counts(key, n, halves, n_val)
+        distinct_alone = mondrian._half_distinct(key, halves, n_val)
     for h in range(halves):
         counts: dict[int, int] = {}
         for hh, v, c in rows:
@@ -60,4 +62,5 @@ def test_half_counts(rows: list[tuple[int, int, int]], dense: bool, monkeypatch:
                 counts[v] = counts.get(v, 0) + c
         assert int(size[h]) == sum(counts.values())
         assert int(distinct[h]) == len(counts)
+        assert int(distinct_alone[h]) == len(counts)
         assert int(top[h]) == max(counts.values(), default=0)

@@ -266,6 +266,13 @@ def _half_counts(
     return size, np.bincount(group, minlength=halves), top
 
 
+def _half_distinct(key: np.ndarray, halves: int, n_val: int) -> np.ndarray:
+    """Per half its distinct SA values (``key`` as for :func:`_half_counts`): the rows are not needed."""
+    if halves * n_val <= DENSE_CELLS:
+        return np.count_nonzero(np.bincount(key, minlength=halves * n_val).reshape(n_val, halves), axis=0)
+    return np.bincount(np.unique(key) % halves, minlength=halves)
+
+
 def _spans(data: _Vectors, kinds: Sequence[str], trees: Sequence[Tree | None]) -> list[float]:
     """The normalizer of each QI's width: max_T − min_T (numeric), |values| − 1 (flat), |A| (hierarchy)."""
     out: list[float] = []
@@ -384,9 +391,11 @@ class _Partitioner:
         ok = np.ones(n_parts, dtype=bool)
         for (pos, key, n, n_val), l_value in zip(cells, self.ls, strict=True):
             key_here = key + ~left[pos]
-            size, distinct, top = _half_counts(key_here, n, 2 * n_parts, n_val)
-            good = l_value * top <= size if self.form == "frequency" else distinct >= l_value
-            good &= size > 0
+            if self.form == "frequency":
+                size, _, top = _half_counts(key_here, n, 2 * n_parts, n_val)
+                good = (l_value * top <= size) & (size > 0)
+            else:  # a half has rows exactly when it has a value
+                good = _half_distinct(key_here, 2 * n_parts, n_val) >= max(l_value, 1)
             ok &= good[0::2] & good[1::2]
         return ok
 
