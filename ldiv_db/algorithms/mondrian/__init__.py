@@ -269,8 +269,9 @@ def _half_counts(
 def _half_distinct(key: np.ndarray, halves: int, n_val: int) -> np.ndarray:
     """Per half its distinct SA values (``key`` as for :func:`_half_counts`): the rows are not needed."""
     if halves * n_val <= DENSE_CELLS:
-        hist = np.bincount(key, minlength=halves * n_val).reshape(n_val, halves)
-        return np.asarray(np.count_nonzero(hist, axis=0), dtype=np.int64)
+        present = np.zeros(halves * n_val, dtype=bool)  # presence alone: a byte per cell, not a count
+        present[key] = True
+        return np.asarray(np.count_nonzero(present.reshape(n_val, halves), axis=0), dtype=np.int64)
     return np.bincount(np.unique(key) % halves, minlength=halves)
 
 
