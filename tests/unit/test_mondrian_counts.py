@@ -1,5 +1,6 @@
-"""Mondrian's per-partition statistics (ldiv_db/algorithms/mondrian: _median, _half_counts): the dense
-histograms and the sorting fallback against a brute force over the rows, on random partitions."""
+"""Mondrian's per-partition statistics (ldiv_db/algorithms/mondrian: _median, _half_counts,
+_half_distinct): the dense histograms and the sorting fallback against a brute force over the rows, on
+random partitions."""
 
 from __future__ import annotations
 
@@ -37,7 +38,8 @@ def test_median_lo_hi(rows: list[tuple[int, int, int]], dense: bool, monkeypatch
     values, codes = np.unique(x, return_inverse=True)
     with monkeypatch.context() as m:
         m.setattr(mondrian, "DENSE_CELLS", 10**9 if dense else 0)
-        lo, hi, med = mondrian._median(x, codes.reshape(-1), values, p, w, len(parts))
+        at = mondrian._median(codes.reshape(-1), p, w, len(values), len(parts))
+    lo, hi, med = (values[i] for i in at)  # positions among the distinct values
     got = list(zip(lo.tolist(), hi.tolist(), med.tolist(), strict=True))
     assert got == _brute_median(x.tolist(), p.tolist(), w.tolist(), len(parts))
 
@@ -47,11 +49,12 @@ def test_median_lo_hi(rows: list[tuple[int, int, int]], dense: bool, monkeypatch
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 def test_half_counts(rows: list[tuple[int, int, int]], dense: bool, monkeypatch: pytest.MonkeyPatch) -> None:
     halves, n_val = 6, 4
-    key = np.array([h * n_val + v for h, v, _ in rows], dtype=np.int64)
+    key = np.array([v * halves + h for h, v, _ in rows], dtype=np.int64)  # value-major
     n = np.array([c for _, _, c in rows], dtype=np.int64)
     with monkeypatch.context() as m:
         m.setattr(mondrian, "DENSE_CELLS", 10**9 if dense else 0)
         size, distinct, top = mondrian._half_counts(key, n, halves, n_val)
+        distinct_alone = mondrian._half_distinct(key, halves, n_val)
     for h in range(halves):
         counts: dict[int, int] = {}
         for hh, v, c in rows:
@@ -59,4 +62,5 @@ def test_half_counts(rows: list[tuple[int, int, int]], dense: bool, monkeypatch:
                 counts[v] = counts.get(v, 0) + c
         assert int(size[h]) == sum(counts.values())
         assert int(distinct[h]) == len(counts)
+        assert int(distinct_alone[h]) == len(counts)
         assert int(top[h]) == max(counts.values(), default=0)

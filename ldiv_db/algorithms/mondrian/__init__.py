@@ -218,23 +218,24 @@ def _exact(values: np.ndarray) -> bool:
 
 
 def _median(
-    x: np.ndarray, code: np.ndarray, values: np.ndarray, p: np.ndarray, w: np.ndarray, n_parts: int
+    code: np.ndarray, p: np.ndarray, w: np.ndarray, n_values: int, n_parts: int
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Per partition the smallest and largest value of one QI and its lower median m (the ⌈|X|/2⌉-th
-    smallest value, rows counted). From the partitions' histograms over the QI's distinct values where
-    they fit in :data:`DENSE_CELLS`, else by sorting each partition's vectors."""
-    n_values = len(values)
+    """Per partition the positions among one QI's distinct values (``code``: each vector's) of its smallest
+    and largest value and of its lower median m (the ⌈|X|/2⌉-th smallest value, rows counted). From the
+    partitions' cumulative histograms over the values where they fit in :data:`DENSE_CELLS` (laid out
+    value-major, so each statistic is a count down the columns), else by sorting each partition's vectors."""
     if n_parts * n_values <= DENSE_CELLS:
-        hist = np.bincount(p * n_values + code, weights=w, minlength=n_parts * n_values)
-        hist = hist.reshape(n_parts, n_values)
-        cum = np.cumsum(hist, axis=1)
-        half = (cum[:, -1].astype(np.int64) + 1) // 2
-        present = hist > 0
-        lo = values[np.argmax(present, axis=1)]
-        hi = values[n_values - 1 - np.argmax(present[:, ::-1], axis=1)]
-        return lo, hi, values[np.argmax(cum >= half[:, None], axis=1)]
-    order = np.lexsort((x, p))
-    ps, xs, ws = p[order], x[order], w[order]
+        hist = np.bincount(code * n_parts + p, weights=w, minlength=n_parts * n_values)
+        cum = np.cumsum(hist.reshape(n_values, n_parts), axis=0)
+        total = cum[-1]
+        # cum never falls and every vector has rows: the first value present is the count of zero prefixes,
+        # the last the count of prefixes short of the total, the median the count short of half of it
+        lo = np.count_nonzero(cum == 0, axis=0)
+        hi = np.count_nonzero(cum < total, axis=0)
+        med = np.count_nonzero(cum < (total.astype(np.int64) + 1) // 2, axis=0)
+        return lo, hi, med
+    order = np.lexsort((code, p))
+    ps, xs, ws = p[order], code[order], w[order]
     starts = np.searchsorted(ps, np.arange(n_parts))
     total = np.add.reduceat(ws, starts)
     ends = np.append(starts[1:], len(ps)) - 1
@@ -249,19 +250,29 @@ def _median(
 def _half_counts(
     key: np.ndarray, n: np.ndarray, halves: int, n_val: int
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Per half (``key`` = half · n_val + SA value code, ``n`` rows each): its rows, its distinct SA values
-    and its most frequent value's count. A dense histogram where it fits in :data:`DENSE_CELLS`."""
+    """Per half (``key`` = SA value code · halves + half, ``n`` rows each): its rows, its distinct SA values
+    and its most frequent value's count. A dense histogram (value-major: the reductions run down its
+    columns) where it fits in :data:`DENSE_CELLS`."""
     if halves * n_val <= DENSE_CELLS:
-        hist = np.bincount(key, weights=n, minlength=halves * n_val).reshape(halves, n_val)
-        size = hist.sum(axis=1).astype(np.int64)
-        return size, np.count_nonzero(hist, axis=1), hist.max(axis=1).astype(np.int64)
+        hist = np.bincount(key, weights=n, minlength=halves * n_val).reshape(n_val, halves)
+        size = hist.sum(axis=0).astype(np.int64)
+        return size, np.count_nonzero(hist, axis=0), hist.max(axis=0).astype(np.int64)
     keys, inverse = np.unique(key, return_inverse=True)
     counts = np.bincount(inverse, weights=n).astype(np.int64)
-    group = keys // n_val
+    group = keys % halves
     size = np.bincount(group, weights=counts, minlength=halves).astype(np.int64)
     top = np.zeros(halves, dtype=np.int64)
     np.maximum.at(top, group, counts)
     return size, np.bincount(group, minlength=halves), top
+
+
+def _half_distinct(key: np.ndarray, halves: int, n_val: int) -> np.ndarray:
+    """Per half its distinct SA values (``key`` as for :func:`_half_counts`): the rows are not needed."""
+    if halves * n_val <= DENSE_CELLS:
+        present = np.zeros(halves * n_val, dtype=bool)  # presence alone: a byte per cell, not a count
+        present[key] = True
+        return np.asarray(np.count_nonzero(present.reshape(n_val, halves), axis=0), dtype=np.int64)
+    return np.bincount(np.unique(key) % halves, minlength=halves)
 
 
 def _spans(data: _Vectors, kinds: Sequence[str], trees: Sequence[Tree | None]) -> list[float]:
@@ -315,7 +326,7 @@ class _Partitioner:
             n_parts = int(p.max()) + 1
             best_attr, cut_left = self._choose(open_vec, p, n_parts)
             final = best_attr[p] < 0
-            closing = np.unique(p[final])
+            closing = np.flatnonzero(np.bincount(p[final], minlength=n_parts))
             # number the closed partitions in partition order
             new_id = np.full(n_parts, -1, dtype=np.int64)
             new_id[closing] = next_gid + np.arange(len(closing))
@@ -324,7 +335,7 @@ class _Partitioner:
             done_rows += int(data.rows[open_vec[final]].sum())
             # cut the others: partition 2·rank + (0 left, 1 right)
             keep = ~final
-            cutting = np.unique(p[keep])
+            cutting = np.flatnonzero(np.bincount(p[keep], minlength=n_parts))
             rank = np.full(n_parts, -1, dtype=np.int64)
             rank[cutting] = np.arange(len(cutting))
             open_vec = open_vec[keep]
@@ -339,29 +350,29 @@ class _Partitioner:
         d = data.ords.shape[1]
         w = data.rows[vec]
         widths = np.full((n_parts, d), -np.inf)
-        lefts = np.zeros((len(vec), d), dtype=bool)
-        cells = self._sa_cells(vec, p)  # the same for every QI of the round
+        lefts = np.zeros((d, len(vec)), dtype=bool)
+        cells = self._sa_cells(vec, p, n_parts)  # the same for every QI of the round
         for a in range(d):
-            x = data.ords[vec, a]
-            lo, hi, m = _median(x, data.codes[a][vec], data.values[a], p, w, n_parts)
-            strict = m == hi
-            left = np.where(strict[p], x < m[p], x <= m[p])
-            lefts[:, a] = left
+            code = data.codes[a][vec]  # positions among the QI's distinct values: compared as the values
+            lo, hi, m = _median(code, p, w, len(data.values[a]), n_parts)
+            # value <= m, or < m (codes are integers: <= m - 1) when m is the partition's maximum
+            left = code <= (m - (m == hi))[p]
+            lefts[a] = left
             ok = (lo < hi) & self._halves_ok(cells, left, n_parts)
-            width = self._width(a, lo, hi)
+            width = self._width(a, data.values[a][lo], data.values[a][hi])
             widths[:, a] = np.where(ok & (width > 0), width, -np.inf)
         best = np.argmax(widths, axis=1)
         allowed = np.isfinite(widths[np.arange(n_parts), best])
         best_attr = np.where(allowed, best, -1)
-        cut_left = lefts[np.arange(len(vec)), np.maximum(best_attr[p], 0)]
+        cut_left = lefts[np.maximum(best_attr[p], 0), np.arange(len(vec))]
         return best_attr, cut_left
 
     def _sa_cells(
-        self, vec: np.ndarray, p: np.ndarray
+        self, vec: np.ndarray, p: np.ndarray, n_parts: int
     ) -> list[tuple[np.ndarray, np.ndarray, np.ndarray, int]]:
         """Per SA the (vector, value) cells of the open vectors: each cell's position in ``vec``, its key
-        in the left half of its partition (half · n_val + value code, half = 2 · partition), its rows,
-        and the SA's number of value codes n_val (the right half's key is n_val more)."""
+        in the left half of its partition (value code · 2 · n_parts + half, half = 2 · partition; the
+        right half's key is one more), its rows, and the SA's number of value codes n_val."""
         data = self.data
         where = np.full(len(data.vid), -1, dtype=np.int64)
         where[vec] = np.arange(len(vec))
@@ -371,7 +382,7 @@ class _Partitioner:
             sel = pos >= 0
             n_val = int(data.sa_val[j].max()) + 1 if len(data.sa_val[j]) else 1
             pos = pos[sel]
-            cells.append((pos, p[pos] * 2 * n_val + data.sa_val[j][sel], data.sa_n[j][sel], n_val))
+            cells.append((pos, data.sa_val[j][sel] * (2 * n_parts) + 2 * p[pos], data.sa_n[j][sel], n_val))
         return cells
 
     def _halves_ok(
@@ -381,10 +392,12 @@ class _Partitioner:
         ``cells``: :meth:`_sa_cells`' of the round, ``left``: per open vector whether it goes left."""
         ok = np.ones(n_parts, dtype=bool)
         for (pos, key, n, n_val), l_value in zip(cells, self.ls, strict=True):
-            key_here = key + (~left[pos]).astype(np.int64) * n_val
-            size, distinct, top = _half_counts(key_here, n, 2 * n_parts, n_val)
-            good = l_value * top <= size if self.form == "frequency" else distinct >= l_value
-            good &= size > 0
+            key_here = key + ~left[pos]
+            if self.form == "frequency":
+                size, _, top = _half_counts(key_here, n, 2 * n_parts, n_val)
+                good = (l_value * top <= size) & (size > 0)
+            else:  # a half has rows exactly when it has a value
+                good = _half_distinct(key_here, 2 * n_parts, n_val) >= max(l_value, 1)
             ok &= good[0::2] & good[1::2]
         return ok
 
