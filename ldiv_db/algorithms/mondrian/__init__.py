@@ -16,8 +16,8 @@ order [D]. Strict partitioning never separates rows with equal QI vectors.
 Where the work happens: SQL computes the ordinals and compresses the table to its distinct QI vectors
 with their SA value counts (``sql/mondrian/``); the rounds run over those arrays in numpy — every round
 cuts all open partitions at once — and SQL writes the assignment. Why not one SQL statement per round:
-the tree is 15–30 levels deep on Adult and a round's statement costs ~40 ms of planning alone, over the
-2-second budget; the numpy round costs about a millisecond.
+the tree is 15–30 levels deep on Adult, and a statement's planning alone, paid every round, would outweigh
+the round's work in numpy.
 """
 
 from __future__ import annotations

@@ -63,7 +63,7 @@ def max_l_schedule(sizes: Sequence[int], l: int) -> Schedule:
     pop, push = heapq.heappop, heapq.heappush
     counts: list[int] = []
     # one tuple per distinct bucket order, shared by its runs: a table that barely compresses has a run
-    # per few classes (a million amplified Adult rows at l = 4: 38 MiB of runs and tuples before)
+    # per few classes
     orders: list[tuple[int, ...]] = []
     seen: dict[tuple[int, ...], tuple[int, ...]] = {}
     while len(heap) >= l:

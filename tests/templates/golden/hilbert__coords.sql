@@ -4,10 +4,9 @@
 /* returns: rid, sid, c1..cd (ranks), ordered by rid (the domains' sizes: hilbert/domain_sizes.sql) */
 /* ref: SPEC §1.12(a) (coordinates over the attribute's domain in T, not only over R); Ghinita et al. VLDB 2007 (reconstructed) */
 /*      null_safe: a column may hold NULL (--null-as-value); else the joins are plain equalities, which PostgreSQL */
-/*      hashes as they are, where a null-safe equality is hashed through both sides cast to text (a million rows, */
-/*      measured while the domains were subqueries of this statement: 3.3-3.4 s null-safe, 2.9-3.2 s plain) */
+/*      hashes as they are, where a null-safe equality is hashed through both sides cast to text */
 /*      joins-in-order: the group's rows are found first, then their values looked up (PostgreSQL looked up all the */
-/*      source's values first: TP+'s residue at 1M, 596,000 of 1,000,000 rows, 0.91-0.98 → 0.83-0.86 s, the fetch included) */
+/*      source's values first) */
 SELECT
   CAST(src.rowid AS BIGINT) AS rid,
   s.sid,

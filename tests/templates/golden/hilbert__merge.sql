@@ -2,8 +2,8 @@
 /* params: scope_gid */
 /* returns: creates target(rid, gid, deleted, sa_suppressed) */
 /* ref: SPEC §1.12 (TP+ = TP, then Hilbert on R; the star-free QI-groups stay as they are); the reconciliation checks every */
-/*      source row is assigned exactly once. Two scans, no join: TP+ at 1M on PostgreSQL, a left join of the assignment with */
-/*      the split took 0.41-0.48 s, this 0.16 s */
+/*      source row is assigned exactly once. Two scans, no join: on PostgreSQL a left join of the assignment with the split */
+/*      cost more */
 CREATE OR REPLACE TEMPORARY TABLE "temp"."main"."wk tp plus's" AS
 SELECT
   rid,
