@@ -268,3 +268,36 @@ def test_backtracking_restores_the_root_exactly(
     fresh._eval(fresh.all_cells)
     for name in ("g", "ks", "spec", "gc", "gs", "cc", "ci", "lc", "li"):
         assert np.array_equal(getattr(searched, name), getattr(fresh, name)), name
+
+
+@settings(max_examples=EXAMPLES // 2, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(problems(), st.sampled_from(["full-subtree", "full-domain"]))
+def test_kept_spec_sizes_match_a_fresh_count(
+    case: tuple[list[Tax], list[Row], dict[str, F]], space: str
+) -> None:
+    """DM's bound reads each cell's Cut_spec sub-partition size from an array the locks keep up to date
+    (spec_sizes.py): at every visited cut and stage it equals the rows of the cells with the cell's image,
+    counted afresh with a dictionary; after the search the root's sizes are back."""
+    taxes, rows, theta = case
+    for scheme in ("allrec", "viorec", "nosupp"):
+        problem, _ = to_problem(taxes, rows, theta, "dm", scheme)
+        if space == "full-domain":
+            problem.taxonomies = [Taxonomy.of(preorder(t)[1], levels=_levels(t)) for t in taxes]
+        checked = []
+
+        def fresh(s: Search) -> list[int]:
+            rows_of: dict[int, int] = {}
+            for image, n in zip(s.spec.tolist(), s.cnt.tolist(), strict=True):
+                rows_of[image] = rows_of.get(image, 0) + n
+            return [rows_of[image] for image in s.spec.tolist()]
+
+        def trace(kind: str, depth: int, cost: int, lb: int) -> None:
+            assert search.sizes is not None
+            assert search.sizes.size.tolist() == fresh(search)
+            checked.append(kind)
+
+        search = Search(problem, space=space, trace=trace, enumerate_all=True)  # type: ignore[arg-type]
+        root = list(fresh(search))
+        search.run()
+        assert search.sizes is not None and search.sizes.size.tolist() == root
+        assert checked and "visit" in checked

@@ -45,6 +45,7 @@ from .partitions import (
     split,
 )
 from .problem import ALLOWED, INF, Decisions, Order, Problem, Result, Space
+from .spec_sizes import SpecSizes
 
 BoolArray = npt.NDArray[np.bool_]
 # a frame's saved partition values: cells, cost, infeasible, LB, infinite LB (the flags only under NoSupp)
@@ -109,6 +110,7 @@ class Search(merge.MergeableSearch):
         self.lc = np.zeros(self.C, dtype=np.int64)
         self.li = np.zeros(self.C, dtype=bool)
         self._setup_state()
+        self.sizes = SpecSizes(self.spec, self.cnt) if p.metric == "dm" else None  # DM's Cut_spec bound
         self.boxes = BoxBound(self, p.metric, p.scheme, self.cs, self.lmu) if boxes.applies(self) else None
 
     def _histogram(self, p: Problem) -> None:
@@ -177,9 +179,7 @@ class Search(merge.MergeableSearch):
         if self.space == "full-subtree":
             for a, t in enumerate(self.trees):
                 self.cut[a].add(0)
-                if t.is_leaf[0]:
-                    pass
-                else:
+                if not t.is_leaf[0]:
                     self.open_node[a][0] = True
             # a one-node taxonomy: the root is a leaf, locked
             for a, t in enumerate(self.trees):
@@ -277,7 +277,8 @@ class Search(merge.MergeableSearch):
         removed = (supp + dele) * self.cs
         part_cost = gen + removed
         spec_s = self.spec[P.idx_s]
-        at = AtSpec(spec_s, gen_spec + removed, gsp, klass_s)
+        size_s = None if self.sizes is None else self.sizes.size[P.idx_s]
+        at = AtSpec(spec_s, gen_spec + removed, gsp, klass_s, size_s)
         lb_part = lower_bounds(P, at, D, minrm, self.pricing)
         if self.boxes is not None and not self._want_detail:
             lb_part = np.maximum(lb_part, self.boxes.bounds(self, P, rep, spec_s, lb_part, part_cost))
@@ -339,6 +340,8 @@ class Search(merge.MergeableSearch):
         else:
             self.open_attr[a] = False
             self._lock_cells(a, idx, self.g[a])
+        if self.sizes is not None:
+            self.sizes.lock(idx, self.spec, self.cnt)
 
     def _unlock(self, val: tuple[int, int]) -> None:
         a, v = val
@@ -350,6 +353,8 @@ class Search(merge.MergeableSearch):
         else:
             self.open_attr[a] = True
             self._lock_cells(a, idx, self.g[a], -1)
+        if self.sizes is not None:
+            self.sizes.unlock(idx)
 
     def _specialize(self, val: tuple[int, int]) -> tuple[IntArray, IntArray, list[tuple[int, int]]]:
         """Split the partitions holding ``val``; returns (the cells moved, what :meth:`_undo` needs to move
@@ -575,6 +580,7 @@ class Search(merge.MergeableSearch):
         # every value open: the lower bounds stay valid bounds even after a stop mid-search
         self.spec = (self.leaf * self.stride[:, None]).sum(axis=0)
         self.gs[:] = 0
+        self.sizes = SpecSizes(self.spec, self.cnt) if self.sizes is not None else None
         self._want_detail = True
         try:
             cost, icost, _, _ = self._eval(self.all_cells)
