@@ -174,6 +174,26 @@ def test_grouping_order_sorts_the_keys(values: list[int], picks: list[int]) -> N
         assert np.array_equal(keys[order], np.sort(keys))
 
 
+def test_many_distinct_keys_are_told_from_a_sample() -> None:
+    """The sample that skips hashing (``_many_distinct``) says yes for 300,000 keys of 150,000 values in
+    any order, no for 20,000 values, for 30 values, and for 300,000 distinct keys of which a third repeat
+    one value (uneven keys repeat more in the sample); the grouping sorts the keys either way."""
+    import numpy as np
+
+    from ldiv_db.algorithms.lplus import partitions
+
+    rng = np.random.default_rng(3)
+    spread = rng.integers(0, 150_000, 300_000) * 7919
+    assert partitions._many_distinct(spread) and partitions._many_distinct(np.sort(spread))
+    assert not partitions._many_distinct(rng.integers(0, 20_000, 300_000))
+    assert not partitions._many_distinct(np.sort(rng.integers(0, 30, 300_000)))
+    uneven = np.arange(300_000)
+    uneven[rng.random(300_000) < 0.34] = 5
+    assert not partitions._many_distinct(uneven)
+    for keys in (spread, uneven):
+        assert np.array_equal(keys[partitions.grouping_order(keys)], np.sort(keys))
+
+
 @settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(problems())
 def test_fast_grouping_changes_no_search_and_no_release(
