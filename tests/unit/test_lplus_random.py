@@ -303,21 +303,27 @@ def test_kept_spec_sizes_match_a_fresh_count(
         problem, _ = to_problem(taxes, rows, theta, "dm", scheme)
         if space == "full-domain":
             problem.taxonomies = [Taxonomy.of(preorder(t)[1], levels=_levels(t)) for t in taxes]
-        checked = []
+        _sizes_kept(problem, space)
 
-        def fresh(s: Search) -> list[int]:
-            rows_of: dict[int, int] = {}
-            for image, n in zip(s.spec.tolist(), s.cnt.tolist(), strict=True):
-                rows_of[image] = rows_of.get(image, 0) + n
-            return [rows_of[image] for image in s.spec.tolist()]
 
-        def trace(kind: str, depth: int, cost: int, lb: int) -> None:
-            assert search.sizes is not None
-            assert search.sizes.size.tolist() == fresh(search)
-            checked.append(kind)
+def _fresh_sizes(s: Search) -> list[int]:
+    rows_of: dict[int, int] = {}
+    for image, n in zip(s.spec.tolist(), s.cnt.tolist(), strict=True):
+        rows_of[image] = rows_of.get(image, 0) + n
+    return [rows_of[image] for image in s.spec.tolist()]
 
-        search = Search(problem, space=space, trace=trace, enumerate_all=True)  # type: ignore[arg-type]
-        root = list(fresh(search))
-        search.run()
-        assert search.sizes is not None and search.sizes.size.tolist() == root
-        assert checked and "visit" in checked
+
+def _sizes_kept(problem, space: str) -> None:  # type: ignore[no-untyped-def]
+    checked: list[str] = []
+    search: Search | None = None
+
+    def trace(kind: str, depth: int, cost: int, lb: int) -> None:
+        assert search is not None and search.sizes is not None
+        assert search.sizes.size.tolist() == _fresh_sizes(search)
+        checked.append(kind)
+
+    search = Search(problem, space=space, trace=trace, enumerate_all=True)  # type: ignore[arg-type]
+    root = _fresh_sizes(search)
+    search.run()
+    assert search.sizes is not None and search.sizes.size.tolist() == root
+    assert "visit" in checked
