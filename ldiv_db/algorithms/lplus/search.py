@@ -181,9 +181,7 @@ class Search(merge.MergeableSearch):
                 self.cut[a].add(0)
                 if not t.is_leaf[0]:
                     self.open_node[a][0] = True
-            # a one-node taxonomy: the root is a leaf, locked
-            for a, t in enumerate(self.trees):
-                if t.is_leaf[0]:
+                else:  # a one-node taxonomy: the root is a leaf, locked
                     self._lock_cells(a, self.all_cells, 0)
         else:
             for a in range(d):
@@ -204,6 +202,7 @@ class Search(merge.MergeableSearch):
 
     def _lock_cells(self, a: int, idx: IntArray, ga: int | NodeArray, sign: int = 1) -> None:
         """Lock (``sign`` -1: unlock) attribute ``a`` of cells ``idx`` at their cut nodes ``ga``."""
+        idx = _whole(self, idx)
         self.spec[idx] += sign * (ga - self.leaf[a][idx].astype(np.int64)) * self.stride[a]
         if self.lm:
             self.gs[idx] += sign * self.lmu[a][ga]
@@ -212,6 +211,7 @@ class Search(merge.MergeableSearch):
         """Move attribute ``a`` of the cells ``idx`` from the cut nodes ``old`` to ``new`` (the search keeps
         ``self.g`` only in the full-domain space: in a full-subtree cut every cell under a cut node has that
         node, so the old node of a specialization is one number)."""
+        idx = _whole(self, idx)
         self.ks[idx] += (np.asarray(new, dtype=np.int64) - old) * (self.stride[a] * self.m)
         if self.lm:
             self.gc[idx] += self.lmu[a][new] - self.lmu[a][old]
@@ -224,10 +224,6 @@ class Search(merge.MergeableSearch):
     def _ncuts(self, val: tuple[int, int]) -> int:
         a, v = val
         return self.trees[a].n_cuts[v] if self.space == "full-subtree" else v + 1
-
-    def _occ(self, val: tuple[int, int]) -> int:
-        idx = self._val_cells(val)
-        return int(self.cnt[idx].sum())
 
     def _sort_key(self, val: tuple[int, int]) -> tuple[int, int, int]:
         a, v = val
@@ -513,8 +509,7 @@ class Search(merge.MergeableSearch):
         else:
             roots = [(a, self.level[a]) for a in range(self.d) if self.level[a] > 0]
             self.total = math.prod(len(t.levels) for t in self.trees)
-        self.visited = 1
-        self.pruned = 0
+        self.visited, self.pruned = 1, 0
         self.cost_t, self.icost_t, self.lb_t, self.ilb_t = self._eval(self.all_cells)
         self.visit_cuts = []
         if self.trace:
@@ -594,6 +589,11 @@ class Search(merge.MergeableSearch):
         dele[idx_s] = deleted
         supp[idx_s] = suppressed
         return self.g, gid, dele, supp, (INF if icost else cost)
+
+
+def _whole(s: Search, idx: IntArray) -> IntArray | slice:
+    """``idx``, or a slice of every cell when it is all of them (the full-domain space): 3× faster."""
+    return slice(None) if idx is s.all_cells else idx
 
 
 class _Timeout(Exception):
