@@ -202,19 +202,19 @@ class Search(merge.MergeableSearch):
 
     def _lock_cells(self, a: int, idx: IntArray, ga: int | NodeArray, sign: int = 1) -> None:
         """Lock (``sign`` -1: unlock) attribute ``a`` of cells ``idx`` at their cut nodes ``ga``."""
-        idx = _whole(self, idx)
-        self.spec[idx] += sign * (ga - self.leaf[a][idx].astype(np.int64)) * self.stride[a]
+        at = _whole(self, idx)
+        self.spec[at] += sign * (ga - self.leaf[a][at].astype(np.int64)) * self.stride[a]
         if self.lm:
-            self.gs[idx] += sign * self.lmu[a][ga]
+            self.gs[at] += sign * self.lmu[a][ga]
 
     def _move(self, a: int, idx: IntArray, old: int | NodeArray, new: int | NodeArray) -> None:
         """Move attribute ``a`` of the cells ``idx`` from the cut nodes ``old`` to ``new`` (the search keeps
         ``self.g`` only in the full-domain space: in a full-subtree cut every cell under a cut node has that
         node, so the old node of a specialization is one number)."""
-        idx = _whole(self, idx)
-        self.ks[idx] += (np.asarray(new, dtype=np.int64) - old) * (self.stride[a] * self.m)
+        at = _whole(self, idx)
+        self.ks[at] += (np.asarray(new, dtype=np.int64) - old) * (self.stride[a] * self.m)
         if self.lm:
-            self.gc[idx] += self.lmu[a][new] - self.lmu[a][old]
+            self.gc[at] += self.lmu[a][new] - self.lmu[a][old]
 
     # ------------------------------------------------------------------ values
     # A value is (a, v): a cut node v of attribute a (full-subtree), or (a, level) (full-domain).
