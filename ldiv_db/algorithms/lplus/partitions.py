@@ -206,7 +206,7 @@ def _dm_spec_bound(P: Parts, size_s: IntArray, D: IntArray, scheme: Scheme, tota
     cell's sub-partition size ``size_s``: a sub-partition's size squared is the sum over its cells of
     rows × size, and each of its rows costs its size, so the cells stand for the sub-partitions."""
     G, n, c = P.G, P.n, P.c_s
-    if scheme == "viorec":
+    if scheme == "viorec":  # the safe bound [D]: d·|T| + (n - d)
         return D * total + (n - D)
     cells_g = np.repeat(np.arange(G), np.diff(np.append(P.first_cell, P.idx_s.size)))
     sq = np.bincount(cells_g, weights=c * size_s, minlength=G).astype(np.int64)  # exact below 2**53
