@@ -15,8 +15,11 @@ hierarchies of ../shared/datasets/adult; SA occupation, class salary-class, θ =
   ../shared/datasets with 5–6 QIs of small integer or short categorical domains: a 20,186-row sample of
   MACH2019 (age, gender, married, familysize, race, religion; SA Q1A), the FARS subset (iage, isex,
   ihispanic, iinjury, irace, ideathmon; SA ideathday, 31 values) and a 20,186-row sample of CUP (AGE,
-  GENDER, INCOME, STATE, NGIFTALL; SA MINRAMNT): cuts visited, search seconds and CPU seconds, and the
-  optimum asserted equal to the one proven before (``SMALL_OPTIMA``; decision 0024).
+  GENDER, INCOME, STATE, NGIFTALL; SA MINRAMNT), and 20,186-row tables shaped like IHIS (AGE, SEX,
+  MARSTAT, PERNUM, QUARTER, REGION; SA EDUC) and ATUS (7 QIs; SA the schooling) drawn from their integer
+  hierarchies (``shaped``: their data is not redistributable): cuts visited, search seconds and CPU
+  seconds, and the optimum asserted equal to the one proven before (``SMALL_OPTIMA``; decisions 0024,
+  0030).
 
 ``python -m bench.lplus [--only grid,fd7,seven,million,small] [--seven-seconds 60] [--proof-minutes 0]``
 writes bench/results/lplus.json. Exit status 1 when a target is missed or a release fails verification.
@@ -48,8 +51,9 @@ TARGET_GRID = 10.0
 TARGET_MILLION = 300.0
 DATASETS = ROOT.parent / "shared" / "datasets"
 SMALL_ROWS = 20_186
-#: name: (data file, hierarchy file pattern, QIs, SA, rows sampled (pandas, random_state=1) or None)
-SMALL: dict[str, tuple[str, str, list[str], str, int | None]] = {
+#: name: (data file, or None for a table drawn from the hierarchies' leaves (``shaped``), hierarchy file
+#: pattern, QIs, SA, rows sampled (pandas, random_state=1) or drawn, or None)
+SMALL: dict[str, tuple[str | None, str, list[str], str, int | None]] = {
     "mach2019": (
         "mach2019/mach2019_int.csv",
         "mach2019/mach2019_int_hierarchy_{}.csv",
@@ -71,7 +75,23 @@ SMALL: dict[str, tuple[str, str, list[str], str, int | None]] = {
         "MINRAMNT",
         SMALL_ROWS,
     ),
+    "ihis": (
+        None,
+        "ihis/ihis_int_hierarchy_{}.csv",
+        ["AGE", "SEX", "MARSTAT", "PERNUM", "QUARTER", "REGION"],
+        "EDUC",
+        SMALL_ROWS,
+    ),
+    "atus": (
+        None,
+        "atus/atus_int_hierarchy_{}.csv",
+        ["Age", "Sex", "Race", "Marital status", "Labor force status", "Citizenship status", "Region"],
+        "Highest level of school completed",
+        SMALL_ROWS,
+    ),
 }
+#: columns drawn uniformly in a shaped table (the others skewed towards their first leaves)
+UNIFORM = {"SEX", "QUARTER", "REGION", "Sex", "Region"}
 #: the optima (LM / vioRec, proven) by the search of main 4579ba3 (issue 57), per (table, l)
 SMALL_OPTIMA = {
     ("mach2019", 2): "29382097/1540",
@@ -80,6 +100,11 @@ SMALL_OPTIMA = {
     ("fars", 3): "128018009/1881",
     ("cup", 2): "148114237/7821",
     ("cup", 3): "293856547/7821",
+    # proven by main d8f2607's search (issue 57 item 2, round 3)
+    ("ihis", 2): "4468489/204",
+    ("ihis", 3): "1073557/36",
+    ("atus", 2): "10614659/246",
+    ("atus", 3): "10494967/205",
 }
 
 
@@ -223,6 +248,25 @@ def million() -> dict[str, Any]:
     return r
 
 
+def shaped(pattern: str, columns: list[str], rows: int, seed: int = 1) -> Any:
+    """A table shaped like a survey whose data is not redistributable (IHIS, ATUS: only their hierarchies
+    are in ../shared/datasets): ``rows`` rows, each value drawn from its column's hierarchy leaves,
+    skewed towards the first leaves (index ⌊n · u²⌋, u uniform) as bench/peers/data.py's IHIS-shaped
+    table is, so that classes are uneven; the ``UNIFORM`` columns uniform."""
+    import numpy as np
+    import pandas as pd
+
+    rng = np.random.default_rng(seed)
+    out = {}
+    for col in columns:
+        text = (DATASETS / pattern.format(col)).read_text(encoding="utf-8")
+        leaves = [line.split(";")[0] for line in text.splitlines() if line]
+        u = rng.random(rows)
+        pick = np.minimum((len(leaves) * (u if col in UNIFORM else u * u)).astype(int), len(leaves) - 1)
+        out[col] = np.asarray(leaves, dtype=object)[pick]
+    return pd.DataFrame(out)
+
+
 def small() -> list[dict[str, Any]]:
     import resource
 
@@ -235,7 +279,10 @@ def small() -> list[dict[str, Any]]:
     db = ldiv_db.Database.open(":memory:")
     with tempfile.TemporaryDirectory() as tmp:
         for name, (data, pattern, qi, sa, rows) in SMALL.items():
-            frame = pd.read_csv(DATASETS / data, sep=";", dtype=str)
+            if data is None:
+                frame = shaped(pattern, [*qi, sa], rows or SMALL_ROWS)
+            else:
+                frame = pd.read_csv(DATASETS / data, sep=";", dtype=str)
             if rows is not None and rows < len(frame):
                 frame = frame.sample(n=rows, random_state=1)
             path = Path(tmp) / f"{name}.csv"

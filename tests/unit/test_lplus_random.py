@@ -174,6 +174,26 @@ def test_grouping_order_sorts_the_keys(values: list[int], picks: list[int]) -> N
         assert np.array_equal(keys[order], np.sort(keys))
 
 
+def test_many_distinct_keys_are_told_from_a_sample() -> None:
+    """The sample that skips hashing (``_many_distinct``) says yes for 300,000 keys of 150,000 values in
+    any order, no for 20,000 values, for 30 values, and for 300,000 distinct keys of which a third repeat
+    one value (uneven keys repeat more in the sample); the grouping sorts the keys either way."""
+    import numpy as np
+
+    from ldiv_db.algorithms.lplus import partitions
+
+    rng = np.random.default_rng(3)
+    spread = rng.integers(0, 150_000, 300_000) * 7919
+    assert partitions._many_distinct(spread) and partitions._many_distinct(np.sort(spread))
+    assert not partitions._many_distinct(rng.integers(0, 20_000, 300_000))
+    assert not partitions._many_distinct(np.sort(rng.integers(0, 30, 300_000)))
+    uneven = np.arange(300_000)
+    uneven[rng.random(300_000) < 0.34] = 5
+    assert not partitions._many_distinct(uneven)
+    for keys in (spread, uneven):
+        assert np.array_equal(keys[partitions.grouping_order(keys)], np.sort(keys))
+
+
 @settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(problems())
 def test_fast_grouping_changes_no_search_and_no_release(
@@ -268,3 +288,42 @@ def test_backtracking_restores_the_root_exactly(
     fresh._eval(fresh.all_cells)
     for name in ("g", "ks", "spec", "gc", "gs", "cc", "ci", "lc", "li"):
         assert np.array_equal(getattr(searched, name), getattr(fresh, name)), name
+
+
+@settings(max_examples=EXAMPLES // 2, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(problems(), st.sampled_from(["full-subtree", "full-domain"]))
+def test_kept_spec_sizes_match_a_fresh_count(
+    case: tuple[list[Tax], list[Row], dict[str, F]], space: str
+) -> None:
+    """DM's bound reads each cell's Cut_spec sub-partition size from an array the locks keep up to date
+    (spec_sizes.py): at every visited cut and stage it equals the rows of the cells with the cell's image,
+    counted afresh with a dictionary; after the search the root's sizes are back."""
+    taxes, rows, theta = case
+    for scheme in ("allrec", "viorec", "nosupp"):
+        problem, _ = to_problem(taxes, rows, theta, "dm", scheme)
+        if space == "full-domain":
+            problem.taxonomies = [Taxonomy.of(preorder(t)[1], levels=_levels(t)) for t in taxes]
+        _sizes_kept(problem, space)
+
+
+def _fresh_sizes(s: Search) -> list[int]:
+    rows_of: dict[int, int] = {}
+    for image, n in zip(s.spec.tolist(), s.cnt.tolist(), strict=True):
+        rows_of[image] = rows_of.get(image, 0) + n
+    return [rows_of[image] for image in s.spec.tolist()]
+
+
+def _sizes_kept(problem, space: str) -> None:  # type: ignore[no-untyped-def]
+    checked: list[str] = []
+    search: Search | None = None
+
+    def trace(kind: str, depth: int, cost: int, lb: int) -> None:
+        assert search is not None and search.sizes is not None
+        assert search.sizes.size.tolist() == _fresh_sizes(search)
+        checked.append(kind)
+
+    search = Search(problem, space=space, trace=trace, enumerate_all=True)  # type: ignore[arg-type]
+    root = _fresh_sizes(search)
+    search.run()
+    assert search.sizes is not None and search.sizes.size.tolist() == root
+    assert "visit" in checked

@@ -188,6 +188,9 @@ class BoxBound:
 
 
 def starts_of(b: IntArray) -> IntArray:
-    """One cell of every box number in ``b`` (its first)."""
-    _, first = np.unique(b, return_index=True)
+    """One cell of every box number in ``b`` (numbers 0..max, each present), by number: a scatter, no
+    sort. Which cell of a box does not matter: the caller reads the box's value and its parent box, the
+    same for all its cells."""
+    first = np.empty(int(b.max()) + 1, dtype=np.int64)
+    first[b] = np.arange(b.size)
     return first

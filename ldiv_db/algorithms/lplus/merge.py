@@ -32,6 +32,7 @@ from ...taxonomy.arrays import IntArray
 from ..shared.trees import narrow_dtype
 from .index import NodeArray, TreeIndex
 from .problem import Problem, Space
+from .spec_sizes import SpecSizes
 
 #: a frame counts the merged cells once the cells locked since its search began reach this share ...
 CHECK_SHARE = 0.5
@@ -82,6 +83,7 @@ class MergeableSearch:
     ci: np.ndarray
     li: np.ndarray
     _cell_del: np.ndarray
+    sizes: SpecSizes | None
     all_cells: IntArray
     cut: list[set[int]]
     open_node: list[np.ndarray]
@@ -184,6 +186,7 @@ def _sub_search(s: S, codes: np.ndarray, n: int) -> S:
     sub.sa, sub.spec, sub.ks = s.sa[:0], spec, s.ks[first]  # (the SA code: ks % m)
     sub.cnt = np.bincount(codes, weights=s.cnt, minlength=n).astype(np.int64)  # exact below 2**53 rows
     sub.klass = None if s.klass is None else s.klass[first]
+    sub.sizes = None if s.sizes is None else s.sizes.copy_for(first)
     sub.C = n
     sub._cell_ranges()
     # the full-domain search keeps each cell's node per attribute; the full-subtree one none (its

@@ -15,11 +15,13 @@ import pandas as pd
 
 from ...taxonomy.arrays import IntArray
 from .problem import Metric, Scheme, starts
+from .spec_sizes import sizes_of
 
 BoolArray = npt.NDArray[np.bool_]
 
 FAST_GROUPING_MIN = 4096  # fewer keys: numpy's argsort is as quick as hashing them first
 FAST_GROUPING_SHARE = 0.5  # more distinct keys than this share of the keys: hashing them saves nothing
+SAMPLE = 2048  # keys sampled to tell many distinct values beforehand (``_many_distinct``)
 
 
 def grouping_order(keys: IntArray) -> IntArray:
@@ -30,7 +32,7 @@ def grouping_order(keys: IntArray) -> IntArray:
     sorted by numpy's 16-bit radix sort: 1.6–2.9× faster than ``np.argsort`` on 100k–1M random keys
     with 2,000–60,000 distinct values. Otherwise ``np.argsort``: under ``FAST_GROUPING_MIN`` keys, or
     when more than 65,535 or more than ``FAST_GROUPING_SHARE`` of the keys are distinct."""
-    if keys.size < FAST_GROUPING_MIN:
+    if keys.size < FAST_GROUPING_MIN or _many_distinct(keys):
         return np.argsort(keys)
     codes, uniq = pd.factorize(keys)
     if uniq.size > min(65_535, keys.size * FAST_GROUPING_SHARE):
@@ -38,6 +40,19 @@ def grouping_order(keys: IntArray) -> IntArray:
     rank = np.empty(uniq.size, dtype=np.uint16)
     rank[np.argsort(uniq)] = np.arange(uniq.size, dtype=np.uint16)
     return np.argsort(rank[codes], kind="stable")
+
+
+def _many_distinct(keys: IntArray) -> bool:
+    """Whether ``keys`` (at least ``2 · 65,536``) surely hold more than 65,535 distinct values, judged from
+    an evenly spaced sample of ``SAMPLE`` of them: u distinct values spread evenly give a sample about
+    SAMPLE² / (2u) repeats, so fewer than ``SAMPLE² / (2 · 65,536)`` repeats mean more. Uneven values
+    repeat more, which keeps hashing (the other answer only skips a hashing whose result
+    :func:`grouping_order` would throw away)."""
+    if keys.size < 2 * 65_536:
+        return False
+    sample = keys[:: keys.size // SAMPLE][:SAMPLE]
+    repeats = SAMPLE - np.unique(sample).size
+    return repeats * 2 * 65_536 < SAMPLE * SAMPLE
 
 
 @dataclass
@@ -186,32 +201,27 @@ def cm_minority(
     return np.asarray(minority, dtype=np.int64), cell_del
 
 
-def _dm_spec_bound(P: Parts, spec_s: IntArray, D: IntArray, scheme: Scheme, total: int) -> IntArray:
-    """DM lower bounds of non-homogeneous partitions from their Cut_spec sub-partitions."""
+def _dm_spec_bound(P: Parts, size_s: IntArray, D: IntArray, scheme: Scheme, total: int) -> IntArray:
+    """DM lower bounds of non-homogeneous partitions from their Cut_spec sub-partitions, given each sorted
+    cell's sub-partition size ``size_s``: a sub-partition's size squared is the sum over its cells of
+    rows × size, and each of its rows costs its size, so the cells stand for the sub-partitions."""
     G, n, c = P.G, P.n, P.c_s
     if scheme == "viorec":  # the safe bound [D]: d·|T| + (n - d)
         return D * total + (n - D)
     cells_g = np.repeat(np.arange(G), np.diff(np.append(P.first_cell, P.idx_s.size)))
-    # Cut_spec sub-partitions: the spec key refines the partition key, so sorting by it alone groups
-    # them (and they nest in the partitions)
-    o = grouping_order(spec_s)  # sums per sub-partition: the order within one does not matter
-    st = starts(spec_s[o])
-    size = np.add.reduceat(c[o], st)
-    grp = cells_g[o][st]
-    sq = np.bincount(grp, weights=size * size, minlength=G).astype(np.int64)
+    sq = np.bincount(cells_g, weights=c * size_s, minlength=G).astype(np.int64)  # exact below 2**53
     if scheme == "nosupp" or not D.any():
         return sq
-    # allRec, Cor 7: d·|T| + the n - d smallest per-row costs (a row costs its sub-partition size); only
-    # partitions that lose rows need the sort
-    sel = np.flatnonzero(D[grp] > 0)
-    g2, s2 = grp[sel], size[sel]
-    o2 = grouping_order(g2 * (int(s2.max()) + 1) + s2)  # equal keys are equal sizes
-    g2, s2 = g2[o2], s2[o2]
-    cum = np.cumsum(s2)
+    # allRec, Cor 7: d·|T| + the n - d smallest per-row costs, over the cells of the partitions losing rows
+    sel = np.flatnonzero(D[cells_g] > 0)
+    g2, s2, c2 = cells_g[sel], size_s[sel], c[sel]
+    o2 = grouping_order(g2 * (int(s2.max()) + 1) + s2)  # equal keys: equal sizes, any order
+    g2, s2, c2 = g2[o2], s2[o2], c2[o2]
+    cum = np.cumsum(c2)
     st2 = starts(g2)
-    base = np.repeat(cum[st2] - s2[st2], np.diff(np.append(st2, g2.size)))
-    before = cum - s2 - base
-    take = np.clip((n - D)[g2] - before, 0, s2)
+    base = np.repeat(cum[st2] - c2[st2], np.diff(np.append(st2, g2.size)))
+    before = cum - c2 - base
+    take = np.clip((n - D)[g2] - before, 0, c2)
     smallest = np.bincount(g2, weights=take * s2, minlength=G).astype(np.int64)
     return np.asarray(np.where(D > 0, D * total + smallest, sq))
 
@@ -261,12 +271,14 @@ class Pricing:
 class AtSpec:
     """The touched cells (sorted as in :class:`Parts`) as the subtree's most specific cut Cut_spec sees them:
     their Cut_spec images, each partition's exact cost at Cut_spec, its LM per row at Cut_spec (LM only),
-    and the cells' classes (CM only)."""
+    the cells' classes (CM only) and the rows of each cell's Cut_spec sub-partition (DM, when the search keeps
+    them: :mod:`.spec_sizes`)."""
 
     spec_s: IntArray
     exact: IntArray
     gsp: IntArray | None = None
     klass_s: IntArray | None = None
+    size_s: IntArray | None = None
 
 
 def lower_bounds(P: Parts, at: AtSpec, D: IntArray, minrm: IntArray, price: Pricing) -> IntArray:
@@ -287,7 +299,8 @@ def lower_bounds(P: Parts, at: AtSpec, D: IntArray, minrm: IntArray, price: Pric
         else:  # Cor 7 (independence holds for LM): d·c + (n - d)·cost_g at Cut_spec
             bound = D * price.cs + (P.n - D) * gsp
     elif metric == "dm":
-        bound = _dm_spec_bound(P, spec_s, D, scheme, price.total)
+        size_s = sizes_of(spec_s, P.c_s) if at.size_s is None else at.size_s
+        bound = _dm_spec_bound(P, size_s, D, scheme, price.total)
     else:
         assert at.klass_s is not None
         bound = _cm_spec_bound(P, spec_s, D, sum_minrm, scheme, at.klass_s, price.ncls)

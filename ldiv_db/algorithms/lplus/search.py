@@ -45,6 +45,7 @@ from .partitions import (
     split,
 )
 from .problem import ALLOWED, INF, Decisions, Order, Problem, Result, Space
+from .spec_sizes import SpecSizes
 
 BoolArray = npt.NDArray[np.bool_]
 # a frame's saved partition values: cells, cost, infeasible, LB, infinite LB (the flags only under NoSupp)
@@ -109,6 +110,7 @@ class Search(merge.MergeableSearch):
         self.lc = np.zeros(self.C, dtype=np.int64)
         self.li = np.zeros(self.C, dtype=bool)
         self._setup_state()
+        self.sizes = SpecSizes(self.spec, self.cnt) if p.metric == "dm" else None  # DM's Cut_spec bound
         self.boxes = BoxBound(self, p.metric, p.scheme, self.cs, self.lmu) if boxes.applies(self) else None
 
     def _histogram(self, p: Problem) -> None:
@@ -177,13 +179,9 @@ class Search(merge.MergeableSearch):
         if self.space == "full-subtree":
             for a, t in enumerate(self.trees):
                 self.cut[a].add(0)
-                if t.is_leaf[0]:
-                    pass
-                else:
+                if not t.is_leaf[0]:
                     self.open_node[a][0] = True
-            # a one-node taxonomy: the root is a leaf, locked
-            for a, t in enumerate(self.trees):
-                if t.is_leaf[0]:
+                else:  # a one-node taxonomy: the root is a leaf, locked
                     self._lock_cells(a, self.all_cells, 0)
         else:
             for a in range(d):
@@ -204,17 +202,19 @@ class Search(merge.MergeableSearch):
 
     def _lock_cells(self, a: int, idx: IntArray, ga: int | NodeArray, sign: int = 1) -> None:
         """Lock (``sign`` -1: unlock) attribute ``a`` of cells ``idx`` at their cut nodes ``ga``."""
-        self.spec[idx] += sign * (ga - self.leaf[a][idx].astype(np.int64)) * self.stride[a]
+        at = _whole(self, idx)
+        self.spec[at] += sign * (ga - self.leaf[a][at].astype(np.int64)) * self.stride[a]
         if self.lm:
-            self.gs[idx] += sign * self.lmu[a][ga]
+            self.gs[at] += sign * self.lmu[a][ga]
 
     def _move(self, a: int, idx: IntArray, old: int | NodeArray, new: int | NodeArray) -> None:
         """Move attribute ``a`` of the cells ``idx`` from the cut nodes ``old`` to ``new`` (the search keeps
         ``self.g`` only in the full-domain space: in a full-subtree cut every cell under a cut node has that
         node, so the old node of a specialization is one number)."""
-        self.ks[idx] += (np.asarray(new, dtype=np.int64) - old) * (self.stride[a] * self.m)
+        at = _whole(self, idx)
+        self.ks[at] += (np.asarray(new, dtype=np.int64) - old) * (self.stride[a] * self.m)
         if self.lm:
-            self.gc[idx] += self.lmu[a][new] - self.lmu[a][old]
+            self.gc[at] += self.lmu[a][new] - self.lmu[a][old]
 
     # ------------------------------------------------------------------ values
     # A value is (a, v): a cut node v of attribute a (full-subtree), or (a, level) (full-domain).
@@ -224,10 +224,6 @@ class Search(merge.MergeableSearch):
     def _ncuts(self, val: tuple[int, int]) -> int:
         a, v = val
         return self.trees[a].n_cuts[v] if self.space == "full-subtree" else v + 1
-
-    def _occ(self, val: tuple[int, int]) -> int:
-        idx = self._val_cells(val)
-        return int(self.cnt[idx].sum())
 
     def _sort_key(self, val: tuple[int, int]) -> tuple[int, int, int]:
         a, v = val
@@ -277,7 +273,8 @@ class Search(merge.MergeableSearch):
         removed = (supp + dele) * self.cs
         part_cost = gen + removed
         spec_s = self.spec[P.idx_s]
-        at = AtSpec(spec_s, gen_spec + removed, gsp, klass_s)
+        size_s = None if self.sizes is None else self.sizes.size[P.idx_s]
+        at = AtSpec(spec_s, gen_spec + removed, gsp, klass_s, size_s)
         lb_part = lower_bounds(P, at, D, minrm, self.pricing)
         if self.boxes is not None and not self._want_detail:
             lb_part = np.maximum(lb_part, self.boxes.bounds(self, P, rep, spec_s, lb_part, part_cost))
@@ -339,6 +336,8 @@ class Search(merge.MergeableSearch):
         else:
             self.open_attr[a] = False
             self._lock_cells(a, idx, self.g[a])
+        if self.sizes is not None:
+            self.sizes.lock(idx, self.spec, self.cnt)
 
     def _unlock(self, val: tuple[int, int]) -> None:
         a, v = val
@@ -350,6 +349,8 @@ class Search(merge.MergeableSearch):
         else:
             self.open_attr[a] = True
             self._lock_cells(a, idx, self.g[a], -1)
+        if self.sizes is not None:
+            self.sizes.unlock(idx)
 
     def _specialize(self, val: tuple[int, int]) -> tuple[IntArray, IntArray, list[tuple[int, int]]]:
         """Split the partitions holding ``val``; returns (the cells moved, what :meth:`_undo` needs to move
@@ -508,8 +509,7 @@ class Search(merge.MergeableSearch):
         else:
             roots = [(a, self.level[a]) for a in range(self.d) if self.level[a] > 0]
             self.total = math.prod(len(t.levels) for t in self.trees)
-        self.visited = 1
-        self.pruned = 0
+        self.visited, self.pruned = 1, 0
         self.cost_t, self.icost_t, self.lb_t, self.ilb_t = self._eval(self.all_cells)
         self.visit_cuts = []
         if self.trace:
@@ -575,6 +575,7 @@ class Search(merge.MergeableSearch):
         # every value open: the lower bounds stay valid bounds even after a stop mid-search
         self.spec = (self.leaf * self.stride[:, None]).sum(axis=0)
         self.gs[:] = 0
+        self.sizes = SpecSizes(self.spec, self.cnt) if self.sizes is not None else None
         self._want_detail = True
         try:
             cost, icost, _, _ = self._eval(self.all_cells)
@@ -588,6 +589,11 @@ class Search(merge.MergeableSearch):
         dele[idx_s] = deleted
         supp[idx_s] = suppressed
         return self.g, gid, dele, supp, (INF if icost else cost)
+
+
+def _whole(s: Search, idx: IntArray) -> IntArray | slice:
+    """``idx``, or a slice of every cell when it is all of them (the full-domain space): 3× faster."""
+    return slice(None) if idx is s.all_cells else idx
 
 
 class _Timeout(Exception):
