@@ -5,8 +5,7 @@ enumeration tree pruned with lower bounds.
 How the work is split: SQL maps every row to its leaf node per QI and compresses the table into the
 (leaf vector, SA value[, class]) → count histogram (``sql/lplus/rows.sql``, ``histogram.sql``); the
 search then runs on that histogram in :mod:`.search` (numpy; :mod:`.histogram` builds its input, :mod:`.publish` takes the cut back), because it visits up to hundreds of
-thousands of cuts and a round trip per cut (~0.3 ms plus the query) would cost more than the whole
-in-memory evaluation of one. The chosen cut's decisions per histogram cell go back to SQL, which
+thousands of cuts and a round trip per cut would cost more than the whole in-memory evaluation of one. The chosen cut's decisions per histogram cell go back to SQL, which
 assigns rows (``assign.sql``: partitions, the deleted rows, the "unknown" SA values), forms the
 published labels from the hierarchy (``labels.sql``) and cross-checks the counts (``summary.sql``);
 the pipeline then writes the release and re-verifies the l+ thresholds on the written table.
@@ -185,8 +184,8 @@ def _search(
                 "optimal": fd_result.optimal,
                 "seconds": round(fd_result.seconds, 4),
             }
-        # the warm start's per-cell arrays go before the full-subtree search builds its own: both alive
-        # were 2 × 35 MiB of cell orders alone at 1M rows
+        # the warm start's per-cell arrays go before the full-subtree search builds its own, which would
+        # otherwise double the cell orders held at once
         del fd
         return_freed_memory()
     left = None if time_limit is None else max(0.0, time_limit - (time.perf_counter() - t_hist))
