@@ -424,3 +424,20 @@ def test_progress_reports_every_round_of_every_pass(case: dict[str, Any], log: b
         for done in range(1, per_pass + 1)
     ]
     assert seen == expected
+
+
+@settings(max_examples=40, deadline=None)
+@given(case=st.one_of(cases(), cases(inexact=True)), lead=st.integers(0, 7))
+def test_any_first_term_of_the_entering_bound_finds_the_plain_exchanges(
+    case: dict[str, Any], lead: int
+) -> None:
+    """Whichever QI term the entering bound prices first (and rules classes out by), the search applies
+    the exchanges of pricing every swap: only its time depends on the term (inexact costs too, whose
+    sums keep their order)."""
+    plain = _run(Plain, case)
+    refiner = Refiner(
+        CostModel(case["attrs"]), case["codes"], case["distinct"], case["locality"], window=case["window"]
+    )
+    pricer = refiner.pricer
+    pricer.lead = lead % max(1, len(pricer.packed.groups) + len(pricer.num.attrs) + len(pricer.flat.attrs))
+    _same(refiner.run(case["gid"].copy()), plain)
