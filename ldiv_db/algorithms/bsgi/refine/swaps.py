@@ -303,7 +303,7 @@ class SwapPricer:
         merged = self.packed.merged
 
         def hier(g: int) -> Callable[[IntArray, IntArray], CostArray]:
-            return lambda cls, rows: merged[self.core[0][g][cls, None] + self.packed.codes[g][rows]]  # type: ignore[no-any-return]
+            return lambda cls, rows: merged[self.core[0][g][cls, None] + self.packed.codes[g][rows]]
 
         def num(q: int) -> Callable[[IntArray, IntArray], CostArray]:
             def term(cls: IntArray, rows: IntArray) -> CostArray:
@@ -316,7 +316,7 @@ class SwapPricer:
         def flat(q: int) -> Callable[[IntArray, IntArray], CostArray]:
             return lambda cls, rows: (
                 (self.core[3][q][cls, None] != self.flat.codes[q][rows]) * self.flat_unit[q, 0, 0, 0]
-            )  # type: ignore[no-any-return]
+            )
 
         out = [hier(g) for g in range(self.core[0].shape[0])] + [num(q) for q in range(self.core[1].shape[0])]
         out += [flat(q) for q in range(self.core[3].shape[0])]
