@@ -64,6 +64,7 @@ exchanges one chunk would (numpy leaves the interpreter lock while it prices). A
 from __future__ import annotations
 
 import contextlib
+import functools
 import itertools
 import os
 import time
@@ -266,11 +267,16 @@ class Refiner:
         """(pairs × |A| × |B|): swapping a_i and b_j brings no value into a class that already holds it
         (on every distinct key: primary SA, secondary SAs, individual)."""
         ok = np.ones((ma.shape[0], ma.shape[1], mb.shape[1]), dtype=bool)
-        small = np.int8 if max(ma.shape[1], mb.shape[1]) < 128 else np.int64  # counts up to a class size
+        small = max(ma.shape[1], mb.shape[1]) < 128  # counts up to a class size fit 8 bits
         for key in self.distinct:
             eq = key[ma][:, :, None] == key[mb][:, None, :]
-            in_a = eq.sum(axis=1, keepdims=True, dtype=small)  # how often b_j's value is in A
-            in_b = eq.sum(axis=2, keepdims=True, dtype=small)  # how often a_i's value is in B
+            if small:  # a class's few members added one after another: a fifth of the time of ``sum``
+                ones = eq.view(np.int8)
+                in_a = functools.reduce(np.add, (ones[:, i] for i in range(ones.shape[1])))[:, None, :]
+                in_b = functools.reduce(np.add, (ones[:, :, j] for j in range(ones.shape[2])))[:, :, None]
+            else:
+                in_a = eq.sum(axis=1, keepdims=True, dtype=np.int64)  # how often b_j's value is in A
+                in_b = eq.sum(axis=2, keepdims=True, dtype=np.int64)  # how often a_i's value is in B
             ok &= (in_a == eq) & (in_b == eq)
         return ok
 

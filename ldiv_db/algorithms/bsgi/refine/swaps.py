@@ -31,6 +31,7 @@ from ...shared.trees import IntArray, Kind, Tree, narrow_dtype
 from ..greedy.cost import CostArray, FloatArray
 
 PACK = 1 << 18  # entries of a packed merged-cost table
+LEAD_SAMPLE = 1024  # classes of the call that picks the entering bound's first term
 
 Mask = np.ndarray[Any, np.dtype[np.bool_]]
 
@@ -166,6 +167,9 @@ class SwapPricer:
         self.num_unit = np.array([a.unit for a in self.num.attrs], dtype=dtype)[:, None, None, None]
         self.flat_unit = np.array([a.unit for a in self.flat.attrs], dtype=dtype)[:, None, None, None]
         self.sideways = False  # sideways exchanges now: bounds at the cost admitted, spreads kept
+        # the entering bound's term priced first (:meth:`_entering`): the one that alone rules out the
+        # most classes, chosen at the first call with ``LEAD_SAMPLE`` classes or more
+        self.lead: int | None = None
 
     def alloc(self, k: int, width: int, spread: bool = False) -> None:
         """Room for the states of k classes of at most ``width`` rows (and their spreads)."""
@@ -267,22 +271,56 @@ class SwapPricer:
         )
         return out
 
-    def _entering(self, cls: IntArray, rows: IntArray) -> CostArray:
+    def _entering(
+        self, cls: IntArray, rows: IntArray, hopeful: Callable[[CostArray], Mask]
+    ) -> tuple[IntArray, CostArray]:
         """(classes × rows): a lower bound on the cost of class ``cls[p]`` (size ≥ 3) without any one of
         its rows and with ``rows[p, j]``: its *core* (per QI the state inside every leave-one-out state —
         the deepest node of their chain, the intersection of their ranges, the unmixed value if any)
-        joined with the row. Deep trees add 0."""
+        joined with the row. Deep trees add 0. Returned for the classes ``p`` (first) where ``hopeful``
+        holds for the per-class least of one QI term (:attr:`lead`): the terms are ≥ 0, so that least is
+        below every row's bound, and a class it rules out the whole bound rules out too. The kept
+        classes' bounds are the sums of every term in their usual order (the same numbers)."""
+        terms = self._terms()
+        lead = self.lead
+        if lead is None:
+            lead = 0
+            if len(terms) > 1 and len(cls) >= LEAD_SAMPLE:  # once: every term priced, the sharpest kept
+                ruled_out = [int((~hopeful(term(cls, rows).min(axis=1))).sum()) for term in terms]
+                lead = self.lead = int(np.argmax(ruled_out))
+        first = terms[lead](cls, rows)
+        kept = np.flatnonzero(hopeful(first.min(axis=1)))
+        if len(kept) < len(cls):
+            cls, rows, first = cls[kept], rows[kept], first[kept]
         out: CostArray = np.zeros(rows.shape, dtype=self.dtype)
+        for t, term in enumerate(terms):
+            out += first if t == lead else term(cls, rows)
+        return kept, out
+
+    def _terms(self) -> list[Callable[[IntArray, IntArray], CostArray]]:
+        """The terms of :meth:`_entering`'s bound in the order they are summed: per packed hierarchy
+        group, per numeric QI, per flat QI (each ≥ 0)."""
         merged = self.packed.merged
-        for g in range(self.core[0].shape[0]):
-            out += merged[self.core[0][g][cls, None] + self.packed.codes[g][rows]]
-        for q in range(self.core[1].shape[0]):
-            v = self.num.codes[q][rows]
-            span = np.maximum(self.core[2][q][cls, None], v) - np.minimum(self.core[1][q][cls, None], v)
-            out += span * self.num_unit[q, 0, 0, 0]
-        for q in range(self.core[3].shape[0]):
-            out += (self.core[3][q][cls, None] != self.flat.codes[q][rows]) * self.flat_unit[q, 0, 0, 0]
-        return out
+
+        def hier(g: int) -> Callable[[IntArray, IntArray], CostArray]:
+            return lambda cls, rows: merged[self.core[0][g][cls, None] + self.packed.codes[g][rows]]
+
+        def num(q: int) -> Callable[[IntArray, IntArray], CostArray]:
+            def term(cls: IntArray, rows: IntArray) -> CostArray:
+                v = self.num.codes[q][rows]
+                span = np.maximum(self.core[2][q][cls, None], v) - np.minimum(self.core[1][q][cls, None], v)
+                return span * self.num_unit[q, 0, 0, 0]  # type: ignore[no-any-return]
+
+            return term
+
+        def flat(q: int) -> Callable[[IntArray, IntArray], CostArray]:
+            return lambda cls, rows: (
+                (self.core[3][q][cls, None] != self.flat.codes[q][rows]) * self.flat_unit[q, 0, 0, 0]
+            )
+
+        out = [hier(g) for g in range(self.core[0].shape[0])] + [num(q) for q in range(self.core[1].shape[0])]
+        out += [flat(q) for q in range(self.core[3].shape[0])]
+        return out or [lambda cls, rows: np.zeros(rows.shape, dtype=self.dtype)]
 
     def hopeful(self, a: IntArray, b: IntArray, sa: int, sb: int, now: CostArray) -> Mask:
         """Per pair (classes of sizes sa, sb): False when no swap can bring |A|·cost(A') + |B|·cost(B')
@@ -308,14 +346,24 @@ class SwapPricer:
         low_a, low_b = self.loo_min[a[at]], self.loo_min[b[at]]
         enter_a = None  # pairs × |B|
         if sa >= 3:
-            enter_a = self._entering(a[at], mb)
+            ahead = now[at]
+            kept, enter_a = self._entering(
+                a[at], mb, lambda low: self._under(sa * np.maximum(low_a, low) + sb * low_b, ahead)
+            )
+            at, mb, low_a, low_b = at[kept], mb[kept], low_a[kept], low_b[kept]
             low_a = np.maximum(low_a, enter_a.min(axis=1))
             still = self._under(sa * low_a + sb * low_b, now[at])
             at, mb, enter_a, low_a, low_b = at[still], mb[still], enter_a[still], low_a[still], low_b[still]
         ma = mem[a[at], :sa]
         enter_b = None  # pairs × |A|
         if sb >= 3:
-            enter_b = self._entering(b[at], ma)
+            ahead = now[at]
+            kept, enter_b = self._entering(
+                b[at], ma, lambda low: self._under(sa * low_a + sb * np.maximum(low_b, low), ahead)
+            )
+            at, ma, mb, low_a, low_b = at[kept], ma[kept], mb[kept], low_a[kept], low_b[kept]
+            if enter_a is not None:
+                enter_a = enter_a[kept]
             still = self._under(sa * low_a + sb * np.maximum(low_b, enter_b.min(axis=1)), now[at])
             at, ma, mb, enter_b = at[still], ma[still], mb[still], enter_b[still]
             if enter_a is not None:
