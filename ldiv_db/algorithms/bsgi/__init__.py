@@ -11,7 +11,7 @@ then by least IL (``--incorporate merged|increase``). The pipeline publishes eac
 Where the work happens: SQL codes the rows, numbers the buckets by first appearance and compresses the
 table into cells (``sql/bsgi/``); the Max-l schedule is closed-form from the bucket sizes
 (:mod:`~ldiv_db.algorithms.shared.schedule`); the greedy picks run over arrays fetched once (:mod:`.greedy.select`, numpy — the
-greedy is sequential and one query per pick would cost ~0.3 ms each); SQL writes and counts the classes.
+greedy is sequential and one query per pick would cost more than the pick); SQL writes and counts the classes.
 
 Modes. ``--exact``: the sequential greedy over whole buckets (Fig. 2, O(n²)). Fast (default): classes are
 built in waves of 256 (:mod:`.greedy.waves`), every pick pricing the ``--window`` cells on each side of the
@@ -74,7 +74,7 @@ from .refine.starts import Starts, best_start
 DEFAULT_WINDOW = 12
 EXACT_BUDGET = 2_000_000  # fast mode runs the exact greedy when Σ_buckets rows × cells stays below this
 # the refinement's starts are built beside the greedy (a second thread) up to this many rows, after it
-# above: side by side both hold their arrays at once (1M rows on PostgreSQL: peak 1,341 → 878 MiB)
+# above: side by side both hold their arrays at once
 BESIDE_MAX_ROWS = 200_000
 DEFAULT_BATCH = 256
 SUPPORTED_MODELS = (UniqueDistinct, Distinct, Entropy, Recursive, Frequency)

@@ -6,8 +6,8 @@ table blocks and spills work tables and operator state to its temporary director
 
 While the algorithm works on its own arrays and issues no statement (:meth:`Database.holding_little`),
 the bound drops to :data:`IDLE_MEMORY_LIMIT`: DuckDB writes its work tables' blocks out at once and the
-process's resident size falls by them (BSGI at 3M rows: the coded table and its copy by part, 382 MiB
-beside a part's arrays); the next statement reads back what it needs (decision 0029)."""
+process's resident size falls by them (BSGI's coded table and its copy by part, beside a part's
+arrays); the next statement reads back what it needs (decision 0029)."""
 
 from __future__ import annotations
 

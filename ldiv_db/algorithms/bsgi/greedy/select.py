@@ -1,8 +1,8 @@
 """BSGI's Select/Group and Incorporate steps over arrays fetched once (SPEC §2.2; Ye et al. Figs. 1–3).
 
 Why Python/numpy and not SQL: the greedy is sequential — each pick depends on the rows earlier picks
-removed and on the class built so far — and one query per pick (~0.3 ms each, 26,000 picks on Adult)
-cannot meet the benchmarks. SQL prepares everything set-based (codes, buckets in first-appearance order,
+removed and on the class built so far — and one query per pick (tens of
+thousands of picks on Adult) cannot meet the benchmarks. SQL prepares everything set-based (codes, buckets in first-appearance order,
 the compressed cells, the locality order; ``sql/bsgi/``); the Max-l schedule is closed-form
 (:mod:`~ldiv_db.algorithms.shared.schedule`); this module makes the picks, each with a handful of vectorized numpy operations
 over the candidate cells of one bucket.

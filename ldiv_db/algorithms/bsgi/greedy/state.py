@@ -99,7 +99,7 @@ class GreedyState:
         self.direct = [i for i in range(len(self.attrs)) if self.domain[i] > TABLE_LIMIT]
         self.offsets = np.cumsum([0] + [self.domain[i] for i in self.tabled]).tolist()
         self.key1 = cells.key if cells.key.ndim == 1 else cells.key[:, 0]  # the sequential path's order
-        # a cell's codes, read a cell at a time: 32-bit where they fit (a 64-bit stack was 27 MiB at 1M rows)
+        # a cell's codes, read a cell at a time: 32-bit where they fit
         narrow = narrow_dtype(*cells.codes)
         self.code_rows = (
             np.stack([c.astype(narrow, copy=False) for c in cells.codes], axis=1)

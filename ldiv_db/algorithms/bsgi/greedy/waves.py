@@ -164,7 +164,7 @@ class _Live:
         n_orders = self.keys.shape[1]
         self.size = size
         self.base = np.arange(n_orders, dtype=np.int64) * (size + width)
-        # cell ids and positions in 32 bits while the cells fit (at 1M rows, 64-bit ones were 38 MiB)
+        # cell ids and positions in 32 bits while the cells fit
         small: Any = np.int32 if eng.cells.n_cells + width < 2**31 else np.int64
         cells = np.full(n_orders * (size + width), -1, dtype=small)
         for k in range(n_orders):
@@ -180,8 +180,7 @@ class _Live:
         self.cells = cells
         at = np.maximum(cells, 0)
         self.hp = np.where(real, eng.head_key[at], DEAD)
-        # the QI codes, 32-bit where they fit: the largest arrays of the greedy (192 MiB at 1M rows, five
-        # QIs, four orders, in 64 bits); pricing widens them against the 64-bit class states. One row per
+        # the QI codes, 32-bit where they fit: the largest arrays of the greedy; pricing widens them against the 64-bit class states. One row per
         # position: gathering a window's rows at once took half the time of one gather per QI
         narrow = narrow_dtype(*eng.cells.codes)
         self.codes = np.zeros((len(cells), len(eng.cells.codes)), dtype=narrow)

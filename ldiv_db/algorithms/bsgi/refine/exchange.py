@@ -201,7 +201,7 @@ class Refiner:
         self.distinct = list(distinct)
         keys = locality.reshape(len(locality), -1)
         # per locality order, each row's rank in it (the keys never change: ranked once, not every pass;
-        # 32-bit, half the memory of the keys, which are not kept: 30 MiB at a million rows)
+        # 32-bit, half the memory of the keys, which are not kept)
         self._ranks = np.empty(keys.shape, dtype=np.int32 if len(keys) < 2**31 else np.int64)
         for k in range(keys.shape[1]):
             self._ranks[np.argsort(keys[:, k], kind="stable"), k] = np.arange(len(keys))
@@ -451,7 +451,7 @@ class Refiner:
         self._changed = np.ones(k, dtype=bool)
         # the pair log holds every pair slot of a pass: kept only while that is small
         # and pays only where a pair costs more to price than to log: classes of three or more rows
-        # (classes of two: Adult l = 2, exchange passes 0.64 s without it, 0.75 s with it)
+        # (for classes of two the log costs more than it saves)
         log = self.skip_priced and int(sizes.max()) >= 3 and k * self.orders * 3 * self.window <= _PAIR_LOG
         threads = ThreadPoolExecutor(self.workers - 1) if self.workers > 1 else None
         with threads or contextlib.nullcontext():
@@ -520,7 +520,7 @@ class Refiner:
 
 def _slices(sizes: IntArray) -> Iterator[tuple[IntArray, int]]:
     """Every class, as slices of at most ``_REFRESH`` classes of one size: the states' temporaries of all
-    classes at once were a run's peak (8 arrays of 30 MiB at 1M rows)."""
+    classes at once were a run's peak."""
     for size in np.unique(sizes).tolist():
         same = np.flatnonzero(sizes == size)
         for at in range(0, len(same), _REFRESH):
@@ -531,8 +531,7 @@ class _PairLog:
     """The round in which each pair of classes of a pass was last priced (−1: never), kept across passes.
 
     Pairs are numbered by hashing (``pandas.factorize``), and a pass finds the previous pass's stamps by a
-    hash lookup: sorting the pass's pair keys (``numpy.unique``) cost more than the pricing it saved on
-    Adult at l = 2 (0.38 of 0.97 s of exchange passes)."""
+    hash lookup: sorting the pass's pair keys (``numpy.unique``) cost more than the pricing it saved."""
 
     def __init__(self) -> None:
         self.keys: IntArray = np.zeros(0, dtype=np.int64)  # the pass's distinct pair keys min·k + max
@@ -564,8 +563,8 @@ def refiner_for(cells: Cells, model: CostModel, keys: IntArray) -> Refiner:
     """The refiner of the fetched rows (row positions ordered by cell): a row's codes, distinct keys
     and locality keys are its cell's. Taxonomy node ids and flat codes are kept 32-bit where they fit
     (numeric codes, which may be raw values whose differences are taken, stay as they are); with the
-    pricer's stacks narrowed alike (:class:`~.swaps.SwapPricer`) the refiner's per-row arrays took 80
-    bytes a row instead of 120 at a million rows (four taxonomy QIs and age: 114 → 76 MiB)."""
+    pricer's stacks narrowed alike (:class:`~.swaps.SwapPricer`) the refiner's per-row arrays take a
+    third less memory."""
     rows = np.diff(np.append(cells.cell_start, cells.n))
     row_cell = np.repeat(np.arange(cells.n_cells, dtype=np.int64), rows)
     distinct = [cells.bucket[row_cell]] + [x[row_cell] for x in cells.extra_sa]

@@ -66,7 +66,7 @@ def build(
     the feasible split of ``schedule.classes`` classes (its attempts on ``threads`` threads: built after
     the greedy, not beside it)."""
     wanted = locality_orders(order, orders)
-    # the cells' own keys when they are of these orders (fast mode): a second copy was 22 MiB at 1M rows
+    # the cells' own keys when they are of these orders (fast mode): no second copy of them
     keys = cells.key if cells.key.reshape(len(cells.key), -1).shape[1] == len(wanted) else None
     keys = locality_keys(cells.codes, wanted) if keys is None else keys
     out = Starts(refiner_for(cells, cost, keys))
@@ -96,7 +96,7 @@ def _locality(
     cells: Cells, cost: CostModel, l: int, criterion: str, refiner: Refiner, rank: np.ndarray, k: int
 ) -> Result:
     """The locality construction's classes (:mod:`.construct`), incorporated by an engine of their own —
-    freed on return, before the split runs: its stacks of the cells' codes were 70 MiB at 1M rows."""
+    freed on return, before the split runs, with its stacks of the cells' codes."""
     chosen = construct(refiner.distinct[0], rank, l, k)
     engine = Engine(cells, cost, l, criterion=criterion)
     engine.adopt(chosen, *refiner.selection_states(chosen, k))

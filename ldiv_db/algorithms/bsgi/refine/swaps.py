@@ -146,8 +146,7 @@ class SwapPricer:
     def __init__(self, attrs: Sequence[PricedQI], dtype: Any, n: int) -> None:
         self.dtype = dtype
         tab = [a for a in attrs if a.kind == "hierarchy" and a.table is not None]
-        # node ids and flat codes are small: their stacks 32-bit (a million rows, four tabled QIs: 15 MiB
-        # instead of 30); they are widened where they meet the 64-bit offsets and states
+        # node ids and flat codes are small: their stacks 32-bit, half the memory; they are widened where they meet the 64-bit offsets and states
         self.hier = _Group(tab, n, narrow_dtype(*(a.codes for a in tab)))
         self.deep = [a for a in attrs if a.kind == "hierarchy" and a.table is None]  # LCA by climbing
         self.deep_codes = [a.codes for a in self.deep]
