@@ -66,6 +66,17 @@ def test_stale_claim_is_taken_again_and_its_partial_never_read(folder: Path) -> 
     assert not partial.exists() and not (folder / f"spark-{KEY}.jsa").exists()
 
 
+def test_files_of_an_old_writer_go_once_there_is_an_archive(folder: Path) -> None:
+    folder.mkdir(parents=True)
+    (folder / f"spark-{KEY}.jsa").write_bytes(b"archive")
+    orphan = folder / f"spark-{KEY}.jsa.partial-0ld"  # written after its claim was taken again
+    orphan.write_bytes(b"never read")
+    old = time.time() - cds._STALE_S - 60
+    os.utime(orphan, (old, old))
+    assert cds.archive_options([], "", hive=True)[0].startswith("-XX:SharedArchiveFile=")
+    assert sorted(p.name for p in folder.iterdir()) == [f"spark-{KEY}.jsa"]
+
+
 @pytest.mark.parametrize(
     ("env", "given"),
     [("off", ""), (None, "-Xshare:off"), (None, "-XX:SharedArchiveFile=/mine.jsa"), ("/a b/cds", "")],

@@ -86,6 +86,7 @@ def archive_options(jvm_options: list[str], given: str, *, hive: bool) -> list[s
                 _publish(log.with_name(log.name.replace(".log-", ".partial-")), final, log)
                 break
         if final.is_file():
+            _clear_stale(folder, final.name)  # the files of a writer whose claim was taken again
             return [f"-XX:SharedArchiveFile={final}", QUIET]
         claim = final.with_name(final.name + ".claim")
         if claim.exists() and time.time() - claim.stat().st_mtime > _STALE_S:
