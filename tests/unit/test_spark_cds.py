@@ -98,3 +98,11 @@ def test_key_follows_the_options_and_the_catalog(monkeypatch: pytest.MonkeyPatch
     assert a is not None and a == cds.archive_key(["-XX:TieredStopAtLevel=1"], True)
     assert a != cds.archive_key(["-XX:TieredStopAtLevel=1"], False)
     assert a != cds.archive_key(["-XX:TieredStopAtLevel=4"], True)
+
+
+def test_a_written_log_without_its_file_does_not_block_the_next_writer(folder: Path) -> None:
+    first = cds.archive_options([], "", hive=True)
+    _option(first, "-Xlog:cds+dynamic=info:file").write_text(LINE)  # its partial file was removed
+    again = cds.archive_options([], "", hive=True)  # the writer is done without a file: claim again
+    assert _option(again, "-XX:ArchiveClassesAtExit") != _option(first, "-XX:ArchiveClassesAtExit")
+    assert not (folder / f"spark-{KEY}.jsa").exists()

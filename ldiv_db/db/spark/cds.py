@@ -121,12 +121,18 @@ def _written(log: Path) -> bool:
 
 def _publish(partial: Path, final: Path, log: Path) -> None:
     """The one place a file becomes the archive: only after its JVM logged it written, synced to disk
-    first, then renamed (atomic: a reader sees no archive or a whole one)."""
+    first, then renamed (atomic: a reader sees no archive or a whole one). A writer whose file is gone
+    is done too: its log and claim go, and the next session claims the archive again."""
+    done = (log, final.with_name(final.name + ".claim"))
+    if not partial.is_file():
+        for path in done:
+            path.unlink(missing_ok=True)
+        return
     fd = os.open(partial, os.O_RDONLY)
     try:
         os.fsync(fd)
     finally:
         os.close(fd)
     os.replace(partial, final)
-    for done in (log, final.with_name(final.name + ".claim")):
-        done.unlink(missing_ok=True)
+    for path in done:
+        path.unlink(missing_ok=True)
