@@ -54,7 +54,10 @@ _JVM_FLAGS = "-XX:+ExitOnOutOfMemoryError"
 # A local master's driver JVM (which runs the tasks too): the client compiler only and the serial
 # collector. A command's JVM lives for one command, and its optimizing compiler's work (half the JVM's
 # CPU on Adult) does not pay back within it; docs/decisions/0032-spark-session-and-statements.md.
-LOCAL_JVM = ("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC")
+# The client compiler alone gets a 48 MB code cache, which a Mondrian run on Adult fills: the JVM then
+# stops compiling and dies at its next method-handle intrinsic (exit 50); 240 MB is the JVM's default
+# with both compilers (decision 0036).
+LOCAL_JVM = ("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-XX:ReservedCodeCacheSize=240m")
 _LOCAL = re.compile(r"local(?:\[(\d+|\*)(?:,\s*\d+)?\])?")
 _GC_CHOICE = re.compile(r"-XX:\+Use\w*GC\b")
 
