@@ -235,7 +235,7 @@ def adult_cli(work: Path, steps: list[str]) -> dict[str, Any]:
         out[f"{step}_s"] = round(wall, 1)
         out[f"{step}_cpu_s"] = round(cpu, 1)
         if code:
-            out[f"{step}_error"] = f"exit {code}: {err.strip().splitlines()[-3:]}"
+            out[f"{step}_error"] = f"exit {code}: {err.strip().splitlines()[-40:]}"  # the Java trace too
     out["load_after"] = _load()
     return out
 

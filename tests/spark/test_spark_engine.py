@@ -299,3 +299,40 @@ def test_recover_puts_the_previous_release_back(db) -> None:  # type: ignore[no-
     _write(db, 8)(out)
     recover(db, out, recorded=lambda run: run == 11)
     assert _content(db, out) == 8 and sorted(db.table_names("t_recover")) == ["rel"]
+
+
+def test_migrations_mark_is_the_records_digest(spark_session, spark_url, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """The open reads the mark on ldiv.schema_migration, not the records, when the mark is the digest of
+    every shipped migration; a mark that is not reads the records (and refuses a migration it does not
+    ship), then writes the mark again."""
+    import hashlib
+
+    from ldiv_db.db.spark.engine import SparkDatabase
+    from ldiv_db.db.spark.schema import MARK
+    from ldiv_db.errors import MigrationError
+
+    record = TableRef("schema_migration", "ldiv")
+    with Database.open(spark_url) as db:
+        rows = db.raw_rows("SELECT version, name, checksum FROM ldiv.schema_migration ORDER BY version")
+        mark = db.table_property(record, MARK)
+    expected = hashlib.sha256("\n".join(f"{v}:{n}:{c}" for v, n, c in rows).encode()).hexdigest()
+    assert [v for v, _, _ in rows] == [1, 2, 3, 4] and mark == expected
+
+    def no_read(self, sql, params=None):  # type: ignore[no-untyped-def]
+        raise AssertionError(f"the open read the records: {sql}")
+
+    with monkeypatch.context() as m:
+        m.setattr(SparkDatabase, "raw_rows", no_read)
+        Database.open(spark_url).close()  # the mark alone: no read of the records
+
+    with Database.open(spark_url) as db:
+        db.set_table_property(record, MARK, "stale")
+        db.raw_rows("INSERT INTO ldiv.schema_migration (version, name, checksum) VALUES (999, 'future', 'y')")
+    try:
+        with pytest.raises(MigrationError, match="0999_future which this ldiv_db does not ship"):
+            Database.open(spark_url)
+    finally:
+        with Database.open(spark_url, migrate=False) as db:
+            db.run(Query("t", "DELETE FROM ldiv.schema_migration WHERE version = 999"))
+    with Database.open(spark_url) as db:
+        assert db.table_property(record, MARK) == expected  # read, verified, marked again

@@ -160,16 +160,23 @@ def test_a_local_master_gets_one_shuffle_partition_per_core() -> None:
 def test_a_local_driver_jvm_gets_the_client_compiler_and_the_serial_collector_unless_the_user_says() -> None:
     from ldiv_db.db.spark.session import java_options, local_jvm
 
-    c1, serial = "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC"
+    c1, serial, cache = "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-XX:ReservedCodeCacheSize=240m"
     for master in ("local", "local[2]", "local[*]", "local[3,2]"):
-        assert local_jvm(master) == [c1, serial]
+        assert local_jvm(master) == [c1, serial, cache]
     assert local_jvm("spark://host:7077") == []  # a cluster's driver keeps the JVM's defaults
     ours = ["-Dx=1", *local_jvm("local[2]")]
-    assert java_options(ours, "").split() == ["-Dx=1", c1, serial, "-XX:+ExitOnOutOfMemoryError"]
+    assert java_options(ours, "").split() == ["-Dx=1", c1, serial, cache, "-XX:+ExitOnOutOfMemoryError"]
     # the user's compiler level comes later and wins; a collector of the user's replaces ours (the JVM
     # refuses to start with two)
     got = java_options(ours, "-XX:TieredStopAtLevel=4 -XX:+UseG1GC").split()
-    assert got == ["-Dx=1", c1, "-XX:TieredStopAtLevel=4", "-XX:+UseG1GC", "-XX:+ExitOnOutOfMemoryError"]
+    assert got == [
+        "-Dx=1",
+        c1,
+        cache,
+        "-XX:TieredStopAtLevel=4",
+        "-XX:+UseG1GC",
+        "-XX:+ExitOnOutOfMemoryError",
+    ]
 
 
 def test_a_migration_that_only_creates_runs_twice_as_once() -> None:

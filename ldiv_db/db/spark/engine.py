@@ -501,6 +501,16 @@ class SparkDatabase(Database):
     def exists(self, ref: TableRef) -> bool:
         return bool(self.spark.catalog.tableExists(spark_ref(ref)))
 
+    def table_property(self, ref: TableRef, key: str) -> str | None:
+        """A property of an existing table (a catalog read, no Spark job), None when it has none."""
+        self.queries += 1
+        rows = self.spark.sql(_SHOW_PROPERTIES, args={"table": spark_ref(ref)}).collect()
+        return next((str(r[1]) for r in rows if r[0] == key), None)
+
+    def set_table_property(self, ref: TableRef, key: str, value: str) -> None:
+        self.queries += 1
+        self.spark.sql(_SET_PROPERTY, args={"table": spark_ref(ref), "key": key, "value": value})
+
     def table_names(self, schema: str) -> list[str]:
         """The tables of ``schema`` as the catalog spells them (none when it does not exist)."""
         return [name for name, _ in tables_of(self.spark, schema)]
@@ -532,5 +542,7 @@ def _catalog_name(name: str) -> str:
 # Spark's own catalog statements, names bound (IDENTIFIER takes a qualified, back-quoted name as a value)
 _DROP_TABLE = "DROP TABLE IF EXISTS IDENTIFIER(:table)"
 _RENAME = "ALTER TABLE IDENTIFIER(:old) RENAME TO IDENTIFIER(:new)"
+_SHOW_PROPERTIES = "SHOW TBLPROPERTIES IDENTIFIER(:table)"
+_SET_PROPERTY = "ALTER TABLE IDENTIFIER(:table) SET TBLPROPERTIES (:key = :value)"
 _LEADING_COMMENTS = re.compile(r"^(\s|/\*.*?\*/)*", re.DOTALL)
 _DROP_IF_EXISTS = re.compile(r"DROP TABLE IF EXISTS (`\w+`|\w+)\.(`\w+`|\w+)", re.IGNORECASE)

@@ -4,6 +4,7 @@ the catalog lookups spell them."""
 
 from __future__ import annotations
 
+import hashlib
 from typing import Protocol
 
 import sqlglot
@@ -20,8 +21,21 @@ class SparkSchemaDatabase(SchemaDatabase, Protocol):
 
     def use_stand_in_schema(self) -> None: ...
 
+    def table_property(self, ref: TableRef, key: str) -> str | None: ...
+
+    def set_table_property(self, ref: TableRef, key: str, value: str) -> None: ...
+
 
 _CREATES = ("TABLE", "SCHEMA", "SEQUENCE")  # what a re-runnable migration may create
+_RECORD = TableRef("schema_migration", "ldiv")
+# ldiv.schema_migration's table property: the digest of its rows as ldiv_db last recorded them
+MARK = "ldiv.migrations"
+
+
+def digest(applied: dict[int, tuple[str, str]]) -> str:
+    """The digest of recorded migrations (version, name, checksum), in version order."""
+    text = "\n".join(f"{v}:{n}:{c}" for v, (n, c) in sorted(applied.items()))
+    return hashlib.sha256(text.encode()).hexdigest()
 
 
 def spark_variant(name: str) -> str | None:
@@ -46,11 +60,17 @@ def rerunnable(text: str) -> str | None:
 
 def prepare_spark(db: SparkSchemaDatabase, mode: str) -> None:
     """The open-time rule on Spark: verify the recorded migrations (names, checksums of the shipped
-    files); a write applies the pending ones. Spark has no transaction, so a migration is recorded only
-    after it ran, and one interrupted half-way runs again at the next open: the pending migrations that
-    only create (:func:`rerunnable`) run as re-runnable and are recorded together in one statement after
-    the last of them; any other is recorded on its own right after it ran (the ones before it first)."""
-    has = db.exists(TableRef("schema_migration", "ldiv"))
+    files); a write applies the pending ones. When the table's mark (:data:`MARK`, written after the
+    records) is the digest of every shipped migration, that is the whole check: one catalog read instead
+    of a Spark job on the table. Any other mark, or none, reads the records themselves. Spark has no
+    transaction, so a migration is recorded only after it ran, and one interrupted half-way runs again
+    at the next open: the pending migrations that only create (:func:`rerunnable`) run as re-runnable and
+    are recorded together in one statement after the last of them; any other is recorded on its own
+    right after it ran (the ones before it first)."""
+    shipped = {m.version: (m.name, m.checksum) for m in shipped_migrations()}
+    has = db.exists(_RECORD)
+    if has and db.table_property(_RECORD, MARK) == digest(shipped):
+        return
     applied = (
         {
             int(v): (n, c)
@@ -61,14 +81,19 @@ def prepare_spark(db: SparkSchemaDatabase, mode: str) -> None:
     )
     verify_applied(db, applied)
     pending = [m for m in shipped_migrations() if m.version not in applied]
-    if not pending:
-        return
-    if mode != "write":
+    if pending and mode != "write":
         db.use_stand_in_schema()
         for mig in [None, *shipped_migrations()]:
             text = BOOKKEEPING if mig is None else spark_variant(f"{mig.version:04d}_{mig.name}") or mig.sql
             db.execute_script("ldiv schema stand-in", text)
         return
+    if pending:
+        _migrate(db, pending)
+    if mode == "write":  # every shipped migration is recorded now: the mark says so from here on
+        db.set_table_property(_RECORD, MARK, digest(shipped))
+
+
+def _migrate(db: SparkSchemaDatabase, pending: list[Migration]) -> None:
     db.execute_script("ldiv bookkeeping", BOOKKEEPING)
     db.execute_script("ldiv release schema", "CREATE SCHEMA IF NOT EXISTS main")
     ran: list[Migration] = []

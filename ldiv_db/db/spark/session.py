@@ -8,7 +8,8 @@ conf keys for the process (a job file's ``[spark]`` section).
 The driver JVM is started with ``-XX:+ExitOnOutOfMemoryError``: a JVM out of heap otherwise keeps its
 sockets open with the threads that would answer them dead, and the ``ldiv`` process waits for good; a
 JVM that exits closes them, the wait ends at once, and :func:`driver_exit` tells why. A local master's
-JVM also gets :data:`LOCAL_JVM` (decision 0032).
+JVM also gets :data:`LOCAL_JVM` (decision 0032) and the class-data-sharing archive of :mod:`.cds`
+(decision 0036).
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from urllib.parse import parse_qsl
 
 from ...errors import BadInput
 from ..urls import is_spark_url
+from . import cds
 
 SCHEME = "spark://"
 _CONF: dict[str, str] = {}
@@ -52,7 +54,10 @@ _JVM_FLAGS = "-XX:+ExitOnOutOfMemoryError"
 # A local master's driver JVM (which runs the tasks too): the client compiler only and the serial
 # collector. A command's JVM lives for one command, and its optimizing compiler's work (half the JVM's
 # CPU on Adult) does not pay back within it; docs/decisions/0032-spark-session-and-statements.md.
-LOCAL_JVM = ("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC")
+# The client compiler alone gets a 48 MB code cache, which a Mondrian run on Adult fills: the JVM then
+# stops compiling and dies at its next method-handle intrinsic (exit 50); 240 MB is the JVM's default
+# with both compilers (decision 0036).
+LOCAL_JVM = ("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-XX:ReservedCodeCacheSize=240m")
 _LOCAL = re.compile(r"local(?:\[(\d+|\*)(?:,\s*\d+)?\])?")
 _GC_CHOICE = re.compile(r"-XX:\+Use\w*GC\b")
 
@@ -150,7 +155,8 @@ def session_for(url: str) -> Any:
         builder = SparkSession.builder.master(master).appName("ldiv_db")
         warehouse = settings.get("spark.sql.warehouse.dir")
         java_opts = [f"-Dlog4j2.configurationFile={Path(__file__).with_name('spark_log4j2.properties')}"]
-        java_opts += local_jvm(master)
+        local = local_jvm(master)
+        java_opts += local
         if warehouse:
             db_path = Path(warehouse).parent / (Path(warehouse).name + "_metastore")
             settings.setdefault(
@@ -160,7 +166,8 @@ def session_for(url: str) -> Any:
             java_opts.append(f"-Dderby.stream.error.file={db_path}.derby.log")
             builder = builder.enableHiveSupport()
         key = "spark.driver.extraJavaOptions"
-        settings[key] = java_options(java_opts, settings.get(key, ""))
+        sharing = cds.archive_options(local, settings.get(key, ""), hive=bool(warehouse)) if local else []
+        settings[key] = java_options(java_opts + sharing, settings.get(key, ""))
         for key, value in settings.items():
             builder = builder.config(key, value)
         handler = signal.getsignal(signal.SIGINT)

@@ -1,0 +1,138 @@
+"""The class-data-sharing archive of a local driver JVM: the classes Spark, Hive and Derby load in every
+process, mapped from a file made once instead of read from the jars, verified and parsed again each time
+(decision 0036).
+
+The archive lives in the user's cache (``$XDG_CACHE_HOME/ldiv_db/spark-cds``, or ``~/.cache/...``;
+``LDIV_SPARK_CDS=DIR`` names another folder, ``LDIV_SPARK_CDS=off`` turns it off), one file per Java and
+Spark installation (:func:`archive_key`). The first local session without one claims it (a file made with
+``O_EXCL``: one writer at a time) and starts its JVM with ``-XX:ArchiveClassesAtExit`` on a partial name
+and a log of its own; the JVM writes the archive when it exits, after the command, and logs a line once it
+is written and closed. A later session that finds that line in a log renames that log's partial file to
+the archive's name (:func:`_publish`, the one place a file becomes the archive), since a JVM started on a
+truncated archive dies of SIGBUS: a JVM killed while writing leaves only a partial name, never read, and
+its claim is taken again after :data:`_STALE_S`.
+An archive that no longer matches its JVM or jars (an update in place) is refused by the JVM itself, which
+then loads the classes as before: ``-Xlog:cds*=off`` keeps its notes off the command's output.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import os
+import re
+import shutil
+import time
+import uuid
+from pathlib import Path
+
+ENV = "LDIV_SPARK_CDS"
+QUIET = "-Xlog:cds*=off"  # the JVM's notes on the archive (classes it skips, one it refuses) go to stdout
+# a user's own sharing options: the archive is theirs to choose, ours is left out
+_USERS_OWN = re.compile(r"-Xshare:|SharedArchiveFile|ArchiveClassesAtExit")
+_DONE = "Written dynamic archive"  # HotSpot's line (cds+dynamic, info) once the archive is written and closed
+_STALE_S = 1800.0  # a claim this old without that line is a writer that died
+
+
+def cache_dir() -> Path | None:
+    """Where the archives live, or None when ``LDIV_SPARK_CDS=off``."""
+    given = os.environ.get(ENV, "").strip()
+    if given.lower() in ("off", "0", "false", "no"):
+        return None
+    if given:
+        return Path(given).expanduser()
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "ldiv_db" / "spark-cds"
+
+
+def _java() -> Path | None:
+    """The java binary spark-submit runs (``$JAVA_HOME/bin/java``, else the one on PATH)."""
+    home = os.environ.get("JAVA_HOME")
+    found = str(Path(home) / "bin" / "java") if home else shutil.which("java")
+    return Path(found).resolve() if found and Path(found).exists() else None
+
+
+def archive_key(jvm_options: list[str], hive: bool) -> str | None:
+    """One archive per Java binary, Spark jar set, JVM options that shape it and catalog (a session with
+    the Hive catalog loads its classes too): a hash of the java binary's path, size and time, every jar's
+    name, size and time, ``jvm_options`` and ``hive``. None when either cannot be found."""
+    java = _java()
+    try:
+        from pyspark.find_spark_home import _find_spark_home
+
+        jars = Path(os.environ.get("SPARK_HOME") or _find_spark_home()) / "jars"
+        stats = sorted((p.name, p.stat().st_size, p.stat().st_mtime_ns) for p in jars.glob("*.jar"))
+    except (ImportError, OSError, SystemExit):  # _find_spark_home exits when it finds nothing
+        return None
+    if java is None or not stats:
+        return None
+    st = java.stat()
+    text = repr((str(java), st.st_size, st.st_mtime_ns, stats, sorted(jvm_options), hive))
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def archive_options(jvm_options: list[str], given: str, *, hive: bool) -> list[str]:
+    """The JVM options that use the archive, or that make it when there is none and no other process is
+    making it; none when the archive is off, unknown, or the user's ``spark.driver.extraJavaOptions``
+    name sharing options of their own."""
+    folder = cache_dir()
+    key = archive_key(jvm_options, hive) if folder is not None and not _USERS_OWN.search(given) else None
+    if folder is None or key is None or re.search(r"[\s'\"]", str(folder)):
+        return []  # (Spark splits the JVM's options at spaces)
+    final = folder / f"spark-{key}.jsa"
+    with contextlib.suppress(OSError):
+        for log in [] if final.is_file() else sorted(folder.glob(final.name + ".log-*")):
+            if _written(log):
+                _publish(log.with_name(log.name.replace(".log-", ".partial-")), final, log)
+                break
+        if final.is_file():
+            _clear_stale(folder, final.name)  # the files of a writer whose claim was taken again
+            return [f"-XX:SharedArchiveFile={final}", QUIET]
+        claim = final.with_name(final.name + ".claim")
+        if claim.exists() and time.time() - claim.stat().st_mtime > _STALE_S:
+            _clear_stale(folder, final.name)
+        folder.mkdir(parents=True, exist_ok=True)
+        os.close(os.open(claim, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644))  # one writer at a time
+        token = uuid.uuid4().hex[:12]  # this writer's own files: a stale writer never writes them
+        log, partial = (final.with_name(f"{final.name}.{kind}-{token}") for kind in ("log", "partial"))
+        return [
+            f"-XX:ArchiveClassesAtExit={partial}",
+            f"-Xlog:cds+dynamic=info:file={log}::filecount=0",
+            QUIET,
+        ]
+    return []  # another process is writing it, or there is no cache to write: classes loaded as before
+
+
+def _clear_stale(folder: Path, name: str) -> None:
+    """A claim older than :data:`_STALE_S` (its writer died, failed or still runs a long job) and the
+    files of writers that old: a writer still running writes its archive under a name no longer read."""
+    for path in folder.glob(name + ".*"):
+        if time.time() - path.stat().st_mtime > _STALE_S:
+            path.unlink(missing_ok=True)
+
+
+def _written(log: Path) -> bool:
+    """The JVM's own line, logged after it wrote and closed the archive, is in its log."""
+    try:
+        return _DONE in log.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return False
+
+
+def _publish(partial: Path, final: Path, log: Path) -> None:
+    """The one place a file becomes the archive: only after its JVM logged it written, synced to disk
+    first, then renamed (atomic: a reader sees no archive or a whole one). A writer whose file is gone
+    is done too: its log and claim go, and the next session claims the archive again."""
+    done = (log, final.with_name(final.name + ".claim"))
+    if not partial.is_file():
+        for path in done:
+            path.unlink(missing_ok=True)
+        return
+    fd = os.open(partial, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+    os.replace(partial, final)
+    for path in done:
+        path.unlink(missing_ok=True)

@@ -1,0 +1,108 @@
+"""The class-data-sharing archive of a local Spark driver JVM (ldiv_db/db/spark/cds.py): one writer at a
+time, a partial file becomes the archive only once its JVM logged it written, and never otherwise."""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+import pytest
+
+from ldiv_db.db.spark import cds
+
+KEY = "0123456789abcdef"
+LINE = "[76.573s][info][cds,dynamic] Written dynamic archive 0x0000000800bc7000 - 0x000000080d795178\n"
+
+
+@pytest.fixture
+def folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv(cds.ENV, str(tmp_path / "cds"))
+    monkeypatch.setattr(cds, "archive_key", lambda options, hive: KEY)
+    return tmp_path / "cds"
+
+
+def _option(options: list[str], name: str) -> Path:
+    sep = "file=" if "file" in name else "="
+    found = [o.split(sep, 1)[1].split("::")[0] for o in options if o.startswith(name)]
+    assert len(found) == 1, options
+    return Path(found[0])
+
+
+def test_first_session_claims_and_writes_others_wait(folder: Path) -> None:
+    first = cds.archive_options(["-XX:TieredStopAtLevel=1"], "", hive=True)
+    partial = _option(first, "-XX:ArchiveClassesAtExit")
+    log = _option(first, "-Xlog:cds+dynamic=info:file")
+    assert partial.parent == folder and cds.QUIET in first
+    assert (folder / f"spark-{KEY}.jsa.claim").exists()
+    # while the first JVM runs (no line in its log yet): no archive to read, no second writer
+    log.write_text("[1.0s][info][cds,dynamic] Copying 19771 klasses\n")
+    partial.write_bytes(b"half")
+    assert cds.archive_options([], "", hive=True) == []
+    assert not (folder / f"spark-{KEY}.jsa").exists()
+
+
+def test_archive_is_published_only_after_its_line(folder: Path) -> None:
+    first = cds.archive_options([], "", hive=True)
+    partial, log = _option(first, "-XX:ArchiveClassesAtExit"), _option(first, "-Xlog:cds+dynamic=info:file")
+    partial.write_bytes(b"whole archive")
+    log.write_text(LINE)
+    then = cds.archive_options([], "", hive=True)
+    final = folder / f"spark-{KEY}.jsa"
+    assert then == [f"-XX:SharedArchiveFile={final}", cds.QUIET]
+    assert final.read_bytes() == b"whole archive"
+    assert sorted(p.name for p in folder.iterdir()) == [final.name]  # claim, log and partial gone
+
+
+def test_stale_claim_is_taken_again_and_its_partial_never_read(folder: Path) -> None:
+    first = cds.archive_options([], "", hive=True)
+    partial = _option(first, "-XX:ArchiveClassesAtExit")
+    partial.write_bytes(b"killed while writing")
+    old = time.time() - cds._STALE_S - 60
+    for path in folder.iterdir():
+        os.utime(path, (old, old))
+    again = cds.archive_options([], "", hive=True)
+    assert _option(again, "-XX:ArchiveClassesAtExit") != partial  # a new writer, files of its own
+    assert not partial.exists() and not (folder / f"spark-{KEY}.jsa").exists()
+
+
+def test_files_of_an_old_writer_go_once_there_is_an_archive(folder: Path) -> None:
+    folder.mkdir(parents=True)
+    (folder / f"spark-{KEY}.jsa").write_bytes(b"archive")
+    orphan = folder / f"spark-{KEY}.jsa.partial-0ld"  # written after its claim was taken again
+    orphan.write_bytes(b"never read")
+    old = time.time() - cds._STALE_S - 60
+    os.utime(orphan, (old, old))
+    assert cds.archive_options([], "", hive=True)[0].startswith("-XX:SharedArchiveFile=")
+    assert sorted(p.name for p in folder.iterdir()) == [f"spark-{KEY}.jsa"]
+
+
+@pytest.mark.parametrize(
+    ("env", "given"),
+    [("off", ""), (None, "-Xshare:off"), (None, "-XX:SharedArchiveFile=/mine.jsa"), ("/a b/cds", "")],
+)
+def test_no_archive_options(
+    folder: Path, monkeypatch: pytest.MonkeyPatch, env: str | None, given: str
+) -> None:
+    if env is not None:
+        monkeypatch.setenv(cds.ENV, env)
+    assert cds.archive_options([], given, hive=True) == []
+    assert not folder.exists()
+
+
+def test_key_follows_the_options_and_the_catalog(monkeypatch: pytest.MonkeyPatch) -> None:
+    pytest.importorskip("pyspark")
+    if cds._java() is None:
+        pytest.skip("no java binary")
+    a = cds.archive_key(["-XX:TieredStopAtLevel=1"], True)
+    assert a is not None and a == cds.archive_key(["-XX:TieredStopAtLevel=1"], True)
+    assert a != cds.archive_key(["-XX:TieredStopAtLevel=1"], False)
+    assert a != cds.archive_key(["-XX:TieredStopAtLevel=4"], True)
+
+
+def test_a_written_log_without_its_file_does_not_block_the_next_writer(folder: Path) -> None:
+    first = cds.archive_options([], "", hive=True)
+    _option(first, "-Xlog:cds+dynamic=info:file").write_text(LINE)  # its partial file was removed
+    again = cds.archive_options([], "", hive=True)  # the writer is done without a file: claim again
+    assert _option(again, "-XX:ArchiveClassesAtExit") != _option(first, "-XX:ArchiveClassesAtExit")
+    assert not (folder / f"spark-{KEY}.jsa").exists()
