@@ -51,7 +51,6 @@ from .session import (  # noqa: F401 - the engine's session API, as before
     DEFAULTS,
     FETCH_ROWS,
     SCHEME,
-    configure,
     fetch_rows_of,
     first_line,
     parse_url,

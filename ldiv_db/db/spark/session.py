@@ -2,8 +2,7 @@
 
 ``DB`` is ``spark://local[N]`` (a local session in this process) or ``spark://HOST:PORT`` (a standalone
 master), optionally with options after ``?``: ``warehouse=PATH``, ``fetch_rows=N`` (the most rows one
-fetch brings into the driver: :mod:`ldiv_db.db.spark.jobs`) and any Spark conf key. :func:`configure` adds
-conf keys for the process (a job file's ``[spark]`` section).
+fetch brings into the driver: :mod:`ldiv_db.db.spark.jobs`) and any Spark conf key.
 
 The driver JVM is started with ``-XX:+ExitOnOutOfMemoryError``: a JVM out of heap otherwise keeps its
 sockets open with the threads that would answer them dead, and the ``ldiv`` process waits for good; a
@@ -20,7 +19,6 @@ import os
 import re
 import signal
 import threading
-from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl
@@ -30,7 +28,6 @@ from ..urls import is_spark_url
 from . import cds
 
 SCHEME = "spark://"
-_CONF: dict[str, str] = {}
 _SESSIONS: dict[str, Any] = {}
 _SETTINGS: dict[int, dict[str, str]] = {}
 _LOCK = threading.Lock()
@@ -88,16 +85,6 @@ def java_options(ours: list[str], given: str) -> str:
     return " ".join(o for o in [*ours, given.strip(), _JVM_FLAGS] if o)
 
 
-def configure(conf: Mapping[str, Any]) -> None:
-    """Spark conf keys for every session this process opens from now on (a job file's ``[spark]``)."""
-    for key, value in conf.items():
-        if not str(key).startswith("spark."):
-            raise BadInput(
-                f"[spark] key {key!r} is not a Spark conf key", "keys start with spark. (spark.sql...)"
-            )
-        _CONF[str(key)] = str(value)
-
-
 def _options(url: str) -> tuple[str, list[tuple[str, str]]]:
     if not is_spark_url(url):
         raise BadInput(f"{url} is not a spark:// URL", "write spark://local[2] or spark://HOST:PORT")
@@ -151,7 +138,7 @@ def session_for(url: str) -> Any:
                 "DB names a Spark session but pyspark is not installed",
                 "pip install 'ldiv_db[spark]' (Spark also needs Java 17: openjdk-17-jre-headless)",
             ) from None
-        settings = {**DEFAULTS, **local_defaults(master), **_CONF, **conf}
+        settings = {**DEFAULTS, **local_defaults(master), **conf}
         builder = SparkSession.builder.master(master).appName("ldiv_db")
         warehouse = settings.get("spark.sql.warehouse.dir")
         java_opts = [f"-Dlog4j2.configurationFile={Path(__file__).with_name('spark_log4j2.properties')}"]
