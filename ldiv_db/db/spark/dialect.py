@@ -15,8 +15,7 @@ the nodes below it (decision 0021). sqlglot's transpiler does most of the work (
   to 63 bits. xxhash64 chains its arguments (each hashed with the previous one's hash as seed), so the
   constant arguments go first: ``hash(..., 'ldiv')`` then starts its chain from another seed and stays
   an independent second hash (with 'ldiv' last, two tuples whose chains met would collide in both
-  hashes). A text encoding of every value (as on PostgreSQL) cost more than the scan: two hashes of
-  seven columns over a million rows 1.1-2.6 s that way, 0.4-0.6 s on the values. The ids differ from
+  hashes). A text encoding of every value (as on PostgreSQL) cost more than the scan. The ids differ from
   DuckDB's; the algorithms renumber groups by content;
 * ``rowid`` (Spark tables have none) is the column ``ldiv_rowid`` that ``ldiv load`` writes on Spark
   (0..n-1 in file order); the catalog hides it from the table's columns;
@@ -24,8 +23,7 @@ the nodes below it (decision 0021). sqlglot's transpiler does most of the work (
   DuckDB), ``list_slice`` and ``l[lo:hi]`` → ``slice``, ``list(x ORDER BY ...)`` → a sorted ``collect_list`` (keys in
   mixed directions through a comparator; a ``FILTER`` stays on the aggregate), ``len`` of a list →
   ``size``, ``list_sum`` → ``aggregate``; ``x = ANY(l)`` → ``array_contains(l, x)`` (sqlglot's
-  ``exists(l, e -> x = e)`` runs its lambda per row: the check's worst groups' keys on a million rows took
-  2.6-4.0 s that way, 1.1-1.5 s with ``array_contains``);
+  ``exists(l, e -> x = e)`` runs its lambda per row);
 * ``x COLLATE "C"`` (the templates' bytes-order for character columns) → ``x``: Spark's strings compare
   by their bytes already;
 * types: ``HUGEINT``/``UBIGINT`` → ``BIGINT``; ``JSON`` → ``STRING`` and ``CAST(x AS JSON)`` → ``x`` (the
@@ -188,7 +186,7 @@ def _rewrite(node: exp.Expression) -> exp.Expression:
             arr = _fill("slice(ldiv_a, ldiv_lo, ldiv_hi - ldiv_lo + 1)", a=a, lo=lo, hi=hi)
         return _fill("aggregate(ldiv_a, CAST(0 AS BIGINT), (acc, x) -> acc + x)", a=arr)
     if isinstance(node, exp.EQ) and isinstance(node.expression, exp.Any):
-        arr = node.expression.this  # x = ANY(list): Spark writes a lambda per row (2.6-4.0 s on 1M rows)
+        arr = node.expression.this  # x = ANY(list): Spark writes a lambda per row
         arr = arr.this if isinstance(arr, exp.Paren) else arr
         return _func("array_contains", _sub(arr), _sub(node.this))
     if isinstance(node, exp.Length) and _is_list(node.this):
