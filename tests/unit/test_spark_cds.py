@@ -106,3 +106,19 @@ def test_a_written_log_without_its_file_does_not_block_the_next_writer(folder: P
     again = cds.archive_options([], "", hive=True)  # the writer is done without a file: claim again
     assert _option(again, "-XX:ArchiveClassesAtExit") != _option(first, "-XX:ArchiveClassesAtExit")
     assert not (folder / f"spark-{KEY}.jsa").exists()
+
+
+def test_a_new_archive_leaves_at_most_two_recent_ones_of_other_installations(folder: Path) -> None:
+    folder.mkdir(parents=True)
+    now = time.time()
+    ages = {"a": 60, "b": 120, "c": 180, "d": 40 * 86400}  # seconds old; d: an update months ago
+    for name, age in ages.items():
+        other = folder / f"spark-{name * 16}.jsa"
+        other.write_bytes(b"another installation's archive")
+        os.utime(other, (now - age, now - age))
+    first = cds.archive_options([], "", hive=True)
+    _option(first, "-XX:ArchiveClassesAtExit").write_bytes(b"whole archive")
+    _option(first, "-Xlog:cds+dynamic=info:file").write_text(LINE)
+    cds.archive_options([], "", hive=True)
+    kept = sorted(p.name for p in folder.iterdir())
+    assert kept == sorted([f"spark-{KEY}.jsa", f"spark-{'a' * 16}.jsa", f"spark-{'b' * 16}.jsa"])

@@ -32,6 +32,8 @@ QUIET = "-Xlog:cds*=off"  # the JVM's notes on the archive (classes it skips, on
 _USERS_OWN = re.compile(r"-Xshare:|SharedArchiveFile|ArchiveClassesAtExit")
 _DONE = "Written dynamic archive"  # HotSpot's line (cds+dynamic, info) once the archive is written and closed
 _STALE_S = 1800.0  # a claim this old without that line is a writer that died
+_KEEP_OTHERS = 2  # archives of other installations kept beside a new one (each ~210 MB)
+_OLD_S = 30 * 86400.0  # and none older than this: an updated Java or Spark leaves its old archive behind
 
 
 def cache_dir() -> Path | None:
@@ -136,3 +138,19 @@ def _publish(partial: Path, final: Path, log: Path) -> None:
     os.replace(partial, final)
     for path in done:
         path.unlink(missing_ok=True)
+    _prune(final)
+
+
+def _prune(final: Path) -> None:
+    """The archives of other installations (an updated Java or Spark, another environment) beyond the
+    newest :data:`_KEEP_OTHERS`, and any older than :data:`_OLD_S`: without this every update leaves
+    ~210 MB in the cache for good. A JVM that maps a removed archive keeps its mapping; an installation
+    that still runs makes its archive again once."""
+    others = sorted(
+        (p for p in final.parent.glob("spark-*.jsa") if p != final),
+        key=lambda p: p.stat().st_mtime,
+        reverse=True,
+    )
+    for rank, path in enumerate(others):
+        if rank >= _KEEP_OTHERS or time.time() - path.stat().st_mtime > _OLD_S:
+            path.unlink(missing_ok=True)
