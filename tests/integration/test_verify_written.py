@@ -31,6 +31,22 @@ WRITTEN = 'written "it\'s"'
 BUILDS = ("release/verify_hist.sql", "release/verify_stats.sql")
 
 
+def _spy_one_row_each(monkeypatch: pytest.MonkeyPatch) -> list[object]:
+    """The ``one_row_each`` of every by-group-id histogram the verification builds, in order."""
+    import ldiv_db.pipeline.verify as verify_module
+
+    real = verify_module.render
+    seen: list[object] = []
+
+    def spy(name: str, params: object = None, **ctx: object) -> object:
+        if name in BUILDS and not ctx.get("by_labels"):
+            seen.append(ctx.get("one_row_each"))
+        return real(name, params, **ctx)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(verify_module, "render", spy)
+    return seen
+
+
 @pytest.fixture(autouse=True, params=[False, True], ids=["histogram", "from_aggregate"])
 def from_aggregate(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> bool:
     """Every test on both paths: DuckDB made to take PostgreSQL's (statistics from the aggregate)."""
@@ -314,8 +330,6 @@ def test_one_label_vector_per_group_takes_the_aggregate_rows_as_the_histogram(
     """Every group id carries one label vector (some vectors two group ids): with one SA the aggregate
     has one row per group id and SA value, and the histogram by group id is its rows, not an aggregation
     of them — unless a class column splits them. Either way the verdicts are check's on the table."""
-    import ldiv_db.pipeline.verify as verify_module
-
     inputs = _written(hostile_db, False, "vector each")
     # every row again with a"b one higher (same side of 40, so the same group id): each group's SA value
     # has two rows, which a class column of a"b keeps apart in the aggregate
@@ -329,15 +343,7 @@ def test_one_label_vector_per_group_takes_the_aggregate_rows_as_the_histogram(
     assert privacy is not None
     klass = 'a"b' if classed else None  # a class column whose values vary within a group's SA value
     agg = aggregate(hostile_db, inputs, inputs.table.ref, HOSTILE_GROUP, klass)
-    real = verify_module.render
-    seen: list[object] = []
-
-    def spy(name: str, params: object = None, **ctx: object) -> object:
-        if name in BUILDS and not ctx.get("by_labels"):
-            seen.append(ctx.get("one_row_each"))
-        return real(name, params, **ctx)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(verify_module, "render", spy)
+    seen = _spy_one_row_each(monkeypatch)
     by_group, by_labels = verify_written(
         hostile_db,
         inputs,
@@ -430,17 +436,7 @@ def test_a_release_written_with_one_label_vector_per_group_is_verified_by_its_ro
     but by the statement's construction only, so release/same_partition.sql checks it on the written
     table. Either way the histogram by group id is the aggregate's rows, and the verdict on the classes is
     a brute force's over the written table's rows."""
-    import ldiv_db.pipeline.verify as verify_module
-
-    real = verify_module.render
-    seen: list[object] = []
-
-    def spy(name: str, params: object = None, **ctx: object) -> object:
-        if name in BUILDS and not ctx.get("by_labels"):
-            seen.append(ctx.get("one_row_each"))
-        return real(name, params, **ctx)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(verify_module, "render", spy)
+    seen = _spy_one_row_each(monkeypatch)
     res = ldiv_db.anonymize(
         hostile_db, "select", qi, HOSTILE_SA, algorithm=algorithm, l=2, output="out it's", seed=3
     )  # type: ignore[arg-type]
