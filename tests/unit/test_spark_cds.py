@@ -122,3 +122,16 @@ def test_a_new_archive_leaves_at_most_two_recent_ones_of_other_installations(fol
     cds.archive_options([], "", hive=True)
     kept = sorted(p.name for p in folder.iterdir())
     assert kept == sorted([f"spark-{KEY}.jsa", f"spark-{'a' * 16}.jsa", f"spark-{'b' * 16}.jsa"])
+
+
+def test_the_archive_is_off_unless_asked_for(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(cds, "archive_key", lambda options, hive: KEY)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    for unset in ("", "off"):
+        monkeypatch.setenv(cds.ENV, unset)
+        assert cds.cache_dir() is None and cds.archive_options([], "", hive=True) == []
+    monkeypatch.delenv(cds.ENV)
+    assert cds.cache_dir() is None
+    monkeypatch.setenv(cds.ENV, "on")
+    assert cds.cache_dir() == tmp_path / "xdg" / "ldiv_db" / "spark-cds"
+    assert any(o.startswith("-XX:ArchiveClassesAtExit") for o in cds.archive_options([], "", hive=True))

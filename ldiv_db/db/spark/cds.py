@@ -2,8 +2,8 @@
 process, mapped from a file made once instead of read from the jars, verified and parsed again each time
 (decision 0036).
 
-The archive lives in the user's cache (``$XDG_CACHE_HOME/ldiv_db/spark-cds``, or ``~/.cache/...``;
-``LDIV_SPARK_CDS=DIR`` names another folder, ``LDIV_SPARK_CDS=off`` turns it off), one file per Java and
+The archive is opt-in (``LDIV_SPARK_CDS=on``: in the user's cache, ``$XDG_CACHE_HOME/ldiv_db/spark-cds``
+or ``~/.cache/...``; ``LDIV_SPARK_CDS=DIR``: in that folder; unset or ``off``: none), one file per Java and
 Spark installation (:func:`archive_key`). The first local session without one claims it (a file made with
 ``O_EXCL``: one writer at a time) and starts its JVM with ``-XX:ArchiveClassesAtExit`` on a partial name
 and a log of its own; the JVM writes the archive when it exits, after the command, and logs a line once it
@@ -37,11 +37,14 @@ _OLD_S = 30 * 86400.0  # and none older than this: an updated Java or Spark leav
 
 
 def cache_dir() -> Path | None:
-    """Where the archives live, or None when ``LDIV_SPARK_CDS=off``."""
+    """Where the archives live (``LDIV_SPARK_CDS=on``: the user's cache; ``=DIR``: there), or None: the
+    archive is opt-in. The JVM that writes it outlives its ``ldiv`` command by the 20–35 s it takes, and
+    holds the local warehouse's Derby metastore meanwhile, so the next command on that warehouse failed
+    to open it (decision 0036, "Off by default")."""
     given = os.environ.get(ENV, "").strip()
-    if given.lower() in ("off", "0", "false", "no"):
+    if not given or given.lower() in ("off", "0", "false", "no"):
         return None
-    if given:
+    if given.lower() not in ("on", "1", "true", "yes"):
         return Path(given).expanduser()
     base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
     return Path(base) / "ldiv_db" / "spark-cds"
