@@ -38,7 +38,7 @@ _OLD_S = 30 * 86400.0  # and none older than this: an updated Java or Spark leav
 
 def cache_dir() -> Path | None:
     """Where the archives live (``LDIV_SPARK_CDS=on``: the user's cache; ``=DIR``: there), or None: the
-    archive is opt-in. The JVM that writes it outlives its ``ldiv`` command by the 20–35 s it takes, and
+    archive is opt-in. The JVM that writes it outlives its ``ldiv`` command while it writes, and
     holds the local warehouse's Derby metastore meanwhile, so the next command on that warehouse failed
     to open it (decision 0036, "Off by default")."""
     given = os.environ.get(ENV, "").strip()
