@@ -51,6 +51,7 @@ class DuckDBDatabase(Database):
     reads_files = True  # table functions read files beside the database (read_parquet, read_csv)
     driver_error: type[Exception] = duckdb.Error
     stats_from_source: bool | int = SMALL_SOURCE_ROWS  # above it they cost DuckDB more
+    inline_statistics = True  # what stats_from_source serves is small: its statistics are never stored
     local_row_base = _LOCAL_ROW_BASE
 
     def __init__(self, con: duckdb.DuckDBPyConnection, path: str | None, *, owned: bool) -> None:
