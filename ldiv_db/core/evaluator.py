@@ -13,6 +13,7 @@ from fractions import Fraction
 from typing import Any, Protocol
 
 from ..db import Database
+from ..errors import InternalError
 from ..sqlgen.render import Ident, Query, TableRef, render
 from .stats import Confidence, MinRm, PartitionSummary, Pillar, RecursiveBound, Verdict
 
@@ -92,7 +93,7 @@ class SqlEvaluator:
         id, the histogram and statistics are rebuilt with exact ids."""
         if not self._built:
             if self._from_source:  # the collision count comes with the shapes: read now, or by judge
-                ctx = self._rows_ctx(self.stats)
+                ctx = self._rows_ctx(self._stored_name())
                 self.db.run(render("partition/source_stats.sql", self._part_params(), **ctx))
                 while (
                     not self._judging
@@ -102,7 +103,7 @@ class SqlEvaluator:
                     pass
             else:
                 self._histogram()
-                self.db.run(render("partition/group_stats.sql", target=self.stats, hist=self._hist))
+                self.db.run(render("partition/group_stats.sql", target=self._stored_name(), hist=self._hist))
                 if self.db.scalar(render("partition/gid_check.sql", stats=self.stats)):
                     self._exact()
             self._built = True
@@ -309,6 +310,13 @@ class SqlEvaluator:
             return model.verdict_sql(self)
         finally:
             self.stats = stored
+
+    def _stored_name(self) -> TableRef:
+        """The statistics' table, refused while ``stats`` names a statement's CTE (:meth:`_verdict_inline`):
+        a verdict read inline that asked for a stored table would create one under the CTE's name."""
+        if self.stats == STATS_CTE:
+            raise InternalError("a verdict read inline reads the statistics only; it cannot store tables")
+        return self.stats
 
     def _verdict_of(self, model: ModelLike, worst: int, rows: Sequence[tuple[Any, ...]]) -> Verdict:
         """The verdict in the rows of the shapes' statement; a collision of hashed ids judges again."""

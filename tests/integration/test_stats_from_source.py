@@ -17,6 +17,7 @@ from ldiv_db.core.evaluator import SqlEvaluator
 from ldiv_db.core.inputs import resolve_inputs
 from ldiv_db.db import Database
 from ldiv_db.db.duckdb.engine import DuckDBDatabase
+from ldiv_db.errors import InternalError
 from ldiv_db.privacy.spec import model_spec
 from ldiv_db.verify.check import evaluate
 from tests.integration.test_check_split import MODELS, _table, tables
@@ -163,3 +164,37 @@ def test_a_collision_found_in_the_shapes_rebuilds_with_exact_ids(
     named = [(w["size"], w["key"]) for w in whole.get("worst", [])]
     assert [(w["size"], w["key"]) for w in lean.pop("worst", [])] == named  # exact ids, not hashed ones
     assert lean == {k: v for k, v in whole.items() if k != "worst"}
+
+
+def test_an_inline_verdict_reads_the_statistics_only(tmp_path: Path) -> None:
+    """A verdict read inside the statement that computes the statistics (``stats`` names its CTE there)
+    that asked for a stored table would create one under the CTE's name: it is refused, nothing is
+    created, and the evaluator judges as before afterwards."""
+    path = tmp_path / "inline.duckdb"
+    _table(path, _profiled_rows())
+
+    class ReadsTheHistogram:
+        name = "reads-histogram"
+
+        def apply(self, ev: SqlEvaluator, target: Any) -> None:
+            raise AssertionError("not reached")
+
+        def verdict_sql(self, ev: SqlEvaluator) -> Any:
+            return ev.hist  # a stored table
+
+    with Database.open(str(path), mode="read") as db:
+        inputs = resolve_inputs(db, "t 1", ["q 1", "q2"], ["s1"], null_as_value=True)
+        ev = SqlEvaluator(
+            db, inputs.table.ref, [c.ident for c in inputs.qi], [c.ident for c in inputs.sa],
+            null_as_value=True, stats_only=True, rows=inputs.rows,
+        )  # fmt: skip
+        with pytest.raises(InternalError, match="reads the statistics only"):
+            ev.judge(ReadsTheHistogram())
+        made = db.con.execute("SELECT table_name FROM duckdb_tables()").fetchall()  # type: ignore[attr-defined]
+        assert ("stats",) not in made
+        distinct = model_spec("distinct", None, {"l": 2}).build(inputs)
+        assert distinct is not None
+        assert (
+            ev.judge(distinct).violating_groups
+            == evaluate(db, inputs, distinct, null_as_value=True).violating_groups
+        )
