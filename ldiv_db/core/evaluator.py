@@ -13,11 +13,14 @@ from fractions import Fraction
 from typing import Any, Protocol
 
 from ..db import Database
+from ..errors import InternalError
 from ..sqlgen.render import Ident, Query, TableRef, render
 from .stats import Confidence, MinRm, PartitionSummary, Pillar, RecursiveBound, Verdict
 
 # the params a verdict read inline may bind in partition/shapes.sql (its header's, but worst)
 INLINE_PARAMS = ("ls", "c_num", "c_den", "min_values")
+# the names, inside one statement, of what it computes rather than reads from a table (its CTEs)
+STATS_CTE, COUNTS_CTE, VERDICT_CTE = TableRef("stats"), TableRef("counts"), TableRef("verdict")
 
 
 class VerdictLike(Protocol):
@@ -90,13 +93,17 @@ class SqlEvaluator:
         id, the histogram and statistics are rebuilt with exact ids."""
         if not self._built:
             if self._from_source:  # the collision count comes with the shapes: read now, or by judge
-                ctx = self._rows_ctx(self.stats)
+                ctx = self._rows_ctx(self._stored_name())
                 self.db.run(render("partition/source_stats.sql", self._part_params(), **ctx))
-                while not self._judging and self._shapes_read(self.db.rows(self._shapes_query(None, 0))):
+                while (
+                    not self._judging
+                    and self._summaries is None
+                    and self._shapes_read(self.db.rows(self._shapes_query(None, 0)))
+                ):
                     pass
             else:
                 self._histogram()
-                self.db.run(render("partition/group_stats.sql", target=self.stats, hist=self._hist))
+                self.db.run(render("partition/group_stats.sql", target=self._stored_name(), hist=self._hist))
                 if self.db.scalar(render("partition/gid_check.sql", stats=self.stats)):
                     self._exact()
             self._built = True
@@ -109,6 +116,12 @@ class SqlEvaluator:
         self._counts.clear()
         self._histogram()
         self.db.run(render("partition/group_stats.sql", target=self.stats, hist=self._hist))
+        self._built = True
+
+    def _inline(self) -> bool:
+        """Whether the statistics are computed inside the statements that read them and never stored
+        (``Database.inline_statistics``): from the source, until something needs them stored (:meth:`build`)."""
+        return self._from_source and not self._built and self.db.inline_statistics
 
     @property
     def hist(self) -> TableRef:
@@ -134,6 +147,7 @@ class SqlEvaluator:
 
     def counts_table(self, min_values: int) -> TableRef:
         """Descending SA counts of the groups with at least ``min_values`` values (built on demand)."""
+        self.build()
         target = self.work(f"counts_{min_values}")
         if min_values not in self._counts:
             if self._from_source:  # the statistics keep each group's counts
@@ -178,10 +192,12 @@ class SqlEvaluator:
     # ------------------------------------------------------------------ statistics
     def summary(self) -> list[PartitionSummary]:
         """Per SA, the table-level statistics (from the shapes :meth:`build` or :meth:`judge` read, or read
-        now)."""
-        self.build()
+        now: with the statistics computed inside the statement where they are not stored)."""
         while self._summaries is None:
-            self._shapes_read(self.db.rows(self._shapes_query(None, 0)))
+            if not self._inline():
+                self.build()
+            if self._summaries is None:
+                self._shapes_read(self.db.rows(self._shapes_query(None, 0)))
         return self._summaries
 
     def class_sizes(self) -> list[tuple[int, int]]:
@@ -191,11 +207,17 @@ class SqlEvaluator:
         return self._sizes or []
 
     def _shapes_query(self, verdict: TableRef | None, worst: int, inline: VerdictLike | None = None) -> Query:
-        params = {"worst": worst, **dict.fromkeys(INLINE_PARAMS)}
-        if inline is None:
-            return render("partition/shapes.sql", params, stats=self.stats, verdict=verdict)
-        ctx = {**inline.context, "target": None, "verdict_template": inline.template, "stats": self.stats}
-        return render("partition/shapes.sql", {**params, **inline.params}, **ctx, verdict=verdict)
+        """partition/shapes.sql over the stored statistics, or partition/source_shapes.sql computing them
+        (:meth:`_inline`); with ``inline``, the model's verdict read inside it as ``verdict``."""
+        name, params = "partition/shapes.sql", {"worst": worst, **dict.fromkeys(INLINE_PARAMS)}
+        ctx: dict[str, Any] = {"stats": self.stats}
+        if self._inline():
+            name, ctx = "partition/source_shapes.sql", {**self._rows_ctx(STATS_CTE), "stats": STATS_CTE}
+            params.update(self._part_params())
+        if inline is not None:
+            ctx.update(inline.context, verdict_template=inline.template, stats=ctx["stats"])
+            params.update(inline.params)
+        return render(name, params, **{**ctx, "target": None}, verdict=verdict)
 
     def _shapes_read(self, rows: Sequence[tuple[Any, ...]]) -> bool:
         """Keep the statistics of partition/shapes.sql's shape rows; True when they show a collision of
@@ -214,11 +236,12 @@ class SqlEvaluator:
         out: dict[int, list[RecursiveBound]] = {}
         if max(max_ls, default=0) < 2:
             return out
-        q = render(
-            "partition/recursive_profile.sql",
-            {"max_l": max(max_ls), "max_ls": list(max_ls)},
-            counts=self.counts_table(2),
-        )
+        params = {"max_l": max(max_ls), "max_ls": list(max_ls)}
+        if self._inline():  # the counts from the source inside the statement
+            ctx = {**self._rows_ctx(COUNTS_CTE), "counts": COUNTS_CTE}
+            q = render("partition/source_profile.sql", {**params, **self._part_params()}, **ctx)
+        else:
+            q = render("partition/recursive_profile.sql", params, counts=self.counts_table(2))
         for s, l_value, cands in self.db.rows(q):
             exact = max(Fraction(int(a), int(b)) for a, b in cands)
             out.setdefault(int(s), []).append(RecursiveBound(int(l_value), exact))
@@ -258,7 +281,14 @@ class SqlEvaluator:
         (severity, size, gid), worst first. A model whose verdict nothing else reads (``verdict_sql``)
         is computed inside that statement; any other writes :meth:`verdict_table` first (``apply``). From
         the source, the statistics' collision check is that statement's: a collision rebuilds them with
-        exact ids, and the model is applied again."""
+        exact ids, and the model is applied again. Where the statistics are not stored (:meth:`_inline`),
+        an inline verdict is read in the statement that computes them (partition/source_shapes.sql)."""
+        if self._inline():
+            inline = self._verdict_inline(model)
+            if inline is not None:
+                return self._verdict_of(
+                    model, worst, self.db.rows(self._shapes_query(VERDICT_CTE, worst, inline))
+                )
         self._judging = True
         try:
             self.build()
@@ -270,7 +300,26 @@ class SqlEvaluator:
             model.apply(self, target)
             rows = self.db.rows(self._shapes_query(target, worst))
         else:  # a name for the statement's own verdict rows (a CTE), not a table
-            rows = self.db.rows(self._shapes_query(TableRef("verdict"), worst, inline))
+            rows = self.db.rows(self._shapes_query(VERDICT_CTE, worst, inline))
+        return self._verdict_of(model, worst, rows)
+
+    def _verdict_inline(self, model: ModelLike) -> VerdictLike | None:
+        """The model's inline verdict over the statistics a statement computes as ``stats`` (its CTE)."""
+        stored, self.stats = self.stats, STATS_CTE
+        try:
+            return model.verdict_sql(self)
+        finally:
+            self.stats = stored
+
+    def _stored_name(self) -> TableRef:
+        """The statistics' table, refused while ``stats`` names a statement's CTE (:meth:`_verdict_inline`):
+        a verdict read inline that asked for a stored table would create one under the CTE's name."""
+        if self.stats == STATS_CTE:
+            raise InternalError("a verdict read inline reads the statistics only; it cannot store tables")
+        return self.stats
+
+    def _verdict_of(self, model: ModelLike, worst: int, rows: Sequence[tuple[Any, ...]]) -> Verdict:
+        """The verdict in the rows of the shapes' statement; a collision of hashed ids judges again."""
         if self._shapes_read(rows):
             return self.judge(model, worst)
         vg, vr = next((int(r[4]), int(r[2])) for r in rows if r[0] == 1)

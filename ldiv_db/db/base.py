@@ -87,6 +87,10 @@ class Database(RunOwners, abc.ABC):
     # group statistics straight from the source (partition/source_stats.sql, one statement for three):
     # True always, False never, a number for a read of a source of at most that many rows (check's)
     stats_from_source: bool | int = False
+    # a check's statistics from the source computed inside the statements that read them, never stored
+    # (partition/source_shapes.sql, partition/source_profile.sql): where a table's write, scan and drop
+    # cost more than computing them again for the rare second read (a small DuckDB source)
+    inline_statistics = False
     # the first provisional row id of a row an open transaction wrote (DuckDB's); None: row ids are
     # final at once (catalog.require_row_ids refuses provisional ones)
     local_row_base: int | None = None

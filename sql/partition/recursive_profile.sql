@@ -5,7 +5,7 @@
 --      counts: descending, with the group's `ones` values counted once after them (none in partition/group_counts.sql's
 --      lists, left out of partition/stats_counts.sql's): the tail from l is the listed counts' from l plus the ones, less
 --      those among the first l - 1
-WITH t AS (
+{% if with_open | default(false) %}, {% else %}WITH {% endif %}t AS (
     SELECT
         g.s,
         CAST(ls.l AS INTEGER) AS l,

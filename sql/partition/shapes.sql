@@ -3,7 +3,7 @@
 -- returns: part, s, size, h, groups, n_values, entropy, collided, gid, severity, place. part 0, one row per shape: s, size, h, groups (how many), n_values (their least distinct count), entropy (their least), collided (how many of them have a hashed id two key tuples share: partition/gid_check.sql's count); with a verdict, part 1, one row: groups = the violating groups, size = their rows; part 2, one row per worst group (at most worst; rows in no order): gid, severity, size, place (1 = the worst: severity, then size, then gid)
 -- ref: SPEC §0.2; issue 2 item 7 (frequency l = min |G|/h(G), entropy l = exp(min entropy)); issue 57 item 1 (the partition's summary and the verdict's in one statement of plain aggregates, where two statements joined aggregates); the few shapes are reduced exactly in Python (ldiv_db/core/evaluator.py: shape_summaries); with verdict_template (a model's verdict template: privacy/distinct, entropy, frequency, recursive), the verdict is that template's rows read inline as the CTE named verdict instead of a stored table, and ls, c_num, c_den, min_values are its params (those it does not use are not bound): a check's verdict neither written nor read again (issue 57 item 1, round 3)
 {% if verdict_template | default(none) %}
-WITH {{ verdict | table }} AS (
+{% if with_open | default(false) %}, {% else %}WITH {% endif %}{{ verdict | table }} AS (
 {% include verdict_template %}
 
 )

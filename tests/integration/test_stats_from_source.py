@@ -17,6 +17,7 @@ from ldiv_db.core.evaluator import SqlEvaluator
 from ldiv_db.core.inputs import resolve_inputs
 from ldiv_db.db import Database
 from ldiv_db.db.duckdb.engine import DuckDBDatabase
+from ldiv_db.errors import InternalError
 from ldiv_db.privacy.spec import model_spec
 from ldiv_db.verify.check import evaluate
 from tests.integration.test_check_split import MODELS, _table, tables
@@ -129,32 +130,71 @@ def test_a_collision_found_in_the_shapes_rebuilds_with_exact_ids(
     tmp_path: Path, model: tuple[str | None, dict[str, Any]]
 ) -> None:
     """With a model the collision check is the statement that reads the verdict (the model is applied
-    again on exact ids); without one, the shapes' statement alone."""
+    again on exact ids); without one, the shapes' statement alone. On DuckDB that statement computes the
+    statistics itself (partition/source_shapes.sql); the rebuild stores them with exact ids."""
     path = tmp_path / "collide.duckdb"
     _table(path, _profiled_rows())
     rows = Database.rows
     seen: list[SqlEvaluator] = []
-    judge, build = SqlEvaluator.judge, SqlEvaluator.build
+    judge, build, summary = SqlEvaluator.judge, SqlEvaluator.build, SqlEvaluator.summary
+    shapes = ("partition/shapes.sql", "partition/source_shapes.sql")
 
     def collide_once(self: Database, query: Any, **kw: Any) -> list[tuple[Any, ...]]:
         out = rows(self, query, **kw)
-        if query.name == "partition/shapes.sql" and len(seen) == 1 and not seen[0].exact_ids:
+        if query.name in shapes and len(seen) == 1 and not seen[0].exact_ids:
             # as if two key tuples shared a hashed id
             out = [(*r[:7], 1, *r[8:]) if r[0] == 0 else r for r in out]
         return out
 
-    def remember(self: SqlEvaluator, *a: Any) -> Any:
-        if self not in seen:
-            seen.append(self)
-        return (judge if a else build)(self, *a)
+    def remember(step: Any) -> Any:
+        def spy(self: SqlEvaluator, *a: Any) -> Any:
+            if self not in seen:
+                seen.append(self)
+            return step(self, *a)
+
+        return spy
 
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(Database, "rows", collide_once)
-        mp.setattr(SqlEvaluator, "judge", remember)
-        mp.setattr(SqlEvaluator, "build", remember)
+        for name, step in (("judge", judge), ("build", build), ("summary", summary)):
+            mp.setattr(SqlEvaluator, name, remember(step))
         lean = _check(path, model, None, from_source=True)
     assert seen and seen[0].exact_ids and not seen[0]._from_source
     whole = _check(path, model, None, from_source=False)
     named = [(w["size"], w["key"]) for w in whole.get("worst", [])]
     assert [(w["size"], w["key"]) for w in lean.pop("worst", [])] == named  # exact ids, not hashed ones
     assert lean == {k: v for k, v in whole.items() if k != "worst"}
+
+
+def test_an_inline_verdict_reads_the_statistics_only(tmp_path: Path) -> None:
+    """A verdict read inside the statement that computes the statistics (``stats`` names its CTE there)
+    that asked for a stored table would create one under the CTE's name: it is refused, nothing is
+    created, and the evaluator judges as before afterwards."""
+    path = tmp_path / "inline.duckdb"
+    _table(path, _profiled_rows())
+
+    class ReadsTheHistogram:
+        name = "reads-histogram"
+
+        def apply(self, ev: SqlEvaluator, target: Any) -> None:
+            raise AssertionError("not reached")
+
+        def verdict_sql(self, ev: SqlEvaluator) -> Any:
+            return ev.hist  # a stored table
+
+    with Database.open(str(path), mode="read") as db:
+        inputs = resolve_inputs(db, "t 1", ["q 1", "q2"], ["s1"], null_as_value=True)
+        ev = SqlEvaluator(
+            db, inputs.table.ref, [c.ident for c in inputs.qi], [c.ident for c in inputs.sa],
+            null_as_value=True, stats_only=True, rows=inputs.rows,
+        )  # fmt: skip
+        with pytest.raises(InternalError, match="reads the statistics only"):
+            ev.judge(ReadsTheHistogram())
+        made = db.con.execute("SELECT table_name FROM duckdb_tables()").fetchall()  # type: ignore[attr-defined]
+        assert ("stats",) not in made
+        distinct = model_spec("distinct", None, {"l": 2}).build(inputs)
+        assert distinct is not None
+        assert (
+            ev.judge(distinct).violating_groups
+            == evaluate(db, inputs, distinct, null_as_value=True).violating_groups
+        )

@@ -39,6 +39,18 @@ def _source_stats(env: HostileEnv) -> TableRef:
     return target
 
 
+def _source_rows(env: HostileEnv) -> dict[str, Any]:
+    """The context of the histogram's rows read from the source (one part of one: the same rows on every
+    engine)."""
+    return {
+        "source": env.source,
+        "keys": env.qi[:2],
+        "sa": [env.sa, env.klass],
+        "null_as_value": False,
+        "partitioned": True,
+    }
+
+
 def _hist_stats(env: HostileEnv) -> dict[str, Any]:
     e = ev(env)
     return {"hist": e.hist, "stats": e.stats}
@@ -135,6 +147,29 @@ CASES = {
             "one_sa": False,
         },
         {"worst": 3, **LS, "c_num": 3, "c_den": 1, "min_values": 2},
+    ),
+    # as a check on a small DuckDB source reads them: the statistics computed inside the statement (the
+    # CTE "stats"), the recursive verdict read inline over them. Statements of an engine with
+    # Database.inline_statistics (DuckDB); PostgreSQL's rows are compared too, Spark never runs them
+    "partition/source_shapes.sql": Case(
+        lambda env: {
+            **_source_rows(env),
+            "stats": TableRef("stats"),
+            "verdict": TableRef("verdict"),
+            "verdict_template": "privacy/recursive.sql",
+            "target": None,
+            "counts": TableRef("stats"),
+            "sorted_counts": False,
+            "one_sa": False,
+        },
+        {"worst": 3, **LS, "c_num": 3, "c_den": 1, "min_values": 2, "parts": 1, "part": 0},
+        engines=("duckdb", "postgres"),
+    ),
+    "partition/source_profile.sql": Case(
+        lambda env: {**_source_rows(env), "counts": TableRef("counts")},
+        {"max_l": 2, "max_ls": [2, 2], "parts": 1, "part": 0},
+        unordered_lists=True,
+        engines=("duckdb", "postgres"),
     ),
     "bounds/min_rm.sql": Case(_minrm, {"p_default": 1, "q_default": 3}),
 }

@@ -7,7 +7,7 @@ from __future__ import annotations
 import contextlib
 import itertools
 import threading
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Hashable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +28,12 @@ from .targets import database_target
 # DuckDB's first provisional row id of a row an open transaction wrote (MAX_ROW_ID; renumbered at commit)
 _LOCAL_ROW_BASE = 36_028_797_018_960_000
 _FRAMES = itertools.count()  # names of the views of frames being read
+# lookups whose answer is a fact of the file alone: the columns of one of its tables, and ldiv_db's records in
+# it (a table's owner, an SA's categories, a release's details). On a file open read-only they are kept for
+# the connection's life (:meth:`DuckDBDatabase._fact_key`): a check in a loop reads them once
+FILE_FACTS = frozenset(
+    {"catalog/columns.sql", "ownership/owner.sql", "taxonomy/categories_for.sql", "meta/release_details.sql"}
+)
 
 
 def open_duckdb(target: Any, *, mode: str, attach: Mapping[str, str] | None, migrate: bool) -> DuckDBDatabase:
@@ -45,6 +51,7 @@ class DuckDBDatabase(Database):
     reads_files = True  # table functions read files beside the database (read_parquet, read_csv)
     driver_error: type[Exception] = duckdb.Error
     stats_from_source: bool | int = SMALL_SOURCE_ROWS  # above it they cost DuckDB more
+    inline_statistics = True  # what stats_from_source serves is small: its statistics are never stored
     local_row_base = _LOCAL_ROW_BASE
 
     def __init__(self, con: duckdb.DuckDBPyConnection, path: str | None, *, owned: bool) -> None:
@@ -60,6 +67,8 @@ class DuckDBDatabase(Database):
         self._created = False  # open created the file: removed by close when the disk filled first
         self._created_file = False  # open created the file: removed by close(failed=True)
         self._path_set: str | None = None  # the search path ldiv_db set here (a cursor gets it too)
+        self._file_catalog: str | None = None  # the file's catalog, where nothing writes it while open
+        self._facts: dict[Hashable, tuple[Any, ...]] = {}  # FILE_FACTS answers read so far
 
     # ------------------------------------------------------------------ opening
     @classmethod
@@ -83,6 +92,8 @@ class DuckDBDatabase(Database):
                 db._own_cursor = True
         else:
             db = cls(sharing.connect_file(target, mode), target, owned=True)
+            if sharing.read_only(db.con):
+                db._file_catalog = str(db.con.execute("SELECT current_database()").fetchall()[0][0])
         db._thread = threading.get_ident()
         try:
             for alias, file in (attach or {}).items():
@@ -213,6 +224,40 @@ class DuckDBDatabase(Database):
     def _send(self, query: Query) -> Any:
         with self._engine(f"query {query.name}"):
             return self.con.execute(query.sql, dict(query.params) if query.params else None)
+
+    def _fact_key(self, query: Query) -> Hashable | None:
+        """The key under which the answer of ``query`` is kept, or None where it is read anew: only a
+        :data:`FILE_FACTS` lookup on a file open read-only (no write reaches the file, nor ldiv_db's records
+        in it or in a read's empty stand-in for them, while this connection is open), and a table's
+        columns only in the file's own catalog (an attached or temporary one may change)."""
+        if self._file_catalog is None or query.name not in FILE_FACTS:
+            return None
+        params = tuple(sorted(query.params.items()))
+        if query.name == "catalog/columns.sql" and dict(params).get("catalog") != self._file_catalog:
+            return None
+        key = (query.name, query.sql, params)
+        try:
+            hash(key)
+        except TypeError:
+            return None
+        return key
+
+    def rows(self, query: Query, *, bulk: bool = False) -> list[tuple[Any, ...]]:
+        key = self._fact_key(query)
+        if key is None:
+            return super().rows(query, bulk=bulk)
+        if key not in self._facts:
+            self._facts[key] = tuple(super().rows(query))
+        return list(self._facts[key])
+
+    def records(self, query: Query, *, bulk: bool = False) -> list[dict[str, Any]]:
+        key = self._fact_key(query)
+        if key is None:
+            return super().records(query, bulk=bulk)
+        key = ("records", key)
+        if key not in self._facts:
+            self._facts[key] = tuple(super().records(query))
+        return [dict(r) for r in self._facts[key]]
 
     def _frame(self, cur: Any) -> pd.DataFrame:
         frame: pd.DataFrame = cur.df()

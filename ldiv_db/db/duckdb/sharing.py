@@ -113,6 +113,15 @@ def _open_error(exc: duckdb.Error, path: str, existed: bool) -> LdivError:
     )
 
 
+def read_only(con: duckdb.DuckDBPyConnection) -> bool:
+    """Whether ``con`` is a connection :func:`connect_file` opened on a read-only instance of its file: then
+    nothing writes the file while it is open (no connection of this process can, and DuckDB's file lock
+    keeps other processes' writes out)."""
+    with _CHANGED:
+        counted = _COUNTED.get(con)
+    return counted is not None and counted[1]
+
+
 def release(con: duckdb.DuckDBPyConnection) -> bool:
     """Count ``con`` closed, if :func:`connect_file` counted it; whether it was this process's last
     connection to its file."""

@@ -1,0 +1,173 @@
+/* purpose: partition/recursive_profile.sql over the descending counts of partition/stats_counts.sql (the groups with at least 2 values) computed from the source inside the same statement, never stored */
+/* params: max_l, max_ls, parts, part */
+/* returns: as partition/recursive_profile.sql */
+/* ref: SPEC §0.2; issue 57 item 1, round 4: the statistics of a check on a small DuckDB source are not stored (partition/source_shapes.sql), so a check whose distinct l is 2 or more reads the counts its profile needs here, in one statement, where a stored table's counts were a second statement. counts names the CTE */
+WITH "counts" AS (
+  SELECT
+    gid,
+    s,
+    (
+      SELECT
+        ARRAY_AGG(v ORDER BY v DESC)
+      FROM UNNEST(counts) AS u(v)
+    ) AS counts,
+    ones
+  FROM (
+    SELECT
+      gid,
+      s,
+      size,
+      n_values,
+      h,
+      CAST(known AS BIGINT) AS known,
+      CASE
+        WHEN n_values = 0
+        THEN NULL
+        ELSE GREATEST(0.0, LN(known) - CAST(n_ln_n AS DOUBLE PRECISION) / known)
+      END AS entropy,
+      collided,
+      counts,
+      ones
+    FROM (
+      SELECT
+        gid,
+        s,
+        CAST(SUM(CAST(n AS DOUBLE PRECISION)) AS BIGINT) AS size,
+        COUNT(*) FILTER(WHERE
+          NOT unknown) AS n_values,
+        CAST(COALESCE(MAX(n) FILTER(WHERE
+          NOT unknown), 0) AS BIGINT) AS h,
+        COALESCE(SUM(CAST(n AS DOUBLE PRECISION)) FILTER(WHERE
+          NOT unknown), 0) AS known,
+        SUM(n * LN(n)) FILTER(WHERE
+          NOT unknown) AS n_ln_n,
+        MIN(gid2) <> MAX(gid2) AS collided,
+        ARRAY_AGG(n) FILTER(WHERE
+          NOT unknown AND n > 1) AS counts,
+        COUNT(*) FILTER(WHERE
+          NOT unknown AND n = 1) AS ones
+      FROM (
+        SELECT
+          CAST((
+            (
+              COALESCE(pg_temp.ldiv_hash("it's", 31565978154320661), 7543343189686326) # COALESCE(pg_temp.ldiv_hash("a""b", 70870475532305851), 62452762661371233)
+            ) & 9223372036854775807
+          ) >> 1 AS BIGINT) AS gid,
+          CAST((
+            (
+              COALESCE(pg_temp.ldiv_hash("it's", 41866637979928421), 26063243464609475) # COALESCE(pg_temp.ldiv_hash("a""b", 55699176436906730), 69577165633933557)
+            ) & 9223372036854775807
+          ) >> 1 AS BIGINT) AS gid2,
+          1 AS s,
+          CAST("ünï" AS TEXT) AS v,
+          "ünï" IS NULL AS unknown,
+          COUNT(*) AS n
+        FROM "main"."select"
+        WHERE
+          CAST((
+            (
+              COALESCE(pg_temp.ldiv_hash("it's", 31565978154320661), 7543343189686326) # COALESCE(pg_temp.ldiv_hash("a""b", 70870475532305851), 62452762661371233)
+            ) & 9223372036854775807
+          ) >> 1 AS BIGINT) % (
+            CAST(%(parts)s AS BIGINT)
+          ) = (
+            CAST(%(part)s AS BIGINT)
+          )
+        GROUP BY
+          1,
+          3,
+          2,
+          4,
+          5 /* gid and s first: the statistics over these rows group by them */
+        UNION ALL
+        SELECT
+          CAST((
+            (
+              COALESCE(pg_temp.ldiv_hash("it's", 31565978154320661), 7543343189686326) # COALESCE(pg_temp.ldiv_hash("a""b", 70870475532305851), 62452762661371233)
+            ) & 9223372036854775807
+          ) >> 1 AS BIGINT) AS gid,
+          CAST((
+            (
+              COALESCE(pg_temp.ldiv_hash("it's", 41866637979928421), 26063243464609475) # COALESCE(pg_temp.ldiv_hash("a""b", 55699176436906730), 69577165633933557)
+            ) & 9223372036854775807
+          ) >> 1 AS BIGINT) AS gid2,
+          2 AS s,
+          CAST("order" AS TEXT) AS v,
+          "order" IS NULL AS unknown,
+          COUNT(*) AS n
+        FROM "main"."select"
+        WHERE
+          CAST((
+            (
+              COALESCE(pg_temp.ldiv_hash("it's", 31565978154320661), 7543343189686326) # COALESCE(pg_temp.ldiv_hash("a""b", 70870475532305851), 62452762661371233)
+            ) & 9223372036854775807
+          ) >> 1 AS BIGINT) % (
+            CAST(%(parts)s AS BIGINT)
+          ) = (
+            CAST(%(part)s AS BIGINT)
+          )
+        GROUP BY
+          1,
+          3,
+          2,
+          4,
+          5 /* gid and s first: the statistics over these rows group by them */
+      ) AS hs
+      GROUP BY
+        gid,
+        s
+    ) AS g
+  ) AS g
+  WHERE
+    n_values >= 2
+), t /* purpose: the strongest recursive (c,l) per SA s and l: for each l in 2..$max_ls[s] (that SA's distinct l; $max_l is their maximum) the groups maximizing r1 / (r_l + ... + r_q) */ /* params: max_l, max_ls */ /* returns: s, l, candidates (list of [r1, tail] within 1e-9 of the maximum ratio; exact choice in Python) */ /* ref: SPEC §0.2 (recursive (c,l): r1 < c·(r_l + … + r_q)); holds for every c > max ratio; max_l ≤ every group's distinct count. */ /*      counts: descending, with the group's `ones` values counted once after them (none in partition/group_counts.sql's */ /*      lists, left out of partition/stats_counts.sql's): the tail from l is the listed counts' from l plus the ones, less */ /*      those among the first l - 1 */ AS (
+  SELECT
+    g.s,
+    CAST(ls.l AS INT) AS l,
+    COALESCE(g.counts[1], 1) AS r1,
+    COALESCE(
+      (
+        SELECT
+          SUM(v)
+        FROM UNNEST((
+          g.counts
+        )[(
+          CAST(ls.l AS INT)
+        ):(
+          CARDINALITY(g.counts)
+        )]) AS u(v)
+      ),
+      0
+    ) + g.ones - GREATEST(0, CAST(ls.l AS INT) - 1 - COALESCE(CARDINALITY(g.counts), 0)) AS tail
+  FROM "counts" AS g
+  CROSS JOIN GENERATE_SERIES(2, (
+    CAST(%(max_l)s AS BIGINT)
+  ) + 1 - 1) AS ls(l)
+  WHERE
+    ls.l <= (
+      (
+        CAST(%(max_ls)s AS BIGINT[])
+      )
+    )[g.s]
+), r AS (
+  SELECT
+    *,
+    CAST(r1 AS DOUBLE PRECISION) / tail AS ratio,
+    MAX(CAST(r1 AS DOUBLE PRECISION) / tail) OVER (PARTITION BY s, l) AS max_ratio
+  FROM t
+)
+SELECT
+  s,
+  l,
+  ARRAY_AGG(DISTINCT ARRAY[r1, tail]) AS candidates
+FROM r
+WHERE
+  ratio >= max_ratio * (
+    1 - 1e-9
+  )
+GROUP BY
+  s,
+  l
+ORDER BY
+  s,
+  l

@@ -1,0 +1,82 @@
+"""The facts of a file a check reads (a table's columns, its owner, the SA's categories, a release's details:
+``FILE_FACTS`` in ldiv_db/db/duckdb/engine.py) are kept for a connection's life only where nothing can
+change them while it is open: a file ldiv_db opened read-only. A read that shares this process's
+read-write instance of the file, and a write, read them anew on every call, so a release written or a
+column renamed between two checks is seen: the owner decides the partition a check judges (the
+published group column), and a stale one would judge the wrong classes."""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+import duckdb
+import pytest
+
+import ldiv_db
+from ldiv_db.db import Database
+from ldiv_db.db.duckdb.engine import FILE_FACTS
+from ldiv_db.errors import BadInput
+
+ROWS = [(a, s, d) for a in range(8) for s in ("f", "m") for d in ("flu", "hiv", "cold", "flu")[: 1 + (a % 4)]]
+
+
+@pytest.fixture
+def path(tmp_path: Path) -> Path:
+    p = tmp_path / "t.duckdb"
+    con = duckdb.connect(str(p))
+    con.execute("CREATE TABLE t (age INTEGER, sex VARCHAR, disease VARCHAR)")
+    con.executemany("INSERT INTO t VALUES (?, ?, ?)", ROWS)
+    con.close()
+    return p
+
+
+def _brute(keys: tuple[int, ...]) -> tuple[int, int, int]:
+    """(classes, k, distinct l) of ROWS grouped by the columns at ``keys``, from the rows themselves."""
+    groups: dict[tuple[object, ...], Counter[str]] = {}
+    for row in ROWS:
+        groups.setdefault(tuple(row[i] for i in keys), Counter())[row[2]] += 1
+    return len(groups), min(sum(c.values()) for c in groups.values()), min(len(c) for c in groups.values())
+
+
+def _facts_read(database: Database) -> list[str]:
+    return [s.template for s in database.steps if s.template in FILE_FACTS]
+
+
+def test_a_read_only_file_reads_its_facts_once(path: Path) -> None:
+    with Database.open(str(path), mode="read") as database:
+        answers = []
+        for _ in range(3):
+            database.steps.clear()
+            r = ldiv_db.check(database, "t", "age,sex", "disease", model="distinct", l=2)
+            answers.append((r.groups, r.k, r.distinct_l, _facts_read(database)))
+    expected = _brute((0, 1))
+    assert [a[:3] for a in answers] == [expected] * 3
+    assert answers[0][3] == ["catalog/columns.sql", "ownership/owner.sql", "taxonomy/categories_for.sql"]
+    assert answers[1][3] == answers[2][3] == []
+
+
+def test_a_read_sharing_a_write_reads_them_anew(path: Path) -> None:
+    """A read that finds the file open for writing in this process joins that instance: a column renamed
+    and a release written through the writer between two checks are seen by the next check."""
+    with Database.open(str(path)) as writer, Database.open(str(path), mode="read") as reader:
+        r = ldiv_db.check(reader, "t", "age,sex", "disease", model="distinct", l=2)
+        assert (r.groups, r.k, r.distinct_l) == _brute((0, 1))
+        writer.con.execute("ALTER TABLE t RENAME COLUMN disease TO illness")  # type: ignore[attr-defined]
+        with pytest.raises(BadInput, match="unknown column 'disease'"):
+            ldiv_db.check(reader, "t", "age,sex", "disease", model="distinct", l=2)
+        r = ldiv_db.check(reader, "t", "age,sex", "illness", model="distinct", l=2)
+        assert (r.groups, r.k, r.distinct_l) == _brute((0, 1))
+
+        # a table the reader checked as a plain table becomes a release: the owner is read again, and
+        # the check judges the release's own classes (its group column with the QI labels)
+        writer.con.execute("CREATE TABLE r AS SELECT * FROM t")  # type: ignore[attr-defined]
+        plain = ldiv_db.check(reader, "r", "age,sex", "illness", model="distinct", l=2)
+        assert plain.partition == "QI values (age, sex)"
+        writer.con.execute("DROP TABLE r")  # type: ignore[attr-defined]
+        ldiv_db.anonymize(writer, "t", "age,sex", "illness", algorithm="mondrian", output="r", l=2)
+        reader.steps.clear()
+        owned = ldiv_db.check(reader, "r", "age,sex", "illness", model="distinct", l=2)
+        assert "ownership/owner.sql" in _facts_read(reader)
+        assert owned.partition.startswith("group_id and QI values")
+        assert owned.satisfied is True and owned.distinct_l >= 2
