@@ -198,8 +198,26 @@ def resolve_table(db: Database, spelled: str) -> Table:
     cat, sch, name, kind = str(found[0][0]), str(found[0][1]), str(found[0][2]), str(found[0][3])
     current = bool(found[0][4]) or cat == _current_database(db)
     ref = TableRef(name, sch, None if current else cat)
+    if current and cat != db.temp_catalog:
+        _not_hidden(ref, [(str(r[0]), str(r[1]), str(r[2])) for r in everything], db.temp_catalog)
     cols = db.rows(render("catalog/columns.sql", {"catalog": cat, "schema": sch, "name": name}))
     return Table(ref, kind, tuple(Column(str(n), str(t), int(p)) for n, t, p in cols))
+
+
+def _not_hidden(ref: TableRef, listed: list[tuple[str, str, str]], temp: str | None) -> None:
+    """A table of the working database that a temporary table or view of the same schema and name hides:
+    every statement naming it ``schema.table`` would read (or drop) the temporary one instead."""
+    key = ((ref.schema or "").lower(), ref.name.lower())
+    if temp is not None and any(c == temp and (s.lower(), n.lower()) == key for c, s, n in listed):
+        raise hidden_by_temporary(ref, temp)
+
+
+def hidden_by_temporary(ref: TableRef, temp: str) -> BadInput:
+    return BadInput(
+        f"{ref.display()} is hidden by a temporary table or view of the same name on this connection: "
+        f"a statement naming {ref.display()} would read or replace the temporary one",
+        f"drop or rename the temporary table or view ({temp}.{ref.display()}), or name it to use it",
+    )
 
 
 def table_at(db: Database, ref: TableRef) -> Table:

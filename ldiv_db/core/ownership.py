@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING
 from ..db import ldiv_schema_name
 from ..errors import BadInput
 from ..sqlgen.render import TableRef, render
-from .catalog import table_at
+from .catalog import hidden_by_temporary, table_at
 
 if TYPE_CHECKING:
     from ..db import Database
@@ -65,7 +65,12 @@ class Owner:
 
 # ---------------------------------------------------------------------------- looking things up
 def existing(db: Database, ref: TableRef) -> Existing | None:
-    rows = db.rows(render("catalog/table_info.sql", {"schema": ref.schema or "main", "name": ref.name}))
+    """The table or view a write target names, or None. One that a temporary object of the connection
+    hides is refused: every statement naming it would read, replace or drop the temporary one."""
+    key = {"schema": ref.schema or "main", "name": ref.name}
+    if db.temp_catalog is not None and db.rows(render("catalog/temp_shadow.sql", key)):
+        raise hidden_by_temporary(TableRef(ref.name, key["schema"]), db.temp_catalog)
+    rows = db.rows(render("catalog/table_info.sql", key))
     if not rows:
         return None
     schema, name, kind = (str(x) for x in rows[0])

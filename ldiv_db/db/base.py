@@ -84,6 +84,9 @@ class Database(RunOwners, abc.ABC):
     embedded = False  # the data sits in this process: frames and Python work beside the SQL move for free
     lists_only_granted_tables = False  # the catalog lists only what this role may read (PostgreSQL)
     reads_files = False  # table functions read files beside the database (read_parquet, read_csv)
+    # the catalog of this connection's temporary tables and views, where a statement naming schema.table
+    # looks first (DuckDB's "temp"); None: a temporary object never hides a table so named
+    temp_catalog: str | None = None
     # group statistics straight from the source (partition/source_stats.sql, one statement for three):
     # True always, False never, a number for a read of a source of at most that many rows (check's)
     stats_from_source: bool | int = False

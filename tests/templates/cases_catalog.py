@@ -34,6 +34,10 @@ CASES = {
     "catalog/columns.sql": Case(lambda env: {}, {"catalog": "memory", "schema": "main", "name": "select"}),
     "catalog/table_exists.sql": Case(lambda env: {}, {"catalog": None, "schema": "main", "name": "select"}),
     "catalog/row_ids.sql": Case(lambda env: {}, {"schema": "main", "name": "select"}),
+    # DuckDB's temporary objects hiding a table of the file (PostgreSQL's sit in a schema of their own)
+    "catalog/temp_shadow.sql": Case(
+        lambda env: {}, {"schema": "main", "name": "select"}, engines=("duckdb",)
+    ),
     "catalog/null_counts.sql": Case(_cols),
     "catalog/non_finite_counts.sql": Case(_cols),
     "catalog/sa_spellings.sql": Case(_cols),

@@ -1,0 +1,20 @@
+/* purpose: the temporary tables and views that hide a table of the working database from a statement naming it schema.table (DuckDB looks in its temp catalog first) */
+/* params: schema, name */
+/* returns: kind (0 or more rows: each temporary object of that schema and name, matched case-insensitively) */
+/* ref: DESIGN §6 (ldiv_db reads, drops or replaces only the tables it names); ldiv_db/core/ownership.py: existing */
+SELECT
+  'table' AS kind
+FROM DUCKDB_TABLES()
+WHERE
+  temporary
+  AND LOWER(schema_name) = LOWER($schema)
+  AND LOWER(table_name) = LOWER($name)
+UNION ALL
+SELECT
+  'view'
+FROM DUCKDB_VIEWS()
+WHERE
+  temporary
+  AND NOT internal
+  AND LOWER(schema_name) = LOWER($schema)
+  AND LOWER(view_name) = LOWER($name)
