@@ -7,6 +7,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -189,23 +190,27 @@ def test_a_writer_that_dies_leaves_nothing_and_the_next_claims_again(folder: Pat
     assert cds.writes_archive(cds.archive_options([], "", hive=True))
 
 
-def test_a_ctrl_c_during_the_wait_kills_the_writer_and_publishes_nothing(
-    folder: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_a_ctrl_c_during_the_wait_kills_the_writer_and_publishes_nothing(folder: Path) -> None:
     options = cds.archive_options([], "", hive=True)
     proc = _fake_jvm(options, "60")
-    real_wait = proc.wait
 
-    def interrupted(timeout: float | None = None) -> int:
-        if timeout is not None:
-            raise KeyboardInterrupt  # the user's Ctrl-C while the archive is written
-        return real_wait()
+    # the CLI's handler once its command has ended ignores a Ctrl-C: the wait must still end on one
+    def ended(signum: int, frame: object) -> None:
+        return None
 
-    monkeypatch.setattr(proc, "wait", interrupted)
-    t0 = time.perf_counter()
-    cds.finish_writing(proc, options)
-    assert time.perf_counter() - t0 < 30 and proc.returncode == -signal.SIGKILL
+    previous = signal.signal(signal.SIGINT, ended)
+    timer = threading.Timer(1.0, os.kill, (os.getpid(), signal.SIGINT))
+    timer.start()
+    try:
+        t0 = time.perf_counter()
+        cds.finish_writing(proc, options)
+        took = time.perf_counter() - t0
+    finally:
+        timer.cancel()
+        handler_after = signal.signal(signal.SIGINT, previous)
+    assert took < 30 and proc.returncode == -signal.SIGKILL
     assert list(folder.iterdir()) == []
+    assert handler_after is ended  # the command's handler was put back
 
 
 def test_a_claim_whose_process_is_gone_is_taken_again_at_once(folder: Path) -> None:

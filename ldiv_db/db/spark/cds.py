@@ -24,6 +24,7 @@ import hashlib
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -152,6 +153,7 @@ def finish_writing(proc: Any, options: list[str]) -> None:
     log = final.with_name(partial.name.replace(".partial-", ".log-"))
     if proc.poll() is None:
         print(WRITING, file=sys.stderr, flush=True)
+        previous = _interruptible()
         try:
             with contextlib.suppress(OSError, AttributeError):
                 proc.stdin.close()  # pyspark's gateway exits at the end of its stdin
@@ -159,12 +161,32 @@ def finish_writing(proc: Any, options: list[str]) -> None:
         except (KeyboardInterrupt, subprocess.TimeoutExpired):
             proc.kill()
             proc.wait()
+        finally:
+            if previous is not None:
+                with contextlib.suppress(ValueError, TypeError):
+                    signal.signal(signal.SIGINT, previous)
     with contextlib.suppress(OSError):
         if _written(log):
             _publish(partial, final, log)
         else:
             for path in (partial, log, final.with_name(final.name + ".claim")):
                 path.unlink(missing_ok=True)
+
+
+def _interruptible() -> Any:
+    """A Ctrl-C during the wait raises KeyboardInterrupt whatever handler the command left (the CLI's
+    ignores one once its command has ended); the handler before, or None when this is not the main
+    thread (which alone receives signals)."""
+
+    def interrupt(signum: int, frame: Any) -> None:
+        raise KeyboardInterrupt
+
+    try:
+        previous = signal.getsignal(signal.SIGINT)
+        signal.signal(signal.SIGINT, interrupt)
+    except ValueError:
+        return None
+    return previous
 
 
 def _clear_stale(folder: Path, name: str) -> None:
