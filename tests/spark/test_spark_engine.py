@@ -194,14 +194,18 @@ def test_a_work_table_no_statement_made_is_not_dropped_and_the_work_schema_goes_
 ) -> None:
     """The work schema is the connection's own: a DROP TABLE IF EXISTS of a work table no statement named
     is not sent (the table cannot be there: the DROP half of a first CREATE OR REPLACE, a drop after a
-    run); one that a statement made is dropped. drop_work_tables drops the schema in one statement; the
-    next work table makes it again."""
+    run); one that a statement made is remembered and sent before the next statement or catalog call
+    that names the table, else dropped with the schema. drop_work_tables drops the schema in one
+    statement; the next work table makes it again."""
     sent: list[str] = []
     real = type(spark_session).sql
 
     def spy(self, query, args=None, **kwargs):  # type: ignore[no-untyped-def]
-        sent.append(" ".join(query.split()))
+        sent.append(" ".join(query.split()) + f" {args!r}")
         return real(self, query, args, **kwargs)
+
+    def drops(name: str) -> int:
+        return len([q for q in sent if "DROP TABLE" in q and name in q])
 
     monkeypatch.setattr(type(spark_session), "sql", spy)
     with Database.open(spark_url) as d:
@@ -212,12 +216,20 @@ def test_a_work_table_no_statement_made_is_not_dropped_and_the_work_schema_goes_
             d.run(Query("t", f"CREATE OR REPLACE TABLE {made.sql()} AS SELECT {v} AS a"))
         assert d.scalar(Query("t", f"SELECT a FROM {made.sql()}")) == 2
         # the second CREATE OR REPLACE dropped the first table; the first had nothing to drop
-        assert len([q for q in sent if "DROP TABLE" in q and "made_twice" in q]) == 1
+        assert drops("made_twice") == 1
         d.run(render("catalog/drop_work_table.sql", target=made))
-        assert not d.exists(made)
-        assert len([q for q in sent if "DROP TABLE" in q and "made_twice" in q]) == 2
-        d.run(Query("t", f"CREATE OR REPLACE TABLE {made.sql()} AS SELECT 3 AS a"))
+        assert drops("made_twice") == 1  # remembered, not sent
+        # a plain CREATE (it fails on an existing table) works: the drop is sent before it
+        d.run(Query("t", f"CREATE TABLE {made.sql()} AS SELECT 3 AS a"))
+        assert drops("made_twice") == 2
         assert d.scalar(Query("t", f"SELECT a FROM {made.sql()}")) == 3
+        d.run(render("catalog/drop_work_table.sql", target=made))
+        assert not d.exists(made) and drops("made_twice") == 3  # the catalog asked: sent first
+        with pytest.raises(LdivError):  # a statement reading a dropped table fails as it did
+            d.scalar(Query("t", f"SELECT a FROM {made.sql()}"))
+        last = d.work_table("dropped_with_the_schema")
+        d.run(Query("t", f"CREATE OR REPLACE TABLE {last.sql()} AS SELECT 5 AS a"))
+        d.run(render("catalog/drop_work_table.sql", target=last))
         schema = made.schema
         before = len(sent)
         d.drop_work_tables()

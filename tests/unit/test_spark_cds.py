@@ -4,6 +4,10 @@ time, a partial file becomes the archive only once its JVM logged it written, an
 from __future__ import annotations
 
 import os
+import signal
+import subprocess
+import sys
+import threading
 import time
 from pathlib import Path
 
@@ -124,14 +128,98 @@ def test_a_new_archive_leaves_at_most_two_recent_ones_of_other_installations(fol
     assert kept == sorted([f"spark-{KEY}.jsa", f"spark-{'a' * 16}.jsa", f"spark-{'b' * 16}.jsa"])
 
 
-def test_the_archive_is_off_unless_asked_for(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_archive_is_on_unless_turned_off(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(cds, "archive_key", lambda options, hive: KEY)
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
-    for unset in ("", "off"):
-        monkeypatch.setenv(cds.ENV, unset)
+    for off in ("off", "OFF", "0", "false", "no"):
+        monkeypatch.setenv(cds.ENV, off)
         assert cds.cache_dir() is None and cds.archive_options([], "", hive=True) == []
+    for on in ("", "on"):
+        monkeypatch.setenv(cds.ENV, on)
+        assert cds.cache_dir() == tmp_path / "xdg" / "ldiv_db" / "spark-cds"
     monkeypatch.delenv(cds.ENV)
-    assert cds.cache_dir() is None
-    monkeypatch.setenv(cds.ENV, "on")
     assert cds.cache_dir() == tmp_path / "xdg" / "ldiv_db" / "spark-cds"
-    assert any(o.startswith("-XX:ArchiveClassesAtExit") for o in cds.archive_options([], "", hive=True))
+    assert cds.writes_archive(cds.archive_options([], "", hive=True))
+
+
+# A stand-in for the driver JVM: exits at the end of its stdin (as pyspark's gateway does) after it wrote
+# the partial file and then logged HotSpot's line; killed (SIGKILL) or slow where a test says so.
+_JVM = """
+import sys, time
+from pathlib import Path
+partial, log, mode = Path(sys.argv[1]), Path(sys.argv[2]), sys.argv[3]
+sys.stdin.read()
+if mode == "dies":
+    partial.write_bytes(b"half")
+    sys.exit(50)
+time.sleep(float(mode))
+partial.write_bytes(b"whole archive")
+log.write_text(LINE)
+"""
+
+
+def _fake_jvm(options: list[str], mode: str) -> subprocess.Popen[bytes]:
+    partial, log = (
+        _option(options, "-XX:ArchiveClassesAtExit"),
+        _option(options, "-Xlog:cds+dynamic=info:file"),
+    )
+    code = _JVM.replace("LINE", repr(LINE))
+    return subprocess.Popen([sys.executable, "-c", code, str(partial), str(log), mode], stdin=subprocess.PIPE)
+
+
+def test_the_writer_waits_for_its_jvm_then_publishes(
+    folder: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    options = cds.archive_options([], "", hive=True)
+    proc = _fake_jvm(options, "0.5")
+    cds.finish_writing(proc, options)
+    assert proc.returncode == 0  # it ended because its stdin was closed, and was waited for
+    assert cds.WRITING in capsys.readouterr().err
+    final = folder / f"spark-{KEY}.jsa"
+    assert sorted(p.name for p in folder.iterdir()) == [final.name]
+    assert final.read_bytes() == b"whole archive"
+    assert cds.archive_options([], "", hive=True) == [f"-XX:SharedArchiveFile={final}", cds.QUIET]
+
+
+def test_a_writer_that_dies_leaves_nothing_and_the_next_claims_again(folder: Path) -> None:
+    options = cds.archive_options([], "", hive=True)
+    proc = _fake_jvm(options, "dies")
+    cds.finish_writing(proc, options)
+    assert proc.returncode == 50
+    assert list(folder.iterdir()) == []  # the half file, its log and the claim are gone
+    assert cds.writes_archive(cds.archive_options([], "", hive=True))
+
+
+def test_a_ctrl_c_during_the_wait_kills_the_writer_and_publishes_nothing(folder: Path) -> None:
+    options = cds.archive_options([], "", hive=True)
+    proc = _fake_jvm(options, "60")
+
+    # the CLI's handler once its command has ended ignores a Ctrl-C: the wait must still end on one
+    def ended(signum: int, frame: object) -> None:
+        return None
+
+    previous = signal.signal(signal.SIGINT, ended)
+    timer = threading.Timer(1.0, os.kill, (os.getpid(), signal.SIGINT))
+    timer.start()
+    try:
+        t0 = time.perf_counter()
+        cds.finish_writing(proc, options)
+        took = time.perf_counter() - t0
+    finally:
+        timer.cancel()
+        handler_after = signal.signal(signal.SIGINT, previous)
+    assert took < 30 and proc.returncode == -signal.SIGKILL
+    assert list(folder.iterdir()) == []
+    assert handler_after is ended  # the command's handler was put back
+
+
+def test_a_claim_whose_process_is_gone_is_taken_again_at_once(folder: Path) -> None:
+    first = cds.archive_options([], "", hive=True)
+    claim = folder / f"spark-{KEY}.jsa.claim"
+    assert claim.read_text() == str(os.getpid())
+    assert cds.archive_options([], "", hive=True) == []  # its process (this one) runs: one writer
+    gone = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True)
+    claim.write_text(gone.stdout.decode().strip())  # a claimant killed with its JVM (kill -9)
+    again = cds.archive_options([], "", hive=True)
+    assert _option(again, "-XX:ArchiveClassesAtExit") != _option(first, "-XX:ArchiveClassesAtExit")
+    assert not (folder / f"spark-{KEY}.jsa").exists()

@@ -24,7 +24,7 @@ def answer(db: Any, query: Query) -> list[tuple[Any, ...]] | None:
             (current, sch, name, kind, sch == current)
             for sch in sorted(str(d.name) for d in spark.catalog.listDatabases())
             if sch != "ldiv" and not sch.startswith("ldiv_work")
-            for name, kind in tables_of(spark, sch)
+            for name, kind in tables_of(spark, sch, listed=True)
         ]
         return sorted(rows, key=lambda r: (not r[4], r[1], r[2]))
     if query.name == "ownership/schema_info.sql":
@@ -62,10 +62,11 @@ def row_id_problem(db: Any, ref: TableRef) -> str | None:
     return "repeated" if int(row[0]) else None
 
 
-def tables_of(spark: Any, schema: str) -> list[tuple[str, str]]:
+def tables_of(spark: Any, schema: str, *, listed: bool = False) -> list[tuple[str, str]]:
     """The schema's tables and views: two listings (``catalog.listTables`` reads every table's
-    metadata from the metastore, one call per table)."""
-    if not spark.catalog.databaseExists(schema):
+    metadata from the metastore, one call per table). ``listed``: the schema was just listed by the
+    catalog, so it is not asked whether it exists (a metastore call per schema)."""
+    if not listed and not spark.catalog.databaseExists(schema):
         return []
     where = {"schema": bq(schema)}
     views = {str(r[1]) for r in spark.sql(_SHOW_VIEWS, args=where).collect() if not r[2]}

@@ -2,15 +2,17 @@
 process, mapped from a file made once instead of read from the jars, verified and parsed again each time
 (decision 0036).
 
-The archive is opt-in (``LDIV_SPARK_CDS=on``: in the user's cache, ``$XDG_CACHE_HOME/ldiv_db/spark-cds``
-or ``~/.cache/...``; ``LDIV_SPARK_CDS=DIR``: in that folder; unset or ``off``: none), one file per Java and
-Spark installation (:func:`archive_key`). The first local session without one claims it (a file made with
-``O_EXCL``: one writer at a time) and starts its JVM with ``-XX:ArchiveClassesAtExit`` on a partial name
-and a log of its own; the JVM writes the archive when it exits, after the command, and logs a line once it
-is written and closed. A later session that finds that line in a log renames that log's partial file to
-the archive's name (:func:`_publish`, the one place a file becomes the archive), since a JVM started on a
+The archive is on by default (in the user's cache, ``$XDG_CACHE_HOME/ldiv_db/spark-cds`` or
+``~/.cache/...``; ``LDIV_SPARK_CDS=DIR``: in that folder; ``LDIV_SPARK_CDS=off``: none), one file per Java
+and Spark installation (:func:`archive_key`). The first local session without one claims it (a file made
+with ``O_EXCL``, holding the claiming process's id: one writer at a time) and starts its JVM with
+``-XX:ArchiveClassesAtExit`` on a partial name and a log of its own; the JVM writes the archive when it
+exits and logs a line once it is written and closed. The claiming process waits for that exit before it
+ends (:func:`finish_writing`): the JVM holds the local warehouse's Derby metastore until then, so a command
+that returned while it still wrote made the next command on that warehouse fail. A partial file becomes
+the archive only once that line is in its log (:func:`_publish`, the one place), since a JVM started on a
 truncated archive dies of SIGBUS: a JVM killed while writing leaves only a partial name, never read, and
-its claim is taken again after :data:`_STALE_S`.
+its claim is taken again at once when the claiming process is gone, else after :data:`_STALE_S`.
 An archive that no longer matches its JVM or jars (an update in place) is refused by the JVM itself, which
 then loads the classes as before: ``-Xlog:cds*=off`` keeps its notes off the command's output.
 """
@@ -22,9 +24,13 @@ import hashlib
 import os
 import re
 import shutil
+import signal
+import subprocess
+import sys
 import time
 import uuid
 from pathlib import Path
+from typing import Any
 
 ENV = "LDIV_SPARK_CDS"
 QUIET = "-Xlog:cds*=off"  # the JVM's notes on the archive (classes it skips, one it refuses) go to stdout
@@ -34,17 +40,18 @@ _DONE = "Written dynamic archive"  # HotSpot's line (cds+dynamic, info) once the
 _STALE_S = 1800.0  # a claim this old without that line is a writer that died
 _KEEP_OTHERS = 2  # archives of other installations kept beside a new one (each ~210 MB)
 _OLD_S = 30 * 86400.0  # and none older than this: an updated Java or Spark leaves its old archive behind
+_WAIT_S = 600.0  # the longest the writing process waits for its JVM's dump before it kills it
+WRITING = "ldiv: writing Spark's class archive once for this machine (~30 s)"
+_OFF = ("off", "0", "false", "no")
 
 
 def cache_dir() -> Path | None:
-    """Where the archives live (``LDIV_SPARK_CDS=on``: the user's cache; ``=DIR``: there), or None: the
-    archive is opt-in. The JVM that writes it outlives its ``ldiv`` command while it writes, and
-    holds the local warehouse's Derby metastore meanwhile, so the next command on that warehouse failed
-    to open it (decision 0036, "Off by default")."""
+    """Where the archives live (the user's cache; ``LDIV_SPARK_CDS=DIR``: there), or None
+    (``LDIV_SPARK_CDS=off``)."""
     given = os.environ.get(ENV, "").strip()
-    if not given or given.lower() in ("off", "0", "false", "no"):
+    if given.lower() in _OFF:
         return None
-    if given.lower() not in ("on", "1", "true", "yes"):
+    if given and given.lower() not in ("on", "1", "true", "yes"):
         return Path(given).expanduser()
     base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
     return Path(base) / "ldiv_db" / "spark-cds"
@@ -96,8 +103,14 @@ def archive_options(jvm_options: list[str], given: str, *, hive: bool) -> list[s
         claim = final.with_name(final.name + ".claim")
         if claim.exists() and time.time() - claim.stat().st_mtime > _STALE_S:
             _clear_stale(folder, final.name)
+        elif claim.exists() and not _claimant_runs(claim):
+            claim.unlink(missing_ok=True)  # its files stay: a JVM still writing may yet finish them
         folder.mkdir(parents=True, exist_ok=True)
-        os.close(os.open(claim, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644))  # one writer at a time
+        fd = os.open(claim, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)  # one writer at a time
+        try:
+            os.write(fd, str(os.getpid()).encode())
+        finally:
+            os.close(fd)
         token = uuid.uuid4().hex[:12]  # this writer's own files: a stale writer never writes them
         log, partial = (final.with_name(f"{final.name}.{kind}-{token}") for kind in ("log", "partial"))
         return [
@@ -106,6 +119,74 @@ def archive_options(jvm_options: list[str], given: str, *, hive: bool) -> list[s
             QUIET,
         ]
     return []  # another process is writing it, or there is no cache to write: classes loaded as before
+
+
+def _claimant_runs(claim: Path) -> bool:
+    """The process that wrote ``claim`` still runs (a claim without a readable id counts as running: it
+    is being written, or is an older ldiv_db's, and goes after :data:`_STALE_S`)."""
+    try:
+        pid = int(claim.read_text(encoding="ascii").strip())
+    except (OSError, ValueError):
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # another user's process of that id: running
+        return True
+    return True
+
+
+def writes_archive(options: list[str]) -> bool:
+    """These JVM options (from :func:`archive_options`) make the archive."""
+    return any(o.startswith("-XX:ArchiveClassesAtExit=") for o in options)
+
+
+def finish_writing(proc: Any, options: list[str]) -> None:
+    """In the process that claimed the archive, before it ends: end the driver JVM (its stdin closed, as
+    at the process's exit) and wait while it writes the archive, saying so on stderr; then publish the
+    archive, or, when the JVM did not log it written (it died, was killed, or took over
+    :data:`_WAIT_S`), remove its files and claim so that the next session claims it again. A Ctrl-C
+    during the wait kills the JVM: no half archive is ever published. ``proc`` is the JVM's ``Popen``."""
+    partial = Path(next(o for o in options if writes_archive([o])).split("=", 1)[1])
+    final = partial.with_name(partial.name.split(".partial-")[0])
+    log = final.with_name(partial.name.replace(".partial-", ".log-"))
+    if proc.poll() is None:
+        print(WRITING, file=sys.stderr, flush=True)
+        previous = _interruptible()
+        try:
+            with contextlib.suppress(OSError, AttributeError):
+                proc.stdin.close()  # pyspark's gateway exits at the end of its stdin
+            proc.wait(timeout=_WAIT_S)
+        except (KeyboardInterrupt, subprocess.TimeoutExpired):
+            proc.kill()
+            proc.wait()
+        finally:
+            if previous is not None:
+                with contextlib.suppress(ValueError, TypeError):
+                    signal.signal(signal.SIGINT, previous)
+    with contextlib.suppress(OSError):
+        if _written(log):
+            _publish(partial, final, log)
+        else:
+            for path in (partial, log, final.with_name(final.name + ".claim")):
+                path.unlink(missing_ok=True)
+
+
+def _interruptible() -> Any:
+    """A Ctrl-C during the wait raises KeyboardInterrupt whatever handler the command left (the CLI's
+    ignores one once its command has ended); the handler before, or None when this is not the main
+    thread (which alone receives signals)."""
+
+    def interrupt(signum: int, frame: Any) -> None:
+        raise KeyboardInterrupt
+
+    try:
+        previous = signal.getsignal(signal.SIGINT)
+        signal.signal(signal.SIGINT, interrupt)
+    except ValueError:
+        return None
+    return previous
 
 
 def _clear_stale(folder: Path, name: str) -> None:

@@ -149,6 +149,7 @@ class SparkDatabase(Database):
         self.work_schema = f"ldiv_work_{uuid.uuid4().hex[:10]}"
         self._work_ready = False
         self._made: set[str] = set()  # work tables a statement of this connection may have created
+        self._pending: set[str] = set()  # work tables dropped by name, not yet by Spark (_defer_drop)
         # the work tables a statement names (``ws.t``, back-quoted or not): each may exist after it
         self._work_names = re.compile(rf"`?{self.work_schema}`?\.`?(\w+)`?", re.IGNORECASE)
         self.fetch_rows = fetch_rows_of(url)  # the most rows one fetch brings into the driver
@@ -213,6 +214,7 @@ class SparkDatabase(Database):
             self._fixed(render("catalog/drop_work_schema.sql", schema=Ident(self.work_schema)))
         self._work_ready = False
         self._made.clear()
+        self._pending.clear()
 
     # ------------------------------------------------------------------ executing
     def _send(self, query: Query) -> Any:
@@ -272,7 +274,11 @@ class SparkDatabase(Database):
         bare = _LEADING_COMMENTS.sub("", sql)
         if self._needless_drop(bare):
             return _Result()  # a work table no statement made: nothing to drop
-        self._made.update(n.lower() for n in self._work_names.findall(bare))
+        if self._defer_drop(bare):
+            return _Result()  # dropped with the work schema, or before a statement names it again
+        named = {n.lower() for n in self._work_names.findall(bare)}
+        self._drop_pending(named)
+        self._made.update(named)
         head = bare[:16].upper()
         if head[:6] in ("UPDATE", "DELETE") or head == "INSERT OVERWRITE":
             probe = dml_probe(sql)
@@ -297,6 +303,32 @@ class SparkDatabase(Database):
         schema, name = m.group(1).strip("`").lower(), m.group(2).strip("`").lower()
         return schema == self.work_schema and name not in self._made
 
+    def _defer_drop(self, sql: str) -> bool:
+        """``DROP TABLE IF EXISTS`` of a work table once its work is done (the metrics' covers, a
+        composition's parts): not sent now (a catalog operation and a Spark job each) but remembered,
+        since the work schema is dropped whole at the end (:meth:`close`, :meth:`drop_work_tables`); a
+        later statement or catalog call that names the table drops it first (:meth:`_drop_pending`).
+        Not with ``--keep-work`` (nothing is dropped at the end) nor while the ldiv stand-in lives in the
+        work schema (dropped table by table)."""
+        m = _DROP_IF_EXISTS.fullmatch(sql.strip())
+        if m is None or self.keep_work or self.ldiv_schema == self.work_schema:
+            return False
+        schema, name = m.group(1).strip("`").lower(), m.group(2).strip("`").lower()
+        if schema != self.work_schema:
+            return False
+        self._pending.add(name)
+        return True
+
+    def _drop_pending(self, names: set[str]) -> None:
+        """The remembered drops (:meth:`_defer_drop`) of these work tables, sent now."""
+        for name in sorted(names & self._pending):
+            self._pending.discard(name)
+            self.spark.sql(_DROP_TABLE, args={"table": spark_ref(TableRef(name, self.work_schema))})
+
+    def _pending_ref(self, ref: TableRef) -> None:
+        if (ref.schema or "").lower() == self.work_schema:
+            self._drop_pending({ref.name.lower()})
+
     def _any_row(self, sql: str, params: Mapping[str, Any]) -> bool:
         used = {k: v for k, v in params.items() if f":{k}" in sql}
         return bool(self.spark.sql(sql, args=used or None).take(1))
@@ -304,6 +336,12 @@ class SparkDatabase(Database):
     # ------------------------------------------------------------------ catalog lookups
     def _catalog(self, query: Query) -> _Result | None:
         """A catalog template answered from Spark's catalog (:func:`.catalog.answer`), else None."""
+        if self._pending:  # a remembered drop of a table it names is sent first
+            named = {n.lower() for n in self._work_names.findall(query.sql)}
+            params = dict(query.params) if query.params else {}
+            if str(params.get("schema", "")).lower() == self.work_schema:
+                named.add(str(params.get("name", "")).lower())
+            self._drop_pending(named)
         rows = answer(self, query)
         return None if rows is None else _Result(rows=rows)
 
@@ -343,7 +381,9 @@ class SparkDatabase(Database):
         return out
 
     def spark_ref(self, ref: TableRef) -> str:
-        """``ref`` as Spark SQL and the DataFrame API name it (back-quoted parts)."""
+        """``ref`` as Spark SQL and the DataFrame API name it (back-quoted parts); a remembered drop of it
+        is sent first (its caller reads or writes it)."""
+        self._pending_ref(ref)
         return spark_ref(ref)
 
     def _columns(self, table: str) -> list[str]:
@@ -404,6 +444,7 @@ class SparkDatabase(Database):
         (through Arrow) and one INSERT ... SELECT, so the driver never holds more than a batch of it."""
         if self.read_only and (table.schema or "") != self.work_schema:
             self._refuse_writes("insert_frame", render("catalog/all_rows.sql", source=table).sql, [table])
+        self._pending_ref(table)
         with self._engine("insert_frame"):
             for start in range(0, len(frame), self.fetch_rows):
                 self._insert_batch(table, frame.iloc[start : start + self.fetch_rows])
@@ -498,6 +539,7 @@ class SparkDatabase(Database):
         self._work_tables.clear()
 
     def exists(self, ref: TableRef) -> bool:
+        self._pending_ref(ref)
         return bool(self.spark.catalog.tableExists(spark_ref(ref)))
 
     def table_property(self, ref: TableRef, key: str) -> str | None:
@@ -512,9 +554,13 @@ class SparkDatabase(Database):
 
     def table_names(self, schema: str) -> list[str]:
         """The tables of ``schema`` as the catalog spells them (none when it does not exist)."""
+        if schema.lower() == self.work_schema:
+            self._drop_pending(set(self._pending))
         return [name for name, _ in tables_of(self.spark, schema)]
 
     def drop_table(self, ref: TableRef) -> None:
+        if (ref.schema or "").lower() == self.work_schema:
+            self._pending.discard(ref.name.lower())  # dropped now
         with self._engine("drop_table"):
             self.spark.sql(_DROP_TABLE, args={"table": spark_ref(ref)})
         self.queries += 1
@@ -522,6 +568,8 @@ class SparkDatabase(Database):
     def rename(self, old: TableRef, new: TableRef) -> None:
         """``ALTER TABLE old RENAME TO new``: one catalog operation (the publish step of a release)."""
         t0 = time.perf_counter()
+        self._pending_ref(old)
+        self._pending_ref(new)
         with self._engine("rename"):
             self.spark.sql(_RENAME, args={"old": spark_ref(old), "new": spark_ref(new)})
         if (new.schema or "").lower() == self.work_schema:

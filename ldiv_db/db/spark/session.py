@@ -8,11 +8,12 @@ The driver JVM is started with ``-XX:+ExitOnOutOfMemoryError``: a JVM out of hea
 sockets open with the threads that would answer them dead, and the ``ldiv`` process waits for good; a
 JVM that exits closes them, the wait ends at once, and :func:`driver_exit` tells why. A local master's
 JVM also gets :data:`LOCAL_JVM` (decision 0032) and the class-data-sharing archive of :mod:`.cds`
-(decision 0036).
+(decision 0036): the process whose JVM writes it waits for that JVM at its exit.
 """
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import logging
 import os
@@ -169,6 +170,11 @@ def session_for(url: str) -> Any:
         finally:
             _keep_handler(handler)
         session.sparkContext.setLogLevel("FATAL")
+        proc = getattr(getattr(session.sparkContext, "_gateway", None), "proc", None)
+        if cds.writes_archive(sharing) and proc is not None:
+            # the JVM writes the archive as it exits and holds the warehouse's metastore until then:
+            # this process waits for it, so the next command finds the metastore free (decision 0036)
+            atexit.register(cds.finish_writing, proc, sharing)
         _SESSIONS[url] = session
         _SETTINGS[id(session)] = settings
         return session
