@@ -4,7 +4,7 @@ The full-subtree search prunes a subtree when its lower bound reaches the best c
 closer that cost is to the optimum from the start, the fewer cuts it visits. The full-domain warm start
 gives a cut; single-node moves from it — specialize one cut node into its children, or generalize a
 full set of siblings into their parent — often reach a cheaper one (first improvement, each cut
-evaluated on its own, within ``MAX_WORK`` cell evaluations).
+evaluated on its own, within ``MAX_WORK`` cell evaluations; on histograms of at most ``MAX_CELLS`` cells).
 
 The cut found is **not** offered as a result: the search prunes against its cost plus one (a
 *ceiling*: only subtrees whose every cut costs more than it are skipped), so the first cut of the
@@ -58,8 +58,12 @@ class Search(Protocol):
 
     def bound(self) -> int: ...
 
-#: the most cells the climb may evaluate in all (its cuts × the histogram's cells)
+
+#: the most cells the climb may evaluate in all (its cuts × the histogram's cells) ...
 MAX_WORK = 6_000_000
+#: ... on histograms of at most this many cells (on larger ones a cut's evaluation costs more than the
+#: search's visits it could save)
+MAX_CELLS = 200_000
 
 
 def cut_cost(s: Search, cut: Cut) -> int:
@@ -131,7 +135,7 @@ def start(s: Search, incumbents: Sequence[tuple[int, Cut]], climbing: bool) -> t
         if known < s.bound():
             s.seq += 1
             s.heap[:] = [(-known, -s.seq, tuple(tuple(c) for c in known_cut))]
-    if not (climbing and incumbents and s.heap and s.space == "full-subtree"):
+    if not (climbing and incumbents and s.heap and s.space == "full-subtree" and s.C <= MAX_CELLS):
         return None
     climbed = climb(s, s.heap[0][2], -s.heap[0][0])
     s.ceiling = INF if climbed is None else climbed[0] + 1

@@ -536,26 +536,17 @@ class Search(merge.MergeableSearch):
         seconds = time.perf_counter() - self.t0
         entries = sorted(self.heap, key=lambda e: (e[0], e[1]), reverse=True)  # best cost, then found first
         top = [(-e[0], e[2]) for e in entries]
-        cost: int | None
-        cut: tuple[tuple[int, ...], ...] | None
-        if not top:
-            cost, cut = None, None
-        elif self.top_h > 1:
-            cost, cut = self.rng.choice(top)
-        else:
-            cost, cut = top[0]
+        pick = (self.rng.choice(top) if self.top_h > 1 else top[0]) if top else None
         best = top[0][0] if top else None
-        optimal = not timed_out
+        lower, optimal = best, not timed_out
         if timed_out:
             glb = self.global_lower_bound()
             lower = None if glb >= INF else glb
             # every unexplored subtree's LB already reaches the best cost: the best is proven optimal
             optimal = best is not None and lower is not None and lower >= best
-        else:
-            lower = best
         return Result(
-            cost=cost,
-            cut=cut,
+            cost=None if pick is None else pick[0],
+            cut=None if pick is None else pick[1],
             lower_bound=lower,
             optimal=optimal,
             visited=self.visited,
