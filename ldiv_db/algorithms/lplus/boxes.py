@@ -45,6 +45,9 @@ if TYPE_CHECKING:
 MAX_POINTS = 64
 #: the most (cell, point) pairs one evaluation may spend on it
 MAX_WORK = 400_000
+#: the most (cell, point) pairs priced in one grouping: fewer points at once are dominated by numpy's
+#: per-call cost, more sort slower than apart
+GROUPING = 32_768
 #: the boxes' keys (point, partition key, SA value) stay below this, or the partition keys are ranked
 KEY_LIMIT = 2**62
 
@@ -157,35 +160,33 @@ class BoxBound:
         if npts * span * s.m >= KEY_LIMIT:  # the point's number would overflow the keys: ranks instead
             part = np.unique(part, return_inverse=True)[1].reshape(npts, n)
             span = int(part.max()) + 1
-        full = (np.arange(npts)[:, None] * span + part) * s.m + s.ks[cells] % s.m
-        Q = split(
-            np.arange(npts * n),
-            full.reshape(-1),
-            np.tile(s.cnt[cells], npts),
-            s.m,
-            self.tp,
-            self.tq,
-            exact=False,
-        )
-        D, _ = recursive_deletions(Q, self.scheme in ("viorec", "allrec"))
-        kept, dele, supp, _ = scheme_counts(Q, self.scheme, D)
-        first = Q.idx_s[Q.first_cell]
-        if self.metric == "lm":
-            gen = kept * (s.gc[cells[first % n]] + np.broadcast_to(lm, key.shape).reshape(-1)[first])
-        else:
-            gen = kept * kept
-        value = gen + (supp + dele) * self.cs  # per box: best(box, k + 1), then best(box, j) in place
+        full = ((np.arange(npts)[:, None] * span + part) * s.m + s.ks[cells] % s.m).reshape(-1)
+        lm_all = np.broadcast_to(lm, key.shape).reshape(-1)
+        cnt = np.tile(s.cnt[cells], npts)
         box = np.empty(npts * n, dtype=np.int64)
-        box[Q.idx_s] = np.repeat(np.arange(Q.G), np.diff(np.append(Q.first_cell, Q.idx_s.size)))
+        values = []
+        G = 0
+        step = max(1, GROUPING // n) * n  # whole points per grouping
+        for lo in range(0, npts * n, step):
+            rows = np.arange(lo, min(lo + step, npts * n))
+            Q = split(rows, full, cnt, s.m, self.tp, self.tq, exact=False)
+            D, _ = recursive_deletions(Q, self.scheme in ("viorec", "allrec"))
+            kept, dele, supp, _ = scheme_counts(Q, self.scheme, D)
+            first = Q.idx_s[Q.first_cell]
+            gen = kept * (s.gc[cells[first % n]] + lm_all[first]) if self.metric == "lm" else kept * kept
+            values.append(gen + (supp + dele) * self.cs)
+            box[Q.idx_s] = G + np.repeat(np.arange(Q.G), np.diff(np.append(Q.first_cell, Q.idx_s.size)))
+            G += Q.G
+        value = np.concatenate(values)  # per box: best(box, k + 1), then best(box, j) in place
         box = box.reshape(*dims, n)
         for j in range(len(attrs) - 1, -1, -1):
             for tj in range(dims[j] - 2, -1, -1):
                 pb = np.take(box, tj, axis=j).reshape(-1)
                 cb = np.take(box, tj + 1, axis=j).reshape(-1)
-                at = np.full(Q.G, -1, dtype=np.int64)
+                at = np.full(G, -1, dtype=np.int64)
                 at[cb] = np.arange(cb.size)  # one cell of every child box
                 kids = np.flatnonzero(at >= 0)
-                sums = np.zeros(Q.G, dtype=np.int64)
+                sums = np.zeros(G, dtype=np.int64)
                 np.add.at(sums, pb[at[kids]], value[kids])
                 value[pb] = np.minimum(value[pb], sums[pb])  # (a box's cells repeat the same value)
         zero = box[(0,) * len(attrs)]
