@@ -30,7 +30,6 @@ memo for the whole search (and its sub-searches, whose merged cells hold the sam
 
 from __future__ import annotations
 
-import itertools
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -46,6 +45,11 @@ if TYPE_CHECKING:
 MAX_POINTS = 64
 #: the most (cell, point) pairs one evaluation may spend on it
 MAX_WORK = 400_000
+#: the most (cell, point) pairs priced in one grouping: fewer points at once are dominated by numpy's
+#: per-call cost, more sort slower than apart
+GROUPING = 32_768
+#: the boxes' keys (point, partition key, SA value) stay below this, or the partition keys are ranked
+KEY_LIMIT = 2**62
 
 
 def applies(s: MergeableSearch) -> bool:
@@ -66,7 +70,7 @@ class BoxBound:
     ) -> None:
         self.metric, self.scheme, self.cs, self.lmu = metric, scheme, cs, lmu
         self.tp, self.tq = s.tp, s.tq
-        self.memo: dict[int, int] = {}
+        self.memo = Memo()
         self.depth = [t.depth.astype(np.int64) for t in s.trees]
         self.anc = [t.anc for t in s.trees]
         self.computed = 0
@@ -93,7 +97,7 @@ class BoxBound:
             mbits |= s.open_node[a][X[a]].astype(np.int64) << a
         keys = pkey * (1 << d) + mbits
         memo = self.memo
-        known = np.asarray([memo.get(k, -2) for k in keys.tolist()], dtype=np.int64)
+        known = memo.get(keys)
         out[cand] = np.maximum(known, -1)
         miss = np.flatnonzero((known == -2) & (mbits != 0))
         if miss.size == 0:
@@ -108,8 +112,7 @@ class BoxBound:
                 H[a] = np.where(on, deepest - self.depth[a][X[a][miss]], 0)
         points = np.prod(H + 1, axis=0)
         big = points > MAX_POINTS
-        for k in keys[miss[big]].tolist():
-            memo[k] = -1  # a property of the partition: never computed
+        memo.put(keys[miss[big]], np.full(int(big.sum()), -1, dtype=np.int64))  # never computed
         keep = np.flatnonzero(~big)
         # in the partitions' order, within the evaluation's budget
         keep = keep[np.cumsum(points[keep] * seg[cand[miss[keep]]]) <= MAX_WORK]
@@ -120,71 +123,111 @@ class BoxBound:
             j = miss[np.asarray(at, dtype=np.int64)]
             vals = self._solve(s, P, X[:, j], h, cand[j], seg)
             out[cand[j]] = vals
-            for k, v in zip(keys[j].tolist(), vals.tolist(), strict=True):
-                memo[k] = v
+            memo.put(keys[j], vals)
             self.computed += j.size
         return out
 
     def _solve(
         self, s: MergeableSearch, P: Parts, Xr: IntArray, h: tuple[int, ...], roots: IntArray, seg: IntArray
     ) -> IntArray:
-        """The recursion over the lattice ``h`` for the partitions ``roots`` (of ``P``)."""
-        # the roots' cells, and each cell's root
+        """The recursion over the lattice ``h`` for the partitions ``roots`` (of ``P``): every point's
+        boxes priced in one grouping (the point's number leads the key), then the recursion over the
+        boxes' values, one depth of one attribute at a time for every point."""
         lens = seg[roots]
         cells = np.concatenate(
             [P.idx_s[P.first_cell[g] : P.first_cell[g] + n] for g, n in zip(roots, lens, strict=True)]
         )
         root_of = np.repeat(np.arange(roots.size), lens)
-        sa = s.ks[cells] % s.m
-        cnt = s.cnt[cells]
+        n = cells.size
         attrs = [a for a, x in enumerate(h) if x > 0]
-        base = (Xr * s.stride[:, None]).sum(axis=0)[root_of]  # the roots' keys, per cell
-        start_depth = {a: self.depth[a][Xr[a]][root_of] for a in attrs}
-        leaves = {a: s.leaf[a][cells] for a in attrs}
-        box: dict[tuple[int, ...], IntArray] = {}
-        cost: dict[tuple[int, ...], IntArray] = {}
-        local = np.arange(cells.size)
-        for t in itertools.product(*(range(h[a] + 1) for a in attrs)):
-            key = base.copy()
-            lm_extra = np.zeros(cells.size, dtype=np.int64)
-            for a, ta in zip(attrs, t, strict=True):
-                anc = self.anc[a]
-                node = anc[np.minimum(start_depth[a] + ta, anc.shape[0] - 1), leaves[a]]
-                key += (node - Xr[a][root_of]) * s.stride[a]
-                if self.metric == "lm":
-                    lm_extra += self.lmu[a][node] - self.lmu[a][Xr[a][root_of]]
-            Q = split(local, key * s.m + sa, cnt, s.m, self.tp, self.tq, exact=False)
+        dims = [h[a] + 1 for a in attrs]
+        # per attribute and relative depth, each cell's key and LM offsets from its root's node; the
+        # points' keys by broadcasting (the points in itertools.product order, the last attribute fastest)
+        key = (Xr * s.stride[:, None]).sum(axis=0)[root_of].reshape((1,) * len(attrs) + (n,))
+        lm = np.zeros_like(key)
+        for i, a in enumerate(attrs):
+            anc, x = self.anc[a], Xr[a][root_of]
+            deep = np.minimum(self.depth[a][x][None, :] + np.arange(dims[i])[:, None], anc.shape[0] - 1)
+            node = anc[deep, s.leaf[a][cells][None, :]]
+            shape = [1] * len(attrs) + [n]
+            shape[i] = dims[i]
+            key = key + ((node - x) * s.stride[a]).reshape(shape)
+            if self.metric == "lm":
+                lm = lm + (self.lmu[a][node] - self.lmu[a][x]).reshape(shape)
+        npts = int(np.prod(dims))
+        part = key.reshape(npts, n)
+        span = int(s.stride[0]) * s.trees[0].n
+        if npts * span * s.m >= KEY_LIMIT:  # the point's number would overflow the keys: ranks instead
+            part = np.unique(part, return_inverse=True)[1].reshape(npts, n)
+            span = int(part.max()) + 1
+        full = ((np.arange(npts)[:, None] * span + part) * s.m + s.ks[cells] % s.m).reshape(-1)
+        lm_all = np.broadcast_to(lm, key.shape).reshape(-1)
+        cnt = np.tile(s.cnt[cells], npts)
+        box = np.empty(npts * n, dtype=np.int64)
+        values = []
+        G = 0
+        step = max(1, GROUPING // n) * n  # whole points per grouping
+        for lo in range(0, npts * n, step):
+            rows = np.arange(lo, min(lo + step, npts * n))
+            Q = split(rows, full, cnt, s.m, self.tp, self.tq, exact=False)
             D, _ = recursive_deletions(Q, self.scheme in ("viorec", "allrec"))
             kept, dele, supp, _ = scheme_counts(Q, self.scheme, D)
             first = Q.idx_s[Q.first_cell]
-            if self.metric == "lm":
-                gen = kept * (s.gc[cells[first]] + lm_extra[first])
-            else:
-                gen = kept * kept
-            cost[t] = gen + (supp + dele) * self.cs
-            b = np.empty(cells.size, dtype=np.int64)
-            b[Q.idx_s] = np.repeat(np.arange(Q.G), np.diff(np.append(Q.first_cell, Q.idx_s.size)))
-            box[t] = b
-        # the recursion, the last attribute first
-        k = len(attrs)
-        value: dict[tuple[int, ...], IntArray] = {}
-        for j in range(k - 1, -1, -1):
-            others = [range(h[attrs[i]] + 1) if i < j else range(1) for i in range(k) if i != j]
-            for rest in itertools.product(*others):
-                for tj in range(h[attrs[j]], -1, -1):
-                    t = (*rest[:j], tj, *rest[j:])
-                    below = cost[t] if j == k - 1 else value[t]  # best(., j + 1) at the same point
-                    if tj == h[attrs[j]]:
-                        value[t] = below
-                        continue
-                    child = (*rest[:j], tj + 1, *rest[j:])
-                    cb, pb = box[child], box[t]
-                    firsts = starts_of(cb)
-                    sums = np.zeros(below.size, dtype=np.int64)
-                    np.add.at(sums, pb[firsts], value[child][cb[firsts]])
-                    value[t] = np.minimum(below, sums)
-        zero = (0,) * k
-        return value[zero][box[zero][np.searchsorted(root_of, np.arange(roots.size))]]
+            gen = kept * (s.gc[cells[first % n]] + lm_all[first]) if self.metric == "lm" else kept * kept
+            values.append(gen + (supp + dele) * self.cs)
+            box[Q.idx_s] = G + np.repeat(np.arange(Q.G), np.diff(np.append(Q.first_cell, Q.idx_s.size)))
+            G += Q.G
+        value = np.concatenate(values)  # per box: best(box, k + 1), then best(box, j) in place
+        box = box.reshape(*dims, n)
+        for j in range(len(attrs) - 1, -1, -1):
+            for tj in range(dims[j] - 2, -1, -1):
+                pb = np.take(box, tj, axis=j).reshape(-1)
+                cb = np.take(box, tj + 1, axis=j).reshape(-1)
+                at = np.full(G, -1, dtype=np.int64)
+                at[cb] = np.arange(cb.size)  # one cell of every child box
+                kids = np.flatnonzero(at >= 0)
+                sums = np.zeros(G, dtype=np.int64)
+                np.add.at(sums, pb[at[kids]], value[kids])
+                value[pb] = np.minimum(value[pb], sums[pb])  # (a box's cells repeat the same value)
+        zero = box[(0,) * len(attrs)]
+        out: IntArray = value[zero[np.searchsorted(root_of, np.arange(roots.size))]]
+        return out
+
+
+class Memo:
+    """Partition bounds by key (-1: never computed): the older ones in sorted arrays, looked up for a
+    whole evaluation at once; the newest in a dict, moved to the arrays when there are ``PENDING``."""
+
+    PENDING = 4096
+
+    def __init__(self) -> None:
+        self.keys = np.zeros(0, dtype=np.int64)
+        self.vals = np.zeros(0, dtype=np.int64)
+        self.new: dict[int, int] = {}
+
+    def __len__(self) -> int:
+        return int(self.keys.size) + len(self.new)
+
+    def get(self, keys: IntArray) -> IntArray:
+        """The bound of every key, -2 where unknown."""
+        out = np.full(keys.size, -2, dtype=np.int64)
+        if self.keys.size:
+            pos = np.minimum(np.searchsorted(self.keys, keys), self.keys.size - 1)
+            hit = self.keys[pos] == keys
+            out[hit] = self.vals[pos[hit]]
+        if self.new:
+            rest = np.flatnonzero(out == -2)
+            out[rest] = [self.new.get(k, -2) for k in keys[rest].tolist()]
+        return out
+
+    def put(self, keys: IntArray, vals: IntArray) -> None:
+        """Keep the bounds of ``keys`` (distinct keys, none known yet: the ones :meth:`get` missed)."""
+        self.new.update(zip(keys.tolist(), vals.tolist(), strict=True))
+        if len(self.new) >= self.PENDING:
+            k = np.concatenate([self.keys, np.fromiter(self.new.keys(), np.int64, len(self.new))])
+            v = np.concatenate([self.vals, np.fromiter(self.new.values(), np.int64, len(self.new))])
+            o = np.argsort(k, kind="stable")
+            self.keys, self.vals, self.new = k[o], v[o], {}
 
 
 def starts_of(b: IntArray) -> IntArray:

@@ -30,7 +30,7 @@ import numpy.typing as npt
 
 from ...taxonomy.arrays import IntArray
 from ..shared.trees import narrow_dtype
-from . import boxes, merge
+from . import boxes, climb, merge
 from .boxes import BoxBound
 from .index import NodeArray, TreeIndex, cost_units, node_dtype
 from .partitions import (
@@ -50,6 +50,7 @@ from .spec_sizes import SpecSizes
 BoolArray = npt.NDArray[np.bool_]
 # a frame's saved partition values: cells, cost, infeasible, LB, infinite LB (the flags only under NoSupp)
 _Saved = tuple[IntArray, IntArray, BoolArray | None, IntArray, BoolArray | None]
+Cut = tuple[tuple[int, ...], ...]
 
 
 class Search(merge.MergeableSearch):
@@ -92,6 +93,7 @@ class Search(merge.MergeableSearch):
         self.t0 = self._last_progress = 0.0
         self._aborting = False
         self.cost_t = self.icost_t = self.lb_t = self.ilb_t = 0
+        self.ceiling = INF  # pruning below the best cost: see run
         self.visited = self.pruned = self.total = self.seq = 0
         self.heap: list[tuple[int, int, tuple[tuple[int, ...], ...]]] = []
         self.frames: list[int] = []
@@ -297,8 +299,9 @@ class Search(merge.MergeableSearch):
         return INF if self.ilb_t else self.lb_t
 
     def bound(self) -> int:
-        """Prune against the best cost (top-h: the h-th best), +∞ until h cuts are known (SPEC §5.6)."""
-        return -self.heap[0][0] if len(self.heap) >= self.top_h else INF
+        """Prune against the best cost (top-h: the h-th best), +∞ until h cuts are known (SPEC §5.6), or
+        the climb's ceiling when lower."""
+        return min(-self.heap[0][0] if len(self.heap) >= self.top_h else INF, self.ceiling)
 
     @property
     def best_cost(self) -> int | None:
@@ -493,9 +496,10 @@ class Search(merge.MergeableSearch):
         """The full-subtree cut of a full-domain level vector (the level nodes of every leaf)."""
         return tuple(t.level_cut(lv) for t, lv in zip(self.trees, levels, strict=True))
 
-    def run(self, incumbents: Sequence[tuple[int, tuple[tuple[int, ...], ...]]] = ()) -> Result:
+    def run(self, incumbents: Sequence[tuple[int, Cut]] = (), climbing: bool = True) -> Result:
         """Search; ``incumbents`` are known (cost, cut) pairs of this space (a warm start: the DFS then
-        prunes against the best of them from the first node; with top-h they are ignored)."""
+        prunes against the best of them from the first node, and against the cheaper cut a climb from it
+        finds (:mod:`.climb`); with top-h they are ignored)."""
         self.t0 = time.perf_counter()
         self._last_progress = self.t0
         self._aborting = False
@@ -503,6 +507,7 @@ class Search(merge.MergeableSearch):
         self.heap = []
         self.seq = 0
         self.frames = []
+        self.ceiling = INF
         if self.space == "full-subtree":
             roots = [(a, 0) for a, t in enumerate(self.trees) if not t.is_leaf[0]]
             self.total = math.prod(t.n_cuts[0] for t in self.trees)
@@ -517,39 +522,31 @@ class Search(merge.MergeableSearch):
             self.visit_cuts.append(self._snapshot())
         if not self.icost_t:
             self._offer(self.cost_t)
-        if self.top_h == 1:
-            for known, known_cut in incumbents:
-                if known < self.bound():
-                    self.seq += 1
-                    self.heap[:] = [(-known, -self.seq, tuple(tuple(c) for c in known_cut))]
+        climbed = climb.start(self, incumbents, climbing) if self.top_h == 1 else None
         timed_out = False
         try:
             self._dfs(sorted(roots, key=self._sort_key), 0)
         except _Timeout:
             timed_out = True
+        if climb.missed(self, climbed, timed_out):
+            return self.run(incumbents, climbing=False)
+        return self._result(timed_out)
+
+    def _result(self, timed_out: bool) -> Result:
         seconds = time.perf_counter() - self.t0
         entries = sorted(self.heap, key=lambda e: (e[0], e[1]), reverse=True)  # best cost, then found first
         top = [(-e[0], e[2]) for e in entries]
-        cost: int | None
-        cut: tuple[tuple[int, ...], ...] | None
-        if not top:
-            cost, cut = None, None
-        elif self.top_h > 1:
-            cost, cut = self.rng.choice(top)
-        else:
-            cost, cut = top[0]
+        pick = (self.rng.choice(top) if self.top_h > 1 else top[0]) if top else None
         best = top[0][0] if top else None
-        optimal = not timed_out
+        lower, optimal = best, not timed_out
         if timed_out:
             glb = self.global_lower_bound()
             lower = None if glb >= INF else glb
             # every unexplored subtree's LB already reaches the best cost: the best is proven optimal
             optimal = best is not None and lower is not None and lower >= best
-        else:
-            lower = best
         return Result(
-            cost=cost,
-            cut=cut,
+            cost=None if pick is None else pick[0],
+            cut=None if pick is None else pick[1],
             lower_bound=lower,
             optimal=optimal,
             visited=self.visited,
