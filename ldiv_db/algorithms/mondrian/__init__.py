@@ -44,6 +44,9 @@ DENSE_CELLS = 8_000_000  # partitions × values counted in one histogram (64 MB 
 class Mondrian(Algorithm):
     name = "mondrian"
     generalizes_by_hierarchy = True
+    # rows are read grouped by their QI vector (vid: a rank of the vectors' values), the rounds run over the
+    # vectors in vid order, and a row id only keys the assignment (rid -> vid -> gid)
+    order_free = True
     default_model = "distinct"
     summary = "Mondrian multidimensional median partitioning for l-diversity (baseline; local recoding)"
     options = (
