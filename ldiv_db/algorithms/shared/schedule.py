@@ -59,11 +59,11 @@ CYCLE_BUCKETS = 64  # above this many buckets the states are not compared (each 
 def max_l_schedule(sizes: Sequence[int], l: int) -> Schedule:
     """Simulate Max-l on the bucket sizes only (BSGI Fig. 1/2; SPEC §2.2 Select's bucket order).
 
-    A table that barely compresses (sizes nearly equal) runs one iteration per class; its bucket states
-    then repeat up to a shift. When the state (non-empty buckets, sizes less the smallest) recurs, with
-    more than l buckets left, every iteration of the cycle between the two repeats while no bucket runs
-    out, so the cycle's runs are repeated as often as the smallest bucket allows: the same runs as the
-    iteration itself."""
+    When the largest buckets tie (a table that barely compresses) it runs one iteration per class, and
+    the state repeats up to a shift: the top (the buckets at least as large as the (l+1)-th) all lower
+    by the same count, the other buckets unchanged. The iterations between two such states then repeat
+    while the top stays above every other bucket, so the cycle's runs are repeated that often instead:
+    the same runs as the iteration itself."""
     if l < 1:
         raise ValueError(f"l must be positive, got {l}")
     size = [int(s) for s in sizes]
@@ -119,15 +119,21 @@ def _iterate(size: list[int], l: int, runs: _Runs, *, detect: bool) -> None:
     while len(heap) >= l:
         it += 1
         if detect and len(heap) > l and it % stride == 0:
-            low = -max(heap)[0]
-            state = tuple(s - low if s > 0 else -1 for s in size)
-            if state in states:
+            # the top: every bucket at least as large as the (l+1)-th; sizes relative to that one,
+            # the others' as they are (negative)
+            low = -heapq.nsmallest(l + 1, heap)[-1][0]
+            state = tuple(s - low if s >= low else -s - 1 for s in size)
+            if state in states:  # the top lost `shift` rows per bucket, the others none
                 cycle = runs.since(states[state])
-                shift = sum(c for c, _ in cycle) * l // len(heap)  # rows each bucket lost in the cycle
-                times = (low - 1) // shift  # cycles after which every bucket still holds a row
+                tops = sum(1 for s in size if s >= low)
+                shift = sum(c for c, _ in cycle) * l // tops
+                rest = max((s for s in size if s < low), default=0)
+                # cycles after which the top is still above every other bucket: until then none of
+                # them is among the l + 1 largest, so every iteration repeats
+                times = (low - rest - 1) // shift
                 if times:
                     runs.repeat(cycle, times)
-                    size[:] = [s - times * shift if s > 0 else 0 for s in size]
+                    size[:] = [s - times * shift if s >= low else s for s in size]
                     heap = [(-s, b) for b, s in enumerate(size) if s > 0]
                     heapq.heapify(heap)
                 states.clear()
