@@ -316,6 +316,11 @@ class Algorithm(ABC):
     generalizes_by_hierarchy: bool = False
     # True: a release is a stream (``ldiv release append`` publishes its next releases)
     streams: bool = False
+    # True: the result (groups, group ids, labels) is a function of the rows' values alone, never of their
+    # row ids or order, so there is no tie for the seeded copy to break and the algorithm reads the source
+    # as it is (ldiv_db/commands/anonymize.py: _run; decision 0033, Round 4). Held to it by
+    # tests/integration/test_order_free.py: the source's rows permuted, the release must be the same.
+    order_free: bool = False
 
     def check(self, request: AnonymizeRequest) -> None:
         """Check the options against the data (names, levels against heights) before the run is recorded,

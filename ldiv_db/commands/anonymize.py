@@ -247,27 +247,30 @@ def _release(request: AnonymizeRequest, algo: Algorithm, ctx: Context, how: Publ
 def _run(request: AnonymizeRequest, algo: Algorithm, out: TableRef) -> Partitioning | Release:
     """The algorithm's result. A one-table algorithm reads the source through its seeded copy
     (:func:`ldiv_db.pipeline.opaque.seeded_inputs`: every tie among rows falls by the run's seeded key),
-    and its partitioning is mapped back to the source's row ids. A release of several tables links its
-    rows itself, so it reads the source as it is and orders its rows by the same key itself
-    (Decomposition+: ``sql/decomposition/pool_rows.sql``)."""
+    and its partitioning is mapped back to the source's row ids; one that declares itself
+    :attr:`~ldiv_db.algorithms.base.Algorithm.order_free` has no tie to break and reads the source as it
+    is. A release of several tables links its rows itself, so it reads the source as it is and orders its
+    rows by the same key itself (Decomposition+: ``sql/decomposition/pool_rows.sql``)."""
     if algo.streams or len(algo.output_tables(out)) != 1:
         return algo.run(request)
-    named = [  # the columns the algorithm may read besides the QIs and SAs
-        *request.keep_columns,
-        *(
-            name
-            for opt in algo.options
-            if opt.kind == "text" and request.options.get(opt.name) is not None
-            for name in _names(request.options[opt.name])
-        ),
-    ]
-    seeded = opaque.seeded_inputs(request.db, request.inputs, request.order_seed, named)
-    built = algo.run(dataclasses.replace(request, inputs=seeded))
+    seeded = None
+    if not algo.order_free:
+        named = [  # the columns the algorithm may read besides the QIs and SAs
+            *request.keep_columns,
+            *(
+                name
+                for opt in algo.options
+                if opt.kind == "text" and request.options.get(opt.name) is not None
+                for name in _names(request.options[opt.name])
+            ),
+        ]
+        seeded = opaque.seeded_inputs(request.db, request.inputs, request.order_seed, named)
+    built = algo.run(request if seeded is None else dataclasses.replace(request, inputs=seeded))
     if request.inputs.rows > LARGE_ROWS:  # the algorithm's arrays, freed, before the release is written
         release_freed()
     if not isinstance(built, Partitioning):
         raise InternalError(f"{algo.name} writes one table but returned no partitioning")
-    return opaque.to_source(request.db, built, seeded)
+    return built if seeded is None else opaque.to_source(request.db, built, seeded)
 
 
 def _names(value: Any) -> tuple[str, ...]:

@@ -6,6 +6,8 @@ enforcement point per way they could leak, both keyed by the run's private seed 
   order (an ``ORDER BY rid``, a ``min(rowid)``, a stable sort of arrays fetched in row order) is broken by
   the key; :func:`to_source` maps its assignment and row labels back to the source's row ids. A stream
   (Decomposition+) reads its rows itself and orders them by the same key (``decomposition/pool_rows.sql``).
+  An algorithm that declares itself ``order_free`` (its result a function of the rows' values alone,
+  held to it by tests/integration/test_order_free.py) has no tie to break and reads the source as it is.
 * **group ids** — :func:`publish_ids`, run by the release pipeline (:func:`ldiv_db.pipeline.publish.publish`)
   before anything is written: every table of the release that carries group ids is renumbered by one
   seeded random permutation (a stream's groups published earlier keep their ids: a published row never

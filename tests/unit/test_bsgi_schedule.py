@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import random
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -77,3 +78,37 @@ def test_runs_compress_the_schedule() -> None:
     assert sch.runs[0].count == 3 and sch.runs[0].buckets == (0, 1)  # a tie run merges with its predecessor
     assert sch.runs[1].count == 1 and sch.runs[1].buckets == (0, 2)
     assert sch.classes == 4 and sch.residual_rows == 1
+
+
+def _run_lengths(classes: list[tuple[int, ...]]) -> list[tuple[int, tuple[int, ...]]]:
+    out: list[tuple[int, tuple[int, ...]]] = []
+    for order in classes:
+        if out and out[-1][1] == order:
+            out[-1] = (out[-1][0] + 1, order)
+        else:
+            out.append((1, order))
+    return out
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.integers(20, 300),
+    st.lists(st.integers(0, 6), min_size=2, max_size=10),
+    st.lists(st.integers(-4, 4), max_size=4),
+    st.lists(st.integers(0, 3), max_size=3),
+    st.integers(1, 6),
+    st.randoms(use_true_random=False),
+)
+def test_nearly_equal_sizes_repeat_cycles_exactly(
+    base: int, spread: list[int], middle: list[int], small: list[int], l: int, rnd: random.Random
+) -> None:
+    """Sizes close to each other (a table that barely compresses), a middle tier the top comes down to
+    and joins on the way, and a few tiny buckets that run out, in any order (ties go to the first
+    bucket): the cycles are repeated without iterating them, and the runs are still the literal
+    iteration's, run-length encoded, and so are the residuals."""
+    sizes = [base + d for d in spread] + [base // 2 + d for d in middle] + small
+    rnd.shuffle(sizes)
+    sch = max_l_schedule(sizes, l)
+    classes, residual = literal_max_l(sizes, l)
+    assert [(r.count, r.buckets) for r in sch.runs] == _run_lengths(classes)
+    assert list(sch.residual) == residual

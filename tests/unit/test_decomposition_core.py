@@ -198,3 +198,42 @@ def test_value_sets() -> None:
     s.add(np.array([0, 0, 2]), np.array([1, 129, 64]))
     assert s.member(np.array([0, 0, 1, 2]), np.array([1, 129, 1, 64])).tolist() == [True, True, False, True]
     assert not s.member(np.array([0]), np.array([2]))[0]
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.integers(1, 6),
+            st.sampled_from(["a", "b", "c", None]),
+            st.sampled_from(["x", "y", "10", "9", None]),
+        ),
+        min_size=1,
+        max_size=40,
+    ),
+    st.integers(1, 4),
+    st.integers(1, 4),
+)
+def test_check_new_groups_agrees_with_brute_force(
+    rows: list[tuple[int, str | None, str | None]], l1: int, l2: int
+) -> None:
+    """The pre-write check refuses exactly when some group has fewer than l_i distinct values of SA i
+    (NULL a value), counted here with sets, in whatever order the rows come."""
+    import pandas as pd
+    import pytest
+
+    from ldiv_db.algorithms.decomposition.checks import check_new_groups
+    from ldiv_db.errors import PrivacyViolation
+
+    frame = pd.DataFrame(rows, columns=["gid", "s1", "s2"])
+    sets: dict[int, tuple[set[str | None], set[str | None]]] = {}
+    for g, a, b in rows:
+        sets.setdefault(g, (set(), set()))
+        sets[g][0].add(a)
+        sets[g][1].add(b)
+    bad = sum(1 for s1, s2 in sets.values() if len(s1) < l1 or len(s2) < l2)
+    if bad:
+        with pytest.raises(PrivacyViolation, match=rf"^{bad} new group\(s\) are not"):
+            check_new_groups(frame, [l1, l2])
+    else:
+        check_new_groups(frame, [l1, l2])

@@ -7,6 +7,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+import numpy as np
+import pandas as pd
+
 from ...core.catalog import Table, output_ref, resolve_table, table_at
 from ...errors import BadInput, PrivacyViolation
 from ...sqlgen.render import Ident, TableRef, render
@@ -42,20 +45,23 @@ def check_batch_types(db: Database, stream: StreamState, config: StreamConfig, b
         )
 
 
-def check_new_groups(db: Database, sa_rows: TableRef, ls: Sequence[int], slots: Sequence[Ident]) -> None:
-    """Before anything is written: every new or grown group is (l_1..l_k)-diverse."""
-    pre = db.records(
-        render(
-            "decomposition/diverse.sql",
-            {"ls": list(ls)},
-            target=sa_rows,
-            group_column=Ident("gid"),
-            sa=list(slots),
-        )
-    )[0]
-    if pre["violating"]:
+def check_new_groups(sa_rows: pd.DataFrame, ls: Sequence[int]) -> None:
+    """Before anything is written: every new or grown group of the SA-table rows (``gid``, ``s1``..``sk``,
+    the frame the work table receives) is (l_1..l_k)-diverse, NULL counting as a value. Counted on the
+    frame, not on its work table: the written SA-table holds these rows and is verified again after the
+    write (:meth:`StreamRelease.verify`), so one statement over the rows is enough."""
+    if not len(sa_rows):
+        return
+    group, groups = pd.factorize(sa_rows["gid"], sort=False)
+    below = np.zeros(len(groups), dtype=bool)
+    for i, l_i in enumerate(ls):
+        codes, values = pd.factorize(sa_rows[f"s{i + 1}"], sort=False, use_na_sentinel=False)
+        pairs = pd.unique(group.astype(np.int64) * max(len(values), 1) + codes)
+        distinct = np.bincount(pairs // max(len(values), 1), minlength=len(groups))
+        below |= distinct < l_i
+    if below.any():
         raise PrivacyViolation(
-            f"{pre['violating']} new group(s) are not (l_1..l_k)-diverse ({list(ls)}); nothing was written",
+            f"{int(below.sum())} new group(s) are not (l_1..l_k)-diverse ({list(ls)}); nothing was written",
             "this is a bug in the algorithm; please report it with the run id",
         )
 

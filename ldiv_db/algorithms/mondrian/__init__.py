@@ -44,6 +44,9 @@ DENSE_CELLS = 8_000_000  # partitions × values counted in one histogram (64 MB 
 class Mondrian(Algorithm):
     name = "mondrian"
     generalizes_by_hierarchy = True
+    # rows are read grouped by their QI vector (vid: a rank of the vectors' values), the rounds run over the
+    # vectors in vid order, and a row id only keys the assignment (rid -> vid -> gid)
+    order_free = True
     default_model = "distinct"
     summary = "Mondrian multidimensional median partitioning for l-diversity (baseline; local recoding)"
     options = (
@@ -158,11 +161,16 @@ class _Vectors:
     """The distinct QI vectors (ordinals, row counts) and their SA value counts, from ``vectors.sql``."""
 
     def __init__(self, frame: pd.DataFrame, d: int, k: int, kinds: Sequence[str]) -> None:
-        vid = frame["vid"].to_numpy(dtype=np.int64)
+        # the rows in (vid, s, v) order, a key of theirs: sorted here, on three integer columns, not by
+        # the statement with its every column
+        vid, s, v = (frame[c].to_numpy(dtype=np.int64) for c in ("vid", "s", "v"))
+        order = np.lexsort((v, s, vid))
+        vid, s, v = vid[order], s[order], v[order]
+        n = frame["n"].to_numpy(dtype=np.int64)[order]
         first = np.flatnonzero(np.r_[True, vid[1:] != vid[:-1]]) if len(vid) else np.zeros(0, dtype=np.int64)
         self.vid = vid[first]
         index = np.searchsorted(self.vid, vid)
-        self.ords = frame[[f"o{i}" for i in range(1, d + 1)]].to_numpy(dtype=np.float64)[first]
+        self.ords = frame[[f"o{i}" for i in range(1, d + 1)]].to_numpy(dtype=np.float64)[order[first]]
         # per QI its distinct ordinals ascending, and each vector's position among them
         self.values: list[np.ndarray] = []
         self.codes: list[np.ndarray] = []
@@ -170,15 +178,14 @@ class _Vectors:
             values, codes = np.unique(self.ords[:, a], return_inverse=True)
             self.values.append(values)
             self.codes.append(codes.reshape(-1).astype(np.int64))
-        s = frame["s"].to_numpy(dtype=np.int64)
         self.sa_vec: list[np.ndarray] = []
         self.sa_val: list[np.ndarray] = []
         self.sa_n: list[np.ndarray] = []
         for j in range(1, k + 1):
             mask = s == j
             self.sa_vec.append(index[mask])
-            self.sa_val.append(frame["v"].to_numpy(dtype=np.int64)[mask])
-            self.sa_n.append(frame["n"].to_numpy(dtype=np.int64)[mask])
+            self.sa_val.append(v[mask])
+            self.sa_n.append(n[mask])
         self.rows = np.bincount(self.sa_vec[0], weights=self.sa_n[0], minlength=len(self.vid)).astype(
             np.int64
         )

@@ -53,35 +53,102 @@ class Schedule:
                 yield run.buckets
 
 
+CYCLE_BUCKETS = 64  # above this many buckets the states are not compared (each comparison is O(buckets))
+
+
 def max_l_schedule(sizes: Sequence[int], l: int) -> Schedule:
-    """Simulate Max-l on the bucket sizes only (BSGI Fig. 1/2; SPEC §2.2 Select's bucket order)."""
+    """Simulate Max-l on the bucket sizes only (BSGI Fig. 1/2; SPEC §2.2 Select's bucket order).
+
+    When the largest buckets tie (a table that barely compresses) it runs one iteration per class, and
+    the state repeats up to a shift: the top (the buckets at least as large as the (l+1)-th) all lower
+    by the same count, the other buckets unchanged. The iterations between two such states then repeat
+    while the top stays above every other bucket, so the cycle's runs are repeated that often instead:
+    the same runs as the iteration itself."""
     if l < 1:
         raise ValueError(f"l must be positive, got {l}")
     size = [int(s) for s in sizes]
+    runs = _Runs()
+    _iterate(size, l, runs, detect=len(size) <= CYCLE_BUCKETS)
+    return Schedule(l, tuple(int(s) for s in sizes), tuple(map(Run, runs.counts, runs.orders)), tuple(size))
+
+
+class _Runs:
+    """The runs so far, a run merged into the one before when it takes the same order (one tuple per
+    distinct order, shared by its runs: a table that barely compresses has a run per few classes)."""
+
+    def __init__(self) -> None:
+        self.counts: list[int] = []
+        self.orders: list[tuple[int, ...]] = []
+        self.seen: dict[tuple[int, ...], tuple[int, ...]] = {}
+
+    def add(self, count: int, order: tuple[int, ...]) -> None:
+        buckets = self.seen.setdefault(order, order)
+        if self.orders and self.orders[-1] is buckets:
+            self.counts[-1] += count
+        else:
+            self.counts.append(count)
+            self.orders.append(buckets)
+
+    def mark(self) -> tuple[int, int]:
+        return len(self.counts), self.counts[-1] if self.counts else 0
+
+    def since(self, mark: tuple[int, int]) -> list[tuple[int, tuple[int, ...]]]:
+        """The runs added after ``mark`` (the first one possibly merged into the run before it)."""
+        n, last = mark
+        head = self.counts[n - 1] - last if n else 0
+        first = [(head, self.orders[n - 1])] if head else []
+        return first + list(zip(self.counts[n:], self.orders[n:], strict=True))
+
+    def repeat(self, cycle: list[tuple[int, tuple[int, ...]]], times: int) -> None:
+        counts, orders = [c for c, _ in cycle[1:]], [o for _, o in cycle[1:]]
+        for _ in range(times):
+            self.add(*cycle[0])
+            self.counts.extend(counts)
+            self.orders.extend(orders)
+
+
+def _iterate(size: list[int], l: int, runs: _Runs, *, detect: bool) -> None:
+    """The heap simulation: adds the runs to ``runs`` and leaves the residual sizes in ``size``."""
     heap = [(-s, b) for b, s in enumerate(size) if s > 0]
     heapq.heapify(heap)
     pop, push = heapq.heappop, heapq.heappush
-    counts: list[int] = []
-    # one tuple per distinct bucket order, shared by its runs: a table that barely compresses has a run
-    # per few classes
-    orders: list[tuple[int, ...]] = []
-    seen: dict[tuple[int, ...], tuple[int, ...]] = {}
+    states: dict[tuple[int, ...], tuple[int, int]] = {}  # relative state -> runs.mark() when it was met
+    # states are compared every `stride` iterations; a phase without a repeat doubles the stride, so a
+    # table that does not cycle (yet) pays little for the comparison
+    stride, budget, it = 1, 2 * len(size) + 16, 0
     while len(heap) >= l:
+        it += 1
+        if detect and len(heap) > l and it % stride == 0:
+            # the top: every bucket at least as large as the (l+1)-th; sizes relative to that one,
+            # the others' as they are (negative)
+            low = -heapq.nsmallest(l + 1, heap)[-1][0]
+            state = tuple(s - low if s >= low else -s - 1 for s in size)
+            if state in states:  # the top lost `shift` rows per bucket, the others none
+                cycle = runs.since(states[state])
+                tops = sum(1 for s in size if s >= low)
+                shift = sum(c for c, _ in cycle) * l // tops
+                rest = max((s for s in size if s < low), default=0)
+                # cycles after which the top is still above every other bucket: until then none of
+                # them is among the l + 1 largest, so every iteration repeats
+                times = (low - rest - 1) // shift
+                if times:
+                    runs.repeat(cycle, times)
+                    size[:] = [s - times * shift if s >= low else s for s in size]
+                    heap = [(-s, b) for b, s in enumerate(size) if s > 0]
+                    heapq.heapify(heap)
+                states.clear()
+                continue
+            if len(states) >= budget:
+                states.clear()
+                stride *= 2
+            states[state] = runs.mark()
         top = [pop(heap) for _ in range(l)]
         boundary = -top[-1][0]
         below = -heap[0][0] if heap else 0
         count = boundary - below if boundary > below else 1
-        order = tuple([b for _, b in top])
-        buckets = seen.setdefault(order, order)
-        if orders and orders[-1] is buckets:  # the same order as the run before (one tuple per order)
-            counts[-1] += count
-        else:
-            counts.append(count)
-            orders.append(buckets)
+        runs.add(count, tuple([b for _, b in top]))
         for neg, b in top:
             left = -neg - count
             size[b] = left
             if left > 0:
                 push(heap, (-left, b))
-    runs = tuple(map(Run, counts, orders))
-    return Schedule(l, tuple(int(s) for s in sizes), runs, tuple(size))

@@ -1,6 +1,6 @@
 /* purpose: Mondrian's compressed input: per distinct QI vector its ordinals, and per SA the count of every SA value among its rows */
 /* params: none */
-/* returns: vid, o1..od, s (SA position, 1-based), v (SA value code: dense rank of the value within its SA), n — ordered by vid, s, v */
+/* returns: vid, o1..od, s (SA position, 1-based), v (SA value code: dense rank of the value within its SA), n — one row per (vid, s, v), in no order (the caller sorts its integer keys) */
 /* ref: DESIGN §5 (compress first); SPEC §0.1 (QI-groups, X(v)); the SA values (text) ranked in the bytes' order on every engine (COLLATE "C", see mondrian/rows.sql), */
 /*      each spelling coded once and joined back to the (vector, value) counts (bench/results/history.md, "One million rows", Round 3) */
 WITH counts AS (
@@ -86,7 +86,3 @@ SELECT
 FROM coded
 JOIN vectors
   ON vectors.vid = coded.vid
-ORDER BY
-  coded.vid,
-  coded.s,
-  coded.v
