@@ -57,6 +57,7 @@ from ...errors import BadInput, HierarchyError
 from ...privacy import Distinct, Entropy, Frequency, PrivacyModel, Recursive, UniqueDistinct
 from ...sqlgen.render import Ident, render
 from ...taxonomy import missing_values
+from ...util.memory import release_freed
 from ...verify.guarantees import OnePerGroup
 from ..base import Algorithm, AnonymizeRequest, Partitioning, lca_hierarchy_ids
 from ..shared.lca import labeller, lca_labels
@@ -359,6 +360,8 @@ class Bsgi(Algorithm):
             if beside is not None:
                 beside.cancel()
             raise
+        if beside is not None:  # the greedy's arrays handed back before the split takes its second thread
+            release_freed()
         wide.set()
         t1 = time.perf_counter()
         refined, start = None, dict[str, Any]()
