@@ -234,7 +234,7 @@ def run_parts(
             result, done, start = alg._refine(prep, result, built, request)
             del built
         fetch, greedy_s, refine_s = fetch + t1 - t0, greedy_s + t2 - t1, refine_s + time.perf_counter() - t2
-        alg.assign(db, assignment, prep.cells.rid, result.gid.astype(np.int64) + offset)
+        rid, gid = prep.cells.rid, result.gid.astype(np.int64) + offset
         offset += result.classes
         info.append(
             {
@@ -249,7 +249,9 @@ def run_parts(
         results.append(dataclasses.replace(result, gid=np.zeros(0, dtype=np.int64)))
         refined.append(dataclasses.replace(done, gid=np.zeros(0, dtype=np.int64)))
         del prep, result, done
-        release_freed()  # this part's arrays, before the next part's are allocated
+        release_freed()  # this part's arrays, before its classes are written and the next part fetched
+        alg.assign(db, assignment, rid, gid)
+        del rid, gid
     merged = _merge(results)
     total = Refined(
         merged.gid,
