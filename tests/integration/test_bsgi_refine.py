@@ -199,11 +199,11 @@ def test_a_failing_greedy_stops_the_starts_thread(tmp_path: Path, monkeypatch: p
     jobs, asked = [], []
     begin = bsgi.starts.begin
 
-    def spy(*args: Any) -> Any:
-        jobs.append(begin(*args))
+    def spy(*args: Any, **kwargs: Any) -> Any:
+        jobs.append(begin(*args, **kwargs))
         return jobs[-1]
 
-    def slow(*args: Any) -> Any:  # the starts' work, until asked to stop (10 s at most)
+    def slow(*args: Any, **kwargs: Any) -> Any:  # the starts' work, until asked to stop (10 s at most)
         asked.append(args[-1].wait(10))
         raise bsgi.starts.Stopped
 

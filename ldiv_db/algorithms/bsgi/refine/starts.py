@@ -112,7 +112,7 @@ def begin(
     take ``threads`` threads once ``wide`` is set (by the caller, when its greedy has finished)."""
     stop = threading.Event()
     return Background(
-        lambda: build(cells, cost, order, orders, l, schedule, criterion, stop, threads, wide),
+        lambda: build(cells, cost, order, orders, l, schedule, criterion, stop, threads=threads, wide=wide),
         name="ldiv-bsgi-starts",
         interrupt=stop.set,
     )
