@@ -266,8 +266,9 @@ def _run(request: AnonymizeRequest, algo: Algorithm, out: TableRef) -> Partition
         ]
         seeded = opaque.seeded_inputs(request.db, request.inputs, request.order_seed, named)
     built = algo.run(request if seeded is None else dataclasses.replace(request, inputs=seeded))
-    if request.inputs.rows > LARGE_ROWS:  # the algorithm's arrays, freed, before the release is written
-        release_freed()
+    if request.inputs.rows > LARGE_ROWS:  # the algorithm's arrays, freed, before the release is written;
+        with request.db.holding_little():  # DuckDB's cached blocks too: they go when its bound falls
+            release_freed()
     if not isinstance(built, Partitioning):
         raise InternalError(f"{algo.name} writes one table but returned no partitioning")
     return built if seeded is None else opaque.to_source(request.db, built, seeded)

@@ -119,9 +119,11 @@ def test_release_in_parts(monkeypatch: Any, n: int, l: int, part_rows: int, seed
 
 def test_a_large_runs_grouping_leaves_duckdb_little_memory(monkeypatch: Any) -> None:
     """Above SMALL_SOURCE_ROWS BSGI groups and refines (whole, and each part) with DuckDB's memory_limit
-    lowered to IDLE_MEMORY_LIMIT (64 MiB: DuckDB writes its blocks out), and writes its assignment under
-    the run's bound (512 MiB) again; the release is the one of a run that does not lower it."""
+    lowered to IDLE_MEMORY_LIMIT (64 MiB: DuckDB writes its blocks out), and counts its classes under
+    the run's bound (512 MiB) again; its freed memory is handed back under the low bound before the
+    release is written; the release is the one of a run that does not lower it."""
     from ldiv_db.algorithms.bsgi import Bsgi
+    from ldiv_db.commands import anonymize
     from ldiv_db.db.duckdb import engine as embedded
 
     seen: list[tuple[str, str]] = []
@@ -147,12 +149,19 @@ def test_a_large_runs_grouping_leaves_duckdb_little_memory(monkeypatch: Any) -> 
         monkeypatch.setattr(Bsgi, "_group", spy("_group"))
         monkeypatch.setattr(Bsgi, "_write", spy("_write"))
         monkeypatch.setattr(embedded, "SMALL_SOURCE_ROWS", 100)
+        monkeypatch.setattr(anonymize, "LARGE_ROWS", 100)
+        monkeypatch.setattr(
+            anonymize,
+            "release_freed",
+            lambda: seen.append(("freed", db.raw_rows("SELECT current_setting('memory_limit')")[0][0])),
+        )
         whole = release(db, "whole")
         monkeypatch.setattr(parts, "PART_ROWS", 700)
         cut = release(db, "cut")
         after = db.raw_rows("SELECT current_setting('memory_limit')")[0][0]
-    low, run = ("_group", "64.0 MiB"), ("_write", "512.0 MiB")
-    assert seen == [low, run, low, low, low, run] and after == "2.0 GiB"
+    # after the algorithm its memory is handed back with DuckDB's bound low: its cached blocks go too
+    low, run, freed = ("_group", "64.0 MiB"), ("_write", "512.0 MiB"), ("freed", "64.0 MiB")
+    assert seen == [low, run, freed, low, low, low, run, freed] and after == "2.0 GiB"
     assert len(cut.details["parts"]) == 3 and whole.verified and cut.verified
     assert whole.details["refine"]["il_after"] == small.details["refine"]["il_after"]
     assert whole.details["classes"] == small.details["classes"] == cut.details["classes"]

@@ -199,11 +199,11 @@ def test_a_failing_greedy_stops_the_starts_thread(tmp_path: Path, monkeypatch: p
     jobs, asked = [], []
     begin = bsgi.starts.begin
 
-    def spy(*args: Any) -> Any:
-        jobs.append(begin(*args))
+    def spy(*args: Any, **kwargs: Any) -> Any:
+        jobs.append(begin(*args, **kwargs))
         return jobs[-1]
 
-    def slow(*args: Any) -> Any:  # the starts' work, until asked to stop (10 s at most)
+    def slow(*args: Any, **kwargs: Any) -> Any:  # the starts' work, until asked to stop (10 s at most)
         asked.append(args[-1].wait(10))
         raise bsgi.starts.Stopped
 
@@ -260,16 +260,32 @@ def test_the_exchange_passes_report_progress(tmp_path: Path, monkeypatch: pytest
 def test_starts_built_after_the_greedy_give_the_same_release(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Above ``BESIDE_MAX_ROWS`` the starts are built after the greedy instead of on a thread beside it
-    (half the peak memory at 1M rows): the same starts, so the same refined release."""
+    """Up to ``BESIDE_MAX_ROWS`` the starts are built on a thread beside the greedy, above it after the
+    greedy; on one CPU or two (the split's attempts and the exchange rounds' chunks on a second thread,
+    chunks made small here so that rounds are split): the same starts, so the same refined release,
+    whatever the scheduling."""
+    import os
+
     from ldiv_db.algorithms import bsgi
+    from ldiv_db.algorithms.bsgi.refine import exchange
 
     threads: list[object] = []
     begin = bsgi.starts.begin
-    monkeypatch.setattr(bsgi.starts, "begin", lambda *a: threads.append(a) or begin(*a))
+    monkeypatch.setattr(bsgi.starts, "begin", lambda *a, **k: threads.append(a) or begin(*a, **k))
+    monkeypatch.setattr(exchange, "CHUNK", 8)
+    pools: list[int] = []
+    chunks = exchange.Refiner._chunks
+
+    def counted(self: Any, mem: Any, cost: Any, a: Any, *rest: Any) -> int:
+        pools.append(int(self._pool is not None and min(self.workers, len(a) // exchange.CHUNK) >= 2))
+        return chunks(self, mem, cost, a, *rest)
+
+    monkeypatch.setattr(exchange.Refiner, "_chunks", counted)
     out = []
-    for limit in (10**9, 0):
+    for limit, cpus in ((10**9, 1), (10**9, 2), (0, 1), (0, 2)):
         monkeypatch.setattr(bsgi, "BESIDE_MAX_ROWS", limit)
+        monkeypatch.setattr(os, "sched_getaffinity", lambda _pid, cpus=cpus: set(range(cpus)))
+        pools.clear()
         with Database.open(":memory:") as db:
             _random_city_table(db, tmp_path, seed=3, n=400, max_age=70)
             r = ldiv_db.anonymize(
@@ -281,7 +297,9 @@ def test_starts_built_after_the_greedy_give_the_same_release(
                 [r.release_id],
             ).fetchall()
             info = {k: v for k, v in r.details["refine"].items() if k not in ("refine_seconds", "split")}
-            out.append((rows, info))
-    assert len(threads) == 1  # only the first run used the thread
-    assert out[0][1]["passes"] >= 1 and out[0][1]["start"] == out[1][1]["start"]
-    assert out[0] == out[1]
+            assert info.pop("threads") == cpus
+            assert (sum(pools) > 0) == (cpus == 2)  # two CPUs: some rounds ran in chunks side by side
+            out.append((rows, info, r.metrics["il"]))
+    assert len(threads) == 2  # only the first two runs used the thread
+    assert out[0][1]["passes"] >= 1 and out[0][1]["moves"] > 0
+    assert out[0] == out[1] == out[2] == out[3]

@@ -143,6 +143,37 @@ def test_split_on_threads_makes_the_same_cuts(case: dict[str, Any], tries: int, 
     assert (one.levels, one.near) == (more.levels, more.near)
 
 
+class _SetAfter(threading.Event):
+    """An event that reads as set from its ``n``-th look on: the greedy beside finishing mid-split."""
+
+    def __init__(self, n: int) -> None:
+        super().__init__()
+        self.looks, self.n = 0, n
+
+    def is_set(self) -> bool:
+        self.looks += 1
+        return self.looks > self.n
+
+
+@settings(max_examples=40, deadline=None)
+@given(case=tables(), after=st.integers(0, 6))
+def test_split_widening_mid_way_makes_the_same_cuts(case: dict[str, Any], after: int) -> None:
+    """Built beside the greedy, the split runs its attempts one at a time until ``wide`` is set, then on
+    two threads: the same classes, tree order, levels and near-prefix cuts as one thread throughout."""
+    value, l = case["value"], case["l"]
+    n = len(value)
+    k = max_l_schedule(np.bincount(value).tolist(), l).classes
+    if k == 0 or int(np.bincount(value).max()) > k:
+        return
+    refiner = Refiner(CostModel(case["attrs"]), case["codes"], [value], np.arange(n, dtype=np.int64))
+    key = case["rng"].permutation(n).astype(np.int64)
+    wide = _SetAfter(after)
+    one, more = split(refiner, key, k), split(refiner, key, k, threads=2, wide=wide)
+    assert one is not None and more is not None
+    assert np.array_equal(one.gid, more.gid) and np.array_equal(one.order, more.order)
+    assert (one.levels, one.near) == (more.levels, more.near)
+
+
 @settings(max_examples=100, deadline=None)
 @given(case=tables(), data=st.data())
 def test_position_prices_are_the_parts_costs(case: dict[str, Any], data: Any) -> None:

@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+import threading
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -56,6 +57,7 @@ from ...errors import BadInput, HierarchyError
 from ...privacy import Distinct, Entropy, Frequency, PrivacyModel, Recursive, UniqueDistinct
 from ...sqlgen.render import Ident, render
 from ...taxonomy import missing_values
+from ...util.memory import release_freed
 from ...verify.guarantees import OnePerGroup
 from ..base import Algorithm, AnonymizeRequest, Partitioning, lca_hierarchy_ids
 from ..shared.lca import labeller, lca_labels
@@ -73,9 +75,10 @@ from .refine.starts import Starts, best_start
 
 DEFAULT_WINDOW = 12
 EXACT_BUDGET = 2_000_000  # fast mode runs the exact greedy when Σ_buckets rows × cells stays below this
-# the refinement's starts are built beside the greedy (a second thread) up to this many rows, after it
-# above: side by side both hold their arrays at once
-BESIDE_MAX_ROWS = 200_000
+# the refinement's starts are built beside the greedy (a second thread) up to this many rows — the largest
+# table the refined BSGI groups whole (:data:`~.refine.parts.PART_ROWS`); after it above (the variants),
+# where both sets of arrays at once would pass the 1 GB a run may hold (decision 0029)
+BESIDE_MAX_ROWS = 1_000_000
 DEFAULT_BATCH = 256
 SUPPORTED_MODELS = (UniqueDistinct, Distinct, Entropy, Recursive, Frequency)
 
@@ -202,21 +205,26 @@ class Bsgi(Algorithm):
         plan = (
             parts.planned(request.db, coded, schedule) if opts["refine"] == "exchange" and schedule else None
         )
+        assignment = request.db.work_table("bsgi_assignment")
         if plan is None:
             prep = self.fetch(request, coded)
             t_sql = time.perf_counter()
             with request.db.holding_little():  # no statement until the write: DuckDB's blocks go out
                 grouped = self._whole(request, prep, l, window, schedule)
-            rid, cells = prep.cells.rid, prep.cells
+            cells = prep.cells
             del prep
+            t_refine = time.perf_counter()
+            self.new_assignment(request.db, assignment)
+            self.assign(request.db, assignment, cells.rid, grouped.result.gid)
         else:
             t_sql = time.perf_counter()
-            grouped = parts.run_parts(self, request, coded, l, window, plan)
-            assert grouped.rid is not None
-            rid, cells = grouped.rid, None
+            # each part's classes are written as it ends: no array of every row is held (3M rows: 54 MiB
+            # of frame beside the pipeline's tables)
+            grouped = parts.run_parts(self, request, coded, l, window, plan, assignment)
+            cells = None
+            t_refine = time.perf_counter()
         result, refined = grouped.result, grouped.refined
-        t_refine = time.perf_counter()
-        assignment, summary, labels = self._write(request, coded, rid, cells, result, l)
+        summary, labels = self._write(request, coded, assignment, cells, result, l)
         t_end = time.perf_counter()
         seconds = {
             "sql_prepare": t_sql - t_start + grouped.fetch,
@@ -338,14 +346,23 @@ class Bsgi(Algorithm):
         build = (prep.cells, prep.cost, prep.order, ORDERS, l, schedule, request.options["incorporate"])
         refine = request.options["refine"] == "exchange"
         t0 = time.perf_counter()
-        # the refinement's other starts, built while the greedy runs (:mod:`.refine.starts`)
-        beside = starts.begin(*build) if refine and prep.cells.n <= BESIDE_MAX_ROWS else None
+        # the refinement's other starts, built while the greedy runs (:mod:`.refine.starts`); the split
+        # takes a second thread once the greedy has finished (``wide``)
+        wide = threading.Event()
+        beside = (
+            starts.begin(*build, threads=workers(), wide=wide)
+            if refine and prep.cells.n <= BESIDE_MAX_ROWS
+            else None
+        )
         try:
             result, greedy, waves = self._group(request, prep, l, window, schedule)
         except BaseException:
             if beside is not None:
                 beside.cancel()
             raise
+        if beside is not None:  # the greedy's arrays handed back before the split takes its second thread
+            release_freed()
+        wide.set()
         t1 = time.perf_counter()
         refined, start = None, dict[str, Any]()
         if refine:
@@ -374,27 +391,32 @@ class Bsgi(Algorithm):
         start = dataclasses.replace(start, gid=refined.gid, il_scaled=refined.il_after)
         return start, refined, {**chosen_info, **beside.info}
 
+    @staticmethod
+    def new_assignment(db: Any, assignment: Any) -> None:
+        """The empty assignment table (:meth:`assign` fills it)."""
+        db.run(render("bsgi/assignment.sql", target=assignment))
+
+    @staticmethod
+    def assign(db: Any, assignment: Any, rid: IntArray, gid: IntArray) -> None:
+        """Append rows ``rid`` with their classes ``gid`` (0-based) to the assignment table."""
+        zeros = np.zeros(len(rid), dtype=bool)
+        db.insert_frame(
+            assignment, pd.DataFrame({"rid": rid, "gid": gid + 1, "deleted": zeros, "sa_suppressed": zeros})
+        )
+
     def _write(
         self,
         request: AnonymizeRequest,
         coded: Coded,
-        rid: IntArray,
+        assignment: Any,
         cells: Cells | None,
         result: Result,
         l: int,
-    ) -> tuple[Any, Any, Any]:
-        """Write the assignment and count the classes in SQL; refuse repeated individuals; the classes'
-        LCA labels from the codes where every QI is a taxonomy (:func:`~ldiv_db.algorithms.shared.lca.lca_labels`; without
-        ``cells``, as in parts, the pipeline labels them in SQL)."""
+    ) -> tuple[Any, Any]:
+        """Count the written classes in SQL; refuse repeated individuals; the classes' LCA labels from
+        the codes where every QI is a taxonomy (:func:`~ldiv_db.algorithms.shared.lca.lca_labels`;
+        without ``cells``, as in parts, the pipeline labels them in SQL)."""
         db = request.db
-        assignment = db.work_table("bsgi_assignment")
-        db.run(render("bsgi/assignment.sql", target=assignment))
-        n = len(rid)
-        zeros = np.zeros(n, dtype=bool)
-        db.insert_frame(
-            assignment,
-            pd.DataFrame({"rid": rid, "gid": result.gid + 1, "deleted": zeros, "sa_suppressed": zeros}),
-        )
         summary = db.records(
             render(
                 "bsgi/summary.sql",
@@ -406,11 +428,11 @@ class Bsgi(Algorithm):
             )
         )[0]
         if cells is None:  # parts: single SA, no individual column
-            return assignment, summary, None
+            return summary, None
         if coded.individual is not None:
             refuse_repeated_individuals(summary, cells, l, coded.individual.name)
         how = [labeller(a, c) for a, c in zip(coded.cost.attrs, request.inputs.qi, strict=True)]
-        return assignment, summary, lca_labels(db, how, cells.row_codes, result.gid + 1)
+        return summary, lca_labels(db, how, cells.row_codes, result.gid + 1)
 
     # ------------------------------------------------------------------ helpers
     @staticmethod

@@ -41,7 +41,6 @@ from ....util.memory import release_freed
 from ....util.progress import Progress
 from ...base import AnonymizeRequest
 from ...shared.schedule import Schedule, max_l_schedule
-from ...shared.trees import IntArray
 from ..greedy.cells import ORDERS
 from ..greedy.select import Result
 from . import starts
@@ -184,7 +183,6 @@ class Grouped:
     fetch: float  # seconds fetching rows (parts: every part's fetch)
     greedy_seconds: float
     refine_seconds: float
-    rid: IntArray | None = None  # parts: every row's id, in the order of ``result.gid``
     parts: list[dict[str, Any]] = field(default_factory=list)
 
 
@@ -202,18 +200,18 @@ def planned(db: Any, coded: Any, schedule: Schedule) -> Plan | None:
 
 
 def run_parts(
-    alg: Any, request: AnonymizeRequest, coded: Any, l: int, window: int | None, cut: Plan
+    alg: Any, request: AnonymizeRequest, coded: Any, l: int, window: int | None, cut: Plan, assignment: Any
 ) -> Grouped:
-    """Cut the coded rows into ``cut``'s parts in SQL, then fetch, group and refine one part at a time;
-    only each part's row ids and class ids are kept (16 bytes a row)."""
+    """Cut the coded rows into ``cut``'s parts in SQL, then fetch, group and refine one part at a time,
+    appending each part's classes to the table ``assignment`` (made here) as the part ends: no per-row
+    array outlives its part."""
     db = request.db
+    alg.new_assignment(db, assignment)
     bounds, table = db.work_table("bsgi_part_bounds"), db.work_table("bsgi_parts")
     db.run(render("bsgi/part_bounds.sql", target=bounds))
     db.insert_frame(bounds, cut.bounds())
     order = [coded.qcols[i] for i in coded.order]
     db.run(render("bsgi/parts.sql", target=table, codes=coded.codes, bounds=bounds, order=order))
-    rids: list[IntArray] = []
-    gids: list[IntArray] = []
     results: list[Result] = []
     refined: list[Refined] = []
     info: list[dict[str, Any]] = []
@@ -236,8 +234,7 @@ def run_parts(
             result, done, start = alg._refine(prep, result, built, request)
             del built
         fetch, greedy_s, refine_s = fetch + t1 - t0, greedy_s + t2 - t1, refine_s + time.perf_counter() - t2
-        rids.append(prep.cells.rid)
-        gids.append(result.gid.astype(np.int64) + offset)
+        rid, gid = prep.cells.rid, result.gid.astype(np.int64) + offset
         offset += result.classes
         info.append(
             {
@@ -252,9 +249,10 @@ def run_parts(
         results.append(dataclasses.replace(result, gid=np.zeros(0, dtype=np.int64)))
         refined.append(dataclasses.replace(done, gid=np.zeros(0, dtype=np.int64)))
         del prep, result, done
-        release_freed()  # this part's arrays, before the next part's are allocated
-    merged = _merge(results, np.concatenate(gids))
-    del gids
+        release_freed()  # this part's arrays, before its classes are written and the next part fetched
+        alg.assign(db, assignment, rid, gid)
+        del rid, gid
+    merged = _merge(results)
     total = Refined(
         merged.gid,
         il_before=sum(r.il_before for r in refined),
@@ -266,7 +264,7 @@ def run_parts(
         sideways=sum(r.sideways for r in refined),
     )
     start = {"start": "per part", "start_il": sum(p["start_il"] for p in info)}
-    return Grouped(merged, total, start, greedy, waves, fetch, greedy_s, refine_s, np.concatenate(rids), info)
+    return Grouped(merged, total, start, greedy, waves, fetch, greedy_s, refine_s, info)
 
 
 class _PartProgress(Progress):
@@ -283,12 +281,12 @@ class _PartProgress(Progress):
         self.progress.done(note)
 
 
-def _merge(results: list[Result], gid: IntArray) -> Result:
-    """The parts' results as one: counts summed, class ids already offset part by part."""
+def _merge(results: list[Result]) -> Result:
+    """The parts' results as one: counts summed (the class ids are in the assignment table)."""
     first = results[0]
     return dataclasses.replace(
         first,
-        gid=gid,
+        gid=np.zeros(0, dtype=np.int64),
         classes=sum(r.classes for r in results),
         residual_rows=sum(r.residual_rows for r in results),
         residual_repeats=sum(r.residual_repeats for r in results),

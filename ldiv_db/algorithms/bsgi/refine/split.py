@@ -53,9 +53,10 @@ minimum and maximum of its codes within the node, so pricing every admissible po
 four accumulations per QI over all rows. About log2(k) levels (more where the cheapest cut is lopsided);
 each is a few sorts and segmented numpy reductions over all rows.
 
-Threads (``threads`` ≥ 2: a large table's split, not one built beside the greedy): a level's ``TRIES``
-attempts read the level's rows and write nothing shared, so they run side by side (numpy leaves the
-interpreter lock while it sorts and accumulates) and are compared in the same order after: the same cuts.
+Threads (``threads`` ≥ 2; built beside the greedy, only once the greedy has finished): a level's
+``TRIES`` attempts read the level's rows and write nothing shared, so they run side by side (numpy leaves
+the interpreter lock while it sorts and accumulates) and are compared in the same order after: the same
+cuts, whatever the threads.
 
 Positions are priced rather than cut near the middle between two different codes: at s = 3 rows per
 class a part must hold a multiple of 3 rows, so such a cut is rarely admissible and most nodes would fall
@@ -258,9 +259,16 @@ class _Splitter:
     """The level loop of :func:`split` (see the module docstring)."""
 
     def __init__(
-        self, refiner: Refiner, key: IntArray, k: int, tries: int, pool: Executor | None = None
+        self,
+        refiner: Refiner,
+        key: IntArray,
+        k: int,
+        tries: int,
+        pool: Executor | None = None,
+        wide: threading.Event | None = None,
     ) -> None:
         self.pool = pool  # runs a level's attempts beside the calling thread's
+        self.wide = wide  # the pool is used only once this is set (None: always)
         self.attrs = refiner.attrs
         self.big = max((int(a.codes.max()) + 1 for a in self.attrs if len(a.codes)), default=1)  # codes < big
         # the codes of every QI in one array to gather a node's sort column from: 32-bit where they fit
@@ -351,7 +359,7 @@ class _Splitter:
 
     def _each(self, tries: Sequence[Callable[[], _Cut]]) -> list[_Cut]:
         """The attempts' cuts in their order: on the pool's threads and this one, when there is a pool."""
-        if self.pool is None:
+        if self.pool is None or (self.wide is not None and not self.wide.is_set()):
             return [t() for t in tries]
         rest = [self.pool.submit(t) for t in tries[:-1]]
         last = tries[-1]()
@@ -416,18 +424,20 @@ def split(
     tries: int = TRIES,
     stop: threading.Event | None = None,
     threads: int = 1,
+    wide: threading.Event | None = None,
 ) -> Split | None:
     """The feasible-split partition of the refiner's rows into k classes (sizes in {n//k, n//k + 1},
     distinct SA values in each), rows sorted second by ``key`` (the locality key); ``None`` when some SA
     value has more than k rows (no such partition exists), or when ``stop`` is set (checked per level).
-    ``threads``: how many of a level's attempts run at once (module docstring)."""
+    ``threads``: how many of a level's attempts run at once (module docstring); with ``wide``, one at a
+    time until it is set (the greedy beside has finished), checked per level."""
     n = len(key)
     value = refiner.distinct[0]
     if k < 1 or n < k or (n and int(np.bincount(value).max()) > k):
         return None
     width = min(threads, tries) - 1
     with ThreadPoolExecutor(width, "ldiv-bsgi-split") if width > 0 else contextlib.nullcontext() as pool:
-        return _levels(_Splitter(refiner, key, k, tries, pool), n, k, stop)
+        return _levels(_Splitter(refiner, key, k, tries, pool, wide), n, k, stop)
 
 
 def _levels(sp: _Splitter, n: int, k: int, stop: threading.Event | None) -> Split | None:

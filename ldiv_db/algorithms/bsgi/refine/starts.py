@@ -61,10 +61,11 @@ class Starts:
 def build(
     cells: Cells, cost: CostModel, order: list[int], orders: int, l: int, schedule: Schedule | None,
     criterion: str, stop: threading.Event | None = None, threads: int = 1,
+    wide: threading.Event | None = None,
 ) -> Starts:  # fmt: skip
     """The refiner and (with ``schedule``: single SA, no individual column) the locality construction and
-    the feasible split of ``schedule.classes`` classes (its attempts on ``threads`` threads: built after
-    the greedy, not beside it)."""
+    the feasible split of ``schedule.classes`` classes (its attempts on ``threads`` threads; with
+    ``wide``, on one until it is set: beside the greedy, the other core is the greedy's)."""
     wanted = locality_orders(order, orders)
     # the cells' own keys when they are of these orders (fast mode): no second copy of them
     keys = cells.key if cells.key.reshape(len(cells.key), -1).shape[1] == len(wanted) else None
@@ -80,7 +81,7 @@ def build(
     out.locality = _locality(cells, cost, l, criterion, out.refiner, rank, schedule.classes)
     _check(stop)
     t0 = time.perf_counter()
-    cut = split(out.refiner, rank, schedule.classes, stop=stop, threads=threads)
+    cut = split(out.refiner, rank, schedule.classes, stop=stop, threads=threads, wide=wide)
     _check(stop)
     if cut is None:
         out.info = {"split": None}
@@ -105,12 +106,13 @@ def _locality(
 
 def begin(
     cells: Cells, cost: CostModel, order: list[int], orders: int, l: int, schedule: Schedule | None,
-    criterion: str,
+    criterion: str, threads: int = 1, wide: threading.Event | None = None,
 ) -> Background[Starts]:  # fmt: skip
-    """:func:`build` on a thread of its own, started now; ``cancel()`` stops it."""
+    """:func:`build` on a thread of its own, started now; ``cancel()`` stops it. The split's attempts
+    take ``threads`` threads once ``wide`` is set (by the caller, when its greedy has finished)."""
     stop = threading.Event()
     return Background(
-        lambda: build(cells, cost, order, orders, l, schedule, criterion, stop),
+        lambda: build(cells, cost, order, orders, l, schedule, criterion, stop, threads=threads, wide=wide),
         name="ldiv-bsgi-starts",
         interrupt=stop.set,
     )
