@@ -204,7 +204,7 @@ def test_a_failing_greedy_stops_the_starts_thread(tmp_path: Path, monkeypatch: p
         return jobs[-1]
 
     def slow(*args: Any, **kwargs: Any) -> Any:  # the starts' work, until asked to stop (10 s at most)
-        asked.append(args[-1].wait(10))
+        asked.append(args[-1].stop.wait(10))
         raise bsgi.starts.Stopped
 
     def fail(*args: Any, **kwargs: Any) -> Any:

@@ -366,7 +366,7 @@ class Bsgi(Algorithm):
         t1 = time.perf_counter()
         refined, start = None, dict[str, Any]()
         if refine:
-            built = beside.result() if beside is not None else starts.build(*build, threads=workers())
+            built = beside.result() if beside is not None else starts.build(*build, starts.Threads(workers()))
             result, refined, start = self._refine(prep, result, built, request)
             # the refiner's per-row arrays and the other starts go before the write (80 B a row)
             del built, beside

@@ -229,7 +229,7 @@ def run_parts(
             result, greedy, waves = alg._group(request, prep, l, window, schedule)
             t2 = time.perf_counter()
             built = starts.build(
-                prep.cells, prep.cost, prep.order, ORDERS, l, schedule, criterion, threads=workers()
+                prep.cells, prep.cost, prep.order, ORDERS, l, schedule, criterion, starts.Threads(workers())
             )
             result, done, start = alg._refine(prep, result, built, request)
             del built

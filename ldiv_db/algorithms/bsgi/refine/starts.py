@@ -58,14 +58,23 @@ class Starts:
         return out
 
 
+@dataclass(frozen=True)
+class Threads:
+    """How the starts run: ``count`` threads for the split's attempts (with ``wide``, one until it is set:
+    beside the greedy, the other core is the greedy's); ``stop``, once set, ends the work (:class:`Stopped`)."""
+
+    count: int = 1
+    stop: threading.Event | None = None
+    wide: threading.Event | None = None
+
+
 def build(
     cells: Cells, cost: CostModel, order: list[int], orders: int, l: int, schedule: Schedule | None,
-    criterion: str, stop: threading.Event | None = None, threads: int = 1,
-    wide: threading.Event | None = None,
+    criterion: str, threads: Threads = Threads(),
 ) -> Starts:  # fmt: skip
     """The refiner and (with ``schedule``: single SA, no individual column) the locality construction and
-    the feasible split of ``schedule.classes`` classes (its attempts on ``threads`` threads; with
-    ``wide``, on one until it is set: beside the greedy, the other core is the greedy's)."""
+    the feasible split of ``schedule.classes`` classes, run as ``threads`` says."""
+    stop = threads.stop
     wanted = locality_orders(order, orders)
     # the cells' own keys when they are of these orders (fast mode): no second copy of them
     keys = cells.key if cells.key.reshape(len(cells.key), -1).shape[1] == len(wanted) else None
@@ -81,7 +90,7 @@ def build(
     out.locality = _locality(cells, cost, l, criterion, out.refiner, rank, schedule.classes)
     _check(stop)
     t0 = time.perf_counter()
-    cut = split(out.refiner, rank, schedule.classes, stop=stop, threads=threads, wide=wide)
+    cut = split(out.refiner, rank, schedule.classes, stop=stop, threads=threads.count, wide=threads.wide)
     _check(stop)
     if cut is None:
         out.info = {"split": None}
@@ -112,7 +121,7 @@ def begin(
     take ``threads`` threads once ``wide`` is set (by the caller, when its greedy has finished)."""
     stop = threading.Event()
     return Background(
-        lambda: build(cells, cost, order, orders, l, schedule, criterion, stop, threads=threads, wide=wide),
+        lambda: build(cells, cost, order, orders, l, schedule, criterion, Threads(threads, stop, wide)),
         name="ldiv-bsgi-starts",
         interrupt=stop.set,
     )
