@@ -193,11 +193,16 @@ def test_inexact_costs_keep_every_class_and_never_raise_the_il(case: dict[str, A
 
 def _spread(refiner: Refiner, rows: np.ndarray) -> np.ndarray:
     """Σ over each class's pairs of rows (classes × size) of the cost of a class of the two, priced the
-    direct way (:meth:`Refiner._states`, :meth:`Refiner._cost`)."""
+    direct way (:meth:`Refiner._states`, :meth:`Refiner._cost`): every pair of every class priced in one
+    call, the pairs' costs then added in pair order."""
+    pairs = [(u, v) for u in range(rows.shape[1]) for v in range(u + 1, rows.shape[1])]
     out = np.zeros(len(rows), dtype=np.float64)
-    for u in range(rows.shape[1]):
-        for v in range(u + 1, rows.shape[1]):
-            out += refiner._cost(refiner._states(rows[:, [u, v]]))
+    if not pairs:
+        return out
+    stacked = np.concatenate([rows[:, [u, v]] for u, v in pairs])  # pair-major: (pairs · classes) × 2
+    costs = refiner._cost(refiner._states(stacked)).reshape(len(pairs), len(rows))
+    for cost in costs:
+        out += cost
     return out
 
 
