@@ -50,21 +50,21 @@ class Plain(Refiner):
         cost_a = np.zeros((len(a), sa, sb), dtype=self.dtype)
         cost_b = np.zeros((len(a), sa, sb), dtype=self.dtype)
         for at in self.attrs:
+            # A without a_i joined with each b_j (all j at once: the states broadcast over a last axis)
             for i in range(sa):
-                rest = [at.leaf(ma[:, x]) for x in range(sa) if x != i]
-                s = rest[0]
-                for r in rest[1:]:
-                    s = at.join(s, r)
-                for j in range(sb):
-                    cost_a[:, i, j] += at.cost(at.join(s, at.leaf(mb[:, j])))
+                cost_a[:, i, :] += at.cost(at.join(_without(at, ma, i), at.leaf(mb)))
             for j in range(sb):
-                rest = [at.leaf(mb[:, x]) for x in range(sb) if x != j]
-                s = rest[0]
-                for r in rest[1:]:
-                    s = at.join(s, r)
-                for i in range(sa):
-                    cost_b[:, i, j] += at.cost(at.join(s, at.leaf(ma[:, i])))
+                cost_b[:, :, j] += at.cost(at.join(_without(at, mb, j), at.leaf(ma)))
         return cost_a, cost_b
+
+
+def _without(at: Any, members: np.ndarray, skip: int) -> tuple[np.ndarray, ...]:
+    """Per pair, the join of the leaves of ``members``' rows but the ``skip``-th, as a column (pairs × 1)."""
+    rest = [at.leaf(members[:, x]) for x in range(members.shape[1]) if x != skip]
+    s = rest[0]
+    for r in rest[1:]:
+        s = at.join(s, r)
+    return tuple(x[:, None] for x in s)
 
 
 def _leaves(tree: Tree) -> np.ndarray:
