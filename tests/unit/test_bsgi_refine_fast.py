@@ -50,21 +50,21 @@ class Plain(Refiner):
         cost_a = np.zeros((len(a), sa, sb), dtype=self.dtype)
         cost_b = np.zeros((len(a), sa, sb), dtype=self.dtype)
         for at in self.attrs:
+            # A without a_i joined with each b_j (all j at once: the states broadcast over a last axis)
             for i in range(sa):
-                rest = [at.leaf(ma[:, x]) for x in range(sa) if x != i]
-                s = rest[0]
-                for r in rest[1:]:
-                    s = at.join(s, r)
-                for j in range(sb):
-                    cost_a[:, i, j] += at.cost(at.join(s, at.leaf(mb[:, j])))
+                cost_a[:, i, :] += at.cost(at.join(_without(at, ma, i), at.leaf(mb)))
             for j in range(sb):
-                rest = [at.leaf(mb[:, x]) for x in range(sb) if x != j]
-                s = rest[0]
-                for r in rest[1:]:
-                    s = at.join(s, r)
-                for i in range(sa):
-                    cost_b[:, i, j] += at.cost(at.join(s, at.leaf(ma[:, i])))
+                cost_b[:, :, j] += at.cost(at.join(_without(at, mb, j), at.leaf(ma)))
         return cost_a, cost_b
+
+
+def _without(at: Any, members: np.ndarray, skip: int) -> tuple[np.ndarray, ...]:
+    """Per pair, the join of the leaves of ``members``' rows but the ``skip``-th, as a column (pairs × 1)."""
+    rest = [at.leaf(members[:, x]) for x in range(members.shape[1]) if x != skip]
+    s = rest[0]
+    for r in rest[1:]:
+        s = at.join(s, r)
+    return tuple(x[:, None] for x in s)
 
 
 def _leaves(tree: Tree) -> np.ndarray:
@@ -193,11 +193,16 @@ def test_inexact_costs_keep_every_class_and_never_raise_the_il(case: dict[str, A
 
 def _spread(refiner: Refiner, rows: np.ndarray) -> np.ndarray:
     """Σ over each class's pairs of rows (classes × size) of the cost of a class of the two, priced the
-    direct way (:meth:`Refiner._states`, :meth:`Refiner._cost`)."""
+    direct way (:meth:`Refiner._states`, :meth:`Refiner._cost`): every pair of every class priced in one
+    call, the pairs' costs then added in pair order."""
+    pairs = [(u, v) for u in range(rows.shape[1]) for v in range(u + 1, rows.shape[1])]
     out = np.zeros(len(rows), dtype=np.float64)
-    for u in range(rows.shape[1]):
-        for v in range(u + 1, rows.shape[1]):
-            out += refiner._cost(refiner._states(rows[:, [u, v]]))
+    if not pairs:
+        return out
+    stacked = np.concatenate([rows[:, [u, v]] for u, v in pairs])  # pair-major: (pairs · classes) × 2
+    costs = refiner._cost(refiner._states(stacked)).reshape(len(pairs), len(rows))
+    for cost in costs:
+        out += cost
     return out
 
 
