@@ -218,8 +218,8 @@ class Bsgi(Algorithm):
             self.assign(request.db, assignment, cells.rid, grouped.result.gid)
         else:
             t_sql = time.perf_counter()
-            # each part's classes are written as it ends: no array of every row is held (3M rows: 54 MiB
-            # of frame beside the pipeline's tables)
+            # each part's classes are written as it ends: no array of every row is held beside the
+            # pipeline's tables
             grouped = parts.run_parts(self, request, coded, l, window, plan, assignment)
             cells = None
             t_refine = time.perf_counter()
