@@ -44,7 +44,7 @@ DB is where the data lives: a DuckDB file, a PostgreSQL URL or a Spark session (
 
 DB_HELP = (
     "a DuckDB file (a write command creates it if missing), a PostgreSQL URL "
-    "(postgresql://user@host:port/dbname) or a Spark session (spark://local[2], spark://HOST:PORT)"
+    "(postgresql://user@host:port/dbname) or a Spark session (spark://local[2]?warehouse=PATH, spark://HOST:PORT)"
 )
 
 

@@ -15,7 +15,7 @@ import sqlglot
 from ldiv_db.db.spark import jobs as spark_jobs
 from ldiv_db.db.spark.dialect import SPARK
 from ldiv_db.db.spark.jobs import batch_ranges, spark_error
-from ldiv_db.db.spark.session import FETCH_ROWS, fetch_rows_of, first_line, parse_url
+from ldiv_db.db.spark.session import FETCH_ROWS, fetch_rows_of, first_line, parse_url, session_for
 from ldiv_db.errors import BadInput, EngineResources, StorageError
 from ldiv_db.sqlgen.dialects import translate
 
@@ -148,3 +148,24 @@ def test_a_java_failure_is_told_by_its_own_line() -> None:
         == "java.lang.IllegalArgumentException: System memory 402653184 must be at least 471859200."
     )
     assert first_line(RuntimeError("plain\nsecond")) == "plain"
+
+
+def test_a_local_session_without_a_warehouse_is_refused_before_spark_starts(tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    # Spark would write the tables under ./spark-warehouse and forget them when the command ends
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(BadInput, match="names no warehouse") as caught:
+        session_for("spark://local[2]?spark.sql.shuffle.partitions=2")
+    assert caught.value.hint and "warehouse=" in caught.value.hint
+    assert list(tmp_path.iterdir()) == []  # nothing written, no JVM started
+
+
+def test_the_cli_refuses_a_local_session_without_a_warehouse(tmp_path, monkeypatch, capsys) -> None:  # type: ignore[no-untyped-def]
+    from ldiv_db.cli.main import main
+
+    monkeypatch.chdir(tmp_path)
+    code = main(
+        ["check", "spark://local[2]", "--table", "adult", "--qi", "age", "--sa", "occupation", "--l", "2"]
+    )
+    err = capsys.readouterr().err
+    assert code == 2 and "names no warehouse" in err and "Traceback" not in err
+    assert not (tmp_path / "spark-warehouse").exists()

@@ -40,7 +40,7 @@ _RESULTS = ("taskresultlost", "maxresultsize", "total size of serialized results
 _LOST = ("py4jnetworkerror", "connectionrefusederror", "sparkcontext was shut down", "answer from java side")
 TUNE_MEMORY = (
     "give the driver more memory: spark.driver.memory (now {mem}; in local mode the executors share it), "
-    "e.g. spark://local[2]?spark.driver.memory=4g; with more "
+    "e.g. spark://local[2]?warehouse=./wh&spark.driver.memory=4g; with more "
     "spark.sql.shuffle.partitions each task holds less"
 )
 

@@ -1,8 +1,9 @@
 """The process's Spark sessions: ``spark://`` URLs, the conf every session gets, and the driver JVM.
 
-``DB`` is ``spark://local[N]`` (a local session in this process) or ``spark://HOST:PORT`` (a standalone
-master), optionally with options after ``?``: ``warehouse=PATH``, ``fetch_rows=N`` (the most rows one
-fetch brings into the driver: :mod:`ldiv_db.db.spark.jobs`) and any Spark conf key.
+``DB`` is ``spark://local[N]?warehouse=PATH`` (a local session in this process; a local session needs
+its warehouse) or ``spark://HOST:PORT`` (a standalone master), with options after ``?``: ``warehouse=PATH``,
+``fetch_rows=N`` (the most rows one fetch brings into the driver: :mod:`ldiv_db.db.spark.jobs`) and any
+Spark conf key.
 
 The driver JVM is started with ``-XX:+ExitOnOutOfMemoryError``: a JVM out of heap otherwise keeps its
 sockets open with the threads that would answer them dead, and the ``ldiv`` process waits for good; a
@@ -129,6 +130,14 @@ def fetch_rows_of(url: str) -> int:
 def session_for(url: str) -> Any:
     """The process's Spark session for ``url`` (started once; pyspark keeps one active session)."""
     master, conf = parse_url(url)
+    if _LOCAL.fullmatch(master) and "spark.sql.warehouse.dir" not in conf:
+        # without one Spark writes the tables under ./spark-warehouse and forgets them at the command's
+        # end: the next command neither sees them nor can create its own there
+        raise BadInput(
+            f"{url} names no warehouse: a local session keeps its tables in a warehouse folder",
+            f"add warehouse=PATH: spark://{master}?warehouse=./wh (its metastore is kept beside it as "
+            "wh_metastore, so later commands see the same tables)",
+        )
     with _LOCK:
         if url in _SESSIONS:
             return _SESSIONS[url]
