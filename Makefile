@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 DEMO_DB ?= demo/ldiv_demo.duckdb
 
-.PHONY: demo test test-docs test-postgres test-spark test-dbt test-slow bench lint typecheck wheel-smoke clean venv docs
+.PHONY: bytecode demo test test-docs test-postgres test-spark test-dbt test-slow bench lint typecheck wheel-smoke clean venv docs
 
 venv: $(STAMP)
 
@@ -13,7 +13,13 @@ $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(MAKE) --no-print-directory bytecode
 	touch $(STAMP)
+
+# the package's modules compiled once, as an installed wheel has them (an editable install otherwise
+# compiles them at every start where PYTHONDONTWRITEBYTECODE is set); a stale file is ignored by Python
+bytecode:
+	$(BIN)/python -m compileall -q ldiv_db bench > /dev/null
 
 demo: $(STAMP)
 	$(BIN)/python -m fixtures.demo --db $(DEMO_DB)
@@ -70,7 +76,7 @@ $(DOCS_STAMP): $(STAMP)
 docs: $(DOCS_STAMP)
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict
 
-bench: $(STAMP)
+bench: $(STAMP) bytecode
 	$(BIN)/python -m bench.run
 
 lint: $(STAMP)
