@@ -291,18 +291,18 @@ def cache_for(
     kind: type[jinja2.Environment], options: Mapping[str, Any], filters: Mapping[str, Any]
 ) -> jinja2.BytecodeCache | None:
     """The cache for an environment of class ``kind`` built with ``options`` and ``filters``: a folder per
-    class and set of options
-    (code compiled with other options, e.g. another whitespace control, is never loaded), or None when
-    the cache is off or its folder cannot be made."""
-    root = cache_dir()
-    if root is None:
-        return None
+    class and set of options (code compiled with other options, e.g. another whitespace control, is
+    never loaded), or None when the cache is off or its folder cannot be made (no home directory, a
+    folder that may not be written)."""
     spelled = sorted((k, _spelled(v)) for k, v in options.items())
     shape = repr((jinja2.__version__, _spelled(kind), spelled, sorted(filters)))
-    folder = root / hashlib.sha256(shape.encode()).hexdigest()[:16]
     try:
+        root = cache_dir()
+        if root is None:
+            return None
+        folder = root / hashlib.sha256(shape.encode()).hexdigest()[:16]
         folder.mkdir(mode=0o700, parents=True, exist_ok=True)
-    except OSError:
+    except (OSError, RuntimeError):  # RuntimeError: Path.home() without a home directory
         return None
     return _Cache(str(folder))
 

@@ -105,3 +105,16 @@ def test_templates_of_another_folder_are_not_cached(tmp_path: Path, monkeypatch:
     r = Renderer(tmp_path)
     assert r.env.bytecode_cache is None
     assert r.render("t.sql").sql.endswith("SELECT 1")
+
+
+def test_no_home_directory_renders_as_before(monkeypatch: pytest.MonkeyPatch, fresh: str) -> None:
+    monkeypatch.delenv(ENV, raising=False)
+    monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
+
+    def no_home() -> Path:
+        raise RuntimeError("Could not determine home directory.")
+
+    monkeypatch.setattr(Path, "home", staticmethod(no_home))
+    r = Renderer()
+    assert r.env.bytecode_cache is None
+    assert r.render(NAME, **CTX).sql == fresh
