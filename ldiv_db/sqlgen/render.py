@@ -8,6 +8,8 @@ Rules enforced here:
   header declares (``-- params: l, theta``); :func:`render` refuses missing or undeclared params;
 * a ``finalize`` hook refuses any raw ``str`` printed by ``{{ }}``, so a value cannot be pasted in by mistake.
 
+The shipped templates' compiled code is kept in the user's cache between processes (:func:`cache_for`).
+
 The HTML pages of ``ldiv report`` / ``ldiv compare`` (``ldiv_db/reporting/templates/``) are rendered here
 too, by a second sandboxed environment with autoescape on: every value is escaped unless the page code
 marks it :func:`html_safe` (the inline SVG charts the plotting library wrote).
@@ -15,9 +17,12 @@ marks it :func:`html_safe` (the inline SVG charts the plotting library wrote).
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import functools
+import hashlib
 import os
+import pickle
 import re
 from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass, field
@@ -26,6 +31,7 @@ from typing import Any
 
 import jinja2
 import markupsafe
+from jinja2.bccache import Bucket
 from jinja2.sandbox import SandboxedEnvironment
 from sqlglot import exp
 
@@ -233,27 +239,111 @@ def parse_header(text: str) -> TemplateHeader:
     return TemplateHeader(fields.get("purpose", ""), params, fields.get("returns", ""), hints)
 
 
+# ---------------------------------------------------------------------------- compiled templates, kept
+# A command compiles each template it renders once per process (Jinja's parse and code generation), and a
+# run renders 60-70 of them before its statements do any work; with the compiled code in the user's cache
+# a later process loads it instead (decision 0033, Round 5). On by default, in
+# ``$XDG_CACHE_HOME/ldiv_db/templates`` or ``~/.cache/ldiv_db/templates`` (``LDIV_TEMPLATE_CACHE=DIR``: in
+# that folder; ``=off``: none). Safe with concurrent processes: Jinja writes an entry to a temporary file
+# and renames it into place, so a reader sees a whole entry or none. An entry serves only the template
+# file it was compiled from (keyed by name and path) with the same text (Jinja's checksum of the source),
+# on the same Python and Jinja (its magic header) and environment options (:func:`cache_for`'s folder);
+# anything else, or a cache that cannot be read or written, compiles the template as before.
+TEMPLATE_CACHE_ENV = "LDIV_TEMPLATE_CACHE"
+_OFF = ("off", "0", "false", "no")
+
+
+class _Cache(jinja2.FileSystemBytecodeCache):
+    """Jinja's file cache, with a failed read or write costing a compile, never the render."""
+
+    def load_bytecode(self, bucket: Bucket) -> None:
+        try:
+            super().load_bytecode(bucket)
+        except (
+            OSError,
+            EOFError,
+            ValueError,
+            TypeError,
+            pickle.UnpicklingError,
+        ):  # a damaged entry: compiled
+            bucket.reset()
+
+    def dump_bytecode(self, bucket: Bucket) -> None:
+        with contextlib.suppress(
+            OSError
+        ):  # a full disk, a folder that may not be written: compiled next time
+            super().dump_bytecode(bucket)
+
+
+def cache_dir() -> Path | None:
+    """Where compiled templates are kept (``LDIV_TEMPLATE_CACHE=DIR``: there), or None
+    (``LDIV_TEMPLATE_CACHE=off``)."""
+    given = os.environ.get(TEMPLATE_CACHE_ENV, "").strip()
+    if given.lower() in _OFF:
+        return None
+    if given and given.lower() not in ("on", "1", "true", "yes"):
+        return Path(given).expanduser()
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "ldiv_db" / "templates"
+
+
+def cache_for(
+    kind: type[jinja2.Environment], options: Mapping[str, Any], filters: Mapping[str, Any]
+) -> jinja2.BytecodeCache | None:
+    """The cache for an environment of class ``kind`` built with ``options`` and ``filters``: a folder per
+    class and set of options (code compiled with other options, e.g. another whitespace control, is
+    never loaded), or None when the cache is off or its folder cannot be made (no home directory, a
+    folder that may not be written)."""
+    spelled = sorted((k, _spelled(v)) for k, v in options.items())
+    shape = repr((jinja2.__version__, _spelled(kind), spelled, sorted(filters)))
+    try:
+        root = cache_dir()
+        if root is None:
+            return None
+        folder = root / hashlib.sha256(shape.encode()).hexdigest()[:16]
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+    except (OSError, RuntimeError):  # RuntimeError: Path.home() without a home directory
+        return None
+    return _Cache(str(folder))
+
+
+def _spelled(value: Any) -> str:
+    """An option as the same text in every process (a function by its name, not its address)."""
+    if callable(value):
+        return f"{getattr(value, '__module__', '')}.{getattr(value, '__qualname__', repr(value))}"
+    return repr(value)
+
+
 class Renderer:
     """Renders templates from a directory (default: the shipped ``sql/``)."""
 
     def __init__(self, root: Path | None = None) -> None:
         self.root = root or sql_dir()
+        options: dict[str, Any] = {
+            "undefined": jinja2.StrictUndefined,
+            "finalize": _finalize,
+            "autoescape": False,
+            "trim_blocks": True,
+            "lstrip_blocks": True,
+            "keep_trailing_newline": False,
+            "auto_reload": False,  # the templates do not change while a process runs: no stat() per render
+        }
+        filters = {
+            "ident": _ident,
+            "idents": _idents,
+            "table": _table,
+            "create_table": _create_table,
+            "sqltype": _sqltype,
+            "table_function": _table_function,
+        }
+        # the shipped templates' compiled code from the user's cache (another root: tests' own templates)
+        shipped = root is None or self.root.resolve() == sql_dir().resolve()
         self.env = SandboxedEnvironment(
             loader=jinja2.FileSystemLoader(str(self.root)),
-            undefined=jinja2.StrictUndefined,
-            finalize=_finalize,
-            autoescape=False,
-            trim_blocks=True,
-            lstrip_blocks=True,
-            keep_trailing_newline=False,
-            auto_reload=False,  # the templates do not change while a process runs: no stat() per render
+            bytecode_cache=cache_for(SandboxedEnvironment, options, filters) if shipped else None,
+            **options,
         )
-        self.env.filters["ident"] = _ident
-        self.env.filters["idents"] = _idents
-        self.env.filters["table"] = _table
-        self.env.filters["create_table"] = _create_table
-        self.env.filters["sqltype"] = _sqltype
-        self.env.filters["table_function"] = _table_function
+        self.env.filters.update(filters)
         # the rendered text by template and context (bound values are not part of it): a command renders
         # the same statements again, call after call (a check in a loop, a search's repeated steps)
         self._rendered: dict[tuple[str, Hashable], tuple[str, Mapping[str, str]]] = {}

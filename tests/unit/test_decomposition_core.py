@@ -237,3 +237,24 @@ def test_check_new_groups_agrees_with_brute_force(
             check_new_groups(frame, [l1, l2])
     else:
         check_new_groups(frame, [l1, l2])
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(st.one_of(st.none(), st.text(max_size=6)), min_size=1, max_size=12),
+    st.lists(st.integers(0, 1000), max_size=60),
+)
+def test_decoded_sa_column_is_the_column_pandas_makes_of_the_values(
+    pool: list[str | None], picks: list[int]
+) -> None:
+    """The SA-table frame's column (``Coder.decode``, taken from the distinct values) equals the column
+    pandas builds from the same Python values one by one: same dtype, values and missing values, so the
+    pre-write check and the work table see what they saw before."""
+    import pandas as pd
+
+    from ldiv_db.algorithms.decomposition.coding import Coder
+
+    coder = Coder(pd.Series(pool, dtype=object))
+    codes = np.array([p % coder.size for p in picks], dtype=np.int64)
+    plain = pd.DataFrame({"s1": np.array([coder.values[c] for c in codes], dtype=object)})
+    pd.testing.assert_frame_equal(pd.DataFrame({"s1": coder.decode(codes)}), plain)

@@ -16,6 +16,10 @@ if TYPE_CHECKING:
     from ...db import Database
 
 
+# the dtype pandas gives a column of text: Arrow-backed ``str`` on pandas 3, object before
+_TEXT = pd.Series(["x"]).dtype
+
+
 class Coder:
     """Integer codes of one SA's values (as text; None = NULL): pool values in first-appearance order
     (row-key order), then values only earlier releases hold."""
@@ -49,9 +53,15 @@ class Coder:
         rank[keys] = np.arange(self.size)
         return rank
 
-    def decode(self, codes: np.ndarray) -> np.ndarray:
-        table = np.array(self.values, dtype=object)
-        return table[codes] if len(codes) else np.array([], dtype=object)
+    def decode(self, codes: np.ndarray) -> Any:
+        """The values of ``codes`` as the column pandas makes of such values (NULL: missing)."""
+        missing = self.index.get(None)
+        text = np.dtype(object) != _TEXT and len(codes) > 0
+        if not text or (missing is not None and bool((codes == missing).all())):
+            # (no value, or missing values alone: pandas infers no text dtype for that column)
+            return np.array(self.values, dtype=object)[codes]
+        # taken from the few distinct values: pandas fills a text column from Python strings one by one
+        return pd.Series(self.values, dtype=_TEXT).array.take(codes)
 
 
 def _isna(v: Any) -> bool:
