@@ -302,8 +302,11 @@ def cache_for(
             return None
         folder = root / hashlib.sha256(shape.encode()).hexdigest()[:16]
         folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        held = folder.stat()
     except (OSError, RuntimeError):  # RuntimeError: Path.home() without a home directory
         return None
+    if held.st_uid != os.getuid() or held.st_mode & 0o022:
+        return None  # the code read from it is run: only a folder that this user alone may write
     return _Cache(str(folder))
 
 

@@ -118,3 +118,15 @@ def test_no_home_directory_renders_as_before(monkeypatch: pytest.MonkeyPatch, fr
     r = Renderer()
     assert r.env.bytecode_cache is None
     assert r.render(NAME, **CTX).sql == fresh
+
+
+def test_a_folder_others_may_write_is_not_used(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # compiled code read from the cache is run, so a folder another user could write into is no cache
+    monkeypatch.setenv(ENV, str(tmp_path))
+    first = cache_for(SandboxedEnvironment, {}, {})
+    assert first is not None
+    folder = Path(first.directory)  # type: ignore[attr-defined]
+    folder.chmod(0o777)
+    assert cache_for(SandboxedEnvironment, {}, {}) is None
+    folder.chmod(0o700)
+    assert cache_for(SandboxedEnvironment, {}, {}) is not None
