@@ -7,17 +7,19 @@ published group column), and a stale one would judge the wrong classes."""
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import duckdb
 import pytest
 
 import ldiv_db
 from ldiv_db.db import Database
-from ldiv_db.db.duckdb.engine import CATALOG_FACTS, FILE_FACTS
+from ldiv_db.db.duckdb.engine import CATALOG_FACTS, FILE_FACTS, PURE_READS, DuckDBDatabase
 from ldiv_db.errors import BadInput
-from ldiv_db.sqlgen.render import TableRef, render
+from ldiv_db.sqlgen.render import Query, TableRef, render
 
 ROWS = [(a, s, d) for a in range(8) for s in ("f", "m") for d in ("flu", "hiv", "cold", "flu")[: 1 + (a % 4)]]
 
@@ -109,7 +111,9 @@ def test_a_temporary_table_made_between_two_checks_is_seen(path: Path) -> None:
     second check must refuse, not judge the temporary rows under the file's table's name."""
     with Database.open(str(path), mode="read") as database:
         ldiv_db.check(database, "t", "age,sex", "disease", model="distinct", l=2)
-        shadow = render("decomposition/copy.sql", target=TableRef("t", "main", "temp"), source=TableRef("t", "main"))
+        shadow = render(
+            "decomposition/copy.sql", target=TableRef("t", "main", "temp"), source=TableRef("t", "main")
+        )
         database.run(shadow)
         with pytest.raises(BadInput, match="hidden by a temporary table"):
             ldiv_db.check(database, "t", "age,sex", "disease", model="distinct", l=2)
@@ -153,3 +157,27 @@ def test_a_view_s_null_counts_are_read_on_every_check(path: Path, tmp_path: Path
         csv.write_text(csv.read_text() + "3,,flu\n")
         with pytest.raises(BadInput, match="NULL"):
             ldiv_db.check(database, "v", "age,sex", "disease", model="distinct", l=2)
+
+
+def test_the_statements_that_keep_the_catalog_facts_write_nothing(path: Path) -> None:
+    """PURE_READS are the statements after which the kept table list still holds: each, as a check
+    renders it (with every template it includes), is one query with no target to create and nothing that
+    changes a catalog."""
+    writes = re.compile(r"\b(CREATE|DROP|INSERT|UPDATE|DELETE|ATTACH|DETACH|ALTER|USE)\b", re.IGNORECASE)
+    sent: dict[str, str] = {}
+    send = DuckDBDatabase._send
+
+    def spy(self: DuckDBDatabase, query: Query) -> Any:
+        sent[query.name] = query.sql
+        return send(self, query)
+
+    with pytest.MonkeyPatch.context() as mp, Database.open(str(path), mode="read") as database:
+        mp.setattr(DuckDBDatabase, "_send", spy)
+        for model, params in (("distinct", {"l": 2}), ("recursive", {"l": 2, "c": 3}), ("entropy", {"l": 2})):
+            ldiv_db.check(database, "t", "age,sex", "disease", model=model, worst=None, **params)
+    assert {"catalog/databases.sql", "partition/source_shapes.sql", "partition/group_keys.sql"} <= sent.keys()
+    for name, sql in sent.items():
+        if name in PURE_READS:
+            body = "\n".join(line.split("--")[0] for line in sql.splitlines())
+            assert body.lstrip().upper().startswith(("SELECT", "WITH")), name
+            assert not writes.search(body), name

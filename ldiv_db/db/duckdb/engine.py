@@ -40,7 +40,11 @@ CATALOG_FACTS = frozenset({"catalog/tables.sql", "catalog/null_counts.sql"})
 _TABLES_KEY = "catalog/tables.sql"  # the table list's key among the CATALOG_FACTS kept (it has no params)
 # statements that change nothing (plain SELECTs, no target): any other statement may create, drop or attach
 # something, and the CATALOG_FACTS kept are forgotten when it is sent
-PURE_READS = FILE_FACTS | CATALOG_FACTS | {"catalog/databases.sql", "partition/source_shapes.sql", "partition/group_keys.sql"}
+PURE_READS = (
+    FILE_FACTS
+    | CATALOG_FACTS
+    | {"catalog/databases.sql", "partition/source_shapes.sql", "partition/group_keys.sql"}
+)
 
 
 def open_duckdb(target: Any, *, mode: str, attach: Mapping[str, str] | None, migrate: bool) -> DuckDBDatabase:
