@@ -43,7 +43,8 @@ _TABLES_KEY = "catalog/tables.sql"  # the table list's key among the CATALOG_FAC
 PURE_READS = (
     FILE_FACTS
     | CATALOG_FACTS
-    | {"catalog/databases.sql", "partition/source_shapes.sql", "partition/group_keys.sql"}
+    | {"catalog/databases.sql", "partition/source_shapes.sql", "partition/source_profile.sql"}
+    | {"partition/shapes.sql", "partition/group_keys.sql"}
 )
 
 
