@@ -34,8 +34,9 @@ _FRAMES = itertools.count()  # names of the views of frames being read
 FILE_FACTS = frozenset(
     {"catalog/columns.sql", "ownership/owner.sql", "taxonomy/categories_for.sql", "meta/release_details.sql"}
 )
-# lookups whose answer holds while the catalog this connection sees is unchanged: the table list, and a table's
-# NULL counts where every table listed is a base table of the read-only file (:meth:`DuckDBDatabase._catalog_rows`)
+# lookups whose answer holds while the catalog this connection sees is unchanged: the table list, and a
+# table's NULL counts where every table listed is a base table of the read-only file
+# (:meth:`DuckDBDatabase._catalog_rows`)
 CATALOG_FACTS = frozenset({"catalog/tables.sql", "catalog/null_counts.sql"})
 _TABLES_KEY = "catalog/tables.sql"  # the table list's key among the CATALOG_FACTS kept (it has no params)
 # statements that change nothing (plain SELECTs, no target): any other statement may create, drop or attach
@@ -263,15 +264,15 @@ class DuckDBDatabase(Database):
 
     def _catalog_rows(self, query: Query) -> list[tuple[Any, ...]] | None:
         """A CATALOG_FACTS lookup's rows kept from before, or None where it is read anew (and kept where it
-        may be). Kept only on a file ldiv_db opened read-only, while ``catalog/databases.sql`` shows that file
-        alone but for the in-memory catalogs this connection attached for itself (:meth:`scratch_catalog`:
-        a read's stand-in for ldiv_db's records): no other database attached (another connection of this
-        process can attach one, and an attached one may be written), and no statement but a PURE_READS one went out on this connection
-        since (a temporary table, a view of a frame, a USE or search path changes the list). Then nothing
-        can add, drop or change a table the list shows: DuckDB's lock keeps other processes' writes out of
-        the file. A table's NULL counts are kept where every table listed is a base table (none of them a
-        view, whose rows may come from a file, nor a temporary table): the rows of any table the statement
-        can name cannot change while the file is open."""
+        may be). Kept only on a file ldiv_db opened read-only, while ``catalog/databases.sql`` shows that
+        file alone but for the in-memory catalogs this connection attached for itself
+        (:meth:`scratch_catalog`: a read's stand-in for ldiv_db's records) — no other database attached:
+        another connection of this process can attach one, and an attached one may be written — and no
+        statement but a PURE_READS one went out on this connection since (a temporary table, a view of a
+        frame, a USE or a search path changes the list). Then nothing can add, drop or change a table the
+        list shows: DuckDB's lock keeps other processes' writes out of the file. A table's NULL counts are
+        kept where every table listed is a base table (no view, whose rows may come from a file, and no
+        temporary table): the rows of any table the statement can name cannot change while it is open."""
         if self._file_catalog is None:
             return None
         tables = _TABLES_KEY
@@ -354,6 +355,7 @@ class DuckDBDatabase(Database):
             self.queries += 1
         finally:
             self.con.unregister(view)
+            self._catalog.clear()
 
     def load_frame(self, frame: Any, target: TableRef) -> None:
         """Create ``target`` from ``frame`` (in the caller's transaction, if one is open). A view of a frame
@@ -372,6 +374,7 @@ class DuckDBDatabase(Database):
             self.run(render("catalog/load_frame.sql", frame=TableRef(view), target=target))
         finally:
             self.con.unregister(view)
+            self._catalog.clear()
 
     def load_file(self, query: Query, target: TableRef) -> None:
         """Create ``target`` from a file-reading template (``catalog/load_csv.sql`` /
