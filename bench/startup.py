@@ -77,6 +77,10 @@ print(json.dumps({"wall": best["wall"], "cpu": min(x["cpu"] for x in runs), "sta
 
 
 def _export(ref: str, into: Path) -> Path:
+    """The tree of commit ``ref``, exported into ``into``; a directory given as ``ref`` (an export made
+    before) is used as it is."""
+    if Path(ref).is_dir():
+        return Path(ref)
     data = subprocess.run(["git", "archive", ref], cwd=ROOT, check=True, capture_output=True).stdout
     with tarfile.open(fileobj=BytesIO(data)) as tar:
         tar.extractall(into, filter="data")
@@ -203,7 +207,9 @@ def _report(result: dict[str, Any], trees: dict[str, Path]) -> None:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--before", help="a commit measured beside the working tree (e.g. 4579ba3)")
+    ap.add_argument(
+        "--before", help="a commit (e.g. 4579ba3) or an exported tree measured beside the working tree"
+    )
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument(
         "--calls", type=int, default=10, help="in-process check calls per process (the least counts)"

@@ -7,16 +7,19 @@ published group column), and a stale one would judge the wrong classes."""
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import duckdb
 import pytest
 
 import ldiv_db
 from ldiv_db.db import Database
-from ldiv_db.db.duckdb.engine import FILE_FACTS
+from ldiv_db.db.duckdb.engine import CATALOG_FACTS, FILE_FACTS, PURE_READS, DuckDBDatabase
 from ldiv_db.errors import BadInput
+from ldiv_db.sqlgen.render import Query, TableRef, render
 
 ROWS = [(a, s, d) for a in range(8) for s in ("f", "m") for d in ("flu", "hiv", "cold", "flu")[: 1 + (a % 4)]]
 
@@ -80,3 +83,107 @@ def test_a_read_sharing_a_write_reads_them_anew(path: Path) -> None:
         assert "ownership/owner.sql" in _facts_read(reader)
         assert owned.partition.startswith("group_id and QI values")
         assert owned.satisfied is True and owned.distinct_l >= 2
+
+
+# The table list and a table's NULL counts (CATALOG_FACTS) are kept on a file open read-only while nothing
+# else is attached and no statement but a plain read went out on the connection; the cases below change
+# each of those between two checks and expect the second check to see the change.
+
+
+def _catalog_read(database: Database) -> list[str]:
+    return [s.template for s in database.steps if s.template in CATALOG_FACTS]
+
+
+def test_the_table_list_and_null_counts_are_kept_while_nothing_changes(path: Path) -> None:
+    with Database.open(str(path), mode="read") as database:
+        seen = []
+        for _ in range(3):
+            database.steps.clear()
+            r = ldiv_db.check(database, "t", "age,sex", "disease", model="distinct", l=2)
+            seen.append(((r.groups, r.k, r.distinct_l), _catalog_read(database)))
+    assert [s[0] for s in seen] == [_brute((0, 1))] * 3
+    assert seen[0][1] == ["catalog/tables.sql", "catalog/null_counts.sql"]
+    assert seen[1][1] == seen[2][1] == []
+
+
+def test_a_temporary_table_made_between_two_checks_is_seen(path: Path) -> None:
+    """A temporary table named like the checked one hides it from every statement naming main.t: the
+    second check must refuse, not judge the temporary rows under the file's table's name."""
+    with Database.open(str(path), mode="read") as database:
+        ldiv_db.check(database, "t", "age,sex", "disease", model="distinct", l=2)
+        shadow = render(
+            "decomposition/copy.sql", target=TableRef("t", "main", "temp"), source=TableRef("t", "main")
+        )
+        database.run(shadow)
+        with pytest.raises(BadInput, match="hidden by a temporary table"):
+            ldiv_db.check(database, "t", "age,sex", "disease", model="distinct", l=2)
+
+
+def test_a_database_attached_by_another_connection_is_seen(path: Path, tmp_path: Path) -> None:
+    """Another connection of this process to the same read-only instance attaches a database, then
+    detaches it: the next check finds its table, the one after does not."""
+    elsewhere = tmp_path / "elsewhere.duckdb"
+    con = duckdb.connect(str(elsewhere))
+    con.execute("CREATE TABLE u (age INTEGER, sex VARCHAR, disease VARCHAR)")
+    con.executemany("INSERT INTO u VALUES (?, ?, ?)", ROWS)
+    con.close()
+    with Database.open(str(path), mode="read") as database:
+        ldiv_db.check(database, "t", "age,sex", "disease", model="distinct", l=2)
+        other = duckdb.connect(str(path), read_only=True)  # DuckDB's instance of the file: the same one
+        try:
+            other.execute(f"ATTACH '{elsewhere}' AS elsewhere (READ_ONLY)")  # a test's own file name
+            database.steps.clear()
+            r = ldiv_db.check(database, "u", "age,sex", "disease", model="distinct", l=2)
+            assert (r.groups, r.k, r.distinct_l) == _brute((0, 1))
+            assert _catalog_read(database) == ["catalog/tables.sql", "catalog/null_counts.sql"]
+            other.execute("DETACH elsewhere")
+            with pytest.raises(BadInput, match="unknown table 'u'"):
+                ldiv_db.check(database, "u", "age,sex", "disease", model="distinct", l=2)
+        finally:
+            other.close()
+
+
+def test_a_view_s_null_counts_are_read_on_every_check(path: Path, tmp_path: Path) -> None:
+    """A view of a file on disk: its rows change while the database file stays open read-only, so a NULL
+    written into the CSV file between two checks is seen by the second."""
+    csv = tmp_path / "rows.csv"
+    csv.write_text("age,sex,disease\n" + "".join(f"{a},{s},{d}\n" for a, s, d in ROWS))
+    con = duckdb.connect(str(path))
+    con.execute(f"CREATE VIEW v AS SELECT * FROM read_csv('{csv}')")  # a test's own file name: no quote
+    con.close()
+    with Database.open(str(path), mode="read") as database:
+        r = ldiv_db.check(database, "v", "age,sex", "disease", model="distinct", l=2)
+        assert (r.groups, r.k, r.distinct_l) == _brute((0, 1))
+        csv.write_text(csv.read_text() + "3,,flu\n")
+        with pytest.raises(BadInput, match="NULL"):
+            ldiv_db.check(database, "v", "age,sex", "disease", model="distinct", l=2)
+
+
+def test_the_statements_that_keep_the_catalog_facts_write_nothing(path: Path) -> None:
+    """PURE_READS are the statements after which the kept table list still holds: each, as a check
+    renders it (with every template it includes), is one query with no target to create and nothing that
+    changes a catalog."""
+    writes = re.compile(r"\b(CREATE|DROP|INSERT|UPDATE|DELETE|ATTACH|DETACH|ALTER|USE)\b", re.IGNORECASE)
+    sent: dict[str, str] = {}
+    send = DuckDBDatabase._send
+
+    def spy(self: DuckDBDatabase, query: Query) -> Any:
+        sent[query.name] = query.sql
+        return send(self, query)
+
+    with pytest.MonkeyPatch.context() as mp, Database.open(str(path), mode="read") as database:
+        mp.setattr(DuckDBDatabase, "_send", spy)
+        for model, params in (("distinct", {"l": 2}), ("recursive", {"l": 2, "c": 3}), ("entropy", {"l": 2})):
+            for qi in ("age,sex", "sex"):  # by sex alone the distinct l is 3: the recursive profile is read
+                ldiv_db.check(database, "t", qi, "disease", model=model, worst=None, **params)
+    assert {
+        "catalog/databases.sql",
+        "partition/source_shapes.sql",
+        "partition/source_profile.sql",
+        "partition/group_keys.sql",
+    } <= sent.keys()
+    for name, sql in sent.items():
+        if name in PURE_READS:
+            body = "\n".join(line.split("--")[0] for line in sql.splitlines())
+            assert body.lstrip().upper().startswith(("SELECT", "WITH")), name
+            assert not writes.search(body), name

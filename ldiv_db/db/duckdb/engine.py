@@ -34,6 +34,19 @@ _FRAMES = itertools.count()  # names of the views of frames being read
 FILE_FACTS = frozenset(
     {"catalog/columns.sql", "ownership/owner.sql", "taxonomy/categories_for.sql", "meta/release_details.sql"}
 )
+# lookups whose answer holds while the catalog this connection sees is unchanged: the table list, and a
+# table's NULL counts where every table listed is a base table of the read-only file
+# (:meth:`DuckDBDatabase._catalog_rows`)
+CATALOG_FACTS = frozenset({"catalog/tables.sql", "catalog/null_counts.sql"})
+_TABLES_KEY = "catalog/tables.sql"  # the table list's key among the CATALOG_FACTS kept (it has no params)
+# statements that change nothing (plain SELECTs, no target): any other statement may create, drop or attach
+# something, and the CATALOG_FACTS kept are forgotten when it is sent
+PURE_READS = (
+    FILE_FACTS
+    | CATALOG_FACTS
+    | {"catalog/databases.sql", "partition/source_shapes.sql", "partition/source_profile.sql"}
+    | {"partition/shapes.sql", "partition/group_keys.sql"}
+)
 
 
 def open_duckdb(target: Any, *, mode: str, attach: Mapping[str, str] | None, migrate: bool) -> DuckDBDatabase:
@@ -70,6 +83,7 @@ class DuckDBDatabase(Database):
         self._path_set: str | None = None  # the search path ldiv_db set here (a cursor gets it too)
         self._file_catalog: str | None = None  # the file's catalog, where nothing writes it while open
         self._facts: dict[Hashable, tuple[Any, ...]] = {}  # FILE_FACTS answers read so far
+        self._catalog: dict[Hashable, tuple[Any, ...]] = {}  # CATALOG_FACTS answers, until a change
 
     # ------------------------------------------------------------------ opening
     @classmethod
@@ -137,6 +151,7 @@ class DuckDBDatabase(Database):
     def _session(self, name: str, params: Mapping[str, Any] | None = None, **ctx: Any) -> None:
         """A statement about the connection itself (``sql/session/``): not counted, not in the step log."""
         q = render(name, params, **ctx)
+        self._catalog.clear()  # an attach, a detach or a USE changes what names resolve to
         self.con.execute(q.sql, dict(q.params) or None)
 
     def _remember_search_path(self) -> None:
@@ -146,11 +161,13 @@ class DuckDBDatabase(Database):
             )
 
     def set_search_path(self, path: str) -> None:
+        self._catalog.clear()
         self._remember_search_path()
         self.con.execute("SET search_path = $path", {"path": path})
         self._path_set = path
 
     def _restore_search_path(self) -> None:
+        self._catalog.clear()
         if self._search_path == "":
             self.con.execute("RESET search_path")
         elif self._search_path is not None:
@@ -223,6 +240,8 @@ class DuckDBDatabase(Database):
 
     # ------------------------------------------------------------------ executing
     def _send(self, query: Query) -> Any:
+        if query.name not in PURE_READS:
+            self._catalog.clear()
         with self._engine(f"query {query.name}"):
             return self.con.execute(query.sql, dict(query.params) if query.params else None)
 
@@ -243,7 +262,54 @@ class DuckDBDatabase(Database):
             return None
         return key
 
+    def _catalog_rows(self, query: Query) -> list[tuple[Any, ...]] | None:
+        """A CATALOG_FACTS lookup's rows kept from before, or None where it is read anew (and kept where it
+        may be). Kept only on a file ldiv_db opened read-only, while ``catalog/databases.sql`` shows that
+        file alone but for the in-memory catalogs this connection attached for itself
+        (:meth:`scratch_catalog`: a read's stand-in for ldiv_db's records) — no other database attached:
+        another connection of this process can attach one, and an attached one may be written — and no
+        statement but a PURE_READS one went out on this connection since (a temporary table, a view of a
+        frame, a USE or a search path changes the list). Then nothing can add, drop or change a table the
+        list shows: DuckDB's lock keeps other processes' writes out of the file. A table's NULL counts are
+        kept where every table listed is a base table (no view, whose rows may come from a file, and no
+        temporary table): the rows of any table the statement can name cannot change while it is open."""
+        if self._file_catalog is None:
+            return None
+        tables = _TABLES_KEY
+        if query.name == "catalog/tables.sql":
+            seen = {(str(n), bool(ro)) for n, ro in super().rows(render("catalog/databases.sql"))}
+            if seen - {(a, False) for a in self._scratch} != {(self._file_catalog, True)}:
+                self._catalog.clear()
+                return None
+            key: Hashable = tables
+        else:
+            listed = self._catalog.get(tables)
+            if query.params or listed is None or any(r[3] != "BASE TABLE" for r in listed):
+                return None
+            key = (query.name, query.sql)  # the statement names its table and columns; it has no params
+        if key not in self._catalog:
+            self._catalog[key] = tuple(super().rows(query))
+        return list(self._catalog[key])
+
+    def _unmade(self, refs: Sequence[TableRef]) -> list[TableRef]:
+        """The temporary work tables of ``refs`` that the table list kept (:meth:`_catalog_rows`) does not
+        show: none of them exists, as every statement that could have made one since would have dropped
+        the list, so there is nothing to drop (a check names its statistics' tables and builds none)."""
+        listed = self._catalog.get(_TABLES_KEY)
+        if listed is None:
+            return []
+        temporary = {(str(r[1]).lower(), str(r[2]).lower()) for r in listed if r[0] == self.temp_catalog}
+        return [
+            r
+            for r in refs
+            if r.catalog == self.temp_catalog and ((r.schema or "").lower(), r.name.lower()) not in temporary
+        ]
+
     def rows(self, query: Query, *, bulk: bool = False) -> list[tuple[Any, ...]]:
+        if query.name in CATALOG_FACTS:
+            kept = self._catalog_rows(query)
+            if kept is not None:
+                return kept
         key = self._fact_key(query)
         if key is None:
             return super().rows(query, bulk=bulk)
@@ -279,6 +345,7 @@ class DuckDBDatabase(Database):
     def insert_frame(self, table: TableRef, frame: pd.DataFrame) -> None:
         """Append a pandas frame to an existing table (columns matched by name)."""
         view = f"ldiv_frame_{id(frame)}"
+        self._catalog.clear()
         self.con.register(view, frame)
         try:
             cols = [Ident(str(c)) for c in frame.columns]
@@ -288,12 +355,14 @@ class DuckDBDatabase(Database):
             self.queries += 1
         finally:
             self.con.unregister(view)
+            self._catalog.clear()
 
     def load_frame(self, frame: Any, target: TableRef) -> None:
         """Create ``target`` from ``frame`` (in the caller's transaction, if one is open). A view of a frame
         has no row ids, which ``anonymize`` needs to link published rows to source rows
         (``ldiv.release_row``); the copy has them, in the frame's row order."""
         view = f"ldiv_frame_{next(_FRAMES)}"
+        self._catalog.clear()
         try:
             self.con.register(view, frame)
         except Exception as exc:  # duckdb names the type it cannot scan; an error, not a traceback
@@ -305,6 +374,7 @@ class DuckDBDatabase(Database):
             self.run(render("catalog/load_frame.sql", frame=TableRef(view), target=target))
         finally:
             self.con.unregister(view)
+            self._catalog.clear()
 
     def load_file(self, query: Query, target: TableRef) -> None:
         """Create ``target`` from a file-reading template (``catalog/load_csv.sql`` /
@@ -313,6 +383,7 @@ class DuckDBDatabase(Database):
 
     def execute_script(self, name: str, sql: str) -> None:
         """Run a multi-statement script (migrations only)."""
+        self._catalog.clear()
         with self._engine(name):
             self.con.execute(sql)
         self.queries += 1
@@ -321,6 +392,7 @@ class DuckDBDatabase(Database):
         self, sql: str, params: Sequence[Any] | Mapping[str, Any] | None = None
     ) -> list[tuple[Any, ...]]:
         """Fixed bookkeeping SQL with bound values (migrations); user names never reach it."""
+        self._catalog.clear()
         self.queries += 1
         with self._engine("a bookkeeping query"):
             return self.con.execute(sql, params).fetchall()
@@ -332,6 +404,7 @@ class DuckDBDatabase(Database):
     def _tx_statement(self, sql: str) -> None:
         """BEGIN or COMMIT with its error mapped (a full disk at COMMIT is the user's); ROLLBACK bare."""
         if sql == "ROLLBACK":
+            self._catalog.clear()  # what the transaction created is gone
             self.con.execute(sql)
             return
         with self._engine(sql):
@@ -425,6 +498,7 @@ class DuckDBDatabase(Database):
         """Temporary by default, schema ldiv_work with keep_work."""
         if not self.keep_work:
             return TableRef(name, "main", "temp")
+        self._catalog.clear()
         with self._engine(f"creating schema {WORK_SCHEMA}"):
             self.con.execute(render("catalog/create_schema.sql", schema=Ident(WORK_SCHEMA)).sql)
         return TableRef(name, WORK_SCHEMA)
@@ -432,6 +506,10 @@ class DuckDBDatabase(Database):
     def drop_work_tables(self) -> None:
         if self.keep_work:
             return
+        for ref in self._unmade(self._work_tables):
+            self._work_tables.remove(ref)
+        if self._work_tables:
+            self._catalog.clear()
         for ref in self._work_tables:
             with contextlib.suppress(self.driver_error):
                 self.con.execute(render("catalog/drop_work_table.sql", target=ref).sql)
