@@ -119,6 +119,32 @@ def test_a_temporary_table_made_between_two_checks_is_seen(path: Path) -> None:
             ldiv_db.check(database, "t", "age,sex", "disease", model="distinct", l=2)
 
 
+def test_sql_sent_on_the_connection_itself_is_seen(path: Path) -> None:
+    """SQL sent on ``Database.con`` passes by ldiv_db's statements: a temporary table made there still
+    makes the next check refuse, any temporary object there has the list read anew, and so has a USE."""
+    with Database.open(str(path), mode="read") as database:
+        con = database.con  # type: ignore[attr-defined]
+
+        def check() -> tuple[tuple[int, int, int], list[str]]:
+            database.steps.clear()
+            r = ldiv_db.check(database, "t", "age,sex", "disease", model="distinct", l=2)
+            return (r.groups, r.k, r.distinct_l), _catalog_read(database)
+
+        check()
+        assert check()[1] == []  # kept
+        con.execute("CREATE TEMP TABLE t AS SELECT * FROM main.t LIMIT 1")
+        with pytest.raises(BadInput, match="hidden by a temporary table"):
+            check()
+        con.execute("DROP TABLE temp.main.t")
+        con.execute("CREATE TEMP VIEW elsewhere AS SELECT 1 AS a")  # a temporary object of another name
+        assert check() == (_brute((0, 1)), ["catalog/tables.sql", "catalog/null_counts.sql"])
+        con.execute("DROP VIEW elsewhere")
+        check()
+        assert check()[1] == []
+        con.execute("SET search_path = 'main,main'")  # another search path: the list is read anew
+        assert check() == (_brute((0, 1)), ["catalog/tables.sql", "catalog/null_counts.sql"])
+
+
 def test_a_database_attached_by_another_connection_is_seen(path: Path, tmp_path: Path) -> None:
     """Another connection of this process to the same read-only instance attaches a database, then
     detaches it: the next check finds its table, the one after does not."""

@@ -84,6 +84,7 @@ class DuckDBDatabase(Database):
         self._file_catalog: str | None = None  # the file's catalog, where nothing writes it while open
         self._facts: dict[Hashable, tuple[Any, ...]] = {}  # FILE_FACTS answers read so far
         self._catalog: dict[Hashable, tuple[Any, ...]] = {}  # CATALOG_FACTS answers, until a change
+        self._catalog_state: frozenset[tuple[int, str]] | None = None  # catalog/databases.sql's, when kept
 
     # ------------------------------------------------------------------ opening
     @classmethod
@@ -269,7 +270,9 @@ class DuckDBDatabase(Database):
         (:meth:`scratch_catalog`: a read's stand-in for ldiv_db's records) — no other database attached:
         another connection of this process can attach one, and an attached one may be written — and no
         statement but a PURE_READS one went out on this connection since (a temporary table, a view of a
-        frame, a USE or a search path changes the list). Then nothing can add, drop or change a table the
+        frame, a USE or a search path changes the list); as SQL sent on ``con`` itself passes by that
+        tracking, the same statement also shows, on every call, that no temporary table or view exists and
+        that the schema and search path are the ones the list was kept under. Then nothing can add, drop or change a table the
         list shows: DuckDB's lock keeps other processes' writes out of the file. A table's NULL counts are
         kept where every table listed is a base table (no view, whose rows may come from a file, and no
         temporary table): the rows of any table the statement can name cannot change while it is open."""
@@ -277,10 +280,18 @@ class DuckDBDatabase(Database):
             return None
         tables = _TABLES_KEY
         if query.name == "catalog/tables.sql":
-            seen = {(str(n), bool(ro)) for n, ro in super().rows(render("catalog/databases.sql"))}
-            if seen - {(a, False) for a in self._scratch} != {(self._file_catalog, True)}:
+            found = super().rows(render("catalog/databases.sql"))
+            seen = {(str(n), bool(ro)) for n, ro, _, _ in found}
+            # SQL sent on the connection itself (``Database.con``) passes by _send: what it can change on a
+            # read-only file (a temporary object, a USE, the search path) is read here on every call
+            state = frozenset((int(t), str(p)) for _, _, t, p in found)
+            temporary = any(t for t, _ in state)
+            if temporary or seen - {(a, False) for a in self._scratch} != {(self._file_catalog, True)}:
                 self._catalog.clear()
                 return None
+            if state != self._catalog_state:  # another schema or search path: the list read anew
+                self._catalog.clear()
+                self._catalog_state = state
             key: Hashable = tables
         else:
             listed = self._catalog.get(tables)

@@ -1,10 +1,24 @@
-/* purpose: the databases the connection sees but DuckDB's own (system, temp), each with whether it is read-only: what decides whether the table list and a table's rows may have changed since they were read */
+/* purpose: the databases the connection sees but DuckDB's own (system, temp), each with whether it is read-only, and on every row the connection's temporary tables and views counted and its current schema and search path: what decides whether the table list and a table's rows may have changed since they were read */
 /* params: none */
-/* returns: name, read_only */
-/* ref: DESIGN §3 (names come from the catalog); issue 57 item 1, round 5: on a file open read-only with nothing attached, the table list and the NULL counts are kept while this statement shows only the file (ldiv_db/db/duckdb/engine.py: DuckDBDatabase._catalog_rows) */
+/* returns: name, read_only, temporary_objects, schema_path */
+/* ref: DESIGN §3 (names come from the catalog); issue 57 item 1, round 5: on a file open read-only with nothing attached and no temporary table or view, the table list and the NULL counts are kept while this statement shows the same (ldiv_db/db/duckdb/engine.py: DuckDBDatabase._catalog_rows) */
 SELECT
-  database_name AS name,
-  readonly AS read_only
-FROM DUCKDB_DATABASES()
+  d.database_name AS name,
+  d.readonly AS read_only,
+  (
+    SELECT
+      COUNT(*)
+    FROM DUCKDB_TABLES()
+    WHERE
+      temporary
+  ) + (
+    SELECT
+      COUNT(*)
+    FROM DUCKDB_VIEWS()
+    WHERE
+      temporary AND NOT internal
+  ) AS temporary_objects,
+  CURRENT_DATABASE() || '.' || CURRENT_SCHEMA() || ';' || CURRENT_SETTING('search_path') AS schema_path
+FROM DUCKDB_DATABASES() AS d
 WHERE
-  NOT internal
+  NOT d.internal
