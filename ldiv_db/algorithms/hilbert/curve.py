@@ -345,13 +345,15 @@ def split_rows(
     scope: TableRef | None = None,
     scope_gid: int = 0,
     keep_whole_unless_fewer_stars: bool = False,
+    sa_ids: TableRef | None = None,
 ) -> Split:
     """Hilbert-l on all source rows, or on the rows of group ``scope_gid`` of the assignment ``scope``.
 
     Two statements rank every QI value in its domain and number the SA values (``sql/hilbert/domains.sql``,
-    ``sql/tp/sa_ids.sql``), one query fetches the rows' ranks (``sql/hilbert/coords.sql``); the curve and
-    the grouping run
-    in Python (:func:`hilbert_l_groups`); the groups (ids from ``first_gid``) are written with one insert.
+    ``sql/tp/sa_ids.sql``; ``sa_ids``: the caller's table of them), one query fetches the rows' ranks
+    (``sql/hilbert/coords.sql``, in no order: the curve orders them by key and row id); the curve and the
+    grouping run in Python (:func:`hilbert_l_groups`); the groups (ids from ``first_gid``) are written with
+    one insert.
     With ``keep_whole_unless_fewer_stars`` (TP+'s guard, SPEC §1.12) nothing is written unless the split
     has fewer stars than the rows as one group.
     """
@@ -362,7 +364,7 @@ def split_rows(
         kinds.append("hierarchy" if hid is not None and not col.is_numeric else "value")
         hids.append(hid or 0)
     qi, sa = [c.ident for c in inputs.qi], inputs.sa[0].ident
-    domains, sa_ids = db.work_table("hilbert_domains"), db.work_table("hilbert_sa_ids")
+    domains = db.work_table("hilbert_domains")
     db.run(
         render(
             "hilbert/domains.sql",
@@ -374,7 +376,9 @@ def split_rows(
             texts=[c.is_text for c in inputs.qi],
         )
     )
-    db.run(render("tp/sa_ids.sql", target=sa_ids, source=inputs.table.ref, sa=sa))
+    if sa_ids is None:  # else the caller's (TP's) ids of the same source's SA values
+        sa_ids = db.work_table("hilbert_sa_ids")
+        db.run(render("tp/sa_ids.sql", target=sa_ids, source=inputs.table.ref, sa=sa))
     frame = db.df(
         render(
             "hilbert/coords.sql",
