@@ -1,7 +1,7 @@
 -- purpose: Hilbert coordinates of rows: per QI the 0-based rank of the row's value in its domain (hilbert/domains.sql) and an SA id (tp/sa_ids.sql); all rows, or only those of one group of an assignment
 -- params: r_gid
 -- hints: joins-in-order
--- returns: rid, sid, c1..cd (ranks), ordered by rid (the domains' sizes: hilbert/domain_sizes.sql)
+-- returns: rid, sid, c1..cd (ranks), in no order (Hilbert-l orders the rows by curve key and rid); the domains' sizes: hilbert/domain_sizes.sql
 -- ref: SPEC §1.12(a) (coordinates over the attribute's domain in T, not only over R); Ghinita et al. VLDB 2007 (reconstructed)
 --      null_safe: a column may hold NULL (--null-as-value); else the joins are plain equalities, which PostgreSQL
 --      hashes as they are, where a null-safe equality is hashed through both sides cast to text
@@ -25,4 +25,3 @@ JOIN {{ domains | table }} AS {{ ('dom' ~ loop.index) | ident }}
     ON {{ ('dom' ~ loop.index) | ident }}.i = {{ loop.index }}
     AND src.{{ c | ident }} {% if null_safe %}IS NOT DISTINCT FROM{% else %}={% endif %} {{ ('dom' ~ loop.index) | ident }}.{{ ('v' ~ loop.index) | ident }}
 {% endfor %}
-ORDER BY rid

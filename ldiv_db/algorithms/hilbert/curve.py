@@ -14,7 +14,6 @@ and the grouping rule is SPEC §1.12(c) [R/D]. If the original becomes available
 from __future__ import annotations
 
 import heapq
-import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -53,42 +52,55 @@ def hilbert_keys(coords: npt.ArrayLike, bits: int) -> npt.NDArray[Any]:
     n, d = arr.shape
     if n and (arr.min() < 0 or arr.max() >= (1 << bits)):
         raise ValueError(f"coordinates must lie in [0, 2**{bits})")
-    x = [arr[:, i].astype(np.uint64) for i in range(d)]
-    top = np.uint64(1 << (bits - 1))
-    one, zero = np.uint64(1), np.uint64(0)
+    # the transform works within the coordinates' bits: the narrowest unsigned type that holds them
+    word = next(t for t in (np.uint8, np.uint16, np.uint32, np.uint64) if bits <= np.iinfo(t).bits)
+    x: list[npt.NDArray[Any]] = [arr[:, i].astype(word) for i in range(d)]
+    top = word(1 << (bits - 1))
+    one = word(1)
     q = top
-    while q > 1:  # in place: no new array of all the rows per bit level and axis
-        p = np.uint64(q - one)
+    level = bits - 1
+    while q > 1:  # without branches: a bit of 0 or 1 times the mask, in place where it can be
+        p = word(q - one)
         for i in range(d):
-            high = (x[i] & q) != 0
-            np.bitwise_xor(x[0], p, out=x[0], where=high)  # invert the low bits of axis 0
-            t = (x[0] ^ x[i]) & p  # or exchange them with axis i
-            t[high] = zero
+            high = (x[i] >> word(level)) & one  # 1 where axis i has bit q
+            x[0] ^= high * p  # invert the low bits of axis 0 there
+            # else exchange them with axis i (high - 1 is all ones where high is 0)
+            t: npt.NDArray[Any] = (x[0] ^ x[i]) & ((high - one) & p)
             x[0] ^= t
             x[i] ^= t
-        q = np.uint64(q >> one)
+        q = word(q >> one)
+        level -= 1
     for i in range(1, d):  # Gray encode
         x[i] ^= x[i - 1]
-    t = np.zeros(n, dtype=np.uint64)
+    t = np.zeros(n, dtype=word)
     q = top
     while q > 1:
-        np.bitwise_xor(t, np.uint64(q - one), out=t, where=(x[d - 1] & q) != 0)
-        q = np.uint64(q >> one)
+        np.bitwise_xor(t, word(q - one), out=t, where=(x[d - 1] & q) != 0)
+        q = word(q >> one)
     for i in range(d):
         x[i] ^= t
     if d * bits <= 63:
+        # bit b of axis i goes to bit b·d + (d − 1 − i) of the key: each axis's bits spread d apart
+        # (through a table of every coordinate while it is small), then shifted into place
         key = np.zeros(n, dtype=np.uint64)
-        for plane in range(bits - 1, -1, -1):
-            shift = np.uint64(plane)
-            for i in range(d):
-                key <<= one
-                key |= (x[i] >> shift) & one
+        for i in range(d):
+            key |= _spread(x[i], bits, d) << np.uint64(d - 1 - i)
         return key.astype(np.int64)  # below 2**63
     big = np.zeros(n, dtype=object)
     for plane in range(bits - 1, -1, -1):
         for i in range(d):
             big = (big << 1) | ((x[i] >> np.uint64(plane)) & np.uint64(1)).astype(np.int64).astype(object)
     return big
+
+
+def _spread(axis: npt.NDArray[Any], bits: int, d: int) -> npt.NDArray[np.uint64]:
+    """The bits of each value moved apart: bit b to bit b·d (the key's layout, :func:`hilbert_keys`)."""
+    table = bits <= 16  # every coordinate spread once, then looked up
+    source = np.arange(1 << bits, dtype=np.uint64) if table else axis.astype(np.uint64)
+    out = np.zeros(len(source), dtype=np.uint64)
+    for b in range(bits):
+        out |= ((source >> np.uint64(b)) & np.uint64(1)) << np.uint64(b * d)
+    return out[axis] if table else out
 
 
 def curve_order(keys: npt.NDArray[Any], rids: npt.ArrayLike) -> IntArray:
@@ -142,101 +154,100 @@ def hilbert_l_groups(
     keys = hilbert_keys(coords, bits) if d else np.zeros(n_rows, dtype=np.int64)
     order = curve_order(keys, rids)
     pos_sid = sid_arr[order]
-    groups, leftovers, max_l_from = _pick_groups(pos_sid, l)
+    flat, sizes, leftovers, max_l_from = _pick_groups(pos_sid, l)
+    n_groups = len(sizes)
     pos_group = np.full(n_rows, -1, dtype=np.int64)
-    sizes = np.fromiter((len(m) for m in groups), dtype=np.int64, count=len(groups))
-    pos_group[np.fromiter(itertools.chain.from_iterable(groups), dtype=np.int64, count=int(sizes.sum()))] = (
-        np.repeat(np.arange(len(groups), dtype=np.int64), sizes)
-    )
+    pos_group[flat] = np.repeat(np.arange(n_groups, dtype=np.int64), sizes)
+    pos_coords = coords[order]
     if leftovers:
-        _place_leftovers(pos_group, pos_sid, coords[order], leftovers, len(groups))
+        _place_leftovers(pos_group, pos_sid, pos_coords, leftovers, n_groups)
+        flat = np.argsort(pos_group, kind="stable")  # the positions group after group again
+        sizes = np.bincount(pos_group, minlength=n_groups)
     group[order] = pos_group
     stars = 0
     if d:  # Definition 1 per group: its size times its QIs whose smallest and largest coordinate differ
-        by_group = np.argsort(group, kind="stable")
-        starts = np.flatnonzero(np.r_[True, np.diff(group[by_group]) != 0])
-        block = coords[by_group]
+        block = pos_coords[flat]
+        starts = np.r_[0, np.cumsum(sizes)[:-1]]
         lo, hi = np.minimum.reduceat(block, starts, axis=0), np.maximum.reduceat(block, starts, axis=0)
-        gsize = np.diff(np.r_[starts, n_rows])
-        stars = int((gsize * (lo != hi).sum(axis=1)).sum())
-    return Grouping(group, len(groups), stars, max_l_from, len(leftovers))
+        stars = int((sizes * (lo != hi).sum(axis=1)).sum())
+    return Grouping(group, n_groups, stars, max_l_from, len(leftovers))
 
 
-def _pick_groups(pos_sid: IntArray, l: int) -> tuple[list[list[int]], list[int], int | None]:
-    """The groups of curve positions (see :func:`hilbert_l_groups`), the leftover positions, and the
-    group from which Max-l picked (None: never). While no bucket is critical the rule takes the l
-    buckets with the first heads, which a heap of the heads gives without looking at every bucket; a
-    group with a critical bucket, and every Max-l group, is chosen by :func:`_choose` from all of them."""
-    # buckets: per SA id, its rows' curve positions in curve order; the head is the first unused one
-    by_sid = np.argsort(pos_sid, kind="stable")
-    values, starts = np.unique(pos_sid[by_sid], return_index=True)
-    ends = [*starts[1:].tolist(), len(by_sid)]
-    buckets = {
-        s: by_sid[a:b].tolist() for s, a, b in zip(values.tolist(), starts.tolist(), ends, strict=True)
-    }
-    head = dict.fromkeys(buckets, 0)
-    size = {s: len(b) for s, b in buckets.items()}  # the active buckets' sizes (a bucket used up leaves)
-    heads = [(b[0], s) for s, b in buckets.items()]  # (head position, SA id) of the active buckets
+def _pick_groups(pos_sid: IntArray, l: int) -> tuple[IntArray, IntArray, list[int], int | None]:
+    """The groups of curve positions (see :func:`hilbert_l_groups`) as one array, group after group, with
+    each group's size; the leftover positions; and the group from which Max-l picked (None: never).
+
+    A bucket is a chain of positions (``nxt``: the next position of the same SA id), the heap holds each
+    active bucket's head. While no bucket is critical the rule takes the l buckets with the first heads:
+    l pops, then their successors pushed. The largest bucket only shrinks and each group takes l rows,
+    so after one look at the sizes the next ``steps`` groups cannot meet a critical bucket. A group with a
+    critical bucket, and every Max-l group, is chosen by :func:`_choose` from all of them."""
+    n = len(pos_sid)
+    by_sid = np.argsort(pos_sid, kind="stable")  # each bucket's positions, in curve order
+    _, starts, counts = np.unique(pos_sid[by_sid], return_index=True, return_counts=True)
+    ends = starts + counts
+    nxt = np.empty(n, dtype=np.int64)
+    nxt[by_sid[:-1]] = by_sid[1:]
+    nxt[by_sid[ends - 1]] = -1
+    left = np.empty(n, dtype=np.int64)  # the bucket's size while this position is its head
+    left[by_sid] = np.repeat(ends, counts) - np.arange(n)
+    nxt_of, left_of, sid_of = nxt.tolist(), left.tolist(), pos_sid.tolist()
+    heads = by_sid[starts].tolist()
     heapq.heapify(heads)
-    remaining = len(pos_sid)
-    groups: list[list[int]] = []
+    flat: list[int] = []
+    sizes: list[int] = []
+    remaining = n
     max_l_from: int | None = None
     pop, push = heapq.heappop, heapq.heappush
-    while len(size) >= l:
-        if max_l_from is None and max(size.values()) * l <= remaining - l:  # no bucket is critical
-            chosen = [pop(heads)[1] for _ in range(l)]
-            fast = True
-        else:
-            crit = [] if max_l_from is not None else [s for s in size if size[s] * l > remaining - l]
-            if len(crit) > l:
-                max_l_from = len(groups)
-            chosen = _choose(buckets, head, size, crit, l, max_l=max_l_from is not None)
-            fast = False
-        members = []
-        for s in chosen:
-            h = head[s]
-            members.append(buckets[s][h])
-            head[s] = h + 1
-            size[s] -= 1
-            if not size[s]:
-                del size[s]
-            elif fast:
-                push(heads, (buckets[s][h + 1], s))
-        if not fast:
-            heads = [(buckets[s][head[s]], s) for s in size]
-            heapq.heapify(heads)
-        remaining -= len(members)
-        groups.append(members)
-    if not groups:
+    while len(heads) >= l:
+        largest = max(left_of[p] for p in heads)
+        if max_l_from is None and largest * l <= remaining - l:  # no bucket is critical
+            steps = (remaining - l - largest * l) // l + 1
+            while steps and len(heads) >= l:
+                taken = [pop(heads) for _ in range(l)]
+                flat.extend(taken)
+                for p in taken:
+                    if nxt_of[p] >= 0:
+                        push(heads, nxt_of[p])
+                steps -= 1
+                remaining -= l
+                sizes.append(l)
+            continue
+        head = {sid_of[p]: p for p in heads}
+        size = {s: left_of[p] for s, p in head.items()}
+        crit = [] if max_l_from is not None else [s for s in size if size[s] * l > remaining - l]
+        if len(crit) > l:
+            max_l_from = len(sizes)
+        chosen = _choose(head, size, crit, l, max_l=max_l_from is not None)
+        taken = [head[s] for s in chosen]
+        flat.extend(taken)
+        heads = [nxt_of[p] for p in taken if nxt_of[p] >= 0] + [p for s, p in head.items() if s not in chosen]
+        heapq.heapify(heads)
+        remaining -= len(taken)
+        sizes.append(len(taken))
+    if not sizes:
         raise InternalError("Hilbert: the rows to group are not l-eligible")
-    leftovers = [buckets[s][k] for s in sorted(size) for k in range(head[s], len(buckets[s]))]
-    return groups, leftovers, max_l_from
+    leftovers = []
+    for p in sorted(heads, key=lambda p: sid_of[p]):
+        while p >= 0:
+            leftovers.append(p)
+            p = nxt_of[p]
+    return np.array(flat, dtype=np.int64), np.array(sizes, dtype=np.int64), leftovers, max_l_from
 
 
-def _choose(
-    buckets: dict[int, list[int]],
-    head: dict[int, int],
-    size: dict[int, int],
-    crit: list[int],
-    l: int,
-    *,
-    max_l: bool,
-) -> list[int]:
-    """The buckets one group takes (:func:`hilbert_l_groups`): Max-l, the l largest (the first head on
-    ties); else the critical ones, the one with the first head, and more by increasing head up to l."""
-
-    def first(s: int) -> int:
-        return buckets[s][head[s]]
-
+def _choose(head: dict[int, int], size: dict[int, int], crit: list[int], l: int, *, max_l: bool) -> list[int]:
+    """The buckets one group takes (:func:`hilbert_l_groups`), by SA id (``head``: each active bucket's
+    first position, ``size``: its rows): Max-l, the l largest (the first head on ties); else the
+    critical ones, the one with the first head, and more by increasing head up to l."""
     if max_l:
-        return sorted(size, key=lambda s: (-size[s], first(s)))[:l]
-    chosen = sorted(crit, key=first)
-    anchor = min(size, key=first)
+        return sorted(size, key=lambda s: (-size[s], head[s]))[:l]
+    chosen = sorted(crit, key=head.__getitem__)
+    anchor = min(size, key=head.__getitem__)
     if anchor not in chosen:
         chosen.append(anchor)
     if len(chosen) < l:
         taken = set(chosen)
-        chosen.extend(sorted((s for s in size if s not in taken), key=first)[: l - len(chosen)])
+        chosen.extend(sorted((s for s in size if s not in taken), key=head.__getitem__)[: l - len(chosen)])
     return chosen
 
 
@@ -334,13 +345,15 @@ def split_rows(
     scope: TableRef | None = None,
     scope_gid: int = 0,
     keep_whole_unless_fewer_stars: bool = False,
+    sa_ids: TableRef | None = None,
 ) -> Split:
     """Hilbert-l on all source rows, or on the rows of group ``scope_gid`` of the assignment ``scope``.
 
     Two statements rank every QI value in its domain and number the SA values (``sql/hilbert/domains.sql``,
-    ``sql/tp/sa_ids.sql``), one query fetches the rows' ranks (``sql/hilbert/coords.sql``); the curve and
-    the grouping run
-    in Python (:func:`hilbert_l_groups`); the groups (ids from ``first_gid``) are written with one insert.
+    ``sql/tp/sa_ids.sql``; ``sa_ids``: the caller's table of them), one query fetches the rows' ranks
+    (``sql/hilbert/coords.sql``, in no order: the curve orders them by key and row id); the curve and the
+    grouping run in Python (:func:`hilbert_l_groups`); the groups (ids from ``first_gid``) are written with
+    one insert.
     With ``keep_whole_unless_fewer_stars`` (TP+'s guard, SPEC §1.12) nothing is written unless the split
     has fewer stars than the rows as one group.
     """
@@ -351,7 +364,7 @@ def split_rows(
         kinds.append("hierarchy" if hid is not None and not col.is_numeric else "value")
         hids.append(hid or 0)
     qi, sa = [c.ident for c in inputs.qi], inputs.sa[0].ident
-    domains, sa_ids = db.work_table("hilbert_domains"), db.work_table("hilbert_sa_ids")
+    domains = db.work_table("hilbert_domains")
     db.run(
         render(
             "hilbert/domains.sql",
@@ -363,7 +376,9 @@ def split_rows(
             texts=[c.is_text for c in inputs.qi],
         )
     )
-    db.run(render("tp/sa_ids.sql", target=sa_ids, source=inputs.table.ref, sa=sa))
+    if sa_ids is None:  # else the caller's (TP's) ids of the same source's SA values
+        sa_ids = db.work_table("hilbert_sa_ids")
+        db.run(render("tp/sa_ids.sql", target=sa_ids, source=inputs.table.ref, sa=sa))
     frame = db.df(
         render(
             "hilbert/coords.sql",

@@ -37,6 +37,7 @@ class TpRun:
     residue_gid: int
     residue_rows: int
     details: dict[str, Any]
+    sa_ids: TableRef  # the SA values' ids (tp/sa_ids.sql), which the Hilbert split reads too
 
 
 def run_tp(request: AnonymizeRequest, l: int) -> TpRun:
@@ -112,7 +113,7 @@ def run_tp(request: AnonymizeRequest, l: int) -> TpRun:
         "moves_phases_two_three": sum(m[2] for m in moves),
         "exact_group_ids": exact_ids,  # True only after a hash collision of two QI vectors
     }
-    return TpRun(assignment, residue_gid, residue_rows, details)
+    return TpRun(assignment, residue_gid, residue_rows, details, sa_ids)
 
 
 class TP(Algorithm):
@@ -151,6 +152,7 @@ class TPPlus(Algorithm):
                 scope=tp.assignment,
                 scope_gid=tp.residue_gid,
                 keep_whole_unless_fewer_stars=True,
+                sa_ids=tp.sa_ids,
             )
             details.update(
                 residue_split=split.table is not None,
