@@ -19,6 +19,8 @@ from ldiv_db.algorithms.bsgi.refine.split import (
     _cuts,
     _Level,
     _levels,
+    _near_prefix,
+    _occurrences,
     _sized,
     _Splitter,
     deal,
@@ -305,3 +307,28 @@ def test_carried_span_costs_are_the_recomputed_ones(case: dict[str, Any], tries:
     out = _levels(sp, n, k, None)
     assert out is not None
     assert sp.checked >= (1 if k >= 3 else 0)  # a node of two classes or more below the root
+
+
+@settings(max_examples=200, deadline=None)
+@given(s=st.integers(1, 4), data=st.data())
+def test_near_prefix_reads_the_cut_searchs_occurrences(s: int, data: Any) -> None:
+    """The near-prefix split of some whole nodes, given the occurrence numbers counted over every node
+    of the level (sliced to its rows), is the one it makes counting them itself."""
+    rng = np.random.default_rng(data.draw(st.integers(0, 2**32 - 1)))
+    ks = np.array(data.draw(st.lists(st.integers(2, 8), min_size=1, max_size=6)), dtype=np.int64)
+    lens = np.array([int(rng.integers(k * s, k * (s + 1) + 1)) for k in ks.tolist()], dtype=np.int64)
+    seg = np.repeat(np.arange(len(lens), dtype=np.int64), lens)
+    # values at most k' times in each node (the near-prefix split's precondition)
+    value = np.concatenate(
+        [rng.permutation(np.arange(n) % -(-n // k)) for n, k in zip(lens.tolist(), ks.tolist(), strict=True)]
+    ).astype(np.int64)
+    near = np.flatnonzero(rng.random(len(lens)) < 0.6)
+    if not len(near):
+        return
+    counted = _occurrences(value, seg)
+    inner = np.isin(seg, near)
+    sub = np.searchsorted(near, seg[inner])
+    want = _near_prefix(value[inner], sub, lens[near], ks[near], s)
+    got = _near_prefix(value[inner], sub, lens[near], ks[near], s, (counted[0][inner], counted[1][inner]))
+    for w, g in zip(want, got, strict=True):
+        assert np.array_equal(w, g)

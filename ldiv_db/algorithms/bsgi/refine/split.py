@@ -181,13 +181,15 @@ def _cuts(
     s: int,
     price: Callable[[IntArray], npt.NDArray[np.float64]],
     j: IntArray | None = None,
+    counted: tuple[IntArray, IntArray] | None = None,
 ) -> tuple[IntArray, IntArray]:
     """For sorted rows grouped by ``seg``: per segment the admissible cut of the least ``price`` (of
     the positions j cut before, p = j − segment start ≥ 1), nearest the middle on ties, then the lower
     (position p in its rows, −1 if none), and its k1. The positions looked at are those whose parts can
-    have sizes in {s, s + 1} (:func:`_sized`); ``j`` (every position, ascending) gives the same cuts."""
+    have sizes in {s, s + 1} (:func:`_sized`); ``j`` (every position, ascending) gives the same cuts.
+    ``counted``: :func:`_occurrences` of these rows, if the caller has them."""
     m = len(lens)
-    occ, rest = _occurrences(value, seg)
+    occ, rest = _occurrences(value, seg) if counted is None else counted
     m_left = _segmented_max(occ, seg, reverse=False)
     m_right = _segmented_max(rest, seg, reverse=True)
     starts = np.concatenate([[0], np.cumsum(lens)[:-1]]).astype(np.int64)
@@ -242,11 +244,16 @@ def _sized(lens: IntArray, ks: IntArray, s: int) -> IntArray:
 
 
 def _near_prefix(
-    value: IntArray, seg: IntArray, lens: IntArray, ks: IntArray, s: int
+    value: IntArray,
+    seg: IntArray,
+    lens: IntArray,
+    ks: IntArray,
+    s: int,
+    counted: tuple[IntArray, IntArray] | None = None,
 ) -> tuple[IntArray, IntArray, IntArray]:
     """For sorted rows grouped by ``seg`` (every segment dealable): the near-prefix split of each
     segment (see the module docstring): which rows go left, and per segment p and k1."""
-    occ, rest = _occurrences(value, seg)
+    occ, rest = _occurrences(value, seg) if counted is None else counted
     cnt = occ + rest - 1  # the value's count in the segment
     starts = np.concatenate([[0], np.cumsum(lens)[:-1]]).astype(np.int64)
     local = np.arange(len(seg), dtype=np.int64) - starts[seg]
@@ -371,14 +378,19 @@ class _Splitter:
         rows = rows[order]
         del order
         value = self.value[rows]
-        cut, k1 = _cuts(value, seg, lens, ks, self.s, lambda j: self._price(rows, seg, j))
+        # counted once: a node's occurrence numbers are its own rows' (whole nodes go to the near-prefix
+        # split, in the same order), so the near-prefix split reads them from the cut search's
+        counted = _occurrences(value, seg)
+        cut, k1 = _cuts(value, seg, lens, ks, self.s, lambda j: self._price(rows, seg, j), counted=counted)
         missed = cut < 0
         near = np.flatnonzero(missed)
         if len(near):
             inner = cut[seg] < 0
             sub = np.searchsorted(near, seg[inner])
-            left, cut[near], k1[near] = _near_prefix(value[inner], sub, lens[near], ks[near], self.s)
+            mine = (counted[0][inner], counted[1][inner])
+            left, cut[near], k1[near] = _near_prefix(value[inner], sub, lens[near], ks[near], self.s, mine)
             rows[inner] = rows[inner][stable_order(sub * 2 + ~left)]  # per node, its left part first
+        del counted
         parts = np.stack([cut, lens - cut], axis=1).reshape(-1)
         spans = self._span_cost(rows, parts)
         cost = spans.sum(axis=1) * parts
