@@ -15,7 +15,20 @@ from hypothesis import strategies as st
 
 from ldiv_db.algorithms.bsgi.greedy.cost import Attribute, CostModel
 from ldiv_db.algorithms.bsgi.refine.exchange import Refiner
-from ldiv_db.algorithms.bsgi.refine.split import _Splitter, deal, dm, partition_cost, split, stable_order
+from ldiv_db.algorithms.bsgi.refine.split import (
+    _cuts,
+    _Level,
+    _levels,
+    _near_prefix,
+    _occurrences,
+    _sized,
+    _Splitter,
+    deal,
+    dm,
+    partition_cost,
+    split,
+    stable_order,
+)
 from ldiv_db.algorithms.shared.schedule import max_l_schedule
 
 
@@ -235,3 +248,87 @@ def test_stable_order_is_the_stable_argsort(values: list[int], bits: int) -> Non
     plain sort above 32 bits), ties in position order."""
     x = np.array([v % (1 << bits) for v in values], dtype=np.int64)
     assert np.array_equal(stable_order(x), np.argsort(x, kind="stable"))
+
+
+@settings(max_examples=300, deadline=None)
+@given(s=st.integers(1, 5), data=st.data())
+def test_cuts_over_the_sized_positions_are_those_over_every_position(s: int, data: Any) -> None:
+    """:func:`_cuts` looks only at the positions whose parts can have sizes in {s, s + 1}
+    (:func:`_sized`): on random nodes (n' in [k'·s, k'·(s + 1)]), SA values and prices with ties, the
+    cuts and k1 are those of the straightforward search over every position; and each sized position is
+    one at which the size conditions hold for some k1, checked one by one."""
+    rng = np.random.default_rng(data.draw(st.integers(0, 2**32 - 1)))
+    ks = np.array(data.draw(st.lists(st.integers(2, 9), min_size=1, max_size=6)), dtype=np.int64)
+    lens = np.array([int(rng.integers(k * s, k * (s + 1) + 1)) for k in ks.tolist()], dtype=np.int64)
+    seg = np.repeat(np.arange(len(lens), dtype=np.int64), lens)
+    value = rng.integers(0, data.draw(st.integers(1, 12)), len(seg)).astype(np.int64)
+    table = rng.integers(0, data.draw(st.integers(1, 6)), len(seg)).astype(np.float64)  # ties likely
+    starts = np.concatenate([[0], np.cumsum(lens)[:-1]])
+    every = np.flatnonzero(np.arange(len(seg)) != starts[seg])
+    want = _cuts(value, seg, lens, ks, s, lambda j: table[j], j=every)
+    got = _cuts(value, seg, lens, ks, s, lambda j: table[j])
+    assert np.array_equal(got[0], want[0]) and np.array_equal(got[1], want[1])
+    sized = set(_sized(lens, ks, s).tolist())
+    for jj in every.tolist():
+        node = int(seg[jj])
+        n, k, p = int(lens[node]), int(ks[node]), jj - int(starts[node])
+        fits = any(
+            k1 * s <= p <= k1 * (s + 1) and (k - k1) * s <= n - p <= (k - k1) * (s + 1) for k1 in range(1, k)
+        )
+        assert (jj in sized) == fits
+
+
+class _Checked(_Splitter):
+    """A splitter that checks, at every level, that the nodes' span costs carried over from their
+    parent's cut are those :meth:`_Splitter._span_cost` computes from the nodes' rows."""
+
+    checked = 0
+
+    def level(self, lv: _Level) -> _Level:
+        inner = lv.ks >= 2
+        if lv.spans is not None and inner.any():
+            rows = lv.perm[~np.repeat(lv.ks == 1, lv.lens)]
+            assert np.array_equal(lv.spans[inner], self._span_cost(rows, lv.lens[inner]))
+            self.checked += int(inner.sum())
+        return super().level(lv)
+
+
+@settings(max_examples=100, deadline=None)
+@given(case=tables(), tries=st.integers(1, 3))
+def test_carried_span_costs_are_the_recomputed_ones(case: dict[str, Any], tries: int) -> None:
+    value = case["value"]
+    n = len(value)
+    k = max_l_schedule(np.bincount(value).tolist(), case["l"]).classes
+    if k < 2 or int(np.bincount(value).max()) > k:
+        return
+    refiner = Refiner(CostModel(case["attrs"]), case["codes"], [value], np.arange(n, dtype=np.int64))
+    key = case["rng"].permutation(n).astype(np.int64)
+    sp = _Checked(refiner, key, k, tries)
+    out = _levels(sp, n, k, None)
+    assert out is not None
+    assert sp.checked >= (1 if k >= 3 else 0)  # a node of two classes or more below the root
+
+
+@settings(max_examples=200, deadline=None)
+@given(s=st.integers(1, 4), data=st.data())
+def test_near_prefix_reads_the_cut_searchs_occurrences(s: int, data: Any) -> None:
+    """The near-prefix split of some whole nodes, given the occurrence numbers counted over every node
+    of the level (sliced to its rows), is the one it makes counting them itself."""
+    rng = np.random.default_rng(data.draw(st.integers(0, 2**32 - 1)))
+    ks = np.array(data.draw(st.lists(st.integers(2, 8), min_size=1, max_size=6)), dtype=np.int64)
+    lens = np.array([int(rng.integers(k * s, k * (s + 1) + 1)) for k in ks.tolist()], dtype=np.int64)
+    seg = np.repeat(np.arange(len(lens), dtype=np.int64), lens)
+    # values at most k' times in each node (the near-prefix split's precondition)
+    value = np.concatenate(
+        [rng.permutation(np.arange(n) % -(-n // k)) for n, k in zip(lens.tolist(), ks.tolist(), strict=True)]
+    ).astype(np.int64)
+    near = np.flatnonzero(rng.random(len(lens)) < 0.6)
+    if not len(near):
+        return
+    counted = _occurrences(value, seg)
+    inner = np.isin(seg, near)
+    sub = np.searchsorted(near, seg[inner])
+    want = _near_prefix(value[inner], sub, lens[near], ks[near], s)
+    got = _near_prefix(value[inner], sub, lens[near], ks[near], s, (counted[0][inner], counted[1][inner]))
+    for w, g in zip(want, got, strict=True):
+        assert np.array_equal(w, g)

@@ -97,6 +97,7 @@ class _Level:
     lens: IntArray
     ks: IntArray
     pos: IntArray
+    spans: npt.NDArray[np.float64] | None = None  # per node and QI the scaled cost of its span, if known
 
     @property
     def starts(self) -> IntArray:
@@ -179,16 +180,20 @@ def _cuts(
     ks: IntArray,
     s: int,
     price: Callable[[IntArray], npt.NDArray[np.float64]],
+    j: IntArray | None = None,
+    counted: tuple[IntArray, IntArray] | None = None,
 ) -> tuple[IntArray, IntArray]:
     """For sorted rows grouped by ``seg``: per segment the admissible cut of the least ``price`` (of
     the positions j cut before, p = j − segment start ≥ 1), nearest the middle on ties, then the lower
-    (position p in its rows, −1 if none), and its k1."""
+    (position p in its rows, −1 if none), and its k1. The positions looked at are those whose parts can
+    have sizes in {s, s + 1} (:func:`_sized`); ``j`` (every position, ascending) gives the same cuts.
+    ``counted``: :func:`_occurrences` of these rows, if the caller has them."""
     m = len(lens)
-    occ, rest = _occurrences(value, seg)
+    occ, rest = _occurrences(value, seg) if counted is None else counted
     m_left = _segmented_max(occ, seg, reverse=False)
     m_right = _segmented_max(rest, seg, reverse=True)
     starts = np.concatenate([[0], np.cumsum(lens)[:-1]]).astype(np.int64)
-    j = np.flatnonzero(np.arange(len(seg)) != starts[seg])  # cut before row j (p ≥ 1)
+    j = _sized(lens, ks, s) if j is None else j  # cut before row j (p ≥ 1)
     sj = seg[j]
     p, size, k = j - starts[sj], lens[sj], ks[sj]
     q = size - p
@@ -215,12 +220,40 @@ def _cuts(
     return cut, k1
 
 
+def _sized(lens: IntArray, ks: IntArray, s: int) -> IntArray:
+    """The positions j (ascending) at which a node (``lens`` rows, ``ks`` ≥ 2 classes, contiguous) may be
+    cut by the size conditions alone: p rows into k1 classes and the rest into k' − k1 needs
+    k1·s ≤ p ≤ k1·(s + 1) and (k' − k1)·s ≤ n' − p ≤ (k' − k1)·(s + 1), i.e. with r' = n' − k'·s,
+    p ∈ [k1·s + max(0, r' − (k' − k1)), k1·s + min(k1, r')] for some k1 in 1..k' − 1. Every admissible
+    cut is among them (its k1 meets these conditions), so :func:`_cuts` finds the same cuts over them as
+    over every position: where k' divides n' (r' = 0, the 1M table's s = 4) they are every s-th row."""
+    m = len(lens)
+    starts = np.concatenate([[0], np.cumsum(lens)[:-1]]).astype(np.int64)
+    total = int(lens.sum())
+    if not m:
+        return np.zeros(0, dtype=np.int64)
+    per = ks - 1  # the k1 of each node
+    node = np.repeat(np.arange(m, dtype=np.int64), per)
+    k1 = np.arange(len(node), dtype=np.int64) - np.repeat(np.cumsum(per) - per, per) + 1
+    r, k = lens[node] - ks[node] * s, ks[node]
+    first = starts[node] + k1 * s + np.maximum(0, r - (k - k1))
+    last = starts[node] + k1 * s + np.minimum(k1, r)
+    # the intervals may overlap: marked by a running count of intervals open at each position
+    edges = np.bincount(first, minlength=total + 1) - np.bincount(last + 1, minlength=total + 1)
+    return np.flatnonzero(np.cumsum(edges[:total]) > 0)
+
+
 def _near_prefix(
-    value: IntArray, seg: IntArray, lens: IntArray, ks: IntArray, s: int
+    value: IntArray,
+    seg: IntArray,
+    lens: IntArray,
+    ks: IntArray,
+    s: int,
+    counted: tuple[IntArray, IntArray] | None = None,
 ) -> tuple[IntArray, IntArray, IntArray]:
     """For sorted rows grouped by ``seg`` (every segment dealable): the near-prefix split of each
     segment (see the module docstring): which rows go left, and per segment p and k1."""
-    occ, rest = _occurrences(value, seg)
+    occ, rest = _occurrences(value, seg) if counted is None else counted
     cnt = occ + rest - 1  # the value's count in the segment
     starts = np.concatenate([[0], np.cumsum(lens)[:-1]]).astype(np.int64)
     local = np.arange(len(seg), dtype=np.int64) - starts[seg]
@@ -345,17 +378,23 @@ class _Splitter:
         rows = rows[order]
         del order
         value = self.value[rows]
-        cut, k1 = _cuts(value, seg, lens, ks, self.s, lambda j: self._price(rows, seg, j))
+        # counted once: a node's occurrence numbers are its own rows' (whole nodes go to the near-prefix
+        # split, in the same order), so the near-prefix split reads them from the cut search's
+        counted = _occurrences(value, seg)
+        cut, k1 = _cuts(value, seg, lens, ks, self.s, lambda j: self._price(rows, seg, j), counted=counted)
         missed = cut < 0
         near = np.flatnonzero(missed)
         if len(near):
             inner = cut[seg] < 0
             sub = np.searchsorted(near, seg[inner])
-            left, cut[near], k1[near] = _near_prefix(value[inner], sub, lens[near], ks[near], self.s)
+            mine = (counted[0][inner], counted[1][inner])
+            left, cut[near], k1[near] = _near_prefix(value[inner], sub, lens[near], ks[near], self.s, mine)
             rows[inner] = rows[inner][stable_order(sub * 2 + ~left)]  # per node, its left part first
+        del counted
         parts = np.stack([cut, lens - cut], axis=1).reshape(-1)
-        cost = self._span_cost(rows, parts).sum(axis=1) * parts
-        return _Cut(rows, cut, k1, cost.reshape(-1, 2).sum(axis=1), missed)
+        spans = self._span_cost(rows, parts)
+        cost = spans.sum(axis=1) * parts
+        return _Cut(rows, cut, k1, cost.reshape(-1, 2).sum(axis=1), missed, spans.reshape(len(lens), -1))
 
     def _each(self, tries: Sequence[Callable[[], _Cut]]) -> list[_Cut]:
         """The attempts' cuts in their order: on the pool's threads and this one, when there is a pool."""
@@ -381,7 +420,9 @@ class _Splitter:
         if not len(lens):
             return _Level(rows, lens, ks, pos)
         seg = np.repeat(np.arange(len(lens), dtype=_index(self.n)), lens)
-        rank = np.argsort(-self._span_cost(rows, lens), axis=1, kind="stable")
+        # a node's spans were priced when it was made, as a part of its parent's cut: not again
+        spans = self._span_cost(rows, lens) if lv.spans is None else lv.spans[lv.ks >= 2]
+        rank = np.argsort(-spans, axis=1, kind="stable")
         best: _Cut | None = None
         tries = [functools.partial(self._attempt, rows, seg, lens, ks, rank[:, r]) for r in range(self.tries)]
         for c in self._each(tries):
@@ -391,13 +432,14 @@ class _Splitter:
             better = c.cost < best.cost
             best.rows[better[seg]] = c.rows[better[seg]]
             best.cut[better], best.k1[better], best.cost[better] = c.cut[better], c.k1[better], c.cost[better]
-            best.near[better] = c.near[better]
+            best.near[better], best.spans[better] = c.near[better], c.spans[better]
         assert best is not None
         self.near += int(best.near.sum())
         new_lens = np.stack([best.cut, lens - best.cut], axis=1).reshape(-1)
         new_ks = np.stack([best.k1, ks - best.k1], axis=1).reshape(-1)
         new_pos = np.stack([pos, pos + best.cut], axis=1).reshape(-1)
-        return _Level(best.rows, new_lens.astype(np.int64), new_ks.astype(np.int64), new_pos)
+        spans = best.spans.reshape(len(new_lens), -1)  # each part's, in the order of the new nodes
+        return _Level(best.rows, new_lens.astype(np.int64), new_ks.astype(np.int64), new_pos, spans)
 
 
 @dataclass
@@ -407,6 +449,7 @@ class _Cut:
     k1: IntArray  # per node: classes of the left part
     cost: npt.NDArray[np.float64]  # per node: Σ over its parts of rows × span cost
     near: npt.NDArray[np.bool_]  # per node: cut by the near-prefix split
+    spans: npt.NDArray[np.float64]  # per node: its left part's span cost per QI, then its right part's
 
 
 @dataclass
