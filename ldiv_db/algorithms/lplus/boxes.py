@@ -45,6 +45,9 @@ if TYPE_CHECKING:
 MAX_POINTS = 64
 #: the most (cell, point) pairs one evaluation may spend on it
 MAX_WORK = 400_000
+#: the most orders of the open attributes a partition's recursion is run in (each attribute first once:
+#: the rotations of one order), the largest of their values kept
+ORDERS = 64
 #: the most (cell, point) pairs priced in one grouping: fewer points at once are dominated by numpy's
 #: per-call cost, more sort slower than apart
 GROUPING = 32_768
@@ -177,20 +180,15 @@ class BoxBound:
             values.append(gen + (supp + dele) * self.cs)
             box[Q.idx_s] = G + np.repeat(np.arange(Q.G), np.diff(np.append(Q.first_cell, Q.idx_s.size)))
             G += Q.G
-        value = np.concatenate(values)  # per box: best(box, k + 1), then best(box, j) in place
+        priced = np.concatenate(values)  # per box: best(box, k + 1)
         box = box.reshape(*dims, n)
-        for j in range(len(attrs) - 1, -1, -1):
-            for tj in range(dims[j] - 2, -1, -1):
-                pb = np.take(box, tj, axis=j).reshape(-1)
-                cb = np.take(box, tj + 1, axis=j).reshape(-1)
-                at = np.full(G, -1, dtype=np.int64)
-                at[cb] = np.arange(cb.size)  # one cell of every child box
-                kids = np.flatnonzero(at >= 0)
-                sums = np.zeros(G, dtype=np.int64)
-                np.add.at(sums, pb[at[kids]], value[kids])
-                value[pb] = np.minimum(value[pb], sums[pb])  # (a box's cells repeat the same value)
-        zero = box[(0,) * len(attrs)]
-        out: IntArray = value[zero[np.searchsorted(root_of, np.arange(roots.size))]]
+        k = len(attrs)
+        root_box = box[(0,) * k][np.searchsorted(root_of, np.arange(roots.size))]
+        out: IntArray = np.zeros(roots.size, dtype=np.int64)
+        for r in range(max(1, min(k, ORDERS))):  # each open attribute first once: the largest bound
+            turn = [(i + r) % k for i in range(k)]
+            value = _recurse(np.transpose(box, [*turn, k]), priced.copy(), G)
+            out = np.maximum(out, value[root_box])
         return out
 
 
@@ -228,6 +226,23 @@ class Memo:
             v = np.concatenate([self.vals, np.fromiter(self.new.values(), np.int64, len(self.new))])
             o = np.argsort(k, kind="stable")
             self.keys, self.vals, self.new = k[o], v[o], {}
+
+
+def _recurse(box: IntArray, value: IntArray, G: int) -> IntArray:
+    """The recursion over a lattice's boxes (``box``: each cell's box per point, the attributes' axes in
+    the order of the recursion, the cells last), from ``value`` = best(box, k + 1) per box, in place:
+    best(box, j) for the last attribute first, one relative depth of it at a time for every point."""
+    for j in range(box.ndim - 2, -1, -1):
+        for tj in range(box.shape[j] - 2, -1, -1):
+            pb = np.take(box, tj, axis=j).reshape(-1)
+            cb = np.take(box, tj + 1, axis=j).reshape(-1)
+            at = np.full(G, -1, dtype=np.int64)
+            at[cb] = np.arange(cb.size)  # one cell of every child box
+            kids = np.flatnonzero(at >= 0)
+            sums = np.zeros(G, dtype=np.int64)
+            np.add.at(sums, pb[at[kids]], value[kids])
+            value[pb] = np.minimum(value[pb], sums[pb])  # (a box's cells repeat the same value)
+    return value
 
 
 def starts_of(b: IntArray) -> IntArray:
