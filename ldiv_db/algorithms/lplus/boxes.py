@@ -184,10 +184,15 @@ class BoxBound:
         box = box.reshape(*dims, n)
         k = len(attrs)
         root_box = box[(0,) * k][np.searchsorted(root_of, np.arange(roots.size))]
+        links = _links(box, G)
         out: IntArray = np.zeros(roots.size, dtype=np.int64)
         for r in range(max(1, min(k, ORDERS))):  # each open attribute first once: the largest bound
-            turn = [(i + r) % k for i in range(k)]
-            value = _recurse(np.transpose(box, [*turn, k]), priced.copy(), G)
+            value = priced.copy()
+            for j in reversed([(i + r) % k for i in range(k)]):
+                for kids, parents in links[j]:
+                    sums = np.zeros(G, dtype=np.int64)
+                    np.add.at(sums, parents, value[kids])
+                    value[parents] = np.minimum(value[parents], sums[parents])
             out = np.maximum(out, value[root_box])
         return out
 
@@ -228,21 +233,22 @@ class Memo:
             self.keys, self.vals, self.new = k[o], v[o], {}
 
 
-def _recurse(box: IntArray, value: IntArray, G: int) -> IntArray:
-    """The recursion over a lattice's boxes (``box``: each cell's box per point, the attributes' axes in
-    the order of the recursion, the cells last), from ``value`` = best(box, k + 1) per box, in place:
-    best(box, j) for the last attribute first, one relative depth of it at a time for every point."""
-    for j in range(box.ndim - 2, -1, -1):
+def _links(box: IntArray, G: int) -> list[list[tuple[IntArray, IntArray]]]:
+    """Per attribute (an axis of ``box``: each cell's box per lattice point, the cells last), per relative
+    depth from the deepest up, every box one level deeper along it and its parent box there: the
+    recursion's steps, the same in every order, then run over boxes instead of cells."""
+    out = []
+    for j in range(box.ndim - 1):
+        steps = []
         for tj in range(box.shape[j] - 2, -1, -1):
             pb = np.take(box, tj, axis=j).reshape(-1)
             cb = np.take(box, tj + 1, axis=j).reshape(-1)
             at = np.full(G, -1, dtype=np.int64)
             at[cb] = np.arange(cb.size)  # one cell of every child box
             kids = np.flatnonzero(at >= 0)
-            sums = np.zeros(G, dtype=np.int64)
-            np.add.at(sums, pb[at[kids]], value[kids])
-            value[pb] = np.minimum(value[pb], sums[pb])  # (a box's cells repeat the same value)
-    return value
+            steps.append((kids, pb[at[kids]]))
+        out.append(steps)
+    return out
 
 
 def starts_of(b: IntArray) -> IntArray:
