@@ -16,6 +16,12 @@ partitions are disjoint and the cost is a sum over partitions, so the sum of the
 bound of the subtree, like SPEC §5.7's per-partition bounds; :func:`~.partitions.lower_bounds` keeps
 the larger of the two per partition.
 
+Every order of the open attributes gives such a relaxation, and they differ: the first attribute's
+choice is shared by the whole partition, a later one's is made per box. So the recursion is run in each
+rotation of the order (every open attribute first once, up to ``ORDERS``) and the largest value is
+kept, still a lower bound of every cut of the subtree. The rotations share the boxes and their prices;
+only the recursion's steps over the boxes repeat.
+
 Why: at l = 2 the §5.7 bound of a partition with open values is about the rows its *current* coarse
 partition must delete (few) plus the LM of its locked values; the cost that its finer cuts must pay
 (deletions where the open values are specialized, generalization where they are not) is invisible to
