@@ -16,6 +16,12 @@ partitions are disjoint and the cost is a sum over partitions, so the sum of the
 bound of the subtree, like SPEC §5.7's per-partition bounds; :func:`~.partitions.lower_bounds` keeps
 the larger of the two per partition.
 
+Every order of the open attributes gives such a relaxation, and they differ: the first attribute's
+choice is shared by the whole partition, a later one's is made per box. So the recursion is run in each
+rotation of the order (every open attribute first once, up to ``ORDERS``) and the largest value is
+kept, still a lower bound of every cut of the subtree. The rotations share the boxes and their prices;
+only the recursion's steps over the boxes repeat.
+
 Why: at l = 2 the §5.7 bound of a partition with open values is about the rows its *current* coarse
 partition must delete (few) plus the LM of its locked values; the cost that its finer cuts must pay
 (deletions where the open values are specialized, generalization where they are not) is invisible to
@@ -45,6 +51,9 @@ if TYPE_CHECKING:
 MAX_POINTS = 64
 #: the most (cell, point) pairs one evaluation may spend on it
 MAX_WORK = 400_000
+#: the most orders of the open attributes a partition's recursion is run in (each attribute first once:
+#: the rotations of one order), the largest of their values kept
+ORDERS = 64
 #: the most (cell, point) pairs priced in one grouping: fewer points at once are dominated by numpy's
 #: per-call cost, more sort slower than apart
 GROUPING = 32_768
@@ -177,20 +186,20 @@ class BoxBound:
             values.append(gen + (supp + dele) * self.cs)
             box[Q.idx_s] = G + np.repeat(np.arange(Q.G), np.diff(np.append(Q.first_cell, Q.idx_s.size)))
             G += Q.G
-        value = np.concatenate(values)  # per box: best(box, k + 1), then best(box, j) in place
+        priced = np.concatenate(values)  # per box: best(box, k + 1)
         box = box.reshape(*dims, n)
-        for j in range(len(attrs) - 1, -1, -1):
-            for tj in range(dims[j] - 2, -1, -1):
-                pb = np.take(box, tj, axis=j).reshape(-1)
-                cb = np.take(box, tj + 1, axis=j).reshape(-1)
-                at = np.full(G, -1, dtype=np.int64)
-                at[cb] = np.arange(cb.size)  # one cell of every child box
-                kids = np.flatnonzero(at >= 0)
-                sums = np.zeros(G, dtype=np.int64)
-                np.add.at(sums, pb[at[kids]], value[kids])
-                value[pb] = np.minimum(value[pb], sums[pb])  # (a box's cells repeat the same value)
-        zero = box[(0,) * len(attrs)]
-        out: IntArray = value[zero[np.searchsorted(root_of, np.arange(roots.size))]]
+        k = len(attrs)
+        root_box = box[(0,) * k][np.searchsorted(root_of, np.arange(roots.size))]
+        links = _links(box, G)
+        out: IntArray = np.zeros(roots.size, dtype=np.int64)
+        for r in range(max(1, min(k, ORDERS))):  # each open attribute first once: the largest bound
+            value = priced.copy()
+            for j in reversed([(i + r) % k for i in range(k)]):
+                for kids, parents in links[j]:
+                    sums = np.zeros(G, dtype=np.int64)
+                    np.add.at(sums, parents, value[kids])
+                    value[parents] = np.minimum(value[parents], sums[parents])
+            out = np.maximum(out, value[root_box])
         return out
 
 
@@ -228,6 +237,24 @@ class Memo:
             v = np.concatenate([self.vals, np.fromiter(self.new.values(), np.int64, len(self.new))])
             o = np.argsort(k, kind="stable")
             self.keys, self.vals, self.new = k[o], v[o], {}
+
+
+def _links(box: IntArray, G: int) -> list[list[tuple[IntArray, IntArray]]]:
+    """Per attribute (an axis of ``box``: each cell's box per lattice point, the cells last), per relative
+    depth from the deepest up, every box one level deeper along it and its parent box there: the
+    recursion's steps, the same in every order, then run over boxes instead of cells."""
+    out = []
+    for j in range(box.ndim - 1):
+        steps = []
+        for tj in range(box.shape[j] - 2, -1, -1):
+            pb = np.take(box, tj, axis=j).reshape(-1)
+            cb = np.take(box, tj + 1, axis=j).reshape(-1)
+            at = np.full(G, -1, dtype=np.int64)
+            at[cb] = np.arange(cb.size)  # one cell of every child box
+            kids = np.flatnonzero(at >= 0)
+            steps.append((kids, pb[at[kids]]))
+        out.append(steps)
+    return out
 
 
 def starts_of(b: IntArray) -> IntArray:
