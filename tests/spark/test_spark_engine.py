@@ -348,19 +348,3 @@ def test_migrations_mark_is_the_records_digest(spark_session, spark_url, monkeyp
             db.run(Query("t", "DELETE FROM ldiv.schema_migration WHERE version = 999"))
     with Database.open(spark_url) as db:
         assert db.table_property(record, MARK) == expected  # read, verified, marked again
-
-
-def test_a_local_session_warms_up_once_with_the_same_rows(spark_session, spark_url) -> None:  # type: ignore[no-untyped-def]
-    """The warm-up statement (decision 0032, Round 5) ran when the process's local session first opened,
-    and on Spark it returns what its definition (a brute force in Python) gives."""
-    from ldiv_db.db.spark import warm
-    from ldiv_db.db.spark.dialect import SPARK
-    from ldiv_db.sqlgen.dialects import translate
-    from tests.unit.test_spark_warm import brute_force
-
-    with Database.open(spark_url) as first:
-        assert id(first.spark) in warm._STARTED
-        assert warm.start(first.spark) is None  # once per session, not per connection
-        (statement,) = translate(render("session/warm_up.sql").sql, SPARK)
-        got = [tuple(r) for r in first.spark.sql(statement).collect()]
-    assert got == brute_force()

@@ -1,5 +1,4 @@
-"""Template cases: sql/session/ (a DuckDB connection's catalogs, DuckDB only; and the warm-up statement of a
-local Spark session, which names no table and runs on every engine)."""
+"""Template cases: sql/session/ (a DuckDB connection's catalogs; the other engines have no such statements)."""
 
 from __future__ import annotations
 
@@ -29,5 +28,4 @@ CASES = {
     "session/detach.sql": Case(lambda env: {"alias": Ident(_ALIAS)}, prepare=_attached, engines=_DUCKDB),
     # the current catalog of the in-memory fixture: USE changes nothing the other cases see
     "session/use.sql": Case(lambda env: {"catalog": Ident("memory")}, engines=_DUCKDB),
-    "session/warm_up.sql": Case(lambda env: {}),
 }

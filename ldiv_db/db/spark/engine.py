@@ -42,12 +42,10 @@ from ...errors import BadInput, InternalError, LdivError
 from ...sqlgen.dialects import translate, written_tables
 from ...sqlgen.render import Ident, Query, TableRef, render
 from ..base import Database
-from . import warm
 from .catalog import ROWID, answer, spark_ref, tables_of
 from .catalog import bq as _bq
 from .dialect import SPARK, dml_probe, emulate_dml, spark_next_id
-from .jobs import job
-from .results import Result
+from .jobs import fetch, job
 from .schema import prepare_spark
 from .session import (  # noqa: F401 - the engine's session API, as before
     DEFAULTS,
@@ -55,7 +53,6 @@ from .session import (  # noqa: F401 - the engine's session API, as before
     SCHEME,
     fetch_rows_of,
     first_line,
-    is_local,
     parse_url,
     session_for,
     stop_sessions,
@@ -84,6 +81,47 @@ def _arrow_ready(frame: pd.DataFrame) -> pd.DataFrame:
     out = frame.astype(dict.fromkeys(other, object))
     out[other] = out[other].where(out[other].notna(), None)
     return out
+
+
+class _Result:
+    """What :meth:`SparkDatabase._send` returns: a DataFrame (or fixed rows) read like a cursor, through
+    the bounded fetch (:func:`ldiv_db.db.spark.jobs.fetch`)."""
+
+    def __init__(
+        self, frame: Any = None, rows: list[tuple[Any, ...]] | None = None, db: Any = None, name: str = ""
+    ) -> None:
+        self.frame = frame
+        self.fixed = rows
+        self.db, self.name = db, name
+        self.description = [(c,) for c in frame.columns] if frame is not None else [("id",)] if rows else None
+
+    def fetchall(self) -> list[tuple[Any, ...]]:
+        if self.fixed is not None:
+            return self.fixed
+        if self.frame is None:
+            return []
+        pieces = fetch(self.db, self.frame, self.name, bulk=self.db.bulk_fetch, convert=_rows, size=len)
+        return [r for piece in pieces for r in piece]
+
+    def df(self) -> pd.DataFrame:
+        if self.frame is None:
+            return pd.DataFrame(self.fixed or [])
+        pieces = fetch(self.db, self.frame, self.name, bulk=self.db.bulk_fetch, convert=_pandas, size=len)
+        return pieces[0] if len(pieces) == 1 else pd.concat(pieces, ignore_index=True)
+
+
+def _rows(frame: Any) -> list[tuple[Any, ...]]:
+    to_arrow = getattr(frame, "toArrow", None)
+    if to_arrow is None:
+        return [tuple(r) for r in frame.collect()]
+    table = to_arrow()  # exact Python values (ints stay ints beside NULLs), through Arrow
+    cols = [table.column(i).to_pylist() for i in range(table.num_columns)]
+    return list(zip(*cols, strict=True)) if cols else []
+
+
+def _pandas(frame: Any) -> pd.DataFrame:
+    pdf: pd.DataFrame = frame.toPandas()
+    return pdf
 
 
 class SparkDatabase(Database):
@@ -129,12 +167,9 @@ class SparkDatabase(Database):
     ) -> SparkDatabase:
         if attach:
             raise BadInput("--attach works with DuckDB files only", "on Spark, name a table as schema.table")
-        session = session_for(url)
-        warming = warm.start(session) if is_local(url) else None  # beside the catalog's start
-        db = cls(session, url, read_only=mode == "read")
+        db = cls(session_for(url), url, read_only=mode == "read")
         if migrate:
             prepare_spark(db, mode)
-        warm.finish(warming)
         return db
 
     def attach(self, alias: str, file: str, read_only: bool = True) -> None:
@@ -192,7 +227,7 @@ class SparkDatabase(Database):
         statements = translate(
             query.sql_for(self.dialect), self.target, frozenset(params), ldiv_schema=self.ldiv_schema
         )
-        result: Any = Result()
+        result: Any = _Result()
         with self._engine(query.name):
             for sql in statements:
                 result = self._statement(query.name, sql, params)
@@ -229,7 +264,7 @@ class SparkDatabase(Database):
         with self._declared(bulk):
             return super().arrays(query)
 
-    def _statement(self, name: str, sql: str, params: Mapping[str, Any]) -> Result:
+    def _statement(self, name: str, sql: str, params: Mapping[str, Any]) -> _Result:
         fixed: list[tuple[Any, ...]] | None = None
         if "nextval(" in sql.lower():
             sql, params, new_id = self._next_id(name, sql, params)
@@ -238,9 +273,9 @@ class SparkDatabase(Database):
         dml = None
         bare = _LEADING_COMMENTS.sub("", sql)
         if self._needless_drop(bare):
-            return Result()  # a work table no statement made: nothing to drop
+            return _Result()  # a work table no statement made: nothing to drop
         if self._defer_drop(bare):
-            return Result()  # dropped with the work schema, or before a statement names it again
+            return _Result()  # dropped with the work schema, or before a statement names it again
         named = {n.lower() for n in self._work_names.findall(bare)}
         self._drop_pending(named)
         self._made.update(named)
@@ -248,14 +283,14 @@ class SparkDatabase(Database):
         if head[:6] in ("UPDATE", "DELETE") or head == "INSERT OVERWRITE":
             probe = dml_probe(sql)
             if probe is not None and not self._any_row(probe, params):
-                return Result()  # it would change no row: the table is not rewritten
+                return _Result()  # it would change no row: the table is not rewritten
             dml = emulate_dml(sql, self._columns, spark_ref(self.work_table("ldiv_dml")))
         for stmt in dml or []:
             self.spark.sql(stmt, args=(used or None) if ":" in stmt else None)
         frame = None if dml else self.spark.sql(sql, args=used or None)
         if fixed is not None:
-            return Result(rows=fixed)
-        return Result(frame, db=self, name=name)
+            return _Result(rows=fixed)
+        return _Result(frame, db=self, name=name)
 
     def _needless_drop(self, sql: str) -> bool:
         """``DROP TABLE IF EXISTS`` of a table of the work schema that no statement of this connection has
@@ -299,7 +334,7 @@ class SparkDatabase(Database):
         return bool(self.spark.sql(sql, args=used or None).take(1))
 
     # ------------------------------------------------------------------ catalog lookups
-    def _catalog(self, query: Query) -> Result | None:
+    def _catalog(self, query: Query) -> _Result | None:
         """A catalog template answered from Spark's catalog (:func:`.catalog.answer`), else None."""
         if self._pending:  # a remembered drop of a table it names is sent first
             named = {n.lower() for n in self._work_names.findall(query.sql)}
@@ -308,7 +343,7 @@ class SparkDatabase(Database):
                 named.add(str(params.get("name", "")).lower())
             self._drop_pending(named)
         rows = answer(self, query)
-        return None if rows is None else Result(rows=rows)
+        return None if rows is None else _Result(rows=rows)
 
     def load_file(self, query: Query, target: TableRef) -> None:
         """``ldiv load`` on Spark: DuckDB reads the file with the same template (the same type detection),
@@ -455,7 +490,7 @@ class SparkDatabase(Database):
         with self._engine("bookkeeping query"):
             for i, stmt in enumerate(statements):
                 args = list(params) if params is not None and i == len(statements) - 1 else None
-                out = Result(
+                out = _Result(
                     self.spark.sql(stmt, args=args or None), db=self, name="bookkeeping query"
                 ).fetchall()
         return out

@@ -71,11 +71,6 @@ def local_defaults(master: str) -> dict[str, str]:
     return {"spark.sql.shuffle.partitions": str(n)}
 
 
-def is_local(url: str) -> bool:
-    """``url`` names a local master (the driver JVM runs the tasks too)."""
-    return _LOCAL.fullmatch(parse_url(url)[0]) is not None
-
-
 def local_jvm(master: str) -> list[str]:
     """:data:`LOCAL_JVM` for a local master (``local``, ``local[N]``, ``local[*]``), nothing for a cluster's."""
     return list(LOCAL_JVM) if _LOCAL.fullmatch(master) else []
