@@ -63,6 +63,31 @@ def test_a_driver_jvm_that_died_of_heap_names_the_statement_and_driver_memory() 
     assert err.hint and "spark.driver.memory" in err.hint
 
 
+class _Exiting(_Proc):
+    """A JVM that has exited once the caller waits ``after`` seconds for it (not yet reaped at once)."""
+
+    def __init__(self, code: int, after: float) -> None:
+        super().__init__(code)
+        self.after = after
+
+    def wait(self, timeout: float) -> int:
+        if timeout < self.after:
+            raise TimeoutError
+        return super().wait(timeout)
+
+
+class Py4JError(Exception):
+    """py4j's bare error (its name is what the mapping reads): a call the JVM never answered."""
+
+
+def test_a_call_the_exiting_jvm_never_answered_waits_for_its_exit() -> None:
+    session = _Session()
+    session.sparkContext._gateway.proc = _Exiting(3, after=0.5)  # type: ignore[attr-defined]
+    err = spark_error(session, "probe/huge.sql", Py4JError("An error occurred while calling o157.getResult"))
+    assert isinstance(err, EngineResources) and "out of memory" in err.message
+    assert "probe/huge.sql" in err.message and err.hint and "spark.driver.memory" in err.hint
+
+
 @pytest.mark.parametrize(
     ("text", "tune"),
     [

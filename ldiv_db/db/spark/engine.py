@@ -1,9 +1,9 @@
 """Apache Spark as an engine: the only module that talks to pyspark (``pip install 'ldiv_db[spark]'``).
 
-``DB`` is ``spark://local[N]`` (a local session in this process) or ``spark://HOST:PORT`` (a standalone
-master), optionally with options after ``?``: ``warehouse=PATH`` (the catalog's warehouse; the metastore
-lives beside it, so a later run sees the same tables), ``fetch_rows=N`` and any Spark conf key
-(``spark.sql...=v``); sessions and conf: :mod:`ldiv_db.db.spark.session`.
+``DB`` is ``spark://local[N]?warehouse=PATH`` (a local session in this process; it needs the warehouse)
+or ``spark://HOST:PORT`` (a standalone master), with options after ``?``: ``warehouse=PATH`` (the
+catalog's warehouse; the metastore lives beside it, so a later run sees the same tables), ``fetch_rows=N``
+and any Spark conf key (``spark.sql...=v``); sessions and conf: :mod:`ldiv_db.db.spark.session`.
 
 :class:`SparkDatabase` implements :class:`ldiv_db.db.base.Database`; what differs from DuckDB:
 

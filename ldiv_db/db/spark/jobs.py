@@ -126,7 +126,10 @@ def spark_error(session: Any, name: str, exc: BaseException) -> LdivError | None
     of the resource or environment cases (the engine's own mapping then decides)."""
     mem = setting(session, "spark.driver.memory", "1g")
     low = f"{type(exc).__name__} {exc}".lower()
-    code = driver_exit(session, wait=5.0 if any(p in low for p in _LOST) else 0.0)
+    # py4j's bare Py4JError (no Java exception with it) is a call the JVM never answered: as with a lost
+    # connection, the JVM may be exiting (out of heap) and is given a moment to be reaped
+    lost = any(p in low for p in _LOST) or type(exc).__name__ == "Py4JError"
+    code = driver_exit(session, wait=5.0 if lost else 0.0)
     if code is not None:
         forget_session(session)
         why = "ran out of memory (Java heap space)" if code == 3 else f"stopped (exit status {code})"
