@@ -35,6 +35,7 @@ from jinja2.bccache import Bucket
 from jinja2.sandbox import SandboxedEnvironment
 from sqlglot import exp
 
+from ..util.cache import cache_folder
 from ..util.resources import sql_dir
 from .table_function import TableFunction
 
@@ -250,7 +251,6 @@ def parse_header(text: str) -> TemplateHeader:
 # on the same Python and Jinja (its magic header) and environment options (:func:`cache_for`'s folder);
 # anything else, or a cache that cannot be read or written, compiles the template as before.
 TEMPLATE_CACHE_ENV = "LDIV_TEMPLATE_CACHE"
-_OFF = ("off", "0", "false", "no")
 
 
 class _Cache(jinja2.FileSystemBytecodeCache):
@@ -278,13 +278,7 @@ class _Cache(jinja2.FileSystemBytecodeCache):
 def cache_dir() -> Path | None:
     """Where compiled templates are kept (``LDIV_TEMPLATE_CACHE=DIR``: there), or None
     (``LDIV_TEMPLATE_CACHE=off``)."""
-    given = os.environ.get(TEMPLATE_CACHE_ENV, "").strip()
-    if given.lower() in _OFF:
-        return None
-    if given and given.lower() not in ("on", "1", "true", "yes"):
-        return Path(given).expanduser()
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "ldiv_db" / "templates"
+    return cache_folder(TEMPLATE_CACHE_ENV, "templates")
 
 
 def cache_for(

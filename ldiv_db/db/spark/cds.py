@@ -32,6 +32,8 @@ import uuid
 from pathlib import Path
 from typing import Any
 
+from ...util.cache import cache_folder
+
 ENV = "LDIV_SPARK_CDS"
 QUIET = "-Xlog:cds*=off"  # the JVM's notes on the archive (classes it skips, one it refuses) go to stdout
 # a user's own sharing options: the archive is theirs to choose, ours is left out
@@ -42,19 +44,12 @@ _KEEP_OTHERS = 2  # archives of other installations kept beside a new one (each 
 _OLD_S = 30 * 86400.0  # and none older than this: an updated Java or Spark leaves its old archive behind
 _WAIT_S = 600.0  # the longest the writing process waits for its JVM's dump before it kills it
 WRITING = "ldiv: writing Spark's class archive once for this machine (~30 s)"
-_OFF = ("off", "0", "false", "no")
 
 
 def cache_dir() -> Path | None:
     """Where the archives live (the user's cache; ``LDIV_SPARK_CDS=DIR``: there), or None
     (``LDIV_SPARK_CDS=off``)."""
-    given = os.environ.get(ENV, "").strip()
-    if given.lower() in _OFF:
-        return None
-    if given and given.lower() not in ("on", "1", "true", "yes"):
-        return Path(given).expanduser()
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "ldiv_db" / "spark-cds"
+    return cache_folder(ENV, "spark-cds")
 
 
 def _java() -> Path | None:
