@@ -180,8 +180,17 @@ def test_a_local_session_without_a_warehouse_is_refused_before_spark_starts(tmp_
     monkeypatch.chdir(tmp_path)
     with pytest.raises(BadInput, match="names no warehouse") as caught:
         session_for("spark://local[2]?spark.sql.shuffle.partitions=2")
+    with pytest.raises(BadInput, match="names no warehouse"):  # the conf key itself, empty
+        session_for("spark://local[2]?spark.sql.warehouse.dir=")
     assert caught.value.hint and "warehouse=" in caught.value.hint
     assert list(tmp_path.iterdir()) == []  # nothing written, no JVM started
+
+
+@pytest.mark.parametrize("url", ["spark://local[2]?warehouse=", "spark://local[2]?warehouse=%20"])
+def test_an_empty_warehouse_is_refused(url: str) -> None:
+    # an empty path is the current directory: the tables would be written among its files
+    with pytest.raises(BadInput, match="names no folder"):
+        parse_url(url)
 
 
 def test_the_cli_refuses_a_local_session_without_a_warehouse(tmp_path, monkeypatch, capsys) -> None:  # type: ignore[no-untyped-def]

@@ -103,6 +103,10 @@ def parse_url(url: str) -> tuple[str, dict[str, str]]:
     conf: dict[str, str] = {}
     for key, value in options:
         if key == "warehouse":
+            if not value.strip():  # Path("") is the current directory: the tables would land among its files
+                raise BadInput(
+                    f"warehouse= in {url} names no folder", "write warehouse=PATH, e.g. warehouse=./wh"
+                )
             conf["spark.sql.warehouse.dir"] = str(Path(value).resolve())
         elif key.startswith("spark."):
             conf[key] = value
@@ -130,7 +134,7 @@ def fetch_rows_of(url: str) -> int:
 def session_for(url: str) -> Any:
     """The process's Spark session for ``url`` (started once; pyspark keeps one active session)."""
     master, conf = parse_url(url)
-    if _LOCAL.fullmatch(master) and "spark.sql.warehouse.dir" not in conf:
+    if _LOCAL.fullmatch(master) and not conf.get("spark.sql.warehouse.dir", "").strip():
         # without one Spark writes the tables under ./spark-warehouse and forgets them at the command's
         # end: the next command neither sees them nor can create its own there
         raise BadInput(
