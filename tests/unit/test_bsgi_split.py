@@ -110,6 +110,20 @@ def tables(draw: Any) -> dict[str, Any]:
     return {"value": value, "l": l, "attrs": attrs, "codes": [c.astype(np.int64) for c in codes], "rng": rng}
 
 
+def _refiner(case: dict[str, Any]) -> Refiner:
+    n = len(case["value"])
+    return Refiner(CostModel(case["attrs"]), case["codes"], [case["value"]], np.arange(n, dtype=np.int64))
+
+
+def _feasible(case: dict[str, Any]) -> tuple[Refiner, np.ndarray, int] | None:
+    """The refiner, a keyed order and the number of classes of a case that has a partition, or None."""
+    value = case["value"]
+    k = max_l_schedule(np.bincount(value).tolist(), case["l"]).classes
+    if k == 0 or int(np.bincount(value).max()) > k:
+        return None
+    return _refiner(case), case["rng"].permutation(len(value)).astype(np.int64), k
+
+
 @settings(max_examples=150, deadline=None)
 @given(case=tables(), tries=st.integers(1, 3))
 def test_split_partition_is_valid(case: dict[str, Any], tries: int) -> None:
@@ -118,7 +132,7 @@ def test_split_partition_is_valid(case: dict[str, Any], tries: int) -> None:
     k = max_l_schedule(np.bincount(value).tolist(), l).classes
     if k == 0:
         return
-    refiner = Refiner(CostModel(case["attrs"]), case["codes"], [value], np.arange(n, dtype=np.int64))
+    refiner = _refiner(case)
     key = case["rng"].permutation(n).astype(np.int64)
     out = split(refiner, key, k, tries)
     if int(np.bincount(value).max()) > k:  # some value must repeat in a class: no such partition
@@ -143,13 +157,10 @@ def test_split_partition_is_valid(case: dict[str, Any], tries: int) -> None:
 def test_split_on_threads_makes_the_same_cuts(case: dict[str, Any], tries: int, threads: int) -> None:
     """A level's attempts run side by side (``threads``) and are compared in their order: the same
     classes, tree order, levels and near-prefix cuts as one thread."""
-    value, l = case["value"], case["l"]
-    n = len(value)
-    k = max_l_schedule(np.bincount(value).tolist(), l).classes
-    if k == 0 or int(np.bincount(value).max()) > k:
+    inputs = _feasible(case)
+    if inputs is None:
         return
-    refiner = Refiner(CostModel(case["attrs"]), case["codes"], [value], np.arange(n, dtype=np.int64))
-    key = case["rng"].permutation(n).astype(np.int64)
+    refiner, key, k = inputs
     one, more = split(refiner, key, k, tries), split(refiner, key, k, tries, threads=threads)
     assert one is not None and more is not None
     assert np.array_equal(one.gid, more.gid) and np.array_equal(one.order, more.order)
@@ -173,13 +184,10 @@ class _SetAfter(threading.Event):
 def test_split_widening_mid_way_makes_the_same_cuts(case: dict[str, Any], after: int) -> None:
     """Built beside the greedy, the split runs its attempts one at a time until ``wide`` is set, then on
     two threads: the same classes, tree order, levels and near-prefix cuts as one thread throughout."""
-    value, l = case["value"], case["l"]
-    n = len(value)
-    k = max_l_schedule(np.bincount(value).tolist(), l).classes
-    if k == 0 or int(np.bincount(value).max()) > k:
+    inputs = _feasible(case)
+    if inputs is None:
         return
-    refiner = Refiner(CostModel(case["attrs"]), case["codes"], [value], np.arange(n, dtype=np.int64))
-    key = case["rng"].permutation(n).astype(np.int64)
+    refiner, key, k = inputs
     wide = _SetAfter(after)
     one, more = split(refiner, key, k), split(refiner, key, k, threads=2, wide=wide)
     assert one is not None and more is not None
@@ -194,7 +202,7 @@ def test_position_prices_are_the_parts_costs(case: dict[str, Any], data: Any) ->
     span cost, computed part by part."""
     value = case["value"]
     n = len(value)
-    refiner = Refiner(CostModel(case["attrs"]), case["codes"], [value], np.arange(n, dtype=np.int64))
+    refiner = _refiner(case)
     sp = _Splitter(refiner, np.arange(n, dtype=np.int64), 1, 1)
     lens = np.array(data.draw(st.lists(st.integers(1, 12), min_size=1, max_size=8)), dtype=np.int64)
     lens = lens[np.cumsum(lens) <= n]
@@ -301,7 +309,7 @@ def test_carried_span_costs_are_the_recomputed_ones(case: dict[str, Any], tries:
     k = max_l_schedule(np.bincount(value).tolist(), case["l"]).classes
     if k < 2 or int(np.bincount(value).max()) > k:
         return
-    refiner = Refiner(CostModel(case["attrs"]), case["codes"], [value], np.arange(n, dtype=np.int64))
+    refiner = _refiner(case)
     key = case["rng"].permutation(n).astype(np.int64)
     sp = _Checked(refiner, key, k, tries)
     out = _levels(sp, n, k, None)
