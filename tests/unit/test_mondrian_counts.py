@@ -103,7 +103,7 @@ def _brute_rounds(
     gid = [-1] * len(vals)
     level, next_gid = [list(range(len(vals)))] if vals else [], 0
     while level:
-        below = []
+        below: list[list[int]] = []
         for part in level:
             halves = cut(part)
             if halves is None:
