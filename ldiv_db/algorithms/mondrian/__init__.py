@@ -163,22 +163,30 @@ class _Vectors:
 
     def __init__(self, frame: pd.DataFrame, d: int, k: int, kinds: Sequence[str]) -> None:
         # the rows in (vid, s, v) order, a key of theirs: sorted here, on three integer columns, not by
-        # the statement with its every column
+        # the statement with its every column; one integer of the three sorts them (no two rows share it)
         vid, s, v = (frame[c].to_numpy(dtype=np.int64) for c in ("vid", "s", "v"))
-        order = np.lexsort((v, s, vid))
-        vid, s, v = vid[order], s[order], v[order]
-        n = frame["n"].to_numpy(dtype=np.int64)[order]
-        first = np.flatnonzero(np.r_[True, vid[1:] != vid[:-1]]) if len(vid) else np.zeros(0, dtype=np.int64)
+        spans = (int(vid.max()) + 1, k + 1, int(v.max()) + 1) if len(vid) else (1, 1, 1)
+        if spans[0] * spans[1] * spans[2] < 2**62:
+            order = np.argsort((vid * spans[1] + s) * spans[2] + v)
+        else:
+            order = np.lexsort((v, s, vid))
+        vid, s, v = vid.take(order), s.take(order), v.take(order)
+        n = frame["n"].to_numpy(dtype=np.int64).take(order)
+        starts = np.r_[True, vid[1:] != vid[:-1]] if len(vid) else np.zeros(0, dtype=bool)
+        first = np.flatnonzero(starts)
         self.vid = vid[first]
-        index = np.searchsorted(self.vid, vid)
-        self.ords = frame[[f"o{i}" for i in range(1, d + 1)]].to_numpy(dtype=np.float64)[order[first]]
+        index = np.cumsum(starts.astype(np.int64)) - 1  # each row's vector: its position in self.vid
+        at = order[first]
+        self.ords = np.stack(
+            [frame[f"o{i}"].to_numpy(dtype=np.float64).take(at) for i in range(1, d + 1)], axis=1
+        ).reshape(len(first), d)
         # per QI its distinct ordinals ascending, and each vector's position among them
         self.values: list[np.ndarray] = []
         self.codes: list[np.ndarray] = []
         for a in range(d):
-            values, codes = np.unique(self.ords[:, a], return_inverse=True)
+            values = np.unique(self.ords[:, a])
             self.values.append(values)
-            self.codes.append(codes.reshape(-1).astype(np.int64))
+            self.codes.append(np.searchsorted(values, self.ords[:, a]).astype(np.int64))
         # one row per QI (its codes by vector): a round reads each vector's code on its partition's QI
         self.code_matrix = np.vstack(self.codes) if d else np.zeros((0, len(self.vid)), dtype=np.int64)
         self.codes = list(self.code_matrix)
@@ -380,7 +388,11 @@ class _Partitioner:
         data = self.data
         nv = len(data.vid)
         gid = np.full(nv, -1, dtype=np.int64)
-        orders = [np.argsort(c, kind="stable") for c in data.codes]
+        # a stable sort of 16-bit keys is a radix sort: the same order, sooner
+        orders = [
+            np.argsort(c.astype(np.uint16) if len(c) and c.max() < 2**16 else c, kind="stable")
+            for c in data.codes
+        ]
         sizes = np.array([nv] if nv else [], dtype=np.int64)  # vectors per open partition
         next_gid = 0
         done_rows = 0
