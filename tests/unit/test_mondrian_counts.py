@@ -151,5 +151,9 @@ def test_rounds_against_mondrian_level_by_level(
     kinds = ["numeric"] * d
     data = mondrian._Vectors(frame, d, 1, kinds)
     spans = mondrian._spans(data, kinds, [None] * d)
-    part = mondrian._Partitioner(data, kinds, spans, [None] * d, [l_value], form)
-    assert part.run().tolist() == _brute_rounds(vals, sa, spans, l_value, form)
+    expected = _brute_rounds(vals, sa, spans, l_value, form)
+    for radix_keys in (mondrian.RADIX_KEYS, 0):  # the halves reordered by a radix sort, and by their places
+        with pytest.MonkeyPatch.context() as m:
+            m.setattr(mondrian, "RADIX_KEYS", radix_keys)
+            part = mondrian._Partitioner(data, kinds, spans, [None] * d, [l_value], form)
+            assert part.run().tolist() == expected

@@ -39,6 +39,7 @@ from ..shared.trees import Tree, load_trees, qi_kinds
 
 FORMS = ("distinct", "frequency")
 DENSE_CELLS = 8_000_000  # halves × SA values counted in one histogram (64 MB of float64)
+RADIX_KEYS = 2**16  # numpy sorts integers of 16 bits stably by radix
 MASK_WORDS = 4  # an SA of up to 256 values: the distinct test on bit sets of its values
 
 
@@ -315,6 +316,27 @@ def _cut(orders: list[np.ndarray], kept: np.ndarray | None, r: np.ndarray, right
     seg = np.flatnonzero(np.r_[True, r[1:] != r[:-1]])  # where each cut partition starts
     o = orders[0] if kept is None else orders[0].take(kept)
     n_left = np.add.reduceat((~right.take(o)).astype(np.int64), seg)
+    if 2 * len(seg) <= RADIX_KEYS:  # each half's number as a 16-bit key: a stable radix sort
+        half_of = (2 * r).astype(np.uint16)
+        for i, order in enumerate(orders):
+            o = order if kept is None else order.take(kept)
+            orders[i] = o.take(np.argsort(half_of + right.take(o), kind="stable"))
+    else:
+        _place(orders, kept, r, seg, n_left, right)
+    sizes = np.diff(np.r_[seg, len(r)])
+    return np.stack([n_left, sizes - n_left], axis=1).reshape(-1)
+
+
+def _place(
+    orders: list[np.ndarray],
+    kept: np.ndarray | None,
+    r: np.ndarray,
+    seg: np.ndarray,
+    n_left: np.ndarray,
+    right: np.ndarray,
+) -> None:
+    """:func:`_cut`'s reordering by each vector's new place, computed from running counts (more halves
+    than 16-bit keys number)."""
     before = np.cumsum(n_left) - n_left  # lefts in the partitions before: the same in every order
     # a left vector's place: its partition's start + the lefts before it there (lefts - before - 1); a
     # right one's: after the partition's lefts, + the rights before it there (at - lefts + before + n_left)
@@ -332,8 +354,6 @@ def _cut(orders: list[np.ndarray], kept: np.ndarray | None, r: np.ndarray, right
         out = np.empty_like(o)
         out[dest] = o
         orders[i] = out
-    sizes = np.diff(np.r_[seg, len(r)])
-    return np.stack([n_left, sizes - n_left], axis=1).reshape(-1)
 
 
 def _spans(data: _Vectors, kinds: Sequence[str], trees: Sequence[Tree | None]) -> list[float]:
