@@ -378,7 +378,7 @@ class _Partitioner:
     cut, in partition order; half 0 left, 1 right), so the open partitions are numbered 0.. with no gap
     (both halves of a cut have rows). Per QI the open vectors are kept grouped by partition and ascending
     by the QI's code within each partition (``orders``): a cut keeps each half's vectors in their order,
-    so every statistic of a round is one pass down those arrays — no sort, no histogram over the values."""
+    so every statistic of a round is a pass down those arrays, with no histogram over the values."""
 
     def __init__(
         self,
