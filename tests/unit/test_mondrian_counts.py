@@ -134,7 +134,7 @@ def vector_tables(draw: st.DrawFn) -> tuple[list[list[int]], list[dict[int, int]
 
 
 @given(table=vector_tables())
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=150, deadline=None)
 def test_rounds_against_mondrian_level_by_level(
     table: tuple[list[list[int]], list[dict[int, int]], int, str],
 ) -> None:
