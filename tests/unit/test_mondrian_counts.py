@@ -1,10 +1,12 @@
 """Mondrian's per-partition statistics (ldiv_db/algorithms/mondrian: _median, _half_counts,
-_half_distinct): the dense histograms and the sorting fallback against a brute force over the rows, on
-random partitions."""
+_half_distinct) against a brute force over the rows, on random partitions (the histograms: dense and by
+sorting); and its rounds (``_Partitioner``) against strict Mondrian written out level by level over the
+QI vectors: the same class, numbered the same, for every vector."""
 
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -27,18 +29,18 @@ vectors = st.lists(
 )
 
 
-@pytest.mark.parametrize("dense", [True, False])
 @given(rows=vectors)
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-def test_median_lo_hi(rows: list[tuple[int, int, int]], dense: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+@settings(max_examples=80, deadline=None)
+def test_median_lo_hi(rows: list[tuple[int, int, int]]) -> None:
     parts = sorted({r[0] for r in rows})
+    rows = sorted(rows, key=lambda r: (r[0], r[1]))  # grouped by partition, ascending by value within
     p = np.array([parts.index(r[0]) for r in rows], dtype=np.int64)
     x = np.array([float(r[1]) * 1.5 for r in rows])
     w = np.array([r[2] for r in rows], dtype=np.int64)
     values, codes = np.unique(x, return_inverse=True)
-    with monkeypatch.context() as m:
-        m.setattr(mondrian, "DENSE_CELLS", 10**9 if dense else 0)
-        at = mondrian._median(codes.reshape(-1), p, w, len(values), len(parts))
+    first = np.searchsorted(p, np.arange(len(parts)))
+    total = np.bincount(p, weights=w).astype(np.int64)
+    at = mondrian._median(codes.reshape(-1), w, first, total)
     lo, hi, med = (values[i] for i in at)  # positions among the distinct values
     got = list(zip(lo.tolist(), hi.tolist(), med.tolist(), strict=True))
     assert got == _brute_median(x.tolist(), p.tolist(), w.tolist(), len(parts))
@@ -64,3 +66,94 @@ def test_half_counts(rows: list[tuple[int, int, int]], dense: bool, monkeypatch:
         assert int(distinct[h]) == len(counts)
         assert int(distinct_alone[h]) == len(counts)
         assert int(top[h]) == max(counts.values(), default=0)
+
+
+def _brute_rounds(
+    vals: list[list[int]], sa: list[dict[int, int]], spans: list[float], l_value: int, form: str
+) -> list[int]:
+    """Strict Mondrian over vectors (QI values ``vals``, SA value counts ``sa``), level by level: a level's
+    partitions in order, the closed ones numbered in that order, each cut one's left half then its right
+    half forming the next level."""
+
+    def passes(half: list[int]) -> bool:
+        counts: dict[int, int] = {}
+        for v in half:
+            for value, n in sa[v].items():
+                counts[value] = counts.get(value, 0) + n
+        if form == "frequency":
+            return bool(counts) and l_value * max(counts.values()) <= sum(counts.values())
+        return len(counts) >= max(l_value, 1)
+
+    def cut(part: list[int]) -> tuple[list[int], list[int]] | None:
+        def width(a: int) -> float:
+            xs = [float(vals[v][a]) for v in part]
+            return (max(xs) - min(xs)) / spans[a] if spans[a] > 0 else 0.0
+
+        for a in sorted(range(len(spans)), key=lambda a: (-width(a), a)):
+            if width(a) <= 0:
+                continue
+            xs = sorted(vals[v][a] for v in part for _ in range(sum(sa[v].values())))
+            m = xs[(len(xs) + 1) // 2 - 1]
+            left = [v for v in part if (vals[v][a] < m if m == xs[-1] else vals[v][a] <= m)]
+            right = [v for v in part if v not in left]
+            if left and right and passes(left) and passes(right):
+                return left, right
+        return None
+
+    gid = [-1] * len(vals)
+    level, next_gid = [list(range(len(vals)))] if vals else [], 0
+    while level:
+        below: list[list[int]] = []
+        for part in level:
+            halves = cut(part)
+            if halves is None:
+                for v in part:
+                    gid[v] = next_gid
+                next_gid += 1
+            else:
+                below.extend(halves)
+        level = below
+    return gid
+
+
+@st.composite
+def vector_tables(draw: st.DrawFn) -> tuple[list[list[int]], list[dict[int, int]], int, str]:
+    d = draw(st.integers(1, 3))
+    n = draw(st.integers(1, 30))
+    vals = draw(
+        st.lists(st.lists(st.integers(0, 6), min_size=d, max_size=d), min_size=n, max_size=n, unique_by=tuple)
+    )
+    # SA codes as they come: across a 64-bit word, or past 255 (the distinct test then counts cells,
+    # mondrian.MASK_WORDS)
+    base = draw(st.sampled_from([0, 60, 300]))
+    sa = [
+        draw(st.dictionaries(st.integers(base, base + 5), st.integers(1, 4), min_size=1, max_size=4))
+        for _ in range(n)
+    ]
+    return vals, sa, draw(st.integers(1, 4)), draw(st.sampled_from(mondrian.FORMS))
+
+
+@given(table=vector_tables())
+@settings(max_examples=150, deadline=None)
+def test_rounds_against_mondrian_level_by_level(
+    table: tuple[list[list[int]], list[dict[int, int]], int, str],
+) -> None:
+    vals, sa, l_value, form = table
+    d = len(vals[0])
+    frame = pd.DataFrame(
+        [
+            (vid, *map(float, vals[vid]), 0, 1, value, n)
+            for vid in range(len(vals))
+            for value, n in sa[vid].items()
+        ],
+        columns=["vid", *(f"o{i}" for i in range(1, d + 1)), "missing", "s", "v", "n"],
+    )
+    kinds = ["numeric"] * d
+    data = mondrian._Vectors(frame, d, 1, kinds)
+    spans = mondrian._spans(data, kinds, [None] * d)
+    expected = _brute_rounds(vals, sa, spans, l_value, form)
+    for radix_keys in (mondrian.RADIX_KEYS, 0):  # the halves reordered by a radix sort, and by their places
+        with pytest.MonkeyPatch.context() as m:
+            m.setattr(mondrian, "RADIX_KEYS", radix_keys)
+            part = mondrian._Partitioner(data, kinds, spans, [None] * d, [l_value], form)
+            assert part.run().tolist() == expected

@@ -38,7 +38,9 @@ from ..shared.lca import INTEGER_TYPES, Integers, lca_labels
 from ..shared.trees import Tree, load_trees, qi_kinds
 
 FORMS = ("distinct", "frequency")
-DENSE_CELLS = 8_000_000  # partitions × values counted in one histogram (64 MB of float64)
+DENSE_CELLS = 8_000_000  # halves × SA values counted in one histogram (64 MB of float64)
+RADIX_KEYS = 2**16  # numpy sorts integers of 16 bits stably by radix
+MASK_WORDS = 4  # an SA of up to 256 values: the distinct test on bit sets of its values
 
 
 class Mondrian(Algorithm):
@@ -162,22 +164,33 @@ class _Vectors:
 
     def __init__(self, frame: pd.DataFrame, d: int, k: int, kinds: Sequence[str]) -> None:
         # the rows in (vid, s, v) order, a key of theirs: sorted here, on three integer columns, not by
-        # the statement with its every column
+        # the statement with its every column; one integer of the three sorts them (no two rows share it)
         vid, s, v = (frame[c].to_numpy(dtype=np.int64) for c in ("vid", "s", "v"))
-        order = np.lexsort((v, s, vid))
-        vid, s, v = vid[order], s[order], v[order]
-        n = frame["n"].to_numpy(dtype=np.int64)[order]
-        first = np.flatnonzero(np.r_[True, vid[1:] != vid[:-1]]) if len(vid) else np.zeros(0, dtype=np.int64)
+        spans = (int(vid.max()) + 1, k + 1, int(v.max()) + 1) if len(vid) else (1, 1, 1)
+        if spans[0] * spans[1] * spans[2] < 2**62:
+            order = np.argsort((vid * spans[1] + s) * spans[2] + v)
+        else:
+            order = np.lexsort((v, s, vid))
+        vid, s, v = vid.take(order), s.take(order), v.take(order)
+        n = frame["n"].to_numpy(dtype=np.int64).take(order)
+        starts = np.r_[True, vid[1:] != vid[:-1]] if len(vid) else np.zeros(0, dtype=bool)
+        first = np.flatnonzero(starts)
         self.vid = vid[first]
-        index = np.searchsorted(self.vid, vid)
-        self.ords = frame[[f"o{i}" for i in range(1, d + 1)]].to_numpy(dtype=np.float64)[order[first]]
+        index = np.cumsum(starts.astype(np.int64)) - 1  # each row's vector: its position in self.vid
+        at = order[first]
+        self.ords = np.stack(
+            [frame[f"o{i}"].to_numpy(dtype=np.float64).take(at) for i in range(1, d + 1)], axis=1
+        ).reshape(len(first), d)
         # per QI its distinct ordinals ascending, and each vector's position among them
         self.values: list[np.ndarray] = []
         self.codes: list[np.ndarray] = []
         for a in range(d):
-            values, codes = np.unique(self.ords[:, a], return_inverse=True)
+            values = np.unique(self.ords[:, a])
             self.values.append(values)
-            self.codes.append(codes.reshape(-1).astype(np.int64))
+            self.codes.append(np.searchsorted(values, self.ords[:, a]).astype(np.int64))
+        # one row per QI (its codes by vector): a round reads each vector's code on its partition's QI
+        self.code_matrix = np.vstack(self.codes) if d else np.zeros((0, len(self.vid)), dtype=np.int64)
+        self.codes = list(self.code_matrix)
         self.sa_vec: list[np.ndarray] = []
         self.sa_val: list[np.ndarray] = []
         self.sa_n: list[np.ndarray] = []
@@ -225,33 +238,18 @@ def _exact(values: np.ndarray) -> bool:
 
 
 def _median(
-    code: np.ndarray, p: np.ndarray, w: np.ndarray, n_values: int, n_parts: int
+    code: np.ndarray, w: np.ndarray, first: np.ndarray, total: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Per partition the positions among one QI's distinct values (``code``: each vector's) of its smallest
-    and largest value and of its lower median m (the ⌈|X|/2⌉-th smallest value, rows counted). From the
-    partitions' cumulative histograms over the values where they fit in :data:`DENSE_CELLS` (laid out
-    value-major, so each statistic is a count down the columns), else by sorting each partition's vectors."""
-    if n_parts * n_values <= DENSE_CELLS:
-        hist = np.bincount(code * n_parts + p, weights=w, minlength=n_parts * n_values)
-        cum = np.cumsum(hist.reshape(n_values, n_parts), axis=0)
-        total = cum[-1]
-        # cum never falls and every vector has rows: the first value present is the count of zero prefixes,
-        # the last the count of prefixes short of the total, the median the count short of half of it
-        lo = np.count_nonzero(cum == 0, axis=0)
-        hi = np.count_nonzero(cum < total, axis=0)
-        med = np.count_nonzero(cum < (total.astype(np.int64) + 1) // 2, axis=0)
-        return lo, hi, med
-    order = np.lexsort((code, p))
-    ps, xs, ws = p[order], code[order], w[order]
-    starts = np.searchsorted(ps, np.arange(n_parts))
-    total = np.add.reduceat(ws, starts)
-    ends = np.append(starts[1:], len(ps)) - 1
-    cum = np.cumsum(ws)
-    base = np.where(starts > 0, cum[np.maximum(starts - 1, 0)], 0)
-    scale = int(cum[-1]) + 1
-    key = ps * scale + (cum - base[ps])
-    at = np.searchsorted(key, np.arange(n_parts) * scale + (total + 1) // 2)
-    return xs[starts], xs[ends], xs[at]
+    """Per partition the positions among one QI's distinct values (``code``: each vector's, the vectors
+    grouped by partition and ascending by code within it; ``first``: each partition's first position,
+    ``total``: its rows) of its smallest and largest value and of its lower median m (the ⌈|X|/2⌉-th
+    smallest value, rows counted). Every vector has rows, so the running count of rows rises at every
+    vector and the median is the first vector whose running count reaches half of its partition's."""
+    cum = np.cumsum(w)
+    base = cum[first] - w[first]  # the rows before the partition
+    ends = np.append(first[1:], len(code)) - 1
+    at = np.searchsorted(cum, base + (total + 1) // 2)
+    return code[first], code[ends], code[at]
 
 
 def _half_counts(
@@ -282,6 +280,82 @@ def _half_distinct(key: np.ndarray, halves: int, n_val: int) -> np.ndarray:
     return np.bincount(np.unique(key) % halves, minlength=halves)
 
 
+def _presence(vec: np.ndarray, val: np.ndarray, nv: int) -> list[np.ndarray] | None:
+    """Per vector the set of an SA's value codes it holds, as :data:`MASK_WORDS` 64-bit words at most
+    (bit v of word k: value code 64·k + v); None for an SA with more values."""
+    n_words = (int(val.max()) + 64) // 64 if len(val) else 1
+    if n_words > MASK_WORDS:
+        return None
+    words = []
+    for k in range(n_words):
+        sel = (val >> 6) == k
+        word = np.zeros(nv, dtype=np.uint64)
+        np.bitwise_or.at(word, vec[sel], np.left_shift(np.uint64(1), (val[sel] & 63).astype(np.uint64)))
+        words.append(word)
+    return words
+
+
+_BYTE_BITS = np.array([bin(i).count("1") for i in range(256)], dtype=np.int64)
+
+
+def _popcount(x: np.ndarray) -> np.ndarray:
+    """The set bits of each 64-bit word (numpy 1.x has no ``bitwise_count``)."""
+    if hasattr(np, "bitwise_count"):
+        return np.asarray(np.bitwise_count(x), dtype=np.int64)
+    return np.asarray(_BYTE_BITS[np.ascontiguousarray(x).view(np.uint8)].reshape(len(x), 8).sum(axis=1))
+
+
+def _cut(orders: list[np.ndarray], kept: np.ndarray | None, r: np.ndarray, right: np.ndarray) -> np.ndarray:
+    """Each order (in place) with the vectors at positions ``kept`` alone (None: all) and each partition's
+    left half before its right, each half in the order it had (``r``: per kept position its partition
+    among the cut ones, ``right``: per vector whether it goes right). Returns the vectors per new
+    partition."""
+    if not len(r):
+        orders[:] = [o[:0] for o in orders]
+        return np.zeros(0, dtype=np.int64)
+    seg = np.flatnonzero(np.r_[True, r[1:] != r[:-1]])  # where each cut partition starts
+    o = orders[0] if kept is None else orders[0].take(kept)
+    n_left = np.add.reduceat((~right.take(o)).astype(np.int64), seg)
+    if 2 * len(seg) <= RADIX_KEYS:  # each half's number as a 16-bit key: a stable radix sort
+        half_of = (2 * r).astype(np.uint16)
+        for i, order in enumerate(orders):
+            o = order if kept is None else order.take(kept)
+            orders[i] = o.take(np.argsort(half_of + right.take(o), kind="stable"))
+    else:
+        _place(orders, kept, r, seg, n_left, right)
+    sizes = np.diff(np.r_[seg, len(r)])
+    return np.stack([n_left, sizes - n_left], axis=1).reshape(-1)
+
+
+def _place(
+    orders: list[np.ndarray],
+    kept: np.ndarray | None,
+    r: np.ndarray,
+    seg: np.ndarray,
+    n_left: np.ndarray,
+    right: np.ndarray,
+) -> None:
+    """:func:`_cut`'s reordering by each vector's new place, computed from running counts (more halves
+    than 16-bit keys number)."""
+    before = np.cumsum(n_left) - n_left  # lefts in the partitions before: the same in every order
+    # a left vector's place: its partition's start + the lefts before it there (lefts - before - 1); a
+    # right one's: after the partition's lefts, + the rights before it there (at - lefts + before + n_left)
+    rights_at = (before + n_left)[r] + np.arange(len(r))
+    lefts_at = (seg - before - 1)[r] - rights_at
+    for i, order in enumerate(orders):
+        o = order if kept is None else order.take(kept)
+        goes_left = (~right.take(o)).astype(np.int64)  # a cumulative sum of booleans is slow: of integers
+        lefts = np.cumsum(goes_left)
+        dest = lefts * 2  # in place from here: no fresh array per step
+        dest += lefts_at
+        dest *= goes_left
+        dest += rights_at
+        dest -= lefts
+        out = np.empty_like(o)
+        out[dest] = o
+        orders[i] = out
+
+
 def _spans(data: _Vectors, kinds: Sequence[str], trees: Sequence[Tree | None]) -> list[float]:
     """The normalizer of each QI's width: max_T − min_T (numeric), |values| − 1 (flat), |A| (hierarchy)."""
     out: list[float] = []
@@ -298,7 +372,13 @@ def _spans(data: _Vectors, kinds: Sequence[str], trees: Sequence[Tree | None]) -
 
 
 class _Partitioner:
-    """The rounds of strict Mondrian over the QI vectors; every round cuts all open partitions."""
+    """The rounds of strict Mondrian over the QI vectors; every round cuts all open partitions.
+
+    Partition p of a round is 2·rank + half of the partition it was cut from (rank: among the partitions
+    cut, in partition order; half 0 left, 1 right), so the open partitions are numbered 0.. with no gap
+    (both halves of a cut have rows). Per QI the open vectors are kept grouped by partition and ascending
+    by the QI's code within each partition (``orders``): a cut keeps each half's vectors in their order,
+    so every statistic of a round is a pass down those arrays, with no histogram over the values."""
 
     def __init__(
         self,
@@ -318,95 +398,155 @@ class _Partitioner:
         self.form = form
         self.progress = progress
         self.rounds = 0
+        # the distinct test on a few SA values reads each vector's set of values as bit words
+        self.masks = [
+            _presence(data.sa_vec[j], data.sa_val[j], len(data.vid)) if form == "distinct" else None
+            for j in range(len(self.ls))
+        ]
 
     def run(self) -> np.ndarray:
         data = self.data
         nv = len(data.vid)
         gid = np.full(nv, -1, dtype=np.int64)
-        part = np.zeros(nv, dtype=np.int64)  # open partition of every open vector
-        open_vec = np.arange(nv, dtype=np.int64)
+        # a stable sort of 16-bit keys is a radix sort: the same order, sooner
+        orders = [
+            np.argsort(c.astype(np.uint16) if len(c) and c.max() < 2**16 else c, kind="stable")
+            for c in data.codes
+        ]
+        sizes = np.array([nv] if nv else [], dtype=np.int64)  # vectors per open partition
         next_gid = 0
         done_rows = 0
-        while len(open_vec):
+        while len(sizes):
             self.rounds += 1
-            p = part[open_vec]
-            n_parts = int(p.max()) + 1
-            best_attr, cut_left = self._choose(open_vec, p, n_parts)
-            final = best_attr[p] < 0
-            closing = np.flatnonzero(np.bincount(p[final], minlength=n_parts))
-            # number the closed partitions in partition order
-            new_id = np.full(n_parts, -1, dtype=np.int64)
-            new_id[closing] = next_gid + np.arange(len(closing))
-            gid[open_vec[final]] = new_id[p[final]]
-            next_gid += len(closing)
-            done_rows += int(data.rows[open_vec[final]].sum())
-            # cut the others: partition 2·rank + (0 left, 1 right)
-            keep = ~final
-            cutting = np.flatnonzero(np.bincount(p[keep], minlength=n_parts))
-            rank = np.full(n_parts, -1, dtype=np.int64)
-            rank[cutting] = np.arange(len(cutting))
-            open_vec = open_vec[keep]
-            part[open_vec] = 2 * rank[p[keep]] + np.where(cut_left[keep], 0, 1)
+            n_parts = len(sizes)
+            first = np.cumsum(sizes) - sizes
+            pidx = np.repeat(np.arange(n_parts), sizes)  # the partition at each position of an order
+            total = np.add.reduceat(data.rows[orders[0]], first)
+            best_attr, limit = self._choose(orders, first, pidx, total)
+            final = best_attr < 0
+            n_final = int(final.sum())
+            kept = None
+            if n_final:  # number the closed partitions in partition order
+                new_id = np.full(n_parts, -1, dtype=np.int64)
+                new_id[final] = next_gid + np.arange(n_final)
+                closed = np.flatnonzero(final[pidx])
+                gid[orders[0].take(closed)] = new_id[pidx.take(closed)]
+                kept = np.flatnonzero(~final[pidx])
+            next_gid += n_final
+            done_rows += int(total[final].sum())
+            # cut the others: a vector goes right when its code on the partition's QI is above the limit
+            pk = pidx if kept is None else pidx.take(kept)
+            o0 = orders[0] if kept is None else orders[0].take(kept)
+            right = np.zeros(nv, dtype=bool)
+            right[o0] = data.code_matrix.reshape(-1).take(best_attr[pk] * nv + o0) > limit[pk]
+            sizes = _cut(orders, kept, (np.cumsum(~final) - 1)[pk], right)
             if self.progress is not None:
                 self.progress(done_rows)
         return gid
 
-    def _choose(self, vec: np.ndarray, p: np.ndarray, n_parts: int) -> tuple[np.ndarray, np.ndarray]:
-        """Per open partition the QI to cut (-1: none), and per open vector whether it goes left."""
+    def _choose(
+        self, orders: Sequence[np.ndarray], first: np.ndarray, pidx: np.ndarray, total: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Per open partition the QI to cut (-1: none) and the largest code that goes left on it: the
+        widest QI (ties: QI order) whose cut both halves pass. A QI's width needs its smallest and largest
+        value alone, so every partition tries its QIs widest first and only the partitions whose cut
+        failed try the next: most partitions count their rows and SA values on one QI."""
         data = self.data
-        d = data.ords.shape[1]
-        w = data.rows[vec]
-        widths = np.full((n_parts, d), -np.inf)
-        lefts = np.zeros((d, len(vec)), dtype=bool)
-        cells = self._sa_cells(vec, p, n_parts)  # the same for every QI of the round
-        for a in range(d):
-            code = data.codes[a][vec]  # positions among the QI's distinct values: compared as the values
-            lo, hi, m = _median(code, p, w, len(data.values[a]), n_parts)
-            # value <= m, or < m (codes are integers: <= m - 1) when m is the partition's maximum
-            left = code <= (m - (m == hi))[p]
-            lefts[a] = left
-            ok = (lo < hi) & self._halves_ok(cells, left, n_parts)
+        d, n_parts = len(orders), len(first)
+        ends = np.append(first[1:], len(pidx)) - 1
+        widths = np.empty((n_parts, d))
+        for a, order in enumerate(orders):
+            lo, hi = data.codes[a][order[first]], data.codes[a][order[ends]]
             width = self._width(a, data.values[a][lo], data.values[a][hi])
-            widths[:, a] = np.where(ok & (width > 0), width, -np.inf)
-        best = np.argmax(widths, axis=1)
-        allowed = np.isfinite(widths[np.arange(n_parts), best])
-        best_attr = np.where(allowed, best, -1)
-        cut_left = lefts[np.maximum(best_attr[p], 0), np.arange(len(vec))]
-        return best_attr, cut_left
+            widths[:, a] = np.where((lo < hi) & (width > 0), width, -np.inf)
+        ranked = np.argsort(-widths, axis=1, kind="stable")  # widest first, ties in QI order
+        best_attr = np.full(n_parts, -1, dtype=np.int64)
+        limits = np.zeros(n_parts, dtype=np.int64)
+        trying = np.ones(n_parts, dtype=bool)
+        for t in range(d):
+            qi = ranked[:, t]
+            trying &= np.isfinite(widths[np.arange(n_parts), qi])  # no cut left: a final class
+            for a in range(d):
+                parts = np.flatnonzero(trying & (qi == a))
+                if len(parts):
+                    ok, limit = self._try(a, orders[a], first, ends, pidx, total, parts)
+                    best_attr[parts[ok]], limits[parts[ok]] = a, limit[ok]
+                    trying[parts[ok]] = False
+            if not trying.any():
+                break
+        return best_attr, limits
 
-    def _sa_cells(
-        self, vec: np.ndarray, p: np.ndarray, n_parts: int
-    ) -> list[tuple[np.ndarray, np.ndarray, np.ndarray, int]]:
-        """Per SA the (vector, value) cells of the open vectors: each cell's position in ``vec``, its key
-        in the left half of its partition (value code · 2 · n_parts + half, half = 2 · partition; the
-        right half's key is one more), its rows, and the SA's number of value codes n_val."""
-        data = self.data
-        where = np.full(len(data.vid), -1, dtype=np.int64)
-        where[vec] = np.arange(len(vec))
-        cells = []
-        for j in range(len(self.ls)):
-            pos = where[data.sa_vec[j]]
-            sel = pos >= 0
-            n_val = int(data.sa_val[j].max()) + 1 if len(data.sa_val[j]) else 1
-            pos = pos[sel]
-            cells.append((pos, data.sa_val[j][sel] * (2 * n_parts) + 2 * p[pos], data.sa_n[j][sel], n_val))
-        return cells
+    def _try(
+        self,
+        a: int,
+        order: np.ndarray,
+        first: np.ndarray,
+        ends: np.ndarray,
+        pidx: np.ndarray,
+        total: np.ndarray,
+        parts: np.ndarray,
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Cut the partitions ``parts`` on QI a at their lower median: per partition whether both halves
+        pass, and the largest code that goes left."""
+        sizes = ends[parts] - first[parts] + 1
+        if len(parts) < len(first):  # their vectors alone, in their order
+            chosen = np.zeros(len(first), dtype=bool)
+            chosen[parts] = True
+            order = order[chosen[pidx]]
+        at = np.cumsum(sizes) - sizes
+        code = self.data.codes[a][order]  # positions among the QI's distinct values: compared as the values
+        _, hi, m = _median(code, self.data.rows[order], at, total[parts])
+        # value <= m, or < m (codes are integers: <= m - 1) when m is the partition's maximum
+        limit = m - (m == hi)
+        local = np.repeat(np.arange(len(parts)), sizes)
+        return self._halves_ok(order, code, at, local, limit), limit
 
     def _halves_ok(
-        self, cells: Sequence[tuple[np.ndarray, np.ndarray, np.ndarray, int]], left: np.ndarray, n_parts: int
+        self, order: np.ndarray, code: np.ndarray, first: np.ndarray, pidx: np.ndarray, limit: np.ndarray
     ) -> np.ndarray:
-        """Both halves pass the split test for every SA (distinct: ≥ l values; frequency: l·h ≤ |X|);
-        ``cells``: :meth:`_sa_cells`' of the round, ``left``: per open vector whether it goes left."""
+        """Both halves of every partition cut at ``limit`` (per partition, on the QI whose vectors and codes
+        ``order`` and ``code`` list) pass the split test for every SA (distinct: ≥ l values; frequency:
+        l·h ≤ |X|)."""
+        n_parts = len(first)
         ok = np.ones(n_parts, dtype=bool)
-        for (pos, key, n, n_val), l_value in zip(cells, self.ls, strict=True):
-            key_here = key + ~left[pos]
-            if self.form == "frequency":
-                size, _, top = _half_counts(key_here, n, 2 * n_parts, n_val)
-                good = (l_value * top <= size) & (size > 0)
-            else:  # a half has rows exactly when it has a value
-                good = _half_distinct(key_here, 2 * n_parts, n_val) >= max(l_value, 1)
+        # a half is a run of positions: the left one from the partition's first to its first code above
+        # the limit (the codes ascend within a partition)
+        scale = int(code.max()) + 2 if len(code) else 1
+        split = np.searchsorted(pidx * scale + code, np.arange(n_parts) * scale + limit, side="right")
+        bounds = np.stack([first, split], axis=1).reshape(-1)
+        left = None
+        for j, l_value in enumerate(self.ls):
+            words = self.masks[j]
+            if words is not None:  # the values of a run: the union of its vectors' sets
+                distinct = sum(_popcount(np.bitwise_or.reduceat(w[order], bounds)) for w in words)
+                good = np.asarray(distinct) >= max(l_value, 1)
+            else:
+                if left is None:
+                    left = np.zeros(len(self.data.vid), dtype=bool)
+                    left[order] = code <= limit[pidx]
+                good = self._cells_ok(j, order, pidx, left, l_value)
             ok &= good[0::2] & good[1::2]
         return ok
+
+    def _cells_ok(
+        self, j: int, order: np.ndarray, pidx: np.ndarray, left: np.ndarray, l_value: int
+    ) -> np.ndarray:
+        """Per half (2·partition + 0 left, 1 right) whether it passes SA j's test, from its (vector, value)
+        cells: the frequency form, and the distinct form on too many values for bit words."""
+        data = self.data
+        n_parts = int(pidx[-1]) + 1
+        part = np.full(len(data.vid), -1, dtype=np.int64)
+        part[order] = pidx
+        vec, val, n = data.sa_vec[j], data.sa_val[j], data.sa_n[j]
+        sel = part[vec] >= 0
+        vec, val, n = vec[sel], val[sel], n[sel]
+        n_val = int(data.sa_val[j].max()) + 1 if len(data.sa_val[j]) else 1
+        key = val * (2 * n_parts) + 2 * part[vec] + ~left[vec]
+        if self.form == "frequency":
+            size, _, top = _half_counts(key, n, 2 * n_parts, n_val)
+            return np.asarray((l_value * top <= size) & (size > 0))
+        # a half has rows exactly when it has a value
+        return np.asarray(_half_distinct(key, 2 * n_parts, n_val) >= max(l_value, 1))
 
     def _width(self, a: int, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
         """Normalized width per partition (NCP of the partition on QI a)."""
