@@ -17,6 +17,11 @@ pairs × |A| × |B| array (a QI × pairs × |A| × |B| temporary cost twice as m
 bounded out, into one entry per remaining swap (:meth:`SwapPricer.priced`). The costs are the same numbers
 :class:`~.exchange._Attr` computes state by state (integers when the model is exact), so the search finds
 exactly the exchanges it found before.
+
+Rows and cells are gathered with ``np.take`` / ``np.compress`` (:func:`take_rows`, :func:`take_cells`) and
+a class's least or greatest member entry taken column by column (:func:`lowest`, :func:`highest`): numpy's
+fancy indexing of a 2-D array's rows and its reductions over a short last axis cost 3–10× as much, for the
+same values (tests/unit/test_bsgi_gathers.py).
 """
 
 from __future__ import annotations
@@ -32,6 +37,7 @@ from ..greedy.cost import CostArray, FloatArray
 
 PACK = 1 << 18  # entries of a packed merged-cost table
 LEAD_SAMPLE = 1024  # classes of the call that picks the entering bound's first term
+SHORT = 8  # a last axis at most this long is reduced column by column (:func:`lowest`, :func:`highest`)
 
 Mask = np.ndarray[Any, np.dtype[np.bool_]]
 
@@ -366,7 +372,12 @@ class SwapPricer:
             if enter_a is not None:
                 enter_a = take_rows(enter_a, kept)
             still = self._under(sa * low_a + sb * np.maximum(low_b, lowest(enter_b)), now[at])
-            at, ma, mb, enter_b = at[still], take_rows(ma, still), take_rows(mb, still), take_rows(enter_b, still)
+            at, ma, mb, enter_b = (
+                at[still],
+                take_rows(ma, still),
+                take_rows(mb, still),
+                take_rows(enter_b, still),
+            )
             if enter_a is not None:
                 enter_a = take_rows(enter_a, still)
         keep[:] = False
@@ -437,27 +448,28 @@ def take_rows(x: np.ndarray[Any, Any], at: np.ndarray[Any, Any]) -> np.ndarray[A
     return np.compress(at, x, axis=0) if at.dtype == bool else np.take(x, at, axis=0)
 
 
-def take_cells(x: np.ndarray[Any, Any], r: np.ndarray[Any, Any], c: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
+def take_cells(
+    x: np.ndarray[Any, Any], r: np.ndarray[Any, Any], c: np.ndarray[Any, Any]
+) -> np.ndarray[Any, Any]:
     """``x[r, c]`` of a 2-D array, as one ``np.take`` of flat positions (3× faster; the same values)."""
-    return np.take(x.reshape(-1), r * x.shape[1] + c)
-
-
-SHORT = 8  # a last axis at most this long is reduced column by column (:func:`lowest`, :func:`highest`)
+    out: np.ndarray[Any, Any] = np.take(x.reshape(-1), r * x.shape[1] + c)
+    return out
 
 
 def lowest(x: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
     """The minimum along the last axis. Where that axis is short (a class's members) as the elementwise
     minimum of its columns: numpy's reduction over a short inner axis costs ~10× as much (the same
     numbers: a minimum does not depend on the order it is taken in)."""
-    return _columns(np.minimum, x) if 0 < x.shape[-1] <= SHORT else x.min(axis=-1)  # type: ignore[no-any-return]
+    return _columns(np.minimum, x) if 0 < x.shape[-1] <= SHORT else x.min(axis=-1)
 
 
 def highest(x: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
     """The maximum along the last axis (as :func:`lowest`)."""
-    return _columns(np.maximum, x) if 0 < x.shape[-1] <= SHORT else x.max(axis=-1)  # type: ignore[no-any-return]
+    return _columns(np.maximum, x) if 0 < x.shape[-1] <= SHORT else x.max(axis=-1)
 
 
 def _columns(op: np.ufunc, x: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
+    """``op`` folded over the columns of the last axis (a width of one: a copy, never a view)."""
     if x.shape[-1] == 1:
         return x[..., 0].copy()
     return functools.reduce(op, (x[..., i] for i in range(2, x.shape[-1])), op(x[..., 0], x[..., 1]))
