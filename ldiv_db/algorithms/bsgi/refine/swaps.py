@@ -203,7 +203,7 @@ class SwapPricer:
         size = members.shape[1]
         cost: CostArray = np.zeros(members.shape, dtype=self.dtype)  # per member: its leave-one-out cost
         if len(self.hier.attrs):
-            lo, hi = _loo(self.hier.codes[:, members])
+            lo, hi = _loo(np.take(self.hier.codes, members, axis=1))
             node = self.lca[self.offset + lo * self.nodes + hi]
             pk = self.packed
             sup = pk.pack(node)
@@ -213,13 +213,13 @@ class SwapPricer:
             # the deepest node of each QI: they form a chain (size ≥ 3)
             self.core[0][:, classes] = pk.offset[:, :, 0] + pk.pack(highest(node)) * pk.nodes[:, :, 0]
         if len(self.num.attrs):
-            lo, hi = _loo(self.num.codes[:, members])
+            lo, hi = _loo(np.take(self.num.codes, members, axis=1))
             self.num.state[0][:, classes, :size] = lo
             self.num.state[1][:, classes, :size] = hi
             cost += ((hi - lo) * self.num_unit[:, :, :, 0]).sum(axis=0)
             self.core[1][:, classes], self.core[2][:, classes] = highest(lo), lowest(hi)
         if len(self.flat.attrs):
-            lo, hi = _loo(self.flat.codes[:, members])
+            lo, hi = _loo(np.take(self.flat.codes, members, axis=1))
             state = np.where(lo == hi, lo, -1)
             self.flat.state[0][:, classes, :size] = state
             cost += ((state < 0) * self.flat_unit[:, :, :, 0]).sum(axis=0)
