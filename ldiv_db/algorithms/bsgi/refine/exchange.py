@@ -80,7 +80,7 @@ from ....core.options import Option
 from ...shared.trees import IntArray, Tree, narrow_dtype
 from ..greedy.cost import Attribute, CostArray, CostModel
 from ..greedy.select import Cells
-from .swaps import SwapPricer, best_swaps, climb, improves
+from .swaps import SwapPricer, best_swaps, climb, improves, take_cells, take_rows
 
 WINDOW = 4  # classes paired at distances 1..WINDOW along each locality order
 MAX_PASSES = 10
@@ -282,7 +282,7 @@ class Refiner:
 
     def _refresh(self, mem: IntArray, classes: IntArray, size: int) -> None:
         """Recompute the cached leave-one-out states of classes (all of one size)."""
-        self.pricer.refresh(mem[classes, :size], classes)
+        self.pricer.refresh(take_rows(mem, classes)[:, :size], classes)
 
     def _swap_costs(self, a: IntArray, b: IntArray, sa: int, sb: int) -> tuple[CostArray, CostArray]:
         """(pairs × |A| × |B|): the costs of A and of B after swapping a_i and b_j."""
@@ -339,7 +339,7 @@ class Refiner:
         p, i, j = swaps.p, swaps.i, swaps.j
         if not len(p):
             return 0
-        ra, rb = mem[a[p], i], mem[b[p], j]
+        ra, rb = take_cells(mem, a[p], i), take_cells(mem, b[p], j)
         mem[a[p], i], mem[b[p], j] = rb, ra
         cost[a[p]], cost[b[p]] = swaps.new_a, swaps.new_b
         self._changed[a[p]] = self._changed[b[p]] = True

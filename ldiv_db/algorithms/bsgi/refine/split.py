@@ -323,7 +323,7 @@ class _Splitter:
         starts = np.concatenate([[0], np.cumsum(lens)[:-1]]).astype(np.int64)
         cost = np.zeros((len(lens), len(self.attrs)))
         for i, at in enumerate(self.attrs):
-            c = at.codes[rows]
+            c = np.take(at.codes, rows)
             lo, hi = np.minimum.reduceat(c, starts), np.maximum.reduceat(c, starts)
             cost[:, i] = at.cost(at.join(at.state(lo), at.state(hi)))
         return cost
@@ -358,7 +358,7 @@ class _Splitter:
         right = np.zeros(len(j))
         up_i, down_i, up_k, down_k = (x.astype(np.int64) for x in (up[i], down[i], up[k], down[k]))
         for at in self.attrs:
-            c: npt.NDArray[np.signedinteger[Any]] = at.codes[rows].astype(dtype, copy=False)
+            c: npt.NDArray[np.signedinteger[Any]] = np.take(at.codes, rows).astype(dtype, copy=False)
             cu, cd = c + up, c + down
             lo = np.minimum.accumulate(cd)[i] - down_i
             hi = np.maximum.accumulate(cu)[i] - up_i
@@ -372,7 +372,8 @@ class _Splitter:
     def _attempt(self, rows: IntArray, seg: IntArray, lens: IntArray, ks: IntArray, qi: IntArray) -> _Cut:
         """Sort each node's rows by (QI ``qi[node]``, locality key) and cut it: the admissible cut whose
         parts cost least (:meth:`_price`), else the near-prefix split; priced by its parts' span costs."""
-        code = self.codes[qi.astype(np.int32)[seg], rows].astype(np.int64)
+        # one flat take (numpy's two-array indexing costs 3× as much)
+        code = np.take(self.codes.reshape(-1), qi.astype(np.int64)[seg] * self.n + rows).astype(np.int64)
         order = _sort(seg, code, self.key[rows], self.n)
         del code
         rows = rows[order]
