@@ -104,7 +104,7 @@ def _spread(axis: npt.NDArray[Any], bits: int, d: int) -> npt.NDArray[np.uint64]
 
 
 def curve_order(keys: npt.NDArray[Any], rids: npt.ArrayLike) -> IntArray:
-    """Positions sorted by (Hilbert key, row id)."""
+    """Positions sorted by (Hilbert key, row id); ``rids`` may be any distinct tie key (TP+: the seeded key)."""
     r = np.asarray(rids, dtype=np.int64)
     if keys.dtype != object:
         return np.lexsort((r, keys)).astype(np.int64)
@@ -346,6 +346,7 @@ def split_rows(
     scope_gid: int = 0,
     keep_whole_unless_fewer_stars: bool = False,
     sa_ids: TableRef | None = None,
+    keyed: bool = False,
 ) -> Split:
     """Hilbert-l on all source rows, or on the rows of group ``scope_gid`` of the assignment ``scope``.
 
@@ -355,7 +356,8 @@ def split_rows(
     grouping run in Python (:func:`hilbert_l_groups`); the groups (ids from ``first_gid``) are written with
     one insert.
     With ``keep_whole_unless_fewer_stars`` (TP+'s guard, SPEC §1.12) nothing is written unless the split
-    has fewer stars than the rows as one group.
+    has fewer stars than the rows as one group. ``keyed``: the source is read as it is, not through the
+    seeded copy (TP+), so the rows' ties fall by the seeded key of their source row ids (the copy's order).
     """
     db, inputs = request.db, request.inputs
     kinds, hids = [], []
@@ -378,11 +380,13 @@ def split_rows(
     )
     if sa_ids is None:  # else the caller's (TP's) ids of the same source's SA values
         sa_ids = db.work_table("hilbert_sa_ids")
-        db.run(render("tp/sa_ids.sql", target=sa_ids, source=inputs.table.ref, sa=sa))
+        db.run(
+            render("tp/sa_ids.sql", {"seed": 0}, target=sa_ids, source=inputs.table.ref, sa=sa, keyed=False)
+        )
     frame = db.df(
         render(
             "hilbert/coords.sql",
-            {"r_gid": scope_gid},
+            {"r_gid": scope_gid, "seed": request.order_seed},
             source=inputs.table.ref,
             domains=domains,
             sa_ids=sa_ids,
@@ -390,6 +394,7 @@ def split_rows(
             sa=sa,
             assignment=scope,
             null_safe=request.null_as_value,  # else the inputs were refused if they held NULL
+            keyed=keyed,
         ),
         bulk=True,
     )
@@ -400,7 +405,8 @@ def split_rows(
     coords = frame[[f"c{i}" for i in range(1, d + 1)]].to_numpy(dtype=np.int64)
     sizes = [int(r["size"]) for r in db.records(render("hilbert/domain_sizes.sql", domains=domains))]
     rids = frame["rid"].to_numpy(dtype=np.int64)
-    grouping = hilbert_l_groups(coords, frame["sid"].to_numpy(dtype=np.int64), rids, l, bits=bits_for(sizes))
+    ties = frame["tie"].to_numpy(dtype=np.int64) if keyed else rids
+    grouping = hilbert_l_groups(coords, frame["sid"].to_numpy(dtype=np.int64), ties, l, bits=bits_for(sizes))
     whole = stars_of(coords, np.arange(n_rows))
     if keep_whole_unless_fewer_stars and grouping.stars >= whole:
         return Split(

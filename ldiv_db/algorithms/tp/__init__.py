@@ -46,10 +46,12 @@ def run_tp(request: AnonymizeRequest, l: int) -> TpRun:
     qi = [c.ident for c in inputs.qi]
     sa = inputs.sa[0].ident
     rows, cells, sa_ids = db.work_table("tp_rows"), db.work_table("tp_cells"), db.work_table("tp_sa_ids")
-    db.run(render("tp/sa_ids.sql", target=sa_ids, source=inputs.table.ref, sa=sa))
+    seed = {"seed": request.order_seed}
+    db.run(render("tp/sa_ids.sql", seed, target=sa_ids, source=inputs.table.ref, sa=sa, keyed=True))
     for exact_ids in (False, True):
         q = render(
             "tp/rows.sql",
+            seed,
             target=rows,
             sa_ids=sa_ids,
             source=inputs.table.ref,
@@ -68,7 +70,7 @@ def run_tp(request: AnonymizeRequest, l: int) -> TpRun:
         require_l_eligible(request, l)  # raises, naming the most frequent value
         raise InternalError("TP's SA counts disagree with the table's")
     n_groups = int(recs[0]["groups"])
-    residue_gid = int(recs[0]["max_gid"]) + 1  # QI-groups are named by their first row id + 1; R after them
+    residue_gid = int(recs[0]["max_gid"]) + 1  # QI-groups are named by their first row's rank + 1; R after them
     r1: Counts = {int(r["sid"]): int(r["residue"]) for r in recs if int(r["residue"])}
     r1_rows = sum(r1.values())
     r1_height = max(r1.values(), default=0)
@@ -121,6 +123,7 @@ class TP(Algorithm):
 
     name = "tp"
     default_model = "frequency"
+    keyed_ties = True  # tp/rows.sql ranks the source's rows by the seeded key: no seeded copy
     summary = "TP three-phase suppression (Xiao/Yi/Tao 2010): l-eligible QI-groups plus one residue group"
 
     def run(self, request: AnonymizeRequest) -> Partitioning:
@@ -136,6 +139,7 @@ class TPPlus(Algorithm):
 
     name = "tp+"
     default_model = "frequency"
+    keyed_ties = True  # as TP; the residue's Hilbert ties too (hilbert/coords.sql, keyed)
     summary = "TP, then the residue split by the Hilbert heuristic when that saves stars"
 
     def run(self, request: AnonymizeRequest) -> Partitioning:
@@ -153,6 +157,7 @@ class TPPlus(Algorithm):
                 scope_gid=tp.residue_gid,
                 keep_whole_unless_fewer_stars=True,
                 sa_ids=tp.sa_ids,
+                keyed=True,
             )
             details.update(
                 residue_split=split.table is not None,
