@@ -38,6 +38,7 @@ class TpRun:
     residue_rows: int
     details: dict[str, Any]
     sa_ids: TableRef  # the SA values' ids (tp/sa_ids.sql), which the Hilbert split reads too
+    keyed: bool  # the source read as it is, ties by the seeded key (else a seeded copy, ties by row id)
 
 
 def run_tp(request: AnonymizeRequest, l: int) -> TpRun:
@@ -46,8 +47,10 @@ def run_tp(request: AnonymizeRequest, l: int) -> TpRun:
     qi = [c.ident for c in inputs.qi]
     sa = inputs.sa[0].ident
     rows, cells, sa_ids = db.work_table("tp_rows"), db.work_table("tp_cells"), db.work_table("tp_sa_ids")
+    # the source as it is (keyed_ties): its ties fall by the seeded key; a seeded copy's by its row ids
+    keyed = inputs.table.copy_of is None
     seed = {"seed": request.order_seed}
-    db.run(render("tp/sa_ids.sql", seed, target=sa_ids, source=inputs.table.ref, sa=sa, keyed=True))
+    db.run(render("tp/sa_ids.sql", seed, target=sa_ids, source=inputs.table.ref, sa=sa, keyed=keyed))
     for exact_ids in (False, True):
         q = render(
             "tp/rows.sql",
@@ -58,6 +61,7 @@ def run_tp(request: AnonymizeRequest, l: int) -> TpRun:
             qi=qi,
             sa=sa,
             exact_ids=exact_ids,
+            keyed=keyed,
             null_safe=request.null_as_value,  # else the inputs were refused if they held NULL
         )
         db.run(q)
@@ -70,7 +74,9 @@ def run_tp(request: AnonymizeRequest, l: int) -> TpRun:
         require_l_eligible(request, l)  # raises, naming the most frequent value
         raise InternalError("TP's SA counts disagree with the table's")
     n_groups = int(recs[0]["groups"])
-    residue_gid = int(recs[0]["max_gid"]) + 1  # QI-groups are named by their first row's rank + 1; R after them
+    residue_gid = (
+        int(recs[0]["max_gid"]) + 1
+    )  # QI-groups are named by their first row's rank + 1; R after them
     r1: Counts = {int(r["sid"]): int(r["residue"]) for r in recs if int(r["residue"])}
     r1_rows = sum(r1.values())
     r1_height = max(r1.values(), default=0)
@@ -115,7 +121,7 @@ def run_tp(request: AnonymizeRequest, l: int) -> TpRun:
         "moves_phases_two_three": sum(m[2] for m in moves),
         "exact_group_ids": exact_ids,  # True only after a hash collision of two QI vectors
     }
-    return TpRun(assignment, residue_gid, residue_rows, details, sa_ids)
+    return TpRun(assignment, residue_gid, residue_rows, details, sa_ids, keyed)
 
 
 class TP(Algorithm):
@@ -157,7 +163,7 @@ class TPPlus(Algorithm):
                 scope_gid=tp.residue_gid,
                 keep_whole_unless_fewer_stars=True,
                 sa_ids=tp.sa_ids,
-                keyed=True,
+                keyed=tp.keyed,
             )
             details.update(
                 residue_split=split.table is not None,
