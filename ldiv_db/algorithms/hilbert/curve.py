@@ -337,6 +337,29 @@ def require_l_eligible(request: AnonymizeRequest, l: int) -> None:
         raise not_eligible_error(inputs.sa[0].name, value, n1, n, l)
 
 
+def _domains(request: AnonymizeRequest) -> TableRef:
+    """Every QI value's rank in its domain (sql/hilbert/domains.sql), a work table."""
+    db, inputs = request.db, request.inputs
+    kinds, hids = [], []
+    for col in inputs.qi:
+        hid = request.hierarchy_ids.get(col.name)
+        kinds.append("hierarchy" if hid is not None and not col.is_numeric else "value")
+        hids.append(hid or 0)
+    domains = db.work_table("hilbert_domains")
+    db.run(
+        render(
+            "hilbert/domains.sql",
+            {"hids": hids},
+            target=domains,
+            source=inputs.table.ref,
+            qi=[c.ident for c in inputs.qi],
+            kinds=kinds,
+            texts=[c.is_text for c in inputs.qi],
+        )
+    )
+    return domains
+
+
 def split_rows(
     request: AnonymizeRequest,
     l: int,
@@ -360,24 +383,8 @@ def split_rows(
     seeded copy (TP+), so the rows' ties fall by the seeded key of their source row ids (the copy's order).
     """
     db, inputs = request.db, request.inputs
-    kinds, hids = [], []
-    for col in inputs.qi:
-        hid = request.hierarchy_ids.get(col.name)
-        kinds.append("hierarchy" if hid is not None and not col.is_numeric else "value")
-        hids.append(hid or 0)
     qi, sa = [c.ident for c in inputs.qi], inputs.sa[0].ident
-    domains = db.work_table("hilbert_domains")
-    db.run(
-        render(
-            "hilbert/domains.sql",
-            {"hids": hids},
-            target=domains,
-            source=inputs.table.ref,
-            qi=qi,
-            kinds=kinds,
-            texts=[c.is_text for c in inputs.qi],
-        )
-    )
+    domains = _domains(request)
     if sa_ids is None:  # else the caller's (TP's) ids of the same source's SA values
         sa_ids = db.work_table("hilbert_sa_ids")
         db.run(
