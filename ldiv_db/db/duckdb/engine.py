@@ -47,6 +47,7 @@ PURE_READS = (
     | {"catalog/databases.sql", "partition/source_shapes.sql", "partition/source_profile.sql"}
     | {"partition/shapes.sql", "partition/group_keys.sql"}
 )
+KEPT_PARSES = 32  # PURE_READS statements kept parsed per connection (a check of one table issues 3 to 8)
 
 
 def open_duckdb(target: Any, *, mode: str, attach: Mapping[str, str] | None, migrate: bool) -> DuckDBDatabase:
@@ -85,6 +86,8 @@ class DuckDBDatabase(Database):
         self._facts: dict[Hashable, tuple[Any, ...]] = {}  # FILE_FACTS answers read so far
         self._catalog: dict[Hashable, tuple[Any, ...]] = {}  # CATALOG_FACTS answers, until a change
         self._catalog_state: frozenset[tuple[int, str]] | None = None  # catalog/databases.sql's, when kept
+        self._parser: duckdb.DuckDBPyConnection | None = None  # a cursor that parses PURE_READS (_statement)
+        self._parsed: dict[str, duckdb.Statement] = {}  # their parses, by text
 
     # ------------------------------------------------------------------ opening
     @classmethod
@@ -227,6 +230,11 @@ class DuckDBDatabase(Database):
         this process holds it (:mod:`.sharing`), as does one whose disk filled before a user commit."""
         if not self._owned or self._own_cursor:  # the instance stays: leave it as it was
             self.restore_threads()
+        if self._parser is not None:
+            with contextlib.suppress(duckdb.Error):
+                self._parser.close()
+            self._parser = None
+            self._parsed.clear()
         if self._scratch or self._attached:  # catalogs are the instance's: another connection may stay
             self._undo_scratch()
         if not self._owned:
@@ -244,7 +252,29 @@ class DuckDBDatabase(Database):
         if query.name not in PURE_READS:
             self._catalog.clear()
         with self._engine(f"query {query.name}"):
-            return self.con.execute(query.sql, dict(query.params) if query.params else None)
+            return self.con.execute(self._statement(query), dict(query.params) if query.params else None)
+
+    def _statement(self, query: Query) -> duckdb.Statement | str:
+        """What :meth:`_send` runs: a PURE_READS statement parsed once per connection and kept by its text (a
+        repeated check skips DuckDB's parser); any other one as text. A parse names no table: DuckDB binds
+        and plans a kept parse on every run as it does a text, so a temporary table, an attach or a search
+        path changed since is seen as it would be (a prepared plan would be no shortcut: DuckDB binds again
+        one that scans a table). Parses are made on a cursor of their own, on DuckDB's default session
+        settings, so a parser setting changed on ``con`` (integer_division) cannot make a kept parse read
+        otherwise than a new one: these statements always read as written (docs/decisions/0031, Round 6)."""
+        if query.name not in PURE_READS:
+            return query.sql
+        parsed = self._parsed.get(query.sql)
+        if parsed is None:
+            if self._parser is None:
+                self._parser = self.con.cursor()
+            statements = self._parser.extract_statements(query.sql)
+            if len(statements) != 1:
+                return query.sql
+            if len(self._parsed) >= KEPT_PARSES:
+                del self._parsed[next(iter(self._parsed))]  # the oldest
+            parsed = self._parsed[query.sql] = statements[0]
+        return parsed
 
     def _fact_key(self, query: Query) -> Hashable | None:
         """The key under which the answer of ``query`` is kept, or None where it is read anew: only a
