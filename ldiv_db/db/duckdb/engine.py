@@ -85,7 +85,7 @@ class DuckDBDatabase(Database):
         self._file_catalog: str | None = None  # the file's catalog, where nothing writes it while open
         self._facts: dict[Hashable, tuple[Any, ...]] = {}  # FILE_FACTS answers read so far
         self._catalog: dict[Hashable, tuple[Any, ...]] = {}  # CATALOG_FACTS answers, until a change
-        self._catalog_state: frozenset[tuple[int, str]] | None = None  # catalog/databases.sql's, when kept
+        self._catalog_state: str | None = None  # catalog/databases.sql's path row, when the list is kept
         self._parser: duckdb.DuckDBPyConnection | None = None  # a cursor that parses PURE_READS (_statement)
         self._parsed: dict[str, duckdb.Statement] = {}  # their parses, by text
 
@@ -311,11 +311,11 @@ class DuckDBDatabase(Database):
         tables = _TABLES_KEY
         if query.name == "catalog/tables.sql":
             found = super().rows(render("catalog/databases.sql"))
-            seen = {(str(n), bool(ro)) for n, ro, _, _ in found}
+            seen = {(str(n), bool(ro)) for kind, n, ro in found if kind == "database"}
             # SQL sent on the connection itself (``Database.con``) passes by _send: what it can change on a
             # read-only file (a temporary object, a USE, the search path) is read here on every call
-            state = frozenset((int(t), str(p)) for _, _, t, p in found)
-            temporary = any(t for t, _ in state)
+            temporary = any(kind == "temporary" for kind, _, _ in found)
+            state = next(str(n) for kind, n, _ in found if kind == "path")
             if temporary or seen - {(a, False) for a in self._scratch} != {(self._file_catalog, True)}:
                 self._catalog.clear()
                 return None
