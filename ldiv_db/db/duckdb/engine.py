@@ -47,6 +47,7 @@ PURE_READS = (
     | {"catalog/databases.sql", "partition/source_shapes.sql", "partition/source_profile.sql"}
     | {"partition/shapes.sql", "partition/group_keys.sql"}
 )
+KEPT_PARSES = 32  # PURE_READS statements kept parsed per connection (a check of one table issues 3 to 8)
 
 
 def open_duckdb(target: Any, *, mode: str, attach: Mapping[str, str] | None, migrate: bool) -> DuckDBDatabase:
@@ -85,7 +86,9 @@ class DuckDBDatabase(Database):
         self._file_catalog: str | None = None  # the file's catalog, where nothing writes it while open
         self._facts: dict[Hashable, tuple[Any, ...]] = {}  # FILE_FACTS answers read so far
         self._catalog: dict[Hashable, tuple[Any, ...]] = {}  # CATALOG_FACTS answers, until a change
-        self._catalog_state: frozenset[tuple[int, str]] | None = None  # catalog/databases.sql's, when kept
+        self._catalog_state: str | None = None  # catalog/databases.sql's path row, when the list is kept
+        self._parser: duckdb.DuckDBPyConnection | None = None  # a cursor that parses PURE_READS (_statement)
+        self._parsed: dict[str, duckdb.Statement] = {}  # their parses, by text
 
     # ------------------------------------------------------------------ opening
     @classmethod
@@ -228,6 +231,11 @@ class DuckDBDatabase(Database):
         this process holds it (:mod:`.sharing`), as does one whose disk filled before a user commit."""
         if not self._owned or self._own_cursor:  # the instance stays: leave it as it was
             self.restore_threads()
+        if self._parser is not None:
+            with contextlib.suppress(duckdb.Error):
+                self._parser.close()
+            self._parser = None
+            self._parsed.clear()
         if self._scratch or self._attached:  # catalogs are the instance's: another connection may stay
             self._undo_scratch()
         if not self._owned:
@@ -245,7 +253,29 @@ class DuckDBDatabase(Database):
         if query.name not in PURE_READS:
             self._catalog.clear()
         with self._engine(f"query {query.name}"):
-            return self.con.execute(query.sql, dict(query.params) if query.params else None)
+            return self.con.execute(self._statement(query), dict(query.params) if query.params else None)
+
+    def _statement(self, query: Query) -> duckdb.Statement | str:
+        """What :meth:`_send` runs: a PURE_READS statement parsed once per connection and kept by its text (a
+        repeated check skips DuckDB's parser); any other one as text. A parse names no table: DuckDB binds
+        and plans a kept parse on every run as it does a text, so a temporary table, an attach or a search
+        path changed since is seen as it would be (a prepared plan would be no shortcut: DuckDB binds again
+        one that scans a table). Parses are made on a cursor of their own, on DuckDB's default session
+        settings, so a parser setting changed on ``con`` (integer_division) cannot make a kept parse read
+        otherwise than a new one: these statements always read as written (docs/decisions/0031, Round 6)."""
+        if query.name not in PURE_READS:
+            return query.sql
+        parsed = self._parsed.get(query.sql)
+        if parsed is None:
+            if self._parser is None:
+                self._parser = self.con.cursor()
+            statements = self._parser.extract_statements(query.sql)
+            if len(statements) != 1:
+                return query.sql
+            if len(self._parsed) >= KEPT_PARSES:
+                del self._parsed[next(iter(self._parsed))]  # the oldest
+            parsed = self._parsed[query.sql] = statements[0]
+        return parsed
 
     def _fact_key(self, query: Query) -> Hashable | None:
         """The key under which the answer of ``query`` is kept, or None where it is read anew: only a
@@ -282,11 +312,11 @@ class DuckDBDatabase(Database):
         tables = _TABLES_KEY
         if query.name == "catalog/tables.sql":
             found = super().rows(render("catalog/databases.sql"))
-            seen = {(str(n), bool(ro)) for n, ro, _, _ in found}
+            seen = {(str(n), bool(ro)) for kind, n, ro in found if kind == "database"}
             # SQL sent on the connection itself (``Database.con``) passes by _send: what it can change on a
             # read-only file (a temporary object, a USE, the search path) is read here on every call
-            state = frozenset((int(t), str(p)) for _, _, t, p in found)
-            temporary = any(t for t, _ in state)
+            temporary = any(kind == "temporary" for kind, _, _ in found)
+            state = next(str(n) for kind, n, _ in found if kind == "path")
             if temporary or seen - {(a, False) for a in self._scratch} != {(self._file_catalog, True)}:
                 self._catalog.clear()
                 return None

@@ -1,7 +1,7 @@
 /* purpose: the key values (QI tuple or group column) and size of selected groups, for reports */
 /* params: gids */
-/* returns: gid, size, k1..kd; with raw_id, gid is that integer column as it stands (a written release's group id) and k1..kd the keys' values of that group */
-/* ref: issue 2 item 7 (the worst groups); one scan of the source, only when groups are reported */
+/* returns: gid, size, k1..kd, one row per group found, in no order; with raw_id, gid is that integer column as it stands (a written release's group id) and k1..kd the keys' values of that group */
+/* ref: issue 2 item 7 (the worst groups); one scan of the source, only when groups are reported; no ORDER BY: the caller names the groups by gid (core/evaluator.py: SqlEvaluator.group_keys), and a sort is one more operator to plan on every check (issue 57 item 1, round 6) */
 WITH t AS (
   SELECT
     CAST((
@@ -32,6 +32,4 @@ WHERE
     )
   )
 GROUP BY
-  gid
-ORDER BY
   gid
