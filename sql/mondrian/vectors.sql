@@ -1,11 +1,16 @@
 -- purpose: Mondrian's compressed input: per distinct QI vector its ordinals, and per SA the count of every SA value among its rows
 -- params: none
--- returns: vid, o1..od, s (SA position, 1-based), v (SA value code: dense rank of the value within its SA), n — one row per (vid, s, v), in no order (the caller sorts its integer keys)
+-- returns: vid, o1..od, missing (the cell's rows with a NULL ordinal), s (SA position, 1-based), v (SA value code: dense rank of the value within its SA), n — one row per (vid, s, v), in no order (the caller sorts its integer keys)
 -- ref: DESIGN §5 (compress first); SPEC §0.1 (QI-groups, X(v)); the SA values (text) ranked in the bytes' order on every engine (COLLATE "C", see mondrian/rows.sql),
 --      each spelling coded once and joined back to the (vector, value) counts (bench/results/history.md, "One million rows", Round 3)
 WITH counts AS (
+    -- a vector's ordinals are the same on all its rows (min: that value, or NULL): taken in the (vector,
+    -- value) aggregate, not by a second aggregate of every row joined back (bench/results/history.md,
+    -- "One million rows", Round 6b)
 {% for s in sas %}
-    SELECT vid, {{ loop.index }} AS s, {{ s | ident }} AS value, count(*) AS n
+    SELECT vid{% for o in ords %}, min({{ o | ident }}) AS {{ o | ident }}{% endfor %},
+           count(*) FILTER (WHERE {% for o in ords %}{{ o | ident }} IS NULL{% if not loop.last %} OR {% endif %}{% endfor %}) AS missing,
+           {{ loop.index }} AS s, {{ s | ident }} AS value, count(*) AS n
     FROM {{ rows | table }}
     GROUP BY vid, {{ s | ident }}
 {% if not loop.last %}
@@ -22,20 +27,11 @@ codes AS (
     -- (a case-insensitive collation: 'flu', 'FLU') are one value, as every other count of ldiv_db says
     SELECT s, spelling, dense_rank() OVER (PARTITION BY s ORDER BY first COLLATE "C") - 1 AS v
     FROM (SELECT s, spelling, min(spelling) OVER (PARTITION BY s, value) AS first FROM spellings) AS f
-),
-coded AS (
-    -- a NULL value (--null-as-value) is a spelling of its own: matched as one, not by equality
-    SELECT c.vid, c.s, codes.v, c.n
-    FROM counts AS c
-    JOIN codes
-      ON codes.s = c.s
-     AND coalesce(codes.spelling, '') = coalesce(c.value COLLATE "C", '')
-     AND (codes.spelling IS NULL) = (c.value IS NULL)
-),
-vectors AS (
-    SELECT vid{% for o in ords %}, any_value({{ o | ident }}) AS {{ o | ident }}{% endfor %}, count(*) FILTER (WHERE {% for o in ords %}{{ o | ident }} IS NULL{% if not loop.last %} OR {% endif %}{% endfor %}) AS missing
-    FROM {{ rows | table }}
-    GROUP BY vid
 )
-SELECT coded.vid{% for o in ords %}, vectors.{{ o | ident }}{% endfor %}, vectors.missing, coded.s, coded.v, coded.n
-FROM coded JOIN vectors ON vectors.vid = coded.vid
+SELECT c.vid{% for o in ords %}, c.{{ o | ident }}{% endfor %}, c.missing, c.s, codes.v, c.n
+FROM counts AS c
+JOIN codes
+  -- a NULL value (--null-as-value) is a spelling of its own: matched as one, not by equality
+  ON codes.s = c.s
+ AND coalesce(codes.spelling, '') = coalesce(c.value COLLATE "C", '')
+ AND (codes.spelling IS NULL) = (c.value IS NULL)

@@ -164,3 +164,21 @@ def test_bad_input_is_a_clear_error(db: Database, kw: dict[str, Any], match: str
             db, "t", ["Gender", "Postcode", "Age"], "Disease", algorithm="mondrian", l=2, output="m", **kw
         )
     assert info.value.hint
+
+
+@pytest.mark.parametrize("sas", [["sa"], ["sa", "sb"]])
+def test_a_null_number_is_a_clear_error(sas: list[str]) -> None:
+    """With --null-as-value a NULL reaches Mondrian's ordinals: its vector has no number to cut at, so the
+    run stops naming the column (the NULL-ordinal rows are counted in the (vector, value) cells of every
+    SA), whichever vector holds it."""
+    with Database.open(":memory:") as db:
+        db.con.execute(
+            "CREATE TABLE t AS SELECT i AS age, ['a', 'b', 'c'][i % 3 + 1] AS city, 'd' || (i % 5) AS sa, "
+            "'e' || (i % 4) AS sb FROM range(40) r(i)"
+        )
+        db.con.execute("UPDATE t SET age = NULL WHERE age IN (7, 30)")
+        with pytest.raises(BadInput, match="QI 'age' has NULL values") as info:
+            ldiv_db.anonymize(
+                db, "t", ["city", "age"], sas, algorithm="mondrian", l=2, output="m", null_as_value=True
+            )
+        assert info.value.hint

@@ -53,6 +53,22 @@ def test_lowest_covering_is_the_lca_of_the_leaves_between(seed: int) -> None:
         assert node == want, (g, node, want)
 
 
+@pytest.mark.parametrize("seed", range(12))
+def test_stable_order_is_numpys_stable_argsort(seed: int) -> None:
+    """The radix passes give the one stable order (the groups' rows in the order they came): keys of
+    one to three 16-bit digits with many ties, and the ranges left to numpy (negative, 2^48 and above)."""
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(0, 5_000))
+    top = [2**8, 2**16, 2**16 + 1, 2**32 - 1, 2**40, 2**48 - 1, 2**48, 2**62][seed % 8]
+    keys = rng.integers(0, top, n, dtype=np.int64)
+    if n and seed % 3 == 0:  # few distinct keys: long runs of ties
+        keys = rng.choice(keys[:7], n)
+    if n and seed == 11:
+        keys[0] = -1
+    want = np.argsort(keys, kind="stable")
+    assert lca.stable_order(keys).tolist() == want.tolist()
+
+
 def _tree(labels: list[str], parent: list[int]) -> Tree:
     return Tree(TaxonomyArrays.from_parent(labels, parent))
 

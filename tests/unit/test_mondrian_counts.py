@@ -157,3 +157,25 @@ def test_rounds_against_mondrian_level_by_level(
             m.setattr(mondrian, "RADIX_KEYS", radix_keys)
             part = mondrian._Partitioner(data, kinds, spans, [None] * d, [l_value], form)
             assert part.run().tolist() == expected
+
+
+@given(
+    values=st.lists(
+        st.one_of(
+            st.integers(-70, 70),
+            st.sampled_from([-0.0, 0.5, -2.25, 2.0**53 - 1, -(2.0**53), 2.0**53, 1e300, float("nan")]),
+        ),
+        max_size=60,
+    ),
+    spread=st.sampled_from([1, 1000, 10**6]),
+)
+@settings(max_examples=200, deadline=None)
+def test_ranks_are_the_sorted_distinct_values(values: list[int | float], spread: int) -> None:
+    """A QI's codes by a table of the integers present are np.unique's: the same distinct values and the
+    same position of every entry (integers spread wide, fractions, NaN and magnitudes past 2^53 sorted)."""
+    col = np.array([float(v * spread) if isinstance(v, int) else v for v in values], dtype=np.float64)
+    got_values, got_codes = mondrian._ranks(col)
+    want_values = np.unique(col)
+    assert got_values.dtype == col.dtype and got_codes.dtype == np.int64
+    np.testing.assert_array_equal(got_values, want_values)
+    np.testing.assert_array_equal(got_codes, np.searchsorted(want_values, col))

@@ -34,13 +34,14 @@ from ...errors import BadInput, HierarchyError
 from ...privacy import Distinct, Frequency
 from ...sqlgen.render import Ident, render
 from ..base import Algorithm, AnonymizeRequest, Partitioning, lca_hierarchy_ids
-from ..shared.lca import INTEGER_TYPES, Integers, lca_labels
+from ..shared.lca import INTEGER_TYPES, Integers, lca_labels, stable_order
 from ..shared.trees import Tree, load_trees, qi_kinds
 
 FORMS = ("distinct", "frequency")
 DENSE_CELLS = 8_000_000  # halves × SA values counted in one histogram (64 MB of float64)
 RADIX_KEYS = 2**16  # numpy sorts integers of 16 bits stably by radix
 MASK_WORDS = 4  # an SA of up to 256 values: the distinct test on bit sets of its values
+RANK_TABLE = 4  # a QI's integer ordinals are ranked by a table of at most 4 cells per vector (+ 2^16)
 
 
 class Mondrian(Algorithm):
@@ -167,8 +168,8 @@ class _Vectors:
         # the statement with its every column; one integer of the three sorts them (no two rows share it)
         vid, s, v = (frame[c].to_numpy(dtype=np.int64) for c in ("vid", "s", "v"))
         spans = (int(vid.max()) + 1, k + 1, int(v.max()) + 1) if len(vid) else (1, 1, 1)
-        if spans[0] * spans[1] * spans[2] < 2**62:
-            order = np.argsort((vid * spans[1] + s) * spans[2] + v)
+        if spans[0] * spans[1] * spans[2] < 2**62:  # unique keys: every sort gives their one order
+            order = stable_order((vid * spans[1] + s) * spans[2] + v)
         else:
             order = np.lexsort((v, s, vid))
         vid, s, v = vid.take(order), s.take(order), v.take(order)
@@ -185,9 +186,9 @@ class _Vectors:
         self.values: list[np.ndarray] = []
         self.codes: list[np.ndarray] = []
         for a in range(d):
-            values = np.unique(self.ords[:, a])
+            values, codes = _ranks(self.ords[:, a])
             self.values.append(values)
-            self.codes.append(np.searchsorted(values, self.ords[:, a]).astype(np.int64))
+            self.codes.append(codes)
         # one row per QI (its codes by vector): a round reads each vector's code on its partition's QI
         self.code_matrix = np.vstack(self.codes) if d else np.zeros((0, len(self.vid)), dtype=np.int64)
         self.codes = list(self.code_matrix)
@@ -211,6 +212,24 @@ class _Vectors:
             self.ords[:, a].astype(np.int64) if kind == "hierarchy" else self.codes[a]
             for a, kind in enumerate(self.kinds)
         ]
+
+
+def _ranks(col: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """A column's distinct values ascending and each entry's position among them (``np.unique`` and
+    ``searchsorted``). Integers (as floats, below 2^53) in a range no wider than :data:`RANK_TABLE` per
+    entry are ranked by a table of the values present, without a sort: taxonomy node ids, value ranks."""
+    if len(col):
+        lo, hi = float(col.min()), float(col.max())
+        if lo > -(2.0**53) and hi < 2.0**53 and hi - lo < RANK_TABLE * len(col) + 2**16:
+            whole = col.astype(np.int64)
+            if (whole == col).all():
+                at = whole - int(lo)
+                present = np.zeros(int(hi - lo) + 1, dtype=bool)
+                present[at] = True
+                rank = np.cumsum(present) - 1
+                return (np.flatnonzero(present) + int(lo)).astype(col.dtype), rank[at]
+    values = np.unique(col)
+    return values, np.searchsorted(values, col).astype(np.int64)
 
 
 def _labellers(

@@ -39,6 +39,9 @@ INTEGER_TYPES = frozenset(
 )
 
 
+RADIX_LIMIT = 2**48  # group ids below it are sorted by :func:`stable_order`'s 16-bit passes
+
+
 @dataclass(frozen=True)
 class Integers:
     """A numeric QI of an integer column: codes are ranks, ``values[code]`` the value."""
@@ -58,7 +61,7 @@ def lca_labels(
     every QI can be labelled here; ``gid``: every published row's group id as written."""
     if not db.embedded or not len(gid) or any(t is None for t in labellers):
         return None
-    order = np.argsort(gid, kind="stable")
+    order = stable_order(gid)
     sorted_gid = gid[order]
     starts = np.flatnonzero(np.r_[True, sorted_gid[1:] != sorted_gid[:-1]])
     columns: dict[str, object] = {"gid": sorted_gid[starts].astype(np.int64)}
@@ -73,6 +76,22 @@ def lca_labels(
     )
     db.insert_frame(target, pd.DataFrame(columns))
     return target
+
+
+def stable_order(keys: IntArray) -> IntArray:
+    """``np.argsort(keys, kind="stable")``: for keys in 0..2^48 as up to three stable passes over 16 bits
+    each, lowest first (numpy sorts 16-bit integers stably by radix; int64 by a merge sort). Each pass
+    keeps the order of the keys it sees as equal, so the result is the one stable order."""
+    top = int(keys.max()) if len(keys) else 0
+    if not len(keys) or int(keys.min()) < 0 or top >= RADIX_LIMIT:
+        return np.argsort(keys, kind="stable")
+    order = np.argsort((keys & 0xFFFF).astype(np.uint16), kind="stable")
+    shift = 16
+    while top >> shift:
+        digit = ((keys.take(order) >> shift) & 0xFFFF).astype(np.uint16)
+        order = order.take(np.argsort(digit, kind="stable"))
+        shift += 16
+    return order
 
 
 def _column(how: Tree | Integers | None, codes: IntArray, starts: IntArray) -> pd.Categorical | None:

@@ -1,11 +1,17 @@
 /* purpose: Mondrian's compressed input: per distinct QI vector its ordinals, and per SA the count of every SA value among its rows */
 /* params: none */
-/* returns: vid, o1..od, s (SA position, 1-based), v (SA value code: dense rank of the value within its SA), n — one row per (vid, s, v), in no order (the caller sorts its integer keys) */
+/* returns: vid, o1..od, missing (the cell's rows with a NULL ordinal), s (SA position, 1-based), v (SA value code: dense rank of the value within its SA), n — one row per (vid, s, v), in no order (the caller sorts its integer keys) */
 /* ref: DESIGN §5 (compress first); SPEC §0.1 (QI-groups, X(v)); the SA values (text) ranked in the bytes' order on every engine (COLLATE "C", see mondrian/rows.sql), */
 /*      each spelling coded once and joined back to the (vector, value) counts (bench/results/history.md, "One million rows", Round 3) */
 WITH counts AS (
   SELECT
     vid,
+    MIN("o1") AS "o1",
+    MIN("o2") AS "o2",
+    MIN("o3") AS "o3",
+    MIN("o4") AS "o4",
+    COUNT(*) FILTER(WHERE
+      "o1" IS NULL OR "o2" IS NULL OR "o3" IS NULL OR "o4" IS NULL) AS missing,
     1 AS s,
     "s1" AS value,
     COUNT(*) AS n
@@ -16,6 +22,12 @@ WITH counts AS (
   UNION ALL
   SELECT
     vid,
+    MIN("o1") AS "o1",
+    MIN("o2") AS "o2",
+    MIN("o3") AS "o3",
+    MIN("o4") AS "o4",
+    COUNT(*) FILTER(WHERE
+      "o1" IS NULL OR "o2" IS NULL OR "o3" IS NULL OR "o4" IS NULL) AS missing,
     2 AS s,
     "s2" AS value,
     COUNT(*) AS n
@@ -41,56 +53,23 @@ WITH counts AS (
       MIN(spelling) OVER (PARTITION BY s, value) AS first
     FROM spellings
   ) AS f
-), coded AS (
-  SELECT
-    c.vid,
-    c.s,
-    codes.v,
-    c.n
-  FROM counts AS c
-  JOIN codes
-    ON codes.s = c.s
-    AND COALESCE(codes.spelling, '') = COALESCE(c.value COLLATE "C", '')
-    AND (
-      codes.spelling IS NULL
-    ) = (
-      c.value IS NULL
-    )
-), vectors AS (
-  SELECT
-    vid,
-    (
-      ARRAY_AGG("o1") FILTER(WHERE
-        "o1" IS NOT NULL)
-    )[1] AS "o1",
-    (
-      ARRAY_AGG("o2") FILTER(WHERE
-        "o2" IS NOT NULL)
-    )[1] AS "o2",
-    (
-      ARRAY_AGG("o3") FILTER(WHERE
-        "o3" IS NOT NULL)
-    )[1] AS "o3",
-    (
-      ARRAY_AGG("o4") FILTER(WHERE
-        "o4" IS NOT NULL)
-    )[1] AS "o4",
-    COUNT(*) FILTER(WHERE
-      "o1" IS NULL OR "o2" IS NULL OR "o3" IS NULL OR "o4" IS NULL) AS missing
-  FROM "pg_temp"."wk mondrian rows's"
-  GROUP BY
-    vid
 )
 SELECT
-  coded.vid,
-  vectors."o1",
-  vectors."o2",
-  vectors."o3",
-  vectors."o4",
-  vectors.missing,
-  coded.s,
-  coded.v,
-  coded.n
-FROM coded
-JOIN vectors
-  ON vectors.vid = coded.vid
+  c.vid,
+  c."o1",
+  c."o2",
+  c."o3",
+  c."o4",
+  c.missing,
+  c.s,
+  codes.v,
+  c.n
+FROM counts AS c
+JOIN codes
+  ON codes.s = c.s
+  AND COALESCE(codes.spelling, '') = COALESCE(c.value COLLATE "C", '')
+  AND (
+    codes.spelling IS NULL
+  ) = (
+    c.value IS NULL
+  )
