@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 
 from ldiv_db.db import Database
-from ldiv_db.db.spark.engine import _arrow_ready
+from ldiv_db.db.spark.results import arrow_ready
 from ldiv_db.errors import BadInput, LdivError
 from ldiv_db.pipeline.staged import previous_ref, publish_staged, recover, staging_ref
 from ldiv_db.sqlgen.render import Query, TableRef, render
@@ -78,7 +78,7 @@ def test_insert_frame_keeps_every_kind_of_column(db) -> None:  # type: ignore[no
     # a frame of integers and booleans only (an algorithm's assignment) is handed over as it is, not
     # converted to Python objects (a 10M-row assignment of four columns took 1.1 GB more that way)
     native = frame[["i", "n", "b"]]
-    assert _arrow_ready(native) is native
+    assert arrow_ready(native) is native
 
 
 def test_hash_tells_null_places_and_splits_apart_and_its_second_hash_is_its_own(db) -> None:  # type: ignore[no-untyped-def]
