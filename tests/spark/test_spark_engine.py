@@ -370,6 +370,7 @@ def test_catalog_listings_are_kept_within_a_command_and_forgotten_by_its_ddl(  #
     monkeypatch.setattr(type(spark_session), "sql", spy)
     one, two = TableRef("t_listed", "default"), TableRef("t_listed_2", "default")
     with Database.open(spark_url) as d:
+        sent.clear()  # what the open asked (the migrations' check) is not counted
         try:
             first = d.table_names("default")
             assert d.table_names("default") == first and not d.exists(one) and listings() == 1
@@ -411,7 +412,9 @@ def test_an_emulated_update_is_two_statements_its_scratch_dropped_with_the_work_
             for k, v in ((1, "x"), (2, "y")):
                 before = len(sent)
                 d.run(Query("t", "UPDATE default.t_dml SET v = $v WHERE k = $k", {"k": k, "v": v}))
-                kinds = [q.split(" ")[0] for q in sent[before:]]
+                kinds = [
+                    q.split(" ")[0] for q in sent[before:] if "CREATE SCHEMA" not in q
+                ]  # the work schema's
                 # the first rewrite made the scratch table; the second drops it first
                 assert kinds == (
                     ["SELECT", "CREATE", "INSERT"] if k == 1 else ["SELECT", "DROP", "CREATE", "INSERT"]
