@@ -162,7 +162,7 @@ def _anonymize(
         t0=t0,
         q0=q0,
     ) as run:
-        ctx = Context(run.run_id, flags.replace, progress, order_seed)
+        ctx = Context(run.run_id, flags.replace, progress, order_seed, end_run=run.end)
         result = _release(request, algo, ctx, how)
         progress.done()
         result.seconds = time.perf_counter() - t0

@@ -135,6 +135,7 @@ class Database(RunOwners, abc.ABC):
         other command): nothing is created or migrated (:func:`ldiv_db.schema.state.prepare`).
         ``migrate=False`` skips the schema rule (tests, doctor)."""
         if isinstance(target, Database):
+            target.forget_catalog()  # a command begins: what it remembers of the catalog may be stale
             return target if target._thread in (None, threading.get_ident()) else target.for_thread()
         if mode not in ("read", "write"):
             raise ValueError(f"mode must be 'read' or 'write', not {mode!r}")
@@ -162,6 +163,10 @@ class Database(RunOwners, abc.ABC):
             database.drop_work_tables()
             if database is not target:
                 database.close(failed=failed)
+
+    def forget_catalog(self) -> None:
+        """Forget what the connection remembers of the catalog's listings (Spark: :class:`Listings` of
+        ``ldiv_db.db.spark.catalog``), at a command's start."""
 
     def for_thread(self) -> Database:
         """This database for a call from a thread other than the one it serves (DuckDB: a cursor of its

@@ -70,7 +70,8 @@ def append(
     ) as run:
         progress = Progress(f"{algo.name} append", quiet=quiet)
         built = algo.append(db, stream, batch, out=out, progress=progress, seed=seed)
-        result = publish(db, built, Context(run.run_id, replace=False, progress=progress, seed=seed))
+        ctx = Context(run.run_id, replace=False, progress=progress, seed=seed, end_run=run.end)
+        result = publish(db, built, ctx)
         progress.done()
         result.seconds = time.perf_counter() - t0
         result.queries = db.queries - q0

@@ -49,14 +49,16 @@ BUG_HINT = "this is a bug in the algorithm; please report it with the run id"
 @dataclass(frozen=True)
 class Context:
     """How a release is published: its run, whether it may replace a release of the same name, the run's
-    seed (:mod:`.opaque`) and the empty-release rule ``refuse_empty(published, received)`` (None: the rule
-    does not apply)."""
+    seed (:mod:`.opaque`), the empty-release rule ``refuse_empty(published, received)`` (None: the rule
+    does not apply) and ``end_run(metrics)``, which records the run's end (:meth:`ldiv_db.schema.runs.Run.end`)
+    with the release's records: the audit records after the run's start are written together, at the end."""
 
     run_id: int
     replace: bool
     progress: Progress
     seed: int
     refuse_empty: Callable[[int, int], None] | None = None
+    end_run: Callable[[dict[str, Any]], None] | None = None  # the run's end, written with the release
 
 
 def _jsonable(x: Any) -> str:
@@ -85,9 +87,11 @@ def publish(db: Database, release: Release, ctx: Context) -> AnonymizeResult:
                     stream=continues,
                 )
                 release_id, rec, verdict = _steps(db, release, ctx, reserved=None)
+                _end_run(ctx, verdict)  # committed with the release, or rolled back with it
                 db.on_commit(_committed(h.name, release_id, ctx.run_id))
         else:
             release_id, rec, verdict = _staged(db, release, ctx, continues)
+            _end_run(ctx, verdict)  # right after the release's record, the staged commit point
     finally:
         release.finish()
     return AnonymizeResult(
@@ -183,6 +187,11 @@ def _staged(db: Database, release: Release, ctx: Context, continues: bool) -> tu
         return built
 
     return publish_staged(db, staged, ctx.run_id, build=build, record=record, recorded=recorded)
+
+
+def _end_run(ctx: Context, verdict: Verdict) -> None:
+    if ctx.end_run is not None:
+        ctx.end_run(verdict.metrics)
 
 
 def _committed(name: str, release_id: int, run_id: int) -> str:

@@ -19,7 +19,7 @@ import json
 import os
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ..errors import ConnectionLost, LdivError, interrupt_requested
@@ -100,10 +100,23 @@ def mark_stale_runs(db: SchemaDatabase) -> list[tuple[int, str]]:
 
 @dataclass
 class Run:
-    """A started run; set ``metrics`` before the block ends to store them with status ``done``."""
+    """A started run; set ``metrics`` before the block ends to store them with status ``done``, or let
+    the release pipeline record the end with the release (:meth:`end`)."""
 
     run_id: int
     metrics: dict[str, Any] | None = None
+    db: SchemaDatabase | None = field(default=None, repr=False)
+    started: tuple[float, int] = (0.0, 0)  # perf_counter and the connection's query count at the start
+    ended: bool = False
+
+    def end(self, metrics: dict[str, Any] | None) -> None:
+        """Record the run ``done`` with ``metrics`` now, with its release's records: in the release's
+        transaction where the engine has one (a rollback takes the end back with the release, and the
+        run then ends as it fails), else right after the release's record. :func:`recorded_run` then
+        writes no end of its own when the block ends normally."""
+        assert self.db is not None
+        finish_run(self.db, self.run_id, "done", *self.started, metrics, None)
+        self.metrics, self.ended = metrics, True
 
 
 def finish_run(
@@ -139,12 +152,14 @@ def recorded_run(
     t0: float,
     q0: int,
 ) -> Iterator[Run]:
-    """Record a run in ``ldiv.run`` around the block: ``done`` when it ends normally, ``failed`` with the
-    error, ``interrupted`` on Ctrl-C (then the KeyboardInterrupt goes on)."""
+    """Record a run in ``ldiv.run`` around the block: its start first, in a transaction of its own (what
+    a killed process leaves: ``running``, later marked ``interrupted``); then ``done`` when it ends
+    normally (unless :meth:`Run.end` recorded it with the release), ``failed`` with the error,
+    ``interrupted`` on Ctrl-C (then the KeyboardInterrupt goes on)."""
     params = json.dumps({**json.loads(params), "ldiv_version": __version__}, sort_keys=True)  # who ran it
     start = {"command": command, "algorithm": algorithm, "source": source, "output": output, "params": params}
     with db.transaction():  # the row is visible only with its owner's claim (PostgreSQL: its lock)
-        run = Run(int(db.scalar(render("meta/run_start.sql", start))))
+        run = Run(int(db.scalar(render("meta/run_start.sql", start))), db=db, started=(t0, q0))
         db.claim_run(run.run_id)
     key = (_file_key(db), run.run_id)
     _LIVE.add(key)
@@ -166,7 +181,8 @@ def recorded_run(
     else:
         try:
             with interrupts.deferred():  # the end is recorded whole; a Ctrl-C meanwhile comes after it
-                finish_run(db, run.run_id, "done", t0, q0, run.metrics, None)
+                if not run.ended:  # else recorded with the release (Run.end)
+                    finish_run(db, run.run_id, "done", t0, q0, run.metrics, None)
         except Exception as exc:
             if db.connection_lost():
                 raise _end_lost(db, run.run_id, str(exc)) from None

@@ -8,7 +8,8 @@ publishes one, else the QI labels. Rows deleted by suppression are absent: ``del
 release rows``.
 
 Statements issued: the source row count, four work tables (attrs, domain, labels, cover), the
-per-attribute summary, the row counts, the class sizes (and with a class column the CM count), KL, and the drops of the work tables. The
+per-attribute summary, the row counts with the class sizes in one (and with a class column the CM
+count), KL, and the drops of the work tables. The
 release pipeline passes a :class:`ReleaseAggregate` of the written release (its distinct rows with
 counts) and the source's row count: every statement then reads the aggregate, not the release.
 """
@@ -24,14 +25,14 @@ from typing import Any
 import pandas as pd
 
 from ..core.catalog import Column, Table
-from ..core.classes import ClassFacts, Risk, class_keys, class_sizes
+from ..core.classes import ClassFacts, Risk, class_keys
 from ..db import Database
 from ..errors import BadInput, InternalError, LdivError
 from ..sqlgen.render import Ident, TableRef, render
 from ..util.background import Background
 from .arx_loss import arx_loss
 from .covers import CoverTables, attribute_summaries, build_covers, drop_covers
-from .groups import RowCounts, cavg, discernibility, minority_rows, row_counts
+from .groups import RowCounts, cavg, discernibility, minority_rows, row_counts_and_classes
 from .il import information_loss
 from .kl import DELETED_CAUSE, UNREAD_CAUSE, KlInputs, KlQuery, KlResult, kl_fetch
 from .lm import loss_metric
@@ -216,7 +217,7 @@ def compute_metrics(
     w = _weights(how.weights, len(qi))
     cols = _columns(release, qi, sa, what.group_column, what.class_column, aggregate)
     source_rows = aggregate.source_rows if aggregate is not None else _row_count(db, source)
-    known, rc = _published_rows(db, cols, release, source, aggregate, source_rows)
+    known, counts = _published_rows(db, cols, release, source, aggregate, source_rows)
     deleted = source_rows - known
     side = taken(db, source_side, source_rows)
     tables = _covers(db, source, release, qi, cols, interval_labels, side)
@@ -225,10 +226,11 @@ def compute_metrics(
         # KL's arrays are solved in a thread from here on: what does not feed them runs meanwhile
         points = None if side is None else side.points
         kl_job = _start_kl(db, source, tables, qi, sa, cols, known, points) if how.kl else None
-        if rc is None:
-            rc = _row_counts_of_aggregate(db, cols, known)
+        if counts is None:
+            counts = _row_counts_of_aggregate(db, cols, known)
+        rc, facts = counts
         summaries = attribute_summaries(db, tables, source, release, qi)
-        facts, cm = _classes(db, cols)
+        cm = _minority(db, cols)
         if meanwhile is not None:
             meanwhile()
         kl_result = kl_job.result() if isinstance(kl_job, Background) else kl_job or KlResult(None, NOT_ASKED)
@@ -271,14 +273,19 @@ def _kl_note(note: str | None, deleted: int) -> str | None:
     return note.replace(DELETED_CAUSE, UNREAD_CAUSE) if note and not deleted else note
 
 
-def _classes(db: Database, cols: _Columns) -> tuple[ClassFacts, int | None]:
-    """The release's classes (:func:`ldiv_db.core.classes.class_keys`: group column and labels, or labels) and,
-    with a class column, their published minority rows (CM)."""
+def _counts(db: Database, cols: _Columns) -> tuple[RowCounts, ClassFacts]:
+    """The release's row counts and its classes (:func:`ldiv_db.core.classes.class_keys`: group column
+    and labels, or labels), in one statement."""
     keys = class_keys(cols.group, cols.qi)
-    facts = class_sizes(db, cols.table, keys, counted=cols.counted)
+    return row_counts_and_classes(db, cols.table, cols.qi, cols.sa, keys, counted=cols.counted)
+
+
+def _minority(db: Database, cols: _Columns) -> int | None:
+    """With a class column, the published rows outside their class's majority value (CM)."""
     if cols.klass is None:
-        return facts, None
-    return facts, minority_rows(db, cols.table, keys, cols.klass, counted=cols.counted)
+        return None
+    keys = class_keys(cols.group, cols.qi)
+    return minority_rows(db, cols.table, keys, cols.klass, counted=cols.counted)
 
 
 def _abandon(db: Database, tables: CoverTables, kl_job: Background[KlResult] | KlResult | None) -> None:
@@ -320,30 +327,30 @@ def _published_rows(
     source: Table,
     aggregate: ReleaseAggregate | None,
     source_rows: int,
-) -> tuple[int, RowCounts | None]:
-    """The published row count: the one given with the aggregate (the row counts then wait until KL is
-    started, and must agree with it), else from the row counts, read here."""
-    rc = None
+) -> tuple[int, tuple[RowCounts, ClassFacts] | None]:
+    """The published row count: the one given with the aggregate (the row counts and classes then wait
+    until KL is started, and must agree with it), else from the row counts, read here with the classes."""
+    counts = None
     if aggregate is not None and aggregate.published_rows is not None:
         known = aggregate.published_rows
     else:
-        rc = row_counts(db, cols.table, cols.qi, cols.sa, counted=cols.counted)
-        known = rc.rows
+        counts = _counts(db, cols)
+        known = counts[0].rows
     if known > source_rows:
         raise BadInput(
             f"release {release.name} has {known} rows, more than the {source_rows} rows of {source.name}",
             "compute metrics of a release against the table it was made from",
         )
-    return known, rc
+    return known, counts
 
 
-def _row_counts_of_aggregate(db: Database, cols: _Columns, published: int) -> RowCounts:
-    """The aggregate's row counts (taken while KL is solved), which must agree with the rows the release
-    was to publish."""
-    rc = row_counts(db, cols.table, cols.qi, cols.sa, counted=cols.counted)
+def _row_counts_of_aggregate(db: Database, cols: _Columns, published: int) -> tuple[RowCounts, ClassFacts]:
+    """The aggregate's row counts and classes (taken while KL is solved); the rows must agree with the
+    rows the release was to publish."""
+    rc, facts = _counts(db, cols)
     if rc.rows != published:
         raise InternalError(f"the written release holds {rc.rows} rows, {published} were to be published")
-    return rc
+    return rc, facts
 
 
 def _row_count(db: Database, source: Table) -> int:

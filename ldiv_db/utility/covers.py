@@ -11,14 +11,17 @@ the set of domain values it stands for: the leaves under a node (read from ``ldi
 leaves that carry the node's label at some level), the whole domain for ``*``, the value itself for a
 leaf, the domain values inside an interval. ``#leaves(label)`` in NCP, LM, the ARX share and the KL
 region is the size of that cover. A hierarchy is found by (``Table.name`` of the source, column name),
-as ``ldiv_db.taxonomy`` stores it. Four work tables (``sql/metrics/attributes``, ``domain``,
-``labels``, ``cover``) hold this, and ``attribute_summary.sql`` reduces them to one row per attribute.
+as ``ldiv_db.taxonomy`` stores it. Three work tables (``sql/metrics/domain``, ``labels``, ``cover``)
+hold this, and ``attribute_summary.sql`` reduces them to one row per attribute; the attributes' facts
+(numeric, intervals, integer, hierarchy: :class:`Attributes`) are a CTE of each statement that reads
+them (``sql/_macros/metrics_attrs.sql``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import pandas as pd
 
@@ -29,16 +32,54 @@ from ..sqlgen.render import Ident, TableRef, render
 
 
 @dataclass(frozen=True)
-class CoverTables:
-    """The work tables of one metrics computation."""
+class Attributes:
+    """The QI attributes as the metrics' statements read them (``sql/_macros/metrics_attrs.sql``): the
+    source table's name and the QI columns' names (which hierarchy is stored for each), and per QI
+    whether it is numeric, whether its range labels are intervals, whether its values are integers."""
 
-    attrs: TableRef
+    table_name: str
+    qi_names: tuple[str, ...]
+    numeric: tuple[bool, ...]
+    intervals: tuple[bool, ...]
+    integer: tuple[bool, ...]
+
+    @classmethod
+    def of(cls, source: Table, qi: Sequence[Column], intervals: Sequence[bool] | None = None) -> Attributes:
+        as_intervals = [bool(v) for v in intervals] if intervals is not None else [False] * len(qi)
+        if len(as_intervals) != len(qi):
+            raise BadInput(
+                f"{len(as_intervals)} interval flags for {len(qi)} QI attributes", "give one flag per QI"
+            )
+        return cls(
+            source.name,
+            tuple(c.name for c in qi),
+            tuple(c.is_numeric for c in qi),
+            tuple(as_intervals),
+            tuple(c.is_integer for c in qi),
+        )
+
+    def params(self) -> dict[str, Any]:
+        return {"table_name": self.table_name, "qi_names": list(self.qi_names)}
+
+    def context(self) -> dict[str, Any]:
+        return {
+            "numeric": list(self.numeric),
+            "intervals": list(self.intervals),
+            "integer": list(self.integer),
+        }
+
+
+@dataclass(frozen=True)
+class CoverTables:
+    """The work tables of one metrics computation, and the attributes they are of."""
+
     domain: TableRef
     labels: TableRef
     cover: TableRef
+    attrs: Attributes
 
     def all(self) -> tuple[TableRef, ...]:
-        return (self.attrs, self.domain, self.labels, self.cover)
+        return (self.domain, self.labels, self.cover)
 
 
 @dataclass(frozen=True)
@@ -76,7 +117,7 @@ def build_covers(
     counted: bool = False,
     domain_rows: pd.DataFrame | None = None,
 ) -> CoverTables:
-    """Create the attrs/domain/labels/cover work tables for ``release`` against ``source``.
+    """Create the domain/labels/cover work tables for ``release`` against ``source``.
 
     ``intervals[i]``: QI i is numeric and its range labels ``lo-hi`` are intervals (the algorithm
     published ranges), read as such even where a hierarchy node has the same text — ARX-style age
@@ -84,22 +125,24 @@ def build_covers(
     ``read``: the table the labels are read from instead of ``release`` (the release aggregate, whose
     rows stand for ``n`` rows each when ``counted``). ``domain_rows``: the domain table's rows as a second
     reader built them (:mod:`.source_side`), adopted instead of building the domain here."""
+    attrs = Attributes.of(source, qi, intervals)
     tables = CoverTables(
-        db.work_table("metrics_attrs"),
         db.work_table("metrics_domain"),
         db.work_table("metrics_labels"),
         db.work_table("metrics_cover"),
+        attrs,
     )
-    build_domain(db, tables.attrs, tables.domain, source, qi, intervals, rows=domain_rows)
+    build_domain(db, tables.domain, source, qi, intervals, rows=domain_rows)
     db.run(
         render(
             "metrics/labels.sql",
+            attrs.params(),
             target=tables.labels,
-            attrs=tables.attrs,
             domain=tables.domain,
             release=read or release.ref,
             rqi=list(release_qi),
             counted=counted,
+            **attrs.context(),
         )
     )
     db.run(render("metrics/cover.sql", target=tables.cover, labels=tables.labels, domain=tables.domain))
@@ -108,7 +151,6 @@ def build_covers(
 
 def build_domain(
     db: Database,
-    attrs: TableRef,
     domain: TableRef,
     source: Table,
     qi: Sequence[Column],
@@ -116,35 +158,23 @@ def build_domain(
     *,
     rows: pd.DataFrame | None = None,
 ) -> None:
-    """Create the attrs and domain work tables (``sql/metrics/attributes.sql``, ``domain.sql``): they
-    read only the source and the stored hierarchies, so a second connection builds the same ones.
-    ``rows``: the domain's rows as such a connection built them; the domain table is created from them
-    (``domain_table.sql``) instead of from the source."""
-    as_intervals = [bool(v) for v in intervals] if intervals is not None else [False] * len(qi)
-    if len(as_intervals) != len(qi):
-        raise BadInput(
-            f"{len(as_intervals)} interval flags for {len(qi)} QI attributes", "give one flag per QI"
-        )
-    idents = [c.ident for c in qi]
-    numeric = [c.is_numeric for c in qi]
-    db.run(
-        render(
-            "metrics/attributes.sql",
-            {"table_name": source.name, "qi_names": [c.name for c in qi]},
-            target=attrs,
-            qi=idents,
-            numeric=numeric,
-            intervals=as_intervals,
-            integer=[c.is_integer for c in qi],
-        )
-    )
+    """Create the domain work table (``sql/metrics/domain.sql``): it reads only the source and the stored
+    hierarchies, so a second connection builds the same one. ``rows``: the domain's rows as such a
+    connection built them; the domain table is created from them (``domain_table.sql``) instead of from
+    the source."""
+    attrs = Attributes.of(source, qi, intervals)
     if rows is not None:
         db.run(render("metrics/domain_table.sql", target=domain))
         db.insert_frame(domain, rows)
         return
     db.run(
         render(
-            "metrics/domain.sql", target=domain, attrs=attrs, source=source.ref, qi=idents, numeric=numeric
+            "metrics/domain.sql",
+            attrs.params(),
+            target=domain,
+            source=source.ref,
+            qi=[c.ident for c in qi],
+            **attrs.context(),
         )
     )
 
@@ -156,10 +186,11 @@ def attribute_summaries(
     out = db.fetch(
         render(
             "metrics/attribute_summary.sql",
-            attrs=tables.attrs,
+            tables.attrs.params(),
             domain=tables.domain,
             labels=tables.labels,
             cover=tables.cover,
+            **tables.attrs.context(),
         ),
         AttributeSummary,
     )

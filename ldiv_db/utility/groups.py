@@ -32,19 +32,29 @@ class RowCounts:
     rows_with_suppressed_cells: int  # a '*' QI cell or an unknown SA (ldiv_db/util/words.py)
 
 
-def row_counts(
+def row_counts_and_classes(
     db: Database,
     release: TableRef,
     release_qi: Sequence[Ident],
     release_sa: Sequence[Ident],
+    keys: Sequence[Ident],
     *,
     counted: bool = False,
-) -> RowCounts:
-    """``counted``: ``release`` is a release aggregate whose rows stand for ``n`` rows each."""
+) -> tuple[RowCounts, ClassFacts]:
+    """The release's row counts and the class-size histogram of the classes ``keys`` make
+    (:func:`ldiv_db.core.classes.class_keys`), in one statement. ``counted``: ``release`` is a release
+    aggregate whose rows stand for ``n`` rows each."""
     q = render(
-        "metrics/rows.sql", release=release, rqi=list(release_qi), rsa=list(release_sa), counted=counted
+        "metrics/rows.sql",
+        release=release,
+        rqi=list(release_qi),
+        rsa=list(release_sa),
+        counted=counted,
+        keys=list(keys),
     )
-    return db.fetch(q, RowCounts)[0]
+    rows = db.rows(q)
+    counts = RowCounts(*(int(v) for v in rows[0][:5]))
+    return counts, ClassFacts.of([(int(r[5]), int(r[6])) for r in rows if r[5] is not None])
 
 
 def minority_rows(

@@ -59,9 +59,9 @@ def start_source_side(
 
     def work() -> SourceSide | None:
         try:
-            attrs, domain = side.work_table("metrics_attrs"), side.work_table("metrics_domain")
+            domain = side.work_table("metrics_domain")
             rows = int(side.scalar(render("catalog/row_count.sql", source=source.ref)))
-            build_domain(side, attrs, domain, source, qi)
+            build_domain(side, domain, source, qi)
             frame = side.df(render("catalog/all_rows.sql", source=domain), bulk=True)
             found = None
             if points:

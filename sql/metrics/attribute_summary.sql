@@ -1,8 +1,10 @@
 -- purpose: per QI attribute, the sums the metrics need: NCP numerators (categorical: rows x #leaves of non-leaf labels; numeric: rows x clipped span), LM numerator rows x (#leaves - 1), ARX share numerator rows x #leaves, '*' cells, and labels that cover nothing
--- params: none
+-- params: table_name, qi_names
 -- returns: attr, is_numeric, domain_size, min_t, max_t, cells, ncp_cat, ncp_span, lm_num, cover_sum, stars, bad_rows, bad_label (one row per attribute, by attr)
 -- ref: SPEC §0.7 (NCP, LM), §5.4 (LM per cell); ARX MetricMDNMLoss (share = leaves under the label / domain size)
-WITH dom AS (
+WITH
+{% include "_macros/metrics_attrs.sql" %},
+dom AS (
     SELECT
         attr,
         count(*) AS domain_size,
@@ -48,7 +50,7 @@ SELECT
     CAST(coalesce(sum(lab.rows) FILTER (WHERE lab.label = '*'), 0) AS BIGINT) AS stars,
     CAST(coalesce(sum(lab.rows) FILTER (WHERE lab.kind = 'unknown' OR lab.n_cover = 0), 0) AS BIGINT) AS bad_rows,
     min(coalesce(lab.label, 'NULL')) FILTER (WHERE lab.kind = 'unknown' OR lab.n_cover = 0) AS bad_label
-FROM {{ attrs | table }} AS a
+FROM attrs AS a
 JOIN dom AS d ON d.attr = a.attr
 LEFT JOIN lab ON lab.attr = a.attr
 GROUP BY a.attr, a.is_numeric, d.domain_size, d.min_t, d.max_t

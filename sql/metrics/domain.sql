@@ -1,10 +1,12 @@
 -- purpose: the domain of every QI attribute — the hierarchy's leaves where one is stored, else the distinct source values — with the number of source rows holding each value
--- params: none
+-- params: table_name, qi_names
 -- returns: creates target(attr, value, num, source_rows, code); value is the text form (CAST AS VARCHAR), num its number on numeric attributes (on an integer attribute its distance from the attribute's least value, exact), code the value's 0-based number in text order per attribute (KL's integer coding)
 -- ref: SPEC §0.7 (|A| = leaf count; "domain sizes for * come from the schema"); datasets README (ARX: domain size = hierarchy rows)
 {% set source_table = source | table %}
 {{ target | create_table }} AS
-WITH src AS (
+WITH
+{% include "_macros/metrics_attrs.sql" %},
+src AS (
 {% for c in qi %}
 {% set col = c | ident %}
     SELECT
@@ -25,7 +27,7 @@ leaf AS (
         a.attr,
         n.label AS value,
         CASE WHEN a.is_numeric THEN coalesce(n.lo, TRY_CAST(n.label AS DOUBLE)) END AS num
-    FROM {{ attrs | table }} AS a
+    FROM attrs AS a
     JOIN ldiv.hierarchy_node AS n ON n.hierarchy_id = a.hierarchy_id AND n.height = 0
 ),
 joined AS (
@@ -47,7 +49,7 @@ exact AS (
                 THEN CAST(j.value AS DECIMAL(38, 0))
         END AS whole
     FROM joined AS j
-    JOIN {{ attrs | table }} AS a ON a.attr = j.attr
+    JOIN attrs AS a ON a.attr = j.attr
 ),
 based AS (
     SELECT *, min(whole) OVER (PARTITION BY attr) AS base FROM exact

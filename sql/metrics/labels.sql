@@ -1,5 +1,5 @@
 -- purpose: every distinct QI label of the release, classified: a numeric range 'lo-hi' on an attribute whose labels are intervals ('interval', first), a hierarchy node ('leaf'/'node'), '*' ('star'), a domain value ('leaf'), a numeric interval 'lo-hi' or number ('interval'), else 'unknown'; with counted, the release is a release aggregate (release/aggregate.sql) whose rows stand for n rows each
--- params: none
+-- params: table_name, qi_names
 -- returns: creates target(attr, label, rows, kind, hierarchy_id, node_id, lo, hi, code); lo/hi: node range, parsed interval, or the leaf's number (on an integer attribute: distances from its least domain value, read exactly; a node's left NULL, metrics/attribute_summary.sql takes its cover's least and greatest value, the same range exactly); code: the label's 0-based number in text order per attribute (KL's integer coding)
 -- ref: SPEC §0.5 (output forms: LCA label, "lo-hi" interval, *), §0.7
 --      the interval pattern is matched in the bytes' order (COLLATE "C"): a QI column of a nondeterministic
@@ -8,7 +8,9 @@
 {% set release_table = release | table %}
 {% set counted = counted | default(false) %}
 {{ target | create_table }} AS
-WITH rel AS (
+WITH
+{% include "_macros/metrics_attrs.sql" %},
+rel AS (
 {% for c in rqi %}
     SELECT {{ loop.index }} AS attr, CAST({{ c | ident }} AS VARCHAR) AS label, {% if counted %}CAST(sum(n) AS BIGINT){% else %}count(*){% endif %} AS rows
     FROM {{ release_table }}
@@ -24,7 +26,7 @@ base AS (
         d.attr,
         min(CASE WHEN regexp_matches(d.value COLLATE "C", '^-?[0-9]{1,38}$') THEN CAST(d.value AS DECIMAL(38, 0)) END) AS base
     FROM {{ domain | table }} AS d
-    JOIN {{ attrs | table }} AS a ON a.attr = d.attr
+    JOIN attrs AS a ON a.attr = d.attr
     WHERE a.is_integer
     GROUP BY d.attr
 ),
@@ -41,7 +43,7 @@ bounds AS (
         nullif(regexp_extract(rel.label COLLATE "C", '^(-?[0-9]+(?:[.][0-9]+)?)(?:-(-?[0-9]+(?:[.][0-9]+)?))?$', 1), '') AS lo_text,
         nullif(regexp_extract(rel.label COLLATE "C", '^(-?[0-9]+(?:[.][0-9]+)?)(?:-(-?[0-9]+(?:[.][0-9]+)?))?$', 2), '') AS hi_text
     FROM rel
-    JOIN {{ attrs | table }} AS a ON a.attr = rel.attr
+    JOIN attrs AS a ON a.attr = rel.attr
     LEFT JOIN base AS b ON b.attr = rel.attr
 ),
 parsed AS (

@@ -9,8 +9,9 @@ delivered at once in this main thread, as a terminal's Ctrl-C is):
 
 * ``record``: while the release's record (``ldiv.release``) is being inserted — before the commit;
 * ``commit``: as the COMMIT of the release's transaction starts — a Ctrl-C during the COMMIT;
-* ``published``: once the publish step has returned — after the commit, before the run's end is recorded;
-* ``finish``: as the run's end (``done``) is being recorded;
+* ``finish``: as the run's end (``done``) is being recorded — with the release's records, in its
+  transaction, before the commit;
+* ``published``: once the publish step has returned — after the commit, the run's end recorded with it;
 * ``emit``: as the CLI prints the result — after everything was recorded;
 * ``timer``: a timer thread sends it DELAY seconds after the COMMIT started (a sweep of real
   asynchronous signals around the commit).

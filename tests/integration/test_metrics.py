@@ -269,10 +269,10 @@ def test_the_adopted_domain_is_the_one_the_connection_builds(db: Database) -> No
         db, _side(db, source, points=False), db.scalar(render("catalog/row_count.sql", source=source.ref))
     )
     assert side is not None and side.points is None
-    built, adopted = db.work_table("built_attrs"), db.work_table("built_domain")
-    build_domain(db, built, adopted, source, qi)
-    again_attrs, again = db.work_table("adopted_attrs"), db.work_table("adopted_domain")
-    build_domain(db, again_attrs, again, source, qi, rows=side.domain)
+    adopted = db.work_table("built_domain")
+    build_domain(db, adopted, source, qi)
+    again = db.work_table("adopted_domain")
+    build_domain(db, again, source, qi, rows=side.domain)
 
     def described(ref: TableRef) -> list[tuple[Any, ...]]:
         return [r[:2] for r in db.con.execute(f"DESCRIBE {ref.sql()}").fetchall()]

@@ -19,7 +19,7 @@ import ldiv_db
 from fixtures.papers import PAPER_TABLES, read_table
 from ldiv_db.cli.main import main
 from ldiv_db.db import Database
-from ldiv_db.schema.runs import CTRL_C_NOTE, PUBLISHED_NOTE, STALE_NOTE
+from ldiv_db.schema.runs import CTRL_C_NOTE, STALE_NOTE
 from tests.integration.frames import make_table
 
 PAPER = PAPER_TABLES["decomposition_table1"]
@@ -193,11 +193,44 @@ def test_a_run_under_way_in_this_process_is_not_marked(dbfile: Path, monkeypatch
 
 
 def test_a_run_killed_right_after_its_commit_is_done(dbfile: Path) -> None:
+    # the run's end is committed with its release (the audit records after the start written together)
     proc = signalled(dbfile, "SIGKILL:after", "committed")
     assert proc.returncode == -9, proc.stderr
-    assert [r["status"] for r in runs(dbfile)] == ["running"] and releases(dbfile) == 1
-    Database.open(dbfile).close()  # any write open
-    assert [(r["status"], r["error"]) for r in runs(dbfile)] == [("done", PUBLISHED_NOTE)]
+    assert [(r["status"], r["error"]) for r in runs(dbfile)] == [("done", None)] and releases(dbfile) == 1
+    Database.open(dbfile).close()  # any write open: nothing to mark
+    assert [(r["status"], r["error"]) for r in runs(dbfile)] == [("done", None)]
+
+
+# Kills `ldiv anonymize` inside the release's transaction, right after the run's end was written with the
+# release's records and before the commit (argv: db, output, anonymize flags).
+KILLED_BEFORE_COMMIT = """
+import importlib, os, signal, sys
+from ldiv_db.cli.main import main
+
+publish = importlib.import_module("ldiv_db.pipeline.publish")
+original = publish._end_run
+
+def end_run(ctx, verdict):
+    original(ctx, verdict)
+    os.kill(os.getpid(), signal.SIGKILL)
+
+publish._end_run = end_run
+sys.exit(main(["anonymize", sys.argv[1], *sys.argv[3:], "--output", sys.argv[2], "--quiet"]))
+"""
+
+
+def test_a_run_killed_after_its_end_was_written_but_before_the_commit_stays_started(dbfile: Path) -> None:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    proc = subprocess.run(
+        [sys.executable, "-c", KILLED_BEFORE_COMMIT, str(dbfile), "uncommitted", *ANONYMIZE],
+        capture_output=True, text=True, timeout=300, env=env, check=False,
+    )  # fmt: skip
+    assert proc.returncode == -9, proc.stderr
+    # the start, committed on its own, is what the kill leaves; the end went with the uncommitted release
+    assert [(r["status"], r["output"]) for r in runs(dbfile)] == [("running", "main.uncommitted")]
+    assert releases(dbfile) == 0
+    Database.open(dbfile).close()  # the next write marks it
+    assert [(r["status"], r["error"]) for r in runs(dbfile)] == [("interrupted", STALE_NOTE)]
 
 
 def test_doctor_lists_a_killed_run_and_repair_ends_it(

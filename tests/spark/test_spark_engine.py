@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 
 from ldiv_db.db import Database
-from ldiv_db.db.spark.engine import _arrow_ready
+from ldiv_db.db.spark.results import arrow_ready
 from ldiv_db.errors import BadInput, LdivError
 from ldiv_db.pipeline.staged import previous_ref, publish_staged, recover, staging_ref
 from ldiv_db.sqlgen.render import Query, TableRef, render
@@ -78,7 +78,7 @@ def test_insert_frame_keeps_every_kind_of_column(db) -> None:  # type: ignore[no
     # a frame of integers and booleans only (an algorithm's assignment) is handed over as it is, not
     # converted to Python objects (a 10M-row assignment of four columns took 1.1 GB more that way)
     native = frame[["i", "n", "b"]]
-    assert _arrow_ready(native) is native
+    assert arrow_ready(native) is native
 
 
 def test_hash_tells_null_places_and_splits_apart_and_its_second_hash_is_its_own(db) -> None:  # type: ignore[no-untyped-def]
@@ -348,3 +348,80 @@ def test_migrations_mark_is_the_records_digest(spark_session, spark_url, monkeyp
             db.run(Query("t", "DELETE FROM ldiv.schema_migration WHERE version = 999"))
     with Database.open(spark_url) as db:
         assert db.table_property(record, MARK) == expected  # read, verified, marked again
+
+
+def test_catalog_listings_are_kept_within_a_command_and_forgotten_by_its_ddl(  # type: ignore[no-untyped-def]
+    spark_session, spark_url, monkeypatch
+) -> None:
+    """A schema is listed once a command (SHOW TABLES and SHOW VIEWS): name lookups, exists and
+    table_names answer from that listing until a statement or catalog operation creates, drops or renames
+    something outside the work schema; a work table's statement forgets nothing; a command's start
+    (Database.open of a connection) forgets it all, so a table made meanwhile by another session is seen."""
+    sent: list[str] = []
+    real = type(spark_session).sql
+
+    def spy(self, query, args=None, **kwargs):  # type: ignore[no-untyped-def]
+        sent.append(" ".join(query.split()))
+        return real(self, query, args, **kwargs)
+
+    def listings() -> int:
+        return len([q for q in sent if q.startswith("SHOW TABLES")])
+
+    monkeypatch.setattr(type(spark_session), "sql", spy)
+    one, two = TableRef("t_listed", "default"), TableRef("t_listed_2", "default")
+    with Database.open(spark_url) as d:
+        sent.clear()  # what the open asked (the migrations' check) is not counted
+        try:
+            first = d.table_names("default")
+            assert d.table_names("default") == first and not d.exists(one) and listings() == 1
+            work = d.work_table("listed_work")
+            d.run(Query("t", f"CREATE OR REPLACE TABLE {work.sql()} AS SELECT 1 AS a"))
+            assert not d.exists(one) and listings() == 1  # a work table's DDL forgets nothing
+            d.run(Query("t", "CREATE TABLE default.t_listed (k INTEGER)"))
+            assert d.exists(one) and "t_listed" in d.table_names("default") and listings() == 2
+            d.rename(one, two)
+            assert not d.exists(one) and d.exists(two) and listings() == 3
+            d.drop_table(two)
+            assert not d.exists(two) and listings() == 4
+            real(spark_session, "CREATE TABLE default.t_listed (k INTEGER)")  # behind its back
+            assert not d.exists(one) and listings() == 4  # one writer per catalog: not seen this command
+            assert Database.open(d) is d  # the next command
+            assert d.exists(one) and listings() == 5
+        finally:
+            real(spark_session, "DROP TABLE IF EXISTS default.t_listed")
+            real(spark_session, "DROP TABLE IF EXISTS default.t_listed_2")
+
+
+def test_an_emulated_update_is_two_statements_its_scratch_dropped_with_the_work_schema(  # type: ignore[no-untyped-def]
+    spark_session, spark_url, monkeypatch
+) -> None:
+    """An UPDATE that matches rows: a probe, the scratch copy and the INSERT OVERWRITE; the scratch table's
+    drop waits for the next rewrite (sent before it) or the work schema's drop."""
+    sent: list[str] = []
+    real = type(spark_session).sql
+
+    def spy(self, query, args=None, **kwargs):  # type: ignore[no-untyped-def]
+        sent.append(" ".join(query.split()))
+        return real(self, query, args, **kwargs)
+
+    monkeypatch.setattr(type(spark_session), "sql", spy)
+    with Database.open(spark_url) as d:
+        d.run(Query("t", "CREATE TABLE default.t_dml (k INTEGER, v VARCHAR)"))
+        try:
+            d.run(Query("t", "INSERT INTO default.t_dml VALUES (1, 'a'), (2, 'b')"))
+            for k, v in ((1, "x"), (2, "y")):
+                before = len(sent)
+                d.run(Query("t", "UPDATE default.t_dml SET v = $v WHERE k = $k", {"k": k, "v": v}))
+                kinds = [
+                    q.split(" ")[0] for q in sent[before:] if "CREATE SCHEMA" not in q
+                ]  # the work schema's
+                # the first rewrite made the scratch table; the second drops it first
+                assert kinds == (
+                    ["SELECT", "CREATE", "INSERT"] if k == 1 else ["SELECT", "DROP", "CREATE", "INSERT"]
+                )
+            assert d.rows(Query("t", "SELECT k, v FROM default.t_dml ORDER BY k")) == [(1, "x"), (2, "y")]
+            scratch = d.work_table("ldiv_dml")
+            d.drop_work_tables()
+            assert scratch.schema not in [r[0] for r in real(spark_session, "SHOW SCHEMAS").collect()]
+        finally:
+            real(spark_session, "DROP TABLE IF EXISTS default.t_dml")

@@ -178,30 +178,16 @@ def _prepare_release(env: HostileEnv) -> None:
     names = [*(c.name for c in env.qi), env.sa.name, env.group.name, env.klass.name]
     db.insert_frame(release, pd.DataFrame(out, columns=names))
     t = _tables(env)
-    env.run(
-        "metrics/attributes.sql",
-        {"table_name": env.table.name, "qi_names": [q.name for q in env.qi]},
-        target=t["attrs"],
-        qi=env.qi,
-        numeric=_NUMERIC,
-        intervals=_NUMERIC,
-        integer=_NUMERIC,
-    )
-    env.run(
-        "metrics/domain.sql",
-        target=t["domain"],
-        attrs=t["attrs"],
-        source=env.source,
-        qi=env.qi,
-        numeric=_NUMERIC,
-    )
+    flags = {"numeric": _NUMERIC, "intervals": _NUMERIC, "integer": _NUMERIC}
+    env.run("metrics/domain.sql", _attrs(env), target=t["domain"], source=env.source, qi=env.qi, **flags)
     env.run(
         "metrics/labels.sql",
+        _attrs(env),
         target=t["labels"],
-        attrs=t["attrs"],
         domain=t["domain"],
         release=_release(env),
         rqi=env.qi,
+        **flags,
     )
     env.run("metrics/cover.sql", target=t["cover"], labels=t["labels"], domain=t["domain"])
 
@@ -210,7 +196,16 @@ _NUMERIC = [False, True, False, False]
 
 
 def _tables(env: HostileEnv) -> dict[str, TableRef]:
-    return {name: env.work(f"metrics {name}") for name in ("attrs", "domain", "labels", "cover")}
+    return {name: env.work(f"metrics {name}") for name in ("domain", "labels", "cover")}
+
+
+def _attrs(env: HostileEnv) -> dict[str, Any]:
+    """The params of the attributes' CTE (sql/_macros/metrics_attrs.sql)."""
+    return {"table_name": env.table.name, "qi_names": [q.name for q in env.qi]}
+
+
+# the statements that build the attributes' CTE: its params, named like the hostile table and columns
+_ATTRS = {"table_name": f"main.{HOSTILE_TABLE}", "qi_names": ["it's", 'a"b', "Zip Code", "select"]}
 
 
 def _ctx(**extra: Any) -> Any:
@@ -238,17 +233,12 @@ def _target(name: str) -> Any:
 
 
 CASES = {
-    "metrics/attributes.sql": Case(
-        _ctx(target=_target("attrs")),
-        {"table_name": f"main.{HOSTILE_TABLE}", "qi_names": ["it's", 'a"b', "Zip Code", "select"]},
-        prepare=_prepare_release,
-    ),
-    "metrics/domain.sql": Case(_ctx(target=_target("domain")), prepare=_prepare_release),
+    "metrics/domain.sql": Case(_ctx(target=_target("domain")), _ATTRS, prepare=_prepare_release),
     "metrics/domain_table.sql": Case(_ctx(target=lambda env: env.work("metrics domain from"))),
-    "metrics/labels.sql": Case(_ctx(target=_target("labels")), prepare=_prepare_release),
+    "metrics/labels.sql": Case(_ctx(target=_target("labels")), _ATTRS, prepare=_prepare_release),
     "metrics/cover.sql": Case(_ctx(target=_target("cover")), prepare=_prepare_release),
-    "metrics/attribute_summary.sql": Case(_ctx(), prepare=_prepare_release),
-    "metrics/rows.sql": Case(_ctx(), prepare=_prepare_release),
+    "metrics/attribute_summary.sql": Case(_ctx(), _ATTRS, prepare=_prepare_release),
+    "metrics/rows.sql": Case(_ctx(keys=lambda env: [env.group, *env.qi]), prepare=_prepare_release),
     "metrics/class_minority.sql": Case(
         _ctx(keys=lambda env: [env.group, *env.qi], klass=lambda env: env.klass), prepare=_prepare_release
     ),

@@ -15,30 +15,30 @@ _SHOW_VIEWS = "SHOW VIEWS IN IDENTIFIER(:schema)"
 
 
 def answer(db: Any, query: Query) -> list[tuple[Any, ...]] | None:
-    """The rows of a catalog template on the Spark engine ``db``, or None for any other statement."""
-    p, spark = query.params, db.spark
+    """The rows of a catalog template on the Spark engine ``db``, or None for any other statement.
+    Schemas and their tables come from ``db.listings`` (:class:`Listings`: one listing per schema a
+    command)."""
+    p, spark, listings = query.params, db.spark, db.listings
     if query.name == "catalog/tables.sql":
         current = spark.catalog.currentDatabase()
         # the catalog column is what current_database() says, so resolved names need no catalog
         rows = [
             (current, sch, name, kind, sch == current)
-            for sch in sorted(str(d.name) for d in spark.catalog.listDatabases())
+            for sch in listings.schemas()
             if sch != "ldiv" and not sch.startswith("ldiv_work")
-            for name, kind in tables_of(spark, sch, listed=True)
+            for name, kind in listings.tables(sch)
         ]
         return sorted(rows, key=lambda r: (not r[4], r[1], r[2]))
     if query.name == "ownership/schema_info.sql":
-        # one lookup (listDatabases reads every schema's metadata); the catalog keeps names in
-        # lower case, which is how it spells them back
+        # the catalog keeps names in lower case, which is how it spells them back
         wanted = str(p["schema"]).lower()
-        found = spark.catalog.databaseExists(wanted)
-        return [(wanted if found else None, False, False)]
+        return [(wanted if listings.exists(wanted) else None, False, False)]
     if query.name == "catalog/table_info.sql":
         sch, name = str(p["schema"]), str(p["name"])
-        return [(sch, n, k) for n, k in tables_of(spark, sch) if n.lower() == name.lower()]
+        return [(sch, n, k) for n, k in listings.tables(sch) if n.lower() == name.lower()]
     if query.name == "catalog/table_exists.sql":
         sch, name = str(p["schema"]), str(p["name"])
-        return [(any(n.lower() == name.lower() for n, _ in tables_of(spark, sch)),)]
+        return [(any(n.lower() == name.lower() for n, _ in listings.tables(sch)),)]
     if query.name == "catalog/columns.sql":
         ref = TableRef(str(p["name"]), str(p["schema"]))
         fields = spark.table(spark_ref(ref)).schema.fields
@@ -62,12 +62,54 @@ def row_id_problem(db: Any, ref: TableRef) -> str | None:
     return "repeated" if int(row[0]) else None
 
 
-def tables_of(spark: Any, schema: str, *, listed: bool = False) -> list[tuple[str, str]]:
-    """The schema's tables and views: two listings (``catalog.listTables`` reads every table's
-    metadata from the metastore, one call per table). ``listed``: the schema was just listed by the
-    catalog, so it is not asked whether it exists (a metastore call per schema)."""
-    if not listed and not spark.catalog.databaseExists(schema):
-        return []
+class Listings:
+    """What Spark's catalog listed, kept while nothing can have changed it: the schemas, whether a schema
+    exists, and each schema's tables and views (two statements and a metastore call per schema; name
+    resolution, the ownership checks and the publish ask the same schemas several times a command). Kept
+    only within one command (:meth:`forget` at a command's start and end) and forgotten whole by any
+    statement or catalog operation that may create, drop or rename a table or schema outside the
+    connection's work schema, which is never kept (its work tables come and go with every statement)."""
+
+    def __init__(self, spark: Any, work_schema: str) -> None:
+        self.spark, self.work_schema = spark, work_schema.lower()
+        self._schemas: list[str] | None = None
+        self._exists: dict[str, bool] = {}
+        self._tables: dict[str, list[tuple[str, str]]] = {}
+
+    def forget(self) -> None:
+        self._schemas = None
+        self._exists.clear()
+        self._tables.clear()
+
+    def schemas(self) -> list[str]:
+        """Every schema's name, sorted (``listDatabases`` reads every schema's metadata: once)."""
+        if self._schemas is None:
+            self._schemas = sorted(str(d.name) for d in self.spark.catalog.listDatabases())
+        return list(self._schemas)
+
+    def exists(self, schema: str) -> bool:
+        key = schema.lower()
+        if key == self.work_schema:
+            return bool(self.spark.catalog.databaseExists(schema))
+        if self._schemas is not None:
+            return key in {s.lower() for s in self._schemas}
+        if key not in self._exists:
+            self._exists[key] = bool(self.spark.catalog.databaseExists(schema))
+        return self._exists[key]
+
+    def tables(self, schema: str) -> list[tuple[str, str]]:
+        """The schema's tables and views, (name, 'BASE TABLE' or 'VIEW'); none when it does not exist."""
+        key = schema.lower()
+        if key == self.work_schema:
+            return tables_of(self.spark, schema)
+        if key not in self._tables:
+            self._tables[key] = tables_of(self.spark, schema) if self.exists(schema) else []
+        return list(self._tables[key])
+
+
+def tables_of(spark: Any, schema: str) -> list[tuple[str, str]]:
+    """The tables and views of an existing schema: two listings (``catalog.listTables`` reads every
+    table's metadata from the metastore, one call per table)."""
     where = {"schema": bq(schema)}
     views = {str(r[1]) for r in spark.sql(_SHOW_VIEWS, args=where).collect() if not r[2]}
     return [

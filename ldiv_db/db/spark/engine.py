@@ -35,17 +35,17 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 import duckdb
-import numpy as np
 import pandas as pd
 
 from ...errors import BadInput, InternalError, LdivError
 from ...sqlgen.dialects import translate, written_tables
 from ...sqlgen.render import Ident, Query, TableRef, render
 from ..base import Database
-from .catalog import ROWID, answer, spark_ref, tables_of
+from .catalog import ROWID, Listings, answer, spark_ref
 from .catalog import bq as _bq
 from .dialect import SPARK, dml_probe, emulate_dml, spark_next_id
-from .jobs import fetch, job
+from .jobs import job
+from .results import Result, arrow_ready
 from .schema import prepare_spark
 from .session import (  # noqa: F401 - the engine's session API, as before
     DEFAULTS,
@@ -69,59 +69,6 @@ SEQUENCES = {
     "run_seq": ("run", "run_id"),
     "release_seq": ("release", "release_id"),
 }
-
-
-def _arrow_ready(frame: pd.DataFrame) -> pd.DataFrame:
-    """The frame for ``createDataFrame`` through Arrow: integer and boolean numpy columns as they are (no
-    NULL there); the others as Python values, None for NULL (exact ints beside NULLs, categories as labels).
-    As objects, a 10M-row assignment of four columns (two of them integers) took 1.1 GB more on the driver."""
-    other = [str(c) for c, t in frame.dtypes.items() if not (isinstance(t, np.dtype) and t.kind in "biu")]
-    if not other:
-        return frame
-    out = frame.astype(dict.fromkeys(other, object))
-    out[other] = out[other].where(out[other].notna(), None)
-    return out
-
-
-class _Result:
-    """What :meth:`SparkDatabase._send` returns: a DataFrame (or fixed rows) read like a cursor, through
-    the bounded fetch (:func:`ldiv_db.db.spark.jobs.fetch`)."""
-
-    def __init__(
-        self, frame: Any = None, rows: list[tuple[Any, ...]] | None = None, db: Any = None, name: str = ""
-    ) -> None:
-        self.frame = frame
-        self.fixed = rows
-        self.db, self.name = db, name
-        self.description = [(c,) for c in frame.columns] if frame is not None else [("id",)] if rows else None
-
-    def fetchall(self) -> list[tuple[Any, ...]]:
-        if self.fixed is not None:
-            return self.fixed
-        if self.frame is None:
-            return []
-        pieces = fetch(self.db, self.frame, self.name, bulk=self.db.bulk_fetch, convert=_rows, size=len)
-        return [r for piece in pieces for r in piece]
-
-    def df(self) -> pd.DataFrame:
-        if self.frame is None:
-            return pd.DataFrame(self.fixed or [])
-        pieces = fetch(self.db, self.frame, self.name, bulk=self.db.bulk_fetch, convert=_pandas, size=len)
-        return pieces[0] if len(pieces) == 1 else pd.concat(pieces, ignore_index=True)
-
-
-def _rows(frame: Any) -> list[tuple[Any, ...]]:
-    to_arrow = getattr(frame, "toArrow", None)
-    if to_arrow is None:
-        return [tuple(r) for r in frame.collect()]
-    table = to_arrow()  # exact Python values (ints stay ints beside NULLs), through Arrow
-    cols = [table.column(i).to_pylist() for i in range(table.num_columns)]
-    return list(zip(*cols, strict=True)) if cols else []
-
-
-def _pandas(frame: Any) -> pd.DataFrame:
-    pdf: pd.DataFrame = frame.toPandas()
-    return pdf
 
 
 class SparkDatabase(Database):
@@ -154,6 +101,7 @@ class SparkDatabase(Database):
         self._work_names = re.compile(rf"`?{self.work_schema}`?\.`?(\w+)`?", re.IGNORECASE)
         self.fetch_rows = fetch_rows_of(url)  # the most rows one fetch brings into the driver
         self.bulk_fetch = False  # the fetch running now was declared bulk (rows, records, df, arrays)
+        self.listings = Listings(session, self.work_schema)  # the catalog as listed this command
 
     # ------------------------------------------------------------------ opening
     @classmethod
@@ -223,11 +171,12 @@ class SparkDatabase(Database):
             return answer
         if self.read_only:
             self._refuse_writes(query.name, query.sql)
+        self._catalog_changes(query.sql)
         params = dict(query.params) if query.params else {}
         statements = translate(
             query.sql_for(self.dialect), self.target, frozenset(params), ldiv_schema=self.ldiv_schema
         )
-        result: Any = _Result()
+        result: Any = Result()
         with self._engine(query.name):
             for sql in statements:
                 result = self._statement(query.name, sql, params)
@@ -264,7 +213,7 @@ class SparkDatabase(Database):
         with self._declared(bulk):
             return super().arrays(query)
 
-    def _statement(self, name: str, sql: str, params: Mapping[str, Any]) -> _Result:
+    def _statement(self, name: str, sql: str, params: Mapping[str, Any]) -> Result:
         fixed: list[tuple[Any, ...]] | None = None
         if "nextval(" in sql.lower():
             sql, params, new_id = self._next_id(name, sql, params)
@@ -273,9 +222,9 @@ class SparkDatabase(Database):
         dml = None
         bare = _LEADING_COMMENTS.sub("", sql)
         if self._needless_drop(bare):
-            return _Result()  # a work table no statement made: nothing to drop
+            return Result()  # a work table no statement made: nothing to drop
         if self._defer_drop(bare):
-            return _Result()  # dropped with the work schema, or before a statement names it again
+            return Result()  # dropped with the work schema, or before a statement names it again
         named = {n.lower() for n in self._work_names.findall(bare)}
         self._drop_pending(named)
         self._made.update(named)
@@ -283,14 +232,42 @@ class SparkDatabase(Database):
         if head[:6] in ("UPDATE", "DELETE") or head == "INSERT OVERWRITE":
             probe = dml_probe(sql)
             if probe is not None and not self._any_row(probe, params):
-                return _Result()  # it would change no row: the table is not rewritten
+                return Result()  # it would change no row: the table is not rewritten
             dml = emulate_dml(sql, self._columns, spark_ref(self.work_table("ldiv_dml")))
         for stmt in dml or []:
-            self.spark.sql(stmt, args=(used or None) if ":" in stmt else None)
+            self._emulated(stmt, used)
         frame = None if dml else self.spark.sql(sql, args=used or None)
         if fixed is not None:
-            return _Result(rows=fixed)
-        return _Result(frame, db=self, name=name)
+            return Result(rows=fixed)
+        return Result(frame, db=self, name=name)
+
+    def _emulated(self, stmt: str, used: Mapping[str, Any]) -> None:
+        """One statement of an emulated ``UPDATE``/``DELETE`` (:func:`.dialect.emulate_dml`): its scratch
+        table's drops go the way of every work table's (not sent before the scratch table was made, the
+        one after the rewrite deferred to the work schema's drop), so a rewrite is two statements."""
+        if self._needless_drop(stmt) or self._defer_drop(stmt):
+            return
+        named = {n.lower() for n in self._work_names.findall(stmt)}
+        self._drop_pending(named)
+        self._made.update(named)
+        self.spark.sql(stmt, args=(used or None) if ":" in stmt else None)
+
+    def _catalog_changes(self, sql: str) -> None:
+        """Forget the catalog's listings (:class:`.catalog.Listings`) before a statement that may create,
+        drop or rename a table or schema outside the work schema (DuckDB's text, as rendered)."""
+        if not _DDL.match(_LEADING_COMMENTS.sub("", sql)):
+            return
+        written = written_tables(sql)
+        if not written or any(not t.lower().startswith(self.work_schema + ".") for t in written):
+            self.listings.forget()
+
+    def forget_catalog(self) -> None:
+        self.listings.forget()
+
+    def _outside_work(self, *refs: TableRef) -> None:
+        """A catalog operation on ``refs``: the listings are forgotten unless all are work tables."""
+        if any((r.schema or "").lower() != self.work_schema for r in refs):
+            self.listings.forget()
 
     def _needless_drop(self, sql: str) -> bool:
         """``DROP TABLE IF EXISTS`` of a table of the work schema that no statement of this connection has
@@ -334,7 +311,7 @@ class SparkDatabase(Database):
         return bool(self.spark.sql(sql, args=used or None).take(1))
 
     # ------------------------------------------------------------------ catalog lookups
-    def _catalog(self, query: Query) -> _Result | None:
+    def _catalog(self, query: Query) -> Result | None:
         """A catalog template answered from Spark's catalog (:func:`.catalog.answer`), else None."""
         if self._pending:  # a remembered drop of a table it names is sent first
             named = {n.lower() for n in self._work_names.findall(query.sql)}
@@ -343,7 +320,7 @@ class SparkDatabase(Database):
                 named.add(str(params.get("name", "")).lower())
             self._drop_pending(named)
         rows = answer(self, query)
-        return None if rows is None else _Result(rows=rows)
+        return None if rows is None else Result(rows=rows)
 
     def load_file(self, query: Query, target: TableRef) -> None:
         """``ldiv load`` on Spark: DuckDB reads the file with the same template (the same type detection),
@@ -354,6 +331,7 @@ class SparkDatabase(Database):
 
         sch, name = target.schema, target.name
         ref = spark_ref(TableRef(name, sch or self.default_schema))
+        self.listings.forget()
         local = duckdb.connect()
         try:
             if sch:
@@ -452,7 +430,7 @@ class SparkDatabase(Database):
     def _insert_batch(self, table: TableRef, frame: pd.DataFrame) -> None:
         target = self.spark.table(spark_ref(table))
         types = {f.name.lower(): f.dataType for f in target.schema.fields}
-        data = self.spark.createDataFrame(_arrow_ready(frame))
+        data = self.spark.createDataFrame(arrow_ready(frame))
         view = f"ldiv_frame_{uuid.uuid4().hex[:12]}"
         cols = [str(c) for c in frame.columns]
         data.createOrReplaceTempView(view)
@@ -473,6 +451,7 @@ class SparkDatabase(Database):
 
     def execute_script(self, name: str, sql: str) -> None:
         """A fixed multi-statement script (migrations), each statement translated."""
+        self.listings.forget()
         with self._engine(name):
             for stmt in translate(sql, self.target, ldiv_schema=self.ldiv_schema):
                 self.spark.sql(stmt)
@@ -485,12 +464,13 @@ class SparkDatabase(Database):
         self.queries += 1
         if sql.strip().lower() == "select current_database()":  # the catalog's answer, without a job
             return [(self.spark.catalog.currentDatabase(),)]
+        self._catalog_changes(sql)
         statements = translate(sql, self.target, positional=True, ldiv_schema=self.ldiv_schema)
         out: list[tuple[Any, ...]] = []
         with self._engine("bookkeeping query"):
             for i, stmt in enumerate(statements):
                 args = list(params) if params is not None and i == len(statements) - 1 else None
-                out = _Result(
+                out = Result(
                     self.spark.sql(stmt, args=args or None), db=self, name="bookkeeping query"
                 ).fetchall()
         return out
@@ -528,6 +508,7 @@ class SparkDatabase(Database):
     def drop_work_tables(self) -> None:
         """The work schema dropped whole (one catalog operation, not one per table), made again when
         next needed; table by table while the ldiv stand-in lives there."""
+        self.listings.forget()  # a command's end
         if self.keep_work:
             return
         if self._work_ready and self.ldiv_schema != self.work_schema:
@@ -540,6 +521,8 @@ class SparkDatabase(Database):
 
     def exists(self, ref: TableRef) -> bool:
         self._pending_ref(ref)
+        if ref.catalog is None and ref.schema and ref.schema.lower() != self.work_schema:
+            return any(n.lower() == ref.name.lower() for n, _ in self.listings.tables(ref.schema))
         return bool(self.spark.catalog.tableExists(spark_ref(ref)))
 
     def table_property(self, ref: TableRef, key: str) -> str | None:
@@ -556,11 +539,12 @@ class SparkDatabase(Database):
         """The tables of ``schema`` as the catalog spells them (none when it does not exist)."""
         if schema.lower() == self.work_schema:
             self._drop_pending(set(self._pending))
-        return [name for name, _ in tables_of(self.spark, schema)]
+        return [name for name, _ in self.listings.tables(schema)]
 
     def drop_table(self, ref: TableRef) -> None:
         if (ref.schema or "").lower() == self.work_schema:
             self._pending.discard(ref.name.lower())  # dropped now
+        self._outside_work(ref)
         with self._engine("drop_table"):
             self.spark.sql(_DROP_TABLE, args={"table": spark_ref(ref)})
         self.queries += 1
@@ -570,6 +554,7 @@ class SparkDatabase(Database):
         t0 = time.perf_counter()
         self._pending_ref(old)
         self._pending_ref(new)
+        self._outside_work(old, new)
         with self._engine("rename"):
             self.spark.sql(_RENAME, args={"old": spark_ref(old), "new": spark_ref(new)})
         if (new.schema or "").lower() == self.work_schema:
@@ -591,5 +576,6 @@ _DROP_TABLE = "DROP TABLE IF EXISTS IDENTIFIER(:table)"
 _RENAME = "ALTER TABLE IDENTIFIER(:old) RENAME TO IDENTIFIER(:new)"
 _SHOW_PROPERTIES = "SHOW TBLPROPERTIES IDENTIFIER(:table)"
 _SET_PROPERTY = "ALTER TABLE IDENTIFIER(:table) SET TBLPROPERTIES (:key = :value)"
+_DDL = re.compile(r"(CREATE|DROP|ALTER)\b", re.IGNORECASE)  # what may change the catalog's listings
 _LEADING_COMMENTS = re.compile(r"^(\s|/\*.*?\*/)*", re.DOTALL)
 _DROP_IF_EXISTS = re.compile(r"DROP TABLE IF EXISTS (`\w+`|\w+)\.(`\w+`|\w+)", re.IGNORECASE)

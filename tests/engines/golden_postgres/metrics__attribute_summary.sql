@@ -1,8 +1,27 @@
 /* purpose: per QI attribute, the sums the metrics need: NCP numerators (categorical: rows x #leaves of non-leaf labels; numeric: rows x clipped span), LM numerator rows x (#leaves - 1), ARX share numerator rows x #leaves, '*' cells, and labels that cover nothing */
-/* params: none */
+/* params: table_name, qi_names */
 /* returns: attr, is_numeric, domain_size, min_t, max_t, cells, ncp_cat, ncp_span, lm_num, cover_sum, stars, bad_rows, bad_label (one row per attribute, by attr) */
 /* ref: SPEC §0.7 (NCP, LM), §5.4 (LM per cell); ARX MetricMDNMLoss (share = leaves under the label / domain size) */
-WITH dom AS (
+WITH attrs AS (
+  SELECT
+    a.attr,
+    a.is_numeric,
+    a.intervals,
+    a.is_integer,
+    h.hierarchy_id
+  FROM (VALUES
+    (1, FALSE, FALSE, FALSE),
+    (2, TRUE, TRUE, TRUE),
+    (3, FALSE, FALSE, FALSE),
+    (4, FALSE, FALSE, FALSE)) AS a(attr, is_numeric, intervals, is_integer)
+  LEFT JOIN ldiv.hierarchy AS h
+    ON h.table_name = (
+      CAST(%(table_name)s AS TEXT)
+    )
+    AND h.column_name = (
+      CAST(%(qi_names)s AS TEXT[])
+    )[a.attr]
+), dom AS (
   SELECT
     attr,
     COUNT(*) AS domain_size,
@@ -69,7 +88,7 @@ SELECT
     lab.kind = 'unknown' OR lab.n_cover = 0), 0) AS BIGINT) AS bad_rows,
   MIN(COALESCE(lab.label, 'NULL')) FILTER(WHERE
     lab.kind = 'unknown' OR lab.n_cover = 0) AS bad_label
-FROM "pg_temp"."wk metrics attrs's" AS a
+FROM attrs AS a
 JOIN dom AS d
   ON d.attr = a.attr
 LEFT JOIN lab

@@ -1,10 +1,29 @@
 DROP TABLE IF EXISTS "pg_temp"."wk metrics domain's";
 /* purpose: the domain of every QI attribute — the hierarchy's leaves where one is stored, else the distinct source values — with the number of source rows holding each value */
-/* params: none */
+/* params: table_name, qi_names */
 /* returns: creates target(attr, value, num, source_rows, code); value is the text form (CAST AS VARCHAR), num its number on numeric attributes (on an integer attribute its distance from the attribute's least value, exact), code the value's 0-based number in text order per attribute (KL's integer coding) */
 /* ref: SPEC §0.7 (|A| = leaf count; "domain sizes for * come from the schema"); datasets README (ARX: domain size = hierarchy rows) */
 CREATE TABLE "pg_temp"."wk metrics domain's" AS
-WITH src AS (
+WITH attrs AS (
+  SELECT
+    a.attr,
+    a.is_numeric,
+    a.intervals,
+    a.is_integer,
+    h.hierarchy_id
+  FROM (VALUES
+    (1, FALSE, FALSE, FALSE),
+    (2, TRUE, TRUE, TRUE),
+    (3, FALSE, FALSE, FALSE),
+    (4, FALSE, FALSE, FALSE)) AS a(attr, is_numeric, intervals, is_integer)
+  LEFT JOIN ldiv.hierarchy AS h
+    ON h.table_name = (
+      CAST(%(table_name)s AS TEXT)
+    )
+    AND h.column_name = (
+      CAST(%(qi_names)s AS TEXT[])
+    )[a.attr]
+), src AS (
   SELECT
     1 AS attr,
     CAST("it's" AS TEXT) AS value,
@@ -61,7 +80,7 @@ WITH src AS (
     a.attr,
     n.label AS value,
     CASE WHEN a.is_numeric THEN COALESCE(n.lo, CAST(n.label AS DOUBLE PRECISION)) END AS num
-  FROM "pg_temp"."wk metrics attrs's" AS a
+  FROM attrs AS a
   JOIN ldiv.hierarchy_node AS n
     ON n.hierarchy_id = a.hierarchy_id AND n.height = 0
 ), joined AS (
@@ -81,7 +100,7 @@ WITH src AS (
       THEN CAST(j.value AS DECIMAL(38, 0))
     END AS whole
   FROM joined AS j
-  JOIN "pg_temp"."wk metrics attrs's" AS a
+  JOIN attrs AS a
     ON a.attr = j.attr
 ), based AS (
   SELECT

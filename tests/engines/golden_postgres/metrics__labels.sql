@@ -1,13 +1,32 @@
 DROP TABLE IF EXISTS "pg_temp"."wk metrics labels's";
 /* purpose: every distinct QI label of the release, classified: a numeric range 'lo-hi' on an attribute whose labels are intervals ('interval', first), a hierarchy node ('leaf'/'node'), '*' ('star'), a domain value ('leaf'), a numeric interval 'lo-hi' or number ('interval'), else 'unknown'; with counted, the release is a release aggregate (release/aggregate.sql) whose rows stand for n rows each */
-/* params: none */
+/* params: table_name, qi_names */
 /* returns: creates target(attr, label, rows, kind, hierarchy_id, node_id, lo, hi, code); lo/hi: node range, parsed interval, or the leaf's number (on an integer attribute: distances from its least domain value, read exactly; a node's left NULL, metrics/attribute_summary.sql takes its cover's least and greatest value, the same range exactly); code: the label's 0-based number in text order per attribute (KL's integer coding) */
 /* ref: SPEC §0.5 (output forms: LCA label, "lo-hi" interval, *), §0.7 */
 /*      the interval pattern is matched in the bytes' order (COLLATE "C"): a QI column of a nondeterministic */
 /*      collation (PostgreSQL: case-insensitive ICU) passes its collation to the labels, and PostgreSQL */
 /*      refuses regular expressions under such a collation */
 CREATE TABLE "pg_temp"."wk metrics labels's" AS
-WITH rel AS (
+WITH attrs AS (
+  SELECT
+    a.attr,
+    a.is_numeric,
+    a.intervals,
+    a.is_integer,
+    h.hierarchy_id
+  FROM (VALUES
+    (1, FALSE, FALSE, FALSE),
+    (2, TRUE, TRUE, TRUE),
+    (3, FALSE, FALSE, FALSE),
+    (4, FALSE, FALSE, FALSE)) AS a(attr, is_numeric, intervals, is_integer)
+  LEFT JOIN ldiv.hierarchy AS h
+    ON h.table_name = (
+      CAST(%(table_name)s AS TEXT)
+    )
+    AND h.column_name = (
+      CAST(%(qi_names)s AS TEXT[])
+    )[a.attr]
+), rel AS (
   SELECT
     1 AS attr,
     CAST("it's" AS TEXT) AS label,
@@ -53,7 +72,7 @@ WITH rel AS (
       END
     ) AS base
   FROM "pg_temp"."wk metrics domain's" AS d
-  JOIN "pg_temp"."wk metrics attrs's" AS a
+  JOIN attrs AS a
     ON a.attr = d.attr
   WHERE
     a.is_integer
@@ -98,7 +117,7 @@ WITH rel AS (
       ''
     ) AS hi_text
   FROM rel
-  JOIN "pg_temp"."wk metrics attrs's" AS a
+  JOIN attrs AS a
     ON a.attr = rel.attr
   LEFT JOIN base AS b
     ON b.attr = rel.attr

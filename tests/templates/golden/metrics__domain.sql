@@ -1,9 +1,23 @@
 /* purpose: the domain of every QI attribute — the hierarchy's leaves where one is stored, else the distinct source values — with the number of source rows holding each value */
-/* params: none */
+/* params: table_name, qi_names */
 /* returns: creates target(attr, value, num, source_rows, code); value is the text form (CAST AS VARCHAR), num its number on numeric attributes (on an integer attribute its distance from the attribute's least value, exact), code the value's 0-based number in text order per attribute (KL's integer coding) */
 /* ref: SPEC §0.7 (|A| = leaf count; "domain sizes for * come from the schema"); datasets README (ARX: domain size = hierarchy rows) */
 CREATE OR REPLACE TEMPORARY TABLE "temp"."main"."wk metrics domain's" AS
-WITH src AS (
+WITH attrs AS (
+  SELECT
+    a.attr,
+    a.is_numeric,
+    a.intervals,
+    a.is_integer,
+    h.hierarchy_id
+  FROM (VALUES
+    (1, FALSE, FALSE, FALSE),
+    (2, TRUE, TRUE, TRUE),
+    (3, FALSE, FALSE, FALSE),
+    (4, FALSE, FALSE, FALSE)) AS a(attr, is_numeric, intervals, is_integer)
+  LEFT JOIN ldiv.hierarchy AS h
+    ON h.table_name = $table_name AND h.column_name = $qi_names[a.attr]
+), src AS (
   SELECT
     1 AS attr,
     CAST("it's" AS TEXT) AS value,
@@ -48,7 +62,7 @@ WITH src AS (
     a.attr,
     n.label AS value,
     CASE WHEN a.is_numeric THEN COALESCE(n.lo, TRY_CAST(n.label AS DOUBLE)) END AS num
-  FROM "temp"."main"."wk metrics attrs's" AS a
+  FROM attrs AS a
   JOIN ldiv.hierarchy_node AS n
     ON n.hierarchy_id = a.hierarchy_id AND n.height = 0
 ), joined AS (
@@ -70,7 +84,7 @@ WITH src AS (
       THEN CAST(j.value AS DECIMAL(38, 0))
     END AS whole
   FROM joined AS j
-  JOIN "temp"."main"."wk metrics attrs's" AS a
+  JOIN attrs AS a
     ON a.attr = j.attr
 ), based AS (
   SELECT
