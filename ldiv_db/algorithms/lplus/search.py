@@ -453,7 +453,7 @@ class Search(merge.MergeableSearch):
                     self.frames[-1] = self._lb_eff()
                     if self.locked_mass >= self.merge_at and merge.descend(self, open_vals, depth, i):
                         break
-                lb_here = self._lb_check(i > start)
+                lb_here = self._lb_check(i > 0)  # (i = start > 0: a sub-search resumes after the lock)
                 if self.trace and i > 0:
                     self.trace("stage", depth, INF, lb_here)
                 if not self.enumerate_all and lb_here >= self.bound():
