@@ -115,14 +115,14 @@ def test_the_soundness_check_catches_a_recursion_that_always_splits(monkeypatch:
     """With J(w) = Σ J(children) wherever w has children (a cut that keeps w never counted), the gain
     prices only the finest cut below each group's node, which coarser cuts beat."""
 
-    def split_always(t, nodes, S, is_root):  # type: ignore[no-untyped-def]
+    def split_always(forest, nodes, S, is_root):  # type: ignore[no-untyped-def]
         J = S.copy()
-        depth = t.depth[nodes]
+        depth = forest.depth[nodes]
         for dd in range(int(depth.max()), int(depth.min()), -1):
             sums: dict[int, int] = {}
             for w in nodes[depth == dd].tolist():
                 if not is_root[w]:
-                    parent = int(t.anc[dd - 1][w])
+                    parent = int(forest.parent[w])
                     sums[parent] = sums.get(parent, 0) + int(J[w])
             for parent, total in sums.items():
                 J[parent] = total

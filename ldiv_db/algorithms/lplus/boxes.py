@@ -89,6 +89,7 @@ class BoxBound:
         self.entries: list[tuple[IntArray, IntArray, IntArray, IntArray]] = []
         self.last: tuple[IntArray, ...] | None = None
         self.store = joint.Store()
+        self.forest = joint.Forest(s.trees)
 
     def bounds(
         self, s: MergeableSearch, P: Parts, rep: IntArray, spec_s: IntArray, lb: IntArray, cost: IntArray
@@ -185,7 +186,7 @@ class BoxBound:
         old = np.flatnonzero(members & ~fresh[cand])
         if old.size:
             entries.append(self.store.get(keys[old], cand[old]))
-        return joint.gain(s.trees, entries, lb)
+        return joint.gain(self.forest, entries, lb)
 
     def _solve(
         self, s: MergeableSearch, P: Parts, Xr: IntArray, h: tuple[int, ...], roots: IntArray, seg: IntArray
@@ -273,11 +274,12 @@ class BoxBound:
         at, exact = node  # (t, cell): the cell's node t levels below its root's, and whether it lies there
         k = box.ndim - 1
         b = np.stack([box[tuple(t if x == j else 0 for x in range(k))] for t in range(box.shape[j])])
-        part, here = np.broadcast_to(roots[root_of], b.shape)[exact], at[exact].astype(np.int64)
-        one = np.unique(here * (int(roots.max()) + 1) + part, return_index=True)[1]  # one per box
-        self.entries.append(
-            (part[one], np.full(one.size, a, dtype=np.int64), here[one], value[b[exact]][one])
-        )
+        bx = b[exact]  # a box at such a point is one (partition, node): one entry per box
+        pos = np.full(value.size, -1, dtype=np.int64)
+        pos[bx] = np.arange(bx.size)
+        one = pos[pos >= 0]
+        part, here = np.broadcast_to(roots[root_of], b.shape)[exact][one], at[exact][one].astype(np.int64)
+        self.entries.append((part, np.full(one.size, a, dtype=np.int64), here, value[bx[one]]))
 
 
 class Memo:

@@ -29,47 +29,62 @@ from .index import TreeIndex
 BoolArray = npt.NDArray[np.bool_]
 
 
-def gain(
-    trees: list[TreeIndex], entries: list[tuple[IntArray, IntArray, IntArray, IntArray]], lb: IntArray
-) -> int:
+class Forest:
+    """Every attribute's taxonomy as one forest: node ``offset[a] + v``, its depth and parent (-1 at a root)."""
+
+    def __init__(self, trees: list[TreeIndex]) -> None:
+        sizes = [t.n for t in trees]
+        self.offset = np.cumsum([0, *sizes[:-1]]).astype(np.int64)
+        self.depth = np.concatenate([t.depth for t in trees]).astype(np.int64)
+        self.parent = np.concatenate(
+            [
+                np.where(t.depth > 0, t.anc[np.maximum(t.depth - 1, 0), np.arange(t.n)] + off, -1)
+                for t, off in zip(trees, self.offset.tolist(), strict=True)
+            ]
+        ).astype(np.int64)
+        self.attr = np.repeat(np.arange(len(trees)), sizes)
+        self.n = int(self.depth.size)
+
+
+def gain(forest: Forest, entries: list[tuple[IntArray, IntArray, IntArray, IntArray]], lb: IntArray) -> int:
     """The most one attribute's joint cuts raise the sum of the partitions' bounds ``lb``, given the
     boxes' ``entries`` (partition, attribute, node, V_P(node); one per partition and node)."""
     if not entries:
         return 0
-    part_all, attr, node_all, value_all = (np.concatenate(c) for c in zip(*entries, strict=True))
-    best = 0
-    for a in np.unique(attr).tolist():
-        on = attr == a
-        part, node, value = part_all[on], node_all[on], value_all[on]
-        t = trees[a]
-        S = np.zeros(t.n, dtype=np.int64)
-        np.add.at(S, node, value)
-        # a partition's group: its node of ``a``, its shallowest entry
-        order = np.lexsort((t.depth[node], part))
-        first = order[np.flatnonzero(np.r_[True, part[order][1:] != part[order][:-1]])]
-        is_root = np.zeros(t.n, dtype=bool)
-        is_root[node[first]] = True
-        J = tree_min(t, np.unique(node), S, is_root)
-        lb_group = np.zeros(t.n, dtype=np.int64)
-        np.add.at(lb_group, node[first], lb[part[first]])
-        roots = np.flatnonzero(is_root)
-        best = max(best, int(np.maximum(0, J[roots] - lb_group[roots]).sum()))
-    return best
+    part, attr, node, value = (np.concatenate(c) for c in zip(*entries, strict=True))
+    g = forest.offset[attr] + node
+    present = np.zeros(forest.n, dtype=bool)
+    present[g] = True
+    # a partition's group is its node of the attribute, its one entry whose parent no entry holds (the
+    # nodes of a cut lie in disjoint subtrees, and a partition's entries fill its node's subtree down)
+    par = forest.parent[g]
+    top = (par < 0) | ~present[np.maximum(par, 0)]
+    is_root = np.zeros(forest.n, dtype=bool)
+    is_root[g[top]] = True
+    S = np.zeros(forest.n, dtype=np.int64)
+    np.add.at(S, g, value)
+    J = tree_min(forest, np.flatnonzero(present), S, is_root)
+    lb_group = np.zeros(forest.n, dtype=np.int64)
+    np.add.at(lb_group, g[top], lb[part[top]])
+    roots = np.flatnonzero(is_root)
+    per_attr = np.zeros(int(forest.attr[-1]) + 1, dtype=np.int64)
+    np.add.at(per_attr, forest.attr[roots], np.maximum(0, J[roots] - lb_group[roots]))
+    return int(per_attr.max())
 
 
-def tree_min(t: TreeIndex, nodes: IntArray, S: IntArray, is_root: BoolArray) -> IntArray:
+def tree_min(forest: Forest, nodes: IntArray, S: IntArray, is_root: BoolArray) -> IntArray:
     """J over ``nodes`` (the groups' nodes, each group's subtree whole), deepest first: S at a node
     without children among them, else the lesser of S and its children's sum; not above the roots."""
     J = S.copy()
-    kids = np.zeros(t.n, dtype=np.int64)
-    has_kids = np.zeros(t.n, dtype=bool)
-    depth = t.depth[nodes]
+    kids = np.zeros(forest.n, dtype=np.int64)
+    has_kids = np.zeros(forest.n, dtype=bool)
+    depth = forest.depth[nodes]
     for dd in range(int(depth.max()), int(depth.min()) - 1, -1):
         at = nodes[depth == dd]
         J[at] = np.where(has_kids[at], np.minimum(S[at], kids[at]), S[at])
         up = at[~is_root[at]]
         if up.size:
-            par = t.anc[dd - 1][up]
+            par = forest.parent[up]
             np.add.at(kids, par, J[up])
             has_kids[par] = True
     return J
