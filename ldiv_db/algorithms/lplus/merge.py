@@ -220,7 +220,7 @@ def _verify(sub: MergeableSearch) -> None:
     carried = sub.cc.copy(), sub.lc.copy(), sub.ci.copy(), sub.li.copy()
     totals = sub.cost_t, sub.icost_t, sub.lb_t, sub.ilb_t
     boxes = getattr(sub, "boxes", None)  # its last evaluation is the frame's, which the stage check reads
-    last = None if boxes is None else (boxes.last, boxes.entries)
+    last = (None, []) if boxes is None else (boxes.last, boxes.entries)
     assert sub._eval(sub.all_cells) == totals, "merging changed the search's totals"
     if boxes is not None:
         boxes.last, boxes.entries = last
