@@ -98,7 +98,7 @@ def _gains(monkeypatch: pytest.MonkeyPatch) -> list[int]:
 
 
 @pytest.mark.parametrize("seeds", [range(0, 12), range(12, 24)])
-def test_joint_bound_is_sound_at_every_node_and_stage(seeds: range, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_joint_bound_is_sound_at_every_node(seeds: range, monkeypatch: pytest.MonkeyPatch) -> None:
     seen = _gains(monkeypatch)
     checks = 0
     for seed in seeds:

@@ -219,11 +219,7 @@ def _verify(sub: MergeableSearch) -> None:
     values carried over from the parent (which the search then goes on with)."""
     carried = sub.cc.copy(), sub.lc.copy(), sub.ci.copy(), sub.li.copy()
     totals = sub.cost_t, sub.icost_t, sub.lb_t, sub.ilb_t
-    boxes = getattr(sub, "boxes", None)  # its last evaluation is the frame's, which the stage check reads
-    last = (None, []) if boxes is None else (boxes.last, boxes.entries)
     assert sub._eval(sub.all_cells) == totals, "merging changed the search's totals"
-    if boxes is not None:
-        boxes.last, boxes.entries = last
     part = np.unique(sub.ks // sub.m, return_inverse=True)[1].reshape(-1)
     for mine, fresh in zip(carried, (sub.cc, sub.lc, sub.ci, sub.li), strict=True):
         a, b = np.zeros(sub.C, dtype=np.int64), np.zeros(sub.C, dtype=np.int64)

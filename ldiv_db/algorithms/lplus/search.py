@@ -291,12 +291,12 @@ class Search(merge.MergeableSearch):
     def _lb_eff(self) -> int:
         return INF if self.ilb_t else self.lb_t
 
-    def _lb_check(self, fresh: bool) -> int:
-        """A prune check's LB: the running total, plus what the joint cuts of the last evaluation's
-        partitions add (:mod:`.joint`; ``fresh``: that evaluation was this check's) if it can reach the bound."""
+    def _lb_check(self) -> int:
+        """A specialized child's LB: the running total, plus what the joint cuts of the partitions it split
+        add (:mod:`.joint`) when that can reach the bound."""
         lb = self._lb_eff()
         need = 1 if self.enumerate_all else self.bound() - lb
-        return lb + self.boxes.gain(self, need) if fresh and self.boxes is not None and lb < INF else lb
+        return lb + self.boxes.gain(self, need) if self.boxes is not None and lb < INF else lb
 
     def bound(self) -> int:
         """Prune against the best cost (top-h: the h-th best), +∞ until h cuts are known (SPEC §5.6), or
@@ -453,10 +453,9 @@ class Search(merge.MergeableSearch):
                     self.frames[-1] = self._lb_eff()
                     if self.locked_mass >= self.merge_at and merge.descend(self, open_vals, depth, i):
                         break
-                lb_here = self._lb_check(i > 0)  # (i = start > 0: a sub-search resumes after the lock)
                 if self.trace and i > 0:
-                    self.trace("stage", depth, INF, lb_here)
-                if not self.enumerate_all and lb_here >= self.bound():
+                    self.trace("stage", depth, INF, self._lb_eff())
+                if not self.enumerate_all and self._lb_eff() >= self.bound():
                     self.pruned += self._prod(open_vals[i:]) - 1
                     break
                 self._tick()
@@ -471,7 +470,7 @@ class Search(merge.MergeableSearch):
                 self.ilb_t += ilb1 - ilb0
                 rest = open_vals[i + 1 :]
                 child_open = sorted(rest + opened, key=self._sort_key) if opened else list(rest)
-                lb_here = self._lb_check(True)
+                lb_here = self._lb_check()
                 if not self.enumerate_all and lb_here >= self.bound():
                     self.pruned += self._prod(child_open)
                 else:
