@@ -41,6 +41,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ...taxonomy.arrays import IntArray
+from . import joint
 from .partitions import Parts, recursive_deletions, scheme_counts, split
 from .problem import Metric, Scheme
 
@@ -83,6 +84,12 @@ class BoxBound:
         self.depth = [t.depth.astype(np.int64) for t in s.trees]
         self.anc = [t.anc for t in s.trees]
         self.computed = 0
+        #: the last evaluation's (partition of ``P``, attribute, node, value) entries for :mod:`.joint`,
+        #: its candidates' figures (:meth:`gain`), and every computed partition's entries by memo key
+        self.entries: list[tuple[IntArray, IntArray, IntArray, IntArray]] = []
+        self.last: tuple[IntArray, ...] | None = None
+        self.store = joint.Store()
+        self.forest = joint.Forest(s.trees)
 
     def bounds(
         self, s: MergeableSearch, P: Parts, rep: IntArray, spec_s: IntArray, lb: IntArray, cost: IntArray
@@ -92,6 +99,7 @@ class BoxBound:
         cells' images; then ``lb`` is exact) or no open value, nor where its ``cost`` at the cut, which the
         recursion never exceeds, is not above ``lb``."""
         out = np.full(P.G, -1, dtype=np.int64)
+        self.entries, self.last = [], None
         first = P.first_cell
         homog = np.minimum.reduceat(spec_s, first) == np.maximum.reduceat(spec_s, first)
         cand = np.flatnonzero(~homog & (cost > lb))
@@ -108,6 +116,7 @@ class BoxBound:
         memo = self.memo
         known = memo.get(keys)
         out[cand] = np.maximum(known, -1)
+        self.last = (cand, X, mbits, keys, known, cost, lb, out)  # (``known`` is marked where computed)
         miss = np.flatnonzero((known == -2) & (mbits != 0))
         if miss.size == 0:
             return out
@@ -133,8 +142,51 @@ class BoxBound:
             vals = self._solve(s, P, X[:, j], h, cand[j], seg)
             out[cand[j]] = vals
             memo.put(keys[j], vals)
+            known[j] = vals
             self.computed += j.size
+        if self.entries:
+            new = [np.concatenate(c) for c in zip(*self.entries, strict=True)]
+            key_of = np.zeros(P.G, dtype=np.int64)
+            key_of[cand] = keys
+            self.store.put(key_of[new[0]], new[1], new[2], new[3])
         return out
+
+    def gain(self, s: MergeableSearch, need: int) -> int:
+        """What the joint cuts (:mod:`.joint`) of the last evaluation's partitions add to the sum of their
+        bounds; 0 when even the most they could add (each partition's cost at the cut less its bound, over
+        the groups of two or more of one attribute) is below ``need``."""
+        if self.last is None or need <= 0:
+            return 0
+        cand, X, mbits, keys, known, cost, lb57, out = self.last
+        lb = np.maximum(lb57, out)
+        slack = (cost - lb)[cand]
+        has = known >= 0  # a recursion's value: its entries are in the store or were just made
+        if int(slack[has].sum()) < need:
+            return 0
+        members = np.zeros(cand.size, dtype=bool)
+        most = 0
+        for a, t in enumerate(s.trees):
+            on = np.flatnonzero(has & ((mbits >> a) & 1 == 1))
+            if on.size < 2:
+                continue
+            x = X[a][on]
+            at = on[np.bincount(x, minlength=t.n)[x] >= 2]
+            members[at] = True
+            most = max(most, int(slack[at].sum()))
+        if most < need:
+            return 0
+        inP = np.zeros(lb.size, dtype=bool)
+        inP[cand[members]] = True
+        fresh = np.zeros(lb.size, dtype=bool)
+        entries = []
+        for e in self.entries:
+            fresh[e[0]] = True
+            keep = inP[e[0]]
+            entries.append((e[0][keep], e[1][keep], e[2][keep], e[3][keep]))
+        old = np.flatnonzero(members & ~fresh[cand])
+        if old.size:
+            entries.append(self.store.get(keys[old], cand[old]))
+        return joint.gain(self.forest, entries, lb)
 
     def _solve(
         self, s: MergeableSearch, P: Parts, Xr: IntArray, h: tuple[int, ...], roots: IntArray, seg: IntArray
@@ -150,14 +202,16 @@ class BoxBound:
         n = cells.size
         attrs = [a for a, x in enumerate(h) if x > 0]
         dims = [h[a] + 1 for a in attrs]
+        nodes = []
         # per attribute and relative depth, each cell's key and LM offsets from its root's node; the
         # points' keys by broadcasting (the points in itertools.product order, the last attribute fastest)
         key = (Xr * s.stride[:, None]).sum(axis=0)[root_of].reshape((1,) * len(attrs) + (n,))
         lm = np.zeros_like(key)
         for i, a in enumerate(attrs):
             anc, x = self.anc[a], Xr[a][root_of]
-            deep = np.minimum(self.depth[a][x][None, :] + np.arange(dims[i])[:, None], anc.shape[0] - 1)
-            node = anc[deep, s.leaf[a][cells][None, :]]
+            want = self.depth[a][x][None, :] + np.arange(dims[i])[:, None]
+            node = anc[np.minimum(want, anc.shape[0] - 1), s.leaf[a][cells][None, :]]
+            nodes.append((node, self.depth[a][node] == want))
             shape = [1] * len(attrs) + [n]
             shape[i] = dims[i]
             key = key + ((node - x) * s.stride[a]).reshape(shape)
@@ -195,12 +249,37 @@ class BoxBound:
         for r in range(max(1, min(k, ORDERS))):  # each open attribute first once: the largest bound
             value = priced.copy()
             for j in reversed([(i + r) % k for i in range(k)]):
+                if j == r:  # attrs[r] first: its boxes' values at (t, 0, …, 0) are best(P ∩ node, 2)
+                    self._keep(attrs[r], roots, root_of, box, j, nodes[j], value)
                 for kids, parents in links[j]:
                     sums = np.zeros(G, dtype=np.int64)
                     np.add.at(sums, parents, value[kids])
                     value[parents] = np.minimum(value[parents], sums[parents])
             out = np.maximum(out, value[root_box])
         return out
+
+    def _keep(
+        self,
+        a: int,
+        roots: IntArray,
+        root_of: IntArray,
+        box: IntArray,
+        j: int,
+        node: tuple[IntArray, IntArray],
+        value: IntArray,
+    ) -> None:
+        """Keep, for :mod:`.joint`, each root partition's value of the box under every node of attribute
+        ``a`` (axis ``j`` of ``box``) with the other attributes at the root's nodes: the cells' box at
+        lattice points (0, …, t, …, 0), where the cell's node lies exactly t levels below the root's."""
+        at, exact = node  # (t, cell): the cell's node t levels below its root's, and whether it lies there
+        k = box.ndim - 1
+        b = np.stack([box[tuple(t if x == j else 0 for x in range(k))] for t in range(box.shape[j])])
+        bx = b[exact]  # a box at such a point is one (partition, node): one entry per box
+        pos = np.full(value.size, -1, dtype=np.int64)
+        pos[bx] = np.arange(bx.size)
+        one = pos[pos >= 0]
+        part, here = np.broadcast_to(roots[root_of], b.shape)[exact][one], at[exact][one].astype(np.int64)
+        self.entries.append((part, np.full(one.size, a, dtype=np.int64), here, value[bx[one]]))
 
 
 class Memo:

@@ -161,16 +161,9 @@ class Search(merge.MergeableSearch):
             self.level = [0] * d
         else:
             self.level = [len(t.levels) - 1 for t in self.trees]
-            self.g = (
-                np.stack(
-                    [
-                        t.levels[self.level[a]][self.leaf[a]] if self.C else np.zeros(0, dtype=np.int64)
-                        for a, t in enumerate(self.trees)
-                    ]
-                )
-                .reshape(d, self.C)
-                .astype(node_dtype(self.trees))
-            )
+            z = np.zeros(0, dtype=np.int64)  # (an empty histogram's leaf ids may not be integers)
+            at = [t.levels[self.level[a]][self.leaf[a]] if self.C else z for a, t in enumerate(self.trees)]
+            self.g = np.stack(at).reshape(d, self.C).astype(node_dtype(self.trees))
         self._rekey()
         # Cut_spec image: leaf where the value is open, the cut value where it is locked
         self.open_node = [np.zeros(t.n, dtype=bool) for t in self.trees]  # full-subtree
@@ -297,6 +290,13 @@ class Search(merge.MergeableSearch):
     # ------------------------------------------------------------------ search
     def _lb_eff(self) -> int:
         return INF if self.ilb_t else self.lb_t
+
+    def _lb_check(self) -> int:
+        """A specialized child's LB: the running total, plus what the joint cuts of the partitions it split
+        add (:mod:`.joint`) when that can reach the bound."""
+        lb = self._lb_eff()
+        need = 1 if self.enumerate_all else self.bound() - lb
+        return lb + self.boxes.gain(self, need) if self.boxes is not None and lb < INF else lb
 
     def bound(self) -> int:
         """Prune against the best cost (top-h: the h-th best), +∞ until h cuts are known (SPEC §5.6), or
@@ -470,12 +470,13 @@ class Search(merge.MergeableSearch):
                 self.ilb_t += ilb1 - ilb0
                 rest = open_vals[i + 1 :]
                 child_open = sorted(rest + opened, key=self._sort_key) if opened else list(rest)
-                if not self.enumerate_all and self._lb_eff() >= self.bound():
+                lb_here = self._lb_check()
+                if not self.enumerate_all and lb_here >= self.bound():
                     self.pruned += self._prod(child_open)
                 else:
                     self.visited += 1
                     if self.trace:
-                        self.trace("visit", depth + 1, INF if self.icost_t else self.cost_t, self._lb_eff())
+                        self.trace("visit", depth + 1, INF if self.icost_t else self.cost_t, lb_here)
                         self.visit_cuts.append(self._snapshot())
                     if not self.icost_t:
                         self._offer(self.cost_t)
