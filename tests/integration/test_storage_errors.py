@@ -52,8 +52,9 @@ class Failing:
     def __init__(self, con: duckdb.DuckDBPyConnection, wal: str, cause: str) -> None:
         self._con, self._wal, self._cause = con, wal, cause
 
-    def execute(self, sql: str, params: Any = None) -> Any:
-        if Failing.armed and sql.strip().upper().startswith("COMMIT"):
+    def execute(self, sql: str | duckdb.Statement, params: Any = None) -> Any:
+        # a kept parse (DuckDBDatabase._statement) is a plain read, never a COMMIT
+        if Failing.armed and isinstance(sql, str) and sql.strip().upper().startswith("COMMIT"):
             self._con.execute("ROLLBACK")  # DuckDB rolls a failed commit back
             verb = "write" if "space" in self._cause else "open"
             raise duckdb.TransactionException(
