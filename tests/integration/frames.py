@@ -2,14 +2,32 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
+import duckdb
 import numpy as np
 import pandas as pd
 import pytest
 
 from ldiv_db.db import Database
 from ldiv_db.pipeline import opaque
+
+# a file's table t(age, sex, disease) for the checks of a file opened read-only: 8 ages x 2 sexes, 1 to 4
+# diseases per age (one repeated), so classes differ in size and in distinct values
+CHECK_ROWS = [
+    (a, s, d) for a in range(8) for s in ("f", "m") for d in ("flu", "hiv", "cold", "flu")[: 1 + (a % 4)]
+]
+
+
+def check_file(folder: Path) -> Path:
+    """A DuckDB file ``t.duckdb`` in ``folder`` holding ``main.t`` of CHECK_ROWS, closed."""
+    p = folder / "t.duckdb"
+    con = duckdb.connect(str(p))
+    con.execute("CREATE TABLE t (age INTEGER, sex VARCHAR, disease VARCHAR)")
+    con.executemany("INSERT INTO t VALUES (?, ?, ?)", CHECK_ROWS)
+    con.close()
+    return p
 
 
 def make_table(db: Database, name: str, frame: pd.DataFrame) -> None:

@@ -20,18 +20,14 @@ from ldiv_db.db import Database
 from ldiv_db.db.duckdb.engine import CATALOG_FACTS, FILE_FACTS, PURE_READS, DuckDBDatabase
 from ldiv_db.errors import BadInput
 from ldiv_db.sqlgen.render import Query, TableRef, render
+from tests.integration.frames import CHECK_ROWS, check_file
 
-ROWS = [(a, s, d) for a in range(8) for s in ("f", "m") for d in ("flu", "hiv", "cold", "flu")[: 1 + (a % 4)]]
+ROWS = CHECK_ROWS
 
 
 @pytest.fixture
 def path(tmp_path: Path) -> Path:
-    p = tmp_path / "t.duckdb"
-    con = duckdb.connect(str(p))
-    con.execute("CREATE TABLE t (age INTEGER, sex VARCHAR, disease VARCHAR)")
-    con.executemany("INSERT INTO t VALUES (?, ?, ?)", ROWS)
-    con.close()
-    return p
+    return check_file(tmp_path)
 
 
 def _brute(keys: tuple[int, ...]) -> tuple[int, int, int]:

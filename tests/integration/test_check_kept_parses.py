@@ -9,7 +9,6 @@ from __future__ import annotations
 from collections import Counter
 from pathlib import Path
 
-import duckdb
 import pytest
 
 import ldiv_db
@@ -18,19 +17,15 @@ from ldiv_db.db import Database
 from ldiv_db.db.duckdb.engine import PURE_READS, DuckDBDatabase
 from ldiv_db.errors import BadInput
 from ldiv_db.sqlgen.render import Ident, Query, TableRef
+from tests.integration.frames import CHECK_ROWS, check_file
 
-ROWS = [(a, s, d) for a in range(8) for s in ("f", "m") for d in ("flu", "hiv", "cold", "flu")[: 1 + (a % 4)]]
+ROWS = CHECK_ROWS
 FEW = [r for r in ROWS if r[0] >= 5]  # the rows of the temporary table that hides t
 
 
 @pytest.fixture
 def path(tmp_path: Path) -> Path:
-    p = tmp_path / "t.duckdb"
-    con = duckdb.connect(str(p))
-    con.execute("CREATE TABLE t (age INTEGER, sex VARCHAR, disease VARCHAR)")
-    con.executemany("INSERT INTO t VALUES (?, ?, ?)", ROWS)
-    con.close()
-    return p
+    return check_file(tmp_path)
 
 
 def _brute(rows: list[tuple[int, str, str]]) -> tuple[int, int, int, int]:
