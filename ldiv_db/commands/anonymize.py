@@ -249,14 +249,12 @@ def _run(request: AnonymizeRequest, algo: Algorithm, out: TableRef) -> Partition
     (:func:`ldiv_db.pipeline.opaque.seeded_inputs`: every tie among rows falls by the run's seeded key),
     and its partitioning is mapped back to the source's row ids; one that declares itself
     :attr:`~ldiv_db.algorithms.base.Algorithm.order_free` has no tie to break and reads the source as it
-    is; one with :attr:`~ldiv_db.algorithms.base.Algorithm.keyed_ties` breaks them by the seeded key
-    itself (TP, TP+) where the engine's copy keys row ids as it does (``Database.keys_row_ids``). A
-    release of several tables links its rows itself, so it reads the source as it is
-    and orders its rows by the same key itself (Decomposition+: ``sql/decomposition/pool_rows.sql``)."""
+    is. A release of several tables links its rows itself, so it reads the source as it is and orders its
+    rows by the same key itself (Decomposition+: ``sql/decomposition/pool_rows.sql``)."""
     if algo.streams or len(algo.output_tables(out)) != 1:
         return algo.run(request)
     seeded = None
-    if not (algo.order_free or (algo.keyed_ties and request.db.keys_row_ids)):
+    if not algo.order_free:
         named = [  # the columns the algorithm may read besides the QIs and SAs
             *request.keep_columns,
             *(

@@ -1,24 +1,12 @@
 {#- Included fragment (not a statement): the query the published table is created from, ordered by group, then
     within a group by a hash of the row's published values. Context: assignment, source, qi, sa, keep,
     group_column (None: the group column is not published, and the rows are ordered by the hash alone); with fused false, labels and labels_by ('gid' or 'rid': the labels table's key); with fused
-    true, as_text (per QI), and the suppression labels are computed over each group's rows in the statement: a
-    number QI's label is its min = max with no NULL (integer aggregates); a text QI's distinct values are numbered
-    (d<i>: value, code, label text), the rows' values looked up as codes, a group's label the code all its rows
-    share (min = max, NULL being a value of its own: its label '*'; else 0, '*'), its text looked up once per group. -#}
+    true, as_text (per QI), and the suppression labels are computed over each group's rows in the statement. -#}
 {% if fused %}
-WITH
-{% for c in qi %}
-{% if as_text[loop.index0] %}
-{{ ('d' ~ loop.index) | ident }} AS (
-    SELECT v, row_number() OVER (ORDER BY v) AS code, coalesce(v, '*') AS label
-    FROM (SELECT DISTINCT CAST({{ c | ident }} AS VARCHAR) AS v FROM {{ source | table }}) AS dv
-),
-{% endif %}
-{% endfor %}
-rows_in AS (
+WITH rows_in AS (
     SELECT
 {% for c in qi %}
-        {% if as_text[loop.index0] %}{{ ('d' ~ loop.index) | ident }}.code{% else %}src.{{ c | ident }}{% endif %} AS {{ ('c' ~ loop.index) | ident }},
+        {% if as_text[loop.index0] %}CAST(src.{{ c | ident }} AS VARCHAR){% else %}src.{{ c | ident }}{% endif %} AS {{ ('v' ~ loop.index) | ident }},
 {% endfor %}
 {% for c in sa %}
         src.{{ c | ident }} AS {{ ('s' ~ loop.index) | ident }},
@@ -30,56 +18,25 @@ rows_in AS (
         asg.sa_suppressed
     FROM {{ assignment | table }} AS asg
     JOIN {{ source | table }} AS src ON src.rowid = asg.rid
-{% for c in qi %}
-{% if as_text[loop.index0] %}
-    JOIN {{ ('d' ~ loop.index) | ident }} ON CAST(src.{{ c | ident }} AS VARCHAR) IS NOT DISTINCT FROM {{ ('d' ~ loop.index) | ident }}.v
-{% endif %}
-{% endfor %}
     WHERE NOT asg.deleted
-), codes AS (
+), lab AS (
     SELECT
         gid,
+        sa_suppressed,
+{% for c in sa %}
+        {{ ('s' ~ loop.index) | ident }},
+{% endfor %}
+{% for c in keep %}
+        {{ ('k' ~ loop.index) | ident }},
+{% endfor %}
 {% for c in qi %}
-{% set v = ('c' ~ loop.index) | ident %}
-{% if as_text[loop.index0] %}
-        CASE WHEN min({{ v }}) = max({{ v }}) THEN min({{ v }}) ELSE 0 END AS {{ v }}{% if not loop.last %},{% endif %}
-{% else %}
-        CASE WHEN min({{ v }}) = max({{ v }}) AND count({{ v }}) = count(*) THEN CAST(min({{ v }}) AS VARCHAR) ELSE '*' END AS {{ v }}{% if not loop.last %},{% endif %}
-{% endif %}
+{% set v = ('v' ~ loop.index) | ident %}
+        CASE WHEN min({{ v }}) OVER w = max({{ v }}) OVER w AND count({{ v }}) OVER w = count(*) OVER w
+             THEN CAST(min({{ v }}) OVER w AS VARCHAR) ELSE '*' END AS {{ ('q' ~ loop.index) | ident }}{% if not loop.last %},{% endif %}
 
 {% endfor %}
     FROM rows_in
-    GROUP BY gid
-), labels AS (
-    SELECT
-        codes.gid,
-{% for c in qi %}
-        {% if as_text[loop.index0] %}coalesce({{ ('t' ~ loop.index) | ident }}.label, '*'){% else %}codes.{{ ('c' ~ loop.index) | ident }}{% endif %} AS {{ ('q' ~ loop.index) | ident }}{% if not loop.last %},{% endif %}
-
-{% endfor %}
-    FROM codes
-{% for c in qi %}
-{% if as_text[loop.index0] %}
-{% set t = ('t' ~ loop.index) | ident %}
-    LEFT JOIN {{ ('d' ~ loop.index) | ident }} AS {{ t }} ON {{ t }}.code = codes.{{ ('c' ~ loop.index) | ident }}
-{% endif %}
-{% endfor %}
-), lab AS (
-    SELECT
-        r.gid,
-        r.sa_suppressed,
-{% for c in sa %}
-        r.{{ ('s' ~ loop.index) | ident }},
-{% endfor %}
-{% for c in keep %}
-        r.{{ ('k' ~ loop.index) | ident }},
-{% endfor %}
-{% for c in qi %}
-        labels.{{ ('q' ~ loop.index) | ident }}{% if not loop.last %},{% endif %}
-
-{% endfor %}
-    FROM rows_in AS r
-    JOIN labels ON labels.gid = r.gid
+    WINDOW w AS (PARTITION BY gid)
 )
 {% endif %}
 SELECT
