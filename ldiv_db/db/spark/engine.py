@@ -577,5 +577,5 @@ _RENAME = "ALTER TABLE IDENTIFIER(:old) RENAME TO IDENTIFIER(:new)"
 _SHOW_PROPERTIES = "SHOW TBLPROPERTIES IDENTIFIER(:table)"
 _SET_PROPERTY = "ALTER TABLE IDENTIFIER(:table) SET TBLPROPERTIES (:key = :value)"
 _DDL = re.compile(r"(CREATE|DROP|ALTER)\b", re.IGNORECASE)  # what may change the catalog's listings
-_LEADING_COMMENTS = re.compile(r"^(\s|/\*.*?\*/)*", re.DOTALL)
+_LEADING_COMMENTS = re.compile(r"^(\s|/\*.*?\*/|--[^\n]*)*", re.DOTALL)  # a template's header lines too
 _DROP_IF_EXISTS = re.compile(r"DROP TABLE IF EXISTS (`\w+`|\w+)\.(`\w+`|\w+)", re.IGNORECASE)
