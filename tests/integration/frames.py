@@ -20,12 +20,12 @@ CHECK_ROWS = [
 ]
 
 
-def check_file(folder: Path) -> Path:
-    """A DuckDB file ``t.duckdb`` in ``folder`` holding ``main.t`` of CHECK_ROWS, closed."""
+def check_file(folder: Path, rows: list[tuple[int, str, str]] = CHECK_ROWS) -> Path:
+    """A DuckDB file ``t.duckdb`` in ``folder`` holding ``main.t(age, sex, disease)`` of ``rows``, closed."""
     p = folder / "t.duckdb"
     con = duckdb.connect(str(p))
     con.execute("CREATE TABLE t (age INTEGER, sex VARCHAR, disease VARCHAR)")
-    con.executemany("INSERT INTO t VALUES (?, ?, ?)", CHECK_ROWS)
+    con.executemany("INSERT INTO t VALUES (?, ?, ?)", rows)
     con.close()
     return p
 

@@ -15,6 +15,7 @@ import pytest
 import ldiv_db
 from ldiv_db.db import Database
 from ldiv_db.db.duckdb.engine import CATALOG_FACTS, FILE_FACTS, DuckDBDatabase
+from tests.integration.frames import check_file
 
 ROWS = [
     (a, s, d)
@@ -42,12 +43,7 @@ REPEATED = [t for t in SMALL_PATH if t not in FILE_FACTS | CATALOG_FACTS]
 
 @pytest.fixture
 def db(tmp_path: Path) -> Path:
-    path = tmp_path / "t.duckdb"
-    con = duckdb.connect(str(path))
-    con.execute("CREATE TABLE t (age INTEGER, sex VARCHAR, disease VARCHAR)")
-    con.executemany("INSERT INTO t VALUES (?, ?, ?)", ROWS)
-    con.close()
-    return path
+    return check_file(tmp_path, ROWS)
 
 
 def _brute() -> tuple[int, int, int, int]:
