@@ -4,7 +4,7 @@
  * ordered ground distance, basic and enhanced beta-likeness and delta-disclosure, and the risk
  * analysis of the raw table (sample risks, sample uniques, population uniqueness by Pitman, Zayatz,
  * SNB and Dankar's rule) at given sampling fractions, and the sample risks of ARX's distinct-3 release. Uses ARX's public API only; prints one JSON
- * object. Built by bench/peers/build_arx.sh.
+ * object. Compiled against the user's ARX by `python -m bench.peers --build` (ARX_CLASSPATH).
  *
  *   java -cp "$(cat ~/.cache/ldiv_db/arx/classpath.txt):~/.cache/ldiv_db/arx/figures" ArxFigures ADULT_DIR
  */

@@ -2,7 +2,8 @@
  * The reference tool's seconds for ldiv_db's peers suite (bench/peers/suite.py): each workload of a
  * spec file run several times in this one JVM (the first runs warm it), each run's seconds printed, so
  * the suite takes the best of the warm ones. CPU seconds: the running thread's, from the first call to the
- * end of the run's last part (the check's class statistics included). Uses ARX's public API only. Built by bench/peers/build_arx.sh.
+ * end of the run's last part (the check's class statistics included). Uses ARX's public API only. Compiled against the user's ARX by
+ * `python -m bench.peers --build` (ARX_CLASSPATH).
  *
  *   java -cp "$(cat ~/.cache/ldiv_db/arx/classpath.txt):~/.cache/ldiv_db/arx/figures" ArxPeers SPEC
  *

@@ -1,5 +1,5 @@
-"""The peers suite of ``make bench`` (issue 57): ldiv_db beside the reference tool (ARX 3.9.2 built from
-its public source, Java API, warm: every workload repeated in one JVM), pycanon and anjana, in one run.
+"""The peers suite of ``make bench`` (issue 57): ldiv_db beside the reference tool (ARX 3.9.2, the user's,
+Java API, warm: every workload repeated in one JVM), pycanon and anjana, in one run.
 
 Workloads (Adult: the 8 QIs of ../shared/datasets/README.md, SA occupation, ARX's hierarchies):
 
@@ -18,7 +18,8 @@ Best of ``--repeat`` (3) warm runs for ARX, pycanon and ldiv_db; anjana runs onc
 seconds and the load average; writes bench/results/peers.json (with ``--only``, over the last file:
 the other workloads keep their rows). A peer that is absent (Java, the ARX build, the Python peers' venv)
 is skipped with a message naming the command that provides it; building
-happens only with ``--build`` (bench/peers/build_arx.sh, and a venv for pycanon and anjana from the
+happens only with ``--build`` (the project's ARX programs compiled against the jars named by
+``ARX_CLASSPATH``, and a venv for pycanon and anjana from the
 ``peers`` extra of pyproject.toml, kept apart because both pin numpy and pandas below ldiv_db's).
 Exit 1 only when an ldiv_db release fails verification or an optimum is worse than the peer's.
 

@@ -1,6 +1,10 @@
 """The peer tools of the peers suite (bench/peers/suite.py): whether each can run here (and, if not, the
-message naming the command that provides it), building them on request, and running ARX's workloads in
-one JVM (bench/peers/ArxPeers.java) with its output parsed."""
+message naming what provides it), preparing them on request, and running ARX's workloads in one JVM
+(bench/peers/ArxPeers.java) with its output parsed.
+
+ARX itself is not built by this project (decision 0027, "Amended"): the user names the jars of an ARX
+3.9.2 they have (its library jar and its dependencies) in ``ARX_CLASSPATH``; ``--build`` compiles the
+project's own two programs against them into ``ARX_CACHE``."""
 
 from __future__ import annotations
 
@@ -27,6 +31,8 @@ PEERS_VENV = DATA_CACHE / "venv"
 PEERS_PYTHON = PEERS_VENV / "bin" / "python"
 PINS_FILE = "ldiv-peers-pins.txt"  # in the venv: the pins it was made from
 BUILD = "python -m bench.peers --build"
+CLASSPATH_ENV = "ARX_CLASSPATH"  # ARX 3.9.2's library jar and its dependency jars, os.pathsep-separated
+PROGRAMS = {"figures": "ArxFigures.java", "peers": "ArxPeers.java"}  # stamp key -> source
 
 
 @dataclass(frozen=True)
@@ -43,7 +49,7 @@ class Workload:
 
 
 def digest(path: Path) -> str:
-    """The first 16 hex digits of the file's SHA-256, as bench/peers/build_arx.sh stamps its programs."""
+    """The first 16 hex digits of the file's SHA-256, as the build stamps each program."""
     return hashlib.sha256(path.read_bytes()).hexdigest()[:16]
 
 
@@ -53,7 +59,9 @@ def arx_unavailable(cache: Path = ARX_CACHE, program: Path = HERE / "ArxPeers.ja
         return "java not found: the reference tool needs Java 17 (apt-get install openjdk-17-jdk-headless)"
     stamp = cache / "stamp"
     if not stamp.exists() or not (cache / "figures" / "ArxPeers.class").exists():
-        return f"ARX is not built in {cache}: run {BUILD}"
+        return (
+            f"ARX's programs are not built in {cache}: set {CLASSPATH_ENV} to ARX 3.9.2's jars, run {BUILD}"
+        )
     if f"peers:{digest(program)}" not in stamp.read_text(encoding="utf-8"):
         return f"{program.name} changed since the build in {cache}: run {BUILD}"
     return None
@@ -77,10 +85,43 @@ def python_peers_unavailable(venv: Path = PEERS_VENV, pins: list[str] | None = N
     return None
 
 
+def build_arx_programs(cache: Path = ARX_CACHE, classpath: str | None = None) -> str:
+    """Compile the project's programs (ArxFigures, ArxPeers) against the ARX jars of ``classpath`` (default
+    ``$ARX_CLASSPATH``) into ``cache``; a line saying what was done, "skip: ..." when it cannot be."""
+    classpath = classpath if classpath is not None else os.environ.get(CLASSPATH_ENV, "")
+    jars = [j for j in classpath.split(os.pathsep) if j]
+    if shutil.which("javac") is None:
+        return "skip: javac not found (the reference tool needs Java 17: apt-get install openjdk-17-jdk-headless)"
+    if not jars:
+        return f"skip: {CLASSPATH_ENV} is not set (ARX 3.9.2's library jar and its dependency jars)"
+    absent = [j for j in jars if not Path(j).exists()]
+    if absent:
+        return f"skip: {CLASSPATH_ENV} names files that do not exist: {', '.join(absent)}"
+    stamp = " ".join(
+        [f"classpath:{hashlib.sha256(classpath.encode()).hexdigest()[:16]}"]
+        + [f"{key}:{digest(HERE / name)}" for key, name in PROGRAMS.items()]
+    )
+    if (cache / "stamp").exists() and (cache / "stamp").read_text(encoding="utf-8").strip() == stamp:
+        return f"ok: ARX's programs already built in {cache}"
+    figures = cache / "figures"
+    shutil.rmtree(figures, ignore_errors=True)
+    figures.mkdir(parents=True)
+    run = subprocess.run(
+        ["javac", "-nowarn", "-encoding", "UTF-8", "-d", str(figures), "-cp", classpath,
+         *(str(HERE / name) for name in PROGRAMS.values())],
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    if run.returncode != 0:
+        return f"error: the programs did not compile against {CLASSPATH_ENV}: {run.stderr.strip()[-800:]}"
+    (cache / "classpath.txt").write_text(classpath + "\n", encoding="utf-8")
+    (cache / "stamp").write_text(stamp + "\n", encoding="utf-8")
+    return f"ok: ARX's programs built in {cache}"
+
+
 def build() -> None:
-    """ARX from its source (bench/peers/build_arx.sh: it says "skip: ..." when it cannot) and a venv of
-    its own for pycanon and anjana (they pin numpy and pandas below ldiv_db's)."""
-    subprocess.run(["bash", str(HERE / "build_arx.sh")], check=False)
+    """The project's ARX programs against the user's ARX (``ARX_CLASSPATH``) and a venv of its own for
+    pycanon and anjana (they pin numpy and pandas below ldiv_db's)."""
+    print(build_arx_programs(), flush=True)
     pins = sorted(peer_pins())
     if python_peers_unavailable(PEERS_VENV, pins) is None:
         print(f"ok: pycanon and anjana already installed in {PEERS_VENV}")

@@ -1,5 +1,5 @@
-"""ldiv_db's figures against the reference tool's, run live: ARX 3.9.2 built from its public source by
-bench/peers/build_arx.sh, its figures printed by bench/peers/ArxFigures.java (Adult, Flash, 5 %
+"""ldiv_db's figures against the reference tool's, run live: ARX 3.9.2 (the user's, named by ARX_CLASSPATH;
+the project's programs compiled against it by ``python -m bench.peers --build``), its figures printed by bench/peers/ArxFigures.java (Adult, Flash, 5 %
 suppression limit, Loss gs = 0.5). Compared: the optimal node (levels, rows deleted, Loss) under
 t-closeness with the hierarchical and the ordered ground distance, basic and enhanced β-likeness and
 δ-disclosure (ARX's variant), ``ldiv check`` of each release, and ``ldiv risk``'s population estimates on
@@ -40,10 +40,12 @@ def _built() -> str | None:
         return "java not found: the reference tool needs Java 17"
     stamp = CACHE / "stamp"
     if not stamp.exists() or not (CACHE / "figures" / "ArxFigures.class").exists():
-        return f"ARX is not built in {CACHE}: run bench/peers/build_arx.sh"
+        return (
+            f"ARX's programs are not built in {CACHE}: set ARX_CLASSPATH, run python -m bench.peers --build"
+        )
     digest = hashlib.sha256(FIGURES.read_bytes()).hexdigest()[:16]
     if f"figures:{digest}" not in stamp.read_text():
-        return "bench/peers/ArxFigures.java changed since the build: run bench/peers/build_arx.sh"
+        return "bench/peers/ArxFigures.java changed since the build: run python -m bench.peers --build"
     return None
 
 

@@ -44,7 +44,8 @@ def test_arx_absent_without_build_or_with_a_stale_one(
     cache, program = _cache(tmp_path, None)
     assert (
         tools.arx_unavailable(cache, program)
-        == f"ARX is not built in {cache}: run python -m bench.peers --build"
+        == f"ARX's programs are not built in {cache}: set ARX_CLASSPATH to ARX 3.9.2's jars, run "
+        "python -m bench.peers --build"
     )
     import hashlib
 
@@ -56,6 +57,34 @@ def test_arx_absent_without_build_or_with_a_stale_one(
     assert tools.arx_unavailable(cache, program) is None
     (cache / "figures" / "ArxPeers.class").unlink()  # a stamp without the compiled program is no build
     assert tools.arx_unavailable(cache, program) is not None
+
+
+def test_arx_programs_need_javac_and_the_users_arx(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The project builds only its own programs, against jars the user names; without them it says why
+    and writes nothing."""
+    cache = tmp_path / "arx"
+    monkeypatch.setattr(tools.shutil, "which", lambda name: None)
+    assert tools.build_arx_programs(cache, "x.jar").startswith("skip: javac not found")
+    monkeypatch.setattr(tools.shutil, "which", lambda name: f"/usr/bin/{name}")
+    assert tools.build_arx_programs(cache, "") == (
+        "skip: ARX_CLASSPATH is not set (ARX 3.9.2's library jar and its dependency jars)"
+    )
+    absent = str(tmp_path / "libarx-3.9.2.jar")
+    said = tools.build_arx_programs(cache, absent)
+    assert said == f"skip: ARX_CLASSPATH names files that do not exist: {absent}"
+    assert not cache.exists()
+
+
+@pytest.mark.skipif(tools.shutil.which("javac") is None, reason="javac not found")
+def test_arx_programs_that_do_not_compile_leave_no_build(tmp_path: Path) -> None:
+    """A jar that is not ARX: javac fails, the message says so, and no stamp claims a build."""
+    jar = tmp_path / "not-arx.jar"
+    jar.write_bytes(b"PK\x05\x06" + b"\x00" * 18)  # an empty zip
+    cache = tmp_path / "arx"
+    said = tools.build_arx_programs(cache, str(jar))
+    assert said.startswith("error: the programs did not compile against ARX_CLASSPATH")
+    assert not (cache / "stamp").exists()
+    assert tools.arx_unavailable(cache) is not None
 
 
 def test_python_peers_absent_or_made_from_other_pins(tmp_path: Path) -> None:
