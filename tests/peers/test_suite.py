@@ -6,6 +6,7 @@ worked out by hand from the inputs written here."""
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -75,7 +76,7 @@ def test_arx_programs_need_javac_and_the_users_arx(tmp_path: Path, monkeypatch: 
     assert not cache.exists()
 
 
-@pytest.mark.skipif(tools.shutil.which("javac") is None, reason="javac not found")
+@pytest.mark.skipif(shutil.which("javac") is None, reason="javac not found")
 def test_arx_programs_that_do_not_compile_leave_no_build(tmp_path: Path) -> None:
     """A jar that is not ARX: javac fails, the message says so, and no stamp claims a build."""
     jar = tmp_path / "not-arx.jar"
