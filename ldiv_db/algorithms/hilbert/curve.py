@@ -107,6 +107,16 @@ def curve_order(keys: npt.NDArray[Any], rids: npt.ArrayLike) -> IntArray:
     """Positions sorted by (Hilbert key, row id); ``rids`` may be any distinct tie key (TP+: the seeded key)."""
     r = np.asarray(rids, dtype=np.int64)
     if keys.dtype != object:
+        n = len(r)
+        rank_bits = max(1, (n - 1).bit_length())
+        if n and int(keys.max()).bit_length() + rank_bits <= 63:
+            # one sort of the key with the row's rank among the ties below it: a third of lexsort's time
+            by_r = np.argsort(r)
+            sorted_r = r[by_r]
+            if not (sorted_r[1:] == sorted_r[:-1]).any():  # distinct ties: the ranks order as lexsort's
+                rank = np.empty(n, dtype=np.int64)
+                rank[by_r] = np.arange(n, dtype=np.int64)
+                return np.argsort((keys.astype(np.int64) << rank_bits) | rank).astype(np.int64)
         return np.lexsort((r, keys)).astype(np.int64)
     return np.array(sorted(range(len(r)), key=lambda i: (keys[i], r[i])), dtype=np.int64)
 
