@@ -321,6 +321,12 @@ class Algorithm(ABC):
     # as it is (ldiv_db/commands/anonymize.py: _run; decision 0033, Round 4). Held to it by
     # tests/integration/test_order_free.py: the source's rows permuted, the release must be the same.
     order_free: bool = False
+    # True: every tie the algorithm breaks among rows falls by the run's seeded key (request.order_seed,
+    # sql/_macros/seeded_key.sql) in its own statements, in the order the seeded copy would have, and its
+    # assignment names the source's row ids: it reads the source as it is (no copy, nothing mapped back;
+    # decision 0033, Round 6) where the engine's copy keys row ids so too (Database.keys_row_ids). Held to
+    # the copy's release by tests/integration/test_keyed_ties.py.
+    keyed_ties: bool = False
 
     def check(self, request: AnonymizeRequest) -> None:
         """Check the options against the data (names, levels against heights) before the run is recorded,

@@ -26,6 +26,7 @@ from ..core.catalog import output_ref, require_row_ids
 from ..core.inputs import (
     Inputs,
     as_list,
+    folds_spellings,
     refuse_nulls_in_hierarchies,
     refuse_unpublishable_columns,
     resolve_inputs,
@@ -249,12 +250,20 @@ def _run(request: AnonymizeRequest, algo: Algorithm, out: TableRef) -> Partition
     (:func:`ldiv_db.pipeline.opaque.seeded_inputs`: every tie among rows falls by the run's seeded key),
     and its partitioning is mapped back to the source's row ids; one that declares itself
     :attr:`~ldiv_db.algorithms.base.Algorithm.order_free` has no tie to break and reads the source as it
-    is. A release of several tables links its rows itself, so it reads the source as it is and orders its
-    rows by the same key itself (Decomposition+: ``sql/decomposition/pool_rows.sql``)."""
+    is; one with :attr:`~ldiv_db.algorithms.base.Algorithm.keyed_ties` breaks them by the seeded key
+    itself (TP, TP+) where the engine's copy keys row ids as it does (``Database.keys_row_ids``) and no
+    QI or SA holds two spellings of one value (:func:`~ldiv_db.core.inputs.folds_spellings`). A
+    release of several tables links its rows itself, so it reads the source as it is
+    and orders its rows by the same key itself (Decomposition+: ``sql/decomposition/pool_rows.sql``)."""
     if algo.streams or len(algo.output_tables(out)) != 1:
         return algo.run(request)
     seeded = None
-    if not algo.order_free:
+    keyed = (
+        algo.keyed_ties
+        and request.db.keys_row_ids
+        and not folds_spellings(request.db, request.inputs.table, [*request.inputs.qi, *request.inputs.sa])
+    )
+    if not (algo.order_free or keyed):
         named = [  # the columns the algorithm may read besides the QIs and SAs
             *request.keep_columns,
             *(

@@ -190,6 +190,22 @@ def refuse_folded_sa(db: Database, inputs: Inputs, algorithm: str) -> None:
             )
 
 
+def folds_spellings(db: Database, table: Table, columns: Sequence[Column]) -> bool:
+    """Whether any of the columns holds two spellings its collation holds one value (DuckDB's COLLATE
+    NOCASE, PostgreSQL's nondeterministic collations). There a value read through a DISTINCT or a GROUP BY
+    stands for its spellings by whichever one the engine met first, and rows that differ only in spelling
+    hash alike, so what follows from the order rows are read in differs: TP and TP+ then read the seeded
+    copy rather than the source (commands/anonymize.py: _run), and the suppression labels are taken over
+    each group's own rows (sql/_macros/release_write.sql, folded). Counted on the data (a collation the
+    catalog does not show, or one that folds nothing in this table, both answer right); only character
+    columns are counted."""
+    texts = [c.ident for c in columns if c.is_text]
+    if not texts:
+        return False
+    found = db.one(render("catalog/sa_spellings.sql", source=table.ref, columns=texts))
+    return any(int(found[2 * k + 1]) > int(found[2 * k]) for k in range(len(texts)))
+
+
 def refuse_nulls_in_hierarchies(db: Database, inputs: Inputs, hierarchy_ids: Mapping[str, int]) -> None:
     """With --null-as-value, a QI generalized through its stored hierarchy must hold no NULL: a hierarchy
     has a node for every value but none for NULL. Refused up front, naming the columns and the fix."""

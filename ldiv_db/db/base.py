@@ -84,6 +84,10 @@ class Database(RunOwners, abc.ABC):
     embedded = False  # the data sits in this process: frames and Python work beside the SQL move for free
     lists_only_granted_tables = False  # the catalog lists only what this role may read (PostgreSQL)
     reads_files = False  # table functions read files beside the database (read_parquet, read_csv)
+    # the seeded copy (order/seeded_source.sql) keys a row by its row id itself, as an algorithm with
+    # keyed_ties does, so that algorithm may skip the copy (PostgreSQL keys a row's position among its
+    # physical row ids: order/seeded_source.postgres.sql; Spark not yet examined)
+    keys_row_ids = False
     # the catalog of this connection's temporary tables and views, where a statement naming schema.table
     # looks first (DuckDB's "temp"); None: a temporary object never hides a table so named
     temp_catalog: str | None = None

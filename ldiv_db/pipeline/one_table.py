@@ -23,7 +23,7 @@ from ..algorithms.base import (
     lca_kinds,
 )
 from ..core import ownership
-from ..core.inputs import Inputs
+from ..core.inputs import Inputs, folds_spellings
 from ..db import Database
 from ..errors import BadInput, InternalError
 from ..privacy import PrivacyModel
@@ -115,7 +115,9 @@ class OneTable(Release):
         }
         if labels is None:  # suppression: each group labelled as it is written
             as_text = [not c.is_numeric for c in self.inputs.qi]
-            db.run(render("release/write_suppress.sql", as_text=as_text, **common))
+            # where a column folds spellings, each group's own (core/inputs.py: folds_spellings)
+            folded = folds_spellings(db, self.inputs.table, [*self.inputs.qi, *self.inputs.sa, *keep])
+            db.run(render("release/write_suppress.sql", as_text=as_text, folded=folded, **common))
         else:
             db.run(render("release/write.sql", labels=labels, labels_by=by, **common))
 

@@ -1,8 +1,92 @@
 {#- Included fragment (not a statement): the query the published table is created from, ordered by group, then
     within a group by a hash of the row's published values. Context: assignment, source, qi, sa, keep,
     group_column (None: the group column is not published, and the rows are ordered by the hash alone); with fused false, labels and labels_by ('gid' or 'rid': the labels table's key); with fused
-    true, as_text (per QI), and the suppression labels are computed over each group's rows in the statement. -#}
-{% if fused %}
+    true, as_text (per QI) and folded (default false), and the suppression labels are computed over each group's rows in the statement: a
+    number QI's label is its min = max with no NULL (integer aggregates); a text QI's distinct values are numbered
+    (d<i>: value, code, label text), the rows' values looked up as codes, a group's label the code all its rows
+    share (min = max, NULL being a value of its own: its label '*'; else 0, '*'), its text looked up once per group.
+    folded: a QI, SA or kept column holds two spellings its collation holds one value (DuckDB NOCASE, a
+    nondeterministic ICU collation; core/inputs.py folds_spellings). A column-wide numbering names such a value
+    by one spelling, which the group may not hold, and rows differing only in spelling hash alike, so their
+    stored order is the plan's: the labels are then min / max windows over each group's rows as before. -#}
+{% set by_codes = fused and not (folded | default(false)) %}
+{% if by_codes %}
+WITH
+{% for c in qi %}
+{% if as_text[loop.index0] %}
+{{ ('d' ~ loop.index) | ident }} AS (
+    SELECT v, row_number() OVER (ORDER BY v) AS code, coalesce(v, '*') AS label
+    FROM (SELECT DISTINCT CAST({{ c | ident }} AS VARCHAR) AS v FROM {{ source | table }}) AS dv
+),
+{% endif %}
+{% endfor %}
+rows_in AS (
+    SELECT
+{% for c in qi %}
+        {% if as_text[loop.index0] %}{{ ('d' ~ loop.index) | ident }}.code{% else %}src.{{ c | ident }}{% endif %} AS {{ ('c' ~ loop.index) | ident }},
+{% endfor %}
+{% for c in sa %}
+        src.{{ c | ident }} AS {{ ('s' ~ loop.index) | ident }},
+{% endfor %}
+{% for c in keep %}
+        src.{{ c | ident }} AS {{ ('k' ~ loop.index) | ident }},
+{% endfor %}
+        asg.gid,
+        asg.sa_suppressed
+    FROM {{ assignment | table }} AS asg
+    JOIN {{ source | table }} AS src ON src.rowid = asg.rid
+{% for c in qi %}
+{% if as_text[loop.index0] %}
+    JOIN {{ ('d' ~ loop.index) | ident }} ON CAST(src.{{ c | ident }} AS VARCHAR) IS NOT DISTINCT FROM {{ ('d' ~ loop.index) | ident }}.v
+{% endif %}
+{% endfor %}
+    WHERE NOT asg.deleted
+), codes AS (
+    SELECT
+        gid,
+{% for c in qi %}
+{% set v = ('c' ~ loop.index) | ident %}
+{% if as_text[loop.index0] %}
+        CASE WHEN min({{ v }}) = max({{ v }}) THEN min({{ v }}) ELSE 0 END AS {{ v }}{% if not loop.last %},{% endif %}
+{% else %}
+        CASE WHEN min({{ v }}) = max({{ v }}) AND count({{ v }}) = count(*) THEN CAST(min({{ v }}) AS VARCHAR) ELSE '*' END AS {{ v }}{% if not loop.last %},{% endif %}
+{% endif %}
+
+{% endfor %}
+    FROM rows_in
+    GROUP BY gid
+), labels AS (
+    SELECT
+        codes.gid,
+{% for c in qi %}
+        {% if as_text[loop.index0] %}coalesce({{ ('t' ~ loop.index) | ident }}.label, '*'){% else %}codes.{{ ('c' ~ loop.index) | ident }}{% endif %} AS {{ ('q' ~ loop.index) | ident }}{% if not loop.last %},{% endif %}
+
+{% endfor %}
+    FROM codes
+{% for c in qi %}
+{% if as_text[loop.index0] %}
+{% set t = ('t' ~ loop.index) | ident %}
+    LEFT JOIN {{ ('d' ~ loop.index) | ident }} AS {{ t }} ON {{ t }}.code = codes.{{ ('c' ~ loop.index) | ident }}
+{% endif %}
+{% endfor %}
+), lab AS (
+    SELECT
+        r.gid,
+        r.sa_suppressed,
+{% for c in sa %}
+        r.{{ ('s' ~ loop.index) | ident }},
+{% endfor %}
+{% for c in keep %}
+        r.{{ ('k' ~ loop.index) | ident }},
+{% endfor %}
+{% for c in qi %}
+        labels.{{ ('q' ~ loop.index) | ident }}{% if not loop.last %},{% endif %}
+
+{% endfor %}
+    FROM rows_in AS r
+    JOIN labels ON labels.gid = r.gid
+)
+{% elif fused %}
 WITH rows_in AS (
     SELECT
 {% for c in qi %}

@@ -2,8 +2,10 @@
 -- params: none
 -- returns: creates output(<QI columns>, <SA columns>, <kept columns>, <group column>) ordered by group, then within a group by a hash of the row's published values; without the group column as release/write.sql
 -- ref: SPEC §0.5 (Definition 1 of TP; the SA is never changed); DESIGN §6 (as release/write.sql, whose statement this is with the
---      labels computed in it). min = max with no NULL is 'all rows agree'; the labels are window aggregates over each group's rows,
---      which the ORDER BY sorts by group anyway (on PostgreSQL cheaper than a labels statement and the write).
+--      labels computed in it, on PostgreSQL cheaper than a labels statement and the write). min = max with no NULL is 'all rows
+--      agree', decided per group by one GROUP BY on integers: a number QI's own values; a text QI's values as codes (the
+--      rank of the value among the column's distinct values, NULL one of them), the label's text looked up once per group
+--      (text min / max over every row cost more than the rows' join, sort and store together; decision 0033, Round 6).
 --      as_text (per QI): its values compared as text, for a column that
 --      is not a number, whose type PostgreSQL may have no min/max for (boolean, uuid); the label is that text either way
 {% set fused = true %}

@@ -34,16 +34,17 @@ def _coords(db: Database, qi: list[Ident], sa: Ident, kinds: list[str], hids: li
             "hilbert/domains.sql", {"hids": hids}, target=domains, source=t, qi=qi, kinds=kinds, texts=texts
         )
     )
-    db.run(render("tp/sa_ids.sql", target=sa_ids, source=t, sa=sa))
+    db.run(render("tp/sa_ids.sql", {"seed": 0}, target=sa_ids, source=t, sa=sa, keyed=False))
     q = render(
         "hilbert/coords.sql",
-        {"r_gid": 0},
+        {"r_gid": 0, "seed": 0},
         source=t,
         domains=domains,
         sa_ids=sa_ids,
         qi=qi,
         sa=sa,
         assignment=None,
+        keyed=False,
     )
     return db.df(q)
 
@@ -395,21 +396,22 @@ def first_appearance_groups(frame: pd.DataFrame) -> list[Counts]:
 def test_sql_phase_one_matches_the_pure_core(
     db: Database, exact_ids: bool, case: tuple[int, pd.DataFrame]
 ) -> None:
-    """``sql/tp/cells.sql`` numbers groups and SA values by first appearance and keeps min(n, H*), with
-    hashed and with exact group ids."""
+    """``sql/tp/cells.sql`` numbers groups and SA values by first appearance in the seeded key's order
+    (tp/rows.sql ranks the rows by it) and keeps min(n, H*), with hashed and with exact group ids."""
     l, frame = case
     make_table(db, "t", frame)
     rows, cells = TableRef("rows"), TableRef("cells")
-    sa_ids = TableRef("sa_ids")
-    db.run(render("tp/sa_ids.sql", target=sa_ids, source=TableRef("t"), sa=Ident("s")))
-    db.run(render("tp/rows.sql", target=rows, sa_ids=sa_ids, source=TableRef("t"), qi=[Ident("a"), Ident("b")],
-                  sa=Ident("s"), exact_ids=exact_ids))  # fmt: skip
+    sa_ids, seed = TableRef("sa_ids"), {"seed": 20261127}
+    db.run(render("tp/sa_ids.sql", seed, target=sa_ids, source=TableRef("t"), sa=Ident("s"), keyed=True))
+    db.run(render("tp/rows.sql", seed, target=rows, sa_ids=sa_ids, source=TableRef("t"), qi=[Ident("a"), Ident("b")],
+                  sa=Ident("s"), exact_ids=exact_ids, keyed=True))  # fmt: skip
     db.run(render("tp/cells.sql", {"l": l}, target=cells, rows=rows))
+    frame = frame.iloc[key_order(db, "t", seed["seed"])].reset_index(drop=True)  # the key's order (Python's)
     groups = first_appearance_groups(frame)
     kept, _ = phase_one(groups, l)
     got: list[Counts] = [{} for _ in groups]
     cells_rows = db.con.execute("SELECT gid, sid, n, kept FROM cells").fetchall()
-    index = {gid: i for i, gid in enumerate(sorted({r[0] for r in cells_rows}))}  # gid: first row id
+    index = {gid: i for i, gid in enumerate(sorted({r[0] for r in cells_rows}))}  # gid: first rank + 1
     firsts = frame.groupby(["a", "b"], sort=False).ngroup().drop_duplicates().index  # 0-based first rows
     assert sorted(index) == [int(i) + 1 for i in firsts]
     for gid, sid, n, k in cells_rows:

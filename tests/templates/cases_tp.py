@@ -15,7 +15,7 @@ def _sa_ids(env: HostileEnv) -> TableRef:
     key = (id(env), "sa_ids")
     if key not in _DONE:
         t = env.work("tp sa ids")
-        env.run("tp/sa_ids.sql", target=t, source=env.source, sa=env.sa)
+        env.run("tp/sa_ids.sql", {"seed": 5}, target=t, source=env.source, sa=env.sa, keyed=True)
         _DONE[key] = t
     return _DONE[key]
 
@@ -26,12 +26,14 @@ def _rows(env: HostileEnv) -> TableRef:
         t = env.work("tp rows")
         env.run(
             "tp/rows.sql",
+            {"seed": 5},
             target=t,
             sa_ids=_sa_ids(env),
             source=env.source,
             qi=env.qi,
             sa=env.sa,
             exact_ids=False,
+            keyed=True,
         )
         _DONE[key] = t
     return _DONE[key]
@@ -99,12 +101,14 @@ def _coords(env: HostileEnv) -> dict[str, Any]:
         "qi": env.qi,
         "sa": env.sa,
         "assignment": _assignment(env),
+        "keyed": True,
     }
 
 
 CASES = {
     "tp/sa_ids.sql": Case(
-        lambda env: {"target": env.work("tp sa ids 2"), "source": env.source, "sa": env.sa}
+        lambda env: {"target": env.work("tp sa ids 2"), "source": env.source, "sa": env.sa, "keyed": True},
+        {"seed": 5},
     ),
     "tp/rows.sql": Case(
         lambda env: {
@@ -114,7 +118,9 @@ CASES = {
             "qi": env.qi,
             "sa": env.sa,
             "exact_ids": True,
-        }
+            "keyed": True,
+        },
+        {"seed": 5},
     ),
     "tp/cells.sql": Case(lambda env: {"target": env.work("tp cells 2"), "rows": _rows(env)}, {"l": 3}),
     "tp/residue.sql": Case(lambda env: {"cells": _cells(env)}),
@@ -137,7 +143,7 @@ CASES = {
         },
         {"hids": [1, 0, 2, 0]},
     ),
-    "hilbert/coords.sql": Case(_coords, {"r_gid": 99}),
+    "hilbert/coords.sql": Case(_coords, {"r_gid": 99, "seed": 5}),
     "hilbert/domain_sizes.sql": Case(lambda env: {"domains": _domains(env)}),
     "hilbert/groups_table.sql": Case(lambda env: {"target": env.work("hilbert groups")}),
     "hilbert/merge.sql": Case(

@@ -9,7 +9,14 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from ldiv_db.algorithms.hilbert.curve import _pick_groups, bits_for, hilbert_keys, hilbert_l_groups, stars_of
+from ldiv_db.algorithms.hilbert.curve import (
+    _pick_groups,
+    bits_for,
+    curve_order,
+    hilbert_keys,
+    hilbert_l_groups,
+    stars_of,
+)
 from ldiv_db.algorithms.tp.core import l_eligible
 
 
@@ -211,3 +218,18 @@ def test_pick_groups_follows_the_rule(alpha: float) -> None:
         assert (sorted(leftovers), max_l_from) == (sorted(expected[1]), expected[2])
         modes.add(max_l_from is None)
     assert modes == {True, False}  # both phases were exercised
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_curve_order_is_lexsorts(seed: int) -> None:
+    """curve_order packs the key with each row's rank among the tie keys into one sort where the bits
+    fit; the order must be lexsort's (key, then tie key) for keys with many ties, tie keys spanning 62
+    bits, repeated tie keys (lexsort's stable fallback) and keys too wide to pack."""
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(1, 3000))
+    key_bits = [3, 20, 44, 62][seed % 4]
+    keys = rng.integers(0, 2**key_bits, n).astype(np.uint64)
+    ties = rng.integers(0, 2**62, n) if seed % 3 else rng.integers(0, max(2, n // 3), n)
+    got = curve_order(keys, ties)
+    assert got.dtype == np.int64
+    assert got.tolist() == np.lexsort((ties, keys)).tolist()

@@ -38,24 +38,27 @@ class TpRun:
     residue_rows: int
     details: dict[str, Any]
     sa_ids: TableRef  # the SA values' ids (tp/sa_ids.sql), which the Hilbert split reads too
+    keyed: bool  # the source read as it is, ties by the seeded key (else a seeded copy, ties by row id)
 
 
-def run_tp(request: AnonymizeRequest, l: int) -> TpRun:
-    """TP's three phases (SPEC §1.4-1.8) on the request's source; returns its assignment work table."""
+def _phase_one(
+    request: AnonymizeRequest, l: int, keyed: bool, sa_ids: TableRef
+) -> tuple[TableRef, TableRef, list[dict[str, Any]], bool]:
+    """The row map, the cells after phase one and the per-SA counts (tp/rows.sql, cells.sql, residue.sql);
+    once more with exact group ids after a hash collision. Returns (rows, cells, counts, exact ids)."""
     db, inputs = request.db, request.inputs
-    qi = [c.ident for c in inputs.qi]
-    sa = inputs.sa[0].ident
-    rows, cells, sa_ids = db.work_table("tp_rows"), db.work_table("tp_cells"), db.work_table("tp_sa_ids")
-    db.run(render("tp/sa_ids.sql", target=sa_ids, source=inputs.table.ref, sa=sa))
+    rows, cells = db.work_table("tp_rows"), db.work_table("tp_cells")
     for exact_ids in (False, True):
         q = render(
             "tp/rows.sql",
+            {"seed": request.order_seed},
             target=rows,
             sa_ids=sa_ids,
             source=inputs.table.ref,
-            qi=qi,
-            sa=sa,
+            qi=[c.ident for c in inputs.qi],
+            sa=inputs.sa[0].ident,
             exact_ids=exact_ids,
+            keyed=keyed,
             null_safe=request.null_as_value,  # else the inputs were refused if they held NULL
         )
         db.run(q)
@@ -63,12 +66,33 @@ def run_tp(request: AnonymizeRequest, l: int) -> TpRun:
         recs = db.records(render("tp/residue.sql", cells=cells))
         if not int(recs[0]["collisions"]):
             break  # the hashed group ids are collision-free (else: once more with exact ids)
+    return rows, cells, recs, exact_ids
+
+
+def run_tp(request: AnonymizeRequest, l: int) -> TpRun:
+    """TP's three phases (SPEC §1.4-1.8) on the request's source; returns its assignment work table."""
+    db, inputs = request.db, request.inputs
+    sa_ids = db.work_table("tp_sa_ids")
+    # the source as it is (keyed_ties): its ties fall by the seeded key; a seeded copy's by its row ids
+    keyed = inputs.table.copy_of is None
+    db.run(
+        render(
+            "tp/sa_ids.sql",
+            {"seed": request.order_seed},
+            target=sa_ids,
+            source=inputs.table.ref,
+            sa=inputs.sa[0].ident,
+            keyed=keyed,
+        )
+    )
+    rows, cells, recs, exact_ids = _phase_one(request, l, keyed, sa_ids)
     n = sum(int(r["total"]) for r in recs)
     if l * max(int(r["total"]) for r in recs) > n:
         require_l_eligible(request, l)  # raises, naming the most frequent value
         raise InternalError("TP's SA counts disagree with the table's")
     n_groups = int(recs[0]["groups"])
-    residue_gid = int(recs[0]["max_gid"]) + 1  # QI-groups are named by their first row id + 1; R after them
+    # QI-groups are named by their first row's rank + 1; R after them
+    residue_gid = int(recs[0]["max_gid"]) + 1
     r1: Counts = {int(r["sid"]): int(r["residue"]) for r in recs if int(r["residue"])}
     r1_rows = sum(r1.values())
     r1_height = max(r1.values(), default=0)
@@ -113,7 +137,7 @@ def run_tp(request: AnonymizeRequest, l: int) -> TpRun:
         "moves_phases_two_three": sum(m[2] for m in moves),
         "exact_group_ids": exact_ids,  # True only after a hash collision of two QI vectors
     }
-    return TpRun(assignment, residue_gid, residue_rows, details, sa_ids)
+    return TpRun(assignment, residue_gid, residue_rows, details, sa_ids, keyed)
 
 
 class TP(Algorithm):
@@ -121,6 +145,7 @@ class TP(Algorithm):
 
     name = "tp"
     default_model = "frequency"
+    keyed_ties = True  # tp/rows.sql ranks the source's rows by the seeded key: no seeded copy
     summary = "TP three-phase suppression (Xiao/Yi/Tao 2010): l-eligible QI-groups plus one residue group"
 
     def run(self, request: AnonymizeRequest) -> Partitioning:
@@ -136,6 +161,7 @@ class TPPlus(Algorithm):
 
     name = "tp+"
     default_model = "frequency"
+    keyed_ties = True  # as TP; the residue's Hilbert ties too (hilbert/coords.sql, keyed)
     summary = "TP, then the residue split by the Hilbert heuristic when that saves stars"
 
     def run(self, request: AnonymizeRequest) -> Partitioning:
@@ -153,6 +179,7 @@ class TPPlus(Algorithm):
                 scope_gid=tp.residue_gid,
                 keep_whole_unless_fewer_stars=True,
                 sa_ids=tp.sa_ids,
+                keyed=tp.keyed,
             )
             details.update(
                 residue_split=split.table is not None,

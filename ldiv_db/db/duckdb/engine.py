@@ -63,6 +63,7 @@ class DuckDBDatabase(Database):
     dialect = "duckdb"
     embedded = True  # the data sits in this process: frames and Python work beside the SQL move for free
     reads_files = True  # table functions read files beside the database (read_parquet, read_csv)
+    keys_row_ids = True  # order/seeded_source.sql keys the row id itself
     temp_catalog = "temp"
     driver_error: type[Exception] = duckdb.Error
     stats_from_source: bool | int = SMALL_SOURCE_ROWS  # above it they cost DuckDB more

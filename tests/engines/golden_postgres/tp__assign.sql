@@ -1,7 +1,7 @@
 DROP TABLE IF EXISTS "pg_temp"."wk tp assignment 2's";
-/* purpose: TP's assignment: in each cell the `kept` minus `moved` rows with the smallest row ids stay in their QI-group, the others (largest row ids first) join the residue group $r_gid */
+/* purpose: TP's assignment: in each cell the `kept` minus `moved` rows with the smallest ranks (tp/rows.sql: the seeded key's order) stay in their QI-group, the others (largest ranks first) join the residue group $r_gid */
 /* params: gids, sids, moves, r_gid */
-/* returns: creates target(rid, gid, deleted, sa_suppressed); ($gids, $sids, $moves) = rows moved in phases two and three per cell; only cells that are split need row numbers */
+/* returns: creates target(rid, gid, deleted, sa_suppressed), rid the source row id (tp/rows.sql's src); ($gids, $sids, $moves) = rows moved in phases two and three per cell; only cells that are split need row numbers */
 /* ref: SPEC §1.7 (the row with the largest row id leaves first), §1.8 (output: remaining QI-groups and R) */
 CREATE TABLE "pg_temp"."wk tp assignment 2's" AS
 WITH extra AS (
@@ -28,6 +28,7 @@ WITH extra AS (
 ), placed AS (
   SELECT
     r.rid,
+    r.src,
     r.g,
     r.sid,
     k.gid,
@@ -38,7 +39,7 @@ WITH extra AS (
     ON k.g = r.g AND k.sid = r.sid
 ), decided AS (
   SELECT
-    rid,
+    src,
     CASE WHEN stay >= n THEN gid ELSE (
       CAST(%(r_gid)s AS BIGINT)
     ) END AS gid
@@ -47,7 +48,7 @@ WITH extra AS (
     stay <= 0 OR stay >= n
   UNION ALL
   SELECT
-    rid,
+    src,
     CASE
       WHEN ROW_NUMBER() OVER (PARTITION BY g, sid ORDER BY rid) <= stay
       THEN gid
@@ -60,7 +61,7 @@ WITH extra AS (
     stay > 0 AND stay < n
 )
 SELECT
-  CAST(rid AS BIGINT) AS rid,
+  CAST(src AS BIGINT) AS rid,
   CAST(gid AS BIGINT) AS gid,
   FALSE AS deleted,
   FALSE AS sa_suppressed

@@ -2,7 +2,7 @@ DROP TABLE IF EXISTS "pg_temp"."wk tp cells 2's";
 /* purpose: TP phase one in closed form: the QI-groups × SA ids with their counts, and the count each cell keeps, min(n, H*) with H* the group's cap */
 /* params: l */
 /* hints: many-groups */
-/* returns: creates target(gid, sid, g, n, kept, h_star, lead, collision): gid = 1-based row id of the group's first row (so gid orders the QI-groups by first appearance); n - kept rows of the cell go to the residue R; lead marks one cell per group; collision = the group's rows disagree on g2 (two QI vectors share the hash g: rebuild tp/rows.sql with exact ids) */
+/* returns: creates target(gid, sid, g, n, kept, h_star, lead, collision): gid = 1 + the least rid of the group's rows (tp/rows.sql: ranks in the seeded key's order; so gid orders the QI-groups by first appearance in that order); n - kept rows of the cell go to the residue R; lead marks one cell per group; collision = the group's rows disagree on g2 (two QI vectors share the hash g: rebuild tp/rows.sql with exact ids) */
 /* ref: SPEC §1.4 (H* = max{H ≤ h : Σ_v min(Q(v), H) ≥ l·H} = min(h, min_{0≤j<l} ⌊S_j/(l−j)⌋), S_j = the group's size minus its j largest counts; H* = 0 with fewer than l values), §0.6 (groups in first-appearance order); Xiao/Yi/Tao 2010 §5.2 */
 CREATE TABLE "pg_temp"."wk tp cells 2's" AS
 WITH cell AS (

@@ -2,17 +2,39 @@
 /* params: none */
 /* returns: creates output(<QI columns>, <SA columns>, <kept columns>, <group column>) ordered by group, then within a group by a hash of the row's published values; without the group column as release/write.sql */
 /* ref: SPEC §0.5 (Definition 1 of TP; the SA is never changed); DESIGN §6 (as release/write.sql, whose statement this is with the */
-/*      labels computed in it). min = max with no NULL is 'all rows agree'; the labels are window aggregates over each group's rows, */
-/*      which the ORDER BY sorts by group anyway (on PostgreSQL cheaper than a labels statement and the write). */
+/*      labels computed in it, on PostgreSQL cheaper than a labels statement and the write). min = max with no NULL is 'all rows */
+/*      agree', decided per group by one GROUP BY on integers: a number QI's own values; a text QI's values as codes (the */
+/*      rank of the value among the column's distinct values, NULL one of them), the label's text looked up once per group */
+/*      (text min / max over every row cost more than the rows' join, sort and store together; decision 0033, Round 6). */
 /*      as_text (per QI): its values compared as text, for a column that */
 /*      is not a number, whose type PostgreSQL may have no min/max for (boolean, uuid); the label is that text either way */
 CREATE TABLE "main"."out it's" AS
-WITH rows_in AS (
+WITH "d1" AS (
   SELECT
-    CAST(src."it's" AS TEXT) AS "v1",
-    src."a""b" AS "v2",
-    CAST(src."Zip Code" AS TEXT) AS "v3",
-    src."select" AS "v4",
+    v,
+    ROW_NUMBER() OVER (ORDER BY v) AS code,
+    COALESCE(v, '*') AS label
+  FROM (
+    SELECT DISTINCT
+      CAST("it's" AS TEXT) AS v
+    FROM "main"."select"
+  ) AS dv
+), "d3" AS (
+  SELECT
+    v,
+    ROW_NUMBER() OVER (ORDER BY v) AS code,
+    COALESCE(v, '*') AS label
+  FROM (
+    SELECT DISTINCT
+      CAST("Zip Code" AS TEXT) AS v
+    FROM "main"."select"
+  ) AS dv
+), rows_in AS (
+  SELECT
+    "d1".code AS "c1",
+    src."a""b" AS "c2",
+    "d3".code AS "c3",
+    src."select" AS "c4",
     src."ünï" AS "s1",
     src."order" AS "k1",
     asg.gid,
@@ -20,36 +42,55 @@ WITH rows_in AS (
   FROM "temp"."main"."wk assignment's" AS asg
   JOIN "main"."select" AS src
     ON src.rowid = asg.rid
+  JOIN "d1"
+    ON CAST(src."it's" AS TEXT) IS NOT DISTINCT FROM "d1".v
+  JOIN "d3"
+    ON CAST(src."Zip Code" AS TEXT) IS NOT DISTINCT FROM "d3".v
   WHERE
     NOT asg.deleted
-), lab AS (
+), codes AS (
   SELECT
     gid,
-    sa_suppressed,
-    "s1",
-    "k1",
+    CASE WHEN MIN("c1") = MAX("c1") THEN MIN("c1") ELSE 0 END AS "c1",
     CASE
-      WHEN MIN("v1") OVER w = MAX("v1") OVER w AND COUNT("v1") OVER w = COUNT(*) OVER w
-      THEN CAST(MIN("v1") OVER w AS TEXT)
+      WHEN MIN("c2") = MAX("c2") AND COUNT("c2") = COUNT(*)
+      THEN CAST(MIN("c2") AS TEXT)
       ELSE '*'
-    END AS "q1",
+    END AS "c2",
+    CASE WHEN MIN("c3") = MAX("c3") THEN MIN("c3") ELSE 0 END AS "c3",
     CASE
-      WHEN MIN("v2") OVER w = MAX("v2") OVER w AND COUNT("v2") OVER w = COUNT(*) OVER w
-      THEN CAST(MIN("v2") OVER w AS TEXT)
+      WHEN MIN("c4") = MAX("c4") AND COUNT("c4") = COUNT(*)
+      THEN CAST(MIN("c4") AS TEXT)
       ELSE '*'
-    END AS "q2",
-    CASE
-      WHEN MIN("v3") OVER w = MAX("v3") OVER w AND COUNT("v3") OVER w = COUNT(*) OVER w
-      THEN CAST(MIN("v3") OVER w AS TEXT)
-      ELSE '*'
-    END AS "q3",
-    CASE
-      WHEN MIN("v4") OVER w = MAX("v4") OVER w AND COUNT("v4") OVER w = COUNT(*) OVER w
-      THEN CAST(MIN("v4") OVER w AS TEXT)
-      ELSE '*'
-    END AS "q4"
+    END AS "c4"
   FROM rows_in
-  WINDOW w AS (PARTITION BY gid)
+  GROUP BY
+    gid
+), labels AS (
+  SELECT
+    codes.gid,
+    COALESCE("t1".label, '*') AS "q1",
+    codes."c2" AS "q2",
+    COALESCE("t3".label, '*') AS "q3",
+    codes."c4" AS "q4"
+  FROM codes
+  LEFT JOIN "d1" AS "t1"
+    ON "t1".code = codes."c1"
+  LEFT JOIN "d3" AS "t3"
+    ON "t3".code = codes."c3"
+), lab AS (
+  SELECT
+    r.gid,
+    r.sa_suppressed,
+    r."s1",
+    r."k1",
+    labels."q1",
+    labels."q2",
+    labels."q3",
+    labels."q4"
+  FROM rows_in AS r
+  JOIN labels
+    ON labels.gid = r.gid
 )
 SELECT
   lab."q1" AS "it's",
