@@ -384,6 +384,11 @@ class Database(RunOwners, abc.ABC):
         source: :mod:`ldiv_db.db.duckdb.memory`); elsewhere nothing changes."""
         return contextlib.nullcontext()
 
+    def storing_incompressible(self) -> contextlib.AbstractContextManager[None]:
+        """A block whose statements write rows that no encoding makes smaller (digests): an engine that
+        would try its encodings on them stores them as they are (DuckDB); elsewhere nothing changes."""
+        return contextlib.nullcontext()
+
     def side_reader(self, rows: int | None = None) -> Database | None:
         """A second connection reading committed tables beside this one (merged back by :meth:`absorb`);
         None where the engine has none."""

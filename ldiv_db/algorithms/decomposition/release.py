@@ -456,7 +456,10 @@ class StreamRelease(Release):
                 written.column(config.group_column),
                 counts["sa_rows"],
             )
-            by_group = evaluate(db, inputs, Distinct(tuple(ls)), null_as_value=True, prefix="verify_dec")
+            # the verdict and the group count are what the verification records: no recursive profile
+            by_group = evaluate(
+                db, inputs, Distinct(tuple(ls)), null_as_value=True, prefix="verify_dec", profile=False
+            )
         groups = int(post["groups"])
         details = dict(self.built.details)
         details.update(

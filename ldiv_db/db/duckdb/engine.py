@@ -500,6 +500,20 @@ class DuckDBDatabase(Database):
         with memory_bound(self.con, IDLE_MEMORY_LIMIT, best_effort=True):
             yield
 
+    @contextlib.contextmanager
+    def storing_incompressible(self) -> Iterator[None]:
+        """The block's writes stored without compression (``force_compression``), put back as it was
+        afterwards: for high-entropy text such as hex digests, DuckDB's analysis of its string encodings
+        costs as much as computing the values and finds nothing to gain (the stored values are the same;
+        what a later statement or checkpoint writes is compressed as the setting then says)."""
+        before = str(self.con.execute("SELECT current_setting('force_compression')").fetchall()[0][0])
+        self.con.execute("SET force_compression = 'uncompressed'")
+        try:
+            yield
+        finally:
+            with contextlib.suppress(duckdb.Error):
+                self.con.execute("SET force_compression = $before", {"before": before})
+
     def restore_threads(self) -> None:
         """Put DuckDB's thread setting back as it was before :meth:`threads_for` lowered it."""
         before, self._threads_before = self._threads_before, None
