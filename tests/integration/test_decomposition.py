@@ -417,3 +417,23 @@ def test_hostile_names_and_an_empty_batch(hostile_db: Database) -> None:
     hostile_db.con.execute('CREATE TABLE "no rows" AS SELECT * FROM "select" LIMIT 0')
     again = api.release_append(hostile_db, "it's out", "no rows")
     assert again.verified and again.rows_in == 12 and again.details["rows_arriving"] == 0
+
+
+def test_a_wrong_all_placed_is_caught_by_the_reconciliation(
+    db: Database, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """The kept-back rows and the marginals skip their join to the assignment when the release places every
+    pool row (StreamRelease._all_placed); told so of a release that keeps rows back, the reconciliation
+    refuses it (published + kept back != received; marginals against the source rows) and nothing stays."""
+    make_table(db, "b0", synthetic(100, 7))
+    import_hierarchy(db, "b0", "pay", pay_hierarchy(tmp_path))
+    kw: dict[str, Any] = {"algorithm": "decomposition", "l": [4, 3], "output": "s", "starvation_threshold": 1}
+    r = ldiv_db.anonymize(db, "b0", ["zip", "age"], ["job", "pay"], **kw)
+    waiting = db.con.execute('SELECT count(*) FROM ldiv."retained:main.s"').fetchone()
+    assert waiting is not None and waiting[0] > 0 and r.rows_published + waiting[0] == 100
+    marginals = table(db, "s_marginals")
+    monkeypatch.setattr(dr.StreamRelease, "_all_placed", lambda self: True)
+    with pytest.raises(InternalError) as err:
+        ldiv_db.anonymize(db, "b0", ["zip", "age"], ["job", "pay"], replace=True, **kw)
+    assert "kept back 0 != received 100" in str(err.value) and "marginal counts" in str(err.value)
+    pd.testing.assert_frame_equal(table(db, "s_marginals"), marginals)

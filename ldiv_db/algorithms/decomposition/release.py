@@ -370,9 +370,15 @@ class StreamRelease(Release):
                 assignment=self.assignment,
                 sa=sa,
                 slots=config.slots(config.sa),
+                all_placed=self._all_placed(),
             )
         )
         self._write_stream_rows(db)
+
+    def _all_placed(self) -> bool:
+        """Every pool row is published by this release (none kept back): the marginals and the kept-back
+        rows need no join to the assignment (the reconciliation checks both against it)."""
+        return len(self.built.assignment) == int(self.built.details["rows_pool"])
 
     def _write_stream_rows(self, db: Database) -> None:
         place, config = self.place, self.config
@@ -384,6 +390,7 @@ class StreamRelease(Release):
                 pool=place.pool,
                 assignment=self.assignment,
                 slots=[Ident(f"c{i + 1}") for i in range(len(config.columns))],
+                all_placed=self._all_placed(),
             )
         )
         params = {"name": place.name, "offset": place.offset, "source_name": self.new_rows.name}
