@@ -97,6 +97,9 @@ class Database(RunOwners, abc.ABC):
     # the first provisional row id of a row an open transaction wrote (DuckDB's); None: row ids are
     # final at once (catalog.require_row_ids refuses provisional ones)
     local_row_base: int | None = None
+    # text is compared byte by byte under ``COLLATE C`` whatever the column's own collation: a large text
+    # column can be fetched as integer codes of its exact spellings plus the few spellings (DuckDB)
+    byte_collation = False
     driver_error: type[Exception] = Exception  # the driver's error class (errors of a failed statement)
     ldiv_schema = "ldiv"  # where ldiv_db's records are read (a read's stand-in schema otherwise)
 

@@ -21,6 +21,7 @@ from ldiv_db.algorithms.decomposition import release as dr
 from ldiv_db.cli.main import main
 from ldiv_db.db import Database
 from ldiv_db.errors import BadInput, InternalError, PrivacyViolation
+from ldiv_db.sqlgen.render import Ident, TableRef, render
 from ldiv_db.taxonomy import import_hierarchy
 from tests.integration.frames import fix_drawn_seed, identity_seeds, make_table
 
@@ -437,3 +438,59 @@ def test_a_wrong_all_placed_is_caught_by_the_reconciliation(
         ldiv_db.anonymize(db, "b0", ["zip", "age"], ["job", "pay"], replace=True, **kw)
     assert "kept back 0 != received 100" in str(err.value) and "marginal counts" in str(err.value)
     pd.testing.assert_frame_equal(table(db, "s_marginals"), marginals)
+
+
+@pytest.mark.parametrize("seed", [1, 7])
+def test_pool_codes_are_the_coders_of_the_text(db: Database, seed: int) -> None:
+    """The pool fetched as codes of the exact spellings (Database.byte_collation: DuckDB) gives the rows,
+    codes and values the text form gives: case variants of a case-insensitive column stay apart, NULL and
+    the empty string are values of their own, first appearance follows the seeded key's order."""
+    rng = np.random.default_rng(seed)
+    n = 3000
+    spellings = ["Sales", "sales", "SALES", "", "é", "e\u0301", " x", "x", None]
+    frame = pd.DataFrame(
+        {
+            "zip": rng.integers(0, 9, n),
+            "job": rng.choice(np.array(spellings, dtype=object), n),
+            "pay": rng.choice(np.array(["1", "2", None, "Z", "z"], dtype=object), n),
+        }
+    )
+    make_table(db, "src", frame)
+    db.con.execute("CREATE OR REPLACE TABLE nocase (zip BIGINT, job VARCHAR COLLATE NOCASE, pay VARCHAR)")
+    db.con.execute("INSERT INTO nocase SELECT zip, job, pay FROM src")
+    pool = db.work_table("t_pool")
+    db.run(
+        render(
+            "decomposition/pool.sql",
+            {"offset": 5, "release": 1},
+            target=pool,
+            source=TableRef("nocase", "main"),
+            columns=[Ident("zip"), Ident("job"), Ident("pay")],
+            retained=None,
+        )
+    )
+    slots = [Ident("c2"), Ident("c3")]
+    cfg = _SlotConfig(slots)
+    coded_frame, coded = dr._pool_rows(db, cfg, pool, seed)  # type: ignore[arg-type]
+    assert db.byte_collation
+    db.byte_collation = False  # type: ignore[misc]  # this connection as an engine without it
+    text_frame, text = dr._pool_rows(db, cfg, pool, seed)  # type: ignore[arg-type]
+    assert len(coded_frame) == n
+    np.testing.assert_array_equal(coded_frame["rk"].to_numpy(), text_frame["rk"].to_numpy())
+    np.testing.assert_array_equal(coded_frame["arrived"].to_numpy(), text_frame["arrived"].to_numpy())
+    for a, b in zip(coded, text, strict=True):
+        assert a.values == b.values and a.index == b.index
+        np.testing.assert_array_equal(a.codes, b.codes)
+        assert a.codes.dtype == b.codes.dtype
+    assert {"Sales", "sales", "SALES", "", None} <= set(coded[0].values)
+
+
+class _SlotConfig:
+    """What _pool_rows reads of a stream's config: the SAs' pool slots."""
+
+    def __init__(self, slots: list[Ident]) -> None:
+        self._slots = slots
+        self.sa = ["job", "pay"]
+
+    def slots(self, names: Any) -> list[Ident]:
+        return self._slots

@@ -68,6 +68,7 @@ class DuckDBDatabase(Database):
     stats_from_source: bool | int = SMALL_SOURCE_ROWS  # above it they cost DuckDB more
     inline_statistics = True  # what stats_from_source serves is small: its statistics are never stored
     local_row_base = _LOCAL_ROW_BASE
+    byte_collation = True  # COLLATE C (binary) overrides a column's NOCASE
 
     def __init__(self, con: duckdb.DuckDBPyConnection, path: str | None, *, owned: bool) -> None:
         super().__init__(path)
