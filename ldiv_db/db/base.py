@@ -388,8 +388,9 @@ class Database(RunOwners, abc.ABC):
         return contextlib.nullcontext()
 
     def storing_incompressible(self) -> contextlib.AbstractContextManager[None]:
-        """A block whose statements write rows that no encoding makes smaller (digests): an engine that
-        would try its encodings on them stores them as they are (DuckDB); elsewhere nothing changes."""
+        """A block whose statements write text whose compression costs more than the space it saves is
+        worth (digests in a private table): an engine that would try its encodings on it stores it as it
+        is (DuckDB); elsewhere nothing changes."""
         return contextlib.nullcontext()
 
     def side_reader(self, rows: int | None = None) -> Database | None:

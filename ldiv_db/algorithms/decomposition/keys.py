@@ -174,8 +174,8 @@ def write_keys(
 ) -> None:
     """Inside the release transaction: store the batch's keys into ``target`` (the stream's key table, or
     its staging table); the first release creates the table (it dropped an older stream's,
-    ``ownership.drop_for_release``, or stages a new one). md5 digests are stored as they are: no
-    encoding makes them smaller (:meth:`Database.storing_incompressible`)."""
+    ``ownership.drop_for_release``, or stages a new one). The digests are stored uncompressed
+    (:meth:`Database.storing_incompressible`): a larger private table, written at half the cost."""
     query = render(
         "decomposition/keys_write.sql",
         {"offset": offset},

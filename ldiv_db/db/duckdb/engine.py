@@ -505,8 +505,10 @@ class DuckDBDatabase(Database):
     def storing_incompressible(self) -> Iterator[None]:
         """The block's writes stored without compression (``force_compression``), put back as it was
         afterwards: for high-entropy text such as hex digests, DuckDB's analysis of its string encodings
-        costs as much as computing the values and finds nothing to gain (the stored values are the same;
-        what a later statement or checkpoint writes is compressed as the setting then says)."""
+        costs about as much as computing the values (the stored values are the same, in about twice the
+        space; what a later statement or checkpoint writes is compressed as the setting then says).
+        ``disabled_compression_methods`` would spare the other columns, but its method names differ
+        between DuckDB versions, and a refused ``SET`` aborts the open transaction."""
         before = str(self.con.execute("SELECT current_setting('force_compression')").fetchall()[0][0])
         self.con.execute("SET force_compression = 'uncompressed'")
         try:
