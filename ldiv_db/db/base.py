@@ -101,6 +101,9 @@ class Database(RunOwners, abc.ABC):
     # the first provisional row id of a row an open transaction wrote (DuckDB's); None: row ids are
     # final at once (catalog.require_row_ids refuses provisional ones)
     local_row_base: int | None = None
+    # text is compared byte by byte under ``COLLATE C`` whatever the column's own collation: a large text
+    # column can be fetched as integer codes of its exact spellings plus the few spellings (DuckDB)
+    byte_collation = False
     driver_error: type[Exception] = Exception  # the driver's error class (errors of a failed statement)
     ldiv_schema = "ldiv"  # where ldiv_db's records are read (a read's stand-in schema otherwise)
 
@@ -386,6 +389,12 @@ class Database(RunOwners, abc.ABC):
         """A block of a run in which the algorithm works on its own arrays and issues no statement: an
         engine in this process holds as little memory as it can meanwhile (DuckDB, in a run over a large
         source: :mod:`ldiv_db.db.duckdb.memory`); elsewhere nothing changes."""
+        return contextlib.nullcontext()
+
+    def storing_incompressible(self) -> contextlib.AbstractContextManager[None]:
+        """A block whose statements write text whose compression costs more than the space it saves is
+        worth (digests in a private table): an engine that would try its encodings on it stores it as it
+        is (DuckDB); elsewhere nothing changes."""
         return contextlib.nullcontext()
 
     def side_reader(self, rows: int | None = None) -> Database | None:

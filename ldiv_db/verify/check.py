@@ -311,6 +311,7 @@ def evaluate(
     prefix: str = "check",
     split: bool = False,
     parts: int | None = None,
+    profile: bool = True,
 ) -> CheckResult:
     """Run the statistics (and the model) on resolved inputs; used by check and by release verification.
 
@@ -319,7 +320,10 @@ def evaluate(
     on one snapshot above 200,000 rows), each part built and judged beside the others, and the parts'
     results merged exactly — a group is never split. ``parts`` forces that many parts (on one session
     they run one after another): the tests compare a split evaluation with the whole one. ``started``:
-    the caller's start (perf_counter seconds, queries), for the result's seconds and query count."""
+    the caller's start (perf_counter seconds, queries), for the result's seconds and query count.
+    ``profile`` False: a caller that reads the verdict and the partition's size alone (a release's
+    verification) gets no recursive (c,l) profile — a statistic no verdict here is decided by, two
+    statements over the histogram — and every SA's ``recursive`` list is empty."""
     t0, q0 = (time.perf_counter(), db.queries) if started is None else started
     keys = partition_keys(inputs)
     splittable = (split or parts is not None) and (privacy is None or privacy.per_part)
@@ -352,7 +356,7 @@ def evaluate(
         firsts = _each(evs, built)
         summaries = merge_summaries([f[0] for f in firsts])
         max_ls = [s.distinct_l for s in summaries]
-        profile = merge_profiles(_each(evs, lambda ev: ev.recursive_profile(max_ls)))
+        bounds = merge_profiles(_each(evs, lambda ev: ev.recursive_profile(max_ls))) if profile else {}
         first = summaries[0]
         result = CheckResult(
             table=inputs.table.name,
@@ -362,7 +366,7 @@ def evaluate(
             groups=first.groups,
             k=first.k,
             per_sa=[
-                SaStats(c.name, s, profile.get(s.s, [])) for c, s in zip(inputs.sa, summaries, strict=True)
+                SaStats(c.name, s, bounds.get(s.s, [])) for c, s in zip(inputs.sa, summaries, strict=True)
             ],
             sizes=ClassFacts.of([p for f in firsts for p in f[1]]),
             partition=describe(

@@ -186,3 +186,41 @@ def test_recursive_profile_merges_the_largest_c_of_every_part(tmp_path: Path, pa
         {"l": 2, "c_above": "7"}
     ]  # group 6: 7 flu, 1 HIV
     assert _result(path, (None, {}), parts) == whole
+
+
+@pytest.mark.parametrize("model", MODELS[1:], ids=lambda m: str(m[0]))
+def test_without_the_profile_the_verdict_is_the_same(tmp_path: Path, model: Any) -> None:
+    """``evaluate(profile=False)`` (a release's verification): the same verdict, groups and statistics as
+    the whole evaluation, no recursive bound, and no statement of the profile run."""
+    rows = []
+    for j in range(12):
+        counts = {
+            "flu": j + 1,
+            "HIV": 1 + j % 3,
+            **({"x": 1} if j % 2 else {}),
+            **({None: 2} if j % 5 else {}),
+        }
+        rows += [
+            {"q 1": j % 7, "q2": "ab"[j % 2], "s1": v, "s2": "yz"[j % 2]}
+            for v, n in counts.items()
+            for _ in range(n)
+        ]
+    path = tmp_path / "noprofile.duckdb"
+    _table(path, rows)
+    name, options = model
+    with Database.open(str(path), mode="read") as db:
+        inputs = resolve_inputs(db, "t 1", ["q 1", "q2"], ["s1", "s2"], null_as_value=True)
+        privacy = model_spec(name, None, options).build(inputs)
+        whole = evaluate(db, inputs, privacy, null_as_value=True, worst=4).to_dict()
+        steps = len(db.steps)
+        lean = evaluate(db, inputs, privacy, null_as_value=True, worst=4, profile=False).to_dict()
+        names = [s.template for s in db.steps[steps:]]
+        db.drop_work_tables()
+    assert "partition/recursive_profile.sql" not in names
+    assert ("partition/group_counts.sql" in names) == (name == "recursive")  # that verdict reads the counts
+    for out in (whole, lean):
+        out.pop("seconds"), out.pop("queries")
+    lean_sa, whole_sa = lean.pop("per_sa"), whole.pop("per_sa")  # two SAs: by name
+    assert lean == whole
+    assert any(s["recursive"] for s in whole_sa.values())  # there was a profile to leave out
+    assert lean_sa == {name: {**s, "recursive": []} for name, s in whole_sa.items()}

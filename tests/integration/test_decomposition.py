@@ -21,6 +21,7 @@ from ldiv_db.algorithms.decomposition import release as dr
 from ldiv_db.cli.main import main
 from ldiv_db.db import Database
 from ldiv_db.errors import BadInput, InternalError, PrivacyViolation
+from ldiv_db.sqlgen.render import Ident, TableRef, render
 from ldiv_db.taxonomy import import_hierarchy
 from tests.integration.frames import fix_drawn_seed, identity_seeds, make_table
 
@@ -417,3 +418,118 @@ def test_hostile_names_and_an_empty_batch(hostile_db: Database) -> None:
     hostile_db.con.execute('CREATE TABLE "no rows" AS SELECT * FROM "select" LIMIT 0')
     again = api.release_append(hostile_db, "it's out", "no rows")
     assert again.verified and again.rows_in == 12 and again.details["rows_arriving"] == 0
+
+
+def test_a_wrong_all_placed_is_caught_by_the_reconciliation(
+    db: Database, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """The kept-back rows and the marginals skip their join to the assignment when the release places every
+    pool row (StreamRelease._all_placed); told so of a release that keeps rows back, the reconciliation
+    refuses it (published + kept back != received; marginals against the source rows) and nothing stays."""
+    make_table(db, "b0", synthetic(100, 7))
+    import_hierarchy(db, "b0", "pay", pay_hierarchy(tmp_path))
+    kw: dict[str, Any] = {"algorithm": "decomposition", "l": [4, 3], "output": "s", "starvation_threshold": 1}
+    r = ldiv_db.anonymize(db, "b0", ["zip", "age"], ["job", "pay"], **kw)
+    waiting = db.con.execute('SELECT count(*) FROM ldiv."retained:main.s"').fetchone()
+    assert waiting is not None and waiting[0] > 0 and r.rows_published + waiting[0] == 100
+    marginals = table(db, "s_marginals")
+    monkeypatch.setattr(dr.StreamRelease, "_all_placed", lambda self: True)
+    with pytest.raises(InternalError) as err:
+        ldiv_db.anonymize(db, "b0", ["zip", "age"], ["job", "pay"], replace=True, **kw)
+    assert "kept back 0 != received 100" in str(err.value) and "marginal counts" in str(err.value)
+    pd.testing.assert_frame_equal(table(db, "s_marginals"), marginals)
+
+
+@pytest.mark.parametrize("seed", [1, 7])
+def test_pool_codes_are_the_coders_of_the_text(db: Database, seed: int) -> None:
+    """The pool fetched as codes of the exact spellings (Database.byte_collation: DuckDB) gives the rows,
+    codes and values the text form gives: case variants of a case-insensitive column stay apart, NULL and
+    the empty string are values of their own, first appearance follows the seeded key's order."""
+    rng = np.random.default_rng(seed)
+    n = 3000
+    spellings = ["Sales", "sales", "SALES", "", "é", "e\u0301", " x", "x", None]
+    frame = pd.DataFrame(
+        {
+            "zip": rng.integers(0, 9, n),
+            "job": rng.choice(np.array(spellings, dtype=object), n),
+            "pay": rng.choice(np.array(["1", "2", None, "Z", "z"], dtype=object), n),
+        }
+    )
+    make_table(db, "src", frame)
+    db.con.execute("CREATE OR REPLACE TABLE nocase (zip BIGINT, job VARCHAR COLLATE NOCASE, pay VARCHAR)")
+    db.con.execute("INSERT INTO nocase SELECT zip, job, pay FROM src")
+    pool = db.work_table("t_pool")
+    db.run(
+        render(
+            "decomposition/pool.sql",
+            {"offset": 5, "release": 1},
+            target=pool,
+            source=TableRef("nocase", "main"),
+            columns=[Ident("zip"), Ident("job"), Ident("pay")],
+            retained=None,
+        )
+    )
+    slots = [Ident("c2"), Ident("c3")]
+    cfg = _SlotConfig(slots)
+    coded_frame, coded = dr._pool_rows(db, cfg, pool, seed)  # type: ignore[arg-type]
+    assert db.byte_collation
+    db.byte_collation = False  # type: ignore[misc]  # this connection as an engine without it
+    text_frame, text = dr._pool_rows(db, cfg, pool, seed)  # type: ignore[arg-type]
+    assert len(coded_frame) == n
+    np.testing.assert_array_equal(coded_frame["rk"].to_numpy(), text_frame["rk"].to_numpy())
+    np.testing.assert_array_equal(coded_frame["arrived"].to_numpy(), text_frame["arrived"].to_numpy())
+    for a, b in zip(coded, text, strict=True):
+        assert a.values == b.values and a.index == b.index
+        np.testing.assert_array_equal(a.codes, b.codes)
+        assert a.codes.dtype == b.codes.dtype
+    assert {"Sales", "sales", "SALES", "", None} <= set(coded[0].values)
+
+
+class _SlotConfig:
+    """What _pool_rows reads of a stream's config: the SAs' pool slots."""
+
+    def __init__(self, slots: list[Ident]) -> None:
+        self._slots = slots
+        self.sa = ["job", "pay"]
+
+    def slots(self, names: Any) -> list[Ident]:
+        return self._slots
+
+
+def test_one_sa_stream_publishes_each_groups_true_values_in_order(db: Database) -> None:
+    """With one SA there is no noise and no alignment to break (frames.sa_rows leaves its rows unsorted):
+    every release's SA-table holds, per group, exactly the SA values of the group's source rows (through
+    the private link), earlier releases' groups and rows that waited included, stored in group and value
+    order."""
+    full = synthetic(400, 11)
+    for i in range(4):
+        make_table(db, f"b{i}", full.iloc[i * 100 : (i + 1) * 100].reset_index(drop=True))
+    r = ldiv_db.anonymize(
+        db,
+        "b0",
+        ["zip", "age"],
+        ["job"],
+        algorithm="decomposition",
+        l=[3],
+        output="s",
+        starvation_threshold=1,
+    )
+    kept = []
+    for i in range(4):
+        if i:
+            r = api.release_append(db, "s", f"b{i}")
+        kept.append(r.details["rows_kept_back"])
+        truth = db.con.execute(
+            """SELECT rr.group_id, b.job FROM ldiv.release_row rr
+               JOIN ldiv.stream_row sr ON sr.row_key = rr.source_rowid AND sr.name = 'main.s'
+               JOIN (SELECT 'main.b0' AS source, rowid AS rid, job FROM b0 UNION ALL
+                     SELECT 'main.b1', rowid, job FROM b1 UNION ALL
+                     SELECT 'main.b2', rowid, job FROM b2 UNION ALL
+                     SELECT 'main.b3', rowid, job FROM b3) b ON b.source = sr.source AND b.rid = sr.source_rowid
+               WHERE rr.release_id = ?""",
+            [r.release_id],
+        ).fetchall()
+        written = db.con.execute('SELECT group_id, job FROM "s_sa"').fetchall()  # in stored order
+        assert written == sorted(written)
+        assert Counter(written) == Counter(truth)
+    assert kept[0] > 0 and len(set(kept)) > 1  # rows waited, and were published later

@@ -5,13 +5,16 @@ are derived independently in pandas."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pandas as pd
 import pytest
 
+import ldiv_db
 from fixtures import census
 from ldiv_db.cli.main import main
 from ldiv_db.db import Database
@@ -290,3 +293,68 @@ def test_the_channel_check_refuses_a_grown_group(
     err = capsys.readouterr().err
     assert "1 published group(s) would gain rows" in err and "nothing was written" in err
     assert _state(path) == before
+
+
+def test_the_stored_keys_are_the_md5_of_the_key_text_and_the_setting_is_put_back(tmp_path: Path) -> None:
+    """The key table is written uncompressed (Database.storing_incompressible): the same md5 of the same
+    JSON text, computed here in Python, for a batch larger than one DuckDB row group (so the rows are
+    stored by the statement itself), and the session's own force_compression is what it was after."""
+    path = tmp_path / "big.duckdb"
+    n = 130_000
+    rng = np.random.default_rng(3)
+    frame = pd.DataFrame(
+        {
+            "id": np.arange(n, dtype=np.int64),
+            "age": rng.integers(17, 90, n),
+            "sex": rng.choice(["F", "M"], n),
+            "note": np.where(rng.random(n) < 0.1, None, rng.choice(['a "quoted" one', "b\\c", "é"], n)),
+            "job": rng.choice([f"job{i}" for i in range(8)], n),
+        }
+    )
+    db = Database.open(path)
+    db.con.register("df", frame)
+    db.con.execute("CREATE TABLE people AS SELECT * FROM df")
+    db.con.execute("SET force_compression = 'rle'")  # the session's own setting
+    ldiv_db.anonymize(
+        db,
+        "people",
+        ["age", "sex"],
+        "job",
+        algorithm="decomposition",
+        l=2,
+        output="st",
+        seed=1,
+        noise="random",
+    )
+    assert db.con.execute("SELECT current_setting('force_compression')").fetchall() == [("rle",)]
+    stored = dict(db.con.execute('SELECT rk, key_hash FROM ldiv."keys:main.st"').fetchall())
+    rows = db.con.execute("SELECT rowid, id, age, sex, note, job FROM people").fetchall()
+    kinds = db.con.execute(
+        "SELECT DISTINCT compression FROM pragma_storage_info('ldiv.\"keys:main.st\"') "
+        "WHERE column_name = 'key_hash' AND segment_type = 'VARCHAR'"
+    ).fetchall()
+    db.close()
+    assert ("Uncompressed",) in kinds
+    expected = {
+        rowid: hashlib.md5(
+            json.dumps(
+                [None if v is None else str(v) for v in values], ensure_ascii=False, separators=(",", ":")
+            ).encode()
+        ).hexdigest()
+        for rowid, *values in rows
+    }
+    assert stored == expected
+
+
+def test_storing_incompressible_puts_the_setting_back_after_a_failure(tmp_path: Path) -> None:
+    db = Database.open(tmp_path / "f.duckdb")
+    try:
+        db.con.execute("SET force_compression = 'dictionary'")
+        with pytest.raises(RuntimeError), db.storing_incompressible():
+            assert db.con.execute("SELECT current_setting('force_compression')").fetchall() == [
+                ("uncompressed",)
+            ]
+            raise RuntimeError("a failed write")
+        assert db.con.execute("SELECT current_setting('force_compression')").fetchall() == [("dictionary",)]
+    finally:
+        db.close()

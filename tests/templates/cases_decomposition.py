@@ -175,7 +175,14 @@ CASES = {
         },
         {"offset": 100, "release": 2},
     ),
-    "decomposition/pool_rows.sql": Case(lambda env: {"pool": _pool(env), "slots": SA_SLOTS}, {"seed": 7}),
+    # the text form here (every engine); the codes form is compared with it in test_decomposition.py
+    "decomposition/pool_rows.sql": Case(
+        lambda env: {"pool": _pool(env), "slots": SA_SLOTS, "codes": None}, {"seed": 7}
+    ),
+    "decomposition/pool_values.sql": Case(
+        lambda env: {"target": env.work("dec pool values"), "pool": _pool(env), "slots": SA_SLOTS},
+        engines=("duckdb",),
+    ),
     "decomposition/assignment.sql": Case(lambda env: {"target": env.work("dec assignment 2")}),
     "decomposition/sa_rows.sql": Case(lambda env: {"target": env.work("dec sa rows 2"), "slots": S_SLOTS}),
     "decomposition/noise_rows.sql": Case(lambda env: {"target": env.work("dec noise 2")}),
@@ -210,6 +217,7 @@ CASES = {
             "assignment": _assignment(env),
             "sa": SA,
             "slots": SA_SLOTS,
+            "all_placed": False,
         },
         prepare=_drop("out it's_marginals", "main"),
     ),
@@ -219,6 +227,7 @@ CASES = {
             "pool": _pool(env),
             "assignment": _assignment(env),
             "slots": ALL_SLOTS,
+            "all_placed": False,
         },
         {"release": 1},
         prepare=_drop("retained:main.out it's", "ldiv"),

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
-from ...errors import BadInput
+from ...errors import BadInput, InternalError
 from ...taxonomy import load
 
 if TYPE_CHECKING:
@@ -26,9 +26,27 @@ class Coder:
 
     def __init__(self, values: pd.Series) -> None:
         codes, uniques = pd.factorize(values, sort=False, use_na_sentinel=False)
-        self.codes = np.asarray(codes, dtype=np.int64)
-        self.values: list[str | None] = [None if _isna(u) else str(u) for u in uniques]
+        self._set(np.asarray(codes, dtype=np.int64), [None if _isna(u) else str(u) for u in uniques])
+
+    def _set(self, codes: np.ndarray, values: list[str | None]) -> None:
+        self.codes = codes
+        self.values = values
         self.index: dict[str | None, int] = {v: i for i, v in enumerate(self.values)}
+
+    @classmethod
+    def of_codes(cls, codes: np.ndarray, spellings: Sequence[str | None]) -> Coder:
+        """The coder of the values ``spellings[codes]`` (every spelling used; the engine's numbering, in
+        any order): the same codes and values as :class:`Coder` of that column, without its text."""
+        codes = np.asarray(codes, dtype=np.int64)
+        used, first = np.unique(codes, return_index=True)
+        if len(used) != len(spellings) or (len(used) and (used[0] < 0 or used[-1] >= len(spellings))):
+            raise InternalError(f"{len(used)} codes of {len(spellings)} spellings in the pool's SA column")
+        order = used[np.argsort(first)]  # the engine's codes in first-appearance order
+        renumber = np.empty(len(spellings), dtype=np.int64)
+        renumber[order] = np.arange(len(order))
+        coder = cls.__new__(cls)
+        coder._set(renumber[codes], [None if spellings[c] is None else str(spellings[c]) for c in order])
+        return coder
 
     def encode(self, values: Sequence[Any]) -> np.ndarray:
         out = np.empty(len(values), dtype=np.int64)

@@ -89,7 +89,9 @@ def sa_rows(
     noise: Noise,
 ) -> pd.DataFrame:
     """The SA-table rows of the new groups (rows ``sel``, with noise) and of the published groups that
-    grew (their published rows and the rows placed into them), each SA sorted inside its group."""
+    grew (their published rows and the rows placed into them). With several SAs each is sorted inside
+    its group, which is what breaks their alignment; one SA's rows are left in no order, as the table's
+    order is decomposition/write_sa.sql's (by group and value) and nothing else reads theirs."""
     k = len(coders)
     parts_gid = [gid[sel]]
     parts_codes = [[coders[0].codes[sel]] + [noise.codes[i - 1][sel] for i in range(1, k)]]
@@ -101,6 +103,9 @@ def sa_rows(
         parts_gid.append(gid[inc])
         parts_codes.append([coders[i].codes[inc] for i in range(k)])
     all_gid = np.concatenate(parts_gid)
+    if k == 1:
+        codes = np.concatenate([p[0] for p in parts_codes])
+        return pd.DataFrame({"gid": all_gid, "s1": coders[0].decode(codes)})
     sa_cols: dict[str, Any] = {}
     for i in range(k):
         codes = np.concatenate([p[i] for p in parts_codes])

@@ -174,17 +174,18 @@ def write_keys(
 ) -> None:
     """Inside the release transaction: store the batch's keys into ``target`` (the stream's key table, or
     its staging table); the first release creates the table (it dropped an older stream's,
-    ``ownership.drop_for_release``, or stages a new one)."""
-    db.run(
-        render(
-            "decomposition/keys_write.sql",
-            {"offset": offset},
-            target=target,
-            source=batch.ref,
-            key=_key_idents(config, batch, name),
-            create=first,
-        )
+    ``ownership.drop_for_release``, or stages a new one). The digests are stored uncompressed
+    (:meth:`Database.storing_incompressible`): a larger private table, written at half the cost."""
+    query = render(
+        "decomposition/keys_write.sql",
+        {"offset": offset},
+        target=target,
+        source=batch.ref,
+        key=_key_idents(config, batch, name),
+        create=first,
     )
+    with db.storing_incompressible():
+        db.run(query)
 
 
 def reconcile_keys(db: Database, target: TableRef, config: StreamConfig, stream_rows: int) -> list[str]:

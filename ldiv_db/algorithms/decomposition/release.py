@@ -68,17 +68,7 @@ def _build(
 ) -> Built:
     """Fetch the pool (in the order of the seeded key of its row keys, ``seed``), form the groups, add the
     noise: the frames the writer inserts."""
-    k = len(config.sa)
-    frame = db.df(
-        render(
-            "decomposition/pool_rows.sql",
-            {"seed": seed},
-            pool=pool,
-            slots=config.slots(config.sa),
-        ),
-        bulk=True,
-    )
-    coders = [Coder(frame[f"s{i + 1}"]) for i in range(k)]
+    frame, coders = _pool_rows(db, config, pool, seed)
     arrived = frame["arrived"].to_numpy(dtype=np.int64)
     starvation = release - arrived
     prev = frames.previous(db, config, coders, previous_sa, previous_marginals)  # earlier releases' groups
@@ -136,6 +126,32 @@ def _build(
         details,
         base,
     )
+
+
+def _pool_rows(
+    db: Database, config: StreamConfig, pool: TableRef, seed: int
+) -> tuple[pd.DataFrame, list[Coder]]:
+    """The pool's rows in the seeded key's order and a coder per SA. Where the engine compares text by its
+    bytes (:attr:`Database.byte_collation`), the rows come with integer codes of their exact spellings and
+    the spellings once (a million rows' text costs the fetch most of its time); elsewhere as text."""
+    slots = config.slots(config.sa)
+    if not db.byte_collation:
+        query = render("decomposition/pool_rows.sql", {"seed": seed}, pool=pool, slots=slots, codes=None)
+        frame = db.df(query, bulk=True)
+        return frame, [Coder(frame[f"s{i + 1}"]) for i in range(len(slots))]
+    values = db.work_table("dec_pool_values")
+    db.run(render("decomposition/pool_values.sql", target=values, pool=pool, slots=slots))
+    spellings: list[dict[int, str | None]] = [{} for _ in slots]
+    for s, v, code in db.rows(render("catalog/all_rows.sql", source=values)):
+        spellings[int(s) - 1][int(code)] = v
+    frame = db.df(
+        render("decomposition/pool_rows.sql", {"seed": seed}, pool=pool, slots=slots, codes=values), bulk=True
+    )
+    coders = [
+        Coder.of_codes(frame[f"s{i + 1}"].to_numpy(), [found[c] for c in range(len(found))])
+        for i, found in enumerate(spellings)
+    ]
+    return frame, coders
 
 
 def _noise(
@@ -370,9 +386,15 @@ class StreamRelease(Release):
                 assignment=self.assignment,
                 sa=sa,
                 slots=config.slots(config.sa),
+                all_placed=self._all_placed(),
             )
         )
         self._write_stream_rows(db)
+
+    def _all_placed(self) -> bool:
+        """Every pool row is published by this release (none kept back): the marginals and the kept-back
+        rows need no join to the assignment (the reconciliation checks both against it)."""
+        return len(self.built.assignment) == int(self.built.details["rows_pool"])
 
     def _write_stream_rows(self, db: Database) -> None:
         place, config = self.place, self.config
@@ -384,6 +406,7 @@ class StreamRelease(Release):
                 pool=place.pool,
                 assignment=self.assignment,
                 slots=[Ident(f"c{i + 1}") for i in range(len(config.columns))],
+                all_placed=self._all_placed(),
             )
         )
         params = {"name": place.name, "offset": place.offset, "source_name": self.new_rows.name}
@@ -456,7 +479,10 @@ class StreamRelease(Release):
                 written.column(config.group_column),
                 counts["sa_rows"],
             )
-            by_group = evaluate(db, inputs, Distinct(tuple(ls)), null_as_value=True, prefix="verify_dec")
+            # the verdict and the group count are what the verification records: no recursive profile
+            by_group = evaluate(
+                db, inputs, Distinct(tuple(ls)), null_as_value=True, prefix="verify_dec", profile=False
+            )
         groups = int(post["groups"])
         details = dict(self.built.details)
         details.update(

@@ -69,6 +69,7 @@ class DuckDBDatabase(Database):
     stats_from_source: bool | int = SMALL_SOURCE_ROWS  # above it they cost DuckDB more
     inline_statistics = True  # what stats_from_source serves is small: its statistics are never stored
     local_row_base = _LOCAL_ROW_BASE
+    byte_collation = True  # COLLATE C (binary) overrides a column's NOCASE
 
     def __init__(self, con: duckdb.DuckDBPyConnection, path: str | None, *, owned: bool) -> None:
         super().__init__(path)
@@ -500,6 +501,22 @@ class DuckDBDatabase(Database):
             return
         with memory_bound(self.con, IDLE_MEMORY_LIMIT, best_effort=True):
             yield
+
+    @contextlib.contextmanager
+    def storing_incompressible(self) -> Iterator[None]:
+        """The block's writes stored without compression (``force_compression``), put back as it was
+        afterwards: for high-entropy text such as hex digests, DuckDB's analysis of its string encodings
+        costs about as much as computing the values (the stored values are the same, in about twice the
+        space; what a later statement or checkpoint writes is compressed as the setting then says).
+        ``disabled_compression_methods`` would spare the other columns, but its method names differ
+        between DuckDB versions, and a refused ``SET`` aborts the open transaction."""
+        before = str(self.con.execute("SELECT current_setting('force_compression')").fetchall()[0][0])
+        self.con.execute("SET force_compression = 'uncompressed'")
+        try:
+            yield
+        finally:
+            with contextlib.suppress(duckdb.Error):
+                self.con.execute("SET force_compression = $before", {"before": before})
 
     def restore_threads(self) -> None:
         """Put DuckDB's thread setting back as it was before :meth:`threads_for` lowered it."""

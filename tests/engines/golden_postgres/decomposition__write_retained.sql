@@ -2,6 +2,8 @@
 /* params: release */
 /* returns: creates target(rk, arrived, starvation, c1..cn) */
 /* ref: SPEC §4.3 (P_s = release - first eligible release) */
+/*      all_placed: the release assigned every pool row, so none is kept back (no anti-join of the pool); */
+/*      the reconciliation counts assigned + kept back against the pool's rows, so a wrong flag is caught */
 CREATE TABLE "ldiv"."retained:main.out it's" AS
 SELECT
   p.rk,

@@ -2,6 +2,8 @@
 /* params: none */
 /* returns: creates output(<SA columns>) ordered by all columns */
 /* ref: SPEC §4.1 (marginals; sorted so they cannot be aligned with the QID-table) */
+/*      all_placed: the release assigned every pool row, so the pool's rows are the published ones (no join); */
+/*      the reconciliation compares the marginals' counts with the pool rows joined to the assignment */
 CREATE TABLE "main"."out it's_marginals" AS
 SELECT
   *
