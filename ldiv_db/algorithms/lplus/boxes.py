@@ -42,6 +42,7 @@ import numpy as np
 
 from ...taxonomy.arrays import IntArray
 from . import joint
+from .known import Known
 from .partitions import Parts, recursive_deletions, scheme_counts, split
 from .problem import Metric, Scheme
 
@@ -81,6 +82,7 @@ class BoxBound:
         self.metric, self.scheme, self.cs, self.lmu = metric, scheme, cs, lmu
         self.tp, self.tq = s.tp, s.tq
         self.memo = Memo()
+        self.known = Known()  # each evaluated partition's figures (:meth:`Search._eval`)
         self.depth = [t.depth.astype(np.int64) for t in s.trees]
         self.anc = [t.anc for t in s.trees]
         self.computed = 0
@@ -187,6 +189,17 @@ class BoxBound:
         if old.size:
             entries.append(self.store.get(keys[old], cand[old]))
         return joint.gain(self.forest, entries, lb)
+
+    def answered(
+        self, X: IntArray, mbits: IntArray, keys: IntArray, cost: IntArray, lb: IntArray, ran: IntArray
+    ) -> None:
+        """Make an evaluation answered from :mod:`.known` (``X``, ``mbits``, ``keys``: its partitions' node
+        vectors, open bits and memo keys; their cost, final bound and whether their recursion ran) the one
+        :meth:`gain` reads: each partition whose recursion ran joins its groups, its values from the store."""
+        has = np.flatnonzero(ran > 0)
+        self.entries = []
+        zero, none = np.zeros(has.size, dtype=np.int64), np.full(cost.size, -1, dtype=np.int64)
+        self.last = (has, X[:, has], mbits[has], keys[has], zero, cost, lb, none)
 
     def _solve(
         self, s: MergeableSearch, P: Parts, Xr: IntArray, h: tuple[int, ...], roots: IntArray, seg: IntArray
