@@ -103,3 +103,16 @@ def _first(keys: Any, *cols: Any) -> tuple[Any, ...]:
     """The first entry of each key (the blind memo's keys repeat)."""
     _, at = np.unique(keys, return_index=True)
     return (keys[at], *(c[at] for c in cols))
+
+
+def test_a_histogram_above_the_cell_limit_keeps_no_memo(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Above ``MAX_CELLS`` the search prices every evaluation, with the same visits and result."""
+    taxes, rows, theta = _table(1)
+    problem, _ = to_problem(taxes, rows, theta, "lm", "viorec")
+    hits = _count_hits(monkeypatch)
+    kept = _trace(problem, True)
+    assert hits[0] > 0
+    monkeypatch.setattr(known, "MAX_CELLS", 0)
+    s = Search(problem, value_order="occurrences")
+    assert s.boxes is not None and s.boxes.known is None
+    assert _trace(problem, True) == kept

@@ -84,12 +84,18 @@ def _keys(s: Search, pkey: IntArray) -> tuple[IntArray, IntArray, IntArray]:
     return X, mbits, pkey * (1 << s.d) + mbits
 
 
+def answers(s: Search) -> bool:
+    """Whether the search answers known partitions from :mod:`.known`: the full-subtree space with the
+    boxes' bound (a suppression scheme: every partition feasible) on a histogram small enough."""
+    return s.space == "full-subtree" and s.boxes is not None and s.boxes.known is not None
+
+
 def known(s: Search, idx: IntArray) -> tuple[int, int, int, int]:
     """:meth:`~.search.Search._eval` answering the partitions priced before from :mod:`.known` (the
     full-subtree space with a suppression scheme: every partition feasible), pricing only the others.
     The joint cuts (:meth:`~.boxes.BoxBound.gain`) then see every partition whose recursion has run."""
     bb = s.boxes
-    assert bb is not None
+    assert bb is not None and bb.known is not None
     codes, uniq = pd.factorize(s.ks[idx] // s.m)
     G = int(uniq.size)
     rep = np.empty(G, dtype=np.int64)
@@ -122,11 +128,11 @@ def relock(s: Search, idx: IntArray, held: IntArray) -> tuple[int, int, int, int
     unchanged (only their open bits): ``held`` are the cells holding their figures before the lock (one
     per partition whose cost or bound is not zero; a partition that costs nothing has no open value
     left, so its bound stays zero). Answered from :mod:`.known` when it knows every one; else priced."""
-    bb = s.boxes
-    if bb is None or s.space != "full-subtree":
+    if not answers(s):
         return s._eval(idx)
+    assert s.boxes is not None and s.boxes.known is not None
     _, _, keys = _keys(s, s.ks[held] // s.m)
-    cost, lb, _ = bb.known.get(keys)
+    cost, lb, _ = s.boxes.known.get(keys)
     if (cost < 0).any():
         return s._eval(idx)
     s.lc[held] = lb  # the costs stay

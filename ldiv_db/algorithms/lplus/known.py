@@ -16,12 +16,17 @@ it, as it would without this memo, so the bounds and the visits are the same.
 
 from __future__ import annotations
 
+from itertools import repeat
+
 import numpy as np
 
 from ...taxonomy.arrays import IntArray
 
 #: the most partitions kept (about 25 bytes each); beyond it the new ones are priced every time
 LIMIT = 4_000_000
+#: searches of histograms with more cells keep no memo: their evaluations touch thousands of partitions,
+#: few of them again, and the grouping to look them up costs what it saves (the 1M Adult case)
+MAX_CELLS = 200_000
 
 
 class Known:
@@ -50,8 +55,7 @@ class Known:
         if self.new:
             rest = np.flatnonzero(out[:, 0] < 0)
             if rest.size:
-                get = self.new.get
-                row = np.fromiter((get(k, -1) for k in keys[rest].tolist()), np.int64, rest.size)
+                row = np.fromiter(map(self.new.get, keys[rest].tolist(), repeat(-1)), np.int64, rest.size)
                 found = row >= 0
                 out[rest[found]] = self.buf[row[found]]
         return out[:, 0], out[:, 1], out[:, 2]

@@ -239,7 +239,7 @@ class Search(evaluation.Search):
         (:mod:`.partitions` does the arithmetic)."""
         if idx.size == 0:
             return 0, 0, 0, 0
-        if self.boxes is not None and self.space == "full-subtree" and not self._want_detail:
+        if evaluation.answers(self) and not self._want_detail:
             return evaluation.known(self, idx)
         P, rep, part_cost, feasible, lb_part = evaluation.price(self, idx)
         self.cc[idx], self.lc[idx] = 0, 0
