@@ -72,7 +72,9 @@ class Known:
         self.new.update(zip(keys.tolist(), range(at, at + n), strict=True))
         if len(self.new) >= self.PENDING:
             m = len(self.new)
-            k = np.concatenate([self.keys, np.fromiter(self.new.keys(), np.int64, m)])
-            v = np.concatenate([self.vals, self.buf[np.fromiter(self.new.values(), np.int64, m)]])
-            o = np.argsort(k, kind="stable")
-            self.keys, self.vals, self.new = k[o], v[o], {}
+            k = np.fromiter(self.new.keys(), np.int64, m)
+            o = np.argsort(k)
+            k, v = k[o], self.buf[np.fromiter(self.new.values(), np.int64, m)[o]]
+            pos = np.searchsorted(self.keys, k)  # merged into the sorted arrays, not sorted again
+            self.keys, self.vals = np.insert(self.keys, pos, k), np.insert(self.vals, pos, v, axis=0)
+            self.new = {}
