@@ -97,30 +97,43 @@ def known(s: Search, idx: IntArray) -> tuple[int, int, int, int]:
     bb = s.boxes
     assert bb is not None and bb.known is not None
     codes, uniq = pd.factorize(s.ks[idx] // s.m)
-    G = int(uniq.size)
-    rep = np.empty(G, dtype=np.int64)
-    rep[codes] = idx  # any cell of a partition may hold its figures
     X, mbits, keys = _keys(s, uniq)
     cost, lb, ran = bb.known.get(keys)
     miss = cost < 0
-    if miss.any():
-        P, srep, scost, _, slb = price(s, idx[miss[codes]])
-        if s._code.size != s.C:
-            s._code = np.zeros(s.C, dtype=np.int64)
-        s._code[idx] = codes
-        g = s._code[srep]
-        sran = np.zeros(P.G, dtype=np.int64)
-        final = np.ones(P.G, dtype=bool)
-        if bb.last is not None:  # the candidates of the boxes' recursion, and what they got
-            cand, got = bb.last[0], bb.last[4]
-            sran[cand] = got >= 0
-            final[cand] = got != -2  # -2: left out by the budget, so a later evaluation may run it
-        cost[g], lb[g], ran[g] = scost, slb, sran
-        bb.known.put(keys[g[final]], scost[final], slb[final], sran[final])
-    bb.answered(X, mbits, keys, cost, lb, ran)
+    if miss.all():  # none known: priced as without the memo (the joint cuts read the pricing's own)
+        P, rep, cost, _, lb = price(s, idx)
+        _, _, keys = _keys(s, s.ks[rep] // s.m)
+        ran, final = _outcome(bb, P.G)
+        bb.known.put(keys[final], cost[final], lb[final], ran[final])
+    else:
+        rep = np.empty(uniq.size, dtype=np.int64)
+        rep[codes] = idx  # any cell of a partition may hold its figures
+        if miss.any():
+            P, srep, scost, _, slb = price(s, idx[miss[codes]])
+            if s._code.size != s.C:
+                s._code = np.zeros(s.C, dtype=np.int64)
+            s._code[idx] = codes
+            g = s._code[srep]
+            sran, final = _outcome(bb, P.G)
+            cost[g], lb[g], ran[g] = scost, slb, sran
+            bb.known.put(keys[g[final]], scost[final], slb[final], sran[final])
+        bb.answered(X, mbits, keys, cost, lb, ran)
     s.cc[idx], s.lc[idx] = 0, 0
     s.cc[rep], s.lc[rep] = cost, lb
     return int(cost.sum()), 0, int(lb.sum()), 0
+
+
+def _outcome(bb: BoxBound, G: int) -> tuple[IntArray, BoolArray]:
+    """Per partition of the last pricing: whether its boxes' recursion has run (1), and whether its
+    figures are final (not where the evaluation's budget left the recursion out: a later evaluation
+    may run it, as it would without the memo)."""
+    ran = np.zeros(G, dtype=np.int64)
+    final = np.ones(G, dtype=bool)
+    if bb.last is not None:  # the recursion's candidates, and what they got (-2: left out)
+        cand, got = bb.last[0], bb.last[4]
+        ran[cand] = got >= 0
+        final[cand] = got != -2
+    return ran, final
 
 
 def relock(s: Search, idx: IntArray, held: IntArray) -> tuple[int, int, int, int]:
