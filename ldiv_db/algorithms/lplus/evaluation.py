@@ -139,8 +139,9 @@ def _outcome(bb: BoxBound, G: int) -> tuple[IntArray, BoolArray]:
 def relock(s: Search, idx: IntArray, held: IntArray) -> tuple[int, int, int, int]:
     """:meth:`~.search.Search._eval` of the cells ``idx`` of a value just locked, whose partitions are
     unchanged (only their open bits): ``held`` are the cells holding their figures before the lock (one
-    per partition whose cost or bound is not zero; a partition that costs nothing has no open value
-    left, so its bound stays zero). Answered from :mod:`.known` when it knows every one; else priced."""
+    per partition whose cost or bound is not zero; a partition that costs nothing at the cut keeps a
+    zero bound, the cut being in the subtree it bounds). Answered from :mod:`.known` when it knows every
+    one; else priced."""
     if not answers(s):
         return s._eval(idx)
     assert s.boxes is not None and s.boxes.known is not None

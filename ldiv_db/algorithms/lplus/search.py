@@ -33,9 +33,7 @@ from ..shared.trees import narrow_dtype
 from . import boxes, climb, evaluation, merge
 from .boxes import BoxBound
 from .index import NodeArray, TreeIndex, cost_units, node_dtype
-from .partitions import (
-    Pricing,
-)
+from .partitions import Pricing
 from .problem import ALLOWED, INF, Decisions, Order, Problem, Result, Space
 from .spec_sizes import SpecSizes
 
