@@ -41,7 +41,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ...taxonomy.arrays import IntArray
-from . import joint
+from . import joint, known
 from .partitions import Parts, recursive_deletions, scheme_counts, split
 from .problem import Metric, Scheme
 
@@ -81,6 +81,8 @@ class BoxBound:
         self.metric, self.scheme, self.cs, self.lmu = metric, scheme, cs, lmu
         self.tp, self.tq = s.tp, s.tq
         self.memo = Memo()
+        # each evaluated partition's figures (:mod:`.evaluation`), on small histograms
+        self.known = known.Known() if s.C <= known.MAX_CELLS else None
         self.depth = [t.depth.astype(np.int64) for t in s.trees]
         self.anc = [t.anc for t in s.trees]
         self.computed = 0
@@ -114,10 +116,10 @@ class BoxBound:
             mbits |= s.open_node[a][X[a]].astype(np.int64) << a
         keys = pkey * (1 << d) + mbits
         memo = self.memo
-        known = memo.get(keys)
-        out[cand] = np.maximum(known, -1)
-        self.last = (cand, X, mbits, keys, known, cost, lb, out)  # (``known`` is marked where computed)
-        miss = np.flatnonzero((known == -2) & (mbits != 0))
+        got = memo.get(keys)
+        out[cand] = np.maximum(got, -1)
+        self.last = (cand, X, mbits, keys, got, cost, lb, out)  # (``got`` is marked where computed)
+        miss = np.flatnonzero((got == -2) & (mbits != 0))
         if miss.size == 0:
             return out
         # per open attribute, how many levels the partition's deepest leaf lies below X's node
@@ -142,7 +144,7 @@ class BoxBound:
             vals = self._solve(s, P, X[:, j], h, cand[j], seg)
             out[cand[j]] = vals
             memo.put(keys[j], vals)
-            known[j] = vals
+            got[j] = vals
             self.computed += j.size
         if self.entries:
             new = [np.concatenate(c) for c in zip(*self.entries, strict=True)]
@@ -157,10 +159,10 @@ class BoxBound:
         the groups of two or more of one attribute) is below ``need``."""
         if self.last is None or need <= 0:
             return 0
-        cand, X, mbits, keys, known, cost, lb57, out = self.last
+        cand, X, mbits, keys, got, cost, lb57, out = self.last
         lb = np.maximum(lb57, out)
         slack = (cost - lb)[cand]
-        has = known >= 0  # a recursion's value: its entries are in the store or were just made
+        has = got >= 0  # a recursion's value: its entries are in the store or were just made
         if int(slack[has].sum()) < need:
             return 0
         members = np.zeros(cand.size, dtype=bool)
@@ -187,6 +189,17 @@ class BoxBound:
         if old.size:
             entries.append(self.store.get(keys[old], cand[old]))
         return joint.gain(self.forest, entries, lb)
+
+    def answered(
+        self, X: IntArray, mbits: IntArray, keys: IntArray, cost: IntArray, lb: IntArray, ran: IntArray
+    ) -> None:
+        """Make an evaluation answered from :mod:`.known` (``X``, ``mbits``, ``keys``: its partitions' node
+        vectors, open bits and memo keys; their cost, final bound and whether their recursion ran) the one
+        :meth:`gain` reads: each partition whose recursion ran joins its groups, its values from the store."""
+        has = np.flatnonzero(ran > 0)
+        self.entries = []
+        zero, none = np.zeros(has.size, dtype=np.int64), np.full(cost.size, -1, dtype=np.int64)
+        self.last = (has, X[:, has], mbits[has], keys[has], zero, cost, lb, none)
 
     def _solve(
         self, s: MergeableSearch, P: Parts, Xr: IntArray, h: tuple[int, ...], roots: IntArray, seg: IntArray

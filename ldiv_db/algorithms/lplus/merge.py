@@ -83,6 +83,7 @@ class MergeableSearch:
     ci: np.ndarray
     li: np.ndarray
     _cell_del: np.ndarray
+    _code: np.ndarray
     sizes: SpecSizes | None
     all_cells: IntArray
     cut: list[set[int]]
@@ -200,6 +201,7 @@ def _sub_search(s: S, codes: np.ndarray, n: int) -> S:
     sub.ci, sub.li = np.zeros(n, dtype=bool), np.zeros(n, dtype=bool)
     sub.cc[at], sub.lc[at], sub.ci[at], sub.li[at] = s.cc[held], s.lc[held], s.ci[held], s.li[held]
     sub._cell_del = np.zeros(0, dtype=np.int64)
+    sub._code = np.zeros(n, dtype=np.int64)
     # its own cut, open values and locks (what it inherits is in its leaf ids), and its own merging
     sub.cut = [set(c) for c in s.cut]
     sub.open_node = [o.copy() for o in s.open_node]

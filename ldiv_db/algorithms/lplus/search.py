@@ -30,20 +30,10 @@ import numpy.typing as npt
 
 from ...taxonomy.arrays import IntArray
 from ..shared.trees import narrow_dtype
-from . import boxes, climb, merge
+from . import boxes, climb, evaluation, merge
 from .boxes import BoxBound
 from .index import NodeArray, TreeIndex, cost_units, node_dtype
-from .partitions import (
-    AtSpec,
-    Pricing,
-    cell_detail,
-    cm_minority,
-    lower_bounds,
-    min_removals,
-    recursive_deletions,
-    scheme_counts,
-    split,
-)
+from .partitions import Pricing
 from .problem import ALLOWED, INF, Decisions, Order, Problem, Result, Space
 from .spec_sizes import SpecSizes
 
@@ -53,7 +43,7 @@ _Saved = tuple[IntArray, IntArray, BoolArray | None, IntArray, BoolArray | None]
 Cut = tuple[tuple[int, ...], ...]
 
 
-class Search(merge.MergeableSearch):
+class Search(evaluation.Search):
     """One l+-Optimize search (SPEC §5.6). ``run`` returns a :class:`Result`."""
 
     def __init__(
@@ -101,6 +91,7 @@ class Search(merge.MergeableSearch):
         self.occ: dict[tuple[int, int], int] = {}
         self._want_detail = False
         self._cell_del = np.zeros(0, dtype=np.int64)
+        self._code = np.zeros(0, dtype=np.int64)  # per cell: its partition's number in an evaluation
         # merging cells under locked values (:mod:`.merge`): cells locked so far, and when to look again
         self.locked_mass = 0
         self.merge_at = merge.CHECK_SHARE * self.C if self.C >= merge.MIN_CELLS else math.inf
@@ -242,43 +233,17 @@ class Search(merge.MergeableSearch):
     # ------------------------------------------------------------------ evaluation
     def _eval(self, idx: IntArray) -> tuple[int, int, int, int]:
         """(cost, infeasible partitions, LB, infinite-LB partitions) of the partitions over ``idx``
-        (which must be unions of whole partitions); each partition's figures are kept at its first cell
+        (which must be unions of whole partitions); each partition's figures are kept at one of its cells
         (:mod:`.partitions` does the arithmetic)."""
         if idx.size == 0:
             return 0, 0, 0, 0
-        metric, scheme = self.p.metric, self.p.scheme
-        P = split(idx, self.ks, self.cnt, self.m, self.tp, self.tq, exact=self._want_detail)
-        minrm = min_removals(P, metric, scheme)
-        D, pdel = recursive_deletions(P, scheme in ("viorec", "allrec"))
-        kept, dele, supp, feasible = scheme_counts(P, scheme, D)
-        rep = P.idx_s[P.first_cell]
-        klass_s = None if self.klass is None else self.klass[P.idx_s]
-        gsp = None
-        if metric == "lm":
-            gsp = self.gs[rep]
-            gen, gen_spec = kept * self.gc[rep], kept * gsp
-        elif metric == "dm":
-            gen = gen_spec = kept * kept
-        else:
-            assert klass_s is not None
-            gen, cell_del = cm_minority(P, klass_s, self.ncls, scheme, pdel)
-            gen_spec = gen
-            if cell_del is not None:
-                self._cell_del = cell_del
-        removed = (supp + dele) * self.cs
-        part_cost = gen + removed
-        spec_s = self.spec[P.idx_s]
-        size_s = None if self.sizes is None else self.sizes.size[P.idx_s]
-        at = AtSpec(spec_s, gen_spec + removed, gsp, klass_s, size_s)
-        lb_part = lower_bounds(P, at, D, minrm, self.pricing)
-        if self.boxes is not None and not self._want_detail:
-            lb_part = np.maximum(lb_part, self.boxes.bounds(self, P, rep, spec_s, lb_part, part_cost))
+        if evaluation.answers(self) and not self._want_detail:
+            return evaluation.known(self, idx)
+        P, rep, part_cost, feasible, lb_part = evaluation.price(self, idx)
         self.cc[idx], self.lc[idx] = 0, 0
         self.cc[rep] = np.where(feasible, part_cost, 0)
-        if self._want_detail:
-            self.detail = cell_detail(P, metric, scheme, pdel, self._cell_del)
         cost = int(part_cost[feasible].sum())
-        if scheme == "nosupp":  # the other schemes make every partition feasible: the flags stay False
+        if self.p.scheme == "nosupp":  # the other schemes make every partition feasible: the flags stay False
             self.ci[idx], self.li[idx] = False, False
             self.ci[rep], self.li[rep] = ~feasible, P.gviol
             self.lc[rep] = np.where(P.gviol, 0, lb_part)
@@ -447,7 +412,7 @@ class Search(merge.MergeableSearch):
                     saved_prev, (_, _, lb0, ilb0) = self._save(idx)
                     locked.append((prev, idx, saved_prev))
                     self._lock(prev)
-                    _, _, lb1, ilb1 = self._eval(idx)
+                    _, _, lb1, ilb1 = evaluation.relock(self, idx, saved_prev[0])
                     self.lb_t += lb1 - lb0
                     self.ilb_t += ilb1 - ilb0
                     self.frames[-1] = self._lb_eff()
