@@ -1,18 +1,17 @@
--- purpose: Mondrian's compressed input: per distinct QI vector its ordinals, and per SA the count of every SA value among its rows
+-- purpose: Mondrian's compressed input: per distinct QI vector (its ordinals) and SA the count of every SA value among its rows
 -- params: none
--- returns: vid, o1..od, missing (the cell's rows with a NULL ordinal), s (SA position, 1-based), v (SA value code: dense rank of the value within its SA), n — one row per (vid, s, v), in no order (the caller sorts its integer keys)
+-- returns: o1..od, missing (the cell's rows with a NULL ordinal), s (SA position, 1-based), v (SA value code: dense rank of the value within its SA), n — one row per (vector, s, v), in no order (the caller numbers the vectors and sorts its integer keys)
 -- ref: DESIGN §5 (compress first); SPEC §0.1 (QI-groups, X(v)); the SA values (text) ranked in the bytes' order on every engine (COLLATE "C", see mondrian/rows.sql),
 --      each spelling coded once and joined back to the (vector, value) counts (bench/results/history.md, "One million rows", Round 3)
 WITH counts AS (
-    -- a vector's ordinals are the same on all its rows (min: that value, or NULL): taken in the (vector,
-    -- value) aggregate, not by a second aggregate of every row joined back (bench/results/history.md,
-    -- "One million rows", Round 6b)
+    -- grouped by the ordinals themselves (NULL a value of its own, as GROUP BY holds it): the rows carry no
+    -- vector id (see mondrian/rows.sql)
 {% for s in sas %}
-    SELECT vid{% for o in ords %}, min({{ o | ident }}) AS {{ o | ident }}{% endfor %},
+    SELECT {{ ords | idents }},
            count(*) FILTER (WHERE {% for o in ords %}{{ o | ident }} IS NULL{% if not loop.last %} OR {% endif %}{% endfor %}) AS missing,
            {{ loop.index }} AS s, {{ s | ident }} AS value, count(*) AS n
     FROM {{ rows | table }}
-    GROUP BY vid, {{ s | ident }}
+    GROUP BY {{ ords | idents }}, {{ s | ident }}
 {% if not loop.last %}
     UNION ALL
 {% endif %}
@@ -28,7 +27,7 @@ codes AS (
     SELECT s, spelling, dense_rank() OVER (PARTITION BY s ORDER BY first COLLATE "C") - 1 AS v
     FROM (SELECT s, spelling, min(spelling) OVER (PARTITION BY s, value) AS first FROM spellings) AS f
 )
-SELECT c.vid{% for o in ords %}, c.{{ o | ident }}{% endfor %}, c.missing, c.s, codes.v, c.n
+SELECT {% for o in ords %}{% if not loop.first %}, {% endif %}c.{{ o | ident }}{% endfor %}, c.missing, c.s, codes.v, c.n
 FROM counts AS c
 JOIN codes
   -- a NULL value (--null-as-value) is a spelling of its own: matched as one, not by equality

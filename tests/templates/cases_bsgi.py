@@ -112,16 +112,15 @@ def _mondrian_rows(env: HostileEnv) -> TableRef:
         sa=[env.sa, env.klass],
         kinds=KINDS,
         texts=TEXTS,
-        ords=ORDS,
-        sas=SAS,
     )
     return target
 
 
 def _mondrian_classes(env: HostileEnv) -> TableRef:
     target = env.work("mondrian classes")
-    env.run("mondrian/classes.sql", target=target)
-    env.db.insert_frame(target, pd.DataFrame({"vid": list(range(12)), "gid": [v // 4 for v in range(12)]}))
+    env.run("mondrian/classes.sql", target=target, ords=ORDS)
+    vectors = {f"o{i}": [float(v % (i + 1)) for v in range(12)] for i in range(1, 5)}
+    env.db.insert_frame(target, pd.DataFrame({**vectors, "gid": [v // 4 for v in range(12)]}))
     return target
 
 
@@ -151,18 +150,17 @@ CASES = {
             "sa": [env.sa, env.klass],
             "kinds": KINDS,
             "texts": TEXTS,
-            "ords": ORDS,
-            "sas": SAS,
         },
         HIDS,
     ),
     "mondrian/vectors.sql": Case(lambda env: {"rows": _mondrian_rows(env), "ords": ORDS, "sas": SAS}),
-    "mondrian/classes.sql": Case(lambda env: {"target": env.work("mondrian classes")}),
+    "mondrian/classes.sql": Case(lambda env: {"target": env.work("mondrian classes"), "ords": ORDS}),
     "mondrian/assignment.sql": Case(
         lambda env: {
             "target": env.work("mondrian assignment"),
             "rows": _mondrian_rows(env),
             "classes": _mondrian_classes(env),
+            "ords": ORDS,
         }
     ),
 }

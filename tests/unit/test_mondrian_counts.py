@@ -141,17 +141,17 @@ def test_rounds_against_mondrian_level_by_level(
     vals, sa, l_value, form = table
     d = len(vals[0])
     frame = pd.DataFrame(
-        [
-            (vid, *map(float, vals[vid]), 0, 1, value, n)
-            for vid in range(len(vals))
-            for value, n in sa[vid].items()
-        ],
-        columns=["vid", *(f"o{i}" for i in range(1, d + 1)), "missing", "s", "v", "n"],
+        [(*map(float, vals[i]), 0, 1, value, n) for i in range(len(vals)) for value, n in sa[i].items()],
+        columns=[*(f"o{i}" for i in range(1, d + 1)), "missing", "s", "v", "n"],
     )
     kinds = ["numeric"] * d
     data = mondrian._Vectors(frame, d, 1, kinds)
     spans = mondrian._spans(data, kinds, [None] * d)
-    expected = _brute_rounds(vals, sa, spans, l_value, form)
+    # the vectors as _Vectors numbers them (in the order of their ordinals)
+    where = {tuple(v): i for i, v in enumerate(vals)}
+    at = [where[tuple(int(x) for x in row)] for row in data.ords.tolist()]
+    brute = _brute_rounds(vals, sa, spans, l_value, form)
+    expected = [brute[i] for i in at]
     for radix_keys in (mondrian.RADIX_KEYS, 0):  # the halves reordered by a radix sort, and by their places
         with pytest.MonkeyPatch.context() as m:
             m.setattr(mondrian, "RADIX_KEYS", radix_keys)

@@ -47,8 +47,8 @@ RANK_TABLE = 4  # a QI's integer ordinals are ranked by a table of at most 4 cel
 class Mondrian(Algorithm):
     name = "mondrian"
     generalizes_by_hierarchy = True
-    # rows are read grouped by their QI vector (vid: a rank of the vectors' values), the rounds run over the
-    # vectors in vid order, and a row id only keys the assignment (rid -> vid -> gid)
+    # rows are read grouped by their QI vector (numbered by the vectors' values), the rounds run over the
+    # vectors in that order, and a row id only keys the assignment (rid -> ordinals -> gid)
     order_free = True
     default_model = "distinct"
     summary = "Mondrian multidimensional median partitioning for l-diversity (baseline; local recoding)"
@@ -82,8 +82,6 @@ class Mondrian(Algorithm):
                 sa=[c.ident for c in inputs.sa],
                 kinds=kinds,
                 texts=[c.is_text for c in inputs.qi],
-                ords=ords,
-                sas=sas,
             )
         )
         frame = db.df(render("mondrian/vectors.sql", rows=rows, ords=ords, sas=sas), bulk=True)
@@ -106,10 +104,11 @@ class Mondrian(Algorithm):
         t_part = time.perf_counter()
 
         classes = db.work_table("mondrian_classes")
-        db.run(render("mondrian/classes.sql", target=classes))
-        db.insert_frame(classes, pd.DataFrame({"vid": data.vid, "gid": gid + 1}))
+        db.run(render("mondrian/classes.sql", target=classes, ords=ords))
+        columns = {f"o{a + 1}": data.ords[:, a] for a in range(len(ords))}
+        db.insert_frame(classes, pd.DataFrame({**columns, "gid": gid + 1}))
         assignment = db.work_table("mondrian_assignment")
-        db.run(render("mondrian/assignment.sql", target=assignment, rows=rows, classes=classes))
+        db.run(render("mondrian/assignment.sql", target=assignment, rows=rows, classes=classes, ords=ords))
         labels = lca_labels(db, _labellers(request, kinds, tree_of, data), data.leaf_codes, gid + 1)
         return Partitioning(
             assignment=assignment,
@@ -161,36 +160,48 @@ class Mondrian(Algorithm):
 
 
 class _Vectors:
-    """The distinct QI vectors (ordinals, row counts) and their SA value counts, from ``vectors.sql``."""
+    """The distinct QI vectors (ordinals, row counts) and their SA value counts, from ``vectors.sql``. The
+    vectors are numbered 0.. in the order of their ordinals (QI 1 first), as a dense rank of the vectors
+    in SQL would number them."""
 
     def __init__(self, frame: pd.DataFrame, d: int, k: int, kinds: Sequence[str]) -> None:
-        # the rows in (vid, s, v) order, a key of theirs: sorted here, on three integer columns, not by
-        # the statement with its every column; one integer of the three sorts them (no two rows share it)
-        vid, s, v = (frame[c].to_numpy(dtype=np.int64) for c in ("vid", "s", "v"))
-        spans = (int(vid.max()) + 1, k + 1, int(v.max()) + 1) if len(vid) else (1, 1, 1)
-        if spans[0] * spans[1] * spans[2] < 2**62:  # unique keys: every sort gives their one order
-            order = stable_order((vid * spans[1] + s) * spans[2] + v)
-        else:
-            order = np.lexsort((v, s, vid))
-        vid, s, v = vid.take(order), s.take(order), v.take(order)
-        n = frame["n"].to_numpy(dtype=np.int64).take(order)
-        starts = np.r_[True, vid[1:] != vid[:-1]] if len(vid) else np.zeros(0, dtype=bool)
-        first = np.flatnonzero(starts)
-        self.vid = vid[first]
-        index = np.cumsum(starts.astype(np.int64)) - 1  # each row's vector: its position in self.vid
-        at = order[first]
-        self.ords = np.stack(
-            [frame[f"o{i}"].to_numpy(dtype=np.float64).take(at) for i in range(1, d + 1)], axis=1
-        ).reshape(len(first), d)
-        # per QI its distinct ordinals ascending, and each vector's position among them
+        s, v = (frame[c].to_numpy(dtype=np.int64) for c in ("s", "v"))
+        # per QI its distinct ordinals ascending and each cell's position among them: the vectors' order
+        # is the order of these codes, QI by QI
+        cols = [frame[f"o{i}"].to_numpy(dtype=np.float64) for i in range(1, d + 1)]
         self.values: list[np.ndarray] = []
-        self.codes: list[np.ndarray] = []
-        for a in range(d):
-            values, codes = _ranks(self.ords[:, a])
+        cell_codes: list[np.ndarray] = []
+        for col in cols:
+            values, codes = _ranks(col)
             self.values.append(values)
-            self.codes.append(codes)
+            cell_codes.append(codes)
+        # the cells in (vector, s, v) order: one integer of the codes, s and v sorts them (no two cells
+        # share it), else a lexsort of the columns
+        radix = [len(x) for x in self.values] + [k + 1, int(v.max()) + 1 if len(v) else 1]
+        if float(np.prod(np.asarray(radix, dtype=np.float64))) < 2.0**62:
+            key = np.zeros(len(s), dtype=np.int64)
+            for col, m in zip([*cell_codes, s, v], radix, strict=True):
+                key *= m
+                key += col
+            order = stable_order(key)
+        else:
+            order = np.lexsort((v, s, *cell_codes[::-1]))
+        s, v = s.take(order), v.take(order)
+        cell_codes = [c.take(order) for c in cell_codes]
+        n = frame["n"].to_numpy(dtype=np.int64).take(order)
+        starts = np.zeros(len(s), dtype=bool)
+        starts[:1] = True
+        for c in cell_codes:  # a vector starts where any of its codes differs from the cell before
+            starts[1:] |= c[1:] != c[:-1]
+        first = np.flatnonzero(starts)
+        self.vid = np.arange(len(first), dtype=np.int64)
+        index = np.cumsum(starts.astype(np.int64)) - 1  # each cell's vector
+        at = order[first]
+        self.ords = np.stack([col.take(at) for col in cols], axis=1).reshape(len(first), d)
         # one row per QI (its codes by vector): a round reads each vector's code on its partition's QI
-        self.code_matrix = np.vstack(self.codes) if d else np.zeros((0, len(self.vid)), dtype=np.int64)
+        self.code_matrix = (
+            np.vstack([c.take(first) for c in cell_codes]) if d else np.zeros((0, len(first)), dtype=np.int64)
+        )
         self.codes = list(self.code_matrix)
         self.sa_vec: list[np.ndarray] = []
         self.sa_val: list[np.ndarray] = []

@@ -3,6 +3,8 @@ DROP TABLE IF EXISTS "pg_temp"."wk mondrian assignment's";
 /* params: none */
 /* returns: creates target(rid, gid, deleted, sa_suppressed) */
 /* ref: ldiv_db/algorithms/base.py (the Partitioning contract); LeFevre et al. ICDE 2006 (strict partitioning) */
+/*      the rows meet their class on the vector's ordinals, none NULL here (a NULL ordinal stops the run before: the */
+/*      missing-value error); plain equality, as the vectors' GROUP BY matched them */
 CREATE TABLE "pg_temp"."wk mondrian assignment's" AS
 SELECT
   r.rid,
@@ -11,5 +13,5 @@ SELECT
   FALSE AS sa_suppressed
 FROM "pg_temp"."wk mondrian rows's" AS r
 JOIN "pg_temp"."wk mondrian classes's" AS c
-  ON c.vid = r.vid;
+  ON c."o1" = r."o1" AND c."o2" = r."o2" AND c."o3" = r."o3" AND c."o4" = r."o4";
 ANALYZE "pg_temp"."wk mondrian assignment's"

@@ -1,18 +1,16 @@
-/* purpose: Mondrian's compressed input: per distinct QI vector its ordinals, and per SA the count of every SA value among its rows */
+/* purpose: Mondrian's compressed input: per distinct QI vector (its ordinals) and SA the count of every SA value among its rows */
 /* params: none */
-/* returns: vid, o1..od, missing (the cell's rows with a NULL ordinal), s (SA position, 1-based), v (SA value code: dense rank of the value within its SA), n — one row per (vid, s, v), in no order (the caller sorts its integer keys) */
+/* returns: o1..od, missing (the cell's rows with a NULL ordinal), s (SA position, 1-based), v (SA value code: dense rank of the value within its SA), n — one row per (vector, s, v), in no order (the caller numbers the vectors and sorts its integer keys) */
 /* ref: DESIGN §5 (compress first); SPEC §0.1 (QI-groups, X(v)); the SA values (text) ranked in the bytes' order on every engine (COLLATE "C", see mondrian/rows.sql), */
 /*      each spelling coded once and joined back to the (vector, value) counts (bench/results/history.md, "One million rows", Round 3) */
 WITH counts AS (
-  /* a vector's ordinals are the same on all its rows (min: that value, or NULL): taken in the (vector, */
-  /* value) aggregate, not by a second aggregate of every row joined back (bench/results/history.md, */
-  /* "One million rows", Round 6b) */
+  /* grouped by the ordinals themselves (NULL a value of its own, as GROUP BY holds it): the rows carry no */
+  /* vector id (see mondrian/rows.sql) */
   SELECT
-    vid,
-    MIN("o1") AS "o1",
-    MIN("o2") AS "o2",
-    MIN("o3") AS "o3",
-    MIN("o4") AS "o4",
+    "o1",
+    "o2",
+    "o3",
+    "o4",
     COUNT(*) FILTER(WHERE
       "o1" IS NULL OR "o2" IS NULL OR "o3" IS NULL OR "o4" IS NULL) AS missing,
     1 AS s,
@@ -20,15 +18,17 @@ WITH counts AS (
     COUNT(*) AS n
   FROM "temp"."main"."wk mondrian rows's"
   GROUP BY
-    vid,
+    "o1",
+    "o2",
+    "o3",
+    "o4",
     "s1"
   UNION ALL
   SELECT
-    vid,
-    MIN("o1") AS "o1",
-    MIN("o2") AS "o2",
-    MIN("o3") AS "o3",
-    MIN("o4") AS "o4",
+    "o1",
+    "o2",
+    "o3",
+    "o4",
     COUNT(*) FILTER(WHERE
       "o1" IS NULL OR "o2" IS NULL OR "o3" IS NULL OR "o4" IS NULL) AS missing,
     2 AS s,
@@ -36,7 +36,10 @@ WITH counts AS (
     COUNT(*) AS n
   FROM "temp"."main"."wk mondrian rows's"
   GROUP BY
-    vid,
+    "o1",
+    "o2",
+    "o3",
+    "o4",
     "s2"
 ), spellings AS (
   /* each SA's values once per spelling (a few rows): they are coded there, not on every (vector, value) row */
@@ -61,7 +64,6 @@ WITH counts AS (
   ) AS f
 )
 SELECT
-  c.vid,
   c."o1",
   c."o2",
   c."o3",
