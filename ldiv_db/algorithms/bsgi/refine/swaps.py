@@ -308,7 +308,7 @@ class SwapPricer:
         first = terms[lead](cls, other, size)
         kept = np.flatnonzero(hopeful(lowest(first)))
         if len(kept) < len(cls):
-            cls, other, first = cls[kept], other[kept], take_rows(first, kept)
+            cls, other, first = take_rows(cls, kept), take_rows(other, kept), take_rows(first, kept)
         out: CostArray = np.zeros(first.shape, dtype=self.dtype)
         for t, term in enumerate(terms):
             out += first if t == lead else term(cls, other, size)
@@ -369,35 +369,38 @@ class SwapPricer:
 
         The bounds are taken cheapest first, each on the pairs the previous one kept: the cheapest
         leave-one-out states (cached per class), then A's core with B's rows, then B's core with A's."""
-        keep: Mask = self._under(sa * self.loo_min[a] + sb * self.loo_min[b], now)
+        # 1-D gathers and masks by np.take / np.compress too (a boolean mask's indexing costs 4× as much)
+        keep: Mask = self._under(sa * np.take(self.loo_min, a) + sb * np.take(self.loo_min, b), now)
         at = np.flatnonzero(keep)
-        mb = take_rows(mem, b[at])[:, :sb]
-        low_a, low_b = self.loo_min[a[at]], self.loo_min[b[at]]
+        a_at, b_at = np.take(a, at), np.take(b, at)
+        mb = take_rows(mem, b_at)[:, :sb]
+        low_a, low_b = np.take(self.loo_min, a_at), np.take(self.loo_min, b_at)
         enter_a = None  # pairs × |B|
         if sa >= 3:
-            ahead = now[at]
+            ahead = np.take(now, at)
             kept, enter_a = self._entering(
-                a[at], b[at], sb, lambda low: self._under(sa * np.maximum(low_a, low) + sb * low_b, ahead)
+                a_at, b_at, sb, lambda low: self._under(sa * np.maximum(low_a, low) + sb * low_b, ahead)
             )
-            at, mb, low_a, low_b = at[kept], take_rows(mb, kept), low_a[kept], low_b[kept]
+            at, mb, low_a, low_b = (take_rows(x, kept) for x in (at, mb, low_a, low_b))
             low_a = np.maximum(low_a, lowest(enter_a))
-            still = self._under(sa * low_a + sb * low_b, now[at])
-            at, low_a, low_b = at[still], low_a[still], low_b[still]
+            still = self._under(sa * low_a + sb * low_b, np.take(now, at))
+            at, low_a, low_b = (take_rows(x, still) for x in (at, low_a, low_b))
             mb, enter_a = take_rows(mb, still), take_rows(enter_a, still)
-        ma = take_rows(mem, a[at])[:, :sa]
+        a_at, b_at = np.take(a, at), np.take(b, at)
+        ma = take_rows(mem, a_at)[:, :sa]
         enter_b = None  # pairs × |A|
         if sb >= 3:
-            ahead = now[at]
+            ahead = np.take(now, at)
             kept, enter_b = self._entering(
-                b[at], a[at], sa, lambda low: self._under(sa * low_a + sb * np.maximum(low_b, low), ahead)
+                b_at, a_at, sa, lambda low: self._under(sa * low_a + sb * np.maximum(low_b, low), ahead)
             )
-            at, low_a, low_b = at[kept], low_a[kept], low_b[kept]
+            at, low_a, low_b = (take_rows(x, kept) for x in (at, low_a, low_b))
             ma, mb = take_rows(ma, kept), take_rows(mb, kept)
             if enter_a is not None:
                 enter_a = take_rows(enter_a, kept)
-            still = self._under(sa * low_a + sb * np.maximum(low_b, lowest(enter_b)), now[at])
+            still = self._under(sa * low_a + sb * np.maximum(low_b, lowest(enter_b)), np.take(now, at))
             at, ma, mb, enter_b = (
-                at[still],
+                take_rows(at, still),
                 take_rows(ma, still),
                 take_rows(mb, still),
                 take_rows(enter_b, still),
@@ -406,13 +409,14 @@ class SwapPricer:
                 enter_a = take_rows(enter_a, still)
         keep[:] = False
         keep[at] = True
-        swap_a = take_rows(self.loo_cost, a[at])[:, :sa, None]
+        a_at, b_at, now_at = np.take(a, at), np.take(b, at), np.take(now, at)
+        swap_a = take_rows(self.loo_cost, a_at)[:, :sa, None]
         if enter_a is not None:
             swap_a = np.maximum(swap_a, enter_a[:, None, :])
-        swap_b = take_rows(self.loo_cost, b[at])[:, None, :sb]
+        swap_b = take_rows(self.loo_cost, b_at)[:, None, :sb]
         if enter_b is not None:
             swap_b = np.maximum(swap_b, enter_b[:, :, None])
-        return keep, self._under(sa * swap_a + sb * swap_b, now[at][:, None, None]), ma, mb
+        return keep, self._under(sa * swap_a + sb * swap_b, now_at[:, None, None]), ma, mb
 
     def _under(self, bound: CostArray, now: CostArray) -> Mask:
         """Where a swap may still be applied: its bound below the cost, or (sideways exchanges) at it."""
