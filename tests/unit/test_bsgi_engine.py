@@ -14,6 +14,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ldiv_db.algorithms.bsgi import locality_keys, parse_weights
+from ldiv_db.algorithms.bsgi.greedy import waves
+from ldiv_db.algorithms.bsgi.greedy.cells import DEAD
 from ldiv_db.algorithms.bsgi.greedy.cost import Attribute, CostModel, Tree
 from ldiv_db.algorithms.bsgi.greedy.select import Cells, Engine
 from ldiv_db.algorithms.bsgi.refine import exchange as refine
@@ -261,6 +263,45 @@ def test_wave_mode_is_valid(
         assert result.residual_repeats == 0
     exact = Engine(cells, model, l_value).run(sch)
     assert exact.classes == result.classes
+
+
+@settings(max_examples=40, deadline=None)
+@given(bigger(), st.integers(1, 3), st.integers(1, 3), st.integers(1, 3), st.randoms(use_true_random=False))
+def test_wave_compaction_equals_sorting_the_live_cells_afresh(
+    table: tuple[list[Row], int], window: int, orders: int, coarse: int, rnd: random.Random
+) -> None:
+    """A compaction of the waves' live cells filters each order instead of sorting the live cells again:
+    after every compaction each order, its keys, positions, head keys and codes are those of the live
+    cells sorted afresh by (bucket, key, cell id) — with tied keys too (keys coarsened)."""
+    rows, l_value = table
+    cells, model = build(rows, SPECS, orders=orders)
+    cells.key = cells.key // coarse  # ties within a bucket: broken by cell id
+    eng = Engine(cells, model, l_value, window=window)
+    live = waves._Live(eng, window)
+    keys = cells.key.reshape(cells.n_cells, -1)
+    for _ in range(4):
+        dead = [c for c in range(cells.n_cells) if rnd.random() < 0.3]
+        eng.head_key[dead] = DEAD
+        live.compact()
+        alive = np.flatnonzero(eng.head_key < DEAD)
+        assert live.size == len(alive)
+        width = 2 * window
+        for k in range(keys.shape[1]):
+            ref = alive[np.lexsort((keys[alive, k], cells.bucket[alive]))]
+            at = int(live.base[k])
+            assert live.cells[at : at + len(ref)].tolist() == ref.tolist()
+            assert (live.cells[at + len(ref) : at + len(ref) + width] == -1).all()
+            assert live.gkeys[k].tolist() == (cells.bucket[ref] * live.kmax + keys[ref, k]).tolist()
+            pos = np.full(cells.n_cells, -1)
+            pos[ref] = np.arange(len(ref))
+            assert live.pos[k].tolist() == pos.tolist()
+        real = live.cells >= 0
+        at_ = np.maximum(live.cells, 0)
+        assert live.hp.tolist() == np.where(real, eng.head_key[at_], DEAD).tolist()
+        for i, c in enumerate(cells.codes):
+            assert live.codes[:, i].tolist() == np.where(real, c[at_], 0).tolist()
+        bucket = np.sort(cells.bucket[alive])
+        assert live.off.tolist() == np.searchsorted(bucket, np.arange(eng.m + 1)).tolist()
 
 
 def test_reference_reproduces_the_paper_example() -> None:

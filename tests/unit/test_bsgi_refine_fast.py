@@ -334,6 +334,47 @@ def test_swap_bounds_are_below_every_swap_and_priced_swaps_are_the_dense_numbers
     refiner.run(case["gid"].copy())
 
 
+@settings(max_examples=40, deadline=None)
+@given(case=st.one_of(cases(), cases(inexact=True)), workers=st.sampled_from([1, 3]))
+def test_the_entering_bound_reads_the_codes_of_the_rows_each_class_holds(
+    case: dict[str, Any], workers: int
+) -> None:
+    """The entering bound reads a class's rows from per-member copies of their codes (packed hierarchy
+    codes, numeric values, flat codes), refreshed with the class: at every call of the bounds they are
+    the codes of the rows each class holds then (also with a round's chunks on threads), and the
+    exchanges are those of pricing every swap (exact costs) or of reading the rows' codes directly."""
+    saved = refine.CHUNK
+    refine.CHUNK = 1
+    try:
+        refiner = Refiner(
+            CostModel(case["attrs"]), case["codes"], case["distinct"], case["locality"], window=case["window"]
+        )
+        refiner.workers = workers
+        pricer, bounds = refiner.pricer, refiner.pricer.bounds
+        calls = [0]
+
+        def check(
+            mem: np.ndarray, a: np.ndarray, b: np.ndarray, sa: int, sb: int, now: np.ndarray
+        ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+            for cls, s in ((a, sa), (b, sb)):
+                rows = mem[cls, :s]
+                for held, codes in zip(
+                    pricer.member, (pricer.packed.codes, pricer.num.codes, pricer.flat.codes), strict=True
+                ):
+                    assert np.array_equal(held[:, cls, :s], codes[:, rows])
+            calls[0] += 1
+            return bounds(mem, a, b, sa, sb, now)
+
+        pricer.bounds = check  # type: ignore[method-assign]
+        fast = refiner.run(case["gid"].copy())
+    finally:
+        refine.CHUNK = saved
+    if calls[0] == 0:  # classes of two, or nothing to price: no bound was taken
+        assert int(np.bincount(case["gid"]).max()) < 3 or fast.moves == 0
+    if CostModel(case["attrs"]).exact:
+        _same(fast, _run(Plain, case))
+
+
 def test_classes_of_three_are_priced_swap_by_swap() -> None:
     """Two classes of three whose exchange pays: the bounds leave the paying swaps, which are priced one
     by one and applied (the same result as the plain search)."""

@@ -22,6 +22,7 @@ from ldiv_db.algorithms.bsgi.refine.split import (
     _near_prefix,
     _occurrences,
     _sized,
+    _sort,
     _Splitter,
     deal,
     dm,
@@ -340,3 +341,19 @@ def test_near_prefix_reads_the_cut_searchs_occurrences(s: int, data: Any) -> Non
     got = _near_prefix(value[inner], sub, lens[near], ks[near], s, (counted[0][inner], counted[1][inner]))
     for w, g in zip(want, got, strict=True):
         assert np.array_equal(w, g)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(1, 400), st.integers(1, 9), st.integers(1, 30))
+def test_sort_orders_rows_by_node_code_and_key(seed: int, n: int, nodes: int, codes: int) -> None:
+    """An attempt's sort (one int64 key, numpy's stable sort) is the order by (node, code, locality key),
+    also where a node's rows come already sorted along its code (a parent's cut)."""
+    rng = np.random.default_rng(seed)
+    seg = np.sort(rng.integers(0, nodes, n)).astype(np.int32)
+    code = rng.integers(0, codes, n).astype(np.int64)
+    key = rng.permutation(n).astype(np.int64)
+    if rng.random() < 0.5:  # runs already in order within each node
+        pre = np.lexsort((key, code, seg))
+        code, key = code[pre], key[pre]
+    expected = np.lexsort((key, code, seg))
+    assert np.array_equal(_sort(seg, code, key, n), expected)

@@ -150,49 +150,70 @@ class _Live:
         self.codes: IntArray  # (positions × QIs): a window's codes are one gather of whole rows
         self.gkeys: list[IntArray]
         self.pos: list[IntArray]
-        self._build(np.arange(eng.cells.n_cells, dtype=np.int64))
+        # the QI codes, 32-bit where they fit: the largest arrays of the greedy; pricing widens them
+        # against the 64-bit class states
+        self.narrow = narrow_dtype(*eng.cells.codes)
+        # cell ids and positions in 32 bits while the cells fit
+        self.small: Any = np.int32 if eng.cells.n_cells + 2 * w < 2**31 else np.int64
+        alive = np.arange(eng.cells.n_cells, dtype=np.int64)
+        bucket = eng.cells.bucket
+        ordered: list[IntArray] = []
+        gkeys: list[IntArray] = []
+        for k in range(keys.shape[1]):
+            order = np.lexsort((keys[:, k], bucket))  # ties by cell id (lexsort is stable)
+            ordered.append(alive[order].astype(self.small))
+            gkeys.append(bucket[order] * self.kmax + keys[order, k])
+        self._build(ordered, gkeys)
 
-    def _build(self, alive: IntArray) -> None:
+    def _build(self, ordered: list[IntArray], gkeys: list[IntArray]) -> None:
+        """The arrays of the live cells in each order (``ordered[k]``: order k's cells, sorted by
+        (bucket, key, cell id); ``gkeys[k]``: their bucket · kmax + key)."""
         eng, width = self.eng, 2 * self.w
+        size = len(ordered[0])
+        n_orders = len(ordered)
+        self.size = size
+        self.base = np.arange(n_orders, dtype=np.int64) * (size + width)
+        small = self.small
+        cells = np.full(n_orders * (size + width), -1, dtype=small)
+        self.gkeys, self.pos = gkeys, []
+        for k in range(n_orders):
+            cells[self.base[k] : self.base[k] + size] = ordered[k]
+            pos = np.full(eng.cells.n_cells, -1, dtype=small)
+            pos[ordered[k]] = np.arange(size, dtype=small)
+            self.pos.append(pos)
+        first = ordered[0]
+        del ordered
+        real = cells >= 0
+        self.cells = cells
+        at = np.maximum(cells, 0)
+        self.hp = np.where(real, eng.head_key[at], DEAD)
+        # one row per position: gathering a window's rows at once took half the time of one gather per QI
+        narrow = self.narrow
+        self.codes = np.zeros((len(cells), len(eng.cells.codes)), dtype=narrow)
+        for i, c in enumerate(eng.cells.codes):
+            self.codes[:, i] = np.where(real, c.astype(narrow, copy=False)[at], 0)
+        del at
+        self.off = np.searchsorted(eng.cells.bucket[first], np.arange(eng.m + 1))
+
+    def compact(self) -> None:
+        """Drop the empty cells. Each order's live cells, taken in the order they stand, are the order of
+        the live cells by (bucket, key, cell id) again — what sorting them afresh gave, without the sorts."""
+        old, gkeys = self.cells, self.gkeys
         # a compaction's arrays replace the previous ones: those go first, not after (at 1M rows both sets
         # at once were the greedy's peak)
         self.cells = self.hp = np.zeros(0, dtype=np.int64)
         self.codes = np.zeros((0, 0), dtype=np.int64)
         self.gkeys, self.pos = [], []
-        bucket = eng.cells.bucket[alive]
-        size = len(alive)
-        n_orders = self.keys.shape[1]
-        self.size = size
-        self.base = np.arange(n_orders, dtype=np.int64) * (size + width)
-        # cell ids and positions in 32 bits while the cells fit
-        small: Any = np.int32 if eng.cells.n_cells + width < 2**31 else np.int64
-        cells = np.full(n_orders * (size + width), -1, dtype=small)
-        for k in range(n_orders):
-            key = self.keys[alive, k]
-            order = np.lexsort((key, bucket))
-            ordered = alive[order]
-            cells[self.base[k] : self.base[k] + size] = ordered
-            self.gkeys.append(bucket[order] * self.kmax + key[order])
-            pos = np.full(eng.cells.n_cells, -1, dtype=small)
-            pos[ordered] = np.arange(size, dtype=small)
-            self.pos.append(pos)
-        real = cells >= 0
-        self.cells = cells
-        at = np.maximum(cells, 0)
-        self.hp = np.where(real, eng.head_key[at], DEAD)
-        # the QI codes, 32-bit where they fit: the largest arrays of the greedy; pricing widens them against the 64-bit class states. One row per
-        # position: gathering a window's rows at once took half the time of one gather per QI
-        narrow = narrow_dtype(*eng.cells.codes)
-        self.codes = np.zeros((len(cells), len(eng.cells.codes)), dtype=narrow)
-        for i, c in enumerate(eng.cells.codes):
-            self.codes[:, i] = np.where(real, c.astype(narrow, copy=False)[at], 0)
-        del at
-        self.off = np.searchsorted(np.sort(bucket), np.arange(eng.m + 1))
-
-    def compact(self) -> None:
-        """Drop the empty cells (the orders are rebuilt from the live cells)."""
-        first = self.cells[: self.size]
-        self._build(np.sort(first[self.eng.head_key[first] < DEAD]))
+        ordered: list[IntArray] = []
+        kept: list[IntArray] = []
+        for k in range(len(gkeys)):
+            cells = old[self.base[k] : self.base[k] + self.size]
+            live = np.flatnonzero(self.eng.head_key[cells] < DEAD)
+            ordered.append(cells[live])
+            kept.append(gkeys[k][live])
+            gkeys[k] = kept[-1]  # the old keys of this order go now
+        del old, gkeys
+        self._build(ordered, kept)
         self.compactions += 1
 
     def taken(self, cells: IntArray) -> None:

@@ -291,12 +291,12 @@ class Refiner:
     def _exchange(self, mem: IntArray, cost: CostArray, a: IntArray, b: IntArray, sa: int, sb: int) -> int:
         """Apply, for each pair (a[p], b[p]) of classes of sizes sa, sb, its best improving exchange (or
         its best sideways one); returns the number applied (``mem`` and ``cost`` are updated in place)."""
-        now = sa * cost[a] + sb * cost[b]
+        now = sa * np.take(cost, a) + sb * np.take(cost, b)
         # between two classes of two the spread is the cost: no exchange keeps one and lowers the other
         sideways = self.pricer.sideways and max(sa, sb) >= 3
         if self.prune and max(sa, sb) >= 3:  # price only the swaps whose lower bound is below the cost
             keep, below, ma, mb = self.pricer.bounds(mem, a, b, sa, sb, now)
-            a, b, now = a[keep], b[keep], now[keep]
+            a, b, now = take_rows(a, keep), take_rows(b, keep), take_rows(now, keep)
             swaps = np.nonzero(below & self._admissible(ma, mb))
             cost_a, cost_b = self.pricer.priced(ma, mb, a, b, swaps)
         elif sideways:  # every swap priced (the reference the bounds are tested against)
@@ -356,13 +356,15 @@ class Refiner:
     ) -> int:
         """Price the disjoint pairs (a[p], b[p]) of one round (pair ids ``pid`` in the pass's log, if
         logged) and apply each one's best improving exchange."""
-        keep = (cost[a] > 0) | (cost[b] > 0)  # two classes of cost 0 cannot improve
+        # (1-D gathers and masks by np.take / np.compress: numpy's indexing costs up to 4× as much)
+        keep = (np.take(cost, a) > 0) | (np.take(cost, b) > 0)  # two classes of cost 0 cannot improve
         # a pair of classes that did not change since the previous pass was priced then
-        keep &= self._active[a] | self._active[b] | self._changed[a] | self._changed[b]
+        active, changed = self._active, self._changed
+        keep &= np.take(active, a) | np.take(active, b) | np.take(changed, a) | np.take(changed, b)
         if pid is not None:  # a pair priced since either class last changed has no swap to apply
             keep &= self._pairs.stamp[pid] <= np.maximum(self._touched[a], self._touched[b])
             self._pairs.stamp[pid[keep]] = self._clock
-        a, b = a[keep], b[keep]
+        a, b = take_rows(a, keep), take_rows(b, keep)
         moves = 0
         if len(self._sizes) == 1:  # every class of one size: the round is one group
             s = int(self._sizes[0])

@@ -119,12 +119,14 @@ def deal(value: IntArray, key: IntArray, seg: IntArray, ks: IntArray) -> IntArra
 
 
 def _sort(seg: IntArray, code: IntArray, key: IntArray, n: int) -> IntArray:
-    """The order of rows by (seg, code, key), ``key`` unique and < n: one int64 sort when they fit."""
+    """The order of rows by (seg, code, key), ``key`` unique and < n: one int64 sort when they fit. The
+    keys are unique, so every sort gives this order; numpy's stable one (a merge of runs) is the faster
+    here, where a node's rows often come in runs already sorted along its parent's QI."""
     if not len(seg):
         return seg
     radix = (int(code.max()) + 1) * n
     if radix * (int(seg.max()) + 1) < 2**62:
-        return np.argsort(seg.astype(np.int64) * radix + code * n + key)
+        return np.argsort(seg.astype(np.int64) * radix + code * n + key, kind="stable")
     return np.lexsort((key, code, seg))
 
 
@@ -369,9 +371,12 @@ class _Splitter:
         out: npt.NDArray[np.float64] = p * left + q * right
         return out
 
-    def _attempt(self, rows: IntArray, seg: IntArray, lens: IntArray, ks: IntArray, qi: IntArray) -> _Cut:
+    def _attempt(
+        self, rows: IntArray, seg: IntArray, lens: IntArray, ks: IntArray, qi: IntArray, sized: IntArray
+    ) -> _Cut:
         """Sort each node's rows by (QI ``qi[node]``, locality key) and cut it: the admissible cut whose
-        parts cost least (:meth:`_price`), else the near-prefix split; priced by its parts' span costs."""
+        parts cost least (:meth:`_price`) among the positions ``sized`` (:func:`_sized` of the level,
+        the same for every attempt), else the near-prefix split; priced by its parts' span costs."""
         # one flat take (numpy's two-array indexing costs 3× as much)
         code = np.take(self.codes.reshape(-1), qi.astype(np.int64)[seg] * self.n + rows).astype(np.int64)
         order = _sort(seg, code, self.key[rows], self.n)
@@ -382,7 +387,8 @@ class _Splitter:
         # counted once: a node's occurrence numbers are its own rows' (whole nodes go to the near-prefix
         # split, in the same order), so the near-prefix split reads them from the cut search's
         counted = _occurrences(value, seg)
-        cut, k1 = _cuts(value, seg, lens, ks, self.s, lambda j: self._price(rows, seg, j), counted=counted)
+        price = functools.partial(self._price, rows, seg)
+        cut, k1 = _cuts(value, seg, lens, ks, self.s, price, j=sized, counted=counted)
         missed = cut < 0
         near = np.flatnonzero(missed)
         if len(near):
@@ -425,7 +431,13 @@ class _Splitter:
         spans = self._span_cost(rows, lens) if lv.spans is None else lv.spans[lv.ks >= 2]
         rank = np.argsort(-spans, axis=1, kind="stable")
         best: _Cut | None = None
-        tries = [functools.partial(self._attempt, rows, seg, lens, ks, rank[:, r]) for r in range(self.tries)]
+        sized = _sized(
+            lens, ks, self.s
+        )  # the positions the size conditions allow: the level's, not an attempt's
+        tries = [
+            functools.partial(self._attempt, rows, seg, lens, ks, rank[:, r], sized)
+            for r in range(self.tries)
+        ]
         for c in self._each(tries):
             if best is None:
                 best = c

@@ -197,11 +197,23 @@ class SwapPricer:
             np.zeros((len(self.flat.attrs), k), dtype=np.int64),
         ]
         self.core.append(np.zeros((len(self.flat.attrs), k), dtype=np.int64))
+        # per class and member: its row's packed hierarchy codes, numeric values and flat codes, so the
+        # entering bound gathers a class's rows as one row of each (not one scattered gather per member)
+        self.member = [
+            np.zeros((len(self.packed.groups), k, width), dtype=self.packed.codes.dtype),
+            np.zeros((len(self.num.attrs), k, width), dtype=self.num.codes.dtype),
+            np.zeros((len(self.flat.attrs), k, width), dtype=self.flat.codes.dtype),
+        ]
 
     def refresh(self, members: IntArray, classes: IntArray) -> None:
         """Recompute the leave-one-out states of ``classes`` (rows ``members``: classes × size, size ≥ 2)."""
         size = members.shape[1]
         cost: CostArray = np.zeros(members.shape, dtype=self.dtype)  # per member: its leave-one-out cost
+        for held, codes in zip(
+            self.member, (self.packed.codes, self.num.codes, self.flat.codes), strict=True
+        ):
+            if len(held):
+                held[:, classes, :size] = np.take(codes, members, axis=1)
         if len(self.hier.attrs):
             lo, hi = _loo(np.take(self.hier.codes, members, axis=1))
             node = self.lca[self.offset + lo * self.nodes + hi]
@@ -277,12 +289,12 @@ class SwapPricer:
         return out
 
     def _entering(
-        self, cls: IntArray, rows: IntArray, hopeful: Callable[[CostArray], Mask]
+        self, cls: IntArray, other: IntArray, size: int, hopeful: Callable[[CostArray], Mask]
     ) -> tuple[IntArray, CostArray]:
         """(classes × rows): a lower bound on the cost of class ``cls[p]`` (size ≥ 3) without any one of
-        its rows and with ``rows[p, j]``: its *core* (per QI the state inside every leave-one-out state —
-        the deepest node of their chain, the intersection of their ranges, the unmixed value if any)
-        joined with the row. Deep trees add 0. Returned for the classes ``p`` (first) where ``hopeful``
+        its rows and with the j-th row of class ``other[p]`` (of ``size`` rows): its *core* (per QI the
+        state inside every leave-one-out state — the deepest node of their chain, the intersection of
+        their ranges, the unmixed value if any) joined with the row. Deep trees add 0. Returned for the classes ``p`` (first) where ``hopeful``
         holds for the per-class least of one QI term (:attr:`lead`): the terms are ≥ 0, so that least is
         below every row's bound, and a class it rules out the whole bound rules out too. The kept
         classes' bounds are the sums of every term in their usual order (the same numbers)."""
@@ -291,41 +303,53 @@ class SwapPricer:
         if lead is None:
             lead = 0
             if len(terms) > 1 and len(cls) >= LEAD_SAMPLE:  # once: every term priced, the sharpest kept
-                ruled_out = [int((~hopeful(lowest(term(cls, rows)))).sum()) for term in terms]
+                ruled_out = [int((~hopeful(lowest(term(cls, other, size)))).sum()) for term in terms]
                 lead = self.lead = int(np.argmax(ruled_out))
-        first = terms[lead](cls, rows)
+        first = terms[lead](cls, other, size)
         kept = np.flatnonzero(hopeful(lowest(first)))
         if len(kept) < len(cls):
-            cls, rows, first = cls[kept], take_rows(rows, kept), take_rows(first, kept)
-        out: CostArray = np.zeros(rows.shape, dtype=self.dtype)
+            cls, other, first = take_rows(cls, kept), take_rows(other, kept), take_rows(first, kept)
+        out: CostArray = np.zeros(first.shape, dtype=self.dtype)
         for t, term in enumerate(terms):
-            out += first if t == lead else term(cls, rows)
+            out += first if t == lead else term(cls, other, size)
         return kept, out
 
-    def _terms(self) -> list[Callable[[IntArray, IntArray], CostArray]]:
+    def _terms(self) -> list[Callable[[IntArray, IntArray, int], CostArray]]:
         """The terms of :meth:`_entering`'s bound in the order they are summed: per packed hierarchy
-        group, per numeric QI, per flat QI (each ≥ 0)."""
+        group, per numeric QI, per flat QI (each ≥ 0). A term of (classes ``cls``, classes ``other`` of
+        ``size`` rows) reads the other classes' rows from :attr:`member` (one row gathered per class)."""
         merged = self.packed.merged
+        held_hier, held_num, held_flat = self.member
 
-        def hier(g: int) -> Callable[[IntArray, IntArray], CostArray]:
-            return lambda cls, rows: merged[self.core[0][g][cls, None] + self.packed.codes[g][rows]]
+        def rows_of(held: np.ndarray[Any, Any], other: IntArray, size: int) -> np.ndarray[Any, Any]:
+            return take_rows(held, other)[:, :size]
 
-        def num(q: int) -> Callable[[IntArray, IntArray], CostArray]:
-            def term(cls: IntArray, rows: IntArray) -> CostArray:
-                v = self.num.codes[q][rows]
-                span = np.maximum(self.core[2][q][cls, None], v) - np.minimum(self.core[1][q][cls, None], v)
+        def hier(g: int) -> Callable[[IntArray, IntArray, int], CostArray]:
+            def term(cls: IntArray, other: IntArray, size: int) -> CostArray:
+                at = np.take(self.core[0][g], cls)[:, None] + rows_of(held_hier[g], other, size)
+                return np.take(merged, at)  # type: ignore[no-any-return]
+
+            return term
+
+        def num(q: int) -> Callable[[IntArray, IntArray, int], CostArray]:
+            def term(cls: IntArray, other: IntArray, size: int) -> CostArray:
+                v = rows_of(held_num[q], other, size)
+                hi, lo = np.take(self.core[2][q], cls)[:, None], np.take(self.core[1][q], cls)[:, None]
+                span = np.maximum(hi, v) - np.minimum(lo, v)
                 return span * self.num_unit[q, 0, 0, 0]  # type: ignore[no-any-return]
 
             return term
 
-        def flat(q: int) -> Callable[[IntArray, IntArray], CostArray]:
-            return lambda cls, rows: (
-                (self.core[3][q][cls, None] != self.flat.codes[q][rows]) * self.flat_unit[q, 0, 0, 0]
-            )
+        def flat(q: int) -> Callable[[IntArray, IntArray, int], CostArray]:
+            def term(cls: IntArray, other: IntArray, size: int) -> CostArray:
+                held = np.take(self.core[3][q], cls)[:, None]
+                return (held != rows_of(held_flat[q], other, size)) * self.flat_unit[q, 0, 0, 0]  # type: ignore[no-any-return]
+
+            return term
 
         out = [hier(g) for g in range(self.core[0].shape[0])] + [num(q) for q in range(self.core[1].shape[0])]
         out += [flat(q) for q in range(self.core[3].shape[0])]
-        return out or [lambda cls, rows: np.zeros(rows.shape, dtype=self.dtype)]
+        return out or [lambda cls, other, size: np.zeros((len(cls), size), dtype=self.dtype)]
 
     def hopeful(self, a: IntArray, b: IntArray, sa: int, sb: int, now: CostArray) -> Mask:
         """Per pair (classes of sizes sa, sb): False when no swap can bring |A|·cost(A') + |B|·cost(B')
@@ -345,35 +369,38 @@ class SwapPricer:
 
         The bounds are taken cheapest first, each on the pairs the previous one kept: the cheapest
         leave-one-out states (cached per class), then A's core with B's rows, then B's core with A's."""
-        keep: Mask = self._under(sa * self.loo_min[a] + sb * self.loo_min[b], now)
+        # 1-D gathers and masks by np.take / np.compress too (a boolean mask's indexing costs 4× as much)
+        keep: Mask = self._under(sa * np.take(self.loo_min, a) + sb * np.take(self.loo_min, b), now)
         at = np.flatnonzero(keep)
-        mb = take_rows(mem, b[at])[:, :sb]
-        low_a, low_b = self.loo_min[a[at]], self.loo_min[b[at]]
+        a_at, b_at = np.take(a, at), np.take(b, at)
+        mb = take_rows(mem, b_at)[:, :sb]
+        low_a, low_b = np.take(self.loo_min, a_at), np.take(self.loo_min, b_at)
         enter_a = None  # pairs × |B|
         if sa >= 3:
-            ahead = now[at]
+            ahead = np.take(now, at)
             kept, enter_a = self._entering(
-                a[at], mb, lambda low: self._under(sa * np.maximum(low_a, low) + sb * low_b, ahead)
+                a_at, b_at, sb, lambda low: self._under(sa * np.maximum(low_a, low) + sb * low_b, ahead)
             )
-            at, mb, low_a, low_b = at[kept], take_rows(mb, kept), low_a[kept], low_b[kept]
+            at, mb, low_a, low_b = (take_rows(x, kept) for x in (at, mb, low_a, low_b))
             low_a = np.maximum(low_a, lowest(enter_a))
-            still = self._under(sa * low_a + sb * low_b, now[at])
-            at, low_a, low_b = at[still], low_a[still], low_b[still]
+            still = self._under(sa * low_a + sb * low_b, np.take(now, at))
+            at, low_a, low_b = (take_rows(x, still) for x in (at, low_a, low_b))
             mb, enter_a = take_rows(mb, still), take_rows(enter_a, still)
-        ma = take_rows(mem, a[at])[:, :sa]
+        a_at, b_at = np.take(a, at), np.take(b, at)
+        ma = take_rows(mem, a_at)[:, :sa]
         enter_b = None  # pairs × |A|
         if sb >= 3:
-            ahead = now[at]
+            ahead = np.take(now, at)
             kept, enter_b = self._entering(
-                b[at], ma, lambda low: self._under(sa * low_a + sb * np.maximum(low_b, low), ahead)
+                b_at, a_at, sa, lambda low: self._under(sa * low_a + sb * np.maximum(low_b, low), ahead)
             )
-            at, low_a, low_b = at[kept], low_a[kept], low_b[kept]
+            at, low_a, low_b = (take_rows(x, kept) for x in (at, low_a, low_b))
             ma, mb = take_rows(ma, kept), take_rows(mb, kept)
             if enter_a is not None:
                 enter_a = take_rows(enter_a, kept)
-            still = self._under(sa * low_a + sb * np.maximum(low_b, lowest(enter_b)), now[at])
+            still = self._under(sa * low_a + sb * np.maximum(low_b, lowest(enter_b)), np.take(now, at))
             at, ma, mb, enter_b = (
-                at[still],
+                take_rows(at, still),
                 take_rows(ma, still),
                 take_rows(mb, still),
                 take_rows(enter_b, still),
@@ -382,13 +409,14 @@ class SwapPricer:
                 enter_a = take_rows(enter_a, still)
         keep[:] = False
         keep[at] = True
-        swap_a = take_rows(self.loo_cost, a[at])[:, :sa, None]
+        a_at, b_at, now_at = np.take(a, at), np.take(b, at), np.take(now, at)
+        swap_a = take_rows(self.loo_cost, a_at)[:, :sa, None]
         if enter_a is not None:
             swap_a = np.maximum(swap_a, enter_a[:, None, :])
-        swap_b = take_rows(self.loo_cost, b[at])[:, None, :sb]
+        swap_b = take_rows(self.loo_cost, b_at)[:, None, :sb]
         if enter_b is not None:
             swap_b = np.maximum(swap_b, enter_b[:, :, None])
-        return keep, self._under(sa * swap_a + sb * swap_b, now[at][:, None, None]), ma, mb
+        return keep, self._under(sa * swap_a + sb * swap_b, now_at[:, None, None]), ma, mb
 
     def _under(self, bound: CostArray, now: CostArray) -> Mask:
         """Where a swap may still be applied: its bound below the cost, or (sideways exchanges) at it."""
