@@ -118,3 +118,38 @@ def test_check_of_a_table_imports_no_algorithm_and_no_chart(tmp_path: Path) -> N
     assert code == 0
     assert "matplotlib" not in {m.split(".")[0] for m in modules}
     assert not [m for m in modules if m.startswith(("ldiv_db.algorithms", "ldiv_db.reporting"))]
+
+
+# a check on DuckDB makes no frame and no array: neither pandas (nor pyarrow, which pandas brings) nor
+# numpy is imported (decision 0023, Round 7); the models that compute on arrays (t-closeness, delta-
+# disclosure, beta-likeness) and a frame asked for load them when they run
+_NO_FRAME = ("pandas", "numpy", "pyarrow", "matplotlib")
+
+
+@pytest.mark.parametrize(
+    "model",
+    [
+        ["--model", "distinct", "--l", "2"],
+        ["--model", "recursive", "--l", "2", "--c", "3"],
+        ["--model", "entropy", "--l", "2"],
+        ["--model", "frequency", "--l", "2"],
+        ["--model", "k-anonymity", "--k", "2"],
+        [],
+    ],
+)
+def test_check_imports_neither_pandas_nor_numpy(tmp_path: Path, model: list[str]) -> None:
+    import duckdb
+
+    path = tmp_path / "t.duckdb"
+    with duckdb.connect(str(path)) as con:
+        con.execute(
+            "CREATE TABLE t AS SELECT i % 3 AS a, i % 4 AS b, 'v' || (i % 5) AS s FROM range(90) r(i)"
+        )
+    for out in ([], ["--json"]):
+        code, modules = _loaded(
+            ["check", str(path), "--table", "t", "--qi", "a,b", "--sa", "s", *model, *out]
+        )
+        assert code in (0, 1)  # 1: the model does not hold
+        assert "ldiv_db.verify.check" in modules  # the check ran
+        loaded = sorted({m.split(".")[0] for m in modules} & set(_NO_FRAME))
+        assert not loaded, loaded
