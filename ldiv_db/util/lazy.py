@@ -47,7 +47,7 @@ class _Library(ModuleType):
         names = vars(self)
         names.update({k: v for k, v in vars(module).items() if not k.startswith("__")})
         names["__getattr__"] = functools.partial(getattr, module)
-        self.__class__ = ModuleType
+        object.__setattr__(self, "__class__", ModuleType)  # from now on a plain module
         return getattr(module, name)
 
 

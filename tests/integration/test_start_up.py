@@ -153,3 +153,23 @@ def test_check_imports_neither_pandas_nor_numpy(tmp_path: Path, model: list[str]
         assert "ldiv_db.verify.check" in modules  # the check ran
         loaded = sorted({m.split(".")[0] for m in modules} & set(_NO_FRAME))
         assert not loaded, loaded
+
+
+def test_releases_imports_neither_pandas_nor_numpy(tmp_path: Path) -> None:
+    """``ldiv releases`` lists what is recorded (a draft here, its verdict's state checked): no frame."""
+    import duckdb
+
+    import ldiv_db
+
+    path = tmp_path / "t.duckdb"
+    with duckdb.connect(str(path)) as con:
+        con.execute(
+            "CREATE TABLE t AS SELECT i % 3 AS a, i % 4 AS b, 'v' || (i % 5) AS s FROM range(90) r(i)"
+        )
+    ldiv_db.anonymize(str(path), "t", ["a", "b"], "s", algorithm="mondrian", l=2, output="r", seed=1)
+    for out in ([], ["--json"]):
+        code, modules = _loaded(["releases", str(path), *out])
+        assert code == 0
+        assert "ldiv_db.commands.releases" in modules
+        loaded = sorted({m.split(".")[0] for m in modules} & set(_NO_FRAME))
+        assert not loaded, loaded
