@@ -30,8 +30,9 @@ import sys
 from types import ModuleType
 from typing import Any
 
-# the libraries that may load late; numpy.typing is annotation-only and stays under TYPE_CHECKING
-LIBRARIES = frozenset({"numpy", "pandas"})
+# the libraries that may load late (sqlglot: the translation to another engine's SQL, the check of a
+# --from call and of a type name); numpy.typing is annotation-only and stays under TYPE_CHECKING
+LIBRARIES = frozenset({"numpy", "pandas", "sqlglot", "sqlglot.expressions"})
 
 
 class _Library(ModuleType):

@@ -120,10 +120,11 @@ def test_check_of_a_table_imports_no_algorithm_and_no_chart(tmp_path: Path) -> N
     assert not [m for m in modules if m.startswith(("ldiv_db.algorithms", "ldiv_db.reporting"))]
 
 
-# a check on DuckDB makes no frame and no array: neither pandas (nor pyarrow, which pandas brings) nor
-# numpy is imported (decision 0023, Round 7); the models that compute on arrays (t-closeness, delta-
-# disclosure, beta-likeness) and a frame asked for load them when they run
-_NO_FRAME = ("pandas", "numpy", "pyarrow", "matplotlib")
+# a check on DuckDB makes no frame, no array and translates no statement: neither pandas (nor pyarrow,
+# which pandas brings), numpy nor sqlglot is imported (decision 0023, Round 7); the models that compute on
+# arrays (t-closeness, delta-disclosure, beta-likeness), a frame asked for, --from and the other engines
+# load them when they run
+_NO_FRAME = ("pandas", "numpy", "pyarrow", "sqlglot", "matplotlib")
 
 
 @pytest.mark.parametrize(
@@ -137,7 +138,7 @@ _NO_FRAME = ("pandas", "numpy", "pyarrow", "matplotlib")
         [],
     ],
 )
-def test_check_imports_neither_pandas_nor_numpy(tmp_path: Path, model: list[str]) -> None:
+def test_check_imports_no_frame_array_or_translation_library(tmp_path: Path, model: list[str]) -> None:
     import duckdb
 
     path = tmp_path / "t.duckdb"
@@ -155,7 +156,7 @@ def test_check_imports_neither_pandas_nor_numpy(tmp_path: Path, model: list[str]
         assert not loaded, loaded
 
 
-def test_releases_imports_neither_pandas_nor_numpy(tmp_path: Path) -> None:
+def test_releases_imports_no_frame_array_or_translation_library(tmp_path: Path) -> None:
     """``ldiv releases`` lists what is recorded (a draft here, its verdict's state checked): no frame."""
     import duckdb
 
