@@ -174,3 +174,21 @@ def test_releases_imports_no_frame_array_or_translation_library(tmp_path: Path) 
         assert "ldiv_db.commands.releases" in modules
         loaded = sorted({m.split(".")[0] for m in modules} & set(_NO_FRAME))
         assert not loaded, loaded
+
+
+def test_suggest_l_imports_no_api_and_no_frame(tmp_path: Path) -> None:
+    """``ldiv suggest-l`` calls ``verify/suggest.py`` alone: not the API (every algorithm, the report's
+    charts), and none of the libraries it does not use."""
+    import duckdb
+
+    path = tmp_path / "t.duckdb"
+    with duckdb.connect(str(path)) as con:
+        con.execute("CREATE TABLE t AS SELECT i % 3 AS a, 'v' || (i % 5) AS s FROM range(90) r(i)")
+    code, modules = _loaded(["suggest-l", str(path), "--table", "t", "--sa", "s", "--json"])
+    assert code == 0
+    assert "ldiv_db.verify.suggest" in modules
+    assert not [
+        m for m in modules if m.startswith(("ldiv_db.api", "ldiv_db.algorithms", "ldiv_db.reporting"))
+    ]
+    loaded = sorted({m.split(".")[0] for m in modules} & set(_NO_FRAME))
+    assert not loaded, loaded
