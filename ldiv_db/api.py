@@ -31,8 +31,7 @@ from .util.progress import Progress
 from .util.words import METRICS, percent, show
 from .utility import Measured, MetricsOptions, compute_metrics
 from .verify.check import CheckResult
-from .verify.suggest import SuggestResult
-from .verify.suggest import suggest_l as _suggest
+from .verify.suggest import SuggestResult, suggest_for
 
 
 @dataclass
@@ -120,12 +119,7 @@ def metrics(
 
 def suggest_l(db: Any, table: str, sa: str | Sequence[str]) -> SuggestResult:
     """The largest feasible l per model for the SA(s) of ``table``, with the reason."""
-    database = Database.open(db, mode="read")
-    try:
-        return _suggest(database, resolve_inputs(database, table, None, sa, require_qi=False))
-    finally:
-        if database is not db:
-            database.close()
+    return suggest_for(db, table, sa)
 
 
 def publish(db: Any, release: str, *, accept_composition: bool = False) -> Any:

@@ -274,9 +274,9 @@ def _cmd_compose(args: argparse.Namespace) -> int:
 
 
 def _cmd_suggest_l(args: argparse.Namespace) -> int:
-    from .. import api
+    from ..verify.suggest import suggest_for  # not the whole API: no algorithm, no report
 
-    _emit(args, api.suggest_l(_open(args), args.table, args.sa))
+    _emit(args, suggest_for(_open(args), args.table, args.sa))
     return 0
 
 

@@ -24,16 +24,20 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, TypeVar
-
-import pandas as pd
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..errors import BadInput, InternalError, LdivError, StorageError
 from ..sqlgen.dialects import Target
 from ..sqlgen.render import Query, TableRef, render
 from ..util import interrupts
+from ..util.lazy import library
 from .engine_errors import engine_error
 from .owners import RunOwners
+
+if TYPE_CHECKING:
+    import pandas as pd
+else:
+    pd = library("pandas")
 
 T = TypeVar("T")
 

@@ -17,19 +17,23 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
-import pandas as pd
-
 from ..errors import BadInput
 from ..sqlgen.render import render
+from ..util.lazy import library
 from ..util.words import model_phrase
 from .base import PrivacyModel, sql_text
 from .combined import AllOf
 
 if TYPE_CHECKING:
+    import numpy as np
+    import pandas as pd
+
     from ..core.evaluator import SqlEvaluator
     from ..db import Database
     from ..sqlgen.render import TableRef
+else:
+    np = library("numpy")
+    pd = library("pandas")
 
 Pairs = Sequence[tuple[str | None, int]]  # (value, rows), the baseline of one SA
 ValueCounts = Mapping[int, Pairs]  # per SA (1-based)

@@ -13,19 +13,23 @@ from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
-import pandas as pd
-
 from ..core.options import exact
 from ..errors import BadInput
 from ..sqlgen.render import render
 from ..taxonomy.stored import load
+from ..util.lazy import library
 from .base import sql_text
 from .baseline import DistributionModel, Pairs, ValueCounts
 
 if TYPE_CHECKING:
+    import numpy as np
+    import pandas as pd
+
     from ..core.evaluator import SqlEvaluator
     from ..db import Database
+else:
+    np = library("numpy")
+    pd = library("pandas")
 
 DISTANCES = ("equal", "ordered", "hierarchical")
 

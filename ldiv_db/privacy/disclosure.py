@@ -7,13 +7,17 @@ no fraction, so the test runs in floating point."""
 from __future__ import annotations
 
 import math
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from ..core.options import exact
 from ..errors import BadInput
+from ..util.lazy import library
 from .baseline import DistributionModel, ValueCounts
+
+if TYPE_CHECKING:
+    import numpy as np
+else:
+    np = library("numpy")
 
 VARIANTS = ("paper", "arx")
 

@@ -10,19 +10,22 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-import pandas as pd
-
 from ..core.options import exact
 from ..errors import BadInput
 from ..sqlgen.render import render
 from ..taxonomy.weights import category_weights
+from ..util.lazy import library
 from .base import PrivacyModel, sql_text
 from .entropy import TOLERANCE, entropy
 from .recursive import recursive_holds
 
 if TYPE_CHECKING:
+    import pandas as pd
+
     from ..core.evaluator import SqlEvaluator
     from ..sqlgen.render import TableRef
+else:
+    pd = library("pandas")
 
 VARIANTS = ("distinct", "entropy", "recursive")
 

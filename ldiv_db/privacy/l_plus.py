@@ -8,16 +8,19 @@ from collections.abc import Callable, Mapping
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-import pandas as pd
-
 from ..core.options import exact
 from ..errors import BadInput
 from ..sqlgen.render import render
+from ..util.lazy import library
 from .base import PrivacyModel, sql_text
 
 if TYPE_CHECKING:
+    import pandas as pd
+
     from ..core.evaluator import SqlEvaluator
     from ..sqlgen.render import TableRef
+else:
+    pd = library("pandas")
 
 
 def sensitivity_thresholds(counts: Mapping[str | None, int], theta: Fraction) -> dict[str | None, Fraction]:

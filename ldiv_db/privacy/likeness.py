@@ -5,13 +5,17 @@ gain is the fraction (n·N − N_s·m)/(N_s·m), compared with β exactly; −ln
 
 from __future__ import annotations
 
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from ..core.options import exact
 from ..errors import BadInput
+from ..util.lazy import library
 from .baseline import DistributionModel, ValueCounts
+
+if TYPE_CHECKING:
+    import numpy as np
+else:
+    np = library("numpy")
 
 VARIANTS = ("basic", "enhanced")
 

@@ -12,14 +12,20 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import cast
+from typing import TYPE_CHECKING, TypeAlias, cast
 
-import sqlglot
-from sqlglot import ErrorLevel, exp
-from sqlglot.dialects.dialect import Dialect
-from sqlglot.generator import Generator
+from ..util.lazy import library
 
-Rewrite = Callable[[exp.Expression], exp.Expression]
+if TYPE_CHECKING:
+    import sqlglot
+    import sqlglot.expressions as exp
+    from sqlglot.dialects.dialect import Dialect
+    from sqlglot.generator import Generator
+else:  # loaded when a statement is translated, not on DuckDB (decision 0023, Round 7)
+    sqlglot = library("sqlglot")
+    exp = library("sqlglot.expressions")
+
+Rewrite: TypeAlias = "Callable[[exp.Expression], exp.Expression]"
 
 
 def _parse(sql: str) -> list[exp.Expression]:
@@ -123,7 +129,7 @@ def translate(
             stmt = target.bind_types(stmt, dict(kinds))
         for part in target.statements(stmt):
             # RAISE: a construct the target cannot express is an error here, never a silently different query
-            text = part.sql(dialect=target.dialect, unsupported_level=ErrorLevel.RAISE)
+            text = part.sql(dialect=target.dialect, unsupported_level=sqlglot.ErrorLevel.RAISE)
             if positional:
                 for spelled in ("%(ldiv_pos_)s", ":ldiv_pos_", "$ldiv_pos_"):  # the generators' spellings
                     text = text.replace(spelled, "?")

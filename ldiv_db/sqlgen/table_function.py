@@ -7,11 +7,17 @@ filter of :mod:`ldiv_db.sqlgen.render`) is sqlglot's own rendering of a checked 
 from __future__ import annotations
 
 from dataclasses import dataclass
-
-import sqlglot
-from sqlglot import exp
+from typing import TYPE_CHECKING
 
 from ..errors import BadInput
+from ..util.lazy import library
+
+if TYPE_CHECKING:
+    import sqlglot
+    import sqlglot.expressions as exp
+else:  # parsed only for --from (decision 0023, Round 7)
+    sqlglot = library("sqlglot")
+    exp = library("sqlglot.expressions")
 
 READERS = (
     "read_parquet",
@@ -25,8 +31,6 @@ READERS = (
     "delta_scan",
     "iceberg_scan",
 )
-_LITERALS = (exp.Literal, exp.Boolean, exp.Null, exp.Array, exp.Neg)
-_OPTIONS = (exp.EQ, exp.PropertyEQ, exp.Kwarg)
 _HINT = "give one call such as read_parquet('data/*.parquet') or read_csv('a.csv', delim = ';')"
 
 
@@ -52,10 +56,12 @@ class TableFunction:
                 f"--from names {name}, not a table function that reads files",
                 f"use one of {', '.join(READERS)}",
             )
+        literals = (exp.Literal, exp.Boolean, exp.Null, exp.Array, exp.Neg)
+        options = (exp.EQ, exp.PropertyEQ, exp.Kwarg)
         for node in call.walk():
-            if node is call or isinstance(node, (*_LITERALS, *_OPTIONS, exp.Identifier)):
+            if node is call or isinstance(node, (*literals, *options, exp.Identifier)):
                 continue
-            if isinstance(node, exp.Column) and isinstance(node.parent, _OPTIONS) and node.arg_key == "this":
+            if isinstance(node, exp.Column) and isinstance(node.parent, options) and node.arg_key == "this":
                 continue  # an option's name
             raise BadInput(
                 f"--from {text!r}: its arguments must be literals (found {node.sql('duckdb')})", _HINT

@@ -8,11 +8,18 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, TypeAlias
 
-import numpy as np
-import numpy.typing as npt
+from ..util.lazy import library
 
-IntArray = npt.NDArray[np.int64]
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+else:
+    np = library("numpy")
+
+# a string, so that naming the type loads no numpy (annotations are never evaluated here)
+IntArray: TypeAlias = "npt.NDArray[np.int64]"
 
 
 @dataclass(frozen=True, eq=False)

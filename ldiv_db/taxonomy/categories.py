@@ -8,10 +8,7 @@ import io
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
-
-import numpy as np
-import pandas as pd
+from typing import TYPE_CHECKING, Any
 
 from ..core.catalog import Column, Table, resolve_table
 from ..core.ownership import refuse_ldiv_table
@@ -20,7 +17,15 @@ from ..db import Database
 from ..errors import BadInput, HierarchyError
 from ..sqlgen.render import TableRef, render
 from ..util.files import read_text
+from ..util.lazy import library
 from .weights import category_weights
+
+if TYPE_CHECKING:
+    import numpy as np
+    import pandas as pd
+else:
+    np = library("numpy")
+    pd = library("pandas")
 
 _CATEGORY_TABLE = TableRef("sa_category", "ldiv")
 

@@ -11,12 +11,17 @@ import operator
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from decimal import Decimal
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from ..errors import HierarchyError
+from ..util.lazy import library
 from .arrays import TaxonomyArrays
 from .rows import _fast_tree, _tree_from_rows
+
+if TYPE_CHECKING:
+    import numpy as np
+else:
+    np = library("numpy")
 
 ROOT_LABEL = "*"
 _NUM = r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?"

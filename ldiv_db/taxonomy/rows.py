@@ -6,11 +6,17 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Sequence
-
-import numpy as np
-import pandas as pd
+from typing import TYPE_CHECKING
 
 from ..errors import HierarchyError
+from ..util.lazy import library
+
+if TYPE_CHECKING:
+    import numpy as np
+    import pandas as pd
+else:
+    np = library("numpy")
+    pd = library("pandas")
 
 
 def _lines(numbers: Sequence[int]) -> str:

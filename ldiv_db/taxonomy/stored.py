@@ -8,9 +8,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-
-import numpy as np
-import pandas as pd
+from typing import TYPE_CHECKING
 
 from ..core.catalog import Column, Table, resolve_table
 from ..core.ownership import refuse_ldiv_table
@@ -18,10 +16,18 @@ from ..core.stored import column_key
 from ..db import Database
 from ..errors import HierarchyError
 from ..sqlgen.render import TableRef, render
+from ..util.lazy import library
 from .arrays import TaxonomyArrays
 from .categories import show_categories
 from .model import Hierarchy, Number
 from .parsers import build_intervals, parse_arx
+
+if TYPE_CHECKING:
+    import numpy as np
+    import pandas as pd
+else:
+    np = library("numpy")
+    pd = library("pandas")
 
 KINDS = ("imported", "intervals", "flat")
 SHOW_LINES = 40  # tree lines per hierarchy in show_hierarchy (the summary line comes on top)

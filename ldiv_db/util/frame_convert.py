@@ -4,11 +4,15 @@ asked for."""
 
 from __future__ import annotations
 
-from typing import Any
-
-import pandas as pd
+from typing import TYPE_CHECKING, Any
 
 from ..errors import BadInput
+from .lazy import library
+
+if TYPE_CHECKING:
+    import pandas as pd
+else:
+    pd = library("pandas")
 
 # the libraries whose tables ldiv_db reads (DataFrames in: ldiv_db/commands/frames.py)
 FRAME_TYPES = {

@@ -21,14 +21,18 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
-
-import pandas as pd
+from typing import TYPE_CHECKING, Any
 
 from ..core.catalog import Column, Table
 from ..db import Database
 from ..errors import BadInput
 from ..sqlgen.render import Ident, TableRef, render
+from ..util.lazy import library
+
+if TYPE_CHECKING:
+    import pandas as pd
+else:
+    pd = library("pandas")
 
 
 @dataclass(frozen=True)

@@ -31,13 +31,19 @@ import math
 import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-
-import numpy as np
-import numpy.typing as npt
-import pandas as pd
+from typing import TYPE_CHECKING
 
 from ..db import Database
 from ..sqlgen.render import Ident, TableRef, render
+from ..util.lazy import library
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+    import pandas as pd
+else:
+    np = library("numpy")
+    pd = library("pandas")
 
 _BLOCK_WORDS = 1 << 19  # words of one block of point bitsets: 4 MiB (its byte lookups: 16 + 32 MiB)
 _DENSE_CELLS = 1 << 26  # cells of one dense (domain value × pattern) cover slice

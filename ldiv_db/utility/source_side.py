@@ -17,15 +17,20 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-
-import pandas as pd
+from typing import TYPE_CHECKING
 
 from ..core.catalog import Column, Table
 from ..db import Database
 from ..errors import LdivError
 from ..sqlgen.render import render
 from ..util.background import Background
+from ..util.lazy import library
 from .covers import build_domain
+
+if TYPE_CHECKING:
+    import pandas as pd
+else:
+    pd = library("pandas")
 
 
 @dataclass(frozen=True)

@@ -16,9 +16,7 @@ from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, TypeVar
-
-import pandas as pd
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..core import ownership
 from ..core.catalog import resolve_table
@@ -35,7 +33,13 @@ from ..privacy.baseline import DistributionModel, Largest, on_release
 from ..privacy.spec import ModelSpec, model_spec
 from ..sqlgen.render import render
 from ..util.frame_convert import FrameResult, to_library
+from ..util.lazy import library
 from ..util.words import number
+
+if TYPE_CHECKING:
+    import pandas as pd
+else:
+    pd = library("pandas")
 
 T = TypeVar("T")
 EVERY_CLASS = 2**62  # ``worst=None``: every violating class is listed

@@ -4,9 +4,11 @@ every anonymize run makes before it starts."""
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
-from ..core.inputs import Inputs
+from ..core.inputs import Inputs, resolve_inputs
 from ..db import Database
 from ..errors import BadInput
 from ..privacy import Distinct, Entropy, Frequency, PrivacyModel, UniqueDistinct
@@ -151,6 +153,18 @@ def suggest_l(db: Database, inputs: Inputs) -> SuggestResult:
         ud_reason += "; no l ≥ 2 is feasible, distinct l-diversity allows repeated values"
     sugg.append(Suggestion("unique-distinct", ud, ud_reason))
     return SuggestResult(bs, sugg)
+
+
+def suggest_for(db: Any, table: str, sa: str | Sequence[str]) -> SuggestResult:
+    """``ldiv_db.suggest_l`` and ``ldiv suggest-l``: ``db`` opened for reading (a path, URL, connection or
+    :class:`Database`), the SA(s) of ``table`` resolved, :func:`suggest_l`. Here rather than in the API,
+    so that the command imports no algorithm and no report (decision 0023, Round 7)."""
+    database = Database.open(db, mode="read")
+    try:
+        return suggest_l(database, resolve_inputs(database, table, None, sa, require_qi=False))
+    finally:
+        if database is not db:
+            database.close()
 
 
 def check_feasible(db: Database, inputs: Inputs, model: PrivacyModel) -> None:

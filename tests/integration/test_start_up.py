@@ -118,3 +118,77 @@ def test_check_of_a_table_imports_no_algorithm_and_no_chart(tmp_path: Path) -> N
     assert code == 0
     assert "matplotlib" not in {m.split(".")[0] for m in modules}
     assert not [m for m in modules if m.startswith(("ldiv_db.algorithms", "ldiv_db.reporting"))]
+
+
+# a check on DuckDB makes no frame, no array and translates no statement: neither pandas (nor pyarrow,
+# which pandas brings), numpy nor sqlglot is imported (decision 0023, Round 7); the models that compute on
+# arrays (t-closeness, delta-disclosure, beta-likeness), a frame asked for, --from and the other engines
+# load them when they run
+_NO_FRAME = ("pandas", "numpy", "pyarrow", "sqlglot", "matplotlib")
+
+
+@pytest.mark.parametrize(
+    "model",
+    [
+        ["--model", "distinct", "--l", "2"],
+        ["--model", "recursive", "--l", "2", "--c", "3"],
+        ["--model", "entropy", "--l", "2"],
+        ["--model", "frequency", "--l", "2"],
+        ["--model", "k-anonymity", "--k", "2"],
+        [],
+    ],
+)
+def test_check_imports_no_frame_array_or_translation_library(tmp_path: Path, model: list[str]) -> None:
+    import duckdb
+
+    path = tmp_path / "t.duckdb"
+    with duckdb.connect(str(path)) as con:
+        con.execute(
+            "CREATE TABLE t AS SELECT i % 3 AS a, i % 4 AS b, 'v' || (i % 5) AS s FROM range(90) r(i)"
+        )
+    for out in ([], ["--json"]):
+        code, modules = _loaded(
+            ["check", str(path), "--table", "t", "--qi", "a,b", "--sa", "s", *model, *out]
+        )
+        assert code in (0, 1)  # 1: the model does not hold
+        assert "ldiv_db.verify.check" in modules  # the check ran
+        loaded = sorted({m.split(".")[0] for m in modules} & set(_NO_FRAME))
+        assert not loaded, loaded
+
+
+def test_releases_imports_no_frame_array_or_translation_library(tmp_path: Path) -> None:
+    """``ldiv releases`` lists what is recorded (a draft here, its verdict's state checked): no frame."""
+    import duckdb
+
+    import ldiv_db
+
+    path = tmp_path / "t.duckdb"
+    with duckdb.connect(str(path)) as con:
+        con.execute(
+            "CREATE TABLE t AS SELECT i % 3 AS a, i % 4 AS b, 'v' || (i % 5) AS s FROM range(90) r(i)"
+        )
+    ldiv_db.anonymize(str(path), "t", ["a", "b"], "s", algorithm="mondrian", l=2, output="r", seed=1)
+    for out in ([], ["--json"]):
+        code, modules = _loaded(["releases", str(path), *out])
+        assert code == 0
+        assert "ldiv_db.commands.releases" in modules
+        loaded = sorted({m.split(".")[0] for m in modules} & set(_NO_FRAME))
+        assert not loaded, loaded
+
+
+def test_suggest_l_imports_no_api_and_no_frame(tmp_path: Path) -> None:
+    """``ldiv suggest-l`` calls ``verify/suggest.py`` alone: not the API (every algorithm, the report's
+    charts), and none of the libraries it does not use."""
+    import duckdb
+
+    path = tmp_path / "t.duckdb"
+    with duckdb.connect(str(path)) as con:
+        con.execute("CREATE TABLE t AS SELECT i % 3 AS a, 'v' || (i % 5) AS s FROM range(90) r(i)")
+    code, modules = _loaded(["suggest-l", str(path), "--table", "t", "--sa", "s", "--json"])
+    assert code == 0
+    assert "ldiv_db.verify.suggest" in modules
+    assert not [
+        m for m in modules if m.startswith(("ldiv_db.api", "ldiv_db.algorithms", "ldiv_db.reporting"))
+    ]
+    loaded = sorted({m.split(".")[0] for m in modules} & set(_NO_FRAME))
+    assert not loaded, loaded

@@ -295,3 +295,80 @@ def test_few_modules_at_the_top() -> None:
     everything else lives in a layer's folder (docs/decisions/0013-layers.md)."""
     tops = sorted(p.name for p in ROOT.glob("*.py"))
     assert len(tops) <= 8, tops
+
+
+def late_library_offenders() -> set[str]:
+    """``late: <module>:<line>`` for each use of ``ldiv_db.util.lazy.library`` that is not the one allowed
+    form: at module level, ``NAME = library("LIB")`` in the ``else:`` of an ``if TYPE_CHECKING:`` whose body
+    has ``import LIB as NAME`` (mypy reads that import, the run time the stand-in: the two must agree), and
+    for a library, never a module of ldiv_db (decision 0023, Round 7)."""
+    out = set()
+    for module, tree in TREES.items():
+        if module == "ldiv_db.util.lazy":
+            continue
+        allowed: set[int] = set()
+        for node in tree.body:
+            if not (isinstance(node, ast.If) and ast.unparse(node.test) == "TYPE_CHECKING"):
+                continue
+            typed = {
+                (a.asname or a.name, a.name) for n in node.body if isinstance(n, ast.Import) for a in n.names
+            }
+            for stmt in node.orelse:
+                if (
+                    isinstance(stmt, ast.Assign)
+                    and len(stmt.targets) == 1
+                    and isinstance(stmt.targets[0], ast.Name)
+                    and isinstance(stmt.value, ast.Call)
+                    and ast.unparse(stmt.value.func) == "library"
+                    and len(stmt.value.args) == 1
+                    and isinstance(stmt.value.args[0], ast.Constant)
+                    and (stmt.targets[0].id, stmt.value.args[0].value) in typed
+                    and not str(stmt.value.args[0].value).startswith("ldiv_db")
+                ):
+                    allowed.add(id(stmt.value))
+        lazy = _is_lazy(module, tree)
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.Call):
+                continue
+            if lazy and id(node) not in allowed and ast.unparse(node.func).split(".")[-1] == "library":
+                out.add(f"late: {module}:{node.lineno}")
+            # the package's own public names load late too (PEP 562, decision 0033)
+            if ast.unparse(node.func).endswith("import_module") and module != "ldiv_db":
+                out.add(f"late: {module}:{node.lineno} import_module")
+    return out
+
+
+def _is_lazy(module: str, tree: ast.AST) -> bool:
+    """Whether ``module`` imports ``library`` from ``ldiv_db.util.lazy``."""
+    return any(
+        isinstance(n, ast.ImportFrom) and _resolve(module, n) == "ldiv_db.util.lazy" for n in ast.walk(tree)
+    )
+
+
+def test_libraries_load_late_only_in_the_one_form() -> None:
+    _check(late_library_offenders(), "late: ")
+
+
+def test_the_late_library_rule_sees_a_wrong_form() -> None:
+    """The walker of ``late_library_offenders`` itself, on a module it is handed."""
+    good = (
+        "from typing import TYPE_CHECKING\nfrom ..util.lazy import library\n"
+        'if TYPE_CHECKING:\n    import numpy as np\nelse:\n    np = library("numpy")\n'
+    )
+    bad = [
+        good.replace('np = library("numpy")', 'np = library("pandas")'),  # mypy would read another library
+        good + 'def f():\n    return library("numpy")\n',  # not at module level
+        good.replace('library("numpy")', 'library("ldiv_db.db")'),  # a module of ldiv_db
+        good + "import importlib\nx = importlib.import_module('ldiv_db.db')\n",
+    ]
+    saved = dict(TREES)
+    try:
+        TREES.clear()
+        TREES["ldiv_db.core.inputs"] = ast.parse(good)
+        assert late_library_offenders() == set()
+        for src in bad:
+            TREES["ldiv_db.core.inputs"] = ast.parse(src)
+            assert late_library_offenders(), src
+    finally:
+        TREES.clear()
+        TREES.update(saved)

@@ -34,6 +34,41 @@ def test_quote_hostile_names(name: str, quoted: str) -> None:
     assert quote(name) == quoted
 
 
+def test_quote_is_sqlglot_s_duckdb_quoting() -> None:
+    """``quote`` writes an identifier as sqlglot's DuckDB dialect does (it did so through sqlglot before
+    decision 0023, Round 7): names made of quotes, escapes, line breaks, NUL and non-ASCII letters."""
+    import random
+
+    from sqlglot import exp
+
+    alphabet = [
+        '"',
+        "'",
+        "\\",
+        "\n",
+        "\r",
+        "\t",
+        "\x00",
+        "a",
+        "Z",
+        "é",
+        "日",
+        " ",
+        ".",
+        "`",
+        "$",
+        "-",
+        "0",
+        "\u2028",
+    ]
+    alphabet += ["--", "/*", ";", "?", "[", "]"]
+    rng = random.Random(7)
+    names = ["", "a", '"', '""', "select", "1abc", "ABC", "x y"]
+    names += ["".join(rng.choice(alphabet) for _ in range(rng.randint(0, 8))) for _ in range(5000)]
+    for name in names:
+        assert quote(name) == exp.to_identifier(name, quoted=True).sql(dialect="duckdb"), repr(name)
+
+
 def test_render_quotes_and_binds(renderer: Renderer) -> None:
     q = renderer.render(
         "ok.sql", {"l": 3}, cols=[Ident('a"b'), Ident("select")], t=TableRef("Zip Code", "main")

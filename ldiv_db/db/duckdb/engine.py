@@ -9,21 +9,27 @@ import itertools
 import threading
 from collections.abc import Hashable, Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import duckdb
-import numpy as np
-import pandas as pd
 
 from ...errors import BadInput, InternalError
 from ...schema.state import prepare
 from ...sqlgen.render import Ident, Query, TableRef, render
+from ...util.lazy import library
 from ..base import SMALL_SOURCE_ROWS, WORK_SCHEMA, Database
 from ..engine_errors import first_line
 from ..urls import check_database_file
 from . import sharing
 from .memory import IDLE_MEMORY_LIMIT, memory_bound
 from .targets import database_target
+
+if TYPE_CHECKING:
+    import numpy as np
+    import pandas as pd
+else:
+    np = library("numpy")
+    pd = library("pandas")
 
 # DuckDB's first provisional row id of a row an open transaction wrote (MAX_ROW_ID; renumbered at commit)
 _LOCAL_ROW_BASE = 36_028_797_018_960_000
