@@ -179,6 +179,13 @@ def test_an_update_or_delete_that_matches_no_row_leaves_the_table_unwritten(db) 
         db.run(Query("t", "DROP TABLE IF EXISTS default.t_probe"))
 
 
+def test_the_metastore_runs_without_direct_sql(spark_session) -> None:  # type: ignore[no-untyped-def]
+    # the Hive client of the running session got it (its own conf, not only Spark's)
+    client = spark_session._jsparkSession.sharedState().externalCatalog().unwrapped().client()  # type: ignore[attr-defined]
+    assert client.getConf("hive.metastore.try.direct.sql", "unset") == "false"
+    assert client.getConf("javax.jdo.option.ConnectionURL", "").startswith("jdbc:derby:")
+
+
 def test_work_tables_live_in_their_own_schema_and_go(spark_session, spark_url) -> None:  # type: ignore[no-untyped-def]
     with Database.open(spark_url) as d:
         ref = d.work_table("wk x's")

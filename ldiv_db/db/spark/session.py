@@ -72,6 +72,18 @@ def local_defaults(master: str) -> dict[str, str]:
     return {"spark.sql.shuffle.partitions": str(n)}
 
 
+def metastore_defaults(db_path: Path) -> dict[str, str]:
+    """The embedded Hive metastore of a session with a warehouse: its Derby database beside the warehouse,
+    and no direct SQL. Hive's direct SQL only speeds up partition and column-statistics listings, which
+    the tables ldiv_db writes never ask for (a user's partitioned table is listed through JDO instead,
+    with the same answer), yet setting it up runs probe queries and loads the metadata of several model
+    classes at every start. A value in the URL wins."""
+    return {
+        "spark.hadoop.javax.jdo.option.ConnectionURL": f"jdbc:derby:;databaseName={db_path};create=true",
+        "spark.hadoop.hive.metastore.try.direct.sql": "false",
+    }
+
+
 def local_jvm(master: str) -> list[str]:
     """:data:`LOCAL_JVM` for a local master (``local``, ``local[N]``, ``local[*]``), nothing for a cluster's."""
     return list(LOCAL_JVM) if _LOCAL.fullmatch(master) else []
@@ -160,10 +172,8 @@ def session_for(url: str) -> Any:
         java_opts += local
         if warehouse:
             db_path = Path(warehouse).parent / (Path(warehouse).name + "_metastore")
-            settings.setdefault(
-                "spark.hadoop.javax.jdo.option.ConnectionURL",
-                f"jdbc:derby:;databaseName={db_path};create=true",
-            )
+            for key, value in metastore_defaults(db_path).items():
+                settings.setdefault(key, value)
             java_opts.append(f"-Dderby.stream.error.file={db_path}.derby.log")
             builder = builder.enableHiveSupport()
         key = "spark.driver.extraJavaOptions"
