@@ -25,7 +25,6 @@ import contextlib
 import importlib
 import io
 import json
-import os
 import signal
 import sys
 import threading
@@ -73,7 +72,10 @@ def _before_commit(sql: Any) -> None:
         if hook == "commit":
             _ctrl_c()
         else:
-            timer = threading.Timer(STATE["delay"], os.kill, (os.getpid(), signal.SIGINT))
+            # to the main thread itself, where Python runs the handler: a process-wide signal may be
+            # delivered by way of another thread after the timer ended, past the join below
+            main = threading.main_thread().ident
+            timer = threading.Timer(STATE["delay"], signal.pthread_kill, (main, signal.SIGINT))
             STATE["timer"] = timer
             timer.start()
 
