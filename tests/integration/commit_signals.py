@@ -46,6 +46,7 @@ ARGS = {
     "full-domain": ["--algorithm", "full-domain", "--levels", "age=2,sex=0", "--suppression-limit", "0.1"],
 }
 STATE: dict[str, Any] = {"hook": None, "delay": 0.0, "timer": None, "armed": False}
+LOCK = threading.Lock()
 
 
 def _ctrl_c() -> None:
@@ -67,17 +68,21 @@ class _Con:
 
 
 def _before_commit(sql: Any) -> None:
-    if sql == "COMMIT" and STATE["armed"]:  # the first COMMIT after the release's record
+    if sql != "COMMIT":
+        return
+    with LOCK:  # against run_case's disarming: a timer is started only while a case is armed
+        if not STATE["armed"]:  # the first COMMIT after the release's record
+            return
         hook, STATE["hook"], STATE["armed"] = STATE["hook"], None, False
-        if hook == "commit":
-            _ctrl_c()
-        else:
+        if hook != "commit":
             # to the main thread itself, where Python runs the handler: a process-wide signal may be
-            # delivered by way of another thread after the timer ended, past the join below
+            # delivered by way of another thread after the timer ended, past run_case's join
             main = threading.main_thread().ident
             timer = threading.Timer(STATE["delay"], signal.pthread_kill, (main, signal.SIGINT))
             STATE["timer"] = timer
             timer.start()
+            return
+    _ctrl_c()
 
 
 _init = embedded.DuckDBDatabase.__init__
@@ -163,7 +168,9 @@ def run_case(db: str, algorithm: str, hook: str, delay: float) -> dict[str, Any]
     try:
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
             code = cli.main(argv)
-            timer = STATE["timer"]
+            with LOCK:  # a COMMIT from now on (a thread the command left) starts no timer
+                STATE["armed"] = False
+                timer = STATE["timer"]
             if timer is not None:
                 timer.join()  # a signal after the command ended reaches this harness (below)
     except KeyboardInterrupt:
