@@ -33,9 +33,11 @@ def _frame(rows: int, seed: int) -> pd.DataFrame:
     )
 
 
-def _release(db: Database, algorithm: str, seed: int) -> tuple[list[Any], list[Any], dict[str, Any]]:
+def _release(
+    db: Database, algorithm: str, seed: int, table: str = "t"
+) -> tuple[list[Any], list[Any], dict[str, Any]]:
     r = ldiv_db.anonymize(
-        db, "t", ["a", "b", "c"], "s", algorithm=algorithm, output="o", replace=True, l=3, seed=seed
+        db, table, ["a", "b", "c"], "s", algorithm=algorithm, output="o", replace=True, l=3, seed=seed
     )
     assert r.verified
     rows = db.con.execute('SELECT * FROM "o" ORDER BY rowid').fetchall()
@@ -142,15 +144,7 @@ def test_a_nocase_column_gives_the_seeded_copys_release(
     _nocase(db, column, 900, seed)
 
     def release() -> tuple[list[Any], list[Any]]:
-        r = ldiv_db.anonymize(
-            db, "ci", ["a", "b", "c"], "s", algorithm=cls.name, output="o", replace=True, l=3, seed=seed
-        )
-        assert r.verified
-        rows = db.con.execute('SELECT * FROM "o" ORDER BY rowid').fetchall()
-        link = db.con.execute(
-            "SELECT source_rowid, group_id, suppressed FROM ldiv.release_row WHERE release_id = ? ORDER BY 1",
-            [int(r.release_id)],
-        ).fetchall()
+        rows, link, _ = _release(db, cls.name, seed, table="ci")
         return rows, link
 
     keyed = release()
