@@ -258,9 +258,9 @@ def _cmd_check(args: argparse.Namespace) -> int:
 
 
 def _cmd_metrics(args: argparse.Namespace) -> int:
-    from .. import api
+    from ..commands.metrics import metrics  # not the whole API: no algorithm, no report
 
-    mres = api.metrics(_open(args), args.source, args.release, args.qi, args.sa, flags=args.flags)
+    mres = metrics(_open(args), args.source, args.release, args.qi, args.sa, flags=args.flags)
     _emit(args, mres)
     return 0
 

@@ -23,15 +23,13 @@ from itertools import combinations
 from typing import Any
 
 from ..core.catalog import Column, Table, output_ref, resolve_table
+from ..core.recorded import INTERVAL_ALGORITHMS
 from ..db import Database
 from ..errors import BadInput
 from ..sqlgen.render import TableRef, render
 from ..util.progress import Progress
 from ..utility.covers import attribute_summaries, build_covers, drop_covers
 
-# Algorithms whose releases publish numeric QIs as 'lo-hi' ranges (the 'lca' recoding): such a label is
-# the interval even where a hierarchy node has the same text (ARX's age node '40-44' holds 41..45).
-INTERVAL_ALGORITHMS = frozenset({"bsgi", "mondrian"})
 MAX_RELEASES = 62  # the releases are bits of one BIGINT mask
 WORST = 5
 

@@ -12,13 +12,14 @@ from ..commands.anonymize import AnonymizeCall, anonymize, hierarchy_ids
 from ..core import ownership
 from ..core.catalog import output_ref, resolve_table
 from ..core.inputs import Inputs, as_list, resolve_inputs
+from ..core.recorded import recorded_release
 from ..core.run_flags import CompareFlags, api_flags
 from ..db import Database
 from ..errors import BadInput, LdivError
 from ..pipeline.publication import mark_candidate
 from ..util.words import l_of, number, show
 from .comparison import CompareResult, Entry
-from .gather import comparable, gather, recorded_release, summary
+from .gather import comparable, gather, summary
 from .output import check_page_path, write_page
 from .page_compare import compare_page
 

@@ -11,16 +11,16 @@ against the source the caller names, with the same statements.
 from __future__ import annotations
 
 import dataclasses
-import json
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..commands.attack import similarity
-from ..core.catalog import Table, output_ref, resolve_table
+from ..core.catalog import Table, resolve_table
 from ..core.classes import Risk, partition_keys, published_group_column
 from ..core.inputs import Inputs, as_list, resolve_inputs
+from ..core.recorded import INTERVAL_ALGORITHMS, recorded_release
 from ..core.release_state import MISSING, TableState, release_state
 from ..db import Database
 from ..errors import BadInput
@@ -34,9 +34,6 @@ from ..utility.il import attribute_ncp
 from ..verify.check import CheckResult, evaluate
 from ..verify.verdicts import claimed, described, partition_name, partitions_of, verdict_lines
 
-# Algorithms that publish numeric QIs as 'lo-hi' ranges (the 'lca' recoding): their metrics read such
-# labels as intervals, as the anonymize command does (``ldiv metrics --interval-labels``).
-INTERVAL_ALGORITHMS = frozenset({"bsgi", "mondrian"})
 CONFIDENCE_BINS = 20  # about this many bins over (0, 1]; a multiple of l, so that 1/l is a bin edge
 ENTROPY_WIDTH = 0.25
 
@@ -164,22 +161,6 @@ class ReleaseMissing(BadInput):
             "re-run the release to write it again, or list what is left with: ldiv releases DB",
         )
         self.facts = facts
-
-
-def recorded_release(db: Database, name: str) -> dict[str, Any] | None:
-    """The newest ``ldiv.release`` row written to table ``name`` (None for a table no run recorded)."""
-    try:
-        display = output_ref(name).display()
-    except BadInput:
-        return None
-    rows = db.records(render("report/release.sql", {"name": display}))
-    if not rows:
-        return None
-    rec = rows[0]
-    for key in ("qi", "sa", "metrics", "details", "verification"):
-        rec[key] = json.loads(rec[key]) if rec[key] is not None else None
-    rec["l"] = json.loads(rec["l"]) if rec["l"] else None
-    return rec
 
 
 def confidence_bins(l: int | None) -> int:

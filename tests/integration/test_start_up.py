@@ -192,3 +192,28 @@ def test_suggest_l_imports_no_api_and_no_frame(tmp_path: Path) -> None:
     ]
     loaded = sorted({m.split(".")[0] for m in modules} & set(_NO_FRAME))
     assert not loaded, loaded
+
+
+def test_metrics_imports_no_api_and_no_frame(tmp_path: Path) -> None:
+    """``ldiv metrics`` measures with SQL aggregates (``commands/metrics.py``): not the API, no algorithm,
+    no report, and no frame or translation library; numpy only for KL's solve, none with ``--no-kl``."""
+    import duckdb
+
+    import ldiv_db
+
+    path = tmp_path / "t.duckdb"
+    with duckdb.connect(str(path)) as con:
+        con.execute(
+            "CREATE TABLE t AS SELECT i % 30 AS a, i % 4 AS b, 'v' || (i % 5) AS s FROM range(90) r(i)"
+        )
+    ldiv_db.anonymize(str(path), "t", ["a", "b"], "s", algorithm="mondrian", l=2, output="r", seed=1)
+    call = ["metrics", str(path), "--source", "t", "--release", "r", "--qi", "a,b", "--sa", "s"]
+    for extra, allowed in (([], {"numpy"}), (["--json"], {"numpy"}), (["--no-kl"], set())):
+        code, modules = _loaded([*call, *extra])
+        assert code == 0
+        assert "ldiv_db.commands.metrics" in modules and "ldiv_db.utility" in modules
+        assert not [
+            m for m in modules if m.startswith(("ldiv_db.api", "ldiv_db.algorithms", "ldiv_db.reporting"))
+        ]
+        loaded = sorted({m.split(".")[0] for m in modules} & set(_NO_FRAME))
+        assert set(loaded) == allowed, (extra, loaded)
