@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from .commands.anonymize import AnonymizeResult
+from .commands.compose import compose
 from .commands.frames import anonymize, check  # a DataFrame in the database's place: an in-memory DuckDB
 from .commands.load import LoadResult, load
 from .commands.metrics import MetricsResult, metrics
@@ -17,13 +18,11 @@ from .commands.releases import ReleaseList, releases
 from .core.options import parse_flag
 from .db import Database
 from .pipeline.append import append
-from .pipeline.compose import Composition, release_ids
-from .pipeline.compose import compose as _compose
+from .pipeline.compose import Composition
 from .pipeline.publication import publish_release
 from .pipeline.stream import history
 from .reporting import CompareResult, ReportResult, compare, report
 from .risks import RiskResult, risk
-from .util.progress import Progress
 from .verify.check import CheckResult
 from .verify.suggest import SuggestResult, suggest_for
 
@@ -42,24 +41,6 @@ def publish(db: Any, release: str, *, accept_composition: bool = False) -> Any:
     database = Database.open(db, mode="write")
     try:
         return publish_release(database, release, accept=accept)
-    finally:
-        database.drop_work_tables()
-        if database is not db:
-            database.close()
-
-
-def compose(db: Any, releases: Sequence[str | int], *, worst: int = 5, quiet: bool = True) -> Composition:
-    """The composition check of several releases of one source (``ldiv compose``): the rows an attacker
-    who knows their QI values narrows below a release's l by intersecting the releases. ``releases``:
-    release tables (the release written last to each) or release ids. A read: opens read-only.
-    ``quiet=False``: progress on stderr for work over 2 s."""
-
-    database = Database.open(db, mode="read")
-    try:
-        names = [r for r in releases if not isinstance(r, int)]
-        found = iter(release_ids(database, names))
-        ids = [r if isinstance(r, int) else next(found) for r in releases]
-        return _compose(database, ids, worst=worst, progress=Progress("compose", quiet=quiet))
     finally:
         database.drop_work_tables()
         if database is not db:

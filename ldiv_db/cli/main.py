@@ -214,9 +214,9 @@ def _cmd(args: argparse.Namespace) -> int:
 
 
 def _cmd_load(args: argparse.Namespace) -> int:
-    from .. import api
+    from ..commands.load import load  # not the whole API
 
-    _emit(args, api.load(_open(args), args.file, args.table, sep=args.sep, replace=args.replace))
+    _emit(args, load(_open(args), args.file, args.table, sep=args.sep, replace=args.replace))
     return 0
 
 
@@ -266,9 +266,9 @@ def _cmd_metrics(args: argparse.Namespace) -> int:
 
 
 def _cmd_compose(args: argparse.Namespace) -> int:
-    from .. import api
+    from ..commands.compose import compose  # not the whole API: no algorithm, no report
 
-    res = api.compose(_open(args), args.release, worst=args.worst, quiet=args.quiet)
+    res = compose(_open(args), args.release, worst=args.worst, quiet=args.quiet)
     _emit(args, res)
     return 0 if res.ok else 1
 

@@ -217,3 +217,29 @@ def test_metrics_imports_no_api_and_no_frame(tmp_path: Path) -> None:
         ]
         loaded = sorted({m.split(".")[0] for m in modules} & set(_NO_FRAME))
         assert set(loaded) == allowed, (extra, loaded)
+
+
+def test_load_and_compose_import_no_api_and_no_frame(tmp_path: Path) -> None:
+    """``ldiv load`` (a CSV read by the database) and ``ldiv compose`` (SQL over the releases) call their
+    commands alone: not the API, no algorithm, no report, no frame, array or translation library."""
+    import ldiv_db
+
+    path, csv = tmp_path / "t.duckdb", tmp_path / "t.csv"
+    csv.write_text("a,b,s\n" + "".join(f"{i % 30},{i % 4},v{i % 5}\n" for i in range(90)))
+    runs = [(["load", str(path), str(csv), "--table", "t"], "ldiv_db.commands.load")]
+    compose = ["compose", str(path), "--release", "r1", "--release", "r2"]
+    runs += [(compose, "ldiv_db.pipeline.compose"), ([*compose, "--json"], "ldiv_db.pipeline.compose")]
+    for i, (call, ran) in enumerate(runs):
+        if i == 1:
+            for seed, out in ((1, "r1"), (2, "r2")):
+                ldiv_db.anonymize(
+                    str(path), "t", ["a", "b"], "s", algorithm="mondrian", l=2, output=out, seed=seed
+                )
+        code, modules = _loaded(call)
+        assert code in (0, 1), call  # compose: 1 when some row is below l
+        assert ran in modules
+        assert not [
+            m for m in modules if m.startswith(("ldiv_db.api", "ldiv_db.algorithms", "ldiv_db.reporting"))
+        ]
+        loaded = sorted({m.split(".")[0] for m in modules} & set(_NO_FRAME))
+        assert not loaded, (call, loaded)
