@@ -84,7 +84,9 @@ class Publishing:
     kept ones and the class column), the QIs' hierarchies, the run's flags (class column, NULL handling,
     KL, group column), and the source's side of the metrics as a second reader reads it while the
     algorithm runs (:func:`ldiv_db.utility.source_side.start_source_side`, started and stopped by the
-    caller; None: read on the connection)."""
+    caller; None: read on the connection), and ``folded``: whether a QI, SA or kept column of the source
+    folds spellings (:func:`ldiv_db.core.inputs.folds_spellings`), where the caller counted it already
+    (None: the suppression write counts it)."""
 
     out: TableRef
     keep_columns: Sequence[str]
@@ -92,6 +94,7 @@ class Publishing:
     flags: AnonymizeFlags
     progress: Progress
     source_side: Background[SourceSide | None] | None = None
+    folded: bool | None = None
 
 
 @dataclass(frozen=True)
