@@ -26,7 +26,7 @@ from ..core.catalog import output_ref, require_row_ids
 from ..core.inputs import (
     Inputs,
     as_list,
-    folds_spellings,
+    folded_columns,
     refuse_nulls_in_hierarchies,
     refuse_unpublishable_columns,
     resolve_inputs,
@@ -229,12 +229,12 @@ def _release(request: AnonymizeRequest, algo: Algorithm, ctx: Context, how: Publ
                 db, inputs.table, inputs.qi, inputs.sa, points=how.flags.kl, rows=inputs.rows
             )
         try:
-            built = _run(request, algo, how.out)
+            built, folded = _run(request, algo, how.out)
             t_publish = time.perf_counter()
             if isinstance(built, Partitioning):
                 refuse_weakened(db, inputs, privacy, built.verify_model, algo.name, built.shortfall)
                 request.progress.update(1, 5, "partitioned; writing the release")
-                how = dataclasses.replace(how, source_side=side)
+                how = dataclasses.replace(how, source_side=side, folded=folded)
                 built = OneTable(db, inputs, built, privacy, algo.name, how)
             result = publish(db, built, dataclasses.replace(ctx, refuse_empty=empty))
         finally:
@@ -245,10 +245,14 @@ def _release(request: AnonymizeRequest, algo: Algorithm, ctx: Context, how: Publ
     return result
 
 
-def _run(request: AnonymizeRequest, algo: Algorithm, out: TableRef) -> Partitioning | Release:
-    """The algorithm's result. A one-table algorithm reads the source through its seeded copy
-    (:func:`ldiv_db.pipeline.opaque.seeded_inputs`: every tie among rows falls by the run's seeded key),
-    and its partitioning is mapped back to the source's row ids; one that declares itself
+def _run(
+    request: AnonymizeRequest, algo: Algorithm, out: TableRef
+) -> tuple[Partitioning | Release, bool | None]:
+    """The algorithm's result, and whether a QI, SA or kept column folds spellings where that was counted
+    (None: not counted; the suppression write counts it then). A one-table algorithm reads the source
+    through its seeded copy (:func:`ldiv_db.pipeline.opaque.seeded_inputs`: every tie among rows falls
+    by the run's seeded key), and its partitioning is mapped back to the source's row ids; one that
+    declares itself
     :attr:`~ldiv_db.algorithms.base.Algorithm.order_free` has no tie to break and reads the source as it
     is; one with :attr:`~ldiv_db.algorithms.base.Algorithm.keyed_ties` breaks them by the seeded key
     itself (TP, TP+) where the engine's copy keys row ids as it does (``Database.keys_row_ids``) and no
@@ -256,13 +260,16 @@ def _run(request: AnonymizeRequest, algo: Algorithm, out: TableRef) -> Partition
     release of several tables links its rows itself, so it reads the source as it is
     and orders its rows by the same key itself (Decomposition+: ``sql/decomposition/pool_rows.sql``)."""
     if algo.streams or len(algo.output_tables(out)) != 1:
-        return algo.run(request)
+        return algo.run(request), None
     seeded = None
-    keyed = (
-        algo.keyed_ties
-        and request.db.keys_row_ids
-        and not folds_spellings(request.db, request.inputs.table, [*request.inputs.qi, *request.inputs.sa])
-    )
+    folded: bool | None = None
+    keyed = algo.keyed_ties and request.db.keys_row_ids
+    if keyed:  # counted once, with the kept columns the suppression write asks about too
+        inputs = request.inputs
+        read = [*inputs.qi, *inputs.sa]
+        kept = [inputs.table.column(k) for k in request.keep_columns]
+        folds = folded_columns(request.db, inputs.table, [*read, *kept])
+        keyed, folded = not any(folds[: len(read)]), any(folds)
     if not (algo.order_free or keyed):
         named = [  # the columns the algorithm may read besides the QIs and SAs
             *request.keep_columns,
@@ -280,7 +287,7 @@ def _run(request: AnonymizeRequest, algo: Algorithm, out: TableRef) -> Partition
             release_freed()
     if not isinstance(built, Partitioning):
         raise InternalError(f"{algo.name} writes one table but returned no partitioning")
-    return built if seeded is None else opaque.to_source(request.db, built, seeded)
+    return (built if seeded is None else opaque.to_source(request.db, built, seeded)), folded
 
 
 def _names(value: Any) -> tuple[str, ...]:

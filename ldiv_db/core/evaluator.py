@@ -81,6 +81,9 @@ class SqlEvaluator:
         sized = fast is not False and rows is not None and rows <= fast
         self._from_source = stats_only and (fast is True or sized)
         self._hist_built = False
+        # the statistics were computed from the histogram's rows without storing it (a subclass's
+        # choice): it is stored on first use, as from the source
+        self._hist_later = False
         # the statistics per SA and the class sizes, from the shapes last read (partition/shapes.sql)
         self._summaries: list[PartitionSummary] | None = None
         self._sizes: list[tuple[int, int]] | None = None
@@ -131,6 +134,8 @@ class SqlEvaluator:
             self.build()
             if self._from_source and not self._hist_built:
                 self._histogram()
+        elif self._hist_later and not self._hist_built:
+            self._histogram()
         return self._hist
 
     @hist.setter

@@ -199,11 +199,18 @@ def folds_spellings(db: Database, table: Table, columns: Sequence[Column]) -> bo
     each group's own rows (sql/_macros/release_write.sql, folded). Counted on the data (a collation the
     catalog does not show, or one that folds nothing in this table, both answer right); only character
     columns are counted."""
+    return any(folded_columns(db, table, columns))
+
+
+def folded_columns(db: Database, table: Table, columns: Sequence[Column]) -> list[bool]:
+    """Per column, whether it holds two spellings its collation holds one value
+    (:func:`folds_spellings`), counted in one statement; a column that is not text folds nothing."""
     texts = [c.ident for c in columns if c.is_text]
     if not texts:
-        return False
+        return [False] * len(columns)
     found = db.one(render("catalog/sa_spellings.sql", source=table.ref, columns=texts))
-    return any(int(found[2 * k + 1]) > int(found[2 * k]) for k in range(len(texts)))
+    folds = iter(int(found[2 * k + 1]) > int(found[2 * k]) for k in range(len(texts)))
+    return [next(folds) if c.is_text else False for c in columns]
 
 
 def refuse_nulls_in_hierarchies(db: Database, inputs: Inputs, hierarchy_ids: Mapping[str, int]) -> None:

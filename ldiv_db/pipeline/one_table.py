@@ -116,7 +116,9 @@ class OneTable(Release):
         if labels is None:  # suppression: each group labelled as it is written
             as_text = [not c.is_numeric for c in self.inputs.qi]
             # where a column folds spellings, each group's own (core/inputs.py: folds_spellings)
-            folded = folds_spellings(db, self.inputs.table, [*self.inputs.qi, *self.inputs.sa, *keep])
+            folded = self.how.folded
+            if folded is None:
+                folded = folds_spellings(db, self.inputs.table, [*self.inputs.qi, *self.inputs.sa, *keep])
             db.run(render("release/write_suppress.sql", as_text=as_text, folded=folded, **common))
         else:
             db.run(render("release/write.sql", labels=labels, labels_by=by, **common))

@@ -84,7 +84,9 @@ class Publishing:
     kept ones and the class column), the QIs' hierarchies, the run's flags (class column, NULL handling,
     KL, group column), and the source's side of the metrics as a second reader reads it while the
     algorithm runs (:func:`ldiv_db.utility.source_side.start_source_side`, started and stopped by the
-    caller; None: read on the connection)."""
+    caller; None: read on the connection), and ``folded``: whether a QI, SA or kept column of the source
+    folds spellings (:func:`ldiv_db.core.inputs.folds_spellings`), where the caller counted it already
+    (None: the suppression write counts it)."""
 
     out: TableRef
     keep_columns: Sequence[str]
@@ -92,6 +94,7 @@ class Publishing:
     flags: AnonymizeFlags
     progress: Progress
     source_side: Background[SourceSide | None] | None = None
+    folded: bool | None = None
 
 
 @dataclass(frozen=True)
@@ -333,15 +336,20 @@ class WrittenPartition(SqlEvaluator):
         # the aggregate has one row per group id and SA value already (one SA, and every group id
         # carries one label vector): the histogram by group id is those rows, not an aggregation of them
         self.one_row_each = one_row_each and not by_labels and n_sa == 1
+        # where the histogram would be a copy of the aggregate's rows, the statistics are computed from
+        # those rows (release/verify_stats.sql, not listed) and the histogram is stored when a model reads it
+        self._hist_later = self.one_row_each and not self._from_source
         if same_as is not None:  # the same partition: its statistics (and histogram), its group ids
             self._hist, self.stats, self.raw_id = same_as._hist, same_as.stats, same_as.raw_id
-            self._from_source = same_as._from_source
+            self._from_source, self._hist_later = same_as._from_source, same_as._hist_later
             self.exact_ids = True
 
     def build(self) -> SqlEvaluator:
         """The statistics: straight from the aggregate where the engine takes statistics from the source
-        (release/verify_stats.sql; the histogram is stored only if a model reads it), else from the
-        histogram (release/verify_hist.sql, partition/group_stats.sql). A hash collision of two label
+        (release/verify_stats.sql; the histogram is stored only if a model reads it) or where the histogram
+        would be the aggregate's rows as they are (``one_row_each``: release/verify_stats.sql without the
+        counts' lists, the histogram stored only if a model reads it), else from the histogram
+        (release/verify_hist.sql, partition/group_stats.sql). A hash collision of two label
         vectors rebuilds both with exact ranks."""
         if self.same_as is not None:
             self.same_as.build()
@@ -349,6 +357,8 @@ class WrittenPartition(SqlEvaluator):
         if not self._built:
             if self._from_source:
                 self.db.run(render("release/verify_stats.sql", **self._rows_ctx(self.stats)))
+            elif self._hist_later:  # the histogram's rows are the aggregate's: not copied for the statistics
+                self.db.run(render("release/verify_stats.sql", **self._rows_ctx(self.stats), listed=False))
             else:
                 self._histogram()
                 self.db.run(render("partition/group_stats.sql", target=self.stats, hist=self._hist))

@@ -5,8 +5,10 @@
     none) and the number of values counted once (ones): most values of a large table's small groups are
     counted once (a million-row part on PostgreSQL: 0.75 s with every count listed, 0.715 s so). With one
     SA (s = 1 in every row) the rows are grouped by gid alone: their order from the histogram's
-    aggregation then serves the statistics' without a further sort. -#}
+    aggregation then serves the statistics' without a further sort. With from_source and listed false
+    (default true), no counts and no ones: the columns of the statistics from the histogram table. -#}
 {% set one_sa = from_source and sa | length == 1 %}
+{% set listed = from_source and (listed | default(true)) %}
 SELECT
     gid,
     s,
@@ -15,7 +17,7 @@ SELECT
     h,
     CAST(known AS BIGINT) AS known,
     CASE WHEN n_values = 0 THEN NULL ELSE greatest(0.0, ln(known) - n_ln_n / known) END AS entropy,
-    collided{% if from_source %},
+    collided{% if listed %},
     counts,
     ones{% endif %}
 
@@ -28,7 +30,7 @@ FROM (
         CAST(coalesce(max(n) FILTER (WHERE NOT unknown), 0) AS BIGINT) AS h,
         coalesce(sum(CAST(n AS DOUBLE)) FILTER (WHERE NOT unknown), 0) AS known,
         sum(n * ln(n)) FILTER (WHERE NOT unknown) AS n_ln_n,
-        min(gid2) <> max(gid2) AS collided{% if from_source %},
+        min(gid2) <> max(gid2) AS collided{% if listed %},
         list(n) FILTER (WHERE NOT unknown AND n > 1) AS counts,
         count(*) FILTER (WHERE NOT unknown AND n = 1) AS ones{% endif %}
 

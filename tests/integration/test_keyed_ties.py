@@ -159,3 +159,40 @@ def test_a_nocase_column_gives_the_seeded_copys_release(
         "WHERE rr.release_id = (SELECT max(release_id) FROM ldiv.release_row) GROUP BY o.group_id, o.b"
     ).fetchall()
     assert spelled and all(label == "*" or label in held for label, held in spelled)
+
+
+@pytest.mark.parametrize("cls", [TP, TPPlus])
+def test_spellings_are_counted_once_and_a_folding_kept_column_is_heard(
+    db: Database, monkeypatch: pytest.MonkeyPatch, cls: type[TP]
+) -> None:
+    """The keyed decision counts the spellings of the QIs, the SA and the kept columns in one statement
+    and hands the answer to the suppression write (decision 0033, Round 8: TP+): a kept column that folds
+    spellings (none of the QIs or the SA does) keeps the keyed path and gets the write's windows, and the
+    release is the one the seeded copy's path gives, where the write counts them itself."""
+    _nocase(db, "b", 600, 3)
+    db.con.execute("CREATE OR REPLACE TABLE kc AS SELECT a, c AS b, c, s, b AS k FROM ci")  # k: NOCASE
+    db.con.execute("ALTER TABLE kc ALTER b TYPE VARCHAR")  # b of ci_src's text, bytes' collation
+
+    def release() -> tuple[list[Any], list[Any], list[str]]:
+        r = ldiv_db.anonymize(
+            db, "kc", ["a", "b", "c"], "s", algorithm=cls.name, output="o", replace=True, l=3, seed=3,
+            keep_columns=["k"],
+        )  # fmt: skip
+        assert r.verified
+        rows = db.con.execute('SELECT * FROM "o" ORDER BY rowid').fetchall()
+        link = db.con.execute(
+            "SELECT source_rowid, group_id FROM ldiv.release_row WHERE release_id = ? ORDER BY 1",
+            [int(r.release_id)],
+        ).fetchall()
+        steps = db.con.execute("SELECT template FROM ldiv.run_step WHERE run_id = ?", [int(r.run_id)])
+        return rows, link, [str(t) for (t,) in steps.fetchall()]
+
+    keyed = release()
+    assert keyed[2].count("catalog/sa_spellings.sql") == 1
+    assert "order/seeded_source.sql" not in keyed[2]  # the kept column does not decide the path
+    monkeypatch.setattr(cls, "keyed_ties", False)
+    copied = release()
+    assert copied[2].count("catalog/sa_spellings.sql") == 1  # the write's own count
+    assert keyed[:2] == copied[:2]
+    spellings = {r[-2] for r in keyed[0]}  # k, published unchanged in every spelling
+    assert {"apple", "APPLE"} <= spellings

@@ -29,6 +29,9 @@ WRITTEN = 'written "it\'s"'
 # the statements that build a partition of the written release: its histogram (then its statistics), or
 # its statistics straight from the aggregate where the engine takes statistics from the source
 BUILDS = ("release/verify_hist.sql", "release/verify_stats.sql")
+# the statements that compute a partition's statistics: one per partition built (its histogram, where it
+# is stored, may come before or, read by a model, after them)
+STATISTICS = ("partition/group_stats.sql", "release/verify_stats.sql")
 
 
 def _spy_one_row_each(monkeypatch: pytest.MonkeyPatch) -> list[object]:
@@ -59,7 +62,7 @@ def _builds(db: Database, since: int, *, from_aggregate: bool) -> int:
     steps = [s.template for s in db.steps[since:]]
     if from_aggregate:
         assert "release/verify_hist.sql" not in steps
-    return sum(1 for t in steps if t in BUILDS)
+    return sum(1 for t in steps if t in STATISTICS)
 
 
 def _written(db: Database, null_sa: bool, one_partition: bool | str = False) -> Inputs:
@@ -452,3 +455,42 @@ def test_a_release_written_with_one_label_vector_per_group_is_verified_by_its_ro
     assert found["k"] == int(classes.size().min())
     assert found["distinct_l"] == int(classes.nunique().min())
     assert found["violating_classes"] == 0 and res.verified
+
+
+@pytest.mark.parametrize(("model", "reads_histogram"), [("distinct", False), ("recursive", True)])
+def test_the_histogram_by_group_id_is_stored_only_when_a_model_reads_it(
+    hostile_db: Database,
+    monkeypatch: pytest.MonkeyPatch,
+    model: str,
+    reads_histogram: bool,
+    from_aggregate: bool,
+) -> None:
+    """Where the histogram by group id would be the aggregate's rows as they are (one label vector per
+    group id, one SA, no class column), its statistics are computed from those rows and the histogram is
+    stored only for a model that reads it (the recursive model's counts): the verdicts are check's."""
+    import ldiv_db.pipeline.verify as verify_module
+
+    inputs = _written(hostile_db, False, "vector each")
+    privacy = model_spec(model, 2, {"c": 2} if model == "recursive" else None).build(inputs)
+    assert privacy is not None
+    agg = aggregate(hostile_db, inputs, inputs.table.ref, HOSTILE_GROUP, None)
+    real = verify_module.render
+    by_group_id: list[tuple[str, object]] = []
+
+    def spy(name: str, params: object = None, **ctx: object) -> object:
+        if name in BUILDS and not ctx.get("by_labels"):
+            by_group_id.append((name, ctx.get("listed", True)))
+        return real(name, params, **ctx)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(verify_module, "render", spy)
+    by_group, by_labels = verify_written(
+        hostile_db, inputs, inputs.table.ref, Ident(HOSTILE_GROUP), agg, _parts(inputs, privacy), False
+    )
+    if from_aggregate:  # the statistics from the source, with their counts' lists: no histogram
+        assert by_group_id == [("release/verify_stats.sql", True)]
+    else:
+        stored = [("release/verify_hist.sql", True)] if reads_histogram else []
+        assert by_group_id == [("release/verify_stats.sql", False), *stored]
+    _same(by_group, _classes(hostile_db, inputs, privacy))
+    labels = Inputs(inputs.table, inputs.qi, inputs.sa, None, inputs.rows)
+    _same(by_labels, evaluate(hostile_db, labels, privacy.on_unions(), prefix="t_q"))

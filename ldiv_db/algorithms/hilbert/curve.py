@@ -384,10 +384,10 @@ def split_rows(
     """Hilbert-l on all source rows, or on the rows of group ``scope_gid`` of the assignment ``scope``.
 
     Two statements rank every QI value in its domain and number the SA values (``sql/hilbert/domains.sql``,
-    ``sql/tp/sa_ids.sql``; ``sa_ids``: the caller's table of them), one query fetches the rows' ranks
-    (``sql/hilbert/coords.sql``, in no order: the curve orders them by key and row id); the curve and the
-    grouping run in Python (:func:`hilbert_l_groups`); the groups (ids from ``first_gid``) are written with
-    one insert.
+    ``sql/tp/sa_ids.sql``; ``sa_ids``: the caller's table of them), one query fetches the rows' ranks as
+    numpy columns (``sql/hilbert/coords.sql``, in no order: the curve orders them by key and row id); the
+    curve and the grouping run in Python (:func:`hilbert_l_groups`); the groups (ids from ``first_gid``)
+    are written with one insert.
     With ``keep_whole_unless_fewer_stars`` (TP+'s guard, SPEC §1.12) nothing is written unless the split
     has fewer stars than the rows as one group. ``keyed``: the source is read as it is, not through the
     seeded copy (TP+), so the rows' ties fall by the seeded key of their source row ids (the copy's order).
@@ -400,7 +400,7 @@ def split_rows(
         db.run(
             render("tp/sa_ids.sql", {"seed": 0}, target=sa_ids, source=inputs.table.ref, sa=sa, keyed=False)
         )
-    frame = db.df(
+    columns = db.arrays(  # not a frame: it would be built only to be taken apart into these arrays
         render(
             "hilbert/coords.sql",
             {"r_gid": scope_gid, "seed": request.order_seed},
@@ -416,14 +416,17 @@ def split_rows(
         bulk=True,
     )
     d = len(inputs.qi)
-    n_rows = len(frame)
+    rids = columns["rid"].astype(np.int64, copy=False)
+    n_rows = len(rids)
     if n_rows == 0:
         return Split(None, 0, 0, 0, 0, None, 0)
-    coords = frame[[f"c{i}" for i in range(1, d + 1)]].to_numpy(dtype=np.int64)
+    coords = np.empty((n_rows, d), dtype=np.int64)
+    for i in range(d):
+        coords[:, i] = columns[f"c{i + 1}"]
     sizes = [int(r["size"]) for r in db.records(render("hilbert/domain_sizes.sql", domains=domains))]
-    rids = frame["rid"].to_numpy(dtype=np.int64)
-    ties = frame["tie"].to_numpy(dtype=np.int64) if keyed else rids
-    grouping = hilbert_l_groups(coords, frame["sid"].to_numpy(dtype=np.int64), ties, l, bits=bits_for(sizes))
+    ties = columns["tie"].astype(np.int64, copy=False) if keyed else rids
+    sids = columns["sid"].astype(np.int64, copy=False)
+    grouping = hilbert_l_groups(coords, sids, ties, l, bits=bits_for(sizes))
     whole = stars_of(coords, np.arange(n_rows))
     if keep_whole_unless_fewer_stars and grouping.stars >= whole:
         return Split(

@@ -37,7 +37,7 @@ from psycopg import errors as pgerr
 from psycopg import sql as pgsql
 from psycopg.adapt import Loader
 
-from ...errors import BadInput, ConnectionLost, InternalError, LdivError
+from ...errors import BadInput, ConnectionLost, LdivError
 from ...schema.state import prepare
 from ...sqlgen.dialects import translate, written_tables
 from ...sqlgen.render import Ident, Query, TableRef, render
@@ -46,7 +46,7 @@ from ..engine_errors import environment_error
 from ..urls import display_url, scrub, url_password
 from .dialect import PG_HASH_FUNCTIONS, POSTGRES, param_kind
 from .errors import connect_error, error_message, privilege_hint
-from .frames import binary_candidate, binary_rows, csv_frame, frame_rows
+from .frames import binary_candidate, binary_rows, csv_frame, frame_rows, numeric_columns
 from .owners import PgRunOwners
 from .settings import ANALYZE_MIN_ROWS, HINT_SETTINGS, session_options, unlogged_work
 
@@ -464,15 +464,16 @@ class PostgresDatabase(PgRunOwners, Database):
             raise self._error(query.name, query.sql, exc) from None
         return csv_frame(buf, [d.name for d in described])
 
+    def arrays(self, query: Query, *, bulk: bool = False) -> dict[str, Any]:
+        """As on DuckDB; a ``bulk`` result by :meth:`df`'s ``COPY`` path."""
+        return numeric_columns(self.df(query, bulk=True)) if bulk else super().arrays(query)
+
     def _frame(self, cur: Any) -> pd.DataFrame:
         cols = [d.name for d in cur.description or []]
         return pd.DataFrame(cur.fetchall(), columns=cols)
 
     def _arrays(self, cur: Any) -> dict[str, Any]:
-        frame = self._frame(cur)
-        if frame.isna().to_numpy().any():
-            raise InternalError("a numeric result holds NULL")
-        return {str(c): frame[c].to_numpy() for c in frame.columns}
+        return numeric_columns(self._frame(cur))
 
     def insert_frame(self, table: TableRef, frame: pd.DataFrame) -> None:
         """Append a frame to an existing table with COPY (columns matched by name, NaN/None as NULL): in

@@ -17,6 +17,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ...errors import InternalError
+
 SIGNATURE = b"PGCOPY\n\xff\r\n\x00" + b"\x00\x00\x00\x00" + b"\x00\x00\x00\x00"
 TRAILER = b"\xff\xff"
 
@@ -85,3 +87,10 @@ def csv_frame(buf: io.BytesIO, names: list[str]) -> pd.DataFrame:
         keep_default_na=False,
         na_values=[""],  # COPY's CSV writes NULL as an empty field
     )
+
+
+def numeric_columns(frame: pd.DataFrame) -> dict[str, Any]:
+    """A numeric result's columns as numpy arrays by name (``Database.arrays``); NULL is refused."""
+    if frame.isna().to_numpy().any():
+        raise InternalError("a numeric result holds NULL")
+    return {str(c): frame[c].to_numpy() for c in frame.columns}
