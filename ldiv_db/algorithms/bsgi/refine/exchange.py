@@ -407,12 +407,10 @@ class Refiner:
     def _rounds(self, mem: IntArray, sizes: IntArray) -> Iterator[tuple[IntArray, IntArray]]:
         """A pass's rounds (the orders taken at its start): along each order, each distance d =
         1..window and phase, the disjoint pairs of each class with the one d places further."""
+        places = _places(len(sizes), self.window)  # the same for every order: made once a pass
         for order in self._orders(mem, sizes):
-            for d in range(1, self.window + 1):
-                for phase in (0, 1):
-                    t = np.arange(max(len(order) - d, 0))
-                    t = t[(t // d) % 2 == phase]
-                    yield order[t], order[t + d]
+            for first, second in places:
+                yield np.take(order, first), np.take(order, second)
 
     def _orders(self, mem: IntArray, sizes: IntArray) -> list[IntArray]:
         """The classes along each locality order by the mean rank of their rows, and by their lowest and
@@ -518,6 +516,19 @@ class Refiner:
     def _report(self, done: int, total: int, note: str) -> None:
         if self.progress is not None:
             self.progress(done, total, note)
+
+
+def _places(k: int, window: int) -> list[tuple[IntArray, IntArray]]:
+    """A pass's places along an order of k classes, per distance d = 1..window and phase 0, 1: the
+    places t with ⌊t / d⌋ of that parity, and t + d (32-bit where k fits)."""
+    out = []
+    dtype = np.int32 if k < 2**31 else np.int64
+    for d in range(1, window + 1):
+        for phase in (0, 1):
+            t = np.arange(max(k - d, 0), dtype=dtype)
+            t = t[(t // d) % 2 == phase]
+            out.append((t, t + d))
+    return out
 
 
 def _slices(sizes: IntArray) -> Iterator[tuple[IntArray, int]]:
