@@ -78,7 +78,7 @@ import pandas as pd
 
 from ....core.options import Option
 from ...shared.trees import IntArray, Tree, narrow_dtype
-from ..greedy.cost import Attribute, CostArray, CostModel
+from ..greedy.cost import Attribute, CostArray, CostModel, FloatArray
 from ..greedy.select import Cells
 from .swaps import SwapPricer, best_swaps, climb, improves, take_cells, take_rows
 
@@ -269,7 +269,7 @@ class Refiner:
         ok = np.ones((ma.shape[0], ma.shape[1], mb.shape[1]), dtype=bool)
         small = max(ma.shape[1], mb.shape[1]) < 128  # counts up to a class size fit 8 bits
         for key in self.distinct:
-            eq = key[ma][:, :, None] == key[mb][:, None, :]
+            eq = np.take(key, ma)[:, :, None] == np.take(key, mb)[:, None, :]
             if small:  # a class's few members added one after another: a fifth of the time of ``sum``
                 ones = eq.view(np.int8)
                 in_a = functools.reduce(np.add, (ones[:, i] for i in range(ones.shape[1])))[:, None, :]
@@ -307,12 +307,26 @@ class Refiner:
         else:
             return self._exchange_dense(mem, cost, a, b, sa, sb, now)
         delta = sa * cost_a + sb * cost_b - now[swaps[0]]
-        spread = self.pricer.spread_change(ma, mb, a, b, swaps) if sideways else None
+        spread = self._spreads(ma, mb, a, b, swaps, delta) if sideways else None
         sel = best_swaps(swaps, delta, spread, now, self.exact)
         if sideways:  # the sideways ones among the exchanges applied
             self._level.append(int((~improves(delta[sel], now[swaps[0][sel]], self.exact)).sum()))
         chosen = _Swaps(swaps[0][sel], swaps[1][sel], swaps[2][sel], cost_a[sel], cost_b[sel])
         return self._apply(mem, cost, _Pairs(a, b, sa, sb), chosen)
+
+    def _spreads(
+        self, ma: IntArray, mb: IntArray, a: IntArray, b: IntArray, swaps: tuple[IntArray, ...], delta: CostArray
+    ) -> FloatArray:
+        """The spread changes of the listed swaps that :func:`~.swaps.best_swaps` reads: those that do not
+        raise the IL (``delta`` ≤ 0: the improving ones, whose ties the spread breaks, and the sideways
+        candidates). The others' are left 0: it never picks them, whatever their spread; and a pair
+        none of whose swaps it reads has no distances taken."""
+        out: FloatArray = np.zeros(len(delta), dtype=np.float64)
+        read = np.flatnonzero(delta <= 0)
+        if len(read):
+            listed = tuple(np.take(x, read) for x in swaps)
+            out[read] = self.pricer.spread_change(ma, mb, a, b, listed)
+        return out
 
     def _exchange_dense(
         self, mem: IntArray, cost: CostArray, a: IntArray, b: IntArray, sa: int, sb: int, now: CostArray
