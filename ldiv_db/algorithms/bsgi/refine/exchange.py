@@ -217,6 +217,7 @@ class Refiner:
         self._level: list[int] = []  # sideways exchanges applied, per priced group of pairs
         self.pricer = SwapPricer(self.attrs, self.dtype, len(self._ranks))
         self._mem: IntArray = np.zeros((0, 0), dtype=np.int64)  # per class: its row positions (−1 pads)
+        self._held: list[IntArray] = []  # per distinct key: per class and member, its row's key
         self._active = np.zeros(0, dtype=bool)  # classes changed in the previous pass
         self._changed = np.zeros(0, dtype=bool)  # classes changed in this pass
         self._clock = 0  # rounds run
@@ -263,13 +264,14 @@ class Refiner:
         return out
 
     # ------------------------------------------------------------------ exchanges
-    def _admissible(self, ma: IntArray, mb: IntArray) -> np.ndarray:
-        """(pairs × |A| × |B|): swapping a_i and b_j brings no value into a class that already holds it
-        (on every distinct key: primary SA, secondary SAs, individual)."""
-        ok = np.ones((ma.shape[0], ma.shape[1], mb.shape[1]), dtype=bool)
-        small = max(ma.shape[1], mb.shape[1]) < 128  # counts up to a class size fit 8 bits
-        for key in self.distinct:
-            eq = np.take(key, ma)[:, :, None] == np.take(key, mb)[:, None, :]
+    def _admissible(self, a: IntArray, b: IntArray, sa: int, sb: int) -> np.ndarray:
+        """(pairs × |A| × |B|): swapping a_i and b_j (classes ``a[p]``, ``b[p]`` of sizes sa, sb) brings no
+        value into a class that already holds it (on every distinct key: primary SA, secondary SAs,
+        individual). The keys are read from the per-member copies (:attr:`_held`): one row per class."""
+        ok = np.ones((len(a), sa, sb), dtype=bool)
+        small = max(sa, sb) < 128  # counts up to a class size fit 8 bits
+        for held in self._held:
+            eq = take_rows(held, a)[:, :sa, None] == take_rows(held, b)[:, None, :sb]
             if small:  # a class's few members added one after another: a fifth of the time of ``sum``
                 ones = eq.view(np.int8)
                 in_a = functools.reduce(np.add, (ones[:, i] for i in range(ones.shape[1])))[:, None, :]
@@ -281,8 +283,12 @@ class Refiner:
         return ok
 
     def _refresh(self, mem: IntArray, classes: IntArray, size: int) -> None:
-        """Recompute the cached leave-one-out states of classes (all of one size)."""
-        self.pricer.refresh(take_rows(mem, classes)[:, :size], classes)
+        """Recompute the cached leave-one-out states of classes (all of one size), and their members'
+        distinct keys."""
+        members = take_rows(mem, classes)[:, :size]
+        for held, key in zip(self._held, self.distinct, strict=True):
+            held[classes, :size] = np.take(key, members)
+        self.pricer.refresh(members, classes)
 
     def _swap_costs(self, a: IntArray, b: IntArray, sa: int, sb: int) -> tuple[CostArray, CostArray]:
         """(pairs × |A| × |B|): the costs of A and of B after swapping a_i and b_j."""
@@ -297,11 +303,11 @@ class Refiner:
         if self.prune and max(sa, sb) >= 3:  # price only the swaps whose lower bound is below the cost
             keep, below, ma, mb = self.pricer.bounds(mem, a, b, sa, sb, now)
             a, b, now = take_rows(a, keep), take_rows(b, keep), take_rows(now, keep)
-            swaps = np.nonzero(below & self._admissible(ma, mb))
+            swaps = np.nonzero(below & self._admissible(a, b, sa, sb))
             cost_a, cost_b = self.pricer.priced(ma, mb, a, b, swaps)
         elif sideways:  # every swap priced (the reference the bounds are tested against)
             ma, mb = mem[a, :sa], mem[b, :sb]
-            swaps = np.nonzero(self._admissible(ma, mb))
+            swaps = np.nonzero(self._admissible(a, b, sa, sb))
             all_a, all_b = self._swap_costs(a, b, sa, sb)
             cost_a, cost_b = all_a[swaps], all_b[swaps]
         else:
@@ -337,7 +343,7 @@ class Refiner:
             a, b, now = a[hope], b[hope], now[hope]
             if not len(a):
                 return 0
-        ok = self._admissible(mem[a, :sa], mem[b, :sb])
+        ok = self._admissible(a, b, sa, sb)
         all_a, all_b = self._swap_costs(a, b, sa, sb)
         delta = sa * all_a + sb * all_b - now[:, None, None]
         flat = delta.reshape(len(a), -1)
@@ -457,6 +463,8 @@ class Refiner:
         self.pricer.sideways = False  # the first pass: improving exchanges only
         self._level = []
         self.pricer.alloc(*mem.shape, spread=self.sideways)
+        # per class and member: its row's distinct keys (so admissibility gathers one row per class)
+        self._held = [np.zeros(mem.shape, dtype=narrow_dtype(key)) for key in self.distinct]
         self._touched = np.full(k, -1, dtype=np.int64)
         self._pairs = _PairLog()
         for classes, size in _slices(sizes):
