@@ -374,11 +374,18 @@ class SwapPricer:
         bounds are; and their rows (A's, B's).
 
         The bounds are taken cheapest first, each on the pairs the previous one kept: the cheapest
-        leave-one-out states (cached per class), then A's core with B's rows, then B's core with A's."""
+        leave-one-out states (cached per class), then A's core with B's rows, then B's core with A's.
+        Each test's bound is at least the ones before it, so a pair kept at the end passed them all, and
+        a test the next one holds may be left out: the cheapest states' when |A| ≥ 3 (it kept 96 % of
+        the pairs at 1M rows)."""
         # 1-D gathers and masks by np.take / np.compress too (a boolean mask's indexing costs 4× as much)
-        keep: Mask = self._under(sa * np.take(self.loo_min, a) + sb * np.take(self.loo_min, b), now)
-        at = np.flatnonzero(keep)
-        a_at, b_at = np.take(a, at), np.take(b, at)
+        if sa >= 3:  # the entering bound's first test holds this one (its bound is at least the states')
+            keep: Mask = np.ones(len(a), dtype=bool)
+            at, a_at, b_at = np.arange(len(a)), a, b
+        else:
+            keep = self._under(sa * np.take(self.loo_min, a) + sb * np.take(self.loo_min, b), now)
+            at = np.flatnonzero(keep)
+            a_at, b_at = np.take(a, at), np.take(b, at)
         mb = take_rows(mem, b_at)[:, :sb]
         low_a, low_b = np.take(self.loo_min, a_at), np.take(self.loo_min, b_at)
         enter_a = None  # pairs × |B|
