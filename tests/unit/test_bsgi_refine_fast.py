@@ -501,7 +501,9 @@ def test_any_first_term_of_the_entering_bound_finds_the_same_exchanges(case: dic
 
 @settings(max_examples=40, deadline=None)
 @given(case=st.one_of(cases(), cases(inexact=True)), workers=st.sampled_from([1, 3]))
-def test_admissibility_reads_the_keys_of_the_rows_each_class_holds(case: dict[str, Any], workers: int) -> None:
+def test_admissibility_reads_the_keys_of_the_rows_each_class_holds(
+    case: dict[str, Any], workers: int
+) -> None:
     """Admissibility reads a class's distinct keys from per-member copies, refreshed with the class: at
     every call they are the keys of the rows each class holds then (also with a round's chunks on
     threads), the mask is the one the rows' keys give, and the exchanges are the plain search's."""

@@ -321,7 +321,13 @@ class Refiner:
         return self._apply(mem, cost, _Pairs(a, b, sa, sb), chosen)
 
     def _spreads(
-        self, ma: IntArray, mb: IntArray, a: IntArray, b: IntArray, swaps: tuple[IntArray, ...], delta: CostArray
+        self,
+        ma: IntArray,
+        mb: IntArray,
+        a: IntArray,
+        b: IntArray,
+        swaps: tuple[IntArray, ...],
+        delta: CostArray,
     ) -> FloatArray:
         """The spread changes of the listed swaps that :func:`~.swaps.best_swaps` reads: those that do not
         raise the IL (``delta`` ≤ 0: the improving ones, whose ties the spread breaks, and the sideways

@@ -211,7 +211,9 @@ class SwapPricer:
         cost: CostArray = np.zeros(members.shape, dtype=self.dtype)  # per member: its leave-one-out cost
         rows = [  # the members' packed hierarchy codes, numeric values, flat codes: gathered once
             np.take(codes, members, axis=1) if len(held) else None
-            for held, codes in zip(self.member, (self.packed.codes, self.num.codes, self.flat.codes), strict=True)
+            for held, codes in zip(
+                self.member, (self.packed.codes, self.num.codes, self.flat.codes), strict=True
+            )
         ]
         for held, got in zip(self.member, rows, strict=True):
             if got is not None:
