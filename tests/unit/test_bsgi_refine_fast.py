@@ -240,10 +240,17 @@ def test_spread_changes_are_the_direct_numbers(case: dict[str, Any], deep: bool)
         return got
 
     pricer.spread_change = check  # type: ignore[method-assign]
+    spreads, read = refiner._spreads, [0]
+
+    def count(ma: Any, mb: Any, a: Any, b: Any, sw: Any, delta: np.ndarray) -> np.ndarray:
+        read[0] += int((delta <= 0).sum())
+        return spreads(ma, mb, a, b, sw, delta)
+
+    refiner._spreads = count  # type: ignore[method-assign]
     out = refiner.run(case["gid"].copy())
-    # priced unless no pass took sideways exchanges: classes of two, or every class at cost 0 after the
-    # plain first pass
-    assert calls[0] > 0 or out.il_after == 0 or np.bincount(case["gid"]).max() < 3
+    # priced unless no pass took sideways exchanges (classes of two, or every class at cost 0 after the
+    # plain first pass) or none of their swaps kept or lowered the IL (the only spreads read)
+    assert calls[0] > 0 or out.il_after == 0 or np.bincount(case["gid"]).max() < 3 or read[0] == 0
 
 
 def test_a_sideways_exchange_opens_the_way_to_an_improving_one() -> None:
@@ -490,3 +497,120 @@ def test_any_first_term_of_the_entering_bound_finds_the_same_exchanges(case: dic
         _same(other, runs[0])
     if model.exact:
         _same(runs[0], _run(Plain, case))
+
+
+@settings(max_examples=40, deadline=None)
+@given(case=st.one_of(cases(), cases(inexact=True)), workers=st.sampled_from([1, 3]))
+def test_admissibility_reads_the_keys_of_the_rows_each_class_holds(
+    case: dict[str, Any], workers: int
+) -> None:
+    """Admissibility reads a class's distinct keys from per-member copies, refreshed with the class: at
+    every call they are the keys of the rows each class holds then (also with a round's chunks on
+    threads), the mask is the one the rows' keys give, and the exchanges are the plain search's."""
+    saved = refine.CHUNK
+    refine.CHUNK = 1
+    try:
+        refiner = Refiner(
+            CostModel(case["attrs"]), case["codes"], case["distinct"], case["locality"], window=case["window"]
+        )
+        refiner.workers = workers
+        admissible = refiner._admissible
+        calls = [0]
+
+        def check(a: np.ndarray, b: np.ndarray, sa: int, sb: int) -> np.ndarray:
+            ma, mb = refiner._mem[a, :sa], refiner._mem[b, :sb]
+            for held, key in zip(refiner._held, case["distinct"], strict=True):
+                assert np.array_equal(held[a, :sa], key[ma]) and np.array_equal(held[b, :sb], key[mb])
+            ok = admissible(a, b, sa, sb)
+            direct = np.ones(ok.shape, dtype=bool)
+            for key in case["distinct"]:
+                eq = key[ma][:, :, None] == key[mb][:, None, :]
+                direct &= (eq.sum(axis=1, keepdims=True) == eq) & (eq.sum(axis=2, keepdims=True) == eq)
+            assert np.array_equal(ok, direct)
+            calls[0] += 1
+            return ok
+
+        refiner._admissible = check  # type: ignore[method-assign]
+        fast = refiner.run(case["gid"].copy())
+    finally:
+        refine.CHUNK = saved
+    assert calls[0] >= 1 or fast.moves == 0
+    if CostModel(case["attrs"]).exact:
+        _same(fast, _run(Plain, case))
+
+
+@settings(max_examples=40, deadline=None)
+@given(case=st.one_of(cases(), cases(inexact=True)))
+def test_spreads_are_taken_only_for_the_swaps_that_do_not_raise_the_il(case: dict[str, Any]) -> None:
+    """A sideways round takes the spread change of the swaps that keep or lower the IL only (the others'
+    are never chosen); the search applies the exchanges it applies with every listed swap's spread."""
+    model = CostModel(case["attrs"])
+    every = Refiner(model, case["codes"], case["distinct"], case["locality"], window=case["window"])
+
+    def all_spreads(ma: Any, mb: Any, a: Any, b: Any, swaps: Any, delta: Any) -> np.ndarray:
+        return every.pricer.spread_change(ma, mb, a, b, swaps)  # type: ignore[no-any-return]
+
+    every._spreads = all_spreads  # type: ignore[method-assign]
+    reference = every.run(case["gid"].copy())
+
+    refiner = Refiner(model, case["codes"], case["distinct"], case["locality"], window=case["window"])
+    spreads, taken = refiner._spreads, [0, 0]
+
+    def check(ma: Any, mb: Any, a: Any, b: Any, swaps: Any, delta: np.ndarray) -> np.ndarray:
+        out = spreads(ma, mb, a, b, swaps, delta)
+        full = refiner.pricer.spread_change(ma, mb, a, b, swaps)
+        assert np.array_equal(out[delta <= 0], full[delta <= 0]) and (out[delta > 0] == 0).all()
+        taken[0] += int((delta <= 0).sum())
+        taken[1] += len(delta)
+        return out
+
+    refiner._spreads = check  # type: ignore[method-assign]
+    _same(refiner.run(case["gid"].copy()), reference)
+    assert taken[0] <= taken[1]
+
+
+@settings(max_examples=60, deadline=None)
+@given(case=st.one_of(cases(), cases(inexact=True)))
+def test_the_bounds_keep_the_pairs_they_keep_after_the_cheapest_states_test(case: dict[str, Any]) -> None:
+    """Where the entering bound's first test holds the cheapest leave-one-out states' test (|A| ≥ 3), the
+    bounds skip that test and keep exactly the pairs, swaps and rows they keep on the pairs it passes."""
+    refiner = Refiner(CostModel(case["attrs"]), case["codes"], case["distinct"], case["locality"])
+    pricer = refiner.pricer
+    bounds = pricer.bounds
+
+    def check(
+        mem: np.ndarray, a: np.ndarray, b: np.ndarray, sa: int, sb: int, now: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        keep, below, ma, mb = bounds(mem, a, b, sa, sb, now)
+        first = pricer._under(sa * pricer.loo_min[a] + sb * pricer.loo_min[b], now)
+        sub_keep, sub_below, sub_ma, sub_mb = bounds(mem, a[first], b[first], sa, sb, now[first])
+        assert np.array_equal(keep, np.isin(np.arange(len(a)), np.flatnonzero(first)[sub_keep]))
+        assert np.array_equal(below, sub_below)
+        assert np.array_equal(ma, sub_ma) and np.array_equal(mb, sub_mb)
+        return keep, below, ma, mb
+
+    pricer.bounds = check  # type: ignore[method-assign]
+    refiner.run(case["gid"].copy())
+
+
+@settings(max_examples=30, deadline=None)
+@given(case=cases())
+def test_a_pass_pairs_each_class_with_the_one_d_places_further(case: dict[str, Any]) -> None:
+    """A pass's rounds (their places made once a pass): along each order, for d = 1..window and phase 0,
+    1, the classes at the places t with ⌊t / d⌋ of that parity, each with the class d places further."""
+    refiner = Refiner(
+        CostModel(case["attrs"]), case["codes"], case["distinct"], case["locality"], window=case["window"]
+    )
+    refiner.run(case["gid"].copy())
+    mem = refiner._mem
+    sizes = (mem >= 0).sum(axis=1)
+    expected = []
+    for order in refiner._orders(mem, sizes):
+        for d in range(1, case["window"] + 1):
+            for phase in (0, 1):
+                t = [x for x in range(len(order) - d) if (x // d) % 2 == phase]
+                expected.append((order[t], order[np.array(t, dtype=np.int64) + d]))
+    got = list(refiner._rounds(mem, sizes))
+    assert len(got) == len(expected) == refiner.orders * 3 * case["window"] * 2
+    for (a, b), (x, y) in zip(got, expected, strict=True):
+        assert np.array_equal(a, x) and np.array_equal(b, y)

@@ -78,7 +78,7 @@ import pandas as pd
 
 from ....core.options import Option
 from ...shared.trees import IntArray, Tree, narrow_dtype
-from ..greedy.cost import Attribute, CostArray, CostModel
+from ..greedy.cost import Attribute, CostArray, CostModel, FloatArray
 from ..greedy.select import Cells
 from .swaps import SwapPricer, best_swaps, climb, improves, take_cells, take_rows
 
@@ -217,6 +217,7 @@ class Refiner:
         self._level: list[int] = []  # sideways exchanges applied, per priced group of pairs
         self.pricer = SwapPricer(self.attrs, self.dtype, len(self._ranks))
         self._mem: IntArray = np.zeros((0, 0), dtype=np.int64)  # per class: its row positions (−1 pads)
+        self._held: list[IntArray] = []  # per distinct key: per class and member, its row's key
         self._active = np.zeros(0, dtype=bool)  # classes changed in the previous pass
         self._changed = np.zeros(0, dtype=bool)  # classes changed in this pass
         self._clock = 0  # rounds run
@@ -263,13 +264,14 @@ class Refiner:
         return out
 
     # ------------------------------------------------------------------ exchanges
-    def _admissible(self, ma: IntArray, mb: IntArray) -> np.ndarray:
-        """(pairs × |A| × |B|): swapping a_i and b_j brings no value into a class that already holds it
-        (on every distinct key: primary SA, secondary SAs, individual)."""
-        ok = np.ones((ma.shape[0], ma.shape[1], mb.shape[1]), dtype=bool)
-        small = max(ma.shape[1], mb.shape[1]) < 128  # counts up to a class size fit 8 bits
-        for key in self.distinct:
-            eq = key[ma][:, :, None] == key[mb][:, None, :]
+    def _admissible(self, a: IntArray, b: IntArray, sa: int, sb: int) -> np.ndarray:
+        """(pairs × |A| × |B|): swapping a_i and b_j (classes ``a[p]``, ``b[p]`` of sizes sa, sb) brings no
+        value into a class that already holds it (on every distinct key: primary SA, secondary SAs,
+        individual). The keys are read from the per-member copies (:attr:`_held`): one row per class."""
+        ok = np.ones((len(a), sa, sb), dtype=bool)
+        small = max(sa, sb) < 128  # counts up to a class size fit 8 bits
+        for held in self._held:
+            eq = take_rows(held, a)[:, :sa, None] == take_rows(held, b)[:, None, :sb]
             if small:  # a class's few members added one after another: a fifth of the time of ``sum``
                 ones = eq.view(np.int8)
                 in_a = functools.reduce(np.add, (ones[:, i] for i in range(ones.shape[1])))[:, None, :]
@@ -281,8 +283,12 @@ class Refiner:
         return ok
 
     def _refresh(self, mem: IntArray, classes: IntArray, size: int) -> None:
-        """Recompute the cached leave-one-out states of classes (all of one size)."""
-        self.pricer.refresh(take_rows(mem, classes)[:, :size], classes)
+        """Recompute the cached leave-one-out states of classes (all of one size), and their members'
+        distinct keys."""
+        members = take_rows(mem, classes)[:, :size]
+        for held, key in zip(self._held, self.distinct, strict=True):
+            held[classes, :size] = np.take(key, members)
+        self.pricer.refresh(members, classes)
 
     def _swap_costs(self, a: IntArray, b: IntArray, sa: int, sb: int) -> tuple[CostArray, CostArray]:
         """(pairs × |A| × |B|): the costs of A and of B after swapping a_i and b_j."""
@@ -297,22 +303,42 @@ class Refiner:
         if self.prune and max(sa, sb) >= 3:  # price only the swaps whose lower bound is below the cost
             keep, below, ma, mb = self.pricer.bounds(mem, a, b, sa, sb, now)
             a, b, now = take_rows(a, keep), take_rows(b, keep), take_rows(now, keep)
-            swaps = np.nonzero(below & self._admissible(ma, mb))
+            swaps = np.nonzero(below & self._admissible(a, b, sa, sb))
             cost_a, cost_b = self.pricer.priced(ma, mb, a, b, swaps)
         elif sideways:  # every swap priced (the reference the bounds are tested against)
             ma, mb = mem[a, :sa], mem[b, :sb]
-            swaps = np.nonzero(self._admissible(ma, mb))
+            swaps = np.nonzero(self._admissible(a, b, sa, sb))
             all_a, all_b = self._swap_costs(a, b, sa, sb)
             cost_a, cost_b = all_a[swaps], all_b[swaps]
         else:
             return self._exchange_dense(mem, cost, a, b, sa, sb, now)
         delta = sa * cost_a + sb * cost_b - now[swaps[0]]
-        spread = self.pricer.spread_change(ma, mb, a, b, swaps) if sideways else None
+        spread = self._spreads(ma, mb, a, b, swaps, delta) if sideways else None
         sel = best_swaps(swaps, delta, spread, now, self.exact)
         if sideways:  # the sideways ones among the exchanges applied
             self._level.append(int((~improves(delta[sel], now[swaps[0][sel]], self.exact)).sum()))
         chosen = _Swaps(swaps[0][sel], swaps[1][sel], swaps[2][sel], cost_a[sel], cost_b[sel])
         return self._apply(mem, cost, _Pairs(a, b, sa, sb), chosen)
+
+    def _spreads(
+        self,
+        ma: IntArray,
+        mb: IntArray,
+        a: IntArray,
+        b: IntArray,
+        swaps: tuple[IntArray, ...],
+        delta: CostArray,
+    ) -> FloatArray:
+        """The spread changes of the listed swaps that :func:`~.swaps.best_swaps` reads: those that do not
+        raise the IL (``delta`` ≤ 0: the improving ones, whose ties the spread breaks, and the sideways
+        candidates). The others' are left 0: it never picks them, whatever their spread; and a pair
+        none of whose swaps it reads has no distances taken."""
+        out: FloatArray = np.zeros(len(delta), dtype=np.float64)
+        read = np.flatnonzero(delta <= 0)
+        if len(read):
+            listed = tuple(np.take(x, read) for x in swaps)
+            out[read] = self.pricer.spread_change(ma, mb, a, b, listed)
+        return out
 
     def _exchange_dense(
         self, mem: IntArray, cost: CostArray, a: IntArray, b: IntArray, sa: int, sb: int, now: CostArray
@@ -323,7 +349,7 @@ class Refiner:
             a, b, now = a[hope], b[hope], now[hope]
             if not len(a):
                 return 0
-        ok = self._admissible(mem[a, :sa], mem[b, :sb])
+        ok = self._admissible(a, b, sa, sb)
         all_a, all_b = self._swap_costs(a, b, sa, sb)
         delta = sa * all_a + sb * all_b - now[:, None, None]
         flat = delta.reshape(len(a), -1)
@@ -407,12 +433,10 @@ class Refiner:
     def _rounds(self, mem: IntArray, sizes: IntArray) -> Iterator[tuple[IntArray, IntArray]]:
         """A pass's rounds (the orders taken at its start): along each order, each distance d =
         1..window and phase, the disjoint pairs of each class with the one d places further."""
+        places = _places(len(sizes), self.window)  # the same for every order: made once a pass
         for order in self._orders(mem, sizes):
-            for d in range(1, self.window + 1):
-                for phase in (0, 1):
-                    t = np.arange(max(len(order) - d, 0))
-                    t = t[(t // d) % 2 == phase]
-                    yield order[t], order[t + d]
+            for first, second in places:
+                yield np.take(order, first), np.take(order, second)
 
     def _orders(self, mem: IntArray, sizes: IntArray) -> list[IntArray]:
         """The classes along each locality order by the mean rank of their rows, and by their lowest and
@@ -445,6 +469,8 @@ class Refiner:
         self.pricer.sideways = False  # the first pass: improving exchanges only
         self._level = []
         self.pricer.alloc(*mem.shape, spread=self.sideways)
+        # per class and member: its row's distinct keys (so admissibility gathers one row per class)
+        self._held = [np.zeros(mem.shape, dtype=narrow_dtype(key)) for key in self.distinct]
         self._touched = np.full(k, -1, dtype=np.int64)
         self._pairs = _PairLog()
         for classes, size in _slices(sizes):
@@ -518,6 +544,19 @@ class Refiner:
     def _report(self, done: int, total: int, note: str) -> None:
         if self.progress is not None:
             self.progress(done, total, note)
+
+
+def _places(k: int, window: int) -> list[tuple[IntArray, IntArray]]:
+    """A pass's places along an order of k classes, per distance d = 1..window and phase 0, 1: the
+    places t with ⌊t / d⌋ of that parity, and t + d (32-bit where k fits)."""
+    out = []
+    dtype = np.int32 if k < 2**31 else np.int64
+    for d in range(1, window + 1):
+        for phase in (0, 1):
+            t = np.arange(max(k - d, 0), dtype=dtype)
+            t = t[(t // d) % 2 == phase]
+            out.append((t, t + d))
+    return out
 
 
 def _slices(sizes: IntArray) -> Iterator[tuple[IntArray, int]]:

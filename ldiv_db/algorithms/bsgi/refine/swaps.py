@@ -209,29 +209,35 @@ class SwapPricer:
         """Recompute the leave-one-out states of ``classes`` (rows ``members``: classes × size, size ≥ 2)."""
         size = members.shape[1]
         cost: CostArray = np.zeros(members.shape, dtype=self.dtype)  # per member: its leave-one-out cost
-        for held, codes in zip(
-            self.member, (self.packed.codes, self.num.codes, self.flat.codes), strict=True
-        ):
-            if len(held):
-                held[:, classes, :size] = np.take(codes, members, axis=1)
+        rows = [  # the members' packed hierarchy codes, numeric values, flat codes: gathered once
+            np.take(codes, members, axis=1) if len(held) else None
+            for held, codes in zip(
+                self.member, (self.packed.codes, self.num.codes, self.flat.codes), strict=True
+            )
+        ]
+        for held, got in zip(self.member, rows, strict=True):
+            if got is not None:
+                held[:, classes, :size] = got
         if len(self.hier.attrs):
             lo, hi = _loo(np.take(self.hier.codes, members, axis=1))
-            node = self.lca[self.offset + lo * self.nodes + hi]
+            node = np.take(self.lca, self.offset + lo * self.nodes + hi)
             pk = self.packed
             sup = pk.pack(node)
             state = pk.offset + sup * pk.nodes
             self.hier.state[0][:, classes, :size] = state
-            cost += pk.merged[state + sup].sum(axis=0)
+            cost += np.take(pk.merged, state + sup).sum(axis=0)
             # the deepest node of each QI: they form a chain (size ≥ 3)
             self.core[0][:, classes] = pk.offset[:, :, 0] + pk.pack(highest(node)) * pk.nodes[:, :, 0]
         if len(self.num.attrs):
-            lo, hi = _loo(np.take(self.num.codes, members, axis=1))
+            assert rows[1] is not None
+            lo, hi = _loo(rows[1])
             self.num.state[0][:, classes, :size] = lo
             self.num.state[1][:, classes, :size] = hi
             cost += ((hi - lo) * self.num_unit[:, :, :, 0]).sum(axis=0)
             self.core[1][:, classes], self.core[2][:, classes] = highest(lo), lowest(hi)
         if len(self.flat.attrs):
-            lo, hi = _loo(np.take(self.flat.codes, members, axis=1))
+            assert rows[2] is not None
+            lo, hi = _loo(rows[2])
             state = np.where(lo == hi, lo, -1)
             self.flat.state[0][:, classes, :size] = state
             cost += ((state < 0) * self.flat_unit[:, :, :, 0]).sum(axis=0)
@@ -259,12 +265,14 @@ class SwapPricer:
         out: FloatArray = np.zeros(np.broadcast_shapes(x.shape, y.shape), dtype=np.float64)
         pk = self.packed
         for g in range(len(pk.groups)):
-            base = pk.offset[g, 0, 0] + pk.codes[g][x].astype(np.int64) * pk.nodes[g, 0, 0]
-            out += pk.merged[base + pk.codes[g][y]]
+            base = pk.offset[g, 0, 0] + np.take(pk.codes[g], x).astype(np.int64) * pk.nodes[g, 0, 0]
+            out += np.take(pk.merged, base + np.take(pk.codes[g], y))
         for q in range(len(self.num.attrs)):
-            out += np.abs(self.num.codes[q][x] - self.num.codes[q][y]) * self.num_unit[q, 0, 0, 0]
+            gap = np.abs(np.take(self.num.codes[q], x) - np.take(self.num.codes[q], y))
+            out += gap * self.num_unit[q, 0, 0, 0]
         for q in range(len(self.flat.attrs)):
-            out += (self.flat.codes[q][x] != self.flat.codes[q][y]) * self.flat_unit[q, 0, 0, 0]
+            differ = np.take(self.flat.codes[q], x) != np.take(self.flat.codes[q], y)
+            out += differ * self.flat_unit[q, 0, 0, 0]
         for at, codes in zip(self.deep, self.deep_codes, strict=True):
             assert at.node_cost is not None
             out += at.node_cost[climb(at.tree, codes[x], codes[y])]
@@ -368,11 +376,18 @@ class SwapPricer:
         bounds are; and their rows (A's, B's).
 
         The bounds are taken cheapest first, each on the pairs the previous one kept: the cheapest
-        leave-one-out states (cached per class), then A's core with B's rows, then B's core with A's."""
+        leave-one-out states (cached per class), then A's core with B's rows, then B's core with A's.
+        Each test's bound is at least the ones before it, so a pair kept at the end passed them all, and
+        a test the next one holds may be left out: the cheapest states' when |A| ≥ 3 (it kept 96 % of
+        the pairs at 1M rows)."""
         # 1-D gathers and masks by np.take / np.compress too (a boolean mask's indexing costs 4× as much)
-        keep: Mask = self._under(sa * np.take(self.loo_min, a) + sb * np.take(self.loo_min, b), now)
-        at = np.flatnonzero(keep)
-        a_at, b_at = np.take(a, at), np.take(b, at)
+        if sa >= 3:  # the entering bound's first test holds this one (its bound is at least the states')
+            keep: Mask = np.ones(len(a), dtype=bool)
+            at, a_at, b_at = np.arange(len(a)), a, b
+        else:
+            keep = self._under(sa * np.take(self.loo_min, a) + sb * np.take(self.loo_min, b), now)
+            at = np.flatnonzero(keep)
+            a_at, b_at = np.take(a, at), np.take(b, at)
         mb = take_rows(mem, b_at)[:, :sb]
         low_a, low_b = np.take(self.loo_min, a_at), np.take(self.loo_min, b_at)
         enter_a = None  # pairs × |B|
@@ -440,14 +455,14 @@ class SwapPricer:
         out: CostArray = np.zeros(shape, dtype=self.dtype)
         hier, merged = self.hier.state[0], self.packed.merged
         for g in range(hier.shape[0]):
-            out += merged[take(hier[g]) + self.packed.codes[g][row]]
+            out += np.take(merged, take(hier[g]) + np.take(self.packed.codes[g], row))
         lo, hi = self.num.state
         for q in range(lo.shape[0]):
-            v = self.num.codes[q][row]
+            v = np.take(self.num.codes[q], row)
             out += (np.maximum(take(hi[q]), v) - np.minimum(take(lo[q]), v)) * self.num_unit[q, 0, 0, 0]
         flat = self.flat.state[0]
         for q in range(flat.shape[0]):
-            out += (take(flat[q]) != self.flat.codes[q][row]) * self.flat_unit[q, 0, 0, 0]
+            out += (take(flat[q]) != np.take(self.flat.codes[q], row)) * self.flat_unit[q, 0, 0, 0]
         for at, codes, state in zip(self.deep, self.deep_codes, self.deep_state, strict=True):
             assert at.node_cost is not None
             out += at.node_cost[climb(at.tree, take(state), codes[row])]
