@@ -215,11 +215,11 @@ def test_position_prices_are_the_parts_costs(case: dict[str, Any], data: Any) ->
     j = np.flatnonzero(np.arange(len(seg)) != starts[seg])
     # a subset of the positions, as the admissible ones are: nodes without any are left out of pricing
     j = j[case["rng"].random(len(j)) < data.draw(st.floats(0.2, 1.0))]
-    got = sp._price(rows, seg, j)
+    got = sp._price(sp.codes, rows, seg, j)
     for jj, price in zip(j.tolist(), got.tolist(), strict=True):
         a, b = starts[seg[jj]], starts[seg[jj]] + lens[seg[jj]]
         parts = np.array([jj - a, b - jj], dtype=np.int64)
-        want = (sp._span_cost(rows[a:b], parts).sum(axis=1) * parts).sum()
+        want = (sp._span_cost(sp.codes, rows[a:b], parts).sum(axis=1) * parts).sum()
         assert price == want
 
 
@@ -297,7 +297,7 @@ class _Checked(_Splitter):
         inner = lv.ks >= 2
         if lv.spans is not None and inner.any():
             rows = lv.perm[~np.repeat(lv.ks == 1, lv.lens)]
-            assert np.array_equal(lv.spans[inner], self._span_cost(rows, lv.lens[inner]))
+            assert np.array_equal(lv.spans[inner], self._span_cost(self.codes, rows, lv.lens[inner]))
             self.checked += int(inner.sum())
         return super().level(lv)
 
