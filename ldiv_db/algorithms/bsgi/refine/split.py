@@ -66,6 +66,7 @@ back to the near-prefix split at the middle (what pricing gains: bench/README.md
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import functools
 import threading
 from collections.abc import Callable, Sequence
@@ -350,16 +351,23 @@ class _Splitter:
             cost[:, i] = at.cost(at.join(at.state(lo), at.state(hi)))
         return cost
 
-    def _price(self, codes: IntArray, rows: IntArray, seg: IntArray, j: IntArray) -> npt.NDArray[np.float64]:
+    def _price(
+        self, codes: IntArray, rows: IntArray, seg: IntArray, j: IntArray, sides: _Sides | None = None
+    ) -> npt.NDArray[np.float64]:
         """Per position j of the nodes' sorted ``rows`` (positions in ``codes``, QIs × positions; segments
         ``seg``; a cut before row j): p·span
         cost of the part before it + q·span cost of the part from it (p, q their rows), summed over the
-        QIs — the parts' Σ rows × NCP in scaled units. Each QI's span on either side is a running minimum
+        QIs — the parts' Σ rows × NCP in scaled units; with ``sides``, each QI's span cost of either part
+        at every position is kept there. Each QI's span on either side is a running minimum
         and maximum within the segment; two offset arrays keep the runs of segments apart."""
         # only the nodes with an admissible position are priced (from the middle levels on most nodes have
         # none and are cut by the near-prefix split): their rows alone, in order
         if not len(j):
             return np.zeros(0)
+        if sides is not None:
+            sides.j = j
+            sides.left = np.zeros((len(self.attrs), len(j)))
+            sides.right = np.zeros((len(self.attrs), len(j)))
         need = np.zeros(int(seg[-1]) + 1, dtype=bool)
         need[seg[j]] = True
         keep = np.flatnonzero(need[seg])
@@ -385,10 +393,16 @@ class _Splitter:
             cu, cd = c + up, c + down
             lo = np.minimum.accumulate(cd)[i] - down_i
             hi = np.maximum.accumulate(cu)[i] - up_i
-            left += at.cost(at.join(at.state(lo), at.state(hi)))
+            part = at.cost(at.join(at.state(lo), at.state(hi)))
+            left += part
+            if sides is not None:
+                sides.left[qi] = part
             lo = np.minimum.accumulate(cu[::-1])[::-1][k] - up_k
             hi = np.maximum.accumulate(cd[::-1])[::-1][k] - down_k
-            right += at.cost(at.join(at.state(lo), at.state(hi)))
+            part = at.cost(at.join(at.state(lo), at.state(hi)))
+            right += part
+            if sides is not None:
+                sides.right[qi] = part
         out: npt.NDArray[np.float64] = p * left + q * right
         return out
 
@@ -410,7 +424,8 @@ class _Splitter:
         # counted once: a node's occurrence numbers are its own rows' (whole nodes go to the near-prefix
         # split, in the same order), so the near-prefix split reads them from the cut search's
         counted = _occurrences(value, seg)
-        price = functools.partial(self._price, at.codes, rows, seg)
+        sides = _Sides()
+        price = functools.partial(self._price, at.codes, rows, seg, sides=sides)
         cut, k1 = _cuts(value, seg, lens, ks, self.s, price, j=sized, counted=counted)
         missed = cut < 0
         near = np.flatnonzero(missed)
@@ -422,7 +437,19 @@ class _Splitter:
             rows[inner] = rows[inner][stable_order(sub * 2 + ~left)]  # per node, its left part first
         del counted
         parts = np.stack([cut, lens - cut], axis=1).reshape(-1)
-        spans = self._span_cost(at.codes, rows, parts)
+        spans = np.empty((len(parts), len(self.attrs)))
+        # an admissible cut's parts were priced by the cut search, QI by QI: their span costs are read
+        # from it; the near-prefix splits' parts are priced here
+        cuts = np.flatnonzero(~missed)
+        if len(cuts):
+            starts = np.concatenate([[0], np.cumsum(lens)[:-1]]).astype(np.int64)
+            at_j = np.searchsorted(sides.j, starts[cuts] + cut[cuts])
+            spans[2 * cuts] = np.take(sides.left, at_j, axis=1).T
+            spans[2 * cuts + 1] = np.take(sides.right, at_j, axis=1).T
+        del sides
+        if len(near):
+            mine = np.stack([2 * near, 2 * near + 1], axis=1).reshape(-1)
+            spans[mine] = self._span_cost(at.codes, rows[inner], parts[mine])
         cost = spans.sum(axis=1) * parts
         return _Cut(rows, cut, k1, cost.reshape(-1, 2).sum(axis=1), missed, spans.reshape(len(lens), -1))
 
@@ -496,6 +523,16 @@ class _Splitter:
             return at
         inner = ~leaf
         return _Rows(np.compress(inner, at.codes, axis=1), np.compress(inner, at.value), np.compress(inner, at.key))
+
+
+@dataclass
+class _Sides:
+    """What :meth:`_Splitter._price` priced: its positions, and per QI and position the span cost of the
+    part before it (``left``) and of the part from it (``right``)."""
+
+    j: IntArray = dataclasses.field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+    left: npt.NDArray[np.float64] = dataclasses.field(default_factory=lambda: np.zeros((0, 0)))
+    right: npt.NDArray[np.float64] = dataclasses.field(default_factory=lambda: np.zeros((0, 0)))
 
 
 @dataclass
