@@ -388,17 +388,19 @@ class _Splitter:
         left = np.zeros(len(j))
         right = np.zeros(len(j))
         up_i, down_i, up_k, down_k = (x.astype(np.int64) for x in (up[i], down[i], up[k], down[k]))
+        back = len(rows) - 1 - k  # k's place in the rows read backwards
+        # np.take, not fancy indexing (a fifth faster); the backward runs read where they stand, unreversed
         for qi, at in enumerate(self.attrs):
             c: npt.NDArray[np.signedinteger[Any]] = np.take(codes[qi], rows).astype(dtype, copy=False)
             cu, cd = c + up, c + down
-            lo = np.minimum.accumulate(cd)[i] - down_i
-            hi = np.maximum.accumulate(cu)[i] - up_i
+            lo = np.take(np.minimum.accumulate(cd), i) - down_i
+            hi = np.take(np.maximum.accumulate(cu), i) - up_i
             part = at.cost(at.join(at.state(lo), at.state(hi)))
             left += part
             if sides is not None:
                 sides.left[qi] = part
-            lo = np.minimum.accumulate(cu[::-1])[::-1][k] - up_k
-            hi = np.maximum.accumulate(cd[::-1])[::-1][k] - down_k
+            lo = np.take(np.minimum.accumulate(cu[::-1]), back) - up_k
+            hi = np.take(np.maximum.accumulate(cd[::-1]), back) - down_k
             part = at.cost(at.join(at.state(lo), at.state(hi)))
             right += part
             if sides is not None:
