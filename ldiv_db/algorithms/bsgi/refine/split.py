@@ -103,6 +103,13 @@ class _Level:
     spans: npt.NDArray[np.float64] | None = None  # per node and QI the scaled cost of its span, if known
     rows: _Rows | None = None
 
+    @property
+    def starts(self) -> IntArray:
+        return np.concatenate([[0], np.cumsum(self.lens)[:-1]]).astype(np.int64)
+
+    def seg(self) -> IntArray:
+        return np.repeat(np.arange(len(self.lens), dtype=_index(len(self.perm))), self.lens)
+
 
 @dataclass(frozen=True)
 class _Rows:
@@ -116,13 +123,6 @@ class _Rows:
 
     def take(self, at: IntArray) -> _Rows:
         return _Rows(np.take(self.codes, at, axis=1), np.take(self.value, at), np.take(self.key, at))
-
-    @property
-    def starts(self) -> IntArray:
-        return np.concatenate([[0], np.cumsum(self.lens)[:-1]]).astype(np.int64)
-
-    def seg(self) -> IntArray:
-        return np.repeat(np.arange(len(self.lens), dtype=_index(len(self.perm))), self.lens)
 
 
 def deal(value: IntArray, key: IntArray, seg: IntArray, ks: IntArray) -> IntArray:
@@ -450,8 +450,8 @@ class _Splitter:
             spans[2 * cuts + 1] = np.take(sides.right, at_j, axis=1).T
         del sides
         if len(near):
-            mine = np.stack([2 * near, 2 * near + 1], axis=1).reshape(-1)
-            spans[mine] = self._span_cost(at.codes, rows[inner], parts[mine])
+            halves = np.stack([2 * near, 2 * near + 1], axis=1).reshape(-1)
+            spans[halves] = self._span_cost(at.codes, rows[inner], parts[halves])
         cost = spans.sum(axis=1) * parts
         return _Cut(rows, cut, k1, cost.reshape(-1, 2).sum(axis=1), missed, spans.reshape(len(lens), -1))
 
@@ -489,8 +489,7 @@ class _Splitter:
             lens, ks, self.s
         )  # the positions the size conditions allow: the level's, not an attempt's
         tries = [
-            functools.partial(self._attempt, at, seg, lens, ks, rank[:, r], sized)
-            for r in range(self.tries)
+            functools.partial(self._attempt, at, seg, lens, ks, rank[:, r], sized) for r in range(self.tries)
         ]
         for c in self._each(tries):
             if best is None:
@@ -514,7 +513,9 @@ class _Splitter:
         """The root's per-row arrays: the codes as they are, the SA values and keys narrowed (every level
         copies them; the same numbers)."""
         small = _index(self.n)
-        return _Rows(self.codes, self.value.astype(narrow_dtype(self.value), copy=False), self.key.astype(small))
+        return _Rows(
+            self.codes, self.value.astype(narrow_dtype(self.value), copy=False), self.key.astype(small)
+        )
 
     def _rows(self, lv: _Level, leaf: npt.NDArray[np.bool_]) -> _Rows:
         """The per-row arrays of the level's rows that are not leaves, in their order."""
@@ -524,7 +525,9 @@ class _Splitter:
         if not leaf.any():
             return at
         inner = ~leaf
-        return _Rows(np.compress(inner, at.codes, axis=1), np.compress(inner, at.value), np.compress(inner, at.key))
+        return _Rows(
+            np.compress(inner, at.codes, axis=1), np.compress(inner, at.value), np.compress(inner, at.key)
+        )
 
 
 @dataclass
