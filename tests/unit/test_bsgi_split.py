@@ -16,11 +16,13 @@ from hypothesis import strategies as st
 from ldiv_db.algorithms.bsgi.greedy.cost import Attribute, CostModel
 from ldiv_db.algorithms.bsgi.refine.exchange import Refiner
 from ldiv_db.algorithms.bsgi.refine.split import (
+    _Cut,
     _cuts,
     _Level,
     _levels,
     _near_prefix,
     _occurrences,
+    _Rows,
     _sized,
     _sort,
     _Splitter,
@@ -215,11 +217,11 @@ def test_position_prices_are_the_parts_costs(case: dict[str, Any], data: Any) ->
     j = np.flatnonzero(np.arange(len(seg)) != starts[seg])
     # a subset of the positions, as the admissible ones are: nodes without any are left out of pricing
     j = j[case["rng"].random(len(j)) < data.draw(st.floats(0.2, 1.0))]
-    got = sp._price(rows, seg, j)
+    got = sp._price(sp.codes, rows, seg, j)
     for jj, price in zip(j.tolist(), got.tolist(), strict=True):
         a, b = starts[seg[jj]], starts[seg[jj]] + lens[seg[jj]]
         parts = np.array([jj - a, b - jj], dtype=np.int64)
-        want = (sp._span_cost(rows[a:b], parts).sum(axis=1) * parts).sum()
+        want = (sp._span_cost(sp.codes, rows[a:b], parts).sum(axis=1) * parts).sum()
         assert price == want
 
 
@@ -297,7 +299,7 @@ class _Checked(_Splitter):
         inner = lv.ks >= 2
         if lv.spans is not None and inner.any():
             rows = lv.perm[~np.repeat(lv.ks == 1, lv.lens)]
-            assert np.array_equal(lv.spans[inner], self._span_cost(rows, lv.lens[inner]))
+            assert np.array_equal(lv.spans[inner], self._span_cost(self.codes, rows, lv.lens[inner]))
             self.checked += int(inner.sum())
         return super().level(lv)
 
@@ -316,6 +318,51 @@ def test_carried_span_costs_are_the_recomputed_ones(case: dict[str, Any], tries:
     out = _levels(sp, n, k, None)
     assert out is not None
     assert sp.checked >= (1 if k >= 3 else 0)  # a node of two classes or more below the root
+
+
+class _Gathered(_Splitter):
+    """A splitter that checks, at every level, that the per-row arrays it carries in the level's order
+    are the rows' own, and, for every attempt, that its parts' span costs (read from the cut search for
+    admissible cuts) are those :meth:`_Splitter._span_cost` computes from the parts' rows."""
+
+    levels = 0
+    attempts = 0
+
+    def level(self, lv: _Level) -> _Level:
+        if lv.rows is not None:
+            assert np.array_equal(lv.rows.codes, self.codes[:, lv.perm])
+            assert np.array_equal(lv.rows.value, self.value[lv.perm])
+            assert np.array_equal(lv.rows.key, self.key[lv.perm])
+            self.levels += 1
+        return super().level(lv)
+
+    def _attempt(
+        self, at: _Rows, seg: np.ndarray, lens: np.ndarray, ks: np.ndarray, qi: np.ndarray, sized: np.ndarray
+    ) -> _Cut:
+        cut = super()._attempt(at, seg, lens, ks, qi, sized)
+        parts = np.stack([cut.cut, lens - cut.cut], axis=1).reshape(-1)
+        want = self._span_cost(at.codes, cut.rows, parts).reshape(len(lens), -1)
+        assert np.array_equal(cut.spans, want)
+        self.attempts += int((~cut.near).sum())
+        return cut
+
+
+@settings(max_examples=100, deadline=None)
+@given(case=tables(), tries=st.integers(1, 3))
+def test_carried_rows_and_read_span_costs_are_the_rows_own(case: dict[str, Any], tries: int) -> None:
+    """The split's level-ordered codes, SA values and keys, and the span costs it reads from the cut
+    pricing, are those gathered and computed from the rows (so the cuts are those of the rows)."""
+    value = case["value"]
+    n = len(value)
+    k = max_l_schedule(np.bincount(value).tolist(), case["l"]).classes
+    if k < 2 or int(np.bincount(value).max()) > k:
+        return
+    refiner = _refiner(case)
+    key = case["rng"].permutation(n).astype(np.int64)
+    sp = _Gathered(refiner, key, k, tries)
+    out = _levels(sp, n, k, None)
+    assert out is not None
+    assert sp.levels >= (1 if k >= 3 else 0)
 
 
 @settings(max_examples=200, deadline=None)

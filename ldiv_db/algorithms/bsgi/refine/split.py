@@ -66,6 +66,7 @@ back to the near-prefix split at the middle (what pricing gains: bench/README.md
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import functools
 import threading
 from collections.abc import Callable, Sequence
@@ -91,13 +92,16 @@ def _index(n: int) -> type[np.signedinteger[Any]]:
 @dataclass
 class _Level:
     """The live nodes of a level: their rows (``perm``, nodes contiguous in order), sizes, classes, and
-    where each node's rows begin in the split tree's depth-first order of all rows (``pos``)."""
+    where each node's rows begin in the split tree's depth-first order of all rows (``pos``); with
+    ``rows``, the QI codes, SA values and locality keys of ``perm`` in its order (``None`` at the root,
+    where they are the splitter's own)."""
 
     perm: IntArray
     lens: IntArray
     ks: IntArray
     pos: IntArray
     spans: npt.NDArray[np.float64] | None = None  # per node and QI the scaled cost of its span, if known
+    rows: _Rows | None = None
 
     @property
     def starts(self) -> IntArray:
@@ -105,6 +109,20 @@ class _Level:
 
     def seg(self) -> IntArray:
         return np.repeat(np.arange(len(self.lens), dtype=_index(len(self.perm))), self.lens)
+
+
+@dataclass(frozen=True)
+class _Rows:
+    """Per-row arrays of a level in its row order: a node's attempts gather from them through a
+    permutation within the node, which reads memory near where it writes (a gather through row ids
+    scattered over the table misses the cache on almost every row)."""
+
+    codes: IntArray  # QIs × rows, the splitter's narrow codes
+    value: IntArray
+    key: IntArray
+
+    def take(self, at: IntArray) -> _Rows:
+        return _Rows(np.take(self.codes, at, axis=1), np.take(self.value, at), np.take(self.key, at))
 
 
 def deal(value: IntArray, key: IntArray, seg: IntArray, ks: IntArray) -> IntArray:
@@ -320,25 +338,36 @@ class _Splitter:
         self.classes = 0
         self.near = 0  # cuts made by the near-prefix split
 
-    def _span_cost(self, rows: IntArray, lens: IntArray) -> npt.NDArray[np.float64]:
-        """Per segment of ``rows`` (contiguous, lengths ``lens`` ≥ 1) and QI: the scaled cost of its span."""
+    def _span_cost(self, codes: IntArray, rows: IntArray | None, lens: IntArray) -> npt.NDArray[np.float64]:
+        """Per segment of ``rows`` (positions in ``codes``, QIs × positions; contiguous, lengths
+        ``lens`` ≥ 1; ``None``: every position in order) and QI: the scaled cost of its span."""
         starts = np.concatenate([[0], np.cumsum(lens)[:-1]]).astype(np.int64)
         cost = np.zeros((len(lens), len(self.attrs)))
         for i, at in enumerate(self.attrs):
-            c = np.take(at.codes, rows)
-            lo, hi = np.minimum.reduceat(c, starts), np.maximum.reduceat(c, starts)
+            c = codes[i] if rows is None else np.take(codes[i], rows)
+            # the QI's own integer type again: the narrow codes' extremes are the same numbers
+            lo = np.minimum.reduceat(c, starts).astype(at.codes.dtype, copy=False)
+            hi = np.maximum.reduceat(c, starts).astype(at.codes.dtype, copy=False)
             cost[:, i] = at.cost(at.join(at.state(lo), at.state(hi)))
         return cost
 
-    def _price(self, rows: IntArray, seg: IntArray, j: IntArray) -> npt.NDArray[np.float64]:
-        """Per position j of the nodes' sorted ``rows`` (segments ``seg``; a cut before row j): p·span
+    def _price(
+        self, codes: IntArray, rows: IntArray, seg: IntArray, j: IntArray, sides: _Sides | None = None
+    ) -> npt.NDArray[np.float64]:
+        """Per position j of the nodes' sorted ``rows`` (positions in ``codes``, QIs × positions; segments
+        ``seg``; a cut before row j): p·span
         cost of the part before it + q·span cost of the part from it (p, q their rows), summed over the
-        QIs — the parts' Σ rows × NCP in scaled units. Each QI's span on either side is a running minimum
+        QIs — the parts' Σ rows × NCP in scaled units; with ``sides``, each QI's span cost of either part
+        at every position is kept there. Each QI's span on either side is a running minimum
         and maximum within the segment; two offset arrays keep the runs of segments apart."""
         # only the nodes with an admissible position are priced (from the middle levels on most nodes have
         # none and are cut by the near-prefix split): their rows alone, in order
         if not len(j):
             return np.zeros(0)
+        if sides is not None:
+            sides.j = j
+            sides.left = np.zeros((len(self.attrs), len(j)))
+            sides.right = np.zeros((len(self.attrs), len(j)))
         need = np.zeros(int(seg[-1]) + 1, dtype=bool)
         need[seg[j]] = True
         keep = np.flatnonzero(need[seg])
@@ -359,35 +388,46 @@ class _Splitter:
         left = np.zeros(len(j))
         right = np.zeros(len(j))
         up_i, down_i, up_k, down_k = (x.astype(np.int64) for x in (up[i], down[i], up[k], down[k]))
-        for at in self.attrs:
-            c: npt.NDArray[np.signedinteger[Any]] = np.take(at.codes, rows).astype(dtype, copy=False)
+        back = len(rows) - 1 - k  # k's place in the rows read backwards
+        # np.take, the cheaper gather; the backward runs are read where they stand, not through a reversed view
+        for qi, at in enumerate(self.attrs):
+            c: npt.NDArray[np.signedinteger[Any]] = np.take(codes[qi], rows).astype(dtype, copy=False)
             cu, cd = c + up, c + down
-            lo = np.minimum.accumulate(cd)[i] - down_i
-            hi = np.maximum.accumulate(cu)[i] - up_i
-            left += at.cost(at.join(at.state(lo), at.state(hi)))
-            lo = np.minimum.accumulate(cu[::-1])[::-1][k] - up_k
-            hi = np.maximum.accumulate(cd[::-1])[::-1][k] - down_k
-            right += at.cost(at.join(at.state(lo), at.state(hi)))
+            lo = np.take(np.minimum.accumulate(cd), i) - down_i
+            hi = np.take(np.maximum.accumulate(cu), i) - up_i
+            part = at.cost(at.join(at.state(lo), at.state(hi)))
+            left += part
+            if sides is not None:
+                sides.left[qi] = part
+            lo = np.take(np.minimum.accumulate(cu[::-1]), back) - up_k
+            hi = np.take(np.maximum.accumulate(cd[::-1]), back) - down_k
+            part = at.cost(at.join(at.state(lo), at.state(hi)))
+            right += part
+            if sides is not None:
+                sides.right[qi] = part
         out: npt.NDArray[np.float64] = p * left + q * right
         return out
 
     def _attempt(
-        self, rows: IntArray, seg: IntArray, lens: IntArray, ks: IntArray, qi: IntArray, sized: IntArray
+        self, at: _Rows, seg: IntArray, lens: IntArray, ks: IntArray, qi: IntArray, sized: IntArray
     ) -> _Cut:
         """Sort each node's rows by (QI ``qi[node]``, locality key) and cut it: the admissible cut whose
         parts cost least (:meth:`_price`) among the positions ``sized`` (:func:`_sized` of the level,
-        the same for every attempt), else the near-prefix split; priced by its parts' span costs."""
+        the same for every attempt), else the near-prefix split; priced by its parts' span costs. The
+        cut's ``rows`` are positions in the level's rows ``at``."""
+        size = len(seg)
         # one flat take (numpy's two-array indexing costs 3× as much)
-        code = np.take(self.codes.reshape(-1), qi.astype(np.int64)[seg] * self.n + rows).astype(np.int64)
-        order = _sort(seg, code, self.key[rows], self.n)
+        flat = qi.astype(np.int64)[seg] * size + np.arange(size, dtype=np.int64)
+        code = np.take(at.codes.reshape(-1), flat).astype(np.int64)
+        del flat
+        rows = _sort(seg, code, at.key, self.n)
         del code
-        rows = rows[order]
-        del order
-        value = self.value[rows]
+        value = np.take(at.value, rows)
         # counted once: a node's occurrence numbers are its own rows' (whole nodes go to the near-prefix
         # split, in the same order), so the near-prefix split reads them from the cut search's
         counted = _occurrences(value, seg)
-        price = functools.partial(self._price, rows, seg)
+        sides = _Sides()
+        price = functools.partial(self._price, at.codes, rows, seg, sides=sides)
         cut, k1 = _cuts(value, seg, lens, ks, self.s, price, j=sized, counted=counted)
         missed = cut < 0
         near = np.flatnonzero(missed)
@@ -399,7 +439,19 @@ class _Splitter:
             rows[inner] = rows[inner][stable_order(sub * 2 + ~left)]  # per node, its left part first
         del counted
         parts = np.stack([cut, lens - cut], axis=1).reshape(-1)
-        spans = self._span_cost(rows, parts)
+        spans = np.empty((len(parts), len(self.attrs)))
+        # an admissible cut's parts were priced by the cut search, QI by QI: their span costs are read
+        # from it; the near-prefix splits' parts are priced here
+        cuts = np.flatnonzero(~missed)
+        if len(cuts):
+            starts = np.concatenate([[0], np.cumsum(lens)[:-1]]).astype(np.int64)
+            at_j = np.searchsorted(sides.j, starts[cuts] + cut[cuts])
+            spans[2 * cuts] = np.take(sides.left, at_j, axis=1).T
+            spans[2 * cuts + 1] = np.take(sides.right, at_j, axis=1).T
+        del sides
+        if len(near):
+            halves = np.stack([2 * near, 2 * near + 1], axis=1).reshape(-1)
+            spans[halves] = self._span_cost(at.codes, rows[inner], parts[halves])
         cost = spans.sum(axis=1) * parts
         return _Cut(rows, cut, k1, cost.reshape(-1, 2).sum(axis=1), missed, spans.reshape(len(lens), -1))
 
@@ -426,17 +478,18 @@ class _Splitter:
         lens, ks, rows, pos = lv.lens[lv.ks >= 2], lv.ks[lv.ks >= 2], lv.perm[~leaf], lv.pos[lv.ks >= 2]
         if not len(lens):
             return _Level(rows, lens, ks, pos)
+        at = self._rows(lv, leaf)
+        lv.rows = None  # the level is consumed: its copies go before the next level's are made
         seg = np.repeat(np.arange(len(lens), dtype=_index(self.n)), lens)
         # a node's spans were priced when it was made, as a part of its parent's cut: not again
-        spans = self._span_cost(rows, lens) if lv.spans is None else lv.spans[lv.ks >= 2]
+        spans = self._span_cost(at.codes, None, lens) if lv.spans is None else lv.spans[lv.ks >= 2]
         rank = np.argsort(-spans, axis=1, kind="stable")
         best: _Cut | None = None
         sized = _sized(
             lens, ks, self.s
         )  # the positions the size conditions allow: the level's, not an attempt's
         tries = [
-            functools.partial(self._attempt, rows, seg, lens, ks, rank[:, r], sized)
-            for r in range(self.tries)
+            functools.partial(self._attempt, at, seg, lens, ks, rank[:, r], sized) for r in range(self.tries)
         ]
         for c in self._each(tries):
             if best is None:
@@ -452,12 +505,44 @@ class _Splitter:
         new_ks = np.stack([best.k1, ks - best.k1], axis=1).reshape(-1)
         new_pos = np.stack([pos, pos + best.cut], axis=1).reshape(-1)
         spans = best.spans.reshape(len(new_lens), -1)  # each part's, in the order of the new nodes
-        return _Level(best.rows, new_lens.astype(np.int64), new_ks.astype(np.int64), new_pos, spans)
+        new_rows = at.take(best.rows)
+        perm = np.take(rows, best.rows)
+        return _Level(perm, new_lens.astype(np.int64), new_ks.astype(np.int64), new_pos, spans, new_rows)
+
+    def _root(self) -> _Rows:
+        """The root's per-row arrays: the codes as they are, the SA values and keys narrowed (every level
+        copies them; the same numbers)."""
+        small = _index(self.n)
+        return _Rows(
+            self.codes, self.value.astype(narrow_dtype(self.value), copy=False), self.key.astype(small)
+        )
+
+    def _rows(self, lv: _Level, leaf: npt.NDArray[np.bool_]) -> _Rows:
+        """The per-row arrays of the level's rows that are not leaves, in their order."""
+        at = lv.rows if lv.rows is not None else self._root()
+        if lv.rows is None and not np.array_equal(lv.perm, np.arange(self.n)):
+            at = at.take(lv.perm)  # a level not built by this splitter (its rows given by id)
+        if not leaf.any():
+            return at
+        inner = ~leaf
+        return _Rows(
+            np.compress(inner, at.codes, axis=1), np.compress(inner, at.value), np.compress(inner, at.key)
+        )
+
+
+@dataclass
+class _Sides:
+    """What :meth:`_Splitter._price` priced: its positions, and per QI and position the span cost of the
+    part before it (``left``) and of the part from it (``right``)."""
+
+    j: IntArray = dataclasses.field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+    left: npt.NDArray[np.float64] = dataclasses.field(default_factory=lambda: np.zeros((0, 0)))
+    right: npt.NDArray[np.float64] = dataclasses.field(default_factory=lambda: np.zeros((0, 0)))
 
 
 @dataclass
 class _Cut:
-    rows: IntArray  # the nodes' rows, each node's left part first
+    rows: IntArray  # the nodes' rows (positions in the level's), each node's left part first
     cut: IntArray  # per node: rows of the left part
     k1: IntArray  # per node: classes of the left part
     cost: npt.NDArray[np.float64]  # per node: Σ over its parts of rows × span cost
