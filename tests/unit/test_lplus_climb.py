@@ -7,6 +7,7 @@ boxes' memo and their ranked keys change no bound."""
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from fractions import Fraction as F
 
@@ -162,6 +163,15 @@ def test_climbing_again_changes_neither_the_optimum_nor_the_cut(
     single = climb.climb(s, root, cost)
     assert single is not None and search.climbed is not None
     assert search.ceiling == search.climbed[0] + 1 and search.climbed[0] < single[0]
+
+
+def test_only_lm_climbs_again() -> None:
+    """DM and CM have no floor to skip pairs by: their searches never climb again."""
+    s, root, _, _ = _two_move_case()
+    for metric in ("lm", "dm"):
+        search = Search(dataclasses.replace(s.p, metric=metric))
+        search.run([(climb.cut_cost(search, root), root)])
+        assert search.again_at == (climb.AGAIN_AT if metric == "lm" else -1)
 
 
 def test_a_climb_that_reports_too_low_a_cost_is_not_trusted(monkeypatch: pytest.MonkeyPatch) -> None:

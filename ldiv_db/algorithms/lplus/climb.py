@@ -293,7 +293,8 @@ def start(s: Search, incumbents: Sequence[tuple[int, Cut]], climbing: bool) -> N
     if not (climbing and incumbents and s.heap and s.space == "full-subtree" and s.C <= MAX_CELLS):
         return
     _lower(s, climb(s, s.heap[0][2], -s.heap[0][0]))
-    s.again_at = AGAIN_AT
+    # under DM and CM no floor skips pairs (on Adult's CM grid cases they cost more than they saved)
+    s.again_at = AGAIN_AT if s.lm else -1
 
 
 def again(s: Search) -> None:
