@@ -1,11 +1,13 @@
 """The l+-Optimize climb (ldiv_db/algorithms/lplus/climb.py) and the boxes' batched recursion on random
 small tables against the independent brute force of tests/reference/lplus_oracle.py: a climbed cut costs
-what the oracle says and less than its start; the search with the climb's ceiling returns the oracle's
+what the oracle says and less than its start, and with pairs of moves no cut two moves away is
+cheaper; the search with the climb's ceiling returns the oracle's
 optimum and the very cut it returns without it; a climb that reports too low a cost is caught; the
 boxes' memo and their ranked keys change no bound."""
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from fractions import Fraction as F
 
@@ -89,6 +91,89 @@ def test_the_ceiling_changes_neither_the_optimum_nor_the_cut(case: Case, seed: i
         assert climbed.visited <= plain.visited
 
 
+@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(problems())
+def test_pairs_of_moves_leave_no_cheaper_cut_two_moves_away(case: Case) -> None:
+    """The climb with pairs (its A ∩ B arithmetic, and the LM floor that skips a pair) prices every cut it
+    returns as the oracle does, and stops only where no cut one or two moves away is cheaper."""
+    taxes, rows, theta = case
+    for metric, scheme in COMBOS:
+        costs = brute_force(taxes, rows, theta, metric, scheme)
+        start = _worst_feasible(costs)
+        if start is None:
+            continue
+        problem, names = to_problem(taxes, rows, theta, metric, scheme)
+        s = Search(problem)
+        start_ids = _ids(start, names)
+        found = climb.climb(s, start_ids, climb.cut_cost(s, start_ids), pairs=True)
+        end = start if found is None else _labels(found[1], names)
+        if found is not None:
+            assert F(found[0], s.unit) == costs[end] < costs[start]  # type: ignore[operator]
+        end_ids = _ids(end, names)
+        for nb in climb.neighbours(s, end_ids):
+            for near in (nb, *climb.neighbours(s, nb)):
+                c = costs[_labels(near, names)]
+                assert c is None or c >= costs[end]  # type: ignore[operator]
+
+
+def _two_move_case() -> tuple[Search, tuple[tuple[int, ...], ...], int, int]:
+    """Two attributes of depth 2, 14 rows (seed 1), LM/vioRec: from the root, single moves stop at a
+    cut of cost 58; a cut two moves from it costs 56."""
+    a = Tax("a*", {"a*": ["a1", "a2"], "a1": ["a3", "a4"], "a2": ["a5", "a6"]})
+    b = Tax("b*", {"b*": ["b1", "b2"], "b1": ["b3", "b4"], "b2": ["b5", "b6"]})
+    rng = random.Random(1)
+    rows: list[Row] = [
+        (
+            (rng.choice(["a3", "a4", "a5", "a6"]), rng.choice(["b3", "b4", "b5", "b6"])),
+            rng.choice(["s0", "s1", "s2"]),
+            None,
+        )
+        for _ in range(rng.randint(10, 30))
+    ]
+    theta = {v: F(1, 2) for v in ("s0", "s1", "s2")}
+    costs = brute_force([a, b], rows, theta, "lm", "viorec")
+    problem, names = to_problem([a, b], rows, theta, "lm", "viorec")
+    s = Search(problem)
+    root = _ids((frozenset({"a*"}), frozenset({"b*"})), names)
+    return s, root, int(costs[_labels(root, names)] * s.unit), int(optimum(costs) * s.unit)  # type: ignore[operator]
+
+
+def test_pairs_of_moves_leave_a_local_minimum_of_single_moves() -> None:
+    s, root, cost, best = _two_move_case()
+    single = climb.climb(s, root, cost)
+    paired = climb.climb(s, root, cost, pairs=True)
+    assert single is not None and paired is not None
+    assert paired[0] < single[0]
+    assert paired[0] == climb.cut_cost(s, paired[1]) >= best
+
+
+@pytest.mark.parametrize("at", [2, 3, 5])
+def test_climbing_again_changes_neither_the_optimum_nor_the_cut(
+    monkeypatch: pytest.MonkeyPatch, at: int
+) -> None:
+    """The climb with pairs run at a visit of the search (from the best cut known then) lowers the ceiling
+    to a cut single moves do not reach; the search returns the cut it returns without any climb."""
+    s, root, cost, best = _two_move_case()
+    plain = Search(s.p).run([(cost, root)], climbing=False)
+    monkeypatch.setattr(climb, "AGAIN_AT", at)
+    search = Search(s.p)
+    climbed = search.run([(cost, root)])
+    assert (climbed.cost, climbed.cut) == (plain.cost, plain.cut) and climbed.cost == best
+    assert climbed.visited <= plain.visited
+    single = climb.climb(s, root, cost)
+    assert single is not None and search.climbed is not None
+    assert search.ceiling == search.climbed[0] + 1 and search.climbed[0] < single[0]
+
+
+def test_only_lm_climbs_again() -> None:
+    """DM and CM have no floor to skip pairs by: their searches never climb again."""
+    s, root, _, _ = _two_move_case()
+    for metric in ("lm", "dm"):
+        search = Search(dataclasses.replace(s.p, metric=metric))
+        search.run([(climb.cut_cost(search, root), root)])
+        assert search.again_at == (climb.AGAIN_AT if metric == "lm" else -1)
+
+
 def test_a_climb_that_reports_too_low_a_cost_is_not_trusted(monkeypatch: pytest.MonkeyPatch) -> None:
     """A climbed cost below every cut's (as a disagreement between the climb's and the search's
     arithmetic would give) leaves the search without a cut under its ceiling: it searches again without
@@ -106,7 +191,7 @@ def test_a_climb_that_reports_too_low_a_cost_is_not_trusted(monkeypatch: pytest.
     root = _ids((frozenset({"a*"}), frozenset({"b*"})), names)
     unit = Search(problem).unit
     warm = [(int(costs[_labels(root, names)] * unit), root)]  # type: ignore[operator]
-    monkeypatch.setattr(climb, "climb", lambda s, cut, cost: (-1, cut))
+    monkeypatch.setattr(climb, "climb", lambda s, cut, cost, pairs=False: (-1, cut))
     result = Search(problem).run(warm)
     assert result.optimal and F(result.cost, result.unit) == optimum(costs)  # type: ignore[arg-type]
 

@@ -97,6 +97,7 @@ class MergeableSearch:
     visited: int
     pruned: int
     seq: int
+    again_at: int
     cost_t: int
     icost_t: int
     lb_t: int
@@ -189,6 +190,7 @@ def _sub_search(s: S, codes: np.ndarray, n: int) -> S:
     sub.klass = None if s.klass is None else s.klass[first]
     sub.sizes = None if s.sizes is None else s.sizes.copy_for(first)
     sub.C = n
+    sub.again_at = -1  # the climb prices cuts on the original cells
     sub._cell_ranges()
     # the full-domain search keeps each cell's node per attribute; the full-subtree one none (its
     # Search.apply rebuilds them)

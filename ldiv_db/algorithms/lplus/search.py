@@ -84,6 +84,8 @@ class Search(evaluation.Search):
         self._aborting = False
         self.cost_t = self.icost_t = self.lb_t = self.ilb_t = 0
         self.ceiling = INF  # pruning below the best cost: see run
+        self.climbed: tuple[int, Cut] | None = None
+        self.again_at = -1
         self.visited = self.pruned = self.total = self.seq = 0
         self.heap: list[tuple[int, int, tuple[tuple[int, ...], ...]]] = []
         self.frames: list[int] = []
@@ -440,6 +442,8 @@ class Search(evaluation.Search):
                     self.pruned += self._prod(child_open)
                 else:
                     self.visited += 1
+                    if self.visited == self.again_at:
+                        climb.again(self)
                     if self.trace:
                         self.trace("visit", depth + 1, INF if self.icost_t else self.cost_t, lb_here)
                         self.visit_cuts.append(self._snapshot())
@@ -474,6 +478,7 @@ class Search(evaluation.Search):
         self.seq = 0
         self.frames = []
         self.ceiling = INF
+        self.climbed, self.again_at = None, -1
         if self.space == "full-subtree":
             roots = [(a, 0) for a, t in enumerate(self.trees) if not t.is_leaf[0]]
             self.total = math.prod(t.n_cuts[0] for t in self.trees)
@@ -488,13 +493,14 @@ class Search(evaluation.Search):
             self.visit_cuts.append(self._snapshot())
         if not self.icost_t:
             self._offer(self.cost_t)
-        climbed = climb.start(self, incumbents, climbing) if self.top_h == 1 else None
+        if self.top_h == 1:
+            climb.start(self, incumbents, climbing)
         timed_out = False
         try:
             self._dfs(sorted(roots, key=self._sort_key), 0)
         except _Timeout:
             timed_out = True
-        if climb.missed(self, climbed, timed_out):
+        if climb.missed(self, timed_out):
             return self.run(incumbents, climbing=False)
         return self._result(timed_out)
 
