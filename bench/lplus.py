@@ -38,6 +38,8 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+from ldiv_db.errors import LdivError
+
 ROOT = Path(__file__).resolve().parents[1]
 ADULT = ROOT.parent / "shared" / "datasets" / "adult"
 QI6 = ["education", "native-country", "workclass", "marital-status", "sex", "race"]
@@ -155,7 +157,7 @@ def run(
         "histogram_cells": d["histogram_cells"],
         "verified": res.verified,
         "deleted": res.rows_deleted,
-        "suppressed": res.rows_suppressed,
+        "rows_with_suppressed_cells": res.rows_with_suppressed_cells,
         "cut": d.get("cut", d.get("levels")),
         "warm_start": d.get("warm_start"),
     }
@@ -170,7 +172,7 @@ def grid(db: Any) -> list[dict[str, Any]]:
                 fd = run(db, "adult", QI6, metric, scheme, l_value, space="full-domain")
                 r["full_domain_cost"] = fd["cost"]
                 r["full_subtree_not_worse"] = Fraction(r["cost"]) <= Fraction(fd["cost"])
-            except Exception as exc:  # NoSupp may be infeasible
+            except LdivError as exc:  # NoSupp may be infeasible; any other error stops the bench
                 r = {"metric": metric, "scheme": scheme, "l": l_value, "error": str(exc).splitlines()[0]}
             out.append(r)
             print(json.dumps({k: r.get(k) for k in _SHOW}), flush=True)
