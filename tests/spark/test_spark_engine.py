@@ -193,10 +193,20 @@ def test_case_mapping_without_icu_answers_the_templates_as_icu_does(spark_sessio
     assert spark_session.conf.get("spark.sql.icu.caseMappings.enabled") == "false"  # type: ignore[attr-defined]
     assert spark_session._jvm.java.lang.System.getProperty("user.language") == "en"  # type: ignore[attr-defined]
     words = "('nan', 'inf', '-inf', 'infinity', '-infinity')"
-    values = ["NaN", "-INF", "Infinity", "\u0130nf", "\u0131nf", "\u212aelvin", "STRASSE", "\u03a3\u03a3", "main"]
+    values = [
+        "NaN",
+        "-INF",
+        "Infinity",
+        "\u0130nf",
+        "\u0131nf",
+        "\u212aelvin",
+        "STRASSE",
+        "\u03a3\u03a3",
+        "main",
+    ]
     cases = ", ".join(f"('{v}')" for v in values)
     query = (
-        f"SELECT v, lower(v), upper(v), lower(v) IN {words}, lower(v) = lower('MAIN') "  # noqa: S608 - fixed
+        f"SELECT v, lower(v), upper(v), lower(v) IN {words}, lower(v) = lower('MAIN') "
         f"FROM VALUES {cases} AS t(v)"
     )
     jvm = spark_session.sql(query).collect()  # type: ignore[attr-defined]
