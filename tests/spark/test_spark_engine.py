@@ -186,6 +186,39 @@ def test_the_metastore_runs_without_direct_sql(spark_session) -> None:  # type: 
     assert client.getConf("javax.jdo.option.ConnectionURL", "").startswith("jdbc:derby:")
 
 
+def test_case_mapping_without_icu_answers_the_templates_as_icu_does(spark_session) -> None:  # type: ignore[no-untyped-def]
+    """A local session lowers and uppers by the JVM's mapping under a pinned English locale (decision
+    0032, "Round 8"), not ICU's: the templates' uses (lowered names compared, values tested against
+    ASCII words) give ICU's answers, Turkish dotted and dotless I and the Kelvin sign included."""
+    assert spark_session.conf.get("spark.sql.icu.caseMappings.enabled") == "false"  # type: ignore[attr-defined]
+    assert spark_session._jvm.java.lang.System.getProperty("user.language") == "en"  # type: ignore[attr-defined]
+    words = "('nan', 'inf', '-inf', 'infinity', '-infinity')"
+    values = [
+        "NaN",
+        "-INF",
+        "Infinity",
+        "\u0130nf",
+        "\u0131nf",
+        "\u212aelvin",
+        "STRASSE",
+        "\u03a3\u03a3",
+        "main",
+    ]
+    cases = ", ".join(f"('{v}')" for v in values)
+    query = (
+        f"SELECT v, lower(v), upper(v), lower(v) IN {words}, lower(v) = lower('MAIN') "
+        f"FROM VALUES {cases} AS t(v)"
+    )
+    jvm = spark_session.sql(query).collect()  # type: ignore[attr-defined]
+    spark_session.conf.set("spark.sql.icu.caseMappings.enabled", "true")  # type: ignore[attr-defined]
+    try:
+        icu = spark_session.sql(query).collect()  # type: ignore[attr-defined]
+    finally:
+        spark_session.conf.set("spark.sql.icu.caseMappings.enabled", "false")  # type: ignore[attr-defined]
+    assert [tuple(r) for r in jvm] == [tuple(r) for r in icu]
+    assert [r[3] for r in jvm] == [True, True, True, False, False, False, False, False, False]
+
+
 def test_work_tables_live_in_their_own_schema_and_go(spark_session, spark_url) -> None:  # type: ignore[no-untyped-def]
     with Database.open(spark_url) as d:
         ref = d.work_table("wk x's")

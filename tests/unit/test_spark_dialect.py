@@ -149,11 +149,11 @@ def test_a_local_master_gets_one_shuffle_partition_per_core() -> None:
 
     from ldiv_db.db.spark.session import local_defaults
 
-    key = "spark.sql.shuffle.partitions"
-    assert local_defaults("local[2]") == {key: "2"}
-    assert local_defaults("local") == {key: "1"}
-    assert local_defaults("local[3,2]") == {key: "3"}  # local[N, retries]
-    assert local_defaults("local[*]") == {key: str(os.cpu_count() or 1)}
+    key, icu = "spark.sql.shuffle.partitions", {"spark.sql.icu.caseMappings.enabled": "false"}
+    assert local_defaults("local[2]") == {key: "2", **icu}
+    assert local_defaults("local") == {key: "1", **icu}
+    assert local_defaults("local[3,2]") == {key: "3", **icu}  # local[N, retries]
+    assert local_defaults("local[*]") == {key: str(os.cpu_count() or 1), **icu}
     assert local_defaults("spark://host:7077") == {}  # a cluster's own defaults stand
 
 
