@@ -29,7 +29,7 @@ import ldiv_db
 from bench.bsgi_refine import CASES, _load
 from ldiv_db.algorithms import bsgi
 from ldiv_db.algorithms.bsgi.refine.exchange import Refiner
-from ldiv_db.algorithms.bsgi.refine.split import partition_cost
+from ldiv_db.algorithms.bsgi.refine.starts import partition_cost
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "bench" / "results" / "bsgi_union.json"

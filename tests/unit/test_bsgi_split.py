@@ -27,11 +27,10 @@ from ldiv_db.algorithms.bsgi.refine.split import (
     _sort,
     _Splitter,
     deal,
-    dm,
-    partition_cost,
     split,
-    stable_order,
 )
+from ldiv_db.algorithms.bsgi.refine.starts import dm, partition_cost
+from ldiv_db.algorithms.shared.lca import stable_order
 from ldiv_db.algorithms.shared.schedule import max_l_schedule
 
 
@@ -255,8 +254,8 @@ def test_split_stops_between_levels() -> None:
     bits=st.sampled_from([4, 16, 17, 31, 32, 41]),
 )
 def test_stable_order_is_the_stable_argsort(values: list[int], bits: int) -> None:
-    """The radix passes give numpy's stable order for keys of every width (one 16-bit pass, two, or the
-    plain sort above 32 bits), ties in position order."""
+    """The radix passes the split sorts by (:func:`~ldiv_db.algorithms.shared.lca.stable_order`) give
+    numpy's stable order for keys of every width (one 16-bit pass, two, three), ties in position order."""
     x = np.array([v % (1 << bits) for v in values], dtype=np.int64)
     assert np.array_equal(stable_order(x), np.argsort(x, kind="stable"))
 

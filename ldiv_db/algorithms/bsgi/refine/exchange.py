@@ -41,7 +41,7 @@ A *pass* runs every round; passes repeat until one gains less than ``MIN_GAIN`` 
 
 Pairs not priced, without changing what the search finds: a pair of classes whose costs are both 0, or
 neither of which changed in this pass or the previous one (as always); a pair priced since either class
-last changed (it had no swap to apply then and has none now: the pass's pair log, :class:`_PairLog`,
+last changed (it had no swap to apply then and has none now: the pass's pair log, :class:`~.rounds.PairLog`,
 kept where classes have three rows or more — between classes of two pricing a pair costs less than
 logging it);
 and a pair whose lower bound (:meth:`~.swaps.SwapPricer.hopeful`) shows that no swap can lower its cost.
@@ -74,12 +74,12 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-import pandas as pd
 
 from ....core.options import Option
 from ...shared.trees import IntArray, Tree, narrow_dtype
 from ..greedy.cost import Attribute, CostArray, CostModel, FloatArray
 from ..greedy.select import Cells
+from .rounds import PairLog, places, slices
 from .swaps import SwapPricer, best_swaps, climb, improves, take_cells, take_rows
 
 WINDOW = 4  # classes paired at distances 1..WINDOW along each locality order
@@ -88,7 +88,6 @@ SIDEWAYS_PASSES = 3  # passes at most that apply sideways exchanges (each costs 
 MIN_GAIN = 0.0075  # a pass gaining less than this share of the IL ends the search
 _LCA_TABLE = 1024  # taxonomies with at most this many nodes use a full LCA table
 _PAIR_LOG = 1 << 23  # pair slots of a pass (≈ 48 bytes each) up to which priced pairs are logged
-_REFRESH = 1 << 15  # classes whose states are computed at once when a run starts
 CHUNK = 2048  # a round's pairs of one size combination are split into chunks of at least this many
 MAX_WORKERS = 4  # threads pricing a round's chunks side by side (at most the CPUs this process may use)
 
@@ -222,7 +221,7 @@ class Refiner:
         self._changed = np.zeros(0, dtype=bool)  # classes changed in this pass
         self._clock = 0  # rounds run
         self._touched: IntArray = np.zeros(0, dtype=np.int64)  # per class: the round it last changed in
-        self._pairs = _PairLog()
+        self._pairs = PairLog()
         self._sizes: list[int] = []
         self.workers = workers()
         self._pool: Executor | None = None
@@ -433,9 +432,9 @@ class Refiner:
     def _rounds(self, mem: IntArray, sizes: IntArray) -> Iterator[tuple[IntArray, IntArray]]:
         """A pass's rounds (the orders taken at its start): along each order, each distance d =
         1..window and phase, the disjoint pairs of each class with the one d places further."""
-        places = _places(len(sizes), self.window)  # the same for every order: made once a pass
+        at = places(len(sizes), self.window)  # the same for every order: made once a pass
         for order in self._orders(mem, sizes):
-            for first, second in places:
+            for first, second in at:
                 yield np.take(order, first), np.take(order, second)
 
     def _orders(self, mem: IntArray, sizes: IntArray) -> list[IntArray]:
@@ -472,8 +471,8 @@ class Refiner:
         # per class and member: its row's distinct keys (so admissibility gathers one row per class)
         self._held = [np.zeros(mem.shape, dtype=narrow_dtype(key)) for key in self.distinct]
         self._touched = np.full(k, -1, dtype=np.int64)
-        self._pairs = _PairLog()
-        for classes, size in _slices(sizes):
+        self._pairs = PairLog()
+        for classes, size in slices(sizes):
             self._refresh(mem, classes, size)
         il_before = (sizes * cost).sum().item()
         self._changed = np.ones(k, dtype=bool)
@@ -536,59 +535,14 @@ class Refiner:
         """From this pass on, sideways exchanges: every class's spread computed, every pair priced again
         (a pair without an improving exchange may have a sideways one)."""
         self.pricer.sideways = True
-        for classes, size in _slices(sizes):
+        for classes, size in slices(sizes):
             self.pricer.refresh_spread(mem[classes, :size], classes)
-        self._pairs = _PairLog()
+        self._pairs = PairLog()
         self._changed[:] = True
 
     def _report(self, done: int, total: int, note: str) -> None:
         if self.progress is not None:
             self.progress(done, total, note)
-
-
-def _places(k: int, window: int) -> list[tuple[IntArray, IntArray]]:
-    """A pass's places along an order of k classes, per distance d = 1..window and phase 0, 1: the
-    places t with ⌊t / d⌋ of that parity, and t + d (32-bit where k fits)."""
-    out = []
-    dtype = np.int32 if k < 2**31 else np.int64
-    for d in range(1, window + 1):
-        for phase in (0, 1):
-            t = np.arange(max(k - d, 0), dtype=dtype)
-            t = t[(t // d) % 2 == phase]
-            out.append((t, t + d))
-    return out
-
-
-def _slices(sizes: IntArray) -> Iterator[tuple[IntArray, int]]:
-    """Every class, as slices of at most ``_REFRESH`` classes of one size: the states' temporaries of all
-    classes at once were a run's peak."""
-    for size in np.unique(sizes).tolist():
-        same = np.flatnonzero(sizes == size)
-        for at in range(0, len(same), _REFRESH):
-            yield same[at : at + _REFRESH], size
-
-
-class _PairLog:
-    """The round in which each pair of classes of a pass was last priced (−1: never), kept across passes.
-
-    Pairs are numbered by hashing (``pandas.factorize``), and a pass finds the previous pass's stamps by a
-    hash lookup: sorting the pass's pair keys (``numpy.unique``) cost more than the pricing it saved."""
-
-    def __init__(self) -> None:
-        self.keys: IntArray = np.zeros(0, dtype=np.int64)  # the pass's distinct pair keys min·k + max
-        self.stamp: IntArray = np.zeros(0, dtype=np.int64)
-
-    def begin(self, rounds: Sequence[tuple[IntArray, IntArray]], k: int) -> list[IntArray]:
-        """Log the pairs of a pass's rounds; returns each round's pair ids."""
-        parts = [np.minimum(a, b) * k + np.maximum(a, b) for a, b in rounds]
-        ids, keys = pd.factorize(np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64))
-        stamp = np.full(len(keys), -1, dtype=np.int64)
-        if len(self.keys):
-            at = pd.Index(self.keys).get_indexer(pd.Index(keys))
-            hit = at >= 0
-            stamp[hit] = self.stamp[at[hit]]
-        self.keys, self.stamp = np.asarray(keys, dtype=np.int64), stamp
-        return np.split(ids.astype(np.int64, copy=False), np.cumsum([len(p) for p in parts])[:-1])
 
 
 def workers() -> int:

@@ -77,6 +77,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from ...shared.lca import stable_order
 from ...shared.trees import IntArray, narrow_dtype
 from .exchange import Refiner
 
@@ -146,19 +147,6 @@ def _sort(seg: IntArray, code: IntArray, key: IntArray, n: int) -> IntArray:
     if radix * (int(seg.max()) + 1) < 2**62:
         return np.argsort(seg.astype(np.int64) * radix + code * n + key, kind="stable")
     return np.lexsort((key, code, seg))
-
-
-def stable_order(x: IntArray) -> IntArray:
-    """``np.argsort(x, kind="stable")`` for non-negative integers, by 16-bit radix passes when x < 2³²:
-    numpy sorts a 16-bit array stably by radix (several times faster than int64), and
-    sorting by the low half, then stably by the high half, is the stable order of the whole."""
-    top = int(x.max()) if len(x) else 0
-    if top < 1 << 16:
-        return np.argsort(x.astype(np.uint16), kind="stable")
-    if top >= 1 << 32:
-        return np.argsort(x, kind="stable")
-    low = np.argsort((x & 0xFFFF).astype(np.uint16), kind="stable")
-    return low[np.argsort((x[low] >> 16).astype(np.uint16), kind="stable")]
 
 
 def _occurrences(value: IntArray, seg: IntArray) -> tuple[IntArray, IntArray]:
@@ -596,20 +584,3 @@ def _levels(sp: _Splitter, n: int, k: int, stop: threading.Event | None) -> Spli
         lv = sp.level(lv)
         levels += 1
     return Split(sp.gid, levels, sp.near, sp.order)
-
-
-def partition_cost(refiner: Refiner, gid: IntArray) -> int | float:
-    """Σ_G |G|·cost(G) of a partition (row position → class 0..k-1), in the cost model's scaled units."""
-    k = int(gid.max()) + 1
-    sizes = np.bincount(gid, minlength=k).astype(np.int64)
-    rows = np.argsort(gid, kind="stable")
-    start = np.concatenate([[0], np.cumsum(sizes)[:-1]])
-    mem = np.full((k, int(sizes.max())), -1, dtype=np.int64)
-    mem[gid[rows], np.arange(len(rows)) - start[gid[rows]]] = rows
-    total: int | float = (sizes * refiner.class_costs(mem, sizes)).sum().item()
-    return total
-
-
-def dm(gid: IntArray) -> int:
-    """Σ_G |G|² of a partition (row position → class)."""
-    return int((np.bincount(gid).astype(np.int64) ** 2).sum())

@@ -5,8 +5,9 @@ feasible split (:mod:`.split`) form the class count of the Max-l schedule (BSGI 
 which is known before the greedy starts. Neither reads anything the greedy writes: the fetched cells and
 the cost model are only read, and each construction has its own engine. So :func:`begin` starts them in
 a :class:`~ldiv_db.util.background.Background` thread and the greedy runs meanwhile; :func:`best_start` then
-compares them with the greedy's classes. Numpy leaves the interpreter lock while it sorts and prices, so
-the two run on two cores: at 1M rows the split takes ~19 s and the greedy ~18 s, which now overlap.
+compares them with the greedy's classes by their IL sum (:func:`partition_cost`) and DM (:func:`dm`).
+Numpy leaves the interpreter lock while it sorts and prices, so the two run on two cores (their times:
+bench/README.md, "BSGI at scale").
 
 Stopping: the thread checks its stop flag between the constructions and between the split's levels, so
 Ctrl-C (:func:`ldiv_db.util.background.stop_all`) or an error of the greedy ends it within one level.
@@ -24,12 +25,13 @@ import numpy as np
 
 from ....util.background import Background
 from ...shared.schedule import Schedule
+from ...shared.trees import IntArray
 from ..greedy.cells import Cells, locality_keys, locality_orders
 from ..greedy.cost import CostModel
 from ..greedy.select import Engine, Result
 from .construct import construct
 from .exchange import Refiner, refiner_for
-from .split import dm, partition_cost, split
+from .split import split
 
 
 class Stopped(Exception):
@@ -147,3 +149,20 @@ def best_start(
         "start_candidates": {n: float(model.ncp(r.il_scaled)) for n, r in starts},
     }
     return start, info
+
+
+def partition_cost(refiner: Refiner, gid: IntArray) -> int | float:
+    """Σ_G |G|·cost(G) of a partition (row position → class 0..k-1), in the cost model's scaled units."""
+    k = int(gid.max()) + 1
+    sizes = np.bincount(gid, minlength=k).astype(np.int64)
+    rows = np.argsort(gid, kind="stable")
+    start = np.concatenate([[0], np.cumsum(sizes)[:-1]])
+    mem = np.full((k, int(sizes.max())), -1, dtype=np.int64)
+    mem[gid[rows], np.arange(len(rows)) - start[gid[rows]]] = rows
+    total: int | float = (sizes * refiner.class_costs(mem, sizes)).sum().item()
+    return total
+
+
+def dm(gid: IntArray) -> int:
+    """Σ_G |G|² of a partition (row position → class)."""
+    return int((np.bincount(gid).astype(np.int64) ** 2).sum())

@@ -1,0 +1,59 @@
+"""Which pairs of classes a pass of the BSGI exchange (:mod:`.exchange`) prices: the places along an order
+of classes that a pass's rounds pair (:func:`places`), every class in slices of one size for computing
+states (:func:`slices`), and the pass's pair log of when each pair was last priced (:class:`PairLog`)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+
+import numpy as np
+import pandas as pd
+
+from ...shared.trees import IntArray
+
+_REFRESH = 1 << 15  # classes whose states are computed at once when a run starts
+
+
+def places(k: int, window: int) -> list[tuple[IntArray, IntArray]]:
+    """A pass's places along an order of k classes, per distance d = 1..window and phase 0, 1: the
+    places t with ⌊t / d⌋ of that parity, and t + d (32-bit where k fits)."""
+    out = []
+    dtype = np.int32 if k < 2**31 else np.int64
+    for d in range(1, window + 1):
+        for phase in (0, 1):
+            t = np.arange(max(k - d, 0), dtype=dtype)
+            t = t[(t // d) % 2 == phase]
+            out.append((t, t + d))
+    return out
+
+
+def slices(sizes: IntArray) -> Iterator[tuple[IntArray, int]]:
+    """Every class, as slices of at most ``_REFRESH`` classes of one size: the states' temporaries of all
+    classes at once were a run's peak."""
+    for size in np.unique(sizes).tolist():
+        same = np.flatnonzero(sizes == size)
+        for at in range(0, len(same), _REFRESH):
+            yield same[at : at + _REFRESH], size
+
+
+class PairLog:
+    """The round in which each pair of classes of a pass was last priced (−1: never), kept across passes.
+
+    Pairs are numbered by hashing (``pandas.factorize``), and a pass finds the previous pass's stamps by a
+    hash lookup: sorting the pass's pair keys (``numpy.unique``) cost more than the pricing it saved."""
+
+    def __init__(self) -> None:
+        self.keys: IntArray = np.zeros(0, dtype=np.int64)  # the pass's distinct pair keys min·k + max
+        self.stamp: IntArray = np.zeros(0, dtype=np.int64)
+
+    def begin(self, rounds: Sequence[tuple[IntArray, IntArray]], k: int) -> list[IntArray]:
+        """Log the pairs of a pass's rounds; returns each round's pair ids."""
+        parts = [np.minimum(a, b) * k + np.maximum(a, b) for a, b in rounds]
+        ids, keys = pd.factorize(np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64))
+        stamp = np.full(len(keys), -1, dtype=np.int64)
+        if len(self.keys):
+            at = pd.Index(self.keys).get_indexer(pd.Index(keys))
+            hit = at >= 0
+            stamp[hit] = self.stamp[at[hit]]
+        self.keys, self.stamp = np.asarray(keys, dtype=np.int64), stamp
+        return np.split(ids.astype(np.int64, copy=False), np.cumsum([len(p) for p in parts])[:-1])
