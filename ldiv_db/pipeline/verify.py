@@ -32,6 +32,7 @@ from ..sqlgen.render import Ident, TableRef, render
 from ..util.background import Background
 from ..util.progress import Progress
 from ..utility.compute import ReleaseAggregate
+from ..utility.groups import RowCounts
 from ..utility.source_side import SourceSide
 from ..verify.check import CheckResult, SaStats
 from ..verify.verdicts import (
@@ -141,6 +142,7 @@ def check_written(
     progress.update(2, 5, "written; reconciling, verifying and measuring")
     parts = partition_models(written.verify_model, [c.name for c in inputs.qi], group_column)
     found: list[CheckResult] = []
+    told: list[RowCounts] = []  # the metrics' counts, with the classes' group ids and label vectors
 
     def verify() -> None:
         if not recs:
@@ -149,6 +151,7 @@ def check_written(
             found[:] = verify_written(
                 db, inputs, out, None if group_column is None else Ident(group_column), agg, parts,
                 null_as_value, not one_vector_per_group(part), classed=class_column is not None,
+                pairs=_pairs(told),
             )  # fmt: skip
         if meanwhile is not None:
             meanwhile()
@@ -164,9 +167,15 @@ def check_written(
             kl=how.flags.kl,
         ),
         aggregate=ReleaseAggregate(
-            agg, expected[1], class_column is not None, expected[0], has_group=group_column is not None
+            agg,
+            expected[1],
+            class_column is not None,
+            expected[0],
+            has_group=group_column is not None,
+            pairs=not one_vector_per_group(part),
         ),
         meanwhile=verify,  # reconciled and verified while KL is solved
+        counted=told.append,
         source_side=how.source_side,
     ).to_dict()
     progress.update(3, 5, "verified and measured")
@@ -187,6 +196,17 @@ def _checked(
     if not entries:
         verification.update(model=parts[0].model.describe(), partition=parts[0].partition)
     return Checked(rec, results, all(r.satisfied for _, r in results), verification, metrics)
+
+
+def _pairs(told: Sequence[RowCounts]) -> tuple[int, int, int] | None:
+    """release/same_partition.sql's (pairs, groups, label vectors) where the metrics' statement counted
+    them on the same aggregate (its classes are the pairs), else None."""
+    if not told:
+        return None
+    c = told[0]
+    if c.pairs is None or c.groups is None or c.label_vectors is None:
+        return None
+    return c.pairs, c.groups, c.label_vectors
 
 
 def one_vector_per_group(part: Partitioning) -> bool:
@@ -403,6 +423,7 @@ def verify_written(
     try_one_partition: bool = True,
     *,
     classed: bool = False,
+    pairs: tuple[int, int, int] | None = None,
 ) -> list[CheckResult]:
     """Each partition's model (:func:`~ldiv_db.verify.verdicts.partition_models`) on the written release,
     in the order of ``parts``. The classes (group id and labels) are the partition by group id where
@@ -415,7 +436,8 @@ def verify_written(
     group id takes its rows as they are, without aggregating them again.
     Without ``try_one_partition`` (the caller wrote one label vector per group id,
     :func:`one_vector_per_group`) the partitions are built apart, the classes by group id, and with one SA
-    and no class column from the aggregate's rows as they are."""
+    and no class column from the aggregate's rows as they are. ``pairs``: release/same_partition.sql's
+    figures where a statement on the same aggregate counted them already (the metrics' class sizes)."""
     qi = [c.ident for c in inputs.qi]
     agg_q = _positional("q", len(qi))
     n_sa = len(inputs.sa)
@@ -424,9 +446,11 @@ def verify_written(
     same, one_vector_each = False, not try_one_partition
     one_row_each = one_vector_each and not classed
     if try_one_partition and with_classes:
-        found = db.records(render("release/same_partition.sql", aggregate=agg, qi=agg_q))[0]
-        one_vector_each = int(found["groups"]) == int(found["pairs"])
-        same = one_vector_each and int(found["label_vectors"]) == int(found["pairs"])
+        if pairs is None:
+            found = db.records(render("release/same_partition.sql", aggregate=agg, qi=agg_q))[0]
+            pairs = int(found["pairs"]), int(found["groups"]), int(found["label_vectors"])
+        one_vector_each = pairs[1] == pairs[0]
+        same = one_vector_each and pairs[2] == pairs[0]
         one_row_each = one_vector_each and not classed
     evaluators: dict[str, WrittenPartition] = {}
     if with_classes:

@@ -119,13 +119,15 @@ class ReleaseAggregate:
     pipeline; the metrics read it instead of the release. ``has_group``: the release publishes its group
     column (else ``gid`` is no published column, and the classes are the label vectors). ``source_rows``: the source's row count, as
     the reconciliation found it or as the assignment has it (the reconciliation then proves it);
-    ``published_rows``: the rows the release was to publish."""
+    ``published_rows``: the rows the release was to publish. ``pairs``: the row counts also count the
+    classes' distinct group ids and label vectors (:class:`.groups.RowCounts`), for the verification."""
 
     ref: TableRef
     source_rows: int
     has_class: bool = False
     published_rows: int | None = None
     has_group: bool = True
+    pairs: bool = False
 
 
 @dataclass(frozen=True)
@@ -138,6 +140,7 @@ class _Columns:
     group: Ident | None
     klass: Ident | None
     counted: bool
+    pairs: bool = False  # the counts with the classes' distinct group ids and label vectors
 
 
 def _columns(
@@ -156,6 +159,7 @@ def _columns(
             Ident("gid") if aggregate.has_group else None,
             Ident("k") if aggregate.has_class else None,
             True,
+            aggregate.pairs and aggregate.has_group,
         )
     group: Ident | None = None
     if group_column is not None and any(c.name.lower() == group_column.lower() for c in release.columns):
@@ -204,12 +208,14 @@ def compute_metrics(
     *,
     aggregate: ReleaseAggregate | None = None,
     meanwhile: Callable[[], None] | None = None,
+    counted: Callable[[RowCounts], None] | None = None,
     source_side: Background[SourceSide | None] | None = None,
 ) -> Metrics:
     """Compute IL/NCP, LM, DM, CAVG, KL, CM, stars and ARX's Loss of ``what`` (:class:`Measured`) as
     ``how`` says. With ``aggregate`` (the pipeline's), every statement reads it instead of the release.
     ``meanwhile``: the caller's statements, run on the connection while KL's arrays are solved in a
-    thread (the pipeline's verification), once. ``source_side``: the domain and KL's source points, read
+    thread (the pipeline's verification), once; ``counted``: told the row counts before it runs.
+    ``source_side``: the domain and KL's source points, read
     beside this connection (:func:`.source_side.start_source_side`).
     """
     source, release, qi, sa = what.source, what.release, list(what.qi), list(what.sa)
@@ -233,6 +239,8 @@ def compute_metrics(
         if counts is None:
             counts = _row_counts_of_aggregate(db, cols, known)
         rc, facts = counts
+        if counted is not None:
+            counted(rc)
         summaries = attribute_summaries(db, tables, source, release, qi)
         cm = _minority(db, cols)
         if meanwhile is not None:
@@ -281,7 +289,9 @@ def _counts(db: Database, cols: _Columns) -> tuple[RowCounts, ClassFacts]:
     """The release's row counts and its classes (:func:`ldiv_db.core.classes.class_keys`: group column
     and labels, or labels), in one statement."""
     keys = class_keys(cols.group, cols.qi)
-    return row_counts_and_classes(db, cols.table, cols.qi, cols.sa, keys, counted=cols.counted)
+    return row_counts_and_classes(
+        db, cols.table, cols.qi, cols.sa, keys, counted=cols.counted, pairs=cols.pairs
+    )
 
 
 def _minority(db: Database, cols: _Columns) -> int | None:

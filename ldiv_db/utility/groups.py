@@ -15,7 +15,7 @@ the release publishes a group column, else equal QI labels.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 
 from ..core.classes import ClassFacts
@@ -30,6 +30,11 @@ class RowCounts:
     sa_suppressed_rows: int
     sa_unknown_cells: int  # SA cells published as unknown (NULL)
     rows_with_suppressed_cells: int  # a '*' QI cell or an unknown SA (ldiv_db/util/words.py)
+    # with pairs: the classes (group id and labels), their distinct group ids and label vectors
+    # (release/same_partition.sql's figures)
+    pairs: int | None = None
+    groups: int | None = None
+    label_vectors: int | None = None
 
 
 def row_counts_and_classes(
@@ -40,10 +45,13 @@ def row_counts_and_classes(
     keys: Sequence[Ident],
     *,
     counted: bool = False,
+    pairs: bool = False,
 ) -> tuple[RowCounts, ClassFacts]:
     """The release's row counts and the class-size histogram of the classes ``keys`` make
     (:func:`ldiv_db.core.classes.class_keys`), in one statement. ``counted``: ``release`` is a release
-    aggregate whose rows stand for ``n`` rows each."""
+    aggregate whose rows stand for ``n`` rows each. ``pairs`` (``keys`` a group id and labels): the counts
+    carry the classes' distinct group ids and label vectors too, so the verification need not group the
+    release by them again (release/same_partition.sql)."""
     q = render(
         "metrics/rows.sql",
         release=release,
@@ -51,10 +59,14 @@ def row_counts_and_classes(
         rsa=list(release_sa),
         counted=counted,
         keys=list(keys),
+        pairs=pairs,
     )
     rows = db.rows(q)
+    facts = ClassFacts.of([(int(r[5]), int(r[6])) for r in rows if r[5] is not None])
     counts = RowCounts(*(int(v) for v in rows[0][:5]))
-    return counts, ClassFacts.of([(int(r[5]), int(r[6])) for r in rows if r[5] is not None])
+    if pairs:
+        counts = replace(counts, pairs=facts.classes, groups=int(rows[0][7]), label_vectors=int(rows[0][8]))
+    return counts, facts
 
 
 def minority_rows(

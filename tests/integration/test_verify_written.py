@@ -20,8 +20,9 @@ from ldiv_db.errors import InternalError
 from ldiv_db.pipeline.verify import aggregate, reconcile, verify_written
 from ldiv_db.privacy import PrivacyModel
 from ldiv_db.privacy.spec import model_spec
-from ldiv_db.sqlgen.render import Ident, TableRef
+from ldiv_db.sqlgen.render import Ident, TableRef, render
 from ldiv_db.utility import Measured, MetricsOptions, compute_metrics
+from ldiv_db.utility.groups import row_counts_and_classes
 from ldiv_db.verify.check import CheckResult, evaluate
 from ldiv_db.verify.verdicts import PartitionModel, partition_models
 
@@ -160,6 +161,49 @@ def test_verdicts_from_the_aggregate_match_check_on_the_written_table(
     _same(by_group, _classes(hostile_db, inputs, privacy))
     labels = Inputs(inputs.table, inputs.qi, inputs.sa, None, inputs.rows)
     _same(by_labels, evaluate(hostile_db, labels, privacy.on_unions(), prefix="t_q"))
+
+
+@pytest.mark.parametrize("one_partition", [False, True, "vector each"])
+def test_the_metrics_class_counts_stand_for_same_partition(
+    hostile_db: Database, one_partition: bool | str, from_aggregate: bool
+) -> None:
+    """The metrics' class statement with pairs counts what release/same_partition.sql counts on the same
+    aggregate, and the verification given those figures runs no same_partition statement and finds the
+    verdicts it finds without them: on a release whose group ids carry several label vectors, one each,
+    and one each with vectors shared by two group ids."""
+    inputs = _written(hostile_db, False, one_partition)
+    privacy = model_spec("distinct", 2, None).build(inputs)
+    assert privacy is not None
+    agg = aggregate(hostile_db, inputs, inputs.table.ref, HOSTILE_GROUP, None)
+    q = [Ident(f"q{i}") for i in range(1, len(inputs.qi) + 1)]
+    counts, facts = row_counts_and_classes(
+        hostile_db, agg, q, [Ident("s1")], [Ident("gid"), *q], counted=True, pairs=True
+    )
+    found = hostile_db.records(render("release/same_partition.sql", aggregate=agg, qi=q))[0]
+    expected = (int(found["pairs"]), int(found["groups"]), int(found["label_vectors"]))
+    assert (counts.pairs, counts.groups, counts.label_vectors) == expected
+    assert counts.pairs == facts.classes
+    assert (expected[0] == expected[1]) == (one_partition is not False)  # the three kinds of release
+    assert (expected[0] == expected[1] == expected[2]) == (one_partition is True)
+    verdicts = []
+    for pairs in (None, expected):
+        steps = len(hostile_db.steps)
+        verdicts.append(
+            verify_written(
+                hostile_db,
+                inputs,
+                inputs.table.ref,
+                Ident(HOSTILE_GROUP),
+                agg,
+                _parts(inputs, privacy),
+                False,
+                pairs=pairs,
+            )
+        )
+        ran = [s.template for s in hostile_db.steps[steps:]]
+        assert ("release/same_partition.sql" in ran) == (pairs is None)
+    for asked, told in zip(*verdicts, strict=True):
+        _same(told, asked)
 
 
 def test_a_violation_is_found_on_the_classes_and_by_labels(hostile_db: Database) -> None:
@@ -436,8 +480,8 @@ def test_a_release_written_with_one_label_vector_per_group_is_verified_by_its_ro
 ) -> None:
     """Local recoding writes one label vector per group id, held by the reconciliation
     (pipeline/verify.py: one_vector_per_group): no statement asks again. Suppression writes one as well,
-    but by the statement's construction only, so release/same_partition.sql checks it on the written
-    table. Either way the histogram by group id is the aggregate's rows, and the verdict on the classes is
+    but by the statement's construction only, so it is checked on the written table: by the metrics'
+    class statement (metrics/rows.sql with pairs), not release/same_partition.sql again. Either way the histogram by group id is the aggregate's rows, and the verdict on the classes is
     a brute force's over the written table's rows."""
     seen = _spy_one_row_each(monkeypatch)
     res = ldiv_db.anonymize(
@@ -446,7 +490,8 @@ def test_a_release_written_with_one_label_vector_per_group_is_verified_by_its_ro
     assert seen == [True]
     ran = hostile_db.raw_rows(f"SELECT template FROM ldiv.run_step WHERE run_id = {int(res.run_id)}")
     assert "release/aggregate.sql" in {t for (t,) in ran}
-    assert ("release/same_partition.sql" in {t for (t,) in ran}) == (algorithm == "tp")
+    assert "release/same_partition.sql" not in {t for (t,) in ran}
+    assert "metrics/rows.sql" in {t for (t,) in ran}
     written = hostile_db.con.execute('SELECT * FROM "out it\'s"').df()
     classes = written.groupby(["group_id", *qi], dropna=False)[HOSTILE_SA]
     assert written.groupby("group_id")[qi].nunique(dropna=False).max().max() == 1  # one vector per group

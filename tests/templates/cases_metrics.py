@@ -238,7 +238,9 @@ CASES = {
     "metrics/labels.sql": Case(_ctx(target=_target("labels")), _ATTRS, prepare=_prepare_release),
     "metrics/cover.sql": Case(_ctx(target=_target("cover")), prepare=_prepare_release),
     "metrics/attribute_summary.sql": Case(_ctx(), _ATTRS, prepare=_prepare_release),
-    "metrics/rows.sql": Case(_ctx(keys=lambda env: [env.group, *env.qi]), prepare=_prepare_release),
+    "metrics/rows.sql": Case(
+        _ctx(keys=lambda env: [env.group, *env.qi], pairs=True), prepare=_prepare_release
+    ),
     "metrics/class_minority.sql": Case(
         _ctx(keys=lambda env: [env.group, *env.qi], klass=lambda env: env.klass), prepare=_prepare_release
     ),
