@@ -377,6 +377,9 @@ _ENDED = {"command": False}
 
 # seconds between the re-sent SIGINTs of a Ctrl-C that landed inside an import (raised once it is over)
 _RETRY = 0.02
+# the re-sends waiting, and whether a Ctrl-C was noted but not yet raised in the command
+_RETRIES: list[threading.Timer] = []
+_UNTAKEN = {"interrupt": False}
 
 
 def _importing(frame: Any) -> bool:
@@ -397,12 +400,30 @@ def _on_sigint(signum: int, frame: Any) -> None:
 
     note_interrupt()
     if _importing(frame):
-        # ask again shortly: the signal is delivered to this handler again, outside the import by then
-        timer = threading.Timer(_RETRY, os.kill, (os.getpid(), signal.SIGINT))
-        timer.daemon = True
-        timer.start()
+        _ask_again()  # the signal is delivered to this handler again, outside the import by then
         return
+    _UNTAKEN["interrupt"] = False
     raise KeyboardInterrupt
+
+
+def _ask_again() -> None:
+    """Re-send the SIGINT shortly; :func:`_stop_asking` cancels it once the command has ended."""
+    _UNTAKEN["interrupt"] = True
+    timer = threading.Timer(_RETRY, os.kill, (os.getpid(), signal.SIGINT))
+    timer.daemon = True
+    _RETRIES.append(timer)
+    timer.start()
+
+
+def _stop_asking() -> bool:
+    """Cancel the re-sends still waiting (one already sent is handled by the ending handler) and say
+    whether a Ctrl-C was noted that the command never took."""
+    while _RETRIES:
+        timer = _RETRIES.pop()
+        timer.cancel()
+        timer.join()
+    untaken, _UNTAKEN["interrupt"] = _UNTAKEN["interrupt"], False
+    return untaken
 
 
 def _on_unraisable(info: Any) -> None:
@@ -411,9 +432,7 @@ def _on_unraisable(info: Any) -> None:
     the callback, unless the command has ended. Anything else goes to Python's own hook."""
     if info.exc_type is not None and issubclass(info.exc_type, KeyboardInterrupt):
         if not _ENDED["command"]:
-            timer = threading.Timer(_RETRY, os.kill, (os.getpid(), signal.SIGINT))
-            timer.daemon = True
-            timer.start()
+            _ask_again()
         return
     sys.__unraisablehook__(info)
 
@@ -435,12 +454,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _main_guarded(argv)
     finally:
         _ENDED["command"] = True
+        untaken = _stop_asking()  # no re-sent SIGINT may reach the caller later, at a random place
         # a caller in this process gets its handler back; the process's own command line (argv None:
         # `ldiv ...`) keeps the ending handler until it exits, so a late Ctrl-C prints no traceback
         if argv is not None:
             sys.unraisablehook = previous_hook
             with contextlib.suppress(ValueError, TypeError):
+                # signal.signal first runs a SIGINT already sent through the ending handler (ignored)
                 signal.signal(signal.SIGINT, previous)
+            if untaken and signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+                # the Ctrl-C came too late for the command, whose outcome stands: the caller gets it now
+                raise KeyboardInterrupt
 
 
 def _main_guarded(argv: Sequence[str] | None) -> int:

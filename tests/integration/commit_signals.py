@@ -13,6 +13,8 @@ delivered at once in this main thread, as a terminal's Ctrl-C is):
   transaction, before the commit;
 * ``published``: once the publish step has returned — after the commit, the run's end recorded with it;
 * ``emit``: as the CLI prints the result — after everything was recorded;
+* ``import``: as the CLI prints the result, inside what the CLI's handler takes for an import, so the
+  handler asks for the signal again later (in 0.3 s) — by then the command has ended;
 * ``timer``: a timer thread sends it DELAY seconds after the COMMIT started (a sweep of real
   asynchronous signals around the commit).
 
@@ -28,6 +30,7 @@ import json
 import signal
 import sys
 import threading
+import time
 from typing import Any
 
 import duckdb
@@ -91,6 +94,7 @@ _pg_send = postgres.PostgresDatabase._send
 _pg_tx = postgres.PostgresDatabase._tx_statement
 _publish = anonymize_module.publish
 _emit = cli._emit
+_importing, _retry = cli._importing, cli._RETRY
 
 
 def _hooked_init(self: Any, con: Any, path: Any, *, owned: bool) -> None:
@@ -135,6 +139,14 @@ def _hooked_emit(args: Any, result: Any, **kw: Any) -> None:
     if STATE["hook"] == "emit":
         STATE["hook"] = None
         _ctrl_c()
+    if STATE["hook"] == "import":
+        STATE["hook"] = None
+        cli._importing = lambda frame: True  # type: ignore[attr-defined]
+        cli._RETRY = 0.3  # type: ignore[attr-defined]
+        try:
+            _ctrl_c()
+        finally:
+            cli._importing, cli._RETRY = _importing, _retry  # type: ignore[attr-defined]
     _emit(args, result, **kw)
 
 
@@ -176,6 +188,7 @@ def run_case(db: str, algorithm: str, hook: str, delay: float) -> dict[str, Any]
     except KeyboardInterrupt:
         code = "late"  # the command had ended: its outcome stands
     STATE["hook"] = None
+    time.sleep(0.5 if hook == "import" else 0)  # past a re-sent signal's moment
     return {"algorithm": algorithm, "hook": hook, "delay": delay, "code": code, "stdout": out.getvalue(),
             "stderr": err.getvalue(), **_state(db)}  # fmt: skip
 
