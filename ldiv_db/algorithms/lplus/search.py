@@ -262,8 +262,13 @@ class Search(evaluation.Search):
         """A specialized child's LB: the running total, plus what the joint cuts of the partitions it split
         add (:mod:`.joint`) when that can reach the bound."""
         lb = self._lb_eff()
+        if self.boxes is None or lb >= INF:
+            return lb
         need = 1 if self.enumerate_all else self.bound() - lb
-        return lb + self.boxes.gain(self, need) if self.boxes is not None and lb < INF else lb
+        touched = self.boxes.gain(self, need)
+        if touched >= need and not self.enumerate_all:
+            return lb + touched
+        return lb + max(touched, self.boxes.whole(self, need))
 
     def bound(self) -> int:
         """Prune against the best cost (top-h: the h-th best), +∞ until h cuts are known (SPEC §5.6), or
