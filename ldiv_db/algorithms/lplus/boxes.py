@@ -58,6 +58,9 @@ ORDERS = 64
 #: the most (cell, point) pairs priced in one grouping: fewer points at once are dominated by numpy's
 #: per-call cost, more sort slower than apart
 GROUPING = 32_768
+#: the joint cuts of every partition of the cut (:meth:`BoxBound.whole`) only on histograms of at most
+#: this many cells: larger cuts hold too many partitions to gather at every check
+WHOLE_CELLS = 200_000
 #: the boxes' keys (point, partition key, SA value) stay below this, or the partition keys are ranked
 KEY_LIMIT = 2**62
 
@@ -188,9 +191,8 @@ class BoxBound:
         """What the joint cuts of every partition of the cut add to the sum of the bounds (the groups
         of :meth:`gain` hold only the partitions one evaluation touched; a partition the evaluation left
         alone often shares the open node). 0 when the most they could add, the cut's cost less its
-        bound, is below ``need``, and on histograms without the memo of evaluations (their cuts hold too
-        many partitions to gather at every check)."""
-        if need <= 0 or self.known is None or s.cost_t - s.lb_t < need:
+        bound, is below ``need``, and on histograms of more than ``WHOLE_CELLS`` cells."""
+        if need <= 0 or s.C > WHOLE_CELLS or s.cost_t - s.lb_t < need:
             return 0
         rep = np.flatnonzero(s.cc)  # a partition's figures sit at one of its cells; at zero cost it
         # has no open value (LM) or no rows kept, so no entries either
