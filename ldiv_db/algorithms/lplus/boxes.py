@@ -194,8 +194,9 @@ class BoxBound:
         bound, is below ``need``, and on histograms of more than ``WHOLE_CELLS`` cells."""
         if need <= 0 or s.C > WHOLE_CELLS or s.cost_t - s.lb_t < need:
             return 0
-        rep = np.flatnonzero(s.cc)  # a partition's figures sit at one of its cells; at zero cost it
-        # has no open value (LM) or no rows kept, so no entries either
+        # one cell per partition holds its figures; a partition that costs nothing has every value at a
+        # leaf (LM), so no open value and no entries to miss
+        rep = np.flatnonzero(s.cc)
         _, _, keys = memo_keys(s, s.ks[rep] // s.m)
         entries = self.store.get(keys, np.arange(rep.size))
         if entries[0].size == 0:
