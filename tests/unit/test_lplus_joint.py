@@ -61,9 +61,18 @@ def test_two_partitions_sharing_an_open_node_get_their_joint_optimum() -> None:
 
 def test_without_the_joint_cuts_that_bound_is_the_per_partition_sum(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(boxes.BoxBound, "gain", lambda self, s, need: 0)
+    monkeypatch.setattr(boxes.BoxBound, "whole", lambda self, s, need: 0)
     problem, names = to_problem([B, A], ROWS, HALF, "lm", "viorec")
     visit = next(v for v in _visits(problem) if [names[0][i] for i in v[0][0]] == ["b0", "b1"])
     assert visit[2] == 2
+
+
+def test_the_groups_of_the_whole_cut_reach_the_joint_optimum_alone(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without the touched partitions' groups, the groups over every partition of the cut give 6 too."""
+    monkeypatch.setattr(boxes.BoxBound, "gain", lambda self, s, need: 0)
+    problem, names = to_problem([B, A], ROWS, HALF, "lm", "viorec")
+    visit = next(v for v in _visits(problem) if [names[0][i] for i in v[0][0]] == ["b0", "b1"])
+    assert visit[2] == 6
 
 
 A3 = Tax("a*", {"a*": ["A0", "A1"], "A0": ["a0", "a1"], "A1": ["a2", "a3", "a4"]})
@@ -137,3 +146,53 @@ def test_the_soundness_check_catches_a_recursion_that_always_splits(monkeypatch:
             taxes, rows, theta = _table(seed)
             problem, _ = to_problem(taxes, rows, theta, "lm", "viorec")
             _lb_sound(problem, "occurrences")
+
+
+def _wholes(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    seen: list[int] = []
+    real = boxes.BoxBound.whole
+
+    def spy(self: boxes.BoxBound, s: object, need: int) -> int:
+        g = real(self, s, need)  # type: ignore[arg-type]
+        seen.append(g)
+        return g
+
+    monkeypatch.setattr(boxes.BoxBound, "whole", spy)
+    return seen
+
+
+@pytest.mark.parametrize("seeds", [range(24, 36), range(36, 48)])
+def test_the_whole_cuts_groups_are_sound_at_every_node_and_stage(
+    seeds: range, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The groups over every partition of the cut, checked alone (the touched groups off) at every visit
+    and every locking stage of exhaustive searches: never above the least cost of the cuts covered."""
+    monkeypatch.setattr(boxes.BoxBound, "gain", lambda self, s, need: 0)
+    seen = _wholes(monkeypatch)
+    for seed in seeds:
+        taxes, rows, theta = _table(seed)
+        for metric, scheme in COMBOS:
+            problem, _ = to_problem(taxes, rows, theta, metric, scheme)
+            _lb_sound(problem, "occurrences")
+    assert sum(g > 0 for g in seen) > 0
+
+
+def test_the_whole_cuts_groups_prune_and_find_the_same_cut(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Pruned searches with and without the groups over every partition: the same cost, cut and ties
+    (the brute-force optimum), and fewer visits on some tables."""
+    fewer = 0
+    for seed in range(24):
+        taxes, rows, theta = _table(seed)
+        for metric, scheme in COMBOS:
+            problem, _ = to_problem(taxes, rows, theta, metric, scheme)
+            costs = brute_force(taxes, rows, theta, metric, scheme)
+            best = min(c for c in costs.values() if c is not None)
+            with_it = Search(problem, value_order="occurrences").run()
+            with monkeypatch.context() as m:
+                m.setattr(boxes.BoxBound, "whole", lambda self, s, need: 0)
+                without = Search(problem, value_order="occurrences").run()
+            assert with_it.cut == without.cut and with_it.cost == without.cost
+            assert F(with_it.cost, with_it.unit) == best
+            assert with_it.visited <= without.visited
+            fewer += with_it.visited < without.visited
+    assert fewer > 0

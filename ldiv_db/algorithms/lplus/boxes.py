@@ -58,6 +58,9 @@ ORDERS = 64
 #: the most (cell, point) pairs priced in one grouping: fewer points at once are dominated by numpy's
 #: per-call cost, more sort slower than apart
 GROUPING = 32_768
+#: the joint cuts of every partition of the cut (:meth:`BoxBound.whole`) only on histograms of at most
+#: this many cells: larger cuts hold too many partitions to gather at every check
+WHOLE_CELLS = 200_000
 #: the boxes' keys (point, partition key, SA value) stay below this, or the partition keys are ranked
 KEY_LIMIT = 2**62
 
@@ -108,13 +111,7 @@ class BoxBound:
         if cand.size == 0:
             return out
         d = s.d
-        pkey = s.ks[rep[cand]] // s.m
-        X = np.empty((d, cand.size), dtype=np.int64)
-        mbits = np.zeros(cand.size, dtype=np.int64)
-        for a, t in enumerate(s.trees):
-            X[a] = (pkey // s.stride[a]) % t.n
-            mbits |= s.open_node[a][X[a]].astype(np.int64) << a
-        keys = pkey * (1 << d) + mbits
+        X, mbits, keys = memo_keys(s, s.ks[rep[cand]] // s.m)
         memo = self.memo
         got = memo.get(keys)
         out[cand] = np.maximum(got, -1)
@@ -189,6 +186,22 @@ class BoxBound:
         if old.size:
             entries.append(self.store.get(keys[old], cand[old]))
         return joint.gain(self.forest, entries, lb)
+
+    def whole(self, s: MergeableSearch, need: int) -> int:
+        """What the joint cuts of every partition of the cut add to the sum of the bounds (the groups
+        of :meth:`gain` hold only the partitions one evaluation touched; a partition the evaluation left
+        alone often shares the open node). 0 when the most they could add, the cut's cost less its
+        bound, is below ``need``, and on histograms of more than ``WHOLE_CELLS`` cells."""
+        if need <= 0 or s.C > WHOLE_CELLS or s.cost_t - s.lb_t < need:
+            return 0
+        # one cell per partition holds its figures; a partition that costs nothing has every value at a
+        # leaf (LM), so no open value and no entries to miss
+        rep = np.flatnonzero(s.cc)
+        _, _, keys = memo_keys(s, s.ks[rep] // s.m)
+        entries = self.store.get(keys, np.arange(rep.size))
+        if entries[0].size == 0:
+            return 0
+        return joint.gain(self.forest, [entries], s.lc[rep])
 
     def answered(
         self, X: IntArray, mbits: IntArray, keys: IntArray, cost: IntArray, lb: IntArray, ran: IntArray
@@ -329,6 +342,17 @@ class Memo:
             v = np.concatenate([self.vals, np.fromiter(self.new.values(), np.int64, len(self.new))])
             o = np.argsort(k, kind="stable")
             self.keys, self.vals, self.new = k[o], v[o], {}
+
+
+def memo_keys(s: MergeableSearch, pkey: IntArray) -> tuple[IntArray, IntArray, IntArray]:
+    """The partitions' node vectors, open bits and memo keys (partition key · 2^d + open bits) from
+    their partition keys."""
+    X = np.empty((s.d, pkey.size), dtype=np.int64)
+    mbits = np.zeros(pkey.size, dtype=np.int64)
+    for a, t in enumerate(s.trees):
+        X[a] = (pkey // s.stride[a]) % t.n
+        mbits |= s.open_node[a][X[a]].astype(np.int64) << a
+    return X, mbits, pkey * (1 << s.d) + mbits
 
 
 def _links(box: IntArray, G: int) -> list[list[tuple[IntArray, IntArray]]]:

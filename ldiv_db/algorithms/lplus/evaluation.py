@@ -10,7 +10,7 @@ import numpy.typing as npt
 import pandas as pd
 
 from ...taxonomy.arrays import IntArray
-from .boxes import BoxBound
+from .boxes import BoxBound, memo_keys
 from .merge import MergeableSearch
 from .partitions import (
     AtSpec,
@@ -74,16 +74,6 @@ def price(s: Search, idx: IntArray) -> tuple[Parts, IntArray, IntArray, BoolArra
     return P, rep, part_cost, feasible, lb_part
 
 
-def _keys(s: Search, pkey: IntArray) -> tuple[IntArray, IntArray, IntArray]:
-    """The partitions' node vectors, open bits and memo keys (the boxes' key) from their partition keys."""
-    X = np.empty((s.d, pkey.size), dtype=np.int64)
-    mbits = np.zeros(pkey.size, dtype=np.int64)
-    for a, t in enumerate(s.trees):
-        X[a] = (pkey // s.stride[a]) % t.n
-        mbits |= s.open_node[a][X[a]].astype(np.int64) << a
-    return X, mbits, pkey * (1 << s.d) + mbits
-
-
 def answers(s: Search) -> bool:
     """Whether the search answers known partitions from :mod:`.known`: the full-subtree space with the
     boxes' bound (a suppression scheme: every partition feasible) on a histogram small enough."""
@@ -97,12 +87,12 @@ def known(s: Search, idx: IntArray) -> tuple[int, int, int, int]:
     bb = s.boxes
     assert bb is not None and bb.known is not None
     codes, uniq = pd.factorize(s.ks[idx] // s.m)
-    X, mbits, keys = _keys(s, uniq)
+    X, mbits, keys = memo_keys(s, uniq)
     cost, lb, ran = bb.known.get(keys)
     miss = cost < 0
     if miss.all():  # none known: priced as without the memo (the joint cuts read the pricing's own)
         P, rep, cost, _, lb = price(s, idx)
-        _, _, keys = _keys(s, s.ks[rep] // s.m)
+        _, _, keys = memo_keys(s, s.ks[rep] // s.m)
         ran, final = _outcome(bb, P.G)
         bb.known.put(keys[final], cost[final], lb[final], ran[final])
     else:
@@ -145,7 +135,7 @@ def relock(s: Search, idx: IntArray, held: IntArray) -> tuple[int, int, int, int
     if not answers(s):
         return s._eval(idx)
     assert s.boxes is not None and s.boxes.known is not None
-    _, _, keys = _keys(s, s.ks[held] // s.m)
+    _, _, keys = memo_keys(s, s.ks[held] // s.m)
     cost, lb, _ = s.boxes.known.get(keys)
     if (cost < 0).any():
         return s._eval(idx)

@@ -92,52 +92,64 @@ def tree_min(forest: Forest, nodes: IntArray, S: IntArray, is_root: BoolArray) -
 
 class Store:
     """Each partition's entries (attribute, node, V_P(node)) by its memo key, so that a partition whose
-    bound the memo answers still joins its groups: the older ones in arrays sorted by key, the newest
-    in a dict of per-partition arrays, moved to the arrays when there are ``PENDING``."""
-
-    PENDING = 4096
+    bound the memo answers still joins its groups. The entries lie in buffers in the order they were
+    kept, each partition's together (a number per partition: where its entries start, how many); the
+    keys are kept sorted beside their numbers, new ones inserted in place, so a lookup is one binary
+    search for every partition of a cut, no grouping."""
 
     def __init__(self) -> None:
-        self.key = np.zeros(0, dtype=np.int64)
-        self.cols = [np.zeros(0, dtype=np.int64) for _ in range(3)]  # attribute, node, value
-        self.new: dict[int, tuple[IntArray, IntArray, IntArray]] = {}
+        self.key = np.zeros(0, dtype=np.int64)  # sorted
+        self.num = np.zeros(0, dtype=np.int64)  # each key's partition number
+        self.first = np.zeros(64, dtype=np.int64)  # per number: its first entry and how many
+        self.count = np.zeros(64, dtype=np.int64)
+        self.cols = np.zeros((3, 1024), dtype=np.int64)  # attribute, node, value per entry
+        self.parts = self.used = 0
 
     def put(self, keys: IntArray, a: IntArray, node: IntArray, value: IntArray) -> None:
-        """Keep the entries of partitions not kept yet (``keys``: each entry's partition key)."""
+        """Keep the entries of partitions not kept yet (``keys``: each entry's partition key; a key kept
+        before is left as it was)."""
         if keys.size == 0:
             return
         o = np.argsort(keys, kind="stable")
         keys, a, node, value = keys[o], a[o], node[o], value[o]
         cut = np.flatnonzero(np.r_[True, keys[1:] != keys[:-1]])
         ends = np.r_[cut[1:], keys.size]
-        for k, lo, hi in zip(keys[cut].tolist(), cut.tolist(), ends.tolist(), strict=True):
-            self.new[k] = (a[lo:hi], node[lo:hi], value[lo:hi])
-        if len(self.new) >= self.PENDING:
-            parts = list(self.new.items())
-            sizes = [e[0].size for _, e in parts]
-            key = np.repeat(np.fromiter((k for k, _ in parts), np.int64, len(parts)), sizes)
-            cols = [np.concatenate([e[i] for _, e in parts]) for i in range(3)]
-            allkey = np.concatenate([self.key, key])
-            o = np.argsort(allkey, kind="stable")
-            self.key = allkey[o]
-            self.cols = [np.concatenate([old, c])[o] for old, c in zip(self.cols, cols, strict=True)]
-            self.new = {}
+        pos = np.searchsorted(self.key, keys[cut])
+        fresh = np.ones(cut.size, dtype=bool)
+        if self.key.size:
+            fresh = self.key[np.minimum(pos, self.key.size - 1)] != keys[cut]
+        cut, ends, pos = cut[fresh], ends[fresh], pos[fresh]
+        if cut.size == 0:
+            return
+        n = ends - cut
+        take = np.repeat(cut - np.cumsum(n) + n, n) + np.arange(int(n.sum()))
+        total = self.used + take.size
+        if total > self.cols.shape[1]:
+            grown = np.zeros((3, max(total, 2 * self.cols.shape[1])), dtype=np.int64)
+            grown[:, : self.used] = self.cols[:, : self.used]
+            self.cols = grown
+        self.cols[:, self.used : total] = np.stack([a[take], node[take], value[take]])
+        nums = self.parts + np.arange(cut.size)
+        if self.parts + cut.size > self.first.size:
+            size = max(self.parts + cut.size, 2 * self.first.size)
+            self.first = np.resize(self.first, size)
+            self.count = np.resize(self.count, size)
+        self.first[nums] = self.used + np.cumsum(n) - n
+        self.count[nums] = n
+        self.key = np.insert(self.key, pos, keys[cut])
+        self.num = np.insert(self.num, pos, nums)
+        self.parts += cut.size
+        self.used = total
 
     def get(self, keys: IntArray, parts: IntArray) -> tuple[IntArray, IntArray, IntArray, IntArray]:
         """The entries (partition, attribute, node, value) of the partitions ``parts`` with memo ``keys``."""
-        lo = np.searchsorted(self.key, keys, "left")
-        hi = np.searchsorted(self.key, keys, "right")
-        n = hi - lo
+        if self.key.size == 0:
+            z = np.zeros(0, dtype=np.int64)
+            return z, z, z, z
+        pos = np.minimum(np.searchsorted(self.key, keys), self.key.size - 1)
+        hit = np.flatnonzero(self.key[pos] == keys)
+        num = self.num[pos[hit]]
+        lo, n = self.first[num], self.count[num]
         at = np.repeat(lo - np.cumsum(n) + n, n) + np.arange(int(n.sum()))
-        out = [np.repeat(parts, n), *(c[at] for c in self.cols)]
-        rest = np.flatnonzero(n == 0)
-        if self.new and rest.size:
-            found = [
-                (p, self.new.get(k)) for k, p in zip(keys[rest].tolist(), parts[rest].tolist(), strict=True)
-            ]
-            hit = [(p, e) for p, e in found if e is not None]
-            if hit:
-                out[0] = np.concatenate([out[0], np.repeat([p for p, _ in hit], [e[0].size for _, e in hit])])
-                for i in range(3):
-                    out[i + 1] = np.concatenate([out[i + 1], *(e[i] for _, e in hit)])
-        return out[0], out[1], out[2], out[3]
+        got = self.cols[:, at]
+        return np.repeat(parts[hit], n), got[0], got[1], got[2]

@@ -259,11 +259,24 @@ class Search(evaluation.Search):
         return INF if self.ilb_t else self.lb_t
 
     def _lb_check(self) -> int:
-        """A specialized child's LB: the running total, plus what the joint cuts of the partitions it split
-        add (:mod:`.joint`) when that can reach the bound."""
+        """A specialized child's LB: the running total, plus what the joint cuts (:mod:`.joint`) add when
+        that can reach the bound: of the partitions it split, or else of every partition of the cut."""
         lb = self._lb_eff()
+        if self.boxes is None or lb >= INF:
+            return lb
         need = 1 if self.enumerate_all else self.bound() - lb
-        return lb + self.boxes.gain(self, need) if self.boxes is not None and lb < INF else lb
+        touched = self.boxes.gain(self, need)
+        if touched >= need and not self.enumerate_all:
+            return lb + touched
+        return lb + max(touched, self.boxes.whole(self, need))  # either group set is a bound
+
+    def _stage_lb(self) -> int:
+        """A stage's LB (its values before this one locked): the running total, plus what the joint
+        cuts of every partition of the cut add when that can reach the bound."""
+        lb = self._lb_eff()
+        if self.boxes is None or lb >= INF:
+            return lb
+        return lb + self.boxes.whole(self, 1 if self.enumerate_all else self.bound() - lb)
 
     def bound(self) -> int:
         """Prune against the best cost (top-h: the h-th best), +∞ until h cuts are known (SPEC §5.6), or
@@ -420,9 +433,10 @@ class Search(evaluation.Search):
                     self.frames[-1] = self._lb_eff()
                     if self.locked_mass >= self.merge_at and merge.descend(self, open_vals, depth, i):
                         break
+                lb_stage = self._stage_lb()
                 if self.trace and i > 0:
-                    self.trace("stage", depth, INF, self._lb_eff())
-                if not self.enumerate_all and self._lb_eff() >= self.bound():
+                    self.trace("stage", depth, INF, lb_stage)
+                if not self.enumerate_all and lb_stage >= self.bound():
                     self.pruned += self._prod(open_vals[i:]) - 1
                     break
                 self._tick()
