@@ -243,3 +243,42 @@ def test_load_and_compose_import_no_api_and_no_frame(tmp_path: Path) -> None:
         ]
         loaded = sorted({m.split(".")[0] for m in modules} & set(_NO_FRAME))
         assert not loaded, (call, loaded)
+
+
+_ANONYMIZE = """
+import json, sys
+import ldiv_db
+r = ldiv_db.anonymize(sys.argv[1], "t", ["a", "b", "c"], "s", algorithm=sys.argv[2], l=3, output="r", seed=1,
+                      kl=False)
+print(json.dumps({"verified": r.verified, "modules": sorted(sys.modules)}), file=sys.stderr)
+"""
+
+
+@pytest.mark.parametrize("algorithm", ["tp", "tp+"])
+def test_a_suppression_release_on_duckdb_loads_no_frame_library(tmp_path: Path, algorithm: str) -> None:
+    """``ldiv_db.anonymize`` with TP or TP+ on DuckDB (KL off: its source points are a frame) makes no
+    pandas frame: the step log, Hilbert's groups and the metrics' domain from the second reader go in as
+    numpy columns, and no module loads pandas (or pyarrow, which it brings) before a frame is made
+    (decision 0033, "Round 9: TP+")."""
+    import duckdb
+
+    path = tmp_path / "t.duckdb"
+    with duckdb.connect(str(path)) as con:  # skewed: TP leaves a residue that TP+ cuts along the curve
+        con.execute(
+            "CREATE TABLE t AS SELECT i % 7 AS a, 'e' || (i % 5) AS b, i % 3 AS c, "
+            "CASE WHEN i % 4 = 0 THEN 'x' ELSE 'v' || (i % 9) END AS s FROM range(600) r(i)"
+        )
+    done = subprocess.run(
+        [sys.executable, "-c", _ANONYMIZE, str(path), algorithm],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        check=True,
+    )
+    out = json.loads(done.stderr.strip().splitlines()[-1])
+    assert out["verified"]
+    loaded = sorted({m.split(".")[0] for m in out["modules"]} & {"pandas", "pyarrow"})
+    assert not loaded, loaded
+    with duckdb.connect(str(path)) as con:  # the step log went in (numpy columns)
+        steps = con.execute("SELECT count(*), min(step_no), max(step_no) FROM ldiv.run_step").fetchall()[0]
+    assert steps[0] > 10 and steps[1] == 1 and steps[2] == steps[0]
