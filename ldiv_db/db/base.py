@@ -35,10 +35,8 @@ from .engine_errors import engine_error
 from .owners import RunOwners
 
 if TYPE_CHECKING:
-    import numpy as np
     import pandas as pd
 else:
-    np = library("numpy")
     pd = library("pandas")
 
 T = TypeVar("T")
@@ -323,18 +321,6 @@ class Database(RunOwners, abc.ABC):
             yield batch
         self._log(query, n)
 
-    def columns(self, query: Query, *, bulk: bool = False) -> dict[str, Any]:
-        """The columns of a result by name, NULLs kept, for :meth:`insert_columns` (``bulk``: as
-        :meth:`rows`): a pandas frame's columns here; DuckDB's numpy columns, masked where NULL."""
-        frame = self.df(query, bulk=bulk)
-        return {str(c): frame[c] for c in frame.columns}
-
-    def insert_columns(self, table: TableRef, columns: Mapping[str, Any]) -> None:
-        """Append columns of one length (numpy arrays, or what :meth:`columns` gave) to an existing table,
-        matched by name: as a pandas frame here (:meth:`insert_frame`); DuckDB reads numpy columns
-        without one, so a run that makes no frame need not load pandas."""
-        self.insert_frame(table, pd.DataFrame(dict(columns)))
-
     @abc.abstractmethod
     def insert_frame(self, table: TableRef, frame: pd.DataFrame) -> None:
         """Append a pandas frame to an existing table (columns matched by name)."""
@@ -420,9 +406,8 @@ class Database(RunOwners, abc.ABC):
         None where the engine has none."""
         return None
 
-    def warm_conversions(self, *, frames: bool = True) -> None:
-        """Import the result conversions in this thread before a second thread starts (``frames``: to
-        pandas too)."""
+    def warm_conversions(self) -> None:
+        """Import the result conversions in this thread before a second thread starts."""
 
     def absorb(self, side: Database) -> None:
         """Count a side reader's statements and log its steps as this connection's."""
@@ -481,14 +466,15 @@ class Database(RunOwners, abc.ABC):
         """Write the collected step log to ldiv.run_step (one batched insert) and reset it."""
         if not self.steps:
             return
-        n = len(self.steps)
-        columns = {
-            "run_id": np.full(n, run_id, dtype=np.int64),
-            "step_no": np.arange(1, n + 1, dtype=np.int64),
-            "template": np.array([s.template for s in self.steps], dtype=object),
-            "sql_hash": np.array([s.sql_hash for s in self.steps], dtype=object),
-            "rows": np.array([s.rows for s in self.steps], dtype=np.int64),
-            "ms": np.array([round(s.ms, 3) for s in self.steps], dtype=np.float64),
-        }
-        self.insert_columns(TableRef("run_step", "ldiv"), columns)
+        frame = pd.DataFrame(
+            {
+                "run_id": run_id,
+                "step_no": range(1, len(self.steps) + 1),
+                "template": [s.template for s in self.steps],
+                "sql_hash": [s.sql_hash for s in self.steps],
+                "rows": [s.rows for s in self.steps],
+                "ms": [round(s.ms, 3) for s in self.steps],
+            }
+        )
+        self.insert_frame(TableRef("run_step", "ldiv"), frame)
         self.steps.clear()

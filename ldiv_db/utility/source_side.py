@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ..core.catalog import Column, Table
 from ..db import Database
@@ -40,7 +40,7 @@ class SourceSide:
     reader, whose statements the caller counts (:meth:`Database.absorb`)."""
 
     rows: int
-    domain: dict[str, Any]  # by column (Database.columns)
+    domain: pd.DataFrame
     points: pd.DataFrame | None
     reader: Database
 
@@ -60,15 +60,14 @@ def start_source_side(
     side = db.side_reader(rows)
     if side is None:
         return None
-    # the lazy imports happen here, before two threads could need them at once (a frame: the points only)
-    db.warm_conversions(frames=points)
+    db.warm_conversions()  # the lazy imports happen here, before two threads could need them at once
 
     def work() -> SourceSide | None:
         try:
             domain = side.work_table("metrics_domain")
             rows = int(side.scalar(render("catalog/row_count.sql", source=source.ref)))
             build_domain(side, domain, source, qi)
-            columns = side.columns(render("catalog/all_rows.sql", source=domain), bulk=True)
+            frame = side.df(render("catalog/all_rows.sql", source=domain), bulk=True)
             found = None
             if points:
                 q = render(
@@ -80,7 +79,7 @@ def start_source_side(
                     parts="points",
                 )
                 found = side.df(q, bulk=True)
-            return SourceSide(rows, columns, found, side)
+            return SourceSide(rows, frame, found, side)
         except LdivError:
             return None
         finally:

@@ -45,9 +45,10 @@ import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
+import pandas as pd
 
 from ...core.catalog import Column
 from ...core.inputs import check_nulls
@@ -56,7 +57,6 @@ from ...errors import BadInput, HierarchyError
 from ...privacy import Distinct, Entropy, Frequency, PrivacyModel, Recursive, UniqueDistinct
 from ...sqlgen.render import Ident, render
 from ...taxonomy import missing_values
-from ...util.lazy import library
 from ...util.memory import release_freed
 from ...verify.guarantees import OnePerGroup
 from ..base import Algorithm, AnonymizeRequest, Partitioning, lca_hierarchy_ids
@@ -72,11 +72,6 @@ from .refine import parts, starts
 from .refine.exchange import REFINE, Refined, refine_details, workers
 from .refine.parts import Grouped
 from .refine.starts import Starts, best_start
-
-if TYPE_CHECKING:
-    import pandas as pd
-else:
-    pd = library("pandas")
 
 DEFAULT_WINDOW = 12
 EXACT_BUDGET = 2_000_000  # fast mode runs the exact greedy when Σ_buckets rows × cells stays below this

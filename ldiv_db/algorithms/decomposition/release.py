@@ -32,13 +32,13 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 import numpy as np
+import pandas as pd
 
 from ...core.catalog import Table, table_at
 from ...core.inputs import Inputs, check_nulls
 from ...errors import BadInput, PrivacyViolation
 from ...privacy import Distinct
 from ...sqlgen.render import Ident, TableRef, render
-from ...util.lazy import library
 from ...util.progress import Progress
 from ...verify.check import evaluate
 from ...verify.verdicts import GROUPS, PartitionModel, entry, record, verdict_of
@@ -52,11 +52,7 @@ from .frames import Built, Previous
 from .noise import Noise, NoisySA, add_noise
 
 if TYPE_CHECKING:
-    import pandas as pd
-
     from ...db import Database
-else:
-    pd = library("pandas")
 
 
 # ---------------------------------------------------------------------------- one release: the frames

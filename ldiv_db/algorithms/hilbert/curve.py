@@ -16,20 +16,15 @@ from __future__ import annotations
 import bisect
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+import pandas as pd
 
 from ...errors import BadInput, InternalError
 from ...sqlgen.render import TableRef, render
-from ...util.lazy import library
 from ..base import AnonymizeRequest
-
-if TYPE_CHECKING:
-    import pandas as pd
-else:
-    pd = library("pandas")
 
 # models an l-eligible partition satisfies with the same l (SPEC §0.2: max p ≤ 1/l ⇒ ≥ l values and
 # Shannon entropy ≥ min-entropy ≥ ln l)
@@ -441,7 +436,7 @@ def split_rows(
         )
     table = db.work_table("hilbert_groups")
     db.run(render("hilbert/groups_table.sql", target=table))
-    db.insert_columns(table, {"rid": rids, "gid": grouping.group + first_gid})
+    db.insert_frame(table, pd.DataFrame({"rid": rids, "gid": grouping.group + first_gid}))
     return Split(
         table, n_rows, grouping.groups, grouping.stars, whole, grouping.max_l_from, grouping.leftovers
     )

@@ -24,9 +24,10 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
+import pandas as pd
 
 from ...core.options import Option
 from ...errors import BadInput, HierarchyError
@@ -35,9 +36,6 @@ from ...sqlgen.render import Ident, render
 from ..base import Algorithm, AnonymizeRequest, Partitioning, lca_hierarchy_ids
 from ..shared.lca import INTEGER_TYPES, Integers, lca_labels, stable_order
 from ..shared.trees import Tree, load_trees, qi_kinds
-
-if TYPE_CHECKING:
-    import pandas as pd
 
 FORMS = ("distinct", "frequency")
 DENSE_CELLS = 8_000_000  # halves × SA values counted in one histogram (64 MB of float64)
@@ -108,7 +106,7 @@ class Mondrian(Algorithm):
         classes = db.work_table("mondrian_classes")
         db.run(render("mondrian/classes.sql", target=classes, ords=ords))
         columns = {f"o{a + 1}": data.ords[:, a] for a in range(len(ords))}
-        db.insert_columns(classes, {**columns, "gid": gid + 1})
+        db.insert_frame(classes, pd.DataFrame({**columns, "gid": gid + 1}))
         assignment = db.work_table("mondrian_assignment")
         db.run(render("mondrian/assignment.sql", target=assignment, rows=rows, classes=classes, ords=ords))
         labels = lca_labels(db, _labellers(request, kinds, tree_of, data), data.leaf_codes, gid + 1)

@@ -391,29 +391,13 @@ class DuckDBDatabase(Database):
             out[name] = col
         return out
 
-    def columns(self, query: Query, *, bulk: bool = False) -> dict[str, Any]:
-        cur = self._execute(query)
-        with self._engine(f"query {query.name}"):
-            out: dict[str, Any] = dict(cur.fetchnumpy())
-        self._log(query, len(next(iter(out.values()))) if out else 0)
-        return out
-
-    def insert_columns(self, table: TableRef, columns: Mapping[str, Any]) -> None:
-        """Append numpy columns (masked where NULL) to an existing table, matched by name: DuckDB scans a
-        mapping of arrays as it scans a frame."""
-        self._append(table, dict(columns), list(columns))
-
     def insert_frame(self, table: TableRef, frame: pd.DataFrame) -> None:
         """Append a pandas frame to an existing table (columns matched by name)."""
-        self._append(table, frame, list(frame.columns))
-
-    def _append(self, table: TableRef, data: Any, names: Sequence[Any]) -> None:
-        """Append what DuckDB scans in place (a frame, a mapping of numpy columns) to ``table``."""
-        view = f"ldiv_frame_{id(data)}"
+        view = f"ldiv_frame_{id(frame)}"
         self._catalog.clear()
-        self.con.register(view, data)
+        self.con.register(view, frame)
         try:
-            cols = [Ident(str(c)) for c in names]
+            cols = [Ident(str(c)) for c in frame.columns]
             q = render("catalog/append_frame.sql", target=table, columns=cols, frame=TableRef(view))
             with self._engine(f"inserting rows into {table.sql()}"):
                 self.con.execute(q.sql)
@@ -563,14 +547,12 @@ class DuckDBDatabase(Database):
             cur.execute("SET search_path = $path", {"path": str(path)})
         return type(self)(cur, self.path, owned=True)
 
-    def warm_conversions(self, *, frames: bool = True) -> None:
-        """Convert one small result to numpy (a NULL masked) and, with ``frames``, to pandas in this thread:
-        the libraries import modules on first use, and a Ctrl-C that lands in such an import in one thread
-        while another thread waits for the same module can leave both waiting for good. Called before a
-        second thread starts; without ``frames`` where that thread makes no frame (pandas not loaded)."""
-        if frames:
-            self.con.execute("SELECT 'x' AS s, 1 AS n, 1.5 AS f").df()
-        self.con.execute("SELECT 'x' AS s, 1 AS n, CAST(NULL AS INTEGER) AS m").fetchnumpy()
+    def warm_conversions(self) -> None:
+        """Convert one small result to pandas and numpy in this thread: the libraries import modules on
+        first use, and a Ctrl-C that lands in such an import in one thread while another thread waits
+        for the same module can leave both waiting for good. Called before a second thread starts."""
+        self.con.execute("SELECT 'x' AS s, 1 AS n, 1.5 AS f").df()
+        self.con.execute("SELECT 'x' AS s, 1 AS n").fetchnumpy()
 
     def interrupt(self) -> None:
         """Cancel the statement this session runs in another thread."""

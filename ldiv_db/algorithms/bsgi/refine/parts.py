@@ -31,12 +31,12 @@ from __future__ import annotations
 import dataclasses
 import time
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
+import pandas as pd
 
 from ....sqlgen.render import render
-from ....util.lazy import library
 from ....util.memory import release_freed
 from ....util.progress import Progress
 from ...base import AnonymizeRequest
@@ -45,11 +45,6 @@ from ..greedy.cells import ORDERS
 from ..greedy.select import Result
 from . import starts
 from .exchange import Refined, workers
-
-if TYPE_CHECKING:
-    import pandas as pd
-else:
-    pd = library("pandas")
 
 PART_ROWS = 1_000_000  # above this many rows the refined BSGI works part by part
 

@@ -5,17 +5,11 @@ states (:func:`slices`), and the pass's pair log of when each pair was last pric
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from typing import TYPE_CHECKING
 
 import numpy as np
+import pandas as pd
 
-from ....util.lazy import library
 from ...shared.trees import IntArray
-
-if TYPE_CHECKING:
-    import pandas as pd
-else:
-    pd = library("pandas")
 
 _REFRESH = 1 << 15  # classes whose states are computed at once when a run starts
 
