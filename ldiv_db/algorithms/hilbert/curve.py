@@ -13,7 +13,7 @@ and the grouping rule is SPEC §1.12(c) [R/D]. If the original becomes available
 
 from __future__ import annotations
 
-import heapq
+import bisect
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -187,11 +187,12 @@ def _pick_groups(pos_sid: IntArray, l: int) -> tuple[IntArray, IntArray, list[in
     """The groups of curve positions (see :func:`hilbert_l_groups`) as one array, group after group, with
     each group's size; the leftover positions; and the group from which Max-l picked (None: never).
 
-    A bucket is a chain of positions (``nxt``: the next position of the same SA id), the heap holds each
-    active bucket's head. While no bucket is critical the rule takes the l buckets with the first heads:
-    l pops, then their successors pushed. The largest bucket only shrinks and each group takes l rows,
-    so after one look at the sizes the next ``steps`` groups cannot meet a critical bucket. A group with a
-    critical bucket, and every Max-l group, is chosen by :func:`_choose` from all of them."""
+    A bucket is a chain of positions (``nxt``: the next position of the same SA id); each active bucket's head
+    is kept in a sorted list (at most one per SA value: a sorted insert into a list that short costs less than
+    a heap's push and pop). While no bucket is critical the rule takes the l buckets with the first heads: the
+    list's first l, then their successors inserted. The largest bucket only shrinks and each group takes l
+    rows, so after one look at the sizes the next ``steps`` groups cannot meet a critical bucket. A group with
+    a critical bucket, and every Max-l group, is chosen by :func:`_choose` from all of them."""
     n = len(pos_sid)
     by_sid = np.argsort(pos_sid, kind="stable")  # each bucket's positions, in curve order
     _, starts, counts = np.unique(pos_sid[by_sid], return_index=True, return_counts=True)
@@ -202,23 +203,23 @@ def _pick_groups(pos_sid: IntArray, l: int) -> tuple[IntArray, IntArray, list[in
     left = np.empty(n, dtype=np.int64)  # the bucket's size while this position is its head
     left[by_sid] = np.repeat(ends, counts) - np.arange(n)
     nxt_of, left_of, sid_of = nxt.tolist(), left.tolist(), pos_sid.tolist()
-    heads = by_sid[starts].tolist()
-    heapq.heapify(heads)
+    heads = sorted(by_sid[starts].tolist())
     flat: list[int] = []
     sizes: list[int] = []
     remaining = n
     max_l_from: int | None = None
-    pop, push = heapq.heappop, heapq.heappush
+    insort = bisect.insort
     while len(heads) >= l:
         largest = max(left_of[p] for p in heads)
         if max_l_from is None and largest * l <= remaining - l:  # no bucket is critical
             steps = (remaining - l - largest * l) // l + 1
             while steps and len(heads) >= l:
-                taken = [pop(heads) for _ in range(l)]
+                taken = heads[:l]
+                del heads[:l]
                 flat.extend(taken)
                 for p in taken:
                     if nxt_of[p] >= 0:
-                        push(heads, nxt_of[p])
+                        insort(heads, nxt_of[p])
                 steps -= 1
                 remaining -= l
                 sizes.append(l)
@@ -231,8 +232,9 @@ def _pick_groups(pos_sid: IntArray, l: int) -> tuple[IntArray, IntArray, list[in
         chosen = _choose(head, size, crit, l, max_l=max_l_from is not None)
         taken = [head[s] for s in chosen]
         flat.extend(taken)
-        heads = [nxt_of[p] for p in taken if nxt_of[p] >= 0] + [p for s, p in head.items() if s not in chosen]
-        heapq.heapify(heads)
+        heads = sorted(
+            [nxt_of[p] for p in taken if nxt_of[p] >= 0] + [p for s, p in head.items() if s not in chosen]
+        )
         remaining -= len(taken)
         sizes.append(len(taken))
     if not sizes:
