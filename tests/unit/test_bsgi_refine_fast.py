@@ -1,7 +1,7 @@
 """BSGI's exchange search (``bsgi/refine.py`` with ``bsgi/swaps.py``): the fast pass finds exactly the
 exchanges of the plain one. The reference below prices every swap the direct way — per QI, A's state
-without a_i is the join of its other rows' leaves (:class:`_Attr.join`), joined with b_j, priced by
-:meth:`_Attr.cost` — and prices every pair of every round (no pair log, no lower bound). The fast search
+without a_i is the join of its other rows' leaves (:meth:`QI.join`), joined with b_j, priced by
+:meth:`QI.cost` — and prices every pair of every round (no pair log, no lower bound). The fast search
 (stacked running min/max states, packed merged-cost tables, pairs priced since their last change
 skipped, pairs whose lower bound cannot beat their cost skipped) must return the same partition, the
 same exchange count and the same IL, on random tables of every QI kind (a deep tree that is climbed,
@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from ldiv_db.algorithms.bsgi.greedy.cost import Attribute, CostModel, Tree
 from ldiv_db.algorithms.bsgi.refine import exchange as refine
-from ldiv_db.algorithms.bsgi.refine import swaps
+from ldiv_db.algorithms.bsgi.refine import qi, swaps
 from ldiv_db.algorithms.bsgi.refine.exchange import Refiner
 from ldiv_db.taxonomy import Hierarchy
 
@@ -212,12 +212,12 @@ def test_spread_changes_are_the_direct_numbers(case: dict[str, Any], deep: bool)
     """A row pair's distance is the cost of a class of the two rows, and every spread change the search
     prices is spread(A') + spread(B') − spread(A) − spread(B) recomputed from the rows (trees climbed or
     tabled, QIs packed)."""
-    saved = refine._LCA_TABLE
-    refine._LCA_TABLE = 0 if deep else saved
+    saved = qi._LCA_TABLE
+    qi._LCA_TABLE = 0 if deep else saved
     try:
         refiner = Refiner(CostModel(case["attrs"]), case["codes"], case["distinct"], case["locality"])
     finally:
-        refine._LCA_TABLE = saved
+        qi._LCA_TABLE = saved
     pricer, change = refiner.pricer, refiner.pricer.spread_change
     n = len(case["gid"])
     x, y = np.arange(n), np.random.default_rng(0).permutation(n)
@@ -280,13 +280,13 @@ def test_a_sideways_exchange_opens_the_way_to_an_improving_one() -> None:
 def test_climbed_trees_and_unpacked_tables_change_nothing(case: dict[str, Any], deep: bool) -> None:
     """Trees above the LCA-table limit are climbed (``deep``), else each QI gets its own table."""
     plain = _run(Plain, case)
-    saved = refine._LCA_TABLE, swaps.PACK
-    refine._LCA_TABLE, swaps.PACK = (0, saved[1]) if deep else (saved[0], 1)
+    saved = qi._LCA_TABLE, swaps.PACK
+    qi._LCA_TABLE, swaps.PACK = (0, saved[1]) if deep else (saved[0], 1)
     try:
         model = CostModel(case["attrs"])
         refiner = Refiner(model, case["codes"], case["distinct"], case["locality"], window=case["window"])
     finally:
-        refine._LCA_TABLE, swaps.PACK = saved
+        qi._LCA_TABLE, swaps.PACK = saved
     if deep:
         assert len(refiner.pricer.deep) == 2 and not refiner.pricer.packed.groups
     else:
@@ -434,9 +434,9 @@ def test_chunks_on_threads_apply_the_exchanges_of_one_thread(case: dict[str, Any
             threads.add(threading.current_thread().name)
             return exchange(*args)
 
-        def group(*args: Any) -> int:
-            largest[0] = max(largest[0], len(args[2]))
-            return chunks(*args)
+        def group(pairs: int, run: Any) -> int:
+            largest[0] = max(largest[0], pairs)
+            return chunks(pairs, run)
 
         refiner._exchange = spy  # type: ignore[method-assign]
         refiner._chunks = group  # type: ignore[method-assign,assignment]
