@@ -451,8 +451,6 @@ class Refiner:
         self._held = [np.zeros(mem.shape, dtype=narrow_dtype(key)) for key in self.distinct]
         self._touched = np.full(k, -1, dtype=np.int64)
         self._pairs = PairLog()
-        for classes, size in slices(sizes):
-            self._refresh(mem, classes, size)
         il_before = (sizes * cost).sum().item()
         self._changed = np.ones(k, dtype=bool)
         # the pair log holds every pair slot of a pass: kept only while that is small
@@ -463,6 +461,7 @@ class Refiner:
         with threads or contextlib.nullcontext():
             self._pool = threads
             try:
+                self._each_slice(sizes, lambda classes, size: self._refresh(mem, classes, size))
                 il, passes, moves = self._passes(mem, sizes, cost, il_before, log)
             finally:
                 self._pool = None
@@ -514,10 +513,21 @@ class Refiner:
         """From this pass on, sideways exchanges: every class's spread computed, every pair priced again
         (a pair without an improving exchange may have a sideways one)."""
         self.pricer.sideways = True
-        for classes, size in slices(sizes):
-            self.pricer.refresh_spread(mem[classes, :size], classes)
+        self._each_slice(
+            sizes, lambda classes, size: self.pricer.refresh_spread(mem[classes, :size], classes)
+        )
         self._pairs = PairLog()
         self._changed[:] = True
+
+    def _each_slice(self, sizes: IntArray, work: Callable[[IntArray, int], None]) -> None:
+        """``work(classes, size)`` for every class, in slices of one size (:func:`~.rounds.slices`): on the
+        threads when there are several (the slices' classes are disjoint)."""
+        parts = list(slices(sizes))
+        if self._pool is None:
+            for classes, size in parts:
+                work(classes, size)
+        else:
+            shared(self._pool, self.workers, len(parts), lambda c: work(*parts[c]))
 
     def _report(self, done: int, total: int, note: str) -> None:
         if self.progress is not None:
