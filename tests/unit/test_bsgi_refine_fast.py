@@ -439,7 +439,7 @@ def test_chunks_on_threads_apply_the_exchanges_of_one_thread(case: dict[str, Any
             return chunks(pairs, run)
 
         refiner._exchange = spy  # type: ignore[method-assign]
-        refiner._chunks = group  # type: ignore[method-assign,assignment]
+        refiner._chunks = group  # type: ignore[method-assign]
         many = refiner.run(case["gid"].copy())
     finally:
         refine.CHUNK = saved
