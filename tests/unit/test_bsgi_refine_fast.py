@@ -9,7 +9,6 @@ not tabled, included), classes of two sizes and several distinct keys."""
 
 from __future__ import annotations
 
-import threading
 from fractions import Fraction
 from typing import Any
 
@@ -19,7 +18,7 @@ from hypothesis import strategies as st
 
 from ldiv_db.algorithms.bsgi.greedy.cost import Attribute, CostModel, Tree
 from ldiv_db.algorithms.bsgi.refine import exchange as refine
-from ldiv_db.algorithms.bsgi.refine import qi, swaps
+from ldiv_db.algorithms.bsgi.refine import qi, rounds, swaps
 from ldiv_db.algorithms.bsgi.refine.exchange import Refiner
 from ldiv_db.taxonomy import Hierarchy
 
@@ -417,36 +416,41 @@ def test_classes_of_three_are_priced_swap_by_swap() -> None:
 @settings(max_examples=40, deadline=None)
 @given(case=cases())
 def test_chunks_on_threads_apply_the_exchanges_of_one_thread(case: dict[str, Any]) -> None:
-    """A round's pairs priced in chunks on several threads (chunks of one pair here) apply exactly the
-    exchanges of the whole round on one thread."""
+    """A round's pairs priced in chunks shared among several threads (chunks of one pair here) apply
+    exactly the exchanges of the whole round on one thread."""
     one = _run(Refiner, {**case, "workers": 1})
-    threads: set[str] = set()
-    saved = refine.CHUNK
+    saved = refine.CHUNK, rounds.shared
+    jobs, inside = [0], [False]  # the most chunks a round's pairs were shared in
+
+    def counted(pool: Any, threads: int, n: int, run: Any) -> list[Any]:
+        jobs[0] = max(jobs[0], n) if inside[0] else jobs[0]  # not the orders' or the slices' jobs
+        return saved[1](pool, threads, n, run)
+
     refine.CHUNK = 1
+    vars(refine)["shared"] = counted  # the name the refiner calls
     try:
         refiner = Refiner(
             CostModel(case["attrs"]), case["codes"], case["distinct"], case["locality"], window=case["window"]
         )
         refiner.workers = 3
-        exchange, chunks, largest = refiner._exchange, refiner._chunks, [0]
-
-        def spy(*args: Any) -> int:
-            threads.add(threading.current_thread().name)
-            return exchange(*args)
+        chunks, largest = refiner._chunks, [0]
 
         def group(pairs: int, run: Any) -> int:
-            largest[0] = max(largest[0], pairs)
-            return chunks(pairs, run)
+            largest[0], inside[0] = max(largest[0], pairs), True
+            try:
+                return chunks(pairs, run)
+            finally:
+                inside[0] = False
 
-        refiner._exchange = spy  # type: ignore[method-assign]
         refiner._chunks = group  # type: ignore[method-assign]
         many = refiner.run(case["gid"].copy())
     finally:
-        refine.CHUNK = saved
+        refine.CHUNK = saved[0]
+        vars(refine)["shared"] = saved[1]
     _same(many, one)
     assert many.threads == 3
-    if largest[0] >= 2:  # a round had two pairs of one size combination or more: split over threads
-        assert len(threads) >= 2
+    if largest[0] >= 2:  # a round had two pairs of one size combination or more: shared among threads
+        assert jobs[0] >= 2
 
 
 @settings(max_examples=30, deadline=None)
