@@ -276,9 +276,9 @@ def test_starts_built_after_the_greedy_give_the_same_release(
     pools: list[int] = []
     chunks = exchange.Refiner._chunks
 
-    def counted(self: Any, mem: Any, cost: Any, a: Any, *rest: Any) -> int:
-        pools.append(int(self._pool is not None and min(self.workers, len(a) // exchange.CHUNK) >= 2))
-        return chunks(self, mem, cost, a, *rest)
+    def counted(self: Any, pairs: int, run: Any) -> int:
+        pools.append(int(self._pool is not None and min(self.workers, pairs // exchange.CHUNK) >= 2))
+        return chunks(self, pairs, run)
 
     monkeypatch.setattr(exchange.Refiner, "_chunks", counted)
     out = []

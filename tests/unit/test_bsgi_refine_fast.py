@@ -1,7 +1,7 @@
 """BSGI's exchange search (``bsgi/refine.py`` with ``bsgi/swaps.py``): the fast pass finds exactly the
 exchanges of the plain one. The reference below prices every swap the direct way — per QI, A's state
-without a_i is the join of its other rows' leaves (:class:`_Attr.join`), joined with b_j, priced by
-:meth:`_Attr.cost` — and prices every pair of every round (no pair log, no lower bound). The fast search
+without a_i is the join of its other rows' leaves (:meth:`QI.join`), joined with b_j, priced by
+:meth:`QI.cost` — and prices every pair of every round (no pair log, no lower bound). The fast search
 (stacked running min/max states, packed merged-cost tables, pairs priced since their last change
 skipped, pairs whose lower bound cannot beat their cost skipped) must return the same partition, the
 same exchange count and the same IL, on random tables of every QI kind (a deep tree that is climbed,
@@ -9,7 +9,6 @@ not tabled, included), classes of two sizes and several distinct keys."""
 
 from __future__ import annotations
 
-import threading
 from fractions import Fraction
 from typing import Any
 
@@ -19,7 +18,7 @@ from hypothesis import strategies as st
 
 from ldiv_db.algorithms.bsgi.greedy.cost import Attribute, CostModel, Tree
 from ldiv_db.algorithms.bsgi.refine import exchange as refine
-from ldiv_db.algorithms.bsgi.refine import swaps
+from ldiv_db.algorithms.bsgi.refine import qi, rounds, swaps
 from ldiv_db.algorithms.bsgi.refine.exchange import Refiner
 from ldiv_db.taxonomy import Hierarchy
 
@@ -212,12 +211,12 @@ def test_spread_changes_are_the_direct_numbers(case: dict[str, Any], deep: bool)
     """A row pair's distance is the cost of a class of the two rows, and every spread change the search
     prices is spread(A') + spread(B') − spread(A) − spread(B) recomputed from the rows (trees climbed or
     tabled, QIs packed)."""
-    saved = refine._LCA_TABLE
-    refine._LCA_TABLE = 0 if deep else saved
+    saved = qi._LCA_TABLE
+    qi._LCA_TABLE = 0 if deep else saved
     try:
         refiner = Refiner(CostModel(case["attrs"]), case["codes"], case["distinct"], case["locality"])
     finally:
-        refine._LCA_TABLE = saved
+        qi._LCA_TABLE = saved
     pricer, change = refiner.pricer, refiner.pricer.spread_change
     n = len(case["gid"])
     x, y = np.arange(n), np.random.default_rng(0).permutation(n)
@@ -280,13 +279,13 @@ def test_a_sideways_exchange_opens_the_way_to_an_improving_one() -> None:
 def test_climbed_trees_and_unpacked_tables_change_nothing(case: dict[str, Any], deep: bool) -> None:
     """Trees above the LCA-table limit are climbed (``deep``), else each QI gets its own table."""
     plain = _run(Plain, case)
-    saved = refine._LCA_TABLE, swaps.PACK
-    refine._LCA_TABLE, swaps.PACK = (0, saved[1]) if deep else (saved[0], 1)
+    saved = qi._LCA_TABLE, swaps.PACK
+    qi._LCA_TABLE, swaps.PACK = (0, saved[1]) if deep else (saved[0], 1)
     try:
         model = CostModel(case["attrs"])
         refiner = Refiner(model, case["codes"], case["distinct"], case["locality"], window=case["window"])
     finally:
-        refine._LCA_TABLE, swaps.PACK = saved
+        qi._LCA_TABLE, swaps.PACK = saved
     if deep:
         assert len(refiner.pricer.deep) == 2 and not refiner.pricer.packed.groups
     else:
@@ -417,36 +416,41 @@ def test_classes_of_three_are_priced_swap_by_swap() -> None:
 @settings(max_examples=40, deadline=None)
 @given(case=cases())
 def test_chunks_on_threads_apply_the_exchanges_of_one_thread(case: dict[str, Any]) -> None:
-    """A round's pairs priced in chunks on several threads (chunks of one pair here) apply exactly the
-    exchanges of the whole round on one thread."""
+    """A round's pairs priced in chunks shared among several threads (chunks of one pair here) apply
+    exactly the exchanges of the whole round on one thread."""
     one = _run(Refiner, {**case, "workers": 1})
-    threads: set[str] = set()
-    saved = refine.CHUNK
+    saved = refine.CHUNK, rounds.shared
+    jobs, inside = [0], [False]  # the most chunks a round's pairs were shared in
+
+    def counted(pool: Any, threads: int, n: int, run: Any) -> list[Any]:
+        jobs[0] = max(jobs[0], n) if inside[0] else jobs[0]  # not the orders' or the slices' jobs
+        return saved[1](pool, threads, n, run)
+
     refine.CHUNK = 1
+    vars(refine)["shared"] = counted  # the name the refiner calls
     try:
         refiner = Refiner(
             CostModel(case["attrs"]), case["codes"], case["distinct"], case["locality"], window=case["window"]
         )
         refiner.workers = 3
-        exchange, chunks, largest = refiner._exchange, refiner._chunks, [0]
+        chunks, largest = refiner._chunks, [0]
 
-        def spy(*args: Any) -> int:
-            threads.add(threading.current_thread().name)
-            return exchange(*args)
+        def group(pairs: int, run: Any) -> int:
+            largest[0], inside[0] = max(largest[0], pairs), True
+            try:
+                return chunks(pairs, run)
+            finally:
+                inside[0] = False
 
-        def group(*args: Any) -> int:
-            largest[0] = max(largest[0], len(args[2]))
-            return chunks(*args)
-
-        refiner._exchange = spy  # type: ignore[method-assign]
-        refiner._chunks = group  # type: ignore[method-assign,assignment]
+        refiner._chunks = group  # type: ignore[method-assign]
         many = refiner.run(case["gid"].copy())
     finally:
-        refine.CHUNK = saved
+        refine.CHUNK = saved[0]
+        vars(refine)["shared"] = saved[1]
     _same(many, one)
     assert many.threads == 3
-    if largest[0] >= 2:  # a round had two pairs of one size combination or more: split over threads
-        assert len(threads) >= 2
+    if largest[0] >= 2:  # a round had two pairs of one size combination or more: shared among threads
+        assert jobs[0] >= 2
 
 
 @settings(max_examples=30, deadline=None)

@@ -52,10 +52,13 @@ the first bound without sideways exchanges. Each skipped pair or swap would have
 exchanges applied, their order and the release are those of pricing every swap.
 
 Two threads (or more, :func:`workers`). The pairs of a round are disjoint and each applies its own best
-swap, priced from its own two classes' states, so a round's pairs can be split into chunks priced and
-applied side by side: the chunks write disjoint classes' members, costs and states, and apply exactly the
-exchanges one chunk would (numpy leaves the interpreter lock while it prices). A group of fewer than
-``2 * CHUNK`` pairs stays in one piece: smaller chunks gain nothing measurable.
+swap, priced from its own two classes' states, so a round's pairs can be split into chunks kept, priced
+and applied side by side: the chunks write disjoint classes' members, costs and states, and apply exactly
+the exchanges one chunk would (numpy leaves the interpreter lock while it prices). A round is cut into
+``SHARES`` chunks per thread, each thread taking the next chunk when it is done with one
+(:func:`~.rounds.shared`), so a thread whose chunks keep fewer pairs does not wait for the other; a group
+of fewer than ``2 * CHUNK`` pairs stays in one piece. The work of a pass that is not a round's — its
+orders, and the states and spreads computed for every class — is shared among the threads the same way.
 
 ``MIN_GAIN`` saves the last pass in most cases at a small rise of the IL. The figures behind ``CHUNK``,
 ``SIDEWAYS_PASSES`` and ``MIN_GAIN``: bench/README.md, BSGI refinement.
@@ -65,7 +68,6 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import itertools
 import os
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -76,20 +78,20 @@ from typing import Any
 import numpy as np
 
 from ....core.options import Option
-from ...shared.trees import IntArray, Tree, narrow_dtype
-from ..greedy.cost import Attribute, CostArray, CostModel, FloatArray
+from ...shared.trees import IntArray, narrow_dtype
+from ..greedy.cost import CostArray, CostModel, FloatArray
 from ..greedy.select import Cells
-from .rounds import PairLog, places, slices
-from .swaps import SwapPricer, best_swaps, climb, improves, take_cells, take_rows
+from .qi import QI, State
+from .rounds import SHARES, PairLog, places, shared, slices
+from .swaps import SwapPricer, best_swaps, improves, take_cells, take_rows
 
 WINDOW = 4  # classes paired at distances 1..WINDOW along each locality order
 MAX_PASSES = 10
 SIDEWAYS_PASSES = 3  # passes at most that apply sideways exchanges (each costs 2-3 plain ones)
 MIN_GAIN = 0.0075  # a pass gaining less than this share of the IL ends the search
-_LCA_TABLE = 1024  # taxonomies with at most this many nodes use a full LCA table
 _PAIR_LOG = 1 << 23  # pair slots of a pass (≈ 48 bytes each) up to which priced pairs are logged
-CHUNK = 2048  # a round's pairs of one size combination are split into chunks of at least this many
 MAX_WORKERS = 4  # threads pricing a round's chunks side by side (at most the CPUs this process may use)
+CHUNK = 2048  # a round's pairs of one size combination are split into chunks of at least this many
 
 REFINE = Option(
     "refine",
@@ -99,8 +101,6 @@ REFINE = Option(
     default="exchange",
     choices=("exchange", "none"),
 )
-
-State = tuple[IntArray, ...]  # one attribute's state: (node,) / (lo, hi) / (code or -1,)
 
 
 @dataclass
@@ -137,49 +137,6 @@ class _Swaps:
     new_b: CostArray
 
 
-class _Attr:
-    """One QI's codes per row and how to join and price its class states (vectorized)."""
-
-    def __init__(self, a: Attribute, codes: IntArray, dtype: type) -> None:
-        self.kind = a.kind
-        self.codes = codes
-        self.dtype = dtype
-        self.unit = a.unit
-        self.tree: Tree | None = a.tree
-        self.node_cost = a.node_cost
-        self.values: CostArray | None = a.values.astype(dtype) if a.values is not None else None
-        self.table: IntArray | None = None  # LCA(x, y) at x·N + y
-        self.nodes = len(a.tree.parent) if a.tree is not None else 0
-        if a.tree is not None and self.nodes <= _LCA_TABLE:
-            self.table = np.concatenate([a.tree.lca_row(x) for x in range(self.nodes)])
-
-    def leaf(self, rows: IntArray) -> State:
-        return self.state(self.codes[rows])
-
-    def state(self, c: IntArray) -> State:
-        return (c, c) if self.kind == "numeric" else (c,)
-
-    def join(self, x: State, y: State) -> State:
-        if self.kind == "numeric":
-            return np.minimum(x[0], y[0]), np.maximum(x[1], y[1])
-        if self.kind == "flat":
-            return (np.where(x[0] == y[0], x[0], -1),)
-        if self.table is not None:
-            return (self.table[x[0] * self.nodes + y[0]],)
-        return (climb(self.tree, x[0], y[0]),)
-
-    def cost(self, s: State) -> CostArray:
-        if self.kind == "hierarchy":
-            assert self.node_cost is not None
-            out: CostArray = self.node_cost[s[0]]
-            return out
-        if self.kind == "numeric":
-            v = self.values
-            span = s[1] - s[0] if v is None else v[s[1]] - v[s[0]]
-            return (span * self.unit).astype(self.dtype, copy=False)
-        return ((s[0] < 0) * self.unit).astype(self.dtype, copy=False)
-
-
 class Refiner:
     """The exchange search over a partition of ``n`` rows (see the module docstring)."""
 
@@ -196,7 +153,7 @@ class Refiner:
     ) -> None:
         self.dtype = model.dtype
         self.exact = model.exact
-        self.attrs = [_Attr(a, c, self.dtype) for a, c in zip(model.attrs, codes, strict=True)]
+        self.attrs = [QI(a, c, self.dtype) for a, c in zip(model.attrs, codes, strict=True)]
         self.distinct = list(distinct)
         keys = locality.reshape(len(locality), -1)
         # per locality order, each row's rank in it (the keys never change: ranked once, not every pass;
@@ -381,20 +338,17 @@ class Refiner:
     ) -> int:
         """Price the disjoint pairs (a[p], b[p]) of one round (pair ids ``pid`` in the pass's log, if
         logged) and apply each one's best improving exchange."""
-        # (1-D gathers and masks by np.take / np.compress: numpy's indexing costs up to 4× as much)
-        keep = (np.take(cost, a) > 0) | (np.take(cost, b) > 0)  # two classes of cost 0 cannot improve
-        # a pair of classes that did not change since the previous pass was priced then
-        active, changed = self._active, self._changed
-        keep &= np.take(active, a) | np.take(active, b) | np.take(changed, a) | np.take(changed, b)
-        if pid is not None:  # a pair priced since either class last changed has no swap to apply
-            keep &= self._pairs.stamp[pid] <= np.maximum(self._touched[a], self._touched[b])
-            self._pairs.stamp[pid[keep]] = self._clock
-        a, b = take_rows(a, keep), take_rows(b, keep)
         moves = 0
-        if len(self._sizes) == 1:  # every class of one size: the round is one group
+        if len(self._sizes) == 1:  # every class of one size: one group, each chunk keeps its own pairs
             s = int(self._sizes[0])
-            moves += self._chunks(mem, cost, a, b, s, s) if len(a) else 0
+
+            def run(lo: int, hi: int) -> int:
+                got = self._kept(cost, a[lo:hi], b[lo:hi], None if pid is None else pid[lo:hi])
+                return self._exchange(mem, cost, *got, s, s) if len(got[0]) else 0
+
+            moves += self._chunks(len(a), run)
         else:
+            a, b = self._kept(cost, a, b, pid)
             sa_, sb_ = sizes[a], sizes[b]
             for x in self._sizes:
                 ga = sa_ == x
@@ -403,22 +357,41 @@ class Refiner:
                 for y in self._sizes:
                     g = ga & (sb_ == y)
                     if g.any():
-                        moves += self._chunks(mem, cost, a[g], b[g], int(x), int(y))
+                        moves += self._chunks(
+                            int(g.sum()), functools.partial(self._group, mem, cost, a[g], b[g], x, y)
+                        )
         self._clock += 1
         return moves
 
-    def _chunks(self, mem: IntArray, cost: CostArray, a: IntArray, b: IntArray, sa: int, sb: int) -> int:
-        """:meth:`_exchange` over disjoint pairs, in chunks on the pool's threads when there are enough."""
-        parts = min(self.workers, len(a) // CHUNK)
+    def _kept(
+        self, cost: CostArray, a: IntArray, b: IntArray, pid: IntArray | None
+    ) -> tuple[IntArray, IntArray]:
+        """The pairs of a round that may have an exchange to apply. The classes of other pairs of the
+        round do not matter here, so chunks of the round's pairs can be kept side by side."""
+        # (1-D gathers and masks by np.take / np.compress: numpy's indexing costs up to 4× as much)
+        keep = (np.take(cost, a) > 0) | (np.take(cost, b) > 0)  # two classes of cost 0 cannot improve
+        # a pair of classes that did not change since the previous pass was priced then
+        active, changed = self._active, self._changed
+        keep &= np.take(active, a) | np.take(active, b) | np.take(changed, a) | np.take(changed, b)
+        if pid is not None:  # a pair priced since either class last changed has no swap to apply
+            keep &= self._pairs.stamp[pid] <= np.maximum(self._touched[a], self._touched[b])
+            self._pairs.stamp[pid[keep]] = self._clock
+        return take_rows(a, keep), take_rows(b, keep)
+
+    def _group(
+        self, mem: IntArray, cost: CostArray, a: IntArray, b: IntArray, sa: int, sb: int, lo: int, hi: int
+    ) -> int:
+        """:meth:`_exchange` of the pairs lo..hi of a group of kept pairs of sizes sa, sb."""
+        return self._exchange(mem, cost, a[lo:hi], b[lo:hi], sa, sb)
+
+    def _chunks(self, pairs: int, run: Callable[[int, int], int]) -> int:
+        """``run(lo, hi)`` over a round's disjoint pairs 0..``pairs``: in chunks on the pool's threads when
+        there are enough (:func:`~.rounds.shared`), else at once; returns the exchanges applied."""
+        parts = min(self.workers * SHARES, pairs // CHUNK)
         if parts < 2 or self._pool is None:
-            return self._exchange(mem, cost, a, b, sa, sb)
-        cut = np.linspace(0, len(a), parts + 1).astype(np.int64).tolist()
-        rest = [
-            self._pool.submit(self._exchange, mem, cost, a[s:e], b[s:e], sa, sb)
-            for s, e in itertools.pairwise(cut[1:])
-        ]
-        moves = self._exchange(mem, cost, a[: cut[1]], b[: cut[1]], sa, sb)
-        return moves + sum(f.result() for f in rest)
+            return run(0, pairs)
+        cut = np.linspace(0, pairs, parts + 1).astype(np.int64).tolist()
+        return sum(shared(self._pool, self.workers, parts, lambda c: run(cut[c], cut[c + 1])))
 
     def adopt_order(self, order: IntArray) -> None:
         """A data-adaptive locality order (row position → its place, a permutation of 0..n-1) replaces the
@@ -441,17 +414,26 @@ class Refiner:
         """The classes along each locality order by the mean rank of their rows, and by their lowest and
         their highest row (so that a class spread far apart is also paired with the classes near each
         of its ends)."""
-        out = []
         valid = mem >= 0
         n = len(self._ranks)
-        for k in range(self.orders):
-            ranks = self._ranks[:, k][np.maximum(mem, 0)]
+        at = np.maximum(mem, 0)
+
+        def along(k: int) -> list[IntArray]:
+            ranks = np.take(self._ranks[:, k], at)
             mean = np.where(valid, ranks, 0).sum(axis=1) / sizes
-            out.append(np.argsort(mean, kind="stable"))
+            out = [np.argsort(mean, kind="stable")]
             if self.extremes:
                 out.append(np.argsort(np.where(valid, ranks, n).min(axis=1), kind="stable"))
                 out.append(np.argsort(np.where(valid, ranks, -1).max(axis=1), kind="stable"))
-        return out
+            return out
+
+        # the orders are independent: on the round's threads when there are several
+        each = (
+            shared(self._pool, self.workers, self.orders, along)
+            if self._pool
+            else map(along, range(self.orders))
+        )
+        return [order for orders in each for order in orders]
 
     def run(self, gid: IntArray) -> Refined:
         """Refine the partition ``gid`` (row position → class id 0..k-1); class ids are kept."""
@@ -472,8 +454,6 @@ class Refiner:
         self._held = [np.zeros(mem.shape, dtype=narrow_dtype(key)) for key in self.distinct]
         self._touched = np.full(k, -1, dtype=np.int64)
         self._pairs = PairLog()
-        for classes, size in slices(sizes):
-            self._refresh(mem, classes, size)
         il_before = (sizes * cost).sum().item()
         self._changed = np.ones(k, dtype=bool)
         # the pair log holds every pair slot of a pass: kept only while that is small
@@ -484,6 +464,7 @@ class Refiner:
         with threads or contextlib.nullcontext():
             self._pool = threads
             try:
+                self._each_slice(sizes, lambda classes, size: self._refresh(mem, classes, size))
                 il, passes, moves = self._passes(mem, sizes, cost, il_before, log)
             finally:
                 self._pool = None
@@ -535,10 +516,21 @@ class Refiner:
         """From this pass on, sideways exchanges: every class's spread computed, every pair priced again
         (a pair without an improving exchange may have a sideways one)."""
         self.pricer.sideways = True
-        for classes, size in slices(sizes):
-            self.pricer.refresh_spread(mem[classes, :size], classes)
+        self._each_slice(
+            sizes, lambda classes, size: self.pricer.refresh_spread(mem[classes, :size], classes)
+        )
         self._pairs = PairLog()
         self._changed[:] = True
+
+    def _each_slice(self, sizes: IntArray, work: Callable[[IntArray, int], None]) -> None:
+        """``work(classes, size)`` for every class, in slices of one size (:func:`~.rounds.slices`): on the
+        threads when there are several (the slices' classes are disjoint)."""
+        parts = list(slices(sizes))
+        if self._pool is None:
+            for classes, size in parts:
+                work(classes, size)
+        else:
+            shared(self._pool, self.workers, len(parts), lambda c: work(*parts[c]))
 
     def _report(self, done: int, total: int, note: str) -> None:
         if self.progress is not None:

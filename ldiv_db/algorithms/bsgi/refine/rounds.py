@@ -1,10 +1,13 @@
 """Which pairs of classes a pass of the BSGI exchange (:mod:`.exchange`) prices: the places along an order
 of classes that a pass's rounds pair (:func:`places`), every class in slices of one size for computing
-states (:func:`slices`), and the pass's pair log of when each pair was last priced (:class:`PairLog`)."""
+states (:func:`slices`), the pass's pair log of when each pair was last priced (:class:`PairLog`), and
+how a round's chunks of disjoint pairs are shared among threads (:func:`shared`)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import Executor
+from typing import TypeVar
 
 import numpy as np
 import pandas as pd
@@ -12,6 +15,8 @@ import pandas as pd
 from ...shared.trees import IntArray
 
 _REFRESH = 1 << 15  # classes whose states are computed at once when a run starts
+T = TypeVar("T")
+SHARES = 2  # chunks per thread of a round: a thread done early takes the next chunk
 
 
 def places(k: int, window: int) -> list[tuple[IntArray, IntArray]]:
@@ -57,3 +62,22 @@ class PairLog:
             stamp[hit] = self.stamp[at[hit]]
         self.keys, self.stamp = np.asarray(keys, dtype=np.int64), stamp
         return np.split(ids.astype(np.int64, copy=False), np.cumsum([len(p) for p in parts])[:-1])
+
+
+def shared(pool: Executor, threads: int, jobs: int, run: Callable[[int], T]) -> list[T]:
+    """``[run(c) for c in range(jobs)]``, run on this thread and ``threads − 1`` of ``pool``, each taking
+    the next job not yet taken (a thread whose jobs cost less takes more of them). The callers' jobs touch
+    disjoint classes (a round's chunks of disjoint pairs) or only read (a pass's orders), so which thread
+    runs which does not change what they do."""
+    todo = iter(range(jobs))  # one iterator for all: ``next`` on it is atomic under the interpreter lock
+    done: dict[int, T] = {}
+
+    def take() -> None:
+        for c in todo:
+            done[c] = run(c)
+
+    rest = [pool.submit(take) for _ in range(min(threads, jobs) - 1)]
+    take()
+    for f in rest:
+        f.result()
+    return [done[c] for c in range(jobs)]

@@ -15,7 +15,7 @@ cost of the merged node; for a numeric QI ``max(hi, v) − min(lo, v)`` in value
 ``unit`` unless the leave-one-out value equals the code. The QIs are added one after another into one
 pairs × |A| × |B| array (a QI × pairs × |A| × |B| temporary cost twice as much), or, where most swaps are
 bounded out, into one entry per remaining swap (:meth:`SwapPricer.priced`). The costs are the same numbers
-:class:`~.exchange._Attr` computes state by state (integers when the model is exact), so the search finds
+:class:`~.qi.QI` computes state by state (integers when the model is exact), so the search finds
 exactly the exchanges it found before.
 
 Rows and cells are gathered with ``np.take`` / ``np.compress`` (:func:`take_rows`, :func:`take_cells`) and
@@ -43,7 +43,7 @@ Mask = np.ndarray[Any, np.dtype[np.bool_]]
 
 
 class PricedQI(Protocol):
-    """What the pricing reads of one QI (the refinement's :class:`~.exchange._Attr`)."""
+    """What the pricing reads of one QI (the refinement's :class:`~.qi.QI`)."""
 
     @property
     def kind(self) -> Kind: ...
@@ -288,12 +288,37 @@ class SwapPricer:
         listed[p] = True
         at = np.flatnonzero(listed)  # the pairs with a swap listed, and each swap's place among them
         local = (np.cumsum(listed) - 1)[p]
-        cross = self.distance(take_rows(ma, at)[:, :, None], take_rows(mb, at)[:, None, :])  # a_i to b_j
+        cross = self._cross(
+            np.take(a, at), np.take(b, at), take_rows(ma, at), take_rows(mb, at)
+        )  # a_i to b_j
         into_a, into_b = cross.sum(axis=1), cross.sum(axis=2)  # b_j to all of A, a_i to all of B
         c = np.take(cross.reshape(-1), (local * cross.shape[1] + i) * cross.shape[2] + j)
         out: FloatArray = (take_cells(into_a, local, j) - c - take_cells(self.spread, a[p], i)) + (
             take_cells(into_b, local, i) - c - take_cells(self.spread, b[p], j)
         )
+        return out
+
+    def _cross(self, ca: IntArray, cb: IntArray, ra: IntArray, rb: IntArray) -> FloatArray:
+        """(pairs × |A| × |B|): :meth:`distance` of a_i and b_j (classes ``ca``, ``cb``, rows ``ra``, ``rb``),
+        the codes read from the per-member copies (:attr:`member`: one row gathered per class, not one
+        scattered entry per member). The same numbers, added in the same order."""
+        sa, sb = ra.shape[1], rb.shape[1]
+        out: FloatArray = np.zeros((len(ca), sa, sb), dtype=np.float64)
+        pk = self.packed
+        held_hier, held_num, held_flat = self.member
+        for g in range(len(pk.groups)):
+            x = take_rows(held_hier[g], ca)[:, :sa, None].astype(np.int64)
+            base = pk.offset[g, 0, 0] + x * pk.nodes[g, 0, 0]
+            out += np.take(pk.merged, base + take_rows(held_hier[g], cb)[:, None, :sb])
+        for q in range(len(self.num.attrs)):
+            gap = np.abs(take_rows(held_num[q], ca)[:, :sa, None] - take_rows(held_num[q], cb)[:, None, :sb])
+            out += gap * self.num_unit[q, 0, 0, 0]
+        for q in range(len(self.flat.attrs)):
+            differ = take_rows(held_flat[q], ca)[:, :sa, None] != take_rows(held_flat[q], cb)[:, None, :sb]
+            out += differ * self.flat_unit[q, 0, 0, 0]
+        for at, codes in zip(self.deep, self.deep_codes, strict=True):
+            assert at.node_cost is not None
+            out += at.node_cost[climb(at.tree, codes[ra][:, :, None], codes[rb][:, None, :])]
         return out
 
     def _entering(
@@ -388,7 +413,6 @@ class SwapPricer:
             keep = self._under(sa * np.take(self.loo_min, a) + sb * np.take(self.loo_min, b), now)
             at = np.flatnonzero(keep)
             a_at, b_at = np.take(a, at), np.take(b, at)
-        mb = take_rows(mem, b_at)[:, :sb]
         low_a, low_b = np.take(self.loo_min, a_at), np.take(self.loo_min, b_at)
         enter_a = None  # pairs × |B|
         if sa >= 3:
@@ -396,13 +420,12 @@ class SwapPricer:
             kept, enter_a = self._entering(
                 a_at, b_at, sb, lambda low: self._under(sa * np.maximum(low_a, low) + sb * low_b, ahead)
             )
-            at, mb, low_a, low_b = (take_rows(x, kept) for x in (at, mb, low_a, low_b))
+            at, low_a, low_b = (take_rows(x, kept) for x in (at, low_a, low_b))
             low_a = np.maximum(low_a, lowest(enter_a))
             still = self._under(sa * low_a + sb * low_b, np.take(now, at))
             at, low_a, low_b = (take_rows(x, still) for x in (at, low_a, low_b))
-            mb, enter_a = take_rows(mb, still), take_rows(enter_a, still)
+            enter_a = take_rows(enter_a, still)
         a_at, b_at = np.take(a, at), np.take(b, at)
-        ma = take_rows(mem, a_at)[:, :sa]
         enter_b = None  # pairs × |A|
         if sb >= 3:
             ahead = np.take(now, at)
@@ -410,21 +433,17 @@ class SwapPricer:
                 b_at, a_at, sa, lambda low: self._under(sa * low_a + sb * np.maximum(low_b, low), ahead)
             )
             at, low_a, low_b = (take_rows(x, kept) for x in (at, low_a, low_b))
-            ma, mb = take_rows(ma, kept), take_rows(mb, kept)
             if enter_a is not None:
                 enter_a = take_rows(enter_a, kept)
             still = self._under(sa * low_a + sb * np.maximum(low_b, lowest(enter_b)), np.take(now, at))
-            at, ma, mb, enter_b = (
-                take_rows(at, still),
-                take_rows(ma, still),
-                take_rows(mb, still),
-                take_rows(enter_b, still),
-            )
+            at, enter_b = take_rows(at, still), take_rows(enter_b, still)
             if enter_a is not None:
                 enter_a = take_rows(enter_a, still)
         keep[:] = False
         keep[at] = True
         a_at, b_at, now_at = np.take(a, at), np.take(b, at), np.take(now, at)
+        # the rows of the pairs kept at the end only: not carried through the tests
+        ma, mb = take_rows(mem, a_at)[:, :sa], take_rows(mem, b_at)[:, :sb]
         swap_a = take_rows(self.loo_cost, a_at)[:, :sa, None]
         if enter_a is not None:
             swap_a = np.maximum(swap_a, enter_a[:, None, :])

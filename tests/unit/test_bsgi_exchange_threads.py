@@ -1,0 +1,82 @@
+"""The BSGI exchange search's work shared among threads (``refine/rounds.py: shared``): every job run once,
+the results in job order, whichever thread ran them; a pass's orders sorted on the threads equal those of
+one thread; and the spread changes' distances read from the per-member codes equal the rows' own."""
+
+from __future__ import annotations
+
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+import numpy as np
+from hypothesis import given, settings
+
+from ldiv_db.algorithms.bsgi.greedy.cost import CostModel
+from ldiv_db.algorithms.bsgi.refine.exchange import Refiner
+from ldiv_db.algorithms.bsgi.refine.rounds import shared
+from tests.unit.test_bsgi_refine_fast import cases
+
+
+def test_shared_runs_every_job_once_and_returns_them_in_order() -> None:
+    """Twenty jobs on this thread and two of a pool: each run once, the results in job order, and a
+    thread done early takes further jobs (the slow job 0 leaves the others to the other threads)."""
+    ran: list[tuple[int, str]] = []
+
+    def job(c: int) -> int:
+        if c == 0:
+            time.sleep(0.2)
+        ran.append((c, threading.current_thread().name))
+        return c * c
+
+    with ThreadPoolExecutor(2) as pool:
+        out = shared(pool, 3, 20, job)
+        assert shared(pool, 3, 1, job) == [0]  # fewer jobs than threads
+        assert shared(pool, 3, 0, job) == []
+    assert out == [c * c for c in range(20)]
+    assert sorted(c for c, _ in ran[:20]) == list(range(20))
+    by_thread: dict[str, int] = {}
+    for _, name in ran[:20]:
+        by_thread[name] = by_thread.get(name, 0) + 1
+    slow = next(name for c, name in ran if c == 0)
+    assert len(by_thread) >= 2 and by_thread[slow] <= 2  # the others took the jobs meanwhile
+
+
+def _refiner(case: dict[str, Any]) -> Refiner:
+    return Refiner(
+        CostModel(case["attrs"]), case["codes"], case["distinct"], case["locality"], window=case["window"]
+    )
+
+
+@settings(max_examples=30, deadline=None)
+@given(case=cases())
+def test_orders_sorted_on_threads_are_those_of_one_thread(case: dict[str, Any]) -> None:
+    refiner = _refiner(case)
+    refiner.run(case["gid"].copy())  # the refined members: classes spread along the orders
+    mem = refiner._mem
+    sizes = (mem >= 0).sum(axis=1)
+    alone = refiner._orders(mem, sizes)
+    with ThreadPoolExecutor(2) as pool:
+        refiner._pool, refiner.workers = pool, 3
+        together = refiner._orders(mem, sizes)
+    assert len(alone) == len(together) == refiner.orders * 3
+    assert all(np.array_equal(x, y) for x, y in zip(alone, together, strict=True))
+
+
+@settings(max_examples=30, deadline=None)
+@given(case=cases())
+def test_distances_from_member_codes_are_the_rows_distances(case: dict[str, Any]) -> None:
+    """After a run the per-member copies hold each class's rows' codes, and the a_i-to-b_j distances
+    taken from them are bit for bit those taken from the rows."""
+    refiner = _refiner(case)
+    refiner.run(case["gid"].copy())
+    mem, pricer = refiner._mem, refiner.pricer
+    sizes = (mem >= 0).sum(axis=1)
+    rng = np.random.default_rng(len(sizes))
+    for sa in np.unique(sizes).tolist():
+        for sb in np.unique(sizes).tolist():
+            ca, cb = np.flatnonzero(sizes == sa), np.flatnonzero(sizes == sb)
+            ca, cb = rng.choice(ca, 12), rng.choice(cb, 12)
+            ra, rb = mem[ca, :sa], mem[cb, :sb]
+            want = pricer.distance(ra[:, :, None], rb[:, None, :])
+            assert np.array_equal(pricer._cross(ca, cb, ra, rb), want)
