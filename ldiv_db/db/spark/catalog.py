@@ -81,6 +81,19 @@ class Listings:
         self._exists.clear()
         self._tables.clear()
 
+    def created(self, schema: str, name: str) -> None:
+        """The table ``schema.name`` was just made (by the connection's own write, nothing else changed):
+        a kept listing of the schema gains it as the catalog spells it (lower case), instead of being
+        listed again."""
+        key = schema.lower()
+        if key in self._tables and all(n.lower() != name.lower() for n, _ in self._tables[key]):
+            self._tables[key].append((name.lower(), "BASE TABLE"))
+
+    def kept(self, schema: str) -> list[tuple[str, str]] | None:
+        """The schema's tables as listed this command, or None when it is not listed."""
+        found = self._tables.get(schema.lower())
+        return None if found is None else list(found)
+
     def schemas(self) -> list[str]:
         """Every schema's name, sorted (``listDatabases`` reads every schema's metadata: once)."""
         if self._schemas is None:
