@@ -485,9 +485,9 @@ def _spied(spark_session, monkeypatch) -> list[str]:  # type: ignore[no-untyped-
 def test_load_counts_what_it_writes_and_keeps_the_listing(  # type: ignore[no-untyped-def]
     tmp_path, spark_session, spark_url, monkeypatch
 ) -> None:
-    """``ldiv load`` on Spark: the rows are the batches' sum (no count(*) after the write) and the schema's
-    kept listing gains the new table (no second listing); the table holds exactly those rows, and a
-    second load into the same name is refused as before."""
+    """``ldiv load`` on Spark: the rows are the batches' sum (no count(*) after the write), and the target
+    is looked up by name, before and after the write, without listing its schema; the table holds
+    exactly those rows, and a second load into the same name is refused as before."""
     from ldiv_db.api import load
 
     csv = tmp_path / "t.csv"
@@ -498,8 +498,10 @@ def test_load_counts_what_it_writes_and_keeps_the_listing(  # type: ignore[no-un
             done = load(d, csv, "t_loaded")
             monkeypatch.undo()
             assert done.rows == 25 and [c for c, _ in done.columns] == ["a", "b"]
-            assert not [q for q in sent if "COUNT(" in q.upper()]
-            assert len([q for q in sent if q.startswith("SHOW TABLES")]) == 1
+            assert not [q for q in sent if "COUNT(" in q.upper() or q.startswith("SHOW ")]
+            assert d.rows(render("catalog/table_info.sql", {"schema": "main", "name": "t_loaded"})) == [
+                ("main", "t_loaded", "BASE TABLE")
+            ]
             assert spark_session.sql("SELECT count(*) FROM main.t_loaded").collect()[0][0] == 25
             with pytest.raises(LdivError):
                 load(d, csv, "t_loaded")
@@ -529,3 +531,34 @@ def test_a_run_end_rewrites_the_run_table_without_a_probe_and_as_with_one(  # ty
             Query("t", f"SELECT run_id, status, seconds, queries FROM ldiv.run WHERE run_id >= {ids[0]}")
         )
         assert sorted(got) == [(ids[0], "done", 1.5, 3), (ids[1], "done", 1.5, 3)]
+
+
+def test_a_table_looked_up_by_name_answers_as_its_schema_listed_does(spark_session, spark_url) -> None:  # type: ignore[no-untyped-def]
+    """table_info and table_exists of a schema not listed look the one table up in the metastore; the
+    answer is the listing's: a table, a view, a name in other case, a missing table or schema, a
+    temporary view (never listed). The schemas come from SHOW SCHEMAS, as the catalog API lists them."""
+    spark_session.sql("CREATE TABLE IF NOT EXISTS default.t_named (a INT) USING parquet")
+    spark_session.sql("CREATE OR REPLACE VIEW default.v_named AS SELECT 1 AS a")
+    spark_session.sql("CREATE OR REPLACE TEMPORARY VIEW t_temp_named AS SELECT 1 AS a")
+    try:
+        with Database.open(spark_url) as d:
+            names = [("default", "t_named"), ("default", "T_Named"), ("default", "v_named"), ("default", "nope"),
+                     ("no_schema", "t_named"), ("default", "t_temp_named")]  # fmt: skip
+            for sch, name in names:
+                key = {"schema": sch, "name": name}
+                one = d.rows(render("catalog/table_info.sql", key))
+                there = d.rows(render("catalog/table_exists.sql", {**key, "catalog": None}))
+                d.listings.tables(sch)  # listed now: the same questions answered from the listing
+                assert d.rows(render("catalog/table_info.sql", key)) == one, (sch, name)
+                assert d.rows(render("catalog/table_exists.sql", {**key, "catalog": None})) == there
+                assert there == [(bool(one),)] and bool(one) == (
+                    sch == "default" and name.lower() in ("t_named", "v_named")
+                )
+                d.listings.forget()
+            assert one == [] and d.listings.schemas() == sorted(
+                str(s.name) for s in spark_session.catalog.listDatabases()
+            )
+    finally:
+        spark_session.sql("DROP VIEW IF EXISTS default.v_named")
+        spark_session.sql("DROP TABLE IF EXISTS default.t_named")
+        spark_session.catalog.dropTempView("t_temp_named")

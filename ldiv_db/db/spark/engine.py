@@ -330,13 +330,13 @@ class SparkDatabase(Database):
         and the table reaches Spark in Arrow batches of at most ``fetch_rows`` rows (the first creates it,
         the others append), with the row id column ``ldiv_rowid`` (0..n-1 in file order, what ``rowid``
         means in the templates on Spark): the driver holds one batch at a time. Returns the rows written
-        (the batches' sum: the table holds those and no others, so no count is asked of Spark); the
-        catalog's listing of the schema, when kept, gains the new table (nothing else changed in it)."""
+        (the batches' sum: the table holds those and no others, so no count is asked of Spark)."""
         import pyarrow as pa  # an extra of ldiv_db[spark]
 
         sch, name = target.schema, target.name
         ref = spark_ref(TableRef(name, sch or self.default_schema))
         written: int | None = None  # no batch, no table: the caller's own lookups say so
+        self.listings.forget()
         local = duckdb.connect()
         try:
             if sch:
@@ -352,17 +352,10 @@ class SparkDatabase(Database):
                     frame.write.format("parquet").mode("append" if i else "errorifexists").saveAsTable(ref)
                     written = (written or 0) + batch.num_rows
                     self.queries += 1
-        except BaseException as exc:
-            self.listings.forget()  # a write cut short may have left the table made
-            if isinstance(exc, duckdb.Error):
-                raise LdivError(f"query {query.name} failed: {str(exc).splitlines()[0]}") from None
-            raise
+        except duckdb.Error as exc:
+            raise LdivError(f"query {query.name} failed: {str(exc).splitlines()[0]}") from None
         finally:
             local.close()
-        if written is None:
-            self.listings.forget()
-        else:
-            self.listings.created(sch or self.default_schema, name)
         return written
 
     def _fixed(self, query: Query) -> list[Any]:
