@@ -562,3 +562,16 @@ def test_a_table_looked_up_by_name_answers_as_its_schema_listed_does(spark_sessi
         spark_session.sql("DROP VIEW IF EXISTS default.v_named")
         spark_session.sql("DROP TABLE IF EXISTS default.t_named")
         spark_session.catalog.dropTempView("t_temp_named")
+
+
+def test_an_empty_schema_is_listed_in_one_statement(spark_session, spark_url, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """SHOW TABLES lists views too: a schema it finds empty is not asked for its views."""
+    spark_session.sql("CREATE SCHEMA IF NOT EXISTS empty_listed")
+    try:
+        with Database.open(spark_url) as d:
+            sent = _spied(spark_session, monkeypatch)
+            assert d.table_names("empty_listed") == []
+            monkeypatch.undo()
+            assert [q.split(" IN ")[0] for q in sent if q.startswith("SHOW")] == ["SHOW TABLES"]
+    finally:
+        spark_session.sql("DROP SCHEMA IF EXISTS empty_listed CASCADE")

@@ -131,15 +131,14 @@ class Listings:
 
 
 def tables_of(spark: Any, schema: str) -> list[tuple[str, str]]:
-    """The tables and views of an existing schema: two listings (``catalog.listTables`` reads every
-    table's metadata from the metastore, one call per table)."""
+    """The tables and views of an existing schema: two listings, one for a schema without any
+    (``catalog.listTables`` reads every table's metadata from the metastore, one call per table)."""
     where = {"schema": bq(schema)}
+    names = [str(r[1]) for r in spark.sql(_SHOW_TABLES, args=where).collect() if not r[2]]
+    if not names:  # SHOW TABLES lists the views too: none to tell apart
+        return []
     views = {str(r[1]) for r in spark.sql(_SHOW_VIEWS, args=where).collect() if not r[2]}
-    return [
-        (str(r[1]), "VIEW" if str(r[1]) in views else "BASE TABLE")
-        for r in spark.sql(_SHOW_TABLES, args=where).collect()
-        if not r[2]
-    ]
+    return [(n, "VIEW" if n in views else "BASE TABLE") for n in names]
 
 
 def bq(name: str) -> str:
