@@ -216,7 +216,7 @@ def load_table(
                 q = render("catalog/load_parquet.sql", {"path": source}, target=target)
             else:
                 q = render("catalog/load_csv.sql", {"path": source, "sep": delim}, target=target)
-            database.load_file(q, target)
+            written = database.load_file(q, target)
         except LdivError as exc:
             if not is_parquet:
                 raise _csv_error(path, delim, exc) from None
@@ -227,7 +227,11 @@ def load_table(
         t = table_at(database, target)
         if not is_parquet:
             _one_column_check(path, delim, [c.name for c in t.columns])
-        rows = int(database.scalar(render("catalog/row_count.sql", source=t.ref)))
+        rows = (
+            written
+            if written is not None
+            else int(database.scalar(render("catalog/row_count.sql", source=t.ref)))
+        )
     return LoadResult(t.name, rows, [(c.name, c.data_type) for c in t.columns], time.perf_counter() - t0)
 
 

@@ -334,8 +334,9 @@ class Database(RunOwners, abc.ABC):
         )
 
     @abc.abstractmethod
-    def load_file(self, query: Query, target: TableRef) -> None:
-        """Create ``target`` from a file-reading template (``catalog/load_csv.sql`` / ``load_parquet.sql``)."""
+    def load_file(self, query: Query, target: TableRef) -> int | None:
+        """Create ``target`` from a file-reading template (``catalog/load_csv.sql`` / ``load_parquet.sql``);
+        the rows it wrote when the engine counted them on the way (else None: the caller counts)."""
 
     @abc.abstractmethod
     def execute_script(self, name: str, sql: str) -> None:

@@ -197,8 +197,8 @@ def draft_composition(db: Database, release_id: int) -> dict[str, Any] | None:
     names it was checked with, or None when nothing of the source is published. A check that cannot run
     is reported as such, never raised: the draft stays a draft either way, and publishing it runs the
     check again."""
-    source = str(db.scalar(render("publication/source.sql", {"release_id": release_id})))
-    others = published_of(db, source, besides=release_id)
+    rows = db.records(render("publication/published_beside.sql", {"release_id": release_id}))
+    others = [(int(r["release_id"]), str(r["name"])) for r in rows if int(r["release_id"]) != release_id]
     if not others:
         return None
     names = [n for _, n in others]

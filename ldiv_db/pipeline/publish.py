@@ -159,7 +159,9 @@ def _staged(db: Database, release: Release, ctx: Context, continues: bool) -> tu
     ownership.check_may_replace(
         db, release.out, release.tables, replace=ctx.replace or continues, stream=continues
     )
-    reserved = int(db.scalar(render("meta/next_release_id.sql")))
+    # the id to reserve, and whether a run killed before its record left links from it on (one writer
+    # per catalog: nothing links rows between this read and the build)
+    reserved, linked = (int(v) for v in db.one(render("meta/next_release_id.sql")))
 
     def unlink() -> None:
         db.run(render("release/forget_rows.sql", {"release_id": reserved}))
@@ -167,7 +169,7 @@ def _staged(db: Database, release: Release, ctx: Context, continues: bool) -> tu
 
     def build(stages: Mapping[TableRef, TableRef]) -> tuple[int, Reconciled, Verdict]:
         release.stage(stages)
-        if int(db.scalar(render("release/orphan_rows.sql", {"release_id": reserved}))):
+        if linked >= reserved:
             unlink()  # the link of a run killed before its record
         try:
             return _steps(db, release, ctx, reserved=reserved)

@@ -221,6 +221,8 @@ PLAN_HINTS = {
     "lookup": "it creates a small table that joins over a whole source look values up in (give it statistics)",
     "read-whole": "the statements after it read its table whole (its statistics would change no plan)",
     "joins-in-order": "its joins are written in the order that keeps the fewest rows (estimates cannot tell)",
+    "changes-a-row": "its UPDATE changes a row the caller wrote (an engine that rewrites the table for it need "
+    "not first ask whether any row matches)",
 }
 
 _HEADER_LINE = re.compile(r"^--\s*(\w+)\s*:\s*(.*)$")

@@ -1,6 +1,7 @@
 -- purpose: record the end of a run: status, time, queries issued, metrics or the error
 -- params: run_id, status, seconds, queries, metrics, error
 -- returns: nothing
+-- hints: changes-a-row
 -- ref: DESIGN §6
 UPDATE ldiv.run
 SET status = $status, finished_at = current_timestamp, seconds = $seconds, queries = $queries,

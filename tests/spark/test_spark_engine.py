@@ -396,7 +396,8 @@ def test_catalog_listings_are_kept_within_a_command_and_forgotten_by_its_ddl(  #
     """A schema is listed once a command (SHOW TABLES and SHOW VIEWS): name lookups, exists and
     table_names answer from that listing until a statement or catalog operation creates, drops or renames
     something outside the work schema; a work table's statement forgets nothing; a command's start
-    (Database.open of a connection) forgets it all, so a table made meanwhile by another session is seen."""
+    (Database.open of a connection) forgets it all, so a table made meanwhile by another session is seen.
+    exists() of a schema not listed asks the metastore for that one table and lists nothing."""
     sent: list[str] = []
     real = type(spark_session).sql
 
@@ -420,13 +421,14 @@ def test_catalog_listings_are_kept_within_a_command_and_forgotten_by_its_ddl(  #
             d.run(Query("t", "CREATE TABLE default.t_listed (k INTEGER)"))
             assert d.exists(one) and "t_listed" in d.table_names("default") and listings() == 2
             d.rename(one, two)
-            assert not d.exists(one) and d.exists(two) and listings() == 3
+            assert not d.exists(one) and d.exists(two) and listings() == 2  # not listed: asked by name
+            assert "t_listed_2" in d.table_names("default") and listings() == 3
             d.drop_table(two)
-            assert not d.exists(two) and listings() == 4
+            assert d.table_names("default") == first and not d.exists(two) and listings() == 4
             real(spark_session, "CREATE TABLE default.t_listed (k INTEGER)")  # behind its back
             assert not d.exists(one) and listings() == 4  # one writer per catalog: not seen this command
             assert Database.open(d) is d  # the next command
-            assert d.exists(one) and listings() == 5
+            assert d.exists(one) and listings() == 4
         finally:
             real(spark_session, "DROP TABLE IF EXISTS default.t_listed")
             real(spark_session, "DROP TABLE IF EXISTS default.t_listed_2")
@@ -465,3 +467,111 @@ def test_an_emulated_update_is_two_statements_its_scratch_dropped_with_the_work_
             assert scratch.schema not in [r[0] for r in real(spark_session, "SHOW SCHEMAS").collect()]
         finally:
             real(spark_session, "DROP TABLE IF EXISTS default.t_dml")
+
+
+def _spied(spark_session, monkeypatch) -> list[str]:  # type: ignore[no-untyped-def]
+    """Every statement the session is sent from now on (this test only), blanks folded."""
+    sent: list[str] = []
+    real = type(spark_session).sql
+
+    def spy(self, query, args=None, **kwargs):  # type: ignore[no-untyped-def]
+        sent.append(" ".join(query.split()))
+        return real(self, query, args, **kwargs)
+
+    monkeypatch.setattr(type(spark_session), "sql", spy)
+    return sent
+
+
+def test_load_counts_what_it_writes_and_keeps_the_listing(  # type: ignore[no-untyped-def]
+    tmp_path, spark_session, spark_url, monkeypatch
+) -> None:
+    """``ldiv load`` on Spark: the rows are the batches' sum (no count(*) after the write), and the target
+    is looked up by name, before and after the write, without listing its schema; the table holds
+    exactly those rows, and a second load into the same name is refused as before."""
+    from ldiv_db.api import load
+
+    csv = tmp_path / "t.csv"
+    csv.write_text("a,b\n" + "".join(f"{i},x{i % 3}\n" for i in range(25)), encoding="utf-8")
+    with Database.open(spark_url) as d:
+        try:
+            sent = _spied(spark_session, monkeypatch)
+            done = load(d, csv, "t_loaded")
+            monkeypatch.undo()
+            assert done.rows == 25 and [c for c, _ in done.columns] == ["a", "b"]
+            assert not [q for q in sent if "COUNT(" in q.upper() or q.startswith("SHOW ")]
+            assert d.rows(render("catalog/table_info.sql", {"schema": "main", "name": "t_loaded"})) == [
+                ("main", "t_loaded", "BASE TABLE")
+            ]
+            assert spark_session.sql("SELECT count(*) FROM main.t_loaded").collect()[0][0] == 25
+            with pytest.raises(LdivError):
+                load(d, csv, "t_loaded")
+        finally:
+            spark_session.sql("DROP TABLE IF EXISTS main.t_loaded")
+
+
+def test_a_run_end_rewrites_the_run_table_without_a_probe_and_as_with_one(  # type: ignore[no-untyped-def]
+    spark_session, spark_url, monkeypatch
+) -> None:
+    """``meta/run_finish.sql`` is hinted changes-a-row: the emulated UPDATE is sent without its probe
+    (a rewrite that matched nothing would leave the table as it was), and the row reads back as the
+    same statement with its probe leaves it."""
+    params = {"command": "t", "algorithm": None, "source": "s", "output": "o", "params": None}
+    end = {"status": "done", "seconds": 1.5, "queries": 3, "metrics": None, "error": None}
+    with Database.open(spark_url) as d:
+        ids = [int(d.scalar(render("meta/run_start.sql", params))) for _ in range(2)]
+        hinted = render("meta/run_finish.sql", {"run_id": ids[0], **end})
+        assert "changes-a-row" in hinted.hints
+        sent = _spied(spark_session, monkeypatch)
+        d.run(hinted)
+        d.run(Query(hinted.name, hinted.sql, {**hinted.params, "run_id": ids[1]}))  # no hint: probed
+        monkeypatch.undo()
+        probes = [q for q in sent if q.startswith("SELECT 1 FROM ldiv.run")]
+        assert len(probes) == 1
+        got = d.rows(
+            Query("t", f"SELECT run_id, status, seconds, queries FROM ldiv.run WHERE run_id >= {ids[0]}")
+        )
+        assert sorted(got) == [(ids[0], "done", 1.5, 3), (ids[1], "done", 1.5, 3)]
+
+
+def test_a_table_looked_up_by_name_answers_as_its_schema_listed_does(spark_session, spark_url) -> None:  # type: ignore[no-untyped-def]
+    """table_info and table_exists of a schema not listed look the one table up in the metastore; the
+    answer is the listing's: a table, a view, a name in other case, a missing table or schema, a
+    temporary view (never listed). The schemas come from SHOW SCHEMAS, as the catalog API lists them."""
+    spark_session.sql("CREATE TABLE IF NOT EXISTS default.t_named (a INT) USING parquet")
+    spark_session.sql("CREATE OR REPLACE VIEW default.v_named AS SELECT 1 AS a")
+    spark_session.sql("CREATE OR REPLACE TEMPORARY VIEW t_temp_named AS SELECT 1 AS a")
+    try:
+        with Database.open(spark_url) as d:
+            names = [("default", "t_named"), ("default", "T_Named"), ("default", "v_named"), ("default", "nope"),
+                     ("no_schema", "t_named"), ("default", "t_temp_named")]  # fmt: skip
+            for sch, name in names:
+                key = {"schema": sch, "name": name}
+                one = d.rows(render("catalog/table_info.sql", key))
+                there = d.rows(render("catalog/table_exists.sql", {**key, "catalog": None}))
+                d.listings.tables(sch)  # listed now: the same questions answered from the listing
+                assert d.rows(render("catalog/table_info.sql", key)) == one, (sch, name)
+                assert d.rows(render("catalog/table_exists.sql", {**key, "catalog": None})) == there
+                assert there == [(bool(one),)] and bool(one) == (
+                    sch == "default" and name.lower() in ("t_named", "v_named")
+                )
+                d.listings.forget()
+            assert one == [] and d.listings.schemas() == sorted(
+                str(s.name) for s in spark_session.catalog.listDatabases()
+            )
+    finally:
+        spark_session.sql("DROP VIEW IF EXISTS default.v_named")
+        spark_session.sql("DROP TABLE IF EXISTS default.t_named")
+        spark_session.catalog.dropTempView("t_temp_named")
+
+
+def test_an_empty_schema_is_listed_in_one_statement(spark_session, spark_url, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """SHOW TABLES lists views too: a schema it finds empty is not asked for its views."""
+    spark_session.sql("CREATE SCHEMA IF NOT EXISTS empty_listed")
+    try:
+        with Database.open(spark_url) as d:
+            sent = _spied(spark_session, monkeypatch)
+            assert d.table_names("empty_listed") == []
+            monkeypatch.undo()
+            assert [q.split(" IN ")[0] for q in sent if q.startswith("SHOW")] == ["SHOW TABLES"]
+    finally:
+        spark_session.sql("DROP SCHEMA IF EXISTS empty_listed CASCADE")

@@ -13,5 +13,5 @@ CASES = {
     ),
     "publication/published.sql": Case(lambda env: {}, {"source": "main.it's"}),
     "publication/release.sql": Case(lambda env: {}, {"name": "main.it's"}),
-    "publication/source.sql": Case(lambda env: {}, {"release_id": 1}),
+    "publication/published_beside.sql": Case(lambda env: {}, {"release_id": 1}),
 }

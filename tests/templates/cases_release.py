@@ -217,7 +217,6 @@ CASES = {
     "meta/release_insert.sql": Case(lambda env: {}, RELEASE_PARAMS),
     "meta/next_release_id.sql": Case(lambda env: {}),
     "release/forget_rows.sql": Case(lambda env: {}, {"release_id": 99}),
-    "release/orphan_rows.sql": Case(lambda env: {}, {"release_id": 1}),
     "meta/run_recorded.sql": Case(lambda env: {}, {"run_id": 1}),
     "meta/release_details.sql": Case(lambda env: {}, {"release_id": 1}),
     "release/class_sizes.sql": Case(lambda env: {"source": env.source, "keys": [env.group, *env.qi]}),

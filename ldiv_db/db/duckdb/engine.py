@@ -425,10 +425,11 @@ class DuckDBDatabase(Database):
             self.con.unregister(view)
             self._catalog.clear()
 
-    def load_file(self, query: Query, target: TableRef) -> None:
+    def load_file(self, query: Query, target: TableRef) -> int | None:
         """Create ``target`` from a file-reading template (``catalog/load_csv.sql`` /
         ``load_parquet.sql``, rendered with ``target``): DuckDB reads the file itself."""
         self.run(query)
+        return None
 
     def execute_script(self, name: str, sql: str) -> None:
         """Run a multi-statement script (migrations only)."""

@@ -492,7 +492,7 @@ class PostgresDatabase(PgRunOwners, Database):
         rows = frame_rows(frame) if binary is None else [binary]
         self.copy_rows(table, names, rows, binary=binary is not None)
 
-    def load_file(self, query: Query, target: TableRef) -> None:
+    def load_file(self, query: Query, target: TableRef) -> int | None:
         """DuckDB (in memory) reads the file with the same template and type detection as a DuckDB
         database; the table is created here with those types and the rows arrive by COPY in batches."""
         with Database.open(":memory:", migrate=False) as duck:
@@ -510,6 +510,7 @@ class PostgresDatabase(PgRunOwners, Database):
             names = [c.name for c in cols]
             for batch in duck.batches(render("catalog/all_rows.sql", source=target)):
                 self.copy_rows(target, names, batch)
+        return None
 
     def copy_rows(
         self, table: TableRef, columns: list[str], rows: Iterable[Any], *, binary: bool = False

@@ -12,6 +12,7 @@ ROWID = "ldiv_rowid"  # the row id column of a table loaded on Spark (``rowid`` 
 # Spark's own catalog statements, names bound (IDENTIFIER takes a qualified, back-quoted name as a value)
 _SHOW_TABLES = "SHOW TABLES IN IDENTIFIER(:schema)"
 _SHOW_VIEWS = "SHOW VIEWS IN IDENTIFIER(:schema)"
+_SHOW_SCHEMAS = "SHOW SCHEMAS"
 
 
 def answer(db: Any, query: Query) -> list[tuple[Any, ...]] | None:
@@ -35,10 +36,10 @@ def answer(db: Any, query: Query) -> list[tuple[Any, ...]] | None:
         return [(wanted if listings.exists(wanted) else None, False, False)]
     if query.name == "catalog/table_info.sql":
         sch, name = str(p["schema"]), str(p["name"])
-        return [(sch, n, k) for n, k in listings.tables(sch) if n.lower() == name.lower()]
+        return [(sch, n, k) for n, k in listings.table(sch, name)]
     if query.name == "catalog/table_exists.sql":
         sch, name = str(p["schema"]), str(p["name"])
-        return [(any(n.lower() == name.lower() for n, _ in listings.tables(sch)),)]
+        return [(bool(listings.table(sch, name)),)]
     if query.name == "catalog/columns.sql":
         ref = TableRef(str(p["name"]), str(p["schema"]))
         fields = spark.table(spark_ref(ref)).schema.fields
@@ -81,10 +82,32 @@ class Listings:
         self._exists.clear()
         self._tables.clear()
 
+    def table(self, schema: str, name: str) -> list[tuple[str, str]]:
+        """The table or view ``schema.name`` as (name, kind) (none when absent): from the schema's listing
+        when this command keeps one, else by a lookup of that one table in the metastore (one or two
+        calls, not kept: a listing is two statements and a call, for a command that often asks of one
+        table only)."""
+        key = schema.lower()
+        if key in self._tables or name != name.lower():  # a listing spells a name as the catalog does
+            return [(n, k) for n, k in self.tables(schema) if n.lower() == name.lower()]
+        ref = spark_ref(TableRef(name, schema))
+        if not self.spark.catalog.tableExists(ref):
+            return []
+        found = self.spark.catalog.getTable(ref)
+        if found.isTemporary:  # a listing leaves temporary views out
+            return []
+        return [(str(found.name), "VIEW" if str(found.tableType).upper() == "VIEW" else "BASE TABLE")]
+
+    def kept(self, schema: str) -> list[tuple[str, str]] | None:
+        """The schema's tables as listed this command, or None when it is not listed."""
+        found = self._tables.get(schema.lower())
+        return None if found is None else list(found)
+
     def schemas(self) -> list[str]:
-        """Every schema's name, sorted (``listDatabases`` reads every schema's metadata: once)."""
+        """Every schema's name, sorted: ``SHOW SCHEMAS``, one metastore call for the names (the catalog
+        API's ``listDatabases`` reads every schema's metadata besides)."""
         if self._schemas is None:
-            self._schemas = sorted(str(d.name) for d in self.spark.catalog.listDatabases())
+            self._schemas = sorted(str(r[0]) for r in self.spark.sql(_SHOW_SCHEMAS).collect())
         return list(self._schemas)
 
     def exists(self, schema: str) -> bool:
@@ -108,15 +131,14 @@ class Listings:
 
 
 def tables_of(spark: Any, schema: str) -> list[tuple[str, str]]:
-    """The tables and views of an existing schema: two listings (``catalog.listTables`` reads every
-    table's metadata from the metastore, one call per table)."""
+    """The tables and views of an existing schema: two listings, one for a schema without any
+    (``catalog.listTables`` reads every table's metadata from the metastore, one call per table)."""
     where = {"schema": bq(schema)}
+    names = [str(r[1]) for r in spark.sql(_SHOW_TABLES, args=where).collect() if not r[2]]
+    if not names:  # SHOW TABLES lists the views too: none to tell apart
+        return []
     views = {str(r[1]) for r in spark.sql(_SHOW_VIEWS, args=where).collect() if not r[2]}
-    return [
-        (str(r[1]), "VIEW" if str(r[1]) in views else "BASE TABLE")
-        for r in spark.sql(_SHOW_TABLES, args=where).collect()
-        if not r[2]
-    ]
+    return [(n, "VIEW" if n in views else "BASE TABLE") for n in names]
 
 
 def bq(name: str) -> str:

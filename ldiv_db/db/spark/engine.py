@@ -179,7 +179,7 @@ class SparkDatabase(Database):
         result: Any = Result()
         with self._engine(query.name):
             for sql in statements:
-                result = self._statement(query.name, sql, params)
+                result = self._statement(query.name, sql, params, probe="changes-a-row" not in query.hints)
         return result
 
     @contextlib.contextmanager
@@ -213,7 +213,10 @@ class SparkDatabase(Database):
         with self._declared(bulk):
             return super().arrays(query)
 
-    def _statement(self, name: str, sql: str, params: Mapping[str, Any]) -> Result:
+    def _statement(self, name: str, sql: str, params: Mapping[str, Any], *, probe: bool = True) -> Result:
+        """One translated statement. An ``UPDATE``/``DELETE`` is emulated by rewriting its table, after a
+        probe for a row it would change (none: nothing is rewritten) unless ``probe`` is False (the caller
+        knows one is there; a rewrite that changes nothing leaves the table as it was)."""
         fixed: list[tuple[Any, ...]] | None = None
         if "nextval(" in sql.lower():
             sql, params, new_id = self._next_id(name, sql, params)
@@ -230,8 +233,8 @@ class SparkDatabase(Database):
         self._made.update(named)
         head = bare[:16].upper()
         if head[:6] in ("UPDATE", "DELETE") or head == "INSERT OVERWRITE":
-            probe = dml_probe(sql)
-            if probe is not None and not self._any_row(probe, params):
+            ask = dml_probe(sql) if probe else None
+            if ask is not None and not self._any_row(ask, params):
                 return Result()  # it would change no row: the table is not rewritten
             dml = emulate_dml(sql, self._columns, spark_ref(self.work_table("ldiv_dml")))
         for stmt in dml or []:
@@ -322,15 +325,17 @@ class SparkDatabase(Database):
         rows = answer(self, query)
         return None if rows is None else Result(rows=rows)
 
-    def load_file(self, query: Query, target: TableRef) -> None:
+    def load_file(self, query: Query, target: TableRef) -> int | None:
         """``ldiv load`` on Spark: DuckDB reads the file with the same template (the same type detection),
         and the table reaches Spark in Arrow batches of at most ``fetch_rows`` rows (the first creates it,
         the others append), with the row id column ``ldiv_rowid`` (0..n-1 in file order, what ``rowid``
-        means in the templates on Spark): the driver holds one batch at a time."""
+        means in the templates on Spark): the driver holds one batch at a time. Returns the rows written
+        (the batches' sum: the table holds those and no others, so no count is asked of Spark)."""
         import pyarrow as pa  # an extra of ldiv_db[spark]
 
         sch, name = target.schema, target.name
         ref = spark_ref(TableRef(name, sch or self.default_schema))
+        written: int | None = None  # no batch, no table: the caller's own lookups say so
         self.listings.forget()
         local = duckdb.connect()
         try:
@@ -345,11 +350,13 @@ class SparkDatabase(Database):
                 for i, batch in enumerate(batches):
                     frame = self.spark.createDataFrame(pa.Table.from_batches([batch]))
                     frame.write.format("parquet").mode("append" if i else "errorifexists").saveAsTable(ref)
+                    written = (written or 0) + batch.num_rows
                     self.queries += 1
         except duckdb.Error as exc:
             raise LdivError(f"query {query.name} failed: {str(exc).splitlines()[0]}") from None
         finally:
             local.close()
+        return written
 
     def _fixed(self, query: Query) -> list[Any]:
         """A statement of the engine's own bookkeeping (work schema, ids), translated; its rows collected."""
@@ -520,9 +527,12 @@ class SparkDatabase(Database):
         self._work_tables.clear()
 
     def exists(self, ref: TableRef) -> bool:
+        """From the schema's listing when this command keeps one, else one metastore call (listing the
+        schema is two statements: the open's migrations check asks of one table only)."""
         self._pending_ref(ref)
-        if ref.catalog is None and ref.schema and ref.schema.lower() != self.work_schema:
-            return any(n.lower() == ref.name.lower() for n, _ in self.listings.tables(ref.schema))
+        kept = self.listings.kept(ref.schema) if ref.catalog is None and ref.schema else None
+        if kept is not None and ref.schema and ref.schema.lower() != self.work_schema:
+            return any(n.lower() == ref.name.lower() for n, _ in kept)
         return bool(self.spark.catalog.tableExists(spark_ref(ref)))
 
     def table_property(self, ref: TableRef, key: str) -> str | None:
