@@ -3,9 +3,6 @@ freed-memory release after an algorithm (ldiv_db/util/memory.py)."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
-
 import duckdb
 import pytest
 
@@ -66,37 +63,3 @@ def test_memory_freed_by_a_step_goes_back_to_the_system() -> None:
         assert gone() is None
     finally:
         gc.enable()
-
-
-_MAPPED = """
-import sys
-import numpy as np
-from ldiv_db.util.memory import map_large_blocks
-def rss():
-    with open("/proc/self/statm") as f:
-        return int(f.read().split()[1]) * 4096
-big = np.ones(3 * 2**20)  # 24 MiB, freed: glibc's mmap threshold rises to it
-del big
-mapped = sys.argv[1] == "map" and map_large_blocks()
-base = rss()
-block = np.ones(2 * 2**20)  # 16 MiB, touched
-held = rss() - base
-del block
-print(mapped, held / 2**20, (rss() - base) / 2**20)
-"""
-
-
-@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="glibc's heaps, read from /proc")
-def test_large_blocks_mapped_are_handed_back_when_freed() -> None:
-    """After a large array was freed, glibc keeps the next smaller one in its heap when that is freed
-    (its threshold rose); after map_large_blocks (a process of its own: the setting is for the process's
-    life) the block's pages go back to the system with it."""
-    out = {}
-    for how in ("map", "keep"):
-        run = subprocess.run([sys.executable, "-c", _MAPPED, how], capture_output=True, text=True, check=True)
-        mapped, held, left = run.stdout.split()
-        out[how] = (mapped, float(held), float(left))
-    if out["map"][0] != "True":
-        pytest.skip("no glibc mallopt")
-    assert out["map"][1] >= 15 and out["map"][2] < 2
-    assert out["keep"][1] >= 15 and out["keep"][2] >= 15

@@ -38,7 +38,7 @@ import numpy as np
 import pandas as pd
 
 from ....sqlgen.render import render
-from ....util.memory import map_large_blocks, release_freed
+from ....util.memory import release_freed
 from ....util.progress import Progress
 from ...base import AnonymizeRequest
 from ...shared.schedule import Schedule, max_l_schedule
@@ -210,11 +210,6 @@ def run_parts(
     (its starts built beside its greedy, :data:`BESIDE`), appending each part's classes to the table
     ``assignment`` (made here) as the part ends: no per-row array outlives its part."""
     db = request.db
-    if BESIDE:
-        # a part's greedy and starts together hold the most memory of the run, and each part's peak
-        # rose above the last's on heaps the earlier parts' large arrays had fragmented: those arrays
-        # are unmapped when freed instead
-        map_large_blocks()
     alg.new_assignment(db, assignment)
     bounds, table = db.work_table("bsgi_part_bounds"), db.work_table("bsgi_parts")
     db.run(render("bsgi/part_bounds.sql", target=bounds))
