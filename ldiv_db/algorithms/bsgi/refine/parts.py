@@ -48,9 +48,10 @@ from . import starts
 from .exchange import Refined, workers
 
 PART_ROWS = 1_000_000  # above this many rows the refined BSGI works part by part
-# a part's starts are built beside its greedy, as the whole table's are (:func:`.starts.beside`): a part
-# holds about PART_ROWS rows, the most the whole path builds beside the greedy within the 1 GB
-BESIDE = True
+# a part's starts built beside its greedy, as the whole table's are (:func:`.starts.beside`): the same
+# release, but off — each later part's peak rose above the last's (glibc's heaps, fragmented by the
+# earlier parts' arrays), past the 1 GB a run may hold at 3M rows (decision 0029, round 9)
+BESIDE = False
 
 
 @dataclass(frozen=True)
@@ -207,7 +208,7 @@ def run_parts(
     alg: Any, request: AnonymizeRequest, coded: Any, l: int, window: int | None, cut: Plan, assignment: Any
 ) -> Grouped:
     """Cut the coded rows into ``cut``'s parts in SQL, then fetch, group and refine one part at a time
-    (its starts built beside its greedy, :data:`BESIDE`), appending each part's classes to the table
+    (with :data:`BESIDE`, its starts built beside its greedy), appending each part's classes to the table
     ``assignment`` (made here) as the part ends: no per-row array outlives its part."""
     db = request.db
     alg.new_assignment(db, assignment)
