@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import ldiv_db
-from ldiv_db.algorithms.bsgi.refine import parts
+from ldiv_db.algorithms.bsgi.refine import parts, starts
 from ldiv_db.algorithms.shared.schedule import max_l_schedule
 from ldiv_db.db import Database
 from tests.integration.frames import make_table
@@ -115,6 +115,33 @@ def test_release_in_parts(monkeypatch: Any, n: int, l: int, part_rows: int, seed
         # the paper's algorithm (--refine none) never runs in parts
         plain = _release(db, l, "plain", refine="none")
         assert "parts" not in plain.details
+
+
+def test_a_parts_starts_beside_its_greedy_give_the_same_release(monkeypatch: Any) -> None:
+    """A part builds its starts on a second thread while its greedy runs (``parts.BESIDE``) or after it:
+    the same classes, row for row, and the same refined IL."""
+    begun: list[int] = []
+    begin = starts.begin
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        begun.append(args[0].n)
+        return begin(*args, **kwargs)
+
+    monkeypatch.setattr(starts, "begin", counted)
+    monkeypatch.setattr(parts, "PART_ROWS", 700)
+    released = {}
+    with Database.open(":memory:") as db:
+        make_table(db, "t", _table(3000, 5))
+        for beside in (False, True):
+            monkeypatch.setattr(parts, "BESIDE", beside)
+            out = _release(db, 3, f"beside_{beside}")
+            rows = db.con.execute(
+                "SELECT source_rowid, group_id FROM ldiv.release_row WHERE release_id = ? ORDER BY 1",
+                [out.release_id],
+            ).fetchall()
+            released[beside] = (rows, out.details["refine"]["il_after"], len(out.details["parts"]))
+    assert len(begun) == released[True][2] == 5 and sum(begun) == 3000
+    assert released[False] == released[True] and len(released[True][0]) == 3000
 
 
 def test_a_large_runs_grouping_leaves_duckdb_little_memory(monkeypatch: Any) -> None:

@@ -39,8 +39,8 @@ alone, so its IL and DM are those of each part's own greedy or better (the detai
 from __future__ import annotations
 
 import dataclasses
+import functools
 import random
-import threading
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -57,7 +57,6 @@ from ...errors import BadInput, HierarchyError
 from ...privacy import Distinct, Entropy, Frequency, PrivacyModel, Recursive, UniqueDistinct
 from ...sqlgen.render import Ident, render
 from ...taxonomy import missing_values
-from ...util.memory import release_freed
 from ...verify.guarantees import OnePerGroup
 from ..base import Algorithm, AnonymizeRequest, Partitioning, lca_hierarchy_ids
 from ..shared.lca import labeller, lca_labels
@@ -346,23 +345,14 @@ class Bsgi(Algorithm):
         build = (prep.cells, prep.cost, prep.order, ORDERS, l, schedule, request.options["incorporate"])
         refine = request.options["refine"] == "exchange"
         t0 = time.perf_counter()
-        # the refinement's other starts, built while the greedy runs (:mod:`.refine.starts`); the split
-        # takes a second thread once the greedy has finished (``wide``)
-        wide = threading.Event()
-        beside = (
-            starts.begin(*build, threads=workers(), wide=wide)
-            if refine and prep.cells.n <= BESIDE_MAX_ROWS
-            else None
-        )
-        try:
+        beside = None
+        if refine and prep.cells.n <= BESIDE_MAX_ROWS:
+            # the refinement's other starts, built while the greedy runs (:mod:`.refine.starts`)
+            (result, greedy, waves), beside = starts.beside(
+                functools.partial(self._group, request, prep, l, window, schedule), build, workers()
+            )
+        else:
             result, greedy, waves = self._group(request, prep, l, window, schedule)
-        except BaseException:
-            if beside is not None:
-                beside.cancel()
-            raise
-        if beside is not None:  # the greedy's arrays handed back before the split takes its second thread
-            release_freed()
-        wide.set()
         t1 = time.perf_counter()
         refined, start = None, dict[str, Any]()
         if refine:

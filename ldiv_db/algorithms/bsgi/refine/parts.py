@@ -29,6 +29,7 @@ IL 222,599 whole, 216,696 in two parts, 219,398 in four (bench/README.md).
 from __future__ import annotations
 
 import dataclasses
+import functools
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -47,6 +48,10 @@ from . import starts
 from .exchange import Refined, workers
 
 PART_ROWS = 1_000_000  # above this many rows the refined BSGI works part by part
+# a part's starts built beside its greedy, as the whole table's are (:func:`.starts.beside`): the same
+# release, but off — each later part's peak rose above the last's (glibc's heaps, fragmented by the
+# earlier parts' arrays), past the 1 GB a run may hold at 3M rows (decision 0029, round 9)
+BESIDE = False
 
 
 @dataclass(frozen=True)
@@ -202,9 +207,9 @@ def planned(db: Any, coded: Any, schedule: Schedule) -> Plan | None:
 def run_parts(
     alg: Any, request: AnonymizeRequest, coded: Any, l: int, window: int | None, cut: Plan, assignment: Any
 ) -> Grouped:
-    """Cut the coded rows into ``cut``'s parts in SQL, then fetch, group and refine one part at a time,
-    appending each part's classes to the table ``assignment`` (made here) as the part ends: no per-row
-    array outlives its part."""
+    """Cut the coded rows into ``cut``'s parts in SQL, then fetch, group and refine one part at a time
+    (with :data:`BESIDE`, its starts built beside its greedy), appending each part's classes to the table
+    ``assignment`` (made here) as the part ends: no per-row array outlives its part."""
     db = request.db
     alg.new_assignment(db, assignment)
     bounds, table = db.work_table("bsgi_part_bounds"), db.work_table("bsgi_parts")
@@ -225,12 +230,19 @@ def run_parts(
         prep = alg.fetch(request, coded, table, b)
         t1 = time.perf_counter()
         schedule = max_l_schedule(cut.rows[b].tolist(), l)
+        build = (prep.cells, prep.cost, prep.order, ORDERS, l, schedule, criterion)
         with db.holding_little():  # no statement until the next part's fetch: DuckDB's blocks go out
-            result, greedy, waves = alg._group(request, prep, l, window, schedule)
-            t2 = time.perf_counter()
-            built = starts.build(
-                prep.cells, prep.cost, prep.order, ORDERS, l, schedule, criterion, starts.Threads(workers())
-            )
+            if BESIDE:
+                (result, greedy, waves), beside = starts.beside(
+                    functools.partial(alg._group, request, prep, l, window, schedule), build, workers()
+                )
+                t2 = time.perf_counter()
+                built = beside.result()
+                del beside
+            else:
+                result, greedy, waves = alg._group(request, prep, l, window, schedule)
+                t2 = time.perf_counter()
+                built = starts.build(*build, starts.Threads(workers()))
             result, done, start = alg._refine(prep, result, built, request)
             del built
         fetch, greedy_s, refine_s = fetch + t1 - t0, greedy_s + t2 - t1, refine_s + time.perf_counter() - t2

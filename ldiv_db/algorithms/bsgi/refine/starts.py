@@ -18,12 +18,14 @@ from __future__ import annotations
 import dataclasses
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
 from ....util.background import Background
+from ....util.memory import release_freed
 from ...shared.schedule import Schedule
 from ...shared.trees import IntArray
 from ..greedy.cells import Cells, locality_keys, locality_orders
@@ -127,6 +129,27 @@ def begin(
         name="ldiv-bsgi-starts",
         interrupt=stop.set,
     )
+
+
+G = TypeVar("G")
+# :func:`build`'s arguments before ``threads``: cells, cost, order, orders, l, schedule, criterion
+BuildArgs = tuple[Cells, CostModel, list[int], int, int, Schedule | None, str]
+
+
+def beside(group: Callable[[], G], build_args: BuildArgs, threads: int) -> tuple[G, Background[Starts]]:
+    """``group()`` (the greedy) on this thread while :func:`build` (``build_args``) runs on a second; when
+    the greedy ends its freed arrays are handed back and the split may take ``threads`` threads. Returns
+    the greedy's value and the starts' :class:`Background` (its ``result()`` waits for them)."""
+    wide = threading.Event()
+    job = begin(*build_args, threads=threads, wide=wide)
+    try:
+        out = group()
+    except BaseException:
+        job.cancel()
+        raise
+    release_freed()  # before the split takes the greedy's core, and its memory beside the starts'
+    wide.set()
+    return out, job
 
 
 def _check(stop: threading.Event | None) -> None:
