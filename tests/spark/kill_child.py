@@ -58,6 +58,12 @@ def _stream_state(db: Database) -> dict[str, object]:
         "releases": count("SELECT count(*) FROM ldiv.release WHERE name = 'main.kst'"),
         "release_rows": count("SELECT count(*) FROM ldiv.release_row"),
         "noise": count("SELECT count(*) FROM ldiv.noise"),
+        "noise_of": {
+            str(r[0]): int(r[1])
+            for r in db.rows(
+                Query("state", "SELECT release_id, count(*) FROM ldiv.noise GROUP BY release_id")
+            )
+        },
     }
 
 
@@ -72,14 +78,15 @@ def stream_step(url: str, step: str, run: int, files: str) -> None:
             taxonomy.import_hierarchy(db, "b0", "pay", f"{files}/pay.csv")
             print(json.dumps({"loaded": True}), flush=True)
             return
+        added = None  # the noise the step's release added (a run draws its own seed: not a fixed count)
         if step == "stream-first":
-            ldiv_db.anonymize(
+            added = ldiv_db.anonymize(
                 db, "b0", ["zip", "age"], ["job", "pay"], algorithm="decomposition", l=[3, 3], output="kst",
                 starvation_threshold=1,
-            )  # fmt: skip
+            ).details.get("noise")  # fmt: skip
         if step == "stream-append":
-            api.release_append(db, "kst", f"b{run}")
-        print(json.dumps(_stream_state(db), default=str), flush=True)
+            added = api.release_append(db, "kst", f"b{run}").details.get("noise")
+        print(json.dumps({**_stream_state(db), "added": added}, default=str), flush=True)
 
 
 def main(url: str, step: str, run: int) -> None:
