@@ -3,22 +3,26 @@
 -- hints: many-groups
 -- returns: creates target(gid, sid, g, n, kept, h_star, lead, collision): gid = 1 + the least rid of the group's rows (tp/rows.sql: ranks in the seeded key's order; so gid orders the QI-groups by first appearance in that order); n - kept rows of the cell go to the residue R; lead marks one cell per group; collision = the group's rows disagree on g2 (two QI vectors share the hash g: rebuild tp/rows.sql with exact ids)
 -- ref: SPEC §1.4 (H* = max{H ≤ h : Σ_v min(Q(v), H) ≥ l·H} = min(h, min_{0≤j<l} ⌊S_j/(l−j)⌋), S_j = the group's size minus its j largest counts; H* = 0 with fewer than l values), §0.6 (groups in first-appearance order); Xiao/Yi/Tao 2010 §5.2
+--      the QI-groups' figures grouped from the cells and joined back, not windows over them: DuckDB plans those windows as
+--      a grouping joined back too, but computes the cells twice for it (decision 0033, Round 10: TP+)
 {{ target | create_table }} AS
 WITH cell AS (
     SELECT g, sid, count(*) AS n, min(rid) AS first_rid, min(g2) AS g2_lo, max(g2) AS g2_hi
     FROM {{ rows | table }}
     GROUP BY g, sid
-), grp AS (
+), qi_group AS (
     SELECT
         g,
-        sid,
-        n,
-        min(first_rid) OVER w + 1 AS gid,
-        count(*) OVER w AS values_in_group,
-        sid = min(sid) OVER w AS lead,
-        min(g2_lo) OVER w <> max(g2_hi) OVER w AS collision
+        min(first_rid) + 1 AS gid,
+        count(*) AS values_in_group,
+        min(sid) AS lead_sid,
+        min(g2_lo) <> max(g2_hi) AS collision
     FROM cell
-    WINDOW w AS (PARTITION BY g)
+    GROUP BY g
+), grp AS (
+    SELECT c.g, c.sid, c.n, q.gid, q.values_in_group, c.sid = q.lead_sid AS lead, q.collision
+    FROM cell AS c
+    JOIN qi_group AS q ON q.g = c.g
 ), stats AS (
     SELECT gid, max(n) AS h, sum(n) AS size, list(n ORDER BY n DESC) AS counts
     FROM grp

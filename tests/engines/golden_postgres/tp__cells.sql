@@ -4,6 +4,8 @@ DROP TABLE IF EXISTS "pg_temp"."wk tp cells 2's";
 /* hints: many-groups */
 /* returns: creates target(gid, sid, g, n, kept, h_star, lead, collision): gid = 1 + the least rid of the group's rows (tp/rows.sql: ranks in the seeded key's order; so gid orders the QI-groups by first appearance in that order); n - kept rows of the cell go to the residue R; lead marks one cell per group; collision = the group's rows disagree on g2 (two QI vectors share the hash g: rebuild tp/rows.sql with exact ids) */
 /* ref: SPEC §1.4 (H* = max{H ≤ h : Σ_v min(Q(v), H) ≥ l·H} = min(h, min_{0≤j<l} ⌊S_j/(l−j)⌋), S_j = the group's size minus its j largest counts; H* = 0 with fewer than l values), §0.6 (groups in first-appearance order); Xiao/Yi/Tao 2010 §5.2 */
+/*      the QI-groups' figures grouped from the cells and joined back, not windows over them: DuckDB plans those windows as */
+/*      a grouping joined back too, but computes the cells twice for it (decision 0033, Round 10: TP+) */
 CREATE TABLE "pg_temp"."wk tp cells 2's" AS
 WITH cell AS (
   SELECT
@@ -17,17 +19,28 @@ WITH cell AS (
   GROUP BY
     g,
     sid
-), grp AS (
+), qi_group AS (
   SELECT
     g,
-    sid,
-    n,
-    MIN(first_rid) OVER w + 1 AS gid,
-    COUNT(*) OVER w AS values_in_group,
-    sid = MIN(sid) OVER w AS lead,
-    MIN(g2_lo) OVER w <> MAX(g2_hi) OVER w AS collision
+    MIN(first_rid) + 1 AS gid,
+    COUNT(*) AS values_in_group,
+    MIN(sid) AS lead_sid,
+    MIN(g2_lo) <> MAX(g2_hi) AS collision
   FROM cell
-  WINDOW w AS (PARTITION BY g)
+  GROUP BY
+    g
+), grp AS (
+  SELECT
+    c.g,
+    c.sid,
+    c.n,
+    q.gid,
+    q.values_in_group,
+    c.sid = q.lead_sid AS lead,
+    q.collision
+  FROM cell AS c
+  JOIN qi_group AS q
+    ON q.g = c.g
 ), stats AS (
   SELECT
     gid,
