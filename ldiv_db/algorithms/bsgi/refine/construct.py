@@ -45,14 +45,18 @@ def construct(bucket: IntArray, rank: IntArray, l: int, k: int) -> IntArray:
     order = np.empty(n, dtype=np.int64)
     order[rank] = np.arange(n, dtype=np.int64)  # the row at each position: ``rank`` is a permutation
     along = bucket[order]
-    # the rows by value, in the locality order within each (a stable sort of narrow values is a radix sort)
-    by_value = order[np.argsort(along.astype(np.uint16) if m <= 1 << 16 else along, kind="stable")]
-    bounds = np.searchsorted(bucket[by_value], np.arange(m + 1))
+    # the positions by value, in order within each (a stable sort of narrow values is a radix sort)
+    pos = np.argsort(along.astype(np.uint16) if m <= 1 << 16 else along, kind="stable")
+    value = along[pos]
+    del along
+    bounds = np.searchsorted(value, np.arange(m + 1))
     shift = max(m - 1, 1).bit_length()
     # a value's rows as (position << shift | value), so the heaps compare plain ints; each queue ends in
     # (n << shift | value), above every row, which the class count never lets a class take
-    ranks = rank[by_value].astype(np.int64) << shift | bucket[by_value].astype(np.int64)
-    queues = [[*ranks[bounds[v] : bounds[v + 1]].tolist(), n << shift | v] for v in range(m)]
+    packed = pos << shift | value
+    del pos, value
+    queues = [[*packed[bounds[v] : bounds[v + 1]].tolist(), n << shift | v] for v in range(m)]
+    del packed
     rem = np.diff(bounds).tolist()
     placed, g = _unsaturated(queues, rem, l, k, shift)
     head = [len(q) - 1 - r for q, r in zip(queues, rem, strict=True)]  # each queue ends in its stop
