@@ -161,9 +161,11 @@ class _Live:
         ordered: list[IntArray] = []
         gkeys: list[IntArray] = []
         for k in range(keys.shape[1]):
-            order = np.lexsort((keys[:, k], bucket))  # ties by cell id (lexsort is stable)
+            gkey = bucket * self.kmax + keys[:, k]  # (bucket, key) as one number: one stable sort
+            order = np.argsort(gkey, kind="stable")  # ties by cell id
             ordered.append(alive[order].astype(self.small))
-            gkeys.append(bucket[order] * self.kmax + keys[order, k])
+            gkeys.append(gkey[order])
+            del gkey
         self._build(ordered, gkeys)
 
     def _build(self, ordered: list[IntArray], gkeys: list[IntArray]) -> None:
@@ -232,8 +234,12 @@ class _Live:
         lo_b, hi_b = self.off[buckets], self.off[buckets + 1]
         span = np.arange(2 * w)
         starts, outside = [], []
+        want = buckets[:, None] * self.kmax + keys
+        # the classes' keys searched in ascending order: each search starts from the last one's place
+        by_key = np.argsort(want, axis=0)
         for k, gkey in enumerate(self.gkeys):
-            pos = np.searchsorted(gkey, buckets * self.kmax + keys[:, k])
+            pos = np.empty(len(buckets), dtype=np.int64)
+            pos[by_key[:, k]] = np.searchsorted(gkey, np.take(want[:, k], by_key[:, k]))
             lo = np.clip(pos - w, lo_b, np.maximum(hi_b - 2 * w, lo_b))
             starts.append(self.base[k] + lo)
             outside.append((lo[:, None] + span) >= hi_b[:, None])
