@@ -33,7 +33,7 @@ from ..greedy.cost import CostModel
 from ..greedy.select import Engine, Result
 from .construct import construct
 from .exchange import Refiner, refiner_for
-from .split import TRIES, split
+from .split import split
 
 
 class Stopped(Exception):
@@ -139,13 +139,9 @@ BuildArgs = tuple[Cells, CostModel, list[int], int, int, Schedule | None, str]
 def beside(group: Callable[[], G], build_args: BuildArgs, threads: int) -> tuple[G, Background[Starts]]:
     """``group()`` (the greedy) on this thread while :func:`build` (``build_args``) runs on a second; when
     the greedy ends its freed arrays are handed back and the split may take ``threads`` threads. Returns
-    the greedy's value and the starts' :class:`Background` (its ``result()`` waits for them).
-
-    Widened, the split runs all of a level's attempts at once when there are two threads or more: on two
-    cores three attempts on two threads end a level after two attempts' time (one thread idles through
-    the last), on three threads after about one and a half."""
+    the greedy's value and the starts' :class:`Background` (its ``result()`` waits for them)."""
     wide = threading.Event()
-    job = begin(*build_args, threads=max(threads, TRIES) if threads > 1 else threads, wide=wide)
+    job = begin(*build_args, threads=threads, wide=wide)
     try:
         out = group()
     except BaseException:
