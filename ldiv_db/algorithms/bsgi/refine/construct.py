@@ -90,8 +90,11 @@ def _unsaturated(
     pop, push, ext = heapq.heappop, heapq.heappush, placed.extend
     while g < k:
         # a value saturates at class k − rem, and rem only falls as its rows are taken: no value does
-        # before this bound, so the classes up to it are plain picks
-        bound = min(k - length_hint(it) for it in its.values() if length_hint(it))
+        # before this bound, so the classes up to it are plain picks; and l values keep a row up to it
+        left = sorted(r for r in map(length_hint, its.values()) if r)
+        if len(left) < l:
+            break
+        bound = min(k - left[-1], g + left[-l])
         if bound <= g:
             break
         for _ in range(g, bound):
