@@ -174,6 +174,36 @@ def test_construction_takes_the_classes_the_scan_takes(sizes: list[int], l: int,
     assert np.array_equal(construct(bucket, rank, l, k), _construct_by_scan(bucket, rank, l, k))
 
 
+@pytest.mark.parametrize(
+    ("sizes", "l"), [([6, 5, 4, 3, 2, 1], 2), ([9, 7, 4, 4, 2], 2), ([8, 8, 3, 2, 1, 1], 2)]
+)
+def test_construction_hands_over_where_a_value_saturates(
+    sizes: list[int], l: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """bsgi/construct.py forms its first classes by plain picks until a value saturates, then goes on by
+    the full rule: the hand-off falls inside the classes here, and the classes are the scan's and those
+    of the full rule from the first class on."""
+    from ldiv_db.algorithms.bsgi.refine import construct as module
+
+    bucket = np.repeat(np.arange(len(sizes)), sizes).astype(np.int64)
+    rank = np.random.default_rng(3).permutation(len(bucket)).astype(np.int64)
+    k = max_l_schedule(sizes, l).classes
+    plain = module._unsaturated
+    handed: list[int] = []
+
+    def spy(*args: Any) -> tuple[list[int], int]:
+        out = plain(*args)
+        handed.append(out[1])
+        return out
+
+    monkeypatch.setattr(module, "_unsaturated", spy)
+    gid = construct(bucket, rank, l, k)
+    assert handed and 0 < handed[0] < k
+    assert np.array_equal(gid, _construct_by_scan(bucket, rank, l, k))
+    monkeypatch.setattr(module, "_unsaturated", lambda *args: ([], 0))  # the full rule throughout
+    assert np.array_equal(gid, construct(bucket, rank, l, k))
+
+
 def _random_city_table(db: Database, tmp_path: Path, *, seed: int, n: int, max_age: int) -> None:
     """Table ``r`` of n random rows (city with the CITY hierarchy, age 20..max_age − 1, kind, SA ``sa``)."""
     rng = np.random.default_rng(seed)

@@ -466,3 +466,56 @@ def test_cells_own_their_arrays_so_the_fetched_frame_is_freed() -> None:
     assert cells.individual.tolist() == [6, 5, 4]
     kept = [cells.rid, cells.bucket, *cells.codes, *cells.extra_sa, cells.individual]
     assert all(a.base is None for a in kept)  # none of them a view into the frame
+
+
+def _settle_by_walk(cand: np.ndarray, alive: np.ndarray, room: np.ndarray) -> list[int]:
+    """The settling as waves._pick_step states it: in class order, the first live ranked cell with a row
+    left after the classes before took theirs."""
+    left: dict[int, int] = {}
+    got = []
+    for k in range(len(cand)):
+        took = -1
+        for r in range(cand.shape[1]):
+            if not alive[k, r]:
+                break
+            c = int(cand[k, r])
+            if left.get(c, int(room[k, r])) > 0:
+                left[c] = left.get(c, int(room[k, r])) - 1
+                took = c
+                break
+        got.append(took)
+    return got
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.integers(1, 40),
+    st.integers(1, 5),
+    st.integers(1, 12),
+    st.floats(0.0, 0.3),
+    st.randoms(use_true_random=False),
+)
+def test_settling_takes_the_cells_the_walk_takes(
+    q: int, top: int, cells: int, dead: float, rnd: random.Random
+) -> None:
+    """waves._settle (first choices at once up to the first class whose first cell is dead or emptied,
+    then the walk) gives every class the cell the plain walk in class order gives it — with first cells
+    shared by more classes than they have rows, and dead candidates."""
+    cand = np.array([rnd.sample(range(cells + top), top) for _ in range(q)], dtype=np.int64)
+    rows_left = np.array([rnd.randint(1, 3) for _ in range(cells + top)], dtype=np.int64)
+    alive = np.array([[rnd.random() >= dead for _ in range(top)] for _ in range(q)])
+    room = rows_left[cand]
+    assert waves._settle(cand, alive, room, top).tolist() == _settle_by_walk(cand, alive, room)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.integers(1, 30), st.integers(1, 6), st.integers(1, 4), st.randoms(use_true_random=False))
+def test_window_blocks_are_the_gathered_runs(n: int, width: int, qis: int, rnd: random.Random) -> None:
+    """waves._blocks copies, from each start, the ``width`` consecutive entries (or rows) that a gather
+    through start + 0..width−1 reads."""
+    flat = np.arange(n + width, dtype=np.int32) * 7 - 3
+    rows = (np.arange((n + width) * qis, dtype=np.int32) * 5 + 1).reshape(n + width, qis)
+    first = np.array([rnd.randrange(n + 1) for _ in range(rnd.randint(1, 9))], dtype=np.int64)
+    index = first[:, None] + np.arange(width)
+    assert np.array_equal(waves._blocks(flat, width, first), np.take(flat, index))
+    assert np.array_equal(waves._blocks(rows, width, first), np.take(rows, index, axis=0))

@@ -24,6 +24,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
+import numpy.typing as npt
 
 from ...shared.trees import IntArray, narrow_dtype
 from .cells import DEAD
@@ -160,9 +161,11 @@ class _Live:
         ordered: list[IntArray] = []
         gkeys: list[IntArray] = []
         for k in range(keys.shape[1]):
-            order = np.lexsort((keys[:, k], bucket))  # ties by cell id (lexsort is stable)
+            gkey = bucket * self.kmax + keys[:, k]  # (bucket, key) as one number: one stable sort
+            order = np.argsort(gkey, kind="stable")  # ties by cell id
             ordered.append(alive[order].astype(self.small))
-            gkeys.append(bucket[order] * self.kmax + keys[order, k])
+            gkeys.append(gkey[order])
+            del gkey
         self._build(ordered, gkeys)
 
     def _build(self, ordered: list[IntArray], gkeys: list[IntArray]) -> None:
@@ -231,16 +234,32 @@ class _Live:
         lo_b, hi_b = self.off[buckets], self.off[buckets + 1]
         span = np.arange(2 * w)
         starts, outside = [], []
+        want = buckets[:, None] * self.kmax + keys
+        # the classes' keys searched in ascending order: each search starts from the last one's place
+        by_key = np.argsort(want, axis=0)
         for k, gkey in enumerate(self.gkeys):
-            pos = np.searchsorted(gkey, buckets * self.kmax + keys[:, k])
+            pos = np.empty(len(buckets), dtype=np.int64)
+            pos[by_key[:, k]] = np.searchsorted(gkey, np.take(want[:, k], by_key[:, k]))
             lo = np.clip(pos - w, lo_b, np.maximum(hi_b - 2 * w, lo_b))
             starts.append(self.base[k] + lo)
             outside.append((lo[:, None] + span) >= hi_b[:, None])
-        index = (np.stack(starts, axis=1)[:, :, None] + span).reshape(len(buckets), -1)
-        hp = np.take(self.hp, index)
+        first = np.stack(starts, axis=1).reshape(-1)  # per class and order: its window's first position
+        q, width = len(buckets), 2 * w
+        hp = _blocks(self.hp, width, first).reshape(q, -1)
         hp[np.concatenate(outside, axis=1)] = DEAD
-        codes = np.take(self.codes, index, axis=0)  # (classes × 2w·orders × QIs)
-        return np.take(self.cells, index), hp, [codes[..., i] for i in range(codes.shape[-1])]
+        # classes × 2w·orders × QIs
+        codes = _blocks(self.codes, width, first).reshape(q, -1, self.codes.shape[1])
+        cells = _blocks(self.cells, width, first).reshape(q, -1)
+        return cells, hp, [codes[..., i] for i in range(codes.shape[-1])]
+
+
+def _blocks(x: IntArray, width: int, first: IntArray) -> IntArray:
+    """The ``width`` consecutive entries (rows, for a 2-D ``x``) of ``x`` from each of ``first``, one block
+    per row of the result: a copy of contiguous runs, where a gather reads entry by entry."""
+    flat = x.reshape(-1)
+    per = flat.size // max(len(x), 1)  # entries per row of x
+    view = np.lib.stride_tricks.sliding_window_view(flat, width * per)[::per] if per else flat[:0, None]
+    return view[first].reshape(len(first), width, -1) if x.ndim == 2 else view[first]
 
 
 def _class_buckets(schedule: Schedule) -> IntArray:
@@ -325,7 +344,8 @@ def _pick_step(
 
     Each pricing round ranks every class's ``TOP`` best candidates; conflicts are then settled over
     those ranked lists without pricing again: in class order, each class takes the first of its cells
-    with a row left (a few hundred scalar steps, cheaper than vectorized rounds). A class that runs
+    with a row left (:func:`_settle`: the classes before the first contested one at once, then scalar
+    steps, cheaper than vectorized rounds). A class that runs
     through its list is priced again; a window with nothing live compacts the live cells once, then
     falls back to the whole bucket."""
     q = len(buckets)
@@ -354,23 +374,8 @@ def _pick_step(
             live.compact()
             compacted = True
             continue
-        # settle in class order over the ranked lists (a few hundred scalar steps: cheaper than rounds)
-        cand_rows = cand.tolist()
-        live_rows = live_cand.tolist()
-        room = (eng.cell_end[cand] - eng.head[cand]).tolist()
-        left_of: dict[int, int] = {}
-        got = np.full(len(todo), -1, dtype=np.int64)
-        for k in range(len(todo)):
-            cands, lives, rooms = cand_rows[k], live_rows[k], room[k]
-            for r in range(top):
-                if not lives[r]:
-                    break
-                c = cands[r]
-                free = left_of.get(c, rooms[r])
-                if free > 0:
-                    left_of[c] = free - 1
-                    got[k] = c
-                    break
+        # settle in class order over the ranked lists
+        got = _settle(cand, live_cand, eng.cell_end[cand] - eng.head[cand], top)
         settled = got >= 0
         chosen[todo[settled]] = got[settled]
         rows[todo[settled]] = eng.take_many(got[settled])
@@ -389,6 +394,44 @@ def _pick_step(
             left = left[:0]
         todo = left
     return chosen, rows
+
+
+def _settle(cand: IntArray, alive: npt.NDArray[np.bool_], room: IntArray, top: int) -> IntArray:
+    """Per class (rows of ``cand``, in class order): the first of its ranked cells that is live
+    (``alive``) and still has a row (``room``: the rows a cell has, per candidate), after the classes
+    before it took theirs; −1 when its list runs dry. The classes before the first whose first choice is
+    dead or already emptied by the classes before it take their first choices, at once; from there on
+    a scalar walk over the lists (a few hundred steps at most)."""
+    q = len(cand)
+    got = np.full(q, -1, dtype=np.int64)
+    first = cand[:, 0]
+    by_cell = np.argsort(first, kind="stable")
+    sc = first[by_cell]
+    new = np.ones(q, dtype=bool)
+    np.not_equal(sc[1:], sc[:-1], out=new[1:])
+    at = np.arange(q)
+    ordinal = np.empty(q, dtype=np.int64)  # how many classes before it chose the same first cell
+    ordinal[by_cell] = at - np.maximum.accumulate(np.where(new, at, 0))
+    stuck = np.flatnonzero(~alive[:, 0] | (ordinal >= room[:, 0]))
+    done = int(stuck[0]) if len(stuck) else q
+    got[:done] = first[:done]
+    if done == q:
+        return got
+    cells, at_first, counts = np.unique(first[:done], return_index=True, return_counts=True)
+    left_of = dict(zip(cells.tolist(), (room[at_first, 0] - counts).tolist(), strict=True))
+    cand_rows, live_rows, room_rows = cand[done:].tolist(), alive[done:].tolist(), room[done:].tolist()
+    for k in range(q - done):
+        cands, lives, rooms_k = cand_rows[k], live_rows[k], room_rows[k]
+        for r in range(top):
+            if not lives[r]:
+                break
+            c = cands[r]
+            free = left_of.get(c, rooms_k[r])
+            if free > 0:
+                left_of[c] = free - 1
+                got[done + k] = c
+                break
+    return got
 
 
 def _pick_whole(eng: GreedyState, live: _Live, tables: _Tables, b: int, state: IntArray) -> int:
