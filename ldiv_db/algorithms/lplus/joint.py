@@ -43,6 +43,7 @@ class Forest:
             ]
         ).astype(np.int64)
         self.attr = np.repeat(np.arange(len(trees)), sizes)
+        self.attrs = len(trees)
         self.n = int(self.depth.size)
 
 
@@ -51,23 +52,24 @@ def gain(forest: Forest, entries: list[tuple[IntArray, IntArray, IntArray, IntAr
     boxes' ``entries`` (partition, attribute, node, V_P(node); one per partition and node)."""
     if not entries:
         return 0
-    part, attr, node, value = (np.concatenate(c) for c in zip(*entries, strict=True))
+    if len(entries) == 1:
+        part, attr, node, value = entries[0]
+    else:
+        part, attr, node, value = (np.concatenate(c) for c in zip(*entries, strict=True))
     g = forest.offset[attr] + node
     present = np.zeros(forest.n, dtype=bool)
     present[g] = True
+    nodes = np.flatnonzero(present)
     # a partition's group is its node of the attribute, its one entry whose parent no entry holds (the
     # nodes of a cut lie in disjoint subtrees, and a partition's entries fill its node's subtree down)
-    par = forest.parent[g]
-    top = (par < 0) | ~present[np.maximum(par, 0)]
+    par = forest.parent[nodes]
     is_root = np.zeros(forest.n, dtype=bool)
-    is_root[g[top]] = True
-    S = sum_at(forest.n, g, value)
-    J = tree_min(forest, np.flatnonzero(present), S, is_root)
-    lb_group = np.zeros(forest.n, dtype=np.int64)
-    np.add.at(lb_group, g[top], lb[part[top]])
+    is_root[nodes[(par < 0) | ~present[np.maximum(par, 0)]]] = True
+    top = is_root[g]
+    J = tree_min(forest, nodes, sum_at(forest.n, g, value), is_root)
+    lb_group = sum_at(forest.n, g[top], lb[part[top]])
     roots = np.flatnonzero(is_root)
-    per_attr = np.zeros(int(forest.attr[-1]) + 1, dtype=np.int64)
-    np.add.at(per_attr, forest.attr[roots], np.maximum(0, J[roots] - lb_group[roots]))
+    per_attr = sum_at(forest.attrs, forest.attr[roots], np.maximum(0, J[roots] - lb_group[roots]))
     return int(per_attr.max())
 
 
