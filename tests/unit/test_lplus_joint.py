@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 from fractions import Fraction as F
 
+import numpy as np
 import pytest
 
 from ldiv_db.algorithms.lplus import boxes, joint
@@ -61,7 +62,7 @@ def test_two_partitions_sharing_an_open_node_get_their_joint_optimum() -> None:
 
 def test_without_the_joint_cuts_that_bound_is_the_per_partition_sum(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(boxes.BoxBound, "gain", lambda self, s, need: 0)
-    monkeypatch.setattr(boxes.BoxBound, "whole", lambda self, s, need: 0)
+    monkeypatch.setattr(boxes.BoxBound, "whole", lambda self, s, need, known=None: 0)
     problem, names = to_problem([B, A], ROWS, HALF, "lm", "viorec")
     visit = next(v for v in _visits(problem) if [names[0][i] for i in v[0][0]] == ["b0", "b1"])
     assert visit[2] == 2
@@ -152,8 +153,8 @@ def _wholes(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     seen: list[int] = []
     real = boxes.BoxBound.whole
 
-    def spy(self: boxes.BoxBound, s: object, need: int) -> int:
-        g = real(self, s, need)  # type: ignore[arg-type]
+    def spy(self: boxes.BoxBound, s: object, need: int, known: int | None = None) -> int:
+        g = real(self, s, need, known)  # type: ignore[arg-type]
         seen.append(g)
         return g
 
@@ -189,10 +190,63 @@ def test_the_whole_cuts_groups_prune_and_find_the_same_cut(monkeypatch: pytest.M
             best = min(c for c in costs.values() if c is not None)
             with_it = Search(problem, value_order="occurrences").run()
             with monkeypatch.context() as m:
-                m.setattr(boxes.BoxBound, "whole", lambda self, s, need: 0)
+                m.setattr(boxes.BoxBound, "whole", lambda self, s, need, known=None: 0)
                 without = Search(problem, value_order="occurrences").run()
             assert with_it.cut == without.cut and with_it.cost == without.cost
             assert F(with_it.cost, with_it.unit) == best
             assert with_it.visited <= without.visited
             fewer += with_it.visited < without.visited
     assert fewer > 0
+
+
+def _trace(problem: object, exhaustive: bool) -> tuple[list[tuple[str, int, int, int]], object]:
+    """Every visit's and stage's (kind, depth, cost, bound) of a search, and its result."""
+    out: list[tuple[str, int, int, int]] = []
+    s = Search(problem, value_order="occurrences", enumerate_all=exhaustive)  # type: ignore[arg-type]
+    s.trace = lambda kind, depth, cost, lb: out.append((kind, depth, cost, lb))
+    res = s.run()
+    return out, (res.cut, res.cost, res.visited, res.pruned)
+
+
+def test_a_visited_childs_first_stage_reuses_its_checks_whole_cut_gain(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The whole cut's gain computed at a visited child's check stands for its first stage's (the same
+    cut): every visit's and stage's bound, the visits and the cut are those of searches that compute it
+    again, on random tables × metric/scheme pairs, pruned and exhaustive; and it is computed less often."""
+    computed: list[int] = []
+    real = boxes.BoxBound._whole
+
+    def count(self: boxes.BoxBound, s: object) -> int:
+        computed.append(1)
+        return real(self, s)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(boxes.BoxBound, "_whole", count)
+    whole = boxes.BoxBound.whole
+    again = 0
+    for seed in range(12):
+        taxes, rows, theta = _table(seed)
+        for metric, scheme in COMBOS:
+            problem, _ = to_problem(taxes, rows, theta, metric, scheme)
+            for exhaustive in (False, True):
+                before = len(computed)
+                reused = _trace(problem, exhaustive)
+                n_reused = len(computed) - before
+                with monkeypatch.context() as m:
+                    m.setattr(boxes.BoxBound, "whole", lambda self, s, need, known=None: whole(self, s, need))
+                    assert _trace(problem, exhaustive) == reused
+                again += len(computed) - before - 2 * n_reused
+    assert again > 0  # the reuse saved computations
+
+
+@pytest.mark.parametrize("scale", [1, 2**50])
+def test_sum_at_equals_add_at(scale: int) -> None:
+    """The sums per number: by bincount below 2^52, by ``np.add.at`` above (2,000 values near 2^51:
+    a float64 would round their sums); both exact."""
+    rng = np.random.default_rng(scale)
+    at = rng.integers(0, 50, size=2_000)
+    value = rng.integers(1, 4, size=2_000) * scale + rng.integers(0, 7, size=2_000)
+    want = np.zeros(60, dtype=np.int64)
+    np.add.at(want, at, value)
+    got = joint.sum_at(60, at, value)
+    assert got.dtype == np.int64 and (got == want).all()

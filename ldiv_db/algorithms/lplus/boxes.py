@@ -94,6 +94,7 @@ class BoxBound:
         self.entries: list[tuple[IntArray, IntArray, IntArray, IntArray]] = []
         self.last: tuple[IntArray, ...] | None = None
         self.store = joint.Store()
+        self.whole_ran: int | None = None  # the last :meth:`whole` computed (None: the gate answered)
         self.forest = joint.Forest(s.trees)
 
     def bounds(
@@ -187,13 +188,23 @@ class BoxBound:
             entries.append(self.store.get(keys[old], cand[old]))
         return joint.gain(self.forest, entries, lb)
 
-    def whole(self, s: MergeableSearch, need: int) -> int:
+    def whole(self, s: MergeableSearch, need: int, known: int | None = None) -> int:
         """What the joint cuts of every partition of the cut add to the sum of the bounds (the groups
         of :meth:`gain` hold only the partitions one evaluation touched; a partition the evaluation left
         alone often shares the open node). 0 when the most they could add, the cut's cost less its
-        bound, is below ``need``, and on histograms of more than ``WHOLE_CELLS`` cells."""
+        bound, is below ``need``, and on histograms of more than ``WHOLE_CELLS`` cells. ``known``: the
+        value computed on this same cut before (a visited child's check, then its first stage); it is
+        kept in ``whole_ran`` when computed here (None when the gate answered)."""
+        self.whole_ran = None
         if need <= 0 or s.C > WHOLE_CELLS or s.cost_t - s.lb_t < need:
             return 0
+        if known is not None:
+            return known
+        self.whole_ran = self._whole(s)
+        return self.whole_ran
+
+    def _whole(self, s: MergeableSearch) -> int:
+        """:meth:`whole` past its gate."""
         # one cell per partition holds its figures; a partition that costs nothing has every value at a
         # leaf (LM), so no open value and no entries to miss
         rep = np.flatnonzero(s.cc)

@@ -92,6 +92,7 @@ class Search(evaluation.Search):
         self.visit_cuts: list[tuple[tuple[int, ...], ...]] = []
         self.occ: dict[tuple[int, int], int] = {}
         self._want_detail = False
+        self._whole_here: int | None = None  # the last child check's whole-cut gain, where it ran
         self._cell_del = np.zeros(0, dtype=np.int64)
         self._code = np.zeros(0, dtype=np.int64)  # per cell: its partition's number in an evaluation
         # merging cells under locked values (:mod:`.merge`): cells locked so far, and when to look again
@@ -268,15 +269,18 @@ class Search(evaluation.Search):
         touched = self.boxes.gain(self, need)
         if touched >= need and not self.enumerate_all:
             return lb + touched
-        return lb + max(touched, self.boxes.whole(self, need))  # either group set is a bound
+        whole = self.boxes.whole(self, need)
+        self._whole_here = self.boxes.whole_ran
+        return lb + max(touched, whole)  # either group set is a bound
 
-    def _stage_lb(self) -> int:
+    def _stage_lb(self, known: int | None = None) -> int:
         """A stage's LB (its values before this one locked): the running total, plus what the joint
-        cuts of every partition of the cut add when that can reach the bound."""
+        cuts of every partition of the cut add when that can reach the bound (``known``: their gain on
+        this very cut, computed at the child's check)."""
         lb = self._lb_eff()
         if self.boxes is None or lb >= INF:
             return lb
-        return lb + self.boxes.whole(self, 1 if self.enumerate_all else self.bound() - lb)
+        return lb + self.boxes.whole(self, 1 if self.enumerate_all else self.bound() - lb, known)
 
     def bound(self) -> int:
         """Prune against the best cost (top-h: the h-th best), +∞ until h cuts are known (SPEC §5.6), or
@@ -412,8 +416,12 @@ class Search(evaluation.Search):
             self._last_progress = now
             self.on_progress(self)
 
-    def _dfs(self, open_vals: list[tuple[int, int]], depth: int, start: int = 0) -> None:
-        """One frame of the DFS, from stage ``start`` (a sub-search takes over a frame at a stage)."""
+    def _dfs(
+        self, open_vals: list[tuple[int, int]], depth: int, start: int = 0, whole: int | None = None
+    ) -> None:
+        """One frame of the DFS, from stage ``start`` (a sub-search takes over a frame at a stage);
+        ``whole``: the joint cuts' gain of the whole cut, when the child's check computed it (the first
+        stage's cut is the same)."""
         saved = (self.cost_t, self.icost_t, self.lb_t, self.ilb_t)
         locked: list[tuple[tuple[int, int], IntArray, _Saved]] = []
         merge_at = self.merge_at
@@ -433,7 +441,7 @@ class Search(evaluation.Search):
                     self.frames[-1] = self._lb_eff()
                     if self.locked_mass >= self.merge_at and merge.descend(self, open_vals, depth, i):
                         break
-                lb_stage = self._stage_lb()
+                lb_stage = self._stage_lb(whole if i == start else None)
                 if self.trace and i > 0:
                     self.trace("stage", depth, INF, lb_stage)
                 if not self.enumerate_all and lb_stage >= self.bound():
@@ -451,6 +459,7 @@ class Search(evaluation.Search):
                 self.ilb_t += ilb1 - ilb0
                 rest = open_vals[i + 1 :]
                 child_open = sorted(rest + opened, key=self._sort_key) if opened else list(rest)
+                self._whole_here = None
                 lb_here = self._lb_check()
                 if not self.enumerate_all and lb_here >= self.bound():
                     self.pruned += self._prod(child_open)
@@ -463,7 +472,7 @@ class Search(evaluation.Search):
                         self.visit_cuts.append(self._snapshot())
                     if not self.icost_t:
                         self._offer(self.cost_t)
-                    self._dfs(child_open, depth + 1)
+                    self._dfs(child_open, depth + 1, whole=self._whole_here)
                 self._undo(val, idx, moved)
                 self._restore(idx, kept)
                 self.cost_t, self.icost_t, self.lb_t, self.ilb_t = here
