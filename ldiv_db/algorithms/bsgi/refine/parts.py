@@ -53,7 +53,7 @@ PART_ROWS = 1_000_000  # above this many rows the refined BSGI works part by par
 # threads' freed blocks stay resident and each later part's peak rises above the last's (decision 0029)
 BESIDE = True
 # a part's resident size above which its heaps' free pages go back to the system as it runs
-TRIM_ABOVE = 768 * 2**20
+TRIM_ABOVE = 896 * 2**20
 
 
 @dataclass(frozen=True)
