@@ -118,16 +118,24 @@ def test_release_in_parts(monkeypatch: Any, n: int, l: int, part_rows: int, seed
 
 
 def test_a_parts_starts_beside_its_greedy_give_the_same_release(monkeypatch: Any) -> None:
-    """A part builds its starts on a second thread while its greedy runs (``parts.BESIDE``) or after it:
-    the same classes, row for row, and the same refined IL."""
+    """A part builds its starts on a second thread while its greedy runs (``parts.BESIDE``, the default)
+    or after it: the same classes, row for row, and the same refined IL; either way each part runs with
+    its heaps trimmed (``trimming``, entered once a part)."""
+    assert parts.BESIDE
     begun: list[int] = []
-    begin = starts.begin
+    trimmed: list[float] = []
+    begin, trimming = starts.begin, parts.trimming
 
     def counted(*args: Any, **kwargs: Any) -> Any:
         begun.append(args[0].n)
         return begin(*args, **kwargs)
 
+    def trims(above: int) -> Any:
+        trimmed.append(above)
+        return trimming(above, every=0.001)
+
     monkeypatch.setattr(starts, "begin", counted)
+    monkeypatch.setattr(parts, "trimming", trims)
     monkeypatch.setattr(parts, "PART_ROWS", 700)
     released = {}
     with Database.open(":memory:") as db:
@@ -140,7 +148,7 @@ def test_a_parts_starts_beside_its_greedy_give_the_same_release(monkeypatch: Any
                 [out.release_id],
             ).fetchall()
             released[beside] = (rows, out.details["refine"]["il_after"], len(out.details["parts"]))
-    assert len(begun) == released[True][2] == 5 and sum(begun) == 3000
+    assert len(begun) == released[True][2] == 5 and sum(begun) == 3000 and len(trimmed) == 10
     assert released[False] == released[True] and len(released[True][0]) == 3000
 
 

@@ -1,13 +1,17 @@
 """DuckDB's memory setting read in bytes and bounded for a block (ldiv_db/db/duckdb/memory.py), and the
-freed-memory release after an algorithm (ldiv_db/util/memory.py)."""
+freed-memory release after an algorithm and through a block (ldiv_db/util/memory.py)."""
 
 from __future__ import annotations
+
+import threading
+import time
 
 import duckdb
 import pytest
 
 from ldiv_db.db.duckdb.memory import memory_bound, setting_bytes
-from ldiv_db.util.memory import release_freed
+from ldiv_db.util import memory
+from ldiv_db.util.memory import release_freed, trimming
 
 
 @pytest.mark.parametrize(
@@ -63,3 +67,18 @@ def test_memory_freed_by_a_step_goes_back_to_the_system() -> None:
         assert gone() is None
     finally:
         gc.enable()
+
+
+@pytest.mark.skipif(memory._libc() is None, reason="no glibc malloc_trim here")
+def test_trimming_trims_above_its_size_through_the_block_and_stops_at_its_end() -> None:
+    size = memory.resident_bytes()
+    assert size is not None and size > 0
+    with trimming(every=0.005) as trims, trimming(above=2**62, every=0.005) as never:
+        deadline = time.monotonic() + 10
+        while trims.count < 3 and time.monotonic() < deadline:
+            time.sleep(0.005)
+        assert trims.count >= 3
+    done = trims.count
+    time.sleep(0.05)
+    assert trims.count == done and never.count == 0
+    assert not [t for t in threading.enumerate() if t.name == "ldiv-trim"]

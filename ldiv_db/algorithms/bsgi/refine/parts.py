@@ -38,7 +38,7 @@ import numpy as np
 import pandas as pd
 
 from ....sqlgen.render import render
-from ....util.memory import release_freed
+from ....util.memory import release_freed, trimming
 from ....util.progress import Progress
 from ...base import AnonymizeRequest
 from ...shared.schedule import Schedule, max_l_schedule
@@ -49,9 +49,11 @@ from .exchange import Refined, workers
 
 PART_ROWS = 1_000_000  # above this many rows the refined BSGI works part by part
 # a part's starts built beside its greedy, as the whole table's are (:func:`.starts.beside`): the same
-# release, but off — each later part's peak rose above the last's (glibc's heaps, fragmented by the
-# earlier parts' arrays), past the 1 GB a run may hold at 3M rows (decision 0029, round 9)
-BESIDE = False
+# release; the heaps are trimmed through the part (:func:`~ldiv_db.util.memory.trimming`), or the two
+# threads' freed blocks stay resident and each later part's peak rises above the last's (decision 0029)
+BESIDE = True
+# a part's resident size above which its heaps' free pages go back to the system as it runs
+TRIM_ABOVE = 896 * 2**20
 
 
 @dataclass(frozen=True)
@@ -208,8 +210,9 @@ def run_parts(
     alg: Any, request: AnonymizeRequest, coded: Any, l: int, window: int | None, cut: Plan, assignment: Any
 ) -> Grouped:
     """Cut the coded rows into ``cut``'s parts in SQL, then fetch, group and refine one part at a time
-    (with :data:`BESIDE`, its starts built beside its greedy), appending each part's classes to the table
-    ``assignment`` (made here) as the part ends: no per-row array outlives its part."""
+    (with :data:`BESIDE`, its starts built beside its greedy; its heaps trimmed above :data:`TRIM_ABOVE`),
+    appending each part's classes to the table ``assignment`` (made here) as the part ends: no per-row
+    array outlives its part."""
     db = request.db
     alg.new_assignment(db, assignment)
     bounds, table = db.work_table("bsgi_part_bounds"), db.work_table("bsgi_parts")
@@ -231,7 +234,8 @@ def run_parts(
         t1 = time.perf_counter()
         schedule = max_l_schedule(cut.rows[b].tolist(), l)
         build = (prep.cells, prep.cost, prep.order, ORDERS, l, schedule, criterion)
-        with db.holding_little():  # no statement until the next part's fetch: DuckDB's blocks go out
+        # no statement until the next part's fetch: DuckDB's blocks go out; the heaps trimmed meanwhile
+        with db.holding_little(), trimming(TRIM_ABOVE):
             if BESIDE:
                 (result, greedy, waves), beside = starts.beside(
                     functools.partial(alg._group, request, prep, l, window, schedule), build, workers()
