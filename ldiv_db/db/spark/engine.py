@@ -44,6 +44,7 @@ from ..base import Database
 from .catalog import ROWID, Listings, answer, spark_ref
 from .catalog import bq as _bq
 from .dialect import SPARK, dml_probe, emulate_dml, spark_next_id
+from .held import Held
 from .jobs import job
 from .results import Result, arrow_ready
 from .schema import prepare_spark
@@ -102,6 +103,8 @@ class SparkDatabase(Database):
         self.fetch_rows = fetch_rows_of(url)  # the most rows one fetch brings into the driver
         self.bulk_fetch = False  # the fetch running now was declared bulk (rows, records, df, arrays)
         self.listings = Listings(session, self.work_schema)  # the catalog as listed this command
+        self.held = Held(session, self.work_schema)  # work tables held as views (a local master's)
+        self._hold = parse_url(url)[0].startswith("local")
 
     # ------------------------------------------------------------------ opening
     @classmethod
@@ -158,6 +161,7 @@ class SparkDatabase(Database):
 
     def _drop_work_schema(self) -> None:
         """The work schema with every table in it: one catalog operation (made again when next needed)."""
+        self.held.clear()
         with contextlib.suppress(Exception):
             self._fixed(render("catalog/drop_work_schema.sql", schema=Ident(self.work_schema)))
         self._work_ready = False
@@ -224,13 +228,20 @@ class SparkDatabase(Database):
         used = {k: v for k, v in params.items() if f":{k}" in sql}
         dml = None
         bare = _LEADING_COMMENTS.sub("", sql)
+        if self.held.dropped(bare, _DROP_IF_EXISTS):
+            return Result()  # a held work table: its view goes now
         if self._needless_drop(bare):
             return Result()  # a work table no statement made: nothing to drop
         if self._defer_drop(bare):
             return Result()  # dropped with the work schema, or before a statement names it again
         named = {n.lower() for n in self._work_names.findall(bare)}
         self._drop_pending(named)
+        for held in self.held.written(bare):
+            self._release(held)
+        if self._holding(named & self._made) and self.held.create(bare, dict(params)):
+            return Result()
         self._made.update(named)
+        sql = self.held.rewrite(sql)
         head = bare[:16].upper()
         if head[:6] in ("UPDATE", "DELETE") or head == "INSERT OVERWRITE":
             ask = dml_probe(sql) if probe else None
@@ -253,7 +264,19 @@ class SparkDatabase(Database):
         named = {n.lower() for n in self._work_names.findall(stmt)}
         self._drop_pending(named)
         self._made.update(named)
+        stmt = self.held.rewrite(stmt)
         self.spark.sql(stmt, args=(used or None) if ":" in stmt else None)
+
+    def _holding(self, made: set[str]) -> bool:
+        """Whether a work table's ``CREATE TABLE ... AS`` may be held (:mod:`.held`): a local master's,
+        not kept for inspection, not where the ldiv stand-in lives, and no catalog table of that name
+        made by this connection (``made``: the statement's work tables that one may be)."""
+        return self._hold and not self.keep_work and self.ldiv_schema != self.work_schema and not made
+
+    def _release(self, name: str) -> None:
+        """A held work table made a catalog table with its rows, before something writes it."""
+        self.held.release(name, f"CREATE TABLE {spark_ref(TableRef(name, self.work_schema))} AS")
+        self._made.add(name.lower())
 
     def _catalog_changes(self, sql: str) -> None:
         """Forget the catalog's listings (:class:`.catalog.Listings`) before a statement that may create,
@@ -309,6 +332,10 @@ class SparkDatabase(Database):
         if (ref.schema or "").lower() == self.work_schema:
             self._drop_pending({ref.name.lower()})
 
+    def _release_ref(self, ref: TableRef) -> None:
+        if (ref.schema or "").lower() == self.work_schema and ref.name in self.held:
+            self._release(ref.name)
+
     def _any_row(self, sql: str, params: Mapping[str, Any]) -> bool:
         used = {k: v for k, v in params.items() if f":{k}" in sql}
         return bool(self.spark.sql(sql, args=used or None).take(1))
@@ -322,6 +349,12 @@ class SparkDatabase(Database):
             if str(params.get("schema", "")).lower() == self.work_schema:
                 named.add(str(params.get("name", "")).lower())
             self._drop_pending(named)
+        p = query.params or {}
+        if str(p.get("schema", "")).lower() == self.work_schema and p.get("name") in self.held:
+            if query.name == "catalog/table_info.sql":
+                return Result(rows=[(p["schema"], str(p["name"]).lower(), "BASE TABLE")])
+            if query.name == "catalog/table_exists.sql":
+                return Result(rows=[(True,)])
         rows = answer(self, query)
         return None if rows is None else Result(rows=rows)
 
@@ -362,13 +395,15 @@ class SparkDatabase(Database):
         """A statement of the engine's own bookkeeping (work schema, ids), translated; its rows collected."""
         out: list[Any] = []
         for stmt in translate(query.sql, self.target):  # its tables are named in full (no ldiv stand-in)
-            out = self.spark.sql(stmt).collect()
+            out = self.spark.sql(self.held.rewrite(stmt)).collect()
         return out
 
     def spark_ref(self, ref: TableRef) -> str:
         """``ref`` as Spark SQL and the DataFrame API name it (back-quoted parts); a remembered drop of it
         is sent first (its caller reads or writes it)."""
         self._pending_ref(ref)
+        if (ref.schema or "").lower() == self.work_schema and ref.name in self.held:
+            return f"`{self.held.view(ref.name)}`"
         return spark_ref(ref)
 
     def _columns(self, table: str) -> list[str]:
@@ -430,6 +465,7 @@ class SparkDatabase(Database):
         if self.read_only and (table.schema or "") != self.work_schema:
             self._refuse_writes("insert_frame", render("catalog/all_rows.sql", source=table).sql, [table])
         self._pending_ref(table)
+        self._release_ref(table)
         with self._engine("insert_frame"):
             for start in range(0, len(frame), self.fetch_rows):
                 self._insert_batch(table, frame.iloc[start : start + self.fetch_rows])
@@ -478,7 +514,7 @@ class SparkDatabase(Database):
             for i, stmt in enumerate(statements):
                 args = list(params) if params is not None and i == len(statements) - 1 else None
                 out = Result(
-                    self.spark.sql(stmt, args=args or None), db=self, name="bookkeeping query"
+                    self.spark.sql(self.held.rewrite(stmt), args=args or None), db=self, name="bookkeeping query"
                 ).fetchall()
         return out
 
@@ -516,6 +552,7 @@ class SparkDatabase(Database):
         """The work schema dropped whole (one catalog operation, not one per table), made again when
         next needed; table by table while the ldiv stand-in lives there."""
         self.listings.forget()  # a command's end
+        self.held.clear()
         if self.keep_work:
             return
         if self._work_ready and self.ldiv_schema != self.work_schema:
@@ -530,6 +567,8 @@ class SparkDatabase(Database):
         """From the schema's listing when this command keeps one, else one metastore call (listing the
         schema is two statements: the open's migrations check asks of one table only)."""
         self._pending_ref(ref)
+        if (ref.schema or "").lower() == self.work_schema and ref.name in self.held:
+            return True
         kept = self.listings.kept(ref.schema) if ref.catalog is None and ref.schema else None
         if kept is not None and ref.schema and ref.schema.lower() != self.work_schema:
             return any(n.lower() == ref.name.lower() for n, _ in kept)
@@ -549,11 +588,14 @@ class SparkDatabase(Database):
         """The tables of ``schema`` as the catalog spells them (none when it does not exist)."""
         if schema.lower() == self.work_schema:
             self._drop_pending(set(self._pending))
+            return [n for n, _ in self.listings.tables(schema)] + sorted(self.held.frames)
         return [name for name, _ in self.listings.tables(schema)]
 
     def drop_table(self, ref: TableRef) -> None:
         if (ref.schema or "").lower() == self.work_schema:
             self._pending.discard(ref.name.lower())  # dropped now
+            if self.held.drop(ref.name):
+                return
         self._outside_work(ref)
         with self._engine("drop_table"):
             self.spark.sql(_DROP_TABLE, args={"table": spark_ref(ref)})
@@ -564,6 +606,7 @@ class SparkDatabase(Database):
         t0 = time.perf_counter()
         self._pending_ref(old)
         self._pending_ref(new)
+        self._release_ref(old)
         self._outside_work(old, new)
         with self._engine("rename"):
             self.spark.sql(_RENAME, args={"old": spark_ref(old), "new": spark_ref(new)})
