@@ -40,13 +40,12 @@ import pandas as pd
 from ...errors import BadInput, InternalError, LdivError
 from ...sqlgen.dialects import translate, written_tables
 from ...sqlgen.render import Ident, Query, TableRef, render
-from ..base import Database
+from ..base import SMALL_SOURCE_ROWS, Database
 from .catalog import ROWID, Listings, answer, spark_ref
-from .catalog import bq as _bq
 from .dialect import SPARK, dml_probe, emulate_dml, spark_next_id
 from .held import Held
-from .jobs import job
-from .results import Result, arrow_ready
+from .jobs import job, statement_error
+from .results import Result, insert_batch
 from .schema import prepare_spark
 from .session import (  # noqa: F401 - the engine's session API, as before
     DEFAULTS,
@@ -103,8 +102,8 @@ class SparkDatabase(Database):
         self.fetch_rows = fetch_rows_of(url)  # the most rows one fetch brings into the driver
         self.bulk_fetch = False  # the fetch running now was declared bulk (rows, records, df, arrays)
         self.listings = Listings(session, self.work_schema)  # the catalog as listed this command
-        self.held = Held(session, self.work_schema)  # work tables held as views (a local master's)
-        self._hold = parse_url(url)[0].startswith("local")
+        self.held = Held(session, self.work_schema)  # work tables held as views (threads_for)
+        self._local, self._hold = parse_url(url)[0].startswith("local"), False
 
     # ------------------------------------------------------------------ opening
     @classmethod
@@ -190,7 +189,7 @@ class SparkDatabase(Database):
     def _engine(self, what: str) -> Iterator[None]:
         """Spark calls as one statement's job (:func:`ldiv_db.db.spark.jobs.job`): cancelled on Ctrl-C,
         its failure named with what to tune."""
-        with job(self.spark, what.removeprefix("query "), self._error):
+        with job(self.spark, what.removeprefix("query "), statement_error):
             yield
 
     @contextlib.contextmanager
@@ -238,7 +237,7 @@ class SparkDatabase(Database):
         self._drop_pending(named)
         for held in self.held.written(bare):
             self._release(held)
-        if self._holding(named & self._made) and self.held.create(bare, dict(params)):
+        if self._holding() and self.held.create(bare, dict(params), self._made):
             return Result()
         self._made.update(named)
         sql = self.held.rewrite(sql)
@@ -267,11 +266,20 @@ class SparkDatabase(Database):
         stmt = self.held.rewrite(stmt)
         self.spark.sql(stmt, args=(used or None) if ":" in stmt else None)
 
-    def _holding(self, made: set[str]) -> bool:
-        """Whether a work table's ``CREATE TABLE ... AS`` may be held (:mod:`.held`): a local master's,
-        not kept for inspection, not where the ldiv stand-in lives, and no catalog table of that name
-        made by this connection (``made``: the statement's work tables that one may be)."""
-        return self._hold and not self.keep_work and self.ldiv_schema != self.work_schema and not made
+    @contextlib.contextmanager
+    def threads_for(self, rows: int) -> Iterator[None]:
+        """A run over a source of at most :data:`SMALL_SOURCE_ROWS` rows on a local master holds its work
+        tables (:mod:`.held`); a larger source's would crowd the driver's memory, so they are written."""
+        before, self._hold = self._hold, self._local and rows <= SMALL_SOURCE_ROWS
+        try:
+            yield
+        finally:
+            self._hold = before
+
+    def _holding(self) -> bool:
+        """Whether a work table's ``CREATE TABLE ... AS`` may be held (:mod:`.held`): in a small run on a
+        local master (:meth:`threads_for`), not kept for inspection, not where the ldiv stand-in lives."""
+        return self._hold and not self.keep_work and self.ldiv_schema != self.work_schema
 
     def _release(self, name: str) -> None:
         """A held work table made a catalog table with its rows, before something writes it."""
@@ -349,13 +357,7 @@ class SparkDatabase(Database):
             if str(params.get("schema", "")).lower() == self.work_schema:
                 named.add(str(params.get("name", "")).lower())
             self._drop_pending(named)
-        p = query.params or {}
-        if str(p.get("schema", "")).lower() == self.work_schema and p.get("name") in self.held:
-            if query.name == "catalog/table_info.sql":
-                return Result(rows=[(p["schema"], str(p["name"]).lower(), "BASE TABLE")])
-            if query.name == "catalog/table_exists.sql":
-                return Result(rows=[(True,)])
-        rows = answer(self, query)
+        rows = self.held.answer(query) or answer(self, query)
         return None if rows is None else Result(rows=rows)
 
     def load_file(self, query: Query, target: TableRef) -> int | None:
@@ -431,24 +433,6 @@ class SparkDatabase(Database):
                 "a read writes nothing but its own work tables; please report this",
             )
 
-    def _error(self, name: str, exc: BaseException) -> LdivError:
-        text = first_line(exc)
-        kind = type(exc).__name__
-        if "INVALID_SCHEMA_OR_RELATION_NAME" in text:
-            return BadInput(
-                f"Spark: {name}: {text}",
-                "Spark's catalog takes table and schema names of letters, digits and _ only: rename the "
-                "table (column names may be anything)",
-            )
-        if "TABLE_OR_VIEW_NOT_FOUND" in text or "SCHEMA_NOT_FOUND" in text:
-            return BadInput(f"Spark: {name}: {text}", "check the table's name (schema.table) in the catalog")
-        if kind in ("Py4JNetworkError", "ConnectionRefusedError") or "SparkContext was shut down" in text:
-            return BadInput(f"lost the Spark session during {name}: {text}", "check the Spark master")
-        return LdivError(
-            f"query {name} failed on Spark: {text}",
-            "this is a bug in ldiv_db if the input passed validation; please report it with the query name",
-        )
-
     def _frame(self, cur: Any) -> pd.DataFrame:
         frame: pd.DataFrame = cur.df()
         return frame
@@ -468,29 +452,8 @@ class SparkDatabase(Database):
         self._release_ref(table)
         with self._engine("insert_frame"):
             for start in range(0, len(frame), self.fetch_rows):
-                self._insert_batch(table, frame.iloc[start : start + self.fetch_rows])
-
-    def _insert_batch(self, table: TableRef, frame: pd.DataFrame) -> None:
-        target = self.spark.table(spark_ref(table))
-        types = {f.name.lower(): f.dataType for f in target.schema.fields}
-        data = self.spark.createDataFrame(arrow_ready(frame))
-        view = f"ldiv_frame_{uuid.uuid4().hex[:12]}"
-        cols = [str(c) for c in frame.columns]
-        data.createOrReplaceTempView(view)
-        try:
-            select = ", ".join(
-                f"CAST({_bq(c)} AS {types[c.lower()].simpleString()}) AS {_bq(c)}"
-                if c.lower() in types
-                else _bq(c)
-                for c in cols
-            )
-            names = ", ".join(_bq(c) for c in cols)
-            self.spark.sql(
-                f"INSERT INTO {spark_ref(table)} ({names}) SELECT {select} FROM {_bq(view)}"  # noqa: S608
-            )
-        finally:
-            self.spark.catalog.dropTempView(view)
-        self.queries += 1
+                insert_batch(self.spark, spark_ref(table), frame.iloc[start : start + self.fetch_rows])
+                self.queries += 1
 
     def execute_script(self, name: str, sql: str) -> None:
         """A fixed multi-statement script (migrations), each statement translated."""
@@ -513,9 +476,8 @@ class SparkDatabase(Database):
         with self._engine("bookkeeping query"):
             for i, stmt in enumerate(statements):
                 args = list(params) if params is not None and i == len(statements) - 1 else None
-                out = Result(
-                    self.spark.sql(self.held.rewrite(stmt), args=args or None), db=self, name="bookkeeping query"
-                ).fetchall()
+                frame = self.spark.sql(self.held.rewrite(stmt), args=args or None)
+                out = Result(frame, db=self, name="bookkeeping query").fetchall()
         return out
 
     # ------------------------------------------------------------------ transactions, work tables

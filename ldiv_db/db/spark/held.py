@@ -20,6 +20,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from ...sqlgen.render import Query
+
 _CTAS = re.compile(r"CREATE TABLE (`\w+`|\w+)\.(`\w+`|\w+) AS (.*)", re.IGNORECASE | re.DOTALL)
 # statements that write the table they name first (after the verb)
 _WRITES = re.compile(
@@ -49,11 +51,13 @@ class Held:
             return None
         return name.strip("`").lower()
 
-    def create(self, sql: str, args: dict[str, Any]) -> bool:
-        """Hold the work table a ``CREATE TABLE ws.t AS query`` makes (True), or leave ``sql`` (False)."""
+    def create(self, sql: str, args: dict[str, Any], made: set[str]) -> bool:
+        """Hold the work table a ``CREATE TABLE ws.t AS query`` makes (True), or leave ``sql`` (False): not
+        one whose name a catalog table of this connection may have (``made``), which the statement
+        must then find as it would without holding."""
         m = _CTAS.fullmatch(sql.strip())
         name = self._ours(m.group(1), m.group(2)) if m else None
-        if m is None or name is None:
+        if m is None or name is None or name in made:
             return False
         body = self.rewrite(m.group(3))
         used = {k: v for k, v in args.items() if f":{k}" in body}
@@ -61,6 +65,18 @@ class Held:
         frame.createOrReplaceTempView(self.view(name))
         self.frames[name] = frame
         return True
+
+    def answer(self, query: Query) -> list[tuple[Any, ...]] | None:
+        """A held table's rows of ``catalog/table_info.sql`` and ``table_exists.sql`` (the metastore knows
+        nothing of it), else None."""
+        p = query.params or {}
+        if str(p.get("schema", "")).lower() != self.work_schema or p.get("name") not in self:
+            return None
+        if query.name == "catalog/table_info.sql":
+            return [(str(p["schema"]), str(p["name"]).lower(), "BASE TABLE")]
+        if query.name == "catalog/table_exists.sql":
+            return [(True,)]
+        return None
 
     def rewrite(self, sql: str) -> str:
         """``sql`` with every held table it names read from its view."""
