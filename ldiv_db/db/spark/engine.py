@@ -258,10 +258,12 @@ class SparkDatabase(Database):
         """One statement of an emulated ``UPDATE``/``DELETE`` (:func:`.dialect.emulate_dml`): its scratch
         table's drops go the way of every work table's (not sent before the scratch table was made, the
         one after the rewrite deferred to the work schema's drop), so a rewrite is two statements."""
-        if self._needless_drop(stmt) or self._defer_drop(stmt):
+        if self.held.dropped(stmt, _DROP_IF_EXISTS) or self._needless_drop(stmt) or self._defer_drop(stmt):
             return
         named = {n.lower() for n in self._work_names.findall(stmt)}
         self._drop_pending(named)
+        if self._holding() and self.held.create(stmt, dict(used), self._made):
+            return  # the scratch copy held: its lineage is cut, so it may overwrite the table it copies
         self._made.update(named)
         stmt = self.held.rewrite(stmt)
         self.spark.sql(stmt, args=(used or None) if ":" in stmt else None)
