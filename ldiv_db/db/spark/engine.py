@@ -16,7 +16,8 @@ and any Spark conf key (``spark.sql...=v``); sessions and conf: :mod:`ldiv_db.db
 * the ``ldiv`` audit tables live in the Spark schema ``ldiv`` (the shipped migrations, translated; a
   migration with a Spark variant in ``migrations/spark/`` runs that instead); ids that DuckDB draws from
   sequences are the table's largest id plus one (one writer per Spark catalog at a time);
-* work tables live in a schema of their own per connection (``ldiv_work_<hex>``), dropped on close;
+* work tables live in a schema of their own per connection (``ldiv_work_<hex>``), dropped on close; a
+  small run's ``CREATE TABLE ... AS`` of one is held by the session instead (:mod:`.held`);
 * there are no multi-statement transactions (``transactional = False``): :meth:`transaction` is only a
   bracket, and the release pipeline publishes through staging tables and a rename
   (:mod:`ldiv_db.pipeline.staged`); :meth:`require` refuses the algorithms not in :data:`ALGORITHMS`;

@@ -11,8 +11,12 @@ view's lineage, so the rows are those the statement computed, whatever later wri
 
 A statement that writes a held table (``INSERT``, ``ALTER``, an emulated ``UPDATE``/``DELETE``, a frame
 insert, a rename) first makes it a catalog table with the same rows (:meth:`Held.release`), so every
-form of write works as before. Not for a cluster's master (its executors hold the blocks), nor with
-``--keep-work`` (the tables are kept for inspection).
+form of write works as before. An emulated ``UPDATE``/``DELETE``'s scratch copy of an ``ldiv`` table is
+held too: without lineage it may overwrite the table it was copied from. Only in a run over a source of
+at most ``SMALL_SOURCE_ROWS`` rows (``SparkDatabase.threads_for``: a larger one's rows would crowd the
+driver's memory), on a local master (a cluster's executors would hold the blocks), and not with
+``--keep-work`` (the tables are kept for inspection). Nothing held outlives the process, so a killed
+run leaves fewer work tables behind, never more.
 """
 
 from __future__ import annotations
