@@ -236,8 +236,8 @@ class SparkDatabase(Database):
             return Result()  # dropped with the work schema, or before a statement names it again
         named = {n.lower() for n in self._work_names.findall(bare)}
         self._drop_pending(named)
-        for held in self.held.written(bare):
-            self._release(held)
+        for name_held in self.held.written(bare):
+            self._release(name_held)
         if self._holding() and self.held.create(bare, dict(params), self._made):
             return Result()
         self._made.update(named)

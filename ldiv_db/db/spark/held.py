@@ -21,6 +21,7 @@ run leaves fewer work tables behind, never more.
 
 from __future__ import annotations
 
+import contextlib
 import re
 from typing import Any
 
@@ -121,5 +122,8 @@ class Held:
         self.drop(name)
 
     def clear(self) -> None:
+        """Every held table's view and blocks gone (a session already stopped has none to drop)."""
         for name in list(self.frames):
-            self.drop(name)
+            with contextlib.suppress(Exception):
+                self.drop(name)
+        self.frames.clear()
