@@ -42,7 +42,7 @@ def answer(db: Any, query: Query) -> list[tuple[Any, ...]] | None:
         return [(bool(listings.table(sch, name)),)]
     if query.name == "catalog/columns.sql":
         ref = TableRef(str(p["name"]), str(p["schema"]))
-        fields = spark.table(spark_ref(ref)).schema.fields
+        fields = spark.table(db.spark_ref(ref)).schema.fields
         cols = [f for f in fields if f.name != ROWID]
         return [(f.name, type_name(f.dataType.simpleString()), i + 1) for i, f in enumerate(cols)]
     if query.name == "catalog/row_ids.sql":
@@ -53,7 +53,7 @@ def answer(db: Any, query: Query) -> list[tuple[Any, ...]] | None:
 def row_id_problem(db: Any, ref: TableRef) -> str | None:
     """What keeps a table's rows from having ids of their own: no ``ldiv_rowid`` column, one that is
     not an integer, or one whose values repeat or are NULL (one pass, only when the column is there)."""
-    fields = {f.name: f for f in db.spark.table(spark_ref(ref)).schema.fields}
+    fields = {f.name: f for f in db.spark.table(db.spark_ref(ref)).schema.fields}
     if ROWID not in fields:
         return "missing"
     if fields[ROWID].dataType.simpleString() not in ("bigint", "int", "smallint", "tinyint"):

@@ -16,7 +16,8 @@ and any Spark conf key (``spark.sql...=v``); sessions and conf: :mod:`ldiv_db.db
 * the ``ldiv`` audit tables live in the Spark schema ``ldiv`` (the shipped migrations, translated; a
   migration with a Spark variant in ``migrations/spark/`` runs that instead); ids that DuckDB draws from
   sequences are the table's largest id plus one (one writer per Spark catalog at a time);
-* work tables live in a schema of their own per connection (``ldiv_work_<hex>``), dropped on close;
+* work tables live in a schema of their own per connection (``ldiv_work_<hex>``), dropped on close; a
+  small run's ``CREATE TABLE ... AS`` of one is held by the session instead (:mod:`.held`);
 * there are no multi-statement transactions (``transactional = False``): :meth:`transaction` is only a
   bracket, and the release pipeline publishes through staging tables and a rename
   (:mod:`ldiv_db.pipeline.staged`); :meth:`require` refuses the algorithms not in :data:`ALGORITHMS`;
@@ -40,12 +41,12 @@ import pandas as pd
 from ...errors import BadInput, InternalError, LdivError
 from ...sqlgen.dialects import translate, written_tables
 from ...sqlgen.render import Ident, Query, TableRef, render
-from ..base import Database
+from ..base import SMALL_SOURCE_ROWS, Database
 from .catalog import ROWID, Listings, answer, spark_ref
-from .catalog import bq as _bq
 from .dialect import SPARK, dml_probe, emulate_dml, spark_next_id
-from .jobs import job
-from .results import Result, arrow_ready
+from .held import Held
+from .jobs import job, statement_error
+from .results import Result, insert_batch
 from .schema import prepare_spark
 from .session import (  # noqa: F401 - the engine's session API, as before
     DEFAULTS,
@@ -102,6 +103,8 @@ class SparkDatabase(Database):
         self.fetch_rows = fetch_rows_of(url)  # the most rows one fetch brings into the driver
         self.bulk_fetch = False  # the fetch running now was declared bulk (rows, records, df, arrays)
         self.listings = Listings(session, self.work_schema)  # the catalog as listed this command
+        self.held = Held(session, self.work_schema)  # work tables held as views (threads_for)
+        self._local, self._hold = parse_url(url)[0].startswith("local"), False
 
     # ------------------------------------------------------------------ opening
     @classmethod
@@ -158,6 +161,7 @@ class SparkDatabase(Database):
 
     def _drop_work_schema(self) -> None:
         """The work schema with every table in it: one catalog operation (made again when next needed)."""
+        self.held.clear()
         with contextlib.suppress(Exception):
             self._fixed(render("catalog/drop_work_schema.sql", schema=Ident(self.work_schema)))
         self._work_ready = False
@@ -186,7 +190,7 @@ class SparkDatabase(Database):
     def _engine(self, what: str) -> Iterator[None]:
         """Spark calls as one statement's job (:func:`ldiv_db.db.spark.jobs.job`): cancelled on Ctrl-C,
         its failure named with what to tune."""
-        with job(self.spark, what.removeprefix("query "), self._error):
+        with job(self.spark, what.removeprefix("query "), statement_error):
             yield
 
     @contextlib.contextmanager
@@ -224,13 +228,20 @@ class SparkDatabase(Database):
         used = {k: v for k, v in params.items() if f":{k}" in sql}
         dml = None
         bare = _LEADING_COMMENTS.sub("", sql)
+        if self.held.dropped(bare, _DROP_IF_EXISTS):
+            return Result()  # a held work table: its view goes now
         if self._needless_drop(bare):
             return Result()  # a work table no statement made: nothing to drop
         if self._defer_drop(bare):
             return Result()  # dropped with the work schema, or before a statement names it again
         named = {n.lower() for n in self._work_names.findall(bare)}
         self._drop_pending(named)
+        for name_held in self.held.written(bare):
+            self._release(name_held)
+        if self._holding() and self.held.create(bare, dict(params), self._made):
+            return Result()
         self._made.update(named)
+        sql = self.held.rewrite(sql)
         head = bare[:16].upper()
         if head[:6] in ("UPDATE", "DELETE") or head == "INSERT OVERWRITE":
             ask = dml_probe(sql) if probe else None
@@ -248,12 +259,35 @@ class SparkDatabase(Database):
         """One statement of an emulated ``UPDATE``/``DELETE`` (:func:`.dialect.emulate_dml`): its scratch
         table's drops go the way of every work table's (not sent before the scratch table was made, the
         one after the rewrite deferred to the work schema's drop), so a rewrite is two statements."""
-        if self._needless_drop(stmt) or self._defer_drop(stmt):
+        if self.held.dropped(stmt, _DROP_IF_EXISTS) or self._needless_drop(stmt) or self._defer_drop(stmt):
             return
         named = {n.lower() for n in self._work_names.findall(stmt)}
         self._drop_pending(named)
+        if self._holding() and self.held.create(stmt, dict(used), self._made):
+            return  # the scratch copy held: its lineage is cut, so it may overwrite the table it copies
         self._made.update(named)
+        stmt = self.held.rewrite(stmt)
         self.spark.sql(stmt, args=(used or None) if ":" in stmt else None)
+
+    @contextlib.contextmanager
+    def threads_for(self, rows: int) -> Iterator[None]:
+        """A run over a source of at most :data:`SMALL_SOURCE_ROWS` rows on a local master holds its work
+        tables (:mod:`.held`); a larger source's would crowd the driver's memory, so they are written."""
+        before, self._hold = self._hold, self._local and rows <= SMALL_SOURCE_ROWS
+        try:
+            yield
+        finally:
+            self._hold = before
+
+    def _holding(self) -> bool:
+        """Whether a work table's ``CREATE TABLE ... AS`` may be held (:mod:`.held`): in a small run on a
+        local master (:meth:`threads_for`), not kept for inspection, not where the ldiv stand-in lives."""
+        return self._hold and not self.keep_work and self.ldiv_schema != self.work_schema
+
+    def _release(self, name: str) -> None:
+        """A held work table made a catalog table with its rows, before something writes it."""
+        self.held.release(name, f"CREATE TABLE {spark_ref(TableRef(name, self.work_schema))} AS")
+        self._made.add(name.lower())
 
     def _catalog_changes(self, sql: str) -> None:
         """Forget the catalog's listings (:class:`.catalog.Listings`) before a statement that may create,
@@ -309,6 +343,10 @@ class SparkDatabase(Database):
         if (ref.schema or "").lower() == self.work_schema:
             self._drop_pending({ref.name.lower()})
 
+    def _release_ref(self, ref: TableRef) -> None:
+        if (ref.schema or "").lower() == self.work_schema and ref.name in self.held:
+            self._release(ref.name)
+
     def _any_row(self, sql: str, params: Mapping[str, Any]) -> bool:
         used = {k: v for k, v in params.items() if f":{k}" in sql}
         return bool(self.spark.sql(sql, args=used or None).take(1))
@@ -322,7 +360,7 @@ class SparkDatabase(Database):
             if str(params.get("schema", "")).lower() == self.work_schema:
                 named.add(str(params.get("name", "")).lower())
             self._drop_pending(named)
-        rows = answer(self, query)
+        rows = self.held.answer(query) or answer(self, query)
         return None if rows is None else Result(rows=rows)
 
     def load_file(self, query: Query, target: TableRef) -> int | None:
@@ -362,13 +400,15 @@ class SparkDatabase(Database):
         """A statement of the engine's own bookkeeping (work schema, ids), translated; its rows collected."""
         out: list[Any] = []
         for stmt in translate(query.sql, self.target):  # its tables are named in full (no ldiv stand-in)
-            out = self.spark.sql(stmt).collect()
+            out = self.spark.sql(self.held.rewrite(stmt)).collect()
         return out
 
     def spark_ref(self, ref: TableRef) -> str:
         """``ref`` as Spark SQL and the DataFrame API name it (back-quoted parts); a remembered drop of it
         is sent first (its caller reads or writes it)."""
         self._pending_ref(ref)
+        if (ref.schema or "").lower() == self.work_schema and ref.name in self.held:
+            return f"`{self.held.view(ref.name)}`"
         return spark_ref(ref)
 
     def _columns(self, table: str) -> list[str]:
@@ -396,24 +436,6 @@ class SparkDatabase(Database):
                 "a read writes nothing but its own work tables; please report this",
             )
 
-    def _error(self, name: str, exc: BaseException) -> LdivError:
-        text = first_line(exc)
-        kind = type(exc).__name__
-        if "INVALID_SCHEMA_OR_RELATION_NAME" in text:
-            return BadInput(
-                f"Spark: {name}: {text}",
-                "Spark's catalog takes table and schema names of letters, digits and _ only: rename the "
-                "table (column names may be anything)",
-            )
-        if "TABLE_OR_VIEW_NOT_FOUND" in text or "SCHEMA_NOT_FOUND" in text:
-            return BadInput(f"Spark: {name}: {text}", "check the table's name (schema.table) in the catalog")
-        if kind in ("Py4JNetworkError", "ConnectionRefusedError") or "SparkContext was shut down" in text:
-            return BadInput(f"lost the Spark session during {name}: {text}", "check the Spark master")
-        return LdivError(
-            f"query {name} failed on Spark: {text}",
-            "this is a bug in ldiv_db if the input passed validation; please report it with the query name",
-        )
-
     def _frame(self, cur: Any) -> pd.DataFrame:
         frame: pd.DataFrame = cur.df()
         return frame
@@ -430,31 +452,11 @@ class SparkDatabase(Database):
         if self.read_only and (table.schema or "") != self.work_schema:
             self._refuse_writes("insert_frame", render("catalog/all_rows.sql", source=table).sql, [table])
         self._pending_ref(table)
+        self._release_ref(table)
         with self._engine("insert_frame"):
             for start in range(0, len(frame), self.fetch_rows):
-                self._insert_batch(table, frame.iloc[start : start + self.fetch_rows])
-
-    def _insert_batch(self, table: TableRef, frame: pd.DataFrame) -> None:
-        target = self.spark.table(spark_ref(table))
-        types = {f.name.lower(): f.dataType for f in target.schema.fields}
-        data = self.spark.createDataFrame(arrow_ready(frame))
-        view = f"ldiv_frame_{uuid.uuid4().hex[:12]}"
-        cols = [str(c) for c in frame.columns]
-        data.createOrReplaceTempView(view)
-        try:
-            select = ", ".join(
-                f"CAST({_bq(c)} AS {types[c.lower()].simpleString()}) AS {_bq(c)}"
-                if c.lower() in types
-                else _bq(c)
-                for c in cols
-            )
-            names = ", ".join(_bq(c) for c in cols)
-            self.spark.sql(
-                f"INSERT INTO {spark_ref(table)} ({names}) SELECT {select} FROM {_bq(view)}"  # noqa: S608
-            )
-        finally:
-            self.spark.catalog.dropTempView(view)
-        self.queries += 1
+                insert_batch(self.spark, spark_ref(table), frame.iloc[start : start + self.fetch_rows])
+                self.queries += 1
 
     def execute_script(self, name: str, sql: str) -> None:
         """A fixed multi-statement script (migrations), each statement translated."""
@@ -477,9 +479,8 @@ class SparkDatabase(Database):
         with self._engine("bookkeeping query"):
             for i, stmt in enumerate(statements):
                 args = list(params) if params is not None and i == len(statements) - 1 else None
-                out = Result(
-                    self.spark.sql(stmt, args=args or None), db=self, name="bookkeeping query"
-                ).fetchall()
+                frame = self.spark.sql(self.held.rewrite(stmt), args=args or None)
+                out = Result(frame, db=self, name="bookkeeping query").fetchall()
         return out
 
     # ------------------------------------------------------------------ transactions, work tables
@@ -516,6 +517,7 @@ class SparkDatabase(Database):
         """The work schema dropped whole (one catalog operation, not one per table), made again when
         next needed; table by table while the ldiv stand-in lives there."""
         self.listings.forget()  # a command's end
+        self.held.clear()
         if self.keep_work:
             return
         if self._work_ready and self.ldiv_schema != self.work_schema:
@@ -530,6 +532,8 @@ class SparkDatabase(Database):
         """From the schema's listing when this command keeps one, else one metastore call (listing the
         schema is two statements: the open's migrations check asks of one table only)."""
         self._pending_ref(ref)
+        if (ref.schema or "").lower() == self.work_schema and ref.name in self.held:
+            return True
         kept = self.listings.kept(ref.schema) if ref.catalog is None and ref.schema else None
         if kept is not None and ref.schema and ref.schema.lower() != self.work_schema:
             return any(n.lower() == ref.name.lower() for n, _ in kept)
@@ -549,11 +553,14 @@ class SparkDatabase(Database):
         """The tables of ``schema`` as the catalog spells them (none when it does not exist)."""
         if schema.lower() == self.work_schema:
             self._drop_pending(set(self._pending))
+            return [n for n, _ in self.listings.tables(schema)] + sorted(self.held.frames)
         return [name for name, _ in self.listings.tables(schema)]
 
     def drop_table(self, ref: TableRef) -> None:
         if (ref.schema or "").lower() == self.work_schema:
             self._pending.discard(ref.name.lower())  # dropped now
+            if self.held.drop(ref.name):
+                return
         self._outside_work(ref)
         with self._engine("drop_table"):
             self.spark.sql(_DROP_TABLE, args={"table": spark_ref(ref)})
@@ -564,6 +571,7 @@ class SparkDatabase(Database):
         t0 = time.perf_counter()
         self._pending_ref(old)
         self._pending_ref(new)
+        self._release_ref(old)
         self._outside_work(old, new)
         with self._engine("rename"):
             self.spark.sql(_RENAME, args={"old": spark_ref(old), "new": spark_ref(new)})

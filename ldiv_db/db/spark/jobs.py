@@ -24,7 +24,7 @@ import uuid
 from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from ...errors import EngineResources, LdivError, StorageError, interrupt_requested
+from ...errors import BadInput, EngineResources, LdivError, StorageError, interrupt_requested
 from ..engine_errors import environment_error
 from .session import driver_exit, first_line, forget_session, setting
 
@@ -229,3 +229,24 @@ def batch_ranges(parts: Sequence[tuple[int, int]], size: int) -> list[tuple[int,
     if lo >= 0:
         out.append((lo, hi))
     return out
+
+
+def statement_error(name: str, exc: BaseException) -> LdivError:
+    """A failed statement's error as the user reads it: a name Spark's catalog refuses, a missing table,
+    the lost session, else the statement's name with Spark's own line."""
+    text = first_line(exc)
+    kind = type(exc).__name__
+    if "INVALID_SCHEMA_OR_RELATION_NAME" in text:
+        return BadInput(
+            f"Spark: {name}: {text}",
+            "Spark's catalog takes table and schema names of letters, digits and _ only: rename the "
+            "table (column names may be anything)",
+        )
+    if "TABLE_OR_VIEW_NOT_FOUND" in text or "SCHEMA_NOT_FOUND" in text:
+        return BadInput(f"Spark: {name}: {text}", "check the table's name (schema.table) in the catalog")
+    if kind in ("Py4JNetworkError", "ConnectionRefusedError") or "SparkContext was shut down" in text:
+        return BadInput(f"lost the Spark session during {name}: {text}", "check the Spark master")
+    return LdivError(
+        f"query {name} failed on Spark: {text}",
+        "this is a bug in ldiv_db if the input passed validation; please report it with the query name",
+    )

@@ -1,13 +1,16 @@
 """What the Spark engine's statements return: :class:`Result`, a DataFrame (or fixed rows) read like a
-cursor through the bounded fetch (:func:`ldiv_db.db.spark.jobs.fetch`), and frames made ready for Arrow."""
+cursor through the bounded fetch (:func:`ldiv_db.db.spark.jobs.fetch`); frames made ready for Arrow, and
+appended to a table."""
 
 from __future__ import annotations
 
+import uuid
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from .catalog import bq
 from .jobs import fetch
 
 
@@ -62,3 +65,22 @@ def _rows(frame: Any) -> list[tuple[Any, ...]]:
 def _pandas(frame: Any) -> pd.DataFrame:
     pdf: pd.DataFrame = frame.toPandas()
     return pdf
+
+
+def insert_batch(spark: Any, table: str, frame: pd.DataFrame) -> None:
+    """Append ``frame`` to the Spark table ``table`` (as Spark SQL names it): one DataFrame through Arrow
+    under a temporary view, and one ``INSERT ... SELECT`` casting each column to the table's type."""
+    types = {f.name.lower(): f.dataType for f in spark.table(table).schema.fields}
+    data = spark.createDataFrame(arrow_ready(frame))
+    view = f"ldiv_frame_{uuid.uuid4().hex[:12]}"
+    cols = [str(c) for c in frame.columns]
+    data.createOrReplaceTempView(view)
+    try:
+        select = ", ".join(
+            f"CAST({bq(c)} AS {types[c.lower()].simpleString()}) AS {bq(c)}" if c.lower() in types else bq(c)
+            for c in cols
+        )
+        names = ", ".join(bq(c) for c in cols)
+        spark.sql(f"INSERT INTO {table} ({names}) SELECT {select} FROM {bq(view)}")  # noqa: S608
+    finally:
+        spark.catalog.dropTempView(view)
