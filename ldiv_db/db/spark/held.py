@@ -28,10 +28,13 @@ from typing import Any
 from ...sqlgen.render import Query
 
 _CTAS = re.compile(r"CREATE TABLE (`\w+`|\w+)\.(`\w+`|\w+) AS (.*)", re.IGNORECASE | re.DOTALL)
-# statements that write the table they name first (after the verb)
+# statements that write, make or drop the table they name first (after the verb): a held table is made a
+# catalog table before them, so none is rewritten to name its unqualified view (a ``CREATE TABLE`` of that
+# name would make a table outside the work schema)
 _WRITES = re.compile(
     r"(?:INSERT\s+(?:INTO|OVERWRITE)(?:\s+TABLE)?|ALTER\s+TABLE|UPDATE|DELETE\s+FROM|MERGE\s+INTO"
-    r"|TRUNCATE\s+TABLE)\s+(`\w+`|\w+)\.(`\w+`|\w+)",
+    r"|TRUNCATE\s+TABLE|CREATE\s+(?:OR\s+REPLACE\s+)?TABLE(?:\s+IF\s+NOT\s+EXISTS)?"
+    r"|DROP\s+TABLE(?:\s+IF\s+EXISTS)?)\s+(`\w+`|\w+)\.(`\w+`|\w+)",
     re.IGNORECASE,
 )
 
@@ -95,7 +98,8 @@ class Held:
         return self._names.sub(sub, sql)
 
     def written(self, sql: str) -> list[str]:
-        """The held tables ``sql`` writes."""
+        """The held tables ``sql`` writes, makes again or drops (other than :meth:`create`'s and
+        :meth:`dropped`'s forms, taken before it)."""
         if not self.frames:
             return []
         found = [self._ours(m.group(1), m.group(2)) for m in _WRITES.finditer(sql)]
