@@ -12,6 +12,7 @@ import shutil
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -20,6 +21,19 @@ def _unavailable(reason: str) -> None:
     if os.environ.get("LDIV_REQUIRE_SPARK") == "1":
         pytest.fail(f"Spark required but not available: {reason}")
     pytest.skip(f"Spark not available: {reason}")
+
+
+def statements_sent(session: Any, monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Every statement ``session`` is sent from now on (the calling test only), blanks folded."""
+    sent: list[str] = []
+    real = type(session).sql
+
+    def spy(self, query, args=None, **kwargs):  # type: ignore[no-untyped-def]
+        sent.append(" ".join(query.split()))
+        return real(self, query, args, **kwargs)
+
+    monkeypatch.setattr(type(session), "sql", spy)
+    return sent
 
 
 @pytest.fixture(scope="session")

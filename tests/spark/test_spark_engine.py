@@ -12,6 +12,7 @@ from ldiv_db.db.spark.results import arrow_ready
 from ldiv_db.errors import BadInput, LdivError
 from ldiv_db.pipeline.staged import previous_ref, publish_staged, recover, staging_ref
 from ldiv_db.sqlgen.render import Query, TableRef, render
+from tests.spark.conftest import statements_sent
 
 pytestmark = pytest.mark.spark
 
@@ -398,17 +399,12 @@ def test_catalog_listings_are_kept_within_a_command_and_forgotten_by_its_ddl(  #
     something outside the work schema; a work table's statement forgets nothing; a command's start
     (Database.open of a connection) forgets it all, so a table made meanwhile by another session is seen.
     exists() of a schema not listed asks the metastore for that one table and lists nothing."""
-    sent: list[str] = []
     real = type(spark_session).sql
-
-    def spy(self, query, args=None, **kwargs):  # type: ignore[no-untyped-def]
-        sent.append(" ".join(query.split()))
-        return real(self, query, args, **kwargs)
+    sent = statements_sent(spark_session, monkeypatch)
 
     def listings() -> int:
         return len([q for q in sent if q.startswith("SHOW TABLES")])
 
-    monkeypatch.setattr(type(spark_session), "sql", spy)
     one, two = TableRef("t_listed", "default"), TableRef("t_listed_2", "default")
     with Database.open(spark_url) as d:
         sent.clear()  # what the open asked (the migrations' check) is not counted
@@ -439,14 +435,8 @@ def test_an_emulated_update_is_two_statements_its_scratch_dropped_with_the_work_
 ) -> None:
     """An UPDATE that matches rows: a probe, the scratch copy and the INSERT OVERWRITE; the scratch table's
     drop waits for the next rewrite (sent before it) or the work schema's drop."""
-    sent: list[str] = []
     real = type(spark_session).sql
-
-    def spy(self, query, args=None, **kwargs):  # type: ignore[no-untyped-def]
-        sent.append(" ".join(query.split()))
-        return real(self, query, args, **kwargs)
-
-    monkeypatch.setattr(type(spark_session), "sql", spy)
+    sent = statements_sent(spark_session, monkeypatch)
     with Database.open(spark_url) as d:
         d.run(Query("t", "CREATE TABLE default.t_dml (k INTEGER, v VARCHAR)"))
         try:
@@ -469,19 +459,6 @@ def test_an_emulated_update_is_two_statements_its_scratch_dropped_with_the_work_
             real(spark_session, "DROP TABLE IF EXISTS default.t_dml")
 
 
-def _spied(spark_session, monkeypatch) -> list[str]:  # type: ignore[no-untyped-def]
-    """Every statement the session is sent from now on (this test only), blanks folded."""
-    sent: list[str] = []
-    real = type(spark_session).sql
-
-    def spy(self, query, args=None, **kwargs):  # type: ignore[no-untyped-def]
-        sent.append(" ".join(query.split()))
-        return real(self, query, args, **kwargs)
-
-    monkeypatch.setattr(type(spark_session), "sql", spy)
-    return sent
-
-
 def test_load_counts_what_it_writes_and_keeps_the_listing(  # type: ignore[no-untyped-def]
     tmp_path, spark_session, spark_url, monkeypatch
 ) -> None:
@@ -494,7 +471,7 @@ def test_load_counts_what_it_writes_and_keeps_the_listing(  # type: ignore[no-un
     csv.write_text("a,b\n" + "".join(f"{i},x{i % 3}\n" for i in range(25)), encoding="utf-8")
     with Database.open(spark_url) as d:
         try:
-            sent = _spied(spark_session, monkeypatch)
+            sent = statements_sent(spark_session, monkeypatch)
             done = load(d, csv, "t_loaded")
             monkeypatch.undo()
             assert done.rows == 25 and [c for c, _ in done.columns] == ["a", "b"]
@@ -521,7 +498,7 @@ def test_a_run_end_rewrites_the_run_table_without_a_probe_and_as_with_one(  # ty
         ids = [int(d.scalar(render("meta/run_start.sql", params))) for _ in range(2)]
         hinted = render("meta/run_finish.sql", {"run_id": ids[0], **end})
         assert "changes-a-row" in hinted.hints
-        sent = _spied(spark_session, monkeypatch)
+        sent = statements_sent(spark_session, monkeypatch)
         d.run(hinted)
         d.run(Query(hinted.name, hinted.sql, {**hinted.params, "run_id": ids[1]}))  # no hint: probed
         monkeypatch.undo()
@@ -569,7 +546,7 @@ def test_an_empty_schema_is_listed_in_one_statement(spark_session, spark_url, mo
     spark_session.sql("CREATE SCHEMA IF NOT EXISTS empty_listed")
     try:
         with Database.open(spark_url) as d:
-            sent = _spied(spark_session, monkeypatch)
+            sent = statements_sent(spark_session, monkeypatch)
             assert d.table_names("empty_listed") == []
             monkeypatch.undo()
             assert [q.split(" IN ")[0] for q in sent if q.startswith("SHOW")] == ["SHOW TABLES"]

@@ -17,20 +17,9 @@ from ldiv_db import taxonomy
 from ldiv_db.db import Database
 from ldiv_db.db.spark import engine
 from ldiv_db.sqlgen.render import Query, TableRef, render
+from tests.spark.conftest import statements_sent
 
 pytestmark = pytest.mark.spark
-
-
-def _spy(monkeypatch: pytest.MonkeyPatch, session: Any) -> list[str]:
-    sent: list[str] = []
-    real = type(session).sql
-
-    def spy(self, query, args=None, **kwargs):  # type: ignore[no-untyped-def]
-        sent.append(" ".join(query.split()))
-        return real(self, query, args, **kwargs)
-
-    monkeypatch.setattr(type(session), "sql", spy)
-    return sent
 
 
 def test_a_held_work_table_reads_as_written_and_a_write_makes_it_a_table(  # type: ignore[no-untyped-def]
@@ -40,7 +29,7 @@ def test_a_held_work_table_reads_as_written_and_a_write_makes_it_a_table(  # typ
         src, held = d.work_table("held_src"), d.work_table("held_t")
         d.run(Query("t", f"CREATE OR REPLACE TABLE {src.sql()} AS SELECT 1 AS a"))  # outside a run: a table
         assert spark_session.catalog.tableExists(f"`{src.schema}`.`held_src`")
-        sent = _spy(monkeypatch, spark_session)
+        sent = statements_sent(spark_session, monkeypatch)
         with d.threads_for(10):
             d.run(Query("t", f"CREATE OR REPLACE TABLE {held.sql()} AS SELECT a, 'x' AS b FROM {src.sql()}"))
             assert not [q for q in sent if q.startswith("CREATE TABLE")]  # no catalog table made
@@ -85,7 +74,7 @@ def test_a_release_made_with_held_work_tables_is_the_release_made_without(  # ty
         for hold in (True, False):
             if not hold:  # every source is then too large to hold
                 monkeypatch.setattr(engine, "SMALL_SOURCE_ROWS", 0)
-            sent = _spy(monkeypatch, spark_session)
+            sent = statements_sent(spark_session, monkeypatch)
             out = f"held_out_{hold}".lower()
             r = ldiv_db.anonymize(
                 db, "held_tp4", ["Age", "Gender", "Education"], "Disease", algorithm="mondrian", l=2,
