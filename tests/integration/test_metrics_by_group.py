@@ -87,3 +87,19 @@ def test_suppression_classes_are_still_counted_by_group_id_and_labels(
     assert r.verified
     assert seen == [[Ident("gid"), *(Ident(f"q{i}") for i in range(1, 4))]]
     assert r.groups == _by_hand(db, "s", QI)[0]
+
+
+def test_cm_of_a_local_recoding_counts_each_group_ids_minority(db: Database) -> None:
+    _random_table(db, 7, 600)
+    db.con.execute("ALTER TABLE r ADD COLUMN klass VARCHAR")
+    db.con.execute("UPDATE r SET klass = CASE WHEN (age + zip) % 3 = 0 THEN 'x' ELSE 'y' END")
+    r = ldiv_db.anonymize(
+        db, "r", QI, "disease", algorithm="mondrian", l=2, output="m", replace=True, class_column="klass"
+    )
+    assert r.verified
+    keys = ", ".join(f'"{c}"' for c in ["group_id", *QI])
+    minority = db.con.execute(
+        f"SELECT sum(n - top) FROM (SELECT sum(c) AS n, max(c) AS top FROM (SELECT {keys}, klass, count(*) AS c "
+        f'FROM "m" GROUP BY ALL) GROUP BY {keys})'
+    ).fetchall()[0][0]
+    assert r.metrics["cm"] == int(minority) + r.rows_deleted
