@@ -173,6 +173,7 @@ def check_written(
             expected[0],
             has_group=group_column is not None,
             pairs=not one_vector_per_group(part),
+            by_group=one_vector_per_group(part),
         ),
         meanwhile=verify,  # reconciled and verified while KL is solved
         counted=told.append,

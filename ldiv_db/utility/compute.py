@@ -120,7 +120,11 @@ class ReleaseAggregate:
     column (else ``gid`` is no published column, and the classes are the label vectors). ``source_rows``: the source's row count, as
     the reconciliation found it or as the assignment has it (the reconciliation then proves it);
     ``published_rows``: the rows the release was to publish. ``pairs``: the row counts also count the
-    classes' distinct group ids and label vectors (:class:`.groups.RowCounts`), for the verification."""
+    classes' distinct group ids and label vectors (:class:`.groups.RowCounts`), for the verification.
+    ``by_group``: the release was written with one label vector per group id (pipeline/verify.py
+    ``one_vector_per_group``), so its classes are its group ids and are counted by ``gid`` alone (a
+    duplicated label row would add rows, which the metrics' row count against ``published_rows`` and the
+    reconciliation refuse)."""
 
     ref: TableRef
     source_rows: int
@@ -128,6 +132,7 @@ class ReleaseAggregate:
     published_rows: int | None = None
     has_group: bool = True
     pairs: bool = False
+    by_group: bool = False
 
 
 @dataclass(frozen=True)
@@ -141,6 +146,7 @@ class _Columns:
     klass: Ident | None
     counted: bool
     pairs: bool = False  # the counts with the classes' distinct group ids and label vectors
+    by_group: bool = False  # one label vector per group id: the classes are the group ids
 
 
 def _columns(
@@ -160,6 +166,7 @@ def _columns(
             Ident("k") if aggregate.has_class else None,
             True,
             aggregate.pairs and aggregate.has_group,
+            aggregate.by_group and aggregate.has_group,
         )
     group: Ident | None = None
     if group_column is not None and any(c.name.lower() == group_column.lower() for c in release.columns):
@@ -287,18 +294,27 @@ def _kl_note(note: str | None, deleted: int) -> str | None:
 
 def _counts(db: Database, cols: _Columns) -> tuple[RowCounts, ClassFacts]:
     """The release's row counts and its classes (:func:`ldiv_db.core.classes.class_keys`: group column
-    and labels, or labels), in one statement."""
-    keys = class_keys(cols.group, cols.qi)
+    and labels, or labels; the group column alone where it carries one label vector each), in one
+    statement."""
+    keys = _class_keys(cols)
     return row_counts_and_classes(
         db, cols.table, cols.qi, cols.sa, keys, counted=cols.counted, pairs=cols.pairs
     )
+
+
+def _class_keys(cols: _Columns) -> list[Ident]:
+    """The columns the classes are grouped by: :func:`~ldiv_db.core.classes.class_keys`, or the group
+    column alone where each group id carries one label vector (the same classes)."""
+    if cols.by_group and cols.group is not None:
+        return [cols.group]
+    return class_keys(cols.group, cols.qi)
 
 
 def _minority(db: Database, cols: _Columns) -> int | None:
     """With a class column, the published rows outside their class's majority value (CM)."""
     if cols.klass is None:
         return None
-    keys = class_keys(cols.group, cols.qi)
+    keys = _class_keys(cols)
     return minority_rows(db, cols.table, keys, cols.klass, counted=cols.counted)
 
 

@@ -26,12 +26,12 @@ from ..core.inputs import Inputs, resolve_inputs
 from ..core.run_flags import CheckFlags, api_keys, parse_flags
 from ..core.stats import PartitionSummary, RecursiveBound, Verdict
 from ..db import Database
-from ..errors import BadInput
+from ..errors import BadInput, InternalError
 from ..privacy import AllOf, PrivacyModel, TCloseness
 from ..privacy.base import sql_text
 from ..privacy.baseline import DistributionModel, Largest, on_release
 from ..privacy.spec import ModelSpec, model_spec
-from ..sqlgen.render import render
+from ..sqlgen.render import TableRef, render
 from ..util.frame_convert import FrameResult, to_library
 from ..util.lazy import library
 from ..util.words import number
@@ -316,6 +316,7 @@ def evaluate(
     split: bool = False,
     parts: int | None = None,
     profile: bool = True,
+    on_stats: Callable[[TableRef], None] | None = None,
 ) -> CheckResult:
     """Run the statistics (and the model) on resolved inputs; used by check and by release verification.
 
@@ -327,7 +328,7 @@ def evaluate(
     the caller's start (perf_counter seconds, queries), for the result's seconds and query count.
     ``profile`` False: a caller that reads the verdict and the partition's size alone (a release's
     verification) gets no recursive (c,l) profile — a statistic no verdict here is decided by, two
-    statements over the histogram — and every SA's ``recursive`` list is empty."""
+    statements over the histogram — and every SA's ``recursive`` list is empty (``on_stats``: _hand_stats)."""
     t0, q0 = (time.perf_counter(), db.queries) if started is None else started
     keys = partition_keys(inputs)
     splittable = (split or parts is not None) and (privacy is None or privacy.per_part)
@@ -361,14 +362,13 @@ def evaluate(
         summaries = merge_summaries([f[0] for f in firsts])
         max_ls = [s.distinct_l for s in summaries]
         bounds = merge_profiles(_each(evs, lambda ev: ev.recursive_profile(max_ls))) if profile else {}
-        first = summaries[0]
         result = CheckResult(
             table=inputs.table.name,
             keys=[k.name for k in keys],
             sa=[c.name for c in inputs.sa],
-            rows=first.rows,
-            groups=first.groups,
-            k=first.k,
+            rows=summaries[0].rows,
+            groups=summaries[0].groups,
+            k=summaries[0].k,
             per_sa=[
                 SaStats(c.name, s, bounds.get(s.s, [])) for c, s in zip(inputs.sa, summaries, strict=True)
             ],
@@ -381,9 +381,19 @@ def evaluate(
         if privacy is not None:
             result.model = privacy
             _merge_verdicts(result, evs, privacy, [f[2] for f in firsts], worst)
-    result.seconds = time.perf_counter() - t0
-    result.queries = db.queries - q0
+        _hand_stats(evs, on_stats)
+    result.seconds, result.queries = time.perf_counter() - t0, db.queries - q0
     return result
+
+
+def _hand_stats(evs: Sequence[SqlEvaluator], on_stats: Callable[[TableRef], None] | None) -> None:
+    """``on_stats`` (if any) called with the group statistics table (partition/group_stats.sql's columns)
+    of a whole, not split, evaluation, built if it was not: a caller's figures of the same partition."""
+    if on_stats is None:
+        return
+    if len(evs) != 1:
+        raise InternalError("on_stats reads the statistics of a whole evaluation, not of parts")
+    on_stats(evs[0].build().stats)
 
 
 def _merge_verdicts(

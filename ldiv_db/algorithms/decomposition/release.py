@@ -21,15 +21,15 @@ tables, the kept-back rows (private table ``ldiv."retained:OUT"`` with their sta
 stream row map and row keys; the reconciliation (rows published + kept back = rows received, the three
 tables' row counts, group sizes, the marginals' SA counts against the source rows, the SA-table's against
 the marginals corrected by the noise log, the noise count, one stored key per received row); the
-verification of (l_1..l_k)-diversity on the WRITTEN SA-table (sql/decomposition/diverse.sql and the
-shared ``ldiv check`` evaluator); ``ldiv.release_row`` and the noise log. The source tables are only read.
+verification of (l_1..l_k)-diversity on the WRITTEN SA-table (the shared ``ldiv check`` evaluator, whose
+group statistics sql/decomposition/diverse.sql reads for the stream's figures); ``ldiv.release_row`` and the noise log. The source tables are only read.
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
@@ -459,16 +459,20 @@ class StreamRelease(Release):
         return Reconciled(rec["stream_rows"], rec["qid_rows"], rec["retained"], rec, problems)
 
     def verify(self, db: Database, rec: Reconciled) -> Verdict:
-        """(l_1..l_k)-diversity on the written SA-table, by the stream's own statement and by the shared
-        ``ldiv check`` evaluator."""
+        """(l_1..l_k)-diversity on the written SA-table, by the shared ``ldiv check`` evaluator; the
+        stream's own figures (groups, smallest group, groups below l_i per SA) are read from the group
+        statistics that evaluator computed on the written table (an empty SA-table: from the table)."""
 
         self.progress.update(4, 6, "written and reconciled; verifying")
         config, ls, counts = self.config, list(self.config.ls), rec.counts
         sa_t = self._at(self.tables[1])
         group, sa = Ident(config.group_column), [Ident(s) for s in config.sa]
-        post = db.records(
-            render("decomposition/diverse.sql", {"ls": ls}, target=sa_t, group_column=group, sa=sa)
-        )[0]
+        diverse: dict[str, Any] = {"target": sa_t, "group_column": group, "sa": sa}
+        found: list[dict[str, Any]] = []
+
+        def figures(stats: TableRef) -> None:  # the evaluator's statistics of the written SA-table
+            found.extend(db.records(render("decomposition/diverse.sql", {"ls": ls}, stats=stats, **diverse)))
+
         by_group = None
         if counts["sa_rows"]:
             written = table_at(db, sa_t)
@@ -481,8 +485,17 @@ class StreamRelease(Release):
             )
             # the verdict and the group count are what the verification records: no recursive profile
             by_group = evaluate(
-                db, inputs, Distinct(tuple(ls)), null_as_value=True, prefix="verify_dec", profile=False
+                db,
+                inputs,
+                Distinct(tuple(ls)),
+                null_as_value=True,
+                prefix="verify_dec",
+                profile=False,
+                on_stats=figures,
             )
+        else:
+            found.extend(db.records(render("decomposition/diverse.sql", {"ls": ls}, **diverse)))
+        post = found[0]
         groups = int(post["groups"])
         details = dict(self.built.details)
         details.update(
