@@ -163,5 +163,5 @@ class Store:
         num = self.num[pos[hit]]
         lo, n = self.first[num], self.count[num]
         at = np.repeat(lo - np.cumsum(n) + n, n) + np.arange(int(n.sum()))
-        got = self.cols[:, at]
+        got = np.take(self.cols, at, axis=1)  # (numpy's take: several times a 2-D fancy index's speed)
         return np.repeat(parts[hit], n), got[0], got[1], got[2]
