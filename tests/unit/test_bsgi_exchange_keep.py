@@ -25,18 +25,18 @@ def _refiner(case: dict[str, Any]) -> Refiner:
 
 
 @settings(max_examples=40, deadline=None)
-@given(case=st.one_of(cases(), cases(inexact=True)), workers=st.sampled_from([1, 3]))
+@given(case=st.one_of(cases(), cases(inexact=True)), workers=st.sampled_from([1, 3]), log=st.booleans())
 def test_the_keep_flags_are_the_costs_and_changes_of_the_pairs_classes(
-    case: dict[str, Any], workers: int
+    case: dict[str, Any], workers: int, log: bool
 ) -> None:
     """At every keep test the flags of the round's classes are (cost > 0) | 2·(changed in this pass or
-    the previous one), read directly; the pairs kept are those the direct test keeps; and the exchanges
-    are the plain search's."""
+    the previous one), read directly; without the pair log the pairs kept are those the direct test
+    keeps (with it, some of them); and the exchanges are the plain search's."""
     saved = refine.CHUNK
     refine.CHUNK = 1  # one-pair chunks: the threads' keep tests interleave
     try:
         refiner = _refiner(case)
-        refiner.workers = workers
+        refiner.workers, refiner.skip_priced = workers, log
         kept = refiner._kept
         calls = [0]
 
@@ -49,6 +49,10 @@ def test_the_keep_flags_are_the_costs_and_changes_of_the_pairs_classes(
             got = kept(cost, a, b, pid)
             if pid is None:
                 assert np.array_equal(got[0], a[live]) and np.array_equal(got[1], b[live])
+            else:
+                assert set(zip(got[0].tolist(), got[1].tolist(), strict=True)) <= set(
+                    zip(a[live].tolist(), b[live].tolist(), strict=True)
+                )
             calls[0] += 1
             return got
 
