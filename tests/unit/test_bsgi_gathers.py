@@ -1,4 +1,4 @@
-"""The exchange search's gathers and short reductions (``refine/swaps.py``: :func:`take_rows`,
+"""The exchange search's gathers and short reductions (``refine/gathers.py``: :func:`take_rows`,
 :func:`take_cells`, :func:`lowest`, :func:`highest`) give numpy's own numbers — fancy indexing of rows
 and of cells, ``min``/``max`` over the last axis — on random arrays of every shape and dtype they meet
 (masks and indices, repeats, empty selections, non-contiguous views, ties, NaN); and the whole search,
@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 
-from ldiv_db.algorithms.bsgi.refine import exchange, swaps
+from ldiv_db.algorithms.bsgi.refine import exchange, gathers, swaps
 from ldiv_db.algorithms.bsgi.refine.exchange import Refiner
 from tests.unit.test_bsgi_refine_fast import _run, _same, cases
 
@@ -40,7 +40,7 @@ def test_take_rows_is_fancy_indexing_of_rows(dtype: Any, seed: int) -> None:
             idx = rng.integers(0, n, int(rng.integers(0, 50))) if n else np.zeros(0, dtype=np.int64)
             mask = rng.random(n) < rng.random()
             for at in (idx, mask, np.flatnonzero(mask)):
-                got, want = swaps.take_rows(v, at), v[at]
+                got, want = gathers.take_rows(v, at), v[at]
                 assert got.shape == want.shape and got.dtype == want.dtype
                 np.testing.assert_array_equal(got, want)
 
@@ -54,7 +54,7 @@ def test_take_cells_is_fancy_indexing_of_cells(dtype: Any, seed: int) -> None:
     for v in (x, x[:, :width], x[:, 1 : width + 1], x[::2]):  # a slice of columns is not contiguous
         m = int(rng.integers(0, 60))
         r, c = rng.integers(0, v.shape[0], m), rng.integers(0, v.shape[1], m)
-        got = swaps.take_cells(v, r, c)
+        got = gathers.take_cells(v, r, c)
         assert got.dtype == v.dtype
         np.testing.assert_array_equal(got, v[r, c])
 
@@ -66,12 +66,12 @@ def test_lowest_and_highest_are_min_and_max_of_the_last_axis(dtype: Any, width: 
     for shape in ((0, width), (17, width), (3, 11, width), (width,)):
         x = _array(rng, shape, dtype)
         for v in (x, x[..., ::-1]):
-            lo, hi = swaps.lowest(v), swaps.highest(v)
+            lo, hi = gathers.lowest(v), gathers.highest(v)
             np.testing.assert_array_equal(lo, v.min(axis=-1))
             np.testing.assert_array_equal(hi, v.max(axis=-1))
             assert lo.dtype == v.dtype and hi.dtype == v.dtype
     x = _array(rng, (5, width), dtype)
-    kept = swaps.lowest(x)
+    kept = gathers.lowest(x)
     x[:] = 0  # a width of one is a copy, not a view the caller's later writes could change
     assert not np.shares_memory(kept, x)
 

@@ -81,9 +81,10 @@ from ....core.options import Option
 from ...shared.trees import IntArray, narrow_dtype
 from ..greedy.cost import CostArray, CostModel, FloatArray
 from ..greedy.select import Cells
+from .gathers import take_cells, take_rows
 from .qi import QI, State
-from .rounds import SHARES, PairLog, places, shared, slices
-from .swaps import SwapPricer, best_swaps, improves, take_cells, take_rows
+from .rounds import SHARES, PairLog, Round, places, shared, slices
+from .swaps import SwapPricer, best_swaps, improves
 
 WINDOW = 4  # classes paired at distances 1..WINDOW along each locality order
 MAX_PASSES = 10
@@ -176,6 +177,9 @@ class Refiner:
         self._held: list[IntArray] = []  # per distinct key: per class and member, its row's key
         self._active = np.zeros(0, dtype=bool)  # classes changed in the previous pass
         self._changed = np.zeros(0, dtype=bool)  # classes changed in this pass
+        # per class: 1 while its cost is above 0, | 2 while it changed in this pass or the previous one
+        # (what a round's keep test reads of a class, one byte gathered where it read three arrays)
+        self._live: np.ndarray[Any, Any] = np.zeros(0, dtype=np.uint8)
         self._clock = 0  # rounds run
         self._touched: IntArray = np.zeros(0, dtype=np.int64)  # per class: the round it last changed in
         self._pairs = PairLog()
@@ -325,6 +329,7 @@ class Refiner:
         mem[a[p], i], mem[b[p], j] = rb, ra
         cost[a[p]], cost[b[p]] = swaps.new_a, swaps.new_b
         self._changed[a[p]] = self._changed[b[p]] = True
+        self._live[a[p]], self._live[b[p]] = _flags(swaps.new_a), _flags(swaps.new_b)
         self._touched[a[p]] = self._touched[b[p]] = self._clock
         if sa == sb:  # one refresh for both sides (the classes of a round are distinct)
             self._refresh(mem, np.concatenate((a[p], b[p])), sa)
@@ -334,21 +339,21 @@ class Refiner:
         return len(p)
 
     def _round(
-        self, mem: IntArray, sizes: IntArray, cost: CostArray, a: IntArray, b: IntArray, pid: IntArray | None
+        self, mem: IntArray, sizes: IntArray, cost: CostArray, pairs: Round, pid: IntArray | None
     ) -> int:
-        """Price the disjoint pairs (a[p], b[p]) of one round (pair ids ``pid`` in the pass's log, if
-        logged) and apply each one's best improving exchange."""
+        """Price the disjoint pairs of one round (pair ids ``pid`` in the pass's log, if logged) and apply
+        each one's best improving exchange."""
         moves = 0
-        if len(self._sizes) == 1:  # every class of one size: one group, each chunk keeps its own pairs
+        if len(self._sizes) == 1:  # every class of one size: one group, each chunk takes and keeps its pairs
             s = int(self._sizes[0])
 
             def run(lo: int, hi: int) -> int:
-                got = self._kept(cost, a[lo:hi], b[lo:hi], None if pid is None else pid[lo:hi])
+                got = self._kept(cost, *pairs.pairs(lo, hi), None if pid is None else pid[lo:hi])
                 return self._exchange(mem, cost, *got, s, s) if len(got[0]) else 0
 
-            moves += self._chunks(len(a), run)
+            moves += self._chunks(len(pairs), run)
         else:
-            a, b = self._kept(cost, a, b, pid)
+            a, b = self._kept(cost, *pairs.pairs(), pid)
             sa_, sb_ = sizes[a], sizes[b]
             for x in self._sizes:
                 ga = sa_ == x
@@ -369,10 +374,9 @@ class Refiner:
         """The pairs of a round that may have an exchange to apply. The classes of other pairs of the
         round do not matter here, so chunks of the round's pairs can be kept side by side."""
         # (1-D gathers and masks by np.take / np.compress: numpy's indexing costs up to 4× as much)
-        keep = (np.take(cost, a) > 0) | (np.take(cost, b) > 0)  # two classes of cost 0 cannot improve
-        # a pair of classes that did not change since the previous pass was priced then
-        active, changed = self._active, self._changed
-        keep &= np.take(active, a) | np.take(active, b) | np.take(changed, a) | np.take(changed, b)
+        # both flags (:attr:`_live`) of either class: two classes of cost 0 cannot improve, and a pair of
+        # classes that did not change since the previous pass was priced then
+        keep = (np.take(self._live, a) | np.take(self._live, b)) == 3
         if pid is not None:  # a pair priced since either class last changed has no swap to apply
             keep &= self._pairs.stamp[pid] <= np.maximum(self._touched[a], self._touched[b])
             self._pairs.stamp[pid[keep]] = self._clock
@@ -402,13 +406,13 @@ class Refiner:
         number of rounds (bench/README.md, "BSGI refinement")."""
         self._ranks[:, -1] = order
 
-    def _rounds(self, mem: IntArray, sizes: IntArray) -> Iterator[tuple[IntArray, IntArray]]:
+    def _rounds(self, mem: IntArray, sizes: IntArray) -> Iterator[Round]:
         """A pass's rounds (the orders taken at its start): along each order, each distance d =
         1..window and phase, the disjoint pairs of each class with the one d places further."""
         at = places(len(sizes), self.window)  # the same for every order: made once a pass
         for order in self._orders(mem, sizes):
             for first, second in at:
-                yield np.take(order, first), np.take(order, second)
+                yield Round(order, first, second)
 
     def _orders(self, mem: IntArray, sizes: IntArray) -> list[IntArray]:
         """The classes along each locality order by the mean rank of their rows, and by their lowest and
@@ -493,17 +497,18 @@ class Refiner:
             if sideways and passes == 2:
                 self._begin_sideways(mem, sizes)
             self._active, self._changed = self._changed, np.zeros(k, dtype=bool)
+            self._live = (cost > 0).view(np.uint8) | (self._active.view(np.uint8) << 1)
             note = f"exchange pass {passes} (at most {most})"
             level = sum(self._level)
             if log:
                 rounds = list(self._rounds(mem, sizes))
                 pids = self._pairs.begin(rounds, k)
-                for done, ((a, b), pid) in enumerate(zip(rounds, pids, strict=True), start=1):
-                    moves += self._round(mem, sizes, cost, a, b, pid)
+                for done, (pairs, pid) in enumerate(zip(rounds, pids, strict=True), start=1):
+                    moves += self._round(mem, sizes, cost, pairs, pid)
                     self._report(done, per_pass, note)
             else:
-                for done, (a, b) in enumerate(self._rounds(mem, sizes), start=1):
-                    moves += self._round(mem, sizes, cost, a, b, None)
+                for done, pairs in enumerate(self._rounds(mem, sizes), start=1):
+                    moves += self._round(mem, sizes, cost, pairs, None)
                     self._report(done, per_pass, note)
             level_passes += sum(self._level) > level
             now = (sizes * cost).sum().item()
@@ -535,6 +540,11 @@ class Refiner:
     def _report(self, done: int, total: int, note: str) -> None:
         if self.progress is not None:
             self.progress(done, total, note)
+
+
+def _flags(cost: CostArray) -> np.ndarray[Any, np.dtype[np.uint8]]:
+    """:attr:`Refiner._live` of classes of these costs that changed: 3 above cost 0, else 2."""
+    return (cost > 0).view(np.uint8) | np.uint8(2)
 
 
 def workers() -> int:

@@ -1,5 +1,5 @@
 """Which pairs of classes a pass of the BSGI exchange (:mod:`.exchange`) prices: the places along an order
-of classes that a pass's rounds pair (:func:`places`), every class in slices of one size for computing
+of classes that a pass's rounds pair (:func:`places`, :class:`Round`), every class in slices of one size for computing
 states (:func:`slices`), the pass's pair log of when each pair was last priced (:class:`PairLog`), and
 how a round's chunks of disjoint pairs are shared among threads (:func:`shared`)."""
 
@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Executor
+from dataclasses import dataclass
 from typing import TypeVar
 
 import numpy as np
@@ -32,6 +33,27 @@ def places(k: int, window: int) -> list[tuple[IntArray, IntArray]]:
     return out
 
 
+@dataclass(frozen=True)
+class Round:
+    """A round's disjoint pairs: the class at each place ``first`` along ``order`` with the one at the
+    same entry of ``second``. A chunk takes its own pairs' classes (:meth:`pairs`), on its thread, rather
+    than the main thread taking every pair's before the chunks start. Unpacks as ``a, b``: all pairs."""
+
+    order: IntArray
+    first: IntArray
+    second: IntArray
+
+    def __len__(self) -> int:
+        return len(self.first)
+
+    def pairs(self, lo: int = 0, hi: int | None = None) -> tuple[IntArray, IntArray]:
+        """The classes of the pairs lo..hi: (A's, B's)."""
+        return np.take(self.order, self.first[lo:hi]), np.take(self.order, self.second[lo:hi])
+
+    def __iter__(self) -> Iterator[IntArray]:
+        return iter(self.pairs())
+
+
 def slices(sizes: IntArray) -> Iterator[tuple[IntArray, int]]:
     """Every class, as slices of at most ``_REFRESH`` classes of one size: the states' temporaries of all
     classes at once were a run's peak."""
@@ -51,7 +73,7 @@ class PairLog:
         self.keys: IntArray = np.zeros(0, dtype=np.int64)  # the pass's distinct pair keys min·k + max
         self.stamp: IntArray = np.zeros(0, dtype=np.int64)
 
-    def begin(self, rounds: Sequence[tuple[IntArray, IntArray]], k: int) -> list[IntArray]:
+    def begin(self, rounds: Sequence[tuple[IntArray, IntArray] | Round], k: int) -> list[IntArray]:
         """Log the pairs of a pass's rounds; returns each round's pair ids."""
         parts = [np.minimum(a, b) * k + np.maximum(a, b) for a, b in rounds]
         ids, keys = pd.factorize(np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64))

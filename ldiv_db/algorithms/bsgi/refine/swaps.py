@@ -18,10 +18,7 @@ bounded out, into one entry per remaining swap (:meth:`SwapPricer.priced`). The 
 :class:`~.qi.QI` computes state by state (integers when the model is exact), so the search finds
 exactly the exchanges it found before.
 
-Rows and cells are gathered with ``np.take`` / ``np.compress`` (:func:`take_rows`, :func:`take_cells`) and
-a class's least or greatest member entry taken column by column (:func:`lowest`, :func:`highest`): numpy's
-fancy indexing of a 2-D array's rows and its reductions over a short last axis cost 3–10× as much, for the
-same values (tests/unit/test_bsgi_gathers.py).
+Rows and cells are gathered, and a class's least or greatest member entry taken, by :mod:`.gathers`.
 """
 
 from __future__ import annotations
@@ -34,10 +31,10 @@ import numpy as np
 
 from ...shared.trees import IntArray, Kind, Tree, narrow_dtype
 from ..greedy.cost import CostArray, FloatArray
+from .gathers import SHORT, columns, highest, lowest, take_cells, take_rows
 
 PACK = 1 << 18  # entries of a packed merged-cost table
 LEAD_SAMPLE = 1024  # classes of the call that picks the entering bound's first term
-SHORT = 8  # a last axis at most this long is reduced column by column (:func:`lowest`, :func:`highest`)
 
 Mask = np.ndarray[Any, np.dtype[np.bool_]]
 
@@ -172,6 +169,16 @@ class SwapPricer:
         self.num_unit = np.array([a.unit for a in self.num.attrs], dtype=dtype)[:, None, None, None]
         self.flat_unit = np.array([a.unit for a in self.flat.attrs], dtype=dtype)[:, None, None, None]
         self.sideways = False  # sideways exchanges now: bounds at the cost admitted, spreads kept
+        # exact costs: a distance is a whole number below ``top`` (every QI at its widest), so sums of a few
+        # are exact in a double, in any order (:meth:`_sum`)
+        top = sum(int(a.node_cost.max(initial=0)) for a in attrs if a.node_cost is not None) + int(
+            self.flat_unit.sum()
+        )
+        top += sum(
+            int(u) * int(v.max(initial=0) - v.min(initial=0))
+            for u, v in zip(self.num_unit.ravel(), self.num.codes, strict=True)
+        )
+        self.whole = np.issubdtype(dtype, np.integer) and top * SHORT < 2**53
         # the entering bound's term priced first (:meth:`_entering`): the one that alone rules out the
         # most classes, chosen at the first call with ``LEAD_SAMPLE`` classes or more
         self.lead: int | None = None
@@ -291,12 +298,19 @@ class SwapPricer:
         cross = self._cross(
             np.take(a, at), np.take(b, at), take_rows(ma, at), take_rows(mb, at)
         )  # a_i to b_j
-        into_a, into_b = cross.sum(axis=1), cross.sum(axis=2)  # b_j to all of A, a_i to all of B
+        into_a, into_b = self._sum(cross, 1), self._sum(cross, 2)  # b_j to all of A, a_i to all of B
         c = np.take(cross.reshape(-1), (local * cross.shape[1] + i) * cross.shape[2] + j)
         out: FloatArray = (take_cells(into_a, local, j) - c - take_cells(self.spread, a[p], i)) + (
             take_cells(into_b, local, i) - c - take_cells(self.spread, b[p], j)
         )
         return out
+
+    def _sum(self, x: FloatArray, axis: int) -> FloatArray:
+        """``x.sum(axis)``; distances of exact costs (whole numbers, :attr:`whole`) over a class's few members
+        column by column: ~3× faster, and the same numbers in any order."""
+        if not self.whole or x.shape[axis] > SHORT:
+            return x.sum(axis=axis)  # type: ignore[no-any-return]
+        return columns(np.add, np.moveaxis(x, axis, -1))
 
     def _cross(self, ca: IntArray, cb: IntArray, ra: IntArray, rb: IntArray) -> FloatArray:
         """(pairs × |A| × |B|): :meth:`distance` of a_i and b_j (classes ``ca``, ``cb``, rows ``ra``, ``rb``),
@@ -462,11 +476,15 @@ class SwapPricer:
         """The costs of A and of B after the swaps (pair p, a_i, b_j) listed in ``swaps`` = (p, i, j): the
         numbers :meth:`costs` gives at those places, summed in the same order."""
         p, i, j = swaps
-        return self._joined_at(a[p], i, take_cells(mb, p, j)), self._joined_at(b[p], j, take_cells(ma, p, i))
+        return self._joined_at(np.take(a, p), i, take_cells(mb, p, j)), self._joined_at(
+            np.take(b, p), j, take_cells(ma, p, i)
+        )
 
     def _joined_at(self, cls: IntArray, pos: IntArray, row: IntArray) -> CostArray:
-        """Per entry: the cost of class ``cls`` without its member at ``pos`` and with ``row``."""
-        return self._price(lambda state: take_cells(state, cls, pos), row, (len(cls),))
+        """Per entry: the cost of class ``cls`` without its member at ``pos`` and with ``row`` (every state
+        array is classes × width: the flat places computed once for all of them)."""
+        at = cls * self.loo_cost.shape[1] + pos
+        return self._price(lambda state: np.take(state.reshape(-1), at), row, (len(cls),))
 
     def _price(self, take: Callable[[Any], Any], row: IntArray, shape: tuple[int, ...]) -> CostArray:
         """The cost of classes' leave-one-out states joined with rows, summed QI by QI into one array of
@@ -502,39 +520,6 @@ class SwapPricer:
         ``rows[p, j]`` (the states sliced, not gathered member by member: a tenth faster)."""
         shape = (len(cls), size, rows.shape[1])
         return self._price(lambda state: state[cls, :size, None], rows[:, None, :], shape)
-
-
-def take_rows(x: np.ndarray[Any, Any], at: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
-    """``x[at]`` along the first axis (``at`` indices or a mask), by ``np.take`` / ``np.compress``: numpy's
-    fancy indexing of the rows of a 2-D or 3-D array costs 3-10× as much (the same values)."""
-    return np.compress(at, x, axis=0) if at.dtype == bool else np.take(x, at, axis=0)
-
-
-def take_cells(
-    x: np.ndarray[Any, Any], r: np.ndarray[Any, Any], c: np.ndarray[Any, Any]
-) -> np.ndarray[Any, Any]:
-    """``x[r, c]`` of a 2-D array, as one ``np.take`` of flat positions (3× faster; the same values)."""
-    out: np.ndarray[Any, Any] = np.take(x.reshape(-1), r * x.shape[1] + c)
-    return out
-
-
-def lowest(x: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
-    """The minimum along the last axis. Where that axis is short (a class's members) as the elementwise
-    minimum of its columns: numpy's reduction over a short inner axis costs ~10× as much (the same
-    numbers: a minimum does not depend on the order it is taken in)."""
-    return _columns(np.minimum, x) if 0 < x.shape[-1] <= SHORT else x.min(axis=-1)
-
-
-def highest(x: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
-    """The maximum along the last axis (as :func:`lowest`)."""
-    return _columns(np.maximum, x) if 0 < x.shape[-1] <= SHORT else x.max(axis=-1)
-
-
-def _columns(op: np.ufunc, x: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
-    """``op`` folded over the columns of the last axis (a width of one: a copy, never a view)."""
-    if x.shape[-1] == 1:
-        return x[..., 0].copy()
-    return functools.reduce(op, (x[..., i] for i in range(2, x.shape[-1])), op(x[..., 0], x[..., 1]))
 
 
 def improves(delta: CostArray, now: CostArray, exact: bool) -> Mask:
