@@ -173,11 +173,11 @@ def test_split_on_threads_makes_the_same_cuts(case: dict[str, Any], tries: int, 
 
 
 @settings(max_examples=60, deadline=None)
-@given(case=tables(), rows=st.integers(1, 40), threads=st.integers(1, 3))
+@given(case=tables(), rows=st.integers(1, 40), threads=st.integers(2, 3))
 def test_split_in_pieces_makes_the_same_cuts(case: dict[str, Any], rows: int, threads: int) -> None:
-    """Each attempt made in pieces of whole nodes (``PIECE_ROWS`` rows; one node a piece at 1), on one
-    thread or shared among threads: the same classes, tree order, levels and near-prefix cuts as every
-    attempt made whole."""
+    """On threads each attempt is made in pieces of whole nodes (``PIECE_ROWS`` rows; one node a piece at
+    1) shared among the threads: the same classes, tree order, levels and near-prefix cuts as every
+    attempt made whole on one thread."""
     inputs = _feasible(case)
     if inputs is None:
         return

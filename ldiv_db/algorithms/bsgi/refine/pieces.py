@@ -3,11 +3,12 @@ of a level from the node's own rows only, so it can be made over a run of whole 
 runs' cuts put side by side are the whole level's, to the last bit. Here too what an attempt keeps of its
 pricing (:class:`Sides`) and makes (:class:`Cut`).
 
-Why pieces: a level's arrays span every row of the table (tens of MiB at 1M rows), and an attempt walks
-them a dozen times; over a piece of ~:data:`PIECE_ROWS` rows its temporaries stay in the processor's
-caches between those walks. On threads, the pieces of a level's ``TRIES`` attempts are taken by the
-threads as they finish, so two threads end a level together instead of one idling through the third
-attempt, and each thread holds a piece's temporaries rather than a whole attempt's."""
+Why pieces, on threads (the split's after the greedy): the pieces of a level's ``TRIES`` attempts are taken
+by the threads as they finish, so two threads end a level together instead of one idling through the
+third attempt; each thread holds a piece's temporaries rather than a whole attempt's; and over a piece of
+~:data:`PIECE_ROWS` rows an attempt's temporaries stay in the processor's caches between its dozen walks
+over them (a level's arrays span every row of the table). Not beside the greedy: there a piece's short
+numpy steps would each take the interpreter lock back from the greedy's Python."""
 
 from __future__ import annotations
 

@@ -464,9 +464,12 @@ class _Splitter:
     def _each(
         self, at: _Rows, seg: IntArray, lens: IntArray, ks: IntArray, rank: IntArray, sized: IntArray
     ) -> list[Cut]:
-        """The level's attempts' cuts (attempt r along each node's QI ``rank[:, r]``) in their order, each
-        attempt made in pieces of whole nodes (:mod:`.pieces`): on the pool's threads and this one, when
-        there is a pool."""
+        """The level's attempts' cuts (attempt r along each node's QI ``rank[:, r]``) in their order: with
+        a pool in use, each attempt in pieces of whole nodes (:mod:`.pieces`) shared by the pool's threads
+        and this one. Beside the greedy (``wide`` not set) each attempt is made whole: a piece's steps are
+        short, and each hands the interpreter lock back and forth with the greedy's Python."""
+        if self.pool is None or (self.wide is not None and not self.wide.is_set()):
+            return [self._attempt(at, seg, lens, ks, rank[:, r], sized) for r in range(self.tries)]
         bounds = pieces(lens)
         starts = np.concatenate([[0], np.cumsum(lens)]).astype(np.int64)
         tasks = []
@@ -476,10 +479,7 @@ class _Splitter:
                 fro, to = np.searchsorted(sized, [lo, hi])
                 piece = (seg[lo:hi] - a, lens[a:b], ks[a:b], rank[a:b, r], sized[fro:to] - lo, lo)
                 tasks.append(functools.partial(self._attempt, at, *piece))
-        if self.pool is None or (self.wide is not None and not self.wide.is_set()):
-            done = [t() for t in tasks]
-        else:
-            done = shared(self.pool, self.pool_width, tasks)
+        done = shared(self.pool, self.pool_width, tasks)
         per = len(bounds) - 1
         return [joined(done[r * per : (r + 1) * per], starts[bounds[:-1]]) for r in range(self.tries)]
 
