@@ -8,15 +8,18 @@ import itertools
 import threading
 from fractions import Fraction
 from typing import Any
+from unittest import mock
 
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import ldiv_db.algorithms.bsgi.refine.split as split_module
 from ldiv_db.algorithms.bsgi.greedy.cost import Attribute, CostModel
+from ldiv_db.algorithms.bsgi.refine import pieces
 from ldiv_db.algorithms.bsgi.refine.exchange import Refiner
+from ldiv_db.algorithms.bsgi.refine.pieces import Cut
 from ldiv_db.algorithms.bsgi.refine.split import (
-    _Cut,
     _cuts,
     _Level,
     _levels,
@@ -167,6 +170,44 @@ def test_split_on_threads_makes_the_same_cuts(case: dict[str, Any], tries: int, 
     assert one is not None and more is not None
     assert np.array_equal(one.gid, more.gid) and np.array_equal(one.order, more.order)
     assert (one.levels, one.near) == (more.levels, more.near)
+
+
+@settings(max_examples=60, deadline=None)
+@given(case=tables(), rows=st.integers(1, 40), threads=st.integers(2, 3))
+def test_split_in_pieces_makes_the_same_cuts(case: dict[str, Any], rows: int, threads: int) -> None:
+    """On threads each attempt is made in pieces of whole nodes (``PIECE_ROWS`` rows; one node a piece at
+    1) shared among the threads: the same classes, tree order, levels and near-prefix cuts as every
+    attempt made whole on one thread."""
+    inputs = _feasible(case)
+    if inputs is None:
+        return
+    refiner, key, k = inputs
+    whole = split(refiner, key, k)
+    made: list[int] = []
+
+    def spy(lens: np.ndarray) -> list[int]:
+        bounds = pieces.pieces(lens)
+        made.append(len(bounds) - 1)
+        return bounds
+
+    with mock.patch.object(pieces, "PIECE_ROWS", rows), mock.patch.object(split_module, "pieces", spy):
+        more = split(refiner, key, k, threads=threads)
+    assert whole is not None and more is not None
+    assert np.array_equal(whole.gid, more.gid) and np.array_equal(whole.order, more.order)
+    assert (whole.levels, whole.near) == (more.levels, more.near)
+    if rows == 1 and k >= 4:
+        assert max(made) > 1  # some level was cut in more than one piece
+
+
+@given(lens=st.lists(st.integers(1, 50), min_size=1, max_size=40), rows=st.integers(1, 200))
+def test_pieces_are_runs_of_whole_nodes(lens: list[int], rows: int) -> None:
+    """The pieces begin at node 0, end at the last node, each holds a node at least, and there are about
+    total // PIECE_ROWS of them (one at least, one a node at most)."""
+    with mock.patch.object(pieces, "PIECE_ROWS", rows):
+        bounds = pieces.pieces(np.array(lens, dtype=np.int64))
+    assert bounds[0] == 0 and bounds[-1] == len(lens)
+    assert all(a < b for a, b in itertools.pairwise(bounds))
+    assert 1 <= len(bounds) - 1 <= max(1, min(sum(lens) // rows, len(lens)))
 
 
 class _SetAfter(threading.Event):
@@ -336,11 +377,18 @@ class _Gathered(_Splitter):
         return super().level(lv)
 
     def _attempt(
-        self, at: _Rows, seg: np.ndarray, lens: np.ndarray, ks: np.ndarray, qi: np.ndarray, sized: np.ndarray
-    ) -> _Cut:
-        cut = super()._attempt(at, seg, lens, ks, qi, sized)
+        self,
+        at: _Rows,
+        seg: np.ndarray,
+        lens: np.ndarray,
+        ks: np.ndarray,
+        qi: np.ndarray,
+        sized: np.ndarray,
+        lo: int = 0,
+    ) -> Cut:
+        cut = super()._attempt(at, seg, lens, ks, qi, sized, lo)
         parts = np.stack([cut.cut, lens - cut.cut], axis=1).reshape(-1)
-        want = self._span_cost(at.codes, cut.rows, parts).reshape(len(lens), -1)
+        want = self._span_cost(at.part(lo, len(seg)).codes, cut.rows, parts).reshape(len(lens), -1)
         assert np.array_equal(cut.spans, want)
         self.attempts += int((~cut.near).sum())
         return cut

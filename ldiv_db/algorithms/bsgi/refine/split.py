@@ -54,9 +54,10 @@ four accumulations per QI over all rows. About log2(k) levels (more where the ch
 each is a few sorts and segmented numpy reductions over all rows.
 
 Threads (``threads`` ≥ 2; built beside the greedy, only once the greedy has finished): a level's
-``TRIES`` attempts read the level's rows and write nothing shared, so they run side by side (numpy leaves
-the interpreter lock while it sorts and accumulates) and are compared in the same order after: the same
-cuts, whatever the threads.
+``TRIES`` attempts read the level's rows and write nothing shared, and each is made in pieces of whole
+nodes (:mod:`.pieces`), so the pieces run side by side (numpy leaves the interpreter lock while it sorts
+and accumulates) and are joined and compared in the same order after: the same cuts, whatever the
+threads and pieces.
 
 Positions are priced rather than cut near the middle between two different codes: at s = 3 rows per
 class a part must hold a multiple of 3 rows, so such a cut is rarely admissible and most nodes would fall
@@ -66,10 +67,10 @@ back to the near-prefix split at the middle (what pricing gains: bench/README.md
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import functools
+import itertools
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from concurrent.futures import Executor, ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
@@ -80,6 +81,7 @@ import numpy.typing as npt
 from ...shared.lca import stable_order
 from ...shared.trees import IntArray, narrow_dtype
 from .exchange import Refiner
+from .pieces import Cut, Sides, joined, pieces, shared
 
 TRIES = 3  # a node is cut along the best of its TRIES widest QIs
 
@@ -124,6 +126,11 @@ class _Rows:
 
     def take(self, at: IntArray) -> _Rows:
         return _Rows(np.take(self.codes, at, axis=1), np.take(self.value, at), np.take(self.key, at))
+
+    def part(self, lo: int, size: int) -> _Rows:
+        """Rows lo..lo + size − 1, as views."""
+        hi = lo + size
+        return _Rows(self.codes[:, lo:hi], self.value[lo:hi], self.key[lo:hi])
 
 
 def deal(value: IntArray, key: IntArray, seg: IntArray, ks: IntArray) -> IntArray:
@@ -307,8 +314,10 @@ class _Splitter:
         tries: int,
         pool: Executor | None = None,
         wide: threading.Event | None = None,
+        pool_width: int = 1,
     ) -> None:
         self.pool = pool  # runs a level's attempts beside the calling thread's
+        self.pool_width = pool_width  # the pool's threads
         self.wide = wide  # the pool is used only once this is set (None: always)
         self.attrs = refiner.attrs
         self.big = max((int(a.codes.max()) + 1 for a in self.attrs if len(a.codes)), default=1)  # codes < big
@@ -340,7 +349,7 @@ class _Splitter:
         return cost
 
     def _price(
-        self, codes: IntArray, rows: IntArray, seg: IntArray, j: IntArray, sides: _Sides | None = None
+        self, codes: IntArray, rows: IntArray, seg: IntArray, j: IntArray, sides: Sides | None = None
     ) -> npt.NDArray[np.float64]:
         """Per position j of the nodes' sorted ``rows`` (positions in ``codes``, QIs × positions; segments
         ``seg``; a cut before row j): p·span
@@ -397,24 +406,33 @@ class _Splitter:
         return out
 
     def _attempt(
-        self, at: _Rows, seg: IntArray, lens: IntArray, ks: IntArray, qi: IntArray, sized: IntArray
-    ) -> _Cut:
+        self,
+        at: _Rows,
+        seg: IntArray,
+        lens: IntArray,
+        ks: IntArray,
+        qi: IntArray,
+        sized: IntArray,
+        lo: int = 0,
+    ) -> Cut:
         """Sort each node's rows by (QI ``qi[node]``, locality key) and cut it: the admissible cut whose
         parts cost least (:meth:`_price`) among the positions ``sized`` (:func:`_sized` of the level,
         the same for every attempt), else the near-prefix split; priced by its parts' span costs. The
-        cut's ``rows`` are positions in the level's rows ``at``."""
+        nodes' rows are the level's rows ``at`` from ``lo`` on (``seg``, ``sized`` counted from there);
+        the cut's ``rows`` are positions among them."""
         size = len(seg)
         # one flat take (numpy's two-array indexing costs 3× as much)
-        flat = qi.astype(np.int64)[seg] * size + np.arange(size, dtype=np.int64)
+        flat = qi.astype(np.int64)[seg] * at.codes.shape[1] + np.arange(lo, lo + size, dtype=np.int64)
         code = np.take(at.codes.reshape(-1), flat).astype(np.int64)
         del flat
+        at = at.part(lo, size)
         rows = _sort(seg, code, at.key, self.n)
         del code
         value = np.take(at.value, rows)
         # counted once: a node's occurrence numbers are its own rows' (whole nodes go to the near-prefix
         # split, in the same order), so the near-prefix split reads them from the cut search's
         counted = _occurrences(value, seg)
-        sides = _Sides()
+        sides = Sides()
         price = functools.partial(self._price, at.codes, rows, seg, sides=sides)
         cut, k1 = _cuts(value, seg, lens, ks, self.s, price, j=sized, counted=counted)
         missed = cut < 0
@@ -441,15 +459,29 @@ class _Splitter:
             halves = np.stack([2 * near, 2 * near + 1], axis=1).reshape(-1)
             spans[halves] = self._span_cost(at.codes, rows[inner], parts[halves])
         cost = spans.sum(axis=1) * parts
-        return _Cut(rows, cut, k1, cost.reshape(-1, 2).sum(axis=1), missed, spans.reshape(len(lens), -1))
+        return Cut(rows, cut, k1, cost.reshape(-1, 2).sum(axis=1), missed, spans.reshape(len(lens), -1))
 
-    def _each(self, tries: Sequence[Callable[[], _Cut]]) -> list[_Cut]:
-        """The attempts' cuts in their order: on the pool's threads and this one, when there is a pool."""
+    def _each(
+        self, at: _Rows, seg: IntArray, lens: IntArray, ks: IntArray, rank: IntArray, sized: IntArray
+    ) -> list[Cut]:
+        """The level's attempts' cuts (attempt r along each node's QI ``rank[:, r]``) in their order: with
+        a pool in use, each attempt in pieces of whole nodes (:mod:`.pieces`) shared by the pool's threads
+        and this one. Beside the greedy (``wide`` not set) each attempt is made whole: a piece's steps are
+        short, and each hands the interpreter lock back and forth with the greedy's Python."""
         if self.pool is None or (self.wide is not None and not self.wide.is_set()):
-            return [t() for t in tries]
-        rest = [self.pool.submit(t) for t in tries[:-1]]
-        last = tries[-1]()
-        return [f.result() for f in rest] + [last]
+            return [self._attempt(at, seg, lens, ks, rank[:, r], sized) for r in range(self.tries)]
+        bounds = pieces(lens)
+        starts = np.concatenate([[0], np.cumsum(lens)]).astype(np.int64)
+        tasks = []
+        for r in range(self.tries):
+            for a, b in itertools.pairwise(bounds):
+                lo, hi = int(starts[a]), int(starts[b])
+                fro, to = np.searchsorted(sized, [lo, hi])
+                piece = (seg[lo:hi] - a, lens[a:b], ks[a:b], rank[a:b, r], sized[fro:to] - lo, lo)
+                tasks.append(functools.partial(self._attempt, at, *piece))
+        done = shared(self.pool, self.pool_width, tasks)
+        per = len(bounds) - 1
+        return [joined(done[r * per : (r + 1) * per], starts[bounds[:-1]]) for r in range(self.tries)]
 
     def _finish(self, rows: IntArray, lens: IntArray, pos: IntArray) -> None:
         """Nodes of one class each become classes; their rows take their places in the tree's order."""
@@ -472,14 +504,10 @@ class _Splitter:
         # a node's spans were priced when it was made, as a part of its parent's cut: not again
         spans = self._span_cost(at.codes, None, lens) if lv.spans is None else lv.spans[lv.ks >= 2]
         rank = np.argsort(-spans, axis=1, kind="stable")
-        best: _Cut | None = None
-        sized = _sized(
-            lens, ks, self.s
-        )  # the positions the size conditions allow: the level's, not an attempt's
-        tries = [
-            functools.partial(self._attempt, at, seg, lens, ks, rank[:, r], sized) for r in range(self.tries)
-        ]
-        for c in self._each(tries):
+        best: Cut | None = None
+        # the positions the size conditions allow: the level's, not an attempt's
+        sized = _sized(lens, ks, self.s)
+        for c in self._each(at, seg, lens, ks, rank, sized):
             if best is None:
                 best = c
                 continue
@@ -519,26 +547,6 @@ class _Splitter:
 
 
 @dataclass
-class _Sides:
-    """What :meth:`_Splitter._price` priced: its positions, and per QI and position the span cost of the
-    part before it (``left``) and of the part from it (``right``)."""
-
-    j: IntArray = dataclasses.field(default_factory=lambda: np.zeros(0, dtype=np.int64))
-    left: npt.NDArray[np.float64] = dataclasses.field(default_factory=lambda: np.zeros((0, 0)))
-    right: npt.NDArray[np.float64] = dataclasses.field(default_factory=lambda: np.zeros((0, 0)))
-
-
-@dataclass
-class _Cut:
-    rows: IntArray  # the nodes' rows (positions in the level's), each node's left part first
-    cut: IntArray  # per node: rows of the left part
-    k1: IntArray  # per node: classes of the left part
-    cost: npt.NDArray[np.float64]  # per node: Σ over its parts of rows × span cost
-    near: npt.NDArray[np.bool_]  # per node: cut by the near-prefix split
-    spans: npt.NDArray[np.float64]  # per node: its left part's span cost per QI, then its right part's
-
-
-@dataclass
 class Split:
     gid: IntArray  # per row position: class 0..k-1
     levels: int
@@ -566,7 +574,7 @@ def split(
         return None
     width = min(threads, tries) - 1
     with ThreadPoolExecutor(width, "ldiv-bsgi-split") if width > 0 else contextlib.nullcontext() as pool:
-        return _levels(_Splitter(refiner, key, k, tries, pool, wide), n, k, stop)
+        return _levels(_Splitter(refiner, key, k, tries, pool, wide, max(width, 1)), n, k, stop)
 
 
 def _levels(sp: _Splitter, n: int, k: int, stop: threading.Event | None) -> Split | None:

@@ -1,0 +1,92 @@
+"""The feasible split's attempts in pieces (:mod:`.split`): an attempt sorts, counts and prices each node
+of a level from the node's own rows only, so it can be made over a run of whole nodes at a time and the
+runs' cuts put side by side are the whole level's, to the last bit. Here too what an attempt keeps of its
+pricing (:class:`Sides`) and makes (:class:`Cut`).
+
+Why pieces, on threads (the split's after the greedy): the pieces of a level's ``TRIES`` attempts are taken
+by the threads as they finish, so two threads end a level together instead of one idling through the
+third attempt; each thread holds a piece's temporaries rather than a whole attempt's; and over a piece of
+~:data:`PIECE_ROWS` rows an attempt's temporaries stay in the processor's caches between its dozen walks
+over them (a level's arrays span every row of the table). Not beside the greedy: there a piece's short
+numpy steps would each take the interpreter lock back from the greedy's Python."""
+
+from __future__ import annotations
+
+import dataclasses
+import threading
+from collections.abc import Callable, Sequence
+from concurrent.futures import Executor
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from ...shared.trees import IntArray
+
+# rows of a piece: above a level's working set in the caches, below it the pieces' own steps add up
+PIECE_ROWS = 1 << 16
+
+
+@dataclass
+class Sides:
+    """What the split's pricing (``_Splitter._price``) priced: its positions, and per QI and position the
+    span cost of the part before it (``left``) and of the part from it (``right``)."""
+
+    j: IntArray = dataclasses.field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+    left: npt.NDArray[np.float64] = dataclasses.field(default_factory=lambda: np.zeros((0, 0)))
+    right: npt.NDArray[np.float64] = dataclasses.field(default_factory=lambda: np.zeros((0, 0)))
+
+
+@dataclass
+class Cut:
+    """An attempt's cut of its nodes."""
+
+    rows: IntArray  # the nodes' rows (positions in the level's), each node's left part first
+    cut: IntArray  # per node: rows of the left part
+    k1: IntArray  # per node: classes of the left part
+    cost: npt.NDArray[np.float64]  # per node: Σ over its parts of rows × span cost
+    near: npt.NDArray[np.bool_]  # per node: cut by the near-prefix split
+    spans: npt.NDArray[np.float64]  # per node: its left part's span cost per QI, then its right part's
+
+
+def pieces(lens: IntArray) -> list[int]:
+    """The node numbers at which the pieces of a level's nodes (``lens`` rows each) begin, then the node
+    count: runs of whole nodes of about :data:`PIECE_ROWS` rows each, at most one a node."""
+    total = int(lens.sum())
+    count = max(1, min(total // PIECE_ROWS, len(lens)))
+    ends = np.cumsum(lens)
+    cuts = np.searchsorted(ends, total * np.arange(1, count, dtype=np.int64) // count, side="right")
+    out: list[int] = np.unique(np.concatenate([[0], cuts, [len(lens)]])).tolist()
+    return out
+
+
+def shared(pool: Executor, width: int, tasks: Sequence[Callable[[], Cut]]) -> list[Cut]:
+    """The tasks' values in their order, the tasks taken in turn by ``width`` of the pool's threads and
+    this one, each as it finishes its last."""
+    out: list[Cut | None] = [None] * len(tasks)
+    lock = threading.Lock()
+    todo = iter(range(len(tasks)))
+
+    def work() -> None:
+        while True:
+            with lock:
+                i = next(todo, None)
+            if i is None:
+                return
+            out[i] = tasks[i]()
+
+    running = [pool.submit(work) for _ in range(width)]
+    work()
+    for f in running:
+        f.result()
+    return [c for c in out if c is not None]
+
+
+def joined(cuts: Sequence[Cut], offsets: IntArray) -> Cut:
+    """One attempt's cut from its pieces' in order (``offsets``: where each piece's rows begin among the
+    level's)."""
+    if len(cuts) == 1:
+        return cuts[0]
+    rows = np.concatenate([c.rows + int(o) for c, o in zip(cuts, offsets, strict=True)])
+    cat = [np.concatenate([getattr(c, f) for c in cuts]) for f in ("cut", "k1", "cost", "near", "spans")]
+    return Cut(rows, *cat)
