@@ -183,11 +183,11 @@ def test_split_in_pieces_makes_the_same_cuts(case: dict[str, Any], rows: int, th
         return
     refiner, key, k = inputs
     whole = split(refiner, key, k)
-    made: list[int] = []
+    made: list[tuple[int, int, int]] = []  # per level: its first node's rows, its rows, its pieces
 
     def spy(lens: np.ndarray) -> list[int]:
         bounds = pieces.pieces(lens)
-        made.append(len(bounds) - 1)
+        made.append((int(lens[0]), int(lens.sum()), len(bounds) - 1))
         return bounds
 
     with mock.patch.object(pieces, "PIECE_ROWS", rows), mock.patch.object(split_module, "pieces", spy):
@@ -195,8 +195,9 @@ def test_split_in_pieces_makes_the_same_cuts(case: dict[str, Any], rows: int, th
     assert whole is not None and more is not None
     assert np.array_equal(whole.gid, more.gid) and np.array_equal(whole.order, more.order)
     assert (whole.levels, whole.near) == (more.levels, more.near)
-    if rows == 1 and k >= 4:
-        assert max(made) > 1  # some level was cut in more than one piece
+    assert made or k == 1  # every level with a node to cut went through the pieces
+    if rows == 1:  # a piece a row's worth: a level whose first node is at most half its rows is cut
+        assert all(cut > 1 for first, total, cut in made if 2 * first <= total)
 
 
 @given(lens=st.lists(st.integers(1, 50), min_size=1, max_size=40), rows=st.integers(1, 200))
