@@ -88,7 +88,9 @@ class Held:
 
     def append(self, name: str, batch: pd.DataFrame) -> None:
         """A frame insert into a held table: its rows and the batch's, each column cast to the table's
-        type as ``INSERT`` stores it (a column the batch lacks NULL), checkpointed again."""
+        type as ``INSERT`` stores it (a column the batch lacks NULL). Not checkpointed: both inputs are
+        fixed (the held rows and their blocks, the batch's rows in the JVM), so every read of the union
+        reads the same rows, and a checkpoint would only compute them once more."""
         old = self.frames[name.lower()]
         types = {f.name.lower(): f.dataType for f in old.schema.fields}
         given = {str(c).lower() for c in batch.columns}
@@ -98,9 +100,8 @@ class Held:
                 for f in old.schema.fields
             )
             both = f"SELECT * FROM `{self.view(name)}` UNION ALL SELECT {cols} FROM ({select})"  # noqa: S608
-            frame = self.spark.sql(both).localCheckpoint(eager=True)
+            frame = self.spark.sql(both)
         self._hold(name.lower(), frame)
-        old.unpersist()
 
     def answer(self, query: Query) -> list[tuple[Any, ...]] | None:
         """A held table's rows of ``catalog/table_info.sql`` and ``table_exists.sql`` (the metastore knows
