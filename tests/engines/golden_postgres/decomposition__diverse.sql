@@ -1,7 +1,9 @@
 /* purpose: (l_1,...,l_k)-diversity of an SA-table: per group the distinct values of every SA (NULL counts as a value), and the groups below l_i */
 /* params: ls */
 /* returns: groups, violating, min_group, then v1..vk (groups below l_i per SA) */
-/* ref: SPEC §4.1 ((l_1,...,l_k)-diversity, distinct form) */
+/* ref: SPEC §4.1 ((l_1,...,l_k)-diversity, distinct form). With stats: the same figures read from the group statistics */
+/*      the shared evaluator computed on the same written SA-table with NULL a value (partition/group_stats.sql: one row per */
+/*      group and SA, size = the group's rows, n_values = its distinct values), instead of grouping the table a second time */
 WITH d AS (
   SELECT
     "group id" AS g,
