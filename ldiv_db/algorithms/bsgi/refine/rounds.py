@@ -58,8 +58,8 @@ def ranked(x: IntArray, n: int) -> IntArray:
     """``np.argsort(x, kind="stable")`` of integers in 0..n-1, by placing each entry at its value when they
     are distinct (a class's lowest or highest rank along an order: every row has its own rank), one pass
     over n slots instead of a sort; a sort where they are not."""
-    slot = np.full(n, -1, dtype=np.int64)
-    if len(x) and 0 <= x.min() and x.max() < n:
+    if len(x) and x.min() >= 0 and x.max() < n:
+        slot = np.full(n, -1, dtype=np.int64)
         slot[x] = np.arange(len(x))
         out = np.compress(slot >= 0, slot)
         if len(out) == len(x):  # no two entries alike
