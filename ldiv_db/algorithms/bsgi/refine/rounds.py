@@ -1,7 +1,8 @@
 """Which pairs of classes a pass of the BSGI exchange (:mod:`.exchange`) prices: the places along an order
-of classes that a pass's rounds pair (:func:`places`, :class:`Round`), every class in slices of one size for computing
-states (:func:`slices`), the pass's pair log of when each pair was last priced (:class:`PairLog`), and
-how a round's chunks of disjoint pairs are shared among threads (:func:`shared`)."""
+of classes that a pass's rounds pair (:func:`places`, :class:`Round`), an order by distinct ranks without
+a sort (:func:`ranked`), every class in slices of one size for computing states (:func:`slices`), the
+pass's pair log of when each pair was last priced (:class:`PairLog`), and how a round's chunks of
+disjoint pairs are shared among threads (:func:`shared`)."""
 
 from __future__ import annotations
 
