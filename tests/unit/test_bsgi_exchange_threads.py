@@ -1,6 +1,6 @@
 """The BSGI exchange search's work shared among threads (``refine/rounds.py: shared``): every job run once,
 the results in job order, whichever thread ran them; a pass's orders sorted on the threads equal those of
-one thread; and the spread changes' distances read from the per-member codes equal the rows' own."""
+one thread, and its orders by the classes' lowest and highest ranks are those of a stable sort; and the spread changes' distances read from the per-member codes equal the rows' own."""
 
 from __future__ import annotations
 
@@ -11,10 +11,11 @@ from typing import Any
 
 import numpy as np
 from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from ldiv_db.algorithms.bsgi.greedy.cost import CostModel
 from ldiv_db.algorithms.bsgi.refine.exchange import Refiner
-from ldiv_db.algorithms.bsgi.refine.rounds import shared
+from ldiv_db.algorithms.bsgi.refine.rounds import ranked, shared
 from tests.unit.test_bsgi_refine_fast import cases
 
 
@@ -80,3 +81,33 @@ def test_distances_from_member_codes_are_the_rows_distances(case: dict[str, Any]
             ra, rb = mem[ca, :sa], mem[cb, :sb]
             want = pricer.distance(ra[:, :, None], rb[:, None, :])
             assert np.array_equal(pricer._cross(ca, cb, ra, rb), want)
+
+
+@settings(max_examples=200, deadline=None)
+@given(x=st.lists(st.integers(-2, 40), max_size=30), n=st.integers(1, 40))
+def test_ranked_is_the_stable_sort(x: list[int], n: int) -> None:
+    """Distinct entries in 0..n-1 placed at their values, anything else (repeats, out of range) sorted:
+    either way the stable sort's order."""
+    a = np.array(x, dtype=np.int64)
+    got = ranked(a, n)
+    assert np.array_equal(got, np.argsort(a, kind="stable"))
+    assert got.dtype == np.argsort(a, kind="stable").dtype
+
+
+@settings(max_examples=30, deadline=None)
+@given(case=cases())
+def test_orders_by_lowest_and_highest_rank_are_the_sorted_ones(case: dict[str, Any]) -> None:
+    """A pass's orders by each class's lowest and highest row rank (placed, :func:`ranked`) and by its
+    mean rank are the stable sorts of those keys computed directly."""
+    refiner = _refiner(case)
+    refiner.run(case["gid"].copy())
+    mem = refiner._mem
+    sizes = (mem >= 0).sum(axis=1)
+    got = refiner._orders(mem, sizes)
+    valid, n = mem >= 0, len(refiner._ranks)
+    for k in range(refiner.orders):
+        ranks = refiner._ranks[np.maximum(mem, 0), k]
+        mean = np.where(valid, ranks, 0).sum(axis=1) / sizes
+        low, high = np.where(valid, ranks, n).min(axis=1), np.where(valid, ranks, -1).max(axis=1)
+        for i, key in enumerate((mean, low, high)):
+            assert np.array_equal(got[3 * k + i], np.argsort(key, kind="stable"))

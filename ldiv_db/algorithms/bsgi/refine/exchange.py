@@ -81,9 +81,9 @@ from ....core.options import Option
 from ...shared.trees import IntArray, narrow_dtype
 from ..greedy.cost import CostArray, CostModel, FloatArray
 from ..greedy.select import Cells
-from .gathers import take_cells, take_rows
+from .gathers import highest, lowest, take_cells, take_rows
 from .qi import QI, State
-from .rounds import SHARES, PairLog, Round, places, shared, slices
+from .rounds import SHARES, PairLog, Round, places, ranked, shared, slices
 from .swaps import SwapPricer, best_swaps, improves
 
 WINDOW = 4  # classes paired at distances 1..WINDOW along each locality order
@@ -427,8 +427,8 @@ class Refiner:
             mean = np.where(valid, ranks, 0).sum(axis=1) / sizes
             out = [np.argsort(mean, kind="stable")]
             if self.extremes:
-                out.append(np.argsort(np.where(valid, ranks, n).min(axis=1), kind="stable"))
-                out.append(np.argsort(np.where(valid, ranks, -1).max(axis=1), kind="stable"))
+                out.append(ranked(lowest(np.where(valid, ranks, n)), n))
+                out.append(ranked(highest(np.where(valid, ranks, -1)), n))
             return out
 
         # the orders are independent: on the round's threads when there are several
