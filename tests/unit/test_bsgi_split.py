@@ -239,6 +239,33 @@ def test_split_widening_mid_way_makes_the_same_cuts(case: dict[str, Any], after:
     assert (one.levels, one.near) == (more.levels, more.near)
 
 
+@settings(max_examples=40, deadline=None)
+@given(case=tables())
+def test_attempts_left_when_the_greedy_ends_are_made_in_pieces(case: dict[str, Any]) -> None:
+    """``wide`` is looked at between a level's attempts: set after the root's first attempt, the root's
+    other attempts are made in pieces on two threads (the root is the first level through the pieces),
+    with the same classes, tree order, levels and near-prefix cuts as one thread throughout."""
+    inputs = _feasible(case)
+    if inputs is None:
+        return
+    refiner, key, k = inputs
+    if k < 2 or len(refiner.attrs) < 2:
+        return
+    made: list[int] = []  # per level through the pieces: its nodes
+
+    def spy(lens: np.ndarray) -> list[int]:
+        made.append(len(lens))
+        return pieces.pieces(lens)
+
+    one = split(refiner, key, k)
+    with mock.patch.object(split_module, "pieces", spy):
+        more = split(refiner, key, k, threads=2, wide=_SetAfter(1))
+    assert one is not None and more is not None
+    assert np.array_equal(one.gid, more.gid) and np.array_equal(one.order, more.order)
+    assert (one.levels, one.near) == (more.levels, more.near)
+    assert made[0] == 1  # the root: one node
+
+
 @settings(max_examples=100, deadline=None)
 @given(case=tables(), data=st.data())
 def test_position_prices_are_the_parts_costs(case: dict[str, Any], data: Any) -> None:
