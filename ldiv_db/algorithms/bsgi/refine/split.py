@@ -68,7 +68,6 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import itertools
 import threading
 from collections.abc import Callable
 from concurrent.futures import Executor, ThreadPoolExecutor
@@ -81,7 +80,7 @@ import numpy.typing as npt
 from ...shared.lca import stable_order
 from ...shared.trees import IntArray, narrow_dtype
 from .exchange import Refiner
-from .pieces import Cut, Sides, joined, pieces, shared
+from .pieces import Cut, Sides, in_pieces
 
 TRIES = 3  # a node is cut along the best of its TRIES widest QIs
 
@@ -481,27 +480,14 @@ class _Splitter:
         short, and each hands the interpreter lock back and forth with the greedy's Python; the attempts
         left when the greedy ends (``wide`` set, looked at between attempts) are made in pieces."""
         done: list[Cut] = []
-        while len(done) < self.tries and (self.pool is None or not self._wide()):
+        wide = self.wide
+        while len(done) < self.tries and (self.pool is None or (wide is not None and not wide.is_set())):
             done.append(self._attempt(at, seg, lens, ks, rank[:, len(done)], sized))
         if self.pool is None or len(done) == self.tries:
             return done
-        bounds = pieces(lens)
-        starts = np.concatenate([[0], np.cumsum(lens)]).astype(np.int64)
-        tasks = []
-        left = range(len(done), self.tries)
-        for r in left:
-            for a, b in itertools.pairwise(bounds):
-                lo, hi = int(starts[a]), int(starts[b])
-                fro, to = np.searchsorted(sized, [lo, hi])
-                piece = (seg[lo:hi] - a, lens[a:b], ks[a:b], rank[a:b, r], sized[fro:to] - lo, lo)
-                tasks.append(functools.partial(self._attempt, at, *piece))
-        made = shared(self.pool, self.pool_width, tasks)
-        per = len(bounds) - 1
-        return done + [joined(made[t * per : (t + 1) * per], starts[bounds[:-1]]) for t in range(len(left))]
-
-    def _wide(self) -> bool:
-        """Whether the pool may be used now (no ``wide``, or ``wide`` set)."""
-        return self.wide is None or self.wide.is_set()
+        attempt = functools.partial(self._attempt, at)
+        rest = range(len(done), self.tries)
+        return done + in_pieces(self.pool, self.pool_width, attempt, seg, lens, ks, rank, sized, rest)
 
     def _finish(self, rows: IntArray, lens: IntArray, pos: IntArray) -> None:
         """Nodes of one class each become classes; their rows take their places in the tree's order."""
