@@ -14,7 +14,6 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import ldiv_db.algorithms.bsgi.refine.split as split_module
 from ldiv_db.algorithms.bsgi.greedy.cost import Attribute, CostModel
 from ldiv_db.algorithms.bsgi.refine import pieces
 from ldiv_db.algorithms.bsgi.refine.exchange import Refiner
@@ -184,13 +183,14 @@ def test_split_in_pieces_makes_the_same_cuts(case: dict[str, Any], rows: int, th
     refiner, key, k = inputs
     whole = split(refiner, key, k)
     made: list[tuple[int, int, int]] = []  # per level: its first node's rows, its rows, its pieces
+    cut_up = pieces.pieces
 
     def spy(lens: np.ndarray) -> list[int]:
-        bounds = pieces.pieces(lens)
+        bounds = cut_up(lens)
         made.append((int(lens[0]), int(lens.sum()), len(bounds) - 1))
         return bounds
 
-    with mock.patch.object(pieces, "PIECE_ROWS", rows), mock.patch.object(split_module, "pieces", spy):
+    with mock.patch.object(pieces, "PIECE_ROWS", rows), mock.patch.object(pieces, "pieces", spy):
         more = split(refiner, key, k, threads=threads)
     assert whole is not None and more is not None
     assert np.array_equal(whole.gid, more.gid) and np.array_equal(whole.order, more.order)
@@ -237,6 +237,34 @@ def test_split_widening_mid_way_makes_the_same_cuts(case: dict[str, Any], after:
     assert one is not None and more is not None
     assert np.array_equal(one.gid, more.gid) and np.array_equal(one.order, more.order)
     assert (one.levels, one.near) == (more.levels, more.near)
+
+
+@settings(max_examples=40, deadline=None)
+@given(case=tables())
+def test_attempts_left_when_the_greedy_ends_are_made_in_pieces(case: dict[str, Any]) -> None:
+    """``wide`` is looked at between a level's attempts: set after the root's first attempt, the root's
+    other attempts are made in pieces on two threads (the root is the first level through the pieces),
+    with the same classes, tree order, levels and near-prefix cuts as one thread throughout."""
+    inputs = _feasible(case)
+    if inputs is None:
+        return
+    refiner, key, k = inputs
+    if k < 2 or len(refiner.attrs) < 2:
+        return
+    made: list[int] = []  # per level through the pieces: its nodes
+    cut_up = pieces.pieces
+
+    def spy(lens: np.ndarray) -> list[int]:
+        made.append(len(lens))
+        return cut_up(lens)
+
+    one = split(refiner, key, k)
+    with mock.patch.object(pieces, "pieces", spy):
+        more = split(refiner, key, k, threads=2, wide=_SetAfter(1))
+    assert one is not None and more is not None
+    assert np.array_equal(one.gid, more.gid) and np.array_equal(one.order, more.order)
+    assert (one.levels, one.near) == (more.levels, more.near)
+    assert made[0] == 1  # the root: one node
 
 
 @settings(max_examples=100, deadline=None)

@@ -13,6 +13,8 @@ numpy steps would each take the interpreter lock back from the greedy's Python."
 from __future__ import annotations
 
 import dataclasses
+import functools
+import itertools
 import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor
@@ -90,3 +92,28 @@ def joined(cuts: Sequence[Cut], offsets: IntArray) -> Cut:
     rows = np.concatenate([c.rows + int(o) for c, o in zip(cuts, offsets, strict=True)])
     cat = [np.concatenate([getattr(c, f) for c in cuts]) for f in ("cut", "k1", "cost", "near", "spans")]
     return Cut(rows, *cat)
+
+
+# an attempt over a run of whole nodes: (seg, lens, ks, qi, sized, lo) as ``_Splitter._attempt`` takes them
+Attempt = Callable[[IntArray, IntArray, IntArray, IntArray, IntArray, int], Cut]
+
+
+def in_pieces(
+    pool: Executor, width: int, attempt: Attempt, seg: IntArray, lens: IntArray, ks: IntArray,
+    rank: IntArray, sized: IntArray, attempts: Sequence[int],
+) -> list[Cut]:  # fmt: skip
+    """The cuts of a level's ``attempts`` (attempt r along each node's QI ``rank[:, r]``), each made in
+    :func:`pieces` by ``attempt``, the pieces of all of them :func:`shared` by ``width`` of the pool's
+    threads and this one, then :func:`joined` per attempt, in their order."""
+    bounds = pieces(lens)
+    starts = np.concatenate([[0], np.cumsum(lens)]).astype(np.int64)
+    tasks = []
+    for r in attempts:
+        for a, b in itertools.pairwise(bounds):
+            lo, hi = int(starts[a]), int(starts[b])
+            fro, to = np.searchsorted(sized, [lo, hi])
+            piece = (seg[lo:hi] - a, lens[a:b], ks[a:b], rank[a:b, r], sized[fro:to] - lo, lo)
+            tasks.append(functools.partial(attempt, *piece))
+    made = shared(pool, width, tasks)
+    per = len(bounds) - 1
+    return [joined(made[t * per : (t + 1) * per], starts[bounds[:-1]]) for t in range(len(attempts))]

@@ -68,7 +68,6 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import itertools
 import threading
 from collections.abc import Callable
 from concurrent.futures import Executor, ThreadPoolExecutor
@@ -81,7 +80,7 @@ import numpy.typing as npt
 from ...shared.lca import stable_order
 from ...shared.trees import IntArray, narrow_dtype
 from .exchange import Refiner
-from .pieces import Cut, Sides, joined, pieces, shared
+from .pieces import Cut, Sides, in_pieces
 
 TRIES = 3  # a node is cut along the best of its TRIES widest QIs
 
@@ -370,34 +369,45 @@ class _Splitter:
         keep = np.flatnonzero(need[seg])
         if len(keep) < len(seg):
             rows, seg, j = rows[keep], seg[keep], np.searchsorted(keep, j)
+        # the rows between two consecutive cut positions (or a node's start) are a block: a prefix or
+        # suffix of a node ends at a block's edge, so its extremes are running extremes of the blocks'
+        # (the same numbers, over a fraction of the rows where positions are few)
+        edge = np.r_[True, seg[1:] != seg[:-1]]
+        edge[j] = True
+        bounds = np.flatnonzero(edge)
+        del edge
+        bseg = seg[bounds]
         big = self.big
-        last = int(seg[-1])
+        last = int(bseg[-1])
         # the narrower the integers, the faster the runs
         dtype: type[np.signedinteger[Any]] = np.int32 if big * (last + 1) < 2**31 else np.int64
-        # up grows along the rows, so a running maximum forwards stays within its segment; down shrinks,
+        # up grows along the blocks, so a running maximum forwards stays within its node; down shrinks,
         # the same for a running minimum forwards (and, read backwards, the other way round)
-        up: npt.NDArray[np.signedinteger[Any]] = seg.astype(dtype) * big
-        down: npt.NDArray[np.signedinteger[Any]] = (last - seg.astype(dtype)) * big
-        i, k = j - 1, j  # the last row before the cut, the first after it
+        up: npt.NDArray[np.signedinteger[Any]] = bseg.astype(dtype) * big
+        down: npt.NDArray[np.signedinteger[Any]] = (last - bseg.astype(dtype)) * big
+        k = np.searchsorted(bounds, j)  # the block from the cut on; the one before it ends at the cut
+        i = k - 1
         starts = np.searchsorted(seg, seg[j])
         p = (j - starts).astype(np.float64)
         q = np.searchsorted(seg, seg[j], side="right") - j
         left = np.zeros(len(j))
         right = np.zeros(len(j))
         up_i, down_i, up_k, down_k = (x.astype(np.int64) for x in (up[i], down[i], up[k], down[k]))
-        back = len(rows) - 1 - k  # k's place in the rows read backwards
+        back = len(bounds) - 1 - k  # k's place in the blocks read backwards
         # np.take, the cheaper gather; the backward runs are read where they stand, not through a reversed view
         for qi, at in enumerate(self.attrs):
-            c: npt.NDArray[np.signedinteger[Any]] = np.take(codes[qi], rows).astype(dtype, copy=False)
-            cu, cd = c + up, c + down
-            lo = np.take(np.minimum.accumulate(cd), i) - down_i
-            hi = np.take(np.maximum.accumulate(cu), i) - up_i
+            c = np.take(codes[qi], rows)
+            bmin = np.minimum.reduceat(c, bounds).astype(dtype, copy=False)
+            bmax = np.maximum.reduceat(c, bounds).astype(dtype, copy=False)
+            del c
+            lo = np.take(np.minimum.accumulate(bmin + down), i) - down_i
+            hi = np.take(np.maximum.accumulate(bmax + up), i) - up_i
             part = at.cost(at.join(at.state(lo), at.state(hi)))
             left += part
             if sides is not None:
                 sides.left[qi] = part
-            lo = np.take(np.minimum.accumulate(cu[::-1]), back) - up_k
-            hi = np.take(np.maximum.accumulate(cd[::-1]), back) - down_k
+            lo = np.take(np.minimum.accumulate((bmin + up)[::-1]), back) - up_k
+            hi = np.take(np.maximum.accumulate((bmax + down)[::-1]), back) - down_k
             part = at.cost(at.join(at.state(lo), at.state(hi)))
             right += part
             if sides is not None:
@@ -467,21 +477,17 @@ class _Splitter:
         """The level's attempts' cuts (attempt r along each node's QI ``rank[:, r]``) in their order: with
         a pool in use, each attempt in pieces of whole nodes (:mod:`.pieces`) shared by the pool's threads
         and this one. Beside the greedy (``wide`` not set) each attempt is made whole: a piece's steps are
-        short, and each hands the interpreter lock back and forth with the greedy's Python."""
-        if self.pool is None or (self.wide is not None and not self.wide.is_set()):
-            return [self._attempt(at, seg, lens, ks, rank[:, r], sized) for r in range(self.tries)]
-        bounds = pieces(lens)
-        starts = np.concatenate([[0], np.cumsum(lens)]).astype(np.int64)
-        tasks = []
-        for r in range(self.tries):
-            for a, b in itertools.pairwise(bounds):
-                lo, hi = int(starts[a]), int(starts[b])
-                fro, to = np.searchsorted(sized, [lo, hi])
-                piece = (seg[lo:hi] - a, lens[a:b], ks[a:b], rank[a:b, r], sized[fro:to] - lo, lo)
-                tasks.append(functools.partial(self._attempt, at, *piece))
-        done = shared(self.pool, self.pool_width, tasks)
-        per = len(bounds) - 1
-        return [joined(done[r * per : (r + 1) * per], starts[bounds[:-1]]) for r in range(self.tries)]
+        short, and each hands the interpreter lock back and forth with the greedy's Python; the attempts
+        left when the greedy ends (``wide`` set, looked at between attempts) are made in pieces."""
+        done: list[Cut] = []
+        wide = self.wide
+        while len(done) < self.tries and (self.pool is None or (wide is not None and not wide.is_set())):
+            done.append(self._attempt(at, seg, lens, ks, rank[:, len(done)], sized))
+        if self.pool is None or len(done) == self.tries:
+            return done
+        attempt = functools.partial(self._attempt, at)
+        rest = range(len(done), self.tries)
+        return done + in_pieces(self.pool, self.pool_width, attempt, seg, lens, ks, rank, sized, rest)
 
     def _finish(self, rows: IntArray, lens: IntArray, pos: IntArray) -> None:
         """Nodes of one class each become classes; their rows take their places in the tree's order."""
