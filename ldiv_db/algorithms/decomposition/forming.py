@@ -156,9 +156,7 @@ def form_groups(
     sets = [ValueSets(groups, nv) for nv in n_values]
     rounds = 0
     if groups:
-        runs = schedule.runs
-        buckets = np.asarray([r.buckets for r in runs], dtype=np.int64).reshape(len(runs), l)
-        plan = np.repeat(buckets, [r.count for r in runs], axis=0)
+        plan = schedule.plan()
         combo = _combos(bucket, others, n_values, m)
         n_combos = int(combo.max()) + 1
         rows_sorted = np.lexsort((prio, combo))

@@ -17,6 +17,9 @@ from __future__ import annotations
 import heapq
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from functools import cached_property
+
+import numpy as np
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,16 +34,36 @@ class Run:
 @dataclass(frozen=True)
 class Schedule:
     """The Max-l selection schedule for bucket sizes ``sizes`` (bucket b = the b-th SA value in order
-    of first appearance) and class size ``l``."""
+    of first appearance) and class size ``l``.
+
+    The runs are kept as two parallel columns, ``counts`` and ``order_ids`` (an index into the distinct
+    bucket orders ``orders``): a table that barely compresses has a run per class, and a :class:`Run`
+    object per class costs more than the schedule's own simulation. :attr:`runs` builds the objects
+    when asked; :meth:`plan` expands the columns without them."""
 
     l: int
     sizes: tuple[int, ...]
-    runs: tuple[Run, ...]
+    counts: tuple[int, ...]
+    order_ids: tuple[int, ...]
+    orders: tuple[tuple[int, ...], ...]  # the distinct bucket orders, by first use
     residual: tuple[int, ...]  # rows left in each bucket after the selection
+
+    @cached_property
+    def runs(self) -> tuple[Run, ...]:
+        orders = self.orders
+        return tuple(Run(c, orders[i]) for c, i in zip(self.counts, self.order_ids, strict=True))
 
     @property
     def classes(self) -> int:
-        return sum(r.count for r in self.runs)
+        return sum(self.counts)
+
+    def plan(self) -> np.ndarray:
+        """The schedule expanded: row k is the bucket order of class k (``classes`` × ``l``, int64)."""
+        if not self.counts:
+            return np.zeros((0, self.l), dtype=np.int64)
+        orders = np.asarray(self.orders, dtype=np.int64).reshape(len(self.orders), self.l)
+        ids = np.asarray(self.order_ids, dtype=np.int64)
+        return np.repeat(orders[ids], np.asarray(self.counts, dtype=np.int64), axis=0)
 
     @property
     def residual_rows(self) -> int:
@@ -69,42 +92,54 @@ def max_l_schedule(sizes: Sequence[int], l: int) -> Schedule:
     size = [int(s) for s in sizes]
     runs = _Runs()
     _iterate(size, l, runs, detect=len(size) <= CYCLE_BUCKETS)
-    return Schedule(l, tuple(int(s) for s in sizes), tuple(map(Run, runs.counts, runs.orders)), tuple(size))
+    return Schedule(
+        l, tuple(int(s) for s in sizes), tuple(runs.counts), tuple(runs.ids), tuple(runs.orders), tuple(size)
+    )
 
 
 class _Runs:
-    """The runs so far, a run merged into the one before when it takes the same order (one tuple per
-    distinct order, shared by its runs: a table that barely compresses has a run per few classes)."""
+    """The runs so far, a run merged into the one before when it takes the same order; each run holds
+    the index of its order among the distinct orders (a table that barely compresses has a run per few
+    classes and a few dozen orders)."""
 
     def __init__(self) -> None:
         self.counts: list[int] = []
+        self.ids: list[int] = []
         self.orders: list[tuple[int, ...]] = []
-        self.seen: dict[tuple[int, ...], tuple[int, ...]] = {}
+        self.seen: dict[tuple[int, ...], int] = {}
 
     def add(self, count: int, order: tuple[int, ...]) -> None:
-        buckets = self.seen.setdefault(order, order)
-        if self.orders and self.orders[-1] is buckets:
+        i = self.seen.setdefault(order, len(self.orders))
+        if i == len(self.orders):
+            self.orders.append(order)
+        if self.ids and self.ids[-1] == i:
             self.counts[-1] += count
         else:
             self.counts.append(count)
-            self.orders.append(buckets)
+            self.ids.append(i)
 
     def mark(self) -> tuple[int, int]:
         return len(self.counts), self.counts[-1] if self.counts else 0
 
-    def since(self, mark: tuple[int, int]) -> list[tuple[int, tuple[int, ...]]]:
-        """The runs added after ``mark`` (the first one possibly merged into the run before it)."""
+    def since(self, mark: tuple[int, int]) -> list[tuple[int, int]]:
+        """The runs (count, order index) added after ``mark`` (the first one possibly merged into the
+        run before it)."""
         n, last = mark
         head = self.counts[n - 1] - last if n else 0
-        first = [(head, self.orders[n - 1])] if head else []
-        return first + list(zip(self.counts[n:], self.orders[n:], strict=True))
+        first = [(head, self.ids[n - 1])] if head else []
+        return first + list(zip(self.counts[n:], self.ids[n:], strict=True))
 
-    def repeat(self, cycle: list[tuple[int, tuple[int, ...]]], times: int) -> None:
-        counts, orders = [c for c, _ in cycle[1:]], [o for _, o in cycle[1:]]
+    def repeat(self, cycle: list[tuple[int, int]], times: int) -> None:
+        head_count, head = cycle[0]
+        counts, ids = [c for c, _ in cycle[1:]], [i for _, i in cycle[1:]]
         for _ in range(times):
-            self.add(*cycle[0])
+            if self.ids and self.ids[-1] == head:
+                self.counts[-1] += head_count
+            else:
+                self.counts.append(head_count)
+                self.ids.append(head)
             self.counts.extend(counts)
-            self.orders.extend(orders)
+            self.ids.extend(ids)
 
 
 def _iterate(size: list[int], l: int, runs: _Runs, *, detect: bool) -> None:
@@ -137,6 +172,9 @@ def _iterate(size: list[int], l: int, runs: _Runs, *, detect: bool) -> None:
                     heap = [(-s, b) for b, s in enumerate(size) if s > 0]
                     heapq.heapify(heap)
                 states.clear()
+                # the next phase (a bucket joins the top) cycles with a short period of its own: look
+                # for it at every iteration again
+                stride = 1
                 continue
             if len(states) >= budget:
                 states.clear()
