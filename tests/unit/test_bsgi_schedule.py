@@ -112,3 +112,38 @@ def test_nearly_equal_sizes_repeat_cycles_exactly(
     classes, residual = literal_max_l(sizes, l)
     assert [(r.count, r.buckets) for r in sch.runs] == _run_lengths(classes)
     assert list(sch.residual) == residual
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.integers(64, 400), min_size=1, max_size=4),
+    st.integers(10, 200),
+    st.lists(st.integers(-1, 1), min_size=1, max_size=6),
+    st.lists(st.integers(0, 150), max_size=4),
+    st.integers(1, 6),
+    st.randoms(use_true_random=False),
+)
+def test_a_head_above_a_tie_is_simulated_apart_exactly(
+    gaps: list[int], base: int, ties: list[int], rest: list[int], l: int, rnd: random.Random
+) -> None:
+    """A few buckets far above a tie group (Adult at 1M: three large occupations above two equal ones):
+    the head is taken first while the tie cycles beneath it, simulated apart (nested: a head inside the
+    rest). The runs, the plan and the residuals are the literal iteration's."""
+    sizes = [base + g for g in gaps] + [base + d for d in ties] + rest
+    rnd.shuffle(sizes)
+    sch = max_l_schedule(sizes, l)
+    classes, residual = literal_max_l(sizes, l)
+    assert [(r.count, r.buckets) for r in sch.runs] == _run_lengths(classes)
+    assert sch.plan().tolist() == [list(c) for c in classes]
+    assert list(sch.residual) == residual
+
+
+def test_the_one_million_row_occupation_schedule_is_the_literal_one() -> None:
+    """bench.million's occupation bucket sizes (Adult amplified to 1M rows, l = 4), scaled down to a
+    tenth: heads above ties, ties joining the top one by one."""
+    sizes = [13235, 11886, 13360, 2134, 13387, 5212, 3278, 12336, 4474, 6519, 10648, 3023, 473, 29]
+    sch = max_l_schedule(sizes, 4)
+    classes, residual = literal_max_l(sizes, 4)
+    assert sch.plan().tolist() == [list(c) for c in classes]
+    assert list(sch.residual) == residual
+    assert len(sch.orders) < 100 and sch.classes == len(classes)

@@ -122,8 +122,29 @@ def _combos(bucket: IntArray, others: Sequence[IntArray], n_values: Sequence[int
         key = key * max(nv, 1) + codes
         radix *= max(nv, 1)
     # bucket is the most significant digit, so combo ids sort by bucket
+    if radix <= 4 * len(key) + 1024:
+        # the rank of each key among the keys present, as np.unique's inverse, without sorting the rows
+        present = np.bincount(key, minlength=radix) > 0
+        return np.asarray((np.cumsum(present) - 1)[key], dtype=np.int64)
     _, inv = np.unique(key, return_inverse=True)
     return np.asarray(inv, dtype=np.int64).ravel()
+
+
+def _stable_order(codes: IntArray, n_codes: int) -> IntArray:
+    """``np.argsort(codes, kind="stable")`` for codes in 0..n_codes-1: numpy sorts 16-bit integers by
+    radix, wider ones by merging."""
+    if n_codes <= 2**16:
+        return np.argsort(codes.astype(np.uint16), kind="stable").astype(np.int64)
+    return np.argsort(codes, kind="stable")
+
+
+def _grouped(rows: IntArray, codes: IntArray, n_codes: int) -> tuple[IntArray, IntArray, IntArray]:
+    """``rows`` (a row order) grouped by ``codes[rows]``, keeping their order inside a code: the rows,
+    each code's start among them and its count."""
+    out = rows[_stable_order(codes[rows], n_codes)]
+    counts = np.bincount(codes, minlength=n_codes)
+    start = np.concatenate([[0], np.cumsum(counts)[:-1]]).astype(np.int64)
+    return out, start, counts
 
 
 def form_groups(
@@ -150,27 +171,26 @@ def form_groups(
     schedule = max_l_schedule(sizes.tolist(), l)
     groups = schedule.classes
     gid = np.full(n, -1, dtype=np.int64)
-    # priority: the most starved first, then the smallest row key (= row index)
+    # priority: the most starved first, then the smallest row key (= row index); by_prio lists the rows
+    # in priority order (a stable sort keeps the row index order among equal starvation)
+    by_prio = np.argsort(-starv, kind="stable") if n and starv.min() < starv.max() else np.arange(n)
     prio = np.empty(n, dtype=np.int64)
-    prio[np.lexsort((np.arange(n), -starv))] = np.arange(n)
+    prio[by_prio] = np.arange(n)
     sets = [ValueSets(groups, nv) for nv in n_values]
     rounds = 0
     if groups:
-        runs = schedule.runs
-        buckets = np.asarray([r.buckets for r in runs], dtype=np.int64).reshape(len(runs), l)
-        plan = np.repeat(buckets, [r.count for r in runs], axis=0)
+        plan = schedule.plan()
         combo = _combos(bucket, others, n_values, m)
         n_combos = int(combo.max()) + 1
-        rows_sorted = np.lexsort((prio, combo))
-        counts = np.bincount(combo, minlength=n_combos)
-        start = np.concatenate([[0], np.cumsum(counts)[:-1]]).astype(np.int64)
+        # the rows by (combo, priority)
+        rows_sorted, start, counts = _grouped(by_prio, combo, n_combos)
         ptr = np.zeros(n_combos, dtype=np.int64)
         first = rows_sorted[start]
         combo_bucket = bucket[first]
         combo_codes = [o[first] for o in others]
         combos_of = np.split(np.arange(n_combos), np.searchsorted(combo_bucket, np.arange(1, m)))
 
-        _seed(plan[:, 0], bucket, prio, combo, n_combos, others, sets, gid, ptr)
+        _seed(plan[:, 0], _grouped(by_prio, bucket, m), combo, n_combos, others, sets, gid, ptr)
         pool = _Pool(rows_sorted, start, counts, ptr, prio, combo_codes, others, sets, gid)
 
         # 2. positions 2..l, one bucket at a time
@@ -191,8 +211,7 @@ def form_groups(
 
 def _seed(
     first: IntArray,
-    bucket: IntArray,
-    prio: IntArray,
+    by_bucket: tuple[IntArray, IntArray, IntArray],
     combo: IntArray,
     n_combos: int,
     others: Sequence[IntArray],
@@ -200,11 +219,12 @@ def _seed(
     gid: IntArray,
     ptr: IntArray,
 ) -> None:
-    """Step 1 of group forming: the seeds, the first bucket of every group, taken in priority order."""
-    by_prio = np.argsort(prio, kind="stable")
+    """Step 1 of group forming: the seeds, the first bucket of every group, taken in priority order
+    (``by_bucket``: the rows by bucket and priority, each bucket's start and count, :func:`_grouped`)."""
+    order, start, _ = by_bucket
     for b in np.unique(first):
         gs = np.nonzero(first == b)[0]
-        rows = by_prio[bucket[by_prio] == b][: len(gs)]
+        rows = order[start[b] : start[b] + len(gs)]
         gid[rows] = gs
         ptr += np.bincount(combo[rows], minlength=n_combos)
         for s, codes in zip(sets, others, strict=True):
