@@ -25,9 +25,16 @@ import contextlib
 import re
 from typing import Any
 
+import pandas as pd
+
 from ...sqlgen.render import Query
+from .results import frame_view
 
 _CTAS = re.compile(r"CREATE TABLE (`\w+`|\w+)\.(`\w+`|\w+) AS (.*)", re.IGNORECASE | re.DOTALL)
+# an empty table of plain typed columns, ``CREATE TABLE ws.t (a DOUBLE, b BIGINT)``: held as an empty frame
+# that frame inserts extend (:meth:`Held.append`)
+_COLUMN = r"\s*(?:`\w+`|\w+) \w+"
+_EMPTY = re.compile(rf"CREATE TABLE (`\w+`|\w+)\.(`\w+`|\w+) \(((?:{_COLUMN},)*{_COLUMN})\)", re.IGNORECASE)
 # statements that write, make or drop the table they name first (after the verb): a held table is made a
 # catalog table before them, so none is rewritten to name its unqualified view (a ``CREATE TABLE`` of that
 # name would make a table outside the work schema)
@@ -63,16 +70,38 @@ class Held:
         """Hold the work table a ``CREATE TABLE ws.t AS query`` makes (True), or leave ``sql`` (False): not
         one whose name a catalog table of this connection may have (``made``), which the statement
         must then find as it would without holding."""
-        m = _CTAS.fullmatch(sql.strip())
+        m = _CTAS.fullmatch(sql.strip()) or _EMPTY.fullmatch(sql.strip())
         name = self._ours(m.group(1), m.group(2)) if m else None
         if m is None or name is None or name in made:
             return False
+        if m.re is _EMPTY:
+            self._hold(name, self.spark.createDataFrame([], m.group(3)))
+            return True
         body = self.rewrite(m.group(3))
         used = {k: v for k, v in args.items() if f":{k}" in body}
-        frame = self.spark.sql(body, args=used or None).localCheckpoint(eager=True)
+        self._hold(name, self.spark.sql(body, args=used or None).localCheckpoint(eager=True))
+        return True
+
+    def _hold(self, name: str, frame: Any) -> None:
         frame.createOrReplaceTempView(self.view(name))
         self.frames[name] = frame
-        return True
+
+    def append(self, name: str, batch: pd.DataFrame) -> None:
+        """A frame insert into a held table: its rows and the batch's, each column cast to the table's
+        type as ``INSERT`` stores it (a column the batch lacks NULL). Not checkpointed: both inputs are
+        fixed (the held rows and their blocks, the batch's rows in the JVM), so every read of the union
+        reads the same rows, and a checkpoint would only compute them once more."""
+        old = self.frames[name.lower()]
+        types = {f.name.lower(): f.dataType for f in old.schema.fields}
+        given = {str(c).lower() for c in batch.columns}
+        with frame_view(self.spark, batch, types) as select:
+            cols = ", ".join(
+                f"`{f.name}`" if f.name.lower() in given else f"CAST(NULL AS {f.dataType.simpleString()})"
+                for f in old.schema.fields
+            )
+            both = f"SELECT * FROM `{self.view(name)}` UNION ALL SELECT {cols} FROM ({select})"  # noqa: S608
+            frame = self.spark.sql(both)
+        self._hold(name.lower(), frame)
 
     def answer(self, query: Query) -> list[tuple[Any, ...]] | None:
         """A held table's rows of ``catalog/table_info.sql`` and ``table_exists.sql`` (the metastore knows
