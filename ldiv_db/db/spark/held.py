@@ -52,6 +52,7 @@ class Held:
     def __init__(self, spark: Any, work_schema: str) -> None:
         self.spark, self.work_schema = spark, work_schema.lower()
         self.frames: dict[str, Any] = {}
+        self._empty: set[str] = set()  # held as made empty, no batch appended yet
         self._names = re.compile(rf"`?{self.work_schema}`?\.`?(\w+)`?", re.IGNORECASE)
 
     def view(self, name: str) -> str:
@@ -76,6 +77,7 @@ class Held:
             return False
         if m.re is _EMPTY:
             self._hold(name, self.spark.createDataFrame([], m.group(3)))
+            self._empty.add(name)
             return True
         body = self.rewrite(m.group(3))
         used = {k: v for k, v in args.items() if f":{k}" in body}
@@ -88,9 +90,9 @@ class Held:
 
     def append(self, name: str, batch: pd.DataFrame) -> None:
         """A frame insert into a held table: its rows and the batch's, each column cast to the table's
-        type as ``INSERT`` stores it (a column the batch lacks NULL). Not checkpointed: both inputs are
-        fixed (the held rows and their blocks, the batch's rows in the JVM), so every read of the union
-        reads the same rows, and a checkpoint would only compute them once more."""
+        type as ``INSERT`` stores it (a column the batch lacks NULL), checkpointed in the job that casts
+        them. A table held empty holds the batch's rows alone. Fixed once here, the rows are not shipped
+        from the batch again by every statement that reads the table."""
         old = self.frames[name.lower()]
         types = {f.name.lower(): f.dataType for f in old.schema.fields}
         given = {str(c).lower() for c in batch.columns}
@@ -99,9 +101,13 @@ class Held:
                 f"`{f.name}`" if f.name.lower() in given else f"CAST(NULL AS {f.dataType.simpleString()})"
                 for f in old.schema.fields
             )
-            both = f"SELECT * FROM `{self.view(name)}` UNION ALL SELECT {cols} FROM ({select})"  # noqa: S608
-            frame = self.spark.sql(both)
+            rows = f"SELECT {cols} FROM ({select})"  # noqa: S608 - names and types, no values
+            if name.lower() not in self._empty:
+                rows = f"SELECT * FROM `{self.view(name)}` UNION ALL {rows}"  # noqa: S608
+            frame = self.spark.sql(rows).localCheckpoint(eager=True)
+        self._empty.discard(name.lower())
         self._hold(name.lower(), frame)
+        old.unpersist()
 
     def answer(self, query: Query) -> list[tuple[Any, ...]] | None:
         """A held table's rows of ``catalog/table_info.sql`` and ``table_exists.sql`` (the metastore knows
@@ -142,6 +148,7 @@ class Held:
 
     def drop(self, name: str) -> bool:
         frame = self.frames.pop(name.lower(), None)
+        self._empty.discard(name.lower())
         if frame is None:
             return False
         self.spark.catalog.dropTempView(self.view(name))
