@@ -60,8 +60,8 @@ def test_an_empty_held_table_filled_by_frame_inserts_reads_as_the_catalog_table(
     spark_session, spark_url, monkeypatch
 ) -> None:
     """``CREATE TABLE ws.t (a DOUBLE, b BIGINT)`` in a small run is held as an empty frame, and frame
-    inserts extend it (each column cast to its type, a missing one NULL) without a catalog table or the
-    work schema: the rows read as those of the same table made outside a run."""
+    inserts extend it (each column cast to its type, a missing one NULL, checkpointed) without a catalog
+    table or the work schema: the rows read as those of the same table made outside a run."""
     frames = [
         pd.DataFrame({"a": [1.5, 2.0], "b": np.array([7, 8], dtype=np.int64)}),
         pd.DataFrame({"b": np.array([9], dtype=np.int32)}),
@@ -78,6 +78,9 @@ def test_an_empty_held_table_filled_by_frame_inserts_reads_as_the_catalog_table(
                 rows[hold] = d.rows(Query("t", f"SELECT a, b FROM {t.sql()} ORDER BY b"))
                 where = {"catalog": None, "schema": t.schema, "name": t.name}
                 types = [c[1] for c in d.rows(render("catalog/columns.sql", where))]
+                if hold:  # the rows fixed once, in the checkpoint: no plan of the batches to read again
+                    plan = d.held.frames["filled"]._jdf.queryExecution().analyzed()
+                    assert plan.getClass().getSimpleName() == "LogicalRDD"
             assert types == ["DOUBLE", "BIGINT"]
             assert ("filled" in d.held) is hold
             # held: no statement made the work schema or a table in it
