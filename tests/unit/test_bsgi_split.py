@@ -480,3 +480,34 @@ def test_sort_orders_rows_by_node_code_and_key(seed: int, n: int, nodes: int, co
         code, key = code[pre], key[pre]
     expected = np.lexsort((key, code, seg))
     assert np.array_equal(_sort(seg, code, key, n), expected)
+
+
+def _same_refined(a: Any, b: Any) -> None:
+    assert np.array_equal(a.gid, b.gid)
+    assert (a.il_before, a.il_after, a.passes, a.moves, a.sideways) == (
+        b.il_before,
+        b.il_after,
+        b.passes,
+        b.moves,
+        b.sideways,
+    )
+
+
+@settings(max_examples=60, deadline=None)
+@given(case=tables())
+def test_the_split_members_carried_into_the_exchange_search_are_its_own(case: dict[str, Any]) -> None:
+    """The split's members and costs (computed for its IL) taken over by the exchange search give the
+    same search as computing them there; members of another partition are not taken for this one."""
+    inputs = _feasible(case)
+    if inputs is None:
+        return
+    refiner, key, k = inputs
+    out = split(refiner, key, k)
+    assert out is not None
+    held = refiner.members(out.gid)
+    assert held.il == partition_cost(refiner, out.gid)
+    plain = _refiner(case).run(out.gid.copy())
+    _same_refined(refiner.run(out.gid, held), plain)
+    # the members of the greedy-like partition (rows dealt in order) offered with the split's: ignored
+    other = refiner.members(np.arange(len(key)) % k)
+    _same_refined(_refiner(case).run(out.gid.copy(), other), plain)

@@ -376,7 +376,8 @@ class Bsgi(Algorithm):
             # l = 7: 67,258 against 67,217; CUP l = 3: 4,123 against 4,109)
             beside.refiner.adopt_order(beside.split_order)
         beside.refiner.progress = request.progress.update
-        refined = beside.refiner.run(start.gid)
+        refined = beside.refiner.run(start.gid, beside.split_members)
+        beside.split_members = None  # changed by the run
         refined.il_before = greedy.il_scaled
         start = dataclasses.replace(start, gid=refined.gid, il_scaled=refined.il_after)
         return start, refined, {**chosen_info, **beside.info}

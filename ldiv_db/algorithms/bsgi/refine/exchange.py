@@ -117,6 +117,25 @@ class Refined:
 
 
 @dataclass(frozen=True)
+class Members:
+    """A partition as the exchange search holds it (:meth:`Refiner.members`): per class its row positions
+    (``mem``, classes × largest size, −1 pads, each class's rows ascending), sizes and scaled costs, for
+    the partition ``gid``. :meth:`Refiner.run` of that same array takes them over instead of computing
+    them again (and changes ``mem`` and ``cost`` in place)."""
+
+    gid: IntArray
+    mem: IntArray
+    sizes: IntArray
+    cost: CostArray
+
+    @property
+    def il(self) -> int | float:
+        """Σ_G |G|·cost(G), in the cost model's scaled units."""
+        total: int | float = (self.sizes * self.cost).sum().item()
+        return total
+
+
+@dataclass(frozen=True)
 class _Pairs:
     """Disjoint pairs of classes of a round, all of sizes (sa, sb): class a[p] with class b[p]."""
 
@@ -214,6 +233,16 @@ class Refiner:
         states = self._states(rows.reshape(k, -1))
         matrix = np.stack([x for s in states for x in s], axis=1).astype(np.int64, copy=False)
         return matrix, self._cost(states)
+
+    def members(self, gid: IntArray) -> Members:
+        """The partition ``gid`` (row position → class id 0..k-1) as per-class members, sizes and costs."""
+        k = int(gid.max()) + 1 if len(gid) else 0
+        sizes = np.bincount(gid, minlength=k).astype(np.int64)
+        rows = np.argsort(gid, kind="stable")
+        start = np.concatenate([[0], np.cumsum(sizes)[:-1]])
+        mem = np.full((k, int(sizes.max()) if k else 0), -1, dtype=np.int64)
+        mem[gid[rows], np.arange(len(rows)) - start[gid[rows]]] = rows
+        return Members(gid, mem, sizes, self.class_costs(mem, sizes))
 
     def class_costs(self, members: IntArray, sizes: IntArray) -> CostArray:
         """Scaled cost (Σ_i w_i·NCP_i) of every class, classes grouped by size."""
@@ -439,21 +468,18 @@ class Refiner:
         )
         return [order for orders in each for order in orders]
 
-    def run(self, gid: IntArray) -> Refined:
-        """Refine the partition ``gid`` (row position → class id 0..k-1); class ids are kept."""
+    def run(self, gid: IntArray, members: Members | None = None) -> Refined:
+        """Refine the partition ``gid`` (row position → class id 0..k-1); class ids are kept. ``members``:
+        :meth:`members` of this very array, if the caller has them (taken over, changed in place)."""
         t0 = time.perf_counter()
-        k = int(gid.max()) + 1 if len(gid) else 0
-        sizes = np.bincount(gid, minlength=k).astype(np.int64)
-        rows = np.argsort(gid, kind="stable")
-        start = np.concatenate([[0], np.cumsum(sizes)[:-1]])
-        mem = np.full((k, int(sizes.max())), -1, dtype=np.int64)
-        mem[gid[rows], np.arange(len(rows)) - start[gid[rows]]] = rows
-        cost = self.class_costs(mem, sizes)
+        held = members if members is not None and members.gid is gid else self.members(gid)
+        mem, sizes, cost = held.mem, held.sizes, held.cost
+        k = len(sizes)
         self._mem = mem
         self._sizes = np.unique(sizes).tolist()  # the class sizes present (a few)
         self.pricer.sideways = False  # the first pass: improving exchanges only
         self._level = []
-        self.pricer.alloc(*mem.shape, spread=self.sideways)
+        self.pricer.alloc(mem.shape[0], mem.shape[1], spread=self.sideways)
         # per class and member: its row's distinct keys (so admissibility gathers one row per class)
         self._held = [np.zeros(mem.shape, dtype=narrow_dtype(key)) for key in self.distinct]
         self._touched = np.full(k, -1, dtype=np.int64)

@@ -32,7 +32,7 @@ from ..greedy.cells import Cells, locality_keys, locality_orders
 from ..greedy.cost import CostModel
 from ..greedy.select import Engine, Result
 from .construct import construct
-from .exchange import Refiner, refiner_for
+from .exchange import Members, Refiner, refiner_for
 from .split import split
 
 
@@ -49,6 +49,7 @@ class Starts:
     split_gid: np.ndarray | None = None
     split_order: np.ndarray | None = None  # the split tree's depth-first order of the rows
     split_il: int | float = 0
+    split_members: Members | None = None  # the split's classes as the refiner holds them (its IL's sum)
     info: dict[str, Any] = dataclasses.field(default_factory=dict)
 
     def candidates(self, greedy: Result) -> list[tuple[str, Result]]:
@@ -99,7 +100,10 @@ def build(
     if cut is None:
         out.info = {"split": None}
         return out
-    out.split_gid, out.split_il = cut.gid, partition_cost(out.refiner, cut.gid)
+    # the split's members and costs, computed for its IL, are also the exchange search's when it starts
+    # from the split: held for :meth:`Refiner.run` rather than computed again there
+    out.split_members = out.refiner.members(cut.gid)
+    out.split_gid, out.split_il = cut.gid, out.split_members.il
     out.split_order = cut.order
     seconds = round(time.perf_counter() - t0, 4)
     out.info = {"split": {"levels": cut.levels, "near_prefix_cuts": cut.near, "seconds": seconds}}
@@ -176,14 +180,7 @@ def best_start(
 
 def partition_cost(refiner: Refiner, gid: IntArray) -> int | float:
     """Σ_G |G|·cost(G) of a partition (row position → class 0..k-1), in the cost model's scaled units."""
-    k = int(gid.max()) + 1
-    sizes = np.bincount(gid, minlength=k).astype(np.int64)
-    rows = np.argsort(gid, kind="stable")
-    start = np.concatenate([[0], np.cumsum(sizes)[:-1]])
-    mem = np.full((k, int(sizes.max())), -1, dtype=np.int64)
-    mem[gid[rows], np.arange(len(rows)) - start[gid[rows]]] = rows
-    total: int | float = (sizes * refiner.class_costs(mem, sizes)).sum().item()
-    return total
+    return refiner.members(gid).il
 
 
 def dm(gid: IntArray) -> int:
