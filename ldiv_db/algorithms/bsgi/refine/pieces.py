@@ -19,6 +19,7 @@ import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass
+from typing import TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -51,6 +52,46 @@ class Cut:
     spans: npt.NDArray[np.float64]  # per node: its left part's span cost per QI, then its right part's
 
 
+@dataclass(frozen=True)
+class Rows:
+    """Per-row arrays of a level in its row order: a node's attempts gather from them through a
+    permutation within the node, which reads memory near where it writes (a gather through row ids
+    scattered over the table misses the cache on almost every row)."""
+
+    codes: IntArray  # QIs × rows, the splitter's narrow codes
+    value: IntArray
+    key: IntArray
+
+    def take(self, at: IntArray) -> Rows:
+        return Rows(np.take(self.codes, at, axis=1), np.take(self.value, at), np.take(self.key, at))
+
+    def part(self, lo: int, size: int) -> Rows:
+        """Rows lo..lo + size − 1, as views."""
+        hi = lo + size
+        return Rows(self.codes[:, lo:hi], self.value[lo:hi], self.key[lo:hi])
+
+    def take_into(self, at: IntArray, out: Rows, lo: int) -> None:
+        """``take(at)`` written into ``out`` from row ``lo`` on (``at``: positions among these rows)."""
+        hi = lo + len(at)
+        for c, o in zip(self.codes, out.codes, strict=True):
+            np.take(c, at, out=o[lo:hi], mode="clip")  # "clip": unbuffered; every position is in range
+        np.take(self.value, at, out=out.value[lo:hi], mode="clip")
+        np.take(self.key, at, out=out.key[lo:hi], mode="clip")
+
+
+def choose(cuts: Sequence[Cut], lens: IntArray) -> Cut:
+    """Per node (``lens`` rows each) the cut of least cost of ``cuts`` (attempts over the same nodes, in
+    their order), the first on ties; made in the first cut's arrays."""
+    best = cuts[0]
+    for c in cuts[1:]:
+        better = c.cost < best.cost
+        rows = np.repeat(better, lens)
+        best.rows[rows] = c.rows[rows]
+        best.cut[better], best.k1[better], best.cost[better] = c.cut[better], c.k1[better], c.cost[better]
+        best.near[better], best.spans[better] = c.near[better], c.spans[better]
+    return best
+
+
 def pieces(lens: IntArray) -> list[int]:
     """The node numbers at which the pieces of a level's nodes (``lens`` rows each) begin, then the node
     count: runs of whole nodes of about :data:`PIECE_ROWS` rows each, at most one a node."""
@@ -62,10 +103,13 @@ def pieces(lens: IntArray) -> list[int]:
     return out
 
 
-def shared(pool: Executor, width: int, tasks: Sequence[Callable[[], Cut]]) -> list[Cut]:
-    """The tasks' values in their order, the tasks taken in turn by ``width`` of the pool's threads and
-    this one, each as it finishes its last."""
-    out: list[Cut | None] = [None] * len(tasks)
+T = TypeVar("T")
+
+
+def shared(pool: Executor, width: int, tasks: Sequence[Callable[[], T | None]]) -> list[T]:
+    """The tasks' values (those not ``None``) in their order, the tasks taken in turn by ``width`` of the
+    pool's threads and this one, each as it finishes its last."""
+    out: list[T | None] = [None] * len(tasks)
     lock = threading.Lock()
     todo = iter(range(len(tasks)))
 
@@ -117,3 +161,43 @@ def in_pieces(
     made = shared(pool, width, tasks)
     per = len(bounds) - 1
     return [joined(made[t * per : (t + 1) * per], starts[bounds[:-1]]) for t in range(len(attempts))]
+
+
+# an attempt over nodes a..b − 1 of a level along their r-th widest QI: (a, b, r) → its cut
+PieceAttempt = Callable[[int, int, int], Cut]
+
+
+def best_in_pieces(
+    pool: Executor, width: int, tries: int, lens: IntArray, attempt: PieceAttempt,
+    finish: Callable[[int, int, Cut], None],
+) -> Cut:  # fmt: skip
+    """A level's best cut (:func:`choose` of its ``tries`` attempts) made in :func:`pieces`: the pieces of
+    every attempt are :func:`shared` as :func:`in_pieces` shares them, and the thread that makes a piece's
+    last attempt chooses among the piece's attempts and calls ``finish(a, b, best)`` for its nodes a..b − 1
+    (``best.rows``: positions among the piece's rows), so what follows the attempts is done piece by piece
+    on the threads too. Returns the nodes' choices joined, without the rows (which ``finish`` was given)."""
+    bounds = pieces(lens)
+    count = len(bounds) - 1
+    made: list[list[Cut | None]] = [[None] * tries for _ in range(count)]
+    left = [tries] * count
+    best: list[Cut | None] = [None] * count
+    lock = threading.Lock()
+
+    def task(t: int) -> None:
+        r, i = divmod(t, count)
+        a, b = bounds[i], bounds[i + 1]
+        cut = attempt(a, b, r)
+        with lock:
+            made[i][r], left[i] = cut, left[i] - 1
+            last = not left[i]
+        if last:
+            cuts = [c for c in made[i] if c is not None]
+            made[i] = []
+            chosen = choose(cuts, lens[a:b])
+            finish(a, b, chosen)
+            best[i] = dataclasses.replace(chosen, rows=chosen.rows[:0])  # its rows are done with
+
+    shared(pool, width, [functools.partial(task, t) for t in range(tries * count)])
+    done = [c for c in best if c is not None]
+    cat = [np.concatenate([getattr(c, f) for c in done]) for f in ("cut", "k1", "cost", "near", "spans")]
+    return Cut(np.zeros(0, dtype=np.int64), *cat)

@@ -80,7 +80,8 @@ import numpy.typing as npt
 from ...shared.lca import stable_order
 from ...shared.trees import IntArray, narrow_dtype
 from .exchange import Refiner
-from .pieces import Cut, Sides, in_pieces
+from .pieces import Cut, Sides, best_in_pieces, choose, in_pieces
+from .pieces import Rows as _Rows
 
 TRIES = 3  # a node is cut along the best of its TRIES widest QIs
 
@@ -111,25 +112,6 @@ class _Level:
 
     def seg(self) -> IntArray:
         return np.repeat(np.arange(len(self.lens), dtype=_index(len(self.perm))), self.lens)
-
-
-@dataclass(frozen=True)
-class _Rows:
-    """Per-row arrays of a level in its row order: a node's attempts gather from them through a
-    permutation within the node, which reads memory near where it writes (a gather through row ids
-    scattered over the table misses the cache on almost every row)."""
-
-    codes: IntArray  # QIs × rows, the splitter's narrow codes
-    value: IntArray
-    key: IntArray
-
-    def take(self, at: IntArray) -> _Rows:
-        return _Rows(np.take(self.codes, at, axis=1), np.take(self.value, at), np.take(self.key, at))
-
-    def part(self, lo: int, size: int) -> _Rows:
-        """Rows lo..lo + size − 1, as views."""
-        hi = lo + size
-        return _Rows(self.codes[:, lo:hi], self.value[lo:hi], self.key[lo:hi])
 
 
 def deal(value: IntArray, key: IntArray, seg: IntArray, ks: IntArray) -> IntArray:
@@ -471,24 +453,6 @@ class _Splitter:
         cost = spans.sum(axis=1) * parts
         return Cut(rows, cut, k1, cost.reshape(-1, 2).sum(axis=1), missed, spans.reshape(len(lens), -1))
 
-    def _each(
-        self, at: _Rows, seg: IntArray, lens: IntArray, ks: IntArray, rank: IntArray, sized: IntArray
-    ) -> list[Cut]:
-        """The level's attempts' cuts (attempt r along each node's QI ``rank[:, r]``) in their order: with
-        a pool in use, each attempt in pieces of whole nodes (:mod:`.pieces`) shared by the pool's threads
-        and this one. Beside the greedy (``wide`` not set) each attempt is made whole: a piece's steps are
-        short, and each hands the interpreter lock back and forth with the greedy's Python; the attempts
-        left when the greedy ends (``wide`` set, looked at between attempts) are made in pieces."""
-        done: list[Cut] = []
-        wide = self.wide
-        while len(done) < self.tries and (self.pool is None or (wide is not None and not wide.is_set())):
-            done.append(self._attempt(at, seg, lens, ks, rank[:, len(done)], sized))
-        if self.pool is None or len(done) == self.tries:
-            return done
-        attempt = functools.partial(self._attempt, at)
-        rest = range(len(done), self.tries)
-        return done + in_pieces(self.pool, self.pool_width, attempt, seg, lens, ks, rank, sized, rest)
-
     def _finish(self, rows: IntArray, lens: IntArray, pos: IntArray) -> None:
         """Nodes of one class each become classes; their rows take their places in the tree's order."""
         self.gid[rows] = self.classes + np.repeat(np.arange(len(lens), dtype=np.int64), lens)
@@ -498,7 +462,12 @@ class _Splitter:
 
     def level(self, lv: _Level) -> _Level:
         """One level: classes leave, every other node is cut along the best of its ``tries`` widest QIs
-        (the lowest Σ rows × span cost of its two parts); returns the next level."""
+        (the lowest Σ rows × span cost of its two parts); returns the next level. Beside the greedy
+        (``wide`` not set) each attempt is made whole: a piece's steps are short, and each hands the
+        interpreter lock back and forth with the greedy's Python. With the pool in use, the attempts
+        left are made in pieces of whole nodes (:mod:`.pieces`) shared by the pool's threads and this
+        one: from the level's start, the choice among them and the next level's rows piece by piece too
+        (:meth:`_by_pieces`); after whole attempts (``wide`` is looked at between attempts), joined."""
         leaf = np.repeat(lv.ks == 1, lv.lens)
         self._finish(lv.perm[leaf], lv.lens[lv.ks == 1], lv.pos[lv.ks == 1])
         lens, ks, rows, pos = lv.lens[lv.ks >= 2], lv.ks[lv.ks >= 2], lv.perm[~leaf], lv.pos[lv.ks >= 2]
@@ -506,30 +475,59 @@ class _Splitter:
             return _Level(rows, lens, ks, pos)
         at = self._rows(lv, leaf)
         lv.rows = None  # the level is consumed: its copies go before the next level's are made
-        seg = np.repeat(np.arange(len(lens), dtype=_index(self.n)), lens)
         # a node's spans were priced when it was made, as a part of its parent's cut: not again
         spans = self._span_cost(at.codes, None, lens) if lv.spans is None else lv.spans[lv.ks >= 2]
-        rank = np.argsort(-spans, axis=1, kind="stable")
-        best: Cut | None = None
-        # the positions the size conditions allow: the level's, not an attempt's
-        sized = _sized(lens, ks, self.s)
-        for c in self._each(at, seg, lens, ks, rank, sized):
-            if best is None:
-                best = c
-                continue
-            better = c.cost < best.cost
-            best.rows[better[seg]] = c.rows[better[seg]]
-            best.cut[better], best.k1[better], best.cost[better] = c.cut[better], c.k1[better], c.cost[better]
-            best.near[better], best.spans[better] = c.near[better], c.spans[better]
-        assert best is not None
+        done: list[Cut] = []
+        wide, whole = self.wide, None
+        while len(done) < self.tries and (self.pool is None or (wide is not None and not wide.is_set())):
+            if whole is None:  # the positions the size conditions allow: the level's, not an attempt's
+                seg = np.repeat(np.arange(len(lens), dtype=_index(self.n)), lens)
+                whole = (seg, np.argsort(-spans, axis=1, kind="stable"), _sized(lens, ks, self.s))
+            done.append(self._attempt(at, whole[0], lens, ks, whole[1][:, len(done)], whole[2]))
+        if whole is not None and self.pool is not None and len(done) < self.tries:
+            attempt = functools.partial(self._attempt, at)
+            rest = range(len(done), self.tries)
+            done += in_pieces(
+                self.pool, self.pool_width, attempt, whole[0], lens, ks, whole[1], whole[2], rest
+            )
+        if done:
+            best = choose(done, lens)
+            new_rows, perm = at.take(best.rows), np.take(rows, best.rows)
+        else:
+            best, new_rows, perm = self._by_pieces(at, rows, lens, ks, spans)
         self.near += int(best.near.sum())
         new_lens = np.stack([best.cut, lens - best.cut], axis=1).reshape(-1)
         new_ks = np.stack([best.k1, ks - best.k1], axis=1).reshape(-1)
         new_pos = np.stack([pos, pos + best.cut], axis=1).reshape(-1)
         spans = best.spans.reshape(len(new_lens), -1)  # each part's, in the order of the new nodes
-        new_rows = at.take(best.rows)
-        perm = np.take(rows, best.rows)
         return _Level(perm, new_lens.astype(np.int64), new_ks.astype(np.int64), new_pos, spans, new_rows)
+
+    def _by_pieces(
+        self, at: _Rows, rows: IntArray, lens: IntArray, ks: IntArray, spans: npt.NDArray[np.float64]
+    ) -> tuple[Cut, _Rows, IntArray]:
+        """The level's best cut made in pieces (:func:`~.pieces.best_in_pieces`), each piece's nodes, sort
+        columns and sized positions its own, the next level's rows and row ids gathered piece by piece."""
+        assert self.pool is not None
+        starts = np.concatenate([[0], np.cumsum(lens)]).astype(np.int64)
+        out = _Rows(np.empty_like(at.codes), np.empty_like(at.value), np.empty_like(at.key))
+        perm = np.empty_like(rows)
+        inputs: dict[int, tuple[IntArray, IntArray, IntArray]] = {}
+
+        def attempt(a: int, b: int, r: int) -> Cut:
+            got = inputs.get(a)
+            if got is None:  # the piece's: the same numbers as the whole level's, from its first row
+                seg = np.repeat(np.arange(b - a, dtype=_index(self.n)), lens[a:b])
+                rank = np.argsort(-spans[a:b], axis=1, kind="stable")
+                got = inputs.setdefault(a, (seg, rank, _sized(lens[a:b], ks[a:b], self.s)))
+            return self._attempt(at, got[0], lens[a:b], ks[a:b], got[1][:, r], got[2], int(starts[a]))
+
+        def finish(a: int, b: int, cut: Cut) -> None:
+            lo = int(starts[a])
+            at.part(lo, int(starts[b]) - lo).take_into(cut.rows, out, lo)
+            np.take(rows[lo : starts[b]], cut.rows, out=perm[lo : starts[b]], mode="clip")
+            inputs.pop(a, None)
+
+        return best_in_pieces(self.pool, self.pool_width, self.tries, lens, attempt, finish), out, perm
 
     def _root(self) -> _Rows:
         """The root's per-row arrays: the codes as they are, the SA values and keys narrowed (every level
