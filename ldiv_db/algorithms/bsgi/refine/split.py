@@ -463,20 +463,21 @@ class _Splitter:
     def level(self, lv: _Level) -> _Level:
         """One level: classes leave, every other node is cut along the best of its ``tries`` widest QIs
         (the lowest Σ rows × span cost of its two parts); returns the next level. Beside the greedy
-        (``wide`` not set) each attempt is made whole: a piece's steps are short, and each hands the
-        interpreter lock back and forth with the greedy's Python. With the pool in use, the attempts
-        left are made in pieces of whole nodes (:mod:`.pieces`) shared by the pool's threads and this
-        one: from the level's start, the choice among them and the next level's rows piece by piece too
-        (:meth:`_by_pieces`); after whole attempts (``wide`` is looked at between attempts), joined."""
-        leaf = np.repeat(lv.ks == 1, lv.lens)
-        self._finish(lv.perm[leaf], lv.lens[lv.ks == 1], lv.pos[lv.ks == 1])
-        lens, ks, rows, pos = lv.lens[lv.ks >= 2], lv.ks[lv.ks >= 2], lv.perm[~leaf], lv.pos[lv.ks >= 2]
+        (``wide`` not set) attempts are made whole: a piece's short steps would each hand the interpreter
+        lock back and forth with the greedy's Python. With the pool in use, in pieces (:mod:`.pieces`):
+        from the level's start with the choice and the next level's rows (:meth:`_by_pieces`) too."""
+        leaf, inner = None, lv.ks >= 2
+        if not inner.all():  # (most levels have no class yet: no per-row mask, no copies)
+            leaf = np.repeat(~inner, lv.lens)
+            self._finish(lv.perm[leaf], lv.lens[~inner], lv.pos[~inner])
+        rows, keep = (lv.perm, slice(None)) if leaf is None else (lv.perm[~leaf], inner)
+        lens, ks, pos = lv.lens[keep], lv.ks[keep], lv.pos[keep]
         if not len(lens):
             return _Level(rows, lens, ks, pos)
         at = self._rows(lv, leaf)
         lv.rows = None  # the level is consumed: its copies go before the next level's are made
         # a node's spans were priced when it was made, as a part of its parent's cut: not again
-        spans = self._span_cost(at.codes, None, lens) if lv.spans is None else lv.spans[lv.ks >= 2]
+        spans = self._span_cost(at.codes, None, lens) if lv.spans is None else lv.spans[keep]
         done: list[Cut] = []
         wide, whole = self.wide, None
         while len(done) < self.tries and (self.pool is None or (wide is not None and not wide.is_set())):
@@ -537,12 +538,12 @@ class _Splitter:
             self.codes, self.value.astype(narrow_dtype(self.value), copy=False), self.key.astype(small)
         )
 
-    def _rows(self, lv: _Level, leaf: npt.NDArray[np.bool_]) -> _Rows:
-        """The per-row arrays of the level's rows that are not leaves, in their order."""
+    def _rows(self, lv: _Level, leaf: npt.NDArray[np.bool_] | None) -> _Rows:
+        """The per-row arrays of the level's rows that are not leaves (``leaf``: none if None), in order."""
         at = lv.rows if lv.rows is not None else self._root()
         if lv.rows is None and not np.array_equal(lv.perm, np.arange(self.n)):
             at = at.take(lv.perm)  # a level not built by this splitter (its rows given by id)
-        if not leaf.any():
+        if leaf is None or not leaf.any():
             return at
         inner = ~leaf
         return _Rows(
