@@ -1,7 +1,9 @@
 """The feasible split's attempts in pieces (:mod:`.split`): an attempt sorts, counts and prices each node
 of a level from the node's own rows only, so it can be made over a run of whole nodes at a time and the
-runs' cuts put side by side are the whole level's, to the last bit. Here too what an attempt keeps of its
-pricing (:class:`Sides`) and makes (:class:`Cut`).
+runs' cuts put side by side are the whole level's, to the last bit. Likewise the choice among a node's
+attempts and the gather of its rows for the next level are the node's own, so a piece's are made as soon
+as its attempts are (:func:`best_in_pieces`). Here too what an attempt keeps of its pricing
+(:class:`Sides`) and makes (:class:`Cut`), and the level's per-row arrays (:class:`Rows`).
 
 Why pieces, on threads (the split's after the greedy): the pieces of a level's ``TRIES`` attempts are taken
 by the threads as they finish, so two threads end a level together instead of one idling through the

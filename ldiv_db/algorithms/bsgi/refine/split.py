@@ -56,7 +56,7 @@ each is a few sorts and segmented numpy reductions over all rows.
 Threads (``threads`` ≥ 2; built beside the greedy, only once the greedy has finished): a level's
 ``TRIES`` attempts read the level's rows and write nothing shared, and each is made in pieces of whole
 nodes (:mod:`.pieces`), so the pieces run side by side (numpy leaves the interpreter lock while it sorts
-and accumulates) and are joined and compared in the same order after: the same cuts, whatever the
+and accumulates) and each piece's attempts are compared in their order: the same cuts, whatever the
 threads and pieces.
 
 Positions are priced rather than cut near the middle between two different codes: at s = 3 rows per
