@@ -511,3 +511,25 @@ def test_the_split_members_carried_into_the_exchange_search_are_its_own(case: di
     # the members of the greedy-like partition (rows dealt in order) offered with the split's: ignored
     other = refiner.members(np.arange(len(key)) % k)
     _same_refined(_refiner(case).run(out.gid.copy(), other), plain)
+
+
+@settings(max_examples=60, deadline=None)
+@given(data=st.data(), n=st.integers(1, 60), qis=st.integers(1, 4))
+def test_rows_taken_into_a_level_piece_by_piece_are_the_whole_take(data: Any, n: int, qis: int) -> None:
+    """The next level's rows written piece by piece (each piece's own permutation, from its first row)
+    are the whole level's gather through the pieces' permutations put side by side."""
+    rng = np.random.default_rng(data.draw(st.integers(0, 2**16)))
+    at = _Rows(
+        rng.integers(0, 50, (qis, n)).astype(np.int32),
+        rng.integers(0, 9, n).astype(np.int16),
+        rng.permutation(n).astype(np.int32),
+    )
+    cuts = sorted(set(data.draw(st.lists(st.integers(1, n), max_size=5))) - {n})
+    bounds = [0, *cuts, n]
+    perm = np.concatenate([lo + rng.permutation(hi - lo) for lo, hi in itertools.pairwise(bounds)])
+    out = _Rows(np.empty_like(at.codes), np.empty_like(at.value), np.empty_like(at.key))
+    for lo, hi in itertools.pairwise(bounds):
+        at.part(lo, hi - lo).take_into(perm[lo:hi] - lo, out, lo)
+    want = at.take(perm)
+    assert np.array_equal(out.codes, want.codes)
+    assert np.array_equal(out.value, want.value) and np.array_equal(out.key, want.key)
