@@ -523,7 +523,9 @@ def test_a_large_tp_run_keeps_duckdbs_blocks_before_the_write(monkeypatch: pytes
             freed.append(("run", a))
             large[a] = release(db, a, f"large_{a.strip('+')}")
         shown = {
-            a: db.raw_rows(f"SELECT * FROM large_{a.strip('+')} EXCEPT ALL SELECT * FROM small_{a.strip('+')}")
+            a: db.raw_rows(
+                f"SELECT * FROM large_{a.strip('+')} EXCEPT ALL SELECT * FROM small_{a.strip('+')}"
+            )
             for a in large
         }
     assert freed == [("run", "tp"), ("run", "tp+"), ("run", "mondrian"), ("freed", "64.0 MiB")]
