@@ -121,13 +121,12 @@ def curve_order(keys: npt.NDArray[Any], rids: npt.ArrayLike) -> IntArray:
     return np.array(sorted(range(len(r)), key=lambda i: (keys[i], r[i])), dtype=np.int64)
 
 
-def stars_of(coords: IntArray, members: Sequence[int] | IntArray | None = None) -> int:
-    """Definition 1 (SPEC §0.5): |G| × the number of QI attributes not constant on G (``members``: the
-    rows of G; None: every row, read in place)."""
-    block = coords if members is None else coords[np.asarray(members, dtype=np.int64)]
-    if len(block) == 0:
+def stars_of(coords: IntArray, members: Sequence[int] | IntArray) -> int:
+    """Definition 1 (SPEC §0.5): |G| × the number of QI attributes not constant on G."""
+    if len(members) == 0:
         return 0
-    return int(len(block) * int((block.min(axis=0) != block.max(axis=0)).sum()))
+    block = coords[np.asarray(members, dtype=np.int64)]
+    return int(len(members) * int((block.min(axis=0) != block.max(axis=0)).sum()))
 
 
 @dataclass(frozen=True)
@@ -139,6 +138,7 @@ class Grouping:
     stars: int
     max_l_from: int | None  # the group number at which Max-l mode started (None: never)
     leftovers: int
+    stars_whole: int = 0  # the stars of all rows as one group (TP+'s guard)
 
 
 def hilbert_l_groups(
@@ -174,13 +174,15 @@ def hilbert_l_groups(
         flat = np.argsort(pos_group, kind="stable")  # the positions group after group again
         sizes = np.bincount(pos_group, minlength=n_groups)
     group[order] = pos_group
-    stars = 0
+    stars = whole = 0
     if d:  # Definition 1 per group: its size times its QIs whose smallest and largest coordinate differ
         block = coords[order[flat]]  # the rows group after group, in one gather
         starts = np.r_[0, np.cumsum(sizes)[:-1]]
         lo, hi = np.minimum.reduceat(block, starts, axis=0), np.maximum.reduceat(block, starts, axis=0)
         stars = int((sizes * (lo != hi).sum(axis=1)).sum())
-    return Grouping(group, n_groups, stars, max_l_from, len(leftovers))
+        # all rows as one group: a QI is constant on them iff the groups' least and greatest agree
+        whole = n_rows * int((lo.min(axis=0) != hi.max(axis=0)).sum())
+    return Grouping(group, n_groups, stars, max_l_from, len(leftovers), whole)
 
 
 def _pick_groups(pos_sid: IntArray, l: int) -> tuple[IntArray, IntArray, list[int], int | None]:
@@ -429,7 +431,7 @@ def split_rows(
     ties = columns["tie"].astype(np.int64, copy=False) if keyed else rids
     sids = columns["sid"].astype(np.int64, copy=False)
     grouping = hilbert_l_groups(coords, sids, ties, l, bits=bits_for(sizes))
-    whole = stars_of(coords)
+    whole = grouping.stars_whole
     if keep_whole_unless_fewer_stars and grouping.stars >= whole:
         return Split(
             None, n_rows, grouping.groups, grouping.stars, whole, grouping.max_l_from, grouping.leftovers
