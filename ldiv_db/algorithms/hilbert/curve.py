@@ -31,6 +31,8 @@ from ..base import AnonymizeRequest
 IMPLIED_MODELS = ("frequency", "distinct", "entropy")
 
 IntArray = npt.NDArray[np.int64]
+# SA ids below this are sorted as 16-bit keys and counted by a bincount (_pick_groups)
+SMALL_IDS = 1 << 15
 
 
 def bits_for(domain_sizes: Sequence[int]) -> int:
@@ -196,8 +198,15 @@ def _pick_groups(pos_sid: IntArray, l: int) -> tuple[IntArray, IntArray, list[in
     rows, so after one look at the sizes the next ``steps`` groups cannot meet a critical bucket. A group with
     a critical bucket, and every Max-l group, is chosen by :func:`_choose` from all of them."""
     n = len(pos_sid)
-    by_sid = np.argsort(pos_sid, kind="stable")  # each bucket's positions, in curve order
-    _, starts, counts = np.unique(pos_sid[by_sid], return_index=True, return_counts=True)
+    small = n > 0 and int(pos_sid.min()) >= 0 and int(pos_sid.max()) < SMALL_IDS
+    # each bucket's positions, in curve order (SA ids as 16-bit keys: numpy's radix sort, ~5x faster)
+    by_sid = np.argsort(pos_sid.astype(np.int16) if small else pos_sid, kind="stable")
+    if small:  # the buckets in SA id order, as np.unique's, from one count per id
+        counts = np.bincount(pos_sid)
+        counts = counts[counts > 0]
+        starts = np.cumsum(counts) - counts
+    else:
+        _, starts, counts = np.unique(pos_sid[by_sid], return_index=True, return_counts=True)
     ends = starts + counts
     nxt = np.empty(n, dtype=np.int64)
     nxt[by_sid[:-1]] = by_sid[1:]
