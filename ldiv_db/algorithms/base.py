@@ -330,7 +330,7 @@ class Algorithm(ABC):
     # False: what the algorithm builds in Python is freed by reference counting when its ``run`` returns
     # and is small beside DuckDB's bound (TP+: the residue's columns), so at a large source the pipeline
     # neither collects nor lowers DuckDB's bound before the write (commands/anonymize.py: _run): the
-    # eviction is serial time that the write then pays again reading the blocks back (decision 0033,
+    # eviction would free nothing of theirs and is serial time, one core idle (decision 0033,
     # "Round 13: TP+")
     holds_memory: bool = True
 
