@@ -327,6 +327,12 @@ class Algorithm(ABC):
     # decision 0033, Round 6) where the engine's copy keys row ids so too (Database.keys_row_ids). Held to
     # the copy's release by tests/integration/test_keyed_ties.py.
     keyed_ties: bool = False
+    # False: what the algorithm builds in Python is freed by reference counting when its ``run`` returns
+    # and is small beside DuckDB's bound (TP+: the residue's columns), so at a large source the pipeline
+    # neither collects nor lowers DuckDB's bound before the write (commands/anonymize.py: _run): the
+    # eviction would free nothing of theirs and is serial time, one core idle (decision 0033,
+    # "Round 13: TP+")
+    holds_memory: bool = True
 
     def check(self, request: AnonymizeRequest) -> None:
         """Check the options against the data (names, levels against heights) before the run is recorded,

@@ -282,7 +282,7 @@ def _run(
         ]
         seeded = opaque.seeded_inputs(request.db, request.inputs, request.order_seed, named)
     built = algo.run(request if seeded is None else dataclasses.replace(request, inputs=seeded))
-    if request.inputs.rows > LARGE_ROWS:  # the algorithm's arrays, freed, before the release is written;
+    if algo.holds_memory and request.inputs.rows > LARGE_ROWS:  # its arrays, freed, before the write;
         with request.db.holding_little():  # DuckDB's cached blocks too: they go when its bound falls
             release_freed()
     if not isinstance(built, Partitioning):

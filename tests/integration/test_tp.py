@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pandas as pd
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
@@ -483,3 +484,51 @@ def test_hilbert_keys_agree_with_sql_ranks(db: Database) -> None:
     frame = _coords(db, [Ident(c) for c in QI3], Ident("Disease"), ["value"] * 3, [0, 0, 0])
     keys = hilbert_keys(frame[["c1", "c2", "c3"]].to_numpy(), 2).tolist()
     assert [keys[i] for i in (0, 4, 12, 8)] == [1, 2, 56, 59]
+
+
+def test_a_large_tp_run_keeps_duckdbs_blocks_before_the_write(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Above LARGE_ROWS the pipeline hands an algorithm's memory back under DuckDB's low bound before the
+    write; TP and TP+ hold none of their own (Algorithm.holds_memory), so their runs skip it, with the
+    release of a run that does not; Mondrian's run still does it."""
+    from ldiv_db.commands import anonymize
+    from ldiv_db.db.duckdb import engine as embedded
+
+    rng = np.random.default_rng(3)
+    frame = pd.DataFrame(
+        {
+            "a": rng.integers(0, 9, 1500),
+            "b": rng.choice(list("pqrst"), 1500),
+            "s": rng.choice(list("uvwxyz"), 1500),
+        }
+    )
+
+    def release(db: Database, algorithm: str, name: str) -> Any:
+        return ldiv_db.anonymize(
+            db, "t", ["a", "b"], "s", algorithm=algorithm, l=3, output=name, seed=7, replace=True
+        )
+
+    freed: list[tuple[str, str]] = []
+    with Database.open(":memory:") as db:
+        make_table(db, "t", frame)
+        small = {a: release(db, a, f"small_{a.strip('+')}") for a in ("tp", "tp+", "mondrian")}
+        monkeypatch.setattr(embedded, "SMALL_SOURCE_ROWS", 100)
+        monkeypatch.setattr(anonymize, "LARGE_ROWS", 100)
+        monkeypatch.setattr(
+            anonymize,
+            "release_freed",
+            lambda: freed.append(("freed", db.raw_rows("SELECT current_setting('memory_limit')")[0][0])),
+        )
+        large: dict[str, Any] = {}
+        for a in ("tp", "tp+", "mondrian"):
+            freed.append(("run", a))
+            large[a] = release(db, a, f"large_{a.strip('+')}")
+        shown = {
+            a: db.raw_rows(
+                f"SELECT * FROM large_{a.strip('+')} EXCEPT ALL SELECT * FROM small_{a.strip('+')}"
+            )
+            for a in large
+        }
+    assert freed == [("run", "tp"), ("run", "tp+"), ("run", "mondrian"), ("freed", "64.0 MiB")]
+    for a in large:
+        assert large[a].verified and shown[a] == []
+        assert (large[a].classes, large[a].rows_published) == (small[a].classes, small[a].rows_published)

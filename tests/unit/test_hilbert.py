@@ -10,6 +10,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from ldiv_db.algorithms.hilbert.curve import (
+    SMALL_IDS,
     _pick_groups,
     bits_for,
     curve_order,
@@ -135,7 +136,7 @@ def test_e_tp4_residue_split() -> None:
     g = hilbert_l_groups(coords, sids, rids, 2, bits=2)
     groups = sorted(sorted(int(rids[i]) + 1 for i in np.flatnonzero(g.group == k)) for k in range(g.groups))
     assert groups == [[2, 6], [3, 7], [10, 14], [11, 15]]
-    assert g.stars == 8 and stars_of(coords, np.arange(8)) == 24
+    assert g.stars == 8 and stars_of(coords, np.arange(8)) == g.stars_whole == 24
 
 
 @settings(max_examples=150, deadline=None)
@@ -172,6 +173,8 @@ def test_groups_are_l_eligible(case: tuple[int, list[tuple[int, int, int, int]]]
         assert l_eligible(group_counts, l)
         stars += stars_of(coords, members)
     assert stars == g.stars
+    # every row as one group: its size times the columns holding two values or more
+    assert g.stars_whole == len(rows) * sum(len(set(col)) > 1 for col in coords.T.tolist())
 
 
 def _rule_groups(pos_sid: list[int], l: int) -> tuple[list[list[int]], list[int], int | None]:
@@ -200,10 +203,12 @@ def _rule_groups(pos_sid: list[int], l: int) -> tuple[list[list[int]], list[int]
     return groups, leftovers, max_l_from
 
 
+@pytest.mark.parametrize("shift", [0, SMALL_IDS])
 @pytest.mark.parametrize("alpha", [0.3, 1.0, 5.0])
-def test_pick_groups_follows_the_rule(alpha: float) -> None:
+def test_pick_groups_follows_the_rule(alpha: float, shift: int) -> None:
     """The heap of heads takes the same groups as the rule on every bucket (skewed SA distributions
-    reach the critical buckets and Max-l), and the same leftovers and Max-l start."""
+    reach the critical buckets and Max-l), and the same leftovers and Max-l start; with SA ids below
+    SMALL_IDS (sorted as 16-bit keys, counted by a bincount) and above it (np.unique)."""
     rng = np.random.default_rng(11)
     modes = set()
     for _ in range(400):
@@ -212,7 +217,7 @@ def test_pick_groups_follows_the_rule(alpha: float) -> None:
         expected = _rule_groups(sids.tolist(), l)
         if not expected[0]:
             continue
-        flat, sizes, leftovers, max_l_from = _pick_groups(sids.astype(np.int64), l)
+        flat, sizes, leftovers, max_l_from = _pick_groups(sids.astype(np.int64) + shift, l)
         groups = np.split(flat, np.cumsum(sizes)[:-1])
         assert [sorted(g.tolist()) for g in groups] == [sorted(g) for g in expected[0]]
         assert (sorted(leftovers), max_l_from) == (sorted(expected[1]), expected[2])

@@ -31,6 +31,8 @@ from ..base import AnonymizeRequest
 IMPLIED_MODELS = ("frequency", "distinct", "entropy")
 
 IntArray = npt.NDArray[np.int64]
+# SA ids below this are sorted as 16-bit keys and counted by a bincount (_pick_groups)
+SMALL_IDS = 1 << 15
 
 
 def bits_for(domain_sizes: Sequence[int]) -> int:
@@ -138,6 +140,7 @@ class Grouping:
     stars: int
     max_l_from: int | None  # the group number at which Max-l mode started (None: never)
     leftovers: int
+    stars_whole: int = 0  # the stars of all rows as one group (TP+'s guard)
 
 
 def hilbert_l_groups(
@@ -168,19 +171,20 @@ def hilbert_l_groups(
     n_groups = len(sizes)
     pos_group = np.full(n_rows, -1, dtype=np.int64)
     pos_group[flat] = np.repeat(np.arange(n_groups, dtype=np.int64), sizes)
-    pos_coords = coords[order]
     if leftovers:
-        _place_leftovers(pos_group, pos_sid, pos_coords, leftovers, n_groups)
+        _place_leftovers(pos_group, pos_sid, coords[order], leftovers, n_groups)
         flat = np.argsort(pos_group, kind="stable")  # the positions group after group again
         sizes = np.bincount(pos_group, minlength=n_groups)
     group[order] = pos_group
-    stars = 0
+    stars = whole = 0
     if d:  # Definition 1 per group: its size times its QIs whose smallest and largest coordinate differ
-        block = pos_coords[flat]
+        block = coords[order[flat]]  # the rows group after group, in one gather
         starts = np.r_[0, np.cumsum(sizes)[:-1]]
         lo, hi = np.minimum.reduceat(block, starts, axis=0), np.maximum.reduceat(block, starts, axis=0)
         stars = int((sizes * (lo != hi).sum(axis=1)).sum())
-    return Grouping(group, n_groups, stars, max_l_from, len(leftovers))
+        # all rows as one group: a QI is constant on them iff the groups' least and greatest agree
+        whole = n_rows * int((lo.min(axis=0) != hi.max(axis=0)).sum())
+    return Grouping(group, n_groups, stars, max_l_from, len(leftovers), whole)
 
 
 def _pick_groups(pos_sid: IntArray, l: int) -> tuple[IntArray, IntArray, list[int], int | None]:
@@ -194,8 +198,15 @@ def _pick_groups(pos_sid: IntArray, l: int) -> tuple[IntArray, IntArray, list[in
     rows, so after one look at the sizes the next ``steps`` groups cannot meet a critical bucket. A group with
     a critical bucket, and every Max-l group, is chosen by :func:`_choose` from all of them."""
     n = len(pos_sid)
-    by_sid = np.argsort(pos_sid, kind="stable")  # each bucket's positions, in curve order
-    _, starts, counts = np.unique(pos_sid[by_sid], return_index=True, return_counts=True)
+    small = n > 0 and int(pos_sid.min()) >= 0 and int(pos_sid.max()) < SMALL_IDS
+    # each bucket's positions, in curve order (SA ids as 16-bit keys: numpy's radix sort, ~5x faster)
+    by_sid = np.argsort(pos_sid.astype(np.int16) if small else pos_sid, kind="stable")
+    if small:  # the buckets in SA id order, as np.unique's, from one count per id
+        counts = np.bincount(pos_sid)
+        counts = counts[counts > 0]
+        starts = np.cumsum(counts) - counts
+    else:
+        _, starts, counts = np.unique(pos_sid[by_sid], return_index=True, return_counts=True)
     ends = starts + counts
     nxt = np.empty(n, dtype=np.int64)
     nxt[by_sid[:-1]] = by_sid[1:]
@@ -429,7 +440,7 @@ def split_rows(
     ties = columns["tie"].astype(np.int64, copy=False) if keyed else rids
     sids = columns["sid"].astype(np.int64, copy=False)
     grouping = hilbert_l_groups(coords, sids, ties, l, bits=bits_for(sizes))
-    whole = stars_of(coords, np.arange(n_rows))
+    whole = grouping.stars_whole
     if keep_whole_unless_fewer_stars and grouping.stars >= whole:
         return Split(
             None, n_rows, grouping.groups, grouping.stars, whole, grouping.max_l_from, grouping.leftovers

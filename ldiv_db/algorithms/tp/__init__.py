@@ -146,6 +146,7 @@ class TP(Algorithm):
     name = "tp"
     default_model = "frequency"
     keyed_ties = True  # tp/rows.sql ranks the source's rows by the seeded key: no seeded copy
+    holds_memory = False  # its Python holds a few counts (phases two and three)
     summary = "TP three-phase suppression (Xiao/Yi/Tao 2010): l-eligible QI-groups plus one residue group"
 
     def run(self, request: AnonymizeRequest) -> Partitioning:
@@ -162,6 +163,7 @@ class TPPlus(Algorithm):
     name = "tp+"
     default_model = "frequency"
     keyed_ties = True  # as TP; the residue's Hilbert ties too (hilbert/coords.sql, keyed)
+    holds_memory = False  # and the residue's columns, local to the split (hilbert/curve.py: split_rows)
     summary = "TP, then the residue split by the Hilbert heuristic when that saves stars"
 
     def run(self, request: AnonymizeRequest) -> Partitioning:
