@@ -109,12 +109,7 @@ class SparkDatabase(Database):
     # ------------------------------------------------------------------ opening
     @classmethod
     def connect(
-        cls,
-        url: str,
-        *,
-        mode: str = "write",
-        attach: Mapping[str, str] | None = None,
-        migrate: bool = True,
+        cls, url: str, *, mode: str = "write", attach: Mapping[str, str] | None = None, migrate: bool = True
     ) -> SparkDatabase:
         if attach:
             raise BadInput("--attach works with DuckDB files only", "on Spark, name a table as schema.table")
@@ -405,10 +400,13 @@ class SparkDatabase(Database):
 
     def spark_ref(self, ref: TableRef) -> str:
         """``ref`` as Spark SQL and the DataFrame API name it (back-quoted parts); a remembered drop of it
-        is sent first (its caller reads or writes it)."""
+        is sent first (its caller reads or writes it). A catalog work table's schema is made first: the
+        DataFrame API may create the table (a bulk fetch's, :func:`.jobs._batches`), outside :meth:`_statement`."""
         self._pending_ref(ref)
-        if (ref.schema or "").lower() == self.work_schema and ref.name in self.held:
-            return f"`{self.held.view(ref.name)}`"
+        if (ref.schema or "").lower() == self.work_schema:
+            if ref.name in self.held:
+                return f"`{self.held.view(ref.name)}`"
+            self._need_work_schema()
         return spark_ref(ref)
 
     def _columns(self, table: str) -> list[str]:
