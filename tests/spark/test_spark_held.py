@@ -9,6 +9,8 @@ import re
 from collections import Counter
 from typing import Any
 
+import numpy as np
+import pandas as pd
 import pytest
 
 import ldiv_db
@@ -54,6 +56,38 @@ def test_a_held_work_table_reads_as_written_and_a_write_makes_it_a_table(  # typ
         d.drop_work_tables()
 
 
+def test_an_empty_held_table_filled_by_frame_inserts_reads_as_the_catalog_table(  # type: ignore[no-untyped-def]
+    spark_session, spark_url, monkeypatch
+) -> None:
+    """``CREATE TABLE ws.t (a DOUBLE, b BIGINT)`` in a small run is held as an empty frame, and frame
+    inserts extend it (each column cast to its type, a missing one NULL, checkpointed) without a catalog
+    table or the work schema: the rows read as those of the same table made outside a run."""
+    frames = [
+        pd.DataFrame({"a": [1.5, 2.0], "b": np.array([7, 8], dtype=np.int64)}),
+        pd.DataFrame({"b": np.array([9], dtype=np.int32)}),
+    ]
+    rows = {}
+    for hold in (True, False):
+        with Database.open(spark_url) as d:
+            sent = statements_sent(spark_session, monkeypatch)
+            t = d.work_table("filled")
+            with d.threads_for(10 if hold else 10**9):
+                d.run(Query("t", f"CREATE OR REPLACE TABLE {t.sql()} (a DOUBLE, b BIGINT)"))
+                for frame in frames:
+                    d.insert_frame(t, frame)
+                rows[hold] = d.rows(Query("t", f"SELECT a, b FROM {t.sql()} ORDER BY b"))
+                where = {"catalog": None, "schema": t.schema, "name": t.name}
+                types = [c[1] for c in d.rows(render("catalog/columns.sql", where))]
+                if hold:  # the rows fixed once, in the checkpoint: no plan of the batches to read again
+                    plan = d.held.frames["filled"]._jdf.queryExecution().analyzed()
+                    assert plan.getClass().getSimpleName() == "LogicalRDD"
+            assert types == ["DOUBLE", "BIGINT"]
+            assert ("filled" in d.held) is hold
+            # held: no statement made the work schema or a table in it
+            assert bool([q for q in sent if "ldiv_work_" in q and "CREATE" in q]) is not hold
+    assert rows[True] == rows[False] == [(1.5, 7), (2.0, 8), (None, 9)]
+
+
 def _groups(db: Database, table: str) -> Counter[str]:
     by: dict[Any, list[str]] = {}
     for r in db.records(Query("read", f"SELECT * FROM {TableRef(table, 'main').sql()}")):
@@ -80,7 +114,9 @@ def test_a_release_made_with_held_work_tables_is_the_release_made_without(  # ty
                 db, "held_tp4", ["Age", "Gender", "Education"], "Disease", algorithm="mondrian", l=2,
                 output=out, replace=True,
             )  # fmt: skip
-            made[hold] = [q for q in sent if re.search(r"CREATE TABLE `?ldiv_work_\w+`?\.", q)]
+            made[hold] = [
+                q for q in sent if re.search(r"(CREATE TABLE|SCHEMA IF NOT EXISTS) `?ldiv_work_\w+", q)
+            ]
             results[hold] = (r, _groups(db, out))
         db.drop_work_tables()
     (held, g_held), (plain, g_plain) = results[True], results[False]
@@ -89,3 +125,4 @@ def test_a_release_made_with_held_work_tables_is_the_release_made_without(  # ty
     assert [getattr(held, k) for k in numbers] == [getattr(plain, k) for k in numbers]
     assert held.metrics == plain.metrics and held.verification == plain.verification
     assert len(made[True]) + 5 < len(made[False])  # the work tables went to the metastore only without
+    assert made[True] == []  # held, Mondrian's work tables need no work schema: none is made or dropped

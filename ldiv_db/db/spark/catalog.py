@@ -3,6 +3,8 @@ lacks, read from Spark's catalog API in the templates' columns; and how Spark SQ
 
 from __future__ import annotations
 
+import hashlib
+import re
 from typing import Any
 
 from ...sqlgen.render import Ident, Query, TableRef, render
@@ -13,6 +15,10 @@ ROWID = "ldiv_rowid"  # the row id column of a table loaded on Spark (``rowid`` 
 _SHOW_TABLES = "SHOW TABLES IN IDENTIFIER(:schema)"
 _SHOW_VIEWS = "SHOW VIEWS IN IDENTIFIER(:schema)"
 _SHOW_SCHEMAS = "SHOW SCHEMAS"
+DROP_TABLE = "DROP TABLE IF EXISTS IDENTIFIER(:table)"
+RENAME = "ALTER TABLE IDENTIFIER(:old) RENAME TO IDENTIFIER(:new)"
+SHOW_PROPERTIES = "SHOW TBLPROPERTIES IDENTIFIER(:table)"
+SET_PROPERTY = "ALTER TABLE IDENTIFIER(:table) SET TBLPROPERTIES (:key = :value)"
 
 
 def answer(db: Any, query: Query) -> list[tuple[Any, ...]] | None:
@@ -139,6 +145,14 @@ def tables_of(spark: Any, schema: str) -> list[tuple[str, str]]:
         return []
     views = {str(r[1]) for r in spark.sql(_SHOW_VIEWS, args=where).collect() if not r[2]}
     return [(n, "VIEW" if n in views else "BASE TABLE") for n in names]
+
+
+def catalog_name(name: str) -> str:
+    """A work table's name as the catalog accepts it (letters, digits, _), distinct per original name."""
+    safe = re.sub(r"[^A-Za-z0-9_]", "_", name).lower()
+    if safe == name:
+        return name
+    return f"{safe}_{hashlib.sha1(name.encode()).hexdigest()[:8]}"
 
 
 def bq(name: str) -> str:

@@ -28,7 +28,6 @@ and any Spark conf key (``spark.sql...=v``); sessions and conf: :mod:`ldiv_db.db
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import re
 import time
 import uuid
@@ -42,7 +41,8 @@ from ...errors import BadInput, InternalError, LdivError
 from ...sqlgen.dialects import translate, written_tables
 from ...sqlgen.render import Ident, Query, TableRef, render
 from ..base import SMALL_SOURCE_ROWS, Database
-from .catalog import ROWID, Listings, answer, spark_ref
+from . import catalog as cat
+from .catalog import ROWID, Listings, answer, catalog_name, spark_ref
 from .dialect import SPARK, dml_probe, emulate_dml, spark_next_id
 from .held import Held
 from .jobs import job, statement_error
@@ -109,12 +109,7 @@ class SparkDatabase(Database):
     # ------------------------------------------------------------------ opening
     @classmethod
     def connect(
-        cls,
-        url: str,
-        *,
-        mode: str = "write",
-        attach: Mapping[str, str] | None = None,
-        migrate: bool = True,
+        cls, url: str, *, mode: str = "write", attach: Mapping[str, str] | None = None, migrate: bool = True
     ) -> SparkDatabase:
         if attach:
             raise BadInput("--attach works with DuckDB files only", "on Spark, name a table as schema.table")
@@ -130,6 +125,7 @@ class SparkDatabase(Database):
         """A read writes nothing: the whole ldiv schema stands in, empty, in the work schema."""
         self.ldiv_schema = self.work_table("ldiv_stand_in").schema or self.work_schema
         self._work_tables.clear()
+        self._need_work_schema()
 
     def require(self, command: str, detail: str | None = None) -> None:
         """An algorithm that does not run on Spark (yet) is refused before anything is written."""
@@ -241,6 +237,7 @@ class SparkDatabase(Database):
         if self._holding() and self.held.create(bare, dict(params), self._made):
             return Result()
         self._made.update(named)
+        self._need_work_schema(named)
         sql = self.held.rewrite(sql)
         head = bare[:16].upper()
         if head[:6] in ("UPDATE", "DELETE") or head == "INSERT OVERWRITE":
@@ -266,6 +263,7 @@ class SparkDatabase(Database):
         if self._holding() and self.held.create(stmt, dict(used), self._made):
             return  # the scratch copy held: its lineage is cut, so it may overwrite the table it copies
         self._made.update(named)
+        self._need_work_schema(named)
         stmt = self.held.rewrite(stmt)
         self.spark.sql(stmt, args=(used or None) if ":" in stmt else None)
 
@@ -286,6 +284,7 @@ class SparkDatabase(Database):
 
     def _release(self, name: str) -> None:
         """A held work table made a catalog table with its rows, before something writes it."""
+        self._need_work_schema()
         self.held.release(name, f"CREATE TABLE {spark_ref(TableRef(name, self.work_schema))} AS")
         self._made.add(name.lower())
 
@@ -337,15 +336,11 @@ class SparkDatabase(Database):
         """The remembered drops (:meth:`_defer_drop`) of these work tables, sent now."""
         for name in sorted(names & self._pending):
             self._pending.discard(name)
-            self.spark.sql(_DROP_TABLE, args={"table": spark_ref(TableRef(name, self.work_schema))})
+            self.spark.sql(cat.DROP_TABLE, args={"table": spark_ref(TableRef(name, self.work_schema))})
 
     def _pending_ref(self, ref: TableRef) -> None:
         if (ref.schema or "").lower() == self.work_schema:
             self._drop_pending({ref.name.lower()})
-
-    def _release_ref(self, ref: TableRef) -> None:
-        if (ref.schema or "").lower() == self.work_schema and ref.name in self.held:
-            self._release(ref.name)
 
     def _any_row(self, sql: str, params: Mapping[str, Any]) -> bool:
         used = {k: v for k, v in params.items() if f":{k}" in sql}
@@ -405,10 +400,13 @@ class SparkDatabase(Database):
 
     def spark_ref(self, ref: TableRef) -> str:
         """``ref`` as Spark SQL and the DataFrame API name it (back-quoted parts); a remembered drop of it
-        is sent first (its caller reads or writes it)."""
+        is sent first (its caller reads or writes it). A catalog work table's schema is made first: the
+        DataFrame API may create the table (a bulk fetch's, :func:`.jobs._batches`), outside :meth:`_statement`."""
         self._pending_ref(ref)
-        if (ref.schema or "").lower() == self.work_schema and ref.name in self.held:
-            return f"`{self.held.view(ref.name)}`"
+        if (ref.schema or "").lower() == self.work_schema:
+            if ref.name in self.held:
+                return f"`{self.held.view(ref.name)}`"
+            self._need_work_schema()
         return spark_ref(ref)
 
     def _columns(self, table: str) -> list[str]:
@@ -452,10 +450,14 @@ class SparkDatabase(Database):
         if self.read_only and (table.schema or "") != self.work_schema:
             self._refuse_writes("insert_frame", render("catalog/all_rows.sql", source=table).sql, [table])
         self._pending_ref(table)
-        self._release_ref(table)
+        held = (table.schema or "").lower() == self.work_schema and table.name in self.held
         with self._engine("insert_frame"):
             for start in range(0, len(frame), self.fetch_rows):
-                insert_batch(self.spark, spark_ref(table), frame.iloc[start : start + self.fetch_rows])
+                batch = frame.iloc[start : start + self.fetch_rows]
+                if held:  # a held table stays held: its rows and the batch's
+                    self.held.append(table.name, batch)
+                else:
+                    insert_batch(self.spark, spark_ref(table), batch)
                 self.queries += 1
 
     def execute_script(self, name: str, sql: str) -> None:
@@ -490,10 +492,15 @@ class SparkDatabase(Database):
         yield
 
     def _work_ref(self, name: str) -> TableRef:
-        if not self._work_ready:
+        return TableRef(catalog_name(name), self.work_schema)
+
+    def _need_work_schema(self, named: set[str] | None = None) -> None:
+        """The work schema made in the catalog before the first statement that may make or name a catalog
+        table in it (``named``: the work tables a statement names; held ones need none), so a run whose
+        work tables are all held makes none and has none to drop."""
+        if not self._work_ready and (named is None or named.difference(self.held.frames)):
             self._fixed(render("catalog/create_schema.sql", schema=Ident(self.work_schema)))
             self._work_ready = True
-        return TableRef(_catalog_name(name), self.work_schema)
 
     def interrupt(self) -> None:
         """Cancel the statement this session runs in another thread (Spark: never asked; its jobs are
@@ -511,7 +518,7 @@ class SparkDatabase(Database):
     def private_ref(self, name: str) -> TableRef:
         """ldiv_db's own table ``name`` in ``ldiv``: letters, digits and ``_`` (``retained:main.out`` is
         ``retained_main_out_`` and 8 hex digits of the name's hash), as Spark's catalog requires."""
-        return TableRef(_catalog_name(name), self.ldiv_schema)
+        return TableRef(catalog_name(name), self.ldiv_schema)
 
     def drop_work_tables(self) -> None:
         """The work schema dropped whole (one catalog operation, not one per table), made again when
@@ -520,12 +527,13 @@ class SparkDatabase(Database):
         self.held.clear()
         if self.keep_work:
             return
-        if self._work_ready and self.ldiv_schema != self.work_schema:
-            self._drop_work_schema()
+        if self.ldiv_schema != self.work_schema:
+            if self._work_ready:  # else every work table was held: nothing in the catalog
+                self._drop_work_schema()
         else:
             for ref in self._work_tables:
                 with contextlib.suppress(Exception):
-                    self.spark.sql(_DROP_TABLE, args={"table": spark_ref(ref)})
+                    self.spark.sql(cat.DROP_TABLE, args={"table": spark_ref(ref)})
         self._work_tables.clear()
 
     def exists(self, ref: TableRef) -> bool:
@@ -542,28 +550,29 @@ class SparkDatabase(Database):
     def table_property(self, ref: TableRef, key: str) -> str | None:
         """A property of an existing table (a catalog read, no Spark job), None when it has none."""
         self.queries += 1
-        rows = self.spark.sql(_SHOW_PROPERTIES, args={"table": spark_ref(ref)}).collect()
+        rows = self.spark.sql(cat.SHOW_PROPERTIES, args={"table": spark_ref(ref)}).collect()
         return next((str(r[1]) for r in rows if r[0] == key), None)
 
     def set_table_property(self, ref: TableRef, key: str, value: str) -> None:
         self.queries += 1
-        self.spark.sql(_SET_PROPERTY, args={"table": spark_ref(ref), "key": key, "value": value})
+        self.spark.sql(cat.SET_PROPERTY, args={"table": spark_ref(ref), "key": key, "value": value})
 
     def table_names(self, schema: str) -> list[str]:
         """The tables of ``schema`` as the catalog spells them (none when it does not exist)."""
         if schema.lower() == self.work_schema:
             self._drop_pending(set(self._pending))
-            return [n for n, _ in self.listings.tables(schema)] + sorted(self.held.frames)
+            listed = self.listings.tables(schema) if self._work_ready else []
+            return [n for n, _ in listed] + sorted(self.held.frames)
         return [name for name, _ in self.listings.tables(schema)]
 
     def drop_table(self, ref: TableRef) -> None:
         if (ref.schema or "").lower() == self.work_schema:
             self._pending.discard(ref.name.lower())  # dropped now
-            if self.held.drop(ref.name):
-                return
+            if self.held.drop(ref.name) or not self._work_ready:
+                return  # a held table's view went; or no work table was made in the catalog
         self._outside_work(ref)
         with self._engine("drop_table"):
-            self.spark.sql(_DROP_TABLE, args={"table": spark_ref(ref)})
+            self.spark.sql(cat.DROP_TABLE, args={"table": spark_ref(ref)})
         self.queries += 1
 
     def rename(self, old: TableRef, new: TableRef) -> None:
@@ -571,29 +580,19 @@ class SparkDatabase(Database):
         t0 = time.perf_counter()
         self._pending_ref(old)
         self._pending_ref(new)
-        self._release_ref(old)
+        if (old.schema or "").lower() == self.work_schema and old.name in self.held:
+            self._release(old.name)
+        if (new.schema or "").lower() == self.work_schema:
+            self._need_work_schema()
         self._outside_work(old, new)
         with self._engine("rename"):
-            self.spark.sql(_RENAME, args={"old": spark_ref(old), "new": spark_ref(new)})
+            self.spark.sql(cat.RENAME, args={"old": spark_ref(old), "new": spark_ref(new)})
         if (new.schema or "").lower() == self.work_schema:
             self._made.add(new.name.lower())
         self.queries += 1
         self._last_t0 = t0
 
 
-def _catalog_name(name: str) -> str:
-    """A work table's name as the catalog accepts it (letters, digits, _), distinct per original name."""
-    safe = re.sub(r"[^A-Za-z0-9_]", "_", name).lower()
-    if safe == name:
-        return name
-    return f"{safe}_{hashlib.sha1(name.encode()).hexdigest()[:8]}"
-
-
-# Spark's own catalog statements, names bound (IDENTIFIER takes a qualified, back-quoted name as a value)
-_DROP_TABLE = "DROP TABLE IF EXISTS IDENTIFIER(:table)"
-_RENAME = "ALTER TABLE IDENTIFIER(:old) RENAME TO IDENTIFIER(:new)"
-_SHOW_PROPERTIES = "SHOW TBLPROPERTIES IDENTIFIER(:table)"
-_SET_PROPERTY = "ALTER TABLE IDENTIFIER(:table) SET TBLPROPERTIES (:key = :value)"
 _DDL = re.compile(r"(CREATE|DROP|ALTER)\b", re.IGNORECASE)  # what may change the catalog's listings
 _LEADING_COMMENTS = re.compile(r"^(\s|/\*.*?\*/|--[^\n]*)*", re.DOTALL)  # a template's header lines too
 _DROP_IF_EXISTS = re.compile(r"DROP TABLE IF EXISTS (`\w+`|\w+)\.(`\w+`|\w+)", re.IGNORECASE)

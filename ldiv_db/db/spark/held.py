@@ -25,9 +25,16 @@ import contextlib
 import re
 from typing import Any
 
+import pandas as pd
+
 from ...sqlgen.render import Query
+from .results import frame_view
 
 _CTAS = re.compile(r"CREATE TABLE (`\w+`|\w+)\.(`\w+`|\w+) AS (.*)", re.IGNORECASE | re.DOTALL)
+# an empty table of plain typed columns, ``CREATE TABLE ws.t (a DOUBLE, b BIGINT)``: held as an empty frame
+# that frame inserts extend (:meth:`Held.append`)
+_COLUMN = r"\s*(?:`\w+`|\w+) \w+"
+_EMPTY = re.compile(rf"CREATE TABLE (`\w+`|\w+)\.(`\w+`|\w+) \(((?:{_COLUMN},)*{_COLUMN})\)", re.IGNORECASE)
 # statements that write, make or drop the table they name first (after the verb): a held table is made a
 # catalog table before them, so none is rewritten to name its unqualified view (a ``CREATE TABLE`` of that
 # name would make a table outside the work schema)
@@ -45,6 +52,7 @@ class Held:
     def __init__(self, spark: Any, work_schema: str) -> None:
         self.spark, self.work_schema = spark, work_schema.lower()
         self.frames: dict[str, Any] = {}
+        self._empty: set[str] = set()  # held as made empty, no batch appended yet
         self._names = re.compile(rf"`?{self.work_schema}`?\.`?(\w+)`?", re.IGNORECASE)
 
     def view(self, name: str) -> str:
@@ -63,16 +71,43 @@ class Held:
         """Hold the work table a ``CREATE TABLE ws.t AS query`` makes (True), or leave ``sql`` (False): not
         one whose name a catalog table of this connection may have (``made``), which the statement
         must then find as it would without holding."""
-        m = _CTAS.fullmatch(sql.strip())
+        m = _CTAS.fullmatch(sql.strip()) or _EMPTY.fullmatch(sql.strip())
         name = self._ours(m.group(1), m.group(2)) if m else None
         if m is None or name is None or name in made:
             return False
+        if m.re is _EMPTY:
+            self._hold(name, self.spark.createDataFrame([], m.group(3)))
+            self._empty.add(name)
+            return True
         body = self.rewrite(m.group(3))
         used = {k: v for k, v in args.items() if f":{k}" in body}
-        frame = self.spark.sql(body, args=used or None).localCheckpoint(eager=True)
+        self._hold(name, self.spark.sql(body, args=used or None).localCheckpoint(eager=True))
+        return True
+
+    def _hold(self, name: str, frame: Any) -> None:
         frame.createOrReplaceTempView(self.view(name))
         self.frames[name] = frame
-        return True
+
+    def append(self, name: str, batch: pd.DataFrame) -> None:
+        """A frame insert into a held table: its rows and the batch's, each column cast to the table's
+        type as ``INSERT`` stores it (a column the batch lacks NULL), checkpointed in the job that casts
+        them. A table held empty holds the batch's rows alone. Fixed once here, the rows are not shipped
+        from the batch again by every statement that reads the table."""
+        old = self.frames[name.lower()]
+        types = {f.name.lower(): f.dataType for f in old.schema.fields}
+        given = {str(c).lower() for c in batch.columns}
+        with frame_view(self.spark, batch, types) as select:
+            cols = ", ".join(
+                f"`{f.name}`" if f.name.lower() in given else f"CAST(NULL AS {f.dataType.simpleString()})"
+                for f in old.schema.fields
+            )
+            rows = f"SELECT {cols} FROM ({select})"  # noqa: S608 - names and types, no values
+            if name.lower() not in self._empty:
+                rows = f"SELECT * FROM `{self.view(name)}` UNION ALL {rows}"  # noqa: S608
+            frame = self.spark.sql(rows).localCheckpoint(eager=True)
+        self._empty.discard(name.lower())
+        self._hold(name.lower(), frame)
+        old.unpersist()
 
     def answer(self, query: Query) -> list[tuple[Any, ...]] | None:
         """A held table's rows of ``catalog/table_info.sql`` and ``table_exists.sql`` (the metastore knows
@@ -113,6 +148,7 @@ class Held:
 
     def drop(self, name: str) -> bool:
         frame = self.frames.pop(name.lower(), None)
+        self._empty.discard(name.lower())
         if frame is None:
             return False
         self.spark.catalog.dropTempView(self.view(name))

@@ -4,7 +4,9 @@ appended to a table."""
 
 from __future__ import annotations
 
+import contextlib
 import uuid
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -71,6 +73,16 @@ def insert_batch(spark: Any, table: str, frame: pd.DataFrame) -> None:
     """Append ``frame`` to the Spark table ``table`` (as Spark SQL names it): one DataFrame through Arrow
     under a temporary view, and one ``INSERT ... SELECT`` casting each column to the table's type."""
     types = {f.name.lower(): f.dataType for f in spark.table(table).schema.fields}
+    names = ", ".join(bq(str(c)) for c in frame.columns)
+    with frame_view(spark, frame, types) as select:
+        spark.sql(f"INSERT INTO {table} ({names}) {select}")
+
+
+@contextlib.contextmanager
+def frame_view(spark: Any, frame: pd.DataFrame, types: dict[str, Any]) -> Iterator[str]:
+    """``frame`` as a DataFrame through Arrow under a temporary view while the block runs, and the
+    ``SELECT`` of its columns from it, each cast to its type in ``types`` (by lower-case name) where
+    that names it: what an ``INSERT`` of the frame into a table of those types stores."""
     data = spark.createDataFrame(arrow_ready(frame))
     view = f"ldiv_frame_{uuid.uuid4().hex[:12]}"
     cols = [str(c) for c in frame.columns]
@@ -80,7 +92,6 @@ def insert_batch(spark: Any, table: str, frame: pd.DataFrame) -> None:
             f"CAST({bq(c)} AS {types[c.lower()].simpleString()}) AS {bq(c)}" if c.lower() in types else bq(c)
             for c in cols
         )
-        names = ", ".join(bq(c) for c in cols)
-        spark.sql(f"INSERT INTO {table} ({names}) SELECT {select} FROM {bq(view)}")  # noqa: S608
+        yield f"SELECT {select} FROM {bq(view)}"  # noqa: S608 - names, no values
     finally:
         spark.catalog.dropTempView(view)
