@@ -81,7 +81,7 @@ from ....core.options import Option
 from ...shared.trees import IntArray, narrow_dtype
 from ..greedy.cost import CostArray, CostModel, FloatArray
 from ..greedy.select import Cells
-from .gathers import highest, lowest, take_cells, take_rows
+from .gathers import Members, highest, lowest, member_matrix, take_cells, take_rows
 from .qi import QI, State
 from .rounds import SHARES, PairLog, Round, places, ranked, shared, slices
 from .swaps import SwapPricer, best_swaps, improves
@@ -114,25 +114,6 @@ class Refined:
     seconds: float
     threads: int = 1  # threads the exchange passes could use (:func:`workers`)
     sideways: int = 0  # of the moves, those that kept the IL and lowered the spread
-
-
-@dataclass(frozen=True)
-class Members:
-    """A partition as the exchange search holds it (:meth:`Refiner.members`): per class its row positions
-    (``mem``, classes × largest size, −1 pads, each class's rows ascending), sizes and scaled costs, for
-    the partition ``gid``. :meth:`Refiner.run` of that same array takes them over instead of computing
-    them again (and changes ``mem`` and ``cost`` in place)."""
-
-    gid: IntArray
-    mem: IntArray
-    sizes: IntArray
-    cost: CostArray
-
-    @property
-    def il(self) -> int | float:
-        """Σ_G |G|·cost(G), in the cost model's scaled units."""
-        total: int | float = (self.sizes * self.cost).sum().item()
-        return total
 
 
 @dataclass(frozen=True)
@@ -236,12 +217,7 @@ class Refiner:
 
     def members(self, gid: IntArray) -> Members:
         """The partition ``gid`` (row position → class id 0..k-1) as per-class members, sizes and costs."""
-        k = int(gid.max()) + 1 if len(gid) else 0
-        sizes = np.bincount(gid, minlength=k).astype(np.int64)
-        rows = np.argsort(gid, kind="stable")
-        start = np.concatenate([[0], np.cumsum(sizes)[:-1]])
-        mem = np.full((k, int(sizes.max()) if k else 0), -1, dtype=np.int64)
-        mem[gid[rows], np.arange(len(rows)) - start[gid[rows]]] = rows
+        mem, sizes = member_matrix(gid)
         return Members(gid, mem, sizes, self.class_costs(mem, sizes))
 
     def class_costs(self, members: IntArray, sizes: IntArray) -> CostArray:

@@ -2,14 +2,19 @@
 gathered with ``np.take`` / ``np.compress`` (:func:`take_rows`, :func:`take_cells`) and a class's least or
 greatest member entry taken column by column (:func:`lowest`, :func:`highest`, :func:`columns`): numpy's
 fancy indexing of a 2-D array's rows and its reductions over a short last axis cost 3–10× as much, for
-the same values (tests/unit/test_bsgi_gathers.py)."""
+the same values (tests/unit/test_bsgi_gathers.py). Also a partition's classes as the search holds them
+(:class:`Members`, from :func:`member_matrix`)."""
 
 from __future__ import annotations
 
 import functools
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+
+from ...shared.trees import IntArray
+from ..greedy.cost import CostArray
 
 SHORT = 8  # a last axis at most this long is reduced column by column (:func:`lowest`, :func:`highest`)
 
@@ -45,3 +50,34 @@ def columns(op: np.ufunc, x: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
     if x.shape[-1] == 1:
         return x[..., 0].copy()
     return functools.reduce(op, (x[..., i] for i in range(2, x.shape[-1])), op(x[..., 0], x[..., 1]))
+
+
+@dataclass(frozen=True)
+class Members:
+    """A partition as the exchange search holds it (:meth:`.exchange.Refiner.members`): per class its row
+    positions (``mem``, :func:`member_matrix`), sizes and scaled costs, for the partition ``gid``.
+    :meth:`.exchange.Refiner.run` of that same array takes them over instead of computing them again (and
+    changes ``mem`` and ``cost`` in place)."""
+
+    gid: IntArray
+    mem: IntArray
+    sizes: IntArray
+    cost: CostArray
+
+    @property
+    def il(self) -> int | float:
+        """Σ_G |G|·cost(G), in the cost model's scaled units."""
+        total: int | float = (self.sizes * self.cost).sum().item()
+        return total
+
+
+def member_matrix(gid: IntArray) -> tuple[IntArray, IntArray]:
+    """The partition ``gid`` (row position → class id 0..k−1) as per class its row positions (classes ×
+    largest size, −1 pads, each class's rows ascending) and its size."""
+    k = int(gid.max()) + 1 if len(gid) else 0
+    sizes = np.bincount(gid, minlength=k).astype(np.int64)
+    rows = np.argsort(gid, kind="stable")
+    start = np.concatenate([[0], np.cumsum(sizes)[:-1]])
+    mem = np.full((k, int(sizes.max()) if k else 0), -1, dtype=np.int64)
+    mem[gid[rows], np.arange(len(rows)) - start[gid[rows]]] = rows
+    return mem, sizes

@@ -32,7 +32,8 @@ from ..greedy.cells import Cells, locality_keys, locality_orders
 from ..greedy.cost import CostModel
 from ..greedy.select import Engine, Result
 from .construct import construct
-from .exchange import Members, Refiner, refiner_for
+from .exchange import Refiner, refiner_for
+from .gathers import Members
 from .split import split
 
 
