@@ -90,3 +90,18 @@ def fix_drawn_seed(monkeypatch: pytest.MonkeyPatch, seed: int) -> None:
     """Runs without ``seed`` use ``seed`` instead of drawing one (as a test fixes a random generator):
     their ties fall by its key, while the algorithms keep their unseeded choices."""
     monkeypatch.setattr(opaque, "run_seed", lambda given: seed if given is None else given)
+
+
+def as_large_source(monkeypatch: pytest.MonkeyPatch, db: Database, seen: list[tuple[str, str]]) -> None:
+    """Treat every source above 100 rows as large (DuckDB's lowered bound, the eviction before the write),
+    and record each eviction in ``seen`` as ("freed", DuckDB's memory_limit at the time)."""
+    from ldiv_db.commands import anonymize
+    from ldiv_db.db.duckdb import engine as embedded
+
+    monkeypatch.setattr(embedded, "SMALL_SOURCE_ROWS", 100)
+    monkeypatch.setattr(anonymize, "LARGE_ROWS", 100)
+    monkeypatch.setattr(
+        anonymize,
+        "release_freed",
+        lambda: seen.append(("freed", db.raw_rows("SELECT current_setting('memory_limit')")[0][0])),
+    )

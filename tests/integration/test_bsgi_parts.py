@@ -18,7 +18,7 @@ import ldiv_db
 from ldiv_db.algorithms.bsgi.refine import parts, starts
 from ldiv_db.algorithms.shared.schedule import max_l_schedule
 from ldiv_db.db import Database
-from tests.integration.frames import make_table
+from tests.integration.frames import as_large_source, make_table
 
 
 @settings(max_examples=300, deadline=None)
@@ -158,8 +158,6 @@ def test_a_large_runs_grouping_leaves_duckdb_little_memory(monkeypatch: Any) -> 
     the run's bound (512 MiB) again; its freed memory is handed back under the low bound before the
     release is written; the release is the one of a run that does not lower it."""
     from ldiv_db.algorithms.bsgi import Bsgi
-    from ldiv_db.commands import anonymize
-    from ldiv_db.db.duckdb import engine as embedded
 
     seen: list[tuple[str, str]] = []
 
@@ -183,13 +181,7 @@ def test_a_large_runs_grouping_leaves_duckdb_little_memory(monkeypatch: Any) -> 
         small = release(db, "small")
         monkeypatch.setattr(Bsgi, "_group", spy("_group"))
         monkeypatch.setattr(Bsgi, "_write", spy("_write"))
-        monkeypatch.setattr(embedded, "SMALL_SOURCE_ROWS", 100)
-        monkeypatch.setattr(anonymize, "LARGE_ROWS", 100)
-        monkeypatch.setattr(
-            anonymize,
-            "release_freed",
-            lambda: seen.append(("freed", db.raw_rows("SELECT current_setting('memory_limit')")[0][0])),
-        )
+        as_large_source(monkeypatch, db, seen)
         whole = release(db, "whole")
         monkeypatch.setattr(parts, "PART_ROWS", 700)
         cut = release(db, "cut")

@@ -22,7 +22,7 @@ from ldiv_db.core.catalog import table_at
 from ldiv_db.db import Database
 from ldiv_db.errors import BadInput
 from ldiv_db.sqlgen.render import Ident, TableRef, render
-from tests.integration.frames import fix_drawn_seed, key_order, make_table
+from tests.integration.frames import as_large_source, fix_drawn_seed, key_order, make_table
 from tests.unit.test_tp_core import brute_force_opt
 
 
@@ -490,9 +490,6 @@ def test_a_large_tp_run_keeps_duckdbs_blocks_before_the_write(monkeypatch: pytes
     """Above LARGE_ROWS the pipeline hands an algorithm's memory back under DuckDB's low bound before the
     write; TP and TP+ hold none of their own (Algorithm.holds_memory), so their runs skip it, with the
     release of a run that does not; Mondrian's run still does it."""
-    from ldiv_db.commands import anonymize
-    from ldiv_db.db.duckdb import engine as embedded
-
     rng = np.random.default_rng(3)
     frame = pd.DataFrame(
         {
@@ -511,13 +508,7 @@ def test_a_large_tp_run_keeps_duckdbs_blocks_before_the_write(monkeypatch: pytes
     with Database.open(":memory:") as db:
         make_table(db, "t", frame)
         small = {a: release(db, a, f"small_{a.strip('+')}") for a in ("tp", "tp+", "mondrian")}
-        monkeypatch.setattr(embedded, "SMALL_SOURCE_ROWS", 100)
-        monkeypatch.setattr(anonymize, "LARGE_ROWS", 100)
-        monkeypatch.setattr(
-            anonymize,
-            "release_freed",
-            lambda: freed.append(("freed", db.raw_rows("SELECT current_setting('memory_limit')")[0][0])),
-        )
+        as_large_source(monkeypatch, db, freed)
         large: dict[str, Any] = {}
         for a in ("tp", "tp+", "mondrian"):
             freed.append(("run", a))
