@@ -108,6 +108,9 @@ class Database(RunOwners, abc.ABC):
     # text is compared byte by byte under ``COLLATE C`` whatever the column's own collation: a large text
     # column can be fetched as integer codes of its exact spellings plus the few spellings (DuckDB)
     byte_collation = False
+    # a distinct count of integers within a known range of at most this many values as a bitmap (DuckDB's
+    # bitstring_agg: no hash table of the values; release/reconcile.sql's row ids); 0: never
+    bitmap_count_range = 0
     driver_error: type[Exception] = Exception  # the driver's error class (errors of a failed statement)
     ldiv_schema = "ldiv"  # where ldiv_db's records are read (a read's stand-in schema otherwise)
 

@@ -60,6 +60,8 @@ class OneTable(Release):
             _refuse_group_guarantees(part, algo)
         counts = db.records(render("release/published_count.sql", assignment=part.assignment))[0]
         self.empty = (int(counts["published"]), int(counts["assigned"]))
+        lo, hi = counts["rid_lo"], counts["rid_hi"]  # kept by the renumbering (pipeline/opaque.py)
+        self.rid_range = None if lo is None or hi is None else (int(lo), int(hi))
         self.header = Header(
             name=how.out.display(),
             source=inputs.table.name,
@@ -136,7 +138,13 @@ class OneTable(Release):
             self.inputs, self.part, self.target, self.group_column, self.verify_model, self.privacy
         )
         self.checked = check_written(
-            db, written, how, meanwhile=fingerprint, expected=self.empty, groups=self.groups
+            db,
+            written,
+            how,
+            meanwhile=fingerprint,
+            expected=self.empty,
+            groups=self.groups,
+            rid_range=self.rid_range,
         )
         rec = self.checked.reconciliation
         self.rows = (int(rec["rows_in"]), int(rec["output_rows"]))

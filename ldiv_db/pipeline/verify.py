@@ -120,6 +120,7 @@ def check_written(
     meanwhile: Callable[[], None] | None = None,
     expected: tuple[int, int] | None = None,
     groups: int | None = None,
+    rid_range: tuple[int, int] | None = None,
 ) -> Checked:
     """Reconcile, verify and measure the release just written. A release that does not reconcile raises
     :class:`InternalError`; a failed verification is reported in ``verified`` (the caller refuses to
@@ -130,14 +131,15 @@ def check_written(
     metrics start on the aggregate at once (KL's arrays are then solved in a thread) and the
     reconciliation runs beside KL, before the verification; the metrics' own row count of the
     aggregate must equal ``published``, and the reconciliation proves ``assigned`` is the source's row
-    count. Without them the reconciliation runs first. ``groups``: the number of groups, if known."""
+    count. Without them the reconciliation runs first. ``groups``: the number of groups, if known;
+    ``rid_range``: the least and greatest row id of the assignment, if known (:func:`reconcile`)."""
     inputs, part, out, group_column = written.inputs, written.part, written.out, written.group_column
     class_column, null_as_value, progress = how.flags.class_column, how.flags.null_as_value, how.progress
     few = groups is not None and expected is not None and groups * FEW_ROWS >= expected[0]
     agg = aggregate(db, inputs, out, group_column, class_column, many_groups=few)
     recs: list[dict[str, int]] = []
     if expected is None:
-        recs.append(reconcile(db, inputs, part, agg))
+        recs.append(reconcile(db, inputs, part, agg, rid_range))
         expected = (recs[0]["output_rows"], recs[0]["rows_in"])
     progress.update(2, 5, "written; reconciling, verifying and measuring")
     parts = partition_models(written.verify_model, [c.name for c in inputs.qi], group_column)
@@ -146,7 +148,7 @@ def check_written(
 
     def verify() -> None:
         if not recs:
-            recs.append(reconcile(db, inputs, part, agg))
+            recs.append(reconcile(db, inputs, part, agg, rid_range))
         if recs[0]["published"]:
             found[:] = verify_written(
                 db, inputs, out, None if group_column is None else Ident(group_column), agg, parts,
@@ -271,9 +273,13 @@ def written_table(out: TableRef, inputs: Inputs, group_column: str | None, class
     return Table(out, "BASE TABLE", tuple(Column(c.name, c.data_type, i) for i, c in enumerate(cols, 1)))
 
 
-def reconcile(db: Database, inputs: Inputs, part: Partitioning, agg: TableRef) -> dict[str, int]:
+def reconcile(
+    db: Database, inputs: Inputs, part: Partitioning, agg: TableRef, rid_range: tuple[int, int] | None = None
+) -> dict[str, int]:
     """Rows and SA value counts of the written release (its aggregate) against its source and the
-    assignment."""
+    assignment. ``rid_range``: the least and greatest row id of the assignment; where the engine counts
+    that range as a bitmap (:attr:`Database.bitmap_count_range`) its distinct row ids are counted so."""
+    bits = rid_range is not None and 0 <= rid_range[1] - rid_range[0] < db.bitmap_count_range
     found = db.records(
         render(
             "release/reconcile.sql",
@@ -281,6 +287,7 @@ def reconcile(db: Database, inputs: Inputs, part: Partitioning, agg: TableRef) -
             assignment=part.assignment,
             aggregate=agg,
             sa=[c.ident for c in inputs.sa],
+            rid_bits=rid_range if bits else None,
         )
     )[0]
     rec = {k: int(v) for k, v in found.items()}

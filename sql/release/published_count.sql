@@ -1,5 +1,7 @@
 -- purpose: how many rows an assignment publishes, before anything is written (an empty release is refused unless asked for)
 -- params: none
--- returns: assigned, published
+-- returns: assigned, published, rid_lo, rid_hi (the least and greatest row id assigned, NULL without one: the range in which
+--          release/reconcile.sql may count the distinct row ids as a bitmap)
 -- ref: DESIGN §6 (a guarantee that was asked for is kept and verified, or the run is refused)
-SELECT count(*) AS assigned, count(*) FILTER (WHERE NOT deleted) AS published FROM {{ assignment | table }}
+SELECT count(*) AS assigned, count(*) FILTER (WHERE NOT deleted) AS published, min(rid) AS rid_lo, max(rid) AS rid_hi
+FROM {{ assignment | table }}

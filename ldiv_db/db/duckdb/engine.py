@@ -76,6 +76,7 @@ class DuckDBDatabase(Database):
     inline_statistics = True  # what stats_from_source serves is small: its statistics are never stored
     local_row_base = _LOCAL_ROW_BASE
     byte_collation = True  # COLLATE C (binary) overrides a column's NOCASE
+    bitmap_count_range = 1 << 27  # bitstring_agg: a bitmap of at most 16 MiB per thread
 
     def __init__(self, con: duckdb.DuckDBPyConnection, path: str | None, *, owned: bool) -> None:
         super().__init__(path)
