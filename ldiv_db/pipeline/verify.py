@@ -364,9 +364,10 @@ class WrittenPartition(SqlEvaluator):
         # the aggregate has one row per group id and SA value already (one SA, and every group id
         # carries one label vector): the histogram by group id is those rows, not an aggregation of them
         self.one_row_each = one_row_each and not by_labels and n_sa == 1
-        # where the histogram would be a copy of the aggregate's rows, the statistics are computed from
-        # those rows (release/verify_stats.sql, not listed) and the histogram is stored when a model reads it
-        self._hist_later = self.one_row_each and not self._from_source
+        # where the histogram would be a copy of the aggregate's rows, or is an aggregation of them by label
+        # vector, the statistics are computed from those rows in one statement (release/verify_stats.sql,
+        # not listed) and the histogram is stored when a model reads it
+        self._hist_later = (self.one_row_each or by_labels) and not self._from_source
         if same_as is not None:  # the same partition: its statistics (and histogram), its group ids
             self._hist, self.stats, self.raw_id = same_as._hist, same_as.stats, same_as.raw_id
             self._from_source, self._hist_later = same_as._from_source, same_as._hist_later
@@ -375,17 +376,17 @@ class WrittenPartition(SqlEvaluator):
     def build(self) -> SqlEvaluator:
         """The statistics: straight from the aggregate where the engine takes statistics from the source
         (release/verify_stats.sql; the histogram is stored only if a model reads it) or where the histogram
-        would be the aggregate's rows as they are (``one_row_each``: release/verify_stats.sql without the
-        counts' lists, the histogram stored only if a model reads it), else from the histogram
-        (release/verify_hist.sql, partition/group_stats.sql). A hash collision of two label
-        vectors rebuilds both with exact ranks."""
+        would be the aggregate's rows as they are (``one_row_each``) or their aggregation by label vector
+        (release/verify_stats.sql without the counts' lists, the histogram stored only if a model reads
+        it), else from the histogram (release/verify_hist.sql, partition/group_stats.sql). A hash
+        collision of two label vectors rebuilds both with exact ranks."""
         if self.same_as is not None:
             self.same_as.build()
             self._built = True
         if not self._built:
             if self._from_source:
                 self.db.run(render("release/verify_stats.sql", **self._rows_ctx(self.stats)))
-            elif self._hist_later:  # the histogram's rows are the aggregate's: not copied for the statistics
+            elif self._hist_later:  # the histogram's rows are not stored for the statistics alone
                 self.db.run(render("release/verify_stats.sql", **self._rows_ctx(self.stats), listed=False))
             else:
                 self._histogram()

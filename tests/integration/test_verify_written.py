@@ -362,9 +362,10 @@ def test_a_hash_collision_of_label_vectors_rebuilds_them_with_exact_ids(
     )
     built = [s.template for s in hostile_db.steps[steps:] if s.template in BUILDS]
     # the classes (group id and labels: group ids carry several label vectors here) and the labels, each
-    # hashed (collided), then ranked (always from a stored histogram)
-    first = "release/verify_stats.sql" if from_aggregate else "release/verify_hist.sql"
-    assert built == [first, "release/verify_hist.sql", first, "release/verify_hist.sql"]
+    # hashed (collided: their statistics straight from the aggregate on both paths, no histogram stored),
+    # then ranked (always from a stored histogram)
+    first = "release/verify_stats.sql"
+    assert built == [first, "release/verify_hist.sql", first, "release/verify_hist.sql"], from_aggregate
     _same(by_group, reference[0])
     _same(by_labels, reference[1])
     assert by_labels.groups > 2  # the collision did not merge the label vectors
@@ -537,5 +538,37 @@ def test_the_histogram_by_group_id_is_stored_only_when_a_model_reads_it(
         stored = [("release/verify_hist.sql", True)] if reads_histogram else []
         assert by_group_id == [("release/verify_stats.sql", False), *stored]
     _same(by_group, _classes(hostile_db, inputs, privacy))
+    labels = Inputs(inputs.table, inputs.qi, inputs.sa, None, inputs.rows)
+    _same(by_labels, evaluate(hostile_db, labels, privacy.on_unions(), prefix="t_q"))
+
+
+@pytest.mark.parametrize(("model", "reads_histogram"), [("distinct", False), ("recursive", True)])
+def test_the_label_classes_histogram_is_stored_only_when_a_model_reads_it(
+    hostile_db: Database, monkeypatch: pytest.MonkeyPatch, model: str, reads_histogram: bool
+) -> None:
+    """By label vector the statistics are computed from the aggregate's rows in one statement (hashed
+    ids, no counts' lists) on both paths, and the histogram is stored only for a model that reads it:
+    the verdicts are check's on the label classes."""
+    import ldiv_db.pipeline.verify as verify_module
+
+    inputs = _written(hostile_db, False, "vector each")
+    privacy = model_spec(model, 2, {"c": 2} if model == "recursive" else None).build(inputs)
+    assert privacy is not None
+    agg = aggregate(hostile_db, inputs, inputs.table.ref, HOSTILE_GROUP, None)
+    real, by_label = verify_module.render, []
+
+    def spy(name: str, params: object = None, **ctx: object) -> object:
+        if name in BUILDS and ctx.get("by_labels"):
+            by_label.append((name, ctx.get("listed", True), ctx.get("hash_ids")))
+        return real(name, params, **ctx)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(verify_module, "render", spy)
+    _, by_labels = verify_written(
+        hostile_db, inputs, inputs.table.ref, Ident(HOSTILE_GROUP), agg, _parts(inputs, privacy), False
+    )
+    # statistics from the source keep the counts' lists a recursive model reads: no histogram
+    from_aggregate = DuckDBDatabase.stats_from_source is True
+    stored = [("release/verify_hist.sql", True, True)] if reads_histogram and not from_aggregate else []
+    assert by_label == [("release/verify_stats.sql", from_aggregate, True), *stored]
     labels = Inputs(inputs.table, inputs.qi, inputs.sa, None, inputs.rows)
     _same(by_labels, evaluate(hostile_db, labels, privacy.on_unions(), prefix="t_q"))
