@@ -4,7 +4,9 @@
 /* ref: DESIGN §6 (nothing lost: counts reconcile exactly); issue 12 (one pass over the written table). Each side is counted per SA value before the sides are summed: summed row by row, PostgreSQL gathered every source and aggregate row into one process; the */
 /*      source rows that are deleted or SA-suppressed are found by a semi-join, whose small side is the assignment's few such */
 /*      rows (as a join, PostgreSQL hashed the whole source for them); a row assigned */
-/*      twice is counted once here and found by distinct_assigned */
+/*      twice is counted once here and found by distinct_assigned. rid_bits (default none): the (least, greatest) row id the */
+/*      assignment holds (release/published_count.sql), on an engine that counts integers in a range as a bitmap */
+/*      (Database.bitmap_count_range, DuckDB's bitstring_agg): the same distinct count without a hash table of every row id */
 WITH src AS (
   SELECT
     COUNT(*) AS n
