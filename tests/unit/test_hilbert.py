@@ -238,3 +238,19 @@ def test_curve_order_is_lexsorts(seed: int) -> None:
     got = curve_order(keys, ties)
     assert got.dtype == np.int64
     assert got.tolist() == np.lexsort((ties, keys)).tolist()
+
+
+@pytest.mark.parametrize("bits", [1, 7, 8, 9, 16, 17, 33])
+def test_stars_at_the_edges_of_the_narrow_types(bits: int) -> None:
+    """The stars are counted on the coordinates narrowed to the fewest unsigned bytes that hold ``bits``
+    bits: coordinates at 0 and at 2**bits - 1 (the largest that type must hold) give Definition 1's stars."""
+    rng = np.random.default_rng(bits)
+    top = (1 << bits) - 1
+    n, l = 64, 2
+    coords = rng.choice(np.array([0, top, top // 2], dtype=np.int64), size=(n, 3))
+    coords[:, 2] = top  # one constant column at the top of the range: never starred
+    sids = np.arange(n) % 4
+    g = hilbert_l_groups(coords, sids, np.arange(n), l, bits=bits)
+    expected = sum(stars_of(coords, np.flatnonzero(g.group == k)) for k in range(g.groups))
+    assert g.stars == expected
+    assert g.stars_whole == n * sum(len(set(col)) > 1 for col in coords.T.tolist())
