@@ -221,7 +221,8 @@ def _pick_groups(pos_sid: IntArray, l: int) -> tuple[IntArray, IntArray, list[in
     nxt[by_sid[ends - 1]] = -1
     left = np.empty(n, dtype=np.int64)  # the bucket's size while this position is its head
     left[by_sid] = np.repeat(ends, counts) - np.arange(n)
-    nxt_of, left_of, sid_of = nxt.tolist(), left.tolist(), pos_sid.tolist()
+    # the loop follows successors as a list; sizes and SA ids are read only for the few heads of a look
+    nxt_of = nxt.tolist()
     heads = sorted(by_sid[starts].tolist())
     flat: list[int] = []
     sizes: list[int] = []
@@ -229,7 +230,7 @@ def _pick_groups(pos_sid: IntArray, l: int) -> tuple[IntArray, IntArray, list[in
     max_l_from: int | None = None
     insort = bisect.insort
     while len(heads) >= l:
-        largest = max(left_of[p] for p in heads)
+        largest = int(left[heads].max())
         if max_l_from is None and largest * l <= remaining - l:  # no bucket is critical
             steps = (remaining - l - largest * l) // l + 1
             while steps and len(heads) >= l:
@@ -243,8 +244,8 @@ def _pick_groups(pos_sid: IntArray, l: int) -> tuple[IntArray, IntArray, list[in
                 remaining -= l
                 sizes.append(l)
             continue
-        head = {sid_of[p]: p for p in heads}
-        size = {s: left_of[p] for s, p in head.items()}
+        head = dict(zip(pos_sid[heads].tolist(), heads))
+        size = dict(zip(head, left[heads].tolist()))
         crit = [] if max_l_from is not None else [s for s in size if size[s] * l > remaining - l]
         if len(crit) > l:
             max_l_from = len(sizes)
@@ -259,7 +260,7 @@ def _pick_groups(pos_sid: IntArray, l: int) -> tuple[IntArray, IntArray, list[in
     if not sizes:
         raise InternalError("Hilbert: the rows to group are not l-eligible")
     leftovers = []
-    for p in sorted(heads, key=lambda p: sid_of[p]):
+    for p in sorted(heads, key=lambda p: int(pos_sid[p])):
         while p >= 0:
             leftovers.append(p)
             p = nxt_of[p]
