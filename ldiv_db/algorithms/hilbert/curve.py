@@ -48,11 +48,11 @@ def hilbert_keys(coords: npt.ArrayLike, bits: int) -> npt.NDArray[Any]:
     interleaved from the most significant bit-plane down, axis 0 first. An int64 array when d·bits ≤ 63,
     else an object array of Python ints.
     """
-    arr = np.asarray(coords, dtype=np.int64)
+    arr = _integers(coords)
     if arr.ndim != 2:
         raise ValueError("coords must be a 2-D array (rows × dimensions)")
     n, d = arr.shape
-    if n and (arr.min() < 0 or arr.max() >= (1 << bits)):
+    if n and (int(arr.min()) < 0 or int(arr.max()) >= (1 << bits)):
         raise ValueError(f"coordinates must lie in [0, 2**{bits})")
     word = _word(bits)  # the transform works within the coordinates' bits
     x: list[npt.NDArray[Any]] = [arr[:, i].astype(word) for i in range(d)]
@@ -92,6 +92,12 @@ def hilbert_keys(coords: npt.ArrayLike, bits: int) -> npt.NDArray[Any]:
         for i in range(d):
             big = (big << 1) | ((x[i] >> np.uint64(plane)) & np.uint64(1)).astype(np.int64).astype(object)
     return big
+
+
+def _integers(values: npt.ArrayLike) -> npt.NDArray[Any]:
+    """An integer array as it is (any width, signed or not), anything else as int64."""
+    arr = np.asarray(values)
+    return arr if arr.dtype.kind in "iu" else arr.astype(np.int64)
 
 
 def _word(bits: int) -> Any:
@@ -162,7 +168,7 @@ def hilbert_l_groups(
     gains the fewest stars. ``bits`` comes from the domain sizes of the whole table (SPEC §1.12(a));
     by default from the largest coordinate present.
     """
-    coords = np.asarray(coords, dtype=np.int64)
+    coords = _integers(coords)  # as given: split_rows narrows them to the curve's bits
     sid_arr = np.asarray(sids, dtype=np.int64)
     n_rows = len(sid_arr)
     group = np.full(n_rows, -1, dtype=np.int64)
@@ -186,7 +192,7 @@ def hilbert_l_groups(
     stars = whole = 0
     if d:  # Definition 1 per group: its size times its QIs whose smallest and largest coordinate differ
         # the rows group after group, in one gather, as the narrowest type of the coordinates (< 2**bits)
-        block = coords.astype(_word(bits))[order[flat]]
+        block = coords.astype(_word(bits), copy=False)[order[flat]]
         starts = np.r_[0, np.cumsum(sizes)[:-1]]
         lo, hi = np.minimum.reduceat(block, starts, axis=0), np.maximum.reduceat(block, starts, axis=0)
         stars = int((sizes * (lo != hi).sum(axis=1)).sum())
@@ -244,8 +250,8 @@ def _pick_groups(pos_sid: IntArray, l: int) -> tuple[IntArray, IntArray, list[in
                 remaining -= l
                 sizes.append(l)
             continue
-        head = dict(zip(pos_sid[heads].tolist(), heads))
-        size = dict(zip(head, left[heads].tolist()))
+        head = dict(zip(pos_sid[heads].tolist(), heads, strict=True))
+        size = dict(zip(head, left[heads].tolist(), strict=True))
         crit = [] if max_l_from is not None else [s for s in size if size[s] * l > remaining - l]
         if len(crit) > l:
             max_l_from = len(sizes)
@@ -442,13 +448,18 @@ def split_rows(
     n_rows = len(rids)
     if n_rows == 0:
         return Split(None, 0, 0, 0, 0, None, 0)
-    coords = np.empty((n_rows, d), dtype=np.int64)
-    for i in range(d):
-        coords[:, i] = columns[f"c{i + 1}"]
     sizes = [int(r["size"]) for r in db.records(render("hilbert/domain_sizes.sql", domains=domains))]
+    bits = bits_for(sizes)
+    # the ranks (below their domain's size) as the narrowest unsigned type of the curve's bits
+    coords = np.empty((n_rows, d), dtype=_word(bits))
+    for i in range(d):
+        column = columns[f"c{i + 1}"]
+        if int(column.min()) < 0 or int(column.max()) >= 1 << bits:
+            raise InternalError(f"Hilbert coordinate {i + 1} outside [0, 2**{bits})")
+        coords[:, i] = column
     ties = columns["tie"].astype(np.int64, copy=False) if keyed else rids
     sids = columns["sid"].astype(np.int64, copy=False)
-    grouping = hilbert_l_groups(coords, sids, ties, l, bits=bits_for(sizes))
+    grouping = hilbert_l_groups(coords, sids, ties, l, bits=bits)
     whole = grouping.stars_whole
     if keep_whole_unless_fewer_stars and grouping.stars >= whole:
         return Split(
