@@ -130,8 +130,10 @@ def curve_order(keys: npt.NDArray[Any], rids: npt.ArrayLike) -> IntArray:
                 rank[by_r] = np.arange(n, dtype=np.int64)
                 # the packed values are distinct, so sorting the values (numpy's vectorized sort, faster
                 # than an argsort) and reading each one's rank back gives the argsort's order
-                packed = np.sort((keys.astype(np.int64) << rank_bits) | rank)
-                return by_r[packed & ((1 << rank_bits) - 1)].astype(np.int64, copy=False)
+                packed: IntArray = np.sort((keys.astype(np.int64) << rank_bits) | rank)
+                ranks: IntArray = packed & ((1 << rank_bits) - 1)
+                positions: IntArray = by_r[ranks].astype(np.int64, copy=False)
+                return positions
         return np.lexsort((r, keys)).astype(np.int64)
     return np.array(sorted(range(len(r)), key=lambda i: (keys[i], r[i])), dtype=np.int64)
 
