@@ -238,3 +238,31 @@ def test_curve_order_is_lexsorts(seed: int) -> None:
     got = curve_order(keys, ties)
     assert got.dtype == np.int64
     assert got.tolist() == np.lexsort((ties, keys)).tolist()
+
+
+@pytest.mark.parametrize("bits", [1, 7, 8, 9, 16, 17, 33])
+def test_stars_at_the_edges_of_the_narrow_types(bits: int) -> None:
+    """The stars are counted on the coordinates narrowed to the fewest unsigned bytes that hold ``bits``
+    bits: coordinates at 0 and at 2**bits - 1 (the largest that type must hold) give Definition 1's stars,
+    and coordinates given in that type (as split_rows gives them) the same groups as int64 ones, Max-l
+    and its leftovers included (skewed SA values)."""
+    rng = np.random.default_rng(bits)
+    top = (1 << bits) - 1
+    word = next(t for t in (np.uint8, np.uint16, np.uint32, np.uint64) if bits <= np.iinfo(t).bits)
+    placed_leftovers = False
+    for _ in range(40):
+        n, l, m = int(rng.integers(8, 80)), int(rng.integers(2, 4)), int(rng.integers(3, 7))
+        sids = rng.choice(m, size=n, p=rng.dirichlet(np.full(m, 0.5)))
+        if not l_eligible({int(s): int(c) for s, c in enumerate(np.bincount(sids))}, l):
+            continue
+        coords = rng.choice(np.array([0, top, top // 2], dtype=np.int64), size=(n, 3))
+        coords[:, 2] = top  # one constant column at the top of the range: never starred
+        g = hilbert_l_groups(coords, sids, np.arange(n), l, bits=bits)
+        expected = sum(stars_of(coords, np.flatnonzero(g.group == k)) for k in range(g.groups))
+        assert g.stars == expected
+        assert g.stars_whole == n * sum(len(set(col)) > 1 for col in coords.T.tolist())
+        h = hilbert_l_groups(coords.astype(word), sids, np.arange(n), l, bits=bits)
+        assert h.group.tolist() == g.group.tolist()
+        assert (h.stars, h.stars_whole, h.leftovers) == (g.stars, g.stars_whole, g.leftovers)
+        placed_leftovers |= g.leftovers > 0
+    assert placed_leftovers  # Max-l left rows to place on some of them

@@ -48,14 +48,13 @@ def hilbert_keys(coords: npt.ArrayLike, bits: int) -> npt.NDArray[Any]:
     interleaved from the most significant bit-plane down, axis 0 first. An int64 array when d·bits ≤ 63,
     else an object array of Python ints.
     """
-    arr = np.asarray(coords, dtype=np.int64)
+    arr = _integers(coords)
     if arr.ndim != 2:
         raise ValueError("coords must be a 2-D array (rows × dimensions)")
     n, d = arr.shape
-    if n and (arr.min() < 0 or arr.max() >= (1 << bits)):
+    if n and (int(arr.min()) < 0 or int(arr.max()) >= (1 << bits)):
         raise ValueError(f"coordinates must lie in [0, 2**{bits})")
-    # the transform works within the coordinates' bits: the narrowest unsigned type that holds them
-    word = next(t for t in (np.uint8, np.uint16, np.uint32, np.uint64) if bits <= np.iinfo(t).bits)
+    word = _word(bits)  # the transform works within the coordinates' bits
     x: list[npt.NDArray[Any]] = [arr[:, i].astype(word) for i in range(d)]
     top = word(1 << (bits - 1))
     one = word(1)
@@ -95,6 +94,17 @@ def hilbert_keys(coords: npt.ArrayLike, bits: int) -> npt.NDArray[Any]:
     return big
 
 
+def _integers(values: npt.ArrayLike) -> npt.NDArray[Any]:
+    """An integer array as it is (any width, signed or not), anything else as int64."""
+    arr = np.asarray(values)
+    return arr if arr.dtype.kind in "iu" else arr.astype(np.int64)
+
+
+def _word(bits: int) -> Any:
+    """The narrowest unsigned numpy type that holds ``bits`` bits."""
+    return next(t for t in (np.uint8, np.uint16, np.uint32, np.uint64) if bits <= np.iinfo(t).bits)
+
+
 def _spread(axis: npt.NDArray[Any], bits: int, d: int) -> npt.NDArray[np.uint64]:
     """The bits of each value moved apart: bit b to bit b·d (the key's layout, :func:`hilbert_keys`)."""
     table = bits <= 16  # every coordinate spread once, then looked up
@@ -118,7 +128,12 @@ def curve_order(keys: npt.NDArray[Any], rids: npt.ArrayLike) -> IntArray:
             if not (sorted_r[1:] == sorted_r[:-1]).any():  # distinct ties: the ranks order as lexsort's
                 rank = np.empty(n, dtype=np.int64)
                 rank[by_r] = np.arange(n, dtype=np.int64)
-                return np.argsort((keys.astype(np.int64) << rank_bits) | rank).astype(np.int64)
+                # the packed values are distinct, so sorting the values (numpy's vectorized sort, faster
+                # than an argsort) and reading each one's rank back gives the argsort's order
+                packed: IntArray = np.sort((keys.astype(np.int64) << rank_bits) | rank)
+                ranks: IntArray = packed & ((1 << rank_bits) - 1)
+                positions: IntArray = by_r[ranks].astype(np.int64, copy=False)
+                return positions
         return np.lexsort((r, keys)).astype(np.int64)
     return np.array(sorted(range(len(r)), key=lambda i: (keys[i], r[i])), dtype=np.int64)
 
@@ -155,7 +170,7 @@ def hilbert_l_groups(
     gains the fewest stars. ``bits`` comes from the domain sizes of the whole table (SPEC §1.12(a));
     by default from the largest coordinate present.
     """
-    coords = np.asarray(coords, dtype=np.int64)
+    coords = _integers(coords)  # as given: split_rows narrows them to the curve's bits
     sid_arr = np.asarray(sids, dtype=np.int64)
     n_rows = len(sid_arr)
     group = np.full(n_rows, -1, dtype=np.int64)
@@ -178,7 +193,8 @@ def hilbert_l_groups(
     group[order] = pos_group
     stars = whole = 0
     if d:  # Definition 1 per group: its size times its QIs whose smallest and largest coordinate differ
-        block = coords[order[flat]]  # the rows group after group, in one gather
+        # the rows group after group, in one gather, as the narrowest type of the coordinates (< 2**bits)
+        block = coords.astype(_word(bits), copy=False)[order[flat]]
         starts = np.r_[0, np.cumsum(sizes)[:-1]]
         lo, hi = np.minimum.reduceat(block, starts, axis=0), np.maximum.reduceat(block, starts, axis=0)
         stars = int((sizes * (lo != hi).sum(axis=1)).sum())
@@ -213,7 +229,8 @@ def _pick_groups(pos_sid: IntArray, l: int) -> tuple[IntArray, IntArray, list[in
     nxt[by_sid[ends - 1]] = -1
     left = np.empty(n, dtype=np.int64)  # the bucket's size while this position is its head
     left[by_sid] = np.repeat(ends, counts) - np.arange(n)
-    nxt_of, left_of, sid_of = nxt.tolist(), left.tolist(), pos_sid.tolist()
+    # the loop follows successors as a list; sizes and SA ids are read only for the few heads of a look
+    nxt_of = nxt.tolist()
     heads = sorted(by_sid[starts].tolist())
     flat: list[int] = []
     sizes: list[int] = []
@@ -221,7 +238,7 @@ def _pick_groups(pos_sid: IntArray, l: int) -> tuple[IntArray, IntArray, list[in
     max_l_from: int | None = None
     insort = bisect.insort
     while len(heads) >= l:
-        largest = max(left_of[p] for p in heads)
+        largest = int(left[heads].max())
         if max_l_from is None and largest * l <= remaining - l:  # no bucket is critical
             steps = (remaining - l - largest * l) // l + 1
             while steps and len(heads) >= l:
@@ -235,8 +252,8 @@ def _pick_groups(pos_sid: IntArray, l: int) -> tuple[IntArray, IntArray, list[in
                 remaining -= l
                 sizes.append(l)
             continue
-        head = {sid_of[p]: p for p in heads}
-        size = {s: left_of[p] for s, p in head.items()}
+        head = dict(zip(pos_sid[heads].tolist(), heads, strict=True))
+        size = dict(zip(head, left[heads].tolist(), strict=True))
         crit = [] if max_l_from is not None else [s for s in size if size[s] * l > remaining - l]
         if len(crit) > l:
             max_l_from = len(sizes)
@@ -251,7 +268,7 @@ def _pick_groups(pos_sid: IntArray, l: int) -> tuple[IntArray, IntArray, list[in
     if not sizes:
         raise InternalError("Hilbert: the rows to group are not l-eligible")
     leftovers = []
-    for p in sorted(heads, key=lambda p: sid_of[p]):
+    for p in sorted(heads, key=lambda p: int(pos_sid[p])):
         while p >= 0:
             leftovers.append(p)
             p = nxt_of[p]
@@ -433,13 +450,18 @@ def split_rows(
     n_rows = len(rids)
     if n_rows == 0:
         return Split(None, 0, 0, 0, 0, None, 0)
-    coords = np.empty((n_rows, d), dtype=np.int64)
-    for i in range(d):
-        coords[:, i] = columns[f"c{i + 1}"]
     sizes = [int(r["size"]) for r in db.records(render("hilbert/domain_sizes.sql", domains=domains))]
+    bits = bits_for(sizes)
+    # the ranks (below their domain's size) as the narrowest unsigned type of the curve's bits
+    coords = np.empty((n_rows, d), dtype=_word(bits))
+    for i in range(d):
+        column = columns[f"c{i + 1}"]
+        if int(column.min()) < 0 or int(column.max()) >= 1 << bits:
+            raise InternalError(f"Hilbert coordinate {i + 1} outside [0, 2**{bits})")
+        coords[:, i] = column
     ties = columns["tie"].astype(np.int64, copy=False) if keyed else rids
     sids = columns["sid"].astype(np.int64, copy=False)
-    grouping = hilbert_l_groups(coords, sids, ties, l, bits=bits_for(sizes))
+    grouping = hilbert_l_groups(coords, sids, ties, l, bits=bits)
     whole = grouping.stars_whole
     if keep_whole_unless_fewer_stars and grouping.stars >= whole:
         return Split(
