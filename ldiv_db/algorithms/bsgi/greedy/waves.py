@@ -26,7 +26,6 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
-from ...shared.lca import stable_order
 from ...shared.trees import IntArray, narrow_dtype
 from .cells import DEAD
 from .cost import Attribute, CostArray
@@ -163,7 +162,7 @@ class _Live:
         gkeys: list[IntArray] = []
         for k in range(keys.shape[1]):
             gkey = bucket * self.kmax + keys[:, k]  # (bucket, key) as one number: one stable sort
-            order = stable_order(gkey)  # ties by cell id
+            order = np.argsort(gkey, kind="stable")  # ties by cell id
             ordered.append(alive[order].astype(self.small))
             gkeys.append(gkey[order])
             del gkey
