@@ -519,3 +519,21 @@ def test_window_blocks_are_the_gathered_runs(n: int, width: int, qis: int, rnd: 
     index = first[:, None] + np.arange(width)
     assert np.array_equal(waves._blocks(flat, width, first), np.take(flat, index))
     assert np.array_equal(waves._blocks(rows, width, first), np.take(rows, index, axis=0))
+
+
+@settings(max_examples=40, deadline=None)
+@given(bigger(), st.integers(0, 40))
+def test_row_ranks_and_seed_queues_are_the_stable_sorts(table: tuple[list[Row], int], shift: int) -> None:
+    """The rows' ranks by row id and each bucket's seed queue (its rows by row id) are numpy's stable
+    argsort and lexsort of them: the radix passes and the one sort of a combined key give those orders,
+    also for row ids far above the row count (``shift``: up to three 16-bit passes)."""
+    rows, l_value = table
+    cells, model = build(rows, SPECS)
+    cells.rid = cells.rid << shift
+    eng = Engine(cells, model, l_value)
+    rank = np.empty(cells.n, dtype=np.int64)
+    rank[np.argsort(cells.rid, kind="stable")] = np.arange(cells.n)
+    assert eng.rank.tolist() == rank.tolist()
+    row_bucket = cells.bucket[eng.row_cell]
+    ref = np.lexsort((rank, row_bucket))
+    assert [r.tolist() for r in eng.seed_rows] == [ref[row_bucket[ref] == b].tolist() for b in range(eng.m)]

@@ -11,7 +11,9 @@ from typing import Any
 import numpy as np
 import pytest
 from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from ldiv_db.algorithms.bsgi.greedy.cost import CostModel
 from ldiv_db.algorithms.bsgi.refine import exchange, gathers, swaps
 from ldiv_db.algorithms.bsgi.refine.exchange import Refiner
 from tests.unit.test_bsgi_refine_fast import _run, _same, cases
@@ -102,3 +104,51 @@ def test_the_search_applies_the_exchanges_of_numpy_indexing(case: dict[str, Any]
         plain = _run(Refiner, case)
     _same(fast, plain)
     assert fast.moves > 0 or fast.il_before == fast.il_after
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_member_matrix_lists_each_classs_rows_ascending(seed: int) -> None:
+    """Per class its row positions ascending, −1 pads to the largest class, and its size: as the
+    partition's classes read one by one (classes of mixed sizes, ids with no row, one class, none)."""
+    rng = np.random.default_rng(seed)
+    k = int(rng.integers(1, 40))
+    n = int(rng.integers(0, 200)) if seed else 0
+    gid = rng.integers(0, k, n)
+    if n:
+        gid[rng.integers(0, n)] = k - 1  # the largest id holds a row
+    mem, sizes = gathers.member_matrix(gid)
+    width = max((int((gid == c).sum()) for c in range(k)), default=0) if n else 0
+    assert mem.shape == ((k if n else 0), width)
+    for c in range(mem.shape[0]):
+        rows = np.flatnonzero(gid == c)
+        assert sizes[c] == len(rows)
+        assert mem[c].tolist() == rows.tolist() + [-1] * (width - len(rows))
+
+
+@settings(max_examples=30, deadline=None)
+@given(case=cases(), coarse=st.integers(1, 40))
+def test_refiner_ranks_rows_and_sorts_a_selection_as_the_stable_sorts(
+    case: dict[str, Any], coarse: int
+) -> None:
+    """Each row's rank along a locality order (keys coarsened: ties) is its place in numpy's stable
+    argsort, and a selection's classes take their rows in the stable order by class id."""
+    locality = case["locality"] // coarse
+    model = CostModel(case["attrs"])
+    refiner = Refiner(model, case["codes"], case["distinct"], locality, window=case["window"])
+    for k in range(locality.shape[1]):
+        rank = np.empty(len(locality), dtype=np.int64)
+        rank[np.argsort(locality[:, k], kind="stable")] = np.arange(len(locality))
+        assert refiner._ranks[:, k].tolist() == rank.tolist()
+    gid = case["gid"]
+    sizes = np.bincount(gid)
+    s = int(sizes.min())
+    chosen = gid.copy()
+    for c in np.flatnonzero(sizes > s):  # equal-size classes: each class's last row left out
+        chosen[np.flatnonzero(gid == c)[-1]] = -1
+    rows = np.flatnonzero(chosen >= 0)
+    rows = rows[np.argsort(chosen[rows], kind="stable")]
+    states = refiner._states(rows.reshape(len(sizes), -1))
+    want = np.stack([x for st_ in states for x in st_], axis=1).astype(np.int64, copy=False)
+    got, cost = refiner.selection_states(chosen, len(sizes))
+    assert got.tolist() == want.tolist()
+    assert cost.tolist() == refiner._cost(states).tolist()

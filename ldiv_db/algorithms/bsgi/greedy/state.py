@@ -10,6 +10,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from ...shared.lca import stable_order
 from ...shared.trees import IntArray, narrow_dtype
 from .cells import DEAD, Cells
 from .cost import CostArray, CostModel
@@ -116,7 +117,7 @@ class GreedyState:
         # row positions -> rank of the row id (the tie key), and the cell of each row; per-row positions
         # and ranks in 32 bits while n fits (the head keys, which hold DEAD, stay 64-bit)
         pos = np.int32 if n < 2**31 else np.int64
-        order = np.argsort(cells.rid, kind="stable")
+        order = stable_order(cells.rid)
         self.rank = np.empty(n, dtype=pos)
         self.rank[order] = np.arange(n, dtype=pos)
         del order
@@ -131,7 +132,12 @@ class GreedyState:
         self.m = m
         # bucket rows by row id: the seed queue of Fig. 2 line 4
         row_bucket = cells.bucket[self.row_cell]
-        by_bucket = np.lexsort((self.rank, row_bucket)).astype(pos)
+        # by bucket, then row id rank: as one number per row where it fits, unique (the ranks are), so any
+        # sort of it gives that lexicographic order
+        if m * n < 2**62:
+            by_bucket = np.argsort(row_bucket.astype(np.int64) * n + self.rank).astype(pos)
+        else:
+            by_bucket = np.lexsort((self.rank, row_bucket)).astype(pos)
         bounds = np.searchsorted(row_bucket[by_bucket], np.arange(m + 1))
         del row_bucket
         self.seed_rows = [by_bucket[bounds[b] : bounds[b + 1]] for b in range(m)]

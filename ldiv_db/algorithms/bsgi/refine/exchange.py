@@ -78,6 +78,7 @@ from typing import Any
 import numpy as np
 
 from ....core.options import Option
+from ...shared.lca import stable_order
 from ...shared.trees import IntArray, narrow_dtype
 from ..greedy.cost import CostArray, CostModel, FloatArray
 from ..greedy.select import Cells
@@ -161,7 +162,7 @@ class Refiner:
         # 32-bit, half the memory of the keys, which are not kept)
         self._ranks = np.empty(keys.shape, dtype=np.int32 if len(keys) < 2**31 else np.int64)
         for k in range(keys.shape[1]):
-            self._ranks[np.argsort(keys[:, k], kind="stable"), k] = np.arange(len(keys))
+            self._ranks[stable_order(keys[:, k]), k] = np.arange(len(keys))
         self.orders = keys.shape[1]  # locality orders (the last may become the split tree's: adopt_order)
         self.window = window
         self.max_passes = max_passes
@@ -210,7 +211,7 @@ class Refiner:
         """The engine's state matrix (classes × slots: node / lo, hi / code or −1) and scaled cost of the
         k equal-size classes of a selection (row position → class, −1 for rows not selected)."""
         rows = np.flatnonzero(gid >= 0)
-        rows = rows[np.argsort(gid[rows], kind="stable")]
+        rows = rows[stable_order(gid[rows])]
         states = self._states(rows.reshape(k, -1))
         matrix = np.stack([x for s in states for x in s], axis=1).astype(np.int64, copy=False)
         return matrix, self._cost(states)

@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from ...shared.lca import stable_order
 from ...shared.trees import IntArray
 from ..greedy.cost import CostArray
 
@@ -76,8 +77,11 @@ def member_matrix(gid: IntArray) -> tuple[IntArray, IntArray]:
     largest size, −1 pads, each class's rows ascending) and its size."""
     k = int(gid.max()) + 1 if len(gid) else 0
     sizes = np.bincount(gid, minlength=k).astype(np.int64)
-    rows = np.argsort(gid, kind="stable")
-    start = np.concatenate([[0], np.cumsum(sizes)[:-1]])
-    mem = np.full((k, int(sizes.max()) if k else 0), -1, dtype=np.int64)
-    mem[gid[rows], np.arange(len(rows)) - start[gid[rows]]] = rows
+    rows = stable_order(gid)  # by class, each class's rows ascending
+    width = int(sizes.max()) if k else 0
+    cls = np.take(gid, rows)
+    # each row's place in the flat (classes × width) matrix: its class's first slot plus its rank in it
+    at = cls * width + np.arange(len(rows)) - np.take(np.cumsum(sizes) - sizes, cls)
+    mem = np.full((k, width), -1, dtype=np.int64)
+    np.put(mem, at, rows)
     return mem, sizes

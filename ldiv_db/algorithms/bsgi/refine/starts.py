@@ -26,6 +26,7 @@ import numpy as np
 
 from ....util.background import Background
 from ....util.memory import release_freed
+from ...shared.lca import stable_order
 from ...shared.schedule import Schedule
 from ...shared.trees import IntArray
 from ..greedy.cells import Cells, locality_keys, locality_orders
@@ -90,7 +91,7 @@ def build(
         return out
     row_key = np.repeat(keys.reshape(len(keys), -1)[:, 0], np.diff(np.append(cells.cell_start, cells.n)))
     rank = np.empty(cells.n, dtype=np.int64)
-    rank[np.argsort(row_key, kind="stable")] = np.arange(cells.n, dtype=np.int64)
+    rank[stable_order(row_key)] = np.arange(cells.n, dtype=np.int64)
     del row_key, keys
     _check(stop)
     out.locality = _locality(cells, cost, l, criterion, out.refiner, rank, schedule.classes)
