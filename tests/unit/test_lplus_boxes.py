@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 from fractions import Fraction as F
 
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 
@@ -85,3 +86,22 @@ def test_the_soundness_check_catches_a_recursion_that_never_splits(monkeypatch: 
     monkeypatch.setattr(boxes, "_links", lambda box, G: [[] for _ in range(box.ndim - 1)])
     with pytest.raises(AssertionError):
         _lb_sound(problem)
+
+
+def test_memo_keys_decode_every_node_vector_and_its_open_bits() -> None:
+    """``memo_keys`` takes the partition key's mixed-radix digits (the node per attribute, the largest
+    node ids included) and each node's open bit, as the key ``pkey · 2^d + open bits``."""
+    taxes, rows, theta = _table(1)
+    problem, _ = to_problem(taxes, rows, theta, "lm", "viorec")
+    s = Search(problem)
+    rng = random.Random(7)
+    for a, t in enumerate(s.trees):
+        s.open_node[a][:] = [rng.random() < 0.5 for _ in range(t.n)]
+    vectors = [[rng.randrange(t.n) for t in s.trees] for _ in range(200)]
+    vectors += [[t.n - 1 for t in s.trees], [0] * s.d]
+    pkey = np.array([sum(x * int(st) for x, st in zip(v, s.stride, strict=True)) for v in vectors])
+    X, mbits, keys = boxes.memo_keys(s, pkey)
+    assert X.T.tolist() == vectors
+    bits = [sum(int(s.open_node[a][x]) << a for a, x in enumerate(v)) for v in vectors]
+    assert mbits.tolist() == bits
+    assert keys.tolist() == [int(k) * (1 << s.d) + b for k, b in zip(pkey, bits, strict=True)]

@@ -360,8 +360,9 @@ def memo_keys(s: MergeableSearch, pkey: IntArray) -> tuple[IntArray, IntArray, I
     their partition keys."""
     X = np.empty((s.d, pkey.size), dtype=np.int64)
     mbits = np.zeros(pkey.size, dtype=np.int64)
-    for a, t in enumerate(s.trees):
-        X[a] = (pkey // s.stride[a]) % t.n
+    rest = pkey
+    for a in range(s.d - 1, -1, -1):  # the mixed radix digits, last first: one division each
+        rest, X[a] = np.divmod(rest, s.trees[a].n)
         mbits |= s.open_node[a][X[a]].astype(np.int64) << a
     return X, mbits, pkey * (1 << s.d) + mbits
 
