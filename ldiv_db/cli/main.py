@@ -78,12 +78,11 @@ _OPENED: list[Any] = []  # the databases this command opened, closed when it end
 
 
 def _open(args: argparse.Namespace) -> Any:
-    from ..db import WHEN_NEEDED, Database
+    from ..db import Database
 
     writes = command_name(args) in WRITE_COMMANDS or getattr(args, "rows_out", None)  # risk --rows-out
     mode = "write" if writes else "read"
-    migrate = WHEN_NEEDED if command_name(args) == "load" else True  # ldiv only for a table that exists
-    db = Database.open(args.db, mode=mode, attach=_attach(getattr(args, "attach", None)), migrate=migrate)
+    db = Database.open(args.db, mode=mode, attach=_attach(getattr(args, "attach", None)))
     _OPENED.append(db)
     return db
 

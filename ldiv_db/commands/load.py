@@ -17,7 +17,7 @@ from typing import Any
 
 from ..core import ownership
 from ..core.catalog import output_ref, table_at
-from ..db import WHEN_NEEDED, Database
+from ..db import Database
 from ..errors import BadInput, LdivError
 from ..sqlgen.render import TableRef, render
 from ..util.frame_convert import is_frame
@@ -152,7 +152,7 @@ def load(db: Any, file: Any, table: str, *, sep: str | None = None, replace: boo
     table) into the new table ``table`` of ``db``."""
     t0 = time.perf_counter()
     sep = parse_sep(sep)
-    with Database.writing(db, migrate=WHEN_NEEDED) as database:
+    with Database.writing(db) as database:
         if is_frame(file):
             target = ownership.check_load_target(database, output_ref(table), replace=replace)
             return load_frame(database, file, target, replace=replace, t0=t0)

@@ -354,7 +354,6 @@ def check_load_target(db: Database, ref: TableRef, *, replace: bool) -> TableRef
     found = existing(db, target)
     if found is None:
         return target
-    db.need_ldiv()  # what the table is, and a replace's forget, read and write ldiv's records
     if found.is_view:
         raise BadInput(
             f"cannot load into {found.ref.display()}: it is {what_is(db, found)}",

@@ -18,20 +18,20 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .base import RUN_WORK_SCHEMA, WHEN_NEEDED, Database, Step, ldiv_schema_name, register_engine
+from .base import RUN_WORK_SCHEMA, Database, Step, ldiv_schema_name, register_engine
 from .duckdb.engine import open_duckdb
 from .urls import is_postgres_url, is_spark_url
 
-__all__ = ["RUN_WORK_SCHEMA", "WHEN_NEEDED", "Database", "Step", "ldiv_schema_name", "register_engine"]
+__all__ = ["RUN_WORK_SCHEMA", "Database", "Step", "ldiv_schema_name", "register_engine"]
 
 
-def _open_postgres(url: str, *, mode: str, attach: Mapping[str, str] | None, migrate: bool | str) -> Any:
+def _open_postgres(url: str, *, mode: str, attach: Mapping[str, str] | None, migrate: bool) -> Any:
     from .postgres.engine import PostgresDatabase
 
     return PostgresDatabase.connect(url, mode=mode, attach=attach, migrate=migrate)
 
 
-def _open_spark(url: str, *, mode: str, attach: Mapping[str, str] | None, migrate: bool | str) -> Any:
+def _open_spark(url: str, *, mode: str, attach: Mapping[str, str] | None, migrate: bool) -> Any:
     from .spark.engine import SparkDatabase
 
     return SparkDatabase.connect(url, mode=mode, attach=attach, migrate=migrate)

@@ -63,8 +63,6 @@ class Step:
 
 
 EngineOpener = Callable[..., "Database"]
-# Database.open(migrate=WHEN_NEEDED): the schema rule may wait for the command's first use of ldiv
-WHEN_NEEDED = "when-needed"
 _ENGINES: list[tuple[Callable[[str], bool], EngineOpener]] = []
 _DEFAULT: list[EngineOpener] = []
 
@@ -137,7 +135,7 @@ class Database(RunOwners, abc.ABC):
         *,
         mode: str = "write",
         attach: Mapping[str, str] | None = None,
-        migrate: bool | str = True,
+        migrate: bool = True,
     ) -> Database:
         """Open ``target`` with the engine registered for it: a ``postgresql://`` or ``spark://`` URL, else
         the default engine (DuckDB: a file path, ``:memory:``, a connection). A Database is returned as it
@@ -145,9 +143,7 @@ class Database(RunOwners, abc.ABC):
 
         ``mode="write"`` (load, anonymize, ...): created if missing and migrated. ``mode="read"`` (every
         other command): nothing is created or migrated (:func:`ldiv_db.schema.state.prepare`).
-        ``migrate=False`` skips the schema rule (tests, doctor). ``migrate=WHEN_NEEDED`` (``ldiv load``,
-        which names the ``ldiv`` schema only for a target that exists) lets an engine whose migrations cost
-        jobs (Spark) apply the rule at :meth:`need_ldiv` instead; the others apply it now."""
+        ``migrate=False`` skips the schema rule (tests, doctor)."""
         if isinstance(target, Database):
             target.forget_catalog()  # a command begins: what it remembers of the catalog may be stale
             return target if target._thread in (None, threading.get_ident()) else target.for_thread()
@@ -162,13 +158,11 @@ class Database(RunOwners, abc.ABC):
 
     @classmethod
     @contextlib.contextmanager
-    def writing(
-        cls, target: Any, *, attach: Mapping[str, str] | None = None, migrate: bool | str = True
-    ) -> Iterator[Database]:
+    def writing(cls, target: Any, *, attach: Mapping[str, str] | None = None) -> Iterator[Database]:
         """``target`` opened for a write command: its work tables dropped at the end, and a database this
         call opened closed with the outcome, so a failed command leaves no database file it created
         (:meth:`close`); a :class:`Database` handed in stays open."""
-        database = cls.open(target, mode="write", attach=attach, migrate=migrate)
+        database = cls.open(target, mode="write", attach=attach)
         failed = False
         try:
             yield database
@@ -179,10 +173,6 @@ class Database(RunOwners, abc.ABC):
             database.drop_work_tables()
             if database is not target:
                 database.close(failed=failed)
-
-    def need_ldiv(self) -> None:
-        """Before the first statement of a command opened with ``migrate=WHEN_NEEDED`` that names the
-        ``ldiv`` schema: the schema rule, where the engine left it for now (Spark); else nothing."""
 
     def forget_catalog(self) -> None:
         """Forget what the connection remembers of the catalog's listings (Spark: :class:`Listings` of

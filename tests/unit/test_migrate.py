@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from ldiv_db.db import WHEN_NEEDED, Database
+from ldiv_db.db import Database
 from ldiv_db.errors import MigrationError
 from ldiv_db.schema.migrate import apply_migrations, shipped_migrations
 
@@ -26,20 +26,6 @@ def test_first_use_applies_and_records(tmp_path: Path) -> None:
     db = Database.open(path)  # second open: nothing to apply, checksums verified
     assert apply_migrations(db) == []
     db.close()
-
-
-def test_when_needed_migrates_at_the_open_on_duckdb(tmp_path: Path) -> None:
-    """``migrate=WHEN_NEEDED`` (``ldiv load``) lets only an engine whose migrations cost jobs wait (Spark):
-    a DuckDB file is migrated at the open, in the same transaction as ever, and a refused file still is."""
-    path = tmp_path / "x.duckdb"
-    db = Database.open(path, migrate=WHEN_NEEDED)
-    rows = db.raw_rows("SELECT version FROM ldiv.schema_migration ORDER BY version")
-    assert [r[0] for r in rows] == [m.version for m in shipped_migrations()]
-    db.need_ldiv()  # nothing left to do
-    db.raw_rows("UPDATE ldiv.schema_migration SET checksum = 'tampered' WHERE version = 1")
-    db.close()
-    with pytest.raises(MigrationError, match="does not match the shipped file"):
-        Database.open(path, migrate=WHEN_NEEDED)
 
 
 def test_changed_migration_is_refused(tmp_path: Path) -> None:

@@ -56,9 +56,7 @@ PURE_READS = (
 KEPT_PARSES = 32  # PURE_READS statements kept parsed per connection (a check of one table issues 3 to 8)
 
 
-def open_duckdb(
-    target: Any, *, mode: str, attach: Mapping[str, str] | None, migrate: bool | str
-) -> DuckDBDatabase:
+def open_duckdb(target: Any, *, mode: str, attach: Mapping[str, str] | None, migrate: bool) -> DuckDBDatabase:
     """The default engine's opener (:func:`ldiv_db.db.base.register_engine`): a file path (created if
     missing in write mode), ``:memory:``, or a connection / a tool's wrapper of one
     (:func:`.targets.database_target`; anything else is refused by name)."""
@@ -108,7 +106,7 @@ class DuckDBDatabase(Database):
         *,
         mode: str = "write",
         attach: Mapping[str, str] | None = None,
-        migrate: bool | str = True,
+        migrate: bool = True,
     ) -> DuckDBDatabase:
         """Open a database file, or wrap an existing connection (another thread's call on one that ldiv_db
         already serves gets a cursor of its own: :mod:`.sharing`). ``mode="read"``: the file must exist

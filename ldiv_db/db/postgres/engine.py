@@ -120,7 +120,7 @@ class PostgresDatabase(PgRunOwners, Database):
         *,
         mode: str = "write",
         attach: Mapping[str, str] | None = None,
-        migrate: bool | str = True,
+        migrate: bool = True,
     ) -> PostgresDatabase:
         """Connect to ``url`` (``postgresql://user[:password]@host[:port]/dbname``) and prepare the
         ``ldiv`` schema as :meth:`Database.open` does for a file."""

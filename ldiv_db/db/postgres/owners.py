@@ -59,5 +59,5 @@ class PgRunOwners(RunOwners):
         return type(self).connect(self._url, mode="write", migrate=False)
 
     @classmethod
-    def connect(cls, url: str, *, mode: str = "write", attach: Any = None, migrate: bool | str = True) -> Any:
+    def connect(cls, url: str, *, mode: str = "write", attach: Any = None, migrate: bool = True) -> Any:
         raise NotImplementedError  # PostgresDatabase.connect

@@ -28,8 +28,8 @@ the nodes below it (decision 0021). sqlglot's transpiler does most of the work (
   by their bytes already;
 * types: ``HUGEINT``/``UBIGINT`` → ``BIGINT``; ``JSON`` → ``STRING`` and ``CAST(x AS JSON)`` → ``x`` (the
   audit tables keep JSON as text);
-* DDL of the ``ldiv`` schema: sequences are dropped (:data:`SEQUENCES` says which table's largest id
-  stands in for each), constraints (primary key, unique, not null) are dropped, defaults kept;
+* DDL of the ``ldiv`` schema: sequences are dropped (:data:`ldiv_db.db.spark.engine.SEQUENCES` says which table's
+  largest id stands in for each), constraints (primary key, unique, not null) are dropped, defaults kept;
 * ``nextval('ldiv.x_seq')`` is left for the engine: :func:`spark_next_id` turns it into the bound value
   ``:ldiv_next_id`` and drops the ``RETURNING`` clause Spark lacks.
 """
@@ -264,12 +264,6 @@ def spark_statements(stmt: exp.Expression) -> list[exp.Expression]:
     return [stmt]
 
 
-# ids DuckDB draws from ldiv's sequences: (table, id column)
-SEQUENCES = {
-    "hierarchy_seq": ("hierarchy", "hierarchy_id"),
-    "run_seq": ("run", "run_id"),
-    "release_seq": ("release", "release_id"),
-}
 _NEXTVAL = re.compile(r"nextval\('(?:[A-Za-z_]\w*\.)?(\w+)'\)", re.IGNORECASE)
 
 

@@ -37,17 +37,17 @@ from typing import Any
 import duckdb
 import pandas as pd
 
-from ...errors import BadInput, LdivError
+from ...errors import BadInput, InternalError, LdivError
 from ...sqlgen.dialects import translate, written_tables
 from ...sqlgen.render import Ident, Query, TableRef, render
-from ..base import SMALL_SOURCE_ROWS, WHEN_NEEDED, Database
+from ..base import SMALL_SOURCE_ROWS, Database
 from . import catalog as cat
 from .catalog import ROWID, Listings, answer, catalog_name, spark_ref
-from .dialect import SEQUENCES, SPARK, dml_probe, emulate_dml, spark_next_id
+from .dialect import SPARK, dml_probe, emulate_dml, spark_next_id
 from .held import Held
 from .jobs import job, statement_error
 from .results import Result, insert_batch
-from .schema import NAMES_LDIV, prepare_spark, release_schema
+from .schema import prepare_spark
 from .session import (  # noqa: F401 - the engine's session API, as before
     DEFAULTS,
     FETCH_ROWS,
@@ -64,6 +64,12 @@ from .session import (  # noqa: F401 - the engine's session API, as before
 _ONE_TABLE = ("tp", "tp+", "mondrian", "hilbert", "bsgi", "lplus", "topdown", "full-domain", "optimal")
 ALGORITHMS = frozenset((*_ONE_TABLE, "decomposition"))  # every algorithm today
 NOT_YET = "its templates are not all tested on Spark yet (docs/concepts/engines.md, Spark)"
+# ids DuckDB draws from ldiv's sequences: (table, id column)
+SEQUENCES = {
+    "hierarchy_seq": ("hierarchy", "hierarchy_id"),
+    "run_seq": ("run", "run_id"),
+    "release_seq": ("release", "release_id"),
+}
 
 
 class SparkDatabase(Database):
@@ -99,37 +105,27 @@ class SparkDatabase(Database):
         self.listings = Listings(session, self.work_schema)  # the catalog as listed this command
         self.held = Held(session, self.work_schema)  # work tables held as views (threads_for)
         self._local, self._hold = parse_url(url)[0].startswith("local"), False
-        self._unprepared = False  # opened with migrate=WHEN_NEEDED: the schema rule not applied yet
 
     # ------------------------------------------------------------------ opening
     @classmethod
     def connect(
-        cls, url: str, *, mode: str = "write", attach: Any = None, migrate: bool | str = True
+        cls, url: str, *, mode: str = "write", attach: Mapping[str, str] | None = None, migrate: bool = True
     ) -> SparkDatabase:
         if attach:
             raise BadInput("--attach works with DuckDB files only", "on Spark, name a table as schema.table")
         db = cls(session_for(url), url, read_only=mode == "read")
-        if migrate == WHEN_NEEDED and mode == "write":
-            db._unprepared = True  # the migrations wait for need_ldiv; a load needs the schema main only
-            release_schema(db)
-        elif migrate:
+        if migrate:
             prepare_spark(db, mode)
         return db
-
-    def need_ldiv(self) -> None:
-        """The schema rule of a write opened with ``migrate=WHEN_NEEDED``, before ldiv is first named."""
-        if self._unprepared:
-            self._unprepared = False
-            prepare_spark(self, "write")
 
     def attach(self, alias: str, file: str, read_only: bool = True) -> None:
         raise BadInput("--attach works with DuckDB files only", "on Spark, name a table as schema.table")
 
     def use_stand_in_schema(self) -> None:
-        """A read writes nothing: the whole ldiv schema stands in, empty, in the work schema, its tables
-        held as empty frames (:meth:`.held.Held.stand_in`; the work schema made when a table is written)."""
+        """A read writes nothing: the whole ldiv schema stands in, empty, in the work schema."""
         self.ldiv_schema = self.work_table("ldiv_stand_in").schema or self.work_schema
         self._work_tables.clear()
+        self._need_work_schema()
 
     def require(self, command: str, detail: str | None = None) -> None:
         """An algorithm that does not run on Spark (yet) is refused before anything is written."""
@@ -156,7 +152,6 @@ class SparkDatabase(Database):
 
     def close(self, *, failed: bool = False) -> None:
         """Drop this connection's work schema (the session itself stays for the process)."""
-        self.held.clear()
         if self._work_ready and not self.keep_work:
             self._drop_work_schema()
 
@@ -171,8 +166,6 @@ class SparkDatabase(Database):
 
     # ------------------------------------------------------------------ executing
     def _send(self, query: Query) -> Any:
-        if self._unprepared and NAMES_LDIV.search(query.sql):
-            self.need_ldiv()
         answer = self._catalog(query)
         if answer is not None:
             return answer
@@ -445,6 +438,12 @@ class SparkDatabase(Database):
         frame: pd.DataFrame = cur.df()
         return frame
 
+    def _arrays(self, cur: Any) -> dict[str, Any]:
+        frame = self._frame(cur)
+        if frame.isna().to_numpy().any():
+            raise InternalError("a numeric result holds NULL")
+        return {str(c): frame[c].to_numpy() for c in frame.columns}
+
     def insert_frame(self, table: TableRef, frame: pd.DataFrame) -> None:
         """Append a frame to an existing table: per batch of at most ``fetch_rows`` rows one DataFrame
         (through Arrow) and one INSERT ... SELECT, so the driver never holds more than a batch of it."""
@@ -466,8 +465,7 @@ class SparkDatabase(Database):
         self.listings.forget()
         with self._engine(name):
             for stmt in translate(sql, self.target, ldiv_schema=self.ldiv_schema):
-                if self.ldiv_schema != self.work_schema or not self.held.stand_in(stmt):
-                    self.spark.sql(stmt)
+                self.spark.sql(stmt)
         self.queries += 1
 
     def raw_rows(
@@ -505,7 +503,8 @@ class SparkDatabase(Database):
             self._work_ready = True
 
     def interrupt(self) -> None:
-        """Never asked on Spark: its jobs are cancelled by their job group on Ctrl-C (:mod:`.jobs`)."""
+        """Cancel the statement this session runs in another thread (Spark: never asked; its jobs are
+        cancelled by their job group on Ctrl-C, :mod:`.jobs`)."""
 
     def refuse_table_name(self, ref: TableRef, release: TableRef) -> None:
         if any(not re.fullmatch(r"[A-Za-z0-9_]+", p) for p in ref.parts):
@@ -525,7 +524,7 @@ class SparkDatabase(Database):
         """The work schema dropped whole (one catalog operation, not one per table), made again when
         next needed; table by table while the ldiv stand-in lives there."""
         self.listings.forget()  # a command's end
-        self.held.clear(keep_stand_in=True)
+        self.held.clear()
         if self.keep_work:
             return
         if self.ldiv_schema != self.work_schema:

@@ -26,8 +26,6 @@ import re
 from typing import Any
 
 import pandas as pd
-import sqlglot
-from sqlglot import exp
 
 from ...sqlgen.render import Query
 from .results import frame_view
@@ -55,7 +53,6 @@ class Held:
         self.spark, self.work_schema = spark, work_schema.lower()
         self.frames: dict[str, Any] = {}
         self._empty: set[str] = set()  # held as made empty, no batch appended yet
-        self._ddl: dict[str, str] = {}  # a stand-in table's CREATE TABLE (:meth:`stand_in`)
         self._names = re.compile(rf"`?{self.work_schema}`?\.`?(\w+)`?", re.IGNORECASE)
 
     def view(self, name: str) -> str:
@@ -85,25 +82,6 @@ class Held:
         body = self.rewrite(m.group(3))
         used = {k: v for k, v in args.items() if f":{k}" in body}
         self._hold(name, self.spark.sql(body, args=used or None).localCheckpoint(eager=True))
-        return True
-
-    def stand_in(self, sql: str) -> bool:
-        """A table of a read's ``ldiv`` stand-in (``CREATE TABLE ws.t (columns)``, translated, in the work
-        schema) held as an empty frame of its columns (True): no metastore write, nothing to drop. A
-        statement that writes it makes it a catalog table by its own ``CREATE TABLE`` first (defaults
-        kept: :meth:`release`). False for any other statement."""
-        tree = sqlglot.parse_one(sql, read="spark")
-        if not isinstance(tree, exp.Create) or not isinstance(tree.this, exp.Schema):
-            return False
-        table = tree.this.this
-        name = self._ours(table.db, table.name) if isinstance(table, exp.Table) else None
-        cols = [c for c in tree.this.expressions if isinstance(c, exp.ColumnDef)]
-        if name is None or not cols or len(cols) != len(tree.this.expressions):
-            return False
-        ddl = ", ".join(f"`{c.name}` {c.args['kind'].sql(dialect='spark')}" for c in cols)
-        self._hold(name, self.spark.createDataFrame([], ddl))
-        self._empty.add(name)
-        self._ddl[name] = sql
         return True
 
     def _hold(self, name: str, frame: Any) -> None:
@@ -171,7 +149,6 @@ class Held:
     def drop(self, name: str) -> bool:
         frame = self.frames.pop(name.lower(), None)
         self._empty.discard(name.lower())
-        self._ddl.pop(name.lower(), None)
         if frame is None:
             return False
         self.spark.catalog.dropTempView(self.view(name))
@@ -181,19 +158,12 @@ class Held:
     def release(self, name: str, create: str) -> None:
         """Make a held table a catalog table with its rows (``create``: the ``CREATE TABLE ... AS`` head
         naming it), before a statement writes it."""
-        ddl = self._ddl.pop(name.lower(), None)
-        if ddl is not None and name.lower() in self._empty:  # an empty stand-in table, as its DDL makes it
-            self.spark.sql(ddl)
-        else:
-            self.spark.sql(f"{create} SELECT * FROM `{self.view(name)}`")  # noqa: S608 - names, no values
+        self.spark.sql(f"{create} SELECT * FROM `{self.view(name)}`")  # noqa: S608 - names, no values
         self.drop(name)
 
-    def clear(self, *, keep_stand_in: bool = False) -> None:
-        """Every held table's view and blocks gone (a session already stopped has none to drop); with
-        ``keep_stand_in`` a read's stand-in tables stay (a command's end: the connection may serve another)."""
+    def clear(self) -> None:
+        """Every held table's view and blocks gone (a session already stopped has none to drop)."""
         for name in list(self.frames):
-            if not (keep_stand_in and name in self._ddl):
-                with contextlib.suppress(Exception):
-                    self.drop(name)
-        if not keep_stand_in:
-            self._ddl.clear()
+            with contextlib.suppress(Exception):
+                self.drop(name)
+        self.frames.clear()

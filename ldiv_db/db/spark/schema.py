@@ -5,8 +5,7 @@ the catalog lookups spell them."""
 from __future__ import annotations
 
 import hashlib
-import re
-from typing import Any, Protocol
+from typing import Protocol
 
 import sqlglot
 from sqlglot import exp
@@ -26,13 +25,9 @@ class SparkSchemaDatabase(SchemaDatabase, Protocol):
 
     def set_table_property(self, ref: TableRef, key: str, value: str) -> None: ...
 
-    @property
-    def listings(self) -> Any: ...  # .catalog.Listings
-
 
 _CREATES = ("TABLE", "SCHEMA", "SEQUENCE")  # what a re-runnable migration may create
 _RECORD = TableRef("schema_migration", "ldiv")
-NAMES_LDIV = re.compile(r'\bldiv"?\.', re.IGNORECASE)  # a statement that names a table of ldiv
 # ldiv.schema_migration's table property: the digest of its rows as ldiv_db last recorded them
 MARK = "ldiv.migrations"
 
@@ -87,28 +82,15 @@ def prepare_spark(db: SparkSchemaDatabase, mode: str) -> None:
     verify_applied(db, applied)
     pending = [m for m in shipped_migrations() if m.version not in applied]
     if pending and mode != "write":
-        stand_in(db)
+        db.use_stand_in_schema()
+        for mig in [None, *shipped_migrations()]:
+            text = BOOKKEEPING if mig is None else spark_variant(f"{mig.version:04d}_{mig.name}") or mig.sql
+            db.execute_script("ldiv schema stand-in", text)
         return
     if pending:
         _migrate(db, pending)
     if mode == "write":  # every shipped migration is recorded now: the mark says so from here on
         db.set_table_property(_RECORD, MARK, digest(shipped))
-
-
-def stand_in(db: SparkSchemaDatabase) -> None:
-    """A read of a catalog without the current ``ldiv`` schema: the whole schema stands in, empty, in the
-    connection's work schema (the engine holds its tables as empty frames: nothing is written)."""
-    db.use_stand_in_schema()
-    for mig in [None, *shipped_migrations()]:
-        text = BOOKKEEPING if mig is None else spark_variant(f"{mig.version:04d}_{mig.name}") or mig.sql
-        db.execute_script("ldiv schema stand-in", text)
-
-
-def release_schema(db: SparkSchemaDatabase) -> None:
-    """The schema ``main`` (DuckDB's default, where a table named without a schema goes), made when the
-    catalog lacks it: by the migrations, or at the open of a write that leaves them for later."""
-    if not db.listings.exists("main"):
-        db.execute_script("ldiv release schema", "CREATE SCHEMA IF NOT EXISTS main")
 
 
 def _migrate(db: SparkSchemaDatabase, pending: list[Migration]) -> None:
