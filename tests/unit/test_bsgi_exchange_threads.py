@@ -1,9 +1,12 @@
 """The BSGI exchange search's work shared among threads (``refine/rounds.py: shared``): every job run once,
 the results in job order, whichever thread ran them; a pass's orders sorted on the threads equal those of
-one thread, and its orders by the classes' lowest and highest ranks are those of a stable sort; and the spread changes' distances read from the per-member codes equal the rows' own."""
+one thread, and its orders by the classes' lowest and highest ranks are those of a stable sort; a round's
+pairs are cut into one chunk per thread; and the spread changes' distances read from the per-member codes
+equal the rows' own."""
 
 from __future__ import annotations
 
+import itertools
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -14,6 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ldiv_db.algorithms.bsgi.greedy.cost import CostModel
+from ldiv_db.algorithms.bsgi.refine import exchange
 from ldiv_db.algorithms.bsgi.refine.exchange import Refiner
 from ldiv_db.algorithms.bsgi.refine.rounds import ranked, shared
 from tests.unit.test_bsgi_refine_fast import cases
@@ -47,6 +51,35 @@ def _refiner(case: dict[str, Any]) -> Refiner:
     return Refiner(
         CostModel(case["attrs"]), case["codes"], case["distinct"], case["locality"], window=case["window"]
     )
+
+
+@settings(max_examples=30, deadline=None)
+@given(case=cases(), pairs=st.integers(0, 400), threads=st.integers(1, 4))
+def test_a_rounds_pairs_are_cut_into_one_chunk_per_thread(
+    case: dict[str, Any], pairs: int, threads: int
+) -> None:
+    """A round's pairs are shared among the threads as one contiguous chunk each (fewer where the pairs
+    are fewer than ``CHUNK`` a chunk): every pair once, and no more chunks than threads, each of which
+    would hand the interpreter lock over between the threads once more per numpy step."""
+    refiner = _refiner(case)
+    ran: list[tuple[int, int]] = []
+
+    def run(lo: int, hi: int) -> int:
+        ran.append((lo, hi))
+        return hi - lo
+
+    saved = exchange.CHUNK
+    exchange.CHUNK = 1  # chunks of one pair or more
+    try:
+        with ThreadPoolExecutor(max(threads - 1, 1)) as pool:
+            refiner._pool, refiner.workers = (pool if threads > 1 else None), threads
+            assert refiner._chunks(pairs, run) == pairs
+    finally:
+        exchange.CHUNK = saved
+    ran.sort()
+    assert ran[0][0] == 0 and ran[-1][1] == pairs
+    assert all(a[1] == b[0] for a, b in itertools.pairwise(ran))
+    assert len(ran) == (min(threads, pairs) if threads > 1 and pairs >= 2 else 1)
 
 
 @settings(max_examples=30, deadline=None)

@@ -55,10 +55,13 @@ Two threads (or more, :func:`workers`). The pairs of a round are disjoint and ea
 swap, priced from its own two classes' states, so a round's pairs can be split into chunks kept, priced
 and applied side by side: the chunks write disjoint classes' members, costs and states, and apply exactly
 the exchanges one chunk would (numpy leaves the interpreter lock while it prices). A round is cut into
-``SHARES`` chunks per thread, each thread taking the next chunk when it is done with one
-(:func:`~.rounds.shared`), so a thread whose chunks keep fewer pairs does not wait for the other; a group
-of fewer than ``2 * CHUNK`` pairs stays in one piece. The work of a pass that is not a round's — its
-orders, and the states and spreads computed for every class — is shared among the threads the same way.
+``SHARES`` chunks per thread (one), each thread taking the next chunk when it is done with one
+(:func:`~.rounds.shared`). A chunk's numpy steps hand the interpreter lock back and forth between the
+threads, each hand-over a context switch, and their count grows with the chunks: the fewest chunks that
+keep both threads busy cost least (more balance a round's end better, but cost more in hand-overs than
+they save). A group of fewer than ``2 * CHUNK`` pairs stays in one piece. The work of a pass that is not
+a round's — its orders, and the states and spreads computed for every class — is shared among the threads
+the same way.
 
 ``MIN_GAIN`` saves the last pass in most cases at a small rise of the IL. The figures behind ``CHUNK``,
 ``SIDEWAYS_PASSES`` and ``MIN_GAIN``: bench/README.md, BSGI refinement.

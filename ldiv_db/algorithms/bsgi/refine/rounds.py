@@ -18,7 +18,7 @@ from ...shared.trees import IntArray
 
 _REFRESH = 1 << 15  # classes whose states are computed at once when a run starts
 T = TypeVar("T")
-SHARES = 2  # chunks per thread of a round: a thread done early takes the next chunk
+SHARES = 1  # chunks per thread of a round (each chunk's steps hand the interpreter lock over: fewest)
 
 
 def places(k: int, window: int) -> list[tuple[IntArray, IntArray]]:
