@@ -375,6 +375,16 @@ def cell_keys(s: MergeableSearch) -> IntArray:
     return memo_keys(s, s.ks // s.m)[2]
 
 
+def move_keys(
+    s: MergeableSearch, a: int, idx: IntArray, old: int | IntArray, new: int | IntArray, bit: IntArray
+) -> None:
+    """The search's per-cell memo keys (``s.mk``) of cells ``idx`` moved at attribute ``a`` from nodes
+    ``old`` to ``new``, their open bit of ``a`` changed by ``bit``."""
+    assert s.mk is not None
+    step = int(s.stride[a]) << s.d
+    s.mk[idx] += (np.asarray(new, dtype=np.int64) - old) * step + (bit << a)
+
+
 def decode(d: int, trees: list[TreeIndex], keys: IntArray) -> tuple[IntArray, IntArray]:
     """The node vectors and open bits of memo ``keys`` (:func:`memo_keys` backwards)."""
     X = np.empty((d, keys.size), dtype=np.int64)

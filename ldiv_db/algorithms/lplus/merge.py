@@ -84,7 +84,7 @@ class MergeableSearch:
     li: np.ndarray
     _cell_del: np.ndarray
     _code: np.ndarray
-    mk: IntArray | None
+    mk: IntArray | None = None  # per cell, its partition's memo key (where the search answers from the memo)
     sizes: SpecSizes | None
     all_cells: IntArray
     cut: list[set[int]]
