@@ -16,15 +16,16 @@ from tests.unit.lplus_fixtures import to_problem
 from tests.unit.test_lplus_joint import COMBOS, _table
 
 
-def test_known_keeps_figures_in_the_dict_and_the_sorted_arrays(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_known_keeps_figures_in_the_newest_and_the_sorted_arrays(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(known.Known, "PENDING", 8)
     k = known.Known()
     keys = np.array([50, 7, 19, 3, 88], dtype=np.int64)
     k.put(keys, keys * 10, keys * 2, keys % 2)
-    assert k.keys.size == 0 and len(k) == 5  # all in the dict
+    assert k.keys.size == 0 and len(k) == 5  # all among the newest
+    assert k.nkeys.tolist() == sorted(keys.tolist())
     more = np.array([1, 2, 4, 5, 6, 100], dtype=np.int64)
     k.put(more, more * 10, more * 2, more % 2)
-    assert k.keys.size == 11 and not k.new  # moved to the arrays, sorted
+    assert k.keys.size == 11 and k.nkeys.size == 0  # moved to the arrays, sorted
     assert list(k.keys) == sorted(k.keys.tolist())
     k.put(np.array([9], dtype=np.int64), np.array([0]), np.array([0]), np.array([1]))
     ask = np.array([88, 9, 10, 1, 101, 3], dtype=np.int64)
@@ -116,3 +117,34 @@ def test_a_histogram_above_the_cell_limit_keeps_no_memo(monkeypatch: pytest.Monk
     s = Search(problem, value_order="occurrences")
     assert s.boxes is not None and s.boxes.known is None
     assert _trace(problem, True) == kept
+
+
+def test_each_cells_memo_key_follows_every_move_and_lock(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The memo key the search keeps per cell (through specializations, locks and their undoing, and
+    into merged sub-searches) is, at every evaluation, the one computed afresh from its partition key
+    and the open values; a search that left a lock out of it would fail this."""
+    from ldiv_db.algorithms.lplus import boxes, merge
+    from ldiv_db.algorithms.lplus import search as search_mod
+
+    for name, value in (("MIN_CELLS", 0), ("CHECK_SHARE", 0.0), ("KEEP_SHARE", 1.0)):
+        monkeypatch.setattr(merge, name, value)  # merged below every lock
+    checked: list[int] = []
+    searches: set[int] = set()
+    real = search_mod.Search._eval
+
+    def spy(self: Search, idx: Any) -> Any:
+        if self.mk is not None:
+            assert np.array_equal(self.mk, boxes.cell_keys(self))
+            checked.append(1)
+            searches.add(id(self))
+        return real(self, idx)
+
+    monkeypatch.setattr(search_mod.Search, "_eval", spy)
+    for seed in range(8):
+        taxes, rows, theta = _table(seed)
+        problem, _ = to_problem(taxes, rows, theta, "lm", "viorec")
+        for enumerate_all in (True, False):
+            s = Search(problem, value_order="occurrences", enumerate_all=enumerate_all)
+            s.run()
+            assert np.array_equal(s.mk, boxes.cell_keys(s))  # every move and lock undone
+    assert len(checked) > 100 and len(searches) > 16  # sub-searches among them

@@ -46,6 +46,7 @@ from .partitions import Parts, recursive_deletions, scheme_counts, split
 from .problem import Metric, Scheme
 
 if TYPE_CHECKING:
+    from .index import TreeIndex
     from .merge import MergeableSearch
 
 #: the most lattice points (relative-depth vectors) a partition's recursion may take
@@ -89,9 +90,9 @@ class BoxBound:
         self.depth = [t.depth.astype(np.int64) for t in s.trees]
         self.anc = [t.anc for t in s.trees]
         self.computed = 0
-        #: the last evaluation's (partition of ``P``, attribute, node, value) entries for :mod:`.joint`,
+        #: the last evaluation's (partition of ``P``, forest node, value) entries for :mod:`.joint`,
         #: its candidates' figures (:meth:`gain`), and every computed partition's entries by memo key
-        self.entries: list[tuple[IntArray, IntArray, IntArray, IntArray]] = []
+        self.entries: list[tuple[IntArray, IntArray, IntArray]] = []
         self.last: tuple[IntArray, ...] | None = None
         self.store = joint.Store()
         self.whole_ran: int | None = None  # the last :meth:`whole` computed (None: the gate answered)
@@ -148,7 +149,7 @@ class BoxBound:
             new = [np.concatenate(c) for c in zip(*self.entries, strict=True)]
             key_of = np.zeros(P.G, dtype=np.int64)
             key_of[cand] = keys
-            self.store.put(key_of[new[0]], new[1], new[2], new[3])
+            self.store.put(key_of[new[0]], new[1], new[2])
         return out
 
     def gain(self, s: MergeableSearch, need: int) -> int:
@@ -163,6 +164,8 @@ class BoxBound:
         has = got >= 0  # a recursion's value: its entries are in the store or were just made
         if int(slack[has].sum()) < need:
             return 0
+        if X.shape[0] == 0:  # an answered evaluation's partitions: decoded once past the gate
+            X, mbits = decode(s.d, s.trees, keys)
         members = np.zeros(cand.size, dtype=bool)
         most = 0
         for a, t in enumerate(s.trees):
@@ -182,7 +185,7 @@ class BoxBound:
         for e in self.entries:
             fresh[e[0]] = True
             keep = inP[e[0]]
-            entries.append((e[0][keep], e[1][keep], e[2][keep], e[3][keep]))
+            entries.append((e[0][keep], e[1][keep], e[2][keep]))
         old = np.flatnonzero(members & ~fresh[cand])
         if old.size:
             entries.append(self.store.get(keys[old], cand[old]))
@@ -208,22 +211,22 @@ class BoxBound:
         # one cell per partition holds its figures; a partition that costs nothing has every value at a
         # leaf (LM), so no open value and no entries to miss
         rep = np.flatnonzero(s.cc)
-        _, _, keys = memo_keys(s, s.ks[rep] // s.m)
+        keys = s.mk[rep] if s.mk is not None else memo_keys(s, s.ks[rep] // s.m)[2]
         entries = self.store.get(keys, np.arange(rep.size))
         if entries[0].size == 0:
             return 0
         return joint.gain(self.forest, [entries], s.lc[rep])
 
-    def answered(
-        self, X: IntArray, mbits: IntArray, keys: IntArray, cost: IntArray, lb: IntArray, ran: IntArray
-    ) -> None:
-        """Make an evaluation answered from :mod:`.known` (``X``, ``mbits``, ``keys``: its partitions' node
-        vectors, open bits and memo keys; their cost, final bound and whether their recursion ran) the one
-        :meth:`gain` reads: each partition whose recursion ran joins its groups, its values from the store."""
+    def answered(self, keys: IntArray, cost: IntArray, lb: IntArray, ran: IntArray) -> None:
+        """Make an evaluation answered from :mod:`.known` (``keys``: its partitions' memo keys; their cost,
+        final bound and whether their recursion ran) the one :meth:`gain` reads: each partition whose
+        recursion ran joins its groups, its values from the store (its node vector and open bits are
+        decoded from its key when :meth:`gain` needs them)."""
         has = np.flatnonzero(ran > 0)
         self.entries = []
         zero, none = np.zeros(has.size, dtype=np.int64), np.full(cost.size, -1, dtype=np.int64)
-        self.last = (has, X[:, has], mbits[has], keys[has], zero, cost, lb, none)
+        later = np.empty((0, has.size), dtype=np.int64)
+        self.last = (has, later, np.empty(0, dtype=np.int64), keys[has], zero, cost, lb, none)
 
     def _solve(
         self, s: MergeableSearch, P: Parts, Xr: IntArray, h: tuple[int, ...], roots: IntArray, seg: IntArray
@@ -316,7 +319,7 @@ class BoxBound:
         pos[bx] = np.arange(bx.size)
         one = pos[pos >= 0]
         part, here = np.broadcast_to(roots[root_of], b.shape)[exact][one], at[exact][one].astype(np.int64)
-        self.entries.append((part, np.full(one.size, a, dtype=np.int64), here, value[bx[one]]))
+        self.entries.append((part, self.forest.offset[a] + here, value[bx[one]]))
 
 
 class Memo:
@@ -365,6 +368,30 @@ def memo_keys(s: MergeableSearch, pkey: IntArray) -> tuple[IntArray, IntArray, I
         rest, X[a] = np.divmod(rest, s.trees[a].n)
         mbits |= s.open_node[a][X[a]].astype(np.int64) << a
     return X, mbits, pkey * (1 << s.d) + mbits
+
+
+def cell_keys(s: MergeableSearch) -> IntArray:
+    """Every cell's partition's memo key at the search's cut and open values."""
+    return memo_keys(s, s.ks // s.m)[2]
+
+
+def move_keys(
+    s: MergeableSearch, a: int, idx: IntArray, old: int | IntArray, new: int | IntArray, bit: IntArray
+) -> None:
+    """The search's per-cell memo keys (``s.mk``) of cells ``idx`` moved at attribute ``a`` from nodes
+    ``old`` to ``new``, their open bit of ``a`` changed by ``bit``."""
+    assert s.mk is not None
+    step = int(s.stride[a]) << s.d
+    s.mk[idx] += (np.asarray(new, dtype=np.int64) - old) * step + (bit << a)
+
+
+def decode(d: int, trees: list[TreeIndex], keys: IntArray) -> tuple[IntArray, IntArray]:
+    """The node vectors and open bits of memo ``keys`` (:func:`memo_keys` backwards)."""
+    X = np.empty((d, keys.size), dtype=np.int64)
+    rest = keys >> d
+    for a in range(d - 1, -1, -1):
+        rest, X[a] = np.divmod(rest, trees[a].n)
+    return X, keys & ((1 << d) - 1)
 
 
 def _links(box: IntArray, G: int) -> list[list[tuple[IntArray, IntArray]]]:

@@ -10,7 +10,7 @@ import numpy.typing as npt
 import pandas as pd
 
 from ...taxonomy.arrays import IntArray
-from .boxes import BoxBound, memo_keys
+from .boxes import BoxBound
 from .merge import MergeableSearch
 from .partitions import (
     AtSpec,
@@ -85,18 +85,17 @@ def known(s: Search, idx: IntArray) -> tuple[int, int, int, int]:
     full-subtree space with a suppression scheme: every partition feasible), pricing only the others.
     The joint cuts (:meth:`~.boxes.BoxBound.gain`) then see every partition whose recursion has run."""
     bb = s.boxes
-    assert bb is not None and bb.known is not None
-    codes, uniq = pd.factorize(s.ks[idx] // s.m)
-    X, mbits, keys = memo_keys(s, uniq)
+    assert bb is not None and bb.known is not None and s.mk is not None
+    codes, keys = pd.factorize(s.mk[idx])
     cost, lb, ran = bb.known.get(keys)
     miss = cost < 0
     if miss.all():  # none known: priced as without the memo (the joint cuts read the pricing's own)
         P, rep, cost, _, lb = price(s, idx)
-        _, _, keys = memo_keys(s, s.ks[rep] // s.m)
+        keys = s.mk[rep]
         ran, final = _outcome(bb, P.G)
         bb.known.put(keys[final], cost[final], lb[final], ran[final])
     else:
-        rep = np.empty(uniq.size, dtype=np.int64)
+        rep = np.empty(keys.size, dtype=np.int64)
         rep[codes] = idx  # any cell of a partition may hold its figures
         if miss.any():
             P, srep, scost, _, slb = price(s, idx[miss[codes]])
@@ -107,7 +106,7 @@ def known(s: Search, idx: IntArray) -> tuple[int, int, int, int]:
             sran, final = _outcome(bb, P.G)
             cost[g], lb[g], ran[g] = scost, slb, sran
             bb.known.put(keys[g[final]], scost[final], slb[final], sran[final])
-        bb.answered(X, mbits, keys, cost, lb, ran)
+        bb.answered(keys, cost, lb, ran)
     s.cc[idx], s.lc[idx] = 0, 0
     s.cc[rep], s.lc[rep] = cost, lb
     return int(cost.sum()), 0, int(lb.sum()), 0
@@ -134,9 +133,8 @@ def relock(s: Search, idx: IntArray, held: IntArray) -> tuple[int, int, int, int
     one; else priced."""
     if not answers(s):
         return s._eval(idx)
-    assert s.boxes is not None and s.boxes.known is not None
-    _, _, keys = memo_keys(s, s.ks[held] // s.m)
-    cost, lb, _ = s.boxes.known.get(keys)
+    assert s.boxes is not None and s.boxes.known is not None and s.mk is not None
+    cost, lb, _ = s.boxes.known.get(s.mk[held])
     if (cost < 0).any():
         return s._eval(idx)
     s.lc[held] = lb  # the costs stay

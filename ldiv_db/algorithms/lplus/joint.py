@@ -47,16 +47,15 @@ class Forest:
         self.n = int(self.depth.size)
 
 
-def gain(forest: Forest, entries: list[tuple[IntArray, IntArray, IntArray, IntArray]], lb: IntArray) -> int:
+def gain(forest: Forest, entries: list[tuple[IntArray, IntArray, IntArray]], lb: IntArray) -> int:
     """The most one attribute's joint cuts raise the sum of the partitions' bounds ``lb``, given the
-    boxes' ``entries`` (partition, attribute, node, V_P(node); one per partition and node)."""
+    boxes' ``entries`` (partition, node of the forest, V_P(node); one per partition and node)."""
     if not entries:
         return 0
     if len(entries) == 1:
-        part, attr, node, value = entries[0]
+        part, g, value = entries[0]
     else:
-        part, attr, node, value = (np.concatenate(c) for c in zip(*entries, strict=True))
-    g = forest.offset[attr] + node
+        part, g, value = (np.concatenate(c) for c in zip(*entries, strict=True))
     present = np.zeros(forest.n, dtype=bool)
     present[g] = True
     nodes = np.flatnonzero(present)
@@ -103,7 +102,7 @@ def tree_min(forest: Forest, nodes: IntArray, S: IntArray, is_root: BoolArray) -
 
 
 class Store:
-    """Each partition's entries (attribute, node, V_P(node)) by its memo key, so that a partition whose
+    """Each partition's entries (node of the :class:`Forest`, V_P(node)) by its memo key, so that a partition whose
     bound the memo answers still joins its groups. The entries lie in buffers in the order they were
     kept, each partition's together (a number per partition: where its entries start, how many); the
     keys are kept sorted beside their numbers, new ones inserted in place, so a lookup is one binary
@@ -114,16 +113,16 @@ class Store:
         self.num = np.zeros(0, dtype=np.int64)  # each key's partition number
         self.first = np.zeros(64, dtype=np.int64)  # per number: its first entry and how many
         self.count = np.zeros(64, dtype=np.int64)
-        self.cols = np.zeros((3, 1024), dtype=np.int64)  # attribute, node, value per entry
+        self.cols = np.zeros((2, 1024), dtype=np.int64)  # forest node, value per entry
         self.parts = self.used = 0
 
-    def put(self, keys: IntArray, a: IntArray, node: IntArray, value: IntArray) -> None:
+    def put(self, keys: IntArray, node: IntArray, value: IntArray) -> None:
         """Keep the entries of partitions not kept yet (``keys``: each entry's partition key; a key kept
         before is left as it was)."""
         if keys.size == 0:
             return
         o = np.argsort(keys, kind="stable")
-        keys, a, node, value = keys[o], a[o], node[o], value[o]
+        keys, node, value = keys[o], node[o], value[o]
         cut = np.flatnonzero(np.r_[True, keys[1:] != keys[:-1]])
         ends = np.r_[cut[1:], keys.size]
         pos = np.searchsorted(self.key, keys[cut])
@@ -137,10 +136,10 @@ class Store:
         take = np.repeat(cut - np.cumsum(n) + n, n) + np.arange(int(n.sum()))
         total = self.used + take.size
         if total > self.cols.shape[1]:
-            grown = np.zeros((3, max(total, 2 * self.cols.shape[1])), dtype=np.int64)
+            grown = np.zeros((2, max(total, 2 * self.cols.shape[1])), dtype=np.int64)
             grown[:, : self.used] = self.cols[:, : self.used]
             self.cols = grown
-        self.cols[:, self.used : total] = np.stack([a[take], node[take], value[take]])
+        self.cols[:, self.used : total] = np.stack([node[take], value[take]])
         nums = self.parts + np.arange(cut.size)
         if self.parts + cut.size > self.first.size:
             size = max(self.parts + cut.size, 2 * self.first.size)
@@ -153,15 +152,15 @@ class Store:
         self.parts += cut.size
         self.used = total
 
-    def get(self, keys: IntArray, parts: IntArray) -> tuple[IntArray, IntArray, IntArray, IntArray]:
-        """The entries (partition, attribute, node, value) of the partitions ``parts`` with memo ``keys``."""
+    def get(self, keys: IntArray, parts: IntArray) -> tuple[IntArray, IntArray, IntArray]:
+        """The entries (partition, forest node, value) of the partitions ``parts`` with memo ``keys``."""
         if self.key.size == 0:
             z = np.zeros(0, dtype=np.int64)
-            return z, z, z, z
+            return z, z, z
         pos = np.minimum(np.searchsorted(self.key, keys), self.key.size - 1)
         hit = np.flatnonzero(self.key[pos] == keys)
         num = self.num[pos[hit]]
         lo, n = self.first[num], self.count[num]
         at = np.repeat(lo - np.cumsum(n) + n, n) + np.arange(int(n.sum()))
         got = np.take(self.cols, at, axis=1)  # (numpy's take: several times a 2-D fancy index's speed)
-        return np.repeat(parts[hit], n), got[0], got[1], got[2]
+        return np.repeat(parts[hit], n), got[0], got[1]

@@ -16,8 +16,6 @@ it, as it would without this memo, so the bounds and the visits are the same.
 
 from __future__ import annotations
 
-from itertools import repeat
-
 import numpy as np
 
 from ...taxonomy.arrays import IntArray
@@ -31,33 +29,36 @@ MAX_CELLS = 200_000
 
 class Known:
     """(cost, lower bound, recursion ran) by memo key (``boxes``' key: partition key · 2^d + open bits):
-    the older ones in sorted arrays, looked up for a whole evaluation at once, the newest in a dict of
-    rows of a buffer, moved to the arrays when there are ``PENDING``."""
+    the older ones in sorted arrays, the newest in a short sorted array of their own (rows of a buffer in
+    the order they came), merged into the first when there are ``PENDING``; a whole evaluation is looked
+    up at once in both."""
 
     PENDING = 4096
 
     def __init__(self) -> None:
         self.keys = np.zeros(0, dtype=np.int64)
         self.vals = np.zeros((0, 3), dtype=np.int64)
-        self.new: dict[int, int] = {}
+        self.nkeys = np.zeros(0, dtype=np.int64)  # the newest keys, sorted
+        self.nrows = np.zeros(0, dtype=np.int64)  # each one's row of ``buf``
         self.buf = np.zeros((self.PENDING, 3), dtype=np.int64)
 
     def __len__(self) -> int:
-        return int(self.keys.size) + len(self.new)
+        return int(self.keys.size + self.nkeys.size)
 
     def get(self, keys: IntArray) -> tuple[IntArray, IntArray, IntArray]:
         """(cost, lower bound, recursion ran) of every key; cost -1 where unknown."""
         out = np.full((keys.size, 3), -1, dtype=np.int64)
         if self.keys.size:
             pos = np.minimum(np.searchsorted(self.keys, keys), self.keys.size - 1)
-            hit = self.keys[pos] == keys
-            out[hit] = self.vals[pos[hit]]
-        if self.new:
+            hit = np.flatnonzero(self.keys[pos] == keys)
+            out[hit] = np.take(self.vals, pos[hit], axis=0)
+        if self.nkeys.size:
             rest = np.flatnonzero(out[:, 0] < 0)
             if rest.size:
-                row = np.fromiter(map(self.new.get, keys[rest].tolist(), repeat(-1)), np.int64, rest.size)
-                found = row >= 0
-                out[rest[found]] = self.buf[row[found]]
+                ask = keys[rest]
+                pos = np.minimum(np.searchsorted(self.nkeys, ask), self.nkeys.size - 1)
+                found = np.flatnonzero(self.nkeys[pos] == ask)
+                out[rest[found]] = np.take(self.buf, self.nrows[pos[found]], axis=0)
         return out[:, 0], out[:, 1], out[:, 2]
 
     def put(self, keys: IntArray, cost: IntArray, lb: IntArray, ran: IntArray) -> None:
@@ -65,16 +66,16 @@ class Known:
         n = int(keys.size)
         if n == 0 or len(self) >= LIMIT:
             return
-        at = len(self.new)
+        at = int(self.nkeys.size)
         if at + n > self.buf.shape[0]:
             self.buf = np.concatenate([self.buf, np.zeros((at + n, 3), dtype=np.int64)])
         self.buf[at : at + n] = np.stack([cost, lb, ran], axis=1)
-        self.new.update(zip(keys.tolist(), range(at, at + n), strict=True))
-        if len(self.new) >= self.PENDING:
-            m = len(self.new)
-            k = np.fromiter(self.new.keys(), np.int64, m)
-            o = np.argsort(k)
-            k, v = k[o], self.buf[np.fromiter(self.new.values(), np.int64, m)[o]]
-            pos = np.searchsorted(self.keys, k)  # merged into the sorted arrays, not sorted again
-            self.keys, self.vals = np.insert(self.keys, pos, k), np.insert(self.vals, pos, v, axis=0)
-            self.new = {}
+        o = np.argsort(keys)  # sorted, so that keys inserted at one position keep their order
+        pos = np.searchsorted(self.nkeys, keys[o])
+        self.nkeys = np.insert(self.nkeys, pos, keys[o])
+        self.nrows = np.insert(self.nrows, pos, at + o)
+        if self.nkeys.size >= self.PENDING:
+            pos = np.searchsorted(self.keys, self.nkeys)  # merged into the sorted arrays, not sorted again
+            self.keys = np.insert(self.keys, pos, self.nkeys)
+            self.vals = np.insert(self.vals, pos, self.buf[self.nrows], axis=0)
+            self.nkeys, self.nrows = self.nkeys[:0], self.nrows[:0]

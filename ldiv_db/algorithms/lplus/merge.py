@@ -84,6 +84,7 @@ class MergeableSearch:
     li: np.ndarray
     _cell_del: np.ndarray
     _code: np.ndarray
+    mk: IntArray | None = None  # per cell, its partition's memo key (where the search answers from the memo)
     sizes: SpecSizes | None
     all_cells: IntArray
     cut: list[set[int]]
@@ -183,9 +184,11 @@ def _sub_search(s: S, codes: np.ndarray, n: int) -> S:
     # hold every merged cell's node below them, as the parent's spec does
     small = all(t.n < 2**15 for t in s.trees)  # node ids in 16 bits: 12 bytes a cell less with 6 QIs
     sub.leaf = np.empty((s.d, n), dtype=np.int16 if small else s.leaf.dtype)
-    for a, t in enumerate(s.trees):
-        sub.leaf[a] = (spec // s.stride[a]) % t.n
+    rest = spec
+    for a in range(s.d - 1, -1, -1):  # the mixed radix digits, last first: one division each
+        rest, sub.leaf[a] = np.divmod(rest, s.trees[a].n)
     sub.sa, sub.spec, sub.ks = s.sa[:0], spec, s.ks[first]  # (the SA code: ks % m)
+    sub.mk = None if s.mk is None else s.mk[first]  # (merged cells share their partition)
     sub.cnt = np.bincount(codes, weights=s.cnt, minlength=n).astype(np.int64)  # exact below 2**53 rows
     sub.klass = None if s.klass is None else s.klass[first]
     sub.sizes = None if s.sizes is None else s.sizes.copy_for(first)

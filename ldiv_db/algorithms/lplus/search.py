@@ -108,6 +108,7 @@ class Search(evaluation.Search):
         self._setup_state()
         self.sizes = SpecSizes(self.spec, self.cnt) if p.metric == "dm" else None  # DM's Cut_spec bound
         self.boxes = BoxBound(self, p.metric, p.scheme, self.cs, self.lmu) if boxes.applies(self) else None
+        self.mk = boxes.cell_keys(self) if evaluation.answers(self) else None  # kept with every move and lock
 
     def _histogram(self, p: Problem) -> None:
         """The cells' leaf ids, SA codes, counts, thresholds and classes as arrays."""
@@ -192,6 +193,8 @@ class Search(evaluation.Search):
     def _lock_cells(self, a: int, idx: IntArray, ga: int | NodeArray, sign: int = 1) -> None:
         """Lock (``sign`` -1: unlock) attribute ``a`` of cells ``idx`` at their cut nodes ``ga``."""
         at = _whole(self, idx)
+        if self.mk is not None:  # an open value locked loses its open bit (full-subtree)
+            self.mk[at] -= sign << a
         self.spec[at] += sign * (ga - self.leaf[a][at].astype(np.int64)) * self.stride[a]
         if self.lm:
             self.gs[at] += sign * self.lmu[a][ga]
@@ -355,6 +358,8 @@ class Search(evaluation.Search):
             opened = [(a, k) for k in kids if not t.is_leaf[k]]
             for _, k in opened:
                 self.open_node[a][k] = True
+            if self.mk is not None:  # v was open; its children are unless they are leaves
+                boxes.move_keys(self, a, idx, v, new, self.open_node[a][new].astype(np.int64) - 1)
             return idx, new, opened
         idx = self.all_cells
         new = t.levels[v - 1][self.leaf[a]]
@@ -372,6 +377,8 @@ class Search(evaluation.Search):
         a, v = val
         if self.space == "full-subtree":
             self._move(a, idx, moved, v)
+            if self.mk is not None:  # back to v, open
+                boxes.move_keys(self, a, idx, moved, v, 1 - self.open_node[a][moved].astype(np.int64))
             t = self.trees[a]
             for k in t.children[v]:
                 self.cut[a].discard(k)
@@ -564,6 +571,7 @@ class Search(evaluation.Search):
             to = t.cut_map(cut[a]) if self.space == "full-subtree" else t.levels[cut[a][0]]
             self.g[a] = to[self.leaf[a]]
         self._rekey()
+        self.mk = None if self.mk is None else boxes.cell_keys(self)
         # every value open: the lower bounds stay valid bounds even after a stop mid-search
         self.spec = (self.leaf * self.stride[:, None]).sum(axis=0)
         self.gs[:] = 0
