@@ -50,6 +50,7 @@ class Mondrian(Algorithm):
     # rows are read grouped by their QI vector (numbered by the vectors' values), the rounds run over the
     # vectors in that order, and a row id only keys the assignment (rid -> ordinals -> gid)
     order_free = True
+    leaves_cycles = False  # its vectors, rounds and labels are arrays and frames local to run
     default_model = "distinct"
     summary = "Mondrian multidimensional median partitioning for l-diversity (baseline; local recoding)"
     options = (
