@@ -52,8 +52,16 @@ def test_mondrians_run_leaves_nothing_for_the_collector(
     with Database.open(":memory:") as db:
         make_table(db, "t", _frame(3000, seed, nulls=seed == 2))
         out = ldiv_db.anonymize(
-            db, "t", ["age", "zip", "sex"], "sa", algorithm="mondrian", l=3, output="o", seed=7,
-            mondrian_form=form, null_as_value=seed == 2,
+            db,
+            "t",
+            ["age", "zip", "sex"],
+            "sa",
+            algorithm="mondrian",
+            l=3,
+            output="o",
+            seed=7,
+            mondrian_form=form,
+            null_as_value=seed == 2,
         )
     assert out.verified and found == [0]
 
@@ -78,3 +86,36 @@ def test_a_large_mondrian_run_trims_without_collecting(monkeypatch: pytest.Monke
     for a in large:
         assert large[a].verified and shown[a] == []
         assert (large[a].classes, large[a].rows_published) == (small[a].classes, small[a].rows_published)
+
+
+def test_mondrians_dead_work_tables_go_before_the_write(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Mondrian's rows and classes tables, read by nothing after its assignment statement, are dropped
+    before the eviction (its lowered bound then writes out less); with keep_work they stay. The release is
+    the one a run that keeps them writes."""
+    seen: list[list[str]] = []
+
+    def temp_tables(db: Database) -> list[str]:
+        return sorted(r[0] for r in db.raw_rows("SELECT table_name FROM duckdb_tables() WHERE temporary"))
+
+    run = Mondrian.run
+
+    def after_run(self: Mondrian, request: Any) -> Any:
+        built = run(self, request)
+        seen.append(temp_tables(request.db))
+        return built
+
+    monkeypatch.setattr(Mondrian, "run", after_run)
+    with Database.open(":memory:") as db:
+        make_table(db, "t", _frame(1500, 4))
+        kwargs: dict[str, Any] = {"algorithm": "mondrian", "l": 3, "seed": 7}
+        dropped = ldiv_db.anonymize(db, "t", ["age", "zip", "sex"], "sa", output="a", **kwargs)
+        kept = ldiv_db.anonymize(db, "t", ["age", "zip", "sex"], "sa", output="b", keep_work=True, **kwargs)
+        kept_tables = sorted(
+            r[0]
+            for r in db.raw_rows("SELECT table_name FROM duckdb_tables() WHERE schema_name = 'ldiv_work'")
+        )
+        differ = db.raw_rows("SELECT * FROM a EXCEPT ALL SELECT * FROM b")
+    assert "mondrian_rows" not in seen[0] and "mondrian_classes" not in seen[0]
+    assert "mondrian_assignment" in seen[0]
+    assert {"mondrian_rows", "mondrian_classes"} <= set(kept_tables)
+    assert dropped.verified and kept.verified and differ == []

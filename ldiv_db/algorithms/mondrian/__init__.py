@@ -110,6 +110,8 @@ class Mondrian(Algorithm):
         db.insert_frame(classes, pd.DataFrame({**columns, "gid": gid + 1}))
         assignment = db.work_table("mondrian_assignment")
         db.run(render("mondrian/assignment.sql", target=assignment, rows=rows, classes=classes, ords=ords))
+        for dead in (rows, classes):  # before the write: DuckDB's bound need not write them out
+            db.drop_work_table(dead)
         labels = lca_labels(db, _labellers(request, kinds, tree_of, data), data.leaf_codes, gid + 1)
         return Partitioning(
             assignment=assignment,
