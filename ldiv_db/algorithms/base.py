@@ -333,6 +333,11 @@ class Algorithm(ABC):
     # eviction would free nothing of theirs and is serial time, one core idle (decision 0033,
     # "Round 13: TP+")
     holds_memory: bool = True
+    # False: its run leaves no reference cycle behind (its arrays and frames go by reference counting when
+    # ``run`` returns), so the eviction above keeps DuckDB's lowered bound and the heap's trim but skips
+    # the garbage collection, serial time that would find nothing (decision 0033, "Round 15: the shared
+    # tail"; held by tests/integration/test_mondrian_eviction.py)
+    leaves_cycles: bool = True
 
     def check(self, request: AnonymizeRequest) -> None:
         """Check the options against the data (names, levels against heights) before the run is recorded,

@@ -284,7 +284,7 @@ def _run(
     built = algo.run(request if seeded is None else dataclasses.replace(request, inputs=seeded))
     if algo.holds_memory and request.inputs.rows > LARGE_ROWS:  # its arrays, freed, before the write;
         with request.db.holding_little():  # DuckDB's cached blocks too: they go when its bound falls
-            release_freed()
+            release_freed(collect=algo.leaves_cycles)
     if not isinstance(built, Partitioning):
         raise InternalError(f"{algo.name} writes one table but returned no partitioning")
     return (built if seeded is None else opaque.to_source(request.db, built, seeded)), folded

@@ -451,6 +451,11 @@ class Database(RunOwners, abc.ABC):
     def drop_work_tables(self) -> None:
         """Drop the work tables made so far, unless ``keep_work``."""
 
+    def drop_work_table(self, ref: TableRef) -> None:
+        """Drop the work table ``ref`` that no later statement reads, where that frees memory the next
+        statements need (DuckDB's temporary tables live in its buffer pool). Elsewhere, and with
+        ``keep_work``, it stays until :meth:`drop_work_tables`."""
+
     def refuse_table_name(self, ref: TableRef, release: TableRef) -> None:
         """Refuse, before any work, a table of ``release`` whose name this engine's catalog cannot hold."""
 

@@ -35,10 +35,13 @@ def _libc() -> Any:
     return libc if libc is not None and hasattr(libc, "malloc_trim") else None
 
 
-def release_freed() -> bool:
-    """Collect unreachable objects, then return the C heap's free pages to the system (glibc
-    ``malloc_trim(0)``, a few milliseconds); False where the allocator has no such call."""
-    gc.collect()
+def release_freed(*, collect: bool = True) -> bool:
+    """Collect unreachable objects (``collect``), then return the C heap's free pages to the system (glibc
+    ``malloc_trim(0)``, a few milliseconds); False where the allocator has no such call. collect False:
+    the caller's freed objects went by reference counting, and a full collection (tens of milliseconds
+    with the package's modules loaded) would find none of them."""
+    if collect:
+        gc.collect()
     libc = _libc()
     if libc is None:
         return False

@@ -94,7 +94,8 @@ def fix_drawn_seed(monkeypatch: pytest.MonkeyPatch, seed: int) -> None:
 
 def as_large_source(monkeypatch: pytest.MonkeyPatch, db: Database, seen: list[tuple[str, str]]) -> None:
     """Treat every source above 100 rows as large (DuckDB's lowered bound, the eviction before the write),
-    and record each eviction in ``seen`` as ("freed", DuckDB's memory_limit at the time)."""
+    and record each eviction in ``seen`` as ("freed", DuckDB's memory_limit at the time), or ("trimmed",
+    the limit) where it skips the garbage collection (Algorithm.leaves_cycles)."""
     from ldiv_db.commands import anonymize
     from ldiv_db.db.duckdb import engine as embedded
 
@@ -103,5 +104,7 @@ def as_large_source(monkeypatch: pytest.MonkeyPatch, db: Database, seen: list[tu
     monkeypatch.setattr(
         anonymize,
         "release_freed",
-        lambda: seen.append(("freed", db.raw_rows("SELECT current_setting('memory_limit')")[0][0])),
+        lambda *, collect=True: seen.append(
+            ("freed" if collect else "trimmed", db.raw_rows("SELECT current_setting('memory_limit')")[0][0])
+        ),
     )

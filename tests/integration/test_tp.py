@@ -519,7 +519,7 @@ def test_a_large_tp_run_keeps_duckdbs_blocks_before_the_write(monkeypatch: pytes
             )
             for a in large
         }
-    assert freed == [("run", "tp"), ("run", "tp+"), ("run", "mondrian"), ("freed", "64.0 MiB")]
+    assert freed == [("run", "tp"), ("run", "tp+"), ("run", "mondrian"), ("trimmed", "64.0 MiB")]
     for a in large:
         assert large[a].verified and shown[a] == []
         assert (large[a].classes, large[a].rows_published) == (small[a].classes, small[a].rows_published)

@@ -50,6 +50,7 @@ class Mondrian(Algorithm):
     # rows are read grouped by their QI vector (numbered by the vectors' values), the rounds run over the
     # vectors in that order, and a row id only keys the assignment (rid -> ordinals -> gid)
     order_free = True
+    leaves_cycles = False  # its vectors, rounds and labels are arrays and frames local to run
     default_model = "distinct"
     summary = "Mondrian multidimensional median partitioning for l-diversity (baseline; local recoding)"
     options = (
@@ -109,6 +110,8 @@ class Mondrian(Algorithm):
         db.insert_frame(classes, pd.DataFrame({**columns, "gid": gid + 1}))
         assignment = db.work_table("mondrian_assignment")
         db.run(render("mondrian/assignment.sql", target=assignment, rows=rows, classes=classes, ords=ords))
+        for dead in (rows, classes):  # before the write: DuckDB's bound need not write them out
+            db.drop_work_table(dead)
         labels = lca_labels(db, _labellers(request, kinds, tree_of, data), data.leaf_codes, gid + 1)
         return Partitioning(
             assignment=assignment,

@@ -570,6 +570,13 @@ class DuckDBDatabase(Database):
             self.con.execute(render("catalog/create_schema.sql", schema=Ident(WORK_SCHEMA)).sql)
         return TableRef(name, WORK_SCHEMA)
 
+    def drop_work_table(self, ref: TableRef) -> None:
+        if self.keep_work or ref not in self._work_tables:
+            return  # listed still: dropped again (IF EXISTS) at the end, should a rollback bring it back
+        self._catalog.clear()
+        with contextlib.suppress(self.driver_error):
+            self.con.execute(render("catalog/drop_work_table.sql", target=ref).sql)
+
     def drop_work_tables(self) -> None:
         if self.keep_work:
             return
