@@ -115,13 +115,7 @@ def _anonymize(
     flags, (t0, q0) = call.flags, started
     keep_columns = as_list(list(flags.keep_columns)) + ([flags.class_column] if flags.class_column else [])
     inputs = resolve_inputs(
-        db,
-        call.table,
-        call.qi,
-        call.sa,
-        extra=keep_columns,
-        null_as_value=flags.null_as_value,
-        row_ids_next=True,  # _model checks the source's row ids first
+        db, call.table, call.qi, call.sa, extra=keep_columns, null_as_value=flags.null_as_value
     )
     spec, privacy = _model(db, inputs, algo, call.model, call.options)
     out = _output(db, inputs, algo, call.output, flags.replace, flags.no_group_column)

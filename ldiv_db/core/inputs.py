@@ -50,11 +50,7 @@ def resolve_inputs(
     null_as_value: bool = False,
     require_qi: bool = True,
     null_sa_unknown: bool = False,
-    row_ids_next: bool = False,
 ) -> Inputs:
-    """The table, its QI and SA columns (named once each, in distinct roles) and its row count, the
-    checked columns free of NULLs; ``row_ids_next``: the caller checks the table's row ids next
-    (:func:`ldiv_db.core.catalog.require_row_ids`), which an engine may count in the NULL counts' scan."""
     t = table if isinstance(table, Table) else resolve_table(db, table)  # a Table: resolved already
     qi_names, sa_names = as_list(qi), as_list(sa)
     if require_qi and not qi_names and group_column is None:
@@ -75,7 +71,7 @@ def resolve_inputs(
     sa_checked = [] if null_sa_unknown else list(sa_cols)
     checked = [] if null_as_value else [*qi_cols, *sa_checked, *([group] if group else [])]
     # the row count and the NULL counts in one scan
-    rows, nulls = null_counts(db, t, checked, row_ids_next=row_ids_next)
+    rows, nulls = null_counts(db, t, checked)
     if rows == 0:
         raise BadInput(f"table {t.name} is empty", "load data first")
     refuse_nulls(t, checked, nulls, rows)
@@ -85,13 +81,9 @@ def resolve_inputs(
     return Inputs(t, qi_cols, sa_cols, group, rows, categories)
 
 
-def null_counts(
-    db: Database, table: Table, columns: Sequence[Column], *, row_ids_next: bool = False
-) -> tuple[int, list[int]]:
-    """The table's row count and the NULL count of every column in ``columns`` (one statement), hinted
-    ``row-ids-next`` when the caller checks the table's row ids next."""
-    query = render("catalog/null_counts.sql", source=table.ref, columns=[c.ident for c in columns])
-    found = db.one(query.hinted("row-ids-next") if row_ids_next else query)
+def null_counts(db: Database, table: Table, columns: Sequence[Column]) -> tuple[int, list[int]]:
+    """The table's row count and the NULL count of every column in ``columns`` (one statement)."""
+    found = db.one(render("catalog/null_counts.sql", source=table.ref, columns=[c.ident for c in columns]))
     return int(found[0]), [int(n) for n in found[1:]]
 
 

@@ -223,8 +223,6 @@ PLAN_HINTS = {
     "joins-in-order": "its joins are written in the order that keeps the fewest rows (estimates cannot tell)",
     "changes-a-row": "its UPDATE changes a row the caller wrote (an engine that rewrites the table for it need "
     "not first ask whether any row matches)",
-    "row-ids-next": "the caller checks the same table's row ids next (an engine that checks them with a "
-    "statement of its own may count them in this one's scan)",
 }
 
 _HEADER_LINE = re.compile(r"^--\s*(\w+)\s*:\s*(.*)$")

@@ -12,7 +12,6 @@ from fixtures.papers import PAPER_TABLES
 from ldiv_db import api
 from ldiv_db.db import Database
 from ldiv_db.errors import BadInput
-from tests.spark.conftest import statements_sent
 
 pytestmark = pytest.mark.spark
 
@@ -100,45 +99,6 @@ def test_a_table_without_row_ids_is_refused_before_anything_is_written(spark_ses
     )
     assert done.verified
     assert spark_session.table("main.r_given").count() + done.rows_deleted == done.rows_in == 6
-
-
-def test_anonymize_counts_the_row_ids_in_the_null_counts_scan(spark_session, spark_url, monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    """anonymize checks its source's NULLs and then its row ids (``ldiv_rowid`` unique and never NULL):
-    on Spark the NULL counts' statement counts the repeated ids in the same scan (the ``row-ids-next``
-    hint) and the row id check takes that count, one statement instead of two; a repeated id is still
-    refused. ``check``, which needs no row ids, counts none."""
-    rows = (
-        "VALUES (30,'a','flu'),(31,'b','hiv'),(32,'a','cold'),(33,'b','flu'),(34,'a','hiv'),(35,'b','cold')"
-    )
-    spark_session.sql("CREATE SCHEMA IF NOT EXISTS main")
-    for name, ids in (
-        ("fold_ok", "monotonically_increasing_id()"),
-        ("fold_twice", "CAST(age % 3 AS BIGINT)"),
-    ):
-        spark_session.sql(f"DROP TABLE IF EXISTS main.{name}")
-        spark_session.sql(
-            f"CREATE TABLE main.{name} USING parquet AS "
-            f"SELECT *, {ids} AS ldiv_rowid FROM {rows} AS t(age, zip, disease)"
-        )
-    sent = statements_sent(spark_session, monkeypatch)
-
-    def distinct_ids() -> list[str]:
-        return [q.lower() for q in sent if "count(distinct ldiv_rowid)" in q.lower()]
-
-    done = api.anonymize(
-        spark_url, "fold_ok", ["age", "zip"], ["disease"], algorithm="tp", output="r_fold", l=2
-    )
-    assert done.verified
-    assert len(distinct_ids()) == 1 and "n3" in distinct_ids()[0]  # with the NULL counts of age, zip, disease
-    sent.clear()
-    with pytest.raises(BadInput, match="whose values repeat or are NULL"):
-        api.anonymize(
-            spark_url, "fold_twice", ["age", "zip"], ["disease"], algorithm="tp", output="r_fold2", l=2
-        )
-    assert len(distinct_ids()) == 1 and not spark_session.catalog.tableExists("main.r_fold2")
-    sent.clear()
-    assert api.check(spark_url, "fold_ok", ["age", "zip"], ["disease"]).rows == 6
-    assert not distinct_ids()
 
 
 def test_a_collated_string_column_is_refused_with_its_binary_copy(spark_session, spark_url) -> None:  # type: ignore[no-untyped-def]

@@ -7,17 +7,10 @@ import hashlib
 import re
 from typing import Any
 
-import sqlglot
-from sqlglot import exp
-
-from ...sqlgen.dialects import translate
 from ...sqlgen.render import Ident, Query, TableRef, render
 from .schema import type_name
 
 ROWID = "ldiv_rowid"  # the row id column of a table loaded on Spark (``rowid`` in the templates)
-_INTEGERS = ("bigint", "int", "smallint", "tinyint")
-# the plan hint of a ``catalog/null_counts.sql`` whose caller checks the same table's row ids next
-ROW_IDS_NEXT = "row-ids-next"
 # Spark's own catalog statements, names bound (IDENTIFIER takes a qualified, back-quoted name as a value)
 _SHOW_TABLES = "SHOW TABLES IN IDENTIFIER(:schema)"
 _SHOW_VIEWS = "SHOW VIEWS IN IDENTIFIER(:schema)"
@@ -60,54 +53,20 @@ def answer(db: Any, query: Query) -> list[tuple[Any, ...]] | None:
         return [(f.name, type_name(f.dataType.simpleString()), i + 1) for i, f in enumerate(cols)]
     if query.name == "catalog/row_ids.sql":
         return [(row_id_problem(db, TableRef(str(p["name"]), str(p["schema"]))),)]
-    if query.name == "catalog/null_counts.sql" and ROW_IDS_NEXT in query.hints:
-        return counts_and_row_ids(db, query)
     return None
 
 
 def row_id_problem(db: Any, ref: TableRef) -> str | None:
     """What keeps a table's rows from having ids of their own: no ``ldiv_rowid`` column, one that is
-    not an integer, or one whose values repeat or are NULL (one pass, only when the column is there;
-    none when :func:`counts_and_row_ids` counted them in this command)."""
+    not an integer, or one whose values repeat or are NULL (one pass, only when the column is there)."""
     fields = {f.name: f for f in db.spark.table(db.spark_ref(ref)).schema.fields}
     if ROWID not in fields:
         return "missing"
-    if fields[ROWID].dataType.simpleString() not in _INTEGERS:
+    if fields[ROWID].dataType.simpleString() not in ("bigint", "int", "smallint", "tinyint"):
         return "not integer"
-    repeated = db.listings.repeated.pop(_key(ref), None)
-    if repeated is None:
-        repeated = int(
-            db._fixed(render("catalog/repeated_values.sql", column=Ident(ROWID), source=ref))[0][0]
-        )
-        db.queries += 1
-    return "repeated" if repeated else None
-
-
-def counts_and_row_ids(db: Any, query: Query) -> list[tuple[Any, ...]] | None:
-    """``catalog/null_counts.sql`` of a catalog table with an integer ``ldiv_rowid``, its caller checking
-    the table's row ids next (:data:`ROW_IDS_NEXT`): the row id check's count (``catalog/repeated_values.sql``,
-    the same expression) read in the same scan and kept for :func:`row_id_problem`, so the two checks are
-    one statement (one job) instead of two. None for any other table: the statement is sent as written."""
-    stmt = sqlglot.parse_one(query.sql, read="duckdb")
-    tables = list(stmt.find_all(exp.Table))
-    if not isinstance(stmt, exp.Select) or len(tables) != 1 or tables[0].catalog or not tables[0].db:
-        return None
-    ref = TableRef(tables[0].name, tables[0].db)
-    if ref.schema and ref.schema.lower() == db.work_schema:
-        return None
-    fields = {f.name: f for f in db.spark.table(db.spark_ref(ref)).schema.fields}
-    if ROWID not in fields or fields[ROWID].dataType.simpleString() not in _INTEGERS:
-        return None
-    stmt.select(f"count(*) - count(DISTINCT {ROWID}) AS ldiv_repeated", dialect="duckdb", copy=False)
-    with db._engine(query.name):
-        found = [db.spark.sql(s).collect() for s in translate(stmt.sql(dialect="duckdb"), db.target)][-1]
-    *counts, repeated = found[0]
-    db.listings.repeated[_key(ref)] = int(repeated)
-    return [tuple(counts)]
-
-
-def _key(ref: TableRef) -> tuple[str, str]:
-    return ((ref.schema or "").lower(), ref.name.lower())
+    row = db._fixed(render("catalog/repeated_values.sql", column=Ident(ROWID), source=ref))[0]
+    db.queries += 1
+    return "repeated" if int(row[0]) else None
 
 
 class Listings:
@@ -123,14 +82,11 @@ class Listings:
         self._schemas: list[str] | None = None
         self._exists: dict[str, bool] = {}
         self._tables: dict[str, list[tuple[str, str]]] = {}
-        # a table's repeated or NULL row ids, counted by counts_and_row_ids for the check that follows
-        self.repeated: dict[tuple[str, str], int] = {}
 
     def forget(self) -> None:
         self._schemas = None
         self._exists.clear()
         self._tables.clear()
-        self.repeated.clear()
 
     def table(self, schema: str, name: str) -> list[tuple[str, str]]:
         """The table or view ``schema.name`` as (name, kind) (none when absent): from the schema's listing
