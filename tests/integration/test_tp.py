@@ -3,6 +3,7 @@ errors, hostile names, NULLs, taxonomy ranks, and random tables checked against 
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -38,14 +39,12 @@ def _coords(db: Database, qi: list[Ident], sa: Ident, kinds: list[str], hids: li
     db.run(render("tp/sa_ids.sql", {"seed": 0}, target=sa_ids, source=t, sa=sa, keyed=False))
     q = render(
         "hilbert/coords.sql",
-        {"r_gid": 0, "seed": 0},
+        {"gids": [], "sids": [], "moves": []},
         source=t,
         domains=domains,
         sa_ids=sa_ids,
         qi=qi,
         sa=sa,
-        assignment=None,
-        keyed=False,
     )
     return db.df(q)
 
@@ -137,6 +136,43 @@ def test_e_tp4_tp_and_tp_plus(db: Database) -> None:
     residue = {i for g in groups_of(db, plus.release_id) for i in g if labels[i][0] == "*"}
     assert len(residue) == 8
     assert {labels[i] for i in residue} == {("*", "M", "HS"), ("*", "F", "PhD")}
+
+
+def test_tp_plus_groups_its_residue_beside_the_staying_rows_statement(
+    db: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """TP+ finds R's rows from TP's row map and cells (hilbert/coords.sql), then writes the rows that stay
+    (tp/assign.sql, staying only) while Hilbert-l groups R's rows in a thread of its own, and inserts R's
+    rows after them: no merge statement, and E-TP4's release (test_e_tp4_tp_and_tp_plus). An error in the
+    grouping fails the run."""
+    import ldiv_db.algorithms.hilbert.curve as curve
+
+    paper_table(db, "tp_example4")
+    threads: list[str] = []
+    real = curve.hilbert_l_groups
+
+    def grouping(*args: Any, **kwargs: Any) -> Any:
+        threads.append(threading.current_thread().name)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(curve, "hilbert_l_groups", grouping)
+    r = run(db, "tp+", "o_plus")
+    assert threads == ["hilbert-l"]
+    steps = [t for (t,) in db.con.execute(
+        "SELECT template FROM ldiv.run_step WHERE run_id = ? ORDER BY step_no", [r.run_id]).fetchall()]  # fmt: skip
+    assert steps.count("tp/assign.sql") == 1 and "hilbert/merge.sql" not in steps
+    assert steps.index("hilbert/coords.sql") < steps.index("tp/assign.sql")
+    assert r.details["residue_split"] is True and r.metrics["stars"] == 8 and r.rows_published == 16
+
+    def failing(*args: Any, **kwargs: Any) -> Any:
+        raise RuntimeError("grouping failed")
+
+    monkeypatch.setattr(curve, "hilbert_l_groups", failing)
+    with pytest.raises(RuntimeError, match="grouping failed"):
+        run(db, "tp+", "o_failed")
+    assert not db.con.execute(
+        "SELECT count(*) FROM duckdb_tables() WHERE table_name = 'o_failed'"
+    ).fetchall()[0][0]
 
 
 def test_hash_collision_falls_back_to_exact_group_ids(db: Database, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -394,20 +430,23 @@ def first_appearance_groups(frame: pd.DataFrame) -> list[Counts]:
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(random_tables())
 @pytest.mark.parametrize("exact_ids", [False, True])
+@pytest.mark.parametrize("keyed", [True, False])
 def test_sql_phase_one_matches_the_pure_core(
-    db: Database, exact_ids: bool, case: tuple[int, pd.DataFrame]
+    db: Database, exact_ids: bool, keyed: bool, case: tuple[int, pd.DataFrame]
 ) -> None:
     """``sql/tp/cells.sql`` numbers groups and SA values by first appearance in the seeded key's order
-    (tp/rows.sql ranks the rows by it) and keeps min(n, H*), with hashed and with exact group ids."""
+    (keyed: tp/cells.sql ranks the groups' first rows in it) or in row id order (the seeded copy's), and
+    keeps min(n, H*), with hashed and with exact group ids."""
     l, frame = case
     make_table(db, "t", frame)
     rows, cells = TableRef("rows"), TableRef("cells")
     sa_ids, seed = TableRef("sa_ids"), {"seed": 20261127}
-    db.run(render("tp/sa_ids.sql", seed, target=sa_ids, source=TableRef("t"), sa=Ident("s"), keyed=True))
+    db.run(render("tp/sa_ids.sql", seed, target=sa_ids, source=TableRef("t"), sa=Ident("s"), keyed=keyed))
     db.run(render("tp/rows.sql", seed, target=rows, sa_ids=sa_ids, source=TableRef("t"), qi=[Ident("a"), Ident("b")],
-                  sa=Ident("s"), exact_ids=exact_ids, keyed=True))  # fmt: skip
-    db.run(render("tp/cells.sql", {"l": l}, target=cells, rows=rows))
-    frame = frame.iloc[key_order(db, "t", seed["seed"])].reset_index(drop=True)  # the key's order (Python's)
+                  sa=Ident("s"), exact_ids=exact_ids, keyed=keyed))  # fmt: skip
+    db.run(render("tp/cells.sql", {"l": l}, target=cells, rows=rows, keyed=keyed))
+    if keyed:
+        frame = frame.iloc[key_order(db, "t", seed["seed"])].reset_index(drop=True)  # the key's order
     groups = first_appearance_groups(frame)
     kept, _ = phase_one(groups, l)
     got: list[Counts] = [{} for _ in groups]

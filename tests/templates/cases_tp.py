@@ -43,31 +43,7 @@ def _cells(env: HostileEnv) -> TableRef:
     key = (id(env), "cells")
     if key not in _DONE:
         t = env.work("tp cells")
-        env.run("tp/cells.sql", {"l": 2}, target=t, rows=_rows(env))
-        _DONE[key] = t
-    return _DONE[key]
-
-
-def _assignment(env: HostileEnv) -> TableRef:
-    key = (id(env), "assignment")
-    if key not in _DONE:
-        t = env.work("tp assignment")
-        env.run(
-            "tp/assign.sql",
-            {"gids": [], "sids": [], "moves": [], "r_gid": 99},
-            target=t,
-            cells=_cells(env),
-            rows=_rows(env),
-        )
-        _DONE[key] = t
-    return _DONE[key]
-
-
-def _split(env: HostileEnv) -> TableRef:
-    key = (id(env), "split")
-    if key not in _DONE:
-        t = env.work("hilbert split")
-        env.run("hilbert/groups_table.sql", target=t)
+        env.run("tp/cells.sql", {"l": 2}, target=t, rows=_rows(env), keyed=True)
         _DONE[key] = t
     return _DONE[key]
 
@@ -94,14 +70,14 @@ def _domains(env: HostileEnv) -> TableRef:
 
 
 def _coords(env: HostileEnv) -> dict[str, Any]:
+    """TP+'s form: the residue's rows from TP's row map and cells (every row's: Hilbert's, test_tp.py)."""
     return {
         "source": env.source,
         "domains": _domains(env),
-        "sa_ids": _sa_ids(env),
+        "rows": _rows(env),
+        "cells": _cells(env),
         "qi": env.qi,
         "sa": env.sa,
-        "assignment": _assignment(env),
-        "keyed": True,
     }
 
 
@@ -122,7 +98,9 @@ CASES = {
         },
         {"seed": 5},
     ),
-    "tp/cells.sql": Case(lambda env: {"target": env.work("tp cells 2"), "rows": _rows(env)}, {"l": 3}),
+    "tp/cells.sql": Case(
+        lambda env: {"target": env.work("tp cells 2"), "rows": _rows(env), "keyed": True}, {"l": 3}
+    ),
     "tp/residue.sql": Case(lambda env: {"cells": _cells(env)}),
     "tp/kept.sql": Case(lambda env: {"cells": _cells(env)}),
     "tp/assign.sql": Case(
@@ -143,11 +121,7 @@ CASES = {
         },
         {"hids": [1, 0, 2, 0]},
     ),
-    "hilbert/coords.sql": Case(_coords, {"r_gid": 99, "seed": 5}),
+    "hilbert/coords.sql": Case(_coords, {"gids": [1], "sids": [1], "moves": [1]}),
     "hilbert/domain_sizes.sql": Case(lambda env: {"domains": _domains(env)}),
     "hilbert/groups_table.sql": Case(lambda env: {"target": env.work("hilbert groups")}),
-    "hilbert/merge.sql": Case(
-        lambda env: {"target": env.work("tp plus"), "base": _assignment(env), "split": _split(env)},
-        {"scope_gid": 2},
-    ),
 }

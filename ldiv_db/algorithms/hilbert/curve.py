@@ -14,7 +14,7 @@ and the grouping rule is SPEC §1.12(c) [R/D]. If the original becomes available
 from __future__ import annotations
 
 import bisect
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -24,6 +24,7 @@ import pandas as pd
 
 from ...errors import BadInput, InternalError
 from ...sqlgen.render import TableRef, render
+from ...util.background import Background
 from ..base import AnonymizeRequest
 
 # models an l-eligible partition satisfies with the same l (SPEC §0.2: max p ≤ 1/l ⇒ ≥ l values and
@@ -324,12 +325,20 @@ def _place_leftovers(
 
 
 @dataclass(frozen=True)
+class Residue:
+    """TP's residue R, as its row map and cells give it (``sql/tp/rows.sql``, ``cells.sql``) with the rows
+    moved in phases two and three per cell, (gid, sid, count): the rows ``sql/tp/assign.sql`` does not keep."""
+
+    rows: TableRef
+    cells: TableRef
+    moves: Sequence[tuple[int, int, int]]
+
+
+@dataclass(frozen=True)
 class Split:
     """Hilbert-l applied to rows of the source: where they went and what it costs in stars."""
 
-    table: (
-        TableRef | None
-    )  # work table (rid, gid, deleted, sa_suppressed) of the split rows; None if kept whole
+    table: TableRef | None  # (rid, gid, deleted, sa_suppressed) the groups went to; None: kept whole
     rows: int
     groups: int
     stars: int
@@ -405,43 +414,90 @@ def split_rows(
     l: int,
     *,
     first_gid: int,
-    scope: TableRef | None = None,
-    scope_gid: int = 0,
+    residue: Residue | None = None,
     keep_whole_unless_fewer_stars: bool = False,
-    sa_ids: TableRef | None = None,
-    keyed: bool = False,
+    beside: Callable[[], TableRef] | None = None,
 ) -> Split:
-    """Hilbert-l on all source rows, or on the rows of group ``scope_gid`` of the assignment ``scope``.
+    """Hilbert-l on all source rows, or on TP's residue (``residue``: TP+).
 
-    Two statements rank every QI value in its domain and number the SA values (``sql/hilbert/domains.sql``,
-    ``sql/tp/sa_ids.sql``; ``sa_ids``: the caller's table of them), one query fetches the rows' ranks as
-    numpy columns (``sql/hilbert/coords.sql``, in no order: the curve orders them by key and row id); the
-    curve and the grouping run in Python (:func:`hilbert_l_groups`); the groups (ids from ``first_gid``)
-    are written with one insert.
-    With ``keep_whole_unless_fewer_stars`` (TP+'s guard, SPEC §1.12) nothing is written unless the split
-    has fewer stars than the rows as one group. ``keyed``: the source is read as it is, not through the
-    seeded copy (TP+), so the rows' ties fall by the seeded key of their source row ids (the copy's order).
+    One statement ranks every QI value in its domain (``sql/hilbert/domains.sql``); for all rows one more
+    numbers the SA values (``sql/tp/sa_ids.sql``); one query fetches the rows' ranks as numpy columns
+    (``sql/hilbert/coords.sql``, in no order: the curve orders them by key and tie, for the residue TP's tie
+    order, else the row id); the curve and the grouping run in Python (:func:`hilbert_l_groups`); the groups
+    (ids from ``first_gid``) are written with one insert, into a table of their own.
+    With ``keep_whole_unless_fewer_stars`` (TP+'s guard, SPEC §1.12) the rows stay one group (``first_gid``)
+    unless the split has fewer stars. ``beside``: a statement the connection runs while the grouping runs in
+    a thread of its own, returning the table the rows are inserted into instead, as one group if they are
+    kept whole (TP+: its staying rows' assignment); without it nothing is written for rows kept whole.
     """
+    db = request.db
+    fetched = _points(request, residue)
+    if fetched is None:
+        return Split(None, 0, 0, 0, 0, None, 0)
+    rids, coords, sids, ties, bits = fetched
+
+    def grouping_of() -> Grouping:
+        return hilbert_l_groups(coords, sids, ties, l, bits=bits)
+
+    into = None
+    if beside is None:
+        grouping = grouping_of()
+    else:  # the grouping is Python on one core, the statement the engine's: the two run side by side
+        job = Background(grouping_of, name="hilbert-l")
+        try:
+            into = beside()
+        except BaseException:
+            job.cancel()
+            raise
+        grouping = job.result()
+    n_rows, whole = len(rids), grouping.stars_whole
+    split = not (keep_whole_unless_fewer_stars and grouping.stars >= whole)
+    if into is None and split:
+        into = db.work_table("hilbert_groups")
+        db.run(render("hilbert/groups_table.sql", target=into))
+    if into is not None:
+        gid = grouping.group + first_gid if split else np.full(n_rows, first_gid, dtype=np.int64)
+        none = np.zeros(n_rows, dtype=bool)
+        db.insert_frame(into, pd.DataFrame({"rid": rids, "gid": gid, "deleted": none, "sa_suppressed": none}))
+    return Split(
+        into if split else None,
+        n_rows,
+        grouping.groups,
+        grouping.stars,
+        whole,
+        grouping.max_l_from,
+        grouping.leftovers,
+    )
+
+
+def _points(
+    request: AnonymizeRequest, residue: Residue | None
+) -> tuple[IntArray, npt.NDArray[Any], IntArray, IntArray, int] | None:
+    """The rows' ids, coordinates (the curve's narrowest unsigned type), SA ids and ties, and the curve's
+    bits (:func:`split_rows`); None if there is no row."""
     db, inputs = request.db, request.inputs
     qi, sa = [c.ident for c in inputs.qi], inputs.sa[0].ident
     domains = _domains(request)
-    if sa_ids is None:  # else the caller's (TP's) ids of the same source's SA values
-        sa_ids = db.work_table("hilbert_sa_ids")
+    ctx: dict[str, Any] = {"rows": None}
+    moves: Sequence[tuple[int, int, int]] = ()
+    if residue is not None:
+        ctx = {"rows": residue.rows, "cells": residue.cells}
+        moves = residue.moves
+    else:
+        sa_ids = ctx["sa_ids"] = db.work_table("hilbert_sa_ids")
         db.run(
             render("tp/sa_ids.sql", {"seed": 0}, target=sa_ids, source=inputs.table.ref, sa=sa, keyed=False)
         )
     columns = db.arrays(  # not a frame: it would be built only to be taken apart into these arrays
         render(
             "hilbert/coords.sql",
-            {"r_gid": scope_gid, "seed": request.order_seed},
+            {"gids": [m[0] for m in moves], "sids": [m[1] for m in moves], "moves": [m[2] for m in moves]},
             source=inputs.table.ref,
             domains=domains,
-            sa_ids=sa_ids,
             qi=qi,
             sa=sa,
-            assignment=scope,
             null_safe=request.null_as_value,  # else the inputs were refused if they held NULL
-            keyed=keyed,
+            **ctx,
         ),
         bulk=True,
     )
@@ -449,7 +505,7 @@ def split_rows(
     rids = columns["rid"].astype(np.int64, copy=False)
     n_rows = len(rids)
     if n_rows == 0:
-        return Split(None, 0, 0, 0, 0, None, 0)
+        return None
     sizes = [int(r["size"]) for r in db.records(render("hilbert/domain_sizes.sql", domains=domains))]
     bits = bits_for(sizes)
     # the ranks (below their domain's size) as the narrowest unsigned type of the curve's bits
@@ -459,17 +515,6 @@ def split_rows(
         if int(column.min()) < 0 or int(column.max()) >= 1 << bits:
             raise InternalError(f"Hilbert coordinate {i + 1} outside [0, 2**{bits})")
         coords[:, i] = column
-    ties = columns["tie"].astype(np.int64, copy=False) if keyed else rids
+    ties = columns["tie"].astype(np.int64, copy=False) if residue is not None else rids
     sids = columns["sid"].astype(np.int64, copy=False)
-    grouping = hilbert_l_groups(coords, sids, ties, l, bits=bits)
-    whole = grouping.stars_whole
-    if keep_whole_unless_fewer_stars and grouping.stars >= whole:
-        return Split(
-            None, n_rows, grouping.groups, grouping.stars, whole, grouping.max_l_from, grouping.leftovers
-        )
-    table = db.work_table("hilbert_groups")
-    db.run(render("hilbert/groups_table.sql", target=table))
-    db.insert_frame(table, pd.DataFrame({"rid": rids, "gid": grouping.group + first_gid}))
-    return Split(
-        table, n_rows, grouping.groups, grouping.stars, whole, grouping.max_l_from, grouping.leftovers
-    )
+    return rids, coords, sids, ties, bits

@@ -14,8 +14,9 @@ What runs where (DESIGN §4: SQL works over rows, Python decides):
    (SPEC §1.7); R becomes one group published with Definition 1 (recoding ``suppress``, SPEC §1.8).
 
 Hence 4 statements when TP ends in phase one and 5 otherwise. TP+ adds Hilbert on R
-(:func:`.hilbert.split_rows`: one query, one insert, one merge) and keeps R whole unless the split has
-fewer stars (SPEC §1.12's guard).
+(:func:`.hilbert.split_rows`: R's rows found from the row map and the cells, then one insert) and keeps R
+whole unless the split has fewer stars (SPEC §1.12's guard); its assignment statement writes only the rows
+that stay, while Hilbert-l groups R's rows in a thread, and R's rows are inserted after them.
 """
 
 from __future__ import annotations
@@ -27,18 +28,19 @@ from typing import Any
 from ...errors import InternalError
 from ...sqlgen.render import TableRef, render
 from ..base import Algorithm, AnonymizeRequest, Partitioning
-from ..hilbert.curve import eligible_l, require_l_eligible, split_rows
+from ..hilbert.curve import Residue, eligible_l, require_l_eligible, split_rows
 from .core import Counts, phases_two_three
 
 
 @dataclass(frozen=True)
 class TpRun:
-    assignment: TableRef
+    """TP's phases done: the row map, the cells and the moves of phases two and three (``residue``, which
+    ``sql/tp/assign.sql`` and TP+'s split read), R's group id and size, and the run's details."""
+
+    residue: Residue
     residue_gid: int
     residue_rows: int
     details: dict[str, Any]
-    sa_ids: TableRef  # the SA values' ids (tp/sa_ids.sql), which the Hilbert split reads too
-    keyed: bool  # the source read as it is, ties by the seeded key (else a seeded copy, ties by row id)
 
 
 def _phase_one(
@@ -62,7 +64,7 @@ def _phase_one(
             null_safe=request.null_as_value,  # else the inputs were refused if they held NULL
         )
         db.run(q)
-        db.run(render("tp/cells.sql", {"l": l}, target=cells, rows=rows))
+        db.run(render("tp/cells.sql", {"l": l}, target=cells, rows=rows, keyed=keyed))
         recs = db.records(render("tp/residue.sql", cells=cells))
         if not int(recs[0]["collisions"]):
             break  # the hashed group ids are collision-free (else: once more with exact ids)
@@ -70,7 +72,7 @@ def _phase_one(
 
 
 def run_tp(request: AnonymizeRequest, l: int) -> TpRun:
-    """TP's three phases (SPEC §1.4-1.8) on the request's source; returns its assignment work table."""
+    """TP's three phases (SPEC §1.4-1.8) on the request's source, up to the assignment (:func:`assign`)."""
     db, inputs = request.db, request.inputs
     sa_ids = db.work_table("tp_sa_ids")
     # the source as it is (keyed_ties): its ties fall by the seeded key; a seeded copy's by its row ids
@@ -110,21 +112,6 @@ def run_tp(request: AnonymizeRequest, l: int) -> TpRun:
         phase, residue_rows = outcome.phase, outcome.residue_rows
         kept_groups = sum(1 for q in outcome.kept if q)
         moves = [(gids[i], v, c) for i, moved in enumerate(outcome.moved) for v, c in sorted(moved.items())]
-    assignment = db.work_table("tp_assignment")
-    db.run(
-        render(
-            "tp/assign.sql",
-            {
-                "gids": [m[0] for m in moves],
-                "sids": [m[1] for m in moves],
-                "moves": [m[2] for m in moves],
-                "r_gid": residue_gid,
-            },
-            target=assignment,
-            cells=cells,
-            rows=rows,
-        )
-    )
     details = {
         "phase_ended": phase,
         "optimal_rows": phase == 1,  # Cor. 5.9: optimal for Problem 2 (fewest suppressed rows)
@@ -137,7 +124,29 @@ def run_tp(request: AnonymizeRequest, l: int) -> TpRun:
         "moves_phases_two_three": sum(m[2] for m in moves),
         "exact_group_ids": exact_ids,  # True only after a hash collision of two QI vectors
     }
-    return TpRun(assignment, residue_gid, residue_rows, details, sa_ids, keyed)
+    return TpRun(Residue(rows, cells, moves), residue_gid, residue_rows, details)
+
+
+def assign(request: AnonymizeRequest, tp: TpRun, target: TableRef, *, staying_only: bool = False) -> TableRef:
+    """TP's assignment (``sql/tp/assign.sql``) as ``target``: every row, R's in group ``residue_gid``, or
+    with ``staying_only`` the rows that stay in their QI-groups alone (TP+ adds R's rows itself)."""
+    moves = tp.residue.moves
+    request.db.run(
+        render(
+            "tp/assign.sql",
+            {
+                "gids": [m[0] for m in moves],
+                "sids": [m[1] for m in moves],
+                "moves": [m[2] for m in moves],
+                "r_gid": tp.residue_gid,
+            },
+            target=target,
+            cells=tp.residue.cells,
+            rows=tp.residue.rows,
+            staying_only=staying_only,
+        )
+    )
+    return target
 
 
 class TP(Algorithm):
@@ -145,16 +154,17 @@ class TP(Algorithm):
 
     name = "tp"
     default_model = "frequency"
-    keyed_ties = True  # tp/rows.sql ranks the source's rows by the seeded key: no seeded copy
+    keyed_ties = True  # tp/rows.sql orders the source's rows by the seeded key: no seeded copy
     holds_memory = False  # its Python holds a few counts (phases two and three)
     summary = "TP three-phase suppression (Xiao/Yi/Tao 2010): l-eligible QI-groups plus one residue group"
 
     def run(self, request: AnonymizeRequest) -> Partitioning:
         t0 = time.perf_counter()
         tp = run_tp(request, eligible_l(request, self.name))
+        assignment = assign(request, tp, request.db.work_table("tp_assignment"))
         details = {**tp.details, "algorithm_seconds": round(time.perf_counter() - t0, 4)}
         groups = int(tp.details["qi_groups_published"]) + (1 if tp.residue_rows else 0)
-        return Partitioning(assignment=tp.assignment, recoding="suppress", details=details, groups=groups)
+        return Partitioning(assignment=assignment, recoding="suppress", details=details, groups=groups)
 
 
 class TPPlus(Algorithm):
@@ -162,7 +172,7 @@ class TPPlus(Algorithm):
 
     name = "tp+"
     default_model = "frequency"
-    keyed_ties = True  # as TP; the residue's Hilbert ties too (hilbert/coords.sql, keyed)
+    keyed_ties = True  # as TP; the residue's Hilbert ties too (tp/rows.sql's tie order)
     holds_memory = False  # and the residue's columns, local to the split (hilbert/curve.py: split_rows)
     summary = "TP, then the residue split by the Hilbert heuristic when that saves stars"
 
@@ -171,18 +181,22 @@ class TPPlus(Algorithm):
         l = eligible_l(request, self.name)
         tp = run_tp(request, l)
         details: dict[str, Any] = dict(tp.details)
-        assignment = tp.assignment
-        if tp.residue_rows:
+        assignment = request.db.work_table("tp_assignment")
+        if not tp.residue_rows:
+            assign(request, tp, assignment)
+        else:
+            # R's rows and their coordinates from the row map and the cells; the rows that stay are written
+            # while Hilbert-l groups R's in a thread, then R's rows are inserted: grouped, or whole as R
             split = split_rows(
                 request,
                 l,
                 first_gid=tp.residue_gid,
-                scope=tp.assignment,
-                scope_gid=tp.residue_gid,
+                residue=tp.residue,
                 keep_whole_unless_fewer_stars=True,
-                sa_ids=tp.sa_ids,
-                keyed=tp.keyed,
+                beside=lambda: assign(request, tp, assignment, staying_only=True),
             )
+            if split.rows != tp.residue_rows:  # the split inserted every row of R: the assignment's rest
+                raise InternalError(f"Hilbert split {split.rows} of the residue's {tp.residue_rows} rows")
             details.update(
                 residue_split=split.table is not None,
                 residue_groups=split.groups if split.table is not None else 1,
@@ -191,18 +205,6 @@ class TPPlus(Algorithm):
                 hilbert_max_l_from_group=split.max_l_from,
                 hilbert_leftover_rows=split.leftovers,
             )
-            if split.table is not None:
-                if split.rows != tp.residue_rows:  # the split holds every row of R (merge.sql relies on it)
-                    raise InternalError(f"Hilbert split {split.rows} of the residue's {tp.residue_rows} rows")
-                assignment = request.db.work_table("tp_plus_assignment")
-                q = render(
-                    "hilbert/merge.sql",
-                    {"scope_gid": tp.residue_gid},
-                    target=assignment,
-                    base=tp.assignment,
-                    split=split.table,
-                )
-                request.db.run(q)
         details["algorithm_seconds"] = round(time.perf_counter() - t0, 4)
         groups = int(details["qi_groups_published"]) + int(details.get("residue_groups", 0))
         return Partitioning(assignment=assignment, recoding="suppress", details=details, groups=groups)

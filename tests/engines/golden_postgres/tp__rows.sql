@@ -1,7 +1,7 @@
 DROP TABLE IF EXISTS "pg_temp"."wk tp rows 2's";
 /* purpose: TP's row map: every source row with its rank in the seeded tie key's order, its QI-group id and its SA id in first-appearance order */
 /* params: seed */
-/* returns: creates target(rid, src, g, g2, sid): keyed (TP reads the source as it is), rid = the row's 0-based rank in the order of the seeded key of its source row id (the row id the seeded copy, sql/order/seeded_source.sql, would give it: TP breaks every tie by rid), else (the source is that copy) rid = the row id; src = its source row id; g = a 63-bit hash of the QI values and g2 an independent one (tp/cells.sql flags a g whose rows disagree on g2, i.e. a collision); with exact_ids, g = g2 = the least key (keyed) or row id of the rows with the group's QI values; sid = 1-based SA id (tp/sa_ids.sql, keyed) */
+/* returns: creates target(tie, src, g, g2, sid): tie orders the rows as TP breaks its ties: keyed (TP reads the source as it is), the seeded key of the row's source row id (the order of the row ids the seeded copy, sql/order/seeded_source.sql, would give: tp/cells.sql ranks the groups' first keys), else (the source is that copy) the row id; src = its source row id; g = a 63-bit hash of the QI values and g2 an independent one (tp/cells.sql flags a g whose rows disagree on g2, i.e. a collision); with exact_ids, g = g2 = the least key (keyed) or row id of the rows with the group's QI values; sid = 1-based SA id (tp/sa_ids.sql, keyed) */
 /* ref: SPEC §1.2 (QI-groups), §0.6 (SA values in first-appearance order); DESIGN §5 (compress first: later steps work on integers), §6 (ties follow the seeded key, never the source's row ids or order); _macros/seeded_key.sql; partition/histogram.sql (the same hashing) */
 /*      null_safe: the SA may hold NULL (--null-as-value); else its join is a plain equality (hilbert/coords.sql says why) */
 CREATE TABLE "pg_temp"."wk tp rows 2's" AS
@@ -96,7 +96,7 @@ WITH ldiv_keyed AS (
   FROM ldiv_k6
 )
 SELECT
-  CAST(ROW_NUMBER() OVER (ORDER BY ldiv_key) - 1 AS BIGINT) AS rid,
+  ldiv_key AS tie,
   ldiv_k AS src,
   MIN(ldiv_key) OVER (PARTITION BY "q1", "q2", "q3", "q4") AS g,
   MIN(ldiv_key) OVER (PARTITION BY "q1", "q2", "q3", "q4") AS g2,

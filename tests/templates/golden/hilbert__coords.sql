@@ -1,119 +1,84 @@
-/* purpose: Hilbert coordinates of rows: per QI the 0-based rank of the row's value in its domain (hilbert/domains.sql) and an SA id (tp/sa_ids.sql); all rows, or only those of one group of an assignment */
-/* params: r_gid, seed */
+/* purpose: Hilbert coordinates of rows: per QI the 0-based rank of the row's value in its domain (hilbert/domains.sql) and an SA id; every source row, or (TP+) the rows TP's assignment leaves to its residue */
+/* params: gids, sids, moves */
 /* hints: joins-in-order */
-/* returns: rid, sid, c1..cd (ranks), keyed (seed read only then): and tie (the seeded key of the source row id, _macros/seeded_key.sql), in no order (Hilbert-l orders the rows by curve key and tie, else rid); the domains' sizes: hilbert/domain_sizes.sql */
-/* ref: SPEC §1.12(a) (coordinates over the attribute's domain in T, not only over R); Ghinita et al. VLDB 2007 (reconstructed) */
+/* returns: rid, sid, c1..cd (ranks), in no order (Hilbert-l orders the rows by curve key and tie); with rows and cells (TP+): the rows of the residue R (the rows tp/assign.sql does not keep, given the same moves) and tie, their position in TP's tie order (tp/rows.sql: the seeded key, or the seeded copy's row id); else every row with its SA id from tp/sa_ids.sql, Hilbert-l's tie its rid; the domains' sizes: hilbert/domain_sizes.sql */
+/* ref: SPEC §1.12(a) (coordinates over the attribute's domain in T, not only over R); Ghinita et al. VLDB 2007 (reconstructed); _macros/tp_placed.sql */
 /*      null_safe: a column may hold NULL (--null-as-value); else the joins are plain equalities, which PostgreSQL */
 /*      hashes as they are, where a null-safe equality is hashed through both sides cast to text */
-/*      keyed: the source is read as it is (TP+), so its ties fall by the seeded key, in the order of the seeded copy's row ids */
-/*      joins-in-order: the group's rows are found first, then their values looked up (PostgreSQL looked up all the */
+/*      TP+: the residue's rows are found from TP's row map and cells, not from its assignment, so that the assignment */
+/*      of the rows that stay can be written while Hilbert-l groups these (algorithms/tp) */
+/*      joins-in-order: the residue's rows are found first, then their values looked up (PostgreSQL looked up all the */
 /*      source's values first) */
-WITH ldiv_keyed AS (
+WITH extra AS (
   SELECT
-    CAST(src.rowid AS BIGINT) AS rid,
-    CAST(src.rowid AS BIGINT) AS ldiv_k,
-    s.sid,
-    "dom1".r AS "c1",
-    "dom2".r AS "c2",
-    "dom3".r AS "c3",
-    "dom4".r AS "c4"
-  FROM "main"."select" AS src
-  JOIN "temp"."main"."wk tp assignment's" AS asg
-    ON asg.rid = src.rowid AND asg.gid = $r_gid
-  JOIN "temp"."main"."wk tp sa ids's" AS s
-    ON src."ünï" IS NOT DISTINCT FROM s.v
-  JOIN "temp"."main"."wk hilbert domains's" AS "dom1"
-    ON "dom1".i = 1 AND src."it's" IS NOT DISTINCT FROM "dom1"."v1"
-  JOIN "temp"."main"."wk hilbert domains's" AS "dom2"
-    ON "dom2".i = 2 AND src."a""b" IS NOT DISTINCT FROM "dom2"."v2"
-  JOIN "temp"."main"."wk hilbert domains's" AS "dom3"
-    ON "dom3".i = 3 AND src."Zip Code" IS NOT DISTINCT FROM "dom3"."v3"
-  JOIN "temp"."main"."wk hilbert domains's" AS "dom4"
-    ON "dom4".i = 4 AND src."select" IS NOT DISTINCT FROM "dom4"."v4"
-), ldiv_k0 AS (
+    UNNEST(CAST($gids AS BIGINT[])) AS gid,
+    UNNEST(CAST($sids AS BIGINT[])) AS sid,
+    UNNEST(CAST($moves AS BIGINT[])) AS moved
+), keep AS (
   SELECT
-    *,
-    CAST(CAST(ldiv_k AS BIGINT) >> 31 AS BIGINT) AS ldiv_l0,
-    CAST(ldiv_k AS BIGINT) % 2147483648 AS ldiv_r0
-  FROM ldiv_keyed
-), "ldiv_k1" AS (
+    c.gid,
+    c.sid,
+    c.g,
+    c.n,
+    c.kept - COALESCE(e.moved, 0) AS stay
+  FROM "temp"."main"."wk tp cells's" AS c
+  LEFT JOIN extra AS e
+    ON e.gid = c.gid AND e.sid = c.sid
+), placed AS (
   SELECT
-    *,
-    "ldiv_r0" AS "ldiv_l1",
-    CAST(XOR(
-      "ldiv_l0",
-      CAST(CAST((
-        CAST(XOR("ldiv_r0", CAST(CAST($seed AS BIGINT) >> 0 AS BIGINT) % 2097152) AS BIGINT) * 1103515245 + 12345
-      ) >> 15 AS BIGINT) % 2147483648 AS BIGINT)
-    ) AS BIGINT) AS "ldiv_r1"
-  FROM "ldiv_k0"
-), "ldiv_k2" AS (
+    r.tie,
+    r.src,
+    r.g,
+    r.sid,
+    k.gid,
+    k.n,
+    k.stay
+  FROM "temp"."main"."wk tp rows's" AS r
+  JOIN keep AS k
+    ON k.g = r.g AND k.sid = r.sid
+), gone AS (
   SELECT
-    *,
-    "ldiv_r1" AS "ldiv_l2",
-    CAST(XOR(
-      "ldiv_l1",
-      CAST(CAST((
-        CAST(XOR("ldiv_r1", CAST(CAST($seed AS BIGINT) >> 21 AS BIGINT) % 2097152) AS BIGINT) * 1664525 + 1013904223
-      ) >> 15 AS BIGINT) % 2147483648 AS BIGINT)
-    ) AS BIGINT) AS "ldiv_r2"
-  FROM "ldiv_k1"
-), "ldiv_k3" AS (
+    tie,
+    src,
+    sid
+  FROM placed
+  WHERE
+    stay <= 0
+  UNION ALL
   SELECT
-    *,
-    "ldiv_r2" AS "ldiv_l3",
-    CAST(XOR(
-      "ldiv_l2",
-      CAST(CAST((
-        CAST(XOR("ldiv_r2", CAST(CAST($seed AS BIGINT) >> 42 AS BIGINT) % 2097152) AS BIGINT) * 22695477 + 2531011
-      ) >> 15 AS BIGINT) % 2147483648 AS BIGINT)
-    ) AS BIGINT) AS "ldiv_r3"
-  FROM "ldiv_k2"
-), "ldiv_k4" AS (
-  SELECT
-    *,
-    "ldiv_r3" AS "ldiv_l4",
-    CAST(XOR(
-      "ldiv_l3",
-      CAST(CAST((
-        CAST(XOR("ldiv_r3", CAST(CAST($seed AS BIGINT) >> 11 AS BIGINT) % 2097152) AS BIGINT) * 134775813 + 1
-      ) >> 15 AS BIGINT) % 2147483648 AS BIGINT)
-    ) AS BIGINT) AS "ldiv_r4"
-  FROM "ldiv_k3"
-), "ldiv_k5" AS (
-  SELECT
-    *,
-    "ldiv_r4" AS "ldiv_l5",
-    CAST(XOR(
-      "ldiv_l4",
-      CAST(CAST((
-        CAST(XOR("ldiv_r4", CAST(CAST($seed AS BIGINT) >> 32 AS BIGINT) % 2097152) AS BIGINT) * 1588635695 + 7
-      ) >> 15 AS BIGINT) % 2147483648 AS BIGINT)
-    ) AS BIGINT) AS "ldiv_r5"
-  FROM "ldiv_k4"
-), "ldiv_k6" AS (
-  SELECT
-    *,
-    "ldiv_r5" AS "ldiv_l6",
-    CAST(XOR(
-      "ldiv_l5",
-      CAST(CAST((
-        CAST(XOR("ldiv_r5", CAST(CAST($seed AS BIGINT) >> 53 AS BIGINT) % 2097152) AS BIGINT) * 1340134909 + 11
-      ) >> 15 AS BIGINT) % 2147483648 AS BIGINT)
-    ) AS BIGINT) AS "ldiv_r6"
-  FROM "ldiv_k5"
-), ldiv_keys AS (
-  SELECT
-    *,
-    ldiv_l6 * 2147483648 + ldiv_r6 AS ldiv_key
-  FROM ldiv_k6
+    tie,
+    src,
+    sid
+  FROM (
+    SELECT
+      tie,
+      src,
+      sid,
+      stay,
+      ROW_NUMBER() OVER (PARTITION BY g, sid ORDER BY tie) AS k
+    FROM placed
+    WHERE
+      stay > 0 AND stay < n
+  ) AS split
+  WHERE
+    k > stay
 )
 SELECT
-  rid,
-  sid,
-  "c1",
-  "c2",
-  "c3",
-  "c4",
-  ldiv_key AS tie
-FROM ldiv_keys
+  CAST(x.src AS BIGINT) AS rid,
+  x.sid,
+  x.tie,
+  "dom1".r AS "c1",
+  "dom2".r AS "c2",
+  "dom3".r AS "c3",
+  "dom4".r AS "c4"
+FROM gone AS x
+JOIN "main"."select" AS src
+  ON src.rowid = x.src
+JOIN "temp"."main"."wk hilbert domains's" AS "dom1"
+  ON "dom1".i = 1 AND src."it's" IS NOT DISTINCT FROM "dom1"."v1"
+JOIN "temp"."main"."wk hilbert domains's" AS "dom2"
+  ON "dom2".i = 2 AND src."a""b" IS NOT DISTINCT FROM "dom2"."v2"
+JOIN "temp"."main"."wk hilbert domains's" AS "dom3"
+  ON "dom3".i = 3 AND src."Zip Code" IS NOT DISTINCT FROM "dom3"."v3"
+JOIN "temp"."main"."wk hilbert domains's" AS "dom4"
+  ON "dom4".i = 4 AND src."select" IS NOT DISTINCT FROM "dom4"."v4"

@@ -1,7 +1,8 @@
-/* purpose: TP's assignment: in each cell the `kept` minus `moved` rows with the smallest ranks (tp/rows.sql: the seeded key's order) stay in their QI-group, the others (largest ranks first) join the residue group $r_gid */
+/* purpose: TP's assignment: in each cell the `kept` minus `moved` rows first in the tie order (tp/rows.sql: the seeded key's order) stay in their QI-group, the others (the last first) join the residue group (param r_gid); with staying_only (TP+) the staying rows alone */
 /* params: gids, sids, moves, r_gid */
 /* returns: creates target(rid, gid, deleted, sa_suppressed), rid the source row id (tp/rows.sql's src); ($gids, $sids, $moves) = rows moved in phases two and three per cell; only cells that are split need row numbers */
-/* ref: SPEC §1.7 (the row with the largest row id leaves first), §1.8 (output: remaining QI-groups and R) */
+/* ref: SPEC §1.7 (the row with the largest row id leaves first), §1.8 (output: remaining QI-groups and R); _macros/tp_placed.sql; */
+/*      staying_only: TP+ inserts the residue's rows after Hilbert-l has grouped them (hilbert/coords.sql reads them) */
 CREATE OR REPLACE TEMPORARY TABLE "temp"."main"."wk tp assignment 2's" AS
 WITH extra AS (
   SELECT
@@ -20,7 +21,7 @@ WITH extra AS (
     ON e.gid = c.gid AND e.sid = c.sid
 ), placed AS (
   SELECT
-    r.rid,
+    r.tie,
     r.src,
     r.g,
     r.sid,
@@ -41,7 +42,7 @@ WITH extra AS (
   SELECT
     src,
     CASE
-      WHEN ROW_NUMBER() OVER (PARTITION BY g, sid ORDER BY rid) <= stay
+      WHEN ROW_NUMBER() OVER (PARTITION BY g, sid ORDER BY tie) <= stay
       THEN gid
       ELSE $r_gid
     END AS gid
