@@ -3,7 +3,12 @@
     python -m bench.identity                          # writes bench/results/identity.json
     python -m bench.identity --out FILE               # ... or FILE
     python -m bench.identity --compare bench/results/identity_before.json
+    python -m bench.identity --compare ../before      # a checkout: its bench/results/identity.json
     python -m bench.identity --only bsgi,tp           # the cases whose name starts with one of these
+
+With ``--only`` or ``--compare`` the fingerprints are written only where ``--out`` names (a part of the
+cases, or a check against an earlier file, never replaces the committed full set); ``--compare``'s file
+is read before any case runs.
 
 Each case is one ``ldiv_db.anonymize`` call with the settings of the benchmark suites (bench/bsgi.py,
 bench/tp.py, bench/lplus.py, bench/topdown.py, bench/optimal.py, bench/decomposition.py). Per release it
@@ -293,20 +298,47 @@ def compare(before: dict[str, Any], after: dict[str, Any]) -> list[str]:
     return _diff("", before["releases"], after["releases"])
 
 
+def _fingerprints(ap: argparse.ArgumentParser, path: Path) -> dict[str, Any]:
+    """The fingerprints ``--compare`` names: the file, or a checkout's bench/results/identity.json; an
+    argument error (before any case runs) if there is none or it is not such a file."""
+    file = path / "bench" / "results" / "identity.json" if path.is_dir() else path
+    try:
+        data = json.loads(file.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        ap.error(
+            f"--compare {path}: no fingerprints to read at {file} ({exc.__class__.__name__}); name a file "
+            "this command wrote, or a checkout holding bench/results/identity.json"
+        )
+    if not isinstance(data, dict) or not isinstance(data.get("releases"), dict):
+        ap.error(f"--compare {path}: {file} holds no fingerprints (no 'releases' object)")
+    return data
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--out", type=Path, default=RESULTS, help="where to write the fingerprints")
-    ap.add_argument("--compare", type=Path, help="a file written before; print the differences")
+    ap.add_argument(
+        "--out",
+        type=Path,
+        help="where to write the fingerprints (default: bench/results/identity.json, "
+        "unless --only or --compare is given)",
+    )
+    ap.add_argument(
+        "--compare",
+        type=Path,
+        help="a file written before, or a checkout holding one in bench/results; print the differences",
+    )
     ap.add_argument("--only", help="comma-separated case name prefixes (e.g. bsgi,tp/d3)")
     args = ap.parse_args(argv)
     only = [p.strip() for p in args.only.split(",") if p.strip()] if args.only else None
+    before = None if args.compare is None else _fingerprints(ap, args.compare)
+    out = args.out if args.out is not None or only or before is not None else RESULTS
     result = collect(only)
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps(result, indent=1, sort_keys=True) + "\n", encoding="utf-8")
-    print(f"{len(result['releases'])} releases in {result['seconds']} s -> {args.out}")
-    if args.compare is None:
+    if out is not None:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(json.dumps(result, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    print(f"{len(result['releases'])} releases in {result['seconds']} s" + (f" -> {out}" if out else ""))
+    if before is None:
         return 0
-    before = json.loads(args.compare.read_text(encoding="utf-8"))
     if only:
         before = {
             "releases": {k: v for k, v in before["releases"].items() if any(k.startswith(p) for p in only)}
