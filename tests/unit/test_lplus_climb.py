@@ -20,7 +20,7 @@ from ldiv_db.algorithms.lplus import boxes, climb
 from ldiv_db.algorithms.lplus.search import Search
 from tests.reference.lplus_oracle import Row, Tax, brute_force, optimum
 from tests.unit.lplus_fixtures import to_problem
-from tests.unit.test_lplus_random import EXAMPLES, problems
+from tests.unit.test_lplus_random import EXAMPLES, SMALL_CUTS, problems
 
 Case = tuple[list[Tax], list[Row], dict[str, F]]
 COMBOS = [("lm", "viorec"), ("lm", "viosa"), ("lm", "allrec"), ("dm", "viorec"), ("cm", "allrec")]
@@ -41,7 +41,7 @@ def _worst_feasible(costs: dict[tuple[frozenset[str], ...], F | None]) -> tuple[
 
 
 @settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(problems())
+@given(problems(SMALL_CUTS))
 def test_a_climbed_cut_costs_what_the_oracle_says(case: Case) -> None:
     taxes, rows, theta = case
     for metric, scheme in COMBOS:
@@ -67,7 +67,7 @@ def test_a_climbed_cut_costs_what_the_oracle_says(case: Case) -> None:
 
 
 @settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(problems(), st.integers(0, 1000))
+@given(problems(SMALL_CUTS), st.integers(0, 1000))
 def test_the_ceiling_changes_neither_the_optimum_nor_the_cut(case: Case, seed: int) -> None:
     """Warm-started from a random feasible cut, the search finds the oracle's optimum, and the same cut
     with and without the climb (ties included: the ceiling is the climbed cost plus one)."""
@@ -92,7 +92,7 @@ def test_the_ceiling_changes_neither_the_optimum_nor_the_cut(case: Case, seed: i
 
 
 @settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(problems())
+@given(problems(SMALL_CUTS))
 def test_pairs_of_moves_leave_no_cheaper_cut_two_moves_away(case: Case) -> None:
     """The climb with pairs (its A ∩ B arithmetic, and the LM floor that skips a pair) prices every cut it
     returns as the oracle does, and stops only where no cut one or two moves away is cheaper."""
@@ -197,7 +197,7 @@ def test_a_climb_that_reports_too_low_a_cost_is_not_trusted(monkeypatch: pytest.
 
 
 @settings(max_examples=EXAMPLES // 2, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(problems())
+@given(problems(SMALL_CUTS))
 def test_ranked_box_keys_give_the_same_bounds(case: Case) -> None:
     """The boxes' keys ranked (as when the point's number would overflow them) give every node and stage
     the same lower bound as the plain keys."""
