@@ -148,3 +148,26 @@ def test_each_cells_memo_key_follows_every_move_and_lock(monkeypatch: pytest.Mon
             s.run()
             assert np.array_equal(s.mk, boxes.cell_keys(s))  # every move and lock undone
     assert len(checked) > 100 and len(searches) > 16  # sub-searches among them
+
+
+def test_searches_put_only_distinct_unknown_keys(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``Known.put`` keeps a batch without looking for repeats (its sort need not keep the order of equal
+    keys, and a key put twice would be found twice): every search calls it only with distinct keys that
+    are not yet known, as its docstring asks."""
+    real = known.Known.put
+    batches: list[int] = []
+
+    def checked_put(self: known.Known, keys: Any, cost: Any, lb: Any, ran: Any) -> None:
+        assert np.unique(keys).size == keys.size, "a key repeated within one batch"
+        assert (self.get(keys)[0] < 0).all(), "a key put again"
+        batches.append(int(keys.size))
+        real(self, keys, cost, lb, ran)
+
+    monkeypatch.setattr(known.Known, "put", checked_put)
+    for seed in range(10):
+        taxes, rows, theta = _table(seed)
+        for metric, scheme in COMBOS:
+            problem, _ = to_problem(taxes, rows, theta, metric, scheme)
+            for enumerate_all in (True, False):
+                Search(problem, value_order="occurrences", enumerate_all=enumerate_all).run()
+    assert len(batches) > 50 and sum(batches) > len(batches)
