@@ -18,11 +18,7 @@ WITH {% include "_macros/tp_placed.sql" %}, gone AS (
     WHERE stay <= 0
     UNION ALL
     SELECT tie, src, sid
-    FROM (
-        SELECT tie, src, sid, stay, row_number() OVER (PARTITION BY g, sid ORDER BY tie) AS k
-        FROM placed
-        WHERE stay > 0 AND stay < n
-    ) AS split
+    FROM split
     WHERE k > stay
 )
 {% endif %}

@@ -12,20 +12,15 @@ WITH {% include "_macros/tp_placed.sql" %}, decided AS (
     WHERE stay >= n
     UNION ALL
     SELECT src, gid
-    FROM (
-        SELECT src, gid, stay, row_number() OVER (PARTITION BY g, sid ORDER BY tie) AS k
-        FROM placed
-        WHERE stay > 0 AND stay < n
-    ) AS split
+    FROM split
     WHERE k <= stay
 {% else %}
     SELECT src, CASE WHEN stay >= n THEN gid ELSE $r_gid END AS gid
     FROM placed
     WHERE stay <= 0 OR stay >= n
     UNION ALL
-    SELECT src, CASE WHEN row_number() OVER (PARTITION BY g, sid ORDER BY tie) <= stay THEN gid ELSE $r_gid END AS gid
-    FROM placed
-    WHERE stay > 0 AND stay < n
+    SELECT src, CASE WHEN k <= stay THEN gid ELSE $r_gid END AS gid
+    FROM split
 {% endif %}
 )
 SELECT CAST(src AS BIGINT) AS rid, CAST(gid AS BIGINT) AS gid, false AS deleted, false AS sa_suppressed

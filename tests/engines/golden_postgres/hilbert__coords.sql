@@ -42,6 +42,18 @@ WITH extra AS (
   FROM "pg_temp"."wk tp rows's" AS r
   JOIN keep AS k
     ON k.g = r.g AND k.sid = r.sid
+), split AS (
+  SELECT
+    tie,
+    src,
+    g,
+    sid,
+    gid,
+    stay,
+    ROW_NUMBER() OVER (PARTITION BY g, sid ORDER BY tie) AS k
+  FROM placed
+  WHERE
+    stay > 0 AND stay < n
 ), gone AS (
   SELECT
     tie,
@@ -55,17 +67,7 @@ WITH extra AS (
     tie,
     src,
     sid
-  FROM (
-    SELECT
-      tie,
-      src,
-      sid,
-      stay,
-      ROW_NUMBER() OVER (PARTITION BY g, sid ORDER BY tie) AS k
-    FROM placed
-    WHERE
-      stay > 0 AND stay < n
-  ) AS split
+  FROM split
   WHERE
     k > stay
 )

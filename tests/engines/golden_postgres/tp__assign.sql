@@ -38,6 +38,18 @@ WITH extra AS (
   FROM "pg_temp"."wk tp rows's" AS r
   JOIN keep AS k
     ON k.g = r.g AND k.sid = r.sid
+), split AS (
+  SELECT
+    tie,
+    src,
+    g,
+    sid,
+    gid,
+    stay,
+    ROW_NUMBER() OVER (PARTITION BY g, sid ORDER BY tie) AS k
+  FROM placed
+  WHERE
+    stay > 0 AND stay < n
 ), decided AS (
   SELECT
     src,
@@ -50,16 +62,10 @@ WITH extra AS (
   UNION ALL
   SELECT
     src,
-    CASE
-      WHEN ROW_NUMBER() OVER (PARTITION BY g, sid ORDER BY tie) <= stay
-      THEN gid
-      ELSE (
-        CAST(%(r_gid)s AS BIGINT)
-      )
-    END AS gid
-  FROM placed
-  WHERE
-    stay > 0 AND stay < n
+    CASE WHEN k <= stay THEN gid ELSE (
+      CAST(%(r_gid)s AS BIGINT)
+    ) END AS gid
+  FROM split
 )
 SELECT
   CAST(src AS BIGINT) AS rid,
