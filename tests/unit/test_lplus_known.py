@@ -35,6 +35,29 @@ def test_known_keeps_figures_in_the_newest_and_the_sorted_arrays(monkeypatch: py
     assert ran.tolist() == [0, 1, -1, 1, -1, 1]
 
 
+def test_a_key_repeated_in_a_batch_keeps_its_last_figures(monkeypatch: pytest.MonkeyPatch) -> None:
+    """As a dict's assignments in order: the last of equal keys wins, among the newest, after later
+    batches and once merged into the sorted arrays; a batch's repeats take no row of their own."""
+    monkeypatch.setattr(known.Known, "PENDING", 8)
+    k = known.Known()
+    keys = np.array([5, 9, 5, 2, 9, 5], dtype=np.int64)
+    k.put(keys, np.arange(6) * 10, np.arange(6), np.array([0, 0, 0, 1, 1, 1]))
+    assert len(k) == 3
+    want = ([50, 40, 30], [5, 4, 3], [1, 1, 1])
+    ask = np.array([5, 9, 2], dtype=np.int64)
+    assert [c.tolist() for c in k.get(ask)] == list(want)
+    k.put(np.array([7, 1, 7], dtype=np.int64), np.array([1, 2, 3]), np.array([4, 5, 6]), np.array([0, 1, 1]))
+    assert len(k) == 5 and [c.tolist() for c in k.get(ask)] == list(want)  # earlier rows not overwritten
+    assert [c.tolist() for c in k.get(np.array([7, 1], dtype=np.int64))] == [[3, 2], [6, 5], [1, 1]]
+    k.put(np.array([3, 4, 3, 6], dtype=np.int64), *[np.array([8, 8, 9, 9])] * 3)
+    assert k.keys.size == 8 and k.nkeys.size == 0  # merged
+    assert [c.tolist() for c in k.get(np.array([5, 9, 2, 7, 3], dtype=np.int64))] == [
+        [50, 40, 30, 3, 9],
+        [5, 4, 3, 6, 9],
+        [1, 1, 1, 1, 9],
+    ]
+
+
 def test_known_stops_keeping_at_its_limit(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(known, "LIMIT", 3)
     k = known.Known()

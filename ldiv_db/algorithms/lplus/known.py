@@ -62,18 +62,22 @@ class Known:
         return out[:, 0], out[:, 1], out[:, 2]
 
     def put(self, keys: IntArray, cost: IntArray, lb: IntArray, ran: IntArray) -> None:
-        """Keep the figures of ``keys`` (distinct keys, none known yet), while fewer than ``LIMIT`` are kept."""
-        n = int(keys.size)
-        if n == 0 or len(self) >= LIMIT:
+        """Keep the figures of ``keys`` (none known yet), while fewer than ``LIMIT`` are kept; of a key given
+        more than once in the batch, its last figures (as a dict's assignments in order would)."""
+        if keys.size == 0 or len(self) >= LIMIT:
             return
-        at = int(self.nkeys.size)
+        o = np.argsort(keys, kind="stable")  # sorted, so that keys inserted at one position keep their order
+        ks = keys[o]
+        last = np.ones(ks.size, dtype=bool)
+        last[:-1] = ks[1:] != ks[:-1]  # the last of each run of equal keys, the batch's order kept in a run
+        o, ks = o[last], ks[last]
+        n, at = int(o.size), int(self.nkeys.size)
         if at + n > self.buf.shape[0]:
             self.buf = np.concatenate([self.buf, np.zeros((at + n, 3), dtype=np.int64)])
-        self.buf[at : at + n] = np.stack([cost, lb, ran], axis=1)
-        o = np.argsort(keys)  # sorted, so that keys inserted at one position keep their order
-        pos = np.searchsorted(self.nkeys, keys[o])
-        self.nkeys = np.insert(self.nkeys, pos, keys[o])
-        self.nrows = np.insert(self.nrows, pos, at + o)
+        self.buf[at : at + n] = np.stack([cost[o], lb[o], ran[o]], axis=1)  # row at + i holds ks[i]
+        pos = np.searchsorted(self.nkeys, ks)
+        self.nkeys = np.insert(self.nkeys, pos, ks)
+        self.nrows = np.insert(self.nrows, pos, at + np.arange(n, dtype=np.int64))
         if self.nkeys.size >= self.PENDING:
             pos = np.searchsorted(self.keys, self.nkeys)  # merged into the sorted arrays, not sorted again
             self.keys = np.insert(self.keys, pos, self.nkeys)
