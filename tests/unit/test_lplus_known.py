@@ -174,9 +174,9 @@ def test_each_cells_memo_key_follows_every_move_and_lock(monkeypatch: pytest.Mon
 
 
 def test_searches_put_only_distinct_unknown_keys(monkeypatch: pytest.MonkeyPatch) -> None:
-    """``Known.put`` keeps a batch without looking for repeats (its sort need not keep the order of equal
-    keys, and a key put twice would be found twice): every search calls it only with distinct keys that
-    are not yet known, as its docstring asks."""
+    """``Known.put`` keeps the last of a batch's repeats but does not look for a key it already holds (one
+    put again would be held twice): every search calls it only with keys that are not yet known, and
+    with distinct keys, so no batch relies on the repeats' rule."""
     real = known.Known.put
     batches: list[int] = []
 
