@@ -197,7 +197,7 @@ def test_a_climb_that_reports_too_low_a_cost_is_not_trusted(monkeypatch: pytest.
 
 
 @settings(max_examples=EXAMPLES // 2, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(problems(SMALL_CUTS))
+@given(problems())
 def test_ranked_box_keys_give_the_same_bounds(case: Case) -> None:
     """The boxes' keys ranked (as when the point's number would overflow them) give every node and stage
     the same lower bound as the plain keys."""
