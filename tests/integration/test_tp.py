@@ -175,6 +175,32 @@ def test_tp_plus_groups_its_residue_beside_the_staying_rows_statement(
     ).fetchall()[0][0]
 
 
+def test_tp_plus_runs_its_staying_rows_statement_even_when_no_residue_row_is_found(
+    db: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``split_rows`` runs the caller's statement beside it whatever it fetches: with no residue row found
+    (forced here) the staying rows are still written, and the run fails on the count of R's rows instead
+    of publishing an assignment without them."""
+    import ldiv_db.algorithms.hilbert.curve as curve
+    import ldiv_db.algorithms.tp as tp_module
+
+    paper_table(db, "tp_example4")
+    calls: list[bool] = []
+    real = tp_module.assign
+
+    def counted(*args: Any, staying_only: bool = False, **kwargs: Any) -> Any:
+        calls.append(staying_only)
+        return real(*args, staying_only=staying_only, **kwargs)
+
+    monkeypatch.setattr(tp_module, "assign", counted)
+    monkeypatch.setattr(curve, "_points", lambda *args, **kwargs: None)
+    with pytest.raises(Exception, match="Hilbert split 0 of the residue"):
+        run(db, "tp+", "o_empty")
+    assert calls == [True]
+    published = "SELECT count(*) FROM duckdb_tables() WHERE table_name = 'o_empty'"
+    assert db.con.execute(published).fetchall() == [(0,)]
+
+
 def test_hash_collision_falls_back_to_exact_group_ids(db: Database, monkeypatch: pytest.MonkeyPatch) -> None:
     """A collision of the hashed QI-group ids (forced here: g keeps 1 bit) makes TP rebuild its row map
     with exact ids; the release is the same as without the collision (with the same seed)."""

@@ -333,6 +333,14 @@ class Residue:
     cells: TableRef
     moves: Sequence[tuple[int, int, int]]
 
+    def params(self) -> dict[str, list[int]]:
+        """The moves as the parameters ``_macros/tp_placed.sql`` reads: $gids, $sids, $moves."""
+        return {
+            "gids": [m[0] for m in self.moves],
+            "sids": [m[1] for m in self.moves],
+            "moves": [m[2] for m in self.moves],
+        }
+
 
 @dataclass(frozen=True)
 class Split:
@@ -433,6 +441,8 @@ def split_rows(
     db = request.db
     fetched = _points(request, residue)
     if fetched is None:
+        if beside is not None:  # its statement is the caller's, whatever the rows: it runs here too
+            beside()
         return Split(None, 0, 0, 0, 0, None, 0)
     rids, coords, sids, ties, bits = fetched
 
@@ -479,10 +489,10 @@ def _points(
     qi, sa = [c.ident for c in inputs.qi], inputs.sa[0].ident
     domains = _domains(request)
     ctx: dict[str, Any] = {"rows": None}
-    moves: Sequence[tuple[int, int, int]] = ()
+    params: dict[str, list[int]] = {"gids": [], "sids": [], "moves": []}
     if residue is not None:
         ctx = {"rows": residue.rows, "cells": residue.cells}
-        moves = residue.moves
+        params = residue.params()
     else:
         sa_ids = ctx["sa_ids"] = db.work_table("hilbert_sa_ids")
         db.run(
@@ -491,7 +501,7 @@ def _points(
     columns = db.arrays(  # not a frame: it would be built only to be taken apart into these arrays
         render(
             "hilbert/coords.sql",
-            {"gids": [m[0] for m in moves], "sids": [m[1] for m in moves], "moves": [m[2] for m in moves]},
+            params,
             source=inputs.table.ref,
             domains=domains,
             qi=qi,

@@ -130,16 +130,10 @@ def run_tp(request: AnonymizeRequest, l: int) -> TpRun:
 def assign(request: AnonymizeRequest, tp: TpRun, target: TableRef, *, staying_only: bool = False) -> TableRef:
     """TP's assignment (``sql/tp/assign.sql``) as ``target``: every row, R's in group ``residue_gid``, or
     with ``staying_only`` the rows that stay in their QI-groups alone (TP+ adds R's rows itself)."""
-    moves = tp.residue.moves
     request.db.run(
         render(
             "tp/assign.sql",
-            {
-                "gids": [m[0] for m in moves],
-                "sids": [m[1] for m in moves],
-                "moves": [m[2] for m in moves],
-                "r_gid": tp.residue_gid,
-            },
+            {**tp.residue.params(), "r_gid": tp.residue_gid},
             target=target,
             cells=tp.residue.cells,
             rows=tp.residue.rows,
