@@ -192,3 +192,31 @@ def test_a_large_runs_grouping_leaves_duckdb_little_memory(monkeypatch: Any) -> 
     assert len(cut.details["parts"]) == 3 and whole.verified and cut.verified
     assert whole.details["refine"]["il_after"] == small.details["refine"]["il_after"]
     assert whole.details["classes"] == small.details["classes"] == cut.details["classes"]
+
+
+def test_a_full_collection_only_after_a_large_greedy_or_part(monkeypatch: Any) -> None:
+    """After the greedy (beside its starts) and after each part BSGI collects garbage and trims the heaps
+    (``release_freed``) only above ``LARGE_ROWS`` rows, as the command does after any algorithm: a full
+    collection takes tens to hundreds of milliseconds in a process with a large heap (a notebook, an ETL
+    worker) and frees a small run's few MiB of arrays no sooner than reference counting does."""
+    import gc
+
+    collected: list[int] = []
+    monkeypatch.setattr(gc, "collect", lambda *args: collected.append(1) or 0)
+
+    def count(name: str, part_rows: int) -> tuple[int, int]:
+        monkeypatch.setattr(parts, "PART_ROWS", part_rows)
+        collected.clear()
+        out = _release(db, 3, name)
+        assert out.verified
+        return len(collected), len(out.details.get("parts", []))
+
+    with Database.open(":memory:") as db:
+        make_table(db, "t", _table(1500, 6))
+        assert count("small_whole", 10**6) == (0, 0)
+        assert count("small_parts", 500) == (0, 3)
+        # the same runs with every size counted large: one collection after the greedy, two per part
+        monkeypatch.setattr(starts, "LARGE_ROWS", 0)
+        monkeypatch.setattr(parts, "LARGE_ROWS", 0)
+        assert count("large_whole", 10**6) == (1, 0)
+        assert count("large_parts", 500) == (6, 3)

@@ -38,7 +38,7 @@ import numpy as np
 import pandas as pd
 
 from ....sqlgen.render import render
-from ....util.memory import release_freed, trimming
+from ....util.memory import LARGE_ROWS, release_freed, trimming
 from ....util.progress import Progress
 from ...base import AnonymizeRequest
 from ...shared.schedule import Schedule, max_l_schedule
@@ -264,8 +264,10 @@ def run_parts(
         )
         results.append(dataclasses.replace(result, gid=np.zeros(0, dtype=np.int64)))
         refined.append(dataclasses.replace(done, gid=np.zeros(0, dtype=np.int64)))
+        rows = int(prep.cells.n)
         del prep, result, done
-        release_freed()  # this part's arrays, before its classes are written and the next part fetched
+        if rows > LARGE_ROWS:  # this part's arrays, before its classes are written and the next part fetched
+            release_freed()
         alg.assign(db, assignment, rid, gid)
         del rid, gid
     merged = _merge(results)
