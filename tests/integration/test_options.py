@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import subprocess
 import sys
 from fractions import Fraction
@@ -26,9 +27,11 @@ OCC = ["Prof-specialty", "Sales", "Craft-repair", "Adm-clerical"]
 ROOT = Path(__file__).resolve().parents[2]
 
 
-@pytest.fixture
-def dbfile(tmp_path: Path) -> Path:
-    """40 rows (zip, sex, age, occ) with hierarchies for zip and sex and stored categories for occ."""
+@pytest.fixture(scope="session")
+def _options_world(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """40 rows (zip, sex, age, occ) with hierarchies for zip and sex and stored categories for occ, and
+    the hierarchy files beside it: built once per test process."""
+    tmp_path = tmp_path_factory.mktemp("options")
     path = tmp_path / "opt.duckdb"
     db = Database.open(path)
     values = ", ".join(
@@ -43,7 +46,15 @@ def dbfile(tmp_path: Path) -> Path:
     taxonomy.import_hierarchy(db, "p", "sex", tmp_path / "sex.csv")
     taxonomy.import_categories(db, "p", "occ", tmp_path / "cat.csv")
     db.close()
-    return path
+    return tmp_path
+
+
+@pytest.fixture
+def dbfile(_options_world: Path, tmp_path: Path) -> Path:
+    """A fresh copy of the options world (its database file and hierarchy files) in the test's folder."""
+    for f in _options_world.iterdir():
+        shutil.copyfile(f, tmp_path / f.name)
+    return tmp_path / "opt.duckdb"
 
 
 def _state(path: Path) -> tuple[list[str], int, int]:
