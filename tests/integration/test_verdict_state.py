@@ -9,9 +9,12 @@ path or a PostgreSQL URL: tests/engines/test_pg_verdict_state.py runs the same c
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
+import io
 import json
 import re
+import shutil
 import stat
 from pathlib import Path
 from typing import Any
@@ -122,9 +125,24 @@ def sha256(path: Path) -> str:
 
 
 # ---------------------------------------------------------------------------- DuckDB
+@pytest.fixture(scope="session")
+def _duck_world(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The DuckDB world, built once per test process (its commands' output discarded)."""
+    folder = tmp_path_factory.mktemp("verdict_state")
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+        assert main(["load", str(folder / "w.duckdb"), str(people_csv(folder)), "--table", "people"]) == 0
+        for out in ("rel", "other"):
+            args = ["anonymize", str(folder / "w.duckdb"), "--table", "people", *ANON, "--output", out]
+            assert main(args) == 0
+    return folder
+
+
 @pytest.fixture
-def duck(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> str:
-    return world(capsys, str(tmp_path / "w.duckdb"), tmp_path)
+def duck(_duck_world: Path, tmp_path: Path) -> str:
+    """A fresh copy of the DuckDB world in the test's folder."""
+    for f in _duck_world.iterdir():
+        shutil.copyfile(f, tmp_path / f.name)
+    return str(tmp_path / "w.duckdb")
 
 
 def test_an_untouched_release_says_verified(
