@@ -406,10 +406,20 @@ def _on_sigint(signum: int, frame: Any) -> None:
     raise KeyboardInterrupt
 
 
+def _resend() -> None:
+    """SIGINT to the main thread, where Python runs its handler. Sent to the process from the timer's
+    thread, the kernel may hand it to that thread: the main thread, asleep in a system call (a wait, a
+    sleep), would not wake to take it until the call returned on its own."""
+    if hasattr(signal, "pthread_kill"):
+        signal.pthread_kill(threading.main_thread().ident or 0, signal.SIGINT)
+    else:
+        os.kill(os.getpid(), signal.SIGINT)
+
+
 def _ask_again() -> None:
     """Re-send the SIGINT shortly; :func:`_stop_asking` cancels it once the command has ended."""
     _UNTAKEN["interrupt"] = True
-    timer = threading.Timer(_RETRY, os.kill, (os.getpid(), signal.SIGINT))
+    timer = threading.Timer(_RETRY, _resend)
     timer.daemon = True
     _RETRIES.append(timer)
     timer.start()

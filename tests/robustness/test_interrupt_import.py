@@ -9,13 +9,15 @@ import signal
 import subprocess
 import sys
 import textwrap
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 
 # The interrupt is sent from inside the import of ``duckdb`` (a finder asked for it first), so it lands
 # in the import machinery every time, not by the luck of a timer; the command's handler is installed as
-# ``ldiv`` installs it. After the import the script sleeps, so the deferred interrupt has time to land.
+# ``ldiv`` installs it. After the import the script sleeps, so the deferred interrupt has time to land: it
+# must wake the sleep (the re-sent signal goes to the main thread), long before the sleep ends.
 # Where it was raised is read from the traceback (the script's line, argv[1] is the import's), not from
 # what was printed before it: on a busy machine the deferred interrupt may land right after the import.
 SCRIPT = textwrap.dedent(
@@ -34,7 +36,7 @@ SCRIPT = textwrap.dedent(
     sys.meta_path.insert(0, Interrupt())
     try:
         import duckdb
-        time.sleep(30)
+        time.sleep(SLEEP)
         print("not interrupted")
     except KeyboardInterrupt as exc:
         assert exc.__traceback__ is not None
@@ -44,12 +46,14 @@ SCRIPT = textwrap.dedent(
     """
 )
 IMPORT_LINE = SCRIPT.splitlines().index("    import duckdb") + 1
+SLEEP = 60
 
 
 def test_ctrl_c_inside_the_engine_import_waits_for_it(tmp_path: Path) -> None:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    started = time.monotonic()
     proc = subprocess.run(
-        [sys.executable, "-c", SCRIPT, str(IMPORT_LINE)],
+        [sys.executable, "-c", SCRIPT.replace("SLEEP", str(SLEEP)), str(IMPORT_LINE)],
         capture_output=True,
         text=True,
         timeout=120,
@@ -59,6 +63,51 @@ def test_ctrl_c_inside_the_engine_import_waits_for_it(tmp_path: Path) -> None:
         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     assert proc.returncode == 0, (proc.returncode, proc.stderr)
+    # the re-sent interrupt woke the sleep: it did not wait for the sleep to end on its own
+    assert time.monotonic() - started < SLEEP / 2
     assert "Traceback" not in proc.stderr
     # the import ran to its end, and the interrupt was raised after it, not lost
     assert proc.stdout.splitlines() == ["raised in the import: False", "duckdb imported: True"]
+
+
+# The main thread blocks SIGINT after a second thread has started (which keeps it unblocked); the second
+# thread re-sends the interrupt as the handler does. Sent to the main thread it stays pending there; sent
+# to the process the kernel hands it to the unblocked thread, and a main thread asleep in a system call
+# would not wake for it.
+RESEND = textwrap.dedent(
+    """
+    import signal, threading
+    from ldiv_db.cli import main as cli
+
+    signal.signal(signal.SIGINT, lambda *a: None)
+    go, sent = threading.Event(), threading.Event()
+
+    def resend():
+        go.wait()
+        try:
+            cli._resend()
+        finally:
+            sent.set()
+
+    t = threading.Thread(target=resend)
+    t.start()
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    go.set()
+    sent.wait()
+    t.join()
+    print("pending on the main thread:", signal.SIGINT in signal.sigpending())
+    """
+)
+
+
+def test_a_re_sent_interrupt_goes_to_the_main_thread(tmp_path: Path) -> None:
+    proc = subprocess.run(
+        [sys.executable, "-c", RESEND],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        cwd=tmp_path,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines() == ["pending on the main thread: True"]
