@@ -105,13 +105,15 @@ class CheckResult(FrameResult):
 
     @property
     def recursive(self) -> list[RecursiveBound]:
+        """Per l from 2 to the distinct l, the largest c_above over the SAs: one pass over their bounds
+        (a class can hold thousands of values, each SA a bound per l)."""
         top = self.distinct_l
-        out = []
-        for l_value in range(2, top + 1):
-            bounds = [b.c_above for s in self.per_sa for b in s.recursive if b.l == l_value]
-            if bounds:
-                out.append(RecursiveBound(l_value, max(bounds)))
-        return out
+        largest: dict[int, Fraction] = {}
+        for s in self.per_sa:
+            for b in s.recursive:
+                if 2 <= b.l <= top and (b.l not in largest or b.c_above > largest[b.l]):
+                    largest[b.l] = b.c_above
+        return [RecursiveBound(l_value, largest[l_value]) for l_value in sorted(largest)]
 
     def to_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {
