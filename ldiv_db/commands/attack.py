@@ -13,9 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
-
-import pandas as pd
+from typing import TYPE_CHECKING, Any
 
 from ..core.catalog import resolve_table
 from ..core.classes import partition_columns, published_group_column
@@ -25,6 +23,12 @@ from ..errors import BadInput
 from ..privacy.base import sql_text
 from ..sqlgen.render import render
 from ..taxonomy.categories import read_categories
+from ..util.lazy import library
+
+if TYPE_CHECKING:
+    import pandas as pd
+else:
+    pd = library("pandas")
 
 
 @dataclass(frozen=True)

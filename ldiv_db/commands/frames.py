@@ -10,9 +10,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 from collections.abc import Iterator, Sequence
-from typing import Any
-
-import pandas as pd
+from typing import TYPE_CHECKING, Any
 
 from ..core.catalog import output_ref, resolve_table
 from ..core.sources import for_anonymize, for_check
@@ -21,10 +19,16 @@ from ..errors import BadInput
 from ..pipeline.result import AnonymizeResult
 from ..sqlgen.render import render
 from ..util.frame_convert import is_frame
+from ..util.lazy import library
 from ..verify.check import CheckResult
 from ..verify.check import check as check_table
 from .anonymize import AnonymizeCall
 from .anonymize import anonymize as anonymize_table
+
+if TYPE_CHECKING:
+    import pandas as pd
+else:
+    pd = library("pandas")
 
 FRAME_TABLE = "frame"  # the frame's table in the in-memory database, unless named
 DEFAULT_OUTPUT = "release"

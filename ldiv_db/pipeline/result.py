@@ -4,14 +4,18 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
-
-import pandas as pd
+from typing import TYPE_CHECKING, Any
 
 from ..errors import BadInput
 from ..util.frame_convert import FrameResult
+from ..util.lazy import library
 from ..util.words import metrics_line, model_phrase, number, percent, show
 from ..verify.verdicts import partitions_of, verdict_lines
+
+if TYPE_CHECKING:
+    import pandas as pd
+else:
+    pd = library("pandas")
 
 
 @dataclass

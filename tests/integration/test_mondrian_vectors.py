@@ -1,7 +1,7 @@
 """Mondrian's compressed input (``sql/mondrian/vectors.sql``): per QI vector its ordinals and per SA the
 count of each value under its code — the dense rank of the value's spelling in the bytes' order, a NULL
 (``--null-as-value``) a value of its own, ranked last — against a brute force over the rows in Python. The
-statement returns its rows in no order; ``_Vectors`` sorts them: rows in any order give its arrays."""
+statement returns its rows in no order; ``Vectors`` sorts them: rows in any order give its arrays."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from ldiv_db.algorithms.mondrian import _Vectors
+from ldiv_db.algorithms.mondrian.vectors import Vectors
 from ldiv_db.sqlgen.render import Ident, TableRef, render
 
 
@@ -75,7 +75,7 @@ def test_vectors_in_any_row_order_give_the_same_arrays() -> None:
     )
     for seed in range(5):
         shuffled = frame.sample(frac=1, random_state=seed).reset_index(drop=True)
-        data = _Vectors(shuffled, 2, 2, ["numeric", "numeric"])
+        data = Vectors(shuffled, 2, 2, ["numeric", "numeric"])
         assert data.vid.tolist() == [0, 1, 2]
         assert data.ords.tolist() == [[1.0, 5.0], [1.0, 7.0], [3.0, 5.0]]
         assert [a.tolist() for a in data.sa_vec] == [[0, 0, 1, 2, 2], [0, 1, 2]]
@@ -116,7 +116,7 @@ def test_vectors_are_numbered_in_the_order_of_their_ordinals(cells: int) -> None
     if cells > 10_000:
         sizes = [frame[f"o{i}"].nunique() for i in range(1, d + 1)]
         assert float(np.prod(np.asarray(sizes, dtype=np.float64))) >= 2.0**62
-    data = _Vectors(frame.sample(frac=1, random_state=1), d, k, ["numeric"] * d)
+    data = Vectors(frame.sample(frac=1, random_state=1), d, k, ["numeric"] * d)
     vectors, expected = _vectors_by_hand(frame, d)
     assert data.vid.tolist() == list(range(len(vectors)))
     assert [tuple(r) for r in data.ords.tolist()] == vectors

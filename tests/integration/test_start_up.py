@@ -243,3 +243,13 @@ def test_load_and_compose_import_no_api_and_no_frame(tmp_path: Path) -> None:
         ]
         loaded = sorted({m.split(".")[0] for m in modules} & set(_NO_FRAME))
         assert not loaded, (call, loaded)
+
+
+def test_the_algorithm_registry_imports_no_frame_library() -> None:
+    """``ldiv anonymize --help`` lists every algorithm's flags, so it imports every algorithm module: they
+    read pandas late (``ldiv_db/util/lazy.py``), so the listing loads neither pandas nor pyarrow."""
+    code, modules = _loaded(["anonymize", "--help"])
+    assert code == 0
+    assert "ldiv_db.algorithms.bsgi" in modules and "ldiv_db.algorithms.decomposition" in modules
+    loaded = sorted({m.split(".")[0] for m in modules} & {"pandas", "pyarrow"})
+    assert not loaded, loaded

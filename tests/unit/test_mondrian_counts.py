@@ -12,6 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ldiv_db.algorithms import mondrian
+from ldiv_db.algorithms.mondrian import vectors as mondrian_vectors
 
 
 def _brute_median(
@@ -145,9 +146,9 @@ def test_rounds_against_mondrian_level_by_level(
         columns=[*(f"o{i}" for i in range(1, d + 1)), "missing", "s", "v", "n"],
     )
     kinds = ["numeric"] * d
-    data = mondrian._Vectors(frame, d, 1, kinds)
+    data = mondrian_vectors.Vectors(frame, d, 1, kinds)
     spans = mondrian._spans(data, kinds, [None] * d)
-    # the vectors as _Vectors numbers them (in the order of their ordinals)
+    # the vectors as Vectors numbers them (in the order of their ordinals)
     where = {tuple(v): i for i, v in enumerate(vals)}
     at = [where[tuple(int(x) for x in row)] for row in data.ords.tolist()]
     brute = _brute_rounds(vals, sa, spans, l_value, form)
@@ -174,7 +175,7 @@ def test_ranks_are_the_sorted_distinct_values(values: list[int | float], spread:
     """A QI's codes by a table of the integers present are np.unique's: the same distinct values and the
     same position of every entry (integers spread wide, fractions, NaN and magnitudes past 2^53 sorted)."""
     col = np.array([float(v * spread) if isinstance(v, int) else v for v in values], dtype=np.float64)
-    got_values, got_codes = mondrian._ranks(col)
+    got_values, got_codes = mondrian_vectors.ranks(col)
     want_values = np.unique(col)
     assert got_values.dtype == col.dtype and got_codes.dtype == np.int64
     np.testing.assert_array_equal(got_values, want_values)

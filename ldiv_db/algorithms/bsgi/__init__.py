@@ -45,10 +45,9 @@ import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 
 from ...core.catalog import Column
 from ...core.inputs import check_nulls
@@ -57,6 +56,7 @@ from ...errors import BadInput, HierarchyError
 from ...privacy import Distinct, Entropy, Frequency, PrivacyModel, Recursive, UniqueDistinct
 from ...sqlgen.render import Ident, render
 from ...taxonomy import missing_values
+from ...util.lazy import library
 from ...verify.guarantees import OnePerGroup
 from ..base import Algorithm, AnonymizeRequest, Partitioning, lca_hierarchy_ids
 from ..shared.lca import labeller, lca_labels
@@ -71,6 +71,11 @@ from .refine import parts, starts
 from .refine.exchange import REFINE, Refined, refine_details, workers
 from .refine.parts import Grouped
 from .refine.starts import Starts, best_start
+
+if TYPE_CHECKING:
+    import pandas as pd
+else:
+    pd = library("pandas")
 
 DEFAULT_WINDOW = 12
 EXACT_BUDGET = 2_000_000  # fast mode runs the exact greedy when Σ_buckets rows × cells stays below this

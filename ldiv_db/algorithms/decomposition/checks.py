@@ -8,16 +8,20 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 
 from ...core.catalog import Table, output_ref, resolve_table, table_at
 from ...errors import BadInput, PrivacyViolation
 from ...sqlgen.render import Ident, TableRef, render
+from ...util.lazy import library
 from .config import Place, StreamConfig, outputs
 
 if TYPE_CHECKING:
+    import pandas as pd
+
     from ...db import Database
     from ..base import StreamState
+else:
+    pd = library("pandas")
 
 
 def check_batch_types(db: Database, stream: StreamState, config: StreamConfig, batch: Table) -> None:

@@ -3,21 +3,29 @@ hierarchy (SPEC §4.4: the noise value nearest in the hierarchy)."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 
 from ...errors import BadInput, InternalError
 from ...taxonomy import load
+from ...util.lazy import library
 
 if TYPE_CHECKING:
+    import pandas as pd
+
     from ...db import Database
+else:
+    pd = library("pandas")
 
 
-# the dtype pandas gives a column of text: Arrow-backed ``str`` on pandas 3, object before
-_TEXT = pd.Series(["x"]).dtype
+@functools.cache
+def _text() -> Any:
+    """The dtype pandas gives a column of text: Arrow-backed ``str`` on pandas 3, object before (asked on
+    first use, so that importing this module loads no pandas)."""
+    return pd.Series(["x"]).dtype
 
 
 class Coder:
@@ -74,12 +82,12 @@ class Coder:
     def decode(self, codes: np.ndarray) -> Any:
         """The values of ``codes`` as the column pandas makes of such values (NULL: missing)."""
         missing = self.index.get(None)
-        text = np.dtype(object) != _TEXT and len(codes) > 0
+        text = np.dtype(object) != _text() and len(codes) > 0
         if not text or (missing is not None and bool((codes == missing).all())):
             # (no value, or missing values alone: pandas infers no text dtype for that column)
             return np.array(self.values, dtype=object)[codes]
         # taken from the few distinct values: pandas fills a text column from Python strings one by one
-        return pd.Series(self.values, dtype=_TEXT).array.take(codes)
+        return pd.Series(self.values, dtype=_text()).array.take(codes)
 
 
 def _isna(v: Any) -> bool:

@@ -8,16 +8,20 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 
 from ...sqlgen.render import Ident, TableRef, render
+from ...util.lazy import library
 from .coding import Coder
 from .config import StreamConfig
 from .forming import Forming, Published, ValueSets
 from .noise import Noise
 
 if TYPE_CHECKING:
+    import pandas as pd
+
     from ...db import Database
+else:
+    pd = library("pandas")
 
 
 @dataclass

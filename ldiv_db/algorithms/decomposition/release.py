@@ -1,29 +1,28 @@
-"""Decomposition+ releases (SPEC §4.1–4.5): what one release of a stream publishes, built before anything
-is written, and its three tables as a :class:`~ldiv_db.algorithms.base.Release` that the one release
-pipeline (:mod:`ldiv_db.pipeline.publish`) writes, reconciles, verifies and records.
+"""Decomposition+ releases (SPEC §4.1–4.5): what one release of a stream publishes, built before anything is
+written, and its three tables as a :class:`~ldiv_db.algorithms.base.Release` that the one release pipeline
+(:mod:`ldiv_db.pipeline.publish`) writes, reconciles, verifies and records.
 
 A release named OUT is three tables: ``OUT_qid`` (QIs and kept columns unchanged, plus ``group_id``),
-``OUT_sa`` (``group_id`` and one VARCHAR column per SA: every group's multiset of each SA after noise,
-each column sorted inside its group, no cross-SA alignment) and ``OUT_marginals`` (the true SA rows of
-the published rows, sorted, no group id). The release is a *stream*: ``ldiv anonymize --algorithm
-decomposition`` publishes release 1, ``ldiv release append`` the next ones. Every release is cumulative
-(all rows published so far); a published row never changes group and a published group's SA values are
-only ever copied forward (or grown by a starved row, never re-noised).
+``OUT_sa`` (``group_id`` and one VARCHAR column per SA: every group's multiset of each SA after noise, each
+column sorted inside its group, no cross-SA alignment) and ``OUT_marginals`` (the true SA rows of the
+published rows, sorted, no group id). The release is a *stream*: ``ldiv anonymize --algorithm decomposition``
+publishes release 1, ``ldiv release append`` the next ones. Every release is cumulative (all rows published so
+far); a published row never changes group and a published group's SA values are only ever copied forward (or
+grown by a starved row, never re-noised).
 
-Noise rows: noise replaces a surplus copy inside a group, so a group's SA-table has exactly as many rows
-as its QID-table. Nothing in the published tables says which values are noise (that would undo it); the
-noise is counted in ``ldiv.release`` (details ``noise``) and logged privately in ``ldiv.noise``.
+Noise rows: noise replaces a surplus copy inside a group, so a group's SA-table has exactly as many rows as
+its QID-table. Nothing in the published tables says which values are noise (that would undo it); the noise is
+counted in ``ldiv.release`` (details ``noise``) and logged privately in ``ldiv.noise``.
 
-Before anything is written (:func:`build_release`): the batch's row keys (:mod:`.keys`), every new or
-grown group l_i-diverse per SA, and (continuous release) the inference-channel check against every
-earlier release of the stream. In the pipeline's ONE transaction (:class:`StreamRelease`): the three
-tables, the kept-back rows (private table ``ldiv."retained:OUT"`` with their starvation penalty), the
-stream row map and row keys; the reconciliation (rows published + kept back = rows received, the three
-tables' row counts, group sizes, the marginals' SA counts against the source rows, the SA-table's against
-the marginals corrected by the noise log, the noise count, one stored key per received row); the
-verification of (l_1..l_k)-diversity on the WRITTEN SA-table (the shared ``ldiv check`` evaluator, whose
-group statistics sql/decomposition/diverse.sql reads for the stream's figures); ``ldiv.release_row`` and the noise log. The source tables are only read.
-"""
+Before anything is written (:func:`build_release`): the batch's row keys (:mod:`.keys`), every new or grown
+group l_i-diverse per SA, and (continuous release) the inference-channel check against every earlier release
+of the stream. In the pipeline's ONE transaction (:class:`StreamRelease`): the three tables, the kept-back
+rows (private table ``ldiv."retained:OUT"`` with their starvation penalty), the stream row map and row keys;
+the reconciliation (rows published + kept back = rows received, the three tables' row counts, group sizes, the
+marginals' SA counts against the source rows, the SA-table's against the marginals corrected by the noise log,
+the noise count, one stored key per received row); the verification of (l_1..l_k)-diversity on the WRITTEN
+SA-table (the shared ``ldiv check`` evaluator, whose group statistics sql/decomposition/diverse.sql reads for
+the stream's figures); ``ldiv.release_row`` and the noise log. The source tables are only read."""
 
 from __future__ import annotations
 
@@ -32,13 +31,13 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 
 from ...core.catalog import Table, table_at
 from ...core.inputs import Inputs, check_nulls
 from ...errors import BadInput, PrivacyViolation
 from ...privacy import Distinct
 from ...sqlgen.render import Ident, TableRef, render
+from ...util.lazy import library
 from ...util.progress import Progress
 from ...verify.check import evaluate
 from ...verify.verdicts import GROUPS, PartitionModel, entry, record, verdict_of
@@ -52,7 +51,11 @@ from .frames import Built, Previous
 from .noise import Noise, NoisySA, add_noise
 
 if TYPE_CHECKING:
+    import pandas as pd
+
     from ...db import Database
+else:
+    pd = library("pandas")
 
 
 # ---------------------------------------------------------------------------- one release: the frames

@@ -16,16 +16,21 @@ from __future__ import annotations
 import bisect
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
-import pandas as pd
 
 from ...errors import BadInput, InternalError
 from ...sqlgen.render import TableRef, render
 from ...util.background import Background
+from ...util.lazy import library
 from ..base import AnonymizeRequest
+
+if TYPE_CHECKING:
+    import pandas as pd
+else:
+    pd = library("pandas")
 
 # models an l-eligible partition satisfies with the same l (SPEC §0.2: max p ≤ 1/l ⇒ ≥ l values and
 # Shannon entropy ≥ min-entropy ≥ ln l)

@@ -5,11 +5,13 @@ were priced before (:func:`known`, :func:`relock`). :meth:`~.search.Search._eval
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 import numpy.typing as npt
-import pandas as pd
 
 from ...taxonomy.arrays import IntArray
+from ...util.lazy import library
 from .boxes import BoxBound
 from .merge import MergeableSearch
 from .partitions import (
@@ -24,6 +26,11 @@ from .partitions import (
     scheme_counts,
     split,
 )
+
+if TYPE_CHECKING:
+    import pandas as pd
+else:
+    pd = library("pandas")
 
 BoolArray = npt.NDArray[np.bool_]
 

@@ -7,19 +7,24 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 
 from ... import taxonomy
 from ...core.catalog import Column
 from ...errors import BadInput
 from ...privacy.l_plus import LPlus
 from ...sqlgen.render import TableRef, render
+from ...util.lazy import library
 from ..base import AnonymizeRequest
 from ..shared.trees import narrow_dtype
 from .problem import Metric, Problem, Scheme, Taxonomy
+
+if TYPE_CHECKING:
+    import pandas as pd
+else:
+    pd = library("pandas")
 
 
 def taxonomies(hierarchies: Sequence[taxonomy.Hierarchy], with_levels: bool) -> list[Taxonomy]:

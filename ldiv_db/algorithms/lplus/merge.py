@@ -23,16 +23,21 @@ from __future__ import annotations
 import copy
 import math
 import time
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 import numpy as np
-import pandas as pd
 
 from ...taxonomy.arrays import IntArray
+from ...util.lazy import library
 from ..shared.trees import narrow_dtype
 from .index import NodeArray, TreeIndex
 from .problem import Problem, Space
 from .spec_sizes import SpecSizes
+
+if TYPE_CHECKING:
+    import pandas as pd
+else:
+    pd = library("pandas")
 
 #: a frame counts the merged cells once the cells locked since its search began reach this share ...
 CHECK_SHARE = 0.5

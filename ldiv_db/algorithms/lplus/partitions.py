@@ -7,15 +7,20 @@ of non-homogeneous partitions follow from those pairs. :class:`~.search.Search` 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
-import pandas as pd
 
 from ...taxonomy.arrays import IntArray
+from ...util.lazy import library
 from .problem import Metric, Scheme, starts
 from .spec_sizes import sizes_of
+
+if TYPE_CHECKING:
+    import pandas as pd
+else:
+    pd = library("pandas")
 
 BoolArray = npt.NDArray[np.bool_]
 

@@ -6,16 +6,20 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
-from typing import Any
-
-import pandas as pd
+from typing import TYPE_CHECKING, Any
 
 from ... import taxonomy
 from ...errors import InternalError
 from ...sqlgen.render import TableRef, render
+from ...util.lazy import library
 from ..base import AnonymizeRequest
 from .histogram import Histogram
 from .problem import Decisions, Result
+
+if TYPE_CHECKING:
+    import pandas as pd
+else:
+    pd = library("pandas")
 
 
 def assign(

@@ -13,10 +13,17 @@ this moves the grouping out of the evaluations.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
-import pandas as pd
 
 from ...taxonomy.arrays import IntArray
+from ...util.lazy import library
+
+if TYPE_CHECKING:
+    import pandas as pd
+else:
+    pd = library("pandas")
 
 
 def sizes_of(spec: IntArray, cnt: IntArray) -> IntArray:

@@ -24,24 +24,29 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 
 from ...core.options import Option
 from ...errors import BadInput, HierarchyError
 from ...privacy import Distinct, Frequency
 from ...sqlgen.render import Ident, render
+from ...util.lazy import library
 from ..base import Algorithm, AnonymizeRequest, Partitioning, lca_hierarchy_ids
-from ..shared.lca import INTEGER_TYPES, Integers, lca_labels, stable_order
+from ..shared.lca import INTEGER_TYPES, Integers, lca_labels
 from ..shared.trees import Tree, load_trees, qi_kinds
+from .vectors import Vectors
+
+if TYPE_CHECKING:
+    import pandas as pd
+else:
+    pd = library("pandas")
 
 FORMS = ("distinct", "frequency")
 DENSE_CELLS = 8_000_000  # halves × SA values counted in one histogram (64 MB of float64)
 RADIX_KEYS = 2**16  # numpy sorts integers of 16 bits stably by radix
 MASK_WORDS = 4  # an SA of up to 256 values: the distinct test on bit sets of its values
-RANK_TABLE = 4  # a QI's integer ordinals are ranked by a table of at most 4 cells per vector (+ 2^16)
 
 
 class Mondrian(Algorithm):
@@ -88,7 +93,7 @@ class Mondrian(Algorithm):
         frame = db.df(render("mondrian/vectors.sql", rows=rows, ords=ords, sas=sas), bulk=True)
         self._check_missing(request, frame, kinds)
         trees = load_trees(db, hids, kinds)
-        data = _Vectors(frame, len(ords), len(sas), kinds)
+        data = Vectors(frame, len(ords), len(sas), kinds)
         tree_of = [trees[h] if k == "hierarchy" else None for h, k in zip(hids, kinds, strict=True)]
         spans = _spans(data, kinds, tree_of)
         t_sql = time.perf_counter()
@@ -162,92 +167,8 @@ class Mondrian(Algorithm):
                 )
 
 
-class _Vectors:
-    """The distinct QI vectors (ordinals, row counts) and their SA value counts, from ``vectors.sql``. The
-    vectors are numbered 0.. in the order of their ordinals (QI 1 first), as a dense rank of the vectors
-    in SQL would number them."""
-
-    def __init__(self, frame: pd.DataFrame, d: int, k: int, kinds: Sequence[str]) -> None:
-        s, v = (frame[c].to_numpy(dtype=np.int64) for c in ("s", "v"))
-        # per QI its distinct ordinals ascending and each cell's position among them: the vectors' order
-        # is the order of these codes, QI by QI
-        cols = [frame[f"o{i}"].to_numpy(dtype=np.float64) for i in range(1, d + 1)]
-        self.values: list[np.ndarray] = []
-        cell_codes: list[np.ndarray] = []
-        for col in cols:
-            values, codes = _ranks(col)
-            self.values.append(values)
-            cell_codes.append(codes)
-        # the cells in (vector, s, v) order: one integer of the codes, s and v sorts them (no two cells
-        # share it), else a lexsort of the columns
-        radix = [len(x) for x in self.values] + [k + 1, int(v.max()) + 1 if len(v) else 1]
-        if float(np.prod(np.asarray(radix, dtype=np.float64))) < 2.0**62:
-            key = np.zeros(len(s), dtype=np.int64)
-            for col, m in zip([*cell_codes, s, v], radix, strict=True):
-                key *= m
-                key += col
-            order = stable_order(key)
-        else:
-            order = np.lexsort((v, s, *cell_codes[::-1]))
-        s, v = s.take(order), v.take(order)
-        cell_codes = [c.take(order) for c in cell_codes]
-        n = frame["n"].to_numpy(dtype=np.int64).take(order)
-        starts = np.zeros(len(s), dtype=bool)
-        starts[:1] = True
-        for c in cell_codes:  # a vector starts where any of its codes differs from the cell before
-            starts[1:] |= c[1:] != c[:-1]
-        first = np.flatnonzero(starts)
-        self.vid = np.arange(len(first), dtype=np.int64)
-        index = np.cumsum(starts.astype(np.int64)) - 1  # each cell's vector
-        at = order[first]
-        self.ords = np.stack([col.take(at) for col in cols], axis=1).reshape(len(first), d)
-        # one row per QI (its codes by vector): a round reads each vector's code on its partition's QI
-        self.code_matrix = (
-            np.vstack([c.take(first) for c in cell_codes]) if d else np.zeros((0, len(first)), dtype=np.int64)
-        )
-        self.codes = list(self.code_matrix)
-        self.sa_vec: list[np.ndarray] = []
-        self.sa_val: list[np.ndarray] = []
-        self.sa_n: list[np.ndarray] = []
-        for j in range(1, k + 1):
-            mask = s == j
-            self.sa_vec.append(index[mask])
-            self.sa_val.append(v[mask])
-            self.sa_n.append(n[mask])
-        self.rows = np.bincount(self.sa_vec[0], weights=self.sa_n[0], minlength=len(self.vid)).astype(
-            np.int64
-        )
-        self.kinds = kinds
-
-    def leaf_codes(self) -> list[np.ndarray]:
-        """Per QI each vector's code for :func:`~ldiv_db.algorithms.shared.lca.lca_labels`: a taxonomy's
-        leaf node id (the ordinal), else the rank of the value."""
-        return [
-            self.ords[:, a].astype(np.int64) if kind == "hierarchy" else self.codes[a]
-            for a, kind in enumerate(self.kinds)
-        ]
-
-
-def _ranks(col: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """A column's distinct values ascending and each entry's position among them (``np.unique`` and
-    ``searchsorted``). Integers (as floats, below 2^53) in a range no wider than :data:`RANK_TABLE` per
-    entry are ranked by a table of the values present, without a sort: taxonomy node ids, value ranks."""
-    if len(col):
-        lo, hi = float(col.min()), float(col.max())
-        if lo > -(2.0**53) and hi < 2.0**53 and hi - lo < RANK_TABLE * len(col) + 2**16:
-            whole = col.astype(np.int64)
-            if (whole == col).all():
-                at = whole - int(lo)
-                present = np.zeros(int(hi - lo) + 1, dtype=bool)
-                present[at] = True
-                rank = np.cumsum(present) - 1
-                return (np.flatnonzero(present) + int(lo)).astype(col.dtype), rank[at]
-    values = np.unique(col)
-    return values, np.searchsorted(values, col).astype(np.int64)
-
-
 def _labellers(
-    request: AnonymizeRequest, kinds: Sequence[str], trees: Sequence[Tree | None], data: _Vectors
+    request: AnonymizeRequest, kinds: Sequence[str], trees: Sequence[Tree | None], data: Vectors
 ) -> list[Tree | Integers | None]:
     """How :func:`~ldiv_db.algorithms.shared.lca.lca_labels` labels each QI from the vectors: its
     taxonomy (ordinals are leaf node ids), an integer column's values (codes are their ranks), or None."""
@@ -389,7 +310,7 @@ def _place(
         orders[i] = out
 
 
-def _spans(data: _Vectors, kinds: Sequence[str], trees: Sequence[Tree | None]) -> list[float]:
+def _spans(data: Vectors, kinds: Sequence[str], trees: Sequence[Tree | None]) -> list[float]:
     """The normalizer of each QI's width: max_T − min_T (numeric), |values| − 1 (flat), |A| (hierarchy)."""
     out: list[float] = []
     for i, (kind, tree) in enumerate(zip(kinds, trees, strict=True)):
@@ -415,7 +336,7 @@ class _Partitioner:
 
     def __init__(
         self,
-        data: _Vectors,
+        data: Vectors,
         kinds: Sequence[str],
         spans: Sequence[float],
         trees: Sequence[Tree | None],

@@ -6,16 +6,22 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 
 from ... import taxonomy
 from ...errors import BadInput
 from ...sqlgen.render import render
+from ...util.lazy import library
 from ..base import AnonymizeRequest, stored_hierarchies
 from .judge import Groups, value_codes
 from .lattice import Space
+
+if TYPE_CHECKING:
+    import pandas as pd
+else:
+    pd = library("pandas")
 
 
 @dataclass

@@ -28,9 +28,9 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 
 from ...errors import BadInput
 from ...privacy import (
@@ -47,6 +47,12 @@ from ...privacy import (
 from ...privacy.base import PrivacyModel, sql_text
 from ...privacy.baseline import DistributionModel
 from ...privacy.entropy import TOLERANCE
+from ...util.lazy import library
+
+if TYPE_CHECKING:
+    import pandas as pd
+else:
+    pd = library("pandas")
 
 SIZES, PRESENCE, COUNTS = 0, 1, 2  # what a judge reads of the SA values: nothing, the values present, counts
 

@@ -33,12 +33,18 @@ import itertools
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 
+from ...util.lazy import library
 from .cost import Cost, Metric
 from .judge import COUNTS, SIZES, Groups, Judge
+
+if TYPE_CHECKING:
+    import pandas as pd
+else:
+    pd = library("pandas")
 
 UNKNOWN, FEASIBLE, INFEASIBLE = 0, 1, 2
 CACHE = 256  # judged nodes whose groups are kept as starting points

@@ -24,14 +24,18 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 
 from ...sqlgen.render import TableRef, render
+from ...util.lazy import library
 from .trees import IntArray, Tree
 
 if TYPE_CHECKING:
+    import pandas as pd
+
     from ...core.catalog import Column
     from ...db import Database
+else:
+    pd = library("pandas")
 
 
 INTEGER_TYPES = frozenset(

@@ -22,14 +22,18 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
-import pandas as pd
 
 from ...errors import HierarchyError, InternalError
 from ...sqlgen.render import TableRef, render
+from ...util.lazy import library
 from .judge import Child, Judge, RowStack
 
 if TYPE_CHECKING:
+    import pandas as pd
+
     from ..base import AnonymizeRequest
+else:
+    pd = library("pandas")
 
 IntArray = npt.NDArray[np.int64]
 Route = tuple[int, str | None, int, int, int]  # (node, child label, destination node, attr, level)

@@ -32,12 +32,12 @@ import dataclasses
 import functools
 import time
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 
 from ....sqlgen.render import render
+from ....util.lazy import library
 from ....util.memory import LARGE_ROWS, release_freed, trimming
 from ....util.progress import Progress
 from ...base import AnonymizeRequest
@@ -46,6 +46,11 @@ from ..greedy.cells import ORDERS
 from ..greedy.select import Result
 from . import starts
 from .exchange import Refined, workers
+
+if TYPE_CHECKING:
+    import pandas as pd
+else:
+    pd = library("pandas")
 
 PART_ROWS = 1_000_000  # above this many rows the refined BSGI works part by part
 # a part's starts built beside its greedy, as the whole table's are (:func:`.starts.beside`): the same

@@ -9,12 +9,17 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 import numpy as np
-import pandas as pd
 
+from ....util.lazy import library
 from ...shared.trees import IntArray
+
+if TYPE_CHECKING:
+    import pandas as pd
+else:
+    pd = library("pandas")
 
 _REFRESH = 1 << 15  # classes whose states are computed at once when a run starts
 T = TypeVar("T")
