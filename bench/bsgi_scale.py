@@ -6,7 +6,7 @@ Each run is a process of its own on a DuckDB file the table was loaded into befo
 process), so its peak memory is the run's: wall and CPU seconds of the ``anonymize`` call (CPU: every
 thread of the process and of its waited-for children, ``resource.getrusage``), the process's peak RSS
 (``VmHWM``) and over all its processes (where the exchange forks a helper: the sum of their PSS, sampled
-every 0.1 s while it runs), the load average, and
+every 0.25 s while it runs), the load average, and
 per phase (SQL preparation, fetch, greedy, starts, exchange passes, write, verification and metrics) its
 seconds and the highest RSS sampled during it (every 10 ms). ``--before REF`` runs a commit (exported to a
 temporary directory) beside the working tree, alternating, in the same run, so the two see the same load;
@@ -147,14 +147,14 @@ def worker(db_path: str, table: str) -> dict[str, Any]:
 
     stop = threading.Event()
 
-    together: list[float] = []  # while a child runs, every 0.1 s: PSS of this process and its children
+    together: list[float] = []  # while a child runs, every 0.25 s: PSS of this process and its children
 
     def sample() -> None:
         tick = 0
         while not stop.is_set():
             samples.append((time.perf_counter(), _rss_mib()))
             tick += 1
-            if tick % 10 == 0 and (kids := _children()):
+            if tick % 25 == 0 and (kids := _children()):
                 together.append(_pss_mib("self") + sum(_pss_mib(k) for k in kids))
             stop.wait(0.01)
 
@@ -192,6 +192,7 @@ def worker(db_path: str, table: str) -> dict[str, Any]:
         # over all processes: the peak RSS, or where a helper ran beside it the sampled sum of PSS
         "peak_all_mib": round(max([_peak_mib(), *together]), 1),
         "helper_samples": len(together),
+        "helper_pss_peak_mib": round(max(together, default=0.0), 1),
         "rss_before_mib": round(base, 1),
         "load": round(os.getloadavg()[0], 2),
         "classes": r.classes,

@@ -68,7 +68,8 @@ from .greedy.cells import ORDERS, locality_keys, locality_orders
 from .greedy.cost import Attribute, CostModel
 from .greedy.select import Cells, Engine, Result
 from .refine import parts, starts
-from .refine.exchange import REFINE, Refined, workers
+from .refine.exchange import REFINE, Refined
+from .refine.helper import workers
 from .refine.parts import Grouped
 from .refine.starts import Starts, best_start
 

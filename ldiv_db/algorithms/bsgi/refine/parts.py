@@ -45,7 +45,8 @@ from ...shared.schedule import Schedule, max_l_schedule
 from ..greedy.cells import ORDERS
 from ..greedy.select import Result
 from . import starts
-from .exchange import Refined, workers
+from .exchange import Refined
+from .helper import workers
 
 PART_ROWS = 1_000_000  # above this many rows the refined BSGI works part by part
 # a part's starts built beside its greedy, as the whole table's are (:func:`.starts.beside`): the same
