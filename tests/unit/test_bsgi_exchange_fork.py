@@ -126,3 +126,22 @@ def test_a_failure_in_the_forked_process_is_raised_here(how: str, case: dict[str
     finally:
         Refiner._serve = real  # type: ignore[method-assign]
         exchange.CHUNK = saved
+
+
+@settings(max_examples=2, deadline=None)
+@given(case=cases(one_size=True))
+def test_a_run_that_cannot_fork_runs_on_its_threads(case: dict[str, Any]) -> None:
+    """No process left to fork (``EAGAIN``): the run goes on with its threads, the same exchanges."""
+    case = {**case, "sideways": True}
+    one = _refiner(case, 1, False).run(case["gid"].copy())
+
+    def refuse() -> int:
+        raise BlockingIOError(11, "Resource temporarily unavailable")
+
+    real, saved = os.fork, exchange.CHUNK
+    os.fork, exchange.CHUNK = refuse, 1
+    try:
+        two = _refiner(case, 2, True).run(case["gid"].copy())
+    finally:
+        os.fork, exchange.CHUNK = real, saved
+    _same(two, one)

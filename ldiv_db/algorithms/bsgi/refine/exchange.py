@@ -514,7 +514,7 @@ class Refiner:
         il_before = (sizes * cost).sum().item()
         self._active, self._changed, self._live = zeros(k, bool), zeros(k, bool), zeros(k, np.uint8)
         self._changed[:] = True
-        forked = helper.Helper(self._serve) if forks else None  # before this process starts threads
+        forked = helper.start(self._serve) if forks else None  # before this process starts threads
         threads = ThreadPoolExecutor(self.workers - 1) if self.workers > 1 else None
         with forked or contextlib.nullcontext(), threads or contextlib.nullcontext():
             self._pool, self._helper = threads, forked

@@ -19,6 +19,7 @@ round taken for a whole one."""
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import mmap
 import os
@@ -78,7 +79,13 @@ class Helper:
         release_freed(collect=False)  # no freed pages shared at the fork that this process then rewrites
         here, there = Pipe()
         gc.freeze()  # the objects alive now: the child's collections leave their pages shared
-        pid = os.fork()
+        try:
+            pid = os.fork()
+        except OSError:
+            gc.unfreeze()
+            here.close()
+            there.close()
+            raise
         if pid == 0:  # the child: serve until told to stop, then leave without the parent's clean-ups
             code = 1
             try:
@@ -134,7 +141,8 @@ class Helper:
         self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
     ) -> None:
         if self.pid and kind is None and not self._waiting:
-            self._conn.send(None)
+            with contextlib.suppress(OSError):  # a child already gone: its status says how
+                self._conn.send(None)
             _, status = os.waitpid(self.pid, 0)
             self.pid = 0
             self._conn.close()
@@ -146,6 +154,15 @@ class Helper:
             os.waitpid(self.pid, 0)
             self.pid = 0
         self._conn.close()
+
+
+def start(serve: Callable[[Any], Any]) -> Helper | None:
+    """A :class:`Helper`, or None where the system cannot fork now (no memory or processes left): the
+    caller's threads then do the work, in the same shared arrays."""
+    try:
+        return Helper(serve)
+    except OSError:
+        return None
 
 
 def _serve(conn: Connection, serve: Callable[[Any], Any]) -> int:
