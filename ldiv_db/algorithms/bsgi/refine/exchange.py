@@ -485,7 +485,8 @@ class Refiner:
 
     def run(self, gid: IntArray, members: Members | None = None) -> Refined:
         """Refine the partition ``gid`` (row position → class id 0..k-1); class ids are kept. ``members``:
-        :meth:`members` of this very array, if the caller has them (taken over, changed in place)."""
+        :meth:`members` of this very array, if the caller has them (taken over: changed in place, or
+        copied into shared memory where a forked process works on them too; not for the caller's use)."""
         t0 = time.perf_counter()
         held = members if members is not None and members.gid is gid else self.members(gid)
         mem, sizes, cost = held.mem, held.sizes, held.cost
