@@ -4,7 +4,9 @@ marital-status, SA occupation, l = 4, ``kl = false``.
 
 Each run is a process of its own on a DuckDB file the table was loaded into beforehand (by another
 process), so its peak memory is the run's: wall and CPU seconds of the ``anonymize`` call (CPU: every
-thread of the process, ``resource.getrusage``), the process's peak RSS (``VmHWM``), the load average, and
+thread of the process and of its waited-for children, ``resource.getrusage``), the process's peak RSS
+(``VmHWM``) and over all its processes (where the exchange forks a helper: the sum of their PSS, sampled
+every 0.25 s while it runs), the load average, and
 per phase (SQL preparation, fetch, greedy, starts, exchange passes, write, verification and metrics) its
 seconds and the highest RSS sampled during it (every 10 ms). ``--before REF`` runs a commit (exported to a
 temporary directory) beside the working tree, alternating, in the same run, so the two see the same load;
@@ -67,6 +69,29 @@ def _peak_mib() -> float:
     return 0.0
 
 
+def _children() -> list[int]:
+    """This process's child processes (a forked helper of the exchange: ``refine/helper.py``)."""
+    out: list[int] = []
+    for task in Path("/proc/self/task").iterdir():
+        try:
+            out += [int(x) for x in (task / "children").read_text().split()]
+        except OSError:
+            continue
+    return out
+
+
+def _pss_mib(pid: int | str) -> float:
+    """A process's proportional set size: its pages, each shared page divided among the processes holding
+    it, so the sum over processes counts every page once."""
+    try:
+        for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
+            if line.startswith("Pss:"):
+                return int(line.split()[1]) / 1024.0
+    except OSError:
+        pass
+    return 0.0
+
+
 def worker(db_path: str, table: str) -> dict[str, Any]:
     """One run in this process (``--worker``): the phases wrapped, RSS sampled, the call timed."""
     import functools
@@ -94,8 +119,9 @@ def worker(db_path: str, table: str) -> dict[str, Any]:
         )
 
     def cpu() -> float:
-        ru = resource.getrusage(resource.RUSAGE_SELF)
-        return ru.ru_utime + ru.ru_stime
+        """This process's CPU seconds and its waited-for children's (a helper counts once it ended)."""
+        ru, rc = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+        return ru.ru_utime + ru.ru_stime + rc.ru_utime + rc.ru_stime
 
     def wrap(phase: str, fn: Any) -> Any:
         @functools.wraps(fn)
@@ -121,9 +147,15 @@ def worker(db_path: str, table: str) -> dict[str, Any]:
 
     stop = threading.Event()
 
+    together: list[float] = []  # while a child runs, every 0.25 s: PSS of this process and its children
+
     def sample() -> None:
+        tick = 0
         while not stop.is_set():
             samples.append((time.perf_counter(), _rss_mib()))
+            tick += 1
+            if tick % 25 == 0 and (kids := _children()):
+                together.append(_pss_mib("self") + sum(_pss_mib(k) for k in kids))
             stop.wait(0.01)
 
     sampler = threading.Thread(target=sample, daemon=True)
@@ -132,11 +164,11 @@ def worker(db_path: str, table: str) -> dict[str, Any]:
         base = _rss_mib()
         Path("/proc/self/clear_refs").write_text("5")  # VmHWM from here: the run's peak, not the open's
         sampler.start()
-        ru0, t0 = resource.getrusage(resource.RUSAGE_SELF), time.perf_counter()
+        c0, t0 = cpu(), time.perf_counter()
         r = ldiv_db.anonymize(
             db, table, QI, SA, algorithm="bsgi", l=L, output="bench_bsgi", replace=True, kl=False
         )
-        wall, ru1 = time.perf_counter() - t0, resource.getrusage(resource.RUSAGE_SELF)
+        wall, c1 = time.perf_counter() - t0, cpu()
         stop.set()
         sampler.join()
     phases: dict[str, dict[str, float]] = {}
@@ -155,8 +187,12 @@ def worker(db_path: str, table: str) -> dict[str, Any]:
     return {
         "file": ldiv_db.__file__,
         "seconds": round(wall, 2),
-        "cpu_seconds": round(ru1.ru_utime + ru1.ru_stime - ru0.ru_utime - ru0.ru_stime, 2),
+        "cpu_seconds": round(c1 - c0, 2),
         "peak_rss_mib": round(_peak_mib(), 1),
+        # over all processes: the peak RSS, or where a helper ran beside it the sampled sum of PSS
+        "peak_all_mib": round(max([_peak_mib(), *together]), 1),
+        "helper_samples": len(together),
+        "helper_pss_peak_mib": round(max(together, default=0.0), 1),
         "rss_before_mib": round(base, 1),
         "load": round(os.getloadavg()[0], 2),
         "classes": r.classes,

@@ -56,6 +56,23 @@ class Trims:
     count: int = 0
 
 
+# glibc's ``mallopt`` parameters (malloc.h): the free space at the heap's top kept rather than returned,
+# and the size from which a block is mapped alone (and unmapped when freed); 32 MiB is glibc's most
+_M_TRIM_THRESHOLD, _M_MMAP_THRESHOLD = -1, -3
+KEEP_TRIM, KEEP_MMAP = 1 << 30, 32 << 20
+
+
+def keep_freed() -> bool:
+    """For the rest of this process's life, glibc keeps the blocks it frees (below 32 MiB) for the next
+    allocations instead of returning their pages, each of which the next array would fault in again: for a
+    short-lived process that allocates and frees the same sizes over and over (a forked helper), whose
+    peak is then its largest working set. False where the allocator has no such setting."""
+    libc = _libc()
+    if libc is None or not hasattr(libc, "mallopt"):
+        return False
+    return bool(libc.mallopt(_M_TRIM_THRESHOLD, KEEP_TRIM) and libc.mallopt(_M_MMAP_THRESHOLD, KEEP_MMAP))
+
+
 def resident_bytes() -> int | None:
     """The process's resident size (Linux ``/proc/self/statm``), or None where it cannot be read."""
     try:

@@ -19,6 +19,7 @@ from ldiv_db.algorithms.bsgi.greedy.cells import DEAD
 from ldiv_db.algorithms.bsgi.greedy.cost import Attribute, CostModel, Tree
 from ldiv_db.algorithms.bsgi.greedy.select import Cells, Engine
 from ldiv_db.algorithms.bsgi.refine import exchange as refine
+from ldiv_db.algorithms.bsgi.refine import starts
 from ldiv_db.algorithms.shared.schedule import max_l_schedule
 from ldiv_db.errors import BadInput
 from ldiv_db.taxonomy import Hierarchy
@@ -427,7 +428,7 @@ def test_refiner_keeps_small_codes_narrow_and_refines_alike(
     cells, model = build(rows, SPECS)
     sizes = np.bincount(cells.bucket, weights=np.diff(np.append(cells.cell_start, cells.n))).astype(int)
     greedy = Engine(cells, model, l_value).run(max_l_schedule(sizes.tolist(), l_value))
-    narrow = refine.refiner_for(cells, model, cells.key)
+    narrow = starts.refiner_for(cells, model, cells.key)
     assert [a.codes.dtype for a in narrow.attrs] == [
         np.dtype(np.int64 if kind == "numeric" else np.int32) for kind, _ in SPECS
     ]

@@ -71,14 +71,14 @@ def _leaves(tree: Tree) -> np.ndarray:
 
 
 @st.composite
-def cases(draw: Any, inexact: bool = False) -> dict[str, Any]:
+def cases(draw: Any, inexact: bool = False, one_size: bool = False) -> dict[str, Any]:
     """Rows with a hierarchy, a numeric (with values; ``inexact``: with fractions), a flat and a two-leaf
-    QI; classes of sizes s and s + 1 (s = 2..5) with distinct primary values; optionally a second
-    distinct key."""
+    QI; classes of sizes s and s + 1 (s = 2..5; ``one_size``: all of size s, 12 to 40 of them) with
+    distinct primary values; optionally a second distinct key."""
     rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
     s = draw(st.integers(2, 5))
-    k = draw(st.integers(2, 30))
-    sizes = s + (rng.random(k) < draw(st.floats(0, 1))).astype(np.int64)
+    k = draw(st.integers(12, 40) if one_size else st.integers(2, 30))
+    sizes = s + (rng.random(k) < (0.0 if one_size else draw(st.floats(0, 1)))).astype(np.int64)
     n = int(sizes.sum())
     gid = np.repeat(np.arange(k), sizes)
     rng.shuffle(gid)

@@ -84,3 +84,22 @@ def test_trimming_trims_above_its_size_through_the_block_and_stops_at_its_end() 
     time.sleep(0.05)
     assert trims.count == done and never.count == 0
     assert not [t for t in threading.enumerate() if t.name == "ldiv-trim"]
+
+
+def test_keep_freed_sets_glibcs_thresholds_in_the_process_that_calls_it() -> None:
+    """Called in a process of its own (it changes the allocator for the rest of that process's life): on
+    glibc both settings are taken; elsewhere it does nothing and says so."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    tree = str(Path(memory.__file__).resolve().parents[2])  # this package, whichever tree it is in
+    done = subprocess.run(
+        [sys.executable, "-c", "from ldiv_db.util.memory import keep_freed; print(keep_freed())"],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**os.environ, "PYTHONPATH": tree},
+    )
+    assert done.stdout.strip() == str(memory._libc() is not None and hasattr(memory._libc(), "mallopt"))

@@ -63,12 +63,13 @@ from ..shared.lca import labeller, lca_labels
 from ..shared.schedule import max_l_schedule
 from ..shared.trees import IntArray, Kind, Tree, load_trees, qi_kinds
 from .coded import Coded
-from .details import GreedyRun, release_details
+from .details import GreedyRun, refine_details, release_details
 from .greedy.cells import ORDERS, locality_keys, locality_orders
 from .greedy.cost import Attribute, CostModel
 from .greedy.select import Cells, Engine, Result
 from .refine import parts, starts
-from .refine.exchange import REFINE, Refined, refine_details, workers
+from .refine.exchange import REFINE, Refined
+from .refine.helper import workers
 from .refine.parts import Grouped
 from .refine.starts import Starts, best_start
 

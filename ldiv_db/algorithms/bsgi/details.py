@@ -1,4 +1,5 @@
-"""The release details of a BSGI run: the greedy's mode and counts, the summary's class shapes, seconds."""
+"""The release details of a BSGI run: the greedy's mode and counts, the summary's class shapes, seconds,
+and the refinement's IL before and after, passes and moves."""
 
 from __future__ import annotations
 
@@ -12,6 +13,8 @@ from .greedy.select import Result
 
 if TYPE_CHECKING:
     from .coded import Coded
+    from .greedy.cost import CostModel
+    from .refine.exchange import Refined
 
 
 @dataclass(frozen=True)
@@ -80,3 +83,17 @@ def release_details(
             "classes_with_repeated_individuals": int(summary["classes_with_repeated_individuals"]),
         }
     return details
+
+
+def refine_details(refined: Refined, model: CostModel) -> dict[str, float | int]:
+    """The release details of a refinement: IL (weighted, SPEC §0.7) before and after, passes, moves (of
+    which ``sideways``: exchanges that kept the IL and lowered the spread)."""
+    return {
+        "il_before": float(model.ncp(refined.il_before)),
+        "il_after": float(model.ncp(refined.il_after)),
+        "passes": refined.passes,
+        "moves": refined.moves,
+        "sideways": refined.sideways,
+        "refine_seconds": round(refined.seconds, 4),
+        "threads": refined.threads,
+    }

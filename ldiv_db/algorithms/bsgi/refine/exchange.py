@@ -61,7 +61,8 @@ threads, each hand-over a context switch, and their count grows with the chunks:
 keep both threads busy cost least (more balance a round's end better, but cost more in hand-overs than
 they save). A group of fewer than ``2 * CHUNK`` pairs stays in one piece. The work of a pass that is not
 a round's — its orders, and the states and spreads computed for every class — is shared among the threads
-the same way.
+the same way. Where every class has one size and no pair log is kept (tables at scale), a round's second
+half is priced in a forked process instead (:mod:`.helper`), which has an interpreter lock of its own.
 
 ``MIN_GAIN`` saves the last pass in most cases at a small rise of the IL. The figures behind ``CHUNK``,
 ``SIDEWAYS_PASSES`` and ``MIN_GAIN``: bench/README.md, BSGI refinement.
@@ -71,7 +72,6 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import os
 import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Executor, ThreadPoolExecutor
@@ -84,8 +84,9 @@ from ....core.options import Option
 from ...shared.lca import stable_order
 from ...shared.trees import IntArray, narrow_dtype
 from ..greedy.cost import CostArray, CostModel, FloatArray
-from ..greedy.select import Cells
+from . import helper
 from .gathers import Members, highest, lowest, member_matrix, take_cells, take_rows
+from .helper import workers
 from .qi import QI, State
 from .rounds import SHARES, PairLog, Round, places, ranked, shared, slices
 from .swaps import SwapPricer, best_swaps, improves
@@ -95,7 +96,6 @@ MAX_PASSES = 10
 SIDEWAYS_PASSES = 3  # passes at most that apply sideways exchanges (each costs 2-3 plain ones)
 MIN_GAIN = 0.0075  # a pass gaining less than this share of the IL ends the search
 _PAIR_LOG = 1 << 23  # pair slots of a pass (≈ 48 bytes each) up to which priced pairs are logged
-MAX_WORKERS = 4  # threads pricing a round's chunks side by side (at most the CPUs this process may use)
 CHUNK = 2048  # a round's pairs of one size combination are split into chunks of at least this many
 
 REFINE = Option(
@@ -190,6 +190,11 @@ class Refiner:
         self._sizes: list[int] = []
         self.workers = workers()
         self._pool: Executor | None = None
+        self.fork = True  # a round's second chunk in a forked process where it pays (:meth:`_forks`)
+        self._helper: helper.Helper | None = None
+        self._costs: CostArray = np.zeros(0)  # per class: its scaled cost (while a run lasts)
+        self._order_of: IntArray = np.zeros((0, 0), dtype=np.int64)  # the pass's orders, shared with it
+        self._at: list[tuple[IntArray, IntArray]] = []  # a pass's places (:func:`~.rounds.places`)
         # called after every round with (rounds done in this pass, rounds per pass, note)
         self.progress: Callable[[int, int, str], None] | None = None
 
@@ -360,7 +365,7 @@ class Refiner:
                 got = self._kept(cost, *pairs.pairs(lo, hi), None if pid is None else pid[lo:hi])
                 return self._exchange(mem, cost, *got, s, s) if len(got[0]) else 0
 
-            moves += self._chunks(len(pairs), run)
+            moves += self._halves(pairs, run) if pid is None else self._chunks(len(pairs), run)
         else:
             a, b = self._kept(cost, *pairs.pairs(), pid)
             sa_, sb_ = sizes[a], sizes[b]
@@ -406,6 +411,34 @@ class Refiner:
         cut = np.linspace(0, pairs, parts + 1).astype(np.int64).tolist()
         return sum(shared(self._pool, self.workers, parts, lambda c: run(cut[c], cut[c + 1])))
 
+    def _halves(self, pairs: Round, run: Callable[[int, int], int]) -> int:
+        """``run(lo, hi)`` over a round's disjoint pairs: with a forked process (:meth:`_serve`) the second
+        half there and the first here, side by side where there are enough pairs, else :meth:`_chunks`;
+        returns the exchanges applied."""
+        n, cut, forked = len(pairs), len(pairs) // 2, self._helper
+        if forked is None or n < 2 * CHUNK or pairs.slot is None:
+            return self._chunks(n, run)
+        forked.send((*pairs.slot, cut, n, self._clock, self.pricer.sideways))
+        moves = run(0, cut)
+        theirs, level = forked.result()
+        self._level.extend(level)
+        return int(moves + theirs)
+
+    def _serve(self, job: tuple[int, int, int, int, int, bool]) -> tuple[int, list[int]]:
+        """In the forked process: the pairs lo..hi of the round at ``slot`` (an order of the pass's shared
+        orders, its places), kept, priced and applied; returns the exchanges and sideways counts."""
+        o, t, lo, hi, self._clock, self.pricer.sideways = job
+        pairs, s, level = Round(self._order_of[o], *self._at[t]), int(self._sizes[0]), len(self._level)
+        got = self._kept(self._costs, *pairs.pairs(lo, hi), None)
+        moves = self._exchange(self._mem, self._costs, *got, s, s) if len(got[0]) else 0
+        return moves, self._level[level:]
+
+    def _forks(self, k: int, log: bool) -> bool:
+        """Whether a run's rounds cut their pairs between this process and a forked one: two CPUs or more,
+        one class size, no pair log, and rounds (about k / 2 pairs) large enough to be cut."""
+        one = len(self._sizes) == 1 and not log and k // 2 >= 2 * CHUNK + self.window
+        return self.fork and self.workers >= 2 and one and helper.can_fork()
+
     def adopt_order(self, order: IntArray) -> None:
         """A data-adaptive locality order (row position → its place, a permutation of 0..n-1) replaces the
         last lexicographic rotation: the feasible split's depth-first order of its tree (:mod:`.split`),
@@ -418,10 +451,12 @@ class Refiner:
     def _rounds(self, mem: IntArray, sizes: IntArray) -> Iterator[Round]:
         """A pass's rounds (the orders taken at its start): along each order, each distance d =
         1..window and phase, the disjoint pairs of each class with the one d places further."""
-        at = places(len(sizes), self.window)  # the same for every order: made once a pass
-        for order in self._orders(mem, sizes):
-            for first, second in at:
-                yield Round(order, first, second)
+        at = self._at if self._helper else places(len(sizes), self.window)  # the same for every order
+        for o, order in enumerate(self._orders(mem, sizes)):
+            if self._helper is not None:  # where the forked process reads it
+                self._order_of[o] = order
+            for t, (first, second) in enumerate(at):
+                yield Round(self._order_of[o] if self._helper else order, first, second, (o, t))
 
     def _orders(self, mem: IntArray, sizes: IntArray) -> list[IntArray]:
         """The classes along each locality order by the mean rank of their rows, and by their lowest and
@@ -450,34 +485,45 @@ class Refiner:
 
     def run(self, gid: IntArray, members: Members | None = None) -> Refined:
         """Refine the partition ``gid`` (row position → class id 0..k-1); class ids are kept. ``members``:
-        :meth:`members` of this very array, if the caller has them (taken over, changed in place)."""
+        :meth:`members` of this very array, if the caller has them (taken over: changed in place, or
+        copied into shared memory where a forked process works on them too; not for the caller's use)."""
         t0 = time.perf_counter()
         held = members if members is not None and members.gid is gid else self.members(gid)
         mem, sizes, cost = held.mem, held.sizes, held.cost
         k = len(sizes)
-        self._mem = mem
         self._sizes = np.unique(sizes).tolist()  # the class sizes present (a few)
-        self.pricer.sideways = False  # the first pass: improving exchanges only
-        self._level = []
-        self.pricer.alloc(mem.shape[0], mem.shape[1], spread=self.sideways)
-        # per class and member: its row's distinct keys (so admissibility gathers one row per class)
-        self._held = [np.zeros(mem.shape, dtype=narrow_dtype(key)) for key in self.distinct]
-        self._touched = np.full(k, -1, dtype=np.int64)
-        self._pairs = PairLog()
-        il_before = (sizes * cost).sum().item()
-        self._changed = np.ones(k, dtype=bool)
         # the pair log holds every pair slot of a pass: kept only while that is small
         # and pays only where a pair costs more to price than to log: classes of three or more rows
         # (for classes of two the log costs more than it saves)
         log = self.skip_priced and int(sizes.max()) >= 3 and k * self.orders * 3 * self.window <= _PAIR_LOG
+        forks = self._forks(k, log)
+        # what a round writes: in shared memory where a forked process writes it too
+        zeros = helper.zeros if forks else np.zeros
+        if forks:
+            mem, cost = helper.shared_copy(mem), helper.shared_copy(cost)
+            self._order_of = zeros((self.orders * (3 if self.extremes else 1), k), dtype=np.int64)
+            self._at = places(k, self.window)
+        self._mem, self._costs = mem, cost
+        self.pricer.sideways = False  # the first pass: improving exchanges only
+        self._level = []
+        self.pricer.alloc(mem.shape[0], mem.shape[1], spread=self.sideways, zeros=zeros)
+        # per class and member: its row's distinct keys (so admissibility gathers one row per class)
+        self._held = [zeros(mem.shape, dtype=narrow_dtype(key)) for key in self.distinct]
+        self._touched = zeros(k, dtype=np.int64)
+        self._touched[:] = -1
+        self._pairs = PairLog()
+        il_before = (sizes * cost).sum().item()
+        self._active, self._changed, self._live = zeros(k, bool), zeros(k, bool), zeros(k, np.uint8)
+        self._changed[:] = True
+        forked = helper.start(self._serve) if forks else None  # before this process starts threads
         threads = ThreadPoolExecutor(self.workers - 1) if self.workers > 1 else None
-        with threads or contextlib.nullcontext():
-            self._pool = threads
+        with forked or contextlib.nullcontext(), threads or contextlib.nullcontext():
+            self._pool, self._helper = threads, forked
             try:
                 self._each_slice(sizes, lambda classes, size: self._refresh(mem, classes, size))
                 il, passes, moves = self._passes(mem, sizes, cost, il_before, log)
             finally:
-                self._pool = None
+                self._pool = self._helper = None
         out = np.empty_like(gid)
         valid = mem >= 0
         out[mem[valid]] = np.repeat(np.arange(k, dtype=np.int64), valid.sum(axis=1))
@@ -502,8 +548,8 @@ class Refiner:
             passes += 1
             if sideways and passes == 2:
                 self._begin_sideways(mem, sizes)
-            self._active, self._changed = self._changed, np.zeros(k, dtype=bool)
-            self._live = (cost > 0).view(np.uint8) | (self._active.view(np.uint8) << 1)
+            self._active[:], self._changed[:] = self._changed, False  # in place: shared when forked
+            self._live[:] = (cost > 0).view(np.uint8) | (self._active.view(np.uint8) << 1)
             note = f"exchange pass {passes} (at most {most})"
             level = sum(self._level)
             if log:
@@ -551,44 +597,3 @@ class Refiner:
 def _flags(cost: CostArray) -> np.ndarray[Any, np.dtype[np.uint8]]:
     """:attr:`Refiner._live` of classes of these costs that changed: 3 above cost 0, else 2."""
     return (cost > 0).view(np.uint8) | np.uint8(2)
-
-
-def workers() -> int:
-    """Threads for a round's chunks: the CPUs this process may run on, at most ``MAX_WORKERS``."""
-    try:
-        cpus = len(os.sched_getaffinity(0))
-    except AttributeError:  # not on Linux
-        cpus = os.cpu_count() or 1
-    return max(1, min(MAX_WORKERS, cpus))
-
-
-def refiner_for(cells: Cells, model: CostModel, keys: IntArray) -> Refiner:
-    """The refiner of the fetched rows (row positions ordered by cell): a row's codes, distinct keys
-    and locality keys are its cell's. Taxonomy node ids and flat codes are kept 32-bit where they fit
-    (numeric codes, which may be raw values whose differences are taken, stay as they are); with the
-    pricer's stacks narrowed alike (:class:`~.swaps.SwapPricer`) the refiner's per-row arrays take a
-    third less memory."""
-    rows = np.diff(np.append(cells.cell_start, cells.n))
-    row_cell = np.repeat(np.arange(cells.n_cells, dtype=np.int64), rows)
-    distinct = [cells.bucket[row_cell]] + [x[row_cell] for x in cells.extra_sa]
-    if cells.individual is not None:
-        distinct.append(cells.individual[row_cell])
-    codes = [
-        (c if a.kind == "numeric" else c.astype(narrow_dtype(c), copy=False))[row_cell]
-        for a, c in zip(model.attrs, cells.codes, strict=True)
-    ]
-    return Refiner(model, codes, distinct, keys[row_cell])
-
-
-def refine_details(refined: Refined, model: CostModel) -> dict[str, float | int]:
-    """The release details of a refinement: IL (weighted, SPEC §0.7) before and after, passes, moves (of
-    which ``sideways``: exchanges that kept the IL and lowered the spread)."""
-    return {
-        "il_before": float(model.ncp(refined.il_before)),
-        "il_after": float(model.ncp(refined.il_after)),
-        "passes": refined.passes,
-        "moves": refined.moves,
-        "sideways": refined.sideways,
-        "refine_seconds": round(refined.seconds, 4),
-        "threads": refined.threads,
-    }

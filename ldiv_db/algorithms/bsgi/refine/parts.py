@@ -45,7 +45,8 @@ from ...shared.schedule import Schedule, max_l_schedule
 from ..greedy.cells import ORDERS
 from ..greedy.select import Result
 from . import starts
-from .exchange import Refined, workers
+from .exchange import Refined
+from .helper import workers
 
 if TYPE_CHECKING:
     import pandas as pd

@@ -48,6 +48,8 @@ class Round:
     order: IntArray
     first: IntArray
     second: IntArray
+    # (order, places) in the pass's lists, where a forked process reads them (:mod:`.helper`)
+    slot: tuple[int, int] | None = None
 
     def __len__(self) -> int:
         return len(self.first)

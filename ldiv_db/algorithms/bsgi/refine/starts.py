@@ -28,12 +28,12 @@ from ....util.background import Background
 from ....util.memory import LARGE_ROWS, release_freed
 from ...shared.lca import stable_order
 from ...shared.schedule import Schedule
-from ...shared.trees import IntArray
+from ...shared.trees import IntArray, narrow_dtype
 from ..greedy.cells import Cells, locality_keys, locality_orders
 from ..greedy.cost import CostModel
 from ..greedy.select import Engine, Result
 from .construct import construct
-from .exchange import Refiner, refiner_for
+from .exchange import Refiner
 from .gathers import Members
 from .split import split
 
@@ -189,3 +189,21 @@ def partition_cost(refiner: Refiner, gid: IntArray) -> int | float:
 def dm(gid: IntArray) -> int:
     """Σ_G |G|² of a partition (row position → class)."""
     return int((np.bincount(gid).astype(np.int64) ** 2).sum())
+
+
+def refiner_for(cells: Cells, model: CostModel, keys: IntArray) -> Refiner:
+    """The refiner of the fetched rows (row positions ordered by cell): a row's codes, distinct keys
+    and locality keys are its cell's. Taxonomy node ids and flat codes are kept 32-bit where they fit
+    (numeric codes, which may be raw values whose differences are taken, stay as they are); with the
+    pricer's stacks narrowed alike (:class:`~.swaps.SwapPricer`) the refiner's per-row arrays take a
+    third less memory."""
+    rows = np.diff(np.append(cells.cell_start, cells.n))
+    row_cell = np.repeat(np.arange(cells.n_cells, dtype=np.int64), rows)
+    distinct = [cells.bucket[row_cell]] + [x[row_cell] for x in cells.extra_sa]
+    if cells.individual is not None:
+        distinct.append(cells.individual[row_cell])
+    codes = [
+        (c if a.kind == "numeric" else c.astype(narrow_dtype(c), copy=False))[row_cell]
+        for a, c in zip(model.attrs, cells.codes, strict=True)
+    ]
+    return Refiner(model, codes, distinct, keys[row_cell])

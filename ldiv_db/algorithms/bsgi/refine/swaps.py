@@ -33,6 +33,8 @@ from ...shared.trees import IntArray, Kind, Tree, narrow_dtype
 from ..greedy.cost import CostArray, FloatArray
 from .gathers import SHORT, columns, highest, lowest, take_cells, take_rows
 
+Zeros = Callable[..., np.ndarray[Any, Any]]  # np.zeros, or the same in shared memory (:mod:`.helper`)
+
 PACK = 1 << 18  # entries of a packed merged-cost table
 LEAD_SAMPLE = 1024  # classes of the call that picks the entering bound's first term
 
@@ -93,8 +95,8 @@ class _Group:
         )
         self.state: list[np.ndarray[Any, Any]] = []  # per state part: QI × classes × max size
 
-    def alloc(self, k: int, width: int, parts: int, dtype: Any = np.int64) -> None:
-        self.state = [np.zeros((len(self.attrs), k, width), dtype=dtype) for _ in range(parts)]
+    def alloc(self, k: int, width: int, parts: int, dtype: Any = np.int64, zeros: Zeros = np.zeros) -> None:
+        self.state = [zeros((len(self.attrs), k, width), dtype=dtype) for _ in range(parts)]
 
 
 class _Packed:
@@ -183,33 +185,33 @@ class SwapPricer:
         # most classes, chosen at the first call with ``LEAD_SAMPLE`` classes or more
         self.lead: int | None = None
 
-    def alloc(self, k: int, width: int, spread: bool = False) -> None:
-        """Room for the states of k classes of at most ``width`` rows (and their spreads)."""
-        self.hier.alloc(k, width, 1)
-        self.hier.state = [np.zeros((len(self.packed.groups), k, width), dtype=np.int64)]
-        self.num.alloc(k, width, 2, self.dtype)
-        self.flat.alloc(k, width, 1)
-        self.deep_state = [np.zeros((k, width), dtype=np.int64) for _ in self.deep]
+    def alloc(self, k: int, width: int, spread: bool = False, zeros: Zeros = np.zeros) -> None:
+        """Room for the states of k classes of at most ``width`` rows (and their spreads), made by ``zeros``
+        (in shared memory where a forked process writes them too: :mod:`.helper`)."""
+        self.hier.state = [zeros((len(self.packed.groups), k, width), dtype=np.int64)]
+        self.num.alloc(k, width, 2, self.dtype, zeros)
+        self.flat.alloc(k, width, 1, zeros=zeros)
+        self.deep_state = [zeros((k, width), dtype=np.int64) for _ in self.deep]
         # per member: the cost of its class without it (its leave-one-out state), and the cheapest per class
-        self.loo_cost: CostArray = np.zeros((k, width), dtype=self.dtype)
-        self.loo_min: CostArray = np.zeros(k, dtype=self.dtype)
+        self.loo_cost: CostArray = zeros((k, width), dtype=self.dtype)
+        self.loo_min: CostArray = zeros(k, dtype=self.dtype)
         # per member: Σ of its distances to its class's other rows (for sideways exchanges only)
-        self.spread = np.zeros((k, width) if spread else (0, 0), dtype=np.float64)
+        self.spread = zeros((k, width) if spread else (0, 0), dtype=np.float64)
         # per class, its core (the state inside every leave-one-out state, sizes ≥ 3): packed hierarchy
         # states, numeric lo and hi, flat values
         self.core = [
-            np.zeros((len(self.packed.groups), k), dtype=np.int64),
-            np.zeros((len(self.num.attrs), k), dtype=self.dtype),
-            np.zeros((len(self.num.attrs), k), dtype=self.dtype),
-            np.zeros((len(self.flat.attrs), k), dtype=np.int64),
+            zeros((len(self.packed.groups), k), dtype=np.int64),
+            zeros((len(self.num.attrs), k), dtype=self.dtype),
+            zeros((len(self.num.attrs), k), dtype=self.dtype),
+            zeros((len(self.flat.attrs), k), dtype=np.int64),
         ]
-        self.core.append(np.zeros((len(self.flat.attrs), k), dtype=np.int64))
+        self.core.append(zeros((len(self.flat.attrs), k), dtype=np.int64))
         # per class and member: its row's packed hierarchy codes, numeric values and flat codes, so the
         # entering bound gathers a class's rows as one row of each (not one scattered gather per member)
         self.member = [
-            np.zeros((len(self.packed.groups), k, width), dtype=self.packed.codes.dtype),
-            np.zeros((len(self.num.attrs), k, width), dtype=self.num.codes.dtype),
-            np.zeros((len(self.flat.attrs), k, width), dtype=self.flat.codes.dtype),
+            zeros((len(self.packed.groups), k, width), dtype=self.packed.codes.dtype),
+            zeros((len(self.num.attrs), k, width), dtype=self.num.codes.dtype),
+            zeros((len(self.flat.attrs), k, width), dtype=self.flat.codes.dtype),
         ]
 
     def refresh(self, members: IntArray, classes: IntArray) -> None:
