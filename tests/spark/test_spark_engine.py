@@ -187,6 +187,13 @@ def test_the_metastore_runs_without_direct_sql(spark_session) -> None:  # type: 
     assert client.getConf("javax.jdo.option.ConnectionURL", "").startswith("jdbc:derby:")
 
 
+def test_the_metastore_gives_new_directories_no_inherited_permissions(spark_session) -> None:  # type: ignore[no-untyped-def]
+    # Hive 2 would copy the parent's group and mode onto each new table directory through ls and chmod
+    # processes (decision 0032, "Round 17"); the directory still gets the mode a plain mkdir gives
+    client = spark_session._jsparkSession.sharedState().externalCatalog().unwrapped().client()  # type: ignore[attr-defined]
+    assert client.getConf("hive.warehouse.subdir.inherit.perms", "unset") == "false"
+
+
 def test_case_mapping_without_icu_answers_the_templates_as_icu_does(spark_session) -> None:  # type: ignore[no-untyped-def]
     """A local session lowers and uppers by the JVM's mapping under a pinned English locale (decision
     0032, "Round 8"), not ICU's: the templates' uses (lowered names compared, values tested against

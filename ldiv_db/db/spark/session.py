@@ -85,10 +85,16 @@ def metastore_defaults(db_path: Path) -> dict[str, str]:
     and no direct SQL. Hive's direct SQL only speeds up partition and column-statistics listings, which
     the tables ldiv_db writes never ask for (a user's partitioned table is listed through JDO instead,
     with the same answer), yet setting it up runs probe queries and loads the metadata of several model
-    classes at every start. A value in the URL wins."""
+    classes at every start. And a new table's or schema's directory not given its parent's group and
+    mode afterwards (Hive 2's inherited permissions, which Hive 3 dropped): on a local warehouse without
+    Hadoop's native library each such copy runs ``ls`` and ``chmod`` processes from the driver JVM, three
+    or more a directory, while the directory already has the mode and group the parent's would give it
+    unless the user changed the parent's, whose own mode still governs access through it (decision 0032,
+    "Round 17"). A value in the URL wins."""
     return {
         "spark.hadoop.javax.jdo.option.ConnectionURL": f"jdbc:derby:;databaseName={db_path};create=true",
         "spark.hadoop.hive.metastore.try.direct.sql": "false",
+        "spark.hadoop.hive.warehouse.subdir.inherit.perms": "false",
     }
 
 
