@@ -99,6 +99,8 @@ def worker(db_path: str, table: str) -> dict[str, Any]:
     import resource
     import threading
 
+    import pandas  # noqa: F401  # before the clock: the run's frame library, as `import ldiv_db` loaded it
+
     import ldiv_db
     from ldiv_db.pipeline import opaque
 

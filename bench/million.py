@@ -115,6 +115,8 @@ def _steps(db: Any, run_id: int) -> list[tuple[str, float]]:
 
 def measure(name: str, source: Path) -> dict[str, Any]:
     """One run of case ``name`` on a fresh copy of ``source``, in this process."""
+    import pandas  # noqa: F401  # before the clock: the run's frame library, as `import ldiv_db` loaded it
+
     import ldiv_db
     from bench.identity import _assignment
 
