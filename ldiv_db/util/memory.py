@@ -35,11 +35,14 @@ def _libc() -> Any:
     return libc if libc is not None and hasattr(libc, "malloc_trim") else None
 
 
-def release_freed(*, collect: bool = True) -> bool:
+def release_freed(*, collect: bool = True, rows: int | None = None) -> bool:
     """Collect unreachable objects (``collect``), then return the C heap's free pages to the system (glibc
     ``malloc_trim(0)``, a few milliseconds); False where the allocator has no such call. collect False:
     the caller's freed objects went by reference counting, and a full collection (tens of milliseconds
-    with the package's modules loaded) would find none of them."""
+    with the package's modules loaded) would find none of them. ``rows``: the size of the step whose
+    memory went; at most :data:`LARGE_ROWS`, nothing is done (False)."""
+    if rows is not None and rows <= LARGE_ROWS:
+        return False
     if collect:
         gc.collect()
     libc = _libc()

@@ -18,6 +18,7 @@ import ldiv_db
 from ldiv_db.algorithms.bsgi.refine import parts, starts
 from ldiv_db.algorithms.shared.schedule import max_l_schedule
 from ldiv_db.db import Database
+from ldiv_db.util import memory
 from tests.integration.frames import as_large_source, make_table
 
 
@@ -216,7 +217,6 @@ def test_a_full_collection_only_after_a_large_greedy_or_part(monkeypatch: Any) -
         assert count("small_whole", 10**6) == (0, 0)
         assert count("small_parts", 500) == (0, 3)
         # the same runs with every size counted large: one collection after the greedy, two per part
-        monkeypatch.setattr(starts, "LARGE_ROWS", 0)
-        monkeypatch.setattr(parts, "LARGE_ROWS", 0)
+        monkeypatch.setattr(memory, "LARGE_ROWS", 0)
         assert count("large_whole", 10**6) == (1, 0)
         assert count("large_parts", 500) == (6, 3)

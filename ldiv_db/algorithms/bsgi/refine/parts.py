@@ -38,7 +38,7 @@ import numpy as np
 
 from ....sqlgen.render import render
 from ....util.lazy import library
-from ....util.memory import LARGE_ROWS, release_freed, trimming
+from ....util.memory import release_freed, trimming
 from ....util.progress import Progress
 from ...base import AnonymizeRequest
 from ...shared.schedule import Schedule, max_l_schedule
@@ -272,8 +272,7 @@ def run_parts(
         refined.append(dataclasses.replace(done, gid=np.zeros(0, dtype=np.int64)))
         rows = int(prep.cells.n)
         del prep, result, done
-        if rows > LARGE_ROWS:  # this part's arrays, before its classes are written and the next part fetched
-            release_freed()
+        release_freed(rows=rows)  # this part's arrays, before its classes are written and the next fetched
         alg.assign(db, assignment, rid, gid)
         del rid, gid
     merged = _merge(results)

@@ -25,7 +25,7 @@ from typing import Any, TypeVar
 import numpy as np
 
 from ....util.background import Background
-from ....util.memory import LARGE_ROWS, release_freed
+from ....util.memory import release_freed
 from ...shared.lca import stable_order
 from ...shared.schedule import Schedule
 from ...shared.trees import IntArray, narrow_dtype
@@ -153,8 +153,8 @@ def beside(group: Callable[[], G], build_args: BuildArgs, threads: int) -> tuple
     except BaseException:
         job.cancel()
         raise
-    if build_args[0].n > LARGE_ROWS:  # a small run's arrays are a few MiB: a full collection costs more
-        release_freed()  # before the split takes the greedy's core, and its memory beside the starts'
+    # before the split takes the greedy's core, and its memory beside the starts'
+    release_freed(rows=build_args[0].n)
     wide.set()
     return out, job
 
