@@ -10,12 +10,15 @@ every 0.25 s while it runs), the load average, and
 per phase (SQL preparation, fetch, greedy, starts, exchange passes, write, verification and metrics) its
 seconds and the highest RSS sampled during it (every 10 ms). ``--before REF`` runs a commit (exported to a
 temporary directory) beside the working tree, alternating, in the same run, so the two see the same load;
-IL, classes and DM are printed for both (the same release = the same figures).
+IL, classes and DM are printed for both (the same release = the same figures). ``--seed N`` runs the
+user's seeded BSGI (``ldiv anonymize --seed N``: the greedy's first picks random, BSGI Fig. 2 line 4)
+instead of the default's first picks by row id.
 
 The amplified tables are Parquet files built once by ``bench.amplify`` (seed 7) and cached under
 ``~/.cache/ldiv_db/bsgi_scale`` (with the loaded DuckDB files), never in the repository.
 
     python -m bench.bsgi_scale --rows 1000000 [--rows 3000000] [--before 4579ba3] [--after REF] [--repeat 3]
+                               [--seed 7]
 """
 
 from __future__ import annotations
@@ -92,7 +95,7 @@ def _pss_mib(pid: int | str) -> float:
     return 0.0
 
 
-def worker(db_path: str, table: str) -> dict[str, Any]:
+def worker(db_path: str, table: str, seed: int | None = None) -> dict[str, Any]:
     """One run in this process (``--worker``): the phases wrapped, RSS sampled, the call timed."""
     import functools
     import importlib
@@ -167,8 +170,9 @@ def worker(db_path: str, table: str) -> dict[str, Any]:
         Path("/proc/self/clear_refs").write_text("5")  # VmHWM from here: the run's peak, not the open's
         sampler.start()
         c0, t0 = cpu(), time.perf_counter()
+        seeded: dict[str, Any] = {} if seed is None else {"seed": seed}
         r = ldiv_db.anonymize(
-            db, table, QI, SA, algorithm="bsgi", l=L, output="bench_bsgi", replace=True, kl=False
+            db, table, QI, SA, algorithm="bsgi", l=L, output="bench_bsgi", replace=True, kl=False, **seeded
         )
         wall, c1 = time.perf_counter() - t0, cpu()
         stop.set()
@@ -239,9 +243,11 @@ def prepared(rows: int) -> tuple[Path, str]:
     return db, table
 
 
-def run_one(tree: Path, db: Path, table: str) -> dict[str, Any]:
+def run_one(tree: Path, db: Path, table: str, seed: int | None = None) -> dict[str, Any]:
     env = {**os.environ, "PYTHONPATH": str(tree)}
     cmd = [sys.executable, str(Path(__file__).resolve()), "--worker", str(db), table]
+    if seed is not None:
+        cmd += ["--seed", str(seed)]
     done = subprocess.run(cmd, cwd=tree, env=env, capture_output=True, text=True, check=False)
     if done.returncode:
         return {"error": done.stderr.strip().splitlines()[-5:]}
@@ -256,10 +262,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--before", help="a commit run beside the working tree, alternating")
     ap.add_argument("--after", help="a commit run as 'after' instead of the working tree")
     ap.add_argument("--repeat", type=int, default=1)
+    ap.add_argument("--seed", type=int, help="the user's seed (anonymize's --seed): random first picks")
     ap.add_argument("--worker", nargs=2, metavar=("DB", "TABLE"), help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.worker:
-        print(json.dumps(worker(*args.worker)))
+        db_path, table = args.worker
+        print(json.dumps(worker(db_path, table, seed=args.seed)))
         return 0
     results: dict[str, Any] = json.loads(RESULTS.read_text()) if RESULTS.exists() else {}
     with tempfile.TemporaryDirectory() as tmp:
@@ -271,10 +279,10 @@ def main(argv: list[str] | None = None) -> int:
             runs: dict[str, list[dict[str, Any]]] = {name: [] for name in trees}
             for _ in range(args.repeat):
                 for name, tree in trees.items():
-                    res = run_one(tree, db, table)
+                    res = run_one(tree, db, table, args.seed)
                     runs[name].append(res)
-                    print(json.dumps({"rows": rows, "tree": name, **res}), flush=True)
-            results[str(rows)] = {
+                    print(json.dumps({"rows": rows, "tree": name, "seed": args.seed, **res}), flush=True)
+            results[str(rows) if args.seed is None else f"{rows}_seed{args.seed}"] = {
                 "before": args.before,
                 "after": args.after or "working tree",
                 "when": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),

@@ -59,6 +59,8 @@ def incorporate(self: GreedyState) -> tuple[int, int, int, int]:
         grown.add(g)
         self.gid[p] = g
         self.taken[p] = True
+        if self.seed_blocks is not None:
+            self.seed_blocks.taken(p)
         st[g] = new_st[g]
         cost[g] = new_cost[g]
         size[g] += 1

@@ -183,6 +183,8 @@ class Engine(GreedyState):
         chosen = gid >= 0
         self.gid[chosen] = gid[chosen]
         self.taken[chosen] = True
+        if self.seed_blocks is not None:
+            self.seed_blocks.taken(np.flatnonzero(chosen))
         self.state_array = states
         self.class_cost = costs.tolist()
         self.class_size = np.bincount(gid[chosen], minlength=len(states)).tolist()

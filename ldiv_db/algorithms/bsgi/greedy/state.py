@@ -14,6 +14,7 @@ from ...shared.lca import stable_order
 from ...shared.trees import IntArray, narrow_dtype
 from .cells import DEAD, Cells
 from .cost import CostArray, CostModel
+from .seeds import SeedBlocks
 
 TABLE_LIMIT = 2048  # largest code domain priced through cached cost rows
 _KEY_LIMIT = 2**61
@@ -142,6 +143,8 @@ class GreedyState:
         del row_bucket
         self.seed_rows = [by_bucket[bounds[b] : bounds[b + 1]] for b in range(m)]
         self.seed_ptr = [0] * m
+        # seeded: each bucket's remaining rows counted per block, for random_seed
+        self.seed_blocks = SeedBlocks(by_bucket, bounds, n) if self.rng is not None else None
         self.remaining = np.diff(bounds).astype(np.int64)
         self._buckets: list[Bucket] | None = None  # the sequential path's per-bucket arrays
 
@@ -294,6 +297,8 @@ class GreedyState:
         alive = nxt < self.cell_end[uniq]
         self.head_key[uniq] = np.where(alive, self.rank[self.slot[np.minimum(nxt, len(self.slot) - 1)]], DEAD)
         self.taken[pos] = True
+        if self.seed_blocks is not None:
+            self.seed_blocks.taken(pos)
         np.subtract.at(self.remaining, self.cells.bucket[cells], 1)
         return pos
 
@@ -303,6 +308,8 @@ class GreedyState:
         p = int(self.slot[s])
         self.head[cell] = s + 1
         self.taken[p] = True
+        if self.seed_blocks is not None:
+            self.seed_blocks.taken(p)
         b = int(self.cells.bucket[cell])
         hk = self.rank[self.slot[s + 1]] if s + 1 < self.cell_end[cell] else DEAD
         self.head_key[cell] = hk
@@ -323,6 +330,8 @@ class GreedyState:
             bk.dead -= 1
         self.head[cell] = s
         self.taken[p] = False
+        if self.seed_blocks is not None:
+            self.seed_blocks.returned(p)
         self.head_key[cell] = self.rank[p]
         bk.hp[self.cell_pos[cell]] = self.rank[p]
         self.remaining[b] += 1
@@ -359,12 +368,9 @@ class GreedyState:
     def random_seed(self, b: int) -> int:
         """A uniformly random remaining row of bucket b (BSGI Fig. 2 line 4, ``--seed``), moved to the
         head of its cell so that the cell's queue stays ordered behind it."""
-        assert self.rng is not None
-        rows = self.seed_rows[b]
-        live = rows[~self.taken[rows]]
-        self.seed_rows[b] = live
-        self.seed_ptr[b] = 0
-        p = int(live[self.rng.randrange(len(live))])
+        assert self.rng is not None and self.seed_blocks is not None
+        blocks = self.seed_blocks
+        p = blocks.kth(b, self.rng.randrange(blocks.remaining(b)), self.taken)
         cell = int(self.row_cell[p])
         h = int(self.head[cell])
         s = h + int(np.flatnonzero(self.slot[h : self.cell_end[cell]] == p)[0])
