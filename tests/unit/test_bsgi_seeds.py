@@ -37,6 +37,8 @@ def test_kth_remaining_row_is_the_definitions(sizes: list[int], block: int, seed
         if len(left):
             k = rng.randrange(len(left))
             assert blocks.kth(b, k, taken) == left[k]
+            ks = np.array([rng.randrange(len(left)) for _ in range(rng.randint(1, 6))], dtype=np.int64)
+            assert blocks.kth_many(b, ks, taken).tolist() == left[ks].tolist()
         move = rng.random()
         free = np.flatnonzero(~taken)
         if move < 0.4 and len(free):  # one row taken

@@ -1,6 +1,6 @@
 """The random first picks of a seeded BSGI (``--seed``, BSGI Fig. 2 line 4): the k-th remaining row of a
 bucket in row-id order, found through counts of the remaining rows kept per block of the bucket's seed
-queue, so a pick costs a block, not the bucket (a scan of the bucket per pick made a seeded run quadratic
+queue, so a pick costs a block and the blocks' counts, not the bucket (a scan of the bucket per pick made a seeded run quadratic
 in the largest bucket; history, "BSGI at scale", Round 18).
 
 The greedy's state calls :meth:`SeedBlocks.taken` and :meth:`SeedBlocks.returned` wherever a row changes
@@ -15,7 +15,7 @@ import numpy as np
 
 from ...shared.trees import IntArray
 
-BLOCK = 512  # rows of a bucket's seed queue per counted block
+BLOCK = 64  # rows of a bucket's seed queue per counted block
 
 
 class SeedBlocks:
@@ -63,3 +63,21 @@ class SeedBlocks:
         lo = int(self._bounds[b]) + j * self.block
         rows = self._queue[lo : min(lo + self.block, int(self._bounds[b + 1]))]
         return int(rows[np.flatnonzero(~taken[rows])[k - before]])
+
+    def kth_many(self, b: int, ks: IntArray, taken: np.ndarray) -> IntArray:
+        """:meth:`kth` of each of ``ks`` (0-based ranks among bucket b's rows not taken, in any order), read
+        from the blocks that hold them only."""
+        cum = np.cumsum(self.live[self._first[b] : self._first[b + 1]])
+        j = np.searchsorted(cum, ks, side="right")
+        before = np.where(j > 0, cum[np.maximum(j - 1, 0)], 0)
+        blocks = np.unique(j)
+        lo = int(self._bounds[b]) + blocks * self.block
+        hi = np.minimum(lo + self.block, int(self._bounds[b + 1]))
+        sizes = hi - lo
+        idx = np.repeat(lo - (np.cumsum(sizes) - sizes), sizes) + np.arange(int(sizes.sum()), dtype=np.int64)
+        rows = self._queue[idx]
+        alive = ~taken[rows]
+        left, left_block = rows[alive], np.repeat(blocks, sizes)[alive]
+        start = np.searchsorted(left_block, blocks)  # each block's first row left, in ``left``
+        found: IntArray = left[start[np.searchsorted(blocks, j)] + (ks - before)].astype(np.int64)
+        return found

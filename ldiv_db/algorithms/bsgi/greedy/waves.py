@@ -21,6 +21,7 @@ wave, and candidates are limited to the window. The distance in IL is measured i
 
 from __future__ import annotations
 
+import bisect
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -311,10 +312,7 @@ def _seeds(eng: GreedyState, first: IntArray) -> tuple[IntArray, IntArray]:
     for b in np.unique(first).tolist():
         where = np.flatnonzero(first == b)
         if eng.rng is not None:
-            for k in where.tolist():
-                cell = eng.random_seed(b)
-                cells[k] = cell
-                rows[k] = eng.take(cell)
+            cells[where], rows[where] = _random_seeds(eng, b, len(where))
             continue
         queue = eng.seed_rows[b]
         ptr = eng.seed_ptr[b]
@@ -334,6 +332,43 @@ def _seeds(eng: GreedyState, first: IntArray) -> tuple[IntArray, IntArray]:
         assert np.array_equal(taken, got), "seed rows must be the heads of their cells"
         rows[where] = taken
     return cells, rows
+
+
+def _random_seeds(eng: GreedyState, b: int, m: int) -> tuple[IntArray, IntArray]:
+    """``m`` classes' first rows drawn from bucket b one after another, each uniformly among the rows still
+    left (:meth:`~.state.GreedyState.random_seed`'s draws, in one step), and taken: each drawn row goes
+    to the head of its cell's queue, the rest of the queue in its order, as that method leaves it."""
+    assert eng.rng is not None and eng.seed_blocks is not None
+    left = eng.seed_blocks.remaining(b)
+    # the draws, each among the rows the ones before it left; as ranks among the rows left at the start
+    drawn: list[int] = []
+    ranks: list[int] = []
+    for i in range(m):
+        r = x = eng.rng.randrange(left - i)
+        while (y := r + bisect.bisect_right(drawn, x)) != x:
+            x = y
+        bisect.insort(drawn, x)
+        ranks.append(x)
+    picks = eng.seed_blocks.kth_many(b, np.array(ranks, dtype=np.int64), eng.taken)
+    cells = eng.row_cell[picks].astype(np.int64)
+    # each affected cell's remaining queue: its drawn rows first (in draw order), then the others in order
+    uc = np.unique(cells)
+    lo, hi = eng.head[uc], eng.cell_end[uc]
+    seg = np.repeat(np.arange(len(uc), dtype=np.int64), hi - lo)
+    idx = np.repeat(lo - np.cumsum(np.append(0, (hi - lo)[:-1])), hi - lo) + np.arange(
+        len(seg), dtype=np.int64
+    )
+    vals = eng.slot[idx].astype(np.int64)
+    order_of = np.full(len(vals), len(picks), dtype=np.int64)  # draw index of a drawn row, else last
+    drawn_sorted = np.argsort(picks)
+    at = np.searchsorted(picks[drawn_sorted], vals)
+    hit = (at < len(picks)) & (picks[drawn_sorted[np.minimum(at, len(picks) - 1)]] == vals)
+    order_of[hit] = drawn_sorted[at[hit]]
+    eng.slot[idx] = vals[np.lexsort((np.arange(len(vals)), order_of, seg))]
+    taken = eng.take_many(cells)
+    if not np.array_equal(taken, picks):
+        raise AssertionError("drawn first rows must be the heads of their cells")
+    return cells, taken
 
 
 def _pick_step(
