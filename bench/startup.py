@@ -15,8 +15,9 @@ directory), in processes of their own, alternating, ``--repeat`` times:
   wall and CPU seconds of the call (the least of ``--calls`` calls in the process), and the statements
   it issued with the time of each (its step log).
 
-Best of ``--repeat`` per figure (a figure's runs alternate with the other tree's, under the same load);
-the load average is printed beside them. Writes bench/results/startup.json. ``--paths N`` instead
+Best of ``--repeat`` per figure (a figure's runs alternate with the other tree's, under the same load),
+and every alternating pair of a command with the load average beside it. Writes
+bench/results/startup.json. ``--paths N`` instead
 alternates, in this process, the two ways a check builds its group statistics on DuckDB (from the source,
 the histogram: ``Database.stats_from_source``) N times each and prints their wall and CPU.
 
@@ -196,8 +197,9 @@ def measure(
         for name, tree in trees.items():
             for cmd, args in commands.items():
                 wall, cpu = _timed(tree, args)
-                best = out[name]["commands"].setdefault(cmd, {"wall": wall, "cpu": cpu})
+                best = out[name]["commands"].setdefault(cmd, {"wall": wall, "cpu": cpu, "runs": []})
                 best["wall"], best["cpu"] = min(best["wall"], wall), min(best["cpu"], cpu)
+                best["runs"].append([round(wall, 4), round(cpu, 4), round(os.getloadavg()[0], 2)])
             got = _json(tree, _IN_PROCESS, str(db), json.dumps(QI), SA, str(calls))
             kept = out[name]["check_in_process"]
             if kept is None or got["wall"] < kept["wall"]:
@@ -250,6 +252,13 @@ def _report(result: dict[str, Any], trees: dict[str, Path]) -> None:
                 f"{name:7} {cmd:16} {r['wall']:7.3f} {r['cpu']:7.3f} {r['ldiv_db_modules']:12d}  "
                 f"{', '.join(r['heavy']) or '-'}"
             )
+    if len(trees) == 2:  # every alternating pair: wall (CPU) seconds before -> after, load average
+        print("pairs, wall (CPU) s before -> after, load:")
+        before, after = (result[n]["commands"] for n in trees)
+        for cmd in before:
+            pairs = zip(before[cmd]["runs"], after[cmd]["runs"], strict=True)
+            shown = [f"{b[0]:.3f} ({b[1]:.3f}) -> {a[0]:.3f} ({a[1]:.3f}) @{a[2]}" for b, a in pairs]
+            print(f"  {cmd:16} " + "; ".join(shown))
     for name in trees:
         c = result[name]["check_in_process"]
         print(
