@@ -13,7 +13,8 @@ do to the file:
   version) are provided empty by an in-memory catalog on the search path, behind the file's own.
 
 The expected objects come from applying the shipped migrations to a scratch in-memory catalog, once per
-process, with a snapshot after each migration (an object's columns may change in a later one).
+process, with a snapshot after each migration (an object's columns may change in a later one); the
+snapshots' rows are kept in the user's cache for the next process (:mod:`.kept`).
 """
 
 from __future__ import annotations
