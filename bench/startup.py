@@ -1,4 +1,4 @@
-"""Fixed costs on small inputs (issue 57 item 1): the command line's start-up and ``check`` on Adult.
+"""Fixed costs on small inputs (issue 57 item 1): the command line's start-up, ``check`` and ``anonymize``.
 
 Per tree (the working tree as "after"; with ``--before REF`` that commit too, exported to a temporary
 directory), in processes of their own, alternating, ``--repeat`` times:
@@ -7,16 +7,21 @@ directory), in processes of their own, alternating, ``--repeat`` times:
   QIs, recursive (4, 3)) as the ``ldiv`` script runs them: wall and CPU seconds (the child's rusage), and
   in one more run the modules the command imported (how many of ldiv_db's, and which of the heavy
   libraries);
+* ``ldiv anonymize`` with each algorithm of ``--anonymize`` (default mondrian and tp+; ``--anonymize
+  none`` skips them) at its defaults, KL included, on a 2,000-row sample of Adult (its first rows, with
+  the same hierarchies; ``2k``) and on Adult: the QIs of bench/million.py (top-down adds sex and race and
+  takes the distinct model), SA occupation, l = 4, as the ``ldiv`` script runs it;
 * ``ldiv_db.check(...)`` in-process on the loaded Adult database, the same model, after a warm-up call:
   wall and CPU seconds of the call (the least of ``--calls`` calls in the process), and the statements
   it issued with the time of each (its step log).
 
-Best of ``--repeat`` per figure (a figure's runs alternate with the other tree's, under the same load);
-the load average is printed beside them. Writes bench/results/startup.json. ``--paths N`` instead
+Best of ``--repeat`` per figure (a figure's runs alternate with the other tree's, under the same load),
+and every alternating pair of a command with the load average beside it. Writes
+bench/results/startup.json. ``--paths N`` instead
 alternates, in this process, the two ways a check builds its group statistics on DuckDB (from the source,
 the histogram: ``Database.stats_from_source``) N times each and prints their wall and CPU.
 
-    python -m bench.startup [--before 4579ba3] [--repeat 3] [--calls 50]
+    python -m bench.startup [--before 4579ba3] [--repeat 3] [--calls 50] [--anonymize mondrian,tp+,bsgi]
     python -m bench.startup --paths 40
 """
 
@@ -33,6 +38,7 @@ import sys
 import tarfile
 import tempfile
 import time
+from collections.abc import Sequence
 from io import BytesIO
 from pathlib import Path
 from typing import Any
@@ -40,6 +46,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 QI = ["sex", "age", "race", "marital-status", "education", "native-country", "workclass", "salary-class"]
 SA = "occupation"
+QI5 = ["age", "education", "native-country", "workclass", "marital-status"]  # bench/million.py's
+SMALL_ROWS = 2_000
 MODEL = ["--model", "recursive", "--l", "3", "--c", "4"]
 HEAVY = ("pandas", "numpy", "duckdb", "sqlglot", "jinja2", "matplotlib", "pyarrow")
 GOALS = {"--help": 0.25, "check_in_process": 0.015}  # seconds (issue 57 item 1)
@@ -96,7 +104,9 @@ def _timed(tree: Path, args: list[str]) -> tuple[float, float]:
     """Wall and CPU seconds of one command (the CPU of the child alone: its rusage)."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
-    subprocess.run([sys.executable, "-c", _LDIV, *args], cwd=tree, env=_env(tree), capture_output=True)
+    done = subprocess.run([sys.executable, "-c", _LDIV, *args], cwd=tree, env=_env(tree), capture_output=True)
+    if args[0] == "anonymize" and done.returncode:  # a failed run is not a fast one
+        raise RuntimeError(f"{tree}: {' '.join(args)}: {done.stderr.decode()[-2000:]}")
     wall = time.perf_counter() - t0
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
@@ -117,14 +127,25 @@ def _json(tree: Path, code: str, *args: str) -> dict[str, Any]:
     return out
 
 
-def _commands(db: Path) -> dict[str, list[str]]:
+def _anonymize(db: Path, algorithm: str) -> list[str]:
+    qi, extra = (QI5, []) if algorithm != "topdown" else ([*QI5, "sex", "race"], ["--model", "distinct"])
+    call = ["anonymize", str(db), "--table", "adult", "--qi", ",".join(qi), "--sa", SA, "--l", "4"]
+    return [*call, "--algorithm", algorithm, *extra, "--output", f"out_{algorithm}", "--replace", "--quiet"]
+
+
+def _commands(db: Path, small: Path | None = None, algorithms: Sequence[str] = ()) -> dict[str, list[str]]:
     check = ["check", str(db), "--table", "adult", "--qi", ",".join(QI), "--sa", SA, *MODEL]
-    return {
+    out = {
         "--help": ["--help"],
         "--version": ["--version"],
         "releases": ["releases", str(db)],
         "check": check,
     }
+    for algorithm in algorithms:
+        if small is not None:
+            out[f"{algorithm} 2k"] = _anonymize(small, algorithm)
+        out[f"{algorithm} adult"] = _anonymize(db, algorithm)
+    return out
 
 
 def _prepare(workdir: Path) -> Path:
@@ -135,6 +156,23 @@ def _prepare(workdir: Path) -> Path:
     return db
 
 
+def _prepare_small(workdir: Path) -> Path:
+    """Adult's first ``SMALL_ROWS`` rows with Adult's hierarchies, in a database of their own."""
+    import ldiv_db
+    from bench.foundation import ADULT, HIERARCHIES
+    from ldiv_db import taxonomy
+
+    csv = workdir / "adult_small.csv"
+    with (ADULT / "adult.csv").open() as src:
+        csv.write_text("".join(line for _, line in zip(range(SMALL_ROWS + 1), src, strict=False)))
+    db_path = workdir / "adult_small.duckdb"
+    with ldiv_db.Database.open(db_path) as db:
+        ldiv_db.load(db, csv, "adult", sep=";")
+        for col in HIERARCHIES:
+            taxonomy.import_hierarchy(db, "adult", col, ADULT / f"adult_hierarchy_{col}.csv")
+    return db_path
+
+
 def _compile(tree: Path) -> None:
     """Write the tree's bytecode first: with PYTHONDONTWRITEBYTECODE set, a tree never compiled compiles
     every module it imports in every process (12 ms of CPU for ``ldiv --help`` alone), which would be
@@ -143,8 +181,15 @@ def _compile(tree: Path) -> None:
     compileall.compile_dir(tree / "ldiv_db", quiet=1)
 
 
-def measure(trees: dict[str, Path], db: Path, repeat: int, calls: int = 10) -> dict[str, Any]:
-    commands = _commands(db)
+def measure(
+    trees: dict[str, Path],
+    db: Path,
+    repeat: int,
+    calls: int = 10,
+    small: Path | None = None,
+    algorithms: Sequence[str] = (),
+) -> dict[str, Any]:
+    commands = _commands(db, small, algorithms)
     for tree in trees.values():
         _compile(tree)
     out: dict[str, Any] = {name: {"commands": {}, "check_in_process": None} for name in trees}
@@ -152,8 +197,9 @@ def measure(trees: dict[str, Path], db: Path, repeat: int, calls: int = 10) -> d
         for name, tree in trees.items():
             for cmd, args in commands.items():
                 wall, cpu = _timed(tree, args)
-                best = out[name]["commands"].setdefault(cmd, {"wall": wall, "cpu": cpu})
+                best = out[name]["commands"].setdefault(cmd, {"wall": wall, "cpu": cpu, "runs": []})
                 best["wall"], best["cpu"] = min(best["wall"], wall), min(best["cpu"], cpu)
+                best["runs"].append([round(wall, 4), round(cpu, 4), round(os.getloadavg()[0], 2)])
             got = _json(tree, _IN_PROCESS, str(db), json.dumps(QI), SA, str(calls))
             kept = out[name]["check_in_process"]
             if kept is None or got["wall"] < kept["wall"]:
@@ -198,14 +244,21 @@ def paths(db: Path, n: int) -> dict[str, dict[str, float]]:
 def _report(result: dict[str, Any], trees: dict[str, Path]) -> None:
     print(f"{result['workload']}; load average {result['load_before']} before, {result['load_after']} after")
     print(
-        f"{'tree':7} {'command':10} {'wall s':>7} {'cpu s':>7} {'ldiv_db mods':>12}  heavy libraries imported"
+        f"{'tree':7} {'command':16} {'wall s':>7} {'cpu s':>7} {'ldiv_db mods':>12}  heavy libraries imported"
     )
     for name in trees:
         for cmd, r in result[name]["commands"].items():
             print(
-                f"{name:7} {cmd:10} {r['wall']:7.3f} {r['cpu']:7.3f} {r['ldiv_db_modules']:12d}  "
+                f"{name:7} {cmd:16} {r['wall']:7.3f} {r['cpu']:7.3f} {r['ldiv_db_modules']:12d}  "
                 f"{', '.join(r['heavy']) or '-'}"
             )
+    if len(trees) == 2:  # every alternating pair: wall (CPU) seconds before -> after, load average
+        print("pairs, wall (CPU) s before -> after, load:")
+        before, after = (result[n]["commands"] for n in trees)
+        for cmd in before:
+            pairs = zip(before[cmd]["runs"], after[cmd]["runs"], strict=True)
+            shown = [f"{b[0]:.3f} ({b[1]:.3f}) -> {a[0]:.3f} ({a[1]:.3f}) @{a[2]}" for b, a in pairs]
+            print(f"  {cmd:16} " + "; ".join(shown))
     for name in trees:
         c = result[name]["check_in_process"]
         print(
@@ -226,6 +279,11 @@ def main() -> None:
         "--calls", type=int, default=10, help="in-process check calls per process (the least counts)"
     )
     ap.add_argument("--paths", type=int, help="alternate the two statistics paths N times each (no file)")
+    ap.add_argument(
+        "--anonymize",
+        default="mondrian,tp+",
+        help="algorithms whose `ldiv anonymize` is measured on 2,000 rows and Adult (none: no run)",
+    )
     a = ap.parse_args()
     load_before = os.getloadavg()
     if a.paths:
@@ -245,10 +303,12 @@ def main() -> None:
             {"after": ROOT} if not a.before else {"before": _export(a.before, Path(tmp) / "t"), "after": ROOT}
         )
         db = _prepare(Path(tmp))
-        measured = measure(trees, db, a.repeat, a.calls)
+        algorithms = [x for x in a.anonymize.split(",") if x and x != "none"]
+        small = _prepare_small(Path(tmp)) if algorithms else None
+        measured = measure(trees, db, a.repeat, a.calls, small, algorithms)
     result = {
-        "workload": f"ldiv commands and check on Adult ({len(QI)} QIs, recursive (4, 3)), best of {a.repeat} "
-        f"(in-process: of {a.repeat} x {a.calls} calls)",
+        "workload": f"ldiv commands and check on Adult ({len(QI)} QIs, recursive (4, 3)), anonymize on "
+        f"{SMALL_ROWS:,} rows and Adult, best of {a.repeat} (in-process: of {a.repeat} x {a.calls} calls)",
         "before": a.before,
         **measured,
         "load_before": [round(x, 2) for x in load_before],

@@ -35,8 +35,10 @@ from .engine_errors import engine_error
 from .owners import RunOwners
 
 if TYPE_CHECKING:
+    import numpy as np
     import pandas as pd
 else:
+    np = library("numpy")
     pd = library("pandas")
 
 T = TypeVar("T")
@@ -311,6 +313,21 @@ class Database(RunOwners, abc.ABC):
         self._log(query, len(next(iter(out.values()))) if out else 0)
         return out
 
+    def columns(self, query: Query, *, bulk: bool = False) -> dict[str, Any]:
+        """The columns of a result as numpy arrays by column name, a column holding NULL as a masked array
+        (``numpy.ma``; ``bulk``: as :meth:`rows`): for reading with numpy and for :meth:`insert_columns`,
+        where no frame is wanted. Here from :meth:`df`'s frame (a column with NULL as objects); DuckDB
+        hands them over without pandas."""
+        frame = self.df(query, bulk=bulk)
+        out: dict[str, Any] = {}
+        for c in frame.columns:
+            null = frame[c].isna().to_numpy(dtype=bool)
+            if null.any():
+                out[str(c)] = np.ma.MaskedArray(frame[c].to_numpy(dtype=object), mask=null)
+            else:
+                out[str(c)] = frame[c].to_numpy()
+        return out
+
     def batches(self, query: Query, size: int = 50_000) -> Iterator[list[tuple[Any, ...]]]:
         """The rows of ``query`` in batches of at most ``size`` (a bulk transfer without one big list)."""
         cur = self._execute(query)
@@ -327,6 +344,11 @@ class Database(RunOwners, abc.ABC):
     @abc.abstractmethod
     def insert_frame(self, table: TableRef, frame: pd.DataFrame) -> None:
         """Append a pandas frame to an existing table (columns matched by name)."""
+
+    def insert_columns(self, table: TableRef, columns: Mapping[str, Any]) -> None:
+        """Append rows given as numpy arrays of one length by column name (a masked value is NULL) to an
+        existing table (columns matched by name): as :meth:`insert_frame` of the frame they make."""
+        self.insert_frame(table, pd.DataFrame(dict(columns)))
 
     def load_frame(self, frame: Any, target: TableRef) -> None:
         """Create ``target`` from a pandas, Polars or Arrow table, with row ids (only an embedded engine
@@ -475,15 +497,14 @@ class Database(RunOwners, abc.ABC):
         """Write the collected step log to ldiv.run_step (one batched insert) and reset it."""
         if not self.steps:
             return
-        frame = pd.DataFrame(
-            {
-                "run_id": run_id,
-                "step_no": range(1, len(self.steps) + 1),
-                "template": [s.template for s in self.steps],
-                "sql_hash": [s.sql_hash for s in self.steps],
-                "rows": [s.rows for s in self.steps],
-                "ms": [round(s.ms, 3) for s in self.steps],
-            }
-        )
-        self.insert_frame(TableRef("run_step", "ldiv"), frame)
+        n = len(self.steps)
+        columns = {
+            "run_id": np.full(n, run_id, dtype=np.int64),
+            "step_no": np.arange(1, n + 1, dtype=np.int64),
+            "template": np.array([s.template for s in self.steps], dtype=object),
+            "sql_hash": np.array([s.sql_hash for s in self.steps], dtype=object),
+            "rows": np.array([s.rows for s in self.steps], dtype=np.int64),
+            "ms": np.array([round(s.ms, 3) for s in self.steps], dtype=np.float64),
+        }
+        self.insert_columns(TableRef("run_step", "ldiv"), columns)
         self.steps.clear()

@@ -13,18 +13,20 @@ do to the file:
   version) are provided empty by an in-memory catalog on the search path, behind the file's own.
 
 The expected objects come from applying the shipped migrations to a scratch in-memory catalog, once per
-process, with a snapshot after each migration (an object's columns may change in a later one).
+process, with a snapshot after each migration (an object's columns may change in a later one); the
+snapshots' rows are kept in the user's cache for the next process (:mod:`.kept`).
 """
 
 from __future__ import annotations
 
 import itertools
 import threading
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..errors import MigrationError
+from . import kept
 from .migrate import (
     BOOKKEEPING,
     applied_migrations,
@@ -84,10 +86,14 @@ class Snapshot:
 
 
 def snapshot(db: SchemaDatabase) -> Snapshot:
+    return _snapshot_of(db.raw_rows(_SNAPSHOT))
+
+
+def _snapshot_of(rows: Sequence[Sequence[Any]]) -> Snapshot:
     tables: dict[str, list[tuple[str, str]]] = {}
     sequences: set[str] = set()
     has_schema = False
-    for kind, name, col, typ, _ in db.raw_rows(_SNAPSHOT):
+    for kind, name, col, typ, _ in rows:
         if kind == "schema":
             has_schema = True
         elif kind == "sequence":
@@ -127,19 +133,39 @@ def expected(db: SchemaDatabase) -> Expected:
 
 
 def _derive(db: SchemaDatabase) -> Expected:
+    """From the rows kept in the user's cache for these migrations and this DuckDB (:mod:`.kept`), or
+    derived in a scratch catalog (and kept)."""
+    migrations = shipped_migrations()
+    version = str(db.raw_rows("SELECT version()")[0][0])
+    texts = [f"{m.version:04d}_{m.name}\n{m.sql}" for m in migrations]
+    path = kept.entry([version, _SNAPSHOT, _TABLE_DDL, BOOKKEEPING, *texts])
+    found = kept.read(path)
+    if found is None or len(found[0]) != len(migrations) + 1:
+        found = _derived_rows(db)
+        kept.write(path, *found)
+    snapshots, ddl_rows = found
+    after = [_snapshot_of(rows) for rows in snapshots]
+    created_in = dict.fromkeys(after[0].objects(), 0)
+    names = {0: "bookkeeping"}
+    for mig, snap in zip(migrations, after[1:], strict=True):
+        names[mig.version] = mig.name
+        for obj in snap.objects():
+            created_in.setdefault(obj, mig.version)
+    ddl = {str(n): str(s) for n, s in ddl_rows}
+    return Expected(tuple(after), created_in, ddl, names)
+
+
+def _derived_rows(db: SchemaDatabase) -> tuple[list[list[list[Any]]], list[list[Any]]]:
+    """The snapshot query's rows after the bookkeeping table and after each shipped migration, applied
+    to a scratch catalog, and the tables' DDL rows at the end."""
     with db.scratch_catalog(_scratch_name(EXPECTED_CATALOG)):
         db.execute_script("ldiv bookkeeping", BOOKKEEPING)
-        after = [snapshot(db)]
-        created_in = dict.fromkeys(after[0].objects(), 0)
-        names = {0: "bookkeeping"}
+        snapshots = [[list(r) for r in db.raw_rows(_SNAPSHOT)]]
         for mig in shipped_migrations():
             db.execute_script(f"migration {mig.version:04d}_{mig.name}", mig.sql)
-            after.append(snapshot(db))
-            names[mig.version] = mig.name
-            for obj in after[-1].objects():
-                created_in.setdefault(obj, mig.version)
-        ddl = {str(n): str(s) for n, s in db.raw_rows(_TABLE_DDL)}
-    return Expected(tuple(after), created_in, ddl, names)
+            snapshots.append([list(r) for r in db.raw_rows(_SNAPSHOT)])
+        ddl = [list(r) for r in db.raw_rows(_TABLE_DDL)]
+    return snapshots, ddl
 
 
 @dataclass(frozen=True)

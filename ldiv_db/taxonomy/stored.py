@@ -154,16 +154,24 @@ def load_arrays(db: Database, hids: Sequence[int]) -> dict[int, TaxonomyArrays]:
     wanted = sorted(set(hids))
     if not wanted:
         return {}
-    nodes = db.df(render("taxonomy/arrays.sql", {"hids": wanted}), bulk=True)
+    nodes = db.columns(render("taxonomy/arrays.sql", {"hids": wanted}), bulk=True)
+    ints = {
+        c: np.asarray(nodes[c], dtype=np.int64)
+        for c in ("parent_id", "depth", "height", "n_leaves", "last_leaf")
+    }
+    hid = np.asarray(nodes["hierarchy_id"], dtype=np.int64)
+    labels = np.asarray(nodes["label"], dtype=object)
+    # the rows come ordered by hierarchy, then node: each hierarchy is one run of them
+    starts = np.flatnonzero(np.r_[True, hid[1:] != hid[:-1]]) if len(hid) else hid
     out: dict[int, TaxonomyArrays] = {}
-    for hid, part in nodes.groupby("hierarchy_id", sort=True):
-        out[int(str(hid))] = TaxonomyArrays(
-            labels=tuple(str(x) for x in part["label"].tolist()),
-            parent=part["parent_id"].to_numpy(dtype=np.int64),
-            depth=part["depth"].to_numpy(dtype=np.int64),
-            height=part["height"].to_numpy(dtype=np.int64),
-            n_leaves=part["n_leaves"].to_numpy(dtype=np.int64),
-            last=part["last_leaf"].to_numpy(dtype=np.int64),
+    for lo, hi in zip(starts.tolist(), [*starts[1:].tolist(), len(hid)], strict=True):
+        out[int(hid[lo])] = TaxonomyArrays(
+            labels=tuple(str(x) for x in labels[lo:hi].tolist()),
+            parent=ints["parent_id"][lo:hi].copy(),
+            depth=ints["depth"][lo:hi].copy(),
+            height=ints["height"][lo:hi].copy(),
+            n_leaves=ints["n_leaves"][lo:hi].copy(),
+            last=ints["last_leaf"][lo:hi].copy(),
         )
     return out
 

@@ -20,7 +20,7 @@ import contextlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..core.catalog import Column, Table
 from ..core.classes import ClassFacts, Risk, class_keys
@@ -28,7 +28,6 @@ from ..db import Database
 from ..errors import BadInput, InternalError, LdivError
 from ..sqlgen.render import Ident, TableRef, render
 from ..util.background import Background
-from ..util.lazy import library
 from .arx_loss import arx_loss
 from .covers import CoverTables, attribute_summaries, build_covers, drop_covers
 from .groups import RowCounts, cavg, discernibility, minority_rows, row_counts_and_classes
@@ -36,11 +35,6 @@ from .il import information_loss
 from .kl import DELETED_CAUSE, UNREAD_CAUSE, KlInputs, KlQuery, KlResult, kl_fetch
 from .lm import loss_metric
 from .source_side import SourceSide, taken
-
-if TYPE_CHECKING:
-    import pandas as pd
-else:
-    pd = library("pandas")
 
 
 @dataclass(frozen=True)
@@ -395,7 +389,7 @@ def _start_kl(
     sa: Sequence[Column],
     cols: _Columns,
     published_rows: int,
-    points: pd.DataFrame | None,
+    points: dict[str, Any] | None,
 ) -> Background[KlResult] | KlResult:
     """KL's queries on this connection, then its arrays solved in a thread of their own (the result
     itself when there is nothing to solve)."""

@@ -19,20 +19,14 @@ them (``sql/_macros/metrics_attrs.sql``).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..core.catalog import Column, Table
 from ..db import Database
 from ..errors import BadInput
 from ..sqlgen.render import Ident, TableRef, render
-from ..util.lazy import library
-
-if TYPE_CHECKING:
-    import pandas as pd
-else:
-    pd = library("pandas")
 
 
 @dataclass(frozen=True)
@@ -119,7 +113,7 @@ def build_covers(
     *,
     read: TableRef | None = None,
     counted: bool = False,
-    domain_rows: pd.DataFrame | None = None,
+    domain_rows: Mapping[str, Any] | None = None,
 ) -> CoverTables:
     """Create the domain/labels/cover work tables for ``release`` against ``source``.
 
@@ -160,7 +154,7 @@ def build_domain(
     qi: Sequence[Column],
     intervals: Sequence[bool] | None = None,
     *,
-    rows: pd.DataFrame | None = None,
+    rows: Mapping[str, Any] | None = None,
 ) -> None:
     """Create the domain work table (``sql/metrics/domain.sql``): it reads only the source and the stored
     hierarchies, so a second connection builds the same one. ``rows``: the domain's rows as such a
@@ -169,7 +163,7 @@ def build_domain(
     attrs = Attributes.of(source, qi, intervals)
     if rows is not None:
         db.run(render("metrics/domain_table.sql", target=domain))
-        db.insert_frame(domain, rows)
+        db.insert_columns(domain, rows)
         return
     db.run(
         render(

@@ -31,7 +31,7 @@ import math
 import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..db import Database
 from ..sqlgen.render import Ident, TableRef, render
@@ -40,10 +40,8 @@ from ..util.lazy import library
 if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
-    import pandas as pd
 else:
     np = library("numpy")
-    pd = library("pandas")
 
 _BLOCK_WORDS = 1 << 19  # words of one block of point bitsets: 4 MiB (its byte lookups: 16 + 32 MiB)
 _DENSE_CELLS = 1 << 26  # cells of one dense (domain value × pattern) cover slice
@@ -122,7 +120,9 @@ class KlStopped(Exception):
     """:meth:`KlInputs.stop` ended the solve before its result."""
 
 
-def kl_fetch(db: Database, query: KlQuery, points: pd.DataFrame | None = None) -> KlInputs | KlResult:
+def kl_fetch(
+    db: Database, query: KlQuery, points: Mapping[str, npt.NDArray[Any]] | None = None
+) -> KlInputs | KlResult:
     """The database part of :func:`kl_divergence`: its two queries, as :class:`KlInputs` (or the result
     itself for an empty release). ``points``: the source points a second reader fetched, coded by the
     domain this connection adopted from it (:mod:`.source_side`); then only the release's patterns are
@@ -150,7 +150,7 @@ def kl_fetch(db: Database, query: KlQuery, points: pd.DataFrame | None = None) -
     )
     names = ["part", *(f"c{i}" for i in range(1, d + k + 1)), "n"]
     if points is not None:
-        both = {c: np.concatenate([points[c].to_numpy(), both[c]]) for c in names}
+        both = {c: np.concatenate([points[c], both[c]]) for c in names}
     part = np.asarray(both["part"], dtype=np.int64)
     codes = np.stack([np.asarray(both[c], dtype=np.int64) for c in names[1:-1]], axis=1).reshape(
         len(part), d + k

@@ -17,31 +17,26 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Any
 
 from ..core.catalog import Column, Table
 from ..db import Database
 from ..errors import LdivError
 from ..sqlgen.render import render
 from ..util.background import Background
-from ..util.lazy import library
 from .covers import build_domain
-
-if TYPE_CHECKING:
-    import pandas as pd
-else:
-    pd = library("pandas")
 
 
 @dataclass(frozen=True)
 class SourceSide:
     """What the second reader read: the source's row count as it saw it, the rows of the metrics'
-    domain table, KL's source points coded by that domain (None when KL was not asked for), and the
+    domain table and KL's source points coded by that domain (None when KL was not asked for), each as
+    numpy columns by name (:meth:`Database.columns`, :meth:`Database.arrays`: no frame is built), and the
     reader, whose statements the caller counts (:meth:`Database.absorb`)."""
 
     rows: int
-    domain: pd.DataFrame
-    points: pd.DataFrame | None
+    domain: dict[str, Any]
+    points: dict[str, Any] | None
     reader: Database
 
 
@@ -67,7 +62,7 @@ def start_source_side(
             domain = side.work_table("metrics_domain")
             rows = int(side.scalar(render("catalog/row_count.sql", source=source.ref)))
             build_domain(side, domain, source, qi)
-            frame = side.df(render("catalog/all_rows.sql", source=domain), bulk=True)
+            frame = side.columns(render("catalog/all_rows.sql", source=domain), bulk=True)
             found = None
             if points:
                 q = render(
@@ -78,7 +73,7 @@ def start_source_side(
                     sa=[c.ident for c in sa],
                     parts="points",
                 )
-                found = side.df(q, bulk=True)
+                found = side.arrays(q, bulk=True)
             return SourceSide(rows, frame, found, side)
         except LdivError:
             return None

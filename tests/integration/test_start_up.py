@@ -253,3 +253,35 @@ def test_the_algorithm_registry_imports_no_frame_library() -> None:
     assert "ldiv_db.algorithms.bsgi" in modules and "ldiv_db.algorithms.decomposition" in modules
     loaded = sorted({m.split(".")[0] for m in modules} & {"pandas", "pyarrow"})
     assert not loaded, loaded
+
+
+def _small_table(path: Path) -> None:
+    """A 400-row table: an integer QI, a text QI with a stored hierarchy, an SA of 5 values."""
+    import duckdb
+
+    import ldiv_db
+    from ldiv_db import taxonomy
+
+    with duckdb.connect(str(path)) as con:
+        con.execute(
+            "CREATE TABLE t AS SELECT i % 30 AS a, 'b' || (i % 6) AS b, 'v' || (i % 5) AS s FROM range(400) r(i)"
+        )
+    hierarchy = path.with_suffix(".csv")
+    hierarchy.write_text("".join(f"b{i};g{i % 2};*\n" for i in range(6)))
+    with ldiv_db.Database.open(str(path)) as db:
+        taxonomy.import_hierarchy(db, "t", "b", hierarchy)
+
+
+@pytest.mark.parametrize("algorithm", ["mondrian", "tp+", "tp", "hilbert"])
+def test_anonymize_imports_no_frame_library(tmp_path: Path, algorithm: str) -> None:
+    """A run of ``ldiv anonymize`` whose algorithm works on arrays loads numpy, not pandas or pyarrow: the
+    metrics' domain and KL's points come over from the second reader as numpy arrays, and the classes,
+    labels, residue groups and the step log go into DuckDB as arrays (``Database.insert_columns``)."""
+    path = tmp_path / "t.duckdb"
+    _small_table(path)
+    call = ["anonymize", str(path), "--table", "t", "--qi", "a,b", "--sa", "s", "--algorithm", algorithm]
+    code, modules = _loaded([*call, "--l", "2", "--output", "r", "--seed", "1", "--quiet"])
+    assert code == 0
+    assert "ldiv_db.utility.source_side" in modules and "ldiv_db.utility.kl" in modules
+    loaded = sorted({m.split(".")[0] for m in modules} & {"pandas", "pyarrow"})
+    assert not loaded, loaded

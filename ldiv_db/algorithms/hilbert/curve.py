@@ -16,7 +16,7 @@ from __future__ import annotations
 import bisect
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -24,13 +24,7 @@ import numpy.typing as npt
 from ...errors import BadInput, InternalError
 from ...sqlgen.render import TableRef, render
 from ...util.background import Background
-from ...util.lazy import library
 from ..base import AnonymizeRequest
-
-if TYPE_CHECKING:
-    import pandas as pd
-else:
-    pd = library("pandas")
 
 # models an l-eligible partition satisfies with the same l (SPEC §0.2: max p ≤ 1/l ⇒ ≥ l values and
 # Shannon entropy ≥ min-entropy ≥ ln l)
@@ -473,7 +467,7 @@ def split_rows(
     if into is not None:
         gid = grouping.group + first_gid if split else np.full(n_rows, first_gid, dtype=np.int64)
         none = np.zeros(n_rows, dtype=bool)
-        db.insert_frame(into, pd.DataFrame({"rid": rids, "gid": gid, "deleted": none, "sa_suppressed": none}))
+        db.insert_columns(into, {"rid": rids, "gid": gid, "deleted": none, "sa_suppressed": none})
     return Split(
         into if split else None,
         n_rows,

@@ -23,8 +23,8 @@ the round's work in numpy.
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -32,16 +32,10 @@ from ...core.options import Option
 from ...errors import BadInput, HierarchyError
 from ...privacy import Distinct, Frequency
 from ...sqlgen.render import Ident, render
-from ...util.lazy import library
 from ..base import Algorithm, AnonymizeRequest, Partitioning, lca_hierarchy_ids
 from ..shared.lca import INTEGER_TYPES, Integers, lca_labels
 from ..shared.trees import Tree, load_trees, qi_kinds
 from .vectors import Vectors
-
-if TYPE_CHECKING:
-    import pandas as pd
-else:
-    pd = library("pandas")
 
 FORMS = ("distinct", "frequency")
 DENSE_CELLS = 8_000_000  # halves × SA values counted in one histogram (64 MB of float64)
@@ -90,7 +84,7 @@ class Mondrian(Algorithm):
                 texts=[c.is_text for c in inputs.qi],
             )
         )
-        frame = db.df(render("mondrian/vectors.sql", rows=rows, ords=ords, sas=sas), bulk=True)
+        frame = db.columns(render("mondrian/vectors.sql", rows=rows, ords=ords, sas=sas), bulk=True)
         self._check_missing(request, frame, kinds)
         trees = load_trees(db, hids, kinds)
         data = Vectors(frame, len(ords), len(sas), kinds)
@@ -112,7 +106,7 @@ class Mondrian(Algorithm):
         classes = db.work_table("mondrian_classes")
         db.run(render("mondrian/classes.sql", target=classes, ords=ords))
         columns = {f"o{a + 1}": data.ords[:, a] for a in range(len(ords))}
-        db.insert_frame(classes, pd.DataFrame({**columns, "gid": gid + 1}))
+        db.insert_columns(classes, {**columns, "gid": gid + 1})
         assignment = db.work_table("mondrian_assignment")
         db.run(render("mondrian/assignment.sql", target=assignment, rows=rows, classes=classes, ords=ords))
         for dead in (rows, classes):  # before the write: DuckDB's bound need not write them out
@@ -151,11 +145,11 @@ class Mondrian(Algorithm):
         return form
 
     @staticmethod
-    def _check_missing(request: AnonymizeRequest, frame: pd.DataFrame, kinds: Sequence[str]) -> None:
-        if not int(frame["missing"].sum()):
+    def _check_missing(request: AnonymizeRequest, frame: Mapping[str, Any], kinds: Sequence[str]) -> None:
+        if not int(np.asarray(frame["missing"]).sum()):
             return
         for i, (col, kind) in enumerate(zip(request.inputs.qi, kinds, strict=True), start=1):
-            if frame[f"o{i}"].isna().any():
+            if np.ma.getmaskarray(frame[f"o{i}"]).any():
                 if kind == "hierarchy":
                     raise HierarchyError(
                         f"some values of {col.name!r} are not leaves of its hierarchy",

@@ -4,15 +4,12 @@ ordinals."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 import numpy as np
 
 from ..shared.lca import stable_order
-
-if TYPE_CHECKING:
-    import pandas as pd
 
 RANK_TABLE = 4  # a QI's integer ordinals are ranked by a table of at most 4 cells per vector (+ 2^16)
 
@@ -22,11 +19,11 @@ class Vectors:
     vectors are numbered 0.. in the order of their ordinals (QI 1 first), as a dense rank of the vectors
     in SQL would number them."""
 
-    def __init__(self, frame: pd.DataFrame, d: int, k: int, kinds: Sequence[str]) -> None:
-        s, v = (frame[c].to_numpy(dtype=np.int64) for c in ("s", "v"))
+    def __init__(self, frame: Mapping[str, Any], d: int, k: int, kinds: Sequence[str]) -> None:
+        s, v = (np.asarray(frame[c], dtype=np.int64) for c in ("s", "v"))
         # per QI its distinct ordinals ascending and each cell's position among them: the vectors' order
         # is the order of these codes, QI by QI
-        cols = [frame[f"o{i}"].to_numpy(dtype=np.float64) for i in range(1, d + 1)]
+        cols = [np.asarray(frame[f"o{i}"], dtype=np.float64) for i in range(1, d + 1)]
         self.values: list[np.ndarray] = []
         cell_codes: list[np.ndarray] = []
         for col in cols:
@@ -38,15 +35,15 @@ class Vectors:
         radix = [len(x) for x in self.values] + [k + 1, int(v.max()) + 1 if len(v) else 1]
         if float(np.prod(np.asarray(radix, dtype=np.float64))) < 2.0**62:
             key = np.zeros(len(s), dtype=np.int64)
-            for col, m in zip([*cell_codes, s, v], radix, strict=True):
+            for part, m in zip([*cell_codes, s, v], radix, strict=True):
                 key *= m
-                key += col
+                key += part
             order = stable_order(key)
         else:
             order = np.lexsort((v, s, *cell_codes[::-1]))
         s, v = s.take(order), v.take(order)
         cell_codes = [c.take(order) for c in cell_codes]
-        n = frame["n"].to_numpy(dtype=np.int64).take(order)
+        n = np.asarray(frame["n"], dtype=np.int64).take(order)
         starts = np.zeros(len(s), dtype=bool)
         starts[:1] = True
         for c in cell_codes:  # a vector starts where any of its codes differs from the cell before

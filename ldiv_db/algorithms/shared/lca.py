@@ -26,16 +26,13 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ...sqlgen.render import TableRef, render
-from ...util.lazy import library
 from .trees import IntArray, Tree
 
 if TYPE_CHECKING:
-    import pandas as pd
+    import numpy.typing as npt
 
     from ...core.catalog import Column
     from ...db import Database
-else:
-    pd = library("pandas")
 
 
 INTEGER_TYPES = frozenset(
@@ -68,7 +65,7 @@ def lca_labels(
     order = stable_order(gid)
     sorted_gid = gid[order]
     starts = np.flatnonzero(np.r_[True, sorted_gid[1:] != sorted_gid[:-1]])
-    columns: dict[str, object] = {"gid": sorted_gid[starts].astype(np.int64)}
+    columns: dict[str, Any] = {"gid": sorted_gid[starts].astype(np.int64)}
     for i, (how, code) in enumerate(zip(labellers, codes(), strict=True), start=1):
         column = _column(how, code[order], starts)
         if column is None:
@@ -78,7 +75,7 @@ def lca_labels(
     db.run(
         render("release/group_labels.sql", target=target, qi=[f"q{i}" for i in range(1, len(labellers) + 1)])
     )
-    db.insert_frame(target, pd.DataFrame(columns))
+    db.insert_columns(target, columns)
     return target
 
 
@@ -98,20 +95,20 @@ def stable_order(keys: IntArray) -> IntArray:
     return order
 
 
-def _column(how: Tree | Integers | None, codes: IntArray, starts: IntArray) -> pd.Categorical | None:
-    """One QI's label per group (runs of ``codes`` from ``starts``), as text categories."""
+def _column(how: Tree | Integers | None, codes: IntArray, starts: IntArray) -> npt.NDArray[np.object_] | None:
+    """One QI's label per group (runs of ``codes`` from ``starts``), as an array of texts."""
     lo, hi = np.minimum.reduceat(codes, starts), np.maximum.reduceat(codes, starts)
     if isinstance(how, Integers):
         spans, inverse = np.unique(lo * len(how.values) + hi, return_inverse=True)
         a, b = how.values[spans // len(how.values)].tolist(), how.values[spans % len(how.values)].tolist()
         text = [str(x) if x == y else f"{x}-{y}" for x, y in zip(a, b, strict=True)]
-        return pd.Categorical.from_codes(inverse.ravel(), categories=pd.Index(text, dtype=object))
+        return np.array(text, dtype=object)[inverse.ravel()]
     if how is None or not _leaves(how, codes):
         return None
-    categories = pd.Index(how.arrays.labels, dtype=object)
-    if not categories.is_unique:
+    labels = how.arrays.labels
+    if len(set(labels)) != len(labels):
         return None  # a label on two nodes: the template maps values by label, the arrays by node
-    return pd.Categorical.from_codes(lowest_covering(how, lo, hi), categories=categories)
+    return np.array(labels, dtype=object)[lowest_covering(how, lo, hi)]
 
 
 def _leaves(tree: Tree, codes: IntArray) -> bool:

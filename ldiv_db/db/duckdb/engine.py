@@ -392,13 +392,21 @@ class DuckDBDatabase(Database):
             out[name] = col
         return out
 
-    def insert_frame(self, table: TableRef, frame: pd.DataFrame) -> None:
-        """Append a pandas frame to an existing table (columns matched by name)."""
+    def columns(self, query: Query, *, bulk: bool = False) -> dict[str, Any]:
+        """As on every engine, straight from DuckDB's numpy conversion (no pandas frame is built)."""
+        cur = self._execute(query)
+        with self._engine(f"query {query.name}"):
+            out: dict[str, Any] = dict(cur.fetchnumpy())
+        self._log(query, len(next(iter(out.values()))) if out else 0)
+        return out
+
+    def insert_frame(self, table: TableRef, frame: pd.DataFrame | Mapping[str, Any]) -> None:
+        """Append a pandas frame or a dict of numpy arrays (a masked value NULL) to an existing table."""
         view = f"ldiv_frame_{id(frame)}"
         self._catalog.clear()
         self.con.register(view, frame)
         try:
-            cols = [Ident(str(c)) for c in frame.columns]
+            cols = [Ident(str(c)) for c in frame]  # a frame's or a dict's column names
             q = render("catalog/append_frame.sql", target=table, columns=cols, frame=TableRef(view))
             with self._engine(f"inserting rows into {table.sql()}"):
                 self.con.execute(q.sql)
@@ -406,6 +414,9 @@ class DuckDBDatabase(Database):
         finally:
             self.con.unregister(view)
             self._catalog.clear()
+
+    def insert_columns(self, table: TableRef, columns: Mapping[str, Any]) -> None:
+        self.insert_frame(table, columns)  # DuckDB scans the arrays themselves: no frame is built
 
     def load_frame(self, frame: Any, target: TableRef) -> None:
         """Create ``target`` from ``frame`` (in the caller's transaction, if one is open). A view of a frame
@@ -550,11 +561,10 @@ class DuckDBDatabase(Database):
         return type(self)(cur, self.path, owned=True)
 
     def warm_conversions(self) -> None:
-        """Convert one small result to pandas and numpy in this thread: the libraries import modules on
-        first use, and a Ctrl-C that lands in such an import in one thread while another thread waits
-        for the same module can leave both waiting for good. Called before a second thread starts."""
-        self.con.execute("SELECT 'x' AS s, 1 AS n, 1.5 AS f").df()
-        self.con.execute("SELECT 'x' AS s, 1 AS n").fetchnumpy()
+        """Convert a small result to numpy (masked too) in this thread, before a second thread starts: a
+        Ctrl-C that lands in a first-use import in one thread while another thread waits for the same
+        module can leave both waiting. The second reader reads numpy only; pandas is not loaded here."""
+        self.con.execute("SELECT 'x' AS s, 1 AS n, 1.5 AS f, NULL::INTEGER AS m").fetchnumpy()
 
     def interrupt(self) -> None:
         """Cancel the statement this session runs in another thread."""
