@@ -4,36 +4,91 @@
 /* ref: SPEC §0.2 (recursive (c,l): r1 < c·(r_l + … + r_q)); holds for every c > max ratio; max_l ≤ every group's distinct count. */
 /*      counts: descending, with the group's `ones` values counted once after them (none in partition/group_counts.sql's */
 /*      lists, left out of partition/stats_counts.sql's): the tail from l is the listed counts' from l plus the ones, less */
-/*      those among the first l - 1 */
-WITH t AS (
+/*      those among the first l - 1. */
+/*      Linear in the counts (issue 57, "no pathologies"): a list of more than 32 counts is unnested once, its tails */
+/*      running sums in ascending order (the sum of the m - l + 1 smallest is the tail from position l; a frame ending at */
+/*      the current row, which every engine sums in one pass); a shorter one is summed per l as a slice (to l - 1 at */
+/*      least: past the list an empty slice, where Spark refuses a negative length), cheaper than a sort for a few */
+/*      values. Only short lists go through the cross join with l, which copies a list per row. profile_groups is */
+/*      MATERIALIZED: PostgreSQL would read each list's length and first count per (group, l), not once per group */
+WITH profile_groups AS MATERIALIZED (
+  SELECT
+    gid,
+    s,
+    (
+      (
+        CAST(%(max_ls)s AS BIGINT[])
+      )
+    )[s] AS top,
+    COALESCE(counts[1], 1) AS r1,
+    COALESCE(CARDINALITY(counts), 0) AS m,
+    ones,
+    CASE WHEN CARDINALITY(counts) <= 32 THEN counts END AS short_counts,
+    CASE WHEN CARDINALITY(counts) > 32 THEN counts END AS long_counts
+  FROM "pg_temp"."tpl it's_counts_2"
+  WHERE
+    (
+      (
+        CAST(%(max_ls)s AS BIGINT[])
+      )
+    )[s] >= 2
+), long_tails AS (
+  SELECT
+    s,
+    top,
+    r1,
+    ones,
+    m + 1 - ROW_NUMBER() OVER (PARTITION BY gid, s ORDER BY n ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS l,
+    SUM(n) OVER (PARTITION BY gid, s ORDER BY n ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS listed_tail
+  FROM (
+    SELECT
+      gid,
+      s,
+      top,
+      r1,
+      m,
+      ones,
+      UNNEST(long_counts) AS n
+    FROM profile_groups
+    WHERE
+      m > 32
+  ) AS u
+), t AS (
   SELECT
     g.s,
     CAST(ls.l AS INT) AS l,
-    COALESCE(g.counts[1], 1) AS r1,
+    g.r1,
     COALESCE(
       (
         SELECT
           SUM(v)
         FROM UNNEST((
-          g.counts
+          g.short_counts
         )[(
           CAST(ls.l AS INT)
         ):(
-          CARDINALITY(g.counts)
+          GREATEST(g.m, CAST(ls.l AS INT) - 1)
         )]) AS u(v)
       ),
       0
-    ) + g.ones - GREATEST(0, CAST(ls.l AS INT) - 1 - COALESCE(CARDINALITY(g.counts), 0)) AS tail
-  FROM "pg_temp"."tpl it's_counts_2" AS g
+    ) + g.ones - GREATEST(0, CAST(ls.l AS INT) - 1 - g.m) AS tail
+  FROM profile_groups AS g
   CROSS JOIN GENERATE_SERIES(2, (
     CAST(%(max_l)s AS BIGINT)
   ) + 1 - 1) AS ls(l)
   WHERE
-    ls.l <= (
-      (
-        CAST(%(max_ls)s AS BIGINT[])
-      )
-    )[g.s]
+    ls.l <= g.top AND (
+      g.m <= 32 OR ls.l > g.m
+    )
+  UNION ALL
+  SELECT
+    s,
+    CAST(l AS INT) AS l,
+    r1,
+    listed_tail + ones AS tail
+  FROM long_tails
+  WHERE
+    l >= 2 AND l <= top
 ), r AS (
   SELECT
     *,

@@ -80,16 +80,66 @@ WITH "counts" AS (
   ) AS g
   WHERE
     n_values >= 2
-), t /* purpose: the strongest recursive (c,l) per SA s and l: for each l in 2..$max_ls[s] (that SA's distinct l; $max_l is their maximum) the groups maximizing r1 / (r_l + ... + r_q) */ /* params: max_l, max_ls */ /* returns: s, l, candidates (list of [r1, tail] within 1e-9 of the maximum ratio; exact choice in Python) */ /* ref: SPEC §0.2 (recursive (c,l): r1 < c·(r_l + … + r_q)); holds for every c > max ratio; max_l ≤ every group's distinct count. */ /*      counts: descending, with the group's `ones` values counted once after them (none in partition/group_counts.sql's */ /*      lists, left out of partition/stats_counts.sql's): the tail from l is the listed counts' from l plus the ones, less */ /*      those among the first l - 1 */ AS (
+), profile_groups /* purpose: the strongest recursive (c,l) per SA s and l: for each l in 2..$max_ls[s] (that SA's distinct l; $max_l is their maximum) the groups maximizing r1 / (r_l + ... + r_q) */ /* params: max_l, max_ls */ /* returns: s, l, candidates (list of [r1, tail] within 1e-9 of the maximum ratio; exact choice in Python) */ /* ref: SPEC §0.2 (recursive (c,l): r1 < c·(r_l + … + r_q)); holds for every c > max ratio; max_l ≤ every group's distinct count. */ /*      counts: descending, with the group's `ones` values counted once after them (none in partition/group_counts.sql's */ /*      lists, left out of partition/stats_counts.sql's): the tail from l is the listed counts' from l plus the ones, less */ /*      those among the first l - 1. */ /*      Linear in the counts (issue 57, "no pathologies"): a list of more than 32 counts is unnested once, its tails */ /*      running sums in ascending order (the sum of the m - l + 1 smallest is the tail from position l; a frame ending at */ /*      the current row, which every engine sums in one pass); a shorter one is summed per l as a slice (to l - 1 at */ /*      least: past the list an empty slice, where Spark refuses a negative length), cheaper than a sort for a few */ /*      values. Only short lists go through the cross join with l, which copies a list per row. profile_groups is */ /*      MATERIALIZED: PostgreSQL would read each list's length and first count per (group, l), not once per group */ AS MATERIALIZED (
+  SELECT
+    gid,
+    s,
+    LIST_EXTRACT($max_ls, s) AS top,
+    COALESCE(counts[1], 1) AS r1,
+    COALESCE(LENGTH(counts), 0) AS m,
+    ones,
+    CASE WHEN LENGTH(counts) <= 32 THEN counts END AS short_counts,
+    CASE WHEN LENGTH(counts) > 32 THEN counts END AS long_counts
+  FROM "counts"
+  WHERE
+    LIST_EXTRACT($max_ls, s) >= 2
+), long_tails AS (
+  SELECT
+    s,
+    top,
+    r1,
+    ones,
+    m + 1 - ROW_NUMBER() OVER (PARTITION BY gid, s ORDER BY n ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS l,
+    SUM(n) OVER (PARTITION BY gid, s ORDER BY n ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS listed_tail
+  FROM (
+    SELECT
+      gid,
+      s,
+      top,
+      r1,
+      m,
+      ones,
+      UNNEST(long_counts) AS n
+    FROM profile_groups
+    WHERE
+      m > 32
+  ) AS u
+), t AS (
   SELECT
     g.s,
     CAST(ls.l AS INT) AS l,
-    COALESCE(g.counts[1], 1) AS r1,
-    COALESCE(LIST_SUM(LIST_SLICE(g.counts, CAST(ls.l AS INT), LENGTH(g.counts))), 0) + g.ones - GREATEST(0, CAST(ls.l AS INT) - 1 - COALESCE(LENGTH(g.counts), 0)) AS tail
-  FROM "counts" AS g
+    g.r1,
+    COALESCE(
+      LIST_SUM(
+        LIST_SLICE(g.short_counts, CAST(ls.l AS INT), GREATEST(g.m, CAST(ls.l AS INT) - 1))
+      ),
+      0
+    ) + g.ones - GREATEST(0, CAST(ls.l AS INT) - 1 - g.m) AS tail
+  FROM profile_groups AS g
   CROSS JOIN RANGE(2, $max_l + 1) AS ls(l)
   WHERE
-    ls.l <= LIST_EXTRACT($max_ls, g.s)
+    ls.l <= g.top AND (
+      g.m <= 32 OR ls.l > g.m
+    )
+  UNION ALL
+  SELECT
+    s,
+    CAST(l AS INT) AS l,
+    r1,
+    listed_tail + ones AS tail
+  FROM long_tails
+  WHERE
+    l >= 2 AND l <= top
 ), r AS (
   SELECT
     *,

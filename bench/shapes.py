@@ -1,0 +1,244 @@
+"""Hostile-but-legal table shapes (issue 57, "no pathologies"): how each main command's time grows from n
+to 4n rows, and a check's recursive profile on one class of k distinct SA values.
+
+``--part growth`` (default): per shape, a DuckDB file of n and of 4n rows (made here, in a temporary
+directory), and per command the wall seconds of one call of the CLI's ``main`` in a process of its own
+(the same command on a 200-row table of the shape first, in that process, then the clock: imports,
+templates and the connection warm; the tables and hierarchies made before),
+and their ratio. A ratio well above 4 for 4× rows is a lead. Shapes (numeric QIs, so that top-down and the
+optimal search get interval hierarchies): ``giant`` one class (every QI constant), ``sa_unique`` an SA value
+per row, ``qi_unique`` a QI value per row, ``many_qi`` 12 QIs, ``long_text`` 200-character SA values,
+``nulls`` a third of every column NULL. Commands: ``check`` with distinct, entropy and recursive (l = 2),
+``anonymize`` with mondrian, bsgi, tp+, decomposition, topdown, optimal (distinct-2) and lplus (l+ 2),
+``metrics`` of the Mondrian release, ``risk``. A call that fails (a shape the algorithm refuses) is shown
+with its exit code; one over ``--timeout`` seconds as ``>T``.
+
+``--part profile``: ``ldiv_db.check`` in-process on one class (QI constant) of k values each twice, model
+distinct-2 (the profile runs whenever the distinct l is 2 or more), after a warm-up on a small class,
+best of ``--repeat`` (one run from k = 20,000), with the
+statement ``partition/source_profile`` timed alone (the step log).
+
+``--before DIR`` runs every figure with that tree too, alternating (same-run pairs). ``--lock FILE`` takes
+``flock FILE nice -n -5`` around each timed process (the rounds' shared lock). Writes
+bench/results/shapes.json.
+
+    python -m bench.shapes [--part growth|profile] [--rows 5000] [--only SHAPE,...] [--before /work/base18]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import duckdb
+
+ROOT = Path(__file__).resolve().parents[1]
+RESULTS = ROOT / "bench" / "results" / "shapes.json"
+WIDTHS = "4,16,64,256,1048576"  # the QIs' interval hierarchies (top-down, optimal)
+
+# each shape: the SELECT list over range(n) AS r(i) (QIs q1.., SA s)
+SHAPES: dict[str, str] = {
+    "giant": "0 AS q1, 0 AS q2, 'v' || (i % 40) AS s",
+    "sa_unique": "i % 37 AS q1, (i * 7) % 23 AS q2, 'v' || i AS s",
+    "qi_unique": "i AS q1, i % 7 AS q2, 'v' || (i % 11) AS s",
+    "many_qi": ", ".join(f"(i * {p}) % {m} AS q{j + 1}" for j, (p, m) in enumerate(
+        [(7, 2), (11, 3), (13, 4), (17, 5), (19, 3), (23, 2), (29, 6), (31, 4), (37, 3), (41, 5), (43, 2), (47, 7)]
+    )) + ", 'v' || (i % 13) AS s",
+    "long_text": "i % 29 AS q1, (i * 7) % 17 AS q2, repeat('x', 190) || lpad(CAST(i % 40 AS VARCHAR), 10, '0') AS s",
+    "nulls": "CASE WHEN i % 3 = 0 THEN NULL ELSE i % 31 END AS q1, CASE WHEN i % 3 = 1 THEN NULL ELSE (i * 7) % 19 END AS q2, "
+    "CASE WHEN i % 3 = 2 THEN NULL ELSE 'v' || (i % 9) END AS s",
+}  # fmt: skip
+
+_CHILD = """
+import json, sys, time
+import duckdb, numpy, pandas
+from ldiv_db.cli.main import main
+args, warm = json.loads(sys.argv[1]), json.loads(sys.argv[2])
+if warm:  # the same command on the shape's small table first: imports, templates and connection warm
+    try:
+        main(warm)
+    except SystemExit:
+        pass
+t0 = time.perf_counter()
+try:
+    code = main(args)
+except SystemExit as exc:
+    code = exc.code
+print(json.dumps({"seconds": time.perf_counter() - t0, "code": code or 0}))
+"""
+
+_PROFILE = """
+import json, sys, time
+import ldiv_db
+db = ldiv_db.Database.open(sys.argv[1], mode="read")
+ldiv_db.check(db, "warm", ["q1"], "s", model="distinct", l=2)  # warm-up on a small class
+best = None
+for _ in range(int(sys.argv[2])):
+    db.steps.clear()
+    t0 = time.perf_counter()
+    r = ldiv_db.check(db, "t", ["q1"], "s", model="distinct", l=2)
+    wall = time.perf_counter() - t0
+    steps = {s.template: s.ms / 1000 for s in db.steps}
+    if best is None or wall < best["seconds"]:
+        best = {"seconds": wall, "profile_seconds": steps.get("partition/source_profile.sql",
+                steps.get("partition/recursive_profile.sql")),
+                "bounds": [[b.l, str(b.c_above)] for b in r.recursive][-3:], "n_bounds": len(r.recursive)}
+print(json.dumps(best))
+"""
+
+
+def _qis(shape: str) -> list[str]:
+    return [c.split(" AS ")[-1].strip() for c in SHAPES[shape].split(", ") if " AS q" in c]
+
+
+def _make(path: Path, shape: str, rows: int) -> list[str]:
+    con = duckdb.connect(str(path))
+    con.execute(f"CREATE TABLE t AS SELECT {SHAPES[shape]} FROM range({rows}) AS r(i)")
+    con.execute(f"CREATE TABLE w AS SELECT {SHAPES[shape]} FROM range(200) AS r(i)")
+    con.close()
+    qis = sorted({c for c in _qis(shape)}, key=lambda c: int(c[1:]))
+    return qis
+
+
+def _run(tree: Path, code: str, args: list[str], lock: str | None, timeout: float) -> dict[str, Any]:
+    cmd = [sys.executable, "-c", code, *args]
+    if lock:
+        cmd = ["flock", lock, "nice", "-n", "-5", *cmd]
+    env = {**os.environ, "PYTHONPATH": str(tree)}
+    try:
+        done = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=timeout, cwd=tree)
+    except subprocess.TimeoutExpired:
+        return {"seconds": None, "code": "timeout"}
+    try:  # the last line, after DuckDB's progress bar where one was drawn on the same line
+        last = done.stdout.strip().splitlines()[-1]
+        out: dict[str, Any] = json.loads(last[last.index('{"') :])
+    except (IndexError, ValueError):
+        return {"seconds": None, "code": f"crash: {done.stderr.strip()[-300:]}"}
+    return out
+
+
+def _commands(
+    db: str, qis: list[str], tag: str, table: str = "t", nulls: bool = False
+) -> dict[str, list[str]]:
+    flag = ["--null-as-value"] if nulls else []  # the shape with NULLs: NULL a value of its own
+    base = ["--table", table, "--qi", ",".join(qis), "--sa", "s", *flag]
+    out: dict[str, list[str]] = {}
+    for model, extra in (("distinct", []), ("entropy", []), ("recursive", ["--c", "3"])):
+        out[f"check {model}"] = ["check", db, *base, "--model", model, "--l", "2", *extra]
+    for algo in ("mondrian", "bsgi", "tp+", "decomposition", "topdown", "optimal"):
+        out[f"anonymize {algo}"] = [
+            "anonymize", db, *base, "--model", "distinct", "--l", "2", "--algorithm", algo,
+            "--output", f"r_{algo.replace('+', 'p')}_{tag}_{table}",
+        ]  # fmt: skip
+    out["anonymize lplus"] = ["anonymize", db, *base, "--model", "lplus", "--l", "2", "--algorithm", "lplus",
+                              "--output", f"r_lplus_{tag}_{table}"]  # fmt: skip
+    out["metrics"] = ["metrics", db, "--source", table, "--release", f"r_mondrian_{tag}_{table}", "--qi", ",".join(qis),
+                      "--sa", "s", "--l", "2"]  # fmt: skip
+    out["risk"] = ["risk", db, "--table", table, "--qi", ",".join(qis), *flag]
+    return out
+
+
+def _hierarchies(tree: Path, db: str, qis: list[str]) -> None:
+    for table in ("t", "w"):
+        for q in qis:
+            args = ["hierarchy", "build", db, "--table", table, "--column", q, "--intervals", WIDTHS]
+            _run(tree, _CHILD, [json.dumps(args), "null"], None, 300)
+
+
+def growth(
+    trees: dict[str, Path], shapes: list[str], rows: int, lock: str | None, timeout: float
+) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for shape in shapes:
+            for tag, tree in trees.items():
+                figures: dict[str, dict[str, Any]] = {}
+                for n in (rows, 4 * rows):
+                    db = Path(tmp) / f"{shape}_{n}_{tag}.duckdb"
+                    qis = _make(db, shape, n)
+                    _hierarchies(tree, str(db), qis)
+                    warm = _commands(str(db), qis, tag, "w", shape == "nulls")
+                    for name, args in _commands(str(db), qis, tag, "t", shape == "nulls").items():
+                        r = _run(tree, _CHILD, [json.dumps(args), json.dumps(warm[name])], lock, timeout)
+                        figures.setdefault(name, {})[str(n)] = r
+                for name, f in figures.items():
+                    a, b = f[str(rows)], f[str(4 * rows)]
+                    ratio = b["seconds"] / a["seconds"] if a["seconds"] and b["seconds"] else None
+                    f["ratio"] = ratio
+                    shown = [_shown(a, timeout), _shown(b, timeout)]
+                    print(f"{shape:10} {tag:6} {name:24} {shown[0]:>9} {shown[1]:>9}  "
+                          f"{'' if ratio is None else f'{ratio:.1f}x'}  load {os.getloadavg()[0]:.1f}", flush=True)  # fmt: skip
+                out.setdefault(shape, {})[tag] = figures
+    return out
+
+
+def _shown(r: dict[str, Any], timeout: float) -> str:
+    if r["code"] == "timeout":
+        return f">{timeout:.0f}"
+    if r["seconds"] is None:
+        return "crash"
+    return f"{r['seconds']:.2f}" + ("" if r["code"] == 0 else f"[{r['code']}]")
+
+
+def profile(
+    trees: dict[str, Path], ks: list[int], repeat: int, lock: str | None, timeout: float
+) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for k in ks:
+            db = Path(tmp) / f"one_class_{k}.duckdb"
+            con = duckdb.connect(str(db))
+            con.execute(
+                f"CREATE TABLE t AS SELECT 0 AS q1, 'v' || (i % {k}) AS s FROM range({2 * k}) AS r(i)"
+            )
+            con.execute("CREATE TABLE warm AS SELECT 0 AS q1, 'v' || (i % 50) AS s FROM range(100) AS r(i)")
+            con.close()
+            for rnd in range(repeat if k < 20_000 else 1):  # the quadratic statement: minutes a call
+                for tag, tree in trees.items():
+                    r = _run(tree, _PROFILE, [str(db), "1"], lock, timeout)
+                    r["load"] = round(os.getloadavg()[0], 2)
+                    out.setdefault(str(k), {}).setdefault(tag, []).append(r)
+                    secs = "timeout" if r.get("seconds") is None else f"{r['seconds']:.3f} s"
+                    print(f"k={k:6} round {rnd + 1} {tag:6} {secs} (profile {r.get('profile_seconds')}) "
+                          f"load {r['load']}", flush=True)  # fmt: skip
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--part", choices=["growth", "profile"], default="growth")
+    ap.add_argument("--rows", type=int, default=5000)
+    ap.add_argument("--only", help="comma-separated shapes")
+    ap.add_argument("--ks", default="1000,5000,20000", help="profile: the class sizes")
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--before", help="another tree (a directory) measured alternately")
+    ap.add_argument("--lock", help="flock this file around each timed process, at nice -5")
+    ap.add_argument("--timeout", type=float, default=180.0)
+    a = ap.parse_args(argv)
+    trees = {"after": ROOT}
+    if a.before:
+        trees = {"before": Path(a.before).resolve(), **trees}
+    if a.part == "growth":
+        shapes = a.only.split(",") if a.only else list(SHAPES)
+        figures = growth(trees, shapes, a.rows, a.lock, a.timeout)
+    else:
+        figures = profile(trees, [int(k) for k in a.ks.split(",")], a.repeat, a.lock, a.timeout)
+    results = json.loads(RESULTS.read_text()) if RESULTS.exists() else {}
+    results[a.part] = {
+        "when": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+        "rows": a.rows,
+        "figures": figures,
+    }
+    RESULTS.write_text(json.dumps(results, indent=1) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
