@@ -340,7 +340,8 @@ def _random_seeds(eng: GreedyState, b: int, m: int) -> tuple[IntArray, IntArray]
     to the head of its cell's queue, the rest of the queue in its order, as that method leaves it."""
     assert eng.rng is not None and eng.seed_blocks is not None
     left = eng.seed_blocks.remaining(b)
-    # the draws, each among the rows the ones before it left; as ranks among the rows left at the start
+    # the draws, each among the rows the ones before it left; as ranks among the rows left at the start:
+    # draw r is the smallest x with x = r + (earlier draws at or below x)
     drawn: list[int] = []
     ranks: list[int] = []
     for i in range(m):
