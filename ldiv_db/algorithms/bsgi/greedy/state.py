@@ -143,7 +143,8 @@ class GreedyState:
         del row_bucket
         self.seed_rows = [by_bucket[bounds[b] : bounds[b + 1]] for b in range(m)]
         self.seed_ptr = [0] * m
-        # seeded: each bucket's remaining rows counted per block, for random_seed
+        # seeded: each bucket's remaining rows counted per block, for the random first picks (random_seed,
+        # the waves' _random_seeds)
         self.seed_blocks = SeedBlocks(by_bucket, bounds, n) if self.rng is not None else None
         self.remaining = np.diff(bounds).astype(np.int64)
         self._buckets: list[Bucket] | None = None  # the sequential path's per-bucket arrays
