@@ -20,7 +20,7 @@ statement ``partition/source_profile`` timed alone (the step log).
 
 ``--before DIR`` runs every figure with that tree too, alternating (same-run pairs). ``--lock FILE`` takes
 ``flock FILE nice -n -5`` around each timed process (the rounds' shared lock). Writes
-bench/results/shapes.json.
+bench/results/shapes.json (with ``--only``, at the same ``--rows``, the other shapes' figures are kept).
 
     python -m bench.shapes [--part growth|profile] [--rows 5000] [--only SHAPE,...] [--before /work/base18]
 """
@@ -231,11 +231,15 @@ def main(argv: list[str] | None = None) -> int:
     else:
         figures = profile(trees, [int(k) for k in a.ks.split(",")], a.repeat, a.lock, a.timeout)
     results = json.loads(RESULTS.read_text()) if RESULTS.exists() else {}
-    results[a.part] = {
-        "when": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
-        "rows": a.rows,
-        "figures": figures,
-    }
+    when = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
+    earlier = results.get(a.part, {})
+    if a.part == "growth" and a.only and earlier.get("rows") == a.rows:  # the other shapes' figures stay
+        figures = {**earlier.get("figures", {}), **figures}
+        when = {**earlier.get("when_by_shape", {s: earlier.get("when") for s in earlier.get("figures", {})}),
+                **{s: when for s in a.only.split(",")}}  # fmt: skip
+        results[a.part] = {"when_by_shape": when, "rows": a.rows, "figures": figures}
+    else:
+        results[a.part] = {"when": when, "rows": a.rows, "figures": figures}
     RESULTS.write_text(json.dumps(results, indent=1) + "\n")
     return 0
 

@@ -10,16 +10,13 @@ An SA suppressed to "unknown" (NULL) is taken to cover every SA value that occur
 How it is computed. Two queries (``sql/metrics/kl_inputs.sql``, ``kl_cover.sql``) reduce the source to
 its distinct points and the release to its distinct patterns (label vector, SA, count), both as integer
 codes sharing the SA coding, plus the label → domain-value cover relation. The containment join of
-points and patterns is then done with bitsets: for every dimension (QI or SA) and domain value, a bitset
-over the patterns marks those whose label covers the value; a point's covering patterns are the AND of
-its values' bitsets, and F* is the mass of the set bits (looked up a set byte at a time). While points ×
-patterns is large, the problem is first split on the dimension that cuts that work the most — the points
-holding value v meet only the patterns covering v; the first SA is the usual first split (a point lies
-only in patterns of its own SA value or of an unknown SA). The leaves of the split have disjoint points;
-the thread that solves them shares them with the caller once the caller only waits (:meth:`KlInputs.help`),
-so the end of the solve runs on two cores. Memory is bounded by processing points in blocks. (A
-set-based SQL join of points and patterns explodes on local-recoding releases, whose overlapping ranges
-make every point compatible with many pattern prefixes.)
+points and patterns (:mod:`.kl_join`) splits the problem on the most selective dimension while it is
+large and ANDs per-value bitsets over the patterns in each leaf; its covers are sparse, so an SA or a QI
+with about a value per row costs time linear in the rows. The leaves have disjoint points; the thread
+that solves them shares them with the caller once the caller only waits (:meth:`KlInputs.help`), so the
+end of the solve runs on two cores. (A set-based SQL join of points and patterns explodes on
+local-recoding releases, whose overlapping ranges make every point compatible with many pattern
+prefixes.)
 
 When some source point lies in no published region — typically because its rows were deleted and no
 other published row generalizes over it — F*(x) = 0 and KL is infinite: reported as ``None`` with a note.
@@ -36,18 +33,13 @@ from typing import TYPE_CHECKING, Any
 from ..db import Database
 from ..sqlgen.render import Ident, TableRef, render
 from ..util.lazy import library
+from .kl_join import Cover, Dim, Leaf, Pairs, split
 
 if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 else:
     np = library("numpy")
-
-_BLOCK_WORDS = 1 << 19  # words of one block of point bitsets: 4 MiB (its byte lookups: 16 + 32 MiB)
-_DENSE_CELLS = 1 << 26  # cells of one dense (domain value × pattern) cover slice
-# points × patterns above which a split on a dimension is considered: a leaf costs a fixed ~0.3 ms of
-# array set-up per dimension, so splitting below ~16M pairs (0.25M bitset words) costs more than it saves
-_SPLIT_WORK = 1 << 24
 
 
 @dataclass(frozen=True)
@@ -183,30 +175,24 @@ UNREAD_CAUSE = (
 def _solve_kl(inp: KlInputs) -> KlResult:
     x, s, n, lab, t, c = inp.x, inp.s, inp.n, inp.lab, inp.t, inp.c
     d, k = x.shape[1], s.shape[1]
-    covers = _cover_matrices(inp.pairs, x, lab)
+    covers = _covers(inp.pairs, x, lab)
     # SA domains: every SA value of the source (an unknown SA covers them all)
     sa_sizes = [int(s[:, j].max()) + 1 if len(s) else 0 for j in range(k)]
 
     region = np.ones(len(lab), dtype=np.float64)
     for i in range(d):
-        region *= covers[i].sum(axis=1)[lab[:, i]]
+        region *= covers[i].sizes()[lab[:, i]]
     for j in range(k):
         region *= np.where(t[:, j] == -1, sa_sizes[j], 1)
     mass = np.divide(c / float(inp.published_rows), region, out=np.zeros_like(region), where=region > 0)
 
     # one list of dimensions: the QIs, then the SAs (an SA value covers itself; the unknown SA, code -1,
     # covers every value; a value the source lacks, code -2, covers none)
-    dims = [_Dim(covers[i], lab[:, i], x[:, i]) for i in range(d)]
-    for j in range(k):
-        sa_cover = np.zeros((sa_sizes[j] + 2, sa_sizes[j]), dtype=bool)
-        sa_cover[1, :] = True
-        sa_cover[np.arange(sa_sizes[j]) + 2, np.arange(sa_sizes[j])] = True
-        dims.append(_Dim(sa_cover, t[:, j] + 2, s[:, j]))
+    dims = [Dim(covers[i], lab[:, i], x[:, i]) for i in range(d)]
+    dims += [Dim(Cover.of_sa(sa_sizes[j]), t[:, j] + 2, s[:, j]) for j in range(k)]
     fstar = np.zeros(len(x), dtype=np.float64)
     if len(x) and len(lab):
-        leaves: list[_Leaf] = []
-        _split(dims, np.arange(len(x)), np.arange(len(lab)), leaves)
-        shared = _Leaves(leaves, mass, fstar, inp.stopped)
+        shared = _Leaves(split(dims, np.arange(len(x)), np.arange(len(lab))), mass, fstar, inp.stopped)
         inp.shared.append(shared)  # a helper may take leaves from here on
         shared.work()
         shared.finish()
@@ -224,82 +210,27 @@ def _solve_kl(inp: KlInputs) -> KlResult:
     return KlResult(math.fsum((f * np.log(f / fstar)).tolist()), None)
 
 
-def _cover_matrices(
+def _covers(
     pairs: Mapping[str, npt.NDArray[np.int64]], x: npt.NDArray[np.int64], lab: npt.NDArray[np.int64]
-) -> list[npt.NDArray[np.bool_]]:
-    """Per QI attribute, the boolean cover matrix label code × value code (labels and domains are small)."""
+) -> list[Cover]:
+    """Per QI attribute, the cover of its label codes over its value codes."""
     attr = np.asarray(pairs["attr"], dtype=np.int64)
     pl = np.asarray(pairs["label"], dtype=np.int64)
     pv = np.asarray(pairs["value"], dtype=np.int64)
-    covers: list[npt.NDArray[np.bool_]] = []
+    covers: list[Cover] = []
     for i in range(x.shape[1]):
         sel = attr == i + 1
-        n_labels = int(lab[:, i].max()) + 1 if len(lab) else 0
+        n_labels = max(
+            int(lab[:, i].max()) + 1 if len(lab) else 0, int(pl[sel].max()) + 1 if sel.any() else 0
+        )
         n_values = max(int(x[:, i].max()) + 1 if len(x) else 0, int(pv[sel].max()) + 1 if sel.any() else 0)
-        m = np.zeros((max(n_labels, int(pl[sel].max()) + 1 if sel.any() else 0), n_values), dtype=bool)
-        m[pl[sel], pv[sel]] = True
-        covers.append(m)
+        covers.append(Cover.of_pairs(pl[sel], pv[sel], n_labels, n_values))
     return covers
 
 
-@dataclass(frozen=True)
-class _Dim:
-    """One dimension of the containment test: the cover matrix (label code × value code), every
-    pattern's label code and every point's value code (-1: outside the domain, covered by nothing)."""
-
-    cover: npt.NDArray[np.bool_]
-    labels: npt.NDArray[np.int64]
-    values: npt.NDArray[np.int64]
-
-
-@dataclass(frozen=True)
-class _Leaf:
-    """Points ``pts`` against the patterns ``pats`` on the dimensions left after the splits."""
-
-    dims: Sequence[_Dim]
-    pts: npt.NDArray[np.int64]
-    pats: npt.NDArray[np.int64]
-
-
-def _split(
-    dims: Sequence[_Dim], pts: npt.NDArray[np.int64], pats: npt.NDArray[np.int64], leaves: list[_Leaf]
-) -> None:
-    """Split the points ``pts`` against the patterns ``pats`` into leaves. While the bitset work (points ×
-    patterns) is large, split on the dimension whose value-by-value split leaves the least of it: the
-    points holding value v meet only the patterns whose label covers v (the first SA is the usual choice;
-    its splits are the SA values). The leaves' point sets are disjoint."""
-    work = len(pts) * len(pats)
-    if work > _SPLIT_WORK and len(dims) > 1:
-        best, best_cost = -1, 0.5 * work
-        for i, dim in enumerate(dims):
-            covering = np.bincount(dim.labels[pats], minlength=dim.cover.shape[0]) @ dim.cover  # per value
-            vals = dim.values[pts]
-            cost = float(covering[vals[vals >= 0]].sum())
-            if cost < best_cost:
-                best, best_cost = i, cost
-        if best >= 0:
-            dim, rest = dims[best], [dm for j, dm in enumerate(dims) if j != best]
-            vals = dim.values[pts]
-            order = np.argsort(vals, kind="stable")
-            sorted_vals = vals[order]
-            starts = np.flatnonzero(np.r_[True, sorted_vals[1:] != sorted_vals[:-1]])
-            ends = np.r_[starts[1:], len(order)]
-            pat_labels = dim.labels[pats]
-            for a, b in zip(starts.tolist(), ends.tolist(), strict=True):
-                v = int(sorted_vals[a])
-                if v < 0:
-                    continue  # outside the domain: covered by nothing
-                sub = pats[dim.cover[pat_labels, v]]
-                if len(sub):
-                    _split(rest, pts[order[a:b]], sub, leaves)
-            return
-    leaves.append(_Leaf(dims, pts, pats))
-
-
-def _solve_leaf(leaf: _Leaf, mass: npt.NDArray[np.float64], fstar: npt.NDArray[np.float64]) -> None:
-    """AND the value bitsets of the leaf's dimensions: F* of its points."""
-    tables = [(_value_bitsets(dim.cover, dim.labels[leaf.pats]), dim.values[leaf.pts]) for dim in leaf.dims]
-    fstar[leaf.pts] = _masses(tables, mass[leaf.pats])
+def _solve_leaf(leaf: Leaf | Pairs, mass: npt.NDArray[np.float64], fstar: npt.NDArray[np.float64]) -> None:
+    """F* of one leaf's points (or of one batch of small leaves)."""
+    leaf.solve(mass, fstar)
 
 
 class _Leaves:
@@ -310,12 +241,12 @@ class _Leaves:
 
     def __init__(
         self,
-        leaves: Sequence[_Leaf],
+        leaves: Sequence[Leaf | Pairs],
         mass: npt.NDArray[np.float64],
         fstar: npt.NDArray[np.float64],
         stopped: threading.Event | None = None,
     ) -> None:
-        self._todo = sorted(leaves, key=lambda leaf: len(leaf.pts) * len(leaf.pats))  # popped from the end
+        self._todo = sorted(leaves, key=lambda leaf: leaf.work)  # popped from the end
         self._mass, self._fstar = mass, fstar
         self._stopped = stopped or threading.Event()
         self._busy = 0
@@ -346,66 +277,3 @@ class _Leaves:
             self._cond.wait_for(lambda: self._busy == 0)
         if self._error is not None:
             raise self._error
-
-
-def _value_bitsets(cover: npt.NDArray[np.bool_], labels: npt.NDArray[np.int64]) -> npt.NDArray[np.uint64]:
-    """For every domain value (plus a last all-zero row for 'outside the domain'), the bitset of the
-    patterns (given by their label codes) whose label covers it."""
-    n_values = cover.shape[1]
-    n_patterns = len(labels)
-    n_bytes = -(-n_patterns // 64) * 8
-    out = np.zeros((n_values + 1, n_bytes), dtype=np.uint8)
-    step = max(64, (_DENSE_CELLS // max(n_values, 1)) // 64 * 64)
-    for lo in range(0, n_patterns, step):
-        hi = min(n_patterns, lo + step)
-        dense = cover[labels[lo:hi]].T  # values × patterns[lo:hi]
-        packed = np.packbits(dense, axis=1, bitorder="little")
-        out[:n_values, lo // 8 : lo // 8 + packed.shape[1]] = packed
-    return out.view(np.uint64)
-
-
-def _masses(
-    tables: Sequence[tuple[npt.NDArray[np.uint64], npt.NDArray[np.int64]]], mass: npt.NDArray[np.float64]
-) -> npt.NDArray[np.float64]:
-    """Σ of the masses of the patterns covering each point: AND of the points' value bitsets, block by
-    block, then the masses of the set bits, a byte at a time through a table of the 256 subset sums of
-    every 8 consecutive patterns."""
-    n_points = len(tables[0][1])
-    words = tables[0][0].shape[1]
-    padded = np.zeros(words * 64, dtype=np.float64)
-    padded[: len(mass)] = mass
-    byte_sums = _subset_sums(padded.reshape(-1, 8)).ravel()  # (words·8) × 256: mass of each byte value
-    out = np.zeros(n_points, dtype=np.float64)
-    block = max(1, _BLOCK_WORDS // max(words, 1))
-    for lo in range(0, n_points, block):
-        hi = min(n_points, lo + block)
-        acc: npt.NDArray[np.uint64] | None = None
-        for bits, values in tables:
-            rows = np.where(values[lo:hi] < 0, bits.shape[0] - 1, values[lo:hi])
-            acc = bits[rows] if acc is None else np.bitwise_and(acc, bits[rows], out=acc)
-        assert acc is not None
-        if 2 * np.count_nonzero(acc) > acc.size:
-            # mostly set words: look up every byte, byte position by byte position (row-major over the
-            # table, so each position's 256 sums stay in cache); little-endian: byte b holds patterns 8b..
-            slots = acc.view(np.uint8).T + (np.arange(words * 8, dtype=np.int32) * 256)[:, None]
-            out[lo:hi] = np.take(byte_sums, slots).sum(axis=0)
-            continue
-        # mostly empty: look up only the set bytes (little-endian: byte j of a row holds patterns 8j..8j+7)
-        as_bytes = acc.view(np.uint8)
-        r, j = np.nonzero(as_bytes)
-        if len(r) == 0:
-            continue
-        contrib = np.take(byte_sums, j * 256 + as_bytes[r, j])
-        out[lo:hi] = np.bincount(r, weights=contrib, minlength=hi - lo)
-    return out
-
-
-def _subset_sums(mass: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
-    """For every row of 8 masses, the sums of its 256 subsets (column v: the masses of v's set bits), built
-    by doubling: the subsets holding bit b are those without it plus mass b. Plain additions: a small
-    matrix product would go to the BLAS, whose threads cost more than the product on a busy machine."""
-    out = np.zeros((mass.shape[0], 256), dtype=np.float64)
-    for b in range(8):
-        half = 1 << b
-        np.add(out[:, :half], mass[:, b : b + 1], out=out[:, half : 2 * half])
-    return out

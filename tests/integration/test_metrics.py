@@ -508,7 +508,7 @@ def test_kl_two_sas_random_against_definition(
     db: Database, seed: int, split: bool, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     if split:  # split on dimensions down to single points (large releases take this path)
-        monkeypatch.setattr(importlib.import_module("ldiv_db.utility.kl"), "_SPLIT_WORK", 0)
+        monkeypatch.setattr(importlib.import_module("ldiv_db.utility.kl_join"), "SPLIT_WORK", 0)
     rnd = random.Random(seed)
     n = rnd.randint(1, 14)
     src = [

@@ -102,7 +102,7 @@ def test_to_dict() -> None:
 def test_kl_subset_sums_are_the_masses_of_each_byte_values_set_bits() -> None:
     import numpy as np
 
-    from ldiv_db.utility.kl import _subset_sums
+    from ldiv_db.utility.kl_join import _subset_sums
 
     mass = np.random.default_rng(7).random((3, 8))
     got = _subset_sums(mass)
@@ -113,27 +113,28 @@ def test_kl_subset_sums_are_the_masses_of_each_byte_values_set_bits() -> None:
 
 
 def _kl_leaves(monkeypatch: pytest.MonkeyPatch) -> tuple[list[object], object, object]:
-    """A random containment problem (3 dimensions) split down to many leaves."""
+    """A random containment problem (3 dimensions) split down to many leaves, each solved on its own."""
     import importlib
 
     import numpy as np
 
     kl = importlib.import_module("ldiv_db.utility.kl")
-    monkeypatch.setattr(kl, "_SPLIT_WORK", 0)
+    join = importlib.import_module("ldiv_db.utility.kl_join")
+    monkeypatch.setattr(join, "SPLIT_WORK", 0)
+    monkeypatch.setattr(join, "TINY_WORK", 0)
     rng = np.random.default_rng(11)
     n_points, n_patterns = 300, 500
     dims = []
     for n_values in (5, 7, 3):
-        cover = rng.random((n_values + 3, n_values)) < 0.4
+        label, value = np.nonzero(rng.random((n_values + 3, n_values)) < 0.4)
         dims.append(
-            kl._Dim(
-                cover,
-                rng.integers(0, cover.shape[0], n_patterns),
+            join.Dim(
+                join.Cover.of_pairs(label, value, n_values + 3, n_values),
+                rng.integers(0, n_values + 3, n_patterns),
                 rng.integers(-1, n_values, n_points),  # -1: a value outside the domain
             )
         )
-    leaves: list[object] = []
-    kl._split(dims, np.arange(n_points), np.arange(n_patterns), leaves)
+    leaves = join.split(dims, np.arange(n_points), np.arange(n_patterns))
     return leaves, rng.random(n_patterns), kl
 
 
