@@ -174,6 +174,40 @@ def test_construction_takes_the_classes_the_scan_takes(sizes: list[int], l: int,
     assert np.array_equal(construct(bucket, rank, l, k), _construct_by_scan(bucket, rank, l, k))
 
 
+@settings(max_examples=100, deadline=None)
+@given(
+    sizes=st.lists(st.sampled_from([1, 1, 1, 1, 2, 3, 15]), min_size=2, max_size=40),
+    l=st.integers(2, 4),
+    seed=st.integers(0, 2**16),
+)
+def test_construction_with_many_single_row_values_takes_the_scans_classes(
+    sizes: list[int], l: int, seed: int
+) -> None:
+    """Many values of one row (an SA with about a value per row) beside a few large ones: the plain picks'
+    batches are bounded by the rows left as well as by the l-th largest value, and the classes stay the
+    scan's."""
+    assume(len(sizes) >= l)
+    bucket = np.repeat(np.arange(len(sizes)), sizes).astype(np.int64)
+    rank = np.random.default_rng(seed).permutation(len(bucket)).astype(np.int64)
+    k = max_l_schedule(sizes, l).classes
+    assert np.array_equal(construct(bucket, rank, l, k), _construct_by_scan(bucket, rank, l, k))
+
+
+def test_construction_of_an_sa_with_a_value_per_row_is_not_quadratic() -> None:
+    """20,000 values of one row each: a fraction of a second (re-sorting every value's count between
+    batches of one class each took 17.6 s, growing with the square of the rows)."""
+    import time
+
+    n = 20_000
+    bucket = np.arange(n, dtype=np.int64)
+    rank = np.random.default_rng(5).permutation(n).astype(np.int64)
+    t0 = time.perf_counter()
+    gid = construct(bucket, rank, 2, n // 2)
+    elapsed = time.perf_counter() - t0
+    assert np.bincount(gid, minlength=n // 2).tolist() == [2] * (n // 2)
+    assert elapsed < 4.0, f"the construction took {elapsed:.1f} s"
+
+
 @pytest.mark.parametrize(
     ("sizes", "l"), [([6, 5, 4, 3, 2, 1], 2), ([9, 7, 4, 4, 2], 2), ([8, 8, 3, 2, 1, 1], 2)]
 )

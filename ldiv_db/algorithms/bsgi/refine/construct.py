@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import heapq
 from collections import defaultdict
+from collections.abc import Iterator
 from operator import length_hint
 
 import numpy as np
@@ -88,13 +89,18 @@ def _unsaturated(
     placed: list[int] = []
     g = 0
     pop, push, ext = heapq.heappop, heapq.heappush, placed.extend
+    counts = [(-rem[v], v) for v in live]  # a max-heap of the values' unplaced rows, entries overstating
+    heapq.heapify(counts)
+    rows_left = sum(rem)
     while g < k:
-        # a value saturates at class k − rem, and rem only falls as its rows are taken: no value does
-        # before this bound, so the classes up to it are plain picks; and l values keep a row up to it
-        left = sorted(r for r in map(length_hint, its.values()) if r)
-        if len(left) < l:
+        largest = _largest(counts, its, l)
+        if len(largest) < l:
             break
-        bound = min(k - left[-1], g + left[-l])
+        # a value saturates at class k − rem, and rem only falls as its rows are taken: no value does
+        # before this bound, so the classes up to it are plain picks. l values keep a row up to it: the l
+        # largest keep one for the l-th's count of classes, and while the rows left exceed l · the largest
+        # count, l values have rows
+        bound = min(k - largest[0], g + max(largest[-1], (rows_left - l * largest[0]) // l + 1))
         if bound <= g:
             break
         for _ in range(g, bound):
@@ -102,10 +108,31 @@ def _unsaturated(
             ext(taken)
             for x in taken:
                 push(free, nexts[x & mask]())  # type: ignore[misc]
+        rows_left -= l * (bound - g)
         g = bound
     for v, it in its.items():
         rem[v] = length_hint(it)
     return placed, g
+
+
+def _largest(counts: list[tuple[int, int]], its: dict[int, Iterator[int]], l: int) -> list[int]:
+    """The l largest unplaced-row counts, descending (fewer where fewer values have rows left). ``counts``
+    holds (−count, value) with counts as they were when pushed; a value's rows only fall, so an entry
+    whose count is still exact at the top is the largest. Each correction follows a take, so a run's
+    corrections cost O(n log m) in all."""
+    out: list[tuple[int, int]] = []
+    while counts and len(out) < l:
+        was, v = counts[0]
+        now = length_hint(its[v])
+        if now == 0:
+            heapq.heappop(counts)
+        elif now != -was:
+            heapq.heapreplace(counts, (-now, v))
+        else:
+            out.append(heapq.heappop(counts))
+    for entry in out:
+        heapq.heappush(counts, entry)
+    return [-was for was, _ in out]
 
 
 def _general(
