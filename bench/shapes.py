@@ -8,7 +8,8 @@ templates and the connection warm; the tables and hierarchies made before),
 and their ratio. A ratio well above 4 for 4× rows is a lead. Shapes (numeric QIs, so that top-down and the
 optimal search get interval hierarchies): ``giant`` one class (every QI constant), ``sa_unique`` an SA value
 per row, ``qi_unique`` a QI value per row, ``many_qi`` 12 QIs, ``long_text`` 200-character SA values,
-``nulls`` a third of every column NULL. Commands: ``check`` with distinct, entropy and recursive (l = 2),
+``nulls`` a third of every column NULL, ``both_unique`` a QI and the SA with a value per row, ``skewed`` one
+SA value in 70 % of the rows and 997 others. Commands: ``check`` with distinct, entropy and recursive (l = 2),
 ``anonymize`` with mondrian, bsgi, tp+, decomposition, topdown, optimal (distinct-2) and lplus (l+ 2),
 ``metrics`` of the Mondrian release, ``risk``. A call that fails (a shape the algorithm refuses) is shown
 with its exit code; one over ``--timeout`` seconds as ``>T``.
@@ -54,6 +55,8 @@ SHAPES: dict[str, str] = {
     "long_text": "i % 29 AS q1, (i * 7) % 17 AS q2, repeat('x', 190) || lpad(CAST(i % 40 AS VARCHAR), 10, '0') AS s",
     "nulls": "CASE WHEN i % 3 = 0 THEN NULL ELSE i % 31 END AS q1, CASE WHEN i % 3 = 1 THEN NULL ELSE (i * 7) % 19 END AS q2, "
     "CASE WHEN i % 3 = 2 THEN NULL ELSE 'v' || (i % 9) END AS s",
+    "both_unique": "i AS q1, (i * 7) % 23 AS q2, 'v' || ((i * 7919) % 1000003) AS s",
+    "skewed": "i % 37 AS q1, (i * 7) % 23 AS q2, CASE WHEN i % 10 < 7 THEN 'common' ELSE 'v' || (i % 997) END AS s",
 }  # fmt: skip
 
 _CHILD = """
