@@ -1,8 +1,9 @@
 """The containment join of KL-divergence (:mod:`.kl`): F*(x), the mass of the patterns covering each point.
 
 A *dimension* is a QI or an SA: every pattern carries a label code on it, every point a value code, and
-the dimension's :class:`Cover` says which values each label stands for, as sorted (label, value) pairs —
-never as a label × value matrix, whose size is quadratic where an attribute has about a value per row.
+the dimension's :class:`Cover` says which values each label stands for, as sorted (label, value) pairs; a
+label × value matrix is kept beside them only where it is small, as its size is quadratic where an
+attribute has about a value per row.
 
 While points × patterns is large, :func:`split` cuts the problem on the dimension that cuts that work the
 most: the points holding value v meet only the patterns whose label covers v, found through the cover's
