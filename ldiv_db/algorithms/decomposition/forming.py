@@ -195,10 +195,8 @@ def form_groups(
 
         # 2. positions 2..l, one bucket at a time
         for j in range(1, l):
-            col = plan[:, j]
-            for b in np.unique(col):
-                cb = combos_of[int(b)]
-                gs_all = np.nonzero(col == b)[0]
+            for b, gs_all in _groups_by_bucket(plan[:, j]):
+                cb = combos_of[b]
                 chunk = max(1, MATRIX_CELLS // max(len(cb), 1))
                 for c0 in range(0, len(gs_all), chunk):
                     rounds += _take(gs_all[c0 : c0 + chunk], cb, pool)
@@ -220,15 +218,26 @@ def _seed(
     ptr: IntArray,
 ) -> None:
     """Step 1 of group forming: the seeds, the first bucket of every group, taken in priority order
-    (``by_bucket``: the rows by bucket and priority, each bucket's start and count, :func:`_grouped`)."""
+    (``by_bucket``: the rows by bucket and priority, each bucket's start and count, :func:`_grouped`):
+    the groups seeded from one bucket take its first rows, in group order."""
     order, start, _ = by_bucket
-    for b in np.unique(first):
-        gs = np.nonzero(first == b)[0]
-        rows = order[start[b] : start[b] + len(gs)]
-        gid[rows] = gs
-        ptr += np.bincount(combo[rows], minlength=n_combos)
-        for s, codes in zip(sets, others, strict=True):
-            s.add(gs, codes[rows])
+    gs = np.argsort(first, kind="stable")  # the groups by first bucket, in group order within one
+    b = first[gs]
+    rank = np.arange(len(gs)) - np.searchsorted(b, b, side="left")
+    rows = order[start[b] + rank]
+    gid[rows] = gs
+    ptr += np.bincount(combo[rows], minlength=n_combos)
+    for s, codes in zip(sets, others, strict=True):
+        s.add(gs, codes[rows])
+
+
+def _groups_by_bucket(col: IntArray) -> list[tuple[int, IntArray]]:
+    """Per bucket in ``col`` (ascending), the groups taking a row from it, ascending."""
+    gs = np.argsort(col, kind="stable")
+    b = col[gs]
+    cuts = np.flatnonzero(np.r_[True, b[1:] != b[:-1]]) if len(b) else np.zeros(0, dtype=np.int64)
+    ends = np.r_[cuts[1:], len(b)]
+    return [(int(b[a]), gs[a:e]) for a, e in zip(cuts.tolist(), ends.tolist(), strict=True)]
 
 
 @dataclass
@@ -254,11 +263,26 @@ def _take(gs: IntArray, cb: IntArray, pool: _Pool) -> int:
 
     Every group ranks the combos once, by (penalty, priority of the combo's next row at the start of the
     batch); then, in rounds, every group still without a row asks for its best combo that has rows left,
-    and a combo serves its askers in group order (the earliest groups first)."""
+    and a combo serves its askers in group order (the earliest groups first). A bucket of one combo
+    with rows for every group (every bucket where the SA is the only one) is that, without the ranking."""
+    ptr = pool.ptr
+    remaining = pool.counts[cb] - ptr[cb]
+    if len(cb) == 1 and remaining[0] >= len(gs):
+        c = int(cb[0])
+        rows = pool.rows_sorted[pool.start[c] + ptr[c] + np.arange(len(gs))]
+        pool.gid[rows] = gs
+        for s, codes in zip(pool.sets, pool.others, strict=True):
+            s.add(gs, codes[rows])
+        ptr[c] += len(gs)
+        return 1
+    return _take_ranked(gs, cb, pool, remaining)
+
+
+def _take_ranked(gs: IntArray, cb: IntArray, pool: _Pool, remaining: IntArray) -> int:
+    """:func:`_take` where groups choose among combos (``remaining``: each combo's rows left)."""
     counts, start, ptr, rows_sorted, prio = pool.counts, pool.start, pool.ptr, pool.rows_sorted, pool.prio
     sets, others, gid, n = pool.sets, pool.others, pool.gid, len(pool.gid)
     combo_codes = pool.combo_codes
-    remaining = counts[cb] - ptr[cb]
     head = prio[rows_sorted[start[cb] + np.minimum(ptr[cb], counts[cb] - 1)]]
     by_head = np.argsort(np.where(remaining > 0, head, n + 1), kind="stable")
     cbo = cb[by_head]
