@@ -165,12 +165,20 @@ def _merge_cells(
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The non-zero (group, code, rows) cells of the new groups ``inv`` from those of the start: equal
     (new group, code) keys made dense by a presence table over the key range (a boolean pass, no dense
-    count matrix), then their rows summed (not for :data:`PRESENCE`: the rows are left empty)."""
+    count matrix; a sort where the range is long), then their rows summed (not for :data:`PRESENCE`: the
+    rows are left empty)."""
     tg, tv, tn = cells
-    wide = n_groups * width >= 1 << 31
+    top = n_groups * width
+    wide = top >= 1 << 31
     key = inv[tg].astype(np.int64) if wide else inv[tg].astype(np.int32, copy=False)
     key *= width
     key += tv
+    if top > LOOKUP_PER_ROW * len(key) + LOOKUP_MIN:  # a long key range (an SA of many values): sorted
+        present, at = np.unique(key, return_inverse=True)
+        gi, vi = np.divmod(present.astype(np.int64), max(1, width))
+        if detail < COUNTS:
+            return gi, vi, _NO_ROWS
+        return gi, vi, np.bincount(at.ravel(), weights=tn, minlength=len(present))
     seen = scratch.flags(n_groups * width)
     seen[key] = True
     present = np.flatnonzero(seen)
