@@ -4,6 +4,7 @@ assign the rows (``sql/lplus/assign.sql``), form the published labels from the h
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
@@ -87,7 +88,7 @@ def details(
         "optimal": result.optimal,
         "lower_bound": None if lower is None else str(lower),
         "gap": None if lower is None else float(best - lower),
-        "cuts_total": result.total_cuts,
+        "cuts_total": _count(result.total_cuts),
         "cuts_visited": result.visited,
         "pruned_share": result.pruned_share,
         "thresholds": {str(v): str(th) for v, th in zip(h.sa_values, h.thetas, strict=True)},
@@ -100,3 +101,12 @@ def details(
         "seconds_merging": round(result.merge_seconds, 4),
     }
     return out
+
+
+def _count(n: int) -> int | str:
+    """``n``, or past 18 digits its magnitude as text (``"about 4.20e+5123"``): a hierarchy of many leaves
+    has more full-subtree cuts than a JSON reader's integers hold, or Python will write as digits."""
+    if n < 10**18:
+        return n
+    exp = math.log10(n)
+    return f"about {10 ** (exp - int(exp)):.2f}e+{int(exp)}"
