@@ -143,7 +143,15 @@ def build_covers(
             **attrs.context(),
         )
     )
-    db.run(render("metrics/cover.sql", target=tables.cover, labels=tables.labels, domain=tables.domain))
+    db.run(
+        render(
+            "metrics/cover.sql",
+            target=tables.cover,
+            labels=tables.labels,
+            domain=tables.domain,
+            n_attrs=len(qi),
+        )
+    )
     return tables
 
 

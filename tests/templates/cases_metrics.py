@@ -189,7 +189,9 @@ def _prepare_release(env: HostileEnv) -> None:
         rqi=env.qi,
         **flags,
     )
-    env.run("metrics/cover.sql", target=t["cover"], labels=t["labels"], domain=t["domain"])
+    env.run(
+        "metrics/cover.sql", target=t["cover"], labels=t["labels"], domain=t["domain"], n_attrs=len(env.qi)
+    )
 
 
 _NUMERIC = [False, True, False, False]
@@ -236,7 +238,9 @@ CASES = {
     "metrics/domain.sql": Case(_ctx(target=_target("domain")), _ATTRS, prepare=_prepare_release),
     "metrics/domain_table.sql": Case(_ctx(target=lambda env: env.work("metrics domain from"))),
     "metrics/labels.sql": Case(_ctx(target=_target("labels")), _ATTRS, prepare=_prepare_release),
-    "metrics/cover.sql": Case(_ctx(target=_target("cover")), prepare=_prepare_release),
+    "metrics/cover.sql": Case(
+        _ctx(target=_target("cover"), n_attrs=lambda env: len(env.qi)), prepare=_prepare_release
+    ),
     "metrics/attribute_summary.sql": Case(_ctx(), _ATTRS, prepare=_prepare_release),
     "metrics/rows.sql": Case(
         _ctx(keys=lambda env: [env.group, *env.qi], pairs=True), prepare=_prepare_release

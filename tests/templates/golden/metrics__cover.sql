@@ -1,4 +1,4 @@
-/* purpose: the cover of every release label — the domain values it stands for: the leaves under a node, the whole domain for '*', the value itself for a leaf, the domain values inside an interval */
+/* purpose: the cover of every release label — the domain values it stands for: the leaves under a node, the whole domain for '*', the value itself for a leaf, the domain values inside an interval (n_attrs: the QI attributes, numbered 1..n_attrs) */
 /* params: none */
 /* returns: creates target(attr, label, value, num) */
 /* ref: SPEC §0.7 (cover(v) for KL; #leaves for NCP/LM); a node's leaves are read from ldiv.hierarchy_level (the leaves that carry its label at some level: an equality join, where the preorder range node_id..last_leaf would be a range join) */
@@ -30,11 +30,84 @@ SELECT
   l.label,
   d.value,
   d.num
-FROM "temp"."main"."wk metrics labels's" AS l
-JOIN "temp"."main"."wk metrics domain's" AS d
-  ON d.attr = l.attr AND d.num >= l.lo AND d.num <= l.hi
-WHERE
-  l.kind = 'interval'
+FROM (
+  SELECT
+    *
+  FROM "temp"."main"."wk metrics labels's"
+  WHERE
+    attr = 1 AND kind = 'interval'
+) AS l
+JOIN (
+  SELECT
+    *
+  FROM "temp"."main"."wk metrics domain's"
+  WHERE
+    attr = 1
+) AS d
+  ON d.num >= l.lo AND d.num <= l.hi
+UNION ALL
+SELECT
+  l.attr,
+  l.label,
+  d.value,
+  d.num
+FROM (
+  SELECT
+    *
+  FROM "temp"."main"."wk metrics labels's"
+  WHERE
+    attr = 2 AND kind = 'interval'
+) AS l
+JOIN (
+  SELECT
+    *
+  FROM "temp"."main"."wk metrics domain's"
+  WHERE
+    attr = 2
+) AS d
+  ON d.num >= l.lo AND d.num <= l.hi
+UNION ALL
+SELECT
+  l.attr,
+  l.label,
+  d.value,
+  d.num
+FROM (
+  SELECT
+    *
+  FROM "temp"."main"."wk metrics labels's"
+  WHERE
+    attr = 3 AND kind = 'interval'
+) AS l
+JOIN (
+  SELECT
+    *
+  FROM "temp"."main"."wk metrics domain's"
+  WHERE
+    attr = 3
+) AS d
+  ON d.num >= l.lo AND d.num <= l.hi
+UNION ALL
+SELECT
+  l.attr,
+  l.label,
+  d.value,
+  d.num
+FROM (
+  SELECT
+    *
+  FROM "temp"."main"."wk metrics labels's"
+  WHERE
+    attr = 4 AND kind = 'interval'
+) AS l
+JOIN (
+  SELECT
+    *
+  FROM "temp"."main"."wk metrics domain's"
+  WHERE
+    attr = 4
+) AS d
+  ON d.num >= l.lo AND d.num <= l.hi
 UNION ALL
 SELECT DISTINCT
   l.attr,
