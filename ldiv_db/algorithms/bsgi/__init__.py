@@ -306,8 +306,9 @@ class Bsgi(Algorithm):
             individual=coded.individual is not None,
             parted=parts is not None,
         )
+        # numpy columns, no frame: the cells are arrays (on DuckDB straight from its numpy conversion)
         cells = _cells(
-            request.db.df(query, bulk=True), len(coded.qcols), coded.extra, coded.individual is not None
+            request.db.arrays(query, bulk=True), len(coded.qcols), coded.extra, coded.individual is not None
         )
         if coded.individual is not None:
             individual_bound(cells, max(request.model.ls), coded.individual.name)
@@ -397,9 +398,7 @@ class Bsgi(Algorithm):
     def assign(db: Any, assignment: Any, rid: IntArray, gid: IntArray) -> None:
         """Append rows ``rid`` with their classes ``gid`` (0-based) to the assignment table."""
         zeros = np.zeros(len(rid), dtype=bool)
-        db.insert_frame(
-            assignment, pd.DataFrame({"rid": rid, "gid": gid + 1, "deleted": zeros, "sa_suppressed": zeros})
-        )
+        db.insert_columns(assignment, {"rid": rid, "gid": gid + 1, "deleted": zeros, "sa_suppressed": zeros})
 
     def _write(
         self,
@@ -569,23 +568,23 @@ def _exact_work(cells: Cells) -> int:
     return int((per_bucket_rows * per_bucket_cells).sum())
 
 
-def _cells(frame: pd.DataFrame, d: int, extra: Sequence[Ident], individual: bool) -> Cells:
-    """The fetched rows (ordered by cell, rid) as :class:`Cells`."""
-    cell = frame["cell"].to_numpy(dtype=np.int64)
+def _cells(columns: Mapping[str, Any], d: int, extra: Sequence[Ident], individual: bool) -> Cells:
+    """The fetched rows (ordered by cell, rid), numpy columns by name (:meth:`Database.arrays`), as
+    :class:`Cells`."""
+    cell = np.asarray(columns["cell"], dtype=np.int64)
     n = len(cell)
     starts = np.flatnonzero(np.r_[True, cell[1:] != cell[:-1]]) if n else np.zeros(0, dtype=np.int64)
-    first = frame.iloc[starts]
 
-    def column(of: pd.DataFrame, name: str) -> IntArray:
-        # copies: a view would keep its frame's whole block of integer columns alive through the run
-        return of[name].to_numpy(dtype=np.int64, copy=True)
+    def first(name: str) -> IntArray:
+        # a cell's values, from its first row (a new array: no view keeps the fetched column alive)
+        return np.asarray(columns[name], dtype=np.int64)[starts]
 
     return Cells(
-        rid=column(frame, "rid"),
+        rid=np.asarray(columns["rid"], dtype=np.int64),
         cell_start=starts.astype(np.int64),
-        bucket=column(first, "b"),
-        key=np.zeros(len(first), dtype=np.int64),
-        codes=[column(first, f"q{i}") for i in range(1, d + 1)],
-        extra_sa=[column(first, s.name) for s in extra],
-        individual=column(first, "ind") if individual else None,
+        bucket=first("b"),
+        key=np.zeros(len(starts), dtype=np.int64),
+        codes=[first(f"q{i}") for i in range(1, d + 1)],
+        extra_sa=[first(s.name) for s in extra],
+        individual=first("ind") if individual else None,
     )
