@@ -104,9 +104,12 @@ def details(
 
 
 def _count(n: int) -> int | str:
-    """``n``, or past 18 digits its magnitude as text (``"about 4.20e+5123"``): a hierarchy of many leaves
-    has more full-subtree cuts than a JSON reader's integers hold, or Python will write as digits."""
-    if n < 10**18:
+    """``n`` exactly where Python writes it as digits (up to its 4,300-digit limit), else its magnitude as
+    text (``"about 4.20e+5122"``): a hierarchy of very many leaves has more full-subtree cuts than that."""
+    if n.bit_length() <= _EXACT_BITS:
         return n
     exp = math.log10(n)
     return f"about {10 ** (exp - int(exp)):.2f}e+{int(exp)}"
+
+
+_EXACT_BITS = 14_000  # 4,215 decimal digits at most
