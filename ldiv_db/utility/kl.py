@@ -12,7 +12,7 @@ its distinct points and the release to its distinct patterns (label vector, SA, 
 codes sharing the SA coding, plus the label → domain-value cover relation. The containment join of
 points and patterns (:mod:`.kl_join`) splits the problem on the most selective dimension while it is
 large and ANDs per-value bitsets over the patterns in each leaf; its covers are sparse, so an SA or a QI
-with about a value per row costs time linear in the rows. The leaves have disjoint points; the thread
+with about a value per row no longer costs time or memory quadratic in the rows. The leaves have disjoint points; the thread
 that solves them shares them with the caller once the caller only waits (:meth:`KlInputs.help`), so the
 end of the solve runs on two cores. (A set-based SQL join of points and patterns explodes on
 local-recoding releases, whose overlapping ranges make every point compatible with many pattern
