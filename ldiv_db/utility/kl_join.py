@@ -22,6 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from ..util.arrays import concat_ranges
 from ..util.lazy import library
 
 if TYPE_CHECKING:
@@ -41,15 +42,6 @@ _SPLIT_CHUNK = 1 << 22  # (value, pattern) pairs of a split built at once
 # label × value cells up to which a cover is also kept as a matrix: a leaf then takes its bitsets' rows
 # for every value by slicing it, cheaper than the sparse build where domains are small
 DENSE_COVER = 1 << 20
-
-
-def _expand(starts: npt.NDArray[np.int64], lengths: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
-    """The concatenated index ranges ``[starts[i], starts[i] + lengths[i])``."""
-    total = int(lengths.sum())
-    if total == 0:
-        return np.zeros(0, dtype=np.int64)
-    offsets = np.cumsum(lengths) - lengths
-    return np.repeat(starts - offsets, lengths) + np.arange(total, dtype=np.int64)
 
 
 @dataclass(frozen=True)
@@ -281,10 +273,10 @@ class _ByLabel:
         """For each of ``values``, the positions of the patterns whose label covers it, ascending:
         ``positions[bounds[g]:bounds[g + 1]]`` for ``values[g]``."""
         n_labels = cover.value_ptr[values + 1] - cover.value_ptr[values]
-        labels = cover.label[cover.by_value[_expand(cover.value_ptr[values], n_labels)]]
+        labels = cover.label[cover.by_value[concat_ranges(cover.value_ptr[values], n_labels)]]
         group = np.repeat(np.arange(len(values), dtype=np.int64), n_labels)
         n_pats = self.count[labels]
-        pos = self.order[_expand(self.start[labels], n_pats)]
+        pos = self.order[concat_ranges(self.start[labels], n_pats)]
         key = np.sort(np.repeat(group, n_pats) * max(self.n, 1) + pos)
         return np.searchsorted(key, np.arange(len(values) + 1) * max(self.n, 1)), key % max(self.n, 1)
 
@@ -303,12 +295,12 @@ def _value_bitsets(
     sizes = cover.sizes()[uniq]
     by_value = cover.value_ptr[present + 1] - cover.value_ptr[present]
     if int(sizes.sum()) <= int(by_value.sum()):  # expand the labels' values, keep those present
-        at = _expand(cover.label_ptr[uniq], sizes)
+        at = concat_ranges(cover.label_ptr[uniq], sizes)
         u = np.repeat(np.arange(len(uniq), dtype=np.int64), sizes)
         r = np.minimum(np.searchsorted(present, cover.value[at]), max(len(present) - 1, 0))
         keep = present[r] == cover.value[at] if len(present) else np.zeros(len(at), dtype=bool)
     else:  # expand the values' labels, keep the leaf's
-        labels = cover.label[cover.by_value[_expand(cover.value_ptr[present], by_value)]]
+        labels = cover.label[cover.by_value[concat_ranges(cover.value_ptr[present], by_value)]]
         r = np.repeat(np.arange(len(present), dtype=np.int64), by_value)
         u = np.minimum(np.searchsorted(uniq, labels), len(uniq) - 1)
         keep = uniq[u] == labels

@@ -24,6 +24,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ...taxonomy.arrays import IntArray
+from ...util.arrays import concat_ranges
 from .index import TreeIndex
 
 BoolArray = npt.NDArray[np.bool_]
@@ -133,7 +134,7 @@ class Store:
         if cut.size == 0:
             return
         n = ends - cut
-        take = np.repeat(cut - np.cumsum(n) + n, n) + np.arange(int(n.sum()))
+        take = concat_ranges(cut, n)
         total = self.used + take.size
         if total > self.cols.shape[1]:
             grown = np.zeros((2, max(total, 2 * self.cols.shape[1])), dtype=np.int64)
@@ -161,6 +162,6 @@ class Store:
         hit = np.flatnonzero(self.key[pos] == keys)
         num = self.num[pos[hit]]
         lo, n = self.first[num], self.count[num]
-        at = np.repeat(lo - np.cumsum(n) + n, n) + np.arange(int(n.sum()))
+        at = concat_ranges(lo, n)
         got = np.take(self.cols, at, axis=1)  # (numpy's take: several times a 2-D fancy index's speed)
         return np.repeat(parts[hit], n), got[0], got[1]

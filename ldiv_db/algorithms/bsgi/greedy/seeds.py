@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from ....util.arrays import concat_ranges
 from ...shared.trees import IntArray
 
 BLOCK = 64  # rows of a bucket's seed queue per counted block
@@ -74,8 +75,7 @@ class SeedBlocks:
         lo = int(self._bounds[b]) + blocks * self.block
         hi = np.minimum(lo + self.block, int(self._bounds[b + 1]))
         sizes = hi - lo
-        idx = np.repeat(lo - (np.cumsum(sizes) - sizes), sizes) + np.arange(int(sizes.sum()), dtype=np.int64)
-        rows = self._queue[idx]
+        rows = self._queue[concat_ranges(lo, sizes)]
         alive = ~taken[rows]
         left, left_block = rows[alive], np.repeat(blocks, sizes)[alive]
         start = np.searchsorted(left_block, blocks)  # each block's first row left, in ``left``

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
+from ....util.arrays import concat_ranges
 from ...shared.trees import IntArray, narrow_dtype
 from .cells import DEAD
 from .cost import Attribute, CostArray
@@ -356,9 +357,7 @@ def _random_seeds(eng: GreedyState, b: int, m: int) -> tuple[IntArray, IntArray]
     uc = np.unique(cells)
     lo, hi = eng.head[uc], eng.cell_end[uc]
     seg = np.repeat(np.arange(len(uc), dtype=np.int64), hi - lo)
-    idx = np.repeat(lo - np.cumsum(np.append(0, (hi - lo)[:-1])), hi - lo) + np.arange(
-        len(seg), dtype=np.int64
-    )
+    idx = concat_ranges(lo, hi - lo)
     vals = eng.slot[idx].astype(np.int64)
     order_of = np.full(len(vals), len(picks), dtype=np.int64)  # draw index of a drawn row, else last
     drawn_sorted = np.argsort(picks)
