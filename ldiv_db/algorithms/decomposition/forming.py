@@ -195,7 +195,7 @@ def form_groups(
 
         # 2. positions 2..l, one bucket at a time
         for j in range(1, l):
-            for b, gs_all in _groups_by_bucket(plan[:, j]):
+            for b, gs_all in _groups_by_bucket(plan[:, j], m):
                 cb = combos_of[b]
                 chunk = max(1, MATRIX_CELLS // max(len(cb), 1))
                 for c0 in range(0, len(gs_all), chunk):
@@ -220,8 +220,8 @@ def _seed(
     """Step 1 of group forming: the seeds, the first bucket of every group, taken in priority order
     (``by_bucket``: the rows by bucket and priority, each bucket's start and count, :func:`_grouped`):
     the groups seeded from one bucket take its first rows, in group order."""
-    order, start, _ = by_bucket
-    gs = np.argsort(first, kind="stable")  # the groups by first bucket, in group order within one
+    order, start, counts = by_bucket
+    gs = _stable_order(first, len(counts))  # the groups by first bucket, in group order within one
     b = first[gs]
     rank = np.arange(len(gs)) - np.searchsorted(b, b, side="left")
     rows = order[start[b] + rank]
@@ -231,13 +231,10 @@ def _seed(
         s.add(gs, codes[rows])
 
 
-def _groups_by_bucket(col: IntArray) -> list[tuple[int, IntArray]]:
-    """Per bucket in ``col`` (ascending), the groups taking a row from it, ascending."""
-    gs = np.argsort(col, kind="stable")
-    b = col[gs]
-    cuts = np.flatnonzero(np.r_[True, b[1:] != b[:-1]]) if len(b) else np.zeros(0, dtype=np.int64)
-    ends = np.r_[cuts[1:], len(b)]
-    return [(int(b[a]), gs[a:e]) for a, e in zip(cuts.tolist(), ends.tolist(), strict=True)]
+def _groups_by_bucket(col: IntArray, m: int) -> list[tuple[int, IntArray]]:
+    """Per bucket in ``col`` (codes 0..m-1, ascending), the groups taking a row from it, ascending."""
+    gs, start, counts = _grouped(np.arange(len(col), dtype=np.int64), col, m)
+    return [(b, gs[start[b] : start[b] + counts[b]]) for b in np.flatnonzero(counts).tolist()]
 
 
 @dataclass
