@@ -134,6 +134,9 @@ class Partitioning:
     # the number of published groups where the algorithm counts them: a fact for the engine's plans (the
     # release aggregate, ldiv_db/pipeline/verify.py), never for a verdict (the release's checks count them)
     groups: int | None = None
+    # True: the gid columns already hold THE published ids (ldiv_db.util.seeded_key.published_ids with the
+    # request's order_seed, base 0, the pipeline's seed), so the pipeline renumbers nothing
+    ids_published: bool = False
 
 
 # ---------------------------------------------------------------------------- several tables
@@ -229,6 +232,8 @@ class Release(ABC):
     empty: tuple[int, int] | None = None
     # group ids up to this one were published by earlier releases of a stream and keep their ids
     published_groups: int = 0
+    # the group ids are published already (Partitioning.ids_published): the pipeline renumbers nothing
+    ids_published: bool = False
 
     @abstractmethod
     def group_tables(self) -> Sequence[tuple[TableRef, Sequence[str]]]:

@@ -51,6 +51,7 @@ class OneTable(Release):
         self.inputs, self.part, self.privacy, self.how = inputs, part, privacy, how
         self.verify_model = (part.verify_model or privacy).fixed(lambda: _value_counts(db, inputs))
         self.out = how.out
+        self.ids_published = part.ids_published
         self.tables = (how.out,)
         self.target = how.out  # the table written and checked: OUT, or its staging table
         self.group_column = (

@@ -88,9 +88,10 @@ def _source_rids(db: Database, rows: TableRef, seeded: TableRef, columns: Sequen
 def publish_ids(db: Database, release: Release, seed: int) -> None:
     """THE group-id rule: the release's group ids above :attr:`Release.published_groups` become a seeded
     random permutation of the ids after it, in every table :meth:`Release.group_tables` names (the first
-    one holds every group); the release then reads the renumbered tables (:meth:`Release.regrouped`)."""
+    one holds every group); the release then reads the renumbered tables (:meth:`Release.regrouped`). An
+    algorithm that numbered its groups by this rule itself (:attr:`Release.ids_published`) is left as it is."""
     tables = release.group_tables()
-    if not tables:
+    if not tables or release.ids_published:
         return
     (assignment, first_columns), base = tables[0], release.published_groups
     ids = db.work_table("published_ids")

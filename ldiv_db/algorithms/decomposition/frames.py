@@ -11,6 +11,7 @@ import numpy as np
 
 from ...sqlgen.render import Ident, TableRef, render
 from ...util.lazy import library
+from ...util.seeded_key import published_ids
 from .coding import Coder
 from .config import StreamConfig
 from .forming import Forming, Published, ValueSets
@@ -81,6 +82,20 @@ def previous(
     marg = db.df(render("decomposition/previous_marginals.sql", source=marginals, sa=sa_idents), bulk=True)
     marg_codes = [coders[i].encode(marg[f"s{i + 1}"].tolist()) for i in range(k)]
     return Previous(group, np.unique(group), codes, marg_codes)
+
+
+class Publish:
+    """The new groups' (ids ``base`` + 1 .. ``base`` + ``new``) published ids: THE rule of
+    pipeline/opaque.py on the run's seed, so that the pipeline renumbers nothing
+    (``Release.ids_published``); ids up to ``base`` are earlier releases' and stay."""
+
+    def __init__(self, base: int, new: int, seed: int) -> None:
+        self.base = base
+        self.ids = np.r_[np.int64(0), published_ids(np.arange(base + 1, base + new + 1), seed, base=base)]
+
+    def __call__(self, gid: np.ndarray) -> np.ndarray:
+        out: np.ndarray = np.where(gid > self.base, self.ids.take(np.maximum(gid - self.base, 0)), gid)
+        return out
 
 
 def sa_rows(

@@ -104,7 +104,13 @@ def _build(
     sa_table = frames.sa_rows(coders, gid, np.nonzero(in_new)[0], into_old, grown, prev, noise)
     placed = gid >= 0
     rks = frame["rk"].to_numpy(dtype=np.int64)
-    assignment = pd.DataFrame({"rk": rks[placed], "gid": gid[placed]})
+    # the new groups' published ids, given once their noise is made in the order of the algorithm's ids
+    publish = frames.Publish(base, new, seed)
+    assignment = pd.DataFrame({"rk": rks[placed], "gid": publish(gid[placed])})
+    noise_table = frames.noise_frame(config, coders, noise)
+    for table in (sa_table, noise_table):
+        if len(table):
+            table["gid"] = publish(table["gid"].to_numpy(dtype=np.int64))
     details = {
         "release": release,
         "primary": config.sa[0],
@@ -120,15 +126,7 @@ def _build(
         "seconds_forming": round(t_form, 4),
         "seconds_noise": round(t_noise, 4),
     }
-    return Built(
-        assignment,
-        sa_table,
-        frames.noise_frame(config, coders, noise),
-        new,
-        len(prev.gids) + new,
-        details,
-        base,
-    )
+    return Built(assignment, sa_table, noise_table, new, len(prev.gids) + new, details, base)
 
 
 def _pool_rows(
@@ -317,6 +315,7 @@ class StreamRelease(Release):
         self._pending: TableRef | None = None  # staged: the new stream rows, entered when recorded
         self.empty = (len(built.assignment), incoming) if stream is None else None
         self.published_groups = built.published_groups
+        self.ids_published = True  # _build gave the new groups their published ids
         self.stream = StreamUpdate(
             source=place.hierarchy_source,
             config=config.to_json(),

@@ -32,6 +32,7 @@ from ...core.options import Option
 from ...errors import BadInput, HierarchyError
 from ...privacy import Distinct, Frequency
 from ...sqlgen.render import Ident, render
+from ...util.seeded_key import published_ids
 from ..base import Algorithm, AnonymizeRequest, Partitioning, lca_hierarchy_ids
 from ..shared.lca import INTEGER_TYPES, Integers, lca_labels
 from ..shared.trees import Tree, load_trees, qi_kinds
@@ -100,26 +101,30 @@ class Mondrian(Algorithm):
             form,
             progress=lambda done: request.progress.update(done, inputs.rows, "rows in final classes"),
         )
-        gid = part.run()
+        local = part.run()  # 0..G-1 per vector
+        n_groups = int(local.max()) + 1 if len(local) else 0
+        # the published ids (THE rule of pipeline/opaque.py, on the run's seed): no renumbering statements
+        gid = published_ids(np.arange(1, n_groups + 1), request.order_seed)[local]
         t_part = time.perf_counter()
 
         classes = db.work_table("mondrian_classes")
         db.run(render("mondrian/classes.sql", target=classes, ords=ords))
         columns = {f"o{a + 1}": data.ords[:, a] for a in range(len(ords))}
-        db.insert_columns(classes, {**columns, "gid": gid + 1})
+        db.insert_columns(classes, {**columns, "gid": gid})
         assignment = db.work_table("mondrian_assignment")
         db.run(render("mondrian/assignment.sql", target=assignment, rows=rows, classes=classes, ords=ords))
         for dead in (rows, classes):  # before the write: DuckDB's bound need not write them out
             db.drop_work_table(dead)
-        labels = lca_labels(db, _labellers(request, kinds, tree_of, data), data.leaf_codes, gid + 1)
+        labels = lca_labels(db, _labellers(request, kinds, tree_of, data), data.leaf_codes, gid)
         return Partitioning(
             assignment=assignment,
             recoding="lca",
             group_labels=labels,  # None: release/labels_lca.sql labels the groups
+            ids_published=True,
             details={
                 "l": max(model.ls),
                 "form": form,
-                "classes": int(gid.max()) + 1 if len(gid) else 0,
+                "classes": n_groups,
                 "rounds": part.rounds,
                 "qi_vectors": len(data.vid),
                 "seconds": {
