@@ -28,6 +28,7 @@ import numpy.typing as npt
 
 from ...errors import BadInput
 from ...privacy import Distinct, Entropy, Frequency, KAnonymity, LAlpha, PrivacyModel, Recursive
+from ...privacy.base import sql_text
 from ...privacy.baseline import DistributionModel
 from ...privacy.entropy import TOLERANCE, entropy
 
@@ -244,17 +245,25 @@ class PlainJudge(Judge):
 class DistributionJudge(Judge):
     """A distribution model's (or a combination's) own ``group_ok``, against the baseline of the whole
     table (set by :meth:`admit`). It depends on which value has which count, so nothing is remembered by
-    shape; repair prefers the value the parent holds least of relative to its baseline share."""
+    shape; repair prefers the value the parent holds least of relative to its baseline share. Which
+    values a node can spare is decided for all of them at once: per distribution model, its ``rows_ok``
+    over one row per candidate (the node's counts less one row of that value), in blocks of at most
+    ``BLOCK`` cells; per plain model of a combination, by the count of the value given up (the plain
+    models see the counts' shape alone, as :class:`PlainJudge`)."""
+
+    BLOCK = 2**21
 
     def __init__(self, model: PrivacyModel) -> None:
         self.model = model
         self.shares: dict[str | None, int] = {}
+        self.columns: dict[int, dict[str | None, int]] = {}  # per distribution model: its baseline's order
 
     def set_baseline(self, whole: Counts) -> None:
         pairs = [(v, int(n)) for v, n in whole.items() if n > 0]
         for m in self.model.components():
             if isinstance(m, DistributionModel):
                 m.resolve({1: pairs})
+                self.columns[id(m)] = {v: i for i, (v, _) in enumerate(m.baseline(1))}
         self.shares = dict(pairs)
 
     def ok(self, counts: Counts) -> bool:
@@ -262,7 +271,50 @@ class DistributionJudge(Judge):
 
     def spare(self, counts: Counts) -> list[str | None]:
         present = {v: n for v, n in counts.items() if n > 0}
-        return [v for v in present if self.ok({**present, v: present[v] - 1})]
+        values = list(present)
+        good = np.ones(len(values), dtype=bool)
+        for m in self.model.components():
+            if not good.any():
+                break
+            if isinstance(m, DistributionModel):
+                good &= self._removable(m, present, values)
+            else:
+                memo: dict[int, bool] = {}
+                for i, v in enumerate(values):
+                    n = present[v]
+                    if n not in memo:
+                        less = {u: c - (u == v) for u, c in present.items() if c - (u == v) > 0}
+                        memo[n] = m.group_ok(cast("Mapping[str, int]", less))
+                    good[i] &= memo[n]
+        return [v for v, g in zip(values, good, strict=True) if g]
+
+    def _removable(self, m: DistributionModel, present: Counts, values: list[str | None]) -> np.ndarray:
+        """Per value of ``values``: whether ``m`` holds on ``present`` less one row of it."""
+        columns = self.columns[id(m)]
+        row = np.zeros(len(columns), dtype=np.int64)
+        at = np.empty(len(values), dtype=np.int64)
+        unknown = []
+        for i, v in enumerate(values):
+            c = columns.get(sql_text(v))
+            if c is None:  # a value the baseline lacks fails the class while a row of it stays
+                unknown.append(i)
+                at[i] = -1
+                continue
+            row[c] += present[v]
+            at[i] = c
+        good = np.zeros(len(values), dtype=bool)
+        if unknown:
+            i = unknown[0]
+            if len(unknown) == 1 and present[values[i]] == 1:  # given up, the class holds known values only
+                good[i] = bool(m.rows_ok(1, row[None, :])[0])
+            return good
+        step = max(1, self.BLOCK // max(len(row), 1))
+        for lo in range(0, len(values), step):
+            hi = min(lo + step, len(values))
+            block = np.repeat(row[None, :], hi - lo, axis=0)
+            block[np.arange(hi - lo), at[lo:hi]] -= 1
+            good[lo:hi] = m.rows_ok(1, block)
+        return good
 
     def key(self, v: str | None, in_parent: int) -> tuple[int, ...]:
         return (-(in_parent * 10**9) // max(self.shares.get(v, 1), 1),)
