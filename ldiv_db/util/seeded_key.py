@@ -35,10 +35,16 @@ def published_ids(gids: np.ndarray, seed: int, gone: np.ndarray | None = None, b
     """The published id of each of the distinct group ids ``gids`` (all above ``base``): ``base`` + 1 + the
     group's rank by (gone, seeded key); ``gone`` marks the groups whose rows are all deleted."""
     g = np.asarray(gids, dtype=np.int64)
-    if len(np.unique(g)) != len(g) or (len(g) and int(g.min()) <= base):
-        raise ValueError("published ids are drawn for distinct group ids above the base")
+    if len(g) and int(g.min()) <= base:
+        raise ValueError("published ids are drawn for group ids above the base")
     rank_key = seeded_keys(g, seed)
-    order = np.lexsort((rank_key,) if gone is None else (rank_key, np.asarray(gone, dtype=bool)))
+    if gone is None:
+        order = np.argsort(rank_key)  # the keys are distinct for distinct ids: no tie to keep stable
+    else:
+        order = np.lexsort((rank_key, np.asarray(gone, dtype=bool)))
+    ranked = rank_key[order]
+    if len(g) > 1 and bool((ranked[1:] == ranked[:-1]).any()):  # equal keys: equal ids (a permutation)
+        raise ValueError("published ids are drawn for distinct group ids")
     out = np.empty(len(g), dtype=np.int64)
     out[order] = base + 1 + np.arange(len(g), dtype=np.int64)
     return out
