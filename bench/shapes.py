@@ -11,8 +11,13 @@ per row, ``qi_unique`` a QI value per row, ``many_qi`` 12 QIs, ``long_text`` 200
 ``nulls`` a third of every column NULL, ``both_unique`` a QI and the SA with a value per row, ``skewed`` one
 SA value in 70 % of the rows and 997 others. Commands: ``check`` with distinct, entropy and recursive (l = 2),
 ``anonymize`` with mondrian, bsgi, tp+, decomposition, topdown, optimal (distinct-2) and lplus (l+ 2),
-``metrics`` of the Mondrian release, ``risk``. A call that fails (a shape the algorithm refuses) is shown
-with its exit code; one over ``--timeout`` seconds as ``>T``.
+``metrics`` of the Mondrian release, ``risk``. ``--commands models`` runs instead the other models and
+commands: ``check`` with k-anonymity, frequency, unique-distinct, l+, t-closeness, δ-disclosure,
+β-likeness and two (l,α) models (categories: a hash of the SA value mod 3), ``anonymize`` with those
+models where an algorithm takes them (top-down, optimal, BSGI, TP, Mondrian), ``suggest-l``, the
+similarity attack, ``compose`` and ``report`` (exit code 1 of a check is its verdict, not a failure).
+A call that fails (a shape the algorithm refuses) is shown with its exit code; one over ``--timeout``
+seconds as ``>T``.
 
 ``--part profile``: ``ldiv_db.check`` in-process on one class (QI constant) of k values each twice, model
 distinct-2 (the profile runs whenever the distinct l is 2 or more), after a warm-up on a small class,
@@ -23,7 +28,8 @@ statement ``partition/source_profile`` timed alone (the step log).
 ``flock FILE nice -n -5`` around each timed process (the rounds' shared lock). Writes
 bench/results/shapes.json (with ``--only``, at the same ``--rows``, the other shapes' figures are kept).
 
-    python -m bench.shapes [--part growth|profile] [--rows 5000] [--only SHAPE,...] [--before /work/base18]
+    python -m bench.shapes [--part growth|profile] [--commands main|models] [--rows 5000] [--only SHAPE,...]
+                           [--before /work/base18]
 """
 
 from __future__ import annotations
@@ -148,6 +154,47 @@ def _commands(
     return out
 
 
+def _model_commands(
+    db: str, qis: list[str], tag: str, table: str = "t", nulls: bool = False
+) -> dict[str, list[str]]:
+    flag = ["--null-as-value"] if nulls else []
+    base = ["--table", table, "--qi", ",".join(qis), "--sa", "s", *flag]
+    cats = f"{db}.{table}.categories"  # value;category, 1 = most sensitive
+    con = duckdb.connect(db)
+    con.execute(f"COPY (SELECT DISTINCT s, 1 + hash(s) % 3 FROM {table} WHERE s IS NOT NULL) TO '{cats}' "
+                "(HEADER false, DELIMITER ';')")  # fmt: skip
+    con.close()
+    alpha = ["--l", "2", "--alpha", "0.8", "--categories", cats]
+    models = {
+        "k": ["--model", "k-anonymity", "--k", "2"], "frequency": ["--model", "frequency", "--l", "2"],
+        "unique-distinct": ["--model", "unique-distinct", "--l", "2"], "lplus": ["--model", "lplus", "--l", "2"],
+        "t-closeness": ["--model", "t-closeness", "--t", "0.3"], "delta": ["--model", "delta-disclosure", "--delta", "3"],
+        "beta": ["--model", "beta-likeness", "--beta", "2"], "entropy": ["--model", "entropy", "--l", "2"],
+        "recursive": ["--model", "recursive", "--l", "2", "--c", "3"],
+        "distinct-alpha": ["--model", "distinct-alpha", *alpha], "entropy-alpha": ["--model", "entropy-alpha", *alpha],
+    }  # fmt: skip
+    out: dict[str, list[str]] = {}
+    for name in ("k", "frequency", "unique-distinct", "lplus", "t-closeness", "delta", "beta", "distinct-alpha",
+                 "entropy-alpha"):  # fmt: skip
+        out[f"check {name}"] = ["check", db, *base, *models[name]]
+    runs = [("topdown", "t-closeness"), ("topdown", "delta"), ("topdown", "distinct-alpha"), ("topdown", "entropy-alpha"),
+            ("optimal", "beta"), ("optimal", "recursive"), ("optimal", "t-closeness"), ("bsgi", "entropy"),
+            ("bsgi", "unique-distinct"), ("tp", "entropy"), ("mondrian", "frequency")]  # fmt: skip
+    for algo, name in runs:
+        out[f"anonymize {algo} {name}"] = ["anonymize", db, *base, "--algorithm", algo, *models[name],
+                                           "--output", f"r_{algo}_{name.replace('-', '_')}_{tag}_{table}"]  # fmt: skip
+    first, second = f"r_tp_entropy_{tag}_{table}", f"r_mondrian_frequency_{tag}_{table}"
+    out["suggest-l"] = ["suggest-l", db, "--table", table, "--sa", "s"]
+    out["attack similarity"] = ["attack", "similarity", db, "--table", first, "--group-column", "group_id",
+                                "--sa", "s", "--categories", cats]  # fmt: skip
+    out["compose"] = ["compose", db, "--release", first, "--release", second]
+    out["report"] = ["report", db, "--release", first, "--html", f"{db}.{table}.html"]
+    return out
+
+
+COMMAND_SETS = {"main": _commands, "models": _model_commands}
+
+
 def _hierarchies(tree: Path, db: str, qis: list[str]) -> None:
     for table in ("t", "w"):
         for q in qis:
@@ -156,8 +203,14 @@ def _hierarchies(tree: Path, db: str, qis: list[str]) -> None:
 
 
 def growth(
-    trees: dict[str, Path], shapes: list[str], rows: int, lock: str | None, timeout: float
+    trees: dict[str, Path],
+    shapes: list[str],
+    rows: int,
+    lock: str | None,
+    timeout: float,
+    commands: str = "main",
 ) -> dict[str, Any]:
+    made = COMMAND_SETS[commands]
     out: dict[str, Any] = {}
     with tempfile.TemporaryDirectory() as tmp:
         for shape in shapes:
@@ -167,8 +220,8 @@ def growth(
                     db = Path(tmp) / f"{shape}_{n}_{tag}.duckdb"
                     qis = _make(db, shape, n)
                     _hierarchies(tree, str(db), qis)
-                    warm = _commands(str(db), qis, tag, "w", shape == "nulls")
-                    for name, args in _commands(str(db), qis, tag, "t", shape == "nulls").items():
+                    warm = made(str(db), qis, tag, "w", shape == "nulls")
+                    for name, args in made(str(db), qis, tag, "t", shape == "nulls").items():
                         r = _run(tree, _CHILD, [json.dumps(args), json.dumps(warm[name])], lock, timeout)
                         figures.setdefault(name, {})[str(n)] = r
                 for name, f in figures.items():
@@ -176,7 +229,7 @@ def growth(
                     ratio = b["seconds"] / a["seconds"] if a["seconds"] and b["seconds"] else None
                     f["ratio"] = ratio
                     shown = [_shown(a, timeout), _shown(b, timeout)]
-                    print(f"{shape:10} {tag:6} {name:24} {shown[0]:>9} {shown[1]:>9}  "
+                    print(f"{shape:10} {tag:6} {name:32} {shown[0]:>9} {shown[1]:>9}  "
                           f"{'' if ratio is None else f'{ratio:.1f}x'}  load {os.getloadavg()[0]:.1f}", flush=True)  # fmt: skip
                 out.setdefault(shape, {})[tag] = figures
     return out
@@ -217,6 +270,7 @@ def profile(
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--part", choices=["growth", "profile"], default="growth")
+    ap.add_argument("--commands", choices=sorted(COMMAND_SETS), default="main", help="growth: which commands")
     ap.add_argument("--rows", type=int, default=5000)
     ap.add_argument("--only", help="comma-separated shapes")
     ap.add_argument("--ks", default="1000,5000,20000", help="profile: the class sizes")
@@ -230,19 +284,20 @@ def main(argv: list[str] | None = None) -> int:
         trees = {"before": Path(a.before).resolve(), **trees}
     if a.part == "growth":
         shapes = a.only.split(",") if a.only else list(SHAPES)
-        figures = growth(trees, shapes, a.rows, a.lock, a.timeout)
+        figures = growth(trees, shapes, a.rows, a.lock, a.timeout, a.commands)
     else:
         figures = profile(trees, [int(k) for k in a.ks.split(",")], a.repeat, a.lock, a.timeout)
     results = json.loads(RESULTS.read_text()) if RESULTS.exists() else {}
     when = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
-    earlier = results.get(a.part, {})
+    part = a.part if a.part == "profile" or a.commands == "main" else f"growth_{a.commands}"
+    earlier = results.get(part, {})
     if a.part == "growth" and a.only and earlier.get("rows") == a.rows:  # the other shapes' figures stay
         figures = {**earlier.get("figures", {}), **figures}
         when = {**earlier.get("when_by_shape", {s: earlier.get("when") for s in earlier.get("figures", {})}),
                 **{s: when for s in a.only.split(",")}}  # fmt: skip
-        results[a.part] = {"when_by_shape": when, "rows": a.rows, "figures": figures}
+        results[part] = {"when_by_shape": when, "rows": a.rows, "figures": figures}
     else:
-        results[a.part] = {"when": when, "rows": a.rows, "figures": figures}
+        results[part] = {"when": when, "rows": a.rows, "figures": figures}
     RESULTS.write_text(json.dumps(results, indent=1) + "\n")
     return 0
 
