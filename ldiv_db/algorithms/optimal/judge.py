@@ -181,16 +181,90 @@ def _recursive_ok(m: np.ndarray, l: int, c: Fraction, present: np.ndarray | None
     return ok
 
 
-def _per_sa(ls: Sequence[int], one: Callable[[np.ndarray, int, np.ndarray], np.ndarray]) -> GroupTest:
-    """The test of a per-SA model: ``one(counts, l, values present per group)``."""
+# a sparse partition's counts are made dense (groups × SA values) up to this many cells; past it the plain
+# models are judged on the non-zero cells (a QI and the SA with a value per row: 20,000 × 20,000 cells)
+DENSE_CELLS = 2**24
+Cells = tuple[np.ndarray, np.ndarray, np.ndarray]
+SparseTest = Callable[[Cells, int, int, np.ndarray], np.ndarray]
+
+
+def _per_sa(
+    ls: Sequence[int],
+    one: Callable[[np.ndarray, int, np.ndarray], np.ndarray],
+    sparse: SparseTest | None = None,
+) -> GroupTest:
+    """The test of a per-SA model: ``one(counts, l, values present per group)``; ``sparse(cells, groups, l,
+    values present per group)`` the same test on the non-zero cells, for a partition too wide to make
+    dense."""
 
     def test(g: Groups) -> np.ndarray:
         ok = np.ones(len(g.size), dtype=bool)
-        for s, (m, l) in enumerate(zip(g.counts, ls, strict=True)):
-            ok &= one(m, l, g.present(s))
+        for s, l in enumerate(ls):
+            if sparse is not None and not g.dense and len(g.size) * g.width(s) > DENSE_CELLS:
+                ok &= sparse(g.cells[s], len(g.size), l, g.present(s))
+            else:
+                ok &= one(g.counts[s], l, g.present(s))
         return ok
 
     return test
+
+
+def _ranked(cells: Cells, n_groups: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The cells' groups and counts (integers) ordered by group, then count descending, and each cell's
+    rank within its group (0: its largest count)."""
+    gi, _, tn = cells
+    n = tn.astype(np.int64)
+    order = np.lexsort((-n, gi))
+    g, n = gi[order], n[order]
+    starts = np.searchsorted(g, np.arange(n_groups))
+    return g, n, np.arange(len(g)) - starts[g]
+
+
+def _recursive_sparse(c: Fraction) -> SparseTest:
+    """:func:`_recursive_ok` on the non-zero cells: r1 < c·(total − r_1 − … − r_(l−1)), exactly."""
+
+    def test(cells: Cells, n_groups: int, l: int, present: np.ndarray) -> np.ndarray:
+        g, n, rank = _ranked(cells, n_groups)
+        total = np.bincount(g, weights=n, minlength=n_groups).astype(np.int64)
+        top = np.zeros(n_groups, dtype=np.int64)
+        np.add.at(top, g[rank < l - 1], n[rank < l - 1])
+        first = np.zeros(n_groups, dtype=np.int64)
+        first[g[rank == 0]] = n[rank == 0]
+        return np.asarray((present >= l) & (first * c.denominator < c.numerator * (total - top)))
+
+    return test
+
+
+def _frequency_sparse(cells: Cells, n_groups: int, l: int, present: np.ndarray) -> np.ndarray:
+    """:func:`_frequency_ok` on the non-zero cells: l·(largest count) ≤ rows."""
+    g, n, rank = _ranked(cells, n_groups)
+    total = np.bincount(g, weights=n, minlength=n_groups).astype(np.int64)
+    first = np.zeros(n_groups, dtype=np.int64)
+    first[g[rank == 0]] = n[rank == 0]
+    return np.asarray(l * first <= total)
+
+
+def _entropy_sparse(xlogx: np.ndarray) -> SparseTest:
+    """:func:`_entropy_ok` on the non-zero cells (the same terms, summed in the cells' order rather than
+    along a dense row: the last bits may differ, well inside the models' tolerance)."""
+
+    def test(cells: Cells, n_groups: int, l: int, present: np.ndarray) -> np.ndarray:
+        gi, _, tn = cells
+        n = tn.astype(np.int64)
+        total = np.bincount(gi, weights=tn, minlength=n_groups)
+        terms = np.bincount(gi, weights=xlogx[n], minlength=n_groups)
+        h = np.log(np.where(total > 0, total, 1.0)) - terms / np.where(total > 0, total, 1.0)
+        return np.asarray((present >= l) & (h >= math.log(l) - TOLERANCE))
+
+    return test
+
+
+def _unique_sparse(cells: Cells, n_groups: int, l: int, present: np.ndarray) -> np.ndarray:
+    """:func:`_unique_ok` on the non-zero cells: no value twice, at least l values."""
+    gi, _, tn = cells
+    repeated = np.zeros(n_groups, dtype=bool)
+    repeated[gi[tn > 1]] = True
+    return np.asarray(~repeated & (present >= l))
 
 
 def _frequency_ok(m: np.ndarray, l: int) -> np.ndarray:
@@ -338,7 +412,7 @@ def build_judge(
     if isinstance(model, Entropy):
         xlogx = _xlogx(max((int(t.sum()) for t in totals), default=0))
         return Judge(
-            _per_sa(ls, lambda m, l, p: _entropy_ok(m, l, p, xlogx)),
+            _per_sa(ls, lambda m, l, p: _entropy_ok(m, l, p, xlogx), _entropy_sparse(xlogx)),
             monotone=True,
             merge_safe=False,
             relax=_distinct(ls),
@@ -346,21 +420,21 @@ def build_judge(
     if isinstance(model, Recursive):
         c = model.c
         return Judge(
-            _per_sa(ls, lambda m, l, p: _recursive_ok(m, l, c, p)),
+            _per_sa(ls, lambda m, l, p: _recursive_ok(m, l, c, p), _recursive_sparse(c)),
             monotone=True,
             merge_safe=False,
             relax=_distinct(ls),
         )
     if isinstance(model, Frequency):
         return Judge(
-            _per_sa(ls, lambda m, l, p: _frequency_ok(m, l)),
+            _per_sa(ls, lambda m, l, p: _frequency_ok(m, l), _frequency_sparse),
             monotone=True,
             merge_safe=False,
             relax=_distinct(ls),
         )
     if isinstance(model, UniqueDistinct):
         return Judge(
-            _per_sa(ls, lambda m, l, p: _unique_ok(m, l)),
+            _per_sa(ls, lambda m, l, p: _unique_ok(m, l), _unique_sparse),
             monotone=False,
             merge_safe=False,
             relax=_distinct(ls),
