@@ -61,3 +61,35 @@ def test_a_wide_partition_is_judged_on_its_cells() -> None:
     ok = judge.test(g)
     assert time.perf_counter() - t0 < 2.0  # the dense matrix alone would be 3.2 GB
     assert ok.all()  # 1 < 3 · 1 in every group
+
+
+DISTRIBUTIONS = [
+    ("t-closeness", {"t": Fraction(1, 4)}),
+    (
+        "t-closeness",
+        {"t": Fraction(1, 3), "distance": "ordered", "sa_order": [f"v{i:02d}" for i in range(40)]},
+    ),
+    ("delta-disclosure", {"delta": 2}),
+    ("beta-likeness", {"beta": 1, "likeness": "enhanced"}),
+]
+
+
+@pytest.mark.parametrize("which", range(len(DISTRIBUTIONS)))
+def test_distribution_models_judge_a_wide_partition_by_blocks(
+    which: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from ldiv_db.privacy import ModelParams, build_model
+
+    name, params = DISTRIBUTIONS[which]
+    rng = np.random.default_rng(100 + which)
+    for _ in range(100):
+        g = _groups(rng)
+        width = g.widths[0]
+        values = [[f"v{i:02d}" for i in range(width)]]
+        totals = [rng.integers(1, 50, width)]
+        judge = J.build_judge(build_model(name, 1, ModelParams(**params)), values, totals)  # type: ignore[arg-type]
+        monkeypatch.setattr(J, "DENSE_CELLS", 2**40)
+        whole = judge.test(g)
+        monkeypatch.setattr(J, "DENSE_CELLS", int(rng.integers(1, 3 * width)))  # blocks of one group or more
+        h = J.Groups(rep=g.rep, size=g.size, cells=g.cells, widths=g.widths)
+        assert judge.test(h).tolist() == whole.tolist()

@@ -25,7 +25,7 @@ nodes without judging them:
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import TYPE_CHECKING
@@ -184,6 +184,7 @@ def _recursive_ok(m: np.ndarray, l: int, c: Fraction, present: np.ndarray | None
 # a sparse partition's counts are made dense (groups × SA values) up to this many cells; past it the plain
 # models are judged on the non-zero cells (a QI and the SA with a value per row: 20,000 × 20,000 cells)
 DENSE_CELLS = 2**24
+BLOCK_CELLS = 2**22  # a distribution model then judges it by blocks of groups of at most this many cells
 Cells = tuple[np.ndarray, np.ndarray, np.ndarray]
 SparseTest = Callable[[Cells, int, int, np.ndarray], np.ndarray]
 
@@ -360,11 +361,30 @@ def _distribution(
 
     def test(g: Groups) -> np.ndarray:
         ok = np.ones(len(g.size), dtype=bool)
-        for s, (m, perm) in enumerate(zip(g.counts, perms, strict=True)):
-            ok &= model.rows_ok(s + 1, m[:, perm])
+        for s, perm in enumerate(perms):
+            if not g.dense and len(g.size) * g.width(s) > DENSE_CELLS:  # dense by blocks of groups
+                for lo, block in _blocks(g.cells[s], len(g.size), g.width(s)):
+                    ok[lo : lo + len(block)] &= model.rows_ok(s + 1, block[:, perm])
+            else:
+                ok &= model.rows_ok(s + 1, g.counts[s][:, perm])
         return ok
 
     return Judge(test, monotone=True, merge_safe=False)
+
+
+def _blocks(cells: Cells, n_groups: int, width: int) -> Iterator[tuple[int, np.ndarray]]:
+    """The dense counts of a wide partition, a block of consecutive groups at a time (each row is judged
+    alone: the same verdicts as on the whole matrix)."""
+    gi, vi, tn = cells
+    order = np.argsort(gi, kind="stable")
+    gi, vi, n = gi[order], vi[order], tn[order].astype(np.int64)
+    step = max(1, min(DENSE_CELLS, BLOCK_CELLS) // max(width, 1))
+    for lo in range(0, n_groups, step):
+        hi = min(lo + step, n_groups)
+        a, b = np.searchsorted(gi, [lo, hi])
+        block = np.zeros((hi - lo, width), dtype=np.int64)
+        block[gi[a:b] - lo, vi[a:b]] = n[a:b]
+        yield lo, block
 
 
 def _all_of(judges: Sequence[Judge]) -> Judge:
