@@ -168,6 +168,28 @@ class DistributionModel(PrivacyModel):
         """Per row of ``counts`` (classes × the baseline's values of SA ``s``, in its order): the verdict.
         A row without any rows fails."""
 
+    def cells_ok(
+        self, s: int, group: np.ndarray, value: np.ndarray, n: np.ndarray, n_groups: int
+    ) -> np.ndarray | None:
+        """:meth:`rows_ok` of the count matrix whose non-zero cells are (``group``, ``value`` in the
+        baseline's order, ``n``), read from the cells alone, the same verdict per group; None where the
+        model has no such form (the caller then builds the matrix)."""
+        return None
+
+    def cell_diff(
+        self, s: int, group: np.ndarray, value: np.ndarray, n: np.ndarray, n_groups: int, factor: int = 1
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int] | None:
+        """:meth:`diff` on the cells: (D per cell, m per group, the cells' N_v·m, B, N) in int64, the values
+        :meth:`diff` gives those cells; None where it would need Python integers. |D| ≤ N·m ≤ N² per cell
+        and a class's Σ|D| ≤ 2·N·m, so int64 holds every product of them with ``factor`` below 2^62 / 4N²
+        (the matrix's bound also counts the values, for its sums over every column)."""
+        b, big_n = self.totals(s)
+        if 4 * max(big_n, 1) ** 2 * max(factor, 1) >= 2**62:
+            return None
+        m = np.bincount(group, weights=n, minlength=n_groups).astype(np.int64)
+        base = b[value] * m[group]
+        return n.astype(np.int64) * big_n - base, m, base, b, big_n
+
     def group_ok(self, counts: Mapping[str, int], s: int = 1) -> bool:
         if self._baseline is None:
             raise BadInput(f"{self.name} needs the baseline distribution before judging a class")

@@ -229,6 +229,22 @@ class TCloseness(DistributionModel):
             num = num + h * np.minimum(pos, neg).sum(axis=1)
         return num, top * m * big_n
 
+    def cells_ok(
+        self, s: int, group: np.ndarray, value: np.ndarray, n: np.ndarray, n_groups: int
+    ) -> np.ndarray | None:
+        if self.distance != "equal":  # the ordered and hierarchical distances read every value's D
+            return None
+        got = self.cell_diff(s, group, value, n, n_groups, factor=self.t.denominator * self.t.numerator)
+        if got is None:
+            return None
+        d, m, base, _, big_n = got
+        # Σ_v |D_v| = Σ over the cells (|D| − N_v·m) + N·m: an absent value's |D| is N_v·m
+        num = np.zeros(n_groups, dtype=np.int64)
+        np.add.at(num, group, np.abs(d) - base)
+        num += big_n * m
+        ok = (num * self.t.denominator <= 2 * m * big_n * self.t.numerator) & (m > 0)
+        return np.asarray(ok, dtype=bool)
+
     def rows_ok(self, s: int, counts: np.ndarray) -> np.ndarray:
         num, den = self.distances(s, counts)
         ok = (num * self.t.denominator <= den * self.t.numerator) & (counts.sum(axis=1) > 0)

@@ -71,6 +71,22 @@ class DeltaDisclosure(DistributionModel):
         ratio = np.where(present, ratio, np.inf)
         return np.asarray(ratio.max(axis=1, initial=0.0))
 
+    def cells_ok(
+        self, s: int, group: np.ndarray, value: np.ndarray, n: np.ndarray, n_groups: int
+    ) -> np.ndarray | None:
+        # an absent value: inf (paper, the class fails) or 0 (arx, ignored); each cell's ratio as measures'
+        b, big_n = self.totals(s)
+        m = np.bincount(group, weights=n, minlength=n_groups).astype(np.int64)
+        ratio = np.abs(np.log((n.astype(np.float64) * big_n) / (b[value] * m.astype(np.float64)[group])))
+        if self.variant == "arx":
+            ratio = ratio / math.log(2)
+        top = np.zeros(n_groups, dtype=np.float64)
+        np.maximum.at(top, group, ratio)
+        ok = (top < float(self.delta)) & (m > 0)
+        if self.variant != "arx":
+            ok &= np.bincount(group, minlength=n_groups) == len(b)  # every value present
+        return np.asarray(ok, dtype=bool)
+
     def rows_ok(self, s: int, counts: np.ndarray) -> np.ndarray:
         ok = (self.measures(s, counts) < float(self.delta)) & (counts.sum(axis=1) > 0)
         return np.asarray(ok, dtype=bool)

@@ -49,6 +49,23 @@ class BetaLikeness(DistributionModel):
     def template_context(self, ev: Any) -> dict[str, Any]:
         return {"enhanced": self.variant == "enhanced"}
 
+    def cells_ok(
+        self, s: int, group: np.ndarray, value: np.ndarray, n: np.ndarray, n_groups: int
+    ) -> np.ndarray | None:
+        # an absent value gains nothing (D = −N_v·m ≤ 0): the cells decide
+        got = self.cell_diff(s, group, value, n, n_groups, factor=self.beta.numerator * self.beta.denominator)
+        if got is None:
+            return None
+        d, m, base, b, big_n = got
+        bad = (d > 0) & (d * self.beta.denominator > base * self.beta.numerator)
+        if self.variant == "enhanced":
+            cap = -np.log(np.asarray(b, dtype=np.float64) / big_n)
+            gain = np.asarray(d, dtype=np.float64) / np.maximum(np.asarray(base, dtype=np.float64), 1.0)
+            bad |= (d > 0) & (gain > cap[value])
+        failed = np.zeros(n_groups, dtype=bool)
+        failed[group[bad]] = True
+        return np.asarray(~failed & (m > 0), dtype=bool)
+
     def rows_ok(self, s: int, counts: np.ndarray) -> np.ndarray:
         d, m, big_n, b = self.diff(s, counts, factor=self.beta.numerator * self.beta.denominator)
         base = b[None, :] * m[:, None]

@@ -69,13 +69,16 @@ DISTRIBUTIONS = [
         "t-closeness",
         {"t": Fraction(1, 3), "distance": "ordered", "sa_order": [f"v{i:02d}" for i in range(40)]},
     ),
+    ("t-closeness", {"t": Fraction(1, 2)}),
     ("delta-disclosure", {"delta": 2}),
+    ("delta-disclosure", {"delta": Fraction(3, 2), "delta_variant": "arx"}),
     ("beta-likeness", {"beta": 1, "likeness": "enhanced"}),
+    ("beta-likeness", {"beta": Fraction(1, 2)}),
 ]
 
 
 @pytest.mark.parametrize("which", range(len(DISTRIBUTIONS)))
-def test_distribution_models_judge_a_wide_partition_by_blocks(
+def test_distribution_models_judge_a_wide_partition_from_its_cells_or_by_blocks(
     which: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from ldiv_db.privacy import ModelParams, build_model

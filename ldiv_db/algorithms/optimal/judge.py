@@ -358,11 +358,17 @@ def _distribution(
     for s, vals in enumerate(values):
         code = {v: i for i, v in enumerate(vals)}
         perms.append(np.array([code[v] for v, _ in model.baseline(s + 1)], dtype=np.int64))
+    rank = [np.argsort(p) for p in perms]  # per SA code: its position in the baseline's order
 
     def test(g: Groups) -> np.ndarray:
         ok = np.ones(len(g.size), dtype=bool)
         for s, perm in enumerate(perms):
-            if not g.dense and len(g.size) * g.width(s) > DENSE_CELLS:  # dense by blocks of groups
+            if not g.dense and len(g.size) * g.width(s) > DENSE_CELLS:  # from the cells, or by blocks
+                gi, vi, tn = g.cells[s]
+                got = model.cells_ok(s + 1, gi, rank[s][vi], tn.astype(np.int64), len(g.size))
+                if got is not None:
+                    ok &= got
+                    continue
                 for lo, block in _blocks(g.cells[s], len(g.size), g.width(s)):
                     ok[lo : lo + len(block)] &= model.rows_ok(s + 1, block[:, perm])
             else:
