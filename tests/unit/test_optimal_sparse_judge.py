@@ -96,3 +96,36 @@ def test_distribution_models_judge_a_wide_partition_from_its_cells_or_by_blocks(
         monkeypatch.setattr(J, "DENSE_CELLS", int(rng.integers(1, 3 * width)))  # blocks of one group or more
         h = J.Groups(rep=g.rep, size=g.size, cells=g.cells, widths=g.widths)
         assert judge.test(h).tolist() == whole.tolist()
+
+
+@pytest.mark.parametrize(
+    "name,params",
+    [
+        ("lplus", {"l": 2}),
+        ("lplus", {"l": 3, "sensitivity": True}),
+        ("distinct-alpha", {"l": 2, "alpha": Fraction(1, 2)}),
+        ("entropy-alpha", {"l": 2, "alpha": Fraction(1, 3)}),
+        ("recursive-alpha", {"l": 2, "c": 2, "alpha": Fraction(1, 3)}),
+    ],
+)
+def test_lplus_and_alpha_judge_a_wide_partition_from_its_cells(
+    name: str, params: dict[str, object], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from ldiv_db.privacy import ModelParams, build_model
+
+    rng = np.random.default_rng(7)
+    seen = set()
+    for _ in range(150):
+        g = _groups(rng)
+        width = g.widths[0]
+        values = [f"v{i:02d}" for i in range(width)]
+        extra = {"categories": {v: 1 + i % 3 for i, v in enumerate(values)}} if "alpha" in name else {}
+        model = build_model(name, 1, ModelParams(**params, **extra))  # type: ignore[arg-type]
+        judge = J.build_judge(model, [values], [rng.integers(1, 50, width)])
+        monkeypatch.setattr(J, "DENSE_CELLS", 2**40)
+        whole = judge.test(g)
+        monkeypatch.setattr(J, "DENSE_CELLS", 0)
+        h = J.Groups(rep=g.rep, size=g.size, cells=g.cells, widths=g.widths)
+        assert judge.test(h).tolist() == whole.tolist()
+        seen.update(whole.tolist())
+    assert seen == {True, False}

@@ -201,7 +201,7 @@ def _per_sa(
     def test(g: Groups) -> np.ndarray:
         ok = np.ones(len(g.size), dtype=bool)
         for s, l in enumerate(ls):
-            if sparse is not None and not g.dense and len(g.size) * g.width(s) > DENSE_CELLS:
+            if sparse is not None and _wide(g, s):
                 ok &= sparse(g.cells[s], len(g.size), l, g.present(s))
             else:
                 ok &= one(g.counts[s], l, g.present(s))
@@ -295,8 +295,14 @@ def _lplus(model: LPlus, values: Sequence[Sequence[str | None]], totals: Sequenc
 
     def test(g: Groups) -> np.ndarray:
         ok = np.ones(len(g.size), dtype=bool)
-        for m, p, q in zip(g.counts, ps, qs, strict=True):
-            ok &= (m * q[None, :] <= p[None, :] * g.size[:, None]).all(axis=1)
+        for s, (p, q) in enumerate(zip(ps, qs, strict=True)):
+            if _wide(g, s):  # an absent value passes (0 ≤ p·|G|): the cells decide
+                gi, vi, tn = g.cells[s]
+                bad = tn.astype(np.int64) * q[vi] > p[vi] * g.size[gi]
+                ok[gi[bad]] = False
+            else:
+                m = g.counts[s]
+                ok &= (m * q[None, :] <= p[None, :] * g.size[:, None]).all(axis=1)
         return ok
 
     # Σ_v G(v) = |G| ≤ (values present)·max θ·|G| when no SA value is unknown: ≥ ⌈1/max θ⌉ values
@@ -320,17 +326,26 @@ def _lalpha(model: LAlpha, values: Sequence[str | None]) -> Judge:
     l, alpha = model.ls[0], model.alpha
 
     def base(g: Groups) -> np.ndarray:
-        m = g.counts[0]
-        weight = m @ wnum
-        return np.asarray(((m > 0).sum(axis=1) >= l) & (weight * alpha.denominator >= alpha.numerator * den))
+        if _wide(g, 0):
+            gi, vi, tn = g.cells[0]
+            weight = np.zeros(len(g.size), dtype=np.int64)
+            np.add.at(weight, gi, tn.astype(np.int64) * wnum[vi])
+        else:
+            weight = g.counts[0] @ wnum
+        return np.asarray((g.present(0) >= l) & (weight * alpha.denominator >= alpha.numerator * den))
 
     def test(g: Groups) -> np.ndarray:
         ok = base(g)
         if model.variant == "distinct":
             return ok
-        m = g.counts[0]
         over_values = model.variant == "entropy" and model.entropy_over == "values"
-        units = m if over_values else m @ onehot
+        if _wide(g, 0) and not over_values:  # the rows per (group, category), from the cells
+            gi, vi, tn = g.cells[0]
+            units = np.zeros((len(g.size), len(cats)), dtype=np.int64)
+            np.add.at(units, (gi, onehot[vi].argmax(axis=1)), tn.astype(np.int64))
+        else:
+            m = g.counts[0]
+            units = m if over_values else m @ onehot
         if model.variant == "entropy":
             return np.asarray(ok & _entropy_ok(units, l))
         assert model.c is not None
@@ -363,7 +378,7 @@ def _distribution(
     def test(g: Groups) -> np.ndarray:
         ok = np.ones(len(g.size), dtype=bool)
         for s, perm in enumerate(perms):
-            if not g.dense and len(g.size) * g.width(s) > DENSE_CELLS:  # from the cells, or by blocks
+            if _wide(g, s):  # from the cells, or by blocks
                 gi, vi, tn = g.cells[s]
                 got = model.cells_ok(s + 1, gi, rank[s][vi], tn.astype(np.int64), len(g.size))
                 if got is not None:
@@ -376,6 +391,11 @@ def _distribution(
         return ok
 
     return Judge(test, monotone=True, merge_safe=False)
+
+
+def _wide(g: Groups, s: int) -> bool:
+    """A sparse partition too wide to make SA ``s``'s counts dense (:data:`DENSE_CELLS`)."""
+    return not g.dense and len(g.size) * g.width(s) > DENSE_CELLS
 
 
 def _blocks(cells: Cells, n_groups: int, width: int) -> Iterator[tuple[int, np.ndarray]]:
