@@ -176,6 +176,11 @@ class DistributionModel(PrivacyModel):
         model has no such form (the caller then builds the matrix)."""
         return None
 
+    def removals_ok(self, s: int, row: np.ndarray, at: np.ndarray) -> np.ndarray | None:
+        """:meth:`rows_ok` of the rows ``row`` less one at column ``at[i]`` (each ``row[at[i]]`` ≥ 1), the
+        same verdicts, without building them; None where the model has no such form."""
+        return None
+
     def cell_diff(
         self, s: int, group: np.ndarray, value: np.ndarray, n: np.ndarray, n_groups: int, factor: int = 1
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int] | None:

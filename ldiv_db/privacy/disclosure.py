@@ -87,6 +87,28 @@ class DeltaDisclosure(DistributionModel):
             ok &= np.bincount(group, minlength=n_groups) == len(b)  # every value present
         return np.asarray(ok, dtype=bool)
 
+    def removals_ok(self, s: int, row: np.ndarray, at: np.ndarray) -> np.ndarray | None:
+        # every candidate has m − 1 rows: a column it leaves alone has the same ratio in all of them, so
+        # each candidate's measure is the larger of the others' largest (the top two) and its own column's
+        b, big_n = self.totals(s)
+        m = float(int(row.sum()) - 1)
+        with np.errstate(divide="ignore"):
+            ratio = np.abs(np.log((np.where(row > 0, row, 1).astype(np.float64) * big_n) / (b * m)))
+            less = row[at] - 1
+            own = np.abs(np.log((np.where(less > 0, less, 1).astype(np.float64) * big_n) / (b[at] * m)))
+        if self.variant == "arx":
+            ratio = np.where(row > 0, ratio / math.log(2), 0.0)
+            own = np.where(less > 0, own / math.log(2), 0.0)
+        else:
+            ratio = np.where(row > 0, ratio, np.inf)
+            own = np.where(less > 0, own, np.inf)
+        first = int(np.argmax(ratio)) if len(ratio) else 0
+        top = float(ratio[first]) if len(ratio) else 0.0
+        second = float(np.max(np.delete(ratio, first), initial=0.0)) if len(ratio) else 0.0
+        others = np.where(at == first, second, top)
+        measure = np.maximum(np.maximum(others, own), 0.0)
+        return np.asarray((measure < float(self.delta)) & (m > 0), dtype=bool)
+
     def rows_ok(self, s: int, counts: np.ndarray) -> np.ndarray:
         ok = (self.measures(s, counts) < float(self.delta)) & (counts.sum(axis=1) > 0)
         return np.asarray(ok, dtype=bool)

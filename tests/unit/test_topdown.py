@@ -276,3 +276,31 @@ def test_distribution_spare_of_many_values_is_one_pass_per_block() -> None:
     spared = judge.spare(node)
     assert time.perf_counter() - t0 < 3.0
     assert len(spared) == 4000  # after any removal the largest |log ratio| is about ln 2, below 5
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    row=st.lists(st.integers(0, 5), min_size=1, max_size=9),
+    baseline=st.lists(st.integers(1, 30), min_size=9, max_size=9),
+    delta=st.fractions(min_value=F(1, 20), max_value=4),
+    arx=st.booleans(),
+)
+def test_delta_removals_equal_rows_ok_of_each_removal(
+    row: list[int], baseline: list[int], delta: F, arx: bool
+) -> None:
+    """DeltaDisclosure.removals_ok (every candidate's measure from the top two of the shared columns)
+    against rows_ok of the candidate rows built one by one; a row of one row empties its class."""
+    import numpy as np
+
+    from ldiv_db.privacy import ModelParams, build_model
+
+    m = build_model("delta-disclosure", 1, ModelParams(delta=delta, delta_variant="arx" if arx else "paper"))
+    m.resolve({1: [(f"v{i}", n) for i, n in enumerate(baseline[: len(row)])]})  # type: ignore[attr-defined]
+    r = np.array(row, dtype=np.int64)
+    at = np.flatnonzero(r > 0)
+    if not len(at):
+        return
+    block = np.repeat(r[None, :], len(at), axis=0)
+    block[np.arange(len(at)), at] -= 1
+    want = m.rows_ok(1, block).tolist()  # type: ignore[attr-defined]
+    assert m.removals_ok(1, r, at).tolist() == want  # type: ignore[attr-defined]

@@ -308,6 +308,9 @@ class DistributionJudge(Judge):
             if len(unknown) == 1 and present[values[i]] == 1:  # given up, the class holds known values only
                 good[i] = bool(m.rows_ok(1, row[None, :])[0])
             return good
+        quick = m.removals_ok(1, row, at)
+        if quick is not None:
+            return quick
         step = max(1, self.BLOCK // max(len(row), 1))
         for lo in range(0, len(values), step):
             hi = min(lo + step, len(values))
