@@ -261,10 +261,9 @@ def test_distribution_spare_equals_removing_each_value_and_asking_the_model(
 
 
 def test_distribution_spare_of_many_values_is_one_pass_per_block() -> None:
-    """A node holding 4,000 SA values: which of them it can spare is judged in blocks of candidate rows,
-    not by a class test per value over every baseline value (issue 57, "no pathologies": a top-down
-    δ-disclosure run on 20,000 rows with 998 SA values took 102 s in its repairs, 3.9 s after; this call
-    took ~8 s before, ~0.5 s after)."""
+    """A node holding 4,000 SA values: which of them it can spare is judged for all of them at once, not by
+    a class test per value over every baseline value (issue 57, "no pathologies"; history, "Round 20: the
+    other models and commands")."""
     import time
 
     from ldiv_db.privacy import ModelParams, build_model
