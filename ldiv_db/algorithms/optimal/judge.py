@@ -210,27 +210,27 @@ def _per_sa(
     return test
 
 
-def _ranked(cells: Cells, n_groups: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The cells' groups and counts (integers) ordered by group, then count descending, and each cell's
-    rank within its group (0: its largest count)."""
+def _ranked(cells: Cells, n_groups: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The cells' groups and counts (integers) ordered by group, then count descending, each cell's rank
+    within its group (0: its largest count), and per group its rows and its largest count."""
     gi, _, tn = cells
     n = tn.astype(np.int64)
     order = np.lexsort((-n, gi))
     g, n = gi[order], n[order]
-    starts = np.searchsorted(g, np.arange(n_groups))
-    return g, n, np.arange(len(g)) - starts[g]
+    rank = np.arange(len(g)) - np.searchsorted(g, np.arange(n_groups))[g]
+    total = np.bincount(g, weights=n, minlength=n_groups).astype(np.int64)
+    first = np.zeros(n_groups, dtype=np.int64)
+    first[g[rank == 0]] = n[rank == 0]
+    return g, n, rank, total, first
 
 
 def _recursive_sparse(c: Fraction) -> SparseTest:
     """:func:`_recursive_ok` on the non-zero cells: r1 < c·(total − r_1 − … − r_(l−1)), exactly."""
 
     def test(cells: Cells, n_groups: int, l: int, present: np.ndarray) -> np.ndarray:
-        g, n, rank = _ranked(cells, n_groups)
-        total = np.bincount(g, weights=n, minlength=n_groups).astype(np.int64)
+        g, n, rank, total, first = _ranked(cells, n_groups)
         top = np.zeros(n_groups, dtype=np.int64)
         np.add.at(top, g[rank < l - 1], n[rank < l - 1])
-        first = np.zeros(n_groups, dtype=np.int64)
-        first[g[rank == 0]] = n[rank == 0]
         return np.asarray((present >= l) & (first * c.denominator < c.numerator * (total - top)))
 
     return test
@@ -238,10 +238,7 @@ def _recursive_sparse(c: Fraction) -> SparseTest:
 
 def _frequency_sparse(cells: Cells, n_groups: int, l: int, present: np.ndarray) -> np.ndarray:
     """:func:`_frequency_ok` on the non-zero cells: l·(largest count) ≤ rows."""
-    g, n, rank = _ranked(cells, n_groups)
-    total = np.bincount(g, weights=n, minlength=n_groups).astype(np.int64)
-    first = np.zeros(n_groups, dtype=np.int64)
-    first[g[rank == 0]] = n[rank == 0]
+    _, _, _, total, first = _ranked(cells, n_groups)
     return np.asarray(l * first <= total)
 
 

@@ -248,8 +248,8 @@ class DistributionJudge(Judge):
     shape; repair prefers the value the parent holds least of relative to its baseline share. Which
     values a node can spare is decided for all of them at once: per distribution model, its ``rows_ok``
     over one row per candidate (the node's counts less one row of that value), in blocks of at most
-    ``BLOCK`` cells; per plain model of a combination, by the count of the value given up (the plain
-    models see the counts' shape alone, as :class:`PlainJudge`)."""
+    ``BLOCK`` cells (or the model's ``removals_ok``); per plain model of a combination, by its
+    :class:`PlainJudge`."""
 
     BLOCK = 2**21
 
@@ -257,6 +257,10 @@ class DistributionJudge(Judge):
         self.model = model
         self.shares: dict[str | None, int] = {}
         self.columns: dict[int, dict[str | None, int]] = {}  # per distribution model: its baseline's order
+        # per plain model of a combination: its own judge (verdicts by the counts' shape)
+        self.plain = {
+            id(m): PlainJudge(m) for m in model.components() if not isinstance(m, DistributionModel)
+        }
 
     def set_baseline(self, whole: Counts) -> None:
         pairs = [(v, int(n)) for v, n in whole.items() if n > 0]
@@ -279,13 +283,8 @@ class DistributionJudge(Judge):
             if isinstance(m, DistributionModel):
                 good &= self._removable(m, present, values)
             else:
-                memo: dict[int, bool] = {}
-                for i, v in enumerate(values):
-                    n = present[v]
-                    if n not in memo:
-                        less = {u: c - (u == v) for u, c in present.items() if c - (u == v) > 0}
-                        memo[n] = m.group_ok(cast("Mapping[str, int]", less))
-                    good[i] &= memo[n]
+                spared = set(self.plain[id(m)].spare(present))
+                good &= np.array([v in spared for v in values], dtype=bool)
         return [v for v, g in zip(values, good, strict=True) if g]
 
     def _removable(self, m: DistributionModel, present: Counts, values: list[str | None]) -> np.ndarray:
