@@ -158,14 +158,19 @@ def compose(
     db.run(render("compose/sa_domain.sql", target=tables.domain, source=source.ref, sa=sa.ident))
     counts = db.one(render("compose/distinct_counts.sql", points=tables.points, vs=vs))
     names = [c.name for c in union]
-    candidates = []
+    candidates, masks, classes = [], [], []
     for r, rel in enumerate(releases, 1):
         if progress is not None:
             progress.update(r - 1, len(releases), rel.name)
         at = [names.index(c.name) for c in rel.qi]
         # the covering join takes the QIs with the fewest distinct values first
         order = sorted(range(len(at)), key=lambda i: (int(counts[at[i]]), i))
-        candidates.append(_candidates(db, tables, source, sa, rel, r, order, at))
+        sizes = [int(counts[a]) for a in at]
+        found = _candidates(db, tables, source, sa, rel, r, order, at, sizes)
+        candidates.append(found[0])
+        masks.append(found[1])
+        classes.append(found[2])
+    db.run(render("compose/shared.sql", target=tables.shared, masks_of=masks, classes_of=classes))
     result = _result(db, tables, source, releases, candidates, union, worst, t0)
     tables.drop()
     if progress is not None:
@@ -184,7 +189,16 @@ class _Work:
         self.domain = db.work_table("compose_sa_domain")
         self.membership = db.work_table("compose_membership")
         self.values = db.work_table("compose_values")
-        self.made = [self.codes, self.keys, self.points, self.domain, self.membership, self.values]
+        self.shared = db.work_table("compose_shared")
+        self.made = [
+            self.codes,
+            self.keys,
+            self.points,
+            self.domain,
+            self.membership,
+            self.values,
+            self.shared,
+        ]
 
     def of(self, what: str, r: int) -> TableRef:
         ref = self.db.work_table(f"compose_{what}_{r}")
@@ -295,10 +309,13 @@ def _candidates(
     r: int,
     order: Sequence[int],
     at: Sequence[int],
-) -> TableRef:
-    """The table (pid, word, mask) of release ``rel``'s union of covering classes' SA values per target
-    vector. ``order``: the release's QI positions (0-based) in join order; ``at``: the targets' QI
-    position (0-based) of each release QI."""
+    sizes: Sequence[int],
+) -> tuple[TableRef, TableRef, TableRef]:
+    """Release ``rel``'s tables (candidates, class masks, classes): the candidates (pid, word, mask) are
+    the union of the SA values per target vector of the covering classes but those covering every target
+    (their values are the release's shared mask, ``compose/shared.sql``). ``order``: the release's QI
+    positions (0-based) in join order; ``at``: the targets' QI position (0-based) of each release QI;
+    ``sizes``: the number of target values of each release QI."""
     rqi = [rel.table.column(c.name).ident for c in rel.qi]
     intervals = [c.is_numeric for c in rel.qi] if rel.algorithm in INTERVAL_ALGORITHMS else None
     covers = build_covers(db, source, rel.table, rel.qi, rqi, intervals)
@@ -328,7 +345,7 @@ def _candidates(
         )
     )
     drop_covers(db, covers)
-    db.run(render("compose/classes.sql", target=classes, masks=masks, ls=ls))
+    db.run(render("compose/classes.sql", target=classes, masks=masks, cover=cover, ls=ls, sizes=list(sizes)))
     prev: TableRef | None = None
     for j, i in enumerate(order):
         step = tables.of(f"covering{j}", r)
@@ -350,7 +367,7 @@ def _candidates(
     assert prev is not None  # a release publishes at least one QI
     out = tables.of("candidates", r)
     db.run(render("compose/candidates.sql", target=out, pairs=prev, masks=masks))
-    return out
+    return out, masks, classes
 
 
 def _result(
@@ -375,6 +392,7 @@ def _result(
             points=tables.points,
             domain=tables.domain,
             membership=tables.membership,
+            shared=tables.shared,
             vs=vs,
             m=m,
             pairs=[(a + 1, b + 1) for a, b in pairs],
@@ -423,6 +441,7 @@ def _worst(
             values=tables.values,
             points=tables.points,
             membership=tables.membership,
+            shared=tables.shared,
             codes=tables.codes,
             domain=tables.domain,
             vs=list(vs),

@@ -1,7 +1,7 @@
 -- purpose: the targets the releases leave fewest SA values: their QI values and the values left (never a source row id)
 -- params: worst
 -- returns: left_all, n, v1..vk (the QI values as text), sa_left (a list, in the bytes' order); fewest values first, then most rows, then the vectors' order
--- ref: docs/decisions/0005-composition-check.md; targets no release holds are left every value and are not listed; the values left are the AND, over the releases holding the row, of their union masks (as values_left.sql)
+-- ref: docs/decisions/0005-composition-check.md; targets no release holds are left every value and are not listed; the values left are the AND, over the releases holding the row, of their union masks (as values_left.sql: a release's shared mask OR the target's own), over the words either holds
 WITH w AS (
     SELECT pid, present, n, left_all
     FROM {{ values | table }}
@@ -9,11 +9,18 @@ WITH w AS (
     ORDER BY left_all, n DESC, pid
     LIMIT $worst
 ),
+words AS (
+    SELECT w.pid, m.word FROM w JOIN {{ membership | table }} AS m ON m.pid = w.pid
+    UNION
+    SELECT w.pid, s.word FROM w CROSS JOIN {{ shared | table }} AS s
+),
 a AS (
-    SELECT w.pid, m.word,
-           {% for r in range(1, m + 1) %}CASE WHEN (w.present & {{ 2 ** (r - 1) }}) = 0 THEN -1 ELSE m.{{ ('m' ~ r) | ident }} END{% if not loop.last %} & {% endif %}{% endfor %} AS mask
-    FROM w
-    JOIN {{ membership | table }} AS m ON m.pid = w.pid
+    SELECT x.pid, x.word,
+           {% for r in range(1, m + 1) %}CASE WHEN (w.present & {{ 2 ** (r - 1) }}) = 0 THEN -1 ELSE coalesce(s.{{ ('a' ~ r) | ident }}, 0) | coalesce(m.{{ ('m' ~ r) | ident }}, 0) END{% if not loop.last %} & {% endif %}{% endfor %} AS mask
+    FROM words AS x
+    JOIN w ON w.pid = x.pid
+    LEFT JOIN {{ membership | table }} AS m ON m.pid = x.pid AND m.word = x.word
+    LEFT JOIN {{ shared | table }} AS s ON s.word = x.word
 )
 SELECT w.left_all, w.n{% for v in vs %}, {{ ('t' ~ loop.index) | ident }}.value AS {{ v | ident }}{% endfor %},
        list(d.sa ORDER BY d.sa COLLATE "C") FILTER (WHERE d.sa IS NOT NULL) AS sa_left

@@ -142,6 +142,7 @@ def brute_force(db: Database, names: Sequence[str]) -> dict[str, Any]:
         "empty": sum(c == 0 for c in counts),
         "fewest": min(counts),
         "counts": counts,
+        "left": [(tuple(src[1 : 1 + len(QI)]), sorted(x)) for src, x in zip(source, left, strict=True)],
         "own_kept": all(src[4] in x for src, x in zip(source, left, strict=True)),
     }
 
@@ -166,6 +167,8 @@ def tables(draw: st.DrawFn) -> tuple[list[tuple[Any, ...]], list[tuple[str, dict
         ("full-domain", {"levels": draw(levels), "suppression_limit": "1/2"}),
         # two QIs only (the attacker knows all three), and SA values suppressed to NULL (unknown)
         ("lplus", {"suppression": draw(st.sampled_from(["viosa", "allsa", "viorec"])), "qi": ["cat", "num"]}),
+        # one class of '*' labels: it covers every target (the check's shared mask)
+        ("full-domain", {"levels": "cat=2,num=2", "qi": ["cat", "num"]}),
     ]
     picked = draw(st.lists(st.sampled_from(range(len(pool))), min_size=2, max_size=3, unique=True))
     return [(*r, s) for r, s in zip(rows, sa, strict=True)], [pool[i] for i in picked]
@@ -197,7 +200,7 @@ def test_random_releases_against_brute_force(case: Any) -> None:
             event(f"{algorithm}: {'an unknown SA published' if unknown else 'every SA published'}")
         if not names:
             return
-        got = ldiv_db.compose(db, names, worst=1)
+        got = ldiv_db.compose(db, names, worst=3)
         want = brute_force(db, names)
         assert (got.rows, got.below, got.single, got.empty) == (
             want["rows"],
@@ -207,6 +210,15 @@ def test_random_releases_against_brute_force(case: Any) -> None:
         )
         assert want["own_kept"] and got.empty == 0  # the target's own value always survives
         assert got.worst[0]["left"] == want["fewest"] if got.worst else want["fewest"] >= 1
+        for w in got.worst:  # the values listed are those a source row with these QI values is left
+            assert len(w["values"]) == w["left"]
+            vector = tuple(str(w["qi"][q]) if q in w["qi"] else None for q in QI)
+            same = [
+                x
+                for v, x in want["left"]
+                if all(a is None or a == str(b) for a, b in zip(vector, v, strict=True))
+            ]
+            assert w["values"] in same
         for a, b, n in got.pairs:
             pair = [got.release_ids.index(a), got.release_ids.index(b)]
             alone = brute_force(db, [names[p] for p in pair])["counts"]

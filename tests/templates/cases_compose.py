@@ -17,7 +17,7 @@ LS = ["l1", "l2", "l3", "l4"]
 
 def _work(env: HostileEnv) -> dict[str, TableRef]:
     names = ("codes", "keys", "points", "domain", "cover", "masks", "classes", "step0", "step1", "candidates",
-             "membership", "left")  # fmt: skip
+             "membership", "shared", "left")  # fmt: skip
     return {n: env.work(f"compose {n}") for n in names}
 
 
@@ -45,6 +45,10 @@ def _ctx(**extra: Any) -> Any:
             "labels": _tables(env)["labels"],
             "at": [1, 2, 3, 4],
             "membership": w["membership"],
+            "shared": w["shared"],
+            "sizes": [1, 1, 1, 1],
+            "masks_of": [w["masks"], w["masks"]],
+            "classes_of": [w["classes"], w["classes"]],
             "tables": [w["candidates"], w["candidates"]],
             "m": 2,
             "pairs": [(1, 2)],
@@ -61,7 +65,7 @@ def _step(env: HostileEnv, name: str, params: dict[str, Any] | None = None, **ex
 def _prepare(upto: str) -> Any:
     """Run the chain's statements before ``upto``."""
     chain = ["value_codes", "keys", "points", "sa_domain", "cover_codes", "class_masks", "classes", "step0",
-             "step1", "candidates", "membership", "values_left", "done"]  # fmt: skip
+             "step1", "candidates", "membership", "shared", "values_left", "done"]  # fmt: skip
 
     def prepare(env: HostileEnv) -> None:
         _prepare_release(env)
@@ -89,6 +93,8 @@ def _prepare(upto: str) -> Any:
                 _step(env, "candidates", target=w["candidates"], pairs=w["step1"])
             elif name == "membership":
                 _step(env, "membership", target=w["membership"])
+            elif name == "shared":
+                _step(env, "shared", target=w["shared"])
             elif name == "values_left":
                 _step(env, "values_left", target=w["left"])
 
@@ -155,6 +161,7 @@ CASES = {
     "compose/membership.sql": Case(
         _ctx(target=lambda env: _work(env)["membership"]), prepare=_prepare("membership")
     ),
+    "compose/shared.sql": Case(_ctx(target=lambda env: _work(env)["shared"]), prepare=_prepare("shared")),
     "compose/values_left.sql": Case(_ctx(target=_left), prepare=_prepare("values_left")),
     "compose/summary.sql": Case(
         _ctx(values=_left),

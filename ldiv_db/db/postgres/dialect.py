@@ -247,9 +247,23 @@ def _numeric(node: exp.Expression) -> exp.Expression:
     return exp.DataType.build("NUMERIC") if node.this in wide else node
 
 
+def _rewrite_bit_count(node: exp.Expression) -> exp.Expression:
+    """``bit_count(x)`` of a BIGINT (a bit mask): PostgreSQL counts the bits of a bit string only
+    (14 and later), so the integer goes in as its 64 bits."""
+    if not (
+        isinstance(node, exp.Anonymous)
+        and str(node.this).lower() == "bit_count"
+        and len(node.expressions) == 1
+    ):
+        return node
+    if isinstance(node.expressions[0], exp.Anonymous):  # a bit string already (bitstring_agg)
+        return node
+    return _fill("bit_count(CAST(ldiv_x AS BIT(64)))", x=node.expressions[0])
+
+
 def _rewrite_node(node: exp.Expression) -> exp.Expression:
     """One pass of every node rewrite (each returns the node itself when it does not apply)."""
-    for rewrite in (_rewrite_hash, _rewrite_rowid, _rewrite_lists):
+    for rewrite in (_rewrite_hash, _rewrite_rowid, _rewrite_lists, _rewrite_bit_count):
         new = rewrite(node)
         if new is not node:
             return new

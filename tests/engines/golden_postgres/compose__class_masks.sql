@@ -2,7 +2,7 @@ DROP TABLE IF EXISTS "pg_temp"."wk compose masks's";
 /* purpose: one release's classes as the attacker reads them: every distinct QI label vector (label codes) with the SA values published under it as bit masks; a class holding an unknown (NULL) SA stands for every value */
 /* params: none */
 /* returns: creates target(cid, l1..lk, word, mask); cid numbers the label vectors */
-/* ref: docs/decisions/0005-composition-check.md; the class is the label vector (rows of several groups under the same labels are one class to whoever reads only the labels, and the attacker's union takes them all anyway) */
+/* ref: docs/decisions/0005-composition-check.md; the known and the unknown SA values are two joins (one join on `d.sa = cls.sa OR cls.sa IS NULL` compares every class row with every value); the class is the label vector (rows of several groups under the same labels are one class to whoever reads only the labels, and the attacker's union takes them all anyway) */
 CREATE TABLE "pg_temp"."wk compose masks's" AS
 WITH pub AS (
   SELECT DISTINCT
@@ -39,21 +39,44 @@ WITH pub AS (
   FROM coded
 )
 SELECT
-  cls.cid,
-  cls."l1",
-  cls."l2",
-  cls."l3",
-  cls."l4",
-  d.word,
-  BIT_OR(d.bit) AS mask
-FROM cls
-JOIN "pg_temp"."wk compose domain's" AS d
-  ON d.sa = cls.sa OR cls.sa IS NULL
+  cid,
+  "l1",
+  "l2",
+  "l3",
+  "l4",
+  word,
+  BIT_OR(bit) AS mask
+FROM (
+  SELECT
+    cls.cid,
+    cls."l1",
+    cls."l2",
+    cls."l3",
+    cls."l4",
+    d.word,
+    d.bit
+  FROM cls
+  JOIN "pg_temp"."wk compose domain's" AS d
+    ON d.sa = cls.sa
+  UNION ALL
+  SELECT
+    cls.cid,
+    cls."l1",
+    cls."l2",
+    cls."l3",
+    cls."l4",
+    d.word,
+    d.bit
+  FROM cls
+  CROSS JOIN "pg_temp"."wk compose domain's" AS d
+  WHERE
+    cls.sa IS NULL
+) AS b
 GROUP BY
-  cls.cid,
-  cls."l1",
-  cls."l2",
-  cls."l3",
-  cls."l4",
-  d.word;
+  cid,
+  "l1",
+  "l2",
+  "l3",
+  "l4",
+  word;
 ANALYZE "pg_temp"."wk compose masks's"

@@ -1,8 +1,8 @@
 DROP TABLE IF EXISTS "pg_temp"."wk compose left's";
-/* purpose: how many SA values the releases leave each target: the intersection (AND of the union masks) over the releases holding its row, for all of them and for every pair, counted bit by bit */
+/* purpose: how many SA values the releases leave each target: the intersection (AND of the union masks) over the releases holding its row, for all of them and for every pair, their bits counted (bit_count) */
 /* params: none */
 /* returns: creates target(pid, present, n, left_all, left1..leftP); a target no release (of the pair) holds is left every value of the SA domain */
-/* ref: docs/decisions/0005-composition-check.md; pairs (shape): the two releases' positions of each pair; a release not holding the row takes part as -1 (every bit set) */
+/* ref: docs/decisions/0005-composition-check.md ("A class that covers every target"); pairs (shape): the two releases' positions of each pair; a release not holding the row takes part as -1 (every bit set). A release's union for a target is its shared mask (shared.sql) OR the target's own mask (membership.sql). Words where the target has no own mask count the same for every target held by the same releases: g counts every shared word once per such set, and each own word replaces its shared-only count (y) by its full one (x) */
 CREATE TABLE "pg_temp"."wk compose left's" AS
 WITH k AS (
   SELECT
@@ -17,545 +17,105 @@ WITH k AS (
     k.pid,
     k.present,
     k.n,
+    CASE
+      WHEN (
+        k.present & 1
+      ) = 0
+      THEN -1
+      ELSE COALESCE(s."a1", 0) | COALESCE(m."m1", 0)
+    END & CASE
+      WHEN (
+        k.present & 2
+      ) = 0
+      THEN -1
+      ELSE COALESCE(s."a2", 0) | COALESCE(m."m2", 0)
+    END AS "x0",
     CASE WHEN (
       k.present & 1
-    ) = 0 THEN -1 ELSE COALESCE(m."m1", 0) END & CASE WHEN (
+    ) = 0 THEN -1 ELSE COALESCE(s."a1", 0) END & CASE WHEN (
       k.present & 2
-    ) = 0 THEN -1 ELSE COALESCE(m."m2", 0) END AS a_all,
+    ) = 0 THEN -1 ELSE COALESCE(s."a2", 0) END AS "y0",
+    CASE
+      WHEN (
+        k.present & 1
+      ) = 0
+      THEN -1
+      ELSE COALESCE(s."a1", 0) | COALESCE(m."m1", 0)
+    END & CASE
+      WHEN (
+        k.present & 2
+      ) = 0
+      THEN -1
+      ELSE COALESCE(s."a2", 0) | COALESCE(m."m2", 0)
+    END AS "x1",
     CASE WHEN (
       k.present & 1
-    ) = 0 THEN -1 ELSE COALESCE(m."m1", 0) END & CASE WHEN (
+    ) = 0 THEN -1 ELSE COALESCE(s."a1", 0) END & CASE WHEN (
       k.present & 2
-    ) = 0 THEN -1 ELSE COALESCE(m."m2", 0) END AS "a1"
+    ) = 0 THEN -1 ELSE COALESCE(s."a2", 0) END AS "y1"
   FROM k
   LEFT JOIN "pg_temp"."wk compose membership's" AS m
     ON m.pid = k.pid
+  LEFT JOIN "pg_temp"."wk compose shared's" AS s
+    ON s.word = m.word
+), own AS (
+  SELECT
+    pid,
+    present,
+    n,
+    SUM(BIT_COUNT(CAST("x0" AS BIT(64)))) - SUM(BIT_COUNT(CAST("y0" AS BIT(64)))) AS "o0",
+    SUM(BIT_COUNT(CAST("x1" AS BIT(64)))) - SUM(BIT_COUNT(CAST("y1" AS BIT(64)))) AS "o1"
+  FROM a
+  GROUP BY
+    pid,
+    present,
+    n
+), h AS (
+  SELECT DISTINCT
+    present
+  FROM k
+), z AS (
+  SELECT
+    h.present,
+    CASE WHEN (
+      h.present & 1
+    ) = 0 THEN -1 ELSE COALESCE(s."a1", 0) END & CASE WHEN (
+      h.present & 2
+    ) = 0 THEN -1 ELSE COALESCE(s."a2", 0) END AS "z0",
+    CASE WHEN (
+      h.present & 1
+    ) = 0 THEN -1 ELSE COALESCE(s."a1", 0) END & CASE WHEN (
+      h.present & 2
+    ) = 0 THEN -1 ELSE COALESCE(s."a2", 0) END AS "z1"
+  FROM h
+  CROSS JOIN "pg_temp"."wk compose shared's" AS s
+), g AS (
+  SELECT
+    present,
+    SUM(BIT_COUNT(CAST("z0" AS BIT(64)))) AS "g0",
+    SUM(BIT_COUNT(CAST("z1" AS BIT(64)))) AS "g1"
+  FROM z
+  GROUP BY
+    present
 ), d AS (
   SELECT
     COUNT(*) AS size
   FROM "pg_temp"."wk compose domain's"
 )
 SELECT
-  a.pid,
-  a.present,
-  CAST(a.n AS BIGINT) AS n,
-  CASE
-    WHEN a.present = 0
-    THEN d.size
-    ELSE SUM(
-      (
-        (
-          a.a_all >> 0
-        ) & 1
-      ) + (
-        (
-          a.a_all >> 1
-        ) & 1
-      ) + (
-        (
-          a.a_all >> 2
-        ) & 1
-      ) + (
-        (
-          a.a_all >> 3
-        ) & 1
-      ) + (
-        (
-          a.a_all >> 4
-        ) & 1
-      ) + (
-        (
-          a.a_all >> 5
-        ) & 1
-      ) + (
-        (
-          a.a_all >> 6
-        ) & 1
-      ) + (
-        (
-          a.a_all >> 7
-        ) & 1
-      ) + (
-        (
-          a.a_all >> 8
-        ) & 1
-      ) + (
-        (
-          a.a_all >> 9
-        ) & 1
-      ) + (
-        (
-          a.a_all >> 10
-        ) & 1
-      ) + (
-        (
-          a.a_all >> 11
-        ) & 1
-      ) + (
-        (
-          a.a_all >> 12
-        ) & 1
-      ) + (
-        (
-          a.a_all >> 13
-        ) & 1
-      ) + (
-        (
-          a.a_all >> 14
-        ) & 1
-      ) + (
-        (
-          a.a_all >> 15
-        ) & 1
-      ) + (
-        (
-          a.a_all >> 16
-        ) & 1
-      ) + (
-        (
-          a.a_all >> 17
-        ) & 1
-      ) + (
-        (
-          a.a_all >> 18
-        ) & 1
-      ) + (
-        (
-          a.a_all >> 19
-        ) & 1
-      ) + (
-        (
-          a.a_all >> 20
-        ) & 1
-      ) + (
-        (
-          a.a_all >> 21
-        ) & 1
-      ) + (
-        (
-          a.a_all >> 22
-        ) & 1
-      ) + (
-        (
-          a.a_all >> 23
-        ) & 1
-      ) + (
-        (
-          a.a_all >> 24
-        ) & 1
-      ) + (
-        (
-          a.a_all >> 25
-        ) & 1
-      ) + (
-        (
-          a.a_all >> 26
-        ) & 1
-      ) + (
-        (
-          a.a_all >> 27
-        ) & 1
-      ) + (
-        (
-          a.a_all >> 28
-        ) & 1
-      ) + (
-        (
-          a.a_all >> 29
-        ) & 1
-      ) + (
-        (
-          a.a_all >> 30
-        ) & 1
-      ) + (
-        (
-          a.a_all >> 31
-        ) & 1
-      ) + (
-        (
-          a.a_all >> 32
-        ) & 1
-      ) + (
-        (
-          a.a_all >> 33
-        ) & 1
-      ) + (
-        (
-          a.a_all >> 34
-        ) & 1
-      ) + (
-        (
-          a.a_all >> 35
-        ) & 1
-      ) + (
-        (
-          a.a_all >> 36
-        ) & 1
-      ) + (
-        (
-          a.a_all >> 37
-        ) & 1
-      ) + (
-        (
-          a.a_all >> 38
-        ) & 1
-      ) + (
-        (
-          a.a_all >> 39
-        ) & 1
-      ) + (
-        (
-          a.a_all >> 40
-        ) & 1
-      ) + (
-        (
-          a.a_all >> 41
-        ) & 1
-      ) + (
-        (
-          a.a_all >> 42
-        ) & 1
-      ) + (
-        (
-          a.a_all >> 43
-        ) & 1
-      ) + (
-        (
-          a.a_all >> 44
-        ) & 1
-      ) + (
-        (
-          a.a_all >> 45
-        ) & 1
-      ) + (
-        (
-          a.a_all >> 46
-        ) & 1
-      ) + (
-        (
-          a.a_all >> 47
-        ) & 1
-      ) + (
-        (
-          a.a_all >> 48
-        ) & 1
-      ) + (
-        (
-          a.a_all >> 49
-        ) & 1
-      ) + (
-        (
-          a.a_all >> 50
-        ) & 1
-      ) + (
-        (
-          a.a_all >> 51
-        ) & 1
-      ) + (
-        (
-          a.a_all >> 52
-        ) & 1
-      ) + (
-        (
-          a.a_all >> 53
-        ) & 1
-      ) + (
-        (
-          a.a_all >> 54
-        ) & 1
-      ) + (
-        (
-          a.a_all >> 55
-        ) & 1
-      ) + (
-        (
-          a.a_all >> 56
-        ) & 1
-      ) + (
-        (
-          a.a_all >> 57
-        ) & 1
-      ) + (
-        (
-          a.a_all >> 58
-        ) & 1
-      ) + (
-        (
-          a.a_all >> 59
-        ) & 1
-      ) + (
-        (
-          a.a_all >> 60
-        ) & 1
-      ) + (
-        (
-          a.a_all >> 61
-        ) & 1
-      )
-    )
-  END AS left_all,
-  CASE
+  own.pid,
+  own.present,
+  CAST(own.n AS BIGINT) AS n,
+  CAST(CASE WHEN own.present = 0 THEN d.size ELSE own."o0" + COALESCE(g."g0", 0) END AS BIGINT) AS left_all,
+  CAST(CASE
     WHEN (
-      a.present & 3
+      own.present & 3
     ) = 0
     THEN d.size
-    ELSE SUM(
-      (
-        (
-          a."a1" >> 0
-        ) & 1
-      ) + (
-        (
-          a."a1" >> 1
-        ) & 1
-      ) + (
-        (
-          a."a1" >> 2
-        ) & 1
-      ) + (
-        (
-          a."a1" >> 3
-        ) & 1
-      ) + (
-        (
-          a."a1" >> 4
-        ) & 1
-      ) + (
-        (
-          a."a1" >> 5
-        ) & 1
-      ) + (
-        (
-          a."a1" >> 6
-        ) & 1
-      ) + (
-        (
-          a."a1" >> 7
-        ) & 1
-      ) + (
-        (
-          a."a1" >> 8
-        ) & 1
-      ) + (
-        (
-          a."a1" >> 9
-        ) & 1
-      ) + (
-        (
-          a."a1" >> 10
-        ) & 1
-      ) + (
-        (
-          a."a1" >> 11
-        ) & 1
-      ) + (
-        (
-          a."a1" >> 12
-        ) & 1
-      ) + (
-        (
-          a."a1" >> 13
-        ) & 1
-      ) + (
-        (
-          a."a1" >> 14
-        ) & 1
-      ) + (
-        (
-          a."a1" >> 15
-        ) & 1
-      ) + (
-        (
-          a."a1" >> 16
-        ) & 1
-      ) + (
-        (
-          a."a1" >> 17
-        ) & 1
-      ) + (
-        (
-          a."a1" >> 18
-        ) & 1
-      ) + (
-        (
-          a."a1" >> 19
-        ) & 1
-      ) + (
-        (
-          a."a1" >> 20
-        ) & 1
-      ) + (
-        (
-          a."a1" >> 21
-        ) & 1
-      ) + (
-        (
-          a."a1" >> 22
-        ) & 1
-      ) + (
-        (
-          a."a1" >> 23
-        ) & 1
-      ) + (
-        (
-          a."a1" >> 24
-        ) & 1
-      ) + (
-        (
-          a."a1" >> 25
-        ) & 1
-      ) + (
-        (
-          a."a1" >> 26
-        ) & 1
-      ) + (
-        (
-          a."a1" >> 27
-        ) & 1
-      ) + (
-        (
-          a."a1" >> 28
-        ) & 1
-      ) + (
-        (
-          a."a1" >> 29
-        ) & 1
-      ) + (
-        (
-          a."a1" >> 30
-        ) & 1
-      ) + (
-        (
-          a."a1" >> 31
-        ) & 1
-      ) + (
-        (
-          a."a1" >> 32
-        ) & 1
-      ) + (
-        (
-          a."a1" >> 33
-        ) & 1
-      ) + (
-        (
-          a."a1" >> 34
-        ) & 1
-      ) + (
-        (
-          a."a1" >> 35
-        ) & 1
-      ) + (
-        (
-          a."a1" >> 36
-        ) & 1
-      ) + (
-        (
-          a."a1" >> 37
-        ) & 1
-      ) + (
-        (
-          a."a1" >> 38
-        ) & 1
-      ) + (
-        (
-          a."a1" >> 39
-        ) & 1
-      ) + (
-        (
-          a."a1" >> 40
-        ) & 1
-      ) + (
-        (
-          a."a1" >> 41
-        ) & 1
-      ) + (
-        (
-          a."a1" >> 42
-        ) & 1
-      ) + (
-        (
-          a."a1" >> 43
-        ) & 1
-      ) + (
-        (
-          a."a1" >> 44
-        ) & 1
-      ) + (
-        (
-          a."a1" >> 45
-        ) & 1
-      ) + (
-        (
-          a."a1" >> 46
-        ) & 1
-      ) + (
-        (
-          a."a1" >> 47
-        ) & 1
-      ) + (
-        (
-          a."a1" >> 48
-        ) & 1
-      ) + (
-        (
-          a."a1" >> 49
-        ) & 1
-      ) + (
-        (
-          a."a1" >> 50
-        ) & 1
-      ) + (
-        (
-          a."a1" >> 51
-        ) & 1
-      ) + (
-        (
-          a."a1" >> 52
-        ) & 1
-      ) + (
-        (
-          a."a1" >> 53
-        ) & 1
-      ) + (
-        (
-          a."a1" >> 54
-        ) & 1
-      ) + (
-        (
-          a."a1" >> 55
-        ) & 1
-      ) + (
-        (
-          a."a1" >> 56
-        ) & 1
-      ) + (
-        (
-          a."a1" >> 57
-        ) & 1
-      ) + (
-        (
-          a."a1" >> 58
-        ) & 1
-      ) + (
-        (
-          a."a1" >> 59
-        ) & 1
-      ) + (
-        (
-          a."a1" >> 60
-        ) & 1
-      ) + (
-        (
-          a."a1" >> 61
-        ) & 1
-      )
-    )
-  END AS "left1"
-FROM a
+    ELSE own."o1" + COALESCE(g."g1", 0)
+  END AS BIGINT) AS "left1"
+FROM own
 CROSS JOIN d
-GROUP BY
-  a.pid,
-  a.present,
-  a.n,
-  d.size;
+LEFT JOIN g
+  ON g.present = own.present;
 ANALYZE "pg_temp"."wk compose left's"

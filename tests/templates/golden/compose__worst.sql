@@ -1,7 +1,7 @@
 /* purpose: the targets the releases leave fewest SA values: their QI values and the values left (never a source row id) */
 /* params: worst */
 /* returns: left_all, n, v1..vk (the QI values as text), sa_left (a list, in the bytes' order); fewest values first, then most rows, then the vectors' order */
-/* ref: docs/decisions/0005-composition-check.md; targets no release holds are left every value and are not listed; the values left are the AND, over the releases holding the row, of their union masks (as values_left.sql) */
+/* ref: docs/decisions/0005-composition-check.md; targets no release holds are left every value and are not listed; the values left are the AND, over the releases holding the row, of their union masks (as values_left.sql: a release's shared mask OR the target's own), over the words either holds */
 WITH w AS (
   SELECT
     pid,
@@ -16,18 +16,43 @@ WITH w AS (
     n DESC,
     pid
   LIMIT $worst
-), a AS (
+), words AS (
   SELECT
     w.pid,
-    m.word,
-    CASE WHEN (
-      w.present & 1
-    ) = 0 THEN -1 ELSE m."m1" END & CASE WHEN (
-      w.present & 2
-    ) = 0 THEN -1 ELSE m."m2" END AS mask
+    m.word
   FROM w
   JOIN "temp"."main"."wk compose membership's" AS m
     ON m.pid = w.pid
+  UNION
+  SELECT
+    w.pid,
+    s.word
+  FROM w
+  CROSS JOIN "temp"."main"."wk compose shared's" AS s
+), a AS (
+  SELECT
+    x.pid,
+    x.word,
+    CASE
+      WHEN (
+        w.present & 1
+      ) = 0
+      THEN -1
+      ELSE COALESCE(s."a1", 0) | COALESCE(m."m1", 0)
+    END & CASE
+      WHEN (
+        w.present & 2
+      ) = 0
+      THEN -1
+      ELSE COALESCE(s."a2", 0) | COALESCE(m."m2", 0)
+    END AS mask
+  FROM words AS x
+  JOIN w
+    ON w.pid = x.pid
+  LEFT JOIN "temp"."main"."wk compose membership's" AS m
+    ON m.pid = x.pid AND m.word = x.word
+  LEFT JOIN "temp"."main"."wk compose shared's" AS s
+    ON s.word = x.word
 )
 SELECT
   w.left_all,
