@@ -9,7 +9,8 @@ and their ratio. A ratio well above 4 for 4× rows is a lead. Shapes (numeric QI
 optimal search get interval hierarchies): ``giant`` one class (every QI constant), ``sa_unique`` an SA value
 per row, ``qi_unique`` a QI value per row, ``many_qi`` 12 QIs, ``long_text`` 200-character SA values,
 ``nulls`` a third of every column NULL, ``both_unique`` a QI and the SA with a value per row, ``skewed`` one
-SA value in 70 % of the rows and 997 others. Commands: ``check`` with distinct, entropy and recursive (l = 2),
+SA value in 70 % of the rows and 997 others, ``sa_numeric`` as ``both_unique`` with a numeric SA (``--commands
+models`` adds t-closeness with the ordered distance there). Commands: ``check`` with distinct, entropy and recursive (l = 2),
 ``anonymize`` with mondrian, bsgi, tp+, decomposition, topdown, optimal (distinct-2) and lplus (l+ 2),
 ``metrics`` of the Mondrian release, ``risk``. ``--commands models`` runs instead the other models and
 commands: ``check`` with k-anonymity, frequency, unique-distinct, l+, t-closeness, δ-disclosure,
@@ -63,6 +64,7 @@ SHAPES: dict[str, str] = {
     "CASE WHEN i % 3 = 2 THEN NULL ELSE 'v' || (i % 9) END AS s",
     "both_unique": "i AS q1, (i * 7) % 23 AS q2, 'v' || ((i * 7919) % 1000003) AS s",
     "skewed": "i % 37 AS q1, (i * 7) % 23 AS q2, CASE WHEN i % 10 < 7 THEN 'common' ELSE 'v' || (i % 997) END AS s",
+    "sa_numeric": "i AS q1, (i * 7) % 23 AS q2, (i * 7919) % 1000003 AS s",
 }  # fmt: skip
 
 _CHILD = """
@@ -180,9 +182,17 @@ def _model_commands(
     runs = [("topdown", "t-closeness"), ("topdown", "delta"), ("topdown", "distinct-alpha"), ("topdown", "entropy-alpha"),
             ("optimal", "beta"), ("optimal", "recursive"), ("optimal", "t-closeness"), ("bsgi", "entropy"),
             ("bsgi", "unique-distinct"), ("tp", "entropy"), ("mondrian", "frequency")]  # fmt: skip
+    con = duckdb.connect(db)
+    row = con.execute(f"SELECT typeof(s) FROM {table} LIMIT 1").fetchone()
+    numeric = row is not None and row[0] in ("INTEGER", "BIGINT")
+    con.close()
+    if numeric:  # the ordered distance reads the SA as numbers
+        models["t-closeness ordered"] = [*models["t-closeness"], "--distance", "ordered"]
+        out["check t-closeness ordered"] = ["check", db, *base, *models["t-closeness ordered"]]
+        runs.append(("optimal", "t-closeness ordered"))
     for algo, name in runs:
-        out[f"anonymize {algo} {name}"] = ["anonymize", db, *base, "--algorithm", algo, *models[name],
-                                           "--output", f"r_{algo}_{name.replace('-', '_')}_{tag}_{table}"]  # fmt: skip
+        out[f"anonymize {algo} {name}"] = ["anonymize", db, *base, "--algorithm", algo, *models[name], "--output",
+                                           f"r_{algo}_{name.replace('-', '_').replace(' ', '_')}_{tag}_{table}"]  # fmt: skip
     first, second = f"r_tp_entropy_{tag}_{table}", f"r_mondrian_frequency_{tag}_{table}"
     out["suggest-l"] = ["suggest-l", db, "--table", table, "--sa", "s"]
     out["attack similarity"] = ["attack", "similarity", db, "--table", first, "--group-column", "group_id",

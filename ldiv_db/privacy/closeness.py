@@ -41,6 +41,21 @@ def _number(v: str | None) -> float:
         raise BadInput(f"the ordered distance reads the SA as numbers, and {v!r} is none") from None
 
 
+def _sum_at(index: np.ndarray, values: np.ndarray, size: int) -> np.ndarray:
+    """Σ values per index, in int64 (``np.bincount`` sums in float64, inexact past 2^53)."""
+    out = np.zeros(size, dtype=np.int64)
+    np.add.at(out, index, values.astype(np.int64))
+    return out
+
+
+def _column_sums(matrix: np.ndarray, into: np.ndarray) -> np.ndarray:
+    """Per row, the sums of ``matrix``'s columns by their index ``into`` (0..k−1, each used): exact in
+    the matrix's dtype (int64 or Python integers), with no dense 0/1 matrix to multiply by."""
+    order = np.argsort(into, kind="stable")
+    starts = np.flatnonzero(np.r_[True, into[order][1:] != into[order][:-1]])
+    return np.add.reduceat(matrix[:, order], starts, axis=1)
+
+
 class TCloseness(DistributionModel):
     name = "t-closeness"
 
@@ -212,28 +227,24 @@ class TCloseness(DistributionModel):
         paths = [p + (p[-1],) * (top + 1 - len(p)) for p in paths]
         num = np.zeros(len(counts), dtype=d.dtype)
         for h in range(1, top + 1):
-            children = sorted({p[h - 1] for p in paths})
-            child_of = {c: i for i, c in enumerate(children)}
-            up = np.zeros((width, len(children)), dtype=np.int64)
-            parent_of: dict[int, str] = {}
-            for j, p in enumerate(paths):
-                up[j, child_of[p[h - 1]]] = 1
-                parent_of[child_of[p[h - 1]]] = p[h]
-            parents = sorted(set(parent_of.values()))
-            to_parent = np.zeros((len(children), len(parents)), dtype=np.int64)
-            for ci, par in parent_of.items():
-                to_parent[ci, parents.index(par)] = 1
-            extra = d @ up.astype(d.dtype)
-            pos = np.where(extra > 0, extra, 0) @ to_parent.astype(d.dtype)
-            neg = np.where(extra < 0, -extra, 0) @ to_parent.astype(d.dtype)
+            child_of = {c: i for i, c in enumerate(sorted({p[h - 1] for p in paths}))}
+            parent_of = {c: i for i, c in enumerate(sorted({p[h] for p in paths}))}
+            child = np.array([child_of[p[h - 1]] for p in paths], dtype=np.int64)
+            up = np.zeros(len(child_of), dtype=np.int64)  # each child's parent
+            up[child] = [parent_of[p[h]] for p in paths]
+            extra = _column_sums(d, child)  # per class and child: Σ D over the leaves under it
+            pos = _column_sums(np.where(extra > 0, extra, 0), up)
+            neg = _column_sums(np.where(extra < 0, -extra, 0), up)
             num = num + h * np.minimum(pos, neg).sum(axis=1)
         return num, top * m * big_n
 
     def cells_ok(
         self, s: int, group: np.ndarray, value: np.ndarray, n: np.ndarray, n_groups: int
     ) -> np.ndarray | None:
-        if self.distance != "equal":  # the ordered and hierarchical distances read every value's D
-            return None
+        if self.distance == "ordered":
+            return self._ordered_cells_ok(s, group, value, n, n_groups)
+        if self.distance == "hierarchical":
+            return self._hierarchical_cells_ok(s, group, value, n, n_groups)
         got = self.cell_diff(s, group, value, n, n_groups, factor=self.t.denominator * self.t.numerator)
         if got is None:
             return None
@@ -243,6 +254,93 @@ class TCloseness(DistributionModel):
         np.add.at(num, group, np.abs(d) - base)
         num += big_n * m
         ok = (num * self.t.denominator <= 2 * m * big_n * self.t.numerator) & (m > 0)
+        return np.asarray(ok, dtype=bool)
+
+    def _ordered_cells_ok(
+        self, s: int, group: np.ndarray, value: np.ndarray, n: np.ndarray, n_groups: int
+    ) -> np.ndarray | None:
+        """The ordered EMD's numerator Σ_i |C_i| from the cells: C_i = N·c_i − m·K_i, with c_i a group's rows
+        at ranks ≤ i (a step at each of its cells) and K_i the baseline's (non-decreasing). Between two
+        steps c is constant, so the sum splits where m·K_i reaches N·c (a search in K) and each side is a
+        prefix sum of K: the same integers as :meth:`distances`, in O(cells · log M). None where a term
+        (≤ 2·N·m·M) times t's parts would leave int64."""
+        b, big_n = self.totals(s)
+        width = len(b)
+        factor = max(self.t.numerator, self.t.denominator, 1)
+        if 4 * max(big_n, 1) ** 2 * max(width, 1) * factor >= 2**62:
+            return None
+        k = np.cumsum(b)  # K_i
+        prefix = np.concatenate(([0], np.cumsum(k)))  # Σ_{j<i} K_j
+        m = np.bincount(group, weights=n, minlength=n_groups).astype(np.int64)
+        order = np.lexsort((value, group))
+        g, v, c = group[order], value[order].astype(np.int64), n[order].astype(np.int64)
+        start = np.ones(len(g), dtype=bool)
+        start[1:] = g[1:] != g[:-1]
+        run = np.cumsum(c)
+        c = run - np.maximum.accumulate(np.where(start, run - c, 0))  # the group's rows at ranks ≤ v
+        end = np.empty(len(g), dtype=np.int64)  # where the step's segment ends: the group's next rank, or M
+        end[:-1] = np.where(start[1:], width, v[1:])
+        end[-1:] = width
+        mg = m[g]
+        level = big_n * c
+        # the first i in [v, end) with m·K_i ≥ N·c: K_i ≥ ⌈N·c / m⌉
+        split = np.clip(np.searchsorted(k, (level + mg - 1) // mg, side="left"), v, end)
+        term = (
+            level * (split - v)
+            - mg * (prefix[split] - prefix[v])
+            + mg * (prefix[end] - prefix[split])
+            - level * (end - split)
+        )
+        num = np.zeros(n_groups, dtype=np.int64)
+        np.add.at(num, g, term)
+        first = v[start]  # below a group's first rank c = 0: Σ m·K_i
+        num[g[start]] += m[g[start]] * prefix[first]
+        den = max(width - 1, 1) * m * big_n
+        ok = (num * self.t.denominator <= den * self.t.numerator) & (m > 0)
+        return np.asarray(ok, dtype=bool)
+
+    def _hierarchical_cells_ok(
+        self, s: int, group: np.ndarray, value: np.ndarray, n: np.ndarray, n_groups: int
+    ) -> np.ndarray | None:
+        """The hierarchical EMD's numerator from the cells: per level h and parent node, h·min(pos, neg)
+        over its children's extras x = N·(the class's rows under the child) − m·(the baseline's). A child
+        the class has no row under has x = −m·B_child, so a parent's neg is m·B_parent less what its
+        children with rows hold (m·B_child less their own negative part), and a parent none of whose
+        children has a row costs 0: the same integers as :meth:`distances`, over the cells' nodes only.
+        None where a term times t's parts and the height would leave int64."""
+        b, big_n = self.totals(s)
+        top = self.height(s)
+        factor = max(self.t.numerator, self.t.denominator, 1) * top
+        if 4 * max(big_n, 1) ** 2 * len(b) * factor >= 2**62:
+            return None
+        tree = self.tree(s)
+        paths = [tree[v] + (tree[v][-1],) * (top + 1 - len(tree[v])) for v, _ in self.baseline(s)]
+        cells_n = n.astype(np.int64)
+        m = _sum_at(group, cells_n, n_groups)
+        num = np.zeros(n_groups, dtype=np.int64)
+        for h in range(1, top + 1):
+            child_codes = {c: i for i, c in enumerate(sorted({p[h - 1] for p in paths}))}
+            parent_codes = {c: i for i, c in enumerate(sorted({p[h] for p in paths}))}
+            child_of = np.array([child_codes[p[h - 1]] for p in paths], dtype=np.int64)
+            parent_of_child = np.zeros(len(child_codes), dtype=np.int64)
+            for p in paths:
+                parent_of_child[child_codes[p[h - 1]]] = parent_codes[p[h]]
+            b_child = _sum_at(child_of, b, len(child_codes))
+            b_parent = _sum_at(parent_of_child, b_child, len(parent_codes))
+            # the (group, child) pairs the cells reach, with the class's rows under each
+            pair, at = np.unique(group * len(child_codes) + child_of[value], return_inverse=True)
+            rows = _sum_at(at, cells_n, len(pair))
+            g, child = pair // len(child_codes), pair % len(child_codes)
+            x = big_n * rows - m[g] * b_child[child]
+            held = m[g] * b_child[child] - np.maximum(-x, 0)  # what the child takes off the parent's neg
+            key, back = np.unique(g * len(parent_codes) + parent_of_child[child], return_inverse=True)
+            pos = _sum_at(back, np.maximum(x, 0), len(key))
+            off = _sum_at(back, held, len(key))
+            pg, parent = key // len(parent_codes), key % len(parent_codes)
+            neg = m[pg] * b_parent[parent] - off
+            np.add.at(num, pg, h * np.minimum(pos, neg))
+        den = top * m * big_n
+        ok = (num * self.t.denominator <= den * self.t.numerator) & (m > 0)
         return np.asarray(ok, dtype=bool)
 
     def rows_ok(self, s: int, counts: np.ndarray) -> np.ndarray:

@@ -1,22 +1,51 @@
 -- purpose: t-closeness verdict per group, ordered ground distance |i − j|/(M − 1) over the ranks of the baseline's M values: EMD = Σ_i |Σ_{j≤i} (p_j(G) − p_j)| / (M − 1) ≤ t = t_num/t_den, exactly in integers
 -- params: t_num, t_den
 -- returns: creates target(gid, size, ok, severity, num, den); num/den = the group's distance (worst SA), severity = that as DOUBLE; a group without a known value, or holding a value the baseline lacks, fails (infinite severity)
--- ref: Li, Li, Venkatasubramanian 2007 §4.2 (ordered distance); a group of one value v moves all its mass from v: m·pt(v) with pt(v) = Σ_u N_u·|r_v − r_u| (the baseline table's); a group of several values is one row per (group, baseline value) (a value absent from it counts 0), so that part grows with those groups × M
+-- ref: Li, Li, Venkatasubramanian 2007 §4.2 (ordered distance); a group of one value v moves all its mass from v: m·pt(v) with pt(v) = Σ_u N_u·|r_v − r_u| (the baseline table's). A group of several values: Σ_r |C_r| with C_r = N·c_r − m·K_r, c_r its rows at ranks ≤ r (a step at each of its values) and K_r the baseline's, increasing; between two steps c is constant, so the sum splits at the first rank where m·K_r ≥ N·c (found for every step at once by sorting the thresholds among the K_r) and each side is a prefix sum P of K: the work grows with the groups' values, not groups × M (ldiv_db/privacy/closeness.py: _ordered_cells_ok, the same integers)
 {{ target | create_table }} AS
 WITH {% include "_macros/point_groups.sql" %}
-, grid AS (
-    SELECT g.gid, g.s, b.r, hs.n IS NOT NULL AS held,
-           CAST(coalesce(hs.n, 0) AS HUGEINT) * g.bt - CAST(b.n AS HUGEINT) * g.m AS diff
+, kb AS (
+    SELECT s, r, CAST(sum(n) OVER (PARTITION BY s ORDER BY r ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS HUGEINT) AS k
+    FROM {{ baseline | table }}
+), pre AS (
+    SELECT s, r, coalesce(sum(k) OVER (PARTITION BY s ORDER BY r ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) AS p
+    FROM kb
+    UNION ALL
+    SELECT s, max(r) + 1, sum(k) FROM kb GROUP BY s
+), cells AS (
+    SELECT g.gid, g.s, g.m, g.bt, g.bm, b.r, CAST(hs.n AS HUGEINT) AS n
     FROM multi AS g
-    JOIN {{ baseline | table }} AS b ON b.s = g.s
-    LEFT JOIN {{ hist | table }} AS hs ON hs.gid = g.gid AND hs.s = g.s AND NOT hs.unknown AND hs.v IS NOT DISTINCT FROM b.v
-), run AS (
-    SELECT gid, s, held, sum(diff) OVER (PARTITION BY gid, s ORDER BY r ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS cum
-    FROM grid
+    JOIN {{ hist | table }} AS hs ON hs.gid = g.gid AND hs.s = g.s AND NOT hs.unknown
+    JOIN {{ baseline | table }} AS b ON b.s = hs.s AND b.v IS NOT DISTINCT FROM hs.v
+), steps AS (
+    SELECT gid, s, m, bt, r AS a,
+           coalesce(lead(r) OVER (PARTITION BY gid, s ORDER BY r), CAST(bm AS INTEGER) + 1) AS e,
+           row_number() OVER (PARTITION BY gid, s ORDER BY r) = 1 AS first,
+           bt * sum(n) OVER (PARTITION BY gid, s ORDER BY r ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS level
+    FROM cells
+), marks AS (
+    SELECT gid, s, a, (level + m - 1) // m AS key, 0 AS kind FROM steps
+    UNION ALL
+    SELECT NULL, s, NULL, k, 1 FROM kb
+), found AS (
+    SELECT gid, s, a, 1 + sum(kind) OVER (PARTITION BY s ORDER BY key, kind ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS at
+    FROM marks
+), split AS (
+    SELECT st.gid, st.s, st.m, st.level, st.first, st.a, st.e, least(greatest(f.at, st.a), st.e) AS p
+    FROM steps AS st
+    JOIN found AS f ON f.gid = st.gid AND f.s = st.s AND f.a = st.a
+), terms AS (
+    SELECT x.gid, x.s,
+           x.level * (x.p - x.a) - x.m * (pp.p - pa.p) + x.m * (pe.p - pp.p) - x.level * (x.e - x.p)
+           + CASE WHEN x.first THEN x.m * pa.p ELSE 0 END AS term
+    FROM split AS x
+    JOIN pre AS pa ON pa.s = x.s AND pa.r = x.a
+    JOIN pre AS pp ON pp.s = x.s AND pp.r = x.p
+    JOIN pre AS pe ON pe.s = x.s AND pe.r = x.e
 ), e AS (
-    SELECT g.gid, g.s, g.size, g.m, g.bt, g.bm, x.num, x.held < g.n_values AS stray
+    SELECT g.gid, g.s, g.size, g.m, g.bt, g.bm, x.num, coalesce(x.held, 0) < g.n_values AS stray
     FROM multi AS g
-    JOIN (SELECT gid, s, sum(abs(cum)) AS num, count(*) FILTER (WHERE held) AS held FROM run GROUP BY gid, s) AS x
+    LEFT JOIN (SELECT gid, s, sum(term) AS num, count(*) AS held FROM terms GROUP BY gid, s) AS x
         ON x.gid = g.gid AND x.s = g.s
     UNION ALL
     SELECT gid, s, size, m, bt, bm, num, stray FROM single

@@ -190,3 +190,82 @@ def test_brute_force(
         counts = Counter(str(v) for v in c)
         assert judge.group_ok(counts) == passes(kind, variant, c, whole, t_bound)  # type: ignore[arg-type]
     con.close()
+
+
+def ordered_emd(cls: list[int], whole: list[int]) -> Fraction:
+    """The ordered distance's EMD in its closed form (Li et al. 2007 §4.2): Σ_i |Σ_{j≤i} (p_j − q_j)| over
+    the whole table's values in numeric order, over M − 1."""
+    domain = sorted(set(whole))
+    p, q = shares(cls), shares(whole)  # type: ignore[arg-type]
+    run, total = Fraction(0), Fraction(0)
+    for v in domain:
+        run += p.get(v, Fraction(0)) - q[v]
+        total += abs(run)
+    return total / max(len(domain) - 1, 1)
+
+
+@settings(max_examples=40, deadline=None)
+@given(data=st.data())
+def test_ordered_distance_on_wide_domains(data: st.DataObject) -> None:
+    """Groups of many values over a domain of up to 40 (the SQL splits each step of a group's cumulative
+    counts where it crosses the baseline's): the violating classes and the largest EMD exactly, with t
+    drawn at a class's own EMD (the boundary passes)."""
+    width = data.draw(st.integers(2, 40), label="width")
+    domain = data.draw(st.lists(st.integers(-50, 500), min_size=width, max_size=width, unique=True))
+    rows = data.draw(
+        st.lists(st.tuples(st.integers(0, 5), st.sampled_from(domain)), min_size=2, max_size=120),
+        label="rows",
+    )
+    whole = [s for _, s in rows]
+    classes: dict[int, list[int]] = {}
+    for q, s in rows:
+        classes.setdefault(q, []).append(s)
+    measures = {q: ordered_emd(c, whole) for q, c in classes.items()}
+    t = data.draw(st.sampled_from(sorted(set(measures.values()))), label="t")
+    con = duckdb.connect()
+    con.execute("CREATE TABLE t (q INTEGER, s INTEGER)")
+    con.executemany("INSERT INTO t VALUES (?, ?)", rows)
+    res = ldiv_db.check(con, "t", ["q"], "s", model="t-closeness", t=str(t), distance="ordered")
+    assert res.violating_groups == sum(m > t for m in measures.values())
+    assert res.largest["t"].exact == max(measures.values())
+    con.close()
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_hierarchical_distance_on_wider_trees(tmp_path: Path, data: st.DataObject) -> None:
+    """Groups of several values over trees of up to 16 leaves and height 2 or 3 (the SQL reads a group's
+    own leaves per level and parent): the violating classes and the largest EMD, against the
+    transportation problem, with t drawn at a class's own EMD."""
+    leaves = data.draw(st.integers(2, 16), label="leaves")
+    height = data.draw(st.integers(2, 3), label="height")
+    fan = data.draw(st.integers(2, 3), label="fan")
+    tree = {
+        f"x{i}": (f"x{i}", *(f"n{h}_{i // fan**h}" for h in range(1, height)), "*") for i in range(leaves)
+    }
+    domain = list(tree)
+    rows = data.draw(
+        st.lists(st.tuples(st.integers(0, 3), st.sampled_from(domain)), min_size=2, max_size=40), label="rows"
+    )
+    whole = [s for _, s in rows]
+    used = set(whole)
+    dist = {
+        (i, j): Fraction(next(h for h in range(height + 1) if tree[i][h] == tree[j][h]), height)
+        for i in used
+        for j in used
+    }
+    classes: dict[int, list[str]] = {}
+    for q, s in rows:
+        classes.setdefault(q, []).append(s)
+    measures = {q: emd(shares(c), shares(whole), dist) for q, c in classes.items()}  # type: ignore[arg-type]
+    t = data.draw(st.sampled_from(sorted(set(measures.values()))), label="t")
+    path = tmp_path / f"tree_{leaves}_{height}_{fan}.csv"
+    path.write_text("".join(";".join(tree[v]) + "\n" for v in domain))
+    con = duckdb.connect()
+    con.execute("CREATE TABLE t (q INTEGER, s VARCHAR)")
+    con.executemany("INSERT INTO t VALUES (?, ?)", rows)
+    taxonomy.import_hierarchy(ldiv_db.Database.open(con), "t", "s", path)
+    res = ldiv_db.check(con, "t", ["q"], "s", model="t-closeness", t=str(t), distance="hierarchical")
+    assert res.violating_groups == sum(m > t for m in measures.values())
+    assert res.largest["t"].exact == max(measures.values())
+    con.close()

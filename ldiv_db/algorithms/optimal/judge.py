@@ -375,7 +375,7 @@ def _distribution(
     def test(g: Groups) -> np.ndarray:
         ok = np.ones(len(g.size), dtype=bool)
         for s, perm in enumerate(perms):
-            if _wide(g, s):  # from the cells, or by blocks
+            if _wide(g, s) or _sparse(g, s):  # from the cells, or by blocks
                 gi, vi, tn = g.cells[s]
                 got = model.cells_ok(s + 1, gi, rank[s][vi], tn.astype(np.int64), len(g.size))
                 if got is not None:
@@ -384,7 +384,12 @@ def _distribution(
                 for lo, block in _blocks(g.cells[s], len(g.size), g.width(s)):
                     ok[lo : lo + len(block)] &= model.rows_ok(s + 1, block[:, perm])
             else:
-                ok &= model.rows_ok(s + 1, g.counts[s][:, perm])
+                counts = g.counts[s]
+                got = None
+                if g.dense and 4 * np.count_nonzero(counts) <= counts.size:  # the histogram's rows, sparse
+                    gi, vi = np.nonzero(counts)
+                    got = model.cells_ok(s + 1, gi, rank[s][vi], counts[gi, vi].astype(np.int64), len(g.size))
+                ok &= got if got is not None else model.rows_ok(s + 1, counts[:, perm])
         return ok
 
     return Judge(test, monotone=True, merge_safe=False)
@@ -393,6 +398,12 @@ def _distribution(
 def _wide(g: Groups, s: int) -> bool:
     """A sparse partition too wide to make SA ``s``'s counts dense (:data:`DENSE_CELLS`)."""
     return not g.dense and len(g.size) * g.width(s) > DENSE_CELLS
+
+
+def _sparse(g: Groups, s: int) -> bool:
+    """A sparse partition whose non-zero cells are at most a quarter of its dense counts: a distribution
+    model judges it from the cells (the same verdicts) rather than building the matrix."""
+    return not g.dense and 4 * len(g.cells[s][0]) <= len(g.size) * g.width(s)
 
 
 def _blocks(cells: Cells, n_groups: int, width: int) -> Iterator[tuple[int, np.ndarray]]:

@@ -2,7 +2,7 @@ DROP TABLE IF EXISTS "pg_temp"."tpl it's_dist verdict";
 /* purpose: t-closeness verdict per group, hierarchical ground distance level(LCA)/H over the SA's hierarchy: EMD = Σ_nodes (h/H)·min(positive extra, negative extra of the node's children) ≤ t = t_num/t_den, exactly in integers */
 /* params: t_num, t_den */
 /* returns: creates target(gid, size, ok, severity, num, den); num/den = the group's distance (worst SA), severity = that as DOUBLE; a group without a known value, or holding a value the baseline lacks, fails (infinite severity) */
-/* ref: Li, Li, Venkatasubramanian 2007 §4.3 (hierarchical distance, extra(N) = Σ_leaves below N (p_i(G) − p_i)); tree: (s, v, h, node) per leaf and level, a node being (level, label); a group of one value v moves all its mass from v: m·pt(v) with pt(v) = Σ_u N_u·level(v, u) (the baseline table's); a group of several values is one row per (group, leaf) */
+/* ref: Li, Li, Venkatasubramanian 2007 §4.3 (hierarchical distance, extra(N) = Σ_leaves below N (p_i(G) − p_i)); tree: (s, v, h, node) per leaf and level, a node being (level, label); a group of one value v moves all its mass from v: m·pt(v) with pt(v) = Σ_u N_u·level(v, u) (the baseline table's); a group of several values is read from its own leaves: per level and parent node, pos sums its children's positive extras x = N·n − m·B (n, B: the group's and the baseline's rows under the child), and neg = m·B_parent less, per child the group has rows under, m·B_child minus its negative part (a child without rows has x = −m·B_child); a parent none of whose children holds a row costs 0, so the work grows with the groups' values × H, not groups × leaves (ldiv_db/privacy/closeness.py: _hierarchical_cells_ok, the same integers) */
 CREATE TABLE "pg_temp"."tpl it's_dist verdict" AS
 WITH tot AS (
   SELECT
@@ -53,45 +53,64 @@ WITH tot AS (
   FROM grp
   WHERE
     n_values > 1
-), grid AS (
+), cells AS (
   SELECT
     g.gid,
     g.s,
-    b.v,
-    NOT hs.n IS NULL AS held,
-    CAST(COALESCE(hs.n, 0) AS DECIMAL) * g.bt - CAST(b.n AS DECIMAL) * g.m AS diff
+    g.m,
+    g.bt,
+    hs.v,
+    CAST(hs.n AS DECIMAL) AS n
   FROM multi AS g
+  JOIN "pg_temp"."tpl it's_hist" AS hs
+    ON hs.gid = g.gid AND hs.s = g.s AND NOT hs.unknown
   JOIN "pg_temp"."tpl it's_baseline it's" AS b
-    ON b.s = g.s
-  LEFT JOIN "pg_temp"."tpl it's_hist" AS hs
-    ON hs.gid = g.gid
-    AND hs.s = g.s
-    AND NOT hs.unknown
+    ON b.s = hs.s
     AND (
-      hs.v IS NULL
-    ) = (
       b.v IS NULL
+    ) = (
+      hs.v IS NULL
     )
-    AND COALESCE(CAST(hs.v AS TEXT), '') = COALESCE(CAST(b.v AS TEXT), '')
-), extra AS (
+    AND COALESCE(CAST(b.v AS TEXT), '') = COALESCE(CAST(hs.v AS TEXT), '')
+), under AS (
   SELECT
-    grid.gid,
-    grid.s,
+    tr.s,
     tr.h,
     tr.node,
-    SUM(grid.diff) AS x
-  FROM grid
+    CAST(SUM(b.n) AS DECIMAL) AS bn
+  FROM "pg_temp"."tpl it's_tree it's" AS tr
+  JOIN "pg_temp"."tpl it's_baseline it's" AS b
+    ON b.s = tr.s
+    AND (
+      b.v IS NULL
+    ) = (
+      tr.v IS NULL
+    )
+    AND COALESCE(CAST(b.v AS TEXT), '') = COALESCE(CAST(tr.v AS TEXT), '')
+  GROUP BY
+    tr.s,
+    tr.h,
+    tr.node
+), extra AS (
+  SELECT
+    c.gid,
+    c.s,
+    tr.h,
+    tr.node,
+    MAX(c.m) AS m,
+    MAX(c.bt) * SUM(c.n) AS gn
+  FROM cells AS c
   JOIN "pg_temp"."tpl it's_tree it's" AS tr
-    ON tr.s = grid.s
+    ON tr.s = c.s
     AND (
       tr.v IS NULL
     ) = (
-      grid.v IS NULL
+      c.v IS NULL
     )
-    AND COALESCE(CAST(tr.v AS TEXT), '') = COALESCE(CAST(grid.v AS TEXT), '')
+    AND COALESCE(CAST(tr.v AS TEXT), '') = COALESCE(CAST(c.v AS TEXT), '')
   GROUP BY
-    grid.gid,
-    grid.s,
+    c.gid,
+    c.s,
     tr.h,
     tr.node
 ), edge AS (
@@ -114,8 +133,20 @@ WITH tot AS (
   SELECT
     x.gid,
     x.s,
-    ed.h * LEAST(SUM(GREATEST(x.x, 0)), SUM(GREATEST(-x.x, 0))) AS c
+    ed.h * LEAST(
+      SUM(GREATEST(x.gn - x.m * u.bn, 0)),
+      MAX(x.m) * MAX(up.bn) - SUM(x.m * u.bn - GREATEST(x.m * u.bn - x.gn, 0))
+    ) AS c
   FROM extra AS x
+  JOIN under AS u
+    ON u.s = x.s
+    AND u.h = x.h
+    AND (
+      u.node IS NULL
+    ) = (
+      x.node IS NULL
+    )
+    AND COALESCE(CAST(u.node AS TEXT), '') = COALESCE(CAST(x.node AS TEXT), '')
   JOIN edge AS ed
     ON ed.s = x.s
     AND ed.h = x.h + 1
@@ -125,6 +156,15 @@ WITH tot AS (
       x.node IS NULL
     )
     AND COALESCE(CAST(ed.child AS TEXT), '') = COALESCE(CAST(x.node AS TEXT), '')
+  JOIN under AS up
+    ON up.s = ed.s
+    AND up.h = ed.h
+    AND (
+      up.node IS NULL
+    ) = (
+      ed.parent IS NULL
+    )
+    AND COALESCE(CAST(up.node AS TEXT), '') = COALESCE(CAST(ed.parent AS TEXT), '')
   GROUP BY
     x.gid,
     x.s,
@@ -144,10 +184,10 @@ WITH tot AS (
     g.size,
     g.m,
     g.bt,
-    c.num,
-    h.held < g.n_values AS stray
+    COALESCE(c.num, 0) AS num,
+    COALESCE(h.held, 0) < g.n_values AS stray
   FROM multi AS g
-  JOIN (
+  LEFT JOIN (
     SELECT
       gid,
       s,
@@ -158,13 +198,12 @@ WITH tot AS (
       s
   ) AS c
     ON c.gid = g.gid AND c.s = g.s
-  JOIN (
+  LEFT JOIN (
     SELECT
       gid,
       s,
-      COUNT(*) FILTER(WHERE
-        held) AS held
-    FROM grid
+      COUNT(*) AS held
+    FROM cells
     GROUP BY
       gid,
       s

@@ -1,7 +1,7 @@
 /* purpose: t-closeness verdict per group, ordered ground distance |i − j|/(M − 1) over the ranks of the baseline's M values: EMD = Σ_i |Σ_{j≤i} (p_j(G) − p_j)| / (M − 1) ≤ t = t_num/t_den, exactly in integers */
 /* params: t_num, t_den */
 /* returns: creates target(gid, size, ok, severity, num, den); num/den = the group's distance (worst SA), severity = that as DOUBLE; a group without a known value, or holding a value the baseline lacks, fails (infinite severity) */
-/* ref: Li, Li, Venkatasubramanian 2007 §4.2 (ordered distance); a group of one value v moves all its mass from v: m·pt(v) with pt(v) = Σ_u N_u·|r_v − r_u| (the baseline table's); a group of several values is one row per (group, baseline value) (a value absent from it counts 0), so that part grows with those groups × M */
+/* ref: Li, Li, Venkatasubramanian 2007 §4.2 (ordered distance); a group of one value v moves all its mass from v: m·pt(v) with pt(v) = Σ_u N_u·|r_v − r_u| (the baseline table's). A group of several values: Σ_r |C_r| with C_r = N·c_r − m·K_r, c_r its rows at ranks ≤ r (a step at each of its values) and K_r the baseline's, increasing; between two steps c is constant, so the sum splits at the first rank where m·K_r ≥ N·c (found for every step at once by sorting the thresholds among the K_r) and each side is a prefix sum P of K: the work grows with the groups' values, not groups × M (ldiv_db/privacy/closeness.py: _ordered_cells_ok, the same integers) */
 CREATE OR REPLACE TEMPORARY TABLE "temp"."main"."tpl it's_dist verdict" AS
 WITH tot AS (
   SELECT
@@ -46,25 +46,112 @@ WITH tot AS (
   FROM grp
   WHERE
     n_values > 1
-), grid AS (
+), kb AS (
+  SELECT
+    s,
+    r,
+    CAST(SUM(n) OVER (PARTITION BY s ORDER BY r ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS INT128) AS k
+  FROM "temp"."main"."tpl it's_baseline it's"
+), pre AS (
+  SELECT
+    s,
+    r,
+    COALESCE(
+      SUM(k) OVER (PARTITION BY s ORDER BY r ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING),
+      0
+    ) AS p
+  FROM kb
+  UNION ALL
+  SELECT
+    s,
+    MAX(r) + 1,
+    SUM(k)
+  FROM kb
+  GROUP BY
+    s
+), cells AS (
   SELECT
     g.gid,
     g.s,
+    g.m,
+    g.bt,
+    g.bm,
     b.r,
-    NOT hs.n IS NULL AS held,
-    CAST(COALESCE(hs.n, 0) AS INT128) * g.bt - CAST(b.n AS INT128) * g.m AS diff
+    CAST(hs.n AS INT128) AS n
   FROM multi AS g
+  JOIN "temp"."main"."tpl it's_hist" AS hs
+    ON hs.gid = g.gid AND hs.s = g.s AND NOT hs.unknown
   JOIN "temp"."main"."tpl it's_baseline it's" AS b
-    ON b.s = g.s
-  LEFT JOIN "temp"."main"."tpl it's_hist" AS hs
-    ON hs.gid = g.gid AND hs.s = g.s AND NOT hs.unknown AND hs.v IS NOT DISTINCT FROM b.v
-), run AS (
+    ON b.s = hs.s AND b.v IS NOT DISTINCT FROM hs.v
+), steps AS (
   SELECT
     gid,
     s,
-    held,
-    SUM(diff) OVER (PARTITION BY gid, s ORDER BY r ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS cum
-  FROM grid
+    m,
+    bt,
+    r AS a,
+    COALESCE(LEAD(r) OVER (PARTITION BY gid, s ORDER BY r), CAST(bm AS INT) + 1) AS e,
+    ROW_NUMBER() OVER (PARTITION BY gid, s ORDER BY r) = 1 AS first,
+    bt * SUM(n) OVER (PARTITION BY gid, s ORDER BY r ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS level
+  FROM cells
+), marks AS (
+  SELECT
+    gid,
+    s,
+    a,
+    (
+      level + m - 1
+    ) // m AS key,
+    0 AS kind
+  FROM steps
+  UNION ALL
+  SELECT
+    NULL,
+    s,
+    NULL,
+    k,
+    1
+  FROM kb
+), found AS (
+  SELECT
+    gid,
+    s,
+    a,
+    1 + SUM(kind) OVER (PARTITION BY s ORDER BY key, kind ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS "at"
+  FROM marks
+), split AS (
+  SELECT
+    st.gid,
+    st.s,
+    st.m,
+    st.level,
+    st.first,
+    st.a,
+    st.e,
+    LEAST(GREATEST(f."at", st.a), st.e) AS p
+  FROM steps AS st
+  JOIN found AS f
+    ON f.gid = st.gid AND f.s = st.s AND f.a = st.a
+), terms AS (
+  SELECT
+    x.gid,
+    x.s,
+    x.level * (
+      x.p - x.a
+    ) - x.m * (
+      pp.p - pa.p
+    ) + x.m * (
+      pe.p - pp.p
+    ) - x.level * (
+      x.e - x.p
+    ) + CASE WHEN x.first THEN x.m * pa.p ELSE 0 END AS term
+  FROM split AS x
+  JOIN pre AS pa
+    ON pa.s = x.s AND pa.r = x.a
+  JOIN pre AS pp
+    ON pp.s = x.s AND pp.r = x.p
+  JOIN pre AS pe
+    ON pe.s = x.s AND pe.r = x.e
 ), e AS (
   SELECT
     g.gid,
@@ -74,16 +161,15 @@ WITH tot AS (
     g.bt,
     g.bm,
     x.num,
-    x.held < g.n_values AS stray
+    COALESCE(x.held, 0) < g.n_values AS stray
   FROM multi AS g
-  JOIN (
+  LEFT JOIN (
     SELECT
       gid,
       s,
-      SUM(ABS(cum)) AS num,
-      COUNT(*) FILTER(WHERE
-        held) AS held
-    FROM run
+      SUM(term) AS num,
+      COUNT(*) AS held
+    FROM terms
     GROUP BY
       gid,
       s
