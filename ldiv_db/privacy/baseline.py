@@ -75,6 +75,7 @@ class DistributionModel(PrivacyModel):
             else {int(s): [(sql_text(v), int(n)) for v, n in p] for s, p in baseline.items()}
         )
         self.explicit = baseline is not None  # fixed from the source (a release's verification)
+        self._memo: dict[tuple[int, str], tuple[object, Any]] = {}
 
     # ------------------------------------------------------------------ the baseline
     def order(self, s: int, pairs: Pairs) -> list[tuple[str | None, int]]:
@@ -153,10 +154,21 @@ class DistributionModel(PrivacyModel):
         return Largest(float(exact), exact)
 
     # ------------------------------------------------------------------ numpy / Python
+    def memo(self, s: int, what: str, make: Callable[[list[tuple[str | None, int]]], Any]) -> Any:
+        """``make(baseline of SA s)``, made once per baseline: a class test reads it per class (top-down
+        asks thousands), and each is O(M) to make. Kept while the baseline list is the same object."""
+        pairs = self.baseline(s)
+        hit = self._memo.get((s, what))
+        if hit is not None and hit[0] is pairs:
+            return hit[1]
+        value = make(pairs)
+        self._memo[(s, what)] = (pairs, value)
+        return value
+
     def matrix(self, s: int, counts: Mapping[Any, int]) -> np.ndarray:
         """One class's counts as a 1 × M row over the baseline's values; a value the baseline lacks
         raises KeyError (the caller fails the class)."""
-        index = {v: i for i, (v, _) in enumerate(self.baseline(s))}
+        index = self.memo(s, "index", lambda pairs: {v: i for i, (v, _) in enumerate(pairs)})
         row = np.zeros((1, len(index)), dtype=np.int64)
         for v, n in counts.items():
             if n > 0:
@@ -198,15 +210,30 @@ class DistributionModel(PrivacyModel):
     def group_ok(self, counts: Mapping[str, int], s: int = 1) -> bool:
         if self._baseline is None:
             raise BadInput(f"{self.name} needs the baseline distribution before judging a class")
-        try:
-            row = self.matrix(s, counts)
-        except KeyError:
-            return False
-        return bool(self.rows_ok(s, row)[0])
+        index = self.memo(s, "index", lambda pairs: {v: i for i, (v, _) in enumerate(pairs)})
+        held: dict[int, int] = {}
+        for v, n in counts.items():
+            if n > 0:
+                at = index.get(sql_text(v))
+                if at is None:  # a value the baseline lacks fails the class
+                    return False
+                held[at] = held.get(at, 0) + n
+        if held:  # from the class's own cells (O(its values), not O(M)) where the model has that form
+            cols = np.fromiter(held, dtype=np.int64, count=len(held))
+            ns = np.fromiter(held.values(), dtype=np.int64, count=len(held))
+            got = self.cells_ok(s, np.zeros(len(held), dtype=np.int64), cols, ns, 1)
+            if got is not None:
+                return bool(got[0])
+        return bool(self.rows_ok(s, self.matrix(s, counts))[0])
 
     def totals(self, s: int) -> tuple[np.ndarray, int]:
-        b = np.array([n for _, n in self.baseline(s)], dtype=np.int64)
-        return b, int(b.sum())
+        def make(pairs: list[tuple[str | None, int]]) -> tuple[np.ndarray, int]:
+            b = np.array([n for _, n in pairs], dtype=np.int64)
+            b.setflags(write=False)  # shared by every call
+            return b, int(b.sum())
+
+        out: tuple[np.ndarray, int] = self.memo(s, "totals", make)
+        return out
 
     def diff(
         self, s: int, counts: np.ndarray, factor: int = 1

@@ -41,6 +41,12 @@ def _number(v: str | None) -> float:
         raise BadInput(f"the ordered distance reads the SA as numbers, and {v!r} is none") from None
 
 
+def _prefixes(b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The baseline's K_i (rows at ranks ≤ i) and Σ_{j<i} K_j, for the ordered distance."""
+    k = np.cumsum(b)
+    return k, np.concatenate(([0], np.cumsum(k)))
+
+
 def _sum_at(index: np.ndarray, values: np.ndarray, size: int) -> np.ndarray:
     """Σ values per index, in int64 (``np.bincount`` sums in float64, inexact past 2^53)."""
     out = np.zeros(size, dtype=np.int64)
@@ -222,21 +228,41 @@ class TCloseness(DistributionModel):
             return np.abs(d).sum(axis=1), 2 * m * big_n
         if self.distance == "ordered":
             return np.abs(np.cumsum(d, axis=1)).sum(axis=1), max(width - 1, 1) * m * big_n
-        tree = self.tree(s)
-        paths = [tree[v] for v, _ in self.baseline(s)]
-        paths = [p + (p[-1],) * (top + 1 - len(p)) for p in paths]
         num = np.zeros(len(counts), dtype=d.dtype)
-        for h in range(1, top + 1):
-            child_of = {c: i for i, c in enumerate(sorted({p[h - 1] for p in paths}))}
-            parent_of = {c: i for i, c in enumerate(sorted({p[h] for p in paths}))}
-            child = np.array([child_of[p[h - 1]] for p in paths], dtype=np.int64)
-            up = np.zeros(len(child_of), dtype=np.int64)  # each child's parent
-            up[child] = [parent_of[p[h]] for p in paths]
+        for h, child, up in self._levels(s):
             extra = _column_sums(d, child)  # per class and child: Σ D over the leaves under it
             pos = _column_sums(np.where(extra > 0, extra, 0), up)
             neg = _column_sums(np.where(extra < 0, -extra, 0), up)
             num = num + h * np.minimum(pos, neg).sum(axis=1)
         return num, top * m * big_n
+
+    def _levels(self, s: int) -> list[tuple[int, np.ndarray, np.ndarray]]:
+        """Per level h of the SA's tree (1..H): each baseline value's node at level h − 1 (its child
+        index) and each such node's parent at level h, as codes; made once per baseline."""
+
+        def make(pairs: list[tuple[str | None, int]]) -> list[tuple[int, np.ndarray, np.ndarray]]:
+            tree, top = self.tree(s), self.height(s)
+            paths = [tree[v] + (tree[v][-1],) * (top + 1 - len(tree[v])) for v, _ in pairs]
+            out = []
+            for h in range(1, top + 1):
+                child_of = {c: i for i, c in enumerate(sorted({p[h - 1] for p in paths}))}
+                parent_of = {c: i for i, c in enumerate(sorted({p[h] for p in paths}))}
+                child = np.array([child_of[p[h - 1]] for p in paths], dtype=np.int64)
+                up = np.zeros(len(child_of), dtype=np.int64)
+                up[child] = [parent_of[p[h]] for p in paths]
+                out.append((h, child, up))
+            return out
+
+        levels: list[tuple[int, np.ndarray, np.ndarray]] = self.memo(s, "levels", make)
+        return levels
+
+    def _under(self, s: int, b: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
+        """Per level of :meth:`_levels`: the baseline's rows under each child node and each parent."""
+        out = []
+        for _, child_of, parent_of_child in self._levels(s):
+            b_child = _sum_at(child_of, b, len(parent_of_child))
+            out.append((b_child, _sum_at(parent_of_child, b_child, int(parent_of_child.max()) + 1)))
+        return out
 
     def cells_ok(
         self, s: int, group: np.ndarray, value: np.ndarray, n: np.ndarray, n_groups: int
@@ -269,8 +295,7 @@ class TCloseness(DistributionModel):
         factor = max(self.t.numerator, self.t.denominator, 1)
         if 4 * max(big_n, 1) ** 2 * max(width, 1) * factor >= 2**62:
             return None
-        k = np.cumsum(b)  # K_i
-        prefix = np.concatenate(([0], np.cumsum(k)))  # Σ_{j<i} K_j
+        k, prefix = self.memo(s, "prefix", lambda _: _prefixes(b))  # K_i and Σ_{j<i} K_j
         m = np.bincount(group, weights=n, minlength=n_groups).astype(np.int64)
         order = np.lexsort((value, group))
         g, v, c = group[order], value[order].astype(np.int64), n[order].astype(np.int64)
@@ -313,35 +338,54 @@ class TCloseness(DistributionModel):
         factor = max(self.t.numerator, self.t.denominator, 1) * top
         if 4 * max(big_n, 1) ** 2 * len(b) * factor >= 2**62:
             return None
-        tree = self.tree(s)
-        paths = [tree[v] + (tree[v][-1],) * (top + 1 - len(tree[v])) for v, _ in self.baseline(s)]
         cells_n = n.astype(np.int64)
         m = _sum_at(group, cells_n, n_groups)
         num = np.zeros(n_groups, dtype=np.int64)
-        for h in range(1, top + 1):
-            child_codes = {c: i for i, c in enumerate(sorted({p[h - 1] for p in paths}))}
-            parent_codes = {c: i for i, c in enumerate(sorted({p[h] for p in paths}))}
-            child_of = np.array([child_codes[p[h - 1]] for p in paths], dtype=np.int64)
-            parent_of_child = np.zeros(len(child_codes), dtype=np.int64)
-            for p in paths:
-                parent_of_child[child_codes[p[h - 1]]] = parent_codes[p[h]]
-            b_child = _sum_at(child_of, b, len(child_codes))
-            b_parent = _sum_at(parent_of_child, b_child, len(parent_codes))
+        for (h, child_of, parent_of_child), (b_child, b_parent) in zip(
+            self._levels(s), self.memo(s, "under", lambda _: self._under(s, b)), strict=True
+        ):
+            n_children, n_parents = len(b_child), len(b_parent)
             # the (group, child) pairs the cells reach, with the class's rows under each
-            pair, at = np.unique(group * len(child_codes) + child_of[value], return_inverse=True)
+            pair, at = np.unique(group * n_children + child_of[value], return_inverse=True)
             rows = _sum_at(at, cells_n, len(pair))
-            g, child = pair // len(child_codes), pair % len(child_codes)
+            g, child = pair // n_children, pair % n_children
             x = big_n * rows - m[g] * b_child[child]
             held = m[g] * b_child[child] - np.maximum(-x, 0)  # what the child takes off the parent's neg
-            key, back = np.unique(g * len(parent_codes) + parent_of_child[child], return_inverse=True)
+            key, back = np.unique(g * n_parents + parent_of_child[child], return_inverse=True)
             pos = _sum_at(back, np.maximum(x, 0), len(key))
             off = _sum_at(back, held, len(key))
-            pg, parent = key // len(parent_codes), key % len(parent_codes)
+            pg, parent = key // n_parents, key % n_parents
             neg = m[pg] * b_parent[parent] - off
             np.add.at(num, pg, h * np.minimum(pos, neg))
         den = top * m * big_n
         ok = (num * self.t.denominator <= den * self.t.numerator) & (m > 0)
         return np.asarray(ok, dtype=bool)
+
+    def removals_ok(self, s: int, row: np.ndarray, at: np.ndarray) -> np.ndarray | None:
+        """Every candidate ``row`` less one row at ``at[i]``: D' = E − N·e_v with E = row·N − B·(m − 1)
+        shared, so the equal distance's Σ|D'| is Σ|E| corrected at v, and the ordered one's partial sums
+        are F_r = Σ_{j≤r} E_j less N from v on: a prefix sum of |F| and a suffix sum of |F − N|. The same
+        integers as :meth:`rows_ok` on the candidates' rows, in O(M + candidates). The hierarchical
+        distance (and sums past int64) build the rows."""
+        if self.distance == "hierarchical":
+            return None
+        b, big_n = self.totals(s)
+        width, m = len(b), int(row.sum()) - 1
+        if 4 * max(big_n, 1) ** 2 * max(width, 1) * max(self.t.numerator, self.t.denominator, 1) >= 2**62:
+            return None
+        e = row.astype(np.int64) * big_n - b * m
+        if self.distance == "equal":
+            own = e[at]
+            num = int(np.abs(e).sum()) - np.abs(own) + np.abs(own - big_n)
+            den = 2 * m * big_n
+        else:
+            f = np.cumsum(e)
+            below = np.concatenate(([0], np.cumsum(np.abs(f))))  # Σ_{r<v} |F_r|
+            above = np.concatenate((np.cumsum(np.abs(f - big_n)[::-1])[::-1], [0]))  # Σ_{r≥v} |F_r − N|
+            num = below[at] + above[at]
+            den = max(width - 1, 1) * m * big_n
+        ok = (num * self.t.denominator <= den * self.t.numerator) & (m > 0)
+        return np.asarray(np.broadcast_to(ok, at.shape), dtype=bool)
 
     def rows_ok(self, s: int, counts: np.ndarray) -> np.ndarray:
         num, den = self.distances(s, counts)

@@ -303,3 +303,41 @@ def test_delta_removals_equal_rows_ok_of_each_removal(
     block[np.arange(len(at)), at] -= 1
     want = m.rows_ok(1, block).tolist()  # type: ignore[attr-defined]
     assert m.removals_ok(1, r, at).tolist() == want  # type: ignore[attr-defined]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    row=st.lists(st.integers(0, 5), min_size=1, max_size=12),
+    baseline=st.lists(st.integers(1, 30), min_size=12, max_size=12),
+    t=st.fractions(min_value=0, max_value=1, max_denominator=1000),
+    distance=st.sampled_from(["equal", "ordered"]),
+    pick=st.integers(0, 11),
+)
+def test_closeness_removals_equal_rows_ok_of_each_removal(
+    row: list[int], baseline: list[int], t: F, distance: str, pick: int
+) -> None:
+    """TCloseness.removals_ok (the shared E = row·N − B·(m − 1), corrected at each candidate's column)
+    against rows_ok of the candidate rows built one by one, at a drawn t and at one candidate's own
+    EMD (the boundary, which passes)."""
+    import numpy as np
+
+    from ldiv_db.privacy.closeness import TCloseness
+
+    r = np.array(row, dtype=np.int64)
+    at = np.flatnonzero(r > 0)
+    if not len(at):
+        return
+    block = np.repeat(r[None, :], len(at), axis=0)
+    block[np.arange(len(at)), at] -= 1
+    pairs = [(str(i), n) for i, n in enumerate(baseline[: len(row)])]
+    probe = TCloseness(1, F(1), distance, numeric=[True])
+    probe.resolve({1: pairs})
+    num, den = probe.distances(1, block)
+    i = pick % len(at)
+    edge = F(int(num[i]), int(den[i])) if int(den[i]) else t
+    for bound in (t, min(edge, F(1))):
+        m = TCloseness(1, bound, distance, numeric=[True])
+        m.resolve({1: pairs})
+        got = m.removals_ok(1, r, at)
+        assert got is not None  # these sums fit int64
+        assert got.tolist() == m.rows_ok(1, block).tolist()
