@@ -165,10 +165,17 @@ class DistributionModel(PrivacyModel):
         self._memo[(s, what)] = (pairs, value)
         return value
 
+    def index(self, s: int) -> dict[str | None, int]:
+        """Each baseline value's column (its position in the baseline's order)."""
+        out: dict[str | None, int] = self.memo(
+            s, "index", lambda pairs: {v: i for i, (v, _) in enumerate(pairs)}
+        )
+        return out
+
     def matrix(self, s: int, counts: Mapping[Any, int]) -> np.ndarray:
         """One class's counts as a 1 × M row over the baseline's values; a value the baseline lacks
         raises KeyError (the caller fails the class)."""
-        index = self.memo(s, "index", lambda pairs: {v: i for i, (v, _) in enumerate(pairs)})
+        index = self.index(s)
         row = np.zeros((1, len(index)), dtype=np.int64)
         for v, n in counts.items():
             if n > 0:
@@ -210,7 +217,7 @@ class DistributionModel(PrivacyModel):
     def group_ok(self, counts: Mapping[str, int], s: int = 1) -> bool:
         if self._baseline is None:
             raise BadInput(f"{self.name} needs the baseline distribution before judging a class")
-        index = self.memo(s, "index", lambda pairs: {v: i for i, (v, _) in enumerate(pairs)})
+        index = self.index(s)
         held: dict[int, int] = {}
         for v, n in counts.items():
             if n > 0:

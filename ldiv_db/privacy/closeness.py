@@ -282,6 +282,13 @@ class TCloseness(DistributionModel):
         ok = (num * self.t.denominator <= 2 * m * big_n * self.t.numerator) & (m > 0)
         return np.asarray(ok, dtype=bool)
 
+    def _fits(self, s: int, height: int = 1) -> bool:
+        """Whether the ordered and hierarchical sums (a term ≤ 2·N·m·M, times the height) times t's parts
+        stay within int64; past it the callers fall back to the rows."""
+        b, big_n = self.totals(s)
+        factor = max(self.t.numerator, self.t.denominator, 1) * height
+        return 4 * max(big_n, 1) ** 2 * max(len(b), 1) * factor < 2**62
+
     def _ordered_cells_ok(
         self, s: int, group: np.ndarray, value: np.ndarray, n: np.ndarray, n_groups: int
     ) -> np.ndarray | None:
@@ -290,13 +297,12 @@ class TCloseness(DistributionModel):
         steps c is constant, so the sum splits where m·K_i reaches N·c (a search in K) and each side is a
         prefix sum of K: the same integers as :meth:`distances`, in O(cells · log M). None where a term
         (≤ 2·N·m·M) times t's parts would leave int64."""
+        if not self._fits(s):
+            return None
         b, big_n = self.totals(s)
         width = len(b)
-        factor = max(self.t.numerator, self.t.denominator, 1)
-        if 4 * max(big_n, 1) ** 2 * max(width, 1) * factor >= 2**62:
-            return None
         k, prefix = self.memo(s, "prefix", lambda _: _prefixes(b))  # K_i and Σ_{j<i} K_j
-        m = np.bincount(group, weights=n, minlength=n_groups).astype(np.int64)
+        m = _sum_at(group, n, n_groups)
         order = np.lexsort((value, group))
         g, v, c = group[order], value[order].astype(np.int64), n[order].astype(np.int64)
         start = np.ones(len(g), dtype=bool)
@@ -333,11 +339,10 @@ class TCloseness(DistributionModel):
         children with rows hold (m·B_child less their own negative part), and a parent none of whose
         children has a row costs 0: the same integers as :meth:`distances`, over the cells' nodes only.
         None where a term times t's parts and the height would leave int64."""
-        b, big_n = self.totals(s)
         top = self.height(s)
-        factor = max(self.t.numerator, self.t.denominator, 1) * top
-        if 4 * max(big_n, 1) ** 2 * len(b) * factor >= 2**62:
+        if not self._fits(s, top):
             return None
+        b, big_n = self.totals(s)
         cells_n = n.astype(np.int64)
         m = _sum_at(group, cells_n, n_groups)
         num = np.zeros(n_groups, dtype=np.int64)
@@ -367,12 +372,10 @@ class TCloseness(DistributionModel):
         are F_r = Σ_{j≤r} E_j less N from v on: a prefix sum of |F| and a suffix sum of |F − N|. The same
         integers as :meth:`rows_ok` on the candidates' rows, in O(M + candidates). The hierarchical
         distance (and sums past int64) build the rows."""
-        if self.distance == "hierarchical":
+        if self.distance == "hierarchical" or not self._fits(s):
             return None
         b, big_n = self.totals(s)
         width, m = len(b), int(row.sum()) - 1
-        if 4 * max(big_n, 1) ** 2 * max(width, 1) * max(self.t.numerator, self.t.denominator, 1) >= 2**62:
-            return None
         e = row.astype(np.int64) * big_n - b * m
         if self.distance == "equal":
             own = e[at]

@@ -99,7 +99,7 @@ def test_distribution_models_judge_a_wide_partition_from_its_cells_or_by_blocks(
         totals = [rng.integers(1, 50, width)]
         judge = J.build_judge(build_model(name, 1, ModelParams(**params)), values, totals)  # type: ignore[arg-type]
         monkeypatch.setattr(J, "DENSE_CELLS", 2**40)
-        monkeypatch.setattr(J, "_sparse", lambda g, s: False)  # the whole matrix
+        monkeypatch.setattr(J, "_cells_to_read", lambda g, s: None)  # the whole matrix
         whole = judge.test(g)
         monkeypatch.undo()
         if rng.random() < 0.5:  # past the bound: from the cells or by blocks of one group or more

@@ -375,21 +375,18 @@ def _distribution(
     def test(g: Groups) -> np.ndarray:
         ok = np.ones(len(g.size), dtype=bool)
         for s, perm in enumerate(perms):
-            if _wide(g, s) or _sparse(g, s):  # from the cells, or by blocks
-                gi, vi, tn = g.cells[s]
+            cells = _cells_to_read(g, s)
+            if cells is not None:  # from the cells where the model has that form
+                gi, vi, tn = cells
                 got = model.cells_ok(s + 1, gi, rank[s][vi], tn.astype(np.int64), len(g.size))
                 if got is not None:
                     ok &= got
                     continue
+            if _wide(g, s):  # by blocks
                 for lo, block in _blocks(g.cells[s], len(g.size), g.width(s)):
                     ok[lo : lo + len(block)] &= model.rows_ok(s + 1, block[:, perm])
             else:
-                counts = g.counts[s]
-                got = None
-                if g.dense and 4 * np.count_nonzero(counts) <= counts.size:  # the histogram's rows, sparse
-                    gi, vi = np.nonzero(counts)
-                    got = model.cells_ok(s + 1, gi, rank[s][vi], counts[gi, vi].astype(np.int64), len(g.size))
-                ok &= got if got is not None else model.rows_ok(s + 1, counts[:, perm])
+                ok &= model.rows_ok(s + 1, g.counts[s][:, perm])
         return ok
 
     return Judge(test, monotone=True, merge_safe=False)
@@ -400,10 +397,18 @@ def _wide(g: Groups, s: int) -> bool:
     return not g.dense and len(g.size) * g.width(s) > DENSE_CELLS
 
 
-def _sparse(g: Groups, s: int) -> bool:
-    """A sparse partition whose non-zero cells are at most a quarter of its dense counts: a distribution
-    model judges it from the cells (the same verdicts) rather than building the matrix."""
-    return not g.dense and 4 * len(g.cells[s][0]) <= len(g.size) * g.width(s)
+def _cells_to_read(g: Groups, s: int) -> Cells | None:
+    """SA ``s``'s non-zero cells where a distribution model should judge from them (the same verdicts)
+    rather than from the matrix: a partition too wide to make dense, or one whose non-zero cells are at
+    most a quarter of its counts (the histogram's own rows, given dense, included)."""
+    if not g.dense:
+        sparse = 4 * len(g.cells[s][0]) <= len(g.size) * g.width(s)
+        return g.cells[s] if sparse or _wide(g, s) else None
+    counts = g.dense[s]
+    if 4 * np.count_nonzero(counts) > counts.size:
+        return None
+    gi, vi = np.nonzero(counts)
+    return gi, vi, counts[gi, vi]
 
 
 def _blocks(cells: Cells, n_groups: int, width: int) -> Iterator[tuple[int, np.ndarray]]:
