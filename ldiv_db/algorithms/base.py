@@ -123,6 +123,11 @@ class Partitioning:
     levels: Mapping[str, int] = field(default_factory=dict)
     labels: TableRef | None = None
     group_labels: TableRef | None = None  # 'lca' (shared/lca.py) or 'labels': the algorithm's (gid, q1..qd)
+    # 'suppress': the groups whose rows disagree on some QI, a flag per QI (gid, s1..sd; a group not in it
+    # agrees on every QI), where the algorithm knows them: the write then labels each row from its own
+    # values and these flags, not from a grouping of every row (release/write_suppress.sql, stars). The
+    # verification does not take its word: it finds the label vectors of each group on the written table
+    group_stars: TableRef | None = None
     details: dict[str, Any] = field(default_factory=dict)
     # the model the partition delivers where it differs from the request's (None: the request's); a run
     # that delivers another model than the one asked for is refused before anything is written

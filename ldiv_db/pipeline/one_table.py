@@ -9,6 +9,7 @@ and measured by :func:`ldiv_db.pipeline.verify.check_written`; the algorithm's g
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -23,6 +24,7 @@ from ..algorithms.base import (
     lca_kinds,
 )
 from ..core import ownership
+from ..core.catalog import Column
 from ..core.inputs import Inputs, folds_spellings
 from ..db import Database
 from ..errors import BadInput, InternalError
@@ -86,15 +88,19 @@ class OneTable(Release):
         if part.group_labels is not None:
             labels = ["gid", *(f"q{i}" for i in range(1, len(self.inputs.qi) + 1))]
             tables.append((part.group_labels, labels))
+        if part.group_stars is not None:
+            stars = ["gid", *(f"s{i}" for i in range(1, len(self.inputs.qi) + 1))]
+            tables.append((part.group_stars, stars))
         return tables
 
     def regrouped(self, tables: Mapping[TableRef, TableRef]) -> None:
         part = self.part
-        labels = part.group_labels
+        labels, stars = part.group_labels, part.group_stars
         self.part = dataclasses.replace(
             part,
             assignment=tables[part.assignment],
             group_labels=None if labels is None else tables[labels],
+            group_stars=None if stars is None else tables[stars],
         )
 
     def prepare(self, db: Database) -> None:
@@ -122,7 +128,11 @@ class OneTable(Release):
             folded = self.how.folded
             if folded is None:
                 folded = folds_spellings(db, self.inputs.table, [*self.inputs.qi, *self.inputs.sa, *keep])
-            db.run(render("release/write_suppress.sql", as_text=as_text, folded=folded, **common))
+            stars = self.part.group_stars
+            if folded or not all(_one_spelling(c) for c in self.inputs.qi):
+                stars = None  # a group's agreeing rows may print their value differently: the labels its own
+            q = render("release/write_suppress.sql", as_text=as_text, folded=folded, stars=stars, **common)
+            db.run(q)
         else:
             db.run(render("release/write.sql", labels=labels, labels_by=by, **common))
 
@@ -187,6 +197,20 @@ class OneTable(Release):
         written = Written(db, release_id, src, self.target, group, *self.rows)
         broken = verify_all(self.part.guarantees, written, verdict.verification, verdict.verified)
         return [f"{o.guarantee}: {o.found}" for o in broken]
+
+
+# types whose equal values print alike (CAST to text): a group whose rows agree on such a QI shows one label
+# when each row is labelled from its own value. Not floats (-0.0 and 0.0), a NUMERIC of no fixed scale
+# (PostgreSQL: 1.5 and 1.50), intervals ('1 day', '24 hours') and whatever else is not named here
+_ONE_SPELLING = re.compile(
+    r"^(TINYINT|SMALLINT|INTEGER|INT|BIGINT|HUGEINT|UTINYINT|USMALLINT|UINTEGER|UBIGINT|INT2|INT4|INT8|"
+    r"BYTE|SHORT|LONG|SERIAL|BIGSERIAL|VARCHAR|TEXT|STRING|CHARACTER VARYING|DATE|BOOLEAN|BOOL|"
+    r"(DECIMAL|NUMERIC)\(\s*\d+\s*,\s*\d+\s*\)|(VARCHAR|CHARACTER VARYING)\(\s*\d+\s*\))$"
+)
+
+
+def _one_spelling(column: Column) -> bool:
+    return _ONE_SPELLING.match(column.data_type.strip().upper()) is not None
 
 
 def _labels(

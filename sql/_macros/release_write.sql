@@ -8,9 +8,36 @@
     folded: a QI, SA or kept column holds two spellings its collation holds one value (DuckDB NOCASE, a
     nondeterministic ICU collation; core/inputs.py folds_spellings). A column-wide numbering names such a value
     by one spelling, which the group may not hold, and rows differing only in spelling hash alike, so their
-    stored order is the plan's: the labels are then min / max windows over each group's rows as before. -#}
-{% set by_codes = fused and not (folded | default(false)) %}
-{% if by_codes %}
+    stored order is the plan's: the labels are then min / max windows over each group's rows as before.
+    stars (fused, not folded; default none): the groups whose rows disagree on some QI, a flag per QI (gid,
+    s1..sd; algorithms/base.py Partitioning.group_stars); a row of any other group agrees with its group on
+    every QI. Each row is then labelled from its own value, or '*' where its group's flag is set, with no
+    grouping of the rows; the labels are those the codes give wherever the algorithm's flags are right (the
+    caller takes them only for QI types whose equal values print alike), and the verification finds each
+    group's label vectors on the written table either way. -#}
+{% set with_stars = fused and not (folded | default(false)) and (stars | default(none)) is not none %}
+{% set by_codes = fused and not (folded | default(false)) and not with_stars %}
+{% if with_stars %}
+WITH lab AS (
+    SELECT
+        asg.gid,
+        asg.sa_suppressed,
+{% for c in sa %}
+        src.{{ c | ident }} AS {{ ('s' ~ loop.index) | ident }},
+{% endfor %}
+{% for c in keep %}
+        src.{{ c | ident }} AS {{ ('k' ~ loop.index) | ident }},
+{% endfor %}
+{% for c in qi %}
+        CASE WHEN st.{{ ('s' ~ loop.index) | ident }} THEN '*' ELSE coalesce(CAST(src.{{ c | ident }} AS VARCHAR), '*') END AS {{ ('q' ~ loop.index) | ident }}{% if not loop.last %},{% endif %}
+
+{% endfor %}
+    FROM {{ assignment | table }} AS asg
+    JOIN {{ source | table }} AS src ON src.rowid = asg.rid
+    LEFT JOIN {{ stars | table }} AS st ON st.gid = asg.gid
+    WHERE NOT asg.deleted
+)
+{% elif by_codes %}
 WITH
 {% for c in qi %}
 {% if as_text[loop.index0] %}

@@ -124,4 +124,5 @@ CASES = {
     "hilbert/coords.sql": Case(_coords, {"gids": [1], "sids": [1], "moves": [1]}),
     "hilbert/domain_sizes.sql": Case(lambda env: {"domains": _domains(env)}),
     "hilbert/groups_table.sql": Case(lambda env: {"target": env.work("hilbert groups")}),
+    "hilbert/group_stars_table.sql": Case(lambda env: {"target": env.work("group stars"), "qi_count": 3}),
 }

@@ -10,7 +10,7 @@ import time
 
 from ...errors import InternalError
 from ..base import Algorithm, AnonymizeRequest, Partitioning
-from .curve import eligible_l, require_l_eligible, split_rows
+from .curve import eligible_l, require_l_eligible, split_rows, write_group_stars
 
 
 class Hilbert(Algorithm):
@@ -40,4 +40,5 @@ class Hilbert(Algorithm):
                 "algorithm_seconds": round(time.perf_counter() - t0, 4),
             },
             groups=split.groups,
+            group_stars=write_group_stars(request, split),
         )

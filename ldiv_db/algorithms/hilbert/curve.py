@@ -156,6 +156,10 @@ class Grouping:
     max_l_from: int | None  # the group number at which Max-l mode started (None: never)
     leftovers: int
     stars_whole: int = 0  # the stars of all rows as one group (TP+'s guard)
+    # per group (row g: group g) and QI, whether the group's rows hold more than one coordinate: the QIs
+    # Definition 1 stars; ``mixed_whole`` the same of all rows as one group
+    mixed: npt.NDArray[np.bool_] | None = None
+    mixed_whole: npt.NDArray[np.bool_] | None = None
 
 
 def hilbert_l_groups(
@@ -191,16 +195,19 @@ def hilbert_l_groups(
         flat = np.argsort(pos_group, kind="stable")  # the positions group after group again
         sizes = np.bincount(pos_group, minlength=n_groups)
     group[order] = pos_group
-    stars = whole = 0
+    mixed = np.zeros((n_groups, d), dtype=bool)
+    mixed_whole = np.zeros(d, dtype=bool)
     if d:  # Definition 1 per group: its size times its QIs whose smallest and largest coordinate differ
         # the rows group after group, in one gather, as the narrowest type of the coordinates (< 2**bits)
         block = coords.astype(_word(bits), copy=False)[order[flat]]
         starts = np.r_[0, np.cumsum(sizes)[:-1]]
         lo, hi = np.minimum.reduceat(block, starts, axis=0), np.maximum.reduceat(block, starts, axis=0)
-        stars = int((sizes * (lo != hi).sum(axis=1)).sum())
+        mixed = lo != hi
         # all rows as one group: a QI is constant on them iff the groups' least and greatest agree
-        whole = n_rows * int((lo.min(axis=0) != hi.max(axis=0)).sum())
-    return Grouping(group, n_groups, stars, max_l_from, len(leftovers), whole)
+        mixed_whole = lo.min(axis=0) != hi.max(axis=0)
+    stars = int((sizes * mixed.sum(axis=1)).sum())
+    whole = n_rows * int(mixed_whole.sum())
+    return Grouping(group, n_groups, stars, max_l_from, len(leftovers), whole, mixed, mixed_whole)
 
 
 def _pick_groups(pos_sid: IntArray, l: int) -> tuple[IntArray, IntArray, list[int], int | None]:
@@ -352,6 +359,9 @@ class Split:
     stars_whole: int  # the rows as one group
     max_l_from: int | None
     leftovers: int
+    # the groups written (their ids) and, per group and QI, whether its rows disagree there (Definition 1's
+    # star): what :func:`write_group_stars` records; None where nothing was written
+    mixed: tuple[IntArray, npt.NDArray[np.bool_]] | None = None
 
 
 def eligible_l(request: AnonymizeRequest, algorithm: str) -> int:
@@ -464,10 +474,16 @@ def split_rows(
     if into is None and split:
         into = db.work_table("hilbert_groups")
         db.run(render("hilbert/groups_table.sql", target=into))
+    mixed = None
     if into is not None:
         gid = grouping.group + first_gid if split else np.full(n_rows, first_gid, dtype=np.int64)
         none = np.zeros(n_rows, dtype=bool)
         db.insert_columns(into, {"rid": rids, "gid": gid, "deleted": none, "sa_suppressed": none})
+        if grouping.mixed is not None and grouping.mixed_whole is not None:
+            if split:
+                mixed = (np.arange(grouping.groups, dtype=np.int64) + first_gid, grouping.mixed)
+            else:
+                mixed = (np.array([first_gid], dtype=np.int64), grouping.mixed_whole[None, :])
     return Split(
         into if split else None,
         n_rows,
@@ -476,7 +492,27 @@ def split_rows(
         whole,
         grouping.max_l_from,
         grouping.leftovers,
+        mixed,
     )
+
+
+def write_group_stars(request: AnonymizeRequest, split: Split | None) -> TableRef:
+    """The groups the split wrote whose rows disagree on some QI, a flag per QI (``s1``..``sd``:
+    Definition 1's star), as a work table for the release's write (``Partitioning.group_stars``): a group
+    not in it agrees on every QI, as do all groups the split did not write (TP+'s QI-groups; ``split``
+    None: no split ran)."""
+    db, d = request.db, len(request.inputs.qi)
+    target = db.work_table("group_stars")
+    db.run(render("hilbert/group_stars_table.sql", target=target, qi_count=d))
+    if split is not None and split.mixed is not None:
+        gids, mask = split.mixed
+        starred = mask.any(axis=1)
+        if starred.any():
+            mask = mask[starred]
+            db.insert_columns(
+                target, {"gid": gids[starred], **{f"s{i + 1}": mask[:, i].copy() for i in range(d)}}
+            )
+    return target
 
 
 def _points(

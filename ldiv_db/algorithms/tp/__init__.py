@@ -28,7 +28,7 @@ from typing import Any
 from ...errors import InternalError
 from ...sqlgen.render import TableRef, render
 from ..base import Algorithm, AnonymizeRequest, Partitioning
-from ..hilbert.curve import Residue, eligible_l, require_l_eligible, split_rows
+from ..hilbert.curve import Residue, Split, eligible_l, require_l_eligible, split_rows, write_group_stars
 from .core import Counts, phases_two_three
 
 
@@ -176,6 +176,7 @@ class TPPlus(Algorithm):
         tp = run_tp(request, l)
         details: dict[str, Any] = dict(tp.details)
         assignment = request.db.work_table("tp_assignment")
+        split: Split | None = None
         if not tp.residue_rows:
             assign(request, tp, assignment)
         else:
@@ -201,4 +202,8 @@ class TPPlus(Algorithm):
             )
         details["algorithm_seconds"] = round(time.perf_counter() - t0, 4)
         groups = int(details["qi_groups_published"]) + int(details.get("residue_groups", 0))
-        return Partitioning(assignment=assignment, recoding="suppress", details=details, groups=groups)
+        # a QI-group's rows share their QI values: only the residue's groups may star a QI
+        stars = write_group_stars(request, split)
+        return Partitioning(
+            assignment=assignment, recoding="suppress", details=details, groups=groups, group_stars=stars
+        )

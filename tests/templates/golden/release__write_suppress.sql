@@ -8,6 +8,8 @@
 /*      (text min / max over every row cost more than the rows' join, sort and store together; decision 0033, Round 6). */
 /*      as_text (per QI): its values compared as text, for a column that */
 /*      is not a number, whose type PostgreSQL may have no min/max for (boolean, uuid); the label is that text either way */
+/*      stars (optional): the algorithm's flags of the groups whose rows disagree on some QI (TP+ and Hilbert); each row is then */
+/*      labelled from its own value and its group's flags, with no grouping of the rows (_macros/release_write.sql) */
 CREATE TABLE "main"."out it's" AS
 WITH "d1" AS (
   SELECT
