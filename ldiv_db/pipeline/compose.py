@@ -31,6 +31,7 @@ from ..util.progress import Progress
 from ..utility.covers import attribute_summaries, build_covers, drop_covers
 
 MAX_RELEASES = 62  # the releases are bits of one BIGINT mask
+WORD_BITS = 62  # SA values per BIGINT word of a mask (compose/sa_domain.sql)
 WORST = 5
 
 
@@ -155,7 +156,9 @@ def compose(
     )
     vs = [f"v{i}" for i in range(1, len(union) + 1)]
     db.run(render("compose/points.sql", target=tables.points, keys=tables.keys, vs=vs))
-    db.run(render("compose/sa_domain.sql", target=tables.domain, source=source.ref, sa=sa.ident))
+    db.run(
+        render("compose/sa_domain.sql", target=tables.domain, source=source.ref, sa=sa.ident, width=WORD_BITS)
+    )
     counts = db.one(render("compose/distinct_counts.sql", points=tables.points, vs=vs))
     names = [c.name for c in union]
     candidates, masks, classes = [], [], []
@@ -310,10 +313,11 @@ def _candidates(
     order: Sequence[int],
     at: Sequence[int],
     sizes: Sequence[int],
-) -> tuple[TableRef, TableRef, TableRef]:
-    """Release ``rel``'s tables (candidates, class masks, classes): the candidates (pid, word, mask) are
-    the union of the SA values per target vector of the covering classes but those covering every target
-    (their values are the release's shared mask, ``compose/shared.sql``). ``order``: the release's QI
+) -> tuple[tuple[TableRef, TableRef], TableRef, TableRef]:
+    """Release ``rel``'s tables ((units, unit masks), class masks, classes): the candidates of a target
+    vector are the covering classes but those covering every target (their values are the release's
+    shared mask, ``compose/shared.sql``); its unit (``compose/units.sql``) names their union, the one
+    class's masks or the target's own OR of theirs (``compose/unit_masks.sql``). ``order``: the release's QI
     positions (0-based) in join order; ``at``: the targets' QI position (0-based) of each release QI;
     ``sizes``: the number of target values of each release QI."""
     rqi = [rel.table.column(c.name).ident for c in rel.qi]
@@ -365,9 +369,10 @@ def _candidates(
         )
         prev = step
     assert prev is not None  # a release publishes at least one QI
-    out = tables.of("candidates", r)
-    db.run(render("compose/candidates.sql", target=out, pairs=prev, masks=masks))
-    return out, masks, classes
+    units, umasks = tables.of("units", r), tables.of("unit_masks", r)
+    db.run(render("compose/units.sql", target=units, pairs=prev))
+    db.run(render("compose/unit_masks.sql", target=umasks, units=units, pairs=prev, masks=masks))
+    return (units, umasks), masks, classes
 
 
 def _result(
@@ -375,15 +380,28 @@ def _result(
     tables: _Work,
     source: Table,
     releases: Sequence[_Release],
-    candidates: Sequence[TableRef],
+    candidates: Sequence[tuple[TableRef, TableRef]],
     union: Sequence[Column],
     worst: int,
     t0: float,
 ) -> Composition:
     vs = [f"v{i}" for i in range(1, len(union) + 1)]
-    db.run(render("compose/membership.sql", target=tables.membership, tables=list(candidates)))
     pairs = list(combinations(range(len(releases)), 2))
     m = len(releases)
+    shared_words = db.one(render("compose/shared_counts.sql", shared=tables.shared, m=m))
+    db.run(
+        render(
+            "compose/membership.sql",
+            target=tables.membership,
+            keys=tables.keys,
+            points=tables.points,
+            units=[c[0] for c in candidates],
+            umasks=[c[1] for c in candidates],
+            vs=vs,
+            sets=[list(range(1, m + 1)), *([a + 1, b + 1] for a, b in pairs)],
+            noshared=[int(w) == 0 for w in shared_words],
+        )
+    )
     db.run(
         render(
             "compose/values_left.sql",

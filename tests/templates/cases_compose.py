@@ -16,8 +16,8 @@ LS = ["l1", "l2", "l3", "l4"]
 
 
 def _work(env: HostileEnv) -> dict[str, TableRef]:
-    names = ("codes", "keys", "points", "domain", "cover", "masks", "classes", "step0", "step1", "candidates",
-             "membership", "shared", "left")  # fmt: skip
+    names = ("codes", "keys", "points", "domain", "cover", "masks", "classes", "step0", "step1", "units",
+             "unit masks", "membership", "shared", "left")  # fmt: skip
     return {n: env.work(f"compose {n}") for n in names}
 
 
@@ -49,7 +49,10 @@ def _ctx(**extra: Any) -> Any:
             "sizes": [1, 1, 1, 1],
             "masks_of": [w["masks"], w["masks"]],
             "classes_of": [w["classes"], w["classes"]],
-            "tables": [w["candidates"], w["candidates"]],
+            "units": [w["units"], w["units"]],
+            "umasks": [w["unit masks"], w["unit masks"]],
+            "sets": [[1, 2], [1, 2]],
+            "noshared": [True, False],  # a release without a shared mask, and one with
             "m": 2,
             "pairs": [(1, 2)],
         }
@@ -65,7 +68,7 @@ def _step(env: HostileEnv, name: str, params: dict[str, Any] | None = None, **ex
 def _prepare(upto: str) -> Any:
     """Run the chain's statements before ``upto``."""
     chain = ["value_codes", "keys", "points", "sa_domain", "cover_codes", "class_masks", "classes", "step0",
-             "step1", "candidates", "membership", "shared", "values_left", "done"]  # fmt: skip
+             "step1", "units", "unit_masks", "shared", "membership", "values_left", "done"]  # fmt: skip
 
     def prepare(env: HostileEnv) -> None:
         _prepare_release(env)
@@ -89,8 +92,10 @@ def _prepare(upto: str) -> Any:
                 _step(env, "covering", **_covering(0)(env))
             elif name == "step1":
                 _step(env, "covering", **_covering(1)(env))
-            elif name == "candidates":
-                _step(env, "candidates", target=w["candidates"], pairs=w["step1"])
+            elif name == "units":
+                _step(env, "units", target=w["units"], pairs=w["step1"])
+            elif name == "unit_masks":
+                _step(env, "unit_masks", target=w["unit masks"], units=w["units"], pairs=w["step1"])
             elif name == "membership":
                 _step(env, "membership", target=w["membership"])
             elif name == "shared":
@@ -154,10 +159,19 @@ CASES = {
     ),
     "compose/classes.sql": Case(_ctx(target=lambda env: _work(env)["classes"]), prepare=_prepare("classes")),
     "compose/covering.sql": Case(lambda env: {**_ctx()(env), **_covering(1)(env)}, prepare=_prepare("step1")),
-    "compose/candidates.sql": Case(
-        _ctx(target=lambda env: _work(env)["candidates"], pairs=lambda env: _work(env)["step1"]),
-        prepare=_prepare("candidates"),
+    "compose/units.sql": Case(
+        _ctx(target=lambda env: _work(env)["units"], pairs=lambda env: _work(env)["step1"]),
+        prepare=_prepare("units"),
     ),
+    "compose/unit_masks.sql": Case(
+        _ctx(
+            target=lambda env: _work(env)["unit masks"],
+            units=lambda env: _work(env)["units"],
+            pairs=lambda env: _work(env)["step1"],
+        ),
+        prepare=_prepare("unit_masks"),
+    ),
+    "compose/shared_counts.sql": Case(_ctx(), prepare=_prepare("membership")),
     "compose/membership.sql": Case(
         _ctx(target=lambda env: _work(env)["membership"]), prepare=_prepare("membership")
     ),

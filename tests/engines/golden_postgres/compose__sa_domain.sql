@@ -1,7 +1,7 @@
 DROP TABLE IF EXISTS "pg_temp"."wk compose domain's";
 /* purpose: the SA values the attacker knows to exist: the source's distinct non-NULL SA values, as text, each a bit of a 62-bit word */
 /* params: none */
-/* returns: creates target(sa, code, word, bit): code numbers the values from 0 in the bytes' order, word = code div 62, bit = 2^(code mod 62) */
+/* returns: creates target(sa, code, word, bit): code numbers the values from 0 in the bytes' order, word = code div width, bit = 2^(code mod width); width (shape, 1..62, default 62): the values per word (the tests narrow it to spread a small domain over several words) */
 /* ref: docs/decisions/0005-composition-check.md (value sets as bit masks per word; a release that tells nothing about a target leaves it every value; a published unknown SA stands for every value) */
 CREATE TABLE "pg_temp"."wk compose domain's" AS
 WITH d AS (
