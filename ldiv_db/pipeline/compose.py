@@ -190,6 +190,7 @@ class _Work:
         self.keys = db.work_table("compose_keys")
         self.points = db.work_table("compose_points")
         self.domain = db.work_table("compose_sa_domain")
+        self.combos = db.work_table("compose_combos")
         self.membership = db.work_table("compose_membership")
         self.values = db.work_table("compose_values")
         self.shared = db.work_table("compose_shared")
@@ -198,6 +199,7 @@ class _Work:
             self.keys,
             self.points,
             self.domain,
+            self.combos,
             self.membership,
             self.values,
             self.shared,
@@ -388,17 +390,32 @@ def _result(
     vs = [f"v{i}" for i in range(1, len(union) + 1)]
     pairs = list(combinations(range(len(releases)), 2))
     m = len(releases)
+    units = [c[0] for c in candidates]
+    # the sets whose intersections are counted: all releases, then every pair (values_left.sql's order)
+    sets = [list(range(1, m + 1)), *([a + 1, b + 1] for a, b in pairs)]
+    set_bits = [sum(1 << (r - 1) for r in s) for s in sets]
+    db.run(
+        render(
+            "compose/combos.sql",
+            target=tables.combos,
+            keys=tables.keys,
+            points=tables.points,
+            units=units,
+            vs=vs,
+            sets=sets,
+            set_bits=set_bits,
+        )
+    )
     shared_words = db.one(render("compose/shared_counts.sql", shared=tables.shared, m=m))
     db.run(
         render(
             "compose/membership.sql",
             target=tables.membership,
-            keys=tables.keys,
-            points=tables.points,
-            units=[c[0] for c in candidates],
+            combos=tables.combos,
+            units=units,
             umasks=[c[1] for c in candidates],
-            vs=vs,
-            sets=[list(range(1, m + 1)), *([a + 1, b + 1] for a, b in pairs)],
+            sets=sets,
+            set_bits=set_bits,
             noshared=[int(w) == 0 for w in shared_words],
         )
     )
@@ -410,10 +427,12 @@ def _result(
             points=tables.points,
             domain=tables.domain,
             membership=tables.membership,
+            combos=tables.combos,
             shared=tables.shared,
             vs=vs,
             m=m,
             pairs=[(a + 1, b + 1) for a, b in pairs],
+            set_bits=set_bits,
         )
     )
     ls = [rel.l for rel in releases]

@@ -1,33 +1,33 @@
 -- purpose: how many SA values the releases leave each target: the intersection (AND of the union masks) over the releases holding its row, for all of them and for every pair, their bits counted (bit_count)
 -- params: none
--- returns: creates target(pid, present, n, left_all, left1..leftP); a target no release (of the pair) holds is left every value of the SA domain
--- ref: docs/decisions/0005-composition-check.md ("A class that covers every target"); pairs (shape): the two releases' positions of each pair; a release not holding the row takes part as -1 (every bit set). A release's union for a target is its shared mask (shared.sql) OR the target's own mask (membership.sql). Words where the target has no own mask count the same for every target held by the same releases: g counts every shared word once per such set, and each own word replaces its shared-only count (y) by its full one (x)
+-- returns: creates target(pid, present, n, cmb, left_all, left1..leftP) (cmb: the target's combination of all releases, compose/combos.sql's c0); a target no release (of the pair) holds is left every value of the SA domain
+-- ref: docs/decisions/0005-composition-check.md ("A class that covers every target", "A class that covers many targets"); pairs (shape): the two releases' positions of each pair, set_bits the bits of each set (all releases, then the pairs); a release not holding the row takes part as -1 (every bit set). A release's union for a target is its shared mask (shared.sql) OR its unit's mask (membership.sql). Each set's counts are made once per combination of its units (membership.sql's rows of the set), then given to the targets of the combination. Words where the combination has no own mask count the same for every target held by the same releases: g counts every shared word once per such set, and each own word replaces its shared-only count (y) by its full one (x)
 {% set sets = [range(1, m + 1) | list] + (pairs | map('list') | list) %}
 {{ target | create_table }} AS
 WITH k AS (
-    SELECT p.pid, k.present, k.n
+    SELECT p.pid, k.present, k.n{% for set in sets %}, c.{{ ('c' ~ loop.index0) | ident }}{% endfor %}
+
     FROM {{ keys | table }} AS k
     JOIN {{ points | table }} AS p ON {% for v in vs %}p.{{ v | ident }} = k.{{ v | ident }}{% if not loop.last %} AND {% endif %}{% endfor %}
 
+    JOIN {{ combos | table }} AS c ON c.pid = p.pid AND c.present = k.present
 ),
-a AS (
-    SELECT k.pid, k.present, k.n
 {% for set in sets %}
-         , {% for r in set %}CASE WHEN (k.present & {{ 2 ** (r - 1) }}) = 0 THEN -1 ELSE coalesce(s.{{ ('a' ~ r) | ident }}, 0) | coalesce(m.{{ ('m' ~ r) | ident }}, 0) END{% if not loop.last %} & {% endif %}{% endfor %} AS {{ ('x' ~ loop.index0) | ident }}
-         , {% for r in set %}CASE WHEN (k.present & {{ 2 ** (r - 1) }}) = 0 THEN -1 ELSE coalesce(s.{{ ('a' ~ r) | ident }}, 0) END{% if not loop.last %} & {% endif %}{% endfor %} AS {{ ('y' ~ loop.index0) | ident }}
-{% endfor %}
-    FROM k
-    LEFT JOIN {{ membership | table }} AS m ON m.pid = k.pid
+{% set i = loop.index0 %}
+{{ ('a' ~ i) | ident }} AS (
+    SELECT cp.cmb
+         , {% for r in set %}CASE WHEN (cp.present & {{ 2 ** (r - 1) }}) = 0 THEN -1 ELSE coalesce(s.{{ ('a' ~ r) | ident }}, 0) | coalesce(m.{{ ('m' ~ r) | ident }}, 0) END{% if not loop.last %} & {% endif %}{% endfor %} AS x
+         , {% for r in set %}CASE WHEN (cp.present & {{ 2 ** (r - 1) }}) = 0 THEN -1 ELSE coalesce(s.{{ ('a' ~ r) | ident }}, 0) END{% if not loop.last %} & {% endif %}{% endfor %} AS y
+    FROM (SELECT DISTINCT {{ ('c' ~ i) | ident }} AS cmb, present & {{ set_bits[i] }} AS present FROM k) AS cp
+    LEFT JOIN {{ membership | table }} AS m ON m.s = {{ i }} AND m.cmb = cp.cmb
     LEFT JOIN {{ shared | table }} AS s ON s.word = m.word
 ),
-own AS (
-    SELECT pid, present, n
-{% for set in sets %}
-         , {% set i = loop.index0 %}sum(bit_count({{ ('x' ~ i) | ident }})) - sum(bit_count({{ ('y' ~ i) | ident }})) AS {{ ('o' ~ loop.index0) | ident }}
-{% endfor %}
-    FROM a
-    GROUP BY pid, present, n
+{{ ('own' ~ i) | ident }} AS (
+    SELECT cmb, sum(bit_count(x)) - sum(bit_count(y)) AS o
+    FROM {{ ('a' ~ i) | ident }}
+    GROUP BY cmb
 ),
+{% endfor %}
 h AS (
     SELECT DISTINCT present FROM k
 ),
@@ -50,12 +50,15 @@ g AS (
 d AS (
     SELECT count(*) AS size FROM {{ domain | table }}
 )
-SELECT own.pid, own.present, CAST(own.n AS BIGINT) AS n,
-       CAST(CASE WHEN own.present = 0 THEN d.size ELSE own.{{ 'o0' | ident }} + coalesce(g.{{ 'g0' | ident }}, 0) END AS BIGINT) AS left_all
+SELECT k.pid, k.present, CAST(k.n AS BIGINT) AS n, k.{{ 'c0' | ident }} AS cmb,
+       CAST(CASE WHEN k.present = 0 THEN d.size ELSE {{ 'own0' | ident }}.o + coalesce(g.{{ 'g0' | ident }}, 0) END AS BIGINT) AS left_all
 {% for pair in pairs %}
-     , CAST(CASE WHEN (own.present & {{ 2 ** (pair[0] - 1) + 2 ** (pair[1] - 1) }}) = 0 THEN d.size
-            ELSE own.{{ ('o' ~ loop.index) | ident }} + coalesce(g.{{ ('g' ~ loop.index) | ident }}, 0) END AS BIGINT) AS {{ ('left' ~ loop.index) | ident }}
+     , CAST(CASE WHEN (k.present & {{ 2 ** (pair[0] - 1) + 2 ** (pair[1] - 1) }}) = 0 THEN d.size
+            ELSE {{ ('own' ~ loop.index) | ident }}.o + coalesce(g.{{ ('g' ~ loop.index) | ident }}, 0) END AS BIGINT) AS {{ ('left' ~ loop.index) | ident }}
 {% endfor %}
-FROM own
+FROM k
+{% for set in sets %}
+JOIN {{ ('own' ~ loop.index0) | ident }} ON {{ ('own' ~ loop.index0) | ident }}.cmb = k.{{ ('c' ~ loop.index0) | ident }}
+{% endfor %}
 CROSS JOIN d
-LEFT JOIN g ON g.present = own.present
+LEFT JOIN g ON g.present = k.present

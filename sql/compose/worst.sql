@@ -3,14 +3,14 @@
 -- returns: left_all, n, v1..vk (the QI values as text), sa_left (a list, in the bytes' order); fewest values first, then most rows, then the vectors' order
 -- ref: docs/decisions/0005-composition-check.md; targets no release holds are left every value and are not listed; the values left are the AND, over the releases holding the row, of their union masks (as values_left.sql: a release's shared mask OR the target's own), over the words either holds
 WITH w AS (
-    SELECT pid, present, n, left_all
+    SELECT pid, present, n, cmb, left_all
     FROM {{ values | table }}
     WHERE present <> 0
     ORDER BY left_all, n DESC, pid
     LIMIT $worst
 ),
 words AS (
-    SELECT w.pid, m.word FROM w JOIN {{ membership | table }} AS m ON m.pid = w.pid
+    SELECT w.pid, m.word FROM w JOIN {{ membership | table }} AS m ON m.s = 0 AND m.cmb = w.cmb
     UNION
     SELECT w.pid, s.word FROM w CROSS JOIN {{ shared | table }} AS s
 ),
@@ -19,7 +19,7 @@ a AS (
            {% for r in range(1, m + 1) %}CASE WHEN (w.present & {{ 2 ** (r - 1) }}) = 0 THEN -1 ELSE coalesce(s.{{ ('a' ~ r) | ident }}, 0) | coalesce(m.{{ ('m' ~ r) | ident }}, 0) END{% if not loop.last %} & {% endif %}{% endfor %} AS mask
     FROM words AS x
     JOIN w ON w.pid = x.pid
-    LEFT JOIN {{ membership | table }} AS m ON m.pid = x.pid AND m.word = x.word
+    LEFT JOIN {{ membership | table }} AS m ON m.s = 0 AND m.cmb = w.cmb AND m.word = x.word
     LEFT JOIN {{ shared | table }} AS s ON s.word = x.word
 )
 SELECT w.left_all, w.n{% for v in vs %}, {{ ('t' ~ loop.index) | ident }}.value AS {{ v | ident }}{% endfor %},

@@ -17,7 +17,7 @@ LS = ["l1", "l2", "l3", "l4"]
 
 def _work(env: HostileEnv) -> dict[str, TableRef]:
     names = ("codes", "keys", "points", "domain", "cover", "masks", "classes", "step0", "step1", "units",
-             "unit masks", "membership", "shared", "left")  # fmt: skip
+             "unit masks", "combos", "membership", "shared", "left")  # fmt: skip
     return {n: env.work(f"compose {n}") for n in names}
 
 
@@ -52,6 +52,8 @@ def _ctx(**extra: Any) -> Any:
             "units": [w["units"], w["units"]],
             "umasks": [w["unit masks"], w["unit masks"]],
             "sets": [[1, 2], [1, 2]],
+            "set_bits": [3, 3],
+            "combos": w["combos"],
             "noshared": [True, False],  # a release without a shared mask, and one with
             "m": 2,
             "pairs": [(1, 2)],
@@ -68,7 +70,7 @@ def _step(env: HostileEnv, name: str, params: dict[str, Any] | None = None, **ex
 def _prepare(upto: str) -> Any:
     """Run the chain's statements before ``upto``."""
     chain = ["value_codes", "keys", "points", "sa_domain", "cover_codes", "class_masks", "classes", "step0",
-             "step1", "units", "unit_masks", "shared", "membership", "values_left", "done"]  # fmt: skip
+             "step1", "units", "unit_masks", "shared", "combos", "membership", "values_left", "done"]  # fmt: skip
 
     def prepare(env: HostileEnv) -> None:
         _prepare_release(env)
@@ -96,6 +98,8 @@ def _prepare(upto: str) -> Any:
                 _step(env, "units", target=w["units"], pairs=w["step1"])
             elif name == "unit_masks":
                 _step(env, "unit_masks", target=w["unit masks"], units=w["units"], pairs=w["step1"])
+            elif name == "combos":
+                _step(env, "combos", target=w["combos"])
             elif name == "membership":
                 _step(env, "membership", target=w["membership"])
             elif name == "shared":
@@ -172,6 +176,7 @@ CASES = {
         prepare=_prepare("unit_masks"),
     ),
     "compose/shared_counts.sql": Case(_ctx(), prepare=_prepare("membership")),
+    "compose/combos.sql": Case(_ctx(target=lambda env: _work(env)["combos"]), prepare=_prepare("combos")),
     "compose/membership.sql": Case(
         _ctx(target=lambda env: _work(env)["membership"]), prepare=_prepare("membership")
     ),

@@ -1,17 +1,10 @@
 DROP TABLE IF EXISTS "pg_temp"."wk compose membership's";
-/* purpose: per target vector and word of SA values, each release's union mask side by side, on the words where an intersection the check counts can hold a value */
+/* purpose: per set of releases the check counts, combination of units in it (compose/combos.sql) and word of SA values, each release's union mask side by side, on the words where the set's intersection can hold a value */
 /* params: none */
-/* returns: creates target(pid, word, m1..mM) (0 where a release leaves no value of the word) */
-/* ref: docs/decisions/0005-composition-check.md ("A class that covers many targets"). The intersection over a set of releases holding the row is empty outside the words of any one of them without a shared mask (compose/shared.sql): per target and set (sets, as compose/values_left.sql's), the words of such a release's unit with the fewest words (the first on ties) are enough; where every release of the set holding the row has a shared mask, the words of all their units (values_left.sql counts the shared words apart). noshared (shape): per release, true when it has no shared mask. So a class that covers many targets is read on the few words of the other release's unit, not copied over all its words for every target it covers */
+/* returns: creates target(s, cmb, word, m1..mM): s the set's position in sets (0: all releases), cmb its combination (combos' c<s>); m<r> 0 where release r leaves no value of the word, does not hold the rows or is not in the set */
+/* ref: docs/decisions/0005-composition-check.md ("A class that covers many targets"). The intersection over a set of releases holding the rows is empty outside the words of any one of them without a shared mask (compose/shared.sql): per combination, the words of such a release's unit with the fewest words (the first on ties) are enough; where every release of the set holding the rows has a shared mask, the words of all their units (values_left.sql counts the shared words apart). noshared (shape): per release, true when it has no shared mask. So a class that covers many targets is read once per combination of the set, on the few words of another release's unit where there is one */
 CREATE TABLE "pg_temp"."wk compose membership's" AS
-WITH tp AS (
-  SELECT DISTINCT
-    p.pid,
-    k.present
-  FROM "pg_temp"."wk compose keys's" AS k
-  JOIN "pg_temp"."wk compose points's" AS p
-    ON p."v1" = k."v1" AND p."v2" = k."v2" AND p."v3" = k."v3" AND p."v4" = k."v4"
-), "n1" AS (
+WITH "n1" AS (
   SELECT
     uid,
     COUNT(*) AS w
@@ -25,39 +18,58 @@ WITH tp AS (
   FROM "pg_temp"."wk compose unit masks's"
   GROUP BY
     uid
-), tu AS (
+), "t0" AS (
   SELECT
-    tp.pid,
-    tp.present,
-    "x1".uid AS "u1",
+    cu.*,
     COALESCE("c1".w, 0) AS "w1",
-    "x2".uid AS "u2",
     COALESCE("c2".w, 0) AS "w2"
-  FROM tp
-  LEFT JOIN "pg_temp"."wk compose units's" AS "x1"
-    ON "x1".pid = tp.pid
+  FROM (
+    SELECT DISTINCT
+      "c0" AS cmb,
+      present & 3 AS present,
+      "u1",
+      "u2"
+    FROM "pg_temp"."wk compose combos's"
+  ) AS cu
   LEFT JOIN "n1" AS "c1"
-    ON "c1".uid = "x1".uid
-  LEFT JOIN "pg_temp"."wk compose units's" AS "x2"
-    ON "x2".pid = tp.pid
+    ON "c1".uid = cu."u1"
   LEFT JOIN "n2" AS "c2"
-    ON "c2".uid = "x2".uid
+    ON "c2".uid = cu."u2"
+), "t1" AS (
+  SELECT
+    cu.*,
+    COALESCE("c1".w, 0) AS "w1",
+    COALESCE("c2".w, 0) AS "w2"
+  FROM (
+    SELECT DISTINCT
+      "c1" AS cmb,
+      present & 3 AS present,
+      "u1",
+      "u2"
+    FROM "pg_temp"."wk compose combos's"
+  ) AS cu
+  LEFT JOIN "n1" AS "c1"
+    ON "c1".uid = cu."u1"
+  LEFT JOIN "n2" AS "c2"
+    ON "c2".uid = cu."u2"
 ), chosen AS (
   SELECT
-    pid,
+    0 AS s,
+    cmb,
     1 AS r,
     "u1" AS uid
-  FROM tu
+  FROM "t0"
   WHERE
     (
       present & 1
     ) <> 0 AND NOT "u1" IS NULL
   UNION ALL
   SELECT
-    pid,
+    0 AS s,
+    cmb,
     2 AS r,
     "u2" AS uid
-  FROM tu
+  FROM "t0"
   WHERE
     (
       present & 2
@@ -66,20 +78,22 @@ WITH tp AS (
     ) = 0
   UNION ALL
   SELECT
-    pid,
+    1 AS s,
+    cmb,
     1 AS r,
     "u1" AS uid
-  FROM tu
+  FROM "t1"
   WHERE
     (
       present & 1
     ) <> 0 AND NOT "u1" IS NULL
   UNION ALL
   SELECT
-    pid,
+    1 AS s,
+    cmb,
     2 AS r,
     "u2" AS uid
-  FROM tu
+  FROM "t1"
   WHERE
     (
       present & 2
@@ -88,7 +102,8 @@ WITH tp AS (
     ) = 0
 ), words AS (
   SELECT
-    c.pid,
+    c.s,
+    c.cmb,
     m.word
   FROM chosen AS c
   JOIN "pg_temp"."wk compose unit masks's" AS m
@@ -97,7 +112,8 @@ WITH tp AS (
     c.r = 1
   UNION
   SELECT
-    c.pid,
+    c.s,
+    c.cmb,
     m.word
   FROM chosen AS c
   JOIN "pg_temp"."wk compose unit masks's" AS m
@@ -106,17 +122,34 @@ WITH tp AS (
     c.r = 2
 )
 SELECT
-  w.pid,
+  w.s,
+  w.cmb,
   w.word,
   COALESCE("y1".mask, 0) AS "m1",
   COALESCE("y2".mask, 0) AS "m2"
 FROM words AS w
-LEFT JOIN "pg_temp"."wk compose units's" AS "x1"
-  ON "x1".pid = w.pid
+JOIN "t0" AS cu
+  ON cu.cmb = w.cmb
 LEFT JOIN "pg_temp"."wk compose unit masks's" AS "y1"
-  ON "y1".uid = "x1".uid AND "y1".word = w.word
-LEFT JOIN "pg_temp"."wk compose units's" AS "x2"
-  ON "x2".pid = w.pid
+  ON "y1".uid = cu."u1" AND "y1".word = w.word
 LEFT JOIN "pg_temp"."wk compose unit masks's" AS "y2"
-  ON "y2".uid = "x2".uid AND "y2".word = w.word;
+  ON "y2".uid = cu."u2" AND "y2".word = w.word
+WHERE
+  w.s = 0
+UNION ALL
+SELECT
+  w.s,
+  w.cmb,
+  w.word,
+  COALESCE("y1".mask, 0) AS "m1",
+  COALESCE("y2".mask, 0) AS "m2"
+FROM words AS w
+JOIN "t1" AS cu
+  ON cu.cmb = w.cmb
+LEFT JOIN "pg_temp"."wk compose unit masks's" AS "y1"
+  ON "y1".uid = cu."u1" AND "y1".word = w.word
+LEFT JOIN "pg_temp"."wk compose unit masks's" AS "y2"
+  ON "y2".uid = cu."u2" AND "y2".word = w.word
+WHERE
+  w.s = 1;
 ANALYZE "pg_temp"."wk compose membership's"

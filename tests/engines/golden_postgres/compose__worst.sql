@@ -7,6 +7,7 @@ WITH w AS (
     pid,
     present,
     n,
+    cmb,
     left_all
   FROM "pg_temp"."wk compose left's"
   WHERE
@@ -24,7 +25,7 @@ WITH w AS (
     m.word
   FROM w
   JOIN "pg_temp"."wk compose membership's" AS m
-    ON m.pid = w.pid
+    ON m.s = 0 AND m.cmb = w.cmb
   UNION
   SELECT
     w.pid,
@@ -52,7 +53,7 @@ WITH w AS (
   JOIN w
     ON w.pid = x.pid
   LEFT JOIN "pg_temp"."wk compose membership's" AS m
-    ON m.pid = x.pid AND m.word = x.word
+    ON m.s = 0 AND m.cmb = w.cmb AND m.word = x.word
   LEFT JOIN "pg_temp"."wk compose shared's" AS s
     ON s.word = x.word
 )

@@ -7,6 +7,7 @@ WITH w AS (
     pid,
     present,
     n,
+    cmb,
     left_all
   FROM "temp"."main"."wk compose left's"
   WHERE
@@ -22,7 +23,7 @@ WITH w AS (
     m.word
   FROM w
   JOIN "temp"."main"."wk compose membership's" AS m
-    ON m.pid = w.pid
+    ON m.s = 0 AND m.cmb = w.cmb
   UNION
   SELECT
     w.pid,
@@ -50,7 +51,7 @@ WITH w AS (
   JOIN w
     ON w.pid = x.pid
   LEFT JOIN "temp"."main"."wk compose membership's" AS m
-    ON m.pid = x.pid AND m.word = x.word
+    ON m.s = 0 AND m.cmb = w.cmb AND m.word = x.word
   LEFT JOIN "temp"."main"."wk compose shared's" AS s
     ON s.word = x.word
 )
