@@ -391,9 +391,10 @@ def _result(
     pairs = list(combinations(range(len(releases)), 2))
     m = len(releases)
     units = [c[0] for c in candidates]
-    # the sets whose intersections are counted: all releases, then every pair (values_left.sql's order)
-    sets = [list(range(1, m + 1)), *([a + 1, b + 1] for a, b in pairs)]
+    # the sets whose intersections are counted: all releases, then every pair that is not all of them
+    sets = [list(range(1, m + 1)), *([a + 1, b + 1] for a, b in pairs if m > 2)]
     set_bits = [sum(1 << (r - 1) for r in s) for s in sets]
+    pair_sets = [sets.index([a + 1, b + 1]) for a, b in pairs]
     db.run(
         render(
             "compose/combos.sql",
@@ -432,7 +433,9 @@ def _result(
             vs=vs,
             m=m,
             pairs=[(a + 1, b + 1) for a, b in pairs],
+            sets=sets,
             set_bits=set_bits,
+            pair_sets=pair_sets,
         )
     )
     ls = [rel.l for rel in releases]

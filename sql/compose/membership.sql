@@ -36,7 +36,7 @@ chosen AS (
 {% set ns.first = false %}
     SELECT {{ s }} AS s, cmb, {{ r }} AS r, {{ ('u' ~ r) | ident }} AS uid
     FROM {{ ('t' ~ s) | ident }}
-    WHERE (present & {{ 2 ** (r - 1) }}) <> 0 AND {{ ('u' ~ r) | ident }} IS NOT NULL
+    WHERE (present & {{ 2 ** (r - 1) }}) <> 0 AND {{ ('u' ~ r) | ident }} <> 0
 {% if noshared[r - 1] %}
 {% for q in set if q != r and noshared[q - 1] %}
       AND ((present & {{ 2 ** (q - 1) }}) = 0 OR {{ ('w' ~ r) | ident }} {% if r < q %}<={% else %}<{% endif %} {{ ('w' ~ q) | ident }})

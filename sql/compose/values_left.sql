@@ -1,8 +1,7 @@
 -- purpose: how many SA values the releases leave each target: the intersection (AND of the union masks) over the releases holding its row, for all of them and for every pair, their bits counted (bit_count)
 -- params: none
 -- returns: creates target(pid, present, n, cmb, left_all, left1..leftP) (cmb: the target's combination of all releases, compose/combos.sql's c0); a target no release (of the pair) holds is left every value of the SA domain
--- ref: docs/decisions/0005-composition-check.md ("A class that covers every target", "A class that covers many targets"); pairs (shape): the two releases' positions of each pair, set_bits the bits of each set (all releases, then the pairs); a release not holding the row takes part as -1 (every bit set). A release's union for a target is its shared mask (shared.sql) OR its unit's mask (membership.sql). Each set's counts are made once per combination of its units (membership.sql's rows of the set), then given to the targets of the combination. Words where the combination has no own mask count the same for every target held by the same releases: g counts every shared word once per such set, and each own word replaces its shared-only count (y) by its full one (x)
-{% set sets = [range(1, m + 1) | list] + (pairs | map('list') | list) %}
+-- ref: docs/decisions/0005-composition-check.md ("A class that covers every target", "A class that covers many targets"); sets (shape): the sets of releases counted, all of them first, then each pair not equal to it (1-based), set_bits their bits; pairs: the two releases' positions of each pair, pair_sets the position of its set in sets; a release not holding the row takes part as -1 (every bit set). A release's union for a target is its shared mask (shared.sql) OR its unit's mask (membership.sql). Each set's counts are made once per combination of its units (membership.sql's rows of the set), then given to the targets of the combination. Words where the combination has no own mask count the same for every target held by the same releases: g counts every shared word once per such set, and each own word replaces its shared-only count (y) by its full one (x)
 {{ target | create_table }} AS
 WITH k AS (
     SELECT p.pid, k.present, k.n{% for set in sets %}, c.{{ ('c' ~ loop.index0) | ident }}{% endfor %}
@@ -53,8 +52,9 @@ d AS (
 SELECT k.pid, k.present, CAST(k.n AS BIGINT) AS n, k.{{ 'c0' | ident }} AS cmb,
        CAST(CASE WHEN k.present = 0 THEN d.size ELSE {{ 'own0' | ident }}.o + coalesce(g.{{ 'g0' | ident }}, 0) END AS BIGINT) AS left_all
 {% for pair in pairs %}
+{% set i = pair_sets[loop.index0] %}
      , CAST(CASE WHEN (k.present & {{ 2 ** (pair[0] - 1) + 2 ** (pair[1] - 1) }}) = 0 THEN d.size
-            ELSE {{ ('own' ~ loop.index) | ident }}.o + coalesce(g.{{ ('g' ~ loop.index) | ident }}, 0) END AS BIGINT) AS {{ ('left' ~ loop.index) | ident }}
+            ELSE {{ ('own' ~ i) | ident }}.o + coalesce(g.{{ ('g' ~ i) | ident }}, 0) END AS BIGINT) AS {{ ('left' ~ loop.index) | ident }}
 {% endfor %}
 FROM k
 {% for set in sets %}

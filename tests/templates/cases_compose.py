@@ -51,8 +51,9 @@ def _ctx(**extra: Any) -> Any:
             "classes_of": [w["classes"], w["classes"]],
             "units": [w["units"], w["units"]],
             "umasks": [w["unit masks"], w["unit masks"]],
-            "sets": [[1, 2], [1, 2]],
-            "set_bits": [3, 3],
+            "sets": [[1, 2]],  # two releases: their pair is all of them
+            "set_bits": [3],
+            "pair_sets": [0],
             "combos": w["combos"],
             "noshared": [True, False],  # a release without a shared mask, and one with
             "m": 2,

@@ -1,7 +1,7 @@
 DROP TABLE IF EXISTS "pg_temp"."wk compose combos's";
 /* purpose: per target vector and set of releases holding its rows, the unit each of those releases leaves it (compose/units.sql), and per set of releases the check counts (sets) the number of the target's combination in it: targets of one combination are left the same values by that set */
 /* params: none */
-/* returns: creates target(pid, present, u1..uM, c0..cP): u<r> NULL where release r does not hold the rows (it tells nothing) or no class but a shared one covers the target; c<s> numbers the distinct (present within set s, the units of set s's releases) */
+/* returns: creates target(pid, present, u1..uM, c0..cP): u<r> 0 where release r does not hold the rows (it tells nothing) or no class but a shared one covers the target (a unit is never 0: compose/units.sql); c<s> names the distinct (present within set s, the units of set s's releases) by its least pid (a grouping, not a sort) */
 /* ref: docs/decisions/0005-composition-check.md ("A class that covers many targets": the values left are computed once per combination, not per target); sets (shape): the releases of each set, 1-based (values_left.sql's), set_bits their bits */
 CREATE TABLE "pg_temp"."wk compose combos's" AS
 WITH tp AS (
@@ -15,24 +15,36 @@ WITH tp AS (
   SELECT
     tp.pid,
     tp.present,
-    CASE WHEN (
+    COALESCE(CASE WHEN (
       tp.present & 1
-    ) <> 0 THEN "x1".uid END AS "u1",
-    CASE WHEN (
+    ) <> 0 THEN "x1".uid END, 0) AS "u1",
+    COALESCE(CASE WHEN (
       tp.present & 2
-    ) <> 0 THEN "x2".uid END AS "u2"
+    ) <> 0 THEN "x2".uid END, 0) AS "u2"
   FROM tp
   LEFT JOIN "pg_temp"."wk compose units's" AS "x1"
     ON "x1".pid = tp.pid
   LEFT JOIN "pg_temp"."wk compose units's" AS "x2"
     ON "x2".pid = tp.pid
+), "g0" AS (
+  SELECT
+    present & 3 AS p,
+    "u1",
+    "u2",
+    MIN(pid) AS cmb
+  FROM tu
+  GROUP BY
+    present & 3,
+    "u1",
+    "u2"
 )
 SELECT
-  pid,
-  present,
-  "u1",
-  "u2",
-  DENSE_RANK() OVER (ORDER BY present & 3, "u1", "u2") AS "c0",
-  DENSE_RANK() OVER (ORDER BY present & 3, "u1", "u2") AS "c1"
-FROM tu;
+  tu.pid,
+  tu.present,
+  tu."u1",
+  tu."u2",
+  "g0".cmb AS "c0"
+FROM tu
+JOIN "g0"
+  ON "g0".p = tu.present & 3 AND "g0"."u1" = tu."u1" AND "g0"."u2" = tu."u2";
 ANALYZE "pg_temp"."wk compose combos's"

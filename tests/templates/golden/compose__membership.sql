@@ -34,23 +34,6 @@ WITH "n1" AS (
     ON "c1".uid = cu."u1"
   LEFT JOIN "n2" AS "c2"
     ON "c2".uid = cu."u2"
-), "t1" AS (
-  SELECT
-    cu.*,
-    COALESCE("c1".w, 0) AS "w1",
-    COALESCE("c2".w, 0) AS "w2"
-  FROM (
-    SELECT DISTINCT
-      "c1" AS cmb,
-      present & 3 AS present,
-      "u1",
-      "u2"
-    FROM "temp"."main"."wk compose combos's"
-  ) AS cu
-  LEFT JOIN "n1" AS "c1"
-    ON "c1".uid = cu."u1"
-  LEFT JOIN "n2" AS "c2"
-    ON "c2".uid = cu."u2"
 ), chosen AS (
   SELECT
     0 AS s,
@@ -61,7 +44,7 @@ WITH "n1" AS (
   WHERE
     (
       present & 1
-    ) <> 0 AND NOT "u1" IS NULL
+    ) <> 0 AND "u1" <> 0
   UNION ALL
   SELECT
     0 AS s,
@@ -72,31 +55,7 @@ WITH "n1" AS (
   WHERE
     (
       present & 2
-    ) <> 0 AND NOT "u2" IS NULL AND (
-      present & 1
-    ) = 0
-  UNION ALL
-  SELECT
-    1 AS s,
-    cmb,
-    1 AS r,
-    "u1" AS uid
-  FROM "t1"
-  WHERE
-    (
-      present & 1
-    ) <> 0 AND NOT "u1" IS NULL
-  UNION ALL
-  SELECT
-    1 AS s,
-    cmb,
-    2 AS r,
-    "u2" AS uid
-  FROM "t1"
-  WHERE
-    (
-      present & 2
-    ) <> 0 AND NOT "u2" IS NULL AND (
+    ) <> 0 AND "u2" <> 0 AND (
       present & 1
     ) = 0
 ), words AS (
@@ -135,19 +94,3 @@ LEFT JOIN "temp"."main"."wk compose unit masks's" AS "y2"
   ON "y2".uid = cu."u2" AND "y2".word = w.word
 WHERE
   w.s = 0
-UNION ALL
-SELECT
-  w.s,
-  w.cmb,
-  w.word,
-  COALESCE("y1".mask, 0) AS "m1",
-  COALESCE("y2".mask, 0) AS "m2"
-FROM words AS w
-JOIN "t1" AS cu
-  ON cu.cmb = w.cmb
-LEFT JOIN "temp"."main"."wk compose unit masks's" AS "y1"
-  ON "y1".uid = cu."u1" AND "y1".word = w.word
-LEFT JOIN "temp"."main"."wk compose unit masks's" AS "y2"
-  ON "y2".uid = cu."u2" AND "y2".word = w.word
-WHERE
-  w.s = 1
