@@ -16,9 +16,10 @@ WITH
     SELECT cu.*{% for r in set %}, coalesce({{ ('c' ~ r) | ident }}.w, 0) AS {{ ('w' ~ r) | ident }}{% endfor %}
 
     FROM (
-        SELECT DISTINCT {{ ('c' ~ s) | ident }} AS cmb, present & {{ set_bits[s] }} AS present{% for r in set %}, {{ ('u' ~ r) | ident }}{% endfor %}
+        SELECT {{ ('c' ~ s) | ident }} AS cmb, min(present & {{ set_bits[s] }}) AS present{% for r in set %}, min({{ ('u' ~ r) | ident }}) AS {{ ('u' ~ r) | ident }}{% endfor %}
 
         FROM {{ combos | table }}
+        GROUP BY {{ ('c' ~ s) | ident }}
     ) AS cu
 {% for r in set %}
     LEFT JOIN {{ ('n' ~ r) | ident }} AS {{ ('c' ~ r) | ident }} ON {{ ('c' ~ r) | ident }}.uid = cu.{{ ('u' ~ r) | ident }}

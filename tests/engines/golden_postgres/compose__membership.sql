@@ -24,12 +24,14 @@ WITH "n1" AS (
     COALESCE("c1".w, 0) AS "w1",
     COALESCE("c2".w, 0) AS "w2"
   FROM (
-    SELECT DISTINCT
+    SELECT
       "c0" AS cmb,
-      present & 3 AS present,
-      "u1",
-      "u2"
+      MIN(present & 3) AS present,
+      MIN("u1") AS "u1",
+      MIN("u2") AS "u2"
     FROM "pg_temp"."wk compose combos's"
+    GROUP BY
+      "c0"
   ) AS cu
   LEFT JOIN "n1" AS "c1"
     ON "c1".uid = cu."u1"

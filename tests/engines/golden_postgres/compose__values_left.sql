@@ -2,7 +2,7 @@ DROP TABLE IF EXISTS "pg_temp"."wk compose left's";
 /* purpose: how many SA values the releases leave each target: the intersection (AND of the union masks) over the releases holding its row, for all of them and for every pair, their bits counted (bit_count) */
 /* params: none */
 /* returns: creates target(pid, present, n, cmb, left_all, left1..leftP) (cmb: the target's combination of all releases, compose/combos.sql's c0); a target no release (of the pair) holds is left every value of the SA domain */
-/* ref: docs/decisions/0005-composition-check.md ("A class that covers every target", "A class that covers many targets"); sets (shape): the sets of releases counted, all of them first, then each pair not equal to it (1-based), set_bits their bits; pairs: the two releases' positions of each pair, pair_sets the position of its set in sets; a release not holding the row takes part as -1 (every bit set). A release's union for a target is its shared mask (shared.sql) OR its unit's mask (membership.sql). Each set's counts are made once per combination of its units (membership.sql's rows of the set), then given to the targets of the combination. Words where the combination has no own mask count the same for every target held by the same releases: g counts every shared word once per such set, and each own word replaces its shared-only count (y) by its full one (x) */
+/* ref: docs/decisions/0005-composition-check.md ("A class that covers every target", "A class that covers many targets"); sets (shape): the sets of releases counted, all of them first, then each pair not equal to it (1-based), set_bits their bits; pairs: the two releases' positions of each pair, pair_sets the position of its set in sets; a release not holding the row takes part as -1 (every bit set). A release's union for a target is its shared mask (shared.sql) OR its unit's mask (membership.sql). Each set's counts are made once per combination of its units (membership.sql's rows of the set; one row per combination by its grouping, whatever the presence outside the set), then given to the targets of the combination. Words where the combination has no own mask count the same for every target held by the same releases: g counts every shared word once per such set, and each own word replaces its shared-only count (y) by its full one (x) */
 CREATE TABLE "pg_temp"."wk compose left's" AS
 WITH k AS (
   SELECT
@@ -37,10 +37,12 @@ WITH k AS (
       cp.present & 2
     ) = 0 THEN -1 ELSE COALESCE(s."a2", 0) END AS y
   FROM (
-    SELECT DISTINCT
+    SELECT
       "c0" AS cmb,
-      present & 3 AS present
+      MIN(present & 3) AS present
     FROM k
+    GROUP BY
+      "c0"
   ) AS cp
   LEFT JOIN "pg_temp"."wk compose membership's" AS m
     ON m.s = 0 AND m.cmb = cp.cmb
