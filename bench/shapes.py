@@ -31,7 +31,8 @@ best of ``--repeat`` (one run from k = 20,000), with the
 statement ``partition/source_profile`` timed alone (the step log).
 
 ``--before DIR`` runs every figure with that tree too, alternating (same-run pairs). ``--lock FILE`` takes
-``flock FILE nice -n -5`` around each timed process (the rounds' shared lock). Writes
+``flock FILE timeout T nice -n -5`` around each timed process (the rounds' shared lock; ``--timeout`` counts
+from when the lock is held). Writes
 bench/results/shapes.json (with ``--only``, at the same ``--rows``, the other shapes' figures are kept).
 
     python -m bench.shapes [--part growth|profile] [--commands main|models|more] [--rows 5000] [--only SHAPE,...]
@@ -137,12 +138,16 @@ def _make_stream(path: Path, shape: str, rows: int) -> None:
 
 def _run(tree: Path, code: str, args: list[str], lock: str | None, timeout: float) -> dict[str, Any]:
     cmd = [sys.executable, "-c", code, *args]
-    if lock:
-        cmd = ["flock", lock, "nice", "-n", "-5", *cmd]
+    if lock:  # the clock starts once the lock is held: time waiting for another's run is no timeout
+        cmd = ["flock", lock, "timeout", "-k", "10", str(timeout), "nice", "-n", "-5", *cmd]
     env = {**os.environ, "PYTHONPATH": str(tree)}
     try:
-        done = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=timeout, cwd=tree)
+        done = subprocess.run(
+            cmd, env=env, capture_output=True, text=True, timeout=None if lock else timeout, cwd=tree
+        )
     except subprocess.TimeoutExpired:
+        return {"seconds": None, "code": "timeout"}
+    if lock and done.returncode in (124, 137):  # timeout(1): the command ran over, and was stopped
         return {"seconds": None, "code": "timeout"}
     try:  # the last line, after DuckDB's progress bar where one was drawn on the same line
         last = done.stdout.strip().splitlines()[-1]
