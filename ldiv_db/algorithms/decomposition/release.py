@@ -78,6 +78,8 @@ def _build(
 
     bucket = coders[0].codes
     t0 = time.perf_counter()
+    # the published groups are not passed: none receives a row, and their value sets (a bitset of every value
+    # per group) cost groups × values / 64 words, quadratic in the stream where both grow with the rows
     forming = form_groups(
         bucket,
         [c.codes for c in coders[1:]],
@@ -85,7 +87,6 @@ def _build(
         config.ls[0],
         starvation=starvation,
         threshold=config.threshold,
-        published=prev.published(coders),
     )
     t_form = time.perf_counter() - t0
     new = forming.new_groups
