@@ -44,7 +44,7 @@ from ...verify.verdicts import GROUPS, PartitionModel, entry, record, verdict_of
 from ..base import Header, Reconciled, Release, StreamState, StreamUpdate, Verdict, retained_ref
 from . import frames, keys
 from .checks import channel_check, check_new_groups
-from .coding import Coder, distance_matrix, distance_or_nan
+from .coding import Coder, distances_or_nan, hierarchy_distances
 from .config import Place, StreamConfig, outputs
 from .forming import form_groups
 from .frames import Built, Previous
@@ -178,7 +178,7 @@ def _noise(
             m[prev.marginals[0], prev.marginals[i]] = True
         cooccur.append(m)
         orders.append(coders[i].order())
-        measure = distance_matrix if config.noise == "distance" else distance_or_nan
+        measure = hierarchy_distances if config.noise == "distance" else distances_or_nan
         distances.append(measure(db, hierarchy_source, config.sa[i], coders[i]))
     sas = [
         NoisySA(c.codes, int(l), m, d, o, i)
