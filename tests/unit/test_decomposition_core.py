@@ -258,3 +258,22 @@ def test_decoded_sa_column_is_the_column_pandas_makes_of_the_values(
     codes = np.array([p % coder.size for p in picks], dtype=np.int64)
     plain = pd.DataFrame({"s1": np.array([coder.values[c] for c in codes], dtype=object)})
     pd.testing.assert_frame_equal(pd.DataFrame({"s1": coder.decode(codes)}), plain)
+
+
+def test_hierarchy_distances_are_read_per_pair_not_built_for_every_pair() -> None:
+    """Issue 57: the noise distances were a values × values matrix (47.7 GiB at 80,000 values of a non-primary
+    SA, every pair's LCA looked up in Python); now each pair is computed when read, to the same numbers."""
+    from ldiv_db.algorithms.decomposition.coding import Distances
+    from ldiv_db.taxonomy.parsers import parse_arx
+
+    tree = parse_arx("a;ab;*\nb;ab;*\nc;cd;*\nd;cd;*\n")
+    values = ["a", "b", "c", "d"]
+    d = Distances(tree, values)
+    assert not d.known  # nothing computed up front
+    height = tree.height(tree.root)
+    for x in range(4):
+        for y in range(4):
+            want = 0.0 if x == y else tree.height(tree.lca(values[min(x, y)], values[max(x, y)])) / height
+            assert d[np.int64(x), y] == want
+    assert d[0, 1] == 0.5 and d[0, 2] == 1.0 and len(d.known) == 6
+    assert np.isnan(Distances(None, [])[3, 70_000])  # random noise without a hierarchy

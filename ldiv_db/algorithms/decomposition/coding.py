@@ -103,8 +103,33 @@ def _value_key(v: str | None) -> tuple[int, float, str]:
         return (2, 0.0, v)
 
 
-def distance_matrix(db: Database, source: str, column: str, coder: Coder) -> np.ndarray:
-    """d(v1, v2) = height(LCA) / H over the SA's hierarchy (SPEC §4.4)."""
+class Distances:
+    """``d[a, b]`` = height(LCA) / H of S_i codes a and b in the SA's hierarchy (SPEC §4.4), computed when first
+    read and kept: noise reads a few pairs per group, while a matrix of every pair is values² floats (and
+    values² LCA look-ups), 47.7 GiB at 80,000 values (issue 57). NaN for every pair without a hierarchy."""
+
+    def __init__(self, tree: Any, values: Sequence[str]) -> None:
+        self.tree = tree
+        self.values = values
+        self.height = (tree.height(tree.root) or 1) if tree is not None else 1
+        self.known: dict[tuple[int, int], float] = {}
+
+    def __getitem__(self, pair: tuple[Any, Any]) -> float:
+        if self.tree is None:
+            return float("nan")
+        a, b = sorted((int(pair[0]), int(pair[1])))
+        if a == b:
+            return 0.0
+        d = self.known.get((a, b))
+        if d is None:
+            d = self.known[(a, b)] = (
+                self.tree.height(self.tree.lca(self.values[a], self.values[b])) / self.height
+            )
+        return d
+
+
+def hierarchy_distances(db: Database, source: str, column: str, coder: Coder) -> Distances:
+    """The distances of the SA's codes in its hierarchy (every value a leaf of it)."""
 
     tree = load(db, source, column)
     if tree is None:
@@ -119,20 +144,12 @@ def distance_matrix(db: Database, source: str, column: str, coder: Coder) -> np.
             f"the hierarchy of {column!r} has no leaf {missing[0]!r} ({len(missing)} value(s) missing)",
             "add the value to the hierarchy file and import it again",
         )
-    height = tree.height(tree.root) or 1
-    n = coder.size
-    out = np.zeros((n, n), dtype=np.float64)
-    values = [str(v) for v in coder.values]
-    for a in range(n):
-        for b in range(a + 1, n):
-            d = tree.height(tree.lca(values[a], values[b])) / height
-            out[a, b] = out[b, a] = d
-    return out
+    return Distances(tree, [str(v) for v in coder.values])
 
 
-def distance_or_nan(db: Database, source: str, column: str, coder: Coder) -> np.ndarray:
+def distances_or_nan(db: Database, source: str, column: str, coder: Coder) -> Distances:
     """Random noise does not need a hierarchy; when there is one, its distances are still reported."""
     try:
-        return distance_matrix(db, source, column, coder)
+        return hierarchy_distances(db, source, column, coder)
     except BadInput:
-        return np.full((coder.size, coder.size), np.nan)
+        return Distances(None, [])

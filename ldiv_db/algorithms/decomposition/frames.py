@@ -14,7 +14,7 @@ from ...util.lazy import library
 from ...util.seeded_key import published_ids
 from .coding import Coder
 from .config import StreamConfig
-from .forming import Forming, Published, ValueSets
+from .forming import Forming
 from .noise import Noise
 
 if TYPE_CHECKING:
@@ -45,18 +45,6 @@ class Previous:
     gids: np.ndarray  # the distinct groups, sorted
     codes: list[np.ndarray]
     marginals: list[np.ndarray]
-
-    def published(self, coders: Sequence[Coder]) -> Published | None:
-        """The published groups' value sets, for group forming (None: nothing published yet)."""
-        if not len(self.gids):
-            return None
-        idx = np.searchsorted(self.gids, self.group)
-        sets = []
-        for i, coder in enumerate(coders):
-            s = ValueSets(len(self.gids), coder.size)
-            s.add(idx, self.codes[i])
-            sets.append(s)
-        return Published(sets[0], sets[1:], np.bincount(idx, minlength=len(self.gids)).astype(np.int64))
 
 
 def previous(

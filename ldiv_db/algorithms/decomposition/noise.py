@@ -22,9 +22,13 @@ import random
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
+
+if TYPE_CHECKING:
+    from .coding import Distances
 
 IntArray = npt.NDArray[np.int64]
 FloatArray = npt.NDArray[np.float64]
@@ -68,7 +72,7 @@ class NoisySA:
     codes: IntArray
     l: int
     cooccur: BoolArray
-    distance: FloatArray
+    distance: FloatArray | Distances
     order: IntArray
     index: int
 
@@ -144,7 +148,7 @@ def _plan(
     l_i: int,
     cooccur: BoolArray,
     domain: BoolArray,
-    distance: FloatArray,
+    distance: FloatArray | Distances,
     order: IntArray,
     mode: str,
     rng: random.Random,

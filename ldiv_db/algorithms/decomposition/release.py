@@ -44,7 +44,7 @@ from ...verify.verdicts import GROUPS, PartitionModel, entry, record, verdict_of
 from ..base import Header, Reconciled, Release, StreamState, StreamUpdate, Verdict, retained_ref
 from . import frames, keys
 from .checks import channel_check, check_new_groups
-from .coding import Coder, distance_matrix, distance_or_nan
+from .coding import Coder, distances_or_nan, hierarchy_distances
 from .config import Place, StreamConfig, outputs
 from .forming import form_groups
 from .frames import Built, Previous
@@ -78,6 +78,8 @@ def _build(
 
     bucket = coders[0].codes
     t0 = time.perf_counter()
+    # the published groups are not passed: none receives a row, and their value sets (a bitset of every value
+    # per group) cost groups × values / 64 words, quadratic in the stream where both grow with the rows
     forming = form_groups(
         bucket,
         [c.codes for c in coders[1:]],
@@ -85,7 +87,6 @@ def _build(
         config.ls[0],
         starvation=starvation,
         threshold=config.threshold,
-        published=prev.published(coders),
     )
     t_form = time.perf_counter() - t0
     new = forming.new_groups
@@ -177,7 +178,7 @@ def _noise(
             m[prev.marginals[0], prev.marginals[i]] = True
         cooccur.append(m)
         orders.append(coders[i].order())
-        measure = distance_matrix if config.noise == "distance" else distance_or_nan
+        measure = hierarchy_distances if config.noise == "distance" else distances_or_nan
         distances.append(measure(db, hierarchy_source, config.sa[i], coders[i]))
     sas = [
         NoisySA(c.codes, int(l), m, d, o, i)
