@@ -390,36 +390,11 @@ def _result(
     vs = [f"v{i}" for i in range(1, len(union) + 1)]
     pairs = list(combinations(range(len(releases)), 2))
     m = len(releases)
-    units = [c[0] for c in candidates]
     # the sets whose intersections are counted: all releases, then every pair that is not all of them
     sets = [list(range(1, m + 1)), *([a + 1, b + 1] for a, b in pairs if m > 2)]
     set_bits = [sum(1 << (r - 1) for r in s) for s in sets]
     pair_sets = [sets.index([a + 1, b + 1]) for a, b in pairs]
-    db.run(
-        render(
-            "compose/combos.sql",
-            target=tables.combos,
-            keys=tables.keys,
-            points=tables.points,
-            units=units,
-            vs=vs,
-            sets=sets,
-            set_bits=set_bits,
-        )
-    )
-    shared_words = db.one(render("compose/shared_counts.sql", shared=tables.shared, m=m))
-    db.run(
-        render(
-            "compose/membership.sql",
-            target=tables.membership,
-            combos=tables.combos,
-            units=units,
-            umasks=[c[1] for c in candidates],
-            sets=sets,
-            set_bits=set_bits,
-            noshared=[int(w) == 0 for w in shared_words],
-        )
-    )
+    _membership(db, tables, candidates, vs, sets, set_bits)
     db.run(
         render(
             "compose/values_left.sql",
@@ -465,6 +440,44 @@ def _result(
         worst=_worst(db, tables, union, vs, m, worst),
         seconds=time.perf_counter() - t0,
         empty=int(row[2]),
+    )
+
+
+def _membership(
+    db: Database,
+    tables: _Work,
+    candidates: Sequence[tuple[TableRef, TableRef]],
+    vs: Sequence[str],
+    sets: Sequence[Sequence[int]],
+    set_bits: Sequence[int],
+) -> None:
+    """Each set's combinations of units (``compose/combos.sql``) and their masks on the words that can
+    hold a value of the set's intersection (``compose/membership.sql``)."""
+    units = [c[0] for c in candidates]
+    db.run(
+        render(
+            "compose/combos.sql",
+            target=tables.combos,
+            keys=tables.keys,
+            points=tables.points,
+            units=units,
+            vs=list(vs),
+            sets=[list(x) for x in sets],
+            set_bits=list(set_bits),
+        )
+    )
+    shared_words = db.one(render("compose/shared_counts.sql", shared=tables.shared, m=len(candidates)))
+    db.run(
+        render(
+            "compose/membership.sql",
+            target=tables.membership,
+            combos=tables.combos,
+            units=units,
+            umasks=[c[1] for c in candidates],
+            sets=[list(x) for x in sets],
+            set_bits=list(set_bits),
+            noshared=[int(w) == 0 for w in shared_words],
+        )
     )
 
 
