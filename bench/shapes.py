@@ -18,7 +18,9 @@ commands: ``check`` with k-anonymity, frequency, unique-distinct, l+, t-closenes
 models where an algorithm takes them (top-down, optimal, BSGI, TP, Mondrian), ``suggest-l``, the
 similarity attack, ``compose`` and ``report`` (exit code 1 of a check is its verdict, not a failure).
 ``--commands more`` runs the commands the other sets leave out: ``anonymize`` with hilbert and tp (frequency-2),
-full-domain (distinct-2 at hierarchy level 2 of every QI, up to every row deleted), a Decomposition+ stream
+full-domain (distinct-2 at hierarchy level 2 of every QI, up to every row deleted; and with the first QI at
+its top, the others exact: ``compose covering`` composes that release, whose classes each cover many targets
+but not all, with the hilbert and tp ones), a Decomposition+ stream
 (``stream first``: its first release of the n rows, keyed by ``id``; ``release append``: the next release, a
 batch of n/4 new rows of the shape; each on tables of their own, the same rows as ``t`` plus ``id``) and
 ``compare`` (its default algorithms at l = 2, with the HTML page; top-down is skipped there for want of
@@ -239,6 +241,16 @@ def _more_commands(
         "--levels", ",".join("2" for _ in qis), "--suppression-limit", "1", "--allow-empty",
         "--output", f"r_full_domain_{tag}_{table}",
     ]  # fmt: skip
+    # the first QI at its top (a '*' where the others keep their values): classes that each cover many
+    # targets but not all, composed with two suppression releases (compose's round 22 case)
+    top = f"r_fd_top_{tag}_{table}"
+    out["anonymize full-domain top"] = [
+        "anonymize", db, *base, "--model", "distinct", "--l", "2", "--algorithm", "full-domain",
+        "--levels", ",".join(["5", *("0" for _ in qis[1:])]), "--suppression-limit", "1", "--allow-empty",
+        "--output", top,
+    ]  # fmt: skip
+    out["compose covering"] = ["compose", db, "--release", f"r_hilbert_{tag}_{table}", "--release",
+                               f"r_tp_{tag}_{table}", "--release", top]  # fmt: skip
     stream = f"r_stream_{tag}_{table}"
     out["stream first"] = ["anonymize", db, "--table", f"{table}_first", "--qi", ",".join(qis), "--sa", "s", *flag,
                            "--l", "2", "--algorithm", "decomposition", "--key", "id", "--output", stream]  # fmt: skip
