@@ -161,7 +161,7 @@ def compose(
     )
     counts = db.one(render("compose/distinct_counts.sql", points=tables.points, vs=vs))
     names = [c.name for c in union]
-    candidates, masks, classes = [], [], []
+    units, masks, classes = [], [], []
     for r, rel in enumerate(releases, 1):
         if progress is not None:
             progress.update(r - 1, len(releases), rel.name)
@@ -169,12 +169,12 @@ def compose(
         # the covering join takes the QIs with the fewest distinct values first
         order = sorted(range(len(at)), key=lambda i: (int(counts[at[i]]), i))
         sizes = [int(counts[a]) for a in at]
-        found = _candidates(db, tables, source, sa, rel, r, order, at, sizes)
-        candidates.append(found[0])
+        found = _units(db, tables, source, sa, rel, r, order, at, sizes)
+        units.append(found[0])
         masks.append(found[1])
         classes.append(found[2])
     db.run(render("compose/shared.sql", target=tables.shared, masks_of=masks, classes_of=classes))
-    result = _result(db, tables, source, releases, candidates, union, worst, t0)
+    result = _result(db, tables, source, releases, units, union, worst, t0)
     tables.drop()
     if progress is not None:
         progress.done(result.summary())
@@ -305,7 +305,7 @@ def _refuse_nulls(db: Database, source: Table, qi: Sequence[Column]) -> None:
             )
 
 
-def _candidates(
+def _units(
     db: Database,
     tables: _Work,
     source: Table,
@@ -382,7 +382,7 @@ def _result(
     tables: _Work,
     source: Table,
     releases: Sequence[_Release],
-    candidates: Sequence[tuple[TableRef, TableRef]],
+    units: Sequence[tuple[TableRef, TableRef]],
     union: Sequence[Column],
     worst: int,
     t0: float,
@@ -394,7 +394,7 @@ def _result(
     sets = [list(range(1, m + 1)), *([a + 1, b + 1] for a, b in pairs if m > 2)]
     set_bits = [sum(1 << (r - 1) for r in s) for s in sets]
     pair_sets = [sets.index([a + 1, b + 1]) for a, b in pairs]
-    _membership(db, tables, candidates, vs, sets, set_bits)
+    _membership(db, tables, units, vs, sets, set_bits)
     db.run(
         render(
             "compose/values_left.sql",
@@ -446,34 +446,34 @@ def _result(
 def _membership(
     db: Database,
     tables: _Work,
-    candidates: Sequence[tuple[TableRef, TableRef]],
+    units: Sequence[tuple[TableRef, TableRef]],
     vs: Sequence[str],
     sets: Sequence[Sequence[int]],
     set_bits: Sequence[int],
 ) -> None:
     """Each set's combinations of units (``compose/combos.sql``) and their masks on the words that can
     hold a value of the set's intersection (``compose/membership.sql``)."""
-    units = [c[0] for c in candidates]
+    refs = [u[0] for u in units]
     db.run(
         render(
             "compose/combos.sql",
             target=tables.combos,
             keys=tables.keys,
             points=tables.points,
-            units=units,
+            units=refs,
             vs=list(vs),
             sets=[list(x) for x in sets],
             set_bits=list(set_bits),
         )
     )
-    shared_words = db.one(render("compose/shared_counts.sql", shared=tables.shared, m=len(candidates)))
+    shared_words = db.one(render("compose/shared_counts.sql", shared=tables.shared, m=len(units)))
     db.run(
         render(
             "compose/membership.sql",
             target=tables.membership,
             combos=tables.combos,
-            units=units,
-            umasks=[c[1] for c in candidates],
+            units=refs,
+            umasks=[u[1] for u in units],
             sets=[list(x) for x in sets],
             set_bits=list(set_bits),
             noshared=[int(w) == 0 for w in shared_words],

@@ -202,15 +202,14 @@ class OneTable(Release):
 # types whose equal values print alike (CAST to text): a group whose rows agree on such a QI shows one label
 # when each row is labelled from its own value. Not floats (-0.0 and 0.0), a NUMERIC of no fixed scale
 # (PostgreSQL: 1.5 and 1.50), intervals ('1 day', '24 hours') and whatever else is not named here
-_ONE_SPELLING = re.compile(
-    r"^(TINYINT|SMALLINT|INTEGER|INT|BIGINT|HUGEINT|UTINYINT|USMALLINT|UINTEGER|UBIGINT|INT2|INT4|INT8|"
-    r"BYTE|SHORT|LONG|SERIAL|BIGSERIAL|VARCHAR|TEXT|STRING|CHARACTER VARYING|DATE|BOOLEAN|BOOL|"
-    r"(DECIMAL|NUMERIC)\(\s*\d+\s*,\s*\d+\s*\)|(VARCHAR|CHARACTER VARYING)\(\s*\d+\s*\))$"
-)
+_FIXED_SCALE = re.compile(r"^(DECIMAL|NUMERIC)\(\s*\d+\s*,\s*\d+\s*\)$")
 
 
 def _one_spelling(column: Column) -> bool:
-    return _ONE_SPELLING.match(column.data_type.strip().upper()) is not None
+    t = column.data_type.strip().upper()
+    return (
+        column.is_integer or column.is_text or t in ("DATE", "BOOLEAN", "BOOL") or bool(_FIXED_SCALE.match(t))
+    )
 
 
 def _labels(
