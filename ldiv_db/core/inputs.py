@@ -6,7 +6,7 @@ from __future__ import annotations
 import csv
 import io
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +18,21 @@ from .catalog import Column, Table, check_distinct_roles, resolve_table
 from .stored import stored_categories
 
 
+class StoredCategories:
+    """The sensitivity categories stored for a single SA, read on first use: only the (l,α) models, the
+    similarity attack and a comparison's top-down need them, and on Spark the read is a job of its own."""
+
+    def __init__(self, db: Database, table: Table, column: Column) -> None:
+        self._read: tuple[Database, Table, Column] | None = (db, table, column)
+        self._value: dict[str, int] | None = None
+
+    def get(self) -> dict[str, int] | None:
+        if self._read is not None:
+            self._value = stored_categories(*self._read)
+            self._read = None
+        return self._value
+
+
 @dataclass(frozen=True)
 class Inputs:
     table: Table
@@ -25,10 +40,15 @@ class Inputs:
     sa: tuple[Column, ...]
     group: Column | None
     rows: int
-    categories: dict[str, int] | None = None  # sensitivity categories stored for the (single) SA
+    stored: StoredCategories | None = field(default=None, repr=False, compare=False)
     # the table is a release and ``group`` its published group column: grouped into its classes (the
     # group column with the QI labels, ldiv_db/core/classes.py), not by the group column alone
     published_group: bool = False
+
+    @property
+    def categories(self) -> dict[str, int] | None:
+        """The sensitivity categories stored for the (single) SA; None without them."""
+        return self.stored.get() if self.stored is not None else None
 
 
 def as_list(value: str | Sequence[str] | None) -> list[str]:
@@ -75,10 +95,8 @@ def resolve_inputs(
     if rows == 0:
         raise BadInput(f"table {t.name} is empty", "load data first")
     refuse_nulls(t, checked, nulls, rows)
-    categories = None
-    if len(sa_cols) == 1:
-        categories = stored_categories(db, t, sa_cols[0])
-    return Inputs(t, qi_cols, sa_cols, group, rows, categories)
+    stored = StoredCategories(db, t, sa_cols[0]) if len(sa_cols) == 1 else None
+    return Inputs(t, qi_cols, sa_cols, group, rows, stored)
 
 
 def null_counts(db: Database, table: Table, columns: Sequence[Column]) -> tuple[int, list[int]]:

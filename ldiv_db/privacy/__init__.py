@@ -121,6 +121,14 @@ class ModelParams:
     sa_names: Sequence[str] = ()
 
 
+ALPHA_MODELS = ("distinct-alpha", "entropy-alpha", "recursive-alpha")  # the models of sensitivity categories
+
+
+def takes_categories(name: str) -> bool:
+    """Whether the model ``name`` (or one of several, comma-separated) reads sensitivity categories."""
+    return any(n.strip().lower().replace("_", "-") in ALPHA_MODELS for n in name.split(","))
+
+
 def build_model(name: str, n_sa: int = 1, params: ModelParams = ModelParams()) -> PrivacyModel:
     """Build a privacy model by name, validating its parameters (clear errors for bad input). Several
     names separated by commas (``distinct,t-closeness``) build their conjunction (:class:`AllOf`)."""
@@ -166,7 +174,7 @@ def _one_model(name: str, n_sa: int, p: ModelParams) -> PrivacyModel:
     if key == "lplus":
         ls = _ls(l, n_sa, key) if l is not None else None
         return LPlus(ls, thresholds, sensitivity)
-    if key in ("distinct-alpha", "entropy-alpha", "recursive-alpha"):
+    if key in ALPHA_MODELS:
         if not categories:
             raise BadInput(
                 f"the {key} model needs sensitivity categories",

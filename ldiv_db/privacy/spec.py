@@ -15,7 +15,7 @@ from ..core.options import Option, Source, match_names, parse_int, parse_number,
 from ..errors import BadInput
 from ..sqlgen.render import render
 from ..taxonomy.categories import read_categories
-from . import MODELS, ModelParams, PrivacyModel, build_model
+from . import MODELS, ModelParams, PrivacyModel, build_model, takes_categories
 from .base import sql_text
 
 if TYPE_CHECKING:
@@ -267,7 +267,7 @@ class ModelSpec:
         p = dict(self.params)
         cats = p.pop("categories")
         cats = read_categories(cats) if isinstance(cats, str) else cats
-        if cats is None:  # the categories stored for the SA (ldiv hierarchy import-categories)
+        if cats is None and takes_categories(self.name):  # those stored (ldiv hierarchy import-categories)
             cats = inputs.categories
         return build_model(
             self.name,

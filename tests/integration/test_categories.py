@@ -13,7 +13,8 @@ import ldiv_db
 from fixtures.papers import paper_tables, read_table
 from ldiv_db.cli.main import main
 from ldiv_db.commands.attack import similarity
-from ldiv_db.core.catalog import resolve_table
+from ldiv_db.core import inputs as inputs_module
+from ldiv_db.core.catalog import Column, Table, resolve_table
 from ldiv_db.core.stored import stored_categories
 from ldiv_db.db import Database
 from ldiv_db.errors import BadInput, HierarchyError
@@ -221,3 +222,29 @@ def test_categories_belong_to_one_table_and_column(db: Database) -> None:
         ldiv_db.check(db, "u", QI, "Disease", model="distinct-alpha", l=2, alpha=1)
     with pytest.raises(BadInput, match="needs sensitivity categories"):
         ldiv_db.check(db, "t", ["Age", "Country"], "Zipcode", model="distinct-alpha", l=2, alpha=1)
+
+
+def test_stored_categories_are_read_only_by_a_model_that_takes_them(
+    db: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The categories' read is a statement of its own (on Spark a job; DuckDB keeps it per connection): a
+    model without categories reads none, check and anonymize alike; an (l,α) model reads the stored ones."""
+    t = paper_tables()["lalpha_table8"]
+    frame = read_table(t).sort_values("row_id").drop(columns=["row_id"]).astype({"Zipcode": str})
+    db.con.register("__frame", frame)
+    db.con.execute('CREATE TABLE "t" AS SELECT * FROM __frame')
+    db.con.unregister("__frame")
+    import_categories(db, "t", "Disease", categories_file())
+    reads: list[str] = []
+
+    def counted(db: Database, table: Table, column: Column) -> dict[str, int] | None:
+        reads.append(table.name)
+        return stored_categories(db, table, column)
+
+    monkeypatch.setattr(inputs_module, "stored_categories", counted)
+    ldiv_db.check(db, "t", "Zipcode", "Disease", model="distinct", l=2)
+    ldiv_db.anonymize(db, "t", "Zipcode", "Disease", algorithm="mondrian", output="o", l=2, quiet=True)
+    assert reads == []
+    alpha = ldiv_db.check(db, "t", "Zipcode", "Disease", model="distinct-alpha", l=2, alpha=1)
+    assert reads == ["main.t"]
+    assert alpha.satisfied is False  # Table 8 by zip code: 4352 {Flu} fails, by the stored categories

@@ -28,8 +28,7 @@ SMALL_PATH = [
     "catalog/tables.sql",
     "catalog/columns.sql",
     "ownership/owner.sql",
-    "catalog/null_counts.sql",
-    "taxonomy/categories_for.sql",
+    "catalog/null_counts.sql",  # no taxonomy/categories_for.sql: a model without categories reads none
     # the statistics from the source, the shapes and the model's verdict (privacy/distinct.sql) in one
     # statement, the statistics never stored
     "partition/source_shapes.sql",
