@@ -71,7 +71,10 @@ class LAlpha(PrivacyModel):
         return self.weights[self.categories[sql_text(v)]]
 
     def group_weight(self, counts: Mapping[str, int]) -> Fraction:
-        return sum((n * self.value_weight(v) for v, n in counts.items()), Fraction(0))
+        by_cat: Counter[int] = Counter()  # the rows per category, then one product per category
+        for v, n in counts.items():
+            by_cat[self.categories[sql_text(v)]] += n
+        return sum((n * self.weights[r] for r, n in by_cat.items()), Fraction(0))
 
     def _check_covered(self, values: list[Any]) -> None:
         missing = sorted(str(v) for v in values if sql_text(v) not in self.categories)
@@ -93,8 +96,9 @@ class LAlpha(PrivacyModel):
         den = math.lcm(*(w.denominator for w in self.weights.values()))
         table = ev.work("categories")
         ev.db.run(render("privacy/value_table.sql", target=table))
+        num = {r: int(w * den) for r, w in self.weights.items()}  # per category: the values share it
         frame = pd.DataFrame(
-            [(1, v, int(self.value_weight(v) * den), den, self.categories[v]) for v in self.categories],
+            [(1, v, num[r], den, r) for v, r in self.categories.items()],
             columns=["s", "v", "p", "q", "category"],
         )
         ev.db.insert_frame(table, frame)

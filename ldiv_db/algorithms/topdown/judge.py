@@ -124,7 +124,8 @@ class AlphaJudge(Judge):
         den = math.lcm(*(w.denominator for w in model.weights.values()))
         self.den = den
         # None is the NULL SA value (with --null-as-value): it needs a category like any other value
-        self.w = {v: int(model.weights[r] * den) for v, r in model.categories.items()}
+        num = {r: int(w * den) for r, w in model.weights.items()}  # per category: its values share it
+        self.w = {v: num[r] for v, r in model.categories.items()}
         self.l = model.ls[0]
         self.a_num, self.a_den = model.alpha.numerator, model.alpha.denominator
         self.cat = dict(model.categories)
