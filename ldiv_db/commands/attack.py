@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..core.catalog import resolve_table
 from ..core.classes import partition_columns, published_group_column
-from ..core.inputs import resolve_inputs
+from ..core.inputs import NO_NULL_OPTION, resolve_inputs
 from ..db import Database
 from ..errors import BadInput
 from ..privacy.base import sql_text
@@ -112,7 +112,13 @@ def similarity(
         if group_column is None and qi:  # a recorded release: its classes
             published = published_group_column(database, resolve_table(database, table))
         inputs = resolve_inputs(
-            database, table, qi, sa, group_column=group_column or published, require_qi=group_column is None
+            database,
+            table,
+            qi,
+            sa,
+            group_column=group_column or published,
+            require_qi=group_column is None,
+            null_hint=NO_NULL_OPTION,
         )
         inputs = dataclasses.replace(inputs, published_group=published is not None)
         if len(inputs.sa) != 1:

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..core.catalog import resolve_table
-from ..core.inputs import as_list, resolve_inputs
+from ..core.inputs import NO_NULL_OPTION, as_list, resolve_inputs
 from ..core.recorded import INTERVAL_ALGORITHMS, recorded_release
 from ..core.run_flags import MetricsFlags, api_flags
 from ..db import Database
@@ -69,7 +69,7 @@ def metrics(
     l, class_column, group_column, interval_labels = f.l, f.class_column, f.group_column, f.interval_labels
     database = Database.open(db, mode="read")
     try:
-        src = resolve_inputs(database, source, qi, sa)
+        src = resolve_inputs(database, source, qi, sa, null_hint=NO_NULL_OPTION)
         rel = resolve_table(database, release)
         rec = recorded_release(database, release)
         if interval_labels is None:

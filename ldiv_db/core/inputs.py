@@ -17,6 +17,14 @@ from ..util.files import read_text
 from .catalog import Column, Table, check_distinct_roles, resolve_table
 from .stored import stored_categories
 
+# the fix a refused NULL is shown with: a command that takes --null-as-value (check, anonymize, risk) offers
+# it; the others cannot treat NULL as a value, and say so instead of naming an option they refuse
+NULL_HINT = "pass --null-as-value to treat NULL as a value of its own, or filter those rows out first"
+NO_NULL_OPTION = (
+    "filter those rows out first: this command does not take NULL as a value "
+    "(check, anonymize and risk do, with --null-as-value)"
+)
+
 
 class StoredCategories:
     """The sensitivity categories stored for a single SA, read on first use: only the (l,α) models, the
@@ -70,7 +78,11 @@ def resolve_inputs(
     null_as_value: bool = False,
     require_qi: bool = True,
     null_sa_unknown: bool = False,
+    null_hint: str = NULL_HINT,
 ) -> Inputs:
+    """The table and its roles resolved and validated; a NULL in a role refused with ``null_hint`` (the
+    fix this command offers; :data:`NO_NULL_OPTION` where it takes no ``--null-as-value``) unless
+    ``null_as_value``."""
     t = table if isinstance(table, Table) else resolve_table(db, table)  # a Table: resolved already
     qi_names, sa_names = as_list(qi), as_list(sa)
     if require_qi and not qi_names and group_column is None:
@@ -94,7 +106,7 @@ def resolve_inputs(
     rows, nulls = null_counts(db, t, checked)
     if rows == 0:
         raise BadInput(f"table {t.name} is empty", "load data first")
-    refuse_nulls(t, checked, nulls, rows)
+    refuse_nulls(t, checked, nulls, rows, null_hint)
     stored = StoredCategories(db, t, sa_cols[0]) if len(sa_cols) == 1 else None
     return Inputs(t, qi_cols, sa_cols, group, rows, stored)
 
@@ -105,18 +117,22 @@ def null_counts(db: Database, table: Table, columns: Sequence[Column]) -> tuple[
     return int(found[0]), [int(n) for n in found[1:]]
 
 
-def check_nulls(db: Database, table: Table, columns: Sequence[Column], rows: int) -> None:
+def check_nulls(
+    db: Database, table: Table, columns: Sequence[Column], rows: int, hint: str = NULL_HINT
+) -> None:
     if columns:
-        refuse_nulls(table, columns, null_counts(db, table, columns)[1], rows)
+        refuse_nulls(table, columns, null_counts(db, table, columns)[1], rows, hint)
 
 
-def refuse_nulls(table: Table, columns: Sequence[Column], nulls: Sequence[int], rows: int) -> None:
+def refuse_nulls(
+    table: Table, columns: Sequence[Column], nulls: Sequence[int], rows: int, hint: str = NULL_HINT
+) -> None:
     bad = [(c.name, n) for c, n in zip(columns, nulls, strict=True) if n]
     if bad:
         listing = ", ".join(f"{name!r} has {n} NULL(s)" for name, n in bad)
         raise BadInput(
             f"NULL values in {table.name}: {listing} (of {rows} rows)",
-            "pass --null-as-value to treat NULL as a value of its own, or filter those rows out first",
+            hint,
         )
 
 

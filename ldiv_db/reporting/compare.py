@@ -11,7 +11,7 @@ from ..algorithms import REGISTRY
 from ..commands.anonymize import AnonymizeCall, anonymize, hierarchy_ids
 from ..core import ownership
 from ..core.catalog import output_ref, resolve_table
-from ..core.inputs import Inputs, as_list, resolve_inputs
+from ..core.inputs import NO_NULL_OPTION, Inputs, as_list, resolve_inputs
 from ..core.recorded import recorded_release
 from ..core.run_flags import CompareFlags, api_flags
 from ..db import Database
@@ -172,7 +172,7 @@ def compare(
     if html is not None:
         check_page_path(html)  # before any work: a page never replaces the user's data
     with Database.writing(db) as database:
-        inputs = resolve_inputs(database, table, qi, sa)
+        inputs = resolve_inputs(database, table, qi, sa, null_hint=NO_NULL_OPTION)
         for name in releases:  # before anything is written
             resolve_table(database, name)
         entries = run_algorithms(database, inputs, l, chosen, alpha=alpha, quiet=quiet, kl=kl)

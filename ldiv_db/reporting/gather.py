@@ -19,7 +19,7 @@ from typing import Any
 from ..commands.attack import similarity
 from ..core.catalog import Table, resolve_table
 from ..core.classes import Risk, partition_keys, published_group_column
-from ..core.inputs import Inputs, as_list, resolve_inputs
+from ..core.inputs import NO_NULL_OPTION, Inputs, as_list, resolve_inputs
 from ..core.recorded import INTERVAL_ALGORITHMS, recorded_release
 from ..core.release_state import MISSING, TableState, release_state
 from ..db import Database
@@ -346,14 +346,12 @@ def _measure(
             "to measure a table made by another tool, name its source, QIs and SA: "
             "--source T --qi a,b,c --sa s",
         )
-    src = resolve_inputs(db, source, qi, as_list(sa))
+    src = _resolved(db, source, qi, as_list(sa))
     qi_names, sa_names = [c.name for c in src.qi], [c.name for c in src.sa]
     if rec is not None and rec["algorithm"] == "decomposition":
         # Decomposition+ publishes the QIs unchanged (<out>_qid) and each group's SA multisets (<out>_sa):
         # the classes are the SA table's groups, NCP is 0 on every QI, the noise shows in the SA counts
-        inputs = resolve_inputs(
-            db, f"{release}_sa", None, sa_names, group_column="group_id", require_qi=False
-        )
+        inputs = _resolved(db, f"{release}_sa", None, sa_names, group_column="group_id", require_qi=False)
         keys = partition_keys(inputs)
         metrics = dict(rec.get("metrics") or {})
         qi_ncp = [(q, 0.0, 0) for q in qi_names]
@@ -361,7 +359,7 @@ def _measure(
         # a recorded release: its classes are by its published group column and the labels; any other
         # table's by its labels, as ldiv check groups them
         group = published_group_column(db, resolve_table(db, release)) if rec is not None else None
-        inputs = resolve_inputs(db, release, qi_names, sa_names, group_column=group, null_sa_unknown=True)
+        inputs = _resolved(db, release, qi_names, sa_names, group_column=group, null_sa_unknown=True)
         inputs = dataclasses.replace(inputs, published_group=group is not None)
         keys = partition_keys(inputs)
         intervals = [c.is_numeric for c in src.qi] if interval_labels else None
@@ -389,6 +387,12 @@ def _measure(
         extra={"risk": release_risk(db, inputs.table, inputs.qi, inputs.group)},
         ls=None if not ls else [ls[min(i, len(ls) - 1)] for i in range(len(inputs.sa))],
     )
+
+
+def _resolved(db: Database, table: str, qi: Any, sa: Any, **kw: Any) -> Inputs:
+    """The inputs of a table measured here; a NULL in a role refused saying these commands do not take
+    NULL as a value (:data:`~ldiv_db.core.inputs.NO_NULL_OPTION`)."""
+    return resolve_inputs(db, table, qi, sa, null_hint=NO_NULL_OPTION, **kw)
 
 
 def _nth(ls: list[int] | None, i: int) -> int | None:

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..core.inputs import Inputs, resolve_inputs
+from ..core.inputs import NO_NULL_OPTION, Inputs, resolve_inputs
 from ..db import Database
 from ..errors import BadInput
 from ..privacy import Distinct, Entropy, Frequency, PrivacyModel, UniqueDistinct
@@ -161,7 +161,9 @@ def suggest_for(db: Any, table: str, sa: str | Sequence[str]) -> SuggestResult:
     so that the command imports no algorithm and no report (decision 0023, Round 7)."""
     database = Database.open(db, mode="read")
     try:
-        return suggest_l(database, resolve_inputs(database, table, None, sa, require_qi=False))
+        return suggest_l(
+            database, resolve_inputs(database, table, None, sa, require_qi=False, null_hint=NO_NULL_OPTION)
+        )
     finally:
         if database is not db:
             database.close()

@@ -84,6 +84,8 @@ EXACT_BUDGET = 2_000_000  # fast mode runs the exact greedy when Σ_buckets rows
 # table the refined BSGI groups whole (:data:`~.refine.parts.PART_ROWS`); after it above (the variants),
 # where both sets of arrays at once would pass the 1 GB a run may hold (decision 0029)
 BESIDE_MAX_ROWS = 1_000_000
+# an individual's id is never a value of its own: --null-as-value does not admit a NULL there
+INDIVIDUAL_NULL = "give every row its individual's id (--null-as-value does not apply to it), or filter those rows out first"
 DEFAULT_BATCH = 256
 SUPPORTED_MODELS = (UniqueDistinct, Distinct, Entropy, Recursive, Frequency)
 
@@ -449,7 +451,7 @@ class Bsgi(Algorithm):
                 f"the individual column {col.name!r} is also an SA",
                 "name a column that identifies individuals",
             )
-        check_nulls(request.db, inputs.table, [col], inputs.rows)
+        check_nulls(request.db, inputs.table, [col], inputs.rows, INDIVIDUAL_NULL)
         return col
 
     def _attributes(

@@ -13,6 +13,12 @@ from ..base import StreamState
 NOISE_MODES = ("distance", "random")
 DEFAULT_THRESHOLD = 2
 
+# a stream keeps its first release's NULL policy: without --null-as-value there, no batch may hold a NULL
+STREAM_NULL = (
+    "the stream's first release was made without --null-as-value, so its batches may hold no NULL: "
+    "filter those rows out first"
+)
+
 
 @dataclass(frozen=True)
 class StreamConfig:

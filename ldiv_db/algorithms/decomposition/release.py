@@ -45,7 +45,7 @@ from ..base import Header, Reconciled, Release, StreamState, StreamUpdate, Verdi
 from . import frames, keys
 from .checks import channel_check, check_new_groups
 from .coding import Coder, distances_or_nan, hierarchy_distances
-from .config import Place, StreamConfig, outputs
+from .config import STREAM_NULL, Place, StreamConfig, outputs
 from .forming import form_groups
 from .frames import Built, Previous
 from .noise import Noise, NoisySA, add_noise
@@ -214,7 +214,7 @@ def build_release(
     breaks the ties among rows (:mod:`ldiv_db.pipeline.opaque`)."""
     incoming = int(db.scalar(render("catalog/row_count.sql", source=new_rows.ref)))
     if not config.null_as_value:
-        check_nulls(db, new_rows, [new_rows.column(c) for c in (*config.qi, *config.sa)], incoming)
+        check_nulls(db, new_rows, new_rows.columns_of([*config.qi, *config.sa]), incoming, STREAM_NULL)
     # the stream's one row-key rule, before anything is written: no row twice, no NULL key
     keys.check_batch(db, out.display(), config, new_rows, stored=stream is not None)
     place = _place(db, out, new_rows, config, stream, hierarchy_source)
