@@ -278,6 +278,7 @@ def growth(
     lock: str | None,
     timeout: float,
     commands: str = "main",
+    names: list[str] | None = None,
 ) -> dict[str, Any]:
     made = COMMAND_SETS[commands]
     out: dict[str, Any] = {}
@@ -293,6 +294,8 @@ def growth(
                     _hierarchies(tree, str(db), qis)
                     warm = made(str(db), qis, tag, "w", shape == "nulls")
                     for name, args in made(str(db), qis, tag, "t", shape == "nulls").items():
+                        if names and name not in names:
+                            continue
                         r = _run(tree, _CHILD, [json.dumps(args), json.dumps(warm[name])], lock, timeout)
                         figures.setdefault(name, {})[str(n)] = r
                 for name, f in figures.items():
@@ -349,13 +352,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--before", help="another tree (a directory) measured alternately")
     ap.add_argument("--lock", help="flock this file around each timed process, at nice -5")
     ap.add_argument("--timeout", type=float, default=180.0)
+    ap.add_argument("--names", help="growth: only these commands of the set (comma-separated, as printed)")
     a = ap.parse_args(argv)
     trees = {"after": ROOT}
     if a.before:
         trees = {"before": Path(a.before).resolve(), **trees}
     if a.part == "growth":
         shapes = a.only.split(",") if a.only else list(SHAPES)
-        figures = growth(trees, shapes, a.rows, a.lock, a.timeout, a.commands)
+        names = a.names.split(",") if a.names else None
+        figures = growth(trees, shapes, a.rows, a.lock, a.timeout, a.commands, names)
     else:
         figures = profile(trees, [int(k) for k in a.ks.split(",")], a.repeat, a.lock, a.timeout)
     results = json.loads(RESULTS.read_text()) if RESULTS.exists() else {}
