@@ -164,13 +164,13 @@ def linkable_values(primary_values: Sequence[int], links: Links) -> set[int]:
 
 
 class _Draw:
-    """The codes ``ranked`` (by value order) less those drawn or excluded: a candidate pool, read by
-    position in value order (``random.choice``) or in full (distance), without copying ``ranked``."""
+    """The codes ``ranked`` (in value order; ``ranks`` their ranks in it, ascending) less those drawn or
+    excluded: a candidate pool, read by position in value order (``random.choice``) or in full
+    (distance), without copying ``ranked``."""
 
-    def __init__(self, ranked: IntArray, order: IntArray, out: Iterable[int]) -> None:
-        self.ranked = ranked
+    def __init__(self, ranked: tuple[IntArray, IntArray], order: IntArray, out: Iterable[int]) -> None:
+        self.ranked, self.ranks = ranked
         self.order = order
-        self.ranks = order[ranked]
         self.gone: list[int] = []
         for v in out:
             self.discard(v)
@@ -204,21 +204,23 @@ class _Draws:
     def __init__(self, sa: NoisySA) -> None:
         self.sa = sa
         self.domain = self._ranked(sa.links.domain)
-        self.kept: dict[tuple[int, ...], IntArray] = {}
+        self.kept: dict[tuple[int, ...], tuple[IntArray, IntArray]] = {}
         self.size = 0
 
-    def _ranked(self, codes: IntArray) -> IntArray:
-        return codes[np.argsort(self.sa.order[codes], kind="stable")]
+    def _ranked(self, codes: IntArray) -> tuple[IntArray, IntArray]:
+        ranks = self.sa.order[codes]
+        by = np.argsort(ranks, kind="stable")
+        return codes[by], ranks[by]
 
-    def linked(self, prims: tuple[int, ...]) -> IntArray:
+    def linked(self, prims: tuple[int, ...]) -> tuple[IntArray, IntArray]:
         ranked = self.kept.get(prims)
         if ranked is None:
             ranked = self._ranked(self.sa.links.linked(prims))
-            if self.size + len(ranked) > KEPT:
+            if self.size + len(ranked[0]) > KEPT:
                 self.kept.clear()
                 self.size = 0
             self.kept[prims] = ranked
-            self.size += len(ranked)
+            self.size += len(ranked[0])
         return ranked
 
 
@@ -244,7 +246,7 @@ def _plan(
         offending = min(surplus, key=lambda v: (-counts[v], int(order[v])))
         if not candidates and fallback is None:
             # every value of the domain not held at the start nor linked (few: the candidates ran out)
-            fallback = _Draw(draws.domain, order, [*values, *linked.tolist()])
+            fallback = _Draw(draws.domain, order, [*values, *linked[0].tolist()])
         pool = candidates or fallback
         if not pool:
             break
