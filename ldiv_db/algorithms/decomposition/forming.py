@@ -31,7 +31,8 @@ joins the new group of this release minimizing (group already holds its primary 
 size, group id): groups lacking its primary value before the others (SPEC §4.3, as BSGI's Incorporate),
 then the least penalty, then the smallest group [D]. It never joins a group an earlier release
 published: the difference of the two releases would show its QIs (QID-table) and its SA values
-(SA-table) exactly. When the release forms no new group, starved rows keep waiting.
+(SA-table) exactly. When the release forms no new group, starved rows keep waiting. Starved rows are
+placed in chunks that read the groups as they were when the chunk started (:mod:`.incorporation`).
 """
 
 from __future__ import annotations
