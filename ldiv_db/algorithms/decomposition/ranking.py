@@ -60,7 +60,7 @@ class Heads:
         self.heap = list(zip(keys.tolist(), live.tolist(), strict=True))
         heapq.heapify(self.heap)
         codes = [c[cb] for c in pool.combo_codes]
-        self.values = [np.unique(c) for c in codes]  # each SA's codes among the bucket's combos
+        self.values = [np.unique(c) for c in codes]  # each SA's codes among the bucket's combos, sorted
 
     def head(self, c: int) -> int | None:
         p = self.pool
@@ -126,7 +126,9 @@ class _Cohorts:
         parts = []
         for codes, present in zip(pool.others, heads.values, strict=True):
             h = codes[pool.members[gs, :j]]
-            parts.append(np.sort(np.where(np.isin(h, present), h, -1), axis=1))
+            # present is sorted: a search per held value, not a pass over the bucket's codes per batch
+            at = np.minimum(np.searchsorted(present, h), len(present) - 1)
+            parts.append(np.sort(np.where(present[at] == h, h, -1), axis=1))
         sig = np.concatenate(parts, axis=1) if parts else np.full((len(gs), 1), -1)
         if (sig < 0).all():
             rows, of = sig[:1], np.zeros(len(gs), dtype=np.int64)
