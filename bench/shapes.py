@@ -22,7 +22,9 @@ full-domain (distinct-2 at hierarchy level 2 of every QI, up to every row delete
 its top, the others exact: ``compose covering`` composes that release, whose classes each cover many targets
 but not all, with the hilbert and tp ones), a Decomposition+ stream
 (``stream first``: its first release of the n rows, keyed by ``id``; ``release append``: the next release, a
-batch of n/4 new rows of the shape; each on tables of their own, the same rows as ``t`` plus ``id``) and
+batch of n/4 new rows of the shape; each on tables of their own, the same rows as ``t`` plus ``id``; and the
+same with a primary SA ``p`` of two values before the shape's SA, ``--l 2,2 --noise random``: ``stream
+two-SA first``, ``two-SA append``) and
 ``compare`` (its default algorithms at l = 2, with the HTML page; top-down is skipped there for want of
 sensitivity categories, and the ``nulls`` shape refused: compare has no ``--null-as-value``).
 A call that fails (a shape the algorithm refuses) is shown with its exit code; one over ``--timeout``
@@ -128,13 +130,15 @@ def _make(path: Path, shape: str, rows: int) -> list[str]:
 
 
 def _make_stream(path: Path, shape: str, rows: int) -> None:
-    """A stream's tables: ``{t,w}_first`` the rows of ``t`` and ``w`` with a key ``id``, and ``{t,w}_next`` the
-    next batch, a quarter as many new rows of the shape (ids after the first's)."""
+    """A stream's tables: ``{t,w}_first`` the rows of ``t`` and ``w`` with a key ``id`` and a primary SA ``p``
+    of two values for the two-SA stream, and ``{t,w}_next`` the next batch, a quarter as many new rows of
+    the shape (ids after the first's)."""
     con = duckdb.connect(str(path))
     for table, n in (("t", rows), ("w", 200)):
         for name, lo, hi in (("first", 0, n), ("next", n, n + n // 4)):
             con.execute(
-                f"CREATE TABLE {table}_{name} AS SELECT i AS id, {SHAPES[shape]} FROM range({lo}, {hi}) AS r(i)"
+                f"CREATE TABLE {table}_{name} AS SELECT i AS id, {SHAPES[shape]}, 'p' || (i % 2) AS p "
+                f"FROM range({lo}, {hi}) AS r(i)"
             )
     con.close()
 
@@ -255,6 +259,12 @@ def _more_commands(
     out["stream first"] = ["anonymize", db, "--table", f"{table}_first", "--qi", ",".join(qis), "--sa", "s", *flag,
                            "--l", "2", "--algorithm", "decomposition", "--key", "id", "--output", stream]  # fmt: skip
     out["release append"] = ["release", "append", db, "--release", stream, "--from", f"{table}_next", "--key", "id"]  # fmt: skip
+    # the shape's SA beside a primary SA of two values, random noise: multi-SA group forming and noise
+    two = f"r_stream2_{tag}_{table}"
+    out["stream two-SA first"] = ["anonymize", db, "--table", f"{table}_first", "--qi", ",".join(qis), "--sa", "p,s",
+                                  *flag, "--l", "2,2", "--noise", "random", "--algorithm", "decomposition", "--key",
+                                  "id", "--output", two]  # fmt: skip
+    out["two-SA append"] = ["release", "append", db, "--release", two, "--from", f"{table}_next", "--key", "id"]  # fmt: skip
     # compare has no --null-as-value: on the NULL shape it refuses the NULLs, naming them
     out["compare"] = ["compare", db, "--table", table, "--qi", ",".join(qis), "--sa", "s", "--l", "2", "--html",
                       f"{db}.{table}.cmp.html"]  # fmt: skip

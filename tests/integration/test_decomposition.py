@@ -560,3 +560,33 @@ def test_an_append_allocates_no_value_set_per_published_group_and_value(
     r = api.release_append(db, "s", "next")
     assert r.verified and r.rows_published == n + n // 4
     assert sum(cells) <= n + n // 4  # before: 2,000 groups × 79 words = 158,000 cells
+
+
+def test_noise_holds_no_primary_by_sa_matrix(db: Database) -> None:
+    """Issue 57: the noise step held a primary × S_i matrix of which values co-occur (rows² bytes where both
+    SAs have a value per row: 400 MB at 20,000 rows); the links it keeps are linear in the rows."""
+    import tracemalloc
+
+    n = 20_000
+    rows = pd.DataFrame({"id": np.arange(n), "q": np.arange(n) % 37})
+    rows["p"] = "p" + rows["id"].astype(str)
+    rows["s"] = "v" + ((rows["id"] * 7919) % 1_000_003).astype(str)
+    make_table(db, "t", rows)
+    tracemalloc.start()
+    try:
+        r = ldiv_db.anonymize(
+            db,
+            "t",
+            ["q"],
+            ["p", "s"],
+            algorithm="decomposition",
+            l=[2, 2],
+            noise="random",
+            key="id",
+            output="o",
+        )
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert r.verified and r.rows_published == n
+    assert peak < 100 * 2**20, f"peak {peak / 2**20:.0f} MiB"

@@ -5,6 +5,7 @@ combo ids are ``np.unique``'s inverse, the rows by (combo, priority) and by (buc
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -75,16 +76,16 @@ def test_a_bucket_of_one_combo_forms_the_groups_the_ranking_forms(
     """The shortcut for a bucket of one combo (every bucket where the SA is the only one, or where the
     other SAs hold one value) gives the groups and rounds of the general ranking."""
     import ldiv_db.algorithms.decomposition.forming as forming
+    from ldiv_db.algorithms.decomposition.ranking import Heads, take_ranked
 
     rng = np.random.default_rng(seed)
     bucket = np.unique(rng.integers(0, m, n), return_inverse=True)[1].astype(np.int64)
     n_values = [int(rng.integers(1, 3)) for _ in range(k)]
     others = [rng.integers(0, nv, n).astype(np.int64) for nv in n_values]
     fast = form_groups(bucket, others, n_values, l)
-    ranked = forming._take_ranked
     original = forming._take
     try:
-        forming._take = lambda gs, cb, pool: ranked(gs, cb, pool, pool.counts[cb] - pool.ptr[cb])  # type: ignore[assignment]
+        forming._take = lambda gs, j, cb, heads, pool: take_ranked(gs, j, heads or Heads(cb, pool), pool)  # type: ignore[assignment]
         slow = form_groups(bucket, others, n_values, l)
     finally:
         forming._take = original  # type: ignore[assignment]
@@ -102,3 +103,146 @@ def test_an_sa_with_a_value_per_row_forms_groups_in_linear_time() -> None:
     elapsed = time.perf_counter() - t0
     assert f.new_groups == n // 2 and np.bincount(f.gid).tolist() == [2] * (n // 2)
     assert elapsed < 6.0, f"group forming took {elapsed:.1f} s"
+
+
+def _two_sa(n: int, skewed: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """A primary SA of two values (one in a quarter of the rows when skewed) and an SA of a value per row."""
+    rows = np.random.default_rng(5).permutation(n)
+    bucket = (rows % 4 != 0) if skewed else (rows % 2 == 1)
+    bucket = bucket.astype(np.int64)
+    return bucket ^ bucket[0], np.arange(n, dtype=np.int64)
+
+
+def _brute_force(
+    bucket: np.ndarray, other: np.ndarray, l: int, starv: np.ndarray, threshold: int
+) -> np.ndarray:
+    """Group forming as the dense ranking and incorporation price it: every group against every combo
+    (penalties as a matrix; rounds over the groups without a row), every starved row against every group."""
+    from ldiv_db.algorithms.decomposition import forming
+
+    n, m = len(bucket), int(bucket.max()) + 1
+    plan = forming.max_l_schedule(np.bincount(bucket).tolist(), l).plan()
+    prio = np.argsort(np.argsort(-starv, kind="stable"), kind="stable")
+    gid = np.full(n, -1, dtype=np.int64)
+    for g, b in enumerate(plan[:, 0].tolist()):  # seeds: in group order, by priority
+        free = np.nonzero((bucket == b) & (gid < 0))[0]
+        gid[free[np.argmin(prio[free])]] = g
+    for j in range(1, l):
+        for b in range(m):
+            gs = np.nonzero(plan[:, j] == b)[0]
+            batch = max(1, forming.MATRIX_CELLS // len(np.unique(other[bucket == b])))
+            for c0 in range(0, len(gs), batch):
+                _brute_batch(gs[c0 : c0 + batch], b, bucket, other, prio, gid)
+    starved = np.nonzero((gid < 0) & (starv > threshold))[0]
+    starved = starved[np.lexsort((starved, -starv[starved]))]
+    groups = len(plan)
+    for c0 in range(0, len(starved) if groups else 0, 64):
+        rows = starved[c0 : c0 + 64]
+        size = np.bincount(gid[gid >= 0], minlength=groups)
+        has = np.array([[(bucket[(gid == g)] == bucket[r]).any() for g in range(groups)] for r in rows])
+        pen = np.array([[(other[(gid == g)] == other[r]).any() for g in range(groups)] for r in rows])
+        gid[rows] = np.argmin((has * 2 + pen) * (n + 1) + size, axis=1)
+    return gid
+
+
+def _brute_batch(
+    gs: np.ndarray, b: int, bucket: np.ndarray, other: np.ndarray, prio: np.ndarray, gid: np.ndarray
+) -> None:
+    combos = np.unique(other[bucket == b]).tolist()
+    left = {
+        v: sorted(np.nonzero((bucket == b) & (other == v) & (gid < 0))[0].tolist(), key=lambda r: prio[r])
+        for v in combos
+    }
+    ranked = sorted((v for v in left if left[v]), key=lambda v: prio[left[v][0]])
+    held = {g: set(other[gid == g].tolist()) for g in gs.tolist()}
+    prefs = {g: sorted(ranked, key=lambda v: v in held[g]) for g in held}  # stable: by head among equals
+    todo = gs.tolist()
+    while todo:
+        asks: dict[int, list[int]] = {}
+        for g in todo:
+            asks.setdefault(next(v for v in prefs[g] if left[v]), []).append(g)
+        served = set()
+        for v, askers in asks.items():
+            for g in askers[: len(left[v])]:
+                gid[left[v].pop(0)] = g
+                served.add(g)
+        todo = [g for g in todo if g not in served]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(2, 80), st.integers(1, 6), st.integers(1, 12), st.integers(2, 3), st.integers(0, 2**31))
+def test_sparse_ranking_and_incorporation_match_the_dense_pricing(
+    n: int, m: int, nv: int, l: int, seed: int
+) -> None:
+    """The cohort ranking and the walked incorporation form the groups the groups × combos and rows ×
+    groups matrices formed, batches and chunks included."""
+    from ldiv_db.algorithms.decomposition import forming
+
+    rng = np.random.default_rng(seed)
+    bucket = np.unique(rng.integers(0, m, n), return_inverse=True)[1].astype(np.int64)
+    other = rng.integers(0, nv, n).astype(np.int64)
+    starv = rng.integers(0, 3, n).astype(np.int64)
+    original = forming.MATRIX_CELLS
+    forming.MATRIX_CELLS = int(rng.choice([7, 40, 4_000_000]))
+    try:
+        f = form_groups(bucket, [other], [nv], l, starvation=starv, threshold=0)
+        want = _brute_force(bucket, other, l, starv, 0)
+    finally:
+        forming.MATRIX_CELLS = original
+    assert f.gid.tolist() == want.tolist()
+
+
+def test_groups_that_rank_the_combos_alike_take_their_rows_in_a_round_per_batch() -> None:
+    """Issue 57: where every combo has one row and every group ranks them alike (an SA of a value per row
+    beside a primary SA of two values), the rounds served one group each: 10,000 rounds at 20,000 rows,
+    each over every group still waiting."""
+    from ldiv_db.algorithms.decomposition.forming import MATRIX_CELLS
+
+    n = 20_000
+    bucket, other = _two_sa(n)
+    f = form_groups(bucket, [other], [n], 2)
+    batches = -(-f.new_groups * (n // 2) // MATRIX_CELLS)
+    assert f.new_groups == n // 2 and (f.gid >= 0).all()
+    assert f.rounds <= batches + 1, f.rounds
+
+
+@pytest.mark.parametrize("skewed", [False, True])
+def test_forming_holds_no_value_set_per_group_and_value(skewed: bool) -> None:
+    """Issue 57: forming and incorporation held a bitset of every value of each non-primary SA per group
+    (groups × values / 64 words: 225 MB at 60,000 rows of an SA with a value per row, 112 MB skewed); their
+    memory stays linear in the rows (a few arrays and a set per value)."""
+    import tracemalloc
+
+    n = 60_000
+    bucket, other = _two_sa(n, skewed)
+    starv = np.zeros(n, dtype=np.int64)
+    tracemalloc.start()
+    try:
+        f = form_groups(bucket, [other], [n], 2, starvation=starv, threshold=-1 if skewed else None)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert (f.gid >= 0).all() and f.incorporated == (n // 2 if skewed else 0)
+    assert peak < 1000 * n, f"peak {peak / 2**20:.0f} MiB"
+
+
+def test_incorporation_walks_past_the_groups_it_skips_not_every_group(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Issue 57: every starved row was priced against every group (20,000 rows × 10,000 groups here, 2e8
+    cells through ``np.argmin``); a row whose primary value every group holds and whose other value none
+    does takes the first group in (size, id) order, found without pricing every group."""
+    priced: list[int] = []
+    argmin = np.argmin
+
+    def counted(a: np.ndarray, *args: object, **kwargs: object) -> object:
+        priced.append(np.size(a))
+        return argmin(a, *args, **kwargs)  # type: ignore[call-overload]
+
+    n = 40_000
+    bucket, other = _two_sa(n, skewed=True)
+    monkeypatch.setattr(np, "argmin", counted)
+    f = form_groups(bucket, [other], [n], 2, starvation=np.zeros(n, dtype=np.int64), threshold=-1)
+    monkeypatch.undo()
+    assert f.incorporated == n // 2 and (f.gid >= 0).all()
+    assert sum(priced) <= n, sum(priced)

@@ -16,12 +16,11 @@ starvation penalty first, then the smallest row key. The groups are built positi
 
 1. seeds (position 1): every group takes, in group order, the next row of its first bucket in priority
    order (SPEC §4.2 "t1 = smallest row id"; with starvation: the most starved first, SPEC §4.3);
-2. position j = 2..l_pri, one bucket at a time: every group taking its j-th row from that bucket prices
-   all the bucket's combos at once (a groups × combos matrix of penalties, from per-group bitsets of the
-   values already in the group) and ranks them by (penalty, priority of the combo's next row when the
-   batch starts); in rounds, every group still without a row asks for its best combo with rows left, and
-   a combo with fewer rows left than askers serves the earliest groups (each round exhausts a combo, so a
-   bucket with C combos needs at most C + 1 rounds of O(groups) work).
+2. position j = 2..l_pri, one bucket at a time: the groups taking their j-th row from that bucket, in
+   batches, rank its combos by (penalty, priority of the combo's next row when the batch starts); in
+   rounds, every group still without a row asks for its best combo with rows left, and a combo with
+   fewer rows left than askers serves the earliest groups (:mod:`.ranking`: the penalties are sparse,
+   a group holds fewer than l values, so no groups × combos matrix is made).
 
 On the paper's example this is exactly the sequential algorithm (SPEC §4.6). In general it differs from
 it only in which rows of a bucket a group gets, never in how many groups are formed or in the residual
@@ -32,7 +31,8 @@ joins the new group of this release minimizing (group already holds its primary 
 size, group id): groups lacking its primary value before the others (SPEC §4.3, as BSGI's Incorporate),
 then the least penalty, then the smallest group [D]. It never joins a group an earlier release
 published: the difference of the two releases would show its QIs (QID-table) and its SA values
-(SA-table) exactly. When the release forms no new group, starved rows keep waiting.
+(SA-table) exactly. When the release forms no new group, starved rows keep waiting. Starved rows are
+placed in chunks that read the groups as they were when the chunk started (:mod:`.incorporation`).
 """
 
 from __future__ import annotations
@@ -44,11 +44,14 @@ import numpy as np
 import numpy.typing as npt
 
 from ..shared.schedule import Schedule, max_l_schedule
+from .incorporation import incorporate
+from .ranking import Heads, Pool, take_ranked
 
 IntArray = npt.NDArray[np.int64]
 BoolArray = npt.NDArray[np.bool_]
-MATRIX_CELLS = 4_000_000  # groups × combos priced at once
-INCORPORATE_CHUNK = 64  # starved rows placed between two updates of the group states
+# a batch ranks the combos once, when it starts: its size (groups × combos of the bucket, a batch of
+# the matrix the ranking once was) is part of which rows a group gets
+MATRIX_CELLS = 4_000_000
 
 
 class ValueSets:
@@ -176,7 +179,7 @@ def form_groups(
     by_prio = np.argsort(-starv, kind="stable") if n and starv.min() < starv.max() else np.arange(n)
     prio = np.empty(n, dtype=np.int64)
     prio[by_prio] = np.arange(n)
-    sets = [ValueSets(groups, nv) for nv in n_values]
+    members = np.full((groups, max(l, 1)), -1, dtype=np.int64)  # each group's row per position
     rounds = 0
     if groups:
         plan = schedule.plan()
@@ -190,19 +193,20 @@ def form_groups(
         combo_codes = [o[first] for o in others]
         combos_of = np.split(np.arange(n_combos), np.searchsorted(combo_bucket, np.arange(1, m)))
 
-        _seed(plan[:, 0], _grouped(by_prio, bucket, m), combo, n_combos, others, sets, gid, ptr)
-        pool = _Pool(rows_sorted, start, counts, ptr, prio, combo_codes, others, sets, gid)
+        _seed(plan[:, 0], _grouped(by_prio, bucket, m), combo, n_combos, members, gid, ptr)
+        pool = Pool(rows_sorted, start, counts, ptr, prio, combo_codes, others, members, gid)
 
         # 2. positions 2..l, one bucket at a time
         for j in range(1, l):
             for b, gs_all in _groups_by_bucket(plan[:, j], m):
                 cb = combos_of[b]
                 chunk = max(1, MATRIX_CELLS // max(len(cb), 1))
+                heads = None if len(cb) == 1 else Heads(cb, pool)
                 for c0 in range(0, len(gs_all), chunk):
-                    rounds += _take(gs_all[c0 : c0 + chunk], cb, pool)
+                    rounds += _take(gs_all[c0 : c0 + chunk], j, cb, heads, pool)
     out = Forming(gid, groups, schedule, rounds=rounds)
     if threshold is not None:
-        _incorporate(out, bucket, others, starv, threshold, sets)
+        _incorporate(out, bucket, others, starv, threshold)
         out.starved_waiting = int(np.count_nonzero((gid < 0) & (starv > threshold)))
     return out
 
@@ -212,8 +216,7 @@ def _seed(
     by_bucket: tuple[IntArray, IntArray, IntArray],
     combo: IntArray,
     n_combos: int,
-    others: Sequence[IntArray],
-    sets: Sequence[ValueSets],
+    members: IntArray,
     gid: IntArray,
     ptr: IntArray,
 ) -> None:
@@ -226,9 +229,8 @@ def _seed(
     rank = np.arange(len(gs)) - np.searchsorted(b, b, side="left")
     rows = order[start[b] + rank]
     gid[rows] = gs
+    members[gs, 0] = rows
     ptr += np.bincount(combo[rows], minlength=n_combos)
-    for s, codes in zip(sets, others, strict=True):
-        s.add(gs, codes[rows])
 
 
 def _groups_by_bucket(col: IntArray, m: int) -> list[tuple[int, IntArray]]:
@@ -237,88 +239,22 @@ def _groups_by_bucket(col: IntArray, m: int) -> list[tuple[int, IntArray]]:
     return [(b, gs[start[b] : start[b] + counts[b]]) for b in np.flatnonzero(counts).tolist()]
 
 
-@dataclass
-class _Pool:
-    """The rows group forming takes from, by combo (:func:`_combos`): ``rows_sorted`` holds the row
-    indices by (combo, priority), combo c's from ``start[c]`` on, ``counts[c]`` of them, of which
-    ``ptr[c]`` are taken; ``prio`` is each row's priority, ``combo_codes`` each combo's non-primary codes,
-    ``others`` each row's; ``sets`` the values each group holds, ``gid`` each row's group (-1: none yet)."""
-
-    rows_sorted: IntArray
-    start: IntArray
-    counts: IntArray
-    ptr: IntArray
-    prio: IntArray
-    combo_codes: Sequence[IntArray]
-    others: Sequence[IntArray]
-    sets: Sequence[ValueSets]
-    gid: IntArray
-
-
-def _take(gs: IntArray, cb: IntArray, pool: _Pool) -> int:
-    """Groups ``gs`` (in group order) each take one row of the combos ``cb`` of one bucket.
-
-    Every group ranks the combos once, by (penalty, priority of the combo's next row at the start of the
-    batch); then, in rounds, every group still without a row asks for its best combo that has rows left,
-    and a combo serves its askers in group order (the earliest groups first). A bucket of one combo
-    with rows for every group (every bucket where the SA is the only one) is that, without the ranking."""
+def _take(gs: IntArray, j: int, cb: IntArray, heads: Heads | None, pool: Pool) -> int:
+    """Groups ``gs`` (in group order) each take their ``j``-th row from the combos ``cb`` of one bucket
+    (``heads``: their heap, None for a bucket of one combo), ranked by :func:`.ranking.take_ranked`. A
+    bucket of one combo with rows for every group (every bucket where the SA is the only one) is that,
+    without the ranking."""
     ptr = pool.ptr
-    remaining = pool.counts[cb] - ptr[cb]
-    if len(cb) == 1 and remaining[0] >= len(gs):
+    if heads is None:
         c = int(cb[0])
-        rows = pool.rows_sorted[pool.start[c] + ptr[c] + np.arange(len(gs))]
-        pool.gid[rows] = gs
-        for s, codes in zip(pool.sets, pool.others, strict=True):
-            s.add(gs, codes[rows])
-        ptr[c] += len(gs)
-        return 1
-    return _take_ranked(gs, cb, pool, remaining)
-
-
-def _take_ranked(gs: IntArray, cb: IntArray, pool: _Pool, remaining: IntArray) -> int:
-    """:func:`_take` where groups choose among combos (``remaining``: each combo's rows left)."""
-    counts, start, ptr, rows_sorted, prio = pool.counts, pool.start, pool.ptr, pool.rows_sorted, pool.prio
-    sets, others, gid, n = pool.sets, pool.others, pool.gid, len(pool.gid)
-    combo_codes = pool.combo_codes
-    head = prio[rows_sorted[start[cb] + np.minimum(ptr[cb], counts[cb] - 1)]]
-    by_head = np.argsort(np.where(remaining > 0, head, n + 1), kind="stable")
-    cbo = cb[by_head]
-    rem = remaining[by_head].copy()
-    pen = np.zeros((len(gs), len(cbo)), dtype=np.int8)
-    for s, codes in zip(sets, combo_codes, strict=True):
-        pen += s.member(gs[:, None], codes[cbo][None, :])
-    pen[:, rem <= 0] = np.iinfo(np.int8).max
-    prefs = np.argsort(pen, axis=1, kind="stable")  # by penalty, then by head (the column order)
-    del pen
-    at = np.zeros(len(gs), dtype=np.int64)  # each group's position in its preference list
-    taken = np.zeros(len(cbo), dtype=np.int64)
-    todo = np.arange(len(gs))
-    rounds = 0
-    while len(todo):
-        rounds += 1
-        choice = prefs[todo, at[todo]]
-        dry = rem[choice] <= 0
-        while dry.any():
-            at[todo[dry]] += 1
-            choice[dry] = prefs[todo[dry], at[todo[dry]]]
-            dry = rem[choice] <= 0
-        order = np.argsort(choice, kind="stable")
-        ch = choice[order]
-        rank = np.arange(len(ch)) - np.searchsorted(ch, ch, side="left")
-        win = rank < rem[ch]
-        wi = todo[order[win]]
-        wc = ch[win]
-        rows = rows_sorted[start[cbo[wc]] + ptr[cbo[wc]] + taken[wc] + rank[win]]
-        wg = gs[wi]
-        gid[rows] = wg
-        got = np.bincount(wc, minlength=len(cbo))
-        taken += got
-        rem -= got
-        for s, codes in zip(sets, others, strict=True):
-            s.add(wg, codes[rows])
-        todo = np.sort(todo[order[~win]])
-    ptr[cbo] += taken
-    return rounds
+        if pool.counts[c] - ptr[c] >= len(gs):
+            rows = pool.rows_sorted[pool.start[c] + ptr[c] + np.arange(len(gs))]
+            pool.gid[rows] = gs
+            pool.members[gs, j] = rows
+            ptr[c] += len(gs)
+            return 1
+        heads = Heads(cb, pool)
+    return take_ranked(gs, j, heads, pool)
 
 
 def _incorporate(
@@ -327,38 +263,15 @@ def _incorporate(
     others: Sequence[IntArray],
     starv: IntArray,
     threshold: int,
-    sets: Sequence[ValueSets],
 ) -> None:
     """Place the starved rows into this release's new groups only (never a published group)."""
     gid = out.gid
     starved = np.nonzero((gid < 0) & (starv > threshold))[0]
     new = out.new_groups
-    total = new
-    if not len(starved) or not total:
+    if not len(starved) or not new:
         return
-    m = int(bucket.max()) + 1
-    prim = ValueSets(new, m)
-    member = gid >= 0
-    prim.add(gid[member], bucket[member])
-    size = np.bincount(gid[member], minlength=new).astype(np.int64)
-    all_sets = list(sets)
-    k = len(others) + 1
     # most starved first, then the smallest row key
     starved = starved[np.lexsort((starved, -starv[starved]))]
-    groups = np.arange(total)
-    for c0 in range(0, len(starved), INCORPORATE_CHUNK):
-        rows = starved[c0 : c0 + INCORPORATE_CHUNK]
-        has = prim.member(groups[None, :], bucket[rows][:, None]).astype(np.int64)
-        pen = np.zeros((len(rows), total), dtype=np.int64)
-        for s, codes in zip(all_sets, others, strict=True):
-            pen += s.member(groups[None, :], codes[rows][:, None])
-        bound = np.int64(int(size.max()) + len(starved) + 1)
-        key = (has * k + pen) * bound + size[None, :]
-        best = np.argmin(key, axis=1)
-        gid[rows] = best
-        np.add.at(size, best, 1)
-        prim.add(best, bucket[rows])
-        for s, codes in zip(all_sets, others, strict=True):
-            s.add(best, codes[rows])
+    incorporate(gid, new, starved, bucket, others)
     out.incorporated = len(starved)
     out.incorporated_into_published = int(np.count_nonzero(gid[starved] >= new))

@@ -13,14 +13,18 @@ For a group G and a non-primary SA S_i with fewer than l_i distinct values:
   value); ``random``: N is drawn uniformly from the candidates with a seeded generator (Decomposition).
 
 Decisions are pure Python on the few groups that need noise (cached by the group's primary values and
-S_i multiset in distance mode); the rows stay in numpy arrays.
+S_i multiset in distance mode); the rows stay in numpy arrays. The co-occurrences are kept sparse, the
+codes linked to each primary code (:class:`Links`): a primary × S_i matrix is quadratic where both have
+a value per row. A group's candidates and fallback are views of sorted code arrays less the few codes
+it holds or drew (:class:`_Draw`), not sets of every linkable value per group.
 """
 
 from __future__ import annotations
 
+import bisect
 import random
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -32,7 +36,7 @@ if TYPE_CHECKING:
 
 IntArray = npt.NDArray[np.int64]
 FloatArray = npt.NDArray[np.float64]
-BoolArray = npt.NDArray[np.bool_]
+KEPT = 4_000_000  # linked codes kept per SA for the groups of the same primary values
 
 
 @dataclass(frozen=True)
@@ -63,15 +67,42 @@ class Noise:
 
 
 @dataclass(frozen=True)
+class Links:
+    """The S_i codes that co-occur with each primary code in the marginals: those of primary code p are
+    ``codes[start[p] : start[p + 1]]``, ascending; ``domain``: every linked S_i code, ascending."""
+
+    start: IntArray
+    codes: IntArray
+    domain: IntArray
+
+    @classmethod
+    def of(cls, primary: IntArray, values: IntArray, n_primary: int) -> Links:
+        """The links of the (primary, S_i) code pairs given (repeats allowed)."""
+        p = np.asarray(primary, dtype=np.int64)
+        v = np.asarray(values, dtype=np.int64)
+        order = np.lexsort((v, p))
+        p, v = p[order], v[order]
+        keep = np.ones(len(p), dtype=bool)
+        keep[1:] = (p[1:] != p[:-1]) | (v[1:] != v[:-1])
+        p, v = p[keep], v[keep]
+        return cls(np.searchsorted(p, np.arange(n_primary + 1)), v, np.unique(v))
+
+    def linked(self, primary_values: Sequence[int]) -> IntArray:
+        """LSV: the codes linked to any of ``primary_values``, ascending."""
+        parts = [self.codes[self.start[p] : self.start[p + 1]] for p in primary_values]
+        return np.unique(np.concatenate(parts)) if parts else np.zeros(0, dtype=np.int64)
+
+
+@dataclass(frozen=True)
 class NoisySA:
-    """One non-primary SA S_i as noise reads it: its codes (row-aligned), its l_i, ``cooccur[p, v]``
-    (primary code p and S_i code v co-occur in the marginals), ``distance[a, b]`` (the hierarchical
+    """One non-primary SA S_i as noise reads it: its codes (row-aligned), its l_i, ``links`` (which
+    primary and S_i codes co-occur in the marginals), ``distance[a, b]`` (the hierarchical
     distance of two S_i codes), ``order[v]`` (the rank of code v in value order) and its index among all
     SAs (1 for the first non-primary one)."""
 
     codes: IntArray
     l: int
-    cooccur: BoolArray
+    links: Links
     distance: FloatArray | Distances
     order: IntArray
     index: int
@@ -87,11 +118,6 @@ def add_noise(
 ) -> Noise:
     """Noise for the rows ``gid >= 0`` (rows of other groups are not touched) on every non-primary SA."""
     rng = random.Random(seed)
-    cooccur = [sa.cooccur for sa in sas]
-    distance = [sa.distance for sa in sas]
-    order = [sa.order for sa in sas]
-    ls = [sa.l for sa in sas]
-    sa_index = [sa.index for sa in sas]
     result = Noise([np.array(sa.codes, dtype=np.int64, copy=True) for sa in sas])
     sel = np.nonzero(gid >= 0)[0]
     if not len(sel):
@@ -102,14 +128,13 @@ def add_noise(
     starts = np.concatenate([[0], bounds])
     ends = np.concatenate([bounds, [len(by_group)]])
     noised: set[int] = set()
-    for i, codes in enumerate(result.codes):
-        l_i = int(ls[i])
-        nv = cooccur[i].shape[1]
+    for sa, codes in zip(sas, result.codes, strict=True):
+        nv = int(codes.max()) + 1 if len(codes) else 1
         # distinct values per group, vectorized; only the groups below l_i go on
         pairs = np.unique(g_sorted * nv + codes[by_group])
         distinct = np.bincount(pairs // nv)
-        needy = np.nonzero(distinct[g_sorted[starts]] < l_i)[0]
-        domain = np.asarray(cooccur[i].any(axis=0), dtype=bool)
+        needy = np.nonzero(distinct[g_sorted[starts]] < sa.l)[0]
+        draws = _Draws(sa)
         cache: dict[tuple[tuple[int, ...], tuple[int, ...]], list[tuple[int, int]]] = {}
         for k in needy.tolist():
             rows = by_group[starts[k] : ends[k]]
@@ -119,55 +144,114 @@ def add_noise(
             key = (prims, tuple(sorted(values.tolist())))
             plan = cache.get(key) if mode == "distance" else None
             if plan is None:
-                plan = _plan(
-                    values.tolist(), prims, l_i, cooccur[i], domain, distance[i], order[i], mode, rng
-                )
+                plan = _plan(values.tolist(), prims, sa, draws, mode, rng)
                 if mode == "distance":
                     cache[key] = plan
             for replaced, new in plan:
                 at = rows[np.nonzero(codes[rows] == replaced)[0][-1]]
                 codes[at] = new
-                result.added.append(
-                    NoiseValue(g, sa_index[i], replaced, new, float(distance[i][replaced, new]))
-                )
+                result.added.append(NoiseValue(g, sa.index, replaced, new, float(sa.distance[replaced, new])))
             noised.add(g)
-            if len(set(codes[rows].tolist())) < l_i:
-                result.unresolved.append((g, sa_index[i]))
+            if len(set(codes[rows].tolist())) < sa.l:
+                result.unresolved.append((g, sa.index))
     result.groups_noised = len(noised)
     return result
 
 
-def linkable_values(primary_values: Sequence[int], cooccur: BoolArray) -> set[int]:
+def linkable_values(primary_values: Sequence[int], links: Links) -> set[int]:
     """LSV(G, S_i): the S_i codes that co-occur in the marginals with any of G's primary codes (SPEC §4.4)."""
-    return set(np.nonzero(cooccur[list(primary_values)].any(axis=0))[0].tolist())
+    return set(links.linked(primary_values).tolist())
+
+
+class _Draw:
+    """The codes ``ranked`` (in value order; ``ranks`` their ranks in it, ascending) less those drawn or
+    excluded: a candidate pool, read by position in value order (``random.choice``) or in full
+    (distance), without copying ``ranked``."""
+
+    def __init__(self, ranked: tuple[IntArray, IntArray], order: IntArray, out: Iterable[int]) -> None:
+        self.ranked, self.ranks = ranked
+        self.order = order
+        self.gone: list[int] = []
+        for v in out:
+            self.discard(v)
+
+    def discard(self, v: int) -> None:
+        at = int(np.searchsorted(self.ranks, self.order[v]))
+        if at < len(self.ranked) and self.ranked[at] == v and at not in self.gone:
+            bisect.insort(self.gone, at)
+
+    def __len__(self) -> int:
+        return len(self.ranked) - len(self.gone)
+
+    def __getitem__(self, k: int) -> int:
+        if not 0 <= k < len(self):
+            raise IndexError(k)
+        for at in self.gone:  # ascending: each one at or before the k-th kept code moves it on
+            if at > k:
+                break
+            k += 1
+        return int(self.ranked[k])
+
+    def __iter__(self) -> Iterator[int]:
+        gone = set(self.gone)
+        return (int(v) for at, v in enumerate(self.ranked.tolist()) if at not in gone)
+
+
+class _Draws:
+    """One SA's pools: the codes linked to a group's primary values in value order (kept per primary
+    values, up to :data:`KEPT` codes in all) and the domain in value order."""
+
+    def __init__(self, sa: NoisySA) -> None:
+        self.sa = sa
+        self.domain = self._ranked(sa.links.domain)
+        self.kept: dict[tuple[int, ...], tuple[IntArray, IntArray]] = {}
+        self.size = 0
+
+    def _ranked(self, codes: IntArray) -> tuple[IntArray, IntArray]:
+        ranks = self.sa.order[codes]
+        by = np.argsort(ranks, kind="stable")
+        return codes[by], ranks[by]
+
+    def linked(self, prims: tuple[int, ...]) -> tuple[IntArray, IntArray]:
+        ranked = self.kept.get(prims)
+        if ranked is None:
+            ranked = self._ranked(self.sa.links.linked(prims))
+            if self.size + len(ranked[0]) > KEPT:
+                self.kept.clear()
+                self.size = 0
+            self.kept[prims] = ranked
+            self.size += len(ranked[0])
+        return ranked
 
 
 def _plan(
     values: list[int],
     prims: tuple[int, ...],
-    l_i: int,
-    cooccur: BoolArray,
-    domain: BoolArray,
-    distance: FloatArray | Distances,
-    order: IntArray,
+    sa: NoisySA,
+    draws: _Draws,
     mode: str,
     rng: random.Random,
 ) -> list[tuple[int, int]]:
     """The (replaced, noise) code pairs for one group and one SA (SPEC §4.4)."""
     counts = Counter(values)
-    candidates = linkable_values(prims, cooccur) - counts.keys()
-    fallback = set(np.nonzero(domain)[0].tolist()) - counts.keys() - candidates
+    order, distance = sa.order, sa.distance
+    linked = draws.linked(prims)
+    candidates = _Draw(linked, order, counts)
+    fallback: _Draw | None = None
     plan: list[tuple[int, int]] = []
-    while len(counts) < l_i:
+    while len(counts) < sa.l:
         surplus = [v for v, c in counts.items() if c > 1]
         if not surplus:
             break
         offending = min(surplus, key=lambda v: (-counts[v], int(order[v])))
+        if not candidates and fallback is None:
+            # every value of the domain not held at the start nor linked (few: the candidates ran out)
+            fallback = _Draw(draws.domain, order, [*values, *linked[0].tolist()])
         pool = candidates or fallback
         if not pool:
             break
         if mode == "random":
-            new = rng.choice(sorted(pool, key=lambda v: int(order[v])))
+            new = rng.choice(pool)
         else:
             new = min(pool, key=lambda v: (float(distance[offending, v]), int(order[v])))
         pool.discard(new)

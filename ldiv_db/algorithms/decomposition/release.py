@@ -48,7 +48,7 @@ from .coding import Coder, distances_or_nan, hierarchy_distances
 from .config import STREAM_NULL, Place, StreamConfig, outputs
 from .forming import form_groups
 from .frames import Built, Previous
-from .noise import Noise, NoisySA, add_noise
+from .noise import Links, Noise, NoisySA, add_noise
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -170,20 +170,19 @@ def _noise(
     k = len(config.sa)
     bucket = coders[0].codes
     placed = gid >= 0
-    cooccur, distances, orders = [], [], []
+    links, distances, orders = [], [], []
     for i in range(1, k):
-        m = np.zeros((coders[0].size, coders[i].size), dtype=bool)
-        m[bucket[placed], coders[i].codes[placed]] = True
-        if len(prev.marginals[0]):
-            m[prev.marginals[0], prev.marginals[i]] = True
-        cooccur.append(m)
+        prims = np.concatenate([bucket[placed], prev.marginals[0]])
+        links.append(
+            Links.of(prims, np.concatenate([coders[i].codes[placed], prev.marginals[i]]), coders[0].size)
+        )
         orders.append(coders[i].order())
         measure = hierarchy_distances if config.noise == "distance" else distances_or_nan
         distances.append(measure(db, hierarchy_source, config.sa[i], coders[i]))
     sas = [
         NoisySA(c.codes, int(l), m, d, o, i)
         for i, (c, l, m, d, o) in enumerate(
-            zip(coders[1:], config.ls[1:], cooccur, distances, orders, strict=True), 1
+            zip(coders[1:], config.ls[1:], links, distances, orders, strict=True), 1
         )
     ]
     noise = add_noise(noise_gid, bucket, sas, mode=config.noise, seed=config.seed)
