@@ -40,7 +40,10 @@ def test_a_command_with_the_option_offers_it_and_takes_it(
     nulls: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
     base = ["--table", "t", "--qi", "q1,q2", "--sa", "s"]
-    for args in (["check", nulls, *base, "--model", "distinct", "--l", "2"], ["risk", nulls, "--table", "t", "--qi", "q1,q2"]):
+    for args in (
+        ["check", nulls, *base, "--model", "distinct", "--l", "2"],
+        ["risk", nulls, "--table", "t", "--qi", "q1,q2"],
+    ):
         code, err = run(capsys, *args)
         assert code == 2 and OFFERS in err, err
         code, err = run(capsys, *args, "--null-as-value")
