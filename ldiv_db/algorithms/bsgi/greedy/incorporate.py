@@ -52,10 +52,11 @@ def incorporate(self: GreedyState) -> tuple[int, int, int, int]:
         if self.seed_blocks is not None:
             self.seed_blocks.taken(p)
         new_st, new_cost = merged(self, st[g : g + 1], cell)
+        widened = not np.array_equal(new_st[0], st[g])
         st[g] = new_st[0]
         cost[g] = new_cost[0]
         size[g] += 1
-        prices.grew(g, new_cost)
+        prices.grew(g, new_cost, widened)
         holders.add(cell, g)
     self.class_cost = cost.tolist()
     self.class_size = size.tolist()
@@ -201,21 +202,23 @@ class _Holders:
 
 @dataclass
 class _Short:
-    """A shortlist: classes ``ids`` with their criterion ``crit`` (exact as of the clock ``seen``), every
-    other candidate's criterion above ``bound``; a rebuild keeps at least ``want`` classes."""
+    """A shortlist: classes ``ids`` with their criterion ``crit`` (exact as of the clock ``seen`` and the
+    first ``logged`` entries of the log), every other candidate's criterion above ``bound``; a rebuild
+    keeps at least ``want`` classes."""
 
     ids: IntArray
     crit: CostArray
     bound: float
     seen: int
+    logged: int
     want: int
 
 
-def _shortlist(crit: CostArray, mask: np.ndarray, want: int, clock: int) -> _Short:
+def _shortlist(crit: CostArray, mask: np.ndarray, want: int, clock: tuple[int, int]) -> _Short:
     idx = np.flatnonzero(mask)
     vals = crit[idx]
     if idx.size <= want:
-        return _Short(idx, vals, math.inf, clock, want)
+        return _Short(idx, vals, math.inf, *clock, want)
     bound = np.partition(vals, want - 1)[want - 1]
     inside = vals <= bound
     if np.count_nonzero(inside) > 4 * want:  # many ties at the bound: those below it, where there are any
@@ -223,15 +226,18 @@ def _shortlist(crit: CostArray, mask: np.ndarray, want: int, clock: int) -> _Sho
         if below.any():
             bound = vals[below].max()
             inside = below
-    return _Short(idx[inside], vals[inside], bound, clock, want)
+    return _Short(idx[inside], vals[inside], bound, *clock, want)
 
 
 class _Prices:
     """The criterion of a row against the classes: per QI-code combination and candidate set a shortlist
     (:class:`_Short`), brought up to date at the classes that grew since it was last read. 'merged' only
     rises as a class grows (a wider state costs no less, and the size rises), so only listed classes
-    are repriced; 'increase' can fall, so every class that grew since is repriced and joins the list
-    when at or below its bound. Past :data:`PRICE_LIMIT` entries a new shortlist is not kept."""
+    are repriced. 'increase' rises too while the class's state stays as it was (by C(e ∪ t) − C(e) ≥ 0),
+    but can fall when it widens: such classes are logged, and every logged class since is repriced and
+    joins the list when at or below its bound (with double costs, whose rounding may lower an unchanged
+    figure, every class that grew is logged). Past :data:`PRICE_LIMIT` entries a new shortlist is not
+    kept."""
 
     def __init__(self, eng: GreedyState, st: IntArray, size: IntArray, cost: CostArray, rows: int) -> None:
         self.eng = eng
@@ -239,7 +245,9 @@ class _Prices:
         self.k = len(st)
         self.clock = 0
         self.stamp = np.zeros(self.k, dtype=np.int64)  # per class: the clock when it last grew
-        self.log = np.zeros(rows, dtype=np.int64)  # the class that grew at each tick of the clock
+        self.log = np.zeros(rows, dtype=np.int64)  # 'increase': the classes that grew and may have fallen
+        self.logged = 0
+        self.log_all = eng.criterion == "increase" and self.cost.dtype.kind == "f"
         self.kept: dict[tuple[bytes, tuple[object, ...]], _Short] = {}
         self.entries = 0
         self.last: _Short | None = None  # the shortlist the latest row was chosen from
@@ -261,7 +269,7 @@ class _Prices:
         mask = cand.mask(self.k)
         g = argmin_first(crit, mask)
         if self.entries < PRICE_LIMIT:
-            self.last = self.kept[key] = _shortlist(crit, mask, want, self.clock)
+            self.last = self.kept[key] = _shortlist(crit, mask, want, (self.clock, self.logged))
             self.entries += len(self.last.ids)
         return g
 
@@ -282,23 +290,20 @@ class _Prices:
         return int(ids[crit <= top].min())
 
     def _update(self, short: _Short, cell: int) -> bool:
-        if self.eng.criterion != "increase":
-            stale = np.flatnonzero(self.stamp[short.ids] > short.seen)
-            if stale.size:
-                short.crit[stale] = self._priced(cell, short.ids[stale])
-        else:
-            grew = self.log[short.seen : self.clock]
-            if grew.size > self.k:  # as many as pricing every class afresh
-                return False
-            grew = np.unique(grew)
-            fresh = self._priced(cell, grew)
-            keep = ~np.isin(short.ids, grew)
+        fallen = self.log[short.logged : self.logged]
+        if fallen.size > self.k:  # as many as pricing every class afresh
+            return False
+        stale = np.flatnonzero(self.stamp[short.ids] > short.seen)
+        if stale.size:
+            short.crit[stale] = self._priced(cell, short.ids[stale])
+        if fallen.size:
+            fallen = np.setdiff1d(fallen, short.ids)
+            fresh = self._priced(cell, fallen)
             low = fresh <= short.bound
-            before = len(short.ids)
-            short.ids = np.concatenate([short.ids[keep], grew[low]])
-            short.crit = np.concatenate([short.crit[keep], fresh[low]])
-            self.entries += len(short.ids) - before
-        short.seen = self.clock
+            short.ids = np.concatenate([short.ids, fallen[low]])
+            short.crit = np.concatenate([short.crit, fresh[low]])
+            self.entries += int(np.count_nonzero(low))
+        short.seen, short.logged = self.clock, self.logged
         return True
 
     def _priced(self, cell: int, at: IntArray | None) -> CostArray:
@@ -312,11 +317,13 @@ class _Prices:
             return out
         return (size + 1) * new_cost
 
-    def grew(self, g: int, new_cost: CostArray) -> None:
-        """Class ``g`` took the latest row, its scaled cost now ``new_cost`` (one entry). The row's own
-        shortlist is kept up to date at once: its codes merged again leave g's new state as it is, so
-        their criterion is g's new cost at its new size."""
-        self.log[self.clock] = g
+    def grew(self, g: int, new_cost: CostArray, widened: bool) -> None:
+        """Class ``g`` took the latest row, its scaled cost now ``new_cost`` (one entry), its state
+        ``widened`` or not. The row's own shortlist is kept up to date at once: its codes merged again
+        leave g's new state as it is, so their criterion is g's new cost at its new size."""
+        if self.eng.criterion == "increase" and (widened or self.log_all):
+            self.log[self.logged] = g
+            self.logged += 1
         self.clock += 1
         self.stamp[g] = self.clock
         short = self.last
@@ -329,7 +336,7 @@ class _Prices:
                 short.crit[at] = ((size + 1) * new_cost - size * new_cost)[0]
             else:
                 short.crit[at] = ((size + 1) * new_cost)[0]
-            short.seen = self.clock
+            short.seen, short.logged = self.clock, self.logged
 
 
 class _Index:
