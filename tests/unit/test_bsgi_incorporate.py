@@ -1,8 +1,10 @@
 """BSGI's incorporation (Fig. 3) against the straightforward loop it replaced, which prices every residual
 row against every class afresh: on random tables with many residual rows (a skewed SA), ties, classes
-holding or lacking a row's SA value, secondary SAs, individuals, integer and double costs, both criteria
-and a price store too small to keep every QI combination, the same class for every row, the same class
-costs and sizes, the same counts."""
+holding or lacking a row's SA value, secondary SAs, individuals, integer and double costs, both criteria,
+shortlists of one or two classes and a price store too small to keep every shortlist, the same class for
+every row, the same class costs and sizes, the same counts. And the work: with a store smaller than
+every QI combination against every class (as at scale), the classes priced stay about one pass over the
+classes per combination, not one per residual row."""
 
 from __future__ import annotations
 
@@ -110,11 +112,15 @@ def skewed(draw: Any) -> tuple[list[Row], int, list[int] | None, list[str] | Non
     return rows, l_value, individuals, second
 
 
-@pytest.mark.parametrize("limit", [inc.PRICE_LIMIT, 3])
+@pytest.mark.parametrize(
+    ("limit", "shortlist"),
+    [(inc.PRICE_LIMIT, inc.SHORTLIST), (3, inc.SHORTLIST), (inc.PRICE_LIMIT, 1), (inc.PRICE_LIMIT, 2)],
+)
 @settings(max_examples=150, deadline=None)
 @given(skewed(), st.sampled_from(["merged", "increase"]), st.booleans(), st.booleans())
 def test_incorporation_places_every_row_as_the_plain_loop(
     limit: int,
+    shortlist: int,
     table: tuple[list[Row], int, list[int] | None, list[str] | None],
     criterion: str,
     halves: bool,
@@ -133,14 +139,42 @@ def test_incorporation_places_every_row_as_the_plain_loop(
         engines.append(eng)
     old, new = engines
     expected = reference(old)
-    saved = inc.PRICE_LIMIT
-    inc.PRICE_LIMIT = limit
+    saved = inc.PRICE_LIMIT, inc.SHORTLIST
+    inc.PRICE_LIMIT, inc.SHORTLIST = limit, shortlist
     try:
         got = inc.incorporate(new)
     finally:
-        inc.PRICE_LIMIT = saved
+        inc.PRICE_LIMIT, inc.SHORTLIST = saved
     assert got == expected
     assert new.gid.tolist() == old.gid.tolist()
     assert new.class_size == old.class_size
     assert new.class_cost == old.class_cost
     assert [type(c) for c in new.class_cost] == [type(c) for c in old.class_cost]
+
+
+@pytest.mark.parametrize("criterion", ["merged", "increase"])
+def test_incorporation_prices_each_combination_about_once(
+    criterion: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """1,200 residual rows of 35 QI combinations into 900 classes, the store holding 10 entries per class:
+    the plain loop would price 1,080,000 classes; the bound is two passes over the classes per combination
+    and 32 classes per row."""
+    n, combinations = 3000, 35
+    rows = [(i, "common" if i % 10 < 7 else f"v{i % 97}", (i % 7, (i * 3) % 5)) for i in range(n)]
+    cells, model = build(rows, [("numeric", None), ("numeric", None)])
+    sizes = np.bincount(cells.bucket, weights=np.diff(np.append(cells.cell_start, cells.n))).astype(int)
+    eng = Engine(cells, model, 2, criterion=criterion)
+    eng.select(max_l_schedule(sizes.tolist(), 2))
+    k_classes = len(eng.class_size)
+    priced: list[int] = []
+    plain = inc.merged
+
+    def counting(self: GreedyState, states: Any, cell: int) -> Any:
+        priced.append(len(states))
+        return plain(self, states, cell)
+
+    monkeypatch.setattr(inc, "merged", counting)
+    monkeypatch.setattr(inc, "PRICE_LIMIT", 10 * k_classes)
+    residual = inc.incorporate(eng)[0]
+    assert (k_classes, residual) == (900, 1200)
+    assert sum(priced) <= 2 * combinations * k_classes + 32 * residual
