@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ldiv_db.algorithms.decomposition.coding import Distances
-from ldiv_db.algorithms.decomposition.forming import Published, ValueSets, form_groups
+from ldiv_db.algorithms.decomposition.forming import form_groups
 from ldiv_db.algorithms.decomposition.noise import Links, NoisySA, add_noise, linkable_values
 from tests.unit.test_bsgi_schedule import literal_max_l
 
@@ -165,12 +165,10 @@ def test_incorporation_prefers_new_groups_then_groups_lacking_the_primary_value(
     bucket = np.array([0, 0, 0, 0, 1, 2], dtype=np.int64)
     s2 = np.array([0, 1, 0, 1, 0, 1], dtype=np.int64)
     starv = np.full(6, 5, dtype=np.int64)
-    published = Published(ValueSets(1, 3), [ValueSets(1, 2)], np.array([2], dtype=np.int64))
-    published.primary.add(np.array([0, 0]), np.array([1, 2]))  # the published group lacks value 0
-    f = form_groups(bucket, [s2], [2], 2, starvation=starv, threshold=1, published=published)
+    f = form_groups(bucket, [s2], [2], 2, starvation=starv, threshold=1)
     assert f.new_groups == 2 and f.incorporated == 2 and f.incorporated_into_published == 0
     assert sorted(Counter(f.gid.tolist()).values()) == [3, 3]  # the smaller group first, so one each
-    f = form_groups(bucket, [s2], [2], 2, starvation=starv, threshold=5, published=published)
+    f = form_groups(bucket, [s2], [2], 2, starvation=starv, threshold=5)
     assert (f.gid == -1).sum() == 2 and f.incorporated == 0  # not starved enough: kept back
     only_old = form_groups(
         np.array([0, 1], dtype=np.int64),
@@ -179,10 +177,9 @@ def test_incorporation_prefers_new_groups_then_groups_lacking_the_primary_value(
         3,
         starvation=np.array([3, 3]),
         threshold=0,
-        published=published,
     )
-    # no new group: starved rows keep waiting, never join the published group (the difference of the
-    # two releases would show their values)
+    # no new group: starved rows keep waiting (an earlier release's groups are never among the groups: the
+    # difference of the two releases would show their values)
     assert only_old.new_groups == 0 and only_old.gid.tolist() == [-1, -1]
     assert only_old.incorporated_into_published == 0 and only_old.starved_waiting == 2
     # among new groups the one lacking the row's primary value wins over an earlier one holding it:
@@ -193,13 +190,6 @@ def test_incorporation_prefers_new_groups_then_groups_lacking_the_primary_value(
     )
     assert f.new_groups == 2 and f.incorporated == 2
     assert f.gid[6] == f.gid[2] != f.gid[3]
-
-
-def test_value_sets() -> None:
-    s = ValueSets(3, 130)
-    s.add(np.array([0, 0, 2]), np.array([1, 129, 64]))
-    assert s.member(np.array([0, 0, 1, 2]), np.array([1, 129, 1, 64])).tolist() == [True, True, False, True]
-    assert not s.member(np.array([0]), np.array([2]))[0]
 
 
 @settings(max_examples=60, deadline=None)

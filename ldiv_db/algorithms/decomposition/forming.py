@@ -48,54 +48,9 @@ from .incorporation import incorporate
 from .ranking import Heads, Pool, take_ranked
 
 IntArray = npt.NDArray[np.int64]
-BoolArray = npt.NDArray[np.bool_]
 # a batch ranks the combos once, when it starts: its size (groups × combos of the bucket, a batch of
 # the matrix the ranking once was) is part of which rows a group gets
 MATRIX_CELLS = 4_000_000
-
-
-class ValueSets:
-    """One bitset of value codes per group (the values of one SA a group already holds)."""
-
-    def __init__(self, groups: int, n_values: int) -> None:
-        self.words = max(1, (n_values + 63) // 64)
-        self.bits = np.zeros((groups, self.words), dtype=np.uint64)
-
-    def add(self, g: IntArray, codes: IntArray) -> None:
-        """Add codes[i] to the set of group g[i] (repeated groups allowed)."""
-        if len(g) == 0:
-            return
-        shift = (codes & 63).astype(np.uint64)
-        np.bitwise_or.at(self.bits, (g, codes >> 6), np.left_shift(np.uint64(1), shift))
-
-    def member(self, g: IntArray, codes: IntArray) -> BoolArray:
-        """Whether codes (broadcast against g) are in the sets of groups g."""
-        word = self.bits[g, codes >> 6]
-        return np.asarray((word >> (codes & 63).astype(np.uint64)) & np.uint64(1), dtype=bool)
-
-    def extend(self, other: ValueSets) -> ValueSets:
-        out = ValueSets(0, 64 * max(self.words, other.words))
-        width = out.words
-        a = np.zeros((len(self.bits), width), dtype=np.uint64)
-        a[:, : self.words] = self.bits
-        b = np.zeros((len(other.bits), width), dtype=np.uint64)
-        b[:, : other.words] = other.bits
-        out.bits = np.vstack([a, b])
-        return out
-
-
-@dataclass
-class Published:
-    """Groups of earlier releases that a starved row may join: their primary and non-primary value sets
-    (after noise, as published) and sizes."""
-
-    primary: ValueSets
-    others: list[ValueSets]
-    sizes: IntArray
-
-    @property
-    def groups(self) -> int:
-        return len(self.sizes)
 
 
 @dataclass
@@ -158,13 +113,12 @@ def form_groups(
     *,
     starvation: IntArray | None = None,
     threshold: int | None = None,
-    published: Published | None = None,
 ) -> Forming:
     """Largest-l group forming on ``bucket`` (primary codes 0..m-1 in first-appearance order; rows in
     row-key order) with the diversity penalty on ``others`` (SPEC §4.2), then the starvation rule
     (SPEC §4.3): rows with ``starvation > threshold`` are placed into a new group of this release, the
-    others kept back. ``published`` (earlier groups) never receives a row: a grown group would show the
-    row's values in the difference of two releases."""
+    others kept back. An earlier release's groups are not among the groups: none receives a row, since a
+    grown group would show the row's values in the difference of two releases."""
     n = len(bucket)
     bucket = np.asarray(bucket, dtype=np.int64)
     others = [np.asarray(o, dtype=np.int64) for o in others]
