@@ -119,11 +119,12 @@ def _inputs(n: int, unique: str) -> KlInputs:
 @pytest.mark.parametrize("unique", ["sa", "qi"])
 def test_a_value_per_row_is_solved_in_linear_time(unique: str) -> None:
     """20,000 rows with an SA (or a QI) of a value per row: well under a second here (the dense covers and
-    the value-by-value scans of the first version took 17 s for the SA and grew with the square of n)."""
+    the value-by-value scans of the first version took 17 s for the SA and grew with the square of n).
+    Timed in this process's CPU seconds: on a loaded machine the wall clock passed 4 s for the same work."""
     small, large = _inputs(2_000, unique), _inputs(20_000, unique)
     assert small.solve().kl is not None
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     result: Any = large.solve()
-    elapsed = time.perf_counter() - t0
+    elapsed = time.process_time() - t0
     assert result.kl is not None and result.kl >= 0
-    assert elapsed < 4.0, f"KL of 20,000 rows took {elapsed:.1f} s"
+    assert elapsed < 4.0, f"KL of 20,000 rows took {elapsed:.1f} CPU s"
