@@ -124,9 +124,14 @@ class ModelParams:
 ALPHA_MODELS = ("distinct-alpha", "entropy-alpha", "recursive-alpha")  # the models of sensitivity categories
 
 
+def _spelled(name: str) -> str:
+    """A model name as the models are keyed: trimmed, lower case, hyphens for underscores."""
+    return name.strip().lower().replace("_", "-")
+
+
 def takes_categories(name: str) -> bool:
     """Whether the model ``name`` (or one of several, comma-separated) reads sensitivity categories."""
-    return any(n.strip().lower().replace("_", "-") in ALPHA_MODELS for n in name.split(","))
+    return any(_spelled(n) in ALPHA_MODELS for n in name.split(","))
 
 
 def build_model(name: str, n_sa: int = 1, params: ModelParams = ModelParams()) -> PrivacyModel:
@@ -151,7 +156,7 @@ def _one_model(name: str, n_sa: int, p: ModelParams) -> PrivacyModel:
     l, c, k, alpha = p.l, p.c, p.k, p.alpha
     thresholds, sensitivity, categories = p.thresholds, p.sensitivity, p.categories
     weights, beta, entropy_over = p.weights, p.beta, p.entropy_over
-    key = name.strip().lower().replace("_", "-")
+    key = _spelled(name)
     aliases = {"eligible": "frequency", "l-eligible": "frequency", "k": "k-anonymity", "l+": "lplus"}
     aliases.update({"t": "t-closeness", "delta": "delta-disclosure", "beta": "beta-likeness"})
     key = aliases.get(key, key)

@@ -67,8 +67,11 @@ class LAlpha(PrivacyModel):
             "uniform" if weights is None else weights if isinstance(weights, str) else "explicit"
         )
 
-    def value_weight(self, v: Any) -> Fraction:
-        return self.weights[self.categories[sql_text(v)]]
+    def scaled_weights(self) -> tuple[int, dict[int, int]]:
+        """The weights as integers over one denominator: (den, each category's numerator). The values of a
+        category share its weight, so callers map values through their category, not a product each."""
+        den = math.lcm(*(w.denominator for w in self.weights.values()))
+        return den, {r: int(w * den) for r, w in self.weights.items()}
 
     def group_weight(self, counts: Mapping[str, int]) -> Fraction:
         by_cat: Counter[int] = Counter()  # the rows per category, then one product per category
@@ -93,10 +96,9 @@ class LAlpha(PrivacyModel):
         (s, v, p, q, category) of the values' weights p/q that :meth:`verdict` joins."""
         values = [v for v, _ in ev.value_counts().get(1, [])]
         self._check_covered(values)
-        den = math.lcm(*(w.denominator for w in self.weights.values()))
+        den, num = self.scaled_weights()
         table = ev.work("categories")
         ev.db.run(render("privacy/value_table.sql", target=table))
-        num = {r: int(w * den) for r, w in self.weights.items()}  # per category: the values share it
         frame = pd.DataFrame(
             [(1, v, num[r], den, r) for v, r in self.categories.items()],
             columns=["s", "v", "p", "q", "category"],
@@ -107,7 +109,7 @@ class LAlpha(PrivacyModel):
     def verdict(self, ev: SqlEvaluator, target: TableRef, table: TableRef) -> None:
         """``target(gid, size, ok, severity, weight_num)`` for the evaluator's groups, given the table of
         :meth:`category_table`."""
-        den = math.lcm(*(w.denominator for w in self.weights.values()))
+        den = self.scaled_weights()[0]
         c = self.c or Fraction(1)
         params = {
             "ls": list(self.ls),

@@ -24,6 +24,7 @@ from ldiv_db.errors import BadInput, InternalError, PrivacyViolation
 from ldiv_db.sqlgen.render import Ident, TableRef, render
 from ldiv_db.taxonomy import import_hierarchy
 from tests.integration.frames import fix_drawn_seed, identity_seeds, make_table
+from tests.memory import traced_peak
 
 PAPER = PAPER_TABLES["decomposition_table1"]
 QI = list(PAPER.qi)
@@ -540,20 +541,13 @@ def test_an_append_allocates_no_value_set_per_published_group_and_value(db: Data
     published group (groups × values / 64 words, quadratic in the stream) that group forming never read;
     what an append allocates stays linear in its rows: at 20,000 + 5,000 rows about 6 MiB, where that
     bitset alone was 10,000 groups × 391 words = 30 MiB."""
-    import tracemalloc
-
     n = 20_000
     rows = pd.DataFrame({"id": np.arange(n + n // 4), "q": np.arange(n + n // 4) % 37})
     rows["s"] = "v" + rows["id"].astype(str)
     make_table(db, "first", rows.iloc[:n].reset_index(drop=True))
     make_table(db, "next", rows.iloc[n:].reset_index(drop=True))
     ldiv_db.anonymize(db, "first", ["q"], ["s"], algorithm="decomposition", l=[2], key="id", output="s")
-    tracemalloc.start()
-    try:
-        r = api.release_append(db, "s", "next")
-        peak = tracemalloc.get_traced_memory()[1]
-    finally:
-        tracemalloc.stop()
+    r, peak = traced_peak(lambda: api.release_append(db, "s", "next"))
     assert r.verified and r.rows_published == n + n // 4
     assert peak < 16 * 2**20, f"{peak / 2**20:.1f} MiB"
 
@@ -561,16 +555,13 @@ def test_an_append_allocates_no_value_set_per_published_group_and_value(db: Data
 def test_noise_holds_no_primary_by_sa_matrix(db: Database) -> None:
     """Issue 57: the noise step held a primary × S_i matrix of which values co-occur (rows² bytes where both
     SAs have a value per row: 400 MB at 20,000 rows); the links it keeps are linear in the rows."""
-    import tracemalloc
-
     n = 20_000
     rows = pd.DataFrame({"id": np.arange(n), "q": np.arange(n) % 37})
     rows["p"] = "p" + rows["id"].astype(str)
     rows["s"] = "v" + ((rows["id"] * 7919) % 1_000_003).astype(str)
     make_table(db, "t", rows)
-    tracemalloc.start()
-    try:
-        r = ldiv_db.anonymize(
+    r, peak = traced_peak(
+        lambda: ldiv_db.anonymize(
             db,
             "t",
             ["q"],
@@ -581,8 +572,6 @@ def test_noise_holds_no_primary_by_sa_matrix(db: Database) -> None:
             key="id",
             output="o",
         )
-        peak = tracemalloc.get_traced_memory()[1]
-    finally:
-        tracemalloc.stop()
+    )
     assert r.verified and r.rows_published == n
     assert peak < 100 * 2**20, f"peak {peak / 2**20:.0f} MiB"

@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ldiv_db.algorithms.decomposition.forming import _combos, _grouped, _stable_order, form_groups
+from tests.memory import traced_peak
 
 _ROWS = st.integers(1, 400)
 
@@ -211,17 +212,12 @@ def test_forming_holds_no_value_set_per_group_and_value(skewed: bool) -> None:
     """Issue 57: forming and incorporation held a bitset of every value of each non-primary SA per group
     (groups × values / 64 words: 225 MB at 60,000 rows of an SA with a value per row, 112 MB skewed); their
     memory stays linear in the rows (a few arrays and a set per value)."""
-    import tracemalloc
-
     n = 60_000
     bucket, other = _two_sa(n, skewed)
     starv = np.zeros(n, dtype=np.int64)
-    tracemalloc.start()
-    try:
-        f = form_groups(bucket, [other], [n], 2, starvation=starv, threshold=-1 if skewed else None)
-        peak = tracemalloc.get_traced_memory()[1]
-    finally:
-        tracemalloc.stop()
+    f, peak = traced_peak(
+        lambda: form_groups(bucket, [other], [n], 2, starvation=starv, threshold=-1 if skewed else None)
+    )
     assert (f.gid >= 0).all() and f.incorporated == (n // 2 if skewed else 0)
     assert peak < 1000 * n, f"peak {peak / 2**20:.0f} MiB"
 

@@ -314,8 +314,8 @@ def _lalpha(model: LAlpha, values: Sequence[str | None]) -> Judge:
             f"{len(missing)} SA value(s) have no sensitivity category: {', '.join(missing[:10])}",
             "add them to the categories file (value;category)",
         )
-    den = math.lcm(*(w.denominator for w in model.weights.values()))
-    wnum = np.array([int(model.value_weight(v) * den) for v in values], dtype=np.int64)
+    den, num = model.scaled_weights()
+    wnum = np.array([num[model.categories[sql_text(v)]] for v in values], dtype=np.int64)
     cats = sorted(set(model.categories.values()))
     onehot = np.zeros((len(values), len(cats)), dtype=np.int64)
     for i, v in enumerate(values):

@@ -121,10 +121,8 @@ class AlphaJudge(Judge):
 
     def __init__(self, model: LAlpha) -> None:
         self.model = model
-        den = math.lcm(*(w.denominator for w in model.weights.values()))
-        self.den = den
+        self.den, num = model.scaled_weights()
         # None is the NULL SA value (with --null-as-value): it needs a category like any other value
-        num = {r: int(w * den) for r, w in model.weights.items()}  # per category: its values share it
         self.w = {v: num[r] for v, r in model.categories.items()}
         self.l = model.ls[0]
         self.a_num, self.a_den = model.alpha.numerator, model.alpha.denominator
