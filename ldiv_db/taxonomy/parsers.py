@@ -76,22 +76,32 @@ def build_intervals(
                 "make every width a multiple of the one before, e.g. 5, 10, 20, 40",
             )
     pairs = values.items() if isinstance(values, Mapping) else ((_duck_text(v), v) for v in values)
-    leaves: dict[str, Fraction] = {}
+    leaves: dict[str, Fraction | int] = {}
     for label, v in pairs:
+        if integer and type(v) is int:  # the common case, without a Fraction (sorting those is slow)
+            leaves[label] = v
+            continue
         x = _exact(v, "value")
         if integer and x.denominator != 1:
             raise HierarchyError(
                 f"value {label} is not an integer", "build with integer=False for non-integer data"
             )
-        leaves[label] = x
+        leaves[label] = int(x) if integer else x
     if not leaves:
         raise HierarchyError("there are no values to build intervals from", "the column holds only NULLs")
+    ordered = sorted(leaves.items(), key=lambda kv: (kv[1], kv[0]))
+    if integer:  # whole values and widths: int arithmetic, a tenth of Fraction's cost per value
+        whole = [int(w) for w in ws]
+        rows = []
+        for label, v in ordered:
+            rows.append([label, *(f"{v // w * w}-{v // w * w + w - 1}" for w in whole), ROOT_LABEL])
+        return Hierarchy(rows)
     rows = []
-    for label, x in sorted(leaves.items(), key=lambda kv: (kv[1], kv[0])):
+    for label, value in ordered:
         row = [label]
         for w in ws:
-            lo = math.floor(x / w) * w
-            row.append(f"{lo}-{lo + w - 1}" if integer else f"[{_num(lo)}, {_num(lo + w)})")
+            lo = math.floor(value / w) * w
+            row.append(f"[{_num(lo)}, {_num(lo + w)})")
         row.append(ROOT_LABEL)
         rows.append(row)
     return Hierarchy(rows)
