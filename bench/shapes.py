@@ -27,6 +27,11 @@ same with a primary SA ``p`` of two values before the shape's SA, ``--l 2,2 --no
 two-SA first``, ``two-SA append``) and
 ``compare`` (its default algorithms at l = 2, with the HTML page; top-down is skipped there for want of
 sensitivity categories, and the ``nulls`` shape refused: compare has no ``--null-as-value``).
+``--commands rest`` runs what no other set times: ``load`` of the table as a CSV, ``hierarchy build`` of the
+first QI's intervals, then ``hierarchy import`` of an ARX file over its values (d + value // 10; h + value //
+100; *) and ``hierarchy show``, on the loaded copy; Mondrian and BSGI releases, ``release publish`` of the
+first, then of the second beside it (the composition check, accepted), ``risk`` of the BSGI release, of the
+table with ``--sampling-fraction 0.1`` and with ``--rows-out``; ``releases`` and ``doctor``.
 A call that fails (a shape the algorithm refuses) is shown with its exit code; one over ``--timeout``
 seconds as ``>T``.
 
@@ -271,7 +276,51 @@ def _more_commands(
     return out
 
 
-COMMAND_SETS = {"main": _commands, "models": _model_commands, "more": _more_commands}
+def _rest_commands(
+    db: str, qis: list[str], tag: str, table: str = "t", nulls: bool = False
+) -> dict[str, list[str]]:
+    flag = ["--null-as-value"] if nulls else []
+    base = ["--table", table, "--qi", ",".join(qis), "--sa", "s", *flag]
+    out: dict[str, list[str]] = {
+        "load csv": ["load", db, f"{db}.{table}.csv", "--table", f"{table}_loaded", "--sep", ","],
+        "hierarchy build": ["hierarchy", "build", db, "--table", f"{table}_loaded", "--column", qis[0],
+                            "--intervals", WIDTHS],
+        "hierarchy import": ["hierarchy", "import", db, "--table", f"{table}_loaded", "--column", qis[0],
+                             f"{db}.{table}.hier.csv"],  # replaces the one built
+        "hierarchy show": ["hierarchy", "show", db, "--table", f"{table}_loaded", "--column", qis[0]],
+    }  # fmt: skip
+    first, second = f"r_mondrian_{tag}_{table}", f"r_bsgi_{tag}_{table}"
+    for algo, name in (("mondrian", first), ("bsgi", second)):
+        out[f"anonymize {algo}"] = ["anonymize", db, *base, "--model", "distinct", "--l", "2", "--algorithm", algo,
+                                    "--output", name]  # fmt: skip
+    out["release publish"] = ["release", "publish", db, "--release", first]
+    out["release publish beside"] = ["release", "publish", db, "--release", second, "--accept-composition"]
+    out["risk release"] = ["risk", db, "--release", second]
+    out["risk sampled"] = ["risk", db, "--table", table, "--qi", ",".join(qis), "--sampling-fraction", "0.1",
+                           *flag]  # fmt: skip
+    out["risk rows-out"] = ["risk", db, "--table", table, "--qi", ",".join(qis), "--rows-out",
+                            f"risk_rows_{tag}_{table}", *flag]  # fmt: skip
+    out["releases"] = ["releases", db]
+    out["doctor"] = ["doctor", db]
+    return out
+
+
+def _make_rest(path: Path, shape: str) -> None:
+    """The files ``--commands rest`` reads: each table as a CSV, and an ARX-format hierarchy of its first QI
+    (value; d + value // 10; h + value // 100; *) for the loaded copy."""
+    qis = sorted(_qis(shape), key=lambda c: int(c[1:]))
+    con = duckdb.connect(str(path))
+    for table in ("t", "w"):
+        con.execute(f"COPY {table} TO '{path}.{table}.csv' (HEADER true, DELIMITER ',')")
+        q = qis[0]
+        con.execute(
+            f"COPY (SELECT DISTINCT {q}, 'd' || ({q} // 10), 'h' || ({q} // 100), '*' FROM {table} WHERE {q} IS NOT NULL) "
+            f"TO '{path}.{table}.hier.csv' (HEADER false, DELIMITER ';')"
+        )
+    con.close()
+
+
+COMMAND_SETS = {"main": _commands, "models": _model_commands, "more": _more_commands, "rest": _rest_commands}
 
 
 def _hierarchies(tree: Path, db: str, qis: list[str]) -> None:
@@ -301,6 +350,8 @@ def growth(
                     qis = _make(db, shape, n)
                     if commands == "more":
                         _make_stream(db, shape, n)
+                    if commands == "rest":
+                        _make_rest(db, shape)
                     _hierarchies(tree, str(db), qis)
                     warm = made(str(db), qis, tag, "w", shape == "nulls")
                     for name, args in made(str(db), qis, tag, "t", shape == "nulls").items():
