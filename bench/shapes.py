@@ -35,6 +35,9 @@ table with ``--sampling-fraction 0.1`` and with ``--rows-out``; ``releases`` and
 A call that fails (a shape the algorithm refuses) is shown with its exit code; one over ``--timeout``
 seconds as ``>T``.
 
+``--engine postgres`` (main set only) makes each shape's tables in a throw-away PostgreSQL server
+(tests/engines/pg_server.py; a database per table made) and runs the commands there.
+
 ``--part profile``: ``ldiv_db.check`` in-process on one class (QI constant) of k values each twice, model
 distinct-2 (the profile runs whenever the distinct l is 2 or more), after a warm-up on a small class,
 best of ``--repeat`` (one run from k = 20,000), with the
@@ -45,8 +48,8 @@ statement ``partition/source_profile`` timed alone (the step log).
 from when the lock is held). Writes
 bench/results/shapes.json (with ``--only``, at the same ``--rows``, the other shapes' figures are kept).
 
-    python -m bench.shapes [--part growth|profile] [--commands main|models|more] [--rows 5000] [--only SHAPE,...]
-                           [--before /work/base18]
+    python -m bench.shapes [--part growth|profile] [--commands main|models|more|rest] [--rows 5000]
+                           [--only SHAPE,...] [--engine duckdb|postgres] [--before /work/base18]
 """
 
 from __future__ import annotations
@@ -330,6 +333,31 @@ def _hierarchies(tree: Path, db: str, qis: list[str]) -> None:
             _run(tree, _CHILD, [json.dumps(args), "null"], None, 300)
 
 
+class _Postgres:
+    """``--engine postgres``: a throw-away local server (tests/engines/pg_server.py), a database per table
+    made, the shape's rows generated in it."""
+
+    def __init__(self) -> None:
+        from tests.engines import pg_server
+
+        self.server = pg_server.start()
+
+    def make(self, shape: str, rows: int) -> tuple[str, list[str]]:
+        import psycopg
+
+        url = self.server.url(self.server.new_database("shape"))
+        with psycopg.connect(url, autocommit=True) as con:
+            for table, n in (("t", rows), ("w", 200)):
+                con.execute(  # bigint ids: the shapes' products pass 2**31 from 271,000 rows
+                    f"CREATE TABLE {table} AS SELECT {SHAPES[shape]} FROM generate_series(0::bigint, {n - 1}) AS r(i)"
+                )
+                con.execute(f"ANALYZE {table}")
+        return url, sorted(_qis(shape), key=lambda c: int(c[1:]))
+
+    def stop(self) -> None:
+        self.server.stop()
+
+
 def growth(
     trees: dict[str, Path],
     shapes: list[str],
@@ -338,6 +366,7 @@ def growth(
     timeout: float,
     commands: str = "main",
     names: list[str] | None = None,
+    postgres: _Postgres | None = None,
 ) -> dict[str, Any]:
     made = COMMAND_SETS[commands]
     out: dict[str, Any] = {}
@@ -346,12 +375,15 @@ def growth(
             for tag, tree in trees.items():
                 figures: dict[str, dict[str, Any]] = {}
                 for n in (rows, 4 * rows):
-                    db = Path(tmp) / f"{shape}_{n}_{tag}.duckdb"
-                    qis = _make(db, shape, n)
+                    db: Path | str = Path(tmp) / f"{shape}_{n}_{tag}.duckdb"
+                    if postgres is None:
+                        qis = _make(Path(db), shape, n)
+                    else:
+                        db, qis = postgres.make(shape, n)
                     if commands == "more":
-                        _make_stream(db, shape, n)
+                        _make_stream(Path(db), shape, n)
                     if commands == "rest":
-                        _make_rest(db, shape)
+                        _make_rest(Path(db), shape)
                     _hierarchies(tree, str(db), qis)
                     warm = made(str(db), qis, tag, "w", shape == "nulls")
                     for name, args in made(str(db), qis, tag, "t", shape == "nulls").items():
@@ -414,6 +446,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--lock", help="flock this file around each timed process, at nice -5")
     ap.add_argument("--timeout", type=float, default=180.0)
     ap.add_argument("--names", help="growth: only these commands of the set (comma-separated, as printed)")
+    ap.add_argument("--engine", choices=["duckdb", "postgres"], default="duckdb", help="growth, main set")
     a = ap.parse_args(argv)
     trees = {"after": ROOT}
     if a.before:
@@ -421,12 +454,20 @@ def main(argv: list[str] | None = None) -> int:
     if a.part == "growth":
         shapes = a.only.split(",") if a.only else list(SHAPES)
         names = a.names.split(",") if a.names else None
-        figures = growth(trees, shapes, a.rows, a.lock, a.timeout, a.commands, names)
+        if a.engine == "postgres" and a.commands != "main":
+            ap.error("--engine postgres runs the main set only (the others make their files with DuckDB)")
+        postgres = _Postgres() if a.engine == "postgres" else None
+        try:
+            figures = growth(trees, shapes, a.rows, a.lock, a.timeout, a.commands, names, postgres)
+        finally:
+            if postgres is not None:
+                postgres.stop()
     else:
         figures = profile(trees, [int(k) for k in a.ks.split(",")], a.repeat, a.lock, a.timeout)
     results = json.loads(RESULTS.read_text()) if RESULTS.exists() else {}
     when = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
     part = a.part if a.part == "profile" or a.commands == "main" else f"growth_{a.commands}"
+    part += "_postgres" if a.engine == "postgres" else ""
     earlier = results.get(part, {})
     if a.part == "growth" and a.only and earlier.get("rows") == a.rows:  # the other shapes' figures stay
         figures = {**earlier.get("figures", {}), **figures}
