@@ -3,6 +3,7 @@ match each value on its key, not compare every pair (quadratic in the SA's disti
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -37,4 +38,42 @@ def test_mondrian_codes_each_sa_value_on_one_join_key(pg_url: str) -> None:
         plan = db.raw_rows("EXPLAIN (ANALYZE, FORMAT JSON) " + sql)[0][0]
         coded = db.rows(q)
     assert len(coded) == n and sorted(int(r[3]) for r in coded) == list(range(n))  # each value its own code
+    assert _most_filtered(plan[0]["Plan"]) < n
+
+
+def test_metrics_cover_reads_each_interval_by_its_ranks(pg_url: str) -> None:
+    """metrics/cover.sql's interval branch is a range join (num between lo and hi); PostgreSQL ran it as a
+    nested loop over every label and value of the attribute (8,000 rows of a unique QI: 2.9 s of a 3.4 s
+    ``metrics``). Its variant ranks the values and reads each interval's ranks by equality."""
+    n = 3000
+    with Database.open(pg_url, mode="read") as db:
+        db.run(
+            Query(
+                "domain",
+                "CREATE TEMPORARY TABLE pg_temp.dom AS SELECT 1 AS attr, CAST(i AS VARCHAR) AS value, "
+                f"CAST(i AS DOUBLE PRECISION) AS num FROM generate_series(0, {n - 1}) AS i",
+            )
+        )
+        db.run(  # intervals of two values each, one of them also as a wider one, and a point interval
+            Query(
+                "labels",
+                "CREATE TEMPORARY TABLE pg_temp.lab AS SELECT 1 AS attr, (2 * i) || '-' || (2 * i + 1) AS label, "
+                "'interval' AS kind, CAST(NULL AS BIGINT) AS hierarchy_id, CAST(2 * i AS DOUBLE PRECISION) AS lo, "
+                f"CAST(2 * i + 1 AS DOUBLE PRECISION) AS hi FROM generate_series(0, {n // 2 - 1}) AS i "
+                "UNION ALL SELECT 1, '10-19', 'interval', NULL, 10, 19 UNION ALL SELECT 1, '7', 'interval', NULL, 7, 7",
+            )
+        )
+        q = render(
+            "metrics/cover.sql",
+            target=TableRef("cov", "pg_temp"),
+            labels=TableRef("lab", "pg_temp"),
+            domain=TableRef("dom", "pg_temp"),
+            n_attrs=1,
+        )
+        [create] = [s for s in db._statements(q) if "CREATE TABLE" in s]  # type: ignore[attr-defined]
+        select = re.split(r"CREATE TABLE \S+ AS\s", create, maxsplit=1)[1]  # its query alone
+        plan = db.raw_rows("EXPLAIN (ANALYZE, FORMAT JSON) " + select)[0][0]
+        cover = {(label, int(value)) for _, label, value, _ in db.raw_rows(select)}
+    want = {(f"{2 * i}-{2 * i + 1}", v) for i in range(n // 2) for v in (2 * i, 2 * i + 1)}
+    assert cover == want | {("10-19", v) for v in range(10, 20)} | {("7", 7)}
     assert _most_filtered(plan[0]["Plan"]) < n

@@ -2,8 +2,69 @@ DROP TABLE IF EXISTS "pg_temp"."wk metrics cover's";
 /* purpose: the cover of every release label — the domain values it stands for: the leaves under a node, the whole domain for '*', the value itself for a leaf, the domain values inside an interval (n_attrs: the QI attributes, numbered 1..n_attrs) */
 /* params: none */
 /* returns: creates target(attr, label, value, num) */
-/* ref: SPEC §0.7 (cover(v) for KL; #leaves for NCP/LM); a node's leaves are read from ldiv.hierarchy_level (the leaves that carry its label at some level: an equality join, where the preorder range node_id..last_leaf would be a range join) */
+/* ref: metrics/cover.sql, whose rows this is; PostgreSQL has no range join: an interval's values (num between lo and hi) were a */
+/*      nested loop over every label and value of the attribute, quadratic where a QI has a value per row (bench/results/history.md, */
+/*      "Round 24: PostgreSQL on the shapes"). Here the values are ranked by number per attribute, one sorted pass over the values */
+/*      and the intervals' bounds counts the values below each bound, and each interval reads its ranks by equality */
 CREATE TABLE "pg_temp"."wk metrics cover's" AS
+WITH ranked AS (
+  SELECT
+    attr,
+    value,
+    num,
+    ROW_NUMBER() OVER (PARTITION BY attr ORDER BY num, value) AS r
+  FROM "pg_temp"."wk metrics domain's"
+  WHERE
+    NOT num IS NULL
+), points AS (
+  SELECT
+    attr,
+    num AS x,
+    0 AS side,
+    CAST(NULL AS TEXT) AS label
+  FROM ranked
+  UNION ALL
+  SELECT
+    attr,
+    lo,
+    -1,
+    label
+  FROM "pg_temp"."wk metrics labels's"
+  WHERE
+    kind = 'interval' AND NOT lo IS NULL AND NOT hi IS NULL
+  UNION ALL
+  SELECT
+    attr,
+    hi,
+    1,
+    label
+  FROM "pg_temp"."wk metrics labels's"
+  WHERE
+    kind = 'interval' AND NOT lo IS NULL AND NOT hi IS NULL
+), placed AS (
+  SELECT
+    attr,
+    label,
+    side,
+    SUM(CASE WHEN side = 0 THEN 1 ELSE 0 END) OVER (
+      PARTITION BY attr
+      ORDER BY x, side
+      ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+    ) AS below
+  FROM points
+), spans AS (
+  SELECT
+    attr,
+    label,
+    MAX(CASE WHEN side = -1 THEN below END) + 1 AS first,
+    MAX(CASE WHEN side = 1 THEN below END) AS last
+  FROM placed
+  WHERE
+    side <> 0
+  GROUP BY
+    attr,
+    label
+)
 SELECT
   l.attr,
   l.label,
@@ -27,88 +88,14 @@ WHERE
   l.kind = 'star'
 UNION ALL
 SELECT
-  l.attr,
-  l.label,
+  s.attr,
+  s.label,
   d.value,
   d.num
-FROM (
-  SELECT
-    *
-  FROM "pg_temp"."wk metrics labels's"
-  WHERE
-    attr = 1 AND kind = 'interval'
-) AS l
-JOIN (
-  SELECT
-    *
-  FROM "pg_temp"."wk metrics domain's"
-  WHERE
-    attr = 1
-) AS d
-  ON d.num >= l.lo AND d.num <= l.hi
-UNION ALL
-SELECT
-  l.attr,
-  l.label,
-  d.value,
-  d.num
-FROM (
-  SELECT
-    *
-  FROM "pg_temp"."wk metrics labels's"
-  WHERE
-    attr = 2 AND kind = 'interval'
-) AS l
-JOIN (
-  SELECT
-    *
-  FROM "pg_temp"."wk metrics domain's"
-  WHERE
-    attr = 2
-) AS d
-  ON d.num >= l.lo AND d.num <= l.hi
-UNION ALL
-SELECT
-  l.attr,
-  l.label,
-  d.value,
-  d.num
-FROM (
-  SELECT
-    *
-  FROM "pg_temp"."wk metrics labels's"
-  WHERE
-    attr = 3 AND kind = 'interval'
-) AS l
-JOIN (
-  SELECT
-    *
-  FROM "pg_temp"."wk metrics domain's"
-  WHERE
-    attr = 3
-) AS d
-  ON d.num >= l.lo AND d.num <= l.hi
-UNION ALL
-SELECT
-  l.attr,
-  l.label,
-  d.value,
-  d.num
-FROM (
-  SELECT
-    *
-  FROM "pg_temp"."wk metrics labels's"
-  WHERE
-    attr = 4 AND kind = 'interval'
-) AS l
-JOIN (
-  SELECT
-    *
-  FROM "pg_temp"."wk metrics domain's"
-  WHERE
-    attr = 4
-) AS d
-  ON d.num >= l.lo AND d.num <= l.hi
+FROM spans AS s
+CROSS JOIN GENERATE_SERIES(s.first, s.last + 1 - 1) AS g(r)
+JOIN ranked AS d
+  ON d.attr = s.attr AND d.r = g.r
 UNION ALL
 SELECT DISTINCT
   l.attr,
