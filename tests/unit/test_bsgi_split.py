@@ -18,15 +18,14 @@ from ldiv_db.algorithms.bsgi.greedy.cost import Attribute, CostModel
 from ldiv_db.algorithms.bsgi.refine import pieces
 from ldiv_db.algorithms.bsgi.refine.exchange import Refiner
 from ldiv_db.algorithms.bsgi.refine.pieces import Cut
+from ldiv_db.algorithms.bsgi.refine.runs import occurrences, sort_rows
 from ldiv_db.algorithms.bsgi.refine.split import (
     _cuts,
     _Level,
     _levels,
     _near_prefix,
-    _occurrences,
     _Rows,
     _sized,
-    _sort,
     _Splitter,
     deal,
     split,
@@ -457,7 +456,7 @@ def test_near_prefix_reads_the_cut_searchs_occurrences(s: int, data: Any) -> Non
     near = np.flatnonzero(rng.random(len(lens)) < 0.6)
     if not len(near):
         return
-    counted = _occurrences(value, seg)
+    counted = occurrences(value, seg)
     inner = np.isin(seg, near)
     sub = np.searchsorted(near, seg[inner])
     want = _near_prefix(value[inner], sub, lens[near], ks[near], s)
@@ -479,7 +478,7 @@ def test_sort_orders_rows_by_node_code_and_key(seed: int, n: int, nodes: int, co
         pre = np.lexsort((key, code, seg))
         code, key = code[pre], key[pre]
     expected = np.lexsort((key, code, seg))
-    assert np.array_equal(_sort(seg, code, key, n), expected)
+    assert np.array_equal(sort_rows(seg, code, key, n), expected)
 
 
 def _same_refined(a: Any, b: Any) -> None:
@@ -533,3 +532,73 @@ def test_rows_taken_into_a_level_piece_by_piece_are_the_whole_take(data: Any, n:
     want = at.take(perm)
     assert np.array_equal(out.codes, want.codes)
     assert np.array_equal(out.value, want.value) and np.array_equal(out.key, want.key)
+
+
+@settings(max_examples=200, deadline=None)
+@given(s=st.integers(2, 5), data=st.data())
+def test_cuts_by_blocks_of_s_rows_are_those_over_every_position(s: int, data: Any) -> None:
+    """Where every node holds k'·s rows (k' divides n', as in the 1M table), :func:`_cuts` bounds the
+    values' counts by blocks of s rows: the cuts and k1 are those of the row-by-row search over every
+    position, on nodes whose values come near k' times (cuts both admissible and not)."""
+    rng = np.random.default_rng(data.draw(st.integers(0, 2**32 - 1)))
+    ks = np.array(data.draw(st.lists(st.integers(2, 9), min_size=1, max_size=6)), dtype=np.int64)
+    lens = ks * s
+    seg = np.repeat(np.arange(len(lens), dtype=np.int64), lens)
+    value = np.concatenate(
+        [rng.permutation(np.arange(n) % data.draw(st.integers(s, n))) for n in lens.tolist()]
+    ).astype(np.int64)
+    table = rng.integers(0, data.draw(st.integers(1, 6)), len(seg)).astype(np.float64)
+    starts = np.concatenate([[0], np.cumsum(lens)[:-1]])
+    every = np.flatnonzero(np.arange(len(seg)) != starts[seg])
+    want = _cuts(value, seg, lens, ks, s, lambda j: table[j], j=every)
+    got = _cuts(value, seg, lens, ks, s, lambda j: table[j])
+    assert np.array_equal(got[0], want[0]) and np.array_equal(got[1], want[1])
+
+
+@settings(max_examples=100, deadline=None)
+@given(case=tables(), s=st.integers(2, 4), data=st.data())
+def test_position_prices_by_blocks_of_s_rows_are_the_parts_costs(
+    case: dict[str, Any], s: int, data: Any
+) -> None:
+    """Nodes of whole blocks of s rows cut at multiples of s are priced by blocks of s rows: every
+    position's price is that of the blocks between positions, and Σ over the parts of rows × span cost."""
+    value = case["value"]
+    n = len(value) // s * s
+    if n < 2 * s:
+        return
+    refiner = _refiner(case)
+    sp = _Splitter(refiner, np.arange(len(value), dtype=np.int64), len(value) // s, 1)
+    sp.s = s
+    lens = s * np.array(data.draw(st.lists(st.integers(2, 5), min_size=1, max_size=6)), dtype=np.int64)
+    lens = lens[np.cumsum(lens) <= n]
+    if not len(lens):
+        return
+    rows = case["rng"].permutation(len(value))[: int(lens.sum())].astype(np.int64)
+    seg = np.repeat(np.arange(len(lens), dtype=np.int64), lens)
+    starts = np.concatenate([[0], np.cumsum(lens)[:-1]])
+    j = np.flatnonzero((np.arange(len(seg)) != starts[seg]) & ((np.arange(len(seg)) - starts[seg]) % s == 0))
+    j = j[case["rng"].random(len(j)) < data.draw(st.floats(0.2, 1.0))]
+    got = sp._price(sp.codes, rows, seg, j)
+    sp.s = 1  # the blocks between positions
+    assert np.array_equal(got, sp._price(sp.codes, rows, seg, j))
+    for jj, price in zip(j.tolist(), got.tolist(), strict=True):
+        a, b = starts[seg[jj]], starts[seg[jj]] + lens[seg[jj]]
+        parts = np.array([jj - a, b - jj], dtype=np.int64)
+        assert price == (sp._span_cost(sp.codes, rows[a:b], parts).sum(axis=1) * parts).sum()
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    values=st.lists(st.integers(0, 300), min_size=1, max_size=200),
+    nodes=st.integers(1, 6),
+    seed=st.integers(0, 2**16),
+)
+def test_occurrences_count_each_value_within_its_node(values: list[int], nodes: int, seed: int) -> None:
+    """:func:`occurrences`: per row, its value's occurrences in its node up to it and from it on,
+    counted one by one (values of one byte and of more)."""
+    value = np.array(values, dtype=np.int64)
+    seg = np.sort(np.random.default_rng(seed).integers(0, nodes, len(value)))
+    occ, rest = occurrences(value, seg)
+    for i in range(len(value)):
+        same = (seg == seg[i]) & (value == value[i])
+        assert occ[i] == same[: i + 1].sum() and rest[i] == same[i:].sum()

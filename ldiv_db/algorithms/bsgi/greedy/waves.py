@@ -264,20 +264,11 @@ def _blocks(x: IntArray, width: int, first: IntArray) -> IntArray:
     return view[first].reshape(len(first), width, -1) if x.ndim == 2 else view[first]
 
 
-def _class_buckets(schedule: Schedule) -> IntArray:
-    """The schedule expanded: row k = the bucket order of class k."""
-    if not schedule.runs:
-        return np.zeros((0, schedule.l), dtype=np.int64)
-    rows = np.array([r.buckets for r in schedule.runs], dtype=np.int64)
-    counts = np.array([r.count for r in schedule.runs], dtype=np.int64)
-    return np.repeat(rows, counts, axis=0)
-
-
 def select_waves(eng: GreedyState, schedule: Schedule, window: int, batch: int) -> None:
     """Fast-mode Select (module docstring): fills eng.gid, eng.state_array, eng.class_cost/size."""
     tables = _Tables(eng)
     live = _Live(eng, window)
-    plan = _class_buckets(schedule)
+    plan = schedule.plan()  # row k: the bucket order of class k (no Run object per run)
     total = len(plan)
     widths = [2 if a.kind == "numeric" else 1 for a in eng.attrs]
     states: list[IntArray] = []

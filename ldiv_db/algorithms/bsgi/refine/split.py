@@ -82,14 +82,9 @@ from ...shared.trees import IntArray, narrow_dtype
 from .exchange import Refiner
 from .pieces import Cut, Sides, best_in_pieces, choose, in_pieces
 from .pieces import Rows as _Rows
+from .runs import block_extremes, index_type, occurrences, segmented_max, sort_rows, strided
 
 TRIES = 3  # a node is cut along the best of its TRIES widest QIs
-
-
-def _index(n: int) -> type[np.signedinteger[Any]]:
-    """The integer type of per-row positions, segment numbers and counts among n rows: 32-bit while they
-    fit (half the memory of the level's per-row arrays; products of them are taken in 64 bits)."""
-    return np.int32 if n < 2**31 else np.int64
 
 
 @dataclass
@@ -111,7 +106,7 @@ class _Level:
         return np.concatenate([[0], np.cumsum(self.lens)[:-1]]).astype(np.int64)
 
     def seg(self) -> IntArray:
-        return np.repeat(np.arange(len(self.lens), dtype=_index(len(self.perm))), self.lens)
+        return np.repeat(np.arange(len(self.lens), dtype=index_type(len(self.perm))), self.lens)
 
 
 def deal(value: IntArray, key: IntArray, seg: IntArray, ks: IntArray) -> IntArray:
@@ -123,50 +118,6 @@ def deal(value: IntArray, key: IntArray, seg: IntArray, ks: IntArray) -> IntArra
     out = np.empty(len(seg), dtype=np.int64)
     out[order] = local % ks[seg[order]]
     return out
-
-
-def _sort(seg: IntArray, code: IntArray, key: IntArray, n: int) -> IntArray:
-    """The order of rows by (seg, code, key), ``key`` unique and < n: one int64 sort when they fit. The
-    keys are unique, so every sort gives this order; numpy's stable one (a merge of runs) is the faster
-    here, where a node's rows often come in runs already sorted along its parent's QI."""
-    if not len(seg):
-        return seg
-    radix = (int(code.max()) + 1) * n
-    if radix * (int(seg.max()) + 1) < 2**62:
-        return np.argsort(seg.astype(np.int64) * radix + code * n + key, kind="stable")
-    return np.lexsort((key, code, seg))
-
-
-def _occurrences(value: IntArray, seg: IntArray) -> tuple[IntArray, IntArray]:
-    """Per position: the occurrence number (1-based) of its value within its segment so far, and the
-    number of occurrences from it to the segment's end."""
-    n = len(value)
-    group = seg.astype(np.int64) * (int(value.max()) + 1 if n else 1) + value
-    order = stable_order(group)
-    g = group[order]
-    del group
-    first = np.flatnonzero(np.r_[True, g[1:] != g[:-1]])
-    del g
-    small = _index(n)
-    sizes = np.diff(np.append(first, n)).astype(small)
-    run = np.arange(n, dtype=small) - np.repeat(first.astype(small), sizes)
-    occ = np.empty(n, dtype=small)
-    occ[order] = run + 1
-    del run
-    total = np.empty(n, dtype=small)
-    total[order] = np.repeat(sizes, sizes)
-    total -= occ - 1
-    return occ, total
-
-
-def _segmented_max(x: IntArray, seg: IntArray, reverse: bool) -> IntArray:
-    """Running maximum of x (≥ 0) within each segment, from its start (or from its end)."""
-    big = int(x.max()) + 1 if len(x) else 1
-    if not reverse:
-        off = seg.astype(np.int64) * big
-        return (np.maximum.accumulate(x + off) - off).astype(x.dtype, copy=False)
-    off = (int(seg.max()) - seg.astype(np.int64)) * big if len(seg) else seg.astype(np.int64)
-    return (np.maximum.accumulate((x + off)[::-1]) - off[::-1])[::-1].astype(x.dtype, copy=False)
 
 
 def _cuts(
@@ -183,19 +134,29 @@ def _cuts(
     the positions j cut before, p = j − segment start ≥ 1), nearest the middle on ties, then the lower
     (position p in its rows, −1 if none), and its k1. The positions looked at are those whose parts can
     have sizes in {s, s + 1} (:func:`_sized`); ``j`` (every position, ascending) gives the same cuts.
-    ``counted``: :func:`_occurrences` of these rows, if the caller has them."""
+    ``counted``: :func:`occurrences` of these rows, if the caller has them."""
     m = len(lens)
-    occ, rest = _occurrences(value, seg) if counted is None else counted
-    m_left = _segmented_max(occ, seg, reverse=False)
-    m_right = _segmented_max(rest, seg, reverse=True)
-    starts = np.concatenate([[0], np.cumsum(lens)[:-1]]).astype(np.int64)
+    occ, rest = occurrences(value, seg) if counted is None else counted
     j = _sized(lens, ks, s) if j is None else j  # cut before row j (p ≥ 1)
+    # every node and position at a multiple of s (k' divides n' throughout, as in the 1M table): the
+    # running maxima over blocks of s rows, whose maxima are one strided pass — a fraction of the rows
+    width = s if s > 1 and not (lens % s).any() and not (j % s).any() else 1
+    if width > 1:
+        bseg = seg[::width]
+        m_left = segmented_max(strided(np.maximum, occ, width), bseg, reverse=False)[j // width - 1]
+        m_right = segmented_max(strided(np.maximum, rest, width), bseg, reverse=True)[j // width]
+        del bseg
+    else:
+        m_left = segmented_max(occ, seg, reverse=False)[j - 1]
+        m_right = segmented_max(rest, seg, reverse=True)[j]
+    starts = np.concatenate([[0], np.cumsum(lens)[:-1]]).astype(np.int64)
     sj = seg[j]
     p, size, k = j - starts[sj], lens[sj], ks[sj]
     q = size - p
     # chained, not ``np.maximum.reduce([...])``, which stacks its three arrays into one first
-    lo = np.maximum(np.maximum(-(-p // (s + 1)), m_left[j - 1]), k - q // s)
-    hi = np.minimum(np.minimum(p // s, k - (-(-q // (s + 1)))), k - m_right[j])
+    lo = np.maximum(np.maximum(-(-p // (s + 1)), m_left), k - q // s)
+    hi = np.minimum(np.minimum(p // s, k - (-(-q // (s + 1)))), k - m_right)
+    del m_left, m_right
     ok = lo <= hi
     j, sj, p, size, k, lo, hi = (x[ok] for x in (j, sj, p, size, k, lo, hi))
     cut = np.full(m, -1, dtype=np.int64)
@@ -249,7 +210,7 @@ def _near_prefix(
 ) -> tuple[IntArray, IntArray, IntArray]:
     """For sorted rows grouped by ``seg`` (every segment dealable): the near-prefix split of each
     segment (see the module docstring): which rows go left, and per segment p and k1."""
-    occ, rest = _occurrences(value, seg) if counted is None else counted
+    occ, rest = occurrences(value, seg) if counted is None else counted
     cnt = occ + rest - 1  # the value's count in the segment
     starts = np.concatenate([[0], np.cumsum(lens)[:-1]]).astype(np.int64)
     local = np.arange(len(seg), dtype=np.int64) - starts[seg]
@@ -312,7 +273,7 @@ class _Splitter:
         self.s = self.n // k
         self.tries = max(1, min(tries, len(self.attrs)))
         self.gid = np.full(self.n, -1, dtype=np.int64)
-        self.order = np.full(self.n, -1, dtype=_index(self.n))
+        self.order = np.full(self.n, -1, dtype=index_type(self.n))
         self.classes = 0
         self.near = 0  # cuts made by the near-prefix split
 
@@ -355,9 +316,16 @@ class _Splitter:
         # suffix of a node ends at a block's edge, so its extremes are running extremes of the blocks'
         # (the same numbers, over a fraction of the rows where positions are few)
         edge = np.r_[True, seg[1:] != seg[:-1]]
+        first = np.flatnonzero(edge)  # each node's first row
         edge[j] = True
         bounds = np.flatnonzero(edge)
         del edge
+        width = self.s
+        # every edge a multiple of s (nodes of whole classes of s rows cut at multiples of s): blocks of s
+        # rows each instead, reduced by columns — reduceat pays per block, ten times as much at a few rows
+        uniform = width > 1 and len(seg) % width == 0 and not (bounds % width).any()
+        if uniform:
+            bounds = np.arange(0, len(seg), width)
         bseg = seg[bounds]
         big = self.big
         last = int(bseg[-1])
@@ -367,21 +335,26 @@ class _Splitter:
         # the same for a running minimum forwards (and, read backwards, the other way round)
         up: npt.NDArray[np.signedinteger[Any]] = bseg.astype(dtype) * big
         down: npt.NDArray[np.signedinteger[Any]] = (last - bseg.astype(dtype)) * big
-        k = np.searchsorted(bounds, j)  # the block from the cut on; the one before it ends at the cut
+        # the block from the cut on; the one before it ends at the cut
+        k = j // width if uniform else np.searchsorted(bounds, j)
         i = k - 1
-        starts = np.searchsorted(seg, seg[j])
-        p = (j - starts).astype(np.float64)
-        q = np.searchsorted(seg, seg[j], side="right") - j
+        # each position's node: where its rows begin and end
+        node_first = np.zeros(last + 1, dtype=np.int64)
+        node_end = np.zeros(last + 1, dtype=np.int64)
+        node_first[seg[first]] = first
+        node_end[seg[first]] = np.append(first[1:], len(seg))
+        sj = seg[j]
+        p = (j - node_first[sj]).astype(np.float64)
+        q = node_end[sj] - j
+        del sj, first
         left = np.zeros(len(j))
         right = np.zeros(len(j))
         up_i, down_i, up_k, down_k = (x.astype(np.int64) for x in (up[i], down[i], up[k], down[k]))
         back = len(bounds) - 1 - k  # k's place in the blocks read backwards
         # np.take, the cheaper gather; the backward runs are read where they stand, not through a reversed view
         for qi, at in enumerate(self.attrs):
-            c = np.take(codes[qi], rows)
-            bmin = np.minimum.reduceat(c, bounds).astype(dtype, copy=False)
-            bmax = np.maximum.reduceat(c, bounds).astype(dtype, copy=False)
-            del c
+            bmin, bmax = block_extremes(np.take(codes[qi], rows), bounds, width if uniform else 0)
+            bmin, bmax = bmin.astype(dtype, copy=False), bmax.astype(dtype, copy=False)
             lo = np.take(np.minimum.accumulate(bmin + down), i) - down_i
             hi = np.take(np.maximum.accumulate(bmax + up), i) - up_i
             part = at.cost(at.join(at.state(lo), at.state(hi)))
@@ -418,12 +391,12 @@ class _Splitter:
         code = np.take(at.codes.reshape(-1), flat).astype(np.int64)
         del flat
         at = at.part(lo, size)
-        rows = _sort(seg, code, at.key, self.n)
+        rows = sort_rows(seg, code, at.key, self.n)
         del code
         value = np.take(at.value, rows)
         # counted once: a node's occurrence numbers are its own rows' (whole nodes go to the near-prefix
         # split, in the same order), so the near-prefix split reads them from the cut search's
-        counted = _occurrences(value, seg)
+        counted = occurrences(value, seg)
         sides = Sides()
         price = functools.partial(self._price, at.codes, rows, seg, sides=sides)
         cut, k1 = _cuts(value, seg, lens, ks, self.s, price, j=sized, counted=counted)
@@ -482,7 +455,7 @@ class _Splitter:
         wide, whole = self.wide, None
         while len(done) < self.tries and (self.pool is None or (wide is not None and not wide.is_set())):
             if whole is None:  # the positions the size conditions allow: the level's, not an attempt's
-                seg = np.repeat(np.arange(len(lens), dtype=_index(self.n)), lens)
+                seg = np.repeat(np.arange(len(lens), dtype=index_type(self.n)), lens)
                 whole = (seg, np.argsort(-spans, axis=1, kind="stable"), _sized(lens, ks, self.s))
             done.append(self._attempt(at, whole[0], lens, ks, whole[1][:, len(done)], whole[2]))
         if whole is not None and self.pool is not None and len(done) < self.tries:
@@ -517,7 +490,7 @@ class _Splitter:
         def attempt(a: int, b: int, r: int) -> Cut:
             got = inputs.get(a)
             if got is None:  # the piece's: the same numbers as the whole level's, from its first row
-                seg = np.repeat(np.arange(b - a, dtype=_index(self.n)), lens[a:b])
+                seg = np.repeat(np.arange(b - a, dtype=index_type(self.n)), lens[a:b])
                 rank = np.argsort(-spans[a:b], axis=1, kind="stable")
                 got = inputs.setdefault(a, (seg, rank, _sized(lens[a:b], ks[a:b], self.s)))
             return self._attempt(at, got[0], lens[a:b], ks[a:b], got[1][:, r], got[2], int(starts[a]))
@@ -533,7 +506,7 @@ class _Splitter:
     def _root(self) -> _Rows:
         """The root's per-row arrays: the codes as they are, the SA values and keys narrowed (every level
         copies them; the same numbers)."""
-        small = _index(self.n)
+        small = index_type(self.n)
         return _Rows(
             self.codes, self.value.astype(narrow_dtype(self.value), copy=False), self.key.astype(small)
         )
@@ -585,7 +558,7 @@ def split(
 def _levels(sp: _Splitter, n: int, k: int, stop: threading.Event | None) -> Split | None:
     """The level loop from the root node of ``n`` rows and ``k`` classes (None when stopped)."""
     lv = _Level(
-        np.arange(n, dtype=_index(n)),
+        np.arange(n, dtype=index_type(n)),
         np.array([n], dtype=np.int64),
         np.array([k], dtype=np.int64),
         np.zeros(1, dtype=np.int64),
