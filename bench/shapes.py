@@ -125,7 +125,9 @@ print(json.dumps(best))
 
 
 def _qis(shape: str) -> list[str]:
-    return [c.split(" AS ")[-1].strip() for c in SHAPES[shape].split(", ") if " AS q" in c]
+    """The shape's QI columns, q1, q2, ... in number order."""
+    found = {c.split(" AS ")[-1].strip() for c in SHAPES[shape].split(", ") if " AS q" in c}
+    return sorted(found, key=lambda c: int(c[1:]))
 
 
 def _make(path: Path, shape: str, rows: int) -> list[str]:
@@ -133,8 +135,7 @@ def _make(path: Path, shape: str, rows: int) -> list[str]:
     con.execute(f"CREATE TABLE t AS SELECT {SHAPES[shape]} FROM range({rows}) AS r(i)")
     con.execute(f"CREATE TABLE w AS SELECT {SHAPES[shape]} FROM range(200) AS r(i)")
     con.close()
-    qis = sorted({c for c in _qis(shape)}, key=lambda c: int(c[1:]))
-    return qis
+    return _qis(shape)
 
 
 def _make_stream(path: Path, shape: str, rows: int) -> None:
@@ -311,7 +312,7 @@ def _rest_commands(
 def _make_rest(path: Path, shape: str) -> None:
     """The files ``--commands rest`` reads: each table as a CSV, and an ARX-format hierarchy of its first QI
     (value; d + value // 10; h + value // 100; *) for the loaded copy."""
-    qis = sorted(_qis(shape), key=lambda c: int(c[1:]))
+    qis = _qis(shape)
     con = duckdb.connect(str(path))
     for table in ("t", "w"):
         con.execute(f"COPY {table} TO '{path}.{table}.csv' (HEADER true, DELIMITER ',')")
@@ -352,7 +353,7 @@ class _Postgres:
                     f"CREATE TABLE {table} AS SELECT {SHAPES[shape]} FROM generate_series(0::bigint, {n - 1}) AS r(i)"
                 )
                 con.execute(f"ANALYZE {table}")
-        return url, sorted(_qis(shape), key=lambda c: int(c[1:]))
+        return url, _qis(shape)
 
     def stop(self) -> None:
         self.server.stop()

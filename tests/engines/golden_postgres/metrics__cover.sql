@@ -3,9 +3,8 @@ DROP TABLE IF EXISTS "pg_temp"."wk metrics cover's";
 /* params: none */
 /* returns: creates target(attr, label, value, num) */
 /* ref: metrics/cover.sql, whose rows this is; PostgreSQL has no range join: an interval's values (num between lo and hi) were a */
-/*      nested loop over every label and value of the attribute, quadratic where a QI has a value per row (bench/results/history.md, */
-/*      "Round 24: PostgreSQL on the shapes"). Here the values are ranked by number per attribute, one sorted pass over the values */
-/*      and the intervals' bounds counts the values below each bound, and each interval reads its ranks by equality */
+/*      nested loop over every label and value of the attribute, quadratic where a QI has a value per row (decision 0038; */
+/*      bench/results/history.md, "Round 24: PostgreSQL on the shapes"): the intervals read their values' ranks instead */
 CREATE TABLE "pg_temp"."wk metrics cover's" AS
 WITH ranked AS (
   SELECT
@@ -87,16 +86,6 @@ JOIN "pg_temp"."wk metrics domain's" AS d
 WHERE
   l.kind = 'star'
 UNION ALL
-SELECT
-  s.attr,
-  s.label,
-  d.value,
-  d.num
-FROM spans AS s
-CROSS JOIN GENERATE_SERIES(s.first, s.last + 1 - 1) AS g(r)
-JOIN ranked AS d
-  ON d.attr = s.attr AND d.r = g.r
-UNION ALL
 SELECT DISTINCT
   l.attr,
   l.label,
@@ -108,5 +97,21 @@ JOIN ldiv.hierarchy_level AS hl
 JOIN "pg_temp"."wk metrics domain's" AS d
   ON d.attr = l.attr AND d.value = hl.leaf
 WHERE
-  l.kind = 'node';
+  l.kind = 'node'
+UNION ALL
+SELECT
+  e.attr,
+  e.label,
+  d.value,
+  d.num
+FROM (
+  SELECT
+    s.attr,
+    s.label,
+    g.r
+  FROM spans AS s
+  CROSS JOIN GENERATE_SERIES(s.first, s.last + 1 - 1) AS g(r)
+) AS e
+JOIN ranked AS d
+  ON d.attr = e.attr AND d.r = e.r;
 ANALYZE "pg_temp"."wk metrics cover's"
