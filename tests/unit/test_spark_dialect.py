@@ -25,6 +25,16 @@ def test_urls_name_a_local_session_or_a_master() -> None:
             raise AssertionError(f"{bad} was accepted")
 
 
+def test_a_plus_in_a_url_option_stays_a_plus() -> None:
+    """A form's ``+`` for a space would turn ``-XX:+UseG1GC`` into ``-XX: UseG1GC`` (the JVM then refuses to
+    start) and a warehouse ``/tmp/a+b`` into another folder; ``%XX`` still decodes."""
+    _, conf = parse_url(
+        "spark://local[2]?warehouse=/tmp/a+b&spark.driver.extraJavaOptions=-XX:+UseG1GC%20-Dx=%2B1"
+    )
+    assert conf["spark.sql.warehouse.dir"].endswith("/tmp/a+b")
+    assert conf["spark.driver.extraJavaOptions"] == "-XX:+UseG1GC -Dx=+1"
+
+
 def test_values_stay_bound_and_names_quoted() -> None:
     (sql,) = translate('SELECT "it\'s" + $l AS x FROM "we ird"."t`b"', SPARK, frozenset({"l"}))
     assert ":l" in sql and "`it's`" in sql and "`t``b`" in sql

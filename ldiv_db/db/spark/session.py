@@ -23,7 +23,7 @@ import signal
 import threading
 from pathlib import Path
 from typing import Any
-from urllib.parse import parse_qsl
+from urllib.parse import unquote
 
 from ...errors import BadInput
 from ..urls import is_spark_url
@@ -119,7 +119,18 @@ def _options(url: str) -> tuple[str, list[tuple[str, str]]]:
     where, _, query = url[len(SCHEME) :].partition("?")
     if not where:
         raise BadInput(f"{url} names no master", "write spark://local[2] or spark://HOST:PORT")
-    return where, parse_qsl(query, keep_blank_values=True)
+    return where, _query_options(query)
+
+
+def _query_options(query: str) -> list[tuple[str, str]]:
+    """The ``key=value`` options after ``?``, percent-decoded. A ``+`` stays a plus (not a form's space):
+    JVM flags carry one (``-XX:+UseG1GC``) and a warehouse path may; a space is written ``%20``."""
+    out = []
+    for part in query.split("&"):
+        if part:
+            key, _, value = part.partition("=")
+            out.append((unquote(key), unquote(value)))
+    return out
 
 
 def parse_url(url: str) -> tuple[str, dict[str, str]]:
