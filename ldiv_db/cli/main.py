@@ -151,6 +151,7 @@ def _cmd_report(args: argparse.Namespace) -> int:
                 l=args.l,
                 interval_labels=True if args.interval_labels else None,
                 kl=not args.no_kl,
+                null_as_value=args.null_as_value,
             ),
         )
         return 0

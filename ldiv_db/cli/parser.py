@@ -362,6 +362,11 @@ def _add_report_commands(sub: Any) -> None:
     rp.add_argument("--l", help="l to draw as the threshold (integer >= 2; default: the release's)")
     rp.add_argument("--interval-labels", action="store_true", help="read numeric 'lo-hi' labels as ranges")
     rp.add_argument("--no-kl", action="store_true", help="skip the KL-divergence of external releases")
+    rp.add_argument(
+        "--null-as-value",
+        action="store_true",
+        help="treat NULL as a value of its own (a release recorded with --null-as-value is read so without it)",
+    )
     rp.add_argument("--json", action="store_true")
     cp = sub.add_parser(
         "compare",

@@ -151,6 +151,8 @@ def _anonymize(
         "seed": order_seed,
         "seed_given": flags.seed is not None,
         **({"no_group_column": True} if flags.no_group_column else {}),
+        # read back by metrics, report and compare: they measure the release with the same NULL policy
+        **({"null_as_value": True} if flags.null_as_value else {}),
     }
     how = Publishing(out, keep_columns, hids, flags, progress)
     with recorded_run(

@@ -8,8 +8,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..core.catalog import resolve_table
-from ..core.inputs import NO_NULL_OPTION, as_list, resolve_inputs
-from ..core.recorded import INTERVAL_ALGORITHMS, recorded_release
+from ..core.inputs import NULL_HINT, as_list, resolve_inputs
+from ..core.recorded import INTERVAL_ALGORITHMS, recorded_null_as_value, recorded_release
 from ..core.run_flags import MetricsFlags, api_flags
 from ..db import Database
 from ..util.words import METRICS, percent, show
@@ -62,16 +62,18 @@ def metrics(
 ) -> MetricsResult:
     """Utility metrics (IL/NCP, LM, DM, CAVG, KL, CM, stars, ARX loss) of ``release`` against ``source``.
     ``kw``: the keywords of :class:`~ldiv_db.core.run_flags.MetricsFlags` (``l``, ``class_column``,
-    ``group_column``, ``weights``, ``interval_labels``, ``kl``), or ``flags`` validated. A release
-    ldiv_db recorded is read as it was measured when written: its numeric 'lo-hi' labels as intervals
-    where its algorithm publishes them so (``interval_labels`` None), its l for CAVG."""
+    ``group_column``, ``weights``, ``interval_labels``, ``kl``, ``null_as_value``), or ``flags`` validated.
+    A release ldiv_db recorded is read as it was measured when written: its numeric 'lo-hi' labels as
+    intervals where its algorithm publishes them so (``interval_labels`` None), its l for CAVG, its
+    source's NULLs as values where its run took them so."""
     f = api_flags(MetricsFlags, flags, kw, "ldiv_db.metrics")
     l, class_column, group_column, interval_labels = f.l, f.class_column, f.group_column, f.interval_labels
     database = Database.open(db, mode="read")
     try:
-        src = resolve_inputs(database, source, qi, sa, null_hint=NO_NULL_OPTION)
         rel = resolve_table(database, release)
         rec = recorded_release(database, release)
+        null_as_value = f.null_as_value or recorded_null_as_value(rec)
+        src = resolve_inputs(database, source, qi, sa, null_hint=NULL_HINT, null_as_value=null_as_value)
         if interval_labels is None:
             interval_labels = rec is not None and rec["algorithm"] in INTERVAL_ALGORITHMS
         if l is None and rec is not None and rec["l"] and len(set(rec["l"])) == 1:

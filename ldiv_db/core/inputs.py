@@ -17,12 +17,13 @@ from ..util.files import read_text
 from .catalog import Column, Table, check_distinct_roles, resolve_table
 from .stored import stored_categories
 
-# the fix a refused NULL is shown with: a command that takes --null-as-value (check, anonymize, risk) offers
-# it; the others cannot treat NULL as a value, and say so instead of naming an option they refuse
+# the fix a refused NULL is shown with: a command that takes --null-as-value (check, anonymize, risk,
+# metrics, report, compare) offers it; the others cannot treat NULL as a value, and say so instead of
+# naming an option they refuse
 NULL_HINT = "pass --null-as-value to treat NULL as a value of its own, or filter those rows out first"
 NO_NULL_OPTION = (
     "filter those rows out first: this command does not take NULL as a value "
-    "(check, anonymize and risk do, with --null-as-value)"
+    "(check, anonymize, risk, metrics, report and compare do, with --null-as-value)"
 )
 
 

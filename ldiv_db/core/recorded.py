@@ -1,5 +1,6 @@
-"""What ldiv_db recorded about a release it wrote: the newest ``ldiv.release`` row for a table, and
-which algorithms publish numeric QIs as 'lo-hi' ranges. Shared by ``ldiv metrics``, the report and
+"""What ldiv_db recorded about a release it wrote: the newest ``ldiv.release`` row for a table (with its
+run's parameters), which algorithms publish numeric QIs as 'lo-hi' ranges, and whether its run took NULL
+as a value. Shared by ``ldiv metrics``, the report and
 composition, so that each reads a recorded release the same way."""
 
 from __future__ import annotations
@@ -27,7 +28,14 @@ def recorded_release(db: Database, name: str) -> dict[str, Any] | None:
     if not rows:
         return None
     rec = rows[0]
-    for key in ("qi", "sa", "metrics", "details", "verification"):
+    for key in ("qi", "sa", "metrics", "details", "verification", "run_params"):
         rec[key] = json.loads(rec[key]) if rec[key] is not None else None
     rec["l"] = json.loads(rec["l"]) if rec["l"] else None
     return rec
+
+
+def recorded_null_as_value(rec: dict[str, Any] | None) -> bool:
+    """Whether the run that wrote a recorded release took NULL as a value of its own (``--null-as-value``):
+    its source is then read so when it is measured again."""
+    params = rec.get("run_params") if rec is not None else None
+    return bool(isinstance(params, dict) and params.get("null_as_value"))

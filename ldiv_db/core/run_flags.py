@@ -225,6 +225,13 @@ class MetricsFlags:
         cli_help="skip the KL-divergence (the costliest metric)",
         job=False,
     )
+    null_as_value: bool = _flag(
+        False,
+        "treat NULL as a value of its own (a release ldiv_db recorded with --null-as-value is read so "
+        "without it)",
+        "bool",
+        job=False,
+    )
 
 
 @dataclass(frozen=True)
@@ -257,6 +264,9 @@ class CompareFlags:
         cli="--no-kl",
         cli_help="skip the KL-divergence metric",
         job=False,
+    )
+    null_as_value: bool = _flag(
+        False, "treat NULL as a value of its own (every algorithm's run and the measures)", "bool", job=False
     )
 
 

@@ -52,9 +52,11 @@ def report(
     l: int | None = None,
     interval_labels: bool | None = None,
     kl: bool = True,
+    null_as_value: bool = False,
 ) -> ReportResult:
     """Measure each release and, with ``html``, write the report page there. A release recorded by
-    ldiv_db knows its source, QIs, SA and l; for other tables give ``source``, ``qi`` and ``sa``."""
+    ldiv_db knows its source, QIs, SA and l (and whether its run took NULL as a value); for other tables
+    give ``source``, ``qi`` and ``sa`` (and ``null_as_value``)."""
 
     t0 = time.perf_counter()
     names = [releases] if isinstance(releases, str) else list(releases)
@@ -69,7 +71,15 @@ def report(
             try:
                 facts.append(
                     gather(
-                        database, n, source=source, qi=qi, sa=sa, l=l, interval_labels=interval_labels, kl=kl
+                        database,
+                        n,
+                        source=source,
+                        qi=qi,
+                        sa=sa,
+                        l=l,
+                        interval_labels=interval_labels,
+                        kl=kl,
+                        null_as_value=null_as_value,
                     )
                 )
             except ReleaseMissing as missing:  # the page says so instead of the verdict

@@ -11,7 +11,7 @@ from ..algorithms import REGISTRY
 from ..commands.anonymize import AnonymizeCall, anonymize, hierarchy_ids
 from ..core import ownership
 from ..core.catalog import output_ref, resolve_table
-from ..core.inputs import NO_NULL_OPTION, Inputs, as_list, resolve_inputs
+from ..core.inputs import Inputs, as_list, resolve_inputs
 from ..core.recorded import recorded_release
 from ..core.run_flags import CompareFlags, api_flags
 from ..db import Database
@@ -118,6 +118,7 @@ def run_algorithms(
     alpha: Any,
     quiet: bool,
     kl: bool,
+    null_as_value: bool = False,
 ) -> list[Entry]:
 
     entries = []
@@ -136,7 +137,13 @@ def run_algorithms(
         try:
             kw = {"l": l if len(inputs.sa) == 1 else [l] * len(inputs.sa), **_options(algo, alpha)}
             qi, sa = [c.name for c in inputs.qi], [c.name for c in inputs.sa]
-            kw |= {"algorithm": algo, "replace": replace, "quiet": quiet, "kl": kl}
+            kw |= {
+                "algorithm": algo,
+                "replace": replace,
+                "quiet": quiet,
+                "kl": kl,
+                "null_as_value": null_as_value,
+            }
             res = anonymize(db, AnonymizeCall.from_api(table, qi, sa, out, kw))
         except LdivError as exc:
             entries.append(Entry(algo, algo, out, "failed", exc.message, time.perf_counter() - t0))
@@ -168,14 +175,16 @@ def compare(
     if not isinstance(l, int) or l < 1:
         raise BadInput(f"l = {l!r} is not a positive integer", "give --l 2 or more")
     chosen = _chosen_algorithms(f.algorithms)
-    alpha, releases, html, quiet, kl = f.alpha, f.releases, f.html, f.quiet, f.kl
+    alpha, releases, html, quiet, kl, nv = f.alpha, f.releases, f.html, f.quiet, f.kl, f.null_as_value
     if html is not None:
         check_page_path(html)  # before any work: a page never replaces the user's data
     with Database.writing(db) as database:
-        inputs = resolve_inputs(database, table, qi, sa, null_hint=NO_NULL_OPTION)
+        inputs = resolve_inputs(database, table, qi, sa, null_as_value=nv)
         for name in releases:  # before anything is written
             resolve_table(database, name)
-        entries = run_algorithms(database, inputs, l, chosen, alpha=alpha, quiet=quiet, kl=kl)
+        entries = run_algorithms(
+            database, inputs, l, chosen, alpha=alpha, quiet=quiet, kl=kl, null_as_value=nv
+        )
         for name in releases:
             entries.append(Entry(name, "(external)", name, "external"))
         names = [c.name for c in inputs.qi]
@@ -192,6 +201,7 @@ def compare(
                     sa=sas,
                     l=None if own else l,
                     kl=kl,
+                    null_as_value=nv,
                 )
                 if e.status == "external":
                     e.reason = "measured against the source" + (

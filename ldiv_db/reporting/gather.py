@@ -19,8 +19,8 @@ from typing import Any
 from ..commands.attack import similarity
 from ..core.catalog import Table, resolve_table
 from ..core.classes import Risk, partition_keys, published_group_column
-from ..core.inputs import NO_NULL_OPTION, Inputs, as_list, resolve_inputs
-from ..core.recorded import INTERVAL_ALGORITHMS, recorded_release
+from ..core.inputs import Inputs, as_list, resolve_inputs
+from ..core.recorded import INTERVAL_ALGORITHMS, recorded_null_as_value, recorded_release
 from ..core.release_state import MISSING, TableState, release_state
 from ..db import Database
 from ..errors import BadInput
@@ -213,7 +213,12 @@ def _similarity(db: Database, inputs: Inputs, state: TableState | None) -> dict[
 
 
 def _verdict(
-    db: Database, inputs: Inputs, recorded: dict[str, Any] | None, l: int | None, state: TableState | None
+    db: Database,
+    inputs: Inputs,
+    recorded: dict[str, Any] | None,
+    l: int | None,
+    state: TableState | None,
+    null_as_value: bool = False,
 ) -> dict[str, Any]:
     """The recorded verification while the table is as verified (``state``, :mod:`ldiv_db.core.release_state`),
     else what happened to the table instead of it; for an external table the distinct l-diversity check
@@ -223,7 +228,7 @@ def _verdict(
     if l is None:
         return {"model": None, "verified": None, "recorded": False, "table_state": None}
     model = model_spec("distinct", [l] * len(inputs.sa)).build(inputs)
-    res = evaluate(db, inputs, model, prefix="report_v")
+    res = evaluate(db, inputs, model, prefix="report_v", null_as_value=null_as_value)
     return {
         "model": model.describe() if model else None,
         "definitions": definitions(model.name if model else None),
@@ -290,8 +295,11 @@ def gather(
     l: int | None = None,
     interval_labels: bool | None = None,
     kl: bool = True,
+    null_as_value: bool = False,
 ) -> ReleaseFacts:
     """Measure ``release``. A recorded release knows its source, QIs, SA and l; other tables need them.
+    ``null_as_value``: NULL is a value of its own in the source and the release (a release recorded with
+    ``--null-as-value`` is read so without it), as anonymize verified and measured it.
     A recorded release is first checked against its verification (:mod:`ldiv_db.core.release_state`): one
     whose table is missing, or changed so that it cannot be measured, raises :class:`ReleaseMissing`."""
     t0 = time.perf_counter()
@@ -300,7 +308,7 @@ def gather(
     if rec is not None and state is not None and state.state == MISSING:
         raise ReleaseMissing(_missing(rec, state, l, "the release's table is not there"))
     try:
-        asked = Asked(source, qi, sa, l, interval_labels, kl)
+        asked = Asked(source, qi, sa, l, interval_labels, kl, null_as_value or recorded_null_as_value(rec))
         return _measure(db, release, (rec, state), t0, asked)
     except BadInput as exc:
         if rec is None or state is None or state.intact or isinstance(exc, ReleaseMissing):
@@ -319,6 +327,7 @@ class Asked:
     l: int | None
     interval_labels: bool | None
     kl: bool
+    null_as_value: bool = False
 
 
 def _measure(
@@ -328,7 +337,7 @@ def _measure(
     t0: float,
     asked: Asked,
 ) -> ReleaseFacts:
-    (rec, state), kl = recorded, asked.kl
+    (rec, state), kl, nv = recorded, asked.kl, asked.null_as_value
     source, qi, sa, l, interval_labels = asked.source, asked.qi, asked.sa, asked.l, asked.interval_labels
     ls = None if l is None else [l]
     if rec is not None:
@@ -346,12 +355,14 @@ def _measure(
             "to measure a table made by another tool, name its source, QIs and SA: "
             "--source T --qi a,b,c --sa s",
         )
-    src = _resolved(db, source, qi, as_list(sa))
+    src = _resolved(db, source, qi, as_list(sa), null_as_value=nv)
     qi_names, sa_names = [c.name for c in src.qi], [c.name for c in src.sa]
     if rec is not None and rec["algorithm"] == "decomposition":
         # Decomposition+ publishes the QIs unchanged (<out>_qid) and each group's SA multisets (<out>_sa):
         # the classes are the SA table's groups, NCP is 0 on every QI, the noise shows in the SA counts
-        inputs = _resolved(db, f"{release}_sa", None, sa_names, group_column="group_id", require_qi=False)
+        inputs = _resolved(
+            db, f"{release}_sa", None, sa_names, group_column="group_id", require_qi=False, null_as_value=nv
+        )
         keys = partition_keys(inputs)
         metrics = dict(rec.get("metrics") or {})
         qi_ncp = [(q, 0.0, 0) for q in qi_names]
@@ -359,13 +370,15 @@ def _measure(
         # a recorded release: its classes are by its published group column and the labels; any other
         # table's by its labels, as ldiv check groups them
         group = published_group_column(db, resolve_table(db, release)) if rec is not None else None
-        inputs = _resolved(db, release, qi_names, sa_names, group_column=group, null_sa_unknown=True)
+        inputs = _resolved(
+            db, release, qi_names, sa_names, group_column=group, null_sa_unknown=True, null_as_value=nv
+        )
         inputs = dataclasses.replace(inputs, published_group=group is not None)
         keys = partition_keys(inputs)
         intervals = [c.is_numeric for c in src.qi] if interval_labels else None
         metrics = _current_metrics(db, rec, state, src, inputs, l, intervals, kl)
         qi_ncp = _qi_ncp(db, src.table, inputs.table, inputs, intervals)
-    check = evaluate(db, inputs, None, prefix="report_c")
+    check = evaluate(db, inputs, None, prefix="report_c", null_as_value=nv)
     assert check.sizes is not None
     return ReleaseFacts(
         name=inputs.table.name if rec is None or rec["algorithm"] != "decomposition" else str(rec["name"]),
@@ -382,7 +395,7 @@ def _measure(
         qi_ncp=qi_ncp,
         sa_counts={r.name: _sa_counts(db, src, inputs, i) for i, r in enumerate(inputs.sa)},
         similarity=_similarity(db, inputs, state),
-        verdict=_verdict(db, inputs, rec, l, state),
+        verdict=_verdict(db, inputs, rec, l, state, nv),
         seconds=time.perf_counter() - t0,
         extra={"risk": release_risk(db, inputs.table, inputs.qi, inputs.group)},
         ls=None if not ls else [ls[min(i, len(ls) - 1)] for i in range(len(inputs.sa))],
@@ -390,9 +403,9 @@ def _measure(
 
 
 def _resolved(db: Database, table: str, qi: Any, sa: Any, **kw: Any) -> Inputs:
-    """The inputs of a table measured here; a NULL in a role refused saying these commands do not take
-    NULL as a value (:data:`~ldiv_db.core.inputs.NO_NULL_OPTION`)."""
-    return resolve_inputs(db, table, qi, sa, null_hint=NO_NULL_OPTION, **kw)
+    """The inputs of a table measured here; a NULL in a role refused with the hint to pass
+    ``--null-as-value`` (``report`` and ``compare`` take it)."""
+    return resolve_inputs(db, table, qi, sa, **kw)
 
 
 def _nth(ls: list[int] | None, i: int) -> int | None:

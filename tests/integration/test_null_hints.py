@@ -1,10 +1,13 @@
 """A refused NULL names a fix the command takes: ``--null-as-value`` only where the command has it (check,
-anonymize, risk); the commands without it (metrics, report, compare, suggest-l, the similarity attack),
-a stream's later batch and BSGI's individual column each say what applies to them instead."""
+anonymize, risk, metrics, report, compare); the commands without it (suggest-l, the similarity attack),
+a stream's later batch and BSGI's individual column each say what applies to them instead. A release
+made with ``--null-as-value`` is measured again (metrics, report, compare) with its run's NULL policy."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
+from typing import Any
 
 import duckdb
 import pytest
@@ -63,9 +66,6 @@ def test_a_command_without_the_option_says_so(nulls: str, capsys: pytest.Capture
     assert code == 0, err
     base = ["--qi", "q1,q2", "--sa", "s"]
     commands = [
-        ["metrics", nulls, "--source", "t", "--release", "r", *base],
-        ["report", nulls, "--release", "r"],
-        ["compare", nulls, "--table", "t", *base, "--l", "2", "--algorithms", "tp+"],
         ["suggest-l", nulls, "--table", "t", "--sa", "s"],
         ["attack", "similarity", nulls, "--table", "r", *base, "--categories", _categories(nulls)],
     ]
@@ -79,6 +79,52 @@ def test_a_command_without_the_option_says_so(nulls: str, capsys: pytest.Capture
             main([*args, "--null-as-value"])
         assert refused.value.code == 2
         assert "unrecognized arguments: --null-as-value" in capsys.readouterr().err
+
+
+def _json(capsys: pytest.CaptureFixture[str], *args: str) -> dict[str, Any]:
+    code = main([*args, "--json"])
+    out = capsys.readouterr()
+    assert code == 0, out.err
+    found: dict[str, Any] = json.loads(out.out)
+    return found
+
+
+FIGURES = ("rows", "classes", "ncp", "il", "lm", "dm", "cavg", "stars", "cells_suppressed")
+
+
+def test_a_release_made_with_nulls_as_values_is_measured_as_it_was_made(
+    nulls: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """metrics, report and compare once refused the NULLs of every such release's source: none of its
+    figures could be read again. Its run's NULL policy is recorded and read back; an unrecorded table
+    takes the option."""
+    base = ["--qi", "q1,q2", "--sa", "s"]
+    made = _json(capsys, "anonymize", nulls, "--table", "t", *base, "--l", "2", "--algorithm", "mondrian",
+                 "--output", "r", "--quiet", "--null-as-value")  # fmt: skip
+    again = _json(capsys, "metrics", nulls, "--source", "t", "--release", "r", *base)
+    assert {k: again[k] for k in FIGURES} == {k: made["metrics"][k] for k in FIGURES}
+    report = _json(capsys, "report", nulls, "--release", "r")["releases"][0]
+    assert report["verified"] is True and report["table_state"] == "intact"
+    con = duckdb.connect(nulls)
+    con.execute("CREATE TABLE copy AS SELECT * FROM r")  # another tool's table: nothing recorded
+    con.close()
+    for args in (
+        ["metrics", nulls, "--source", "t", "--release", "copy", *base],
+        ["report", nulls, "--release", "copy", "--source", "t", *base, "--l", "2"],
+        ["compare", nulls, "--table", "t", *base, "--l", "2", "--algorithms", "tp+"],
+    ):
+        code, err = run(capsys, *args)
+        assert code == 2 and OFFERS in err and NO_OPTION not in err, (args, err)
+    copied = _json(capsys, "metrics", nulls, "--source", "t", "--release", "copy", *base, "--l", "2",
+                   "--null-as-value")  # fmt: skip
+    same = ("ncp", "dm", "stars")
+    assert {k: copied[k] for k in same} == {k: made["metrics"][k] for k in same}
+    external = _json(capsys, "report", nulls, "--release", "copy", "--source", "t", *base, "--l", "2",
+                     "--null-as-value")["releases"][0]  # fmt: skip
+    assert external["verified"] is True, external
+    compared = _json(capsys, "compare", nulls, "--table", "t", *base, "--l", "2", "--algorithms", "tp+",
+                     "--null-as-value")  # fmt: skip
+    assert [e["status"] for e in compared["entries"]] == ["ok"], compared
 
 
 def test_a_stream_batch_and_an_individual_column(nulls: str, capsys: pytest.CaptureFixture[str]) -> None:
