@@ -66,6 +66,9 @@ class DistributionModel(PrivacyModel):
     per_part = False  # the baseline is the whole table's: a part of the groups cannot derive it
     template = ""
     reads_stats = False  # the template reads the group statistics (ev.stats) too
+    # two classes that pass merge into one that passes: a mixture's distance to the baseline (EMD), its
+    # log ratios and its relative gains lie within its parts'. The search over a lattice reads this.
+    union_closed = True
 
     def __init__(self, n_sa: int, baseline: ValueCounts | None = None) -> None:
         self.n_sa = n_sa

@@ -41,6 +41,12 @@ class DeltaDisclosure(DistributionModel):
             )
         self.variant = variant
 
+    @property
+    def union_closed(self) -> bool:  # type: ignore[override]
+        """Not in the reference tool's variant: a value absent from a class is ignored there, and merging
+        such a class with one where the value is rare can bring it below p(s)·2^-δ."""
+        return self.variant != "arx"
+
     def with_baseline(self, baseline: ValueCounts) -> DeltaDisclosure:
         return DeltaDisclosure(self.n_sa, self.delta, self.variant, baseline)
 

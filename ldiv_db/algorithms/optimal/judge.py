@@ -357,9 +357,11 @@ def _distribution(
     model: DistributionModel, values: Sequence[Sequence[str | None]], totals: Sequence[np.ndarray]
 ) -> Judge:
     """t-closeness, δ-disclosure, β-likeness against the baseline of the whole input (``totals``: the
-    histogram's rows per value, suppressed rows included). Monotone without suppression: a merged class's
-    distribution is a mixture of its parts', whose EMD to the baseline (convex), largest log ratio and
-    largest relative gain stay within theirs; not merge-safe, and no cheap relaxation."""
+    histogram's rows per value, suppressed rows included). Monotone without suppression where the model
+    is closed under union (:attr:`~ldiv_db.privacy.baseline.DistributionModel.union_closed`: a merged
+    class's distribution is a mixture of its parts', whose EMD to the baseline, log ratios and relative
+    gains stay within theirs; not δ-disclosure's reference-tool variant); not merge-safe, and no cheap
+    relaxation."""
     model.resolve(
         {
             s + 1: [(v, int(t)) for v, t in zip(vals, tot, strict=True)]
@@ -389,7 +391,7 @@ def _distribution(
                 ok &= model.rows_ok(s + 1, g.counts[s][:, perm])
         return ok
 
-    return Judge(test, monotone=True, merge_safe=False)
+    return Judge(test, monotone=model.union_closed, merge_safe=False)
 
 
 def _wide(g: Groups, s: int) -> bool:
