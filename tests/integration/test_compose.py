@@ -12,7 +12,7 @@ from typing import Any
 
 import pandas as pd
 import pytest
-from hypothesis import HealthCheck, event, given, settings
+from hypothesis import HealthCheck, event, example, given, settings
 from hypothesis import strategies as st
 
 import ldiv_db
@@ -175,8 +175,25 @@ def tables(draw: st.DrawFn) -> tuple[list[tuple[Any, ...]], list[tuple[str, dict
     return [(*r, s) for r, s in zip(rows, sa, strict=True)], [pool[i] for i in picked]
 
 
+# l+-Optimize's viorec deletes one of the five rows of (a, 1, x): that vector's rows are held by both
+# releases or by the second alone, two combinations the check once named by the vector's number alone,
+# so the one set's releases were read for the other (here 4 rows left no value; the reverse, a release
+# left out of a target's intersection, leaves it too many)
+PARTLY_DELETED = (
+    [
+        ("a", 1, "x", "s0"), ("a", 1, "x", "s2"), ("a", 2, "x", "s0"), ("a", 2, "x", "s1"), ("a", 2, "x", "s0"),
+        ("a", 2, "x", "s1"), ("a", 2, "x", "s0"), ("c", 2, "x", "s1"), ("c", 2, "x", "s2"), ("a", 2, "x", "s0"),
+        ("a", 2, "x", "s1"), ("a", 6, "x", "s2"), ("a", 1, "x", "s2"), ("a", 1, "x", "s1"), ("a", 2, "x", "s1"),
+        ("c", 6, "x", "s0"), ("a", 1, "x", "s2"),
+    ],
+    [("lplus", {"suppression": "viorec", "qi": ["cat", "num"]}), ("tp", {})],
+)  # fmt: skip
+
+
 @settings(max_examples=12, deadline=None, suppress_health_check=list(HealthCheck))
 @given(tables())
+@example(case=PARTLY_DELETED)
+@example(case=(PARTLY_DELETED[0], [PARTLY_DELETED[1][0], ("mondrian", {})]))
 def test_random_releases_against_brute_force(case: Any) -> None:
     _against_brute_force(case)
 
