@@ -182,31 +182,23 @@ def compose(
 
 
 class _Work:
-    """The check's work tables (the per-release ones are numbered by the release's position)."""
+    """The check's work tables (the per-release ones are numbered by the release's position; a pair's
+    are named by ``prefix``)."""
 
-    def __init__(self, db: Database) -> None:
-        self.db = db
-        self.codes = db.work_table("compose_value_codes")
-        self.keys = db.work_table("compose_keys")
-        self.points = db.work_table("compose_points")
-        self.domain = db.work_table("compose_sa_domain")
-        self.combos = db.work_table("compose_combos")
-        self.membership = db.work_table("compose_membership")
-        self.values = db.work_table("compose_values")
-        self.shared = db.work_table("compose_shared")
-        self.made = [
-            self.codes,
-            self.keys,
-            self.points,
-            self.domain,
-            self.combos,
-            self.membership,
-            self.values,
-            self.shared,
-        ]
+    def __init__(self, db: Database, prefix: str = "compose") -> None:
+        self.db, self.prefix = db, prefix
+        self.made: list[TableRef] = []
+        self.codes = self.of("value_codes")
+        self.keys = self.of("keys")
+        self.points = self.of("points")
+        self.domain = self.of("sa_domain")
+        self.combos = self.of("combos")
+        self.membership = self.of("membership")
+        self.values = self.of("values")
+        self.shared = self.of("shared")
 
-    def of(self, what: str, r: int) -> TableRef:
-        ref = self.db.work_table(f"compose_{what}_{r}")
+    def of(self, what: str, r: int | None = None) -> TableRef:
+        ref = self.db.work_table(f"{self.prefix}_{what}" + ("" if r is None else f"_{r}"))
         self.made.append(ref)
         return ref
 
@@ -388,45 +380,18 @@ def _result(
     t0: float,
 ) -> Composition:
     vs = [f"v{i}" for i in range(1, len(union) + 1)]
-    pairs = list(combinations(range(len(releases)), 2))
-    m = len(releases)
-    # the sets whose intersections are counted: all releases, then every pair that is not all of them
-    sets = [list(range(1, m + 1)), *([a + 1, b + 1] for a, b in pairs if m > 2)]
-    set_bits = [sum(1 << (r - 1) for r in s) for s in sets]
-    pair_sets = [sets.index([a + 1, b + 1]) for a, b in pairs]
-    _membership(db, tables, units, vs, sets, set_bits)
-    db.run(
-        render(
-            "compose/values_left.sql",
-            target=tables.values,
-            keys=tables.keys,
-            points=tables.points,
-            domain=tables.domain,
-            membership=tables.membership,
-            combos=tables.combos,
-            shared=tables.shared,
-            vs=vs,
-            m=m,
-            pairs=[(a + 1, b + 1) for a, b in pairs],
-            sets=sets,
-            set_bits=set_bits,
-            pair_sets=pair_sets,
-        )
-    )
-    ls = [rel.l for rel in releases]
-    row = db.one(
-        render(
-            "compose/summary.sql",
-            {"ls": ls, "pair_ls": [min(ls[a], ls[b]) for a, b in pairs]},
-            values=tables.values,
-            m=len(releases),
-            pairs=pairs,
-        )
-    )
+    m, ls = len(releases), [rel.l for rel in releases]
+    row = _counted(db, tables, units, vs, ls)
     below = tuple(int(x) for x in row[3 : 3 + m])
+    pairs = list(combinations(range(len(releases)), 2))
+    if m == 2:  # the pair is the whole set
+        counts = [min(below)]
+    elif any(below):
+        counts = [_pair_below(db, tables, units, vs, (a, b), (ls[a], ls[b])) for a, b in pairs]
+    else:  # a pair leaves every row at least the values all of them leave it, which no l exceeds
+        counts = [0] * len(pairs)
     pair_rows = tuple(
-        (releases[a].release_id, releases[b].release_id, int(n))
-        for (a, b), n in zip(pairs, row[3 + m :], strict=True)
+        (releases[a].release_id, releases[b].release_id, n) for (a, b), n in zip(pairs, counts, strict=True)
     )
     return Composition(
         source=source.ref.display(),
@@ -441,6 +406,58 @@ def _result(
         seconds=time.perf_counter() - t0,
         empty=int(row[2]),
     )
+
+
+def _counted(
+    db: Database, tables: _Work, units: Sequence[tuple[TableRef, TableRef]], vs: Sequence[str], ls: Sequence[int]
+) -> tuple[Any, ...]:
+    """The values every target is left by all the releases (``tables.values``), and their counts: rows,
+    single, empty, below each release's l. One set of releases per statement, so a statement grows with
+    the releases, not with their pairs."""
+    m = len(units)
+    every, full = list(range(1, m + 1)), 2**m - 1
+    _membership(db, tables, units, vs, [every], [full])
+    db.run(
+        render(
+            "compose/values_left.sql",
+            target=tables.values,
+            keys=tables.keys,
+            points=tables.points,
+            domain=tables.domain,
+            membership=tables.membership,
+            combos=tables.combos,
+            shared=tables.shared,
+            vs=vs,
+            m=m,
+            pairs=[],
+            sets=[every],
+            set_bits=[full],
+            pair_sets=[],
+        )
+    )
+    return db.one(
+        render("compose/summary.sql", {"ls": list(ls), "pair_ls": []}, values=tables.values, m=m, pairs=[])
+    )
+
+
+def _pair_below(
+    db: Database,
+    tables: _Work,
+    units: Sequence[tuple[TableRef, TableRef]],
+    vs: Sequence[str],
+    pair: tuple[int, int],
+    ls: tuple[int, int],
+) -> int:
+    """The rows two releases (0-based positions) alone leave fewer than the smaller of their l values:
+    the whole check's statements on the targets and shared masks as the two see them."""
+    a, b = pair
+    sub = _Work(db, "compose_pair")
+    sub.points, sub.domain = tables.points, tables.domain
+    db.run(render("compose/pair_keys.sql", target=sub.keys, keys=tables.keys, vs=vs, bits=[2**a, 2**b]))
+    db.run(render("compose/pair_shared.sql", target=sub.shared, shared=tables.shared, pair=[a + 1, b + 1]))
+    row = _counted(db, sub, [units[a], units[b]], vs, ls)
+    sub.drop()
+    return min(int(row[3]), int(row[4]))
 
 
 def _membership(

@@ -17,7 +17,7 @@ LS = ["l1", "l2", "l3", "l4"]
 
 def _work(env: HostileEnv) -> dict[str, TableRef]:
     names = ("codes", "keys", "points", "domain", "cover", "masks", "classes", "step0", "step1", "units",
-             "unit masks", "combos", "membership", "shared", "left")  # fmt: skip
+             "unit masks", "combos", "membership", "shared", "left", "pair keys", "pair shared")  # fmt: skip
     return {n: env.work(f"compose {n}") for n in names}
 
 
@@ -190,4 +190,10 @@ CASES = {
         unordered_lists=True,
     ),
     "compose/worst.sql": Case(_ctx(values=_left), {"worst": 3}, prepare=_prepare("done")),
+    "compose/pair_keys.sql": Case(
+        _ctx(target=lambda env: _work(env)["pair keys"], bits=[2, 1]), prepare=_prepare("points")
+    ),
+    "compose/pair_shared.sql": Case(
+        _ctx(target=lambda env: _work(env)["pair shared"], pair=[2, 1]), prepare=_prepare("combos")
+    ),
 }
