@@ -409,7 +409,11 @@ def _result(
 
 
 def _counted(
-    db: Database, tables: _Work, units: Sequence[tuple[TableRef, TableRef]], vs: Sequence[str], ls: Sequence[int]
+    db: Database,
+    tables: _Work,
+    units: Sequence[tuple[TableRef, TableRef]],
+    vs: Sequence[str],
+    ls: Sequence[int],
 ) -> tuple[Any, ...]:
     """The values every target is left by all the releases (``tables.values``), and their counts: rows,
     single, empty, below each release's l. One set of releases per statement, so a statement grows with
