@@ -1,20 +1,27 @@
 DROP TABLE IF EXISTS "pg_temp"."wk compose combos's";
 /* purpose: per target vector and set of releases holding its rows, the unit each of those releases leaves it (compose/units.sql), and per set of releases the check counts (sets) the number of the target's combination in it: targets of one combination are left the same values by that set */
 /* params: none */
-/* returns: creates target(pid, present, u1..uM, c0..cP): u<r> 0 where release r does not hold the rows (it tells nothing) or no class but a shared one covers the target (a unit is never 0: compose/units.sql); c<s> names the distinct (present within set s, the units of set s's releases) by its least pid (a grouping, not a sort) */
+/* returns: creates target(pid, present, u1..uM, c0..cP): u<r> 0 where release r does not hold the rows (it tells nothing) or no class but a shared one covers the target (a unit is never 0: compose/units.sql); c<s> names the distinct (present within set s, the units of set s's releases) by its least (pid, present) number: a target vector whose rows are held by different releases (a release deleted some of them) is in several combinations, so its pid alone names none */
 /* ref: docs/decisions/0005-composition-check.md ("A class that covers many targets": the values left are computed once per combination, not per target); sets (shape): the releases of each set, 1-based (values_left.sql's), set_bits their bits */
 CREATE TABLE "pg_temp"."wk compose combos's" AS
 WITH tp AS (
-  SELECT DISTINCT
-    p.pid,
-    k.present
-  FROM "pg_temp"."wk compose keys's" AS k
-  JOIN "pg_temp"."wk compose points's" AS p
-    ON p."v1" = k."v1" AND p."v2" = k."v2" AND p."v3" = k."v3" AND p."v4" = k."v4"
+  SELECT
+    pid,
+    present,
+    ROW_NUMBER() OVER (ORDER BY pid, present) AS tid
+  FROM (
+    SELECT DISTINCT
+      p.pid,
+      k.present
+    FROM "pg_temp"."wk compose keys's" AS k
+    JOIN "pg_temp"."wk compose points's" AS p
+      ON p."v1" = k."v1" AND p."v2" = k."v2" AND p."v3" = k."v3" AND p."v4" = k."v4"
+  ) AS d
 ), tu AS (
   SELECT
     tp.pid,
     tp.present,
+    tp.tid,
     COALESCE(CASE WHEN (
       tp.present & 1
     ) <> 0 THEN "x1".uid END, 0) AS "u1",
@@ -31,7 +38,7 @@ WITH tp AS (
     present & 3 AS p,
     "u1",
     "u2",
-    MIN(pid) AS cmb
+    MIN(tid) AS cmb
   FROM tu
   GROUP BY
     present & 3,

@@ -1,6 +1,6 @@
 /* purpose: the targets the releases leave fewest SA values: their QI values and the values left (never a source row id) */
 /* params: worst */
-/* returns: left_all, n, v1..vk (the QI values as text), sa_left (a list, in the bytes' order); fewest values first, then most rows, then the vectors' order */
+/* returns: left_all, n, v1..vk (the QI values as text), sa_left (a list, in the bytes' order); fewest values first, then most rows, then the vectors' order, then the releases holding them (a vector whose rows some release deleted is listed once per set of releases holding its rows) */
 /* ref: docs/decisions/0005-composition-check.md; targets no release holds are left every value and are not listed; the values left are the AND, over the releases holding the row, of their union masks (as values_left.sql: a release's shared mask OR the target's own), over the words either holds */
 WITH w AS (
   SELECT
@@ -15,13 +15,15 @@ WITH w AS (
   ORDER BY
     left_all,
     n DESC NULLS LAST,
-    pid
+    pid,
+    present
   LIMIT (
     CAST(%(worst)s AS BIGINT)
   )
 ), words AS (
   SELECT
     w.pid,
+    w.present,
     m.word
   FROM w
   JOIN "pg_temp"."wk compose membership's" AS m
@@ -29,12 +31,14 @@ WITH w AS (
   UNION
   SELECT
     w.pid,
+    w.present,
     s.word
   FROM w
   CROSS JOIN "pg_temp"."wk compose shared's" AS s
 ), a AS (
   SELECT
     x.pid,
+    x.present,
     x.word,
     CASE
       WHEN (
@@ -51,7 +55,7 @@ WITH w AS (
     END AS mask
   FROM words AS x
   JOIN w
-    ON w.pid = x.pid
+    ON w.pid = x.pid AND w.present = x.present
   LEFT JOIN "pg_temp"."wk compose membership's" AS m
     ON m.s = 0 AND m.cmb = w.cmb AND m.word = x.word
   LEFT JOIN "pg_temp"."wk compose shared's" AS s
@@ -78,7 +82,7 @@ JOIN "pg_temp"."wk compose codes's" AS "t3"
 JOIN "pg_temp"."wk compose codes's" AS "t4"
   ON "t4".attr = 4 AND "t4".code = p."v4"
 LEFT JOIN a
-  ON a.pid = w.pid
+  ON a.pid = w.pid AND a.present = w.present
 LEFT JOIN "pg_temp"."wk compose domain's" AS d
   ON d.word = a.word AND (
     a.mask & d.bit
@@ -95,4 +99,5 @@ GROUP BY
 ORDER BY
   w.left_all,
   w.n DESC NULLS LAST,
-  w.pid
+  w.pid,
+  w.present
