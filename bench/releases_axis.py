@@ -52,7 +52,8 @@ def child(counts: list[int], rows: int, timeout: float) -> list[dict[str, Any]]:
             f"'v' || (i % 13) AS s FROM range({int(rows)}) r(i)"
         )
         con.close()
-        base = ["--table", "t", "--qi", "age,sex", "--sa", "s", "--l", "3", "--algorithm", "mondrian", "--quiet"]
+        base = ["--table", "t", "--qi", "age,sex", "--sa", "s", "--l", "3", "--algorithm", "mondrian",
+                "--quiet"]  # fmt: skip
         for k in range(1, max(counts) + 1):
             made = _timed("anonymize", db, *base, "--output", f"r{k}")
             published = _timed("release", "publish", db, "--release", f"r{k}")

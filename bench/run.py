@@ -23,6 +23,7 @@ SUITES = [
     "pipeline",
     "engines",
     "compose",
+    "releases_axis",
     "release_state",
     "risk",
     "sql_functions",
