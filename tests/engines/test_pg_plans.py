@@ -77,3 +77,38 @@ def test_metrics_cover_reads_each_interval_by_its_ranks(pg_url: str) -> None:
     want = {(f"{2 * i}-{2 * i + 1}", v) for i in range(n // 2) for v in (2 * i, 2 * i + 1)}
     assert cover == want | {("10-19", v) for v in range(10, 20)} | {("7", 7)}
     assert _most_filtered(plan[0]["Plan"]) < n
+
+
+def test_uncategorized_values_anti_join_on_hashable_keys(pg_url: str) -> None:
+    """attack/uncategorized.sql finds the SA values without a category by ``NOT EXISTS`` on a null-safe
+    equality. Left as ``IS NOT DISTINCT FROM``, PostgreSQL can only run the anti-join as a nested loop over
+    every pair of source row and category (4,000 unique values: 7,998,000 rows removed, 1.36 s); the
+    dialect rewrites it to hashable equalities, as in a join's ``ON``."""
+    n = 3000
+    with Database.open(pg_url, mode="read") as db:
+        db.run(  # every value categorized but 'x' and NULL (twice each)
+            Query(
+                "source",
+                "CREATE TEMPORARY TABLE pg_temp.usrc AS SELECT 'v' || i AS sa FROM generate_series(1, "
+                f"{n}) AS i UNION ALL SELECT 'x' FROM generate_series(1, 2) UNION ALL "
+                "SELECT CAST(NULL AS TEXT) FROM generate_series(1, 2)",
+            )
+        )
+        db.run(
+            Query(
+                "categories",
+                "CREATE TEMPORARY TABLE pg_temp.ucat AS SELECT 1 AS s, 'v' || i AS v, 0 AS p, 1 AS q, "
+                f"1 + i % 3 AS category FROM generate_series(1, {n}) AS i",
+            )
+        )
+        q = render(
+            "attack/uncategorized.sql",
+            source=TableRef("usrc", "pg_temp"),
+            sa=Ident("sa"),
+            categories=TableRef("ucat", "pg_temp"),
+        )
+        [sql] = db._statements(q)  # type: ignore[attr-defined]
+        plan = db.raw_rows("EXPLAIN (ANALYZE, FORMAT JSON) " + sql)[0][0]
+        missing = db.rows(q)
+    assert [tuple(r) for r in missing] == [("x", 2), (None, 2)]
+    assert _most_filtered(plan[0]["Plan"]) < n
