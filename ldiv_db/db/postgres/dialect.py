@@ -316,17 +316,28 @@ def _hashable_joins(stmt: exp.Expression) -> None:
     """``a IS NOT DISTINCT FROM b`` as a join condition leaves PostgreSQL only a nested loop (rows x rows).
     Each such conjunct becomes ``(a IS NULL) = (b IS NULL) AND coalesce(a::text, '') = coalesce(b::text, '')``:
     the same pairs for values of one type (text equality is value equality for text, integers and
-    floats, whose text form is exact; not for -0.0), and both parts hash-join."""
+    floats, whose text form is exact; not for -0.0), and both parts hash-join. The conditions rewritten:
+    a join's ``ON``, and the ``WHERE`` of an ``EXISTS`` subquery, which PostgreSQL plans as a semi- or
+    anti-join of the same pairs."""
     for join in list(stmt.find_all(exp.Join)):
-        on = join.args.get("on")
-        if on is None:
-            continue
-        for node in list(on.find_all(exp.NullSafeEQ)):
-            parent = node.parent
-            while isinstance(parent, exp.Paren):
-                parent = parent.parent
-            if not (parent is join or isinstance(parent, exp.And)):
-                continue  # only top-level conjuncts; inside OR/NOT the plain form stays
+        _hashable_conjuncts(join.args.get("on"), join)
+    for exists in list(stmt.find_all(exp.Exists)):
+        select = exists.this
+        where = select.args.get("where") if isinstance(select, exp.Select) else None
+        if where is not None:
+            _hashable_conjuncts(where.this, where)
+
+
+def _hashable_conjuncts(condition: exp.Expression | None, owner: exp.Expression) -> None:
+    """Rewrite the null-safe equalities that are top-level conjuncts of ``condition`` (held by ``owner``);
+    inside OR/NOT the plain form stays: no join key can come from there."""
+    if condition is None:
+        return
+    for node in list(condition.find_all(exp.NullSafeEQ)):
+        parent = node.parent
+        while isinstance(parent, exp.Paren):
+            parent = parent.parent
+        if parent is owner or isinstance(parent, exp.And):
             node.replace(_fill(_PG_NULLSAFE_EQ, a=node.this, b=node.expression))
 
 

@@ -16,7 +16,16 @@ FROM (
         1
       FROM "pg_temp"."wk attack categories's" AS cat
       WHERE
-        cat.v IS NOT DISTINCT FROM CAST(src."ünï" AS TEXT)
+        (
+          cat.v IS NULL
+        ) = (
+          (
+            CAST(src."ünï" AS TEXT)
+          ) IS NULL
+        )
+        AND COALESCE(CAST(cat.v AS TEXT), '') = COALESCE(CAST((
+          CAST(src."ünï" AS TEXT)
+        ) AS TEXT), '')
     )
   GROUP BY
     1

@@ -2,6 +2,9 @@
 /* params: t_num, t_den */
 /* returns: creates target(gid, size, ok, severity, num, den); num/den = the group's distance (worst SA), severity = that as DOUBLE; a group without a known value, or holding a value the baseline lacks, fails (infinite severity) */
 /* ref: Li, Li, Venkatasubramanian 2007 §4.2 (ordered distance); a group of one value v moves all its mass from v: m·pt(v) with pt(v) = Σ_u N_u·|r_v − r_u| (the baseline table's). A group of several values: Σ_r |C_r| with C_r = N·c_r − m·K_r, c_r its rows at ranks ≤ r (a step at each of its values) and K_r the baseline's, increasing; between two steps c is constant, so the sum splits at the first rank where m·K_r ≥ N·c (found for every step at once by sorting the thresholds among the K_r) and each side is a prefix sum P of K: the work grows with the groups' values, not groups × M (ldiv_db/privacy/closeness.py: _ordered_cells_ok, the same integers) */
+/*      Each step's split rank is read in the rows that found it (no join back to the steps), and the prefix sums on one key */
+/*      (s, r) as s·2³² + r: with the SA's position as an equality of its own PostgreSQL merged or hashed on it alone (one value */
+/*      for one SA) and filtered every pair, quadratic in the groups' values (decision 0038) */
 CREATE OR REPLACE TEMPORARY TABLE "temp"."main"."tpl it's_dist verdict" AS
 WITH tot AS (
   SELECT
@@ -54,8 +57,7 @@ WITH tot AS (
   FROM "temp"."main"."tpl it's_baseline it's"
 ), pre AS (
   SELECT
-    s,
-    r,
+    CAST(s AS BIGINT) * 4294967296 + r AS sr,
     COALESCE(
       SUM(k) OVER (PARTITION BY s ORDER BY r ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING),
       0
@@ -63,8 +65,7 @@ WITH tot AS (
   FROM kb
   UNION ALL
   SELECT
-    s,
-    MAX(r) + 1,
+    CAST(s AS BIGINT) * 4294967296 + MAX(r) + 1,
     SUM(k)
   FROM kb
   GROUP BY
@@ -91,14 +92,18 @@ WITH tot AS (
     bt,
     r AS a,
     COALESCE(LEAD(r) OVER (PARTITION BY gid, s ORDER BY r), CAST(bm AS INT) + 1) AS e,
-    ROW_NUMBER() OVER (PARTITION BY gid, s ORDER BY r) = 1 AS first,
+    ROW_NUMBER() OVER (PARTITION BY gid, s ORDER BY r) = 1 AS is_first,
     bt * SUM(n) OVER (PARTITION BY gid, s ORDER BY r ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS level
   FROM cells
 ), marks AS (
   SELECT
     gid,
     s,
+    m,
+    level,
+    is_first,
     a,
+    e,
     (
       level + m - 1
     ) // m AS key,
@@ -109,6 +114,10 @@ WITH tot AS (
     NULL,
     s,
     NULL,
+    NULL,
+    NULL,
+    NULL,
+    NULL,
     k,
     1
   FROM kb
@@ -116,22 +125,28 @@ WITH tot AS (
   SELECT
     gid,
     s,
+    m,
+    level,
+    is_first,
     a,
-    1 + SUM(kind) OVER (PARTITION BY s ORDER BY key, kind ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS "at"
+    e,
+    kind,
+    1 + SUM(kind) OVER (PARTITION BY s ORDER BY key, kind ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS found_at
   FROM marks
 ), split AS (
   SELECT
-    st.gid,
-    st.s,
-    st.m,
-    st.level,
-    st.first,
-    st.a,
-    st.e,
-    LEAST(GREATEST(f."at", st.a), st.e) AS p
-  FROM steps AS st
-  JOIN found AS f
-    ON f.gid = st.gid AND f.s = st.s AND f.a = st.a
+    gid,
+    s,
+    m,
+    level,
+    is_first,
+    a,
+    e,
+    LEAST(GREATEST(found_at, a), e) AS p,
+    CAST(s AS BIGINT) * 4294967296 AS s0
+  FROM found
+  WHERE
+    kind = 0
 ), terms AS (
   SELECT
     x.gid,
@@ -144,14 +159,14 @@ WITH tot AS (
       pe.p - pp.p
     ) - x.level * (
       x.e - x.p
-    ) + CASE WHEN x.first THEN x.m * pa.p ELSE 0 END AS term
+    ) + CASE WHEN x.is_first THEN x.m * pa.p ELSE 0 END AS term
   FROM split AS x
   JOIN pre AS pa
-    ON pa.s = x.s AND pa.r = x.a
+    ON pa.sr = x.s0 + x.a
   JOIN pre AS pp
-    ON pp.s = x.s AND pp.r = x.p
+    ON pp.sr = x.s0 + x.p
   JOIN pre AS pe
-    ON pe.s = x.s AND pe.r = x.e
+    ON pe.sr = x.s0 + x.e
 ), e AS (
   SELECT
     g.gid,
