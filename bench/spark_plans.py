@@ -212,8 +212,10 @@ def commands(shape: str, qis: list[str]) -> dict[str, Callable[[str], Any]]:
     """The commands audited on a shape's table, in order (later ones read the releases earlier ones
     wrote), each a call of the API on a database URL."""
     import ldiv_db
+    from ldiv_db import api
 
-    t, nulls = f"t_{shape}", ({"null_as_value": True} if shape == "nulls" else {})
+    t = f"t_{shape}"
+    nulls: dict[str, Any] = {"null_as_value": True} if shape == "nulls" else {}
     widths = [int(w) for w in WIDTHS.split(",")]
     out: dict[str, Callable[[str], Any]] = {
         "hierarchy build": lambda db: _hierarchies(db, t, qis, widths, shape == "cat_unique"),
@@ -245,8 +247,8 @@ def commands(shape: str, qis: list[str]) -> dict[str, Callable[[str], Any]]:
         db, [f"r_hilbert_{shape}", f"r_tp_{shape}", f"r_fdtop_{shape}"]
     )
     out["report"] = lambda db: ldiv_db.report(db, f"r_tp_{shape}")
-    out["release publish"] = lambda db: ldiv_db.publish(db, f"r_mondrian_{shape}")
-    out["release publish beside"] = lambda db: ldiv_db.publish(db, f"r_bsgi_{shape}", accept_composition=True)
+    out["release publish"] = lambda db: api.publish(db, f"r_mondrian_{shape}")
+    out["release publish beside"] = lambda db: api.publish(db, f"r_bsgi_{shape}", accept_composition=True)
     stream = f"r_stream_{shape}"
     out["stream first"] = lambda db: ldiv_db.anonymize(
         db,
@@ -260,7 +262,7 @@ def commands(shape: str, qis: list[str]) -> dict[str, Callable[[str], Any]]:
         replace=True,
         **nulls,
     )
-    out["release append"] = lambda db: ldiv_db.release_append(db, stream, f"{t}_next", key="id")
+    out["release append"] = lambda db: api.release_append(db, stream, f"{t}_next", key="id")
     return out
 
 
@@ -289,7 +291,7 @@ def run(
     url: str, shapes: list[str], rows: int, names: list[str] | None
 ) -> tuple[Audit, list[dict[str, Any]]]:
     """Each shape's tables made, then its commands run under the audit: the audit and each call's outcome."""
-    from ldiv_db.db.spark.engine import session_for
+    from ldiv_db.db.spark.session import session_for
 
     session = session_for(url)
     calls: list[dict[str, Any]] = []
@@ -370,7 +372,7 @@ def main(argv: list[str] | None = None) -> int:
         )
         audit, calls = run(url, shapes, a.rows, a.commands.split(",") if a.commands else None)
         rows = report(audit)
-        from ldiv_db.db.spark.engine import stop_sessions
+        from ldiv_db.db.spark.session import stop_sessions
 
         stop_sessions()
     if a.out:
