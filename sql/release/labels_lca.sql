@@ -1,7 +1,10 @@
 -- purpose: local recoding labels per group: categorical QIs by the LCA in their hierarchy, numeric QIs as 'lo-hi' (or the single value), flat QIs as the value or '*'
 -- params: hids
 -- returns: creates target(gid, q1..qd)
--- ref: SPEC §0.5 (local recoding / LCA generalization), §0.4 (preorder intervals: the LCA is the deepest node whose subtree covers the group's leaves). One aggregation over the published rows gives every QI's span per group (a value's preorder node id from a small value → node map); the LCA is then looked up once per distinct span, not per group, in one join for every QI
+-- ref: SPEC §0.5 (local recoding / LCA generalization), §0.4 (preorder intervals: the LCA is the deepest node whose subtree covers the group's leaves). One aggregation over the published rows gives every QI's span per group (a value's preorder node id from a small value → node map); the LCA is then looked up once per distinct span, not per group, in one join for every QI: the deepest
+--      ancestor of the span's first leaf (its labels at every level, ldiv.hierarchy_level) whose subtree reaches the last, by
+--      equalities (the nodes whose preorder range holds the span, node_id <= lo AND last_leaf >= hi, are those ancestors, but
+--      as a join they pair every span with every node of the hierarchy)
 {{ target | create_table }} AS
 WITH a AS (
     SELECT asg.gid{% for c in qi %}, src.{{ c | ident }} AS {{ ('c' ~ loop.index) | ident }}{% endfor %}
@@ -54,7 +57,10 @@ spans AS (
 lca AS (
     SELECT s.attr, s.lo, s.hi, arg_max(n.label, n.depth) AS label
     FROM spans AS s
-    JOIN ldiv.hierarchy_node AS n ON n.hierarchy_id = s.hid AND n.node_id <= s.lo AND n.last_leaf >= s.hi
+    JOIN ldiv.hierarchy_node AS leaf ON leaf.hierarchy_id = s.hid AND leaf.node_id = s.lo
+    JOIN ldiv.hierarchy_level AS up ON up.hierarchy_id = s.hid AND up.leaf = leaf.label
+    JOIN ldiv.hierarchy_node AS n ON n.hierarchy_id = s.hid AND n.label = up.label
+    WHERE n.last_leaf >= s.hi
     GROUP BY s.attr, s.lo, s.hi
 ){% endif %}
 
