@@ -8,6 +8,4 @@ SELECT {{ vs | idents }},
        + CASE WHEN (present & {{ bits[1] }}) <> 0 THEN 2 ELSE 0 END AS present,
        CAST(sum(n) AS BIGINT) AS n
 FROM {{ keys | table }}
-GROUP BY {{ vs | idents }},
-         CASE WHEN (present & {{ bits[0] }}) <> 0 THEN 1 ELSE 0 END
-         + CASE WHEN (present & {{ bits[1] }}) <> 0 THEN 2 ELSE 0 END
+GROUP BY ALL

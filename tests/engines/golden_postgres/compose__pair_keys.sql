@@ -17,13 +17,9 @@ SELECT
   CAST(SUM(n) AS BIGINT) AS n
 FROM "pg_temp"."wk compose keys's"
 GROUP BY
-  "v1",
-  "v2",
-  "v3",
-  "v4",
-  CASE WHEN (
-    present & 2
-  ) <> 0 THEN 1 ELSE 0 END + CASE WHEN (
-    present & 1
-  ) <> 0 THEN 2 ELSE 0 END;
+  1,
+  2,
+  3,
+  4,
+  5;
 ANALYZE "pg_temp"."wk compose pair keys's"

@@ -15,13 +15,4 @@ SELECT
   ) <> 0 THEN 2 ELSE 0 END AS present,
   CAST(SUM(n) AS BIGINT) AS n
 FROM "temp"."main"."wk compose keys's"
-GROUP BY
-  "v1",
-  "v2",
-  "v3",
-  "v4",
-  CASE WHEN (
-    present & 2
-  ) <> 0 THEN 1 ELSE 0 END + CASE WHEN (
-    present & 1
-  ) <> 0 THEN 2 ELSE 0 END
+GROUP BY ALL
