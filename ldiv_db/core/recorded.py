@@ -28,14 +28,16 @@ def recorded_release(db: Database, name: str) -> dict[str, Any] | None:
     if not rows:
         return None
     rec = rows[0]
-    for key in ("qi", "sa", "metrics", "details", "verification", "run_params"):
+    for key in ("qi", "sa", "metrics", "details", "verification"):
         rec[key] = json.loads(rec[key]) if rec[key] is not None else None
     rec["l"] = json.loads(rec["l"]) if rec["l"] else None
+    # of the run's parameters only the NULL policy is kept: they hold the run's private seed too
+    params = json.loads(rec.pop("run_params") or "{}")
+    rec["null_as_value"] = bool(isinstance(params, dict) and params.get("null_as_value"))
     return rec
 
 
 def recorded_null_as_value(rec: dict[str, Any] | None) -> bool:
     """Whether the run that wrote a recorded release took NULL as a value of its own (``--null-as-value``):
     its source is then read so when it is measured again."""
-    params = rec.get("run_params") if rec is not None else None
-    return bool(isinstance(params, dict) and params.get("null_as_value"))
+    return bool(rec is not None and rec.get("null_as_value"))
