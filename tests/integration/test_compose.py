@@ -258,7 +258,7 @@ def test_releases_that_each_share_a_class_covering_every_target(monkeypatch: pyt
 
 def test_many_releases_compose_in_statements_that_grow_with_them(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every set of releases the check counted (all of them, then each pair) was a column of the same
-    statements, so they grew with the pairs: 16 releases of 2,000 rows took 36.5 s and 21 about 90 s, and
+    statements, so they grew with the pairs: 16 releases of 2,000 rows took 36.5 s and 20 took 92 s, and
     anonymize and publish run the check beside every published release of the source. Now each statement
     reads one set, the pairs are counted apart and only where the whole set leaves rows below l (a pair
     leaves every row at least the values all of them leave it)."""
