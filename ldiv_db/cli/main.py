@@ -378,9 +378,12 @@ _ENDED = {"command": False}
 
 # seconds between the re-sent SIGINTs of a Ctrl-C that landed inside an import (raised once it is over)
 _RETRY = 0.02
-# the re-sends waiting, and whether a Ctrl-C was noted but not yet raised in the command
-_RETRIES: list[threading.Timer] = []
+# the thread re-sending a noted Ctrl-C and the event that stops it; whether a Ctrl-C was noted but not
+# yet raised in the command; how many re-sent SIGINTs the handler has not yet seen
+_ASKER: dict[str, Any] = {"thread": None, "stop": threading.Event()}
+_ASKING = threading.RLock()  # re-entrant: the handler may run again inside itself
 _UNTAKEN = {"interrupt": False}
+_SENT = {"count": 0}
 
 
 def _importing(frame: Any) -> bool:
@@ -397,6 +400,10 @@ def _importing(frame: Any) -> bool:
 def _on_sigint(signum: int, frame: Any) -> None:
     if _ENDED["command"]:  # its outcome stands; the process is about to exit (no traceback from here)
         return
+    # pending SIGINTs merge into one delivery: every re-send counted so far is this one
+    resent, _SENT["count"] = _SENT["count"] > 0, 0
+    if resent and not _UNTAKEN["interrupt"]:
+        return  # a re-send that left before the Ctrl-C it repeats was raised: that one stands
     from ..errors import note_interrupt
 
     note_interrupt()
@@ -408,31 +415,48 @@ def _on_sigint(signum: int, frame: Any) -> None:
 
 
 def _resend() -> None:
-    """SIGINT to the main thread, where Python runs its handler. Sent to the process from the timer's
+    """SIGINT to the main thread, where Python runs its handler. Sent to the process from the asking
     thread, the kernel may hand it to that thread: the main thread, asleep in a system call (a wait, a
     sleep), would not wake to take it until the call returned on its own."""
+    _SENT["count"] += 1
     if hasattr(signal, "pthread_kill"):
         signal.pthread_kill(threading.main_thread().ident or 0, signal.SIGINT)
     else:
         os.kill(os.getpid(), signal.SIGINT)
 
 
+def _keep_asking(stop: threading.Event) -> None:
+    """Re-send the noted Ctrl-C every _RETRY seconds until the handler raises it. One re-send is not
+    enough: landing after the main thread let go of the interpreter but before it entered a blocking
+    system call (``time.sleep``), it is handled only when that call returns on its own."""
+    while not stop.wait(_RETRY):
+        with _ASKING:  # decided with _ask_again's check: a Ctrl-C noted now is not left to this thread
+            if not _UNTAKEN["interrupt"]:
+                _ASKER["thread"] = None
+                return
+        _resend()
+
+
 def _ask_again() -> None:
-    """Re-send the SIGINT shortly; :func:`_stop_asking` cancels it once the command has ended."""
-    _UNTAKEN["interrupt"] = True
-    timer = threading.Timer(_RETRY, _resend)
-    timer.daemon = True
-    _RETRIES.append(timer)
-    timer.start()
+    """Have the Ctrl-C re-sent until it is raised; :func:`_stop_asking` ends that with the command."""
+    with _ASKING:
+        _UNTAKEN["interrupt"] = True
+        if _ASKER["thread"] is not None:
+            return
+        _ASKER["stop"] = stop = threading.Event()
+        _ASKER["thread"] = thread = threading.Thread(target=_keep_asking, args=(stop,), daemon=True)
+    thread.start()
 
 
 def _stop_asking() -> bool:
-    """Cancel the re-sends still waiting (one already sent is handled by the ending handler) and say
-    whether a Ctrl-C was noted that the command never took."""
-    while _RETRIES:
-        timer = _RETRIES.pop()
-        timer.cancel()
-        timer.join()
+    """Stop the re-sends (one already sent is handled by the ending handler) and say whether a Ctrl-C
+    was noted that the command never took."""
+    with _ASKING:
+        thread, _ASKER["thread"] = _ASKER["thread"], None
+        _ASKER["stop"].set()
+    if thread is not None:
+        thread.join()
+    _SENT["count"] = 0
     untaken, _UNTAKEN["interrupt"] = _UNTAKEN["interrupt"], False
     return untaken
 

@@ -111,3 +111,56 @@ def test_a_re_sent_interrupt_goes_to_the_main_thread(tmp_path: Path) -> None:
     )
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.splitlines() == ["pending on the main thread: True"]
+
+
+# A re-sent interrupt can be lost: landing after the main thread let go of the interpreter but before it
+# entered its sleep, it waits for the sleep to end. The first re-send is swallowed here to stand for that
+# loss; the next ones must still come and wake the sleep. A re-send that reaches the handler after the
+# interrupt was raised (it left the asking thread just before) must not raise it a second time.
+LOST = textwrap.dedent(
+    """
+    import signal, time
+    from ldiv_db.cli import main as cli
+
+    seen = []
+
+    def swallow_first(signum, frame):
+        seen.append(signum)
+        if len(seen) > 1:
+            cli._on_sigint(signum, frame)
+
+    signal.signal(signal.SIGINT, swallow_first)
+    cli._ask_again()
+    started = time.monotonic()
+    try:
+        time.sleep(30)
+        print("not interrupted")
+    except KeyboardInterrupt:
+        print("woken after a lost re-send:", len(seen) >= 2 and time.monotonic() - started < 10)
+    cli._resend()  # late: the interrupt it repeats was raised
+    try:
+        time.sleep(0.5)
+        print("late re-send ignored: True")
+    except KeyboardInterrupt:
+        print("late re-send ignored: False")
+    print("still asking:", cli._stop_asking())
+    """
+)
+
+
+def test_a_lost_re_send_is_sent_again_and_a_late_one_ignored(tmp_path: Path) -> None:
+    proc = subprocess.run(
+        [sys.executable, "-c", LOST],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        cwd=tmp_path,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines() == [
+        "woken after a lost re-send: True",
+        "late re-send ignored: True",
+        "still asking: False",
+    ]
