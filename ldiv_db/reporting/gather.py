@@ -376,7 +376,7 @@ def _measure(
         inputs = dataclasses.replace(inputs, published_group=group is not None)
         keys = partition_keys(inputs)
         intervals = [c.is_numeric for c in src.qi] if interval_labels else None
-        metrics = _current_metrics(db, rec, state, src, inputs, l, intervals, kl)
+        metrics = _current_metrics(db, rec, state, src, inputs, l, intervals, kl, nv)
         qi_ncp = _qi_ncp(db, src.table, inputs.table, inputs, intervals)
     check = evaluate(db, inputs, None, prefix="report_c", null_as_value=nv)
     assert check.sizes is not None
@@ -448,14 +448,16 @@ def _current_metrics(
     l: int | None,
     intervals: list[bool] | None,
     kl: bool,
+    null_as_value: bool,
 ) -> dict[str, Any]:
     """The metrics of the table as it is: recorded while it is as verified; a table changed since is
     measured now, and one the metrics cannot measure any more (more rows than its source) gets a note
     instead, so that the page can still say what happened to it."""
+    how = MetricsOptions(l=l, interval_labels=intervals, kl=kl, null_as_value=null_as_value)
     if state is None or state.intact:
-        return _metrics(db, rec, src, inputs, l, intervals, kl)
+        return _metrics(db, rec, src, inputs, how)
     try:
-        return _metrics(db, None, src, inputs, l, intervals, kl)
+        return _metrics(db, None, src, inputs, how)
     except BadInput as exc:
         return {"rows": inputs.rows, "deleted_rows": 0, "metrics_note": exc.message}
 
@@ -465,9 +467,7 @@ def _metrics(
     rec: dict[str, Any] | None,
     src: Inputs,
     rel: Inputs,
-    l: int | None,
-    intervals: list[bool] | None,
-    kl: bool,
+    how: MetricsOptions,
 ) -> dict[str, Any]:
     """The recorded metrics of the release (what anonymize computed on the written table), or computed now
     by the same function ``ldiv metrics`` calls, on the same classes as the check (``rel.group``)."""
@@ -478,7 +478,7 @@ def _metrics(
     return compute_metrics(
         db,
         Measured(src.table, rel.table, src.qi, src.sa, group),
-        MetricsOptions(l=l, interval_labels=intervals, kl=kl),
+        how,
     ).to_dict()
 
 

@@ -18,12 +18,13 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
 
 from ..core.catalog import Column, Table
 from ..core.classes import ClassFacts, Risk, class_keys
+from ..core.inputs import null_counts
 from ..db import Database
 from ..errors import BadInput, InternalError, LdivError
 from ..sqlgen.render import Ident, TableRef, render
@@ -141,6 +142,8 @@ class _Columns:
     counted: bool
     pairs: bool = False  # the counts with the classes' distinct group ids and label vectors
     by_group: bool = False  # one label vector per group id: the classes are the group ids
+    # a NULL SA cell is the source's NULL value, published as it is, not a suppressed one
+    sa_null_values: bool = False
 
 
 def _columns(
@@ -194,12 +197,16 @@ class Measured:
 class MetricsOptions:
     """How: ``l`` of CAVG; the QIs' ``weights`` of IL/NCP (1 each by default); ``interval_labels[i]``:
     QI i's range labels ``lo-hi`` are intervals even where a hierarchy node has the same text
-    (:func:`.covers.build_covers`); ``kl=False`` skips KL (None)."""
+    (:func:`.covers.build_covers`); ``kl=False`` skips KL (None). ``null_as_value``: the release was
+    made with NULL a value of its own; where the source's SA holds NULL, a NULL SA cell of the release is
+    that value, not a suppressed one (l+-Optimize refuses to suppress SA values there: the two would be
+    published alike)."""
 
     l: int | None = None
     weights: Sequence[Fraction] | None = None
     interval_labels: Sequence[bool] | None = None
     kl: bool = True
+    null_as_value: bool = False
 
 
 def compute_metrics(
@@ -227,6 +234,8 @@ def compute_metrics(
         raise BadInput(f"l = {l} is not a positive integer", "CAVG uses k = l >= 1")
     w = _weights(how.weights, len(qi))
     cols = _columns(release, qi, sa, what.group_column, what.class_column, aggregate)
+    if how.null_as_value and any(null_counts(db, source, sa)[1]):
+        cols = replace(cols, sa_null_values=True)
     source_rows = aggregate.source_rows if aggregate is not None else _row_count(db, source)
     known, counts = _published_rows(db, cols, release, source, aggregate, source_rows)
     deleted = source_rows - known
@@ -291,9 +300,8 @@ def _counts(db: Database, cols: _Columns) -> tuple[RowCounts, ClassFacts]:
     and labels, or labels; the group column alone where it carries one label vector each), in one
     statement."""
     keys = _class_keys(cols)
-    return row_counts_and_classes(
-        db, cols.table, cols.qi, cols.sa, keys, counted=cols.counted, pairs=cols.pairs
-    )
+    sa = [] if cols.sa_null_values else cols.sa  # the SA columns whose NULL cells are suppressed ones
+    return row_counts_and_classes(db, cols.table, cols.qi, sa, keys, counted=cols.counted, pairs=cols.pairs)
 
 
 def _class_keys(cols: _Columns) -> list[Ident]:

@@ -142,3 +142,51 @@ def _categories(db: str) -> str:
     path = Path(db).with_suffix(".categories.csv")
     path.write_text("value;category\n" + "".join(f"s{i};{1 + i % 3}\n" for i in range(9)), encoding="utf-8")
     return str(path)
+
+
+def test_a_null_sa_value_is_not_counted_as_a_suppressed_one(
+    nulls: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """With --null-as-value the source's NULL SA values are published as they are: the release's figures
+    once counted each as a suppressed cell (LM charged it |QI|), though no algorithm suppressed it."""
+    base = ["--qi", "q1,q2", "--sa", "s"]
+    made = _json(capsys, "anonymize", nulls, "--table", "t", *base, "--l", "2", "--algorithm", "tp+",
+                 "--output", "r", "--quiet", "--null-as-value")["metrics"]  # fmt: skip
+    con = duckdb.connect(nulls, read_only=True)
+    stars, starred, null_sa = con.execute(
+        "SELECT sum((q1 = '*')::INT + (q2 = '*')::INT), count(*) FILTER (WHERE q1 = '*' OR q2 = '*'), "
+        "count(*) FILTER (WHERE s IS NULL) FROM r"
+    ).fetchone()
+    con.close()
+    assert null_sa == 150  # the source's NULLs, published (tp+ suppresses QI cells only)
+    assert (made["cells_suppressed"], made["rows_with_suppressed_cells"]) == (stars, starred)
+    again = _json(capsys, "metrics", nulls, "--source", "t", "--release", "r", *base)
+    assert (again["cells_suppressed"], again["lm"]) == (stars, made["lm"])
+
+
+def test_lplus_will_not_publish_a_suppressed_sa_value_like_the_value_null(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = str(tmp_path / "l.duckdb")
+    con = duckdb.connect(db)
+    con.execute("CREATE TABLE t AS SELECT i % 7 AS q1, (i * 5) % 11 AS q2, CASE WHEN i % 4 = 0 THEN NULL "
+                "ELSE 's' || (i % 9) END AS s, 's' || (i % 3) AS s2 FROM range(400) r(i)")  # fmt: skip
+    con.close()
+    for column in ("q1", "q2"):
+        assert (
+            main(["hierarchy", "build", db, "--table", "t", "--column", column, "--intervals", "2,4,8,16"])
+            == 0
+        )
+    call = ["anonymize", db, "--table", "t", "--qi", "q1,q2", "--l", "3", "--algorithm", "lplus", "--quiet",
+            "--null-as-value"]  # fmt: skip
+    for scheme in ("viosa", "allsa"):
+        code, err = run(capsys, *call, "--sa", "s", "--suppression", scheme, "--output", f"r_{scheme}")
+        assert code == 2 and "could not be told apart" in err and "--suppression viorec" in err, err
+        # an SA without NULL: a published NULL is a suppressed value, counted as one
+        made = _json(capsys, *call, "--sa", "s2", "--suppression", scheme, "--output", f"r2_{scheme}")
+        con = duckdb.connect(db, read_only=True)
+        (suppressed,) = con.execute(f"SELECT count(*) FILTER (WHERE s2 IS NULL) FROM r2_{scheme}").fetchone()
+        con.close()
+        assert suppressed > 0 and made["metrics"]["cells_suppressed"] == made["metrics"]["stars"] + suppressed
+    code, err = run(capsys, *call, "--sa", "s", "--suppression", "viorec", "--output", "r_viorec")
+    assert code == 0, err

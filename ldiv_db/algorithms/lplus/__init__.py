@@ -18,7 +18,7 @@ from fractions import Fraction
 from typing import Any
 
 from ...core.catalog import Column
-from ...core.inputs import refuse_folded_sa
+from ...core.inputs import null_counts, refuse_folded_sa
 from ...core.options import Option
 from ...errors import BadInput
 from ...privacy.l_plus import LPlus
@@ -77,6 +77,22 @@ class LPlusOptimize(Algorithm):
             default=True,
         ),
     )
+
+    def check(self, request: AnonymizeRequest) -> None:
+        """A suppressed SA value is published as NULL ("unknown"): where NULL is a value of its own
+        (``--null-as-value``) and the SA holds it, the two would be published alike, and the release's
+        readers (its metrics, an attacker) could not tell a suppressed value from the value NULL."""
+        scheme = request.options["suppression"]
+        if scheme not in ("viosa", "allsa") or not request.null_as_value:
+            return
+        sa = request.inputs.sa
+        nulls = null_counts(request.db, request.inputs.table, sa)[1]
+        if any(nulls):
+            raise BadInput(
+                f"--suppression {scheme} publishes a suppressed SA value as NULL, and with --null-as-value "
+                f"NULL is a value of {sa[0].name!r} ({nulls[0]:,} rows hold it): the two could not be told apart",
+                "delete instead (--suppression viorec or allrec), or filter the NULL rows out first",
+            )
 
     def run(self, request: AnonymizeRequest) -> Partitioning:
         t0 = time.perf_counter()
