@@ -127,7 +127,8 @@ class LPlus(PrivacyModel):
         if self.ls:
             out["l"] = list(self.ls)
         if self.explicit:
-            out["thresholds"] = {str(v): str(th) for v, th in self.explicit.items()}
+            # None is the NULL value (--null-as-value); shown so, not as the text 'None'
+            out["thresholds"] = {"NULL" if v is None else str(v): str(th) for v, th in self.explicit.items()}
         if self.sensitivity:
             out["sensitivity"] = True
         return out

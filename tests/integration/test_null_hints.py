@@ -6,6 +6,7 @@ made with ``--null-as-value`` is measured again (metrics, report, compare) with 
 from __future__ import annotations
 
 import json
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -190,3 +191,36 @@ def test_lplus_will_not_publish_a_suppressed_sa_value_like_the_value_null(
         assert suppressed > 0 and made["metrics"]["cells_suppressed"] == made["metrics"]["stars"] + suppressed
     code, err = run(capsys, *call, "--sa", "s", "--suppression", "viorec", "--output", "r_viorec")
     assert code == 0, err
+
+
+def test_the_null_value_keeps_its_own_derived_threshold(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """l+-Optimize read the NULL SA value as pandas' NaN: its sensitivity threshold was keyed 'nan', and
+    the release was verified with NULL at the default θ = 1 (and a value spelled 'nan' at NULL's θ)."""
+    db = str(tmp_path / "s.duckdb")
+    con = duckdb.connect(db)
+    con.execute("CREATE TABLE t AS SELECT i % 7 AS q1, (i * 5) % 11 AS q2, CASE WHEN i % 4 = 0 THEN NULL "
+                "ELSE 's' || (i % 9) END AS s FROM range(600) r(i)")  # fmt: skip
+    con.close()
+    for column in ("q1", "q2"):
+        assert (
+            main(["hierarchy", "build", db, "--table", "t", "--column", column, "--intervals", "2,4,8,16"])
+            == 0
+        )
+    capsys.readouterr()
+    made = _json(capsys, "anonymize", db, "--table", "t", "--qi", "q1,q2", "--sa", "s", "--l", "3",
+                 "--sensitivity", "--algorithm", "lplus", "--output", "r", "--quiet", "--null-as-value")  # fmt: skip
+    # SPEC §5.1: 150 NULLs of 600 rows over 10 values (fr_avg 60): θ = 1/3 · 150/60 = 5/6
+    theta = Fraction(1, 3) * Fraction(150, 60)
+    for part in made["verification"]:
+        assert (
+            part["params"]["thresholds"]["NULL"] == str(theta) and "nan" not in part["params"]["thresholds"]
+        )
+        assert part["holds"] is True
+    con = duckdb.connect(db, read_only=True)
+    classes = con.execute(
+        "SELECT count(*) FILTER (WHERE s IS NULL), count(*) FROM r GROUP BY group_id, q1, q2"
+    ).fetchall()
+    con.close()
+    assert max(Fraction(nulls, size) for nulls, size in classes) <= theta

@@ -85,11 +85,13 @@ def build(
                 f"{count} value(s) of {col.name!r} are not leaves of its hierarchy: {', '.join(sample)}",
                 "re-import the hierarchy with a row for every data value",
             )
-    sa_values = list(dict.fromkeys(hist["s"].tolist()))
-    counts = hist.groupby("s", sort=False, dropna=False)["n"].sum()
-    theta = model.resolve({1: [(v, int(counts[v])) for v in sa_values]})
+    # codes in order of first appearance; the NULL value (--null-as-value) is None, as the thresholds and
+    # the verification key it (pandas reads it as NaN, which would be keyed and shown as 'nan')
+    sa_codes, uniques = pd.factorize(hist["s"], use_na_sentinel=False)
+    sa_values = [None if pd.isna(v) else v for v in uniques]
+    counts = np.bincount(sa_codes, weights=hist["n"].to_numpy(dtype=np.float64), minlength=len(sa_values))
+    theta = model.resolve({1: [(v, int(counts[i])) for i, v in enumerate(sa_values)]})
     thetas = [theta[(1, v)] for v in sa_values]
-    sa_code = {v: i for i, v in enumerate(sa_values)}
     classes = sorted({str(k) for k in hist["k"].tolist()}) if klass is not None else []
     class_codes = (
         np.asarray(hist["k"].astype(str).map({c: i for i, c in enumerate(classes)}), dtype=np.int64)
@@ -101,7 +103,7 @@ def build(
     problem = Problem(
         taxonomies=taxes,
         leaf=leaf.astype(narrow_dtype(leaf), copy=False),
-        sa=hist["s"].map(sa_code).to_numpy(dtype=np.int64),
+        sa=sa_codes.astype(np.int64, copy=False),
         count=hist["n"].to_numpy(dtype=np.int64, copy=True),
         theta=[(th.numerator, th.denominator) for th in thetas],
         metric=metric,

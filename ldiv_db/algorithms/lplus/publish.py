@@ -91,7 +91,9 @@ def details(
         "cuts_total": _count(result.total_cuts),
         "cuts_visited": result.visited,
         "pruned_share": result.pruned_share,
-        "thresholds": {str(v): str(th) for v, th in zip(h.sa_values, h.thetas, strict=True)},
+        "thresholds": {
+            "NULL" if v is None else str(v): str(th) for v, th in zip(h.sa_values, h.thetas, strict=True)
+        },
         "partitions": int(summary["published_partitions"]),
         "deleted_rows": int(summary["deleted"]),
         "sa_suppressed_rows": int(summary["sa_suppressed"]),
