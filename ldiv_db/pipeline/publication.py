@@ -153,14 +153,13 @@ def publish_release(db: Database, name: str, *, accept: bool = False) -> Publish
     result = PublishResult(release_id, display, source, PUBLISHED, accept, [n for _, n in others])
     comp: Composition | None = None
     if others:
-        comp, why = _composition(db, release_id, others)
+        comp, why, fix = _composition(db, release_id, others)
         if comp is None:
             result.summary = f"not checked: {why}"
             if not accept:
                 raise PrivacyViolation(
                     f"cannot check how {display} composes with the published releases of {source}: {why}",
-                    "make the set readable (restore a published table as it was), or pass "
-                    "--accept-composition to publish it unchecked (recorded with this reason)",
+                    f"{fix}, or pass --accept-composition to publish it unchecked (recorded with this reason)",
                 )
         else:
             result.composition, result.summary = comp.as_json(), comp.summary()
@@ -180,16 +179,17 @@ def publish_release(db: Database, name: str, *, accept: bool = False) -> Publish
 
 def _composition(
     db: Database, release_id: int, others: Sequence[tuple[int, str]]
-) -> tuple[Composition | None, str]:
-    """The composition check of the release with the published ``others``, or None and why it cannot run
-    (a published table changed or missing; a release the check does not support, e.g. Decomposition+)."""
+) -> tuple[Composition | None, str, str]:
+    """The composition check of the release with the published ``others``, or None, why it cannot run
+    (a published table changed or missing; what the check does not support, e.g. Decomposition+ or a NULL
+    QI value) and what would let it run."""
     broken = _unreadable(db, others)
     if broken:
-        return None, "; ".join(broken)
+        return None, "; ".join(broken), "make the set readable (restore a published table as it was)"
     try:
-        return compose(db, [release_id, *(i for i, _ in others)]), ""
+        return compose(db, [release_id, *(i for i, _ in others)]), "", ""
     except LdivError as exc:
-        return None, exc.message
+        return None, exc.message, exc.hint or "make the set one the check reads (`ldiv compose` says why)"
 
 
 def draft_composition(db: Database, release_id: int) -> dict[str, Any] | None:
@@ -202,7 +202,7 @@ def draft_composition(db: Database, release_id: int) -> dict[str, Any] | None:
     if not others:
         return None
     names = [n for _, n in others]
-    comp, why = _composition(db, release_id, others)
+    comp, why, _ = _composition(db, release_id, others)
     if comp is None:
         return {"with": names, "checked": False, "reason": why}
     return {"with": names, "checked": True, "ok": comp.ok, "summary": comp.summary(), **comp.as_json()}

@@ -159,6 +159,7 @@ def test_a_published_table_changed_since_blocks_the_check(
     assert b["composition"]["checked"] is False and "missing" in b["composition"]["reason"]
     code, _, err = cli(capsys, "release", "publish", world, "--release", "by_zip")
     assert code == 1 and "cannot check how main.by_zip composes" in err and "missing" in err
+    assert "restore a published table as it was" in err
 
 
 def test_compare_writes_candidates(world: Path, capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
@@ -193,6 +194,8 @@ def test_a_set_the_check_cannot_read_is_refused_unless_accepted(
     assert cli(capsys, "release", "publish", path, "--release", "first")[0] == 0  # alone: nothing to check
     code, _, err = cli(capsys, "release", "publish", path, "--release", "second")
     assert code == 1 and "cannot check how main.second composes" in err and "one SA each" in err, err
+    # the hint is the cause's own, not the one of a changed table
+    assert "compose releases of the same single SA" in err and "restore a published table" not in err, err
     code, out, err = cli(capsys, "release", "publish", path, "--release", "second", "--accept-composition", "--json")  # fmt: skip
     assert code == 0, err
     got = json.loads(out)
