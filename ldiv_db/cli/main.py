@@ -379,11 +379,12 @@ _ENDED = {"command": False}
 # seconds between the re-sent SIGINTs of a Ctrl-C that landed inside an import (raised once it is over)
 _RETRY = 0.02
 # the thread re-sending a noted Ctrl-C and the event that stops it; whether a Ctrl-C was noted but not
-# yet raised in the command; how many re-sent SIGINTs the handler has not yet seen
+# yet raised in the command; the re-sent SIGINTs, counted by the asking thread, and how many of them the
+# handler has seen (each count has one writer, so neither loses an update)
 _ASKER: dict[str, Any] = {"thread": None, "stop": threading.Event()}
 _ASKING = threading.RLock()  # re-entrant: the handler may run again inside itself
 _UNTAKEN = {"interrupt": False}
-_SENT = {"count": 0}
+_SENT = {"sent": 0, "seen": 0}
 
 
 def _importing(frame: Any) -> bool:
@@ -401,7 +402,8 @@ def _on_sigint(signum: int, frame: Any) -> None:
     if _ENDED["command"]:  # its outcome stands; the process is about to exit (no traceback from here)
         return
     # pending SIGINTs merge into one delivery: every re-send counted so far is this one
-    resent, _SENT["count"] = _SENT["count"] > 0, 0
+    sent = _SENT["sent"]
+    resent, _SENT["seen"] = sent > _SENT["seen"], sent
     if resent and not _UNTAKEN["interrupt"]:
         return  # a re-send that left before the Ctrl-C it repeats was raised: that one stands
     from ..errors import note_interrupt
@@ -418,7 +420,7 @@ def _resend() -> None:
     """SIGINT to the main thread, where Python runs its handler. Sent to the process from the asking
     thread, the kernel may hand it to that thread: the main thread, asleep in a system call (a wait, a
     sleep), would not wake to take it until the call returned on its own."""
-    _SENT["count"] += 1
+    _SENT["sent"] += 1
     if hasattr(signal, "pthread_kill"):
         signal.pthread_kill(threading.main_thread().ident or 0, signal.SIGINT)
     else:
@@ -456,7 +458,7 @@ def _stop_asking() -> bool:
         _ASKER["stop"].set()
     if thread is not None:
         thread.join()
-    _SENT["count"] = 0
+    _SENT["seen"] = _SENT["sent"]
     untaken, _UNTAKEN["interrupt"] = _UNTAKEN["interrupt"], False
     return untaken
 
