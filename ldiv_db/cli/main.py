@@ -10,7 +10,6 @@ import json
 import os
 import signal
 import sys
-import threading
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -24,6 +23,7 @@ from ..core.run_flags import (
 )
 from ..errors import BadInput, LdivError
 from .parser import build_parser
+from .sigint import ENDED, on_sigint, on_unraisable, stop_asking
 
 
 def _attach(values: Sequence[str] | None) -> dict[str, str]:
@@ -88,7 +88,7 @@ def _open(args: argparse.Namespace) -> Any:
 
 
 def _end(code: int) -> None:
-    """Close what the command opened (a Ctrl-C meanwhile is ignored: see ``_ENDED``); a command that
+    """Close what the command opened (a Ctrl-C meanwhile is ignored: see :data:`.sigint.ENDED`); a command that
     failed leaves no database file it created (``Database.close(failed=...)``)."""
     while _OPENED:
         with contextlib.suppress(Exception):
@@ -372,126 +372,24 @@ _HANDLERS: dict[str, Callable[[argparse.Namespace], int]] = {
 }
 
 
-# the command has ended (returned or failed): a Ctrl-C from now on changes nothing
-_ENDED = {"command": False}
-
-
-# seconds between the re-sent SIGINTs of a Ctrl-C that landed inside an import (raised once it is over)
-_RETRY = 0.02
-# the thread re-sending a noted Ctrl-C and the event that stops it; whether a Ctrl-C was noted but not
-# yet raised in the command; the re-sent SIGINTs, counted by the asking thread, and how many of them the
-# handler has seen (each count has one writer, so neither loses an update)
-_ASKER: dict[str, Any] = {"thread": None, "stop": threading.Event()}
-_ASKING = threading.RLock()  # re-entrant: the handler may run again inside itself
-_UNTAKEN = {"interrupt": False}
-_SENT = {"sent": 0, "seen": 0}
-
-
-def _importing(frame: Any) -> bool:
-    """Whether the interrupted code runs inside an import. A KeyboardInterrupt raised while a native
-    extension initializes (DuckDB's module sets up its types by calling back into Python) aborts the whole
-    process with a traceback instead of unwinding, so an interrupt there must wait for the import's end."""
-    while frame is not None:
-        if frame.f_code.co_filename.startswith("<frozen importlib"):
-            return True
-        frame = frame.f_back
-    return False
-
-
-def _on_sigint(signum: int, frame: Any) -> None:
-    if _ENDED["command"]:  # its outcome stands; the process is about to exit (no traceback from here)
-        return
-    # pending SIGINTs merge into one delivery: every re-send counted so far is this one
-    sent = _SENT["sent"]
-    resent, _SENT["seen"] = sent > _SENT["seen"], sent
-    if resent and not _UNTAKEN["interrupt"]:
-        return  # a re-send that left before the Ctrl-C it repeats was raised: that one stands
-    from ..errors import note_interrupt
-
-    note_interrupt()
-    if _importing(frame):
-        _ask_again()  # the signal is delivered to this handler again, outside the import by then
-        return
-    _UNTAKEN["interrupt"] = False
-    raise KeyboardInterrupt
-
-
-def _resend() -> None:
-    """SIGINT to the main thread, where Python runs its handler. Sent to the process from the asking
-    thread, the kernel may hand it to that thread: the main thread, asleep in a system call (a wait, a
-    sleep), would not wake to take it until the call returned on its own."""
-    _SENT["sent"] += 1
-    if hasattr(signal, "pthread_kill"):
-        signal.pthread_kill(threading.main_thread().ident or 0, signal.SIGINT)
-    else:
-        os.kill(os.getpid(), signal.SIGINT)
-
-
-def _keep_asking(stop: threading.Event) -> None:
-    """Re-send the noted Ctrl-C every _RETRY seconds until the handler raises it. One re-send is not
-    enough: landing after the main thread let go of the interpreter but before it entered a blocking
-    system call (``time.sleep``), it is handled only when that call returns on its own."""
-    while not stop.wait(_RETRY):
-        with _ASKING:  # decided with _ask_again's check: a Ctrl-C noted now is not left to this thread
-            if not _UNTAKEN["interrupt"]:
-                _ASKER["thread"] = None
-                return
-        _resend()
-
-
-def _ask_again() -> None:
-    """Have the Ctrl-C re-sent until it is raised; :func:`_stop_asking` ends that with the command."""
-    with _ASKING:
-        _UNTAKEN["interrupt"] = True
-        if _ASKER["thread"] is not None:
-            return
-        _ASKER["stop"] = stop = threading.Event()
-        _ASKER["thread"] = thread = threading.Thread(target=_keep_asking, args=(stop,), daemon=True)
-    thread.start()
-
-
-def _stop_asking() -> bool:
-    """Stop the re-sends (one already sent is handled by the ending handler) and say whether a Ctrl-C
-    was noted that the command never took."""
-    with _ASKING:
-        thread, _ASKER["thread"] = _ASKER["thread"], None
-        _ASKER["stop"].set()
-    if thread is not None:
-        thread.join()
-    _SENT["seen"] = _SENT["sent"]
-    untaken, _UNTAKEN["interrupt"] = _UNTAKEN["interrupt"], False
-    return untaken
-
-
-def _on_unraisable(info: Any) -> None:
-    """A Ctrl-C raised where Python cannot raise it (a weakref or finalizer callback run by the garbage
-    collector) would be printed as "Exception ignored" and lost: it is asked for again shortly, outside
-    the callback, unless the command has ended. Anything else goes to Python's own hook."""
-    if info.exc_type is not None and issubclass(info.exc_type, KeyboardInterrupt):
-        if not _ENDED["command"]:
-            _ask_again()
-        return
-    sys.__unraisablehook__(info)
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     from ..errors import clear_interrupt
     from ..util.interrupts import clear_committed
 
     clear_interrupt()
     clear_committed()
-    _ENDED["command"] = False
+    ENDED["command"] = False
     previous = signal.getsignal(signal.SIGINT)
     previous_hook = sys.unraisablehook
     if previous is signal.default_int_handler:  # not when SIGINT is ignored (a background job)
         with contextlib.suppress(ValueError):  # only the main thread may set it
-            signal.signal(signal.SIGINT, _on_sigint)
-            sys.unraisablehook = _on_unraisable
+            signal.signal(signal.SIGINT, on_sigint)
+            sys.unraisablehook = on_unraisable
     try:
         return _main_guarded(argv)
     finally:
-        _ENDED["command"] = True
-        untaken = _stop_asking()  # no re-sent SIGINT may reach the caller later, at a random place
+        ENDED["command"] = True
+        untaken = stop_asking()  # no re-sent SIGINT may reach the caller later, at a random place
         # a caller in this process gets its handler back; the process's own command line (argv None:
         # `ldiv ...`) keeps the ending handler until it exits, so a late Ctrl-C prints no traceback
         if argv is not None:
@@ -591,7 +489,7 @@ def _main(argv: Sequence[str] | None) -> int:
             print("  hint: set LDIV_DEBUG=1 to see the traceback and please report it", file=sys.stderr)
             code = 3
     finally:
-        _ENDED["command"] = True  # done, written or not: a Ctrl-C while the databases close changes nothing
+        ENDED["command"] = True  # done, written or not: a Ctrl-C while the databases close changes nothing
         _end(code)
     return code
 

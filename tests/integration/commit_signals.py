@@ -36,6 +36,7 @@ from typing import Any
 import duckdb
 
 from ldiv_db.cli import main as cli
+from ldiv_db.cli import sigint
 from ldiv_db.db import Database
 from ldiv_db.db.duckdb import engine as embedded
 from ldiv_db.db.postgres import engine as postgres
@@ -94,7 +95,7 @@ _pg_send = postgres.PostgresDatabase._send
 _pg_tx = postgres.PostgresDatabase._tx_statement
 _publish = anonymize_module.publish
 _emit = cli._emit
-_importing, _retry = cli._importing, cli._RETRY
+_importing, _retry = sigint.importing, sigint.RETRY
 
 
 def _hooked_init(self: Any, con: Any, path: Any, *, owned: bool) -> None:
@@ -141,12 +142,12 @@ def _hooked_emit(args: Any, result: Any, **kw: Any) -> None:
         _ctrl_c()
     if STATE["hook"] == "import":
         STATE["hook"] = None
-        cli._importing = lambda frame: True  # type: ignore[attr-defined]
-        cli._RETRY = 0.3  # type: ignore[attr-defined]
+        sigint.importing = lambda frame: True
+        sigint.RETRY = 0.3
         try:
             _ctrl_c()
         finally:
-            cli._importing, cli._RETRY = _importing, _retry  # type: ignore[attr-defined]
+            sigint.importing, sigint.RETRY = _importing, _retry
     _emit(args, result, **kw)
 
 

@@ -24,7 +24,7 @@ SCRIPT = textwrap.dedent(
     """
     import importlib.abc, os, signal, sys, time
 
-    from ldiv_db.cli import main as cli
+    from ldiv_db.cli import sigint
 
     class Interrupt(importlib.abc.MetaPathFinder):
         def find_spec(self, name, path, target=None):
@@ -32,7 +32,7 @@ SCRIPT = textwrap.dedent(
                 os.kill(os.getpid(), signal.SIGINT)
             return None
 
-    signal.signal(signal.SIGINT, cli._on_sigint)
+    signal.signal(signal.SIGINT, sigint.on_sigint)
     sys.meta_path.insert(0, Interrupt())
     try:
         import duckdb
@@ -77,7 +77,7 @@ def test_ctrl_c_inside_the_engine_import_waits_for_it(tmp_path: Path) -> None:
 RESEND = textwrap.dedent(
     """
     import signal, threading
-    from ldiv_db.cli import main as cli
+    from ldiv_db.cli import sigint
 
     signal.signal(signal.SIGINT, lambda *a: None)
     go, sent = threading.Event(), threading.Event()
@@ -85,7 +85,7 @@ RESEND = textwrap.dedent(
     def resend():
         go.wait()
         try:
-            cli._resend()
+            sigint.resend()
         finally:
             sent.set()
 
@@ -120,30 +120,30 @@ def test_a_re_sent_interrupt_goes_to_the_main_thread(tmp_path: Path) -> None:
 LOST = textwrap.dedent(
     """
     import signal, time
-    from ldiv_db.cli import main as cli
+    from ldiv_db.cli import sigint
 
     seen = []
 
     def swallow_first(signum, frame):
         seen.append(signum)
         if len(seen) > 1:
-            cli._on_sigint(signum, frame)
+            sigint.on_sigint(signum, frame)
 
     signal.signal(signal.SIGINT, swallow_first)
-    cli._ask_again()
+    sigint.ask_again()
     started = time.monotonic()
     try:
         time.sleep(30)
         print("not interrupted")
     except KeyboardInterrupt:
         print("woken after a lost re-send:", len(seen) >= 2 and time.monotonic() - started < 10)
-    cli._resend()  # late: the interrupt it repeats was raised
+    sigint.resend()  # late: the interrupt it repeats was raised
     try:
         time.sleep(0.5)
         print("late re-send ignored: True")
     except KeyboardInterrupt:
         print("late re-send ignored: False")
-    print("still asking:", cli._stop_asking())
+    print("still asking:", sigint.stop_asking())
     """
 )
 
