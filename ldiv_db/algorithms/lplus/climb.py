@@ -177,23 +177,31 @@ def _price(
     return at, gen + (supp + dele) * s.cs
 
 
-def _moves(s: Search, cut: Cut) -> Iterator[tuple[Cut, Move]]:
-    """The cuts one move from ``cut``: a cut node specialized into its children, or the children of a
-    node, all in the cut, generalized into it; with the move."""
+def _moves(s: Search, cut: Cut) -> Iterator[Move]:
+    """The moves from ``cut``: a cut node specialized into its children, or the children of a node, all
+    in the cut, generalized into it. Only the move: its cut (:func:`_apply`) is made where it is kept, as
+    making each costs the cut's size and most are priced and dropped."""
     for a, t in enumerate(s.trees):
         have = set(cut[a])
         for v in cut[a]:
             if not t.is_leaf[v]:
-                yield _with(cut, a, (have - {v}) | set(t.children[v])), (a, v, True)
-        for u in range(t.n):
-            kids = t.children[u]
-            if kids and have.issuperset(kids):
-                yield _with(cut, a, (have - set(kids)) | {u}), (a, u, False)
+                yield a, v, True
+        # a node whose children are all in the cut is a cut node's parent (ascending: the nodes' order)
+        for u in sorted({int(t.parent[v]) for v in cut[a] if t.depth[v] > 0}):
+            if have.issuperset(t.children[u]):
+                yield a, u, False
+
+
+def _apply(s: Search, cut: Cut, move: Move) -> Cut:
+    """The cut ``move`` makes of ``cut``."""
+    a, v, specialize = move
+    have, kids = set(cut[a]), set(s.trees[a].children[v])
+    return _with(cut, a, (have - {v}) | kids if specialize else (have - kids) | {v})
 
 
 def neighbours(s: Search, cut: Cut) -> Iterator[Cut]:
     """The cuts one move from ``cut`` (see :func:`_moves`)."""
-    return (nb for nb, _ in _moves(s, cut))
+    return (_apply(s, cut, move) for move in _moves(s, cut))
 
 
 def _with(cut: Cut, a: int, nodes: set[int]) -> Cut:
@@ -207,17 +215,17 @@ def climb(s: Search, cut: Cut, cost: int, pairs: bool = False) -> tuple[int, Cut
     budget = MAX_WORK
     best = _At(s, cut)
     while budget > 0:
-        near: dict[Move, tuple[Cut, Moved]] = {}
+        near: dict[Move, Moved] = {}
         improved = None
-        for nb, move in _moves(s, best.cut):
+        for move in _moves(s, best.cut):
             if budget <= 0:
                 break
             got = best.moved(s, move)
             budget -= got[1].size
             if got[0] < best.cost:
-                improved = (nb, got[0])
+                improved = (_apply(s, best.cut, move), got[0])
                 break
-            near[move] = (nb, got)
+            near[move] = got
         if improved is None and budget > 0 and pairs:
             improved, budget = _pair(s, best, near, budget)
         if improved is None:
@@ -227,9 +235,7 @@ def climb(s: Search, cut: Cut, cost: int, pairs: bool = False) -> tuple[int, Cut
     return (best.cost, best.cut) if best.cost < cost else None
 
 
-def _pair(
-    s: Search, best: _At, near: dict[Move, tuple[Cut, Moved]], budget: int
-) -> tuple[tuple[Cut, int] | None, int]:
+def _pair(s: Search, best: _At, near: dict[Move, Moved], budget: int) -> tuple[tuple[Cut, int] | None, int]:
     """A cut two moves from ``best`` cheaper than it, through its neighbours ``near`` (every one, none
     cheaper; the cheapest first), and the budget left.
 
@@ -238,11 +244,12 @@ def _pair(
     stay apart in all four cuts, so the pair costs the two moves' changes plus, on A ∩ B only, its
     price after both less after each plus before. Only A ∩ B is priced (nothing when it is empty: the
     changes add up, and neither is negative)."""
-    order = sorted(near, key=lambda mv: near[mv][1][0])  # stable: ties in the moves' order
+    order = sorted(near, key=lambda mv: near[mv][0])  # stable: ties in the moves' order
     for first in order:
-        nb, (c1, A, partA) = near[first]
+        c1, A, partA = near[first]
         if c1 >= INF or budget <= 0:
             break
+        nb = _apply(s, best.cut, first)
         assert partA is not None  # a finite cost: every partition feasible
         part = best.part.copy()
         part[A] = partA
@@ -250,17 +257,17 @@ def _pair(
         budget -= s.C
         pos = np.full(s.C, -1, dtype=np.int64)
         pos[A] = np.arange(A.size)
-        for nb2, move in _moves(s, nb):
+        for move in _moves(s, nb):
             if budget <= 0:
                 break
             if move[:2] == first[:2]:  # the first move undone (or its node's other move): no pair
                 continue
             known = near.get(move)
-            if known is None or known[1][0] >= INF:
+            if known is None or known[0] >= INF:
                 c, idx, _ = at.moved(s, move)
                 budget -= idx.size
             else:
-                c2, B, partB = known[1]
+                c2, B, partB = known
                 inA = pos[B]
                 both = inA >= 0
                 if not both.any():
@@ -277,7 +284,7 @@ def _pair(
                     continue
                 c = rest + int(after.sum())
             if c < best.cost:
-                return (nb2, c), budget
+                return (_apply(s, nb, move), c), budget
     return None, budget
 
 

@@ -3,8 +3,10 @@ number of full-subtree cuts under each node, and the ancestor of every node at e
 
 from __future__ import annotations
 
+import contextlib
 import math
-from collections.abc import Sequence
+import sys
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import numpy as np
@@ -24,6 +26,7 @@ class TreeIndex:
         parent = arrays.parent
         n = arrays.size
         self.n = n
+        self.parent = parent
         depth = arrays.depth
         self.depth = depth
         self.last = arrays.last
@@ -68,6 +71,20 @@ class TreeIndex:
     def level_cut(self, level: int) -> tuple[int, ...]:
         """The full-subtree cut of one full-domain level: the level's nodes of every leaf."""
         return tuple(sorted({int(x) for x in self.levels[level][np.flatnonzero(self.is_leaf)]}))
+
+
+@contextlib.contextmanager
+def recursion_room(trees: Sequence[TreeIndex]) -> Iterator[None]:
+    """Room for the search's recursion, restored after: a DFS frame per node specialized along a path,
+    up to every inner node of the taxonomies, past Python's default 1,000 in a deep hierarchy of many
+    values. Calls between Python functions take no C stack (3.11+), so only the limit stands in the way."""
+    before = sys.getrecursionlimit()
+    inner = sum(t.n - int(np.count_nonzero(t.is_leaf)) for t in trees)
+    sys.setrecursionlimit(before + 2 * inner)  # a sub-search (merge.py) adds a frame to some of them
+    try:
+        yield
+    finally:
+        sys.setrecursionlimit(before)
 
 
 def cost_units(

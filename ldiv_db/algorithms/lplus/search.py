@@ -32,7 +32,7 @@ from ...taxonomy.arrays import IntArray
 from ..shared.trees import narrow_dtype
 from . import boxes, climb, evaluation, merge
 from .boxes import BoxBound
-from .index import NodeArray, TreeIndex, cost_units, node_dtype
+from .index import NodeArray, TreeIndex, cost_units, node_dtype, recursion_room
 from .partitions import Pricing
 from .problem import ALLOWED, INF, Decisions, Order, Problem, Result, Space
 from .spec_sizes import SpecSizes
@@ -504,8 +504,7 @@ class Search(evaluation.Search):
         self._last_progress = self.t0
         self._aborting = False
         self._prepare_order()
-        self.heap = []
-        self.seq = 0
+        self.heap, self.seq = [], 0
         self.frames = []
         self.ceiling = INF
         self.climbed, self.again_at = None, -1
@@ -527,7 +526,8 @@ class Search(evaluation.Search):
             climb.start(self, incumbents, climbing)
         timed_out = False
         try:
-            self._dfs(sorted(roots, key=self._sort_key), 0)
+            with recursion_room(self.trees):
+                self._dfs(sorted(roots, key=self._sort_key), 0)
         except _Timeout:
             timed_out = True
         if climb.missed(self, timed_out):
