@@ -79,3 +79,24 @@ def test_the_climb_makes_only_the_cuts_it_keeps(monkeypatch: pytest.MonkeyPatch,
     assert climb.climb(s, cut, climb.cut_cost(s, cut), pairs=pairs) is None  # a local minimum
     # single moves: none kept; pairs: the one first move of a finite cost, the root (before: 61 or 62)
     assert len(made) == (1 if pairs else 0)
+
+
+def test_searches_in_two_threads_share_the_recursion_room() -> None:
+    """The limit is the process's: one search ending must not lower it under another still running, and
+    the last one restores what was there before the first."""
+    from types import SimpleNamespace
+
+    from ldiv_db.algorithms.lplus.index import recursion_room
+
+    def tree(inner: int) -> Any:
+        return SimpleNamespace(n=2 * inner + 1, is_leaf=np.array([False] * inner + [True] * (inner + 1)))
+
+    before = sys.getrecursionlimit()
+    first, second = recursion_room([tree(3000)]), recursion_room([tree(100)])
+    first.__enter__()
+    assert sys.getrecursionlimit() >= before + 6000
+    second.__enter__()
+    first.__exit__(None, None, None)  # the deep one ends first: the other still runs under its room
+    assert sys.getrecursionlimit() >= before + 200
+    second.__exit__(None, None, None)
+    assert sys.getrecursionlimit() == before

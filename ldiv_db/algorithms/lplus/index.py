@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import math
 import sys
+import threading
 from collections.abc import Iterator, Sequence
 from typing import Any
 
@@ -73,18 +74,32 @@ class TreeIndex:
         return tuple(sorted({int(x) for x in self.levels[level][np.flatnonzero(self.is_leaf)]}))
 
 
+# the searches running in this process and the recursion limit before the first of them: the limit is
+# the process's, so it is raised for the deepest running search and restored when the last one ends
+_ROOM: dict[str, int] = {"running": 0, "before": 0}
+_ROOM_LOCK = threading.Lock()
+
+
 @contextlib.contextmanager
 def recursion_room(trees: Sequence[TreeIndex]) -> Iterator[None]:
     """Room for the search's recursion, restored after: a DFS frame per node specialized along a path,
     up to every inner node of the taxonomies, past Python's default 1,000 in a deep hierarchy of many
-    values. Calls between Python functions take no C stack (3.11+), so only the limit stands in the way."""
-    before = sys.getrecursionlimit()
+    values. Calls between Python functions take no C stack (3.11+), so only the limit stands in the way.
+    Searches in other threads share the limit: it is never lowered under one still running."""
     inner = sum(t.n - int(np.count_nonzero(t.is_leaf)) for t in trees)
-    sys.setrecursionlimit(before + 2 * inner)  # a sub-search (merge.py) adds a frame to some of them
+    with _ROOM_LOCK:
+        if _ROOM["running"] == 0:
+            _ROOM["before"] = sys.getrecursionlimit()
+        _ROOM["running"] += 1
+        # a sub-search (merge.py) adds a frame to some of them
+        sys.setrecursionlimit(max(sys.getrecursionlimit(), _ROOM["before"] + 2 * inner))
     try:
         yield
     finally:
-        sys.setrecursionlimit(before)
+        with _ROOM_LOCK:
+            _ROOM["running"] -= 1
+            if _ROOM["running"] == 0:
+                sys.setrecursionlimit(_ROOM["before"])
 
 
 def cost_units(
