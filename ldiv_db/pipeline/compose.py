@@ -194,6 +194,7 @@ class _Work:
         self.domain = self.of("sa_domain")
         self.combos = self.of("combos")
         self.driving = self.of("driving")
+        self.words = self.of("words")
         self.membership = self.of("membership")
         self.values = self.of("values")
         self.shared = self.of("shared")
@@ -489,12 +490,22 @@ def _membership(
     )
     db.run(
         render(
-            "compose/membership.sql",
-            target=tables.membership,
+            "compose/words.sql",
+            target=tables.words,
             driving=tables.driving,
             units=refs,
             umasks=umasks,
             noshared=noshared,
+        )
+    )
+    db.run(
+        render(
+            "compose/membership.sql",
+            target=tables.membership,
+            words=tables.words,
+            driving=tables.driving,
+            units=refs,
+            umasks=umasks,
         )
     )
 

@@ -1,7 +1,7 @@
 -- purpose: per target vector and set of releases holding its rows, the unit each of those releases leaves it (compose/units.sql), and the number of its combination: targets of one combination are left the same values by the releases
 -- params: none
 -- returns: creates target(pid, present, u1..uM, cmb): u<r> 0 where release r does not hold the rows (it tells nothing) or no class but a shared one covers the target (a unit is never 0: compose/units.sql); cmb names the distinct (present, u1..uM) by its least (pid, present) number: a target vector whose rows are held by different releases (a release deleted some of them) is in several combinations, so its pid alone names none
--- ref: docs/decisions/0005-composition-check.md ("A class that covers many targets": the values left are computed once per combination, not per target); present is keys.sql's text, one character per release
+-- ref: docs/decisions/0005-composition-check.md ("A class that covers many targets": the values left are computed once per combination, not per target); present is keys.sql's text, one character per release; the releases' units are stacked and spread over the columns by one grouping, so the statement's plan grows with the releases, not with their square as a join per release did
 {{ target | create_table }} AS
 WITH tp AS (
     SELECT pid, present, row_number() OVER (ORDER BY pid, present) AS tid
@@ -13,13 +13,18 @@ WITH tp AS (
     ) AS d
 ),
 tu AS (
-    SELECT tp.pid, tp.present, tp.tid{% for u in units %}{% set r = loop.index %}, coalesce(CASE WHEN substring(tp.present, {{ r }}, 1) = '1' THEN {{ ('x' ~ r) | ident }}.uid END, 0) AS {{ ('u' ~ r) | ident }}{% endfor %}
+    SELECT tp.pid, tp.present, tp.tid{% for u in units %}{% set r = loop.index %}, coalesce(max(CASE WHEN x.r = {{ r }} AND substring(tp.present, {{ r }}, 1) = '1' THEN x.uid END), 0) AS {{ ('u' ~ r) | ident }}{% endfor %}
 
     FROM tp
+    LEFT JOIN (
 {% for u in units %}
-{% set r = loop.index %}
-    LEFT JOIN {{ u | table }} AS {{ ('x' ~ r) | ident }} ON {{ ('x' ~ r) | ident }}.pid = tp.pid
+        SELECT {{ loop.index }} AS r, pid, uid FROM {{ u | table }}
+{% if not loop.last %}
+        UNION ALL
+{% endif %}
 {% endfor %}
+    ) AS x ON x.pid = tp.pid
+    GROUP BY tp.pid, tp.present, tp.tid
 )
 SELECT pid, present{% for u in units %}, {{ ('u' ~ loop.index) | ident }}{% endfor %},
        min(tid) OVER (PARTITION BY present{% for u in units %}, {{ ('u' ~ loop.index) | ident }}{% endfor %}) AS cmb

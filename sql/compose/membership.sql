@@ -1,28 +1,20 @@
--- purpose: per combination of units (compose/combos.sql) and word of SA values, each release's union mask side by side, on the words where the releases' intersection can hold a value
+-- purpose: per combination of units (compose/combos.sql) and word of SA values where the releases' intersection can hold a value (compose/words.sql), each release's union mask side by side
 -- params: none
 -- returns: creates target(cmb, word, m1..mM): m<r> 0 where release r leaves no value of the word or does not hold the rows
--- ref: docs/decisions/0005-composition-check.md ("A class that covers many targets"). The intersection over the releases holding the rows is empty outside the words of any one of them without a shared mask (compose/shared.sql): per combination, the words of the release compose/driving.sql chose are enough; where it chose none (every release holding the rows has a shared mask), the words of all their units (values_left.sql counts the shared words apart). noshared (shape): per release, true when it has no shared mask. So a class that covers many targets is read once per combination, on the few words of another release's unit where there is one. present is keys.sql's text, one character per release
-{% set NONE = 9223372036854775807 %}
+-- ref: docs/decisions/0005-composition-check.md ("A class that covers many targets": a class that covers many targets is read once per combination, on the few words of another release's unit where there is one; "More than 62 releases": the releases' masks are stacked and spread over the columns by one grouping, so the statement's plan grows with the releases, not with their square as a join per release did). A release that does not hold the rows has unit 0 in compose/combos.sql, which no unit is
 {{ target | create_table }} AS
-WITH words AS (
+SELECT cmb, word{% for u in units %}, bit_or(CASE WHEN r = {{ loop.index }} THEN mask ELSE 0 END) AS {{ ('m' ~ loop.index) | ident }}{% endfor %}
+
+FROM (
 {% for u in units %}
 {% set r = loop.index %}
-    SELECT t.cmb, m.word
-    FROM {{ driving | table }} AS t
-    JOIN {{ umasks[loop.index0] | table }} AS m ON m.uid = t.{{ ('u' ~ r) | ident }}
-    WHERE substring(t.present, {{ r }}, 1) = '1' AND t.{{ ('u' ~ r) | ident }} <> 0
-      AND t.{{ 'first' | ident }} = {% if noshared[r - 1] %}{{ r }}{% else %}{{ NONE }}{% endif %}
-
+    SELECT w.cmb, w.word, {{ r }} AS r, y.mask
+    FROM {{ words | table }} AS w
+    JOIN {{ driving | table }} AS cu ON cu.cmb = w.cmb
+    JOIN {{ umasks[loop.index0] | table }} AS y ON y.uid = cu.{{ ('u' ~ r) | ident }} AND y.word = w.word
 {% if not loop.last %}
-    UNION
+    UNION ALL
 {% endif %}
 {% endfor %}
-)
-SELECT w.cmb, w.word{% for u in units %}{% set r = loop.index %}, coalesce({{ ('y' ~ r) | ident }}.mask, 0) AS {{ ('m' ~ r) | ident }}{% endfor %}
-
-FROM words AS w
-JOIN {{ driving | table }} AS cu ON cu.cmb = w.cmb
-{% for u in units %}
-{% set r = loop.index %}
-LEFT JOIN {{ umasks[loop.index0] | table }} AS {{ ('y' ~ r) | ident }} ON {{ ('y' ~ r) | ident }}.uid = cu.{{ ('u' ~ r) | ident }} AND {{ ('y' ~ r) | ident }}.word = w.word
-{% endfor %}
+) AS b
+GROUP BY cmb, word

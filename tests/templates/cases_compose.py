@@ -17,7 +17,7 @@ LS = ["l1", "l2", "l3", "l4"]
 
 def _work(env: HostileEnv) -> dict[str, TableRef]:
     names = ("codes", "keys", "points", "domain", "cover", "masks", "classes", "step0", "step1", "units",
-             "unit masks", "combos", "driving", "membership", "shared", "left", "pair keys", "pair shared")  # fmt: skip
+             "unit masks", "combos", "driving", "words", "membership", "shared", "left", "pair keys", "pair shared")  # fmt: skip
     return {n: env.work(f"compose {n}") for n in names}
 
 
@@ -53,6 +53,7 @@ def _ctx(**extra: Any) -> Any:
             "umasks": [w["unit masks"], w["unit masks"]],
             "combos": w["combos"],
             "driving": w["driving"],
+            "words": w["words"],
             "noshared": [True, False],  # a release without a shared mask, and one with
         }
         return {**base, **{k: (v(env) if callable(v) else v) for k, v in extra.items()}}
@@ -67,7 +68,7 @@ def _step(env: HostileEnv, name: str, params: dict[str, Any] | None = None, **ex
 def _prepare(upto: str) -> Any:
     """Run the chain's statements before ``upto``."""
     chain = ["value_codes", "keys", "points", "sa_domain", "cover_codes", "class_masks", "classes", "step0",
-             "step1", "units", "unit_masks", "shared", "combos", "driving", "membership", "values_left", "done"]  # fmt: skip
+             "step1", "units", "unit_masks", "shared", "combos", "driving", "words", "membership", "values_left", "done"]  # fmt: skip
 
     def prepare(env: HostileEnv) -> None:
         _prepare_release(env)
@@ -99,6 +100,8 @@ def _prepare(upto: str) -> Any:
                 _step(env, "combos", target=w["combos"])
             elif name == "driving":
                 _step(env, "driving", target=w["driving"])
+            elif name == "words":
+                _step(env, "words", target=w["words"])
             elif name == "membership":
                 _step(env, "membership", target=w["membership"])
             elif name == "shared":
@@ -177,6 +180,7 @@ CASES = {
     "compose/shared_counts.sql": Case(_ctx(), prepare=_prepare("membership")),
     "compose/combos.sql": Case(_ctx(target=lambda env: _work(env)["combos"]), prepare=_prepare("combos")),
     "compose/driving.sql": Case(_ctx(target=lambda env: _work(env)["driving"]), prepare=_prepare("driving")),
+    "compose/words.sql": Case(_ctx(target=lambda env: _work(env)["words"]), prepare=_prepare("words")),
     "compose/membership.sql": Case(
         _ctx(target=lambda env: _work(env)["membership"]), prepare=_prepare("membership")
     ),
