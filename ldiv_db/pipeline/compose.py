@@ -10,7 +10,8 @@ below a release's l when fewer than that l values remain (docs/decisions/0005-co
 
 All of it runs in SQL over distinct QI vectors (``sql/compose/``): per release the cover tables, its
 classes (label vector → SA values), a covering join matched attribute by attribute, then the per-target
-intersections as bit masks over the releases. :func:`compose` is the one entry point.
+intersections as bit masks over the SA values (a row's releases are text, one character each, so
+any number of releases composes). :func:`compose` is the one entry point.
 """
 
 from __future__ import annotations
@@ -30,7 +31,6 @@ from ..sqlgen.render import TableRef, render
 from ..util.progress import Progress
 from ..utility.covers import attribute_summaries, build_covers, drop_covers
 
-MAX_RELEASES = 62  # the releases are bits of one BIGINT mask
 WORD_BITS = 62  # SA values per BIGINT word of a mask (compose/sa_domain.sql)
 WORST = 5
 
@@ -151,7 +151,7 @@ def compose(
             codes=tables.codes,
             qi=qi,
             positions=positions,
-            full=2 ** len(releases) - 1,
+            m=len(releases),
         )
     )
     vs = [f"v{i}" for i in range(1, len(union) + 1)]
@@ -193,6 +193,8 @@ class _Work:
         self.points = self.of("points")
         self.domain = self.of("sa_domain")
         self.combos = self.of("combos")
+        self.driving = self.of("driving")
+        self.words = self.of("words")
         self.membership = self.of("membership")
         self.values = self.of("values")
         self.shared = self.of("shared")
@@ -217,8 +219,6 @@ def _releases(db: Database, ids: Sequence[int]) -> tuple[Table, Column, list[_Re
     twice = sorted({i for i in ids if ids.count(i) > 1})
     if twice:
         raise BadInput(f"release {twice[0]} is given twice", "name every release once")
-    if len(ids) > MAX_RELEASES:
-        raise BadInput(f"{len(ids)} releases given; the check composes at most {MAX_RELEASES}")
     recs = {int(r["release_id"]): r for r in db.records(render("compose/releases.sql", {"ids": ids}))}
     missing = [i for i in ids if i not in recs]
     if missing:
@@ -419,8 +419,7 @@ def _counted(
     single, empty, below each release's l. One set of releases per statement, so a statement grows with
     the releases, not with their pairs."""
     m = len(units)
-    every, full = list(range(1, m + 1)), 2**m - 1
-    _membership(db, tables, units, vs, [every], [full])
+    _membership(db, tables, units, vs)
     db.run(
         render(
             "compose/values_left.sql",
@@ -433,15 +432,9 @@ def _counted(
             shared=tables.shared,
             vs=vs,
             m=m,
-            pairs=[],
-            sets=[every],
-            set_bits=[full],
-            pair_sets=[],
         )
     )
-    return db.one(
-        render("compose/summary.sql", {"ls": list(ls), "pair_ls": []}, values=tables.values, m=m, pairs=[])
-    )
+    return db.one(render("compose/summary.sql", {"ls": list(ls)}, values=tables.values, m=m))
 
 
 def _pair_below(
@@ -457,7 +450,7 @@ def _pair_below(
     a, b = pair
     sub = _Work(db, "compose_pair")
     sub.points, sub.domain = tables.points, tables.domain
-    db.run(render("compose/pair_keys.sql", target=sub.keys, keys=tables.keys, vs=vs, bits=[2**a, 2**b]))
+    db.run(render("compose/pair_keys.sql", target=sub.keys, keys=tables.keys, vs=vs, pair=[a + 1, b + 1]))
     db.run(render("compose/pair_shared.sql", target=sub.shared, shared=tables.shared, pair=[a + 1, b + 1]))
     row = _counted(db, sub, [units[a], units[b]], vs, ls)
     sub.drop()
@@ -469,11 +462,9 @@ def _membership(
     tables: _Work,
     units: Sequence[tuple[TableRef, TableRef]],
     vs: Sequence[str],
-    sets: Sequence[Sequence[int]],
-    set_bits: Sequence[int],
 ) -> None:
-    """Each set's combinations of units (``compose/combos.sql``) and their masks on the words that can
-    hold a value of the set's intersection (``compose/membership.sql``)."""
+    """The combinations of units (``compose/combos.sql``) and their masks on the words that can hold a
+    value of the releases' intersection (``compose/membership.sql``)."""
     refs = [u[0] for u in units]
     db.run(
         render(
@@ -483,21 +474,38 @@ def _membership(
             points=tables.points,
             units=refs,
             vs=list(vs),
-            sets=[list(x) for x in sets],
-            set_bits=list(set_bits),
         )
     )
     shared_words = db.one(render("compose/shared_counts.sql", shared=tables.shared, m=len(units)))
+    umasks, noshared = [u[1] for u in units], [int(w) == 0 for w in shared_words]
+    db.run(
+        render(
+            "compose/driving.sql",
+            target=tables.driving,
+            combos=tables.combos,
+            units=refs,
+            umasks=umasks,
+            noshared=noshared,
+        )
+    )
+    db.run(
+        render(
+            "compose/words.sql",
+            target=tables.words,
+            driving=tables.driving,
+            units=refs,
+            umasks=umasks,
+            noshared=noshared,
+        )
+    )
     db.run(
         render(
             "compose/membership.sql",
             target=tables.membership,
-            combos=tables.combos,
+            words=tables.words,
+            driving=tables.driving,
             units=refs,
-            umasks=[u[1] for u in units],
-            sets=[list(x) for x in sets],
-            set_bits=list(set_bits),
-            noshared=[int(w) == 0 for w in shared_words],
+            umasks=umasks,
         )
     )
 

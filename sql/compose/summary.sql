@@ -1,14 +1,11 @@
--- purpose: the composition's counts: targets (source rows), rows left below each release's l, with one value, with none, and below the smaller l of each pair
--- params: ls, pair_ls
--- returns: rows, single, empty, below1..belowM, pair1..pairP (one row; counts of source rows)
--- ref: docs/decisions/0005-composition-check.md; ls[r] is the r-th release's l, pair_ls[i] the smaller l of the i-th pair
+-- purpose: the composition's counts: targets (source rows), rows left below each release's l, with one value, with none
+-- params: ls
+-- returns: rows, single, empty, below1..belowM (one row; counts of source rows)
+-- ref: docs/decisions/0005-composition-check.md; ls[r] is the r-th release's l (a pair's counts are the same statements on the pair alone, compose/pair_keys.sql)
 SELECT CAST(coalesce(sum(n), 0) AS BIGINT) AS {{ 'rows' | ident }},
        CAST(coalesce(sum(n) FILTER (WHERE left_all = 1), 0) AS BIGINT) AS single,
        CAST(coalesce(sum(n) FILTER (WHERE left_all = 0), 0) AS BIGINT) AS empty
 {% for r in range(1, m + 1) %}
      , CAST(coalesce(sum(n) FILTER (WHERE left_all < list_extract($ls, {{ r }})), 0) AS BIGINT) AS {{ ('below' ~ r) | ident }}
-{% endfor %}
-{% for pair in pairs %}{% set i = loop.index %}
-     , CAST(coalesce(sum(n) FILTER (WHERE {{ ('left' ~ i) | ident }} < list_extract($pair_ls, {{ i }})), 0) AS BIGINT) AS {{ ('pair' ~ i) | ident }}
 {% endfor %}
 FROM {{ values | table }}

@@ -11,7 +11,7 @@ import ldiv_db
 from fixtures import census
 from ldiv_db import taxonomy
 from ldiv_db.db import Database
-from tests.integration.test_compose import make_ab
+from tests.integration.test_compose import HIER, LATE, MANY_ROWS, _copies, _write_hierarchy, make_ab
 
 N = 600
 QI = ["age", "sex", "education"]
@@ -56,6 +56,79 @@ def test_census_releases_compose_alike_on_both_engines(pg_url: str, tmp_path: Pa
             out.pop("source")
             assert out["rows"] == N and out["empty"] == 0
         # the same algorithms on the same data make the same partitions on both engines
+        assert got["duckdb"] == got["postgres"]
+    finally:
+        duck.close()
+        pg.close()
+
+
+def _many(target: str, tmp: Path) -> tuple[Database, list[str]]:
+    """test_compose.py's 67 releases (62 of one coarse release, then five others) on one engine."""
+    db = Database.open(target)
+    data = tmp / "many.csv"
+    data.write_text(
+        "cat;num;flat;s\n" + "".join(f"{c};{n};{f};{s}\n" for c, n, f, s in MANY_ROWS), encoding="utf-8"
+    )
+    ldiv_db.load(db, data, "t", sep=";")
+    for col, rows in HIER.items():
+        taxonomy.import_hierarchy(db, "t", col, _write_hierarchy(tmp / f"many_{col}.csv", rows))
+    ldiv_db.anonymize(
+        db, "t", ["cat", "num"], "s", algorithm="full-domain", levels="cat=1,num=1", l=2, output="coarse", kl=False
+    )  # fmt: skip
+    names = ["coarse"]
+    for i, (algorithm, spec) in enumerate(LATE):
+        options = dict(spec)
+        qi = options.pop("qi", ["cat", "num", "flat"])
+        ldiv_db.anonymize(db, "t", qi, "s", algorithm=algorithm, l=2, output=f"late{i}", kl=False, **options)
+        names.append(f"late{i}")
+    return db, names
+
+
+def _pg_copies(pg_url: str, base: str, n: int) -> list[str]:
+    """test_compose.py's ``_copies`` on PostgreSQL: ``n`` releases recorded as copies of ``base``."""
+    import psycopg
+
+    cols = (
+        "run_id, source, algorithm, model, l, qi, sa, rows_in, rows_published, rows_suppressed, groups, "
+        "metrics, details, verified, verification"
+    )
+    names = []
+    with psycopg.connect(pg_url, autocommit=True) as con:
+        rid, name = con.execute(
+            "SELECT release_id, name FROM ldiv.release WHERE name LIKE %s AND superseded_by IS NULL",
+            [f"%.{base}"],
+        ).fetchone()
+        schema = name.rsplit(".", 1)[0]
+        for i in range(n):
+            new = f"{base}_{i}"
+            con.execute(f'CREATE TABLE "{schema}"."{new}" AS SELECT * FROM "{schema}"."{base}"')
+            con.execute(
+                f"INSERT INTO ldiv.release (release_id, name, {cols}) SELECT nextval('ldiv.release_seq'), %s, "
+                f"{cols} FROM ldiv.release WHERE release_id = %s",
+                [f"{schema}.{new}", rid],
+            )
+            con.execute(
+                "INSERT INTO ldiv.release_row SELECT currval('ldiv.release_seq'), source_rowid, group_id, "
+                "suppressed FROM ldiv.release_row WHERE release_id = %s",
+                [rid],
+            )
+            names.append(new)
+    return names
+
+
+def test_more_than_62_releases_compose_alike_on_both_engines(pg_url: str, tmp_path: Path) -> None:
+    """67 releases of one source (the releases holding a row were bits of one BIGINT: at most 62)."""
+    duck, names = _many(str(tmp_path / "d.duckdb"), tmp_path)
+    pg, _ = _many(pg_url, tmp_path)
+    try:
+        every = {"duckdb": [*names[:1], *_copies(duck, "coarse", 61), *names[1:]]}
+        every["postgres"] = [*names[:1], *_pg_copies(pg_url, "coarse", 61), *names[1:]]
+        got = {}
+        for name, db in (("duckdb", duck), ("postgres", pg)):
+            out = ldiv_db.compose(db, every[name], worst=len(MANY_ROWS)).as_json()
+            got[name] = {k: out[k] for k in ("ok", "rows", "single", "empty", "worst")}
+            got[name]["below"] = [r["below"] for r in out["releases"]]
+        assert len(got["duckdb"]["below"]) == 67 and got["duckdb"]["ok"]
         assert got["duckdb"] == got["postgres"]
     finally:
         duck.close()

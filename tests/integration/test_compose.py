@@ -348,6 +348,135 @@ def _store(db: Database, column: str, rows: Sequence[Sequence[str]]) -> None:
         import_hierarchy(db, "t", column, _write_hierarchy(Path(d) / f"{column}.csv", rows))
 
 
+# ---------------------------------------------------------------- more than 62 releases
+# The releases a row is held by were bits of one BIGINT, so the check refused a 63rd release, and an ETL
+# step that publishes a source daily could publish no more after two months (only unchecked). Every
+# vector holds 2-3 SA values, so the releases below compose safely (no pair is counted apart: 2,000 pairs
+# of statements would make the test slow) yet leave the targets 2 to 4 values, and three of the releases
+# past the 62nd delete rows.
+MANY_ROWS = [
+    (*v, f"s{(i + j) % 4}")
+    for i, v in enumerate([("a", 1, "x"), ("b", 2, "y"), ("c", 3, "z"), ("d", 4, "x"), ("a", 5, "y"), ("c", 6, "z")])
+    for j in range(3)
+] + [("b", 6, "z", "s1"), ("b", 6, "z", "s1"), ("d", 1, "y", "s2")]  # fmt: skip
+LATE = [
+    ("lplus", {"suppression": "viorec", "qi": ["cat", "num"]}),
+    ("mondrian", {}),
+    ("tp", {}),
+    ("full-domain", {"levels": "cat=1,num=0", "suppression_limit": "1/2"}),
+    ("full-domain", {"levels": "cat=0,num=1", "suppression_limit": "1/2"}),
+]
+
+
+def _many_source(db: Database) -> None:
+    db.con.register("rows_df", pd.DataFrame(MANY_ROWS, columns=[*QI, "s"]))
+    db.con.execute('CREATE TABLE "t" AS SELECT * FROM rows_df')
+    db.con.unregister("rows_df")
+    for col, h in HIER.items():
+        _store(db, col, h)
+
+
+def _copies(db: Database, base: str, n: int) -> list[str]:
+    """``n`` releases recorded as copies of release ``base`` (table, record, row links, digest): what
+    anonymizing the same table the same way ``n`` times would record, in a fraction of the time."""
+    (rid,) = db.con.execute(
+        "SELECT release_id FROM ldiv.release WHERE name = ? AND superseded_by IS NULL", [f"main.{base}"]
+    ).fetchone()
+    names = []
+    for i in range(n):
+        new = f"{base}_{i}"
+        (nid,) = db.con.execute("SELECT nextval('ldiv.release_seq')").fetchone()
+        db.con.execute(f'CREATE TABLE "{new}" AS SELECT * FROM "{base}"')
+        db.con.execute(
+            "INSERT INTO ldiv.release BY NAME SELECT ? AS release_id, * EXCLUDE (release_id, name), ? AS name "
+            "FROM ldiv.release WHERE release_id = ?",
+            [nid, f"main.{new}", rid],
+        )
+        db.con.execute(
+            "INSERT INTO ldiv.release_row SELECT ?, source_rowid, group_id, suppressed FROM ldiv.release_row "
+            "WHERE release_id = ?",
+            [nid, rid],
+        )
+        db.con.execute(
+            "INSERT INTO ldiv.release_table SELECT schema_name, ?, release_schema, ?, ?, rows, digest, "
+            "recorded_at FROM ldiv.release_table WHERE release_id = ?",
+            [new, new, nid, rid],
+        )
+        names.append(new)
+    return names
+
+
+def test_more_than_62_releases_against_brute_force() -> None:
+    """62 copies of a coarse release, then five others: what the releases past the 62nd tell (their
+    classes, their deleted rows) is counted, every target's values left are the brute force's."""
+    db = Database.open(":memory:")
+    try:
+        _many_source(db)
+        ldiv_db.anonymize(
+            db, "t", ["cat", "num"], "s", algorithm="full-domain", levels="cat=1,num=1", l=2, output="coarse", kl=False
+        )  # fmt: skip
+        names = ["coarse", *_copies(db, "coarse", 61)]
+        for i, (algorithm, spec) in enumerate(LATE):
+            options = dict(spec)
+            qi = options.pop("qi", QI)
+            ldiv_db.anonymize(
+                db, "t", qi, "s", algorithm=algorithm, l=2, output=f"late{i}", kl=False, **options
+            )
+            names.append(f"late{i}")
+        deleting = db.con.execute(
+            "SELECT count(DISTINCT release_id) FROM ldiv.release_row WHERE group_id IS NULL"
+        ).fetchone()[0]
+        assert len(names) == 67 and deleting >= 2  # releases past the 62nd leave rows out
+        got = ldiv_db.compose(db, names, worst=len(MANY_ROWS))
+        want = brute_force(db, names)
+        assert (got.rows, got.below, got.single, got.empty) == (
+            want["rows"],
+            want["below"],
+            want["single"],
+            want["empty"],
+        )
+        assert got.ok and len(got.pairs) == 67 * 66 // 2
+        assert want["counts"] != brute_force(db, names[:62])["counts"]  # the late releases tell something
+        left = {tuple(str(v) for v in vector): values for vector, values in want["left"]}
+        assert {len(v) for v in left.values()} >= {2, 3}
+        assert len(got.worst) == len(left)
+        for w in got.worst:
+            assert w["values"] == left[tuple(str(w["qi"][q]) for q in QI)]
+    finally:
+        db.close()
+
+
+def test_an_etl_step_publishes_its_63rd_release_checked(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """With 62 releases of a source published, the 63rd draft is composed with all of them, and
+    publishing it runs the check: it was refused as a set the check could not read, publishable only
+    unchecked (--accept-composition)."""
+    path = tmp_path / "etl.duckdb"
+    db = Database.open(path)
+    _many_source(db)
+    ldiv_db.anonymize(
+        db, "t", ["cat", "num"], "s", algorithm="full-domain", levels="cat=1,num=1", l=2, output="day", kl=False
+    )  # fmt: skip
+    published = ["day", *_copies(db, "day", 61)]
+    db.con.execute(
+        "INSERT INTO ldiv.publication (release_id, state, accepted, note) "
+        "SELECT release_id, 'published', false, 'published by the ETL step' FROM ldiv.release"
+    )
+    db.close()
+    base = ["--table", "t", "--qi", "cat,num", "--sa", "s", "--l", "2", "--algorithm", "mondrian", "--quiet"]
+    assert main(["anonymize", str(path), *base, "--output", "day63", "--json"]) == 0
+    draft = json.loads(capsys.readouterr().out)["composition"]
+    assert draft["checked"] is True and len(draft["releases"]) == 63, draft.get("reason")
+    assert sorted(draft["with"]) == sorted(f"main.{n}" for n in published)
+    code = main(["release", "publish", str(path), "--release", "day63", "--json"])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    done = json.loads(out)
+    assert done["publication"] == "published" and not done["accepted_below_l"]
+    assert done["composition"]["ok"] and len(done["composition"]["releases"]) == 63
+
+
 # ---------------------------------------------------------------- the command
 def _digest(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()

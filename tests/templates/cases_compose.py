@@ -17,7 +17,7 @@ LS = ["l1", "l2", "l3", "l4"]
 
 def _work(env: HostileEnv) -> dict[str, TableRef]:
     names = ("codes", "keys", "points", "domain", "cover", "masks", "classes", "step0", "step1", "units",
-             "unit masks", "combos", "membership", "shared", "left", "pair keys", "pair shared")  # fmt: skip
+             "unit masks", "combos", "driving", "words", "membership", "shared", "left", "pair keys", "pair shared")  # fmt: skip
     return {n: env.work(f"compose {n}") for n in names}
 
 
@@ -34,7 +34,7 @@ def _ctx(**extra: Any) -> Any:
             "ls": LS,
             "k": 4,
             "positions": [1],
-            "full": 3,
+            "m": 2,
             "codes": w["codes"],
             "keys": w["keys"],
             "points": w["points"],
@@ -51,13 +51,10 @@ def _ctx(**extra: Any) -> Any:
             "classes_of": [w["classes"], w["classes"]],
             "units": [w["units"], w["units"]],
             "umasks": [w["unit masks"], w["unit masks"]],
-            "sets": [[1, 2]],  # two releases: their pair is all of them
-            "set_bits": [3],
-            "pair_sets": [0],
             "combos": w["combos"],
+            "driving": w["driving"],
+            "words": w["words"],
             "noshared": [True, False],  # a release without a shared mask, and one with
-            "m": 2,
-            "pairs": [(1, 2)],
         }
         return {**base, **{k: (v(env) if callable(v) else v) for k, v in extra.items()}}
 
@@ -71,7 +68,7 @@ def _step(env: HostileEnv, name: str, params: dict[str, Any] | None = None, **ex
 def _prepare(upto: str) -> Any:
     """Run the chain's statements before ``upto``."""
     chain = ["value_codes", "keys", "points", "sa_domain", "cover_codes", "class_masks", "classes", "step0",
-             "step1", "units", "unit_masks", "shared", "combos", "membership", "values_left", "done"]  # fmt: skip
+             "step1", "units", "unit_masks", "shared", "combos", "driving", "words", "membership", "values_left", "done"]  # fmt: skip
 
     def prepare(env: HostileEnv) -> None:
         _prepare_release(env)
@@ -101,6 +98,10 @@ def _prepare(upto: str) -> Any:
                 _step(env, "unit_masks", target=w["unit masks"], units=w["units"], pairs=w["step1"])
             elif name == "combos":
                 _step(env, "combos", target=w["combos"])
+            elif name == "driving":
+                _step(env, "driving", target=w["driving"])
+            elif name == "words":
+                _step(env, "words", target=w["words"])
             elif name == "membership":
                 _step(env, "membership", target=w["membership"])
             elif name == "shared":
@@ -178,6 +179,8 @@ CASES = {
     ),
     "compose/shared_counts.sql": Case(_ctx(), prepare=_prepare("membership")),
     "compose/combos.sql": Case(_ctx(target=lambda env: _work(env)["combos"]), prepare=_prepare("combos")),
+    "compose/driving.sql": Case(_ctx(target=lambda env: _work(env)["driving"]), prepare=_prepare("driving")),
+    "compose/words.sql": Case(_ctx(target=lambda env: _work(env)["words"]), prepare=_prepare("words")),
     "compose/membership.sql": Case(
         _ctx(target=lambda env: _work(env)["membership"]), prepare=_prepare("membership")
     ),
@@ -185,13 +188,13 @@ CASES = {
     "compose/values_left.sql": Case(_ctx(target=_left), prepare=_prepare("values_left")),
     "compose/summary.sql": Case(
         _ctx(values=_left),
-        {"ls": [2, 3], "pair_ls": [2]},
+        {"ls": [2, 3]},
         prepare=_prepare("done"),
         unordered_lists=True,
     ),
     "compose/worst.sql": Case(_ctx(values=_left), {"worst": 3}, prepare=_prepare("done")),
     "compose/pair_keys.sql": Case(
-        _ctx(target=lambda env: _work(env)["pair keys"], bits=[2, 1]), prepare=_prepare("points")
+        _ctx(target=lambda env: _work(env)["pair keys"], pair=[2, 1]), prepare=_prepare("points")
     ),
     "compose/pair_shared.sql": Case(
         _ctx(target=lambda env: _work(env)["pair shared"], pair=[2, 1]), prepare=_prepare("combos")

@@ -1,8 +1,8 @@
 DROP TABLE IF EXISTS "pg_temp"."wk compose combos's";
-/* purpose: per target vector and set of releases holding its rows, the unit each of those releases leaves it (compose/units.sql), and per set of releases the check counts (sets) the number of the target's combination in it: targets of one combination are left the same values by that set */
+/* purpose: per target vector and set of releases holding its rows, the unit each of those releases leaves it (compose/units.sql), and the number of its combination: targets of one combination are left the same values by the releases */
 /* params: none */
-/* returns: creates target(pid, present, u1..uM, c0..cP): u<r> 0 where release r does not hold the rows (it tells nothing) or no class but a shared one covers the target (a unit is never 0: compose/units.sql); c<s> names the distinct (present within set s, the units of set s's releases) by its least (pid, present) number: a target vector whose rows are held by different releases (a release deleted some of them) is in several combinations, so its pid alone names none */
-/* ref: docs/decisions/0005-composition-check.md ("A class that covers many targets": the values left are computed once per combination, not per target); sets (shape): the releases of each set, 1-based (values_left.sql's), set_bits their bits */
+/* returns: creates target(pid, present, u1..uM, cmb): u<r> 0 where release r does not hold the rows (it tells nothing) or no class but a shared one covers the target (a unit is never 0: compose/units.sql); cmb names the distinct (present, u1..uM) by its least (pid, present) number: a target vector whose rows are held by different releases (a release deleted some of them) is in several combinations, so its pid alone names none */
+/* ref: docs/decisions/0005-composition-check.md ("A class that covers many targets": the values left are computed once per combination, not per target); present is keys.sql's text, one character per release; the releases' units are stacked and spread over the columns by one grouping, so the statement's plan grows with the releases, not with their square as a join per release did */
 CREATE TABLE "pg_temp"."wk compose combos's" AS
 WITH tp AS (
   SELECT
@@ -22,36 +22,39 @@ WITH tp AS (
     tp.pid,
     tp.present,
     tp.tid,
-    COALESCE(CASE WHEN (
-      tp.present & 1
-    ) <> 0 THEN "x1".uid END, 0) AS "u1",
-    COALESCE(CASE WHEN (
-      tp.present & 2
-    ) <> 0 THEN "x2".uid END, 0) AS "u2"
+    COALESCE(
+      MAX(CASE WHEN x.r = 1 AND SUBSTRING(tp.present FROM 1 FOR 1) = '1' THEN x.uid END),
+      0
+    ) AS "u1",
+    COALESCE(
+      MAX(CASE WHEN x.r = 2 AND SUBSTRING(tp.present FROM 2 FOR 1) = '1' THEN x.uid END),
+      0
+    ) AS "u2"
   FROM tp
-  LEFT JOIN "pg_temp"."wk compose units's" AS "x1"
-    ON "x1".pid = tp.pid
-  LEFT JOIN "pg_temp"."wk compose units's" AS "x2"
-    ON "x2".pid = tp.pid
-), "g0" AS (
-  SELECT
-    present & 3 AS p,
-    "u1",
-    "u2",
-    MIN(tid) AS cmb
-  FROM tu
+  LEFT JOIN (
+    SELECT
+      1 AS r,
+      pid,
+      uid
+    FROM "pg_temp"."wk compose units's"
+    UNION ALL
+    SELECT
+      2 AS r,
+      pid,
+      uid
+    FROM "pg_temp"."wk compose units's"
+  ) AS x
+    ON x.pid = tp.pid
   GROUP BY
-    present & 3,
-    "u1",
-    "u2"
+    tp.pid,
+    tp.present,
+    tp.tid
 )
 SELECT
-  tu.pid,
-  tu.present,
-  tu."u1",
-  tu."u2",
-  "g0".cmb AS "c0"
-FROM tu
-JOIN "g0"
-  ON "g0".p = tu.present & 3 AND "g0"."u1" = tu."u1" AND "g0"."u2" = tu."u2";
+  pid,
+  present,
+  "u1",
+  "u2",
+  MIN(tid) OVER (PARTITION BY present, "u1", "u2") AS cmb
+FROM tu;
 ANALYZE "pg_temp"."wk compose combos's"

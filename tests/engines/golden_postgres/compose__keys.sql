@@ -1,8 +1,8 @@
 DROP TABLE IF EXISTS "pg_temp"."wk compose keys's";
 /* purpose: the attacker's targets: every source row's QI value codes and the set of releases that publish it, counted per distinct pair */
 /* params: deleting */
-/* returns: creates target(v1..vk, present, n): v_i the code of QI i's value (value_codes.sql), present the bit mask (bit r-1 for the r-th release) of the releases holding the row, n the source rows */
-/* ref: docs/decisions/0005-composition-check.md; positions (shape): per release with deleted rows its position r, with deleting[i] its release id, read from ldiv.release_row (the private link, never published) */
+/* returns: creates target(v1..vk, present, n): v_i the code of QI i's value (value_codes.sql), present the releases holding the row as text of m characters ('1' at position r when the r-th release holds it, '0' when it deleted it), n the source rows */
+/* ref: docs/decisions/0005-composition-check.md ("More than 62 releases": text has no fixed width, where a BIGINT mask held 62 releases); m (shape): the releases; positions (shape): per release with deleted rows its position r, with deleting[i] its release id, read from ldiv.release_row (the private link, never published) */
 CREATE TABLE "pg_temp"."wk compose keys's" AS
 WITH g AS (
   SELECT
@@ -10,7 +10,7 @@ WITH g AS (
     CAST(s."a""b" AS TEXT) AS "t2",
     CAST(s."Zip Code" AS TEXT) AS "t3",
     CAST(s."select" AS TEXT) AS "t4",
-    3 - CASE WHEN "d1".source_rowid IS NULL THEN 0 ELSE 1 END AS present,
+    CAST(CASE WHEN "d1".source_rowid IS NULL THEN '1' ELSE '0' END || REPEAT('1', 1) AS TEXT) AS present,
     COUNT(*) AS n
   FROM "main"."select" AS s
   LEFT JOIN (

@@ -1,7 +1,7 @@
-/* purpose: the composition's counts: targets (source rows), rows left below each release's l, with one value, with none, and below the smaller l of each pair */
-/* params: ls, pair_ls */
-/* returns: rows, single, empty, below1..belowM, pair1..pairP (one row; counts of source rows) */
-/* ref: docs/decisions/0005-composition-check.md; ls[r] is the r-th release's l, pair_ls[i] the smaller l of the i-th pair */
+/* purpose: the composition's counts: targets (source rows), rows left below each release's l, with one value, with none */
+/* params: ls */
+/* returns: rows, single, empty, below1..belowM (one row; counts of source rows) */
+/* ref: docs/decisions/0005-composition-check.md; ls[r] is the r-th release's l (a pair's counts are the same statements on the pair alone, compose/pair_keys.sql) */
 SELECT
   CAST(COALESCE(SUM(n), 0) AS BIGINT) AS "rows",
   CAST(COALESCE(SUM(n) FILTER(WHERE
@@ -25,14 +25,5 @@ SELECT
         )
       )[2]),
     0
-  ) AS BIGINT) AS "below2",
-  CAST(COALESCE(
-    SUM(n) FILTER(WHERE
-      "left1" < (
-        (
-          CAST(%(pair_ls)s AS BIGINT[])
-        )
-      )[1]),
-    0
-  ) AS BIGINT) AS "pair1"
+  ) AS BIGINT) AS "below2"
 FROM "pg_temp"."wk compose left's"

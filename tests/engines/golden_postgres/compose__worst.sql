@@ -1,7 +1,7 @@
 /* purpose: the targets the releases leave fewest SA values: their QI values and the values left (never a source row id) */
 /* params: worst */
 /* returns: left_all, n, v1..vk (the QI values as text), sa_left (a list, in the bytes' order); fewest values first, then most rows, then the vectors' order, then the releases holding them (a vector whose rows some release deleted is listed once per set of releases holding its rows) */
-/* ref: docs/decisions/0005-composition-check.md; targets no release holds are left every value and are not listed; the values left are the AND, over the releases holding the row, of their union masks (as values_left.sql: a release's shared mask OR the target's own), over the words either holds */
+/* ref: docs/decisions/0005-composition-check.md; targets no release holds are left every value and are not listed; the values left are the AND, over the releases holding the row, of their union masks (as values_left.sql: a release's shared mask OR the target's own), over the words either holds; present is keys.sql's text, one character per release */
 WITH w AS (
   SELECT
     pid,
@@ -11,7 +11,7 @@ WITH w AS (
     left_all
   FROM "pg_temp"."wk compose left's"
   WHERE
-    present <> 0
+    present LIKE '%1%'
   ORDER BY
     left_all,
     n DESC NULLS LAST,
@@ -27,7 +27,7 @@ WITH w AS (
     m.word
   FROM w
   JOIN "pg_temp"."wk compose membership's" AS m
-    ON m.s = 0 AND m.cmb = w.cmb
+    ON m.cmb = w.cmb
   UNION
   SELECT
     w.pid,
@@ -41,23 +41,19 @@ WITH w AS (
     x.present,
     x.word,
     CASE
-      WHEN (
-        w.present & 1
-      ) = 0
-      THEN -1
-      ELSE COALESCE(s."a1", 0) | COALESCE(m."m1", 0)
+      WHEN SUBSTRING(w.present FROM 1 FOR 1) = '1'
+      THEN COALESCE(s."a1", 0) | COALESCE(m."m1", 0)
+      ELSE -1
     END & CASE
-      WHEN (
-        w.present & 2
-      ) = 0
-      THEN -1
-      ELSE COALESCE(s."a2", 0) | COALESCE(m."m2", 0)
+      WHEN SUBSTRING(w.present FROM 2 FOR 1) = '1'
+      THEN COALESCE(s."a2", 0) | COALESCE(m."m2", 0)
+      ELSE -1
     END AS mask
   FROM words AS x
   JOIN w
     ON w.pid = x.pid AND w.present = x.present
   LEFT JOIN "pg_temp"."wk compose membership's" AS m
-    ON m.s = 0 AND m.cmb = w.cmb AND m.word = x.word
+    ON m.cmb = w.cmb AND m.word = x.word
   LEFT JOIN "pg_temp"."wk compose shared's" AS s
     ON s.word = x.word
 )

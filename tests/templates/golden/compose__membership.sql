@@ -1,120 +1,36 @@
-/* purpose: per set of releases the check counts, combination of units in it (compose/combos.sql) and word of SA values, each release's union mask side by side, on the words where the set's intersection can hold a value */
+/* purpose: per combination of units (compose/combos.sql) and word of SA values where the releases' intersection can hold a value (compose/words.sql), each release's union mask side by side */
 /* params: none */
-/* returns: creates target(s, cmb, word, m1..mM): s the set's position in sets (0: all releases), cmb its combination (combos' c<s>); m<r> 0 where release r leaves no value of the word, does not hold the rows or is not in the set */
-/* ref: docs/decisions/0005-composition-check.md ("A class that covers many targets"; the chosen release is named by two least() over the set's releases, so the statement grows with the releases, not their pairs). The intersection over a set of releases holding the rows is empty outside the words of any one of them without a shared mask (compose/shared.sql): per combination, the words of such a release's unit with the fewest words (the first on ties) are enough; where every release of the set holding the rows has a shared mask, the words of all their units (values_left.sql counts the shared words apart). noshared (shape): per release, true when it has no shared mask. So a class that covers many targets is read once per combination of the set, on the few words of another release's unit where there is one */
+/* returns: creates target(cmb, word, m1..mM): m<r> 0 where release r leaves no value of the word or does not hold the rows */
+/* ref: docs/decisions/0005-composition-check.md ("A class that covers many targets": a class that covers many targets is read once per combination, on the few words of another release's unit where there is one; "More than 62 releases": the releases' masks are stacked and spread over the columns by one grouping, so the statement's plan grows with the releases, not with their square as a join per release did). A release that does not hold the rows has unit 0 in compose/combos.sql, which no unit is */
 CREATE OR REPLACE TEMPORARY TABLE "temp"."main"."wk compose membership's" AS
-WITH "n1" AS (
+SELECT
+  cmb,
+  word,
+  BIT_OR(CASE WHEN r = 1 THEN mask ELSE 0 END) AS "m1",
+  BIT_OR(CASE WHEN r = 2 THEN mask ELSE 0 END) AS "m2"
+FROM (
   SELECT
-    uid,
-    COUNT(*) AS w
-  FROM "temp"."main"."wk compose unit masks's"
-  GROUP BY
-    uid
-), "n2" AS (
-  SELECT
-    uid,
-    COUNT(*) AS w
-  FROM "temp"."main"."wk compose unit masks's"
-  GROUP BY
-    uid
-), "q0" AS (
-  SELECT
-    cu.*,
-    COALESCE("c1".w, 0) AS "w1",
-    COALESCE("c2".w, 0) AS "w2"
-  FROM (
-    SELECT
-      "c0" AS cmb,
-      MIN(present & 3) AS present,
-      MIN("u1") AS "u1",
-      MIN("u2") AS "u2"
-    FROM "temp"."main"."wk compose combos's"
-    GROUP BY
-      "c0"
-  ) AS cu
-  LEFT JOIN "n1" AS "c1"
-    ON "c1".uid = cu."u1"
-  LEFT JOIN "n2" AS "c2"
-    ON "c2".uid = cu."u2"
-), "m0" AS (
-  SELECT
-    q.*,
-    LEAST(
-      9223372036854775807,
-      CASE WHEN (
-        present & 1
-      ) <> 0 THEN "w1" ELSE 9223372036854775807 END
-    ) AS fewest
-  FROM "q0" AS q
-), "t0" AS (
-  SELECT
-    m.*,
-    LEAST(
-      9223372036854775807,
-      CASE
-        WHEN (
-          present & 1
-        ) <> 0 AND "w1" = fewest
-        THEN 1
-        ELSE 9223372036854775807
-      END
-    ) AS "first"
-  FROM "m0" AS m
-), chosen AS (
-  SELECT
-    0 AS s,
-    cmb,
+    w.cmb,
+    w.word,
     1 AS r,
-    "u1" AS uid
-  FROM "t0"
-  WHERE
-    (
-      present & 1
-    ) <> 0 AND "u1" <> 0 AND "first" = 1
+    y.mask
+  FROM "temp"."main"."wk compose words's" AS w
+  JOIN "temp"."main"."wk compose driving's" AS cu
+    ON cu.cmb = w.cmb
+  JOIN "temp"."main"."wk compose unit masks's" AS y
+    ON y.uid = cu."u1" AND y.word = w.word
   UNION ALL
   SELECT
-    0 AS s,
-    cmb,
+    w.cmb,
+    w.word,
     2 AS r,
-    "u2" AS uid
-  FROM "t0"
-  WHERE
-    (
-      present & 2
-    ) <> 0 AND "u2" <> 0 AND "first" = 9223372036854775807
-), words AS (
-  SELECT
-    c.s,
-    c.cmb,
-    m.word
-  FROM chosen AS c
-  JOIN "temp"."main"."wk compose unit masks's" AS m
-    ON m.uid = c.uid
-  WHERE
-    c.r = 1
-  UNION
-  SELECT
-    c.s,
-    c.cmb,
-    m.word
-  FROM chosen AS c
-  JOIN "temp"."main"."wk compose unit masks's" AS m
-    ON m.uid = c.uid
-  WHERE
-    c.r = 2
-)
-SELECT
-  w.s,
-  w.cmb,
-  w.word,
-  COALESCE("y1".mask, 0) AS "m1",
-  COALESCE("y2".mask, 0) AS "m2"
-FROM words AS w
-JOIN "t0" AS cu
-  ON cu.cmb = w.cmb
-LEFT JOIN "temp"."main"."wk compose unit masks's" AS "y1"
-  ON "y1".uid = cu."u1" AND "y1".word = w.word
-LEFT JOIN "temp"."main"."wk compose unit masks's" AS "y2"
-  ON "y2".uid = cu."u2" AND "y2".word = w.word
-WHERE
-  w.s = 0
+    y.mask
+  FROM "temp"."main"."wk compose words's" AS w
+  JOIN "temp"."main"."wk compose driving's" AS cu
+    ON cu.cmb = w.cmb
+  JOIN "temp"."main"."wk compose unit masks's" AS y
+    ON y.uid = cu."u2" AND y.word = w.word
+) AS b
+GROUP BY
+  cmb,
+  word

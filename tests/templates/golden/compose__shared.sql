@@ -1,17 +1,17 @@
 /* purpose: per word of SA values, each release's shared mask side by side: the values of its classes that cover every target (classes.sql's everywhere), which every target's union in that release holds */
 /* params: none */
 /* returns: creates target(word, a1..aM) (0 where a release has no such value in the word; words no release shares are absent) */
-/* ref: docs/decisions/0005-composition-check.md ("A class that covers every target"); masks_of, classes_of (shape): each release's class masks and classes, in the releases' order */
+/* ref: docs/decisions/0005-composition-check.md ("A class that covers every target"); masks_of, classes_of (shape): each release's class masks and classes, in the releases' order; the releases' masks are stacked, then spread over the columns by one grouping (a column per release from one branch each kept the text and the plan linear in the releases, where a branch per release with a column per release grew with their square) */
 CREATE OR REPLACE TEMPORARY TABLE "temp"."main"."wk compose shared's" AS
 SELECT
   word,
-  BIT_OR("a1") AS "a1",
-  BIT_OR("a2") AS "a2"
+  BIT_OR(CASE WHEN r = 1 THEN mask ELSE 0 END) AS "a1",
+  BIT_OR(CASE WHEN r = 2 THEN mask ELSE 0 END) AS "a2"
 FROM (
   SELECT
+    1 AS r,
     cm.word,
-    cm.mask AS "a1",
-    CAST(0 AS BIGINT) AS "a2"
+    cm.mask
   FROM "temp"."main"."wk compose masks's" AS cm
   JOIN "temp"."main"."wk compose classes's" AS c
     ON c.cid = cm.cid
@@ -19,9 +19,9 @@ FROM (
     c.everywhere
   UNION ALL
   SELECT
+    2 AS r,
     cm.word,
-    CAST(0 AS BIGINT) AS "a1",
-    cm.mask AS "a2"
+    cm.mask
   FROM "temp"."main"."wk compose masks's" AS cm
   JOIN "temp"."main"."wk compose classes's" AS c
     ON c.cid = cm.cid
