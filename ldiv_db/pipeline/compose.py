@@ -41,7 +41,8 @@ class Composition:
 
     ``below[r]``: source rows left fewer SA values than release r's l; ``single``: rows left exactly one
     (always their own); ``pairs``: (release a, release b, rows left fewer than min(l_a, l_b) by a and b
-    alone); ``worst``: the rows left fewest values, as QI values and the SA values left; ``empty``: rows
+    alone; where some row is below l, every pair, or those holding the new release of a publish);
+    ``worst``: the rows left fewest values, as QI values and the SA values left; ``empty``: rows
     left no value at all, which only a release table changed after it was written can cause."""
 
     source: str
@@ -129,11 +130,18 @@ def release_ids(db: Database, names: Sequence[str]) -> list[int]:
 
 
 def compose(
-    db: Database, release_ids: Sequence[int], *, progress: Progress | None = None, worst: int = WORST
+    db: Database,
+    release_ids: Sequence[int],
+    *,
+    progress: Progress | None = None,
+    worst: int = WORST,
+    pairs_with: int | None = None,
 ) -> Composition:
     """The composition check of ``release_ids`` (releases of one source): THE place the counts are made.
     Reads only; its work tables are dropped when it returns (kept with ``keep_work``), and a failure
-    leaves them to the caller's ``db.drop_work_tables()``. ``worst``: how many of the worst rows to list."""
+    leaves them to the caller's ``db.drop_work_tables()``. ``worst``: how many of the worst rows to list.
+    ``pairs_with``: count only the pairs holding this release (a new release beside the published ones,
+    whose own pairs were counted when each was published): m − 1 pairs instead of m(m − 1)/2."""
     t0 = time.perf_counter()
     source, sa, releases = _releases(db, release_ids)
     union = _union_qi(releases)
@@ -174,7 +182,7 @@ def compose(
         masks.append(found[1])
         classes.append(found[2])
     db.run(render("compose/shared.sql", target=tables.shared, masks_of=masks, classes_of=classes))
-    result = _result(db, tables, source, releases, units, union, worst, t0)
+    result = _result(db, tables, (source, releases, units, union), worst, t0, pairs_with)
     tables.drop()
     if progress is not None:
         progress.done(result.summary())
@@ -372,19 +380,21 @@ def _units(
 def _result(
     db: Database,
     tables: _Work,
-    source: Table,
-    releases: Sequence[_Release],
-    units: Sequence[tuple[TableRef, TableRef]],
-    union: Sequence[Column],
+    made: tuple[Table, Sequence[_Release], Sequence[tuple[TableRef, TableRef]], Sequence[Column]],
     worst: int,
     t0: float,
+    pairs_with: int | None,
 ) -> Composition:
+    source, releases, units, union = made
     vs = [f"v{i}" for i in range(1, len(union) + 1)]
     m, ls = len(releases), [rel.l for rel in releases]
     row = _counted(db, tables, units, vs, ls)
     below = tuple(int(x) for x in row[3 : 3 + m])
-    pairs = list(combinations(range(len(releases)), 2))
-    if m == 2:  # the pair is the whole set
+    ids = [rel.release_id for rel in releases]
+    pairs = [
+        p for p in combinations(range(m), 2) if pairs_with is None or pairs_with in (ids[p[0]], ids[p[1]])
+    ]
+    if m == 2 and pairs:  # the pair is the whole set
         counts = [min(below)]
     elif any(below):
         counts = [_pair_below(db, tables, units, vs, (a, b), (ls[a], ls[b])) for a, b in pairs]

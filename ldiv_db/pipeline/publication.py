@@ -187,7 +187,7 @@ def _composition(
     if broken:
         return None, "; ".join(broken), "make the set readable (restore a published table as it was)"
     try:
-        return compose(db, [release_id, *(i for i, _ in others)]), "", ""
+        return compose(db, [release_id, *(i for i, _ in others)], pairs_with=release_id), "", ""
     except LdivError as exc:
         return None, exc.message, exc.hint or "make the set one the check reads (`ldiv compose` says why)"
 

@@ -337,6 +337,11 @@ def _against_brute_force(case: Any) -> None:
             pair = [got.release_ids.index(a), got.release_ids.index(b)]
             alone = brute_force(db, [names[p] for p in pair])["counts"]
             assert n == sum(c < min(got.ls[p] for p in pair) for c in alone)
+        # a publish counts only the new release's pairs (the others' were counted at their publish)
+        new = got.release_ids[-1]
+        mine = compose_module.compose(db, list(got.release_ids), worst=3, pairs_with=new)
+        assert (mine.below, mine.single, mine.worst) == (got.below, got.single, got.worst)
+        assert mine.pairs == tuple(p for p in got.pairs if new in p[:2])
     finally:
         db.close()
 
