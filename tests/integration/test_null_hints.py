@@ -145,6 +145,19 @@ def _categories(db: str) -> str:
     return str(path)
 
 
+def _with_hierarchies(path: Path, select: str) -> str:
+    """A DuckDB file of table t (``select``: its rows, integer QIs q1, q2) with interval hierarchies on
+    both QIs, as l+-Optimize needs them."""
+    db = str(path)
+    con = duckdb.connect(db)
+    con.execute(f"CREATE TABLE t AS {select}")
+    con.close()
+    for column in ("q1", "q2"):
+        code = main(["hierarchy", "build", db, "--table", "t", "--column", column, "--intervals", "2,4,8,16"])
+        assert code == 0
+    return db
+
+
 def test_a_null_sa_value_is_not_counted_as_a_suppressed_one(
     nulls: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -168,16 +181,8 @@ def test_a_null_sa_value_is_not_counted_as_a_suppressed_one(
 def test_lplus_will_not_publish_a_suppressed_sa_value_like_the_value_null(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    db = str(tmp_path / "l.duckdb")
-    con = duckdb.connect(db)
-    con.execute("CREATE TABLE t AS SELECT i % 7 AS q1, (i * 5) % 11 AS q2, CASE WHEN i % 4 = 0 THEN NULL "
-                "ELSE 's' || (i % 9) END AS s, 's' || (i % 3) AS s2 FROM range(400) r(i)")  # fmt: skip
-    con.close()
-    for column in ("q1", "q2"):
-        assert (
-            main(["hierarchy", "build", db, "--table", "t", "--column", column, "--intervals", "2,4,8,16"])
-            == 0
-        )
+    db = _with_hierarchies(tmp_path / "l.duckdb", "SELECT i % 7 AS q1, (i * 5) % 11 AS q2, CASE WHEN "
+                           "i % 4 = 0 THEN NULL ELSE 's' || (i % 9) END AS s, 's' || (i % 3) AS s2 FROM range(400) r(i)")  # fmt: skip
     call = ["anonymize", db, "--table", "t", "--qi", "q1,q2", "--l", "3", "--algorithm", "lplus", "--quiet",
             "--null-as-value"]  # fmt: skip
     for scheme in ("viosa", "allsa"):
@@ -198,16 +203,8 @@ def test_the_null_value_keeps_its_own_derived_threshold(
 ) -> None:
     """l+-Optimize read the NULL SA value as pandas' NaN: its sensitivity threshold was keyed 'nan', and
     the release was verified with NULL at the default θ = 1 (and a value spelled 'nan' at NULL's θ)."""
-    db = str(tmp_path / "s.duckdb")
-    con = duckdb.connect(db)
-    con.execute("CREATE TABLE t AS SELECT i % 7 AS q1, (i * 5) % 11 AS q2, CASE WHEN i % 4 = 0 THEN NULL "
-                "ELSE 's' || (i % 9) END AS s FROM range(600) r(i)")  # fmt: skip
-    con.close()
-    for column in ("q1", "q2"):
-        assert (
-            main(["hierarchy", "build", db, "--table", "t", "--column", column, "--intervals", "2,4,8,16"])
-            == 0
-        )
+    db = _with_hierarchies(tmp_path / "s.duckdb", "SELECT i % 7 AS q1, (i * 5) % 11 AS q2, CASE WHEN "
+                           "i % 4 = 0 THEN NULL ELSE 's' || (i % 9) END AS s FROM range(600) r(i)")  # fmt: skip
     capsys.readouterr()
     made = _json(capsys, "anonymize", db, "--table", "t", "--qi", "q1,q2", "--sa", "s", "--l", "3",
                  "--sensitivity", "--algorithm", "lplus", "--output", "r", "--quiet", "--null-as-value")  # fmt: skip

@@ -100,15 +100,22 @@ RESEND = textwrap.dedent(
 )
 
 
-def test_a_re_sent_interrupt_goes_to_the_main_thread(tmp_path: Path) -> None:
-    proc = subprocess.run(
-        [sys.executable, "-c", RESEND],
+def _python(script: str, cwd: Path, *, sigint_default: bool = False) -> subprocess.CompletedProcess[str]:
+    """``script`` run by a fresh interpreter importing this checkout; ``sigint_default``: with SIGINT's
+    default action (a test runner may start its children with it ignored; a terminal does not)."""
+    return subprocess.run(
+        [sys.executable, "-c", script],
         capture_output=True,
         text=True,
         timeout=120,
         env={**os.environ, "PYTHONPATH": str(ROOT)},
-        cwd=tmp_path,
+        cwd=cwd,
+        preexec_fn=(lambda: signal.signal(signal.SIGINT, signal.SIG_DFL)) if sigint_default else None,
     )
+
+
+def test_a_re_sent_interrupt_goes_to_the_main_thread(tmp_path: Path) -> None:
+    proc = _python(RESEND, tmp_path)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.splitlines() == ["pending on the main thread: True"]
 
@@ -149,15 +156,7 @@ LOST = textwrap.dedent(
 
 
 def test_a_lost_re_send_is_sent_again_and_a_late_one_ignored(tmp_path: Path) -> None:
-    proc = subprocess.run(
-        [sys.executable, "-c", LOST],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
-        cwd=tmp_path,
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
-    )
+    proc = _python(LOST, tmp_path, sigint_default=True)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.splitlines() == [
         "woken after a lost re-send: True",
