@@ -53,6 +53,8 @@ class Inputs:
     # the table is a release and ``group`` its published group column: grouped into its classes (the
     # group column with the QI labels, ldiv_db/core/classes.py), not by the group column alone
     published_group: bool = False
+    # with --null-as-value, each SA's NULL count (NULL is then a value of its own); empty otherwise
+    sa_nulls: tuple[int, ...] = ()
 
     @property
     def categories(self) -> dict[str, int] | None:
@@ -103,13 +105,14 @@ def resolve_inputs(
     # null_sa_unknown: a NULL SA is a suppressed ("unknown") value, in |G| but no value (SPEC §5.1)
     sa_checked = [] if null_sa_unknown else list(sa_cols)
     checked = [] if null_as_value else [*qi_cols, *sa_checked, *([group] if group else [])]
-    # the row count and the NULL counts in one scan
-    rows, nulls = null_counts(db, t, checked)
+    # the row count and the NULL counts in one scan (with NULL a value, the SAs' are kept, not refused)
+    counted = list(sa_cols) if null_as_value else []
+    rows, nulls = null_counts(db, t, [*checked, *counted])
     if rows == 0:
         raise BadInput(f"table {t.name} is empty", "load data first")
-    refuse_nulls(t, checked, nulls, rows, null_hint)
+    refuse_nulls(t, checked, nulls[: len(checked)], rows, null_hint)
     stored = StoredCategories(db, t, sa_cols[0]) if len(sa_cols) == 1 else None
-    return Inputs(t, qi_cols, sa_cols, group, rows, stored)
+    return Inputs(t, qi_cols, sa_cols, group, rows, stored, sa_nulls=tuple(nulls[len(checked) :]))
 
 
 def null_counts(db: Database, table: Table, columns: Sequence[Column]) -> tuple[int, list[int]]:

@@ -487,35 +487,21 @@ def _membership(
         )
     )
     shared_words = db.one(render("compose/shared_counts.sql", shared=tables.shared, m=len(units)))
-    umasks, noshared = [u[1] for u in units], [int(w) == 0 for w in shared_words]
-    db.run(
-        render(
-            "compose/driving.sql",
-            target=tables.driving,
-            combos=tables.combos,
-            units=refs,
-            umasks=umasks,
-            noshared=noshared,
-        )
-    )
-    db.run(
-        render(
-            "compose/words.sql",
-            target=tables.words,
-            driving=tables.driving,
-            units=refs,
-            umasks=umasks,
-            noshared=noshared,
-        )
-    )
+    # every release's unit and unit-mask tables, and whether it has no shared mask
+    per: dict[str, Any] = {
+        "units": refs,
+        "umasks": [u[1] for u in units],
+        "noshared": [int(w) == 0 for w in shared_words],
+    }
+    db.run(render("compose/driving.sql", target=tables.driving, combos=tables.combos, **per))
+    db.run(render("compose/words.sql", target=tables.words, driving=tables.driving, **per))
     db.run(
         render(
             "compose/membership.sql",
             target=tables.membership,
             words=tables.words,
             driving=tables.driving,
-            units=refs,
-            umasks=umasks,
+            **per,
         )
     )
 

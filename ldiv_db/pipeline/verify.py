@@ -167,7 +167,7 @@ def check_written(
             weights=part.metric_weights,
             interval_labels=interval_labels(inputs, part, how.hids),
             kl=how.flags.kl,
-            null_as_value=null_as_value,
+            sa_null_values=null_as_value and any(inputs.sa_nulls),
         ),
         aggregate=ReleaseAggregate(
             agg,

@@ -376,7 +376,7 @@ def _measure(
         inputs = dataclasses.replace(inputs, published_group=group is not None)
         keys = partition_keys(inputs)
         intervals = [c.is_numeric for c in src.qi] if interval_labels else None
-        metrics = _current_metrics(db, rec, state, src, inputs, l, intervals, kl, nv)
+        metrics = _current_metrics(db, rec, state, src, inputs, l, intervals, kl)
         qi_ncp = _qi_ncp(db, src.table, inputs.table, inputs, intervals)
     check = evaluate(db, inputs, None, prefix="report_c", null_as_value=nv)
     assert check.sizes is not None
@@ -448,12 +448,11 @@ def _current_metrics(
     l: int | None,
     intervals: list[bool] | None,
     kl: bool,
-    null_as_value: bool,
 ) -> dict[str, Any]:
     """The metrics of the table as it is: recorded while it is as verified; a table changed since is
     measured now, and one the metrics cannot measure any more (more rows than its source) gets a note
     instead, so that the page can still say what happened to it."""
-    how = MetricsOptions(l=l, interval_labels=intervals, kl=kl, null_as_value=null_as_value)
+    how = MetricsOptions(l=l, interval_labels=intervals, kl=kl, sa_null_values=any(src.sa_nulls))
     if state is None or state.intact:
         return _metrics(db, rec, src, inputs, how)
     try:

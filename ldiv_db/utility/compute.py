@@ -24,7 +24,6 @@ from typing import Any
 
 from ..core.catalog import Column, Table
 from ..core.classes import ClassFacts, Risk, class_keys
-from ..core.inputs import null_counts
 from ..db import Database
 from ..errors import BadInput, InternalError, LdivError
 from ..sqlgen.render import Ident, TableRef, render
@@ -197,16 +196,16 @@ class Measured:
 class MetricsOptions:
     """How: ``l`` of CAVG; the QIs' ``weights`` of IL/NCP (1 each by default); ``interval_labels[i]``:
     QI i's range labels ``lo-hi`` are intervals even where a hierarchy node has the same text
-    (:func:`.covers.build_covers`); ``kl=False`` skips KL (None). ``null_as_value``: the release was
-    made with NULL a value of its own; where the source's SA holds NULL, a NULL SA cell of the release is
-    that value, not a suppressed one (l+-Optimize refuses to suppress SA values there: the two would be
-    published alike)."""
+    (:func:`.covers.build_covers`); ``kl=False`` skips KL (None). ``sa_null_values``: the release was
+    made with NULL a value of its own and the source's SA holds NULL (:attr:`Inputs.sa_nulls`): a NULL SA
+    cell of the release is that value, not a suppressed one (l+-Optimize refuses to suppress SA values
+    there: the two would be published alike)."""
 
     l: int | None = None
     weights: Sequence[Fraction] | None = None
     interval_labels: Sequence[bool] | None = None
     kl: bool = True
-    null_as_value: bool = False
+    sa_null_values: bool = False
 
 
 def compute_metrics(
@@ -233,9 +232,10 @@ def compute_metrics(
     if l is not None and l < 1:
         raise BadInput(f"l = {l} is not a positive integer", "CAVG uses k = l >= 1")
     w = _weights(how.weights, len(qi))
-    cols = _columns(release, qi, sa, what.group_column, what.class_column, aggregate)
-    if how.null_as_value and any(null_counts(db, source, sa)[1]):
-        cols = replace(cols, sa_null_values=True)
+    cols = replace(
+        _columns(release, qi, sa, what.group_column, what.class_column, aggregate),
+        sa_null_values=how.sa_null_values,
+    )
     source_rows = aggregate.source_rows if aggregate is not None else _row_count(db, source)
     known, counts = _published_rows(db, cols, release, source, aggregate, source_rows)
     deleted = source_rows - known

@@ -18,7 +18,7 @@ from fractions import Fraction
 from typing import Any
 
 from ...core.catalog import Column
-from ...core.inputs import null_counts, refuse_folded_sa
+from ...core.inputs import refuse_folded_sa
 from ...core.options import Option
 from ...errors import BadInput
 from ...privacy.l_plus import LPlus
@@ -85,8 +85,7 @@ class LPlusOptimize(Algorithm):
         scheme = request.options["suppression"]
         if scheme not in ("viosa", "allsa") or not request.null_as_value:
             return
-        sa = request.inputs.sa
-        nulls = null_counts(request.db, request.inputs.table, sa)[1]
+        sa, nulls = request.inputs.sa, request.inputs.sa_nulls
         if any(nulls):
             raise BadInput(
                 f"--suppression {scheme} publishes a suppressed SA value as NULL, and with --null-as-value "
