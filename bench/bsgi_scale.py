@@ -35,6 +35,8 @@ from io import BytesIO
 from pathlib import Path
 from typing import Any
 
+from bench.bytecode import compile_tree
+
 ROOT = Path(__file__).resolve().parents[1]
 CACHE = Path.home() / ".cache" / "ldiv_db" / "bsgi_scale"
 RESULTS = ROOT / "bench" / "results" / "bsgi_scale.json"
@@ -274,6 +276,8 @@ def main(argv: list[str] | None = None) -> int:
         trees = {"after": _export(args.after, Path(tmp) / "after") if args.after else ROOT}
         if args.before:
             trees = {"before": _export(args.before, Path(tmp) / "before"), **trees}
+        for tree in trees.values():
+            compile_tree(tree)
         for rows in args.rows or [1_000_000]:
             db, table = prepared(rows)
             runs: dict[str, list[dict[str, Any]]] = {name: [] for name in trees}

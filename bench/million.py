@@ -34,6 +34,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from bench.bytecode import compile_tree
+
 ROOT = Path(__file__).resolve().parents[1]
 ADULT = ROOT.parent / "shared" / "datasets" / "adult"
 RESULTS = ROOT / "bench" / "results" / "million.json"
@@ -198,6 +200,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     source = cached_table()
     names = [n.strip() for n in args.only.split(",") if n.strip()]
     checkouts = {"after": ROOT} if args.compare is None else {"before": args.compare.resolve(), "after": ROOT}
+    for checkout in checkouts.values():
+        compile_tree(checkout)
     runs: dict[str, dict[str, list[dict[str, Any]]]] = {c: {n: [] for n in names} for c in checkouts}
     for _ in range(args.repeat):  # round the cases and checkouts: a slow minute costs one run of each
         for name in names:

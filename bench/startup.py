@@ -28,7 +28,6 @@ the histogram: ``Database.stats_from_source``) N times each and prints their wal
 from __future__ import annotations
 
 import argparse
-import compileall
 import json
 import os
 import platform
@@ -42,6 +41,8 @@ from collections.abc import Sequence
 from io import BytesIO
 from pathlib import Path
 from typing import Any
+
+from bench.bytecode import compile_tree
 
 ROOT = Path(__file__).resolve().parents[1]
 QI = ["sex", "age", "race", "marital-status", "education", "native-country", "workclass", "salary-class"]
@@ -173,14 +174,6 @@ def _prepare_small(workdir: Path) -> Path:
     return db_path
 
 
-def _compile(tree: Path) -> None:
-    """Write the tree's bytecode first: with PYTHONDONTWRITEBYTECODE set, a tree never compiled compiles
-    every module it imports in every process (12 ms of CPU for ``ldiv --help`` alone), which would be
-    measured as the tree's cost (bench/results/history.md, "Fixed costs", Round 7). A tree that cannot be
-    written (an export made read-only) is measured as it is."""
-    compileall.compile_dir(tree / "ldiv_db", quiet=1)
-
-
 def measure(
     trees: dict[str, Path],
     db: Path,
@@ -191,7 +184,7 @@ def measure(
 ) -> dict[str, Any]:
     commands = _commands(db, small, algorithms)
     for tree in trees.values():
-        _compile(tree)
+        compile_tree(tree)
     out: dict[str, Any] = {name: {"commands": {}, "check_in_process": None} for name in trees}
     for _ in range(repeat):
         for name, tree in trees.items():
