@@ -178,7 +178,8 @@ class CheckFlags:
     )
     null_sa_unknown: bool = _flag(
         False,
-        "a NULL SA value is a suppressed 'unknown' (counts in the group size, is no value)",
+        "a NULL SA value is a suppressed 'unknown' (counts in the group size, is no value; beside "
+        "--null-as-value, which then takes the QIs' NULLs as values)",
         "bool",
         job=False,
     )

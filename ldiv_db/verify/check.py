@@ -20,9 +20,9 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..core import ownership
 from ..core.catalog import resolve_table
-from ..core.classes import ClassFacts, describe, partition_keys, published_group_column
+from ..core.classes import ClassFacts, describe, partition_keys, recorded_group_column
 from ..core.evaluator import SqlEvaluator
-from ..core.inputs import Inputs, resolve_inputs
+from ..core.inputs import NULL_HINT, Inputs, resolve_inputs
 from ..core.run_flags import CheckFlags, api_keys, parse_flags
 from ..core.stats import PartitionSummary, RecursiveBound, Verdict
 from ..db import Database
@@ -239,10 +239,14 @@ def check(
     try:
         published = None
         resolved = resolve_table(database, table)
+        own = ownership.owner(database, resolved.ref)
         group_column = flags.group_column
-        if group_column is None and not flags.by_labels:
+        if group_column is None and not flags.by_labels and own is not None:
             # a recorded release: its classes (ldiv_db/core/classes.py)
-            published = published_group_column(database, resolved)
+            published = recorded_group_column(database, own.release_id, resolved)
+        # --null-sa-unknown names the SA's NULLs, --null-as-value everyone else's where both are given
+        sa_null_value = flags.null_as_value and not flags.null_sa_unknown
+        hint = NULL_HINT if own is None else suppressed_sa_hint(database, own.release_id, sa_null_value)
         inputs = resolve_inputs(
             database,
             resolved,
@@ -251,6 +255,7 @@ def check(
             group_column=group_column or published,
             null_as_value=flags.null_as_value,
             null_sa_unknown=flags.null_sa_unknown,
+            null_hint=hint,
         )
         if published is not None:
             inputs = dataclasses.replace(inputs, published_group=True)
@@ -260,13 +265,39 @@ def check(
             if published is not None or group_column is None:
                 privacy = release_model(database, inputs, privacy)
         return evaluate(
-            database, inputs, privacy, null_as_value=flags.null_as_value, worst=flags.worst, started=(t0, q0),
+            database, inputs, privacy, null_as_value=sa_null_value, worst=flags.worst, started=(t0, q0),
             split=True,
         )  # fmt: skip
     finally:
         database.drop_work_tables()
         if database is not db:
             database.close()
+
+
+def suppressed_sa_hint(db: Database, release_id: int, sa_null_value: bool) -> str:
+    """The fix a refused NULL names on release ``release_id``. Where its run suppressed SA values, it
+    published them as NULL (l+-Optimize's vioSA / allSA; a source SA holding NULL is refused there): a
+    NULL SA value is then a suppressed one, which ``--null-as-value`` would count as one more value — a
+    class of one value and two suppressed ones would pass distinct 2-diversity. That reading is refused,
+    and the hint names ``--null-sa-unknown`` (the reading the release was verified with)."""
+    rows = db.records(render("meta/release_source.sql", {"release_id": release_id}))
+    verification = json.loads(rows[0]["verification"]) if rows and rows[0]["verification"] else {}
+    rec = verification.get("reconciliation") if isinstance(verification, dict) else None
+    suppressed = int(rec.get("sa_suppressed") or 0) if isinstance(rec, dict) else 0
+    if not suppressed:
+        return NULL_HINT
+    fix = (
+        f"pass --null-sa-unknown: release {release_id} suppressed {number(suppressed)} SA "
+        f"value{'' if suppressed == 1 else 's'} and published {'it' if suppressed == 1 else 'them'} as NULL; "
+        "a suppressed value counts in its class's size and is no value, as the release was verified"
+    )
+    if sa_null_value:
+        raise BadInput(
+            "--null-as-value would count the SA's NULLs as one value of their own, but on this release a "
+            "NULL SA value is a suppressed one",
+            f"{fix}; with --null-as-value too, NULL stays a value in the QIs",
+        )
+    return f"{fix}; --null-as-value takes a NULL QI value as a value of its own"
 
 
 def check_flags(options: dict[str, Any]) -> CheckFlags:

@@ -221,3 +221,63 @@ def test_the_null_value_keeps_its_own_derived_threshold(
     ).fetchall()
     con.close()
     assert max(Fraction(nulls, size) for nulls, size in classes) <= theta
+
+
+def _violating(db: str, table: str, keys: str, sa: str, l: int, *, null_is_value: bool) -> tuple[int, int]:
+    """Brute force: the classes (grouped by ``keys``) with fewer than ``l`` distinct SA values, and their
+    rows; a NULL SA value one value of its own or no value (an unknown)."""
+    con = duckdb.connect(db, read_only=True)
+    counted = f"count(DISTINCT coalesce({sa}, '<null>'))" if null_is_value else f"count(DISTINCT {sa})"
+    n, rows = con.execute(
+        f"SELECT count(*), coalesce(sum(size), 0) FROM (SELECT {counted} AS v, count(*) AS size "
+        f"FROM {table} GROUP BY {keys}) WHERE v < {l}"
+    ).fetchone()
+    con.close()
+    return int(n), int(rows)
+
+
+def test_check_reads_a_releases_suppressed_sa_values_as_unknown(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """l+-Optimize's vioSA publishes a suppressed SA value as NULL. ``ldiv check --null-as-value`` counted
+    those NULLs as one more value, a lenient verdict (here 3 violating classes where 12 are), and the
+    refusal without it offered that very flag. Now it names --null-sa-unknown and refuses the other
+    reading; with both flags the SA's NULLs are unknown (--null-sa-unknown was ignored beside
+    --null-as-value)."""
+    db = _with_hierarchies(tmp_path / "v.duckdb", "SELECT i % 7 AS q1, (i * 5) % 11 AS q2, 's' || (i % 3) AS s2 "
+                           "FROM range(400) r(i)")  # fmt: skip
+    assert main(["anonymize", db, "--table", "t", "--qi", "q1,q2", "--sa", "s2", "--l", "3", "--algorithm",
+                 "lplus", "--suppression", "viosa", "--output", "r", "--quiet"]) == 0  # fmt: skip
+    call = ["check", db, "--table", "r", "--qi", "q1,q2", "--sa", "s2", "--model", "distinct", "--l", "3"]
+    truth = _violating(db, "r", "group_id, q1, q2", "s2", 3, null_is_value=False)
+    lenient = _violating(db, "r", "group_id, q1, q2", "s2", 3, null_is_value=True)
+    assert truth[0] > lenient[0]  # the case tells the two readings apart
+    capsys.readouterr()
+    for flags in ([], ["--null-as-value"]):
+        code, err = run(capsys, *call, *flags)
+        assert code == 2 and "pass --null-sa-unknown" in err and "suppressed" in err and OFFERS not in err, (
+            err
+        )
+    for flags in (["--null-sa-unknown"], ["--null-sa-unknown", "--null-as-value"]):
+        code = main([*call, *flags, "--json"])
+        found = json.loads(capsys.readouterr().out)
+        assert code == 1 and (found["violating_classes"], found["violating_rows"]) == truth
+
+
+def test_both_null_flags_take_qi_nulls_as_values_and_sa_nulls_as_unknown(
+    nulls: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """On any table, --null-as-value with --null-sa-unknown: a NULL QI value is a value of its own, a NULL
+    SA value an unknown (the second flag was ignored beside the first)."""
+    call = ["check", nulls, "--table", "t", "--qi", "q1,q2", "--sa", "s", "--model", "distinct", "--l", "4"]
+    truth = _violating(nulls, "t", "q1, q2", "s", 4, null_is_value=False)
+    as_value = _violating(nulls, "t", "q1, q2", "s", 4, null_is_value=True)
+    assert truth != as_value
+    capsys.readouterr()
+    for flags, expected in (
+        (["--null-as-value", "--null-sa-unknown"], truth),
+        (["--null-as-value"], as_value),
+    ):
+        code = main([*call, *flags, "--json"])
+        found = json.loads(capsys.readouterr().out)
+        assert code in (0, 1) and (found["violating_classes"], found["violating_rows"]) == expected, flags
