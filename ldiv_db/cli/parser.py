@@ -59,6 +59,9 @@ class CommandParser(argparse.ArgumentParser):
     :func:`build_parser` is asked for the whole tree, not when the parser of all commands is built."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
+        # a flag is taken only as spelled: argparse's prefixes read `ldiv risk --sa x` as
+        # --sampling-fraction x, and a typo as whichever flag it begins
+        kwargs.setdefault("allow_abbrev", False)
         super().__init__(*args, **kwargs)
         self._later: list[Callable[[argparse.ArgumentParser], None]] = []
 

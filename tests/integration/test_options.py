@@ -386,6 +386,27 @@ def test_other_commands_refuse_bad_values(
     refused(capsys, [*command, str(dbfile), *table, *rest], *problem)
 
 
+@pytest.mark.parametrize(
+    ("args", "flag"),
+    [
+        (["risk", "--qi", "zip,sex", "--sa", "occ"], "--sa"),  # was read as --sampling-fraction occ
+        (
+            ["check", "--qi", "zip,sex", "--sa", "occ", "--model", "distinct", "--l", "2", "--null-as"],
+            "--null-as",
+        ),
+    ],
+)
+def test_a_flag_is_taken_only_as_spelled(
+    dbfile: Path, capsys: pytest.CaptureFixture[str], args: list[str], flag: str
+) -> None:
+    """argparse takes a flag's prefix for the flag: `ldiv risk --sa occ` was refused as a bad
+    --sampling-fraction, and a prefix typo ran as whichever flag it begins."""
+    with pytest.raises(SystemExit) as refused:
+        main([args[0], str(dbfile), "--table", "p", *args[1:]])
+    err = capsys.readouterr().err
+    assert refused.value.code == 2 and f"unrecognized arguments: {flag}" in err and "sampling" not in err, err
+
+
 JOB = """database = "{db}"
 
 [source]
