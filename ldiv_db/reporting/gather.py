@@ -378,7 +378,9 @@ def _measure(
         intervals = [c.is_numeric for c in src.qi] if interval_labels else None
         metrics = _current_metrics(db, rec, state, src, inputs, l, intervals, kl)
         qi_ncp = _qi_ncp(db, src.table, inputs.table, inputs, intervals)
-    check = evaluate(db, inputs, None, prefix="report_c", null_as_value=nv)
+    # a NULL SA value of the release is the source's where the source holds one, else a suppressed one
+    sa_nv = nv and any(src.sa_nulls)
+    check = evaluate(db, inputs, None, prefix="report_c", null_as_value=sa_nv)
     assert check.sizes is not None
     return ReleaseFacts(
         name=inputs.table.name if rec is None or rec["algorithm"] != "decomposition" else str(rec["name"]),
@@ -395,7 +397,7 @@ def _measure(
         qi_ncp=qi_ncp,
         sa_counts={r.name: _sa_counts(db, src, inputs, i) for i, r in enumerate(inputs.sa)},
         similarity=_similarity(db, inputs, state),
-        verdict=_verdict(db, inputs, rec, l, state, nv),
+        verdict=_verdict(db, inputs, rec, l, state, sa_nv),
         seconds=time.perf_counter() - t0,
         extra={"risk": release_risk(db, inputs.table, inputs.qi, inputs.group)},
         ls=None if not ls else [ls[min(i, len(ls) - 1)] for i in range(len(inputs.sa))],

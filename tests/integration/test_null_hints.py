@@ -281,3 +281,36 @@ def test_both_null_flags_take_qi_nulls_as_values_and_sa_nulls_as_unknown(
         code = main([*call, *flags, "--json"])
         found = json.loads(capsys.readouterr().out)
         assert code in (0, 1) and (found["violating_classes"], found["violating_rows"]) == expected, flags
+
+
+def _distinct_l(db: str, table: str, sa: str, *, null_is_value: bool) -> int:
+    """Brute force: the fewest distinct SA values of a class (group id and labels) of a release."""
+    con = duckdb.connect(db, read_only=True)
+    counted = f"count(DISTINCT coalesce({sa}, '<null>'))" if null_is_value else f"count(DISTINCT {sa})"
+    (found,) = con.execute(
+        f"SELECT min(v) FROM (SELECT {counted} AS v FROM {table} GROUP BY group_id, q1, q2)"
+    ).fetchone()
+    con.close()
+    return int(found)
+
+
+def test_a_release_with_null_a_value_reads_suppressed_sa_values_as_unknown(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """With --null-as-value, a vioSA release of an SA without NULL was verified (and reported) with its
+    suppressed values as one more value, NULL: distinct l 2 where the classes hold 1 value. A NULL SA
+    value is the source's only where the source holds one; the SA holding NULL keeps it a value."""
+    db = _with_hierarchies(tmp_path / "u.duckdb", "SELECT i % 7 AS q1, (i * 5) % 11 AS q2, 's' || (i % 3) AS s2, "
+                           "CASE WHEN i % 4 = 0 THEN NULL ELSE 's' || (i % 9) END AS s FROM range(400) r(i)")  # fmt: skip
+    call = ["anonymize", db, "--table", "t", "--qi", "q1,q2", "--l", "3", "--algorithm", "lplus", "--quiet",
+            "--null-as-value"]  # fmt: skip
+    capsys.readouterr()
+    made = _json(capsys, *call, "--sa", "s2", "--suppression", "viosa", "--output", "r")
+    truth = _distinct_l(db, "r", "s2", null_is_value=False)
+    assert truth < _distinct_l(db, "r", "s2", null_is_value=True)  # the case tells the readings apart
+    assert [part["distinct_l"] for part in made["verification"]] == [truth, truth]
+    report = _json(capsys, "report", db, "--release", "r")["releases"][0]
+    assert [part["distinct_l"] for part in report["verification"]] == [truth, truth]
+    # the source's own NULL SA values stay a value of their own
+    made = _json(capsys, *call, "--sa", "s", "--suppression", "viorec", "--output", "v")
+    assert made["verification"][0]["distinct_l"] == _distinct_l(db, "v", "s", null_is_value=True)
