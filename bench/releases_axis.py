@@ -109,7 +109,11 @@ def main() -> int:
         child(counts, a.rows, a.timeout, a.below)
         return 0
     trees = {"working tree": ROOT, **({"before": a.before} if a.before else {})}
-    results: dict[str, Any] = {"rows": a.rows, "below": a.below, "when": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())}
+    results: dict[str, Any] = {
+        "rows": a.rows,
+        "below": a.below,
+        "when": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+    }
     for label, tree in trees.items():
         print(f"== {label} ({tree})", flush=True)
         results[label] = _run_tree(tree, a.counts, a.rows, a.timeout, a.below)

@@ -141,7 +141,8 @@ def compose(
     Reads only; its work tables are dropped when it returns (kept with ``keep_work``), and a failure
     leaves them to the caller's ``db.drop_work_tables()``. ``worst``: how many of the worst rows to list.
     ``pairs_with``: count only the pairs holding this release (a new release beside the published ones,
-    whose own pairs were counted when each was published): m − 1 pairs instead of m(m − 1)/2."""
+    whose own pairs were counted when each was published): m − 1 pairs instead of m(m − 1)/2, by the
+    same statements as every pair."""
     t0 = time.perf_counter()
     source, sa, releases = _releases(db, release_ids)
     union = _union_qi(releases)
