@@ -194,7 +194,7 @@ class _Work:
     """The check's work tables (the per-release ones are numbered by the release's position)."""
 
     def __init__(self, db: Database) -> None:
-        self.db, self.prefix = db, "compose"
+        self.db = db
         self.made: list[TableRef] = []
         self.codes = self.of("value_codes")
         self.keys = self.of("keys")
@@ -209,7 +209,7 @@ class _Work:
         self.own = self.of("pair_units")
 
     def of(self, what: str, r: int | None = None) -> TableRef:
-        ref = self.db.work_table(f"{self.prefix}_{what}" + ("" if r is None else f"_{r}"))
+        ref = self.db.work_table(f"compose_{what}" + ("" if r is None else f"_{r}"))
         self.made.append(ref)
         return ref
 
