@@ -141,7 +141,8 @@ def compose(
     Reads only; its work tables are dropped when it returns (kept with ``keep_work``), and a failure
     leaves them to the caller's ``db.drop_work_tables()``. ``worst``: how many of the worst rows to list.
     ``pairs_with``: count only the pairs holding this release (a new release beside the published ones,
-    whose own pairs were counted when each was published): m − 1 pairs instead of m(m − 1)/2."""
+    whose own pairs were counted when each was published): m − 1 pairs instead of m(m − 1)/2, by the
+    same statements as every pair."""
     t0 = time.perf_counter()
     source, sa, releases = _releases(db, release_ids)
     union = _union_qi(releases)
@@ -190,11 +191,10 @@ def compose(
 
 
 class _Work:
-    """The check's work tables (the per-release ones are numbered by the release's position; a pair's
-    are named by ``prefix``)."""
+    """The check's work tables (the per-release ones are numbered by the release's position)."""
 
-    def __init__(self, db: Database, prefix: str = "compose") -> None:
-        self.db, self.prefix = db, prefix
+    def __init__(self, db: Database) -> None:
+        self.db = db
         self.made: list[TableRef] = []
         self.codes = self.of("value_codes")
         self.keys = self.of("keys")
@@ -206,9 +206,10 @@ class _Work:
         self.membership = self.of("membership")
         self.values = self.of("values")
         self.shared = self.of("shared")
+        self.own = self.of("pair_units")
 
     def of(self, what: str, r: int | None = None) -> TableRef:
-        ref = self.db.work_table(f"{self.prefix}_{what}" + ("" if r is None else f"_{r}"))
+        ref = self.db.work_table(f"compose_{what}" + ("" if r is None else f"_{r}"))
         self.made.append(ref)
         return ref
 
@@ -396,8 +397,9 @@ def _result(
     ]
     if m == 2 and pairs:  # the pair is the whole set
         counts = [min(below)]
-    elif any(below):
-        counts = [_pair_below(db, tables, units, vs, (a, b), (ls[a], ls[b])) for a, b in pairs]
+    elif any(below) and pairs:
+        only = None if pairs_with is None else ids.index(pairs_with) + 1
+        counts = _pairs_below(db, tables, units, ls, pairs, only)
     else:  # a pair leaves every row at least the values all of them leave it, which no l exceeds
         counts = [0] * len(pairs)
     pair_rows = tuple(
@@ -447,24 +449,43 @@ def _counted(
     return db.one(render("compose/summary.sql", {"ls": list(ls)}, values=tables.values, m=m))
 
 
-def _pair_below(
+def _pairs_below(
     db: Database,
     tables: _Work,
     units: Sequence[tuple[TableRef, TableRef]],
-    vs: Sequence[str],
-    pair: tuple[int, int],
-    ls: tuple[int, int],
-) -> int:
-    """The rows two releases (0-based positions) alone leave fewer than the smaller of their l values:
-    the whole check's statements on the targets and shared masks as the two see them."""
-    a, b = pair
-    sub = _Work(db, "compose_pair")
-    sub.points, sub.domain = tables.points, tables.domain
-    db.run(render("compose/pair_keys.sql", target=sub.keys, keys=tables.keys, vs=vs, pair=[a + 1, b + 1]))
-    db.run(render("compose/pair_shared.sql", target=sub.shared, shared=tables.shared, pair=[a + 1, b + 1]))
-    row = _counted(db, sub, [units[a], units[b]], vs, ls)
-    sub.drop()
-    return min(int(row[3]), int(row[4]))
+    ls: Sequence[int],
+    pairs: Sequence[tuple[int, int]],
+    only: int | None,
+) -> list[int]:
+    """Per pair (0-based positions, in ``pairs``' order), the rows the two releases alone leave fewer
+    than the smaller of their l values: two statements for all the pairs, however many releases, over
+    the combinations and masks ``_counted`` made for the whole set. ``only``: the position (1-based) of
+    the release whose pairs alone are counted (``pairs`` then holds those only), or None for every pair."""
+    most = max(min(ls[a], ls[b]) for a, b in pairs)
+    db.run(
+        render(
+            "compose/pair_units.sql",
+            {"most": most},
+            target=tables.own,
+            driving=tables.driving,
+            values=tables.values,
+            umasks=[u[1] for u in units],
+        )
+    )
+    rows = db.rows(
+        render(
+            "compose/pair_counts.sql",
+            {"ls": list(ls), "most": most},
+            values=tables.values,
+            shared=tables.shared,
+            own=tables.own,
+            domain=tables.domain,
+            m=len(ls),
+            only=only,
+        )
+    )
+    got = {(int(a) - 1, int(b) - 1): int(n) for a, b, n in rows}
+    return [got[p] for p in pairs]
 
 
 def _membership(

@@ -1,7 +1,8 @@
 """The composition check on PostgreSQL: the hand-derived case of tests/integration/test_compose.py, and
 Mondrian + BSGI + TP releases of a 600-row census composed on PostgreSQL and on DuckDB from the same data
 (the algorithms make the same partitions on both engines, test_pg_end_to_end.py): the same counts and
-worst rows on both."""
+worst rows on both; nine releases of every kind that leave rows below l together, their pairs alike on
+both."""
 
 from __future__ import annotations
 
@@ -11,7 +12,18 @@ import ldiv_db
 from fixtures import census
 from ldiv_db import taxonomy
 from ldiv_db.db import Database
-from tests.integration.test_compose import HIER, LATE, MANY_ROWS, _copies, _write_hierarchy, make_ab
+from ldiv_db.errors import LdivError
+from ldiv_db.pipeline import compose as compose_module
+from tests.integration.test_compose import (
+    HIER,
+    LATE,
+    MANY_ROWS,
+    THREE_BELOW,
+    _copies,
+    _write_hierarchy,
+    make_ab,
+)
+from tests.integration.test_compose_pairs import MANY, MANY_LS
 
 N = 600
 QI = ["age", "sex", "education"]
@@ -129,6 +141,51 @@ def test_more_than_62_releases_compose_alike_on_both_engines(pg_url: str, tmp_pa
             got[name] = {k: out[k] for k in ("ok", "rows", "single", "empty", "worst")}
             got[name]["below"] = [r["below"] for r in out["releases"]]
         assert len(got["duckdb"]["below"]) == 67 and got["duckdb"]["ok"]
+        assert got["duckdb"] == got["postgres"]
+    finally:
+        duck.close()
+        pg.close()
+
+
+def _below(target: str, tmp: Path) -> tuple[Database, list[str]]:
+    """test_compose_pairs.py's releases of every kind, at l = 2 and 3, on one engine."""
+    db = Database.open(target)
+    data = tmp / "below.csv"
+    data.write_text(
+        "cat;num;flat;s\n" + "".join(f"{c};{n};{f};{s}\n" for c, n, f, s in THREE_BELOW[0]), encoding="utf-8"
+    )
+    ldiv_db.load(db, data, "t", sep=";")
+    for col, rows in HIER.items():
+        taxonomy.import_hierarchy(db, "t", col, _write_hierarchy(tmp / f"below_{col}.csv", rows))
+    names = []
+    for i, ((algorithm, spec), l) in enumerate(zip(MANY, MANY_LS, strict=True)):
+        options = dict(spec)
+        qi = options.pop("qi", ["cat", "num", "flat"])
+        try:
+            ldiv_db.anonymize(db, "t", qi, "s", algorithm=algorithm, l=l, output=f"r{i}", kl=False, **options)
+        except LdivError:
+            continue  # infeasible here, as in test_compose_pairs.py
+        names.append(f"r{i}")
+    return db, names
+
+
+def test_pairs_below_l_compose_alike_on_both_engines(pg_url: str, tmp_path: Path) -> None:
+    """Every pair of nine releases (counted together, compose/pair_counts.sql), and each release's pairs
+    as a publish counts them, the same on PostgreSQL as on DuckDB (there against the brute force)."""
+    duck, names = _below(str(tmp_path / "d.duckdb"), tmp_path)
+    pg, _ = _below(pg_url, tmp_path)
+    try:
+        got = {}
+        for name, db in (("duckdb", duck), ("postgres", pg)):
+            res = ldiv_db.compose(db, names, worst=3)
+            out = res.as_json()
+            got[name] = {k: out[k] for k in ("ok", "rows", "single", "empty", "worst", "releases")}
+            got[name]["pairs"] = [(p["below"]) for p in out["pairs"]]
+            got[name]["with"] = [
+                [n for *_, n in compose_module.compose(db, list(res.release_ids), pairs_with=i).pairs]
+                for i in res.release_ids[::4]
+            ]
+        assert not got["duckdb"]["ok"] and any(got["duckdb"]["pairs"]) and not all(got["duckdb"]["pairs"])
         assert got["duckdb"] == got["postgres"]
     finally:
         duck.close()

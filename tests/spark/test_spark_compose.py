@@ -9,6 +9,7 @@ import pytest
 
 import ldiv_db
 from ldiv_db.db import Database
+from ldiv_db.pipeline.compose import compose
 from tests.integration.test_compose import make_ab
 
 pytestmark = pytest.mark.spark
@@ -22,3 +23,6 @@ def test_hand_derived_case_on_spark(tmp_path: Path, spark_session, spark_url) ->
         # by_b and by_a alone leave every row one value; beside none, either leaves two
         assert [n for *_, n in res.pairs] == [8, 0, 0]
         assert [(w["left"], w["rows"]) for w in res.worst] == [(1, 2), (1, 2)]
+        # a publish of by_a counts its pairs only: with by_b and with none
+        by_a = res.release_ids[1]
+        assert [n for *_, n in compose(db, res.release_ids, worst=0, pairs_with=by_a).pairs] == [8, 0]

@@ -17,7 +17,7 @@ LS = ["l1", "l2", "l3", "l4"]
 
 def _work(env: HostileEnv) -> dict[str, TableRef]:
     names = ("codes", "keys", "points", "domain", "cover", "masks", "classes", "step0", "step1", "units",
-             "unit masks", "combos", "driving", "words", "membership", "shared", "left", "pair keys", "pair shared")  # fmt: skip
+             "unit masks", "combos", "driving", "words", "membership", "shared", "left", "own")  # fmt: skip
     return {n: env.work(f"compose {n}") for n in names}
 
 
@@ -68,7 +68,7 @@ def _step(env: HostileEnv, name: str, params: dict[str, Any] | None = None, **ex
 def _prepare(upto: str) -> Any:
     """Run the chain's statements before ``upto``."""
     chain = ["value_codes", "keys", "points", "sa_domain", "cover_codes", "class_masks", "classes", "step0",
-             "step1", "units", "unit_masks", "shared", "combos", "driving", "words", "membership", "values_left", "done"]  # fmt: skip
+             "step1", "units", "unit_masks", "shared", "combos", "driving", "words", "membership", "values_left", "pair_units", "done"]  # fmt: skip
 
     def prepare(env: HostileEnv) -> None:
         _prepare_release(env)
@@ -108,6 +108,8 @@ def _prepare(upto: str) -> Any:
                 _step(env, "shared", target=w["shared"])
             elif name == "values_left":
                 _step(env, "values_left", target=w["left"])
+            elif name == "pair_units":
+                _step(env, "pair_units", {"most": 4}, target=w["own"], values=w["left"])
 
     return prepare
 
@@ -193,10 +195,12 @@ CASES = {
         unordered_lists=True,
     ),
     "compose/worst.sql": Case(_ctx(values=_left), {"worst": 3}, prepare=_prepare("done")),
-    "compose/pair_keys.sql": Case(
-        _ctx(target=lambda env: _work(env)["pair keys"], pair=[2, 1]), prepare=_prepare("points")
+    "compose/pair_units.sql": Case(
+        _ctx(target=lambda env: _work(env)["own"], values=_left), {"most": 4}, prepare=_prepare("pair_units")
     ),
-    "compose/pair_shared.sql": Case(
-        _ctx(target=lambda env: _work(env)["pair shared"], pair=[2, 1]), prepare=_prepare("combos")
+    "compose/pair_counts.sql": Case(
+        _ctx(values=_left, own=lambda env: _work(env)["own"], only=None),
+        {"ls": [2, 3], "most": 3},
+        prepare=_prepare("done"),
     ),
 }

@@ -1,7 +1,7 @@
 /* purpose: the composition's counts: targets (source rows), rows left below each release's l, with one value, with none */
 /* params: ls */
 /* returns: rows, single, empty, below1..belowM (one row; counts of source rows) */
-/* ref: docs/decisions/0005-composition-check.md; ls[r] is the r-th release's l (a pair's counts are the same statements on the pair alone, compose/pair_keys.sql) */
+/* ref: docs/decisions/0005-composition-check.md; ls[r] is the r-th release's l (the pairs' counts: compose/pair_counts.sql) */
 SELECT
   CAST(COALESCE(SUM(n), 0) AS BIGINT) AS "rows",
   CAST(COALESCE(SUM(n) FILTER(WHERE
