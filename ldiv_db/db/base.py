@@ -113,6 +113,8 @@ class Database(RunOwners, abc.ABC):
     # a distinct count of integers within a known range of at most this many values as a bitmap (DuckDB's
     # bitstring_agg: no hash table of the values; release/reconcile.sql's row ids); 0: never
     bitmap_count_range = 0
+    # the most columns a table or a result may have (PostgreSQL's 1,600); None: no limit a statement meets
+    max_columns: int | None = None
     driver_error: type[Exception] = Exception  # the driver's error class (errors of a failed statement)
     ldiv_schema = "ldiv"  # where ldiv_db's records are read (a read's stand-in schema otherwise)
 

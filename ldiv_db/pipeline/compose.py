@@ -228,6 +228,15 @@ def _releases(db: Database, ids: Sequence[int]) -> tuple[Table, Column, list[_Re
     twice = sorted({i for i in ids if ids.count(i) > 1})
     if twice:
         raise BadInput(f"release {twice[0]} is given twice", "name every release once")
+    most = db.max_columns
+    if most is not None and 2 * len(ids) + 4 > most:  # compose/driving.sql: two columns per release
+        raise BadInput(
+            f"the composition check of {len(ids)} releases builds tables of {2 * len(ids) + 4} columns, and "
+            f"this engine ({db.dialect}) allows {most}: it composes at most {(most - 4) // 2} releases at once",
+            f"compose them in sets of at most {(most - 4) // 2} (ldiv compose DB --release A --release B ...) "
+            "or on a DuckDB copy of the source and its releases; a publish beyond that takes "
+            "--accept-composition once you have checked it so",
+        )
     recs = {int(r["release_id"]): r for r in db.records(render("compose/releases.sql", {"ids": ids}))}
     missing = [i for i in ids if i not in recs]
     if missing:

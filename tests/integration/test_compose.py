@@ -543,3 +543,31 @@ def test_refusals(tmp_path: Path) -> None:
     with pytest.raises(LdivError, match="missing"):
         ldiv_db.compose(db, ["by_b", "by_a"])
     db.close()
+
+
+def test_an_engines_column_limit_bounds_the_releases_composed_at_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The check's tables carry two columns per release (compose/driving.sql): past an engine's column
+    limit (PostgreSQL's 1,600: 798 releases) it is refused by name, and a publish then needs
+    --accept-composition, instead of the engine's error. The limit lowered to 9 here: two releases."""
+    from ldiv_db.db.duckdb.engine import DuckDBDatabase
+
+    path = tmp_path / "ab.duckdb"
+    db = Database.open(path)
+    make_ab(db, tmp_path)
+    db.close()
+    monkeypatch.setattr(DuckDBDatabase, "max_columns", 9)
+    three = ["--release", "by_b", "--release", "by_a", "--release", "none"]
+    assert main(["compose", str(path), *three[:4]]) == 1  # two: checked (they leave rows below l)
+    capsys.readouterr()
+    assert main(["compose", str(path), *three]) == 2
+    err = capsys.readouterr().err
+    assert "allows 9" in err and "at most 2 releases" in err and "Traceback" not in err, err
+    for name in ("by_b", "none"):
+        assert main(["release", "publish", str(path), "--release", name]) == 0, capsys.readouterr().err
+    capsys.readouterr()
+    assert main(["release", "publish", str(path), "--release", "by_a"]) != 0
+    out, err = capsys.readouterr()
+    assert "at most 2 releases" in out + err, (out, err)
+    assert main(["release", "publish", str(path), "--release", "by_a", "--accept-composition"]) == 0

@@ -89,6 +89,7 @@ class PostgresDatabase(PgRunOwners, Database):
     """One psycopg connection (autocommit; :meth:`transaction` issues BEGIN/COMMIT) plus the bookkeeping."""
 
     dialect = "postgres"
+    max_columns = 1600  # a table's, and so a CREATE TABLE AS's, column limit
     target = POSTGRES
     default_schema = "main"  # unqualified releases go to schema main, as on DuckDB (created on write)
     transactional = True
