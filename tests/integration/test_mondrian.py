@@ -131,6 +131,26 @@ def test_paper_table(db: Database) -> None:
     assert r.details["classes"] == r.groups
 
 
+def test_the_groups_are_counted_by_the_partition(db: Database, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Mondrian counts its classes itself: the release's group labels are not counted by a statement of
+    their own (catalog/row_count.sql of the labels table), and the count is the one the verification finds."""
+    paper(db)
+    counted: list[str] = []
+    log = Database._log
+
+    def logged(self: Database, query: Any, rows: int) -> None:
+        if query.name == "catalog/row_count.sql":
+            counted.append(query.sql)
+        log(self, query, rows)
+
+    monkeypatch.setattr(Database, "_log", logged)
+    r = ldiv_db.anonymize(
+        db, "t", ["Gender", "Postcode", "Age"], "Disease", algorithm="mondrian", l=2, output="m"
+    )
+    assert r.verified and r.groups == r.details["classes"] == 2
+    assert counted and not [sql for sql in counted if "labels" in sql]
+
+
 def test_frequency_form_with_the_distinct_model(db: Database) -> None:
     paper(db)
     r = ldiv_db.anonymize(
