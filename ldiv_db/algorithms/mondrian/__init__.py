@@ -121,7 +121,7 @@ class Mondrian(Algorithm):
             recoding="lca",
             group_labels=labels,  # None: release/labels_lca.sql labels the groups
             ids_published=True,
-            groups=len(np.unique(local)),  # every class has rows: the labels need no count statement
+            groups=n_groups,  # its final classes numbered 0..G-1, each with rows: the labels need no count
             details={
                 "l": max(model.ls),
                 "form": form,
