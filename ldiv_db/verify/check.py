@@ -22,7 +22,7 @@ from ..core import ownership
 from ..core.catalog import resolve_table
 from ..core.classes import ClassFacts, describe, partition_keys, recorded_group_column
 from ..core.evaluator import SqlEvaluator
-from ..core.inputs import NULL_HINT, Inputs, resolve_inputs
+from ..core.inputs import NULL_HINT, Inputs, as_list, resolve_inputs
 from ..core.run_flags import CheckFlags, api_keys, parse_flags
 from ..core.stats import PartitionSummary, RecursiveBound, Verdict
 from ..db import Database
@@ -246,7 +246,9 @@ def check(
             published = recorded_group_column(database, own.release_id, resolved)
         # --null-sa-unknown names the SA's NULLs, --null-as-value everyone else's where both are given
         sa_null_value = flags.null_as_value and not flags.null_sa_unknown
-        hint = NULL_HINT if own is None else suppressed_sa_hint(database, own.release_id, sa_null_value)
+        hint = NULL_HINT
+        if own is not None:
+            hint = suppressed_sa_hint(database, own.release_id, as_list(sa), sa_null_value)
         inputs = resolve_inputs(
             database,
             resolved,
@@ -274,17 +276,20 @@ def check(
             database.close()
 
 
-def suppressed_sa_hint(db: Database, release_id: int, sa_null_value: bool) -> str:
-    """The fix a refused NULL names on release ``release_id``. Where its run suppressed SA values, it
-    published them as NULL (l+-Optimize's vioSA / allSA; a source SA holding NULL is refused there): a
-    NULL SA value is then a suppressed one, which ``--null-as-value`` would count as one more value — a
-    class of one value and two suppressed ones would pass distinct 2-diversity. That reading is refused,
-    and the hint names ``--null-sa-unknown`` (the reading the release was verified with)."""
+def suppressed_sa_hint(db: Database, release_id: int, sa: Sequence[str], sa_null_value: bool) -> str:
+    """The fix a refused NULL names on release ``release_id`` checked with the SA columns ``sa``. Where its
+    run suppressed values of those SAs, it published them as NULL (l+-Optimize's vioSA / allSA; a source
+    SA holding NULL is refused there): a NULL SA value is then a suppressed one, which
+    ``--null-as-value`` would count as one more value — a class of one value and two suppressed ones
+    would pass distinct 2-diversity. That reading is refused, and the hint names ``--null-sa-unknown``
+    (the reading the release was verified with)."""
     rows = db.records(render("meta/release_source.sql", {"release_id": release_id}))
+    recorded = json.loads(rows[0]["sa"]) if rows and rows[0]["sa"] else []
     verification = json.loads(rows[0]["verification"]) if rows and rows[0]["verification"] else {}
     rec = verification.get("reconciliation") if isinstance(verification, dict) else None
     suppressed = int(rec.get("sa_suppressed") or 0) if isinstance(rec, dict) else 0
-    if not suppressed:
+    ours = {str(c).lower() for c in recorded} if isinstance(recorded, list) else set()
+    if not suppressed or not any(c.lower() in ours for c in sa):  # another column checked as the SA
         return NULL_HINT
     fix = (
         f"pass --null-sa-unknown: release {release_id} suppressed {number(suppressed)} SA "

@@ -244,10 +244,10 @@ def test_check_reads_a_releases_suppressed_sa_values_as_unknown(
     refusal without it offered that very flag. Now it names --null-sa-unknown and refuses the other
     reading; with both flags the SA's NULLs are unknown (--null-sa-unknown was ignored beside
     --null-as-value)."""
-    db = _with_hierarchies(tmp_path / "v.duckdb", "SELECT i % 7 AS q1, (i * 5) % 11 AS q2, 's' || (i % 3) AS s2 "
-                           "FROM range(400) r(i)")  # fmt: skip
+    db = _with_hierarchies(tmp_path / "v.duckdb", "SELECT i % 7 AS q1, (i * 5) % 11 AS q2, 's' || (i % 3) AS s2, "
+                           "CASE WHEN i % 4 = 0 THEN NULL ELSE 'k' || (i % 5) END AS k FROM range(400) r(i)")  # fmt: skip
     assert main(["anonymize", db, "--table", "t", "--qi", "q1,q2", "--sa", "s2", "--l", "3", "--algorithm",
-                 "lplus", "--suppression", "viosa", "--output", "r", "--quiet"]) == 0  # fmt: skip
+                 "lplus", "--suppression", "viosa", "--output", "r", "--quiet", "--keep-columns", "k"]) == 0  # fmt: skip
     call = ["check", db, "--table", "r", "--qi", "q1,q2", "--sa", "s2", "--model", "distinct", "--l", "3"]
     truth = _violating(db, "r", "group_id, q1, q2", "s2", 3, null_is_value=False)
     lenient = _violating(db, "r", "group_id, q1, q2", "s2", 3, null_is_value=True)
@@ -262,6 +262,12 @@ def test_check_reads_a_releases_suppressed_sa_values_as_unknown(
         code = main([*call, *flags, "--json"])
         found = json.loads(capsys.readouterr().out)
         assert code == 1 and (found["violating_classes"], found["violating_rows"]) == truth
+    # another column of the release checked as the SA: its NULLs are its own, a value with the flag
+    other = ["check", db, "--table", "r", "--qi", "q1,q2", "--sa", "k", "--model", "distinct", "--l", "2"]
+    code = main([*other, "--null-as-value", "--json"])
+    found = json.loads(capsys.readouterr().out)
+    assert code in (0, 1) and found["violating_classes"] == _violating(db, "r", "group_id, q1, q2", "k", 2,
+                                                                       null_is_value=True)[0]  # fmt: skip
 
 
 def test_both_null_flags_take_qi_nulls_as_values_and_sa_nulls_as_unknown(
