@@ -90,7 +90,7 @@ def metrics(
             weights=list(f.weights) if f.weights else None,
             interval_labels=[c.is_numeric for c in src.qi] if interval_labels else None,
             kl=f.kl,
-            sa_null_values=any(src.sa_nulls),
+            sa_null_values=src.sa_null_values,
         )
         values = compute_metrics(
             database, Measured(src.table, rel, src.qi, src.sa, group, klass), how

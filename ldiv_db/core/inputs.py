@@ -57,6 +57,13 @@ class Inputs:
     sa_nulls: tuple[int, ...] = ()
 
     @property
+    def sa_null_values(self) -> bool:
+        """Whether a NULL SA cell of this table, or of a release made from it, is a value of its own: read
+        with --null-as-value (``sa_nulls`` counted) and some SA holds NULL. Otherwise a release's NULL SA
+        cell is a suppressed one (vioSA / allSA publish it so, and refuse an SA holding NULL)."""
+        return any(self.sa_nulls)
+
+    @property
     def categories(self) -> dict[str, int] | None:
         """The sensitivity categories stored for the (single) SA; None without them."""
         return self.stored.get() if self.stored is not None else None

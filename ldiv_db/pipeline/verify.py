@@ -135,9 +135,7 @@ def check_written(
     ``rid_range``: the least and greatest row id of the assignment, if known (:func:`reconcile`)."""
     inputs, part, out, group_column = written.inputs, written.part, written.out, written.group_column
     class_column, progress = how.flags.class_column, how.progress
-    # a NULL SA value is one of the source's only where the source holds one; else it is a suppressed value
-    # (vioSA / allSA publish it so, and refuse an SA holding NULL), no value of its own
-    null_as_value = how.flags.null_as_value and any(inputs.sa_nulls)
+    null_as_value = inputs.sa_null_values  # else a NULL SA cell of the release is a suppressed value
     few = groups is not None and expected is not None and groups * FEW_ROWS >= expected[0]
     agg = aggregate(db, inputs, out, group_column, class_column, many_groups=few)
     recs: list[dict[str, int]] = []

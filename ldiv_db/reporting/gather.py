@@ -378,8 +378,7 @@ def _measure(
         intervals = [c.is_numeric for c in src.qi] if interval_labels else None
         metrics = _current_metrics(db, rec, state, src, inputs, l, intervals, kl)
         qi_ncp = _qi_ncp(db, src.table, inputs.table, inputs, intervals)
-    # a NULL SA value of the release is the source's where the source holds one, else a suppressed one
-    sa_nv = nv and any(src.sa_nulls)
+    sa_nv = src.sa_null_values  # else a NULL SA cell of the release is a suppressed value
     check = evaluate(db, inputs, None, prefix="report_c", null_as_value=sa_nv)
     assert check.sizes is not None
     return ReleaseFacts(
@@ -454,7 +453,7 @@ def _current_metrics(
     """The metrics of the table as it is: recorded while it is as verified; a table changed since is
     measured now, and one the metrics cannot measure any more (more rows than its source) gets a note
     instead, so that the page can still say what happened to it."""
-    how = MetricsOptions(l=l, interval_labels=intervals, kl=kl, sa_null_values=any(src.sa_nulls))
+    how = MetricsOptions(l=l, interval_labels=intervals, kl=kl, sa_null_values=src.sa_null_values)
     if state is None or state.intact:
         return _metrics(db, rec, src, inputs, how)
     try:

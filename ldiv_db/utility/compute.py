@@ -197,7 +197,7 @@ class MetricsOptions:
     """How: ``l`` of CAVG; the QIs' ``weights`` of IL/NCP (1 each by default); ``interval_labels[i]``:
     QI i's range labels ``lo-hi`` are intervals even where a hierarchy node has the same text
     (:func:`.covers.build_covers`); ``kl=False`` skips KL (None). ``sa_null_values``: the release was
-    made with NULL a value of its own and the source's SA holds NULL (:attr:`Inputs.sa_nulls`): a NULL SA
+    made with NULL a value of its own and the source's SA holds NULL (:attr:`Inputs.sa_null_values`): a NULL SA
     cell of the release is that value, not a suppressed one (l+-Optimize refuses to suppress SA values
     there: the two would be published alike)."""
 

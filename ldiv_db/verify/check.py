@@ -246,9 +246,11 @@ def check(
             published = recorded_group_column(database, own.release_id, resolved)
         # --null-sa-unknown names the SA's NULLs, --null-as-value everyone else's where both are given
         sa_null_value = flags.null_as_value and not flags.null_sa_unknown
+        # the release's record, read once: its suppressed SA values and its source's SA distribution
+        record = None if own is None else release_record(database, own.release_id)
         hint = NULL_HINT
-        if own is not None:
-            hint = suppressed_sa_hint(database, own.release_id, as_list(sa), sa_null_value)
+        if own is not None and record is not None:
+            hint = suppressed_sa_hint(record, own.release_id, as_list(sa), sa_null_value)
         inputs = resolve_inputs(
             database,
             resolved,
@@ -265,7 +267,7 @@ def check(
         if privacy is not None:
             spec.check_values(database, inputs, strict=False)
             if published is not None or group_column is None:
-                privacy = release_model(database, inputs, privacy)
+                privacy = release_model(database, inputs, privacy, record)
         return evaluate(
             database, inputs, privacy, null_as_value=sa_null_value, worst=flags.worst, started=(t0, q0),
             split=True,
@@ -276,16 +278,25 @@ def check(
             database.close()
 
 
-def suppressed_sa_hint(db: Database, release_id: int, sa: Sequence[str], sa_null_value: bool) -> str:
-    """The fix a refused NULL names on release ``release_id`` checked with the SA columns ``sa``. Where its
+def release_record(db: Database, release_id: int) -> dict[str, Any] | None:
+    """Release ``release_id``'s source, SA columns and verification as recorded
+    (``meta/release_source.sql``: JSON as text), or None if it has no record."""
+    rows = db.records(render("meta/release_source.sql", {"release_id": release_id}))
+    return rows[0] if rows else None
+
+
+def suppressed_sa_hint(
+    record: Mapping[str, Any], release_id: int, sa: Sequence[str], sa_null_value: bool
+) -> str:
+    """The fix a refused NULL names on release ``release_id`` (its ``record``: :func:`release_record`)
+    checked with the SA columns ``sa``. Where its
     run suppressed values of those SAs, it published them as NULL (l+-Optimize's vioSA / allSA; a source
     SA holding NULL is refused there): a NULL SA value is then a suppressed one, which
     ``--null-as-value`` would count as one more value — a class of one value and two suppressed ones
     would pass distinct 2-diversity. That reading is refused, and the hint names ``--null-sa-unknown``
     (the reading the release was verified with)."""
-    rows = db.records(render("meta/release_source.sql", {"release_id": release_id}))
-    recorded = json.loads(rows[0]["sa"]) if rows and rows[0]["sa"] else []
-    verification = json.loads(rows[0]["verification"]) if rows and rows[0]["verification"] else {}
+    recorded = json.loads(record["sa"]) if record["sa"] else []
+    verification = json.loads(record["verification"]) if record["verification"] else {}
     rec = verification.get("reconciliation") if isinstance(verification, dict) else None
     suppressed = int(rec.get("sa_suppressed") or 0) if isinstance(rec, dict) else 0
     ours = {str(c).lower() for c in recorded} if isinstance(recorded, list) else set()
@@ -313,20 +324,17 @@ def check_flags(options: dict[str, Any]) -> CheckFlags:
     return dataclasses.replace(flags, worst=EVERY_CLASS) if every else flags
 
 
-def release_model(db: Database, inputs: Inputs, privacy: PrivacyModel) -> PrivacyModel:
-    """On a release ldiv_db recorded, the distribution models judge against the source's SA
-    distribution (recorded with its verification): :func:`ldiv_db.privacy.baseline.on_release`."""
+def release_model(
+    db: Database, inputs: Inputs, privacy: PrivacyModel, record: Mapping[str, Any] | None
+) -> PrivacyModel:
+    """On a release ldiv_db recorded (``record``: :func:`release_record`; None for any other table), the
+    distribution models judge against the source's SA distribution (recorded with its verification):
+    :func:`ldiv_db.privacy.baseline.on_release`."""
 
-    if not any(isinstance(m, DistributionModel) for m in privacy.components()):
+    if record is None or not any(isinstance(m, DistributionModel) for m in privacy.components()):
         return privacy
-    own = ownership.owner(db, inputs.table.ref)
-    if own is None:
-        return privacy
-    rows = db.records(render("meta/release_source.sql", {"release_id": own.release_id}))
-    if not rows:
-        return privacy
-    verification = json.loads(rows[0]["verification"]) if rows[0]["verification"] else None
-    source = resolve_table(db, str(rows[0]["source"]))
+    verification = json.loads(record["verification"]) if record["verification"] else None
+    source = resolve_table(db, str(record["source"]))
 
     def counts() -> dict[int, list[tuple[str | None, int]]]:
         out: dict[int, list[tuple[str | None, int]]] = {}
