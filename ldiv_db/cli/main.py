@@ -10,6 +10,7 @@ import json
 import os
 import signal
 import sys
+import threading
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -75,6 +76,9 @@ def command_name(args: argparse.Namespace) -> str:
 
 
 _OPENED: list[Any] = []  # the databases this command opened, closed when it ends
+_EARLY_STARTS: list[
+    threading.Event
+] = []  # the command's early Spark starts (_start_spark_early), cancelled at its end
 
 
 def _open(args: argparse.Namespace) -> Any:
@@ -93,6 +97,12 @@ def _end(code: int) -> None:
     while _OPENED:
         with contextlib.suppress(Exception):
             _OPENED.pop().close(failed=code != 0)
+    for cancelled in _EARLY_STARTS:  # an early start not begun by now never begins
+        cancelled.set()
+    _EARLY_STARTS.clear()
+    spark = sys.modules.get("ldiv_db.db.spark.session")  # not imported: no start has registered either
+    if spark is not None:
+        spark.abandon_early()
 
 
 def _emit(args: argparse.Namespace, result: Any, *, verbose: bool = False) -> None:
@@ -207,11 +217,31 @@ def _parse_values(args: argparse.Namespace) -> None:
 
 
 def _cmd(args: argparse.Namespace) -> int:
+    _start_spark_early(args)
     _parse_values(args)
     handler = _HANDLERS.get(args.command)
     if handler is None:
         raise LdivError(f"unknown command {args.command}")
     return handler(args)
+
+
+def _start_spark_early(args: argparse.Namespace) -> None:
+    """A ``spark://`` DB's session starts in a thread of its own now, while the command imports and checks
+    what it needs: the driver JVM's start is seconds of waiting (:func:`ldiv_db.db.spark.session.start_early`;
+    :func:`_end` cancels a start the command never used)."""
+    db = getattr(args, "db", None)
+    if isinstance(db, str) and db.lower().startswith("spark://"):
+        cancelled = threading.Event()
+        _EARLY_STARTS.append(cancelled)
+        threading.Thread(
+            target=_spark_start, args=(db, cancelled), name="ldiv-spark-start", daemon=True
+        ).start()
+
+
+def _spark_start(url: str, cancelled: threading.Event) -> None:
+    from ..db.spark.session import start_early  # imported in this thread: the command does not wait for it
+
+    start_early(url, cancelled)
 
 
 def _cmd_load(args: argparse.Namespace) -> int:

@@ -21,16 +21,21 @@ import os
 import re
 import signal
 import threading
+import warnings
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote
 
-from ...errors import BadInput
+from ...errors import BadInput, LdivError
 from ..urls import is_spark_url
 from . import cds
 
 SCHEME = "spark://"
 _SESSIONS: dict[str, Any] = {}
+# starts under way in another thread (start_early): URL -> the driver JVMs that ran before it; and their failures
+_EARLY: dict[str, set[int]] = {}
+_EARLY_FAILED: dict[str, LdivError] = {}
+_EARLY_LOCK = threading.Lock()  # not held during a start: abandon_early must not wait for one
 _SETTINGS: dict[int, dict[str, str]] = {}
 _LOCK = threading.Lock()
 DEFAULTS = {
@@ -168,8 +173,8 @@ def fetch_rows_of(url: str) -> int:
     return int(given[-1])
 
 
-def session_for(url: str) -> Any:
-    """The process's Spark session for ``url`` (started once; pyspark keeps one active session)."""
+def _checked(url: str) -> tuple[str, dict[str, str]]:
+    """The URL's master and conf (:func:`parse_url`); a local master without a warehouse refused."""
     master, conf = parse_url(url)
     if _LOCAL.fullmatch(master) and not conf.get("spark.sql.warehouse.dir", "").strip():
         # without one Spark writes the tables under ./spark-warehouse and forgets them at the command's
@@ -179,9 +184,54 @@ def session_for(url: str) -> Any:
             f"add warehouse=PATH: spark://{master}?warehouse=./wh (its metastore is kept beside it as "
             "wh_metastore, so later commands see the same tables)",
         )
+    return master, conf
+
+
+def start_early(url: str, cancelled: threading.Event) -> None:
+    """Start the session for ``url`` here, in a thread of the caller's (the command line's, while the
+    command imports and checks what it needs: the driver JVM's start is mostly waiting). The command's
+    own :func:`session_for` then waits for this start under the lock, or raises the error it met. Not
+    once ``cancelled`` is set (the command ended first, :func:`abandon_early`); a URL :func:`session_for`
+    would refuse is left to the command, which says so itself."""
+    try:
+        _checked(url)
+    except LdivError:
+        return
+    with _EARLY_LOCK:
+        if cancelled.is_set() or url in _SESSIONS or url in _EARLY:
+            return
+        _EARLY[url] = _driver_jvms()
+    try:
+        session_for(url)
+    except LdivError as exc:  # e.g. no Java: the command's open raises it, not a second start
+        _EARLY_FAILED[url] = exc
+    except Exception:  # anything else: the command's own start meets it and reports it
+        pass
+    finally:
+        with _EARLY_LOCK:
+            _EARLY.pop(url, None)
+
+
+def abandon_early() -> None:
+    """At a command's end, after it set the start's ``cancelled``: a start of :func:`start_early` still
+    under way was for a command that never opened its database (it failed first), and the driver JVM it
+    launched is killed, as a Ctrl-C during a start kills it. (A start that registered but has not
+    launched its JVM yet launches one that exits by itself once up: its parent is gone.)"""
+    with _EARLY_LOCK:
+        for url, before in _EARLY.items():
+            if url not in _SESSIONS:
+                _kill_new_jvms(before)
+
+
+def session_for(url: str) -> Any:
+    """The process's Spark session for ``url`` (started once; pyspark keeps one active session)."""
+    master, conf = _checked(url)
     with _LOCK:
         if url in _SESSIONS:
             return _SESSIONS[url]
+        failed = _EARLY_FAILED.pop(url, None)
+        if failed is not None:  # the early start's failure (start_early): the same start would fail again
+            raise failed
         try:
             from pyspark.sql import SparkSession
         except ImportError:
@@ -208,6 +258,7 @@ def session_for(url: str) -> Any:
             builder = builder.config(key, value)
         handler = signal.getsignal(signal.SIGINT)
         _quiet_py4j()  # before the first call on the JVM: a Ctrl-C may come during the start already
+        _quiet_pandas_version()
         try:
             session = _start(builder, handler)
         except Exception as exc:
@@ -272,6 +323,15 @@ def _kill_new_jvms(before: set[int]) -> None:
     for pid in _driver_jvms() - before:
         with contextlib.suppress(OSError):
             os.kill(pid, signal.SIGKILL)  # nothing written yet: the metastore opens at the first catalog call
+
+
+def _quiet_pandas_version() -> None:
+    """pyspark warns at the start and at each conversion that it does not yet fully support the installed
+    pandas (3.x); ldiv_db's Spark tests run on that pandas, and a command's user can do nothing about the
+    warning, so it is not shown."""
+    warnings.filterwarnings(
+        "ignore", message="PySpark does not yet fully support pandas", category=FutureWarning
+    )
 
 
 def _quiet_py4j() -> None:
