@@ -203,3 +203,44 @@ def test_the_cli_refuses_a_local_session_without_a_warehouse(tmp_path, monkeypat
     err = capsys.readouterr().err
     assert code == 2 and "names no warehouse" in err and "Traceback" not in err
     assert not (tmp_path / "spark-warehouse").exists()
+
+
+def test_each_threads_statement_is_a_job_group_of_its_own_cancelled_alone() -> None:
+    # a second reader's statements run beside the connection's (SparkDatabase.side_reader)
+    cancelled: list[str] = []
+    groups: dict[str, str] = {}
+
+    class SC:
+        def setJobGroup(self, group: str, name: str, interrupt: bool) -> None:
+            groups[name] = group
+
+        def cancelJobGroup(self, group: str) -> None:
+            cancelled.append(group)
+
+    session: Any = type("S", (), {"sparkContext": SC()})()
+    inside, leave = threading.Event(), threading.Event()
+    side: dict[str, Any] = {}
+
+    def beside() -> None:
+        side["ident"] = threading.get_ident()
+        try:
+            with spark_jobs.job(session, "metrics/domain.sql", lambda n, e: e):
+                inside.set()
+                leave.wait(10)
+                raise RuntimeError("the cancelled job's failure")
+        except BaseException as exc:  # the test reads what the thread raised
+            side["raised"] = exc
+
+    thread = threading.Thread(target=beside)
+    thread.start()
+    assert inside.wait(10)
+    with spark_jobs.job(session, "tp/cells.sql", lambda n, e: e):  # this thread's own group meanwhile
+        assert len(spark_jobs._RUNNING) == 2
+        spark_jobs.cancel_thread(side["ident"])
+    leave.set()
+    thread.join(10)
+    for t in threading.enumerate():
+        if t.name == "ldiv-spark-cancel":
+            t.join(5)
+    assert cancelled == [groups["metrics/domain.sql"]] != [groups["tp/cells.sql"]]
+    assert isinstance(side["raised"], KeyboardInterrupt) and spark_jobs._RUNNING == {}

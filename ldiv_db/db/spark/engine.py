@@ -29,12 +29,12 @@ from __future__ import annotations
 
 import contextlib
 import re
+import threading
 import time
 import uuid
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
-import duckdb
 import pandas as pd
 
 from ...errors import BadInput, InternalError, LdivError
@@ -42,10 +42,11 @@ from ...sqlgen.dialects import translate, written_tables
 from ...sqlgen.render import Ident, Query, TableRef, render
 from ..base import SMALL_SOURCE_ROWS, Database
 from . import catalog as cat
-from .catalog import ROWID, Listings, answer, catalog_name, spark_ref
+from .catalog import Listings, answer, catalog_name, spark_ref
 from .dialect import SPARK, dml_probe, emulate_dml, spark_next_id
 from .held import Held
-from .jobs import job, statement_error
+from .jobs import cancel_thread, job, statement_error
+from .loading import load_file
 from .results import Result, insert_batch
 from .schema import prepare_spark
 from .session import (  # noqa: F401 - the engine's session API, as before
@@ -105,6 +106,7 @@ class SparkDatabase(Database):
         self.listings = Listings(session, self.work_schema)  # the catalog as listed this command
         self.held = Held(session, self.work_schema)  # work tables held as views (threads_for)
         self._local, self._hold = parse_url(url)[0].startswith("local"), False
+        self._statement_thread: int | None = None  # the thread of its latest statement (interrupt)
 
     # ------------------------------------------------------------------ opening
     @classmethod
@@ -184,8 +186,9 @@ class SparkDatabase(Database):
 
     @contextlib.contextmanager
     def _engine(self, what: str) -> Iterator[None]:
-        """Spark calls as one statement's job (:func:`ldiv_db.db.spark.jobs.job`): cancelled on Ctrl-C,
-        its failure named with what to tune."""
+        """Spark calls as one statement's job (:func:`ldiv_db.db.spark.jobs.job`): cancelled on Ctrl-C or by
+        :meth:`interrupt`, its failure named with what to tune."""
+        self._statement_thread = threading.get_ident()
         with job(self.spark, what.removeprefix("query "), statement_error):
             yield
 
@@ -359,37 +362,8 @@ class SparkDatabase(Database):
         return None if rows is None else Result(rows=rows)
 
     def load_file(self, query: Query, target: TableRef) -> int | None:
-        """``ldiv load`` on Spark: DuckDB reads the file with the same template (the same type detection),
-        and the table reaches Spark in Arrow batches of at most ``fetch_rows`` rows (the first creates it,
-        the others append), with the row id column ``ldiv_rowid`` (0..n-1 in file order, what ``rowid``
-        means in the templates on Spark): the driver holds one batch at a time. Returns the rows written
-        (the batches' sum: the table holds those and no others, so no count is asked of Spark)."""
-        import pyarrow as pa  # an extra of ldiv_db[spark]
-
-        sch, name = target.schema, target.name
-        ref = spark_ref(TableRef(name, sch or self.default_schema))
-        written: int | None = None  # no batch, no table: the caller's own lookups say so
-        self.listings.forget()
-        local = duckdb.connect()
-        try:
-            if sch:
-                local.execute(render("catalog/create_schema.sql", schema=Ident(sch)).sql)
-            local.execute(query.sql, dict(query.params))
-            rows = render(
-                "catalog/rows_with_ids.sql", id_column=Ident(ROWID), source=TableRef(name, sch or None)
-            )
-            batches = local.sql(rows.sql).fetch_record_batch(self.fetch_rows)
-            with self._engine(query.name):
-                for i, batch in enumerate(batches):
-                    frame = self.spark.createDataFrame(pa.Table.from_batches([batch]))
-                    frame.write.format("parquet").mode("append" if i else "errorifexists").saveAsTable(ref)
-                    written = (written or 0) + batch.num_rows
-                    self.queries += 1
-        except duckdb.Error as exc:
-            raise LdivError(f"query {query.name} failed: {str(exc).splitlines()[0]}") from None
-        finally:
-            local.close()
-        return written
+        """``ldiv load`` on Spark (:func:`.loading.load_file`): the rows written."""
+        return load_file(self, query, target)
 
     def _fixed(self, query: Query) -> list[Any]:
         """A statement of the engine's own bookkeeping (work schema, ids), translated; its rows collected."""
@@ -502,9 +476,24 @@ class SparkDatabase(Database):
             self._fixed(render("catalog/create_schema.sql", schema=Ident(self.work_schema)))
             self._work_ready = True
 
+    def side_reader(self, rows: int | None = None) -> Database | None:
+        """Another connection on this session whose statements run in another thread beside this one's
+        (each thread's statements are jobs of its own group, :mod:`.jobs`): the metrics' domain and KL's
+        source points are read while the algorithm runs. Only where this run's work tables are held
+        (:meth:`threads_for`: a small source on a local master), as the reader's are; it reads committed
+        tables and writes only its own held work tables."""
+        if not self._holding():
+            return None
+        other = type(self)(self.spark, self.path or "", read_only=True)
+        other._hold = True
+        other.ldiv_schema = self.ldiv_schema
+        return other
+
     def interrupt(self) -> None:
-        """Cancel the statement this session runs in another thread (Spark: never asked; its jobs are
-        cancelled by their job group on Ctrl-C, :mod:`.jobs`)."""
+        """Cancel the statement this connection runs in another thread (a second reader's, from the
+        connection's thread; a Ctrl-C cancels every running job group itself, :mod:`.jobs`)."""
+        if self._statement_thread is not None:
+            cancel_thread(self._statement_thread)
 
     def refuse_table_name(self, ref: TableRef, release: TableRef) -> None:
         if any(not re.fullmatch(r"[A-Za-z0-9_]+", p) for p in ref.parts):

@@ -34,7 +34,9 @@ if TYPE_CHECKING:
 T = TypeVar("T")
 FETCH_NO = "ldiv_fetch_no"  # the row number a batched fetch adds (monotonically_increasing_id)
 _PART_SHIFT = 33  # monotonically_increasing_id: the partition index above bit 33, the row below
-_RUNNING: dict[str, Any] = {}  # the job group of the statement running now: sc, group, cancelled
+# per thread (a second reader's statements run beside the connection's), the job group of the statement
+# it runs now: sc, group, cancelled
+_RUNNING: dict[int, dict[str, Any]] = {}
 _OOM = ("outofmemoryerror", "java heap space", "gc overhead limit exceeded")
 _RESULTS = ("taskresultlost", "maxresultsize", "total size of serialized results")
 _LOST = ("py4jnetworkerror", "connectionrefusederror", "sparkcontext was shut down", "answer from java side")
@@ -48,20 +50,22 @@ TUNE_MEMORY = (
 # ------------------------------------------------------------------------------------------ jobs
 @contextlib.contextmanager
 def job(session: Any, name: str, fallback: Callable[[str, BaseException], BaseException]) -> Iterator[None]:
-    """Run the block's Spark calls as the statement ``name``: one job group, cancelled on Ctrl-C; an
-    error leaves as :func:`spark_error` (else ``fallback(name, exc)``). Nested blocks join the outer."""
-    if _RUNNING:
+    """Run the block's Spark calls as the statement ``name``: one job group (of this thread's: a second
+    reader's statements run in another), cancelled on Ctrl-C or by :func:`cancel_thread`; an error
+    leaves as :func:`spark_error` (else ``fallback(name, exc)``). Nested blocks join the outer."""
+    me = threading.get_ident()
+    if me in _RUNNING:
         yield
         return
     sc = session.sparkContext
     group = f"ldiv_{uuid.uuid4().hex[:12]}"
-    _RUNNING.update(sc=sc, group=group, cancelled=False)
+    state = _RUNNING[me] = {"sc": sc, "group": group, "cancelled": False}
     previous = _cancel_on_sigint()
     try:
         sc.setJobGroup(group, name, True)
         yield
     except BaseException as exc:
-        if isinstance(exc, KeyboardInterrupt) or _RUNNING.get("cancelled") or interrupt_requested():
+        if isinstance(exc, KeyboardInterrupt) or state["cancelled"] or interrupt_requested():
             _cancel()
             _drop_interrupted_connection(sc)
             raise KeyboardInterrupt from None
@@ -72,7 +76,7 @@ def job(session: Any, name: str, fallback: Callable[[str, BaseException], BaseEx
             raise
         raise mapped from None
     finally:
-        _RUNNING.clear()
+        _RUNNING.pop(me, None)
         if previous is not None:
             with contextlib.suppress(ValueError, TypeError):
                 signal.signal(signal.SIGINT, previous)
@@ -108,11 +112,19 @@ def _drop_interrupted_connection(sc: Any) -> None:
 
 
 def _cancel() -> None:
-    """Cancel the running job group from a thread of its own (never waited for: the JVM may not answer)."""
-    sc, group = _RUNNING.get("sc"), _RUNNING.get("group")
-    if sc is None or _RUNNING.get("cancelled"):
+    """Ctrl-C: cancel every running job group (the connection's and a second reader's)."""
+    for ident in list(_RUNNING):
+        cancel_thread(ident)
+
+
+def cancel_thread(ident: int) -> None:
+    """Cancel the job group the thread ``ident`` runs now, if any, from a thread of its own (never waited
+    for: the JVM may not answer); its statement then raises KeyboardInterrupt in that thread."""
+    state = _RUNNING.get(ident)
+    if state is None or state["cancelled"]:
         return
-    _RUNNING["cancelled"] = True
+    state["cancelled"] = True
+    sc, group = state["sc"], state["group"]
 
     def run() -> None:
         with contextlib.suppress(Exception):
