@@ -9,7 +9,12 @@ from typing import Any
 
 from ..core.catalog import resolve_table
 from ..core.inputs import NULL_HINT, as_list, resolve_inputs
-from ..core.recorded import INTERVAL_ALGORITHMS, recorded_null_as_value, recorded_release
+from ..core.recorded import (
+    INTERVAL_ALGORITHMS,
+    SUPPRESSION_ALGORITHMS,
+    recorded_null_as_value,
+    recorded_release,
+)
 from ..core.run_flags import MetricsFlags, api_flags
 from ..db import Database
 from ..util.words import METRICS, percent, show
@@ -91,6 +96,7 @@ def metrics(
             interval_labels=[c.is_numeric for c in src.qi] if interval_labels else None,
             kl=f.kl,
             sa_null_values=src.sa_null_values,
+            flat_labels=rec is not None and rec["algorithm"] in SUPPRESSION_ALGORITHMS,
         )
         values = compute_metrics(
             database, Measured(src.table, rel, src.qi, src.sa, group, klass), how

@@ -1,6 +1,6 @@
 """What ldiv_db recorded about a release it wrote: the newest ``ldiv.release`` row for a table (with its
-run's parameters), which algorithms publish numeric QIs as 'lo-hi' ranges, and whether its run took NULL
-as a value. Shared by ``ldiv metrics``, the report and
+run's parameters), which algorithms publish numeric QIs as 'lo-hi' ranges and which publish only values
+and '*', and whether its run took NULL as a value. Shared by ``ldiv metrics``, the report and
 composition, so that each reads a recorded release the same way."""
 
 from __future__ import annotations
@@ -16,6 +16,10 @@ from .catalog import output_ref
 # Algorithms whose releases publish numeric QIs as 'lo-hi' ranges (the 'lca' recoding): such a label is
 # the interval even where a hierarchy node has the same text (ARX's age node '40-44' holds 41..45).
 INTERVAL_ALGORITHMS = frozenset({"bsgi", "mondrian"})
+# Algorithms whose releases publish each QI cell as its value or '*' (TP Definition 1, the 'suppress'
+# recoding) and read no hierarchy: their labels are read flat, '*' the whole domain even where a hierarchy
+# stored for the column has a node '*' (a source value '*' kept as a leaf).
+SUPPRESSION_ALGORITHMS = frozenset({"hilbert", "tp", "tp+"})
 
 
 def recorded_release(db: Database, name: str) -> dict[str, Any] | None:

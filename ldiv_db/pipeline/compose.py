@@ -24,7 +24,7 @@ from itertools import combinations
 from typing import Any
 
 from ..core.catalog import Column, Table, output_ref, resolve_table
-from ..core.recorded import INTERVAL_ALGORITHMS
+from ..core.recorded import INTERVAL_ALGORITHMS, SUPPRESSION_ALGORITHMS
 from ..db import Database
 from ..errors import BadInput
 from ..sqlgen.render import TableRef, render
@@ -334,7 +334,8 @@ def _units(
     ``sizes``: the number of target values of each release QI."""
     rqi = [rel.table.column(c.name).ident for c in rel.qi]
     intervals = [c.is_numeric for c in rel.qi] if rel.algorithm in INTERVAL_ALGORITHMS else None
-    covers = build_covers(db, source, rel.table, rel.qi, rqi, intervals)
+    flat = rel.algorithm in SUPPRESSION_ALGORITHMS  # '*' is a suppressed cell, whatever hierarchy is stored
+    covers = build_covers(db, source, rel.table, rel.qi, rqi, intervals, flat=flat)
     attribute_summaries(db, covers, source, rel.table, rel.qi)  # refuses labels that cover nothing
     ls = [f"l{i}" for i in range(1, len(rel.qi) + 1)]
     cover, masks, classes = tables.of("cover", r), tables.of("masks", r), tables.of("classes", r)

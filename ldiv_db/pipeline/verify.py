@@ -167,6 +167,7 @@ def check_written(
             l=written.privacy.ls[0] if written.privacy.ls else None,
             weights=part.metric_weights,
             interval_labels=interval_labels(inputs, part, how.hids),
+            flat_labels=part.recoding == "suppress",
             kl=how.flags.kl,
             sa_null_values=null_as_value,
         ),

@@ -20,7 +20,12 @@ from ..commands.attack import similarity
 from ..core.catalog import Table, resolve_table
 from ..core.classes import Risk, partition_keys, published_group_column
 from ..core.inputs import Inputs, as_list, resolve_inputs
-from ..core.recorded import INTERVAL_ALGORITHMS, recorded_null_as_value, recorded_release
+from ..core.recorded import (
+    INTERVAL_ALGORITHMS,
+    SUPPRESSION_ALGORITHMS,
+    recorded_null_as_value,
+    recorded_release,
+)
 from ..core.release_state import MISSING, TableState, release_state
 from ..db import Database
 from ..errors import BadInput
@@ -178,12 +183,18 @@ def _diversity(db: Database, inputs: Inputs, keys: list[Any], i: int, l: int | N
 
 
 def _qi_ncp(
-    db: Database, source: Table, release: Table, inputs: Inputs, intervals: list[bool] | None
+    db: Database,
+    source: Table,
+    release: Table,
+    inputs: Inputs,
+    intervals: list[bool] | None,
+    flat: bool,
 ) -> list[tuple[str, float, int]]:
-    """Per QI: the average NCP of the published cells and the number of ``*`` cells (the metrics' covers)."""
+    """Per QI: the average NCP of the published cells and the number of ``*`` cells (the metrics' covers;
+    ``flat``: a suppression release's labels, read with no hierarchy node)."""
 
     qi = [source.column(c.name) for c in inputs.qi]
-    tables = build_covers(db, source, release, qi, [c.ident for c in inputs.qi], intervals)
+    tables = build_covers(db, source, release, qi, [c.ident for c in inputs.qi], intervals, flat=flat)
     try:
         summaries = attribute_summaries(db, tables, source, release, qi)
     finally:
@@ -377,7 +388,8 @@ def _measure(
         keys = partition_keys(inputs)
         intervals = [c.is_numeric for c in src.qi] if interval_labels else None
         metrics = _current_metrics(db, rec, state, src, inputs, l, intervals, kl)
-        qi_ncp = _qi_ncp(db, src.table, inputs.table, inputs, intervals)
+        flat = rec is not None and rec["algorithm"] in SUPPRESSION_ALGORITHMS
+        qi_ncp = _qi_ncp(db, src.table, inputs.table, inputs, intervals, flat)
     sa_nv = src.sa_null_values  # else a NULL SA cell of the release is a suppressed value
     check = evaluate(db, inputs, None, prefix="report_c", null_as_value=sa_nv)
     assert check.sizes is not None
@@ -452,8 +464,12 @@ def _current_metrics(
 ) -> dict[str, Any]:
     """The metrics of the table as it is: recorded while it is as verified; a table changed since is
     measured now, and one the metrics cannot measure any more (more rows than its source) gets a note
-    instead, so that the page can still say what happened to it."""
-    how = MetricsOptions(l=l, interval_labels=intervals, kl=kl, sa_null_values=src.sa_null_values)
+    instead, so that the page can still say what happened to it. A suppression release's labels are read
+    with no hierarchy node (:data:`~ldiv_db.core.recorded.SUPPRESSION_ALGORITHMS`)."""
+    flat = rec is not None and rec["algorithm"] in SUPPRESSION_ALGORITHMS
+    how = MetricsOptions(
+        l=l, interval_labels=intervals, kl=kl, sa_null_values=src.sa_null_values, flat_labels=flat
+    )
     if state is None or state.intact:
         return _metrics(db, rec, src, inputs, how)
     try:

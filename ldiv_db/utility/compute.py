@@ -196,7 +196,8 @@ class Measured:
 class MetricsOptions:
     """How: ``l`` of CAVG; the QIs' ``weights`` of IL/NCP (1 each by default); ``interval_labels[i]``:
     QI i's range labels ``lo-hi`` are intervals even where a hierarchy node has the same text
-    (:func:`.covers.build_covers`); ``kl=False`` skips KL (None). ``sa_null_values``: the release was
+    (:func:`.covers.build_covers`); ``flat_labels``: a suppression release, whose labels are values and
+    ``*`` alone, read with no hierarchy node (``build_covers``' ``flat``); ``kl=False`` skips KL (None). ``sa_null_values``: the release was
     made with NULL a value of its own and the source's SA holds NULL (:attr:`Inputs.sa_null_values`): a NULL SA
     cell of the release is that value, not a suppressed one (l+-Optimize refuses to suppress SA values
     there: the two would be published alike)."""
@@ -206,6 +207,7 @@ class MetricsOptions:
     interval_labels: Sequence[bool] | None = None
     kl: bool = True
     sa_null_values: bool = False
+    flat_labels: bool = False
 
 
 def compute_metrics(
@@ -240,7 +242,7 @@ def compute_metrics(
     known, counts = _published_rows(db, cols, release, source, aggregate, source_rows)
     deleted = source_rows - known
     side = taken(db, source_side, source_rows)
-    tables = _covers(db, source, release, qi, cols, interval_labels, side)
+    tables = _covers(db, source, release, qi, cols, interval_labels, side, how.flat_labels)
     kl_job: Background[KlResult] | KlResult | None = None
     try:
         # KL's arrays are solved in a thread from here on: what does not feed them runs meanwhile
@@ -337,6 +339,7 @@ def _covers(
     cols: _Columns,
     interval_labels: Sequence[bool] | None,
     side: SourceSide | None,
+    flat: bool,
 ) -> CoverTables:
     """The cover work tables, on the domain a second reader built where there is one."""
     return build_covers(
@@ -349,6 +352,7 @@ def _covers(
         read=cols.table,
         counted=cols.counted,
         domain_rows=None if side is None else side.domain,
+        flat=flat,
     )
 
 

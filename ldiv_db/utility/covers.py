@@ -2,8 +2,9 @@
 
 A release cell holds a *label* (SPEC §0.5): a node of the column's hierarchy (looked up in
 ``ldiv.hierarchy_node`` for the source table and column; a node takes precedence over any other
-reading), ``*`` (the whole domain), an original value (its ``CAST AS VARCHAR`` text), or on a numeric
-column an inclusive interval ``lo-hi`` (a bare number reads as ``[x, x]``).
+reading, except in a suppression release, which reads no hierarchy: ``build_covers``' ``flat``),
+``*`` (the whole domain), an original value (its ``CAST AS VARCHAR`` text), or on a numeric column an
+inclusive interval ``lo-hi`` (a bare number reads as ``[x, x]``).
 
 The **domain** |A| of an attribute is the hierarchy's leaf set when one is stored (ARX's convention: the
 hierarchy may list values the data lacks), else the distinct source values. The **cover** of a label is
@@ -114,6 +115,7 @@ def build_covers(
     read: TableRef | None = None,
     counted: bool = False,
     domain_rows: Mapping[str, Any] | None = None,
+    flat: bool = False,
 ) -> CoverTables:
     """Create the domain/labels/cover work tables for ``release`` against ``source``.
 
@@ -122,7 +124,10 @@ def build_covers(
     hierarchies name the node holding 41..45 ``40-44``. Default: a hierarchy node takes precedence.
     ``read``: the table the labels are read from instead of ``release`` (the release aggregate, whose
     rows stand for ``n`` rows each when ``counted``). ``domain_rows``: the domain table's rows as a second
-    reader built them (:mod:`.source_side`), adopted instead of building the domain here."""
+    reader built them (:mod:`.source_side`), adopted instead of building the domain here. ``flat``: the
+    release publishes each cell as its value or ``*`` and reads no hierarchy (a suppression release,
+    :data:`ldiv_db.core.recorded.SUPPRESSION_ALGORITHMS`): no label is read as a hierarchy node, so ``*``
+    is the whole domain even where a stored hierarchy has a node ``*`` (a source value ``*``)."""
     attrs = Attributes.of(source, qi, intervals)
     tables = CoverTables(
         db.work_table("metrics_domain"),
@@ -134,7 +139,7 @@ def build_covers(
     db.run(
         render(
             "metrics/labels.sql",
-            attrs.params(),
+            {**attrs.params(), "flat": flat},
             target=tables.labels,
             domain=tables.domain,
             release=read or release.ref,

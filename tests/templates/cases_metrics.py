@@ -182,7 +182,7 @@ def _prepare_release(env: HostileEnv) -> None:
     env.run("metrics/domain.sql", _attrs(env), target=t["domain"], source=env.source, qi=env.qi, **flags)
     env.run(
         "metrics/labels.sql",
-        _attrs(env),
+        {**_attrs(env), "flat": False},
         target=t["labels"],
         domain=t["domain"],
         release=_release(env),
@@ -237,7 +237,9 @@ def _target(name: str) -> Any:
 CASES = {
     "metrics/domain.sql": Case(_ctx(target=_target("domain")), _ATTRS, prepare=_prepare_release),
     "metrics/domain_table.sql": Case(_ctx(target=lambda env: env.work("metrics domain from"))),
-    "metrics/labels.sql": Case(_ctx(target=_target("labels")), _ATTRS, prepare=_prepare_release),
+    "metrics/labels.sql": Case(
+        _ctx(target=_target("labels")), {**_ATTRS, "flat": False}, prepare=_prepare_release
+    ),
     "metrics/cover.sql": Case(
         _ctx(target=_target("cover"), n_attrs=lambda env: len(env.qi)), prepare=_prepare_release
     ),
