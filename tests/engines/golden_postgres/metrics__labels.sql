@@ -1,6 +1,6 @@
 DROP TABLE IF EXISTS "pg_temp"."wk metrics labels's";
-/* purpose: every distinct QI label of the release, classified: a numeric range 'lo-hi' on an attribute whose labels are intervals ('interval', first), a hierarchy node ('leaf'/'node'), '*' ('star'), a domain value ('leaf'), a numeric interval 'lo-hi' or number ('interval'), else 'unknown'; with counted, the release is a release aggregate (release/aggregate.sql) whose rows stand for n rows each */
-/* params: table_name, qi_names */
+/* purpose: every distinct QI label of the release, classified: a numeric range 'lo-hi' on an attribute whose labels are intervals ('interval', first), a hierarchy node ('leaf'/'node'), '*' ('star'), a domain value ('leaf'), a numeric interval 'lo-hi' or number ('interval'), else 'unknown'; with counted, the release is a release aggregate (release/aggregate.sql) whose rows stand for n rows each; with $flat, a suppression release (values and '*' alone, no hierarchy read), no label is a hierarchy node: '*' is the whole domain even where a stored hierarchy has a node '*' */
+/* params: table_name, qi_names, flat */
 /* returns: creates target(attr, label, rows, kind, hierarchy_id, node_id, lo, hi, code); lo/hi: node range, parsed interval, or the leaf's number (on an integer attribute: distances from its least domain value, read exactly; a node's left NULL, metrics/attribute_summary.sql takes its cover's least and greatest value, the same range exactly); code: the label's 0-based number in text order per attribute (KL's integer coding) */
 /* ref: SPEC §0.5 (output forms: LCA label, "lo-hi" interval, *), §0.7 */
 /*      the interval pattern is matched in the bytes' order (COLLATE "C"): a QI column of a nondeterministic */
@@ -192,7 +192,11 @@ SELECT
   CAST(ROW_NUMBER() OVER (PARTITION BY p.attr ORDER BY p.label) - 1 AS INT) AS code
 FROM parsed AS p
 LEFT JOIN ldiv.hierarchy_node AS n
-  ON n.hierarchy_id = p.hierarchy_id AND n.label = p.label
+  ON n.hierarchy_id = p.hierarchy_id
+  AND n.label = p.label
+  AND NOT (
+    CAST(%(flat)s AS BOOLEAN)
+  )
 LEFT JOIN "pg_temp"."wk metrics domain's" AS d
   ON d.attr = p.attr AND d.value = p.label;
 ANALYZE "pg_temp"."wk metrics labels's"
