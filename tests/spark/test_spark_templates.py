@@ -21,7 +21,7 @@ import pytest
 from fixtures.hostile import HOSTILE_TABLE
 from ldiv_db.core.catalog import resolve_table
 from ldiv_db.db import Database
-from ldiv_db.db.spark.engine import ROWID
+from ldiv_db.db.spark.catalog import ROWID
 from ldiv_db.sqlgen.dialects import written_tables
 from ldiv_db.sqlgen.render import Query, TableRef, default_renderer
 from tests.templates.harness import HostileEnv, all_cases, make_env

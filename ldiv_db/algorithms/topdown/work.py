@@ -75,7 +75,8 @@ class Work:
         values = db.work_table("td_values")
         db.run(render("topdown/values.sql", target=values, source=self.source, columns=columns))
         named: list[list[str | None]] = [[] for _ in columns]
-        for col, _, value in db.rows(render("topdown/value_list.sql", values=values)):
+        # as many values as rows where a QI is unique: a bulk fetch (batched under Spark's fetch bound)
+        for col, _, value in db.rows(render("topdown/value_list.sql", values=values), bulk=True):
             named[int(col) - 1].append(None if value is None else str(value))
         frame = db.arrays(
             render("topdown/rows.sql", source=self.source, values=values, columns=columns), bulk=True
