@@ -143,6 +143,15 @@ def assign(request: AnonymizeRequest, tp: TpRun, target: TableRef, *, staying_on
     return target
 
 
+def _staying(request: AnonymizeRequest, tp: TpRun, target: TableRef) -> TableRef:
+    """TP+'s assignment of the rows that stay, written while Hilbert-l groups R in a thread: one core runs
+    the grouping's Python, the statement alone would leave the other idle after it, so the pipeline's
+    side work (``request.idle``) starts here."""
+    if request.idle is not None:
+        request.idle()
+    return assign(request, tp, target, staying_only=True)
+
+
 class TP(Algorithm):
     """TP (SPEC §1): fewest suppressed rows up to a factor l; '*' suppression (Definition 1)."""
 
@@ -168,6 +177,7 @@ class TPPlus(Algorithm):
     default_model = "frequency"
     keyed_ties = True  # as TP; the residue's Hilbert ties too (tp/rows.sql's tie order)
     holds_memory = False  # and the residue's columns, local to the split (hilbert/curve.py: split_rows)
+    calls_idle = True  # while Hilbert-l groups R in Python (_staying)
     summary = "TP, then the residue split by the Hilbert heuristic when that saves stars"
 
     def run(self, request: AnonymizeRequest) -> Partitioning:
@@ -188,7 +198,7 @@ class TPPlus(Algorithm):
                 first_gid=tp.residue_gid,
                 residue=tp.residue,
                 keep_whole_unless_fewer_stars=True,
-                beside=lambda: assign(request, tp, assignment, staying_only=True),
+                beside=lambda: _staying(request, tp, assignment),
             )
             if split.rows != tp.residue_rows:  # the split inserted every row of R: the assignment's rest
                 raise InternalError(f"Hilbert split {split.rows} of the residue's {tp.residue_rows} rows")
