@@ -219,6 +219,8 @@ def refuse_folded_sa(db: Database, inputs: Inputs, algorithm: str) -> None:
     Python, by their spelling, would count 'flu' and 'FLU' as two values where the database — and the
     verification — counts one (their releases failed verification). Refused up front, naming the column
     and the fix."""
+    if bytes_only(db, inputs.table):
+        return
     found = db.one(
         render("catalog/sa_spellings.sql", source=inputs.table.ref, columns=[c.ident for c in inputs.sa])
     )
@@ -242,8 +244,8 @@ def folds_spellings(db: Database, table: Table, columns: Sequence[Column]) -> bo
     hash alike, so what follows from the order rows are read in differs: TP and TP+ then read the seeded
     copy rather than the source (commands/anonymize.py: _run), and the suppression labels are taken over
     each group's own rows (sql/_macros/release_write.sql, folded). Counted on the data (a collation the
-    catalog does not show, or one that folds nothing in this table, both answer right); only character
-    columns are counted."""
+    catalog does not show, or one that folds nothing in this table, both answer right) unless the catalog
+    proves there is no collation to fold them (:func:`bytes_only`); only character columns are counted."""
     return any(folded_columns(db, table, columns))
 
 
@@ -251,11 +253,22 @@ def folded_columns(db: Database, table: Table, columns: Sequence[Column]) -> lis
     """Per column, whether it holds two spellings its collation holds one value
     (:func:`folds_spellings`), counted in one statement; a column that is not text folds nothing."""
     texts = [c.ident for c in columns if c.is_text]
-    if not texts:
+    if not texts or bytes_only(db, table):
         return [False] * len(columns)
     found = db.one(render("catalog/sa_spellings.sql", source=table.ref, columns=texts))
     folds = iter(int(found[2 * k + 1]) > int(found[2 * k]) for k in range(len(texts)))
     return [next(folds) if c.is_text else False for c in columns]
+
+
+def bytes_only(db: Database, table: Table) -> bool:
+    """Whether the engine's catalog proves that every text column of ``table`` compares by its bytes
+    (catalog/bytes_only.sql, where :attr:`Database.collations_in_catalog`): then none folds spellings,
+    and a few milliseconds of catalog spare a count of distinct values per column over every row."""
+    if not db.collations_in_catalog:
+        return False
+    ref = table.ref
+    key = {"catalog": ref.catalog, "schema": ref.schema, "name": ref.name}
+    return bool(db.scalar(render("catalog/bytes_only.sql", key)))
 
 
 def refuse_nulls_in_hierarchies(db: Database, inputs: Inputs, hierarchy_ids: Mapping[str, int]) -> None:

@@ -110,6 +110,9 @@ class Database(RunOwners, abc.ABC):
     # text is compared byte by byte under ``COLLATE C`` whatever the column's own collation: a large text
     # column can be fetched as integer codes of its exact spellings plus the few spellings (DuckDB)
     byte_collation = False
+    # the catalog shows every collation a text comparison may take, so catalog/bytes_only.sql can prove that
+    # no column of a table folds spellings without counting them on its rows (core/inputs.py: folded_columns)
+    collations_in_catalog = False
     # a distinct count of integers within a known range of at most this many values as a bitmap (DuckDB's
     # bitstring_agg: no hash table of the values; release/reconcile.sql's row ids); 0: never
     bitmap_count_range = 0

@@ -42,6 +42,10 @@ CASES = {
     "catalog/null_counts.sql": Case(_cols),
     "catalog/non_finite_counts.sql": Case(_cols),
     "catalog/sa_spellings.sql": Case(_cols),
+    # the hostile names matched in DuckDB's catalog (PostgreSQL and Spark count the spellings instead)
+    "catalog/bytes_only.sql": Case(
+        lambda env: {}, {"catalog": None, "schema": "main", "name": "select"}, engines=("duckdb",)
+    ),
     "catalog/row_count.sql": Case(lambda env: {"source": env.source}),
     "catalog/uncommitted_rows.sql": Case(
         lambda env: {"source": env.source}, {"local_base": 36028797018960000}

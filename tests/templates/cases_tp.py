@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
+from ldiv_db.core.catalog import Column
 from ldiv_db.sqlgen.render import TableRef
 
 from .harness import Case, HostileEnv
@@ -46,6 +49,37 @@ def _cells(env: HostileEnv) -> TableRef:
         env.run("tp/cells.sql", {"l": 2}, target=t, rows=_rows(env), keyed=True)
         _DONE[key] = t
     return _DONE[key]
+
+
+def _staying(env: HostileEnv) -> TableRef:
+    key = (id(env), "staying")
+    if key not in _DONE:
+        t = env.work("tp staying")
+        env.run(
+            "tp/assign.sql",
+            {"gids": [], "sids": [], "moves": [], "r_gid": 7},
+            target=t,
+            cells=_cells(env),
+            rows=_rows(env),
+            staying_only=True,
+        )
+        _DONE[key] = t
+    return _DONE[key]
+
+
+def _published_target(env: HostileEnv) -> dict[str, Any]:
+    target, ids = env.work("tp published"), env.work("tp published ids")
+    env.run("hilbert/groups_table.sql", target=target)
+    env.run(
+        "catalog/create_columns.sql",
+        target=ids,
+        columns=[Column("gid", "BIGINT", 1), Column("pub", "BIGINT", 2)],
+    )
+    gids = list(range(1, 1001))  # every group of the fixture, each published under its id + 10,000
+    env.db.insert_columns(
+        ids, {"gid": np.array(gids, dtype=np.int64), "pub": np.array(gids, dtype=np.int64) + 10_000}
+    )
+    return {"target": target, "staying": _staying(env), "ids": ids}
 
 
 _KINDS = ["hierarchy", "value", "hierarchy", "value"]
@@ -111,6 +145,9 @@ CASES = {
         },
         {"gids": [1], "sids": [1], "moves": [1], "r_gid": 7},
     ),
+    "tp/staying_gids.sql": Case(lambda env: {"staying": _staying(env)}),
+    # a group left out of ids would leave a NULL gid, which the target refuses
+    "tp/publish_staying.sql": Case(_published_target),
     "hilbert/domains.sql": Case(
         lambda env: {
             "target": env.work("hilbert domains 2"),

@@ -434,6 +434,7 @@ def split_rows(
     residue: Residue | None = None,
     keep_whole_unless_fewer_stars: bool = False,
     beside: Callable[[], TableRef] | None = None,
+    publish: Callable[[IntArray], IntArray] | None = None,
 ) -> Split:
     """Hilbert-l on all source rows, or on TP's residue (``residue``: TP+).
 
@@ -446,6 +447,8 @@ def split_rows(
     unless the split has fewer stars. ``beside``: a statement the connection runs while the grouping runs in
     a thread of its own, returning the table the rows are inserted into instead, as one group if they are
     kept whole (TP+: its staying rows' assignment); without it nothing is written for rows kept whole.
+    ``publish``: the ids the groups written (``first_gid`` on, in order) are published under, given them
+    once the grouping is done (TP+ numbers its groups by the group-id rule itself).
     """
     db = request.db
     fetched = _points(request, residue)
@@ -476,14 +479,13 @@ def split_rows(
         db.run(render("hilbert/groups_table.sql", target=into))
     mixed = None
     if into is not None:
-        gid = grouping.group + first_gid if split else np.full(n_rows, first_gid, dtype=np.int64)
+        local = grouping.group if split else np.zeros(n_rows, dtype=np.int64)  # 0-based groups
+        ids = np.arange(grouping.groups if split else 1, dtype=np.int64) + first_gid
+        ids = ids if publish is None else publish(ids)
         none = np.zeros(n_rows, dtype=bool)
-        db.insert_columns(into, {"rid": rids, "gid": gid, "deleted": none, "sa_suppressed": none})
+        db.insert_columns(into, {"rid": rids, "gid": ids[local], "deleted": none, "sa_suppressed": none})
         if grouping.mixed is not None and grouping.mixed_whole is not None:
-            if split:
-                mixed = (np.arange(grouping.groups, dtype=np.int64) + first_gid, grouping.mixed)
-            else:
-                mixed = (np.array([first_gid], dtype=np.int64), grouping.mixed_whole[None, :])
+            mixed = (ids, grouping.mixed if split else grouping.mixed_whole[None, :])
     return Split(
         into if split else None,
         n_rows,

@@ -25,8 +25,13 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+import numpy.typing as npt
+
+from ...core.catalog import Column
 from ...errors import InternalError
 from ...sqlgen.render import TableRef, render
+from ...util.seeded_key import published_ids
 from ..base import Algorithm, AnonymizeRequest, Partitioning
 from ..hilbert.curve import Residue, Split, eligible_l, require_l_eligible, split_rows, write_group_stars
 from .core import Counts, phases_two_three
@@ -143,6 +148,53 @@ def assign(request: AnonymizeRequest, tp: TpRun, target: TableRef, *, staying_on
     return target
 
 
+class _Published:
+    """TP+ numbers its groups by the group-id rule itself (``Partitioning.ids_published``;
+    :func:`ldiv_db.util.seeded_key.published_ids`, the rule of ``pipeline/opaque.py``, over every group of
+    the run: the QI-groups that keep rows and R's groups), so the pipeline neither groups the assignment to
+    find them nor renumbers it and the stars. The rows that stay are written while Hilbert-l groups R in a
+    thread (:meth:`beside`, with their QI-groups' ids: the grouping's Python holds one core, the statement
+    alone would leave the other idle after it, so the pipeline's side work, ``request.idle``, starts there
+    too); once R's groups are known, :meth:`publish` appends them to the assignment under their published
+    ids, and R's rows follow under theirs (:func:`split_rows`). Without ``publishes``, the staying rows go
+    to the assignment under TP's ids, and the pipeline publishes them all."""
+
+    def __init__(self, request: AnonymizeRequest, tp: TpRun, assignment: TableRef, publishes: bool) -> None:
+        self.request, self.tp, self.assignment = request, tp, assignment
+        self.staying = request.db.work_table("tp_staying") if publishes else assignment
+        self.qi_gids = np.zeros(0, dtype=np.int64)
+
+    def beside(self) -> TableRef:
+        db = self.request.db
+        if self.request.idle is not None:
+            self.request.idle()
+        assign(self.request, self.tp, self.staying, staying_only=True)
+        if self.staying == self.assignment:
+            return self.assignment
+        found = db.arrays(render("tp/staying_gids.sql", staying=self.staying), bulk=True)
+        self.qi_gids = found["gid"].astype(np.int64, copy=False)
+        db.run(render("hilbert/groups_table.sql", target=self.assignment))
+        return self.assignment
+
+    def publish(self, residue_gids: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+        q = len(self.qi_gids)
+        pub = published_ids(np.concatenate([self.qi_gids, residue_gids]), self.request.order_seed)
+        db = self.request.db
+        ids = db.work_table("tp_published_ids")  # a frame's columns: no list bound as a parameter
+        db.run(
+            render(
+                "catalog/create_columns.sql",
+                target=ids,
+                columns=[Column("gid", "BIGINT", 1), Column("pub", "BIGINT", 2)],
+            )
+        )
+        db.insert_columns(ids, {"gid": self.qi_gids, "pub": pub[:q]})
+        db.run(render("tp/publish_staying.sql", target=self.assignment, staying=self.staying, ids=ids))
+        for done in (self.staying, ids):
+            db.drop_work_table(done)
+        return pub[q:]
+
+
 class TP(Algorithm):
     """TP (SPEC §1): fewest suppressed rows up to a factor l; '*' suppression (Definition 1)."""
 
@@ -168,6 +220,8 @@ class TPPlus(Algorithm):
     default_model = "frequency"
     keyed_ties = True  # as TP; the residue's Hilbert ties too (tp/rows.sql's tie order)
     holds_memory = False  # and the residue's columns, local to the split (hilbert/curve.py: split_rows)
+    calls_idle = True  # while Hilbert-l groups R in Python (_Published.beside)
+    publishes_ids = True  # R's groups and the QI-groups beside them numbered by the rule (_Published)
     summary = "TP, then the residue split by the Hilbert heuristic when that saves stars"
 
     def run(self, request: AnonymizeRequest) -> Partitioning:
@@ -178,17 +232,19 @@ class TPPlus(Algorithm):
         assignment = request.db.work_table("tp_assignment")
         split: Split | None = None
         if not tp.residue_rows:
-            assign(request, tp, assignment)
+            assign(request, tp, assignment)  # its ids published by the pipeline
         else:
             # R's rows and their coordinates from the row map and the cells; the rows that stay are written
             # while Hilbert-l groups R's in a thread, then R's rows are inserted: grouped, or whole as R
+            published = _Published(request, tp, assignment, self.publishes_ids)
             split = split_rows(
                 request,
                 l,
                 first_gid=tp.residue_gid,
                 residue=tp.residue,
                 keep_whole_unless_fewer_stars=True,
-                beside=lambda: assign(request, tp, assignment, staying_only=True),
+                beside=published.beside,
+                publish=published.publish if self.publishes_ids else None,
             )
             if split.rows != tp.residue_rows:  # the split inserted every row of R: the assignment's rest
                 raise InternalError(f"Hilbert split {split.rows} of the residue's {tp.residue_rows} rows")
@@ -205,5 +261,10 @@ class TPPlus(Algorithm):
         # a QI-group's rows share their QI values: only the residue's groups may star a QI
         stars = write_group_stars(request, split)
         return Partitioning(
-            assignment=assignment, recoding="suppress", details=details, groups=groups, group_stars=stars
+            assignment=assignment,
+            recoding="suppress",
+            details=details,
+            groups=groups,
+            group_stars=stars,
+            ids_published=split is not None and self.publishes_ids,
         )

@@ -76,6 +76,7 @@ class DuckDBDatabase(Database):
     inline_statistics = True  # what stats_from_source serves is small: its statistics are never stored
     local_row_base = _LOCAL_ROW_BASE
     byte_collation = True  # COLLATE C (binary) overrides a column's NOCASE
+    collations_in_catalog = True  # a table's definition, a view's query or default_collation
     bitmap_count_range = 1 << 27  # bitstring_agg: a bitmap of at most 16 MiB per thread
 
     def __init__(self, con: duckdb.DuckDBPyConnection, path: str | None, *, owned: bool) -> None:
@@ -136,8 +137,7 @@ class DuckDBDatabase(Database):
         return db
 
     def for_thread(self) -> Database:
-        """This database for a call from a thread other than the one it serves: a cursor of its own
-        (:mod:`.sharing`), closed when the call ends."""
+        """This database for another thread's call: a cursor of its own (:mod:`.sharing`), closed with it."""
         db = type(self)(sharing.own_cursor(self.con, self._path_set), self.path, owned=True)
         db._own_cursor, db._thread, db.keep_work = True, threading.get_ident(), self.keep_work
         return db

@@ -1,0 +1,47 @@
+/* purpose: whether DuckDB's catalog proves that the text of the table a statement naming [catalog.]schema.name reads compares by its bytes, so no column folds spellings and catalog/sa_spellings.sql need not count them on the data */
+/* params: catalog, schema, name */
+/* returns: one row: bytes_only (catalog and schema may be NULL; true only if no default_collation is set, some DuckDB table has that name, and every table or view the name could resolve to is a DuckDB table whose definition names no COLLATE) */
+/* ref: ldiv_db/core/inputs.py folded_columns. DuckDB takes a comparison's collation from the column's definition (its */
+/*      CREATE TABLE text in duckdb_tables(), ALTER and CREATE TABLE AS included), a COLLATE in a view's query, or the */
+/*      default_collation setting; a view, a table of another engine's attached database, or any COLLATE in the text */
+/*      leaves the answer false (the spellings are then counted). Every candidate of the name is checked: the temp catalog's, */
+/*      and with no catalog, a database named like the schema (DuckDB may read a two-part name as catalog.name) */
+WITH candidates AS (
+  SELECT
+    'table' AS kind,
+    COALESCE(d.type = 'duckdb' AND NOT CONTAINS(UPPER(t.sql), 'COLLATE'), FALSE) AS clean
+  FROM DUCKDB_TABLES() AS t
+  LEFT JOIN DUCKDB_DATABASES() AS d
+    ON d.database_name = t.database_name
+  WHERE
+    LOWER(t.table_name) = LOWER($name)
+    AND CASE
+      WHEN NOT $catalog IS NULL
+      THEN LOWER(t.database_name) = LOWER($catalog)
+      AND LOWER(t.schema_name) = LOWER($schema)
+      ELSE $schema IS NULL
+      OR LOWER(t.schema_name) = LOWER($schema)
+      OR LOWER(t.database_name) = LOWER($schema)
+    END
+  UNION ALL
+  SELECT
+    'view',
+    FALSE
+  FROM DUCKDB_VIEWS() AS v
+  WHERE
+    LOWER(v.view_name) = LOWER($name)
+    AND CASE
+      WHEN NOT $catalog IS NULL
+      THEN LOWER(v.database_name) = LOWER($catalog)
+      AND LOWER(v.schema_name) = LOWER($schema)
+      ELSE $schema IS NULL
+      OR LOWER(v.schema_name) = LOWER($schema)
+      OR LOWER(v.database_name) = LOWER($schema)
+    END
+)
+SELECT
+  COALESCE(CURRENT_SETTING('default_collation'), '') = ''
+  AND COUNT(*) FILTER(WHERE
+    kind = 'table') > 0
+  AND BOOL_AND(CAST(clean AS BOOLEAN)) AS bytes_only
+FROM candidates
