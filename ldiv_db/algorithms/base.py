@@ -18,7 +18,7 @@ when verification fails. An algorithm never opens a transaction, records a run o
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Literal
@@ -111,9 +111,6 @@ class AnonymizeRequest:
     keep_columns: Sequence[str] = ()  # columns published unchanged (--keep, the class column)
     null_as_value: bool = False
     stream: StreamState | None = None  # a stream algorithm: the stream of that name, if one exists
-    # the pipeline's work beside the run (the metrics' source side), started when called: by an algorithm
-    # that declares ``calls_idle``, where its own work leaves a core idle; None: started already
-    idle: Callable[[], None] | None = None
 
 
 @dataclass
@@ -351,10 +348,6 @@ class Algorithm(ABC):
     # the garbage collection, serial time that would find nothing (decision 0033, "Round 15: the shared
     # tail"; held by tests/integration/test_mondrian_eviction.py)
     leaves_cycles: bool = True
-    # True: ``run`` calls ``request.idle`` where its own work leaves a core idle (TP+: while Hilbert-l groups
-    # the residue in Python beside one statement), so the pipeline's side work runs there, not beside the
-    # run's first statements, whose cores it would share (commands/anonymize.py: _release)
-    calls_idle: bool = False
 
     def check(self, request: AnonymizeRequest) -> None:
         """Check the options against the data (names, levels against heights) before the run is recorded,

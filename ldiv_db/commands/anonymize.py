@@ -13,7 +13,6 @@
 from __future__ import annotations
 
 import dataclasses
-import functools
 import json
 import time
 from collections.abc import Mapping, Sequence
@@ -47,7 +46,6 @@ from ..privacy import PrivacyModel
 from ..privacy.spec import ModelSpec, model_spec
 from ..schema.runs import recorded_run
 from ..sqlgen.render import TableRef, render
-from ..util.background import Deferred
 from ..util.memory import LARGE_ROWS, release_freed
 from ..util.progress import Progress
 from ..utility.source_side import start_source_side
@@ -229,16 +227,11 @@ def _release(request: AnonymizeRequest, algo: Algorithm, ctx: Context, how: Publ
     with db.threads_for(inputs.rows):  # one DuckDB thread for a small source
         side = None
         if len(algo.output_tables(how.out)) == 1:  # the metrics' source side, read while the algorithm runs
-            side = Deferred(functools.partial(start_source_side, db, inputs.table, inputs.qi, inputs.sa,
-                                              points=how.flags.kl, rows=inputs.rows))  # fmt: skip
-            if algo.calls_idle:  # started where the run leaves a core idle
-                request = dataclasses.replace(request, idle=side.start)
-            else:
-                side.start()
+            side = start_source_side(
+                db, inputs.table, inputs.qi, inputs.sa, points=how.flags.kl, rows=inputs.rows
+            )
         try:
             built, folded = _run(request, algo, how.out)
-            if side is not None:
-                side.start()  # beside the write, if the run did not start it
             t_publish = time.perf_counter()
             if isinstance(built, Partitioning):
                 refuse_weakened(db, inputs, privacy, built.verify_model, algo.name, built.shortfall)

@@ -29,7 +29,7 @@ from ..db import Database
 from ..errors import InternalError
 from ..privacy import PrivacyModel
 from ..sqlgen.render import Ident, TableRef, render
-from ..util.background import Deferred
+from ..util.background import Background
 from ..util.progress import Progress
 from ..utility.compute import ReleaseAggregate
 from ..utility.groups import RowCounts
@@ -94,7 +94,7 @@ class Publishing:
     hids: Mapping[str, int]
     flags: AnonymizeFlags
     progress: Progress
-    source_side: Deferred[SourceSide | None] | None = None
+    source_side: Background[SourceSide | None] | None = None
     folded: bool | None = None
 
 

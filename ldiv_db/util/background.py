@@ -70,30 +70,6 @@ class Background(Generic[T]):
             raise pending
 
 
-class Deferred(Generic[T]):
-    """A :class:`Background` job started when the caller says (:meth:`start`, once: where its own work leaves
-    a core idle) or at the latest when its result is taken; ``start_job`` returns the job, or None where
-    there is none (the result is then None)."""
-
-    def __init__(self, start_job: Callable[[], Background[T] | None]) -> None:
-        self._start_job: Callable[[], Background[T] | None] | None = start_job
-        self._job: Background[T] | None = None
-
-    def start(self) -> None:
-        if self._start_job is not None:
-            start_job, self._start_job = self._start_job, None
-            self._job = start_job()
-
-    def result(self) -> T | None:
-        self.start()
-        return None if self._job is None else self._job.result()
-
-    def cancel(self) -> None:
-        self._start_job = None  # a job not started is never started
-        if self._job is not None:
-            self._job.cancel()
-
-
 def stop_all() -> None:
     """Stop and wait for every background thread still running (the CLI calls this when a command ends on
     Ctrl-C; on an error, the code that started a thread stops it on the way out)."""

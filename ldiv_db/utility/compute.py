@@ -27,7 +27,7 @@ from ..core.classes import ClassFacts, Risk, class_keys
 from ..db import Database
 from ..errors import BadInput, InternalError, LdivError
 from ..sqlgen.render import Ident, TableRef, render
-from ..util.background import Background, Deferred
+from ..util.background import Background
 from .arx_loss import arx_loss
 from .covers import CoverTables, attribute_summaries, build_covers, drop_covers
 from .groups import RowCounts, cavg, discernibility, minority_rows, row_counts_and_classes
@@ -218,7 +218,7 @@ def compute_metrics(
     aggregate: ReleaseAggregate | None = None,
     meanwhile: Callable[[], None] | None = None,
     counted: Callable[[RowCounts], None] | None = None,
-    source_side: Deferred[SourceSide | None] | None = None,
+    source_side: Background[SourceSide | None] | None = None,
 ) -> Metrics:
     """Compute IL/NCP, LM, DM, CAVG, KL, CM, stars and ARX's Loss of ``what`` (:class:`Measured`) as
     ``how`` says. With ``aggregate`` (the pipeline's), every statement reads it instead of the release.

@@ -23,7 +23,7 @@ from ..core.catalog import Column, Table
 from ..db import Database
 from ..errors import LdivError
 from ..sqlgen.render import render
-from ..util.background import Background, Deferred
+from ..util.background import Background
 from .covers import build_domain
 
 
@@ -84,7 +84,7 @@ def start_source_side(
     return Background(work, name="ldiv-source-side", interrupt=side.interrupt)
 
 
-def taken(db: Database, pending: Deferred[SourceSide | None] | None, source_rows: int) -> SourceSide | None:
+def taken(db: Database, pending: Background[SourceSide | None] | None, source_rows: int) -> SourceSide | None:
     """The reader's result, its statements counted as this connection's; None if there is none, the
     reader failed, or it saw another source (a row count other than ``source_rows``)."""
     found = pending.result() if pending is not None else None

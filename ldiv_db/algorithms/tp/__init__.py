@@ -153,11 +153,10 @@ class _Published:
     :func:`ldiv_db.util.seeded_key.published_ids`, the rule of ``pipeline/opaque.py``, over every group of
     the run: the QI-groups that keep rows and R's groups), so the pipeline neither groups the assignment to
     find them nor renumbers it and the stars. The rows that stay are written while Hilbert-l groups R in a
-    thread (:meth:`beside`, with their QI-groups' ids: the grouping's Python holds one core, the statement
-    alone would leave the other idle after it, so the pipeline's side work, ``request.idle``, starts there
-    too); once R's groups are known, :meth:`publish` appends them to the assignment under their published
-    ids, and R's rows follow under theirs (:func:`split_rows`). Without ``publishes``, the staying rows go
-    to the assignment under TP's ids, and the pipeline publishes them all."""
+    thread (:meth:`beside`, with their QI-groups' ids); once R's groups are known, :meth:`publish` appends
+    them to the assignment under their published ids, and R's rows follow under theirs (:func:`split_rows`).
+    Without ``publishes``, the staying rows go to the assignment under TP's ids, and the pipeline
+    publishes them all."""
 
     def __init__(self, request: AnonymizeRequest, tp: TpRun, assignment: TableRef, publishes: bool) -> None:
         self.request, self.tp, self.assignment = request, tp, assignment
@@ -166,8 +165,6 @@ class _Published:
 
     def beside(self) -> TableRef:
         db = self.request.db
-        if self.request.idle is not None:
-            self.request.idle()
         assign(self.request, self.tp, self.staying, staying_only=True)
         if self.staying == self.assignment:
             return self.assignment
@@ -220,7 +217,6 @@ class TPPlus(Algorithm):
     default_model = "frequency"
     keyed_ties = True  # as TP; the residue's Hilbert ties too (tp/rows.sql's tie order)
     holds_memory = False  # and the residue's columns, local to the split (hilbert/curve.py: split_rows)
-    calls_idle = True  # while Hilbert-l groups R in Python (_Published.beside)
     publishes_ids = True  # R's groups and the QI-groups beside them numbered by the rule (_Published)
     summary = "TP, then the residue split by the Hilbert heuristic when that saves stars"
 
