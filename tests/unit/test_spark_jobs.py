@@ -237,8 +237,8 @@ def test_each_threads_statement_is_a_job_group_of_its_own_cancelled_alone() -> N
     with spark_jobs.job(session, "tp/cells.sql", lambda n, e: e):  # this thread's own group meanwhile
         assert len(spark_jobs._RUNNING) == 2
         spark_jobs.cancel_thread(side["ident"])
-    leave.set()
-    thread.join(10)
+        leave.set()  # the reader's cancelled statement fails while this one still runs
+        thread.join(10)
     for t in threading.enumerate():
         if t.name == "ldiv-spark-cancel":
             t.join(5)

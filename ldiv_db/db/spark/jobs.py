@@ -66,7 +66,10 @@ def job(session: Any, name: str, fallback: Callable[[str, BaseException], BaseEx
         yield
     except BaseException as exc:
         if isinstance(exc, KeyboardInterrupt) or state["cancelled"] or interrupt_requested():
-            _cancel()
+            if isinstance(exc, KeyboardInterrupt) or interrupt_requested():
+                _cancel()  # Ctrl-C: every running group
+            else:
+                cancel_thread(me)  # this thread's statement alone was cancelled (its reader's interrupt)
             _drop_interrupted_connection(sc)
             raise KeyboardInterrupt from None
         if isinstance(exc, LdivError) or not isinstance(exc, Exception):
