@@ -76,9 +76,8 @@ def command_name(args: argparse.Namespace) -> str:
 
 
 _OPENED: list[Any] = []  # the databases this command opened, closed when it ends
-_EARLY_STARTS: list[
-    threading.Event
-] = []  # the command's early Spark starts (_start_spark_early), cancelled at its end
+# the command's early Spark starts (_start_spark_early), cancelled at its end
+_EARLY_STARTS: list[threading.Event] = []
 
 
 def _open(args: argparse.Namespace) -> Any:
