@@ -65,6 +65,26 @@ def rewritten(
     return {kind: entry(kind, rule) for kind, rule in rules.items()}
 
 
+# the salt before each key of the templates' second hash (render's ``salted`` filter)
+SECOND_HASH_SALT = "ldiv:"
+
+
+def salted_keys(args: list[exp.Expression]) -> list[exp.Expression] | None:
+    """The keys of the templates' second hash, ``hash('ldiv:' || CAST(k AS VARCHAR), ...)``, or None for
+    any other hash. DuckDB's hash has no seed, so its second hash reads each key in another encoding;
+    an engine whose hash takes a seed hashes the keys themselves with seeds of their own instead
+    (``hash(k1, ..., 'ldiv')`` in its translation), as cheap as the first hash."""
+    keys: list[exp.Expression] = []
+    for arg in args:
+        salt, key = (arg.this, arg.expression) if isinstance(arg, exp.DPipe) else (None, None)
+        if not (isinstance(salt, exp.Literal) and salt.is_string and salt.this == SECOND_HASH_SALT):
+            return None
+        if not isinstance(key, exp.Cast):
+            return None
+        keys.append(key.this)
+    return keys or None
+
+
 def _one_statement(stmt: exp.Expression) -> list[exp.Expression]:
     return [stmt]
 

@@ -148,6 +148,15 @@ def _idents(values: Iterable[Any], prefix: str | None = None, sep: str = ", ") -
     return SqlText(sep.join(_ident(v, prefix) for v in values))
 
 
+def _salted(values: Iterable[Any], prefix: str | None = None) -> SqlText:
+    """The keys as the templates' second hash reads them, ``hash({{ keys | salted }})``: each as text
+    after a salt. DuckDB's ``hash(keys)`` combines one hash per key by a fixed rule, so
+    ``hash(keys, 'ldiv')`` is a function of it, and any mix of the same per-key hashes collides where two
+    keys' hashes do; salted text is hashed at inputs the first hash never reads (docs/development.md)."""
+    salt = "'" + SECOND_HASH_SALT + "'"
+    return SqlText(", ".join(f"{salt} || CAST({_ident(v, prefix)} AS VARCHAR)" for v in values))
+
+
 def _table(value: Any) -> SqlText:
     if isinstance(value, TableRef):
         return SqlText(value.sql())
@@ -337,6 +346,7 @@ class Renderer:
         filters = {
             "ident": _ident,
             "idents": _idents,
+            "salted": _salted,
             "table": _table,
             "create_table": _create_table,
             "sqltype": _sqltype,
@@ -456,6 +466,6 @@ def render_html(name: str, **ctx: Any) -> str:
 
 
 # ---------------------------------------------------------------------------- other engines' dialects
-from .dialects import translate, written_tables  # noqa: E402
+from .dialects import SECOND_HASH_SALT, translate, written_tables  # noqa: E402
 
 __all__ = ["Query", "Renderer", "TableRef", "quote", "render", "translate", "written_tables"]

@@ -5,7 +5,7 @@
 {% for col in sa %}
 SELECT
     CAST(hash({{ keys | idents }}) >> 1 AS BIGINT) AS gid,
-    CAST(hash({{ keys | idents }}, 'ldiv') >> 1 AS BIGINT) AS gid2,
+    CAST(hash({{ keys | salted }}) >> 1 AS BIGINT) AS gid2,
     {{ loop.index }} AS s,
     CAST({{ col | ident }} AS VARCHAR) AS v,
     {% if null_as_value %}false{% else %}{{ col | ident }} IS NULL{% endif %} AS unknown,

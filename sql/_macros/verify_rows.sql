@@ -16,7 +16,7 @@ SELECT
     CAST(gid AS BIGINT) AS gid2,
 {% elif hash_ids %}
     CAST(hash({{ qi | idents }}) >> 1 AS BIGINT) AS gid,
-    CAST(hash({{ qi | idents }}, 'ldiv') >> 1 AS BIGINT) AS gid2,
+    CAST(hash({{ qi | salted }}) >> 1 AS BIGINT) AS gid2,
 {% else %}
     rank_id AS gid,
     rank_id AS gid2,

@@ -18,8 +18,9 @@ because the statement-wide rewrites after them read their output: decision 0021)
   single value keeps the
   ``hashtextextended`` of its length-prefixed text, so table digests recorded in ``ldiv.release`` still
   match. ``hash(..., 'ldiv')`` stays an independent
-  second hash: the trailing literal picks other seeds. The ids differ from DuckDB's, so a release must
-  never depend on their order (the algorithms renumber groups by their content);
+  second hash: the trailing literal picks other seeds (the templates spell it with salted keys,
+  :func:`~ldiv_db.sqlgen.dialects.salted_keys`, which DuckDB needs and this reads back). The ids differ
+  from DuckDB's, so a release must never depend on their order (the algorithms renumber groups by their content);
 * ``rowid`` becomes a bigint from the row's physical address (``ctid``: page * 65536 + tuple - 1: on a
   one-page table the same 0-based numbers as DuckDB's, in insertion order on a freshly loaded one), stable
   while the table is not modified — ldiv_db never modifies a source; ``min(rowid)`` / ``max(rowid)``
@@ -46,7 +47,7 @@ from sqlglot import exp
 from sqlglot.dialects.postgres import Postgres
 from sqlglot.generators.postgres import PostgresGenerator
 
-from ...sqlgen.dialects import Target, rewritten
+from ...sqlgen.dialects import Target, rewritten, salted_keys
 from ...sqlgen.fragments import filled, fragment
 
 _PG_HASH_AT = "coalesce(pg_temp.ldiv_hash(ldiv_value, ldiv_seed), ldiv_null)"
@@ -121,6 +122,9 @@ def _position_seed(seed: int, position: int, what: str) -> int:
 def _rewrite_hash(node: exp.Expression) -> exp.Expression:
     if not (isinstance(node, exp.Anonymous) and str(node.this).lower() == "hash"):
         return node
+    keys = salted_keys(list(node.expressions))
+    if keys is not None:  # the second hash: the keys with the seeds of 'ldiv'
+        node = exp.Anonymous(this="hash", expressions=[*keys, exp.Literal.string("ldiv")])
     args, seed = _hash_seed(list(node.expressions))
     if len(node.expressions) == 1:  # one value (a whole row: ownership digests kept in ldiv.release)
         return exp.Paren(this=_fill(_PG_HASH_ONE, hash_input=_framed(args[0])))

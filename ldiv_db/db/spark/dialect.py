@@ -15,8 +15,8 @@ the nodes below it (decision 0021). sqlglot's transpiler does most of the work (
   to 63 bits. xxhash64 chains its arguments (each hashed with the previous one's hash as seed), so the
   constant arguments go first: ``hash(..., 'ldiv')`` then starts its chain from another seed and stays
   an independent second hash (with 'ldiv' last, two tuples whose chains met would collide in both
-  hashes). A text encoding of every value (as on PostgreSQL) cost more than the scan. The ids differ from
-  DuckDB's; the algorithms renumber groups by content;
+  hashes); the templates spell it with salted keys (:func:`~ldiv_db.sqlgen.dialects.salted_keys`). A
+  text encoding of every value (as on PostgreSQL) cost more than the scan. The ids differ from DuckDB's; the algorithms renumber groups by content;
 * ``rowid`` (Spark tables have none) is the column ``ldiv_rowid`` that ``ldiv load`` writes on Spark
   (0..n-1 in file order); the catalog hides it from the table's columns;
 * list functions: ``list_extract`` and ``l[i]`` with a computed ``i`` → ``element_at`` (1-based, as in
@@ -45,7 +45,7 @@ from sqlglot import exp
 from sqlglot.dialects.spark import Spark
 from sqlglot.generators.spark import SparkGenerator
 
-from ...sqlgen.dialects import Target, rewritten
+from ...sqlgen.dialects import Target, rewritten, salted_keys
 from ...sqlgen.fragments import filled, fragment
 
 _MASK = exp.Literal.number(9223372036854775807)
@@ -155,7 +155,9 @@ def _rewrite(node: exp.Expression) -> exp.Expression:
         return _series_table(node) or node
     name = node.name.lower() if isinstance(node, exp.Anonymous) else ""
     if name == "hash":
-        xx = _func("xxhash64", *_hash_args(list(node.expressions)))
+        keys = salted_keys(list(node.expressions))  # the second hash: its chain seeded by 'ldiv'
+        args = list(node.expressions) if keys is None else [*keys, exp.Literal.string("ldiv")]
+        xx = _func("xxhash64", *_hash_args(args))
         return exp.Paren(this=exp.BitwiseAnd(this=xx, expression=_MASK.copy()))
     if isinstance(node, exp.Column) and node.name.lower() == "rowid" and not node.this.quoted:
         col = exp.column("ldiv_rowid", table=node.table or None, quoted=True)

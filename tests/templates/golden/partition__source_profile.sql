@@ -41,7 +41,7 @@ WITH "counts" AS (
       FROM (
         SELECT
           CAST(HASH("it's", "a""b") >> 1 AS BIGINT) AS gid,
-          CAST(HASH("it's", "a""b", 'ldiv') >> 1 AS BIGINT) AS gid2,
+          CAST(HASH('ldiv:' || CAST("it's" AS TEXT), 'ldiv:' || CAST("a""b" AS TEXT)) >> 1 AS BIGINT) AS gid2,
           1 AS s,
           CAST("ünï" AS TEXT) AS v,
           "ünï" IS NULL AS unknown,
@@ -58,7 +58,7 @@ WITH "counts" AS (
         UNION ALL
         SELECT
           CAST(HASH("it's", "a""b") >> 1 AS BIGINT) AS gid,
-          CAST(HASH("it's", "a""b", 'ldiv') >> 1 AS BIGINT) AS gid2,
+          CAST(HASH('ldiv:' || CAST("it's" AS TEXT), 'ldiv:' || CAST("a""b" AS TEXT)) >> 1 AS BIGINT) AS gid2,
           2 AS s,
           CAST("order" AS TEXT) AS v,
           "order" IS NULL AS unknown,

@@ -35,7 +35,7 @@ WITH "stats" AS MATERIALIZED (
     FROM (
       SELECT
         CAST(HASH("it's", "a""b") >> 1 AS BIGINT) AS gid,
-        CAST(HASH("it's", "a""b", 'ldiv') >> 1 AS BIGINT) AS gid2,
+        CAST(HASH('ldiv:' || CAST("it's" AS TEXT), 'ldiv:' || CAST("a""b" AS TEXT)) >> 1 AS BIGINT) AS gid2,
         1 AS s,
         CAST("ünï" AS TEXT) AS v,
         "ünï" IS NULL AS unknown,
@@ -52,7 +52,7 @@ WITH "stats" AS MATERIALIZED (
       UNION ALL
       SELECT
         CAST(HASH("it's", "a""b") >> 1 AS BIGINT) AS gid,
-        CAST(HASH("it's", "a""b", 'ldiv') >> 1 AS BIGINT) AS gid2,
+        CAST(HASH('ldiv:' || CAST("it's" AS TEXT), 'ldiv:' || CAST("a""b" AS TEXT)) >> 1 AS BIGINT) AS gid2,
         2 AS s,
         CAST("order" AS TEXT) AS v,
         "order" IS NULL AS unknown,

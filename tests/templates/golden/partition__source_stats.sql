@@ -40,7 +40,7 @@ FROM (
   FROM (
     SELECT
       CAST(HASH("it's", "a""b") >> 1 AS BIGINT) AS gid,
-      CAST(HASH("it's", "a""b", 'ldiv') >> 1 AS BIGINT) AS gid2,
+      CAST(HASH('ldiv:' || CAST("it's" AS TEXT), 'ldiv:' || CAST("a""b" AS TEXT)) >> 1 AS BIGINT) AS gid2,
       1 AS s,
       CAST("ünï" AS TEXT) AS v,
       FALSE AS unknown,
@@ -57,7 +57,7 @@ FROM (
     UNION ALL
     SELECT
       CAST(HASH("it's", "a""b") >> 1 AS BIGINT) AS gid,
-      CAST(HASH("it's", "a""b", 'ldiv') >> 1 AS BIGINT) AS gid2,
+      CAST(HASH('ldiv:' || CAST("it's" AS TEXT), 'ldiv:' || CAST("a""b" AS TEXT)) >> 1 AS BIGINT) AS gid2,
       2 AS s,
       CAST("order" AS TEXT) AS v,
       FALSE AS unknown,

@@ -5,7 +5,12 @@
 CREATE OR REPLACE TEMPORARY TABLE "temp"."main"."wk hist's" AS
 SELECT
   CAST(HASH("q1", "q2", "q3", "q4") >> 1 AS BIGINT) AS gid,
-  CAST(HASH("q1", "q2", "q3", "q4", 'ldiv') >> 1 AS BIGINT) AS gid2,
+  CAST(HASH(
+    'ldiv:' || CAST("q1" AS TEXT),
+    'ldiv:' || CAST("q2" AS TEXT),
+    'ldiv:' || CAST("q3" AS TEXT),
+    'ldiv:' || CAST("q4" AS TEXT)
+  ) >> 1 AS BIGINT) AS gid2,
   1 AS s,
   CAST("s1" AS TEXT) AS v,
   "s1" IS NULL AS unknown,

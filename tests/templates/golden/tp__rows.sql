@@ -1,7 +1,7 @@
 /* purpose: TP's row map: every source row with its rank in the seeded tie key's order, its QI-group id and its SA id in first-appearance order */
 /* params: seed */
 /* returns: creates target(tie, src, g, g2, sid): tie orders the rows as TP breaks its ties: keyed (TP reads the source as it is), the seeded key of the row's source row id (the order of the row ids the seeded copy, sql/order/seeded_source.sql, would give: tp/cells.sql ranks the groups' first keys), else (the source is that copy) the row id; src = its source row id; g = a 63-bit hash of the QI values and g2 an independent one (tp/cells.sql flags a g whose rows disagree on g2, i.e. a collision); with exact_ids, g = g2 = the least key (keyed) or row id of the rows with the group's QI values; sid = 1-based SA id (tp/sa_ids.sql, keyed) */
-/* ref: SPEC §1.2 (QI-groups), §0.6 (SA values in first-appearance order); DESIGN §5 (compress first: later steps work on integers), §6 (ties follow the seeded key, never the source's row ids or order); _macros/seeded_key.sql; partition/histogram.sql (the same hashing) */
+/* ref: SPEC §1.2 (QI-groups), §0.6 (SA values in first-appearance order); DESIGN §5 (compress first: later steps work on integers), §6 (ties follow the seeded key, never the source's row ids or order); _macros/seeded_key.sql; partition/histogram.sql (the same hashing; g2 reads the salted keys, as its gid2) */
 /*      null_safe: the SA may hold NULL (--null-as-value); else its join is a plain equality (hilbert/coords.sql says why) */
 CREATE OR REPLACE TEMPORARY TABLE "temp"."main"."wk tp rows 2's" AS
 WITH ldiv_keyed AS (
