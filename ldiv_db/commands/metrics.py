@@ -11,7 +11,7 @@ from ..core.catalog import resolve_table
 from ..core.inputs import NULL_HINT, as_list, resolve_inputs
 from ..core.recorded import (
     INTERVAL_ALGORITHMS,
-    SUPPRESSION_ALGORITHMS,
+    recorded_flat_labels,
     recorded_null_as_value,
     recorded_release,
 )
@@ -96,7 +96,7 @@ def metrics(
             interval_labels=[c.is_numeric for c in src.qi] if interval_labels else None,
             kl=f.kl,
             sa_null_values=src.sa_null_values,
-            flat_labels=rec is not None and rec["algorithm"] in SUPPRESSION_ALGORITHMS,
+            flat_labels=recorded_flat_labels(rec),
         )
         values = compute_metrics(
             database, Measured(src.table, rel, src.qi, src.sa, group, klass), how

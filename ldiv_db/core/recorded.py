@@ -45,3 +45,9 @@ def recorded_null_as_value(rec: dict[str, Any] | None) -> bool:
     """Whether the run that wrote a recorded release took NULL as a value of its own (``--null-as-value``):
     its source is then read so when it is measured again."""
     return bool(rec is not None and rec.get("null_as_value"))
+
+
+def recorded_flat_labels(rec: dict[str, Any] | None) -> bool:
+    """Whether a recorded release's labels are read flat (:data:`SUPPRESSION_ALGORITHMS`: values and ``*``
+    alone, no hierarchy node)."""
+    return rec is not None and rec["algorithm"] in SUPPRESSION_ALGORITHMS

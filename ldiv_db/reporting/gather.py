@@ -22,7 +22,7 @@ from ..core.classes import Risk, partition_keys, published_group_column
 from ..core.inputs import Inputs, as_list, resolve_inputs
 from ..core.recorded import (
     INTERVAL_ALGORITHMS,
-    SUPPRESSION_ALGORITHMS,
+    recorded_flat_labels,
     recorded_null_as_value,
     recorded_release,
 )
@@ -388,8 +388,7 @@ def _measure(
         keys = partition_keys(inputs)
         intervals = [c.is_numeric for c in src.qi] if interval_labels else None
         metrics = _current_metrics(db, rec, state, src, inputs, l, intervals, kl)
-        flat = rec is not None and rec["algorithm"] in SUPPRESSION_ALGORITHMS
-        qi_ncp = _qi_ncp(db, src.table, inputs.table, inputs, intervals, flat)
+        qi_ncp = _qi_ncp(db, src.table, inputs.table, inputs, intervals, recorded_flat_labels(rec))
     sa_nv = src.sa_null_values  # else a NULL SA cell of the release is a suppressed value
     check = evaluate(db, inputs, None, prefix="report_c", null_as_value=sa_nv)
     assert check.sizes is not None
@@ -465,8 +464,8 @@ def _current_metrics(
     """The metrics of the table as it is: recorded while it is as verified; a table changed since is
     measured now, and one the metrics cannot measure any more (more rows than its source) gets a note
     instead, so that the page can still say what happened to it. A suppression release's labels are read
-    with no hierarchy node (:data:`~ldiv_db.core.recorded.SUPPRESSION_ALGORITHMS`)."""
-    flat = rec is not None and rec["algorithm"] in SUPPRESSION_ALGORITHMS
+    with no hierarchy node (:func:`~ldiv_db.core.recorded.recorded_flat_labels`)."""
+    flat = recorded_flat_labels(rec)
     how = MetricsOptions(
         l=l, interval_labels=intervals, kl=kl, sa_null_values=src.sa_null_values, flat_labels=flat
     )

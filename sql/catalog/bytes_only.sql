@@ -6,26 +6,27 @@
 --      default_collation setting; a view, a table of another engine's attached database, or any COLLATE in the text
 --      leaves the answer false (the spellings are then counted). Every candidate of the name is checked: the temp catalog's,
 --      and with no catalog, a database named like the schema (DuckDB may read a two-part name as catalog.name)
-WITH candidates AS (
+WITH objects AS (
     SELECT
+        t.database_name,
+        t.schema_name,
+        t.table_name AS name,
         'table' AS kind,
         coalesce(d.type = 'duckdb' AND NOT contains(upper(t.sql), 'COLLATE'), false) AS clean
     FROM duckdb_tables() AS t
     LEFT JOIN duckdb_databases() AS d ON d.database_name = t.database_name
-    WHERE lower(t.table_name) = lower($name)
-      AND CASE
-          WHEN $catalog IS NOT NULL
-              THEN lower(t.database_name) = lower($catalog) AND lower(t.schema_name) = lower($schema)
-          ELSE $schema IS NULL OR lower(t.schema_name) = lower($schema) OR lower(t.database_name) = lower($schema)
-      END
     UNION ALL
-    SELECT 'view', false
-    FROM duckdb_views() AS v
-    WHERE lower(v.view_name) = lower($name)
+    SELECT database_name, schema_name, view_name, 'view', false
+    FROM duckdb_views()
+),
+candidates AS (
+    SELECT kind, clean
+    FROM objects
+    WHERE lower(name) = lower($name)
       AND CASE
           WHEN $catalog IS NOT NULL
-              THEN lower(v.database_name) = lower($catalog) AND lower(v.schema_name) = lower($schema)
-          ELSE $schema IS NULL OR lower(v.schema_name) = lower($schema) OR lower(v.database_name) = lower($schema)
+              THEN lower(database_name) = lower($catalog) AND lower(schema_name) = lower($schema)
+          ELSE $schema IS NULL OR lower(schema_name) = lower($schema) OR lower(database_name) = lower($schema)
       END
 )
 SELECT

@@ -6,37 +6,37 @@
 /*      default_collation setting; a view, a table of another engine's attached database, or any COLLATE in the text */
 /*      leaves the answer false (the spellings are then counted). Every candidate of the name is checked: the temp catalog's, */
 /*      and with no catalog, a database named like the schema (DuckDB may read a two-part name as catalog.name) */
-WITH candidates AS (
+WITH objects AS (
   SELECT
+    t.database_name,
+    t.schema_name,
+    t.table_name AS name,
     'table' AS kind,
     COALESCE(d.type = 'duckdb' AND NOT CONTAINS(UPPER(t.sql), 'COLLATE'), FALSE) AS clean
   FROM DUCKDB_TABLES() AS t
   LEFT JOIN DUCKDB_DATABASES() AS d
     ON d.database_name = t.database_name
-  WHERE
-    LOWER(t.table_name) = LOWER($name)
-    AND CASE
-      WHEN NOT $catalog IS NULL
-      THEN LOWER(t.database_name) = LOWER($catalog)
-      AND LOWER(t.schema_name) = LOWER($schema)
-      ELSE $schema IS NULL
-      OR LOWER(t.schema_name) = LOWER($schema)
-      OR LOWER(t.database_name) = LOWER($schema)
-    END
   UNION ALL
   SELECT
+    database_name,
+    schema_name,
+    view_name,
     'view',
     FALSE
-  FROM DUCKDB_VIEWS() AS v
+  FROM DUCKDB_VIEWS()
+), candidates AS (
+  SELECT
+    kind,
+    clean
+  FROM objects
   WHERE
-    LOWER(v.view_name) = LOWER($name)
+    LOWER(name) = LOWER($name)
     AND CASE
       WHEN NOT $catalog IS NULL
-      THEN LOWER(v.database_name) = LOWER($catalog)
-      AND LOWER(v.schema_name) = LOWER($schema)
+      THEN LOWER(database_name) = LOWER($catalog) AND LOWER(schema_name) = LOWER($schema)
       ELSE $schema IS NULL
-      OR LOWER(v.schema_name) = LOWER($schema)
-      OR LOWER(v.database_name) = LOWER($schema)
+      OR LOWER(schema_name) = LOWER($schema)
+      OR LOWER(database_name) = LOWER($schema)
     END
 )
 SELECT
